@@ -1,0 +1,171 @@
+// Command skipdesk-cli does what the desktop app does, without a window: for
+// automation, scripts and tests. Each group of commands lives in its own file
+// and registers itself in init.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK             = 0
+	exitFailure        = 1 // local trouble: a file that cannot be read or written
+	exitUsage          = 2 // bad usage, or a validation that failed
+	exitAPI            = 3 // the API answered with an error
+	exitOutcomeUnknown = 4 // a charged request may or may not have reached the server
+)
+
+// Env is what every command gets: the global options and the output streams.
+type Env struct {
+	Stdout, Stderr io.Writer
+	JSON           bool   // --json: print the API's JSON (or a JSON document)
+	BaseURL        string // --base-url or SKIPDESK_BASE_URL
+}
+
+type command struct {
+	usage   string // arguments after the command name
+	summary string
+	run     func(ctx context.Context, env *Env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+// register adds a command; name may be two words ("traces list").
+func register(name string, c *command) {
+	if _, dup := commands[name]; dup {
+		panic("skipdesk-cli: command registered twice: " + name)
+	}
+	commands[name] = c
+}
+
+// exitError carries an exit code with the message for stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// classifiers map errors from lower layers to exit codes; command files add
+// theirs in init (the API error types live with the API commands).
+var classifiers []func(error) (int, bool)
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	for _, c := range classifiers {
+		if code, ok := c(err); ok {
+			return code
+		}
+	}
+	return exitFailure
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Main runs one command line and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	env := &Env{Stdout: stdout, Stderr: stderr, BaseURL: os.Getenv("SKIPDESK_BASE_URL")}
+	global := flag.NewFlagSet("skipdesk-cli", flag.ContinueOnError)
+	global.SetOutput(stderr)
+	global.StringVar(&env.BaseURL, "base-url", env.BaseURL, "API base address ending in /v1 (env SKIPDESK_BASE_URL)")
+	global.BoolVar(&env.JSON, "json", false, "print JSON")
+	global.Usage = func() { printUsage(stderr) }
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	rest := global.Args()
+	if len(rest) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	name, cmdArgs := rest[0], rest[1:]
+	if len(rest) > 1 {
+		if _, ok := commands[rest[0]+" "+rest[1]]; ok {
+			name, cmdArgs = rest[0]+" "+rest[1], rest[2:]
+		}
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "skipdesk-cli: unknown command %q\n\n", strings.Join(rest[:min(2, len(rest))], " "))
+		printUsage(stderr)
+		return exitUsage
+	}
+	if err := c.run(ctx, env, cmdArgs); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "skipdesk-cli %s: %v\n", name, err)
+		return exitCode(err)
+	}
+	return exitOK
+}
+
+// newFlags makes the flag set of one command; its errors count as usage errors.
+func newFlags(env *Env, name string, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stderr, "usage: skipdesk-cli %s %s\n%s\n", name, c.usage, c.summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses fs and turns a parse failure into a usage error. Flags and
+// positional arguments may be mixed ("get ID --json").
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: skipdesk-cli [--base-url URL] [--json] COMMAND [ARGS]")
+	fmt.Fprintln(w, "\nThe API key comes from SKIPDESK_API_KEY or the system keyring.\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-22s %s\n", n, commands[n].summary)
+	}
+}

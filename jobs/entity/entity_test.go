@@ -34,21 +34,21 @@ func TestIsEntity(t *testing.T) {
 		{"Oak Holdings, Inc.", true},
 		{"Jane Doe Revocable Trust", true},
 		{"DOE JANE TR", true},
-		{"Cobb", false},          // contains CO only inside a word
-		{"Coe Trustee", false},   // TRUSTEE is not a token
-		{"Incoming", false},      // INC only as a prefix
-		{"Bankston", false},      // BANK only as a prefix
-		{"Smith & Co", true},     // CO alone
-		{"Smith&Co", true},       // '&' separates
-		{"Smith-Co", true},       // '-' separates
-		{"SMITH_LLC", true},      // '_' separates (not A-Z0-9)
-		{"José LLC", true},       // non-ASCII letters separate, LLC still a token
-		{"LLCs Are Fun", false},  // LLCS is not LLC
-		{"P.C.", true},           // dots deleted → PC
-		{"L P", false},           // L and P are separate tokens
-		{"l.p.", true},           // LP
-		{"Maria Lp", true},       // case-insensitive
-		{"Partnerships", false},  // plural not in list
+		{"Cobb", false},         // contains CO only inside a word
+		{"Coe Trustee", false},  // TRUSTEE is not a token
+		{"Incoming", false},     // INC only as a prefix
+		{"Bankston", false},     // BANK only as a prefix
+		{"Smith & Co", true},    // CO alone
+		{"Smith&Co", true},      // '&' separates
+		{"Smith-Co", true},      // '-' separates
+		{"SMITH_LLC", true},     // '_' separates (not A-Z0-9)
+		{"José LLC", true},      // non-ASCII letters separate, LLC still a token
+		{"LLCs Are Fun", false}, // LLCS is not LLC
+		{"P.C.", true},          // dots deleted → PC
+		{"L P", false},          // L and P are separate tokens
+		{"l.p.", true},          // LP
+		{"Maria Lp", true},      // case-insensitive
+		{"Partnerships", false}, // plural not in list
 		{"123 Main LLC", true},
 		{"ABCDEFGHIJKLMNOPQRSTUVWXYZ LLC", true}, // a long word before the token
 		{"INCORPORATEDX", false},

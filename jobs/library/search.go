@@ -1,0 +1,263 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// Field is one named value of a row.
+type Field struct {
+	Name, Value string
+}
+
+// Hit is a row that matched a search.
+type Hit struct {
+	Path    string // the result file
+	JobName string
+	Row     int     // 1-based data row (the header is not counted; blank records are skipped)
+	Line    int     // 1-based physical line where the record starts
+	Column  string  // the first column that matched
+	Fields  []Field // the row's key fields: names, address, phones, status
+}
+
+// DefaultSearchLimit is the number of hits returned when limit ≤ 0.
+const DefaultSearchLimit = 100
+
+// Search looks for text in every result of the library, newest first, and
+// returns up to limit hits. A query made of a phone number's characters with
+// at least 7 digits is a phone search: digits are compared after
+// normalising, so "(212) 555-0147" finds 2125550147 and 1-212-555-0147.
+// Any other query is split into words, and a row matches when each word
+// appears (ignoring case) in one of its fields: "john smith" finds a row with
+// JOHN in first_name and SMITH in last_name. Reading streams; ctx cancels.
+func (l *Library) Search(ctx context.Context, text string, limit int) ([]Hit, error) {
+	if limit <= 0 {
+		limit = DefaultSearchLimit
+	}
+	q := newQuery(text)
+	if q == nil {
+		return nil, errors.New("library: search: nothing to look for")
+	}
+	entries, err := l.List()
+	if err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return hits, err
+		}
+		hits, err = searchFile(ctx, e, q, hits, limit)
+		if err != nil {
+			if ctx.Err() != nil {
+				return hits, ctx.Err()
+			}
+			return hits, err
+		}
+		if len(hits) >= limit {
+			break
+		}
+	}
+	return hits, nil
+}
+
+type query struct {
+	digits string   // phone search
+	words  []string // lower-cased words
+}
+
+func newQuery(text string) *query {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	phoneChars := true
+	var d []byte
+	for _, r := range text {
+		switch {
+		case r >= '0' && r <= '9':
+			d = append(d, byte(r))
+		case strings.ContainsRune(" ()-.+/", r):
+		default:
+			phoneChars = false
+		}
+	}
+	if phoneChars && len(d) >= 7 {
+		if len(d) == 11 && d[0] == '1' {
+			d = d[1:]
+		}
+		return &query{digits: string(d)}
+	}
+	return &query{words: strings.Fields(strings.ToLower(text))}
+}
+
+// match returns the index of the first field that matched, or -1.
+func (q *query) match(rec []string, scratch []byte) int {
+	if q.digits != "" {
+		for i, f := range rec {
+			d := scratch[:0]
+			for j := 0; j < len(f); j++ {
+				if c := f[j]; c >= '0' && c <= '9' {
+					d = append(d, c)
+				}
+			}
+			if len(d) >= len(q.digits) && bytes.Contains(d, []byte(q.digits)) {
+				return i
+			}
+		}
+		return -1
+	}
+	first := -1
+	for _, w := range q.words {
+		found := -1
+		for i, f := range rec {
+			if containsFold(f, w) {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return -1
+		}
+		if first < 0 || found < first {
+			first = found
+		}
+	}
+	return first
+}
+
+// containsFold reports whether s contains the lower-case word w, ignoring
+// case; ASCII without allocating.
+func containsFold(s, w string) bool {
+	if len(w) > len(s) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), w)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), w)
+		}
+	}
+	n := len(w)
+outer:
+	for i := 0; i+n <= len(s); i++ {
+		for j := 0; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// keyColumns picks the columns shown with a hit: names, address parts,
+// phones, status columns.
+func keyColumns(headers []string) []int {
+	var idx []int
+	for i, h := range headers {
+		l := strings.ToLower(h)
+		if strings.HasSuffix(l, "_type") {
+			continue
+		}
+		for _, k := range []string{"name", "address", "street", "city", "state", "zip", "phone", "match_status", "dnc", "litigator"} {
+			if strings.Contains(l, k) {
+				idx = append(idx, i)
+				break
+			}
+		}
+		if len(idx) == 16 {
+			break
+		}
+	}
+	return idx
+}
+
+func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) ([]Hit, error) {
+	f, err := os.Open(e.Path)
+	if err != nil {
+		return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
+	}
+	defer f.Close()
+	sc := newScanner(f, 0)
+	var headers, rec []string
+	var keys []int
+	scratch := make([]byte, 0, 64)
+	row := 0
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return hits, ctx.Err()
+		}
+		lineBefore := sc.line
+		_, b, err := sc.next()
+		if err == io.EOF {
+			return hits, nil
+		}
+		if err != nil {
+			return hits, fmt.Errorf("library: search %s: line %d: %w", e.Path, sc.line+1, err)
+		}
+		if blankRecord(b) {
+			continue
+		}
+		if headers == nil {
+			headers = parseRecord(b, nil)
+			keys = keyColumns(headers)
+			continue
+		}
+		row++
+		rec = parseRecord(b, rec)
+		col := q.match(rec, scratch)
+		if col < 0 {
+			continue
+		}
+		h := Hit{Path: e.Path, JobName: e.Meta.Name, Row: row, Line: lineBefore + 1}
+		if col < len(headers) {
+			h.Column = headers[col]
+		}
+		for _, k := range keys {
+			if k < len(rec) && rec[k] != "" {
+				h.Fields = append(h.Fields, Field{Name: headers[k], Value: rec[k]})
+			}
+		}
+		hits = append(hits, h)
+		if len(hits) >= limit {
+			return hits, nil
+		}
+	}
+}
+
+// sniffKind tells a DNC result from a trace result by its header.
+func sniffKind(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	head := string(buf[:n])
+	if i := strings.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	switch {
+	case strings.Contains(head, "phone_normalized") && strings.Contains(head, "litigator"):
+		return KindDNC
+	case strings.Contains(head, "match_status"):
+		return KindTrace
+	}
+	return ""
+}

@@ -130,7 +130,7 @@ type Trace struct {
 	Name            string     `json:"name"`
 	DownloadURL     *string    `json:"download_url"`
 	CreatedAt       time.Time  `json:"created_at"`
-	CompletedAt     time.Time  `json:"completed_at"`
+	CompletedAt     time.Time  `json:"completed_at,omitzero"`
 	ErrorMessage    *string    `json:"error_message"`
 	Breakdown       *Breakdown `json:"breakdown,omitempty"`
 	Extra           Extra      `json:"-"`
@@ -171,7 +171,7 @@ type DNCJob struct {
 	CreditsRefunded int64     `json:"credits_refunded"`
 	DownloadURL     *string   `json:"download_url"`
 	CreatedAt       time.Time `json:"created_at"`
-	CompletedAt     time.Time `json:"completed_at"`
+	CompletedAt     time.Time `json:"completed_at,omitzero"`
 	ErrorMessage    *string   `json:"error_message"`
 	Extra           Extra     `json:"-"`
 }

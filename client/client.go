@@ -1,0 +1,306 @@
+// Package client is the only code in SkipDesk that speaks HTTP to the
+// skip-tracing / DNC provider (spec/api.md).
+//
+// Every call takes a context first. Reads (GET, downloads included) are
+// retried on 429, 5xx and network errors with jittered exponential backoff
+// within a budget. The three charged POSTs (POST /traces, POST /dnc, POST
+// /traces/single) are retried only when the request provably never left the
+// machine; any other failure returns an error matching ErrOutcomeUnknown so
+// the caller reconciles instead of paying twice. See retry.go.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxUploadBytes is the largest file the service accepts on POST /traces and
+// POST /dnc.
+const MaxUploadBytes = 50 << 20
+
+// maxSuccessBody caps JSON bodies of successful responses (a page of 100
+// traces is a few tens of KiB).
+const maxSuccessBody = 16 << 20
+
+// Client talks to one base address with one API key. It is safe for
+// concurrent use.
+type Client struct {
+	base      *url.URL // ends in "/"
+	key       string
+	hc        *http.Client
+	userAgent string
+	retry     RetryPolicy
+	pacing    bool
+	limits    *limiter
+
+	// Traces is POST/GET /traces and its sub-resources.
+	Traces *TracesService
+	// DNC is POST/GET /dnc and its sub-resources.
+	DNC *DNCService
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient replaces the HTTP client. The default one counts the bytes
+// written on each connection, which lets a charged POST that failed before
+// any byte left be retried; with another client only failures before a
+// connection was obtained count as "never sent".
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.hc = hc
+		}
+	}
+}
+
+// WithUserAgent sets the User-Agent header.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// WithRetryPolicy replaces the retry policy (zero fields take the defaults).
+func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = p.withDefaults() } }
+
+// WithPacing turns client-side pacing from the X-RateLimit-* headers on or
+// off (on by default).
+func WithPacing(on bool) Option { return func(c *Client) { c.pacing = on } }
+
+// New returns a client for baseURL (ending in /v1; a trailing slash is
+// tolerated). The address must be https, except for loopback hosts
+// (127.0.0.0/8, ::1, localhost) where http is allowed for the sandbox.
+func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
+	u, err := parseBase(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if apiKey == "" {
+		return nil, errors.New("client: the API key is empty")
+	}
+	for _, r := range apiKey {
+		if r <= ' ' || r == 0x7f {
+			return nil, errors.New("client: the API key contains spaces or control characters")
+		}
+	}
+	c := &Client{
+		base:      u,
+		key:       apiKey,
+		hc:        &http.Client{Transport: newTransport()},
+		userAgent: "skipdesk-client/1",
+		retry:     DefaultRetryPolicy(),
+		pacing:    true,
+		limits:    newLimiter(),
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	c.Traces = &TracesService{c: c}
+	c.DNC = &DNCService{c: c}
+	return c, nil
+}
+
+func parseBase(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, errors.New("client: the base URL is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("client: base URL %q: %v", raw, err)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("client: base URL %q has no host", raw)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("client: base URL must not carry credentials")
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return nil, fmt.Errorf("client: base URL %q must use https (plain http is allowed only for loopback addresses)", u.Redacted())
+		}
+	default:
+		return nil, fmt.Errorf("client: base URL %q must use https", u.Redacted())
+	}
+	u.RawQuery, u.Fragment = "", ""
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.RawPath = ""
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// BaseURL returns the base address in use (with a trailing slash).
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// RateLimit returns the last X-RateLimit-* values seen on any response.
+func (c *Client) RateLimit() RateLimit { return c.limits.last() }
+
+// Account is GET /account.
+func (c *Client) Account(ctx context.Context) (*Account, error) {
+	var a Account
+	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: "account"}, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// Pricing is GET /pricing.
+func (c *Client) Pricing(ctx context.Context) (*Pricing, error) {
+	var p Pricing
+	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: "pricing"}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// request describes one API call; body is rebuilt for every attempt.
+type request struct {
+	method      string
+	path        string // relative to the base, already escaped
+	query       url.Values
+	contentType string
+	body        func() (io.ReadCloser, int64, error) // nil: no body
+	charged     bool                                 // a POST that costs credits
+	header      http.Header
+	prepare     func(*http.Request) // per-attempt changes (Range on a resumed download)
+}
+
+func (r *request) op() string { return r.method + " /" + r.path }
+
+// bucket names the rate-limit class of the request (spec, Limits).
+func (r *request) bucket() string {
+	if r.method != http.MethodGet || r.path == "account" || r.path == "pricing" {
+		return bucketWrite
+	}
+	return bucketRead
+}
+
+func (c *Client) newHTTPRequest(ctx context.Context, r *request) (*http.Request, error) {
+	u := *c.base
+	ref, err := url.Parse(r.path)
+	if err != nil {
+		return nil, fmt.Errorf("client: %s: bad path: %v", r.op(), err)
+	}
+	full := u.ResolveReference(ref)
+	if len(r.query) > 0 {
+		full.RawQuery = r.query.Encode()
+	}
+	var body io.ReadCloser
+	var length int64
+	if r.body != nil {
+		body, length, err = r.body()
+		if err != nil {
+			return nil, err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, full.String(), body)
+	if err != nil {
+		if body != nil {
+			body.Close()
+		}
+		return nil, fmt.Errorf("client: %s: %v", r.op(), err)
+	}
+	if body != nil {
+		req.ContentLength = length
+		if length == 0 {
+			body.Close()
+			req.Body = http.NoBody
+		}
+	}
+	for k, v := range r.header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("User-Agent", c.userAgent)
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
+	if r.contentType != "" {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.body != nil && length > 0 {
+		// Lets the transport resend a body it provably never wrote (a
+		// kept-alive connection the server had closed); never otherwise.
+		req.GetBody = func() (io.ReadCloser, error) {
+			rc, _, err := r.body()
+			return rc, err
+		}
+	}
+	if r.prepare != nil {
+		r.prepare(req)
+	}
+	return req, nil
+}
+
+// doJSON runs r and decodes a successful JSON body into out. Reading the
+// body is part of the attempt: a read failure on a GET is retried.
+func (c *Client) doJSON(ctx context.Context, r *request, out any) error {
+	return c.do(ctx, r, func(resp *http.Response) error {
+		data, err := io.ReadAll(io.LimitReader(resp.Body, maxSuccessBody+1))
+		if err != nil {
+			return &bodyReadError{err: err}
+		}
+		if len(data) > maxSuccessBody {
+			return fmt.Errorf("client: %s: response body larger than %d bytes", r.op(), maxSuccessBody)
+		}
+		if out == nil {
+			return nil
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(data), out); err != nil {
+			return fmt.Errorf("client: %s: decoding the %d response: %v", r.op(), resp.StatusCode, c.redact(err.Error()))
+		}
+		return nil
+	})
+}
+
+// bodyReadError marks a transport failure while reading a success body.
+type bodyReadError struct{ err error }
+
+func (e *bodyReadError) Error() string { return "reading the response: " + e.err.Error() }
+func (e *bodyReadError) Unwrap() error { return e.err }
+
+// redact removes the API key from text that may have come from the server
+// or from a transport error.
+func (c *Client) redact(s string) string { return redactKey(s, c.key) }
+
+func redactKey(s, key string) string {
+	if key == "" || !strings.Contains(s, key) {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

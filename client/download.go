@@ -1,0 +1,193 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// download streams GET path into destPath and returns the file's size.
+//
+// The bytes go to a temporary file in the destination's folder, which is
+// synced and renamed over destPath only once complete and of the announced
+// length: destPath never holds a partial file. When the connection drops in
+// the middle, the next attempt asks for the rest with Range (when the server
+// advertised Accept-Ranges: bytes or already answered 206), guarded by
+// If-Range with the ETag or Last-Modified; a server that answers 200 instead
+// restarts the file from the beginning.
+func (c *Client) download(ctx context.Context, path, destPath string, progress func(done, total int64)) (int64, error) {
+	if destPath == "" {
+		return 0, errors.New("client: download: no destination path")
+	}
+	dir := filepath.Dir(destPath)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(destPath)+".*.part")
+	if err != nil {
+		return 0, fmt.Errorf("client: download to %s: %w", destPath, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+
+	d := &downloadState{f: tmp, total: -1, progress: progress}
+	r := &request{method: http.MethodGet, path: path, prepare: d.prepare,
+		header: http.Header{"Accept": {"text/csv, */*"}}}
+	if err := c.do(ctx, r, d.handle); err != nil {
+		return 0, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, fmt.Errorf("client: download to %s: %w", destPath, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, fmt.Errorf("client: download to %s: %w", destPath, err)
+	}
+	if err := os.Rename(tmp.Name(), destPath); err != nil {
+		return 0, fmt.Errorf("client: download to %s: %w", destPath, err)
+	}
+	ok = true
+	syncDir(dir)
+	return d.written, nil
+}
+
+// syncDir makes the rename durable where the platform allows it.
+func syncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
+
+type downloadState struct {
+	f         *os.File
+	written   int64
+	total     int64 // full length, -1 when unknown
+	resumable bool
+	validator string // ETag or Last-Modified of the first response
+	progress  func(done, total int64)
+}
+
+func (d *downloadState) prepare(req *http.Request) {
+	if d.written > 0 && d.resumable {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.written, 10)+"-")
+		if d.validator != "" {
+			req.Header.Set("If-Range", d.validator)
+		}
+	}
+}
+
+func (d *downloadState) restart() error {
+	if err := d.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := d.f.Seek(0, io.SeekStart)
+	d.written = 0
+	return err
+}
+
+func (d *downloadState) handle(resp *http.Response) error {
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && d.written > 0:
+		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != d.written || (d.total >= 0 && total >= 0 && total != d.total) {
+			// Not the piece asked for: start over.
+			d.resumable = false
+			if err := d.restart(); err != nil {
+				return err
+			}
+			return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q", resp.Header.Get("Content-Range"))}
+		}
+		if total >= 0 {
+			d.total = total
+		}
+	default:
+		if d.written > 0 {
+			if err := d.restart(); err != nil {
+				return err
+			}
+		}
+		d.total = resp.ContentLength
+		if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
+			_, total, _ := parseContentRange(resp.Header.Get("Content-Range"))
+			d.total = total
+		}
+		d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")
+		d.validator = resp.Header.Get("ETag")
+		if d.validator == "" || strings.HasPrefix(d.validator, "W/") {
+			d.validator = resp.Header.Get("Last-Modified")
+		}
+	}
+	if d.progress != nil {
+		d.progress(d.written, d.total)
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			if _, err := d.f.Write(buf[:n]); err != nil {
+				return fmt.Errorf("writing %s: %w", d.f.Name(), err)
+			}
+			d.written += int64(n)
+			if d.progress != nil {
+				d.progress(d.written, d.total)
+			}
+			if d.total >= 0 && d.written > d.total {
+				d.resumable = false
+				if err := d.restart(); err != nil {
+					return err
+				}
+				return &bodyReadError{err: errors.New("the server sent more bytes than announced")}
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			if resp.StatusCode == http.StatusPartialContent {
+				d.resumable = true
+			}
+			return &bodyReadError{err: rerr}
+		}
+	}
+	if d.total >= 0 && d.written != d.total {
+		return &bodyReadError{err: fmt.Errorf("got %d of %d bytes: %w", d.written, d.total, io.ErrUnexpectedEOF)}
+	}
+	return nil
+}
+
+// parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be "*": -1).
+func parseContentRange(v string) (start, total int64, ok bool) {
+	v = strings.TrimSpace(v)
+	rest, found := strings.CutPrefix(v, "bytes ")
+	if !found {
+		return 0, -1, false
+	}
+	rng, tot, found := strings.Cut(rest, "/")
+	if !found {
+		return 0, -1, false
+	}
+	s, _, found := strings.Cut(rng, "-")
+	if !found {
+		return 0, -1, false
+	}
+	start, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || start < 0 {
+		return 0, -1, false
+	}
+	total = -1
+	if tot = strings.TrimSpace(tot); tot != "*" {
+		total, err = strconv.ParseInt(tot, 10, 64)
+		if err != nil || total < 0 {
+			return 0, -1, false
+		}
+	}
+	return start, total, true
+}

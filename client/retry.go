@@ -1,0 +1,337 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// RetryPolicy bounds automatic retries. Zero fields take the defaults of
+// DefaultRetryPolicy.
+type RetryPolicy struct {
+	MaxRetries    int           // retries after the first attempt
+	BaseDelay     time.Duration // first backoff; doubles each retry
+	MaxDelay      time.Duration // cap of one backoff
+	MaxRetryAfter time.Duration // cap applied to a server's Retry-After
+	Budget        time.Duration // total time one call may spend waiting to retry
+}
+
+// DefaultRetryPolicy: 5 retries, 500 ms doubling up to 30 s, Retry-After
+// capped at 60 s, at most 2 minutes of waiting per call.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 5, BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second,
+		MaxRetryAfter: 60 * time.Second, Budget: 2 * time.Minute}
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	d := DefaultRetryPolicy()
+	if p.MaxRetries == 0 {
+		p.MaxRetries = d.MaxRetries
+	}
+	if p.MaxRetries < 0 {
+		p.MaxRetries = 0
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = d.BaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = d.MaxDelay
+	}
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = d.MaxRetryAfter
+	}
+	if p.Budget <= 0 {
+		p.Budget = d.Budget
+	}
+	return p
+}
+
+// backoff returns the jittered delay before retry number n (0-based): a
+// random value in [d/2, d] with d = BaseDelay·2^n capped at MaxDelay.
+func (p RetryPolicy) backoff(n int) time.Duration {
+	d := p.BaseDelay
+	for i := 0; i < n && d < p.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, p.MaxDelay)
+	half := d / 2
+	return half + time.Duration(rand.Int64N(int64(half)+1))
+}
+
+// retrier keeps the state of one call's retries.
+type retrier struct {
+	p       RetryPolicy
+	retries int
+	waited  time.Duration
+}
+
+// wait sleeps before the next retry: the server's Retry-After (capped) when
+// it gave one, else the backoff. It returns false when the budget is spent,
+// and the context's error when it ends first.
+func (r *retrier) wait(ctx context.Context, retryAfter time.Duration) (bool, error) {
+	if r.retries >= r.p.MaxRetries {
+		return false, nil
+	}
+	d := r.p.backoff(r.retries)
+	if retryAfter > 0 {
+		d = min(retryAfter, r.p.MaxRetryAfter)
+	}
+	if r.waited+d > r.p.Budget {
+		return false, nil
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return false, nil // waiting would outlive the caller: report the error now
+	}
+	if err := sleepCtx(ctx, d); err != nil {
+		return false, err
+	}
+	r.retries++
+	r.waited += d
+	return true, nil
+}
+
+// shouldRetry decides, in one place, whether a failed attempt may be sent
+// again. status is 0 for a transport error. sent reports whether any byte of
+// the request may have reached the server.
+//
+// Reads retry on 429, on 5xx other than 501/505, and on network errors.
+// Charged POSTs retry on 429 (a rate-limited request is refused before
+// anything is charged) and on a transport error that happened before any
+// byte was written; never otherwise.
+func shouldRetry(charged bool, status int, sent bool) bool {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return true
+	case status == 0:
+		return !charged || !sent
+	case charged:
+		return false
+	case status >= 500 && status != http.StatusNotImplemented && status != http.StatusHTTPVersionNotSupported:
+		return true
+	}
+	return false
+}
+
+// parseRetryAfter reads Retry-After as delay-seconds or an HTTP-date.
+// Negative, unparsable or past values give 0 (use the backoff). Very large
+// values are clamped to a day so that arithmetic cannot overflow.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	const maxRA = 24 * time.Hour
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		if n > int64(maxRA/time.Second) {
+			return maxRA
+		}
+		return time.Duration(n) * time.Second
+	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && !strings.HasPrefix(v, "-") {
+		return maxRA
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d <= 0 {
+			return 0
+		}
+		return min(d, maxRA)
+	}
+	return 0
+}
+
+// do runs r with the retry policy and hands a 2xx response to handle, which
+// reads the body. A handle error wrapping *bodyReadError counts as a
+// transport failure of the attempt.
+func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response) error) error {
+	rt := retrier{p: c.retry}
+	for {
+		if c.pacing {
+			if err := c.limits.wait(ctx, r.bucket()); err != nil {
+				return fmt.Errorf("client: %s: %w", r.op(), err)
+			}
+		}
+		req, err := c.newHTTPRequest(ctx, r)
+		if err != nil {
+			return err
+		}
+		var st sendState
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			sent := st.maybeSent()
+			if r.charged && sent {
+				return c.unknownOutcome(r, err)
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+			}
+			if !shouldRetry(r.charged, 0, sent) {
+				return c.transportError(r, err)
+			}
+			if ok, werr := rt.wait(ctx, 0); werr != nil {
+				return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, c.transportError(r, err))
+			} else if !ok {
+				return c.transportError(r, err)
+			}
+			continue
+		}
+		c.limits.record(r.bucket(), resp.Header, time.Now())
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			herr := handle(resp)
+			resp.Body.Close()
+			var bre *bodyReadError
+			if herr == nil || !errors.As(herr, &bre) {
+				return herr
+			}
+			if r.charged {
+				return c.unknownOutcome(r, bre.err)
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+			}
+			if ok, werr := rt.wait(ctx, 0); werr != nil {
+				return fmt.Errorf("client: %s: %w", r.op(), werr)
+			} else if !ok {
+				return c.transportError(r, bre.err)
+			}
+			continue
+		}
+		apiErr := c.readAPIError(r, resp)
+		if r.charged && resp.StatusCode >= 500 {
+			// The server failed somewhere while handling a charged request:
+			// whether the charge was recorded is not known. Never resend.
+			apiErr.outcomeUnknown = true
+			return apiErr
+		}
+		if !shouldRetry(r.charged, resp.StatusCode, true) {
+			return apiErr
+		}
+		if ok, werr := rt.wait(ctx, apiErr.RetryAfter); werr != nil {
+			return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, apiErr)
+		} else if !ok {
+			return apiErr
+		}
+	}
+}
+
+func (c *Client) transportError(r *request, err error) error {
+	return &TransportError{Op: r.op(), Err: err, key: c.key}
+}
+
+func (c *Client) unknownOutcome(r *request, err error) error {
+	return &TransportError{Op: r.op(), Err: err, OutcomeUnknown: true, key: c.key}
+}
+
+// TransportError is a failure to get an answer from the server: DNS, dial,
+// TLS, a reset or timeout, a body cut short. When OutcomeUnknown is true the
+// request was a charged POST whose bytes may have reached the server; the
+// error then matches ErrOutcomeUnknown.
+type TransportError struct {
+	Op             string
+	Err            error
+	OutcomeUnknown bool
+	key            string
+}
+
+func (e *TransportError) Error() string {
+	msg := redactKey(e.Err.Error(), e.key)
+	if e.OutcomeUnknown {
+		return fmt.Sprintf("%s: the connection failed after the request was sent, so it is unknown whether the server accepted (and charged) it: %s", e.Op, msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Op, msg)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+func (e *TransportError) Is(target error) bool {
+	return target == ErrOutcomeUnknown && e.OutcomeUnknown
+}
+
+// sendState follows one attempt through httptrace to learn whether any byte
+// of the request may have been written to the network.
+type sendState struct {
+	gotConn atomic.Bool
+	cc      atomic.Pointer[countingConn]
+	base    atomic.Int64 // cc's written count when the connection was handed over
+	h2      atomic.Bool
+}
+
+func (s *sendState) trace() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			conn := info.Conn
+			if tc, ok := conn.(*tls.Conn); ok {
+				if tc.ConnectionState().NegotiatedProtocol == "h2" {
+					s.h2.Store(true)
+				}
+				conn = tc.NetConn()
+			}
+			if cc, ok := conn.(*countingConn); ok {
+				s.base.Store(cc.written.Load())
+				s.cc.Store(cc)
+			}
+			s.gotConn.Store(true)
+		},
+	}
+}
+
+// maybeSent is false only when it is certain that nothing was written for
+// this request: no connection was obtained (DNS, dial, TLS, proxy failure),
+// or the HTTP/1 connection we counted saw no byte written since it was
+// handed to this request.
+func (s *sendState) maybeSent() bool {
+	if !s.gotConn.Load() {
+		return false
+	}
+	cc := s.cc.Load()
+	if cc == nil || s.h2.Load() {
+		return true
+	}
+	return cc.written.Load() != s.base.Load()
+}
+
+// countingConn counts bytes accepted by the kernel on a connection.
+type countingConn struct {
+	net.Conn
+	written atomic.Int64
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.written.Add(int64(n))
+	return n, err
+}
+
+// newTransport is http.DefaultTransport's settings with larger buffers (for
+// 50 MB uploads) and connections that count written bytes.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: conn}, nil
+	}
+	t.WriteBufferSize = 64 << 10
+	t.ReadBufferSize = 64 << 10
+	t.ResponseHeaderTimeout = 2 * time.Minute
+	// HTTP/2 multiplexes requests on one connection, which defeats the
+	// per-request byte count; the API is plain request/response.
+	t.ForceAttemptHTTP2 = false
+	t.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	return t
+}

@@ -1,0 +1,213 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// TracesService is the /traces resource.
+type TracesService struct{ c *Client }
+
+// TraceListOptions are the query parameters of GET /traces. Zero values are
+// left out (the server's defaults apply: page 1, limit 10).
+type TraceListOptions struct {
+	Page  int
+	Limit int    // at most 100
+	Type  string // TypeBulk, TypeSingle or "" for both
+}
+
+// ListOptions are the query parameters of GET /dnc.
+type ListOptions struct {
+	Page  int
+	Limit int // at most 100
+}
+
+func pageQuery(page, limit int) url.Values {
+	q := url.Values{}
+	if page > 0 {
+		q.Set("page", itoa(page))
+	}
+	if limit > 0 {
+		q.Set("limit", itoa(limit))
+	}
+	return q
+}
+
+// List is one page of GET /traces.
+func (s *TracesService) List(ctx context.Context, opts *TraceListOptions) (*TraceList, error) {
+	if opts == nil {
+		opts = &TraceListOptions{}
+	}
+	q := pageQuery(opts.Page, opts.Limit)
+	if opts.Type != "" {
+		q.Set("type", opts.Type)
+	}
+	var l TraceList
+	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: "traces", query: q}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// All iterates over every trace of every page, starting at opts.Page (or 1),
+// with opts.Limit per page (or 100). It stops after yielding an error.
+func (s *TracesService) All(ctx context.Context, opts *TraceListOptions) iter.Seq2[*Trace, error] {
+	o := TraceListOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	return paginate(o.Page, o.Limit, func(page, limit int) ([]Trace, Metadata, error) {
+		o.Page, o.Limit = page, limit
+		l, err := s.List(ctx, &o)
+		if err != nil {
+			return nil, Metadata{}, err
+		}
+		return l.Traces, l.Metadata, nil
+	})
+}
+
+// paginate walks pages until _metadata.page_count (or an empty page).
+func paginate[T any](page, limit int, fetch func(page, limit int) ([]T, Metadata, error)) iter.Seq2[*T, error] {
+	if page < 1 {
+		page = 1
+	}
+	if limit < 1 {
+		limit = 100
+	}
+	return func(yield func(*T, error) bool) {
+		for {
+			items, md, err := fetch(page, limit)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range items {
+				if !yield(&items[i], nil) {
+					return
+				}
+			}
+			if len(items) == 0 || page >= md.PageCount {
+				return
+			}
+			page++
+		}
+	}
+}
+
+// Get is GET /traces/:id. The id is used exactly as returned by the API.
+func (s *TracesService) Get(ctx context.Context, id string) (*Trace, error) {
+	p, err := idPath("traces", id, "")
+	if err != nil {
+		return nil, err
+	}
+	var t Trace
+	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// idPath builds "resource/<escaped id>[/suffix]".
+func idPath(resource, id, suffix string) (string, error) {
+	if strings.TrimSpace(id) == "" {
+		return "", fmt.Errorf("client: empty %s id", strings.TrimSuffix(resource, "s"))
+	}
+	p := resource + "/" + url.PathEscape(id)
+	if suffix != "" {
+		p += "/" + suffix
+	}
+	return p, nil
+}
+
+// TraceUpload is the input of POST /traces.
+type TraceUpload struct {
+	Path          string            // CSV file to upload
+	FileName      string            // name sent to the server (the job's name); default: base name of Path
+	Mode          string            // ModeNormal (default) or ModeEnhanced
+	ColumnMapping map[string]string // service field key → CSV header
+	IncludeLLCs   bool
+	Progress      func(sent, total int64) // optional: bytes of the request body sent
+}
+
+// Create is POST /traces: it streams the file as multipart/form-data. The
+// request is charged: it is never resent once it may have reached the
+// server, and such a failure matches ErrOutcomeUnknown.
+func (s *TracesService) Create(ctx context.Context, u *TraceUpload) (*TraceCreated, error) {
+	if u == nil {
+		return nil, errors.New("client: POST /traces: no upload")
+	}
+	if len(u.ColumnMapping) == 0 {
+		return nil, errors.New("client: POST /traces: the column mapping is empty")
+	}
+	mapping, err := json.Marshal(u.ColumnMapping)
+	if err != nil {
+		return nil, fmt.Errorf("client: POST /traces: column mapping: %v", err)
+	}
+	fields := [][2]string{{"column_mapping", string(mapping)}}
+	if u.Mode != "" {
+		fields = append(fields, [2]string{"mode", u.Mode})
+	}
+	fields = append(fields, [2]string{"include_llcs", fmt.Sprint(u.IncludeLLCs)})
+	name := u.FileName
+	if name == "" {
+		name = filepath.Base(u.Path)
+	}
+	mp, err := newMultipartFile(u.Path, name, fields, u.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("client: POST /traces: %w", err)
+	}
+	var out TraceCreated
+	r := &request{method: http.MethodPost, path: "traces", contentType: mp.contentType(), body: mp.open, charged: true}
+	if err := s.c.doJSON(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Single is POST /traces/single, a synchronous charged lookup.
+func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*SingleTraceResult, error) {
+	if in == nil {
+		return nil, errors.New("client: POST /traces/single: no request")
+	}
+	var out SingleTraceResult
+	if err := s.c.doJSON(ctx, jsonRequest(http.MethodPost, "traces/single", in, true), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Download streams the result CSV of a completed trace to destPath (see
+// download.go) and returns its size.
+func (s *TracesService) Download(ctx context.Context, id, destPath string, progress func(done, total int64)) (int64, error) {
+	p, err := idPath("traces", id, "download")
+	if err != nil {
+		return 0, err
+	}
+	return s.c.download(ctx, p, destPath, progress)
+}
+
+// RetryWebhook is POST /traces/:id/retry-webhook.
+func (s *TracesService) RetryWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
+	return s.c.retryWebhook(ctx, "traces", id)
+}
+
+func (c *Client) retryWebhook(ctx context.Context, resource, id string) (*WebhookDelivery, error) {
+	p, err := idPath(resource, id, "retry-webhook")
+	if err != nil {
+		return nil, err
+	}
+	var d WebhookDelivery
+	// Not charged and harmless to repeat (at worst one more delivery, which
+	// receivers dedupe), so it follows the read retry policy.
+	if err := c.doJSON(ctx, &request{method: http.MethodPost, path: p}, &d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}

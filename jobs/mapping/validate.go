@@ -1,0 +1,459 @@
+package mapping
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Severity tells a problem the provider rejects from advice it does not give.
+type Severity int
+
+const (
+	// Error: the provider answers 400 with this problem.
+	Error Severity = iota
+	// Warning: the provider accepts the mapping but the result will suffer.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText makes a Severity print as a word in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Problem codes. The first six are the cases of the spec's mapping-validation
+// table (plus an invalid mode); the rest are warnings.
+const (
+	CodeInvalidMode     = "invalid_mode"
+	CodeMissingNames    = "missing_names"
+	CodeNoAddressGroup  = "no_address_group"
+	CodeUnknownKey      = "unknown_key"
+	CodeIncompleteGroup = "incomplete_group"
+	CodeColumnAbsent    = "column_absent"
+	CodeMissingPhone    = "missing_phone"
+
+	CodeMostlyBlank     = "mostly_blank"
+	CodeNamesIgnored    = "names_ignored"
+	CodeDuplicateColumn = "duplicate_column"
+)
+
+// Problem is one thing wrong with a mapping, tagged with the keys and group it
+// concerns so that a window can show it next to its field.
+type Problem struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Keys     []string `json:"keys,omitempty"`   // the service keys concerned
+	Group    string   `json:"group,omitempty"`  // the group concerned, when one is
+	Column   string   `json:"column,omitempty"` // the CSV header concerned, when one is
+	// Suggestion is the did-you-mean of an unknown key (a valid key) or of an
+	// absent column (a header of the file that differs only in case/spacing).
+	Suggestion string `json:"suggestion,omitempty"`
+	Message    string `json:"message"`
+}
+
+func (p Problem) String() string { return p.Message }
+
+// Result is every problem of a mapping at once, errors first in the spec's
+// order, then warnings.
+type Result struct {
+	Problems []Problem `json:"problems"`
+}
+
+// OK reports whether the provider would accept the mapping (warnings allowed).
+func (r Result) OK() bool {
+	for _, p := range r.Problems {
+		if p.Severity == Error {
+			return false
+		}
+	}
+	return true
+}
+
+// Errors returns the problems the provider rejects.
+func (r Result) Errors() []Problem { return r.filter(Error) }
+
+// Warnings returns the advice the provider does not give.
+func (r Result) Warnings() []Problem { return r.filter(Warning) }
+
+func (r Result) filter(s Severity) []Problem {
+	var out []Problem
+	for _, p := range r.Problems {
+		if p.Severity == s {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ForKey returns the problems that concern a key (for display next to it).
+func (r Result) ForKey(key string) []Problem {
+	var out []Problem
+	for _, p := range r.Problems {
+		for _, k := range p.Keys {
+			if k == key {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Stats are per-column blank counts of the file (from the inspection), used
+// for the mostly-blank warning.
+type Stats struct {
+	Rows   int            // data rows
+	Blanks map[string]int // header → rows where the column is blank
+}
+
+// Option adjusts Validate.
+type Option func(*options)
+
+type options struct {
+	stats          *Stats
+	blankThreshold float64
+}
+
+// WithStats gives Validate the blank counts of the file.
+func WithStats(s Stats) Option { return func(o *options) { o.stats = &s } }
+
+// WithBlankThreshold sets the share of blank rows (0..1, default 0.5) above
+// which a mapped column is reported as mostly blank.
+func WithBlankThreshold(f float64) Option { return func(o *options) { o.blankThreshold = f } }
+
+// Validate checks a trace mapping against the file's headers with the
+// provider's rules and reports every problem at once: the cases of the spec's
+// table (missing names in normal mode, no full address group, unknown key
+// with a did-you-mean, incomplete group, mapped column absent from the file)
+// and warnings the provider does not give (a mapped column that is mostly
+// blank, names mapped in enhanced mode, one header mapped to two keys).
+//
+// Keys mapped to "" count as not mapped (see Mapping.Clean). mode "" is the
+// provider's default, normal. Headers are compared exactly, as the provider
+// compares them.
+func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
+	o := options{blankThreshold: 0.5}
+	for _, f := range opts {
+		f(&o)
+	}
+	var r Result
+	if mode == "" {
+		mode = ModeNormal
+	}
+	if mode != ModeNormal && mode != ModeEnhanced {
+		r.add(Problem{Code: CodeInvalidMode, Message: fmt.Sprintf("mode must be %q or %q, not %q", ModeNormal, ModeEnhanced, mode)})
+		mode = ModeNormal
+	}
+
+	// 1. missing required names.
+	if mode == ModeNormal {
+		var missing []string
+		for _, k := range nameKeys {
+			if m[k] == "" {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) > 0 {
+			r.add(Problem{Code: CodeMissingNames, Keys: missing, Group: GroupName,
+				Message: fmt.Sprintf("In normal mode, first_name and last_name must be mapped; missing: %s", strings.Join(missing, ", "))})
+		}
+	}
+
+	// 2. no full address group.
+	propMapped, propMissing := groupState(m, propertyKeys)
+	mailMapped, mailMissing := groupState(m, mailingKeys)
+	if len(propMissing) > 0 && len(mailMissing) > 0 {
+		r.add(Problem{Code: CodeNoAddressGroup, Keys: append(append([]string(nil), propertyKeys...), mailingKeys...), Group: GroupAddress,
+			Message: "At least one complete address group (property or mailing) must be mapped: property_street, property_city, property_state, property_zip or mailing_street, mailing_city, mailing_state, mailing_zip"})
+	}
+
+	// 3. unknown keys, in a stable order.
+	for _, k := range m.SortedKeys() {
+		if m[k] == "" || isTraceKey(k) {
+			continue
+		}
+		s := closestKey(k, Trace)
+		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: s,
+			Message: fmt.Sprintf("Unknown key %q in the column mapping; did you mean %q?", k, s)})
+	}
+
+	// 4. incomplete groups.
+	incomplete(&r, GroupProperty, propMapped, propMissing)
+	incomplete(&r, GroupMailing, mailMapped, mailMissing)
+
+	// 5. mapped columns absent from the file.
+	absent(&r, headers, m, isTraceKey)
+
+	// Warnings.
+	if mode == ModeEnhanced {
+		var named []string
+		for _, k := range nameKeys {
+			if m[k] != "" {
+				named = append(named, k)
+			}
+		}
+		if len(named) > 0 {
+			r.add(Problem{Code: CodeNamesIgnored, Severity: Warning, Keys: named, Group: GroupName,
+				Message: fmt.Sprintf("Names are ignored in enhanced mode (address-only lookup): %s will not be searched; they still decide which rows are companies", strings.Join(named, " and "))})
+		}
+	}
+	warnCommon(&r, headers, m, o)
+	return r
+}
+
+// ValidateDNC checks a DNC mapping: the key phone mapped to a column of the
+// file, and no other key.
+func ValidateDNC(headers []string, m Mapping, opts ...Option) Result {
+	o := options{blankThreshold: 0.5}
+	for _, f := range opts {
+		f(&o)
+	}
+	var r Result
+	if m[Phone] == "" {
+		r.add(Problem{Code: CodeMissingPhone, Keys: []string{Phone}, Group: GroupPhone,
+			Message: "The key phone must be mapped to the column holding the phone numbers"})
+	}
+	for _, k := range m.SortedKeys() {
+		if m[k] == "" || k == Phone {
+			continue
+		}
+		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: Phone,
+			Message: fmt.Sprintf("Unknown key %q in the column mapping; did you mean %q?", k, Phone)})
+	}
+	absent(&r, headers, m, func(k string) bool { return k == Phone })
+	warnCommon(&r, headers, m, o)
+	return r
+}
+
+func (r *Result) add(p Problem) { r.Problems = append(r.Problems, p) }
+
+func isTraceKey(k string) bool {
+	switch k {
+	case FirstName, LastName, PropertyStreet, PropertyCity, PropertyState, PropertyZip,
+		MailingStreet, MailingCity, MailingState, MailingZip:
+		return true
+	}
+	return false
+}
+
+func groupState(m Mapping, keys []string) (mapped, missing []string) {
+	for _, k := range keys {
+		if m[k] != "" {
+			mapped = append(mapped, k)
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	return mapped, missing
+}
+
+func incomplete(r *Result, group string, mapped, missing []string) {
+	if len(mapped) == 0 || len(missing) == 0 {
+		return
+	}
+	r.add(Problem{Code: CodeIncompleteGroup, Keys: append(append([]string(nil), mapped...), missing...), Group: group,
+		Message: fmt.Sprintf("The %s group is all-or-nothing: mapped %s; missing %s", group, strings.Join(mapped, ", "), strings.Join(missing, ", "))})
+}
+
+// absent reports each mapped column (of a valid key) that is not a header of
+// the file, with the key and the available headers.
+func absent(r *Result, headers []string, m Mapping, valid func(string) bool) {
+	var set map[string]struct{}
+	var avail string
+	for _, k := range m.SortedKeys() {
+		h := m[k]
+		if h == "" || !valid(k) {
+			continue
+		}
+		if set == nil {
+			set = make(map[string]struct{}, len(headers))
+			for _, x := range headers {
+				set[x] = struct{}{}
+			}
+		}
+		if _, ok := set[h]; ok {
+			continue
+		}
+		if avail == "" {
+			avail = quoteList(headers)
+		}
+		p := Problem{Code: CodeColumnAbsent, Keys: []string{k}, Column: h}
+		hint := ""
+		if s := looseHeader(h, headers); s != "" {
+			p.Suggestion = s
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		p.Message = fmt.Sprintf("Column %q mapped to %s is not in the CSV%s; available headers: %s", h, k, hint, avail)
+		r.add(p)
+	}
+}
+
+func quoteList(hs []string) string {
+	if len(hs) == 0 {
+		return "(none)"
+	}
+	var b strings.Builder
+	for i, h := range hs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('"')
+		b.WriteString(h)
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// looseHeader finds a header equal to h once case, spaces and punctuation
+// are ignored.
+func looseHeader(h string, headers []string) string {
+	want := compact(h)
+	if want == "" {
+		return ""
+	}
+	for _, x := range headers {
+		if looseEqual(want, x) {
+			return x
+		}
+	}
+	return ""
+}
+
+// looseEqual reports whether compact(h) == c without allocating.
+func looseEqual(c, h string) bool {
+	i := 0
+	for _, r := range h {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		r = unicode.ToLower(r)
+		if i >= len(c) {
+			return false
+		}
+		cr, n := utf8.DecodeRuneInString(c[i:])
+		if cr != r {
+			return false
+		}
+		i += n
+	}
+	return i == len(c)
+}
+
+func warnCommon(r *Result, headers []string, m Mapping, o options) {
+	keys := m.SortedKeys()
+	// One header mapped to several keys.
+	byHeader := map[string][]string{}
+	var order []string
+	for _, k := range keys {
+		h := m[k]
+		if h == "" || !(isTraceKey(k) || k == Phone) {
+			continue // an unknown key is reported as such
+		}
+		if _, ok := byHeader[h]; !ok {
+			order = append(order, h)
+		}
+		byHeader[h] = append(byHeader[h], k)
+	}
+	for _, h := range order {
+		if ks := byHeader[h]; len(ks) > 1 {
+			r.add(Problem{Code: CodeDuplicateColumn, Severity: Warning, Keys: ks, Column: h,
+				Message: fmt.Sprintf("Column %q is mapped to %s", h, joinAnd(ks))})
+		}
+	}
+	// Mostly blank columns.
+	if o.stats == nil || o.stats.Rows <= 0 {
+		return
+	}
+	for _, h := range order {
+		blank, ok := o.stats.Blanks[h]
+		if !ok || blank <= 0 {
+			continue
+		}
+		share := float64(blank) / float64(o.stats.Rows)
+		if share < o.blankThreshold {
+			continue
+		}
+		ks := byHeader[h]
+		var msg string
+		if blank >= o.stats.Rows {
+			msg = fmt.Sprintf("Column %q (%s) is blank on every row", h, strings.Join(ks, ", "))
+		} else {
+			msg = fmt.Sprintf("Column %q (%s) is blank on %d of %d rows (%.0f%%); those rows are unlikely to match", h, strings.Join(ks, ", "), blank, o.stats.Rows, 100*share)
+		}
+		r.add(Problem{Code: CodeMostlyBlank, Severity: Warning, Keys: ks, Column: h, Message: msg})
+	}
+}
+
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// closestKey names the valid key closest to an unknown one: first by the
+// auto-mapper's reading of it as a header ("zipcode" → property_zip), then by
+// edit distance, ties broken by the catalogue's order.
+func closestKey(unknown string, kind Kind) string {
+	keys := Keys(kind)
+	if k, score := bestKeyForHeader(unknown, kind); score >= 0.6 {
+		return k
+	}
+	u := strings.ToLower(unknown)
+	best, bestD := keys[0], 1<<30
+	for _, k := range keys {
+		d := levenshtein(u, k)
+		// A key whose field part ("zip" of property_zip) the unknown key
+		// resembles is closer than the raw distance says.
+		if i := strings.IndexByte(k, '_'); i >= 0 {
+			if d2 := levenshtein(u, k[i+1:]) + 1; d2 < d {
+				d = d2
+			}
+		}
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	if len(a) > 64 {
+		a = a[:64]
+	}
+	var prevBuf, curBuf [65]int
+	prev, cur := prevBuf[:len(b)+1], curBuf[:len(b)+1]
+	if len(b) > 64 {
+		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			if v := prev[j] + 1; v < c {
+				c = v
+			}
+			if v := cur[j-1] + 1; v < c {
+				c = v
+			}
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

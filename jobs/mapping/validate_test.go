@@ -1,0 +1,309 @@
+package mapping
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var fileHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip",
+	"Mail Address", "Mail City", "Mail State", "Mail Zip", "Phone 1"}
+
+func fullMapping() Mapping {
+	return Mapping{
+		FirstName: "First Name", LastName: "Last Name",
+		PropertyStreet: "Property Address", PropertyCity: "Property City", PropertyState: "Property State", PropertyZip: "Property Zip",
+	}
+}
+
+func with(m Mapping, kv ...string) Mapping {
+	m = m.Clone()
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "-" {
+			delete(m, kv[i])
+		} else {
+			m[kv[i]] = kv[i+1]
+		}
+	}
+	return m
+}
+
+func codes(r Result) []string {
+	var out []string
+	for _, p := range r.Problems {
+		out = append(out, p.Code)
+	}
+	return out
+}
+
+func TestValidateCases(t *testing.T) {
+	propOnly := Mapping{PropertyStreet: "Property Address", PropertyCity: "Property City", PropertyState: "Property State", PropertyZip: "Property Zip"}
+	tests := []struct {
+		name  string
+		m     Mapping
+		mode  string
+		codes []string
+		keys  [][]string // Keys of each problem
+		says  [][]string // words each message must contain
+	}{
+		{"complete normal", fullMapping(), "normal", nil, nil, nil},
+		{"complete mailing group only", with(fullMapping(), PropertyStreet, "-", PropertyCity, "-", PropertyState, "-", PropertyZip, "-",
+			MailingStreet, "Mail Address", MailingCity, "Mail City", MailingState, "Mail State", MailingZip, "Mail Zip"), "normal", nil, nil, nil},
+		{"default mode is normal", with(fullMapping(), LastName, "-"), "", []string{CodeMissingNames}, [][]string{{LastName}}, [][]string{{"normal mode", "last_name"}}},
+		{"enhanced without names", propOnly, "enhanced", nil, nil, nil},
+		{"missing both names", propOnly, "normal", []string{CodeMissingNames},
+			[][]string{{FirstName, LastName}}, [][]string{{"first_name and last_name must be mapped", "missing: first_name, last_name"}}},
+		{"missing last name", with(fullMapping(), LastName, "-"), "normal", []string{CodeMissingNames},
+			[][]string{{LastName}}, [][]string{{"missing: last_name"}}},
+		{"empty value counts as unmapped", with(fullMapping(), FirstName, ""), "normal", []string{CodeMissingNames},
+			[][]string{{FirstName}}, [][]string{{"missing: first_name"}}},
+		{"no address group", Mapping{FirstName: "First Name", LastName: "Last Name"}, "normal", []string{CodeNoAddressGroup},
+			[][]string{append(append([]string{}, propertyKeys...), mailingKeys...)}, [][]string{{"complete address group", "property or mailing"}}},
+		{"unknown key", with(fullMapping(), "frist_name", "First Name"), "normal", []string{CodeUnknownKey},
+			[][]string{{"frist_name"}}, [][]string{{`"frist_name"`, `did you mean "first_name"`}}},
+		{"unknown key read as header", with(fullMapping(), "zipcode", "Property Zip"), "normal", []string{CodeUnknownKey},
+			[][]string{{"zipcode"}}, [][]string{{`did you mean "property_zip"`}}},
+		{"unknown key mailing", with(fullMapping(), "mailing_adress", "Mail Address"), "normal", []string{CodeUnknownKey},
+			[][]string{{"mailing_adress"}}, [][]string{{`did you mean "mailing_street"`}}},
+		{"incomplete property group with mailing complete", with(fullMapping(), PropertyZip, "-",
+			MailingStreet, "Mail Address", MailingCity, "Mail City", MailingState, "Mail State", MailingZip, "Mail Zip"), "normal",
+			[]string{CodeIncompleteGroup}, [][]string{{PropertyStreet, PropertyCity, PropertyState, PropertyZip}},
+			[][]string{{"property address group is all-or-nothing", "mapped property_street, property_city, property_state", "missing property_zip"}}},
+		{"incomplete only group", with(fullMapping(), PropertyCity, "-", PropertyState, "-"), "normal",
+			[]string{CodeNoAddressGroup, CodeIncompleteGroup}, nil,
+			[][]string{{"must be mapped"}, {"all-or-nothing", "mapped property_street, property_zip", "missing property_city, property_state"}}},
+		{"column absent", with(fullMapping(), PropertyZip, "ZIP"), "normal", []string{CodeColumnAbsent},
+			[][]string{{PropertyZip}}, [][]string{{`"ZIP"`, "property_zip", "not in the CSV", `"First Name", "Last Name"`, `"Phone 1"`}}},
+		{"column absent with near header", with(fullMapping(), PropertyZip, "property zip"), "normal", []string{CodeColumnAbsent},
+			[][]string{{PropertyZip}}, [][]string{{`did you mean "Property Zip"`}}},
+		{"invalid mode", fullMapping(), "deep", []string{CodeInvalidMode}, [][]string{nil}, [][]string{{`"deep"`}}},
+		{"all five at once", Mapping{FirstName: "Nom", "stret": "Property Address", PropertyCity: "Property City"}, "normal",
+			[]string{CodeMissingNames, CodeNoAddressGroup, CodeUnknownKey, CodeIncompleteGroup, CodeColumnAbsent},
+			[][]string{{LastName}, nil, {"stret"}, {PropertyCity, PropertyStreet, PropertyState, PropertyZip}, {FirstName}},
+			[][]string{{"missing: last_name"}, {"complete address group"}, {`did you mean "property_street"`}, {"mapped property_city", "missing property_street, property_state, property_zip"}, {`"Nom"`, "first_name"}}},
+		{"two absent columns each reported", with(fullMapping(), FirstName, "A", LastName, "B"), "normal",
+			[]string{CodeColumnAbsent, CodeColumnAbsent}, [][]string{{FirstName}, {LastName}}, [][]string{{`"A"`}, {`"B"`}}},
+		// Warnings.
+		{"names ignored in enhanced mode", fullMapping(), "enhanced", []string{CodeNamesIgnored},
+			[][]string{{FirstName, LastName}}, [][]string{{"ignored in enhanced mode", "first_name and last_name"}}},
+		{"same header twice", with(fullMapping(), MailingStreet, "Property Address", MailingCity, "Property City", MailingState, "Property State", MailingZip, "Property Zip"), "normal",
+			[]string{CodeDuplicateColumn, CodeDuplicateColumn, CodeDuplicateColumn, CodeDuplicateColumn},
+			[][]string{{PropertyStreet, MailingStreet}, {PropertyCity, MailingCity}, {PropertyState, MailingState}, {PropertyZip, MailingZip}},
+			[][]string{{`"Property Address" is mapped to property_street and mailing_street`}, nil, nil, nil}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Validate(fileHeaders, tt.m, tt.mode)
+			if got := codes(r); !reflect.DeepEqual(got, tt.codes) {
+				t.Fatalf("codes = %v, want %v\n%v", got, tt.codes, r.Problems)
+			}
+			wantOK := true
+			for _, p := range r.Problems {
+				if p.Severity == Error {
+					wantOK = false
+				}
+			}
+			if r.OK() != wantOK {
+				t.Errorf("OK() = %v", r.OK())
+			}
+			for i, p := range r.Problems {
+				if tt.keys != nil && tt.keys[i] != nil && !reflect.DeepEqual(p.Keys, tt.keys[i]) {
+					t.Errorf("problem %d keys = %v, want %v", i, p.Keys, tt.keys[i])
+				}
+				if tt.says != nil {
+					for _, w := range tt.says[i] {
+						if !strings.Contains(p.Message, w) {
+							t.Errorf("problem %d %q does not say %q", i, p.Message, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestValidateSeverities(t *testing.T) {
+	r := Validate(fileHeaders, with(fullMapping(), MailingStreet, "Property Address"), "enhanced")
+	for _, p := range r.Problems {
+		if p.Code == CodeIncompleteGroup {
+			if p.Severity != Error {
+				t.Error("incomplete group must be an error")
+			}
+		}
+		if p.Code == CodeNamesIgnored || p.Code == CodeDuplicateColumn {
+			if p.Severity != Warning {
+				t.Errorf("%s must be a warning", p.Code)
+			}
+		}
+	}
+	if r.OK() {
+		t.Error("an incomplete mailing group must fail")
+	}
+	if len(r.Errors())+len(r.Warnings()) != len(r.Problems) {
+		t.Error("Errors and Warnings must partition Problems")
+	}
+	if got := r.ForKey(MailingStreet); len(got) != 2 {
+		t.Errorf("ForKey(mailing_street) = %v, want the incomplete group and the duplicate column", got)
+	}
+	warnOnly := Validate(fileHeaders, fullMapping(), "enhanced")
+	if !warnOnly.OK() || len(warnOnly.Warnings()) != 1 {
+		t.Errorf("warnings alone must pass: %v", warnOnly.Problems)
+	}
+}
+
+func TestValidateMostlyBlank(t *testing.T) {
+	tests := []struct {
+		name   string
+		blanks map[string]int
+		want   []string
+	}{
+		{"none blank", map[string]int{"Last Name": 0}, nil},
+		{"some blank", map[string]int{"Last Name": 30}, nil},
+		{"mostly blank", map[string]int{"Last Name": 80}, []string{"blank on 80 of 100 rows"}},
+		{"all blank", map[string]int{"Property Zip": 100}, []string{`"Property Zip" (property_zip) is blank on every row`}},
+		{"unmapped blank column ignored", map[string]int{"Phone 1": 100}, nil},
+		{"two columns", map[string]int{"Last Name": 51, "Property City": 90}, []string{"last_name", "property_city"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Validate(fileHeaders, fullMapping(), "normal", WithStats(Stats{Rows: 100, Blanks: tt.blanks}))
+			ws := r.Warnings()
+			if len(ws) != len(tt.want) {
+				t.Fatalf("warnings %v, want %d", ws, len(tt.want))
+			}
+			for i, w := range ws {
+				if w.Code != CodeMostlyBlank || !strings.Contains(w.Message, tt.want[i]) {
+					t.Errorf("warning %q, want %s containing %q", w.Message, CodeMostlyBlank, tt.want[i])
+				}
+			}
+			if !r.OK() {
+				t.Error("blank columns are warnings, not errors")
+			}
+		})
+	}
+	r := Validate(fileHeaders, fullMapping(), "normal", WithStats(Stats{Rows: 100, Blanks: map[string]int{"Last Name": 30}}), WithBlankThreshold(0.25))
+	if len(r.Warnings()) != 1 {
+		t.Errorf("threshold 0.25: %v", r.Problems)
+	}
+}
+
+func TestValidateDNC(t *testing.T) {
+	hs := []string{"Name", "Cell Phone"}
+	tests := []struct {
+		m     Mapping
+		codes []string
+	}{
+		{Mapping{Phone: "Cell Phone"}, nil},
+		{Mapping{}, []string{CodeMissingPhone}},
+		{Mapping{Phone: "Phone"}, []string{CodeColumnAbsent}},
+		{Mapping{Phone: "Cell Phone", "phone2": "Name"}, []string{CodeUnknownKey}},
+	}
+	for _, tt := range tests {
+		if got := codes(ValidateDNC(hs, tt.m)); !reflect.DeepEqual(got, tt.codes) {
+			t.Errorf("ValidateDNC(%v) = %v, want %v", tt.m, got, tt.codes)
+		}
+	}
+}
+
+func TestClosestKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"firstname": FirstName, "first": FirstName, "lastnme": LastName, "last_nam": LastName, "property_stret": PropertyStreet,
+		"property_zipcode": PropertyZip, "mail_zip": MailingZip, "mailing_st": MailingState, "street": PropertyStreet,
+		"city": PropertyCity, "mailing_addr": MailingStreet,
+	} {
+		if got := closestKey(in, Trace); got != want {
+			t.Errorf("closestKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func headers200() []string {
+	hs := make([]string, 200)
+	for i := range hs {
+		hs[i] = fmt.Sprintf("Column %d", i)
+	}
+	copy(hs[150:], fileHeaders)
+	return hs
+}
+
+func BenchmarkValidate200(b *testing.B) {
+	hs := headers200()
+	bad := Mapping{FirstName: "Nom", "stret": "Property Address", PropertyCity: "Property City", MailingZip: "Mail Zip"}
+	good := fullMapping()
+	st := WithStats(Stats{Rows: 1000, Blanks: map[string]int{"Last Name": 900}})
+	b.Run("valid", func(b *testing.B) {
+		for b.Loop() {
+			Validate(hs, good, "normal", st)
+		}
+	})
+	b.Run("every problem", func(b *testing.B) {
+		for b.Loop() {
+			Validate(hs, bad, "normal", st)
+		}
+	})
+}
+
+// FuzzValidate checks that Validate never panics and that its verdict agrees
+// with the provider's rules restated independently.
+func FuzzValidate(f *testing.F) {
+	f.Add("First Name|Last Name|Address|City|State|Zip", "first_name=First Name;last_name=Last Name;property_street=Address", "normal")
+	f.Add("", "", "")
+	f.Add("a|a|b", "frist=a;mailing_zip=b;mailing_city=b", "enhanced")
+	f.Fuzz(func(t *testing.T, hs, ms, mode string) {
+		headers := strings.Split(hs, "|")
+		m := Mapping{}
+		for _, kv := range strings.Split(ms, ";") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				m[k] = v
+			}
+		}
+		r := Validate(headers, m, mode)
+		for _, p := range r.Problems {
+			if p.Message == "" {
+				t.Fatalf("problem without message: %+v", p)
+			}
+		}
+		set := map[string]bool{}
+		for _, h := range headers {
+			set[h] = true
+		}
+		ok := mode == "" || mode == "normal" || mode == "enhanced"
+		if mode != "enhanced" && (m[FirstName] == "" || m[LastName] == "") {
+			ok = false
+		}
+		full := func(ks []string) bool {
+			for _, k := range ks {
+				if m[k] == "" {
+					return false
+				}
+			}
+			return true
+		}
+		some := func(ks []string) bool {
+			for _, k := range ks {
+				if m[k] != "" {
+					return true
+				}
+			}
+			return false
+		}
+		if !full(propertyKeys) && !full(mailingKeys) {
+			ok = false
+		}
+		if (some(propertyKeys) && !full(propertyKeys)) || (some(mailingKeys) && !full(mailingKeys)) {
+			ok = false
+		}
+		for k, v := range m {
+			if v == "" {
+				continue
+			}
+			if !isTraceKey(k) || !set[v] {
+				ok = false
+			}
+		}
+		if r.OK() != ok {
+			t.Fatalf("Validate(%q, %v, %q).OK() = %v, rules say %v: %v", headers, m, mode, r.OK(), ok, r.Problems)
+		}
+	})
+}

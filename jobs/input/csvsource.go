@@ -1,0 +1,73 @@
+package input
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+)
+
+// csvSource reads records from a text file.
+type csvSource struct {
+	f  *os.File
+	td *textDecoder // nil for UTF-16
+	d  detected
+	sc *scanner
+}
+
+func openCSV(f *os.File, raw *bufio.Reader, d detected, path string) (*csvSource, error) {
+	text, td := newTextReader(raw, d)
+	sc := newScanner(text)
+	prefix, err := sc.prefix()
+	if err != nil {
+		return nil, &FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	sc.crOnly = sniffLineEnds(prefix)
+	sc.delim = sniffDelimiter(prefix, sc.eof)
+	return &csvSource{f: f, td: td, d: d, sc: sc}, nil
+}
+
+func (c *csvSource) next() ([][]byte, int, error) {
+	f, err := c.sc.next()
+	if err != nil {
+		return nil, c.sc.line, err
+	}
+	return f, c.sc.recLine, nil
+}
+
+func (c *csvSource) close() error { return c.f.Close() }
+
+func (c *csvSource) encoding() string {
+	if c.td == nil || c.d.enc == EncUTF8BOM {
+		return c.d.enc
+	}
+	return c.td.Encoding()
+}
+
+func (c *csvSource) warnings() []Warning {
+	var ws []Warning
+	sc := c.sc
+	if sc.nuls > 0 {
+		ws = append(ws, Warning{Line: sc.nulLine, Count: sc.nuls,
+			Message: fmt.Sprintf("%s (a damaged file?) removed", plural(sc.nuls, "NUL byte", "NUL bytes"))})
+	}
+	if sc.unclosed > 0 {
+		ws = append(ws, Warning{Line: sc.unclosedLine, Count: sc.unclosed,
+			Message: fmt.Sprintf("%s a quote that is never closed: read with the quote as text", plural(sc.unclosed, "line has", "lines have"))})
+	}
+	if sc.strayQuotes > 0 {
+		ws = append(ws, Warning{Line: sc.strayQuoteLine, Count: sc.strayQuotes,
+			Message: fmt.Sprintf("%s a stray quote inside a field: kept as text", plural(sc.strayQuotes, "row has", "rows have"))})
+	}
+	if sc.multiline > 0 {
+		ws = append(ws, Warning{Line: sc.multilineLine, Count: sc.multiline,
+			Message: fmt.Sprintf("%s a quoted field with line breaks", plural(sc.multiline, "row has", "rows have"))})
+	}
+	if c.td != nil && c.td.Mixed > 0 {
+		ws = append(ws, Warning{Count: int(c.td.Mixed),
+			Message: fmt.Sprintf("%s not valid UTF-8 in a UTF-8 file: read as Windows-1252", plural(int(c.td.Mixed), "byte is", "bytes are"))})
+	}
+	return ws
+}
+
+var _ io.Closer = (*os.File)(nil)

@@ -1,0 +1,285 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// Encoding names reported in Inspection.Encoding.
+const (
+	EncUTF8    = "UTF-8"
+	EncUTF8BOM = "UTF-8 BOM"
+	EncUTF16LE = "UTF-16LE"
+	EncUTF16BE = "UTF-16BE"
+	EncCP1252  = "Windows-1252"
+)
+
+// sniffSize is how much of the raw file is examined to recognise its kind.
+const sniffSize = 64 << 10
+
+// errNotText is wrapped in the FileError for files that are not text.
+var errNotText = errors.New("not a text file")
+
+// detected is what the first bytes of a file say about it.
+type detected struct {
+	kind string // "text", "zip"
+	enc  string // for text: one of the Enc names (UTF-8 may turn into Windows-1252 while reading)
+	bom  int    // bytes of byte-order mark to skip
+}
+
+// detect looks at the first bytes of a file. It returns an error message for
+// files that are certainly not lists.
+func detect(head []byte) (detected, string) {
+	switch {
+	case len(head) == 0:
+		return detected{}, "the file is empty"
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		return detected{kind: "text", enc: EncUTF8BOM, bom: 3}, ""
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(head, []byte{0xFF, 0xFE, 0, 0}):
+		return detected{kind: "text", enc: EncUTF16LE, bom: 2}, ""
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return detected{kind: "text", enc: EncUTF16BE, bom: 2}, ""
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return detected{kind: "zip"}, ""
+	case bytes.HasPrefix(head, []byte{0xD0, 0xCF, 0x11, 0xE0}):
+		return detected{}, "this is an old Excel .xls (or other Office) file, not a CSV: save it as .xlsx or CSV"
+	case bytes.HasPrefix(head, []byte("%PDF")):
+		return detected{}, "this is a PDF, not a CSV or .xlsx list"
+	case bytes.HasPrefix(head, []byte{0x1F, 0x8B}):
+		return detected{}, "this is a gzip archive, not a CSV: extract it first"
+	case bytes.HasPrefix(head, []byte("\x89PNG")), bytes.HasPrefix(head, []byte{0xFF, 0xD8, 0xFF}),
+		bytes.HasPrefix(head, []byte("GIF8")):
+		return detected{}, "this is an image, not a CSV or .xlsx list"
+	}
+	if enc := utf16NoBOM(head); enc != "" {
+		return detected{kind: "text", enc: enc}, ""
+	}
+	if looksBinary(head) {
+		return detected{}, "this is not a text file (it holds NUL and control bytes): is it a CSV?"
+	}
+	return detected{kind: "text", enc: EncUTF8}, ""
+}
+
+// utf16NoBOM recognises UTF-16 without a byte-order mark from the zero high
+// bytes of ASCII text.
+func utf16NoBOM(head []byte) string {
+	n := min(len(head), 4096) &^ 1
+	if n < 8 {
+		return ""
+	}
+	var evenZero, oddZero int
+	for i := 0; i < n; i += 2 {
+		if head[i] == 0 {
+			evenZero++
+		}
+		if head[i+1] == 0 {
+			oddZero++
+		}
+	}
+	pairs := n / 2
+	switch {
+	case oddZero*10 >= pairs*7 && evenZero*10 < pairs:
+		return EncUTF16LE
+	case evenZero*10 >= pairs*7 && oddZero*10 < pairs:
+		return EncUTF16BE
+	}
+	return ""
+}
+
+// looksBinary reports whether head holds enough NUL and control bytes to
+// rule out a text list. A lone NUL in a text file is reported while reading,
+// with its line.
+func looksBinary(head []byte) bool {
+	head = head[:min(len(head), 8192)]
+	var nul, ctl int
+	for _, c := range head {
+		switch {
+		case c == 0:
+			nul++
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1A:
+			ctl++
+		}
+	}
+	return ctl*20 > len(head) || (nul > 4 && nul*100 > len(head)) || (nul > 0 && ctl > 0 && (nul+ctl)*50 > len(head))
+}
+
+// newTextReader returns a reader of UTF-8 text decoded from raw, which is
+// positioned at the start of the file; d comes from detect.
+func newTextReader(raw *bufio.Reader, d detected) (io.Reader, *textDecoder) {
+	if d.bom > 0 {
+		raw.Discard(d.bom)
+	}
+	switch d.enc {
+	case EncUTF16LE:
+		return transform.NewReader(raw, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()), nil
+	case EncUTF16BE:
+		return transform.NewReader(raw, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), nil
+	}
+	td := &textDecoder{r: raw, in: make([]byte, 64<<10)}
+	return td, td
+}
+
+// cp1252 maps the bytes 0x80–0xFF of Windows-1252 to UTF-8.
+var cp1252 [128][]byte
+
+func init() {
+	for i := range cp1252 {
+		r := charmap.Windows1252.DecodeByte(byte(0x80 + i))
+		cp1252[i] = utf8.AppendRune(nil, r)
+	}
+}
+
+// Modes of textDecoder.
+const (
+	modeASCII = iota // only ASCII so far: UTF-8 and Windows-1252 agree
+	modeUTF8         // valid multi-byte UTF-8 seen
+	mode1252         // an invalid UTF-8 byte came first: the file is Windows-1252
+)
+
+// textDecoder streams a file that is UTF-8 or Windows-1252 as UTF-8,
+// deciding which as it reads: the first byte that is not valid UTF-8, when
+// nothing but ASCII came before, makes the rest of the file Windows-1252
+// (ASCII is the same in both, so nothing already read changes). Bytes that
+// are not valid UTF-8 in a file that already had valid UTF-8 are read as
+// Windows-1252 too and counted (Mixed).
+type textDecoder struct {
+	r     io.Reader
+	in    []byte
+	carry [utf8.UTFMax]byte // an incomplete UTF-8 sequence at the end of the last chunk
+	nin   int               // bytes in carry
+	out   []byte
+	trans []byte
+	eof   bool
+	err   error
+
+	mode  int
+	Mixed int64 // invalid UTF-8 bytes read as Windows-1252 in a UTF-8 file
+}
+
+// Encoding is the encoding decided so far.
+func (d *textDecoder) Encoding() string {
+	if d.mode == mode1252 {
+		return EncCP1252
+	}
+	return EncUTF8
+}
+
+func (d *textDecoder) Read(p []byte) (int, error) {
+	for len(d.out) == 0 {
+		if d.eof && d.nin == 0 {
+			return 0, d.err
+		}
+		if err := d.decodeChunk(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, d.out)
+	d.out = d.out[n:]
+	return n, nil
+}
+
+// decodeChunk reads the next chunk into in and sets out to its UTF-8 form.
+func (d *textDecoder) decodeChunk() error {
+	n := copy(d.in, d.carry[:d.nin])
+	for n < len(d.in) && !d.eof {
+		m, err := d.r.Read(d.in[n:])
+		n += m
+		if err != nil {
+			d.eof = true
+			if err != io.EOF {
+				d.err = err
+			} else {
+				d.err = io.EOF
+			}
+			break
+		}
+		if m > 0 && n >= len(d.in)/2 {
+			break
+		}
+	}
+	b := d.in[:n]
+	d.nin = 0
+	if n == 0 {
+		return nil
+	}
+	i := asciiPrefix(b)
+	for i < len(b) && d.mode != mode1252 {
+		if b[i] < utf8.RuneSelf {
+			i += asciiPrefix(b[i:])
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			if !d.eof && !utf8.FullRune(b[i:]) {
+				// An incomplete sequence at the end of the chunk: carry it.
+				d.nin = copy(d.carry[:], b[i:])
+				b = b[:i]
+				break
+			}
+			if d.mode == modeASCII {
+				d.mode = mode1252
+			}
+			break // translate from here
+		}
+		d.mode = modeUTF8
+		i += size
+	}
+	if i >= len(b) {
+		d.out = b
+		return nil
+	}
+	// Translate b[i:] into trans.
+	t := append(d.trans[:0], b[:i]...)
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			j := i + asciiPrefix(b[i:])
+			t = append(t, b[i:j]...)
+			i = j
+			continue
+		}
+		if d.mode == modeUTF8 {
+			r, size := utf8.DecodeRune(b[i:])
+			if r != utf8.RuneError || size > 1 {
+				t = append(t, b[i:i+size]...)
+				i += size
+				continue
+			}
+			if !d.eof && !utf8.FullRune(b[i:]) {
+				d.nin = copy(d.carry[:], b[i:])
+				break
+			}
+			d.Mixed++
+		}
+		t = append(t, cp1252[c-0x80]...)
+		i++
+	}
+	d.trans = t
+	d.out = t
+	return nil
+}
+
+// asciiPrefix returns the length of the ASCII prefix of b, eight bytes at a
+// time.
+func asciiPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
+}

@@ -1,0 +1,359 @@
+package input
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// headerScan is how many records are read to find the header.
+const headerScan = 50
+
+// source yields raw records: the CSV scanner or an xlsx sheet.
+type source interface {
+	// next returns the fields of the next record (valid until the next
+	// call) and its physical line, or io.EOF.
+	next() (fields [][]byte, line int, err error)
+	close() error
+}
+
+// Reader streams the data rows of a file as UTF-8, each as wide as the
+// header. Blank rows are skipped (they are not rows: CONTRACT §1).
+type Reader struct {
+	path       string
+	format     string
+	size       int64
+	sheet      string
+	src        source
+	csv        *csvSource // nil for xlsx
+	headers    []string
+	rawHeaders []string
+	headerLine int
+	skipped    int // non-blank records above the header
+	pending    []record
+	line       int
+	width      int
+	row        [][]byte
+	strs       []string
+
+	blankRows              int
+	ragged, raggedLine     int
+	raggedMax, raggedMaxLn int
+}
+
+// Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
+// its header. The caller must Close the reader.
+func Open(path string, opts Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &FileError{Path: path, Msg: describeOpenError(err), Err: err}
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &FileError{Path: path, Msg: err.Error(), Err: err}
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, &FileError{Path: path, Msg: "is a folder, not a file"}
+	}
+	raw := bufio.NewReaderSize(f, sniffSize)
+	head, err := raw.Peek(sniffSize)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		f.Close()
+		return nil, &FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	d, bad := detect(head)
+	if bad != "" {
+		f.Close()
+		var e error
+		if len(head) > 0 {
+			e = errNotText
+		}
+		return nil, &FileError{Path: path, Msg: bad, Err: e}
+	}
+	r := &Reader{path: path, size: st.Size()}
+	if d.kind == "zip" || strings.EqualFold(filepath.Ext(path), ".xlsx") {
+		f.Close()
+		xs, sheet, err := openXLSX(path, opts.Sheet)
+		if err != nil {
+			return nil, err
+		}
+		r.format, r.sheet, r.src = "xlsx", sheet, xs
+	} else {
+		r.format = "csv"
+		cs, err := openCSV(f, raw, d, path)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		r.src, r.csv = cs, cs
+	}
+	if err := r.readHeader(opts.HeaderLine); err != nil {
+		r.src.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func describeOpenError(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}
+
+// readHeader reads records until the header is found and keeps the records
+// after it for Next.
+func (r *Reader) readHeader(headerLine int) error {
+	var recs []record
+	for {
+		if headerLine > 0 && len(recs) > 0 && recs[len(recs)-1].line >= headerLine {
+			break
+		}
+		if headerLine <= 0 && len(recs) >= headerScan {
+			break
+		}
+		fields, line, err := r.src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return r.wrap(err, line)
+		}
+		recs = append(recs, record{line: line, fields: toStrings(fields)})
+	}
+	h := -1
+	if headerLine > 0 {
+		for i, rec := range recs {
+			if rec.line == headerLine {
+				h = i
+				break
+			}
+		}
+		if h < 0 {
+			last := 0
+			if len(recs) > 0 {
+				last = recs[len(recs)-1].line
+			}
+			if last < headerLine {
+				return &FileError{Path: r.path, Line: headerLine, Msg: fmt.Sprintf("no such line: the file ends at line %d", last)}
+			}
+			return &FileError{Path: r.path, Line: headerLine, Msg: "no record starts on this line (it is inside a quoted field of the line above)"}
+		}
+		if isBlank(recs[h].fields) {
+			return &FileError{Path: r.path, Line: headerLine, Msg: "the chosen header line is blank"}
+		}
+	} else {
+		h = pickHeader(recs)
+		if h < 0 {
+			return &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines)"}
+		}
+	}
+	for _, rec := range recs[:h] {
+		if !isBlank(rec.fields) {
+			r.skipped++
+		}
+	}
+	hdr := recs[h]
+	// Trailing blank header cells beyond the data are dropped only when no
+	// row uses them; keep it simple: a header ending in blank cells keeps
+	// them (as "Column N").
+	r.rawHeaders = make([]string, len(hdr.fields))
+	for i, f := range hdr.fields {
+		r.rawHeaders[i] = strings.TrimSpace(f)
+	}
+	r.headers = distinctHeaders(hdr.fields)
+	r.headerLine = hdr.line
+	r.width = len(r.headers)
+	r.pending = recs[h+1:]
+	r.line = hdr.line
+	r.row = make([][]byte, r.width)
+	r.strs = make([]string, r.width)
+	return nil
+}
+
+func toStrings(fields [][]byte) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = string(f)
+	}
+	return out
+}
+
+// wrap turns a source error into a FileError naming the line.
+func (r *Reader) wrap(err error, line int) error {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return err
+	}
+	if errors.Is(err, errRecordTooLong) {
+		return &FileError{Path: r.path, Line: line, Msg: "a line longer than 1 MB: this does not look like a list", Err: err}
+	}
+	return &FileError{Path: r.path, Line: line, Msg: "cannot read: " + err.Error(), Err: err}
+}
+
+// Headers returns the distinct header names.
+func (r *Reader) Headers() []string { return r.headers }
+
+// RawHeaders returns the header cells as found (trimmed).
+func (r *Reader) RawHeaders() []string { return r.rawHeaders }
+
+// HeaderLine returns the 1-based physical line (sheet row) of the header.
+func (r *Reader) HeaderLine() int { return r.headerLine }
+
+// Format returns "csv" or "xlsx".
+func (r *Reader) Format() string { return r.format }
+
+// Sheet returns the sheet read (xlsx only).
+func (r *Reader) Sheet() string { return r.sheet }
+
+// Encoding returns the text encoding ("" for xlsx). A UTF-8 file turns into
+// Windows-1252 when a byte that is not UTF-8 appears, so the final answer is
+// known at the end of the file.
+func (r *Reader) Encoding() string {
+	if r.csv == nil {
+		return ""
+	}
+	return r.csv.encoding()
+}
+
+// Delimiter returns the field delimiter (',' for xlsx).
+func (r *Reader) Delimiter() rune {
+	if r.csv == nil {
+		return ','
+	}
+	return rune(r.csv.sc.delim)
+}
+
+// Line returns the physical line (sheet row) where the row last returned by
+// Next started.
+func (r *Reader) Line() int { return r.line }
+
+// Size returns the file size in bytes.
+func (r *Reader) Size() int64 { return r.size }
+
+// Close releases the file.
+func (r *Reader) Close() error { return r.src.close() }
+
+// Next returns the next data row, as wide as Headers, or io.EOF after the
+// last. The slice is reused by the following call; its strings are not.
+func (r *Reader) Next() ([]string, error) {
+	row, err := r.nextBytes()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, f := range row {
+		n += len(f)
+	}
+	// One allocation per row: the fields are substrings of one string.
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, f := range row {
+		sb.Write(f)
+	}
+	all := sb.String()
+	off := 0
+	for i, f := range row {
+		r.strs[i] = all[off : off+len(f)]
+		off += len(f)
+	}
+	return r.strs, nil
+}
+
+// nextBytes is Next without the strings: the fields are valid until the
+// next call.
+func (r *Reader) nextBytes() ([][]byte, error) {
+	for {
+		var fields [][]byte
+		if len(r.pending) > 0 {
+			rec := r.pending[0]
+			r.pending = r.pending[1:]
+			fields = fields[:0]
+			for _, f := range rec.fields {
+				fields = append(fields, []byte(f))
+			}
+			r.line = rec.line
+		} else {
+			f, line, err := r.src.next()
+			if err != nil {
+				if err == io.EOF {
+					return nil, io.EOF
+				}
+				return nil, r.wrap(err, line)
+			}
+			fields = f
+			r.line = line
+		}
+		if blankBytes(fields) {
+			r.blankRows++
+			continue
+		}
+		if len(fields) != r.width {
+			r.noteRagged(fields)
+		}
+		n := copy(r.row, fields)
+		for i := n; i < r.width; i++ {
+			r.row[i] = nil
+		}
+		return r.row, nil
+	}
+}
+
+func (r *Reader) noteRagged(fields [][]byte) {
+	// Extra fields that are all blank (trailing delimiters) are harmless.
+	if len(fields) > r.width && blankBytes(fields[r.width:]) {
+		return
+	}
+	r.ragged++
+	if r.raggedLine == 0 {
+		r.raggedLine = r.line
+	}
+	if len(fields) > r.raggedMax {
+		r.raggedMax, r.raggedMaxLn = len(fields), r.line
+	}
+}
+
+func blankBytes(fields [][]byte) bool {
+	for _, f := range fields {
+		for _, c := range f {
+			if c != ' ' && c != '\t' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Warnings returns what reading found so far that the caller should know:
+// complete once Next has returned io.EOF.
+func (r *Reader) Warnings() []Warning {
+	var ws []Warning
+	if r.skipped > 0 {
+		ws = append(ws, Warning{Line: r.headerLine, Count: r.skipped,
+			Message: fmt.Sprintf("the header is on line %d; %s above it skipped", r.headerLine, plural(r.skipped, "line", "lines"))})
+	}
+	if r.ragged > 0 {
+		ws = append(ws, Warning{Line: r.raggedLine, Count: r.ragged,
+			Message: fmt.Sprintf("%s a different number of fields than the header (%d): padded with blanks or cut", plural(r.ragged, "row has", "rows have"), r.width)})
+	}
+	if r.csv != nil {
+		ws = append(ws, r.csv.warnings()...)
+	}
+	return ws
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,347 @@
+package input
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// maxRecord bounds the bytes of one record (one line, or several when a
+// quoted field holds line breaks). It keeps memory bounded on a file with no
+// line ends or an unmatched quote.
+const maxRecord = 1 << 20
+
+var errRecordTooLong = errors.New("record too long")
+
+// scanner splits UTF-8 text into CSV records. It is written for speed: the
+// common record (one line, no quotes) is split with bytes.IndexByte and its
+// fields point into the read buffer; only records with quotes or NUL bytes
+// are copied. Quotes are read tolerantly (like encoding/csv's LazyQuotes):
+// a quote inside an unquoted field is text, text after a closing quote is
+// kept, and an opening quote that is never closed is read as text on its
+// own line; each case is counted for a warning.
+type scanner struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int // unread data is buf[pos:end]
+	eof      bool
+	rerr     error // read error other than io.EOF
+
+	delim  byte
+	crOnly bool // lines end with a bare CR (old Mac export)
+
+	line    int // physical line of buf[pos]
+	recLine int // physical line where the last record started
+	fields  [][]byte
+	rec     []byte // unquoted copy of a slow-path record
+	ends    []int  // field ends in rec
+
+	// Counts for warnings, each with the first line concerned.
+	strayQuotes, strayQuoteLine int
+	unclosed, unclosedLine      int
+	multiline, multilineLine    int
+	nuls, nulLine               int
+}
+
+func newScanner(r io.Reader) *scanner {
+	return &scanner{r: r, buf: make([]byte, 256<<10), line: 1, delim: ','}
+}
+
+// prefix fills the buffer and returns its content, for sniffing.
+func (s *scanner) prefix() ([]byte, error) {
+	for s.end < len(s.buf) && !s.eof {
+		if err := s.fill(); err != nil {
+			return nil, err
+		}
+	}
+	return s.buf[s.pos:s.end], s.rerr
+}
+
+// fill reads more data, keeping buf[pos:end] (shifted to the front) and
+// growing the buffer up to maxRecord when it is full.
+func (s *scanner) fill() error {
+	if s.eof {
+		return nil
+	}
+	if s.pos > 0 && s.end == len(s.buf) {
+		copy(s.buf, s.buf[s.pos:s.end])
+		s.end -= s.pos
+		s.pos = 0
+	}
+	if s.end == len(s.buf) {
+		if len(s.buf) >= maxRecord+1 {
+			return errRecordTooLong
+		}
+		nb := make([]byte, min(2*len(s.buf), maxRecord+1))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.rerr = err
+			}
+			return nil
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	return io.ErrNoProgress
+}
+
+func (s *scanner) eol() byte {
+	if s.crOnly {
+		return '\r'
+	}
+	return '\n'
+}
+
+// next returns the fields of the next record, valid until the following
+// call, or io.EOF. A blank line is a record of one empty field.
+func (s *scanner) next() ([][]byte, error) {
+	for {
+		if s.pos == s.end {
+			if s.eof {
+				if s.rerr != nil {
+					return nil, s.rerr
+				}
+				return nil, io.EOF
+			}
+			if err := s.fill(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		data := s.buf[s.pos:s.end]
+		i := bytes.IndexByte(data, s.eol())
+		if i < 0 && !s.eof {
+			if err := s.fill(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		next := i + 1 // start of the next line, relative to pos
+		if i < 0 {
+			i, next = len(data), len(data)
+		}
+		line := data[:i]
+		if !s.crOnly && len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if bytes.IndexByte(line, '"') >= 0 || bytes.IndexByte(line, 0) >= 0 {
+			return s.slow()
+		}
+		s.recLine = s.line
+		s.line++
+		s.pos += next
+		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
+			s.pos++ // CR LF in a file that started with bare CRs
+		}
+		f := s.fields[:0]
+		for {
+			j := bytes.IndexByte(line, s.delim)
+			if j < 0 {
+				break
+			}
+			f = append(f, line[:j])
+			line = line[j+1:]
+		}
+		s.fields = append(f, line)
+		return s.fields, nil
+	}
+}
+
+// slow parses the record at pos that has quotes or NUL bytes, copying its
+// fields into rec.
+func (s *scanner) slow() ([][]byte, error) {
+	for {
+		n, lines, ok, err := s.parse(false)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			// An opening quote never closed (or closed only by what looks
+			// like the opening quote of a later field): read the line with
+			// its quotes as text.
+			s.unclosed++
+			if s.unclosedLine == 0 {
+				s.unclosedLine = s.line
+			}
+			n, lines, _, err = s.parse(true)
+			if err != nil {
+				return nil, err
+			}
+		}
+		s.recLine = s.line
+		s.line += lines
+		s.pos += n
+		f := s.fields[:0]
+		start := 0
+		for _, e := range s.ends {
+			f = append(f, s.rec[start:e])
+			start = e
+		}
+		s.fields = f
+		return f, nil
+	}
+}
+
+// parse reads one record at pos into rec/ends. It returns the bytes
+// consumed and the line ends inside them (including the final one). ok is
+// false when a quoted field is not closed properly (at the end of the file,
+// beyond maxRecord, or a field spanning lines followed by stray text); with
+// literal set, quotes are ordinary text and the record is one line.
+func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) {
+	s.rec = s.rec[:0]
+	s.ends = s.ends[:0]
+	j := 0 // offset from pos
+	stray := 0
+	multiline := false
+	fieldStart := true
+	inQuotes := false
+	quotedLines := 0
+	for {
+		if s.pos+j >= s.end {
+			if !s.eof {
+				if err := s.fill(); err != nil {
+					if errors.Is(err, errRecordTooLong) && inQuotes {
+						return 0, 0, false, nil
+					}
+					return 0, 0, false, err
+				}
+				continue
+			}
+			// End of file.
+			if inQuotes {
+				return 0, 0, false, nil
+			}
+			s.ends = append(s.ends, len(s.rec))
+			s.noteStray(stray, multiline)
+			return j, lines, true, nil
+		}
+		c := s.buf[s.pos+j]
+		j++
+		if c == 0 {
+			s.nuls++
+			if s.nulLine == 0 {
+				s.nulLine = s.line + lines
+			}
+			continue
+		}
+		if inQuotes {
+			switch c {
+			case '"':
+				if s.pos+j >= s.end && !s.eof {
+					j-- // need the next byte to decide
+					if err := s.fill(); err != nil {
+						if errors.Is(err, errRecordTooLong) {
+							return 0, 0, false, nil
+						}
+						return 0, 0, false, err
+					}
+					continue
+				}
+				if s.pos+j < s.end && s.buf[s.pos+j] == '"' {
+					s.rec = append(s.rec, '"')
+					j++
+					continue
+				}
+				inQuotes = false
+				if s.pos+j < s.end {
+					if d := s.buf[s.pos+j]; d != s.delim && d != '\n' && d != '\r' {
+						if quotedLines > 0 {
+							return 0, 0, false, nil
+						}
+						stray++
+					}
+				}
+			case '\r', '\n':
+				// A line break inside a quoted field: kept as "\n";
+				// CR LF counts once.
+				if c == '\r' {
+					if s.pos+j >= s.end && !s.eof {
+						j--
+						if err := s.fill(); err != nil {
+							if errors.Is(err, errRecordTooLong) {
+								return 0, 0, false, nil
+							}
+							return 0, 0, false, err
+						}
+						continue
+					}
+					if s.pos+j < s.end && s.buf[s.pos+j] == '\n' {
+						j++
+						lines++
+					} else if s.crOnly {
+						lines++
+					}
+				} else {
+					lines++
+				}
+				quotedLines++
+				multiline = true
+				s.rec = append(s.rec, '\n')
+			default:
+				s.rec = append(s.rec, c)
+			}
+			continue
+		}
+		switch {
+		case c == s.delim:
+			s.ends = append(s.ends, len(s.rec))
+			fieldStart = true
+			continue
+		case c == '\n' || c == '\r':
+			if c == '\r' {
+				if s.pos+j >= s.end && !s.eof {
+					j--
+					if err := s.fill(); err != nil {
+						return 0, 0, false, err
+					}
+					continue
+				}
+				if s.pos+j < s.end && s.buf[s.pos+j] == '\n' {
+					j++
+				} else if !s.crOnly {
+					// A bare CR inside an LF file: text.
+					s.rec = append(s.rec, c)
+					fieldStart = false
+					continue
+				}
+			}
+			lines++
+			s.ends = append(s.ends, len(s.rec))
+			s.noteStray(stray, multiline)
+			return j, lines, true, nil
+		case c == '"' && !literal:
+			if fieldStart {
+				inQuotes = true
+				quotedLines = 0
+				fieldStart = false
+				continue
+			}
+			stray++
+		}
+		fieldStart = false
+		s.rec = append(s.rec, c)
+	}
+}
+
+func (s *scanner) noteStray(stray int, multiline bool) {
+	if stray > 0 {
+		s.strayQuotes++
+		if s.strayQuoteLine == 0 {
+			s.strayQuoteLine = s.line
+		}
+	}
+	if multiline {
+		s.multiline++
+		if s.multilineLine == 0 {
+			s.multilineLine = s.line
+		}
+	}
+}

@@ -50,36 +50,53 @@ func Signature(headers []string) string {
 
 // MatchPreset returns the preset saved for files with these headers (of the
 // given kind; "" matches any kind), or nil when there is none. When several
-// match, the most recently saved one (last in the store's order) wins. A
-// preset whose mapped columns are not all among the headers is skipped.
+// match, the most recently saved one (last in the store's order) wins. The
+// returned preset's mapping names the headers as this file spells them (the
+// signature ignores case and punctuation).
 func MatchPreset(store PresetStore, headers []string, kind Kind) (*Preset, error) {
 	ps, err := store.Presets()
 	if err != nil {
 		return nil, err
 	}
 	sig := Signature(headers)
-	set := make(map[string]bool, len(headers))
-	for _, h := range headers {
-		set[h] = true
-	}
 	for i := len(ps) - 1; i >= 0; i-- {
 		p := ps[i]
 		if p.Signature != sig || (kind != "" && p.Kind != "" && p.Kind != kind) {
 			continue
 		}
-		ok := true
-		for _, h := range p.Mapping {
-			if h != "" && !set[h] {
-				ok = false
-				break
-			}
-		}
+		m, ok := respell(p.Mapping, headers)
 		if ok {
-			p.Mapping = p.Mapping.Clone()
+			p.Mapping = m
 			return &p, nil
 		}
 	}
 	return nil, nil
+}
+
+// respell maps each mapped header to the header of this file it names,
+// exactly or ignoring case and punctuation.
+func respell(m Mapping, headers []string) (Mapping, bool) {
+	out := make(Mapping, len(m))
+	for k, h := range m {
+		if h == "" {
+			continue
+		}
+		found := ""
+		for _, x := range headers {
+			if x == h {
+				found = x
+				break
+			}
+		}
+		if found == "" {
+			found = looseHeader(h, headers)
+		}
+		if found == "" {
+			return nil, false
+		}
+		out[k] = found
+	}
+	return out, true
 }
 
 // NewPreset makes a preset for a file's headers.

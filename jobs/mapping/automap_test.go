@@ -1,0 +1,171 @@
+package mapping
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestAutoMapVendorHeaders(t *testing.T) {
+	tests := []struct {
+		name    string
+		headers []string
+		sample  [][]string
+		kind    Kind
+		want    Mapping
+	}{
+		{
+			name:    "spec keys as headers",
+			headers: []string{"first_name", "last_name", "property_street", "property_city", "property_state", "property_zip"},
+			kind:    Trace,
+			want:    Mapping{FirstName: "first_name", LastName: "last_name", PropertyStreet: "property_street", PropertyCity: "property_city", PropertyState: "property_state", PropertyZip: "property_zip"},
+		},
+		{
+			name: "list vendor (owner 1/2, property and mailing)",
+			headers: []string{"Owner 1 First Name", "Owner 1 Last Name", "Owner 2 First Name", "Owner 2 Last Name",
+				"Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City",
+				"Mailing State", "Mailing Zip Code", "Estimated Value", "Equity %"},
+			kind: Trace,
+			want: Mapping{FirstName: "Owner 1 First Name", LastName: "Owner 1 Last Name",
+				PropertyStreet: "Property Address", PropertyCity: "Property City", PropertyState: "Property State", PropertyZip: "Property Zip",
+				MailingStreet: "Mailing Address", MailingCity: "Mailing City", MailingState: "Mailing State", MailingZip: "Mailing Zip Code"},
+		},
+		{
+			name: "county assessor export (situs and mail)",
+			headers: []string{"APN", "OWNER FIRST", "OWNER LAST", "SITUS ADDRESS", "SITUS CITY", "SITUS STATE", "SITUS ZIP",
+				"MAIL ADDRESS", "MAIL CITY", "MAIL STATE", "MAIL ZIP", "LAND USE"},
+			kind: Trace,
+			want: Mapping{FirstName: "OWNER FIRST", LastName: "OWNER LAST",
+				PropertyStreet: "SITUS ADDRESS", PropertyCity: "SITUS CITY", PropertyState: "SITUS STATE", PropertyZip: "SITUS ZIP",
+				MailingStreet: "MAIL ADDRESS", MailingCity: "MAIL CITY", MailingState: "MAIL STATE", MailingZip: "MAIL ZIP"},
+		},
+		{
+			name:    "camel case CRM export with site and zip+4",
+			headers: []string{"FirstName", "LastName", "SiteAddress", "SiteCity", "SiteState", "SiteZip", "SiteZip4", "OwnerAddress", "OwnerCity", "OwnerState", "OwnerZip"},
+			kind:    Trace,
+			want: Mapping{FirstName: "FirstName", LastName: "LastName",
+				PropertyStreet: "SiteAddress", PropertyCity: "SiteCity", PropertyState: "SiteState", PropertyZip: "SiteZip",
+				MailingStreet: "OwnerAddress", MailingCity: "OwnerCity", MailingState: "OwnerState", MailingZip: "OwnerZip"},
+		},
+		{
+			name:    "bare address columns are the property",
+			headers: []string{"First", "Last", "Address", "Address 2", "City", "ST", "Zip", "County"},
+			kind:    Trace,
+			want:    Mapping{FirstName: "First", LastName: "Last", PropertyStreet: "Address", PropertyCity: "City", PropertyState: "ST", PropertyZip: "Zip"},
+		},
+		{
+			name:    "bare address next to mailing columns",
+			headers: []string{"First Name", "Last Name", "Street Address", "City", "State", "Zip Code", "Mail Street", "Mail City", "Mail State", "Mail Zip"},
+			kind:    Trace,
+			want: Mapping{FirstName: "First Name", LastName: "Last Name", PropertyStreet: "Street Address", PropertyCity: "City", PropertyState: "State", PropertyZip: "Zip Code",
+				MailingStreet: "Mail Street", MailingCity: "Mail City", MailingState: "Mail State", MailingZip: "Mail Zip"},
+		},
+		{
+			name:    "loose wording",
+			headers: []string{"Owner's First Name (1)", "Owner Surname", "Property Street Addr.", "Property Town", "Property St", "Property Postal Code"},
+			kind:    Trace,
+			want: Mapping{FirstName: "Owner's First Name (1)", LastName: "Owner Surname", PropertyStreet: "Property Street Addr.",
+				PropertyCity: "Property Town", PropertyState: "Property St", PropertyZip: "Property Postal Code"},
+		},
+		{
+			name:    "nothing recognisable",
+			headers: []string{"Parcel ID", "Acres", "Year Built"},
+			kind:    Trace,
+			want:    Mapping{},
+		},
+		{
+			name:    "dnc phone 1 before phone 2",
+			headers: []string{"Name", "Phone 2", "Phone 1", "Email"},
+			kind:    DNC,
+			want:    Mapping{Phone: "Phone 1"},
+		},
+		{
+			name:    "dnc wireless column",
+			headers: []string{"Full Name", "Wireless 1", "Landline Type"},
+			kind:    DNC,
+			want:    Mapping{Phone: "Wireless 1"},
+		},
+		{
+			name:    "dnc sample decides between two phone-ish headers",
+			headers: []string{"Mobile", "Cell"},
+			sample:  [][]string{{"n/a", "(212) 555-0147"}, {"", "212.555.0148"}, {"unknown", "2125550149"}},
+			kind:    DNC,
+			want:    Mapping{Phone: "Cell"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := AutoMap(tt.headers, tt.sample, tt.kind)
+			if got := s.Mapping(); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("AutoMap =\n %v\nwant\n %v\n(guesses %+v)", got, tt.want, s.Guesses)
+			}
+			seen := map[string]bool{}
+			for _, g := range s.Guesses {
+				if seen[g.Header] {
+					t.Errorf("header %q mapped twice", g.Header)
+				}
+				seen[g.Header] = true
+				if g.Confidence < MinConfidence || g.Confidence > 1 || tt.headers[g.Column] != g.Header {
+					t.Errorf("bad guess %+v", g)
+				}
+			}
+		})
+	}
+}
+
+func TestAutoMapConfidence(t *testing.T) {
+	s := AutoMap([]string{"first_name", "Last Name", "Situs Address", "Property Street Addr.", "Property State Code", "Owner 2 First Name"}, nil, Trace)
+	want := map[string]float64{FirstName: 1, LastName: 0.95, PropertyStreet: 0.9, PropertyState: 0.8}
+	if s.Mapping()[PropertyStreet] != "Situs Address" {
+		t.Error("a synonym must beat a looser reading")
+	}
+	for k, c := range want {
+		if got := s.Confidence(k); got != c {
+			t.Errorf("confidence of %s = %v, want %v", k, got, c)
+		}
+	}
+	if s.Mapping()[FirstName] != "first_name" {
+		t.Error("the exact key must beat Owner 2 First Name")
+	}
+}
+
+func TestAutoMapSampleTiebreak(t *testing.T) {
+	// Both "Zip" headers read alike; the one whose values are zips wins.
+	hs := []string{"Zip", "Zip Code"}
+	sample := [][]string{{"n/a", "62704"}, {"", "60601-1234"}, {"x", "0210"}}
+	s := AutoMap(hs, sample, Trace)
+	if got := s.Mapping()[PropertyZip]; got != "Zip Code" {
+		t.Errorf("property_zip = %q, want the column holding zips (%+v)", got, s.Guesses)
+	}
+}
+
+func TestAutoMapSampleDisagrees(t *testing.T) {
+	// Columns labelled the wrong way round keep their header's reading but
+	// with a confidence low enough for the window to ask.
+	hs := []string{"First", "Last", "Address", "City", "Zip", "State"}
+	sample := [][]string{{"Ann", "Lee", "1 Elm St", "Austin", "TX", "78701"}, {"Bo", "Ray", "2 Oak Ave", "Waco", "TX", "76701"}}
+	s := AutoMap(hs, sample, Trace)
+	for _, g := range s.Guesses {
+		low := g.Key == PropertyZip || g.Key == PropertyState
+		if low != (g.Confidence < 0.6) {
+			t.Errorf("%s: confidence %v (%s)", g.Key, g.Confidence, g.Reason)
+		}
+		if !low && g.Confidence != 0.94 {
+			t.Errorf("%s: values agree, confidence %v, want 0.94", g.Key, g.Confidence)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Owner 1 First Name": {"owner", "1", "first", "name"},
+		"OwnerFirstName":     {"owner", "first", "name"},
+		"SITUS_ZIP5":         {"situs", "zip", "5"},
+		"mailing-zip code":   {"mailing", "zip", "code"},
+		"Owner1LastName":     {"owner", "1", "last", "name"},
+		"  ":                 nil,
+	} {
+		if got := words(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

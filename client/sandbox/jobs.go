@@ -75,6 +75,7 @@ type job struct {
 	resultPath string
 	timer      *time.Timer
 	cutDone    bool // faults.reset_downloads_after_bytes already applied
+	finalizing bool
 }
 
 // newJob registers a job owned by a; the caller holds s.mu.

@@ -33,7 +33,7 @@ func init() {
 // IsEntity reports whether name (typically first and last name joined with a
 // space) contains an entity token.
 func IsEntity(name string) bool {
-	return isEntity(name)
+	return isEntity([]byte(name)) // no copy for short names: the conversion does not escape
 }
 
 // IsEntityBytes is IsEntity for a byte slice; it does not allocate.
@@ -41,40 +41,66 @@ func IsEntityBytes(name []byte) bool {
 	return isEntity(name)
 }
 
-func isEntity[S string | []byte](name S) bool {
-	var tok [16]byte // longest token is 12 letters; a longer word cannot match
+func isEntity(name []byte) bool {
+	var tok [16]byte
 	n := 0
-	over := false
-	flush := func() bool {
-		defer func() { n, over = 0, false }()
-		if n == 0 || over {
-			return false
+	for _, b := range name {
+		switch c := class[b]; c {
+		case dot:
+			// "L.L.C." → "LLC"
+		case sep:
+			if n > 0 && n <= longest && maybeToken(tok[0], tok[n-1], n) {
+				if _, ok := tokens[string(tok[:n])]; ok { // no allocation for a map key
+					return true
+				}
+			}
+			n = 0
+		default:
+			tok[n&15] = c
+			n++
 		}
-		_, ok := tokens[string(tok[:n])] // no allocation: the compiler optimises map lookups on string(bytes)
+	}
+	if n > 0 && n <= longest && maybeToken(tok[0], tok[n-1], n) {
+		_, ok := tokens[string(tok[:n])]
 		return ok
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	return false
+}
+
+// class maps each byte for tokenising: A-Z and 0-9 as themselves (a-z
+// uppercased), '.' to dot (deleted), everything else to sep (space, comma,
+// '&', bytes of non-ASCII letters).
+var class [256]byte
+
+const (
+	sep = 0
+	dot = 1
+)
+
+func init() {
+	for c := 0; c < 256; c++ {
 		switch {
-		case c == '.':
-			continue // "L.L.C." → "LLC"
 		case c >= 'a' && c <= 'z':
-			c -= 'a' - 'A'
+			class[c] = byte(c) - 'a' + 'A'
 		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		default:
-			// Any other character (space, comma, '&', or a byte of a non-ASCII
-			// letter) separates tokens.
-			if flush() {
-				return true
-			}
-			continue
-		}
-		if n < longest {
-			tok[n] = c
-			n++
-		} else {
-			over = true
+			class[c] = byte(c)
+		case c == '.':
+			class[c] = dot
 		}
 	}
-	return flush()
+}
+
+// quick rejects most words before the map lookup: it holds, per token
+// length, the first and last letters of the tokens of that length.
+var quick [16][2]uint64 // bit (c-'0') of [n][0]: first byte c; [n][1]: last byte
+
+func init() {
+	for _, t := range tokenList {
+		quick[len(t)][0] |= 1 << (t[0] - '0')
+		quick[len(t)][1] |= 1 << (t[len(t)-1] - '0')
+	}
+}
+
+func maybeToken(first, last byte, n int) bool {
+	return quick[n][0]&(1<<(first-'0')) != 0 && quick[n][1]&(1<<(last-'0')) != 0
 }

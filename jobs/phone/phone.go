@@ -1,0 +1,171 @@
+// Package phone normalises US phone numbers the way the provider does before
+// a DNC scrub (CONTRACT §5) and scans a phone column to show, before paying,
+// how many numbers are valid, invalid or repeated.
+package phone
+
+import (
+	"strings"
+)
+
+// Number is a normalised phone number.
+type Number struct {
+	Digits string `json:"digits"`           // 10 digits when Valid; the digits found otherwise
+	Ext    string `json:"ext,omitempty"`    // the extension's digits, if any
+	Valid  bool   `json:"valid"`            // a 10-digit NANP number
+	Reason string `json:"reason,omitempty"` // why not valid, in words
+}
+
+// Reasons a number is invalid.
+const (
+	ReasonBlank     = "blank"
+	ReasonSci       = "in Excel's scientific notation (like 1.23E+10): the digits are lost"
+	ReasonTooShort  = "too short"
+	ReasonTooLong   = "too long"
+	ReasonAreaCode  = "the area code cannot start with 0 or 1"
+	ReasonExchange  = "the exchange (digits 4-6) cannot start with 0 or 1"
+	ReasonNoNumber  = "no digits"
+	ReasonNotNANP11 = "11 digits not starting with 1 (not a US/Canada number)"
+)
+
+// Normalize applies the provider's rule (CONTRACT §5): keep the digits; an
+// extension introduced by "x", "ext", "ext." or "#" (any case) is split off at
+// its first occurrence; a leading "1" is dropped from 11 digits; the number
+// is valid when 10 digits remain with the area code and the exchange each
+// starting with 2-9. Excel's scientific form ("1.23E+10") is invalid whatever
+// digits it shows.
+func Normalize(s string) Number {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Number{Reason: ReasonBlank}
+	}
+	if isSci(s) {
+		return Number{Digits: digits(s), Reason: ReasonSci}
+	}
+	main, ext := s, ""
+	if i := extIndex(s); i >= 0 {
+		main = s[:i]
+		ext = digits(s[i:])
+	}
+	d := digits(main)
+	n := Number{Digits: d, Ext: ext}
+	switch {
+	case len(d) == 0:
+		n.Reason = ReasonNoNumber
+	case len(d) == 11 && d[0] == '1':
+		d = d[1:]
+		n.Digits = d
+	case len(d) == 11:
+		n.Reason = ReasonNotNANP11
+	case len(d) < 10:
+		n.Reason = ReasonTooShort
+	case len(d) > 11:
+		n.Reason = ReasonTooLong
+	}
+	if n.Reason != "" {
+		return n
+	}
+	switch {
+	case d[0] < '2':
+		n.Reason = ReasonAreaCode
+	case d[3] < '2':
+		n.Reason = ReasonExchange
+	default:
+		n.Valid = true
+	}
+	return n
+}
+
+// extIndex finds where an extension starts: the first "x" or "#" (the markers
+// "ext" and "ext." start with "e", then "x": "ext" is found at its "e").
+func extIndex(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '#', 'x', 'X':
+			if i >= 1 && (s[i-1] == 'e' || s[i-1] == 'E') && i+1 < len(s) && (s[i+1] == 't' || s[i+1] == 'T') {
+				return i - 1 // "ext"
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+func digits(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if b == nil {
+				b = make([]byte, 0, 16)
+			}
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+// isSci recognises Excel's scientific notation: 1.23E+10, 2.01555E+09, 1E+10.
+func isSci(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(s) {
+		return false
+	}
+	if s[i] == '.' {
+		i++
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j || i == len(s) {
+			return false
+		}
+	}
+	if s[i] != 'E' && s[i] != 'e' {
+		return false
+	}
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i == len(s) {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Format writes a valid number as "(212) 555-0147", with " x123" for an
+// extension. An invalid number is returned as its digits.
+func (n Number) Format() string {
+	if !n.Valid || len(n.Digits) != 10 {
+		return n.Digits
+	}
+	s := "(" + n.Digits[:3] + ") " + n.Digits[3:6] + "-" + n.Digits[6:]
+	if n.Ext != "" {
+		s += " x" + n.Ext
+	}
+	return s
+}
+
+// String is Format for valid numbers and the reason for the others.
+func (n Number) String() string {
+	if n.Valid {
+		return n.Format()
+	}
+	return "invalid: " + n.Reason
+}
+
+// Format normalises s and formats it ("" when s is not a valid number).
+func Format(s string) string {
+	n := Normalize(s)
+	if !n.Valid {
+		return ""
+	}
+	return n.Format()
+}

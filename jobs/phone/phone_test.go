@@ -1,0 +1,165 @@
+package phone
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		in     string
+		digits string
+		ext    string
+		valid  bool
+		reason string
+	}{
+		{"2125550147", "2125550147", "", true, ""},
+		{"(212) 555-0147", "2125550147", "", true, ""},
+		{"212.555.0147", "2125550147", "", true, ""},
+		{"+1 212-555-0147", "2125550147", "", true, ""},
+		{"1 (212) 555 0147", "2125550147", "", true, ""},
+		{"12125550147", "2125550147", "", true, ""},
+		{"212-555-0147 x123", "2125550147", "123", true, ""},
+		{"212-555-0147 X 9", "2125550147", "9", true, ""},
+		{"212-555-0147 ext 45", "2125550147", "45", true, ""},
+		{"212-555-0147 Ext. 45", "2125550147", "45", true, ""},
+		{"212-555-0147 EXT45", "2125550147", "45", true, ""},
+		{"212-555-0147#7", "2125550147", "7", true, ""},
+		{"1-212-555-0147 ext. 2", "2125550147", "2", true, ""},
+		{"  2125550147  ", "2125550147", "", true, ""},
+		{"tel: 212 555 0147", "2125550147", "", true, ""},
+		// Letters are dropped, not translated from a keypad.
+		{"1-800-FLOWERS", "1800", "", false, ReasonTooShort},
+		{"212-555-CALL", "212555", "", false, ReasonTooShort},
+		// Excel's damage.
+		{"2.12555E+09", "21255509", "", false, ReasonSci},
+		{"1.23E+10", "12310", "", false, ReasonSci},
+		{"2.125550147E+9", "21255501479", "", false, ReasonSci},
+		{"2.12555014E+9", "2125550149", "", false, ReasonSci}, // 10 digits, still lost
+		{"2125550147.0", "21255501470", "", false, ReasonNotNANP11},
+		// Length.
+		{"", "", "", false, ReasonBlank},
+		{"   ", "", "", false, ReasonBlank},
+		{"n/a", "", "", false, ReasonNoNumber},
+		{"555-0147", "5550147", "", false, ReasonTooShort},
+		{"212555014", "212555014", "", false, ReasonTooShort},
+		{"212555014777", "212555014777", "", false, ReasonTooLong},
+		{"22125550147", "22125550147", "", false, ReasonNotNANP11},
+		{"+44 20 7946 0958", "442079460958", "", false, ReasonTooLong},
+		// NANP rules.
+		{"0125550147", "0125550147", "", false, ReasonAreaCode},
+		{"1125550147", "1125550147", "", false, ReasonAreaCode},
+		{"2120550147", "2120550147", "", false, ReasonExchange},
+		{"2121550147", "2121550147", "", false, ReasonExchange},
+		{"11125550147", "1125550147", "", false, ReasonAreaCode},
+	}
+	for _, tt := range tests {
+		n := Normalize(tt.in)
+		if n.Digits != tt.digits || n.Ext != tt.ext || n.Valid != tt.valid || n.Reason != tt.reason {
+			t.Errorf("Normalize(%q) = %+v, want digits %q ext %q valid %v reason %q", tt.in, n, tt.digits, tt.ext, tt.valid, tt.reason)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for in, want := range map[string]string{
+		"2125550147":           "(212) 555-0147",
+		"1-212-555-0147 ext 9": "(212) 555-0147 x9",
+		"555-0147":             "",
+	} {
+		if got := Format(in); got != want {
+			t.Errorf("Format(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Normalize("0125550147").String(); !strings.Contains(got, "area code") {
+		t.Errorf("String of invalid = %q", got)
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"2125550147", "+1 (212) 555-0147 ext. 12", "1.23E+10", "x", "#", "ext", "", "1-800-FLOWERS", "2125550147.0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := Normalize(s)
+		if n.Valid {
+			if len(n.Digits) != 10 || n.Digits[0] < '2' || n.Digits[3] < '2' || n.Reason != "" {
+				t.Fatalf("Normalize(%q) = %+v: not a valid NANP number", s, n)
+			}
+			// Normalising the result gives the same number.
+			if m := Normalize(n.Digits); !m.Valid || m.Digits != n.Digits {
+				t.Fatalf("not idempotent: %q → %+v → %+v", s, n, m)
+			}
+			if m := Normalize(n.Format()); !m.Valid || m.Digits != n.Digits || m.Ext != n.Ext {
+				t.Fatalf("Format does not round-trip: %q → %q → %+v", s, n.Format(), m)
+			}
+		} else if n.Reason == "" {
+			t.Fatalf("Normalize(%q) invalid without a reason", s)
+		}
+		for _, c := range n.Digits + n.Ext {
+			if c < '0' || c > '9' {
+				t.Fatalf("non-digit in %+v", n)
+			}
+		}
+		if !utf8.ValidString(n.Format()) {
+			t.Fatal("Format gave invalid UTF-8")
+		}
+	})
+}
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestScanColumn(t *testing.T) {
+	p := writeFile(t, "phones.csv", "Name,Cell\r\n"+
+		"Ann,(212) 555-0147\r\n"+
+		"Bo,2125550147\r\n"+ // duplicate of line 2
+		",\r\n"+ // blank record: not a row
+		"Cy,\r\n"+ // blank phone
+		"Di,1.23E+10\r\n"+
+		"Ed,1-305-555-0101 x12\r\n"+
+		"Fa,555-0199\r\n")
+	s, err := ScanColumn(context.Background(), p, "Cell", ScanOptions{Examples: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Scan{Rows: 6, Valid: 3, Invalid: 3, Blank: 1, Unique: 2, Duplicates: 1, Reformatted: 2, Extensions: 1}
+	if s.Rows != want.Rows || s.Valid != want.Valid || s.Invalid != want.Invalid || s.Blank != want.Blank ||
+		s.Unique != want.Unique || s.Duplicates != want.Duplicates || s.Reformatted != want.Reformatted || s.Extensions != want.Extensions {
+		t.Errorf("scan = %+v", s)
+	}
+	if s.Reasons[ReasonSci] != 1 || s.Reasons[ReasonBlank] != 1 || s.Reasons[ReasonTooShort] != 1 {
+		t.Errorf("reasons = %v", s.Reasons)
+	}
+	if len(s.Examples) != 2 || s.Examples[0].String() != `"(212) 555-0147" → 2125550147` || s.Examples[1].Normalized != "3055550101" {
+		t.Errorf("examples = %v", s.Examples)
+	}
+	if len(s.InvalidExamples) != 2 || s.InvalidExamples[0].Line != 5 || s.InvalidExamples[1].Reason != ReasonSci {
+		t.Errorf("invalid examples = %+v", s.InvalidExamples)
+	}
+}
+
+func TestScanColumnErrors(t *testing.T) {
+	p := writeFile(t, "phones.csv", "Name,Cell\nAnn,2125550147\n")
+	if _, err := ScanColumn(context.Background(), p, "Phone", ScanOptions{}); err == nil || !strings.Contains(err.Error(), "Phone") || !strings.Contains(err.Error(), "phones.csv") {
+		t.Errorf("missing column: %v", err)
+	}
+	if _, err := ScanColumn(context.Background(), filepath.Join(t.TempDir(), "none.csv"), "Cell", ScanOptions{}); err == nil {
+		t.Error("missing file: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScanColumn(ctx, p, "Cell", ScanOptions{}); err == nil {
+		t.Error("cancelled context: no error")
+	}
+}

@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -79,4 +82,116 @@ func get(t *testing.T, s *Server, key, path string) resp {
 
 func postJSON(t *testing.T, s *Server, key, path, body string) resp {
 	return do(t, "POST", s.URL()+path, key, strings.NewReader(body), "application/json")
+}
+
+// part is one multipart form part; file parts have a filename.
+type part struct {
+	name, filename, body string
+}
+
+func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, p := range parts {
+		var w io.Writer
+		var err error
+		if p.filename != "" {
+			w, err = mw.CreateFormFile(p.name, p.filename)
+		} else {
+			w, err = mw.CreateFormField(p.name)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, p.body)
+	}
+	mw.Close()
+	return &buf, mw.FormDataContentType()
+}
+
+func postForm(t *testing.T, s *Server, key, path string, parts ...part) resp {
+	t.Helper()
+	body, ct := multipartBody(t, parts...)
+	return do(t, "POST", s.URL()+path, key, body, ct)
+}
+
+const ownersCSV = "First,Last,Street,City,State,Zip\r\n" +
+	"John,Smith,1 Main St,Austin,TX,78701\r\n" +
+	"Acme Holdings LLC,,2 Main St,Austin,TX,78701\r\n" +
+	"Mary,NOMATCH,3 Main St,Austin,TX,78701\r\n" +
+	"Bob,UPSTREAMERR,4 Main St,Austin,TX,78701\r\n" +
+	",,,,,\r\n" +
+	"Smith Family Trust,,5 Main St,Austin,TX,78701\r\n" +
+	"Jane,Doe,6 Main St,Austin,TX,78701\r\n"
+
+const ownersMapping = `{"first_name":"First","last_name":"Last","property_street":"Street","property_city":"City","property_state":"State","property_zip":"Zip"}`
+
+func traceParts(file, name, mapping string, extra ...part) []part {
+	return append([]part{{name: "file", filename: name, body: file}, {name: "column_mapping", body: mapping}}, extra...)
+}
+
+// waitFinal polls a job until it leaves processing.
+func waitFinal(t *testing.T, s *Server, key, path string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r := get(t, s, key, path)
+		if r.status != 200 {
+			t.Fatalf("GET %s: %d %s", path, r.status, r.body)
+		}
+		m := r.json(t)
+		if m["status"] != "processing" {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still processing", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func num(m map[string]any, k string) int64 {
+	f, _ := m[k].(float64)
+	return int64(f)
+}
+
+// fakeClock is a settable clock.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newReq(method, url, key string) (*http.Request, error) {
+	r, err := http.NewRequest(method, url, nil)
+	if err == nil && key != "" {
+		r.Header.Set("Authorization", "Bearer "+key)
+	}
+	return r, err
+}
+
+func doReq(t *testing.T, req *http.Request) resp {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("reading body: %v", err)
+	}
+	return resp{res.StatusCode, res.Header, b}
 }

@@ -1,15 +1,15 @@
 package sandbox
 
 import (
-	"io"
-	"time"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"sort"
 	"strings"
+	"time"
 )
 
 func (s *Server) createHandler(kind string) func(http.ResponseWriter, *http.Request, *account, string) {

@@ -192,4 +192,3 @@ func (s *Server) retryWebhookHandler(kind string) func(http.ResponseWriter, *htt
 		writeJSON(w, http.StatusAccepted, map[string]any{"delivery_id": d.ID, "attempt": 1, "status": "pending"})
 	}
 }
-

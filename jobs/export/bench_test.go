@@ -1,0 +1,153 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+)
+
+// benchRows is the size of the benchmark result: 400k rows × 26 columns
+// (~72 MB). SKIPDESK_BENCH_ROWS overrides it for a quick run.
+func benchRows() int {
+	if n, err := strconv.Atoi(os.Getenv("SKIPDESK_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 400_000
+}
+
+var (
+	benchOnce sync.Once
+	benchPath string
+	benchErr  error
+)
+
+// benchCSV generates the benchmark result once per machine, in the temp
+// folder (SKIPDESK_BENCH_CSV names an existing file to use instead).
+func benchCSV(b *testing.B) string {
+	b.Helper()
+	benchOnce.Do(func() {
+		if p := os.Getenv("SKIPDESK_BENCH_CSV"); p != "" {
+			benchPath = p
+			return
+		}
+		n := benchRows()
+		benchPath = filepath.Join(os.TempDir(), "skipdesk-bench-trace-"+strconv.Itoa(n)+".csv")
+		if _, err := os.Stat(benchPath); err == nil {
+			return
+		}
+		tmp := benchPath + ".tmp"
+		if benchErr = libtest.WriteTraceFile(tmp, n, 42); benchErr == nil {
+			benchErr = os.Rename(tmp, benchPath)
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchPath
+}
+
+func reportSize(b *testing.B, path string, rows int) {
+	if info, err := os.Stat(path); err == nil {
+		b.ReportMetric(float64(info.Size())/1e6, "MB-out")
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.Sys)/1e6, "MB-sys")
+}
+
+func BenchmarkExport400k(b *testing.B) {
+	src := benchCSV(b)
+	dst := filepath.Join(b.TempDir(), "out.xlsx")
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		rep, err := Export(context.Background(), src, dst, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = rep.Rows
+	}
+	reportSize(b, dst, rows)
+}
+
+func BenchmarkExportCSV400k(b *testing.B) {
+	src := benchCSV(b)
+	dst := filepath.Join(b.TempDir(), "out.csv")
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		rep, err := Export(context.Background(), src, dst, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = rep.Rows
+	}
+	reportSize(b, dst, rows)
+}
+
+// naiveExport is the baseline: excelize's StreamWriter used the plain way,
+// a fresh []interface{} of strings per row, default settings.
+func naiveExport(src, dst string) (int, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	cr := csv.NewReader(bufio.NewReader(in))
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		return 0, err
+	}
+	row := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		vals := make([]interface{}, len(rec))
+		for i, v := range rec {
+			vals[i] = v
+		}
+		row++
+		cell, _ := excelize.CoordinatesToCellName(1, row)
+		if err := sw.SetRow(cell, vals); err != nil {
+			return 0, err
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return 0, err
+	}
+	return row - 1, f.SaveAs(dst)
+}
+
+func BenchmarkNaiveExcelize400k(b *testing.B) {
+	src := benchCSV(b)
+	dst := filepath.Join(b.TempDir(), "naive.xlsx")
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		n, err := naiveExport(src, dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = n
+	}
+	reportSize(b, dst, rows)
+}

@@ -1,0 +1,208 @@
+// Package export writes a result (or the filtered view of one) to a file a
+// spreadsheet user opens: .xlsx through excelize's StreamWriter, or CSV with
+// a UTF-8 BOM for Excel. Both guard against formula injection; the .xlsx
+// keeps phones, zips and ids as text so leading zeros and long numbers
+// survive. Files are written to a temporary name and renamed when complete.
+package export
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// Formats.
+const (
+	FormatXLSX = "xlsx"
+	FormatCSV  = "csv"
+)
+
+// Excel's limits.
+const (
+	ExcelMaxRows      = 1048576 // rows per sheet, the header included
+	ExcelMaxCellChars = 32767   // UTF-16 units per cell
+)
+
+// maxSheetRows is ExcelMaxRows; tests lower it to exercise the sheet split.
+var maxSheetRows = ExcelMaxRows
+
+// Options tune an export.
+type Options struct {
+	// Meta, when set, fills the "Summary" sheet of an .xlsx.
+	Meta *library.Meta
+	// Rows are the 0-based data rows to export, in order (the viewer's
+	// filtered and sorted view: library.Result.Permutation). Nil exports
+	// every row in file order; an empty non-nil slice exports none.
+	Rows []int
+	// Progress is called now and then with rows done and the total (an
+	// estimate while the source is read in file order; exact at the end).
+	Progress func(done, total int)
+	// Format is "xlsx" or "csv"; empty takes it from dst's extension.
+	Format string
+	// TruncateLongCells writes a cell longer than Excel's 32,767 characters
+	// cut to the limit and lists it in Report.Truncated. By default such a
+	// cell fails the export with a *CellTooLongError: never silently cut.
+	TruncateLongCells bool
+}
+
+// Report says what an export wrote.
+type Report struct {
+	Path      string
+	Rows      int      // data rows written
+	Sheets    []string // .xlsx: the sheets holding rows
+	Truncated []CellRef
+	Warnings  []string
+}
+
+// CellRef names a cell of the source: its 1-based data row and its column.
+type CellRef struct {
+	Row    int
+	Column string
+	Length int // UTF-16 units before truncation
+}
+
+// CellTooLongError is a value longer than Excel allows in a cell.
+type CellTooLongError struct {
+	Path   string
+	Row    int // 1-based data row of the source
+	Column string
+	Length int // UTF-16 units
+}
+
+func (e *CellTooLongError) Error() string {
+	return fmt.Sprintf("export: %s: row %d, column %q: %d characters, more than Excel's %d per cell (export with truncation to cut it)",
+		e.Path, e.Row, e.Column, e.Length, ExcelMaxCellChars)
+}
+
+// Export writes the result at src to dst: .xlsx or .csv (by opts.Format or
+// dst's extension). dst appears complete or not at all.
+func Export(ctx context.Context, src, dst string, opts Options) (*Report, error) {
+	format, err := formatOf(dst, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Path: dst}
+	if format == FormatCSV {
+		s, err := openSource(src, opts.Rows)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		total := s.Total()
+		if total < 0 && opts.Progress != nil {
+			total = estimateRows(src)
+		}
+		err = writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, s, f, total, opts, rep) })
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		// The .xlsx needs the row count before writing (sheet split,
+		// autofilter ranges, summary) and reads rows by range: the
+		// library's row index gives both.
+		r, err := library.OpenResultContext(ctx, src, nil)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		defer r.Close()
+		total := r.Len()
+		if opts.Rows != nil {
+			total = len(opts.Rows)
+		}
+		err = writeAtomic(dst, func(f *os.File) error {
+			bw := bufio.NewWriterSize(f, 1<<20)
+			if err := writeXLSX(ctx, r, opts.Rows, bw, total, opts, rep); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(rep.Rows, rep.Rows)
+	}
+	return rep, nil
+}
+
+func formatOf(dst, format string) (string, error) {
+	if format == "" {
+		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(dst)), ".")
+	}
+	switch format {
+	case FormatXLSX, FormatCSV:
+		return format, nil
+	}
+	return "", fmt.Errorf("export: %s: unknown format %q (want .xlsx or .csv)", dst, format)
+}
+
+// estimateRows counts line breaks: a quick estimate of the rows for progress.
+func estimateRows(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		for _, c := range buf[:k] {
+			if c == '\n' {
+				n++
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return max(n-1, 0)
+}
+
+// writeAtomic creates dst through a temporary file in the same folder:
+// written, synced, then renamed over dst. On failure dst is untouched.
+func writeAtomic(dst string, fill func(f *os.File) error) error {
+	dir := filepath.Dir(dst)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	tmp := f.Name()
+	err = fill(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("export: %s: %w", dst, cerr)
+	}
+	if err == nil {
+		if rerr := os.Rename(tmp, dst); rerr != nil {
+			err = fmt.Errorf("export: %w", rerr)
+		}
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	library.SyncDir(dir)
+	return nil
+}
+
+// checkCtx is called every ctxEvery rows.
+const ctxEvery = 1024
+
+func cancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}

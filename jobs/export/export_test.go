@@ -1,0 +1,396 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// writeResult writes a CSV result (CRLF, RFC 4180) and returns its path.
+func writeResult(t *testing.T, rows [][]string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.UseCRLF = true
+	if err := w.WriteAll(rows); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "result.csv")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func openXLSX(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatalf("excelize cannot open %s: %v", path, err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func noTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestXLSXCellTypes(t *testing.T) {
+	src := writeResult(t, [][]string{
+		{"record_id", "first_name", "phone_1", "property_zip", "note", "amount", "code"},
+		{"000123", "JOHN", "2125550147", "02134", "=SUM(A1:A2)", "123.5", "12345678901234567890"},
+		{"124", "MARY", "3125550100", "60601", "+1 call", "42", "007"},
+		{"125", "  PADDED ", "", "", "-5", "-5", "@home"},
+		{"126", "A & B <c>", "", "", "line\r\nbreak", "0.25", "x\x01y"},
+	})
+	dst := filepath.Join(t.TempDir(), "out.xlsx")
+	rep, err := Export(context.Background(), src, dst, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != 4 || len(rep.Sheets) != 1 || rep.Sheets[0] != "Results" {
+		t.Fatalf("report = %+v", rep)
+	}
+	f := openXLSX(t, dst)
+	if got := f.GetSheetList(); len(got) != 2 || got[0] != "Results" || got[1] != "Summary" {
+		t.Fatalf("sheets = %v", got)
+	}
+	tests := []struct {
+		cell, want string
+		text       bool
+	}{
+		{"A2", "000123", true},               // id column: leading zeros kept
+		{"A3", "124", true},                  // id column: text even when numeric
+		{"C2", "2125550147", true},           // phone
+		{"D2", "02134", true},                // zip with its leading zero
+		{"E2", "=SUM(A1:A2)", true},          // formula-looking: text, no formula
+		{"E3", "+1 call", true},              //
+		{"E4", "-5", true},                   // starts with '-': text
+		{"F2", "123.5", false},               // a number
+		{"F3", "42", false},                  //
+		{"F4", "-5", true},                   // a sign makes it text
+		{"F5", "0.25", false},                //
+		{"G2", "12345678901234567890", true}, // more than 15 digits
+		{"G3", "007", true},                  // leading zero
+		{"G4", "@home", true},                //
+		{"B4", "  PADDED ", true},            // spaces preserved
+		{"B5", "A & B <c>", true},            // escaped
+		{"E5", "line\r\nbreak", true},        // line break and carriage return kept
+		{"G5", "x\uFFFDy", true},             // a control character XML cannot hold
+	}
+	for _, tc := range tests {
+		got, err := f.GetCellValue("Results", tc.cell)
+		if err != nil || got != tc.want {
+			t.Errorf("%s = %q, %v; want %q", tc.cell, got, err, tc.want)
+		}
+		typ, _ := f.GetCellType("Results", tc.cell)
+		if isText := typ == excelize.CellTypeInlineString || typ == excelize.CellTypeSharedString; isText != tc.text {
+			t.Errorf("%s type = %v, want text %v", tc.cell, typ, tc.text)
+		}
+		if formula, _ := f.GetCellFormula("Results", tc.cell); formula != "" {
+			t.Errorf("%s has formula %q", tc.cell, formula)
+		}
+	}
+	// Header: bold, frozen, filtered, columns sized.
+	style, _ := f.GetCellStyle("Results", "A1")
+	st, err := f.GetStyle(style)
+	if err != nil || st.Font == nil || !st.Font.Bold {
+		t.Errorf("header style = %+v, %v; want bold", st, err)
+	}
+	panes, err := f.GetPanes("Results")
+	if err != nil || !panes.Freeze || panes.YSplit != 1 || panes.TopLeftCell != "A2" {
+		t.Errorf("panes = %+v, %v; want frozen header", panes, err)
+	}
+	var filter bool
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name == "_xlnm._FilterDatabase" && strings.Contains(dn.RefersTo, "$A$1:$G$5") {
+			filter = true
+		}
+	}
+	if !filter {
+		t.Errorf("no autofilter over A1:G5: %+v", f.GetDefinedName())
+	}
+	if w, _ := f.GetColWidth("Results", "E"); w < 12 || w > maxWidth {
+		t.Errorf("width of E = %v", w)
+	}
+	rows, _ := f.GetRows("Results")
+	if len(rows) != 5 {
+		t.Errorf("read back %d rows, want 5", len(rows))
+	}
+	noTempFiles(t, filepath.Dir(dst))
+}
+
+func TestSummaryEqualsMeta(t *testing.T) {
+	src := writeResult(t, [][]string{{"first_name", "match_status"}, {"A", "matched"}, {"B", "no_match"}})
+	meta := &library.Meta{JobID: "trc_8f3a2b", Kind: library.KindTrace, Name: "owners.csv", Mode: "enhanced",
+		Status: "completed", IncludeLLCs: true, TotalRows: 2, EntityRows: 1, MatchCount: 1, NoMatchCount: 1,
+		ErrorCount: 0, Rate: 25, CreditsCharged: 50, CreditsRefunded: 25,
+		CreatedAt: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC), CompletedAt: time.Date(2026, 3, 4, 5, 9, 0, 0, time.UTC),
+		Breakdown: &client.Breakdown{Individuals: client.Tier{Rate: 25, Rows: 1}, LLCs: client.Tier{Rate: 25, Rows: 1}}}
+	dst := filepath.Join(t.TempDir(), "out.xlsx")
+	if _, err := Export(context.Background(), src, dst, Options{Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+	f := openXLSX(t, dst)
+	rows, err := f.GetRows("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		if len(r) == 2 {
+			got[r[0]] = r[1]
+		}
+	}
+	want := map[string]string{
+		"Job": "owners.csv", "Job ID": "trc_8f3a2b", "Mode": "enhanced", "Include LLCs": "yes",
+		"Total rows": "2", "Company rows": "1", "Matches": "1", "No matches": "1", "Errors": "0",
+		"Credits charged": "50", "Credits refunded": "25", "Net credits": strconv.FormatInt(meta.Net(), 10),
+		"Created": "2026-03-04 05:06:07 UTC", "Completed": "2026-03-04 05:09:00 UTC", "Rows exported": "2",
+		"Individuals: rows": "1", "Companies: rate": "25",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("summary %q = %q, want %q", k, got[k], v)
+		}
+	}
+	if typ, _ := f.GetCellType("Summary", "B14"); typ == excelize.CellTypeInlineString || typ == excelize.CellTypeSharedString {
+		t.Errorf("credits charged stored as text (%v), want a number", typ)
+	}
+}
+
+func TestSheetSplit(t *testing.T) {
+	old := maxSheetRows
+	maxSheetRows = 4 // header + 3 rows per sheet
+	defer func() { maxSheetRows = old }()
+	rows := [][]string{{"n", "phone"}}
+	for i := 1; i <= 7; i++ {
+		rows = append(rows, []string{strconv.Itoa(i), "212555010" + strconv.Itoa(i)})
+	}
+	src := writeResult(t, rows)
+	dst := filepath.Join(t.TempDir(), "out.xlsx")
+	rep, err := Export(context.Background(), src, dst, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Results", "Results 2", "Results 3"}
+	if strings.Join(rep.Sheets, ",") != strings.Join(want, ",") || rep.Rows != 7 {
+		t.Fatalf("report = %+v", rep)
+	}
+	f := openXLSX(t, dst)
+	next := 1
+	for _, sh := range want {
+		got, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0][0] != "n" {
+			t.Fatalf("%s: no header: %v", sh, got)
+		}
+		if len(got) > maxSheetRows {
+			t.Errorf("%s holds %d rows, more than the limit %d", sh, len(got), maxSheetRows)
+		}
+		for _, r := range got[1:] {
+			if r[0] != strconv.Itoa(next) {
+				t.Errorf("%s: row %v, want n=%d", sh, r, next)
+			}
+			next++
+		}
+	}
+	if next != 8 {
+		t.Errorf("read back %d rows, want 7", next-1)
+	}
+}
+
+func TestLongCell(t *testing.T) {
+	long := strings.Repeat("é", ExcelMaxCellChars+5)
+	src := writeResult(t, [][]string{{"id", "notes"}, {"1", "short"}, {"2", long}})
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "out.xlsx")
+	_, err := Export(context.Background(), src, dst, Options{})
+	var tl *CellTooLongError
+	if !errors.As(err, &tl) || tl.Row != 2 || tl.Column != "notes" || tl.Length != ExcelMaxCellChars+5 {
+		t.Fatalf("err = %v, want a CellTooLongError at row 2, column notes", err)
+	}
+	if !strings.Contains(err.Error(), "row 2") || !strings.Contains(err.Error(), `"notes"`) {
+		t.Errorf("message does not name the cell: %v", err)
+	}
+	if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
+		t.Errorf("a failed export left %s", dst)
+	}
+	noTempFiles(t, dir)
+
+	rep, err := Export(context.Background(), src, dst, Options{TruncateLongCells: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Truncated) != 1 || rep.Truncated[0] != (CellRef{Row: 2, Column: "notes", Length: ExcelMaxCellChars + 5}) {
+		t.Fatalf("truncated = %+v", rep.Truncated)
+	}
+	f := openXLSX(t, dst)
+	v, _ := f.GetCellValue("Results", "B3")
+	if utf16Len(v) != ExcelMaxCellChars {
+		t.Errorf("truncated cell has %d units, want %d", utf16Len(v), ExcelMaxCellChars)
+	}
+}
+
+func TestRowsPermutation(t *testing.T) {
+	src := writeResult(t, [][]string{{"n"}, {"a"}, {"b"}, {"c"}, {"d"}})
+	for _, format := range []string{"xlsx", "csv"} {
+		dst := filepath.Join(t.TempDir(), "out."+format)
+		rep, err := Export(context.Background(), src, dst, Options{Rows: []int{3, 0, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		if format == "xlsx" {
+			rows, _ := openXLSX(t, dst).GetRows("Results")
+			for _, r := range rows[1:] {
+				got = append(got, r[0])
+			}
+		} else {
+			for _, r := range readCSV(t, dst)[1:] {
+				got = append(got, r[0])
+			}
+		}
+		if strings.Join(got, "") != "dac" || rep.Rows != 3 {
+			t.Errorf("%s: rows = %v (report %d), want d a c", format, got, rep.Rows)
+		}
+	}
+	if _, err := Export(context.Background(), src, filepath.Join(t.TempDir(), "x.xlsx"), Options{Rows: []int{9}}); err == nil {
+		t.Error("a row out of range was accepted")
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		t.Errorf("%s has no UTF-8 BOM", path)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestCSVExport(t *testing.T) {
+	src := writeResult(t, [][]string{
+		{"name", "note", "phone_1"},
+		{"JOHN", "=HYPERLINK(\"x\")", "2125550147"},
+		{"", "", ""}, // blank record: not a row
+		{"MARY", "+1", "-2"},
+		{"@ME", "\tTAB", "ok, \"quoted\""},
+	})
+	dst := filepath.Join(t.TempDir(), "out.csv")
+	rep, err := Export(context.Background(), src, dst, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != 3 {
+		t.Errorf("rows = %d, want 3", rep.Rows)
+	}
+	got := readCSV(t, dst)
+	want := [][]string{
+		{"name", "note", "phone_1"},
+		{"JOHN", "'=HYPERLINK(\"x\")", "2125550147"},
+		{"MARY", "'+1", "'-2"},
+		{"'@ME", "'\tTAB", "ok, \"quoted\""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	data, _ := os.ReadFile(dst)
+	if !bytes.Contains(data, []byte("\r\n")) {
+		t.Error("CSV lines do not end in CRLF")
+	}
+}
+
+func TestCancel(t *testing.T) {
+	rows := [][]string{{"n", "v"}}
+	for i := 0; i < 5000; i++ {
+		rows = append(rows, []string{strconv.Itoa(i), "x"})
+	}
+	src := writeResult(t, rows)
+	for _, format := range []string{"xlsx", "csv"} {
+		dir := t.TempDir()
+		dst := filepath.Join(dir, "out."+format)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Export(ctx, src, dst, Options{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", format, err)
+		}
+		if _, err := os.Stat(dst); !os.IsNotExist(err) {
+			t.Errorf("%s: cancelled export left a file", format)
+		}
+		noTempFiles(t, dir)
+	}
+}
+
+func TestProgressAndBadInput(t *testing.T) {
+	rows := [][]string{{"n"}}
+	for i := 0; i < 40000; i++ {
+		rows = append(rows, []string{strconv.Itoa(i)})
+	}
+	src := writeResult(t, rows)
+	var last, calls int
+	_, err := Export(context.Background(), src, filepath.Join(t.TempDir(), "o.xlsx"), Options{Progress: func(done, total int) {
+		calls++
+		if done < last || done > total {
+			t.Errorf("progress %d/%d after %d", done, total, last)
+		}
+		last = done
+	}})
+	if err != nil || calls < 2 || last != 40000 {
+		t.Errorf("progress: %d calls, last %d, err %v", calls, last, err)
+	}
+	if _, err := Export(context.Background(), src, "out.pdf", Options{}); err == nil || !strings.Contains(err.Error(), "format") {
+		t.Errorf("unknown format: %v", err)
+	}
+	if _, err := Export(context.Background(), filepath.Join(t.TempDir(), "missing.csv"), filepath.Join(t.TempDir(), "o.xlsx"), Options{}); err == nil {
+		t.Error("a missing source was accepted")
+	}
+}
+
+func TestTextColumnAndNumeric(t *testing.T) {
+	for h, want := range map[string]bool{"phone_1": true, "Property Zip": true, "postal_code": true, "record_id": true,
+		"ID": true, "Account Number": true, "first_name": false, "is_entity": false, "assessed_value": false, "valid": false} {
+		if textColumn(h) != want {
+			t.Errorf("textColumn(%q) = %v", h, !want)
+		}
+	}
+	for v, want := range map[string]bool{"0": true, "12": true, "1.5": true, "0.5": true, "007": false, "1e5": false,
+		"1.": false, ".5": false, "-1": false, "1,000": false, "1234567890123456": false, "123456789012345": true, "": false} {
+		if numeric(v) != want {
+			t.Errorf("numeric(%q) = %v", v, !want)
+		}
+	}
+}

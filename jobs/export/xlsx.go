@@ -1,0 +1,606 @@
+package export
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+const (
+	resultsSheet = "Results"
+	summarySheet = "Summary"
+	widthSample  = 200 // rows looked at to size the columns
+	minWidth     = 6.0
+	maxWidth     = 50.0
+)
+
+// textColumn tells, by its header, a column whose values are codes rather
+// than quantities: phones, zips, ids, numbers. Such values are written as
+// text so that "02134" and "4111111111111111" stay as they are.
+func textColumn(header string) bool {
+	h := strings.ToLower(header)
+	for _, k := range []string{"phone", "zip", "postal", "number", "apn", "parcel", "fips"} {
+		if strings.Contains(h, k) {
+			return true
+		}
+	}
+	for _, tok := range strings.FieldsFunc(h, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') }) {
+		if tok == "id" || tok == "ids" || strings.HasSuffix(tok, "id") && len(tok) <= 4 {
+			return true
+		}
+	}
+	return h == "no" || h == "#"
+}
+
+// numeric reports whether v is safe to write as an Excel number: plain
+// decimal digits with an optional fraction, no sign, no leading zero (a
+// code), at most 15 significant digits (Excel's precision).
+func numeric(v string) bool {
+	if v == "" || len(v) > 16 {
+		return false
+	}
+	digits, dot := 0, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot && i > 0 && i < len(v)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	if v[0] == '0' && len(v) > 1 && v[1] != '.' {
+		return false
+	}
+	return digits <= 15
+}
+
+// formulaLike reports a value a spreadsheet could take for a formula.
+func formulaLike(v string) bool {
+	if v == "" {
+		return false
+	}
+	switch v[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return true
+	}
+	return false
+}
+
+// utf16Len counts UTF-16 units (Excel's measure of a cell's length).
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += utf16.RuneLen(r)
+		i += size
+	}
+	return n
+}
+
+// truncateUTF16 cuts s to at most n UTF-16 units on a character boundary.
+func truncateUTF16(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		l := utf16.RuneLen(r)
+		if l < 0 {
+			l = 1
+		}
+		if units+l > n {
+			return s[:i]
+		}
+		units += l
+	}
+	return s
+}
+
+// rowRange is the slice of the export order one results sheet holds.
+type rowRange struct{ from, to int }
+
+// writeXLSX builds the workbook with excelize (styles, the header row through
+// the StreamWriter, frozen pane, column widths, autofilter, the Summary
+// sheet) and streams the data rows into each results sheet while the
+// workbook is zipped: a zip writer given to excelize (SetZipWriter) splices
+// the rows into the sheet XML excelize produced, just before </sheetData>.
+// The rows go from the indexed result straight to a deflate stream on the
+// output file: no temporary sheet file, no workbook held in memory, and the
+// XML is written on one core while the other compresses it.
+func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer, total int, opts Options, rep *Report) error {
+	headers := r.Headers()
+	ncols := max(len(headers), 1)
+	order := func(i int) int {
+		if rows != nil {
+			return rows[i]
+		}
+		return i
+	}
+	per := maxSheetRows - 1
+	nsheets := max(1, (total+per-1)/per)
+
+	sampleIdx := make([]int, 0, widthSample)
+	for i := 0; i < min(total, widthSample); i++ {
+		sampleIdx = append(sampleIdx, order(i))
+	}
+	sample, err := r.ReadRows(sampleIdx)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	widths := columnWidths(headers, sample)
+
+	f := excelize.NewFile()
+	defer f.Close()
+	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	hdr := make([]any, len(headers))
+	for i, h := range headers {
+		hdr[i] = excelize.Cell{StyleID: bold, Value: h}
+	}
+	lastCol, _ := excelize.ColumnNumberToName(ncols)
+	fills := map[string]rowRange{}
+	for k := 0; k < nsheets; k++ {
+		name := resultsSheet
+		if k == 0 {
+			err = f.SetSheetName("Sheet1", name)
+		} else {
+			name = fmt.Sprintf("%s %d", resultsSheet, k+1)
+			_, err = f.NewSheet(name)
+		}
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		rr := rowRange{from: k * per, to: min(total, (k+1)*per)}
+		ref := "A1:" + lastCol + strconv.Itoa(1+rr.to-rr.from)
+		if err := f.SetSheetDimension(name, ref); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		sw, err := f.NewStreamWriter(name)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		for i, w := range widths {
+			if err := sw.SetColWidth(i+1, i+1, w); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+		}
+		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		if err := sw.SetRow("A1", hdr); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		if err := f.AutoFilter(name, ref, nil); err != nil {
+			return fmt.Errorf("export: autofilter: %w", err)
+		}
+		if err := sw.Flush(); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		fills["xl/worksheets/sheet"+strconv.Itoa(sw.SheetID)+".xml"] = rr
+		rep.Sheets = append(rep.Sheets, name)
+	}
+	rep.Rows = total
+	if _, err := f.NewSheet(summarySheet); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := writeSummary(f, opts.Meta, rep); err != nil {
+		return err
+	}
+	f.SetActiveSheet(0)
+
+	rw := newRowWriter(r.Path(), headers, opts.TruncateLongCells, rep)
+	done := 0
+	fill := func(w io.Writer, rr rowRange) error {
+		aw := newAsyncWriter(w)
+		buf := aw.get()
+		idx := make([]int, 0, 2048)
+		var err error
+		for a := rr.from; a < rr.to && err == nil; a += cap(idx) {
+			if err = cancelled(ctx); err != nil {
+				break
+			}
+			idx = idx[:0]
+			for i := a; i < min(rr.to, a+cap(idx)); i++ {
+				idx = append(idx, order(i))
+			}
+			var recs [][]string
+			if recs, err = r.ReadRows(idx); err != nil {
+				err = fmt.Errorf("export: %w", err)
+				break
+			}
+			for j, rec := range recs {
+				if buf, err = rw.appendRow(buf, 2+a+j-rr.from, rec, idx[j]+1); err != nil {
+					break
+				}
+				if len(buf) >= asyncChunk {
+					if err = aw.put(buf); err != nil {
+						break
+					}
+					buf = aw.get()
+				}
+			}
+			done += len(recs)
+			if opts.Progress != nil {
+				opts.Progress(done, total)
+			}
+		}
+		if err == nil {
+			err = aw.put(buf)
+		}
+		if cerr := aw.close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	sz := newSpliceZip(out, fills, fill)
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return sz })
+	werr := f.Write(io.Discard)
+	if sz.err != nil {
+		return sz.err
+	}
+	if werr != nil {
+		return fmt.Errorf("export: write workbook: %w", werr)
+	}
+	if !sz.closed {
+		return fmt.Errorf("export: workbook not completed")
+	}
+	return nil
+}
+
+// spliceZip is the zip writer excelize writes the workbook through. It
+// writes to the real output (excelize's own buffer stays empty), with
+// deflate at BestSpeed: compressing the sheet XML is most of an export's
+// time, and level 1 costs a few percent in size for about twice the speed
+// of the default level. Entries named in fills are results sheets: their
+// XML from excelize is held, and written back with the rows inserted.
+type spliceZip struct {
+	zw      *zip.Writer
+	fills   map[string]rowRange
+	fill    func(io.Writer, rowRange) error
+	pending string
+	held    bytes.Buffer
+	err     error
+	closed  bool
+}
+
+func newSpliceZip(out io.Writer, fills map[string]rowRange, fill func(io.Writer, rowRange) error) *spliceZip {
+	zw := zip.NewWriter(out)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(w, flate.BestSpeed)
+	})
+	return &spliceZip{zw: zw, fills: fills, fill: fill}
+}
+
+func (z *spliceZip) Create(name string) (io.Writer, error) {
+	if err := z.flush(); err != nil {
+		return nil, err
+	}
+	if _, ok := z.fills[name]; ok {
+		z.pending = name
+		z.held.Reset()
+		return &z.held, nil
+	}
+	return z.zw.Create(name)
+}
+
+func (z *spliceZip) AddFS(fsys fs.FS) error {
+	if err := z.flush(); err != nil {
+		return err
+	}
+	return z.zw.AddFS(fsys)
+}
+
+func (z *spliceZip) Close() error {
+	if err := z.flush(); err != nil {
+		return err
+	}
+	if err := z.zw.Close(); err != nil {
+		z.err = fmt.Errorf("export: %w", err)
+		return z.err
+	}
+	z.closed = true
+	return nil
+}
+
+func (z *spliceZip) flush() error {
+	if z.err != nil {
+		return z.err
+	}
+	if z.pending == "" {
+		return nil
+	}
+	name := z.pending
+	z.pending = ""
+	xml := z.held.Bytes()
+	at := bytes.LastIndex(xml, []byte("</sheetData>"))
+	if at < 0 {
+		z.err = fmt.Errorf("export: sheet %s from excelize has no sheetData", name)
+		return z.err
+	}
+	w, err := z.zw.Create(name)
+	if err == nil {
+		_, err = w.Write(xml[:at])
+	}
+	if err == nil {
+		err = z.fill(w, z.fills[name])
+	}
+	if err == nil {
+		_, err = w.Write(xml[at:])
+	}
+	if err != nil {
+		z.err = err
+	}
+	return err
+}
+
+// asyncWriter hands filled buffers to a goroutine that writes them (into
+// the deflate stream) while the next buffer fills.
+type asyncWriter struct {
+	ch   chan []byte
+	free chan []byte
+	errc chan error
+	bad  atomic.Bool
+}
+
+const asyncChunk = 256 << 10
+
+func newAsyncWriter(dst io.Writer) *asyncWriter {
+	a := &asyncWriter{ch: make(chan []byte, 2), free: make(chan []byte, 4), errc: make(chan error, 1)}
+	for range 4 {
+		a.free <- make([]byte, 0, asyncChunk+64<<10)
+	}
+	go func() {
+		var err error
+		for b := range a.ch {
+			if err == nil {
+				if _, err = dst.Write(b); err != nil {
+					a.bad.Store(true)
+				}
+			}
+			a.free <- b[:0]
+		}
+		a.errc <- err
+	}()
+	return a
+}
+
+func (a *asyncWriter) get() []byte { return <-a.free }
+
+func (a *asyncWriter) put(b []byte) error {
+	if a.bad.Load() {
+		return errors.New("export: write failed")
+	}
+	a.ch <- b
+	return nil
+}
+
+func (a *asyncWriter) close() error {
+	close(a.ch)
+	return <-a.errc
+}
+
+// rowWriter appends the sheet XML of rows.
+type rowWriter struct {
+	path    string
+	headers []string
+	cols    [][]byte // column letters
+	text    []bool
+	trunc   bool
+	rep     *Report
+}
+
+func newRowWriter(path string, headers []string, trunc bool, rep *Report) *rowWriter {
+	w := &rowWriter{path: path, headers: headers, trunc: trunc, rep: rep}
+	for i, h := range headers {
+		w.text = append(w.text, textColumn(h))
+		_ = i
+	}
+	w.colName(len(headers))
+	return w
+}
+
+func (w *rowWriter) colName(i int) []byte {
+	for len(w.cols) <= i {
+		name, _ := excelize.ColumnNumberToName(len(w.cols) + 1)
+		w.cols = append(w.cols, []byte(name))
+	}
+	return w.cols[i]
+}
+
+func (w *rowWriter) column(i int) string {
+	if i < len(w.headers) && w.headers[i] != "" {
+		return w.headers[i]
+	}
+	return "column " + string(w.colName(i))
+}
+
+// appendRow appends one <row> with its cells; srcRow (1-based data row of
+// the source) names the row in errors.
+func (w *rowWriter) appendRow(buf []byte, sheetRow int, rec []string, srcRow int) ([]byte, error) {
+	var num [20]byte
+	rn := strconv.AppendInt(num[:0], int64(sheetRow), 10)
+	buf = append(buf, `<row r="`...)
+	buf = append(buf, rn...)
+	buf = append(buf, `">`...)
+	for i, v := range rec {
+		if v == "" {
+			continue
+		}
+		if len(v) > ExcelMaxCellChars/3 { // cheap test before counting
+			if l := utf16Len(v); l > ExcelMaxCellChars {
+				col := w.column(i)
+				if !w.trunc {
+					return buf, &CellTooLongError{Path: w.path, Row: srcRow, Column: col, Length: l}
+				}
+				v = truncateUTF16(v, ExcelMaxCellChars)
+				w.rep.Truncated = append(w.rep.Truncated, CellRef{Row: srcRow, Column: col, Length: l})
+			}
+		}
+		buf = append(buf, `<c r="`...)
+		buf = append(buf, w.colName(i)...)
+		buf = append(buf, rn...)
+		if (i >= len(w.text) || !w.text[i]) && numeric(v) {
+			buf = append(buf, `"><v>`...)
+			buf = append(buf, v...)
+			buf = append(buf, `</v></c>`...)
+			continue
+		}
+		// An inline string: never a formula whatever it starts with, kept
+		// exactly as written (leading zeros, long digit runs).
+		if v[0] == ' ' || v[len(v)-1] == ' ' || v[0] == '\t' || v[len(v)-1] == '\t' || v[0] == '\n' || v[len(v)-1] == '\n' {
+			buf = append(buf, `" t="inlineStr"><is><t xml:space="preserve">`...)
+		} else {
+			buf = append(buf, `" t="inlineStr"><is><t>`...)
+		}
+		buf = appendEscaped(buf, v)
+		buf = append(buf, `</t></is></c>`...)
+	}
+	return append(buf, `</row>`...), nil
+}
+
+// appendEscaped appends v as XML text: & < > escaped, carriage returns kept
+// as &#13;, characters XML cannot hold (controls, invalid UTF-8, U+FFFE,
+// U+FFFF) replaced by U+FFFD.
+func appendEscaped(buf []byte, v string) []byte {
+	plain := true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < 0x20 || c == '&' || c == '<' || c == '>' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(buf, v...)
+	}
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '&':
+				buf = append(buf, "&amp;"...)
+			case c == '<':
+				buf = append(buf, "&lt;"...)
+			case c == '>':
+				buf = append(buf, "&gt;"...)
+			case c == '\r':
+				buf = append(buf, "&#13;"...)
+			case c == '\n' || c == '\t' || c >= 0x20:
+				buf = append(buf, c)
+			default:
+				buf = append(buf, "\uFFFD"...)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(v[i:])
+		if r == utf8.RuneError || r == 0xFFFE || r == 0xFFFF {
+			buf = append(buf, "\uFFFD"...)
+		} else {
+			buf = append(buf, v[i:i+size]...)
+		}
+		i += size
+	}
+	return buf
+}
+
+// columnWidths sizes each column from its header and the sample rows, in
+// characters, between minWidth and maxWidth.
+func columnWidths(headers []string, sample [][]string) []float64 {
+	w := make([]float64, len(headers))
+	for i, h := range headers {
+		w[i] = float64(utf8.RuneCountInString(h)) + 2 // room for the filter button
+	}
+	for _, rec := range sample {
+		for i, v := range rec {
+			if i < len(w) {
+				w[i] = max(w[i], float64(utf8.RuneCountInString(v))+1)
+			}
+		}
+	}
+	for i := range w {
+		w[i] = min(max(w[i], minWidth), maxWidth)
+	}
+	return w
+}
+
+// SummaryLabels are the first-column labels of the Summary sheet, in order.
+var SummaryLabels = []string{
+	"Job", "Job ID", "Kind", "Source file", "Mode", "Include LLCs", "Status",
+	"Total rows", "Company rows", "Matches", "No matches", "Errors",
+	"Rate", "Credits charged", "Credits refunded", "Net credits",
+	"Created", "Completed", "Rows exported",
+}
+
+func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
+	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	rows := [][]any{}
+	if m != nil {
+		date := func(t time.Time) any {
+			if t.IsZero() {
+				return ""
+			}
+			return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+		}
+		llcs := "no"
+		if m.IncludeLLCs {
+			llcs = "yes"
+		}
+		rows = [][]any{
+			{"Job", m.Name}, {"Job ID", m.JobID}, {"Kind", m.Kind}, {"Source file", m.SourceFile},
+			{"Mode", m.Mode}, {"Include LLCs", llcs}, {"Status", m.Status},
+			{"Total rows", m.TotalRows}, {"Company rows", m.EntityRows}, {"Matches", m.MatchCount},
+			{"No matches", m.NoMatchCount}, {"Errors", m.ErrorCount},
+			{"Rate", m.Rate}, {"Credits charged", m.CreditsCharged}, {"Credits refunded", m.CreditsRefunded},
+			{"Net credits", m.Net()}, {"Created", date(m.CreatedAt)}, {"Completed", date(m.CompletedAt)},
+		}
+		if b := m.Breakdown; b != nil {
+			rows = append(rows,
+				[]any{"Individuals: rows", b.Individuals.Rows}, []any{"Individuals: rate", b.Individuals.Rate},
+				[]any{"Companies: rows", b.LLCs.Rows}, []any{"Companies: rate", b.LLCs.Rate})
+		}
+	} else {
+		rows = append(rows, []any{"Job", "(no job record)"})
+	}
+	rows = append(rows, []any{"Rows exported", rep.Rows})
+	if len(rep.Sheets) > 1 {
+		rows = append(rows, []any{"Sheets", strings.Join(rep.Sheets, ", ")})
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow(summarySheet, cell, &r); err != nil {
+			return fmt.Errorf("export: summary: %w", err)
+		}
+		if err := f.SetCellStyle(summarySheet, cell, cell, bold); err != nil {
+			return fmt.Errorf("export: summary: %w", err)
+		}
+	}
+	if err := f.SetColWidth(summarySheet, "A", "A", 20); err != nil {
+		return fmt.Errorf("export: summary: %w", err)
+	}
+	return f.SetColWidth(summarySheet, "B", "B", 40)
+}

@@ -1,0 +1,62 @@
+package wizard
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+)
+
+var boardHeaders = []string{"Owner First", "Owner Last", "Situs Street", "Situs City", "Situs State", "Situs Zip", "Notes"}
+
+var boardSample = [][]string{
+	{"JOHN", "SMITH", "1 MAIN ST", "AUSTIN", "TX", "78701", ""},
+	{"MARY", "JONES", "2 OAK AVE", "DALLAS", "TX", "75201", "call later"},
+}
+
+func center(o fyne.CanvasObject) fyne.Position {
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	return at.Add(fyne.NewPos(o.Size().Width/2, o.Size().Height/2))
+}
+
+// dragTo drags obj (a chip) onto target with the test driver.
+func dragTo(c fyne.Canvas, obj, target fyne.CanvasObject) {
+	from, to := center(obj), center(target)
+	test.Drag(c, from, to.X-from.X, to.Y-from.Y)
+}
+
+func newTestBoard(t *testing.T) (*board, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	b := newBoard(boardHeaders, boardSample, nil, mapping.ModeNormal)
+	w := test.NewTempWindow(t, b.object())
+	w.Resize(fyne.NewSize(1100, 800))
+	return b, w
+}
+
+func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
+	b, w := newTestBoard(t)
+	name := b.groups[mapping.GroupName].problem
+	if !strings.Contains(name.Text, "first_name, last_name") {
+		t.Fatalf("before: name group problem = %q, want both names missing", name.Text)
+	}
+	dragTo(w.Canvas(), b.pool[0], b.slotByK[mapping.FirstName].card)
+	if got := b.m[mapping.FirstName]; got != "Owner First" {
+		t.Fatalf("first_name = %q after drop, want %q", got, "Owner First")
+	}
+	if !strings.Contains(name.Text, "missing: last_name") || strings.Contains(name.Text, "first_name,") {
+		t.Fatalf("after: name group problem = %q, want only last_name missing", name.Text)
+	}
+	if b.slotByK[mapping.FirstName].sel.Selected != "Owner First" {
+		t.Fatalf("select shows %q", b.slotByK[mapping.FirstName].sel.Selected)
+	}
+	if b.pool[0].state != chipMapped {
+		t.Fatalf("pool chip state = %v, want mapped", b.pool[0].state)
+	}
+	if b.ghost.box.Visible() {
+		t.Fatal("the floating chip is still shown after the drop")
+	}
+}

@@ -1,0 +1,52 @@
+package wizard
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// saveShot writes the window to $WIZARD_SHOTS/name.png when that variable is
+// set: a way to look at the screens without a display.
+func saveShot(t *testing.T, w fyne.Window, name string) {
+	t.Helper()
+	dir := os.Getenv("WIZARD_SHOTS")
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTraceScreens(t *testing.T) {
+	if os.Getenv("WIZARD_SHOTS") == "" {
+		t.Skip("set WIZARD_SHOTS=dir to save screenshots of the wizard")
+	}
+	f := newFake(traceHeaders, traceRows)
+	f.dups = 1
+	h := openTrace(t, f)
+	h.w.Resize(fyne.NewSize(1280, 800))
+	saveShot(t, h.w, "trace-1-file")
+	h.tr.tabs.SelectIndex(1)
+	m := fullMapping()
+	delete(m, "mailing_zip")
+	m["property_city"] = "Town"
+	h.set(t, m)
+	saveShot(t, h.w, "trace-2-map")
+	h.tr.tabs.SelectIndex(2)
+	h.tr.llcCheck.SetChecked(true)
+	h.settle(t)
+	saveShot(t, h.w, "trace-3-options")
+}

@@ -1,0 +1,371 @@
+package wizard
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+)
+
+func TestMain(m *testing.M) {
+	recountDelay = time.Millisecond
+	// The test driver runs fyne.Do inline on the calling goroutine: serialise
+	// the callbacks as the real driver does on its main thread.
+	var uiMu sync.Mutex
+	do = func(f func()) {
+		uiMu.Lock()
+		defer uiMu.Unlock()
+		f()
+	}
+	os.Exit(m.Run())
+}
+
+var traceHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City", "Mailing State", "Mailing Zip"}
+
+var traceRows = [][]string{
+	{"JOHN", "SMITH", "1 MAIN ST", "AUSTIN", "TX", "78701", "PO BOX 1", "AUSTIN", "TX", "78701"},
+	{"ACME HOLDINGS", "LLC", "2 OAK AVE", "DALLAS", "TX", "75201", "", "", "", ""},
+	{"MARY", "JONES", "3 ELM RD", "HOUSTON", "TX", "77002", "", "", "", ""},
+	{"BLUE SKY", "TRUST", "4 PINE LN", "EL PASO", "TX", "79901", "", "", "", ""},
+}
+
+// fullMapping maps every trace key to its header.
+func fullMapping() mapping.Mapping {
+	m := mapping.Mapping{}
+	for i, k := range mapping.Keys(mapping.Trace) {
+		m[k] = traceHeaders[i]
+	}
+	return m
+}
+
+const wait = 5 * time.Second
+
+func recv[T any](t *testing.T, ch chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(wait):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	var zero T
+	return zero
+}
+
+type harness struct {
+	tr   *Trace
+	w    fyne.Window
+	f    *fakeBackend
+	done chan string
+}
+
+// openTrace opens the wizard on the fake file, waits for the inspection,
+// the rates, the presets and the first recount.
+func openTrace(t *testing.T, f *fakeBackend) *harness {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1280, 900))
+	h := &harness{f: f, w: w, done: make(chan string, 1)}
+	h.tr = newTrace(w, f, func(id string) { h.done <- id })
+	w.SetContent(h.tr.root)
+	h.tr.open("/data/owners.csv")
+	h.settle(t)
+	return h
+}
+
+// settle waits until the wizard's background work (inspection, rates,
+// presets, the recount a change starts, a submission) is done.
+func (h *harness) settle(t *testing.T) {
+	t.Helper()
+	idle(t, &h.tr.bg)
+}
+
+func idle(t *testing.T, wg *sync.WaitGroup) {
+	t.Helper()
+	ok := make(chan struct{})
+	go func() { wg.Wait(); close(ok) }()
+	recv(t, ok, "the background work")
+}
+
+func (h *harness) set(t *testing.T, m mapping.Mapping) {
+	t.Helper()
+	h.tr.board.setMapping(m, nil)
+	h.settle(t)
+}
+
+func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	b := h.tr.board
+	if got := b.mapping(); len(got) != 10 || got[mapping.PropertyZip] != "Property Zip" {
+		t.Fatalf("auto mapping = %v", got)
+	}
+	if s := b.slotByK[mapping.FirstName].conf.Text; !strings.Contains(s, "auto") || !strings.Contains(s, "%") {
+		t.Fatalf("confidence shown = %q", s)
+	}
+	if s := b.slotByK[mapping.FirstName].samples.Text; !strings.Contains(s, "JOHN") {
+		t.Fatalf("samples = %q", s)
+	}
+	if !strings.Contains(h.tr.fileLine.Text, "UTF-8") || !strings.Contains(h.tr.fileLine.Text, "comma") || !strings.Contains(h.tr.fileLine.Text, "4 rows") {
+		t.Fatalf("file line = %q", h.tr.fileLine.Text)
+	}
+	if h.tr.submitBtn.Disabled() {
+		t.Fatalf("submit disabled with a complete mapping; status %q", h.tr.status.Text)
+	}
+	if !strings.Contains(h.tr.llcCheck.Text, "2 company rows") {
+		t.Fatalf("llc check = %q", h.tr.llcCheck.Text)
+	}
+}
+
+func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	m := fullMapping()
+	delete(m, mapping.LastName)
+	h.set(t, m)
+	name := h.tr.board.groups[mapping.GroupName].problem
+	if !strings.Contains(name.Text, "missing: last_name") || !h.tr.submitBtn.Disabled() {
+		t.Fatalf("before the drop: problem %q, submit disabled %v", name.Text, h.tr.submitBtn.Disabled())
+	}
+	h.tr.tabs.SelectIndex(1)
+	b := h.tr.board
+	dragTo(h.w.Canvas(), b.pool[1], b.slotByK[mapping.LastName].card)
+	h.settle(t)
+	if got := b.m[mapping.LastName]; got != "Last Name" {
+		t.Fatalf("last_name = %q after the drop", got)
+	}
+	if name.Visible() {
+		t.Fatalf("name problem still shown: %q", name.Text)
+	}
+	if h.tr.submitBtn.Disabled() {
+		t.Fatalf("submit still disabled: %q", h.tr.status.Text)
+	}
+}
+
+func TestTraceDragSlotChipOffUnmaps(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	h.tr.tabs.SelectIndex(1)
+	b := h.tr.board
+	s := b.slotByK[mapping.PropertyCity]
+	// Drag the slot's chip onto the header pool, away from every slot.
+	dragTo(h.w.Canvas(), s.chip, b.pool[0])
+	h.settle(t)
+	if _, ok := b.m[mapping.PropertyCity]; ok {
+		t.Fatalf("property_city still mapped: %v", b.m)
+	}
+	if p := b.groups[mapping.GroupProperty].problem.Text; !strings.Contains(p, "all-or-nothing") || !strings.Contains(p, "missing property_city") {
+		t.Fatalf("property group problem = %q", p)
+	}
+	if !h.tr.submitBtn.Disabled() {
+		t.Fatal("submit enabled with an incomplete group")
+	}
+	// Drag a slot chip onto another slot: the column moves.
+	b.reveal(s)
+	dragTo(h.w.Canvas(), b.slotByK[mapping.PropertyState].chip, s.card)
+	h.settle(t)
+	if b.m[mapping.PropertyCity] != "Property State" || b.m[mapping.PropertyState] != "" {
+		t.Fatalf("after moving: %v", b.m)
+	}
+}
+
+func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	m := fullMapping()
+	delete(m, mapping.FirstName)
+	h.set(t, m)
+	b := h.tr.board
+	name := b.groups[mapping.GroupName].problem
+	if !strings.Contains(name.Text, "missing: first_name") {
+		t.Fatalf("problem = %q", name.Text)
+	}
+	b.slotByK[mapping.FirstName].sel.SetSelected("First Name")
+	h.settle(t)
+	if b.m[mapping.FirstName] != "First Name" || name.Visible() {
+		t.Fatalf("after select: mapping %v, problem %q", b.m, name.Text)
+	}
+	b.slotByK[mapping.FirstName].sel.SetSelected(notMapped)
+	h.settle(t)
+	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "first_name") {
+		t.Fatalf("after clearing: mapping %v, problem %q", b.m, name.Text)
+	}
+	// Selecting a header another slot has moves it (one header, one field).
+	b.slotByK[mapping.FirstName].sel.SetSelected("Last Name")
+	h.settle(t)
+	if b.m[mapping.FirstName] != "Last Name" || b.m[mapping.LastName] != "" || b.slotByK[mapping.LastName].sel.Selected != "" {
+		t.Fatalf("after moving with the select: %v", b.m)
+	}
+}
+
+func TestTraceShowsEachValidationCaseNextToItsField(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(m mapping.Mapping)
+		label func(b *board) string
+		want  []string
+	}{
+		{"missing names", func(m mapping.Mapping) { delete(m, mapping.FirstName); delete(m, mapping.LastName) },
+			func(b *board) string { return b.groups[mapping.GroupName].problem.Text },
+			[]string{"first_name and last_name must be mapped", "missing: first_name, last_name"}},
+		{"no full address group", func(m mapping.Mapping) {
+			for _, k := range append(mapping.GroupKeys(mapping.GroupProperty), mapping.GroupKeys(mapping.GroupMailing)...) {
+				delete(m, k)
+			}
+		}, func(b *board) string { return b.address.Text },
+			[]string{"At least one complete address group"}},
+		{"unknown key", func(m mapping.Mapping) { m["frist_name"] = "First Name" },
+			func(b *board) string { return b.general.Text },
+			[]string{`Unknown key "frist_name"`, `did you mean "first_name"`}},
+		{"incomplete group", func(m mapping.Mapping) { delete(m, mapping.MailingZip); delete(m, mapping.MailingState) },
+			func(b *board) string { return b.groups[mapping.GroupMailing].problem.Text },
+			[]string{"mailing address group is all-or-nothing", "missing mailing_state, mailing_zip"}},
+		{"column absent", func(m mapping.Mapping) { m[mapping.PropertyCity] = "Town" },
+			func(b *board) string { return b.slotByK[mapping.PropertyCity].problem.Text },
+			[]string{`Column "Town" mapped to property_city is not in the CSV`, `"Property City"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(traceHeaders, traceRows)
+			m := fullMapping()
+			c.edit(m)
+			f.presets["saved"], f.match = m, "saved" // arrives as a matching preset
+			h := openTrace(t, f)
+			got := c.label(h.tr.board)
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("shown %q; want it to contain %q", got, w)
+				}
+			}
+			if !h.tr.submitBtn.Disabled() {
+				t.Error("submit enabled while the mapping is invalid")
+			}
+			if !strings.Contains(h.tr.status.Text, "to fix") {
+				t.Errorf("status = %q", h.tr.status.Text)
+			}
+		})
+	}
+}
+
+func TestTraceEstimateFollowsModeAndLLCs(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	tr := h.tr
+	// 4 rows, 2 companies; rates normal 1, enhanced 3, llc 2; balance 1000.
+	steps := []struct {
+		do    func()
+		total string
+	}{
+		{func() {}, "Total: 2 credits"},                                        // 2 individuals × 1
+		{func() { tr.llcCheck.SetChecked(true) }, "Total: 6 credits"},          // + 2 companies × 2
+		{func() { tr.modeRadio.SetSelected("Enhanced") }, "Total: 12 credits"}, // 4 × 3
+		{func() { tr.llcCheck.SetChecked(false) }, "Total: 6 credits"},         // 2 × 3
+		{func() { tr.modeRadio.SetSelected("Normal") }, "Total: 2 credits"},
+	}
+	for i, s := range steps {
+		s.do()
+		h.settle(t)
+		if tr.costTotal.Text != s.total {
+			t.Fatalf("step %d: %q, want %q", i, tr.costTotal.Text, s.total)
+		}
+		if !strings.Contains(tr.summary.Text, strings.TrimSuffix(strings.TrimPrefix(s.total, "Total: "), " credits")) {
+			t.Fatalf("step %d: footer %q", i, tr.summary.Text)
+		}
+	}
+	if !strings.Contains(tr.costAfter.Text, "1,000") || !strings.Contains(tr.costAfter.Text, "998") {
+		t.Fatalf("balance line = %q", tr.costAfter.Text)
+	}
+}
+
+func TestTraceShortfallDisablesSubmit(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.account.Credits = 1
+	h := openTrace(t, f)
+	if !strings.Contains(h.tr.costWarn.Text, "needs 1 more") {
+		t.Fatalf("warning = %q", h.tr.costWarn.Text)
+	}
+	if !h.tr.submitBtn.Disabled() {
+		t.Fatal("submit enabled though the account cannot pay")
+	}
+}
+
+func TestTraceEnhancedModeAcceptsNoNames(t *testing.T) {
+	h := openTrace(t, newFake(traceHeaders, traceRows))
+	m := fullMapping()
+	delete(m, mapping.FirstName)
+	delete(m, mapping.LastName)
+	h.set(t, m)
+	if !h.tr.submitBtn.Disabled() {
+		t.Fatal("normal mode without names: submit enabled")
+	}
+	h.tr.modeRadio.SetSelected("Enhanced")
+	h.settle(t)
+	if h.tr.submitBtn.Disabled() {
+		t.Fatalf("enhanced mode without names: submit disabled (%q)", h.tr.status.Text)
+	}
+	if !strings.Contains(h.tr.llcCheck.Text, "0 company rows") {
+		t.Fatalf("no names mapped, yet %q", h.tr.llcCheck.Text)
+	}
+}
+
+func TestTraceSubmitSendsChoicesAndCloses(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	h := openTrace(t, f)
+	h.tr.llcCheck.SetChecked(true)
+	h.tr.dupCheck.SetChecked(true)
+	test.Tap(h.tr.submitBtn)
+	if id := recv(t, h.done, "onDone"); id != "trc_new" {
+		t.Fatalf("onDone(%q)", id)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.submits) != 1 {
+		t.Fatalf("%d submissions", len(f.submits))
+	}
+	s := f.submits[0]
+	if s.up.Mode != "normal" || !s.up.IncludeLLCs || !s.drop || s.again || s.up.FileName != "owners.csv" || s.up.ColumnMapping["mailing_zip"] != "Mailing Zip" {
+		t.Fatalf("submitted %+v", s)
+	}
+}
+
+func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.submitErr = func(again bool) error {
+		if again {
+			return nil
+		}
+		return fmt.Errorf("ledger: %w", errDuplicate)
+	}
+	h := openTrace(t, f)
+	test.Tap(h.tr.submitBtn)
+	h.settle(t)
+	// The confirm dialog is the top overlay: press its confirm button.
+	yes := findButton(h.w.Canvas().Overlays().Top(), "Yes")
+	if yes == nil {
+		t.Fatal("no confirmation dialog")
+	}
+	test.Tap(yes)
+	if id := recv(t, h.done, "onDone"); id != "trc_new" {
+		t.Fatalf("onDone(%q)", id)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.submits) != 2 || f.submits[0].again || !f.submits[1].again {
+		t.Fatalf("submissions %+v", f.submits)
+	}
+}
+
+func TestTraceUnreadableFileShowsTheError(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	tr := newTrace(w, newFake(traceHeaders, traceRows), nil)
+	w.SetContent(tr.root)
+	tr.open("/data/broken.csv")
+	idle(t, &tr.bg)
+	if l := findLabel(tr.root, "line 3"); l == nil {
+		t.Fatalf("no error naming the line")
+	}
+}

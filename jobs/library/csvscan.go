@@ -92,25 +92,36 @@ func blankRecord(rec []byte) bool {
 
 var errNoHeader = errors.New("no header row")
 
-// parseRecord splits one record into fields, appending to dst[:0]. Unquoted
-// fields share one string allocation for the record. Lenient: a stray quote
-// inside an unquoted field is kept as is; an unterminated quote runs to the end.
+// parseRecord splits the first record of rec into fields, appending to
+// dst[:0]; it stops at the first line break outside quotes (what follows,
+// such as blank records, is ignored). Unquoted fields share one string
+// allocation for the record. Lenient: a stray quote inside an unquoted field
+// is kept as is; an unterminated quote runs to the end.
 func parseRecord(rec []byte, dst []string) []string {
 	dst = dst[:0]
-	// drop the line break
-	n := len(rec)
-	if n > 0 && rec[n-1] == '\n' {
-		n--
-		if n > 0 && rec[n-1] == '\r' {
-			n--
-		}
-	}
-	rec = rec[:n]
 	whole := string(rec)
+	// fieldEnd finds the end of an unquoted stretch from i: the index of
+	// the comma or line break, and whether the record ends there.
+	fieldEnd := func(i int) (int, bool) {
+		for k := i; k < len(rec); k++ {
+			switch rec[k] {
+			case ',':
+				return k, false
+			case '\n':
+				return k, true
+			}
+		}
+		return len(rec), true
+	}
+	trimCR := func(s string) string {
+		if len(s) > 0 && s[len(s)-1] == '\r' {
+			return s[:len(s)-1]
+		}
+		return s
+	}
 	i := 0
 	for {
 		if i < len(rec) && rec[i] == '"' {
-			// quoted field
 			var b []byte
 			j := i + 1
 			simple := true
@@ -140,28 +151,23 @@ func parseRecord(rec []byte, dst []string) []string {
 			} else {
 				field = string(b)
 			}
-			j++ // closing quote
-			// anything between the closing quote and the comma is kept
-			k := j
-			for k < len(rec) && rec[k] != ',' {
-				k++
-			}
+			j = min(j+1, len(rec)) // past the closing quote
+			k, last := fieldEnd(j)
 			if j < k {
-				field += whole[j:k]
+				field += trimCR(whole[j:k]) // text after the closing quote is kept
 			}
 			dst = append(dst, field)
-			if k >= len(rec) {
+			if last {
 				return dst
 			}
 			i = k + 1
 			continue
 		}
-		k := bytes.IndexByte(rec[i:], ',')
-		if k < 0 {
-			dst = append(dst, whole[i:])
-			return dst
+		k, last := fieldEnd(i)
+		if last {
+			return append(dst, trimCR(whole[i:k]))
 		}
-		dst = append(dst, whole[i:i+k])
-		i += k + 1
+		dst = append(dst, whole[i:k])
+		i = k + 1
 	}
 }

@@ -129,10 +129,6 @@ func (l *Library) heldByOther(path, jobID string) bool {
 }
 
 func trimExt(name string) string {
-	name = filepath.Base(strings.ReplaceAll(name, `\`, "/"))
-	if name == "." || name == "/" {
-		return ""
-	}
 	for _, ext := range []string{".csv", ".xlsx", ".xls", ".txt", ".tsv"} {
 		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
 			return name[:len(name)-len(ext)]
@@ -157,15 +153,15 @@ func SanitizeName(s string) string {
 	space := false
 	for _, r := range s {
 		switch {
-		case r == utf8.RuneError, r < 0x20, r == 0x7f:
-			r = '_'
-		case strings.ContainsRune(`/\:*?"<>|`, r):
-			r = '_'
 		case r == ' ' || r == '\t' || r == '\u00a0':
 			if space {
 				continue
 			}
 			r = ' '
+		case r == utf8.RuneError, r < 0x20, r == 0x7f:
+			r = '_'
+		case strings.ContainsRune(`/\:*?"<>|`, r):
+			r = '_'
 		}
 		space = r == ' '
 		b.WriteRune(r)

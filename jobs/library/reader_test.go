@@ -1,0 +1,272 @@
+package library
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+)
+
+// generated writes a generated trace result and returns its path and its
+// rows as encoding/csv reads them (the reference).
+func generated(t *testing.T, rows int) (string, []string, [][]string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "trace.csv")
+	if err := libtest.WriteTraceFile(p, rows, 7); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(p)
+	defer f.Close()
+	all, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, all[0], all[1:]
+}
+
+func TestResultPaging(t *testing.T) {
+	p, headers, want := generated(t, 3000)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !slices.Equal(r.Headers(), headers) || r.Len() != len(want) || r.View() != len(want) {
+		t.Fatalf("headers %v, len %d, view %d", r.Headers(), r.Len(), r.View())
+	}
+	for _, page := range []struct{ off, n int }{{0, 50}, {1234, 100}, {2990, 50}, {3000, 10}} {
+		rows, err := r.Rows(page.off, page.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != min(page.n, max(len(want)-page.off, 0)) {
+			t.Fatalf("page %+v: %d rows", page, len(rows))
+		}
+		for i, row := range rows {
+			if !slices.Equal(row, want[page.off+i]) {
+				t.Fatalf("row %d = %q, want %q", page.off+i, row, want[page.off+i])
+			}
+		}
+	}
+	// Cell through the block cache, walking as a table does, and jumping.
+	for _, row := range []int{0, 1, 511, 512, 2999, 700, 5, 1500} {
+		for col := range headers {
+			if got := r.Cell(row, col); got != want[row][col] {
+				t.Fatalf("Cell(%d,%d) = %q, want %q", row, col, got, want[row][col])
+			}
+		}
+	}
+	if r.Cell(3000, 0) != "" || r.Cell(0, 99) != "" || r.Cell(-1, 0) != "" || r.Err() != nil {
+		t.Error("out-of-range cells are not blank")
+	}
+	if _, err := r.Rows(-1, 5); err == nil {
+		t.Error("negative offset accepted")
+	}
+}
+
+func TestResultTrickyCSV(t *testing.T) {
+	body := "\ufefffirst_name,notes,amount\r\n" +
+		"A,\"two\r\nlines, and \"\"quotes\"\"\",10\r\n" +
+		"\r\n" +
+		",,\r\n" +
+		"B,plain,9\n" + // LF only
+		"\"\",\" \",\r\n" + // blank record written with quotes
+		"C,\"\",100" // no final line break
+	p := filepath.Join(t.TempDir(), "r.csv")
+	os.WriteFile(p, []byte(body), 0o644)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	want := [][]string{{"A", "two\r\nlines, and \"quotes\"", "10"}, {"B", "plain", "9"}, {"C", "", "100"}}
+	if r.Headers()[0] != "first_name" || r.Len() != 3 {
+		t.Fatalf("headers %q, %d rows", r.Headers(), r.Len())
+	}
+	rows, _ := r.Rows(0, 10)
+	for i := range want {
+		if !slices.Equal(rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
+	// Numeric sort: 9 < 10 < 100 (text order would give 10, 100, 9).
+	if err := r.Sort(2, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Cell(0, 0) + r.Cell(1, 0) + r.Cell(2, 0); got != "BAC" {
+		t.Errorf("numeric sort: %s", got)
+	}
+}
+
+func TestResultSortFilter(t *testing.T) {
+	p, headers, want := generated(t, 2500)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	col := func(name string) int { return slices.Index(headers, name) }
+	last, value, status := col("last_name"), col("assessed_value"), col("match_status")
+
+	if err := r.Sort(value, true); err != nil {
+		t.Fatal(err)
+	}
+	prev := 1e18
+	for i := 0; i < r.View(); i++ {
+		v, _ := strconv.ParseFloat(r.Cell(i, value), 64)
+		if v > prev {
+			t.Fatalf("row %d: %v after %v in a descending numeric sort", i, v, prev)
+		}
+		prev = v
+	}
+	if c, d := r.Sorted(); c != value || !d {
+		t.Errorf("Sorted = %d %v", c, d)
+	}
+
+	// Text sort, ties in file order; blanks last.
+	phone2 := col("phone_2")
+	if err := r.Sort(phone2, false); err != nil {
+		t.Fatal(err)
+	}
+	seenBlank := false
+	for i := 1; i < r.View(); i++ {
+		a, b := r.Cell(i-1, phone2), r.Cell(i, phone2)
+		if a == "" {
+			seenBlank = true
+		}
+		if seenBlank && b != "" {
+			t.Fatalf("a value after blanks at %d", i)
+		}
+		if a != "" && b != "" && a > b {
+			t.Fatalf("%q before %q", a, b)
+		}
+		if a == b && r.RowIndex(i-1) > r.RowIndex(i) {
+			t.Fatalf("ties out of file order at %d", i)
+		}
+	}
+
+	// Filters, combined with the sort.
+	if err := r.Sort(last, false); err != nil {
+		t.Fatal(err)
+	}
+	f := Filter{Text: "smith", MatchedOnly: true, MobileOnly: true}
+	if err := r.Filter(f); err != nil {
+		t.Fatal(err)
+	}
+	var expect []int
+	for i, row := range want {
+		mobile := row[col("phone_1_type")] == "mobile" || row[col("phone_2_type")] == "mobile" || row[col("phone_3_type")] == "mobile"
+		if row[status] == "matched" && mobile && strings.Contains(strings.ToLower(strings.Join(row, "\x00")), "smith") {
+			expect = append(expect, i)
+		}
+	}
+	got := r.Permutation()
+	if len(expect) == 0 || r.View() != len(expect) {
+		t.Fatalf("filter kept %d rows, want %d", r.View(), len(expect))
+	}
+	sortedGot := slices.Sorted(slices.Values(got))
+	if !slices.Equal(sortedGot, expect) {
+		t.Fatalf("filter kept the wrong rows")
+	}
+	for i := 0; i < r.View(); i++ {
+		if !slices.Equal(r.Row(i), want[got[i]]) {
+			t.Fatalf("view row %d is not file row %d", i, got[i])
+		}
+	}
+	if r.CurrentFilter() != f {
+		t.Error("CurrentFilter lost")
+	}
+	// Clearing.
+	if err := r.Filter(Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Sort(-1, false); err != nil {
+		t.Fatal(err)
+	}
+	if r.View() != len(want) || r.Permutation() != nil || r.Cell(0, 0) != want[0][0] {
+		t.Error("cleared view is not the file")
+	}
+	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
+		t.Errorf("empty filter: view %d, err %v", r.View(), err)
+	}
+	if q := r.QuickFilters(); !q.Matched || !q.Mobile || q.NotDNC || q.NotLitigator {
+		t.Errorf("quick filters = %+v", q)
+	}
+	if err := r.Filter(Filter{NotDNC: true}); err == nil || !strings.Contains(err.Error(), "dnc") {
+		t.Errorf("NotDNC on a trace result: %v", err)
+	}
+	if err := r.Sort(99, false); err == nil {
+		t.Error("sort on a missing column accepted")
+	}
+}
+
+func TestResultDNCFilters(t *testing.T) {
+	body := "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
+		"2125550101,2125550101,false,false,mobile,ok\r\n" +
+		"2125550102,2125550102,true,false,mobile,ok\r\n" +
+		"2125550103,2125550103,false,true,landline,ok\r\n" +
+		"bad,,false,false,unknown,invalid\r\n"
+	p := filepath.Join(t.TempDir(), "d.csv")
+	os.WriteFile(p, []byte(body), 0o644)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tc := range []struct {
+		f    Filter
+		want []int
+	}{
+		{Filter{NotDNC: true}, []int{0, 2, 3}},
+		{Filter{NotLitigator: true}, []int{0, 1, 3}},
+		{Filter{NotDNC: true, NotLitigator: true}, []int{0, 3}},
+		{Filter{NotDNC: true, Text: "212"}, []int{0, 2}},
+	} {
+		if err := r.Filter(tc.f); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Permutation(); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
+		}
+	}
+	if err := r.Filter(Filter{MatchedOnly: true}); err == nil {
+		t.Error("MatchedOnly on a DNC result accepted")
+	}
+}
+
+func TestOpenResultErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OpenResult(filepath.Join(dir, "missing.csv")); err == nil {
+		t.Error("missing file opened")
+	}
+	empty := filepath.Join(dir, "empty.csv")
+	os.WriteFile(empty, []byte("\r\n,,\r\n"), 0o644)
+	if _, err := OpenResult(empty); err == nil || !strings.Contains(err.Error(), "empty.csv") {
+		t.Errorf("empty file: %v", err)
+	}
+	p, _, _ := generated(t, 20000)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := OpenResultContext(ctx, p, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled open: %v", err)
+	}
+	var last, total int64
+	r, err := OpenResultContext(context.Background(), p, func(d, t int64) { last, total = d, t })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if last != total || total == 0 {
+		t.Errorf("progress ended at %d/%d", last, total)
+	}
+	if err := r.SortContext(ctx, 0, false, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled sort: %v", err)
+	}
+}

@@ -195,3 +195,11 @@ func doReq(t *testing.T, req *http.Request) resp {
 	}
 	return resp{res.StatusCode, res.Header, b}
 }
+
+func timeAt(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

@@ -1,0 +1,342 @@
+// Package prepare writes the file that is actually uploaded: the plain UTF-8
+// comma CSV the provider accepts (from an .xlsx, a UTF-16 or Windows-1252
+// file, a file with title lines above its header…), with the columns derived
+// from accepted splits and, if asked, without duplicate rows. When nothing
+// needs changing the original file is uploaded as it is. Either way the
+// upload's SHA-256 is computed, for the ledger.
+package prepare
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+)
+
+// Plan says what the upload must be.
+type Plan struct {
+	// Mapping is the column mapping in terms of the inspected headers. The
+	// keys an accepted split derives may point anywhere: they are set to the
+	// derived columns.
+	Mapping mapping.Mapping
+	// Splits are the accepted splits; their derived columns are appended to
+	// every row.
+	Splits []mapping.Split
+	// DropDuplicates drops each row whose duplicate key repeats an earlier
+	// row's (the earlier row is kept).
+	DropDuplicates bool
+	// KeyColumns form the duplicate key; nil means DefaultKeyColumns (the
+	// mapped columns, the key estimate.Options gives the inspection, so that
+	// the rows dropped are the ones Inspection.DuplicateRows counted). Values
+	// compare as the inspection compares them: case, spaces and punctuation
+	// ignored. Columns not in the file are ignored; with none left, whole
+	// rows are compared.
+	KeyColumns []string
+	// Input says how to read the file; HeaderLine and Sheet default to the
+	// inspection's.
+	Input input.Options
+	// Dir receives the written file; "" makes a new temporary folder.
+	Dir string
+}
+
+// Upload is the file to send.
+type Upload struct {
+	Path     string          `json:"path"`      // the file to upload
+	FileName string          `json:"file_name"` // the name to send (the job's name)
+	Mapping  mapping.Mapping `json:"mapping"`   // the column_mapping to send
+	Rows     int             `json:"rows"`      // data rows in the upload
+	Size     int64           `json:"size"`
+	SHA256   string          `json:"sha256"` // hex digest of the uploaded bytes
+	// Written is false when Path is the original file.
+	Written bool `json:"written"`
+	// Reasons say why a new file was written, in words.
+	Reasons []string `json:"reasons,omitempty"`
+	// DroppedDuplicates counts rows left out as duplicates.
+	DroppedDuplicates int `json:"dropped_duplicates"`
+	// SplitFailures counts, per split column, non-blank values that could
+	// not be split (kept whole in the first derived column).
+	SplitFailures map[string]int `json:"split_failures,omitempty"`
+	tempDir       string
+}
+
+// Remove deletes the written file (and the temporary folder Prepare made);
+// it never touches an original file.
+func (u *Upload) Remove() error {
+	if !u.Written {
+		return nil
+	}
+	if u.tempDir != "" {
+		return os.RemoveAll(u.tempDir)
+	}
+	return os.Remove(u.Path)
+}
+
+// ErrTooLarge is returned (wrapped) when the upload would exceed the
+// provider's 50 MB limit.
+var ErrTooLarge = errors.New("over the 50 MB upload limit")
+
+// Prepare decides what to upload for the file src inspected as ins and
+// writes it when the original will not do.
+func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Upload, error) {
+	if ins == nil {
+		return nil, errors.New("prepare: no inspection")
+	}
+	m := plan.Mapping.Clean()
+	headers := ins.Headers
+	var derived []string
+	for _, sp := range plan.Splits {
+		if !slices.Contains(headers, sp.Column) {
+			return nil, &input.FileError{Path: src, Column: sp.Column, Msg: "the column to split is not in the file"}
+		}
+		cols := sp.Columns(append(slices.Clone(headers), derived...))
+		for i, c := range cols {
+			m[sp.Keys[i]] = c
+		}
+		derived = append(derived, cols...)
+	}
+	u := &Upload{Mapping: m, FileName: filepath.Base(src)}
+
+	var why []string
+	why = append(why, ins.ConversionReasons...)
+	if len(plan.Splits) > 0 {
+		why = append(why, "split columns are added")
+	}
+	if plan.DropDuplicates {
+		why = append(why, "duplicate rows are left out")
+	}
+	if len(why) == 0 && ins.Format == "csv" {
+		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
+			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
+		}
+		sum, n, err := hashFile(src)
+		if err != nil {
+			return nil, err
+		}
+		u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
+		return u, nil
+	}
+	if ins.Format != "csv" && len(ins.ConversionReasons) == 0 {
+		why = append(why, "the file is converted to CSV")
+	}
+	u.Reasons = why
+	if ext := filepath.Ext(u.FileName); !strings.EqualFold(ext, ".csv") {
+		u.FileName = strings.TrimSuffix(u.FileName, ext) + ".csv"
+	}
+
+	dir := plan.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "skipdesk-upload-*")
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		dir, u.tempDir = d, d
+	}
+	u.Path = filepath.Join(dir, u.FileName)
+	u.Written = true
+	if err := write(ctx, src, ins, plan, headers, derived, u); err != nil {
+		u.Remove()
+		return nil, err
+	}
+	if u.Size > input.MaxUploadBytes {
+		u.Remove()
+		return nil, fmt.Errorf("prepare: the file to upload would be %.1f MB: %w; split the list", mb(u.Size), ErrTooLarge)
+	}
+	return u, nil
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload) error {
+	opts := plan.Input
+	if opts.HeaderLine == 0 {
+		opts.HeaderLine = ins.HeaderLine
+	}
+	if opts.Sheet == "" {
+		opts.Sheet = ins.Sheet
+	}
+	opts.SampleRows = -1
+	r, err := input.Open(src, opts)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if !slices.Equal(r.Headers(), headers) {
+		return &input.FileError{Path: src, Line: r.HeaderLine(), Msg: "the file changed since it was inspected: inspect it again"}
+	}
+	splitCols := make([]int, len(plan.Splits))
+	for i, sp := range plan.Splits {
+		splitCols[i] = slices.Index(headers, sp.Column)
+	}
+	var keyIdx []int
+	if plan.DropDuplicates {
+		keys := plan.KeyColumns
+		if keys == nil {
+			keys = DefaultKeyColumns(plan.Mapping, plan.Splits)
+		}
+		for _, k := range keys {
+			if i := slices.Index(headers, k); i >= 0 && !slices.Contains(keyIdx, i) {
+				keyIdx = append(keyIdx, i)
+			}
+		}
+		if len(keyIdx) == 0 { // nothing mapped: whole rows
+			for i := range headers {
+				keyIdx = append(keyIdx, i)
+			}
+		}
+	}
+
+	f, err := os.OpenFile(u.Path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(f, h)}
+	bw := bufio.NewWriterSize(cw, 256<<10)
+	w := csv.NewWriter(bw)
+	w.UseCRLF = true
+	out := append(slices.Clone(headers), derived...)
+	if err := w.Write(out); err != nil {
+		return writeErr(u.Path, err)
+	}
+	var (
+		seen       map[[2]uint64]struct{}
+		s1, s2     = maphash.MakeSeed(), maphash.MakeSeed()
+		key        []byte
+		splitFails = map[string]int{}
+	)
+	if plan.DropDuplicates {
+		seen = map[[2]uint64]struct{}{}
+	}
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		row, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if seen != nil {
+			key = key[:0]
+			for _, i := range keyIdx {
+				key = appendNormalized(key, row[i])
+			}
+			k := [2]uint64{maphash.Bytes(s1, key), maphash.Bytes(s2, key)}
+			if _, dup := seen[k]; dup {
+				u.DroppedDuplicates++
+				continue
+			}
+			seen[k] = struct{}{}
+		}
+		out = append(out[:0], row...)
+		for i, sp := range plan.Splits {
+			vals, ok := sp.Apply(row[splitCols[i]])
+			if !ok {
+				splitFails[sp.Column]++
+			}
+			out = append(out, vals...)
+		}
+		if err := w.Write(out); err != nil {
+			return writeErr(u.Path, err)
+		}
+		u.Rows++
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := f.Close(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	u.Size = cw.n
+	u.SHA256 = hex.EncodeToString(h.Sum(nil))
+	if len(splitFails) > 0 {
+		u.SplitFailures = splitFails
+	}
+	return nil
+}
+
+func writeErr(path string, err error) error {
+	return &input.FileError{Path: path, Msg: "cannot write: " + err.Error(), Err: err}
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// DefaultKeyColumns is the duplicate key used when Plan.KeyColumns is nil:
+// the mapped columns and the source columns of the splits (the values the
+// provider looks up). estimate.Options keys the inspection the same way for
+// a mapping without splits.
+func DefaultKeyColumns(m mapping.Mapping, splits []mapping.Split) []string {
+	cols := m.Clean().Columns()
+	for _, sp := range splits {
+		if !slices.Contains(cols, sp.Column) {
+			cols = append(cols, sp.Column)
+		}
+	}
+	return cols
+}
+
+// HashFile returns the hex SHA-256 and size of a file.
+func HashFile(path string) (string, int64, error) { return hashFile(path) }
+
+func hashFile(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, &input.FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, &input.FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// appendNormalized appends the duplicate-key form of a field, as the
+// inspection computes it: ASCII letters uppercased, digits and non-ASCII
+// bytes kept, spaces and ASCII punctuation removed, then a separator.
+func appendNormalized(dst []byte, f string) []byte {
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			dst = append(dst, c-'a'+'A')
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, 0x1f)
+}

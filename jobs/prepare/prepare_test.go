@@ -1,0 +1,289 @@
+package prepare
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/xuri/excelize/v2"
+)
+
+func writeFile(t *testing.T, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func inspect(t *testing.T, p string, o input.Options) *input.Inspection {
+	t.Helper()
+	ins, err := input.Inspect(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ins
+}
+
+func readCSV(t *testing.T, p string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) {
+		t.Error("upload starts with a BOM")
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func sum(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+var m = mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last",
+	mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+
+const plain = "First,Last,Address,City,State,Zip\r\nAnn,Lee,1 Elm St,Austin,TX,78701\r\nBo,Ray,2 Oak Ave,Waco,TX,76701\r\n"
+
+func TestOriginalUploadedAsIs(t *testing.T) {
+	p := writeFile(t, "owners.csv", []byte(plain))
+	ins := inspect(t, p, input.Options{})
+	u, err := Prepare(context.Background(), p, ins, Plan{Mapping: with(m, mapping.MailingZip, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Written || u.Path != p || u.FileName != "owners.csv" || u.Rows != 2 || u.SHA256 != sum(t, p) || u.Size != int64(len(plain)) {
+		t.Errorf("upload = %+v", u)
+	}
+	if _, ok := u.Mapping[mapping.MailingZip]; ok {
+		t.Error("a key mapped to \"\" must not be sent")
+	}
+	if err := u.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Error("Remove deleted the original file")
+	}
+}
+
+func with(m mapping.Mapping, kv ...string) mapping.Mapping {
+	m = m.Clone()
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
+func cp1252(s string) []byte {
+	var out []byte
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			out = append(out, byte(r))
+		case r >= 0xA0 && r <= 0xFF:
+			out = append(out, byte(r))
+		default:
+			panic("not in the test's 1252 subset")
+		}
+	}
+	return out
+}
+
+func TestConverted(t *testing.T) {
+	want := [][]string{{"First", "Last", "Address", "City", "State", "Zip"},
+		{"José", "Núñez", "1 Elm St", "Austin", "TX", "78701"}, {"Zoë", "Ray", "2 Oak Ave", "Waco", "TX", "76701"}}
+	utf16le := func(s string) []byte {
+		b := []byte{0xFF, 0xFE}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	xlsx := func(t *testing.T) string {
+		f := excelize.NewFile()
+		for i, row := range want {
+			cell, _ := excelize.CoordinatesToCellName(1, i+1)
+			anyRow := make([]any, len(row))
+			for j, v := range row {
+				anyRow[j] = v
+			}
+			f.SetSheetRow("Sheet1", cell, &anyRow)
+		}
+		p := filepath.Join(t.TempDir(), "owners.xlsx")
+		if err := f.SaveAs(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		file func(t *testing.T) string
+	}{
+		{"windows-1252 semicolons with a title line", func(t *testing.T) string {
+			return writeFile(t, "owners.txt", cp1252("Owner list export\r\n\r\nFirst;Last;Address;City;State;Zip\r\nJosé;Núñez;1 Elm St;Austin;TX;78701\r\nZoë;Ray;2 Oak Ave;Waco;TX;76701\r\n"))
+		}},
+		{"utf-16 with BOM, tabs", func(t *testing.T) string {
+			return writeFile(t, "owners.txt", utf16le("First\tLast\tAddress\tCity\tState\tZip\r\nJosé\tNúñez\t1 Elm St\tAustin\tTX\t78701\r\nZoë\tRay\t2 Oak Ave\tWaco\tTX\t76701\r\n"))
+		}},
+		{"utf-8 BOM", func(t *testing.T) string {
+			return writeFile(t, "owners.txt", []byte("\xEF\xBB\xBFFirst,Last,Address,City,State,Zip\nJosé,Núñez,1 Elm St,Austin,TX,78701\nZoë,Ray,2 Oak Ave,Waco,TX,76701\n"))
+		}},
+		{"xlsx", xlsx},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.file(t)
+			ins := inspect(t, p, input.Options{})
+			u, err := Prepare(context.Background(), p, ins, Plan{Mapping: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer u.Remove()
+			if !u.Written || u.Path == p || u.FileName != "owners.csv" || filepath.Base(u.Path) != "owners.csv" || len(u.Reasons) == 0 {
+				t.Errorf("upload = %+v", u)
+			}
+			if got := readCSV(t, u.Path); !reflect.DeepEqual(got, want) {
+				t.Errorf("uploaded rows = %q", got)
+			}
+			if u.Rows != 2 || u.SHA256 != sum(t, u.Path) || !reflect.DeepEqual(u.Mapping, m) {
+				t.Errorf("upload = %+v", u)
+			}
+			st, _ := os.Stat(u.Path)
+			if st.Size() != u.Size {
+				t.Errorf("size %d, file %d", u.Size, st.Size())
+			}
+			dir := filepath.Dir(u.Path)
+			u.Remove()
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Error("Remove left the temporary folder")
+			}
+			if _, err := os.Stat(p); err != nil {
+				t.Error("Remove deleted the original")
+			}
+		})
+	}
+}
+
+func TestSplitsWritten(t *testing.T) {
+	body := "Owner Name,Property Address,first_name\r\n" +
+		"SMITH JOHN A,\"123 Main St, Springfield, IL 62704\",x\r\n" +
+		"ACME HOLDINGS LLC,\"9 Elm Ave, Peoria, IL 61602\",y\r\n" +
+		"GARCIA MARIA,somewhere,z\r\n"
+	p := writeFile(t, "owners.csv", []byte(body))
+	ins := inspect(t, p, input.Options{})
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace)
+	// The file's own "first_name" column is taken by the auto-map; the user
+	// prefers splitting the owner name (whose derived column must then not
+	// clash with it).
+	if len(sug.Splits) != 1 || sug.Mapping()[mapping.FirstName] != "first_name" {
+		t.Fatalf("suggestion %+v", sug)
+	}
+	splits := []mapping.Split{{Kind: mapping.SplitName, Column: "Owner Name", Keys: []string{mapping.FirstName, mapping.LastName}, Order: mapping.LastFirst}, sug.Splits[0]}
+	u, err := Prepare(context.Background(), p, ins, Plan{Mapping: sug.Mapping(), Splits: splits, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readCSV(t, u.Path)
+	wantHeader := []string{"Owner Name", "Property Address", "first_name", "first_name_2", "last_name", "property_street", "property_city", "property_state", "property_zip"}
+	if !reflect.DeepEqual(got[0], wantHeader) {
+		t.Fatalf("header %q", got[0])
+	}
+	wantRows := [][]string{
+		{"SMITH JOHN A", "123 Main St, Springfield, IL 62704", "x", "JOHN", "SMITH", "123 Main St", "Springfield", "IL", "62704"},
+		{"ACME HOLDINGS LLC", "9 Elm Ave, Peoria, IL 61602", "y", "ACME HOLDINGS LLC", "", "9 Elm Ave", "Peoria", "IL", "61602"},
+		{"GARCIA MARIA", "somewhere", "z", "MARIA", "GARCIA", "somewhere", "", "", ""},
+	}
+	if !reflect.DeepEqual(got[1:], wantRows) {
+		t.Errorf("rows %q", got[1:])
+	}
+	if u.SplitFailures["Property Address"] != 1 || len(u.SplitFailures) != 1 {
+		t.Errorf("split failures %v", u.SplitFailures)
+	}
+	if r := mapping.Validate(got[0], u.Mapping, mapping.ModeNormal); !r.OK() {
+		t.Errorf("mapping to send does not validate against the upload: %v (%v)", r.Problems, u.Mapping)
+	}
+	if u.Mapping[mapping.FirstName] != "first_name_2" {
+		t.Errorf("mapping %v", u.Mapping)
+	}
+}
+
+func TestDropDuplicates(t *testing.T) {
+	body := "First,Last,Address,City,State,Zip,Note\n" +
+		"Ann,Lee,1 Elm St,Austin,TX,78701,a\n" +
+		"ANN,LEE,1 Elm St.,Austin,TX,78701,b\n" + // same once normalised: dropped
+		"Bo,Ray,2 Oak Ave,Waco,TX,76701,c\n" +
+		"Ann,Lee,1 Elm St,Austin,TX,78702,d\n" + // other zip: kept
+		"Bo,Ray,2 Oak Ave,Waco,TX,76701,e\n" // dropped (the note is not mapped)
+	p := writeFile(t, "owners.csv", []byte(body))
+	ins := inspect(t, p, input.Options{KeyColumns: m.Columns()})
+	if ins.DuplicateRows != 2 {
+		t.Fatalf("inspection found %d duplicates", ins.DuplicateRows)
+	}
+	u, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readCSV(t, u.Path)
+	var notes []string
+	for _, r := range got[1:] {
+		notes = append(notes, r[6])
+	}
+	if !slices.Equal(notes, []string{"a", "c", "d"}) || u.DroppedDuplicates != ins.DuplicateRows || u.Rows != 3 {
+		t.Errorf("kept %v, dropped %d, rows %d", notes, u.DroppedDuplicates, u.Rows)
+	}
+	// Whole-row key.
+	u2, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, KeyColumns: []string{"First", "Last", "Address", "City", "State", "Zip", "Note"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u2.DroppedDuplicates != 0 || u2.Rows != 5 {
+		t.Errorf("whole rows: dropped %d", u2.DroppedDuplicates)
+	}
+}
+
+func TestPrepareErrors(t *testing.T) {
+	p := writeFile(t, "owners.csv", []byte(plain))
+	ins := inspect(t, p, input.Options{})
+	if _, err := Prepare(context.Background(), p, nil, Plan{Mapping: m}); err == nil {
+		t.Error("no inspection: no error")
+	}
+	if _, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, Splits: []mapping.Split{{Kind: mapping.SplitName, Column: "Owner", Keys: []string{"first_name", "last_name"}}}}); err == nil {
+		t.Error("split of a missing column: no error")
+	}
+	// The file changed after inspection.
+	os.WriteFile(p, []byte("A,B\n1,2\n"), 0o600)
+	if _, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, Dir: t.TempDir()}); err == nil {
+		t.Error("changed file: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p2 := writeFile(t, "o.csv", []byte(plain))
+	if _, err := Prepare(ctx, p2, inspect(t, p2, input.Options{}), Plan{Mapping: m, DropDuplicates: true}); err == nil {
+		t.Error("cancelled: no error")
+	}
+	big := &input.Inspection{Format: "csv", Size: input.MaxUploadBytes + 1, TooLarge: true, Rows: 1}
+	if _, err := Prepare(context.Background(), p2, big, Plan{Mapping: m}); err == nil {
+		t.Error("too large: no error")
+	}
+}

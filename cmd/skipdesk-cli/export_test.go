@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const cliTrace = "first_name,last_name,property_zip,phone_1,phone_1_type,match_status\r\n" +
+	"JOHN,SMITH,02134,2125550147,mobile,matched\r\n" +
+	"MARY,=cmd|' /C calc'!A0,07030,3125550100,landline,matched\r\n"
+
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	lib, _ := library.Open(dir)
+	meta := library.Meta{JobID: "trc_abc123", Kind: library.KindTrace, Name: "owners.csv", Mode: "normal",
+		TotalRows: 2, MatchCount: 2, CreditsCharged: 50, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
+	src := lib.PathFor(meta)
+	os.WriteFile(src, []byte(cliTrace), 0o644)
+	if err := lib.Record(meta, src); err != nil {
+		t.Fatal(err)
+	}
+
+	out := filepath.Join(dir, "owners.xlsx")
+	code, stdout, stderr := runCLI(t, "export", src, "--out", out)
+	if code != 0 || !strings.Contains(stdout, "2 rows") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	f, err := excelize.OpenFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if v, _ := f.GetCellValue("Results", "C2"); v != "02134" {
+		t.Errorf("zip = %q", v)
+	}
+	if v, _ := f.GetCellValue("Summary", "B2"); v != "trc_abc123" {
+		t.Errorf("summary job id = %q (record beside the result not used)", v)
+	}
+
+	csvOut := filepath.Join(dir, "owners-excel.csv")
+	if code, _, stderr := runCLI(t, "export", "--out", csvOut, src, "--job-record", library.RecordPath(src)); code != 0 {
+		t.Fatalf("csv export: exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(csvOut)
+	if !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) || !bytes.Contains(data, []byte("'=cmd")) {
+		t.Errorf("csv export lacks BOM or guard: %q", data)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"export", src}, exitUsage, "--out"},
+		{[]string{"export", "--out", filepath.Join(dir, "x.pdf"), src}, exitUsage, ".xlsx or .csv"},
+		{[]string{"export", "--out", out}, exitUsage, "RESULT.csv"},
+		{[]string{"export", "--out", out, filepath.Join(dir, "missing.csv")}, exitFailure, "missing.csv"},
+		{[]string{"export", "--out", out, "--only-callable", src}, exitUsage, "--dnc"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d mentioning %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+	}
+}
+
+func TestExportCommandLongCell(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "r.csv")
+	os.WriteFile(src, []byte("id,notes\r\n1,"+strings.Repeat("x", 40000)+"\r\n"), 0o644)
+	code, _, stderr := runCLI(t, "export", src, "--out", filepath.Join(dir, "r.xlsx"))
+	if code != exitUsage || !strings.Contains(stderr, "row 1") || !strings.Contains(stderr, "--truncate-long-cells") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "export", src, "--out", filepath.Join(dir, "r.xlsx"), "--truncate-long-cells")
+	if code != 0 || !strings.Contains(stderr, `row 1, column "notes"`) {
+		t.Errorf("truncating: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestResultsSearchCommand(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	dir, _ := library.DefaultDir()
+	lib, err := library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := library.Meta{JobID: "trc_abc123", Kind: library.KindTrace, Name: "owners.csv"}
+	p := lib.PathFor(meta)
+	os.WriteFile(p, []byte(cliTrace), 0o644)
+
+	code, stdout, stderr := runCLI(t, "results", "search", "(212) 555-0147")
+	if code != 0 || !strings.Contains(stdout, "row 1") || !strings.Contains(stdout, "last_name=SMITH") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, _ = runCLI(t, "--json", "results", "search", "mary", "--dir", dir, "--limit", "5")
+	var hits []library.Hit
+	if code != 0 || json.Unmarshal([]byte(stdout), &hits) != nil || len(hits) != 1 || hits[0].Row != 2 {
+		t.Errorf("json search: exit %d, %q", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "results", "search", "nobody here")
+	if code != 0 || !strings.Contains(stdout, "no result holds") {
+		t.Errorf("no hits: exit %d, %q", code, stdout)
+	}
+	if code, _, _ := runCLI(t, "results", "search"); code != exitUsage {
+		t.Errorf("no text: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "results", "search", "x", "--dir", filepath.Join(home, "nope")); code != exitFailure {
+		t.Errorf("missing folder: exit %d", code)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"hash/maphash"
 	"io"
 	"strings"
-
-	"github.com/skipdesk/skipdesk/jobs/entity"
 )
 
 // Inspect reads path once and reports what a submission needs to know. It
@@ -55,14 +53,13 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		zipCol[i] = isZipHeader(h)
 	}
 	var (
-		seen             hashSet
-		seed             = maphash.MakeSeed()
-		key              []byte
-		shortZipLine     int
-		sciLine, dupLine int
-		shortZipCols     = make([]int, len(headers))
-		sciCols          = make([]int, len(headers))
+		shortZipLine = make([]int, len(headers))
+		sciLine      = make([]int, len(headers))
+		shortZipCols = make([]int, len(headers))
+		sciCols      = make([]int, len(headers))
 	)
+	w := newRowWorker(len(headers), keyIdx, nameIdx)
+	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -80,6 +77,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		if len(ins.Sample) < sampleRows {
 			ins.Sample = append(ins.Sample, toStrings(row))
 		}
+		w.add(row, r.Line())
 		for i, f := range row {
 			f = trimSpace(f)
 			if len(f) == 0 {
@@ -89,36 +87,23 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 			if zipCol[i] && len(f) == 4 && allDigits(f) {
 				ins.ShortZips++
 				shortZipCols[i]++
-				if shortZipLine == 0 {
-					shortZipLine = r.Line()
+				if shortZipLine[i] == 0 {
+					shortZipLine[i] = r.Line()
 				}
 			}
-			if f[0] >= '0' && f[0] <= '9' && isSci(f) {
+			if maybeSci(f) && isSci(f) {
 				ins.SciNumbers++
 				sciCols[i]++
-				if sciLine == 0 {
-					sciLine = r.Line()
+				if sciLine[i] == 0 {
+					sciLine[i] = r.Line()
 				}
-			}
-		}
-		for _, i := range nameIdx {
-			if entity.IsEntityBytes(row[i]) {
-				ins.EntityRows++
-				break
-			}
-		}
-		key = key[:0]
-		for _, i := range keyIdx {
-			key = appendNormalized(key, row[i])
-			key = append(key, 0x1f)
-		}
-		if !seen.add(maphash.Bytes(seed, key)) {
-			ins.DuplicateRows++
-			if dupLine == 0 {
-				dupLine = r.Line()
 			}
 		}
 	}
+	w.finish()
+	ins.EntityRows = w.entityRows
+	ins.DuplicateRows = w.seen.dups
+	dupLine := w.seen.firstLine
 	ins.BlankRows = r.blankRows
 	ins.RaggedRows = r.ragged
 	ins.Encoding = r.Encoding()
@@ -132,13 +117,13 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	}
 	for i, n := range shortZipCols {
 		if n > 0 {
-			warns = append(warns, Warning{Line: shortZipLine, Column: headers[i], Count: n,
+			warns = append(warns, Warning{Line: shortZipLine[i], Column: headers[i], Count: n,
 				Message: fmt.Sprintf("%s 4 digits: Excel dropped a leading zero (1234 should be 01234)", plural(n, "zip has", "zips have"))})
 		}
 	}
 	for i, n := range sciCols {
 		if n > 0 {
-			warns = append(warns, Warning{Line: sciLine, Column: headers[i], Count: n,
+			warns = append(warns, Warning{Line: sciLine[i], Column: headers[i], Count: n,
 				Message: fmt.Sprintf("%s in scientific notation (like 1.23E+10): Excel damaged these numbers and the digits are lost", plural(n, "value is", "values are"))})
 		}
 	}
@@ -261,6 +246,21 @@ func allDigits(b []byte) bool {
 	return len(b) > 0
 }
 
+// maybeSci is a quick filter for isSci: a digit first and an E among the
+// last four bytes ("…E+09", "…E+9", "…E10").
+func maybeSci(b []byte) bool {
+	n := len(b)
+	if n < 3 || b[0] < '0' || b[0] > '9' {
+		return false
+	}
+	for i := max(1, n-4); i < n-1; i++ {
+		if b[i]|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
 // isSci recognises Excel's scientific notation: 1.23E+10, 2.01555E+09, 1E+10.
 func isSci(b []byte) bool {
 	i := 0
@@ -290,41 +290,86 @@ func isSci(b []byte) bool {
 	return i < len(b) && allDigits(b[i:])
 }
 
-// normClass maps a byte for duplicate keys: letters uppercased, digits and
-// bytes of non-ASCII characters kept, spaces 1, punctuation 0 (dropped).
-var normClass [256]byte
+// normByte and normKeep define the duplicate-key form of a byte: ASCII
+// letters uppercased; digits and the bytes of non-ASCII characters kept;
+// spaces and ASCII punctuation removed.
+var (
+	normByte [256]byte
+	normKeep [256]uint8
+)
 
 func init() {
 	for c := 0; c < 256; c++ {
 		switch {
 		case c >= 'a' && c <= 'z':
-			normClass[c] = byte(c) - 'a' + 'A'
+			normByte[c], normKeep[c] = byte(c)-'a'+'A', 1
 		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
-			normClass[c] = byte(c)
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			normClass[c] = 1
+			normByte[c], normKeep[c] = byte(c), 1
 		}
 	}
 }
 
-// appendNormalized appends the duplicate-key form of f: uppercase, ASCII
-// punctuation removed, runs of spaces collapsed to one, no leading or
-// trailing space. "  Smith,  John. " → "SMITH JOHN".
-func appendNormalized(dst, f []byte) []byte {
-	space := false
-	start := len(dst)
-	for _, c := range f {
-		switch n := normClass[c]; n {
-		case 0:
-		case 1:
-			space = true
-		default:
-			if space && len(dst) > start {
-				dst = append(dst, ' ')
-			}
-			space = false
-			dst = append(dst, n)
-		}
+// keyBuf builds the duplicate key of a row and hashes it. The key of each
+// field is its normalised form followed by 0x1f: "  Smith,  John. " →
+// "SMITHJOHN\x1f". Removing spaces rather than collapsing them also equates
+// "St.Clair" with "St. Clair"; it is branch-free, which matters on half a
+// million rows. A key longer than the buffer is hashed in pieces (maphash
+// gives the same result for the same bytes either way).
+const keyBufSize = 1 << 14
+
+type keyBuf struct {
+	b    [keyBufSize]byte
+	k    int
+	seed maphash.Seed
+	h    maphash.Hash
+	long bool // part of the key is already in h
+}
+
+func newKeyBuf() *keyBuf {
+	kb := &keyBuf{seed: maphash.MakeSeed()}
+	kb.h.SetSeed(kb.seed)
+	return kb
+}
+
+func (kb *keyBuf) reset() {
+	kb.k = 0
+	if kb.long {
+		kb.h.Reset()
+		kb.long = false
 	}
-	return dst
+}
+
+func (kb *keyBuf) add(f []byte) {
+	for len(f) > 0 {
+		if kb.k+len(f)+8 > len(kb.b) {
+			kb.h.Write(kb.b[:kb.k])
+			kb.k = 0
+			kb.long = true
+		}
+		part := f[:min(len(f), len(kb.b)-8)]
+		f = f[len(part):]
+		kb.k = normalize(&kb.b, kb.k, part)
+	}
+	kb.b[kb.k] = 0x1f
+	kb.k++
+}
+
+// normalize writes the normalised form of f into b from k on and returns
+// the new end; b has room for len(f) more bytes after k. One store and one
+// add per byte, no branch: the index mask lets the compiler drop the bounds
+// check.
+func normalize(b *[keyBufSize]byte, k int, f []byte) int {
+	for _, c := range f {
+		b[k&(keyBufSize-1)] = normByte[c]
+		k += int(normKeep[c])
+	}
+	return k
+}
+
+func (kb *keyBuf) sum() uint64 {
+	if !kb.long {
+		return maphash.Bytes(kb.seed, kb.b[:kb.k])
+	}
+	kb.h.Write(kb.b[:kb.k])
+	return kb.h.Sum64()
 }

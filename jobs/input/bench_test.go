@@ -1,0 +1,186 @@
+package input
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/input/internal/corpus"
+)
+
+// benchFileSize is the size of the generated benchmark list: 50 MB, about
+// 485,000 rows of 12 columns.
+const benchFileSize = 50_000_000
+
+var benchOnce struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// benchFile returns the generated 50 MB owner list, written once per
+// machine into the temporary folder (SKIPDESK_BENCH_FILE names another).
+func benchFile(b *testing.B) string {
+	benchOnce.Do(func() {
+		if p := os.Getenv("SKIPDESK_BENCH_FILE"); p != "" {
+			benchOnce.path = p
+			return
+		}
+		p := filepath.Join(os.TempDir(), "skipdesk-bench-owners-v1.csv")
+		benchOnce.path = p
+		if st, err := os.Stat(p); err == nil && st.Size() >= benchFileSize {
+			return
+		}
+		tmp := p + ".tmp"
+		f, err := os.Create(tmp)
+		if err != nil {
+			benchOnce.err = err
+			return
+		}
+		bw := bufio.NewWriterSize(f, 1<<20)
+		_, err = corpus.WriteUntil(bw, corpus.New(1), -1, benchFileSize, corpus.Format{})
+		if err == nil {
+			err = bw.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, p)
+		}
+		benchOnce.err = err
+	})
+	if benchOnce.err != nil {
+		b.Fatal(benchOnce.err)
+	}
+	return benchOnce.path
+}
+
+// measure runs the benchmark loop body and reports MB/s (of the file) and
+// bytes allocated per MB of input.
+func measure(b *testing.B, size int64, body func()) {
+	b.ReportAllocs()
+	b.SetBytes(size)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
+	n := 0
+	for b.Loop() {
+		body()
+		n++
+	}
+	cpu := cpuTime() - cpu0
+	runtime.ReadMemStats(&after)
+	mb := float64(size) / 1e6
+	b.ReportMetric(mb*float64(n)/b.Elapsed().Seconds(), "MB/s")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n)/mb, "B/MB")
+	// CPU time (all threads, user+system) per run: steadier than wall time
+	// on a shared machine.
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(n), "cpu-ms/op")
+}
+
+// cpuTime is the process's CPU time so far (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkInspect50MB is the whole inspection of the generated list.
+func BenchmarkInspect50MB(b *testing.B) {
+	path := benchFile(b)
+	st, _ := os.Stat(path)
+	var rows int
+	measure(b, st.Size(), func() {
+		ins, err := Inspect(context.Background(), path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = ins.Rows
+	})
+	b.ReportMetric(float64(rows), "rows")
+}
+
+// BenchmarkEncodingCSVCount is the baseline: encoding/csv alone counting
+// the rows of the same file (ReuseRecord, FieldsPerRecord -1).
+func BenchmarkEncodingCSVCount(b *testing.B) {
+	path := benchFile(b)
+	st, _ := os.Stat(path)
+	var rows int
+	measure(b, st.Size(), func() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := csv.NewReader(bufio.NewReaderSize(f, 64<<10))
+		r.ReuseRecord = true
+		r.FieldsPerRecord = -1
+		rows = 0
+		for {
+			_, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows++
+		}
+		f.Close()
+	})
+	b.ReportMetric(float64(rows-1), "rows")
+}
+
+// BenchmarkReaderNext streams the rows as strings (what ConvertToCSV and
+// other callers of Open do).
+func BenchmarkReaderNext50MB(b *testing.B) {
+	path := benchFile(b)
+	st, _ := os.Stat(path)
+	measure(b, st.Size(), func() {
+		r, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+		r.Close()
+	})
+}
+
+// BenchmarkReaderScan50MB is the reading part of Inspect alone: decoding
+// and splitting records, no statistics.
+func BenchmarkReaderScan50MB(b *testing.B) {
+	path := benchFile(b)
+	st, _ := os.Stat(path)
+	measure(b, st.Size(), func() {
+		r, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.nextBytes(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+		r.Close()
+	})
+}

@@ -48,8 +48,11 @@ type Result struct {
 	// Credits is the charge up front: the cost the provider will answer.
 	Credits int64 `json:"credits"`
 	// DuplicateRows repeat an earlier row's mapped values; the provider
-	// bills them again. DuplicateSavings is what dropping them saves,
-	// counted at the individuals' rate.
+	// bills them again. DuplicateSavings is what dropping them would save,
+	// approximately: the inspection does not say how many duplicates are
+	// company rows, so they are assumed to be spread like all rows. The
+	// exact figure is the estimate of the prepared file (prepare with
+	// DropDuplicates, then inspect the upload).
 	DuplicateRows    int   `json:"duplicate_rows"`
 	DuplicateSavings int64 `json:"duplicate_savings"`
 	Payment
@@ -148,7 +151,7 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 	r.Individuals.Credits = int64(r.Individuals.Rows) * r.Individuals.Rate
 	r.Companies.Credits = int64(r.Companies.Rows) * r.Companies.Rate
 	r.Credits = r.Individuals.Credits + r.Companies.Credits
-	r.DuplicateSavings = min(int64(r.DuplicateRows)*indRate, r.Credits)
+	r.DuplicateSavings = duplicateSavings(r)
 	r.Payment = pay(r.Credits, account)
 	if pricing == nil {
 		r.Warnings = append(r.Warnings, "pricing not loaded: the rates are unknown")
@@ -160,6 +163,14 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 		r.Warnings = append(r.Warnings, fmt.Sprintf("mode %q is not one the provider knows", mode))
 	}
 	return r
+}
+
+func duplicateSavings(r Result) int64 {
+	if r.DuplicateRows <= 0 || r.TotalRows <= 0 {
+		return 0
+	}
+	// Credits per row on average, times the duplicates, rounded to nearest.
+	return min((r.Credits*int64(r.DuplicateRows)+int64(r.TotalRows)/2)/int64(r.TotalRows), r.Credits)
 }
 
 // DNCResult is the estimate of a DNC scrub.

@@ -36,11 +36,12 @@ func TestEstimateTiers(t *testing.T) {
 		companyNoteMentions    string
 		individualNoteMentions string
 	}{
-		{"normal", false, 2, 0, false, 10, 90 * 2, 4 * 2, "skipped", "normal"},
-		{"normal", true, 2, 3, true, 0, 90*2 + 10*3, 4 * 2, "LLC rate", "normal"},
-		{"enhanced", false, 5, 0, false, 10, 90 * 5, 4 * 5, "skipped", "enhanced"},
+		// Savings: credits × 4 duplicates / 100 rows, rounded.
+		{"normal", false, 2, 0, false, 10, 90 * 2, 7, "skipped", "normal"},
+		{"normal", true, 2, 3, true, 0, 90*2 + 10*3, 8, "LLC rate", "normal"},
+		{"enhanced", false, 5, 0, false, 10, 90 * 5, 18, "skipped", "enhanced"},
 		{"enhanced", true, 5, 5, true, 0, 100 * 5, 4 * 5, "folded", "enhanced"},
-		{"", false, 2, 0, false, 10, 90 * 2, 4 * 2, "skipped", "normal"},
+		{"", false, 2, 0, false, 10, 90 * 2, 7, "skipped", "normal"},
 	}
 	for _, tt := range tests {
 		r := Estimate(ins, names, tt.mode, tt.llcs, pricing, prepaid(10000))

@@ -1,0 +1,271 @@
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
+)
+
+// startSandbox runs the provider sandbox with distinct rates (so that a tier
+// billed at the wrong rate shows) and near-instant processing.
+func startSandbox(t *testing.T, billing string) (*client.Client, *sandbox.Server) {
+	t.Helper()
+	cfg := sandbox.DefaultConfig()
+	cfg.Rates = sandbox.Rates{Normal: 2, Enhanced: 7, LLC: 3, DNC: 1}
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.05}
+	// Every row matches: completed jobs refund nothing, so balances read
+	// while earlier jobs finish stay comparable.
+	cfg.MatchRate = 1
+	cfg.Keys[0].Credits = 1_000_000
+	cfg.Keys[0].BillingMode = billing
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	c, err := client.New(srv.URL(), sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, srv
+}
+
+// ownerList generates an ugly owner list: people, companies in either name
+// column, look-alikes that are not companies, blank last names, accents,
+// duplicates and fully blank records.
+func ownerList(n int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	firsts := []string{"John", "Mary", "José", "Zoë", "Ann-Marie", "D'Angelo", "Bo", "", "Cobb", "Inc"}
+	lasts := []string{"Smith", "Núñez", "O'Brien", "", "Cobb", "Trustman", "Company Stores", "Holdings LLC", "Family Trust", "L.L.C.", "& Co.", "Properties"}
+	var b strings.Builder
+	b.WriteString("Owner First,Owner Last,Situs Address,Situs City,Situs State,Situs Zip,Mail Address,Mail City,Mail State,Mail Zip,Notes\r\n")
+	var prev string
+	for i := 0; i < n; i++ {
+		var row string
+		switch {
+		case i%37 == 5:
+			row = ",,,,,,,,,," // blank record: not a row
+		case i%23 == 7 && prev != "":
+			row = prev // duplicate
+		default:
+			f, l := firsts[rng.IntN(len(firsts))], lasts[rng.IntN(len(lasts))]
+			if rng.IntN(10) == 0 {
+				f = "ACME " + []string{"Corp", "Inc.", "LP", "Bank", "Group"}[rng.IntN(5)]
+			}
+			row = fmt.Sprintf("%s,\"%s\",%d Elm St,Austin,TX,787%02d,PO Box %d,Waco,TX,767%02d,\"note, %d\"",
+				f, l, rng.IntN(900)+1, rng.IntN(100), rng.IntN(99), rng.IntN(100), i)
+			prev = row
+		}
+		b.WriteString(row + "\r\n")
+	}
+	return b.String()
+}
+
+func TestEstimateMatchesSandboxCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox")
+	}
+	c, _ := startSandbox(t, client.BillingPrepaid)
+	ctx := context.Background()
+	dir := t.TempDir()
+	utf8File := filepath.Join(dir, "owners.csv")
+	os.WriteFile(utf8File, []byte(ownerList(400, 1)), 0o600)
+	// The same kind of list as Excel on Windows saves it: Windows-1252,
+	// semicolons, a title line: it goes through prepare before upload.
+	latin := strings.NewReplacer("é", "\xe9", "ë", "\xeb", "ú", "\xfa", "ñ", "\xf1").Replace(
+		"County export 2026\r\n" + strings.ReplaceAll(ownerList(250, 2), ",", ";"))
+	cp1252File := filepath.Join(dir, "county.csv")
+	os.WriteFile(cp1252File, []byte(latin), 0o600)
+
+	prop := mapping.Mapping{mapping.PropertyStreet: "Situs Address", mapping.PropertyCity: "Situs City", mapping.PropertyState: "Situs State", mapping.PropertyZip: "Situs Zip"}
+	full := prop.Clone()
+	full[mapping.FirstName], full[mapping.LastName] = "Owner First", "Owner Last"
+	mail := mapping.Mapping{mapping.MailingStreet: "Mail Address", mapping.MailingCity: "Mail City", mapping.MailingState: "Mail State", mapping.MailingZip: "Mail Zip",
+		mapping.FirstName: "Owner First", mapping.LastName: "Owner Last"}
+	lastOnly := prop.Clone()
+	lastOnly[mapping.LastName] = "Owner Last"
+
+	type fileCase struct {
+		name string
+		path string
+		m    mapping.Mapping
+		mode []string
+	}
+	cases := []fileCase{
+		{"utf-8, both groups' names", utf8File, full, []string{"normal", "enhanced"}},
+		{"utf-8, mailing group", utf8File, mail, []string{"normal", "enhanced"}},
+		{"windows-1252 prepared", cp1252File, full, []string{"normal", "enhanced"}},
+		{"enhanced, no names", utf8File, prop, []string{"enhanced"}},
+		{"enhanced, last name only", utf8File, lastOnly, []string{"enhanced"}},
+	}
+	for _, fc := range cases {
+		for _, mode := range fc.mode {
+			for _, llcs := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/llcs=%v", fc.name, mode, llcs), func(t *testing.T) {
+					ins, err := input.Inspect(ctx, fc.path, Options(input.Options{}, fc.m))
+					if err != nil {
+						t.Fatal(err)
+					}
+					up, err := prepare.Prepare(ctx, fc.path, ins, prepare.Plan{Mapping: fc.m})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer up.Remove()
+					pr, err := c.Pricing(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					acct, err := c.Account(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					est := Estimate(ins, fc.m, mode, llcs, pr, acct)
+					if est.Stale || !est.CanPay {
+						t.Fatalf("estimate %+v", est)
+					}
+					got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, FileName: up.FileName, Mode: mode, ColumnMapping: up.Mapping, IncludeLLCs: llcs})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.Cost != est.Credits || got.CreditsCharged != est.Credits {
+						t.Errorf("sandbox cost %d (charged %d), estimate %d (%+v)", got.Cost, got.CreditsCharged, est.Credits, est)
+					}
+					if got.TotalRows != est.TotalRows || got.EntityRows != est.EntityRows || up.Rows != est.TotalRows {
+						t.Errorf("sandbox rows %d entity %d; estimate rows %d entity %d; upload rows %d", got.TotalRows, got.EntityRows, est.TotalRows, est.EntityRows, up.Rows)
+					}
+					after, err := c.Account(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if after.Credits != est.BalanceAfter {
+						t.Errorf("balance after %d, estimated %d", after.Credits, est.BalanceAfter)
+					}
+					if fc.m[mapping.FirstName] != "" && est.EntityRows == 0 {
+						t.Error("the generated list must hold company rows")
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestEstimateDuplicatesDroppedMatchesSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox")
+	}
+	c, _ := startSandbox(t, client.BillingPrepaid)
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "owners.csv")
+	os.WriteFile(p, []byte(ownerList(300, 3)), 0o600)
+	m := mapping.Mapping{mapping.FirstName: "Owner First", mapping.LastName: "Owner Last",
+		mapping.PropertyStreet: "Situs Address", mapping.PropertyCity: "Situs City", mapping.PropertyState: "Situs State", mapping.PropertyZip: "Situs Zip"}
+	ins, err := input.Inspect(ctx, p, Options(input.Options{}, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := prepare.Prepare(ctx, p, ins, prepare.Plan{Mapping: m, DropDuplicates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Remove()
+	if up.DroppedDuplicates != ins.DuplicateRows || up.DroppedDuplicates == 0 {
+		t.Fatalf("dropped %d, inspection counted %d", up.DroppedDuplicates, ins.DuplicateRows)
+	}
+	pr, _ := c.Pricing(ctx)
+	full := Estimate(ins, m, "normal", false, pr, nil)
+	ins2, err := input.Inspect(ctx, up.Path, Options(input.Options{}, up.Mapping))
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := Estimate(ins2, up.Mapping, "normal", false, pr, nil)
+	got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, Mode: "normal", ColumnMapping: up.Mapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cost != est.Credits {
+		t.Errorf("sandbox cost %d, estimate %d", got.Cost, est.Credits)
+	}
+	// The saving before preparing is an approximation (duplicates spread
+	// like all rows); it stays within what the duplicates could cost.
+	saved := full.Credits - est.Credits
+	if saved < 0 || full.DuplicateSavings > int64(full.DuplicateRows)*pr.Rates.Normal || saved > int64(full.DuplicateRows)*pr.Rates.Normal {
+		t.Errorf("saved %d, approximated %d, %d duplicates", saved, full.DuplicateSavings, full.DuplicateRows)
+	}
+	t.Logf("dropping %d duplicates saved %d credits (approximated before preparing: %d)", full.DuplicateRows, saved, full.DuplicateSavings)
+}
+
+func TestEstimateDNCMatchesSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox")
+	}
+	for _, billing := range []string{client.BillingPrepaid, client.BillingMetered} {
+		t.Run(billing, func(t *testing.T) {
+			c, _ := startSandbox(t, billing)
+			ctx := context.Background()
+			values := []string{"(212) 555-0147", "2125550147", "+1 305.555.0101", "1-404-555-0199 ext. 12", "713-555-0100 x7",
+				"", "1.23E+10", "555-0147", "0125550147", "2120550147", "22125550147", "tel 972 555 0123", "512-555-0111#3", "n/a",
+				"212555014777", "602 555 0100"}
+			var b strings.Builder
+			b.WriteString("Name,Cell\n")
+			for i := 0; i < 120; i++ {
+				fmt.Fprintf(&b, "Person %d,\"%s\"\n", i, values[i%len(values)])
+				if i%40 == 0 {
+					b.WriteString(",\n") // blank record
+				}
+			}
+			p := filepath.Join(t.TempDir(), "phones.csv")
+			os.WriteFile(p, []byte(b.String()), 0o600)
+			scan, err := phone.ScanColumn(ctx, p, "Cell", phone.ScanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, _ := c.Pricing(ctx)
+			acct, _ := c.Account(ctx)
+			est := EstimateDNC(scan, pr, acct)
+			if !est.CanPay {
+				t.Fatalf("%+v", est)
+			}
+			got, err := c.DNC.Create(ctx, &client.DNCUpload{Path: p, PhoneColumn: "Cell"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.CreditsCharged != est.Credits || got.TotalRows != est.Rows || got.Rate != est.Rate {
+				t.Errorf("sandbox charged %d for %d rows at %d; estimate %d for %d at %d", got.CreditsCharged, got.TotalRows, got.Rate, est.Credits, est.Rows, est.Rate)
+			}
+			job := waitDNC(t, c, got.ID)
+			if job.ErrorCount != est.InvalidRows || job.CreditsRefunded != est.Refund {
+				t.Errorf("sandbox errors %d refunded %d; estimate invalid %d refund %d", job.ErrorCount, job.CreditsRefunded, est.InvalidRows, est.Refund)
+			}
+		})
+	}
+}
+
+func waitDNC(t *testing.T, c *client.Client, id string) *client.DNCJob {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, err := c.DNC.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status.Final() {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("DNC job %s still %s", id, j.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -8,6 +8,9 @@ import (
 	"strings"
 )
 
+// uploadLimit is MaxUploadBytes; tests lower it.
+var uploadLimit int64 = MaxUploadBytes
+
 // Inspect reads path once and reports what a submission needs to know. It
 // fails on files that cannot be read as a list (empty, binary, no data
 // rows); everything else is a Warning. ctx cancels a long read.
@@ -127,7 +130,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 				Message: fmt.Sprintf("%s in scientific notation (like 1.23E+10): Excel damaged these numbers and the digits are lost", plural(n, "value is", "values are"))})
 		}
 	}
-	ins.TooLarge = ins.Size > MaxUploadBytes
+	ins.TooLarge = ins.Size > uploadLimit
 	if ins.TooLarge {
 		warns = append(warns, Warning{Message: fmt.Sprintf("the file is %.1f MB; the upload limit is 50 MB: split it", float64(ins.Size)/(1<<20))})
 	}

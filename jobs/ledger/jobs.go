@@ -1,0 +1,299 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Job kinds.
+const (
+	KindTrace  = "trace"  // a bulk trace
+	KindDNC    = "dnc"    // a DNC scrub
+	KindSingle = "single" // a single trace (synchronous, final at once)
+)
+
+// Statuses the ledger treats as final. Any other status (including ones the
+// spec does not list) counts as still in flight.
+const (
+	StatusProcessing = "processing"
+	StatusCompleted  = "completed"
+	StatusFailed     = "failed"
+)
+
+// Final reports whether a job status is one a job never leaves.
+func Final(status string) bool { return status == StatusCompleted || status == StatusFailed }
+
+// Job is the last known state of one job.
+type Job struct {
+	ID           string
+	Kind         string
+	Name         string
+	Status       string
+	TotalRows    int
+	CreatedAt    time.Time // the server's
+	CompletedAt  time.Time
+	Last         json.RawMessage // the last API object seen (trace or DNC job)
+	UpdatedAt    time.Time
+	NextPollAt   time.Time
+	ErrorMessage string
+}
+
+// UpsertJob records the state of a job. A job recorded as completed or
+// failed never goes back to an earlier status (a stale read cannot undo a
+// completion); zero fields of j do not erase what is known.
+func (l *Ledger) UpsertJob(ctx context.Context, j Job) error {
+	return l.tx(ctx, func(tx *sql.Tx) error { return l.upsertJob(ctx, tx, j) })
+}
+
+func (l *Ledger) upsertJob(ctx context.Context, tx *sql.Tx, j Job) error {
+	if j.ID == "" || j.Kind == "" {
+		return errors.New("ledger: a job needs an id and a kind")
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO jobs
+		(job_id, kind, name, status, total_rows, created_at, completed_at, last, updated_at, next_poll_at, error_message)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(job_id) DO UPDATE SET
+			kind = excluded.kind,
+			name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END,
+			status = CASE WHEN status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
+				THEN status WHEN excluded.status <> '' THEN excluded.status ELSE status END,
+			last = CASE WHEN status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
+				THEN last WHEN excluded.last <> 'null' THEN excluded.last ELSE last END,
+			total_rows = CASE WHEN excluded.total_rows > 0 THEN excluded.total_rows ELSE total_rows END,
+			created_at = COALESCE(excluded.created_at, created_at),
+			completed_at = COALESCE(excluded.completed_at, completed_at),
+			updated_at = excluded.updated_at,
+			next_poll_at = COALESCE(excluded.next_poll_at, next_poll_at),
+			error_message = CASE WHEN excluded.error_message <> '' THEN excluded.error_message ELSE error_message END`,
+		j.ID, j.Kind, j.Name, j.Status, j.TotalRows, ms(j.CreatedAt), ms(j.CompletedAt), jsonOr(j.Last, "null"),
+		l.now().UnixMilli(), ms(j.NextPollAt), j.ErrorMessage)
+	if err != nil {
+		return fmt.Errorf("ledger: record job %s: %w", j.ID, err)
+	}
+	return nil
+}
+
+// SetNextPoll records when the tracker means to look at a job next.
+func (l *Ledger) SetNextPoll(ctx context.Context, jobID string, at time.Time) error {
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE jobs SET next_poll_at = ? WHERE job_id = ?", ms(at), jobID)
+		return err
+	})
+}
+
+const jobCols = "job_id, kind, name, status, total_rows, created_at, completed_at, last, updated_at, next_poll_at, error_message"
+
+func scanJob(r scanner) (*Job, error) {
+	var (
+		j                        Job
+		created, completed, next sql.NullInt64
+		updated                  int64
+		last                     string
+	)
+	if err := r.Scan(&j.ID, &j.Kind, &j.Name, &j.Status, &j.TotalRows, &created, &completed, &last, &updated, &next, &j.ErrorMessage); err != nil {
+		return nil, err
+	}
+	j.CreatedAt, j.CompletedAt, j.NextPollAt = fromMS(created), fromMS(completed), fromMS(next)
+	j.UpdatedAt = time.UnixMilli(updated).UTC()
+	j.Last = json.RawMessage(last)
+	return &j, nil
+}
+
+// Job returns one job.
+func (l *Ledger) Job(ctx context.Context, id string) (*Job, error) {
+	j, err := scanJob(l.db.QueryRowContext(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("ledger: job %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ledger: job %s: %w", id, err)
+	}
+	return j, nil
+}
+
+func (l *Ledger) queryJobs(ctx context.Context, where string, args ...any) ([]*Job, error) {
+	rows, err := l.db.QueryContext(ctx, "SELECT "+jobCols+" FROM jobs "+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []*Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: jobs: %w", err)
+	}
+	return out, nil
+}
+
+// InFlight returns the trace and DNC jobs not yet completed or failed,
+// oldest first.
+func (l *Ledger) InFlight(ctx context.Context) ([]*Job, error) {
+	return l.queryJobs(ctx, "WHERE kind IN ('trace', 'dnc') AND status NOT IN ('completed', 'failed') ORDER BY created_at, job_id")
+}
+
+// NotDownloaded returns the completed trace and DNC jobs with no recorded
+// download, oldest first.
+func (l *Ledger) NotDownloaded(ctx context.Context) ([]*Job, error) {
+	return l.queryJobs(ctx, `WHERE kind IN ('trace', 'dnc') AND status = 'completed'
+		AND job_id NOT IN (SELECT job_id FROM downloads) ORDER BY created_at, job_id`)
+}
+
+// Spend is the credits of one job.
+type Spend struct {
+	Charged, Refunded int64
+}
+
+// Net is what the job cost in the end.
+func (s Spend) Net() int64 { return s.Charged - s.Refunded }
+
+// SetSpend records the credits charged and refunded for a job, as the API
+// last reported them.
+func (l *Ledger) SetSpend(ctx context.Context, jobID string, s Spend) error {
+	return l.tx(ctx, func(tx *sql.Tx) error { return l.setSpend(ctx, tx, jobID, s.Charged, s.Refunded) })
+}
+
+// setSpend writes charged and refunded; refunded < 0 leaves refunded as it is.
+func (l *Ledger) setSpend(ctx context.Context, tx *sql.Tx, jobID string, charged, refunded int64) error {
+	var err error
+	if refunded < 0 {
+		_, err = tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, 0, ?)
+			ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, updated_at = excluded.updated_at`,
+			jobID, charged, l.now().UnixMilli())
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, refunded = excluded.refunded, updated_at = excluded.updated_at`,
+			jobID, charged, refunded, l.now().UnixMilli())
+	}
+	if err != nil {
+		return fmt.Errorf("ledger: spend of %s: %w", jobID, err)
+	}
+	return nil
+}
+
+// JobSpend returns the credits of one job (zero when none are recorded).
+func (l *Ledger) JobSpend(ctx context.Context, jobID string) (Spend, error) {
+	var s Spend
+	err := l.db.QueryRowContext(ctx, "SELECT charged, refunded FROM spend WHERE job_id = ?", jobID).Scan(&s.Charged, &s.Refunded)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("ledger: spend of %s: %w", jobID, err)
+	}
+	return s, nil
+}
+
+// TotalSpend sums the spend of every job.
+func (l *Ledger) TotalSpend(ctx context.Context) (Spend, error) {
+	var s Spend
+	err := l.db.QueryRowContext(ctx, "SELECT COALESCE(SUM(charged), 0), COALESCE(SUM(refunded), 0) FROM spend").Scan(&s.Charged, &s.Refunded)
+	if err != nil {
+		return s, fmt.Errorf("ledger: spend: %w", err)
+	}
+	return s, nil
+}
+
+// Download is a result file in the library.
+type Download struct {
+	JobID        string
+	Path         string
+	Size         int64
+	SHA256       string // hex
+	Rows         int    // data rows in the result
+	DownloadedAt time.Time
+}
+
+// RecordDownload records a downloaded result (replacing an earlier record of
+// the same job).
+func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
+	if d.JobID == "" || d.Path == "" {
+		return errors.New("ledger: a download needs a job id and a path")
+	}
+	if d.DownloadedAt.IsZero() {
+		d.DownloadedAt = l.now()
+	}
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO downloads (job_id, path, size, sha256, rows, downloaded_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(job_id) DO UPDATE SET path = excluded.path, size = excluded.size, sha256 = excluded.sha256,
+				rows = excluded.rows, downloaded_at = excluded.downloaded_at`,
+			d.JobID, d.Path, d.Size, strings.ToLower(d.SHA256), d.Rows, d.DownloadedAt.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("ledger: record download of %s: %w", d.JobID, err)
+		}
+		return nil
+	})
+}
+
+// JobDownload returns the recorded download of a job, or ErrNotFound.
+func (l *Ledger) JobDownload(ctx context.Context, jobID string) (*Download, error) {
+	var d Download
+	var at int64
+	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ?", jobID).
+		Scan(&d.JobID, &d.Path, &d.Size, &d.SHA256, &d.Rows, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, err)
+	}
+	d.DownloadedAt = time.UnixMilli(at).UTC()
+	return &d, nil
+}
+
+// Entry is one line of the ledger's overview: a job with its spend and its
+// download, if any.
+type Entry struct {
+	Job
+	Spend    Spend
+	Download *Download
+}
+
+// Entries returns every job, newest first, with its spend and download.
+func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
+			j.last, j.updated_at, j.next_poll_at, j.error_message,
+			COALESCE(s.charged, 0), COALESCE(s.refunded, 0),
+			d.path, d.size, d.sha256, d.rows, d.downloaded_at
+		FROM jobs j LEFT JOIN spend s ON s.job_id = j.job_id LEFT JOIN downloads d ON d.job_id = j.job_id
+		ORDER BY j.created_at DESC, j.job_id DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var (
+			e                        Entry
+			created, completed, next sql.NullInt64
+			updated                  int64
+			last                     string
+			dPath, dSum              sql.NullString
+			dSize, dRows, dAt        sql.NullInt64
+		)
+		if err := rows.Scan(&e.ID, &e.Kind, &e.Name, &e.Status, &e.TotalRows, &created, &completed, &last, &updated, &next,
+			&e.ErrorMessage, &e.Spend.Charged, &e.Spend.Refunded, &dPath, &dSize, &dSum, &dRows, &dAt); err != nil {
+			return nil, fmt.Errorf("ledger: jobs: %w", err)
+		}
+		e.CreatedAt, e.CompletedAt, e.NextPollAt = fromMS(created), fromMS(completed), fromMS(next)
+		e.UpdatedAt = time.UnixMilli(updated).UTC()
+		e.Last = json.RawMessage(last)
+		if dPath.Valid {
+			e.Download = &Download{JobID: e.ID, Path: dPath.String, Size: dSize.Int64, SHA256: dSum.String,
+				Rows: int(dRows.Int64), DownloadedAt: fromMS(dAt)}
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: jobs: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,256 @@
+// Package ledger is SkipDesk's local record of everything that costs money or
+// must not be lost: submissions (the intent written before a job-creating
+// POST, then its outcome), the last known state of every job, credits charged
+// and refunded, downloaded results, mapping presets and the webhook deliveries
+// already handled.
+//
+// It is one SQLite database (WAL, synchronous=FULL) written through a single
+// connection, and every method commits before it returns, so that a crash or
+// a closed laptop lid loses nothing that a method reported as done. One
+// process at a time may open it for writing: an exclusive lock on a file next
+// to the database makes a second instance fail at once with ErrLocked instead
+// of waiting on SQLite's busy handler. OpenReadOnly lets a command line tool
+// read while the desktop app holds the lock.
+//
+// The ledger never holds the API key or the webhook secret.
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// FileName is the database file name inside the SkipDesk home folder.
+const FileName = "ledger.db"
+
+// lockName is the lock file beside the database.
+const lockName = "ledger.lock"
+
+// ErrLocked is matched (errors.Is) by the error Open returns when another
+// process holds the ledger. The error's text names that process.
+var ErrLocked = errors.New("SkipDesk is already running")
+
+// ErrNotFound is returned by lookups of a row that does not exist.
+var ErrNotFound = errors.New("ledger: not found")
+
+// ErrNoLedger is returned by OpenReadOnly when no ledger has been created yet.
+var ErrNoLedger = errors.New("ledger: no ledger yet")
+
+// LockedError says which process holds the ledger.
+type LockedError struct {
+	Path string // the lock file
+	PID  int    // 0 when the holder did not write its pid
+}
+
+func (e *LockedError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("SkipDesk is already running (pid %d); close it first (lock %s)", e.PID, e.Path)
+	}
+	return fmt.Sprintf("SkipDesk is already running; close it first (lock %s)", e.Path)
+}
+
+// Is makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// Home is SkipDesk's data folder: $SKIPDESK_HOME when set, else
+// os.UserConfigDir()/SkipDesk. It is not created here.
+func Home() (string, error) {
+	if h := os.Getenv("SKIPDESK_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("ledger: no configuration folder (set SKIPDESK_HOME): %w", err)
+	}
+	return filepath.Join(cfg, "SkipDesk"), nil
+}
+
+// Ledger is an open ledger. Its methods are safe for concurrent use.
+type Ledger struct {
+	db       *sql.DB
+	path     string
+	readOnly bool
+	unlock   func() error
+	// now is the clock; tests replace it.
+	now func() time.Time
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// OpenHome opens (creating it when needed) the ledger in Home().
+func OpenHome() (*Ledger, error) {
+	h, err := Home()
+	if err != nil {
+		return nil, err
+	}
+	return Open(h)
+}
+
+// Open opens the ledger in dir for reading and writing, creating dir and the
+// database when needed and bringing the schema up to date. It fails at once
+// with an error matching ErrLocked when another process (or another Open in
+// this process) has it open.
+func Open(dir string) (*Ledger, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("ledger: create folder: %w", err)
+	}
+	unlock, err := lockFile(filepath.Join(dir, lockName))
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		unlock()
+		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
+	}
+	// One connection: SQLite has one writer anyway, and a single connection
+	// makes every write ordered and every read see every earlier write.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	l := &Ledger{db: db, path: path, unlock: unlock, now: time.Now}
+	if err := l.checkPragmas(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	if err := migrate(context.Background(), db); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("ledger: %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// OpenReadOnly opens the ledger in dir for reading only. It takes no lock, so
+// it works while the app has the ledger open; it sees every committed write.
+// It returns ErrNoLedger when dir holds no ledger.
+func OpenReadOnly(dir string) (*Ledger, error) {
+	path := filepath.Join(dir, FileName)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoLedger
+		}
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	db, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(2)
+	l := &Ledger{db: db, path: path, readOnly: true, now: time.Now}
+	var v int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("ledger: read %s: %w", path, err)
+	}
+	switch {
+	case v == 0:
+		l.Close()
+		return nil, ErrNoLedger
+	case v > len(migrations):
+		l.Close()
+		return nil, fmt.Errorf("ledger: %s was written by a newer SkipDesk (schema %d, this one knows %d)", path, v, len(migrations))
+	case v < len(migrations):
+		l.Close()
+		return nil, fmt.Errorf("ledger: %s has an older schema (%d); open it once for writing to upgrade it", path, v)
+	}
+	return l, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// checkPragmas makes sure the durability settings took effect: a silently
+// ignored pragma would turn every "committed" into "probably committed".
+func (l *Ledger) checkPragmas() error {
+	var mode string
+	if err := l.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
+		return fmt.Errorf("ledger: open %s: %w", l.path, err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("ledger: %s: journal mode is %q, want wal", l.path, mode)
+	}
+	var sync int
+	if err := l.db.QueryRow("PRAGMA synchronous").Scan(&sync); err != nil {
+		return fmt.Errorf("ledger: open %s: %w", l.path, err)
+	}
+	if sync != 2 { // FULL
+		return fmt.Errorf("ledger: %s: synchronous is %d, want 2 (FULL)", l.path, sync)
+	}
+	return nil
+}
+
+// Path is the database file.
+func (l *Ledger) Path() string { return l.path }
+
+// ReadOnly reports whether the ledger was opened with OpenReadOnly.
+func (l *Ledger) ReadOnly() bool { return l.readOnly }
+
+// Close closes the database and releases the lock.
+func (l *Ledger) Close() error {
+	l.closeOnce.Do(func() {
+		l.closeErr = l.db.Close()
+		if l.unlock != nil {
+			if err := l.unlock(); err != nil && l.closeErr == nil {
+				l.closeErr = err
+			}
+		}
+	})
+	return l.closeErr
+}
+
+// tx runs fn in one immediate transaction and commits it.
+func (l *Ledger) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if l.readOnly {
+		return errors.New("ledger: opened read-only")
+	}
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("ledger: commit: %w", err)
+	}
+	return nil
+}
+
+// ms stores a time as Unix milliseconds; the zero time as NULL.
+func ms(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// fromMS reads what ms stored.
+func fromMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int64).UTC()
+}

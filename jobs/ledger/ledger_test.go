@@ -1,0 +1,517 @@
+package ledger
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a second process: with LEDGER_TEST_CHILD set it
+// runs one of the child roles below instead of the tests.
+func TestMain(m *testing.M) {
+	switch os.Getenv("LEDGER_TEST_CHILD") {
+	case "":
+		os.Exit(m.Run())
+	case "hold":
+		// Open the ledger, say so, and wait to be killed.
+		l, err := Open(os.Getenv("LEDGER_TEST_DIR"))
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		defer l.Close()
+		fmt.Println("locked")
+		for {
+			time.Sleep(time.Hour)
+		}
+	case "sent":
+		// Record an intent, mark it sent, say so, and wait to be killed:
+		// what a crash right before the POST leaves behind.
+		l, err := Open(os.Getenv("LEDGER_TEST_DIR"))
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		ctx := context.Background()
+		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "crash.csv", FileHash: "abc", Rows: 3})
+		if err == nil {
+			err = l.MarkSent(ctx, id)
+		}
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("sent", id)
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+}
+
+func openTest(t *testing.T) (*Ledger, string) {
+	t.Helper()
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, dir
+}
+
+func TestHome(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", dir)
+	h, err := Home()
+	if err != nil || h != dir {
+		t.Fatalf("Home() = %q, %v; want %q", h, err, dir)
+	}
+	t.Setenv("SKIPDESK_HOME", "")
+	h, err = Home()
+	if err != nil {
+		t.Skipf("no user config dir here: %v", err)
+	}
+	if filepath.Base(h) != "SkipDesk" {
+		t.Fatalf("Home() = %q, want a SkipDesk folder", h)
+	}
+}
+
+func TestMigrateFromEmptyAndReopen(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var v int
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+		t.Fatalf("user_version = %d, %v; want %d", v, err, SchemaVersion)
+	}
+	for _, table := range []string{"submissions", "jobs", "spend", "downloads", "presets", "webhook_deliveries"} {
+		var n int
+		if err := l.db.QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name=?", table).Scan(&n); err != nil || n != 1 {
+			t.Errorf("table %s: %d, %v", table, n, err)
+		}
+	}
+	var mode string
+	l.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	if mode != "wal" {
+		t.Errorf("journal_mode = %q", mode)
+	}
+	id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "a.csv", Rows: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer l.Close()
+	s, err := l.Submission(ctx, id)
+	if err != nil || s.FileName != "a.csv" || s.State != StateIntent || s.Rows != 2 {
+		t.Fatalf("after reopen: %+v, %v", s, err)
+	}
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+		t.Fatalf("user_version after reopen = %d, %v", v, err)
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("Open of a newer schema: %v", err)
+	}
+	if _, err := OpenReadOnly(dir); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("OpenReadOnly of a newer schema: %v", err)
+	}
+}
+
+func TestSecondOpenInProcessIsLocked(t *testing.T) {
+	l, dir := openTest(t)
+	_, err := Open(dir)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open: %v, want ErrLocked", err)
+	}
+	var le *LockedError
+	if !errors.As(err, &le) || le.PID != os.Getpid() {
+		t.Fatalf("second Open: %v, want the pid %d", err, os.Getpid())
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("already running (pid %d)", os.Getpid())) {
+		t.Fatalf("message %q", err)
+	}
+	l.Close()
+	l2, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	l2.Close()
+}
+
+// startChild runs the test binary in a child role and returns it with the
+// first line it printed.
+func startChild(t *testing.T, role, dir string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LEDGER_TEST_CHILD="+role, "LEDGER_TEST_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("child %s: %v", role, err)
+	}
+	return cmd, strings.TrimSpace(line)
+}
+
+func TestLockHeldByAnotherProcess(t *testing.T) {
+	dir := t.TempDir()
+	child, line := startChild(t, "hold", dir)
+	if line != "locked" {
+		t.Fatalf("child said %q", line)
+	}
+	start := time.Now()
+	_, err := Open(dir)
+	var le *LockedError
+	if !errors.As(err, &le) || le.PID != child.Process.Pid {
+		t.Fatalf("Open while another process holds it: %v, want ErrLocked naming pid %d", err, child.Process.Pid)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("Open took %v to refuse: it must not wait", d)
+	}
+	// Readers are welcome while the other process runs.
+	ro, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatalf("OpenReadOnly while locked: %v", err)
+	}
+	if _, err := ro.Entries(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+
+	// A crash releases the lock.
+	child.Process.Kill()
+	child.Wait()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open after the holder died: %v", err)
+	}
+	l.Close()
+}
+
+func TestCommittedStepSurvivesKill(t *testing.T) {
+	dir := t.TempDir()
+	child, line := startChild(t, "sent", dir)
+	var id int64
+	if _, err := fmt.Sscanf(line, "sent %d", &id); err != nil {
+		t.Fatalf("child said %q", line)
+	}
+	child.Process.Kill() // SIGKILL: no deferred Close, no clean shutdown
+	child.Wait()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	s, err := l.Submission(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.State != StateSent || s.SentAt.IsZero() || s.FileName != "crash.csv" {
+		t.Fatalf("after a kill: %+v", s)
+	}
+	pending, err := l.Submissions(context.Background(), StateIntent, StateSent, StateUnknown)
+	if err != nil || len(pending) != 1 || pending[0].ID != id {
+		t.Fatalf("pending after a kill: %v, %v", pending, err)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OpenReadOnly(dir); !errors.Is(err, ErrNoLedger) {
+		t.Fatalf("OpenReadOnly of nothing: %v", err)
+	}
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	ro, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: KindTrace, Status: StatusProcessing, Name: "x.csv"}); err != nil {
+		t.Fatal(err)
+	}
+	j, err := ro.Job(ctx, "trc_1")
+	if err != nil || j.Name != "x.csv" {
+		t.Fatalf("read-only sees the writer's commit: %+v, %v", j, err)
+	}
+	if err := ro.UpsertJob(ctx, Job{ID: "trc_2", Kind: KindTrace}); err == nil {
+		t.Fatal("a read-only ledger accepted a write")
+	}
+}
+
+func TestSubmissionLifecycle(t *testing.T) {
+	l, _ := openTest(t)
+	ctx := context.Background()
+	s := &Submission{Kind: KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
+		Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
+		Options: json.RawMessage(`{"drop_duplicates":true}`), Estimate: json.RawMessage(`{"credits":5}`)}
+	id, err := l.RecordIntent(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.MarkSent(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := l.Job(ctx, "trc_1"); err != nil || j.Kind != KindTrace {
+		t.Fatalf("job of a created submission: %+v, %v", j, err)
+	}
+	id2, _ := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "b.csv"})
+	if err := l.MarkSent(ctx, id2); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.MarkSent(ctx, id2); err == nil {
+		t.Fatal("MarkSent twice accepted")
+	}
+	err = l.MarkCreated(ctx, id2, Created{JobID: "trc_1", Charged: 5})
+	if err == nil || !strings.Contains(err.Error(), "already belongs") {
+		t.Fatalf("a job adopted twice: %v", err)
+	}
+	resp := json.RawMessage(`{"id":"trc_2","cost":7}`)
+	if err := l.MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
+		Job: Job{Kind: KindTrace, Name: "b.csv", Status: StatusProcessing, TotalRows: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Submission(ctx, id2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StateCreated || got.JobID != "trc_2" || string(got.Response) != string(resp) {
+		t.Fatalf("created submission: %+v", got)
+	}
+	if err := l.MarkUnknown(ctx, id2, "x"); err == nil {
+		t.Fatal("a created submission became unknown")
+	}
+	j, err := l.Job(ctx, "trc_2")
+	if err != nil || j.Status != StatusProcessing || j.TotalRows != 5 {
+		t.Fatalf("job: %+v, %v", j, err)
+	}
+	sp, _ := l.JobSpend(ctx, "trc_2")
+	if sp.Charged != 7 || sp.Refunded != 0 {
+		t.Fatalf("spend: %+v", sp)
+	}
+	byJob, err := l.SubmissionForJob(ctx, "trc_2")
+	if err != nil || byJob.ID != id2 {
+		t.Fatalf("SubmissionForJob: %+v, %v", byJob, err)
+	}
+	if ok, _ := l.JobAdopted(ctx, "trc_2"); !ok {
+		t.Fatal("JobAdopted(trc_2) = false")
+	}
+	if ok, _ := l.JobAdopted(ctx, "trc_9"); ok {
+		t.Fatal("JobAdopted(trc_9) = true")
+	}
+
+	id3, _ := l.RecordIntent(ctx, &Submission{Kind: KindDNC, FileName: "c.csv"})
+	l.MarkSent(ctx, id3)
+	if err := l.MarkUnknown(ctx, id3, "connection reset"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.MarkNotCreated(ctx, id3, "not found"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = l.Submission(ctx, id3)
+	if got.State != StateNotCreated || got.ReconciledAt.IsZero() || got.Error != "not found" {
+		t.Fatalf("not created: %+v", got)
+	}
+	if _, err := l.Submission(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing submission: %v", err)
+	}
+}
+
+func TestFindDuplicate(t *testing.T) {
+	l, _ := openTest(t)
+	ctx := context.Background()
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return base }
+	mapping := map[string]string{"first_name": "F", "last_name": "L"}
+	key := DuplicateKey{Kind: KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
+		Options: json.RawMessage(`{"b":1,"a":2}`)}
+	add := func(state State, created time.Time, opts string, m map[string]string) int64 {
+		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
+			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.db.Exec("UPDATE submissions SET state = ? WHERE id = ?", state, id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	since := base.Add(-24 * time.Hour)
+	if d, err := l.FindDuplicate(ctx, key, since); err != nil || d != nil {
+		t.Fatalf("empty ledger: %v, %v", d, err)
+	}
+	add(StateNotCreated, base.Add(-time.Hour), `{"a":2,"b":1}`, mapping)
+	add(StateFailed, base.Add(-time.Hour), `{"a":2,"b":1}`, mapping)
+	add(StateCreated, base.Add(-25*time.Hour), `{"a":2,"b":1}`, mapping)
+	add(StateCreated, base.Add(-time.Hour), `{"a":3}`, mapping)
+	add(StateCreated, base.Add(-time.Hour), `{"a":2,"b":1}`, map[string]string{"first_name": "F"})
+	if d, _ := l.FindDuplicate(ctx, key, since); d != nil {
+		t.Fatalf("found a duplicate among non-matching submissions: %+v", d)
+	}
+	want := add(StateUnknown, base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"})
+	d, err := l.FindDuplicate(ctx, key, since)
+	if err != nil || d == nil || d.ID != want {
+		t.Fatalf("FindDuplicate = %+v, %v; want submission %d", d, err, want)
+	}
+	other := key
+	other.IncludeLLCs = true
+	if d, _ := l.FindDuplicate(ctx, other, since); d != nil {
+		t.Fatal("include_llcs ignored by the duplicate check")
+	}
+}
+
+func TestUpsertJobNeverRegresses(t *testing.T) {
+	l, _ := openTest(t)
+	ctx := context.Background()
+	created := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Name: "p.csv", Status: StatusProcessing, CreatedAt: created, TotalRows: 9,
+		Last: json.RawMessage(`{"status":"processing"}`)}))
+	inflight, _ := l.InFlight(ctx)
+	if len(inflight) != 1 {
+		t.Fatalf("in flight: %d", len(inflight))
+	}
+	done := created.Add(time.Minute)
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Status: StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Status: StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
+	j, err := l.Job(ctx, "dnc_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Status != StatusCompleted || string(j.Last) != `{"status":"completed"}` || !j.CompletedAt.Equal(done) ||
+		!j.CreatedAt.Equal(created) || j.Name != "p.csv" || j.TotalRows != 9 {
+		t.Fatalf("job after a stale update: %+v", j)
+	}
+	inflight, _ = l.InFlight(ctx)
+	if len(inflight) != 0 {
+		t.Fatalf("a completed job is in flight: %+v", inflight)
+	}
+	nd, _ := l.NotDownloaded(ctx)
+	if len(nd) != 1 || nd[0].ID != "dnc_1" {
+		t.Fatalf("not downloaded: %+v", nd)
+	}
+	must(l.SetSpend(ctx, "dnc_1", Spend{Charged: 9, Refunded: 2}))
+	must(l.RecordDownload(ctx, Download{JobID: "dnc_1", Path: "/lib/p.csv", Size: 100, SHA256: "ABC", Rows: 9}))
+	nd, _ = l.NotDownloaded(ctx)
+	if len(nd) != 0 {
+		t.Fatalf("downloaded job still listed: %+v", nd)
+	}
+	d, err := l.JobDownload(ctx, "dnc_1")
+	if err != nil || d.SHA256 != "abc" || d.Rows != 9 {
+		t.Fatalf("download: %+v, %v", d, err)
+	}
+	must(l.UpsertJob(ctx, Job{ID: "s1", Kind: KindSingle, Status: StatusCompleted}))
+	entries, err := l.Entries(ctx)
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("entries: %+v, %v", entries, err)
+	}
+	var e Entry
+	for _, x := range entries {
+		if x.ID == "dnc_1" {
+			e = x
+		}
+	}
+	if e.Spend.Net() != 7 || e.Download == nil || e.Download.Path != "/lib/p.csv" {
+		t.Fatalf("entry: %+v", e)
+	}
+	total, _ := l.TotalSpend(ctx)
+	if total != (Spend{Charged: 9, Refunded: 2}) {
+		t.Fatalf("total spend %+v", total)
+	}
+}
+
+func TestPresetsAndDeliveriesPersist(t *testing.T) {
+	l, dir := openTest(t)
+	ctx := context.Background()
+	if err := l.SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SaveRawPreset(ctx, "bad", json.RawMessage(`{`)); err == nil {
+		t.Fatal("invalid JSON preset accepted")
+	}
+	first, err := l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+	if err != nil || !first {
+		t.Fatalf("first delivery: %v, %v", first, err)
+	}
+	first, err = l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+	if err != nil || first {
+		t.Fatalf("repeated delivery: %v, %v", first, err)
+	}
+	l.Close()
+
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ps, err := l.RawPresets(ctx)
+	if err != nil || len(ps) != 1 || string(ps[0].Data) != `{"first_name":"Owner"}` {
+		t.Fatalf("presets after reopen: %+v, %v", ps, err)
+	}
+	if seen, _ := l.SeenDelivery(ctx, "whd_1"); !seen {
+		t.Fatal("delivery forgotten across a restart")
+	}
+	if first, _ := l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok"); first {
+		t.Fatal("delivery handled again after a restart")
+	}
+	if err := l.DeleteRawPreset(ctx, "county"); err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := l.RawPresets(ctx); len(ps) != 0 {
+		t.Fatalf("presets after delete: %+v", ps)
+	}
+}
+
+var _ = sql.ErrNoRows

@@ -1,0 +1,70 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RawPreset is a stored mapping preset: its name and its JSON document (the
+// mapping package's Preset, encoded by the caller).
+type RawPreset struct {
+	Name      string
+	Data      json.RawMessage
+	UpdatedAt time.Time
+}
+
+// SaveRawPreset stores (or replaces) a preset under name.
+func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMessage) error {
+	if name == "" {
+		return errors.New("ledger: a preset needs a name")
+	}
+	if !json.Valid(data) {
+		return fmt.Errorf("ledger: preset %q is not valid JSON", name)
+	}
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+			name, string(data), l.now().UnixMilli())
+		if err != nil {
+			return fmt.Errorf("ledger: save preset %q: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// RawPresets returns every preset, by name.
+func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
+	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("ledger: presets: %w", err)
+	}
+	defer rows.Close()
+	var out []RawPreset
+	for rows.Next() {
+		var p RawPreset
+		var data string
+		var at int64
+		if err := rows.Scan(&p.Name, &data, &at); err != nil {
+			return nil, fmt.Errorf("ledger: presets: %w", err)
+		}
+		p.Data, p.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// DeleteRawPreset removes a preset; removing one that does not exist is not an
+// error.
+func (l *Ledger) DeleteRawPreset(ctx context.Context, name string) error {
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM presets WHERE name = ?", name)
+		if err != nil {
+			return fmt.Errorf("ledger: delete preset %q: %w", name, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,39 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// MarkDelivery records a webhook delivery as handled. It reports false when
+// the delivery id was already recorded (a retry or a replay): the caller must
+// then not act on it again.
+func (l *Ledger) MarkDelivery(ctx context.Context, deliveryID, jobID, event, status string) (first bool, err error) {
+	if deliveryID == "" {
+		return false, errors.New("ledger: a webhook delivery needs an id")
+	}
+	err = l.tx(ctx, func(tx *sql.Tx) error {
+		r, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT(delivery_id) DO NOTHING`,
+			deliveryID, jobID, event, status, l.now().UnixMilli())
+		if err != nil {
+			return fmt.Errorf("ledger: record delivery %s: %w", deliveryID, err)
+		}
+		n, _ := r.RowsAffected()
+		first = n == 1
+		return nil
+	})
+	return first, err
+}
+
+// SeenDelivery reports whether a webhook delivery id was recorded.
+func (l *Ledger) SeenDelivery(ctx context.Context, deliveryID string) (bool, error) {
+	var n int
+	err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM webhook_deliveries WHERE delivery_id = ?", deliveryID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("ledger: delivery %s: %w", deliveryID, err)
+	}
+	return n > 0, nil
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -203,3 +204,5 @@ func timeAt(s string) time.Time {
 	}
 	return t
 }
+
+func newHTTPTest(s *Server) *httptest.Server { return httptest.NewServer(s.Handler()) }

@@ -22,6 +22,9 @@ func openCSV(f *os.File, raw *bufio.Reader, d detected, path string) (*csvSource
 	if err != nil {
 		return nil, &FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
 	}
+	if looksBinary(prefix) {
+		return nil, &FileError{Path: path, Msg: "this is not a text file (it holds NUL and control bytes): is it a CSV?", Err: errNotText}
+	}
 	sc.crOnly = sniffLineEnds(prefix)
 	sc.delim = sniffDelimiter(prefix, sc.eof)
 	return &csvSource{f: f, td: td, d: d, sc: sc}, nil

@@ -85,10 +85,20 @@ func utf16NoBOM(head []byte) string {
 		}
 	}
 	pairs := n / 2
+	// The other byte of each zero pair must be text, or this is binary.
+	text := func(off int) bool {
+		t := 0
+		for i := off; i < n; i += 2 {
+			if c := head[i]; c >= 0x20 || c == '\t' || c == '\n' || c == '\r' {
+				t++
+			}
+		}
+		return t*20 >= pairs*19
+	}
 	switch {
-	case oddZero*10 >= pairs*7 && evenZero*10 < pairs:
+	case oddZero*10 >= pairs*7 && evenZero*10 < pairs && text(0):
 		return EncUTF16LE
-	case evenZero*10 >= pairs*7 && oddZero*10 < pairs:
+	case evenZero*10 >= pairs*7 && oddZero*10 < pairs && text(1):
 		return EncUTF16BE
 	}
 	return ""

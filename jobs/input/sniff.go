@@ -103,16 +103,17 @@ func isBlank(fields []string) bool {
 }
 
 // pickHeader chooses the header among the first records: the first one
-// whose field count is the dominant count of the records (later ones weigh
-// the same as earlier ones) and that looks like a header (mostly non-empty,
-// non-numeric, distinct cells). It falls back to the first record with the
-// dominant count, then to the first non-blank record. It returns -1 when
-// every record is blank.
+// that looks like a header (mostly non-empty, non-numeric, distinct cells)
+// and is as wide as most records (or, when data rows carry extra trailing
+// delimiters, at least has cells for half of them). Title lines ("Harris
+// County export", "Owner list,,,,,") fail one test or the other. It falls
+// back to the first record of the dominant width, then to the first
+// non-blank record, and returns -1 when every record is blank.
 func pickHeader(recs []record) int {
 	counts := map[int]int{}
 	for _, r := range recs {
 		if !isBlank(r.fields) {
-			counts[nonEmptyWidth(r.fields)]++
+			counts[len(r.fields)]++
 		}
 	}
 	dominant, freq := 0, 0
@@ -129,13 +130,13 @@ func pickHeader(recs []record) int {
 		if first < 0 {
 			first = i
 		}
-		if nonEmptyWidth(r.fields) != dominant {
-			continue
-		}
-		if firstDominant < 0 {
+		if len(r.fields) == dominant && firstDominant < 0 {
 			firstDominant = i
 		}
-		if looksLikeHeader(r.fields) {
+		if !looksLikeHeader(r.fields) {
+			continue
+		}
+		if len(r.fields) == dominant || nonEmpty(r.fields) >= max(2, (dominant+1)/2) {
 			return i
 		}
 	}
@@ -145,14 +146,12 @@ func pickHeader(recs []record) int {
 	return first
 }
 
-// nonEmptyWidth is the field count without trailing empty fields, so that a
-// title line "Owner list,,,,," does not count as wide, and a data row with
-// a blank last column still matches its header... when compared with the
-// same rule.
-func nonEmptyWidth(fields []string) int {
-	n := len(fields)
-	for n > 0 && strings.TrimSpace(fields[n-1]) == "" {
-		n--
+func nonEmpty(fields []string) int {
+	n := 0
+	for _, f := range fields {
+		if strings.TrimSpace(f) != "" {
+			n++
+		}
 	}
 	return n
 }

@@ -97,7 +97,7 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 	})
 	usedKey := map[string]bool{}
 	usedCol := map[int]bool{}
-	var out Suggestion
+	out := Suggestion{Guesses: []Guess{}, Splits: []Split{}}
 	for _, c := range cands {
 		if usedKey[c.key] || usedCol[c.col] {
 			continue
@@ -107,7 +107,7 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 	}
 	sort.Slice(out.Guesses, func(a, b int) bool { return keyIndex(out.Guesses[a].Key) < keyIndex(out.Guesses[b].Key) })
 	if kind == Trace {
-		out.Splits = suggestSplits(headers, sample, profiles, out.Mapping(), usedCol)
+		out.Splits = append(out.Splits, suggestSplits(headers, sample, profiles, out.Mapping(), usedCol)...)
 	}
 	return out
 }

@@ -142,7 +142,7 @@ func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
 	for _, f := range opts {
 		f(&o)
 	}
-	var r Result
+	r := Result{Problems: []Problem{}}
 	if mode == "" {
 		mode = ModeNormal
 	}
@@ -214,7 +214,7 @@ func ValidateDNC(headers []string, m Mapping, opts ...Option) Result {
 	for _, f := range opts {
 		f(&o)
 	}
-	var r Result
+	r := Result{Problems: []Problem{}}
 	if m[Phone] == "" {
 		r.add(Problem{Code: CodeMissingPhone, Keys: []string{Phone}, Group: GroupPhone,
 			Message: "The key phone must be mapped to the column holding the phone numbers"})
@@ -412,10 +412,14 @@ func closestKey(unknown string, kind Kind) string {
 	best, bestD := keys[0], 1<<30
 	for _, k := range keys {
 		d := levenshtein(u, k)
-		// A key whose field part ("zip" of property_zip) the unknown key
-		// resembles is closer than the raw distance says.
-		if i := strings.IndexByte(k, '_'); i >= 0 {
-			if d2 := levenshtein(u, k[i+1:]) + 1; d2 < d {
+		// A key whose distinctive word ("zip" of property_zip, "first" of
+		// first_name) the unknown key resembles is closer than the raw
+		// distance says.
+		for _, part := range strings.Split(k, "_") {
+			if part == "name" || part == "property" || part == "mailing" {
+				continue
+			}
+			if d2 := levenshtein(u, part) + 1; d2 < d {
 				d = d2
 			}
 		}

@@ -210,7 +210,7 @@ func TestClosestKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"firstname": FirstName, "first": FirstName, "lastnme": LastName, "last_nam": LastName, "property_stret": PropertyStreet,
 		"property_zipcode": PropertyZip, "mail_zip": MailingZip, "mailing_st": MailingState, "street": PropertyStreet,
-		"city": PropertyCity, "mailing_addr": MailingStreet,
+		"city": PropertyCity, "mailing_addr": MailingStreet, "frist": FirstName, "lsat": LastName, "stat": PropertyState,
 	} {
 		if got := closestKey(in, Trace); got != want {
 			t.Errorf("closestKey(%q) = %q, want %q", in, got, want)

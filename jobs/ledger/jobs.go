@@ -297,3 +297,14 @@ func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// RecordJobState records what the API said about a job and the spend it
+// reported, in one transaction.
+func (l *Ledger) RecordJobState(ctx context.Context, j Job, s Spend) error {
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		if err := l.upsertJob(ctx, tx, j); err != nil {
+			return err
+		}
+		return l.setSpend(ctx, tx, j.ID, s.Charged, s.Refunded)
+	})
+}

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skipdesk/skipdesk/client/webhook"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
 // The test binary doubles as a second process: with LEDGER_TEST_CHILD set it
@@ -515,3 +518,59 @@ func TestPresetsAndDeliveriesPersist(t *testing.T) {
 }
 
 var _ = sql.ErrNoRows
+
+func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
+	l, _ := openTest(t)
+	st := PresetStore{L: l}
+	var _ mapping.PresetStore = st
+	a := mapping.NewPreset("a", []string{"First", "Last"}, mapping.Trace, mapping.Mapping{"first_name": "First"}, "normal", true)
+	b := mapping.NewPreset("b", []string{"Phone"}, mapping.DNC, mapping.Mapping{"phone": "Phone"}, "", false)
+	for _, p := range []mapping.Preset{a, b, a} {
+		if err := st.SavePreset(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := st.Presets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].Name != "b" || ps[1].Name != "a" {
+		t.Fatalf("presets, oldest saved first: %+v", ps)
+	}
+	if ps[1].Signature != a.Signature || ps[1].Mapping["first_name"] != "First" || !ps[1].IncludeLLCs {
+		t.Fatalf("round trip: %+v", ps[1])
+	}
+	got, err := mapping.MatchPreset(st, []string{"last", "first"}, mapping.Trace)
+	if err != nil || got == nil || got.Name != "a" {
+		t.Fatalf("MatchPreset through the ledger: %+v, %v", got, err)
+	}
+	if err := st.DeletePreset("a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DeletePreset("missing"); err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := st.Presets(); len(ps) != 1 {
+		t.Fatalf("after delete: %+v", ps)
+	}
+}
+
+func TestDeliveryDedupe(t *testing.T) {
+	l, dir := openTest(t)
+	var d webhook.Dedupe = DeliveryDedupe{L: l}
+	if seen, err := d.Seen("delivery:whd_9"); err != nil || seen {
+		t.Fatalf("first: %v, %v", seen, err)
+	}
+	if seen, _ := d.Seen("delivery:whd_9"); !seen {
+		t.Fatal("second sighting not reported")
+	}
+	l.Close()
+	l2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if seen, _ := (DeliveryDedupe{L: l2}).Seen("delivery:whd_9"); !seen {
+		t.Fatal("dedupe forgot across a restart")
+	}
+}

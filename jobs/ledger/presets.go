@@ -26,8 +26,12 @@ func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMe
 		return fmt.Errorf("ledger: preset %q is not valid JSON", name)
 	}
 	return l.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+		// Delete and insert, so that the replaced preset gets a new rowid and
+		// sorts as the most recently saved.
+		if _, err := tx.ExecContext(ctx, "DELETE FROM presets WHERE name = ?", name); err != nil {
+			return fmt.Errorf("ledger: save preset %q: %w", name, err)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at) VALUES (?, ?, ?)`,
 			name, string(data), l.now().UnixMilli())
 		if err != nil {
 			return fmt.Errorf("ledger: save preset %q: %w", name, err)
@@ -36,9 +40,9 @@ func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMe
 	})
 }
 
-// RawPresets returns every preset, by name.
+// RawPresets returns every preset, oldest saved first.
 func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY name")
+	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY rowid")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: presets: %w", err)
 	}

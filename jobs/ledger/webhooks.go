@@ -37,3 +37,18 @@ func (l *Ledger) SeenDelivery(ctx context.Context, deliveryID string) (bool, err
 	}
 	return n > 0, nil
 }
+
+// DeliveryDedupe remembers handled webhook deliveries in the ledger, across
+// restarts. It implements client/webhook's Dedupe.
+type DeliveryDedupe struct {
+	L *Ledger
+}
+
+// Seen records key and reports whether it had been recorded before.
+func (d DeliveryDedupe) Seen(key string) (bool, error) {
+	first, err := d.L.MarkDelivery(context.Background(), key, "", "", "received")
+	if err != nil {
+		return false, err
+	}
+	return !first, nil
+}

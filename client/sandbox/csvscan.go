@@ -102,13 +102,26 @@ func (s *csvScanner) Next() bool {
 				}
 				return false
 			}
-		} else {
-			for c != ',' && c != '\n' && c != '\r' {
-				s.buf = append(s.buf, c)
-				c, err = s.r.ReadByte()
-				if err != nil {
+		} else if c != ',' && c != '\n' && c != '\r' {
+			// An unquoted field: copy buffered bytes up to the next delimiter
+			// in one step rather than byte by byte.
+			s.buf = append(s.buf, c)
+			for {
+				chunk, perr := s.peek()
+				if perr != nil {
+					err = perr
 					break
 				}
+				i := indexDelim(chunk)
+				if i < 0 {
+					s.buf = append(s.buf, chunk...)
+					s.r.Discard(len(chunk))
+					continue
+				}
+				s.buf = append(s.buf, chunk[:i]...)
+				c = chunk[i]
+				s.r.Discard(i + 1)
+				break
 			}
 		}
 		s.ends = append(s.ends, len(s.buf))
@@ -161,6 +174,16 @@ func (s *csvScanner) Next() bool {
 	return true
 }
 
+// peek returns the buffered bytes, filling the buffer when it is empty.
+func (s *csvScanner) peek() ([]byte, error) {
+	if s.r.Buffered() == 0 {
+		if _, err := s.r.Peek(1); err != nil {
+			return nil, err
+		}
+	}
+	return s.r.Peek(s.r.Buffered())
+}
+
 // Err is the error that stopped Next, nil at a clean end of file.
 func (s *csvScanner) Err() error { return s.err }
 
@@ -189,4 +212,14 @@ func (s *csvScanner) Blank() bool {
 	// The fields are concatenated: all are blank exactly when the whole
 	// buffer is white space.
 	return len(bytes.TrimSpace(s.buf)) == 0
+}
+
+// indexDelim is the index of the first ',', '\r' or '\n' in b, or -1.
+func indexDelim(b []byte) int {
+	for i, c := range b {
+		if c == ',' || c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
 }

@@ -27,6 +27,19 @@ func (s Severity) String() string {
 // MarshalText makes a Severity print as a word in JSON.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads the word back.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("mapping: unknown severity %q", b)
+	}
+	return nil
+}
+
 // Problem codes. The first six are the cases of the spec's mapping-validation
 // table (plus an invalid mode); the rest are warnings.
 const (

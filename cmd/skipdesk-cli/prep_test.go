@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+)
+
+func prepCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const prepOwners = "Owner 1 First Name,Owner 1 Last Name,Situs Address,Situs City,Situs State,Situs Zip,Mail Address,Mail City,Mail State,Mail Zip\r\n" +
+	"Ann,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701\r\n" +
+	"ACME HOLDINGS LLC,,2 Oak Ave,Waco,TX,76701,PO Box 2,Waco,TX,76701\r\n" +
+	"Bo,Ray,3 Pine Rd,Waco,TX,76702,PO Box 3,Waco,TX,76701\r\n" +
+	"Ann,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701\r\n"
+
+func prepFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestValidateAutoMap(t *testing.T) {
+	p := prepFile(t, "owners.csv", prepOwners)
+	code, out, errs := prepCLI(t, "validate", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"mapping from auto", `first_name`, `"Owner 1 First Name"`, "confidence 0.94", `"Mail Zip"`, "mapping OK"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestValidateEveryProblemOnStderr(t *testing.T) {
+	p := prepFile(t, "owners.csv", prepOwners)
+	code, _, errs := prepCLI(t, "validate", p, "--map", "first_name=Owner 1 First Name", "--map", "frist=x",
+		"--map", "property_zip=Zip", "--map", "property_city=Situs City")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d", code, exitUsage)
+	}
+	for _, want := range []string{
+		"missing: last_name",
+		"At least one complete address group",
+		`Unknown key "frist"`, `did you mean "first_name"`,
+		"all-or-nothing: mapped property_city, property_zip; missing property_street, property_state",
+		`Column "Zip" mapped to property_zip is not in the CSV; available headers: "Owner 1 First Name"`,
+		"the mapping has 5 problems",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	p := prepFile(t, "owners.csv", prepOwners)
+	code, out, errs := prepCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
+	if code != exitUsage || !strings.Contains(errs, "complete address group") || !strings.Contains(errs, "warning: Names are ignored") {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	var v struct {
+		OK         bool
+		Mode       string
+		Mapping    map[string]string
+		Validation struct{ Problems []mapping.Problem }
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if v.OK || v.Mode != "enhanced" || v.Mapping["first_name"] != "Owner 1 First Name" || len(v.Validation.Problems) != 2 ||
+		v.Validation.Problems[0].Code != mapping.CodeNoAddressGroup || v.Validation.Problems[1].Severity != mapping.Warning {
+		t.Errorf("json = %+v", v)
+	}
+}
+
+func TestValidateSplitsAndDNC(t *testing.T) {
+	p := prepFile(t, "full.csv", "Owner Name,Property Address\nSMITH JOHN,\"123 Main St, Springfield, IL 62704\"\n")
+	code, out, _ := prepCLI(t, "validate", p)
+	if code != exitUsage || !strings.Contains(out, `suggestion: split "Owner Name" into first_name, last_name ("SMITH JOHN" → "JOHN" | "SMITH")`) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if code, out, errs := prepCLI(t, "validate", p, "--accept-splits"); code != 0 || !strings.Contains(out, `split from "Property Address"`) {
+		t.Errorf("accept splits: exit %d:\n%s%s", code, out, errs)
+	}
+	ph := prepFile(t, "phones.csv", "Name,Phone 2,Cell Phone\nAnn,,2125550147\n")
+	if code, out, errs := prepCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
+		t.Errorf("dnc: exit %d:\n%s%s", code, out, errs)
+	}
+	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone" mapped to phone`) {
+		t.Errorf("dnc absent column: exit %d: %s", code, errs)
+	}
+}
+
+func TestValidatePreset(t *testing.T) {
+	p := prepFile(t, "owners.csv", prepOwners)
+	store := filepath.Join(t.TempDir(), "presets.json")
+	hs := strings.Split(strings.SplitN(prepOwners, "\r\n", 2)[0], ",")
+	m := mapping.Mapping{mapping.FirstName: "Owner 1 First Name", mapping.LastName: "Owner 1 Last Name",
+		mapping.MailingStreet: "Mail Address", mapping.MailingCity: "Mail City", mapping.MailingState: "Mail State", mapping.MailingZip: "Mail Zip"}
+	if err := mapping.NewFileStore(store).SavePreset(mapping.NewPreset("county", hs, mapping.Trace, m, "enhanced", false)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := prepCLI(t, "validate", p, "--presets", store)
+	if code != 0 || !strings.Contains(out, "mapping from preset county, enhanced mode") || strings.Contains(out, `"Situs Zip"`) {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+}
+
+func TestPrepUsageErrors(t *testing.T) {
+	p := prepFile(t, "owners.csv", prepOwners)
+	for _, args := range [][]string{
+		{"validate"},
+		{"validate", p, p},
+		{"validate", p, "--map", "nokey"},
+		{"validate", p, "--mode", "deep"},
+		{"estimate"},
+	} {
+		if code, _, _ := prepCLI(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	if code, _, errs := prepCLI(t, "validate", filepath.Join(t.TempDir(), "none.csv")); code != exitFailure || !strings.Contains(errs, "none.csv") {
+		t.Errorf("missing file: exit %d %s", code, errs)
+	}
+}
+
+func startPrepSandbox(t *testing.T) {
+	t.Helper()
+	cfg := sandbox.DefaultConfig()
+	cfg.Rates = sandbox.Rates{Normal: 2, Enhanced: 7, LLC: 3, DNC: 1}
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
+	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
+}
+
+func TestEstimateCommand(t *testing.T) {
+	startPrepSandbox(t)
+	p := prepFile(t, "owners.csv", prepOwners)
+	tests := []struct {
+		args    []string
+		credits int64
+		entity  int
+		rows    int
+	}{
+		{nil, 3 * 2, 1, 4},
+		{[]string{"--include-llcs"}, 3*2 + 3, 1, 4},
+		{[]string{"--mode", "enhanced", "--include-llcs"}, 4 * 7, 1, 4},
+		{[]string{"--drop-duplicates"}, 2 * 2, 1, 3},
+	}
+	for _, tt := range tests {
+		code, out, errs := prepCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tt.args, code, errs)
+		}
+		var v struct {
+			Estimate struct {
+				Credits      int64
+				TotalRows    int   `json:"total_rows"`
+				EntityRows   int   `json:"entity_rows"`
+				CanPay       bool  `json:"can_pay"`
+				BalanceAfter int64 `json:"balance_after"`
+			}
+			Upload struct{ Written bool }
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if v.Estimate.Credits != tt.credits || v.Estimate.TotalRows != tt.rows || v.Estimate.EntityRows != tt.entity || !v.Estimate.CanPay || v.Estimate.BalanceAfter != 25000-tt.credits {
+			t.Errorf("%q: %+v\n%s", tt.args, v, out)
+		}
+	}
+	code, out, errs := prepCLI(t, "estimate", p, "--include-llcs")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"uploaded as it is", "4 rows, 1 companies; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
+		"1 row repeat an earlier row", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEstimateCommandDNCAndRefusals(t *testing.T) {
+	startPrepSandbox(t)
+	ph := prepFile(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
+	code, out, errs := prepCLI(t, "estimate", ph, "--dnc")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" → 2125550147`,
+		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// An invalid mapping stops before the API.
+	p := prepFile(t, "owners.csv", prepOwners)
+	if code, _, errs := prepCLI(t, "estimate", p, "--map", "first_name=Nope"); code != exitUsage || !strings.Contains(errs, `Column "Nope"`) {
+		t.Errorf("invalid mapping: exit %d: %s", code, errs)
+	}
+}

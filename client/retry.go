@@ -74,18 +74,29 @@ type retrier struct {
 	waited  time.Duration
 }
 
-// wait sleeps before the next retry: the server's Retry-After (capped) when
-// it gave one, else the backoff. It returns false when the budget is spent,
-// and the context's error when it ends first.
-func (r *retrier) wait(ctx context.Context, retryAfter time.Duration) (bool, error) {
+// next returns the delay before the next retry: the server's Retry-After
+// (capped at MaxRetryAfter) when it gave one, else the jittered backoff. It
+// returns false when the retry count or the time budget is spent.
+func (r *retrier) next(retryAfter time.Duration) (time.Duration, bool) {
 	if r.retries >= r.p.MaxRetries {
-		return false, nil
+		return 0, false
 	}
 	d := r.p.backoff(r.retries)
 	if retryAfter > 0 {
 		d = min(retryAfter, r.p.MaxRetryAfter)
 	}
 	if r.waited+d > r.p.Budget {
+		return 0, false
+	}
+	return d, true
+}
+
+// wait sleeps before the next retry. It returns false when no retry is
+// left (or the caller's deadline would pass first), and the context's
+// error when the context ends while waiting.
+func (r *retrier) wait(ctx context.Context, retryAfter time.Duration) (bool, error) {
+	d, ok := r.next(retryAfter)
+	if !ok {
 		return false, nil
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {

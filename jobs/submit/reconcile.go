@@ -1,0 +1,276 @@
+package submit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// Window bounds, around a submission's local time, where its job's created_at
+// may fall: clocks differ a little, and a large upload takes a while before
+// the server creates the job.
+const (
+	WindowBefore = 2 * time.Minute
+	WindowAfter  = 15 * time.Minute
+)
+
+// maxReconcilePages caps the list pages read per kind in one Reconcile.
+const maxReconcilePages = 50
+
+// ReconcileOptions tune Reconcile; the zero value is the default.
+type ReconcileOptions struct {
+	Before, After time.Duration    // default WindowBefore, WindowAfter
+	Now           func() time.Time // default time.Now
+}
+
+// Outcome is what Reconcile decided for one submission.
+type Outcome struct {
+	Submission *ledger.Submission // as it was before
+	State      ledger.State       // as it is now
+	JobID      string             // the adopted job, when State is created
+	Reason     string
+}
+
+// Reconcile settles every submission whose outcome is not known (states
+// intent, sent and unknown), oldest first:
+//
+//   - intent: nothing was sent → not_created.
+//   - sent or unknown: the job lists (GET /traces?type=bulk, GET /dnc) are
+//     searched for a job created within [created_at − Before, created_at +
+//     After] with the submission's file name and row count that no other
+//     submission holds. Found → the job is adopted (created). Not found once
+//     the window has passed → not_created. Otherwise → unknown, for a later
+//     try.
+//
+// Nothing is ever resubmitted. Submissions being sent by Submit in this
+// process are left alone.
+func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts *ReconcileOptions) ([]Outcome, error) {
+	o := ReconcileOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Before <= 0 {
+		o.Before = WindowBefore
+	}
+	if o.After <= 0 {
+		o.After = WindowAfter
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	pending, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	if err != nil {
+		return nil, err
+	}
+	var out []Outcome
+	finders := map[string]*finder{}
+	for _, s := range pending {
+		if _, busy := active.Load(s.ID); busy {
+			continue
+		}
+		oc := Outcome{Submission: s}
+		if s.State == ledger.StateIntent {
+			reason := "nothing was sent"
+			if err := led.MarkNotCreated(ctx, s.ID, reason); err != nil {
+				return out, err
+			}
+			oc.State, oc.Reason = ledger.StateNotCreated, reason
+			out = append(out, oc)
+			continue
+		}
+		from, to := s.CreatedAt.Add(-o.Before), s.CreatedAt.Add(o.After)
+		f := finders[s.Kind]
+		if f == nil {
+			// The oldest window start among the pending submissions of
+			// this kind bounds how far back the lists are read.
+			oldest := from
+			for _, p := range pending {
+				if p.Kind == s.Kind && p.State != ledger.StateIntent && p.CreatedAt.Add(-o.Before).Before(oldest) {
+					oldest = p.CreatedAt.Add(-o.Before)
+				}
+			}
+			f = &finder{api: api, kind: s.Kind, since: oldest, taken: map[string]bool{}}
+			finders[s.Kind] = f
+		}
+		cands, err := f.candidates(ctx)
+		if err != nil {
+			return out, fmt.Errorf("reconcile: reading the job lists: %w", err)
+		}
+		match, err := pick(ctx, led, f, s, cands, from, to)
+		if err != nil {
+			return out, err
+		}
+		switch {
+		case match != nil:
+			f.taken[match.id] = true
+			err := led.MarkCreated(ctx, s.ID, ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged,
+				Adopted: true, Job: match.job})
+			if err != nil {
+				return out, err
+			}
+			if ledger.Final(match.job.Status) {
+				if err := led.SetSpend(ctx, match.id, ledger.Spend{Charged: match.charged, Refunded: match.refunded}); err != nil {
+					return out, err
+				}
+			}
+			oc.State, oc.JobID = ledger.StateCreated, match.id
+			oc.Reason = fmt.Sprintf("found job %s created %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
+		case o.Now().After(to):
+			oc.State = ledger.StateNotCreated
+			oc.Reason = fmt.Sprintf("no job named %q with %d rows was created between %s and %s",
+				filepath.Base(s.FileName), s.Rows, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
+			if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
+				return out, err
+			}
+		default:
+			oc.State = ledger.StateUnknown
+			oc.Reason = fmt.Sprintf("no matching job yet; it may still appear until %s", to.Local().Format("15:04:05"))
+			if s.State == ledger.StateSent {
+				// Sent by a process that is gone: its outcome is unknown.
+				if err := led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+oc.Reason); err != nil {
+					return out, err
+				}
+			} else if err := led.TouchReconciled(ctx, s.ID); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, oc)
+	}
+	return out, nil
+}
+
+// candidate is a job read from a list.
+type candidate struct {
+	id                string
+	name              string
+	rows              int
+	mode              string
+	includeLLCs       bool
+	created           time.Time
+	charged, refunded int64
+	job               ledger.Job
+	raw               json.RawMessage
+}
+
+// finder reads the list of one kind, newest first, once per Reconcile.
+type finder struct {
+	api   *client.Client
+	kind  string
+	since time.Time
+	read  bool
+	list  []candidate
+	taken map[string]bool
+}
+
+func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
+	if f.read {
+		return f.list, nil
+	}
+	for page := 1; page <= maxReconcilePages; page++ {
+		var items []candidate
+		var md client.Metadata
+		switch f.kind {
+		case ledger.KindTrace:
+			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeBulk})
+			if err != nil {
+				return nil, err
+			}
+			md = l.Metadata
+			for i := range l.Traces {
+				items = append(items, traceCandidate(&l.Traces[i]))
+			}
+		case ledger.KindDNC:
+			l, err := f.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: 100})
+			if err != nil {
+				return nil, err
+			}
+			md = l.Metadata
+			for i := range l.Jobs {
+				items = append(items, dncCandidate(&l.Jobs[i]))
+			}
+		default:
+			return nil, fmt.Errorf("reconcile: unknown kind %q", f.kind)
+		}
+		f.list = append(f.list, items...)
+		// Lists are newest first: stop once a page reaches before the window.
+		if len(items) == 0 || page >= md.PageCount || items[len(items)-1].created.Before(f.since) {
+			break
+		}
+	}
+	f.read = true
+	return f.list, nil
+}
+
+// TraceJob turns an API trace into the ledger's record of it.
+func TraceJob(t *client.Trace) ledger.Job {
+	raw, _ := json.Marshal(t)
+	kind := ledger.KindTrace
+	if t.Type == client.TypeSingle {
+		kind = ledger.KindSingle
+	}
+	j := ledger.Job{ID: t.ID, Kind: kind, Name: t.Name, Status: string(t.Status), TotalRows: t.TotalRows,
+		CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt, Last: raw}
+	if t.ErrorMessage != nil {
+		j.ErrorMessage = *t.ErrorMessage
+	}
+	return j
+}
+
+// DNCJob turns an API DNC job into the ledger's record of it.
+func DNCJob(d *client.DNCJob) ledger.Job {
+	raw, _ := json.Marshal(d)
+	j := ledger.Job{ID: d.ID, Kind: ledger.KindDNC, Name: d.Name, Status: string(d.Status), TotalRows: d.TotalRows,
+		CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt, Last: raw}
+	if d.ErrorMessage != nil {
+		j.ErrorMessage = *d.ErrorMessage
+	}
+	return j
+}
+
+func traceCandidate(t *client.Trace) candidate {
+	j := TraceJob(t)
+	return candidate{id: t.ID, name: t.Name, rows: t.TotalRows, mode: t.Mode, includeLLCs: t.IncludeLLCs, created: t.CreatedAt,
+		charged: t.CreditsCharged, refunded: t.CreditsRefunded, job: j, raw: j.Last}
+}
+
+func dncCandidate(d *client.DNCJob) candidate {
+	j := DNCJob(d)
+	return candidate{id: d.ID, name: d.Name, rows: d.TotalRows, created: d.CreatedAt,
+		charged: d.CreditsCharged, refunded: d.CreditsRefunded, job: j, raw: j.Last}
+}
+
+// pick chooses, among the candidates that fit s, the earliest created one
+// that no submission holds yet.
+func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submission, cands []candidate, from, to time.Time) (*candidate, error) {
+	name := filepath.Base(s.FileName)
+	var best *candidate
+	for i := range cands {
+		c := &cands[i]
+		if c.name != name || c.created.Before(from) || c.created.After(to) || f.taken[c.id] {
+			continue
+		}
+		if s.Rows > 0 && c.rows != s.Rows {
+			continue
+		}
+		if s.Kind == ledger.KindTrace && ((c.mode != "" && s.Mode != "" && c.mode != s.Mode) || c.includeLLCs != s.IncludeLLCs) {
+			continue
+		}
+		adopted, err := led.JobAdopted(ctx, c.id)
+		if err != nil {
+			return nil, err
+		}
+		if adopted {
+			f.taken[c.id] = true
+			continue
+		}
+		if best == nil || c.created.Before(best.created) {
+			best = c
+		}
+	}
+	return best, nil
+}

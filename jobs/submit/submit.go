@@ -1,0 +1,298 @@
+// Package submit creates trace and DNC jobs so that a job is never paid for
+// twice and never lost.
+//
+// The API has no idempotency key and charges up front, so a job-creating POST
+// is never resent once its bytes may have reached the server. Submit writes
+// each step to the ledger before taking the next one: the intent, then
+// "sent" right before the POST, then the job id. A POST whose outcome is
+// unknown (the connection broke after sending, a 5xx) leaves the submission
+// "unknown — may be charged", and so does a crash between the steps.
+// Reconcile settles such submissions by looking for the job in the API's
+// lists; it never resubmits.
+package submit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// DuplicateWindow is how far back Submit looks for the same submission.
+const DuplicateWindow = 24 * time.Hour
+
+// ErrDuplicate is matched (errors.Is) by the *DuplicateError Submit returns
+// when the same file with the same mapping and options was submitted within
+// DuplicateWindow and Request.Again is false. Nothing was sent.
+var ErrDuplicate = errors.New("submit: the same file was submitted recently")
+
+// DuplicateError names the earlier submission.
+type DuplicateError struct {
+	Earlier *ledger.Submission
+}
+
+func (e *DuplicateError) Error() string {
+	s := e.Earlier
+	what := "may have created job (outcome unknown)"
+	if s.JobID != "" {
+		what = "created job " + s.JobID
+	}
+	return fmt.Sprintf("%s was submitted with the same mapping and options at %s (%s); submit again only if you mean to pay for it twice",
+		s.FileName, s.CreatedAt.Local().Format("2006-01-02 15:04"), what)
+}
+
+// Is makes errors.Is(err, ErrDuplicate) true.
+func (e *DuplicateError) Is(target error) bool { return target == ErrDuplicate }
+
+// UnknownError is returned when the POST may or may not have created (and
+// charged for) a job. It matches client.ErrOutcomeUnknown. The submission is
+// recorded as unknown; Reconcile settles it.
+type UnknownError struct {
+	SubmissionID int64
+	Err          error
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("submission %d may have created a job and been charged; it is recorded and will be reconciled against the job lists (never resubmitted): %v",
+		e.SubmissionID, e.Err)
+}
+
+func (e *UnknownError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, client.ErrOutcomeUnknown) true even when the cause
+// was not a client error (a crash-like failure to record the outcome).
+func (e *UnknownError) Is(target error) bool { return target == client.ErrOutcomeUnknown }
+
+// Step names the points of a submission, each committed to the ledger.
+type Step string
+
+const (
+	StepIntent  Step = "intent"  // the intent is recorded; nothing was sent
+	StepSent    Step = "sent"    // "sent" is recorded; the POST starts next
+	StepPosted  Step = "posted"  // the POST answered with a job id, not yet recorded
+	StepCreated Step = "created" // the job id is recorded
+)
+
+// File is the upload: the file actually sent (after preparation).
+type File struct {
+	Path   string
+	Name   string // the name sent: the job's name; default: base name of Path
+	SHA256 string // hex digest of the bytes of Path
+	Size   int64
+	Rows   int // data rows (CONTRACT §1); reconciliation matches total_rows on it
+}
+
+// Request is one submission.
+type Request struct {
+	Kind string // ledger.KindTrace or ledger.KindDNC
+	File File
+	// Mapping is the column mapping: service key → header. For a DNC job it
+	// is {"phone": header}.
+	Mapping     map[string]string
+	Mode        string // traces: client.ModeNormal (default) or client.ModeEnhanced
+	IncludeLLCs bool
+	// Options are the other choices that shaped the upload (dropped
+	// duplicates, splits, header line…): part of what makes two
+	// submissions the same. Any JSON-encodable value; nil for none.
+	Options any
+	// Estimate is the cost estimate the user saw, kept with the intent.
+	Estimate any
+	// Again submits even when the same submission was made recently.
+	Again bool
+	// Progress receives upload progress.
+	Progress func(sent, total int64)
+	// OnStep, when set, is called after each step is committed (before the
+	// next one starts). Tests use it to stop the process at each step.
+	OnStep func(Step, *ledger.Submission)
+}
+
+// Result is a created job.
+type Result struct {
+	Submission *ledger.Submission
+	JobID      string
+	Charged    int64
+	Trace      *client.TraceCreated // traces
+	DNC        *client.DNCCreated   // DNC jobs
+}
+
+// active holds the submissions being sent by this process: Reconcile leaves
+// them alone (their "sent" state is not a leftover of a crash).
+var active sync.Map // int64 → struct{}
+
+func (r *Request) normalise() error {
+	switch r.Kind {
+	case ledger.KindTrace:
+		if r.Mode == "" {
+			r.Mode = client.ModeNormal
+		}
+		if len(r.Mapping) == 0 {
+			return errors.New("submit: a trace needs a column mapping")
+		}
+	case ledger.KindDNC:
+		if r.Mapping["phone"] == "" {
+			return errors.New("submit: a DNC scrub needs the phone column (mapping key \"phone\")")
+		}
+		r.Mode, r.IncludeLLCs = "", false
+	default:
+		return fmt.Errorf("submit: unknown kind %q (want trace or dnc)", r.Kind)
+	}
+	if r.File.Path == "" {
+		return errors.New("submit: no file to upload")
+	}
+	if r.File.Name == "" {
+		r.File.Name = filepath.Base(r.File.Path)
+	}
+	if r.File.SHA256 == "" {
+		return fmt.Errorf("submit: %s: the upload's SHA-256 is missing", r.File.Name)
+	}
+	return nil
+}
+
+func encodeOptional(v any, what string) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("submit: %s: %w", what, err)
+	}
+	return b, nil
+}
+
+// Submit creates a job for req through api, recording every step in led.
+//
+// Errors: a *DuplicateError (ErrDuplicate) when the same submission was made
+// within DuplicateWindow and req.Again is false, nothing sent; an
+// *UnknownError (client.ErrOutcomeUnknown) when a job may have been created;
+// the client's error when the server refused the upload (nothing charged).
+func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Request) (*Result, error) {
+	if err := req.normalise(); err != nil {
+		return nil, err
+	}
+	opts, err := encodeOptional(req.Options, "options")
+	if err != nil {
+		return nil, err
+	}
+	est, err := encodeOptional(req.Estimate, "estimate")
+	if err != nil {
+		return nil, err
+	}
+	if !req.Again {
+		dup, err := led.FindDuplicate(ctx, ledger.DuplicateKey{Kind: req.Kind, FileHash: req.File.SHA256, Mapping: req.Mapping,
+			Mode: req.Mode, IncludeLLCs: req.IncludeLLCs, Options: opts}, time.Now().Add(-DuplicateWindow))
+		if err != nil {
+			return nil, err
+		}
+		if dup != nil {
+			return nil, &DuplicateError{Earlier: dup}
+		}
+	}
+
+	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: req.File.Name, FileHash: req.File.SHA256,
+		FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode, IncludeLLCs: req.IncludeLLCs,
+		Options: opts, Estimate: est}
+	id, err := led.RecordIntent(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	active.Store(id, struct{}{})
+	defer active.Delete(id)
+	step := func(s Step) {
+		if req.OnStep != nil {
+			req.OnStep(s, sub)
+		}
+	}
+	step(StepIntent)
+
+	if err := ctx.Err(); err != nil {
+		// Nothing was sent: the submission did not happen.
+		led.MarkNotCreated(context.WithoutCancel(ctx), id, "cancelled before sending")
+		return nil, err
+	}
+	if err := led.MarkSent(ctx, id); err != nil {
+		// Not recorded as sent, so not sent.
+		led.MarkNotCreated(context.WithoutCancel(ctx), id, "could not record the submission: "+err.Error())
+		return nil, err
+	}
+	sub.State = ledger.StateSent
+	step(StepSent)
+
+	res := &Result{Submission: sub}
+	var jobID, status, name string
+	var charged int64
+	var rows int
+	var response any
+	switch req.Kind {
+	case ledger.KindTrace:
+		var c *client.TraceCreated
+		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: req.File.Name, Mode: req.Mode,
+			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
+		if err == nil {
+			res.Trace, response = c, c
+			jobID, status, charged, rows, name = c.ID, string(c.Status), c.CreditsCharged, c.TotalRows, req.File.Name
+		}
+	case ledger.KindDNC:
+		var c *client.DNCCreated
+		c, err = api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: req.File.Name,
+			PhoneColumn: req.Mapping["phone"], Progress: req.Progress})
+		if err == nil {
+			res.DNC, response = c, c
+			jobID, status, charged, rows, name = c.ID, string(c.Status), c.CreditsCharged, c.TotalRows, c.Name
+		}
+	}
+	// The outcome must be recorded whatever happened to ctx meanwhile.
+	rec := context.WithoutCancel(ctx)
+	if err != nil {
+		if errors.Is(err, client.ErrOutcomeUnknown) {
+			if mErr := led.MarkUnknown(rec, id, err.Error()); mErr != nil {
+				err = errors.Join(err, mErr)
+			}
+			sub.State = ledger.StateUnknown
+			return nil, &UnknownError{SubmissionID: id, Err: err}
+		}
+		// Refused by the server, or provably never sent: no job, no charge.
+		var ae *client.APIError
+		if errors.As(err, &ae) {
+			led.MarkFailed(rec, id, err.Error())
+			sub.State = ledger.StateFailed
+		} else {
+			led.MarkNotCreated(rec, id, err.Error())
+			sub.State = ledger.StateNotCreated
+		}
+		return nil, err
+	}
+	if jobID == "" {
+		led.MarkUnknown(rec, id, "the server answered without a job id")
+		sub.State = ledger.StateUnknown
+		return nil, &UnknownError{SubmissionID: id, Err: errors.New("the server answered without a job id")}
+	}
+	step(StepPosted)
+
+	raw, _ := json.Marshal(response)
+	if name == "" {
+		name = req.File.Name
+	}
+	if status == "" {
+		status = ledger.StatusProcessing
+	}
+	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: charged,
+		Job: ledger.Job{Kind: req.Kind, Name: name, Status: status, TotalRows: rows, CreatedAt: time.Now()}})
+	if err != nil {
+		// The job exists but the ledger did not take it: leave the
+		// submission "sent" for Reconcile, and say which job it was.
+		return nil, &UnknownError{SubmissionID: id, Err: fmt.Errorf("job %s was created but could not be recorded: %w", jobID, err)}
+	}
+	sub.State, sub.JobID, sub.Response = ledger.StateCreated, jobID, raw
+	res.JobID, res.Charged = jobID, charged
+	step(StepCreated)
+	return res, nil
+}

@@ -1,0 +1,349 @@
+package submit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+type env struct {
+	srv *sandbox.Server
+	api *client.Client
+	led *ledger.Ledger
+	dir string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	api, err := client.New(srv.URL(), sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	led, err := ledger.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	return &env{srv: srv, api: api, led: led, dir: dir}
+}
+
+const ownersCSV = "First,Last,Street,City,State,Zip\r\n" +
+	"Ann,Lee,1 Main St,Austin,TX,78701\r\n" +
+	"Bob,Ray,2 Oak Ave,Austin,TX,78702\r\n" +
+	"Acme,LLC,3 Elm Rd,Austin,TX,78703\r\n"
+
+var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last", "property_street": "Street",
+	"property_city": "City", "property_state": "State", "property_zip": "Zip"}
+
+func writeFile(t *testing.T, name, content string) File {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(content))
+	rows := strings.Count(strings.TrimSpace(content), "\n")
+	return File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(content)), Rows: rows}
+}
+
+func traceReq(f File) Request {
+	return Request{Kind: ledger.KindTrace, File: f, Mapping: ownersMapping, Mode: client.ModeNormal,
+		Options: map[string]any{"drop_duplicates": false}, Estimate: map[string]int{"credits": 2}}
+}
+
+// serverJobs counts the bulk traces and DNC jobs on the sandbox.
+func serverJobs(t *testing.T, api *client.Client) int {
+	t.Helper()
+	tl, err := api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 1, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := api.DNC.List(context.Background(), &client.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl.Metadata.TotalCount + dl.Metadata.TotalCount
+}
+
+func TestSubmitCommitsEachStep(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "owners.csv", ownersCSV)
+	var steps []Step
+	req := traceReq(f)
+	req.OnStep = func(s Step, sub *ledger.Submission) {
+		steps = append(steps, s)
+		got, err := e.led.Submission(ctx, sub.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[Step]ledger.State{StepIntent: ledger.StateIntent, StepSent: ledger.StateSent,
+			StepPosted: ledger.StateSent, StepCreated: ledger.StateCreated}[s]
+		if got.State != want {
+			t.Errorf("at step %s the ledger says %s, want %s", s, got.State, want)
+		}
+		if s == StepSent && serverJobs(t, e.api) != 0 {
+			t.Error("a job exists before the POST")
+		}
+	}
+	res, err := Submit(ctx, e.api, e.led, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(stepNames(steps), ",") != "intent,sent,posted,created" {
+		t.Fatalf("steps %v", steps)
+	}
+	if res.JobID == "" || res.Charged != 2 || res.Trace == nil {
+		t.Fatalf("result %+v", res)
+	}
+	sub, _ := e.led.Submission(ctx, res.Submission.ID)
+	if sub.State != ledger.StateCreated || sub.JobID != res.JobID || sub.FileHash != f.SHA256 || sub.Rows != 3 ||
+		!strings.Contains(string(sub.Estimate), "credits") || !strings.Contains(string(sub.Response), res.JobID) {
+		t.Fatalf("submission %+v", sub)
+	}
+	j, err := e.led.Job(ctx, res.JobID)
+	if err != nil || j.Status != ledger.StatusProcessing || j.Name != "owners.csv" || j.Kind != ledger.KindTrace {
+		t.Fatalf("job %+v, %v", j, err)
+	}
+	if sp, _ := e.led.JobSpend(ctx, res.JobID); sp.Charged != 2 {
+		t.Fatalf("spend %+v", sp)
+	}
+	if n := serverJobs(t, e.api); n != 1 {
+		t.Fatalf("%d jobs on the server", n)
+	}
+}
+
+func stepNames(s []Step) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = string(x)
+	}
+	return out
+}
+
+func TestDuplicateNeedsAgain(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "owners.csv", ownersCSV)
+	first, err := Submit(ctx, e.api, e.led, traceReq(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Submit(ctx, e.api, e.led, traceReq(f))
+	var de *DuplicateError
+	if !errors.Is(err, ErrDuplicate) || !errors.As(err, &de) || de.Earlier.JobID != first.JobID {
+		t.Fatalf("second submission: %v", err)
+	}
+	if !strings.Contains(err.Error(), first.JobID) {
+		t.Fatalf("message does not name the earlier job: %v", err)
+	}
+	if n := serverJobs(t, e.api); n != 1 {
+		t.Fatalf("a duplicate reached the server: %d jobs", n)
+	}
+	// Other options, another mode, or a DNC of the same file are not duplicates.
+	other := traceReq(f)
+	other.IncludeLLCs = true
+	if _, err := Submit(ctx, e.api, e.led, other); err != nil {
+		t.Fatalf("include_llcs differs: %v", err)
+	}
+	again := traceReq(f)
+	again.Again = true
+	if _, err := Submit(ctx, e.api, e.led, again); err != nil {
+		t.Fatalf("--again: %v", err)
+	}
+	if n := serverJobs(t, e.api); n != 3 {
+		t.Fatalf("%d jobs on the server, want 3", n)
+	}
+}
+
+func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "owners.csv", ownersCSV)
+	req := traceReq(f)
+	req.Mapping = map[string]string{"first_name": "First", "last_name": "Last"} // no address group
+	_, err := Submit(ctx, e.api, e.led, req)
+	if !errors.Is(err, client.ErrBadRequest) {
+		t.Fatalf("want a 400: %v", err)
+	}
+	subs, _ := e.led.Submissions(ctx)
+	if len(subs) != 1 || subs[0].State != ledger.StateFailed || subs[0].Error == "" {
+		t.Fatalf("submissions %+v", subs)
+	}
+	// A refused submission is not a duplicate of the corrected one, nor of itself.
+	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, client.ErrBadRequest) {
+		t.Fatalf("resubmitting a refused upload: %v", err)
+	}
+}
+
+func TestOutcomeUnknownIsReconciled(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	f := writeFile(t, "owners.csv", ownersCSV)
+	_, err := Submit(ctx, e.api, e.led, traceReq(f))
+	var ue *UnknownError
+	if !errors.Is(err, client.ErrOutcomeUnknown) || !errors.As(err, &ue) {
+		t.Fatalf("dropped response: %v", err)
+	}
+	sub, _ := e.led.Submission(ctx, ue.SubmissionID)
+	if sub.State != ledger.StateUnknown {
+		t.Fatalf("state %s", sub.State)
+	}
+	if n := serverJobs(t, e.api); n != 1 {
+		t.Fatalf("%d jobs on the server (the client must not resend)", n)
+	}
+	// Unknown counts as a possible duplicate.
+	if _, err := Submit(ctx, e.api, e.led, traceReq(f)); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("resubmitting an unknown submission: %v", err)
+	}
+
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := e.api.Traces.List(ctx, &client.TraceListOptions{Type: client.TypeBulk})
+	if len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID != tl.Traces[0].ID {
+		t.Fatalf("outcomes %+v", out)
+	}
+	sub, _ = e.led.Submission(ctx, ue.SubmissionID)
+	if sub.State != ledger.StateCreated || sub.JobID != tl.Traces[0].ID || sub.ReconciledAt.IsZero() {
+		t.Fatalf("after reconcile: %+v", sub)
+	}
+	if sp, _ := e.led.JobSpend(ctx, sub.JobID); sp.Charged != 2 {
+		t.Fatalf("spend of the adopted job: %+v", sp)
+	}
+	if out, _ := Reconcile(ctx, e.api, e.led, nil); len(out) != 0 {
+		t.Fatalf("second reconcile: %+v", out)
+	}
+}
+
+func TestReconcileStates(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	now := time.Now()
+	add := func(name string, rows int, state ledger.State, created time.Time) int64 {
+		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: name, FileHash: name,
+			Rows: rows, Mode: "normal", CreatedAt: created})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state != ledger.StateIntent {
+			e.led.MarkSent(ctx, id)
+		}
+		if state == ledger.StateUnknown {
+			e.led.MarkUnknown(ctx, id, "test")
+		}
+		return id
+	}
+	// Two jobs on the server: one owners.csv of 3 rows, one other.csv.
+	for _, n := range []string{"owners.csv", "other.csv"} {
+		f := writeFile(t, n, ownersCSV)
+		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: f.Path, ColumnMapping: ownersMapping}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	intent := add("owners.csv", 3, ledger.StateIntent, now)
+	adopt1 := add("owners.csv", 3, ledger.StateSent, now.Add(-time.Second))
+	adopt2 := add("owners.csv", 3, ledger.StateUnknown, now) // the one job is already taken
+	wrongRows := add("other.csv", 4, ledger.StateSent, now)
+	old := add("owners.csv", 3, ledger.StateUnknown, now.Add(-2*time.Hour)) // window long past
+
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]ledger.State{}
+	for _, o := range out {
+		got[o.Submission.ID] = o.State
+	}
+	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt1: ledger.StateCreated, adopt2: ledger.StateUnknown,
+		wrongRows: ledger.StateUnknown, old: ledger.StateNotCreated}
+	for id, w := range want {
+		s, _ := e.led.Submission(ctx, id)
+		if got[id] != w || s.State != w {
+			t.Errorf("submission %d (%s, %d rows): outcome %s, ledger %s; want %s", id, s.FileName, s.Rows, got[id], s.State, w)
+		}
+	}
+	// Once the window has passed, what is still unknown is not created.
+	later := func() time.Time { return now.Add(WindowAfter + time.Minute) }
+	if _, err := Reconcile(ctx, e.api, e.led, &ReconcileOptions{Now: later}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{adopt2, wrongRows} {
+		if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateNotCreated {
+			t.Errorf("submission %d after the window: %s", id, s.State)
+		}
+	}
+	if n := serverJobs(t, e.api); n != 2 {
+		t.Fatalf("reconcile created jobs: %d", n)
+	}
+}
+
+func TestSubmitDNC(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "phones.csv", "Phone\r\n(512) 555-0101\r\n512-555-0102\r\nbad\r\n")
+	req := Request{Kind: ledger.KindDNC, File: f, Mapping: map[string]string{"phone": "Phone"}}
+	res, err := Submit(ctx, e.api, e.led, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DNC == nil || res.Charged != 3 {
+		t.Fatalf("result %+v", res)
+	}
+	j, err := e.led.Job(ctx, res.JobID)
+	if err != nil || j.Kind != ledger.KindDNC || j.Name != "phones.csv" || j.TotalRows != 3 {
+		t.Fatalf("job %+v, %v", j, err)
+	}
+	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("duplicate DNC: %v", err)
+	}
+	// A DNC whose response was lost is adopted from GET /dnc.
+	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	req.Again = true
+	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("dropped response: %v", err)
+	}
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil || len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID == res.JobID {
+		t.Fatalf("reconcile: %+v, %v", out, err)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	e := newEnv(t)
+	f := writeFile(t, "owners.csv", ownersCSV)
+	for name, req := range map[string]Request{
+		"kind":    {Kind: "fax", File: f},
+		"mapping": {Kind: ledger.KindTrace, File: f},
+		"phone":   {Kind: ledger.KindDNC, File: f, Mapping: map[string]string{"x": "y"}},
+		"file":    {Kind: ledger.KindTrace, Mapping: ownersMapping},
+		"hash":    {Kind: ledger.KindTrace, Mapping: ownersMapping, File: File{Path: f.Path}},
+	} {
+		if _, err := Submit(context.Background(), e.api, e.led, req); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if subs, _ := e.led.Submissions(context.Background()); len(subs) != 0 {
+		t.Fatalf("invalid requests left submissions: %+v", subs)
+	}
+}

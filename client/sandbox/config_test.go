@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,28 @@ func TestHandlerInHTTPTest(t *testing.T) {
 	j := do(t, "GET", ts.URL+"/v1/traces/"+id, DemoKey, nil, "").json(t)
 	if j["download_url"] != ts.URL+"/v1/traces/"+id+"/download" {
 		t.Errorf("download_url = %v", j["download_url"])
+	}
+}
+
+// The last-resort recover answers 500 in the plain shape and counts the panic.
+func TestRecoverAnswers500(t *testing.T) {
+	s, err := New(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.hook = func(r *http.Request) {
+		if r.URL.Path == "/v1/pricing" {
+			panic("boom")
+		}
+	}
+	ts := newHTTPTest(s)
+	defer ts.Close()
+	r := do(t, "GET", ts.URL+"/v1/pricing", DemoKey, nil, "")
+	if r.status != 500 || r.json(t)["code"] != "INTERNAL_ERROR" || s.Panics() != 1 {
+		t.Errorf("%d %s, panics %d", r.status, r.body, s.Panics())
+	}
+	if r := do(t, "GET", ts.URL+"/v1/account", DemoKey, nil, ""); r.status != 200 {
+		t.Errorf("the server keeps serving: %d", r.status)
 	}
 }

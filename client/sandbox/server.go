@@ -43,6 +43,7 @@ type Server struct {
 	deliveries []*Delivery
 
 	panics atomic.Int64
+	hook   func(*http.Request) // tests only: runs before routing
 
 	ln   net.Listener
 	http *http.Server
@@ -288,6 +289,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.authenticate(w, r)
 	if !ok {
 		return
+	}
+	if s.hook != nil {
+		s.hook(r)
 	}
 	rt, allow, found := s.match(r.Method, r.URL.Path)
 	group := rt.group

@@ -75,8 +75,9 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 	}
 	var cands []cand
 	for i, h := range headers {
+		ws := words(h)
 		for _, k := range keys {
-			s, why := scoreHeader(h, k)
+			s, why := scoreWords(h, ws, k)
 			if s <= 0 {
 				continue
 			}
@@ -247,11 +248,13 @@ var keyPart = map[string]struct{ group, part string }{
 }
 
 // scoreHeader is how well a header names a key, from the header alone.
-func scoreHeader(h, key string) (float64, string) {
+func scoreHeader(h, key string) (float64, string) { return scoreWords(h, words(h), key) }
+
+// scoreWords is scoreHeader with the header's words already split.
+func scoreWords(h string, ws []string, key string) (float64, string) {
 	if h == key {
 		return 1, "exact key"
 	}
-	ws := words(h)
 	c := strings.Join(ws, "")
 	if c == "" {
 		return 0, ""

@@ -140,11 +140,16 @@ func startsWithHouseNumber(v string) bool {
 		i++
 	}
 	if i == 0 || i >= len(v) {
-		return strings.HasPrefix(strings.ToUpper(v), "PO BOX") || strings.HasPrefix(strings.ToUpper(v), "P O BOX") || strings.HasPrefix(strings.ToUpper(v), "P.O. BOX")
+		return i == 0 && len(v) > 0 && (v[0] == 'P' || v[0] == 'p') &&
+			(hasPrefixFold(v, "PO BOX") || hasPrefixFold(v, "P O BOX") || hasPrefixFold(v, "P.O. BOX"))
 	}
 	// "123 Main", "123A Main", "12-14 Main"
 	for i < len(v) && v[i] != ' ' {
 		i++
 	}
 	return i < len(v)
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

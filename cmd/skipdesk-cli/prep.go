@@ -236,6 +236,7 @@ func quoteAll(s []string) []string {
 func runValidate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "validate", &o)
+	save := fs.String("save-preset", "", "with --presets FILE: save the mapping (when valid) under this name for files with the same headers")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -243,10 +244,23 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("validate: want one FILE, got %d arguments", len(pos))
 	}
+	if *save != "" && o.presets == "" {
+		return usageErrorf("validate: --save-preset needs --presets FILE")
+	}
 	env.JSON = env.JSON || o.jsonOut
 	p, err := settle(ctx, pos[0], &o)
 	if err != nil {
 		return err
+	}
+	if *save != "" && p.OK {
+		pr := mapping.NewPreset(*save, p.ins.Headers, p.Kind, p.Mapping, p.Mode, false)
+		if len(p.Splits) > 0 {
+			return usageErrorf("validate: a mapping with accepted splits cannot be saved as a preset (it names derived columns)")
+		}
+		if err := mapping.NewFileStore(o.presets).SavePreset(pr); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "saved preset %q in %s\n", *save, o.presets)
 	}
 	err = env.Output(p, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d %s, %d columns; mapping from %s", filepath.Base(p.File), p.ins.Rows, plural(p.ins.Rows, "row", "rows"), len(p.ins.Headers), p.Source)
@@ -325,7 +339,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return env.Explain(ctx, c, err, -1)
 	}
-	plan := prepare.Plan{Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: *dropDup,
+	plan := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: *dropDup,
 		Input: input.Options{HeaderLine: o.headerLine, Sheet: o.sheet}}
 	up, err := prepare.Prepare(ctx, p.File, p.ins, plan)
 	if err != nil {

@@ -121,6 +121,19 @@ func TestValidatePreset(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "mapping from preset county, enhanced mode") || strings.Contains(out, `"Situs Zip"`) {
 		t.Errorf("exit %d:\n%s%s", code, out, errs)
 	}
+	// Save the mapping given by flags under a newer name: it wins next time.
+	code, _, errs = prepCLI(t, "validate", p, "--presets", store, "--save-preset", "situs",
+		"--map", "first_name=Owner 1 First Name", "--map", "last_name=Owner 1 Last Name", "--map", "property_street=Situs Address",
+		"--map", "property_city=Situs City", "--map", "property_state=Situs State", "--map", "property_zip=Situs Zip")
+	if code != 0 || !strings.Contains(errs, `saved preset "situs"`) {
+		t.Fatalf("save: exit %d: %s", code, errs)
+	}
+	if code, out, _ := prepCLI(t, "validate", p, "--presets", store); code != 0 || !strings.Contains(out, "mapping from preset situs, normal mode") {
+		t.Errorf("after save: exit %d:\n%s", code, out)
+	}
+	if code, _, _ := prepCLI(t, "validate", p, "--save-preset", "x"); code != exitUsage {
+		t.Errorf("--save-preset without --presets: exit %d", code)
+	}
 }
 
 func TestPrepUsageErrors(t *testing.T) {
@@ -214,6 +227,14 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--json")
+	var v struct {
+		Upload      struct{ DroppedDuplicates int `json:"dropped_duplicates"` }
+		DNCEstimate struct{ Credits int64 } `json:"dnc_estimate"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.Upload.DroppedDuplicates != 1 || v.DNCEstimate.Credits != 2 {
+		t.Errorf("drop duplicate phones: exit %d %v %+v %s", code, err, v, errs)
 	}
 	// An invalid mapping stops before the API.
 	p := prepFile(t, "owners.csv", prepOwners)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Plan says what the upload must be.
@@ -37,6 +38,10 @@ type Plan struct {
 	// DropDuplicates drops each row whose duplicate key repeats an earlier
 	// row's (the earlier row is kept).
 	DropDuplicates bool
+	// Kind is the kind of submission. For a DNC scrub, duplicates are rows
+	// whose phone normalises to a number already seen (what phone.Scan
+	// counts as Duplicates); invalid phones are never dropped.
+	Kind mapping.Kind
 	// KeyColumns form the duplicate key; nil means DefaultKeyColumns (the
 	// mapped columns, the key estimate.Options gives the inspection, so that
 	// the rows dropped are the ones Inspection.DuplicateRows counted). Values
@@ -180,7 +185,13 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 		splitCols[i] = slices.Index(headers, sp.Column)
 	}
 	var keyIdx []int
-	if plan.DropDuplicates {
+	phoneCol := -1
+	if plan.DropDuplicates && plan.Kind == mapping.DNC && plan.KeyColumns == nil {
+		phoneCol = slices.Index(headers, plan.Mapping[mapping.Phone])
+		if phoneCol < 0 {
+			return &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}
+		}
+	} else if plan.DropDuplicates {
 		keys := plan.KeyColumns
 		if keys == nil {
 			keys = DefaultKeyColumns(plan.Mapping, plan.Splits)
@@ -233,7 +244,17 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 		if err != nil {
 			return err
 		}
-		if seen != nil {
+		if seen != nil && phoneCol >= 0 {
+			n := phone.Normalize(row[phoneCol])
+			if n.Valid {
+				k := [2]uint64{maphash.String(s1, n.Digits), 0}
+				if _, dup := seen[k]; dup {
+					u.DroppedDuplicates++
+					continue
+				}
+				seen[k] = struct{}{}
+			}
+		} else if seen != nil {
 			key = key[:0]
 			for _, i := range keyIdx {
 				key = appendNormalized(key, row[i])

@@ -262,6 +262,32 @@ func TestDropDuplicates(t *testing.T) {
 	}
 }
 
+func TestDropDuplicatePhones(t *testing.T) {
+	body := "Name,Cell\n" +
+		"Ann,(212) 555-0147\n" +
+		"Bo,1-212-555-0147\n" + // the same number: dropped
+		"Cy,1.23E+10\n" +
+		"Di,1.23E+10\n" + // invalid: kept (billed, then refunded)
+		"Ed,305 555 0101 x2\n" +
+		"Fa,3055550101\n" // dropped
+	p := writeFile(t, "phones.csv", []byte(body))
+	ins := inspect(t, p, input.Options{})
+	u, err := Prepare(context.Background(), p, ins, Plan{Kind: mapping.DNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"}, DropDuplicates: true, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range readCSV(t, u.Path)[1:] {
+		names = append(names, r[0])
+	}
+	if !slices.Equal(names, []string{"Ann", "Cy", "Di", "Ed"}) || u.DroppedDuplicates != 2 || u.Rows != 4 {
+		t.Errorf("kept %v, dropped %d", names, u.DroppedDuplicates)
+	}
+	if _, err := Prepare(context.Background(), p, ins, Plan{Kind: mapping.DNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, DropDuplicates: true, Dir: t.TempDir()}); err == nil {
+		t.Error("missing phone column: no error")
+	}
+}
+
 func TestPrepareErrors(t *testing.T) {
 	p := writeFile(t, "owners.csv", []byte(plain))
 	ins := inspect(t, p, input.Options{})

@@ -230,7 +230,9 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	}
 	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--json")
 	var v struct {
-		Upload      struct{ DroppedDuplicates int `json:"dropped_duplicates"` }
+		Upload struct {
+			DroppedDuplicates int `json:"dropped_duplicates"`
+		}
 		DNCEstimate struct{ Credits int64 } `json:"dnc_estimate"`
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.Upload.DroppedDuplicates != 1 || v.DNCEstimate.Credits != 2 {

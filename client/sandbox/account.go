@@ -104,9 +104,6 @@ func (s *Server) SetWebhook(key, url, secret string) error {
 	return s.withAccount(key, func(a *account) { a.webhookURL, a.webhookSecret = url, secret })
 }
 
-// AccountSnapshot is the account state as GET /account shows it.
-type AccountSnapshot = accountJSON
-
 // Account returns the current state of a key's account.
 func (s *Server) Account(key string) (AccountSnapshot, bool) {
 	s.mu.Lock()
@@ -118,7 +115,8 @@ func (s *Server) Account(key string) (AccountSnapshot, bool) {
 	return a.view(), true
 }
 
-type subscriptionJSON struct {
+// SubscriptionSnapshot is the subscription object of GET /account.
+type SubscriptionSnapshot struct {
 	PlanID           string `json:"plan_id"`
 	PlanName         string `json:"plan_name"`
 	CreditsLimit     int64  `json:"credits_limit"`
@@ -135,19 +133,20 @@ type MeteredJSON struct {
 	CardLast4     string `json:"card_last4"`
 }
 
-type accountJSON struct {
-	ID           string            `json:"id"`
-	Email        string            `json:"email"`
-	BillingMode  string            `json:"billing_mode"`
-	Credits      int64             `json:"credits"`
-	Subscription *subscriptionJSON `json:"subscription"`
-	Metered      *MeteredJSON      `json:"metered"`
+// AccountSnapshot is the account as GET /account shows it.
+type AccountSnapshot struct {
+	ID           string                `json:"id"`
+	Email        string                `json:"email"`
+	BillingMode  string                `json:"billing_mode"`
+	Credits      int64                 `json:"credits"`
+	Subscription *SubscriptionSnapshot `json:"subscription"`
+	Metered      *MeteredJSON          `json:"metered"`
 }
 
-func (a *account) view() accountJSON {
-	v := accountJSON{ID: a.id, Email: a.email, BillingMode: a.mode, Credits: a.credits}
+func (a *account) view() AccountSnapshot {
+	v := AccountSnapshot{ID: a.id, Email: a.email, BillingMode: a.mode, Credits: a.credits}
 	if a.sub != nil {
-		v.Subscription = &subscriptionJSON{
+		v.Subscription = &SubscriptionSnapshot{
 			PlanID:           a.sub.PlanID,
 			PlanName:         a.sub.PlanName,
 			CreditsLimit:     a.sub.CreditsLimit,

@@ -112,8 +112,10 @@ type PlanOutlook struct {
 // Company rows are those whose mapped name columns hold an entity token;
 // with no name column mapped there are none. ins must have been made with
 // the mapping's name columns (Options, Reinspect); otherwise Stale is set.
+// splits are the accepted splits when m names their derived columns and
+// ins is of the original file (see Options).
 // A nil pricing prices at 0 with a warning; a nil account cannot pay.
-func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs bool, pricing *client.Pricing, account *client.Account) Result {
+func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs bool, pricing *client.Pricing, account *client.Account, splits ...mapping.Split) Result {
 	if mode == "" {
 		mode = mapping.ModeNormal
 	}
@@ -128,7 +130,7 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 		if len(m.NameColumns()) > 0 {
 			r.EntityRows = ins.EntityRows
 		}
-		r.Stale = !Fits(ins, m)
+		r.Stale = !Fits(ins, m, splits...)
 	}
 	indRate := rates.Normal
 	if mode == mapping.ModeEnhanced {
@@ -262,19 +264,67 @@ func pay(cost int64, a *client.Account) Payment {
 // company rows decided by the mapped name columns (none when no name is
 // mapped) and duplicates keyed on the mapped columns (what the provider
 // looks up; all columns when nothing is mapped).
-func Options(base input.Options, m mapping.Mapping) input.Options {
+//
+// With accepted splits, m may name derived columns that the file does not
+// have yet: a name split's source column then stands for first_name and
+// last_name (a full name holds a company token exactly when its split
+// parts do, since a company name is kept whole), and split source columns
+// join the duplicate key, as prepare.DefaultKeyColumns does. The estimate
+// of the original file is then that of the prepared upload.
+func Options(base input.Options, m mapping.Mapping, splits ...mapping.Split) input.Options {
 	o := base
-	o.NameColumns = m.NameColumns()
-	if o.NameColumns == nil {
-		o.NameColumns = []string{}
+	o.NameColumns = nameColumns(m, splits)
+	o.KeyColumns = nil
+	for _, h := range m.Clean().Columns() {
+		if !derived(h, m, splits) {
+			o.KeyColumns = append(o.KeyColumns, h)
+		}
 	}
-	o.KeyColumns = m.Columns()
+	for _, sp := range splits {
+		if !slices.Contains(o.KeyColumns, sp.Column) {
+			o.KeyColumns = append(o.KeyColumns, sp.Column)
+		}
+	}
 	return o
 }
 
-// Fits reports whether ins was made with the name columns of m.
-func Fits(ins *input.Inspection, m mapping.Mapping) bool {
-	want := m.NameColumns()
+// nameColumns are the columns deciding company rows: never nil, empty
+// when no name is mapped.
+func nameColumns(m mapping.Mapping, splits []mapping.Split) []string {
+	out := []string{}
+	for _, k := range []string{mapping.FirstName, mapping.LastName} {
+		h := m[k]
+		if h == "" {
+			continue
+		}
+		for _, sp := range splits {
+			if sp.Kind == mapping.SplitName && slices.Contains(sp.Keys, k) {
+				h = sp.Column
+			}
+		}
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// derived reports whether header h of m is a column a split derives.
+func derived(h string, m mapping.Mapping, splits []mapping.Split) bool {
+	for _, sp := range splits {
+		for _, k := range sp.Keys {
+			if m[k] == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Fits reports whether ins was made with the name columns of m (and its
+// splits).
+func Fits(ins *input.Inspection, m mapping.Mapping, splits ...mapping.Split) bool {
+	want := nameColumns(m, splits)
 	if len(want) == 0 {
 		return true // no company rows whatever the inspection counted
 	}
@@ -284,11 +334,12 @@ func Fits(ins *input.Inspection, m mapping.Mapping) bool {
 	return slices.Equal(have, want)
 }
 
-// Reinspect reads the inspected file again with the options mapping m
-// implies (same header line and sheet). Call it when the columns mapped to
-// first_name/last_name (or the mapped columns, for duplicates) change.
-func Reinspect(ctx context.Context, ins *input.Inspection, m mapping.Mapping) (*input.Inspection, error) {
-	o := Options(input.Options{HeaderLine: ins.HeaderLine, Sheet: ins.Sheet, SampleRows: len(ins.Sample)}, m)
+// Reinspect reads the inspected file again with the options mapping m (and
+// its accepted splits) implies, with the same header line and sheet. Call
+// it when the columns mapped to first_name/last_name (or the mapped
+// columns, for duplicates) change.
+func Reinspect(ctx context.Context, ins *input.Inspection, m mapping.Mapping, splits ...mapping.Split) (*input.Inspection, error) {
+	o := Options(input.Options{HeaderLine: ins.HeaderLine, Sheet: ins.Sheet, SampleRows: len(ins.Sample)}, m, splits...)
 	if o.SampleRows == 0 {
 		o.SampleRows = -1
 	}

@@ -269,3 +269,56 @@ func waitDNC(t *testing.T, c *client.Client, id string) *client.DNCJob {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestEstimateWithSplitsMatchesSandbox: a file with full names and one-line
+// addresses, estimated before preparing (Options with the splits) and
+// compared with the prepared upload's cost at the sandbox.
+func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox")
+	}
+	c, _ := startSandbox(t, client.BillingPrepaid)
+	ctx := context.Background()
+	var b strings.Builder
+	b.WriteString("Owner Name,Property Address\r\n")
+	owners := []string{"SMITH JOHN A", "GARCIA MARIA", "ACME HOLDINGS LLC", "JONES FAMILY TRUST", "COBB DAVID", "LEE ANN & BO", "BANK OF TEXAS"}
+	for i := 0; i < 70; i++ {
+		fmt.Fprintf(&b, "%s,\"%d Main St, Springfield, IL 627%02d\"\r\n", owners[i%len(owners)], i+1, i)
+	}
+	p := filepath.Join(t.TempDir(), "full.csv")
+	os.WriteFile(p, []byte(b.String()), 0o600)
+	ins0, err := input.Inspect(ctx, p, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sug := mapping.AutoMap(ins0.Headers, ins0.Sample, mapping.Trace)
+	if len(sug.Splits) != 2 {
+		t.Fatalf("splits %+v", sug.Splits)
+	}
+	m := sug.WithSplits(ins0.Headers)
+	ins, err := Reinspect(ctx, ins0, m, sug.Splits...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := prepare.Prepare(ctx, p, ins, prepare.Plan{Mapping: m, Splits: sug.Splits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Remove()
+	pr, _ := c.Pricing(ctx)
+	for _, mode := range []string{"normal", "enhanced"} {
+		for _, llcs := range []bool{false, true} {
+			est := Estimate(ins, m, mode, llcs, pr, nil, sug.Splits...)
+			if est.Stale || est.EntityRows != 30 {
+				t.Fatalf("estimate %+v", est)
+			}
+			got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, Mode: mode, ColumnMapping: up.Mapping, IncludeLLCs: llcs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cost != est.Credits || got.EntityRows != est.EntityRows || got.TotalRows != est.TotalRows {
+				t.Errorf("%s/%v: sandbox cost %d entity %d; estimate %d entity %d", mode, llcs, got.Cost, got.EntityRows, est.Credits, est.EntityRows)
+			}
+		}
+	}
+}

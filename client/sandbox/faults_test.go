@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,16 @@ func TestFaultDropCreateResponse(t *testing.T) {
 	}
 	if r := postForm(t, s, DemoKey, "/traces", traceParts(ownersCSV, "o.csv", ownersMapping)...); r.status != 201 {
 		t.Errorf("only one response is dropped: %d", r.status)
+	}
+}
+
+func TestHeadDownload(t *testing.T) {
+	s := startT(t, testConfig())
+	id := postForm(t, s, DemoKey, "/traces", traceParts(ownersCSV, "o.csv", ownersMapping)...).json(t)["id"].(string)
+	s.FinishPending()
+	full := get(t, s, DemoKey, "/traces/"+id+"/download")
+	r := do(t, "HEAD", s.URL()+"/traces/"+id+"/download", DemoKey, nil, "")
+	if r.status != 200 || len(r.body) != 0 || r.header.Get("Content-Length") != strconv.Itoa(len(full.body)) {
+		t.Errorf("HEAD: %d %v", r.status, r.header)
 	}
 }

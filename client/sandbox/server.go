@@ -234,7 +234,7 @@ func (s *Server) match(method, path string) (rt route, allow string, ok bool) {
 		}
 	}
 	one := func(m string, group int, h func(http.ResponseWriter, *http.Request, *account, string), id string) (route, string, bool) {
-		if method != m {
+		if method != m && !(m == "GET" && method == "HEAD") {
 			return route{}, m, true
 		}
 		return route{group: group, handler: h, id: id}, "", true

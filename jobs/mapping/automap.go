@@ -238,6 +238,9 @@ var (
 		"unit": true, "apt": true, "suite": true, "middle": true, "mi": true, "suffix": true, "full": true, "carrier": true,
 		"dnc": true, "score": true, "email": true, "e": true, "fips": true, "code4": true, "plus4": true, "vacant": true,
 		"owned": true, "occupied": true, "flag": true, "value": true, "id": true, "name": true, "distance": true, "prefix": true}
+	// Words of a column holding one piece of a street address.
+	streetPieceWords = map[string]bool{"number": true, "num": true, "no": true, "house": true, "dir": true, "direction": true,
+		"predir": true, "postdir": true, "pre": true, "post": true, "care": true, "attn": true}
 	phoneWords = map[string]bool{"phone": true, "cell": true, "mobile": true, "wireless": true, "telephone": true, "tel": true,
 		"landline": true, "ph": true, "cellphone": true}
 )
@@ -344,12 +347,18 @@ func wordScore(ws []string, key string) float64 {
 			if w == "st" && i+1 < len(ws) { // "St Name", "St Number"
 				continue
 			}
-			if part != "" && part != p {
+			switch {
+			case part == "" || part == p:
+				part = p
+			case part == "street":
+				part = p // "Property Address City": the city of the address
+			case p == "street":
+				// "City Address": keep the city
+			default:
 				return 0 // "City State Zip": a combined column
 			}
-			part = p
 		}
-		if spoilWords[w] {
+		if spoilWords[w] || streetPieceWords[w] {
 			return 0
 		}
 		if (w == "2" || w == "line2" || w == "4") && part != "" {

@@ -2,10 +2,13 @@ package wizard
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // costLine is one billed tier of an estimate.
@@ -29,83 +32,63 @@ type cost struct {
 	Reason    string // why the account cannot pay, in words
 	Dropped   int    // duplicate rows dropped
 	Saved     int64  // credits that dropping duplicates saves (or would save)
+	Warnings  []string
 }
 
-// traceCost prices a trace with the provider's billing rules (CONTRACT §3).
+// traceCost prices a trace with jobs/estimate. Dropping duplicates removes
+// those rows from the upload: the estimate is made for the rows that remain
+// (duplicates counted as individuals, as estimate counts their savings).
 func traceCost(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs, dropDups bool, p *client.Pricing, a *client.Account) cost {
-	rows, entities, dups := ins.Rows, ins.EntityRows, ins.DuplicateRows
-	if len(m.NameColumns()) == 0 {
-		entities = 0
+	in := ins
+	if dropDups && ins.DuplicateRows > 0 {
+		cp := *ins
+		cp.Rows -= ins.DuplicateRows
+		cp.DuplicateRows = 0
+		in = &cp
 	}
-	var c cost
-	billable := func(rows, entities int) (indiv, llc int) {
-		indiv = rows - entities
-		if includeLLCs {
-			llc = entities
-		}
-		return
-	}
+	e := estimate.Estimate(in, m, mode, includeLLCs, p, a)
+	c := cost{Total: e.Credits, Saved: e.DuplicateSavings}
 	if dropDups {
-		// Duplicates are assumed spread like the rest: counted as individuals.
-		rows -= dups
-		c.Dropped = dups
+		c.Dropped = ins.DuplicateRows
+		c.Saved = int64(ins.DuplicateRows) * e.Individuals.Rate
 	}
-	indiv, llc := billable(rows, entities)
-	r := p.Rates
-	rate := r.Normal
-	label := "Individuals (normal)"
-	if mode == mapping.ModeEnhanced {
-		rate, label = r.Enhanced, "Individuals (enhanced)"
+	label := "Individuals (normal rate)"
+	if e.Mode == mapping.ModeEnhanced {
+		label = "Individuals (enhanced rate)"
 	}
-	c.Lines = append(c.Lines, costLine{Label: label, Rows: indiv, Rate: rate, Credits: int64(indiv) * rate})
+	c.Lines = append(c.Lines, costLine{Label: label, Rows: e.Individuals.Rows, Rate: e.Individuals.Rate, Credits: e.Individuals.Credits})
+	comp := costLine{Label: "Companies / LLCs", Rows: e.Companies.Rows, Rate: e.Companies.Rate, Credits: e.Companies.Credits}
 	switch {
-	case !includeLLCs:
-		c.Lines = append(c.Lines, costLine{Label: "Companies / LLCs", Rows: entities, Note: "skipped, not billed"})
-	case mode == mapping.ModeEnhanced:
-		c.Lines = append(c.Lines, costLine{Label: "Companies / LLCs (in the enhanced job)", Rows: llc, Rate: r.Enhanced, Credits: int64(llc) * r.Enhanced})
+	case !e.Companies.Billed:
+		comp.Note = "skipped: not traced, not billed"
+	case e.Mode == mapping.ModeEnhanced:
+		comp.Label = "Companies / LLCs (in the enhanced job)"
 	default:
-		c.Lines = append(c.Lines, costLine{Label: "Companies / LLCs (llc rate)", Rows: llc, Rate: r.LLC, Credits: int64(llc) * r.LLC})
+		comp.Label = "Companies / LLCs (llc rate)"
 	}
-	for _, l := range c.Lines {
-		c.Total += l.Credits
-	}
-	if dups > 0 {
-		c.Saved = int64(dups) * rate
-	}
-	c.account(a)
+	c.Lines = append(c.Lines, comp)
+	c.payment(e.Payment)
 	return c
 }
 
-// dncCost prices a DNC scrub: every data row at the dnc rate.
-func dncCost(rows int, p *client.Pricing, a *client.Account) cost {
-	c := cost{Lines: []costLine{{Label: "Phones", Rows: rows, Rate: p.Rates.DNC, Credits: int64(rows) * p.Rates.DNC}}}
-	c.Total = c.Lines[0].Credits
-	c.account(a)
-	return c
+// dncCost prices a DNC scrub of a scanned phone column.
+func dncCost(scan *phone.Scan, p *client.Pricing, a *client.Account) (cost, estimate.DNCResult) {
+	e := estimate.EstimateDNC(scan, p, a)
+	c := cost{Total: e.Credits, Lines: []costLine{{Label: "Phones (dnc rate)", Rows: e.Rows, Rate: e.Rate, Credits: e.Credits}}}
+	c.payment(e.Payment)
+	return c, e
 }
 
-// account fills what the account can pay.
-func (c *cost) account(a *client.Account) {
-	c.CanPay = true
-	if a == nil {
-		return
-	}
-	if a.BillingMode == client.BillingMetered && a.Metered != nil {
+func (c *cost) payment(p estimate.Payment) {
+	c.CanPay, c.Shortfall, c.Reason = p.CanPay, p.Shortfall, p.Blocker
+	c.Balance, c.After = p.Balance, p.BalanceAfter
+	if p.Metered != nil {
 		c.Metered = true
-		c.Balance = a.Metered.UnbilledUsage
-		c.After = c.Balance + c.Total
-		if a.Metered.PastDue {
-			c.CanPay = false
-			c.Reason = "The account's card payment is past due: submissions are refused until it is settled."
-		}
-		return
+		c.Balance, c.After = p.Metered.UnbilledUsage, p.Metered.UsageAfter
 	}
-	c.Balance = a.Credits
-	c.After = a.Credits - c.Total
-	if c.After < 0 {
-		c.CanPay = false
-		c.Shortfall = -c.After
-		c.Reason = "Not enough credits."
+	c.Warnings = p.Warnings
+	if c.Reason != "" {
+		c.Reason = strings.ToUpper(c.Reason[:1]) + c.Reason[1:] + "."
 	}
 }
 

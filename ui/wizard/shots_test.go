@@ -39,14 +39,13 @@ func TestTraceScreens(t *testing.T) {
 	h := openTrace(t, f)
 	h.w.Resize(fyne.NewSize(1280, 800))
 	saveShot(t, h.w, "trace-1-file")
-	h.tr.tabs.SelectIndex(1)
+	act(func() { h.tr.tabs.SelectIndex(1) })
 	m := fullMapping()
 	delete(m, "mailing_zip")
 	m["property_city"] = "Town"
 	h.set(t, m)
 	saveShot(t, h.w, "trace-2-map")
-	h.tr.tabs.SelectIndex(2)
-	h.tr.llcCheck.SetChecked(true)
+	act(func() { h.tr.tabs.SelectIndex(2); h.tr.llcCheck.SetChecked(true) })
 	h.settle(t)
 	saveShot(t, h.w, "trace-3-options")
 }

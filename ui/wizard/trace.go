@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
@@ -478,8 +479,9 @@ func (t *Trace) mappingChanged() {
 // a moment so that a burst of changes reads the file once.
 func (t *Trace) scheduleRecount() {
 	m := t.board.mapping()
-	names, keys := m.NameColumns(), m.Columns()
-	if slices.Equal(names, t.ins.NameColumns) && slices.Equal(keys, t.ins.KeyColumns) {
+	opts := estimate.Options(t.opts, m)
+	names, keys := opts.NameColumns, opts.KeyColumns
+	if estimate.Fits(t.ins, m) && slices.Equal(keys, t.ins.KeyColumns) {
 		return
 	}
 	if t.reinspect != nil {
@@ -491,11 +493,6 @@ func (t *Trace) scheduleRecount() {
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.reinspect = cancel
 	t.counting = true
-	opts := t.opts
-	opts.NameColumns, opts.KeyColumns = names, keys
-	if opts.NameColumns == nil {
-		opts.NameColumns = []string{} // no name mapped: no company rows, not a guess
-	}
 	path := t.path
 	t.bg.Add(1)
 	t.reinspectWait = time.AfterFunc(recountDelay, func() {
@@ -633,11 +630,11 @@ func (t *Trace) showCost(c cost) {
 		after = fmt.Sprintf("Balance: %s credits → after: %s credits", thousands(c.Balance), thousands(c.After))
 	}
 	setText(t.costAfter, after)
-	warn := ""
+	warn := strings.Join(c.Warnings, "\n")
 	if !c.CanPay {
 		warn = c.Reason
 		if c.Shortfall > 0 {
-			warn = fmt.Sprintf("Not enough credits: this trace needs %s more (balance %s, cost %s). Top up or reduce the rows.", thousands(c.Shortfall), thousands(c.Balance), thousands(c.Total))
+			warn = fmt.Sprintf("Not enough credits: this job needs %s more (balance %s, cost %s). Top up or reduce the rows.", thousands(c.Shortfall), thousands(c.Balance), thousands(c.Total))
 		}
 	}
 	setText(t.costWarn, warn)

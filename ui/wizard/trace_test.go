@@ -18,12 +18,7 @@ func TestMain(m *testing.M) {
 	recountDelay = time.Millisecond
 	// The test driver runs fyne.Do inline on the calling goroutine: serialise
 	// the callbacks as the real driver does on its main thread.
-	var uiMu sync.Mutex
-	do = func(f func()) {
-		uiMu.Lock()
-		defer uiMu.Unlock()
-		f()
-	}
+	do = act
 	os.Exit(m.Run())
 }
 
@@ -45,7 +40,7 @@ func fullMapping() mapping.Mapping {
 	return m
 }
 
-const wait = 5 * time.Second
+const wait = 60 * time.Second
 
 func recv[T any](t *testing.T, ch chan T, what string) T {
 	t.Helper()
@@ -76,7 +71,7 @@ func openTrace(t *testing.T, f *fakeBackend) *harness {
 	h := &harness{f: f, w: w, done: make(chan string, 1)}
 	h.tr = newTrace(w, f, func(id string) { h.done <- id })
 	w.SetContent(h.tr.root)
-	h.tr.open("/data/owners.csv")
+	act(func() { h.tr.open("/data/owners.csv") })
 	h.settle(t)
 	return h
 }
@@ -88,6 +83,17 @@ func (h *harness) settle(t *testing.T) {
 	idle(t, &h.tr.bg)
 }
 
+// uiMu stands for the UI thread in tests: background callbacks (through do)
+// and the test's own actions (through act) take turns on it.
+var uiMu sync.Mutex
+
+// act runs f as the UI thread would.
+func act(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}
+
 func idle(t *testing.T, wg *sync.WaitGroup) {
 	t.Helper()
 	ok := make(chan struct{})
@@ -97,7 +103,7 @@ func idle(t *testing.T, wg *sync.WaitGroup) {
 
 func (h *harness) set(t *testing.T, m mapping.Mapping) {
 	t.Helper()
-	h.tr.board.setMapping(m, nil)
+	act(func() { h.tr.board.setMapping(m, nil) })
 	h.settle(t)
 }
 
@@ -133,9 +139,9 @@ func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 	if !strings.Contains(name.Text, "missing: last_name") || !h.tr.submitBtn.Disabled() {
 		t.Fatalf("before the drop: problem %q, submit disabled %v", name.Text, h.tr.submitBtn.Disabled())
 	}
-	h.tr.tabs.SelectIndex(1)
+	act(func() { h.tr.tabs.SelectIndex(1) })
 	b := h.tr.board
-	dragTo(h.w.Canvas(), b.pool[1], b.slotByK[mapping.LastName].card)
+	act(func() { dragTo(h.w.Canvas(), b.pool[1], b.slotByK[mapping.LastName].card) })
 	h.settle(t)
 	if got := b.m[mapping.LastName]; got != "Last Name" {
 		t.Fatalf("last_name = %q after the drop", got)
@@ -150,11 +156,11 @@ func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 
 func TestTraceDragSlotChipOffUnmaps(t *testing.T) {
 	h := openTrace(t, newFake(traceHeaders, traceRows))
-	h.tr.tabs.SelectIndex(1)
+	act(func() { h.tr.tabs.SelectIndex(1) })
 	b := h.tr.board
 	s := b.slotByK[mapping.PropertyCity]
 	// Drag the slot's chip onto the header pool, away from every slot.
-	dragTo(h.w.Canvas(), s.chip, b.pool[0])
+	act(func() { dragTo(h.w.Canvas(), s.chip, b.pool[0]) })
 	h.settle(t)
 	if _, ok := b.m[mapping.PropertyCity]; ok {
 		t.Fatalf("property_city still mapped: %v", b.m)
@@ -166,8 +172,8 @@ func TestTraceDragSlotChipOffUnmaps(t *testing.T) {
 		t.Fatal("submit enabled with an incomplete group")
 	}
 	// Drag a slot chip onto another slot: the column moves.
-	b.reveal(s)
-	dragTo(h.w.Canvas(), b.slotByK[mapping.PropertyState].chip, s.card)
+	act(func() { b.reveal(s) })
+	act(func() { dragTo(h.w.Canvas(), b.slotByK[mapping.PropertyState].chip, s.card) })
 	h.settle(t)
 	if b.m[mapping.PropertyCity] != "Property State" || b.m[mapping.PropertyState] != "" {
 		t.Fatalf("after moving: %v", b.m)
@@ -184,18 +190,18 @@ func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
 	if !strings.Contains(name.Text, "missing: first_name") {
 		t.Fatalf("problem = %q", name.Text)
 	}
-	b.slotByK[mapping.FirstName].sel.SetSelected("First Name")
+	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected("First Name") })
 	h.settle(t)
 	if b.m[mapping.FirstName] != "First Name" || name.Visible() {
 		t.Fatalf("after select: mapping %v, problem %q", b.m, name.Text)
 	}
-	b.slotByK[mapping.FirstName].sel.SetSelected(notMapped)
+	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected(notMapped) })
 	h.settle(t)
 	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "first_name") {
 		t.Fatalf("after clearing: mapping %v, problem %q", b.m, name.Text)
 	}
 	// Selecting a header another slot has moves it (one header, one field).
-	b.slotByK[mapping.FirstName].sel.SetSelected("Last Name")
+	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected("Last Name") })
 	h.settle(t)
 	if b.m[mapping.FirstName] != "Last Name" || b.m[mapping.LastName] != "" || b.slotByK[mapping.LastName].sel.Selected != "" {
 		t.Fatalf("after moving with the select: %v", b.m)
@@ -266,7 +272,7 @@ func TestTraceEstimateFollowsModeAndLLCs(t *testing.T) {
 		{func() { tr.modeRadio.SetSelected("Normal") }, "Total: 2 credits"},
 	}
 	for i, s := range steps {
-		s.do()
+		act(func() { s.do() })
 		h.settle(t)
 		if tr.costTotal.Text != s.total {
 			t.Fatalf("step %d: %q, want %q", i, tr.costTotal.Text, s.total)
@@ -301,7 +307,7 @@ func TestTraceEnhancedModeAcceptsNoNames(t *testing.T) {
 	if !h.tr.submitBtn.Disabled() {
 		t.Fatal("normal mode without names: submit enabled")
 	}
-	h.tr.modeRadio.SetSelected("Enhanced")
+	act(func() { h.tr.modeRadio.SetSelected("Enhanced") })
 	h.settle(t)
 	if h.tr.submitBtn.Disabled() {
 		t.Fatalf("enhanced mode without names: submit disabled (%q)", h.tr.status.Text)
@@ -314,9 +320,9 @@ func TestTraceEnhancedModeAcceptsNoNames(t *testing.T) {
 func TestTraceSubmitSendsChoicesAndCloses(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	h := openTrace(t, f)
-	h.tr.llcCheck.SetChecked(true)
-	h.tr.dupCheck.SetChecked(true)
-	test.Tap(h.tr.submitBtn)
+	act(func() { h.tr.llcCheck.SetChecked(true) })
+	act(func() { h.tr.dupCheck.SetChecked(true) })
+	act(func() { test.Tap(h.tr.submitBtn) })
 	if id := recv(t, h.done, "onDone"); id != "trc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
@@ -340,14 +346,14 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 		return fmt.Errorf("ledger: %w", errDuplicate)
 	}
 	h := openTrace(t, f)
-	test.Tap(h.tr.submitBtn)
+	act(func() { test.Tap(h.tr.submitBtn) })
 	h.settle(t)
 	// The confirm dialog is the top overlay: press its confirm button.
 	yes := findButton(h.w.Canvas().Overlays().Top(), "Yes")
 	if yes == nil {
 		t.Fatal("no confirmation dialog")
 	}
-	test.Tap(yes)
+	act(func() { test.Tap(yes) })
 	if id := recv(t, h.done, "onDone"); id != "trc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
@@ -363,7 +369,7 @@ func TestTraceUnreadableFileShowsTheError(t *testing.T) {
 	w := test.NewTempWindow(t, nil)
 	tr := newTrace(w, newFake(traceHeaders, traceRows), nil)
 	w.SetContent(tr.root)
-	tr.open("/data/broken.csv")
+	act(func() { tr.open("/data/broken.csv") })
 	idle(t, &tr.bg)
 	if l := findLabel(tr.root, "line 3"); l == nil {
 		t.Fatalf("no error naming the line")

@@ -80,6 +80,9 @@ func (l *limiter) record(bucket string, h http.Header, now time.Time) {
 	if okR && b.rl.Remaining >= 0 && !b.rl.Reset.IsZero() && rl.Reset.Equal(b.rl.Reset) && b.rl.Remaining < rem {
 		rl.Remaining = b.rl.Remaining
 	}
+	if !rl.Reset.Equal(b.rl.Reset) {
+		b.next = time.Time{} // a new window: earlier spacing no longer applies
+	}
 	b.rl = rl
 	l.latest = rl
 }

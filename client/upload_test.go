@@ -133,7 +133,7 @@ func TestUploadRefusedLocally(t *testing.T) {
 			_, err := c.Traces.Create(ctx, &TraceUpload{Path: filepath.Join(dir, "nope.csv"), ColumnMapping: ownersMapping})
 			return err
 		},
-		"folder": func() error { _, err := c.DNC.Create(ctx, &DNCUpload{Path: dir, PhoneColumn: "a"}); return err },
+		"folder":  func() error { _, err := c.DNC.Create(ctx, &DNCUpload{Path: dir, PhoneColumn: "a"}); return err },
 		"no path": func() error { _, err := c.DNC.Create(ctx, &DNCUpload{PhoneColumn: "a"}); return err },
 		"no mapping": func() error {
 			_, err := c.Traces.Create(ctx, &TraceUpload{Path: ok})

@@ -90,7 +90,7 @@ type part struct {
 	name, filename, body string
 }
 
-func multipartBody(t *testing.T, parts ...part) (io.Reader, string) {
+func multipartBody(t testing.TB, parts ...part) (io.Reader, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)

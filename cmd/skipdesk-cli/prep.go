@@ -96,7 +96,7 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 	if o.dnc || (o.maps.m != nil && o.maps.m[mapping.Phone] != "") {
 		kind = mapping.DNC
 	}
-	if kind == mapping.Trace && o.mode != mapping.ModeNormal && o.mode != mapping.ModeEnhanced {
+	if kind == mapping.Trace && o.mode != "" && o.mode != mapping.ModeNormal && o.mode != mapping.ModeEnhanced {
 		return nil, usageErrorf("--mode must be normal or enhanced, not %q", o.mode)
 	}
 	ins, err := input.Inspect(ctx, file, input.Options{HeaderLine: o.headerLine, Sheet: o.sheet})
@@ -118,8 +118,8 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 			}
 			if pr != nil {
 				p.Source, p.Mapping = "preset "+pr.Name, pr.Mapping
-				if kind == mapping.Trace && pr.Mode != "" && o.mode == mapping.ModeNormal {
-					p.Mode = pr.Mode
+				if kind == mapping.Trace && o.mode == "" {
+					p.Mode = pr.Mode // the preset's mode unless --mode says otherwise
 				}
 			}
 		}
@@ -131,6 +131,9 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 				p.Mapping = s.WithSplits(ins.Headers)
 			}
 		}
+	}
+	if kind == mapping.Trace && p.Mode == "" {
+		p.Mode = mapping.ModeNormal
 	}
 	// Validate against the headers the upload will have.
 	headers := ins.Headers
@@ -283,7 +286,7 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	c := commands[name]
 	fs := newFlags(env, name, c)
 	fs.Var(&o.maps, "map", "map a service key to a header: key=Header (repeatable; key= leaves it unmapped)")
-	fs.StringVar(&o.mode, "mode", mapping.ModeNormal, "trace mode: normal or enhanced")
+	fs.StringVar(&o.mode, "mode", "", "trace mode: normal (default, or a matched preset's) or enhanced")
 	fs.BoolVar(&o.dnc, "dnc", false, "the file is a phone list for a DNC scrub (the key is phone)")
 	fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 	fs.IntVar(&o.headerLine, "header-line", 0, "1-based line of the header (0 detects it)")
@@ -423,7 +426,8 @@ func printEstimate(w io.Writer, out *estimateOut) {
 		if r.IncludeLLCs {
 			llcs = "yes"
 		}
-		fmt.Fprintf(w, "%d rows, %d companies; %s mode, include LLCs: %s\n", r.TotalRows, r.EntityRows, r.Mode, llcs)
+		fmt.Fprintf(w, "%d %s, %d %s; %s mode, include LLCs: %s\n", r.TotalRows, plural(r.TotalRows, "row", "rows"),
+			r.EntityRows, plural(r.EntityRows, "company", "companies"), r.Mode, llcs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "  individuals\t%d\t× %d\t= %d\t credits\n", r.Individuals.Rows, r.Individuals.Rate, r.Individuals.Credits)
 		if r.Companies.Billed {

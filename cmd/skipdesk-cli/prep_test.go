@@ -121,6 +121,11 @@ func TestValidatePreset(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "mapping from preset county, enhanced mode") || strings.Contains(out, `"Situs Zip"`) {
 		t.Errorf("exit %d:\n%s%s", code, out, errs)
 	}
+	// An explicit --mode wins over the preset's: names are then required,
+	// and the preset maps them.
+	if code, out, _ := prepCLI(t, "validate", p, "--presets", store, "--mode", "normal"); code != 0 || !strings.Contains(out, "preset county, normal mode") {
+		t.Errorf("--mode normal with an enhanced preset: exit %d\n%s", code, out)
+	}
 	// Save the mapping given by flags under a newer name: it wins next time.
 	code, _, errs = prepCLI(t, "validate", p, "--presets", store, "--save-preset", "situs",
 		"--map", "first_name=Owner 1 First Name", "--map", "last_name=Owner 1 Last Name", "--map", "property_street=Situs Address",
@@ -207,7 +212,7 @@ func TestEstimateCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"uploaded as it is", "4 rows, 1 companies; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
+	for _, want := range []string{"uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
 		"1 row repeat an earlier row", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -77,7 +76,9 @@ func Open(path string, opts Options) (*Reader, error) {
 		return nil, &FileError{Path: path, Msg: bad, Err: e}
 	}
 	r := &Reader{path: path, size: st.Size()}
-	if d.kind == "zip" || strings.EqualFold(filepath.Ext(path), ".xlsx") {
+	// The content decides, not the name: a workbook saved as .csv is read
+	// as a workbook, a CSV named .xlsx as text.
+	if d.kind == "zip" {
 		f.Close()
 		xs, sheet, err := openXLSX(path, opts.Sheet)
 		if err != nil {

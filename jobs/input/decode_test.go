@@ -1,0 +1,191 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func decodeAll(t *testing.T, raw []byte, oneByte bool) (string, *textDecoder) {
+	t.Helper()
+	var src io.Reader = bytes.NewReader(raw)
+	if oneByte {
+		src = iotest.OneByteReader(src)
+	}
+	d, bad := detect(raw)
+	if bad != "" {
+		t.Fatalf("detect: %s", bad)
+	}
+	text, td := newTextReader(bufio.NewReaderSize(src, 16), d)
+	out, err := io.ReadAll(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), td
+}
+
+func TestTextDecoder(t *testing.T) {
+	long := strings.Repeat("plain ascii line,\n", 10000) // past the first chunks
+	tests := []struct {
+		name  string
+		raw   string
+		want  string
+		enc   string
+		mixed int64
+	}{
+		{"ascii", "a,b\n", "a,b\n", EncUTF8, 0},
+		{"utf8", "Jos\xc3\xa9\n", "José\n", EncUTF8, 0},
+		{"1252", "Jos\xe9 Pe\xf1a \x80\n", "José Peña €\n", EncCP1252, 0},
+		{"1252 after 180 KB of ASCII", long + "Jos\xe9\n", long + "José\n", EncCP1252, 0},
+		{"utf8 after 180 KB of ASCII", long + "Jos\xc3\xa9\n", long + "José\n", EncUTF8, 0},
+		{"1252 bytes in a UTF-8 file", "Jos\xc3\xa9 Pe\xf1a\n", "José Peña\n", EncUTF8, 1},
+		{"truncated sequence at the end", "ab\xc3", "abÃ", EncCP1252, 0},
+		{"4-byte sequence", "x\xf0\x9f\x98\x80y", "x😀y", EncUTF8, 0},
+	}
+	for _, tt := range tests {
+		for _, oneByte := range []bool{false, true} {
+			got, td := decodeAll(t, []byte(tt.raw), oneByte)
+			if got != tt.want {
+				t.Errorf("%s (one byte reads %v): got %q, want %q", tt.name, oneByte, shorten(got), shorten(tt.want))
+			}
+			if td.Encoding() != tt.enc || td.Mixed != tt.mixed {
+				t.Errorf("%s: encoding %s mixed %d, want %s %d", tt.name, td.Encoding(), td.Mixed, tt.enc, tt.mixed)
+			}
+		}
+	}
+}
+
+func shorten(s string) string {
+	if len(s) > 60 {
+		return "…" + s[len(s)-40:]
+	}
+	return s
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		raw, enc, bad string
+	}{
+		{"a,b\n", EncUTF8, ""},
+		{"\xef\xbb\xbfa", EncUTF8BOM, ""},
+		{"\xff\xfea\x00", EncUTF16LE, ""},
+		{"\xfe\xff\x00a", EncUTF16BE, ""},
+		{"a\x00,\x00b\x00\n\x00", EncUTF16LE, ""},
+		{"\x00a\x00,\x00b\x00\n", EncUTF16BE, ""},
+		{"", "", "the file is empty"},
+		{"\x1f\x8b\x08", "", "gzip"},
+		{"a,b\n1,\x002\n", EncUTF8, ""}, // a lone NUL is reported per line, not as binary
+		{strings.Repeat("\x00\x01\x02\x03", 50), "", "not a text file"},
+	}
+	for _, tt := range tests {
+		d, bad := detect([]byte(tt.raw))
+		if d.enc != tt.enc || !strings.Contains(bad, tt.bad) || (tt.bad == "") != (bad == "") {
+			t.Errorf("detect(%q) = %q, %q; want %q, %q", tt.raw, d.enc, bad, tt.enc, tt.bad)
+		}
+	}
+}
+
+func TestSniffDelimiter(t *testing.T) {
+	tests := []struct {
+		text string
+		want byte
+	}{
+		{"a,b,c\n1,2,3\n", ','},
+		{"a;b;c\n1;2,5;3\n4;5;6\n", ';'},
+		{"a\tb\n\"x\ty\"\t2\n", '\t'},
+		{"Name|Address\nSmith, John|1 Main, Apt 2\nDoe, Jane|2 Oak, Apt 3\n", '|'},
+		{"Phone\n2125550147\n", ','},
+		{"title line\n\na,b,c\n1,2,3\n4,5,6\n", ','},
+		{"a,b\r1,2\r", ','},
+	}
+	for _, tt := range tests {
+		if got := sniffDelimiter([]byte(tt.text), true); got != tt.want {
+			t.Errorf("sniffDelimiter(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestGuessColumns(t *testing.T) {
+	tests := []struct {
+		headers []string
+		want    []int
+	}{
+		{[]string{"Owner 1 First Name", "Owner 1 Last Name", "Owner 2 First Name", "Mail Address"}, []int{0, 1}},
+		{[]string{"Phone", "FirstName", "LastName"}, []int{1, 2}},
+		{[]string{"Owner Name", "Owner Mailing Address", "Owner Occupied"}, []int{0}},
+		{[]string{"Full Name", "Property Address"}, []int{0}},
+		{[]string{"Company", "Zip"}, []int{0}},
+		{[]string{"Phone", "Zip"}, nil},
+		{[]string{"first_name", "last_name", "Owner Name"}, []int{0, 1}},
+	}
+	for _, tt := range tests {
+		if got := guessNameColumns(tt.headers); !equalInts(got, tt.want) {
+			t.Errorf("guessNameColumns(%q) = %v, want %v", tt.headers, got, tt.want)
+		}
+	}
+	for h, want := range map[string]bool{"Zip": true, "Mail Zip": true, "ZIP Code": true, "zipcode": true,
+		"Postal Code": true, "Zip5": true, "Zipper": false, "Site City": false} {
+		if isZipHeader(h) != want {
+			t.Errorf("isZipHeader(%q) = %v", h, !want)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestIsSci(t *testing.T) {
+	for s, want := range map[string]bool{"1.23E+10": true, "2.01555E+09": true, "1E+10": true, "1.2e10": true,
+		"6.02E-05": true, "2125550147": false, "E+10": false, "1.E+10": false, "1.23E+": false, "12 Elm": false,
+		"1234 East St": false, "3E": false} {
+		b := []byte(s)
+		if got := maybeSci(b) && isSci(b); got != want {
+			t.Errorf("isSci(%q) = %v", s, got)
+		}
+	}
+}
+
+func TestDistinctHeaders(t *testing.T) {
+	got := distinctHeaders([]string{" Phone ", "Phone", "", "Phone (2)", "  ", "phone"})
+	want := []string{"Phone", "Phone (3)", "Column 3", "Phone (2)", "Column 5", "phone (4)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestDupCounterMatchesMap(t *testing.T) {
+	var d dupCounter
+	seen := map[uint64]bool{}
+	dups, first := 0, 0
+	x := uint64(1)
+	for line := 1; line <= 200000; line++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		h := x % 50000 * 0x9e3779b97f4a7c15 // many repeats, spread over all parts
+		if seen[h] {
+			dups++
+			if first == 0 {
+				first = line
+			}
+		}
+		seen[h] = true
+		d.add(h, line)
+	}
+	d.flush()
+	if d.dups != dups || d.firstLine != first || d.distinct() != len(seen) {
+		t.Errorf("dupCounter: %d dups (first %d), %d distinct; map: %d (first %d), %d", d.dups, d.firstLine, d.distinct(), dups, first, len(seen))
+	}
+}

@@ -1,0 +1,248 @@
+package tracker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// enqueue queues a job's result for download unless it is queued already.
+func (t *Tracker) enqueue(jobID string) {
+	t.mu.Lock()
+	if t.queued[jobID] {
+		t.mu.Unlock()
+		return
+	}
+	t.queued[jobID] = true
+	t.mu.Unlock()
+	select {
+	case t.dlq <- jobID:
+	default:
+		// The queue is full: forget it; the next reload queues it again.
+		t.mu.Lock()
+		delete(t.queued, jobID)
+		t.mu.Unlock()
+	}
+}
+
+func (t *Tracker) downloader(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-t.dlq:
+			err := t.fetch(ctx, id)
+			if ctx.Err() != nil {
+				return
+			}
+			t.mu.Lock()
+			if err != nil {
+				t.retries[id]++
+				n := t.retries[id]
+				t.mu.Unlock()
+				t.emitErr(id, err)
+				// Try again later, backing off: 5 s, 10 s, 20 s … 5 min.
+				d := min(5*time.Second<<min(n-1, 6), 5*time.Minute)
+				time.AfterFunc(d, func() {
+					t.mu.Lock()
+					delete(t.queued, id)
+					t.mu.Unlock()
+					if ctx.Err() == nil {
+						t.enqueue(id)
+					}
+				})
+				continue
+			}
+			delete(t.retries, id)
+			delete(t.queued, id)
+			t.mu.Unlock()
+		}
+	}
+}
+
+// fetch puts a completed job's result into the library, once: a result
+// already recorded (and still on disk with its checksum) or already renamed
+// into place by an interrupted run is not downloaded again.
+func (t *Tracker) fetch(ctx context.Context, jobID string) error {
+	job, err := t.led.Job(ctx, jobID)
+	if err != nil {
+		return err
+	}
+	if job.Status != ledger.StatusCompleted {
+		return nil
+	}
+	if d, err := t.led.JobDownload(ctx, jobID); err == nil {
+		if sum, size, _, err := hashResult(d.Path); err == nil && sum == d.SHA256 && size == d.Size {
+			return nil
+		}
+	}
+	var sub *ledger.Submission
+	if s, err := t.led.SubmissionForJob(ctx, jobID); err == nil {
+		sub = s
+	}
+	meta := MetaFor(job, sub)
+	sp, _ := t.led.JobSpend(ctx, jobID)
+	if sp.Charged > 0 || sp.Refunded > 0 {
+		meta.CreditsCharged, meta.CreditsRefunded = sp.Charged, sp.Refunded
+	}
+	path := t.lib.PathFor(meta)
+
+	if _, err := os.Stat(path); err != nil {
+		// Leftovers of a download that was interrupted.
+		removeParts(path)
+		if err := t.dlBudget.take(ctx); err != nil {
+			return err
+		}
+		var started atomic.Bool
+		var lastEmit time.Time
+		progress := func(done, total int64) {
+			if started.CompareAndSwap(false, true) {
+				t.step("download", jobID)
+			}
+			if now := time.Now(); now.Sub(lastEmit) >= 200*time.Millisecond || done == total {
+				lastEmit = now
+				t.emit(Event{Type: DownloadProgress, JobID: jobID, Kind: job.Kind, Status: job.Status, Done: done, Total: total})
+			}
+		}
+		if job.Kind == ledger.KindDNC {
+			_, err = t.api.DNC.Download(ctx, jobID, path, progress)
+		} else {
+			_, err = t.api.Traces.Download(ctx, jobID, path, progress)
+		}
+		if err != nil {
+			return fmt.Errorf("tracker: downloading the result of %s: %w", jobID, err)
+		}
+	}
+	// The file at path is complete: downloads are renamed into place only
+	// once whole.
+	sum, size, rows, err := hashResult(path)
+	if err != nil {
+		return fmt.Errorf("tracker: result of %s: %w", jobID, err)
+	}
+	if err := t.lib.Record(meta, path); err != nil {
+		return err
+	}
+	d := ledger.Download{JobID: jobID, Path: path, Size: size, SHA256: sum, Rows: rows}
+	if err := t.led.RecordDownload(context.WithoutCancel(ctx), d); err != nil {
+		return err
+	}
+	t.emit(Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path})
+	return nil
+}
+
+// removeParts deletes the temporary files an interrupted download of path
+// left beside it.
+func removeParts(path string) {
+	parts, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+escapeGlob(filepath.Base(path))+".*.part"))
+	for _, p := range parts {
+		os.Remove(p)
+	}
+}
+
+func escapeGlob(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}
+
+// hashResult reads a result file once: its SHA-256, size and data rows
+// (records after the header that are not all blank).
+func hashResult(path string) (sum string, size int64, rows int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	cr := &countReader{r: f}
+	tee := io.TeeReader(cr, h)
+	r := csv.NewReader(tee)
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	r.ReuseRecord = true
+	header := true
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// Not CSV as expected: still checksum the whole file.
+			rows = -1
+			break
+		}
+		if header {
+			header = false
+			continue
+		}
+		if !blank(rec) && rows >= 0 {
+			rows++
+		}
+	}
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		return "", 0, 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), cr.n, max(rows, 0), nil
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func blank(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// MetaFor is the library's job record for a job of the ledger.
+func MetaFor(j *ledger.Job, sub *ledger.Submission) library.Meta {
+	m := library.Meta{JobID: j.ID, Kind: j.Kind, Name: j.Name, Status: j.Status, TotalRows: j.TotalRows,
+		CreatedAt: j.CreatedAt, CompletedAt: j.CompletedAt}
+	switch j.Kind {
+	case ledger.KindDNC:
+		var d client.DNCJob
+		if json.Unmarshal(j.Last, &d) == nil && d.ID != "" {
+			m.MatchCount, m.ErrorCount, m.Rate = d.MatchCount, d.ErrorCount, d.Rate
+			m.CreditsCharged, m.CreditsRefunded = d.CreditsCharged, d.CreditsRefunded
+		}
+	default:
+		var tr client.Trace
+		if json.Unmarshal(j.Last, &tr) == nil && tr.ID != "" {
+			m.Mode, m.IncludeLLCs, m.EntityRows = tr.Mode, tr.IncludeLLCs, tr.EntityRows
+			m.MatchCount, m.NoMatchCount, m.ErrorCount = tr.MatchCount, tr.NoMatchCount, tr.ErrorCount
+			m.CreditsCharged, m.CreditsRefunded = tr.CreditsCharged, tr.CreditsRefunded
+			m.Breakdown = tr.Breakdown
+		}
+	}
+	if sub != nil {
+		m.SourceFile = sub.FilePath
+		if m.Mode == "" {
+			m.Mode = sub.Mode
+		}
+	}
+	return m
+}

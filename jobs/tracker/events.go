@@ -1,0 +1,63 @@
+package tracker
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// EventType says what happened.
+type EventType int
+
+const (
+	// StatusChanged: a job's status differs from the last one known (the
+	// first sighting of a job counts when its status changed since submit).
+	StatusChanged EventType = iota + 1
+	// Completed: a job completed; its result download follows.
+	Completed
+	// Failed: a job failed; Job.ErrorMessage says why.
+	Failed
+	// DownloadProgress: Done of Total bytes of a result (Total -1 when
+	// unknown).
+	DownloadProgress
+	// Downloaded: the result is in the library at Path.
+	Downloaded
+	// Error: a poll or a download failed; Err says why. The tracker keeps
+	// going and tries again later.
+	Error
+)
+
+func (t EventType) String() string {
+	switch t {
+	case StatusChanged:
+		return "status"
+	case Completed:
+		return "completed"
+	case Failed:
+		return "failed"
+	case DownloadProgress:
+		return "download-progress"
+	case Downloaded:
+		return "downloaded"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("event(%d)", int(t))
+}
+
+// Event is one change the tracker reports.
+type Event struct {
+	Type   EventType
+	JobID  string // "" for an Error not about one job
+	Kind   string // ledger.KindTrace or ledger.KindDNC
+	Status string // the job's status after the change
+	// Job is the ledger's record after the change (nil on progress events).
+	Job *ledger.Job
+	// Spend is the job's credits as last reported (charged, refunded).
+	Spend       ledger.Spend
+	Done, Total int64  // DownloadProgress
+	Path        string // Downloaded: the result file
+	Err         error  // Error
+	At          time.Time
+}

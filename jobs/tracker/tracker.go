@@ -1,0 +1,574 @@
+// Package tracker follows every job in flight until its result is in the
+// library.
+//
+// One Tracker serves all jobs: it reads the list endpoints (one GET /traces
+// page of 100 covers up to 100 jobs, GET /dnc likewise) rather than one GET
+// per job, walks further pages only for jobs older than the first page
+// shows, and falls back to GET by id for a job the lists do not show. Each
+// job is due for a look on a schedule that backs off as it ages; a webhook
+// (Hint) makes a job due at once. A read budget well under the spec's 1200
+// reads a minute, and the server's X-RateLimit-* headers, bound the request
+// rate whatever the number of jobs.
+//
+// The tracker keeps no state of its own: it starts from the ledger (jobs in
+// flight, completed jobs not yet downloaded) and writes every change back,
+// so it resumes after a crash or a restart. On completion it downloads the
+// result into the library exactly once and records the spend (credits
+// charged minus refunded).
+//
+// Events go to subscriber functions (the window's bridge, the CLI's progress
+// line). It imports no UI package.
+package tracker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/submit"
+)
+
+// Defaults of Options.
+const (
+	DefaultReadsPerMinute = 480 // 40% of the spec's 1200: room for the app's other reads
+	DefaultDownloads      = 2
+	listLimit             = 100
+	maxPagesPerPoll       = 10
+	reloadEvery           = 10 * time.Second
+	notFoundBackoff       = 5 * time.Minute
+)
+
+// DefaultInterval is the polling schedule: how long after a look a job of
+// this age is looked at again.
+func DefaultInterval(age time.Duration) time.Duration {
+	switch {
+	case age < time.Minute:
+		return time.Second
+	case age < 10*time.Minute:
+		return 2 * time.Second
+	case age < time.Hour:
+		return 20 * time.Second
+	default:
+		return time.Minute
+	}
+}
+
+// Options tune a Tracker. The zero value works (without downloads).
+type Options struct {
+	// Library receives the results; nil: results are not downloaded.
+	Library *library.Library
+	// Interval is the polling schedule by job age; default DefaultInterval.
+	Interval func(age time.Duration) time.Duration
+	// ReadsPerMinute caps the tracker's own reads; default
+	// DefaultReadsPerMinute. A quarter goes to polling (lists, gets), the
+	// rest to downloads, so that a burst of downloads never delays noticing
+	// a completion.
+	ReadsPerMinute int
+	// Downloads is how many results download at once; default 2.
+	Downloads int
+	// OnStep, when set, is called at points tests stop the process at:
+	// "tracking" after a look at a job still in flight, "download" when the
+	// first bytes of a result arrive.
+	OnStep func(step, jobID string)
+}
+
+// Tracker follows jobs. Create it with New, start it with Run.
+type Tracker struct {
+	api  *client.Client
+	led  *ledger.Ledger
+	lib  *library.Library
+	opts Options
+
+	pollBudget, dlBudget *budget
+	wake                 chan struct{}
+
+	subMu  sync.Mutex
+	subs   map[int]func(Event)
+	nextID int
+
+	mu      sync.Mutex
+	jobs    map[string]*tracked // in flight
+	hinted  map[string]bool
+	queued  map[string]bool // downloads queued or running
+	retries map[string]int  // failed download attempts
+	dlq     chan string
+
+	obsMu sync.Mutex // one observation at a time: events in order, no double Completed
+}
+
+type tracked struct {
+	job       *ledger.Job
+	firstSeen time.Time
+	next      time.Time
+}
+
+// New makes a tracker of the jobs in led, reading through api.
+func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
+	if opts.Interval == nil {
+		opts.Interval = DefaultInterval
+	}
+	if opts.ReadsPerMinute <= 0 {
+		opts.ReadsPerMinute = DefaultReadsPerMinute
+	}
+	if opts.Downloads <= 0 {
+		opts.Downloads = DefaultDownloads
+	}
+	return &Tracker{
+		api: api, led: led, lib: opts.Library, opts: opts,
+		pollBudget: newBudget(max(1, opts.ReadsPerMinute/4), api),
+		dlBudget:   newBudget(max(1, opts.ReadsPerMinute-opts.ReadsPerMinute/4), api),
+		wake:       make(chan struct{}, 1),
+		subs:       map[int]func(Event){},
+		jobs:       map[string]*tracked{},
+		hinted:     map[string]bool{},
+		queued:     map[string]bool{},
+		retries:    map[string]int{},
+		dlq:        make(chan string, 1024),
+	}
+}
+
+// Subscribe calls f with every event, from the tracker's goroutines, until
+// cancel is called. f must return quickly (hand the event over, not work
+// on it).
+func (t *Tracker) Subscribe(f func(Event)) (cancel func()) {
+	t.subMu.Lock()
+	defer t.subMu.Unlock()
+	id := t.nextID
+	t.nextID++
+	t.subs[id] = f
+	return func() {
+		t.subMu.Lock()
+		delete(t.subs, id)
+		t.subMu.Unlock()
+	}
+}
+
+func (t *Tracker) emit(e Event) {
+	if e.At.IsZero() {
+		e.At = time.Now()
+	}
+	t.subMu.Lock()
+	fs := make([]func(Event), 0, len(t.subs))
+	for _, f := range t.subs {
+		fs = append(fs, f)
+	}
+	t.subMu.Unlock()
+	for _, f := range fs {
+		f(e)
+	}
+}
+
+func (t *Tracker) emitErr(jobID string, err error) {
+	t.emit(Event{Type: Error, JobID: jobID, Err: err})
+}
+
+// Hint makes a job due at once (a webhook said it changed, or it was just
+// submitted). An empty id makes every job due.
+func (t *Tracker) Hint(jobID string) {
+	t.mu.Lock()
+	t.hinted[jobID] = true
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Refresh makes every job due at once.
+func (t *Tracker) Refresh() { t.Hint("") }
+
+func (t *Tracker) step(name, jobID string) {
+	if t.opts.OnStep != nil {
+		t.opts.OnStep(name, jobID)
+	}
+}
+
+// Run tracks until ctx ends. It loads the jobs in flight and the results not
+// yet downloaded from the ledger first, so it resumes where an earlier run
+// (or a crashed process) stopped.
+func (t *Tracker) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	if t.lib != nil {
+		for range t.opts.Downloads {
+			wg.Go(func() { t.downloader(ctx) })
+		}
+	}
+	defer wg.Wait()
+
+	lastReload := time.Time{}
+	for {
+		now := time.Now()
+		if now.Sub(lastReload) >= reloadEvery || t.needReload() {
+			if err := t.reload(ctx); err != nil && ctx.Err() == nil {
+				t.emitErr("", err)
+			}
+			lastReload = now
+		}
+		t.pollDue(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		wait := t.untilNext(time.Now())
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil
+		case <-t.wake:
+			timer.Stop()
+		case <-timer.C:
+		}
+	}
+}
+
+// needReload reports whether a hint names a job the tracker does not follow
+// (one just submitted, or a finished one) or asks for a full refresh.
+func (t *Tracker) needReload() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id := range t.hinted {
+		if _, ok := t.jobs[id]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// reload brings the in-memory set in line with the ledger: new jobs in
+// flight (submitted since), jobs no longer in flight, results to download.
+func (t *Tracker) reload(ctx context.Context) error {
+	inflight, err := t.led.InFlight(ctx)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	t.mu.Lock()
+	seen := map[string]bool{}
+	for _, j := range inflight {
+		seen[j.ID] = true
+		if tr, ok := t.jobs[j.ID]; ok {
+			tr.job = j
+			continue
+		}
+		t.jobs[j.ID] = &tracked{job: j, firstSeen: now} // next zero: due now
+	}
+	for id := range t.jobs {
+		if !seen[id] {
+			delete(t.jobs, id)
+		}
+	}
+	t.mu.Unlock()
+	if t.lib != nil {
+		todo, err := t.led.NotDownloaded(ctx)
+		if err != nil {
+			return err
+		}
+		for _, j := range todo {
+			t.enqueue(j.ID)
+		}
+	}
+	return nil
+}
+
+// untilNext is how long to sleep before the next due job.
+func (t *Tracker) untilNext(now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.hinted) > 0 {
+		return 0
+	}
+	wait := reloadEvery
+	for _, tr := range t.jobs {
+		if d := tr.next.Sub(now); d < wait {
+			wait = d
+		}
+	}
+	return max(wait, 0)
+}
+
+// pollDue looks at every due job, one list read per kind covering them all.
+func (t *Tracker) pollDue(ctx context.Context) {
+	now := time.Now()
+	t.mu.Lock()
+	all := t.hinted[""]
+	due := map[string][]*tracked{}
+	for id, tr := range t.jobs {
+		if all || t.hinted[id] || !tr.next.After(now) {
+			due[tr.job.Kind] = append(due[tr.job.Kind], tr)
+		}
+	}
+	var finalHints []string
+	for id := range t.hinted {
+		if _, ok := t.jobs[id]; !ok && id != "" {
+			finalHints = append(finalHints, id)
+		}
+	}
+	clear(t.hinted)
+	t.mu.Unlock()
+
+	// A hint about a job not in flight: a completed job whose result may
+	// still be missing.
+	for _, id := range finalHints {
+		if t.lib != nil {
+			if j, err := t.led.Job(ctx, id); err == nil && j.Status == ledger.StatusCompleted {
+				t.enqueue(id)
+			}
+		}
+	}
+	for _, kind := range []string{ledger.KindTrace, ledger.KindDNC} {
+		if len(due[kind]) > 0 {
+			t.poll(ctx, kind, due[kind])
+		}
+	}
+}
+
+// schedule sets a job's next look from its age.
+func (t *Tracker) schedule(tr *tracked, now time.Time, extra time.Duration) {
+	born := tr.job.CreatedAt
+	if born.IsZero() || born.After(now) {
+		born = tr.firstSeen
+	}
+	tr.next = now.Add(t.opts.Interval(now.Sub(born)) + extra)
+}
+
+// item is one job as the API showed it.
+type item struct {
+	trace *client.Trace
+	dnc   *client.DNCJob
+}
+
+func (it item) id() string {
+	if it.trace != nil {
+		return it.trace.ID
+	}
+	return it.dnc.ID
+}
+
+// job is the ledger's record of the item, and the spend it reports.
+func (it item) job() (ledger.Job, ledger.Spend) {
+	if it.trace != nil {
+		return submit.TraceJob(it.trace), ledger.Spend{Charged: it.trace.CreditsCharged, Refunded: it.trace.CreditsRefunded}
+	}
+	return submit.DNCJob(it.dnc), ledger.Spend{Charged: it.dnc.CreditsCharged, Refunded: it.dnc.CreditsRefunded}
+}
+
+func (it item) encodedID() string {
+	if it.trace != nil {
+		return it.trace.EncodedID
+	}
+	return it.dnc.EncodedID
+}
+
+func (it item) created() time.Time {
+	if it.trace != nil {
+		return it.trace.CreatedAt
+	}
+	return it.dnc.CreatedAt
+}
+
+// poll reads the list pages of one kind and observes every tracked job they
+// show; due jobs they do not show are read one by one.
+func (t *Tracker) poll(ctx context.Context, kind string, due []*tracked) {
+	remaining := map[string]*tracked{}
+	for _, tr := range due {
+		remaining[tr.job.ID] = tr
+	}
+	for page := 1; page <= maxPagesPerPoll && len(remaining) > 0; page++ {
+		if err := t.pollBudget.take(ctx); err != nil {
+			return
+		}
+		items, md, err := t.list(ctx, kind, page)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			t.emitErr("", fmt.Errorf("tracker: reading the %s list: %w", kind, err))
+			t.backoff(due, err)
+			return
+		}
+		for _, it := range items {
+			id := it.id()
+			tr := remaining[id]
+			if tr == nil && it.encodedID() != "" {
+				tr = remaining[it.encodedID()]
+				id = it.encodedID()
+			}
+			if tr != nil {
+				delete(remaining, id)
+				t.observe(ctx, it, tr)
+				continue
+			}
+			// Not due but tracked: the look is free, take it.
+			t.mu.Lock()
+			other := t.jobs[id]
+			t.mu.Unlock()
+			if other != nil {
+				t.observe(ctx, it, other)
+			}
+		}
+		if len(items) == 0 || page >= md.PageCount {
+			break
+		}
+		// Walk on only for jobs older than the oldest this page shows.
+		oldest := items[len(items)-1].created()
+		older := false
+		for _, tr := range remaining {
+			if tr.job.CreatedAt.IsZero() || !tr.job.CreatedAt.After(oldest) {
+				older = true
+				break
+			}
+		}
+		if !older {
+			break
+		}
+	}
+	for _, tr := range remaining {
+		if err := t.pollBudget.take(ctx); err != nil {
+			return
+		}
+		it, err := t.get(ctx, kind, tr.job.ID)
+		switch {
+		case err == nil:
+			t.observe(ctx, it, tr)
+		case ctx.Err() != nil:
+			return
+		case errors.Is(err, client.ErrNotFound):
+			t.emitErr(tr.job.ID, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", tr.job.ID, notFoundBackoff))
+			t.mu.Lock()
+			t.schedule(tr, time.Now(), notFoundBackoff)
+			t.mu.Unlock()
+		default:
+			t.emitErr(tr.job.ID, fmt.Errorf("tracker: reading job %s: %w", tr.job.ID, err))
+			t.backoff([]*tracked{tr}, err)
+		}
+	}
+}
+
+// backoff delays jobs after a failed read: by the server's Retry-After when
+// it sent one, else a few seconds more than usual.
+func (t *Tracker) backoff(trs []*tracked, err error) {
+	extra := 5 * time.Second
+	var ae *client.APIError
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		extra = ae.RetryAfter
+	}
+	now := time.Now()
+	t.mu.Lock()
+	for _, tr := range trs {
+		t.schedule(tr, now, extra)
+	}
+	t.mu.Unlock()
+}
+
+func (t *Tracker) list(ctx context.Context, kind string, page int) ([]item, client.Metadata, error) {
+	switch kind {
+	case ledger.KindTrace:
+		l, err := t.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: listLimit, Type: client.TypeBulk})
+		if err != nil {
+			return nil, client.Metadata{}, err
+		}
+		out := make([]item, len(l.Traces))
+		for i := range l.Traces {
+			out[i] = item{trace: &l.Traces[i]}
+		}
+		return out, l.Metadata, nil
+	case ledger.KindDNC:
+		l, err := t.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: listLimit})
+		if err != nil {
+			return nil, client.Metadata{}, err
+		}
+		out := make([]item, len(l.Jobs))
+		for i := range l.Jobs {
+			out[i] = item{dnc: &l.Jobs[i]}
+		}
+		return out, l.Metadata, nil
+	}
+	return nil, client.Metadata{}, fmt.Errorf("tracker: unknown kind %q", kind)
+}
+
+func (t *Tracker) get(ctx context.Context, kind, id string) (item, error) {
+	if kind == ledger.KindDNC {
+		d, err := t.api.DNC.Get(ctx, id)
+		return item{dnc: d}, err
+	}
+	tr, err := t.api.Traces.Get(ctx, id)
+	return item{trace: tr}, err
+}
+
+// observe records what the API showed about a tracked job and reports the
+// changes.
+func (t *Tracker) observe(ctx context.Context, it item, tr *tracked) {
+	j, sp := it.job()
+	// Keep the id and kind the ledger knows the job by.
+	j.ID, j.Kind = tr.job.ID, tr.job.Kind
+	changed := t.record(ctx, j, sp)
+	now := time.Now()
+	t.mu.Lock()
+	if changed != nil {
+		tr.job = changed
+	}
+	t.schedule(tr, now, 0)
+	if ledger.Final(j.Status) {
+		delete(t.jobs, j.ID)
+	}
+	t.mu.Unlock()
+	if !ledger.Final(j.Status) {
+		t.step("tracking", j.ID)
+	}
+}
+
+// record writes a job's new state and emits the events it implies. It
+// returns the ledger's record, or nil when nothing changed.
+func (t *Tracker) record(ctx context.Context, j ledger.Job, sp ledger.Spend) *ledger.Job {
+	t.obsMu.Lock()
+	defer t.obsMu.Unlock()
+	prev, err := t.led.Job(ctx, j.ID)
+	if err != nil && !errors.Is(err, ledger.ErrNotFound) {
+		t.emitErr(j.ID, err)
+		return nil
+	}
+	if prev != nil && ledger.Final(prev.Status) && !ledger.Final(j.Status) {
+		return nil // a stale read; the ledger keeps the final state anyway
+	}
+	if prev != nil && prev.Status == j.Status && jsonEqual(prev.Last, j.Last) {
+		return nil
+	}
+	if err := t.led.RecordJobState(ctx, j, sp); err != nil {
+		t.emitErr(j.ID, err)
+		return nil
+	}
+	cur, err := t.led.Job(ctx, j.ID)
+	if err != nil {
+		t.emitErr(j.ID, err)
+		return nil
+	}
+	ev := Event{JobID: j.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
+	if prev == nil || prev.Status != cur.Status {
+		ev.Type = StatusChanged
+		t.emit(ev)
+	}
+	if prev == nil || !ledger.Final(prev.Status) {
+		switch cur.Status {
+		case ledger.StatusCompleted:
+			ev.Type = Completed
+			t.emit(ev)
+			if t.lib != nil {
+				t.enqueue(j.ID)
+			}
+		case ledger.StatusFailed:
+			ev.Type = Failed
+			t.emit(ev)
+		}
+	}
+	return cur
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	return string(a) == string(b)
+}

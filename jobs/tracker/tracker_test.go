@@ -1,0 +1,484 @@
+package tracker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/client/webhook"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/submit"
+)
+
+// counting counts the requests the client makes.
+type counting struct {
+	base                      http.RoundTripper
+	reads, downloads, limited atomic.Int64
+}
+
+func (c *counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet {
+		c.reads.Add(1)
+		if strings.HasSuffix(r.URL.Path, "/download") {
+			c.downloads.Add(1)
+		}
+	}
+	resp, err := c.base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		c.limited.Add(1)
+	}
+	return resp, err
+}
+
+type env struct {
+	srv  *sandbox.Server
+	api  *client.Client
+	rt   *counting
+	led  *ledger.Ledger
+	lib  *library.Library
+	home string
+}
+
+func newEnv(t *testing.T, cfg sandbox.Config) *env {
+	t.Helper()
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt := &counting{base: http.DefaultTransport.(*http.Transport).Clone()}
+	api, err := client.New(srv.URL(), sandbox.DemoKey, client.WithHTTPClient(&http.Client{Transport: rt}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	e := &env{srv: srv, api: api, rt: rt, home: home}
+	e.open(t)
+	return e
+}
+
+// open opens the ledger and the library of the env's home.
+func (e *env) open(t *testing.T) {
+	t.Helper()
+	led, err := ledger.Open(e.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { led.Close() })
+	lib, err := library.Open(filepath.Join(e.home, "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.led, e.lib = led, lib
+}
+
+func quickConfig() sandbox.Config {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.3, RowsPerSecond: 100000}
+	return cfg
+}
+
+const ownersCSV = "First,Last,Street,City,State,Zip\r\n" +
+	"Ann,Lee,1 Main St,Austin,TX,78701\r\n" +
+	"Bob,Ray,2 Oak Ave,Austin,TX,78702\r\n" +
+	"Cal,Poe,3 Elm Rd,Austin,TX,78703\r\n"
+
+var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last", "property_street": "Street",
+	"property_city": "City", "property_state": "State", "property_zip": "Zip"}
+
+func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(ownersCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(ownersCSV))
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+		File:    submit.File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
+		Mapping: ownersMapping, Again: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func (e *env) submitDNC(t *testing.T, name string) *submit.Result {
+	t.Helper()
+	content := "Phone\r\n5125550101\r\n(512) 555-0102\r\nnot a phone\r\n"
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindDNC,
+		File:    submit.File{Path: p, Name: name, SHA256: "x" + name, Rows: 3},
+		Mapping: map[string]string{"phone": "Phone"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// recorder keeps every event.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (r *recorder) add(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+}
+
+func (r *recorder) count(typ EventType, jobID string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range r.events {
+		if e.Type == typ && (jobID == "" || e.JobID == jobID) {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *recorder) first(typ EventType, jobID string) (Event, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.events {
+		if e.Type == typ && e.JobID == jobID {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+// start runs a tracker until the test ends.
+func start(t *testing.T, e *env, opts Options) (*Tracker, *recorder) {
+	t.Helper()
+	if opts.Library == nil {
+		opts.Library = e.lib
+	}
+	tr := New(e.api, e.led, opts)
+	rec := &recorder{}
+	tr.Subscribe(rec.add)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { tr.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return tr, rec
+}
+
+func waitCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	trace := e.submitTrace(t, "owners.csv")
+	dnc := e.submitDNC(t, "phones.csv")
+	tr, rec := start(t, e, Options{})
+	ctx := waitCtx(t, 15*time.Second)
+	for _, id := range []string{trace.JobID, dnc.JobID} {
+		o, err := tr.Wait(ctx, id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if o.Job.Status != ledger.StatusCompleted || o.Download == nil {
+			t.Fatalf("%s: %+v", id, o)
+		}
+		// The ledger's spend is the API's.
+		var charged, refunded int64
+		if o.Job.Kind == ledger.KindDNC {
+			j, _ := e.api.DNC.Get(ctx, id)
+			charged, refunded = j.CreditsCharged, j.CreditsRefunded
+		} else {
+			j, _ := e.api.Traces.Get(ctx, id)
+			charged, refunded = j.CreditsCharged, j.CreditsRefunded
+		}
+		if o.Spend.Charged != charged || o.Spend.Refunded != refunded || charged != 3 {
+			t.Errorf("%s: spend %+v, API says %d/%d", id, o.Spend, charged, refunded)
+		}
+		// The file is whole, recorded with its checksum, rows and job record.
+		data, err := os.ReadFile(o.Download.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != o.Download.SHA256 || int64(len(data)) != o.Download.Size || o.Download.Rows != 3 {
+			t.Errorf("%s: download record %+v does not describe the file (%d bytes)", id, o.Download, len(data))
+		}
+		meta, err := library.ReadRecord(library.RecordPath(o.Download.Path))
+		if err != nil || meta.JobID != id || meta.CreditsCharged != charged || meta.CreditsRefunded != refunded {
+			t.Errorf("%s: job record %+v, %v", id, meta, err)
+		}
+		if rec.count(Completed, id) != 1 || rec.count(Downloaded, id) != 1 {
+			t.Errorf("%s: %d Completed, %d Downloaded events", id, rec.count(Completed, id), rec.count(Downloaded, id))
+		}
+		if ev, ok := rec.first(Completed, id); !ok || ev.Job == nil || ev.Job.Status != ledger.StatusCompleted {
+			t.Errorf("%s: Completed event %+v", id, ev)
+		}
+	}
+	if n := e.rt.downloads.Load(); n != 2 {
+		t.Fatalf("%d downloads, want 2", n)
+	}
+	if err := tr.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Hints about finished jobs download nothing again.
+	tr.Hint(trace.JobID)
+	tr.Refresh()
+	time.Sleep(300 * time.Millisecond)
+	if n := e.rt.downloads.Load(); n != 2 {
+		t.Fatalf("%d downloads after hints, want 2", n)
+	}
+}
+
+func TestRestartResumesAndDownloadsOnce(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "owners.csv")
+	// The app closes before the job completes…
+	e.led.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		j, err := e.api.Traces.Get(context.Background(), res.JobID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status == client.StatusCompleted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sandbox did not complete the job")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// … and the next run finds it done and downloads it.
+	e.open(t)
+	tr, _ := start(t, e, Options{})
+	ctx := waitCtx(t, 10*time.Second)
+	o, err := tr.Wait(ctx, res.JobID)
+	if err != nil || o.Download == nil {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads", n)
+	}
+	// A third run has nothing to do.
+	e.led.Close()
+	e.open(t)
+	tr2, _ := start(t, e, Options{})
+	if err := tr2.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads after a restart", n)
+	}
+}
+
+func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "owners.csv")
+	ctx := waitCtx(t, 10*time.Second)
+	// Complete the job in the ledger as a tracker would have, and put the
+	// result in place as an interrupted run would have (renamed, not
+	// recorded).
+	e.srv.FinishPending()
+	j, err := e.api.Traces.Get(ctx, res.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.led.RecordJobState(ctx, submit.TraceJob(j), ledger.Spend{Charged: j.CreditsCharged, Refunded: j.CreditsRefunded}); err != nil {
+		t.Fatal(err)
+	}
+	lj, _ := e.led.Job(ctx, res.JobID)
+	path := e.lib.PathFor(MetaFor(lj, nil))
+	if _, err := e.api.Traces.Download(ctx, res.JobID, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A leftover of an interrupted download beside it is cleaned up.
+	part := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".123.part")
+	os.WriteFile(part, []byte("half"), 0o644)
+	before := e.rt.downloads.Load()
+	tr, rec := start(t, e, Options{})
+	o, err := tr.Wait(ctx, res.JobID)
+	if err != nil || o.Download == nil || o.Download.Path != path || o.Download.Rows != 3 {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	if n := e.rt.downloads.Load() - before; n != 0 {
+		t.Fatalf("downloaded %d times although the file was in place", n)
+	}
+	if rec.count(Downloaded, res.JobID) != 1 {
+		t.Fatal("no Downloaded event")
+	}
+	// A recorded download whose file was deleted is fetched again.
+	os.Remove(path)
+	_ = part
+	tr.Hint(res.JobID)
+	deadline := time.Now().Add(5 * time.Second)
+	for rec.count(Downloaded, res.JobID) < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("a deleted result was not fetched again: %v", err)
+	}
+}
+
+func TestFailedJob(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "FAILJOB owners.csv")
+	tr, rec := start(t, e, Options{})
+	o, err := tr.Wait(waitCtx(t, 10*time.Second), res.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Job.Status != ledger.StatusFailed || o.Job.ErrorMessage == "" || o.Download != nil {
+		t.Fatalf("%+v", o.Job)
+	}
+	if o.Spend.Charged != 3 || o.Spend.Refunded != 3 || o.Spend.Net() != 0 {
+		t.Fatalf("spend of a failed job %+v", o.Spend)
+	}
+	if rec.count(Failed, res.JobID) != 1 || rec.count(Completed, res.JobID) != 0 {
+		t.Fatal("events of a failed job")
+	}
+	if e.rt.downloads.Load() != 0 {
+		t.Fatal("downloaded a failed job")
+	}
+}
+
+func TestWebhookHintsAndDedupe(t *testing.T) {
+	cfg := quickConfig()
+	e := newEnv(t, cfg)
+	const secret = "whsec_test_only"
+	// Poll rarely: the webhook is what makes the tracker look.
+	tr, rec := start(t, e, Options{Interval: func(time.Duration) time.Duration { return time.Hour }})
+	rcv, err := tr.StartWebhookReceiver("127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	if err := e.srv.SetWebhook(sandbox.DemoKey, "http://"+rcv.Addr()+"/", secret); err != nil {
+		t.Fatal(err)
+	}
+	res := e.submitTrace(t, "owners.csv")
+	ctx := waitCtx(t, 10*time.Second)
+	o, err := tr.Wait(ctx, res.JobID)
+	if err != nil || o.Download == nil {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	// The same delivery again, and a forged one, change nothing.
+	j, _ := e.api.Traces.Get(ctx, res.JobID)
+	for i, s := range []string{secret, secret, "wrong"} {
+		req, err := webhook.NewTestRequest("http://"+rcv.Addr()+"/", "trace.completed", j, s, "whd_fixed", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if want := map[bool]int{true: 200, false: 401}[s == secret]; resp.StatusCode != want {
+			t.Errorf("delivery %d: %d, want %d", i, resp.StatusCode, want)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := rec.count(Completed, res.JobID); n != 1 {
+		t.Fatalf("%d Completed events", n)
+	}
+	if seen, _ := e.led.SeenDelivery(ctx, "delivery:whd_fixed"); !seen {
+		t.Fatal("delivery not recorded in the ledger")
+	}
+}
+
+// Fifty jobs in flight: the tracker never meets a 429 and notices each
+// completion within 3 s of the sandbox completing it.
+func TestFiftyJobsInFlight(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 1.5, RowsPerSecond: 100000}
+	e := newEnv(t, cfg)
+	tr, rec := start(t, e, Options{})
+	const n = 50
+	ids := make([]string, 0, n)
+	begin := time.Now()
+	for i := range n {
+		ids = append(ids, e.submitTrace(t, fmt.Sprintf("list-%02d.csv", i)).JobID)
+		tr.Hint(ids[i])
+		time.Sleep(40 * time.Millisecond) // staggered: completions spread over 2 s
+	}
+	ctx := waitCtx(t, 30*time.Second)
+	if err := tr.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(begin)
+	reads, downloads := e.rt.reads.Load(), e.rt.downloads.Load()
+	var worst time.Duration
+	for _, id := range ids {
+		ev, ok := rec.first(Completed, id)
+		if !ok {
+			t.Fatalf("no Completed event for %s", id)
+		}
+		j, err := e.api.Traces.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lag := ev.At.Sub(j.CompletedAt)
+		worst = max(worst, lag)
+		if lag > 3*time.Second {
+			t.Errorf("%s: completion noticed %v after the sandbox completed it", id, lag)
+		}
+		if rec.count(Downloaded, id) != 1 {
+			t.Errorf("%s: %d downloads", id, rec.count(Downloaded, id))
+		}
+	}
+	if l := e.rt.limited.Load(); l != 0 {
+		t.Fatalf("%d responses were 429", l)
+	}
+	perMin := float64(reads) / elapsed.Minutes()
+	t.Logf("50 jobs: %d reads (%d downloads) in %v (%.0f/min), worst completion lag %v", reads, downloads, elapsed.Round(time.Millisecond), perMin, worst)
+	if downloads != n {
+		t.Fatalf("%d downloads, want %d", downloads, n)
+	}
+	// Polls (not downloads) stay far under the limit: list reads cover many jobs.
+	if polls := reads - downloads; polls > 3*int64(elapsed.Seconds()+1) {
+		t.Fatalf("%d poll reads in %v: one list read per second or so was expected", polls, elapsed)
+	}
+}
+
+func TestDefaultIntervalBacksOff(t *testing.T) {
+	prev := time.Duration(0)
+	for _, age := range []time.Duration{0, 30 * time.Second, 2 * time.Minute, 11 * time.Minute, 2 * time.Hour} {
+		d := DefaultInterval(age)
+		if d < prev {
+			t.Fatalf("interval at %v (%v) shorter than before (%v)", age, d, prev)
+		}
+		prev = d
+	}
+	if DefaultInterval(0) > time.Second || DefaultInterval(11*time.Minute) < 15*time.Second {
+		t.Fatal("schedule off")
+	}
+}
+
+func TestWaitUnknownJob(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	tr := New(e.api, e.led, Options{})
+	if _, err := tr.Wait(context.Background(), "trc_nope"); !errors.Is(err, ledger.ErrNotFound) {
+		t.Fatalf("%v", err)
+	}
+}

@@ -1,0 +1,107 @@
+package tracker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// Outcome is where a job ended up.
+type Outcome struct {
+	Job      *ledger.Job
+	Spend    ledger.Spend
+	Download *ledger.Download // nil for a failed job, or without a library
+}
+
+// Wait blocks until the job has failed or its result is in the library
+// (without a library: until it completed or failed). The tracker must be
+// running (Run) for anything to change.
+func (t *Tracker) Wait(ctx context.Context, jobID string) (*Outcome, error) {
+	var o *Outcome
+	err := t.waitFor(ctx, jobID, func() (bool, error) {
+		var done bool
+		var err error
+		o, done, err = t.settled(ctx, jobID)
+		return done, err
+	})
+	return o, err
+}
+
+// WaitIdle blocks until no job is in flight and every completed job's
+// result is in the library.
+func (t *Tracker) WaitIdle(ctx context.Context) error {
+	return t.waitFor(ctx, "", func() (bool, error) {
+		inflight, err := t.led.InFlight(ctx)
+		if err != nil || len(inflight) > 0 {
+			return false, err
+		}
+		if t.lib == nil {
+			return true, nil
+		}
+		todo, err := t.led.NotDownloaded(ctx)
+		return err == nil && len(todo) == 0, err
+	})
+}
+
+// waitFor re-checks done after every event about jobID ("" any job), and
+// every second.
+func (t *Tracker) waitFor(ctx context.Context, jobID string, done func() (bool, error)) error {
+	poke := make(chan struct{}, 1)
+	cancel := t.Subscribe(func(e Event) {
+		if e.Type != DownloadProgress && (jobID == "" || e.JobID == jobID) {
+			select {
+			case poke <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer cancel()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		ok, err := done()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-poke:
+		case <-tick.C:
+		}
+	}
+}
+
+func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, error) {
+	j, err := t.led.Job(ctx, jobID)
+	if err != nil {
+		return nil, false, err
+	}
+	sp, err := t.led.JobSpend(ctx, jobID)
+	if err != nil {
+		return nil, false, err
+	}
+	o := &Outcome{Job: j, Spend: sp}
+	switch {
+	case j.Status == ledger.StatusFailed:
+		return o, true, nil
+	case j.Status == ledger.StatusCompleted && t.lib == nil:
+		return o, true, nil
+	case j.Status == ledger.StatusCompleted:
+		d, err := t.led.JobDownload(ctx, jobID)
+		if errors.Is(err, ledger.ErrNotFound) {
+			return o, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		o.Download = d
+		return o, true, nil
+	}
+	return o, false, nil
+}

@@ -1,0 +1,168 @@
+package desk
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+)
+
+// Kind is what sort of job a row of the jobs list is.
+type Kind string
+
+// Kinds of job.
+const (
+	KindTrace  Kind = "trace"  // a bulk trace
+	KindSingle Kind = "single" // a single-record trace (no file, no webhook)
+	KindDNC    Kind = "dnc"
+)
+
+// StatusUnknown is the status of a submission whose outcome is not known: the
+// upload may have reached the server and been charged. Reconcile settles it.
+const StatusUnknown = "unknown"
+
+// Job is one row of the jobs list: a trace (bulk or single) or a DNC job,
+// from the local ledger, the API, or both merged.
+type Job struct {
+	ID   string // the API id; empty for an unknown submission that never got one
+	Key  string // stable identity in the list: ID, or the ledger's intent id
+	Kind Kind
+	Name string
+	// Status is the API status ("processing", "completed", "failed", or any
+	// other value the server sends) or StatusUnknown.
+	Status       string
+	ErrorMessage string
+
+	Mode        string
+	IncludeLLCs bool
+	Rows        int
+	EntityRows  int
+	Matches     int
+	NoMatches   int
+	Errors      int
+	Charged     int64
+	Refunded    int64
+	Breakdown   *client.Breakdown // traces with include_llcs only
+
+	CreatedAt   time.Time
+	CompletedAt time.Time
+
+	// ResultPath is the downloaded result in the library ("" until downloaded).
+	ResultPath string
+}
+
+// Net is what the job cost: charged minus refunded.
+func (j Job) Net() int64 { return j.Charged - j.Refunded }
+
+// Final reports whether the job will not change any more on the server.
+func (j Job) Final() bool { return j.Status == "completed" || j.Status == "failed" }
+
+// CanRetryWebhook: the API re-fires webhooks of completed or failed jobs only,
+// and single traces never fire one.
+func (j Job) CanRetryWebhook() bool { return j.Kind != KindSingle && j.ID != "" && j.Final() }
+
+// HasResult: a result file exists or can be downloaded.
+func (j Job) HasResult() bool {
+	return j.ResultPath != "" || (j.Status == "completed" && j.Kind != KindSingle && j.ID != "")
+}
+
+// EventKind says what happened to a job.
+type EventKind int
+
+// Kinds of event.
+const (
+	EventStatus   EventKind = iota // the job's status or counts changed
+	EventProgress                  // download progress (Done of Total bytes)
+	EventCompleted
+	EventFailed
+	EventAccount // the account changed (credits after a refund)
+)
+
+// Event is a change the tracker reports. Job carries the whole new state.
+type Event struct {
+	Kind        EventKind
+	Job         Job
+	Done, Total int64 // EventProgress
+}
+
+// Session is the connection the app works with.
+type Session struct {
+	BaseURL     string
+	Sandbox     bool // the embedded sandbox on loopback
+	SessionOnly bool // the key is held in memory only (no keyring)
+}
+
+// Errors the window acts on.
+var (
+	// ErrNoKey: no API key stored; the window shows the first-run screen.
+	ErrNoKey = errors.New("no API key is stored")
+	// ErrKeyringUnavailable: the key was checked but the OS keyring could
+	// not store it. The window offers to use it for this session only.
+	ErrKeyringUnavailable = errors.New("the system keyring is not available")
+)
+
+// LibraryItem is one downloaded result.
+type LibraryItem struct {
+	Path      string
+	JobID     string
+	Kind      Kind
+	Name      string
+	Rows      int
+	CreatedAt time.Time
+	Size      int64
+	// Hits are the matching cells of a search, "column: value", a few at most.
+	Hits []string
+}
+
+// Quick filters of the result viewer; each applies only when its columns exist.
+type QuickFilter string
+
+// The quick filters.
+const (
+	QuickMatched      QuickFilter = "matched"       // match_status = matched
+	QuickMobile       QuickFilter = "mobile"        // any phone_N_type = mobile, or line_type = mobile
+	QuickNotDNC       QuickFilter = "not_dnc"       // dnc = false
+	QuickNotLitigator QuickFilter = "not_litigator" // litigator = false
+)
+
+// Query is a view of a result: filter text (any cell contains it, case
+// insensitive), quick filters, and a sort column (-1 for file order).
+type Query struct {
+	Text    string
+	Quick   []QuickFilter
+	SortCol int
+	Desc    bool
+}
+
+// View is a query's rows. Cell only indexes memory: the viewer calls it for
+// every visible cell on every frame.
+type View interface {
+	Len() int
+	Cell(row, col int) string
+}
+
+// Result is an opened result file. As a View it is every row in file order.
+type Result interface {
+	View
+	Path() string
+	Headers() []string
+	// Query builds a view; it may take a while on large files and honours ctx.
+	Query(ctx context.Context, q Query) (View, error)
+	Close() error
+}
+
+// FileKind is the flow a file belongs to.
+type FileKind int
+
+// Kinds of file.
+const (
+	FileOwners      FileKind = iota // an owner list: the trace wizard
+	FilePhones                      // a phone list: the DNC scrub
+	FileTraceResult                 // a trace result: the viewer
+	FileDNCResult                   // a DNC result: the viewer
+)
+
+// DefaultBaseURL pre-fills the first-run screen: the provider's production
+// address once known (empty until then).
+var DefaultBaseURL = ""

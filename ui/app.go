@@ -1,0 +1,343 @@
+// Package ui is the SkipDesk window: the first-run screen, the header with
+// the account, the jobs list, the result viewer, the library and the
+// settings. It reaches the rest of the program only through Backend (the
+// jobs/desk facade); every Backend call runs off the UI thread and comes
+// back through fyne.Do.
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+// Flows opens the screens that create jobs (ui/wizard, ui/lookup).
+type Flows interface {
+	NewTrace(a *App, path string)
+	NewDNC(a *App, path string)
+	SingleLookup(a *App)
+}
+
+// App is the window and the controller that coordinates the backend calls
+// and the dialogs.
+type App struct {
+	fyne fyne.App
+	win  fyne.Window
+	be   Backend
+	// Flows opens the wizard and the lookup; replaced by tests.
+	Flows Flows
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	session desk.Session
+
+	header  *header
+	jobs    *jobsView
+	library *libraryView
+	// firstRun is the first-run screen while it shows.
+	firstRun *firstRun
+	tabs    *container.DocTabs
+	viewers map[*container.TabItem]*viewer
+	main    fyne.CanvasObject
+	badge   fyne.CanvasObject
+
+	stopEvents func()
+	bridge     *eventBridge
+
+	// onReady is called (on the UI thread) once the main screen shows with
+	// its first jobs and account loaded: the end-to-end harness waits on it.
+	onReady []func()
+	ready   bool
+	// hook, when set, is called on the UI thread at points tests wait on:
+	// "session" (a session's screen shows with its data), "events" (a
+	// batch of tracker events is shown), "signed-out".
+	hook func(point string)
+}
+
+// Run builds the window and runs the app until the window closes; it returns
+// the process exit code. With SKIPDESK_E2E set it runs that end-to-end
+// script (see package e2e) and exits. startErr is an error opening the
+// backend: the window then says what went wrong and nothing else.
+func Run(a fyne.App, be Backend, startErr error) int {
+	w := a.NewWindow("SkipDesk")
+	w.Resize(fyne.NewSize(1180, 760))
+	w.SetMaster()
+	if startErr != nil {
+		msg := widget.NewLabel("SkipDesk could not start:\n" + startErr.Error() +
+			"\n\nCheck that the SkipDesk folder is writable, then start the app again.")
+		msg.Wrapping = fyne.TextWrapWord
+		w.SetContent(container.NewPadded(msg))
+		w.ShowAndRun()
+		return 1
+	}
+	app := New(a, w, be)
+	code := 0
+	if name := os.Getenv("SKIPDESK_E2E"); name != "" {
+		app.runE2E(name, &code)
+	}
+	app.Start()
+	w.ShowAndRun()
+	app.Close()
+	return code
+}
+
+// New builds the window; Start then resumes the last session.
+func New(a fyne.App, w fyne.Window, be Backend) *App {
+	ctx, cancel := context.WithCancel(context.Background())
+	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel}
+	app.Flows = placeholderFlows{}
+	app.applyTheme(be.Settings().Theme)
+	w.SetOnDropped(app.onDropped)
+	app.addShortcuts()
+	w.SetContent(container.NewCenter(widget.NewLabel("Starting SkipDesk…")))
+	return app
+}
+
+// Start resumes the last session (or lands in the sandbox) off the UI thread.
+func (a *App) Start() { a.resume() }
+
+// Window is the main window.
+func (a *App) Window() fyne.Window { return a.win }
+
+// Backend is the backend the window works with.
+func (a *App) Backend() Backend { return a.be }
+
+// Session is the current connection (zero before one is open).
+func (a *App) Session() desk.Session { return a.session }
+
+// Close stops the background work of the window and waits (briefly) for it.
+func (a *App) Close() {
+	uiMu.Lock()
+	if a.stopEvents != nil {
+		a.stopEvents()
+		a.stopEvents = nil
+	}
+	if a.bridge != nil {
+		a.bridge.stop()
+	}
+	if a.jobs != nil {
+		a.jobs.stop()
+	}
+	uiMu.Unlock()
+	a.cancel()
+	waitInflight(3 * time.Second)
+}
+
+// OnReady calls f on the UI thread once the main screen is up with its data
+// (at once when it already is).
+func (a *App) OnReady(f func()) {
+	if a.ready {
+		f()
+		return
+	}
+	a.onReady = append(a.onReady, f)
+}
+
+func (a *App) resume() {
+	background(a.ctx, a.be.Resume, func(s desk.Session, err error) {
+		switch {
+		case err == nil:
+			a.openSession(s)
+		case errors.Is(err, desk.ErrNoKey):
+			// A new user lands in the sandbox with the sample list ready;
+			// the welcome panel offers the other way in (their own key).
+			a.startSandbox()
+		default:
+			a.showFirstRun()
+			a.showError(err)
+			a.fire("first-run")
+		}
+	})
+}
+
+func (a *App) startSandbox() {
+	a.win.SetContent(container.NewCenter(widget.NewLabel("Starting the sandbox…")))
+	background(a.ctx, a.be.StartSandbox, func(s desk.Session, err error) {
+		if err != nil {
+			a.showFirstRun()
+			a.showError(err)
+			a.fire("first-run")
+			return
+		}
+		a.openSession(s)
+	})
+}
+
+// openSession shows the main screen for session s.
+func (a *App) openSession(s desk.Session) {
+	a.session = s
+	a.buildMain()
+	a.win.SetContent(a.main)
+	if a.stopEvents != nil {
+		a.stopEvents()
+	}
+	a.bridge = newEventBridge(a.applyEvents)
+	a.stopEvents = a.be.Subscribe(a.bridge.push)
+	a.refreshAll(func() {
+		a.fire("session")
+		if !a.ready {
+			a.ready = true
+			for _, f := range a.onReady {
+				f()
+			}
+			a.onReady = nil
+		}
+	})
+}
+
+// refreshAll reloads the account, the pricing and the jobs; then calls done.
+func (a *App) refreshAll(done func()) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	finish := func() {
+		wg.Done()
+	}
+	a.header.refresh(finish)
+	a.jobs.reload(finish)
+	spawn(func() {
+		wg.Wait()
+		if done != nil {
+			uiDo(done)
+		}
+	})
+}
+
+// refreshNow asks the tracker to poll, then reloads everything (Ctrl+R).
+func (a *App) refreshNow() {
+	if a.header == nil {
+		return
+	}
+	spawn(func() {
+		_ = a.be.Refresh(a.ctx)
+		uiDo(func() { a.refreshAll(nil) })
+	})
+}
+
+func (a *App) signOut() {
+	background(a.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.be.SignOut(ctx)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		if a.stopEvents != nil {
+			a.stopEvents()
+			a.stopEvents = nil
+		}
+		a.session = desk.Session{}
+		if a.jobs != nil {
+			a.jobs.stop()
+		}
+		a.header, a.jobs, a.library = nil, nil, nil
+		a.showFirstRun()
+		a.fire("signed-out")
+	})
+}
+
+func (a *App) fire(point string) {
+	if a.hook != nil {
+		a.hook(point)
+	}
+}
+
+// background runs work off the UI thread and hands its result to done on the
+// UI thread.
+func background[T any](ctx context.Context, work func(context.Context) (T, error), done func(T, error)) {
+	spawn(func() {
+		v, err := work(ctx)
+		uiDo(func() { done(v, err) })
+	})
+}
+
+// withProgress shows a modal progress dialog with a Cancel button wired to
+// the work's context, runs work off the UI thread, and calls done on the UI
+// thread. progress may be called from any goroutine (it is throttled).
+func (a *App) withProgress(title string, work func(ctx context.Context, progress func(done, total int64)) error, done func(error)) {
+	ctx, cancel := context.WithCancel(a.ctx)
+	bar := widget.NewProgressBar()
+	label := widget.NewLabel(title)
+	var d *dialog.CustomDialog
+	cancelBtn := widget.NewButton("Cancel", func() { cancel() })
+	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label, bar, container.NewCenter(cancelBtn)), a.win)
+	d.Resize(fyne.NewSize(420, 160))
+	d.Show()
+	var last time.Time
+	var lastMu sync.Mutex
+	progress := func(n, total int64) {
+		lastMu.Lock()
+		now := time.Now()
+		if now.Sub(last) < 100*time.Millisecond && n < total {
+			lastMu.Unlock()
+			return
+		}
+		last = now
+		lastMu.Unlock()
+		uiDo(func() {
+			if total > 0 {
+				bar.SetValue(float64(n) / float64(total))
+			}
+		})
+	}
+	spawn(func() {
+		err := work(ctx, progress)
+		cancel()
+		uiDo(func() {
+			d.Hide()
+			done(err)
+		})
+	})
+}
+
+func (a *App) showMessage(title, msg string) {
+	dialog.ShowInformation(title, msg, a.win)
+}
+
+// showError shows what happened and what to do.
+func (a *App) showError(err error) {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	p := desk.Explain(err, desk.HostOf(a.session.BaseURL))
+	a.showProblem(p)
+}
+
+func (a *App) showProblem(p desk.Problem) {
+	msg := widget.NewLabel(p.String())
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(p.Title, "OK", msg, a.win)
+	d.Resize(fyne.NewSize(460, 220))
+	d.Show()
+}
+
+// ShowError shows err in a dialog over w, in the user's terms (for the
+// wizard and the lookup screens).
+func ShowError(w fyne.Window, err error, baseURL string) {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	p := desk.Explain(err, desk.HostOf(baseURL))
+	msg := widget.NewLabel(p.String())
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(p.Title, "OK", msg, w)
+	d.Resize(fyne.NewSize(460, 220))
+	d.Show()
+}
+
+// home is where exports go when no output folder is set.
+func defaultOutputDir() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return os.TempDir()
+}

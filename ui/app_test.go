@@ -1,0 +1,603 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/zalando/go-keyring"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+)
+
+func TestMain(m *testing.M) {
+	batchDelay = 10 * time.Millisecond
+	filterDelay = 10 * time.Millisecond
+	tickEvery = time.Hour
+	os.Exit(m.Run())
+}
+
+// notifyApp records the desktop notifications sent.
+type notifyApp struct {
+	fyne.App
+	mu   sync.Mutex
+	sent []*fyne.Notification
+}
+
+func (n *notifyApp) SendNotification(x *fyne.Notification) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.sent = append(n.sent, x)
+}
+
+// recFlows records which flow was opened.
+type recFlows struct{ opened chan string }
+
+func (r *recFlows) NewTrace(a *App, path string) { r.opened <- "trace:" + path }
+func (r *recFlows) NewDNC(a *App, path string)   { r.opened <- "dnc:" + path }
+func (r *recFlows) SingleLookup(a *App)          { r.opened <- "lookup" }
+
+func (h *harness) nextFlow() string {
+	h.t.Helper()
+	select {
+	case f := <-h.flows.opened:
+		return f
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("no flow opened")
+		return ""
+	}
+}
+
+type harness struct {
+	t      *testing.T
+	app    *App
+	fyneA  *notifyApp
+	win    fyne.Window
+	fb     *fakeBackend
+	flows  *recFlows
+	points chan string
+}
+
+// start opens the window on fb and waits for the first session screen.
+func start(t *testing.T, fb *fakeBackend) *harness {
+	t.Helper()
+	a := &notifyApp{App: test.NewTempApp(t)}
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1180, 760))
+	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
+	h.app = New(a, w, fb)
+	h.app.Flows = h.flows
+	h.app.hook = func(p string) { h.points <- p }
+	t.Cleanup(h.app.Close)
+	h.app.Start()
+	if fb.resumeErr == nil || errors.Is(fb.resumeErr, desk.ErrNoKey) {
+		h.wait("session")
+	} else {
+		h.wait("first-run")
+	}
+	return h
+}
+
+// do runs f as the UI thread would: serialised with the window's own
+// updates (see uiDo).
+func (h *harness) do(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}
+
+func (h *harness) tap(b *widget.Button) { h.do(func() { test.Tap(b) }) }
+
+// wait blocks until the app reaches point (see App.hook).
+func (h *harness) wait(point string) {
+	h.t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case p := <-h.points:
+			if p == point {
+				return
+			}
+		case <-timeout:
+			h.t.Fatalf("timed out waiting for %q", point)
+		}
+	}
+}
+
+// objects is everything laid out in the window, overlays (dialogs) included.
+func (h *harness) objects() []fyne.CanvasObject {
+	c := h.win.Canvas()
+	objs := test.LaidOutObjects(c.Content())
+	for _, o := range c.Overlays().List() {
+		objs = append(objs, test.LaidOutObjects(o)...)
+	}
+	return objs
+}
+
+func (h *harness) button(text string) *widget.Button {
+	h.t.Helper()
+	for _, o := range h.objects() {
+		if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
+			return b
+		}
+	}
+	h.t.Fatalf("no button %q on screen", text)
+	return nil
+}
+
+func (h *harness) hasText(sub string) bool {
+	for _, o := range h.objects() {
+		switch x := o.(type) {
+		case *widget.Label:
+			if x.Visible() && strings.Contains(x.Text, sub) {
+				return true
+			}
+		case *canvas.Text:
+			if x.Visible() && strings.Contains(x.Text, sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (h *harness) dialogText() string {
+	var b strings.Builder
+	for _, o := range h.win.Canvas().Overlays().List() {
+		for _, x := range test.LaidOutObjects(o) {
+			if l, ok := x.(*widget.Label); ok {
+				b.WriteString(l.Text + "\n")
+			}
+			if ct, ok := x.(*canvas.Text); ok {
+				b.WriteString(ct.Text + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func TestNoKeyLandsInSandboxWithSampleReady(t *testing.T) {
+	fb := newFake()
+	h := start(t, fb)
+	if !h.app.Session().Sandbox || fb.sandboxes != 1 {
+		t.Fatalf("session %+v after %d sandbox starts, want the sandbox", h.app.Session(), fb.sandboxes)
+	}
+	if !h.hasText("SANDBOX") {
+		t.Fatal("no SANDBOX badge on the main screen")
+	}
+	if !h.hasText("25,000 credits") {
+		t.Fatal("header does not show the balance")
+	}
+	if !h.hasText("Credits per row: normal 1 · enhanced 3 · LLC 2 · DNC 1") {
+		t.Fatal("header does not show the rates")
+	}
+	h.tap(h.button("Try the sample list"))
+	if got := h.nextFlow(); got != "trace:/assets/sample-owners.csv" {
+		t.Fatalf("flows opened %s, want the trace wizard on the sample list", got)
+	}
+}
+
+func TestFirstRunConnectWithKey(t *testing.T) {
+	fb := newFake()
+	h := start(t, fb)
+	h.tap(h.button("Use my API key…")) // from the sandbox bar
+	f := h.app.firstRun
+	if f == nil {
+		t.Fatal("the first-run screen did not show")
+	}
+	done := make(chan error, 1)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	h.tap(f.connect)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h.wait("session")
+	if got := fmt.Sprint(fb.connected); got != "[https://api.example.com/v1|sk_live_123|keyring]" {
+		t.Fatalf("connected %s", got)
+	}
+	if h.app.Session().Sandbox || h.hasText("SANDBOX") {
+		t.Fatal("still in the sandbox after connecting with a key")
+	}
+}
+
+func TestFirstRunTrySandbox(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = errors.New("keyring locked") // shows the first-run screen
+	h := start(t, fb)
+	f := h.app.firstRun
+	if f == nil {
+		t.Fatal("the first-run screen did not show")
+	}
+	done := make(chan error, 1)
+	f.onDone = func(err error) { done <- err }
+	h.tap(h.button("Try the sandbox"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h.wait("session")
+	if !h.app.Session().Sandbox || !h.hasText("SANDBOX") {
+		t.Fatal("not in the sandbox after Try the sandbox")
+	}
+}
+
+func TestFirstRunKeyringUnavailableOffersSessionOnly(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = errors.New("keyring locked")
+	fb.connectErr = func(sessionOnly bool) error {
+		if sessionOnly {
+			return nil
+		}
+		return fmt.Errorf("store key: %w", desk.ErrKeyringUnavailable)
+	}
+	h := start(t, fb)
+	f := h.app.firstRun
+	done := make(chan error, 4)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	h.tap(f.connect)
+	if err := <-done; !errors.Is(err, desk.ErrKeyringUnavailable) {
+		t.Fatalf("first attempt: %v", err)
+	}
+	if !strings.Contains(h.dialogText(), "session only") {
+		t.Fatalf("no session-only offer; dialog says %q", h.dialogText())
+	}
+	h.tap(h.button("Yes"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h.wait("session")
+	if !h.app.Session().SessionOnly {
+		t.Fatalf("session %+v, want session-only", h.app.Session())
+	}
+}
+
+func TestUnreachableServerDialog(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = errors.New("keyring locked")
+	fb.connectErr = func(bool) error {
+		return &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	}
+	h := start(t, fb)
+	f := h.app.firstRun
+	done := make(chan error, 1)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	h.tap(f.connect)
+	<-done
+	got := h.dialogText()
+	for _, want := range []string{"Can't reach api.example.com.", "Check your connection"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("dialog %q lacks %q", got, want)
+		}
+	}
+	if !strings.Contains(got, "Can't reach the server") {
+		t.Fatalf("dialog title missing: %q", got)
+	}
+}
+
+func TestInsufficientCreditsDialog(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"needed and balance known", &desk.CreditsError{Needed: 1200, Balance: 300, Err: &client.APIError{StatusCode: 402, Message: "Insufficient credits"}},
+			[]string{"Not enough credits", "needs 1,200 credits", "balance is 300", "900 short", "Top up or lower the rows"}},
+		{"bare 402", fmt.Errorf("POST /traces: %w", &client.APIError{StatusCode: 402, Message: "Insufficient credits"}),
+			[]string{"Not enough credits", "Top up or lower the rows"}},
+		{"metered past due", &desk.CreditsError{Metered: true, PastDue: true, Err: &client.APIError{StatusCode: 402}},
+			[]string{"Payment past due", "card"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := start(t, newFake())
+			h.app.showError(c.err)
+			got := h.dialogText()
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Fatalf("dialog %q lacks %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSettingsSaveAndSignOut(t *testing.T) {
+	keyring.MockInit()
+	ctx := t.Context()
+	if err := secrets.Set(ctx, secrets.APIKey, "sk_live_123"); err != nil {
+		t.Fatal(err)
+	}
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+
+	f := h.app.newSettingsForm()
+	saved := make(chan error, 1)
+	f.onSaved = func(err error) { saved <- err }
+	f.dialog.Show()
+	f.webhookOn.SetChecked(true)
+	f.webhookAddr.SetText("127.0.0.1:9123")
+	h.do(func() { test.Type(f.webhookSecret, "whsec_abc") })
+	f.theme.SetSelected("Dark")
+	f.notifications.SetChecked(false)
+	dir := t.TempDir()
+	f.outputDir.SetText(dir)
+	h.tap(h.button("Save"))
+	if err := <-saved; err != nil {
+		t.Fatal(err)
+	}
+	s := fb.Settings()
+	if !s.WebhookEnabled || s.WebhookAddr != "127.0.0.1:9123" || s.Theme != "dark" || s.Notifications || s.OutputDir != dir {
+		t.Fatalf("saved settings %+v", s)
+	}
+	if got, err := keyring.Get(secrets.Service, secrets.WebhookSecret); err != nil || got != "whsec_abc" {
+		t.Fatalf("webhook secret in keyring: %q, %v", got, err)
+	}
+
+	// An invalid address is refused before anything is saved.
+	f2 := h.app.newSettingsForm()
+	f2.onSaved = func(err error) { saved <- err }
+	f2.dialog.Show()
+	f2.webhookAddr.SetText("localhost")
+	h.tap(h.button("Save"))
+	if err := <-saved; err == nil || !strings.Contains(err.Error(), "host:port") {
+		t.Fatalf("invalid address: %v", err)
+	}
+	if len(fb.saved) != 1 {
+		t.Fatalf("saved %d times, want 1", len(fb.saved))
+	}
+	f2.dialog.Hide()
+
+	f3 := h.app.newSettingsForm()
+	f3.dialog.Show()
+	h.tap(f3.signOut)
+	h.tap(h.button("Yes"))
+	h.wait("signed-out")
+	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatalf("API key still in the keyring after sign out: %v", err)
+	}
+	if h.app.firstRun == nil || h.app.Session().BaseURL != "" {
+		t.Fatal("sign out did not return to the first-run screen")
+	}
+}
+
+func TestJobsListUpdatesFromEvents(t *testing.T) {
+	now := time.Now()
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []desk.Job{
+		{ID: "trc_2", Key: "trc_2", Kind: desk.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
+		{ID: "dnc_1", Key: "dnc_1", Kind: desk.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},
+		{Key: "intent_7", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, Charged: 10, CreatedAt: now.Add(-2 * time.Hour)},
+	}
+	h := start(t, fb)
+	v := h.app.jobs
+	if len(v.shown) != 3 || v.shown[0].ID != "trc_2" {
+		t.Fatalf("shown %v", v.shown)
+	}
+	if got := jobCell(v.shown[0], 2, now, nil); !strings.HasPrefix(got, "Processing · 1:1") {
+		t.Fatalf("status cell %q, want elapsed time", got)
+	}
+	if got := jobCell(v.shown[2], 2, now, nil); got != "Unknown — may be charged" {
+		t.Fatalf("unknown job status %q", got)
+	}
+
+	// Reconcile is offered for the unknown one only; resend webhook for
+	// final ones only.
+	v.selectJob("intent_7")
+	if v.reconcileBtn.Disabled() || !v.webhookBtn.Disabled() {
+		t.Fatal("actions of an unknown job: want reconcile on, resend webhook off")
+	}
+	v.selectJob("trc_2")
+	if !v.reconcileBtn.Disabled() || !v.webhookBtn.Disabled() || !v.openBtn.Disabled() {
+		t.Fatal("actions of a processing job: want all off")
+	}
+
+	// 30 events in a burst are shown in a few batches, not 30 updates.
+	done := fb.jobs[0]
+	done.Status, done.Matches, done.NoMatches, done.Refunded, done.CompletedAt = "completed", 80, 20, 20, now
+	done.Breakdown = &client.Breakdown{Individuals: client.Tier{Rows: 90, Rate: 1}, LLCs: client.Tier{Rows: 10, Rate: 2}}
+	var evs []desk.Event
+	for i := 0; i < 29; i++ {
+		p := fb.jobs[0]
+		p.Rows = 100
+		evs = append(evs, desk.Event{Kind: desk.EventStatus, Job: p})
+	}
+	evs = append(evs, desk.Event{Kind: desk.EventCompleted, Job: done})
+	fb.emit(evs...)
+	batches := 0
+	for {
+		h.wait("events")
+		batches++
+		if v.shown[0].Status == "completed" {
+			break
+		}
+	}
+	if batches > 5 {
+		t.Fatalf("%d UI updates for one burst of 30 events", batches)
+	}
+	row := v.shown[0]
+	if jobCell(row, 5, now, nil) != "80" || jobCell(row, 8, now, nil) != "80" || jobCell(row, 9, now, nil) != "90 ind. · 10 LLC" {
+		t.Fatalf("completed row: matches %q net %q llc %q", jobCell(row, 5, now, nil), jobCell(row, 8, now, nil), jobCell(row, 9, now, nil))
+	}
+	if v.openBtn.Disabled() || v.webhookBtn.Disabled() {
+		t.Fatal("a completed job should offer open result and resend webhook")
+	}
+	h.fyneA.mu.Lock()
+	sent := append([]*fyne.Notification(nil), h.fyneA.sent...)
+	h.fyneA.mu.Unlock()
+	if len(sent) != 1 || !strings.Contains(sent[0].Title, "owners.csv") || !strings.Contains(sent[0].Content, "80 matches") {
+		t.Fatalf("notifications %+v", sent)
+	}
+
+	// A failure event shows the message.
+	failed := desk.Job{ID: "trc_3", Key: "trc_3", Kind: desk.KindTrace, Name: "FAILJOB.csv", Status: "failed", ErrorMessage: "upstream provider unavailable", CreatedAt: now}
+	fb.emit(desk.Event{Kind: desk.EventFailed, Job: failed})
+	h.wait("events")
+	if got := jobCell(v.shown[0], 2, now, nil); got != "Failed: upstream provider unavailable" {
+		t.Fatalf("failed row status %q", got)
+	}
+
+	// Filters.
+	v.status.SetSelected("Failed")
+	if len(v.shown) != 1 || v.shown[0].ID != "trc_3" {
+		t.Fatalf("status filter: %v", v.shown)
+	}
+	v.status.SetSelected(allStatuses)
+	v.kind.SetSelected("DNC scrubs")
+	if len(v.shown) != 1 || v.shown[0].ID != "dnc_1" {
+		t.Fatalf("kind filter: %v", v.shown)
+	}
+}
+
+func TestNotificationsOff(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.settings.Notifications = false
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "a.csv", Status: "processing"}}
+	h := start(t, fb)
+	j := fb.jobs[0]
+	j.Status = "completed"
+	fb.emit(desk.Event{Kind: desk.EventCompleted, Job: j})
+	h.wait("events")
+	h.fyneA.mu.Lock()
+	defer h.fyneA.mu.Unlock()
+	if len(h.fyneA.sent) != 0 {
+		t.Fatalf("sent %d notifications with notifications off", len(h.fyneA.sent))
+	}
+}
+
+func sampleResult() *memResult {
+	return &memResult{
+		path:    "/results/owners result.csv",
+		headers: []string{"first_name", "last_name", "phone_1", "phone_1_type", "match_status"},
+		rows: [][]string{
+			{"Ann", "Smith", "2125550101", "mobile", "matched"},
+			{"Bob", "Jones", "", "", "no_match"},
+			{"Cal", "Adams", "2125550102", "landline", "matched"},
+			{"Dee", "Brown", "", "", "no_match"},
+			{"ACME HOLDINGS LLC", "", "", "", "skipped"},
+		},
+	}
+}
+
+func TestViewerSortAndFilter(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := h.app.showViewer(sampleResult(), "owners")
+	queried := make(chan error, 10)
+	v.onQueried = func(err error) { queried <- err }
+	h.win.Resize(fyne.NewSize(1180, 760))
+
+	if v.count.Text != "5 rows" {
+		t.Fatalf("count %q", v.count.Text)
+	}
+	// Quick filters appear only for the columns present.
+	if v.quick[desk.QuickMatched] == nil || v.quick[desk.QuickMobile] == nil {
+		t.Fatal("matched/mobile quick filters missing")
+	}
+	if v.quick[desk.QuickNotDNC] != nil || v.quick[desk.QuickNotLitigator] != nil {
+		t.Fatal("DNC quick filters shown without dnc/litigator columns")
+	}
+
+	// Tapping a header sorts by it; again reverses; a third time restores.
+	h.tap(h.button("last_name"))
+	if err := <-queried; err != nil {
+		t.Fatal(err)
+	}
+	col := func() []string {
+		var out []string
+		for i := 0; i < v.view.Len(); i++ {
+			out = append(out, v.view.Cell(i, 1))
+		}
+		return out
+	}
+	if got := fmt.Sprint(col()); got != "[ Adams Brown Jones Smith]" {
+		t.Fatalf("ascending: %s", got)
+	}
+	h.tap(h.button("last_name ▲"))
+	<-queried
+	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {
+		t.Fatalf("descending: %s", got)
+	}
+	h.tap(h.button("last_name ▼"))
+	<-queried
+	if got := fmt.Sprint(col()); got != "[Smith Jones Adams Brown ]" {
+		t.Fatalf("file order: %s", got)
+	}
+
+	// The filter box (debounced, off the UI thread).
+	h.do(func() { v.filter.SetText("555010") })
+	if err := <-queried; err != nil {
+		t.Fatal(err)
+	}
+	if v.count.Text != "2 of 5 rows" {
+		t.Fatalf("after filter: %q", v.count.Text)
+	}
+	h.do(func() { v.filter.SetText("") })
+	<-queried
+	h.do(func() { v.quick[desk.QuickMatched].SetChecked(true) })
+	<-queried
+	if v.count.Text != "2 of 5 rows" || v.view.Cell(0, 4) != "matched" {
+		t.Fatalf("matched only: %q", v.count.Text)
+	}
+
+	// Export writes the filtered view to the output folder.
+	fb.settings.OutputDir = t.TempDir()
+	h.tap(h.button("Export .xlsx"))
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		fb.mu.Lock()
+		n := len(fb.exported)
+		fb.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "owners filtered.xlsx") {
+		t.Fatalf("exported %v", fb.exported)
+	}
+}
+
+func TestDropRoutesFiles(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	cases := []struct{ file, want string }{
+		{"/in/owners.csv", "trace:/in/owners.csv"},
+		{"/in/my phones.xlsx", "dnc:/in/my phones.xlsx"},
+	}
+	for _, c := range cases {
+		h.app.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(c.file)})
+		if got := h.nextFlow(); got != c.want {
+			t.Fatalf("drop %s opened %s, want %s", c.file, got, c.want)
+		}
+	}
+	h.app.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI("/in/photo.png")})
+	if !strings.Contains(h.dialogText(), "CSV and Excel") {
+		t.Fatalf("dropping a PNG: %q", h.dialogText())
+	}
+}

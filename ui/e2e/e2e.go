@@ -1,0 +1,227 @@
+// Package e2e runs end-to-end scripts inside the real SkipDesk binary.
+//
+// The binary runs a script when started with SKIPDESK_E2E=<name> (in the
+// sandbox: SKIPDESK_HOME should point at a temporary folder). Screenshots and
+// notes go to SKIPDESK_E2E_OUT (default testout/e2e). The process exits 0
+// when the script returns nil and 1 otherwise, after printing
+// "e2e: <name>: ok" or "e2e: <name>: FAIL: <error>" on stderr.
+//
+// Scripts register themselves from the package that owns the screens they
+// drive, in an init function:
+//
+//	func init() { e2e.Register("trace-wizard", runWizard) }
+//
+//	func runWizard(h *e2e.Harness) error {
+//		path, err := h.Shell.SampleList()
+//		if err != nil {
+//			return err
+//		}
+//		h.Do(func() { h.Shell.NewTrace(path) })        // UI thread, waits
+//		if err := h.Wait("wizard open", 10*time.Second, func() bool { return current != nil }); err != nil {
+//			return err
+//		}
+//		return h.Shot("01-picked")                     // testout/e2e/01-picked.png
+//	}
+//
+// The script runs on its own goroutine once the main screen is up (session
+// open, first jobs and account loaded). Everything that touches widgets must
+// go through h.Do (fyne.DoAndWait); Wait evaluates its condition on the UI
+// thread too, so conditions may read widget state.
+//
+// Harness API:
+//   - h.Window, h.App: the main window and the app.
+//   - h.Shell: the app's controller (see Shell), for the actions a user would
+//     take from the main window.
+//   - h.Do(f): run f on the UI thread and wait for it.
+//   - h.Wait(what, timeout, cond): poll cond (UI thread) every 100 ms until
+//     true; the error names what was awaited.
+//   - h.Shot(name) / h.ShotWindow(w, name): save the window's canvas as
+//     <out>/<name>.png, and the whole X screen as <out>/<name>-screen.png
+//     when ImageMagick's import is available.
+//   - h.Logf: a line on stderr and in <out>/<script>.log.
+//   - h.Out: the output folder.
+package e2e
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+// Script is one end-to-end scenario.
+type Script func(h *Harness) error
+
+var (
+	mu      sync.Mutex
+	scripts = map[string]Script{}
+)
+
+// Register adds a script under name; registering a name twice panics.
+func Register(name string, s Script) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := scripts[name]; dup {
+		panic("e2e: script registered twice: " + name)
+	}
+	scripts[name] = s
+}
+
+// Lookup returns the script registered under name.
+func Lookup(name string) (Script, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	s, ok := scripts[name]
+	return s, ok
+}
+
+// Names lists the registered scripts, sorted.
+func Names() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for n := range scripts {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Shell is what the main window offers scripts. Methods marked (UI) must be
+// called inside h.Do.
+type Shell interface {
+	// SampleList writes the bundled sample owner list and returns its path
+	// (any goroutine).
+	SampleList() (string, error)
+	// NewTrace opens the trace wizard on path ("" for the file picker). (UI)
+	NewTrace(path string)
+	// NewDNC opens the DNC scrub on path. (UI)
+	NewDNC(path string)
+	// SingleLookup opens the single lookup. (UI)
+	SingleLookup()
+	// JobsShown are the rows of the jobs list, newest first. (UI)
+	JobsShown() []desk.Job
+	// ShowJobs selects the Jobs tab and, when id is not "", the job. (UI)
+	ShowJobs(id string)
+	// OpenJobResult downloads (if needed) and opens the job's result in a
+	// viewer tab; done is called on the UI thread. (UI)
+	OpenJobResult(id string, done func(error))
+	// ViewerRows is the row count of the selected viewer tab, -1 when the
+	// selected tab is not a viewer. (UI)
+	ViewerRows() int
+}
+
+// Harness is what a script gets.
+type Harness struct {
+	Name   string
+	App    fyne.App
+	Window fyne.Window
+	Shell  Shell
+	Out    string
+
+	logMu sync.Mutex
+	log   *os.File
+}
+
+// NewHarness prepares the output folder (SKIPDESK_E2E_OUT, default
+// testout/e2e).
+func NewHarness(name string, a fyne.App, w fyne.Window, shell Shell) (*Harness, error) {
+	out := os.Getenv("SKIPDESK_E2E_OUT")
+	if out == "" {
+		out = filepath.Join("testout", "e2e")
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("e2e: output folder: %w", err)
+	}
+	f, err := os.Create(filepath.Join(out, name+".log"))
+	if err != nil {
+		return nil, fmt.Errorf("e2e: log: %w", err)
+	}
+	return &Harness{Name: name, App: a, Window: w, Shell: shell, Out: out, log: f}, nil
+}
+
+// Close closes the log.
+func (h *Harness) Close() {
+	if h.log != nil {
+		h.log.Close()
+	}
+}
+
+// Logf writes a line to stderr and the script's log.
+func (h *Harness) Logf(format string, args ...any) {
+	line := fmt.Sprintf("e2e: %s: %s\n", h.Name, fmt.Sprintf(format, args...))
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	os.Stderr.WriteString(line)
+	if h.log != nil {
+		h.log.WriteString(time.Now().Format("15:04:05.000 ") + line)
+	}
+}
+
+// Do runs f on the UI thread and waits for it.
+func (h *Harness) Do(f func()) { fyne.DoAndWait(f) }
+
+// Wait polls cond on the UI thread every 100 ms until it returns true.
+func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		var ok bool
+		fyne.DoAndWait(func() { ok = cond() })
+		if ok {
+			h.Logf("%s", what)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("e2e: waited %s for: %s", timeout, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Shot saves the main window as <out>/<name>.png (and the screen, see
+// ShotWindow).
+func (h *Harness) Shot(name string) error { return h.ShotWindow(h.Window, name) }
+
+// ShotWindow saves w's canvas as <out>/<name>.png and, when ImageMagick's
+// import is on the PATH and DISPLAY is set, the whole screen as
+// <out>/<name>-screen.png.
+func (h *Harness) ShotWindow(w fyne.Window, name string) error {
+	// Let pending layout and rendering settle first.
+	time.Sleep(300 * time.Millisecond)
+	var img image.Image
+	fyne.DoAndWait(func() { img = w.Canvas().Capture() })
+	if img == nil {
+		return fmt.Errorf("e2e: %s: the canvas gave no image", name)
+	}
+	path := filepath.Join(h.Out, name+".png")
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("e2e: screenshot %s: %w", path, err)
+	}
+	err = png.Encode(f, img)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("e2e: screenshot %s: %w", path, err)
+	}
+	h.Logf("screenshot %s", path)
+	if os.Getenv("DISPLAY") != "" {
+		if imp, err := exec.LookPath("import"); err == nil {
+			screen := filepath.Join(h.Out, name+"-screen.png")
+			if out, err := exec.Command(imp, "-window", "root", screen).CombinedOutput(); err != nil {
+				h.Logf("import -window root: %v: %s", err, out)
+			}
+		}
+	}
+	return nil
+}

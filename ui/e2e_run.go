@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/ui/e2e"
+)
+
+// runE2E arranges for the named end-to-end script to run once the main
+// screen is ready, then quits the app; *code gets the exit code.
+// "startup" is special: it prints the time of the first frame and quits.
+func (a *App) runE2E(name string, code *int) {
+	if name == "startup" {
+		a.fyne.Lifecycle().SetOnStarted(func() {
+			go func() {
+				// The first DoAndWait returns after the event loop has run
+				// once after start, which draws the first frame.
+				fyne.DoAndWait(func() {})
+				fyne.DoAndWait(func() { a.win.Canvas().Content() })
+				fmt.Printf("first-frame %d\n", time.Now().UnixNano())
+				fyne.Do(a.fyne.Quit)
+			}()
+		})
+		return
+	}
+	script, ok := e2e.Lookup(name)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "e2e: no script %q (have %v)\n", name, e2e.Names())
+		*code = 2
+		a.fyne.Lifecycle().SetOnStarted(func() { fyne.Do(a.fyne.Quit) })
+		return
+	}
+	a.OnReady(func() {
+		go func() {
+			h, err := e2e.NewHarness(name, a.fyne, a.win, a)
+			if err == nil {
+				err = script(h)
+				h.Close()
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "e2e: %s: FAIL: %v\n", name, err)
+				*code = 1
+			} else {
+				fmt.Fprintf(os.Stderr, "e2e: %s: ok\n", name)
+			}
+			fyne.Do(a.fyne.Quit)
+		}()
+	})
+}

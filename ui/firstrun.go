@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+// connectTimeout bounds the key check (GET /account) and the keyring write.
+var connectTimeout = 30 * time.Second
+
+// firstRun is the screen with the two ways in: an API key, or the sandbox.
+type firstRun struct {
+	app     *App
+	baseURL *widget.Entry
+	key     *widget.Entry
+	connect *widget.Button
+	sandbox *widget.Button
+	status  *widget.Label
+	content fyne.CanvasObject
+	// onDone is called on the UI thread when a connect attempt ends.
+	onDone func(error)
+}
+
+// showFirstRun replaces the window's content with the first-run screen.
+func (a *App) showFirstRun() *firstRun {
+	f := a.newFirstRun()
+	a.firstRun = f
+	a.win.SetContent(f.content)
+	a.win.Canvas().Focus(f.key)
+	return f
+}
+
+// showConnect is "Use my API key…" from the sandbox: the same screen, with
+// a way back.
+func (a *App) showConnect() {
+	a.showFirstRun()
+	a.fire("first-run")
+}
+
+func (a *App) newFirstRun() *firstRun {
+	f := &firstRun{app: a}
+	f.baseURL = widget.NewEntry()
+	f.baseURL.SetPlaceHolder("https://api.example.com/v1")
+	if s := a.be.Settings(); s.BaseURL != "" && !s.Sandbox {
+		f.baseURL.SetText(s.BaseURL)
+	} else if desk.DefaultBaseURL != "" {
+		f.baseURL.SetText(desk.DefaultBaseURL)
+	}
+	f.key = widget.NewPasswordEntry()
+	f.key.SetPlaceHolder("your API key")
+	f.key.OnSubmitted = func(string) { f.onConnect() }
+	f.connect = &widget.Button{Text: "Connect", Importance: widget.HighImportance, OnTapped: f.onConnect}
+	f.sandbox = &widget.Button{Text: "Try the sandbox", OnTapped: f.onSandbox}
+	f.status = widget.NewLabel("")
+	f.status.Wrapping = fyne.TextWrapWord
+
+	title := widget.NewLabelWithStyle("Welcome to SkipDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	intro := widget.NewLabel("Skip-trace owner lists and scrub phone lists against the Do-Not-Call and litigator lists.")
+	intro.Alignment = fyne.TextAlignCenter
+
+	keyHelp := widget.NewLabel("Create a key in the provider's dashboard (API section, Keys page).\nIt is checked, then kept in this computer's keyring.")
+	keyCard := widget.NewCard("Use your account", "Enter your API key",
+		container.NewVBox(
+			widget.NewForm(widget.NewFormItem("Base URL", f.baseURL), widget.NewFormItem("API key", f.key)),
+			keyHelp, f.connect))
+	sandboxHelp := widget.NewLabel("A practice account with demo credits, running on this\ncomputer. Nothing is charged; results are made up.\nA sample owner list is ready to try.")
+	sandboxCard := widget.NewCard("Just looking?", "Try the sandbox", container.NewVBox(sandboxHelp, f.sandbox))
+
+	cards := container.NewGridWithColumns(2, keyCard, sandboxCard)
+	f.content = container.NewCenter(container.NewVBox(title, intro, cards, f.status))
+	return f
+}
+
+func (f *firstRun) busy(on bool, msg string) {
+	f.status.SetText(msg)
+	if on {
+		f.connect.Disable()
+		f.sandbox.Disable()
+	} else {
+		f.connect.Enable()
+		f.sandbox.Enable()
+	}
+}
+
+func (f *firstRun) onConnect() { f.tryConnect(false) }
+
+func (f *firstRun) tryConnect(sessionOnly bool) {
+	a := f.app
+	base := strings.TrimSpace(f.baseURL.Text)
+	key := strings.TrimSpace(f.key.Text)
+	switch {
+	case base == "":
+		f.status.SetText("Enter the base URL of the API (it ends in /v1).")
+		f.done(errors.New("no base URL"))
+		return
+	case key == "":
+		f.status.SetText("Enter your API key.")
+		f.done(errors.New("no key"))
+		return
+	}
+	f.busy(true, "Checking the key with "+desk.HostOf(base)+"…")
+	background(a.ctx, func(ctx context.Context) (desk.Session, error) {
+		ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+		defer cancel()
+		return a.be.Connect(ctx, base, key, sessionOnly)
+	}, func(s desk.Session, err error) {
+		f.busy(false, "")
+		switch {
+		case err == nil:
+			a.openSession(s)
+		case errors.Is(err, desk.ErrKeyringUnavailable):
+			dialog.ShowConfirm("No keyring on this computer",
+				"The key works, but this computer has no keyring to keep it safely.\n"+
+					"Use it for this session only? (You will enter it again next time;\n"+
+					"or set SKIPDESK_API_KEY in the environment.)",
+				func(ok bool) {
+					if ok {
+						f.tryConnect(true)
+					}
+				}, a.win)
+		default:
+			a.session.BaseURL = base // for the host in the message
+			a.showError(err)
+			a.session.BaseURL = ""
+		}
+		f.done(err)
+	})
+}
+
+func (f *firstRun) done(err error) {
+	if f.onDone != nil {
+		f.onDone(err)
+	}
+}
+
+func (f *firstRun) onSandbox() {
+	f.busy(true, "Starting the sandbox…")
+	a := f.app
+	background(a.ctx, a.be.StartSandbox, func(s desk.Session, err error) {
+		f.busy(false, "")
+		if err != nil {
+			a.showError(err)
+		} else {
+			a.openSession(s)
+		}
+		f.done(err)
+	})
+}

@@ -1,0 +1,598 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+// Columns of the jobs table.
+var jobColumns = []struct {
+	title string
+	width float32
+}{
+	{"Job", 250}, {"Kind", 80}, {"Status", 230}, {"Created", 130}, {"Rows", 70},
+	{"Matches", 75}, {"Charged", 75}, {"Refunded", 80}, {"Net", 70}, {"Individuals / LLCs", 150},
+}
+
+// tickEvery is how often processing rows redraw their elapsed time.
+var tickEvery = time.Second
+
+// Filter choices.
+const (
+	allKinds    = "All kinds"
+	allStatuses = "All statuses"
+)
+
+var kindChoices = []string{allKinds, "Traces", "Single lookups", "DNC scrubs"}
+var statusChoices = []string{allStatuses, "Processing", "Completed", "Failed", "Unknown"}
+
+// jobsView is the jobs list with its filters, its detail line and the
+// actions on the selected job. All fields are touched on the UI thread only.
+type jobsView struct {
+	app *App
+
+	all      []desk.Job // merged, newest first
+	shown    []desk.Job // after the filters
+	pages    int        // API pages merged so far
+	more     bool
+	progress map[string]float64 // download progress by job key
+
+	kind, status *widget.Select
+	table        *widget.Table
+	detail       *widget.Label
+	empty        fyne.CanvasObject
+	older        *widget.Button
+	selected     string // key of the selected job
+
+	openBtn, folderBtn, xlsxBtn, callableBtn, webhookBtn, reconcileBtn *widget.Button
+
+	content fyne.CanvasObject
+	ticker  *time.Ticker
+	quit    chan struct{}
+}
+
+func newJobsView(a *App) *jobsView {
+	v := &jobsView{app: a, pages: 1, progress: map[string]float64{}}
+	v.kind = widget.NewSelect(kindChoices, func(string) { v.applyFilter() })
+	v.kind.SetSelectedIndex(0)
+	v.status = widget.NewSelect(statusChoices, func(string) { v.applyFilter() })
+	v.status.SetSelectedIndex(0)
+
+	v.table = widget.NewTableWithHeaders(v.length, v.createCell, v.updateCell)
+	v.table.ShowHeaderColumn = false
+	v.table.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 && id.Col < len(jobColumns) {
+			o.(*widget.Label).SetText(jobColumns[id.Col].title)
+		}
+	}
+	for i, c := range jobColumns {
+		v.table.SetColumnWidth(i, c.width)
+	}
+	v.table.OnSelected = v.onSelected
+
+	v.detail = widget.NewLabel("Select a job to see its details and actions.")
+	v.detail.Wrapping = fyne.TextWrapWord
+
+	v.openBtn = widget.NewButtonWithIcon("Open result", theme.DocumentIcon(), v.onOpen)
+	v.folderBtn = widget.NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), v.onShowFolder)
+	v.xlsxBtn = widget.NewButtonWithIcon("Export to Excel", theme.DocumentSaveIcon(), func() { v.onExport(false) })
+	v.callableBtn = widget.NewButtonWithIcon("Export callable list", theme.DocumentSaveIcon(), func() { v.onExport(true) })
+	v.webhookBtn = widget.NewButtonWithIcon("Resend webhook", theme.MailSendIcon(), v.onRetryWebhook)
+	v.reconcileBtn = widget.NewButtonWithIcon("Reconcile", theme.SearchReplaceIcon(), v.onReconcile)
+	v.older = widget.NewButton("Load older jobs", v.onOlder)
+	v.older.Hide()
+	v.updateActions()
+
+	filters := container.NewHBox(widget.NewLabel("Show"), v.kind, v.status, v.older)
+	actions := container.NewHBox(v.openBtn, v.folderBtn, v.xlsxBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
+	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
+	v.empty = a.welcomePanel()
+	v.empty.Hide()
+	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(v.table, v.empty))
+
+	// Processing rows show their elapsed time: redraw once a second while
+	// any job is processing.
+	v.ticker = time.NewTicker(tickEvery)
+	quit := make(chan struct{})
+	v.quit = quit
+	ticks := v.ticker.C
+	go func() {
+		for {
+			select {
+			case <-ticks:
+				uiDo(func() {
+					if v.anyProcessing() {
+						v.table.Refresh()
+					}
+				})
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return v
+}
+
+// stop ends the ticker; safe to call more than once.
+func (v *jobsView) stop() {
+	if v.quit != nil {
+		v.ticker.Stop()
+		close(v.quit)
+		v.quit = nil
+	}
+}
+
+// reload fetches the list (ledger + API pages) off the UI thread; done (if
+// any) is called from a goroutine once it is shown.
+func (v *jobsView) reload(done func()) {
+	a := v.app
+	pages := v.pages
+	spawn(func() {
+		jobs, more, err := a.be.Jobs(a.ctx, pages)
+		uiDo(func() {
+			if err != nil {
+				v.detail.SetText("The jobs list could not be loaded from the server: " + desk.Explain(err, desk.HostOf(a.session.BaseURL)).String())
+			}
+			if jobs != nil || err == nil {
+				v.setJobs(jobs, more)
+			}
+		})
+		if done != nil {
+			done()
+		}
+	})
+}
+
+func (v *jobsView) onOlder() {
+	v.pages++
+	v.older.Disable()
+	v.reload(func() { uiDo(v.older.Enable) })
+}
+
+// setJobs replaces the list (UI thread).
+func (v *jobsView) setJobs(jobs []desk.Job, more bool) {
+	v.all = append(v.all[:0:0], jobs...)
+	v.more = more
+	sortJobs(v.all)
+	if more {
+		v.older.Show()
+	} else {
+		v.older.Hide()
+	}
+	v.applyFilter()
+}
+
+// upsert puts a job's new state in the list (UI thread); the caller
+// refreshes the table once per batch.
+func (v *jobsView) upsert(j desk.Job) {
+	if j.Key == "" {
+		j.Key = j.ID
+	}
+	for i := range v.all {
+		if v.all[i].Key == j.Key || (j.ID != "" && v.all[i].ID == j.ID) {
+			if j.ResultPath == "" {
+				j.ResultPath = v.all[i].ResultPath
+			}
+			v.all[i] = j
+			if j.Final() {
+				delete(v.progress, j.Key)
+			}
+			return
+		}
+	}
+	v.all = append(v.all, j)
+	sortJobs(v.all)
+}
+
+func (v *jobsView) setProgress(key string, done, total int64) {
+	if total > 0 {
+		v.progress[key] = float64(done) / float64(total)
+	}
+}
+
+func (v *jobsView) refreshTable() {
+	v.applyFilter()
+}
+
+func sortJobs(jobs []desk.Job) {
+	sort.SliceStable(jobs, func(i, k int) bool {
+		if !jobs[i].CreatedAt.Equal(jobs[k].CreatedAt) {
+			return jobs[i].CreatedAt.After(jobs[k].CreatedAt)
+		}
+		return jobs[i].Key > jobs[k].Key
+	})
+}
+
+// applyFilter rebuilds the shown rows from the filters (UI thread).
+func (v *jobsView) applyFilter() {
+	if v.table == nil || v.kind == nil || v.status == nil {
+		return
+	}
+	kind, status := v.kind.Selected, v.status.Selected
+	v.shown = v.shown[:0]
+	for _, j := range v.all {
+		if matchKind(j, kind) && matchStatus(j, status) {
+			v.shown = append(v.shown, j)
+		}
+	}
+	if len(v.all) == 0 {
+		v.empty.Show()
+		v.table.Hide()
+	} else {
+		v.empty.Hide()
+		v.table.Show()
+	}
+	v.table.Refresh()
+	v.showDetail()
+}
+
+func matchKind(j desk.Job, choice string) bool {
+	switch choice {
+	case "Traces":
+		return j.Kind == desk.KindTrace
+	case "Single lookups":
+		return j.Kind == desk.KindSingle
+	case "DNC scrubs":
+		return j.Kind == desk.KindDNC
+	}
+	return true
+}
+
+func matchStatus(j desk.Job, choice string) bool {
+	switch choice {
+	case "Processing":
+		return !j.Final() && j.Status != desk.StatusUnknown
+	case "Completed":
+		return j.Status == "completed"
+	case "Failed":
+		return j.Status == "failed"
+	case "Unknown":
+		return j.Status == desk.StatusUnknown
+	}
+	return true
+}
+
+func (v *jobsView) anyProcessing() bool {
+	for _, j := range v.shown {
+		if j.Status == "processing" {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *jobsView) length() (int, int) { return len(v.shown), len(jobColumns) }
+
+func (v *jobsView) createCell() fyne.CanvasObject {
+	l := widget.NewLabel("")
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+func (v *jobsView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	l := o.(*widget.Label)
+	if id.Row < 0 || id.Row >= len(v.shown) {
+		l.SetText("")
+		return
+	}
+	l.SetText(jobCell(v.shown[id.Row], id.Col, time.Now(), v.progress))
+}
+
+// jobCell is the text of one cell of the jobs table.
+func jobCell(j desk.Job, col int, now time.Time, progress map[string]float64) string {
+	done := j.Final()
+	switch col {
+	case 0:
+		return j.Name
+	case 1:
+		switch j.Kind {
+		case desk.KindSingle:
+			return "Single"
+		case desk.KindDNC:
+			return "DNC"
+		}
+		if j.Mode == "enhanced" {
+			return "Trace (enh.)"
+		}
+		return "Trace"
+	case 2:
+		return statusText(j, now, progress)
+	case 3:
+		if j.CreatedAt.IsZero() {
+			return ""
+		}
+		return j.CreatedAt.Local().Format("Jan 2 15:04")
+	case 4:
+		return desk.Count(int64(j.Rows))
+	case 5:
+		if !done {
+			return "—"
+		}
+		return desk.Count(int64(j.Matches))
+	case 6:
+		return desk.Count(j.Charged)
+	case 7:
+		if !done {
+			return "—"
+		}
+		return desk.Count(j.Refunded)
+	case 8:
+		if !done {
+			return "—"
+		}
+		return desk.Count(j.Net())
+	case 9:
+		if b := j.Breakdown; b != nil {
+			return fmt.Sprintf("%s ind. · %s LLC", desk.Count(int64(b.Individuals.Rows)), desk.Count(int64(b.LLCs.Rows)))
+		}
+		if j.IncludeLLCs {
+			return fmt.Sprintf("%s LLC rows", desk.Count(int64(j.EntityRows)))
+		}
+	}
+	return ""
+}
+
+func statusText(j desk.Job, now time.Time, progress map[string]float64) string {
+	switch j.Status {
+	case "processing":
+		if j.CreatedAt.IsZero() {
+			return "Processing"
+		}
+		return "Processing · " + elapsed(now.Sub(j.CreatedAt))
+	case "completed":
+		if p, ok := progress[j.Key]; ok && p < 1 {
+			return fmt.Sprintf("Completed · downloading %d%%", int(p*100))
+		}
+		if j.ResultPath != "" {
+			return "Completed · downloaded"
+		}
+		return "Completed"
+	case "failed":
+		if j.ErrorMessage != "" {
+			return "Failed: " + j.ErrorMessage
+		}
+		return "Failed"
+	case desk.StatusUnknown:
+		return "Unknown — may be charged"
+	case "":
+		return "—"
+	}
+	return strings.ToUpper(j.Status[:1]) + j.Status[1:]
+}
+
+func elapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Round(time.Second)
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%d:%02d", m, s)
+}
+
+func (v *jobsView) onSelected(id widget.TableCellID) {
+	if id.Row >= 0 && id.Row < len(v.shown) {
+		v.selected = v.shown[id.Row].Key
+	}
+	v.showDetail()
+}
+
+// current is the selected job, if still shown.
+func (v *jobsView) current() (desk.Job, bool) {
+	for _, j := range v.shown {
+		if j.Key == v.selected && v.selected != "" {
+			return j, true
+		}
+	}
+	return desk.Job{}, false
+}
+
+// selectJob selects the job with key (tests and the harness use it).
+func (v *jobsView) selectJob(key string) bool {
+	for i, j := range v.shown {
+		if j.Key == key || j.ID == key {
+			v.table.Select(widget.TableCellID{Row: i, Col: 0})
+			v.selected = j.Key
+			v.showDetail()
+			return true
+		}
+	}
+	return false
+}
+
+func (v *jobsView) showDetail() {
+	j, ok := v.current()
+	v.updateActions()
+	if !ok {
+		if len(v.all) > 0 {
+			v.detail.SetText(fmt.Sprintf("%d jobs shown. Select a job to see its details and actions.", len(v.shown)))
+		}
+		return
+	}
+	var b strings.Builder
+	b.WriteString(j.Name)
+	b.WriteString(" — ")
+	b.WriteString(statusText(j, time.Now(), v.progress))
+	if j.Final() {
+		fmt.Fprintf(&b, ". %s rows, %s matches, charged %s, refunded %s, net %s credits.",
+			desk.Count(int64(j.Rows)), desk.Count(int64(j.Matches)), desk.Count(j.Charged), desk.Count(j.Refunded), desk.Count(j.Net()))
+	} else {
+		fmt.Fprintf(&b, ". %s rows, charged %s credits.", desk.Count(int64(j.Rows)), desk.Count(j.Charged))
+	}
+	if br := j.Breakdown; br != nil {
+		fmt.Fprintf(&b, " Individuals: %s rows at %d, %s matches. LLCs: %s rows at %d, %s matches.",
+			desk.Count(int64(br.Individuals.Rows)), br.Individuals.Rate, desk.Count(int64(br.Individuals.Match)),
+			desk.Count(int64(br.LLCs.Rows)), br.LLCs.Rate, desk.Count(int64(br.LLCs.Match)))
+	}
+	if j.Status == desk.StatusUnknown {
+		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
+	}
+	v.detail.SetText(b.String())
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
+
+func (v *jobsView) updateActions() {
+	j, ok := v.current()
+	setEnabled(v.openBtn, ok && j.HasResult())
+	setEnabled(v.folderBtn, ok && j.ResultPath != "")
+	setEnabled(v.xlsxBtn, ok && j.HasResult())
+	setEnabled(v.callableBtn, ok && j.HasResult())
+	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook())
+	setEnabled(v.reconcileBtn, ok && j.Status == desk.StatusUnknown)
+}
+
+// ensureDownloaded calls then with the job once its result is on disk,
+// downloading it first (with progress and Cancel) when needed.
+func (v *jobsView) ensureDownloaded(j desk.Job, then func(desk.Job)) {
+	if j.ResultPath != "" {
+		then(j)
+		return
+	}
+	a := v.app
+	var got desk.Job
+	a.withProgress("Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
+		var err error
+		got, err = a.be.Download(ctx, j, progress)
+		return err
+	}, func(err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		v.upsert(got)
+		v.refreshTable()
+		then(got)
+	})
+}
+
+func (v *jobsView) onOpen() {
+	j, ok := v.current()
+	if !ok {
+		return
+	}
+	v.ensureDownloaded(j, func(j desk.Job) { v.app.openViewer(j.ResultPath, j.Name) })
+}
+
+func (v *jobsView) onShowFolder() {
+	j, ok := v.current()
+	if !ok || j.ResultPath == "" {
+		return
+	}
+	v.app.showInFolder(j.ResultPath)
+}
+
+func (v *jobsView) onExport(callable bool) {
+	j, ok := v.current()
+	if !ok {
+		return
+	}
+	a := v.app
+	v.ensureDownloaded(j, func(j desk.Job) {
+		name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
+		if callable {
+			name += " callable"
+		}
+		dest := filepath.Join(a.outputDir(), name+".xlsx")
+		a.withProgress("Exporting "+j.Name, func(ctx context.Context, _ func(int64, int64)) error {
+			return a.be.ExportJob(ctx, j, dest, callable)
+		}, func(err error) {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.showSaved(dest)
+		})
+	})
+}
+
+func (v *jobsView) onRetryWebhook() {
+	j, ok := v.current()
+	if !ok || !j.CanRetryWebhook() {
+		return
+	}
+	a := v.app
+	background(a.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.be.RetryWebhook(ctx, j)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		a.showMessage("Webhook queued", "A fresh delivery of the job's webhook was queued for the address set on the API key.")
+	})
+}
+
+func (v *jobsView) onReconcile() {
+	j, ok := v.current()
+	if !ok || j.Status != desk.StatusUnknown {
+		return
+	}
+	a := v.app
+	background(a.ctx, func(ctx context.Context) (desk.Job, error) {
+		return a.be.Reconcile(ctx, j)
+	}, func(got desk.Job, err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		v.upsert(got)
+		v.refreshTable()
+		if got.Status == desk.StatusUnknown {
+			a.showMessage("Still unknown", "The server's lists hold no job for this upload yet. If the connection was cut early, nothing was charged; check again later before submitting the file again.")
+		} else {
+			a.showMessage("Reconciled", fmt.Sprintf("The upload did reach the server: job %s, %s, charged %s credits.", got.ID, statusText(got, time.Now(), nil), desk.Count(got.Charged)))
+		}
+	})
+}
+
+// showInFolder opens the folder holding path with the system file manager.
+func (a *App) showInFolder(path string) {
+	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Dir(path))}
+	if err := a.fyne.OpenURL(u); err != nil {
+		a.showError(err)
+	}
+}
+
+// showSaved tells where a file was written, with a way to open its folder.
+func (a *App) showSaved(path string) {
+	defer a.fire("saved")
+	d := dialog.NewCustomConfirm("Saved", "Show in folder", "OK",
+		widget.NewLabel("Saved to "+path), func(show bool) {
+			if show {
+				a.showInFolder(path)
+			}
+		}, a.win)
+	d.Show()
+}
+
+func (a *App) outputDir() string {
+	if d := a.be.Settings().OutputDir; d != "" {
+		return d
+	}
+	return defaultOutputDir()
+}

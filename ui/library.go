@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+// libraryView lists the downloaded results and searches them offline.
+type libraryView struct {
+	app      *App
+	items    []desk.LibraryItem
+	search_  *widget.Entry
+	list     *widget.List
+	status   *widget.Label
+	debounce *time.Timer
+	gen      int
+	content  fyne.CanvasObject
+
+	// onSearched is called on the UI thread after each search is shown.
+	onSearched func()
+}
+
+func newLibraryView(a *App) *libraryView {
+	v := &libraryView{app: a}
+	v.search_ = widget.NewEntry()
+	v.search_.SetPlaceHolder("Search every downloaded result: phone, name, address…")
+	v.search_.OnChanged = func(string) {
+		if v.debounce != nil {
+			v.debounce.Stop()
+		}
+		v.debounce = time.AfterFunc(filterDelay, func() { uiDo(v.search) })
+	}
+	v.status = widget.NewLabel("")
+	v.list = widget.NewList(
+		func() int { return len(v.items) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			title.Truncation = fyne.TextTruncateEllipsis
+			info := widget.NewLabel("")
+			info.Truncation = fyne.TextTruncateEllipsis
+			return container.NewVBox(title, info)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id < 0 || id >= len(v.items) {
+				return
+			}
+			box := o.(*fyne.Container)
+			it := v.items[id]
+			box.Objects[0].(*widget.Label).SetText(it.Name)
+			box.Objects[1].(*widget.Label).SetText(libraryLine(it))
+		},
+	)
+	v.list.OnSelected = func(id widget.ListItemID) {
+		if id >= 0 && id < len(v.items) {
+			it := v.items[id]
+			v.list.UnselectAll()
+			a.openViewer(it.Path, it.Name)
+		}
+	}
+	v.content = container.NewBorder(container.NewVBox(v.search_, v.status), nil, nil, nil, v.list)
+	return v
+}
+
+func libraryLine(it desk.LibraryItem) string {
+	var parts []string
+	switch it.Kind {
+	case desk.KindDNC:
+		parts = append(parts, "DNC")
+	default:
+		parts = append(parts, "Trace")
+	}
+	if !it.CreatedAt.IsZero() {
+		parts = append(parts, it.CreatedAt.Local().Format("Jan 2, 2006"))
+	}
+	if it.Rows > 0 {
+		parts = append(parts, desk.Count(int64(it.Rows))+" rows")
+	}
+	if it.Size > 0 {
+		parts = append(parts, fmt.Sprintf("%.1f MB", float64(it.Size)/(1<<20)))
+	}
+	if len(it.Hits) > 0 {
+		parts = append(parts, "found: "+strings.Join(it.Hits, "; "))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// search runs the library search off the UI thread; only the newest answer
+// is shown.
+func (v *libraryView) search() {
+	a := v.app
+	q := strings.TrimSpace(v.search_.Text)
+	v.gen++
+	gen := v.gen
+	if q != "" {
+		v.status.SetText("Searching…")
+	}
+	background(a.ctx, func(ctx context.Context) ([]desk.LibraryItem, error) {
+		return a.be.SearchLibrary(ctx, q)
+	}, func(items []desk.LibraryItem, err error) {
+		if gen != v.gen {
+			return
+		}
+		if err != nil {
+			v.status.SetText(desk.Explain(err, "").String())
+		} else {
+			v.items = items
+			switch {
+			case len(items) == 0 && q == "":
+				v.status.SetText("No results downloaded yet. Completed jobs appear here once opened or exported.")
+			case len(items) == 0:
+				v.status.SetText("No downloaded result contains \"" + q + "\".")
+			case q == "":
+				v.status.SetText(fmt.Sprintf("%d results on this computer. Select one to open it.", len(items)))
+			default:
+				v.status.SetText(fmt.Sprintf("%d results contain \"%s\".", len(items), q))
+			}
+		}
+		v.list.Refresh()
+		if v.onSearched != nil {
+			v.onSearched()
+		}
+	})
+}

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// buildMain builds the main screen for the current session: the SANDBOX bar
+// (in the sandbox), the header, the toolbar and the tabs (jobs, library,
+// opened results).
+func (a *App) buildMain() {
+	if a.jobs != nil {
+		a.jobs.stop()
+	}
+	a.header = newHeader(a)
+	a.jobs = newJobsView(a)
+	a.library = newLibraryView(a)
+
+	toolbar := container.NewHBox(
+		widget.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
+		widget.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
+		widget.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
+		widget.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
+		widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
+	)
+
+	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)
+	libTab := container.NewTabItemWithIcon("Library", theme.StorageIcon(), a.library.content)
+	a.tabs = container.NewDocTabs(jobsTab, libTab)
+	a.tabs.CloseIntercept = func(item *container.TabItem) {
+		if item == jobsTab || item == libTab {
+			return // the two fixed tabs stay
+		}
+		if v, ok := a.viewers[item]; ok {
+			v.close()
+			delete(a.viewers, item)
+		}
+		a.tabs.Remove(item)
+	}
+	a.tabs.OnSelected = func(item *container.TabItem) {
+		if item == libTab {
+			a.library.search()
+		}
+	}
+
+	top := container.NewVBox()
+	if a.session.Sandbox {
+		a.badge = sandboxBadge(a.showConnect)
+		top.Add(a.badge)
+	}
+	top.Add(container.NewPadded(a.header.content))
+	top.Add(toolbar)
+	a.main = container.NewBorder(top, nil, nil, nil, a.tabs)
+}
+
+// welcomePanel is shown in place of the empty jobs list: the two ways in.
+func (a *App) welcomePanel() fyne.CanvasObject {
+	title := widget.NewLabelWithStyle("Welcome to SkipDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	var body *widget.Label
+	var buttons *fyne.Container
+	if a.session.Sandbox {
+		body = widget.NewLabel("You are in the sandbox: a practice account with demo credits. Nothing is charged and the results are made up.\n" +
+			"Try the sample list to see a whole trace: map the columns, see the cost, submit, and open the result.")
+		buttons = container.NewHBox(
+			&widget.Button{Text: "Try the sample list", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: a.onTrySample},
+			widget.NewButton("Use my API key…", a.showConnect),
+		)
+	} else {
+		body = widget.NewLabel("No jobs yet. Start a trace from an owner list (CSV or Excel), scrub a phone list against the DNC and litigator lists,\n" +
+			"or look up one owner. You can also drop a file on this window.")
+		buttons = container.NewHBox(
+			&widget.Button{Text: "New trace", Importance: widget.HighImportance, OnTapped: a.onNewTrace},
+			widget.NewButton("DNC scrub", a.onNewDNC),
+		)
+	}
+	body.Alignment = fyne.TextAlignCenter
+	return container.NewCenter(container.NewVBox(title, body, container.NewCenter(buttons)))
+}
+
+// onTrySample opens the trace wizard with the bundled sample owner list.
+func (a *App) onTrySample() {
+	background(a.ctx, a.be.SampleList, func(path string, err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		a.Flows.NewTrace(a, path)
+	})
+}
+
+func (a *App) onNewTrace()     { a.Flows.NewTrace(a, "") }
+func (a *App) onNewDNC()       { a.Flows.NewDNC(a, "") }
+func (a *App) onSingleLookup() { a.Flows.SingleLookup(a) }
+
+// JobSubmitted is called by the wizard and the lookup once a job exists: the
+// list reloads and shows it, and the account (balance) refreshes.
+func (a *App) JobSubmitted(jobID string) {
+	if a.jobs == nil {
+		return
+	}
+	a.tabs.SelectIndex(0)
+	a.jobs.reload(func() {
+		uiDo(func() { a.jobs.selectJob(jobID) })
+	})
+	a.header.refresh(nil)
+}

@@ -46,10 +46,10 @@ type App struct {
 	library *libraryView
 	// firstRun is the first-run screen while it shows.
 	firstRun *firstRun
-	tabs    *container.DocTabs
-	viewers map[*container.TabItem]*viewer
-	main    fyne.CanvasObject
-	badge   fyne.CanvasObject
+	tabs     *container.DocTabs
+	viewers  map[*container.TabItem]*viewer
+	main     fyne.CanvasObject
+	badge    fyne.CanvasObject
 
 	stopEvents func()
 	bridge     *eventBridge

@@ -207,7 +207,9 @@ func (f *fakeBackend) SetWebhookSecret(ctx context.Context, secret string) error
 	return secrets.Set(ctx, secrets.WebhookSecret, secret)
 }
 
-func (f *fakeBackend) SampleList(ctx context.Context) (string, error) { return "/assets/sample-owners.csv", nil }
+func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {
+	return "/assets/sample-owners.csv", nil
+}
 
 // memResult is a small in-memory result.
 type memResult struct {
@@ -216,11 +218,11 @@ type memResult struct {
 	rows    [][]string
 }
 
-func (m *memResult) Path() string              { return m.path }
-func (m *memResult) Headers() []string         { return m.headers }
-func (m *memResult) Len() int                  { return len(m.rows) }
-func (m *memResult) Cell(row, col int) string  { return m.rows[row][col] }
-func (m *memResult) Close() error              { return nil }
+func (m *memResult) Path() string             { return m.path }
+func (m *memResult) Headers() []string        { return m.headers }
+func (m *memResult) Len() int                 { return len(m.rows) }
+func (m *memResult) Cell(row, col int) string { return m.rows[row][col] }
+func (m *memResult) Close() error             { return nil }
 func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) {
 	var idx []int
 	for i, r := range m.rows {

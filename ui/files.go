@@ -107,4 +107,6 @@ func (placeholderFlows) NewTrace(a *App, path string) {
 func (placeholderFlows) NewDNC(a *App, path string) {
 	a.showMessage("DNC scrub", "The DNC scrub opens here.\n"+path)
 }
-func (placeholderFlows) SingleLookup(a *App) { a.showMessage("Single lookup", "The single lookup opens here.") }
+func (placeholderFlows) SingleLookup(a *App) {
+	a.showMessage("Single lookup", "The single lookup opens here.")
+}

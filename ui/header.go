@@ -21,12 +21,12 @@ import (
 type header struct {
 	app *App
 
-	account *widget.Label
-	billing *widget.Label
-	subBar  *widget.ProgressBar
-	subText *widget.Label
-	subBox  *fyne.Container
-	rates   *widget.Label
+	account    *widget.Label
+	billing    *widget.Label
+	subBar     *widget.ProgressBar
+	subText    *widget.Label
+	subBox     *fyne.Container
+	rates      *widget.Label
 	refreshBtn *widget.Button
 
 	content fyne.CanvasObject

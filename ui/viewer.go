@@ -110,7 +110,6 @@ func (a *App) showViewer(res desk.Result, name string) *viewer {
 	return v
 }
 
-
 func newViewer(a *App, res desk.Result, name string) *viewer {
 	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: desk.Query{SortCol: -1}}
 	v.view = res
@@ -307,4 +306,3 @@ func (v *viewer) close() {
 	}
 	go v.res.Close()
 }
-

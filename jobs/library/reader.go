@@ -82,9 +82,9 @@ func OpenResultContext(ctx context.Context, path string, progress Progress) (*Re
 
 func (r *Result) index(ctx context.Context, progress Progress) error {
 	sc := newScanner(io.NewSectionReader(r.f, 0, r.size), 0)
-	// A result row is rarely under 40 bytes: start with a capacity close to
-	// the row count to avoid regrowing a large slice.
-	r.starts = make([]int64, 0, min(r.size/64+16, 1<<22))
+	// Result rows run 100-300 bytes: start near the row count to avoid
+	// regrowing a large slice (trimmed below when far too big).
+	r.starts = make([]int64, 0, min(r.size/100+16, 1<<22))
 	for n := 0; ; n++ {
 		if n%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -115,6 +115,9 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 	}
 	if r.headers == nil {
 		return fmt.Errorf("library: %s: %w", r.path, errNoHeader)
+	}
+	if cap(r.starts) > len(r.starts)+len(r.starts)/4+1024 {
+		r.starts = slices.Clip(slices.Clone(r.starts))
 	}
 	if progress != nil {
 		progress(r.size, r.size)

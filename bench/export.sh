@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Exporting a 400k-row × 26-column result (≈72 MB CSV) to .xlsx, side by side:
+#   ours (BenchmarkExport400k), naive excelize StreamWriter (BenchmarkNaiveExcelize400k),
+#   exceljs streaming writer (node), LibreOffice headless convert;
+# and opening it in the result reader (BenchmarkOpenResult400k).
+# Prints medians (wall seconds, peak RSS MB) and ratios. Installs exceljs into
+# bench/node_modules and LibreOffice (libreoffice-calc) when missing.
+#   RUNS=3 (Go and exceljs runs), LO_RUNS=1, ROWS=400000, SKIP_LO=1 to leave LibreOffice out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+LO_RUNS=${LO_RUNS:-1}
+ROWS=${ROWS:-400000}
+OUT=bench/out
+mkdir -p "$OUT"
+export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+CSV="$OUT/trace-$ROWS.csv"
+[ -f "$CSV" ] || go run ./bench/exportgen -rows "$ROWS" -out "$CSV"
+echo "input: $CSV ($(du -m "$CSV" | cut -f1) MB, $ROWS rows)"
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
+
+# Go benchmarks: one process per benchmark so that peak RSS is its own.
+go test -c -o "$OUT/export.test" ./jobs/export
+go test -c -o "$OUT/library.test" ./jobs/library
+gobench() { # binary benchmark → lines "seconds peakMB"
+  SKIPDESK_BENCH_CSV="$PWD/$CSV" "$1" -test.run '^$' -test.bench "^$2\$" -test.benchtime 1x -test.count "$RUNS" -test.benchmem |
+    tee -a "$OUT/go-bench.txt" |
+    metric "$3"
+}
+metric() { # benchmark lines → "seconds <value of unit $1>"
+  awk -v u="$1" '/^Benchmark/ { s=$3/1e9; m=""; for (i=4;i<NF;i++) if ($(i+1)==u) m=$i; print s, m }'
+}
+: > "$OUT/go-bench.txt"
+declare -A T M
+for b in BenchmarkExport400k BenchmarkNaiveExcelize400k; do
+  res=$(gobench "$OUT/export.test" "$b" MB-peakRSS)
+  T[$b]=$(echo "$res" | awk '{print $1}' | median)
+  M[$b]=$(echo "$res" | awk '{print $2}' | median)
+done
+open_res=$(gobench "$OUT/library.test" BenchmarkOpenResult400k MB-held)
+T[open]=$(echo "$open_res" | awk '{print $1}' | median)
+M[open]=$(echo "$open_res" | awk '{print $2}' | median)
+
+timed() { # command... → "seconds peakMB" (GNU time)
+  /usr/bin/time -f '%e %M' -o "$OUT/time.txt" "$@" >/dev/null 2>>"$OUT/peers.log"
+  awk '{printf "%s %.1f\n", $1, $2/1024}' "$OUT/time.txt"
+}
+
+# exceljs streaming writer.
+if command -v node >/dev/null; then
+  if [ ! -d bench/node_modules/exceljs ]; then
+    npm install --no-save --no-audit --no-fund --prefix bench exceljs >/dev/null 2>&1 || echo "exceljs: npm install failed"
+  fi
+  if [ -d bench/node_modules/exceljs ]; then
+    res=$(for i in $(seq "$RUNS"); do (cd bench && timed node exceljs-export.js "../$CSV" "../$OUT/exceljs.xlsx"); done)
+    T[exceljs]=$(echo "$res" | awk '{print $1}' | median)
+    M[exceljs]=$(echo "$res" | awk '{print $2}' | median)
+  fi
+fi
+
+# LibreOffice headless convert (it also shows that our .xlsx opens there).
+if [ -z "${SKIP_LO:-}" ]; then
+  if ! command -v soffice >/dev/null; then
+    (apt-get install -y -q libreoffice-calc >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q libreoffice-calc >/dev/null 2>&1)) || echo "libreoffice-calc: install failed"
+  fi
+  if command -v soffice >/dev/null; then
+    LOPROFILE="-env:UserInstallation=file://$PWD/$OUT/lo-profile"
+    res=$(for i in $(seq "$LO_RUNS"); do timed soffice "$LOPROFILE" --headless --convert-to xlsx --outdir "$OUT/lo" "$CSV"; done)
+    T[libreoffice]=$(echo "$res" | awk '{print $1}' | median)
+    M[libreoffice]=$(echo "$res" | awk '{print $2}' | median)
+    # Our export read back by LibreOffice: every row must be there.
+    go run ./bench/exportgen -rows "$ROWS" -out "$CSV" -xlsx "$OUT/ours.xlsx"
+    rm -rf "$OUT/lo-back" && soffice "$LOPROFILE" --headless --convert-to csv --outdir "$OUT/lo-back" "$OUT/ours.xlsx" >/dev/null 2>&1 || true
+    if [ -f "$OUT/lo-back/ours.csv" ]; then
+      echo "LibreOffice read our .xlsx back: $(($(wc -l <"$OUT/lo-back/ours.csv") - 1)) data rows (want $ROWS)"
+    else
+      echo "LibreOffice could not read our .xlsx back"
+    fi
+  fi
+fi
+
+echo
+printf '%-28s %10s %12s %10s\n' tool "median s" "peak MB" "ours/tool"
+for k in BenchmarkExport400k BenchmarkNaiveExcelize400k exceljs libreoffice; do
+  [ -n "${T[$k]:-}" ] || continue
+  printf '%-28s %10s %12s %10s\n' "$k" "${T[$k]}" "${M[$k]:-?}" "$(awk -v a="${T[BenchmarkExport400k]}" -v b="${T[$k]}" 'BEGIN {printf "%.2f", a/b}')"
+done
+echo
+echo "reader: open + first page ${T[open]} s, heap held ${M[open]} MB (file $(du -m "$CSV" | cut -f1) MB)"
+echo "targets: ours ≤ 0.6× naive excelize, ≥ 2× faster than exceljs, peak ≤ 150 MB; first page < 1 s"

@@ -1,0 +1,202 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+)
+
+func benchRows() int {
+	if n, err := strconv.Atoi(os.Getenv("SKIPDESK_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 400_000
+}
+
+var (
+	benchOnce sync.Once
+	benchPath string
+	benchErr  error
+)
+
+// benchCSV is the 400k-row trace result the export benchmarks use too,
+// generated once in the temp folder.
+func benchCSV(b *testing.B) string {
+	b.Helper()
+	benchOnce.Do(func() {
+		if p := os.Getenv("SKIPDESK_BENCH_CSV"); p != "" {
+			benchPath = p
+			return
+		}
+		n := benchRows()
+		benchPath = filepath.Join(os.TempDir(), "skipdesk-bench-trace-"+strconv.Itoa(n)+".csv")
+		if _, err := os.Stat(benchPath); err == nil {
+			return
+		}
+		tmp := benchPath + ".tmp"
+		if benchErr = libtest.WriteTraceFile(tmp, n, 42); benchErr == nil {
+			benchErr = os.Rename(tmp, benchPath)
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchPath
+}
+
+func heapMB() float64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / 1e6
+}
+
+// BenchmarkOpenResult400k: open (index every row) and read the first page;
+// reports the heap the open result holds and the file's size.
+func BenchmarkOpenResult400k(b *testing.B) {
+	src := benchCSV(b)
+	info, _ := os.Stat(src)
+	b.ReportAllocs()
+	var held float64
+	for b.Loop() {
+		before := heapMB()
+		r, err := OpenResult(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for row := 0; row < 40; row++ {
+			for col := 0; col < 26; col++ {
+				_ = r.Cell(row, col)
+			}
+		}
+		held = heapMB() - before
+		runtime.KeepAlive(r)
+		r.Close()
+	}
+	b.ReportMetric(held, "MB-held")
+	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
+}
+
+func openBench(b *testing.B) *Result {
+	r, err := OpenResult(benchCSV(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return r
+}
+
+func BenchmarkSort400k(b *testing.B) {
+	r := openBench(b)
+	col := r.Column("assessed_value")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.Sort(col, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFilter400k(b *testing.B) {
+	r := openBench(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.Filter(Filter{Text: "smith", MobileOnly: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScrollCells400k(b *testing.B) {
+	r := openBench(b)
+	_ = r.Sort(r.Column("last_name"), false)
+	b.ReportAllocs()
+	row := 0
+	for b.Loop() {
+		_ = r.Cell(row%r.View(), row%26)
+		row++
+	}
+}
+
+func BenchmarkSearch400k(b *testing.B) {
+	src := benchCSV(b)
+	lib, _ := Open(b.TempDir())
+	if err := os.Symlink(src, filepath.Join(lib.Dir(), "bench 2026-01-01 000001.csv")); err != nil {
+		b.Skip("no symlink: ", err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lib.Search(context.Background(), "(999) 555-0199", 100); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSQLiteImport400k is the alternative to the offset index:
+// importing the result into SQLite (one transaction, prepared insert) before
+// the first page can show.
+func BenchmarkSQLiteImport400k(b *testing.B) {
+	src := benchCSV(b)
+	for b.Loop() {
+		db, err := sql.Open("sqlite", filepath.Join(b.TempDir(), "r.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, _ := os.Open(src)
+		cr := csv.NewReader(f)
+		cr.ReuseRecord = true
+		hdr, _ := cr.Read()
+		cols := make([]string, len(hdr))
+		marks := make([]string, len(hdr))
+		for i := range hdr {
+			cols[i] = "c" + strconv.Itoa(i) + " TEXT"
+			marks[i] = "?"
+		}
+		if _, err := db.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; CREATE TABLE r (" + strings.Join(cols, ",") + ")"); err != nil {
+			b.Fatal(err)
+		}
+		tx, _ := db.Begin()
+		st, err := tx.Prepare("INSERT INTO r VALUES (" + strings.Join(marks, ",") + ")")
+		if err != nil {
+			b.Fatal(err)
+		}
+		args := make([]any, len(hdr))
+		for {
+			rec, err := cr.Read()
+			if err == io.EOF {
+				break
+			}
+			for i := range args {
+				args[i] = rec[i]
+			}
+			if _, err := st.Exec(args...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		rows, err := db.Query("SELECT * FROM r LIMIT 40")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows.Close()
+		f.Close()
+		if info, err := os.Stat(filepath.Join(b.TempDir(), "r.db")); err == nil {
+			b.ReportMetric(float64(info.Size())/1e6, "MB-db")
+		}
+		db.Close()
+	}
+}

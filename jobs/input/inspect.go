@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // uploadLimit is MaxUploadBytes; tests lower it.
@@ -293,9 +295,8 @@ func isSci(b []byte) bool {
 	return i < len(b) && allDigits(b[i:])
 }
 
-// normByte and normKeep define the duplicate-key form of a byte: ASCII
-// letters uppercased; digits and the bytes of non-ASCII characters kept;
-// spaces and ASCII punctuation removed.
+// normByte and normKeep define the duplicate-key form of an ASCII byte:
+// letters uppercased, digits kept, spaces and punctuation removed.
 var (
 	normByte [256]byte
 	normKeep [256]uint8
@@ -306,7 +307,7 @@ func init() {
 		switch {
 		case c >= 'a' && c <= 'z':
 			normByte[c], normKeep[c] = byte(c)-'a'+'A', 1
-		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 			normByte[c], normKeep[c] = byte(c), 1
 		}
 	}
@@ -314,7 +315,7 @@ func init() {
 
 // keyBuf builds the duplicate key of a row and hashes it. The key of each
 // field is its normalised form followed by 0x1f: "  Smith,  John. " →
-// "SMITHJOHN\x1f". Removing spaces rather than collapsing them also equates
+// "SMITHJOHN\x1f", "Peña" → "PENA\x1f". Removing spaces rather than collapsing them also equates
 // "St.Clair" with "St. Clair"; it is branch-free, which matters on half a
 // million rows. A key longer than the buffer is hashed in pieces (maphash
 // gives the same result for the same bytes either way).
@@ -358,15 +359,55 @@ func (kb *keyBuf) add(f []byte) {
 }
 
 // normalize writes the normalised form of f into b from k on and returns
-// the new end; b has room for len(f) more bytes after k. One store and one
-// add per byte, no branch: the index mask lets the compiler drop the bounds
-// check.
+// the new end; b has room for len(f) more bytes after k. For ASCII, one
+// store and one add per byte, no data-dependent branch (the index mask lets
+// the compiler drop the bounds check); other characters take foldRune.
 func normalize(b *[keyBufSize]byte, k int, f []byte) int {
-	for _, c := range f {
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c >= utf8.RuneSelf {
+			var size int
+			k, size = foldRune(b, k, f[i:])
+			i += size - 1
+			continue
+		}
 		b[k&(keyBufSize-1)] = normByte[c]
 		k += int(normKeep[c])
 	}
 	return k
+}
+
+// foldRune writes the normalised form of the character at the start of f
+// and returns the new end and the bytes read: Latin letters lose their
+// accents ("Peña" and "PENA" are the same owner, as vendors often drop
+// accents), other letters are uppercased, other characters dropped.
+func foldRune(b *[keyBufSize]byte, k int, f []byte) (int, int) {
+	r, size := utf8.DecodeRune(f)
+	if r >= 0xC0 && r <= 0xFF {
+		for _, c := range latinFold[r-0xC0] {
+			b[k&(keyBufSize-1)] = byte(c)
+			k++
+		}
+		return k, size
+	}
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		return k, size
+	}
+	var enc [utf8.UTFMax]byte
+	n := utf8.EncodeRune(enc[:], unicode.ToUpper(r))
+	for _, c := range enc[:n] {
+		b[k&(keyBufSize-1)] = c
+		k++
+	}
+	return k, size
+}
+
+// latinFold maps U+00C0–U+00FF to uppercase ASCII ("" for × and ÷).
+var latinFold = [64]string{
+	"A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I", "I",
+	"D", "N", "O", "O", "O", "O", "O", "", "O", "U", "U", "U", "U", "Y", "TH", "SS",
+	"A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I", "I",
+	"D", "N", "O", "O", "O", "O", "O", "", "O", "U", "U", "U", "U", "Y", "TH", "Y",
 }
 
 func (kb *keyBuf) sum() uint64 {

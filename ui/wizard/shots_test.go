@@ -49,3 +49,11 @@ func TestTraceScreens(t *testing.T) {
 	h.settle(t)
 	saveShot(t, h.w, "trace-3-options")
 }
+
+func TestDNCScreen(t *testing.T) {
+	if os.Getenv("WIZARD_SHOTS") == "" {
+		t.Skip("set WIZARD_SHOTS=dir to save screenshots of the DNC scrub")
+	}
+	h := openDNC(t, writeFile(t, "phones.csv", phoneList))
+	saveShot(t, h.w, "dnc")
+}

@@ -68,6 +68,7 @@ type Trace struct {
 	presetName *widget.Entry
 	presetNote *widget.Label
 	previews   []*widget.Table
+	optionsBox *fyne.Container
 
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
@@ -134,11 +135,13 @@ func (t *Trace) close() {
 	}
 }
 
-// pickFile shows the system-style open dialog for CSV and XLSX files.
-func (t *Trace) pickFile(then func(path string)) {
+func (t *Trace) pickFile(then func(path string)) { pickFile(t.win, then) }
+
+// pickFile shows the open dialog for CSV and XLSX files over win.
+func pickFile(win fyne.Window, then func(path string)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, t.win)
+			dialog.ShowError(err, win)
 			return
 		}
 		if r == nil {
@@ -147,9 +150,9 @@ func (t *Trace) pickFile(then func(path string)) {
 		p := r.URI().Path()
 		r.Close()
 		then(p)
-	}, t.win)
+	}, win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".txt", ".xlsx"}))
-	d.Resize(t.win.Canvas().Size())
+	d.Resize(win.Canvas().Size())
 	d.Show()
 }
 
@@ -273,7 +276,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	mapSplit := container.NewVSplit(t.board.object(), t.newPreview())
 	mapSplit.Offset = 0.72
 	mapTab := container.NewBorder(presetBar, nil, nil, nil, mapSplit)
-	optionsTab := container.NewVScroll(container.NewVBox(
+	t.optionsBox = container.NewVBox(
 		widget.NewLabelWithStyle("Mode", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.modeRadio, t.modeHelp,
 		widget.NewSeparator(),
@@ -281,7 +284,8 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		widget.NewSeparator(),
 		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.costGrid, t.costTotal, t.costAfter, t.costWarn,
-	))
+	)
+	optionsTab := container.NewVScroll(t.optionsBox)
 	t.tabs = container.NewAppTabs(
 		container.NewTabItem("1 · File", fileTab),
 		container.NewTabItem("2 · Map columns", mapTab),
@@ -316,8 +320,22 @@ func statsOf(ins *input.Inspection) *mapping.Stats {
 }
 
 func (t *Trace) describeFile() {
-	ins := t.ins
-	parts := []string{filepath.Base(t.path), strings.ToUpper(ins.Format)}
+	t.fileLine.SetText(fileLine(t.path, t.ins))
+	ws := warningLines(t.ins)
+	if len(ws) == 0 {
+		t.warnings.SetText("No problems found in the file.")
+		t.warnings.Importance = widget.SuccessImportance
+	} else {
+		t.warnings.SetText(strings.Join(ws, "\n"))
+		t.warnings.Importance = widget.WarningImportance
+	}
+	t.warnings.Refresh()
+}
+
+// fileLine says what was found in a file: name, format, encoding, delimiter,
+// rows and columns.
+func fileLine(path string, ins *input.Inspection) string {
+	parts := []string{filepath.Base(path), strings.ToUpper(ins.Format)}
 	if ins.Encoding != "" {
 		parts = append(parts, ins.Encoding)
 	}
@@ -327,11 +345,15 @@ func (t *Trace) describeFile() {
 	if ins.Sheet != "" {
 		parts = append(parts, "sheet "+ins.Sheet)
 	}
-	parts = append(parts, fmt.Sprintf("%s rows", thousands(int64(ins.Rows))), fmt.Sprintf("%d columns", len(ins.Headers)))
+	parts = append(parts, plural(ins.Rows, "row", "rows"), plural(len(ins.Headers), "column", "columns"))
 	if ins.HeaderLine > 1 {
 		parts = append(parts, fmt.Sprintf("header on line %d", ins.HeaderLine))
 	}
-	t.fileLine.SetText(strings.Join(parts, " · "))
+	return strings.Join(parts, " · ")
+}
+
+// warningLines lists the inspection's warnings, one bullet each.
+func warningLines(ins *input.Inspection) []string {
 	var ws []string
 	for _, w := range ins.Warnings {
 		ws = append(ws, "• "+w.String())
@@ -339,14 +361,7 @@ func (t *Trace) describeFile() {
 	if ins.DuplicateRows > 0 && !hasWarningAbout(ins.Warnings, "duplicate") {
 		ws = append(ws, "• "+plural(ins.DuplicateRows, "duplicate row", "duplicate rows")+" (same name and address)")
 	}
-	if len(ws) == 0 {
-		t.warnings.SetText("No problems found in the file.")
-		t.warnings.Importance = widget.SuccessImportance
-	} else {
-		t.warnings.SetText(strings.Join(ws, "\n"))
-		t.warnings.Importance = widget.WarningImportance
-	}
-	t.warnings.Refresh()
+	return ws
 }
 
 func hasWarningAbout(ws []input.Warning, word string) bool {
@@ -396,7 +411,19 @@ func thousands(n int64) string {
 
 // newPreview is a grid of the first rows; headers show the field they feed.
 func (t *Trace) newPreview() *widget.Table {
-	ins := t.ins
+	tbl := previewTable(t.ins, func(h string) string {
+		if k := t.keyOf(h); k != "" {
+			return h + " → " + k
+		}
+		return h
+	})
+	t.previews = append(t.previews, tbl)
+	return tbl
+}
+
+// previewTable is a virtualised grid of an inspection's sample rows, with
+// row numbers and the headers (as label gives them).
+func previewTable(ins *input.Inspection, label func(header string) string) *widget.Table {
 	tbl := widget.NewTable(
 		func() (int, int) { return len(ins.Sample), len(ins.Headers) },
 		func() fyne.CanvasObject {
@@ -423,11 +450,7 @@ func (t *Trace) newPreview() *widget.Table {
 		l := o.(*widget.Label)
 		switch {
 		case id.Row < 0 && id.Col >= 0:
-			h := ins.Headers[id.Col]
-			if k := t.keyOf(h); k != "" {
-				h += " → " + k
-			}
-			l.SetText(h)
+			l.SetText(label(ins.Headers[id.Col]))
 		case id.Col < 0 && id.Row >= 0:
 			l.SetText(strconv.Itoa(id.Row + 1))
 		default:
@@ -437,7 +460,6 @@ func (t *Trace) newPreview() *widget.Table {
 	for i := range ins.Headers {
 		tbl.SetColumnWidth(i, 170)
 	}
-	t.previews = append(t.previews, tbl)
 	return tbl
 }
 
@@ -571,6 +593,7 @@ func (t *Trace) updateCost() {
 	}
 	t.status.Refresh()
 	t.updateSubmit()
+	t.optionsBox.Refresh() // texts changed length: lay the options out again
 }
 
 func plural(n int, one, many string) string {
@@ -786,8 +809,8 @@ func (t *Trace) submitted(id string, err error) {
 				}
 			}, t.win)
 	case errors.Is(err, context.Canceled):
+		t.updateCost()
 		t.status.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
-		t.updateSubmit()
 	default:
 		dialog.ShowError(submitError(err), t.win)
 		t.updateSubmit()

@@ -1,0 +1,124 @@
+package wizard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+const phoneList = "Name,Cell,Home\r\n" +
+	"Ann,(212) 555-0147,\r\n" +
+	"Bob,,2125550148\r\n" +
+	"Cy,1-212-555-0147 x12,\r\n" +
+	"Di,1.23E+10,\r\n"
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type dncHarness struct {
+	d    *DNC
+	w    fyne.Window
+	f    *fakeBackend
+	done chan string
+}
+
+func openDNC(t *testing.T, path string) *dncHarness {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1200, 850))
+	h := &dncHarness{w: w, f: newFake(nil, nil), done: make(chan string, 1)}
+	h.d = newDNC(w, h.f, func(id string) { h.done <- id })
+	w.SetContent(h.d.root)
+	act(func() { h.d.open(path) })
+	idle(t, &h.d.bg)
+	return h
+}
+
+func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
+	h := openDNC(t, writeFile(t, "phones.csv", phoneList))
+	d := h.d
+	if d.colSel.Selected != "Cell" {
+		t.Fatalf("phone column = %q, want Cell", d.colSel.Selected)
+	}
+	for _, want := range []string{"4 rows", "2 valid", "2 invalid (1 blank)", "1 duplicate"} {
+		if !strings.Contains(d.counts.Text, want) {
+			t.Errorf("counts %q lack %q", d.counts.Text, want)
+		}
+	}
+	if !strings.Contains(d.examples.Text, "(212) 555-0147  →") {
+		t.Errorf("examples = %q", d.examples.Text)
+	}
+	if !strings.Contains(d.invalid.Text, "1.23E+10") || !strings.Contains(d.invalid.Text, "scientific") {
+		t.Errorf("invalid = %q", d.invalid.Text)
+	}
+	if d.costLine.Text != "4 phones × 1 = 4 credits" {
+		t.Errorf("cost = %q", d.costLine.Text)
+	}
+	if !strings.Contains(d.costAfter.Text, "2 credits refunded") {
+		t.Errorf("after = %q", d.costAfter.Text)
+	}
+	if d.submitBtn.Disabled() {
+		t.Fatal("submit disabled")
+	}
+
+	// Another column: scanned again.
+	act(func() { d.colSel.SetSelected("Home") })
+	idle(t, &d.bg)
+	if !strings.Contains(d.counts.Text, "1 valid") || !strings.Contains(d.counts.Text, "3 invalid (3 blank)") {
+		t.Fatalf("after choosing Home: %q", d.counts.Text)
+	}
+
+	act(func() { test.Tap(d.submitBtn) })
+	idle(t, &d.bg)
+	if id := recv(t, h.done, "onDone"); id != "dnc_new" {
+		t.Fatalf("onDone(%q)", id)
+	}
+	if s := h.f.submits; len(s) != 1 || s[0].dnc.PhoneColumn != "Home" || s[0].dnc.FileName != "phones.csv" {
+		t.Fatalf("submitted %+v", s)
+	}
+}
+
+func TestDNCShortfallDisablesSubmit(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	f := newFake(nil, nil)
+	f.account.Credits = 3
+	d := newDNC(w, f, nil)
+	w.SetContent(d.root)
+	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
+	idle(t, &d.bg)
+	if !d.submitBtn.Disabled() || !strings.Contains(d.costWarn.Text, "needs 1 more") {
+		t.Fatalf("submit disabled %v, warning %q", d.submitBtn.Disabled(), d.costWarn.Text)
+	}
+}
+
+func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1200, 850))
+	f := newFake(nil, nil)
+	f.phones = writeFile(t, "trace-phones.csv", "phone\r\n2125550147\r\n2125550148\r\n")
+	done := make(chan string, 1)
+	var d *DNC
+	act(func() { d = NewDNCFromTrace(w, f, "/lib/result.csv", "trc_1", func(id string) { done <- id }) })
+	idle(t, &d.bg)
+	if d.column != "phone" || !strings.Contains(d.counts.Text, "2 valid") {
+		t.Fatalf("column %q, counts %q", d.column, d.counts.Text)
+	}
+	act(func() { test.Tap(d.submitBtn) })
+	idle(t, &d.bg)
+	if id := recv(t, done, "onDone"); id != "dnc_new" {
+		t.Fatalf("onDone(%q)", id)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
 )
 
 // Tier is one billing tier of a trace.
@@ -332,6 +333,21 @@ func Fits(ins *input.Inspection, m mapping.Mapping, splits ...mapping.Split) boo
 	slices.Sort(have)
 	slices.Sort(want)
 	return slices.Equal(have, want)
+}
+
+// WithCounts returns a copy of ins that describes the upload prepare.Count
+// found (rows and company rows after dropped duplicates and splits). Pass
+// it to Estimate with counts.Mapping, the mapping that will be sent: the
+// estimate is then exactly the provider's cost for the prepared upload,
+// without writing it.
+func WithCounts(ins *input.Inspection, c *prepare.Counts) *input.Inspection {
+	cp := *ins
+	cp.Rows, cp.EntityRows = c.Rows, c.EntityRows
+	cp.NameColumns = append([]string{}, c.NameColumns...)
+	if c.DroppedDuplicates > 0 {
+		cp.DuplicateRows = 0
+	}
+	return &cp
 }
 
 // Reinspect reads the inspected file again with the options mapping m (and

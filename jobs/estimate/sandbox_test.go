@@ -197,6 +197,14 @@ func TestEstimateDuplicatesDroppedMatchesSandbox(t *testing.T) {
 	if got.Cost != est.Credits {
 		t.Errorf("sandbox cost %d, estimate %d", got.Cost, est.Credits)
 	}
+	// Counting the plan without writing gives the same estimate.
+	counts, err := prepare.Count(ctx, p, ins, prepare.Plan{Mapping: m, DropDuplicates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counted := Estimate(WithCounts(ins, counts), counts.Mapping, "normal", false, pr, nil); counted.Credits != got.Cost || counted.Stale || counts.DroppedDuplicates != up.DroppedDuplicates {
+		t.Errorf("counted estimate %d (stale %v), sandbox %d", counted.Credits, counted.Stale, got.Cost)
+	}
 	// The saving before preparing is an approximation (duplicates spread
 	// like all rows); it stays within what the duplicates could cost.
 	saved := full.Credits - est.Credits
@@ -306,8 +314,18 @@ func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
 	}
 	defer up.Remove()
 	pr, _ := c.Pricing(ctx)
+	counts, err := prepare.Count(ctx, p, ins, prepare.Plan{Mapping: m, Splits: sug.Splits, DropDuplicates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts.DroppedDuplicates != 0 || counts.Rows != 70 || counts.EntityRows != 30 {
+		t.Errorf("counts %+v", counts)
+	}
 	for _, mode := range []string{"normal", "enhanced"} {
 		for _, llcs := range []bool{false, true} {
+			if e := Estimate(WithCounts(ins, counts), counts.Mapping, mode, llcs, pr, nil); e.Stale || e.EntityRows != 30 {
+				t.Errorf("estimate from counts %+v", e)
+			}
 			est := Estimate(ins, m, mode, llcs, pr, nil, sug.Splits...)
 			if est.Stale || est.EntityRows != 30 {
 				t.Fatalf("estimate %+v", est)

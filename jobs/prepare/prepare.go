@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -98,19 +99,11 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 	if ins == nil {
 		return nil, errors.New("prepare: no inspection")
 	}
-	m := plan.Mapping.Clean()
-	headers := ins.Headers
-	var derived []string
-	for _, sp := range plan.Splits {
-		if !slices.Contains(headers, sp.Column) {
-			return nil, &input.FileError{Path: src, Column: sp.Column, Msg: "the column to split is not in the file"}
-		}
-		cols := sp.Columns(append(slices.Clone(headers), derived...))
-		for i, c := range cols {
-			m[sp.Keys[i]] = c
-		}
-		derived = append(derived, cols...)
+	m, derived, err := layout(src, ins, plan)
+	if err != nil {
+		return nil, err
 	}
+	headers := ins.Headers
 	u := &Upload{Mapping: m, FileName: filepath.Base(src)}
 
 	var why []string
@@ -163,7 +156,123 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }
 
+// layout returns the mapping to send and the derived column names.
+func layout(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, []string, error) {
+	m := plan.Mapping.Clean()
+	headers := ins.Headers
+	var derived []string
+	for _, sp := range plan.Splits {
+		if !slices.Contains(headers, sp.Column) {
+			return nil, nil, &input.FileError{Path: src, Column: sp.Column, Msg: "the column to split is not in the file"}
+		}
+		cols := sp.Columns(append(slices.Clone(headers), derived...))
+		for i, c := range cols {
+			m[sp.Keys[i]] = c
+		}
+		derived = append(derived, cols...)
+	}
+	return m, derived, nil
+}
+
+// Counts are what an upload will hold, found without writing it.
+type Counts struct {
+	Rows              int             `json:"rows"`        // data rows of the upload
+	EntityRows        int             `json:"entity_rows"` // company rows by the mapped names (CONTRACT §2)
+	DroppedDuplicates int             `json:"dropped_duplicates"`
+	NameColumns       []string        `json:"name_columns"` // the upload's name columns (derived ones included)
+	Mapping           mapping.Mapping `json:"mapping"`      // the mapping that will be sent
+}
+
+// Count runs the plan without writing anything and counts the rows and
+// company rows of the upload it would produce: what the provider will
+// bill, exactly, with duplicates dropped and splits applied (use it with
+// estimate.WithCounts).
+func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Counts, error) {
+	if ins == nil {
+		return nil, errors.New("prepare: no inspection")
+	}
+	m, derived, err := layout(src, ins, plan)
+	if err != nil {
+		return nil, err
+	}
+	c := &Counts{NameColumns: m.NameColumns(), Mapping: m}
+	var nameIdx []int
+	var name []byte
+	u := &Upload{}
+	err = stream(ctx, src, ins, plan, ins.Headers, derived, u, func(rec []string, header bool) error {
+		if header {
+			for _, h := range c.NameColumns {
+				if i := slices.Index(rec, h); i >= 0 {
+					nameIdx = append(nameIdx, i)
+				}
+			}
+			return nil
+		}
+		c.Rows++
+		name = name[:0]
+		for j, i := range nameIdx {
+			if j > 0 {
+				name = append(name, ' ')
+			}
+			name = append(name, rec[i]...)
+		}
+		if len(nameIdx) > 0 && entity.IsEntityBytes(name) {
+			c.EntityRows++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.DroppedDuplicates = u.DroppedDuplicates
+	return c, nil
+}
+
 func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload) error {
+	f, err := os.OpenFile(u.Path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("prepare: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(f, h)}
+	bw := bufio.NewWriterSize(cw, 256<<10)
+	w := csv.NewWriter(bw)
+	w.UseCRLF = true
+	err = stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
+		if err := w.Write(rec); err != nil {
+			return writeErr(u.Path, err)
+		}
+		if !header {
+			u.Rows++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := f.Close(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	u.Size = cw.n
+	u.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+// stream reads src and hands emit the upload's header, then each row it
+// keeps (duplicates dropped, split columns appended). It counts dropped
+// duplicates and split failures into u. rec is reused between calls.
+func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, emit func(rec []string, header bool) error) error {
 	opts := plan.Input
 	if opts.HeaderLine == 0 {
 		opts.HeaderLine = ins.HeaderLine
@@ -207,20 +316,9 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 			}
 		}
 	}
-
-	f, err := os.OpenFile(u.Path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("prepare: %w", err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	cw := &countWriter{w: io.MultiWriter(f, h)}
-	bw := bufio.NewWriterSize(cw, 256<<10)
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
 	out := append(slices.Clone(headers), derived...)
-	if err := w.Write(out); err != nil {
-		return writeErr(u.Path, err)
+	if err := emit(out, true); err != nil {
+		return err
 	}
 	var (
 		seen       map[[2]uint64]struct{}
@@ -274,26 +372,10 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 			}
 			out = append(out, vals...)
 		}
-		if err := w.Write(out); err != nil {
-			return writeErr(u.Path, err)
+		if err := emit(out, false); err != nil {
+			return err
 		}
-		u.Rows++
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	if err := f.Close(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	u.Size = cw.n
-	u.SHA256 = hex.EncodeToString(h.Sum(nil))
 	if len(splitFails) > 0 {
 		u.SplitFailures = splitFails
 	}

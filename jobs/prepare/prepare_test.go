@@ -231,13 +231,16 @@ func TestSplitsWritten(t *testing.T) {
 func TestDropDuplicates(t *testing.T) {
 	body := "First,Last,Address,City,State,Zip,Note\n" +
 		"Ann,Lee,1 Elm St,Austin,TX,78701,a\n" +
+		"Acme,Holdings LLC,9 Elm St,Austin,TX,78701,f\n" +
+		"ACME,HOLDINGS LLC,9 Elm St,Austin,TX,78701,g\n" + // dropped
+		"Jones,Trust,8 Elm St,Austin,TX,78701,h\n" +
 		"ANN,LEE,1 Elm St.,Austin,TX,78701,b\n" + // same once normalised: dropped
 		"Bo,Ray,2 Oak Ave,Waco,TX,76701,c\n" +
 		"Ann,Lee,1 Elm St,Austin,TX,78702,d\n" + // other zip: kept
 		"Bo,Ray,2 Oak Ave,Waco,TX,76701,e\n" // dropped (the note is not mapped)
 	p := writeFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{KeyColumns: m.Columns()})
-	if ins.DuplicateRows != 2 {
+	if ins.DuplicateRows != 3 {
 		t.Fatalf("inspection found %d duplicates", ins.DuplicateRows)
 	}
 	u, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, Dir: t.TempDir()})
@@ -249,15 +252,25 @@ func TestDropDuplicates(t *testing.T) {
 	for _, r := range got[1:] {
 		notes = append(notes, r[6])
 	}
-	if !slices.Equal(notes, []string{"a", "c", "d"}) || u.DroppedDuplicates != ins.DuplicateRows || u.Rows != 3 {
+	if !slices.Equal(notes, []string{"a", "f", "h", "c", "d"}) || u.DroppedDuplicates != ins.DuplicateRows || u.Rows != 5 {
 		t.Errorf("kept %v, dropped %d, rows %d", notes, u.DroppedDuplicates, u.Rows)
+	}
+	// Count gives the same rows without writing, and the company rows of
+	// the upload.
+	c, err := Count(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upIns := inspect(t, u.Path, input.Options{NameColumns: []string{"First", "Last"}})
+	if c.Rows != u.Rows || c.DroppedDuplicates != u.DroppedDuplicates || c.EntityRows != upIns.EntityRows || c.EntityRows != 2 || !reflect.DeepEqual(c.Mapping, u.Mapping) {
+		t.Errorf("counts %+v, upload rows %d dropped %d entity %d", c, u.Rows, u.DroppedDuplicates, upIns.EntityRows)
 	}
 	// Whole-row key.
 	u2, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, KeyColumns: []string{"First", "Last", "Address", "City", "State", "Zip", "Note"}, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u2.DroppedDuplicates != 0 || u2.Rows != 5 {
+	if u2.DroppedDuplicates != 0 || u2.Rows != 8 {
 		t.Errorf("whole rows: dropped %d", u2.DroppedDuplicates)
 	}
 }

@@ -164,7 +164,7 @@ func paymentNeeded(ctx context.Context, c *client.Client, needed int64) string {
 	acct, err := c.Account(ctx)
 	if err != nil {
 		if needed >= 0 {
-			return fmt.Sprintf("not enough credits: this needs %s credits", num(needed))
+			return fmt.Sprintf("not enough credits: this needs %s", credits(needed))
 		}
 		return "not enough credits, or the metered account is past due"
 	}
@@ -172,10 +172,18 @@ func paymentNeeded(ctx context.Context, c *client.Client, needed int64) string {
 		return "the metered account is past due: settle the card on file before submitting"
 	}
 	if needed >= 0 {
-		return fmt.Sprintf("not enough credits: this needs %s credits and the balance is %s (short by %s)",
-			num(needed), num(acct.Credits), num(max(0, needed-acct.Credits)))
+		return fmt.Sprintf("not enough credits: this needs %s and the balance is %s (short by %s)",
+			credits(needed), num(acct.Credits), num(max(0, needed-acct.Credits)))
 	}
 	return fmt.Sprintf("not enough credits: the balance is %s", num(acct.Credits))
+}
+
+// credits is "1 credit" or "N credits".
+func credits(n int64) string {
+	if n == 1 {
+		return "1 credit"
+	}
+	return num(n) + " credits"
 }
 
 // num formats an integer with thousands separators.
@@ -265,10 +273,10 @@ func runPricing(ctx context.Context, env *Env, args []string) error {
 	}
 	return env.Output(p, func(w io.Writer) {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "normal trace\t%s credits per row\n", num(p.Rates.Normal))
-		fmt.Fprintf(tw, "enhanced trace\t%s credits per row\n", num(p.Rates.Enhanced))
-		fmt.Fprintf(tw, "company/LLC row\t%s credits per row\n", num(p.Rates.LLC))
-		fmt.Fprintf(tw, "DNC scrub\t%s credits per phone\n", num(p.Rates.DNC))
+		fmt.Fprintf(tw, "normal trace\t%s per row\n", credits(p.Rates.Normal))
+		fmt.Fprintf(tw, "enhanced trace\t%s per row\n", credits(p.Rates.Enhanced))
+		fmt.Fprintf(tw, "company/LLC row\t%s per row\n", credits(p.Rates.LLC))
+		fmt.Fprintf(tw, "DNC scrub\t%s per phone\n", credits(p.Rates.DNC))
 		tw.Flush()
 	})
 }

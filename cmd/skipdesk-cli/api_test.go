@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zalando/go-keyring"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+)
+
+// apiSandbox starts a sandbox with tiny delays and a webhook receiver, and
+// points the CLI at it with the demo key.
+func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
+	t.Helper()
+	keyring.MockInit()
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(hook.Close)
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.01}
+	cfg.Keys[0].WebhookURL = hook.URL
+	cfg.Keys[0].WebhookSecret = "whsec_cli"
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
+	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
+	c, err := client.New(srv.URL(), sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+func runAPI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func decodeJSON(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+}
+
+const cliOwners = "First,Last,Street,City,State,Zip\nJohn,Smith,1 Main St,Austin,TX,78701\nAcme LLC,,2 Oak Ave,Austin,TX,78702\n"
+
+var cliMapping = map[string]string{"first_name": "First", "last_name": "Last",
+	"property_street": "Street", "property_city": "City", "property_state": "State", "property_zip": "Zip"}
+
+func TestCLIAccountAndPricing(t *testing.T) {
+	apiSandbox(t)
+	code, out, errOut := runAPI(t, "account")
+	if code != 0 || !strings.Contains(out, "25,000") || !strings.Contains(out, "prepaid") || !strings.Contains(out, "Sandbox") {
+		t.Fatalf("account: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runAPI(t, "--json", "account")
+	var a client.Account
+	decodeJSON(t, out, &a)
+	if code != 0 || a.Credits != 25000 || a.Subscription == nil {
+		t.Fatalf("account --json: %+v", a)
+	}
+	code, out, _ = runAPI(t, "pricing")
+	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "enhanced trace 3 credits per row company/LLC row 2 credits per row") {
+		t.Fatalf("pricing: %q", out)
+	}
+	code, out, _ = runAPI(t, "pricing", "--json")
+	var p client.Pricing
+	decodeJSON(t, out, &p)
+	if code != 0 || p.Rates.LLC != 2 {
+		t.Fatalf("pricing --json: %q", out)
+	}
+}
+
+func TestCLITraceCommands(t *testing.T) {
+	srv, c := apiSandbox(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "owners.csv")
+	os.WriteFile(path, []byte(cliOwners), 0o644)
+	cr, err := c.Traces.Create(context.Background(), &client.TraceUpload{Path: path, ColumnMapping: cliMapping, IncludeLLCs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.FinishPending()
+
+	code, out, errOut := runAPI(t, "traces", "single", "--first-name", "Ann", "--last-name", "Lee", "--address", "4 Pine Rd",
+		"--city", "Austin", "--state", "TX", "--zip", "78704")
+	if code != 0 || !strings.Contains(out, "Ann Lee") || !strings.Contains(out, "Credits") {
+		t.Fatalf("single: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runAPI(t, "traces", "single", "--json", "--first-name", "Acme Holdings LLC", "--address", "1 Main St",
+		"--city", "Austin", "--state", "TX", "--zip", "78701", "--mailing-address", "PO Box 1", "--mailing-city", "Reno",
+		"--mailing-state", "NV", "--mailing-zip", "89501")
+	var single client.SingleTraceResult
+	decodeJSON(t, out, &single)
+	if code != 0 || !single.IsEntity || single.Credits != 2 {
+		t.Fatalf("entity single: %+v", single)
+	}
+
+	code, out, _ = runAPI(t, "traces", "list")
+	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "page 1 of 1 (3 trace jobs in all)") {
+		t.Fatalf("list: %q", out)
+	}
+	code, out, _ = runAPI(t, "traces", "list", "--type", "single", "--json")
+	var l client.TraceList
+	decodeJSON(t, out, &l)
+	if code != 0 || len(l.Traces) != 2 || l.Metadata.TotalCount != 2 {
+		t.Fatalf("list --type single: %s", out)
+	}
+	code, out, _ = runAPI(t, "traces", "list", "--all", "--limit", "1", "--json")
+	var all struct{ Traces []client.Trace }
+	decodeJSON(t, out, &all)
+	if code != 0 || len(all.Traces) != 3 {
+		t.Fatalf("list --all: %s", out)
+	}
+
+	code, out, _ = runAPI(t, "traces", "get", cr.ID)
+	if code != 0 || !strings.Contains(out, "completed") || !strings.Contains(out, "companies") || !strings.Contains(out, "owners.csv") {
+		t.Fatalf("get: %q", out)
+	}
+	code, out, _ = runAPI(t, "traces", "get", cr.ID, "--json")
+	var tr client.Trace
+	decodeJSON(t, out, &tr)
+	if code != 0 || tr.ID != cr.ID || tr.Breakdown == nil {
+		t.Fatalf("get --json: %s", out)
+	}
+
+	code, out, errOut = runAPI(t, "traces", "download", cr.ID, "--out", dir)
+	want := filepath.Join(dir, cr.ID+".csv")
+	data, _ := os.ReadFile(want)
+	if code != 0 || !strings.Contains(out, want) || !bytes.Contains(data, []byte("match_status")) {
+		t.Fatalf("download: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runAPI(t, "traces", "retry-webhook", cr.ID)
+	if code != 0 || !strings.Contains(out, "queued webhook delivery whd_") {
+		t.Fatalf("retry-webhook: %q", out)
+	}
+}
+
+func TestCLIDNCCommands(t *testing.T) {
+	srv, c := apiSandbox(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "phones.csv")
+	os.WriteFile(path, []byte("Phone\n2125550147\nbad\n"), 0o644)
+	cr, err := c.DNC.Create(context.Background(), &client.DNCUpload{Path: path, PhoneColumn: "Phone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runAPI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
+	if code != exitAPI || !strings.Contains(errOut, "not available") {
+		t.Fatalf("download while processing: %d %q", code, errOut)
+	}
+	srv.FinishPending()
+	code, out, _ = runAPI(t, "dnc", "list")
+	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "completed") {
+		t.Fatalf("dnc list: %q", out)
+	}
+	code, out, _ = runAPI(t, "dnc", "list", "--all", "--json")
+	var all struct{ Jobs []client.DNCJob }
+	decodeJSON(t, out, &all)
+	if code != 0 || len(all.Jobs) != 1 {
+		t.Fatalf("dnc list --all: %s", out)
+	}
+	code, out, _ = runAPI(t, "dnc", "get", cr.ID)
+	if code != 0 || !strings.Contains(out, "1 invalid") {
+		t.Fatalf("dnc get: %q", out)
+	}
+	dest := filepath.Join(dir, "scrubbed.csv")
+	code, _, errOut = runAPI(t, "dnc", "download", "--out", dest, cr.ID)
+	if data, _ := os.ReadFile(dest); code != 0 || !bytes.Contains(data, []byte("phone_normalized")) {
+		t.Fatalf("dnc download: %d %q", code, errOut)
+	}
+	code, out, _ = runAPI(t, "dnc", "retry-webhook", cr.ID, "--json")
+	var d client.WebhookDelivery
+	decodeJSON(t, out, &d)
+	if code != 0 || d.Status != "pending" {
+		t.Fatalf("dnc retry-webhook: %s", out)
+	}
+}
+
+func TestCLIAPIErrors(t *testing.T) {
+	srv, _ := apiSandbox(t)
+	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
+
+	code, _, errOut := runAPI(t, "traces", "get", "trc_missing")
+	if code != exitAPI || !strings.Contains(errOut, "no such job") {
+		t.Errorf("404: %d %q", code, errOut)
+	}
+	srv.SetCredits(sandbox.DemoKey, 0)
+	code, _, errOut = runAPI(t, single...)
+	if code != exitAPI || !strings.Contains(errOut, "this needs 1 credit and the balance is 0") {
+		t.Errorf("402: %d %q", code, errOut)
+	}
+	srv.SetBanned(sandbox.DemoKey, true)
+	code, _, errOut = runAPI(t, "account")
+	if code != exitAPI || !strings.Contains(errOut, "not allowed") {
+		t.Errorf("403: %d %q", code, errOut)
+	}
+	t.Setenv("SKIPDESK_API_KEY", "sk_wrong_0123456789")
+	code, _, errOut = runAPI(t, "pricing")
+	if code != exitAPI || !strings.Contains(errOut, "refused the API key") || strings.Contains(errOut, "sk_wrong_0123456789") {
+		t.Errorf("401: %d %q", code, errOut)
+	}
+}
+
+func TestCLIUnknownOutcomeAndValidation(t *testing.T) {
+	keyring.MockInit()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		switch r.URL.Path {
+		case "/v1/traces/single":
+			conn, _, _ := http.NewResponseController(w).Hijack()
+			conn.Close()
+		case "/v1/account":
+			w.WriteHeader(400)
+			io.WriteString(w, `{"error":{"code":"VALIDATION_ERROR","message":"bad","details":[{"field":"x","message":"y"}]}}`)
+		default:
+			w.WriteHeader(503)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
+	base := srv.URL + "/v1"
+	code, _, errOut := runAPI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
+		"--city", "Austin", "--state", "TX", "--zip", "78704")
+	if code != exitOutcomeUnknown || !strings.Contains(errOut, "may or may not have been accepted") {
+		t.Errorf("unknown outcome: %d %q", code, errOut)
+	}
+	code, _, errOut = runAPI(t, "--base-url", base, "account")
+	if code != exitUsage || !strings.Contains(errOut, "x: y") {
+		t.Errorf("400: %d %q", code, errOut)
+	}
+}
+
+func TestCLIConfigurationErrors(t *testing.T) {
+	keyring.MockInit()
+	t.Setenv("SKIPDESK_BASE_URL", "")
+	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
+	code, _, errOut := runAPI(t, "account")
+	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_BASE_URL") {
+		t.Errorf("no base URL: %d %q", code, errOut)
+	}
+	code, _, errOut = runAPI(t, "--base-url", "http://api.example.com/v1", "account")
+	if code != exitUsage || !strings.Contains(errOut, "https") {
+		t.Errorf("plain http: %d %q", code, errOut)
+	}
+	t.Setenv("SKIPDESK_API_KEY", "")
+	code, _, errOut = runAPI(t, "--base-url", "https://api.example.com/v1", "account")
+	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
+		t.Errorf("no key: %d %q", code, errOut)
+	}
+
+	// The key from the keyring when the variable is unset.
+	srv, _ := apiSandbox(t)
+	t.Setenv("SKIPDESK_API_KEY", "")
+	if err := secrets.Set(context.Background(), secrets.APIKey, sandbox.DemoKey); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runAPI(t, "--base-url", srv.URL(), "account")
+	if code != 0 {
+		t.Errorf("key from keyring: %d %q", code, errOut)
+	}
+	keyring.MockInitWithError(errors.New("no secret service"))
+	code, _, errOut = runAPI(t, "account")
+	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
+		t.Errorf("broken keyring: %d %q", code, errOut)
+	}
+	keyring.MockInit()
+}
+
+func TestCLIUsageErrors(t *testing.T) {
+	apiSandbox(t)
+	for _, args := range [][]string{
+		{"account", "extra"},
+		{"pricing", "extra"},
+		{"traces", "get"},
+		{"traces", "get", "a", "b"},
+		{"traces", "list", "--limit", "500"},
+		{"traces", "list", "--page", "-1"},
+		{"traces", "list", "--type", "weekly"},
+		{"traces", "list", "stray"},
+		{"dnc", "list", "--limit", "0x"},
+		{"dnc", "list", "stray"},
+		{"traces", "download", "trc_1"},
+		{"traces", "single", "--first-name", "A"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "Texas", "--zip", "1"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "1", "--mailing-city", "C"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "1", "--mailing-address", "C"},
+		{"traces", "single", "stray"},
+	} {
+		if code, _, errOut := runAPI(t, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestClassifyAPIError(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+		ok   bool
+	}{
+		{&client.APIError{StatusCode: 400}, exitUsage, true},
+		{&client.APIError{StatusCode: 402}, exitAPI, true},
+		{&client.APIError{StatusCode: 503}, exitAPI, true},
+		{&client.TransportError{Op: "GET /x", Err: errors.New("reset")}, exitAPI, true},
+		{&client.TransportError{Op: "POST /dnc", Err: errors.New("reset"), OutcomeUnknown: true}, exitOutcomeUnknown, true},
+		{errors.New("other"), 0, false},
+	} {
+		code, ok := classifyAPIError(tc.err)
+		if code != tc.code || ok != tc.ok {
+			t.Errorf("%v: %d %v", tc.err, code, ok)
+		}
+	}
+	if num(1234567) != "1,234,567" || num(-1000) != "-1,000" || num(12) != "12" {
+		t.Error("num")
+	}
+}

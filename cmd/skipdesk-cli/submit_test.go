@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// submitSandbox is a sandbox behind a handler that counts result downloads.
+type submitSandbox struct {
+	srv       *sandbox.Server
+	url       string
+	downloads atomic.Int64
+}
+
+func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
+	t.Helper()
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: minSeconds, RowsPerSecond: 100000}
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := &submitSandbox{srv: srv}
+	h := srv.Handler()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/download") {
+			sb.downloads.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	sb.url = hs.URL + "/v1"
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return sb
+}
+
+// jobs counts the bulk traces and DNC jobs on the sandbox.
+func (sb *submitSandbox) jobs(t *testing.T) (int, []client.Trace) {
+	t.Helper()
+	api, err := client.New(sb.url, sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 100, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := api.DNC.List(context.Background(), &client.ListOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl.Metadata.TotalCount + dl.Metadata.TotalCount, tl.Traces
+}
+
+const submitOwners = "First,Last,Street,City,State,Zip\r\n" +
+	"Ann,Lee,1 Main St,Austin,TX,78701\r\n" +
+	"Bob,Ray,2 Oak Ave,Austin,TX,78702\r\n" +
+	"Cal,Poe,3 Elm Rd,Austin,TX,78703\r\n"
+
+var submitMaps = []string{"--map", "first_name=First", "--map", "last_name=Last", "--map", "property_street=Street",
+	"--map", "property_city=City", "--map", "property_state=State", "--map", "property_zip=Zip"}
+
+func writeOwners(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "owners.csv")
+	if err := os.WriteFile(p, []byte(submitOwners), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// submitEnv points the in-process CLI at the sandbox and a fresh home.
+func submitEnv(t *testing.T, sb *submitSandbox) string {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
+	t.Setenv("SKIPDESK_BASE_URL", sb.url)
+	t.Setenv(pauseEnv, "")
+	return home
+}
+
+func submitCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestTracesSubmitWait(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.3)
+	home := submitEnv(t, sb)
+	file := writeOwners(t)
+	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	n, traces := sb.jobs(t)
+	if n != 1 || len(lines) != 3 || lines[0] != traces[0].ID {
+		t.Fatalf("stdout %q; server jobs %d", out, n)
+	}
+	tr := traces[0]
+	if !strings.HasPrefix(lines[1], "result "+filepath.Join(home, "results")) {
+		t.Fatalf("result line %q", lines[1])
+	}
+	if _, err := os.Stat(strings.TrimPrefix(lines[1], "result ")); err != nil {
+		t.Fatal(err)
+	}
+	want := "spend charged 3 refunded " + itoa64(tr.CreditsRefunded) + " net " + itoa64(3-tr.CreditsRefunded)
+	if lines[2] != want {
+		t.Fatalf("spend line %q, want %q", lines[2], want)
+	}
+	if !strings.Contains(errs, "estimated 3 credits") || !strings.Contains(errs, "completed") {
+		t.Fatalf("stderr %q", errs)
+	}
+
+	// The same submission again needs --again.
+	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
+		t.Fatalf("duplicate: exit %d, %q", code, errs)
+	}
+	if n, _ := sb.jobs(t); n != 1 {
+		t.Fatalf("a duplicate reached the server (%d jobs)", n)
+	}
+
+	// skipdesk-cli jobs lists it with its spend.
+	code, out, errs = submitCLI(t, "jobs", "--json")
+	if code != 0 {
+		t.Fatalf("jobs: %d %s", code, errs)
+	}
+	var got jobsOut
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Jobs) != 1 || got.Jobs[0].ID != tr.ID || got.Jobs[0].Status != "completed" || got.Jobs[0].Charged != 3 ||
+		got.Jobs[0].Refunded != tr.CreditsRefunded || got.Jobs[0].Result == "" || got.Spend["net"] != 3-tr.CreditsRefunded {
+		t.Fatalf("jobs: %s", out)
+	}
+	code, out, _ = submitCLI(t, "jobs")
+	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners.csv") || !strings.Contains(out, "total: charged 3") {
+		t.Fatalf("jobs table: %s", out)
+	}
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestDNCSubmitWaitOut(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.3)
+	submitEnv(t, sb)
+	p := filepath.Join(t.TempDir(), "phones.csv")
+	os.WriteFile(p, []byte("Name,Phone\r\nA,(512) 555-0101\r\nB,512-555-0102\r\nC,nope\r\n"), 0o644)
+	out := t.TempDir()
+	code, stdout, errs := submitCLI(t, "dnc", "submit", "--file", p, "--phone-column", "Phone", "--wait", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "dnc_") || !strings.HasPrefix(lines[1], "result "+out) ||
+		lines[2] != "spend charged 3 refunded 1 net 2" {
+		t.Fatalf("stdout %q", stdout)
+	}
+	data, err := os.ReadFile(strings.TrimPrefix(lines[1], "result "))
+	if err != nil || !strings.Contains(string(data), "phone_normalized") {
+		t.Fatalf("copied result: %v %q", err, data)
+	}
+	if code, _, errs := submitCLI(t, "dnc", "submit", "--file", p); code != exitUsage || !strings.Contains(errs, "--phone-column") {
+		t.Fatalf("without --phone-column: %d %s", code, errs)
+	}
+}
+
+func TestSubmitOutcomeUnknown(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.3)
+	submitEnv(t, sb)
+	sb.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	file := writeOwners(t)
+	code, out, errs := submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	if code != exitOutcomeUnknown || !strings.Contains(errs, "may have been") || !strings.Contains(errs, "skipdesk-cli jobs reconcile") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = submitCLI(t, "jobs")
+	if code != 0 || !strings.Contains(out, "unknown — may be charged") {
+		t.Fatalf("jobs: %s", out)
+	}
+	code, out, errs = submitCLI(t, "jobs", "reconcile")
+	_, traces := sb.jobs(t)
+	if code != 0 || !strings.Contains(out, "created") || !strings.Contains(out, traces[0].ID) {
+		t.Fatalf("reconcile: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = submitCLI(t, "jobs", "wait")
+	if code != 0 {
+		t.Fatalf("jobs wait: %d %s %s", code, out, errs)
+	}
+	if n, _ := sb.jobs(t); n != 1 || sb.downloads.Load() != 1 {
+		t.Fatalf("%d jobs, %d downloads", n, sb.downloads.Load())
+	}
+}
+
+func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.3)
+	home := submitEnv(t, sb)
+	led, err := ledger.Open(home) // the desktop app
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer led.Close()
+	if err := led.UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: ledger.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := submitCLI(t, "jobs")
+	if code != 0 || !strings.Contains(out, "trc_app") {
+		t.Fatalf("jobs while the app runs: %d %s", code, out)
+	}
+	code, _, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
+	if code != exitFailure || !strings.Contains(errs, "already running") {
+		t.Fatalf("submit while the app runs: %d %s", code, errs)
+	}
+	if n, _ := sb.jobs(t); n != 0 {
+		t.Fatal("submitted although the ledger was held")
+	}
+}
+
+func TestJobsEmpty(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	code, out, _ := submitCLI(t, "jobs")
+	if code != 0 || strings.TrimSpace(out) != "no jobs yet" {
+		t.Fatalf("%d %q", code, out)
+	}
+}
+
+func sha256File(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

@@ -1,0 +1,439 @@
+package lookup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/entity"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// do runs f on the UI thread; tests serialise it (the test driver runs
+// fyne.Do inline).
+var do = fyne.Do
+
+// Screen is the single lookup: the form, the cost before the click and the
+// result inline.
+type Screen struct {
+	win fyne.Window
+	be  Backend
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	first, last, street, city, state, zip *widget.Entry
+	mStreet, mCity, mState, mZip          *widget.Entry
+	stateErr, mailErr, mStateErr          *widget.Label
+	entityChk                             *widget.Check
+	entityTouched                         bool
+	settingEntity                         bool
+	price                                 *widget.Label
+	missing                               *widget.Label
+	lookupBtn                             *widget.Button
+	busy                                  *widget.ProgressBarInfinite
+	result                                *fyne.Container
+	form                                  *fyne.Container
+	root                                  fyne.CanvasObject
+
+	pricing *client.Pricing
+	rateErr error
+	running bool
+
+	bg sync.WaitGroup // background work in flight (tests wait on it)
+}
+
+// Show opens the single lookup in a dialog over win.
+func Show(win fyne.Window, b Backend) *Screen {
+	s := New(win, b)
+	d := dialog.NewCustom("Single lookup", "Close", s.Content(), win)
+	d.SetOnClosed(s.Close)
+	sz := win.Canvas().Size()
+	d.Resize(fyne.NewSize(max(min(sz.Width*0.9, 980), 640), max(sz.Height*0.9, 560)))
+	d.Show()
+	return s
+}
+
+// New builds the single lookup screen and fetches the rates.
+func New(win fyne.Window, b Backend) *Screen {
+	s := &Screen{win: win, be: b}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.build()
+	s.fetchPricing()
+	s.update()
+	return s
+}
+
+// Content is the screen's canvas object.
+func (s *Screen) Content() fyne.CanvasObject { return s.root }
+
+// Close stops background work.
+func (s *Screen) Close() { s.cancel() }
+
+func (s *Screen) goBG(f func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		f()
+	}()
+}
+
+func (s *Screen) entry(placeholder string) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetPlaceHolder(placeholder)
+	e.OnChanged = func(string) { s.update() }
+	return e
+}
+
+func errLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.Importance = widget.DangerImportance
+	l.Wrapping = fyne.TextWrapWord
+	l.Hide()
+	return l
+}
+
+func (s *Screen) build() {
+	s.first = s.entry("Owner first name, or the full company / LLC name")
+	s.last = s.entry("Leave blank for a company")
+	s.street = s.entry("Property street address")
+	s.city = s.entry("City")
+	s.state = s.entry("TX")
+	s.zip = s.entry("ZIP code")
+	s.mStreet = s.entry("Optional: improves the match")
+	s.mCity = s.entry("City")
+	s.mState = s.entry("TX")
+	s.mZip = s.entry("ZIP code")
+	s.stateErr, s.mStateErr, s.mailErr = errLabel(), errLabel(), errLabel()
+	s.entityChk = widget.NewCheck("Company / LLC (billed at the llc rate)", func(bool) {
+		if !s.settingEntity {
+			s.entityTouched = true
+		}
+		s.update()
+	})
+	s.price = widget.NewLabel("")
+	s.price.TextStyle = fyne.TextStyle{Bold: true}
+	s.price.Wrapping = fyne.TextWrapWord
+	s.missing = widget.NewLabel("")
+	s.missing.Importance = widget.LowImportance
+	s.missing.Wrapping = fyne.TextWrapWord
+	s.lookupBtn = widget.NewButtonWithIcon("Look up", theme.SearchIcon(), s.lookup)
+	s.lookupBtn.Importance = widget.HighImportance
+	s.busy = widget.NewProgressBarInfinite()
+	s.busy.Stop()
+	s.busy.Hide()
+	s.result = container.NewVBox()
+
+	bold := func(t string) *widget.Label {
+		return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	row := func(label string, obj fyne.CanvasObject) *widget.FormItem { return widget.NewFormItem(label, obj) }
+	owner := widget.NewForm(row("First name *", s.first), row("Last name", s.last), row("", s.entityChk))
+	cityLine := func(city, state, zip *widget.Entry) fyne.CanvasObject {
+		return container.NewBorder(nil, nil, nil,
+			container.NewHBox(widget.NewLabel("State"), fixedWidth(state, 64), widget.NewLabel("ZIP"), fixedWidth(zip, 110)), city)
+	}
+	property := container.NewVBox(widget.NewForm(row("Street *", s.street), row("City *", cityLine(s.city, s.state, s.zip))), s.stateErr)
+	mailing := container.NewVBox(widget.NewForm(row("Street", s.mStreet), row("City", cityLine(s.mCity, s.mState, s.mZip))), s.mStateErr, s.mailErr)
+	actions := container.NewBorder(nil, nil, nil, container.NewVBox(s.lookupBtn), container.NewVBox(s.price, s.missing))
+	s.form = container.NewVBox(
+		bold("Owner"), owner,
+		bold("Property address"), property,
+		bold("Mailing address (optional)"), mailing,
+		widget.NewSeparator(), actions, s.busy,
+	)
+	left := container.NewVScroll(container.NewPadded(s.form))
+	right := container.NewVScroll(container.NewPadded(s.result))
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.55
+	s.root = split
+	s.showHint()
+}
+
+// fixedWidth keeps a short entry (state, zip) at a sensible width.
+func fixedWidth(e *widget.Entry, w float32) fyne.CanvasObject {
+	return container.NewGridWrap(fyne.NewSize(w, e.MinSize().Height), e)
+}
+
+func (s *Screen) showHint() {
+	l := widget.NewLabel("The result appears here: phones with their types and e-mails, each with a copy button. A lookup that finds no match is refunded in full.")
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	s.result.Objects = []fyne.CanvasObject{l}
+	s.result.Refresh()
+}
+
+func (s *Screen) fetchPricing() {
+	ctx := s.ctx
+	s.goBG(func() {
+		p, err := s.be.Pricing(ctx)
+		do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			s.pricing, s.rateErr = p, err
+			s.update()
+		})
+	})
+}
+
+// form is the request the fields make, trimmed; state codes uppercased.
+func (s *Screen) request() *client.SingleTraceRequest {
+	t := func(e *widget.Entry) string { return strings.TrimSpace(e.Text) }
+	return &client.SingleTraceRequest{
+		FirstName: t(s.first), LastName: t(s.last),
+		Address: t(s.street), City: t(s.city), State: strings.ToUpper(t(s.state)), Zip: t(s.zip),
+		MailingAddress: t(s.mStreet), MailingCity: t(s.mCity), MailingState: strings.ToUpper(t(s.mState)), MailingZip: t(s.mZip),
+		IsEntity: s.entityChk.Checked,
+	}
+}
+
+// Problems is what keeps a request from being sent, in words: fields
+// missing, a state that is not a 2-letter code, a mailing address started but
+// not finished.
+type Problems struct {
+	Missing      []string // required fields left blank
+	State        string   // the property state's problem
+	MailingState string
+	Mailing      string // the mailing group's problem
+}
+
+// OK reports whether the request can be sent.
+func (p Problems) OK() bool {
+	return len(p.Missing) == 0 && p.State == "" && p.MailingState == "" && p.Mailing == ""
+}
+
+// Check applies the spec's rules for POST /traces/single to a request.
+func Check(r *client.SingleTraceRequest) Problems {
+	var p Problems
+	for _, f := range []struct{ v, name string }{
+		{r.FirstName, "first name"}, {r.Address, "street"}, {r.City, "city"}, {r.State, "state"}, {r.Zip, "ZIP code"},
+	} {
+		if f.v == "" {
+			p.Missing = append(p.Missing, f.name)
+		}
+	}
+	p.State = stateProblem(r.State, "State")
+	mail := []struct{ v, name string }{
+		{r.MailingAddress, "street"}, {r.MailingCity, "city"}, {r.MailingState, "state"}, {r.MailingZip, "ZIP code"},
+	}
+	var have, lack []string
+	for _, f := range mail {
+		if f.v == "" {
+			lack = append(lack, f.name)
+		} else {
+			have = append(have, f.name)
+		}
+	}
+	if len(have) > 0 && len(lack) > 0 {
+		p.Mailing = fmt.Sprintf("The mailing address is all or nothing: %s given, %s missing.", strings.Join(have, ", "), strings.Join(lack, ", "))
+	}
+	p.MailingState = stateProblem(r.MailingState, "Mailing state")
+	return p
+}
+
+func stateProblem(v, what string) string {
+	if v == "" {
+		return ""
+	}
+	if len(v) != 2 || !isLetter(v[0]) || !isLetter(v[1]) {
+		return fmt.Sprintf("%s must be a 2-letter code such as TX, not %q.", what, v)
+	}
+	if !usStates[strings.ToUpper(v)] {
+		return fmt.Sprintf("%s %q is not a US state or territory code.", what, strings.ToUpper(v))
+	}
+	return ""
+}
+
+func isLetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }
+
+// usStates are the USPS codes of the states, DC, territories and military
+// post offices.
+var usStates = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO
+		MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY
+		AS GU MP PR VI UM FM MH PW AA AE AP`) {
+		m[c] = true
+	}
+	return m
+}()
+
+// update re-checks the form, the entity detection and the price.
+func (s *Screen) update() {
+	name := strings.TrimSpace(strings.TrimSpace(s.first.Text) + " " + strings.TrimSpace(s.last.Text))
+	detected := entity.IsEntity(name)
+	if !s.entityTouched && s.entityChk.Checked != detected {
+		s.settingEntity = true
+		s.entityChk.SetChecked(detected)
+		s.settingEntity = false
+	}
+	label := "Company / LLC (billed at the llc rate)"
+	if detected {
+		label = "Company / LLC — detected from the name"
+	}
+	if s.entityChk.Text != label {
+		s.entityChk.Text = label
+		s.entityChk.Refresh()
+	}
+
+	r := s.request()
+	p := Check(r)
+	showErr(s.stateErr, p.State)
+	showErr(s.mStateErr, p.MailingState)
+	showErr(s.mailErr, p.Mailing)
+
+	switch {
+	case s.pricing == nil && s.rateErr != nil:
+		s.price.SetText("Rates could not be read: " + s.rateErr.Error())
+	case s.pricing == nil:
+		s.price.SetText("Reading the current rates…")
+	case r.IsEntity:
+		s.price.SetText(fmt.Sprintf("Costs %s (llc rate, company). Refunded in full if nothing is found.", credits(s.pricing.Rates.LLC)))
+	default:
+		s.price.SetText(fmt.Sprintf("Costs %s (normal rate). Refunded in full if nothing is found.", credits(s.pricing.Rates.Normal)))
+	}
+	switch {
+	case len(p.Missing) > 0:
+		s.missing.SetText("Fill in: " + strings.Join(p.Missing, ", ") + ".")
+	case !p.OK():
+		s.missing.SetText("Fix the fields marked in red.")
+	default:
+		s.missing.SetText("")
+	}
+	if p.OK() && s.pricing != nil && !s.running {
+		s.lookupBtn.Enable()
+	} else {
+		s.lookupBtn.Disable()
+	}
+	s.form.Refresh()
+}
+
+func credits(n int64) string {
+	if n == 1 {
+		return "1 credit"
+	}
+	return fmt.Sprintf("%d credits", n)
+}
+
+func showErr(l *widget.Label, msg string) {
+	if msg == "" {
+		if l.Visible() {
+			l.SetText("")
+			l.Hide()
+		}
+		return
+	}
+	if l.Text != msg {
+		l.SetText(msg)
+	}
+	l.Show()
+}
+
+// lookup sends the request; charged, so never resent automatically.
+func (s *Screen) lookup() {
+	r := s.request()
+	if !Check(r).OK() || s.running {
+		return
+	}
+	s.running = true
+	s.busy.Show()
+	s.busy.Start()
+	s.update()
+	ctx := s.ctx
+	s.goBG(func() {
+		res, err := s.be.Single(ctx, r)
+		do(func() {
+			s.running = false
+			s.busy.Stop()
+			s.busy.Hide()
+			s.update()
+			if err != nil {
+				s.showError(err)
+				return
+			}
+			s.showResult(r, res)
+		})
+	})
+}
+
+func (s *Screen) showError(err error) {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, client.ErrInsufficientCredits):
+		msg = "The account cannot pay for this lookup (not enough credits, or a metered account past due). " + msg
+	case errors.Is(err, client.ErrOutcomeUnknown):
+		msg = "The connection broke after the lookup was sent: it may have been charged. It was not sent again; check the jobs list before retrying. " + msg
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.DangerImportance
+	s.result.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Lookup failed", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), l}
+	s.result.Refresh()
+}
+
+// showResult shows a result inline: matched or not, the phones with their
+// types and the e-mails (each with a copy button), the credits.
+func (s *Screen) showResult(r *client.SingleTraceRequest, res *client.SingleTraceResult) {
+	var objs []fyne.CanvasObject
+	name := strings.TrimSpace(res.FirstName + " " + res.LastName)
+	if name == "" {
+		name = strings.TrimSpace(r.FirstName + " " + r.LastName)
+	}
+	if res.Matched {
+		h := widget.NewLabelWithStyle("Match found: "+name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		h.Importance = widget.SuccessImportance
+		objs = append(objs, h)
+	} else {
+		h := widget.NewLabelWithStyle("No match for "+name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		h.Importance = widget.WarningImportance
+		objs = append(objs, h)
+	}
+	if res.IsEntity {
+		objs = append(objs, widget.NewLabel("Traced as a company / LLC."))
+	}
+	if len(res.Phones) > 0 {
+		objs = append(objs, widget.NewLabelWithStyle("Phones", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		for _, p := range res.Phones {
+			typ := p.Type
+			if typ == "" {
+				typ = "type unknown"
+			}
+			objs = append(objs, s.copyRow(phone.Format(p.Number)+"   "+typ, p.Number))
+		}
+	}
+	if len(res.Emails) > 0 {
+		objs = append(objs, widget.NewLabelWithStyle("E-mails", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		for _, e := range res.Emails {
+			objs = append(objs, s.copyRow(e, e))
+		}
+	}
+	if res.Matched && len(res.Phones) == 0 && len(res.Emails) == 0 {
+		objs = append(objs, widget.NewLabel("The match carries no phone or e-mail."))
+	}
+	spend := fmt.Sprintf("Charged %s, refunded %s: net %s.", credits(res.Credits), credits(res.CreditsRefunded), credits(res.Credits-res.CreditsRefunded))
+	objs = append(objs, widget.NewSeparator(), widget.NewLabel(spend))
+	s.result.Objects = objs
+	s.result.Refresh()
+}
+
+// copyRow is a value with a button that puts copy on the clipboard.
+func (s *Screen) copyRow(shown, copy string) fyne.CanvasObject {
+	btn := widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+	l := widget.NewLabel(shown)
+	l.Selectable = true
+	btn.OnTapped = func() {
+		fyne.CurrentApp().Clipboard().SetContent(copy)
+		btn.SetText("Copied")
+	}
+	return container.NewBorder(nil, nil, nil, btn, l)
+}

@@ -1,0 +1,261 @@
+package lookup
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/client"
+)
+
+var uiMu sync.Mutex
+
+// act runs f as the UI thread would: background callbacks (through do)
+// and the test's actions take turns.
+func act(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}
+
+func TestMain(m *testing.M) {
+	do = act
+	os.Exit(m.Run())
+}
+
+type fake struct {
+	mu   sync.Mutex
+	reqs []client.SingleTraceRequest
+	res  *client.SingleTraceResult
+	err  error
+}
+
+func (f *fake) Pricing(ctx context.Context) (*client.Pricing, error) {
+	return &client.Pricing{Rates: client.Rates{Normal: 1, Enhanced: 2, LLC: 3, DNC: 1}}, nil
+}
+
+func (f *fake) Single(ctx context.Context, r *client.SingleTraceRequest) (*client.SingleTraceResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = append(f.reqs, *r)
+	return f.res, f.err
+}
+
+func idle(t *testing.T, s *Screen) {
+	t.Helper()
+	ok := make(chan struct{})
+	go func() { s.bg.Wait(); close(ok) }()
+	select {
+	case <-ok:
+	case <-time.After(60 * time.Second):
+		t.Fatal("timed out waiting for the background work")
+	}
+}
+
+func open(t *testing.T, f *fake) (*Screen, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	var s *Screen
+	act(func() {
+		s = New(w, f)
+		w.SetContent(s.Content())
+		w.Resize(fyne.NewSize(1000, 760))
+	})
+	idle(t, s)
+	return s, w
+}
+
+func typeIn(e *widget.Entry, text string) {
+	act(func() {
+		e.SetText("")
+		test.Type(e, text)
+	})
+}
+
+func fillRequired(s *Screen) {
+	typeIn(s.first, "John")
+	typeIn(s.last, "Smith")
+	typeIn(s.street, "1 Main St")
+	typeIn(s.city, "Austin")
+	typeIn(s.state, "tx")
+	typeIn(s.zip, "78701")
+}
+
+func TestLookupNeedsTheRequiredFields(t *testing.T) {
+	s, _ := open(t, &fake{})
+	if !s.lookupBtn.Disabled() || !strings.Contains(s.missing.Text, "first name, street, city, state, ZIP code") {
+		t.Fatalf("empty form: disabled %v, %q", s.lookupBtn.Disabled(), s.missing.Text)
+	}
+	typeIn(s.first, "John")
+	typeIn(s.street, "1 Main St")
+	if !strings.Contains(s.missing.Text, "Fill in: city, state, ZIP code.") {
+		t.Fatalf("missing = %q", s.missing.Text)
+	}
+	fillRequired(s)
+	if s.lookupBtn.Disabled() || s.missing.Text != "" {
+		t.Fatalf("complete form: disabled %v, %q", s.lookupBtn.Disabled(), s.missing.Text)
+	}
+	if r := s.request(); r.State != "TX" {
+		t.Fatalf("state sent as %q, want TX", r.State)
+	}
+}
+
+func TestLookupChecksTheState(t *testing.T) {
+	s, _ := open(t, &fake{})
+	fillRequired(s)
+	cases := []struct{ in, want string }{
+		{"Texas", "2-letter code"},
+		{"T1", "2-letter code"},
+		{"ZZ", `"ZZ" is not a US state`},
+		{"ca", ""},
+	}
+	for _, c := range cases {
+		typeIn(s.state, c.in)
+		shown := s.stateErr.Visible()
+		if c.want == "" {
+			if shown || s.lookupBtn.Disabled() {
+				t.Errorf("%q: error %q shown %v, disabled %v", c.in, s.stateErr.Text, shown, s.lookupBtn.Disabled())
+			}
+			continue
+		}
+		if !shown || !strings.Contains(s.stateErr.Text, c.want) || !s.lookupBtn.Disabled() {
+			t.Errorf("%q: error %q (shown %v), disabled %v; want %q", c.in, s.stateErr.Text, shown, s.lookupBtn.Disabled(), c.want)
+		}
+	}
+}
+
+func TestLookupMailingFieldsGoTogether(t *testing.T) {
+	s, _ := open(t, &fake{})
+	fillRequired(s)
+	typeIn(s.mStreet, "PO Box 9")
+	if !s.mailErr.Visible() || !strings.Contains(s.mailErr.Text, "street given, city, state, ZIP code missing") || !s.lookupBtn.Disabled() {
+		t.Fatalf("mailing started: %q, disabled %v", s.mailErr.Text, s.lookupBtn.Disabled())
+	}
+	typeIn(s.mCity, "Austin")
+	typeIn(s.mState, "Tex")
+	typeIn(s.mZip, "78702")
+	if !s.mStateErr.Visible() || s.mailErr.Visible() {
+		t.Fatalf("bad mailing state: state error %q, group error %q", s.mStateErr.Text, s.mailErr.Text)
+	}
+	typeIn(s.mState, "TX")
+	if s.mailErr.Visible() || s.mStateErr.Visible() || s.lookupBtn.Disabled() {
+		t.Fatalf("complete mailing address refused: %q %q", s.mailErr.Text, s.mStateErr.Text)
+	}
+	// Emptying it again is fine too: the group is optional.
+	for _, e := range []*widget.Entry{s.mStreet, s.mCity, s.mState, s.mZip} {
+		act(func() { e.SetText("") })
+	}
+	if s.mailErr.Visible() || s.lookupBtn.Disabled() {
+		t.Fatalf("empty mailing address refused: %q", s.mailErr.Text)
+	}
+}
+
+func TestLookupDetectsEntitiesAndShowsTheirPrice(t *testing.T) {
+	s, _ := open(t, &fake{})
+	fillRequired(s)
+	if s.entityChk.Checked || !strings.Contains(s.price.Text, "Costs 1 credit (normal rate)") {
+		t.Fatalf("person: entity %v, price %q", s.entityChk.Checked, s.price.Text)
+	}
+	typeIn(s.first, "Acme Holdings L.L.C.")
+	typeIn(s.last, "")
+	if !s.entityChk.Checked || !strings.Contains(s.price.Text, "Costs 3 credits (llc rate") || !strings.Contains(s.entityChk.Text, "detected") {
+		t.Fatalf("company: entity %v (%q), price %q", s.entityChk.Checked, s.entityChk.Text, s.price.Text)
+	}
+	if !s.request().IsEntity {
+		t.Fatal("is_entity not sent for a detected company")
+	}
+	typeIn(s.first, "Cobb")
+	if s.entityChk.Checked {
+		t.Fatal(`"Cobb" taken for a company`)
+	}
+	// Forced by the user: kept whatever the name.
+	act(func() { s.entityChk.SetChecked(true) })
+	typeIn(s.first, "Jane")
+	if !s.entityChk.Checked || !strings.Contains(s.price.Text, "3 credits") {
+		t.Fatalf("forced entity lost: %v %q", s.entityChk.Checked, s.price.Text)
+	}
+}
+
+func TestLookupShowsTheResultWithCopyButtons(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: true, FirstName: "JOHN", LastName: "SMITH",
+		Phones: []client.Phone{{Number: "2125550147", Type: "mobile"}, {Number: "2125550148", Type: "landline"}},
+		Emails: []string{"john.smith@example.com"}, Credits: 1}}
+	s, w := open(t, f)
+	fillRequired(s)
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	if len(f.reqs) != 1 || f.reqs[0].FirstName != "John" || f.reqs[0].State != "TX" || f.reqs[0].IsEntity {
+		t.Fatalf("requests %+v", f.reqs)
+	}
+	text := labels(s.result)
+	for _, want := range []string{"Match found: JOHN SMITH", "(212) 555-0147   mobile", "landline", "john.smith@example.com", "Charged 1 credit, refunded 0 credits: net 1 credit."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result lacks %q:\n%s", want, text)
+		}
+	}
+	var copies []*widget.Button
+	for _, o := range test.LaidOutObjects(s.result) {
+		if b, ok := o.(*widget.Button); ok {
+			copies = append(copies, b)
+		}
+	}
+	if len(copies) != 3 {
+		t.Fatalf("%d copy buttons, want 3 (2 phones, 1 e-mail)", len(copies))
+	}
+	act(func() { test.Tap(copies[0]) })
+	if got := fyne.CurrentApp().Clipboard().Content(); got != "2125550147" {
+		t.Fatalf("clipboard = %q", got)
+	}
+	act(func() { test.Tap(copies[2]) })
+	if got := fyne.CurrentApp().Clipboard().Content(); got != "john.smith@example.com" {
+		t.Fatalf("clipboard = %q", got)
+	}
+	_ = w
+}
+
+func TestLookupNoMatchShowsTheRefund(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: false, Credits: 3, CreditsRefunded: 3, IsEntity: true}}
+	s, _ := open(t, f)
+	fillRequired(s)
+	typeIn(s.first, "Blue Sky Trust")
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	text := labels(s.result)
+	for _, want := range []string{"No match for Blue Sky Trust Smith", "company", "Charged 3 credits, refunded 3 credits: net 0 credits."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestLookupErrorIsShown(t *testing.T) {
+	f := &fake{err: &client.APIError{StatusCode: 402, Message: "insufficient credits"}}
+	s, _ := open(t, f)
+	fillRequired(s)
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	if text := labels(s.result); !strings.Contains(text, "Lookup failed") {
+		t.Fatalf("result = %q", text)
+	}
+	if s.lookupBtn.Disabled() {
+		t.Fatal("the button stays disabled after a failure")
+	}
+}
+
+func labels(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, x := range test.LaidOutObjects(o) {
+		if l, ok := x.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,12 +1,34 @@
 // Package client is the only code in SkipDesk that speaks HTTP to the
 // skip-tracing / DNC provider (spec/api.md).
 //
-// Every call takes a context first. Reads (GET, downloads included) are
-// retried on 429, 5xx and network errors with jittered exponential backoff
-// within a budget. The three charged POSTs (POST /traces, POST /dnc, POST
-// /traces/single) are retried only when the request provably never left the
-// machine; any other failure returns an error matching ErrOutcomeUnknown so
-// the caller reconciles instead of paying twice. See retry.go.
+// Every call takes a context first; every wait (backoff, Retry-After,
+// rate-limit pacing) ends when the context does.
+//
+// Retries are decided in one place (shouldRetry in retry.go):
+//
+//   - Reads (GET, downloads included) and the retry-webhook POSTs are
+//     retried on 429 (Retry-After in seconds or as an HTTP-date, capped;
+//     a negative or unreadable value falls back to the backoff), on 5xx
+//     other than 501/505, and on network errors, with jittered exponential
+//     backoff within a retry count and a time budget.
+//   - The charged POSTs (POST /traces, POST /dnc, POST /traces/single) carry
+//     no idempotency key, so they are resent only when the request provably
+//     never left the machine: DNS, dial or TLS failures, or a connection on
+//     which not one byte of this request was written (the default transport
+//     counts bytes per connection). A 429 is also retried: a rate-limited
+//     request is refused before anything is charged.
+//   - Any other failure of a charged POST returns an error matching
+//     ErrOutcomeUnknown: a reset, timeout or cancellation after bytes left,
+//     a 2xx whose body was cut, and a 5xx answer. A 5xx is an answer, but
+//     it says the server failed somewhere while handling the request, not
+//     whether the charge was recorded (a gateway's 502/504 may hide a job
+//     that was created), so it matches both ErrServer and ErrOutcomeUnknown
+//     and the caller reconciles against GET /traces or GET /dnc instead of
+//     paying twice. A 4xx answer is definite: nothing was charged.
+//
+// Errors are *APIError (any non-2xx answer, decoded from whichever body
+// shape arrived) or *TransportError (no answer). Neither ever holds the API
+// key: text from the server and from the transport is redacted.
 package client
 
 import (

@@ -327,7 +327,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		splitFails = map[string]int{}
 	)
 	if plan.DropDuplicates {
-		seen = map[[2]uint64]struct{}{}
+		seen = make(map[[2]uint64]struct{}, ins.Rows)
 	}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {

@@ -105,10 +105,10 @@ func (c cliProc) killAt(t *testing.T, step string, args ...string) {
 // second job is created, and the result is downloaded exactly once.
 func TestKillAtEachStep(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and kills it at six steps; skipped with -short")
+		t.Skip("builds the binary and kills it at seven steps; skipped with -short")
 	}
 	bin := buildCLI(t)
-	for _, step := range []string{"intent", "sent", "posted", "created", "tracking", "download"} {
+	for _, step := range []string{"intent", "sent", "posted", "created", "tracking", "download", "downloaded"} {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
 			sb := startSubmitSandbox(t, 1)
@@ -193,7 +193,7 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 		if j, err := led.Job(ctx, traces[0].ID); err != nil || j.Status != ledger.StatusProcessing {
 			t.Fatalf("after a kill while tracking: %+v, %v", j, err)
 		}
-	case "download":
+	case "download", "downloaded":
 		j, err := led.Job(ctx, traces[0].ID)
 		if err != nil || j.Status != ledger.StatusCompleted {
 			t.Fatalf("after a kill while downloading: %+v, %v", j, err)
@@ -246,7 +246,8 @@ func checkDoneOnce(t *testing.T, home string, sb *submitSandbox, step string) {
 	if len(files) != 2 || filepath.Join(home, "results", names[0]) != e.Download.Path && filepath.Join(home, "results", names[1]) != e.Download.Path {
 		t.Fatalf("kill at %s: library holds %q", step, names)
 	}
-	// One download from the server; two when the first one was cut by the kill.
+	// One download from the server; two when the first one was cut by the
+	// kill. A result renamed into place before the kill is not fetched again.
 	want := int64(1)
 	if step == "download" {
 		want = 2

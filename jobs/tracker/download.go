@@ -126,6 +126,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string) error {
 		if err != nil {
 			return fmt.Errorf("tracker: downloading the result of %s: %w", jobID, err)
 		}
+		t.step("downloaded", jobID)
 	}
 	// The file at path is complete: downloads are renamed into place only
 	// once whole.

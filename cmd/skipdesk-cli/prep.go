@@ -140,13 +140,7 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 	for _, sp := range p.Splits {
 		headers = append(headers[:len(headers):len(headers)], sp.Columns(headers)...)
 	}
-	blanks := make(map[string]int, len(ins.Headers))
-	for i, h := range ins.Headers {
-		if i < len(ins.Blanks) {
-			blanks[h] = ins.Blanks[i]
-		}
-	}
-	stats := mapping.WithStats(mapping.Stats{Rows: ins.Rows, Blanks: blanks})
+	stats := mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks))
 	if kind == mapping.DNC {
 		p.Validation = mapping.ValidateDNC(headers, p.Mapping, stats)
 	} else {

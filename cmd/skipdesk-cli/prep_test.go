@@ -249,3 +249,12 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 		t.Errorf("invalid mapping: exit %d: %s", code, errs)
 	}
 }
+
+func TestValidateWarnsMostlyBlank(t *testing.T) {
+	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+		"Ann,,1 Elm St,Austin,TX,78701\nBo,,2 Oak Ave,Waco,TX,76701\nACME LLC,,3 Pine Rd,Waco,TX,76702\nCy,Ray,4 Elm St,Waco,TX,76702\n")
+	code, out, errs := prepCLI(t, "validate", p)
+	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last" (last_name) is blank on 3 of 4 rows`) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -125,6 +125,18 @@ type Stats struct {
 	Blanks map[string]int // header → rows where the column is blank
 }
 
+// StatsFrom builds Stats from an inspection's headers, row count and
+// per-column blank counts (input.Inspection.Headers, Rows, Blanks).
+func StatsFrom(headers []string, rows int, blanks []int) Stats {
+	s := Stats{Rows: rows, Blanks: make(map[string]int, len(headers))}
+	for i, h := range headers {
+		if i < len(blanks) {
+			s.Blanks[h] = blanks[i]
+		}
+	}
+	return s
+}
+
 // Option adjusts Validate.
 type Option func(*options)
 

@@ -182,7 +182,11 @@ func TestValidateMostlyBlank(t *testing.T) {
 			}
 		})
 	}
-	r := Validate(fileHeaders, fullMapping(), "normal", WithStats(Stats{Rows: 100, Blanks: map[string]int{"Last Name": 30}}), WithBlankThreshold(0.25))
+	st := StatsFrom([]string{"First Name", "Last Name", "Extra"}, 100, []int{0, 30})
+	if st.Rows != 100 || st.Blanks["Last Name"] != 30 || len(st.Blanks) != 2 {
+		t.Errorf("StatsFrom = %+v", st)
+	}
+	r := Validate(fileHeaders, fullMapping(), "normal", WithStats(st), WithBlankThreshold(0.25))
 	if len(r.Warnings()) != 1 {
 		t.Errorf("threshold 0.25: %v", r.Problems)
 	}

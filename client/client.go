@@ -115,7 +115,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       apiKey,
-		hc:        &http.Client{Transport: newTransport()},
+		hc:        &http.Client{Transport: newTransport(), CheckRedirect: checkRedirect},
 		userAgent: "skipdesk-client/1",
 		retry:     DefaultRetryPolicy(),
 		pacing:    true,
@@ -159,6 +159,19 @@ func parseBase(raw string) (*url.URL, error) {
 	}
 	u.RawPath = ""
 	return u, nil
+}
+
+// checkRedirect follows at most 5 redirects and never from https to plain
+// http (except on loopback). The transport already drops the Authorization
+// header when a redirect leaves the host.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 5 {
+		return errors.New("stopped after 5 redirects")
+	}
+	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
+		return fmt.Errorf("refusing a redirect to %s: not https", req.URL.Redacted())
+	}
+	return nil
 }
 
 func isLoopback(host string) bool {

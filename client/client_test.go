@@ -504,3 +504,59 @@ func TestSentinels(t *testing.T) {
 		t.Errorf("409: %v", err)
 	}
 }
+
+func TestDotIDsStayIDs(t *testing.T) {
+	s := newScripted(t, reply(200, nil, `{}`))
+	c := s.client(t)
+	for _, id := range []string{".", ".."} {
+		if _, err := c.DNC.Get(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range []string{"/v1/dnc/%2E", "/v1/dnc/%2E%2E"} {
+		if got := s.request(i).URL.EscapedPath(); got != want {
+			t.Errorf("sent %q, want %q", got, want)
+		}
+	}
+}
+
+func TestAllWithoutMetadata(t *testing.T) {
+	full := reply(200, nil, `{"traces":[{"id":"a"},{"id":"b"}]}`)
+	s := newScripted(t, full, reply(200, nil, `{"traces":[{"id":"c"}]}`))
+	var ids []string
+	for tr, err := range s.client(t).Traces.All(context.Background(), &TraceListOptions{Limit: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tr.ID)
+	}
+	if strings.Join(ids, "") != "abc" || s.hits.Load() != 2 {
+		t.Fatalf("ids %v after %d requests", ids, s.hits.Load())
+	}
+}
+
+func TestRedirects(t *testing.T) {
+	target := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"credits":9,"auth":"` + r.Header.Get("Authorization") + `"}`))
+	})
+	// Loopback to loopback on another port: followed; the key is not sent
+	// to the other host.
+	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(target.url, "127.0.0.1", "localhost", 1)+"/account", http.StatusFound)
+	})
+	a, err := s.client(t).Account(context.Background())
+	if err != nil || a.Credits != 9 || string(a.Extra["auth"]) != `""` {
+		t.Fatalf("redirect: %+v %v", a, err)
+	}
+	req, _ := http.NewRequest("GET", "http://example.com/x", nil)
+	if err := checkRedirect(req, nil); err == nil {
+		t.Error("redirect to plain http accepted")
+	}
+	req, _ = http.NewRequest("GET", "https://example.com/x", nil)
+	if err := checkRedirect(req, nil); err != nil {
+		t.Error(err)
+	}
+	if err := checkRedirect(req, make([]*http.Request, 5)); err == nil {
+		t.Error("sixth redirect followed")
+	}
+}

@@ -93,7 +93,11 @@ func paginate[T any](page, limit int, fetch func(page, limit int) ([]T, Metadata
 					return
 				}
 			}
-			if len(items) == 0 || page >= md.PageCount {
+			if len(items) == 0 {
+				return
+			}
+			// Without _metadata, a full page suggests there may be more.
+			if md.PageCount > 0 && page >= md.PageCount || md.PageCount == 0 && len(items) < limit {
 				return
 			}
 			page++
@@ -119,7 +123,12 @@ func idPath(resource, id, suffix string) (string, error) {
 	if strings.TrimSpace(id) == "" {
 		return "", fmt.Errorf("client: empty %s id", strings.TrimSuffix(resource, "s"))
 	}
-	p := resource + "/" + url.PathEscape(id)
+	seg := url.PathEscape(id)
+	if seg == "." || seg == ".." {
+		// Dot segments would be resolved away; escaped they stay an id.
+		seg = strings.ReplaceAll(seg, ".", "%2E")
+	}
+	p := resource + "/" + seg
 	if suffix != "" {
 		p += "/" + suffix
 	}

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
@@ -89,6 +93,16 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 	cp1252File := filepath.Join(dir, "county.csv")
 	os.WriteFile(cp1252File, []byte(latin), 0o600)
 
+	// UTF-16 with a BOM and tabs, and an Excel workbook.
+	u16 := []byte{0xFF, 0xFE}
+	for _, r := range utf16.Encode([]rune(strings.ReplaceAll(ownerList(200, 4), ",", "\t"))) {
+		u16 = append(u16, byte(r), byte(r>>8))
+	}
+	utf16File := filepath.Join(dir, "export.txt")
+	os.WriteFile(utf16File, u16, 0o600)
+	xlsxFile := filepath.Join(dir, "owners.xlsx")
+	writeXLSX(t, xlsxFile, ownerList(150, 5))
+
 	prop := mapping.Mapping{mapping.PropertyStreet: "Situs Address", mapping.PropertyCity: "Situs City", mapping.PropertyState: "Situs State", mapping.PropertyZip: "Situs Zip"}
 	full := prop.Clone()
 	full[mapping.FirstName], full[mapping.LastName] = "Owner First", "Owner Last"
@@ -107,6 +121,8 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 		{"utf-8, both groups' names", utf8File, full, []string{"normal", "enhanced"}},
 		{"utf-8, mailing group", utf8File, mail, []string{"normal", "enhanced"}},
 		{"windows-1252 prepared", cp1252File, full, []string{"normal", "enhanced"}},
+		{"utf-16 prepared", utf16File, full, []string{"normal", "enhanced"}},
+		{"xlsx prepared", xlsxFile, mail, []string{"normal", "enhanced"}},
 		{"enhanced, no names", utf8File, prop, []string{"enhanced"}},
 		{"enhanced, last name only", utf8File, lastOnly, []string{"enhanced"}},
 	}
@@ -257,6 +273,30 @@ func TestEstimateDNCMatchesSandbox(t *testing.T) {
 				t.Errorf("sandbox errors %d refunded %d; estimate invalid %d refund %d", job.ErrorCount, job.CreditsRefunded, est.InvalidRows, est.Refund)
 			}
 		})
+	}
+}
+
+// writeXLSX writes a CSV text as a one-sheet workbook of text cells.
+func writeXLSX(t *testing.T, path, csvText string) {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, rec := range recs {
+		row := make([]any, len(rec))
+		for j, v := range rec {
+			row[j] = v
+		}
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -24,6 +24,9 @@ type Options struct {
 	MaxBodyBytes int64       // body size cap; default 1 MiB
 	Dedupe       Dedupe      // default NewMemoryDedupe(10000)
 	OnError      func(error) // optional: rejected deliveries and dedupe failures
+	// Secrets, when set, is asked for the current secrets on every delivery
+	// instead of the fixed list, so a rotated secret applies at once.
+	Secrets func() []string
 }
 
 // DefaultMaxBodyBytes caps a delivery body.
@@ -80,7 +83,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, "cannot read body", err)
 		return
 	}
-	if err := Verify(body, r.Header.Get(HeaderSignature), h.secrets...); err != nil {
+	secrets := h.secrets
+	if h.o.Secrets != nil {
+		secrets = h.o.Secrets()
+	}
+	if err := Verify(body, r.Header.Get(HeaderSignature), secrets...); err != nil {
 		h.fail(w, http.StatusUnauthorized, "bad signature", err)
 		return
 	}

@@ -233,3 +233,27 @@ func TestMemoryDedupeForgetsOldest(t *testing.T) {
 		t.Fatal("a kept beyond capacity")
 	}
 }
+
+func TestHandlerSecretsFunc(t *testing.T) {
+	var mu sync.Mutex
+	current := []string{"one"}
+	rec := newRecorder()
+	h := Handler(nil, rec.on, &Options{Secrets: func() []string { mu.Lock(); defer mu.Unlock(); return current }})
+	send := func(secret, delivery string) int {
+		req, _ := NewTestRequest("http://x/", DNCCompleted, map[string]any{"id": delivery, "status": "completed"}, secret, delivery, 1)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w.Code
+	}
+	if send("one", "d1") != 200 {
+		t.Fatal("first secret refused")
+	}
+	mu.Lock()
+	current = []string{"two"}
+	mu.Unlock()
+	if send("one", "d2") != http.StatusUnauthorized || send("two", "d3") != 200 {
+		t.Fatal("rotation not applied")
+	}
+	rec.next(t)
+	rec.next(t)
+}

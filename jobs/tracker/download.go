@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,7 +46,7 @@ func (t *Tracker) downloader(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case id := <-t.dlq:
-			err := t.fetch(ctx, id)
+			err := t.fetch(ctx, id, nil)
 			if ctx.Err() != nil {
 				return
 			}
@@ -77,7 +78,10 @@ func (t *Tracker) downloader(ctx context.Context) {
 // fetch puts a completed job's result into the library, once: a result
 // already recorded (and still on disk with its checksum) or already renamed
 // into place by an interrupted run is not downloaded again.
-func (t *Tracker) fetch(ctx context.Context, jobID string) error {
+func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done, total int64)) error {
+	// One download of a job at a time: a queued one and a Fetch never both run.
+	unlock := t.lockJob(jobID)
+	defer unlock()
 	job, err := t.led.Job(ctx, jobID)
 	if err != nil {
 		return err
@@ -117,6 +121,9 @@ func (t *Tracker) fetch(ctx context.Context, jobID string) error {
 				lastEmit = now
 				t.emit(Event{Type: DownloadProgress, JobID: jobID, Kind: job.Kind, Status: job.Status, Done: done, Total: total})
 			}
+			if onProgress != nil {
+				onProgress(done, total)
+			}
 		}
 		if job.Kind == ledger.KindDNC {
 			_, err = t.api.DNC.Download(ctx, jobID, path, progress)
@@ -143,6 +150,66 @@ func (t *Tracker) fetch(ctx context.Context, jobID string) error {
 	}
 	t.emit(Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path})
 	return nil
+}
+
+// lockJob serialises the downloads of one job.
+func (t *Tracker) lockJob(jobID string) (unlock func()) {
+	t.mu.Lock()
+	m := t.jobLocks[jobID]
+	if m == nil {
+		m = &sync.Mutex{}
+		t.jobLocks[jobID] = m
+	}
+	t.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// Fetch puts the result of a completed job into the library now, unless it
+// is there already, and returns its record. A job the ledger does not know
+// (listed by the API, submitted elsewhere) is read from the API and recorded
+// first. It needs a library; it does not need Run.
+func (t *Tracker) Fetch(ctx context.Context, kind, jobID string, progress func(done, total int64)) (*ledger.Download, error) {
+	if t.lib == nil {
+		return nil, errors.New("tracker: no library to download into")
+	}
+	known, err := t.led.Job(ctx, jobID)
+	if err != nil && !errors.Is(err, ledger.ErrNotFound) {
+		return nil, err
+	}
+	if known == nil || !ledger.Final(known.Status) {
+		// Unknown here, or not known to be finished: ask the API.
+		if known != nil {
+			kind = known.Kind
+		}
+		it, err := t.get(ctx, kind, jobID)
+		if err != nil {
+			return nil, err
+		}
+		j, sp := it.job()
+		j.ID = jobID
+		if known != nil {
+			j.Kind = known.Kind
+		}
+		if known == nil {
+			if err := t.led.RecordJobState(ctx, j, sp); err != nil {
+				return nil, err
+			}
+		} else {
+			t.record(ctx, j, sp)
+		}
+	}
+	job, err := t.led.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	if job.Status != ledger.StatusCompleted {
+		return nil, fmt.Errorf("tracker: job %s is %s; its result can be downloaded once it is completed", jobID, job.Status)
+	}
+	if err := t.fetch(ctx, jobID, progress); err != nil {
+		return nil, err
+	}
+	return t.led.JobDownload(ctx, jobID)
 }
 
 // removeParts deletes the temporary files an interrupted download of path

@@ -93,12 +93,13 @@ type Tracker struct {
 	subs   map[int]func(Event)
 	nextID int
 
-	mu      sync.Mutex
-	jobs    map[string]*tracked // in flight
-	hinted  map[string]bool
-	queued  map[string]bool // downloads queued or running
-	retries map[string]int  // failed download attempts
-	dlq     chan string
+	mu       sync.Mutex
+	jobs     map[string]*tracked // in flight
+	hinted   map[string]bool
+	queued   map[string]bool // downloads queued or running
+	retries  map[string]int  // failed download attempts
+	jobLocks map[string]*sync.Mutex
+	dlq      chan string
 
 	obsMu sync.Mutex // one observation at a time: events in order, no double Completed
 }
@@ -130,6 +131,7 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		hinted:     map[string]bool{},
 		queued:     map[string]bool{},
 		retries:    map[string]int{},
+		jobLocks:   map[string]*sync.Mutex{},
 		dlq:        make(chan string, 1024),
 	}
 }

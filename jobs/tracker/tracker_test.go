@@ -482,3 +482,50 @@ func TestWaitUnknownJob(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+func TestFetchOnDemand(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	ctx := waitCtx(t, 10*time.Second)
+	// A job submitted elsewhere: not in the ledger.
+	p := filepath.Join(t.TempDir(), "elsewhere.csv")
+	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	created, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := New(e.api, e.led, Options{Library: e.lib})
+	if _, err := tr.Fetch(ctx, ledger.KindTrace, created.ID, nil); err == nil || !strings.Contains(err.Error(), "processing") {
+		t.Fatalf("fetch of a job in flight: %v", err)
+	}
+	e.srv.FinishPending()
+	var calls atomic.Int64
+	var wg sync.WaitGroup
+	results := make([]string, 3)
+	for i := range results {
+		wg.Go(func() {
+			d, err := tr.Fetch(ctx, ledger.KindTrace, created.ID, func(done, total int64) { calls.Add(1) })
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[i] = d.Path
+		})
+	}
+	wg.Wait()
+	if results[0] == "" || results[0] != results[1] || results[1] != results[2] {
+		t.Fatalf("paths %q", results)
+	}
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads for three concurrent fetches", n)
+	}
+	if calls.Load() == 0 {
+		t.Fatal("progress never reported")
+	}
+	j, err := e.led.Job(ctx, created.ID)
+	if err != nil || j.Status != ledger.StatusCompleted || j.Name != "elsewhere.csv" {
+		t.Fatalf("recorded job %+v, %v", j, err)
+	}
+	if sp, _ := e.led.JobSpend(ctx, created.ID); sp.Charged != 3 {
+		t.Fatalf("spend %+v", sp)
+	}
+}

@@ -419,20 +419,12 @@ func (d *DNC) submitted(id string, err error) {
 			d.onDone(id)
 		}
 	case isDuplicate(err):
-		dialog.ShowConfirm("Submit this list again?",
-			"This phone list was already submitted recently.\nSubmitting again starts a new scrub and is charged again.",
-			func(yes bool) {
-				if yes {
-					d.send(true)
-				} else {
-					d.update()
-				}
-			}, d.win)
+		confirmAgain(d.win, "phone list", err, func() { d.send(true) }, d.update)
 	case errors.Is(err, context.Canceled):
 		d.update()
 		d.summary.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
 	default:
-		dialog.ShowError(submitError(err), d.win)
+		showProblem(d.win, err)
 		d.update()
 	}
 }

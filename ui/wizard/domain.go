@@ -4,11 +4,17 @@ import (
 	"errors"
 	"strings"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
 // costLine is one billed tier of an estimate.
@@ -93,14 +99,36 @@ func (c *cost) payment(p estimate.Payment) {
 }
 
 // isDuplicate reports whether a submission was refused as a repeat of a
-// recent one (the backend's submit.ErrDuplicate).
-func isDuplicate(err error) bool {
-	var d interface{ Duplicate() bool }
-	if errors.As(err, &d) {
-		return d.Duplicate()
-	}
-	return errors.Is(err, errDuplicate)
+// recent one: nothing was sent, the user is asked first.
+func isDuplicate(err error) bool { return errors.Is(err, submit.ErrDuplicate) }
+
+// showProblem shows err in the user's terms (what happened, what to do).
+func showProblem(win fyne.Window, err error) {
+	p := desk.Explain(err, "")
+	msg := widget.NewLabel(p.String())
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(p.Title, "OK", msg, win)
+	d.Resize(fyne.NewSize(480, 240))
+	d.Show()
 }
 
-// errDuplicate stands for the backend's duplicate error in tests.
-var errDuplicate = errors.New("this file was submitted recently with the same mapping and options")
+// confirmAgain asks before paying twice for the same file.
+func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()) {
+	msg := "This " + what + " was already submitted with the same settings. Submitting again starts a new job and is charged again."
+	var de *submit.DuplicateError
+	if errors.As(err, &de) && de.Earlier != nil {
+		msg = de.Error() + "."
+		msg = strings.ToUpper(msg[:1]) + msg[1:]
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Submit again and pay again?", "Submit again", "Cancel", l, func(ok bool) {
+		if ok {
+			yes()
+		} else {
+			no()
+		}
+	}, win)
+	d.Resize(fyne.NewSize(520, 260))
+	d.Show()
+}

@@ -799,33 +799,12 @@ func (t *Trace) submitted(id string, err error) {
 			t.onDone(id)
 		}
 	case isDuplicate(err):
-		dialog.ShowConfirm("Submit this file again?",
-			"This file was already submitted with the same mapping and options.\nSubmitting again starts a new job and is charged again.",
-			func(yes bool) {
-				if yes {
-					t.send(true)
-				} else {
-					t.updateSubmit()
-				}
-			}, t.win)
+		confirmAgain(t.win, "file", err, func() { t.send(true) }, t.updateSubmit)
 	case errors.Is(err, context.Canceled):
 		t.updateCost()
 		t.status.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
 	default:
-		dialog.ShowError(submitError(err), t.win)
+		showProblem(t.win, err)
 		t.updateSubmit()
 	}
-}
-
-// submitError says what a failed submission means for the user.
-func submitError(err error) error {
-	switch {
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		return fmt.Errorf("the upload was interrupted after it may have reached the service, so it may have been charged. It is listed as \"unknown\" in the jobs list and will be reconciled; it will not be sent again automatically. (%w)", err)
-	case errors.Is(err, client.ErrInsufficientCredits):
-		return fmt.Errorf("the account cannot pay for this job (insufficient credits or a past-due card): %w", err)
-	case errors.Is(err, client.ErrTooLarge):
-		return fmt.Errorf("the file is over the service's 50 MB limit: %w", err)
-	}
-	return err
 }

@@ -11,7 +11,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
 func TestMain(m *testing.M) {
@@ -343,13 +345,17 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 		if again {
 			return nil
 		}
-		return fmt.Errorf("ledger: %w", errDuplicate)
+		return fmt.Errorf("desk: %w", &submit.DuplicateError{Earlier: &ledger.Submission{FileName: "owners.csv", JobID: "trc_old"}})
 	}
 	h := openTrace(t, f)
 	act(func() { test.Tap(h.tr.submitBtn) })
 	h.settle(t)
 	// The confirm dialog is the top overlay: press its confirm button.
-	yes := findButton(h.w.Canvas().Overlays().Top(), "Yes")
+	top := h.w.Canvas().Overlays().Top()
+	if l := findLabel(top, "created job trc_old"); l == nil {
+		t.Fatal("the confirmation does not name the earlier job")
+	}
+	yes := findButton(top, "Submit again")
 	if yes == nil {
 		t.Fatal("no confirmation dialog")
 	}

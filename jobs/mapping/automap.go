@@ -76,14 +76,21 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 	var cands []cand
 	for i, h := range headers {
 		ws := words(h)
+		named := false
 		for _, k := range keys {
 			s, why := scoreWords(h, ws, k)
 			if s <= 0 {
 				continue
 			}
+			named = true
 			s, why = adjustBySample(k, s, why, profiles[i])
 			if s >= MinConfidence {
 				cands = append(cands, cand{k, i, s, why})
+			}
+		}
+		if !named {
+			if k, s := fromValues(ws, profiles[i], kind); k != "" {
+				cands = append(cands, cand{k, i, s, "values only"})
 			}
 		}
 	}
@@ -111,6 +118,34 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 		out.Splits = append(out.Splits, suggestSplits(headers, sample, profiles, out.Mapping(), usedCol)...)
 	}
 	return out
+}
+
+// fromValues guesses a key from a column's values alone, at the lowest
+// confidence kept: a phone column whatever its header (in a phone list), and
+// zips, states and street addresses under a header that says nothing
+// ("Column 3", what a blank header becomes).
+func fromValues(ws []string, p profile, kind Kind) (string, float64) {
+	if p.n < 2 {
+		return "", 0
+	}
+	if kind == DNC {
+		if p.phone >= 0.8 {
+			return Phone, MinConfidence
+		}
+		return "", 0
+	}
+	if !(len(ws) == 0 || (len(ws) == 2 && ws[0] == "column" && ws[1][0] >= '0' && ws[1][0] <= '9')) {
+		return "", 0
+	}
+	switch {
+	case p.zip >= 0.9:
+		return PropertyZip, MinConfidence
+	case p.state >= 0.9:
+		return PropertyState, MinConfidence
+	case p.street >= 0.8 && p.fullAddr < 0.6:
+		return PropertyStreet, MinConfidence
+	}
+	return "", 0
 }
 
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }

@@ -189,6 +189,28 @@ func TestAutoMapSampleDisagrees(t *testing.T) {
 	}
 }
 
+func TestAutoMapFromValues(t *testing.T) {
+	hs := []string{"Column 1", "Column 2", "Column 3", "Parcel", "Best Contact"}
+	sample := [][]string{
+		{"1 Elm St", "TX", "78701", "12345", "(212) 555-0147"},
+		{"22 Oak Ave", "TX", "76701", "23456", "212.555.0148"},
+		{"3 Pine Rd", "NM", "87102", "34567", "2125550149"},
+	}
+	got := AutoMap(hs, sample, Trace).Mapping()
+	want := Mapping{PropertyStreet: "Column 1", PropertyState: "Column 2", PropertyZip: "Column 3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("trace: %v, want %v (a named column is never guessed from its values)", got, want)
+	}
+	s := AutoMap(hs, sample, DNC)
+	if s.Mapping()[Phone] != "Best Contact" || s.Confidence(Phone) != MinConfidence || s.Guesses[0].Reason != "values only" {
+		t.Errorf("dnc: %+v", s.Guesses)
+	}
+	// One row is not enough to go on.
+	if got := AutoMap(hs, sample[:1], Trace).Mapping(); len(got) != 0 {
+		t.Errorf("from one row: %v", got)
+	}
+}
+
 func TestWords(t *testing.T) {
 	for in, want := range map[string][]string{
 		"Owner 1 First Name": {"owner", "1", "first", "name"},

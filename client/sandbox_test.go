@@ -426,3 +426,43 @@ func TestSandboxPacingAvoids429(t *testing.T) {
 		t.Fatal("the limiter never paced")
 	}
 }
+
+func TestSandboxPlainIDsAndMeteredAccount(t *testing.T) {
+	cfg := sandboxConfig()
+	cfg.IDStyle = "plain"
+	cfg.Keys = append(cfg.Keys, sandbox.KeyConfig{Key: "sk_sandbox_metered", BillingMode: "metered", MeteredThreshold: 3, CardLast4: "4242"})
+	srv, _ := startSandbox(t, cfg)
+	c, err := New(srv.URL()+"/", "sk_sandbox_metered", WithRetryPolicy(fastRetry()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, err := c.Account(ctx)
+	if err != nil || a.BillingMode != BillingMetered || a.Metered == nil || a.Metered.Threshold != 3 || a.Metered.CardLast4 != "4242" {
+		t.Fatalf("metered account %+v %v", a, err)
+	}
+	path := writeFile(t, t.TempDir(), "phones.csv", "Phone\n2125550147\n3125550100\n")
+	cr, err := c.DNC.Create(ctx, &DNCUpload{Path: path, PhoneColumn: "Phone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(cr.ID, "dnc_") {
+		t.Fatalf("id style plain gave %q", cr.ID)
+	}
+	srv.FinishPending()
+	j, err := c.DNC.Get(ctx, cr.ID)
+	if err != nil || j.ID != cr.ID || !strings.HasPrefix(j.EncodedID, "dnc_") {
+		t.Fatalf("get by plain id: %+v %v", j, err)
+	}
+	if _, err := c.DNC.Get(ctx, j.EncodedID); err != nil {
+		t.Fatalf("get by encoded id: %v", err)
+	}
+	a, _ = c.Account(ctx)
+	if a.Metered.UnbilledUsage != 2 || a.Credits != 0 {
+		t.Fatalf("usage %+v", a.Metered)
+	}
+	srv.SetPastDue("sk_sandbox_metered", true)
+	if _, err := c.DNC.Create(ctx, &DNCUpload{Path: path, PhoneColumn: "Phone"}); !errors.Is(err, ErrInsufficientCredits) {
+		t.Fatalf("past due: %v", err)
+	}
+}

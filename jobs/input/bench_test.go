@@ -61,6 +61,9 @@ func benchFile(b *testing.B) string {
 	if benchOnce.err != nil {
 		b.Fatal(benchOnce.err)
 	}
+	if _, err := os.Stat(benchOnce.path); err != nil {
+		b.Fatal(err)
+	}
 	return benchOnce.path
 }
 
@@ -99,7 +102,10 @@ func cpuTime() time.Duration {
 // BenchmarkInspect50MB is the whole inspection of the generated list.
 func BenchmarkInspect50MB(b *testing.B) {
 	path := benchFile(b)
-	st, _ := os.Stat(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var rows int
 	measure(b, st.Size(), func() {
 		ins, err := Inspect(context.Background(), path, Options{})
@@ -115,7 +121,10 @@ func BenchmarkInspect50MB(b *testing.B) {
 // the rows of the same file (ReuseRecord, FieldsPerRecord -1).
 func BenchmarkEncodingCSVCount(b *testing.B) {
 	path := benchFile(b)
-	st, _ := os.Stat(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var rows int
 	measure(b, st.Size(), func() {
 		f, err := os.Open(path)
@@ -145,7 +154,10 @@ func BenchmarkEncodingCSVCount(b *testing.B) {
 // other callers of Open do).
 func BenchmarkReaderNext50MB(b *testing.B) {
 	path := benchFile(b)
-	st, _ := os.Stat(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	measure(b, st.Size(), func() {
 		r, err := Open(path, Options{})
 		if err != nil {
@@ -167,7 +179,10 @@ func BenchmarkReaderNext50MB(b *testing.B) {
 // and splitting records, no statistics.
 func BenchmarkReaderScan50MB(b *testing.B) {
 	path := benchFile(b)
-	st, _ := os.Stat(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	measure(b, st.Size(), func() {
 		r, err := Open(path, Options{})
 		if err != nil {

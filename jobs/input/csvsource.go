@@ -40,6 +40,18 @@ func (c *csvSource) next() ([][]byte, int, error) {
 
 func (c *csvSource) close() error { return c.f.Close() }
 
+// span returns the bytes all fields of the last record point into.
+func (c *csvSource) span() []byte { return c.sc.span }
+
+// estimateRecords guesses the number of records in the file from the
+// average record length so far.
+func (c *csvSource) estimateRecords(size int64) int {
+	if c.sc.records == 0 || c.sc.read == 0 {
+		return 0
+	}
+	return int(size * int64(c.sc.records) / c.sc.read)
+}
+
 func (c *csvSource) encoding() string {
 	if c.td == nil || c.d.enc == EncUTF8BOM {
 		return c.d.enc

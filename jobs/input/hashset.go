@@ -84,6 +84,22 @@ func (d *dupCounter) flushPart(p int, q []queued) {
 	}
 }
 
+// presize makes room for about n distinct hashes, so that the sets do not
+// grow (and rehash) while reading; a bad guess only costs memory or time.
+func (d *dupCounter) presize(n int) {
+	n = min(n, 1<<24) / len(d.parts)
+	if n < 32 {
+		return
+	}
+	size := 64
+	for size < 2*n+n/4 {
+		size *= 2
+	}
+	for i := range d.parts {
+		d.parts[i].slots = make([]uint64, size)
+	}
+}
+
 // flush inserts every queued hash; dups and firstLine are then final.
 func (d *dupCounter) flush() {
 	for p := range d.queue {

@@ -63,7 +63,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		shortZipCols = make([]int, len(headers))
 		sciCols      = make([]int, len(headers))
 	)
-	w := newRowWorker(len(headers), keyIdx, nameIdx)
+	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows())
 	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -82,7 +82,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		if len(ins.Sample) < sampleRows {
 			ins.Sample = append(ins.Sample, toStrings(row))
 		}
-		w.add(row, r.Line())
+		w.add(row, r.span, r.Line())
 		for i, f := range row {
 			f = trimSpace(f)
 			if len(f) == 0 {
@@ -295,20 +295,18 @@ func isSci(b []byte) bool {
 	return i < len(b) && allDigits(b[i:])
 }
 
-// normByte and normKeep define the duplicate-key form of an ASCII byte:
-// letters uppercased, digits kept, spaces and punctuation removed.
-var (
-	normByte [256]byte
-	normKeep [256]uint8
-)
+// normTab defines the duplicate-key form of an ASCII byte: the low byte
+// is what to write, the high byte 1 to keep it, 0 to drop it. Letters are
+// uppercased, digits kept, spaces and punctuation dropped.
+var normTab [256]uint16
 
 func init() {
 	for c := 0; c < 256; c++ {
 		switch {
 		case c >= 'a' && c <= 'z':
-			normByte[c], normKeep[c] = byte(c)-'a'+'A', 1
+			normTab[c] = 1<<8 | uint16(c-'a'+'A')
 		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-			normByte[c], normKeep[c] = byte(c), 1
+			normTab[c] = 1<<8 | uint16(c)
 		}
 	}
 }
@@ -359,10 +357,26 @@ func (kb *keyBuf) add(f []byte) {
 }
 
 // normalize writes the normalised form of f into b from k on and returns
-// the new end; b has room for len(f) more bytes after k. For ASCII, one
-// store and one add per byte, no data-dependent branch (the index mask lets
-// the compiler drop the bounds check); other characters take foldRune.
+// the new end; b has room for len(f) more bytes after k. ASCII, the common
+// case, costs one table load, one store and one add per byte, with no
+// data-dependent branch (the index mask lets the compiler drop the bounds
+// check); a field with other characters is then redone by normalizeSlow.
 func normalize(b *[keyBufSize]byte, k int, f []byte) int {
+	k0 := k
+	var high byte
+	for _, c := range f {
+		e := normTab[c]
+		b[k&(keyBufSize-1)] = byte(e)
+		k += int(e >> 8)
+		high |= c
+	}
+	if high < utf8.RuneSelf {
+		return k
+	}
+	return normalizeSlow(b, k0, f)
+}
+
+func normalizeSlow(b *[keyBufSize]byte, k int, f []byte) int {
 	for i := 0; i < len(f); i++ {
 		c := f[i]
 		if c >= utf8.RuneSelf {
@@ -371,8 +385,9 @@ func normalize(b *[keyBufSize]byte, k int, f []byte) int {
 			i += size - 1
 			continue
 		}
-		b[k&(keyBufSize-1)] = normByte[c]
-		k += int(normKeep[c])
+		e := normTab[c]
+		b[k&(keyBufSize-1)] = byte(e)
+		k += int(e >> 8)
 	}
 	return k
 }

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// normalizeSlow is the definition normalize implements.
-func normalizeSlow(f []byte) []byte {
+// normalizeDef is the definition normalize implements.
+func normalizeDef(f []byte) []byte {
 	var out []byte
 	for _, r := range string(f) {
 		switch {
@@ -46,7 +46,7 @@ func TestNormalizeMatchesDefinition(t *testing.T) {
 	for _, in := range inputs {
 		var b [keyBufSize]byte
 		k := normalize(&b, 3, []byte(in))
-		if got, want := b[3:k], normalizeSlow([]byte(in)); !bytes.Equal(got, want) {
+		if got, want := b[3:k], normalizeDef([]byte(in)); !bytes.Equal(got, want) {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
 		}
 	}

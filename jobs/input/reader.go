@@ -38,6 +38,7 @@ type Reader struct {
 	width      int
 	row        [][]byte
 	strs       []string
+	span       []byte // what the fields of the last row point into (nil: unknown)
 
 	blankRows              int
 	ragged, raggedLine     int
@@ -238,6 +239,14 @@ func (r *Reader) Delimiter() rune {
 // Next started.
 func (r *Reader) Line() int { return r.line }
 
+// estimateRows guesses the number of records of the file (0: unknown).
+func (r *Reader) estimateRows() int {
+	if r.csv == nil {
+		return 0
+	}
+	return r.csv.estimateRecords(r.size)
+}
+
 // Size returns the file size in bytes.
 func (r *Reader) Size() int64 { return r.size }
 
@@ -278,11 +287,11 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 		if len(r.pending) > 0 {
 			rec := r.pending[0]
 			r.pending = r.pending[1:]
-			fields = fields[:0]
 			for _, f := range rec.fields {
 				fields = append(fields, []byte(f))
 			}
 			r.line = rec.line
+			r.span = nil
 		} else {
 			f, line, err := r.src.next()
 			if err != nil {
@@ -293,6 +302,10 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 			}
 			fields = f
 			r.line = line
+			r.span = nil
+			if r.csv != nil {
+				r.span = r.csv.span()
+			}
 		}
 		if blankBytes(fields) {
 			r.blankRows++

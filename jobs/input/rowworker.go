@@ -23,7 +23,7 @@ type rowWorker struct {
 
 type rowBatch struct {
 	data  []byte
-	ends  []int32 // end of each copied field in data
+	spans []int32 // start and end in data of each copied field
 	lines []int   // line of each row
 }
 
@@ -32,7 +32,7 @@ const (
 	batchBytes = 256 << 10
 )
 
-func newRowWorker(width int, keyIdx, nameIdx []int) *rowWorker {
+func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
 	isKey := make([]bool, width)
 	isName := make([]bool, width)
 	for _, i := range keyIdx {
@@ -47,6 +47,7 @@ func newRowWorker(width int, keyIdx, nameIdx []int) *rowWorker {
 		done: make(chan struct{}),
 		key:  newKeyBuf(),
 	}
+	w.seen.presize(expectRows)
 	for i := range width {
 		if isKey[i] || isName[i] {
 			w.cols = append(w.cols, i)
@@ -62,12 +63,40 @@ func newRowWorker(width int, keyIdx, nameIdx []int) *rowWorker {
 	return w
 }
 
-// add queues a row (as wide as the header) found at line.
-func (w *rowWorker) add(row [][]byte, line int) {
+// add queues a row (as wide as the header) found at line. When every field
+// points into span (the record as the scanner holds it), span is copied
+// once and the fields located in it; otherwise the fields are copied one
+// by one.
+func (w *rowWorker) add(row [][]byte, span []byte, line int) {
 	b := w.cur
-	for _, c := range w.cols {
-		b.data = append(b.data, row[c]...)
-		b.ends = append(b.ends, int32(len(b.data)))
+	base := int32(len(b.data))
+	if span != nil {
+		n0 := len(b.spans)
+		for _, c := range w.cols {
+			f := row[c]
+			if len(f) == 0 {
+				b.spans = append(b.spans, base, base)
+				continue
+			}
+			// f is span[off:off+len(f)]: its capacity tells where.
+			off := cap(span) - cap(f)
+			if off < 0 || off+len(f) > len(span) {
+				b.spans = b.spans[:n0]
+				span = nil
+				break
+			}
+			b.spans = append(b.spans, base+int32(off), base+int32(off+len(f)))
+		}
+		if span != nil {
+			b.data = append(b.data, span...)
+		}
+	}
+	if span == nil {
+		for _, c := range w.cols {
+			start := int32(len(b.data))
+			b.data = append(b.data, row[c]...)
+			b.spans = append(b.spans, start, int32(len(b.data)))
+		}
 	}
 	b.lines = append(b.lines, line)
 	if len(b.lines) >= batchRows || len(b.data) >= batchBytes {
@@ -95,7 +124,7 @@ func (w *rowWorker) run() {
 	defer close(w.done)
 	for b := range w.in {
 		w.process(b)
-		b.data, b.ends, b.lines = b.data[:0], b.ends[:0], b.lines[:0]
+		b.data, b.spans, b.lines = b.data[:0], b.spans[:0], b.lines[:0]
 		select {
 		case w.free <- b:
 		default:
@@ -104,14 +133,13 @@ func (w *rowWorker) run() {
 }
 
 func (w *rowWorker) process(b *rowBatch) {
-	f, start := 0, int32(0)
+	f := 0
 	for _, line := range b.lines {
 		w.key.reset()
 		company := false
 		for j := range w.cols {
-			field := b.data[start:b.ends[f]]
-			start = b.ends[f]
-			f++
+			field := b.data[b.spans[f]:b.spans[f+1]]
+			f += 2
 			if w.inKey[j] {
 				w.key.add(field)
 			}

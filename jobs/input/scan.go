@@ -30,8 +30,11 @@ type scanner struct {
 	delim  byte
 	crOnly bool // lines end with a bare CR (old Mac export)
 
-	line    int // physical line of buf[pos]
-	recLine int // physical line where the last record started
+	line    int    // physical line of buf[pos]
+	recLine int    // physical line where the last record started
+	span    []byte // the bytes every field of the last record points into
+	read    int64  // bytes of text consumed
+	records int    // records returned
 	fields  [][]byte
 	rec     []byte // unquoted copy of a slow-path record
 	ends    []int  // field ends in rec
@@ -138,6 +141,9 @@ func (s *scanner) next() ([][]byte, error) {
 		s.recLine = s.line
 		s.line++
 		s.pos += next
+		s.read += int64(next)
+		s.records++
+		s.span = line
 		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
 			s.pos++ // CR LF in a file that started with bare CRs
 		}
@@ -179,6 +185,9 @@ func (s *scanner) slow() ([][]byte, error) {
 		s.recLine = s.line
 		s.line += lines
 		s.pos += n
+		s.read += int64(n)
+		s.records++
+		s.span = s.rec
 		f := s.fields[:0]
 		start := 0
 		for _, e := range s.ends {

@@ -40,7 +40,7 @@ func (s State) Pending() bool { return s == StateIntent || s == StateSent || s =
 type Submission struct {
 	ID        int64
 	CreatedAt time.Time
-	Kind      string // "trace" or "dnc"
+	Kind      string // "trace", "dnc" or "single"
 	State     State
 
 	FilePath string // the uploaded file (the prepared copy)
@@ -184,6 +184,7 @@ type Created struct {
 	Response json.RawMessage
 	Job      Job
 	Charged  int64
+	Refunded int64 // known at once only for a job that is already final
 	// Adopted: the job was found by reconciliation rather than returned by
 	// the POST.
 	Adopted bool
@@ -223,7 +224,7 @@ func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
 		if err := l.upsertJob(ctx, tx, j); err != nil {
 			return err
 		}
-		return l.setSpend(ctx, tx, c.JobID, c.Charged, -1)
+		return l.setSpend(ctx, tx, c.JobID, c.Charged, c.Refunded)
 	})
 }
 

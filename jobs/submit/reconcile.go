@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
@@ -108,15 +109,12 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		switch {
 		case match != nil:
 			f.taken[match.id] = true
-			err := led.MarkCreated(ctx, s.ID, ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged,
-				Adopted: true, Job: match.job})
-			if err != nil {
-				return out, err
-			}
+			c := ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged, Adopted: true, Job: match.job}
 			if ledger.Final(match.job.Status) {
-				if err := led.SetSpend(ctx, match.id, ledger.Spend{Charged: match.charged, Refunded: match.refunded}); err != nil {
-					return out, err
-				}
+				c.Refunded = match.refunded
+			}
+			if err := led.MarkCreated(ctx, s.ID, c); err != nil {
+				return out, err
 			}
 			oc.State, oc.JobID = ledger.StateCreated, match.id
 			oc.Reason = fmt.Sprintf("found job %s created %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
@@ -184,6 +182,17 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 			for i := range l.Traces {
 				items = append(items, traceCandidate(&l.Traces[i]))
 			}
+		case ledger.KindSingle:
+			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeSingle})
+			if err != nil {
+				return nil, err
+			}
+			md = l.Metadata
+			for i := range l.Traces {
+				c := traceCandidate(&l.Traces[i])
+				c.job.Kind = ledger.KindSingle
+				items = append(items, c)
+			}
 		case ledger.KindDNC:
 			l, err := f.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: 100})
 			if err != nil {
@@ -248,10 +257,16 @@ func dncCandidate(d *client.DNCJob) candidate {
 // that no submission holds yet.
 func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submission, cands []candidate, from, to time.Time) (*candidate, error) {
 	name := filepath.Base(s.FileName)
+	same := func(a string) bool { return a == name }
+	if s.Kind == ledger.KindSingle {
+		// "Single: FIRST LAST" as the server spells it.
+		name = strings.Join(strings.Fields(strings.ToUpper(s.FileName)), " ")
+		same = func(a string) bool { return strings.Join(strings.Fields(strings.ToUpper(a)), " ") == name }
+	}
 	var best *candidate
 	for i := range cands {
 		c := &cands[i]
-		if c.name != name || c.created.Before(from) || c.created.After(to) || f.taken[c.id] {
+		if !same(c.name) || c.created.Before(from) || c.created.After(to) || f.taken[c.id] {
 			continue
 		}
 		if s.Rows > 0 && c.rows != s.Rows {

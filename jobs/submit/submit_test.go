@@ -347,3 +347,50 @@ func TestBadRequests(t *testing.T) {
 		t.Fatalf("invalid requests left submissions: %+v", subs)
 	}
 }
+
+func TestSingleIsRecordedAndReconciled(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	req := client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
+	var steps []Step
+	res, err := Single(ctx, e.api, e.led, SingleRequest{Trace: req, OnStep: func(s Step, _ *ledger.Submission) { steps = append(steps, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(stepNames(steps), ",") != "intent,sent,posted,created" {
+		t.Fatalf("steps %v", steps)
+	}
+	j, err := e.led.Job(ctx, res.JobID)
+	if err != nil || j.Kind != ledger.KindSingle || j.Status != ledger.StatusCompleted || j.Name != "Single: Ann Lee" {
+		t.Fatalf("job %+v, %v", j, err)
+	}
+	sp, _ := e.led.JobSpend(ctx, res.JobID)
+	if sp.Charged != res.Result.Credits || sp.Refunded != res.Result.CreditsRefunded || sp.Charged != 1 {
+		t.Fatalf("spend %+v for %+v", sp, res.Result)
+	}
+	if inflight, _ := e.led.InFlight(ctx); len(inflight) != 0 {
+		t.Fatal("a single trace is in flight")
+	}
+
+	// A lookup whose answer was lost is found in GET /traces?type=single.
+	lost := client.SingleTraceRequest{FirstName: "Bob", LastName: "Ray", Address: "2 Oak Ave", City: "Austin", State: "TX", Zip: "78702"}
+	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.led.MarkSent(ctx, id)
+	if _, err := e.api.Traces.Single(ctx, &lost); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil || len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID == res.JobID {
+		t.Fatalf("reconcile: %+v, %v", out, err)
+	}
+	adopted, _ := e.led.Job(ctx, out[0].JobID)
+	if adopted.Kind != ledger.KindSingle || !strings.EqualFold(adopted.Name, "Single: Bob Ray") {
+		t.Fatalf("adopted %+v", adopted)
+	}
+	if sp, _ := e.led.JobSpend(ctx, adopted.ID); sp.Charged != 1 {
+		t.Fatalf("adopted spend %+v", sp)
+	}
+}

@@ -64,6 +64,7 @@ type Client struct {
 	retry     RetryPolicy
 	pacing    bool
 	limits    *limiter
+	traceable bool // the transport reports connections through httptrace
 
 	// Traces is POST/GET /traces and its sub-resources.
 	Traces *TracesService
@@ -76,8 +77,10 @@ type Option func(*Client)
 
 // WithHTTPClient replaces the HTTP client. The default one counts the bytes
 // written on each connection, which lets a charged POST that failed before
-// any byte left be retried; with another client only failures before a
-// connection was obtained count as "never sent".
+// any byte left be retried. With another *http.Transport only failures
+// before a connection was obtained count as "never sent"; with any other
+// RoundTripper nothing can be known, so every failure of a charged POST is
+// reported as ErrOutcomeUnknown.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) {
 		if hc != nil {
@@ -123,6 +126,10 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	for _, o := range opts {
 		o(c)
+	}
+	switch c.hc.Transport.(type) {
+	case nil, *http.Transport:
+		c.traceable = true
 	}
 	c.Traces = &TracesService{c: c}
 	c.DNC = &DNCService{c: c}

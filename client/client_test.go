@@ -560,3 +560,24 @@ func TestRedirects(t *testing.T) {
 		t.Error("sixth redirect followed")
 	}
 }
+
+type failingRT struct{ n int }
+
+func (f *failingRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.n++
+	return nil, errors.New("no route")
+}
+
+// Through an opaque RoundTripper nothing proves the request was not sent.
+func TestChargedPOSTThroughOpaqueTransport(t *testing.T) {
+	rt := &failingRT{}
+	c, _ := New("https://api.example.com/v1", testKey, WithHTTPClient(&http.Client{Transport: rt}), WithRetryPolicy(fastRetry()))
+	_, err := c.Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A"})
+	if !errors.Is(err, ErrOutcomeUnknown) || rt.n != 1 {
+		t.Fatalf("err %v after %d attempts", err, rt.n)
+	}
+	rt.n = 0
+	if _, err := c.Pricing(context.Background()); err == nil || rt.n != fastRetry().MaxRetries+1 {
+		t.Fatalf("GET: %v after %d attempts", err, rt.n)
+	}
+}

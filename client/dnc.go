@@ -57,10 +57,10 @@ func (s *DNCService) Get(ctx context.Context, id string) (*DNCJob, error) {
 
 // DNCUpload is the input of POST /dnc.
 type DNCUpload struct {
-	Path        string // CSV file to upload
-	FileName    string // name sent to the server; default: base name of Path
-	PhoneColumn string // CSV header of the phone column
-	Progress    func(sent, total int64)
+	Path        string                  // CSV file to upload
+	FileName    string                  // name sent to the server; default: base name of Path
+	PhoneColumn string                  // CSV header of the phone column
+	Progress    func(sent, total int64) // as TraceUpload.Progress
 }
 
 // Create is POST /dnc: it streams the file as multipart/form-data. Charged:

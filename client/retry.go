@@ -181,7 +181,7 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 		req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
 		resp, err := c.hc.Do(req)
 		if err != nil {
-			sent := st.maybeSent()
+			sent := !c.traceable || st.maybeSent()
 			if r.charged && sent {
 				return c.unknownOutcome(r, err)
 			}

@@ -142,7 +142,10 @@ type TraceUpload struct {
 	Mode          string            // ModeNormal (default) or ModeEnhanced
 	ColumnMapping map[string]string // service field key → CSV header
 	IncludeLLCs   bool
-	Progress      func(sent, total int64) // optional: bytes of the request body sent
+	// Progress, when set, is called as the body is sent (bytes so far,
+	// body size), from the goroutine that writes it, many times a second:
+	// keep it cheap. A retried attempt starts again from 0.
+	Progress func(sent, total int64)
 }
 
 // Create is POST /traces: it streams the file as multipart/form-data. The

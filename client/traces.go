@@ -195,8 +195,13 @@ func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*Si
 	return &out, nil
 }
 
-// Download streams the result CSV of a completed trace to destPath (see
-// download.go) and returns its size.
+// Download streams the result CSV of a completed trace to destPath and
+// returns its size. destPath is replaced only by a complete file (temporary
+// file in the same folder, fsync, rename); a dropped connection resumes with
+// Range where the server allows it, else starts over. progress, when set,
+// gets (bytes written, total or -1 when unknown); after a restart done goes
+// back to 0. A job not yet completed gives an *APIError (409 from the
+// sandbox).
 func (s *TracesService) Download(ctx context.Context, id, destPath string, progress func(done, total int64)) (int64, error) {
 	p, err := idPath("traces", id, "download")
 	if err != nil {

@@ -142,6 +142,12 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		dir, u.tempDir = d, d
 	}
 	u.Path = filepath.Join(dir, u.FileName)
+	for n := 2; ; n++ { // never overwrite: the name sent stays FileName
+		if _, err := os.Lstat(u.Path); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		u.Path = filepath.Join(dir, fmt.Sprintf("%s-%d.csv", strings.TrimSuffix(u.FileName, ".csv"), n))
+	}
 	u.Written = true
 	if err := write(ctx, src, ins, plan, headers, derived, u); err != nil {
 		u.Remove()

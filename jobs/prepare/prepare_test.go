@@ -265,6 +265,15 @@ func TestDropDuplicates(t *testing.T) {
 	if c.Rows != u.Rows || c.DroppedDuplicates != u.DroppedDuplicates || c.EntityRows != upIns.EntityRows || c.EntityRows != 2 || !reflect.DeepEqual(c.Mapping, u.Mapping) {
 		t.Errorf("counts %+v, upload rows %d dropped %d entity %d", c, u.Rows, u.DroppedDuplicates, upIns.EntityRows)
 	}
+	// Prepared twice into the same folder: the second file does not
+	// overwrite the first, and keeps the name to send.
+	again, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, Dir: filepath.Dir(u.Path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Path == u.Path || again.FileName != "owners.csv" || again.SHA256 != u.SHA256 || sum(t, u.Path) != u.SHA256 {
+		t.Errorf("second prepare %+v", again)
+	}
 	// Whole-row key.
 	u2, err := Prepare(context.Background(), p, ins, Plan{Mapping: m, DropDuplicates: true, KeyColumns: []string{"First", "Last", "Address", "City", "State", "Zip", "Note"}, Dir: t.TempDir()})
 	if err != nil {

@@ -134,6 +134,9 @@ func newTextReader(raw *bufio.Reader, d detected) (io.Reader, *textDecoder) {
 		return transform.NewReader(raw, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), nil
 	}
 	td := &textDecoder{r: raw, in: make([]byte, 64<<10)}
+	if d.enc == EncUTF8BOM {
+		td.mode = modeUTF8 // the mark says UTF-8: other bytes are damage, counted
+	}
 	return td, td
 }
 

@@ -92,7 +92,7 @@ func (d *dupCounter) presize(n int) {
 		return
 	}
 	size := 64
-	for size < 2*n+n/4 {
+	for size <= 2*n {
 		size *= 2
 	}
 	for i := range d.parts {

@@ -75,7 +75,7 @@ type Inspection struct {
 	// normalised key was already seen earlier in the file.
 	KeyColumns    []string `json:"key_columns"`
 	DuplicateRows int      `json:"duplicate_rows"`
-	// ShortZips counts 4-digit values in zip-like columns (Excel dropped
+	// ShortZips counts 4-digit values (or 4+4 ZIP+4) in zip-like columns (Excel dropped
 	// the leading zero); SciNumbers counts values like 1.23E+10 (a phone
 	// Excel turned into a number).
 	ShortZips  int `json:"short_zips"`

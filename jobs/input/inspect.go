@@ -89,7 +89,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 				ins.Blanks[i]++
 				continue
 			}
-			if zipCol[i] && len(f) == 4 && allDigits(f) {
+			if zipCol[i] && isShortZip(f) {
 				ins.ShortZips++
 				shortZipCols[i]++
 				if shortZipLine[i] == 0 {
@@ -166,6 +166,9 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 	if sc := r.csv.sc; sc.nuls > 0 || sc.unclosed > 0 || sc.strayQuotes > 0 {
 		why = append(why, "stray quotes or NUL bytes")
 	}
+	if ins.RaggedRows > 0 {
+		why = append(why, "rows with more or fewer fields than the header")
+	}
 	if r.csv.sc.crOnly {
 		why = append(why, "lines end with a bare CR")
 	}
@@ -240,6 +243,18 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// isShortZip: 4 digits, or 4 digits and a ZIP+4 ("2134-5678"): a zip that
+// lost its leading zero.
+func isShortZip(f []byte) bool {
+	switch len(f) {
+	case 4:
+		return allDigits(f)
+	case 9:
+		return f[4] == '-' && allDigits(f[:4]) && allDigits(f[5:])
+	}
+	return false
 }
 
 func allDigits(b []byte) bool {

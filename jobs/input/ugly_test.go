@@ -405,3 +405,49 @@ func TestInspectCancelled(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestShortZipForms(t *testing.T) {
+	for v, want := range map[string]bool{"2134": true, "2134-5678": true, "02134": false, "02134-5678": false,
+		"213": false, "21a4": false, "2134-567": false, "2134 5678": false} {
+		if isShortZip([]byte(v)) != want {
+			t.Errorf("isShortZip(%q) = %v", v, !want)
+		}
+	}
+}
+
+func TestBOMFileWithInvalidBytes(t *testing.T) {
+	r, rows, _ := readAll(t, "bom.csv", "\xef\xbb\xbfName\nPe\xf1a\n", Options{})
+	if r.Encoding() != EncUTF8BOM || rows[0][0] != "Peña" {
+		t.Errorf("encoding %s rows %q", r.Encoding(), rows)
+	}
+	if w := findWarning(r.Warnings(), "not valid UTF-8"); w == nil || w.Count != 1 {
+		t.Errorf("warnings %v", r.Warnings())
+	}
+}
+
+func TestConversionReasons(t *testing.T) {
+	tests := []struct {
+		content string
+		want    []string
+	}{
+		{"a,b\n1,2\n", nil},
+		{"a,b\r\n\"x\r\ny\",2\r\n", nil},
+		{"\xef\xbb\xbfa,b\n1,2\n", []string{"the text is UTF-8 BOM, not plain UTF-8"}},
+		{"a;b\n1;2\n", []string{"fields are separated by semicolons, not commas"}},
+		{"title\na,b\n1,2\n", []string{"the header is on line 2, not line 1"}},
+		{"a,a\n1,2\n", []string{"header names are blank or repeated"}},
+		{"a,b\n1,2,3\n", []string{"rows with more or fewer fields than the header"}},
+		{"a,b\n1\"x,2\n", []string{"stray quotes or NUL bytes"}},
+		{"a,b\r1,2\r", []string{"lines end with a bare CR"}},
+		{"a,b\n1,caf\xe9\n", []string{"the text is Windows-1252, not plain UTF-8"}},
+	}
+	for _, tt := range tests {
+		ins, err := Inspect(context.Background(), writeFile(t, "c.csv", []byte(tt.content)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ins.ConversionReasons, tt.want) || ins.NeedsConversion != (tt.want != nil) {
+			t.Errorf("%q: reasons %q (needs %v), want %q", tt.content, ins.ConversionReasons, ins.NeedsConversion, tt.want)
+		}
+	}
+}

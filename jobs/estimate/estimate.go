@@ -332,7 +332,7 @@ func Fits(ins *input.Inspection, m mapping.Mapping, splits ...mapping.Split) boo
 	have := slices.Clone(ins.NameColumns)
 	slices.Sort(have)
 	slices.Sort(want)
-	return slices.Equal(have, want)
+	return slices.Equal(slices.Compact(have), slices.Compact(want))
 }
 
 // WithCounts returns a copy of ins that describes the upload prepare.Count

@@ -184,14 +184,14 @@ func (m Mapping) SortedKeys() []string {
 	return keys
 }
 
-// NameColumns returns the headers mapped to first_name and last_name (in that
-// order, blanks left out): the columns that decide which rows are company rows
+// NameColumns returns the distinct headers mapped to first_name and
+// last_name (in that order, blanks left out): the columns that decide which rows are company rows
 // (CONTRACT §2). Nil when no name is mapped, in which case no row is a
 // company row.
 func (m Mapping) NameColumns() []string {
 	var out []string
 	for _, k := range nameKeys {
-		if h := m[k]; h != "" {
+		if h := m[k]; h != "" && (len(out) == 0 || out[0] != h) {
 			out = append(out, h)
 		}
 	}

@@ -95,7 +95,7 @@ func Run(a fyne.App, be Backend, startErr error) int {
 func New(a fyne.App, w fyne.Window, be Backend) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel}
-	app.Flows = placeholderFlows{}
+	app.Flows = screenFlows{}
 	app.applyTheme(be.Settings().Theme)
 	w.SetOnDropped(app.onDropped)
 	app.addShortcuts()

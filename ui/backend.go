@@ -6,6 +6,8 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/ui/lookup"
+	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
 // Backend is everything the window needs from the layers below. jobs/desk
@@ -13,6 +15,11 @@ import (
 // fake. Every method may block on disk, network or keyring: the window calls
 // them off the UI thread and brings the results back with fyne.Do.
 type Backend interface {
+	// The trace wizard, the DNC scrub and the single lookup run on the same
+	// backend.
+	wizard.Backend
+	lookup.Backend
+
 	// Resume reconnects with the stored key (or the sandbox when the last
 	// session was one). It returns desk.ErrNoKey when there is none.
 	Resume(ctx context.Context) (desk.Session, error)
@@ -28,7 +35,6 @@ type Backend interface {
 	SignOut(ctx context.Context) error
 
 	Account(ctx context.Context) (*client.Account, error)
-	Pricing(ctx context.Context) (*client.Pricing, error)
 
 	// Jobs lists the jobs of the ledger merged with the first pages API
 	// pages of traces and DNC jobs, newest first; more reports older pages.
@@ -65,3 +71,6 @@ type Backend interface {
 	// SampleList is the bundled sample owner list, written to disk.
 	SampleList(ctx context.Context) (path string, err error)
 }
+
+// The desk facade is the window's backend.
+var _ Backend = (*desk.Desk)(nil)

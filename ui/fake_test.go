@@ -9,6 +9,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 )
@@ -205,6 +206,32 @@ func (f *fakeBackend) SetWebhookSecret(ctx context.Context, secret string) error
 		return secrets.Delete(ctx, secrets.WebhookSecret)
 	}
 	return secrets.Set(ctx, secrets.WebhookSecret, secret)
+}
+
+func (f *fakeBackend) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
+	return nil, errors.New("not in these tests")
+}
+func (f *fakeBackend) PresetNames(ctx context.Context) ([]string, error) { return nil, nil }
+func (f *fakeBackend) LoadPreset(ctx context.Context, name string) (map[string]string, error) {
+	return nil, errors.New("no presets")
+}
+func (f *fakeBackend) MatchPreset(ctx context.Context, headers []string) (string, map[string]string, error) {
+	return "", nil, nil
+}
+func (f *fakeBackend) SavePreset(ctx context.Context, name string, headers []string, m map[string]string) error {
+	return nil
+}
+func (f *fakeBackend) SubmitTrace(ctx context.Context, up client.TraceUpload, opts input.Options, dropDuplicates, again bool) (string, error) {
+	return "", errors.New("not in these tests")
+}
+func (f *fakeBackend) SubmitDNC(ctx context.Context, up client.DNCUpload, opts input.Options, again bool) (string, error) {
+	return "", errors.New("not in these tests")
+}
+func (f *fakeBackend) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (string, error) {
+	return "", errors.New("not in these tests")
+}
+func (f *fakeBackend) Single(ctx context.Context, req *client.SingleTraceRequest) (*client.SingleTraceResult, error) {
+	return nil, errors.New("not in these tests")
 }
 
 func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {

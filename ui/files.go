@@ -97,16 +97,3 @@ func (a *App) addShortcuts() {
 	bind(fyne.KeyR, a.refreshNow)
 	bind(fyne.KeyComma, a.showSettings)
 }
-
-// placeholderFlows stands in for the wizard and the lookup screens.
-type placeholderFlows struct{}
-
-func (placeholderFlows) NewTrace(a *App, path string) {
-	a.showMessage("New trace", "The trace wizard opens here.\n"+path)
-}
-func (placeholderFlows) NewDNC(a *App, path string) {
-	a.showMessage("DNC scrub", "The DNC scrub opens here.\n"+path)
-}
-func (placeholderFlows) SingleLookup(a *App) {
-	a.showMessage("Single lookup", "The single lookup opens here.")
-}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -521,11 +522,22 @@ func (v *jobsView) onExport(callable bool) {
 		a.withProgress("Exporting "+j.Name, func(ctx context.Context, _ func(int64, int64)) error {
 			return a.be.ExportJob(ctx, j, dest, callable)
 		}, func(err error) {
-			if err != nil {
+			switch {
+			case errors.Is(err, desk.ErrNeedScrub):
+				dialog.ShowConfirm("Scrub these phones first?",
+					"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
+						"so the trace's phones need a DNC scrub first (at the DNC rate per phone).\n"+
+						"Start the scrub now? When it completes, export the callable list again.",
+					func(ok bool) {
+						if ok {
+							a.scrubTrace(j.ResultPath, j.ID)
+						}
+					}, a.win)
+			case err != nil:
 				a.showError(err)
-				return
+			default:
+				a.showSaved(dest)
 			}
-			a.showSaved(dest)
 		})
 	})
 }
@@ -562,6 +574,11 @@ func (v *jobsView) onReconcile() {
 		}
 		v.upsert(got)
 		v.refreshTable()
+		if got.Status == desk.StatusNotCreated {
+			a.showMessage("No job was created", "The upload never reached the server as a job: nothing was charged. You can submit the file again.")
+			v.reload(nil)
+			return
+		}
 		if got.Status == desk.StatusUnknown {
 			a.showMessage("Still unknown", "The server's lists hold no job for this upload yet. If the connection was cut early, nothing was charged; check again later before submitting the file again.")
 		} else {

@@ -2,13 +2,21 @@
 package main
 
 import (
+	"os"
+
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/ui"
 )
 
 func main() {
 	a := app.NewWithID("com.skipdesk.app")
-	w := a.NewWindow("SkipDesk")
-	w.SetContent(widget.NewLabel("SkipDesk"))
-	w.ShowAndRun()
+	d, err := desk.Open(desk.Options{})
+	if d == nil {
+		os.Exit(ui.Run(a, nil, err))
+	}
+	code := ui.Run(a, d, nil) // a damaged settings file was replaced by the defaults
+	d.Close()
+	os.Exit(code)
 }

@@ -1,0 +1,16 @@
+// Package assets holds the files bundled into the app.
+package assets
+
+import _ "embed"
+
+// SampleOwners is a sample owner list (200 rows, the way county and list
+// vendors export them: company rows, blank last names, absentee owners with a
+// separate mailing address, zips with leading zeros, and three rows named
+// NOMATCH that never match in the sandbox). The sandbox's "Try the sample
+// list" opens it in the trace wizard.
+//
+//go:embed sample-owners.csv
+var SampleOwners []byte
+
+// SampleOwnersName is the file name the sample list is written under.
+const SampleOwnersName = "sample-owners.csv"

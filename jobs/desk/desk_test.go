@@ -1,0 +1,335 @@
+package desk
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zalando/go-keyring"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+// fastSandbox processes jobs in a fraction of a second.
+func fastSandbox() *sandbox.Config {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.2}
+	return &cfg
+}
+
+func openDesk(t *testing.T) *Desk {
+	t.Helper()
+	keyring.MockInit()
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	t.Setenv("SKIPDESK_API_KEY", "")
+	d, err := Open(Options{Home: os.Getenv("SKIPDESK_HOME"), SandboxConfig: fastSandbox(),
+		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// sampleMapping maps the sample owner list's headers.
+var sampleMapping = map[string]string{
+	"first_name": "Owner First Name", "last_name": "Owner Last Name",
+	"property_street": "Property Address", "property_city": "Property City",
+	"property_state": "Property State", "property_zip": "Property Zip",
+	"mailing_street": "Mailing Address", "mailing_city": "Mailing City",
+	"mailing_state": "Mailing State", "mailing_zip": "Mailing Zip",
+}
+
+func TestResumeWithoutKey(t *testing.T) {
+	d := openDesk(t)
+	if _, err := d.Resume(t.Context()); !errors.Is(err, ErrNoKey) {
+		t.Fatalf("Resume with nothing stored: %v, want ErrNoKey", err)
+	}
+}
+
+func TestConnectChecksKeyThenStoresIt(t *testing.T) {
+	d := openDesk(t)
+	ctx := t.Context()
+	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+
+	if _, err := d.Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
+		t.Fatalf("wrong key: %v", err)
+	}
+	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatal("a refused key was stored")
+	}
+	if p := Explain(func() error { _, err := d.Connect(ctx, srv.URL(), "sk_wrong", false); return err }(), ""); p.Title != "API key refused" {
+		t.Fatalf("wording of a 401: %+v", p)
+	}
+
+	s, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sandbox || s.SessionOnly || s.BaseURL != srv.URL() {
+		t.Fatalf("session %+v", s)
+	}
+	if got, _ := keyring.Get(secrets.Service, secrets.APIKey); got != sandbox.DemoKey {
+		t.Fatal("the key was not stored in the keyring")
+	}
+	if d.Settings().BaseURL != srv.URL() {
+		t.Fatal("the base URL was not remembered")
+	}
+	// A new Desk on the same folder resumes with the stored key.
+	d.Close()
+	d2, err := Open(Options{Home: d.Home()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if s, err := d2.Resume(ctx); err != nil || s.BaseURL != srv.URL() {
+		t.Fatalf("resume: %+v %v", s, err)
+	}
+	if err := d2.SignOut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatal("sign out left the key in the keyring")
+	}
+	if _, err := d2.Resume(ctx); !errors.Is(err, ErrNoKey) {
+		t.Fatalf("resume after sign out: %v", err)
+	}
+}
+
+func TestConnectKeyringUnavailable(t *testing.T) {
+	d := openDesk(t)
+	keyring.MockInitWithError(errors.New("no secret service"))
+	defer keyring.MockInit()
+	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := d.Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
+	}
+	s, err := d.Connect(t.Context(), srv.URL(), sandbox.DemoKey, true)
+	if err != nil || !s.SessionOnly {
+		t.Fatalf("session-only: %+v %v", s, err)
+	}
+}
+
+func TestUnreachableServerWording(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	_, err := d.Connect(ctx, "http://127.0.0.1:1/v1", "sk_x", false)
+	if err == nil {
+		t.Fatal("connected to a closed port")
+	}
+	p := Explain(err, HostOf("http://127.0.0.1:1/v1"))
+	if !strings.Contains(p.What, "Can't reach 127.0.0.1:1") || !strings.Contains(p.Do, "Check your connection") {
+		t.Fatalf("wording: %+v (from %v)", p, err)
+	}
+}
+
+// TestSandboxTraceToViewer runs the sample list through the sandbox: submit,
+// events until the result is in the library, the merged jobs list, the
+// viewer's queries, exports, the library search.
+func TestSandboxTraceToViewer(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, err := d.StartSandbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Sandbox || !strings.HasPrefix(s.BaseURL, "http://127.0.0.1:") {
+		t.Fatalf("session %+v", s)
+	}
+	events := make(chan Event, 100)
+	stop := d.Subscribe(func(ev Event) { events <- ev })
+	defer stop()
+
+	sample, err := d.SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kind, err := d.Classify(ctx, sample); err != nil || kind != FileOwners {
+		t.Fatalf("sample list classified as %v (%v)", kind, err)
+	}
+	acc, err := d.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := d.SubmitTrace(ctx, client.TraceUpload{Path: sample, FileName: "sample-owners.csv", ColumnMapping: sampleMapping, Mode: "normal", IncludeLLCs: true},
+		input.Options{}, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done Job
+	for done.ResultPath == "" {
+		select {
+		case ev := <-events:
+			if ev.Job.ID == id && ev.Job.ResultPath != "" {
+				done = ev.Job
+			}
+		case <-ctx.Done():
+			t.Fatal("no Downloaded event for the trace")
+		}
+	}
+	if done.Status != "completed" || done.Rows != 200 || done.Breakdown == nil || done.Breakdown.LLCs.Rows == 0 {
+		t.Fatalf("completed job %+v", done)
+	}
+	after, _ := d.Account(ctx)
+	if after.Credits != acc.Credits-done.Net() {
+		t.Fatalf("credits %d → %d, job net %d", acc.Credits, after.Credits, done.Net())
+	}
+
+	jobs, more, err := d.Jobs(ctx, 1)
+	if err != nil || more {
+		t.Fatalf("jobs: %v more=%v", err, more)
+	}
+	if len(jobs) != 1 || jobs[0].ID != id || jobs[0].ResultPath != done.ResultPath || jobs[0].Matches != done.Matches {
+		t.Fatalf("jobs list %+v", jobs)
+	}
+
+	if kind, _ := d.Classify(ctx, done.ResultPath); kind != FileTraceResult {
+		t.Fatalf("result classified as %v", kind)
+	}
+	r, err := d.OpenResult(ctx, done.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Len() != 200 {
+		t.Fatalf("result rows %d", r.Len())
+	}
+	v, err := r.Query(ctx, Query{Quick: []QuickFilter{QuickMatched}, SortCol: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Len() != done.Matches {
+		t.Fatalf("matched only: %d rows, job says %d matches", v.Len(), done.Matches)
+	}
+	status := indexOf(r.Headers(), "match_status")
+	for i := 0; i < v.Len(); i++ {
+		if v.Cell(i, status) != "matched" {
+			t.Fatalf("row %d of matched-only view is %q", i, v.Cell(i, status))
+		}
+	}
+	dest := filepath.Join(t.TempDir(), "matched.csv")
+	if err := d.ExportView(ctx, r, v, dest); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dest)
+	if n := strings.Count(string(b), "\n"); n != done.Matches+1 {
+		t.Fatalf("exported %d lines, want %d", n, done.Matches+1)
+	}
+
+	items, err := d.SearchLibrary(ctx, "")
+	if err != nil || len(items) != 1 || items[0].JobID != id {
+		t.Fatalf("library %+v %v", items, err)
+	}
+	// NOMATCH rows are in the result; search finds them offline.
+	items, err = d.SearchLibrary(ctx, "nomatch")
+	if err != nil || len(items) != 1 || len(items[0].Hits) == 0 {
+		t.Fatalf("search: %+v %v", items, err)
+	}
+
+	// The callable list of a trace needs a scrub of its phones first.
+	if err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), true); !errors.Is(err, ErrNeedScrub) {
+		t.Fatalf("callable before a scrub: %v", err)
+	}
+	phones, err := d.TracePhones(ctx, done.ResultPath, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kind, _ := d.Classify(ctx, phones); kind != FilePhones {
+		t.Fatalf("phone list classified as %v", kind)
+	}
+	dncID, err := d.SubmitDNC(ctx, client.DNCUpload{Path: phones, PhoneColumn: "phone"}, input.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.Job.ID == dncID && ev.Job.ResultPath != "" {
+				goto scrubbed
+			}
+		case <-ctx.Done():
+			t.Fatal("no Downloaded event for the scrub")
+		}
+	}
+scrubbed:
+	// A result removed from the library is fetched again on demand.
+	if err := os.Remove(done.ResultPath); err != nil {
+		t.Fatal(err)
+	}
+	again := done
+	again.ResultPath = ""
+	got, err := d.Download(ctx, again, nil)
+	if err != nil || got.ResultPath == "" {
+		t.Fatalf("download again: %+v %v", got, err)
+	}
+	if _, err := os.Stat(got.ResultPath); err != nil {
+		t.Fatal(err)
+	}
+	done = got
+	for _, ext := range []string{".xlsx", ".csv"} {
+		dest := filepath.Join(t.TempDir(), "callable"+ext)
+		if err := d.ExportJob(ctx, done, dest, true); err != nil {
+			t.Fatalf("callable %s: %v", ext, err)
+		}
+		if fi, err := os.Stat(dest); err != nil || fi.Size() == 0 {
+			t.Fatalf("callable %s not written", ext)
+		}
+	}
+}
+
+func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
+	d := openDesk(t)
+	cfg := fastSandbox()
+	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_poor", Email: "poor@example.com", Credits: 50}}
+	d.opts.SandboxConfig = cfg
+	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := t.Context()
+	if _, err := d.Connect(ctx, srv.URL(), "sk_poor", true); err != nil {
+		t.Fatal(err)
+	}
+	sample, _ := d.SampleList(ctx)
+	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, ColumnMapping: sampleMapping, Mode: "normal"}, input.Options{}, false, false)
+	var ce *CreditsError
+	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
+		t.Fatalf("got %v (%+v)", err, ce)
+	}
+	p := Explain(err, "")
+	if !strings.Contains(p.What, "needs "+Count(ce.Needed)+" credits") || !strings.Contains(p.Do, "Top up or lower the rows") {
+		t.Fatalf("wording: %+v", p)
+	}
+	jobs, _, _ := d.Jobs(ctx, 1)
+	if len(jobs) != 0 {
+		t.Fatalf("a refused submission shows in the jobs list: %+v", jobs)
+	}
+}
+
+func indexOf(h []string, s string) int {
+	for i, x := range h {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}

@@ -164,39 +164,39 @@ func (s *scanner) next() ([][]byte, error) {
 // slow parses the record at pos that has quotes or NUL bytes, copying its
 // fields into rec.
 func (s *scanner) slow() ([][]byte, error) {
-	for {
-		n, lines, ok, err := s.parse(false)
+	nuls, nulLine := s.nuls, s.nulLine
+	n, lines, ok, err := s.parse(false)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// An opening quote never closed (or closed only by what looks like
+		// the opening quote of a later field): read the line with its
+		// quotes as text, forgetting what the failed attempt counted.
+		s.nuls, s.nulLine = nuls, nulLine
+		s.unclosed++
+		if s.unclosedLine == 0 {
+			s.unclosedLine = s.line
+		}
+		n, lines, _, err = s.parse(true)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			// An opening quote never closed (or closed only by what looks
-			// like the opening quote of a later field): read the line with
-			// its quotes as text.
-			s.unclosed++
-			if s.unclosedLine == 0 {
-				s.unclosedLine = s.line
-			}
-			n, lines, _, err = s.parse(true)
-			if err != nil {
-				return nil, err
-			}
-		}
-		s.recLine = s.line
-		s.line += lines
-		s.pos += n
-		s.read += int64(n)
-		s.records++
-		s.span = s.rec
-		f := s.fields[:0]
-		start := 0
-		for _, e := range s.ends {
-			f = append(f, s.rec[start:e])
-			start = e
-		}
-		s.fields = f
-		return f, nil
 	}
+	s.recLine = s.line
+	s.line += lines
+	s.pos += n
+	s.read += int64(n)
+	s.records++
+	s.span = s.rec
+	f := s.fields[:0]
+	start := 0
+	for _, e := range s.ends {
+		f = append(f, s.rec[start:e])
+		start = e
+	}
+	s.fields = f
+	return f, nil
 }
 
 // parse reads one record at pos into rec/ends. It returns the bytes

@@ -389,6 +389,7 @@ func TestChargedPOSTNeverResentAfterSending(t *testing.T) {
 			drainBody(r)
 			hijackClose(w, "HTTP/1.1 201 Created\r\nContent-Length: 50\r\n\r\n{\"id\":\"trc_")
 		}, true, nil},
+		{"201 body not JSON", reply(201, nil, `<html>created</html>`), true, nil},
 		{"500", reply(500, nil, `{"error":"internal"}`), true, ErrServer},
 		{"503 with Retry-After", reply(503, map[string]string{"Retry-After": "1"}, ""), true, ErrServer},
 		{"502 HTML", reply(502, map[string]string{"Content-Type": "text/html"}, "<html><title>502 Bad Gateway</title></html>"), true, ErrServer},

@@ -202,12 +202,17 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			herr := handle(resp)
 			resp.Body.Close()
-			var bre *bodyReadError
-			if herr == nil || !errors.As(herr, &bre) {
-				return herr
+			if herr == nil {
+				return nil
 			}
 			if r.charged {
-				return c.unknownOutcome(r, bre.err)
+				// Accepted (and charged), but the answer cannot be read: the
+				// job exists and its id is unknown.
+				return c.unknownOutcome(r, herr)
+			}
+			var bre *bodyReadError
+			if !errors.As(herr, &bre) {
+				return herr
 			}
 			if ctx.Err() != nil {
 				return fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
@@ -247,8 +252,9 @@ func (c *Client) unknownOutcome(r *request, err error) error {
 
 // TransportError is a failure to get an answer from the server: DNS, dial,
 // TLS, a reset or timeout, a body cut short. When OutcomeUnknown is true the
-// request was a charged POST whose bytes may have reached the server; the
-// error then matches ErrOutcomeUnknown.
+// request was a charged POST whose bytes may have reached the server (or
+// whose success answer could not be read); the error then matches
+// ErrOutcomeUnknown.
 type TransportError struct {
 	Op             string
 	Err            error
@@ -259,7 +265,7 @@ type TransportError struct {
 func (e *TransportError) Error() string {
 	msg := redactKey(e.Err.Error(), e.key)
 	if e.OutcomeUnknown {
-		return fmt.Sprintf("%s: the connection failed after the request was sent, so it is unknown whether the server accepted (and charged) it: %s", e.Op, msg)
+		return fmt.Sprintf("%s: it is unknown whether the server accepted (and charged) the request: %s", e.Op, msg)
 	}
 	return fmt.Sprintf("%s: %s", e.Op, msg)
 }

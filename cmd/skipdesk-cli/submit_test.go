@@ -128,6 +128,16 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("stderr %q", errs)
 	}
 
+	// The API key is in no file SkipDesk wrote (ledger, WAL, results, records).
+	filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(sandbox.DemoKey)) {
+				t.Errorf("%s holds the API key", p)
+			}
+		}
+		return nil
+	})
+
 	// The same submission again needs --again.
 	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
 	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {

@@ -333,9 +333,11 @@ func (t *Tracker) pollDue(ctx context.Context) {
 
 // schedule sets a job's next look from its age.
 func (t *Tracker) schedule(tr *tracked, now time.Time, extra time.Duration) {
-	born := tr.job.CreatedAt
-	if born.IsZero() || born.After(now) {
-		born = tr.firstSeen
+	// The younger of the server's age and the time this process has known
+	// the job: a server clock behind ours must not slow a new job down.
+	born := tr.firstSeen
+	if c := tr.job.CreatedAt; !c.IsZero() && c.After(born) && !c.After(now) {
+		born = c
 	}
 	tr.next = now.Add(t.opts.Interval(now.Sub(born)) + extra)
 }

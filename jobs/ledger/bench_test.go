@@ -1,0 +1,75 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkSubmissionSteps is the ledger's share of one submission: three
+// committed, fsynced writes (intent, sent, created).
+func BenchmarkSubmissionSteps(b *testing.B) {
+	l, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	mapping := map[string]string{"first_name": "First", "last_name": "Last"}
+	b.ResetTimer()
+	for i := range b.N {
+		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "f.csv", FileHash: "h", Rows: 10, Mapping: mapping})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.MarkSent(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+		if err := l.MarkCreated(ctx, id, Created{JobID: fmt.Sprintf("trc_%d", i), Charged: 10,
+			Job: Job{Kind: KindTrace, Status: StatusProcessing}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRecordJobState is what the tracker writes when a job changes.
+func BenchmarkRecordJobState(b *testing.B) {
+	l, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	last := json.RawMessage(`{"id":"trc_1","status":"processing","total_rows":40000}`)
+	b.ResetTimer()
+	for i := range b.N {
+		j := Job{ID: fmt.Sprintf("trc_%d", i%50), Kind: KindTrace, Status: StatusProcessing, Last: last, CreatedAt: time.Now()}
+		if err := l.RecordJobState(ctx, j, Spend{Charged: 40000}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEntries lists a ledger of 1,000 jobs (the jobs command, the
+// window's list).
+func BenchmarkEntries(b *testing.B) {
+	l, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	for i := range 1000 {
+		l.RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: KindTrace, Status: StatusCompleted,
+			Last: json.RawMessage(`{"id":"x"}`), CreatedAt: time.Now()}, Spend{Charged: 10, Refunded: 2})
+	}
+	b.ResetTimer()
+	for range b.N {
+		e, err := l.Entries(ctx)
+		if err != nil || len(e) != 1000 {
+			b.Fatal(len(e), err)
+		}
+	}
+}

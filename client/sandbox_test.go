@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -406,6 +407,8 @@ func TestSandboxPacingAvoids429(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	srv.SetClock(clock)
 	c.limits.now = clock
+	statuses := &statusCounter{rt: http.DefaultTransport}
+	c.hc = &http.Client{Transport: statuses}
 	// Use the clock for pacing waits: instead of sleeping, the test moves
 	// time forward when the limiter asks to wait.
 	waits := 0
@@ -425,6 +428,27 @@ func TestSandboxPacingAvoids429(t *testing.T) {
 	if waits == 0 {
 		t.Fatal("the limiter never paced")
 	}
+	if statuses.n429.Load() != 0 || statuses.n200.Load() != 40 {
+		t.Fatalf("%d answers 429, %d answers 200", statuses.n429.Load(), statuses.n200.Load())
+	}
+}
+
+type statusCounter struct {
+	rt         http.RoundTripper
+	n200, n429 atomic.Int32
+}
+
+func (s *statusCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := s.rt.RoundTrip(r)
+	if err == nil {
+		switch res.StatusCode {
+		case 200:
+			s.n200.Add(1)
+		case 429:
+			s.n429.Add(1)
+		}
+	}
+	return res, err
 }
 
 func TestSandboxPlainIDsAndMeteredAccount(t *testing.T) {

@@ -22,13 +22,13 @@ import (
 
 func init() {
 	register("validate", &command{
-		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE]",
+		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE [--save-preset NAME]] [--json]",
 		summary: "check a column mapping against a file with the provider's rules (offline; " +
 			"without --map, shows the automatic mapping first)",
 		run: runValidate,
 	})
 	register("estimate", &command{
-		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME]",
+		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
 		summary: "what a submission of FILE will cost, and whether the account can pay it",
 		run:     runEstimate,
 	})

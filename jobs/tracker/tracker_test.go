@@ -529,3 +529,112 @@ func TestFetchOnDemand(t *testing.T) {
 		t.Fatalf("spend %+v", sp)
 	}
 }
+
+// pathLog records the GET requests' paths and queries.
+type pathLog struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	gets []string
+}
+
+func (p *pathLog) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet {
+		p.mu.Lock()
+		p.gets = append(p.gets, r.URL.Path+"?"+r.URL.RawQuery)
+		p.mu.Unlock()
+	}
+	return p.base.RoundTrip(r)
+}
+
+func (p *pathLog) count(f func(string) bool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, g := range p.gets {
+		if f(g) {
+			n++
+		}
+	}
+	return n
+}
+
+// A job older than the first list page is found on the next page, not by
+// one GET per job; a job no list shows is read by id.
+func TestPagesThenGetByID(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 600} // stays in flight
+	e := newEnv(t, cfg)
+	ctx := waitCtx(t, 20*time.Second)
+	old := e.submitTrace(t, "old.csv")
+	p := filepath.Join(t.TempDir(), "newer.csv")
+	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	for range listLimit + 5 { // newer jobs, not in the ledger, push it to page 2
+		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A job the lists do not show (another key's, or gone).
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_elsewhere", Kind: ledger.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	log := &pathLog{base: http.DefaultTransport}
+	api, err := client.New(e.srv.URL(), sandbox.DemoKey, client.WithHTTPClient(&http.Client{Transport: log}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := New(api, e.led, Options{Library: e.lib})
+	rec := &recorder{}
+	tr.Subscribe(rec.add)
+	tr.reload(ctx)
+	tr.pollDue(ctx)
+
+	if n := log.count(func(g string) bool { return strings.Contains(g, "/traces?") && strings.Contains(g, "page=2") }); n != 1 {
+		t.Errorf("page 2 read %d times, want 1: %q", n, log.gets)
+	}
+	if n := log.count(func(g string) bool { return strings.HasSuffix(g, "/traces/"+old.JobID+"?") }); n != 0 {
+		t.Errorf("the job on page 2 was also read by id: %q", log.gets)
+	}
+	if n := log.count(func(g string) bool { return strings.HasSuffix(g, "/traces/trc_elsewhere?") }); n != 1 {
+		t.Errorf("the job on no page was read by id %d times: %q", n, log.gets)
+	}
+	if rec.count(Error, "trc_elsewhere") != 1 {
+		t.Error("no error event for a job the key cannot see")
+	}
+	j, _ := e.led.Job(ctx, old.JobID)
+	if len(j.Last) < 10 || j.Status != ledger.StatusProcessing {
+		t.Errorf("the job on page 2 was not recorded: %+v", j)
+	}
+	// The next look is scheduled, not immediate: no busy loop.
+	if d := tr.untilNext(time.Now()); d <= 0 {
+		t.Errorf("next look in %v", d)
+	}
+}
+
+// The budget waits for the server's window when the X-RateLimit headers
+// say less than a tenth is left.
+func TestBudgetHonoursServerRateLimit(t *testing.T) {
+	cfg := quickConfig()
+	cfg.RateLimits.ReadPerMinute = 20
+	e := newEnv(t, cfg)
+	b := newBudget(600, e.api)
+	if d := b.serverWait(time.Now()); d != 0 {
+		t.Fatalf("wait %v before any response", d)
+	}
+	// Read until one request is left (a minute boundary in between only
+	// means a few more reads).
+	for i := 0; i < 45 && (e.api.RateLimit().Remaining < 0 || e.api.RateLimit().Remaining > 1); i++ {
+		if _, err := e.api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rl := e.api.RateLimit()
+	d := b.serverWait(time.Now())
+	if rl.Remaining != 1 || d <= 0 || d > 61*time.Second {
+		t.Fatalf("remaining %d of %d: wait %v", rl.Remaining, rl.Limit, d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := b.take(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("take did not wait for the window: %v", err)
+	}
+}

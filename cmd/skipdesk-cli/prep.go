@@ -412,7 +412,8 @@ func printEstimate(w io.Writer, out *estimateOut) {
 		}
 		fmt.Fprintln(w)
 		if r.DuplicateRows > 0 {
-			fmt.Fprintf(w, "dropping the %d repeated numbers would save %d credits\n", r.DuplicateRows, r.DuplicateSavings)
+			fmt.Fprintf(w, "dropping the %d repeated %s (--drop-duplicates) would save %d %s\n", r.DuplicateRows,
+				plural(r.DuplicateRows, "number", "numbers"), r.DuplicateSavings, plural(int(r.DuplicateSavings), "credit", "credits"))
 		}
 		pay = r.Payment
 	} else if r := out.Trace; r != nil {
@@ -433,8 +434,9 @@ func printEstimate(w io.Writer, out *estimateOut) {
 		}
 		fmt.Fprintf(w, "cost: %d credits up front (no-matches are refunded after the job)\n", r.Credits)
 		if r.DuplicateRows > 0 {
-			fmt.Fprintf(w, "%d %s repeat an earlier row: dropping them (--drop-duplicates) would save about %d credits\n",
-				r.DuplicateRows, plural(r.DuplicateRows, "row", "rows"), r.DuplicateSavings)
+			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save about %d %s\n",
+				r.DuplicateRows, plural(r.DuplicateRows, "row repeats", "rows repeat"), plural(r.DuplicateRows, "it", "them"),
+				r.DuplicateSavings, plural(int(r.DuplicateSavings), "credit", "credits"))
 		}
 		pay = r.Payment
 	}

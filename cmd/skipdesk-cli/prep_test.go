@@ -213,7 +213,7 @@ func TestEstimateCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
-		"1 row repeat an earlier row", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
+		"1 row repeats an earlier row: dropping it (--drop-duplicates) would save about 2 credits", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

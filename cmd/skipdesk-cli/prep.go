@@ -361,6 +361,16 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		r := estimate.Estimate(ins, up.Mapping, p.Mode, *llcs, pricing, account)
 		if *dropDup {
 			r.DuplicateRows, r.DuplicateSavings = 0, 0
+		} else if r.DuplicateRows > 0 {
+			// The exact saving: count the upload without its duplicates.
+			dry := plan
+			dry.DropDuplicates = true
+			c, err := prepare.Count(ctx, p.File, p.ins, dry)
+			if err != nil {
+				return err
+			}
+			without := estimate.Estimate(estimate.WithCounts(p.ins, c), c.Mapping, p.Mode, *llcs, pricing, nil)
+			r.DuplicateSavings = r.Credits - without.Credits
 		}
 		out.Trace = &r
 	}
@@ -434,7 +444,7 @@ func printEstimate(w io.Writer, out *estimateOut) {
 		}
 		fmt.Fprintf(w, "cost: %d credits up front (no-matches are refunded after the job)\n", r.Credits)
 		if r.DuplicateRows > 0 {
-			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save about %d %s\n",
+			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save %d %s\n",
 				r.DuplicateRows, plural(r.DuplicateRows, "row repeats", "rows repeat"), plural(r.DuplicateRows, "it", "them"),
 				r.DuplicateSavings, plural(int(r.DuplicateSavings), "credit", "credits"))
 		}

@@ -213,7 +213,7 @@ func TestEstimateCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
-		"1 row repeats an earlier row: dropping it (--drop-duplicates) would save about 2 credits", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
+		"1 row repeats an earlier row: dropping it (--drop-duplicates) would save 2 credits", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -256,5 +256,31 @@ func TestValidateWarnsMostlyBlank(t *testing.T) {
 	code, out, errs := prepCLI(t, "validate", p)
 	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last" (last_name) is blank on 3 of 4 rows`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestEstimateExactDuplicateSaving(t *testing.T) {
+	startPrepSandbox(t)
+	// The repeated row is a company: skipped without --include-llcs, so
+	// dropping it saves nothing; with it, the llc rate.
+	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+		"Ann,Lee,1 Elm St,Austin,TX,78701\nACME LLC,,2 Oak Ave,Waco,TX,76701\nAcme LLC,,2 Oak Ave.,Waco,TX,76701\n")
+	for _, tt := range []struct {
+		args  []string
+		saved int64
+	}{{nil, 0}, {[]string{"--include-llcs"}, 3}, {[]string{"--mode", "enhanced", "--include-llcs"}, 7}} {
+		code, out, errs := prepCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
+		var v struct {
+			Estimate struct {
+				DuplicateRows    int   `json:"duplicate_rows"`
+				DuplicateSavings int64 `json:"duplicate_savings"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 {
+			t.Fatalf("exit %d %v %s", code, err, errs)
+		}
+		if v.Estimate.DuplicateRows != 1 || v.Estimate.DuplicateSavings != tt.saved {
+			t.Errorf("%q: %+v, want saving %d", tt.args, v.Estimate, tt.saved)
+		}
 	}
 }

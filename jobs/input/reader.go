@@ -9,8 +9,12 @@ import (
 	"strings"
 )
 
-// headerScan is how many records are read to find the header.
-const headerScan = 50
+// headerScan is how many records (and at most how many bytes) are read to
+// find the header.
+const (
+	headerScan      = 50
+	headerScanBytes = 1 << 20
+)
 
 // source yields raw records: the CSV scanner or an xlsx sheet.
 type source interface {
@@ -116,11 +120,12 @@ func describeOpenError(err error) string {
 // after it for Next.
 func (r *Reader) readHeader(headerLine int) error {
 	var recs []record
+	held := 0
 	for {
 		if headerLine > 0 && len(recs) > 0 && recs[len(recs)-1].line >= headerLine {
 			break
 		}
-		if headerLine <= 0 && len(recs) >= headerScan {
+		if headerLine <= 0 && (len(recs) >= headerScan || held > headerScanBytes) {
 			break
 		}
 		fields, line, err := r.src.next()
@@ -130,7 +135,17 @@ func (r *Reader) readHeader(headerLine int) error {
 		if err != nil {
 			return r.wrap(err, line)
 		}
-		recs = append(recs, record{line: line, fields: toStrings(fields)})
+		rec := record{line: line, fields: toStrings(fields)}
+		for _, f := range fields {
+			held += len(f)
+		}
+		if headerLine > 0 && line < headerLine {
+			rec.fields = nil // above the chosen header: only its line matters
+			if !blankBytes(fields) {
+				rec.fields = []string{"x"}
+			}
+		}
+		recs = append(recs, rec)
 	}
 	h := -1
 	if headerLine > 0 {

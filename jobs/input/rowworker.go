@@ -17,6 +17,7 @@ type rowWorker struct {
 	closed   bool
 
 	key        *keyBuf
+	hasKey     bool // some column forms the duplicate key
 	seen       dupCounter
 	entityRows int
 }
@@ -48,6 +49,7 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
 		key:  newKeyBuf(),
 	}
 	w.seen.presize(expectRows)
+	w.hasKey = len(keyIdx) > 0
 	for i := range width {
 		if isKey[i] || isName[i] {
 			w.cols = append(w.cols, i)
@@ -68,6 +70,9 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
 // once and the fields located in it; otherwise the fields are copied one
 // by one.
 func (w *rowWorker) add(row [][]byte, span []byte, line int) {
+	if len(w.cols) == 0 {
+		return // no name and no key column: nothing to do
+	}
 	b := w.cur
 	base := int32(len(b.data))
 	if span != nil {
@@ -150,6 +155,8 @@ func (w *rowWorker) process(b *rowBatch) {
 		if company {
 			w.entityRows++
 		}
-		w.seen.add(w.key.sum(), line)
+		if w.hasKey {
+			w.seen.add(w.key.sum(), line)
+		}
 	}
 }

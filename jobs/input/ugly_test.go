@@ -451,3 +451,33 @@ func TestConversionReasons(t *testing.T) {
 		}
 	}
 }
+
+func TestNoKeyNoNameColumns(t *testing.T) {
+	p := writeFile(t, "o.csv", []byte("Phone\n1\n1\n1\n"))
+	ins, err := Inspect(context.Background(), p, Options{KeyColumns: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.DuplicateRows != 0 || ins.EntityRows != 0 || len(ins.NameColumns) != 0 || ins.Rows != 3 {
+		t.Errorf("dups %d entity %d names %q rows %d", ins.DuplicateRows, ins.EntityRows, ins.NameColumns, ins.Rows)
+	}
+	ins, err = Inspect(context.Background(), p, Options{})
+	if err != nil || ins.DuplicateRows != 2 {
+		t.Errorf("all columns: dups %d, %v", ins.DuplicateRows, err)
+	}
+}
+
+func TestHeaderLineFarDown(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		b.WriteString("junk line " + strings.Repeat("x", i%7) + "\n")
+	}
+	b.WriteString("First,Last\nJohn,Smith\n")
+	r, rows, lines := readAll(t, "far.csv", b.String(), Options{HeaderLine: 201})
+	if !slices.Equal(r.Headers(), []string{"First", "Last"}) || len(rows) != 1 || lines[0] != 202 {
+		t.Errorf("headers %q rows %q lines %v", r.Headers(), rows, lines)
+	}
+	if w := findWarning(r.Warnings(), "200 lines above it skipped"); w == nil {
+		t.Errorf("warnings %v", r.Warnings())
+	}
+}

@@ -91,14 +91,15 @@ func extIndex(s string) int {
 }
 
 func digits(s string) string {
-	var b []byte
+	var buf [32]byte
+	b := buf[:0] // on the stack unless the value holds more than 32 digits
 	for i := 0; i < len(s); i++ {
 		if s[i] >= '0' && s[i] <= '9' {
-			if b == nil {
-				b = make([]byte, 0, 16)
-			}
 			b = append(b, s[i])
 		}
+	}
+	if len(b) == 0 {
+		return ""
 	}
 	return string(b)
 }

@@ -338,6 +338,10 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 }
 
 func (r *Reader) noteRagged(fields [][]byte) {
+	// A sheet row ends at its last non-empty cell: short rows are normal.
+	if r.format == "xlsx" && len(fields) < r.width {
+		return
+	}
 	// Extra fields that are all blank (trailing delimiters) are harmless.
 	if len(fields) > r.width && blankBytes(fields[r.width:]) {
 		return

@@ -39,6 +39,7 @@ func makeWorkbook(t *testing.T) string {
 		{"José", "Peña", 2134, 2125550147},
 		{"", "Oak Holdings LLC", "02134", 2015550000},
 		{"Mary", "", 77002, "(212) 555-0148"},
+		{"Ann", "Lee"}, // a row ending early: not ragged in a sheet
 	}
 	for r, row := range rows {
 		for c, v := range row {
@@ -77,13 +78,14 @@ func TestXLSX(t *testing.T) {
 		{"José", "Peña", "2134", "2125550147"},
 		{"", "Oak Holdings LLC", "02134", "2.02E+09"},
 		{"Mary", "", "77002", "(212) 555-0148"},
+		{"Ann", "Lee", "", ""},
 	}
 	if !slices.EqualFunc(ins.Sample, wantRows, slices.Equal) {
 		t.Errorf("sample %q, want %q", ins.Sample, wantRows)
 	}
-	got := []int{ins.Rows, ins.EntityRows, ins.ShortZips, ins.SciNumbers}
-	if want := []int{3, 1, 1, 1}; !slices.Equal(got, want) {
-		t.Errorf("rows, entity, short zips, sci = %v, want %v", got, want)
+	got := []int{ins.Rows, ins.EntityRows, ins.ShortZips, ins.SciNumbers, ins.RaggedRows}
+	if want := []int{4, 1, 1, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("rows, entity, short zips, sci, ragged = %v, want %v", got, want)
 	}
 	if !ins.NeedsConversion {
 		t.Error("an xlsx file does not report that it needs conversion")
@@ -135,7 +137,7 @@ func TestXLSXRenamedCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ins.Format != "xlsx" || ins.Rows != 3 {
+	if ins.Format != "xlsx" || ins.Rows != 4 {
 		t.Errorf("format %s rows %d", ins.Format, ins.Rows)
 	}
 	// A damaged workbook is an error naming the file.

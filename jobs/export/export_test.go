@@ -394,3 +394,23 @@ func TestTextColumnAndNumeric(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderOnlyAndRaggedRows(t *testing.T) {
+	src := writeFile(t, "r.csv", "a,b\r\n")
+	dst := filepath.Join(t.TempDir(), "o.xlsx")
+	rep, err := Export(context.Background(), src, dst, Options{})
+	if err != nil || rep.Rows != 0 {
+		t.Fatalf("header only: %+v, %v", rep, err)
+	}
+	if rows, _ := openXLSX(t, dst).GetRows("Results"); len(rows) != 1 || rows[0][1] != "b" {
+		t.Errorf("header only read back %q", rows)
+	}
+	src = writeFile(t, "r2.csv", "a,b\r\n1\r\n2,3,extra\r\n")
+	if _, err := Export(context.Background(), src, dst, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := openXLSX(t, dst).GetRows("Results")
+	if len(rows) != 3 || strings.Join(rows[1], "|") != "1" || strings.Join(rows[2], "|") != "2|3|extra" {
+		t.Errorf("ragged rows read back %q", rows)
+	}
+}

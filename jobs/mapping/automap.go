@@ -76,9 +76,10 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 	var cands []cand
 	for i, h := range headers {
 		ws := words(h)
+		c := strings.Join(ws, "")
 		named := false
 		for _, k := range keys {
-			s, why := scoreWords(h, ws, k)
+			s, why := scoreWords(h, ws, c, k)
 			if s <= 0 {
 				continue
 			}
@@ -205,6 +206,15 @@ func words(h string) []string {
 // compact is a header's words run together: "Owner 1 First-Name" → "owner1firstname".
 func compact(h string) string { return strings.Join(words(h), "") }
 
+// compactKeys are the keys without their underscores ("firstname").
+var compactKeys = map[string]string{}
+
+func init() {
+	for _, f := range append(Fields(Trace), Fields(DNC)...) {
+		compactKeys[f.Key] = strings.ReplaceAll(f.Key, "_", "")
+	}
+}
+
 // synonyms are the headers list vendors, county sites and CRMs use, in
 // compact form, with the key they mean.
 var synonyms = map[string]string{}
@@ -286,18 +296,21 @@ var keyPart = map[string]struct{ group, part string }{
 }
 
 // scoreHeader is how well a header names a key, from the header alone.
-func scoreHeader(h, key string) (float64, string) { return scoreWords(h, words(h), key) }
+func scoreHeader(h, key string) (float64, string) {
+	ws := words(h)
+	return scoreWords(h, ws, strings.Join(ws, ""), key)
+}
 
-// scoreWords is scoreHeader with the header's words already split.
-func scoreWords(h string, ws []string, key string) (float64, string) {
+// scoreWords is scoreHeader with the header's words (and their compact
+// form c) already made.
+func scoreWords(h string, ws []string, c, key string) (float64, string) {
 	if h == key {
 		return 1, "exact key"
 	}
-	c := strings.Join(ws, "")
 	if c == "" {
 		return 0, ""
 	}
-	if c == strings.ReplaceAll(key, "_", "") {
+	if c == compactKeys[key] {
 		return 0.95, "same words"
 	}
 	ord := ordinal(ws)

@@ -27,6 +27,13 @@ func (a *App) runE2E(name string, code *int) {
 		})
 		return
 	}
+	if name == "list" {
+		for _, n := range e2e.Names() {
+			fmt.Println(n)
+		}
+		a.fyne.Lifecycle().SetOnStarted(func() { uiDo(a.fyne.Quit) })
+		return
+	}
 	script, ok := e2e.Lookup(name)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "e2e: no script %q (have %v)\n", name, e2e.Names())

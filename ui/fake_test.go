@@ -258,7 +258,7 @@ func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) 
 		}
 		ok := true
 		for _, qf := range q.Quick {
-			if qf == desk.QuickMatched && r[indexOf(m.headers, "match_status")] != "matched" {
+			if qf == desk.QuickMatched && r[colIndex(m.headers, "match_status")] != "matched" {
 				ok = false
 			}
 		}
@@ -278,7 +278,7 @@ func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) 
 	return memView{m, idx}, nil
 }
 
-func indexOf(h []string, s string) int {
+func colIndex(h []string, s string) int {
 	for i, x := range h {
 		if x == s {
 			return i

@@ -24,8 +24,8 @@ var jobColumns = []struct {
 	title string
 	width float32
 }{
-	{"Job", 250}, {"Kind", 80}, {"Status", 230}, {"Created", 130}, {"Rows", 70},
-	{"Matches", 75}, {"Charged", 75}, {"Refunded", 80}, {"Net", 70}, {"Individuals / LLCs", 150},
+	{"Job", 220}, {"Kind", 95}, {"Status", 210}, {"Created", 120}, {"Rows", 65},
+	{"Matches", 80}, {"Charged", 78}, {"Refunded", 86}, {"Net", 60}, {"Ind. / LLC", 130},
 }
 
 // tickEvery is how often processing rows redraw their elapsed time.

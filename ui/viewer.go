@@ -125,6 +125,8 @@ func newViewer(a *App, res desk.Result, name string) *viewer {
 	for i, h := range v.headers {
 		v.table.SetColumnWidth(i, columnWidth(h))
 	}
+	// The row numbers' column fits the largest number.
+	v.table.SetColumnWidth(-1, float32(len(fmt.Sprint(res.Len())))*10+32)
 	v.filter = widget.NewEntry()
 	v.filter.SetPlaceHolder("Filter: any text in any column (phone, name, address…)")
 	v.filter.OnChanged = v.onFilterChanged

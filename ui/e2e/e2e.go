@@ -50,6 +50,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -191,18 +192,53 @@ func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) err
 // ShotWindow).
 func (h *Harness) Shot(name string) error { return h.ShotWindow(h.Window, name) }
 
-// ShotWindow saves w's canvas as <out>/<name>.png and, when ImageMagick's
-// import is on the PATH and DISPLAY is set, the whole screen as
-// <out>/<name>-screen.png.
+// ShotWindow saves w as <out>/<name>.png: the canvas's own capture, or,
+// where the GL driver gives back an empty frame (some software GL setups,
+// Xvfb among them), the window grabbed from the X server with ImageMagick's
+// import (the window found by its title with xdotool). When DISPLAY is set
+// and import is on the PATH, the whole screen is saved too, as
+// <out>/<name>-screen.png (dialogs and other windows included).
 func (h *Harness) ShotWindow(w fyne.Window, name string) error {
 	// Let pending layout and rendering settle first.
 	time.Sleep(300 * time.Millisecond)
-	var img image.Image
-	fyne.DoAndWait(func() { img = w.Canvas().Capture() })
-	if img == nil {
-		return fmt.Errorf("e2e: %s: the canvas gave no image", name)
-	}
 	path := filepath.Join(h.Out, name+".png")
+	var img image.Image
+	var title string
+	fyne.DoAndWait(func() {
+		img = w.Canvas().Capture()
+		title = w.Title()
+	})
+	imp, impErr := exec.LookPath("import")
+	x11 := os.Getenv("DISPLAY") != "" && impErr == nil
+	if x11 {
+		screen := filepath.Join(h.Out, name+"-screen.png")
+		if out, err := exec.Command(imp, "-window", "root", screen).CombinedOutput(); err != nil {
+			h.Logf("import -window root: %v: %s", err, out)
+		}
+	}
+	switch {
+	case img != nil && !blank(img):
+		if err := writePNG(path, img); err != nil {
+			return err
+		}
+	case x11:
+		target := "root"
+		if id, err := exec.Command("xdotool", "search", "--name", "^"+regexpQuote(title)+"$").Output(); err == nil {
+			if f := strings.Fields(string(id)); len(f) > 0 {
+				target = f[0]
+			}
+		}
+		if out, err := exec.Command(imp, "-window", target, path).CombinedOutput(); err != nil {
+			return fmt.Errorf("e2e: screenshot %s: import: %v: %s", path, err, out)
+		}
+	default:
+		return fmt.Errorf("e2e: %s: the canvas gave an empty frame and no X screen grabber is available", name)
+	}
+	h.Logf("screenshot %s", path)
+	return nil
+}
+
+func writePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("e2e: screenshot %s: %w", path, err)
@@ -214,14 +250,35 @@ func (h *Harness) ShotWindow(w fyne.Window, name string) error {
 	if err != nil {
 		return fmt.Errorf("e2e: screenshot %s: %w", path, err)
 	}
-	h.Logf("screenshot %s", path)
-	if os.Getenv("DISPLAY") != "" {
-		if imp, err := exec.LookPath("import"); err == nil {
-			screen := filepath.Join(h.Out, name+"-screen.png")
-			if out, err := exec.Command(imp, "-window", "root", screen).CombinedOutput(); err != nil {
-				h.Logf("import -window root: %v: %s", err, out)
+	return nil
+}
+
+// blank reports whether every sampled pixel has the same colour.
+func blank(img image.Image) bool {
+	b := img.Bounds()
+	if b.Empty() {
+		return true
+	}
+	r0, g0, b0, a0 := img.At(b.Min.X, b.Min.Y).RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y += 5 {
+		for x := b.Min.X; x < b.Max.X; x += 5 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			if r != r0 || g != g0 || bl != b0 || a != a0 {
+				return false
 			}
 		}
 	}
-	return nil
+	return true
+}
+
+func regexpQuote(s string) string {
+	const special = `\.+*?()|[]{}^$`
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(special, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

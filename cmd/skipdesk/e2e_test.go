@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEndToEnd builds the real binary, starts it under Xvfb in the sandbox
+// and runs every end-to-end script registered in the app (package ui/e2e):
+// each must exit 0 and leave its screenshots. Screenshots go to
+// $SKIPDESK_E2E_OUT or testout/e2e at the top of the module.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("end-to-end test skipped: Xvfb is not installed (apt-get install xvfb)")
+	}
+	bin := filepath.Join(t.TempDir(), "skipdesk")
+	build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the app: %v\n%s", err, out)
+	}
+	display, stop, err := startXvfb(xvfb)
+	if err != nil {
+		t.Skipf("end-to-end test skipped: no X server could be started: %v", err)
+	}
+	defer stop()
+
+	out := os.Getenv("SKIPDESK_E2E_OUT")
+	if out == "" {
+		out, _ = filepath.Abs(filepath.Join("..", "..", "testout", "e2e"))
+	}
+	cfg := filepath.Join(t.TempDir(), "sandbox.json")
+	if err := os.WriteFile(cfg, []byte(`{"processing": {"min_seconds": 2, "rows_per_second": 2000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := func(script string) []string {
+		return append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8",
+			"SKIPDESK_HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out,
+			"SKIPDESK_SANDBOX_CONFIG="+cfg, "SKIPDESK_API_KEY=", "SKIPDESK_BASE_URL=")
+	}
+
+	list := exec.Command(bin)
+	list.Env = env("list")
+	names, err := list.Output()
+	if err != nil {
+		t.Fatalf("listing the scripts: %v", err)
+	}
+	scripts := strings.Fields(string(names))
+	if len(scripts) == 0 {
+		t.Fatal("the app registers no end-to-end script")
+	}
+	for _, name := range scripts {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin)
+			cmd.Env = env(name)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			start := time.Now()
+			err := cmd.Run()
+			t.Logf("%s: %s", name, time.Since(start).Round(time.Millisecond))
+			if err != nil {
+				t.Fatalf("script %s: %v\n%s", name, err, tail(stderr.String(), 4000))
+			}
+			if !strings.Contains(stderr.String(), "e2e: "+name+": ok") {
+				t.Fatalf("script %s did not report ok:\n%s", name, tail(stderr.String(), 4000))
+			}
+			shots := screenshots(stderr.String())
+			if len(shots) == 0 {
+				t.Fatalf("script %s saved no screenshot", name)
+			}
+			for _, p := range shots {
+				checkPNG(t, p)
+			}
+			t.Logf("%d screenshots in %s", len(shots), out)
+		})
+	}
+}
+
+// startXvfb starts Xvfb on a free display and returns it (":N").
+func startXvfb(xvfb string) (string, func(), error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", "1280x860x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	w.Close()
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	stop := func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		r.Close()
+	}
+	select {
+	case n := <-got:
+		if n == "" {
+			stop()
+			return "", nil, fmt.Errorf("Xvfb gave no display number")
+		}
+		return ":" + n, stop, nil
+	case <-time.After(15 * time.Second):
+		stop()
+		return "", nil, fmt.Errorf("Xvfb did not start within 15 s")
+	}
+}
+
+// screenshots are the files the harness logged ("screenshot <path>").
+func screenshots(log string) []string {
+	var out []string
+	for _, line := range strings.Split(log, "\n") {
+		if i := strings.Index(line, ": screenshot "); i >= 0 {
+			out = append(out, strings.TrimSpace(line[i+len(": screenshot "):]))
+		}
+	}
+	return out
+}
+
+// checkPNG fails unless path is a PNG of a window with something drawn.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	if b.Dx() < 400 || b.Dy() < 300 {
+		t.Fatalf("%s: %dx%d is too small for the window", path, b.Dx(), b.Dy())
+	}
+	colours := map[uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 7 {
+		for x := b.Min.X; x < b.Max.X; x += 7 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colours[(r>>8)<<16|(g>>8)<<8|bl>>8] = true
+		}
+	}
+	if len(colours) < 8 {
+		t.Fatalf("%s: only %d colours: the window looks blank", path, len(colours))
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

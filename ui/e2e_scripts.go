@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+)
+
+func init() { e2e.Register("jobs-trace", runJobsTrace) }
+
+// runJobsTrace runs the sample list through a trace in the sandbox (submitted
+// through the backend, as the wizard does), follows it in the jobs list to
+// completion and opens the result in the viewer, with screenshots of the
+// jobs list and the viewer.
+func runJobsTrace(h *e2e.Harness) error {
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil {
+		return errors.New("the shell is not the app")
+	}
+	if !a.Session().Sandbox {
+		return errors.New("not in the sandbox: run with no key stored (SKIPDESK_HOME empty)")
+	}
+	if err := h.Shot("jobs-01-welcome"); err != nil {
+		return err
+	}
+	path, err := h.Shell.SampleList()
+	if err != nil {
+		return err
+	}
+	ins, err := a.be.Inspect(context.Background(), path, input.Options{})
+	if err != nil {
+		return err
+	}
+	auto := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace).Mapping()
+	h.Logf("sample list: %d rows, mapping %v", ins.Rows, auto)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	id, err := a.be.SubmitTrace(ctx, client.TraceUpload{Path: path, FileName: "sample-owners.csv", ColumnMapping: auto,
+		Mode: client.ModeNormal, IncludeLLCs: true}, input.Options{}, false, true)
+	if err != nil {
+		return fmt.Errorf("submit: %w", err)
+	}
+	h.Logf("submitted %s", id)
+	h.Do(func() { a.JobSubmitted(id) })
+
+	var job desk.Job
+	find := func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.ID == id {
+				job = j
+				return true
+			}
+		}
+		return false
+	}
+	if err := h.Wait("the job in the list", 20*time.Second, find); err != nil {
+		return err
+	}
+	h.Do(func() { h.Shell.ShowJobs(id) })
+	if err := h.Shot("jobs-02-processing"); err != nil {
+		return err
+	}
+	if err := h.Wait("the job completed and downloaded", 90*time.Second, func() bool {
+		return find() && job.Status == "completed" && job.ResultPath != ""
+	}); err != nil {
+		return fmt.Errorf("%w (last status %q)", err, job.Status)
+	}
+	h.Do(func() { h.Shell.ShowJobs(id) })
+	if err := h.Shot("jobs-03-completed"); err != nil {
+		return err
+	}
+
+	opened := make(chan error, 1)
+	h.Do(func() { h.Shell.OpenJobResult(id, func(err error) { opened <- err }) })
+	if err := <-opened; err != nil {
+		return err
+	}
+	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
+		return err
+	}
+	if err := h.Shot("jobs-04-viewer"); err != nil {
+		return err
+	}
+	// Matched only, sorted by last name.
+	var v *viewer
+	h.Do(func() {
+		v = a.viewers[a.tabs.Selected()]
+		if c := v.quick[desk.QuickMatched]; c != nil {
+			c.SetChecked(true)
+		}
+	})
+	if err := h.Wait("matched only", 20*time.Second, func() bool { return v.view.Len() == job.Matches }); err != nil {
+		return err
+	}
+	h.Do(func() { v.onHeaderTapped(indexOf(v.headers, "owner_last_name")) })
+	if err := h.Wait("sorted", 20*time.Second, func() bool { return v.q.SortCol >= 0 && v.count.Text != "Filtering…" }); err != nil {
+		return err
+	}
+	return h.Shot("jobs-05-viewer-matched-sorted")
+}
+
+func indexOf(h []string, s string) int {
+	for i, x := range h {
+		if x == s {
+			return i
+		}
+	}
+	return 0
+}

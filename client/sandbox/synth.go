@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"hash/fnv"
+	"regexp"
 	"strings"
 )
 
@@ -98,6 +99,11 @@ func rowOutcome(fields [][]byte, matchRate float64) int {
 // digits dropped; valid when 10 digits remain with area code and exchange
 // starting 2-9.
 func normalizePhone(s string) (string, bool) {
+	if excelSci.MatchString(strings.TrimSpace(s)) {
+		// Excel's scientific form (2.12555014E+9): the real digits are lost,
+		// even when what is left happens to count ten.
+		return "", false
+	}
 	low := strings.ToLower(s)
 	if i := strings.IndexAny(low, "x#"); i >= 0 {
 		low = low[:i] // "ext" contains the x: cut at its "e"
@@ -124,6 +130,8 @@ func normalizePhone(s string) (string, bool) {
 	}
 	return string(digits), true
 }
+
+var excelSci = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+$`)
 
 var (
 	areaCodes  = []string{"212", "305", "312", "404", "512", "602", "615", "702", "713", "813", "919", "972"}

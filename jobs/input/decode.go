@@ -168,7 +168,8 @@ type textDecoder struct {
 	in    []byte
 	carry [utf8.UTFMax]byte // an incomplete UTF-8 sequence at the end of the last chunk
 	nin   int               // bytes in carry
-	out   []byte
+	out   []byte            // decoded bytes not yet read: in[:pass]…
+	tail  []byte            // …then the translated rest
 	trans []byte
 	eof   bool
 	err   error
@@ -186,7 +187,10 @@ func (d *textDecoder) Encoding() string {
 }
 
 func (d *textDecoder) Read(p []byte) (int, error) {
-	for len(d.out) == 0 {
+	if len(d.out) == 0 && len(d.tail) == 0 && len(p) >= directRead {
+		return d.readDirect(p)
+	}
+	for len(d.out) == 0 && len(d.tail) == 0 {
 		if d.eof && d.nin == 0 {
 			return 0, d.err
 		}
@@ -196,33 +200,77 @@ func (d *textDecoder) Read(p []byte) (int, error) {
 	}
 	n := copy(p, d.out)
 	d.out = d.out[n:]
+	if n < len(p) {
+		m := copy(p[n:], d.tail)
+		d.tail = d.tail[m:]
+		n += m
+	}
 	return n, nil
 }
 
-// decodeChunk reads the next chunk into in and sets out to its UTF-8 form.
+// directRead is the smallest read served without an intermediate copy.
+const directRead = 4096
+
+// readDirect reads into p and converts in place: text that is already
+// UTF-8 (nearly all of it) is not copied again.
+func (d *textDecoder) readDirect(p []byte) (int, error) {
+	n := copy(p, d.carry[:d.nin])
+	d.nin = 0
+	for !d.eof {
+		m, err := d.r.Read(p[n:])
+		n += m
+		if err != nil {
+			d.eof = true
+			d.err = err
+			break
+		}
+		if m > 0 {
+			break
+		}
+	}
+	if n == 0 {
+		return 0, d.err
+	}
+	pass, tr := d.convert(p[:n])
+	if tr == nil {
+		return pass, nil // a carried incomplete sequence may have been held back
+	}
+	c := copy(p[pass:], tr)
+	d.tail = tr[c:]
+	return pass + c, nil
+}
+
+// decodeChunk reads the next chunk into in and sets out and tail to its
+// UTF-8 form.
 func (d *textDecoder) decodeChunk() error {
 	n := copy(d.in, d.carry[:d.nin])
+	d.nin = 0
 	for n < len(d.in) && !d.eof {
 		m, err := d.r.Read(d.in[n:])
 		n += m
 		if err != nil {
 			d.eof = true
-			if err != io.EOF {
-				d.err = err
-			} else {
-				d.err = io.EOF
-			}
+			d.err = err
 			break
 		}
 		if m > 0 && n >= len(d.in)/2 {
 			break
 		}
 	}
-	b := d.in[:n]
-	d.nin = 0
 	if n == 0 {
 		return nil
 	}
+	pass, tr := d.convert(d.in[:n])
+	d.out, d.tail = d.in[:pass], tr
+	return nil
+}
+
+// convert examines raw bytes b (any carried bytes already in front) and
+// returns how many leading bytes are UTF-8 as they are, and the UTF-8
+// form of the bytes after those (nil when there are none, or when the rest
+// is an incomplete sequence carried to the next read). It decides the
+// mode as it goes.
+func (d *textDecoder) convert(b []byte) (pass int, tr []byte) {
 	i := asciiPrefix(b)
 	for i < len(b) && d.mode != mode1252 {
 		if b[i] < utf8.RuneSelf {
@@ -234,8 +282,7 @@ func (d *textDecoder) decodeChunk() error {
 			if !d.eof && !utf8.FullRune(b[i:]) {
 				// An incomplete sequence at the end of the chunk: carry it.
 				d.nin = copy(d.carry[:], b[i:])
-				b = b[:i]
-				break
+				return i, nil
 			}
 			if d.mode == modeASCII {
 				d.mode = mode1252
@@ -246,11 +293,10 @@ func (d *textDecoder) decodeChunk() error {
 		i += size
 	}
 	if i >= len(b) {
-		d.out = b
-		return nil
+		return len(b), nil
 	}
-	// Translate b[i:] into trans.
-	t := append(d.trans[:0], b[:i]...)
+	pass = i
+	t := d.trans[:0]
 	for i < len(b) {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -276,8 +322,7 @@ func (d *textDecoder) decodeChunk() error {
 		i++
 	}
 	d.trans = t
-	d.out = t
-	return nil
+	return pass, t
 }
 
 // asciiPrefix returns the length of the ASCII prefix of b, eight bytes at a

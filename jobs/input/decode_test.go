@@ -9,7 +9,10 @@ import (
 	"testing/iotest"
 )
 
-func decodeAll(t *testing.T, raw []byte, oneByte bool) (string, *textDecoder) {
+// decodeAll decodes raw, the source giving one byte per read or many, and
+// the decoder read with buffers of readSize bytes (small ones go through
+// its own buffer, large ones are converted in place).
+func decodeAll(t *testing.T, raw []byte, oneByte bool, readSize int) (string, *textDecoder) {
 	t.Helper()
 	var src io.Reader = bytes.NewReader(raw)
 	if oneByte {
@@ -20,9 +23,17 @@ func decodeAll(t *testing.T, raw []byte, oneByte bool) (string, *textDecoder) {
 		t.Fatalf("detect: %s", bad)
 	}
 	text, td := newTextReader(bufio.NewReaderSize(src, 16), d)
-	out, err := io.ReadAll(text)
-	if err != nil {
-		t.Fatal(err)
+	var out []byte
+	buf := make([]byte, readSize)
+	for {
+		n, err := text.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return string(out), td
 }
@@ -44,12 +55,18 @@ func TestTextDecoder(t *testing.T) {
 		{"1252 bytes in a UTF-8 file", "Jos\xc3\xa9 Pe\xf1a\n", "José Peña\n", EncUTF8, 1},
 		{"truncated sequence at the end", "ab\xc3", "abÃ", EncCP1252, 0},
 		{"4-byte sequence", "x\xf0\x9f\x98\x80y", "x😀y", EncUTF8, 0},
+		{"sequences across reads", strings.Repeat("é€😀", 3000), strings.Repeat("é€😀", 3000), EncUTF8, 0},
+		{"1252 across reads", strings.Repeat("caf\xe9 ", 3000), strings.Repeat("café ", 3000), EncCP1252, 0},
+		{"mixed across reads", strings.Repeat("é\xe9", 3000), strings.Repeat("éé", 3000), EncUTF8, 3000},
 	}
 	for _, tt := range tests {
-		for _, oneByte := range []bool{false, true} {
-			got, td := decodeAll(t, []byte(tt.raw), oneByte)
+		for _, c := range []struct {
+			oneByte  bool
+			readSize int
+		}{{false, 7}, {true, 7}, {false, directRead}, {true, directRead}, {false, 70000}, {false, directRead + 3}} {
+			got, td := decodeAll(t, []byte(tt.raw), c.oneByte, c.readSize)
 			if got != tt.want {
-				t.Errorf("%s (one byte reads %v): got %q, want %q", tt.name, oneByte, shorten(got), shorten(tt.want))
+				t.Errorf("%s (%+v): got %q, want %q", tt.name, c, shorten(got), shorten(tt.want))
 			}
 			if td.Encoding() != tt.enc || td.Mixed != tt.mixed {
 				t.Errorf("%s: encoding %s mixed %d, want %s %d", tt.name, td.Encoding(), td.Mixed, tt.enc, tt.mixed)

@@ -5,10 +5,12 @@
 // sample, row counts, blanks, company rows, duplicates, Excel damage);
 // ConvertToCSV writes the plain UTF-8 comma CSV the API accepts.
 //
-// Memory does not grow with the file: rows are scanned in a reused buffer.
-// The one exception is duplicate detection, which keeps one 64-bit hash per
-// distinct row (about 16 bytes each in an open-addressing set: 8 MB for
-// 500,000 rows).
+// Memory does not grow with the file: rows are scanned in a reused buffer
+// and never held as strings. The one exception is duplicate detection,
+// which keeps one 64-bit hash per distinct row in open-addressing sets at
+// most half full: 16 to 32 bytes per distinct row (8 MB for the 485,000
+// rows of a 50 MB list). Two rows whose keys differ but hash alike (odds
+// about n²/2⁶⁵) would count as duplicates.
 package input
 
 import (

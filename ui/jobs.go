@@ -278,7 +278,14 @@ func (v *jobsView) anyProcessing() bool {
 	return false
 }
 
-func (v *jobsView) length() (int, int) { return len(v.shown), len(jobColumns) }
+// length is the table's size; no rows until the table has a height (see
+// viewer.length).
+func (v *jobsView) length() (int, int) {
+	if v.table.Size().Height <= 0 {
+		return 0, len(jobColumns)
+	}
+	return len(v.shown), len(jobColumns)
+}
 
 func (v *jobsView) createCell() fyne.CanvasObject {
 	l := widget.NewLabel("")

@@ -162,7 +162,15 @@ func (v *viewer) content() fyne.CanvasObject {
 	return container.NewBorder(container.NewVBox(top, bar), nil, nil, nil, v.table)
 }
 
-func (v *viewer) length() (int, int) { return v.view.Len(), len(v.headers) }
+// length is the table's size. Until the table has a height it reports no
+// rows: Fyne's table lays out every row of a table it has not sized yet
+// (one divider per row: 400,000 widgets for a large result).
+func (v *viewer) length() (int, int) {
+	if v.table.Size().Height <= 0 {
+		return 0, len(v.headers)
+	}
+	return v.view.Len(), len(v.headers)
+}
 
 func (v *viewer) createCell() fyne.CanvasObject {
 	l := widget.NewLabel("")

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+)
+
+var (
+	benchOnce sync.Once
+	benchPath string
+	benchErr  error
+)
+
+// result400k is a 400,000-row trace result (26 columns, ~72 MB), made once
+// per run in a temporary folder.
+func result400k(b *testing.B) string {
+	benchOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "skipdesk-viewer-bench-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		benchPath = filepath.Join(dir, "owners 400k result.csv")
+		benchErr = libtest.WriteTraceFile(benchPath, 400_000, 1)
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchPath
+}
+
+func heapBytes() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// BenchmarkViewerFirstPage400k opens a 400k-row result the way the window
+// does (desk.OpenResult, then the viewer tab) and draws the first page of the
+// table (every visible cell's UpdateCell, rendered by the test driver). It
+// reports the heap the open viewer holds against the file's size.
+func BenchmarkViewerFirstPage400k(b *testing.B) {
+	path := result400k(b)
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := test.NewTempApp(b)
+	w := test.NewTempWindow(b, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1180, 760))
+	fb := newFake()
+	fb.resumeErr = nil
+	app := New(a, w, fb)
+	app.session = desk.Session{Sandbox: true}
+	app.buildMain()
+	w.SetContent(app.main)
+	d, err := desk.Open(desk.Options{Home: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { app.Close(); d.Close() })
+
+	var held float64
+	var first time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		before := heapBytes()
+		start := time.Now()
+		res, err := d.OpenResult(b.Context(), path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v := app.showViewer(res, "owners 400k")
+		_ = w.Canvas().Capture() // lays out and draws the visible cells
+		first = time.Since(start)
+		if v.view.Len() != 400_000 || v.view.Cell(0, 0) == "" {
+			b.Fatalf("viewer shows %d rows", v.view.Len())
+		}
+		held = float64(heapBytes() - before)
+		app.tabs.Remove(v.item)
+		delete(app.viewers, v.item)
+		v.close()
+	}
+	b.ReportMetric(first.Seconds()*1000, "ms-first-page")
+	b.ReportMetric(held/1e6, "MB-held")
+	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
+	b.ReportMetric(held/float64(info.Size()), "x-file")
+}

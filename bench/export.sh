@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 LO_RUNS=${LO_RUNS:-1}
 ROWS=${ROWS:-400000}
-OUT=bench/out
+OUT="$PWD/bench/out"
 mkdir -p "$OUT"
 export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
 CSV="$OUT/trace-$ROWS.csv"
@@ -24,7 +24,7 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2
 go test -c -o "$OUT/export.test" ./jobs/export
 go test -c -o "$OUT/library.test" ./jobs/library
 gobench() { # binary benchmark → lines "seconds peakMB"
-  SKIPDESK_BENCH_CSV="$PWD/$CSV" "$1" -test.run '^$' -test.bench "^$2\$" -test.benchtime 1x -test.count "$RUNS" -test.benchmem |
+  SKIPDESK_BENCH_CSV="$CSV" "$1" -test.run '^$' -test.bench "^$2\$" -test.benchtime 1x -test.count "$RUNS" -test.benchmem |
     tee -a "$OUT/go-bench.txt" |
     metric "$3"
 }
@@ -42,9 +42,12 @@ open_res=$(gobench "$OUT/library.test" BenchmarkOpenResult400k MB-held)
 T[open]=$(echo "$open_res" | awk '{print $1}' | median)
 M[open]=$(echo "$open_res" | awk '{print $2}' | median)
 
-timed() { # command... → "seconds peakMB" (GNU time)
-  /usr/bin/time -f '%e %M' -o "$OUT/time.txt" "$@" >/dev/null 2>>"$OUT/peers.log"
-  awk '{printf "%s %.1f\n", $1, $2/1024}' "$OUT/time.txt"
+timed() { # command... → "seconds peakMB" (GNU time); nothing when it fails
+  if /usr/bin/time -f '%e %M' -o "$OUT/time.txt" "$@" >/dev/null 2>>"$OUT/peers.log"; then
+    awk '{printf "%s %.1f\n", $1, $2/1024}' "$OUT/time.txt"
+  else
+    echo "failed: $* (see $OUT/peers.log)" >&2
+  fi
 }
 
 # exceljs streaming writer.
@@ -53,9 +56,11 @@ if command -v node >/dev/null; then
     npm install --no-save --no-audit --no-fund --prefix bench exceljs >/dev/null 2>&1 || echo "exceljs: npm install failed"
   fi
   if [ -d bench/node_modules/exceljs ]; then
-    res=$(for i in $(seq "$RUNS"); do (cd bench && timed node exceljs-export.js "../$CSV" "../$OUT/exceljs.xlsx"); done)
-    T[exceljs]=$(echo "$res" | awk '{print $1}' | median)
-    M[exceljs]=$(echo "$res" | awk '{print $2}' | median)
+    res=$(for i in $(seq "$RUNS"); do (cd bench && timed node exceljs-export.js "$CSV" "$OUT/exceljs.xlsx"); done)
+    if [ -n "$res" ]; then
+      T[exceljs]=$(echo "$res" | awk '{print $1}' | median)
+      M[exceljs]=$(echo "$res" | awk '{print $2}' | median)
+    fi
   fi
 fi
 
@@ -65,10 +70,12 @@ if [ -z "${SKIP_LO:-}" ]; then
     (apt-get install -y -q libreoffice-calc >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q libreoffice-calc >/dev/null 2>&1)) || echo "libreoffice-calc: install failed"
   fi
   if command -v soffice >/dev/null; then
-    LOPROFILE="-env:UserInstallation=file://$PWD/$OUT/lo-profile"
+    LOPROFILE="-env:UserInstallation=file://$OUT/lo-profile"
     res=$(for i in $(seq "$LO_RUNS"); do timed soffice "$LOPROFILE" --headless --convert-to xlsx --outdir "$OUT/lo" "$CSV"; done)
-    T[libreoffice]=$(echo "$res" | awk '{print $1}' | median)
-    M[libreoffice]=$(echo "$res" | awk '{print $2}' | median)
+    if [ -n "$res" ]; then
+      T[libreoffice]=$(echo "$res" | awk '{print $1}' | median)
+      M[libreoffice]=$(echo "$res" | awk '{print $2}' | median)
+    fi
     # Our export read back by LibreOffice: every row must be there.
     go run ./bench/exportgen -rows "$ROWS" -out "$CSV" -xlsx "$OUT/ours.xlsx"
     rm -rf "$OUT/lo-back" && soffice "$LOPROFILE" --headless --convert-to csv --outdir "$OUT/lo-back" "$OUT/ours.xlsx" >/dev/null 2>&1 || true
@@ -81,7 +88,7 @@ if [ -z "${SKIP_LO:-}" ]; then
 fi
 
 echo
-printf '%-28s %10s %12s %10s\n' tool "median s" "peak MB" "ours/tool"
+printf '%-28s %10s %12s %10s\n' tool "median s" "peak MB" "time ours/tool"
 for k in BenchmarkExport400k BenchmarkNaiveExcelize400k exceljs libreoffice; do
   [ -n "${T[$k]:-}" ] || continue
   printf '%-28s %10s %12s %10s\n' "$k" "${T[$k]}" "${M[$k]:-?}" "$(awk -v a="${T[BenchmarkExport400k]}" -v b="${T[$k]}" 'BEGIN {printf "%.2f", a/b}')"

@@ -49,6 +49,7 @@ func openCSVSource(path string) (*csvSource, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(f, 1<<20))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true // as lenient as the library's reader
 	s := &csvSource{path: path, f: f, cr: cr}
 	for {
 		rec, err := cr.Read()

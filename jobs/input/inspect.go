@@ -63,7 +63,11 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		shortZipCols = make([]int, len(headers))
 		sciCols      = make([]int, len(headers))
 	)
-	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows())
+	var delim byte
+	if r.csv != nil {
+		delim = r.csv.sc.delim
+	}
+	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows(), delim)
 	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -82,7 +86,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		if len(ins.Sample) < sampleRows {
 			ins.Sample = append(ins.Sample, toStrings(row))
 		}
-		w.add(row, r.span, r.Line())
+		w.add(row, r.span, r.plain, r.Line())
 		for i, f := range row {
 			f = trimSpace(f)
 			if len(f) == 0 {
@@ -356,7 +360,11 @@ func (kb *keyBuf) reset() {
 	}
 }
 
-func (kb *keyBuf) add(f []byte) {
+func (kb *keyBuf) add(f []byte) { kb.addWith(f, &normTab) }
+
+// addWith is add with another byte table (lineTab, which turns the
+// delimiter of a whole record into the field separator).
+func (kb *keyBuf) addWith(f []byte, tab *[256]uint16) {
 	for len(f) > 0 {
 		if kb.k+len(f)+8 > len(kb.b) {
 			kb.h.Write(kb.b[:kb.k])
@@ -365,7 +373,7 @@ func (kb *keyBuf) add(f []byte) {
 		}
 		part := f[:min(len(f), len(kb.b)-8)]
 		f = f[len(part):]
-		kb.k = normalize(&kb.b, kb.k, part)
+		kb.k = normalize(&kb.b, kb.k, part, tab)
 	}
 	kb.b[kb.k] = 0x1f
 	kb.k++
@@ -376,11 +384,11 @@ func (kb *keyBuf) add(f []byte) {
 // case, costs one table load, one store and one add per byte, with no
 // data-dependent branch (the index mask lets the compiler drop the bounds
 // check); a field with other characters is then redone by normalizeSlow.
-func normalize(b *[keyBufSize]byte, k int, f []byte) int {
+func normalize(b *[keyBufSize]byte, k int, f []byte, tab *[256]uint16) int {
 	k0 := k
 	var high byte
 	for _, c := range f {
-		e := normTab[c]
+		e := tab[c]
 		b[k&(keyBufSize-1)] = byte(e)
 		k += int(e >> 8)
 		high |= c
@@ -388,10 +396,10 @@ func normalize(b *[keyBufSize]byte, k int, f []byte) int {
 	if high < utf8.RuneSelf {
 		return k
 	}
-	return normalizeSlow(b, k0, f)
+	return normalizeSlow(b, k0, f, tab)
 }
 
-func normalizeSlow(b *[keyBufSize]byte, k int, f []byte) int {
+func normalizeSlow(b *[keyBufSize]byte, k int, f []byte, tab *[256]uint16) int {
 	for i := 0; i < len(f); i++ {
 		c := f[i]
 		if c >= utf8.RuneSelf {
@@ -400,7 +408,7 @@ func normalizeSlow(b *[keyBufSize]byte, k int, f []byte) int {
 			i += size - 1
 			continue
 		}
-		e := normTab[c]
+		e := tab[c]
 		b[k&(keyBufSize-1)] = byte(e)
 		k += int(e >> 8)
 	}

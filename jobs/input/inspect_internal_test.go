@@ -28,8 +28,8 @@ func normalizeDef(f []byte) []byte {
 func TestNormalizeFoldsAccents(t *testing.T) {
 	var a, b [keyBufSize]byte
 	for _, pair := range [][2]string{{"José Peña", "JOSE PENA"}, {"Müller", "mueller"[:1] + "uller"}, {"Ærø", "AERO"}, {"Straße", "STRASSE"}, {"Ωmega", "ωMEGA"}} {
-		ka := normalize(&a, 0, []byte(pair[0]))
-		kb := normalize(&b, 0, []byte(pair[1]))
+		ka := normalize(&a, 0, []byte(pair[0]), &normTab)
+		kb := normalize(&b, 0, []byte(pair[1]), &normTab)
 		if !bytes.Equal(a[:ka], b[:kb]) {
 			t.Errorf("%q → %q, %q → %q: want equal", pair[0], a[:ka], pair[1], b[:kb])
 		}
@@ -45,7 +45,7 @@ func TestNormalizeMatchesDefinition(t *testing.T) {
 	}
 	for _, in := range inputs {
 		var b [keyBufSize]byte
-		k := normalize(&b, 3, []byte(in))
+		k := normalize(&b, 3, []byte(in), &normTab)
 		if got, want := b[3:k], normalizeDef([]byte(in)); !bytes.Equal(got, want) {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
 		}

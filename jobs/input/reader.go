@@ -43,6 +43,7 @@ type Reader struct {
 	row        [][]byte
 	strs       []string
 	span       []byte // what the fields of the last row point into (nil: unknown)
+	plain      bool   // the last row is span split at the delimiter, as wide as the header
 
 	blankRows              int
 	ragged, raggedLine     int
@@ -306,7 +307,7 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 				fields = append(fields, []byte(f))
 			}
 			r.line = rec.line
-			r.span = nil
+			r.span, r.plain = nil, false
 		} else {
 			f, line, err := r.src.next()
 			if err != nil {
@@ -317,9 +318,10 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 			}
 			fields = f
 			r.line = line
-			r.span = nil
+			r.span, r.plain = nil, false
 			if r.csv != nil {
 				r.span = r.csv.span()
+				r.plain = r.csv.sc.plain && len(f) == r.width
 			}
 		}
 		if blankBytes(fields) {

@@ -4,12 +4,22 @@ import "github.com/skipdesk/skipdesk/jobs/entity"
 
 // rowWorker does the part of Inspect that looks at whole rows (company
 // names, duplicate keys) on a second goroutine, so that it overlaps with
-// reading: Inspect copies the needed fields of each row into a batch and
-// hands full batches over. Results are final after finish.
+// reading: Inspect copies each row into a batch and hands full batches
+// over. Results are final after finish.
+//
+// When the duplicate key is every column and a row is a plain CSV line (no
+// quotes, as wide as the header), the key is made from the line in one
+// pass, the delimiter standing for the field separator; otherwise field by
+// field. Both give the same key.
 type rowWorker struct {
-	cols   []int  // the columns copied, ascending
+	cols   []int  // the columns copied field by field, ascending
 	inKey  []bool // per copied column: part of the duplicate key
 	inName []bool // per copied column: a name column
+	names  []int  // the name columns
+	// lineKey: the key is every column, so plain lines can be keyed whole,
+	// with lineTab (normTab with the delimiter kept as 0x1f).
+	lineKey bool
+	lineTab [256]uint16
 
 	in, free chan *rowBatch
 	done     chan struct{}
@@ -24,8 +34,9 @@ type rowWorker struct {
 
 type rowBatch struct {
 	data  []byte
-	spans []int32 // start and end in data of each copied field
+	spans []int32 // start and end in data of each field (or line) copied
 	lines []int   // line of each row
+	whole []bool  // per row: spans hold the line, then the name fields
 }
 
 const (
@@ -33,7 +44,9 @@ const (
 	batchBytes = 256 << 10
 )
 
-func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
+// newRowWorker starts a worker for rows width wide. delim is the CSV
+// delimiter, or 0 when rows do not come from CSV lines.
+func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) *rowWorker {
 	isKey := make([]bool, width)
 	isName := make([]bool, width)
 	for _, i := range keyIdx {
@@ -50,12 +63,22 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
 	}
 	w.seen.presize(expectRows)
 	w.hasKey = len(keyIdx) > 0
+	all := width > 0
 	for i := range width {
 		if isKey[i] || isName[i] {
 			w.cols = append(w.cols, i)
 			w.inKey = append(w.inKey, isKey[i])
 			w.inName = append(w.inName, isName[i])
 		}
+		if isName[i] {
+			w.names = append(w.names, i)
+		}
+		all = all && isKey[i]
+	}
+	if all && delim != 0 {
+		w.lineKey = true
+		w.lineTab = normTab
+		w.lineTab[delim] = 1<<8 | 0x1f
 	}
 	for range 2 {
 		w.free <- &rowBatch{}
@@ -65,19 +88,27 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int) *rowWorker {
 	return w
 }
 
-// add queues a row (as wide as the header) found at line. When every field
-// points into span (the record as the scanner holds it), span is copied
-// once and the fields located in it; otherwise the fields are copied one
-// by one.
-func (w *rowWorker) add(row [][]byte, span []byte, line int) {
+// add queues a row (as wide as the header) found at line. span is what
+// the fields point into (nil if unknown); plain says the row is span split
+// at the delimiter, nothing else.
+func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
 	if len(w.cols) == 0 {
 		return // no name and no key column: nothing to do
 	}
 	b := w.cur
 	base := int32(len(b.data))
-	if span != nil {
+	whole := plain && w.lineKey && span != nil
+	ok := span != nil
+	if ok {
 		n0 := len(b.spans)
-		for _, c := range w.cols {
+		if whole {
+			b.spans = append(b.spans, base, base+int32(len(span)))
+		}
+		cols := w.cols
+		if whole {
+			cols = w.names
+		}
+		for _, c := range cols {
 			f := row[c]
 			if len(f) == 0 {
 				b.spans = append(b.spans, base, base)
@@ -87,16 +118,17 @@ func (w *rowWorker) add(row [][]byte, span []byte, line int) {
 			off := cap(span) - cap(f)
 			if off < 0 || off+len(f) > len(span) {
 				b.spans = b.spans[:n0]
-				span = nil
+				ok = false
 				break
 			}
 			b.spans = append(b.spans, base+int32(off), base+int32(off+len(f)))
 		}
-		if span != nil {
+		if ok {
 			b.data = append(b.data, span...)
 		}
 	}
-	if span == nil {
+	if !ok {
+		whole = false
 		for _, c := range w.cols {
 			start := int32(len(b.data))
 			b.data = append(b.data, row[c]...)
@@ -104,6 +136,7 @@ func (w *rowWorker) add(row [][]byte, span []byte, line int) {
 		}
 	}
 	b.lines = append(b.lines, line)
+	b.whole = append(b.whole, whole)
 	if len(b.lines) >= batchRows || len(b.data) >= batchBytes {
 		w.in <- b
 		w.cur = <-w.free
@@ -129,7 +162,7 @@ func (w *rowWorker) run() {
 	defer close(w.done)
 	for b := range w.in {
 		w.process(b)
-		b.data, b.spans, b.lines = b.data[:0], b.spans[:0], b.lines[:0]
+		b.data, b.spans, b.lines, b.whole = b.data[:0], b.spans[:0], b.lines[:0], b.whole[:0]
 		select {
 		case w.free <- b:
 		default:
@@ -139,17 +172,28 @@ func (w *rowWorker) run() {
 
 func (w *rowWorker) process(b *rowBatch) {
 	f := 0
-	for _, line := range b.lines {
+	for r, line := range b.lines {
 		w.key.reset()
 		company := false
-		for j := range w.cols {
-			field := b.data[b.spans[f]:b.spans[f+1]]
+		if b.whole[r] {
+			w.key.addWith(b.data[b.spans[f]:b.spans[f+1]], &w.lineTab)
 			f += 2
-			if w.inKey[j] {
-				w.key.add(field)
+			for range w.names {
+				if !company && entity.IsEntityBytes(b.data[b.spans[f]:b.spans[f+1]]) {
+					company = true
+				}
+				f += 2
 			}
-			if w.inName[j] && !company && entity.IsEntityBytes(field) {
-				company = true
+		} else {
+			for j := range w.cols {
+				field := b.data[b.spans[f]:b.spans[f+1]]
+				f += 2
+				if w.inKey[j] {
+					w.key.add(field)
+				}
+				if w.inName[j] && !company && entity.IsEntityBytes(field) {
+					company = true
+				}
 			}
 		}
 		if company {

@@ -33,6 +33,7 @@ type scanner struct {
 	line    int    // physical line of buf[pos]
 	recLine int    // physical line where the last record started
 	span    []byte // the bytes every field of the last record points into
+	plain   bool   // the last record is span split at the delimiter (no quotes)
 	read    int64  // bytes of text consumed
 	records int    // records returned
 	fields  [][]byte
@@ -144,6 +145,7 @@ func (s *scanner) next() ([][]byte, error) {
 		s.read += int64(next)
 		s.records++
 		s.span = line
+		s.plain = true
 		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
 			s.pos++ // CR LF in a file that started with bare CRs
 		}
@@ -189,6 +191,7 @@ func (s *scanner) slow() ([][]byte, error) {
 	s.read += int64(n)
 	s.records++
 	s.span = s.rec
+	s.plain = false
 	f := s.fields[:0]
 	start := 0
 	for _, e := range s.ends {

@@ -481,3 +481,29 @@ func TestHeaderLineFarDown(t *testing.T) {
 		t.Errorf("warnings %v", r.Warnings())
 	}
 }
+
+// A plain line keyed whole and the same row keyed field by field (quoted,
+// padded, or with a key of every column named explicitly) are the same key.
+func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
+	tests := []struct {
+		content string
+		opts    Options
+		dups    int
+	}{
+		{"a,b\nSmith,John\n\"Smith\",John\n", Options{}, 1},
+		{"a,b,c\nx,y,\nx,y\n", Options{}, 1},
+		{"a;b;c\nx;y;z\n\"x\";\"y\";\"z\"\nX.; Y ;z!\n", Options{}, 2},
+		{"a,b\n1,2\n1,2\n", Options{KeyColumns: []string{"a", "b"}}, 1},
+		{"a,b\n1,2\n\"1,2\",\n", Options{}, 0},
+		{"a|b\nPe\xc3\xb1a|x\nPENA|X\n", Options{}, 1},
+	}
+	for _, tt := range tests {
+		ins, err := Inspect(context.Background(), writeFile(t, "d.csv", []byte(tt.content)), tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ins.DuplicateRows != tt.dups {
+			t.Errorf("%q: %d duplicates, want %d", tt.content, ins.DuplicateRows, tt.dups)
+		}
+	}
+}

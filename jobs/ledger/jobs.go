@@ -308,3 +308,28 @@ func (l *Ledger) RecordJobState(ctx context.Context, j Job, s Spend) error {
 		return l.setSpend(ctx, tx, j.ID, s.Charged, s.Refunded)
 	})
 }
+
+// JobState is a job with the spend the API reported for it.
+type JobState struct {
+	Job   Job
+	Spend Spend
+}
+
+// RecordJobStates records several jobs' states in one transaction (one
+// fsync for a whole list page).
+func (l *Ledger) RecordJobStates(ctx context.Context, states []JobState) error {
+	if len(states) == 0 {
+		return nil
+	}
+	return l.tx(ctx, func(tx *sql.Tx) error {
+		for _, s := range states {
+			if err := l.upsertJob(ctx, tx, s.Job); err != nil {
+				return err
+			}
+			if err := l.setSpend(ctx, tx, s.Job.ID, s.Spend.Charged, s.Spend.Refunded); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

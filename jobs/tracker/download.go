@@ -196,7 +196,7 @@ func (t *Tracker) Fetch(ctx context.Context, kind, jobID string, progress func(d
 				return nil, err
 			}
 		} else {
-			t.record(ctx, j, sp)
+			t.record(ctx, []ledger.JobState{{Job: j, Spend: sp}})
 		}
 	}
 	job, err := t.led.Job(ctx, jobID)

@@ -397,26 +397,32 @@ func (t *Tracker) poll(ctx context.Context, kind string, due []*tracked) {
 			t.backoff(due, err)
 			return
 		}
+		var obs []observation
 		for _, it := range items {
-			id := it.id()
-			tr := remaining[id]
-			if tr == nil && it.encodedID() != "" {
-				tr = remaining[it.encodedID()]
-				id = it.encodedID()
+			// The ledger knows a job by the id the API returned at
+			// creation: the prefixed id or, from some servers, the
+			// encoded one.
+			var tr *tracked
+			for _, id := range []string{it.id(), it.encodedID()} {
+				if tr = remaining[id]; id != "" && tr != nil {
+					delete(remaining, id)
+					break
+				}
+			}
+			if tr == nil {
+				// Not due but tracked: the look is free, take it.
+				t.mu.Lock()
+				tr = t.jobs[it.id()]
+				if tr == nil && it.encodedID() != "" {
+					tr = t.jobs[it.encodedID()]
+				}
+				t.mu.Unlock()
 			}
 			if tr != nil {
-				delete(remaining, id)
-				t.observe(ctx, it, tr)
-				continue
-			}
-			// Not due but tracked: the look is free, take it.
-			t.mu.Lock()
-			other := t.jobs[id]
-			t.mu.Unlock()
-			if other != nil {
-				t.observe(ctx, it, other)
+				obs = append(obs, observation{it, tr})
 			}
 		}
+		t.observe(ctx, obs)
 		if len(items) == 0 || page >= md.PageCount {
 			break
 		}
@@ -440,7 +446,7 @@ func (t *Tracker) poll(ctx context.Context, kind string, due []*tracked) {
 		it, err := t.get(ctx, kind, tr.job.ID)
 		switch {
 		case err == nil:
-			t.observe(ctx, it, tr)
+			t.observe(ctx, []observation{{it, tr}})
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, client.ErrNotFound):
@@ -506,72 +512,107 @@ func (t *Tracker) get(ctx context.Context, kind, id string) (item, error) {
 	return item{trace: tr}, err
 }
 
-// observe records what the API showed about a tracked job and reports the
-// changes.
-func (t *Tracker) observe(ctx context.Context, it item, tr *tracked) {
-	j, sp := it.job()
-	// Keep the id and kind the ledger knows the job by.
-	j.ID, j.Kind = tr.job.ID, tr.job.Kind
-	changed := t.record(ctx, j, sp)
+// observation is one look at a tracked job.
+type observation struct {
+	it item
+	tr *tracked
+}
+
+// observe records what the API showed about tracked jobs (one write for
+// all of them) and reports the changes.
+func (t *Tracker) observe(ctx context.Context, obs []observation) {
+	if len(obs) == 0 {
+		return
+	}
+	states := make([]ledger.JobState, len(obs))
+	for i, o := range obs {
+		j, sp := o.it.job()
+		// Keep the id and kind the ledger knows the job by.
+		j.ID, j.Kind = o.tr.job.ID, o.tr.job.Kind
+		states[i] = ledger.JobState{Job: j, Spend: sp}
+	}
+	curs := t.record(ctx, states)
 	now := time.Now()
 	t.mu.Lock()
-	if changed != nil {
-		tr.job = changed
-	}
-	t.schedule(tr, now, 0)
-	if ledger.Final(j.Status) {
-		delete(t.jobs, j.ID)
+	for i, o := range obs {
+		if curs[i] != nil {
+			o.tr.job = curs[i]
+		}
+		t.schedule(o.tr, now, 0)
+		if ledger.Final(states[i].Job.Status) {
+			delete(t.jobs, o.tr.job.ID)
+		}
 	}
 	t.mu.Unlock()
-	if !ledger.Final(j.Status) {
-		t.step("tracking", j.ID)
+	for _, s := range states {
+		if !ledger.Final(s.Job.Status) {
+			t.step("tracking", s.Job.ID)
+		}
 	}
 }
 
-// record writes a job's new state and emits the events it implies. It
-// returns the ledger's record, or nil when nothing changed.
-func (t *Tracker) record(ctx context.Context, j ledger.Job, sp ledger.Spend) *ledger.Job {
+// record writes jobs' new states and emits the events they imply. It
+// returns, for each, the ledger's record, or nil when nothing changed.
+func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledger.Job {
 	t.obsMu.Lock()
 	defer t.obsMu.Unlock()
-	prev, err := t.led.Job(ctx, j.ID)
-	if err != nil && !errors.Is(err, ledger.ErrNotFound) {
-		t.emitErr(j.ID, err)
-		return nil
+	out := make([]*ledger.Job, len(states))
+	prevs := make([]*ledger.Job, len(states))
+	var write []ledger.JobState
+	var idx []int
+	for i, s := range states {
+		j := s.Job
+		prev, err := t.led.Job(ctx, j.ID)
+		if err != nil && !errors.Is(err, ledger.ErrNotFound) {
+			t.emitErr(j.ID, err)
+			continue
+		}
+		if prev != nil && ledger.Final(prev.Status) && !ledger.Final(j.Status) {
+			continue // a stale read; the ledger keeps the final state anyway
+		}
+		if prev != nil && prev.Status == j.Status && jsonEqual(prev.Last, j.Last) {
+			continue
+		}
+		prevs[i] = prev
+		write = append(write, s)
+		idx = append(idx, i)
 	}
-	if prev != nil && ledger.Final(prev.Status) && !ledger.Final(j.Status) {
-		return nil // a stale read; the ledger keeps the final state anyway
+	if len(write) == 0 {
+		return out
 	}
-	if prev != nil && prev.Status == j.Status && jsonEqual(prev.Last, j.Last) {
-		return nil
+	if err := t.led.RecordJobStates(ctx, write); err != nil {
+		t.emitErr("", err)
+		return out
 	}
-	if err := t.led.RecordJobState(ctx, j, sp); err != nil {
-		t.emitErr(j.ID, err)
-		return nil
-	}
-	cur, err := t.led.Job(ctx, j.ID)
-	if err != nil {
-		t.emitErr(j.ID, err)
-		return nil
-	}
-	ev := Event{JobID: j.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
-	if prev == nil || prev.Status != cur.Status {
-		ev.Type = StatusChanged
-		t.emit(ev)
-	}
-	if prev == nil || !ledger.Final(prev.Status) {
-		switch cur.Status {
-		case ledger.StatusCompleted:
-			ev.Type = Completed
-			t.emit(ev)
-			if t.lib != nil {
-				t.enqueue(j.ID)
-			}
-		case ledger.StatusFailed:
-			ev.Type = Failed
+	for k, i := range idx {
+		sp := write[k].Spend
+		cur, err := t.led.Job(ctx, states[i].Job.ID)
+		if err != nil {
+			t.emitErr(states[i].Job.ID, err)
+			continue
+		}
+		out[i] = cur
+		prev := prevs[i]
+		ev := Event{JobID: cur.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
+		if prev == nil || prev.Status != cur.Status {
+			ev.Type = StatusChanged
 			t.emit(ev)
 		}
+		if prev == nil || !ledger.Final(prev.Status) {
+			switch cur.Status {
+			case ledger.StatusCompleted:
+				ev.Type = Completed
+				t.emit(ev)
+				if t.lib != nil {
+					t.enqueue(cur.ID)
+				}
+			case ledger.StatusFailed:
+				ev.Type = Failed
+				t.emit(ev)
+			}
+		}
 	}
-	return cur
+	return out
 }
 
 func jsonEqual(a, b json.RawMessage) bool {

@@ -638,3 +638,38 @@ func TestBudgetHonoursServerRateLimit(t *testing.T) {
 		t.Fatalf("take did not wait for the window: %v", err)
 	}
 }
+
+// A list read records every tracked job it shows, due or not (the sandbox
+// sends both id and encoded_id: the ledger's id must be the one matched).
+func TestListReadCoversJobsNotDue(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 600}
+	e := newEnv(t, cfg)
+	ctx := waitCtx(t, 10*time.Second)
+	a := e.submitTrace(t, "a.csv")
+	b := e.submitTrace(t, "b.csv")
+	tr := New(e.api, e.led, Options{Library: e.lib})
+	if err := tr.reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tr.mu.Lock()
+	tr.jobs[b.JobID].next = time.Now().Add(time.Hour) // not due
+	tr.mu.Unlock()
+	before := e.rt.reads.Load()
+	tr.pollDue(ctx)
+	if n := e.rt.reads.Load() - before; n != 1 {
+		t.Fatalf("%d reads, want one list read", n)
+	}
+	for _, id := range []string{a.JobID, b.JobID} {
+		j, err := e.led.Job(ctx, id)
+		if err != nil || !strings.Contains(string(j.Last), id) {
+			t.Errorf("job %s not recorded from the list: %+v, %v", id, j, err)
+		}
+	}
+	tr.mu.Lock()
+	next := tr.jobs[b.JobID].next
+	tr.mu.Unlock()
+	if time.Until(next) > 2*time.Second {
+		t.Errorf("the job seen for free keeps its old schedule (%v away)", time.Until(next))
+	}
+}

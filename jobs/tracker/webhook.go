@@ -69,7 +69,7 @@ func (t *Tracker) onWebhook(ev webhook.Event) {
 	}
 	j, sp := it.job()
 	j.ID, j.Kind = known.ID, known.Kind
-	cur := t.record(ctx, j, sp)
+	cur := t.record(ctx, []ledger.JobState{{Job: j, Spend: sp}})[0]
 	t.mu.Lock()
 	if tr := t.jobs[known.ID]; tr != nil && cur != nil {
 		tr.job = cur

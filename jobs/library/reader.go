@@ -381,6 +381,13 @@ func (r *Result) SortContext(ctx context.Context, col int, desc bool, progress P
 	if col >= len(r.headers) {
 		return fmt.Errorf("library: sort: no column %d (%d columns)", col, len(r.headers))
 	}
+	col = max(col, -1)
+	r.mu.Lock()
+	same := r.sortCol == col && (r.desc == desc || col < 0)
+	r.mu.Unlock()
+	if same {
+		return nil // the order is over all rows: still right under any filter
+	}
 	var order []int32
 	if col >= 0 {
 		keys := make([]string, len(r.starts))
@@ -521,6 +528,12 @@ func (r *Result) Filter(f Filter) error {
 
 // FilterContext is Filter with cancellation and progress (rows).
 func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress) error {
+	r.mu.Lock()
+	same := r.filter == f
+	r.mu.Unlock()
+	if same {
+		return nil
+	}
 	var keep []uint64
 	if !f.IsZero() {
 		q := r.quickCols()

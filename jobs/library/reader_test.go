@@ -270,3 +270,36 @@ func TestOpenResultErrors(t *testing.T) {
 		t.Errorf("cancelled sort: %v", err)
 	}
 }
+
+func TestResultRepeatedQueryIsFree(t *testing.T) {
+	p, headers, _ := generated(t, 1000)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	col := slices.Index(headers, "last_name")
+	if err := r.Sort(col, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Filter(Filter{Text: "smith"}); err != nil {
+		t.Fatal(err)
+	}
+	first := r.Permutation()
+	// A cancelled context shows whether work was redone: the same sort
+	// and filter again return at once without error.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r.SortContext(ctx, col, false, nil); err != nil {
+		t.Errorf("same sort redone: %v", err)
+	}
+	if err := r.FilterContext(ctx, Filter{Text: "smith"}, nil); err != nil {
+		t.Errorf("same filter redone: %v", err)
+	}
+	if !slices.Equal(r.Permutation(), first) {
+		t.Error("view changed")
+	}
+	if err := r.SortContext(ctx, col, true, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("a new direction was not computed: %v", err)
+	}
+}

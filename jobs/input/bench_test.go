@@ -2,6 +2,7 @@ package input
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"io"
@@ -197,5 +198,23 @@ func BenchmarkReaderScan50MB(b *testing.B) {
 			}
 		}
 		r.Close()
+	})
+}
+
+// BenchmarkInspectQuoted10MB inspects a list whose every field is quoted
+// (as some CRMs export): every record takes the scanner's quoted path.
+func BenchmarkInspectQuoted10MB(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.WriteUntil(&buf, corpus.New(2), -1, 10_000_000, corpus.Format{QuoteAll: true, LineEnd: "\r\n"}); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "quoted.csv")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	measure(b, int64(buf.Len()), func() {
+		if _, err := Inspect(context.Background(), path, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	})
 }

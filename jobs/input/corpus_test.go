@@ -64,6 +64,8 @@ func TestCorpusFormats(t *testing.T) {
 		{"bare CR", corpus.Format{LineEnd: "\r"}, EncUTF8, ',', 1},
 		{"1252 semicolons CR", corpus.Format{Encoding: "Windows-1252", Delim: ';', LineEnd: "\r"}, EncCP1252, ';', 1},
 		{"title lines", corpus.Format{Title: []string{"Harris County owner export", "Generated 2024-03-01, 3000 records", ""}}, EncUTF8, ',', 4},
+		{"every field quoted", corpus.Format{QuoteAll: true, LineEnd: "\r\n"}, EncUTF8, ',', 1},
+		{"every field quoted, semicolons, CR", corpus.Format{QuoteAll: true, Delim: ';', LineEnd: "\r"}, EncUTF8, ';', 1},
 		{"title with commas", corpus.Format{Title: []string{"Owner list,,,,,,,,,,,", ",,,,,,,,,,,"}, Delim: ','}, EncUTF8, ',', 3},
 	}
 	for _, tt := range tests {

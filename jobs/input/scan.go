@@ -235,6 +235,32 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 			s.noteStray(stray, multiline)
 			return j, lines, true, nil
 		}
+		// Copy runs of ordinary bytes at once: inside quotes up to the
+		// next quote, outside up to the next delimiter or quote; line
+		// breaks and NUL bytes go byte by byte below.
+		rest := s.buf[s.pos+j : s.end]
+		n := 0
+		if inQuotes {
+			if q := bytes.IndexByte(rest, '"'); q > 0 && !hasControl(rest[:q]) {
+				n = q
+			}
+		} else {
+			for n < len(rest) {
+				c := rest[n]
+				if c == s.delim || c == '"' && !literal || c <= '\r' {
+					break
+				}
+				n++
+			}
+			if n > 0 {
+				fieldStart = false
+			}
+		}
+		if n > 0 {
+			s.rec = append(s.rec, rest[:n]...)
+			j += n
+			continue
+		}
 		c := s.buf[s.pos+j]
 		j++
 		if c == 0 {
@@ -341,6 +367,16 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 		fieldStart = false
 		s.rec = append(s.rec, c)
 	}
+}
+
+// hasControl reports whether b holds a byte up to '\r' (line breaks, NUL).
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c <= '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scanner) noteStray(stray int, multiline bool) {

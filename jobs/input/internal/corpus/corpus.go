@@ -199,6 +199,7 @@ type Format struct {
 	LineEnd  string // "\n" (default), "\r\n" or "\r"
 	Encoding string // "UTF-8" (default), "UTF-8 BOM", "UTF-16LE", "UTF-16BE", "Windows-1252"
 	Title    []string
+	QuoteAll bool // quote every field, as some CRMs export
 }
 
 // Write writes a header and rows rows from g to w in format f, and returns
@@ -239,11 +240,24 @@ func WriteUntil(w io.Writer, g *Generator, rows int, size int64, f Format) (int6
 	for _, t := range f.Title {
 		io.WriteString(bw, t+lineEnd)
 	}
-	cv := csv.NewWriter(body)
-	if f.Delim != 0 {
-		cv.Comma = f.Delim
+	var cv recordWriter
+	if f.QuoteAll {
+		delim := f.Delim
+		if delim == 0 {
+			delim = ','
+		}
+		cv = &quoteAllWriter{w: body, delim: string(delim), eol: strings.ReplaceAll(lineEnd, "\r", "\n")}
+		if lineEnd == "\r\n" {
+			cv.(*quoteAllWriter).eol = "\r\n"
+		}
+	} else {
+		c := csv.NewWriter(body)
+		if f.Delim != 0 {
+			c.Comma = f.Delim
+		}
+		c.UseCRLF = lineEnd == "\r\n"
+		cv = c
 	}
-	cv.UseCRLF = lineEnd == "\r\n"
 	cv.Write(Header)
 	for i := 0; rows < 0 || i < rows; i++ {
 		if size >= 0 && i%256 == 0 {
@@ -271,6 +285,38 @@ func WriteUntil(w io.Writer, g *Generator, rows int, size int64, f Format) (int6
 	}
 	return cw.n, cw.err
 }
+
+type recordWriter interface {
+	Write([]string) error
+	Flush()
+	Error() error
+}
+
+// quoteAllWriter writes every field quoted.
+type quoteAllWriter struct {
+	w     io.Writer
+	delim string
+	eol   string
+	err   error
+}
+
+func (q *quoteAllWriter) Write(rec []string) error {
+	var b strings.Builder
+	for i, f := range rec {
+		if i > 0 {
+			b.WriteString(q.delim)
+		}
+		b.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
+	}
+	b.WriteString(q.eol)
+	if _, err := io.WriteString(q.w, b.String()); err != nil && q.err == nil {
+		q.err = err
+	}
+	return q.err
+}
+
+func (q *quoteAllWriter) Flush()       {}
+func (q *quoteAllWriter) Error() error { return q.err }
 
 type countWriter struct {
 	w   io.Writer

@@ -1,12 +1,15 @@
 package export
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,6 +140,48 @@ func TestXLSXCellTypes(t *testing.T) {
 		t.Errorf("read back %d rows, want 5", len(rows))
 	}
 	noTempFiles(t, filepath.Dir(dst))
+
+	// Excel wants <cols> in ascending order; no cell may hold a formula.
+	sheet := zipEntry(t, dst, "xl/worksheets/sheet1.xml")
+	prev := 0
+	for _, m := range regexp.MustCompile(`<col min="(\d+)"`).FindAllStringSubmatch(sheet, -1) {
+		n, _ := strconv.Atoi(m[1])
+		if n <= prev {
+			t.Errorf("<cols> out of order: %d after %d", n, prev)
+		}
+		prev = n
+	}
+	if prev != 7 {
+		t.Errorf("widths set for %d columns, want 7", prev)
+	}
+	if strings.Contains(sheet, "<f>") || strings.Contains(sheet, "<f ") {
+		t.Error("the sheet holds a formula")
+	}
+}
+
+func zipEntry(t *testing.T, path, name string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name == name {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			data, err := io.ReadAll(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(data)
+		}
+	}
+	t.Fatalf("%s has no %s", path, name)
+	return ""
 }
 
 func TestSummaryEqualsMeta(t *testing.T) {

@@ -182,8 +182,10 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		for i, w := range widths {
-			if err := sw.SetColWidth(i+1, i+1, w); err != nil {
+		// excelize keeps the last column set first: set them from the
+		// right so that <cols> comes out in ascending order, as Excel wants.
+		for i := len(widths) - 1; i >= 0; i-- {
+			if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
 		}

@@ -180,7 +180,6 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 			Mapping: up.Mapping,
 			Options: submitOptions{DropDuplicates: *dropDup, Splits: len(p.Splits), HeaderLine: o.headerLine, Sheet: o.sheet},
 			Again:   *again,
-			OnStep:  func(s submit.Step, _ *ledger.Submission) { pauseAt(env, string(s)) },
 		}
 		var cost int64 = -1
 		if kind == mapping.Trace {
@@ -194,8 +193,16 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 				req.Estimate, cost = est, est.Credits
 			}
 		}
-		if cost >= 0 {
-			fmt.Fprintf(env.Stderr, "submitting %s: %d %s, estimated %d credits\n", up.FileName, up.Rows, plural(up.Rows, "row", "rows"), cost)
+		req.OnStep = func(s submit.Step, _ *ledger.Submission) {
+			if s == submit.StepIntent {
+				// Past the duplicate check: this one goes out.
+				if cost >= 0 {
+					fmt.Fprintf(env.Stderr, "submitting %s: %d %s, estimated %d credits\n", up.FileName, up.Rows, plural(up.Rows, "row", "rows"), cost)
+				} else {
+					fmt.Fprintf(env.Stderr, "submitting %s: %d %s\n", up.FileName, up.Rows, plural(up.Rows, "row", "rows"))
+				}
+			}
+			pauseAt(env, string(s))
 		}
 		res, err := submit.Submit(ctx, api, led, req)
 		if err != nil {
@@ -297,7 +304,9 @@ func progressLine(env *Env, jobID string) func(tracker.Event) {
 		}
 		switch e.Type {
 		case tracker.StatusChanged:
-			fmt.Fprintf(env.Stderr, "%s: %s\n", e.JobID, e.Status)
+			if !ledger.Final(e.Status) { // completed and failed have their own lines
+				fmt.Fprintf(env.Stderr, "%s: %s\n", e.JobID, e.Status)
+			}
 		case tracker.Completed:
 			fmt.Fprintf(env.Stderr, "%s: completed; downloading the result\n", e.JobID)
 		case tracker.Failed:
@@ -337,6 +346,9 @@ func waitAndReport(ctx context.Context, env *Env, api *client.Client, led *ledge
 		return err
 	}
 	defer tr.Subscribe(progressLine(env, jobID))()
+	if j, err := led.Job(ctx, jobID); err == nil && !ledger.Final(j.Status) {
+		fmt.Fprintf(env.Stderr, "%s: %s; waiting (Ctrl+C stops waiting, the job goes on)\n", jobID, j.Status)
+	}
 	stop := runTracker(ctx, tr)
 	defer stop()
 	o, err := tr.Wait(ctx, jobID)

@@ -673,3 +673,38 @@ func TestListReadCoversJobsNotDue(t *testing.T) {
 		t.Errorf("the job seen for free keeps its old schedule (%v away)", time.Until(next))
 	}
 }
+
+// An include_llcs trace keeps its breakdown in the ledger and in the
+// library's job record.
+func TestBreakdownKept(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	content := ownersCSV + "Acme,LLC,4 Pine Ct,Austin,TX,78704\r\n"
+	p := filepath.Join(t.TempDir(), "llcs.csv")
+	os.WriteFile(p, []byte(content), 0o644)
+	sum := sha256.Sum256([]byte(content))
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+		File:    submit.File{Path: p, Name: "llcs.csv", SHA256: hex.EncodeToString(sum[:]), Rows: 4},
+		Mapping: ownersMapping, IncludeLLCs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := start(t, e, Options{})
+	o, err := tr.Wait(waitCtx(t, 10*time.Second), res.JobID)
+	if err != nil || o.Download == nil {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	api, _ := e.api.Traces.Get(context.Background(), res.JobID)
+	if api.Breakdown == nil || api.Breakdown.LLCs.Rows != 1 {
+		t.Fatalf("the sandbox sent no breakdown: %+v", api.Breakdown)
+	}
+	meta, err := library.ReadRecord(library.RecordPath(o.Download.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Breakdown == nil || *meta.Breakdown != *api.Breakdown || !meta.IncludeLLCs || meta.EntityRows != 1 {
+		t.Fatalf("job record breakdown %+v, API %+v", meta.Breakdown, api.Breakdown)
+	}
+	if !strings.Contains(string(o.Job.Last), `"breakdown"`) {
+		t.Fatalf("ledger job lost the breakdown: %s", o.Job.Last)
+	}
+}

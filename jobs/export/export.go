@@ -1,8 +1,29 @@
 // Package export writes a result (or the filtered view of one) to a file a
-// spreadsheet user opens: .xlsx through excelize's StreamWriter, or CSV with
-// a UTF-8 BOM for Excel. Both guard against formula injection; the .xlsx
-// keeps phones, zips and ids as text so leading zeros and long numbers
-// survive. Files are written to a temporary name and renamed when complete.
+// spreadsheet user opens: .xlsx through excelize, or CSV with a UTF-8 BOM for
+// Excel. Files are written to a temporary name and renamed when complete.
+//
+// Choices, in the .xlsx:
+//   - Every string is an inline string cell: a value starting with = + - @
+//     is text, never a formula. Columns named like phone, zip, postal, id,
+//     number (and apn, parcel, fips) are text whatever they hold; elsewhere
+//     a value becomes a number only when it is plain decimal digits with no
+//     sign, no leading zero and at most 15 significant digits.
+//   - A cell longer than Excel's 32,767 characters fails the export with a
+//     *CellTooLongError naming the row and column, unless
+//     Options.TruncateLongCells asks to cut it (each cut cell is listed in
+//     Report.Truncated). Nothing is cut silently.
+//   - Past 1,048,576 rows the rows continue in "Results 2", "Results 3"...;
+//     each sheet repeats the header. "Summary" follows the results sheets.
+//   - excelize builds the workbook (styles, bold frozen header through its
+//     StreamWriter, widths, autofilter, Summary); the data rows are written
+//     as sheet XML straight into the zip while excelize saves, through the
+//     zip writer it accepts (SetZipWriter), deflating at BestSpeed on a
+//     second goroutine. On 400k rows × 26 columns this runs at 0.14-0.22×
+//     the time of excelize's StreamWriter used plainly, with ~30 MB peak RSS
+//     against ~190 MB (bench/export.sh), for a file ~20% larger.
+//
+// In CSV, a value starting with = + - @, tab or carriage return gets a
+// leading ' (OWASP's advice against CSV injection).
 package export
 
 import (

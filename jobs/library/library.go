@@ -2,6 +2,13 @@
 // job, named so the user recognises it (job name, date, end of the job id),
 // with a job record beside it ("<name>.job.json"). Everything needed to open,
 // search and export a result offline is in the folder.
+//
+// The result reader (OpenResult) keeps an index of row offsets rather than
+// importing the file into SQLite: on a 400k-row, 75 MB result the index is
+// built and the first page shown in 0.03-0.11 s holding 3.5 MB, where the
+// SQLite import took 5.5 s and allocated 1.1 GB before the first page could
+// show (BenchmarkOpenResult400k, BenchmarkSQLiteImport400k). Sorting and
+// filtering read the file once more (about 1 s each at that size).
 package library
 
 import (

@@ -8,7 +8,7 @@
 // built and the first page shown in 0.03-0.11 s holding 3.5 MB, where the
 // SQLite import took 5.5 s and allocated 1.1 GB before the first page could
 // show (BenchmarkOpenResult400k, BenchmarkSQLiteImport400k). Sorting and
-// filtering read the file once more (about 1 s each at that size).
+// filtering read the file once more (0.4-0.8 s at that size).
 package library
 
 import (

@@ -206,3 +206,36 @@ func TestDupCounterMatchesMap(t *testing.T) {
 		t.Errorf("dupCounter: %d dups (first %d), %d distinct; map: %d (first %d), %d", d.dups, d.firstLine, d.distinct(), dups, first, len(seen))
 	}
 }
+
+func TestSplitLineMatchesBytesSplit(t *testing.T) {
+	alphabet := []byte{',', ';', 'a', 'Z', ' ', '\t', '|', 0x80, 0xff, '"', 0, '\r', 0x7f, 0x01}
+	x := uint64(12345)
+	for n := range 3000 {
+		line := make([]byte, n%40)
+		for i := range line {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			line[i] = alphabet[x%uint64(len(alphabet))]
+		}
+		for _, d := range delimiters {
+			got, special := splitLine(nil, line, d)
+			wantSpecial := bytes.IndexByte(line, '"') >= 0 || bytes.IndexByte(line, 0) >= 0
+			if special != wantSpecial {
+				t.Fatalf("splitLine(%q, %q): special %v", line, d, special)
+			}
+			if special {
+				continue
+			}
+			want := bytes.Split(line, []byte{d})
+			if len(got) != len(want) {
+				t.Fatalf("splitLine(%q, %q) = %q, want %q", line, d, got, want)
+			}
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("splitLine(%q, %q) = %q, want %q", line, d, got, want)
+				}
+			}
+		}
+	}
+}

@@ -328,9 +328,10 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 			r.blankRows++
 			continue
 		}
-		if len(fields) != r.width {
-			r.noteRagged(fields)
+		if len(fields) == r.width {
+			return fields, nil
 		}
+		r.noteRagged(fields)
 		n := copy(r.row, fields)
 		for i := n; i < r.width; i++ {
 			r.row[i] = nil

@@ -2,8 +2,10 @@ package input
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 )
 
 // maxRecord bounds the bytes of one record (one line, or several when a
@@ -136,7 +138,9 @@ func (s *scanner) next() ([][]byte, error) {
 		if !s.crOnly && len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
-		if bytes.IndexByte(line, '"') >= 0 || bytes.IndexByte(line, 0) >= 0 {
+		f, special := splitLine(s.fields[:0], line, s.delim)
+		s.fields = f
+		if special {
 			return s.slow()
 		}
 		s.recLine = s.line
@@ -149,16 +153,6 @@ func (s *scanner) next() ([][]byte, error) {
 		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
 			s.pos++ // CR LF in a file that started with bare CRs
 		}
-		f := s.fields[:0]
-		for {
-			j := bytes.IndexByte(line, s.delim)
-			if j < 0 {
-				break
-			}
-			f = append(f, line[:j])
-			line = line[j+1:]
-		}
-		s.fields = append(f, line)
 		return s.fields, nil
 	}
 }
@@ -367,6 +361,55 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 		fieldStart = false
 		s.rec = append(s.rec, c)
 	}
+}
+
+// splitLine appends the fields of line, split at delim, to fields. It
+// stops and reports special when the line holds a quote or a NUL byte (the
+// slow path handles those). Eight bytes at a time: each byte equal to the
+// delimiter, a quote or NUL sets a bit in a mask, and the delimiters are
+// read off the mask.
+func splitLine(fields [][]byte, line []byte, delim byte) (_ [][]byte, special bool) {
+	dm := lo8 * uint64(delim)
+	start, i := 0, 0
+	for ; i+8 <= len(line); i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		if hasZero(x^quotes8)|hasZero(x) != 0 {
+			return fields, true
+		}
+		for d := zeroBytes(x ^ dm); d != 0; d &= d - 1 {
+			p := i + bits.TrailingZeros64(d)>>3
+			fields = append(fields, line[start:p])
+			start = p + 1
+		}
+	}
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case delim:
+			fields = append(fields, line[start:i])
+			start = i + 1
+		case '"', 0:
+			return fields, true
+		}
+	}
+	return append(fields, line[start:]), false
+}
+
+const (
+	lo8     = 0x0101010101010101
+	hi7     = 0x7F7F7F7F7F7F7F7F
+	quotes8 = lo8 * '"'
+)
+
+// hasZero is not zero when a byte of x is zero (the classic test; which
+// bits are set is not exact, whether any is, is).
+func hasZero(x uint64) uint64 {
+	return (x - lo8) &^ x & (lo8 << 7)
+}
+
+// zeroBytes sets the high bit of each byte of x that is zero, and only
+// those (no false positives, unlike the shorter has-zero trick).
+func zeroBytes(x uint64) uint64 {
+	return ^((x&hi7 + hi7) | x | hi7)
 }
 
 // hasControl reports whether b holds a byte up to '\r' (line breaks, NUL).

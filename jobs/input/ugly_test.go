@@ -496,6 +496,9 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 		{"a,b\n1,2\n1,2\n", Options{KeyColumns: []string{"a", "b"}}, 1},
 		{"a,b\n1,2\n\"1,2\",\n", Options{}, 0},
 		{"a|b\nPe\xc3\xb1a|x\nPENA|X\n", Options{}, 1},
+		// Keys longer than the key buffer are hashed in pieces.
+		{"a,b\n" + strings.Repeat("x", 40000) + ",y\n\"" + strings.Repeat("X", 40000) + "\",Y\n", Options{}, 1},
+		{"a,b\n" + strings.Repeat("x", 40000) + ",y\n" + strings.Repeat("x", 39999) + ",y\n", Options{}, 0},
 	}
 	for _, tt := range tests {
 		ins, err := Inspect(context.Background(), writeFile(t, "d.csv", []byte(tt.content)), tt.opts)

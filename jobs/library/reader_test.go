@@ -303,3 +303,38 @@ func TestResultRepeatedQueryIsFree(t *testing.T) {
 		t.Errorf("a new direction was not computed: %v", err)
 	}
 }
+
+// The viewer reads cells on the UI goroutine while a sort or filter runs
+// on another: no race, and every cell read is a cell of the file.
+func TestResultConcurrentViewChanges(t *testing.T) {
+	p, headers, want := generated(t, 3000)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	valid := map[string]bool{"": true}
+	for _, row := range want {
+		valid[row[0]] = true
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 6; i++ {
+			_ = r.Sort(i%len(headers), i%2 == 0)
+			_ = r.Filter(Filter{Text: []string{"a", "smith", ""}[i%3]})
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		for row := 0; row < 1200; row += 7 {
+			if v := r.Cell(row, 0); !valid[v] {
+				t.Fatalf("Cell(%d,0) = %q: not a record id", row, v)
+			}
+		}
+	}
+}

@@ -459,3 +459,30 @@ func TestHeaderOnlyAndRaggedRows(t *testing.T) {
 		t.Errorf("ragged rows read back %q", rows)
 	}
 }
+
+func TestSummaryOfDNCJob(t *testing.T) {
+	src := writeResult(t, [][]string{{"phone", "phone_normalized", "dnc", "litigator", "line_type", "status"},
+		{"2125550101", "2125550101", "true", "false", "mobile", "ok"}, {"x", "", "false", "false", "unknown", "invalid"}})
+	meta := &library.Meta{JobID: "dnc_42", Kind: library.KindDNC, Name: "phones.csv", Status: "completed",
+		TotalRows: 2, MatchCount: 1, ErrorCount: 1, Rate: 1, CreditsCharged: 2, CreditsRefunded: 1, ParentTraceID: "trc_9"}
+	dst := filepath.Join(t.TempDir(), "out.xlsx")
+	if _, err := Export(context.Background(), src, dst, Options{Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := openXLSX(t, dst).GetRows("Summary")
+	got := map[string]string{}
+	for _, r := range rows {
+		if len(r) == 2 {
+			got[r[0]] = r[1]
+		}
+	}
+	for k, v := range map[string]string{"Kind": "DNC scrub", "Total rows": "2", "On DNC or litigator list": "1",
+		"Invalid numbers": "1", "Credits charged": "2", "Credits refunded": "1", "Net credits": "1", "Phones of trace": "trc_9"} {
+		if got[k] != v {
+			t.Errorf("summary %q = %q, want %q", k, got[k], v)
+		}
+	}
+	if _, ok := got["No matches"]; ok {
+		t.Error("a DNC summary shows trace figures")
+	}
+}

@@ -550,14 +550,6 @@ func columnWidths(headers []string, sample [][]string) []float64 {
 	return w
 }
 
-// SummaryLabels are the first-column labels of the Summary sheet, in order.
-var SummaryLabels = []string{
-	"Job", "Job ID", "Kind", "Source file", "Mode", "Include LLCs", "Status",
-	"Total rows", "Company rows", "Matches", "No matches", "Errors",
-	"Rate", "Credits charged", "Credits refunded", "Net credits",
-	"Created", "Completed", "Rows exported",
-}
-
 func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	rows := [][]any{}
@@ -572,13 +564,26 @@ func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 		if m.IncludeLLCs {
 			llcs = "yes"
 		}
-		rows = [][]any{
-			{"Job", m.Name}, {"Job ID", m.JobID}, {"Kind", m.Kind}, {"Source file", m.SourceFile},
-			{"Mode", m.Mode}, {"Include LLCs", llcs}, {"Status", m.Status},
-			{"Total rows", m.TotalRows}, {"Company rows", m.EntityRows}, {"Matches", m.MatchCount},
-			{"No matches", m.NoMatchCount}, {"Errors", m.ErrorCount},
-			{"Rate", m.Rate}, {"Credits charged", m.CreditsCharged}, {"Credits refunded", m.CreditsRefunded},
-			{"Net credits", m.Net()}, {"Created", date(m.CreatedAt)}, {"Completed", date(m.CompletedAt)},
+		if m.Kind == library.KindDNC {
+			rows = [][]any{
+				{"Job", m.Name}, {"Job ID", m.JobID}, {"Kind", "DNC scrub"}, {"Source file", m.SourceFile},
+				{"Status", m.Status}, {"Total rows", m.TotalRows},
+				{"On DNC or litigator list", m.MatchCount}, {"Invalid numbers", m.ErrorCount},
+				{"Rate", m.Rate}, {"Credits charged", m.CreditsCharged}, {"Credits refunded", m.CreditsRefunded},
+				{"Net credits", m.Net()}, {"Created", date(m.CreatedAt)}, {"Completed", date(m.CompletedAt)},
+			}
+			if m.ParentTraceID != "" {
+				rows = append(rows, []any{"Phones of trace", m.ParentTraceID})
+			}
+		} else {
+			rows = [][]any{
+				{"Job", m.Name}, {"Job ID", m.JobID}, {"Kind", "Skip trace"}, {"Source file", m.SourceFile},
+				{"Mode", m.Mode}, {"Include LLCs", llcs}, {"Status", m.Status},
+				{"Total rows", m.TotalRows}, {"Company rows", m.EntityRows}, {"Matches", m.MatchCount},
+				{"No matches", m.NoMatchCount}, {"Errors", m.ErrorCount},
+				{"Rate", m.Rate}, {"Credits charged", m.CreditsCharged}, {"Credits refunded", m.CreditsRefunded},
+				{"Net credits", m.Net()}, {"Created", date(m.CreatedAt)}, {"Completed", date(m.CompletedAt)},
+			}
 		}
 		if b := m.Breakdown; b != nil {
 			rows = append(rows,

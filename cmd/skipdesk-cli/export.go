@@ -119,12 +119,17 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	if *limit <= 0 {
 		return usageErrorf("results search: --limit must be positive")
 	}
-	if *dir == "" {
+	explicit := *dir != ""
+	if !explicit {
 		if *dir, err = library.DefaultDir(); err != nil {
 			return err
 		}
 	}
 	if _, err := os.Stat(*dir); err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(env.Stdout, "no results downloaded yet (%s)\n", *dir)
+			return nil
+		}
 		return fmt.Errorf("results search: library folder: %w", err)
 	}
 	lib, err := library.Open(*dir)

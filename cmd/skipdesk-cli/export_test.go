@@ -126,4 +126,8 @@ func TestResultsSearchCommand(t *testing.T) {
 	if code, _, _ := runCLI(t, "results", "search", "x", "--dir", filepath.Join(home, "nope")); code != exitFailure {
 		t.Errorf("missing folder: exit %d", code)
 	}
+	t.Setenv("SKIPDESK_HOME", filepath.Join(home, "fresh"))
+	if code, stdout, _ := runCLI(t, "results", "search", "x"); code != 0 || !strings.Contains(stdout, "no results downloaded yet") {
+		t.Errorf("no library yet: exit %d, %q", code, stdout)
+	}
 }

@@ -3,7 +3,6 @@ package input
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -84,5 +83,3 @@ func (c *csvSource) warnings() []Warning {
 	}
 	return ws
 }
-
-var _ io.Closer = (*os.File)(nil)

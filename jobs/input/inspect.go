@@ -138,7 +138,11 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	}
 	ins.TooLarge = ins.Size > uploadLimit
 	if ins.TooLarge {
-		warns = append(warns, Warning{Message: fmt.Sprintf("the file is %.1f MB; the upload limit is 50 MB: split it", float64(ins.Size)/(1<<20))})
+		advice := "split it"
+		if ins.Encoding == EncUTF16LE || ins.Encoding == EncUTF16BE {
+			advice = "converted to UTF-8 it will be about half as large"
+		}
+		warns = append(warns, Warning{Message: fmt.Sprintf("the file is %.1f MB; the upload limit is 50 MB: %s", float64(ins.Size)/(1<<20), advice)})
 	}
 	ins.ConversionReasons = conversionReasons(ins, r)
 	ins.NeedsConversion = len(ins.ConversionReasons) > 0

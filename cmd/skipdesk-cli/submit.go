@@ -181,6 +181,17 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 			Options: submitOptions{DropDuplicates: *dropDup, Splits: len(p.Splits), HeaderLine: o.headerLine, Sheet: o.sheet},
 			Again:   *again,
 		}
+		if up.Size >= 1<<20 {
+			var last int64 = -1
+			req.Progress = func(sent, total int64) {
+				if total > 0 {
+					if pct := sent * 100 / total; pct/25 != last/25 {
+						last = pct
+						fmt.Fprintf(env.Stderr, "uploaded %d%%\n", pct)
+					}
+				}
+			}
+		}
 		var cost int64 = -1
 		if kind == mapping.Trace {
 			req.Kind, req.Mode, req.IncludeLLCs = ledger.KindTrace, p.Mode, *llcs

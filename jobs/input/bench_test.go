@@ -218,3 +218,19 @@ func BenchmarkInspectQuoted10MB(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkInspect50MBNameAddressKey is Inspect as a trace submission uses
+// it: duplicates by owner name and property address only.
+func BenchmarkInspect50MBNameAddressKey(b *testing.B) {
+	path := benchFile(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{KeyColumns: []string{"Owner 1 First Name", "Owner 1 Last Name", "Situs Address", "Site City", "Site State", "Site Zip"}}
+	measure(b, st.Size(), func() {
+		if _, err := Inspect(context.Background(), path, opts); err != nil {
+			b.Fatal(err)
+		}
+	})
+}

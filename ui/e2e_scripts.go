@@ -104,7 +104,33 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err := h.Wait("sorted", 20*time.Second, func() bool { return v.q.SortCol >= 0 && v.count.Text != "Filtering…" }); err != nil {
 		return err
 	}
-	return h.Shot("jobs-05-viewer-matched-sorted")
+	if err := h.Shot("jobs-05-viewer-matched-sorted"); err != nil {
+		return err
+	}
+	// The library finds the result offline.
+	h.Do(func() {
+		a.tabs.SelectIndex(1)
+		a.library.search_.SetText("Adams")
+	})
+	if err := h.Wait("library search", 20*time.Second, func() bool { return len(a.library.items) == 1 }); err != nil {
+		return err
+	}
+	if err := h.Shot("jobs-06-library"); err != nil {
+		return err
+	}
+	var f *settingsForm
+	h.Do(func() {
+		f = a.newSettingsForm()
+		f.dialog.Show()
+	})
+	if err := h.Shot("jobs-07-settings"); err != nil {
+		return err
+	}
+	h.Do(func() {
+		f.dialog.Hide()
+		a.showConnect()
+	})
+	return h.Shot("jobs-08-first-run")
 }
 
 func indexOf(h []string, s string) int {

@@ -76,7 +76,12 @@ func (a *App) newFirstRun() *firstRun {
 	sandboxCard := widget.NewCard("Just looking?", "Try the sandbox", container.NewVBox(sandboxHelp, f.sandbox))
 
 	cards := container.NewGridWithColumns(2, keyCard, sandboxCard)
-	f.content = container.NewCenter(container.NewVBox(title, intro, cards, f.status))
+	box := container.NewVBox(title, intro, cards, f.status)
+	if a.session.Sandbox && a.main != nil {
+		// Came here from the sandbox: offer the way back.
+		box.Add(container.NewCenter(widget.NewButton("Back to the sandbox", func() { a.win.SetContent(a.main) })))
+	}
+	f.content = container.NewCenter(box)
 	return f
 }
 

@@ -83,8 +83,11 @@ func libraryLine(it desk.LibraryItem) string {
 	if it.Rows > 0 {
 		parts = append(parts, desk.Count(int64(it.Rows))+" rows")
 	}
-	if it.Size > 0 {
+	switch {
+	case it.Size >= 1<<20:
 		parts = append(parts, fmt.Sprintf("%.1f MB", float64(it.Size)/(1<<20)))
+	case it.Size > 0:
+		parts = append(parts, fmt.Sprintf("%d KB", (it.Size+1023)/1024))
 	}
 	if len(it.Hits) > 0 {
 		parts = append(parts, "found: "+strings.Join(it.Hits, "; "))
@@ -118,9 +121,9 @@ func (v *libraryView) search() {
 			case len(items) == 0:
 				v.status.SetText("No downloaded result contains \"" + q + "\".")
 			case q == "":
-				v.status.SetText(fmt.Sprintf("%d results on this computer. Select one to open it.", len(items)))
+				v.status.SetText(fmt.Sprintf("%s on this computer. Select one to open it.", plural(len(items), "result", "results")))
 			default:
-				v.status.SetText(fmt.Sprintf("%d results contain \"%s\".", len(items), q))
+				v.status.SetText(fmt.Sprintf("%s contain \"%s\". Select one to open it.", plural(len(items), "result", "results"), q))
 			}
 		}
 		v.list.Refresh()
@@ -128,4 +131,11 @@ func (v *libraryView) search() {
 			v.onSearched()
 		}
 	})
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return desk.Count(int64(n)) + " " + many
 }

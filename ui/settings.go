@@ -65,6 +65,10 @@ func (a *App) newSettingsForm() *settingsForm {
 	if a.session.BaseURL == "" {
 		f.signOut.Disable()
 	}
+	var bottom fyne.CanvasObject = container.NewVBox(widget.NewSeparator(), f.signOut)
+	if a.session.Sandbox {
+		bottom = widget.NewLabel("In the sandbox: no API key is stored. Use \"Use my API key…\" to connect your account.")
+	}
 
 	form := widget.NewForm(
 		widget.NewFormItem("Webhooks", f.webhookOn),
@@ -74,7 +78,7 @@ func (a *App) newSettingsForm() *settingsForm {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Notifications", f.notifications),
 	)
-	content := container.NewVBox(form, widget.NewSeparator(), f.signOut)
+	content := container.NewVBox(form, bottom)
 	d := dialog.NewCustomConfirm("Settings", "Save", "Cancel", content, func(save bool) {
 		if save {
 			f.save()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
 // The ledger from the command line: every job with its status and spend,
@@ -242,6 +243,10 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 	stop := runTracker(ctx, tr)
 	defer stop()
 	if err := tr.WaitIdle(ctx); err != nil {
+		var se *tracker.StuckError
+		if errors.As(err, &se) {
+			return &exitError{code: exitAPI, err: fmt.Errorf("every other job is done; %w", err)}
+		}
 		return fmt.Errorf("stopped waiting: %w", err)
 	}
 	fmt.Fprintln(env.Stdout, "no job in flight; every result is downloaded")

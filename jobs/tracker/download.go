@@ -21,6 +21,10 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
+// stuckAfter is how many failed downloads make a job count as stuck for
+// WaitIdle (the tracker keeps trying).
+const stuckAfter = 3
+
 // enqueue queues a job's result for download unless it is queued already.
 func (t *Tracker) enqueue(jobID string) {
 	t.mu.Lock()
@@ -54,6 +58,9 @@ func (t *Tracker) downloader(ctx context.Context) {
 			if err != nil {
 				t.retries[id]++
 				n := t.retries[id]
+				if n >= stuckAfter {
+					t.stuck[id] = fmt.Sprintf("its result failed to download %d times: %v", n, err)
+				}
 				t.mu.Unlock()
 				t.emitErr(id, err)
 				// Try again later, backing off: 5 s, 10 s, 20 s … 5 min.
@@ -70,6 +77,7 @@ func (t *Tracker) downloader(ctx context.Context) {
 			}
 			delete(t.retries, id)
 			delete(t.queued, id)
+			delete(t.stuck, id)
 			t.mu.Unlock()
 		}
 	}

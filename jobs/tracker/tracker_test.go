@@ -708,3 +708,23 @@ func TestBreakdownKept(t *testing.T) {
 		t.Fatalf("ledger job lost the breakdown: %s", o.Job.Last)
 	}
 }
+
+// A job the key cannot see does not keep WaitIdle waiting for ever.
+func TestWaitIdleReportsStuckJobs(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	ctx := waitCtx(t, 10*time.Second)
+	res := e.submitTrace(t, "owners.csv")
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_other_account", Kind: ledger.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := start(t, e, Options{})
+	err := tr.WaitIdle(ctx)
+	var se *StuckError
+	if !errors.As(err, &se) || len(se.Jobs) != 1 || !strings.Contains(se.Jobs["trc_other_account"], "not visible") {
+		t.Fatalf("WaitIdle: %v", err)
+	}
+	// The good job finished first.
+	if d, err := e.led.JobDownload(ctx, res.JobID); err != nil || d == nil {
+		t.Fatalf("the visible job: %v", err)
+	}
+}

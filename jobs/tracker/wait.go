@@ -3,6 +3,9 @@ package tracker
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -29,19 +32,58 @@ func (t *Tracker) Wait(ctx context.Context, jobID string) (*Outcome, error) {
 	return o, err
 }
 
+// StuckError is returned by WaitIdle when the only jobs left cannot
+// progress now: jobs the API key cannot see (another account's), results
+// that keep failing to download. The tracker keeps trying them.
+type StuckError struct {
+	Jobs map[string]string // job id → why
+}
+
+func (e *StuckError) Error() string {
+	ids := make([]string, 0, len(e.Jobs))
+	for id := range e.Jobs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id + ": " + e.Jobs[id]
+	}
+	return fmt.Sprintf("%d %s cannot be finished now (%s)", len(ids), map[bool]string{true: "job", false: "jobs"}[len(ids) == 1],
+		strings.Join(parts, "; "))
+}
+
 // WaitIdle blocks until no job is in flight and every completed job's
-// result is in the library.
+// result is in the library. When the jobs left are all stuck it returns a
+// *StuckError.
 func (t *Tracker) WaitIdle(ctx context.Context) error {
 	return t.waitFor(ctx, "", func() (bool, error) {
 		inflight, err := t.led.InFlight(ctx)
-		if err != nil || len(inflight) > 0 {
+		if err != nil {
 			return false, err
 		}
-		if t.lib == nil {
+		left := inflight
+		if t.lib != nil {
+			todo, err := t.led.NotDownloaded(ctx)
+			if err != nil {
+				return false, err
+			}
+			left = append(left, todo...)
+		}
+		if len(left) == 0 {
 			return true, nil
 		}
-		todo, err := t.led.NotDownloaded(ctx)
-		return err == nil && len(todo) == 0, err
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		stuck := &StuckError{Jobs: map[string]string{}}
+		for _, j := range left {
+			why, ok := t.stuck[j.ID]
+			if !ok {
+				return false, nil
+			}
+			stuck.Jobs[j.ID] = why
+		}
+		return false, stuck
 	})
 }
 

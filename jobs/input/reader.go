@@ -25,7 +25,8 @@ type source interface {
 }
 
 // Reader streams the data rows of a file as UTF-8, each as wide as the
-// header. Blank rows are skipped (they are not rows: CONTRACT §1).
+// header. Fully blank records are skipped: they are not rows, for the
+// provider either (not counted, not billed).
 type Reader struct {
 	path       string
 	format     string
@@ -45,9 +46,8 @@ type Reader struct {
 	span       []byte // what the fields of the last row point into (nil: unknown)
 	plain      bool   // the last row is span split at the delimiter, as wide as the header
 
-	blankRows              int
-	ragged, raggedLine     int
-	raggedMax, raggedMaxLn int
+	blankRows          int
+	ragged, raggedLine int
 }
 
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
@@ -136,15 +136,15 @@ func (r *Reader) readHeader(headerLine int) error {
 		if err != nil {
 			return r.wrap(err, line)
 		}
-		rec := record{line: line, fields: toStrings(fields)}
 		for _, f := range fields {
 			held += len(f)
 		}
-		if headerLine > 0 && line < headerLine {
-			rec.fields = nil // above the chosen header: only its line matters
-			if !blankBytes(fields) {
-				rec.fields = []string{"x"}
-			}
+		rec := record{line: line}
+		switch {
+		case headerLine <= 0 || line >= headerLine:
+			rec.fields = toStrings(fields)
+		case !blankBytes(fields):
+			rec.fields = []string{"x"} // above the chosen header: only its line matters
 		}
 		recs = append(recs, rec)
 	}
@@ -181,9 +181,7 @@ func (r *Reader) readHeader(headerLine int) error {
 		}
 	}
 	hdr := recs[h]
-	// Trailing blank header cells beyond the data are dropped only when no
-	// row uses them; keep it simple: a header ending in blank cells keeps
-	// them (as "Column N").
+	hdr.fields = trimHeader(hdr.fields, recs[h+1:])
 	r.rawHeaders = make([]string, len(hdr.fields))
 	for i, f := range hdr.fields {
 		r.rawHeaders[i] = strings.TrimSpace(f)
@@ -196,6 +194,22 @@ func (r *Reader) readHeader(headerLine int) error {
 	r.row = make([][]byte, r.width)
 	r.strs = make([]string, r.width)
 	return nil
+}
+
+// trimHeader drops blank cells at the end of the header that the rows
+// after it do not fill either ("First,Last,," over "John,Smith"): they
+// would make every row look short. Blank header cells the rows do fill
+// stay, and become "Column N".
+func trimHeader(header []string, after []record) []string {
+	width := 0
+	for _, r := range after {
+		width = max(width, nonEmptyWidth(r.fields))
+	}
+	n := len(header)
+	for n > max(width, 1) && strings.TrimSpace(header[n-1]) == "" {
+		n--
+	}
+	return header[:n]
 }
 
 func toStrings(fields [][]byte) []string {
@@ -352,9 +366,6 @@ func (r *Reader) noteRagged(fields [][]byte) {
 	r.ragged++
 	if r.raggedLine == 0 {
 		r.raggedLine = r.line
-	}
-	if len(fields) > r.raggedMax {
-		r.raggedMax, r.raggedMaxLn = len(fields), r.line
 	}
 }
 

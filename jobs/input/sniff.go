@@ -232,3 +232,12 @@ func distinctHeaders(raw []string) []string {
 	}
 	return out
 }
+
+// nonEmptyWidth is the field count without trailing blank fields.
+func nonEmptyWidth(fields []string) int {
+	n := len(fields)
+	for n > 0 && strings.TrimSpace(fields[n-1]) == "" {
+		n--
+	}
+	return n
+}

@@ -510,3 +510,15 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderTrailingBlankCells(t *testing.T) {
+	r, rows, _ := readAll(t, "t.csv", "First,Last,,\nJohn,Smith\nJane,Doe,,\n", Options{})
+	if !slices.Equal(r.Headers(), []string{"First", "Last"}) || len(rows) != 2 || findWarning(r.Warnings(), "different number") != nil {
+		t.Errorf("headers %q rows %q warnings %v", r.Headers(), rows, r.Warnings())
+	}
+	// A blank header cell over data keeps its column.
+	r, _, _ = readAll(t, "t.csv", "First,Last,\nJohn,Smith,x\n", Options{})
+	if !slices.Equal(r.Headers(), []string{"First", "Last", "Column 3"}) {
+		t.Errorf("headers %q", r.Headers())
+	}
+}

@@ -122,7 +122,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	warns = append(warns, r.Warnings()...)
 	if ins.DuplicateRows > 0 {
 		warns = append(warns, Warning{Line: dupLine, Count: ins.DuplicateRows,
-			Message: fmt.Sprintf("%s the same %s as an earlier row (billed again if sent)", plural(ins.DuplicateRows, "row has", "rows have"), keyWords(opts.KeyColumns))})
+			Message: fmt.Sprintf("%s the same %s as an earlier row (billed again if sent)", plural(ins.DuplicateRows, "row has", "rows have"), keyWords(opts.KeyColumns == nil, ins.KeyColumns))})
 	}
 	for i, n := range shortZipCols {
 		if n > 0 {
@@ -174,6 +174,9 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 	if sc := r.csv.sc; sc.nuls > 0 || sc.unclosed > 0 || sc.strayQuotes > 0 {
 		why = append(why, "stray quotes or NUL bytes")
 	}
+	if td := r.csv.td; td != nil && td.Mixed > 0 {
+		why = append(why, "some bytes are not valid UTF-8")
+	}
 	if ins.RaggedRows > 0 {
 		why = append(why, "rows with more or fewer fields than the header")
 	}
@@ -195,8 +198,9 @@ func delimName(d rune) string {
 	return fmt.Sprintf("%q", d)
 }
 
-func keyWords(keys []string) string {
-	if keys == nil {
+// keyWords names the duplicate key in a warning.
+func keyWords(all bool, keys []string) string {
+	if all {
 		return "values"
 	}
 	return strings.Join(keys, " + ")

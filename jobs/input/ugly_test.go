@@ -440,6 +440,7 @@ func TestConversionReasons(t *testing.T) {
 		{"a,b\n1\"x,2\n", []string{"stray quotes or NUL bytes"}},
 		{"a,b\r1,2\r", []string{"lines end with a bare CR"}},
 		{"a,b\n1,caf\xe9\n", []string{"the text is Windows-1252, not plain UTF-8"}},
+		{"a,b\ncaf\xc3\xa9,caf\xe9\n", []string{"some bytes are not valid UTF-8"}},
 	}
 	for _, tt := range tests {
 		ins, err := Inspect(context.Background(), writeFile(t, "c.csv", []byte(tt.content)), Options{})

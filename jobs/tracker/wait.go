@@ -20,7 +20,8 @@ type Outcome struct {
 
 // Wait blocks until the job has failed or its result is in the library
 // (without a library: until it completed or failed). The tracker must be
-// running (Run) for anything to change.
+// running (Run) for anything to change. It returns a *StuckError when the
+// job cannot progress now (not visible to the key, its download failing).
 func (t *Tracker) Wait(ctx context.Context, jobID string) (*Outcome, error) {
 	var o *Outcome
 	err := t.waitFor(ctx, jobID, func() (bool, error) {
@@ -129,6 +130,12 @@ func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, er
 		return nil, false, err
 	}
 	o := &Outcome{Job: j, Spend: sp}
+	t.mu.Lock()
+	why, stuck := t.stuck[jobID]
+	t.mu.Unlock()
+	if stuck {
+		return nil, false, &StuckError{Jobs: map[string]string{jobID: why}}
+	}
 	switch {
 	case j.Status == ledger.StatusFailed:
 		return o, true, nil

@@ -43,13 +43,18 @@ func init() {
 }
 
 // classifySubmitError: a duplicate needs --again (a usage matter); a
-// ledger held by the app is local trouble.
+// ledger held by the app is local trouble; a job the API will not let
+// finish (not visible to the key, its result not downloadable) is the API's.
 func classifySubmitError(err error) (int, bool) {
 	switch {
 	case errors.Is(err, submit.ErrDuplicate):
 		return exitUsage, true
 	case errors.Is(err, ledger.ErrLocked):
 		return exitFailure, true
+	}
+	var se *tracker.StuckError
+	if errors.As(err, &se) {
+		return exitAPI, true
 	}
 	return 0, false
 }

@@ -2,8 +2,10 @@ package input
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // csvSource reads records from a text file.
@@ -12,6 +14,9 @@ type csvSource struct {
 	td *textDecoder // nil for UTF-16
 	d  detected
 	sc *scanner
+	// sepLine: the file starts with Excel's "sep=;" line, which names the
+	// delimiter and is not part of the list.
+	sepLine bool
 }
 
 func openCSV(f *os.File, raw *bufio.Reader, d detected, path string) (*csvSource, error) {
@@ -25,8 +30,26 @@ func openCSV(f *os.File, raw *bufio.Reader, d detected, path string) (*csvSource
 		return nil, &FileError{Path: path, Msg: "this is not a text file (it holds NUL and control bytes): is it a CSV?", Err: errNotText}
 	}
 	sc.crOnly = sniffLineEnds(prefix)
-	sc.delim = sniffDelimiter(prefix, sc.eof)
-	return &csvSource{f: f, td: td, d: d, sc: sc}, nil
+	c := &csvSource{f: f, td: td, d: d, sc: sc}
+	if delim, ok := sepDirective(prefix); ok {
+		sc.delim, c.sepLine = delim, true
+	} else {
+		sc.delim = sniffDelimiter(prefix, sc.eof)
+	}
+	return c, nil
+}
+
+// sepDirective recognises the "sep=X" first line Excel writes and reads
+// to name the delimiter.
+func sepDirective(text []byte) (byte, bool) {
+	line := text
+	if i := bytes.IndexAny(text, "\r\n"); i >= 0 {
+		line = text[:i]
+	}
+	if len(line) == 5 && strings.EqualFold(string(line[:4]), "sep=") && strings.IndexByte(",;\t|", line[4]) >= 0 {
+		return line[4], true
+	}
+	return 0, false
 }
 
 func (c *csvSource) next() ([][]byte, int, error) {

@@ -141,6 +141,8 @@ func (r *Reader) readHeader(headerLine int) error {
 		}
 		rec := record{line: line}
 		switch {
+		case line == 1 && r.csv != nil && r.csv.sepLine:
+			r.skipped++ // Excel's "sep=;": not a title, not a header
 		case headerLine <= 0 || line >= headerLine:
 			rec.fields = toStrings(fields)
 		case !blankBytes(fields):

@@ -140,6 +140,14 @@ func TestReadUglyFiles(t *testing.T) {
 			rows:    [][]string{{"Smith, John", "1 Main St, Apt 2", "Boston"}, {"Doe, Jane", "2 Oak", "Salem"}},
 		},
 		{
+			name:    "Excel sep= line",
+			content: "sep=;\r\nName;Note\r\nSmith, John;a,b\r\n",
+			headers: []string{"Name", "Note"},
+			rows:    [][]string{{"Smith, John", "a,b"}},
+			lines:   []int{3},
+			warn:    "1 line above it skipped", warnAt: 2,
+		},
+		{
 			name:    "pipes",
 			content: "a|b|c\n1|2|3\n",
 			headers: []string{"a", "b", "c"},

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -21,7 +22,7 @@ const (
 )
 
 // maxReconcilePages caps the list pages read per kind in one Reconcile.
-const maxReconcilePages = 50
+var maxReconcilePages = 50
 
 // ReconcileOptions tune Reconcile; the zero value is the default.
 type ReconcileOptions struct {
@@ -118,7 +119,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 			}
 			oc.State, oc.JobID = ledger.StateCreated, match.id
 			oc.Reason = fmt.Sprintf("found job %s created %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
-		case o.Now().After(to):
+		case o.Now().After(to) && f.complete:
 			oc.State = ledger.StateNotCreated
 			oc.Reason = fmt.Sprintf("no job named %q with %d rows was created between %s and %s",
 				filepath.Base(s.FileName), s.Rows, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
@@ -161,8 +162,11 @@ type finder struct {
 	kind  string
 	since time.Time
 	read  bool
-	list  []candidate
-	taken map[string]bool
+	// complete: the pages read reach back past since (else the page cap
+	// stopped the walk, and absence proves nothing).
+	complete bool
+	list     []candidate
+	taken    map[string]bool
 }
 
 func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
@@ -208,6 +212,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 		f.list = append(f.list, items...)
 		// Lists are newest first: stop once a page reaches before the window.
 		if len(items) == 0 || page >= md.PageCount || items[len(items)-1].created.Before(f.since) {
+			f.complete = true
 			break
 		}
 	}
@@ -256,13 +261,11 @@ func dncCandidate(d *client.DNCJob) candidate {
 // pick chooses, among the candidates that fit s, the earliest created one
 // that no submission holds yet.
 func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submission, cands []candidate, from, to time.Time) (*candidate, error) {
-	name := filepath.Base(s.FileName)
-	same := func(a string) bool { return a == name }
-	if s.Kind == ledger.KindSingle {
-		// "Single: FIRST LAST" as the server spells it.
-		name = strings.Join(strings.Fields(strings.ToUpper(s.FileName)), " ")
-		same = func(a string) bool { return strings.Join(strings.Fields(strings.ToUpper(a)), " ") == name }
-	}
+	// Names compare by their letters and digits, case aside: a server that
+	// tidies a file name (spaces, accents, "Single: first last") still
+	// names the same job.
+	name := nameKey(filepath.Base(s.FileName))
+	same := func(a string) bool { return nameKey(a) == name }
 	var best *candidate
 	for i := range cands {
 		c := &cands[i]
@@ -288,4 +291,15 @@ func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submissi
 		}
 	}
 	return best, nil
+}
+
+// nameKey is a name reduced to its lower-case letters and digits.
+func nameKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -394,3 +394,52 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 		t.Fatalf("adopted spend %+v", sp)
 	}
 }
+
+func TestNameKey(t *testing.T) {
+	for _, c := range [][2]string{
+		{"owners.csv", "Owners.CSV"},
+		{"my list (1).csv", "my_list_1.csv"},
+		{"Single: Ann Lee", "SINGLE:  ANN   LEE"},
+	} {
+		if nameKey(c[0]) != nameKey(c[1]) {
+			t.Errorf("%q and %q should name the same job", c[0], c[1])
+		}
+	}
+	if nameKey("owners.csv") == nameKey("owners2.csv") {
+		t.Error("different names compare equal")
+	}
+}
+
+// When the page cap stops the walk before the window, absence proves
+// nothing: the submission stays unknown.
+func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	old := maxReconcilePages
+	maxReconcilePages = 1
+	defer func() { maxReconcilePages = old }()
+	f := writeFile(t, "filler.csv", ownersCSV)
+	for range 101 {
+		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: f.Path, ColumnMapping: ownersMapping}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	created := time.Now().Add(-time.Hour) // window long past
+	id, _ := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "lost.csv", FileHash: "h", Rows: 3, CreatedAt: created})
+	e.led.MarkSent(ctx, id)
+	e.led.MarkUnknown(ctx, id, "test")
+	// The list walk ends at page 1, whose oldest job is newer than the window.
+	if _, err := Reconcile(ctx, e.api, e.led, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateUnknown {
+		t.Fatalf("state %s after an incomplete walk", s.State)
+	}
+	maxReconcilePages = 5
+	if _, err := Reconcile(ctx, e.api, e.led, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateNotCreated {
+		t.Fatalf("state %s after a complete walk", s.State)
+	}
+}

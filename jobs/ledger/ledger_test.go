@@ -564,6 +564,14 @@ func TestDeliveryDedupe(t *testing.T) {
 	if seen, _ := d.Seen("delivery:whd_9"); !seen {
 		t.Fatal("second sighting not reported")
 	}
+	if seen, _ := d.Seen("job:trace.completed:trc_7:completed"); seen {
+		t.Fatal("new job key reported as seen")
+	}
+	var jobID, event, status string
+	l.db.QueryRow("SELECT job_id, event, status FROM webhook_deliveries WHERE delivery_id = ?", "job:trace.completed:trc_7:completed").Scan(&jobID, &event, &status)
+	if jobID != "trc_7" || event != "trace.completed" || status != "completed" {
+		t.Fatalf("recorded %q %q %q", jobID, event, status)
+	}
 	l.Close()
 	l2, err := Open(dir)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // MarkDelivery records a webhook delivery as handled. It reports false when
@@ -46,7 +47,14 @@ type DeliveryDedupe struct {
 
 // Seen records key and reports whether it had been recorded before.
 func (d DeliveryDedupe) Seen(key string) (bool, error) {
-	first, err := d.L.MarkDelivery(context.Background(), key, "", "", "received")
+	// client/webhook's keys: "delivery:<id>" and "job:<event>:<job id>:<status>".
+	jobID, event, status := "", "", "received"
+	if rest, ok := strings.CutPrefix(key, "job:"); ok {
+		if parts := strings.Split(rest, ":"); len(parts) >= 3 {
+			event, jobID, status = parts[0], strings.Join(parts[1:len(parts)-1], ":"), parts[len(parts)-1]
+		}
+	}
+	first, err := d.L.MarkDelivery(context.Background(), key, jobID, event, status)
 	if err != nil {
 		return false, err
 	}

@@ -68,6 +68,7 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		delim = r.csv.sc.delim
 	}
 	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows(), delim)
+	blanks := ins.Blanks
 	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -88,10 +89,14 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		}
 		w.add(row, r.span, r.plain, r.Line())
 		for i, f := range row {
-			f = trimSpace(f)
-			if len(f) == 0 {
-				ins.Blanks[i]++
-				continue
+			if len(f) == 0 || f[0] <= ' ' || f[len(f)-1] <= ' ' {
+				if f = trimSpace(f); len(f) == 0 {
+					blanks[i]++
+					continue
+				}
+			}
+			if f[0] > '9' || f[0] < '0' {
+				continue // short zips and 1.23E+10 start with a digit
 			}
 			if zipCol[i] && isShortZip(f) {
 				ins.ShortZips++

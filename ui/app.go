@@ -178,6 +178,13 @@ func (a *App) openSession(s desk.Session) {
 	a.session = s
 	a.buildMain()
 	a.win.SetContent(a.main)
+	// The title bar says SANDBOX too: it stays visible over every dialog
+	// (the wizard's included).
+	if s.Sandbox {
+		a.win.SetTitle("SkipDesk — SANDBOX (demo account, nothing is charged)")
+	} else {
+		a.win.SetTitle("SkipDesk — " + desk.HostOf(s.BaseURL))
+	}
 	if a.stopEvents != nil {
 		a.stopEvents()
 	}

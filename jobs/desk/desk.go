@@ -116,15 +116,59 @@ func (d *Desk) Settings() settings.Settings {
 	return d.settings
 }
 
-// SaveSettings validates and stores s.
+// SaveSettings validates and stores s. A change to the webhook receiver
+// takes effect at once (the receiver stops, or starts on the new address).
 func (d *Desk) SaveSettings(ctx context.Context, s settings.Settings) error {
 	if err := settings.Save(d.home, s); err != nil {
 		return err
 	}
 	d.mu.Lock()
+	old := d.settings
 	d.settings = s
+	sess := d.sess
+	d.mu.Unlock()
+	if sess != nil && (old.WebhookEnabled != s.WebhookEnabled || old.WebhookAddr != s.WebhookAddr) {
+		return d.restartReceiver(ctx, sess)
+	}
+	return nil
+}
+
+// restartReceiver stops the session's webhook receiver and starts it again
+// as the settings say (not in the sandbox, and only with a secret).
+func (d *Desk) restartReceiver(ctx context.Context, s *session) error {
+	d.mu.Lock()
+	recv := s.recv
+	s.recv = nil
+	set := d.settings
+	d.mu.Unlock()
+	if recv != nil {
+		recv.Close()
+	}
+	if !set.WebhookEnabled || s.info.Sandbox {
+		return nil
+	}
+	secret, err := secrets.Get(ctx, secrets.WebhookSecret)
+	if err != nil || secret == "" {
+		return fmt.Errorf("webhooks: store the webhook secret (from the provider's dashboard, Keys page) first")
+	}
+	r, err := s.trk.StartWebhookReceiver(set.WebhookAddr, secret)
+	if err != nil {
+		return fmt.Errorf("webhooks: cannot listen on %s: %w", set.WebhookAddr, err)
+	}
+	d.mu.Lock()
+	s.recv = r
 	d.mu.Unlock()
 	return nil
+}
+
+// WebhookAddr is the address the webhook receiver listens on ("" when off).
+func (d *Desk) WebhookAddr() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sess == nil || d.sess.recv == nil {
+		return ""
+	}
+	return d.sess.recv.Addr()
 }
 
 // SetWebhookSecret keeps the webhook secret in the keyring ("" deletes it).
@@ -295,16 +339,14 @@ func (d *Desk) open(ctx context.Context, baseURL, key string, isSandbox, session
 		defer close(s.done)
 		_ = s.trk.Run(runCtx)
 	}()
-	if set := d.Settings(); set.WebhookEnabled && !isSandbox {
-		if secret, err := secrets.Get(ctx, secrets.WebhookSecret); err == nil && secret != "" {
-			if r, err := s.trk.StartWebhookReceiver(set.WebhookAddr, secret); err == nil {
-				s.recv = r
-			}
-		}
-	}
 	d.mu.Lock()
 	d.sess = s
 	d.mu.Unlock()
+	if d.Settings().WebhookEnabled && !isSandbox {
+		// Without the receiver the tracker still polls: not a reason to
+		// refuse the session.
+		_ = d.restartReceiver(ctx, s)
+	}
 	return s.info, nil
 }
 
@@ -314,6 +356,7 @@ func (s *session) close() {
 	}
 	if s.recv != nil {
 		s.recv.Close()
+		s.recv = nil
 	}
 	if s.stop != nil {
 		s.stop()

@@ -3,6 +3,7 @@ package desk
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -332,4 +333,65 @@ func indexOf(h []string, s string) int {
 		}
 	}
 	return -1
+}
+
+func TestWebhookReceiverFollowsSettings(t *testing.T) {
+	d := openDesk(t)
+	ctx := t.Context()
+	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
+		t.Fatal(err)
+	}
+	if d.WebhookAddr() != "" {
+		t.Fatal("a receiver runs with webhooks off")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+
+	s := d.Settings()
+	s.WebhookEnabled, s.WebhookAddr = true, addr
+	if err := d.SaveSettings(ctx, s); err == nil || !strings.Contains(err.Error(), "secret") {
+		t.Fatalf("webhooks on without a secret: %v", err)
+	}
+	if err := d.SetWebhookSecret(ctx, "whsec_test"); err != nil {
+		t.Fatal(err)
+	}
+	s.WebhookEnabled = false
+	if err := d.SaveSettings(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	s.WebhookEnabled = true
+	if err := d.SaveSettings(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if d.WebhookAddr() != addr {
+		t.Fatalf("receiver on %q, want %q", d.WebhookAddr(), addr)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("nothing listens on %s: %v", addr, err)
+	}
+	c.Close()
+	s.WebhookEnabled = false
+	if err := d.SaveSettings(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if d.WebhookAddr() != "" {
+		t.Fatal("the receiver still runs after webhooks were switched off")
+	}
+	if got, _ := keyring.Get(secrets.Service, secrets.WebhookSecret); got != "whsec_test" {
+		t.Fatal("the webhook secret is not in the keyring")
+	}
+	b, _ := os.ReadFile(filepath.Join(d.Home(), "settings.json"))
+	if strings.Contains(string(b), "whsec") {
+		t.Fatal("the webhook secret was written to the settings file")
+	}
 }

@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
+)
+
+func TestShortcuts(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	cases := []struct {
+		key  fyne.KeyName
+		want string
+	}{
+		{fyne.KeyN, "trace:"},
+		{fyne.KeyD, "dnc:"},
+		{fyne.KeyL, "lookup"},
+	}
+	for _, c := range cases {
+		h.do(func() {
+			h.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&desktop.CustomShortcut{KeyName: c.key, Modifier: fyne.KeyModifierShortcutDefault})
+		})
+		if got := h.nextFlow(); got != c.want {
+			t.Fatalf("shortcut %s opened %q, want %q", c.key, got, c.want)
+		}
+	}
+	// Ctrl+, opens the settings.
+	h.do(func() {
+		h.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault})
+	})
+	if !strings.Contains(h.dialogText(), "Notify me when a job completes or fails") {
+		t.Fatalf("Ctrl+, did not open the settings: %q", h.dialogText())
+	}
+}
+
+func TestDropResultOpensViewer(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	res := sampleResult()
+	fb.results[res.path] = res
+	h := start(t, fb)
+	h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI(res.path)})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var rows int
+		h.do(func() { rows = h.app.ViewerRows() })
+		if rows == 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("dropping a result did not open the viewer (rows %d)", rows)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Opening it again selects the same tab.
+	h.do(func() { h.app.openViewer(res.path, "") })
+	var tabs int
+	h.do(func() { tabs = len(h.app.tabs.Items) })
+	if tabs != 3 {
+		t.Fatalf("%d tabs after opening the same result twice, want 3", tabs)
+	}
+}
+
+func TestReconcileUnknownJob(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []desk.Job{{Key: "submission-3", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
+	h := start(t, fb)
+	v := h.app.jobs
+	h.do(func() { v.selectJob("submission-3") })
+	h.tap(v.reconcileBtn)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var text string
+		h.do(func() { text = h.dialogText() })
+		if strings.Contains(text, "Reconciled") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no reconciliation message: %q", text)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var status string
+	h.do(func() { status = v.shown[0].Status + " " + v.shown[0].ID })
+	if status != "completed trc_found" {
+		t.Fatalf("after reconcile the row is %q", status)
+	}
+}
+
+func TestHeaderMeteredAndSubscription(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	end := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	fb.account = &client.Account{Email: "va@example.com", BillingMode: "metered",
+		Metered:      &client.Metered{Threshold: 5000, UnbilledUsage: 1234, CardLast4: "4242", PastDue: true},
+		Subscription: &client.Subscription{PlanName: "Pro", CreditsLimit: 10000, CreditsUsed: 2500, CurrentPeriodEnd: end}}
+	h := start(t, fb)
+	for _, want := range []string{"va@example.com · Metered billing", "1,234 of 5,000", "•••• 4242", "PAST DUE",
+		"Pro plan: 2,500 of 10,000 credits used", "period ends " + end.Local().Format("Jan 2, 2006")} {
+		if !h.hasText(want) {
+			t.Fatalf("header lacks %q", want)
+		}
+	}
+	var bar float64
+	h.do(func() { bar = h.app.header.subBar.Value / h.app.header.subBar.Max })
+	if bar != 0.25 {
+		t.Fatalf("subscription bar at %v, want 0.25", bar)
+	}
+}
+
+func TestLoadOlderJobs(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	// Paging is the backend's (desk.Jobs); the list shows the button when
+	// the backend says there is more.
+	h.do(func() { h.app.jobs.setJobs([]desk.Job{{ID: "a", Key: "a", Status: "completed"}}, true) })
+	var shown bool
+	h.do(func() { shown = h.app.jobs.older.Visible() })
+	if !shown {
+		t.Fatal("no Load older jobs button when the API has older pages")
+	}
+	h.do(func() { h.app.jobs.setJobs([]desk.Job{{ID: "a", Key: "a", Status: "completed"}}, false) })
+	h.do(func() { shown = h.app.jobs.older.Visible() })
+	if shown {
+		t.Fatal("Load older jobs shown with no older page")
+	}
+}
+
+func TestStatusTexts(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		job  desk.Job
+		want string
+	}{
+		{desk.Job{Status: "processing", CreatedAt: now.Add(-3725 * time.Second)}, "Processing · 1:02:05"},
+		{desk.Job{Status: "completed"}, "Completed"},
+		{desk.Job{Status: "completed", ResultPath: "/x.csv"}, "Completed · downloaded"},
+		{desk.Job{Status: "failed"}, "Failed"},
+		{desk.Job{Status: desk.StatusUnknown}, "Unknown — may be charged"},
+		{desk.Job{Status: "queued"}, "Queued"}, // a status the spec does not list
+	}
+	for _, c := range cases {
+		if got := statusText(c.job, now, nil); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.job, got, c.want)
+		}
+	}
+	if got := statusText(desk.Job{Key: "k", Status: "completed"}, now, map[string]float64{"k": 0.42}); got != "Completed · downloading 42%" {
+		t.Errorf("download progress: %q", got)
+	}
+}

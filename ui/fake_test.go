@@ -294,3 +294,16 @@ type memView struct {
 
 func (v memView) Len() int                 { return len(v.idx) }
 func (v memView) Cell(row, col int) string { return v.m.rows[v.idx[row]][col] }
+
+func (m *memResult) QuickFilters() []desk.QuickFilter {
+	var out []desk.QuickFilter
+	for _, c := range []struct {
+		col string
+		f   desk.QuickFilter
+	}{{"match_status", desk.QuickMatched}, {"phone_1_type", desk.QuickMobile}, {"dnc", desk.QuickNotDNC}, {"litigator", desk.QuickNotLitigator}} {
+		if colIndex(m.headers, c.col) >= 0 {
+			out = append(out, c.f)
+		}
+	}
+	return out
+}

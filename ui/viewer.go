@@ -21,29 +21,15 @@ import (
 // runs the query (off the UI thread).
 var filterDelay = 250 * time.Millisecond
 
-// quickFilters in display order, with the columns each needs.
+// quickFilters in display order.
 var quickFilters = []struct {
 	f     desk.QuickFilter
 	label string
-	needs func(headers []string) bool
 }{
-	{desk.QuickMatched, "Matched only", hasAll("match_status")},
-	{desk.QuickMobile, "Mobile only", func(h []string) bool {
-		return slices.Contains(h, "phone_1_type") || slices.Contains(h, "line_type")
-	}},
-	{desk.QuickNotDNC, "Not DNC", hasAll("dnc")},
-	{desk.QuickNotLitigator, "Not litigator", hasAll("litigator")},
-}
-
-func hasAll(cols ...string) func([]string) bool {
-	return func(h []string) bool {
-		for _, c := range cols {
-			if !slices.Contains(h, c) {
-				return false
-			}
-		}
-		return true
-	}
+	{desk.QuickMatched, "Matched only"},
+	{desk.QuickMobile, "Mobile only"},
+	{desk.QuickNotDNC, "Not DNC"},
+	{desk.QuickNotLitigator, "Not litigator"},
 }
 
 // viewer is one opened result: a virtualised table over the result's current
@@ -144,9 +130,10 @@ func columnWidth(h string) float32 {
 
 func (v *viewer) content() fyne.CanvasObject {
 	quick := container.NewHBox()
+	allowed := v.res.QuickFilters()
 	for _, qf := range quickFilters {
-		if !qf.needs(v.headers) {
-			continue
+		if !slices.Contains(allowed, qf.f) {
+			continue // shown only where the columns exist
 		}
 		c := widget.NewCheck(qf.label, func(bool) { v.onQuickChanged() })
 		v.quick[qf.f] = c

@@ -3,6 +3,7 @@ package desk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -260,10 +261,12 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var dncResult string
 	for {
 		select {
 		case ev := <-events:
 			if ev.Job.ID == dncID && ev.Job.ResultPath != "" {
+				dncResult = ev.Job.ResultPath
 				goto scrubbed
 			}
 		case <-ctx.Done():
@@ -271,6 +274,20 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		}
 	}
 scrubbed:
+	if kind, _ := d.Classify(ctx, dncResult); kind != FileDNCResult {
+		t.Fatalf("DNC result classified as %v", kind)
+	}
+	dr, err := d.OpenResult(ctx, dncResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[not_dnc not_litigator]" {
+		t.Fatalf("quick filters of a DNC result: %s", got)
+	}
+	if _, err := dr.Query(ctx, Query{Quick: []QuickFilter{QuickMatched}, SortCol: -1}); err == nil {
+		t.Fatal("matched-only on a DNC result pretended to filter")
+	}
+	dr.Close()
 	// A result removed from the library is fetched again on demand.
 	if err := os.Remove(done.ResultPath); err != nil {
 		t.Fatal(err)
@@ -393,5 +410,59 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(d.Home(), "settings.json"))
 	if strings.Contains(string(b), "whsec") {
 		t.Fatal("the webhook secret was written to the settings file")
+	}
+}
+
+// TestJobsPagesBackThroughHistory: jobs the ledger never saw (made before,
+// or elsewhere) come from the API's lists, a page of 100 at a time.
+func TestJobsPagesBackThroughHistory(t *testing.T) {
+	d := openDesk(t)
+	ctx := t.Context()
+	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	api, err := client.New(srv.URL(), sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 101 {
+		_, err := api.Traces.Single(ctx, &client.SingleTraceRequest{FirstName: fmt.Sprintf("Owner%d", i), LastName: "Smith",
+			Address: "1 Main St", City: "Columbus", State: "OH", Zip: "43215"})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, true); err != nil {
+		t.Fatal(err)
+	}
+	jobs, more, err := d.Jobs(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 100 || !more {
+		t.Fatalf("first page: %d jobs, more=%v; want 100 and more", len(jobs), more)
+	}
+	for i := 1; i < len(jobs); i++ {
+		if jobs[i].CreatedAt.After(jobs[i-1].CreatedAt) {
+			t.Fatalf("not newest first at %d", i)
+		}
+	}
+	if jobs[0].Kind != KindSingle || !strings.HasPrefix(jobs[0].Name, "Single: ") {
+		t.Fatalf("single traces listed as %+v", jobs[0])
+	}
+	jobs, more, err = d.Jobs(ctx, 2)
+	if err != nil || len(jobs) != 101 || more {
+		t.Fatalf("two pages: %d jobs, more=%v, %v", len(jobs), more, err)
+	}
+	// A single lookup made through the desk is in the ledger and the list.
+	res, err := d.Single(ctx, &client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, _, _ = d.Jobs(ctx, 1)
+	if jobs[0].Kind != KindSingle || jobs[0].Charged != res.Credits {
+		t.Fatalf("newest job %+v, want the single lookup charged %d", jobs[0], res.Credits)
 	}
 }

@@ -76,24 +76,42 @@ func (x *result) library() *library.Result    { return x.r }
 func (v resultView) Len() int                 { return v.x.viewLen() }
 func (v resultView) Cell(row, col int) string { return v.x.r.Cell(row, col) }
 
+// QuickFilters are the quick filters the result's columns allow.
+func (x *result) QuickFilters() []QuickFilter {
+	q := x.r.QuickFilters()
+	var out []QuickFilter
+	for _, f := range []struct {
+		ok bool
+		f  QuickFilter
+	}{{q.Matched, QuickMatched}, {q.Mobile, QuickMobile}, {q.NotDNC, QuickNotDNC}, {q.NotLitigator, QuickNotLitigator}} {
+		if f.ok {
+			out = append(out, f.f)
+		}
+	}
+	return out
+}
+
 // resultView is the result's current view (filter and sort applied).
 type resultView struct{ x *result }
 
 // Query applies q to the result's view and returns it. The view is shared:
 // the newest query wins, which is what the viewer shows.
 func (x *result) Query(ctx context.Context, q Query) (View, error) {
+	// A quick filter the columns do not allow is an error (the library's):
+	// a view never pretends to be filtered.
 	f := library.Filter{Text: q.Text}
-	qf := x.r.QuickFilters()
 	for _, k := range q.Quick {
 		switch k {
 		case QuickMatched:
-			f.MatchedOnly = qf.Matched
+			f.MatchedOnly = true
 		case QuickMobile:
-			f.MobileOnly = qf.Mobile
+			f.MobileOnly = true
 		case QuickNotDNC:
-			f.NotDNC = qf.NotDNC
+			f.NotDNC = true
 		case QuickNotLitigator:
-			f.NotLitigator = qf.NotLitigator
+			f.NotLitigator = true
+		default:
+			return nil, fmt.Errorf("unknown quick filter %q", k)
 		}
 	}
 	if err := x.r.FilterContext(ctx, f, nil); err != nil {

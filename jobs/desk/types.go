@@ -147,6 +147,8 @@ type Result interface {
 	View
 	Path() string
 	Headers() []string
+	// QuickFilters are the quick filters this result's columns allow.
+	QuickFilters() []QuickFilter
 	// Query builds a view; it may take a while on large files and honours ctx.
 	Query(ctx context.Context, q Query) (View, error)
 	Close() error

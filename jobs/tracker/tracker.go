@@ -558,6 +558,14 @@ func (t *Tracker) observe(ctx context.Context, obs []observation) {
 // record writes jobs' new states and emits the events they imply. It
 // returns, for each, the ledger's record, or nil when nothing changed.
 func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledger.Job {
+	// Events go out after the lock is released, so that a subscriber may
+	// call back into the tracker.
+	var events []Event
+	defer func() {
+		for _, e := range events {
+			t.emit(e)
+		}
+	}()
 	t.obsMu.Lock()
 	defer t.obsMu.Unlock()
 	out := make([]*ledger.Job, len(states))
@@ -568,7 +576,7 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 		j := s.Job
 		prev, err := t.led.Job(ctx, j.ID)
 		if err != nil && !errors.Is(err, ledger.ErrNotFound) {
-			t.emitErr(j.ID, err)
+			events = append(events, Event{Type: Error, JobID: j.ID, Err: err})
 			continue
 		}
 		if prev != nil && ledger.Final(prev.Status) && !ledger.Final(j.Status) {
@@ -585,14 +593,14 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 		return out
 	}
 	if err := t.led.RecordJobStates(ctx, write); err != nil {
-		t.emitErr("", err)
+		events = append(events, Event{Type: Error, Err: err})
 		return out
 	}
 	for k, i := range idx {
 		sp := write[k].Spend
 		cur, err := t.led.Job(ctx, states[i].Job.ID)
 		if err != nil {
-			t.emitErr(states[i].Job.ID, err)
+			events = append(events, Event{Type: Error, JobID: states[i].Job.ID, Err: err})
 			continue
 		}
 		out[i] = cur
@@ -600,19 +608,19 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 		ev := Event{JobID: cur.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
 		if prev == nil || prev.Status != cur.Status {
 			ev.Type = StatusChanged
-			t.emit(ev)
+			events = append(events, ev)
 		}
 		if prev == nil || !ledger.Final(prev.Status) {
 			switch cur.Status {
 			case ledger.StatusCompleted:
 				ev.Type = Completed
-				t.emit(ev)
+				events = append(events, ev)
 				if t.lib != nil {
 					t.enqueue(cur.ID)
 				}
 			case ledger.StatusFailed:
 				ev.Type = Failed
-				t.emit(ev)
+				events = append(events, ev)
 			}
 		}
 	}

@@ -728,3 +728,45 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 		t.Fatalf("the visible job: %v", err)
 	}
 }
+
+// A subscriber may call back into the tracker from its callback.
+func TestSubscriberMayCallBack(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "owners.csv")
+	ctx := waitCtx(t, 10*time.Second)
+	// A status the first look changes: the StatusChanged callback then
+	// fetches a job in flight, which reads it from the API and records it.
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: res.JobID, Kind: ledger.KindTrace, Status: "queued"}); err != nil {
+		t.Fatal(err)
+	}
+	tr := New(e.api, e.led, Options{Library: e.lib})
+	var fetched atomic.Int64
+	fetchedCh := make(chan struct{})
+	tr.Subscribe(func(ev Event) {
+		if ev.JobID != res.JobID {
+			return
+		}
+		switch ev.Type {
+		case StatusChanged, Completed:
+			tr.Hint(ev.JobID)
+			if _, err := tr.Fetch(ctx, ev.Kind, ev.JobID, nil); err == nil && fetched.Add(1) == 1 {
+				close(fetchedCh)
+			}
+		}
+	})
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { tr.Run(runCtx); close(done) }()
+	defer func() { cancel(); <-done }()
+	if _, err := tr.Wait(ctx, res.JobID); err != nil {
+		t.Fatalf("deadlocked or failed: %v", err)
+	}
+	select {
+	case <-fetchedCh:
+	case <-ctx.Done():
+		t.Fatal("the callback's Fetch never succeeded")
+	}
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads", n)
+	}
+}

@@ -87,6 +87,14 @@ func (t *Tracker) downloader(ctx context.Context) {
 // already recorded (and still on disk with its checksum) or already renamed
 // into place by an interrupted run is not downloaded again.
 func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done, total int64)) error {
+	// Downloaded leaves after the job's lock is released (a subscriber may
+	// Fetch the job in its callback).
+	var done *Event
+	defer func() {
+		if done != nil {
+			t.emit(*done)
+		}
+	}()
 	// One download of a job at a time: a queued one and a Fetch never both run.
 	unlock := t.lockJob(jobID)
 	defer unlock()
@@ -156,7 +164,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	if err := t.led.RecordDownload(context.WithoutCancel(ctx), d); err != nil {
 		return err
 	}
-	t.emit(Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path})
+	done = &Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path}
 	return nil
 }
 

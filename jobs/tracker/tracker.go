@@ -140,7 +140,8 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 
 // Subscribe calls f with every event, from the tracker's goroutines, until
 // cancel is called. f must return quickly (hand the event over, not work
-// on it).
+// on it). It may call the tracker (Hint, Fetch), except Fetch of the job a
+// DownloadProgress event is about.
 func (t *Tracker) Subscribe(f func(Event)) (cancel func()) {
 	t.subMu.Lock()
 	defer t.subMu.Unlock()

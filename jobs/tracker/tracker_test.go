@@ -747,7 +747,7 @@ func TestSubscriberMayCallBack(t *testing.T) {
 			return
 		}
 		switch ev.Type {
-		case StatusChanged, Completed:
+		case StatusChanged, Completed, Downloaded:
 			tr.Hint(ev.JobID)
 			if _, err := tr.Fetch(ctx, ev.Kind, ev.JobID, nil); err == nil && fetched.Add(1) == 1 {
 				close(fetchedCh)

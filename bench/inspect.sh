@@ -53,22 +53,24 @@ fi
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
-# run_proc NAME CMD...: runs CMD RUNS times; records median seconds and the
-# largest peak RSS (MB) of the runs.
-declare -A SECS RSS ROWS
+# run_proc NAME CMD...: runs CMD RUNS times; records median seconds (wall
+# and CPU, user + system) and the largest peak RSS (MB) of the runs.
+declare -A SECS CPU RSS ROWS
 run_proc() {
   local name=$1; shift
-  local times=() rss=0 out
+  local times=() cpus=() rss=0 out
   for _ in $(seq "$RUNS"); do
     local t0 t1 m
     t0=$(date +%s%N)
-    out=$(/usr/bin/time -f %M -o "$TIME" "$@")
+    out=$(/usr/bin/time -f '%M %U %S' -o "$TIME" "$@")
     t1=$(date +%s%N)
     times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b-a)/1e9}')")
-    m=$(tail -1 "$TIME")
+    read -r m u sy < <(tail -1 "$TIME")
+    cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN{print u+s}')")
     [ "$m" -gt "$rss" ] && rss=$m
   done
   SECS[$name]=$(printf '%s\n' "${times[@]}" | median)
+  CPU[$name]=$(printf '%s\n' "${cpus[@]}" | median)
   RSS[$name]=$(awk -v k="$rss" 'BEGIN{printf "%.0f", k/1024}')
   ROWS[$name]=$(echo "$out" | tail -1 | tr -dc '0-9')
 }
@@ -82,6 +84,7 @@ run_bench() {
     "$OUT/inspect-input.test" -test.run '^$' -test.bench "^${bench}\$" -test.benchtime 1x -test.count "$RUNS" -test.benchmem)
   echo "$out" >>"$OUT/inspect-go.txt"
   SECS[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="ns/op") print $i/1e9}' | median)
+  CPU[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="cpu-ms/op") print $i/1e3}' | median)
   RSS[$name]=$(awk -v k="$(tail -1 "$TIME")" 'BEGIN{printf "%.0f", k/1024}')
   ROWS[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="rows") print $i}' | tail -1)
   BOP[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="B/MB") print $i}' | median)
@@ -98,15 +101,20 @@ run_bench "input.Inspect" BenchmarkInspect50MB
 [ $have_mlr = 1 ] && run_proc "Miller mlr count" mlr --icsv --ojson count "$FILE"
 
 base=${SECS["encoding/csv count"]}
-printf '\nInspecting %s (%.1f MB, %s rows), %s runs each, medians:\n\n' "$FILE" "$(awk -v s="$SIZE" 'BEGIN{print s/1e6}')" "${ROWS[input.Inspect]}" "$RUNS"
-printf '| %-20s | %9s | %8s | %9s | %12s |\n' "tool" "seconds" "MB/s" "vs csv" "peak RSS MB"
-printf '|%s|%s|%s|%s|%s|\n' "----------------------" "-----------" "----------" "-----------" "--------------"
+cbase=${CPU["encoding/csv count"]}
+printf '\nInspecting %s (%.1f MB, %s rows), %s runs each, medians (load average %s):\n\n' "$FILE" "$(awk -v s="$SIZE" 'BEGIN{print s/1e6}')" "${ROWS[input.Inspect]}" "$RUNS" "$(cut -d' ' -f1 /proc/loadavg)"
+printf '| %-20s | %9s | %8s | %9s | %9s | %10s | %12s |\n' "tool" "seconds" "MB/s" "vs csv" "CPU s" "CPU vs csv" "peak RSS MB"
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' "----------------------" "-----------" "----------" "-----------" "-----------" "------------" "--------------"
 for name in "wc -l" "encoding/csv count" "input.Inspect" "PapaParse (node)" "Miller mlr count"; do
   [ -n "${SECS[$name]:-}" ] || continue
   s=${SECS[$name]}
-  printf '| %-20s | %9.3f | %8.0f | %9.2f | %12s |\n' "$name" "$s" "$(awk -v b="$SIZE" -v s="$s" 'BEGIN{print b/1e6/s}')" "$(awk -v a="$s" -v b="$base" 'BEGIN{print a/b}')" "${RSS[$name]}"
+  c=${CPU[$name]}
+  printf '| %-20s | %9.3f | %8.0f | %9.2f | %9.3f | %10.2f | %12s |\n' "$name" "$s" "$(awk -v b="$SIZE" -v s="$s" 'BEGIN{print b/1e6/s}')" "$(awk -v a="$s" -v b="$base" 'BEGIN{print a/b}')" "$c" "$(awk -v a="$c" -v b="$cbase" 'BEGIN{print a/b}')" "${RSS[$name]}"
 done
 printf '\nAllocated per MB of input: input.Inspect %s B, encoding/csv %s B.\n' "${BOP[input.Inspect]}" "${BOP[encoding/csv count]}"
 [ $have_mlr = 1 ] || echo "(Miller not available: not measured)"
 [ $have_papa = 1 ] || echo "(PapaParse not available: not measured)"
-echo "Go peak RSS is the whole benchmark process. Go benchmark output: $OUT/inspect-go.txt"
+echo "Go rows: median ns/op and CPU per run of the benchmarks; peak RSS is the whole benchmark process."
+echo "Peers: whole process, including start-up. CPU counts every thread (Inspect reads on one and"
+echo "keys rows on another), so on a busy machine the CPU ratio is the steadier one."
+echo "Go benchmark output: $OUT/inspect-go.txt"

@@ -272,16 +272,22 @@ func background[T any](ctx context.Context, work func(context.Context) (T, error
 // thread. progress may be called from any goroutine (it is throttled).
 func (a *App) withProgress(title string, work func(ctx context.Context, progress func(done, total int64)) error, done func(error)) {
 	ctx, cancel := context.WithCancel(a.ctx)
+	// An endless bar until the work reports a total.
 	bar := widget.NewProgressBar()
+	bar.Hide()
+	endless := widget.NewProgressBarInfinite()
 	label := widget.NewLabel(title)
 	var d *dialog.CustomDialog
 	cancelBtn := widget.NewButton("Cancel", func() { cancel() })
-	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label, bar, container.NewCenter(cancelBtn)), a.win)
+	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label, container.NewStack(endless, bar), container.NewCenter(cancelBtn)), a.win)
 	d.Resize(fyne.NewSize(420, 160))
 	d.Show()
 	var last time.Time
 	var lastMu sync.Mutex
 	progress := func(n, total int64) {
+		if total <= 0 {
+			return
+		}
 		lastMu.Lock()
 		now := time.Now()
 		if now.Sub(last) < 100*time.Millisecond && n < total {
@@ -291,15 +297,19 @@ func (a *App) withProgress(title string, work func(ctx context.Context, progress
 		last = now
 		lastMu.Unlock()
 		uiDo(func() {
-			if total > 0 {
-				bar.SetValue(float64(n) / float64(total))
+			if endless.Visible() {
+				endless.Stop()
+				endless.Hide()
+				bar.Show()
 			}
+			bar.SetValue(float64(n) / float64(total))
 		})
 	}
 	spawn(func() {
 		err := work(ctx, progress)
 		cancel()
 		uiDo(func() {
+			endless.Stop()
 			d.Hide()
 			done(err)
 		})

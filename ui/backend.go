@@ -51,12 +51,12 @@ type Backend interface {
 	Reconcile(ctx context.Context, job desk.Job) (desk.Job, error)
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called (DNC and litigator removed).
-	ExportJob(ctx context.Context, job desk.Job, dest string, callable bool) error
+	ExportJob(ctx context.Context, job desk.Job, dest string, callable bool, progress func(done, total int64)) error
 
-	// OpenResult opens a result CSV for the viewer.
-	OpenResult(ctx context.Context, path string) (desk.Result, error)
+	// OpenResult opens a result CSV for the viewer (progress in bytes read).
+	OpenResult(ctx context.Context, path string, progress func(done, total int64)) (desk.Result, error)
 	// ExportView writes the rows of v (a query of r) to dest (.xlsx or .csv).
-	ExportView(ctx context.Context, r desk.Result, v desk.View, dest string) error
+	ExportView(ctx context.Context, r desk.Result, v desk.View, dest string, progress func(done, total int64)) error
 	// SearchLibrary lists the downloaded results; a non-empty query keeps
 	// those with a cell containing it (phone, name, address), offline.
 	SearchLibrary(ctx context.Context, query string) ([]desk.LibraryItem, error)

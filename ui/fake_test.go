@@ -33,6 +33,10 @@ type fakeBackend struct {
 
 	subscriber func(desk.Event)
 
+	// blockDownload makes Download wait for its context to end.
+	blockDownload bool
+	downloadErr   chan error
+
 	results  map[string]*memResult
 	exported []string
 	settings settings.Settings
@@ -134,6 +138,12 @@ func (f *fakeBackend) emit(evs ...desk.Event) {
 func (f *fakeBackend) Refresh(ctx context.Context) error { return nil }
 
 func (f *fakeBackend) Download(ctx context.Context, j desk.Job, progress func(done, total int64)) (desk.Job, error) {
+	if f.blockDownload {
+		progress(1, 10)
+		<-ctx.Done()
+		f.downloadErr <- ctx.Err()
+		return j, ctx.Err()
+	}
 	progress(10, 10)
 	j.ResultPath = "/results/" + j.ID + ".csv"
 	return j, nil
@@ -146,14 +156,14 @@ func (f *fakeBackend) Reconcile(ctx context.Context, j desk.Job) (desk.Job, erro
 	return j, nil
 }
 
-func (f *fakeBackend) ExportJob(ctx context.Context, j desk.Job, dest string, callable bool) error {
+func (f *fakeBackend) ExportJob(ctx context.Context, j desk.Job, dest string, callable bool, progress func(done, total int64)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.exported = append(f.exported, dest)
 	return nil
 }
 
-func (f *fakeBackend) OpenResult(ctx context.Context, path string) (desk.Result, error) {
+func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (desk.Result, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, ok := f.results[path]
@@ -163,7 +173,7 @@ func (f *fakeBackend) OpenResult(ctx context.Context, path string) (desk.Result,
 	return r, nil
 }
 
-func (f *fakeBackend) ExportView(ctx context.Context, r desk.Result, v desk.View, dest string) error {
+func (f *fakeBackend) ExportView(ctx context.Context, r desk.Result, v desk.View, dest string, progress func(done, total int64)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.exported = append(f.exported, dest)

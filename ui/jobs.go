@@ -526,8 +526,8 @@ func (v *jobsView) onExport(callable bool) {
 			name += " callable"
 		}
 		dest := filepath.Join(a.outputDir(), name+".xlsx")
-		a.withProgress("Exporting "+j.Name, func(ctx context.Context, _ func(int64, int64)) error {
-			return a.be.ExportJob(ctx, j, dest, callable)
+		a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
+			return a.be.ExportJob(ctx, j, dest, callable, progress)
 		}, func(err error) {
 			switch {
 			case errors.Is(err, desk.ErrNeedScrub):

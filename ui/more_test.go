@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/desk"
@@ -157,5 +160,42 @@ func TestStatusTexts(t *testing.T) {
 	}
 	if got := statusText(desk.Job{Key: "k", Status: "completed"}, now, map[string]float64{"k": 0.42}); got != "Completed · downloading 42%" {
 		t.Errorf("download progress: %q", got)
+	}
+}
+
+func TestDownloadCancel(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.blockDownload = true
+	fb.downloadErr = make(chan error, 1)
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	h := start(t, fb)
+	v := h.app.jobs
+	h.do(func() { v.selectJob("trc_1") })
+	h.tap(v.openBtn)
+	var cancel *widget.Button
+	deadline := time.Now().Add(5 * time.Second)
+	for cancel == nil {
+		h.do(func() {
+			for _, o := range h.objects() {
+				if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
+					cancel = b
+				}
+			}
+		})
+		if time.Now().After(deadline) {
+			t.Fatal("no progress dialog with Cancel")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.tap(cancel)
+	if err := <-fb.downloadErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("download ended with %v, want its context cancelled", err)
+	}
+	waitInflight(5 * time.Second)
+	var text string
+	h.do(func() { text = h.dialogText() })
+	if strings.Contains(text, "went wrong") || strings.Contains(text, "Cancelled") {
+		t.Fatalf("a cancel showed an error dialog: %q", text)
 	}
 }

@@ -69,8 +69,8 @@ func (a *App) openViewer(path, name string) {
 			return
 		}
 	}
-	a.withProgress("Opening "+name, func(ctx context.Context, _ func(int64, int64)) error {
-		res, err := a.be.OpenResult(ctx, path)
+	a.withProgress("Opening "+name, func(ctx context.Context, progress func(int64, int64)) error {
+		res, err := a.be.OpenResult(ctx, path, progress)
 		if err != nil {
 			return err
 		}
@@ -275,8 +275,8 @@ func (v *viewer) onExport(ext string) {
 	}
 	dest := filepath.Join(a.outputDir(), name+ext)
 	view := v.view
-	a.withProgress("Exporting "+desk.Count(int64(view.Len()))+" rows", func(ctx context.Context, _ func(int64, int64)) error {
-		return a.be.ExportView(ctx, v.res, view, dest)
+	a.withProgress("Exporting "+desk.Count(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
+		return a.be.ExportView(ctx, v.res, view, dest, progress)
 	}, func(err error) {
 		if err != nil {
 			a.showError(err)

@@ -206,7 +206,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if kind, _ := d.Classify(ctx, done.ResultPath); kind != FileTraceResult {
 		t.Fatalf("result classified as %v", kind)
 	}
-	r, err := d.OpenResult(ctx, done.ResultPath)
+	r, err := d.OpenResult(ctx, done.ResultPath, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		}
 	}
 	dest := filepath.Join(t.TempDir(), "matched.csv")
-	if err := d.ExportView(ctx, r, v, dest); err != nil {
+	if err := d.ExportView(ctx, r, v, dest, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(dest)
@@ -247,7 +247,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	}
 
 	// The callable list of a trace needs a scrub of its phones first.
-	if err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), true); !errors.Is(err, ErrNeedScrub) {
+	if err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), true, nil); !errors.Is(err, ErrNeedScrub) {
 		t.Fatalf("callable before a scrub: %v", err)
 	}
 	phones, err := d.TracePhones(ctx, done.ResultPath, id)
@@ -277,7 +277,7 @@ scrubbed:
 	if kind, _ := d.Classify(ctx, dncResult); kind != FileDNCResult {
 		t.Fatalf("DNC result classified as %v", kind)
 	}
-	dr, err := d.OpenResult(ctx, dncResult)
+	dr, err := d.OpenResult(ctx, dncResult, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ scrubbed:
 	done = got
 	for _, ext := range []string{".xlsx", ".csv"} {
 		dest := filepath.Join(t.TempDir(), "callable"+ext)
-		if err := d.ExportJob(ctx, done, dest, true); err != nil {
+		if err := d.ExportJob(ctx, done, dest, true, nil); err != nil {
 			t.Fatalf("callable %s: %v", ext, err)
 		}
 		if fi, err := os.Stat(dest); err != nil || fi.Size() == 0 {

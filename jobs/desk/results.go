@@ -52,8 +52,8 @@ func (d *Desk) Download(ctx context.Context, j Job, progress func(done, total in
 
 // OpenResult opens a result CSV for the viewer: an index of its rows is
 // built in one pass; rows are read back as the viewer asks for them.
-func (d *Desk) OpenResult(ctx context.Context, path string) (Result, error) {
-	r, err := library.OpenResultContext(ctx, path, nil)
+func (d *Desk) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
+	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +129,8 @@ func (x *result) Query(ctx context.Context, q Query) (View, error) {
 
 // ExportView writes the rows of v (the viewer's filtered and sorted view of
 // r) to dest, .xlsx or .csv by its extension.
-func (d *Desk) ExportView(ctx context.Context, r Result, v View, dest string) error {
-	opts := export.Options{}
+func (d *Desk) ExportView(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) error {
+	opts := export.Options{Progress: intProgress(progress)}
 	if x, ok := r.(*result); ok {
 		if p := x.permutation(); p != nil {
 			opts.Rows = p
@@ -148,7 +148,7 @@ func (d *Desk) ExportView(ctx context.Context, r Result, v View, dest string) er
 // on the DNC registry, not a litigator); a trace's result gets each phone's
 // flags from the newest DNC scrub of its phones and keeps only the callable
 // phones. ErrNeedScrub when the trace's phones were never scrubbed.
-func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool) error {
+func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool, progress func(done, total int64)) error {
 	if j.ResultPath == "" {
 		return fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
@@ -157,7 +157,7 @@ func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool)
 		meta = &m
 	}
 	if !callable {
-		_, err := export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta})
+		_, err := export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Progress: intProgress(progress)})
 		return err
 	}
 	if j.Kind == KindDNC {
@@ -165,7 +165,7 @@ func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool)
 		if err != nil {
 			return err
 		}
-		_, err = export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Rows: rows})
+		_, err = export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Rows: rows, Progress: intProgress(progress)})
 		return err
 	}
 	s, err := d.current()
@@ -176,7 +176,7 @@ func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool)
 	if err != nil {
 		return err
 	}
-	_, err = export.ExportCallable(ctx, j.ResultPath, dnc, dest, export.CallableOptions{OnlyCallable: true, Meta: meta})
+	_, err = export.ExportCallable(ctx, j.ResultPath, dnc, dest, export.CallableOptions{OnlyCallable: true, Meta: meta, Progress: intProgress(progress)})
 	return err
 }
 
@@ -372,4 +372,12 @@ func (d *Desk) SampleList(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// intProgress adapts a progress callback to the export's int counts.
+func intProgress(f func(done, total int64)) func(done, total int) {
+	if f == nil {
+		return nil
+	}
+	return func(done, total int) { f(int64(done), int64(total)) }
 }

@@ -1,10 +1,13 @@
 package input
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -151,8 +154,19 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	}
 	ins.ConversionReasons = conversionReasons(ins, r)
 	ins.NeedsConversion = len(ins.ConversionReasons) > 0
+	// In file order; warnings about the whole file last.
+	slices.SortStableFunc(warns, func(a, b Warning) int {
+		return cmp.Compare(lineOrLast(a.Line), lineOrLast(b.Line))
+	})
 	ins.Warnings = warns
 	return ins, nil
+}
+
+func lineOrLast(line int) int {
+	if line <= 0 {
+		return math.MaxInt
+	}
+	return line
 }
 
 // conversionReasons lists why the file cannot be uploaded as it is.

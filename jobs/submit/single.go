@@ -1,0 +1,116 @@
+package submit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+)
+
+// SingleRequest is one single-record trace.
+type SingleRequest struct {
+	Trace    client.SingleTraceRequest
+	Estimate any                            // the cost shown before the click
+	OnStep   func(Step, *ledger.Submission) // as Request.OnStep
+}
+
+// SingleResult is a single trace that was charged.
+type SingleResult struct {
+	Submission *ledger.Submission
+	JobID      string // the result's id, or "single-<submission id>" when the server gave none
+	Result     *client.SingleTraceResult
+}
+
+// SingleName is the name the service gives a single trace in GET /traces
+// (CONTRACT §8): "Single: FIRST LAST".
+func SingleName(r *client.SingleTraceRequest) string {
+	return strings.TrimSpace("Single: " + strings.TrimSpace(r.FirstName) + " " + strings.TrimSpace(r.LastName))
+}
+
+// Single runs POST /traces/single through the ledger with the same steps
+// as Submit: intent, sent, then the charge recorded as a finished job of
+// kind single. An unknown outcome is left for Reconcile, which looks for
+// the lookup in GET /traces?type=single. There is no duplicate check: the
+// same owner may be looked up again on purpose.
+func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req SingleRequest) (*SingleResult, error) {
+	if strings.TrimSpace(req.Trace.FirstName) == "" {
+		return nil, errors.New("submit: a single trace needs first_name")
+	}
+	body, err := json.Marshal(req.Trace)
+	if err != nil {
+		return nil, fmt.Errorf("submit: single trace: %w", err)
+	}
+	est, err := encodeOptional(req.Estimate, "estimate")
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(body)
+	sub := &ledger.Submission{Kind: ledger.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
+		FileSize: int64(len(body)), Rows: 1, Options: body, Estimate: est}
+	id, err := led.RecordIntent(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	active.Store(id, struct{}{})
+	defer active.Delete(id)
+	step := func(s Step) {
+		if req.OnStep != nil {
+			req.OnStep(s, sub)
+		}
+	}
+	step(StepIntent)
+	rec := context.WithoutCancel(ctx)
+	if err := ctx.Err(); err != nil {
+		led.MarkNotCreated(rec, id, "cancelled before sending")
+		return nil, err
+	}
+	if err := led.MarkSent(ctx, id); err != nil {
+		led.MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
+		return nil, err
+	}
+	sub.State = ledger.StateSent
+	step(StepSent)
+
+	res, err := api.Traces.Single(ctx, &req.Trace)
+	if err != nil {
+		if errors.Is(err, client.ErrOutcomeUnknown) {
+			if mErr := led.MarkUnknown(rec, id, err.Error()); mErr != nil {
+				err = errors.Join(err, mErr)
+			}
+			sub.State = ledger.StateUnknown
+			return nil, &UnknownError{SubmissionID: id, Err: err}
+		}
+		var ae *client.APIError
+		if errors.As(err, &ae) {
+			led.MarkFailed(rec, id, err.Error())
+			sub.State = ledger.StateFailed
+		} else {
+			led.MarkNotCreated(rec, id, err.Error())
+			sub.State = ledger.StateNotCreated
+		}
+		return nil, err
+	}
+	step(StepPosted)
+	jobID := res.ID
+	if jobID == "" {
+		jobID = fmt.Sprintf("single-%d", id)
+	}
+	raw, _ := json.Marshal(res)
+	now := time.Now()
+	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: res.Credits, Refunded: res.CreditsRefunded,
+		Job: ledger.Job{Kind: ledger.KindSingle, Name: sub.FileName, Status: ledger.StatusCompleted, TotalRows: 1,
+			CreatedAt: now, CompletedAt: now, Last: raw}})
+	if err != nil {
+		return nil, &UnknownError{SubmissionID: id, Err: fmt.Errorf("single trace %s was charged but could not be recorded: %w", jobID, err)}
+	}
+	sub.State, sub.JobID, sub.Response = ledger.StateCreated, jobID, raw
+	step(StepCreated)
+	return &SingleResult{Submission: sub, JobID: jobID, Result: res}, nil
+}

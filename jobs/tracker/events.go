@@ -1,7 +1,9 @@
 package tracker
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -60,4 +62,41 @@ type Event struct {
 	Path        string // Downloaded: the result file
 	Err         error  // Error
 	At          time.Time
+}
+
+// Events delivers the tracker's events on a channel until ctx ends, then
+// closes it. DownloadProgress events are dropped when the reader is behind
+// by buffer events; the others wait for the reader (or ctx), so a reader
+// must keep reading.
+func (t *Tracker) Events(ctx context.Context, buffer int) <-chan Event {
+	ch := make(chan Event, max(buffer, 1))
+	var mu sync.Mutex // guards closed against sends
+	closed := false
+	cancel := t.Subscribe(func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return
+		}
+		if e.Type == DownloadProgress {
+			select {
+			case ch <- e:
+			default:
+			}
+			return
+		}
+		select {
+		case ch <- e:
+		case <-ctx.Done():
+		}
+	})
+	go func() {
+		<-ctx.Done()
+		cancel()
+		mu.Lock()
+		closed = true
+		close(ch)
+		mu.Unlock()
+	}()
+	return ch
 }

@@ -770,3 +770,30 @@ func TestSubscriberMayCallBack(t *testing.T) {
 		t.Fatalf("%d downloads", n)
 	}
 }
+
+func TestEventsChannel(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "owners.csv")
+	tr := New(e.api, e.led, Options{Library: e.lib})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	evs := tr.Events(ctx, 8)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { tr.Run(runCtx); close(done) }()
+	defer func() { stop(); <-done }()
+	var seen []EventType
+	for ev := range evs {
+		if ev.JobID != res.JobID {
+			continue
+		}
+		seen = append(seen, ev.Type)
+		if ev.Type == Downloaded {
+			cancel()
+		}
+	}
+	got := fmt.Sprint(seen)
+	if !strings.HasPrefix(got, "[status completed") || !strings.HasSuffix(got, "downloaded]") {
+		t.Fatalf("events %v", got)
+	}
+}

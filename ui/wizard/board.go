@@ -405,22 +405,28 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 			s.sel.ClearSelected()
 		}
 	case inFile:
-		s.chip.set(h, chipInSlot)
+		changed := s.chip.set(h, chipInSlot)
 		if !s.chip.Visible() {
 			s.chip.Show()
 			s.hint.Hide()
+			changed = true
 		}
-		s.body.Refresh() // the chip's width follows its header
+		if changed {
+			s.body.Refresh() // the chip's width follows its header
+		}
 		if s.sel.Selected != h {
 			s.sel.SetSelected(h)
 		}
 	default:
-		s.chip.set(h, chipMissing)
+		changed := s.chip.set(h, chipMissing)
 		if !s.chip.Visible() {
 			s.chip.Show()
 			s.hint.Hide()
+			changed = true
 		}
-		s.body.Refresh()
+		if changed {
+			s.body.Refresh()
+		}
 		if s.sel.Selected != "" {
 			s.sel.ClearSelected()
 		}

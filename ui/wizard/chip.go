@@ -43,13 +43,15 @@ func newChip(header, key string, state chipState) *chip {
 	return c
 }
 
-// set changes what the chip shows and refreshes it only when something changed.
-func (c *chip) set(header string, state chipState) {
+// set changes what the chip shows and refreshes it only when something
+// changed; it reports whether it did.
+func (c *chip) set(header string, state chipState) bool {
 	if c.header == header && c.state == state {
-		return
+		return false
 	}
 	c.header, c.state = header, state
 	c.Refresh()
+	return true
 }
 
 // Dragged implements fyne.Draggable.

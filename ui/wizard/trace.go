@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -74,6 +75,7 @@ type Trace struct {
 	// duplicate counts depend on them)
 	reinspect     context.CancelFunc
 	reinspectWait *time.Timer
+	previewWait   *time.Timer
 	counting      bool
 
 	bg sync.WaitGroup // background work in flight (tests wait on it)
@@ -424,43 +426,53 @@ func (t *Trace) newPreview() *widget.Table {
 // previewTable is a virtualised grid of an inspection's sample rows, with
 // row numbers and the headers (as label gives them).
 func previewTable(ins *input.Inspection, label func(header string) string) *widget.Table {
+	// Cells hold text cut to the column's width by rune count: a label that
+	// truncates itself measures the text many times on every redraw, which
+	// made a redraw of the grid cost ~100 ms.
 	tbl := widget.NewTable(
 		func() (int, int) { return len(ins.Sample), len(ins.Headers) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
+		func() fyne.CanvasObject { return widget.NewLabel("") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			v := ""
 			if row := ins.Sample[id.Row]; id.Col < len(row) {
 				v = row[id.Col]
 			}
-			o.(*widget.Label).SetText(v)
+			setText(o.(*widget.Label), fit(v, previewRunes))
 		})
 	tbl.ShowHeaderRow = true
 	tbl.ShowHeaderColumn = true
 	tbl.CreateHeader = func() fyne.CanvasObject {
-		l := widget.NewLabel("")
-		l.TextStyle = fyne.TextStyle{Bold: true}
-		l.Truncation = fyne.TextTruncateEllipsis
-		return l
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	tbl.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
 		switch {
 		case id.Row < 0 && id.Col >= 0:
-			l.SetText(label(ins.Headers[id.Col]))
+			setText(l, fit(label(ins.Headers[id.Col]), previewRunes-2))
 		case id.Col < 0 && id.Row >= 0:
-			l.SetText(strconv.Itoa(id.Row + 1))
+			setText(l, strconv.Itoa(id.Row+1))
 		default:
-			l.SetText("")
+			setText(l, "")
 		}
 	}
 	for i := range ins.Headers {
-		tbl.SetColumnWidth(i, 170)
+		tbl.SetColumnWidth(i, previewColumn)
 	}
 	return tbl
+}
+
+// The preview grid's column width and the runes that fit in it.
+const (
+	previewColumn = 170
+	previewRunes  = 20
+)
+
+// fit cuts s to n runes, marking the cut with an ellipsis.
+func fit(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // keyOf is the field a header is mapped to ("" when none).
@@ -489,12 +501,35 @@ func (t *Trace) modeChanged(label string) {
 
 // mappingChanged runs after every change of the board.
 func (t *Trace) mappingChanged() {
-	for _, p := range t.previews {
-		p.Refresh()
-	}
+	t.schedulePreviews()
 	t.scheduleRecount()
 	t.updateCost()
 }
+
+// schedulePreviews refreshes the preview grids (their headers name the
+// mapped fields) once changes pause: redrawing a grid costs far more than the
+// change itself, and a burst of drops needs one redraw.
+func (t *Trace) schedulePreviews() {
+	if t.previewWait != nil && t.previewWait.Stop() {
+		t.bg.Done()
+	}
+	ctx := t.ctx
+	t.bg.Add(1)
+	t.previewWait = time.AfterFunc(previewDelay, func() {
+		defer t.bg.Done()
+		do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			for _, p := range t.previews {
+				p.Refresh()
+			}
+		})
+	})
+}
+
+// previewDelay is the pause after which the preview grids are redrawn.
+var previewDelay = 250 * time.Millisecond
 
 // scheduleRecount re-inspects the file when the columns that decide company
 // rows (the mapped names) or duplicates (the mapped columns) changed. It waits
@@ -549,13 +584,12 @@ func (t *Trace) updateCost() {
 	if len(m.NameColumns()) == 0 {
 		ent = 0
 	}
-	t.llcCheck.Text = fmt.Sprintf("Include LLCs and companies (%s company rows found)", thousands(int64(ent)))
+	llc := fmt.Sprintf("Include LLCs and companies (%s company rows found)", thousands(int64(ent)))
 	if t.counting {
-		t.llcCheck.Text = "Include LLCs and companies (counting company rows…)"
+		llc = "Include LLCs and companies (counting company rows…)"
 	}
-	t.llcCheck.Refresh()
-	t.dupCheck.Text = fmt.Sprintf("Drop duplicate rows (%s found)", thousands(int64(ins.DuplicateRows)))
-	t.dupCheck.Refresh()
+	setCheckText(t.llcCheck, llc)
+	setCheckText(t.dupCheck, fmt.Sprintf("Drop duplicate rows (%s found)", thousands(int64(ins.DuplicateRows))))
 	if t.mode == mapping.ModeEnhanced {
 		t.llcHelp.SetText("In enhanced mode company rows are folded into the main job at the enhanced rate; otherwise they are skipped and not billed.")
 	} else if t.pricing != nil {
@@ -594,6 +628,13 @@ func (t *Trace) updateCost() {
 	t.status.Refresh()
 	t.updateSubmit()
 	t.optionsBox.Refresh() // texts changed length: lay the options out again
+}
+
+func setCheckText(c *widget.Check, s string) {
+	if c.Text != s {
+		c.Text = s
+		c.Refresh()
+	}
 }
 
 func plural(n int, one, many string) string {

@@ -18,6 +18,7 @@ import (
 
 func TestMain(m *testing.M) {
 	recountDelay = time.Millisecond
+	previewDelay = time.Millisecond
 	// The test driver runs fyne.Do inline on the calling goroutine: serialise
 	// the callbacks as the real driver does on its main thread.
 	do = act

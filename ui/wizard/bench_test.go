@@ -1,0 +1,123 @@
+package wizard
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+)
+
+// wideFile is a 200-column file: the ten trace columns among 190 others.
+func wideFile() ([]string, [][]string) {
+	headers := append([]string(nil), traceHeaders...)
+	for i := len(headers); i < 200; i++ {
+		headers = append(headers, fmt.Sprintf("Vendor Field %03d", i))
+	}
+	rows := make([][]string, 20)
+	for r := range rows {
+		row := make([]string, len(headers))
+		for c := range row {
+			row[c] = fmt.Sprintf("value %d/%d", r, c)
+		}
+		copy(row, traceRows[r%len(traceRows)])
+		rows[r] = row
+	}
+	return headers, rows
+}
+
+// BenchmarkBoardMappingChange: one mapping change on a 200-column board
+// (validation, the slots, the group problems and the 200 chips' states).
+func BenchmarkBoardMappingChange(b *testing.B) {
+	test.NewTempApp(b)
+	headers, rows := wideFile()
+	bd := newBoard(headers, rows, nil, mapping.ModeNormal)
+	w := test.NewTempWindow(b, bd.object())
+	w.Resize(fyne.NewSize(1280, 900))
+	bd.setMapping(fullMapping(), nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			bd.assign(mapping.LastName, headers[100+i%100])
+		} else {
+			bd.assign(mapping.LastName, "Last Name")
+		}
+	}
+}
+
+// BenchmarkTraceMappingChange: the same change in the whole wizard (the
+// board, both previews, the estimate, the recount scheduling).
+func BenchmarkTraceMappingChange(b *testing.B) {
+	test.NewTempApp(b)
+	headers, rows := wideFile()
+	f := newFake(headers, rows)
+	w := test.NewTempWindow(b, nil)
+	w.Resize(fyne.NewSize(1280, 900))
+	tr := newTrace(w, f, nil)
+	act(func() {
+		w.SetContent(tr.root)
+		tr.open("/data/wide.csv")
+	})
+	tr.bg.Wait()
+	act(func() {
+		tr.tabs.SelectIndex(1)
+		// Measure the change as the user feels it: not the re-reading of the
+		// file nor the preview redraw, both deferred until changes pause.
+		recountDelay, previewDelay = time.Hour, time.Hour
+	})
+	defer act(func() { recountDelay, previewDelay = time.Millisecond, time.Millisecond })
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		act(func() {
+			if i%2 == 0 {
+				tr.board.assign(mapping.LastName, headers[100+i%100])
+			} else {
+				tr.board.assign(mapping.LastName, "Last Name")
+			}
+		})
+	}
+	b.StopTimer()
+	act(tr.cancel)
+}
+
+// BenchmarkBoardDrop: a whole drag and drop of a chip onto a slot with the
+// test driver (drag events, the ghost, the hit-test, the change).
+func BenchmarkBoardDrop(b *testing.B) {
+	test.NewTempApp(b)
+	headers, rows := wideFile()
+	bd := newBoard(headers, rows, nil, mapping.ModeNormal)
+	w := test.NewTempWindow(b, bd.object())
+	w.Resize(fyne.NewSize(1280, 900))
+	bd.setMapping(fullMapping(), nil)
+	target := bd.slotByK[mapping.LastName].card
+	chips := []*chip{bd.pool[1], bd.pool[12]}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dragTo(w.Canvas(), chips[i%2], target)
+	}
+	b.StopTimer()
+	if bd.m[mapping.LastName] != chips[(b.N-1)%2].header {
+		b.Fatalf("last_name = %q after the drops", bd.m[mapping.LastName])
+	}
+}
+
+// BenchmarkPreviewRefresh: a redraw of the preview grid of a 200-column
+// file (done once mapping changes pause).
+func BenchmarkPreviewRefresh(b *testing.B) {
+	test.NewTempApp(b)
+	headers, rows := wideFile()
+	ins := &input.Inspection{Headers: headers, Sample: rows, Rows: len(rows)}
+	n := 0
+	tbl := previewTable(ins, func(h string) string { return fmt.Sprintf("%s → key%d", h, n%2) })
+	w := test.NewTempWindow(b, tbl)
+	w.Resize(fyne.NewSize(1280, 400))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n++
+		tbl.Refresh()
+	}
+}

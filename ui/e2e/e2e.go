@@ -223,7 +223,7 @@ func (h *Harness) ShotWindow(w fyne.Window, name string) error {
 		}
 	case x11:
 		target := "root"
-		if id, err := exec.Command("xdotool", "search", "--name", "^"+regexpQuote(title)+"$").Output(); err == nil {
+		if id, err := exec.Command("xdotool", "search", "--name", titlePattern(title)).Output(); err == nil {
 			if f := strings.Fields(string(id)); len(f) > 0 {
 				target = f[0]
 			}

@@ -50,6 +50,8 @@ type App struct {
 	viewers  map[*container.TabItem]*viewer
 	main     fyne.CanvasObject
 	badge    fyne.CanvasObject
+	// sampleBtn is the welcome panel's "Try the sample list" (sandbox).
+	sampleBtn *widget.Button
 
 	stopEvents func()
 	bridge     *eventBridge

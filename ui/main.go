@@ -63,8 +63,9 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 	if a.session.Sandbox {
 		body = widget.NewLabel("You are in the sandbox: a practice account with demo credits. Nothing is charged and the results are made up.\n" +
 			"Try the sample list to see a whole trace: map the columns, see the cost, submit, and open the result.")
+		a.sampleBtn = &widget.Button{Text: "Try the sample list", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: a.onTrySample}
 		buttons = container.NewHBox(
-			&widget.Button{Text: "Try the sample list", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: a.onTrySample},
+			a.sampleBtn,
 			widget.NewButton("Use my API key…", a.showConnect),
 		)
 	} else {

@@ -133,8 +133,12 @@ func (b *board) build() {
 		objs[i] = c
 	}
 	b.poolBox = container.New(layout.NewRowWrapLayout(), objs...)
-	poolTitle := widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d) — drag one onto a field", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	pool := container.NewBorder(poolTitle, nil, nil, nil, container.NewVScroll(b.poolBox))
+	poolTitle := widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d)", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	poolTitle.Truncation = fyne.TextTruncateEllipsis
+	poolHint := widget.NewLabel("Drag one onto a field, or pick it in the field's list.")
+	poolHint.Wrapping = fyne.TextWrapWord
+	poolHint.Importance = widget.LowImportance
+	pool := container.NewBorder(container.NewVBox(poolTitle, poolHint), nil, nil, nil, container.NewVScroll(b.poolBox))
 
 	// The slots, grouped.
 	options := append([]string{notMapped}, b.headers...)
@@ -181,7 +185,7 @@ func (b *board) build() {
 	b.slotPane = container.NewVScroll(b.slotBox)
 
 	split := container.NewHSplit(pool, b.slotPane)
-	split.Offset = 0.38
+	split.Offset = 0.32
 	b.layer = container.NewWithoutLayout(b.ghost.box)
 	b.root = container.NewStack(split, b.layer)
 }
@@ -208,6 +212,8 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.sel.OnChanged = func(v string) { b.selected(s, v) }
 	s.conf = widget.NewLabel("")
 	s.conf.TextStyle = fyne.TextStyle{Italic: true}
+	s.conf.Alignment = fyne.TextAlignTrailing
+	s.conf.Truncation = fyne.TextTruncateEllipsis // never widens the slot
 	s.samples = widget.NewLabel("")
 	s.samples.Truncation = fyne.TextTruncateEllipsis
 	s.samples.Importance = widget.LowImportance
@@ -216,7 +222,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	key := widget.NewLabel(f.Key)
 	key.Importance = widget.LowImportance
-	head := container.NewBorder(nil, nil, container.NewHBox(title, key), s.conf)
+	head := container.NewBorder(nil, nil, container.NewHBox(title, key), nil, s.conf)
 	target := container.NewHBox(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
 	s.body = container.NewVBox(head, row, s.samples, s.problem)

@@ -93,6 +93,7 @@ const (
 // wizard has closed.
 func NewTrace(win fyne.Window, b Backend, path string, onDone func(jobID string)) *Trace {
 	t := newTrace(win, b, onDone)
+	lastTrace = t
 	if path != "" {
 		t.show()
 		t.open(path)

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+	"github.com/skipdesk/skipdesk/ui/wizard"
+)
+
+func init() { e2e.Register("trace-wizard", runTraceWizard) }
+
+// runTraceWizard is a new user's first trace, driven with the real pointer
+// (xdotool) wherever a person would click or drag: "Try the sample list" on
+// the welcome panel, a column chip dragged onto a field, Submit, then Open
+// result once the job completes. Each step leaves a screenshot (wizard-NN).
+func runTraceWizard(h *e2e.Harness) error {
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil || a.sampleBtn == nil {
+		return errors.New("the welcome panel with the sample list is not shown (run in the sandbox with an empty SKIPDESK_HOME)")
+	}
+
+	// Pick: the welcome panel's button opens the wizard on the sample list.
+	if err := h.Click(a.sampleBtn); err != nil {
+		return err
+	}
+	var w *wizard.TraceProbe
+	if err := h.Wait("the wizard read the file and the rates", 30*time.Second, func() bool {
+		w = wizard.LastTrace()
+		return w != nil && w.Ready()
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("wizard-01-file"); err != nil {
+		return err
+	}
+
+	// Map: the auto-mapping fills every field of the sample list.
+	h.Do(func() { w.Tab(1) })
+	var auto map[string]string
+	h.Do(func() { auto = w.Mapping() })
+	if len(auto) != 10 {
+		return fmt.Errorf("auto-mapping filled %d fields, want 10: %v", len(auto), auto)
+	}
+	if err := h.Shot("wizard-02-map-auto"); err != nil {
+		return err
+	}
+	// Clear first_name from its dropdown: the missing-names problem shows and
+	// Submit is disabled.
+	first := auto[mapping.FirstName]
+	h.Do(func() { w.Choose(mapping.FirstName, "") })
+	if err := h.Wait("first_name reported missing, Submit disabled", 10*time.Second, func() bool {
+		return strings.Contains(w.Problems(), "first_name") && w.Submit().Disabled()
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("wizard-03-map-missing-name"); err != nil {
+		return err
+	}
+	// Drag the column's chip back onto the first_name field.
+	var chip, slot = w.Chip(first), w.Slot(mapping.FirstName)
+	if chip == nil || slot == nil {
+		return fmt.Errorf("no chip for %q or no first_name slot", first)
+	}
+	if err := h.Drag(chip, slot); err != nil {
+		return err
+	}
+	if err := h.Wait("the drop mapped first_name again and the problem went", 10*time.Second, func() bool {
+		return w.Mapping()[mapping.FirstName] == first && w.Problems() == "" && !w.Submit().Disabled()
+	}); err != nil {
+		var m map[string]string
+		h.Do(func() { m = w.Mapping() })
+		return fmt.Errorf("%w (mapping %v)", err, m)
+	}
+	if err := h.Shot("wizard-04-map-dropped"); err != nil {
+		return err
+	}
+
+	// Options and cost: include the company rows; the estimate grows.
+	var before string
+	h.Do(func() { w.Tab(2); before = w.Summary() })
+	time.Sleep(300 * time.Millisecond) // the tab is laid out and drawn
+	if err := h.Click(w.IncludeLLCs()); err != nil {
+		return err
+	}
+
+	if err := h.Wait("the estimate counts the company rows", 10*time.Second, func() bool {
+		return w.IncludeLLCs().Checked && w.Ready() && w.Summary() != before
+	}); err != nil {
+		return err
+	}
+	var after string
+	h.Do(func() { after = w.Summary() })
+	h.Logf("estimate %q → %q", before, after)
+	if err := h.Shot("wizard-05-options-cost"); err != nil {
+		return err
+	}
+
+	// Submit: the wizard closes and the job is listed.
+	known := map[string]bool{}
+	h.Do(func() {
+		for _, j := range h.Shell.JobsShown() {
+			known[j.ID] = true
+		}
+	})
+	if err := h.Click(w.Submit()); err != nil {
+		return err
+	}
+	var job desk.Job
+	find := func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if !known[j.ID] && j.Kind == desk.KindTrace {
+				job = j
+				return true
+			}
+		}
+		return false
+	}
+	if err := h.Wait("the wizard closed and the new job is listed", 60*time.Second, func() bool { return w.Closed() && find() }); err != nil {
+		return err
+	}
+	h.Logf("submitted %s (%s)", job.ID, job.Status)
+	if err := h.Shot("wizard-06-submitted"); err != nil {
+		return err
+	}
+
+	// Completion: the tracker notices it and downloads the result.
+	if err := h.Wait("the job completed and its result downloaded", 90*time.Second, func() bool {
+		return find() && job.Status == "completed" && job.ResultPath != ""
+	}); err != nil {
+		return fmt.Errorf("%w (last status %q)", err, job.Status)
+	}
+	if job.Breakdown == nil {
+		return errors.New("the include_llcs trace shows no individuals/LLC breakdown")
+	}
+	h.Do(func() { h.Shell.ShowJobs(job.ID) })
+	if err := h.Shot("wizard-07-completed"); err != nil {
+		return err
+	}
+
+	// Open result, clicked: the viewer shows every row.
+	if err := h.Wait("Open result is enabled", 10*time.Second, func() bool { return !a.jobs.openBtn.Disabled() }); err != nil {
+		return err
+	}
+	if err := h.Click(a.jobs.openBtn); err != nil {
+		return err
+	}
+	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
+		return err
+	}
+	return h.Shot("wizard-08-result")
+}

@@ -1,0 +1,86 @@
+package wizard
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TraceProbe lets an end-to-end script (package ui/e2e) see and reach the
+// widgets of the trace wizard that was opened last, so that it can point
+// the real mouse at them. Every method runs on the UI thread.
+type TraceProbe struct{ t *Trace }
+
+// lastTrace is the trace wizard opened last (UI thread only).
+var lastTrace *Trace
+
+// LastTrace is the trace wizard opened last, nil when none was.
+func LastTrace() *TraceProbe {
+	if lastTrace == nil {
+		return nil
+	}
+	return &TraceProbe{lastTrace}
+}
+
+// Ready reports whether the file is read, the rates are in and no recount
+// is pending: the wizard shows its final numbers.
+func (p *TraceProbe) Ready() bool {
+	t := p.t
+	return t.board != nil && t.pricing != nil && !t.counting && t.summary != nil && t.summary.Text != ""
+}
+
+// Closed reports whether the wizard's dialog is gone.
+func (p *TraceProbe) Closed() bool { return p.t.ctx.Err() != nil }
+
+// Tab selects the wizard's tab i (0 file, 1 map, 2 options and cost).
+func (p *TraceProbe) Tab(i int) { p.t.tabs.SelectIndex(i) }
+
+// Submit is the Submit button.
+func (p *TraceProbe) Submit() *widget.Button { return p.t.submitBtn }
+
+// Chip is the header's chip in the pool of columns.
+func (p *TraceProbe) Chip(header string) fyne.CanvasObject {
+	for _, c := range p.t.board.pool {
+		if c.header == header {
+			return c
+		}
+	}
+	return nil
+}
+
+// Slot is the card of a service field's slot, where chips are dropped.
+func (p *TraceProbe) Slot(key string) fyne.CanvasObject {
+	if s := p.t.board.slotByK[key]; s != nil {
+		return s.card
+	}
+	return nil
+}
+
+// Choose picks header for key in the slot's dropdown ("" clears it): the
+// keyboard path of the mapping.
+func (p *TraceProbe) Choose(key, header string) {
+	s := p.t.board.slotByK[key]
+	if header == "" {
+		header = notMapped
+	}
+	s.sel.SetSelected(header)
+}
+
+// Mapping is the current mapping.
+func (p *TraceProbe) Mapping() map[string]string { return p.t.board.mapping() }
+
+// Problems are the problems the board shows, one per line.
+func (p *TraceProbe) Problems() string {
+	var out []string
+	for _, pr := range p.t.board.result.Problems {
+		out = append(out, pr.Message)
+	}
+	return strings.Join(out, "\n")
+}
+
+// IncludeLLCs is the include-LLCs check box.
+func (p *TraceProbe) IncludeLLCs() *widget.Check { return p.t.llcCheck }
+
+// Summary is the estimate line of the footer.
+func (p *TraceProbe) Summary() string { return p.t.summary.Text }

@@ -10,7 +10,8 @@
 // process at a time may open it for writing: an exclusive lock on a file next
 // to the database makes a second instance fail at once with ErrLocked instead
 // of waiting on SQLite's busy handler. OpenReadOnly lets a command line tool
-// read while the desktop app holds the lock.
+// read while the desktop app holds the lock. A damaged database file is
+// refused at open (ErrDamaged) and left exactly as it was.
 //
 // The ledger never holds the API key or the webhook secret.
 package ledger
@@ -124,8 +125,15 @@ func Open(dir string) (*Ledger, error) {
 		l.Close()
 		return nil, err
 	}
+	if err := quickCheck(db, path); err != nil {
+		l.Close()
+		return nil, err
+	}
 	if err := migrate(context.Background(), db); err != nil {
 		l.Close()
+		if sqliteCode(err) != 0 {
+			return nil, explainOpen(path, err)
+		}
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
 	return l, nil
@@ -151,7 +159,7 @@ func OpenReadOnly(dir string) (*Ledger, error) {
 	var v int
 	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("ledger: read %s: %w", path, err)
+		return nil, explainOpen(path, err)
 	}
 	switch {
 	case v == 0:
@@ -163,6 +171,10 @@ func OpenReadOnly(dir string) (*Ledger, error) {
 	case v < len(migrations):
 		l.Close()
 		return nil, fmt.Errorf("ledger: %s has an older schema (%d); open it once for writing to upgrade it", path, v)
+	}
+	if err := quickCheck(db, path); err != nil {
+		l.Close()
+		return nil, err
 	}
 	return l, nil
 }
@@ -186,14 +198,14 @@ func dsn(path string, readOnly bool) string {
 func (l *Ledger) checkPragmas() error {
 	var mode string
 	if err := l.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
-		return fmt.Errorf("ledger: open %s: %w", l.path, err)
+		return explainOpen(l.path, err)
 	}
 	if mode != "wal" {
 		return fmt.Errorf("ledger: %s: journal mode is %q, want wal", l.path, mode)
 	}
 	var sync int
 	if err := l.db.QueryRow("PRAGMA synchronous").Scan(&sync); err != nil {
-		return fmt.Errorf("ledger: open %s: %w", l.path, err)
+		return explainOpen(l.path, err)
 	}
 	if sync != 2 { // FULL
 		return fmt.Errorf("ledger: %s: synchronous is %d, want 2 (FULL)", l.path, sync)
@@ -227,14 +239,14 @@ func (l *Ledger) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("ledger: %w", err)
+		return explainWrite(fmt.Errorf("ledger: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return explainWrite(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("ledger: commit: %w", err)
+		return explainWrite(fmt.Errorf("ledger: commit: %w", err))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -580,5 +581,136 @@ func TestDeliveryDedupe(t *testing.T) {
 	defer l2.Close()
 	if seen, _ := (DeliveryDedupe{L: l2}).Seen("delivery:whd_9"); !seen {
 		t.Fatal("dedupe forgot across a restart")
+	}
+}
+
+// A damaged ledger file is refused with a message that names it, and is
+// left exactly as it was: it still records what was charged.
+func TestDamagedLedgerIsRefused(t *testing.T) {
+	// A healthy ledger with enough jobs to span many pages.
+	good := t.TempDir()
+	l, err := Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var states []JobState
+	for i := range 300 {
+		states = append(states, JobState{Job: Job{ID: fmt.Sprintf("trc_%04d", i), Kind: KindTrace, Name: strings.Repeat("n", 100),
+			Status: StatusProcessing}, Spend: Spend{Charged: 3}})
+	}
+	if err := l.RecordJobStates(ctx, states); err != nil {
+		t.Fatal(err)
+	}
+	l.Close() // checkpoints the WAL into the file
+	healthy, err := os.ReadFile(filepath.Join(good, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(healthy) < 8*4096 {
+		t.Fatalf("the healthy ledger has only %d bytes", len(healthy))
+	}
+	noise := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*7919 + 13)
+		}
+		return b
+	}
+	for name, damage := range map[string]func([]byte) []byte{
+		"garbage":   func(b []byte) []byte { return noise(len(b)) },
+		"header":    func(b []byte) []byte { copy(b, "not a database!!"); return b },
+		"page":      func(b []byte) []byte { copy(b[5*4096:], noise(4096)); return b },
+		"cut short": func(b []byte) []byte { return b[:len(b)/3+100] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName)
+			bad := damage(append([]byte(nil), healthy...))
+			if err := os.WriteFile(path, bad, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(dir)
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
+				t.Fatalf("Open of a damaged ledger: %v", err)
+			}
+			if _, err := OpenReadOnly(dir); !errors.Is(err, ErrDamaged) {
+				t.Fatalf("OpenReadOnly of a damaged ledger: %v", err)
+			}
+			after, _ := os.ReadFile(path)
+			if !bytes.Equal(after, bad) {
+				t.Fatal("the damaged ledger was changed")
+			}
+			// The refusal released the lock: once the file is moved
+			// aside, a new ledger opens in the same folder.
+			if err := os.Rename(path, path+".damaged"); err != nil {
+				t.Fatal(err)
+			}
+			for _, ext := range []string{"-wal", "-shm"} {
+				os.Remove(path + ext)
+			}
+			l, err := Open(dir)
+			if err != nil {
+				t.Fatalf("a fresh ledger beside the damaged one: %v", err)
+			}
+			l.Close()
+		})
+	}
+}
+
+// An older ledger is brought up to date by the migrations it lacks, each
+// in its own transaction, keeping what it holds.
+func TestMigrationUpgradesOlderLedger(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "kept.csv", Rows: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+
+	// A newer SkipDesk with two more schema steps, the second of which
+	// fails the first time it runs.
+	saved := migrations
+	t.Cleanup(func() { migrations, SchemaVersion = saved, len(saved) })
+	migrations = append(append([]string(nil), saved...),
+		`ALTER TABLE submissions ADD COLUMN note TEXT NOT NULL DEFAULT 'v2';`,
+		`CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);`)
+	SchemaVersion = len(migrations)
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema %d", len(saved)+2)) {
+		t.Fatalf("a failing migration: %v", err)
+	}
+	// The first step stayed; the failed one left nothing behind.
+	ro, err := sql.Open("sqlite", "file:"+filepath.Join(dir, FileName)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v, extra int
+	ro.QueryRow("PRAGMA user_version").Scan(&v)
+	ro.QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE name = 'extra'").Scan(&extra)
+	ro.Close()
+	if v != len(saved)+1 || extra != 0 {
+		t.Fatalf("after a failed step: version %d, extra table %d; want %d, 0", v, extra, len(saved)+1)
+	}
+
+	migrations[len(migrations)-1] = `CREATE TABLE extra (x INTEGER);`
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatalf("resuming the upgrade: %v", err)
+	}
+	defer l.Close()
+	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != len(saved)+2 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	var note string
+	if err := l.db.QueryRow("SELECT note FROM submissions WHERE id = ?", id).Scan(&note); err != nil || note != "v2" {
+		t.Fatalf("the upgraded row: %q, %v", note, err)
+	}
+	if s, err := l.Submission(ctx, id); err != nil || s.FileName != "kept.csv" || s.Rows != 7 {
+		t.Fatalf("the submission after the upgrade: %+v, %v", s, err)
 	}
 }

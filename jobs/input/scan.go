@@ -109,6 +109,10 @@ func (s *scanner) eol() byte {
 // next returns the fields of the next record, valid until the following
 // call, or io.EOF. A blank line is a record of one empty field.
 func (s *scanner) next() ([][]byte, error) {
+	// searched is how much of buf[pos:end] is known to hold no line end, so
+	// that a long line read in several fills is not searched again from
+	// its start after each.
+	searched := 0
 	for {
 		if s.pos == s.end {
 			if s.eof {
@@ -123,8 +127,11 @@ func (s *scanner) next() ([][]byte, error) {
 			continue
 		}
 		data := s.buf[s.pos:s.end]
-		i := bytes.IndexByte(data, s.eol())
-		if i < 0 && !s.eof {
+		i := bytes.IndexByte(data[searched:], s.eol())
+		if i >= 0 {
+			i += searched
+		} else if !s.eof {
+			searched = len(data)
 			if err := s.fill(); err != nil {
 				return nil, err
 			}
@@ -235,8 +242,11 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 		rest := s.buf[s.pos+j : s.end]
 		n := 0
 		if inQuotes {
-			if q := bytes.IndexByte(rest, '"'); q > 0 && !hasControl(rest[:q]) {
-				n = q
+			// One pass up to the next quote or control byte: searching
+			// for the quote first and then for line breaks before it would
+			// scan the rest of a long field again after every line break.
+			for n < len(rest) && rest[n] != '"' && rest[n] > '\r' {
+				n++
 			}
 		} else {
 			for n < len(rest) {
@@ -410,16 +420,6 @@ func hasZero(x uint64) uint64 {
 // those (no false positives, unlike the shorter has-zero trick).
 func zeroBytes(x uint64) uint64 {
 	return ^((x&hi7 + hi7) | x | hi7)
-}
-
-// hasControl reports whether b holds a byte up to '\r' (line breaks, NUL).
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c <= '\r' {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *scanner) noteStray(stray int, multiline bool) {

@@ -520,6 +520,31 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 	}
 }
 
+// An opening quote never closed, followed by a long run of short lines:
+// the quoted attempt gives up at the record limit and the lines are read
+// one by one (the scan stays linear in the length of the run).
+func TestUnclosedQuoteBeforeManyLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Name,Note\nJohn,\"")
+	for b.Len() < 3*maxRecord {
+		b.WriteString("abc def\n")
+	}
+	ins, err := Inspect(context.Background(), writeFile(t, "open.csv", []byte(b.String())), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (b.Len() - len("Name,Note\nJohn,\"")) / len("abc def\n")
+	if ins.Rows != want {
+		t.Errorf("rows %d, want %d", ins.Rows, want)
+	}
+	if w := findWarning(ins.Warnings, "never closed"); w == nil || w.Line != 2 || w.Count != 1 {
+		t.Errorf("warnings %v", ins.Warnings)
+	}
+	if ins.Sample[0][1] != `"abc def` || ins.Sample[1][0] != "abc def" {
+		t.Errorf("first row %q", ins.Sample[0])
+	}
+}
+
 func TestHeaderTrailingBlankCells(t *testing.T) {
 	r, rows, _ := readAll(t, "t.csv", "First,Last,,\nJohn,Smith\nJane,Doe,,\n", Options{})
 	if !slices.Equal(r.Headers(), []string{"First", "Last"}) || len(rows) != 2 || findWarning(r.Warnings(), "different number") != nil {

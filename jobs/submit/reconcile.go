@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -45,9 +46,10 @@ type Outcome struct {
 //   - sent or unknown: the job lists (GET /traces?type=bulk, GET /dnc) are
 //     searched for a job created within [created_at − Before, created_at +
 //     After] with the submission's file name and row count that no other
-//     submission holds. Found → the job is adopted (created). Not found once
-//     the window has passed → not_created. Otherwise → unknown, for a later
-//     try.
+//     submission holds; of several, the one created closest to when the
+//     submission was sent. Found → the job is adopted (created). Not found
+//     once the window has passed → not_created. Otherwise → unknown, for a
+//     later try.
 //
 // Nothing is ever resubmitted. Submissions being sent by Submit in this
 // process are left alone.
@@ -70,19 +72,27 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		return nil, err
 	}
 	var out []Outcome
+	// First the submissions that never left, and the candidate jobs of the
+	// others.
+	type open struct {
+		s        *ledger.Submission
+		f        *finder
+		from, to time.Time
+		fits     []*candidate
+		match    *candidate
+	}
+	var todo []*open
 	finders := map[string]*finder{}
 	for _, s := range pending {
 		if _, busy := active.Load(s.ID); busy {
 			continue
 		}
-		oc := Outcome{Submission: s}
 		if s.State == ledger.StateIntent {
 			reason := "nothing was sent"
 			if err := led.MarkNotCreated(ctx, s.ID, reason); err != nil {
 				return out, err
 			}
-			oc.State, oc.Reason = ledger.StateNotCreated, reason
-			out = append(out, oc)
+			out = append(out, Outcome{Submission: s, State: ledger.StateNotCreated, Reason: reason})
 			continue
 		}
 		from, to := s.CreatedAt.Add(-o.Before), s.CreatedAt.Add(o.After)
@@ -96,20 +106,49 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 					oldest = p.CreatedAt.Add(-o.Before)
 				}
 			}
-			f = &finder{api: api, kind: s.Kind, since: oldest, taken: map[string]bool{}}
+			f = &finder{api: api, kind: s.Kind, since: oldest}
 			finders[s.Kind] = f
 		}
 		cands, err := f.candidates(ctx)
 		if err != nil {
 			return out, fmt.Errorf("reconcile: reading the job lists: %w", err)
 		}
-		match, err := pick(ctx, led, f, s, cands, from, to)
+		fits, err := fitting(ctx, led, s, cands, from, to)
 		if err != nil {
 			return out, err
 		}
+		todo = append(todo, &open{s: s, f: f, from: from, to: to, fits: fits})
+	}
+
+	// Then the matching: the pairs closest in time first, each job and each
+	// submission used once. A submission's job is the one created closest
+	// to when it was sent: the same file may also have been submitted a
+	// minute earlier from another computer with the same key, or by an
+	// earlier submission whose outcome is also unknown.
+	type pair struct {
+		o    *open
+		c    *candidate
+		dist time.Duration
+	}
+	var pairs []pair
+	for _, op := range todo {
+		for _, c := range op.fits {
+			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s)).Abs()})
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].dist < pairs[j].dist })
+	taken := map[string]bool{}
+	for _, p := range pairs {
+		if p.o.match == nil && !taken[p.c.id] {
+			p.o.match, taken[p.c.id] = p.c, true
+		}
+	}
+
+	for _, op := range todo {
+		s, match := op.s, op.match
+		oc := Outcome{Submission: s}
 		switch {
 		case match != nil:
-			f.taken[match.id] = true
 			c := ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged, Adopted: true, Job: match.job}
 			if ledger.Final(match.job.Status) {
 				c.Refunded = match.refunded
@@ -119,16 +158,26 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 			}
 			oc.State, oc.JobID = ledger.StateCreated, match.id
 			oc.Reason = fmt.Sprintf("found job %s created %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
-		case o.Now().After(to) && f.complete:
+			if len(op.fits) > 1 {
+				oc.Reason += fmt.Sprintf(" (%d jobs of that name and size fit; this one was created closest to when it was sent)", len(op.fits))
+			}
+		case o.Now().After(op.to) && op.f.complete:
 			oc.State = ledger.StateNotCreated
 			oc.Reason = fmt.Sprintf("no job named %q with %d rows was created between %s and %s",
-				filepath.Base(s.FileName), s.Rows, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
+				filepath.Base(s.FileName), s.Rows, op.from.Local().Format("15:04:05"), op.to.Local().Format("15:04:05"))
 			if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
 				return out, err
 			}
 		default:
 			oc.State = ledger.StateUnknown
-			oc.Reason = fmt.Sprintf("no matching job yet; it may still appear until %s", to.Local().Format("15:04:05"))
+			if len(op.fits) > 0 {
+				// Every job that fits went to a submission sent closer to
+				// its creation; one may still appear, or be this one's.
+				oc.Reason = fmt.Sprintf("the %d jobs that fit belong to other submissions; it may still appear until %s",
+					len(op.fits), op.to.Local().Format("15:04:05"))
+			} else {
+				oc.Reason = fmt.Sprintf("no matching job yet; it may still appear until %s", op.to.Local().Format("15:04:05"))
+			}
 			if s.State == ledger.StateSent {
 				// Sent by a process that is gone: its outcome is unknown.
 				if err := led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+oc.Reason); err != nil {
@@ -141,6 +190,15 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		out = append(out, oc)
 	}
 	return out, nil
+}
+
+// sentTime is when a submission's POST started (when it was recorded, for
+// a submission from before "sent" carried a time).
+func sentTime(s *ledger.Submission) time.Time {
+	if !s.SentAt.IsZero() {
+		return s.SentAt
+	}
+	return s.CreatedAt
 }
 
 // candidate is a job read from a list.
@@ -166,7 +224,6 @@ type finder struct {
 	// stopped the walk, and absence proves nothing).
 	complete bool
 	list     []candidate
-	taken    map[string]bool
 }
 
 func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
@@ -258,18 +315,18 @@ func dncCandidate(d *client.DNCJob) candidate {
 		charged: d.CreditsCharged, refunded: d.CreditsRefunded, job: j, raw: j.Last}
 }
 
-// pick chooses, among the candidates that fit s, the earliest created one
-// that no submission holds yet.
-func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submission, cands []candidate, from, to time.Time) (*candidate, error) {
+// fitting returns the candidates that fit s: the same name and row count
+// (and, for a trace, mode and include_llcs), created within [from, to], held
+// by no submission yet.
+func fitting(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, cands []candidate, from, to time.Time) ([]*candidate, error) {
 	// Names compare by their letters and digits, case aside: a server that
 	// tidies a file name (spaces, accents, "Single: first last") still
 	// names the same job.
 	name := nameKey(filepath.Base(s.FileName))
-	same := func(a string) bool { return nameKey(a) == name }
-	var best *candidate
+	var out []*candidate
 	for i := range cands {
 		c := &cands[i]
-		if !same(c.name) || c.created.Before(from) || c.created.After(to) || f.taken[c.id] {
+		if nameKey(c.name) != name || c.created.Before(from) || c.created.After(to) {
 			continue
 		}
 		if s.Rows > 0 && c.rows != s.Rows {
@@ -282,15 +339,11 @@ func pick(ctx context.Context, led *ledger.Ledger, f *finder, s *ledger.Submissi
 		if err != nil {
 			return nil, err
 		}
-		if adopted {
-			f.taken[c.id] = true
-			continue
-		}
-		if best == nil || c.created.Before(best.created) {
-			best = c
+		if !adopted {
+			out = append(out, c)
 		}
 	}
-	return best, nil
+	return out, nil
 }
 
 // nameKey is a name reduced to its lower-case letters and digits.

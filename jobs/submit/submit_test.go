@@ -443,3 +443,118 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 		t.Fatalf("state %s after a complete walk", s.State)
 	}
 }
+
+// Of several jobs that fit an unknown submission, the one created when it
+// was sent is its job: the same file submitted a minute earlier from
+// another computer with the same key is not adopted in its place.
+func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "owners.csv", ownersCSV)
+	// Another computer sent the same file 70 s ago.
+	past := time.Now().Add(-70 * time.Second)
+	e.srv.SetClock(func() time.Time { return past })
+	other, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: f.Path, ColumnMapping: ownersMapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.SetClock(nil)
+	// This one's answer is lost.
+	mine := submitLost(t, e, f)
+
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID != mine {
+		t.Fatalf("outcomes %+v; want job %s adopted (not %s, sent earlier elsewhere)", out, mine, other.ID)
+	}
+	if !strings.Contains(out[0].Reason, "2 jobs") {
+		t.Errorf("reason %q does not say that two jobs fit", out[0].Reason)
+	}
+	if n := serverJobs(t, e.api); n != 2 {
+		t.Fatalf("reconcile created jobs: %d", n)
+	}
+}
+
+// Two unknown submissions of the same file and one job: the submission
+// sent closer to the job's creation gets it, whatever their order; the
+// other stays unknown while its window is open, then is not created.
+func TestReconcileTwoUnknownOneJob(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := writeFile(t, "owners.csv", ownersCSV)
+	// The older one, 90 s ago, never reached the server (no send time
+	// recorded: the window is counted from when it was recorded).
+	older, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
+		Rows: 3, Mode: "normal", Mapping: ownersMapping, CreatedAt: time.Now().Add(-90 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.led.MarkUnknown(ctx, older, "test"); err != nil {
+		t.Fatal(err)
+	}
+	mine := submitLost(t, e, f)
+	sub, _ := e.led.SubmissionForJob(ctx, mine)
+	if sub != nil {
+		t.Fatal("the lost job is already recorded")
+	}
+
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]Outcome{}
+	for _, o := range out {
+		got[o.Submission.ID] = o
+	}
+	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "other submissions") {
+		t.Fatalf("the older submission: %+v", o)
+	}
+	adopted, err := e.led.SubmissionForJob(ctx, mine)
+	if err != nil || adopted.ID == older {
+		t.Fatalf("job %s went to %+v, %v", mine, adopted, err)
+	}
+	later := func() time.Time { return time.Now().Add(WindowAfter + time.Minute) }
+	if _, err := Reconcile(ctx, e.api, e.led, &ReconcileOptions{Now: later}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.led.Submission(ctx, older); s.State != ledger.StateNotCreated {
+		t.Fatalf("the older submission after its window: %s", s.State)
+	}
+	if n := serverJobs(t, e.api); n != 1 {
+		t.Fatalf("%d jobs on the server", n)
+	}
+}
+
+// submitLost submits f with the answer lost on the way back and returns
+// the id of the job the server created.
+func submitLost(t *testing.T, e *env, f File) string {
+	t.Helper()
+	ctx := context.Background()
+	before, err := e.api.Traces.List(ctx, &client.TraceListOptions{Limit: 100, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	req := traceReq(f)
+	req.Again = true
+	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("dropped response: %v", err)
+	}
+	after, err := e.api.Traces.List(ctx, &client.TraceListOptions{Limit: 100, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, tr := range before.Traces {
+		seen[tr.ID] = true
+	}
+	for _, tr := range after.Traces {
+		if !seen[tr.ID] {
+			return tr.ID
+		}
+	}
+	t.Fatal("the lost submission created no job")
+	return ""
+}

@@ -50,6 +50,9 @@ import (
 // POST /dnc.
 const MaxUploadBytes = 50 << 20
 
+// DefaultIdleTimeout is how long a response body may stall (WithIdleTimeout).
+const DefaultIdleTimeout = 60 * time.Second
+
 // maxSuccessBody caps JSON bodies of successful responses (a page of 100
 // traces is a few tens of KiB).
 const maxSuccessBody = 16 << 20
@@ -64,7 +67,8 @@ type Client struct {
 	retry     RetryPolicy
 	pacing    bool
 	limits    *limiter
-	traceable bool // the transport reports connections through httptrace
+	traceable bool          // the transport reports connections through httptrace
+	idle      time.Duration // longest wait for the next byte of a response body
 
 	// Traces is POST/GET /traces and its sub-resources.
 	Traces *TracesService
@@ -80,7 +84,8 @@ type Option func(*Client)
 // any byte left be retried. With another *http.Transport only failures
 // before a connection was obtained count as "never sent"; with any other
 // RoundTripper nothing can be known, so every failure of a charged POST is
-// reported as ErrOutcomeUnknown.
+// reported as ErrOutcomeUnknown. The client's redirect policy is kept, after
+// the client's own rules (no redirect of a POST, none to plain http).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) {
 		if hc != nil {
@@ -88,6 +93,12 @@ func WithHTTPClient(hc *http.Client) Option {
 		}
 	}
 }
+
+// WithIdleTimeout sets how long a response body may go without a single byte
+// arriving before the attempt is abandoned (a GET is then retried; a charged
+// POST reports an unknown outcome). The default is 60 s; 0 or less turns the
+// watch off.
+func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idle = d } }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
@@ -118,15 +129,17 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       apiKey,
-		hc:        &http.Client{Transport: newTransport(), CheckRedirect: checkRedirect},
+		hc:        &http.Client{Transport: newTransport()},
 		userAgent: "skipdesk-client/1",
 		retry:     DefaultRetryPolicy(),
 		pacing:    true,
 		limits:    newLimiter(),
+		idle:      DefaultIdleTimeout,
 	}
 	for _, o := range opts {
 		o(c)
 	}
+	c.hc = guardRedirects(c.hc)
 	switch c.hc.Transport.(type) {
 	case nil, *http.Transport:
 		c.traceable = true
@@ -168,17 +181,43 @@ func parseBase(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// checkRedirect follows at most 5 redirects and never from https to plain
-// http (except on loopback). The transport already drops the Authorization
-// header when a redirect leaves the host.
+// checkRedirect follows at most 5 redirects of a GET and never from https to
+// plain http (except on loopback). A redirect answering any other method is
+// not followed: the 3xx comes back as an *APIError. Go would resend a POST's
+// body on 307/308 (charging twice) and turn it into a GET on 301/302/303
+// (whose answer is not the job). The transport already drops the
+// Authorization header when a redirect leaves the host.
 func checkRedirect(req *http.Request, via []*http.Request) error {
+	if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+		return http.ErrUseLastResponse
+	}
 	if len(via) >= 5 {
-		return errors.New("stopped after 5 redirects")
+		return &redirectError{"stopped after 5 redirects"}
 	}
 	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
-		return fmt.Errorf("refusing a redirect to %s: not https", req.URL.Redacted())
+		return &redirectError{fmt.Sprintf("refusing a redirect to %s: not https", req.URL.Redacted())}
 	}
 	return nil
+}
+
+// redirectError is a redirect refused by checkRedirect. Asking again would
+// be refused again, so it is not retried.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// guardRedirects returns a copy of hc whose redirect policy applies
+// checkRedirect first, then hc's own policy (when it has one).
+func guardRedirects(hc *http.Client) *http.Client {
+	cp := *hc
+	own := hc.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(req, via); err != nil || own == nil {
+			return err
+		}
+		return own(req, via)
+	}
+	return &cp
 }
 
 func isLoopback(host string) bool {

@@ -549,16 +549,22 @@ func TestRedirects(t *testing.T) {
 	if err != nil || a.Credits != 9 || string(a.Extra["auth"]) != `""` {
 		t.Fatalf("redirect: %+v %v", a, err)
 	}
+	first, _ := http.NewRequest("GET", "https://example.com/v1/account", nil)
+	via := []*http.Request{first}
 	req, _ := http.NewRequest("GET", "http://example.com/x", nil)
-	if err := checkRedirect(req, nil); err == nil {
+	if err := checkRedirect(req, via); err == nil {
 		t.Error("redirect to plain http accepted")
 	}
 	req, _ = http.NewRequest("GET", "https://example.com/x", nil)
-	if err := checkRedirect(req, nil); err != nil {
+	if err := checkRedirect(req, via); err != nil {
 		t.Error(err)
 	}
-	if err := checkRedirect(req, make([]*http.Request, 5)); err == nil {
+	if err := checkRedirect(req, []*http.Request{first, first, first, first, first}); err == nil {
 		t.Error("sixth redirect followed")
+	}
+	post, _ := http.NewRequest("POST", "https://example.com/v1/traces", nil)
+	if err := checkRedirect(req, []*http.Request{post}); err != http.ErrUseLastResponse {
+		t.Errorf("redirect of a POST: %v", err)
 	}
 }
 

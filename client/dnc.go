@@ -33,7 +33,7 @@ func (s *DNCService) All(ctx context.Context, opts *ListOptions) iter.Seq2[*DNCJ
 	if opts != nil {
 		o = *opts
 	}
-	return paginate(o.Page, o.Limit, func(page, limit int) ([]DNCJob, Metadata, error) {
+	return paginate(o.Page, o.Limit, func(j *DNCJob) string { return j.ID }, func(page, limit int) ([]DNCJob, Metadata, error) {
 		l, err := s.List(ctx, &ListOptions{Page: page, Limit: limit})
 		if err != nil {
 			return nil, Metadata{}, err
@@ -84,6 +84,9 @@ func (s *DNCService) Create(ctx context.Context, u *DNCUpload) (*DNCCreated, err
 	var out DNCCreated
 	r := &request{method: http.MethodPost, path: "dnc", contentType: mp.contentType(), body: mp.open, charged: true}
 	if err := s.c.doJSON(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	if err := s.c.checkJobID(r, out.ID); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -72,11 +72,13 @@ type downloadState struct {
 	total     int64 // full length, -1 when unknown
 	resumable bool
 	validator string // ETag or Last-Modified of the first response
+	asked     bool   // this attempt asked for the rest with Range
 	progress  func(done, total int64)
 }
 
 func (d *downloadState) prepare(req *http.Request) {
-	if d.written > 0 && d.resumable {
+	d.asked = d.written > 0 && d.resumable
+	if d.asked {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(d.written, 10)+"-")
 		if d.validator != "" {
 			req.Header.Set("If-Range", d.validator)
@@ -95,7 +97,7 @@ func (d *downloadState) restart() error {
 
 func (d *downloadState) handle(resp *http.Response) error {
 	switch {
-	case resp.StatusCode == http.StatusPartialContent && d.written > 0:
+	case resp.StatusCode == http.StatusPartialContent && d.asked:
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || (d.total >= 0 && total >= 0 && total != d.total) {
 			// Not the piece asked for: start over.
@@ -116,7 +118,12 @@ func (d *downloadState) handle(resp *http.Response) error {
 		}
 		d.total = resp.ContentLength
 		if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
-			_, total, _ := parseContentRange(resp.Header.Get("Content-Range"))
+			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
+			if !ok || start != 0 {
+				// Not the file's beginning: the next attempt asks for it whole.
+				d.resumable = false
+				return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q on a request without Range", resp.Header.Get("Content-Range"))}
+			}
 			d.total = total
 		}
 		d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")

@@ -128,6 +128,10 @@ func (c *Client) readAPIError(r *request, resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()
 	e := decodeError(resp.StatusCode, resp.Header.Get("Content-Type"), body, c.key)
+	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		// Only a redirect of a POST, or one with nowhere to go, gets here.
+		e.Message = clean("the server redirected the request to "+loc+"; it was not followed", maxMessage*2, c.key)
+	}
 	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.Op = r.op()
 	return e

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -173,74 +174,125 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 				return fmt.Errorf("client: %s: %w", r.op(), err)
 			}
 		}
-		req, err := c.newHTTPRequest(ctx, r)
-		if err != nil {
+		retry, retryAfter, err := c.attempt(ctx, r, handle)
+		if !retry {
 			return err
 		}
-		var st sendState
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
-		resp, err := c.hc.Do(req)
-		if err != nil {
-			sent := !c.traceable || st.maybeSent()
-			if r.charged && sent {
-				return c.unknownOutcome(r, err)
-			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
-			}
-			if !shouldRetry(r.charged, 0, sent) {
-				return c.transportError(r, err)
-			}
-			if ok, werr := rt.wait(ctx, 0); werr != nil {
-				return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, c.transportError(r, err))
-			} else if !ok {
-				return c.transportError(r, err)
-			}
-			continue
-		}
-		c.limits.record(r.bucket(), resp.Header, time.Now())
-		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			herr := handle(resp)
-			resp.Body.Close()
-			if herr == nil {
-				return nil
-			}
-			if r.charged {
-				// Accepted (and charged), but the answer cannot be read: the
-				// job exists and its id is unknown.
-				return c.unknownOutcome(r, herr)
-			}
-			var bre *bodyReadError
-			if !errors.As(herr, &bre) {
-				return herr
-			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
-			}
-			if ok, werr := rt.wait(ctx, 0); werr != nil {
-				return fmt.Errorf("client: %s: %w", r.op(), werr)
-			} else if !ok {
-				return c.transportError(r, bre.err)
-			}
-			continue
-		}
-		apiErr := c.readAPIError(r, resp)
-		if r.charged && resp.StatusCode >= 500 {
-			// The server failed somewhere while handling a charged request:
-			// whether the charge was recorded is not known. Never resend.
-			apiErr.outcomeUnknown = true
-			return apiErr
-		}
-		if !shouldRetry(r.charged, resp.StatusCode, true) {
-			return apiErr
-		}
-		if ok, werr := rt.wait(ctx, apiErr.RetryAfter); werr != nil {
-			return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, apiErr)
+		if ok, werr := rt.wait(ctx, retryAfter); werr != nil {
+			return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, err)
 		} else if !ok {
-			return apiErr
+			return err
 		}
 	}
 }
+
+// attempt sends r once. It returns the call's error and whether the policy
+// allows another attempt (with the server's Retry-After, if any).
+func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Response) error) (retry bool, retryAfter time.Duration, err error) {
+	// The attempt has its own context so that a stalled body can be cut
+	// without ending the call.
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	req, err := c.newHTTPRequest(actx, r)
+	if err != nil {
+		return false, 0, err
+	}
+	var st sendState
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		sent := !c.traceable || st.maybeSent()
+		var re *redirectError
+		switch {
+		case r.charged && sent:
+			return false, 0, c.unknownOutcome(r, err)
+		case ctx.Err() != nil:
+			return false, 0, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+		case errors.As(err, &re):
+			return false, 0, c.transportError(r, err)
+		}
+		return shouldRetry(r.charged, 0, sent), 0, c.transportError(r, err)
+	}
+	wd := c.watch(resp, cancel)
+	defer wd.stop()
+	c.limits.record(r.bucket(), resp.Header, time.Now())
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		herr := handle(resp)
+		resp.Body.Close()
+		if herr == nil {
+			return false, 0, nil
+		}
+		if r.charged {
+			// Accepted (and charged), but the answer cannot be read: the
+			// job exists and its id is unknown.
+			return false, 0, c.unknownOutcome(r, herr)
+		}
+		var bre *bodyReadError
+		if !errors.As(herr, &bre) {
+			return false, 0, herr
+		}
+		if ctx.Err() != nil {
+			return false, 0, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+		}
+		return true, 0, c.transportError(r, bre.err)
+	}
+	apiErr := c.readAPIError(r, resp)
+	if r.charged && resp.StatusCode >= 500 {
+		// The server failed somewhere while handling a charged request:
+		// whether the charge was recorded is not known. Never resend.
+		apiErr.outcomeUnknown = true
+		return false, 0, apiErr
+	}
+	return shouldRetry(r.charged, resp.StatusCode, true), apiErr.RetryAfter, apiErr
+}
+
+// watchdog ends an attempt whose response body stops arriving: the body's
+// reads then fail with errStalled instead of blocking until the caller's
+// context ends (a dead Wi-Fi link can leave a connection open for minutes).
+type watchdog struct {
+	d     time.Duration
+	t     *time.Timer
+	fired atomic.Bool
+}
+
+// watch arms a watchdog on resp's body (nil when the idle timeout is off).
+func (c *Client) watch(resp *http.Response, cancel context.CancelFunc) *watchdog {
+	if c.idle <= 0 {
+		return nil
+	}
+	w := &watchdog{d: c.idle}
+	w.t = time.AfterFunc(c.idle, func() {
+		w.fired.Store(true)
+		cancel()
+	})
+	resp.Body = &watchedBody{ReadCloser: resp.Body, w: w}
+	return w
+}
+
+func (w *watchdog) stop() {
+	if w != nil {
+		w.t.Stop()
+	}
+}
+
+type watchedBody struct {
+	io.ReadCloser
+	w *watchdog
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.w.t.Reset(b.w.d)
+	}
+	if err != nil && err != io.EOF && b.w.fired.Load() {
+		err = fmt.Errorf("no data received for %v: %w", b.w.d, errStalled)
+	}
+	return n, err
+}
+
+// errStalled: a response body stopped arriving (WithIdleTimeout).
+var errStalled = errors.New("the connection stalled")
 
 func (c *Client) transportError(r *request, err error) error {
 	return &TransportError{Op: r.op(), Err: err, key: c.key}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -63,7 +64,7 @@ func (s *TracesService) All(ctx context.Context, opts *TraceListOptions) iter.Se
 	if opts != nil {
 		o = *opts
 	}
-	return paginate(o.Page, o.Limit, func(page, limit int) ([]Trace, Metadata, error) {
+	return paginate(o.Page, o.Limit, func(t *Trace) string { return t.ID }, func(page, limit int) ([]Trace, Metadata, error) {
 		o.Page, o.Limit = page, limit
 		l, err := s.List(ctx, &o)
 		if err != nil {
@@ -73,8 +74,10 @@ func (s *TracesService) All(ctx context.Context, opts *TraceListOptions) iter.Se
 	})
 }
 
-// paginate walks pages until _metadata.page_count (or an empty page).
-func paginate[T any](page, limit int, fetch func(page, limit int) ([]T, Metadata, error)) iter.Seq2[*T, error] {
+// paginate walks pages until _metadata.page_count (or an empty page). A
+// server that answers another page than the one asked for, or the same page
+// again, ends the walk with an error rather than an endless loop.
+func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit int) ([]T, Metadata, error)) iter.Seq2[*T, error] {
 	if page < 1 {
 		page = 1
 	}
@@ -82,12 +85,26 @@ func paginate[T any](page, limit int, fetch func(page, limit int) ([]T, Metadata
 		limit = 100
 	}
 	return func(yield func(*T, error) bool) {
+		var prev []string // ids of the previous page
 		for {
 			items, md, err := fetch(page, limit)
 			if err != nil {
 				yield(nil, err)
 				return
 			}
+			if md.Page > 0 && md.Page != page {
+				yield(nil, fmt.Errorf("client: asked for page %d of the list, the server answered page %d", page, md.Page))
+				return
+			}
+			ids := make([]string, len(items))
+			for i := range items {
+				ids[i] = id(&items[i])
+			}
+			if len(ids) > 0 && slices.Equal(ids, prev) {
+				yield(nil, fmt.Errorf("client: page %d of the list repeats page %d", page, page-1))
+				return
+			}
+			prev = ids
 			for i := range items {
 				if !yield(&items[i], nil) {
 					return
@@ -180,7 +197,20 @@ func (s *TracesService) Create(ctx context.Context, u *TraceUpload) (*TraceCreat
 	if err := s.c.doJSON(ctx, r, &out); err != nil {
 		return nil, err
 	}
+	if err := s.c.checkJobID(r, out.ID); err != nil {
+		return nil, err
+	}
 	return &out, nil
+}
+
+// checkJobID refuses a success answer to a job-creating POST that names no
+// job: the job may exist and be charged, and without its id only a
+// reconciliation against the list can tell.
+func (c *Client) checkJobID(r *request, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return c.unknownOutcome(r, errors.New("the server accepted the request but its answer names no job id"))
+	}
+	return nil
 }
 
 // Single is POST /traces/single, a synchronous charged lookup.

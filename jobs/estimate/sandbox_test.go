@@ -380,3 +380,74 @@ func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateBlankLikeRowsMatchSandbox: records that look like rows but are
+// blank to the provider (no-break spaces, quoted line breaks, values only
+// beyond the header's columns, a far-away cell in a sheet) are neither
+// counted nor billed, in a file uploaded as it is and in a prepared one.
+func TestEstimateBlankLikeRowsMatchSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox")
+	}
+	c, _ := startSandbox(t, client.BillingPrepaid)
+	ctx := context.Background()
+	dir := t.TempDir()
+	header := "First,Last,Street,City,State,Zip\r\n"
+	rows := "Ann,Lee,1 Elm St,Austin,TX,78701\r\n" +
+		"\u00a0,\u00a0,\u00a0,\u00a0,\u00a0,\u00a0\r\n" +
+		"\"\r\n\",,,,,\r\n" +
+		"\v,\f, ,\t,,\u0085\r\n" +
+		",Oak Holdings LLC,2 Oak Ave,Waco,TX,76701\r\n"
+	asIs := filepath.Join(dir, "as-is.csv")
+	os.WriteFile(asIs, []byte(header+rows), 0o600)
+	beyond := filepath.Join(dir, "beyond.csv")
+	os.WriteFile(beyond, []byte(header+rows+",,,,,,stray note\r\n"), 0o600)
+	sheet := filepath.Join(dir, "far.xlsx")
+	// (A workbook cannot hold \v or \f: excelize writes U+FFFD instead.)
+	writeXLSX(t, sheet, header+strings.Replace(rows, "\v,\f, ,\t,,\u0085\r\n", "", 1))
+	func() {
+		f, err := excelize.OpenFile(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		f.SetCellValue("Sheet1", "Z40", "far away")
+		if err := f.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	m := mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last", mapping.PropertyStreet: "Street",
+		mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+	pr, err := c.Pricing(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path    string
+		written bool
+	}{{asIs, false}, {beyond, true}, {sheet, true}} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			ins, err := input.Inspect(ctx, tc.path, Options(input.Options{}, m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			up, err := prepare.Prepare(ctx, tc.path, ins, prepare.Plan{Mapping: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer up.Remove()
+			if up.Written != tc.written {
+				t.Errorf("written %v (%q), want %v", up.Written, up.Reasons, tc.written)
+			}
+			est := Estimate(ins, m, "normal", true, pr, nil)
+			got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, FileName: up.FileName, Mode: "normal", ColumnMapping: up.Mapping, IncludeLLCs: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.TotalRows != 2 || est.TotalRows != 2 || up.Rows != 2 || got.EntityRows != est.EntityRows || got.Cost != est.Credits {
+				t.Errorf("sandbox rows %d entity %d cost %d; estimate rows %d entity %d cost %d; upload rows %d",
+					got.TotalRows, got.EntityRows, got.Cost, est.TotalRows, est.EntityRows, est.Credits, up.Rows)
+			}
+		})
+	}
+}

@@ -92,11 +92,12 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		}
 		w.add(row, r.span, r.plain, r.Line())
 		for i, f := range row {
-			if len(f) == 0 || f[0] <= ' ' || f[len(f)-1] <= ' ' {
-				if f = trimSpace(f); len(f) == 0 {
+			if len(f) == 0 || f[0] <= ' ' || f[0] == 0xC2 || f[len(f)-1] <= ' ' {
+				if blankField(f) {
 					blanks[i]++
 					continue
 				}
+				f = trimSpace(f)
 			}
 			if f[0] > '9' || f[0] < '0' {
 				continue // short zips and 1.23E+10 start with a digit
@@ -196,7 +197,7 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 	if td := r.csv.td; td != nil && td.Mixed > 0 {
 		why = append(why, "some bytes are not valid UTF-8")
 	}
-	if ins.RaggedRows > 0 {
+	if ins.RaggedRows > 0 || r.beyond > 0 {
 		why = append(why, "rows with more or fewer fields than the header")
 	}
 	if r.csv.sc.crOnly {

@@ -49,6 +49,7 @@ type Reader struct {
 
 	blankRows          int
 	ragged, raggedLine int
+	beyond, beyondLine int // records with values only beyond the header's columns
 }
 
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
@@ -341,12 +342,25 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 				r.plain = r.csv.sc.plain && len(f) == r.width
 			}
 		}
-		if blankBytes(fields) {
-			r.blankRows++
-			continue
-		}
 		if len(fields) == r.width {
+			if blankBytes(fields) {
+				r.blankRows++
+				continue
+			}
 			return fields, nil
+		}
+		// A record is judged within the header's columns: one that holds
+		// values only beyond them is blank once cut to the header's width
+		// (as the upload writes it), so it is not a row.
+		if blankBytes(fields[:min(len(fields), r.width)]) {
+			r.blankRows++
+			if len(fields) > r.width && !blankBytes(fields[r.width:]) {
+				r.beyond++
+				if r.beyondLine == 0 {
+					r.beyondLine = r.line
+				}
+			}
+			continue
 		}
 		r.noteRagged(fields)
 		n := copy(r.row, fields)
@@ -372,12 +386,28 @@ func (r *Reader) noteRagged(fields [][]byte) {
 	}
 }
 
+// blankBytes reports whether every field is empty or white space. White
+// space is what the provider trims (Unicode's: ASCII spaces, tabs and line
+// breaks, and U+0085 and U+00A0, the no-break space Excel exports), so
+// that a record blank here is not counted or billed there either.
 func blankBytes(fields [][]byte) bool {
 	for _, f := range fields {
-		for _, c := range f {
-			if c != ' ' && c != '\t' {
-				return false
-			}
+		if !blankField(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// blankField reports whether f (UTF-8) is empty or white space.
+func blankField(f []byte) bool {
+	for i := 0; i < len(f); i++ {
+		switch c := f[i]; {
+		case c == ' ' || c-'\t' <= '\r'-'\t':
+		case c == 0xC2 && i+1 < len(f) && (f[i+1] == 0x85 || f[i+1] == 0xA0):
+			i++
+		default:
+			return false
 		}
 	}
 	return true
@@ -394,6 +424,10 @@ func (r *Reader) Warnings() []Warning {
 	if r.ragged > 0 {
 		ws = append(ws, Warning{Line: r.raggedLine, Count: r.ragged,
 			Message: fmt.Sprintf("%s a different number of fields than the header (%d): padded with blanks or cut", plural(r.ragged, "row has", "rows have"), r.width)})
+	}
+	if r.beyond > 0 {
+		ws = append(ws, Warning{Line: r.beyondLine, Count: r.beyond,
+			Message: fmt.Sprintf("%s values only beyond the header's %d columns: skipped, those values are lost", plural(r.beyond, "row has", "rows have"), r.width)})
 	}
 	if r.csv != nil {
 		ws = append(ws, r.csv.warnings()...)

@@ -98,6 +98,22 @@ func TestReadUglyFiles(t *testing.T) {
 			lines:   []int{3, 6},
 		},
 		{
+			name:    "no-break spaces, other white space and quoted line breaks are blank",
+			content: "A,B\n\u00a0,\u00a0\n\"\n\",\"\r\n\"\n\v,\f\n\u0085,\n1,\u00a0x\n",
+			headers: []string{"A", "B"},
+			rows:    [][]string{{"1", "\u00a0x"}},
+			lines:   []int{8},
+			warn:    "line breaks", warnAt: 3,
+		},
+		{
+			name:    "values only beyond the header's columns",
+			content: "A,B\n1,2\n,,x\n , ,,\n3,4\n",
+			headers: []string{"A", "B"},
+			rows:    [][]string{{"1", "2"}, {"3", "4"}},
+			lines:   []int{2, 5},
+			warn:    "1 row has values only beyond the header's 2 columns: skipped", warnAt: 3,
+		},
+		{
 			name:    "duplicate and blank headers",
 			content: "Phone,Phone,,Name,phone,Phone (2)\n1,2,3,4,5,6\n",
 			headers: []string{"Phone", "Phone (3)", "Column 3", "Name", "phone (4)", "Phone (2)"},

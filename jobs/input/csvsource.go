@@ -17,6 +17,9 @@ type csvSource struct {
 	// sepLine: the file starts with Excel's "sep=;" line, which names the
 	// delimiter and is not part of the list.
 	sepLine bool
+	// mixedLine is the line of the first character read in the other
+	// encoding of a file mixing UTF-8 and Windows-1252 (0: none yet).
+	mixedLine int
 }
 
 func openCSV(f *os.File, raw *bufio.Reader, d detected, path string) (*csvSource, error) {
@@ -56,6 +59,9 @@ func (c *csvSource) next() ([][]byte, int, error) {
 	f, err := c.sc.next()
 	if err != nil {
 		return nil, c.sc.line, err
+	}
+	if c.td != nil && c.mixedLine == 0 && c.td.FirstMixed >= 0 && c.sc.read > c.td.FirstMixed {
+		c.mixedLine = c.sc.recLine
 	}
 	return f, c.sc.recLine, nil
 }
@@ -101,8 +107,12 @@ func (c *csvSource) warnings() []Warning {
 			Message: fmt.Sprintf("%s a quoted field with line breaks", plural(sc.multiline, "row has", "rows have"))})
 	}
 	if c.td != nil && c.td.Mixed > 0 {
-		ws = append(ws, Warning{Count: int(c.td.Mixed),
+		ws = append(ws, Warning{Line: c.mixedLine, Count: int(c.td.Mixed),
 			Message: fmt.Sprintf("%s not valid UTF-8 in a UTF-8 file: read as Windows-1252", plural(int(c.td.Mixed), "byte is", "bytes are"))})
+	}
+	if c.td != nil && c.td.MixedUTF8 > 0 {
+		ws = append(ws, Warning{Line: c.mixedLine, Count: int(c.td.MixedUTF8),
+			Message: fmt.Sprintf("%s UTF-8 in a Windows-1252 file: read as UTF-8", plural(int(c.td.MixedUTF8), "character is", "characters are"))})
 	}
 	return ws
 }

@@ -133,7 +133,7 @@ func newTextReader(raw *bufio.Reader, d detected) (io.Reader, *textDecoder) {
 	case EncUTF16BE:
 		return transform.NewReader(raw, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), nil
 	}
-	td := &textDecoder{r: raw, in: make([]byte, 64<<10)}
+	td := &textDecoder{r: raw, in: make([]byte, 64<<10), FirstMixed: -1}
 	if d.enc == EncUTF8BOM {
 		td.mode = modeUTF8 // the mark says UTF-8: other bytes are damage, counted
 	}
@@ -160,9 +160,12 @@ const (
 // textDecoder streams a file that is UTF-8 or Windows-1252 as UTF-8,
 // deciding which as it reads: the first byte that is not valid UTF-8, when
 // nothing but ASCII came before, makes the rest of the file Windows-1252
-// (ASCII is the same in both, so nothing already read changes). Bytes that
-// are not valid UTF-8 in a file that already had valid UTF-8 are read as
-// Windows-1252 too and counted (Mixed).
+// (ASCII is the same in both, so nothing already read changes). Files
+// pasted together from both encodings are read character by character:
+// bytes that are not valid UTF-8 in a file that already had valid UTF-8
+// are read as Windows-1252 (Mixed), and valid multi-byte UTF-8 sequences
+// in a Windows-1252 file are read as UTF-8 (MixedUTF8), since such pairs
+// of accented letters and punctuation hardly occur in real 1252 text.
 type textDecoder struct {
 	r     io.Reader
 	in    []byte
@@ -174,8 +177,14 @@ type textDecoder struct {
 	eof   bool
 	err   error
 
-	mode  int
-	Mixed int64 // invalid UTF-8 bytes read as Windows-1252 in a UTF-8 file
+	mode      int
+	Mixed     int64 // invalid UTF-8 bytes read as Windows-1252 in a UTF-8 file
+	MixedUTF8 int64 // UTF-8 characters read as such in a Windows-1252 file
+	// produced counts the UTF-8 bytes given out before the current chunk;
+	// FirstMixed is the offset in that output of the first mixed
+	// character (-1: none), for the warning's line.
+	produced   int64
+	FirstMixed int64
 }
 
 // Encoding is the encoding decided so far.
@@ -232,6 +241,7 @@ func (d *textDecoder) readDirect(p []byte) (int, error) {
 		return 0, d.err
 	}
 	pass, tr := d.convert(p[:n])
+	d.produced += int64(pass + len(tr))
 	if tr == nil {
 		return pass, nil // a carried incomplete sequence may have been held back
 	}
@@ -261,6 +271,7 @@ func (d *textDecoder) decodeChunk() error {
 		return nil
 	}
 	pass, tr := d.convert(d.in[:n])
+	d.produced += int64(pass + len(tr))
 	d.out, d.tail = d.in[:pass], tr
 	return nil
 }
@@ -305,9 +316,13 @@ func (d *textDecoder) convert(b []byte) (pass int, tr []byte) {
 			i = j
 			continue
 		}
-		if d.mode == modeUTF8 {
+		if d.mode == modeUTF8 || c >= 0xC2 && c <= 0xF4 {
 			r, size := utf8.DecodeRune(b[i:])
 			if r != utf8.RuneError || size > 1 {
+				if d.mode == mode1252 {
+					d.MixedUTF8++
+					d.noteMixed(pass + len(t))
+				}
 				t = append(t, b[i:i+size]...)
 				i += size
 				continue
@@ -316,13 +331,24 @@ func (d *textDecoder) convert(b []byte) (pass int, tr []byte) {
 				d.nin = copy(d.carry[:], b[i:])
 				break
 			}
-			d.Mixed++
+			if d.mode == modeUTF8 {
+				d.Mixed++
+				d.noteMixed(pass + len(t))
+			}
 		}
 		t = append(t, cp1252[c-0x80]...)
 		i++
 	}
 	d.trans = t
 	return pass, t
+}
+
+// noteMixed records where the first mixed character goes in the output:
+// at offset off of the current chunk's.
+func (d *textDecoder) noteMixed(off int) {
+	if d.FirstMixed < 0 {
+		d.FirstMixed = d.produced + int64(off)
+	}
 }
 
 // asciiPrefix returns the length of the ASCII prefix of b, eight bytes at a

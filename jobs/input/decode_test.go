@@ -75,6 +75,44 @@ func TestTextDecoder(t *testing.T) {
 	}
 }
 
+// TestTextDecoderMixedFiles: a file pasted together from a Windows-1252
+// part and a UTF-8 part reads right whichever comes first, and the decoder
+// says where in its output the first character of the other encoding is.
+func TestTextDecoderMixedFiles(t *testing.T) {
+	long := strings.Repeat("plain ascii line,\n", 10000)
+	tests := []struct {
+		name       string
+		raw, want  string
+		enc        string
+		mixed      int64 // bytes read as 1252 in a UTF-8 file
+		mixedUTF8  int64 // characters read as UTF-8 in a 1252 file
+		firstMixed int64
+	}{
+		{"1252 then UTF-8", "Zo\xeb\nJos\xc3\xa9 Pe\xc3\xb1a\n", "Zoë\nJosé Peña\n", EncCP1252, 0, 2, len64("Zoë\nJos")},
+		{"UTF-8 then 1252", "Jos\xc3\xa9\nZo\xeb\n", "José\nZoë\n", EncUTF8, 1, 0, len64("José\nZo")},
+		{"1252 then UTF-8 far down", "Zo\xeb\n" + long + "\xe2\x82\xac\xf0\x9f\x98\x80", "Zoë\n" + long + "€😀", EncCP1252, 0, 2, len64("Zoë\n" + long)},
+		{"UTF-8 across reads in a 1252 file", "\xe9" + strings.Repeat("a\xc3\xa9", 3000), "é" + strings.Repeat("aé", 3000), EncCP1252, 0, 3000, len64("éa")},
+		{"1252 lead bytes that are not UTF-8", "\xc9t\xe9 \xc3 \xd1\n", "Été Ã Ñ\n", EncCP1252, 0, 0, -1},
+	}
+	for _, tt := range tests {
+		for _, c := range []struct {
+			oneByte  bool
+			readSize int
+		}{{false, 7}, {true, 7}, {false, directRead}, {true, directRead}, {false, 70000}} {
+			got, td := decodeAll(t, []byte(tt.raw), c.oneByte, c.readSize)
+			if got != tt.want {
+				t.Errorf("%s (%+v): got %q, want %q", tt.name, c, shorten(got), shorten(tt.want))
+			}
+			if td.Encoding() != tt.enc || td.Mixed != tt.mixed || td.MixedUTF8 != tt.mixedUTF8 || td.FirstMixed != tt.firstMixed {
+				t.Errorf("%s (%+v): encoding %s mixed %d/%d at %d, want %s %d/%d at %d", tt.name, c,
+					td.Encoding(), td.Mixed, td.MixedUTF8, td.FirstMixed, tt.enc, tt.mixed, tt.mixedUTF8, tt.firstMixed)
+			}
+		}
+	}
+}
+
+func len64(s string) int64 { return int64(len(s)) }
+
 func shorten(s string) string {
 	if len(s) > 60 {
 		return "…" + s[len(s)-40:]

@@ -159,6 +159,7 @@ func (s *scanner) next() ([][]byte, error) {
 		s.plain = true
 		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
 			s.pos++ // CR LF in a file that started with bare CRs
+			s.read++
 		}
 		return s.fields, nil
 	}

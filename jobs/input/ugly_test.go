@@ -226,6 +226,20 @@ func TestReadUglyFiles(t *testing.T) {
 			rows:    [][]string{{"José", "Peña"}, {"Zoë", "Müller"}},
 		},
 		{
+			name:    "UTF-8 list with a Windows-1252 part pasted below",
+			content: "First,Last\nJos\xc3\xa9,Pe\xc3\xb1a\nAnn,Lee\nZo\xeb,M\xfcller\n",
+			headers: []string{"First", "Last"},
+			rows:    [][]string{{"José", "Peña"}, {"Ann", "Lee"}, {"Zoë", "Müller"}},
+			warn:    "2 bytes are not valid UTF-8 in a UTF-8 file: read as Windows-1252", warnAt: 4,
+		},
+		{
+			name:    "Windows-1252 list with a UTF-8 part pasted below",
+			content: "First,Last\nZo\xeb,M\xfcller\nAnn,Lee\nJos\xc3\xa9,Pe\xc3\xb1a\n",
+			headers: []string{"First", "Last"},
+			rows:    [][]string{{"Zoë", "Müller"}, {"Ann", "Lee"}, {"José", "Peña"}},
+			warn:    "2 characters are UTF-8 in a Windows-1252 file: read as UTF-8", warnAt: 4,
+		},
+		{
 			name:    "BOM",
 			content: "\xef\xbb\xbfFirst,Last\nJos\xc3\xa9,Pe\xc3\xb1a\n",
 			headers: []string{"First", "Last"},

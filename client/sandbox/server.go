@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -220,18 +221,22 @@ type route struct {
 	id      string
 }
 
-// match maps method and path to a handler. ok is false for an unknown path;
-// allow lists the methods of a known path when the method does not fit.
-func (s *Server) match(method, path string) (rt route, allow string, ok bool) {
-	p, found := strings.CutPrefix(path, "/v1/")
+// match maps method and escaped path to a handler. ok is false for an
+// unknown path; allow lists the methods of a known path when the method does
+// not fit. Segments are split before unescaping, so an id holding an escaped
+// slash ("a%2Fdownload") stays one segment and cannot reach another route.
+func (s *Server) match(method, escapedPath string) (rt route, allow string, ok bool) {
+	p, found := strings.CutPrefix(escapedPath, "/v1/")
 	if !found {
 		return rt, "", false
 	}
 	seg := strings.Split(p, "/")
-	for _, x := range seg {
-		if x == "" {
+	for i, x := range seg {
+		u, err := url.PathUnescape(x)
+		if err != nil || u == "" {
 			return rt, "", false
 		}
+		seg[i] = u
 	}
 	one := func(m string, group int, h func(http.ResponseWriter, *http.Request, *account, string), id string) (route, string, bool) {
 		if method != m && !(m == "GET" && method == "HEAD") {
@@ -293,7 +298,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.hook != nil {
 		s.hook(r)
 	}
-	rt, allow, found := s.match(r.Method, r.URL.Path)
+	rt, allow, found := s.match(r.Method, r.URL.EscapedPath())
 	group := rt.group
 	if !found || allow != "" {
 		group = groupRead

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
@@ -702,7 +703,9 @@ func runTracesSingle(ctx context.Context, env *Env, args []string) error {
 		if errors.Is(err, client.ErrInsufficientCredits) {
 			if p, perr := c.Pricing(ctx); perr == nil {
 				needed = p.Rates.Normal
-				if r.IsEntity {
+				// The service prices a company name at the llc rate even
+				// without --entity.
+				if r.IsEntity || entity.IsEntity(r.FirstName+" "+r.LastName) {
 					needed = p.Rates.LLC
 				}
 			}

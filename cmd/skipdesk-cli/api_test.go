@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -207,6 +208,12 @@ func TestCLIAPIErrors(t *testing.T) {
 	if code != exitAPI || !strings.Contains(errOut, "this needs 1 credit and the balance is 0") {
 		t.Errorf("402: %d %q", code, errOut)
 	}
+	// A company name costs the llc rate, with or without --entity.
+	srv.SetCredits(sandbox.DemoKey, 1)
+	code, _, errOut = runAPI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
+	if code != exitAPI || !strings.Contains(errOut, "this needs 2 credits and the balance is 1 (short by 1)") {
+		t.Errorf("402 for a company: %d %q", code, errOut)
+	}
 	srv.SetBanned(sandbox.DemoKey, true)
 	code, _, errOut = runAPI(t, "account")
 	if code != exitAPI || !strings.Contains(errOut, "not allowed") {
@@ -330,5 +337,52 @@ func TestClassifyAPIError(t *testing.T) {
 	}
 	if num(1234567) != "1,234,567" || num(-1000) != "-1,000" || num(12) != "12" {
 		t.Error("num")
+	}
+}
+
+// A server that echoes the key into every error body, in each shape: no
+// command prints it, and each exits 3 (4 for the charged single trace on a
+// 5xx).
+func TestCLIKeyNeverPrinted(t *testing.T) {
+	keyring.MockInit()
+	const key = "sk_live_DoNotPrint_0123456789"
+	shapes := []string{
+		`{"error":{"code":"VALIDATION_ERROR","message":"bad %s","details":[{"field":"%[1]s","message":"%[1]s"}]}}`,
+		`{"error":"key %s refused","code":"%[1]s"}`,
+		`{"error":"mapping %s","details":["%[1]s"]}`,
+		`<html><title>%s</title></html>`,
+		`%s`,
+	}
+	for i, shape := range shapes {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			status := 422
+			if r.URL.Path == "/v1/traces/single" {
+				status = 500
+			}
+			w.WriteHeader(status)
+			fmt.Fprintf(w, shape, r.Header.Get("Authorization"))
+		}))
+		t.Setenv("SKIPDESK_API_KEY", key)
+		t.Setenv("SKIPDESK_BASE_URL", srv.URL+"/v1")
+		out := filepath.Join(t.TempDir(), "r.csv")
+		for _, args := range [][]string{
+			{"account"}, {"pricing"}, {"traces", "list", "--all"}, {"traces", "get", "trc_1"}, {"dnc", "get", "dnc_1"},
+			{"dnc", "list"}, {"traces", "download", "trc_1", "--out", out}, {"dnc", "retry-webhook", "dnc_1"},
+			{"traces", "single", "--first-name", "A", "--address", "1 B", "--city", "C", "--state", "TX", "--zip", "1"},
+		} {
+			code, stdout, stderr := runAPI(t, args...)
+			want := exitAPI
+			if args[0] == "traces" && args[1] == "single" {
+				want = exitOutcomeUnknown
+			}
+			if code != want || stderr == "" {
+				t.Errorf("shape %d, %v: exit %d, stderr %q", i, args, code, stderr)
+			}
+			if strings.Contains(stdout+stderr, key) || strings.Contains(stdout+stderr, key[:12]) {
+				t.Errorf("shape %d, %v: the key is printed: %q", i, args, stdout+stderr)
+			}
+		}
+		srv.Close()
 	}
 }

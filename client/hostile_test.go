@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -343,5 +344,29 @@ func TestAllStopsOnRepeatedPages(t *testing.T) {
 	}
 	if n != 2 || gotErr == nil || s.hits.Load() != 2 {
 		t.Fatalf("%d items, err %v, %d requests", n, gotErr, s.hits.Load())
+	}
+}
+
+// The server resets the connection (RST) after reading part of an upload:
+// one request, and an unknown outcome (bytes reached the server).
+func TestChargedPOSTResetMidUpload(t *testing.T) {
+	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
+		io.CopyN(io.Discard, r.Body, 256<<10)
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			panic(err)
+		}
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.SetLinger(0) // close with RST
+		}
+		conn.Close()
+	})
+	path := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(path, []byte("First,Last,Street,City,State,Zip\n"+strings.Repeat("John,Smith,1 Main St,Austin,TX,78701\n", 200_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.client(t).Traces.Create(context.Background(), &TraceUpload{Path: path, ColumnMapping: ownersMapping})
+	if !errors.Is(err, ErrOutcomeUnknown) || s.hits.Load() != 1 {
+		t.Fatalf("err %v after %d requests", err, s.hits.Load())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,8 +23,64 @@ import (
 )
 
 // stuckAfter is how many failed downloads make a job count as stuck for
-// WaitIdle (the tracker keeps trying).
+// WaitIdle (the tracker keeps trying). A result that cannot be written into
+// the library counts as stuck at once: downloading it again will not help
+// until the folder is fixed.
 const stuckAfter = 3
+
+// stuckReason is why a job cannot progress now.
+type stuckReason struct {
+	why   string
+	local bool // the library folder cannot be written: not the service's doing
+}
+
+// LibraryError is a result that could not be written into the library
+// folder (no permission, a read-only disk, a full disk): a problem of this
+// computer, not of the service. The job is done and recorded; the tracker
+// downloads the result again later.
+type LibraryError struct {
+	JobID string
+	Dir   string // the library folder
+	Err   error
+}
+
+func (e *LibraryError) Error() string {
+	return fmt.Sprintf("cannot write the result of %s into %s: %v (the job is done and recorded; the result downloads once the folder can be written)",
+		e.JobID, e.Dir, e.Cause())
+}
+
+// Cause is what the system said: "permission denied", "no space left on
+// device"…
+func (e *LibraryError) Cause() error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	var se *os.SyscallError
+	switch {
+	case errors.As(e.Err, &pe):
+		return pe.Err
+	case errors.As(e.Err, &le):
+		return le.Err
+	case errors.As(e.Err, &se):
+		return se.Err
+	}
+	return e.Err
+}
+
+func (e *LibraryError) Unwrap() error { return e.Err }
+
+// localWrite wraps err in a *LibraryError when it comes from the file
+// system (the client wraps a failed create, write, sync or rename of the
+// download as such); other errors (network, the service) are returned as
+// they are.
+func (t *Tracker) localWrite(jobID string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	var se *os.SyscallError
+	if errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
+		return &LibraryError{JobID: jobID, Dir: t.lib.Dir(), Err: err}
+	}
+	return err
+}
 
 // enqueue queues a job's result for download unless it is queued already.
 func (t *Tracker) enqueue(jobID string) {
@@ -58,8 +115,12 @@ func (t *Tracker) downloader(ctx context.Context) {
 			if err != nil {
 				t.retries[id]++
 				n := t.retries[id]
-				if n >= stuckAfter {
-					t.stuck[id] = fmt.Sprintf("its result failed to download %d times: %v", n, err)
+				var le *LibraryError
+				switch {
+				case errors.As(err, &le):
+					t.stuck[id] = stuckReason{why: fmt.Sprintf("cannot write its result into %s: %v", le.Dir, le.Cause()), local: true}
+				case n >= stuckAfter:
+					t.stuck[id] = stuckReason{why: fmt.Sprintf("its result failed to download %d times: %v", n, err)}
 				}
 				t.mu.Unlock()
 				t.emitErr(id, err)
@@ -147,6 +208,9 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 			_, err = t.api.Traces.Download(ctx, jobID, path, progress)
 		}
 		if err != nil {
+			if le := t.localWrite(jobID, err); le != err {
+				return le
+			}
 			return fmt.Errorf("tracker: downloading the result of %s: %w", jobID, err)
 		}
 		t.step("downloaded", jobID)
@@ -158,7 +222,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 		return fmt.Errorf("tracker: result of %s: %w", jobID, err)
 	}
 	if err := t.lib.Record(meta, path); err != nil {
-		return err
+		return t.localWrite(jobID, err)
 	}
 	d := ledger.Download{JobID: jobID, Path: path, Size: size, SHA256: sum, Rows: rows}
 	if err := t.led.RecordDownload(context.WithoutCancel(ctx), d); err != nil {

@@ -99,7 +99,7 @@ type Tracker struct {
 	queued   map[string]bool // downloads queued or running
 	retries  map[string]int  // failed download attempts
 	jobLocks map[string]*sync.Mutex
-	stuck    map[string]string // jobs that cannot progress now, and why
+	stuck    map[string]stuckReason // jobs that cannot progress now, and why
 	dlq      chan string
 
 	obsMu sync.Mutex // one observation at a time: events in order, no double Completed
@@ -133,7 +133,7 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		queued:     map[string]bool{},
 		retries:    map[string]int{},
 		jobLocks:   map[string]*sync.Mutex{},
-		stuck:      map[string]string{},
+		stuck:      map[string]stuckReason{},
 		dlq:        make(chan string, 1024),
 	}
 }
@@ -456,7 +456,7 @@ func (t *Tracker) poll(ctx context.Context, kind string, due []*tracked) {
 			t.emitErr(tr.job.ID, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", tr.job.ID, notFoundBackoff))
 			t.mu.Lock()
 			t.schedule(tr, time.Now(), notFoundBackoff)
-			t.stuck[tr.job.ID] = "not visible to this API key"
+			t.stuck[tr.job.ID] = stuckReason{why: "not visible to this API key"}
 			t.mu.Unlock()
 		default:
 			t.emitErr(tr.job.ID, fmt.Errorf("tracker: reading job %s: %w", tr.job.ID, err))

@@ -797,3 +797,75 @@ func TestEventsChannel(t *testing.T) {
 		t.Fatalf("events %v", got)
 	}
 }
+
+// A library folder that cannot be written is this computer's problem: the
+// job counts as stuck at once with a message naming the folder (no
+// pointless downloads meanwhile), nothing half-written is left, and the
+// result downloads once the folder is back.
+func TestUnwritableLibraryFolder(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	res := e.submitTrace(t, "owners.csv")
+	dir := e.lib.Dir()
+	// The folder is gone and a file holds its name: every write in it
+	// fails, whoever runs the test (root ignores permission bits).
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, rec := start(t, e, Options{})
+	ctx := waitCtx(t, 20*time.Second)
+	_, err := tr.Wait(ctx, res.JobID)
+	var se *StuckError
+	if !errors.As(err, &se) || !se.Local() || !strings.Contains(se.Jobs[res.JobID], dir) {
+		t.Fatalf("Wait with an unwritable library: %v", err)
+	}
+	var le *LibraryError
+	rec.mu.Lock()
+	for _, ev := range rec.events {
+		if ev.Type == Error && errors.As(ev.Err, &le) {
+			break
+		}
+	}
+	rec.mu.Unlock()
+	if le == nil || le.JobID != res.JobID || !strings.Contains(le.Error(), "done and recorded") {
+		t.Fatalf("no LibraryError event: %+v", le)
+	}
+	if j, _ := e.led.Job(ctx, res.JobID); j.Status != ledger.StatusCompleted {
+		t.Fatalf("job %+v", j)
+	}
+	if _, err := e.led.JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
+		t.Fatalf("a download was recorded: %v", err)
+	}
+	if n := e.rt.downloads.Load(); n != 0 {
+		t.Fatalf("%d downloads into a folder that cannot take them", n)
+	}
+
+	// The folder is back: the next try downloads the result, once.
+	os.Remove(dir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := e.led.JobDownload(ctx, res.JobID); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the result was not downloaded once the folder was back")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	o, err := tr.Wait(ctx, res.JobID)
+	if err != nil || o.Download == nil {
+		t.Fatalf("after the folder came back: %+v, %v", o, err)
+	}
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads", n)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("library holds %v", ents)
+	}
+}

@@ -37,7 +37,26 @@ func (t *Tracker) Wait(ctx context.Context, jobID string) (*Outcome, error) {
 // progress now: jobs the API key cannot see (another account's), results
 // that keep failing to download. The tracker keeps trying them.
 type StuckError struct {
-	Jobs map[string]string // job id → why
+	Jobs  map[string]string // job id → why
+	local map[string]bool
+}
+
+// Local reports whether every stuck job is stuck on this computer (its
+// result cannot be written into the library), not on the service.
+func (e *StuckError) Local() bool {
+	for id := range e.Jobs {
+		if !e.local[id] {
+			return false
+		}
+	}
+	return len(e.Jobs) > 0
+}
+
+func (e *StuckError) add(jobID string, r stuckReason) {
+	if e.Jobs == nil {
+		e.Jobs, e.local = map[string]string{}, map[string]bool{}
+	}
+	e.Jobs[jobID], e.local[jobID] = r.why, r.local
 }
 
 func (e *StuckError) Error() string {
@@ -76,13 +95,13 @@ func (t *Tracker) WaitIdle(ctx context.Context) error {
 		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		stuck := &StuckError{Jobs: map[string]string{}}
+		stuck := &StuckError{}
 		for _, j := range left {
-			why, ok := t.stuck[j.ID]
+			r, ok := t.stuck[j.ID]
 			if !ok {
 				return false, nil
 			}
-			stuck.Jobs[j.ID] = why
+			stuck.add(j.ID, r)
 		}
 		return false, stuck
 	})
@@ -131,10 +150,12 @@ func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, er
 	}
 	o := &Outcome{Job: j, Spend: sp}
 	t.mu.Lock()
-	why, stuck := t.stuck[jobID]
+	r, stuck := t.stuck[jobID]
 	t.mu.Unlock()
 	if stuck {
-		return nil, false, &StuckError{Jobs: map[string]string{jobID: why}}
+		se := &StuckError{}
+		se.add(jobID, r)
+		return nil, false, se
 	}
 	switch {
 	case j.Status == ledger.StatusFailed:

@@ -92,6 +92,28 @@ func Open(dir string) (*Library, error) {
 // Dir is the library's folder.
 func (l *Library) Dir() string { return l.dir }
 
+// Writable checks that a result can be written into the folder, by
+// creating and removing a small hidden file: worth knowing before paying
+// for a job whose result is to be saved there.
+func (l *Library) Writable() error {
+	f, err := os.CreateTemp(l.dir, ".write-check.*.tmp")
+	if err == nil {
+		_, err = f.Write([]byte("ok"))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		os.Remove(f.Name())
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("library: results cannot be saved in %s: %w", l.dir, err)
+	}
+	return nil
+}
+
 // maxNameBytes caps the job-name part of a file name so that the whole name
 // (name, date, id, ".job.json") stays far below every file system's 255-byte
 // limit, and paths stay short enough for Windows.

@@ -245,7 +245,11 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 	if err := tr.WaitIdle(ctx); err != nil {
 		var se *tracker.StuckError
 		if errors.As(err, &se) {
-			return &exitError{code: exitAPI, err: fmt.Errorf("every other job is done; %w", err)}
+			code := exitAPI
+			if se.Local() {
+				code = exitFailure
+			}
+			return &exitError{code: code, err: stuckHint(fmt.Errorf("every other job is done; %w", err))}
 		}
 		return fmt.Errorf("stopped waiting: %w", err)
 	}

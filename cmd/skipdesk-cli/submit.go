@@ -43,8 +43,9 @@ func init() {
 }
 
 // classifySubmitError: a duplicate needs --again (a usage matter); a
-// ledger held by the app is local trouble; a job the API will not let
-// finish (not visible to the key, its result not downloadable) is the API's.
+// ledger held by the app, or a result that cannot be written into the
+// library, is local trouble; a job the API will not let finish (not visible
+// to the key, its result not downloadable) is the API's.
 func classifySubmitError(err error) (int, bool) {
 	switch {
 	case errors.Is(err, submit.ErrDuplicate):
@@ -54,6 +55,9 @@ func classifySubmitError(err error) (int, bool) {
 	}
 	var se *tracker.StuckError
 	if errors.As(err, &se) {
+		if se.Local() {
+			return exitFailure, true
+		}
 		return exitAPI, true
 	}
 	return 0, false
@@ -168,6 +172,17 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 		api, err := env.Client(ctx)
 		if err != nil {
 			return err
+		}
+		if *wait {
+			// The result is to be saved: find out before paying whether it
+			// can be.
+			lib, err := openLibrary()
+			if err == nil {
+				err = lib.Writable()
+			}
+			if err != nil {
+				return fmt.Errorf("%w\nnothing was submitted", err)
+			}
 		}
 		led, err := openLedger()
 		if err != nil {
@@ -372,7 +387,7 @@ func waitAndReport(ctx context.Context, env *Env, api *client.Client, led *ledge
 		if ctx.Err() != nil {
 			return fmt.Errorf("stopped waiting; job %s is recorded: `skipdesk-cli jobs wait` resumes: %w", jobID, ctx.Err())
 		}
-		return err
+		return stuckHint(err)
 	}
 	return reportOutcome(env, o, out)
 }
@@ -404,6 +419,15 @@ func reportOutcome(env *Env, o *tracker.Outcome, out string) error {
 		return &exitError{code: exitAPI, err: fmt.Errorf("job %s failed: %s (refunded %d credits)", o.Job.ID, o.Job.ErrorMessage, o.Spend.Refunded)}
 	}
 	return nil
+}
+
+// stuckHint adds to a job stuck on this computer what gets it going again.
+func stuckHint(err error) error {
+	var se *tracker.StuckError
+	if errors.As(err, &se) && se.Local() {
+		return fmt.Errorf("%w\nmake the folder writable (or free some space), then `skipdesk-cli jobs wait` downloads what is missing", err)
+	}
+	return err
 }
 
 // copyInto copies a result into dir under its own name, atomically.

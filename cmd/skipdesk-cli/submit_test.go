@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -128,7 +130,11 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("stderr %q", errs)
 	}
 
-	// The API key is in no file SkipDesk wrote (ledger, WAL, results, records).
+	// The API key is in no file SkipDesk wrote (ledger, WAL, results,
+	// records), nor in what it printed.
+	if strings.Contains(out+errs, sandbox.DemoKey) {
+		t.Error("the output holds the API key")
+	}
 	filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(sandbox.DemoKey)) {
@@ -137,6 +143,24 @@ func TestTracesSubmitWait(t *testing.T) {
 		}
 		return nil
 	})
+
+	// Its Excel export: the summary sheet's figures are the job's.
+	xlsx := filepath.Join(t.TempDir(), "owners.xlsx")
+	if code, _, errs := submitCLI(t, "export", strings.TrimPrefix(lines[1], "result "), "--out", xlsx); code != 0 {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	summary := readSummary(t, xlsx)
+	for k, v := range map[string]int64{"Total rows": int64(tr.TotalRows), "Matches": int64(tr.MatchCount),
+		"No matches": int64(tr.NoMatchCount), "Errors": int64(tr.ErrorCount), "Credits charged": tr.CreditsCharged,
+		"Credits refunded": tr.CreditsRefunded, "Net credits": tr.CreditsCharged - tr.CreditsRefunded, "Rows exported": 3} {
+		if summary[k] != itoa64(v) {
+			t.Errorf("summary %q = %q, the job says %d", k, summary[k], v)
+		}
+	}
+	if summary["Job ID"] != tr.ID || summary["Mode"] != tr.Mode || summary["Status"] != "completed" ||
+		summary["Created"] != tr.CreatedAt.UTC().Format("2006-01-02 15:04:05")+" UTC" {
+		t.Errorf("summary %v, job %+v", summary, tr)
+	}
 
 	// The same submission again needs --again.
 	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
@@ -248,6 +272,45 @@ func TestJobsEmpty(t *testing.T) {
 	code, out, _ := submitCLI(t, "jobs")
 	if code != 0 || strings.TrimSpace(out) != "no jobs yet" {
 		t.Fatalf("%d %q", code, out)
+	}
+}
+
+// readSummary reads the Summary sheet of an exported workbook: label → value.
+func readSummary(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		if len(r) == 2 {
+			got[r[0]] = r[1]
+		}
+	}
+	return got
+}
+
+// A library folder that cannot take the result is found before paying.
+func TestSubmitWaitUnwritableLibrary(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.3)
+	home := submitEnv(t, sb)
+	// A file where the results folder goes: no write in it can succeed,
+	// whoever runs the test.
+	if err := os.WriteFile(filepath.Join(home, "results"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
+	if code != exitFailure || !strings.Contains(errs, filepath.Join(home, "results")) || !strings.Contains(errs, "nothing was submitted") {
+		t.Fatalf("exit %d, %s", code, errs)
+	}
+	if n, _ := sb.jobs(t); n != 0 {
+		t.Fatalf("%d jobs submitted", n)
 	}
 }
 

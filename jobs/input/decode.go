@@ -62,6 +62,9 @@ func detect(head []byte) (detected, string) {
 	if enc := utf16NoBOM(head); enc != "" {
 		return detected{kind: "text", enc: enc}, ""
 	}
+	if enc := utf16Units(head, len(head) < sniffSize); enc != "" {
+		return detected{kind: "text", enc: enc}, ""
+	}
 	if looksBinary(head) {
 		return detected{}, "this is not a text file (it holds NUL and control bytes): is it a CSV?"
 	}
@@ -99,6 +102,79 @@ func utf16NoBOM(head []byte) string {
 	case oddZero*10 >= pairs*7 && evenZero*10 < pairs && text(0):
 		return EncUTF16LE
 	case evenZero*10 >= pairs*7 && oddZero*10 < pairs && text(1):
+		return EncUTF16BE
+	}
+	return ""
+}
+
+// utf16Units recognises UTF-16 without a byte-order mark whose text is
+// mostly not Latin (Chinese names, say: few zero bytes, so utf16NoBOM does
+// not see it): read as 16-bit units in one byte order, the first bytes are
+// well-formed text (no NUL or other control character but tab and line
+// breaks, surrogates in pairs, no noncharacter) with line breaks, where
+// the other order is not. It is only asked about bytes holding NULs, which
+// neither UTF-8 nor Windows-1252 text has. whole says head is the whole
+// file (a one-line file has no line break).
+func utf16Units(head []byte, whole bool) string {
+	if bytes.IndexByte(head, 0) < 0 {
+		return ""
+	}
+	n := min(len(head), 8192) &^ 1
+	if n < 4 {
+		return ""
+	}
+	// UTF-8 text with stray NULs stays UTF-8 (UTF-16 of other scripts is
+	// not valid UTF-8 beyond a few characters).
+	valid := head[:n]
+	for k := 1; k <= 3 && k <= n; k++ {
+		if utf8.RuneStart(valid[n-k]) {
+			if !utf8.FullRune(valid[n-k:]) {
+				valid = valid[:n-k]
+			}
+			break
+		}
+	}
+	if utf8.Valid(valid) {
+		return ""
+	}
+	// breaks returns the line breaks (the delimiters and spaces too when
+	// whole, for a one-line file), or -1 when the units are not text.
+	breaks := func(be bool) int {
+		lines := 0
+		highPending := false
+		for i := 0; i < n; i += 2 {
+			u := uint16(head[i]) | uint16(head[i+1])<<8
+			if be {
+				u = uint16(head[i])<<8 | uint16(head[i+1])
+			}
+			switch {
+			case u == '\n' || u == '\r':
+				lines++
+			case whole && (u == ',' || u == ';' || u == '\t' || u == '|' || u == ' '):
+				lines++
+			case u < 0x20 && u != '\t', u == 0xFFFE, u == 0xFFFF:
+				return -1
+			}
+			isHigh, isLow := u >= 0xD800 && u < 0xDC00, u >= 0xDC00 && u < 0xE000
+			if isLow != highPending {
+				return -1 // a lone surrogate
+			}
+			highPending = isHigh
+		}
+		if highPending && whole && n == len(head) {
+			return -1 // the file ends inside a pair
+		}
+		return lines
+	}
+	need := 2
+	if whole {
+		need = 1
+	}
+	le, be := breaks(false), breaks(true)
+	switch {
+	case le >= need && le > be:
+		return EncUTF16LE
+	case be >= need && be > le:
 		return EncUTF16BE
 	}
 	return ""

@@ -7,7 +7,24 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf16"
 )
+
+func utf16LE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
+}
+
+func utf16BE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return string(b)
+}
 
 // decodeAll decodes raw, the source giving one byte per read or many, and
 // the decoder read with buffers of readSize bytes (small ones go through
@@ -134,6 +151,13 @@ func TestDetect(t *testing.T) {
 		{"\x1f\x8b\x08", "", "gzip"},
 		{"a,b\n1,\x002\n", EncUTF8, ""}, // a lone NUL is reported per line, not as binary
 		{strings.Repeat("\x00\x01\x02\x03", 50), "", "not a text file"},
+		// UTF-16 without a mark, of text with few zero bytes (CJK).
+		{utf16LE("名,姓\n太郎,山田\n花子,佐藤\n"), EncUTF16LE, ""},
+		{utf16BE("名,姓\n太郎,山田\n花子,佐藤\n"), EncUTF16BE, ""},
+		{utf16LE("名前,電話"), EncUTF16LE, ""},                       // one line, the whole file
+		{utf16LE("名前,電話\n") + "\x00\xd8", EncUTF8, ""},           // a lone surrogate: not UTF-16
+		{utf16LE("名前,電話\n") + "\x07\x00", "", "not a text file"}, // a control character
+		{"a,b\n\x00\n1,2\n\x00\n", EncUTF8, ""},                  // NULs in UTF-8 text
 	}
 	for _, tt := range tests {
 		d, bad := detect([]byte(tt.raw))

@@ -252,6 +252,12 @@ func TestReadUglyFiles(t *testing.T) {
 			rows:    [][]string{{"a", "b"}},
 		},
 		{
+			name:    "UTF-16BE without BOM, Chinese names",
+			content: utf16BE("名,姓,电话\r\n太郎,山田,2125550147\r\n花子,佐藤,\r\n"),
+			headers: []string{"名", "姓", "电话"},
+			rows:    [][]string{{"太郎", "山田", "2125550147"}, {"花子", "佐藤", ""}},
+		},
+		{
 			name:    "spaces around values kept, header trimmed",
 			content: " First , Last \n John , Smith \n",
 			headers: []string{"First", "Last"},

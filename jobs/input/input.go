@@ -9,8 +9,9 @@
 // and never held as strings. The one exception is duplicate detection,
 // which keeps one 64-bit hash per distinct row in open-addressing sets at
 // most half full: 16 to 32 bytes per distinct row (8 MB for the 485,000
-// rows of a 50 MB list). Two rows whose keys differ but hash alike (odds
-// about n²/2⁶⁵) would count as duplicates.
+// rows of a 50 MB list), for the first 4,194,304 rows at most (128 MB).
+// Two rows whose keys differ but hash alike (odds about n²/2⁶⁵) would
+// count as duplicates.
 package input
 
 import (

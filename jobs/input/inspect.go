@@ -129,6 +129,10 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		return nil, &FileError{Path: path, Line: ins.HeaderLine, Msg: "no data rows: the file has a header and nothing else"}
 	}
 	warns = append(warns, r.Warnings()...)
+	if w.capLine > 0 {
+		warns = append(warns, Warning{Line: w.capLine,
+			Message: fmt.Sprintf("duplicates are counted among the first %s rows only, to keep memory bounded", thousands(maxKeyedRows))})
+	}
 	if ins.DuplicateRows > 0 {
 		warns = append(warns, Warning{Line: dupLine, Count: ins.DuplicateRows,
 			Message: fmt.Sprintf("%s the same %s as an earlier row (billed again if sent)", plural(ins.DuplicateRows, "row has", "rows have"), keyWords(opts.KeyColumns == nil, ins.KeyColumns))})

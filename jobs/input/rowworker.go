@@ -29,8 +29,17 @@ type rowWorker struct {
 	key        *keyBuf
 	hasKey     bool // some column forms the duplicate key
 	seen       dupCounter
+	keyed      int // rows whose key went into seen
+	capLine    int // line of the first row past maxKeyedRows (0: none)
 	entityRows int
 }
+
+// maxKeyedRows bounds the rows whose duplicate key is remembered, and so
+// the memory of duplicate detection (16 to 32 bytes a row: at most 128 MB),
+// whatever the file's size. It is eight times the rows of a 50 MB owner
+// list (about as many as a 50 MB list of bare phone numbers holds); tests
+// lower it.
+var maxKeyedRows = 1 << 22
 
 type rowBatch struct {
 	data  []byte
@@ -61,7 +70,7 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 		done: make(chan struct{}),
 		key:  newKeyBuf(),
 	}
-	w.seen.presize(expectRows)
+	w.seen.presize(min(expectRows, maxKeyedRows))
 	w.hasKey = len(keyIdx) > 0
 	all := width > 0
 	for i := range width {
@@ -175,8 +184,14 @@ func (w *rowWorker) process(b *rowBatch) {
 	for r, line := range b.lines {
 		w.key.reset()
 		company := false
+		keyed := w.hasKey && w.keyed < maxKeyedRows
+		if w.hasKey && !keyed && w.capLine == 0 {
+			w.capLine = line
+		}
 		if b.whole[r] {
-			w.key.addWith(b.data[b.spans[f]:b.spans[f+1]], &w.lineTab)
+			if keyed {
+				w.key.addWith(b.data[b.spans[f]:b.spans[f+1]], &w.lineTab)
+			}
 			f += 2
 			for range w.names {
 				if !company && entity.IsEntityBytes(b.data[b.spans[f]:b.spans[f+1]]) {
@@ -188,7 +203,7 @@ func (w *rowWorker) process(b *rowBatch) {
 			for j := range w.cols {
 				field := b.data[b.spans[f]:b.spans[f+1]]
 				f += 2
-				if w.inKey[j] {
+				if w.inKey[j] && keyed {
 					w.key.add(field)
 				}
 				if w.inName[j] && !company && entity.IsEntityBytes(field) {
@@ -199,7 +214,8 @@ func (w *rowWorker) process(b *rowBatch) {
 		if company {
 			w.entityRows++
 		}
-		if w.hasKey {
+		if keyed {
+			w.keyed++
 			w.seen.add(w.key.sum(), line)
 		}
 	}

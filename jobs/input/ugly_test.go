@@ -441,6 +441,23 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// Duplicate detection remembers a bounded number of rows: past it, rows
+// are still read and counted, not compared.
+func TestDuplicateCountBounded(t *testing.T) {
+	defer func(old int) { maxKeyedRows = old }(maxKeyedRows)
+	maxKeyedRows = 4
+	ins, err := Inspect(context.Background(), writeFile(t, "o.csv", []byte("Name,Zip\n"+strings.Repeat("Oak LLC,02134\n", 10))), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.Rows != 10 || ins.EntityRows != 10 || ins.DuplicateRows != 3 {
+		t.Errorf("rows %d entity %d duplicates %d; want 10 10 3", ins.Rows, ins.EntityRows, ins.DuplicateRows)
+	}
+	if w := findWarning(ins.Warnings, "counted among the first 4 rows only"); w == nil || w.Line != 6 {
+		t.Errorf("warnings %v", ins.Warnings)
+	}
+}
+
 func TestInspectCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -80,7 +80,7 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 	// stores every string as text).
 	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.csv.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("export: %w", err)
+		return nil, writeError(dst, err)
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<20)
@@ -109,6 +109,9 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 		err = cerr
 	}
 	if err != nil {
+		if we := writeError(dst, err); we != err {
+			return nil, we
+		}
 		return nil, fmt.Errorf("export: callable list: %w", err)
 	}
 	eopts.Format = FormatXLSX

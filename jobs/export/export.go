@@ -24,15 +24,21 @@
 //
 // In CSV, a value starting with = + - @, tab or carriage return gets a
 // leading ' (OWASP's advice against CSV injection).
+//
+// A file that cannot be written (a full disk, a read-only folder) fails the
+// export with a *WriteError naming it; an earlier file of the same name is
+// left as it was.
 package export
 
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -190,12 +196,16 @@ func estimateRows(path string) int {
 }
 
 // writeAtomic creates dst through a temporary file in the same folder:
-// written, synced, then renamed over dst. On failure dst is untouched.
+// written, synced, then renamed over dst. On failure dst is untouched (an
+// earlier file of that name stays as it was) and the temporary file is
+// removed; one left by an export that was killed is removed by a later
+// export to the same name.
 func writeAtomic(dst string, fill func(f *os.File) error) error {
 	dir := filepath.Dir(dst)
+	removeStale(dir, "."+filepath.Base(dst))
 	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return writeError(dst, err)
 	}
 	tmp := f.Name()
 	err = fill(f)
@@ -203,19 +213,68 @@ func writeAtomic(dst string, fill func(f *os.File) error) error {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("export: %s: %w", dst, cerr)
+		err = cerr
 	}
 	if err == nil {
-		if rerr := os.Rename(tmp, dst); rerr != nil {
-			err = fmt.Errorf("export: %w", rerr)
-		}
+		err = os.Rename(tmp, dst)
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return err
+		return writeError(dst, err)
 	}
 	library.SyncDir(dir)
 	return nil
+}
+
+// writeError says that dst could not be written and why, in the system's
+// words ("no space left on device", "read-only file system"), rather than
+// naming the temporary file. Other errors (a cell too long, a cancel, bad
+// input) pass as they are.
+func writeError(dst string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	var cause error
+	switch {
+	case errors.As(err, &pe):
+		cause = pe.Err
+	case errors.As(err, &le):
+		cause = le.Err
+	default:
+		return err
+	}
+	return &WriteError{Path: dst, Err: cause}
+}
+
+// WriteError is an export file that could not be written: the folder is
+// read-only or missing, the disk is full. Nothing was written at Path.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	return fmt.Sprintf("export: cannot write %s: %v (nothing was written)", e.Path, e.Err)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// staleAfter is how long a temporary file goes unwritten before it counts
+// as left by an export that died: a running export writes to it all along.
+const staleAfter = 10 * time.Minute
+
+// removeStale deletes the temporary files "<prefix>.*.tmp" in dir that no
+// export has written to for staleAfter.
+func removeStale(dir, prefix string) {
+	old, _ := filepath.Glob(filepath.Join(dir, escapeGlob(prefix)+".*.tmp"))
+	for _, p := range old {
+		if info, err := os.Stat(p); err == nil && time.Since(info.ModTime()) > staleAfter {
+			os.Remove(p)
+		}
+	}
+}
+
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
 }
 
 // checkCtx is called every ctxEvery rows.

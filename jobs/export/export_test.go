@@ -6,12 +6,15 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,7 +193,8 @@ func TestSummaryEqualsMeta(t *testing.T) {
 		Status: "completed", IncludeLLCs: true, TotalRows: 2, EntityRows: 1, MatchCount: 1, NoMatchCount: 1,
 		ErrorCount: 0, Rate: 25, CreditsCharged: 50, CreditsRefunded: 25,
 		CreatedAt: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC), CompletedAt: time.Date(2026, 3, 4, 5, 9, 0, 0, time.UTC),
-		Breakdown: &client.Breakdown{Individuals: client.Tier{Rate: 25, Rows: 1}, LLCs: client.Tier{Rate: 25, Rows: 1}}}
+		Breakdown: &client.Breakdown{Individuals: client.Tier{Rate: 25, Rows: 1, Match: 1, CreditsCharged: 25},
+			LLCs: client.Tier{Rate: 25, Rows: 1, NoMatch: 1, CreditsCharged: 25, CreditsRefunded: 25}}}
 	dst := filepath.Join(t.TempDir(), "out.xlsx")
 	if _, err := Export(context.Background(), src, dst, Options{Meta: meta}); err != nil {
 		t.Fatal(err)
@@ -211,7 +215,8 @@ func TestSummaryEqualsMeta(t *testing.T) {
 		"Total rows": "2", "Company rows": "1", "Matches": "1", "No matches": "1", "Errors": "0",
 		"Credits charged": "50", "Credits refunded": "25", "Net credits": strconv.FormatInt(meta.Net(), 10),
 		"Created": "2026-03-04 05:06:07 UTC", "Completed": "2026-03-04 05:09:00 UTC", "Rows exported": "2",
-		"Individuals: rows": "1", "Companies: rate": "25",
+		"Individuals: rows": "1", "Companies: rate": "25", "Individuals: matches": "1", "Companies: no matches": "1",
+		"Individuals: credits charged": "25", "Companies: credits refunded": "25", "Rate": "25",
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -220,6 +225,19 @@ func TestSummaryEqualsMeta(t *testing.T) {
 	}
 	if typ, _ := f.GetCellType("Summary", "B14"); typ == excelize.CellTypeInlineString || typ == excelize.CellTypeSharedString {
 		t.Errorf("credits charged stored as text (%v), want a number", typ)
+	}
+
+	// A trace without a breakdown reports no rate: none is shown.
+	plain := *meta
+	plain.Rate, plain.Breakdown = 0, nil
+	if _, err := Export(context.Background(), src, dst, Options{Meta: &plain}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ = openXLSX(t, dst).GetRows("Summary")
+	for _, r := range rows {
+		if r[0] == "Rate" || strings.HasPrefix(r[0], "Individuals") {
+			t.Errorf("summary row %q for a trace without rate or breakdown", r)
+		}
 	}
 }
 
@@ -484,5 +502,99 @@ func TestSummaryOfDNCJob(t *testing.T) {
 	}
 	if _, ok := got["No matches"]; ok {
 		t.Error("a DNC summary shows trace figures")
+	}
+}
+
+// failAfter accepts n bytes, then fails every write as a full disk does.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, &os.PathError{Op: "write", Path: "/full/.out.tmp", Err: syscall.ENOSPC}
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// A disk that fills up in the middle of an export stops it with the
+// system's reason, in .xlsx (where a second goroutine does the writing)
+// as in CSV.
+func TestDiskFullMidExport(t *testing.T) {
+	rows := [][]string{{"n", "phone_1", "note"}}
+	for i := range 60000 {
+		rows = append(rows, []string{strconv.Itoa(i), "2125550147", strings.Repeat("x", 40)})
+	}
+	src := writeResult(t, rows)
+	r, err := library.OpenResult(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, limit := range []int{0, 10_000, 400_000} {
+		err := writeXLSX(context.Background(), r, nil, &failAfter{n: limit}, r.Len(), Options{}, &Report{})
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("xlsx, disk full after %d bytes: %v", limit, err)
+		}
+		s, err := openCSVSource(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = writeCSV(context.Background(), s, &failAfter{n: limit}, -1, Options{}, &Report{})
+		s.Close()
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("csv, disk full after %d bytes: %v", limit, err)
+		}
+	}
+	// Through Export, the message names the file asked for, not the
+	// temporary one, and says nothing was written.
+	err = writeError("/full/out.xlsx", fmt.Errorf("export: %w", &os.PathError{Op: "write", Path: "/full/.out.xlsx.1.tmp", Err: syscall.ENOSPC}))
+	var we *WriteError
+	if !errors.As(err, &we) || err.Error() != "export: cannot write /full/out.xlsx: no space left on device (nothing was written)" {
+		t.Errorf("message %q", err)
+	}
+}
+
+// A failed export leaves an earlier file of the same name as it was; a
+// folder that does not exist is named in the message; a temporary file
+// left by an export that was killed goes with the next export there.
+func TestFailedExportKeepsEarlierFile(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "out.xlsx")
+	if err := os.WriteFile(dst, []byte("yesterday's export"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := writeResult(t, [][]string{{"id", "notes"}, {"1", strings.Repeat("x", ExcelMaxCellChars+1)}})
+	if _, err := Export(context.Background(), src, dst, Options{}); err == nil {
+		t.Fatal("a cell too long was exported")
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "yesterday's export" {
+		t.Fatalf("the earlier file became %q", b)
+	}
+	noTempFiles(t, dir)
+
+	missing := filepath.Join(dir, "no such folder", "out.csv")
+	_, err := Export(context.Background(), src, missing, Options{})
+	var we *WriteError
+	if !errors.As(err, &we) || we.Path != missing || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("export into a missing folder: %v", err)
+	}
+
+	stale := filepath.Join(dir, ".out.csv.123456.tmp")
+	fresh := filepath.Join(dir, ".out.csv.777777.tmp") // an export running now
+	os.WriteFile(stale, []byte("half"), 0o644)
+	os.WriteFile(fresh, []byte("half"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	ok := writeResult(t, [][]string{{"id"}, {"1"}})
+	if _, err := Export(context.Background(), ok, filepath.Join(dir, "out.csv"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("the temporary file of a killed export is still there")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("the temporary file of a running export was removed")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
@@ -365,7 +365,7 @@ type asyncWriter struct {
 	ch   chan []byte
 	free chan []byte
 	errc chan error
-	bad  atomic.Bool
+	bad  atomic.Pointer[error] // the first write error
 }
 
 const asyncChunk = 256 << 10
@@ -380,7 +380,7 @@ func newAsyncWriter(dst io.Writer) *asyncWriter {
 		for b := range a.ch {
 			if err == nil {
 				if _, err = dst.Write(b); err != nil {
-					a.bad.Store(true)
+					a.bad.Store(&err)
 				}
 			}
 			a.free <- b[:0]
@@ -392,9 +392,11 @@ func newAsyncWriter(dst io.Writer) *asyncWriter {
 
 func (a *asyncWriter) get() []byte { return <-a.free }
 
+// put hands b over; after a failed write it returns that write's error
+// (a full disk, say) and the caller stops.
 func (a *asyncWriter) put(b []byte) error {
-	if a.bad.Load() {
-		return errors.New("export: write failed")
+	if err := a.bad.Load(); err != nil {
+		return *err
 	}
 	a.ch <- b
 	return nil
@@ -581,14 +583,26 @@ func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 				{"Mode", m.Mode}, {"Include LLCs", llcs}, {"Status", m.Status},
 				{"Total rows", m.TotalRows}, {"Company rows", m.EntityRows}, {"Matches", m.MatchCount},
 				{"No matches", m.NoMatchCount}, {"Errors", m.ErrorCount},
-				{"Rate", m.Rate}, {"Credits charged", m.CreditsCharged}, {"Credits refunded", m.CreditsRefunded},
-				{"Net credits", m.Net()}, {"Created", date(m.CreatedAt)}, {"Completed", date(m.CompletedAt)},
 			}
+			// A trace reports its rate only in a breakdown: no made-up 0.
+			if m.Rate > 0 {
+				rows = append(rows, []any{"Rate", m.Rate})
+			}
+			rows = append(rows, []any{"Credits charged", m.CreditsCharged}, []any{"Credits refunded", m.CreditsRefunded},
+				[]any{"Net credits", m.Net()}, []any{"Created", date(m.CreatedAt)}, []any{"Completed", date(m.CompletedAt)})
 		}
 		if b := m.Breakdown; b != nil {
-			rows = append(rows,
-				[]any{"Individuals: rows", b.Individuals.Rows}, []any{"Individuals: rate", b.Individuals.Rate},
-				[]any{"Companies: rows", b.LLCs.Rows}, []any{"Companies: rate", b.LLCs.Rate})
+			for _, tier := range []struct {
+				name string
+				t    client.Tier
+			}{{"Individuals", b.Individuals}, {"Companies", b.LLCs}} {
+				rows = append(rows,
+					[]any{tier.name + ": rows", tier.t.Rows}, []any{tier.name + ": rate", tier.t.Rate},
+					[]any{tier.name + ": matches", tier.t.Match}, []any{tier.name + ": no matches", tier.t.NoMatch},
+					[]any{tier.name + ": errors", tier.t.Error},
+					[]any{tier.name + ": credits charged", tier.t.CreditsCharged},
+					[]any{tier.name + ": credits refunded", tier.t.CreditsRefunded})
+			}
 		}
 	} else {
 		rows = append(rows, []any{"Job", "(no job record)"})

@@ -257,6 +257,19 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if kind, _ := d.Classify(ctx, phones); kind != FilePhones {
 		t.Fatalf("phone list classified as %v", kind)
 	}
+	// Each number once (the sandbox's fictional numbers repeat across rows).
+	list, _ := os.ReadFile(phones)
+	lines := strings.Split(strings.TrimSpace(string(list)), "\r\n")
+	seen := map[string]bool{}
+	for _, l := range lines[1:] {
+		if seen[l] {
+			t.Fatalf("phone %s listed twice for the scrub", l)
+		}
+		seen[l] = true
+	}
+	if len(seen) == 0 {
+		t.Fatal("no phones listed")
+	}
 	dncID, err := d.SubmitDNC(ctx, client.DNCUpload{Path: phones, PhoneColumn: "phone"}, input.Options{}, false)
 	if err != nil {
 		t.Fatal(err)

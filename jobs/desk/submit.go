@@ -3,7 +3,6 @@ package desk
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 )
@@ -250,8 +250,8 @@ func (d *Desk) creditsError(ctx context.Context, s *session, err error, cost fun
 }
 
 // TracePhones writes the phones of a completed trace's result (phone_1 to
-// phone_3, blanks skipped) as a one-column phone list for a DNC scrub, and
-// remembers which trace it came from.
+// phone_3, blanks and repeated numbers skipped) as a one-column phone list
+// for a DNC scrub, and remembers which trace it came from.
 func (d *Desk) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (string, error) {
 	in, err := os.Open(traceResultPath)
 	if err != nil {
@@ -285,6 +285,7 @@ func (d *Desk) TracePhones(ctx context.Context, traceResultPath, traceJobID stri
 	w.UseCRLF = true
 	w.Write([]string{"phone"})
 	n := 0
+	seen := map[string]struct{}{}
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -294,10 +295,25 @@ func (d *Desk) TracePhones(ctx context.Context, traceResultPath, traceJobID stri
 			return "", fmt.Errorf("%s: %w", traceResultPath, err)
 		}
 		for _, c := range cols {
-			if c < len(rec) && strings.TrimSpace(rec[c]) != "" {
-				w.Write([]string{strings.TrimSpace(rec[c])})
-				n++
+			if c >= len(rec) {
+				continue
 			}
+			v := strings.TrimSpace(rec[c])
+			if v == "" {
+				continue
+			}
+			// Each number once: the scrub is billed per row, and the
+			// callable list matches flags to phones by number.
+			key := v
+			if num := phone.Normalize(v); num.Valid {
+				key = num.Digits
+			}
+			if _, dup := seen[key]; dup {
+				continue
+			}
+			seen[key] = struct{}{}
+			w.Write([]string{v})
+			n++
 		}
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -316,30 +332,26 @@ func (d *Desk) TracePhones(ctx context.Context, traceResultPath, traceJobID stri
 	return out, nil
 }
 
-// Single is POST /traces/single, recorded in the ledger as a final job (it is
-// charged at once and never resent automatically).
+// Single is POST /traces/single through the ledger, as a bulk submission:
+// the intent is recorded before sending, the charge after. An interrupted
+// lookup is left "unknown — may be charged" for Reconcile, and never resent.
 func (d *Desk) Single(ctx context.Context, req *client.SingleTraceRequest) (*client.SingleTraceResult, error) {
 	s, err := d.current()
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.api.Traces.Single(ctx, req)
+	out, err := submit.Single(ctx, s.api, s.led, submit.SingleRequest{Trace: *req})
 	if err != nil {
+		var ue *submit.UnknownError
+		if errors.As(err, &ue) {
+			d.emit(Event{Kind: EventStatus, Job: Job{Key: fmt.Sprintf("submission-%d", ue.SubmissionID), Kind: KindSingle,
+				Name: submit.SingleName(req), Status: StatusUnknown, Rows: 1, CreatedAt: time.Now()}})
+		}
 		return nil, err
 	}
-	id := res.ID
-	if id == "" {
-		id = fmt.Sprintf("single-%d", time.Now().UnixNano())
-	}
-	name := strings.TrimSpace("Single: " + req.FirstName + " " + req.LastName)
-	last, _ := json.Marshal(res)
+	res := out.Result
 	now := time.Now().UTC()
-	lj := ledger.Job{ID: id, Kind: ledger.KindSingle, Name: name, Status: ledger.StatusCompleted, TotalRows: 1,
-		CreatedAt: now, CompletedAt: now, Last: last}
-	if err := s.led.RecordJobState(context.WithoutCancel(ctx), lj, ledger.Spend{Charged: res.Credits, Refunded: res.CreditsRefunded}); err != nil {
-		return res, fmt.Errorf("the lookup was made (and charged) but not recorded locally: %w", err)
-	}
-	d.emit(Event{Kind: EventStatus, Job: Job{ID: id, Key: id, Kind: KindSingle, Name: name, Status: "completed", Rows: 1,
+	d.emit(Event{Kind: EventStatus, Job: Job{ID: out.JobID, Key: out.JobID, Kind: KindSingle, Name: submit.SingleName(req), Status: "completed", Rows: 1,
 		Matches: map[bool]int{true: 1}[res.Matched], Charged: res.Credits, Refunded: res.CreditsRefunded, CreatedAt: now, CompletedAt: now}})
 	d.emit(Event{Kind: EventAccount})
 	return res, nil

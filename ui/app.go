@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -25,6 +26,9 @@ type Flows interface {
 	NewTrace(a *App, path string)
 	NewDNC(a *App, path string)
 	SingleLookup(a *App)
+	// ScrubTrace opens the DNC scrub on a completed trace's phones; onDone
+	// gets the DNC job's id once submitted.
+	ScrubTrace(a *App, resultPath, traceID string, onDone func(dncID string))
 }
 
 // App is the window and the controller that coordinates the backend calls
@@ -52,6 +56,11 @@ type App struct {
 	badge    fyne.CanvasObject
 	// sampleBtn is the welcome panel's "Try the sample list" (sandbox).
 	sampleBtn *widget.Button
+	// scrubParents maps a DNC job started with "Scrub phones" to its trace,
+	// so that its completion offers the trace's callable list.
+	scrubParents map[string]string
+	// callableYes is the offer's "Export callable list" while it shows.
+	callableYes *widget.Button
 
 	stopEvents func()
 	bridge     *eventBridge
@@ -355,8 +364,13 @@ func ShowError(w fyne.Window, err error, baseURL string) {
 
 // home is where exports go when no output folder is set.
 func defaultOutputDir() string {
-	if h, err := os.UserHomeDir(); err == nil {
-		return h
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return os.TempDir()
 	}
-	return os.TempDir()
+	// Exports go where people look for documents, when that folder exists.
+	if fi, err := os.Stat(filepath.Join(h, "Documents")); err == nil && fi.IsDir() {
+		return filepath.Join(h, "Documents")
+	}
+	return h
 }

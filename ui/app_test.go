@@ -44,11 +44,21 @@ func (n *notifyApp) SendNotification(x *fyne.Notification) {
 }
 
 // recFlows records which flow was opened.
-type recFlows struct{ opened chan string }
+type recFlows struct {
+	opened chan string
+	// scrubbed, when set, submits the scrub: it returns the DNC job's id.
+	scrubbed func(traceID string) string
+}
 
 func (r *recFlows) NewTrace(a *App, path string) { r.opened <- "trace:" + path }
 func (r *recFlows) NewDNC(a *App, path string)   { r.opened <- "dnc:" + path }
 func (r *recFlows) SingleLookup(a *App)          { r.opened <- "lookup" }
+func (r *recFlows) ScrubTrace(a *App, resultPath, traceID string, onDone func(string)) {
+	r.opened <- "scrub:" + traceID
+	if r.scrubbed != nil {
+		onDone(r.scrubbed(traceID))
+	}
+}
 
 func (h *harness) nextFlow() string {
 	h.t.Helper()

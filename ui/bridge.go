@@ -91,6 +91,9 @@ func (a *App) applyEvents(batch []desk.Event) {
 			a.notify(ev)
 		}
 		a.jobs.upsert(ev.Job)
+		if ev.Kind == desk.EventCompleted && ev.Job.Kind == desk.KindDNC {
+			defer a.offerCallable(ev.Job)
+		}
 	}
 	a.jobs.refreshTable()
 }

@@ -3,8 +3,12 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -26,6 +30,11 @@ func runTraceWizard(h *e2e.Harness) error {
 	}
 
 	// Pick: the welcome panel's button opens the wizard on the sample list.
+	if err := h.Wait("the welcome panel is laid out", 20*time.Second, func() bool {
+		return a.jobs.empty.Visible() && !fyne.CurrentApp().Driver().AbsolutePositionForObject(a.sampleBtn).IsZero()
+	}); err != nil {
+		return err
+	}
 	if err := h.Click(a.sampleBtn); err != nil {
 		return err
 	}
@@ -153,5 +162,68 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
 		return err
 	}
-	return h.Shot("wizard-08-result")
+	if err := h.Shot("wizard-08-result"); err != nil {
+		return err
+	}
+	return scrubAndCallable(h, a, job)
+}
+
+// scrubAndCallable clicks "Scrub phones" on the completed trace, submits the
+// DNC scrub of its phones and, once it completes, accepts the offered
+// callable-list export.
+func scrubAndCallable(h *e2e.Harness, a *App, trace desk.Job) error {
+	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
+	time.Sleep(300 * time.Millisecond)
+	if err := h.Click(a.jobs.scrubBtn); err != nil {
+		return err
+	}
+	var d *wizard.DNCProbe
+	if err := h.Wait("the scrub read the trace's phones", 30*time.Second, func() bool {
+		d = wizard.LastDNC()
+		return d != nil && d.Ready()
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("wizard-09-scrub"); err != nil {
+		return err
+	}
+	if err := h.Click(d.Submit()); err != nil {
+		return err
+	}
+	var scrub desk.Job
+	if err := h.Wait("the scrub is submitted and listed", 60*time.Second, func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.Kind == desk.KindDNC {
+				scrub = j
+			}
+		}
+		return d.Closed() && scrub.ID != ""
+	}); err != nil {
+		return err
+	}
+	var yes *widget.Button
+	if err := h.Wait("the callable list is offered when the scrub completes", 90*time.Second, func() bool {
+		yes = a.callableYes
+		return yes != nil && yes.Visible()
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("wizard-10-scrub-done"); err != nil {
+		return err
+	}
+	if err := h.Click(yes); err != nil {
+		return err
+	}
+	var saved string
+	if err := h.Wait("the callable list is saved", 30*time.Second, func() bool {
+		m, _ := filepath.Glob(filepath.Join(a.outputDir(), "* callable.xlsx"))
+		if len(m) > 0 {
+			saved = m[0]
+		}
+		return saved != ""
+	}); err != nil {
+		return err
+	}
+	h.Logf("callable list: %s", saved)
+	return h.Shot("wizard-11-callable-saved")
 }

@@ -58,7 +58,7 @@ type jobsView struct {
 	older        *widget.Button
 	selected     string // key of the selected job
 
-	openBtn, folderBtn, xlsxBtn, callableBtn, webhookBtn, reconcileBtn *widget.Button
+	openBtn, folderBtn, xlsxBtn, callableBtn, scrubBtn, webhookBtn, reconcileBtn *widget.Button
 
 	content fyne.CanvasObject
 	ticker  *time.Ticker
@@ -94,6 +94,7 @@ func newJobsView(a *App) *jobsView {
 	v.folderBtn = widget.NewButtonWithIcon("Show in folder", theme.FolderOpenIcon(), v.onShowFolder)
 	v.xlsxBtn = widget.NewButtonWithIcon("Export to Excel", theme.DocumentSaveIcon(), func() { v.onExport(false) })
 	v.callableBtn = widget.NewButtonWithIcon("Export callable list", theme.DocumentSaveIcon(), func() { v.onExport(true) })
+	v.scrubBtn = widget.NewButtonWithIcon("Scrub phones", theme.ContentAddIcon(), v.onScrub)
 	v.webhookBtn = widget.NewButtonWithIcon("Resend webhook", theme.MailSendIcon(), v.onRetryWebhook)
 	v.reconcileBtn = widget.NewButtonWithIcon("Reconcile", theme.SearchReplaceIcon(), v.onReconcile)
 	v.older = widget.NewButton("Load older jobs", v.onOlder)
@@ -101,7 +102,7 @@ func newJobsView(a *App) *jobsView {
 	v.updateActions()
 
 	filters := container.NewHBox(widget.NewLabel("Show"), v.kind, v.status, v.older)
-	actions := container.NewHBox(v.openBtn, v.folderBtn, v.xlsxBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
+	actions := container.NewHBox(v.openBtn, v.folderBtn, v.xlsxBtn, v.scrubBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
 	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
 	v.empty = a.welcomePanel()
 	v.empty.Hide()
@@ -413,6 +414,16 @@ func (v *jobsView) current() (desk.Job, bool) {
 	return desk.Job{}, false
 }
 
+// byID finds a job of the list (shown or filtered out) by its id or key.
+func (v *jobsView) byID(id string) (desk.Job, bool) {
+	for _, j := range v.all {
+		if j.ID == id || j.Key == id {
+			return j, true
+		}
+	}
+	return desk.Job{}, false
+}
+
 // selectJob selects the job with key (tests and the harness use it).
 func (v *jobsView) selectJob(key string) bool {
 	for i, j := range v.shown {
@@ -470,6 +481,7 @@ func (v *jobsView) updateActions() {
 	setEnabled(v.folderBtn, ok && j.ResultPath != "")
 	setEnabled(v.xlsxBtn, ok && j.HasResult())
 	setEnabled(v.callableBtn, ok && j.HasResult())
+	setEnabled(v.scrubBtn, ok && j.Kind == desk.KindTrace && j.HasResult())
 	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook())
 	setEnabled(v.reconcileBtn, ok && j.Status == desk.StatusUnknown)
 }
@@ -515,10 +527,22 @@ func (v *jobsView) onShowFolder() {
 }
 
 func (v *jobsView) onExport(callable bool) {
+	if j, ok := v.current(); ok {
+		v.export(j, callable)
+	}
+}
+
+// onScrub starts a DNC scrub of a completed trace's phones.
+func (v *jobsView) onScrub() {
 	j, ok := v.current()
-	if !ok {
+	if !ok || j.Kind != desk.KindTrace {
 		return
 	}
+	v.ensureDownloaded(j, func(j desk.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
+}
+
+// export writes j's result (or its callable list) to the output folder.
+func (v *jobsView) export(j desk.Job, callable bool) {
 	a := v.app
 	v.ensureDownloaded(j, func(j desk.Job) {
 		name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))

@@ -199,3 +199,68 @@ func TestDownloadCancel(t *testing.T) {
 		t.Fatalf("a cancel showed an error dialog: %q", text)
 	}
 }
+
+func TestScrubPhonesThenCallableList(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	trace := desk.Job{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
+	dnc := desk.Job{ID: "dnc_9", Key: "dnc_9", Kind: desk.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
+	fb.jobs = []desk.Job{trace}
+	h := start(t, fb)
+	h.flows.scrubbed = func(traceID string) string {
+		fb.mu.Lock()
+		fb.jobs = append(fb.jobs, dnc)
+		fb.mu.Unlock()
+		return dnc.ID
+	}
+	v := h.app.jobs
+
+	// A DNC job has no phones to scrub; a completed trace has.
+	h.do(func() { v.selectJob("trc_1") })
+	var off bool
+	h.do(func() { off = v.scrubBtn.Disabled() })
+	if off {
+		t.Fatal("Scrub phones is disabled on a completed trace")
+	}
+	h.tap(v.scrubBtn)
+	if got := h.nextFlow(); got != "scrub:trc_1" {
+		t.Fatalf("Scrub phones opened %q, want the scrub of trc_1", got)
+	}
+
+	// The scrub completes: the callable list of the trace is offered.
+	done := dnc
+	done.Status = "completed"
+	fb.emit(desk.Event{Kind: desk.EventCompleted, Job: done})
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.dialogTextSafe(), "Export the callable list now?") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no callable-list offer after the scrub completed: %q", h.dialogTextSafe())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.tap(h.button("Export now"))
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		fb.mu.Lock()
+		got := strings.Join(fb.exported, ",")
+		fb.mu.Unlock()
+		if strings.HasSuffix(got, "callable.xlsx") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("exports %q, want the trace's callable list", got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.do(func() { v.selectJob("dnc_9") })
+	h.do(func() { off = v.scrubBtn.Disabled() })
+	if !off {
+		t.Fatal("Scrub phones is enabled on a DNC job")
+	}
+}
+
+func (h *harness) dialogTextSafe() string {
+	var s string
+	h.do(func() { s = h.dialogText() })
+	return s
+}

@@ -47,7 +47,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	env := func(script string) []string {
 		return append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8",
-			"SKIPDESK_HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out,
+			"SKIPDESK_HOME="+t.TempDir(), "HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out,
 			"SKIPDESK_SANDBOX_CONFIG="+cfg, "SKIPDESK_API_KEY=", "SKIPDESK_BASE_URL=")
 	}
 

@@ -92,6 +92,7 @@ func NewDNCFromTrace(win fyne.Window, b Backend, traceResultPath, traceJobID str
 
 func newDNC(win fyne.Window, b Backend, onDone func(string)) *DNC {
 	d := &DNC{win: win, be: b, onDone: onDone}
+	lastDNC = d
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.root = container.NewStack()
 	return d

@@ -84,3 +84,32 @@ func (p *TraceProbe) IncludeLLCs() *widget.Check { return p.t.llcCheck }
 
 // Summary is the estimate line of the footer.
 func (p *TraceProbe) Summary() string { return p.t.summary.Text }
+
+// DNCProbe is TraceProbe for the DNC scrub opened last.
+type DNCProbe struct{ d *DNC }
+
+// lastDNC is the DNC scrub opened last (UI thread only).
+var lastDNC *DNC
+
+// LastDNC is the DNC scrub opened last, nil when none was.
+func LastDNC() *DNCProbe {
+	if lastDNC == nil {
+		return nil
+	}
+	return &DNCProbe{lastDNC}
+}
+
+// Ready reports whether the phone column is scanned and the rates are in.
+func (p *DNCProbe) Ready() bool {
+	d := p.d
+	return d.submitBtn != nil && d.scan != nil && !d.scanning && d.pricing != nil
+}
+
+// Closed reports whether the scrub's dialog is gone.
+func (p *DNCProbe) Closed() bool { return p.d.ctx.Err() != nil }
+
+// Submit is the Submit button.
+func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
+
+// Summary is the estimate line of the footer.
+func (p *DNCProbe) Summary() string { return p.d.summary.Text }

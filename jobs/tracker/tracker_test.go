@@ -869,3 +869,149 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 		t.Fatalf("library holds %v", ents)
 	}
 }
+
+// A delivery handled before a restart is not acted on again after it: the
+// dedupe lives in the ledger. (Acting on it would hint the job, and the
+// tracker would fetch its result again, as the result file is gone.)
+func TestWebhookDedupeAcrossRestart(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	const secret = "whsec_restart_test"
+	rarely := Options{Interval: func(time.Duration) time.Duration { return time.Hour }}
+	res := e.submitTrace(t, "owners.csv")
+	ctx := waitCtx(t, 15*time.Second)
+	e.srv.FinishPending()
+	j, err := e.api.Traces.Get(ctx, res.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliver := func(addr string) {
+		t.Helper()
+		req, err := webhook.NewTestRequest("http://"+addr+"/", "trace.completed", j, secret, "whd_once", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("delivery answered %d", resp.StatusCode)
+		}
+	}
+
+	// First run: the delivery completes the job and its result downloads.
+	runCtx, stop := context.WithCancel(ctx)
+	tr := New(e.api, e.led, Options{Library: e.lib, Interval: rarely.Interval})
+	done := make(chan struct{})
+	go func() { tr.Run(runCtx); close(done) }()
+	rcv, err := tr.StartWebhookReceiver("127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliver(rcv.Addr())
+	o, err := tr.Wait(ctx, res.JobID)
+	if err != nil || o.Download == nil {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	rcv.Close()
+	stop()
+	<-done
+	e.led.Close()
+	if err := os.Remove(o.Download.Path); err != nil {
+		t.Fatal(err)
+	}
+
+	// After a restart the same delivery arrives again (the service retries
+	// at least once): it is answered and ignored.
+	e.open(t)
+	tr2, rec := start(t, e, rarely)
+	rcv2, err := tr2.StartWebhookReceiver("127.0.0.1:0", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv2.Close()
+	deliver(rcv2.Addr())
+	time.Sleep(time.Second)
+	if n := e.rt.downloads.Load(); n != 1 {
+		t.Fatalf("%d downloads: the replayed delivery was acted on", n)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if n := len(rec.events); n != 0 {
+		t.Fatalf("events after a replayed delivery: %+v", rec.events)
+	}
+}
+
+// Whatever the number of jobs in flight, the tracker's reads stay within
+// its budget: 300 jobs (three list pages), every one of them due all the
+// time, make no more polls than the budget allows (a quarter of
+// DefaultReadsPerMinute), and the service never answers 429.
+func TestReadsBoundedWhateverTheJobs(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 600} // all stay in flight
+	cfg.RateLimits.WritePerMinute = -1                   // only to create them quickly
+	e := newEnv(t, cfg)
+	ctx := waitCtx(t, 30*time.Second)
+	p := filepath.Join(t.TempDir(), "many.csv")
+	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	var states []ledger.JobState
+	for range 300 {
+		c, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, ledger.JobState{Job: ledger.Job{ID: c.ID, Kind: ledger.KindTrace, Name: "many.csv",
+			Status: string(c.Status), CreatedAt: time.Now()}, Spend: ledger.Spend{Charged: c.CreditsCharged}})
+	}
+	if err := e.led.RecordJobStates(ctx, states); err != nil {
+		t.Fatal(err)
+	}
+	before := e.rt.reads.Load()
+	begin := time.Now()
+	start(t, e, Options{Interval: func(time.Duration) time.Duration { return 0 }})
+	time.Sleep(3 * time.Second)
+	polls := e.rt.reads.Load() - before
+	elapsed := time.Since(begin).Seconds()
+	rate := float64(DefaultReadsPerMinute/4) / 60
+	allowed := int64(max(1, min(10, rate)) + rate*elapsed + 1)
+	t.Logf("300 jobs always due: %d polls in %.1f s (budget %.0f/s, allowed %d)", polls, elapsed, rate, allowed)
+	if polls > allowed {
+		t.Fatalf("%d polls in %.1f s: over the budget of %d", polls, elapsed, allowed)
+	}
+	if polls < 3 {
+		t.Fatalf("only %d polls: the tracker did not look at the jobs", polls)
+	}
+	if l := e.rt.limited.Load(); l != 0 {
+		t.Fatalf("%d responses were 429", l)
+	}
+	for _, s := range states[:5] {
+		if j, _ := e.led.Job(ctx, s.Job.ID); len(j.Last) < 10 {
+			t.Errorf("job %s never seen in a list: %+v", s.Job.ID, j)
+		}
+	}
+}
+
+// Each job's next look follows its age: a new job is looked at within a
+// second or two, one a few hours old once a minute.
+func TestScheduleFollowsAge(t *testing.T) {
+	tr := New(nil, nil, Options{})
+	now := time.Now()
+	for _, c := range []struct {
+		age  time.Duration
+		want time.Duration
+	}{{10 * time.Second, time.Second}, {5 * time.Minute, 2 * time.Second}, {30 * time.Minute, 20 * time.Second}, {3 * time.Hour, time.Minute}} {
+		tk := &tracked{job: &ledger.Job{CreatedAt: now.Add(-c.age)}, firstSeen: now.Add(-c.age)}
+		tr.schedule(tk, now, 0)
+		if got := tk.next.Sub(now); got != c.want {
+			t.Errorf("a job %v old: next look in %v, want %v", c.age, got, c.want)
+		}
+	}
+	// A server clock behind ours does not make a job just submitted look
+	// old.
+	tk := &tracked{job: &ledger.Job{CreatedAt: now.Add(-3 * time.Hour)}, firstSeen: now}
+	tr.schedule(tk, now, 0)
+	if got := tk.next.Sub(now); got != time.Second {
+		t.Errorf("a job just submitted whose server time is 3 h back: next look in %v", got)
+	}
+}

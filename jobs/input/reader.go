@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,23 +30,26 @@ type source interface {
 // header. Fully blank records are skipped: they are not rows, for the
 // provider either (not counted, not billed).
 type Reader struct {
-	path       string
-	format     string
-	size       int64
-	sheet      string
-	src        source
-	csv        *csvSource // nil for xlsx
-	headers    []string
-	rawHeaders []string
-	headerLine int
-	skipped    int // non-blank records above the header
-	pending    []record
-	line       int
-	width      int
-	row        [][]byte
-	strs       []string
-	span       []byte // what the fields of the last row point into (nil: unknown)
-	plain      bool   // the last row is span split at the delimiter, as wide as the header
+	path   string
+	format string
+	size   int64
+	sheet  string
+	src    source
+	csv    *csvSource  // nil for xlsx
+	xs     *xlsxSource // nil for csv
+	// emptySheets are the sheets passed over, empty, to reach the one read.
+	emptySheets []string
+	headers     []string
+	rawHeaders  []string
+	headerLine  int
+	skipped     int // non-blank records above the header
+	pending     []record
+	line        int
+	width       int
+	row         [][]byte
+	strs        []string
+	span        []byte // what the fields of the last row point into (nil: unknown)
+	plain       bool   // the last row is span split at the delimiter, as wide as the header
 
 	blankRows          int
 	ragged, raggedLine int
@@ -88,11 +92,16 @@ func Open(path string, opts Options) (*Reader, error) {
 	// as a workbook, a CSV named .xlsx as text.
 	if d.kind == "zip" {
 		f.Close()
-		xs, sheet, err := openXLSX(path, opts.Sheet)
+		xs, err := openXLSX(path, opts.Sheet)
 		if err != nil {
 			return nil, err
 		}
-		r.format, r.sheet, r.src = "xlsx", sheet, xs
+		r.format, r.sheet, r.src, r.xs = "xlsx", xs.sheet, xs, xs
+		if err := r.readSheetHeader(opts); err != nil {
+			xs.close()
+			return nil, err
+		}
+		return r, nil
 	} else {
 		r.format = "csv"
 		cs, err := openCSV(f, raw, d, path)
@@ -108,6 +117,35 @@ func Open(path string, opts Options) (*Reader, error) {
 	}
 	return r, nil
 }
+
+// readSheetHeader reads the header of the sheet opened; when no sheet was
+// asked for and the first is empty, the first sheet holding cells is read
+// instead.
+func (r *Reader) readSheetHeader(opts Options) error {
+	err := r.readHeader(opts.HeaderLine)
+	if !errors.Is(err, errNoRecords) || opts.Sheet != "" {
+		return err
+	}
+	i := slices.Index(r.xs.sheets, r.xs.sheet)
+	for _, sheet := range r.xs.sheets[i+1:] {
+		r.emptySheets = append(r.emptySheets, r.xs.sheet)
+		if err := r.xs.open(sheet); err != nil {
+			return err
+		}
+		r.sheet = sheet
+		if err = r.readHeader(opts.HeaderLine); !errors.Is(err, errNoRecords) {
+			return err
+		}
+	}
+	if len(r.xs.sheets) > 1 {
+		return &FileError{Path: r.path, Msg: fmt.Sprintf("every sheet of the workbook is empty (%s)", strings.Join(r.xs.sheets, ", ")), Err: errNoRecords}
+	}
+	return err
+}
+
+// errNoRecords is wrapped in the FileError for files (or sheets) holding
+// nothing but blank lines.
+var errNoRecords = errors.New("no records")
 
 func describeOpenError(err error) string {
 	switch {
@@ -176,7 +214,10 @@ func (r *Reader) readHeader(headerLine int) error {
 	} else {
 		h = pickHeader(recs)
 		if h < 0 {
-			return &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines)"}
+			if r.xs != nil {
+				return &FileError{Path: r.path, Msg: fmt.Sprintf("sheet %q is empty", r.sheet), Err: errNoRecords}
+			}
+			return &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines or empty fields)", Err: errNoRecords}
 		}
 	}
 	for _, rec := range recs[:h] {
@@ -425,6 +466,12 @@ func (r *Reader) Warnings() []Warning {
 		ws = append(ws, Warning{Line: r.raggedLine, Count: r.ragged,
 			Message: fmt.Sprintf("%s a different number of fields than the header (%d): padded with blanks or cut", plural(r.ragged, "row has", "rows have"), r.width)})
 	}
+	if len(r.emptySheets) > 0 {
+		ws = append(ws, Warning{Message: fmt.Sprintf("%s empty: read sheet %q", sheetsWord(r.emptySheets), r.sheet)})
+	}
+	if r.xs != nil {
+		ws = append(ws, r.xs.warnings()...)
+	}
 	if r.beyond > 0 {
 		ws = append(ws, Warning{Line: r.beyondLine, Count: r.beyond,
 			Message: fmt.Sprintf("%s values only beyond the header's %d columns: skipped, those values are lost", plural(r.beyond, "row has", "rows have"), r.width)})
@@ -433,6 +480,18 @@ func (r *Reader) Warnings() []Warning {
 		ws = append(ws, r.csv.warnings()...)
 	}
 	return ws
+}
+
+// sheetsWord names sheets: `sheet "A" is`, `sheets "A", "B" are`.
+func sheetsWord(sheets []string) string {
+	q := make([]string, len(sheets))
+	for i, s := range sheets {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	if len(q) == 1 {
+		return "sheet " + q[0] + " is"
+	}
+	return "sheets " + strings.Join(q, ", ") + " are"
 }
 
 func plural(n int, one, many string) string {

@@ -10,13 +10,28 @@ import (
 )
 
 // xlsxSource streams the rows of one sheet with excelize. Cells come as
-// the text Excel displays (number formats applied).
+// the text Excel displays (number formats applied); ranges merged over
+// several rows are filled down (see xlsxmerge.go).
 type xlsxSource struct {
 	path   string
 	f      *excelize.File
+	sheets []string // every sheet of the workbook, in order
+	sheet  string   // the sheet read
 	rows   *excelize.Rows
 	row    int
 	fields [][]byte
+
+	merges    []mergeRange // of the sheet, by top row
+	nextMerge int          // first merge not yet reached
+	active    []activeMerge
+
+	filled, filledLine int // cells filled from a merged range
+}
+
+// activeMerge is a merged range being filled: its value, down to bottom.
+type activeMerge struct {
+	col, bottom int
+	value       []byte
 }
 
 // xlsxOptions bounds what a workbook may unpack to (a zip bomb stops with
@@ -25,29 +40,46 @@ func xlsxOptions() excelize.Options {
 	return excelize.Options{UnzipSizeLimit: 4 << 30, UnzipXMLSizeLimit: 16 << 20}
 }
 
-func openXLSX(path, sheet string) (_ *xlsxSource, _ string, err error) {
+func openXLSX(path, sheet string) (_ *xlsxSource, err error) {
 	defer recoverAs(path, 0, &err)
 	f, err := excelize.OpenFile(path, xlsxOptions())
 	if err != nil {
-		return nil, "", &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}
+		return nil, &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}
 	}
 	list := f.GetSheetList()
 	if len(list) == 0 {
 		f.Close()
-		return nil, "", &FileError{Path: path, Msg: "the workbook has no sheets"}
+		return nil, &FileError{Path: path, Msg: "the workbook has no sheets"}
 	}
 	if sheet == "" {
 		sheet = list[0]
 	} else if !slices.Contains(list, sheet) {
 		f.Close()
-		return nil, "", &FileError{Path: path, Msg: fmt.Sprintf("no sheet named %q (sheets: %s)", sheet, strings.Join(list, ", "))}
+		return nil, &FileError{Path: path, Msg: fmt.Sprintf("no sheet named %q (sheets: %s)", sheet, strings.Join(list, ", "))}
 	}
-	rows, err := f.Rows(sheet)
-	if err != nil {
+	x := &xlsxSource{path: path, f: f, sheets: list}
+	if err := x.open(sheet); err != nil {
 		f.Close()
-		return nil, "", &FileError{Path: path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
+		return nil, err
 	}
-	return &xlsxSource{path: path, f: f, rows: rows}, sheet, nil
+	return x, nil
+}
+
+// open starts reading sheet from its first row.
+func (x *xlsxSource) open(sheet string) (err error) {
+	defer recoverAs(x.path, 0, &err)
+	if x.rows != nil {
+		x.rows.Close()
+		x.rows = nil
+	}
+	rows, err := x.f.Rows(sheet)
+	if err != nil {
+		return &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
+	}
+	x.sheet, x.rows, x.row = sheet, rows, 0
+	x.merges, x.nextMerge, x.active = sheetMerges(x.path, sheet), 0, nil
+	x.filled, x.filledLine = 0, 0
+	return nil
 }
 
 // recoverAs turns a panic in a library reading a damaged file into a
@@ -75,14 +107,54 @@ func (x *xlsxSource) next() (fields [][]byte, line int, err error) {
 	for _, c := range cols {
 		x.fields = append(x.fields, []byte(c))
 	}
+	if len(x.merges) > 0 {
+		x.fillMerges()
+	}
 	if len(x.fields) == 0 {
 		x.fields = append(x.fields, nil)
 	}
 	return x.fields, x.row, nil
 }
 
+// fillMerges gives the blank cells of the current row that lie in a range
+// merged over several rows the value of the range's first cell.
+func (x *xlsxSource) fillMerges() {
+	// Ranges ending above this row are done.
+	x.active = slices.DeleteFunc(x.active, func(a activeMerge) bool { return a.bottom < x.row })
+	for _, a := range x.active {
+		for len(x.fields) <= a.col {
+			x.fields = append(x.fields, nil)
+		}
+		if len(x.fields[a.col]) == 0 {
+			x.fields[a.col] = a.value
+			x.filled++
+			if x.filledLine == 0 {
+				x.filledLine = x.row
+			}
+		}
+	}
+	// Ranges starting on this row take their value from it.
+	for ; x.nextMerge < len(x.merges) && x.merges[x.nextMerge].top <= x.row; x.nextMerge++ {
+		m := x.merges[x.nextMerge]
+		if m.top < x.row || m.col >= len(x.fields) || len(x.fields[m.col]) == 0 {
+			continue
+		}
+		x.active = append(x.active, activeMerge{col: m.col, bottom: m.bottom, value: slices.Clone(x.fields[m.col])})
+	}
+}
+
+func (x *xlsxSource) warnings() []Warning {
+	if x.filled == 0 {
+		return nil
+	}
+	return []Warning{{Line: x.filledLine, Count: x.filled,
+		Message: fmt.Sprintf("%s of ranges merged over several rows filled with the range's value, as Excel shows it", plural(x.filled, "cell", "cells"))}}
+}
+
 func (x *xlsxSource) close() error {
-	x.rows.Close()
+	if x.rows != nil {
+		x.rows.Close()
+	}
 	return x.f.Close()
 }
 

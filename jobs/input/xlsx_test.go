@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -152,5 +154,110 @@ func TestXLSXRenamedCSV(t *testing.T) {
 	_, err = Sheets(writeFile(t, "x.xlsx", []byte("First,Last\n")))
 	if err == nil || !strings.HasPrefix(err.Error(), "x.xlsx: cannot read as an Excel .xlsx workbook") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestXLSXMergedCells: a range merged over several rows shows its value on
+// each of them in Excel, and is read so; a range merged within one row (a
+// title, a header cell) is read as stored. Dates and formulas come as the
+// text Excel shows (a formula saved without a value is blank).
+func TestXLSXMergedCells(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	set := func(cell string, v any) {
+		if err := f.SetCellValue("Sheet1", cell, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merge := func(a, b string) {
+		if err := f.MergeCell("Sheet1", a, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("A1", "County owner export")
+	merge("A1", "D1")
+	for i, h := range []string{"Owner", "City", "Sale Date", "Twice"} {
+		set(string(rune('A'+i))+"2", h)
+	}
+	for r := 3; r <= 7; r++ {
+		set(fmt.Sprintf("A%d", r), fmt.Sprintf("Owner %d", r))
+		set(fmt.Sprintf("C%d", r), time.Date(2024, 1, r, 0, 0, 0, 0, time.UTC))
+		if err := f.SetCellFormula("Sheet1", fmt.Sprintf("D%d", r), fmt.Sprintf("LEN(A%d)", r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	date, err := f.NewStyle(&excelize.Style{NumFmt: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetCellStyle("Sheet1", "C3", "C7", date)
+	set("B3", "Austin")
+	merge("B3", "B5") // one city for three owners
+	set("B6", "Waco")
+	merge("B6", "C6") // within one row: not filled (merging cleared C6)
+	set("B9", "Dallas")
+	set("A10", "Owner 10")
+	merge("B9", "B10")
+	path := filepath.Join(t.TempDir(), "merged.xlsx")
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := Inspect(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"Owner 3", "Austin", "01-03-24", ""},
+		{"Owner 4", "Austin", "01-04-24", ""},
+		{"Owner 5", "Austin", "01-05-24", ""},
+		{"Owner 6", "Waco", "", ""},
+		{"Owner 7", "", "01-07-24", ""},
+		{"", "Dallas", "", ""},
+		{"Owner 10", "Dallas", "", ""},
+	}
+	if ins.HeaderLine != 2 || !slices.EqualFunc(ins.Sample, want, slices.Equal) {
+		t.Errorf("header line %d, rows %q, want %q", ins.HeaderLine, ins.Sample, want)
+	}
+	if w := findWarning(ins.Warnings, "3 cells of ranges merged over several rows filled"); w == nil || w.Line != 4 || w.Count != 3 {
+		t.Errorf("warnings %v", ins.Warnings)
+	}
+}
+
+// TestXLSXEmptySheets: with no sheet asked for, empty sheets before the
+// first one holding cells are passed over, and said so; an empty chosen
+// sheet, or a workbook of empty sheets, is an error naming them.
+func TestXLSXEmptySheets(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for _, s := range []string{"Notes", "Owners"} {
+		if _, err := f.NewSheet(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.SetCellValue("Owners", "A1", "Phone")
+	f.SetCellValue("Owners", "A2", "2125550147")
+	path := filepath.Join(t.TempDir(), "book.xlsx")
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := Inspect(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.Sheet != "Owners" || ins.Rows != 1 || findWarning(ins.Warnings, `sheets "Sheet1", "Notes" are empty: read sheet "Owners"`) == nil {
+		t.Errorf("sheet %q rows %d warnings %v", ins.Sheet, ins.Rows, ins.Warnings)
+	}
+	if _, err := Inspect(context.Background(), path, Options{Sheet: "Notes"}); err == nil || err.Error() != `book.xlsx: sheet "Notes" is empty` {
+		t.Errorf("chosen empty sheet: %v", err)
+	}
+	g := excelize.NewFile()
+	defer g.Close()
+	g.NewSheet("Other")
+	empty := filepath.Join(t.TempDir(), "empty.xlsx")
+	if err := g.SaveAs(empty); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Inspect(context.Background(), empty, Options{}); err == nil || err.Error() != "empty.xlsx: every sheet of the workbook is empty (Sheet1, Other)" {
+		t.Errorf("empty workbook: %v", err)
 	}
 }

@@ -319,18 +319,25 @@ func absent(r *Result, headers []string, m Mapping, valid func(string) bool) {
 	}
 }
 
+// maxListedHeaders is how many available headers a message lists (a file
+// can have thousands of columns); the rest are counted.
+const maxListedHeaders = 50
+
 func quoteList(hs []string) string {
 	if len(hs) == 0 {
 		return "(none)"
 	}
 	var b strings.Builder
-	for i, h := range hs {
+	for i, h := range hs[:min(len(hs), maxListedHeaders)] {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteByte('"')
 		b.WriteString(h)
 		b.WriteByte('"')
+	}
+	if len(hs) > maxListedHeaders {
+		fmt.Fprintf(&b, ", … and %d more", len(hs)-maxListedHeaders)
 	}
 	return b.String()
 }

@@ -210,6 +210,20 @@ func TestValidateDNC(t *testing.T) {
 	}
 }
 
+// A file with hundreds of columns: the absent-column message lists the
+// first 50 headers and counts the others.
+func TestValidateAbsentColumnListsFiftyHeaders(t *testing.T) {
+	hs := headers200()
+	r := Validate(hs, with(fullMapping(), PropertyZip, "ZIP"), ModeNormal)
+	if len(r.Problems) != 1 || r.Problems[0].Code != CodeColumnAbsent {
+		t.Fatalf("problems %v", r.Problems)
+	}
+	msg := r.Problems[0].Message
+	if !strings.Contains(msg, `"Column 0", "Column 1"`) || !strings.Contains(msg, `"Column 49", … and 150 more`) || strings.Contains(msg, `"Column 50"`) {
+		t.Errorf("message %q", msg)
+	}
+}
+
 func TestClosestKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"firstname": FirstName, "first": FirstName, "lastnme": LastName, "last_nam": LastName, "property_stret": PropertyStreet,

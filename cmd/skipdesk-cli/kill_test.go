@@ -153,6 +153,14 @@ func TestKillAtEachStep(t *testing.T) {
 				if step == "posted" && !strings.Contains(out, "found job") {
 					t.Fatalf("the job created before the kill was not adopted:\n%s", out)
 				}
+				// Running the killed command again does not pay twice:
+				// it asks for --again and points at the job to wait for.
+				if code, out := c.run(t, submitArgs...); code != exitUsage || !strings.Contains(out, "--again") {
+					t.Fatalf("the same submit after a kill at %s: exit %d\n%s", step, code, out)
+				}
+				if n, _ := sb.jobs(t); n != 1 {
+					t.Fatalf("after a kill at %s and the same submit again: %d jobs on the server", step, n)
+				}
 				code, out = c.run(t, "jobs", "wait")
 			}
 			if code != 0 {
@@ -204,6 +212,18 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 		}
 		if _, err := led.JobDownload(ctx, j.ID); err == nil {
 			t.Fatal("a download is recorded although the process died during it")
+		}
+		// Killed during the download: bytes in a temporary file, nothing
+		// under the result's name.
+		if step == "download" {
+			parts, _ := filepath.Glob(filepath.Join(home, "results", ".*.part"))
+			results, _ := filepath.Glob(filepath.Join(home, "results", "*.csv"))
+			if len(parts) != 1 || len(results) != 0 {
+				t.Fatalf("after a kill during the download: parts %q, results %q", parts, results)
+			}
+			if info, err := os.Stat(parts[0]); err != nil || info.Size() == 0 {
+				t.Fatalf("the download was killed before any byte arrived: %v", err)
+			}
 		}
 	}
 }

@@ -191,7 +191,9 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 		var started atomic.Bool
 		var lastEmit time.Time
 		progress := func(done, total int64) {
-			if started.CompareAndSwap(false, true) {
+			// "download": bytes of the result are in the temporary file,
+			// which is not yet complete, synced or renamed.
+			if (done > 0 || done == total) && started.CompareAndSwap(false, true) {
 				t.step("download", jobID)
 			}
 			if now := time.Now(); now.Sub(lastEmit) >= 200*time.Millisecond || done == total {

@@ -73,9 +73,9 @@ type Options struct {
 	// Downloads is how many results download at once; default 2.
 	Downloads int
 	// OnStep, when set, is called at points tests stop the process at:
-	// "tracking" after a look at a job still in flight, "download" when a
-	// result download starts, "downloaded" when the result is in place but
-	// not yet recorded.
+	// "tracking" after a look at a job still in flight, "download" when the
+	// first bytes of a result are written (the download not yet complete),
+	// "downloaded" when the result is in place but not yet recorded.
 	OnStep func(step, jobID string)
 }
 

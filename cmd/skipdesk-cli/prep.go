@@ -345,7 +345,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	defer up.Remove()
 	out := estimateOut{prepared: p, Upload: up}
 	if p.Kind == mapping.DNC {
-		scan, err := phone.ScanColumn(ctx, up.Path, up.Mapping[mapping.Phone], phone.ScanOptions{})
+		scan, err := phone.ScanColumn(ctx, up.Path, up.Mapping[mapping.Phone], phone.ScanOptions{ListInvalid: maxListedInvalid})
 		if err != nil {
 			return err
 		}
@@ -383,6 +383,10 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
+// maxListedInvalid is how many invalid phone rows the JSON of estimate
+// lists.
+const maxListedInvalid = 1000
+
 // uploadHeaderLine is the header line of the upload: 1 for a written file,
 // else the one asked for.
 func uploadHeaderLine(up *prepare.Upload, asked int) int {
@@ -415,6 +419,9 @@ func printEstimate(w io.Writer, out *estimateOut) {
 		}
 		for _, e := range s.InvalidExamples {
 			fmt.Fprintf(w, "  invalid %s\n", e)
+		}
+		if more := s.Invalid - len(s.InvalidExamples); more > 0 {
+			fmt.Fprintf(w, "  … and %d more invalid (--json lists the first %d with their lines)\n", more, maxListedInvalid)
 		}
 		fmt.Fprintf(w, "cost: %d rows × %d = %d credits up front", r.Rows, r.Rate, r.Credits)
 		if r.Refund > 0 {

@@ -239,9 +239,19 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 			DroppedDuplicates int `json:"dropped_duplicates"`
 		}
 		DNCEstimate struct{ Credits int64 } `json:"dnc_estimate"`
+		Phones      struct {
+			InvalidRows []struct {
+				Line   int
+				Raw    string
+				Reason string
+			} `json:"invalid_rows"`
+		}
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.Upload.DroppedDuplicates != 1 || v.DNCEstimate.Credits != 2 {
 		t.Errorf("drop duplicate phones: exit %d %v %+v %s", code, err, v, errs)
+	}
+	if r := v.Phones.InvalidRows; len(r) != 1 || r[0].Line != 3 || r[0].Raw != "1.23E+10" || !strings.Contains(r[0].Reason, "scientific") {
+		t.Errorf("invalid rows listed: %+v", r)
 	}
 	// An invalid mapping stops before the API.
 	p := prepFile(t, "owners.csv", prepOwners)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -146,6 +147,20 @@ func TestScanColumn(t *testing.T) {
 	}
 	if len(s.InvalidExamples) != 2 || s.InvalidExamples[0].Line != 5 || s.InvalidExamples[1].Reason != ReasonSci {
 		t.Errorf("invalid examples = %+v", s.InvalidExamples)
+	}
+	if len(s.InvalidRows) != 0 {
+		t.Errorf("invalid rows listed unasked: %+v", s.InvalidRows)
+	}
+	// Every invalid row listed, in file order, up to the number asked.
+	for _, tt := range []struct{ list, want int }{{10, 3}, {2, 2}} {
+		s, err := ScanColumn(context.Background(), p, "Cell", ScanOptions{Examples: 1, ListInvalid: tt.list})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Example{{Line: 5, Raw: "", Reason: ReasonBlank}, {Line: 6, Raw: "1.23E+10", Reason: ReasonSci}, {Line: 8, Raw: "555-0199", Reason: ReasonTooShort}}
+		if !reflect.DeepEqual(s.InvalidRows, want[:tt.want]) || len(s.InvalidExamples) != 1 {
+			t.Errorf("list %d: invalid rows %+v", tt.list, s.InvalidRows)
+		}
 	}
 }
 

@@ -13,6 +13,10 @@ import (
 type ScanOptions struct {
 	Input    input.Options // how to read the file (header line, sheet)
 	Examples int           // examples kept of each kind; 0 means 5
+	// ListInvalid is how many invalid rows Scan.InvalidRows lists, in file
+	// order, so that they can be fixed; 0 lists none (the examples and the
+	// counts by reason remain).
+	ListInvalid int
 }
 
 // Example is one value of the column and what it became.
@@ -56,6 +60,8 @@ type Scan struct {
 	// InvalidExamples show rejected ones with the reason.
 	Examples        []Example `json:"examples,omitempty"`
 	InvalidExamples []Example `json:"invalid_examples,omitempty"`
+	// InvalidRows lists the invalid rows, up to ScanOptions.ListInvalid.
+	InvalidRows []Example `json:"invalid_rows,omitempty"`
 }
 
 // ScanColumn reads the column header of the file at path and normalises
@@ -102,6 +108,9 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 			s.Reasons[num.Reason]++
 			if len(s.InvalidExamples) < keep {
 				s.InvalidExamples = append(s.InvalidExamples, Example{Line: r.Line(), Raw: raw, Reason: num.Reason})
+			}
+			if len(s.InvalidRows) < opts.ListInvalid {
+				s.InvalidRows = append(s.InvalidRows, Example{Line: r.Line(), Raw: raw, Reason: num.Reason})
 			}
 			continue
 		}

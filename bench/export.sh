@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
 CSV="$OUT/trace-$ROWS.csv"
 [ -f "$CSV" ] || go run ./bench/exportgen -rows "$ROWS" -out "$CSV"
-echo "input: $CSV ($(du -m "$CSV" | cut -f1) MB, $ROWS rows)"
+echo "input: $CSV ($(du -m "$CSV" | cut -f1) MB, $ROWS rows); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 
@@ -32,7 +32,7 @@ metric() { # benchmark lines → "seconds <value of unit $1>"
   awk -v u="$1" '/^Benchmark/ { s=$3/1e9; m=""; for (i=4;i<NF;i++) if ($(i+1)==u) m=$i; print s, m }'
 }
 : > "$OUT/go-bench.txt"
-declare -A T M
+declare -A T M R
 # Ours and the naive baseline alternate, run by run, so that both see the
 # same load on a shared machine; the paired ratio is reported too.
 ours="" naive="" pairs=""
@@ -47,9 +47,11 @@ M[BenchmarkExport400k]=$(echo "$ours" | awk 'NF {print $2}' | median)
 T[BenchmarkNaiveExcelize400k]=$(echo "$naive" | awk 'NF {print $1}' | median)
 M[BenchmarkNaiveExcelize400k]=$(echo "$naive" | awk 'NF {print $2}' | median)
 PAIRED=$(echo "$pairs" | awk 'NF' | median)
-open_res=$(gobench "$OUT/library.test" BenchmarkOpenResult400k MB-held)
-T[open]=$(echo "$open_res" | awk '{print $1}' | median)
-M[open]=$(echo "$open_res" | awk '{print $2}' | median)
+open_lines=$(SKIPDESK_BENCH_CSV="$CSV" "$OUT/library.test" -test.run '^$' -test.bench '^BenchmarkOpenResult400k$' \
+  -test.benchtime 1x -test.count "$RUNS" -test.benchmem | tee -a "$OUT/go-bench.txt")
+T[open]=$(echo "$open_lines" | metric MB-held | awk '{print $1}' | median)
+M[open]=$(echo "$open_lines" | metric MB-held | awk '{print $2}' | median)
+R[open]=$(echo "$open_lines" | metric MB-peakRSS | awk '{print $2}' | sort -n | tail -1)
 
 timed() { # command... → "seconds peakMB" (GNU time); nothing when it fails
   if /usr/bin/time -f '%e %M' -o "$OUT/time.txt" "$@" >/dev/null 2>>"$OUT/peers.log"; then
@@ -104,5 +106,7 @@ for k in BenchmarkExport400k BenchmarkNaiveExcelize400k exceljs libreoffice; do
 done
 echo
 echo "ours/naive excelize, median of the paired runs: $PAIRED"
-echo "reader: open + first page ${T[open]} s, heap held ${M[open]} MB (file $(du -m "$CSV" | cut -f1) MB)"
-echo "targets: ours ≤ 0.6× naive excelize, ≥ 2× faster than exceljs, peak ≤ 150 MB; first page < 1 s"
+FILE_MB=$(du -m "$CSV" | cut -f1)
+echo "reader: open + first page ${T[open]} s, heap held ${M[open]} MB, peak RSS ${R[open]:-?} MB (file $FILE_MB MB, peak/file $(awk -v a="${R[open]:-0}" -v b="$FILE_MB" 'BEGIN {printf "%.2f", a/b}'))"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+echo "targets: ours ≤ 0.6× naive excelize, ≥ 2× faster than exceljs, peak ≤ 150 MB; first page < 1 s, memory ≤ 1.5× the file"

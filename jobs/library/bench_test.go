@@ -63,8 +63,10 @@ func heapMB() float64 {
 	return float64(ms.HeapAlloc) / 1e6
 }
 
-// BenchmarkOpenResult400k: open (index every row) and read the first page;
-// reports the heap the open result holds and the file's size.
+// BenchmarkOpenResult400k: open (index every row) and read the first page,
+// which is the time until the first page can show; reports the heap the
+// open result holds, the file's size and the process's peak RSS (run it
+// alone in its process, as bench/export.sh does, for that to be its own).
 func BenchmarkOpenResult400k(b *testing.B) {
 	src := benchCSV(b)
 	info, _ := os.Stat(src)
@@ -87,6 +89,24 @@ func BenchmarkOpenResult400k(b *testing.B) {
 	}
 	b.ReportMetric(held, "MB-held")
 	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
+	if hwm := peakRSS(); hwm > 0 {
+		b.ReportMetric(hwm, "MB-peakRSS")
+	}
+}
+
+// peakRSS reads VmHWM from /proc/self/status (Linux), in MB; 0 elsewhere.
+func peakRSS() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return float64(kb) / 1e3
+		}
+	}
+	return 0
 }
 
 func openBench(b *testing.B) *Result {

@@ -282,7 +282,40 @@ func clean(s string, n int, key string) string {
 			}
 		}
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(maskKeyFragments(s, key))
+}
+
+// minFragment is the shortest run of the key's bytes that is masked on its
+// own: a server echoing part of the key (or the key split by text it
+// inserted) must not get that part into an error either.
+const minFragment = 8
+
+// maskKeyFragments replaces every run of at least minFragment bytes that
+// occurs in the key with "[redacted]".
+func maskKeyFragments(s, key string) string {
+	if len(key) < minFragment || len(s) < minFragment {
+		return s
+	}
+	var b strings.Builder
+	masked := false
+	for i := 0; i < len(s); {
+		l := 0
+		for j := i + minFragment; j <= len(s) && strings.Contains(key, s[i:j]); j++ {
+			l = j - i
+		}
+		if l == 0 {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		b.WriteString("[redacted]")
+		masked = true
+		i += l
+	}
+	if !masked {
+		return s
+	}
+	return strings.ToValidUTF8(b.String(), "")
 }
 
 func truncate(s string, n int) string {

@@ -26,9 +26,14 @@
 //     and the caller reconciles against GET /traces or GET /dnc instead of
 //     paying twice. A 4xx answer is definite: nothing was charged.
 //
+// A redirect is followed only for a GET (at most 5, never to plain http); a
+// 3xx answering a POST comes back as an *APIError. A response body that
+// stops arriving for the idle timeout ends the attempt like a reset would.
+//
 // Errors are *APIError (any non-2xx answer, decoded from whichever body
 // shape arrived) or *TransportError (no answer). Neither ever holds the API
-// key: text from the server and from the transport is redacted.
+// key, nor any 8-byte part of it: text from the server and from the
+// transport is redacted.
 package client
 
 import (

@@ -249,21 +249,21 @@ func TestStalledBody(t *testing.T) {
 		}
 	}
 	s := newScripted(t, stall(`{"credits":`), reply(200, nil, `{"credits":8}`))
-	c := s.client(t, WithIdleTimeout(50*time.Millisecond))
+	c := s.client(t, WithIdleTimeout(200*time.Millisecond))
 	a, err := c.Account(context.Background())
 	if err != nil || a.Credits != 8 || s.hits.Load() != 2 {
 		t.Fatalf("%+v %v after %d requests", a, err, s.hits.Load())
 	}
 
 	s = newScripted(t, stall(`{"credits":`))
-	_, err = s.client(t, WithIdleTimeout(50*time.Millisecond), WithRetryPolicy(RetryPolicy{MaxRetries: -1})).Account(context.Background())
+	_, err = s.client(t, WithIdleTimeout(200*time.Millisecond), WithRetryPolicy(RetryPolicy{MaxRetries: -1})).Account(context.Background())
 	var te *TransportError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "no data") {
 		t.Fatalf("persistent stall: %v", err)
 	}
 
 	s = newScripted(t, stall(`{"id":"trc_`))
-	_, err = s.client(t, WithIdleTimeout(50*time.Millisecond)).Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A"})
+	_, err = s.client(t, WithIdleTimeout(200*time.Millisecond)).Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A"})
 	if !errors.Is(err, ErrOutcomeUnknown) || s.hits.Load() != 1 {
 		t.Fatalf("charged POST: %v after %d", err, s.hits.Load())
 	}
@@ -279,7 +279,7 @@ func TestStalledBody(t *testing.T) {
 		<-r.Context().Done()
 	}, serveRange)
 	out := filepath.Join(t.TempDir(), "r.csv")
-	n, err := s.client(t, WithIdleTimeout(50*time.Millisecond)).Traces.Download(context.Background(), "trc_1", out, nil)
+	n, err := s.client(t, WithIdleTimeout(200*time.Millisecond)).Traces.Download(context.Background(), "trc_1", out, nil)
 	got, _ := os.ReadFile(out)
 	if err != nil || n != int64(len(resultCSV)) || string(got) != string(resultCSV) || s.request(1).Header.Get("Range") != "bytes=4000-" {
 		t.Fatalf("stalled download: %v, %d bytes", err, n)

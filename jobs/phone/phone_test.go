@@ -2,6 +2,7 @@ package phone
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -176,5 +177,31 @@ func TestScanColumnErrors(t *testing.T) {
 	cancel()
 	if _, err := ScanColumn(ctx, p, "Cell", ScanOptions{}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// TestNumberSetMatchesMap: the compact set agrees with a map on random
+// numbers with repeats, across the growth of its tables.
+func TestNumberSetMatchesMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var s numberSet
+	m := map[uint64]bool{}
+	for i := 0; i < 300_000; i++ {
+		n := 2_000_000_000 + rng.Uint64N(8_000_000_000)
+		if i%3 == 0 {
+			n = 2_125_550_000 + rng.Uint64N(2_000) // many repeats
+		}
+		if s.add(n) != !m[n] {
+			t.Fatalf("add(%d) after %d numbers disagrees with the map", n, i)
+		}
+		m[n] = true
+	}
+	if s.len() != len(m) {
+		t.Errorf("len %d, map %d", s.len(), len(m))
+	}
+	for _, n := range []uint64{0, 1023, 1024, 9_999_999_999} {
+		if !s.add(n) || s.add(n) {
+			t.Errorf("%d: first add must be new, the second not", n)
+		}
 	}
 }

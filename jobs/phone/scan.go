@@ -66,7 +66,7 @@ type Scan struct {
 
 // ScanColumn reads the column header of the file at path and normalises
 // every value. Memory grows with the number of distinct valid numbers only
-// (8 bytes each, plus the map's overhead).
+// (5 to 11 bytes each: 50 MB at most for a 50 MB list of bare numbers).
 func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Scan, error) {
 	r, err := input.Open(path, opts.Input)
 	if err != nil {
@@ -83,7 +83,7 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 		keep = 5
 	}
 	s := &Scan{Path: path, Column: header, Reasons: map[string]int{}}
-	seen := map[uint64]struct{}{}
+	var seen numberSet
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -128,13 +128,11 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 		for i := 0; i < 10; i++ {
 			k = k*10 + uint64(num.Digits[i]-'0')
 		}
-		if _, dup := seen[k]; dup {
+		if !seen.add(k) {
 			s.Duplicates++
-		} else {
-			seen[k] = struct{}{}
 		}
 	}
-	s.Unique = len(seen)
+	s.Unique = seen.len()
 	if s.Rows == 0 {
 		return nil, &input.FileError{Path: path, Line: r.HeaderLine(), Msg: "no data rows: the file has a header and nothing else"}
 	}

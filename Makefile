@@ -46,11 +46,20 @@ fuzz:
 bench:
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -count 5 ./... | tee bench/out.txt
 
-## package: a desktop package via Fyne's own packaging tool.
+## package: a desktop package (SkipDesk.tar.xz on Linux) via Fyne's own
+## packaging tool. The root FyneApp.toml gives the name, app id, version and
+## icon: the app is built first (with the migration tag) and handed to
+## `fyne package` run from the root, so that is the file it reads.
 package: deps
+	$(GO) build -tags $(TAGS) -trimpath -ldflags '-s -w' -o $(BIN)/skipdesk ./cmd/skipdesk
 	$(GO) install fyne.io/fyne/v2/cmd/fyne@$(FYNE_VER)
-	cd cmd/skipdesk && $$($(GO) env GOPATH)/bin/fyne package --src . --icon ../../assets/icon.png --name SkipDesk --app-id com.skipdesk.app --tags $(TAGS) --release
-	@echo "package written under cmd/skipdesk"
+	mkdir -p dist
+	@# fyne package raises Build in FyneApp.toml on each run: the committed file stays as it is.
+	cp FyneApp.toml $(BIN)/FyneApp.toml.keep
+	$$($(GO) env GOPATH)/bin/fyne package --src . --exe $(BIN)/skipdesk --release; s=$$?; \
+	  cp $(BIN)/FyneApp.toml.keep FyneApp.toml; exit $$s
+	mv -f SkipDesk.tar.xz dist/
+	@ls -l dist
 
 clean:
-	rm -rf $(BIN) testout
+	rm -rf $(BIN) dist testout

@@ -12,5 +12,11 @@ import _ "embed"
 //go:embed sample-owners.csv
 var SampleOwners []byte
 
+// Icon is the app icon (512×512 PNG). FyneApp.toml names the same file for
+// `fyne package`; the window takes it from here, so a plain `go build` shows it too.
+//
+//go:embed icon.png
+var Icon []byte
+
 // SampleOwnersName is the file name the sample list is written under.
 const SampleOwnersName = "sample-owners.csv"

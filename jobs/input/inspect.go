@@ -396,16 +396,29 @@ func (kb *keyBuf) add(f []byte) { kb.addWith(f, &normTab) }
 
 // addWith is add with another byte table (lineTab, which turns the
 // delimiter of a whole record into the field separator).
+//
+// The normalised form can be longer than the text: uppercasing turns some
+// 2-byte letters into 3 bytes ("ɐ" → "Ɐ"), so a piece of the field is only
+// written where twice its length fits. Pieces end on a character boundary,
+// so that a field keyed alone and the same field inside a whole line give
+// the same key.
 func (kb *keyBuf) addWith(f []byte, tab *[256]uint16) {
+	const maxPart = (keyBufSize - 8) / 2
 	for len(f) > 0 {
-		if kb.k+len(f)+8 > len(kb.b) {
+		n := len(f)
+		if n > maxPart {
+			n = maxPart
+			for n > maxPart-utf8.UTFMax && !utf8.RuneStart(f[n]) {
+				n--
+			}
+		}
+		if kb.k+2*n+8 > len(kb.b) {
 			kb.h.Write(kb.b[:kb.k])
 			kb.k = 0
 			kb.long = true
 		}
-		part := f[:min(len(f), len(kb.b)-8)]
-		f = f[len(part):]
-		kb.k = normalize(&kb.b, kb.k, part, tab)
+		kb.k = normalize(&kb.b, kb.k, f[:n], tab)
+		f = f[n:]
 	}
 	kb.b[kb.k] = 0x1f
 	kb.k++

@@ -561,6 +561,12 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 		// Keys longer than the key buffer are hashed in pieces.
 		{"a,b\n" + strings.Repeat("x", 40000) + ",y\n\"" + strings.Repeat("X", 40000) + "\",Y\n", Options{}, 1},
 		{"a,b\n" + strings.Repeat("x", 40000) + ",y\n" + strings.Repeat("x", 39999) + ",y\n", Options{}, 0},
+		// Uppercasing makes "ɐ" (2 bytes) "Ɐ" (3 bytes): the key outgrows
+		// the field. Pieces cut on character boundaries, whatever the
+		// offset of the field in its line.
+		{"a,b\n" + strings.Repeat("ɐ", 20000) + ",y\n\"" + strings.Repeat("Ɐ", 20000) + "\",Y\n", Options{}, 1},
+		{"a,b\nx" + strings.Repeat("é", 20000) + ",y\n\"x" + strings.Repeat("E", 20000) + "\",y\n", Options{}, 1},
+		{"a,b\ny,x" + strings.Repeat("ɐé", 9000) + "\n\"y\",\"x" + strings.Repeat("ⱯE", 9000) + "\"\n", Options{KeyColumns: []string{"b", "a"}}, 1},
 	}
 	for _, tt := range tests {
 		ins, err := Inspect(context.Background(), writeFile(t, "d.csv", []byte(tt.content)), tt.opts)

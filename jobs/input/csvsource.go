@@ -106,6 +106,14 @@ func (c *csvSource) warnings() []Warning {
 		ws = append(ws, Warning{Line: sc.multilineLine, Count: sc.multiline,
 			Message: fmt.Sprintf("%s a quoted field with line breaks", plural(sc.multiline, "row has", "rows have"))})
 	}
+	if sc.otherEnds > 0 {
+		ends, others := "a bare CR", "LF"
+		if sc.crOnly {
+			ends, others = "a bare LF", "CR"
+		}
+		ws = append(ws, Warning{Line: sc.otherEndsLine, Count: sc.otherEnds,
+			Message: fmt.Sprintf("%s with %s while the others end with %s: read as line ends", plural(sc.otherEnds, "line ends", "lines end"), ends, others)})
+	}
 	if c.td != nil && c.td.Mixed > 0 {
 		ws = append(ws, Warning{Line: c.mixedLine, Count: int(c.td.Mixed),
 			Message: fmt.Sprintf("%s not valid UTF-8 in a UTF-8 file: read as Windows-1252", plural(int(c.td.Mixed), "byte is", "bytes are"))})

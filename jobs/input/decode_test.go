@@ -281,8 +281,8 @@ func TestSplitLineMatchesBytesSplit(t *testing.T) {
 			line[i] = alphabet[x%uint64(len(alphabet))]
 		}
 		for _, d := range delimiters {
-			got, special := splitLine(nil, line, d)
-			wantSpecial := bytes.IndexByte(line, '"') >= 0 || bytes.IndexByte(line, 0) >= 0
+			got, special := splitLine(nil, line, d, '\r')
+			wantSpecial := bytes.IndexByte(line, '"') >= 0 || bytes.IndexByte(line, 0) >= 0 || bytes.IndexByte(line, '\r') >= 0
 			if special != wantSpecial {
 				t.Fatalf("splitLine(%q, %q): special %v", line, d, special)
 			}

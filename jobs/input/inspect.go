@@ -207,6 +207,9 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 	if r.csv.sc.crOnly {
 		why = append(why, "lines end with a bare CR")
 	}
+	if r.csv.sc.otherEnds > 0 {
+		why = append(why, "lines end with a mix of CR and LF")
+	}
 	return why
 }
 

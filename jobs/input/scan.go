@@ -31,6 +31,9 @@ type scanner struct {
 
 	delim  byte
 	crOnly bool // lines end with a bare CR (old Mac export)
+	// skipLF: the last record ended with a CR at the end of the buffer in
+	// a bare-CR file; an LF starting the next read completes a CR LF.
+	skipLF bool
 
 	line    int    // physical line of buf[pos]
 	recLine int    // physical line where the last record started
@@ -47,6 +50,10 @@ type scanner struct {
 	unclosed, unclosedLine      int
 	multiline, multilineLine    int
 	nuls, nulLine               int
+	// otherEnds counts line ends of the other kind: a bare CR in a file of
+	// LF (or CR LF) lines, a bare LF in a file of CR lines. Both end a
+	// record, as they do for Excel and for the provider's reader.
+	otherEnds, otherEndsLine int
 }
 
 func newScanner(r io.Reader) *scanner {
@@ -106,6 +113,22 @@ func (s *scanner) eol() byte {
 	return '\n'
 }
 
+// otherEOL is the line end byte that is not eol: found inside a line, it
+// sends the line to the slow path, which ends the record there.
+func (s *scanner) otherEOL() byte {
+	if s.crOnly {
+		return '\n'
+	}
+	return '\r'
+}
+
+func (s *scanner) noteOtherEnd(line int) {
+	s.otherEnds++
+	if s.otherEndsLine == 0 {
+		s.otherEndsLine = line
+	}
+}
+
 // next returns the fields of the next record, valid until the following
 // call, or io.EOF. A blank line is a record of one empty field.
 func (s *scanner) next() ([][]byte, error) {
@@ -126,6 +149,14 @@ func (s *scanner) next() ([][]byte, error) {
 			}
 			continue
 		}
+		if s.skipLF {
+			s.skipLF = false
+			if s.buf[s.pos] == '\n' {
+				s.pos++
+				s.read++
+				continue
+			}
+		}
 		data := s.buf[s.pos:s.end]
 		i := bytes.IndexByte(data[searched:], s.eol())
 		if i >= 0 {
@@ -145,7 +176,7 @@ func (s *scanner) next() ([][]byte, error) {
 		if !s.crOnly && len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
-		f, special := splitLine(s.fields[:0], line, s.delim)
+		f, special := splitLine(s.fields[:0], line, s.delim, s.otherEOL())
 		s.fields = f
 		if special {
 			return s.slow()
@@ -157,9 +188,17 @@ func (s *scanner) next() ([][]byte, error) {
 		s.records++
 		s.span = line
 		s.plain = true
-		if s.crOnly && s.pos < s.end && s.buf[s.pos] == '\n' {
-			s.pos++ // CR LF in a file that started with bare CRs
-			s.read++
+		if s.crOnly && i < len(data) {
+			// CR LF in a file that started with bare CRs: the LF may
+			// still be unread.
+			if s.pos < s.end {
+				if s.buf[s.pos] == '\n' {
+					s.pos++
+					s.read++
+				}
+			} else {
+				s.skipLF = true
+			}
 		}
 		return s.fields, nil
 	}
@@ -318,13 +357,9 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 					}
 					if s.pos+j < s.end && s.buf[s.pos+j] == '\n' {
 						j++
-						lines++
-					} else if s.crOnly {
-						lines++
 					}
-				} else {
-					lines++
 				}
+				lines++
 				quotedLines++
 				multiline = true
 				s.rec = append(s.rec, '\n')
@@ -350,11 +385,10 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 				if s.pos+j < s.end && s.buf[s.pos+j] == '\n' {
 					j++
 				} else if !s.crOnly {
-					// A bare CR inside an LF file: text.
-					s.rec = append(s.rec, c)
-					fieldStart = false
-					continue
+					s.noteOtherEnd(s.line + lines)
 				}
+			} else if s.crOnly {
+				s.noteOtherEnd(s.line + lines)
 			}
 			lines++
 			s.ends = append(s.ends, len(s.rec))
@@ -375,16 +409,17 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 }
 
 // splitLine appends the fields of line, split at delim, to fields. It
-// stops and reports special when the line holds a quote or a NUL byte (the
-// slow path handles those). Eight bytes at a time: each byte equal to the
-// delimiter, a quote or NUL sets a bit in a mask, and the delimiters are
-// read off the mask.
-func splitLine(fields [][]byte, line []byte, delim byte) (_ [][]byte, special bool) {
+// stops and reports special when the line holds a quote, a NUL byte or the
+// byte other (a line end of the other kind; the slow path handles those).
+// Eight bytes at a time: each byte equal to the delimiter, a quote, NUL or
+// other sets a bit in a mask, and the delimiters are read off the mask.
+func splitLine(fields [][]byte, line []byte, delim, other byte) (_ [][]byte, special bool) {
 	dm := lo8 * uint64(delim)
+	om := lo8 * uint64(other)
 	start, i := 0, 0
 	for ; i+8 <= len(line); i += 8 {
 		x := binary.LittleEndian.Uint64(line[i:])
-		if hasZero(x^quotes8)|hasZero(x) != 0 {
+		if hasZero(x^quotes8)|hasZero(x)|hasZero(x^om) != 0 {
 			return fields, true
 		}
 		for d := zeroBytes(x ^ dm); d != 0; d &= d - 1 {
@@ -398,7 +433,7 @@ func splitLine(fields [][]byte, line []byte, delim byte) (_ [][]byte, special bo
 		case delim:
 			fields = append(fields, line[start:i])
 			start = i + 1
-		case '"', 0:
+		case '"', 0, other:
 			return fields, true
 		}
 	}

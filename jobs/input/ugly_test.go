@@ -1,12 +1,14 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // readAll opens content as a file and returns the headers, the rows and
@@ -89,6 +91,14 @@ func TestReadUglyFiles(t *testing.T) {
 			rows:    [][]string{{"a\nb", "1"}, {"last", "2"}},
 			lines:   []int{2, 4},
 			warn:    "line breaks", warnAt: 2,
+		},
+		{
+			name:    "mixed line ends: bare CRs among LF lines end records",
+			content: "First,Last\r\nJohn,Smith\rJane,Doe\nAl,Li\r\n\"a\rb\",c\rlast,one",
+			headers: []string{"First", "Last"},
+			rows:    [][]string{{"John", "Smith"}, {"Jane", "Doe"}, {"Al", "Li"}, {"a\nb", "c"}, {"last", "one"}},
+			lines:   []int{2, 3, 4, 5, 7},
+			warn:    "2 lines end with a bare CR while the others end with LF: read as line ends", warnAt: 2,
 		},
 		{
 			name:    "blank lines skipped",
@@ -500,6 +510,7 @@ func TestConversionReasons(t *testing.T) {
 		{"a,b\n1,2,3\n", []string{"rows with more or fewer fields than the header"}},
 		{"a,b\n1\"x,2\n", []string{"stray quotes or NUL bytes"}},
 		{"a,b\r1,2\r", []string{"lines end with a bare CR"}},
+		{"a,b\n1,2\r3,4\n", []string{"lines end with a mix of CR and LF"}},
 		{"a,b\n1,caf\xe9\n", []string{"the text is Windows-1252, not plain UTF-8"}},
 		{"a,b\ncaf\xc3\xa9,caf\xe9\n", []string{"some bytes are not valid UTF-8"}},
 	}
@@ -613,5 +624,40 @@ func TestHeaderTrailingBlankCells(t *testing.T) {
 	r, _, _ = readAll(t, "t.csv", "First,Last,\nJohn,Smith,x\n", Options{})
 	if !slices.Equal(r.Headers(), []string{"First", "Last", "Column 3"}) {
 		t.Errorf("headers %q", r.Headers())
+	}
+}
+
+// A file of bare-CR lines (as far as the first read shows) with LF line
+// ends further down: every kind ends a record and CR LF counts once, also
+// when the CR is the last byte of a read (one byte a read here).
+func TestBareLFsInCRFile(t *testing.T) {
+	const text = "First,Last\rJohn,Smith\nJane,Doe\r\nAl,Li\r\r\n\"x\r\ny\",z\rlast,\"q\"\n"
+	for _, oneByte := range []bool{false, true} {
+		var r io.Reader = strings.NewReader(text)
+		if oneByte {
+			r = iotest.OneByteReader(r)
+		}
+		s := newScanner(r)
+		s.crOnly = true
+		var got []string
+		var lines []int
+		for {
+			f, err := s.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, string(bytes.Join(f, []byte("|"))))
+			lines = append(lines, s.recLine)
+		}
+		want := []string{"First|Last", "John|Smith", "Jane|Doe", "Al|Li", "", "x\ny|z", "last|q"}
+		if !slices.Equal(got, want) || !slices.Equal(lines, []int{1, 2, 3, 4, 5, 6, 8}) {
+			t.Errorf("one byte a read %v: records %q on lines %v, want %q", oneByte, got, lines, want)
+		}
+		if s.otherEnds != 2 || s.otherEndsLine != 2 {
+			t.Errorf("one byte a read %v: %d other line ends, first on line %d; want 2 from line 2", oneByte, s.otherEnds, s.otherEndsLine)
+		}
 	}
 }

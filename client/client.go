@@ -15,8 +15,9 @@
 //     no idempotency key, so they are resent only when the request provably
 //     never left the machine: DNS, dial or TLS failures, or a connection on
 //     which not one byte of this request was written (the default transport
-//     counts bytes per connection). A 429 is also retried: a rate-limited
-//     request is refused before anything is charged.
+//     counts bytes per connection). Nothing else: a 429 to a charged POST
+//     comes back as an *APIError matching ErrRateLimited (nothing was
+//     charged; RetryAfter says when to try again).
 //   - Any other failure of a charged POST returns an error matching
 //     ErrOutcomeUnknown: a reset, timeout or cancellation after bytes left,
 //     a 2xx whose body was cut, and a 5xx answer. A 5xx is an answer, but
@@ -27,8 +28,11 @@
 //     paying twice. A 4xx answer is definite: nothing was charged.
 //
 // A redirect is followed only for a GET (at most 5, never to plain http); a
-// 3xx answering a POST comes back as an *APIError. A response body that
-// stops arriving for the idle timeout ends the attempt like a reset would.
+// 3xx answering a POST comes back as an *APIError. An upload the server
+// stops taking, or a response body that stops arriving, for the idle
+// timeout ends the attempt like a reset would; so does a JSON or error body
+// still incomplete after the body timeout. A result download is capped in
+// size (WithMaxDownloadBytes).
 //
 // Errors are *APIError (any non-2xx answer, decoded from whichever body
 // shape arrived) or *TransportError (no answer). Neither ever holds the API
@@ -55,8 +59,19 @@ import (
 // POST /dnc.
 const MaxUploadBytes = 50 << 20
 
-// DefaultIdleTimeout is how long a response body may stall (WithIdleTimeout).
+// DefaultIdleTimeout is how long a request body being sent or a response
+// body being read may stall (WithIdleTimeout).
 const DefaultIdleTimeout = 60 * time.Second
+
+// DefaultBodyTimeout is how long a JSON answer (or an error body) may take
+// to arrive in full once its headers came (WithBodyTimeout).
+const DefaultBodyTimeout = 2 * time.Minute
+
+// DefaultMaxDownloadBytes caps a downloaded result file (WithMaxDownloadBytes):
+// a result is its upload (at most 50 MB) plus the appended columns, so 1 GiB
+// is far above any real one and stops a body that never ends from filling
+// the disk.
+const DefaultMaxDownloadBytes = 1 << 30
 
 // maxSuccessBody caps JSON bodies of successful responses (a page of 100
 // traces is a few tens of KiB).
@@ -73,7 +88,9 @@ type Client struct {
 	pacing    bool
 	limits    *limiter
 	traceable bool          // the transport reports connections through httptrace
-	idle      time.Duration // longest wait for the next byte of a response body
+	idle      time.Duration // longest wait for the next byte sent or received
+	bodyLimit time.Duration // longest time to read a JSON or error body
+	maxDown   int64         // largest result file a download stores
 
 	// Traces is POST/GET /traces and its sub-resources.
 	Traces *TracesService
@@ -100,10 +117,29 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithIdleTimeout sets how long a response body may go without a single byte
-// arriving before the attempt is abandoned (a GET is then retried; a charged
-// POST reports an unknown outcome). The default is 60 s; 0 or less turns the
-// watch off.
+// arriving, or an upload without the server taking a single byte, before
+// the attempt is abandoned (a GET is then retried; a charged POST reports an
+// unknown outcome). The default is 60 s; 0 or less turns the watch off.
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idle = d } }
+
+// WithBodyTimeout sets how long the body of a JSON answer, or of an error,
+// may take to arrive in full after its headers: a server trickling a byte
+// now and then escapes the idle timeout but not this one. Result downloads
+// are not limited (they may be large; the idle timeout and the size cap
+// apply). The default is 2 minutes; 0 or less turns it off.
+func WithBodyTimeout(d time.Duration) Option { return func(c *Client) { c.bodyLimit = d } }
+
+// WithMaxDownloadBytes caps the size of a downloaded result file (default
+// DefaultMaxDownloadBytes). A larger one, announced or sent, fails without
+// a retry and leaves nothing behind; 0 or less restores the default.
+func WithMaxDownloadBytes(n int64) Option {
+	return func(c *Client) {
+		if n <= 0 {
+			n = DefaultMaxDownloadBytes
+		}
+		c.maxDown = n
+	}
+}
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
@@ -140,6 +176,8 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		pacing:    true,
 		limits:    newLimiter(),
 		idle:      DefaultIdleTimeout,
+		bodyLimit: DefaultBodyTimeout,
+		maxDown:   DefaultMaxDownloadBytes,
 	}
 	for _, o := range opts {
 		o(c)
@@ -265,6 +303,7 @@ type request struct {
 	contentType string
 	body        func() (io.ReadCloser, int64, error) // nil: no body
 	charged     bool                                 // a POST that costs credits
+	stream      bool                                 // a download: its 2xx body has no time limit
 	header      http.Header
 	prepare     func(*http.Request) // per-attempt changes (Range on a resumed download)
 }

@@ -429,12 +429,23 @@ func drainBody(r *http.Request) {
 	}
 }
 
-func TestChargedPOSTRetriedOn429(t *testing.T) {
-	s := newScripted(t, reply(429, map[string]string{"Retry-After": "1"}, `{"error":"slow down"}`),
-		reply(200, nil, `{"matched":true,"credits":1}`))
-	res, err := s.client(t).Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A"})
-	if err != nil || !res.Matched || s.hits.Load() != 2 {
-		t.Fatalf("%+v %v after %d", res, err, s.hits.Load())
+// A 429 to a charged POST is a definite refusal (nothing charged), but the
+// request reached the server: it is not resent. The caller gets the 429
+// with its Retry-After.
+func TestChargedPOSTNotResentOn429(t *testing.T) {
+	for name, call := range chargedCalls(t) {
+		t.Run(name, func(t *testing.T) {
+			s := newScripted(t, reply(429, map[string]string{"Retry-After": "7"}, `{"error":"slow down","code":"RATE_LIMITED"}`),
+				reply(201, nil, `{"id":"x_1","matched":true,"credits":1}`))
+			err := call(s.client(t))
+			var ae *APIError
+			if !errors.As(err, &ae) || !errors.Is(err, ErrRateLimited) || errors.Is(err, ErrOutcomeUnknown) || ae.RetryAfter != 7*time.Second {
+				t.Fatalf("err %v", err)
+			}
+			if s.hits.Load() != 1 {
+				t.Fatalf("%d requests reached the server, want 1", s.hits.Load())
+			}
+		})
 	}
 }
 

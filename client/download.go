@@ -38,9 +38,10 @@ func (c *Client) download(ctx context.Context, path, destPath string, progress f
 		}
 	}()
 
-	d := &downloadState{f: tmp, total: -1, progress: progress}
-	r := &request{method: http.MethodGet, path: path, prepare: d.prepare,
+	d := &downloadState{f: tmp, total: -1, progress: progress, max: c.maxDown}
+	r := &request{method: http.MethodGet, path: path, prepare: d.prepare, stream: true,
 		header: http.Header{"Accept": {"text/csv, */*"}}}
+	d.op = r.op()
 	if err := c.do(ctx, r, d.handle); err != nil {
 		return 0, err
 	}
@@ -73,7 +74,19 @@ type downloadState struct {
 	resumable bool
 	validator string // ETag or Last-Modified of the first response
 	asked     bool   // this attempt asked for the rest with Range
+	max       int64  // largest file stored
+	op        string // "GET /traces/ID/download", for errors
 	progress  func(done, total int64)
+}
+
+// tooLarge refuses a result over the size cap: not retried (the server
+// would send the same again).
+func (d *downloadState) tooLarge(announced int64) error {
+	if announced >= 0 {
+		return fmt.Errorf("client: %s: the result is larger than %s (the server announced %s); it was not stored",
+			d.op, humanBytes(d.max), humanBytes(announced))
+	}
+	return fmt.Errorf("client: %s: the result is larger than %s; it was not stored", d.op, humanBytes(d.max))
 }
 
 func (d *downloadState) prepare(req *http.Request) {
@@ -132,6 +145,9 @@ func (d *downloadState) handle(resp *http.Response) error {
 			d.validator = resp.Header.Get("Last-Modified")
 		}
 	}
+	if d.total > d.max {
+		return d.tooLarge(d.total)
+	}
 	if d.progress != nil {
 		d.progress(d.written, d.total)
 	}
@@ -139,6 +155,9 @@ func (d *downloadState) handle(resp *http.Response) error {
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
+			if d.written+int64(n) > d.max {
+				return d.tooLarge(-1)
+			}
 			if _, err := d.f.Write(buf[:n]); err != nil {
 				return fmt.Errorf("writing %s: %w", d.f.Name(), err)
 			}

@@ -12,6 +12,7 @@ import (
 	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -116,13 +117,15 @@ func (r *retrier) wait(ctx context.Context, retryAfter time.Duration) (bool, err
 // the request may have reached the server.
 //
 // Reads retry on 429, on 5xx other than 501/505, and on network errors.
-// Charged POSTs retry on 429 (a rate-limited request is refused before
-// anything is charged) and on a transport error that happened before any
-// byte was written; never otherwise.
+// Charged POSTs retry only on a transport error that happened before any
+// byte was written; never once the server has seen the request, not even
+// after a 429: the answer says nothing was charged, but a server that
+// answers outside the spec could have created the job all the same, and
+// the caller (which gets the 429 with its Retry-After) decides.
 func shouldRetry(charged bool, status int, sent bool) bool {
 	switch {
 	case status == http.StatusTooManyRequests:
-		return true
+		return !charged
 	case status == 0:
 		return !charged || !sent
 	case charged:
@@ -189,18 +192,24 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 // attempt sends r once. It returns the call's error and whether the policy
 // allows another attempt (with the server's Retry-After, if any).
 func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Response) error) (retry bool, retryAfter time.Duration, err error) {
-	// The attempt has its own context so that a stalled body can be cut
-	// without ending the call.
+	// The attempt has its own context so that a stalled transfer can be
+	// cut without ending the call.
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	wd := &watchdog{cancel: cancel}
+	defer wd.stop()
 	req, err := c.newHTTPRequest(actx, r)
 	if err != nil {
 		return false, 0, err
 	}
+	wd.sending(req, c.idle)
 	var st sendState
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if why := wd.reason(); why != nil && ctx.Err() == nil {
+			err = why
+		}
 		sent := !c.traceable || st.maybeSent()
 		var re *redirectError
 		switch {
@@ -213,10 +222,14 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		}
 		return shouldRetry(r.charged, 0, sent), 0, c.transportError(r, err)
 	}
-	wd := c.watch(resp, cancel)
-	defer wd.stop()
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	limit := c.bodyLimit
+	if ok && r.stream {
+		limit = 0
+	}
+	wd.receiving(resp, c.idle, limit)
 	c.limits.record(r.bucket(), resp.Header, time.Now())
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	if ok {
 		herr := handle(resp)
 		resp.Body.Close()
 		if herr == nil {
@@ -246,53 +259,169 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 	return shouldRetry(r.charged, resp.StatusCode, true), apiErr.RetryAfter, apiErr
 }
 
-// watchdog ends an attempt whose response body stops arriving: the body's
-// reads then fail with errStalled instead of blocking until the caller's
-// context ends (a dead Wi-Fi link can leave a connection open for minutes).
+// watchdog ends an attempt whose transfer stops moving: an upload the
+// server no longer takes, a response body that stops arriving, or a JSON or
+// error body still incomplete after the body timeout. The transport and the
+// body's reads then fail with the reason instead of blocking until the
+// caller's context ends (a dead Wi-Fi link can leave a connection open for
+// minutes, and a server can trickle a byte a minute forever).
 type watchdog struct {
-	d     time.Duration
-	t     *time.Timer
-	fired atomic.Bool
+	cancel context.CancelFunc
+	why    atomic.Pointer[error]
+
+	mu     sync.Mutex
+	send   *time.Timer // running while the transport waits to send more
+	recv   *time.Timer // idle watch of the response body
+	whole  *time.Timer // body timeout
+	done   bool
+	idle   time.Duration
+	sendOK bool // the response came: the send watch no longer applies
 }
 
-// watch arms a watchdog on resp's body (nil when the idle timeout is off).
-func (c *Client) watch(resp *http.Response, cancel context.CancelFunc) *watchdog {
-	if c.idle <= 0 {
-		return nil
+// fire records the first reason and cuts the attempt.
+func (w *watchdog) fire(err error) {
+	w.why.CompareAndSwap(nil, &err)
+	w.cancel()
+}
+
+// reason is why the watchdog cut the attempt (nil when it did not).
+func (w *watchdog) reason() error {
+	if p := w.why.Load(); p != nil {
+		return *p
 	}
-	w := &watchdog{d: c.idle}
-	w.t = time.AfterFunc(c.idle, func() {
-		w.fired.Store(true)
-		cancel()
-	})
-	resp.Body = &watchedBody{ReadCloser: resp.Body, w: w}
-	return w
+	return nil
 }
 
 func (w *watchdog) stop() {
-	if w != nil {
-		w.t.Stop()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	for _, t := range []*time.Timer{w.send, w.recv, w.whole} {
+		if t != nil {
+			t.Stop()
+		}
 	}
 }
 
-type watchedBody struct {
+// sending watches req's body: between two reads by the transport (which
+// reads as the connection takes bytes) at most idle may pass.
+func (w *watchdog) sending(req *http.Request, idle time.Duration) {
+	if idle <= 0 || req.Body == nil || req.Body == http.NoBody {
+		return
+	}
+	w.idle = idle
+	req.Body = &sendBody{ReadCloser: req.Body, w: w}
+	if gb := req.GetBody; gb != nil {
+		req.GetBody = func() (io.ReadCloser, error) {
+			rc, err := gb()
+			if err != nil {
+				return nil, err
+			}
+			return &sendBody{ReadCloser: rc, w: w}, nil
+		}
+	}
+}
+
+// armSend (re)starts the send watch; disarmSend stops it.
+func (w *watchdog) armSend() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done || w.sendOK {
+		return
+	}
+	if w.send == nil {
+		d := w.idle
+		w.send = time.AfterFunc(d, func() {
+			w.fire(fmt.Errorf("the upload stalled: the server took no data for %v: %w", d, errStalled))
+		})
+		return
+	}
+	w.send.Reset(w.idle)
+}
+
+func (w *watchdog) disarmSend() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.send != nil {
+		w.send.Stop()
+	}
+}
+
+type sendBody struct {
 	io.ReadCloser
 	w *watchdog
 }
 
-func (b *watchedBody) Read(p []byte) (int, error) {
+func (b *sendBody) Read(p []byte) (int, error) {
+	b.w.disarmSend()
 	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.w.t.Reset(b.w.d)
-	}
-	if err != nil && err != io.EOF && b.w.fired.Load() {
-		err = fmt.Errorf("no data received for %v: %w", b.w.d, errStalled)
+	if err == nil {
+		// The transport writes these bytes next; it must come back for
+		// more within the idle timeout.
+		b.w.armSend()
 	}
 	return n, err
 }
 
-// errStalled: a response body stopped arriving (WithIdleTimeout).
-var errStalled = errors.New("the connection stalled")
+func (b *sendBody) Close() error {
+	b.w.disarmSend()
+	return b.ReadCloser.Close()
+}
+
+// receiving watches resp's body: idle between bytes, limit for the whole
+// body (0: none).
+func (w *watchdog) receiving(resp *http.Response, idle, limit time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sendOK = true
+	if w.send != nil {
+		w.send.Stop()
+	}
+	if w.done || (idle <= 0 && limit <= 0) {
+		return
+	}
+	if idle > 0 {
+		w.recv = time.AfterFunc(idle, func() {
+			w.fire(fmt.Errorf("no data received for %v: %w", idle, errStalled))
+		})
+	}
+	if limit > 0 {
+		w.whole = time.AfterFunc(limit, func() {
+			w.fire(fmt.Errorf("the answer did not arrive in full within %v: %w", limit, errSlowBody))
+		})
+	}
+	resp.Body = &watchedBody{ReadCloser: resp.Body, w: w, idle: idle}
+}
+
+type watchedBody struct {
+	io.ReadCloser
+	w    *watchdog
+	idle time.Duration
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && b.idle > 0 {
+		b.w.mu.Lock()
+		if b.w.recv != nil && !b.w.done {
+			b.w.recv.Reset(b.idle)
+		}
+		b.w.mu.Unlock()
+	}
+	if err != nil && err != io.EOF {
+		if why := b.w.reason(); why != nil {
+			err = why
+		}
+	}
+	return n, err
+}
+
+var (
+	// errStalled: a transfer stopped moving (WithIdleTimeout).
+	errStalled = errors.New("the connection stalled")
+	// errSlowBody: an answer took longer than the body timeout.
+	errSlowBody = errors.New("the answer is too slow")
+)
 
 func (c *Client) transportError(r *request, err error) error {
 	return &TransportError{Op: r.op(), Err: err, key: c.key}

@@ -138,7 +138,7 @@ func explainAPIError(ctx context.Context, c *client.Client, ae *client.APIError,
 	case 401:
 		return fmt.Errorf("the service refused the API key (check SKIPDESK_API_KEY or the key saved in the desktop app): %w", err)
 	case 402:
-		return fmt.Errorf("%s: %w", paymentNeeded(ctx, c, needed), err)
+		return fmt.Errorf("%s: %w", paymentNeeded(ctx, c, ae, needed), err)
 	case 403:
 		return fmt.Errorf("this key or account is not allowed to do that: %w", err)
 	case 404:
@@ -158,8 +158,13 @@ func explainAPIError(ctx context.Context, c *client.Client, ae *client.APIError,
 }
 
 // paymentNeeded says why a 402 happened, in numbers when GET /account
-// answers.
-func paymentNeeded(ctx context.Context, c *client.Client, needed int64) string {
+// answers: a past-due account (whatever its billing mode), or credits short
+// of what the request needs.
+func paymentNeeded(ctx context.Context, c *client.Client, ae *client.APIError, needed int64) string {
+	const pastDue = "the account is past due: settle the card on file in the provider's dashboard before submitting"
+	if strings.EqualFold(ae.Code, "PAST_DUE") {
+		return pastDue
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	acct, err := c.Account(ctx)
@@ -167,14 +172,18 @@ func paymentNeeded(ctx context.Context, c *client.Client, needed int64) string {
 		if needed >= 0 {
 			return fmt.Sprintf("not enough credits: this needs %s", credits(needed))
 		}
-		return "not enough credits, or the metered account is past due"
+		return "not enough credits, or the account is past due"
 	}
 	if acct.Metered != nil && acct.Metered.PastDue {
-		return "the metered account is past due: settle the card on file before submitting"
+		return pastDue
 	}
-	if needed >= 0 {
+	switch {
+	case needed >= 0 && acct.Credits < needed:
 		return fmt.Sprintf("not enough credits: this needs %s and the balance is %s (short by %s)",
-			credits(needed), num(acct.Credits), num(max(0, needed-acct.Credits)))
+			credits(needed), num(acct.Credits), num(needed-acct.Credits))
+	case needed >= 0:
+		return fmt.Sprintf("the service refused to charge the %s this needs although the balance is %s: "+
+			"the account may be past due (check billing in the provider's dashboard)", credits(needed), num(acct.Credits))
 	}
 	return fmt.Sprintf("not enough credits: the balance is %s", num(acct.Credits))
 }

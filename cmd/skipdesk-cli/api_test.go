@@ -226,6 +226,40 @@ func TestCLIAPIErrors(t *testing.T) {
 	}
 }
 
+// A 402 is explained by what caused it: a past-due account (prepaid or
+// metered) is not "short by 0 credits"; an unexplained refusal with enough
+// credits says so.
+func TestCLIPaymentRequiredWording(t *testing.T) {
+	srv, _ := apiSandbox(t)
+	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
+	srv.SetPastDue(sandbox.DemoKey, true)
+	code, _, errOut := runAPI(t, single...)
+	if code != exitAPI || !strings.Contains(errOut, "past due") || strings.Contains(errOut, "short by") || strings.Contains(errOut, "not enough credits") {
+		t.Errorf("prepaid past due: %d %q", code, errOut)
+	}
+	srv.SetPastDue(sandbox.DemoKey, false)
+
+	// A provider answering 402 without a code, with the balance enough.
+	keyring.MockInit()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		switch r.URL.Path {
+		case "/v1/account":
+			io.WriteString(w, `{"credits":500,"billing_mode":"prepaid"}`)
+		case "/v1/pricing":
+			io.WriteString(w, `{"rates":{"normal":1,"enhanced":3,"llc":2,"dnc":1}}`)
+		default:
+			w.WriteHeader(402)
+			io.WriteString(w, `{"error":"payment required"}`)
+		}
+	}))
+	defer hs.Close()
+	code, _, errOut = runAPI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
+	if code != exitAPI || !strings.Contains(errOut, "refused to charge the 1 credit this needs although the balance is 500") {
+		t.Errorf("402 with enough credits: %d %q", code, errOut)
+	}
+}
+
 func TestCLIUnknownOutcomeAndValidation(t *testing.T) {
 	keyring.MockInit()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

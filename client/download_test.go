@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -203,4 +204,35 @@ func TestParseContentRange(t *testing.T) {
 			t.Errorf("parseContentRange(%q) = %d %d %v", tt.in, s, tot, ok)
 		}
 	}
+}
+
+// The connection is reset (RST, not a clean close) halfway through the
+// body: the next attempt asks for the rest and the file arrives whole.
+func TestDownloadConnectionResetHalfway(t *testing.T) {
+	reset := func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nAccept-Ranges: bytes\r\nETag: \"v1\"\r\nContent-Length: %d\r\n\r\n", len(resultCSV))
+		buf.Write(resultCSV[:len(resultCSV)/2])
+		buf.Flush()
+		time.Sleep(50 * time.Millisecond) // let the half arrive before the reset
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.SetLinger(0)
+		}
+		conn.Close()
+	}
+	s := newScripted(t, reset, serveRange)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.csv")
+	n, err := s.client(t).Traces.Download(context.Background(), "trc_1", out, nil)
+	got, _ := os.ReadFile(out)
+	if err != nil || n != int64(len(resultCSV)) || !bytes.Equal(got, resultCSV) {
+		t.Fatalf("err %v, %d bytes, intact %v", err, n, bytes.Equal(got, resultCSV))
+	}
+	if s.hits.Load() != 2 || !strings.HasPrefix(s.request(1).Header.Get("Range"), "bytes=") || s.request(1).Header.Get("If-Range") != `"v1"` {
+		t.Fatalf("%d requests; second asked %q", s.hits.Load(), s.request(1).Header.Get("Range"))
+	}
+	assertNoTempFiles(t, dir)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -275,5 +276,32 @@ func TestWorstServerBrokenFraming(t *testing.T) {
 			}
 			assertNoTempFiles(t, dir)
 		})
+	}
+}
+
+// The delay before a retry is the server's Retry-After (seconds or an
+// HTTP-date), not the much shorter backoff: lower bounds only, as timers
+// never fire early.
+func TestRetryAfterIsHonoured(t *testing.T) {
+	for _, ra := range []func() string{
+		func() string { return "1" },
+		func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) },
+	} {
+		var first, second atomic.Int64 // unix nanoseconds of each request
+		s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
+			first.Store(time.Now().UnixNano())
+			reply(429, map[string]string{"Retry-After": ra()}, `{"error":"slow down"}`)(w, r)
+		}, func(w http.ResponseWriter, r *http.Request) {
+			second.Store(time.Now().UnixNano())
+			reply(200, nil, `{"credits":1}`)(w, r)
+		})
+		c := s.client(t, WithRetryPolicy(RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond,
+			MaxRetryAfter: 5 * time.Second, Budget: time.Minute}))
+		if _, err := c.Account(context.Background()); err != nil || s.hits.Load() != 2 {
+			t.Fatalf("%v after %d requests", err, s.hits.Load())
+		}
+		if gap := time.Duration(second.Load() - first.Load()); gap < 900*time.Millisecond {
+			t.Errorf("retried %v after a 429 asking for about a second or more", gap)
+		}
 	}
 }

@@ -6,34 +6,100 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // scanner splits a CSV stream (RFC 4180: quoted fields may hold commas,
 // quotes doubled, line breaks) into records without parsing them: a record
-// ends at a line break outside quotes, which a running count of quote
-// characters tells. It reports where each record starts, so the reader's
-// index, the search and the sort all number rows the same way.
+// ends at a line break outside quotes. A quote opens a quoted field only at
+// the start of a field, as parseRecord reads it: a stray quote inside an
+// unquoted field (JOHN "JACK" SMITH written without quoting) is a
+// character, and must not join the next line to this record. It reports
+// where each record starts, so the reader's index, the search and the sort
+// all number rows the same way.
 type scanner struct {
 	br   *bufio.Reader
 	off  int64 // offset of the next unread byte
 	buf  []byte
 	line int // physical lines consumed
+
+	// Quote state within the record being read.
+	inQuote bool // inside a quoted field
+	closing bool // inside a quoted field, the last byte read was a quote (closing, or the first of a pair)
+	prev    byte // the byte before the next one: ',' or '\n' at a field start
+
+	// unclosed is the 1-based line where a record starts whose quoted field
+	// is never closed (it runs to the end of the file); 0 when none.
+	unclosed int
 }
 
 func newScanner(r io.Reader, off int64) *scanner {
 	return &scanner{br: bufio.NewReaderSize(r, 1<<20), off: off}
 }
 
+// quotes follows the quote state over a chunk of the current record.
+func (s *scanner) quotes(chunk []byte) {
+	i := 0
+	if s.closing && len(chunk) > 0 {
+		s.closing = false
+		if chunk[0] == '"' { // a doubled quote: still inside
+			i = 1
+		} else {
+			s.inQuote = false
+		}
+	}
+	for i < len(chunk) {
+		k := bytes.IndexByte(chunk[i:], '"')
+		if k < 0 {
+			break
+		}
+		i += k
+		if s.inQuote {
+			if i+1 == len(chunk) {
+				s.closing = true // decided by the next chunk's first byte
+				break
+			}
+			if chunk[i+1] == '"' {
+				i += 2
+				continue
+			}
+			s.inQuote = false
+			i++
+			// The common `","`: the next quoted field opens at once.
+			if i+1 < len(chunk) && chunk[i] == ',' && chunk[i+1] == '"' {
+				s.inQuote = true
+				i += 2
+			}
+			continue
+		}
+		p := s.prev
+		if i > 0 {
+			p = chunk[i-1]
+		}
+		if p == ',' || p == '\n' {
+			s.inQuote = true
+		}
+		i++
+	}
+	if len(chunk) > 0 {
+		s.prev = chunk[len(chunk)-1]
+	}
+}
+
 // next returns the next record's start offset and bytes (with its line
 // break). The bytes are valid until the next call. io.EOF at the end.
 func (s *scanner) next() (int64, []byte, error) {
-	start := s.off
+	start, firstLine := s.off, s.line+1
 	s.buf = s.buf[:0]
-	quotes := 0
+	s.inQuote, s.closing, s.prev = false, false, '\n'
 	for {
 		chunk, err := s.br.ReadSlice('\n')
 		s.off += int64(len(chunk))
-		quotes += bytes.Count(chunk, []byte{'"'})
+		if s.inQuote || bytes.IndexByte(chunk, '"') >= 0 {
+			s.quotes(chunk)
+		} else if len(chunk) > 0 {
+			s.prev = chunk[len(chunk)-1]
+		}
 		if err == bufio.ErrBufferFull {
 			s.buf = append(s.buf, chunk...)
 			continue
@@ -55,9 +121,12 @@ func (s *scanner) next() (int64, []byte, error) {
 			if len(rec) == 0 {
 				return start, nil, io.EOF
 			}
+			if s.inQuote && !s.closing && s.unclosed == 0 {
+				s.unclosed = firstLine
+			}
 			return start, rec, nil // last record without a line break (or an open quote)
 		}
-		if quotes%2 == 0 {
+		if !s.inQuote {
 			return start, rec, nil
 		}
 		if len(s.buf) == 0 {
@@ -69,17 +138,20 @@ func (s *scanner) next() (int64, []byte, error) {
 // blankRecord reports whether a record has only blank fields (CONTRACT §1:
 // such records are not rows).
 func blankRecord(rec []byte) bool {
-	quoted := false
+	parse := false
 	for _, c := range rec {
 		switch c {
-		case ' ', '\t', '\r', '\n', ',':
+		case ' ', '\t', '\r', '\n', ',', '\v', '\f':
 		case '"':
-			quoted = true
+			parse = true
 		default:
-			return false
+			if c < utf8.RuneSelf {
+				return false
+			}
+			parse = true // maybe Unicode white space (a no-break space)
 		}
 	}
-	if !quoted {
+	if !parse {
 		return true
 	}
 	for _, f := range parseRecord(rec, nil) {

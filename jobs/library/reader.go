@@ -38,6 +38,8 @@ type Result struct {
 	cache   map[int]*block
 	tick    int
 	lastErr error
+
+	unclosed int // line of a quoted value never closed; 0 when none
 }
 
 // BlockRows is the number of rows read and cached together.
@@ -116,6 +118,7 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 	if r.headers == nil {
 		return fmt.Errorf("library: %s: %w", r.path, errNoHeader)
 	}
+	r.unclosed = sc.unclosed
 	if cap(r.starts) > len(r.starts)+len(r.starts)/4+1024 {
 		r.starts = slices.Clip(slices.Clone(r.starts))
 	}
@@ -124,6 +127,11 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 	}
 	return nil
 }
+
+// Warnings are the problems of the file that reading got around, for the
+// user to see: a quoted value never closed (the rest of the file reads as
+// one last row). Nil for a sound file.
+func (r *Result) Warnings() []string { return warnings(r.unclosed) }
 
 // Close releases the file.
 func (r *Result) Close() error { return r.f.Close() }

@@ -338,3 +338,94 @@ func TestResultConcurrentViewChanges(t *testing.T) {
 		}
 	}
 }
+
+// A quote inside an unquoted value (a nickname written without quoting the
+// field) is a character: the row after it stays a row of its own, in the
+// viewer, the search, the streaming reader and the row count alike.
+func TestStrayQuotesKeepRows(t *testing.T) {
+	body := "first_name,last_name,phone_1\r\n" +
+		"JOHN \"JACK\",SMITH,2125550101\r\n" +
+		"ANN,O\"BRIEN,2125550102\r\n" +
+		"BOB,RAY,2125550103\r\n" +
+		"\"CAL \"\"C\"\"\",\"POE\r\nJR\",2125550104\r\n" +
+		"DEE,LEE,2125550105\r\n"
+	want := [][]string{
+		{"JOHN \"JACK\"", "SMITH", "2125550101"},
+		{"ANN", "O\"BRIEN", "2125550102"},
+		{"BOB", "RAY", "2125550103"},
+		{"CAL \"C\"", "POE\r\nJR", "2125550104"},
+		{"DEE", "LEE", "2125550105"},
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "stray.csv")
+	os.WriteFile(p, []byte(body), 0o644)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rows, err := r.Rows(0, 10)
+	if err != nil || len(rows) != len(want) {
+		t.Fatalf("%d rows (%v), want %d: %q", len(rows), err, len(want), rows)
+	}
+	for i := range want {
+		if !slices.Equal(rows[i], want[i]) {
+			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
+	if w := r.Warnings(); w != nil {
+		t.Errorf("warnings on a readable file: %q", w)
+	}
+	rr, err := NewRowReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		rec, err := rr.Next()
+		if err != nil || !slices.Equal(rec, want[i]) {
+			t.Fatalf("RowReader row %d = %q, %v", i, rec, err)
+		}
+	}
+	if n, err := CountRows(strings.NewReader(body)); n != len(want) || err != nil {
+		t.Errorf("CountRows = %d, %v", n, err)
+	}
+	lib, _ := Open(dir)
+	hits, err := lib.Search(context.Background(), "(212) 555-0103", 10)
+	if err != nil || len(hits) != 1 || hits[0].Row != 3 || hits[0].Line != 4 {
+		t.Errorf("search for the row after the stray quotes: %+v, %v", hits, err)
+	}
+	hits, _ = lib.Search(context.Background(), "DEE", 10)
+	if len(hits) != 1 || hits[0].Row != 5 || hits[0].Line != 7 {
+		t.Errorf("search after a quoted line break: %+v", hits)
+	}
+}
+
+// A quoted value never closed swallows the rest of the file into one last
+// row: CSV has no way to tell, but the reader says so instead of showing
+// fewer rows in silence.
+func TestUnclosedQuoteIsReported(t *testing.T) {
+	body := "first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n"
+	p := filepath.Join(t.TempDir(), "unclosed.csv")
+	os.WriteFile(p, []byte(body), 0o644)
+	r, err := OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Len() != 2 {
+		t.Fatalf("%d rows, want 2 (the second holding the rest of the file)", r.Len())
+	}
+	w := r.Warnings()
+	if len(w) != 1 || !strings.Contains(w[0], "line 3") || !strings.Contains(w[0], "never closed") {
+		t.Fatalf("warnings = %q", w)
+	}
+	rr, _ := NewRowReader(strings.NewReader(body))
+	for {
+		if _, err := rr.Next(); err != nil {
+			break
+		}
+	}
+	if !slices.Equal(rr.Warnings(), w) {
+		t.Errorf("RowReader warnings %q, Result %q", rr.Warnings(), w)
+	}
+}

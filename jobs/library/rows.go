@@ -1,0 +1,101 @@
+package library
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// RowReader reads a result's rows in file order, split and parsed exactly as
+// the Result reader and the search read them (blank records skipped, a
+// stray quote inside an unquoted field kept as a character), so that an
+// export, a row count and the viewer always agree on what the rows are.
+type RowReader struct {
+	sc      *scanner
+	headers []string
+	rec     []string
+	row     int
+	line    int
+}
+
+// NewRowReader reads the header row of r; it fails when r holds no header.
+func NewRowReader(r io.Reader) (*RowReader, error) {
+	rr := &RowReader{sc: newScanner(r, 0)}
+	for {
+		_, b, err := rr.sc.next()
+		if err == io.EOF {
+			return nil, errNoHeader
+		}
+		if err != nil {
+			return nil, err
+		}
+		if blankRecord(b) {
+			continue
+		}
+		rr.headers = slices.Clone(parseRecord(b, nil))
+		rr.headers[0] = strings.TrimPrefix(rr.headers[0], "\ufeff")
+		return rr, nil
+	}
+}
+
+// Headers are the column names.
+func (rr *RowReader) Headers() []string { return rr.headers }
+
+// Next returns the next data row, valid until the next call; io.EOF after
+// the last.
+func (rr *RowReader) Next() ([]string, error) {
+	for {
+		line := rr.sc.line + 1
+		_, b, err := rr.sc.next()
+		if err != nil {
+			return nil, err
+		}
+		if blankRecord(b) {
+			continue
+		}
+		rr.rec = parseRecord(b, rr.rec)
+		rr.row++
+		rr.line = line
+		return rr.rec, nil
+	}
+}
+
+// Row is the 1-based data row Next returned last.
+func (rr *RowReader) Row() int { return rr.row }
+
+// Line is the 1-based line of the file where that row starts.
+func (rr *RowReader) Line() int { return rr.line }
+
+// Warnings are the problems of the file met so far that reading got around
+// (see Result.Warnings).
+func (rr *RowReader) Warnings() []string { return warnings(rr.sc.unclosed) }
+
+// CountRows counts the data rows of a result (the header and blank records
+// are not rows), reading r to its end.
+func CountRows(r io.Reader) (int, error) {
+	rr, err := NewRowReader(r)
+	if err == errNoHeader {
+		_, err = io.Copy(io.Discard, r)
+		return 0, err
+	}
+	if err != nil {
+		return 0, err
+	}
+	for {
+		if _, err := rr.Next(); err == io.EOF {
+			return rr.row, nil
+		} else if err != nil {
+			return rr.row, err
+		}
+	}
+}
+
+// warnings turns what the scanner met into messages for the user.
+func warnings(unclosed int) []string {
+	if unclosed == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("line %d: a quoted value that starts on this line is never closed, "+
+		"so the file's last row holds everything from there to the end of the file (the file is damaged)", unclosed)}
+}

@@ -92,6 +92,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return json.NewEncoder(env.Stdout).Encode(rep)
 	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s: %s\n", src, w)
+	}
 	for _, tr := range rep.Truncated {
 		fmt.Fprintf(env.Stderr, "warning: row %d, column %q: %d characters cut to %d\n", tr.Row, tr.Column, tr.Length, export.ExcelMaxCellChars)
 	}

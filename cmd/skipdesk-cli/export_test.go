@@ -131,3 +131,17 @@ func TestResultsSearchCommand(t *testing.T) {
 		t.Errorf("no library yet: exit %d, %q", code, stdout)
 	}
 }
+
+// A damaged result (a quoted value never closed) exports with a warning
+// naming the line, not in silence.
+func TestExportCommandWarnsOfDamage(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "r.csv")
+	os.WriteFile(src, []byte("first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n"), 0o644)
+	for _, out := range []string{"r.xlsx", "r.csv"} {
+		code, stdout, stderr := runCLI(t, "export", src, "--out", filepath.Join(dir, "out-"+out))
+		if code != 0 || !strings.Contains(stdout, "2 rows") || !strings.Contains(stderr, "warning: "+src+": line 3") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", out, code, stdout, stderr)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,7 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 	if err != nil {
 		return nil, err
 	}
-	flags, err := loadDNC(ctx, dncResult)
+	flags, dncWarnings, err := loadDNC(ctx, dncResult)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +63,7 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 	if err != nil {
 		return nil, err
 	}
+	ms.dncWarnings = dncWarnings
 	defer ms.Close()
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
 	if format == FormatCSV {
@@ -115,7 +117,13 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 		return nil, fmt.Errorf("export: callable list: %w", err)
 	}
 	eopts.Format = FormatXLSX
-	return Export(ctx, tmp.Name(), dst, eopts)
+	rep, err := Export(ctx, tmp.Name(), dst, eopts)
+	if err != nil {
+		return nil, err
+	}
+	// The temporary copy is sound; the damage was in the sources.
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	return rep, nil
 }
 
 // column finds a result column, preferring the "result_" name the
@@ -135,38 +143,38 @@ func column(headers []string, name string) int {
 	return at
 }
 
-func loadDNC(ctx context.Context, path string) (map[uint64]dncFlags, error) {
+func loadDNC(ctx context.Context, path string) (map[uint64]dncFlags, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("export: DNC result: %w", err)
+		return nil, nil, fmt.Errorf("export: DNC result: %w", err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(bufio.NewReaderSize(f, 1<<20))
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	headers, err := cr.Read()
+	rr, err := library.NewRowReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("export: DNC result %s: no header row: %w", path, err)
+		return nil, nil, fmt.Errorf("export: DNC result %s: %w", path, err)
 	}
-	headers = append([]string(nil), headers...)
-	headers[0] = strings.TrimPrefix(headers[0], "\ufeff")
+	headers := rr.Headers()
 	pc, dc, lc := column(headers, "phone_normalized"), column(headers, "dnc"), column(headers, "litigator")
 	if pc < 0 || dc < 0 || lc < 0 {
-		return nil, fmt.Errorf("export: %s is not a DNC result: it needs the columns phone_normalized, dnc and litigator", path)
+		return nil, nil, fmt.Errorf("export: %s is not a DNC result: it needs the columns phone_normalized, dnc and litigator", path)
 	}
 	flags := map[uint64]dncFlags{}
 	for n := 0; ; n++ {
 		if n%ctxEvery == 0 {
 			if err := cancelled(ctx); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		rec, err := cr.Read()
+		rec, err := rr.Next()
 		if err == io.EOF {
-			return flags, nil
+			var warns []string
+			for _, w := range rr.Warnings() {
+				warns = append(warns, "DNC result "+filepath.Base(path)+": "+w)
+			}
+			return flags, warns, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("export: DNC result %s: %w", path, err)
+			return nil, nil, fmt.Errorf("export: DNC result %s: %w", path, err)
 		}
 		if max(pc, dc, lc) >= len(rec) {
 			continue
@@ -239,6 +247,8 @@ type mergeSource struct {
 	// k's dnc flag and -(3+2k) for its litigator flag.
 	out []int
 	rec []string
+
+	dncWarnings []string // the DNC result's, prefixed with its name
 }
 
 func newMergeSource(path string, flags map[uint64]dncFlags, only bool) (*mergeSource, error) {
@@ -285,6 +295,11 @@ func newMergeSource(path string, flags map[uint64]dncFlags, only bool) (*mergeSo
 func (m *mergeSource) Headers() []string { return m.headers }
 func (m *mergeSource) Total() int        { return -1 }
 func (m *mergeSource) Close() error      { return m.src.Close() }
+
+// Warnings are the damage met in the trace result and the DNC result.
+func (m *mergeSource) Warnings() []string {
+	return append(slices.Clone(m.dncWarnings), m.src.Warnings()...)
+}
 
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {

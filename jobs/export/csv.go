@@ -60,6 +60,7 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 			}
 		}
 	}
+	rep.Warnings = append(rep.Warnings, s.Warnings()...)
 	w.Flush()
 	if err := w.Error(); err != nil {
 		return fmt.Errorf("export: %w", err)

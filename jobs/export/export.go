@@ -83,7 +83,10 @@ type Report struct {
 	Rows      int      // data rows written
 	Sheets    []string // .xlsx: the sheets holding rows
 	Truncated []CellRef
-	Warnings  []string
+	// Warnings are the damage met in the source that the export got
+	// around, for the user to see: a quoted value never closed, whose
+	// row holds the rest of the file.
+	Warnings []string
 }
 
 // CellRef names a cell of the source: its 1-based data row and its column.
@@ -137,6 +140,7 @@ func Export(ctx context.Context, src, dst string, opts Options) (*Report, error)
 			return nil, fmt.Errorf("export: %w", err)
 		}
 		defer r.Close()
+		rep.Warnings = append(rep.Warnings, r.Warnings()...)
 		total := r.Len()
 		if opts.Rows != nil {
 			total = len(opts.Rows)

@@ -598,3 +598,49 @@ func TestFailedExportKeepsEarlierFile(t *testing.T) {
 		t.Error("the temporary file of a running export was removed")
 	}
 }
+
+// A result with quotes inside unquoted values exports every row, the same
+// rows the viewer shows, in both formats; a quoted value never closed is
+// reported, not exported in silence as one last row holding the rest of
+// the file. An empty file names itself.
+func TestDamagedSource(t *testing.T) {
+	stray := writeFile(t, "stray.csv", "first_name,last_name,phone_1\r\n"+
+		"JOHN \"JACK\",SMITH,2125550101\r\nANN,O\"BRIEN,2125550102\r\nBOB,RAY,2125550103\r\n")
+	want := [][]string{{"first_name", "last_name", "phone_1"}, {"JOHN \"JACK\"", "SMITH", "2125550101"},
+		{"ANN", "O\"BRIEN", "2125550102"}, {"BOB", "RAY", "2125550103"}}
+	unclosed := writeFile(t, "unclosed.csv", "first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n")
+	empty := writeFile(t, "empty.csv", "")
+	for _, format := range []string{"xlsx", "csv"} {
+		dir := t.TempDir()
+		dst := filepath.Join(dir, "out."+format)
+		rep, err := Export(context.Background(), stray, dst, Options{})
+		if err != nil || rep.Rows != 3 || len(rep.Warnings) != 0 {
+			t.Fatalf("%s: stray quotes: %+v, %v", format, rep, err)
+		}
+		var got [][]string
+		if format == "xlsx" {
+			got, _ = openXLSX(t, dst).GetRows("Results")
+		} else {
+			got = readCSV(t, dst)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: read back %q", format, got)
+		}
+		for i := range want {
+			if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
+				t.Errorf("%s: row %d = %q, want %q", format, i, got[i], want[i])
+			}
+		}
+
+		rep, err = Export(context.Background(), unclosed, dst, Options{})
+		if err != nil || rep.Rows != 2 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "line 3") {
+			t.Errorf("%s: unclosed quote: %+v, %v", format, rep, err)
+		}
+
+		_, err = Export(context.Background(), empty, filepath.Join(dir, "empty."+format), Options{})
+		if err == nil || !strings.Contains(err.Error(), "empty.csv") || !strings.Contains(err.Error(), "no header") {
+			t.Errorf("%s: empty source: %v", format, err)
+		}
+		noTempFiles(t, dir)
+	}
+}

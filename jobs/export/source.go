@@ -1,13 +1,9 @@
 package export
 
 import (
-	"bufio"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -18,6 +14,9 @@ type source interface {
 	// Next returns the next row and its 1-based data row number in the file.
 	Next() ([]string, int, error)
 	Total() int // rows to export; -1 when unknown until the end
+	// Warnings are the damage met in the file (a quoted value never
+	// closed): complete once Next has returned io.EOF.
+	Warnings() []string
 	Close() error
 }
 
@@ -32,13 +31,12 @@ func openSource(path string, rows []int) (source, error) {
 	return openCSVSource(path)
 }
 
-// csvSource streams a CSV file in file order, skipping blank records.
+// csvSource streams a result in file order, its rows read as the library's
+// viewer reads them (library.RowReader), blank records skipped.
 type csvSource struct {
-	path    string
-	f       *os.File
-	cr      *csv.Reader
-	headers []string
-	row     int
+	path string
+	f    *os.File
+	rr   *library.RowReader
 }
 
 func openCSVSource(path string) (*csvSource, error) {
@@ -46,62 +44,31 @@ func openCSVSource(path string) (*csvSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	cr := csv.NewReader(bufio.NewReaderSize(f, 1<<20))
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true // as lenient as the library's reader
-	s := &csvSource{path: path, f: f, cr: cr}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			f.Close()
-			return nil, fmt.Errorf("export: %s: no header row", path)
-		}
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("export: %s: %w", path, err)
-		}
-		if blank(rec) {
-			continue
-		}
-		s.headers = append([]string(nil), rec...)
-		s.headers[0] = strings.TrimPrefix(s.headers[0], "\ufeff")
-		return s, nil
+	rr, err := library.NewRowReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("export: %s: %w", path, err)
 	}
+	return &csvSource{path: path, f: f, rr: rr}, nil
 }
 
-func (s *csvSource) Headers() []string { return s.headers }
+func (s *csvSource) Headers() []string { return s.rr.Headers() }
 func (s *csvSource) Total() int        { return -1 }
 func (s *csvSource) Close() error      { return s.f.Close() }
 
-func (s *csvSource) Next() ([]string, int, error) {
-	for {
-		rec, err := s.cr.Read()
-		if err != nil {
-			if err == io.EOF {
-				return nil, 0, io.EOF
-			}
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, 0, fmt.Errorf("export: %s: line %d: %v", s.path, pe.Line, pe.Err)
-			}
-			return nil, 0, fmt.Errorf("export: %s: %w", s.path, err)
-		}
-		if blank(rec) {
-			continue
-		}
-		s.row++
-		return rec, s.row, nil
-	}
-}
+// Warnings are the damage met in the file so far (complete after the last
+// row).
+func (s *csvSource) Warnings() []string { return s.rr.Warnings() }
 
-func blank(rec []string) bool {
-	for _, f := range rec {
-		if strings.TrimSpace(f) != "" {
-			return false
-		}
+func (s *csvSource) Next() ([]string, int, error) {
+	rec, err := s.rr.Next()
+	if err == io.EOF {
+		return nil, 0, io.EOF
 	}
-	return true
+	if err != nil {
+		return nil, 0, fmt.Errorf("export: %s: %w", s.path, err)
+	}
+	return rec, s.rr.Row(), nil
 }
 
 // permSource reads chosen rows through the library's indexed reader.
@@ -116,6 +83,9 @@ type permSource struct {
 func (s *permSource) Headers() []string { return s.r.Headers() }
 func (s *permSource) Total() int        { return len(s.rows) }
 func (s *permSource) Close() error      { return s.r.Close() }
+
+// Warnings are the damage the reader met in the file.
+func (s *permSource) Warnings() []string { return s.r.Warnings() }
 
 func (s *permSource) Next() ([]string, int, error) {
 	if len(s.buf) == 0 {

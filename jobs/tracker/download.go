@@ -3,7 +3,6 @@ package tracker
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -308,8 +307,8 @@ func escapeGlob(s string) string {
 	return r.Replace(s)
 }
 
-// hashResult reads a result file once: its SHA-256, size and data rows
-// (records after the header that are not all blank).
+// hashResult reads a result file once: its SHA-256, size and data rows,
+// counted as the library's viewer counts them (library.CountRows).
 func hashResult(path string) (sum string, size int64, rows int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -319,33 +318,14 @@ func hashResult(path string) (sum string, size int64, rows int, err error) {
 	h := sha256.New()
 	cr := &countReader{r: f}
 	tee := io.TeeReader(cr, h)
-	r := csv.NewReader(tee)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.ReuseRecord = true
-	header := true
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			// Not CSV as expected: still checksum the whole file.
-			rows = -1
-			break
-		}
-		if header {
-			header = false
-			continue
-		}
-		if !blank(rec) && rows >= 0 {
-			rows++
-		}
+	rows, err = library.CountRows(tee)
+	if err != nil {
+		return "", 0, 0, err
 	}
 	if _, err := io.Copy(io.Discard, tee); err != nil {
 		return "", 0, 0, err
 	}
-	return hex.EncodeToString(h.Sum(nil)), cr.n, max(rows, 0), nil
+	return hex.EncodeToString(h.Sum(nil)), cr.n, rows, nil
 }
 
 type countReader struct {
@@ -357,15 +337,6 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-func blank(rec []string) bool {
-	for _, f := range rec {
-		if strings.TrimSpace(f) != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // MetaFor is the library's job record for a job of the ledger.

@@ -1015,3 +1015,26 @@ func TestScheduleFollowsAge(t *testing.T) {
 		t.Errorf("a job just submitted whose server time is 3 h back: next look in %v", got)
 	}
 }
+
+// The rows recorded for a download are the rows the viewer shows, also in a
+// result with a quote inside an unquoted value.
+func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.csv")
+	body := "first_name,last_name\r\nJOHN \"JACK\",SMITH\r\nANN,O\"BRIEN\r\n,\r\nBOB,RAY\r\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, size, rows, err := hashResult(p)
+	want := sha256.Sum256([]byte(body))
+	if err != nil || sum != hex.EncodeToString(want[:]) || size != int64(len(body)) {
+		t.Fatalf("hashResult = %s, %d, %v", sum, size, err)
+	}
+	r, err := library.OpenResult(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if rows != 3 || r.Len() != rows {
+		t.Fatalf("recorded %d rows, the viewer shows %d, want 3", rows, r.Len())
+	}
+}

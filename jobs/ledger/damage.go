@@ -74,6 +74,8 @@ func explainWrite(err error) error {
 		return fmt.Errorf("%w (the disk holding the ledger is full: nothing was recorded)", err)
 	case sqliteCorrupt, sqliteNotADB:
 		return fmt.Errorf("%w (the ledger file is damaged: nothing was recorded)", err)
+	case sqliteReadOnly:
+		return fmt.Errorf("%w (the ledger file or its folder cannot be written: nothing was recorded)", err)
 	}
 	return err
 }

@@ -21,6 +21,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -102,14 +103,29 @@ func OpenHome() (*Ledger, error) {
 // with an error matching ErrLocked when another process (or another Open in
 // this process) has it open.
 func Open(dir string) (*Ledger, error) {
+	path := filepath.Join(dir, FileName)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("ledger: create folder: %w", err)
+		return nil, notWritable(path, err)
 	}
 	unlock, err := lockFile(filepath.Join(dir, lockName))
 	if err != nil {
+		var pe *fs.PathError
+		if !errors.Is(err, ErrLocked) && errors.As(err, &pe) {
+			return nil, notWritable(path, err)
+		}
 		return nil, err
 	}
-	path := filepath.Join(dir, FileName)
+	// A ledger that cannot be written is refused now, with the reason,
+	// rather than at the first step of a submission.
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err == nil {
+			f.Close()
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			unlock()
+			return nil, notWritable(p, err)
+		}
+	}
 	db, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		unlock()
@@ -138,6 +154,34 @@ func Open(dir string) (*Ledger, error) {
 	}
 	return l, nil
 }
+
+// ErrNotWritable is matched (errors.Is) by the error Open returns when the
+// ledger's file or folder cannot be written: read-only, no permission, a
+// read-only disk.
+var ErrNotWritable = errors.New("ledger: the ledger cannot be written")
+
+type notWritableError struct {
+	path string
+	err  error
+}
+
+func (e *notWritableError) Error() string {
+	cause := e.err
+	var pe *fs.PathError
+	if errors.As(cause, &pe) {
+		cause = pe.Err
+	}
+	return fmt.Sprintf("the ledger %s cannot be written (%v). SkipDesk records every submission there before sending it, "+
+		"so it submits and tracks nothing until the file and its folder %s can be written again; reading the ledger still works",
+		e.path, cause, filepath.Dir(e.path))
+}
+
+func (e *notWritableError) Unwrap() error { return e.err }
+
+// Is makes errors.Is(err, ErrNotWritable) true.
+func (e *notWritableError) Is(target error) bool { return target == ErrNotWritable }
+
+func notWritable(path string, err error) error { return &notWritableError{path: path, err: err} }
 
 // OpenReadOnly opens the ledger in dir for reading only. It takes no lock, so
 // it works while the app has the ledger open; it sees every committed write.

@@ -284,6 +284,62 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
+// makeUnwritable makes path unwritable for this process: read-only mode,
+// or, for root (whom modes do not stop), the immutable attribute. It skips
+// the test when neither works here.
+func makeUnwritable(t *testing.T, path string) {
+	t.Helper()
+	os.Chmod(path, 0o444)
+	t.Cleanup(func() { os.Chmod(path, 0o644) })
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	f.Close()
+	if err := exec.Command("chattr", "+i", path).Run(); err != nil {
+		t.Skipf("cannot make %s unwritable here (root without chattr)", path)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		f.Close()
+		t.Skipf("cannot make %s unwritable here", path)
+	}
+}
+
+// A ledger file that cannot be written is refused at Open, naming the file
+// and the reason, instead of failing at the first step of a submission;
+// reading it still works.
+func TestUnwritableLedgerIsRefused(t *testing.T) {
+	l, dir := openTest(t)
+	ctx := context.Background()
+	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: KindTrace, Status: StatusCompleted, Name: "x.csv"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	path := filepath.Join(dir, FileName)
+	makeUnwritable(t, path)
+	_, err := Open(dir)
+	if !errors.Is(err, ErrNotWritable) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "cannot be written") {
+		t.Fatalf("Open of an unwritable ledger: %v", err)
+	}
+	ro, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatalf("reading an unwritable ledger: %v", err)
+	}
+	defer ro.Close()
+	if j, err := ro.Job(ctx, "trc_1"); err != nil || j.Name != "x.csv" {
+		t.Fatalf("read back %+v, %v", j, err)
+	}
+	// The lock is not left held: once writable again, it opens.
+	exec.Command("chattr", "-i", path).Run()
+	os.Chmod(path, 0o644)
+	l2, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open once writable again: %v", err)
+	}
+	l2.Close()
+}
+
 func TestSubmissionLifecycle(t *testing.T) {
 	l, _ := openTest(t)
 	ctx := context.Background()

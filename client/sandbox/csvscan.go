@@ -24,6 +24,28 @@ type csvScanner struct {
 	started  bool
 }
 
+// Limits of one record: a file without line breaks (or with a delimiter
+// other than the comma and one enormous quoted field) would otherwise be
+// held whole in memory. 16,384 is Excel's column limit; 1 MB is far above
+// any real row of an owner or phone list.
+const (
+	maxRecordBytes  = 1 << 20
+	maxRecordFields = 16384
+)
+
+// tooLong stops the scan when the current record is over the limits.
+func (s *csvScanner) tooLong() bool {
+	switch {
+	case len(s.buf) > maxRecordBytes:
+		s.err = &csvError{s.line, "a record (row) is longer than 1 MB: is the file a CSV with one row per line?"}
+	case len(s.ends) > maxRecordFields:
+		s.err = &csvError{s.line, fmt.Sprintf("a record (row) has more than %d fields (columns)", maxRecordFields)}
+	default:
+		return false
+	}
+	return true
+}
+
 func newCSVScanner(r io.Reader) *csvScanner {
 	return &csvScanner{r: bufio.NewReaderSize(r, 64<<10), nextLine: 1}
 }
@@ -93,6 +115,9 @@ func (s *csvScanner) Next() bool {
 					s.nextLine++
 				}
 				s.buf = append(s.buf, c)
+				if len(s.buf) > maxRecordBytes && s.tooLong() {
+					return false
+				}
 			}
 			if !closed {
 				if err == io.EOF {
@@ -116,6 +141,9 @@ func (s *csvScanner) Next() bool {
 				if i < 0 {
 					s.buf = append(s.buf, chunk...)
 					s.r.Discard(len(chunk))
+					if s.tooLong() {
+						return false
+					}
 					continue
 				}
 				s.buf = append(s.buf, chunk[:i]...)
@@ -125,6 +153,9 @@ func (s *csvScanner) Next() bool {
 			}
 		}
 		s.ends = append(s.ends, len(s.buf))
+		if (len(s.ends) > maxRecordFields || len(s.buf) > maxRecordBytes) && s.tooLong() {
+			return false
+		}
 		if err != nil { // end of file ends the record
 			if err != io.EOF {
 				s.err = err

@@ -1,11 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,5 +95,66 @@ func BenchmarkUpload50MB(b *testing.B) {
 		if status, _ := streamUpload(b, s.URL(), size); status != 201 {
 			b.Fatal(fmt.Sprint("status ", status))
 		}
+	}
+}
+
+// Files that are one enormous record (no line breaks, a delimiter other
+// than the comma, a header of countless columns) are refused with a 400
+// naming the line, without the record ever being held in memory.
+func TestHugeRecordsRefusedWithFlatMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads 3 × 24 MB; skipped in -short mode")
+	}
+	const size = 24 << 20
+	fill := func(b byte) func(io.Writer) {
+		return func(w io.Writer) {
+			chunk := bytes.Repeat([]byte{b}, 64<<10)
+			for n := 0; n < size; n += len(chunk) {
+				w.Write(chunk)
+			}
+		}
+	}
+	cases := []struct {
+		name, header string
+		body         func(io.Writer)
+		want         string
+	}{
+		{"one field of 24 MB", "First,Last,Street,City,State,Zip\n", fill('a'), "line 2: a record (row) is longer than 1 MB"},
+		{"24 MB of commas", "First,Last,Street,City,State,Zip\n", fill(','), "line 2: a record (row) has more than 16384 fields"},
+		{"24 MB quoted field", "First,Last,Street,City,State,Zip\n\"", fill('q'), "line 2: a record (row) is longer than 1 MB"},
+		{"a header of countless names", "", func(w io.Writer) {
+			buf := make([]byte, 0, 64<<10)
+			for i, n := 0, 0; n < size; i++ {
+				buf = strconv.AppendInt(append(buf, 'h'), int64(i), 10)
+				buf = append(buf, ',')
+				if len(buf) > 60<<10 {
+					w.Write(buf)
+					n, buf = n+len(buf), buf[:0]
+				}
+			}
+		}, "line 1: a record (row) has more than 16384 fields"},
+	}
+	s := startT(t, bigConfig())
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			pr, pw := io.Pipe()
+			mw := multipart.NewWriter(pw)
+			go func() {
+				mw.WriteField("column_mapping", ownersMapping)
+				fw, _ := mw.CreateFormFile("file", "huge.csv")
+				io.WriteString(fw, c.header)
+				c.body(fw)
+				pw.CloseWithError(mw.Close())
+			}()
+			r := do(t, "POST", s.URL()+"/traces", DemoKey, pr, mw.FormDataContentType())
+			runtime.ReadMemStats(&after)
+			assertValidation(t, r, "file", c.want)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("a %d MB record allocated %d MB", size>>20, alloc>>20)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -21,6 +22,9 @@ const (
 	WindowBefore = 2 * time.Minute
 	WindowAfter  = 15 * time.Minute
 )
+
+// reconcileMu serialises Reconcile calls.
+var reconcileMu sync.Mutex
 
 // maxReconcilePages caps the list pages read per kind in one Reconcile.
 var maxReconcilePages = 50
@@ -67,7 +71,19 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	// One Reconcile at a time: two would race to settle the same
+	// submissions.
+	reconcileMu.Lock()
+	defer reconcileMu.Unlock()
+	activeMu.Lock()
 	pending, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	busy := map[int64]bool{}
+	for k := range active {
+		if k.led == led {
+			busy[k.id] = true
+		}
+	}
+	activeMu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +100,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	var todo []*open
 	finders := map[string]*finder{}
 	for _, s := range pending {
-		if _, busy := active.Load(s.ID); busy {
+		if busy[s.ID] {
 			continue
 		}
 		if s.State == ledger.StateIntent {

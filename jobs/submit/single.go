@@ -54,12 +54,11 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	sum := sha256.Sum256(body)
 	sub := &ledger.Submission{Kind: ledger.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
 		FileSize: int64(len(body)), Rows: 1, Options: body, Estimate: est}
-	id, err := led.RecordIntent(ctx, sub)
+	id, done, err := recordActive(ctx, led, sub)
 	if err != nil {
 		return nil, err
 	}
-	active.Store(id, struct{}{})
-	defer active.Delete(id)
+	defer done()
 	step := func(s Step) {
 		if req.OnStep != nil {
 			req.OnStep(s, sub)

@@ -122,8 +122,37 @@ type Result struct {
 }
 
 // active holds the submissions being sent by this process: Reconcile leaves
-// them alone (their "sent" state is not a leftover of a crash).
-var active sync.Map // int64 → struct{}
+// them alone (their "sent" state is not a leftover of a crash). A
+// submission joins it in the same critical section that records its
+// intent, so that a Reconcile running meanwhile never sees the intent
+// without knowing it is being sent.
+var (
+	activeMu sync.Mutex
+	active   = map[activeKey]struct{}{}
+)
+
+type activeKey struct {
+	led *ledger.Ledger
+	id  int64
+}
+
+// recordActive records sub's intent and marks it as being sent; the
+// returned done ends that.
+func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission) (id int64, done func(), err error) {
+	activeMu.Lock()
+	defer activeMu.Unlock()
+	id, err = led.RecordIntent(ctx, sub)
+	if err != nil {
+		return 0, nil, err
+	}
+	k := activeKey{led, id}
+	active[k] = struct{}{}
+	return id, func() {
+		activeMu.Lock()
+		delete(active, k)
+		activeMu.Unlock()
+	}, nil
+}
 
 func (r *Request) normalise() error {
 	switch r.Kind {
@@ -200,12 +229,11 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: req.File.Name, FileHash: req.File.SHA256,
 		FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode, IncludeLLCs: req.IncludeLLCs,
 		Options: opts, Estimate: est}
-	id, err := led.RecordIntent(ctx, sub)
+	id, done, err := recordActive(ctx, led, sub)
 	if err != nil {
 		return nil, err
 	}
-	active.Store(id, struct{}{})
-	defer active.Delete(id)
+	defer done()
 	step := func(s Step) {
 		if req.OnStep != nil {
 			req.OnStep(s, sub)

@@ -558,3 +558,51 @@ func submitLost(t *testing.T, e *env, f File) string {
 	t.Fatal("the lost submission created no job")
 	return ""
 }
+
+// A submission being sent by this process is left alone by a Reconcile
+// running meanwhile (the window's Reconcile, the tracker's at start), from
+// the moment its intent is recorded; a submission of the same number in
+// another ledger is not mistaken for it.
+func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	other, err := ledger.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	oid, err := other.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := traceReq(writeFile(t, "owners.csv", ownersCSV))
+	var during []Outcome
+	req.OnStep = func(s Step, sub *ledger.Submission) {
+		if s != StepIntent && s != StepSent {
+			return
+		}
+		if sub.ID != oid {
+			t.Fatalf("submission %d, want the same number as the other ledger's (%d)", sub.ID, oid)
+		}
+		outs, err := Reconcile(ctx, e.api, e.led, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		during = append(during, outs...)
+		if s == StepIntent {
+			if outs, err := Reconcile(ctx, e.api, other, nil); err != nil || len(outs) != 1 || outs[0].State != ledger.StateNotCreated {
+				t.Fatalf("the other ledger's intent: %+v, %v", outs, err)
+			}
+		}
+	}
+	res, err := Submit(ctx, e.api, e.led, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 0 {
+		t.Fatalf("Reconcile touched a submission being sent: %+v", during)
+	}
+	if s, _ := e.led.Submission(ctx, res.Submission.ID); s.State != ledger.StateCreated || s.JobID != res.JobID {
+		t.Fatalf("submission after: %+v", s)
+	}
+}

@@ -212,8 +212,10 @@ func TestWorstServerAbsurdRetryAfter(t *testing.T) {
 // (nor answers): the send stalls, the attempt ends after the idle timeout,
 // and the charged POST is reported as an unknown outcome, sent once.
 func TestWorstServerNeverReadsUpload(t *testing.T) {
+	// 45 MB: more than the kernel's socket buffers can absorb (a receive
+	// buffer may grow to 32 MB), so the sending really stalls.
 	path := filepath.Join(t.TempDir(), "big.csv")
-	if err := os.WriteFile(path, []byte("First,Last,Street,City,State,Zip\n"+strings.Repeat("John,Smith,1 Main St,Austin,TX,78701\n", 400_000)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("First,Last,Street,City,State,Zip\n"+strings.Repeat("John,Smith,1 Main St,Austin,TX,78701\n", 1_200_000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})

@@ -121,6 +121,9 @@ func TestDNCJob(t *testing.T) {
 			t.Errorf("create body lacks %s: %s", k, r.body)
 		}
 	}
+	if len(c) != 6 {
+		t.Errorf("create body has %d members, want exactly the spec's 6: %s", len(c), r.body)
+	}
 	if num(c, "total_rows") != 8 || num(c, "credits_charged") != 8 || c["status"] != "processing" || c["name"] != "phones.csv" {
 		t.Errorf("created = %s", r.body)
 	}

@@ -257,3 +257,36 @@ func TestHandlerSecretsFunc(t *testing.T) {
 	rec.next(t)
 	rec.next(t)
 }
+
+// The reply does not wait for the callback: a slow handler of the event
+// never makes the provider time out and send again.
+func TestHandlerRepliesBeforeTheCallbackEnds(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan string, 2)
+	h := Handler([]string{"s"}, func(e Event) {
+		started <- e.Delivery
+		<-release
+	}, nil)
+	for _, id := range []string{"whd_a", "whd_b"} {
+		req, _ := NewTestRequest("http://x/", TraceCompleted, map[string]any{"id": "trc_" + id, "status": "completed"}, "s", id, 1)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req) // returns while the first callback is still blocked
+		if w.Code != 200 {
+			t.Fatalf("%s: status %d", id, w.Code)
+		}
+	}
+	if got := <-started; got != "whd_a" && got != "whd_b" {
+		t.Fatalf("callback got %q", got)
+	}
+	select {
+	case got := <-started:
+		t.Fatalf("a second callback (%s) ran while the first was busy: callbacks run one at a time", got)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second event was never handed over")
+	}
+}

@@ -357,6 +357,8 @@ func progressLine(env *Env, jobID string) func(tracker.Event) {
 			fmt.Fprintf(env.Stderr, "%s: saved %s\n", e.JobID, e.Path)
 		case tracker.Error:
 			fmt.Fprintf(env.Stderr, "warning: %v\n", e.Err)
+		case tracker.Reconciled:
+			fmt.Fprintf(env.Stderr, "earlier submission %d: %s — %s\n", e.Submission, stateWords(ledger.State(e.SubmissionState)), e.Reason)
 		}
 	}
 }

@@ -28,6 +28,10 @@ const (
 	// Error: a poll or a download failed; Err says why. The tracker keeps
 	// going and tries again later.
 	Error
+	// Reconciled: a submission whose outcome was unknown changed state:
+	// "created" (JobID and Job say which job it made), "not_created", or
+	// "unknown" for one a crashed run left "sent". Reason says why.
+	Reconciled
 )
 
 func (t EventType) String() string {
@@ -44,6 +48,8 @@ func (t EventType) String() string {
 		return "downloaded"
 	case Error:
 		return "error"
+	case Reconciled:
+		return "reconciled"
 	}
 	return fmt.Sprintf("event(%d)", int(t))
 }
@@ -61,7 +67,11 @@ type Event struct {
 	Done, Total int64  // DownloadProgress
 	Path        string // Downloaded: the result file
 	Err         error  // Error
-	At          time.Time
+	// Reconciled: the submission, its state now and why.
+	Submission      int64
+	SubmissionState string
+	Reason          string
+	At              time.Time
 }
 
 // Events delivers the tracker's events on a channel until ctx ends, then

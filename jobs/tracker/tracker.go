@@ -72,6 +72,10 @@ type Options struct {
 	ReadsPerMinute int
 	// Downloads is how many results download at once; default 2.
 	Downloads int
+	// NoReconcile leaves submissions whose outcome is unknown to the
+	// caller's own submit.Reconcile. By default Run settles them at start,
+	// and every minute while their jobs may still appear in the lists.
+	NoReconcile bool
 	// OnStep, when set, is called at points tests stop the process at:
 	// "tracking" after a look at a job still in flight, "download" when the
 	// first bytes of a result are written (the download not yet complete),
@@ -197,13 +201,17 @@ func (t *Tracker) step(name, jobID string) {
 
 // Run tracks until ctx ends. It loads the jobs in flight and the results not
 // yet downloaded from the ledger first, so it resumes where an earlier run
-// (or a crashed process) stopped.
+// (or a crashed process) stopped, and settles the submissions such a run
+// left with an unknown outcome (unless Options.NoReconcile).
 func (t *Tracker) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	if t.lib != nil {
 		for range t.opts.Downloads {
 			wg.Go(func() { t.downloader(ctx) })
 		}
+	}
+	if !t.opts.NoReconcile {
+		wg.Go(func() { t.reconciler(ctx) })
 	}
 	defer wg.Wait()
 

@@ -1038,3 +1038,82 @@ func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
 		t.Fatalf("recorded %d rows, the viewer shows %d, want 3", rows, r.Len())
 	}
 }
+
+// At start the tracker settles what a crashed or cut-off submission left
+// unknown, without being asked: a job the POST created is found, adopted,
+// tracked and downloaded once; a submission long past its window with no
+// job is marked not created. Nothing is submitted again.
+func TestStartReconcilesUnknownSubmissions(t *testing.T) {
+	e := newEnv(t, quickConfig())
+	ctx := waitCtx(t, 20*time.Second)
+	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	p := filepath.Join(t.TempDir(), "owners.csv")
+	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	sum := sha256.Sum256([]byte(ownersCSV))
+	_, err := submit.Submit(ctx, e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+		File:    submit.File{Path: p, Name: "owners.csv", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
+		Mapping: ownersMapping})
+	var ue *submit.UnknownError
+	if !errors.As(err, &ue) {
+		t.Fatalf("Submit with the response dropped: %v", err)
+	}
+	// A submission from an hour ago, cut off after "sent", that made no job.
+	old, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "gone.csv", FileHash: "h", Rows: 7,
+		CreatedAt: time.Now().Add(-time.Hour)})
+	if err == nil {
+		err = e.led.MarkSent(ctx, old)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := serverJobs(t, e)
+
+	tr, rec := start(t, e, Options{})
+	if err := tr.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var adopted string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if ev, ok := rec.firstReconciled(ue.SubmissionID); ok {
+			adopted = ev.JobID
+			break
+		}
+	}
+	s, _ := e.led.Submission(ctx, ue.SubmissionID)
+	if adopted == "" || s.State != ledger.StateCreated || s.JobID != adopted {
+		t.Fatalf("unknown submission after start: %+v; event job %q", s, adopted)
+	}
+	o, err := tr.Wait(ctx, adopted)
+	if err != nil || o.Download == nil || e.rt.downloads.Load() != 1 {
+		t.Fatalf("adopted job: %+v, %v; %d downloads", o, err, e.rt.downloads.Load())
+	}
+	if g, _ := e.led.Submission(ctx, old); g.State != ledger.StateNotCreated {
+		t.Fatalf("old submission: %+v", g)
+	}
+	if ev, ok := rec.firstReconciled(old); !ok || ev.SubmissionState != string(ledger.StateNotCreated) || ev.Job != nil {
+		t.Fatalf("event of the old submission: %+v", ev)
+	}
+	if n := serverJobs(t, e); n != posts || n != 1 {
+		t.Fatalf("%d jobs on the server (was %d): something was submitted again", n, posts)
+	}
+}
+
+func (r *recorder) firstReconciled(sub int64) (Event, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.events {
+		if e.Type == Reconciled && e.Submission == sub {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+func serverJobs(t *testing.T, e *env) int {
+	t.Helper()
+	l, err := e.api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 1, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Metadata.TotalCount
+}

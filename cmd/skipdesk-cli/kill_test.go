@@ -13,6 +13,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
 // buildCLI builds the real skipdesk-cli binary.
@@ -105,10 +106,10 @@ func (c cliProc) killAt(t *testing.T, step string, args ...string) {
 // second job is created, and the result is downloaded exactly once.
 func TestKillAtEachStep(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and kills it at seven steps; skipped with -short")
+		t.Skip("builds the binary and kills it at eight steps; skipped with -short")
 	}
 	bin := buildCLI(t)
-	for _, step := range []string{"intent", "sent", "posted", "created", "tracking", "download", "downloaded"} {
+	for _, step := range []string{"intent", "sent", "posted", "created", "tracking", "download", "downloaded", "recorded"} {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
 			processing := 1.0
@@ -205,7 +206,7 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 		if j, err := led.Job(ctx, traces[0].ID); err != nil || j.Status != ledger.StatusProcessing {
 			t.Fatalf("after a kill while tracking: %+v, %v", j, err)
 		}
-	case "download", "downloaded":
+	case "download", "downloaded", "recorded":
 		j, err := led.Job(ctx, traces[0].ID)
 		if err != nil || j.Status != ledger.StatusCompleted {
 			t.Fatalf("after a kill while downloading: %+v, %v", j, err)
@@ -223,6 +224,15 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 			}
 			if info, err := os.Stat(parts[0]); err != nil || info.Size() == 0 {
 				t.Fatalf("the download was killed before any byte arrived: %v", err)
+			}
+		}
+		// Killed once the result was in place: whole, under its name, with
+		// (at "recorded") its job record, but not in the ledger.
+		if step == "downloaded" || step == "recorded" {
+			results, _ := filepath.Glob(filepath.Join(home, "results", "*.csv"))
+			records, _ := filepath.Glob(filepath.Join(home, "results", "*"+library.RecordSuffix))
+			if len(results) != 1 || len(records) != map[string]int{"downloaded": 0, "recorded": 1}[step] {
+				t.Fatalf("after a kill at %s: results %q, job records %q", step, results, records)
 			}
 		}
 	}

@@ -225,6 +225,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	if err := t.lib.Record(meta, path); err != nil {
 		return t.localWrite(jobID, err)
 	}
+	t.step("recorded", jobID)
 	d := ledger.Download{JobID: jobID, Path: path, Size: size, SHA256: sum, Rows: rows}
 	if err := t.led.RecordDownload(context.WithoutCancel(ctx), d); err != nil {
 		return err

@@ -79,7 +79,9 @@ type Options struct {
 	// OnStep, when set, is called at points tests stop the process at:
 	// "tracking" after a look at a job still in flight, "download" when the
 	// first bytes of a result are written (the download not yet complete),
-	// "downloaded" when the result is in place but not yet recorded.
+	// "downloaded" when the result is in place but not yet recorded,
+	// "recorded" when its job record is beside it but the ledger does not
+	// have the download yet.
 	OnStep func(step, jobID string)
 }
 

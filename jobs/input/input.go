@@ -11,7 +11,9 @@
 // most half full: 16 to 32 bytes per distinct row (8 MB for the 485,000
 // rows of a 50 MB list), for the first 4,194,304 rows at most (128 MB).
 // Two rows whose keys differ but hash alike (odds about n²/2⁶⁵) would
-// count as duplicates.
+// count as duplicates. A workbook is checked before excelize decodes it
+// (xlsxguard.go): one that unpacks to more than 1 GB, or holds XML built
+// to exhaust memory, is refused with a message saying why.
 package input
 
 import (

@@ -26,6 +26,7 @@ type xlsxSource struct {
 	active    []activeMerge
 
 	filled, filledLine int // cells filled from a merged range
+	mergesBeyond       int // merged ranges beyond maxMerges, not looked at
 }
 
 // activeMerge is a merged range being filled: its value, down to bottom.
@@ -35,13 +36,17 @@ type activeMerge struct {
 }
 
 // xlsxOptions bounds what a workbook may unpack to (a zip bomb stops with
-// an error instead of filling memory or the disk).
+// an error instead of filling memory or the disk; checkWorkbook has
+// already refused it with a better message).
 func xlsxOptions() excelize.Options {
-	return excelize.Options{UnzipSizeLimit: 4 << 30, UnzipXMLSizeLimit: 16 << 20}
+	return excelize.Options{UnzipSizeLimit: maxWorkbookUnzip, UnzipXMLSizeLimit: xlsxInMemoryPart}
 }
 
 func openXLSX(path, sheet string) (_ *xlsxSource, err error) {
 	defer recoverAs(path, 0, &err)
+	if err := checkWorkbook(path); err != nil {
+		return nil, err
+	}
 	f, err := excelize.OpenFile(path, xlsxOptions())
 	if err != nil {
 		return nil, &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}
@@ -72,12 +77,17 @@ func (x *xlsxSource) open(sheet string) (err error) {
 		x.rows.Close()
 		x.rows = nil
 	}
+	// Before excelize decodes a row of it, the sheet's XML is checked.
+	merges, beyond, err := sheetMerges(x.path, sheet)
+	if err != nil {
+		return err
+	}
 	rows, err := x.f.Rows(sheet)
 	if err != nil {
 		return &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
 	}
 	x.sheet, x.rows, x.row = sheet, rows, 0
-	x.merges, x.nextMerge, x.active = sheetMerges(x.path, sheet), 0, nil
+	x.merges, x.nextMerge, x.active, x.mergesBeyond = merges, 0, nil, beyond
 	x.filled, x.filledLine = 0, 0
 	return nil
 }
@@ -144,11 +154,16 @@ func (x *xlsxSource) fillMerges() {
 }
 
 func (x *xlsxSource) warnings() []Warning {
-	if x.filled == 0 {
-		return nil
+	var ws []Warning
+	if x.filled > 0 {
+		ws = append(ws, Warning{Line: x.filledLine, Count: x.filled,
+			Message: fmt.Sprintf("%s of ranges merged over several rows filled with the range's value, as Excel shows it", plural(x.filled, "cell", "cells"))})
 	}
-	return []Warning{{Line: x.filledLine, Count: x.filled,
-		Message: fmt.Sprintf("%s of ranges merged over several rows filled with the range's value, as Excel shows it", plural(x.filled, "cell", "cells"))}}
+	if x.mergesBeyond > 0 {
+		ws = append(ws, Warning{Count: x.mergesBeyond,
+			Message: fmt.Sprintf("the sheet has %s more merged ranges than the %s looked at: their cells are read as stored (blank but the first)", thousands(x.mergesBeyond), thousands(maxMerges))})
+	}
+	return ws
 }
 
 func (x *xlsxSource) close() error {
@@ -161,6 +176,9 @@ func (x *xlsxSource) close() error {
 // Sheets lists the sheet names of an .xlsx workbook, in order.
 func Sheets(path string) (_ []string, err error) {
 	defer recoverAs(path, 0, &err)
+	if err := checkWorkbook(path); err != nil {
+		return nil, err
+	}
 	f, err := excelize.OpenFile(path, xlsxOptions())
 	if err != nil {
 		return nil, &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}

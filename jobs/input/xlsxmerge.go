@@ -27,30 +27,39 @@ import (
 // first column is col (0-based).
 type mergeRange struct{ col, top, bottom int }
 
-// maxMergeScan bounds the sheet XML scanned for merged ranges (the limit
-// excelize is given for unzipping).
-const maxMergeScan = 4 << 30
+// maxMerges bounds the merged ranges remembered for a sheet (24 bytes
+// each); a sheet with more has the rest read as stored. Tests lower it.
+var maxMerges = 1 << 20
 
 // sheetMerges returns the ranges of sheet that span several rows, sorted
-// by their top row. A workbook whose parts cannot be found gives none: the
-// cells are then read as stored.
-func sheetMerges(file, sheet string) []mergeRange {
+// by their top row, and how many merged ranges came after the first
+// maxMerges of them (not looked at). A
+// workbook whose parts cannot be found gives none: the cells are then read
+// as stored. The sheet's XML passes through an xmlGuard on the way: a
+// sheet it refuses gives the FileError saying why.
+func sheetMerges(file, sheet string) ([]mergeRange, int, error) {
 	zr, err := zip.OpenReader(file)
 	if err != nil {
-		return nil
+		return nil, 0, nil
 	}
 	defer zr.Close()
 	part := sheetPart(&zr.Reader, sheet)
 	if part == nil {
-		return nil
+		return nil, 0, nil
 	}
 	rc, err := part.Open()
 	if err != nil {
-		return nil
+		return nil, 0, nil
 	}
 	defer rc.Close()
+	g := &xmlGuard{part: part.Name, sheet: true}
 	var out []mergeRange
-	scanMergeRefs(io.LimitReader(rc, maxMergeScan), func(ref string) {
+	beyond := 0
+	scanMergeRefs(io.TeeReader(rc, g), func(ref string) {
+		if len(out) >= maxMerges {
+			beyond++
+			return
+		}
 		cells := strings.Split(ref, ":")
 		if len(cells) != 2 {
 			return
@@ -62,8 +71,11 @@ func sheetMerges(file, sheet string) []mergeRange {
 		}
 		out = append(out, mergeRange{col: c1 - 1, top: r1, bottom: r2})
 	})
+	if g.err != nil {
+		return nil, 0, &FileError{Path: file, Msg: g.message(g.err), Err: g.err}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].top < out[j].top })
-	return out
+	return out, beyond, nil
 }
 
 // sheetPart finds the zip entry of a sheet from the workbook and its

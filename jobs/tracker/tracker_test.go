@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -1116,4 +1117,107 @@ func serverJobs(t *testing.T, e *env) int {
 		t.Fatal(err)
 	}
 	return l.Metadata.TotalCount
+}
+
+// A result download that breaks at any stage (a server error before the
+// first byte, a connection closed after the headers, one closed halfway
+// through the body) is tried again until it succeeds: one whole result in
+// the library, no temporary file left, one Downloaded event, the checksum
+// of what the server sent.
+func TestDownloadBrokenAtEachStage(t *testing.T) {
+	defer func(d time.Duration) { downloadRetry = d }(downloadRetry)
+	downloadRetry = 100 * time.Millisecond
+	srv, err := sandbox.Start(quickConfig(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	h := srv.Handler()
+	var attempts atomic.Int64
+	stages := []string{"status 503", "closed after the headers", "closed halfway"}
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/download") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		n := int(attempts.Add(1)) - 1
+		if n >= len(stages) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		switch stages[n] {
+		case "status 503":
+			http.Error(w, `{"error":"unavailable"}`, http.StatusServiceUnavailable)
+			return
+		}
+		conn, bw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: %d\r\n\r\n", len(body))
+		if stages[n] == "closed halfway" {
+			bw.Write(body[:len(body)/2])
+		}
+		bw.Flush()
+	}))
+	t.Cleanup(proxy.Close)
+	rt := &counting{base: http.DefaultTransport.(*http.Transport).Clone()}
+	api, err := client.New(proxy.URL+"/v1", sandbox.DemoKey, client.WithHTTPClient(&http.Client{Transport: rt}),
+		client.WithRetryPolicy(client.RetryPolicy{MaxRetries: -1})) // each failure reaches the tracker
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{srv: srv, api: api, rt: rt, home: t.TempDir()}
+	e.open(t)
+	res := e.submitTrace(t, "owners.csv")
+	tr, rec := start(t, e, Options{})
+	ctx := waitCtx(t, 20*time.Second)
+	// Wait reports the job stuck after three failures; the tracker goes on.
+	var o *Outcome
+	for {
+		o, err = tr.Wait(ctx, res.JobID)
+		var se *StuckError
+		if !errors.As(err, &se) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil || o.Download == nil {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	if n := attempts.Load(); n != int64(len(stages)+1) {
+		t.Fatalf("%d download attempts, want %d", n, len(stages)+1)
+	}
+	if n := rec.count(Error, res.JobID); n < len(stages) {
+		t.Errorf("%d error events for %d broken downloads", n, len(stages))
+	}
+	if n := rec.count(Downloaded, res.JobID); n != 1 {
+		t.Errorf("%d Downloaded events", n)
+	}
+	files, _ := os.ReadDir(e.lib.Dir())
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name())
+	}
+	if len(names) != 2 || filepath.Join(e.lib.Dir(), names[0]) != o.Download.Path {
+		t.Fatalf("library holds %q, want the result and its record", names)
+	}
+	direct, err := client.New(srv.URL(), sandbox.DemoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := filepath.Join(t.TempDir(), "ref.csv")
+	if _, err := direct.Traces.Download(ctx, res.JobID, ref, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(ref)
+	sum := sha256.Sum256(b)
+	if o.Download.SHA256 != hex.EncodeToString(sum[:]) || o.Download.Size != int64(len(b)) || o.Download.Rows != 3 {
+		t.Fatalf("download %+v; the server's result is %d bytes", o.Download, len(b))
+	}
 }

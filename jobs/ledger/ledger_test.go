@@ -107,9 +107,12 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 		}
 	}
 	var mode string
+	var sync, conns int
 	l.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
-	if mode != "wal" {
-		t.Errorf("journal_mode = %q", mode)
+	l.db.QueryRow("PRAGMA synchronous").Scan(&sync)
+	conns = l.db.Stats().MaxOpenConnections
+	if mode != "wal" || sync != 2 || conns != 1 {
+		t.Errorf("journal_mode = %q, synchronous = %d (2 is FULL), connections = %d; want wal, FULL, one writer", mode, sync, conns)
 	}
 	id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "a.csv", Rows: 2})
 	if err != nil {

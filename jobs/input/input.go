@@ -45,6 +45,8 @@ type Options struct {
 	KeyColumns []string
 	// SampleRows is the number of first data rows kept in
 	// Inspection.Sample; 0 means DefaultSampleRows, a negative value none.
+	// Rows of thousands of columns are kept fewer (at least one), so that
+	// the sample holds at most maxSampleCells cells.
 	SampleRows int
 }
 

@@ -16,6 +16,10 @@ import (
 // uploadLimit is MaxUploadBytes; tests lower it.
 var uploadLimit int64 = MaxUploadBytes
 
+// maxSampleCells bounds the cells of Inspection.Sample (16 bytes each and
+// their text): 20 rows of 13,107 columns.
+const maxSampleCells = 1 << 18
+
 // Inspect reads path once and reports what a submission needs to know. It
 // fails on files that cannot be read as a list (empty, binary, no data
 // rows); everything else is a Warning. ctx cancels a long read.
@@ -40,6 +44,9 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	sampleRows := opts.SampleRows
 	if sampleRows == 0 {
 		sampleRows = DefaultSampleRows
+	}
+	if w := len(r.Headers()); sampleRows > 1 && sampleRows*w > maxSampleCells {
+		sampleRows = max(1, maxSampleCells/w)
 	}
 	headers := r.Headers()
 	nameIdx, names := columnsFor(headers, opts.NameColumns, guessNameColumns)
@@ -126,6 +133,9 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	ins.RaggedRows = r.ragged
 	ins.Encoding = r.Encoding()
 	if ins.Rows == 0 {
+		if r.beyond > 0 {
+			return nil, &FileError{Path: path, Line: ins.HeaderLine, Msg: fmt.Sprintf("no data rows: %s values only beyond the header's %d columns (is the header on another line?)", plural(r.beyond, "row has", "rows have"), r.width)}
+		}
 		return nil, &FileError{Path: path, Line: ins.HeaderLine, Msg: "no data rows: the file has a header and nothing else"}
 	}
 	warns = append(warns, r.Warnings()...)
@@ -415,16 +425,23 @@ func (kb *keyBuf) addWith(f []byte, tab *[256]uint16) {
 				n--
 			}
 		}
-		if kb.k+2*n+8 > len(kb.b) {
-			kb.h.Write(kb.b[:kb.k])
-			kb.k = 0
-			kb.long = true
-		}
+		kb.room(2*n + 8)
 		kb.k = normalize(&kb.b, kb.k, f[:n], tab)
 		f = f[n:]
 	}
+	kb.room(1) // thousands of empty fields are a key of separators
 	kb.b[kb.k] = 0x1f
 	kb.k++
+}
+
+// room makes room for n more bytes, hashing what the buffer holds if need
+// be.
+func (kb *keyBuf) room(n int) {
+	if kb.k+n > len(kb.b) {
+		kb.h.Write(kb.b[:kb.k])
+		kb.k = 0
+		kb.long = true
+	}
 }
 
 // normalize writes the normalised form of f into b from k on and returns

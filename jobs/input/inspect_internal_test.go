@@ -2,6 +2,8 @@ package input
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -49,5 +51,47 @@ func TestNormalizeMatchesDefinition(t *testing.T) {
 		if got, want := b[3:k], normalizeDef([]byte(in)); !bytes.Equal(got, want) {
 			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Rows of thousands of columns: a batch is handed over once its spans
+// reach batchSpans, whatever the bytes of its data (empty fields have
+// none), so that batches in flight stay small.
+func TestRowWorkerBatchesOfWideRows(t *testing.T) {
+	const width = 20000
+	idx := make([]int, width)
+	for i := range idx {
+		idx[i] = i
+	}
+	w := newRowWorker(width, idx, nil, 0, 0)
+	defer w.finish()
+	row := make([][]byte, width)
+	row[0] = []byte("x")
+	for n := range 200 {
+		w.add(row, nil, false, n+2)
+		if len(w.cur.spans) >= batchSpans {
+			t.Fatalf("after %d rows the batch holds %d spans", n+1, len(w.cur.spans))
+		}
+	}
+}
+
+// The sample of a very wide file holds fewer rows.
+func TestSampleOfWideRows(t *testing.T) {
+	var b bytes.Buffer
+	for r := range 30 {
+		for c := range 20000 {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%c%d", 'a'+r%26, c)
+		}
+		b.WriteByte('\n')
+	}
+	ins, err := Inspect(context.Background(), writeFile(t, "wide.csv", b.Bytes()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.Rows != 29 || len(ins.Sample) != maxSampleCells/20000 {
+		t.Errorf("%d rows, %d in the sample; want 29, %d", ins.Rows, len(ins.Sample), maxSampleCells/20000)
 	}
 }

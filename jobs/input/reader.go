@@ -12,7 +12,7 @@ import (
 )
 
 // headerScan is how many records (and at most how many bytes) are read to
-// find the header.
+// find the header. A field counts its bytes and the 16 of its string.
 const (
 	headerScan      = 50
 	headerScanBytes = 1 << 20
@@ -177,7 +177,7 @@ func (r *Reader) readHeader(headerLine int) error {
 			return r.wrap(err, line)
 		}
 		for _, f := range fields {
-			held += len(f)
+			held += len(f) + 16
 		}
 		rec := record{line: line}
 		switch {

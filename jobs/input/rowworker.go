@@ -48,9 +48,12 @@ type rowBatch struct {
 	whole []bool  // per row: spans hold the line, then the name fields
 }
 
+// A batch is handed over when it holds batchRows rows, batchBytes bytes
+// of data or batchSpans spans (rows of thousands of columns).
 const (
 	batchRows  = 2048
 	batchBytes = 256 << 10
+	batchSpans = 64 << 10
 )
 
 // newRowWorker starts a worker for rows width wide. delim is the CSV
@@ -146,7 +149,7 @@ func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
 	}
 	b.lines = append(b.lines, line)
 	b.whole = append(b.whole, whole)
-	if len(b.lines) >= batchRows || len(b.data) >= batchBytes {
+	if len(b.lines) >= batchRows || len(b.data) >= batchBytes || len(b.spans) >= batchSpans {
 		w.in <- b
 		w.cur = <-w.free
 	}

@@ -313,6 +313,7 @@ func TestBadFiles(t *testing.T) {
 		{"empty", "", Options{}, "owners.csv: the file is empty"},
 		{"header only", "First,Last,Zip\n", Options{}, "owners.csv line 1: no data rows"},
 		{"header only after title", "Owner list\n\nFirst,Last,Zip\r\n\r\n", Options{}, "owners.csv line 3: no data rows"},
+		{"values only beyond the header", "a,b\n,,x\n,,,y\n", Options{}, "owners.csv line 1: no data rows: 2 rows have values only beyond the header's 2 columns (is the header on another line?)"},
 		{"only blank lines", "\n\n , \n", Options{}, "owners.csv: the file has no header and no rows"},
 		{"binary", "\x00\x01\x02\x03\x04\x05\x06\x07binary\x00\x00\x00\x10\x11\x12\x13" + strings.Repeat("\x00\x01", 100), Options{}, "owners.csv: this is not a text file"},
 		{"pdf", "%PDF-1.7\n...", Options{}, "owners.csv: this is a PDF"},
@@ -577,6 +578,8 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 		// offset of the field in its line.
 		{"a,b\n" + strings.Repeat("ɐ", 20000) + ",y\n\"" + strings.Repeat("Ɐ", 20000) + "\",Y\n", Options{}, 1},
 		{"a,b\nx" + strings.Repeat("é", 20000) + ",y\n\"x" + strings.Repeat("E", 20000) + "\",y\n", Options{}, 1},
+		// A row of more empty fields than the key buffer has bytes.
+		{"a" + strings.Repeat(",", 20000) + "z\nx" + strings.Repeat(",", 20000) + "y\n\"x\"" + strings.Repeat(",", 20000) + "y\n", Options{}, 1},
 		{"a,b\ny,x" + strings.Repeat("ɐé", 9000) + "\n\"y\",\"x" + strings.Repeat("ⱯE", 9000) + "\"\n", Options{KeyColumns: []string{"b", "a"}}, 1},
 	}
 	for _, tt := range tests {

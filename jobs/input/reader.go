@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// headerScan is how many records (and at most how many bytes) are read to
-// find the header. A field counts its bytes and the 16 of its string.
+// headerScan is how many non-blank records (and at most how many bytes)
+// are read to find the header. A field counts its bytes and the 16 of its
+// string, so that blank lines above a header are bounded too.
 const (
 	headerScan      = 50
 	headerScanBytes = 1 << 20
@@ -161,12 +162,12 @@ func describeOpenError(err error) string {
 // after it for Next.
 func (r *Reader) readHeader(headerLine int) error {
 	var recs []record
-	held := 0
+	held, nonBlank := 0, 0
 	for {
 		if headerLine > 0 && len(recs) > 0 && recs[len(recs)-1].line >= headerLine {
 			break
 		}
-		if headerLine <= 0 && (len(recs) >= headerScan || held > headerScanBytes) {
+		if headerLine <= 0 && (nonBlank >= headerScan || held > headerScanBytes) {
 			break
 		}
 		fields, line, err := r.src.next()
@@ -178,6 +179,9 @@ func (r *Reader) readHeader(headerLine int) error {
 		}
 		for _, f := range fields {
 			held += len(f) + 16
+		}
+		if !blankBytes(fields) {
+			nonBlank++
 		}
 		rec := record{line: line}
 		switch {

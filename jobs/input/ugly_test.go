@@ -618,6 +618,15 @@ func TestUnclosedQuoteBeforeManyLines(t *testing.T) {
 	}
 }
 
+// Blank lines above the header do not count among the records read to
+// find it (a sheet exported with its first rows empty).
+func TestManyBlankLinesAboveHeader(t *testing.T) {
+	r, rows, lines := readAll(t, "blank.csv", strings.Repeat(",,,\n", 80)+"Owner list\n\nFirst,Last,Zip\nJohn,Smith,02134\n", Options{})
+	if r.HeaderLine() != 83 || len(rows) != 1 || lines[0] != 84 {
+		t.Errorf("header on line %d, rows %q on lines %v", r.HeaderLine(), rows, lines)
+	}
+}
+
 func TestHeaderTrailingBlankCells(t *testing.T) {
 	r, rows, _ := readAll(t, "t.csv", "First,Last,,\nJohn,Smith\nJane,Doe,,\n", Options{})
 	if !slices.Equal(r.Headers(), []string{"First", "Last"}) || len(rows) != 2 || findWarning(r.Warnings(), "different number") != nil {

@@ -149,11 +149,11 @@ func (d *Desk) restartReceiver(ctx context.Context, s *session) error {
 	}
 	secret, err := secrets.Get(ctx, secrets.WebhookSecret)
 	if err != nil || secret == "" {
-		return fmt.Errorf("webhooks: store the webhook secret (from the provider's dashboard, Keys page) first")
+		return &WebhookError{NoSecret: true, Err: err}
 	}
 	r, err := s.trk.StartWebhookReceiver(set.WebhookAddr, secret)
 	if err != nil {
-		return fmt.Errorf("webhooks: cannot listen on %s: %w", set.WebhookAddr, err)
+		return &WebhookError{Addr: set.WebhookAddr, Err: err}
 	}
 	d.mu.Lock()
 	s.recv = r
@@ -178,7 +178,7 @@ func (d *Desk) SetWebhookSecret(ctx context.Context, secret string) error {
 	}
 	if err := secrets.Set(ctx, secrets.WebhookSecret, secret); err != nil {
 		if errors.Is(err, secrets.ErrUnavailable) {
-			return fmt.Errorf("the webhook secret was not saved: %w", ErrKeyringUnavailable)
+			return &WebhookError{NotSaved: true, Err: fmt.Errorf("%w: %w", ErrKeyringUnavailable, err)}
 		}
 		return err
 	}

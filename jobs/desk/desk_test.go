@@ -137,7 +137,7 @@ func TestUnreachableServerWording(t *testing.T) {
 		t.Fatal("connected to a closed port")
 	}
 	p := Explain(err, HostOf("http://127.0.0.1:1/v1"))
-	if !strings.Contains(p.What, "Can't reach 127.0.0.1:1") || !strings.Contains(p.Do, "Check your connection") {
+	if !strings.Contains(p.What, "Can't reach 127.0.0.1:1") || !strings.Contains(p.Do, "Check your internet connection") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
 	}
 }
@@ -388,8 +388,13 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 
 	s := d.Settings()
 	s.WebhookEnabled, s.WebhookAddr = true, addr
-	if err := d.SaveSettings(ctx, s); err == nil || !strings.Contains(err.Error(), "secret") {
+	err = d.SaveSettings(ctx, s)
+	var we *WebhookError
+	if !errors.As(err, &we) || !we.NoSecret {
 		t.Fatalf("webhooks on without a secret: %v", err)
+	}
+	if p := Explain(err, ""); p.Title != "Webhooks are not on" || !strings.Contains(p.Do, "webhook secret") || !strings.Contains(p.What, "settings are saved") {
+		t.Fatalf("wording: %+v", p)
 	}
 	if err := d.SetWebhookSecret(ctx, "whsec_test"); err != nil {
 		t.Fatal(err)
@@ -477,5 +482,71 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	jobs, _, _ = d.Jobs(ctx, 1)
 	if jobs[0].Kind != KindSingle || jobs[0].Charged != res.Credits {
 		t.Fatalf("newest job %+v, want the single lookup charged %d", jobs[0], res.Credits)
+	}
+}
+
+// A 402 when the balance covers the job (a prepaid account past due) is not
+// called a shortage: the server's own reason is shown.
+func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
+	d := openDesk(t)
+	cfg := fastSandbox()
+	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_late", Email: "late@example.com", Credits: 5000, PastDue: true}}
+	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := t.Context()
+	if _, err := d.Connect(ctx, srv.URL(), "sk_late", true); err != nil {
+		t.Fatal(err)
+	}
+	sample, _ := d.SampleList(ctx)
+	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, ColumnMapping: sampleMapping, Mode: "normal"}, input.Options{}, false, false)
+	var ce *CreditsError
+	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
+		t.Fatalf("got %v (%+v)", err, ce)
+	}
+	p := Explain(err, "")
+	if p.Title != "Payment refused" || strings.Contains(p.What, "short") || !strings.Contains(p.What, "past due") {
+		t.Fatalf("wording: %+v", p)
+	}
+
+	// A single lookup's 402 names its price and the balance too.
+	_, err = d.Single(ctx, &client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	if !errors.As(err, &ce) || ce.Needed != cfg.Rates.LLC || ce.Balance != 5000 {
+		t.Fatalf("single: %v (%+v)", err, ce)
+	}
+	if p := Explain(err, ""); p.Title != "Payment refused" {
+		t.Fatalf("single wording: %+v", p)
+	}
+}
+
+func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
+	d := openDesk(t)
+	cfg := fastSandbox()
+	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_empty", Email: "empty@example.com", Credits: 0}}
+	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := t.Context()
+	if _, err := d.Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Single(ctx, &client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	p := Explain(err, "")
+	if p.Title != "Not enough credits" || !strings.Contains(p.What, "needs 1 credit;") || !strings.Contains(p.What, "(1 short)") {
+		t.Fatalf("wording: %+v (from %v)", p, err)
+	}
+}
+
+// A file that cannot be opened is a file problem, not "can't reach the
+// server" (a file's error satisfies net.Error).
+func TestExplainFileErrors(t *testing.T) {
+	_, err := os.Open(filepath.Join(t.TempDir(), "gone.csv"))
+	p := Explain(fmt.Errorf("sandbox config: %w", err), "")
+	if p.Title != "File not available" || !strings.Contains(p.What, "gone.csv") || !strings.Contains(p.What, "does not exist") {
+		t.Fatalf("wording: %+v", p)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -39,11 +41,35 @@ type CreditsError struct {
 }
 
 func (e *CreditsError) Error() string {
-	if e.Metered {
+	switch {
+	case e.Metered:
 		return "the account is past due: " + e.Err.Error()
+	case e.Needed > 0 && e.Needed <= e.Balance:
+		return fmt.Sprintf("payment refused although the balance covers the job (needed %d, balance %d): %v", e.Needed, e.Balance, e.Err)
 	}
 	return fmt.Sprintf("not enough credits (needed %d, balance %d): %v", e.Needed, e.Balance, e.Err)
 }
+
+// WebhookError: the settings were saved, but the webhook receiver could not
+// start as they ask.
+type WebhookError struct {
+	NoSecret bool   // no webhook secret is stored
+	NotSaved bool   // the secret could not be stored (no keyring); nothing was saved
+	Addr     string // the address it could not listen on
+	Err      error
+}
+
+func (e *WebhookError) Error() string {
+	if e.NotSaved {
+		return fmt.Sprintf("the webhook secret was not saved: %v", e.Err)
+	}
+	if e.NoSecret {
+		return "webhooks: store the webhook secret (from the provider's dashboard, Keys page) first"
+	}
+	return fmt.Sprintf("webhooks: cannot listen on %s: %v", e.Addr, e.Err)
+}
+
+func (e *WebhookError) Unwrap() error { return e.Err }
 
 func (e *CreditsError) Unwrap() error { return e.Err }
 
@@ -54,6 +80,8 @@ func Explain(err error, host string) Problem {
 		host = "the server"
 	}
 	var ce *CreditsError
+	var we *WebhookError
+	var pe *fs.PathError
 	var apiErr *client.APIError
 	switch {
 	case err == nil:
@@ -64,15 +92,27 @@ func Explain(err error, host string) Problem {
 		return Problem{Title: "Payment past due",
 			What: "The account's card payment is past due, so new jobs are refused.",
 			Do:   "Update the card on file in the provider's dashboard, then try again."}
+	case errors.As(err, &ce) && ce.Needed > 0 && ce.Needed <= ce.Balance:
+		// The balance covers the job, so the refusal is about something
+		// else: the server's own words say what.
+		what := fmt.Sprintf("The server refused the charge although the balance (%s) covers this job (%s)", credits(ce.Balance), credits(ce.Needed))
+		if msg := apiMessage(err); msg != "" {
+			what += ": " + msg
+		}
+		return Problem{Title: "Payment refused", What: what + ".",
+			Do: "Check the account's billing in the provider's dashboard (a payment may be past due), then try again."}
 	case errors.As(err, &ce) && ce.Needed > 0:
 		return Problem{Title: "Not enough credits",
-			What: fmt.Sprintf("This job needs %s credits; the balance is %s (%s short).",
-				Count(ce.Needed), Count(ce.Balance), Count(max(ce.Needed-ce.Balance, 0))),
+			What: fmt.Sprintf("This job needs %s; the balance is %s (%s short).",
+				credits(ce.Needed), Count(ce.Balance), Count(max(ce.Needed-ce.Balance, 0))),
 			Do: "Top up or lower the rows (for example leave out company rows or drop duplicates)."}
 	case errors.Is(err, client.ErrInsufficientCredits):
-		return Problem{Title: "Not enough credits",
-			What: "The server refused the job: the account does not have enough credits, or a metered account is past due.",
-			Do:   "Top up or lower the rows, then try again."}
+		what := "The server refused the charge: the account does not have enough credits, or a payment is past due."
+		if msg := apiMessage(err); msg != "" {
+			what = "The server refused the charge: " + msg + "."
+		}
+		return Problem{Title: "Not enough credits", What: what,
+			Do: "Top up, or check the account's billing in the provider's dashboard, then try again."}
 	case errors.Is(err, client.ErrOutcomeUnknown):
 		return Problem{Title: "Submission outcome unknown",
 			What: "The connection failed after the file was sent, so the job may have been created and charged.",
@@ -109,10 +149,30 @@ func Explain(err error, host string) Problem {
 		return Problem{Title: "No keyring",
 			What: "The system keyring is not available, so the key cannot be stored safely.",
 			Do:   "Use the key for this session only, or set SKIPDESK_API_KEY in the environment."}
+	case errors.As(err, &we) && we.NotSaved:
+		return Problem{Title: "Webhook secret not saved",
+			What: "This computer has no keyring to keep the webhook secret safely, so the settings were not saved.",
+			Do:   "Leave webhooks off and save again: jobs are still followed by polling."}
+	case errors.As(err, &we) && we.NoSecret && errors.Is(err, secrets.ErrUnavailable):
+		return Problem{Title: "Webhooks are not on",
+			What: "The settings are saved, but the keyring that holds the webhook secret does not answer.",
+			Do:   "Turn webhooks off, or try again once the keyring is unlocked. Jobs are still followed by polling."}
+	case errors.As(err, &we) && we.NoSecret:
+		return Problem{Title: "Webhooks are not on",
+			What: "The settings are saved, but webhooks need the webhook secret, and none is stored.",
+			Do:   "Copy the webhook secret from the provider's dashboard (Keys page) into Settings, or turn webhooks off. Jobs are still followed by polling."}
+	case errors.As(err, &we):
+		return Problem{Title: "Webhooks are not on",
+			What: fmt.Sprintf("The settings are saved, but SkipDesk cannot listen on %s (%v).", we.Addr, we.Err),
+			Do:   "Choose another address in Settings (for example 127.0.0.1:8791). Jobs are still followed by polling."}
 	case unreachable(err):
 		return Problem{Title: "Can't reach the server",
 			What: fmt.Sprintf("Can't reach %s.", host),
-			Do:   "Check your connection (and the base URL in Settings), then try again."}
+			Do:   "Check your internet connection and the API's base URL, then try again."}
+	case errors.As(err, &pe):
+		return Problem{Title: "File not available",
+			What: fmt.Sprintf("SkipDesk could not %s %s: %s.", pe.Op, pe.Path, describeErrno(pe.Err)),
+			Do:   "Check that the file or folder exists and that you may use it, then try again."}
 	}
 	return Problem{Title: "Something went wrong", What: capitalise(err.Error()) + ".", Do: "Try again; if it keeps happening, note the message above."}
 }
@@ -125,15 +185,44 @@ func apiSuffix(err error) string {
 	return ""
 }
 
+// apiMessage is the server's own message in err, if any.
+func apiMessage(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
+		return strings.TrimRight(apiErr.Message, ". ")
+	}
+	return ""
+}
+
 // unreachable: no answer at all (DNS, refused, reset, timeout).
 func unreachable(err error) bool {
 	var te *client.TransportError
-	var ne net.Error
 	var ue *url.Error
 	var oe *net.OpError
 	var de *net.DNSError
-	return errors.As(err, &te) || errors.As(err, &ne) || errors.As(err, &ue) ||
-		errors.As(err, &oe) || errors.As(err, &de) || errors.Is(err, context.DeadlineExceeded)
+	if errors.As(err, &te) || errors.As(err, &ue) || errors.As(err, &oe) || errors.As(err, &de) ||
+		errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	// A file's error satisfies net.Error too (it has Timeout and
+	// Temporary): a missing file is not a network problem.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// describeErrno puts the common file errors in words.
+func describeErrno(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "it does not exist"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
 }
 
 // HostOf is the host of a base URL, for messages.
@@ -171,4 +260,12 @@ func Count(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// credits is "1 credit" or "25,000 credits".
+func credits(n int64) string {
+	if n == 1 {
+		return "1 credit"
+	}
+	return Count(n) + " credits"
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -342,6 +343,16 @@ func (d *Desk) Single(ctx context.Context, req *client.SingleTraceRequest) (*cli
 	}
 	out, err := submit.Single(ctx, s.api, s.led, submit.SingleRequest{Trace: *req})
 	if err != nil {
+		if errors.Is(err, client.ErrInsufficientCredits) {
+			// A 402 names what the lookup costs and what the account has.
+			company := req.IsEntity || entity.IsEntity(strings.TrimSpace(req.FirstName+" "+req.LastName))
+			return nil, d.creditsError(ctx, s, err, func(p *client.Pricing, _ *client.Account) int64 {
+				if company {
+					return p.Rates.LLC
+				}
+				return p.Rates.Normal
+			})
+		}
 		var ue *submit.UnknownError
 		if errors.As(err, &ue) {
 			d.emit(Event{Kind: EventStatus, Job: Job{Key: fmt.Sprintf("submission-%d", ue.SubmissionID), Kind: KindSingle,

@@ -72,7 +72,7 @@ func (s Settings) Validate() error {
 		_ = host // empty host means every interface: allowed
 	}
 	if s.OutputDir != "" && !filepath.IsAbs(s.OutputDir) {
-		return fmt.Errorf("output folder %q: give a full path", s.OutputDir)
+		return fmt.Errorf("export folder %q: give a full path, or choose the folder", s.OutputDir)
 	}
 	return nil
 }

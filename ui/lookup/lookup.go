@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -366,18 +367,21 @@ func (s *Screen) lookup() {
 	})
 }
 
+// showError shows what went wrong in the user's terms, in place of the
+// result.
 func (s *Screen) showError(err error) {
-	msg := err.Error()
-	switch {
-	case errors.Is(err, client.ErrInsufficientCredits):
-		msg = "The account cannot pay for this lookup (not enough credits, or a metered account past due). " + msg
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		msg = "The connection broke after the lookup was sent: it may have been charged. It was not sent again; check the jobs list before retrying. " + msg
+	p := desk.Explain(err, "")
+	if errors.Is(err, client.ErrOutcomeUnknown) {
+		p = desk.Problem{Title: "Lookup outcome unknown",
+			What: "The connection broke after the lookup was sent: it may have been charged. It was not sent again.",
+			Do:   "Check the jobs list (it shows the lookup as \"unknown — may be charged\") before looking up again."}
 	}
-	l := widget.NewLabel(msg)
+	title := widget.NewLabelWithStyle("Lookup failed: "+p.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	title.Importance = widget.DangerImportance
+	l := widget.NewLabel(p.String())
 	l.Wrapping = fyne.TextWrapWord
-	l.Importance = widget.DangerImportance
-	s.result.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Lookup failed", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), l}
+	s.result.Objects = []fyne.CanvasObject{title, l}
 	s.result.Refresh()
 }
 

@@ -2,6 +2,10 @@ package lookup
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -13,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
 )
 
 var uiMu sync.Mutex
@@ -236,17 +241,44 @@ func TestLookupNoMatchShowsTheRefund(t *testing.T) {
 	}
 }
 
+// A failed lookup says in the user's terms what happened and what to do:
+// no status codes, no endpoint paths.
 func TestLookupErrorIsShown(t *testing.T) {
-	f := &fake{err: &client.APIError{StatusCode: 402, Message: "insufficient credits"}}
-	s, _ := open(t, f)
-	fillRequired(s)
-	act(func() { test.Tap(s.lookupBtn) })
-	idle(t, s)
-	if text := labels(s.result); !strings.Contains(text, "Lookup failed") {
-		t.Fatalf("result = %q", text)
+	api402 := &client.APIError{StatusCode: 402, Message: "insufficient credits"}
+	cases := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"402", fmt.Errorf("POST /traces/single: %w", api402), []string{"Not enough credits", "insufficient credits", "Top up"}},
+		{"402 with its price", &desk.CreditsError{Needed: 2, Balance: 1, Err: api402}, []string{"Not enough credits", "needs 2 credits", "1 short"}},
+		{"402 past due", &desk.CreditsError{Needed: 1, Balance: 500,
+			Err: &client.APIError{StatusCode: 402, Message: "the account is past due: update the card on file"}},
+			[]string{"Payment refused", "past due"}},
+		{"unreachable", &url.Error{Op: "Post", URL: "https://api.example.com/v1/traces/single",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}, []string{"Can't reach", "internet connection"}},
+		{"outcome unknown", fmt.Errorf("POST /traces/single: %w", client.ErrOutcomeUnknown), []string{"may have been charged", "jobs list"}},
 	}
-	if s.lookupBtn.Disabled() {
-		t.Fatal("the button stays disabled after a failure")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fake{err: c.err}
+			s, _ := open(t, f)
+			fillRequired(s)
+			act(func() { test.Tap(s.lookupBtn) })
+			idle(t, s)
+			text := labels(s.result)
+			for _, w := range append(c.want, "Lookup failed") {
+				if !strings.Contains(text, w) {
+					t.Errorf("result %q lacks %q", text, w)
+				}
+			}
+			if strings.Contains(text, "/traces/single") || strings.Contains(text, "402") {
+				t.Errorf("result shows the request's insides: %q", text)
+			}
+			if s.lookupBtn.Disabled() {
+				t.Error("the button stays disabled after a failure")
+			}
+		})
 	}
 }
 

@@ -8,11 +8,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/ui/flow"
 )
 
 // notMapped is the Select option that clears a slot.
@@ -47,16 +47,19 @@ type board struct {
 	origins map[string]origin
 	result  mapping.Result
 
-	pool     []*chip
-	poolBox  *fyne.Container
-	slots    []*slot
-	slotByK  map[string]*slot
-	groups   map[string]*groupBox
-	address  *widget.Label // "no full address group"
-	general  *widget.Label // problems with no slot (unknown keys)
-	dropUnk  *widget.Button
-	slotPane *container.Scroll
-	slotBox  *fyne.Container
+	pool       []*chip
+	poolBox    *fyne.Container
+	poolScroll *container.Scroll
+	poolTitle  *widget.Label
+	find       *widget.Entry // "Find a column" (long lists only)
+	slots      []*slot
+	slotByK    map[string]*slot
+	groups     map[string]*groupBox
+	address    *widget.Label // "no full address group"
+	general    *widget.Label // problems with no slot (unknown keys)
+	dropUnk    *widget.Button
+	slotPane   *container.Scroll
+	slotBox    *fyne.Container
 
 	layer   *fyne.Container
 	ghost   *ghost
@@ -132,13 +135,24 @@ func (b *board) build() {
 		b.pool[i] = c
 		objs[i] = c
 	}
-	b.poolBox = container.New(layout.NewRowWrapLayout(), objs...)
-	poolTitle := widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d)", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	poolTitle.Truncation = fyne.TextTruncateEllipsis
+	// The pool asks only for its widest chip: a flow, not a RowWrapLayout,
+	// whose minimum after a layout is the width it was given (the window
+	// could then never be made narrower again).
+	b.poolBox = flow.New(objs...)
+	b.poolTitle = widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d)", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	b.poolTitle.Truncation = fyne.TextTruncateEllipsis
 	poolHint := widget.NewLabel("Drag one onto a field, or pick it in the field's list.")
 	poolHint.Wrapping = fyne.TextWrapWord
-	poolHint.Importance = widget.LowImportance
-	pool := container.NewBorder(container.NewVBox(poolTitle, poolHint), nil, nil, nil, container.NewVScroll(b.poolBox))
+	top := container.NewVBox(b.poolTitle, poolHint)
+	if len(b.headers) > findFrom {
+		// A long list of columns gets a search box.
+		b.find = widget.NewEntry()
+		b.find.SetPlaceHolder("Find a column…")
+		b.find.OnChanged = b.findColumns
+		top.Add(b.find)
+	}
+	b.poolScroll = container.NewVScroll(b.poolBox)
+	pool := container.NewBorder(top, nil, nil, nil, b.poolScroll)
 
 	// The slots, grouped.
 	options := append([]string{notMapped}, b.headers...)
@@ -204,6 +218,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.bg.CornerRadius = theme.InputRadiusSize()
 	s.bg.StrokeWidth = 1
 	s.chip = newChip("", f.Key, chipInSlot)
+	s.chip.shrink = true
 	s.chip.onDrag, s.chip.onDragEnd = b.chipDragged, b.chipDragEnd
 	s.hint = widget.NewLabel("Drop a column here")
 	s.hint.Importance = widget.LowImportance
@@ -213,7 +228,6 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.conf = widget.NewLabel("")
 	s.conf.TextStyle = fyne.TextStyle{Italic: true}
 	s.conf.Alignment = fyne.TextAlignTrailing
-	s.conf.Truncation = fyne.TextTruncateEllipsis // never widens the slot
 	s.samples = widget.NewLabel("")
 	s.samples.Truncation = fyne.TextTruncateEllipsis
 	s.samples.Importance = widget.LowImportance
@@ -222,12 +236,46 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	key := widget.NewLabel(f.Key)
 	key.Importance = widget.LowImportance
-	head := container.NewBorder(nil, nil, container.NewHBox(title, key), nil, s.conf)
-	target := container.NewHBox(s.chip, s.hint)
+	key.Truncation = fyne.TextTruncateEllipsis
+	// Every line gives way before the board grows: the key, the chip and
+	// the samples are cut to the slot's width; the title, the dropdown and
+	// the confidence keep theirs.
+	head := container.NewBorder(nil, nil, title, nil, key)
+	target := container.NewStack(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
-	s.body = container.NewVBox(head, row, s.samples, s.problem)
+	sampleLine := container.NewBorder(nil, nil, nil, s.conf, s.samples)
+	s.body = container.NewVBox(head, row, sampleLine, s.problem)
 	s.card = container.NewStack(s.bg, container.NewPadded(s.body))
 	return s
+}
+
+// findFrom is the number of columns above which the pool has a search box.
+const findFrom = 12
+
+// findColumns shows the chips whose header contains q (any case); the
+// others are hidden until the search is cleared.
+func (b *board) findColumns(q string) {
+	q = strings.ToLower(strings.TrimSpace(q))
+	shown := 0
+	for _, c := range b.pool {
+		ok := q == "" || strings.Contains(strings.ToLower(c.header), q)
+		if ok {
+			shown++
+			if !c.Visible() {
+				c.Show()
+			}
+		} else if c.Visible() {
+			c.Hide()
+		}
+	}
+	if q == "" {
+		b.poolTitle.SetText(fmt.Sprintf("Columns in your file (%d)", len(b.headers)))
+	} else {
+		b.poolTitle.SetText(fmt.Sprintf("Columns in your file (%d of %d)", shown, len(b.headers)))
+	}
+	b.poolBox.Refresh()
+	b.poolScroll.ScrollToTop()
+	b.poolScroll.Refresh()
 }
 
 // object is the board's canvas object.

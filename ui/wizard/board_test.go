@@ -60,3 +60,50 @@ func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
 		t.Fatal("the floating chip is still shown after the drop")
 	}
 }
+
+// A long list of columns gets a search box that narrows the pool; a chip
+// found that way drags like any other.
+func TestFindColumnNarrowsThePool(t *testing.T) {
+	test.NewTempApp(t)
+	headers, rows := wideFile()
+	b := newBoard(headers, rows, nil, mapping.ModeNormal)
+	w := test.NewTempWindow(t, b.object())
+	w.Resize(fyne.NewSize(1100, 800))
+	if b.find == nil {
+		t.Fatal("no search box for 200 columns")
+	}
+	test.Type(b.find, "mailing")
+	var shown []string
+	for _, c := range b.pool {
+		if c.Visible() {
+			shown = append(shown, c.header)
+		}
+	}
+	if len(shown) != 4 || shown[0] != "Mailing Address" {
+		t.Fatalf("shown %v, want the four mailing columns", shown)
+	}
+	if !strings.Contains(b.poolTitle.Text, "4 of 200") {
+		t.Fatalf("title %q", b.poolTitle.Text)
+	}
+	var zip *chip
+	for _, c := range b.pool {
+		if c.header == "Mailing Zip" {
+			zip = c
+		}
+	}
+	dragTo(w.Canvas(), zip, b.slotByK[mapping.MailingZip].card)
+	if b.m[mapping.MailingZip] != "Mailing Zip" {
+		t.Fatalf("mailing_zip = %q after the drop", b.m[mapping.MailingZip])
+	}
+	b.find.SetText("")
+	for _, c := range b.pool {
+		if !c.Visible() {
+			t.Fatalf("%q still hidden after the search was cleared", c.header)
+		}
+	}
+
+	// A short list has no search box.
+	if newBoard(boardHeaders, boardSample, nil, mapping.ModeNormal).find != nil {
+		t.Fatal("a search box for a handful of columns")
+	}
+}

@@ -2,6 +2,7 @@ package wizard
 
 import (
 	"image/color"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -22,7 +23,10 @@ const (
 )
 
 // maxChipRunes keeps chips of very long headers to a sane width.
-const maxChipRunes = 28
+const maxChipRunes = 24
+
+// minShrunkRunes is about what a shrunk chip shows at the least.
+const minShrunkRunes = 8
 
 // chip is a draggable header. It knows nothing of slots: the board hears its
 // drags through onDrag/onDragEnd and decides where it was dropped.
@@ -32,6 +36,10 @@ type chip struct {
 	header string
 	key    string // the slot it sits in ("" for chips of the header pool)
 	state  chipState
+	// shrink lets the chip be narrower than its header: a slot's chip cuts
+	// a long header to the room the slot has, so that long headers never
+	// widen the board past a small window.
+	shrink bool
 
 	onDrag    func(c *chip, ev *fyne.DragEvent)
 	onDragEnd func(c *chip)
@@ -100,17 +108,53 @@ type chipRenderer struct {
 func chipPad() (h, v float32) { return theme.InnerPadding(), theme.InnerPadding() / 2 }
 
 func (r *chipRenderer) Layout(size fyne.Size) {
-	r.bg.Resize(size)
 	h, _ := chipPad()
+	full := chipText(r.c.header)
+	if r.c.shrink {
+		// Cut the text to the room there is; the chip is only as wide as
+		// its text (the rest of the slot stays a drop area).
+		r.text.Text = fitWidth(full, size.Width-2*h, r.text.TextSize, r.text.TextStyle)
+	}
 	ts := r.text.MinSize()
+	bg := size
+	if r.c.shrink {
+		bg.Width = min(size.Width, ts.Width+2*h)
+	}
+	r.bg.Resize(bg)
 	r.text.Move(fyne.NewPos(h, (size.Height-ts.Height)/2))
 	r.text.Resize(ts)
 }
 
 func (r *chipRenderer) MinSize() fyne.Size {
 	h, v := chipPad()
-	ts := r.text.MinSize()
-	return fyne.NewSize(ts.Width+2*h, ts.Height+2*v)
+	ts := fyne.MeasureText(chipText(r.c.header), r.text.TextSize, r.text.TextStyle)
+	w := ts.Width
+	if r.c.shrink {
+		w = min(w, fyne.MeasureText(strings.Repeat("m", minShrunkRunes), r.text.TextSize, r.text.TextStyle).Width)
+	}
+	return fyne.NewSize(w+2*h, ts.Height+2*v)
+}
+
+// fitWidth cuts s (marking the cut with an ellipsis) until it measures at
+// most width.
+func fitWidth(s string, width, size float32, style fyne.TextStyle) string {
+	if fyne.MeasureText(s, size, style).Width <= width {
+		return s
+	}
+	rs := []rune(s)
+	lo, hi := 0, len(rs) // the longest prefix that fits is in [lo, hi)
+	for lo < hi-1 {
+		mid := (lo + hi) / 2
+		if fyne.MeasureText(string(rs[:mid])+"…", size, style).Width <= width {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return "…"
+	}
+	return string(rs[:lo]) + "…"
 }
 
 func (r *chipRenderer) Refresh() {
@@ -143,6 +187,9 @@ func (r *chipRenderer) Refresh() {
 	}
 	if r.c.header == "" {
 		r.bg.FillColor, r.bg.StrokeColor = color.Transparent, color.Transparent
+	}
+	if r.c.shrink {
+		r.Layout(r.c.Size())
 	}
 	r.text.Refresh()
 	r.bg.Refresh()

@@ -110,7 +110,7 @@ func (d *DNC) show() {
 	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)
 	d.dlg.SetOnClosed(d.cancel)
 	sz := d.win.Canvas().Size()
-	d.dlg.Resize(fyne.NewSize(max(sz.Width*0.9, 800), max(sz.Height*0.9, 600)))
+	d.dlg.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.92))
 	d.dlg.Show()
 }
 

@@ -67,6 +67,26 @@ func (p *TraceProbe) Choose(key, header string) {
 	s.sel.SetSelected(header)
 }
 
+// Find types q in the pool's "Find a column" box (long lists only); it
+// reports whether there is one.
+func (p *TraceProbe) Find(q string) bool {
+	if p.t.board.find == nil {
+		return false
+	}
+	p.t.board.find.SetText(q)
+	return true
+}
+
+// Reveal scrolls the fields so that key's slot is in view.
+func (p *TraceProbe) Reveal(key string) {
+	if s := p.t.board.slotByK[key]; s != nil {
+		p.t.board.reveal(s)
+	}
+}
+
+// Columns is how many columns the file has.
+func (p *TraceProbe) Columns() int { return len(p.t.ins.Headers) }
+
 // Mapping is the current mapping.
 func (p *TraceProbe) Mapping() map[string]string { return p.t.board.mapping() }
 

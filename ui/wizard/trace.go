@@ -10,12 +10,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
@@ -117,8 +118,10 @@ func newTrace(win fyne.Window, b Backend, onDone func(string)) *Trace {
 func (t *Trace) show() {
 	t.dlg = dialog.NewCustomWithoutButtons("New skip trace", t.root, t.win)
 	t.dlg.SetOnClosed(t.cancel)
+	// Most of the window, and no more: a dialog larger than the window
+	// makes the window grow past the screen.
 	sz := t.win.Canvas().Size()
-	t.dlg.Resize(fyne.NewSize(max(sz.Width*0.96, 900), max(sz.Height*0.96, 640)))
+	t.dlg.Resize(fyne.NewSize(sz.Width*0.96, sz.Height*0.96))
 	t.dlg.Show()
 }
 
@@ -269,6 +272,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
 	t.presetNote = widget.NewLabel("")
 	t.presetNote.Importance = widget.LowImportance
+	t.presetNote.Wrapping = fyne.TextWrapWord
 	savePreset := widget.NewButton("Save as preset", t.savePreset)
 
 	fileTab := container.NewBorder(
@@ -295,7 +299,8 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		container.NewTabItem("3 · Options & cost", optionsTab),
 	)
 	cancel := widget.NewButton("Cancel", t.close)
-	footer := container.NewBorder(widget.NewSeparator(), nil, nil, container.NewHBox(cancel, t.submitBtn), container.NewVBox(t.summary, t.status))
+	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(cancel, t.submitBtn), layout.NewSpacer())
+	footer := container.NewBorder(widget.NewSeparator(), nil, nil, buttons, container.NewVBox(t.summary, t.status))
 	t.root.Objects = []fyne.CanvasObject{container.NewBorder(nil, footer, nil, nil, t.tabs)}
 	t.root.Refresh()
 
@@ -427,54 +432,62 @@ func (t *Trace) newPreview() *widget.Table {
 // previewTable is a virtualised grid of an inspection's sample rows, with
 // row numbers and the headers (as label gives them).
 func previewTable(ins *input.Inspection, label func(header string) string) *widget.Table {
-	// Cells hold text cut to the column's width by rune count: a label that
-	// truncates itself measures the text many times on every redraw, which
-	// made a redraw of the grid cost ~100 ms.
+	// Each column is as wide as its header with the longest field name it
+	// can show, within bounds; the row numbers' column fits the last number.
+	bold := fyne.TextStyle{Bold: true}
+	size := theme.TextSize()
+	pad := 2 * theme.InnerPadding()
+	widths := make([]float32, len(ins.Headers))
+	for i, h := range ins.Headers {
+		w := fyne.MeasureText(h+" → property_street", size, bold).Width + pad
+		widths[i] = min(max(w, previewMinColumn), previewColumn)
+	}
+	// Cells hold their text already cut to the column's width, worked out
+	// once per cell: a label that truncates itself measures its text many
+	// times on every redraw, which made a redraw of the grid cost ~100 ms.
+	cells := map[int]string{}
 	tbl := widget.NewTable(
 		func() (int, int) { return len(ins.Sample), len(ins.Headers) },
 		func() fyne.CanvasObject { return widget.NewLabel("") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			v := ""
-			if row := ins.Sample[id.Row]; id.Col < len(row) {
-				v = row[id.Col]
+			k := id.Row*len(ins.Headers) + id.Col
+			v, ok := cells[k]
+			if !ok {
+				if row := ins.Sample[id.Row]; id.Col < len(row) {
+					v = fitWidth(row[id.Col], widths[id.Col]-pad, size, fyne.TextStyle{})
+				}
+				cells[k] = v
 			}
-			setText(o.(*widget.Label), fit(v, previewRunes))
+			setText(o.(*widget.Label), v)
 		})
 	tbl.ShowHeaderRow = true
 	tbl.ShowHeaderColumn = true
 	tbl.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, bold)
 	}
 	tbl.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
 		switch {
 		case id.Row < 0 && id.Col >= 0:
-			setText(l, fit(label(ins.Headers[id.Col]), previewRunes-2))
+			setText(l, fitWidth(label(ins.Headers[id.Col]), widths[id.Col]-pad, size, bold))
 		case id.Col < 0 && id.Row >= 0:
 			setText(l, strconv.Itoa(id.Row+1))
 		default:
 			setText(l, "")
 		}
 	}
-	for i := range ins.Headers {
-		tbl.SetColumnWidth(i, previewColumn)
+	for i, w := range widths {
+		tbl.SetColumnWidth(i, w)
 	}
+	tbl.SetColumnWidth(-1, fyne.MeasureText(strconv.Itoa(max(len(ins.Sample), 1)), size, bold).Width+pad)
 	return tbl
 }
 
-// The preview grid's column width and the runes that fit in it.
+// The preview grid's column widths, most and least.
 const (
-	previewColumn = 170
-	previewRunes  = 20
+	previewColumn    = 260
+	previewMinColumn = 90
 )
-
-// fit cuts s to n runes, marking the cut with an ellipsis.
-func fit(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
 
 // keyOf is the field a header is mapped to ("" when none).
 func (t *Trace) keyOf(header string) string {

@@ -1,7 +1,10 @@
 package wizard
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -9,8 +12,12 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -215,26 +222,26 @@ func TestTraceShowsEachValidationCaseNextToItsField(t *testing.T) {
 	cases := []struct {
 		name  string
 		edit  func(m mapping.Mapping)
-		label func(b *board) string
+		label func(b *board) *widget.Label
 		want  []string
 	}{
 		{"missing names", func(m mapping.Mapping) { delete(m, mapping.FirstName); delete(m, mapping.LastName) },
-			func(b *board) string { return b.groups[mapping.GroupName].problem.Text },
+			func(b *board) *widget.Label { return b.groups[mapping.GroupName].problem },
 			[]string{"first_name and last_name must be mapped", "missing: first_name, last_name"}},
 		{"no full address group", func(m mapping.Mapping) {
 			for _, k := range append(mapping.GroupKeys(mapping.GroupProperty), mapping.GroupKeys(mapping.GroupMailing)...) {
 				delete(m, k)
 			}
-		}, func(b *board) string { return b.address.Text },
+		}, func(b *board) *widget.Label { return b.address },
 			[]string{"At least one complete address group"}},
 		{"unknown key", func(m mapping.Mapping) { m["frist_name"] = "First Name" },
-			func(b *board) string { return b.general.Text },
+			func(b *board) *widget.Label { return b.general },
 			[]string{`Unknown key "frist_name"`, `did you mean "first_name"`}},
 		{"incomplete group", func(m mapping.Mapping) { delete(m, mapping.MailingZip); delete(m, mapping.MailingState) },
-			func(b *board) string { return b.groups[mapping.GroupMailing].problem.Text },
+			func(b *board) *widget.Label { return b.groups[mapping.GroupMailing].problem },
 			[]string{"mailing address group is all-or-nothing", "missing mailing_state, mailing_zip"}},
 		{"column absent", func(m mapping.Mapping) { m[mapping.PropertyCity] = "Town" },
-			func(b *board) string { return b.slotByK[mapping.PropertyCity].problem.Text },
+			func(b *board) *widget.Label { return b.slotByK[mapping.PropertyCity].problem },
 			[]string{`Column "Town" mapped to property_city is not in the CSV`, `"Property City"`}},
 	}
 	for _, c := range cases {
@@ -244,7 +251,11 @@ func TestTraceShowsEachValidationCaseNextToItsField(t *testing.T) {
 			c.edit(m)
 			f.presets["saved"], f.match = m, "saved" // arrives as a matching preset
 			h := openTrace(t, f)
-			got := c.label(h.tr.board)
+			l := c.label(h.tr.board)
+			got := l.Text
+			if !l.Visible() {
+				t.Errorf("the problem %q is not shown", got)
+			}
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("shown %q; want it to contain %q", got, w)
@@ -371,6 +382,54 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 	}
 }
 
+// A submission the server refuses with 402, or that cannot reach the
+// server, says so in a dialog; the wizard stays open with Submit enabled.
+func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
+	api402 := &client.APIError{StatusCode: 402, Message: "Insufficient credits"}
+	cases := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"402", &desk.CreditsError{Needed: 1200, Balance: 300, Err: api402},
+			[]string{"Not enough credits", "needs 1,200 credits", "900 short", "Top up"}},
+		{"unreachable", fmt.Errorf("POST /traces: %w", &url.Error{Op: "Post", URL: "https://api.example.com/v1/traces",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}),
+			[]string{"Can't reach the server", "internet connection"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(traceHeaders, traceRows)
+			f.submitErr = func(bool) error { return c.err }
+			h := openTrace(t, f)
+			act(func() { test.Tap(h.tr.submitBtn) })
+			h.settle(t)
+			top := h.w.Canvas().Overlays().Top()
+			for _, w := range c.want {
+				if findLabel(top, w) == nil && !strings.Contains(overlayText(top), w) {
+					t.Errorf("the dialog %q lacks %q", overlayText(top), w)
+				}
+			}
+			if h.tr.submitBtn.Disabled() || h.tr.ctx.Err() != nil {
+				t.Fatal("after a refused submission the wizard should stay open with Submit enabled")
+			}
+		})
+	}
+}
+
+func overlayText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, x := range test.LaidOutObjects(o) {
+		switch l := x.(type) {
+		case *widget.Label:
+			b.WriteString(l.Text + "\n")
+		case *canvas.Text:
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
 func TestTraceUnreadableFileShowsTheError(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
@@ -380,5 +439,55 @@ func TestTraceUnreadableFileShowsTheError(t *testing.T) {
 	idle(t, &tr.bg)
 	if l := findLabel(tr.root, "line 3"); l == nil {
 		t.Fatalf("no error naming the line")
+	}
+}
+
+// longFile is a 200-column file whose headers are long, the trace's ten
+// among them.
+func longFile() ([]string, [][]string) {
+	var headers []string
+	for i := 0; i < 190; i++ {
+		headers = append(headers, fmt.Sprintf("County Assessor Export Column %03d (Do Not Edit)", i))
+	}
+	for _, h := range traceHeaders {
+		headers = append(headers, "Owner Record "+h+" As Of The Last Tax Roll Update")
+	}
+	rows := make([][]string, 25)
+	for r := range rows {
+		row := make([]string, len(headers))
+		for c := range row {
+			row[c] = fmt.Sprintf("A RATHER LONG VALUE IN ROW %d AND COLUMN %d", r, c)
+		}
+		rows[r] = row
+	}
+	return headers, rows
+}
+
+// The wizard fits a 1024×700 window on every tab, whatever the file: a
+// dialog that asks for more than the window makes the window grow past a
+// small screen.
+func TestTraceFitsASmallWindow(t *testing.T) {
+	headers, rows := longFile()
+	f := newFake(headers, rows)
+	h := openTrace(t, f)
+	h.w.Resize(fyne.NewSize(1024, 700))
+	m := mapping.Mapping{}
+	for i, k := range mapping.Keys(mapping.Trace) {
+		m[k] = headers[190+i]
+	}
+	m[mapping.PropertyCity] = "A Column That Is Not In This File At All, With A Long Name"
+	h.set(t, m)
+	act(func() {
+		h.tr.presetNote.SetText(`Saved as preset "a preset with a long name": files with these columns will use it automatically.`)
+	})
+	for i := 0; i < 3; i++ {
+		var got fyne.Size
+		act(func() {
+			h.tr.tabs.SelectIndex(i)
+			got = h.tr.root.MinSize()
+		})
+		if got.Width > 900 || got.Height > 600 {
+			t.Errorf("tab %d asks for %v, more than a 1024×700 window's dialog has", i, got)
+		}
 	}
 }

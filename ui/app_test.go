@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -148,6 +149,18 @@ func (h *harness) button(text string) *widget.Button {
 	return nil
 }
 
+// tapHeader taps the viewer's column header showing text.
+func (h *harness) tapHeader(text string) {
+	h.t.Helper()
+	for _, o := range h.objects() {
+		if c, ok := o.(*headerCell); ok && c.Visible() && c.Text == text {
+			h.do(func() { test.Tap(c) })
+			return
+		}
+	}
+	h.t.Fatalf("no column header %q on screen", text)
+}
+
 func (h *harness) hasText(sub string) bool {
 	for _, o := range h.objects() {
 		switch x := o.(type) {
@@ -293,13 +306,61 @@ func TestUnreachableServerDialog(t *testing.T) {
 	h.tap(f.connect)
 	<-done
 	got := h.dialogText()
-	for _, want := range []string{"Can't reach api.example.com.", "Check your connection"} {
+	for _, want := range []string{"Can't reach api.example.com.", "Check your internet connection"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("dialog %q lacks %q", got, want)
 		}
 	}
 	if !strings.Contains(got, "Can't reach the server") {
 		t.Fatalf("dialog title missing: %q", got)
+	}
+}
+
+// A key check against a server that does not answer can be cancelled;
+// trying a key from the sandbox leaves the sandbox session as it was.
+func TestFirstRunCheckCanBeCancelled(t *testing.T) {
+	fb := newFake()
+	h := start(t, fb)
+	sandboxURL := h.app.Session().BaseURL
+	h.tap(h.button("Use my API key…"))
+	f := h.app.firstRun
+	done := make(chan error, 2)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	fb.mu.Lock()
+	fb.connectHangs = true
+	fb.mu.Unlock()
+	h.tap(f.connect)
+	if !f.stop.Visible() || !f.connect.Disabled() {
+		t.Fatal("no Cancel while the key is checked")
+	}
+	h.tap(f.stop)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled check: %v", err)
+	}
+	if f.stop.Visible() || f.connect.Disabled() || !strings.Contains(f.status.Text, "Cancelled") {
+		t.Fatalf("after cancel: status %q, connect disabled %v", f.status.Text, f.connect.Disabled())
+	}
+	if h.app.win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("a dialog after a cancel: %q", h.dialogText())
+	}
+
+	// A refused key shows a dialog naming the server typed, and the
+	// sandbox session keeps its address.
+	fb.mu.Lock()
+	fb.connectHangs = false
+	fb.connectErr = func(bool) error {
+		return fmt.Errorf("GET /account: %w", &client.APIError{StatusCode: 401, Message: "invalid key"})
+	}
+	fb.mu.Unlock()
+	h.tap(f.connect)
+	<-done
+	if !strings.Contains(h.dialogText(), "API key refused") {
+		t.Fatalf("dialog %q", h.dialogText())
+	}
+	if h.app.Session().BaseURL != sandboxURL || !h.app.Session().Sandbox {
+		t.Fatalf("session after a refused key: %+v", h.app.Session())
 	}
 }
 
@@ -312,7 +373,9 @@ func TestInsufficientCreditsDialog(t *testing.T) {
 		{"needed and balance known", &desk.CreditsError{Needed: 1200, Balance: 300, Err: &client.APIError{StatusCode: 402, Message: "Insufficient credits"}},
 			[]string{"Not enough credits", "needs 1,200 credits", "balance is 300", "900 short", "Top up or lower the rows"}},
 		{"bare 402", fmt.Errorf("POST /traces: %w", &client.APIError{StatusCode: 402, Message: "Insufficient credits"}),
-			[]string{"Not enough credits", "Top up or lower the rows"}},
+			[]string{"Not enough credits", "The server refused the charge: Insufficient credits.", "Top up"}},
+		{"prepaid with enough credits", &desk.CreditsError{Needed: 100, Balance: 5000, Err: &client.APIError{StatusCode: 402, Message: "the account is past due"}},
+			[]string{"Payment refused", "balance (5,000 credits) covers this job (100 credits)", "past due", "billing"}},
 		{"metered past due", &desk.CreditsError{Metered: true, PastDue: true, Err: &client.APIError{StatusCode: 402}},
 			[]string{"Payment past due", "card"}},
 	}
@@ -374,6 +437,23 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	}
 	if len(fb.saved) != 1 {
 		t.Fatalf("saved %d times, want 1", len(fb.saved))
+	}
+	// The dialog stays open with the mistake shown next to what was typed.
+	if !f2.problem.Visible() || !strings.Contains(f2.problem.Text, "host:port") || f2.webhookAddr.Text != "localhost" || !h.hasText("Listen on") {
+		t.Fatalf("after an invalid address: problem %q (shown %v)", f2.problem.Text, f2.problem.Visible())
+	}
+	// Saved settings with a receiver that cannot start: saved, and the
+	// dialog says why webhooks are not on.
+	fb.mu.Lock()
+	fb.saveErr = &desk.WebhookError{NoSecret: true}
+	fb.mu.Unlock()
+	f2.webhookAddr.SetText("127.0.0.1:9124")
+	h.tap(h.button("Save"))
+	if err := <-saved; err == nil {
+		t.Fatal("no error from a receiver that cannot start")
+	}
+	if !strings.Contains(f2.problem.Text, "webhook secret") || len(fb.saved) != 2 {
+		t.Fatalf("problem %q after %d saves", f2.problem.Text, len(fb.saved))
 	}
 	f2.dialog.Hide()
 
@@ -531,7 +611,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 	}
 
 	// Tapping a header sorts by it; again reverses; a third time restores.
-	h.tap(h.button("last_name"))
+	h.tapHeader("last_name")
 	if err := <-queried; err != nil {
 		t.Fatal(err)
 	}
@@ -545,12 +625,12 @@ func TestViewerSortAndFilter(t *testing.T) {
 	if got := fmt.Sprint(col()); got != "[ Adams Brown Jones Smith]" {
 		t.Fatalf("ascending: %s", got)
 	}
-	h.tap(h.button("last_name ▲"))
+	h.tapHeader("last_name ▲")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {
 		t.Fatalf("descending: %s", got)
 	}
-	h.tap(h.button("last_name ▼"))
+	h.tapHeader("last_name ▼")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Adams Brown ]" {
 		t.Fatalf("file order: %s", got)

@@ -21,9 +21,11 @@ type fakeBackend struct {
 
 	resumeErr  error
 	connectErr func(sessionOnly bool) error
-	connected  []string // "base|key|sessionOnly"
-	sandboxes  int
-	signedOut  int
+	// connectHangs makes Connect wait for its context to end.
+	connectHangs bool
+	connected    []string // "base|key|sessionOnly"
+	sandboxes    int
+	signedOut    int
 
 	account    *client.Account
 	accountErr error
@@ -41,6 +43,7 @@ type fakeBackend struct {
 	exported []string
 	settings settings.Settings
 	saved    []settings.Settings
+	saveErr  error // returned after saving (a receiver that cannot start)
 	dir      string
 }
 
@@ -64,6 +67,13 @@ func (f *fakeBackend) Resume(ctx context.Context) (desk.Session, error) {
 }
 
 func (f *fakeBackend) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (desk.Session, error) {
+	f.mu.Lock()
+	hangs := f.connectHangs
+	f.mu.Unlock()
+	if hangs {
+		<-ctx.Done()
+		return desk.Session{}, ctx.Err()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.connected = append(f.connected, strings.Join([]string{baseURL, key, map[bool]string{true: "session", false: "keyring"}[sessionOnly]}, "|"))
@@ -208,7 +218,7 @@ func (f *fakeBackend) SaveSettings(ctx context.Context, s settings.Settings) err
 	}
 	f.settings = s
 	f.saved = append(f.saved, s)
-	return nil
+	return f.saveErr
 }
 
 func (f *fakeBackend) SetWebhookSecret(ctx context.Context, secret string) error {

@@ -25,7 +25,11 @@ type firstRun struct {
 	connect *widget.Button
 	sandbox *widget.Button
 	status  *widget.Label
-	content fyne.CanvasObject
+	// stop is the Cancel button shown while a key is checked (a server
+	// that does not answer is retried for up to connectTimeout).
+	stop     *widget.Button
+	stopWork context.CancelFunc
+	content  fyne.CanvasObject
 	// onDone is called on the UI thread when a connect attempt ends.
 	onDone func(error)
 }
@@ -62,6 +66,12 @@ func (a *App) newFirstRun() *firstRun {
 	f.sandbox = &widget.Button{Text: "Try the sandbox", OnTapped: f.onSandbox}
 	f.status = widget.NewLabel("")
 	f.status.Wrapping = fyne.TextWrapWord
+	f.stop = widget.NewButton("Cancel", func() {
+		if f.stopWork != nil {
+			f.stopWork()
+		}
+	})
+	f.stop.Hide()
 
 	title := widget.NewLabelWithStyle("Welcome to SkipDesk", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	intro := widget.NewLabel("Skip-trace owner lists and scrub phone lists against the Do-Not-Call and litigator lists.")
@@ -76,7 +86,7 @@ func (a *App) newFirstRun() *firstRun {
 	sandboxCard := widget.NewCard("Just looking?", "Try the sandbox", container.NewVBox(sandboxHelp, f.sandbox))
 
 	cards := container.NewGridWithColumns(2, keyCard, sandboxCard)
-	box := container.NewVBox(title, intro, cards, f.status)
+	box := container.NewVBox(title, intro, cards, f.status, container.NewCenter(f.stop))
 	if a.session.Sandbox && a.main != nil {
 		// Came here from the sandbox: offer the way back.
 		box.Add(container.NewCenter(widget.NewButton("Back to the sandbox", func() { a.win.SetContent(a.main) })))
@@ -93,6 +103,8 @@ func (f *firstRun) busy(on bool, msg string) {
 	} else {
 		f.connect.Enable()
 		f.sandbox.Enable()
+		f.stop.Hide()
+		f.stopWork = nil
 	}
 }
 
@@ -113,11 +125,13 @@ func (f *firstRun) tryConnect(sessionOnly bool) {
 		return
 	}
 	f.busy(true, "Checking the key with "+desk.HostOf(base)+"…")
-	background(a.ctx, func(ctx context.Context) (desk.Session, error) {
-		ctx, cancel := context.WithTimeout(ctx, connectTimeout)
-		defer cancel()
+	ctx, cancel := context.WithTimeout(a.ctx, connectTimeout)
+	f.stopWork = cancel
+	f.stop.Show()
+	background(ctx, func(ctx context.Context) (desk.Session, error) {
 		return a.be.Connect(ctx, base, key, sessionOnly)
 	}, func(s desk.Session, err error) {
+		cancel()
 		f.busy(false, "")
 		switch {
 		case err == nil:
@@ -132,10 +146,11 @@ func (f *firstRun) tryConnect(sessionOnly bool) {
 						f.tryConnect(true)
 					}
 				}, a.win)
+		case errors.Is(err, context.Canceled):
+			f.status.SetText("Cancelled: the key was not checked or saved.")
 		default:
-			a.session.BaseURL = base // for the host in the message
-			a.showError(err)
-			a.session.BaseURL = ""
+			// Named after the server typed here, not the session's.
+			a.showProblem(desk.Explain(err, desk.HostOf(base)))
 		}
 		f.done(err)
 	})

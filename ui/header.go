@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 	"sync"
 
@@ -23,6 +24,7 @@ type header struct {
 
 	account    *widget.Label
 	billing    *widget.Label
+	pastDue    *widget.Label
 	subBar     *widget.ProgressBar
 	subText    *widget.Label
 	subBox     *fyne.Container
@@ -39,19 +41,59 @@ type header struct {
 func newHeader(a *App) *header {
 	h := &header{app: a}
 	h.account = widget.NewLabelWithStyle("Loading the account…", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	h.account.Truncation = fyne.TextTruncateEllipsis
 	h.billing = widget.NewLabel("")
+	h.billing.Truncation = fyne.TextTruncateEllipsis
+	h.pastDue = widget.NewLabel("")
+	h.pastDue.Importance = widget.DangerImportance
+	h.pastDue.TextStyle = fyne.TextStyle{Bold: true}
+	h.pastDue.Wrapping = fyne.TextWrapWord
+	h.pastDue.Hide()
 	h.subBar = widget.NewProgressBar()
 	h.subBar.TextFormatter = func() string { return "" }
 	h.subText = widget.NewLabel("")
+	// The centre takes what the account and the rates leave: at narrow
+	// widths the plan line is cut, never drawn over the rates.
+	h.subText.Truncation = fyne.TextTruncateEllipsis
 	h.subBox = container.NewVBox(h.subText, h.subBar)
 	h.subBox.Hide()
 	h.rates = widget.NewLabel("")
 	h.refreshBtn = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), h.onRefresh)
 
-	left := container.NewVBox(h.account, h.billing)
+	// A long e-mail or billing line is cut rather than pushing the
+	// window wider than the screen.
+	left := container.NewVBox(capWidth(h.account, maxAccountWidth), capWidth(h.billing, maxAccountWidth))
 	right := container.NewVBox(h.rates, container.NewHBox(layoutSpacer(), h.refreshBtn))
-	h.content = container.NewBorder(nil, nil, left, right, container.NewPadded(h.subBox))
+	h.content = container.NewBorder(nil, h.pastDue, left, right, container.NewPadded(h.subBox))
 	return h
+}
+
+// maxAccountWidth is the most the account's lines take of the header.
+const maxAccountWidth = 340
+
+// capWidth holds a truncating label to its text's width, or to most when
+// the text is wider (a truncating label alone asks for almost no width).
+func capWidth(l *widget.Label, most float32) fyne.CanvasObject {
+	return container.New(&capLayout{label: l, most: most}, l)
+}
+
+type capLayout struct {
+	label *widget.Label
+	most  float32
+}
+
+func (c *capLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	// Rounded up, with a pixel to spare: the window rounds sizes to pixels,
+	// and a label given a hair less than its text cuts it.
+	w := float32(math.Ceil(float64(fyne.MeasureText(c.label.Text, theme.TextSize(), c.label.TextStyle).Width))) + 2*theme.InnerPadding() + 1
+	return fyne.NewSize(min(w, c.most), c.label.MinSize().Height)
+}
+
+func (c *capLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
 }
 
 func (h *header) onRefresh() { h.app.refreshNow() }
@@ -96,30 +138,38 @@ func (h *header) show(acc *client.Account) {
 	if who == "" {
 		who = "Account " + acc.ID
 	}
+	h.account.SetText(who)
+	pastDue := false
 	switch acc.BillingMode {
 	case client.BillingMetered:
-		h.account.SetText(who + " · Metered billing")
 		if m := acc.Metered; m != nil {
-			s := fmt.Sprintf("Usage not yet billed: %s of %s credits", desk.Count(m.UnbilledUsage), desk.Count(m.Threshold))
+			s := fmt.Sprintf("Metered billing · %s of %s credits not yet billed", desk.Count(m.UnbilledUsage), desk.Count(m.Threshold))
 			if m.CardLast4 != "" {
 				s += " · card •••• " + m.CardLast4
 			}
-			if m.PastDue {
-				s += " · PAST DUE: jobs are refused until the card is updated"
-			}
+			pastDue = m.PastDue
 			h.billing.SetText(s)
 		} else {
-			h.billing.SetText("Usage is charged to the card on file")
+			h.billing.SetText("Metered billing · usage is charged to the card on file")
 		}
 	default:
 		mode := "Prepaid"
 		if acc.BillingMode != "" && acc.BillingMode != client.BillingPrepaid {
 			mode = strings.ToUpper(acc.BillingMode[:1]) + acc.BillingMode[1:]
 		}
-		h.account.SetText(who + " · " + mode)
-		h.billing.SetText(desk.Count(acc.Credits) + " credits")
+		h.billing.SetText(mode + " · " + desk.Count(acc.Credits) + " credits")
+	}
+	if pastDue {
+		h.pastDue.SetText("PAYMENT PAST DUE: new jobs are refused until the card on file is updated in the provider's dashboard.")
+		h.pastDue.Show()
+	} else {
+		h.pastDue.Hide()
 	}
 	if s := acc.Subscription; s != nil && s.CreditsLimit > 0 {
+		// The bar says how much is used (an empty bar alone reads as full
+		// in the dark theme); the line above names the plan and its period.
+		used := fmt.Sprintf("%s of %s credits used", desk.Count(s.CreditsUsed), desk.Count(s.CreditsLimit))
+		h.subBar.TextFormatter = func() string { return used }
 		h.subBar.Max = float64(s.CreditsLimit)
 		h.subBar.SetValue(float64(min(s.CreditsUsed, s.CreditsLimit)))
 		end := ""
@@ -130,11 +180,14 @@ func (h *header) show(acc *client.Account) {
 		if name == "" {
 			name = s.PlanID
 		}
-		h.subText.SetText(fmt.Sprintf("%s plan: %s of %s credits used%s", name, desk.Count(s.CreditsUsed), desk.Count(s.CreditsLimit), end))
+		h.subText.SetText(fmt.Sprintf("%s plan%s", name, end))
 		h.subBox.Show()
 	} else {
 		h.subBox.Hide()
 	}
+	// The account's lines changed width: lay the header out again (a
+	// truncating label's own size does not change with its text).
+	h.content.Refresh()
 }
 
 func (h *header) showRates(p *client.Pricing) {

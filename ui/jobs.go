@@ -13,10 +13,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/ui/flow"
 )
 
 // Columns of the jobs table.
@@ -24,8 +26,8 @@ var jobColumns = []struct {
 	title string
 	width float32
 }{
-	{"Job", 220}, {"Kind", 95}, {"Status", 210}, {"Created", 120}, {"Rows", 65},
-	{"Matches", 80}, {"Charged", 78}, {"Refunded", 86}, {"Net", 60}, {"Ind. / LLC", 130},
+	{"Job", 200}, {"Kind", 90}, {"Status", 200}, {"Created", 110}, {"Rows", 65},
+	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 130},
 }
 
 // tickEvery is how often processing rows redraw their elapsed time.
@@ -102,7 +104,8 @@ func newJobsView(a *App) *jobsView {
 	v.updateActions()
 
 	filters := container.NewHBox(widget.NewLabel("Show"), v.kind, v.status, v.older)
-	actions := container.NewHBox(v.openBtn, v.folderBtn, v.xlsxBtn, v.scrubBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
+	// The actions wrap onto a second row in a narrow window.
+	actions := flow.New(v.openBtn, v.folderBtn, v.xlsxBtn, v.scrubBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
 	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
 	v.empty = a.welcomePanel()
 	v.empty.Hide()
@@ -121,6 +124,9 @@ func newJobsView(a *App) *jobsView {
 				uiDo(func() {
 					if v.anyProcessing() {
 						v.table.Refresh()
+						if j, ok := v.current(); ok && j.Status == "processing" {
+							v.showDetail() // its elapsed time too
+						}
 					}
 				})
 			case <-quit:
@@ -629,12 +635,16 @@ func (a *App) showInFolder(path string) {
 // showSaved tells where a file was written, with a way to open its folder.
 func (a *App) showSaved(path string) {
 	defer a.fire("saved")
-	d := dialog.NewCustomConfirm("Saved", "Show in folder", "OK",
-		widget.NewLabel("Saved to "+path), func(show bool) {
-			if show {
-				a.showInFolder(path)
-			}
-		}, a.win)
+	msg := widget.NewLabel("Saved to " + path)
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		d.Hide()
+		a.showInFolder(path)
+	}}
+	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
+	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }
 

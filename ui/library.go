@@ -123,7 +123,11 @@ func (v *libraryView) search() {
 			case q == "":
 				v.status.SetText(fmt.Sprintf("%s on this computer. Select one to open it.", plural(len(items), "result", "results")))
 			default:
-				v.status.SetText(fmt.Sprintf("%s contain \"%s\". Select one to open it.", plural(len(items), "result", "results"), q))
+				verb := "contain"
+				if len(items) == 1 {
+					verb = "contains"
+				}
+				v.status.SetText(fmt.Sprintf("%s %s \"%s\". Select one to open it.", plural(len(items), "result", "results"), verb, q))
 			}
 		}
 		v.list.Refresh()

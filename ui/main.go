@@ -74,6 +74,7 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 		buttons = container.NewHBox(
 			&widget.Button{Text: "New trace", Importance: widget.HighImportance, OnTapped: a.onNewTrace},
 			widget.NewButton("DNC scrub", a.onNewDNC),
+			widget.NewButton("Single lookup", a.onSingleLookup),
 		)
 	}
 	body.Alignment = fyne.TextAlignCenter

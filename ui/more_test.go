@@ -108,16 +108,20 @@ func TestHeaderMeteredAndSubscription(t *testing.T) {
 		Metered:      &client.Metered{Threshold: 5000, UnbilledUsage: 1234, CardLast4: "4242", PastDue: true},
 		Subscription: &client.Subscription{PlanName: "Pro", CreditsLimit: 10000, CreditsUsed: 2500, CurrentPeriodEnd: end}}
 	h := start(t, fb)
-	for _, want := range []string{"va@example.com · Metered billing", "1,234 of 5,000", "•••• 4242", "PAST DUE",
-		"Pro plan: 2,500 of 10,000 credits used", "period ends " + end.Local().Format("Jan 2, 2006")} {
+	for _, want := range []string{"va@example.com", "Metered billing", "1,234 of 5,000", "•••• 4242", "PAYMENT PAST DUE",
+		"Pro plan · period ends " + end.Local().Format("Jan 2, 2006")} {
 		if !h.hasText(want) {
 			t.Fatalf("header lacks %q", want)
 		}
 	}
 	var bar float64
-	h.do(func() { bar = h.app.header.subBar.Value / h.app.header.subBar.Max })
-	if bar != 0.25 {
-		t.Fatalf("subscription bar at %v, want 0.25", bar)
+	var barText string
+	h.do(func() {
+		bar = h.app.header.subBar.Value / h.app.header.subBar.Max
+		barText = h.app.header.subBar.TextFormatter()
+	})
+	if bar != 0.25 || barText != "2,500 of 10,000 credits used" {
+		t.Fatalf("subscription bar at %v saying %q, want 0.25 and the credits used", bar, barText)
 	}
 }
 
@@ -263,4 +267,36 @@ func (h *harness) dialogTextSafe() string {
 	var s string
 	h.do(func() { s = h.dialogText() })
 	return s
+}
+
+// The main window fits a 1024×700 screen with a result open: a row of
+// buttons or a header that asks for more makes the window grow past it.
+func TestMainWindowFitsASmallScreen(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	fb.account.Subscription = &client.Subscription{PlanName: "Professional Annual", CreditsLimit: 1_000_000, CreditsUsed: 123_456,
+		CurrentPeriodEnd: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
+	fb.account.Email = "virtual.assistant.number.one@a-real-estate-investor.example.com"
+	fb.account.BillingMode = "metered"
+	fb.account.Metered = &client.Metered{Threshold: 50_000, UnbilledUsage: 12_345, CardLast4: "4242", PastDue: true}
+	h := start(t, fb)
+	h.win.Resize(fyne.NewSize(1024, 700))
+	r := sampleResult()
+	r.headers = append(r.headers, "A Column Header From The County Export That Goes On And On", "dnc", "litigator")
+	for i := range r.rows {
+		r.rows[i] = append(r.rows[i], "x", "no", "no")
+	}
+	h.do(func() { h.app.showViewer(r, "owners") })
+	for _, tab := range []int{0, 2} {
+		var got fyne.Size
+		h.do(func() {
+			h.app.tabs.SelectIndex(tab)
+			h.app.jobs.selectJob("trc_1")
+			got = h.app.main.MinSize()
+		})
+		if got.Width > 1000 || got.Height > 680 {
+			t.Errorf("tab %d: the main screen asks for %v, more than a 1024×700 screen", tab, got)
+		}
+	}
 }

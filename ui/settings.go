@@ -2,12 +2,17 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 )
 
@@ -24,6 +29,8 @@ type settingsForm struct {
 	theme         *widget.RadioGroup
 	notifications *widget.Check
 	signOut       *widget.Button
+	saveBtn       *widget.Button
+	problem       *widget.Label // why the last save failed, in the dialog
 	dialog        dialog.Dialog
 	// onSaved is called on the UI thread after a save (tests wait on it).
 	onSaved func(error)
@@ -78,15 +85,48 @@ func (a *App) newSettingsForm() *settingsForm {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Notifications", f.notifications),
 	)
-	content := container.NewVBox(form, bottom)
-	d := dialog.NewCustomConfirm("Settings", "Save", "Cancel", content, func(save bool) {
-		if save {
-			f.save()
-		}
-	}, a.win)
-	d.Resize(fyne.NewSize(620, 440))
+	f.problem = widget.NewLabel("")
+	f.problem.Wrapping = fyne.TextWrapWord
+	f.problem.Importance = widget.DangerImportance
+	f.problem.Hide()
+
+	// The dialog stays open until the settings are saved: a mistake is
+	// shown in it, next to what the user typed.
+	var d *dialog.CustomDialog
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { d.Hide() })
+	f.saveBtn = &widget.Button{Text: "Save", Icon: theme.ConfirmIcon(), Importance: widget.HighImportance, OnTapped: f.save}
+	content := container.NewVBox(connectionLine(a.session), form, f.problem, bottom,
+		container.NewHBox(layout.NewSpacer(), cancel, f.saveBtn, layout.NewSpacer()))
+	d = dialog.NewCustomWithoutButtons("Settings", content, a.win)
+	d.Resize(fyne.NewSize(620, 0))
 	f.dialog = d
 	return f
+}
+
+// connectionLine says which account the window works with and where its
+// key is kept.
+func connectionLine(s desk.Session) fyne.CanvasObject {
+	var text string
+	switch {
+	case s.Sandbox:
+		text = "Connected to the sandbox on this computer (demo account)."
+	case s.BaseURL == "":
+		text = "Not connected."
+	case s.SessionOnly:
+		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key is kept for this session only (this computer has no keyring)."
+	default:
+		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key is kept in this computer's keyring."
+	}
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// fail shows why the settings were not (all) saved, in the dialog.
+func (f *settingsForm) fail(p desk.Problem) {
+	f.problem.SetText(p.String())
+	f.problem.Show()
+	f.dialog.Resize(fyne.NewSize(620, 0)) // room for the message
 }
 
 func (f *settingsForm) values() settings.Settings {
@@ -110,29 +150,43 @@ func (f *settingsForm) save() {
 	s := f.values()
 	secret := f.webhookSecret.Text
 	if err := s.Validate(); err != nil {
-		dialog.ShowError(err, a.win)
+		f.fail(desk.Problem{What: capitalise(err.Error()) + "."})
 		if f.onSaved != nil {
 			f.onSaved(err)
 		}
 		return
 	}
-	background(a.ctx, func(ctx context.Context) (struct{}, error) {
+	f.saveBtn.Disable()
+	background(a.ctx, func(ctx context.Context) (bool, error) {
 		if secret != "" {
 			if err := a.be.SetWebhookSecret(ctx, secret); err != nil {
-				return struct{}{}, err
+				return false, err
 			}
 		}
-		return struct{}{}, a.be.SaveSettings(ctx, s)
-	}, func(_ struct{}, err error) {
-		if err != nil {
-			a.showError(err)
-		} else {
+		err := a.be.SaveSettings(ctx, s)
+		var we *desk.WebhookError
+		return err == nil || errors.As(err, &we), err
+	}, func(saved bool, err error) {
+		f.saveBtn.Enable()
+		if saved {
 			a.applyTheme(s.Theme)
+		}
+		if err != nil {
+			f.fail(desk.Explain(err, desk.HostOf(a.session.BaseURL)))
+		} else {
+			f.dialog.Hide()
 		}
 		if f.onSaved != nil {
 			f.onSaved(err)
 		}
 	})
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func (f *settingsForm) onSignOut() {

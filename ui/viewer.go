@@ -11,10 +11,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/ui/flow"
 )
 
 // filterDelay is how long the filter box waits after the last key before it
@@ -101,12 +103,7 @@ func newViewer(a *App, res desk.Result, name string) *viewer {
 	v.view = res
 	v.table = widget.NewTableWithHeaders(v.length, v.createCell, v.updateCell)
 	v.table.ShowHeaderColumn = true
-	v.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		b.Alignment = widget.ButtonAlignLeading
-		return b
-	}
+	v.table.CreateHeader = func() fyne.CanvasObject { return newHeaderCell() }
 	v.table.UpdateHeader = v.updateHeader
 	for i, h := range v.headers {
 		v.table.SetColumnWidth(i, columnWidth(h))
@@ -145,7 +142,8 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 	)
 	top := container.NewBorder(nil, nil, nil, v.count, v.filter)
-	bar := container.NewBorder(nil, nil, quick, tools)
+	// The quick filters and the tools share a row while it is wide enough.
+	bar := flow.New(quick, tools)
 	return container.NewBorder(container.NewVBox(top, bar), nil, nil, nil, v.table)
 }
 
@@ -172,7 +170,7 @@ func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 func (v *viewer) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
-	b := o.(*widget.Button)
+	b := o.(*headerCell)
 	switch {
 	case id.Row < 0 && id.Col >= 0 && id.Col < len(v.headers):
 		text := v.headers[id.Col]
@@ -302,4 +300,35 @@ func (v *viewer) close() {
 		v.debounce.Stop()
 	}
 	go v.res.Close()
+}
+
+// headerCell is a column header of the viewer: its name, cut with an
+// ellipsis to the column's width (a button's text would run over the next
+// header), and a tap to sort.
+type headerCell struct {
+	widget.Label
+	OnTapped func()
+}
+
+func newHeaderCell() *headerCell {
+	h := &headerCell{}
+	h.TextStyle = fyne.TextStyle{Bold: true}
+	h.Truncation = fyne.TextTruncateEllipsis
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+// Tapped implements fyne.Tappable.
+func (h *headerCell) Tapped(*fyne.PointEvent) {
+	if h.OnTapped != nil {
+		h.OnTapped()
+	}
+}
+
+// Cursor shows a hand over a header that sorts.
+func (h *headerCell) Cursor() desktop.Cursor {
+	if h.OnTapped != nil {
+		return desktop.PointerCursor
+	}
+	return desktop.DefaultCursor
 }

@@ -100,7 +100,8 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err := h.Wait("matched only", 20*time.Second, func() bool { return v.view.Len() == job.Matches }); err != nil {
 		return err
 	}
-	h.Do(func() { v.onHeaderTapped(indexOf(v.headers, "owner_last_name")) })
+	// Sorted by a column in view, so that the screenshot shows its arrow.
+	h.Do(func() { v.onHeaderTapped(indexOf(v.headers, "Owner Last Name")) })
 	if err := h.Wait("sorted", 20*time.Second, func() bool { return v.q.SortCol >= 0 && v.count.Text != "Filtering…" }); err != nil {
 		return err
 	}

@@ -29,6 +29,18 @@ func runTraceWizard(h *e2e.Harness) error {
 		return errors.New("the welcome panel with the sample list is not shown (run in the sandbox with an empty SKIPDESK_HOME)")
 	}
 
+	// The whole trace runs in a 1024×700 window (a small laptop screen): no
+	// screen may make the window grow past it.
+	h.Do(func() { a.win.Resize(fyne.NewSize(1024, 700)) })
+	shot := func(name string) error {
+		var size fyne.Size
+		h.Do(func() { size = a.win.Canvas().Size() })
+		if size.Width > 1024 || size.Height > 700 {
+			return fmt.Errorf("%s: the window grew to %v past 1024×700", name, size)
+		}
+		return h.Shot(name)
+	}
+
 	// Pick: the welcome panel's button opens the wizard on the sample list.
 	if err := h.Wait("the welcome panel is laid out", 20*time.Second, func() bool {
 		return a.jobs.empty.Visible() && !fyne.CurrentApp().Driver().AbsolutePositionForObject(a.sampleBtn).IsZero()
@@ -45,7 +57,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	if err := h.Shot("wizard-01-file"); err != nil {
+	if err := shot("wizard-01-file"); err != nil {
 		return err
 	}
 
@@ -56,7 +68,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	if len(auto) != 10 {
 		return fmt.Errorf("auto-mapping filled %d fields, want 10: %v", len(auto), auto)
 	}
-	if err := h.Shot("wizard-02-map-auto"); err != nil {
+	if err := shot("wizard-02-map-auto"); err != nil {
 		return err
 	}
 	// Clear first_name from its dropdown: the missing-names problem shows and
@@ -68,7 +80,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	if err := h.Shot("wizard-03-map-missing-name"); err != nil {
+	if err := shot("wizard-03-map-missing-name"); err != nil {
 		return err
 	}
 	// Drag the column's chip back onto the first_name field.
@@ -86,7 +98,7 @@ func runTraceWizard(h *e2e.Harness) error {
 		h.Do(func() { m = w.Mapping() })
 		return fmt.Errorf("%w (mapping %v)", err, m)
 	}
-	if err := h.Shot("wizard-04-map-dropped"); err != nil {
+	if err := shot("wizard-04-map-dropped"); err != nil {
 		return err
 	}
 
@@ -106,7 +118,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	var after string
 	h.Do(func() { after = w.Summary() })
 	h.Logf("estimate %q → %q", before, after)
-	if err := h.Shot("wizard-05-options-cost"); err != nil {
+	if err := shot("wizard-05-options-cost"); err != nil {
 		return err
 	}
 
@@ -134,7 +146,7 @@ func runTraceWizard(h *e2e.Harness) error {
 		return err
 	}
 	h.Logf("submitted %s (%s)", job.ID, job.Status)
-	if err := h.Shot("wizard-06-submitted"); err != nil {
+	if err := shot("wizard-06-submitted"); err != nil {
 		return err
 	}
 
@@ -148,7 +160,7 @@ func runTraceWizard(h *e2e.Harness) error {
 		return errors.New("the include_llcs trace shows no individuals/LLC breakdown")
 	}
 	h.Do(func() { h.Shell.ShowJobs(job.ID) })
-	if err := h.Shot("wizard-07-completed"); err != nil {
+	if err := shot("wizard-07-completed"); err != nil {
 		return err
 	}
 
@@ -162,7 +174,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
 		return err
 	}
-	if err := h.Shot("wizard-08-result"); err != nil {
+	if err := shot("wizard-08-result"); err != nil {
 		return err
 	}
 	return scrubAndCallable(h, a, job)

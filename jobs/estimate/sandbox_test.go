@@ -102,6 +102,25 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 	os.WriteFile(utf16File, u16, 0o600)
 	xlsxFile := filepath.Join(dir, "owners.xlsx")
 	writeXLSX(t, xlsxFile, ownerList(150, 5))
+	// Lines of two files pasted together: CR LF, LF and bare CR ends.
+	mixed := strings.Split(ownerList(300, 6), "\r\n")
+	var mb strings.Builder
+	for i, line := range mixed {
+		mb.WriteString(line + []string{"\r\n", "\n", "\r"}[i%3])
+	}
+	mixedFile := filepath.Join(dir, "pasted.csv")
+	os.WriteFile(mixedFile, []byte(mb.String()), 0o600)
+	crlfFile := filepath.Join(dir, "crlf.csv")
+	os.WriteFile(crlfFile, []byte(ownerList(300, 6)), 0o600)
+	for _, p := range []string{mixedFile, crlfFile} {
+		ins, err := input.Inspect(ctx, p, input.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 300 - 8; ins.Rows != want || ins.RaggedRows != 0 { // 8 blank records (i%37 == 5)
+			t.Fatalf("%s: %d rows (%d ragged), want %d", filepath.Base(p), ins.Rows, ins.RaggedRows, want)
+		}
+	}
 
 	prop := mapping.Mapping{mapping.PropertyStreet: "Situs Address", mapping.PropertyCity: "Situs City", mapping.PropertyState: "Situs State", mapping.PropertyZip: "Situs Zip"}
 	full := prop.Clone()
@@ -123,6 +142,7 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 		{"windows-1252 prepared", cp1252File, full, []string{"normal", "enhanced"}},
 		{"utf-16 prepared", utf16File, full, []string{"normal", "enhanced"}},
 		{"xlsx prepared", xlsxFile, mail, []string{"normal", "enhanced"}},
+		{"mixed line ends prepared", mixedFile, full, []string{"normal", "enhanced"}},
 		{"enhanced, no names", utf8File, prop, []string{"enhanced"}},
 		{"enhanced, last name only", utf8File, lastOnly, []string{"enhanced"}},
 	}

@@ -62,6 +62,9 @@ type App struct {
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
 
+	// menu is the window's main menu (the main actions and their shortcuts).
+	menu *fyne.MainMenu
+
 	stopEvents func()
 	bridge     *eventBridge
 

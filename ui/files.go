@@ -80,20 +80,38 @@ func (a *App) libraryDir() string {
 	return ""
 }
 
-// addShortcuts binds the keyboard shortcuts of the main actions.
+// addShortcuts binds the keyboard shortcuts of the main actions, and puts
+// the same actions in the window's menu: the menu shows each shortcut, and
+// a menu's shortcut works even while a text box has the focus (the canvas's
+// own shortcuts then go to the text box).
 func (a *App) addShortcuts() {
-	bind := func(key fyne.KeyName, f func()) {
-		a.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault},
-			func(fyne.Shortcut) {
-				if a.jobs != nil {
-					f()
-				}
-			})
+	type action struct {
+		label string
+		key   fyne.KeyName
+		f     func()
 	}
-	bind(fyne.KeyN, a.onNewTrace)
-	bind(fyne.KeyD, a.onNewDNC)
-	bind(fyne.KeyL, a.onSingleLookup)
-	bind(fyne.KeyO, a.onOpenResult)
-	bind(fyne.KeyR, a.refreshNow)
-	bind(fyne.KeyComma, a.showSettings)
+	file := []action{
+		{"New trace…", fyne.KeyN, a.onNewTrace},
+		{"DNC scrub…", fyne.KeyD, a.onNewDNC},
+		{"Single lookup…", fyne.KeyL, a.onSingleLookup},
+		{"Open result…", fyne.KeyO, a.onOpenResult},
+		{"Settings…", fyne.KeyComma, a.showSettings},
+	}
+	view := []action{{"Refresh", fyne.KeyR, a.refreshNow}}
+	items := func(acts []action) []*fyne.MenuItem {
+		var out []*fyne.MenuItem
+		for _, x := range acts {
+			sc := &desktop.CustomShortcut{KeyName: x.key, Modifier: fyne.KeyModifierShortcutDefault}
+			run := func() {
+				if a.jobs != nil { // connected
+					x.f()
+				}
+			}
+			a.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { run() })
+			out = append(out, &fyne.MenuItem{Label: x.label, Shortcut: sc, Action: run})
+		}
+		return out
+	}
+	a.menu = fyne.NewMainMenu(fyne.NewMenu("File", items(file)...), fyne.NewMenu("View", items(view)...))
+	a.win.SetMainMenu(a.menu)
 }

@@ -45,6 +45,34 @@ func TestShortcuts(t *testing.T) {
 	}
 }
 
+// The main menu holds the same actions and names their shortcuts.
+func TestMainMenu(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	want := map[string]fyne.KeyName{"New trace…": fyne.KeyN, "DNC scrub…": fyne.KeyD, "Single lookup…": fyne.KeyL,
+		"Open result…": fyne.KeyO, "Settings…": fyne.KeyComma, "Refresh": fyne.KeyR}
+	found := map[string]*fyne.MenuItem{}
+	for _, m := range h.app.menu.Items {
+		for _, it := range m.Items {
+			found[it.Label] = it
+		}
+	}
+	for label, key := range want {
+		it := found[label]
+		if it == nil {
+			t.Fatalf("no %q in the menu", label)
+		}
+		if sc, ok := it.Shortcut.(*desktop.CustomShortcut); !ok || sc.KeyName != key {
+			t.Fatalf("%q has shortcut %v, want %s", label, it.Shortcut, key)
+		}
+	}
+	h.do(found["Single lookup…"].Action)
+	if got := h.nextFlow(); got != "lookup" {
+		t.Fatalf("the menu opened %q", got)
+	}
+}
+
 func TestDropResultOpensViewer(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil

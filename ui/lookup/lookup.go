@@ -61,6 +61,7 @@ func Show(win fyne.Window, b Backend) *Screen {
 	sz := win.Canvas().Size()
 	d.Resize(fyne.NewSize(max(min(sz.Width*0.9, 980), 640), max(sz.Height*0.9, 560)))
 	d.Show()
+	win.Canvas().Focus(s.first) // type the name straight away
 	return s
 }
 

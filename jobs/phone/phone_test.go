@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -88,6 +89,9 @@ func FuzzNormalize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		n := Normalize(s)
+		if want, ok := ruleRestated(s); ok != n.Valid || ok && want != n.Digits {
+			t.Fatalf("Normalize(%q) = %+v; the rule restated says %q valid %v", s, n, want, ok)
+		}
 		if n.Valid {
 			if len(n.Digits) != 10 || n.Digits[0] < '2' || n.Digits[3] < '2' || n.Reason != "" {
 				t.Fatalf("Normalize(%q) = %+v: not a valid NANP number", s, n)
@@ -112,6 +116,36 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// ruleRestated is the provider's rule written again, independently: a
+// value in Excel's scientific form is invalid; the value is cut at its
+// first "x" or "#" (and at the "e" of an "ex" before it); of the digits
+// left, 11 starting with 1 lose it; 10 digits whose area code and
+// exchange start with 2-9 are a number.
+func ruleRestated(s string) (string, bool) {
+	if sciForm.MatchString(strings.TrimSpace(s)) {
+		return "", false
+	}
+	low := strings.ToLower(s)
+	if i := strings.IndexAny(low, "x#"); i >= 0 {
+		low = strings.TrimSuffix(low[:i], "e")
+	}
+	var d []byte
+	for _, c := range []byte(low) {
+		if c >= '0' && c <= '9' {
+			d = append(d, c)
+		}
+	}
+	if len(d) == 11 && d[0] == '1' {
+		d = d[1:]
+	}
+	if len(d) != 10 || d[0] < '2' || d[3] < '2' {
+		return "", false
+	}
+	return string(d), true
+}
+
+var sciForm = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+$`)
 
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()

@@ -27,6 +27,9 @@ type fakeBackend struct {
 	lastOpts  input.Options
 	submits   []submitCall
 	submitErr func(again bool) error
+	// uploading, when set, makes SubmitTrace report half the upload, send on
+	// it and wait for its context to end.
+	uploading chan struct{}
 	phones    string
 }
 
@@ -123,14 +126,22 @@ func (f *fakeBackend) SavePreset(ctx context.Context, name string, headers []str
 }
 
 func (f *fakeBackend) SubmitTrace(ctx context.Context, up client.TraceUpload, opts input.Options, drop, again bool) (string, error) {
+	f.mu.Lock()
+	f.submits = append(f.submits, submitCall{up: up, drop: drop, again: again})
+	errf := f.submitErr
+	uploading := f.uploading
+	f.mu.Unlock()
+	if uploading != nil {
+		// Half sent, then wait for the user's Cancel.
+		up.Progress(50, 100)
+		uploading <- struct{}{}
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
 	if up.Progress != nil {
 		up.Progress(50, 100)
 		up.Progress(100, 100)
 	}
-	f.mu.Lock()
-	f.submits = append(f.submits, submitCall{up: up, drop: drop, again: again})
-	errf := f.submitErr
-	f.mu.Unlock()
 	if errf != nil {
 		if err := errf(again); err != nil {
 			return "", err

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -489,5 +490,72 @@ func TestTraceFitsASmallWindow(t *testing.T) {
 		if got.Width > 900 || got.Height > 600 {
 			t.Errorf("tab %d asks for %v, more than a 1024×700 window's dialog has", i, got)
 		}
+	}
+}
+
+// Saved presets are offered; "Save as preset" is one click; a preset whose
+// columns match the file's is applied when the file opens, and says so.
+func TestTracePresets(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.presets["county A"] = map[string]string{"first_name": "Last Name", "last_name": "First Name",
+		"property_street": "Property Address", "property_city": "Property City", "property_state": "Property State", "property_zip": "Property Zip"}
+	h := openTrace(t, f)
+	tr := h.tr
+	if !slices.Contains(tr.presetSel.Options, "county A") {
+		t.Fatalf("presets offered: %v", tr.presetSel.Options)
+	}
+	// Applied from the list: the board shows it, with its name.
+	act(func() { tr.presetSel.SetSelected("county A") })
+	h.settle(t)
+	if tr.board.m["first_name"] != "Last Name" || tr.board.m["mailing_zip"] != "" {
+		t.Fatalf("mapping after choosing the preset: %v", tr.board.m)
+	}
+	if c := tr.board.slotByK["first_name"].conf.Text; !strings.Contains(c, "county A") {
+		t.Fatalf("slot says %q, want the preset's name", c)
+	}
+	// One click saves the mapping shown, under the name in the box.
+	act(func() { tr.tabs.SelectIndex(1); tr.presetName.SetText("my county") })
+	act(func() { test.Tap(findButton(tr.root, "Save as preset")) })
+	h.settle(t)
+	f.mu.Lock()
+	saved := f.presets["my county"]
+	f.mu.Unlock()
+	if saved["first_name"] != "Last Name" || !slices.Contains(tr.presetSel.Options, "my county") || !strings.Contains(tr.presetNote.Text, "my county") {
+		t.Fatalf("saved %v; offered %v; note %q", saved, tr.presetSel.Options, tr.presetNote.Text)
+	}
+
+	// The next file with these columns opens with it.
+	f.match = "my county"
+	h2 := openTrace(t, f)
+	if h2.tr.board.m["first_name"] != "Last Name" || !strings.Contains(h2.tr.presetNote.Text, `"my county" applied`) {
+		t.Fatalf("matching preset not applied: %v, note %q", h2.tr.board.m, h2.tr.presetNote.Text)
+	}
+}
+
+// The upload shows its progress with a Cancel button; a cancelled upload
+// leaves the wizard open and says what may have happened.
+func TestTraceUploadProgressAndCancel(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.uploading = make(chan struct{}, 1)
+	h := openTrace(t, f)
+	act(func() { test.Tap(h.tr.submitBtn) })
+	recv(t, f.uploading, "the upload")
+	var cancel *widget.Button
+	var label string
+	act(func() {
+		top := h.w.Canvas().Overlays().Top()
+		cancel = findButton(top, "Cancel")
+		label = overlayText(top)
+	})
+	if cancel == nil || !strings.Contains(label, "Uploading: 50 bytes of 100 bytes") {
+		t.Fatalf("progress dialog: %q", label)
+	}
+	if !h.tr.submitBtn.Disabled() {
+		t.Fatal("Submit enabled during the upload")
+	}
+	act(func() { test.Tap(cancel) })
+	h.settle(t)
+	if h.tr.ctx.Err() != nil || !strings.Contains(h.tr.status.Text, "Upload cancelled") || h.tr.submitBtn.Disabled() {
+		t.Fatalf("after cancel: closed %v, status %q, submit disabled %v", h.tr.ctx.Err() != nil, h.tr.status.Text, h.tr.submitBtn.Disabled())
 	}
 }

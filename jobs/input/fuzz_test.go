@@ -21,6 +21,7 @@ func FuzzInspect(f *testing.F) {
 		"\xff\xfea\x00,\x00b\x00\n\x001\x00,\x002\x00",
 		"title\n\na\tb\n1\t2\x00\n",
 		"a|b\n\"unclosed|x\n",
+		"a,b\r\n1,2\r3,\"4\r5\"\n6,7\r",
 		"Jos\xe9,Pe\xf1a\n1,2\n",
 		"PK\x03\x04",
 		"",

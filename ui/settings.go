@@ -74,7 +74,7 @@ func (a *App) newSettingsForm() *settingsForm {
 	}
 	var bottom fyne.CanvasObject = container.NewVBox(widget.NewSeparator(), f.signOut)
 	if a.session.Sandbox {
-		bottom = widget.NewLabel("In the sandbox: no API key is stored. Use \"Use my API key…\" to connect your account.")
+		bottom = layout.NewSpacer() // the connection line says it all
 	}
 
 	form := widget.NewForm(
@@ -109,7 +109,7 @@ func connectionLine(s desk.Session) fyne.CanvasObject {
 	var text string
 	switch {
 	case s.Sandbox:
-		text = "Connected to the sandbox on this computer (demo account)."
+		text = "Connected to the sandbox on this computer: a demo account, no API key stored. Use \"Use my API key…\" to connect your own account."
 	case s.BaseURL == "":
 		text = "Not connected."
 	case s.SessionOnly:

@@ -171,9 +171,11 @@ func (r *chipRenderer) Refresh() {
 		r.bg.FillColor = th.Color(theme.ColorNameButton, v)
 		r.bg.StrokeColor = th.Color(theme.ColorNamePrimary, v)
 	case chipMapped:
+		// Used already: filled, no frame, the text as readable as any
+		// (the placeholder colour was too faint on the light theme).
 		r.bg.FillColor = th.Color(theme.ColorNameSelection, v)
 		r.bg.StrokeColor = th.Color(theme.ColorNameSelection, v)
-		r.text.Color = th.Color(theme.ColorNamePlaceHolder, v)
+		r.text.TextStyle = fyne.TextStyle{Italic: true}
 	case chipInSlot:
 		r.bg.FillColor = th.Color(theme.ColorNamePrimary, v)
 		r.bg.StrokeColor = th.Color(theme.ColorNamePrimary, v)

@@ -59,6 +59,7 @@ type jobsView struct {
 	empty        fyne.CanvasObject
 	older        *widget.Button
 	selected     string // key of the selected job
+	loadProblem  string // why the last reload failed ("" when it did not)
 
 	openBtn, folderBtn, xlsxBtn, callableBtn, scrubBtn, webhookBtn, reconcileBtn *widget.Button
 
@@ -154,12 +155,18 @@ func (v *jobsView) reload(done func()) {
 	spawn(func() {
 		jobs, more, err := a.be.Jobs(a.ctx, pages)
 		uiDo(func() {
+			v.loadProblem = ""
 			if err != nil {
-				v.detail.SetText("The jobs list could not be loaded from the server: " + desk.Explain(err, desk.HostOf(a.session.BaseURL)).String())
+				p := desk.Explain(err, desk.HostOf(a.session.BaseURL))
+				v.loadProblem = "The jobs list could not be loaded from the server: " + p.What
+				if jobs != nil {
+					v.loadProblem += " Shown: the jobs kept on this computer."
+				}
 			}
 			if jobs != nil || err == nil {
 				v.setJobs(jobs, more)
 			}
+			v.showDetail()
 		})
 		if done != nil {
 			done()
@@ -447,8 +454,11 @@ func (v *jobsView) showDetail() {
 	j, ok := v.current()
 	v.updateActions()
 	if !ok {
-		if len(v.all) > 0 {
-			v.detail.SetText(fmt.Sprintf("%d jobs shown. Select a job to see its details and actions.", len(v.shown)))
+		switch {
+		case v.loadProblem != "":
+			v.detail.SetText(v.loadProblem)
+		case len(v.all) > 0:
+			v.detail.SetText(plural(len(v.shown), "job", "jobs") + " shown. Select a job to see its details and actions.")
 		}
 		return
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"net"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -326,5 +328,26 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 		if got.Width > 1000 || got.Height > 680 {
 			t.Errorf("tab %d: the main screen asks for %v, more than a 1024×700 screen", tab, got)
 		}
+	}
+}
+
+// Offline in a session: the header and the jobs list say the server cannot
+// be reached; the window still opens (the library works offline).
+func TestServerUnreachableInSession(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.accountErr = down
+	fb.jobsErr = down
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
+	h := start(t, fb)
+	for _, want := range []string{"Account not loaded", "Can't reach api.example.com", "jobs list could not be loaded"} {
+		if !h.hasText(want) {
+			t.Fatalf("the window does not say %q", want)
+		}
+	}
+	if len(h.app.jobs.shown) != 1 {
+		t.Fatalf("the ledger's jobs are not shown offline: %v", h.app.jobs.shown)
 	}
 }

@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/input/internal/corpus"
 )
@@ -89,15 +87,6 @@ func measure(b *testing.B, size int64, body func()) {
 	// CPU time (all threads, user+system) per run: steadier than wall time
 	// on a shared machine.
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(n), "cpu-ms/op")
-}
-
-// cpuTime is the process's CPU time so far (user + system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkInspect50MB is the whole inspection of the generated list.

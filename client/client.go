@@ -10,7 +10,8 @@
 //     retried on 429 (Retry-After in seconds or as an HTTP-date, capped;
 //     a negative or unreadable value falls back to the backoff), on 5xx
 //     other than 501/505, and on network errors, with jittered exponential
-//     backoff within a retry count and a time budget.
+//     backoff within a retry count and a time budget (which the failed
+//     attempts themselves use up too).
 //   - The charged POSTs (POST /traces, POST /dnc, POST /traces/single) carry
 //     no idempotency key, so they are resent only when the request provably
 //     never left the machine: DNS, dial or TLS failures, or a connection on
@@ -29,8 +30,9 @@
 //
 // A redirect is followed only for a GET (at most 5, never to plain http); a
 // 3xx answering a POST comes back as an *APIError. An upload the server
-// stops taking, or a response body that stops arriving, for the idle
-// timeout ends the attempt like a reset would; so does a JSON or error body
+// stops taking, a read left unanswered, or a response body that stops
+// arriving, for the idle timeout ends the attempt like a reset would; so
+// does a JSON or error body
 // still incomplete after the body timeout. A result download is capped in
 // size (WithMaxDownloadBytes).
 //
@@ -117,8 +119,9 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithIdleTimeout sets how long a response body may go without a single byte
-// arriving, or an upload without the server taking a single byte, before
-// the attempt is abandoned (a GET is then retried; a charged POST reports an
+// arriving, an upload without the server taking a single byte, or a read
+// (not a charged POST) without an answer once sent, before the attempt is
+// abandoned (a GET is then retried; a charged POST reports an
 // unknown outcome). The default is 60 s; 0 or less turns the watch off.
 func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idle = d } }
 

@@ -24,11 +24,16 @@ type RetryPolicy struct {
 	BaseDelay     time.Duration // first backoff; doubles each retry
 	MaxDelay      time.Duration // cap of one backoff
 	MaxRetryAfter time.Duration // cap applied to a server's Retry-After
-	Budget        time.Duration // total time one call may spend waiting to retry
+	// Budget bounds the time one call spends on failures: the waits before
+	// retries plus the failed attempts themselves (for a download only the
+	// attempts that got no answer: a cut download keeps its bytes). A
+	// server that accepts connections and never answers thus costs one
+	// budget, not one response timeout per retry.
+	Budget time.Duration
 }
 
 // DefaultRetryPolicy: 5 retries, 500 ms doubling up to 30 s, Retry-After
-// capped at 60 s, at most 2 minutes of waiting per call.
+// capped at 60 s, at most 2 minutes spent on failures per call.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 5, BaseDelay: 500 * time.Millisecond, MaxDelay: 30 * time.Second,
 		MaxRetryAfter: 60 * time.Second, Budget: 2 * time.Minute}
@@ -177,9 +182,13 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 				return fmt.Errorf("client: %s: %w", r.op(), err)
 			}
 		}
-		retry, retryAfter, err := c.attempt(ctx, r, handle)
+		start := time.Now()
+		retry, retryAfter, answered, err := c.attempt(ctx, r, handle)
 		if !retry {
 			return err
+		}
+		if !answered || !r.stream {
+			rt.waited += time.Since(start)
 		}
 		if ok, werr := rt.wait(ctx, retryAfter); werr != nil {
 			return fmt.Errorf("client: %s: %w (while waiting to retry after: %v)", r.op(), werr, err)
@@ -189,9 +198,10 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 	}
 }
 
-// attempt sends r once. It returns the call's error and whether the policy
-// allows another attempt (with the server's Retry-After, if any).
-func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Response) error) (retry bool, retryAfter time.Duration, err error) {
+// attempt sends r once. It returns the call's error, whether the policy
+// allows another attempt (with the server's Retry-After, if any), and
+// whether an answer (a status line and headers) arrived.
+func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Response) error) (retry bool, retryAfter time.Duration, answered bool, err error) {
 	// The attempt has its own context so that a stalled transfer can be
 	// cut without ending the call.
 	actx, cancel := context.WithCancel(ctx)
@@ -200,11 +210,19 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 	defer wd.stop()
 	req, err := c.newHTTPRequest(actx, r)
 	if err != nil {
-		return false, 0, err
+		return false, 0, false, err
 	}
 	wd.sending(req, c.idle)
 	var st sendState
-	req = req.WithContext(httptrace.WithClientTrace(req.Context(), st.trace()))
+	trace := st.trace()
+	if !r.charged && c.idle > 0 {
+		// A read is answered at once by a working server: waiting longer
+		// than the idle timeout for the status line is a stall too. (A
+		// charged POST waits for the transport's longer header timeout:
+		// the server may be checking a 50 MB file, and it is not resent.)
+		trace.WroteRequest = func(httptrace.WroteRequestInfo) { wd.awaitAnswer(c.idle) }
+	}
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		if why := wd.reason(); why != nil && ctx.Err() == nil {
@@ -214,13 +232,13 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		var re *redirectError
 		switch {
 		case r.charged && sent:
-			return false, 0, c.unknownOutcome(r, err)
+			return false, 0, false, c.unknownOutcome(r, err)
 		case ctx.Err() != nil:
-			return false, 0, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+			return false, 0, false, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
 		case errors.As(err, &re):
-			return false, 0, c.transportError(r, err)
+			return false, 0, false, c.transportError(r, err)
 		}
-		return shouldRetry(r.charged, 0, sent), 0, c.transportError(r, err)
+		return shouldRetry(r.charged, 0, sent), 0, false, c.transportError(r, err)
 	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	limit := c.bodyLimit
@@ -233,30 +251,30 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		herr := handle(resp)
 		resp.Body.Close()
 		if herr == nil {
-			return false, 0, nil
+			return false, 0, true, nil
 		}
 		if r.charged {
 			// Accepted (and charged), but the answer cannot be read: the
 			// job exists and its id is unknown.
-			return false, 0, c.unknownOutcome(r, herr)
+			return false, 0, true, c.unknownOutcome(r, herr)
 		}
 		var bre *bodyReadError
 		if !errors.As(herr, &bre) {
-			return false, 0, herr
+			return false, 0, true, herr
 		}
 		if ctx.Err() != nil {
-			return false, 0, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+			return false, 0, true, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
 		}
-		return true, 0, c.transportError(r, bre.err)
+		return true, 0, true, c.transportError(r, bre.err)
 	}
 	apiErr := c.readAPIError(r, resp)
 	if r.charged && resp.StatusCode >= 500 {
 		// The server failed somewhere while handling a charged request:
 		// whether the charge was recorded is not known. Never resend.
 		apiErr.outcomeUnknown = true
-		return false, 0, apiErr
+		return false, 0, true, apiErr
 	}
-	return shouldRetry(r.charged, resp.StatusCode, true), apiErr.RetryAfter, apiErr
+	return shouldRetry(r.charged, resp.StatusCode, true), apiErr.RetryAfter, true, apiErr
 }
 
 // watchdog ends an attempt whose transfer stops moving: an upload the
@@ -271,6 +289,7 @@ type watchdog struct {
 
 	mu     sync.Mutex
 	send   *time.Timer // running while the transport waits to send more
+	head   *time.Timer // running while a read waits for the status line
 	recv   *time.Timer // idle watch of the response body
 	whole  *time.Timer // body timeout
 	done   bool
@@ -296,7 +315,7 @@ func (w *watchdog) stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.done = true
-	for _, t := range []*time.Timer{w.send, w.recv, w.whole} {
+	for _, t := range []*time.Timer{w.send, w.head, w.recv, w.whole} {
 		if t != nil {
 			t.Stop()
 		}
@@ -368,14 +387,32 @@ func (b *sendBody) Close() error {
 	return b.ReadCloser.Close()
 }
 
+// awaitAnswer starts the wait for the status line once the request is
+// written (again, if the transport rewrote it on another connection).
+func (w *watchdog) awaitAnswer(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done || w.sendOK {
+		return
+	}
+	if w.head != nil {
+		w.head.Stop()
+	}
+	w.head = time.AfterFunc(d, func() {
+		w.fire(fmt.Errorf("no answer came within %v of sending the request: %w", d, errStalled))
+	})
+}
+
 // receiving watches resp's body: idle between bytes, limit for the whole
 // body (0: none).
 func (w *watchdog) receiving(resp *http.Response, idle, limit time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.sendOK = true
-	if w.send != nil {
-		w.send.Stop()
+	for _, t := range []*time.Timer{w.send, w.head} {
+		if t != nil {
+			t.Stop()
+		}
 	}
 	if w.done || (idle <= 0 && limit <= 0) {
 		return

@@ -307,3 +307,33 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 		}
 	}
 }
+
+// A server that takes requests and never answers (nor closes): each read
+// attempt ends after the idle timeout, and the time lost counts against the
+// retry budget, so the call ends after about one budget rather than one
+// response timeout per retry.
+func TestWorstServerNeverAnswers(t *testing.T) {
+	release := make(chan struct{})
+	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+	s2 := newScripted(t, func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body); <-release })
+	t.Cleanup(func() { close(release) }) // runs before the servers' Close
+	c := s.client(t, WithIdleTimeout(200*time.Millisecond), WithRetryPolicy(RetryPolicy{MaxRetries: 20,
+		BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Budget: 500 * time.Millisecond}))
+	err := within(t, time.Minute, func() error { _, err := c.Pricing(context.Background()); return err })
+	var te *TransportError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "no answer came within") {
+		t.Fatalf("err %v", err)
+	}
+	if n := s.hits.Load(); n < 2 || n > 4 {
+		t.Fatalf("%d attempts of 200 ms within a budget of 500 ms, want 2 to 4", n)
+	}
+	// A charged POST is not cut by the read's short wait (the server may be
+	// checking the file), but by the caller's context; it is sent once.
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	c2 := s2.client(t, WithIdleTimeout(200*time.Millisecond))
+	_, err = c2.Traces.Single(ctx, &SingleTraceRequest{FirstName: "A"})
+	if !errors.Is(err, ErrOutcomeUnknown) || s2.hits.Load() != 1 || strings.Contains(err.Error(), "no answer came within") {
+		t.Fatalf("charged: %v after %d requests", err, s2.hits.Load())
+	}
+}

@@ -31,6 +31,8 @@ type DNC struct {
 	cancel context.CancelFunc
 	dlg    *dialog.CustomDialog
 	root   *fyne.Container
+	// loadingBar is the endless bar while the file is read.
+	loadingBar *widget.ProgressBarInfinite
 
 	path     string
 	opts     input.Options
@@ -173,7 +175,19 @@ func (d *DNC) open(path string) {
 }
 
 func (d *DNC) loading(msg string) {
-	d.root.Objects = []fyne.CanvasObject{container.NewCenter(container.NewVBox(widget.NewLabel(msg), widget.NewProgressBarInfinite(), widget.NewButton("Cancel", d.close)))}
+	bar := widget.NewProgressBarInfinite()
+	d.setRoot(container.NewCenter(container.NewVBox(widget.NewLabel(msg), bar, widget.NewButton("Cancel", d.close))))
+	d.loadingBar = bar
+}
+
+// setRoot shows obj in the dialog and stops the loading bar it replaces
+// (see Trace.setRoot).
+func (d *DNC) setRoot(obj fyne.CanvasObject) {
+	if d.loadingBar != nil {
+		d.loadingBar.Stop()
+		d.loadingBar = nil
+	}
+	d.root.Objects = []fyne.CanvasObject{obj}
 	d.root.Refresh()
 }
 
@@ -183,8 +197,7 @@ func (d *DNC) failed(err error) {
 	msg.Importance = widget.DangerImportance
 	other := widget.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
 	other.Importance = widget.HighImportance
-	d.root.Objects = []fyne.CanvasObject{container.NewBorder(nil, container.NewHBox(other, widget.NewButton("Close", d.close)), nil, nil, msg)}
-	d.root.Refresh()
+	d.setRoot(container.NewBorder(nil, container.NewHBox(other, widget.NewButton("Close", d.close)), nil, nil, msg))
 }
 
 func (d *DNC) loaded(ins *input.Inspection) {
@@ -244,8 +257,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	split.Offset = 0.66
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil,
 		container.NewHBox(widget.NewButton("Cancel", d.close), d.submitBtn), d.summary)
-	d.root.Objects = []fyne.CanvasObject{container.NewBorder(d.topBox, footer, nil, nil, split)}
-	d.root.Refresh()
+	d.setRoot(container.NewBorder(d.topBox, footer, nil, nil, split))
 
 	// The phone column: a list made from a trace has "phone"; otherwise
 	// auto-mapping finds it.

@@ -35,6 +35,8 @@ type Trace struct {
 	cancel context.CancelFunc
 	dlg    *dialog.CustomDialog
 	root   *fyne.Container // swapped between loading, error and the wizard
+	// loadingBar is the endless bar while the file is read.
+	loadingBar *widget.ProgressBarInfinite
 
 	path    string
 	opts    input.Options
@@ -212,7 +214,19 @@ func (t *Trace) fetchRates() {
 func (t *Trace) showLoading(msg string) {
 	bar := widget.NewProgressBarInfinite()
 	cancel := widget.NewButton("Cancel", t.close)
-	t.root.Objects = []fyne.CanvasObject{container.NewCenter(container.NewVBox(widget.NewLabel(msg), bar, cancel))}
+	t.setRoot(container.NewCenter(container.NewVBox(widget.NewLabel(msg), bar, cancel)))
+	t.loadingBar = bar
+}
+
+// setRoot shows obj in the dialog. The loading bar it replaces is stopped:
+// an endless bar out of sight still animates, and every frame of it redrew
+// the whole window (the 200-column board included) for a minute or so.
+func (t *Trace) setRoot(obj fyne.CanvasObject) {
+	if t.loadingBar != nil {
+		t.loadingBar.Stop()
+		t.loadingBar = nil
+	}
+	t.root.Objects = []fyne.CanvasObject{obj}
 	t.root.Refresh()
 }
 
@@ -223,8 +237,7 @@ func (t *Trace) showError(err error) {
 	other := widget.NewButton("Choose another file…", func() { t.pickFile(t.open) })
 	other.Importance = widget.HighImportance
 	cancel := widget.NewButton("Close", t.close)
-	t.root.Objects = []fyne.CanvasObject{container.NewBorder(nil, container.NewHBox(other, cancel), nil, nil, msg)}
-	t.root.Refresh()
+	t.setRoot(container.NewBorder(nil, container.NewHBox(other, cancel), nil, nil, msg))
 }
 
 // loaded builds the wizard for an inspected file.
@@ -301,8 +314,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	cancel := widget.NewButton("Cancel", t.close)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(cancel, t.submitBtn), layout.NewSpacer())
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil, buttons, container.NewVBox(t.summary, t.status))
-	t.root.Objects = []fyne.CanvasObject{container.NewBorder(nil, footer, nil, nil, t.tabs)}
-	t.root.Refresh()
+	t.setRoot(container.NewBorder(nil, footer, nil, nil, t.tabs))
 
 	// First guess: auto-mapping, then a matching preset replaces it.
 	sug := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace)

@@ -559,3 +559,21 @@ func TestTraceUploadProgressAndCancel(t *testing.T) {
 		t.Fatalf("after cancel: closed %v, status %q, submit disabled %v", h.tr.ctx.Err() != nil, h.tr.status.Text, h.tr.submitBtn.Disabled())
 	}
 }
+
+// The endless bar shown while the file is read stops once the wizard is up:
+// out of sight it would still animate, redrawing the window every frame.
+func TestTraceLoadingBarStops(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	tr := newTrace(w, newFake(traceHeaders, traceRows), nil)
+	w.SetContent(tr.root)
+	var bar *widget.ProgressBarInfinite
+	act(func() {
+		tr.open("/data/owners.csv")
+		bar = tr.loadingBar
+	})
+	idle(t, &tr.bg)
+	if bar == nil || bar.Running() {
+		t.Fatalf("loading bar %v still running after the file was read", bar)
+	}
+}

@@ -53,7 +53,7 @@ func (a *App) showConnect() {
 func (a *App) newFirstRun() *firstRun {
 	f := &firstRun{app: a}
 	f.baseURL = widget.NewEntry()
-	f.baseURL.SetPlaceHolder("https://api.example.com/v1")
+	f.baseURL.SetPlaceHolder("the API address from your provider, ending in /v1")
 	if s := a.be.Settings(); s.BaseURL != "" && !s.Sandbox {
 		f.baseURL.SetText(s.BaseURL)
 	} else if desk.DefaultBaseURL != "" {

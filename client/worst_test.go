@@ -62,14 +62,15 @@ func TestWorstServerEndlessJSONBody(t *testing.T) {
 	// Slow (a byte now and then, so the idle watch never fires): the body
 	// timeout ends the attempt; a read is retried, then gives up.
 	s = newScripted(t, endless(200, `{`, 5*time.Millisecond))
+	p := fastRetry()
 	c := s.client(t, WithBodyTimeout(150*time.Millisecond))
 	err = within(t, time.Minute, func() error { _, err := c.Account(context.Background()); return err })
 	var te *TransportError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "did not arrive in full") {
 		t.Fatalf("trickling body: %v", err)
 	}
-	if n := s.hits.Load(); n != int32(fastRetry().MaxRetries+1) {
-		t.Fatalf("%d requests, want %d", n, fastRetry().MaxRetries+1)
+	if n := s.hits.Load(); n != int32(p.MaxRetries+1) {
+		t.Fatalf("%d requests, want %d", n, p.MaxRetries+1)
 	}
 	// The same trickle answering a charged POST: one request, outcome unknown.
 	for name, call := range chargedCalls(t) {

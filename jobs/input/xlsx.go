@@ -77,11 +77,7 @@ func (x *xlsxSource) open(sheet string) (err error) {
 		x.rows.Close()
 		x.rows = nil
 	}
-	// Before excelize decodes a row of it, the sheet's XML is checked.
-	merges, beyond, err := sheetMerges(x.path, sheet)
-	if err != nil {
-		return err
-	}
+	merges, beyond := sheetMerges(x.path, sheet)
 	rows, err := x.f.Rows(sheet)
 	if err != nil {
 		return &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}

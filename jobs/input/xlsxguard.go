@@ -2,6 +2,7 @@ package input
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -47,8 +48,10 @@ var (
 const xlsxInMemoryPart = 16 << 20
 
 // checkWorkbook refuses a workbook whose parts would unpack to too much or
-// hold XML built to exhaust memory. The sheets are checked when they are
-// opened (sheetMerges); the other parts excelize decodes are checked here.
+// hold XML built to exhaust memory. Every part that is XML (by its first
+// byte, whatever its name: the workbook says where its parts are) passes
+// through an xmlGuard, which knows a sheet and the shared strings by their
+// root element.
 func checkWorkbook(path string) error {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
@@ -62,43 +65,20 @@ func checkWorkbook(path string) error {
 			return &FileError{Path: path, Msg: fmt.Sprintf("the workbook unpacks to more than %s, far more than a list the provider accepts (50 MB as CSV): split the list into smaller workbooks", sizeWords(maxWorkbookUnzip))}
 		}
 		total += size
+		// excelize's rule for what it unpacks to temporary files.
 		name := strings.ToLower(strings.ReplaceAll(f.Name, "\\", "/"))
-		sheet := strings.HasPrefix(name, "xl/worksheets/sheet")
-		if size <= xlsxInMemoryPart || !sheet && name != "xl/sharedstrings.xml" {
-			inMemory += size
-			if inMemory > maxWorkbookInMemory {
+		toDisk := size > xlsxInMemoryPart && (strings.HasPrefix(name, "xl/worksheets/sheet") || name == "xl/sharedstrings.xml")
+		if !toDisk {
+			if inMemory += size; inMemory > maxWorkbookInMemory {
 				return &FileError{Path: path, Msg: fmt.Sprintf("the workbook's parts other than its sheets unpack to more than %s: it is not a list (embedded pictures or damage?)", sizeWords(maxWorkbookInMemory))}
 			}
 		}
-		if !decodedOnOpen(name) {
-			continue
-		}
 		g := &xmlGuard{part: f.Name}
-		if name == "xl/sharedstrings.xml" {
-			g.maxChildren = maxSharedStrings
-		}
 		if err := g.scan(f); err != nil {
 			return &FileError{Path: path, Msg: g.message(err), Err: err}
 		}
 	}
 	return nil
-}
-
-// decodedOnOpen reports whether excelize decodes the part (named in lower
-// case) when a workbook is opened and its sheets read: the sheet read is
-// checked when it is opened, parts excelize does not decode (pictures,
-// drawings, charts, document properties) are left alone.
-func decodedOnOpen(name string) bool {
-	switch {
-	case name == "[content_types].xml", name == "xl/workbook.xml", name == "xl/styles.xml",
-		name == "xl/calcchain.xml", name == "xl/sharedstrings.xml":
-		return true
-	case strings.HasSuffix(name, ".rels"):
-		return true
-	case strings.HasPrefix(name, "xl/theme/") && strings.HasSuffix(name, ".xml"):
-		return true
-	}
-	return false
 }
 
 func sizeWords(n int64) string {
@@ -122,21 +102,21 @@ var (
 )
 
 // xmlGuard checks XML written to it, in pieces of any size, against
-// maxXMLRun, maxXMLDepth and maxXMLElement, the children of the root
-// element against maxChildren (when set: the shared strings are the
-// children of theirs) and, for a sheet, what lies outside its sheetData
-// element against maxSheetOutside: excelize's row reader decodes all of it
-// between two rows, where reading cannot be cancelled.
+// maxXMLRun, maxXMLDepth and maxXMLElement; for shared strings (root sst),
+// the children of the root against maxSharedStrings; for a sheet (root
+// worksheet), what lies outside its sheetData element against
+// maxSheetOutside: excelize's row reader decodes all of it between two
+// rows, where reading cannot be cancelled.
 //
 // It is not a parser: it finds '<' and '>' and looks at the byte after
 // '<' ('/' ends an element, a letter starts one; anything else is a
 // declaration or comment), the one before '>' ('/' closes an empty
-// element) and the names of the root's children. A comment holding "<a"
+// element) and the names of the root and its children. A comment holding "<a"
 // would count as an element (spreadsheet programs write no comments).
 type xmlGuard struct {
 	part  string
-	sheet bool // the part is a worksheet
-	// maxChildren bounds children (0: no bound).
+	sheet bool // the root is a worksheet
+	// maxChildren bounds children (0: no bound; maxSharedStrings in sst).
 	maxChildren int
 
 	run       int  // bytes since the last '<' or '>'
@@ -147,7 +127,7 @@ type xmlGuard struct {
 	depth     int
 	children  int // start tags directly under the root
 
-	naming  bool     // reading the name of a child of the root
+	naming  bool     // reading the name of the root or of one of its children
 	name    [16]byte // its first bytes
 	nameLen int
 	inData  bool  // inside the sheet's sheetData element
@@ -225,6 +205,8 @@ func (g *xmlGuard) Write(p []byte) (int, error) {
 					return g.fail(errXMLDepth)
 				}
 				switch g.depth {
+				case 1:
+					g.naming, g.nameLen = true, 0
 				case 2:
 					if g.children++; g.maxChildren > 0 && g.children > g.maxChildren {
 						return g.fail(errXMLChildren)
@@ -257,7 +239,13 @@ func (g *xmlGuard) Write(p []byte) (int, error) {
 				break
 			}
 			g.naming = false
-			if g.isSheetData() {
+			switch local := g.localName(); {
+			case g.depth == 1 && g.startTag:
+				g.sheet = string(local) == "worksheet" || string(local) == "dialogsheet"
+				if string(local) == "sst" {
+					g.maxChildren = maxSharedStrings
+				}
+			case string(local) == "sheetData":
 				g.inData = g.startTag
 			}
 			continue
@@ -288,28 +276,34 @@ func (g *xmlGuard) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// isSheetData reports whether the name read is sheetData (with or without
-// a namespace prefix).
-func (g *xmlGuard) isSheetData() bool {
-	const want = "sheetData"
+// localName is the name read without its namespace prefix (nil when too
+// long to be one the guard looks for).
+func (g *xmlGuard) localName() []byte {
 	if g.nameLen > len(g.name) {
-		return false
+		return nil
 	}
 	name := g.name[:g.nameLen]
 	if i := bytes.IndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
 	}
-	return string(name) == want
+	return name
 }
 
-// scan reads the part f through the guard.
+// scan reads the part f through the guard, if it is XML: its first byte
+// other than a byte-order mark and white space is '<'.
 func (g *xmlGuard) scan(f *zip.File) error {
 	rc, err := f.Open()
 	if err != nil {
 		return nil // excelize names what is wrong
 	}
 	defer rc.Close()
-	if _, err := io.Copy(g, rc); err != nil && g.err != nil {
+	br := bufio.NewReaderSize(rc, 64<<10)
+	head, _ := br.Peek(512)
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(head) == 0 || head[0] != '<' {
+		return nil
+	}
+	if _, err := io.Copy(g, br); err != nil && g.err != nil {
 		return g.err
 	}
 	return nil

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,6 +27,7 @@ func TestXMLGuard(t *testing.T) {
 	lower(t, &maxXMLDepth, 8)
 	lower(t, &maxXMLElement, 1000)
 	lower(t, &maxSheetOutside, 2000)
+	lower(t, &maxSharedStrings, 20)
 	row := func(r int) string {
 		return fmt.Sprintf(`<row r="%d"><c r="A%d" t="inlineStr"><is><t>José Peña &amp; Co</t></is></c><c r="B%d" s="1"/></row>`, r, r, r)
 	}
@@ -34,29 +37,28 @@ func TestXMLGuard(t *testing.T) {
 	}
 	head := `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<worksheet xmlns="x"><!-- a comment > with brackets < -->`
 	tests := []struct {
-		name     string
-		xml      string
-		sheet    bool
-		children int // bound on the root's children (0: none)
-		want     error
+		name string
+		xml  string
+		want error
 	}{
-		{"sheet", head + `<sheetViews><sheetView/></sheetViews><sheetData>` + rows + `</sheetData><mergeCells count="1"><mergeCell ref="A1:A3"/></mergeCells></worksheet>`, true, 0, nil},
-		{"prefixed sheetData", `<x:worksheet><x:sheetData>` + rows + `</x:sheetData></x:worksheet>`, true, 0, nil},
-		{"long text", head + `<sheetData><row><c><is><t>` + strings.Repeat("a", 101) + `</t></is></c></row></sheetData></worksheet>`, true, 0, errXMLRun},
-		{"long white space", head + `<sheetData>` + strings.Repeat(" ", 101) + `</sheetData></worksheet>`, true, 0, errXMLRun},
-		{"long tag", head + `<sheetData><row r="1" x="` + strings.Repeat("1", 101) + `"/></sheetData></worksheet>`, true, 0, errXMLRun},
-		{"deep", head + `<sheetData><row><c><is>` + strings.Repeat("<r>", 5) + `</is></c></row></sheetData></worksheet>`, true, 0, errXMLDepth},
-		{"empty elements do not nest", head + `<sheetData><row><c><is>` + strings.Repeat("<r/>", 50) + `</is></c></row></sheetData></worksheet>`, true, 0, nil},
-		{"big row", head + `<sheetData><row>` + strings.Repeat(`<c r="A1"><v>1</v></c>`, 50) + `</row></sheetData></worksheet>`, true, 0, errXMLElement},
-		{"much besides the rows", head + `<sheetData>` + rows + `</sheetData><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></worksheet>`, true, 0, errXMLOutside},
-		{"empty sheetData, much after", head + `<sheetData/><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></worksheet>`, true, 0, errXMLOutside},
-		{"much besides: not a sheet", head + `<sheetData>` + rows + `</sheetData><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></worksheet>`, false, 0, nil},
-		{"shared strings", `<sst>` + strings.Repeat(`<si><t>x</t></si>`, 20) + `</sst>`, false, 20, nil},
-		{"too many shared strings", `<sst>` + strings.Repeat(`<si><t>x</t></si><si><r><t>y</t></r></si>`, 10) + `<si/></sst>`, false, 20, errXMLChildren},
+		{"sheet", head + `<sheetViews><sheetView/></sheetViews><sheetData>` + rows + `</sheetData><mergeCells count="1"><mergeCell ref="A1:A3"/></mergeCells></worksheet>`, nil},
+		{"prefixed sheetData", `<x:worksheet><x:sheetData>` + rows + `</x:sheetData></x:worksheet>`, nil},
+		{"long text", head + `<sheetData><row><c><is><t>` + strings.Repeat("a", 101) + `</t></is></c></row></sheetData></worksheet>`, errXMLRun},
+		{"long white space", head + `<sheetData>` + strings.Repeat(" ", 101) + `</sheetData></worksheet>`, errXMLRun},
+		{"long tag", head + `<sheetData><row r="1" x="` + strings.Repeat("1", 101) + `"/></sheetData></worksheet>`, errXMLRun},
+		{"deep", head + `<sheetData><row><c><is>` + strings.Repeat("<r>", 5) + `</is></c></row></sheetData></worksheet>`, errXMLDepth},
+		{"empty elements do not nest", head + `<sheetData><row><c><is>` + strings.Repeat("<r/>", 50) + `</is></c></row></sheetData></worksheet>`, nil},
+		{"big row", head + `<sheetData><row>` + strings.Repeat(`<c r="A1"><v>1</v></c>`, 50) + `</row></sheetData></worksheet>`, errXMLElement},
+		{"much besides the rows", head + `<sheetData>` + rows + `</sheetData><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></worksheet>`, errXMLOutside},
+		{"empty sheetData, much after", head + `<sheetData/><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></worksheet>`, errXMLOutside},
+		{"much besides: not a sheet", `<other><sheetData>` + rows + `</sheetData><mergeCells>` + strings.Repeat(`<mergeCell ref="A1:A3"/>`, 100) + `</mergeCells></other>`, nil},
+		{"many children: not shared strings", `<sstx>` + strings.Repeat(`<si><t>x</t></si>`, 50) + `</sstx>`, nil},
+		{"shared strings", `<sst>` + strings.Repeat(`<si><t>x</t></si>`, 20) + `</sst>`, nil},
+		{"too many shared strings", `<sst>` + strings.Repeat(`<si><t>x</t></si><si><r><t>y</t></r></si>`, 10) + `<si/></sst>`, errXMLChildren},
 	}
 	for _, tt := range tests {
 		for _, piece := range []int{1, 2, 7, len(tt.xml)} {
-			g := &xmlGuard{part: "p.xml", sheet: tt.sheet, maxChildren: tt.children}
+			g := &xmlGuard{part: "p.xml"}
 			var err error
 			for i := 0; i < len(tt.xml) && err == nil; i += piece {
 				_, err = g.Write([]byte(tt.xml[i:min(len(tt.xml), i+piece)]))
@@ -82,11 +84,9 @@ func writeZip(t *testing.T, name string, parts map[string]string) string {
 	}
 	defer f.Close()
 	z := zip.NewWriter(f)
-	for _, n := range []string{"[Content_Types].xml", "_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/styles.xml", "xl/media/image1.png"} {
-		body, ok := parts[n]
-		if !ok {
-			continue
-		}
+	names := slices.Sorted(maps.Keys(parts))
+	for _, n := range names {
+		body := parts[n]
 		w, err := z.Create(n)
 		if err != nil {
 			t.Fatal(err)
@@ -166,6 +166,12 @@ func TestHostileWorkbooks(t *testing.T) {
 			p["xl/styles.xml"] = `<styleSheet>` + strings.Repeat("<a>", 1000)
 			return p
 		}(), "its part xl/styles.xml holds elements nested more than 64 deep", ""},
+		{"a part under any name", func() map[string]string {
+			p := workbookParts(data, "")
+			p["xl/other/Data9.BIN"] = "\xef\xbb\xbf\n <worksheet><sheetData>" + strings.Repeat("<row>", 1000)
+			p["xl/media/image1.png"] = "\x89PNG" + strings.Repeat("<a", 1000) // not XML: not looked into
+			return p
+		}(), "its part xl/other/Data9.BIN holds elements nested more than 64 deep", ""},
 		{"many merged ranges", workbookParts(data+`<mergeCells>`+strings.Repeat(`<mergeCell ref="A2:A3"/>`, 5)+`</mergeCells>`, ""),
 			"", "the sheet has 2 more merged ranges than the 3 looked at"},
 	}

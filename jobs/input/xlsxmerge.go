@@ -33,29 +33,26 @@ var maxMerges = 1 << 20
 
 // sheetMerges returns the ranges of sheet that span several rows, sorted
 // by their top row, and how many merged ranges came after the first
-// maxMerges of them (not looked at). A
-// workbook whose parts cannot be found gives none: the cells are then read
-// as stored. The sheet's XML passes through an xmlGuard on the way: a
-// sheet it refuses gives the FileError saying why.
-func sheetMerges(file, sheet string) ([]mergeRange, int, error) {
+// maxMerges of them (not looked at). A workbook whose parts cannot be found
+// gives none: the cells are then read as stored.
+func sheetMerges(file, sheet string) ([]mergeRange, int) {
 	zr, err := zip.OpenReader(file)
 	if err != nil {
-		return nil, 0, nil
+		return nil, 0
 	}
 	defer zr.Close()
 	part := sheetPart(&zr.Reader, sheet)
 	if part == nil {
-		return nil, 0, nil
+		return nil, 0
 	}
 	rc, err := part.Open()
 	if err != nil {
-		return nil, 0, nil
+		return nil, 0
 	}
 	defer rc.Close()
-	g := &xmlGuard{part: part.Name, sheet: true}
 	var out []mergeRange
 	beyond := 0
-	scanMergeRefs(io.TeeReader(rc, g), func(ref string) {
+	scanMergeRefs(rc, func(ref string) {
 		if len(out) >= maxMerges {
 			beyond++
 			return
@@ -71,11 +68,8 @@ func sheetMerges(file, sheet string) ([]mergeRange, int, error) {
 		}
 		out = append(out, mergeRange{col: c1 - 1, top: r1, bottom: r2})
 	})
-	if g.err != nil {
-		return nil, 0, &FileError{Path: file, Msg: g.message(g.err), Err: g.err}
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].top < out[j].top })
-	return out, beyond, nil
+	return out, beyond
 }
 
 // sheetPart finds the zip entry of a sheet from the workbook and its

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -18,6 +19,9 @@ import (
 // workbook is refused before excelize decodes it, with a message saying
 // why; a list from a spreadsheet program is far inside every limit.
 var (
+	// maxWorkbookFile bounds the workbook file, which excelize reads whole
+	// into memory. The 50 MB list as a workbook is about 26 MB.
+	maxWorkbookFile int64 = 256 << 20
 	// maxWorkbookUnzip bounds what the whole workbook unpacks to. A sheet
 	// of 485,000 rows of 12 columns (a 50 MB CSV, the upload limit) is
 	// about 300 MB of XML.
@@ -58,6 +62,9 @@ func checkWorkbook(path string) error {
 		return nil // excelize names what is wrong
 	}
 	defer zr.Close()
+	if st, err := os.Stat(path); err == nil && st.Size() > maxWorkbookFile {
+		return &FileError{Path: path, Msg: fmt.Sprintf("the workbook is %s, more than the %s read, far more than a list the provider accepts (50 MB as CSV): split the list into smaller workbooks", sizeWords(st.Size()), sizeWords(maxWorkbookFile))}
+	}
 	var total, inMemory int64
 	for _, f := range zr.File {
 		size := int64(f.UncompressedSize64)

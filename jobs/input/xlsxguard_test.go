@@ -213,6 +213,11 @@ func TestWorkbookUnpackLimits(t *testing.T) {
 	if _, err := Inspect(context.Background(), path, Options{}); err == nil || !strings.Contains(err.Error(), "owners.xlsx: the workbook's parts other than its sheets unpack to more than 64 KB") {
 		t.Errorf("pictures over the limit: %v", err)
 	}
+	lower(t, &maxWorkbookFile, 1<<10)
+	if _, err := Inspect(context.Background(), path, Options{}); err == nil || !strings.Contains(err.Error(), "KB, more than the 1 KB read, far more than a list") {
+		t.Errorf("workbook file over the limit: %v", err)
+	}
+	lower(t, &maxWorkbookFile, 1<<30)
 	lower(t, &maxWorkbookUnzip, 64<<10)
 	for _, f := range []func(string) error{
 		func(p string) error { _, err := Inspect(context.Background(), p, Options{}); return err },

@@ -212,15 +212,23 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 	if err != nil {
 		return false, 0, false, err
 	}
-	wd.sending(req, c.idle)
+	if c.traceable {
+		// The watch ends at WroteRequest, which only an *http.Transport
+		// reports.
+		wd.sending(req, c.idle)
+	}
 	var st sendState
 	trace := st.trace()
-	if !r.charged && c.idle > 0 {
-		// A read is answered at once by a working server: waiting longer
-		// than the idle timeout for the status line is a stall too. (A
-		// charged POST waits for the transport's longer header timeout:
-		// the server may be checking a 50 MB file, and it is not resent.)
-		trace.WroteRequest = func(httptrace.WroteRequestInfo) { wd.awaitAnswer(c.idle) }
+	trace.WroteRequest = func(httptrace.WroteRequestInfo) {
+		wd.disarmSend()
+		if !r.charged && c.idle > 0 {
+			// A read is answered at once by a working server: waiting
+			// longer than the idle timeout for the status line is a stall
+			// too. (A charged POST waits for the transport's longer header
+			// timeout: the server may be checking a 50 MB file, and it is
+			// not resent.)
+			wd.awaitAnswer(c.idle)
+		}
 	}
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 	resp, err := c.hc.Do(req)
@@ -371,20 +379,17 @@ type sendBody struct {
 	w *watchdog
 }
 
+// Read restarts the send watch after every read, the last one (EOF)
+// included: the transport writes the bytes next, and after the end of the
+// body it still flushes its buffer, which blocks as surely on a server that
+// takes nothing. Only the request written in full (WroteRequest), or an
+// answer, stops the watch; Close does not, as the transport closes the
+// body before that last flush.
 func (b *sendBody) Read(p []byte) (int, error) {
-	b.w.disarmSend()
+	b.w.disarmSend() // reading the file is not the server's delay
 	n, err := b.ReadCloser.Read(p)
-	if err == nil {
-		// The transport writes these bytes next; it must come back for
-		// more within the idle timeout.
-		b.w.armSend()
-	}
+	b.w.armSend()
 	return n, err
-}
-
-func (b *sendBody) Close() error {
-	b.w.disarmSend()
-	return b.ReadCloser.Close()
 }
 
 // awaitAnswer starts the wait for the status line once the request is

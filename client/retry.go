@@ -286,8 +286,9 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 }
 
 // watchdog ends an attempt whose transfer stops moving: an upload the
-// server no longer takes, a response body that stops arriving, or a JSON or
-// error body still incomplete after the body timeout. The transport and the
+// server no longer takes, a read the server leaves unanswered, a response
+// body that stops arriving, or a JSON or error body still incomplete after
+// the body timeout. The transport and the
 // body's reads then fail with the reason instead of blocking until the
 // caller's context ends (a dead Wi-Fi link can leave a connection open for
 // minutes, and a server can trickle a byte a minute forever).

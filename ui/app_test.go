@@ -128,7 +128,9 @@ func (h *harness) wait(point string) {
 	}
 }
 
-// objects is everything laid out in the window, overlays (dialogs) included.
+// objects is everything laid out in the window, overlays (dialogs)
+// included. The caller holds the UI (see do): laying out reads widgets that
+// background results update.
 func (h *harness) objects() []fyne.CanvasObject {
 	c := h.win.Canvas()
 	objs := test.LaidOutObjects(c.Content())
@@ -140,55 +142,69 @@ func (h *harness) objects() []fyne.CanvasObject {
 
 func (h *harness) button(text string) *widget.Button {
 	h.t.Helper()
-	for _, o := range h.objects() {
-		if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
-			return b
+	var found *widget.Button
+	h.do(func() {
+		for _, o := range h.objects() {
+			if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
+				found = b
+				return
+			}
 		}
+	})
+	if found == nil {
+		h.t.Fatalf("no button %q on screen", text)
 	}
-	h.t.Fatalf("no button %q on screen", text)
-	return nil
+	return found
 }
 
 // tapHeader taps the viewer's column header showing text.
 func (h *harness) tapHeader(text string) {
 	h.t.Helper()
-	for _, o := range h.objects() {
-		if c, ok := o.(*headerCell); ok && c.Visible() && c.Text == text {
-			h.do(func() { test.Tap(c) })
-			return
+	tapped := false
+	h.do(func() {
+		for _, o := range h.objects() {
+			if c, ok := o.(*headerCell); ok && c.Visible() && c.Text == text {
+				test.Tap(c)
+				tapped = true
+				return
+			}
 		}
+	})
+	if !tapped {
+		h.t.Fatalf("no column header %q on screen", text)
 	}
-	h.t.Fatalf("no column header %q on screen", text)
 }
 
 func (h *harness) hasText(sub string) bool {
-	for _, o := range h.objects() {
-		switch x := o.(type) {
-		case *widget.Label:
-			if x.Visible() && strings.Contains(x.Text, sub) {
-				return true
-			}
-		case *canvas.Text:
-			if x.Visible() && strings.Contains(x.Text, sub) {
-				return true
+	found := false
+	h.do(func() {
+		for _, o := range h.objects() {
+			switch x := o.(type) {
+			case *widget.Label:
+				found = found || x.Visible() && strings.Contains(x.Text, sub)
+			case *canvas.Text:
+				found = found || x.Visible() && strings.Contains(x.Text, sub)
 			}
 		}
-	}
-	return false
+	})
+	return found
 }
 
+// dialogText is the text of the dialogs shown (holding the UI itself).
 func (h *harness) dialogText() string {
 	var b strings.Builder
-	for _, o := range h.win.Canvas().Overlays().List() {
-		for _, x := range test.LaidOutObjects(o) {
-			if l, ok := x.(*widget.Label); ok {
-				b.WriteString(l.Text + "\n")
-			}
-			if ct, ok := x.(*canvas.Text); ok {
-				b.WriteString(ct.Text + "\n")
+	h.do(func() {
+		for _, o := range h.win.Canvas().Overlays().List() {
+			for _, x := range test.LaidOutObjects(o) {
+				if l, ok := x.(*widget.Label); ok {
+					b.WriteString(l.Text + "\n")
+				}
+				if ct, ok := x.(*canvas.Text); ok {
+					b.WriteString(ct.Text + "\n")
+				}
 			}
 		}
-	}
+	})
 	return b.String()
 }
 

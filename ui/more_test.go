@@ -114,7 +114,7 @@ func TestReconcileUnknownJob(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var text string
-		h.do(func() { text = h.dialogText() })
+		text = h.dialogText()
 		if strings.Contains(text, "Reconciled") {
 			break
 		}
@@ -228,7 +228,7 @@ func TestDownloadCancel(t *testing.T) {
 	}
 	waitInflight(5 * time.Second)
 	var text string
-	h.do(func() { text = h.dialogText() })
+	text = h.dialogText()
 	if strings.Contains(text, "went wrong") || strings.Contains(text, "Cancelled") {
 		t.Fatalf("a cancel showed an error dialog: %q", text)
 	}
@@ -295,7 +295,7 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 
 func (h *harness) dialogTextSafe() string {
 	var s string
-	h.do(func() { s = h.dialogText() })
+	s = h.dialogText()
 	return s
 }
 

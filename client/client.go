@@ -89,6 +89,7 @@ type Client struct {
 	retry     RetryPolicy
 	pacing    bool
 	limits    *limiter
+	clock     serverClock
 	traceable bool          // the transport reports connections through httptrace
 	idle      time.Duration // longest wait for the next byte sent or received
 	bodyLimit time.Duration // longest time to read a JSON or error body

@@ -255,6 +255,7 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 	}
 	wd.receiving(resp, c.idle, limit)
 	c.limits.record(r.bucket(), resp.Header, time.Now())
+	c.clock.record(resp.Header, time.Now())
 	if ok {
 		herr := handle(resp)
 		resp.Body.Close()

@@ -15,9 +15,10 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
-// Window bounds, around a submission's local time, where its job's created_at
-// may fall: clocks differ a little, and a large upload takes a while before
-// the server creates the job.
+// Window bounds, around the time a submission was recorded, where its job's
+// created_at may fall: the server's clock, read from its Date headers, is
+// known only to within a second or so, and a large upload takes a while
+// before the server creates the job.
 const (
 	WindowBefore = 2 * time.Minute
 	WindowAfter  = 15 * time.Minute
@@ -49,7 +50,9 @@ type Outcome struct {
 //   - intent: nothing was sent → not_created.
 //   - sent or unknown: the job lists (GET /traces?type=bulk, GET /dnc) are
 //     searched for a job created within [created_at − Before, created_at +
-//     After] with the submission's file name and row count that no other
+//     After], read on the server's clock (this computer's may be minutes
+//     off: the client measures the difference from the server's Date
+//     headers), with the submission's file name and row count that no other
 //     submission holds; of several, the one created closest to when the
 //     submission was sent. Found → the job is adopted (created). Not found
 //     once the window has passed → not_created. Otherwise → unknown, for a
@@ -111,12 +114,11 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 			out = append(out, Outcome{Submission: s, State: ledger.StateNotCreated, Reason: reason})
 			continue
 		}
-		from, to := s.CreatedAt.Add(-o.Before), s.CreatedAt.Add(o.After)
 		f := finders[s.Kind]
 		if f == nil {
 			// The oldest window start among the pending submissions of
 			// this kind bounds how far back the lists are read.
-			oldest := from
+			oldest := s.CreatedAt.Add(-o.Before)
 			for _, p := range pending {
 				if p.Kind == s.Kind && p.State != ledger.StateIntent && p.CreatedAt.Add(-o.Before).Before(oldest) {
 					oldest = p.CreatedAt.Add(-o.Before)
@@ -129,6 +131,8 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		if err != nil {
 			return out, fmt.Errorf("reconcile: reading the job lists: %w", err)
 		}
+		// The lists were read: the server's clock is known.
+		from, to := s.CreatedAt.Add(serverSkew(api)-o.Before), s.CreatedAt.Add(serverSkew(api)+o.After)
 		fits, err := fitting(ctx, led, s, cands, from, to)
 		if err != nil {
 			return out, err
@@ -149,7 +153,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	var pairs []pair
 	for _, op := range todo {
 		for _, c := range op.fits {
-			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s)).Abs()})
+			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s).Add(serverSkew(api))).Abs()})
 		}
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].dist < pairs[j].dist })
@@ -177,7 +181,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 			if len(op.fits) > 1 {
 				oc.Reason += fmt.Sprintf(" (%d jobs of that name and size fit; this one was created closest to when it was sent)", len(op.fits))
 			}
-		case o.Now().After(op.to) && op.f.complete:
+		case o.Now().Add(serverSkew(api)).After(op.to) && op.f.complete:
 			oc.State = ledger.StateNotCreated
 			oc.Reason = fmt.Sprintf("no job named %q with %d rows was created between %s and %s",
 				filepath.Base(s.FileName), s.Rows, op.from.Local().Format("15:04:05"), op.to.Local().Format("15:04:05"))
@@ -206,6 +210,13 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		out = append(out, oc)
 	}
 	return out, nil
+}
+
+// serverSkew is how far the server's clock is ahead of this computer's, 0
+// until an answer said.
+func serverSkew(api *client.Client) time.Duration {
+	d, _ := api.ServerClockOffset()
+	return d
 }
 
 // sentTime is when a submission's POST started (when it was recorded, for
@@ -283,8 +294,9 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 			return nil, fmt.Errorf("reconcile: unknown kind %q", f.kind)
 		}
 		f.list = append(f.list, items...)
-		// Lists are newest first: stop once a page reaches before the window.
-		if len(items) == 0 || page >= md.PageCount || items[len(items)-1].created.Before(f.since) {
+		// Lists are newest first: stop once a page reaches before the
+		// window (on the server's clock, known from the first page on).
+		if len(items) == 0 || page >= md.PageCount || items[len(items)-1].created.Before(f.since.Add(serverSkew(f.api))) {
 			f.complete = true
 			break
 		}

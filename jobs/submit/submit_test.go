@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -604,5 +606,56 @@ func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 	}
 	if s, _ := e.led.Submission(ctx, res.Submission.ID); s.State != ledger.StateCreated || s.JobID != res.JobID {
 		t.Fatalf("submission after: %+v", s)
+	}
+}
+
+// A laptop whose clock is a quarter of an hour off still finds the job its
+// interrupted submission created: the window is read on the server's clock.
+func TestReconcileReadsTheServersClock(t *testing.T) {
+	for _, skew := range []time.Duration{-20 * time.Minute, 20 * time.Minute} {
+		t.Run(skew.String(), func(t *testing.T) {
+			serverNow := func() time.Time { return time.Now().Add(skew) }
+			cfg := sandbox.DefaultConfig()
+			cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
+			cfg.Now = serverNow
+			srv, err := sandbox.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { srv.Close() })
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Date", serverNow().UTC().Format(http.TimeFormat))
+				srv.Handler().ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			api, err := client.New(ts.URL+"/v1", sandbox.DemoKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			led, err := ledger.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { led.Close() })
+			ctx := context.Background()
+
+			srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+			f := writeFile(t, "owners.csv", ownersCSV)
+			if _, err := Submit(ctx, api, led, traceReq(f)); !errors.Is(err, client.ErrOutcomeUnknown) {
+				t.Fatalf("dropped response: %v", err)
+			}
+			// Reconciled later, when this computer's window has passed.
+			late := &ReconcileOptions{Now: func() time.Time { return time.Now().Add(WindowAfter + time.Minute) }}
+			out, err := Reconcile(ctx, api, led, late)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID == "" {
+				t.Fatalf("server clock %v from ours: outcomes %+v", skew, out)
+			}
+			if off, ok := api.ServerClockOffset(); !ok || (off-skew).Abs() > 2*time.Second {
+				t.Fatalf("measured offset %v, want %v", off, skew)
+			}
+		})
 	}
 }

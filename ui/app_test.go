@@ -707,3 +707,32 @@ func TestDropRoutesFiles(t *testing.T) {
 		t.Fatalf("dropping a PNG: %q", h.dialogText())
 	}
 }
+
+// A settled upload takes the place of its "unknown — may be charged" row,
+// with the selection; one that made no job just leaves the list.
+func TestSettledUploadReplacesItsRow(t *testing.T) {
+	now := time.Now()
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []desk.Job{
+		{Key: "submission-7", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
+		{Key: "submission-8", Kind: desk.KindDNC, Name: "phones.csv", Status: desk.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
+	}
+	h := start(t, fb)
+	v := h.app.jobs
+	v.selectJob("submission-7")
+	fb.emit(desk.Event{Kind: desk.EventStatus, Replaces: "submission-7",
+		Job: desk.Job{ID: "trc_9", Key: "trc_9", Kind: desk.KindTrace, Name: "big.csv", Status: "processing", Rows: 10, Charged: 10, CreatedAt: now.Add(-time.Minute)}})
+	h.wait("events")
+	if len(v.shown) != 2 || v.shown[0].Key != "trc_9" || v.shown[1].Key != "submission-8" {
+		t.Fatalf("after settling: %+v", v.shown)
+	}
+	if j, ok := v.current(); !ok || j.Key != "trc_9" || v.reconcileBtn.Disabled() == false {
+		t.Fatalf("selection %+v (%v); reconcile enabled: %v", j, ok, !v.reconcileBtn.Disabled())
+	}
+	fb.emit(desk.Event{Kind: desk.EventStatus, Replaces: "submission-8"})
+	h.wait("events")
+	if len(v.shown) != 1 || v.shown[0].Key != "trc_9" {
+		t.Fatalf("after a no-job settlement: %+v", v.shown)
+	}
+}

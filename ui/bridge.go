@@ -90,7 +90,11 @@ func (a *App) applyEvents(batch []desk.Event) {
 			account = true
 			a.notify(ev)
 		}
-		a.jobs.upsert(ev.Job)
+		if ev.Replaces != "" {
+			a.jobs.replace(ev.Replaces, ev.Job)
+		} else {
+			a.jobs.upsert(ev.Job)
+		}
 		if ev.Kind == desk.EventCompleted && ev.Job.Kind == desk.KindDNC {
 			defer a.offerCallable(ev.Job)
 		}

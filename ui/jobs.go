@@ -215,6 +215,30 @@ func (v *jobsView) upsert(j desk.Job) {
 	sortJobs(v.all)
 }
 
+// replace puts j in the place of the row with key old (UI thread): an
+// upload whose outcome was unknown, settled. A j with no ID and no Key only
+// takes the row away (no job was created). The selection follows. The
+// caller refreshes the table.
+func (v *jobsView) replace(old string, j desk.Job) {
+	for i := range v.all {
+		if v.all[i].Key == old {
+			v.all = append(v.all[:i], v.all[i+1:]...)
+			delete(v.progress, old)
+			break
+		}
+	}
+	if j.Key == "" {
+		j.Key = j.ID
+	}
+	if j.Key == "" {
+		return
+	}
+	if v.selected == old {
+		v.selected = j.Key
+	}
+	v.upsert(j)
+}
+
 func (v *jobsView) setProgress(key string, done, total int64) {
 	if total > 0 {
 		v.progress[key] = float64(done) / float64(total)
@@ -619,7 +643,7 @@ func (v *jobsView) onReconcile() {
 			a.showError(err)
 			return
 		}
-		v.upsert(got)
+		v.replace(j.Key, got)
 		v.refreshTable()
 		if got.Status == desk.StatusNotCreated {
 			a.showMessage("No job was created", "The upload never reached the server as a job: nothing was charged. You can submit the file again.")

@@ -550,3 +550,55 @@ func TestExplainFileErrors(t *testing.T) {
 		t.Fatalf("wording: %+v", p)
 	}
 }
+
+// An upload whose answer was lost shows as "unknown — may be charged"; the
+// tracker settles it at once from the job lists, and the event names the
+// row the job replaces, so the window swaps it without a reload.
+func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if _, err := d.StartSandbox(ctx); err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan Event, 100)
+	stop := d.Subscribe(func(ev Event) { events <- ev })
+	defer stop()
+	sample, err := d.SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.sandbox.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, FileName: "sample-owners.csv", ColumnMapping: sampleMapping, Mode: "normal"},
+		input.Options{}, false, false)
+	if !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("submission with its answer dropped: %v", err)
+	}
+	jobs, _, err := d.Jobs(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unknown string
+	for _, j := range jobs {
+		if j.Status == StatusUnknown {
+			unknown = j.Key
+		}
+	}
+	if unknown == "" {
+		t.Fatalf("no unknown row among %+v", jobs)
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.Replaces == "" {
+				continue
+			}
+			if ev.Replaces != unknown || ev.Job.ID == "" || ev.Job.Rows != 200 {
+				t.Fatalf("settled: replaces %q (want %q) with %+v", ev.Replaces, unknown, ev.Job)
+			}
+			return
+		case <-ctx.Done():
+			t.Fatal("the unknown submission was not settled within 30 s")
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (d *Desk) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 		if d.submitting[sub.FileHash] {
 			continue // being sent right now
 		}
-		j := Job{Key: "submission-" + strconv.FormatInt(sub.ID, 10), Kind: Kind(sub.Kind), Name: sub.FileName,
+		j := Job{Key: submissionKey(sub.ID), Kind: Kind(sub.Kind), Name: sub.FileName,
 			Status: StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
 			ErrorMessage: sub.Error}
 		out = append(out, &j)
@@ -186,6 +186,10 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 	return j
 }
 
+// submissionKey is the Key of the row of a submission whose outcome is not
+// known yet.
+func submissionKey(id int64) string { return "submission-" + strconv.FormatInt(id, 10) }
+
 // Subscribe calls f with every job event (from any goroutine) until stop.
 // Subscriptions outlive sessions: signing in again keeps them.
 func (d *Desk) Subscribe(f func(Event)) (stop func()) {
@@ -222,6 +226,15 @@ func (d *Desk) onTrackerEvent(s *session) func(tracker.Event) {
 			return
 		case tracker.Error:
 			return // the tracker tries again; the list shows the last known state
+		case tracker.Reconciled:
+			key := submissionKey(ev.Submission)
+			switch {
+			case ev.Job != nil:
+				d.emit(Event{Kind: EventStatus, Job: fromLedger(ev.Job, ev.Spend), Replaces: key})
+			case ev.SubmissionState == string(ledger.StateNotCreated):
+				d.emit(Event{Kind: EventStatus, Replaces: key})
+			}
+			return
 		}
 		if ev.Job == nil {
 			return

@@ -220,6 +220,7 @@ func (d *Desk) submit(ctx context.Context, s *session, req submit.Request) (*sub
 		var ue *submit.UnknownError
 		if errors.As(err, &ue) {
 			s.trk.Refresh()
+			s.trk.ReconcileSoon()
 		}
 		return nil, err
 	}

@@ -84,6 +84,10 @@ type Event struct {
 	Kind        EventKind
 	Job         Job
 	Done, Total int64 // EventProgress
+	// Replaces is the Key of a row that Job takes the place of: an upload
+	// whose outcome was unknown, settled. With no Job (no ID, no Key) the
+	// row just goes: no job was created and nothing was charged.
+	Replaces string
 }
 
 // Session is the connection the app works with.

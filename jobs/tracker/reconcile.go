@@ -14,15 +14,22 @@ import (
 const reconcileEvery = time.Minute
 
 // reconciler settles unknown submissions: at start (what a crashed run
-// left), then every minute while one may still find its job. A job found is
+// left), then every minute while one may still find its job, and at once
+// when ReconcileSoon asks. A job found is
 // adopted and tracked like any other; nothing is ever resubmitted.
 func (t *Tracker) reconciler(ctx context.Context) {
 	for {
 		if err := t.reconcileDue(ctx); err != nil && ctx.Err() == nil {
 			t.emitErr("", fmt.Errorf("tracker: settling submissions with an unknown outcome: %w", err))
 		}
-		if sleep(ctx, reconcileEvery) != nil {
+		timer := time.NewTimer(reconcileEvery)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
 			return
+		case <-t.reconcileWake:
+			timer.Stop()
+		case <-timer.C:
 		}
 	}
 }

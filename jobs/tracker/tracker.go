@@ -94,6 +94,7 @@ type Tracker struct {
 
 	pollBudget, dlBudget *budget
 	wake                 chan struct{}
+	reconcileWake        chan struct{} // ReconcileSoon
 
 	subMu  sync.Mutex
 	subs   map[int]func(Event)
@@ -130,17 +131,18 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 	}
 	return &Tracker{
 		api: api, led: led, lib: opts.Library, opts: opts,
-		pollBudget: newBudget(max(1, opts.ReadsPerMinute/4), api),
-		dlBudget:   newBudget(max(1, opts.ReadsPerMinute-opts.ReadsPerMinute/4), api),
-		wake:       make(chan struct{}, 1),
-		subs:       map[int]func(Event){},
-		jobs:       map[string]*tracked{},
-		hinted:     map[string]bool{},
-		queued:     map[string]bool{},
-		retries:    map[string]int{},
-		jobLocks:   map[string]*sync.Mutex{},
-		stuck:      map[string]stuckReason{},
-		dlq:        make(chan string, 1024),
+		pollBudget:    newBudget(max(1, opts.ReadsPerMinute/4), api),
+		dlBudget:      newBudget(max(1, opts.ReadsPerMinute-opts.ReadsPerMinute/4), api),
+		wake:          make(chan struct{}, 1),
+		reconcileWake: make(chan struct{}, 1),
+		subs:          map[int]func(Event){},
+		jobs:          map[string]*tracked{},
+		hinted:        map[string]bool{},
+		queued:        map[string]bool{},
+		retries:       map[string]int{},
+		jobLocks:      map[string]*sync.Mutex{},
+		stuck:         map[string]stuckReason{},
+		dlq:           make(chan string, 1024),
 	}
 }
 
@@ -188,6 +190,16 @@ func (t *Tracker) Hint(jobID string) {
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// ReconcileSoon settles submissions whose outcome is unknown now, rather
+// than at the next minute: a submission's answer was just lost, and its job,
+// if the server made one, is in the lists already.
+func (t *Tracker) ReconcileSoon() {
+	select {
+	case t.reconcileWake <- struct{}{}:
 	default:
 	}
 }

@@ -736,3 +736,24 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 		t.Fatalf("after a no-job settlement: %+v", v.shown)
 	}
 }
+
+// A damaged result still opens, and the viewer says what is off above the
+// rows; a sound one shows no such line.
+func TestViewerShowsDamage(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	if v := h.app.showViewer(sampleResult(), "owners"); v.warning != nil {
+		t.Fatalf("a sound file shows %q", v.warning.Text)
+	}
+	r := sampleResult()
+	r.path = "/results/damaged.csv"
+	r.warnings = []string{"line 4: a quoted value that starts on this line is never closed"}
+	v := h.app.showViewer(r, "damaged")
+	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 4: a quoted value") {
+		t.Fatalf("damage line: %+v", v.warning)
+	}
+	if v.count.Text != "5 rows" {
+		t.Fatalf("count %q", v.count.Text)
+	}
+}

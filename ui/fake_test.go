@@ -260,9 +260,10 @@ func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {
 
 // memResult is a small in-memory result.
 type memResult struct {
-	path    string
-	headers []string
-	rows    [][]string
+	path     string
+	headers  []string
+	rows     [][]string
+	warnings []string
 }
 
 func (m *memResult) Path() string             { return m.path }
@@ -270,6 +271,7 @@ func (m *memResult) Headers() []string        { return m.headers }
 func (m *memResult) Len() int                 { return len(m.rows) }
 func (m *memResult) Cell(row, col int) string { return m.rows[row][col] }
 func (m *memResult) Close() error             { return nil }
+func (m *memResult) Warnings() []string       { return m.warnings }
 func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) {
 	var idx []int
 	for i, r := range m.rows {

@@ -52,6 +52,7 @@ type viewer struct {
 	filter   *widget.Entry
 	quick    map[desk.QuickFilter]*widget.Check
 	count    *widget.Label
+	warning  *widget.Label // damage found in the file, when any
 	item     *container.TabItem
 	debounce *time.Timer
 
@@ -144,7 +145,16 @@ func (v *viewer) content() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, nil, v.count, v.filter)
 	// The quick filters and the tools share a row while it is wide enough.
 	bar := flow.New(quick, tools)
-	return container.NewBorder(container.NewVBox(top, bar), nil, nil, nil, v.table)
+	head := container.NewVBox(top, bar)
+	if w := v.res.Warnings(); len(w) > 0 {
+		// A damaged file still opens; the user is told what is off.
+		msg := widget.NewLabel("This file is damaged: " + strings.Join(w, "; ") + ".")
+		msg.Importance = widget.WarningImportance
+		msg.Wrapping = fyne.TextWrapWord
+		v.warning = msg
+		head.Add(msg)
+	}
+	return container.NewBorder(head, nil, nil, nil, v.table)
 }
 
 // length is the table's size. Until the table has a height it reports no

@@ -70,6 +70,7 @@ func (x *result) Headers() []string           { return x.r.Headers() }
 func (x *result) Len() int                    { return x.r.Len() }
 func (x *result) Cell(row, col int) string    { return x.r.Cell(row, col) }
 func (x *result) Close() error                { return x.r.Close() }
+func (x *result) Warnings() []string          { return x.r.Warnings() }
 func (x *result) viewLen() int                { return x.r.View() }
 func (x *result) permutation() []int          { return x.r.Permutation() }
 func (x *result) library() *library.Result    { return x.r }

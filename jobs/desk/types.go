@@ -153,6 +153,9 @@ type Result interface {
 	Headers() []string
 	// QuickFilters are the quick filters this result's columns allow.
 	QuickFilters() []QuickFilter
+	// Warnings name the damage reading the file got around (nil for a
+	// sound file), for the viewer to show above the rows.
+	Warnings() []string
 	// Query builds a view; it may take a while on large files and honours ctx.
 	Query(ctx context.Context, q Query) (View, error)
 	Close() error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
@@ -600,5 +602,30 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("the unknown submission was not settled within 30 s")
 		}
+	}
+}
+
+func TestExplainLedgerTrouble(t *testing.T) {
+	dir := t.TempDir()
+	first, err := ledger.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ledger.Open(dir)
+	first.Close()
+	if p := Explain(err, ""); p.Title != "SkipDesk is already running" || !strings.Contains(p.Do, "close it") {
+		t.Fatalf("second instance: %+v (from %v)", p, err)
+	}
+
+	// An unwritable ledger file (chattr +i holds even for root).
+	path := filepath.Join(dir, ledger.FileName)
+	if err := exec.Command("chattr", "+i", path).Run(); err != nil {
+		t.Logf("the unwritable-ledger wording is not checked: chattr +i %s: %v", path, err)
+		return
+	}
+	defer exec.Command("chattr", "-i", path).Run()
+	_, err = ledger.Open(dir)
+	if p := Explain(err, ""); p.Title != "Job records can't be written" || !strings.Contains(p.What, path) || !strings.Contains(p.Do, "permissions") {
+		t.Fatalf("unwritable ledger: %+v (from %v)", p, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
@@ -165,6 +166,17 @@ func Explain(err error, host string) Problem {
 		return Problem{Title: "Webhooks are not on",
 			What: fmt.Sprintf("The settings are saved, but SkipDesk cannot listen on %s (%v).", we.Addr, we.Err),
 			Do:   "Choose another address in Settings (for example 127.0.0.1:8791). Jobs are still followed by polling."}
+	case errors.Is(err, ledger.ErrLocked):
+		return Problem{Title: "SkipDesk is already running",
+			What: "Another SkipDesk window (or a skipdesk-cli command tracking jobs) is using this account's job records.",
+			Do:   "Switch to that window, or close it and try again. Two copies never track the same jobs at once, so nothing is charged or downloaded twice."}
+	case errors.Is(err, ledger.ErrNotWritable):
+		return Problem{Title: "Job records can't be written",
+			What: capitalise(err.Error()) + ".",
+			Do:   "Free some disk space or fix the folder's permissions, then start SkipDesk again. Results already downloaded stay in the library and open as usual."}
+	case errors.Is(err, ledger.ErrDamaged):
+		// The error itself says what to keep and what to move.
+		return Problem{Title: "Job records damaged", What: capitalise(err.Error()) + "."}
 	case unreachable(err):
 		return Problem{Title: "Can't reach the server",
 			What: fmt.Sprintf("Can't reach %s.", host),

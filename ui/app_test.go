@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"net"
 	"net/url"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
@@ -755,5 +757,33 @@ func TestViewerShowsDamage(t *testing.T) {
 	}
 	if v.count.Text != "5 rows" {
 		t.Fatalf("count %q", v.count.Text)
+	}
+}
+
+// The selected job's whole row is marked, not only the cell tapped.
+func TestJobsSelectionMarksTheRow(t *testing.T) {
+	now := time.Now()
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []desk.Job{
+		{ID: "trc_2", Key: "trc_2", Kind: desk.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
+		{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
+	}
+	h := start(t, fb)
+	v := h.app.jobs
+	v.selectJob("trc_1")
+	fill := func(row, col int) color.Color {
+		c := v.createCell()
+		v.updateCell(widget.TableCellID{Row: row, Col: col}, c)
+		return c.(*fyne.Container).Objects[0].(*canvas.Rectangle).FillColor
+	}
+	sel := theme.Color(theme.ColorNameSelection)
+	for col := range jobColumns {
+		if fill(1, col) != sel {
+			t.Fatalf("column %d of the selected row is not marked", col)
+		}
+		if fill(0, col) == sel {
+			t.Fatalf("column %d of another row is marked", col)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
@@ -325,19 +327,33 @@ func (v *jobsView) length() (int, int) {
 	return len(v.shown), len(jobColumns)
 }
 
+// createCell is a label over a background that marks the selected job's
+// whole row (the table itself marks only the cell tapped).
 func (v *jobsView) createCell() fyne.CanvasObject {
 	l := widget.NewLabel("")
 	l.Truncation = fyne.TextTruncateEllipsis
-	return l
+	return container.NewStack(canvas.NewRectangle(color.Transparent), l)
 }
 
 func (v *jobsView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	l := o.(*widget.Label)
+	c := o.(*fyne.Container)
+	bg, l := c.Objects[0].(*canvas.Rectangle), c.Objects[1].(*widget.Label)
 	if id.Row < 0 || id.Row >= len(v.shown) {
 		l.SetText("")
+		bg.FillColor = color.Transparent
+		bg.Refresh()
 		return
 	}
-	l.SetText(jobCell(v.shown[id.Row], id.Col, time.Now(), v.progress))
+	j := v.shown[id.Row]
+	var fill color.Color = color.Transparent
+	if v.selected != "" && j.Key == v.selected {
+		fill = theme.Color(theme.ColorNameSelection)
+	}
+	if bg.FillColor != fill {
+		bg.FillColor = fill
+		bg.Refresh()
+	}
+	l.SetText(jobCell(j, id.Col, time.Now(), v.progress))
 }
 
 // jobCell is the text of one cell of the jobs table.
@@ -438,6 +454,7 @@ func (v *jobsView) onSelected(id widget.TableCellID) {
 	if id.Row >= 0 && id.Row < len(v.shown) {
 		v.selected = v.shown[id.Row].Key
 	}
+	v.table.Refresh() // the row's background follows the selection
 	v.showDetail()
 }
 

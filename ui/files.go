@@ -17,6 +17,12 @@ import (
 // wizard, a phone list to the DNC scrub, a result to the viewer. Only the
 // first usable file is taken.
 func (a *App) onDropped(_ fyne.Position, uris []fyne.URI) {
+	if a.dialogOpen() {
+		a.showProblem(desk.Problem{Title: "Finish what is open first",
+			What: "A file was dropped while another window of SkipDesk is open.",
+			Do:   "Finish or cancel it, then drop the file again."})
+		return
+	}
 	for _, u := range uris {
 		if u == nil || u.Scheme() != "file" {
 			continue
@@ -29,6 +35,9 @@ func (a *App) onDropped(_ fyne.Position, uris []fyne.URI) {
 	}
 	a.showProblem(desk.Problem{Title: "Not a list", What: "SkipDesk opens CSV and Excel (.xlsx) files.", Do: "Drop a .csv or .xlsx file on the window."})
 }
+
+// dialogOpen: a dialog or a wizard covers the window.
+func (a *App) dialogOpen() bool { return a.win.Canvas().Overlays().Top() != nil }
 
 // OpenFile starts the flow that fits the file at path.
 func (a *App) OpenFile(path string) {
@@ -103,7 +112,9 @@ func (a *App) addShortcuts() {
 		for _, x := range acts {
 			sc := &desktop.CustomShortcut{KeyName: x.key, Modifier: fyne.KeyModifierShortcutDefault}
 			run := func() {
-				if a.jobs != nil { // connected
+				// Connected, and no dialog (a wizard, the settings) is
+				// open: Ctrl+N there would stack a second wizard on it.
+				if a.jobs != nil && !a.dialogOpen() {
 					x.f()
 				}
 			}

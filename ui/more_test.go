@@ -45,6 +45,25 @@ func TestShortcuts(t *testing.T) {
 	if !strings.Contains(h.dialogText(), "Notify me when a job completes or fails") {
 		t.Fatalf("Ctrl+, did not open the settings: %q", h.dialogText())
 	}
+	// While a dialog is open the shortcuts open nothing on top of it.
+	h.do(func() {
+		h.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault})
+	})
+	select {
+	case got := <-h.flows.opened:
+		t.Fatalf("Ctrl+N over the settings opened %q", got)
+	case <-time.After(200 * time.Millisecond):
+	}
+	// A file dropped then is not taken either; the user is told why.
+	h.do(func() { h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI("/in/owners.csv")}) })
+	select {
+	case got := <-h.flows.opened:
+		t.Fatalf("a drop over the settings opened %q", got)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if !strings.Contains(h.dialogText(), "Finish or cancel it, then drop the file again") {
+		t.Fatalf("a drop over a dialog: %q", h.dialogText())
+	}
 }
 
 // The main menu holds the same actions and names their shortcuts.

@@ -787,3 +787,20 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 		}
 	}
 }
+
+// A key from $SKIPDESK_API_KEY is named as such in the settings, and there
+// is nothing to sign out of there.
+func TestSettingsNameAKeyFromTheEnvironment(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.fromEnv = true
+	h := start(t, fb)
+	f := h.app.newSettingsForm()
+	f.dialog.Show()
+	if txt := h.dialogText(); !strings.Contains(txt, "SKIPDESK_API_KEY environment variable") || strings.Contains(txt, "no keyring") {
+		t.Fatalf("connection line: %q", txt)
+	}
+	if !f.signOut.Disabled() {
+		t.Fatal("sign out is offered for a key from the environment")
+	}
+}

@@ -17,9 +17,11 @@ import (
 // fakeBackend is an in-memory Backend. Its settings and secrets go through
 // the real settings rules and the (mocked) keyring.
 type fakeBackend struct {
-	mu sync.Mutex
+	fromEnv bool // Resume's key came from $SKIPDESK_API_KEY
+	mu      sync.Mutex
 
 	resumeErr  error
+	fromEnv    bool // Resume's key came from $SKIPDESK_API_KEY
 	connectErr func(sessionOnly bool) error
 	// connectHangs makes Connect wait for its context to end.
 	connectHangs bool
@@ -63,7 +65,7 @@ func (f *fakeBackend) Resume(ctx context.Context) (desk.Session, error) {
 	if f.resumeErr != nil {
 		return desk.Session{}, f.resumeErr
 	}
-	return desk.Session{BaseURL: "https://api.example.com/v1"}, nil
+	return desk.Session{BaseURL: "https://api.example.com/v1", FromEnv: f.fromEnv, SessionOnly: f.fromEnv}, nil
 }
 
 func (f *fakeBackend) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (desk.Session, error) {

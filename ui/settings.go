@@ -69,8 +69,8 @@ func (a *App) newSettingsForm() *settingsForm {
 	f.notifications = widget.NewCheck("Notify me when a job completes or fails", nil)
 	f.notifications.SetChecked(s.Notifications)
 	f.signOut = widget.NewButton("Sign out (removes the API key from this computer)", f.onSignOut)
-	if a.session.BaseURL == "" {
-		f.signOut.Disable()
+	if a.session.BaseURL == "" || a.session.FromEnv {
+		f.signOut.Disable() // an environment variable is not signed out of here
 	}
 	var bottom fyne.CanvasObject = container.NewVBox(widget.NewSeparator(), f.signOut)
 	if a.session.Sandbox {
@@ -112,6 +112,8 @@ func connectionLine(s desk.Session) fyne.CanvasObject {
 		text = "Connected to the sandbox on this computer: a demo account, no API key stored. Use \"Use my API key…\" to connect your own account."
 	case s.BaseURL == "":
 		text = "Not connected."
+	case s.FromEnv:
+		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key comes from the SKIPDESK_API_KEY environment variable and is not stored by SkipDesk."
 	case s.SessionOnly:
 		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key is kept for this session only (this computer has no keyring)."
 	default:

@@ -195,7 +195,17 @@ func (d *Desk) Resume(ctx context.Context) (Session, error) {
 		base = env
 	}
 	if key := os.Getenv("SKIPDESK_API_KEY"); key != "" && base != "" {
-		return d.open(ctx, base, key, false, true)
+		info, err := d.open(ctx, base, key, false, true)
+		if err != nil {
+			return info, err
+		}
+		d.mu.Lock()
+		if d.sess != nil {
+			d.sess.info.FromEnv = true
+		}
+		d.mu.Unlock()
+		info.FromEnv = true
+		return info, nil
 	}
 	if base == "" || d.Settings().Sandbox {
 		return Session{}, ErrNoKey

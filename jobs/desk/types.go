@@ -95,6 +95,7 @@ type Session struct {
 	BaseURL     string
 	Sandbox     bool // the embedded sandbox on loopback
 	SessionOnly bool // the key is held in memory only (no keyring)
+	FromEnv     bool // the key came from $SKIPDESK_API_KEY (nothing stored)
 }
 
 // Errors the window acts on.

@@ -17,8 +17,7 @@ import (
 // fakeBackend is an in-memory Backend. Its settings and secrets go through
 // the real settings rules and the (mocked) keyring.
 type fakeBackend struct {
-	fromEnv bool // Resume's key came from $SKIPDESK_API_KEY
-	mu      sync.Mutex
+	mu sync.Mutex
 
 	resumeErr  error
 	fromEnv    bool // Resume's key came from $SKIPDESK_API_KEY

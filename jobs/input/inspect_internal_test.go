@@ -79,7 +79,7 @@ func TestRowWorkerBatchesOfWideRows(t *testing.T) {
 func TestSampleOfWideRows(t *testing.T) {
 	var b bytes.Buffer
 	for r := range 30 {
-		for c := range 20000 {
+		for c := range MaxFields {
 			if c > 0 {
 				b.WriteByte(',')
 			}
@@ -91,7 +91,7 @@ func TestSampleOfWideRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ins.Rows != 29 || len(ins.Sample) != maxSampleCells/20000 {
-		t.Errorf("%d rows, %d in the sample; want 29, %d", ins.Rows, len(ins.Sample), maxSampleCells/20000)
+	if ins.Rows != 29 || len(ins.Sample) != maxSampleCells/MaxFields {
+		t.Errorf("%d rows, %d in the sample; want 29, %d", ins.Rows, len(ins.Sample), maxSampleCells/MaxFields)
 	}
 }

@@ -170,7 +170,7 @@ func (r *Reader) readHeader(headerLine int) error {
 		if headerLine <= 0 && (nonBlank >= headerScan || held > headerScanBytes) {
 			break
 		}
-		fields, line, err := r.src.next()
+		fields, line, err := r.srcNext()
 		if err == io.EOF {
 			break
 		}
@@ -267,6 +267,23 @@ func toStrings(fields [][]byte) []string {
 		out[i] = string(f)
 	}
 	return out
+}
+
+// MaxFields is the most fields a record may have: Excel's column limit. A
+// record with more is not a list (the provider's reader, like the sandbox's,
+// refuses it), and counting them bounds what a row costs to hold.
+const MaxFields = 16384
+
+// srcNext is the source's next record, refused when it has more than
+// MaxFields fields.
+func (r *Reader) srcNext() ([][]byte, int, error) {
+	fields, line, err := r.src.next()
+	if err == nil && len(fields) > MaxFields {
+		return nil, line, &FileError{Path: r.path, Line: line,
+			Msg: fmt.Sprintf("%s fields on one line, more than the %s columns a spreadsheet can hold: this does not look like a list (is the delimiter right?)",
+				thousands(len(fields)), thousands(MaxFields))}
+	}
+	return fields, line, err
 }
 
 // wrap turns a source error into a FileError naming the line.
@@ -372,7 +389,7 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 			r.line = rec.line
 			r.span, r.plain = nil, false
 		} else {
-			f, line, err := r.src.next()
+			f, line, err := r.srcNext()
 			if err != nil {
 				if err == io.EOF {
 					return nil, io.EOF

@@ -324,6 +324,10 @@ func TestBadFiles(t *testing.T) {
 		{"header line inside a quoted field", "a,b\n\"x\ny\",2\n3,4\n", Options{HeaderLine: 3}, "owners.csv line 3: no record starts on this line"},
 		{"header line blank", "\na,b\n1,2\n", Options{HeaderLine: 1}, "owners.csv line 1: the chosen header line is blank"},
 		{"line over 1 MB", "a,b\n" + strings.Repeat("x", maxRecord+10) + "\n", Options{}, "owners.csv line 2: a line longer than 1 MB"},
+		{"more fields than a spreadsheet has columns", "First,Last\nAnn,Lee\n" + strings.Repeat("x,", MaxFields) + "y\n", Options{},
+			"owners.csv line 3: 16,385 fields on one line, more than the 16,384 columns a spreadsheet can hold"},
+		{"a header wider than a spreadsheet", strings.Repeat("h,", MaxFields) + "h\n1,2\n", Options{},
+			"owners.csv line 1: 16,385 fields on one line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -578,8 +582,9 @@ func TestDuplicateKeyWholeLineEqualsFields(t *testing.T) {
 		// offset of the field in its line.
 		{"a,b\n" + strings.Repeat("ɐ", 20000) + ",y\n\"" + strings.Repeat("Ɐ", 20000) + "\",Y\n", Options{}, 1},
 		{"a,b\nx" + strings.Repeat("é", 20000) + ",y\n\"x" + strings.Repeat("E", 20000) + "\",y\n", Options{}, 1},
-		// A row of more empty fields than the key buffer has bytes.
-		{"a" + strings.Repeat(",", 20000) + "z\nx" + strings.Repeat(",", 20000) + "y\n\"x\"" + strings.Repeat(",", 20000) + "y\n", Options{}, 1},
+		// A row of as many empty fields as a list may have (MaxFields),
+		// more than the key buffer has bytes.
+		{"a" + strings.Repeat(",", MaxFields-1) + "z\nx" + strings.Repeat(",", MaxFields-1) + "y\n\"x\"" + strings.Repeat(",", MaxFields-1) + "y\n", Options{}, 1},
 		{"a,b\ny,x" + strings.Repeat("ɐé", 9000) + "\n\"y\",\"x" + strings.Repeat("ⱯE", 9000) + "\"\n", Options{KeyColumns: []string{"b", "a"}}, 1},
 	}
 	for _, tt := range tests {

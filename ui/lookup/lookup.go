@@ -140,12 +140,13 @@ func (s *Screen) build() {
 	}
 	row := func(label string, obj fyne.CanvasObject) *widget.FormItem { return widget.NewFormItem(label, obj) }
 	owner := widget.NewForm(row("First name *", s.first), row("Last name", s.last), row("", s.entityChk))
-	cityLine := func(city, state, zip *widget.Entry) fyne.CanvasObject {
+	// mark is " *" on the property address, whose every field is required.
+	cityLine := func(city, state, zip *widget.Entry, mark string) fyne.CanvasObject {
 		return container.NewBorder(nil, nil, nil,
-			container.NewHBox(widget.NewLabel("State"), fixedWidth(state, 64), widget.NewLabel("ZIP"), fixedWidth(zip, 110)), city)
+			container.NewHBox(widget.NewLabel("State"+mark), fixedWidth(state, 64), widget.NewLabel("ZIP"+mark), fixedWidth(zip, 110)), city)
 	}
-	property := container.NewVBox(widget.NewForm(row("Street *", s.street), row("City *", cityLine(s.city, s.state, s.zip))), s.stateErr)
-	mailing := container.NewVBox(widget.NewForm(row("Street", s.mStreet), row("City", cityLine(s.mCity, s.mState, s.mZip))), s.mStateErr, s.mailErr)
+	property := container.NewVBox(widget.NewForm(row("Street *", s.street), row("City *", cityLine(s.city, s.state, s.zip, " *"))), s.stateErr)
+	mailing := container.NewVBox(widget.NewForm(row("Street", s.mStreet), row("City", cityLine(s.mCity, s.mState, s.mZip, ""))), s.mStateErr, s.mailErr)
 	actions := container.NewBorder(nil, nil, nil, container.NewVBox(s.lookupBtn), container.NewVBox(s.price, s.missing))
 	s.form = container.NewVBox(
 		bold("Owner"), owner,

@@ -30,9 +30,7 @@ type DNC struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	dlg    *dialog.CustomDialog
-	root   *fyne.Container
-	// loadingBar is the endless bar while the file is read.
-	loadingBar *widget.ProgressBarInfinite
+	stage
 
 	path     string
 	opts     input.Options
@@ -96,7 +94,7 @@ func newDNC(win fyne.Window, b Backend, onDone func(string)) *DNC {
 	d := &DNC{win: win, be: b, onDone: onDone}
 	lastDNC = d
 	d.ctx, d.cancel = context.WithCancel(context.Background())
-	d.root = container.NewStack()
+	d.stage = newStage()
 	return d
 }
 
@@ -124,7 +122,7 @@ func (d *DNC) close() {
 }
 
 func (d *DNC) fromTrace(resultPath, jobID string) {
-	d.loading("Collecting the trace's phones…")
+	d.showLoading("Collecting the trace's phones…", d.close)
 	ctx := d.ctx
 	d.goBG(func() {
 		p, err := d.be.TracePhones(ctx, resultPath, jobID)
@@ -144,7 +142,7 @@ func (d *DNC) fromTrace(resultPath, jobID string) {
 func (d *DNC) open(path string) {
 	d.path = path
 	d.opts = input.Options{}
-	d.loading(fmt.Sprintf("Reading %s…", filepath.Base(path)))
+	d.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), d.close)
 	ctx := d.ctx
 	d.goBG(func() {
 		ins, err := d.be.Inspect(ctx, path, d.opts)
@@ -172,23 +170,6 @@ func (d *DNC) open(path string) {
 			})
 		})
 	}
-}
-
-func (d *DNC) loading(msg string) {
-	bar := widget.NewProgressBarInfinite()
-	d.setRoot(container.NewCenter(container.NewVBox(widget.NewLabel(msg), bar, widget.NewButton("Cancel", d.close))))
-	d.loadingBar = bar
-}
-
-// setRoot shows obj in the dialog and stops the loading bar it replaces
-// (see Trace.setRoot).
-func (d *DNC) setRoot(obj fyne.CanvasObject) {
-	if d.loadingBar != nil {
-		d.loadingBar.Stop()
-		d.loadingBar = nil
-	}
-	d.root.Objects = []fyne.CanvasObject{obj}
-	d.root.Refresh()
 }
 
 func (d *DNC) failed(err error) {

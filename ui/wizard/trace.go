@@ -34,9 +34,7 @@ type Trace struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	dlg    *dialog.CustomDialog
-	root   *fyne.Container // swapped between loading, error and the wizard
-	// loadingBar is the endless bar while the file is read.
-	loadingBar *widget.ProgressBarInfinite
+	stage
 
 	path    string
 	opts    input.Options
@@ -112,7 +110,7 @@ func NewTrace(win fyne.Window, b Backend, path string, onDone func(jobID string)
 func newTrace(win fyne.Window, b Backend, onDone func(string)) *Trace {
 	t := &Trace{win: win, be: b, onDone: onDone, mode: mapping.ModeNormal}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	t.root = container.NewStack()
+	t.stage = newStage()
 	return t
 }
 
@@ -168,7 +166,7 @@ func pickFile(win fyne.Window, then func(path string)) {
 func (t *Trace) open(path string) {
 	t.path = path
 	t.opts = input.Options{}
-	t.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)))
+	t.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), t.close)
 	ctx := t.ctx
 	t.goBG(func() {
 		ins, err := t.be.Inspect(ctx, path, t.opts)
@@ -209,25 +207,6 @@ func (t *Trace) fetchRates() {
 			}
 		})
 	})
-}
-
-func (t *Trace) showLoading(msg string) {
-	bar := widget.NewProgressBarInfinite()
-	cancel := widget.NewButton("Cancel", t.close)
-	t.setRoot(container.NewCenter(container.NewVBox(widget.NewLabel(msg), bar, cancel)))
-	t.loadingBar = bar
-}
-
-// setRoot shows obj in the dialog. The loading bar it replaces is stopped:
-// an endless bar out of sight still animates, and every frame of it redrew
-// the whole window (the 200-column board included) for a minute or so.
-func (t *Trace) setRoot(obj fyne.CanvasObject) {
-	if t.loadingBar != nil {
-		t.loadingBar.Stop()
-		t.loadingBar = nil
-	}
-	t.root.Objects = []fyne.CanvasObject{obj}
-	t.root.Refresh()
 }
 
 func (t *Trace) showError(err error) {

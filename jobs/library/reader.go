@@ -107,10 +107,7 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 			continue
 		}
 		if r.headers == nil {
-			r.headers = slices.Clone(parseRecord(rec, nil))
-			if len(r.headers) > 0 {
-				r.headers[0] = strings.TrimPrefix(r.headers[0], "\ufeff")
-			}
+			r.headers = headerRow(rec)
 			continue
 		}
 		r.starts = append(r.starts, start)

@@ -33,10 +33,19 @@ func NewRowReader(r io.Reader) (*RowReader, error) {
 		if blankRecord(b) {
 			continue
 		}
-		rr.headers = slices.Clone(parseRecord(b, nil))
-		rr.headers[0] = strings.TrimPrefix(rr.headers[0], "\ufeff")
+		rr.headers = headerRow(b)
 		return rr, nil
 	}
+}
+
+// headerRow parses a result's header record: its own copy of the names,
+// the first without a byte-order mark.
+func headerRow(rec []byte) []string {
+	h := slices.Clone(parseRecord(rec, nil))
+	if len(h) > 0 {
+		h[0] = strings.TrimPrefix(h[0], "\ufeff")
+	}
+	return h
 }
 
 // Headers are the column names.

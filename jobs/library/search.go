@@ -193,38 +193,32 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 		return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
 	}
 	defer f.Close()
-	sc := newScanner(f, 0)
-	var headers, rec []string
-	var keys []int
+	rr, err := NewRowReader(f)
+	if errors.Is(err, errNoHeader) {
+		return hits, nil
+	}
+	if err != nil {
+		return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
+	}
+	headers := rr.Headers()
+	keys := keyColumns(headers)
 	scratch := make([]byte, 0, 64)
-	row := 0
-	for n := 0; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
+	for {
+		if rr.Row()%4096 == 0 && ctx.Err() != nil {
 			return hits, ctx.Err()
 		}
-		lineBefore := sc.line
-		_, b, err := sc.next()
+		rec, err := rr.Next()
 		if err == io.EOF {
 			return hits, nil
 		}
 		if err != nil {
-			return hits, fmt.Errorf("library: search %s: line %d: %w", e.Path, sc.line+1, err)
+			return hits, fmt.Errorf("library: search %s: line %d: %w", e.Path, rr.sc.line+1, err)
 		}
-		if blankRecord(b) {
-			continue
-		}
-		if headers == nil {
-			headers = parseRecord(b, nil)
-			keys = keyColumns(headers)
-			continue
-		}
-		row++
-		rec = parseRecord(b, rec)
 		col := q.match(rec, scratch)
 		if col < 0 {
 			continue
 		}
-		h := Hit{Path: e.Path, JobName: e.Meta.Name, Row: row, Line: lineBefore + 1}
+		h := Hit{Path: e.Path, JobName: e.Meta.Name, Row: rr.Row(), Line: rr.Line()}
 		if col < len(headers) {
 			h.Column = headers[col]
 		}

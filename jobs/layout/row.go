@@ -103,21 +103,17 @@ func (p Phone) Reason() string {
 type Reader struct {
 	l     *Layout
 	join  *FlagIndex
-	flags []map[string]valueReading // by column
-	types []map[string]PhoneType
-	match map[string]Match
+	flags []valueCache[valueReading] // by column
+	types []valueCache[PhoneType]
+	match valueCache[Match]
 }
-
-// maxCache bounds each value cache: a column of free text does not fill
-// memory.
-const maxCache = 4096
 
 // NewReader returns a reader of rows in this layout. With join, each phone's
 // flags are merged with the DNC results' flags of its number; a number no
 // DNC result holds is unknown on every list (never callable).
 func (l *Layout) NewReader(join *FlagIndex) *Reader {
-	return &Reader{l: l, join: join, flags: make([]map[string]valueReading, len(l.Columns)),
-		types: make([]map[string]PhoneType, len(l.Columns)), match: map[string]Match{}}
+	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
+		types: make([]valueCache[PhoneType], len(l.Columns))}
 }
 
 // Layout is the reader's layout.
@@ -143,18 +139,12 @@ func blank(s string) bool {
 
 // flagValue reads a value of flag column i (cached).
 func (r *Reader) flagValue(i int, v string) valueReading {
-	m := r.flags[i]
-	if m == nil {
-		m = map[string]valueReading{}
-		r.flags[i] = m
-	}
-	if x, ok := m[v]; ok {
-		return x
+	c := &r.flags[i]
+	if k := c.find(v); k >= 0 {
+		return c.vals[k]
 	}
 	x := r.l.readValue(i, v)
-	if len(m) < maxCache {
-		m[v] = x
-	}
+	c.add(v, x)
 	return x
 }
 
@@ -170,25 +160,25 @@ func (l *Layout) readValue(i int, v string) valueReading {
 }
 
 func (r *Reader) typeValue(i int, v string) PhoneType {
-	m := r.types[i]
-	if m == nil {
-		m = map[string]PhoneType{}
-		r.types[i] = m
-	}
-	if t, ok := m[v]; ok {
-		return t
+	c := &r.types[i]
+	if k := c.find(v); k >= 0 {
+		return c.vals[k]
 	}
 	t, _ := readType(v)
-	if len(m) < maxCache {
-		m[v] = t
-	}
+	c.add(v, t)
 	return t
 }
 
 // Read reads rec into row, reusing row's slices.
 func (r *Reader) Read(rec []string, row *Row) {
-	l := r.l
 	row.People = row.People[:0]
+	r.readPeople(rec, row)
+	r.ReadPhones(rec, row)
+}
+
+// readPeople reads names, e-mails and addresses.
+func (r *Reader) readPeople(rec []string, row *Row) {
+	l := r.l
 	for _, p := range l.People {
 		n := Name{Group: p.Group, First: strings.TrimSpace(cell(rec, p.First)), Last: strings.TrimSpace(cell(rec, p.Last)),
 			Full: strings.TrimSpace(cell(rec, p.Full))}
@@ -204,18 +194,6 @@ func (r *Reader) Read(rec []string, row *Row) {
 	}
 	row.Property = readAddress(rec, l.Property)
 	row.Mailing = readAddress(rec, l.Mailing)
-	row.Match = MatchUnknown
-	if l.Match >= 0 {
-		v := cell(rec, l.Match)
-		m, ok := r.match[v]
-		if !ok {
-			m, _ = readMatch(v)
-			if len(r.match) < maxCache {
-				r.match[v] = m
-			}
-		}
-		row.Match = m
-	}
 	row.Entity = Unknown
 	if l.Entity >= 0 {
 		switch f := fold(cell(rec, l.Entity)); {
@@ -223,6 +201,23 @@ func (r *Reader) Read(rec []string, row *Row) {
 			row.Entity = Flagged
 		case falsy[f]:
 			row.Entity = Clean
+		}
+	}
+}
+
+// ReadPhones reads only what the filters need: the match status and the
+// phones (row.People, Emails, the addresses and Entity are left as they
+// are).
+func (r *Reader) ReadPhones(rec []string, row *Row) {
+	l := r.l
+	row.Match = MatchUnknown
+	if l.Match >= 0 {
+		v := cell(rec, l.Match)
+		if k := r.match.find(v); k >= 0 {
+			row.Match = r.match.vals[k]
+		} else {
+			row.Match, _ = readMatch(v)
+			r.match.add(v, row.Match)
 		}
 	}
 	row.Phones = row.Phones[:0]

@@ -14,7 +14,7 @@ import (
 type Tally struct {
 	l      *Layout
 	cols   []int
-	counts []map[string]int
+	counts []valueCache[int]
 	over   []int // rows whose value was beyond maxDistinct
 	rows   int
 	phones PhoneCounts
@@ -46,11 +46,8 @@ func (l *Layout) NewTally() *Tally {
 	}
 	add(l.Match)
 	slices.Sort(t.cols)
-	t.counts = make([]map[string]int, len(t.cols))
+	t.counts = make([]valueCache[int], len(t.cols))
 	t.over = make([]int, len(t.cols))
-	for i := range t.counts {
-		t.counts[i] = map[string]int{}
-	}
 	return t
 }
 
@@ -64,10 +61,13 @@ func (t *Tally) Add(rec []string) {
 		} else if v[0] == ' ' || v[len(v)-1] == ' ' {
 			v = strings.TrimSpace(v)
 		}
-		m := t.counts[k]
-		if _, ok := m[v]; ok || len(m) < maxDistinct {
-			m[v]++
-		} else {
+		c := &t.counts[k]
+		switch i := c.find(v); {
+		case i >= 0:
+			c.vals[i]++
+		case len(c.keys) < maxDistinct:
+			c.add(v, 1)
+		default:
 			t.over[k]++
 		}
 	}
@@ -122,8 +122,8 @@ func (t *Tally) Readings() []Reading {
 		if col.Role == RoleFlag {
 			r.Kind, r.Convention = col.Kind.String(), col.Convention
 		}
-		for v, n := range t.counts[k] {
-			vc := ValueCount{Value: v, Count: n}
+		for i, v := range t.counts[k].keys {
+			vc := ValueCount{Value: v, Count: t.counts[k].vals[i]}
 			switch col.Role {
 			case RoleFlag:
 				x := t.l.readValue(c, v)

@@ -176,6 +176,38 @@ func Format(s string) string {
 // lose a leading zero), or 0 when s is not a valid number. It does not
 // allocate: readers of large results key and compare numbers with it.
 func Key(s string) uint64 {
+	// The common case in one pass: digits among spaces and punctuation.
+	var k uint64
+	n := 0
+	fast := true
+	for i := 0; i < len(s) && fast; i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if n < 11 {
+				k = k*10 + uint64(c-'0')
+			}
+			n++
+		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/' || c == '\t':
+		default:
+			fast = false
+		}
+	}
+	if fast {
+		if n == 11 && k/1e10 == 1 {
+			k -= 1e10
+			n = 10
+		}
+		if n != 10 || k < 2e9 || digitAt(k, 3) < '2' {
+			return 0
+		}
+		return k
+	}
+	return keySlow(s)
+}
+
+// keySlow is Key for values with letters, "#" or other characters:
+// extensions, Excel's scientific notation.
+func keySlow(s string) uint64 {
 	s = strings.TrimSpace(s)
 	if s == "" || isSci(s) {
 		return 0

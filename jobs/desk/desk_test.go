@@ -296,7 +296,8 @@ scrubbed:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[not_dnc not_litigator]" {
+	// The DNC result's line_type column allows the mobile filter too.
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not_dnc not_litigator]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []QuickFilter{QuickMatched}, SortCol: -1}); err == nil {

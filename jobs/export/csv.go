@@ -3,9 +3,9 @@ package export
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // bom makes Excel read a CSV as UTF-8.
@@ -26,8 +26,7 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 	if _, err := bw.WriteString(bom); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
+	var line []byte
 	guarded := make([]string, 0, len(s.Headers()))
 	guard := func(rec []string) []string {
 		guarded = guarded[:0]
@@ -36,7 +35,8 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		}
 		return guarded
 	}
-	if err := w.Write(guard(s.Headers())); err != nil {
+	line = appendCSVRecord(line[:0], guard(s.Headers()))
+	if _, err := bw.Write(line); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	for {
@@ -47,7 +47,8 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		if err != nil {
 			return err
 		}
-		if err := w.Write(guard(rec)); err != nil {
+		line = appendCSVRecord(line[:0], guard(rec))
+		if _, err := bw.Write(line); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		rep.Rows++
@@ -61,12 +62,48 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		}
 	}
 	rep.Warnings = append(rep.Warnings, s.Warnings()...)
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return nil
+}
+
+// appendCSVRecord appends a record as RFC 4180 CSV ending in CR LF. Unlike
+// encoding/csv's writer it keeps every value's bytes: a line break inside
+// a value is written as it is (LF, CR LF or a bare CR), where
+// encoding/csv turns LF into CR LF and drops a bare CR.
+func appendCSVRecord(b []byte, rec []string) []byte {
+	if len(rec) == 1 && rec[0] == "" {
+		return append(b, '"', '"', '\r', '\n') // not a blank line
+	}
+	for i, v := range rec {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !needsQuotes(v) {
+			b = append(b, v...)
+			continue
+		}
+		b = append(b, '"')
+		for j := 0; j < len(v); j++ {
+			if v[j] == '"' {
+				b = append(b, '"')
+			}
+			b = append(b, v[j])
+		}
+		b = append(b, '"')
+	}
+	return append(b, '\r', '\n')
+}
+
+// needsQuotes: a value holding a comma, a quote or a line break, or starting
+// with a space or a tab (which some readers would trim), is quoted.
+func needsQuotes(v string) bool {
+	if v == "" {
+		return false
+	}
+	if v[0] == ' ' || v[0] == '\t' {
+		return true
+	}
+	return strings.ContainsAny(v, ",\"\r\n")
 }

@@ -5,7 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // bom makes Excel read a CSV as UTF-8.
@@ -68,42 +69,6 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 	return nil
 }
 
-// appendCSVRecord appends a record as RFC 4180 CSV ending in CR LF. Unlike
-// encoding/csv's writer it keeps every value's bytes: a line break inside
-// a value is written as it is (LF, CR LF or a bare CR), where
-// encoding/csv turns LF into CR LF and drops a bare CR.
-func appendCSVRecord(b []byte, rec []string) []byte {
-	if len(rec) == 1 && rec[0] == "" {
-		return append(b, '"', '"', '\r', '\n') // not a blank line
-	}
-	for i, v := range rec {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if !needsQuotes(v) {
-			b = append(b, v...)
-			continue
-		}
-		b = append(b, '"')
-		for j := 0; j < len(v); j++ {
-			if v[j] == '"' {
-				b = append(b, '"')
-			}
-			b = append(b, v[j])
-		}
-		b = append(b, '"')
-	}
-	return append(b, '\r', '\n')
-}
-
-// needsQuotes: a value holding a comma, a quote or a line break, or starting
-// with a space or a tab (which some readers would trim), is quoted.
-func needsQuotes(v string) bool {
-	if v == "" {
-		return false
-	}
-	if v[0] == ' ' || v[0] == '\t' {
-		return true
-	}
-	return strings.ContainsAny(v, ",\"\r\n")
-}
+// appendCSVRecord appends a record as CSV, keeping the values' bytes (line
+// breaks as written).
+func appendCSVRecord(b []byte, rec []string) []byte { return input.AppendRecord(b, rec) }

@@ -49,10 +49,12 @@ type CallableOptions struct {
 //
 // A phone left out (not callable under OnlyCallable, or failing a phone
 // filter) appears nowhere in the written file: every column of its slot
-// (number, raw twin, type, flags, details) is blanked, and so is any other
-// cell of the file whose digits hold a number left out for its flags
-// (callable, not-dnc, not-litigator) anywhere in the result, or a number left
-// out of that row. Rows left with no phone are dropped.
+// (number, raw twin, type, flags, details) is blanked; a number left out
+// for its flags (callable, not-dnc, not-litigator) in one row is left out
+// of every row; and under those filters any other cell that writes a valid
+// number other than the row's kept phones (the person's own phone column,
+// notes, a phone column the layout did not recognise) is blanked too.
+// Rows left with no phone are dropped.
 func ExportCallable(ctx context.Context, src, dncResult, dst string, opts CallableOptions) (*Report, error) {
 	format, err := formatOf(dst, opts.Format)
 	if err != nil {
@@ -143,6 +145,7 @@ type mergeSource struct {
 	filters []layout.Filter
 	phoneF  bool                // a phone filter is given
 	flags   bool                // the phones have flags: write them in words
+	strict  bool                // a flag filter: only the kept phones' numbers may appear
 	bad     map[uint64]struct{} // numbers left out for their flags, anywhere in the result
 	headers []string
 	// out[j] is the source column of output column j, or -(2+2k) for slot
@@ -201,6 +204,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		}
 	}
 	if safety(filters) {
+		m.strict = true
 		bad, err := badNumbers(ctx, path, l, m.rd, filters)
 		if err != nil {
 			return nil, err
@@ -441,13 +445,17 @@ func cell(rec []string, i int) string {
 	return ""
 }
 
-// holdsLeftOut reports a value that writes a number left out of the row
-// or, for its flags, of the result: such a cell is blanked, wherever it is
-// (an echo of the person's own phone column, notes, a list of all phones).
-// Numbers are looked for in each run of digits and phone punctuation, at
-// every 10-digit window of its digits.
+// holdsLeftOut reports a value that writes a number that must not appear in
+// this row: such a cell is blanked, wherever it is (an echo of the person's
+// own phone column, notes, a list of all phones, a phone column the layout
+// did not recognise). Under a flag filter (callable, not-dnc,
+// not-litigator) that is any valid number but the row's kept phones: a
+// number is only written when the layout read it as a phone and it passed;
+// under the other filters, the numbers left out of the row. Numbers are
+// looked for in each run of digits and phone punctuation, at every 10-digit
+// window of its digits.
 func (m *mergeSource) holdsLeftOut(v string) bool {
-	if len(v) < 10 || len(m.erase) == 0 && len(m.bad) == 0 {
+	if len(v) < 10 || !m.strict && len(m.erase) == 0 {
 		return false
 	}
 	var d [64]byte
@@ -461,10 +469,11 @@ func (m *mergeSource) holdsLeftOut(v string) bool {
 			if _, ok := m.erase[k]; ok {
 				return true
 			}
-			if _, ok := m.bad[k]; ok {
-				if _, kept := m.keepK[k]; !kept {
-					return true
-				}
+			if !m.strict || d[i] < '2' || d[i+3] < '2' {
+				continue // not a valid number
+			}
+			if _, kept := m.keepK[k]; !kept {
+				return true
 			}
 		}
 		return false

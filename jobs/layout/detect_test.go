@@ -311,3 +311,10 @@ func TestSignature(t *testing.T) {
 		t.Errorf("signatures %q %q %q", a, b, c)
 	}
 }
+
+func TestVoIPColumn(t *testing.T) {
+	l := Detect([]string{"Mobile 1", "VoIP 1", "Landline 1"}, [][]string{{"5125550101", "5125550102", "5125550103"}}, Options{})
+	if len(l.Slots) != 3 || l.Slots[1].Implied != VoIP || l.Slots[1].Label != "VoIP 1" {
+		t.Errorf("slots %+v", l.Slots)
+	}
+}

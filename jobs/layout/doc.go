@@ -78,6 +78,7 @@
 // # Joining DNC results
 //
 // A FlagIndex holds the flags of one or more DNC results (in any layout) by
-// number, the newest result winning; a Reader given the index merges each
-// phone's own flags with its number's (a number in no DNC result is unknown).
+// number, the newest result winning; a Reader given the index applies its
+// number's flags over each phone's own (Flags.Override: a phone the file
+// flags stays flagged; a number in no DNC result is unknown).
 package layout

@@ -178,6 +178,24 @@ func (f Flags) Merge(o Flags) Flags {
 	return f
 }
 
+// Override applies newer readings (a DNC result joined to a trace's
+// phones) over these: every list o reports takes o's answer, except that a
+// phone flagged here stays flagged. An unknown in o is unknown, whatever
+// was known here: the newer scrub is the answer asked for.
+func (f Flags) Override(o Flags) Flags {
+	for k := FlagKind(0); k < numKinds; k++ {
+		if !o.Has.Has(k) {
+			continue
+		}
+		if f.Has.Has(k) && f.of[k] == Flagged {
+			continue
+		}
+		f.of[k] = o.of[k]
+		f.Has = f.Has.with(k)
+	}
+	return f
+}
+
 // MarshalJSON writes {"federal": "clean", "litigator": "flagged"}: the lists
 // reported.
 func (f Flags) MarshalJSON() ([]byte, error) {

@@ -178,6 +178,17 @@ func TestMergeFlags(t *testing.T) {
 	if f := flagsOf(Federal, Clean).Merge(flagsOf(Litigator, Flagged)); f.Of(Federal) != Clean || f.Of(Litigator) != Flagged || f.Has.Has(State) {
 		t.Errorf("merged %s", mustJSON(f))
 	}
+	// A joined DNC result overrides, except that flagged stays flagged.
+	for _, tt := range []struct{ own, joined, want Flag }{
+		{Clean, Unknown, Unknown}, {Clean, Flagged, Flagged}, {Flagged, Clean, Flagged}, {Unknown, Clean, Clean},
+	} {
+		if got := flagsOf(Federal, tt.own).Override(flagsOf(Federal, tt.joined)).Of(Federal); got != tt.want {
+			t.Errorf("override(%s, %s) = %s, want %s", tt.own, tt.joined, got, tt.want)
+		}
+	}
+	if f := flagsOf(Federal, Clean, Litigator, Clean).Override(flagsOf(Federal, Clean)); f.Of(Litigator) != Clean {
+		t.Errorf("a list the join does not report was lost: %s", mustJSON(f))
+	}
 	if got := mustJSON(flagsOf(Federal, Clean, Litigator, Flagged)); got != `{"federal":"clean","litigator":"flagged"}` {
 		t.Errorf("JSON %s", got)
 	}

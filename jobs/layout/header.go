@@ -120,6 +120,7 @@ var phrases = []struct {
 	{[]string{"safe", "to", "call"}, "callable"},
 	{[]string{"can", "call"}, "callable"},
 	{[]string{"e", "mail"}, "email"},
+	{[]string{"vo", "ip"}, "voip"},
 	{[]string{"land", "line"}, "landline"},
 	{[]string{"line", "type"}, "type"},
 	{[]string{"zip", "code"}, "zip"},

@@ -213,3 +213,28 @@ func TestTallyAndSummary(t *testing.T) {
 		t.Errorf("%d values, %d other", len(r.Values), r.OtherCount)
 	}
 }
+
+// A trace's own clean flags do not make a phone callable once a DNC result
+// is joined that does not have the number, or does not know.
+func TestJoinOverridesOwnFlags(t *testing.T) {
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	x := NewFlagIndex()
+	d := Detect([]string{"PHONE", "DNC", "LITIGATOR"}, nil, Options{})
+	src := x.AddSource(Source{Name: "scrub"}, d)
+	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean))
+	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean))
+	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean))
+	var got []string
+	for _, p := range readAll(t, l, rows[2:3], x)[0] {
+		got = append(got, p)
+	}
+	want := []string{
+		"(512) 555-0104 mobile DNC unknown", "(512) 555-0105 mobile callable",
+		"(512) 555-0106 landline DNC unknown, litigator unknown", // in no DNC result
+		"(512) 555-0109 mobile federal DNC",                      // flagged by the trace stays flagged
+		"(512) 555-0110 landline DNC unknown, litigator unknown",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("joined:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+}

@@ -536,6 +536,8 @@ func (k slotKey) label() string {
 	switch {
 	case k.qual == "primary":
 		s += "primary phone"
+	case k.qual == string(VoIP):
+		s += "VoIP"
 	case k.qual != "":
 		s += k.qual
 	default:

@@ -108,9 +108,10 @@ type Reader struct {
 	match valueCache[Match]
 }
 
-// NewReader returns a reader of rows in this layout. With join, each phone's
-// flags are merged with the DNC results' flags of its number; a number no
-// DNC result holds is unknown on every list (never callable).
+// NewReader returns a reader of rows in this layout. With join, the DNC
+// results' flags of each phone's number override the file's own (a phone
+// the file flags stays flagged); a number no DNC result holds is unknown
+// on the registries and the litigator list (never callable).
 func (l *Layout) NewReader(join *FlagIndex) *Reader {
 	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
 		types: make([]valueCache[PhoneType], len(l.Columns))}
@@ -252,7 +253,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 			p.Flags.Set(l.Columns[fc].Kind, x.flag)
 		}
 		if r.join != nil {
-			p.Flags = p.Flags.Merge(r.join.flagsOf(p.Key))
+			p.Flags = p.Flags.Override(r.join.flagsOf(p.Key))
 		}
 		p.Block = Callability(p.Key != 0, p.Flags)
 		row.Phones = append(row.Phones, p)

@@ -28,7 +28,7 @@ type ColumnFix struct {
 	Role       Role       `json:"role"`
 	Group      *string    `json:"group,omitempty"`
 	Qualifier  *string    `json:"qualifier,omitempty"`
-	Number     *int       `json:"number,omitempty"` // slot index; -1 for any
+	SlotIndex  *int       `json:"slot_index,omitempty"` // -1 for any
 	Kind       *FlagKind  `json:"kind,omitempty"`
 	Inverted   *bool      `json:"inverted,omitempty"`
 	Convention Convention `json:"convention,omitempty"`
@@ -84,7 +84,7 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 		fixed[normHeader(l.Headers[i])] = true
 		col := &l.Columns[i]
 		h := &hs[i]
-		*col = Column{Index: i, Header: col.Header, Role: f.Role, Group: h.group, Qualifier: h.qual, Number: h.idx,
+		*col = Column{Index: i, Header: col.Header, Role: f.Role, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx,
 			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
 			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place}
 		if f.Group != nil {
@@ -93,8 +93,8 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 		if f.Qualifier != nil {
 			col.Qualifier = *f.Qualifier
 		}
-		if f.Number != nil {
-			col.Number = *f.Number
+		if f.SlotIndex != nil {
+			col.SlotIndex = *f.SlotIndex
 		}
 		if f.Type != "" {
 			col.Implied = f.Type
@@ -166,8 +166,8 @@ func (l *Layout) CorrectionFor(headers ...string) *Correction {
 			continue
 		}
 		col := l.Columns[i]
-		g, q, n, in := col.Group, col.Qualifier, col.Number, col.Input
-		f := ColumnFix{Role: col.Role, Group: &g, Qualifier: &q, Number: &n, Input: &in, Type: col.Implied, Place: col.Place}
+		g, q, n, in := col.Group, col.Qualifier, col.SlotIndex, col.Input
+		f := ColumnFix{Role: col.Role, Group: &g, Qualifier: &q, SlotIndex: &n, Input: &in, Type: col.Implied, Place: col.Place}
 		if col.Role == RoleFlag {
 			k, inv := col.Kind, col.Inverted
 			f.Kind, f.Inverted, f.Convention = &k, &inv, col.Convention

@@ -51,11 +51,12 @@ type Column struct {
 	// Group is whose column it is: "" for the row's main person (the
 	// first owner), "owner 2", "contact 1"...
 	Group string `json:"group,omitempty"`
-	// Qualifier and Index place a phone, phone type, flag or detail column
-	// in a slot: "Mobile 2" has qualifier "mobile" and index 2. For type
-	// and flag columns, an empty qualifier and an index of -1 mean "any".
+	// Qualifier and SlotIndex place a phone, phone type, flag or detail
+	// column in a slot: "Mobile 2" has qualifier "mobile" and slot index 2.
+	// For type and flag columns, an empty qualifier and an index of -1 mean
+	// "any".
 	Qualifier string `json:"qualifier,omitempty"`
-	Number    int    `json:"number"` // the slot index; -1 none
+	SlotIndex int    `json:"slot_index"` // -1 none
 	// Kind, Convention and Inverted describe a flag column: which list,
 	// how the values are written, and whether "yes" means clean (a
 	// "Callable" column).
@@ -276,7 +277,7 @@ func inputColumns(headers []string, hs []header, upload []string) []bool {
 
 // classify decides a column's role from its header and sample values.
 func classify(i int, h *header, vals []string) (Column, *Question) {
-	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, Number: h.idx}
+	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
 	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
 	switch {
 	case h.any(cDNC, cLitigator, cCallable) && !nameish && !h.is(cType):
@@ -565,7 +566,7 @@ func (c slotKey) matches(k slotKey) bool {
 
 func (c slotKey) rowLevel() bool { return c.group == "" && c.qual == "" && c.idx < 0 }
 
-func colKey(c *Column) slotKey { return slotKey{group: c.Group, qual: c.Qualifier, idx: c.Number} }
+func colKey(c *Column) slotKey { return slotKey{group: c.Group, qual: c.Qualifier, idx: c.SlotIndex} }
 
 // assemble builds slots, people, addresses and the file kind from the
 // columns' roles.

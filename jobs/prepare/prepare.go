@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -265,10 +264,12 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 	h := sha256.New()
 	cw := &countWriter{w: io.MultiWriter(f, h)}
 	bw := bufio.NewWriterSize(cw, 256<<10)
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
+	// input.AppendRecord, not encoding/csv: a line break inside a value
+	// reaches the provider as the list wrote it.
+	var line []byte
 	err = stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
-		if err := w.Write(rec); err != nil {
+		line = input.AppendRecord(line[:0], rec)
+		if _, err := bw.Write(line); err != nil {
 			return writeErr(u.Path, err)
 		}
 		if !header {
@@ -278,10 +279,6 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 	})
 	if err != nil {
 		return err
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return writeErr(u.Path, err)
 	}
 	if err := bw.Flush(); err != nil {
 		return writeErr(u.Path, err)

@@ -312,7 +312,8 @@ scrubbed:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[not-dnc not-litigator]" {
+	// The DNC result's line_type column allows the mobile filter too.
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {

@@ -50,6 +50,12 @@ type Meta struct {
 	Breakdown       *client.Breakdown `json:"breakdown,omitempty"`
 	SourceFile      string            `json:"source_file,omitempty"`
 	ParentTraceID   string            `json:"parent_trace_id,omitempty"` // a DNC scrub of a trace's phones
+	// Mapping is the column mapping the job's upload was sent with (the
+	// service's keys to the upload's headers), when known.
+	Mapping map[string]string `json:"mapping,omitempty"`
+	// Merged is set on a result made of a new job's rows and earlier
+	// results' rows (see Merged).
+	Merged *Merged `json:"merged,omitempty"`
 }
 
 // Net is what the job cost: credits charged minus credits refunded.

@@ -17,6 +17,7 @@ type RowReader struct {
 	rec     []string
 	row     int
 	line    int
+	off     int64 // where the row Next returned last starts in the file
 }
 
 // NewRowReader reads the header row of r; it fails when r holds no header.
@@ -56,7 +57,7 @@ func (rr *RowReader) Headers() []string { return rr.headers }
 func (rr *RowReader) Next() ([]string, error) {
 	for {
 		line := rr.sc.line + 1
-		_, b, err := rr.sc.next()
+		off, b, err := rr.sc.next()
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +66,7 @@ func (rr *RowReader) Next() ([]string, error) {
 		}
 		rr.rec = parseRecord(b, rr.rec)
 		rr.row++
-		rr.line = line
+		rr.line, rr.off = line, off
 		return rr.rec, nil
 	}
 }

@@ -23,6 +23,7 @@ type Field struct {
 // Hit is a row that matched a search.
 type Hit struct {
 	Path    string // the result file
+	JobID   string
 	JobName string
 	Row     int     // 1-based data row (the header is not counted; blank records are skipped)
 	Line    int     // 1-based physical line where the record starts

@@ -1,0 +1,256 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+)
+
+// Earlier is a row of an earlier result in the library: where it is and
+// when its job completed.
+type Earlier struct {
+	Ref
+	File    string // the result's file name in the library folder
+	Path    string
+	JobID   string
+	JobName string
+	Mode    jobs.Mode
+	Date    time.Time // the row's date: its job's completion (a merged row: its own job's)
+}
+
+// Traced finds the traced rows of the library whose owner key is one of
+// keys (OwnerKey of the list's rows): for each key, the rows found, newest
+// first. Only results with a job record count (their date and job are
+// known), and only rows that found the owner. A match is by hash: confirm
+// it with Rows before reusing the row.
+func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier, error) {
+	byHash := map[int64][]string{}
+	for _, k := range keys {
+		if k == "" {
+			continue
+		}
+		h := OwnerHash(k)
+		if !slices.Contains(byHash[h], k) {
+			byHash[h] = append(byHash[h], k)
+		}
+	}
+	out := map[string][]Earlier{}
+	if len(byHash) == 0 {
+		return out, nil
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM owners LIMIT 1)").Scan(&n); err != nil {
+		return nil, fail(err)
+	}
+	if n == 0 {
+		return out, nil // nothing was ever traced
+	}
+	files, err := datedFiles(ctx, db, string(jobs.KindTrace), 0)
+	if err != nil {
+		return nil, err
+	}
+	hashes := make([]int64, 0, len(byHash))
+	for h := range byHash {
+		hashes = append(hashes, h)
+	}
+	slices.Sort(hashes)
+	const per = 500
+	for i := 0; i < len(hashes); i += per {
+		chunk := hashes[i:min(i+per, len(hashes))]
+		args := make([]any, len(chunk))
+		for j, h := range chunk {
+			args[j] = h
+		}
+		rows, err := db.QueryContext(ctx, "SELECT h, file, row, date FROM owners WHERE h IN ("+
+			strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")+")", args...)
+		if err != nil {
+			return nil, fail(err)
+		}
+		for rows.Next() {
+			var h, file int64
+			var row int32
+			var date sql.NullInt64
+			if err := rows.Scan(&h, &file, &row, &date); err != nil {
+				rows.Close()
+				return nil, fail(err)
+			}
+			f, ok := files[file]
+			if !ok {
+				continue // a result gone, superseded, or without a record
+			}
+			e := f.earlier(x, row, date)
+			for _, k := range byHash[h] {
+				out[k] = append(out[k], e)
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fail(err)
+		}
+	}
+	for k, es := range out {
+		slices.SortStableFunc(es, func(a, b Earlier) int { return b.Date.Compare(a.Date) })
+		out[k] = es
+	}
+	return out, nil
+}
+
+// dated is an indexed result with a job record.
+type dated struct {
+	id    int64
+	name  string
+	job   string
+	jname string
+	mode  jobs.Mode
+	date  int64
+}
+
+func (f dated) earlier(x *Index, row int32, own sql.NullInt64) Earlier {
+	d := f.date
+	if own.Valid {
+		d = own.Int64
+	}
+	return Earlier{Ref: Ref{File: f.id, Row: row}, File: f.name, Path: x.pathOf(f.name), JobID: f.job, JobName: f.jname,
+		Mode: f.mode, Date: dateOf(d)}
+}
+
+// datedFiles are the indexed results of a kind with a job record,
+// completed at since or later (0: any time).
+func datedFiles(ctx context.Context, db *sql.DB, kind string, since int64) (map[int64]dated, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, name, job_id, job_name, mode, date FROM files WHERE skipped = '' AND dated = 1 AND kind = ? AND date >= ?",
+		kind, since)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer rows.Close()
+	out := map[int64]dated{}
+	for rows.Next() {
+		var f dated
+		var mode string
+		if err := rows.Scan(&f.id, &f.name, &f.job, &f.jname, &mode, &f.date); err != nil {
+			return nil, fail(err)
+		}
+		f.mode = jobs.Mode(mode)
+		out[f.id] = f
+	}
+	return out, fail(rows.Err())
+}
+
+// Scrub is a phone's answer in an earlier DNC result.
+type Scrub struct {
+	Earlier
+	Flags layout.Flags
+}
+
+// Scrubbed finds, for each phone (phone.Key), its newest answer in a DNC
+// result of the library scrubbed at since or later whose flags are all
+// known (a number with an unknown answer is scrubbed again). Only results
+// with a job record count: their scrub date is known.
+func (x *Index) Scrubbed(ctx context.Context, phones []uint64, since time.Time) (map[uint64]Scrub, error) {
+	want := make(map[int64]bool, len(phones))
+	for _, p := range phones {
+		if p != 0 {
+			want[int64(p)] = true
+		}
+	}
+	out := map[uint64]Scrub{}
+	if len(want) == 0 {
+		return out, nil
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	files, err := datedFiles(ctx, db, string(jobs.KindDNC), since.Unix())
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(files))
+	for id := range files {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	st, err := db.PrepareContext(ctx, "SELECT key, row, flags, date FROM phones WHERE file = ?")
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer st.Close()
+	for _, id := range ids {
+		f := files[id]
+		rows, err := st.QueryContext(ctx, id)
+		if err != nil {
+			return nil, fail(err)
+		}
+		for rows.Next() {
+			var key, flags int64
+			var row int32
+			var date sql.NullInt64
+			if err := rows.Scan(&key, &row, &flags, &date); err != nil {
+				rows.Close()
+				return nil, fail(err)
+			}
+			if !want[key] {
+				continue
+			}
+			e := f.earlier(x, row, date)
+			if e.Date.Before(since) {
+				continue // a merged row from an older scrub
+			}
+			fl := decodeFlags(flags)
+			if layout.Callability(true, fl).Unknown() {
+				continue
+			}
+			if old, ok := out[uint64(key)]; ok && !e.Date.After(old.Date) {
+				continue
+			}
+			out[uint64(key)] = Scrub{Earlier: e, Flags: fl}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fail(err)
+		}
+	}
+	return out, nil
+}
+
+// Row is a row of an indexed result read back from its file.
+type Row struct {
+	Header []string
+	Cells  []string
+	// OwnerKey is the row's owner key as the index read it (trace results).
+	OwnerKey string
+}
+
+// Rows reads rows of indexed results, in the order given, and hands each
+// to fn. It fails with ErrChanged when a file is not what was indexed (Sync
+// again).
+func (x *Index) Rows(ctx context.Context, refs []Ref, fn func(i int, r Row) error) error {
+	db, done, err := x.handle()
+	if err != nil {
+		return err
+	}
+	defer done()
+	var sc scratch
+	var key []byte
+	return x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, _ int) error {
+		r := Row{Header: fc.header, Cells: rec}
+		if fc.kind == string(jobs.KindTrace) {
+			key = fc.cols.appendOwnerKey(key[:0], &sc, rec)
+			r.OwnerKey = string(key)
+		}
+		return fn(i, r)
+	})
+}
+
+// describe names a ref for an error.
+func (r Ref) String() string { return fmt.Sprintf("file %d row %d", r.File, r.Row+1) }

@@ -1,0 +1,554 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// ErrNothingToFind: a search for blank text.
+var ErrNothingToFind = errors.New("nothing to look for")
+
+// word is one word of a query: the rows holding any of its terms, or a
+// term starting with prefix.
+type word struct {
+	exact  []string
+	prefix string
+}
+
+func (w word) matches(t string) bool {
+	return slices.Contains(w.exact, t) || (w.prefix != "" && strings.HasPrefix(t, w.prefix))
+}
+
+// minPrefix is the length from which a query word also finds the words it
+// starts ("smi" finds SMITH); shorter words ("tx", "j") are found whole.
+const minPrefix = 3
+
+// parseQuery reads a search: a phone number in any format (its 10 digits;
+// 7 to 9 digits find the numbers starting with them), an e-mail address
+// (whole), or words that must each be found in the row (a name, an
+// address: "smith 123 main st").
+func parseQuery(text string) ([]word, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, ErrNothingToFind
+	}
+	if d, ok := phoneDigits(text); ok {
+		if len(d) == 10 {
+			return []word{{exact: []string{d}}}, nil
+		}
+		return []word{{prefix: d}}, nil
+	}
+	var out []word
+	for _, f := range strings.Fields(text) {
+		if e := emailTerm(f); e != "" {
+			out = append(out, word{exact: []string{e}})
+			continue
+		}
+		for _, w := range Words(f) {
+			if canon(w) == "#" {
+				continue // a unit designator: the index keeps the unit's number
+			}
+			q := word{exact: []string{w}}
+			if c := canon(w); c != w {
+				q.exact = append(q.exact, c)
+			}
+			if z := Zip5(w); z != "" && z != w && len(w) == 4 {
+				q.exact = append(q.exact, z)
+			}
+			if len(w) >= minPrefix {
+				q.prefix = w
+			}
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ErrNothingToFind
+	}
+	return out, nil
+}
+
+// phoneDigits reads text as a phone number: only a phone's characters and
+// 7 to 11 digits (11 starting with 1). It returns the digits without the
+// leading 1.
+func phoneDigits(text string) (string, bool) {
+	var d []byte
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= '0' && c <= '9':
+			d = append(d, c)
+		case strings.IndexByte(" ()-.+/", c) >= 0:
+		default:
+			return "", false
+		}
+	}
+	if len(d) == 11 && d[0] == '1' {
+		d = d[1:]
+	}
+	if len(d) < 7 || len(d) > 10 {
+		return "", false
+	}
+	return string(d), true
+}
+
+// Ref is a row of an indexed result.
+type Ref struct {
+	File int64
+	Row  int32 // 0-based data row
+}
+
+// hitFile is a file a search looks in.
+type hitFile struct {
+	id                int64
+	name, job, jobNme string
+}
+
+// filesNewestFirst are the indexed results, newest first.
+func filesNewestFirst(ctx context.Context, db *sql.DB) ([]hitFile, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []hitFile
+	for rows.Next() {
+		var f hitFile
+		if err := rows.Scan(&f.id, &f.name, &f.job, &f.jobNme); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Find returns the rows holding every word of text, newest result first,
+// at most limit of them (all when limit ≤ 0), without reading the files.
+func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error) {
+	ws, err := parseQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	files, err := filesNewestFirst(ctx, db)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return find(ctx, db, files, ws, limit)
+}
+
+func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
+	exact, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term = ?")
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer exact.Close()
+	prefix, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term >= ? AND term < ?")
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer prefix.Close()
+	var out []Ref
+	var lists [][]int32
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		var rows []int32
+		for i, w := range ws {
+			lists = lists[:0]
+			for _, t := range w.exact {
+				if w.prefix != "" && strings.HasPrefix(t, w.prefix) {
+					continue // the prefix finds it
+				}
+				if lists, err = readPostings(ctx, exact, lists, f.id, t); err != nil {
+					return out, fail(err)
+				}
+			}
+			if w.prefix != "" {
+				if lists, err = readPostings(ctx, prefix, lists, f.id, w.prefix, prefixEnd(w.prefix)); err != nil {
+					return out, fail(err)
+				}
+			}
+			got := union(lists)
+			if i == 0 {
+				rows = got
+			} else {
+				rows = intersect(rows, got)
+			}
+			if len(rows) == 0 {
+				break
+			}
+		}
+		for _, r := range rows {
+			out = append(out, Ref{File: f.id, Row: r})
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// prefixEnd is the first string after every string starting with p.
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return "\xff\xff\xff\xff"
+}
+
+// readPostings appends the rows of each segment of the term(s) the
+// statement selects.
+func readPostings(ctx context.Context, st *sql.Stmt, lists [][]int32, args ...any) ([][]int32, error) {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return lists, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var blob []byte
+		if err := rows.Scan(&blob); err != nil {
+			return lists, err
+		}
+		lists = append(lists, decodePostings(blob))
+	}
+	return lists, rows.Err()
+}
+
+func decodePostings(b []byte) []int32 {
+	out := make([]int32, 0, len(b))
+	var last int64 = -1
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			break
+		}
+		b = b[n:]
+		last += int64(d)
+		out = append(out, int32(last))
+	}
+	return out
+}
+
+// union merges sorted lists into one sorted list without repeats.
+func union(lists [][]int32) []int32 {
+	switch len(lists) {
+	case 0:
+		return nil
+	case 1:
+		return lists[0]
+	}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]int32, 0, n)
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func intersect(a, b []int32) []int32 {
+	out := a[:0]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// Search finds the rows holding text — a phone in any format, an e-mail,
+// or words of a name or an address — newest result first, at most limit
+// (library.DefaultSearchLimit when ≤ 0), each with the row's key fields
+// read from its file and the first column that matched.
+func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.Hit, error) {
+	if limit <= 0 {
+		limit = library.DefaultSearchLimit
+	}
+	ws, err := parseQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	files, err := filesNewestFirst(ctx, db)
+	if err != nil {
+		return nil, fail(err)
+	}
+	refs, err := find(ctx, db, files, ws, limit)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]hitFile{}
+	for _, f := range files {
+		byID[f.id] = f
+	}
+	hits := make([]library.Hit, 0, len(refs))
+	err = x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, line int) error {
+		f := byID[refs[i].File]
+		h := library.Hit{Path: x.pathOf(f.name), JobID: f.job, JobName: f.jobNme, Row: int(refs[i].Row) + 1, Line: line}
+		h.Column = fc.matchedColumn(rec, ws)
+		for _, k := range fc.keys {
+			if k < len(rec) && rec[k] != "" {
+				h.Fields = append(h.Fields, library.Field{Name: fc.header[k], Value: rec[k]})
+			}
+		}
+		hits = append(hits, h)
+		return nil
+	})
+	return hits, err
+}
+
+// fileCache is what reading rows of an indexed file needs: where its rows
+// start, its header and how its columns are read.
+type fileCache struct {
+	name    string
+	size    int64
+	mtime   int64
+	header  []string
+	offsets []int64 // of rows 0, markEvery, 2×markEvery…
+	lines   []int32
+	cols    columns
+	keys    []int // the columns shown with a hit
+	kind    string
+	jobID   string
+	jobName string
+	date    int64
+	dated   bool
+}
+
+// matchedColumn is the header of the first column holding a word of the
+// query.
+func (fc *fileCache) matchedColumn(rec []string, ws []word) string {
+	for i, k := range fc.cols.kinds {
+		if k == colNone || i >= len(rec) {
+			continue
+		}
+		for _, t := range cellTerms(k, rec[i]) {
+			for _, w := range ws {
+				if w.matches(t) {
+					return fc.header[i]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (x *Index) dropCache() {
+	x.cacheMu.Lock()
+	x.cache = map[int64]*fileCache{}
+	x.cacheMu.Unlock()
+}
+
+// fileInfo loads (once) what reading rows of file id needs.
+func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache, error) {
+	x.cacheMu.Lock()
+	fc := x.cache[id]
+	x.cacheMu.Unlock()
+	if fc != nil {
+		return fc, nil
+	}
+	fc = &fileCache{}
+	var header, cols string
+	var marks []byte
+	err := db.QueryRowContext(ctx, "SELECT name, size, mtime, header, cols, marks, kind, job_id, job_name, date, dated FROM files WHERE id = ?", id).
+		Scan(&fc.name, &fc.size, &fc.mtime, &header, &cols, &marks, &fc.kind, &fc.jobID, &fc.jobName, &fc.date, &fc.dated)
+	if err != nil {
+		return nil, fail(err)
+	}
+	var sc savedColumns
+	if err := json.Unmarshal([]byte(header), &fc.header); err != nil {
+		return nil, fmt.Errorf("%w: file %d: header: %v", ErrDamaged, id, err)
+	}
+	if err := json.Unmarshal([]byte(cols), &sc); err != nil || len(sc.Kinds) != len(fc.header) {
+		return nil, fmt.Errorf("%w: file %d: columns", ErrDamaged, id)
+	}
+	var off, line int64
+	for len(marks) > 0 {
+		d, n := binary.Uvarint(marks)
+		if n <= 0 {
+			return nil, fmt.Errorf("%w: file %d: row marks", ErrDamaged, id)
+		}
+		marks = marks[n:]
+		dl, m := binary.Uvarint(marks)
+		if m <= 0 {
+			return nil, fmt.Errorf("%w: file %d: row marks", ErrDamaged, id)
+		}
+		marks = marks[m:]
+		off += int64(d)
+		line += int64(dl)
+		fc.offsets = append(fc.offsets, off)
+		fc.lines = append(fc.lines, int32(line))
+	}
+	fc.cols, fc.keys = sc.columns(), sc.Keys
+	x.cacheMu.Lock()
+	x.cache[id] = fc
+	x.cacheMu.Unlock()
+	return fc, nil
+}
+
+// ErrChanged: a result changed on disk since it was indexed (Sync again).
+var ErrChanged = errors.New("the result changed since it was indexed")
+
+// readRows reads the rows refs name from their files, in refs' order, and
+// hands each to fn with its starting line. Rows of one file are read in
+// row order through one open file.
+func (x *Index) readRows(ctx context.Context, db *sql.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
+	order := make([]int, len(refs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ra, rb := refs[a], refs[b]
+		if ra.File != rb.File {
+			if ra.File < rb.File {
+				return -1
+			}
+			return 1
+		}
+		return int(ra.Row - rb.Row)
+	})
+	type got struct {
+		fc   *fileCache
+		rec  []string
+		line int
+	}
+	results := make([]got, len(refs))
+	var f *os.File
+	var fc *fileCache
+	var rr *library.RowReader
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	for _, i := range order {
+		ref := refs[i]
+		if fc == nil || fc != x.cacheOf(ref.File) {
+			if f != nil {
+				f.Close()
+				f = nil
+			}
+			var err error
+			if fc, err = x.fileInfo(ctx, db, ref.File); err != nil {
+				return err
+			}
+			if f, err = os.Open(x.pathOf(fc.name)); err != nil {
+				return err
+			}
+			if st, err := f.Stat(); err != nil || st.Size() != fc.size || st.ModTime().UnixNano() != fc.mtime {
+				return fmt.Errorf("%s: %w", fc.name, ErrChanged)
+			}
+			rr = nil
+		}
+		m := int(ref.Row) / markEvery
+		if m >= len(fc.offsets) {
+			return fmt.Errorf("%w: %s: row %d past its marks", ErrDamaged, fc.name, ref.Row+1)
+		}
+		// Read on from where the last row was when it is in the same
+		// stretch; else start at the row's mark.
+		if rr == nil || rr.Row() > int(ref.Row) || rr.Row() < m*markEvery {
+			rr = library.NewRowReaderAt(io.NewSectionReader(f, fc.offsets[m], fc.size-fc.offsets[m]), fc.offsets[m], m*markEvery, int(fc.lines[m]))
+		}
+		for rr.Row() <= int(ref.Row) {
+			rec, err := rr.Next()
+			if err != nil {
+				if err == io.EOF {
+					return fmt.Errorf("%s: %w", fc.name, ErrChanged)
+				}
+				return err
+			}
+			if rr.Row() == int(ref.Row)+1 {
+				results[i] = got{fc: fc, rec: slices.Clone(rec), line: rr.Line()}
+			}
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	for i, g := range results {
+		if err := fn(i, g.fc, g.rec, g.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *Index) cacheOf(id int64) *fileCache {
+	x.cacheMu.Lock()
+	defer x.cacheMu.Unlock()
+	return x.cache[id]
+}
+
+// Stats are the index's figures.
+type Stats struct {
+	Files, Rows int64
+	Bytes       int64 // the results' bytes indexed
+	IndexBytes  int64 // the database's size on disk
+}
+
+// Stats counts the indexed results and measures the database.
+func (x *Index) Stats(ctx context.Context) (Stats, error) {
+	db, done, err := x.handle()
+	if err != nil {
+		return Stats{}, err
+	}
+	defer done()
+	var s Stats
+	if err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(size), 0) FROM files WHERE skipped = ''").
+		Scan(&s.Files, &s.Rows, &s.Bytes); err != nil {
+		return s, fail(err)
+	}
+	_, _ = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	for _, p := range []string{x.path, x.path + "-wal"} {
+		if st, err := os.Stat(p); err == nil {
+			s.IndexBytes += st.Size()
+		}
+	}
+	return s, nil
+}
+
+// dateOf is a Unix time in seconds as a time (zero for 0).
+func dateOf(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
+}
+
+// kindOf is files.kind as a job kind.
+func kindOf(s string) jobs.Kind { return jobs.Kind(s) }

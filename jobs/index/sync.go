@@ -1,0 +1,325 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// Progress is how far a Sync is.
+type Progress struct {
+	Files, FilesDone int   // results to index, and indexed so far
+	Bytes, BytesDone int64 // their sizes
+	Current          string
+}
+
+// Report says what a Sync changed.
+type Report struct {
+	Indexed    int      // results indexed: new, changed, or all after a rebuild
+	Removed    int      // results gone from the folder, forgotten
+	Unreadable []string // files that are not results (no header row)
+	// Rebuilt says why the index was found damaged and made anew.
+	Rebuilt string
+}
+
+// Changed reports whether the Sync changed the index.
+func (r Report) Changed() bool { return r.Indexed > 0 || r.Removed > 0 }
+
+// Sync brings the index up to date with the library folder: results new
+// or changed since the last Sync (by the size and modification time of the
+// file and of its job record) are indexed, removed ones forgotten. A
+// damaged index is rebuilt from the files. progress, when set, is called
+// as files are read. ctx stops it between rows; what was indexed stays.
+func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, error) {
+	x.syncMu.Lock()
+	defer x.syncMu.Unlock()
+	rep, err := x.sync(ctx, progress)
+	if errors.Is(err, ErrDamaged) {
+		why := strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
+		if rerr := x.rebuild(why); rerr != nil {
+			return rep, rerr
+		}
+		rep, err = x.sync(ctx, progress)
+		rep.Rebuilt = why
+	}
+	if rep.Rebuilt == "" && x.rebuilt != "" {
+		rep.Rebuilt, x.rebuilt = x.rebuilt, ""
+	}
+	return rep, err
+}
+
+// indexed is what the index holds of a file.
+type indexed struct {
+	id                     int64
+	size, mtime, rs, rm    int64
+	skipped, mergedFrom    string
+	superseded, stillThere bool
+}
+
+func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, error) {
+	var rep Report
+	files, err := x.scan()
+	if err != nil {
+		return rep, err
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return rep, err
+	}
+	defer done()
+	have, err := loadFiles(ctx, db)
+	if err != nil {
+		return rep, fail(err)
+	}
+	// Which files are to be read, and which raw results a merged result
+	// holds (those are not indexed: their rows are in the merged one).
+	var todo []*fileMeta
+	superseded := map[string]bool{}
+	for _, f := range files {
+		h, ok := have[f.name]
+		if ok {
+			h.stillThere = true
+		}
+		if ok && h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime {
+			if h.mergedFrom != "" {
+				superseded[h.mergedFrom] = true
+			}
+			continue
+		}
+		x.readRecord(f)
+		if f.meta.Merged != nil && f.meta.Merged.Raw != "" {
+			superseded[f.meta.Merged.Raw] = true
+		}
+		todo = append(todo, f)
+	}
+	queued := map[string]bool{}
+	for _, f := range todo {
+		queued[f.name] = true
+	}
+	for _, f := range files {
+		if h, ok := have[f.name]; ok && !queued[f.name] && (h.skipped == skipSuperseded) != superseded[f.name] {
+			x.readRecord(f)
+			todo = append(todo, f)
+		}
+	}
+	var gone []int64
+	for _, h := range have {
+		if !h.stillThere {
+			gone = append(gone, h.id)
+		}
+	}
+	if len(todo) == 0 && len(gone) == 0 {
+		return rep, nil
+	}
+	if err := setClean(ctx, db, false); err != nil {
+		return rep, fail(err)
+	}
+	for _, id := range gone {
+		if err := removeFile(ctx, db, id); err != nil {
+			return rep, fail(err)
+		}
+		rep.Removed++
+	}
+	p := Progress{Files: len(todo)}
+	for _, f := range todo {
+		p.Bytes += f.size
+	}
+	for _, f := range todo {
+		p.Current = f.name
+		base := p.BytesDone
+		var onBytes func(int64)
+		if progress != nil {
+			progress(p)
+			onBytes = func(n int64) {
+				q := p
+				q.BytesDone = base + n
+				progress(q)
+			}
+		}
+		err := x.indexOne(ctx, db, f, superseded[f.name], onBytes)
+		switch {
+		case errors.Is(err, errUnreadable):
+			rep.Unreadable = append(rep.Unreadable, f.name)
+		case errors.Is(err, os.ErrNotExist):
+			// Removed while the Sync ran: the next one forgets it.
+		case err != nil:
+			x.dropCache()
+			return rep, fail(fmt.Errorf("index: %s: %w", f.name, err))
+		default:
+			rep.Indexed++
+		}
+		p.FilesDone++
+		p.BytesDone = base + f.size
+	}
+	if progress != nil {
+		p.Current = ""
+		progress(p)
+	}
+	x.dropCache()
+	if rep.Removed > 0 || len(have) > 0 {
+		// Owner entries of files gone or read again; they match no file
+		// any more, so this only gives their room back.
+		if _, err := db.ExecContext(ctx, "DELETE FROM owners WHERE file NOT IN (SELECT id FROM files)"); err != nil {
+			return rep, fail(err)
+		}
+	}
+	if err := setClean(ctx, db, true); err != nil {
+		return rep, fail(err)
+	}
+	return rep, nil
+}
+
+// skipSuperseded is files.skipped of a raw result a merged one holds.
+const skipSuperseded = "superseded"
+
+// scan lists the results in the folder with the sizes and times of their
+// files and job records.
+func (x *Index) scan() ([]*fileMeta, error) {
+	des, err := os.ReadDir(x.dir)
+	if err != nil {
+		return nil, fmt.Errorf("index: list %s: %w", x.dir, err)
+	}
+	var out []*fileMeta
+	for _, de := range des {
+		name := de.Name()
+		if de.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") {
+			continue
+		}
+		info, err := de.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		f := &fileMeta{name: name, size: info.Size(), mtime: info.ModTime().UnixNano(), recSize: -1, recTime: -1}
+		if ri, err := os.Stat(library.RecordPath(x.pathOf(name))); err == nil {
+			f.recSize, f.recTime = ri.Size(), ri.ModTime().UnixNano()
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// readRecord reads a file's job record, when it has a sound one.
+func (x *Index) readRecord(f *fileMeta) {
+	if f.recSize < 0 {
+		return
+	}
+	if m, err := library.ReadRecord(library.RecordPath(x.pathOf(f.name))); err == nil {
+		f.meta, f.hasRecord = m, true
+	}
+}
+
+func (x *Index) pathOf(name string) string { return filepath.Join(x.dir, name) }
+
+func loadFiles(ctx context.Context, db *sql.DB) (map[string]*indexed, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, name, size, mtime, rec_size, rec_mtime, skipped, merged_from FROM files")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]*indexed{}
+	for rows.Next() {
+		var h indexed
+		var name string
+		if err := rows.Scan(&h.id, &name, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.mergedFrom); err != nil {
+			return nil, err
+		}
+		have[name] = &h
+	}
+	return have, rows.Err()
+}
+
+// removeFile forgets a file (its owner entries go with the next purge).
+func removeFile(ctx context.Context, db *sql.DB, id int64) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := deleteRows(ctx, tx, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func deleteRows(ctx context.Context, tx *sql.Tx, id int64) error {
+	for _, q := range []string{"DELETE FROM terms WHERE file = ?", "DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexOne (re)indexes one file in one transaction. Another process may
+// have indexed it meanwhile: it is looked at again inside the transaction.
+func (x *Index) indexOne(ctx context.Context, db *sql.DB, f *fileMeta, superseded bool, progress func(int64)) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var h indexed
+	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped FROM files WHERE name = ?", f.name).
+		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped)
+	switch {
+	case err == nil:
+		if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded {
+			return tx.Commit()
+		}
+		if err := deleteRows(ctx, tx, h.id); err != nil {
+			return err
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	date, dated := f.date()
+	mergedFrom := ""
+	if f.meta.Merged != nil {
+		mergedFrom = f.meta.Merged.Raw
+	}
+	skipped := ""
+	if superseded {
+		skipped = skipSuperseded
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO files(name, size, mtime, rec_size, rec_mtime, kind, job_id, job_name, mode, date, dated,
+		rows, header, cols, marks, skipped, merged_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', '{}', x'', ?, ?)`,
+		f.name, f.size, f.mtime, f.recSize, f.recTime, string(f.meta.Kind), f.meta.JobID, f.meta.Name, string(f.meta.Mode),
+		date, dated, skipped, mergedFrom)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if superseded {
+		return tx.Commit()
+	}
+	b, l, err := x.readFile(ctx, tx, id, f, progress)
+	if errors.Is(err, errUnreadable) {
+		if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", errUnreadable.Error(), id); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		return errUnreadable
+	}
+	if err != nil {
+		return err
+	}
+	header, _ := json.Marshal(l.Headers)
+	cols, _ := json.Marshal(b.cols.saved(library.KeyColumns(l)))
+	if _, err := tx.ExecContext(ctx, "UPDATE files SET kind = ?, rows = ?, header = ?, cols = ?, marks = ? WHERE id = ?",
+		kindName(b.kind), b.rows, string(header), string(cols), b.marks, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -428,3 +428,23 @@ func OwnerHash(key string) int64 {
 	}
 	return int64(h)
 }
+
+// Keyer computes owner keys (OwnerKey of NameKey and AddressKey) reusing
+// its buffers: for reading a whole list. Use one per goroutine.
+type Keyer struct {
+	sc  scratch
+	buf []byte
+}
+
+// Key is the owner key of a name and a property address; "" without an
+// address. It is valid until the next call.
+func (k *Keyer) Key(first, last, full string, a Address) string {
+	k.buf = appendNameKey(k.buf[:0], &k.sc, first, last, full)
+	k.buf = append(k.buf, '\x1f')
+	n := len(k.buf)
+	k.buf = appendAddressKey(k.buf, &k.sc, a)
+	if len(k.buf) == n {
+		return ""
+	}
+	return string(k.buf)
+}

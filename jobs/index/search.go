@@ -320,7 +320,14 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	err = x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, line int) error {
 		f := byID[refs[i].File]
 		h := library.Hit{Path: x.pathOf(f.name), JobID: f.job, JobName: f.jobNme, Row: int(refs[i].Row) + 1, Line: line}
-		h.Column = fc.matchedColumn(rec, ws)
+		col := fc.matchedColumn(rec, ws)
+		if col >= 0 {
+			h.Column = fc.header[col]
+			if !slices.Contains(fc.keys, col) {
+				// What was found is shown, first.
+				h.Fields = append(h.Fields, library.Field{Name: fc.header[col], Value: rec[col]})
+			}
+		}
 		for _, k := range fc.keys {
 			if k < len(rec) && rec[k] != "" {
 				h.Fields = append(h.Fields, library.Field{Name: fc.header[k], Value: rec[k]})
@@ -350,9 +357,9 @@ type fileCache struct {
 	dated   bool
 }
 
-// matchedColumn is the header of the first column holding a word of the
-// query.
-func (fc *fileCache) matchedColumn(rec []string, ws []word) string {
+// matchedColumn is the first column holding a word of the query; -1
+// none.
+func (fc *fileCache) matchedColumn(rec []string, ws []word) int {
 	for i, k := range fc.cols.kinds {
 		if k == colNone || i >= len(rec) {
 			continue
@@ -360,12 +367,12 @@ func (fc *fileCache) matchedColumn(rec []string, ws []word) string {
 		for _, t := range cellTerms(k, rec[i]) {
 			for _, w := range ws {
 				if w.matches(t) {
-					return fc.header[i]
+					return i
 				}
 			}
 		}
 	}
-	return ""
+	return -1
 }
 
 func (x *Index) dropCache() {

@@ -55,6 +55,13 @@ type Plan struct {
 	Input input.Options
 	// Dir receives the written file; "" makes a new temporary folder.
 	Dir string
+	// Keep, when set, sees each row the upload would hold (splits
+	// applied, duplicates dropped) and says whether it stays in; the rows
+	// it leaves out are counted in Upload.LeftOut. A plan with Keep always
+	// writes a prepared copy.
+	Keep func(rec []string) bool
+	// KeepReason says in words why Keep leaves rows out (Describe).
+	KeepReason string
 }
 
 // Upload is the file to send.
@@ -74,7 +81,9 @@ type Upload struct {
 	// SplitFailures counts, per split column, non-blank values that could
 	// not be split (kept whole in the first derived column).
 	SplitFailures map[string]int `json:"split_failures,omitempty"`
-	tempDir       string
+	// LeftOut counts the rows Plan.Keep left out.
+	LeftOut int `json:"left_out,omitempty"`
+	tempDir string
 }
 
 // Remove deletes the written file (and the temporary folder Prepare made);
@@ -170,6 +179,9 @@ func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string)
 	}
 	if plan.DropDuplicates {
 		reasons = append(reasons, "duplicate rows are left out")
+	}
+	if plan.Keep != nil {
+		reasons = append(reasons, plan.KeepReason)
 	}
 	if len(reasons) == 0 && ins.Format == "csv" {
 		return false, nil
@@ -396,6 +408,10 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 				splitFails[sp.Column]++
 			}
 			out = append(out, vals...)
+		}
+		if plan.Keep != nil && !plan.Keep(out) {
+			u.LeftOut++
+			continue
 		}
 		if err := emit(out, false); err != nil {
 			return err

@@ -120,6 +120,9 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 				j.ResultPath = e.Download.Path
 			}
 		}
+		if mp := s.mergedFor(s.sessionNow(), j.ID); mp != "" {
+			j.ResultPath = mp // the person's whole list, earlier results merged in
+		}
 		out = append(out, j)
 	}
 	subs, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
@@ -294,6 +297,9 @@ func (s *Service) onTrackerEvent(sess *session) func(tracker.Event) {
 			kind = EventDownloaded
 			j.ResultPath = ev.Path
 			s.linkParent(sess, ev.JobID, ev.Path)
+			if s.afterDownload(sess, &j) {
+				return // the merged result's event follows
+			}
 		}
 		s.emit(Event{Kind: kind, Job: j})
 	}
@@ -454,6 +460,14 @@ func (s *Service) Wait(ctx context.Context, jobID string, limit time.Duration) (
 	if o.Download != nil {
 		out.ResultPath = o.Download.Path
 		out.Job.ResultPath = o.Download.Path
+		// A job that reused rows: its merged result is the person's.
+		p, ok, err := s.finishReuse(ctx, sess, jobID, o.Download.Path)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			out.ResultPath, out.Job.ResultPath = p, p
+		}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -36,6 +37,14 @@ type Plan struct {
 	ParentTraceID string
 	// Name is the job's name; "" is the picked file's name.
 	Name string
+	// Reuse leaves out of the upload the rows the library already holds —
+	// a trace's rows traced before (same owner and property), a scrub's
+	// phones scrubbed within the last 31 days — and merges their earlier
+	// results into the one the person gets. Nothing is left out without it.
+	Reuse bool
+	// ReuseWithin is how old a reused result may be; 0 is any age (a
+	// scrub: 31 days at most whatever it says).
+	ReuseWithin time.Duration
 }
 
 // mode is the plan's mode, normal when unset.

@@ -36,6 +36,9 @@ type Counts struct {
 
 	// Phones is the scan of a scrub's phone column.
 	Phones *phone.Scan
+
+	// reuse are the rows the library already holds (Service.Count).
+	reuse *reuseCounts
 }
 
 // countKey is what counts depend on: the same key, the same counts.
@@ -78,7 +81,13 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // splits), with and without duplicates; for a scrub, the phone column's
 // valid, invalid and repeated numbers. ins is the picked file's inspection.
 func (s *Service) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
-	return Count(ctx, p, ins)
+	c, err := Count(ctx, p, ins)
+	if err != nil {
+		return nil, err
+	}
+	// What the library already holds: the quote offers to reuse it.
+	c.reuse = s.countReuse(ctx, p, ins, c)
+	return c, ctx.Err()
 }
 
 // Count is Service.Count: it needs no session.
@@ -175,6 +184,14 @@ type Quote struct {
 	DNC     *estimate.DNCResult `json:"dnc_estimate,omitempty"`
 	Phones  *phone.Scan         `json:"phones,omitempty"`
 	Payment estimate.Payment    `json:"payment"`
+
+	// Reuse is what the library already holds of the plan's rows (nil
+	// when it was not looked at).
+	Reuse *Reuse `json:"reuse,omitempty"`
+	// AlreadyTraced (a trace) and ReusablePhones (a scrub) are Reuse.Rows,
+	// for the command line's JSON.
+	AlreadyTraced  *int `json:"already_traced_rows,omitempty"`
+	ReusablePhones *int `json:"reusable_phones,omitempty"`
 }
 
 // CostLine is one billed tier of a quote.
@@ -195,7 +212,11 @@ func Price(c *Counts, p Plan, r Rates) Quote {
 	} else {
 		q = priceTrace(c, p, r)
 	}
-	written, reasons := prepare.Describe(c.ins, prepare.Plan{Splits: p.Splits, DropDuplicates: p.DropDuplicates})
+	pp := prepare.Plan{Splits: p.Splits, DropDuplicates: p.DropDuplicates}
+	if q.Reuse != nil && q.Reuse.Skipped {
+		pp.Keep, pp.KeepReason = keepAll, reuseReason(p.Kind)
+	}
+	written, reasons := prepare.Describe(c.ins, pp)
 	q.Upload = UploadInfo{FileName: p.name(written), Rows: q.Rows, Written: written, Reasons: reasons,
 		DroppedDuplicates: q.DroppedDuplicates, SplitFailures: c.splitFailures}
 	return q
@@ -209,13 +230,43 @@ func priceTrace(c *Counts, p Plan, r Rates) Quote {
 		ins.NameColumns = slices.Clone(c.nameColumns)
 		return estimate.Estimate(&ins, c.mapping, mode, p.IncludeLLCs, r.Pricing, r.Account)
 	}
-	e := est(c.Rows, c.EntityRows)
+	// Rows the library already holds leave the upload with the person's
+	// choice: reused[1] of the rows without duplicates, reused[0] with.
+	reuse, reused := c.reuse.reuseFor(p), [2]*Reuse{}
+	if reuse != nil {
+		pd := p
+		pd.DropDuplicates = false
+		reused[0] = c.reuse.reuseFor(pd)
+		pd.DropDuplicates = true
+		reused[1] = c.reuse.reuseFor(pd)
+	}
+	left := func(r *Reuse) (int, int) {
+		if r == nil || !r.Skipped {
+			return 0, 0
+		}
+		return r.Rows, r.EntityRows
+	}
+	n0, e0 := left(reused[0])
+	n1, e1 := left(reused[1])
+	e := est(c.Rows-n0, c.EntityRows-e0)
 	if p.DropDuplicates {
-		e = est(c.RowsWithout, c.EntityRowsWithout)
+		e = est(c.RowsWithout-n1, c.EntityRowsWithout-e1)
 	}
 	q := Quote{Kind: jobs.KindTrace, Rows: e.TotalRows, Credits: e.Credits, Duplicates: c.Duplicates, Payment: e.Payment}
+	if reuse != nil {
+		rows, ents := c.Rows, c.EntityRows
+		if p.DropDuplicates {
+			rows, ents = c.RowsWithout, c.EntityRowsWithout
+		}
+		if reuse.Rows > 0 {
+			reuse.Savings = est(rows, ents).Credits - est(rows-reuse.Rows, ents-reuse.EntityRows).Credits
+		}
+		q.Reuse = reuse
+		n := reuse.Rows
+		q.AlreadyTraced = &n
+	}
 	if c.Duplicates > 0 {
-		with, without := est(c.Rows, c.EntityRows), est(c.RowsWithout, c.EntityRowsWithout)
+		with, without := est(c.Rows-n0, c.EntityRows-e0), est(c.RowsWithout-n1, c.EntityRowsWithout-e1)
 		q.DuplicateSavings = with.Credits - without.Credits
 		e.DuplicateRows, e.DuplicateSavings = c.Duplicates, q.DuplicateSavings
 		if p.DropDuplicates {
@@ -248,9 +299,31 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 		scan.Rows -= scan.Duplicates
 		scan.Duplicates = 0
 	}
+	// Phones scrubbed within the window leave the upload with the
+	// person's choice.
+	reuse := c.reuse.reuseFor(p)
+	dupSavings := int64(c.Duplicates)
+	if reuse != nil && reuse.Skipped {
+		scan.Rows -= reuse.Rows
+		scan.Valid -= reuse.Rows
+		pd := p
+		pd.DropDuplicates = !p.DropDuplicates
+		other := c.reuse.reuseFor(pd)
+		with, without := reuse.Rows, other.Rows
+		if p.DropDuplicates {
+			with, without = other.Rows, reuse.Rows
+		}
+		dupSavings = int64(c.Duplicates - (with - without))
+	}
 	e := estimate.EstimateDNC(&scan, r.Pricing, r.Account)
 	q := Quote{Kind: jobs.KindDNC, Rows: e.Rows, Credits: e.Credits, Duplicates: c.Duplicates, DNC: &e, Phones: c.Phones,
-		Payment: e.Payment, DuplicateSavings: int64(c.Duplicates) * e.Rate}
+		Payment: e.Payment, DuplicateSavings: dupSavings * e.Rate}
+	if reuse != nil {
+		reuse.Savings = int64(reuse.Rows) * e.Rate
+		q.Reuse = reuse
+		n := reuse.Rows
+		q.ReusablePhones = &n
+	}
 	if p.DropDuplicates {
 		q.DroppedDuplicates = c.Duplicates
 	}

@@ -229,11 +229,16 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 	if err != nil {
 		return nil, err
 	}
+	q = strings.TrimSpace(q)
+	if q != "" {
+		if items, ok, err := s.searchLibrary(ctx, lib, q); ok {
+			return items, err
+		}
+	}
 	entries, err := lib.List()
 	if err != nil {
 		return nil, err
 	}
-	q = strings.TrimSpace(q)
 	var hits map[string][]string
 	if q != "" {
 		hs, err := lib.Search(ctx, q, library.DefaultSearchLimit*5)
@@ -401,6 +406,9 @@ func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]l
 			return nil, ErrEmptyLibrary
 		}
 		return nil, fmt.Errorf("library folder: %w", err)
+	}
+	if hits, ok, err := s.searchRowsIndexed(ctx, d, q, limit); ok {
+		return hits, err
 	}
 	lib, err := library.Open(d)
 	if err != nil {

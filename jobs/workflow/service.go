@@ -65,6 +65,8 @@ type Service struct {
 	// submitting holds the file hashes of submissions under way here, so
 	// that the jobs list does not call them "unknown".
 	submitting map[string]bool
+	// indexes are the library indexes opened, by library folder.
+	indexes map[string]*libIndex
 }
 
 // session is one open connection: the client, the library and — opened on
@@ -135,6 +137,7 @@ func (s *Service) Close() error {
 	if sb != nil {
 		sb.Close()
 	}
+	s.closeIndexes()
 	return err
 }
 
@@ -384,6 +387,10 @@ func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow)
 	// Without a library the session still works (the API, the ledger);
 	// whatever needs to keep a result says why it cannot.
 	sess.lib, sess.libErr = library.Open(libDir)
+	if s.cfg.Track && sess.libErr == nil {
+		// Results copied into the folder while SkipDesk was closed.
+		s.indexInBackground(libDir)
+	}
 	if s.cfg.Track {
 		// The window follows jobs from the start: its ledger opens now,
 		// so that a second copy of SkipDesk is told at once.

@@ -75,6 +75,12 @@ type Submitted struct {
 	// were settled just before this one (the duplicate check then sees
 	// what really happened).
 	Settled []Settled
+	// Reused counts the rows left out because the library holds their
+	// earlier results (Plan.Reuse); they are merged into the job's result.
+	Reused int
+	// ResultPath is the merged result when every row was reused: no job
+	// was needed (JobID is "").
+	ResultPath string
 }
 
 // UploadInfo says what was uploaded for a plan.
@@ -106,12 +112,21 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
 		return nil, fmt.Errorf("workflow: cannot submit a %q", p.Kind)
 	}
-	up, err := prepare.Prepare(ctx, p.Path, ins, prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits,
-		DropDuplicates: p.DropDuplicates, Input: readOptions(p, ins)})
+	rj, done, err := s.reuseFor(ctx, sess, p, ins, opts.Quote)
+	if done != nil || err != nil {
+		return done, err // every row reused (no job), or nothing sent
+	}
+	pp := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: p.DropDuplicates, Input: readOptions(p, ins)}
+	if rj != nil {
+		pp.Keep, pp.KeepReason = rj.keep, reuseReason(p.Kind)
+	}
+	up, err := prepare.Prepare(ctx, p.Path, ins, pp)
 	if err != nil {
+		rj.discard()
 		return nil, err
 	}
 	defer up.Remove()
+	rj.moveTo("up-" + up.SHA256)
 	out := &Submitted{Upload: UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
 		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures}}
 	settled, rerr := s.reconcile(ctx, sess)
@@ -146,6 +161,9 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	res, err := submit.Submit(ctx, sess.api, sess.led, req)
 	if err != nil {
 		var ue *submit.UnknownError
+		if !errors.As(err, &ue) {
+			rj.discard() // nothing charged: nothing to merge
+		}
 		switch {
 		case errors.As(err, &ue):
 			sess.trk.Refresh()
@@ -162,9 +180,13 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 		}
 		return nil, err
 	}
+	rj.moveTo(library.SanitizeName(res.JobID))
 	sess.trk.Hint(res.JobID)
 	s.emit(Event{Kind: EventAccount})
 	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
+	if rj != nil {
+		out.Reused = rj.state.Reused
+	}
 	return out, nil
 }
 

@@ -69,6 +69,7 @@ const (
 	EventDownloaded // the result is in the library (Job.ResultPath)
 	EventWarning    // something went wrong and will be tried again (Err)
 	EventSettled    // an unknown submission was looked at again (Settled)
+	EventIndex      // the library index is being brought up to date (Index)
 )
 
 // Event is a change the tracker reports. Job carries the whole new state.
@@ -84,6 +85,8 @@ type Event struct {
 	Settled *Settled
 	// Err is what went wrong (EventWarning).
 	Err error
+	// Index is how far indexing the library is (EventIndex).
+	Index *IndexProgress
 }
 
 // LibraryItem is one downloaded result.
@@ -97,6 +100,10 @@ type LibraryItem struct {
 	Size      int64
 	// Hits are the matching cells of a search, "column: value", a few at most.
 	Hits []string
+	// Row is the 1-based row of the result a search found (0: the whole
+	// result), and Column the first column that matched.
+	Row    int
+	Column string
 }
 
 // Query is a view of a result: filter text (any cell contains it, case

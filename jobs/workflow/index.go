@@ -1,0 +1,275 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/index"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// The library index: every result of a library folder indexed in SQLite
+// (jobs/index), kept up to date as results arrive — downloaded, merged, or
+// copied into the folder by hand — and read by the search, by the "traced
+// before" count of a quote and by the reuse of scrubbed phones.
+
+// IndexProgress is how far indexing the library is (EventIndex).
+type IndexProgress struct {
+	Files, FilesDone int
+	Bytes, BytesDone int64
+	Current          string // the result being read
+	Done             bool   // this round of indexing is over (Err says how)
+	// Rebuilt says why the index was found damaged and made anew.
+	Rebuilt string
+	Err     error
+}
+
+// IndexReport says what bringing the index up to date changed.
+type IndexReport struct {
+	Indexed, Removed int
+	Unreadable       []string
+	Rebuilt          string
+}
+
+// libIndex is the index of one library folder.
+type libIndex struct {
+	dir, path string
+
+	mu      sync.Mutex
+	x       *index.Index
+	err     error
+	queued  bool // a background round waits to start
+	running bool
+}
+
+// indexPath is where the index of a library folder lives: beside the
+// ledger for the configured library (and the sandbox's), else a hidden
+// file inside the folder.
+func (s *Service) indexPath(dir string) string {
+	home := s.cfg.Home
+	switch filepath.Clean(dir) {
+	case filepath.Clean(s.cfg.ResultsDir()):
+		return filepath.Join(home, "index.db")
+	case filepath.Join(home, "sandbox", "results"):
+		return filepath.Join(home, "sandbox", "index.db")
+	}
+	return filepath.Join(dir, ".skipdesk-index.db")
+}
+
+// libIndexFor is the index of dir (opened on first use).
+func (s *Service) libIndexFor(dir string) *libIndex {
+	dir = filepath.Clean(dir)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexes == nil {
+		s.indexes = map[string]*libIndex{}
+	}
+	li := s.indexes[dir]
+	if li == nil {
+		li = &libIndex{dir: dir, path: s.indexPath(dir)}
+		s.indexes[dir] = li
+	}
+	return li
+}
+
+// open opens the index, once; a failure is tried again next time.
+func (li *libIndex) open() (*index.Index, error) {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.x != nil {
+		return li.x, nil
+	}
+	x, err := index.Open(li.path, li.dir)
+	if err != nil {
+		return nil, fmt.Errorf("the library index %s: %w", li.path, err)
+	}
+	li.x = x
+	return x, nil
+}
+
+// closeIndexes closes every open index (Service.Close).
+func (s *Service) closeIndexes() {
+	s.mu.Lock()
+	list := s.indexes
+	s.indexes = nil
+	s.mu.Unlock()
+	for _, li := range list {
+		li.mu.Lock()
+		if li.x != nil {
+			li.x.Close()
+			li.x = nil
+		}
+		li.mu.Unlock()
+	}
+}
+
+// syncedIndex is dir's index brought up to date with the folder, with the
+// progress reported as events.
+func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(IndexProgress)) (*index.Index, IndexReport, error) {
+	li := s.libIndexFor(dir)
+	x, err := li.open()
+	if err != nil {
+		return nil, IndexReport{}, err
+	}
+	emit := s.indexProgress(progress)
+	rep, err := x.Sync(ctx, func(p index.Progress) {
+		emit(IndexProgress{Files: p.Files, FilesDone: p.FilesDone, Bytes: p.Bytes, BytesDone: p.BytesDone, Current: p.Current})
+	})
+	out := IndexReport{Indexed: rep.Indexed, Removed: rep.Removed, Unreadable: rep.Unreadable, Rebuilt: rep.Rebuilt}
+	if rep.Changed() || err != nil || rep.Rebuilt != "" {
+		emit(IndexProgress{Done: true, Rebuilt: rep.Rebuilt, Err: err})
+	}
+	if err != nil {
+		return x, out, fmt.Errorf("indexing the library: %w", err)
+	}
+	return x, out, nil
+}
+
+// indexProgress is a progress callback that also emits EventIndex events,
+// at most five a second (and always the last).
+func (s *Service) indexProgress(also func(IndexProgress)) func(IndexProgress) {
+	var last time.Time
+	return func(p IndexProgress) {
+		if also != nil {
+			also(p)
+		}
+		if now := time.Now(); p.Done || p.FilesDone == p.Files || now.Sub(last) >= 200*time.Millisecond {
+			last = now
+			pp := p
+			s.emit(Event{Kind: EventIndex, Index: &pp, Done: p.BytesDone, Total: p.Bytes})
+		}
+	}
+}
+
+// IndexLibrary brings the index of the library folder dir ("" the
+// configured one, or the session's) up to date now: results new or changed
+// since are read, removed ones forgotten. progress, when set, follows it.
+func (s *Service) IndexLibrary(ctx context.Context, dir string, progress func(IndexProgress)) (IndexReport, error) {
+	if dir == "" {
+		lib, err := s.library()
+		if err != nil {
+			return IndexReport{}, err
+		}
+		dir = lib.Dir()
+	}
+	_, rep, err := s.syncedIndex(ctx, dir, progress)
+	return rep, err
+}
+
+// indexInBackground brings dir's index up to date off the caller's
+// goroutine (the window's start, a download). A round already waiting to
+// start covers this call.
+func (s *Service) indexInBackground(dir string) {
+	li := s.libIndexFor(dir)
+	li.mu.Lock()
+	if li.queued {
+		li.mu.Unlock()
+		return
+	}
+	li.queued = true
+	li.mu.Unlock()
+	go func() {
+		li.mu.Lock()
+		li.queued = false
+		li.mu.Unlock()
+		_, _, _ = s.syncedIndex(context.Background(), dir, nil)
+	}()
+}
+
+// searchHits is how many rows a library search lists.
+const searchHits = 200
+
+// searchIndexed finds the rows holding q in the library dir through its
+// index; ok is false when the index cannot be used (the caller then reads
+// the files).
+func (s *Service) searchIndexed(ctx context.Context, dir, q string, limit int) (hits []library.Hit, ok bool, err error) {
+	x, _, err := s.syncedIndex(ctx, dir, nil)
+	if x == nil {
+		return nil, false, nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, true, ctx.Err()
+	}
+	hits, err = x.Search(ctx, q, limit)
+	switch {
+	case errors.Is(err, index.ErrNothingToFind):
+		return nil, true, errors.New("library: search: nothing to look for")
+	case errors.Is(err, index.ErrDamaged), errors.Is(err, index.ErrChanged):
+		// Rebuilt or read again by the next Sync; the files answer now.
+		return nil, false, nil
+	}
+	return hits, true, err
+}
+
+// searchLibrary is SearchLibrary with a query: one item per row found,
+// newest result first, through the index.
+func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q string) ([]LibraryItem, bool, error) {
+	hits, ok, err := s.searchIndexed(ctx, lib.Dir(), q, searchHits)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	entries, err := lib.List()
+	if err != nil {
+		return nil, true, err
+	}
+	byPath := map[string]library.Entry{}
+	for _, e := range entries {
+		byPath[e.Path] = e
+	}
+	out := []LibraryItem{}
+	for _, h := range hits {
+		e := byPath[h.Path]
+		it := itemOf(e)
+		if it.Path == "" {
+			it.Path = h.Path
+		}
+		if it.Name == "" || it.Name == filepath.Base(h.Path) {
+			if h.JobName != "" {
+				it.Name = h.JobName
+			}
+		}
+		if it.JobID == "" {
+			it.JobID = h.JobID
+		}
+		it.Row, it.Column = h.Row, h.Column
+		it.Hits = []string{hitText(h)}
+		out = append(out, it)
+	}
+	return out, true, nil
+}
+
+// itemOf is a library entry as the library list shows it.
+func itemOf(e library.Entry) LibraryItem {
+	kind := jobs.KindTrace
+	if e.Meta.Kind == jobs.KindDNC {
+		kind = jobs.KindDNC
+	}
+	name := e.Meta.Name
+	if name == "" {
+		name = filepath.Base(e.Path)
+	}
+	if e.Path == "" {
+		name = ""
+	}
+	return LibraryItem{Path: e.Path, JobID: e.Meta.JobID, Kind: kind, Name: name, Rows: e.Meta.TotalRows,
+		CreatedAt: e.Meta.CreatedAt, Size: e.Size}
+}
+
+// searchRowsIndexed is SearchRows through the index of dir; ok false when
+// the index cannot be used.
+func (s *Service) searchRowsIndexed(ctx context.Context, dir, q string, limit int) ([]library.Hit, bool, error) {
+	if strings.TrimSpace(q) == "" {
+		return nil, true, errors.New("library: search: nothing to look for")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, false, nil
+	}
+	return s.searchIndexed(ctx, dir, q, limit)
+}

@@ -1,0 +1,408 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/entity"
+	"github.com/skipdesk/skipdesk/jobs/index"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
+)
+
+// Don't pay twice. Before a trace is submitted its rows are looked up in
+// the library index by their owner key (the owner's name and the property's
+// address, read by one rule: index.OwnerKey); before a scrub, its phones
+// (scrubbed within the registry's 31 days). The quote says what the
+// library already holds and what leaving it out saves; with the person's
+// choice (Plan.Reuse) the upload holds only the other rows, and once the
+// new job's result is in, a merged result holds every row of the list in
+// its order, each saying where its data came from (merge.go).
+
+// DNCReuseWindow is how long a scrub's answer may be reused: a number
+// scrubbed longer ago than this is scrubbed again (the registry's 31 days).
+const DNCReuseWindow = 31 * 24 * time.Hour
+
+// Reuse is what the library already holds of a plan's rows, in a Quote.
+type Reuse struct {
+	// Rows of the upload found in the library within the age allowed:
+	// traced before (a trace) or scrubbed within the window (a scrub).
+	Rows       int `json:"rows"`
+	EntityRows int `json:"entity_rows,omitempty"`
+	// Older rows were found too, but their results are older than the
+	// plan allows (Plan.ReuseWithin).
+	Older int `json:"older_rows,omitempty"`
+	// Newest and Oldest are the dates of the newest and oldest earlier
+	// results that would be reused.
+	Newest time.Time `json:"newest,omitempty"`
+	Oldest time.Time `json:"oldest,omitempty"`
+	// Savings are the credits leaving those rows out saves.
+	Savings int64 `json:"savings"`
+	// Skipped: the plan leaves them out and reuses their results.
+	Skipped bool `json:"skipped"`
+	// Within is how old a reused result may be (0: any age).
+	Within time.Duration `json:"within_ns,omitempty"`
+	// Unavailable says why the library could not be looked at ("" when it
+	// was): nothing is offered then.
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// Offer is the line a screen shows for it: "120 rows were traced before
+// (newest Nov 2, 2026): skip them and reuse their results — saves 120
+// credits".
+func (r *Reuse) Offer(kind jobs.Kind) string {
+	if r == nil || r.Rows == 0 {
+		return ""
+	}
+	what := jobs.Plural(int64(r.Rows), "row was traced before", "rows were traced before")
+	if kind == jobs.KindDNC {
+		what = jobs.Plural(int64(r.Rows), "phone was scrubbed", "phones were scrubbed") + " in the last 31 days"
+	}
+	newest := r.Newest.Local().Format("Jan 2, 2006")
+	verb := "skip them and reuse their results"
+	if r.Rows == 1 {
+		verb = "skip it and reuse its result"
+	}
+	if r.Skipped {
+		verb = "skipped, their results reused"
+		if r.Rows == 1 {
+			verb = "skipped, its result reused"
+		}
+		return fmt.Sprintf("%s (newest %s): %s — saves %s", what, newest, verb, jobs.Credits(r.Savings))
+	}
+	return fmt.Sprintf("%s (newest %s): %s — saves %s", what, newest, verb, jobs.Credits(r.Savings))
+}
+
+// reuseCounts are the rows of a plan's upload that the library holds,
+// found by Service.Count.
+type reuseCounts struct {
+	at    time.Time
+	all   []reuseHit // with duplicates
+	noDup []reuseHit // without them (when the list has any; else all)
+	err   error      // the library could not be read
+}
+
+// reuseHit is one row of the upload found in the library.
+type reuseHit struct {
+	date     int64 // the newest earlier result's (Unix s)
+	enhanced int64 // a trace: the newest earlier enhanced trace's; 0 none
+	entity   bool
+}
+
+// cutoff is the oldest date a plan reuses (Unix s; 0 any).
+func cutoff(p Plan, at time.Time) int64 {
+	w := p.ReuseWithin
+	if p.Kind == jobs.KindDNC && (w <= 0 || w > DNCReuseWindow) {
+		w = DNCReuseWindow
+	}
+	if w <= 0 {
+		return 0
+	}
+	return at.Add(-w).Unix()
+}
+
+// reuseFor sums what the plan would reuse.
+func (rc *reuseCounts) reuseFor(p Plan) *Reuse {
+	if rc == nil {
+		return nil
+	}
+	r := &Reuse{Within: p.ReuseWithin, Skipped: p.Reuse}
+	if rc.err != nil {
+		r.Unavailable = rc.err.Error()
+		r.Skipped = false
+		return r
+	}
+	hits := rc.all
+	if p.DropDuplicates {
+		hits = rc.noDup
+	}
+	from := cutoff(p, rc.at)
+	enhanced := p.mode() == jobs.ModeEnhanced
+	var newest, oldest int64
+	for _, h := range hits {
+		d := h.date
+		if enhanced {
+			d = h.enhanced // an enhanced trace reuses only enhanced results
+		}
+		switch {
+		case d == 0:
+			continue
+		case d < from:
+			r.Older++
+			continue
+		}
+		r.Rows++
+		if h.entity {
+			r.EntityRows++
+		}
+		newest = max(newest, d)
+		if oldest == 0 || d < oldest {
+			oldest = d
+		}
+	}
+	if r.Rows > 0 {
+		r.Newest, r.Oldest = time.Unix(newest, 0).UTC(), time.Unix(oldest, 0).UTC()
+	}
+	if r.Rows == 0 {
+		r.Skipped = false
+	}
+	return r
+}
+
+// ownerCols are the columns of an upload that make a row's owner key.
+type ownerCols struct {
+	first, last, street, city, state, zip int
+	names                                 []int // the name columns (company rows)
+}
+
+func ownerColumns(header []string, m mapping.Mapping) ownerCols {
+	at := func(k string) int {
+		if h, ok := m[k]; ok && h != "" {
+			return slices.Index(header, h)
+		}
+		return -1
+	}
+	c := ownerCols{first: at(mapping.FirstName), last: at(mapping.LastName), street: at(mapping.PropertyStreet),
+		city: at(mapping.PropertyCity), state: at(mapping.PropertyState), zip: at(mapping.PropertyZip)}
+	for _, h := range m.NameColumns() {
+		if i := slices.Index(header, h); i >= 0 {
+			c.names = append(c.names, i)
+		}
+	}
+	return c
+}
+
+func at(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return rec[i]
+}
+
+// key is the owner key of an upload row.
+func (c *ownerCols) key(k *index.Keyer, rec []string) string {
+	if c.street < 0 {
+		return ""
+	}
+	return k.Key(at(rec, c.first), at(rec, c.last), "", index.Address{Street: at(rec, c.street), City: at(rec, c.city),
+		State: at(rec, c.state), Zip: at(rec, c.zip)})
+}
+
+// isEntity: the row's mapped names are a company's (as the provider
+// decides it).
+func (c *ownerCols) isEntity(rec []string, buf []byte) bool {
+	buf = buf[:0]
+	for j, i := range c.names {
+		if j > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, at(rec, i)...)
+	}
+	return len(c.names) > 0 && entity.IsEntityBytes(buf)
+}
+
+// listRow is a row of a plan's upload as reuse reads it.
+type listRow struct {
+	key    string // owner key (a trace), "" none
+	phone  uint64 // phone.Key (a scrub), 0 none
+	entity bool
+}
+
+// readList reads the plan's upload (with or without duplicates) and hands
+// each row to fn with its owner key or phone; m is the upload's mapping.
+func readList(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool, m mapping.Mapping,
+	fn func(rec []string, header []string, r listRow) error) error {
+	var header []string
+	var cols ownerCols
+	phoneCol := -1
+	var k index.Keyer
+	var buf []byte
+	pp := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: dropDups, Input: readOptions(p, ins)}
+	return prepare.Each(ctx, p.Path, ins, pp, func(rec []string, isHeader bool) error {
+		if isHeader {
+			header = slices.Clone(rec)
+			if p.Kind == jobs.KindDNC {
+				phoneCol = slices.Index(header, p.Mapping[mapping.Phone])
+			} else {
+				cols = ownerColumns(header, m)
+			}
+			return nil
+		}
+		var r listRow
+		if p.Kind == jobs.KindDNC {
+			r.phone = phone.Key(at(rec, phoneCol))
+		} else {
+			r.key = cols.key(&k, rec)
+			r.entity = cols.isEntity(rec, buf)
+		}
+		return fn(rec, header, r)
+	})
+}
+
+// earlierOf are the earlier rows the library holds for a list's rows.
+type earlierOf struct {
+	traced   map[string][]index.Earlier
+	scrubbed map[uint64]index.Scrub
+}
+
+// lookup finds the rows' earlier results in the index.
+func lookup(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
+	var e earlierOf
+	var err error
+	if kind == jobs.KindDNC {
+		keys := make([]uint64, 0, len(rows))
+		for _, r := range rows {
+			if r.phone != 0 {
+				keys = append(keys, r.phone)
+			}
+		}
+		e.scrubbed, err = x.Scrubbed(ctx, keys, at.Add(-DNCReuseWindow))
+		return e, err
+	}
+	keys := make([]string, 0, len(rows))
+	for _, r := range rows {
+		if r.key != "" {
+			keys = append(keys, r.key)
+		}
+	}
+	e.traced, err = x.Traced(ctx, keys)
+	return e, err
+}
+
+// hit is what the library holds for a row (ok false: nothing).
+func (e earlierOf) hit(r listRow) (reuseHit, bool) {
+	if r.phone != 0 {
+		s, ok := e.scrubbed[r.phone]
+		if !ok {
+			return reuseHit{}, false
+		}
+		return reuseHit{date: s.Date.Unix()}, true
+	}
+	es := e.traced[r.key]
+	if len(es) == 0 {
+		return reuseHit{}, false
+	}
+	h := reuseHit{date: es[0].Date.Unix(), entity: r.entity}
+	for _, x := range es {
+		if x.Mode == jobs.ModeEnhanced {
+			h.enhanced = x.Date.Unix()
+			break
+		}
+	}
+	return h, true
+}
+
+// countReuse finds which rows of the plan's upload the library holds, for
+// the quote. A library that cannot be read offers nothing (and says why).
+func (s *Service) countReuse(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) *reuseCounts {
+	rc := &reuseCounts{at: time.Now()}
+	if p.Kind == jobs.KindTrace && (p.Mapping[mapping.PropertyStreet] == "" || c.mapping == nil) {
+		return nil // without a property address no row can be matched
+	}
+	lib, err := s.library()
+	if err != nil {
+		return nil
+	}
+	x, _, err := s.syncedIndex(ctx, lib.Dir(), nil)
+	if x == nil {
+		rc.err = err
+		return rc
+	}
+	m := c.mapping
+	pass := func(dropDups bool) ([]reuseHit, error) {
+		var rows []listRow
+		err := readList(ctx, p, ins, dropDups, m, func(_ []string, _ []string, r listRow) error {
+			rows = append(rows, r)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		e, err := lookup(ctx, x, p.Kind, rows, rc.at)
+		if err != nil {
+			return nil, err
+		}
+		var hits []reuseHit
+		for _, r := range rows {
+			if h, ok := e.hit(r); ok {
+				hits = append(hits, h)
+			}
+		}
+		return hits, nil
+	}
+	if rc.all, err = pass(false); err != nil {
+		if ctx.Err() == nil {
+			rc.err = err
+		}
+		return rc
+	}
+	rc.noDup = rc.all
+	if c.Duplicates > 0 {
+		if rc.noDup, err = pass(true); err != nil {
+			rc.err = err
+		}
+	}
+	return rc
+}
+
+// QuoteChangedError: the rows the library holds changed between the quote
+// and the submission (a result arrived or was removed): nothing was sent;
+// price again.
+type QuoteChangedError struct {
+	Quoted, Now int
+	Kind        jobs.Kind
+}
+
+func (e *QuoteChangedError) Error() string {
+	what := "rows traced before"
+	if e.Kind == jobs.KindDNC {
+		what = "phones scrubbed in the last 31 days"
+	}
+	return fmt.Sprintf("the library changed since the price was shown (%d %s then, %d now): nothing was sent; look at the price again",
+		e.Quoted, what, e.Now)
+}
+
+// ErrQuoteChanged is matched (errors.Is) by a *QuoteChangedError.
+var ErrQuoteChanged = errors.New("the library changed since the price was shown")
+
+// Is makes errors.Is(err, ErrQuoteChanged) true.
+func (e *QuoteChangedError) Is(target error) bool { return target == ErrQuoteChanged }
+
+// reuseDir is where the submissions that reuse rows keep what their merge
+// needs, beside the library folder.
+func reuseDir(lib *library.Library) string { return filepath.Join(filepath.Dir(lib.Dir()), "reuse") }
+
+// sourceOf is where an earlier row's data first came from: the row's own
+// source columns in a merged result, else its result's job.
+func sourceOf(header, cells []string, e index.Earlier) (job string, date time.Time) {
+	job, date = e.JobID, e.Date
+	if j := slices.Index(header, library.SourceJobColumn); j >= 0 && j < len(cells) && strings.TrimSpace(cells[j]) != "" {
+		job = strings.TrimSpace(cells[j])
+	}
+	if j := slices.Index(header, library.SourceDateColumn); j >= 0 && j < len(cells) {
+		if t, err := time.Parse(time.DateOnly, strings.TrimSpace(cells[j])); err == nil {
+			date = t
+		}
+	}
+	return job, date
+}
+
+// keepAll stands for the reuse filter when a quote describes the upload.
+func keepAll([]string) bool { return true }
+
+// reuseReason says why an upload leaves rows out, in words.
+func reuseReason(kind jobs.Kind) string {
+	if kind == jobs.KindDNC {
+		return "phones scrubbed in the last 31 days are left out (their answers are reused)"
+	}
+	return "rows traced before are left out (their results are reused)"
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/library"
@@ -112,6 +113,19 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	svc, err := env.service()
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(svc.ResultsDir(*dir)); err == nil && !env.JSON {
+		// The index takes in results new since the last search; say so
+		// when that takes a while.
+		start := time.Now()
+		_, _ = svc.IndexLibrary(ctx, svc.ResultsDir(*dir), func(p workflow.IndexProgress) {
+			if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
+				fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
+			}
+		})
+		if time.Since(start) > time.Second {
+			fmt.Fprintln(env.Stderr)
+		}
 	}
 	hits, err := svc.SearchRows(ctx, *dir, text, *limit)
 	if errors.Is(err, workflow.ErrEmptyLibrary) {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -28,7 +30,7 @@ func init() {
 		run: runValidate,
 	})
 	register("estimate", &command{
-		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
+		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--skip-traced [--reuse-within D]] [--dnc [--skip-scrubbed]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
 		summary: "what a submission of FILE will cost, and whether the account can pay it",
 		run:     runEstimate,
 	})
@@ -75,6 +77,10 @@ type prepOptions struct {
 	includeLLCs    bool
 	dropDuplicates bool
 	fromTrace      string
+	// reuse leaves out the rows the library already holds (--skip-traced,
+	// --skip-scrubbed); reuseWithin is how old a reused result may be.
+	reuse       bool
+	reuseWithin ageFlag
 }
 
 // prepared is the outcome of reading a file and settling its mapping.
@@ -111,7 +117,7 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepar
 	}
 	p := &prepared{File: file, Kind: kind, Headers: ins.Headers, ins: ins}
 	plan := workflow.Plan{Kind: kind, Path: file, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
-		ParentTraceID: o.fromTrace}
+		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin)}
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode
 	}
@@ -322,6 +328,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	fs := prepFlagSet(env, "estimate", &o)
 	fs.BoolVar(&o.includeLLCs, "include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
 	fs.BoolVar(&o.dropDuplicates, "drop-duplicates", false, "leave out rows that repeat an earlier row (traces: the mapped values; DNC: the phone)")
+	reuseFlags(fs, &o)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -396,6 +403,7 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 			fmt.Fprintf(w, "dropping the %d repeated %s (--drop-duplicates) would save %s\n", q.Duplicates,
 				pluralWord(q.Duplicates, "number", "numbers"), credits(q.DuplicateSavings))
 		}
+		printReuse(w, q, "--skip-scrubbed")
 	} else if r := q.Trace; r != nil {
 		llcs := "no"
 		if r.IncludeLLCs {
@@ -418,8 +426,60 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 				q.Duplicates, pluralWord(q.Duplicates, "row repeats", "rows repeat"), pluralWord(q.Duplicates, "it", "them"),
 				credits(q.DuplicateSavings))
 		}
+		printReuse(w, q, "--skip-traced")
 	}
 	printPayment(w, q)
+}
+
+// printReuse says what the library already holds of the list, and what
+// reusing it saves (or saved).
+func printReuse(w io.Writer, q *workflow.Quote, flag string) {
+	r := q.Reuse
+	switch {
+	case r == nil:
+	case r.Unavailable != "":
+		fmt.Fprintf(w, "note: the library could not be looked at for earlier results: %s\n", r.Unavailable)
+	case r.Rows > 0 && r.Skipped:
+		fmt.Fprintln(w, r.Offer(q.Kind))
+	case r.Rows > 0:
+		fmt.Fprintf(w, "%s (%s)\n", r.Offer(q.Kind), flag)
+	}
+	if r != nil && r.Older > 0 {
+		fmt.Fprintf(w, "%s earlier than --reuse-within allows: traced again\n", plural(r.Older, "row was traced", "rows were traced"))
+	}
+}
+
+// reuseFlags adds --skip-traced (traces) or --skip-scrubbed (scrubs) and
+// --reuse-within.
+func reuseFlags(fs *flag.FlagSet, o *prepOptions) {
+	fs.BoolVar(&o.reuse, "skip-traced", false, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one")
+	fs.BoolVar(&o.reuse, "skip-scrubbed", false, "DNC: leave out the phones scrubbed in the last 31 days and reuse their answers")
+	fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; default any age)")
+}
+
+// ageFlag is a duration written in days, weeks or years (90d, 26w, 1y) or
+// as Go writes it (720h).
+type ageFlag time.Duration
+
+func (a *ageFlag) String() string { return time.Duration(*a).String() }
+
+func (a *ageFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour, 'y': 365 * 24 * time.Hour}
+	if n := len(s); n > 1 {
+		if u, ok := unit[s[n-1]]; ok {
+			if v, err := strconv.Atoi(s[:n-1]); err == nil && v > 0 {
+				*a = ageFlag(time.Duration(v) * u)
+				return nil
+			}
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("want an age such as 90d, 26w, 1y or 720h, not %q", s)
+	}
+	*a = ageFlag(d)
+	return nil
 }
 
 func printPayment(w io.Writer, q *workflow.Quote) {

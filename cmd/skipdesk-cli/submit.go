@@ -24,12 +24,12 @@ func init() {
 
 	register("traces submit", &command{
 		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] " +
-			"[--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
+			"[--skip-traced [--reuse-within D]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
 		summary: "submit a bulk skip trace (charged); with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindTrace),
 	})
 	register("dnc submit", &command{
-		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--header-line N] [--sheet NAME] " +
+		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--skip-scrubbed] [--header-line N] [--sheet NAME] " +
 			"[--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
 		summary: "submit a DNC + litigator scrub (charged) of a phone list or of a traced job's phones; with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindDNC),
@@ -87,8 +87,11 @@ func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string
 			fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 			fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings, used when --map is not given (default: the job records' presets)")
 			fs.BoolVar(&o.includeLLCs, "include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
+			fs.BoolVar(&o.reuse, "skip-traced", false, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one")
+			fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; default any age)")
 		} else {
 			o.dnc = true
+			fs.BoolVar(&o.reuse, "skip-scrubbed", false, "leave out the phones scrubbed in the last 31 days and reuse their answers in the result")
 			fs.StringVar(&f.phoneCol, "phone-column", "", "header of the column holding the phone numbers")
 			fs.StringVar(&o.fromTrace, "from-trace", "", "scrub the phones of this completed trace (its result in the library), as the window's Scrub phones does")
 		}
@@ -142,6 +145,8 @@ func checkSubmitUsage(name string, kind jobs.Kind, o *prepOptions, f *submitFlag
 		return usageErrorf("%s: --wait-limit needs --wait", name)
 	case f.waitLimit < 0:
 		return usageErrorf("%s: --wait-limit must be positive", name)
+	case o.reuseWithin != 0 && !o.reuse:
+		return usageErrorf("%s: --reuse-within needs --skip-traced", name)
 	}
 	return nil
 }
@@ -193,6 +198,9 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 			fmt.Fprintf(env.Stderr, "uploading a prepared copy: %s\n", strings.Join(q.Upload.Reasons, "; "))
 		}
 		fmt.Fprintf(env.Stderr, "submitting %s: %s, estimated %s\n", q.Upload.FileName, plural(q.Rows, "row", "rows"), credits(q.Credits))
+		if r := q.Reuse; r != nil && r.Rows > 0 {
+			fmt.Fprintln(env.Stderr, r.Offer(q.Kind))
+		}
 	}
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env)}
 	res, err := svc.Submit(ctx, p.plan, p.ins, opts)
@@ -203,7 +211,18 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		if errors.Is(err, workflow.ErrDuplicate) {
 			return &exitError{code: exitUsage, err: fmt.Errorf("%s\npass --again to submit it anyway, or follow the earlier job with `skipdesk-cli jobs wait`", words(err)), plain: true}
 		}
+		if errors.Is(err, workflow.ErrQuoteChanged) {
+			return &exitError{code: exitFailure, err: fmt.Errorf("%s\nrun `skipdesk-cli estimate` to see the new price, then submit again", words(err)), plain: true}
+		}
 		return err
+	}
+	if res.JobID == "" && res.ResultPath != "" {
+		// Every row was in the library: nothing to send, nothing charged.
+		fmt.Fprintf(env.Stderr, "all %s reused from earlier results: nothing submitted, nothing charged\n", plural(res.Reused, "row", "rows"))
+		return reportOutcome(env, &workflow.Outcome{Job: workflow.Job{Status: jobs.StatusCompleted}, ResultPath: res.ResultPath}, f.out)
+	}
+	if res.Reused > 0 {
+		fmt.Fprintf(env.Stderr, "%s left out: their earlier results are merged into the result\n", plural(res.Reused, "row", "rows"))
 	}
 	if env.JSON && !f.wait {
 		return env.Output(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission}, nil)

@@ -1,0 +1,477 @@
+package workflow
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// readCSV reads a whole CSV file.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func writeCSV(t *testing.T, path string, recs [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(recs)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// traceAndWait submits a plan and waits for its result (merged when it
+// reused rows).
+func traceAndWait(t *testing.T, ctx context.Context, d *Service, p Plan, q *Quote) (*Submitted, *Outcome) {
+	t.Helper()
+	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Submit(ctx, p, ins, SubmitOptions{Again: true, Quote: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.JobID == "" {
+		return res, nil
+	}
+	o, err := d.Wait(ctx, res.JobID, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, o
+}
+
+func quote(t *testing.T, ctx context.Context, d *Service, p Plan) *Quote {
+	t.Helper()
+	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := d.Quote(ctx, p, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// col is the index of a header.
+func col(t *testing.T, header []string, name string) int {
+	t.Helper()
+	i := slices.Index(header, name)
+	if i < 0 {
+		t.Fatalf("no column %q in %v", name, header)
+	}
+	return i
+}
+
+// A list that repeats owners traced before — written differently (case,
+// St/Street, punctuation), in another order, among new owners — is quoted
+// with what reusing saves; with that choice only the new rows are uploaded
+// and charged, and the result holds every row of the list in its order,
+// each saying where its data came from. The library's search then finds
+// the merged result, not the job's own part of it.
+func TestReuseTracedRows(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	if _, err := d.StartSandbox(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sample, err := d.SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true}
+	_, first := traceAndWait(t, ctx, d, base, nil)
+	old := readCSV(t, first.ResultPath)
+	oh := old[0]
+	status := col(t, oh, "match_status")
+
+	// The new list: 30 rows of the sample (every third, backwards),
+	// rewritten, then 10 owners never traced.
+	src := readCSV(t, sample)
+	head := src[0]
+	var list [][]string
+	var wantReused []bool // by list row
+	var oldRow []int      // the old result's row of each reused list row
+	for i := 90; i > 0 && len(list) < 30; i -= 3 {
+		r := slices.Clone(src[i])
+		switch len(list) % 3 {
+		case 0:
+			r[0], r[1] = strings.ToUpper(r[0]), strings.ToUpper(r[1])
+		case 1:
+			r[2] = strings.Replace(strings.Replace(r[2], " St", " Street", 1), " Ave", " Avenue.", 1)
+		case 2:
+			r[0] = r[0] + " " // spacing
+		}
+		list = append(list, r)
+		wantReused = append(wantReused, old[i][status] == "matched")
+		oldRow = append(oldRow, i)
+	}
+	for i := 0; i < 10; i++ {
+		r := slices.Clone(src[150+i])
+		r[2] = "77" + r[2] // another house
+		list = append(list, r)
+		wantReused = append(wantReused, false)
+		oldRow = append(oldRow, -1)
+	}
+	path := filepath.Join(t.TempDir(), "again.csv")
+	writeCSV(t, path, append([][]string{head}, list...))
+	reused := 0
+	for _, b := range wantReused {
+		if b {
+			reused++
+		}
+	}
+	if reused < 10 {
+		t.Fatalf("only %d matched rows to reuse: pick other rows", reused)
+	}
+
+	p := base
+	p.Path = path
+	q := quote(t, ctx, d, p)
+	if q.Reuse == nil || q.Reuse.Rows != reused || q.Reuse.Skipped || *q.AlreadyTraced != reused || q.Rows != len(list) {
+		t.Fatalf("quote without reuse: rows %d, reuse %+v, want %d traced before", q.Rows, q.Reuse, reused)
+	}
+	if q.Reuse.Savings <= 0 || q.Reuse.Newest.IsZero() {
+		t.Fatalf("the offer: %+v", q.Reuse)
+	}
+	t.Logf("%d of %d rows traced before; reusing them saves %d credits", reused, len(list), q.Reuse.Savings)
+	offer := q.Reuse.Offer(jobs.KindTrace)
+	if !strings.Contains(offer, "rows were traced before (newest ") || !strings.Contains(offer, "skip them and reuse their results — saves ") {
+		t.Errorf("offer %q", offer)
+	}
+	p.Reuse = true
+	qr := quote(t, ctx, d, p)
+	if qr.Rows != len(list)-reused || qr.Credits != q.Credits-q.Reuse.Savings || !qr.Reuse.Skipped || !qr.Upload.Written {
+		t.Fatalf("quote with reuse: rows %d credits %d (without: %d, saving %d) %+v", qr.Rows, qr.Credits, q.Credits, q.Reuse.Savings, qr.Upload)
+	}
+	// A reused result no older than a day: the sample's trace qualifies.
+	p.ReuseWithin = 24 * time.Hour
+	if q := quote(t, ctx, d, p); q.Reuse.Rows != reused {
+		t.Errorf("within a day: %+v", q.Reuse)
+	}
+
+	acc, _ := d.Account(ctx)
+	res, o := traceAndWait(t, ctx, d, p, qr)
+	if res.Reused != reused || res.Upload.Rows != len(list)-reused || res.Charged != qr.Credits {
+		t.Fatalf("submitted %+v, want %d reused, %d uploaded, %d charged", res, reused, len(list)-reused, qr.Credits)
+	}
+	after, _ := d.Account(ctx)
+	if acc.Credits-after.Credits+o.Job.Refunded != qr.Credits {
+		t.Errorf("charged %d, quoted %d", acc.Credits-after.Credits+o.Job.Refunded, qr.Credits)
+	}
+	merged := readCSV(t, o.ResultPath)
+	mh := merged[0]
+	if len(merged)-1 != len(list) {
+		t.Fatalf("merged result: %d rows, the list has %d", len(merged)-1, len(list))
+	}
+	source, job, date := col(t, mh, "source"), col(t, mh, "source_job"), col(t, mh, "source_date")
+	street, phone1 := col(t, mh, "Property Address"), col(t, mh, "phone_1")
+	for i, r := range merged[1:] {
+		if r[street] != list[i][2] {
+			t.Fatalf("row %d is %q, the list's is %q: order lost", i+1, r[street], list[i][2])
+		}
+		switch {
+		case wantReused[i]:
+			if r[source] != "reused" || r[job] != first.Job.ID || r[date] != first.Job.CompletedAt.UTC().Format(time.DateOnly) {
+				t.Errorf("row %d: %v, want reused from %s", i+1, r[len(r)-3:], first.Job.ID)
+			}
+			if r[phone1] != old[oldRow[i]][col(t, oh, "phone_1")] {
+				t.Errorf("row %d: phone %q, the earlier result's %q", i+1, r[phone1], old[oldRow[i]][col(t, oh, "phone_1")])
+			}
+		default:
+			if r[source] != "new" || r[job] != res.JobID {
+				t.Errorf("row %d: %v, want new from %s", i+1, r[len(r)-3:], res.JobID)
+			}
+		}
+	}
+	meta, err := library.ReadRecord(library.RecordPath(o.ResultPath))
+	if err != nil || meta.JobID != res.JobID || meta.Merged == nil || meta.Merged.ReusedRows != reused ||
+		meta.Merged.NewRows != len(list)-reused || meta.Merged.MissingRows != 0 || meta.CreditsCharged != res.Charged ||
+		len(meta.Merged.Sources) != 1 || meta.Merged.Sources[0].JobID != first.Job.ID {
+		t.Fatalf("merged record %+v %+v (%v)", meta, meta.Merged, err)
+	}
+	// The jobs list opens the merged result.
+	jl, err := d.LocalJobs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jl {
+		if j.ID == res.JobID && j.ResultPath != o.ResultPath {
+			t.Errorf("jobs list result %q, want the merged %q", j.ResultPath, o.ResultPath)
+		}
+	}
+	// Search: the new rows are found in the merged result only (the job's
+	// own result is held by it).
+	newPhone := merged[len(merged)-1][phone1]
+	if newPhone != "" {
+		hits, err := d.SearchRows(ctx, libDir(d), newPhone, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.Path == meta.Merged.Raw || filepath.Base(h.Path) == meta.Merged.Raw {
+				t.Errorf("the job's own result is searched: %+v", h)
+			}
+		}
+		if len(hits) == 0 {
+			t.Errorf("%s not found", newPhone)
+		}
+	}
+	// Nothing is skipped without the choice: the same list again without
+	// Reuse uploads every row.
+	p.Reuse = false
+	if q := quote(t, ctx, d, p); q.Rows != len(list) || q.Reuse.Skipped {
+		t.Errorf("without the choice: %d rows, %+v", q.Rows, q.Reuse)
+	}
+}
+
+// libDir is the session's library folder.
+func libDir(d *Service) string {
+	lib, _ := d.library()
+	return lib.Dir()
+}
+
+// Every row of a list traced before: no job, nothing charged, the merged
+// result at once.
+func TestReuseEveryRow(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, err := d.StartSandbox(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sample, _ := d.SampleList(ctx)
+	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
+	_, first := traceAndWait(t, ctx, d, base, nil)
+	old := readCSV(t, first.ResultPath)
+	src := readCSV(t, sample)
+	var list [][]string
+	for i := 1; i < len(old) && len(list) < 5; i++ {
+		if old[i][col(t, old[0], "match_status")] == "matched" {
+			list = append(list, src[i])
+		}
+	}
+	path := filepath.Join(t.TempDir(), "five.csv")
+	writeCSV(t, path, append([][]string{src[0]}, list...))
+	p := base
+	p.Path, p.Reuse = path, true
+	q := quote(t, ctx, d, p)
+	if q.Rows != 0 || q.Credits != 0 || q.Reuse.Rows != 5 {
+		t.Fatalf("quote %d rows %d credits, %+v", q.Rows, q.Credits, q.Reuse)
+	}
+	acc, _ := d.Account(ctx)
+	res, _ := traceAndWait(t, ctx, d, p, q)
+	if res.JobID != "" || res.ResultPath == "" || res.Reused != 5 {
+		t.Fatalf("%+v", res)
+	}
+	if after, _ := d.Account(ctx); after.Credits != acc.Credits {
+		t.Errorf("charged %d", acc.Credits-after.Credits)
+	}
+	merged := readCSV(t, res.ResultPath)
+	if len(merged) != 6 || merged[1][col(t, merged[0], "source")] != "reused" {
+		t.Errorf("merged %v", merged)
+	}
+}
+
+// The library changed between the quote and the submission: nothing is
+// sent, the price must be looked at again.
+func TestReuseQuoteChanged(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, err := d.StartSandbox(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sample, _ := d.SampleList(ctx)
+	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, Reuse: true}
+	_, first := traceAndWait(t, ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, nil)
+	q := quote(t, ctx, d, base)
+	if q.Reuse.Rows == 0 {
+		t.Fatal("nothing to reuse")
+	}
+	// The earlier result is removed from the library.
+	os.Remove(first.ResultPath)
+	ins, _ := d.Inspect(ctx, sample, base.Input)
+	_, err := d.Submit(ctx, base, ins, SubmitOptions{Again: true, Quote: q})
+	var qc *QuoteChangedError
+	if !errors.As(err, &qc) || !errors.Is(err, ErrQuoteChanged) || qc.Quoted != q.Reuse.Rows || qc.Now != 0 {
+		t.Fatalf("submit after the library changed: %v", err)
+	}
+	jl, _ := d.LocalJobs(ctx)
+	if len(jl) != 1 {
+		t.Errorf("a job was created: %+v", jl)
+	}
+}
+
+// The merge keeps every row of the list in its order: rows of the new
+// result, reused rows, and a row found in neither (kept with the list's
+// values, marked missing); rows of the new result that match no list row
+// are kept too.
+func TestMergeKeepsEveryRow(t *testing.T) {
+	root := t.TempDir()
+	lib, _ := library.Open(filepath.Join(root, "results"))
+	dir := filepath.Join(root, "reuse", "trc_new")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "list.csv"), []byte("first,last,street,zip\r\n"+
+		"ANN,LEE,1 A ST,10001\r\nBOB,RAY,2 B ST,10002\r\nCAL,SUN,3 C ST,10003\r\nDEE,FOX,4 D ST,10004\r\nEVE,OAK,5 E ST,10005\r\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "pins.jsonl"), []byte(
+		`{"header":["first","last","street","zip","phone_1","email_1","match_status","source","source_job","source_date"],"h":0}`+"\n"+
+			`{"h":0,"row":1,"job":"trc_old","date":"2026-10-01","file":"old.csv","cells":["BOB","RAY","2 B ST","10002","2125550102","","matched","","",""]}`+"\n"+
+			`{"header":["first","last","street","zip","phone_1","carrier","match_status"],"h":1}`+"\n"+
+			`{"h":1,"row":3,"job":"trc_older","date":"2026-09-01","file":"older.csv","cells":["Dee","Fox","4 D Street","10004","2125550104","ACME","matched"]}`+"\n"), 0o600)
+	raw := filepath.Join(lib.Dir(), "new 2026-11-24 trc_new.csv")
+	// The new result has ANN and EVE, not CAL, and a row no list row has.
+	os.WriteFile(raw, []byte("first,last,street,zip,phone_1,email_1,match_status\r\n"+
+		"ann,lee,1 a st,10001,2125550101,,matched\r\nEVE,OAK,5 E ST,10005,,,no_match\r\nZED,ZOO,9 Z ST,10009,2125550109,,matched\r\n"), 0o644)
+	lib.Record(library.Meta{JobID: "trc_new", Kind: jobs.KindTrace, Name: "new.csv", CreditsCharged: 3,
+		CompletedAt: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}, raw)
+	st := reuseState{Kind: jobs.KindTrace, Name: "new.csv", JobID: "trc_new", Rows: 5, Reused: 2}
+	out, err := mergeResult(t.Context(), lib, dir, st, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readCSV(t, out)
+	want := [][]string{
+		{"first", "last", "street", "zip", "phone_1", "email_1", "match_status", "carrier", "source", "source_job", "source_date"},
+		{"ann", "lee", "1 a st", "10001", "2125550101", "", "matched", "", "new", "trc_new", "2026-11-24"},
+		{"BOB", "RAY", "2 B ST", "10002", "2125550102", "", "matched", "", "reused", "trc_old", "2026-10-01"},
+		{"CAL", "SUN", "3 C ST", "10003", "", "", "", "", "missing", "", ""},
+		{"DEE", "FOX", "4 D ST", "10004", "2125550104", "", "matched", "ACME", "reused", "trc_older", "2026-09-01"},
+		{"EVE", "OAK", "5 E ST", "10005", "", "", "no_match", "", "new", "trc_new", "2026-11-24"},
+		{"ZED", "ZOO", "9 Z ST", "10009", "2125550109", "", "matched", "", "new", "trc_new", "2026-11-24"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("merged:\n%v", got)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d: %q\n want %q", i, got[i], want[i])
+		}
+	}
+	meta, err := library.ReadRecord(library.RecordPath(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := meta.Merged
+	if meta.JobID != "trc_new" || meta.CreditsCharged != 3 || meta.TotalRows != 6 || m.Raw != filepath.Base(raw) ||
+		m.NewRows != 3 || m.ReusedRows != 2 || m.MissingRows != 1 {
+		t.Errorf("record %+v merged %+v", meta, m)
+	}
+	// Merging again gives the same file (the job's merge happens once).
+	if _, err := os.Stat(filepath.Join(dir, "merged.json")); err != nil {
+		t.Error("merged.json not written")
+	}
+}
+
+// A scrub reuses the answers of phones scrubbed in the last 31 days (in any
+// format) and scrubs the others; older answers are scrubbed again.
+func TestReuseScrubbedPhones(t *testing.T) {
+	d := openDesk(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	if _, err := d.StartSandbox(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var first [][]string
+	for i := 0; i < 10; i++ {
+		first = append(first, []string{"2125550" + string(rune('1'+i/10)) + string(rune('0'+i%10)) + "0"})
+	}
+	p1 := filepath.Join(dir, "first.csv")
+	writeCSV(t, p1, append([][]string{{"phone"}}, first...))
+	plan := Plan{Kind: jobs.KindDNC, Path: p1, Mapping: map[string]string{"phone": "phone"}}
+	_, o1 := traceAndWait(t, ctx, d, plan, nil)
+	r1 := readCSV(t, o1.ResultPath)
+	flagsOf := map[string][]string{} // number → dnc, litigator
+	for _, r := range r1[1:] {
+		flagsOf[r[col(t, r1[0], "phone_normalized")]] = []string{r[col(t, r1[0], "dnc")], r[col(t, r1[0], "litigator")]}
+	}
+	// The second list: six numbers scrubbed above, written otherwise, and
+	// four new ones, mixed.
+	second := [][]string{{"phone"}}
+	var reusedAt []bool
+	for i := 0; i < 10; i++ {
+		if i%5 < 3 {
+			n := first[i][0]
+			second = append(second, []string{"(" + n[:3] + ") " + n[3:6] + "-" + n[6:]})
+			reusedAt = append(reusedAt, true)
+		} else {
+			second = append(second, []string{"3135550" + string(rune('0'+i)) + "99"})
+			reusedAt = append(reusedAt, false)
+		}
+	}
+	p2 := filepath.Join(dir, "second.csv")
+	writeCSV(t, p2, second)
+	plan.Path = p2
+	q := quote(t, ctx, d, plan)
+	if q.Reuse == nil || q.Reuse.Rows != 6 || q.ReusablePhones == nil || *q.ReusablePhones != 6 || q.Rows != 10 {
+		t.Fatalf("quote: %d rows, %+v", q.Rows, q.Reuse)
+	}
+	// Scrubbed 40 days ago: past the registry's 31 days.
+	meta, _ := library.ReadRecord(library.RecordPath(o1.ResultPath))
+	fresh := meta
+	meta.CompletedAt = time.Now().Add(-40 * 24 * time.Hour)
+	lib, _ := d.library()
+	lib.Record(meta, o1.ResultPath)
+	if q := quote(t, ctx, d, plan); q.Reuse.Rows != 0 {
+		t.Errorf("answers 40 days old reused: %+v", q.Reuse)
+	}
+	lib.Record(fresh, o1.ResultPath)
+	// With the choice only the four new numbers are sent.
+	plan.Reuse = true
+	q = quote(t, ctx, d, plan)
+	if q.Rows != 4 || q.Credits != 4*q.DNC.Rate {
+		t.Fatalf("quote with reuse: %d rows %d credits", q.Rows, q.Credits)
+	}
+	res, o := traceAndWait(t, ctx, d, plan, q)
+	if res.Reused != 6 || res.Upload.Rows != 4 {
+		t.Fatalf("submitted %+v", res)
+	}
+	merged := readCSV(t, o.ResultPath)
+	mh := merged[0]
+	if len(merged)-1 != 10 {
+		t.Fatalf("merged %d rows", len(merged)-1)
+	}
+	for i, r := range merged[1:] {
+		if r[col(t, mh, "phone")] != second[i+1][0] {
+			t.Fatalf("row %d: %q, the list's %q", i+1, r[col(t, mh, "phone")], second[i+1][0])
+		}
+		num := r[col(t, mh, "phone_normalized")]
+		if reusedAt[i] {
+			if r[col(t, mh, "source")] != "reused" || r[col(t, mh, "source_job")] != o1.Job.ID ||
+				!slices.Equal([]string{r[col(t, mh, "dnc")], r[col(t, mh, "litigator")]}, flagsOf[num]) {
+				t.Errorf("row %d: %v, want the flags %v of %s", i+1, r, flagsOf[num], o1.Job.ID)
+			}
+		} else if r[col(t, mh, "source")] != "new" || r[col(t, mh, "source_job")] != res.JobID {
+			t.Errorf("row %d: %v, want scrubbed by %s", i+1, r, res.JobID)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type fakeBackend struct {
 	// and wait for its context to end.
 	uploading chan struct{}
 	phones    string
+	// svc, when set, counts (the library's earlier results included).
+	svc *workflow.Service
 }
 
 type submitCall struct {
@@ -83,7 +85,11 @@ func (f *fakeBackend) Inspect(ctx context.Context, path string, opts input.Optio
 func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Inspection) (*workflow.Counts, error) {
 	f.mu.Lock()
 	f.counts++
+	svc := f.svc
 	f.mu.Unlock()
+	if svc != nil {
+		return svc.Count(ctx, p, ins)
+	}
 	return workflow.Count(ctx, p, ins)
 }
 

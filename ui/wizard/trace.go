@@ -57,6 +57,9 @@ type Trace struct {
 	mode        jobs.Mode
 	includeLLCs bool
 	dropDups    bool
+	reuse       bool          // skip the rows traced before (the person's choice)
+	reuseWithin time.Duration // how old a reused result may be
+	reuseCtl    *reuseControls
 
 	// widgets of the loaded wizard
 	tabs       *container.AppTabs
@@ -252,6 +255,10 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.llcHelp.Wrapping = fyne.TextWrapWord
 	t.llcHelp.Importance = widget.LowImportance
 	t.dupCheck = widget.NewCheck("", func(on bool) { t.dropDups = on; t.updateCost() })
+	t.reuseCtl = newReuseControls(jobs.KindTrace, func(on bool, within time.Duration) {
+		t.reuse, t.reuseWithin = on, within
+		t.updateCost()
+	})
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.costAfter = widget.NewLabel("")
@@ -291,7 +298,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		widget.NewLabelWithStyle("Mode", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.modeRadio, t.modeHelp,
 		widget.NewSeparator(),
-		t.llcCheck, t.llcHelp, t.dupCheck,
+		t.llcCheck, t.llcHelp, t.dupCheck, t.reuseCtl.box,
 		widget.NewSeparator(),
 		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.costGrid, t.costTotal, t.costAfter, t.costWarn,
@@ -327,7 +334,7 @@ func (t *Trace) autoOrigins() map[string]origin {
 // line builds from its flags.
 func (t *Trace) plan() workflow.Plan {
 	p := workflow.Plan{Kind: jobs.KindTrace, Path: t.path, Input: t.opts, Splits: t.splits, Mode: t.mode,
-		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups}
+		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin}
 	if t.board != nil {
 		p.Mapping = t.board.mapping()
 	}
@@ -685,6 +692,7 @@ func (t *Trace) updateCost() {
 	res := t.board.result
 	problems := len(res.Errors())
 	q, priced := t.quote()
+	t.reuseCtl.show(q, priced)
 	switch {
 	case t.rates == nil && t.rateErr != nil:
 		t.setCostUnavailable("Rates could not be read: " + workflow.Explain(t.rateErr, "").What)
@@ -743,7 +751,16 @@ func (t *Trace) setCostUnavailable(msg string) {
 }
 
 func (t *Trace) showCost(q workflow.Quote) {
-	for len(t.costLines) < len(q.Lines)+1 {
+	reuse := reuseCostLine(q)
+	n := len(q.Lines) + 1
+	if reuse != "" {
+		n++
+	}
+	for len(t.costLines) > n {
+		t.costGrid.Remove(t.costLines[len(t.costLines)-1])
+		t.costLines = t.costLines[:len(t.costLines)-1]
+	}
+	for len(t.costLines) < n {
 		l := widget.NewLabel("")
 		t.costLines = append(t.costLines, l)
 		t.costGrid.Add(l)
@@ -765,6 +782,9 @@ func (t *Trace) showCost(q workflow.Quote) {
 		setText(dup, fmt.Sprintf("Dropping the %s would save %s", plural(q.Duplicates, "duplicate row", "duplicate rows"), jobs.Credits(q.DuplicateSavings)))
 	default:
 		setText(dup, "No duplicate rows")
+	}
+	if reuse != "" {
+		setText(t.costLines[len(q.Lines)+1], reuse)
 	}
 	setText(t.costTotal, "Total: "+jobs.Credits(q.Credits))
 	p := paymentOf(q, "job")
@@ -889,6 +909,7 @@ func (t *Trace) send(again bool) {
 	if !ok {
 		return
 	}
+	var merged string
 	t.submitBtn.Disable()
 	ctx, cancel := context.WithCancel(t.ctx)
 	pr := newProgress(t.win, t.env, "Uploading "+filepath.Base(t.path), cancel)
@@ -901,7 +922,11 @@ func (t *Trace) send(again bool) {
 			cancel()
 			id := ""
 			if res != nil {
-				id = res.JobID
+				id, merged = res.JobID, res.ResultPath
+			}
+			if err == nil && id == "" && merged != "" {
+				t.allReused(res)
+				return
 			}
 			t.submitted(id, err)
 		})
@@ -917,6 +942,12 @@ func (t *Trace) submitted(id string, err error) {
 		}
 	case isDuplicate(err):
 		confirmAgain(t.win, "file", err, func() { t.send(true) }, t.updateSubmit)
+	case errors.Is(err, workflow.ErrQuoteChanged):
+		// Count again: the library changed since the price was shown.
+		showProblem(t.win, err)
+		t.counts = nil
+		t.scheduleRecount()
+		t.updateCost()
 	case errors.Is(err, context.Canceled):
 		t.updateCost()
 		t.status.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
@@ -924,4 +955,14 @@ func (t *Trace) submitted(id string, err error) {
 		showProblem(t.win, err)
 		t.updateSubmit()
 	}
+}
+
+// allReused closes the wizard after a submission that needed no job:
+// every row was traced before, and the merged result is in the library.
+func (t *Trace) allReused(res *workflow.Submitted) {
+	t.close()
+	dialog.ShowInformation("Nothing to trace",
+		fmt.Sprintf("All %s of %s were traced before: nothing was sent and nothing was charged.\n"+
+			"The result with their earlier data is in the library as %s.",
+			plural(res.Reused, "row", "rows"), filepath.Base(t.path), filepath.Base(res.ResultPath)), t.win)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -45,6 +46,8 @@ type DNC struct {
 	rates    *workflow.Rates
 	rateErr  error
 	fromJob  string // the trace whose phones are scrubbed, if any
+	reuse    bool   // skip the phones scrubbed in the last 31 days (the person's choice)
+	reuseCtl *reuseControls
 
 	fileLine  *widget.Label
 	warnings  *widget.Label
@@ -211,6 +214,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.invalid.Wrapping = fyne.TextWrapWord
 	d.invalid.Importance = widget.WarningImportance
 	d.dupCheck = widget.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
+	d.reuseCtl = newReuseControls(jobs.KindDNC, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
 	d.costWarn = widget.NewLabel("")
@@ -231,7 +235,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 		bold("How numbers will be normalised"), d.examples,
 		d.invalid,
 		widget.NewSeparator(),
-		d.dupCheck,
+		d.dupCheck, d.reuseCtl.box,
 		bold("Cost"), d.costLine, d.costAfter, d.costWarn,
 	)
 	d.preview = previewTable(ins, func(h string) string {
@@ -300,7 +304,7 @@ func (d *DNC) columnChosen(col string) {
 // submit` builds from its flags.
 func (d *DNC) plan() workflow.Plan {
 	return workflow.Plan{Kind: jobs.KindDNC, Path: d.path, Input: d.opts, Mapping: mapping.Mapping{mapping.Phone: d.column},
-		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob}
+		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse}
 }
 
 // quote prices the scrub once the column is scanned and the rates are in.
@@ -357,6 +361,7 @@ func (d *DNC) update() {
 
 	ok := false
 	q, priced := d.quote()
+	d.reuseCtl.show(q, priced)
 	if d.counts != nil {
 		setCheckText(d.dupCheck, fmt.Sprintf("Leave out repeated numbers (%s found)", jobs.Thousands(int64(d.counts.Duplicates))))
 	}
@@ -375,7 +380,11 @@ func (d *DNC) update() {
 		d.summary.SetText("")
 	default:
 		e := q.DNC
-		d.costLine.SetText(fmt.Sprintf("%s × %d = %s", plural(e.Rows, "phone", "phones"), e.Rate, jobs.Credits(e.Credits)))
+		cost := fmt.Sprintf("%s × %d = %s", plural(e.Rows, "phone", "phones"), e.Rate, jobs.Credits(e.Credits))
+		if l := reuseCostLine(q); l != "" {
+			cost += "\n" + l
+		}
+		d.costLine.SetText(cost)
 		pay := paymentOf(q, "scrub")
 		after := pay.afterLine()
 		if e.Refund > 0 {
@@ -388,7 +397,7 @@ func (d *DNC) update() {
 		}
 		d.costWarn.SetText(warn)
 		d.summary.SetText(summaryLine(q, pay))
-		ok = pay.CanPay && e.Rows > 0
+		ok = pay.CanPay && (e.Rows > 0 || (q.Reuse != nil && q.Reuse.Skipped && q.Reuse.Rows > 0))
 	}
 	if ok {
 		d.submitBtn.Enable()
@@ -421,6 +430,14 @@ func (d *DNC) send(again bool) {
 			if res != nil {
 				id = res.JobID
 			}
+			if err == nil && id == "" && res.ResultPath != "" {
+				d.close()
+				dialog.ShowInformation("Nothing to scrub",
+					fmt.Sprintf("All %s were scrubbed in the last 31 days: nothing was sent and nothing was charged.\n"+
+						"The result with their answers is in the library as %s.", plural(res.Reused, "phone", "phones"),
+						filepath.Base(res.ResultPath)), d.win)
+				return
+			}
 			d.submitted(id, err)
 		})
 	})
@@ -435,6 +452,11 @@ func (d *DNC) submitted(id string, err error) {
 		}
 	case isDuplicate(err):
 		confirmAgain(d.win, "phone list", err, func() { d.send(true) }, d.update)
+	case errors.Is(err, workflow.ErrQuoteChanged):
+		showProblem(d.win, err)
+		c := d.column
+		d.column = ""
+		d.columnChosen(c) // count again: the library changed
 	case errors.Is(err, context.Canceled):
 		d.update()
 		d.summary.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")

@@ -85,6 +85,11 @@ func (a *App) applyEvents(batch []workflow.Event) {
 		case workflow.EventAccount:
 			account = true
 			continue
+		case workflow.EventIndex:
+			if a.library != nil {
+				a.library.indexing(*ev.Index)
+			}
+			continue
 		case workflow.EventCompleted, workflow.EventFailed:
 			account = true
 			a.notify(ev)

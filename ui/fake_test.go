@@ -48,6 +48,7 @@ type fakeBackend struct {
 	downloadErr   chan error
 
 	results  map[string]*memResult
+	found    map[string][]workflow.LibraryItem // what SearchLibrary finds, by query
 	exported []string
 	settings settings.Settings
 	saved    []settings.Settings
@@ -198,7 +199,9 @@ func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workf
 }
 
 func (f *fakeBackend) SearchLibrary(ctx context.Context, q string) ([]workflow.LibraryItem, error) {
-	return nil, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.found[q], nil
 }
 
 func (f *fakeBackend) Classify(ctx context.Context, path string) (workflow.FileKind, error) {

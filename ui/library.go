@@ -21,6 +21,7 @@ type libraryView struct {
 	search_  *widget.Entry
 	list     *widget.List
 	status   *widget.Label
+	indexBar *widget.Label // the library index being brought up to date
 	debounce *time.Timer
 	gen      int
 	content  fyne.CanvasObject
@@ -40,6 +41,9 @@ func newLibraryView(a *App) *libraryView {
 		v.debounce = time.AfterFunc(v.app.opts.FilterDelay, func() { v.app.do(v.search) })
 	}
 	v.status = widget.NewLabel("")
+	v.indexBar = widget.NewLabel("")
+	v.indexBar.Importance = widget.LowImportance
+	v.indexBar.Hide()
 	v.list = widget.NewList(
 		func() int { return len(v.items) },
 		func() fyne.CanvasObject {
@@ -63,10 +67,10 @@ func newLibraryView(a *App) *libraryView {
 		if id >= 0 && id < len(v.items) {
 			it := v.items[id]
 			v.list.UnselectAll()
-			a.openViewer(it.Path, it.Name)
+			a.openViewerAt(it.Path, it.Name, it.Row) // a search hit: at its row
 		}
 	}
-	v.content = container.NewBorder(container.NewVBox(v.search_, v.status), nil, nil, nil, v.list)
+	v.content = container.NewBorder(container.NewVBox(v.search_, v.status, v.indexBar), nil, nil, nil, v.list)
 	return v
 }
 
@@ -124,11 +128,7 @@ func (v *libraryView) search() {
 			case q == "":
 				v.status.SetText(fmt.Sprintf("%s on this computer. Select one to open it.", plural(len(items), "result", "results")))
 			default:
-				verb := "contain"
-				if len(items) == 1 {
-					verb = "contains"
-				}
-				v.status.SetText(fmt.Sprintf("%s %s \"%s\". Select one to open it.", plural(len(items), "result", "results"), verb, q))
+				v.status.SetText(hitsLine(items, q))
 			}
 		}
 		v.list.Refresh()

@@ -59,13 +59,18 @@ type viewer struct {
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
-func (a *App) openViewer(path, name string) {
+func (a *App) openViewer(path, name string) { a.openViewerAt(path, name, 0) }
+
+// openViewerAt opens path (or selects its tab) and shows its data row row
+// (1-based; 0 the top), selected: where a search hit is.
+func (a *App) openViewerAt(path, name string, row int) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	for item, v := range a.viewers {
 		if v.res.Path() == path {
 			a.tabs.Select(item)
+			v.showRow(row)
 			return
 		}
 	}
@@ -74,7 +79,7 @@ func (a *App) openViewer(path, name string) {
 		if err != nil {
 			return err
 		}
-		a.do(func() { a.showViewer(res, name) })
+		a.do(func() { a.showViewer(res, name).showRow(row) })
 		return nil
 	}, func(err error) {
 		if err != nil {

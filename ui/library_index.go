@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// indexing shows how far the library index is being brought up to date
+// (results downloaded, or copied into the folder by hand); once it is,
+// a search shown is run again (UI thread).
+func (v *libraryView) indexing(p workflow.IndexProgress) {
+	switch {
+	case p.Err != nil:
+		v.indexBar.SetText("The library index could not be brought up to date: " + workflow.Explain(p.Err, "").What +
+			". Searches read the results themselves meanwhile.")
+		v.indexBar.Show()
+	case p.Done && p.Rebuilt != "":
+		v.indexBar.SetText("The library index was damaged (" + p.Rebuilt + ") and was rebuilt from the results.")
+		v.indexBar.Show()
+	case p.Done:
+		v.indexBar.Hide()
+		if v.search_.Text != "" {
+			v.search()
+		}
+	case p.Files > 0:
+		pct := int64(100)
+		if p.Bytes > 0 {
+			pct = p.BytesDone * 100 / p.Bytes
+		}
+		v.indexBar.SetText(fmt.Sprintf("Indexing the library: %d of %s (%d%%)…", p.FilesDone+1, plural(p.Files, "result", "results"), pct))
+		v.indexBar.Show()
+	}
+}
+
+// hitsLine says what a search found: rows, in how many results.
+func hitsLine(items []workflow.LibraryItem, q string) string {
+	files := map[string]bool{}
+	rows := 0
+	for _, it := range items {
+		files[it.Path] = true
+		if it.Row > 0 {
+			rows++
+		}
+	}
+	if rows == 0 {
+		verb := "contain"
+		if len(items) == 1 {
+			verb = "contains"
+		}
+		return fmt.Sprintf("%s %s \"%s\". Select one to open it.", plural(len(items), "result", "results"), verb, q)
+	}
+	verb := "hold"
+	if rows == 1 {
+		verb = "holds"
+	}
+	return fmt.Sprintf("%s in %s %s \"%s\". Select one to open its result at that row.",
+		plural(rows, "row", "rows"), plural(len(files), "result", "results"), verb, q)
+}

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// bigResult is a result of 400 rows: the row a hit names is far below the
+// first page.
+func bigResult() *memResult {
+	r := &memResult{path: "/results/big result.csv", headers: []string{"first_name", "last_name", "phone_1", "match_status"}}
+	for i := 1; i <= 400; i++ {
+		r.rows = append(r.rows, []string{fmt.Sprintf("Owner%d", i), "Smith", fmt.Sprintf("21255%05d", i), "matched"})
+	}
+	return r
+}
+
+// A search lists the rows found; selecting one opens its result in the
+// viewer, scrolled to that row and selected — also when the result is
+// already open, filtered and sorted.
+func TestLibrarySearchHitOpensTheViewerAtItsRow(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	res := bigResult()
+	fb.results[res.path] = res
+	fb.found = map[string][]workflow.LibraryItem{"(212) 550-0150": {{Path: res.path, Name: "big.csv", Kind: jobs.KindTrace,
+		Row: 150, Column: "phone_1", Hits: []string{"row 150: Owner150, Smith, 2125500150"}}}}
+	h := start(t, fb)
+	lib := h.app.library
+	searched := make(chan struct{}, 10)
+	h.do(func() {
+		lib.onSearched = func() { searched <- struct{}{} }
+		h.app.tabs.SelectIndex(1)
+		test.Type(lib.search_, "(212) 550-0150")
+	})
+	for {
+		<-searched
+		var n int
+		h.do(func() { n = len(lib.items) })
+		if n == 1 {
+			break
+		}
+	}
+	h.do(func() {
+		if !strings.Contains(lib.status.Text, "1 row in 1 result holds") {
+			t.Errorf("status %q", lib.status.Text)
+		}
+	})
+	h.do(func() { lib.list.Select(0) })
+	h.wait("row 150 shown")
+	var v *viewer
+	h.do(func() { v = h.app.viewers[h.app.tabs.Selected()] })
+	if v == nil {
+		t.Fatal("no viewer tab selected")
+	}
+	h.do(func() {
+		if !rowHeaderShown(h, "150") {
+			t.Error("row 150 is not on screen")
+		}
+	})
+	// Filtered and sorted: a hit in it puts it back in the file's order.
+	queried := make(chan error, 10)
+	h.do(func() { v.onQueried = func(err error) { queried <- err } })
+	h.do(func() { v.filter.SetText("Owner3") })
+	<-queried
+	h.do(func() {
+		if v.view.Len() == 400 {
+			t.Fatal("the filter did nothing")
+		}
+		h.app.openViewerAt(res.path, "big.csv", 250)
+	})
+	h.wait("row 250 shown")
+	h.do(func() {
+		if v.view.Len() != 400 || v.filter.Text != "" || !rowHeaderShown(h, "250") {
+			t.Errorf("view %d rows, filter %q", v.view.Len(), v.filter.Text)
+		}
+	})
+}
+
+// rowHeaderShown reports whether a row number is among the viewer's row
+// headers on screen (UI thread).
+func rowHeaderShown(h *harness, n string) bool {
+	for _, o := range test.LaidOutObjects(h.win.Canvas().Content()) {
+		if c, ok := o.(*headerCell); ok && c.Visible() && c.Text == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// showRow shows the file's data row row (1-based; 0 does nothing)
+// selected in the table. A filtered or sorted view is put back in the
+// file's order first, so that the row is where the file has it.
+func (v *viewer) showRow(row int) {
+	if row <= 0 || row > v.res.Len() {
+		return
+	}
+	if v.view.Len() != v.res.Len() || v.q.SortCol >= 0 || v.q.Text != "" || len(v.q.Quick) > 0 {
+		v.resetView(func() { v.scrollTo(row) })
+		return
+	}
+	v.scrollTo(row)
+}
+
+// scrollTo scrolls to a row of the view and selects it; a tab just opened
+// has no size yet, so that waits until it is laid out.
+func (v *viewer) scrollTo(row int) {
+	id := widget.TableCellID{Row: row - 1, Col: 0}
+	if v.table.Size().Height > 0 {
+		v.table.ScrollTo(id)
+		v.table.Select(id)
+		v.app.fire(fmt.Sprintf("row %d shown", row))
+		return
+	}
+	v.app.spawn(func() {
+		for i := 0; i < 100; i++ {
+			done := make(chan bool, 1)
+			v.app.do(func() {
+				ok := v.table.Size().Height > 0
+				if ok {
+					v.table.Refresh()
+					v.table.ScrollTo(id)
+					v.table.Select(id)
+					v.app.fire(fmt.Sprintf("row %d shown", row))
+				}
+				done <- ok
+			})
+			if <-done {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+// resetView drops the filter, the quick filters and the sort, reads the
+// file's order back and then calls then (UI thread).
+func (v *viewer) resetView(then func()) {
+	if v.stop != nil {
+		v.stop()
+	}
+	if v.debounce != nil {
+		v.debounce.Stop()
+	}
+	onChanged := v.filter.OnChanged
+	v.filter.OnChanged = nil
+	v.filter.SetText("")
+	v.filter.OnChanged = onChanged
+	for _, c := range v.quick {
+		if c.Checked {
+			c.Checked = false
+			c.Refresh()
+		}
+	}
+	v.q = workflow.Query{SortCol: -1}
+	ctx, cancel := context.WithCancel(v.app.ctx)
+	v.stop = cancel
+	v.gen++
+	gen, q := v.gen, v.q
+	v.count.SetText("Filtering…")
+	v.app.spawn(func() {
+		view, err := v.res.Query(ctx, q)
+		v.app.do(func() {
+			if gen != v.gen {
+				return
+			}
+			if err == nil {
+				v.view = view
+				v.table.Refresh()
+				then()
+			}
+			v.showCount()
+			if v.onQueried != nil {
+				v.onQueried(err)
+			}
+		})
+	})
+}

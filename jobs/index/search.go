@@ -320,16 +320,14 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	err = x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, line int) error {
 		f := byID[refs[i].File]
 		h := library.Hit{Path: x.pathOf(f.name), JobID: f.job, JobName: f.jobNme, Row: int(refs[i].Row) + 1, Line: line}
+		// What was found first, then the row's key fields.
 		col := fc.matchedColumn(rec, ws)
 		if col >= 0 {
 			h.Column = fc.header[col]
-			if !slices.Contains(fc.keys, col) {
-				// What was found is shown, first.
-				h.Fields = append(h.Fields, library.Field{Name: fc.header[col], Value: rec[col]})
-			}
+			h.Fields = append(h.Fields, library.Field{Name: fc.header[col], Value: rec[col]})
 		}
 		for _, k := range fc.keys {
-			if k < len(rec) && rec[k] != "" {
+			if k != col && k < len(rec) && rec[k] != "" {
 				h.Fields = append(h.Fields, library.Field{Name: fc.header[k], Value: rec[k]})
 			}
 		}

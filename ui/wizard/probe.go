@@ -146,3 +146,12 @@ func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
 
 // Summary is the estimate line of the footer.
 func (p *DNCProbe) Summary() string { return p.d.summary.Text }
+
+// Reuse is the check box that skips the rows traced before; nil until the
+// library is known to hold some.
+func (p *TraceProbe) Reuse() *widget.Check {
+	if p.t.reuseCtl == nil || !p.t.reuseCtl.box.Visible() {
+		return nil
+	}
+	return p.t.reuseCtl.check
+}

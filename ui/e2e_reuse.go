@@ -1,0 +1,258 @@
+//go:build harness
+
+package ui
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+	"github.com/skipdesk/skipdesk/ui/wizard"
+)
+
+func init() { e2e.Register("library-reuse", runLibraryReuse) }
+
+// runLibraryReuse traces the sample list, then opens the trace wizard on a
+// list that repeats some of its owners: the cost section offers to skip
+// them and reuse their results (reuse-01), the choice lowers the total
+// (reuse-02); the job's result holds every row (reuse-03). Then the
+// library's search finds a phone of the first result and the hit opens the
+// viewer at its row (reuse-04, reuse-05).
+func runLibraryReuse(h *e2e.Harness) error {
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil || !a.Session().Sandbox {
+		return errors.New("not the app in the sandbox: run with no key stored (SKIPDESK_HOME empty)")
+	}
+	h.Do(func() { a.win.Resize(fyne.NewSize(1180, 760)) })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	// The first trace: the sample list, in full.
+	sample, err := h.Shell.SampleList()
+	if err != nil {
+		return err
+	}
+	ins, err := a.be.Inspect(ctx, sample, input.Options{})
+	if err != nil {
+		return err
+	}
+	auto := workflow.Suggest(ins, jobs.KindTrace).Mapping()
+	res, err := a.be.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: sample, Mapping: auto, Mode: jobs.ModeNormal},
+		ins, workflow.SubmitOptions{Again: true})
+	if err != nil {
+		return fmt.Errorf("submit: %w", err)
+	}
+	first, err := waitResult(h, a, res.JobID, "")
+	if err != nil {
+		return err
+	}
+
+	// The second list: 40 owners of the sample, written in capitals, and
+	// 10 new ones.
+	src, err := readAll(sample)
+	if err != nil {
+		return err
+	}
+	list := [][]string{src[0]}
+	for i := 1; i <= 40; i++ {
+		r := append([]string(nil), src[i]...)
+		r[0], r[1], r[2] = strings.ToUpper(r[0]), strings.ToUpper(r[1]), strings.ToUpper(r[2])
+		list = append(list, r)
+	}
+	for i := 0; i < 10; i++ {
+		r := append([]string(nil), src[100+i]...)
+		r[2] = "8" + r[2]
+		list = append(list, r)
+	}
+	dir, err := os.MkdirTemp("", "skipdesk-e2e-reuse-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	again := filepath.Join(dir, "county-export-december.csv")
+	if err := writeAll(again, list); err != nil {
+		return err
+	}
+	h.Do(func() { a.NewTrace(again) })
+	var w *wizard.TraceProbe
+	if err := h.Wait("the wizard counted the list against the library", 60*time.Second, func() bool {
+		w = wizard.LastTrace()
+		return w != nil && w.Ready() && w.Reuse() != nil
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { w.Tab(2) })
+	time.Sleep(300 * time.Millisecond)
+	var offer, before string
+	h.Do(func() { offer, before = w.Reuse().Text, w.Summary() })
+	h.Logf("offer: %s", offer)
+	if !strings.Contains(offer, "traced before") || !strings.Contains(offer, "saves") {
+		return fmt.Errorf("the offer reads %q", offer)
+	}
+	if err := h.Shot("reuse-01-offer"); err != nil {
+		return err
+	}
+	if err := h.Click(w.Reuse()); err != nil {
+		return err
+	}
+	if err := h.Wait("the total without the rows traced before", 10*time.Second, func() bool {
+		return w.Reuse().Checked && w.Ready() && w.Summary() != before
+	}); err != nil {
+		return err
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := h.Shot("reuse-02-chosen"); err != nil {
+		return err
+	}
+	if err := h.Click(w.Submit()); err != nil {
+		return err
+	}
+	if err := h.Wait("the wizard closed", 30*time.Second, w.Closed); err != nil {
+		return err
+	}
+	var id string
+	if err := h.Wait("the new job in the list", 20*time.Second, func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.ID != res.JobID && j.ID != "" {
+				id = j.ID
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return err
+	}
+	merged, err := waitResult(h, a, id, "(merged)")
+	if err != nil {
+		return err
+	}
+	rows, err := readAll(merged.ResultPath)
+	if err != nil {
+		return err
+	}
+	if len(rows)-1 != len(list)-1 || rows[0][len(rows[0])-3] != "source" {
+		return fmt.Errorf("the merged result %s has %d rows (want %d) and columns %v", merged.ResultPath, len(rows)-1, len(list)-1, rows[0])
+	}
+	h.Do(func() { h.Shell.OpenJobResult(id, func(error) {}) })
+	if err := h.Wait("the merged result in the viewer", 20*time.Second, func() bool { return h.Shell.ViewerRows() == len(list)-1 }); err != nil {
+		return err
+	}
+	// The last columns say where each row's data came from.
+	h.Do(func() {
+		if v, ok := a.viewers[a.tabs.Selected()]; ok {
+			v.table.ScrollTo(widget.TableCellID{Row: 0, Col: len(v.headers) - 1})
+			v.table.Refresh()
+		}
+	})
+	time.Sleep(300 * time.Millisecond)
+	if err := h.Shot("reuse-03-merged"); err != nil {
+		return err
+	}
+
+	// Search the library for a phone of the first result, written as a
+	// person types it; open the hit.
+	old, err := readAll(first.ResultPath)
+	if err != nil {
+		return err
+	}
+	phone, row := "", 0
+	for i := len(old) - 1; i > 150 && phone == ""; i-- {
+		for j, c := range old[0] {
+			if c == "phone_1" && len(old[i][j]) == 10 {
+				phone, row = old[i][j], i
+			}
+		}
+	}
+	if phone == "" {
+		return errors.New("no phone in the first result")
+	}
+	q := "(" + phone[:3] + ") " + phone[3:6] + "-" + phone[6:]
+	lib := a.library
+	h.Do(func() {
+		a.tabs.SelectIndex(1)
+		lib.search_.SetText(q)
+	})
+	if err := h.Wait("the search hits", 20*time.Second, func() bool {
+		for _, it := range lib.items {
+			if it.Row == row && it.Path == first.ResultPath {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return err
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := h.Shot("reuse-04-search"); err != nil {
+		return err
+	}
+	h.Do(func() {
+		for i, it := range lib.items {
+			if it.Row == row && it.Path == first.ResultPath {
+				lib.list.Select(i)
+			}
+		}
+	})
+	if err := h.Wait("the viewer at the hit's row", 20*time.Second, func() bool {
+		v, ok := a.viewers[a.tabs.Selected()]
+		return ok && v.res.Path() == first.ResultPath && v.table.Size().Height > 0
+	}); err != nil {
+		return err
+	}
+	time.Sleep(500 * time.Millisecond)
+	h.Logf("phone %s found at row %d of %s", q, row, filepath.Base(first.ResultPath))
+	return h.Shot("reuse-05-viewer-at-row")
+}
+
+// waitResult waits until the job is completed and its result (whose file
+// name holds named) downloaded.
+func waitResult(h *e2e.Harness, a *App, id, named string) (workflow.Job, error) {
+	var job workflow.Job
+	err := h.Wait("job "+id+" completed and downloaded", 90*time.Second, func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.ID == id {
+				job = j
+			}
+		}
+		return job.Status == jobs.StatusCompleted && job.ResultPath != "" && strings.Contains(filepath.Base(job.ResultPath), named)
+	})
+	return job, err
+}
+
+func readAll(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	return r.ReadAll()
+}
+
+func writeAll(path string, recs [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(recs)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

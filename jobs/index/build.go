@@ -28,7 +28,7 @@ const markEvery = 16
 // segBudget caps the memory a file's postings take while it is indexed:
 // past it they are written out as a segment and the next rows start
 // another. It keeps memory flat whatever the file's size.
-var segBudget = 48 << 20
+var segBudget = 40 << 20
 
 // batchRows is how many owner or phone entries are written in one go.
 const batchRows = 8192
@@ -286,8 +286,8 @@ func (b *builder) add(rec []string, offset int64, line int) error {
 				}
 				continue
 			}
-			b.got = b.got[:0]
 		}
+		b.got = b.got[:0] // the postings this value adds, for the cache
 		switch k {
 		case colName:
 			b.words(r, v, false)
@@ -414,7 +414,7 @@ func (b *builder) term(r int32, w []byte) {
 		id = int32(len(b.posts))
 		b.posts = append(b.posts, posting{})
 		b.terms[string(w)] = id
-		b.mem += len(w) + 64
+		b.mem += len(w) + 80 // the map's entry, the key, the posting
 	}
 	b.got = append(b.got, id)
 	b.addRow(id, r)
@@ -425,9 +425,9 @@ func (b *builder) addRow(id int32, r int32) {
 	if p.last == r+1 {
 		return
 	}
-	n := len(p.buf)
+	n := cap(p.buf)
 	p.buf = binary.AppendUvarint(p.buf, uint64(r+1-p.last))
-	b.mem += len(p.buf) - n
+	b.mem += cap(p.buf) - n // what the buffers really hold
 	p.last = r + 1
 }
 
@@ -473,12 +473,11 @@ func (b *builder) flushTerms() error {
 	if err := flush(); err != nil {
 		return err
 	}
-	b.terms = map[string]int32{}
-	b.posts = nil
-	for i, m := range b.cells {
-		if m != nil {
-			b.cells[i] = map[string][]int32{}
-		}
+	clear(b.terms) // keeps its room: the next segment has as many terms
+	clear(b.posts) // the buffers go: a term's share differs between segments
+	b.posts = b.posts[:0]
+	for _, m := range b.cells {
+		clear(m)
 	}
 	b.mem = 0
 	b.seg++

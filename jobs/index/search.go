@@ -32,7 +32,8 @@ func (w word) matches(t string) bool {
 }
 
 // minPrefix is the length from which a query word also finds the words it
-// starts ("smi" finds SMITH); shorter words ("tx", "j") are found whole.
+// starts ("smi" finds SMITH); shorter words ("tx", "j") and numbers are
+// found whole.
 const minPrefix = 3
 
 // parseQuery reads a search: a phone number in any format (its 10 digits;
@@ -67,8 +68,8 @@ func parseQuery(text string) ([]word, error) {
 			if z := Zip5(w); z != "" && z != w && len(w) == 4 {
 				q.exact = append(q.exact, z)
 			}
-			if len(w) >= minPrefix {
-				q.prefix = w
+			if len(w) >= minPrefix && !allDigits(w) {
+				q.prefix = w // a number (a house, a zip) is found whole
 			}
 			out = append(out, q)
 		}
@@ -557,3 +558,12 @@ func dateOf(s int64) time.Time {
 
 // kindOf is files.kind as a job kind.
 func kindOf(s string) jobs.Kind { return jobs.Kind(s) }
+
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,34 +38,57 @@ func runLibraryReuse(h *e2e.Harness) error {
 		return errors.New("not the app in the sandbox: run with no key stored (SKIPDESK_HOME empty)")
 	}
 	h.Do(func() { a.win.Resize(fyne.NewSize(1180, 760)) })
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-
-	// The first trace: the sample list, in full.
-	sample, err := h.Shell.SampleList()
+	first, sample, err := traceSample(h, a)
 	if err != nil {
 		return err
 	}
-	ins, err := a.be.Inspect(ctx, sample, input.Options{})
+	dir, err := os.MkdirTemp("", "skipdesk-e2e-reuse-")
 	if err != nil {
 		return err
+	}
+	defer os.RemoveAll(dir)
+	again, rows, err := writeRepeats(sample, filepath.Join(dir, "county-export-december.csv"))
+	if err != nil {
+		return err
+	}
+	id, err := offerAndSubmit(h, a, again, first.ID)
+	if err != nil {
+		return err
+	}
+	if err := showMerged(h, a, id, rows); err != nil {
+		return err
+	}
+	return searchAndOpen(h, a, first)
+}
+
+// traceSample traces the bundled sample list and waits for its result.
+func traceSample(h *e2e.Harness, a *App) (workflow.Job, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sample, err := h.Shell.SampleList()
+	if err != nil {
+		return workflow.Job{}, "", err
+	}
+	ins, err := a.be.Inspect(ctx, sample, input.Options{})
+	if err != nil {
+		return workflow.Job{}, "", err
 	}
 	auto := workflow.Suggest(ins, jobs.KindTrace).Mapping()
 	res, err := a.be.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: sample, Mapping: auto, Mode: jobs.ModeNormal},
 		ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
-		return fmt.Errorf("submit: %w", err)
+		return workflow.Job{}, "", fmt.Errorf("submit: %w", err)
 	}
 	first, err := waitResult(h, a, res.JobID, "")
-	if err != nil {
-		return err
-	}
+	return first, sample, err
+}
 
-	// The second list: 40 owners of the sample, written in capitals, and
-	// 10 new ones.
+// writeRepeats writes a list of 40 owners of the sample, written in
+// capitals, and 10 new ones; it returns its data rows.
+func writeRepeats(sample, path string) (string, int, error) {
 	src, err := readAll(sample)
 	if err != nil {
-		return err
+		return "", 0, err
 	}
 	list := [][]string{src[0]}
 	for i := 1; i <= 40; i++ {
@@ -77,22 +101,19 @@ func runLibraryReuse(h *e2e.Harness) error {
 		r[2] = "8" + r[2]
 		list = append(list, r)
 	}
-	dir, err := os.MkdirTemp("", "skipdesk-e2e-reuse-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	again := filepath.Join(dir, "county-export-december.csv")
-	if err := writeAll(again, list); err != nil {
-		return err
-	}
-	h.Do(func() { a.NewTrace(again) })
+	return path, len(list) - 1, writeAll(path, list)
+}
+
+// offerAndSubmit opens the wizard on the list, shows the offer (reuse-01),
+// takes it (reuse-02) and submits; it returns the new job's id.
+func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error) {
+	h.Do(func() { a.NewTrace(path) })
 	var w *wizard.TraceProbe
 	if err := h.Wait("the wizard counted the list against the library", 60*time.Second, func() bool {
 		w = wizard.LastTrace()
 		return w != nil && w.Ready() && w.Reuse() != nil
 	}); err != nil {
-		return err
+		return "", err
 	}
 	h.Do(func() { w.Tab(2) })
 	time.Sleep(300 * time.Millisecond)
@@ -100,41 +121,45 @@ func runLibraryReuse(h *e2e.Harness) error {
 	h.Do(func() { offer, before = w.Reuse().Text, w.Summary() })
 	h.Logf("offer: %s", offer)
 	if !strings.Contains(offer, "traced before") || !strings.Contains(offer, "saves") {
-		return fmt.Errorf("the offer reads %q", offer)
+		return "", fmt.Errorf("the offer reads %q", offer)
 	}
 	if err := h.Shot("reuse-01-offer"); err != nil {
-		return err
+		return "", err
 	}
 	if err := h.Click(w.Reuse()); err != nil {
-		return err
+		return "", err
 	}
 	if err := h.Wait("the total without the rows traced before", 10*time.Second, func() bool {
 		return w.Reuse().Checked && w.Ready() && w.Summary() != before
 	}); err != nil {
-		return err
+		return "", err
 	}
 	time.Sleep(200 * time.Millisecond)
 	if err := h.Shot("reuse-02-chosen"); err != nil {
-		return err
+		return "", err
 	}
 	if err := h.Click(w.Submit()); err != nil {
-		return err
+		return "", err
 	}
 	if err := h.Wait("the wizard closed", 30*time.Second, w.Closed); err != nil {
-		return err
+		return "", err
 	}
 	var id string
-	if err := h.Wait("the new job in the list", 20*time.Second, func() bool {
+	err := h.Wait("the new job in the list", 20*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {
-			if j.ID != res.JobID && j.ID != "" {
+			if j.ID != firstID && j.ID != "" {
 				id = j.ID
 				return true
 			}
 		}
 		return false
-	}); err != nil {
-		return err
-	}
+	})
+	return id, err
+}
+
+// showMerged waits for the job's merged result and shows its source
+// columns in the viewer (reuse-03).
+func showMerged(h *e2e.Harness, a *App, id string, want int) error {
 	merged, err := waitResult(h, a, id, "(merged)")
 	if err != nil {
 		return err
@@ -143,11 +168,11 @@ func runLibraryReuse(h *e2e.Harness) error {
 	if err != nil {
 		return err
 	}
-	if len(rows)-1 != len(list)-1 || rows[0][len(rows[0])-3] != "source" {
-		return fmt.Errorf("the merged result %s has %d rows (want %d) and columns %v", merged.ResultPath, len(rows)-1, len(list)-1, rows[0])
+	if len(rows)-1 != want || rows[0][len(rows[0])-3] != "source" {
+		return fmt.Errorf("the merged result %s has %d rows (want %d) and columns %v", merged.ResultPath, len(rows)-1, want, rows[0])
 	}
 	h.Do(func() { h.Shell.OpenJobResult(id, func(error) {}) })
-	if err := h.Wait("the merged result in the viewer", 20*time.Second, func() bool { return h.Shell.ViewerRows() == len(list)-1 }); err != nil {
+	if err := h.Wait("the merged result in the viewer", 20*time.Second, func() bool { return h.Shell.ViewerRows() == want }); err != nil {
 		return err
 	}
 	// The last columns say where each row's data came from.
@@ -158,22 +183,22 @@ func runLibraryReuse(h *e2e.Harness) error {
 		}
 	})
 	time.Sleep(300 * time.Millisecond)
-	if err := h.Shot("reuse-03-merged"); err != nil {
-		return err
-	}
+	return h.Shot("reuse-03-merged")
+}
 
-	// Search the library for a phone of the first result, written as a
-	// person types it; open the hit.
+// searchAndOpen searches the library for a phone of the first result,
+// written as a person types it (reuse-04), and opens the hit: the viewer
+// at its row (reuse-05).
+func searchAndOpen(h *e2e.Harness, a *App, first workflow.Job) error {
 	old, err := readAll(first.ResultPath)
 	if err != nil {
 		return err
 	}
 	phone, row := "", 0
-	for i := len(old) - 1; i > 150 && phone == ""; i-- {
-		for j, c := range old[0] {
-			if c == "phone_1" && len(old[i][j]) == 10 {
-				phone, row = old[i][j], i
-			}
+	col := slices.Index(old[0], "phone_1")
+	for i := len(old) - 1; i > 150 && phone == "" && col >= 0; i-- {
+		if len(old[i][col]) == 10 {
+			phone, row = old[i][col], i
 		}
 	}
 	if phone == "" {
@@ -185,9 +210,11 @@ func runLibraryReuse(h *e2e.Harness) error {
 		a.tabs.SelectIndex(1)
 		lib.search_.SetText(q)
 	})
+	hit := -1
 	if err := h.Wait("the search hits", 20*time.Second, func() bool {
-		for _, it := range lib.items {
+		for i, it := range lib.items {
 			if it.Row == row && it.Path == first.ResultPath {
+				hit = i
 				return true
 			}
 		}
@@ -199,13 +226,7 @@ func runLibraryReuse(h *e2e.Harness) error {
 	if err := h.Shot("reuse-04-search"); err != nil {
 		return err
 	}
-	h.Do(func() {
-		for i, it := range lib.items {
-			if it.Row == row && it.Path == first.ResultPath {
-				lib.list.Select(i)
-			}
-		}
-	})
+	h.Do(func() { lib.list.Select(hit) })
 	if err := h.Wait("the viewer at the hit's row", 20*time.Second, func() bool {
 		v, ok := a.viewers[a.tabs.Selected()]
 		return ok && v.res.Path() == first.ResultPath && v.table.Size().Height > 0

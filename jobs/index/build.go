@@ -150,11 +150,6 @@ func columnsOf(l *layout.Layout, mapped map[string]string) columns {
 	return c
 }
 
-// ownerKey is the owner key of a row read with these columns.
-func (c *columns) ownerKey(rec []string) string {
-	return string(c.appendOwnerKey(nil, &scratch{}, rec))
-}
-
 // appendOwnerKey appends the row's owner key (nothing without a property
 // address): OwnerKey of its name and address keys.
 func (c *columns) appendOwnerKey(dst []byte, sc *scratch, rec []string) []byte {
@@ -184,10 +179,9 @@ type posting struct {
 }
 
 type ownerEntry struct {
-	h         int64
-	row       int32
-	date      int64 // 0: the file's
-	hasRowDay bool
+	h    int64
+	row  int32
+	date int64 // 0: the file's
 }
 
 type phoneEntry struct {
@@ -273,72 +267,86 @@ func (b *builder) add(rec []string, offset int64, line int) error {
 		b.marks = binary.AppendUvarint(b.marks, uint64(int64(line)-b.lastM[1]))
 		b.lastM = [2]int64{offset, int64(line)}
 	}
-	c := &b.cols
-	for i, k := range c.kinds {
-		if k == colNone || i >= len(rec) || rec[i] == "" {
-			continue
-		}
-		v := rec[i]
-		if m := b.cells[i]; m != nil {
-			if ps, ok := m[v]; ok {
-				for _, p := range ps {
-					b.addRow(p, r)
-				}
-				continue
-			}
-		}
-		b.got = b.got[:0] // the postings this value adds, for the cache
-		switch k {
-		case colName:
-			b.words(r, v, false)
-		case colAddress:
-			b.words(r, v, true)
-		case colZip:
-			if z := Zip5(v); z != "" {
-				b.term(r, []byte(z))
-			} else {
-				b.words(r, v, true)
-			}
-		case colEmail:
-			if e := emailTerm(v); e != "" {
-				b.term(r, []byte(e))
-			}
-		case colPhone:
-			if k := phone.Key(v); k != 0 {
-				b.buf = strconv.AppendUint(b.buf[:0], k, 10)
-				b.term(r, b.buf)
-			}
-		}
-		if m := b.cells[i]; m != nil {
-			if len(m) < cacheCap {
-				m[strings.Clone(v)] = slices.Clone(b.got)
-			} else {
-				b.cells[i] = nil
-			}
-		}
-	}
-	var date int64
-	if c.sourceDate >= 0 {
-		if t, err := time.Parse(time.DateOnly, strings.TrimSpace(cell(rec, c.sourceDate))); err == nil {
-			date = t.Unix()
+	for i, k := range b.cols.kinds {
+		if k != colNone && i < len(rec) && rec[i] != "" {
+			b.cell(r, i, k, rec[i])
 		}
 	}
 	switch b.kind {
 	case layout.KindTrace:
 		b.rd.ReadPhones(rec, &b.row)
 		if b.traced(rec) {
-			if b.key = c.appendOwnerKey(b.key[:0], &b.sc, rec); len(b.key) > 0 {
-				b.owners = append(b.owners, ownerEntry{h: OwnerHash(string(b.key)), row: r, date: date})
+			if b.key = b.cols.appendOwnerKey(b.key[:0], &b.sc, rec); len(b.key) > 0 {
+				b.owners = append(b.owners, ownerEntry{h: OwnerHash(string(b.key)), row: r, date: b.rowDate(rec)})
 			}
 		}
 	case layout.KindDNC:
 		b.rd.ReadPhones(rec, &b.row)
 		for _, p := range b.row.Phones {
 			if p.Key != 0 && p.Flags.Has != 0 {
-				b.phones = append(b.phones, phoneEntry{key: int64(p.Key), row: r, flags: encodeFlags(p.Flags), date: date})
+				b.phones = append(b.phones, phoneEntry{key: int64(p.Key), row: r, flags: encodeFlags(p.Flags), date: b.rowDate(rec)})
 			}
 		}
 	}
+	return b.flushFull()
+}
+
+// cell adds the terms of a value of column i (of kind k) to row r: from
+// the column's cache when the value was met before.
+func (b *builder) cell(r int32, i int, k colKind, v string) {
+	m := b.cells[i]
+	if ps, ok := m[v]; ok {
+		for _, p := range ps {
+			b.addRow(p, r)
+		}
+		return
+	}
+	b.got = b.got[:0] // the postings this value adds, for the cache
+	switch k {
+	case colName:
+		b.words(r, v, false)
+	case colAddress:
+		b.words(r, v, true)
+	case colZip:
+		if z := Zip5(v); z != "" {
+			b.term(r, []byte(z))
+		} else {
+			b.words(r, v, true)
+		}
+	case colEmail:
+		if e := emailTerm(v); e != "" {
+			b.term(r, []byte(e))
+		}
+	case colPhone:
+		if k := phone.Key(v); k != 0 {
+			b.buf = strconv.AppendUint(b.buf[:0], k, 10)
+			b.term(r, b.buf)
+		}
+	}
+	switch {
+	case m == nil:
+	case len(m) < cacheCap:
+		m[strings.Clone(v)] = slices.Clone(b.got)
+	default:
+		b.cells[i] = nil // too many values to remember
+	}
+}
+
+// rowDate is a merged result's row's own date (its source_date), 0 for
+// the file's.
+func (b *builder) rowDate(rec []string) int64 {
+	if b.cols.sourceDate < 0 {
+		return 0
+	}
+	if t, err := time.Parse(time.DateOnly, strings.TrimSpace(cell(rec, b.cols.sourceDate))); err == nil {
+		return t.Unix()
+	}
+	return 0
+}
+
+// flushFull writes out the entries whose batch is full, and the postings
+// past their budget.
+func (b *builder) flushFull() error {
 	if len(b.owners) >= batchRows {
 		if err := b.flushOwners(); err != nil {
 			return err

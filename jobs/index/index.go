@@ -31,7 +31,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"modernc.org/sqlite"
 )
@@ -310,12 +309,4 @@ func setClean(ctx context.Context, db *sql.DB, clean bool) error {
 	}
 	_, err := db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('clean', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", v)
 	return err
-}
-
-// unixNano is t in Unix ns (0 for the zero time).
-func unixNano(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
 }

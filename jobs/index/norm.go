@@ -86,10 +86,7 @@ var latin = func() map[rune]string {
 // words appends the folded words of s to dst.
 func words(dst []string, buf []byte, s string) ([]string, []byte) {
 	buf = fold(buf[:0], s)
-	for _, w := range strings.Fields(string(buf)) {
-		dst = append(dst, w)
-	}
-	return dst, buf
+	return append(dst, strings.Fields(string(buf))...), buf
 }
 
 // Words are the folded words of s, as the index and the search read them.

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
@@ -555,9 +554,6 @@ func dateOf(s int64) time.Time {
 	}
 	return time.Unix(s, 0).UTC()
 }
-
-// kindOf is files.kind as a job kind.
-func kindOf(s string) jobs.Kind { return jobs.Kind(s) }
 
 func allDigits(w string) bool {
 	for i := 0; i < len(w); i++ {

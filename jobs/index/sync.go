@@ -57,10 +57,10 @@ func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, erro
 
 // indexed is what the index holds of a file.
 type indexed struct {
-	id                     int64
-	size, mtime, rs, rm    int64
-	skipped, mergedFrom    string
-	superseded, stillThere bool
+	id                  int64
+	size, mtime, rs, rm int64
+	skipped, mergedFrom string
+	stillThere          bool
 }
 
 func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, error) {
@@ -78,10 +78,49 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 	if err != nil {
 		return rep, fail(err)
 	}
-	// Which files are to be read, and which raw results a merged result
-	// holds (those are not indexed: their rows are in the merged one).
-	var todo []*fileMeta
-	superseded := map[string]bool{}
+	w := x.plan(files, have)
+	if len(w.todo) == 0 && len(w.gone) == 0 {
+		return rep, nil
+	}
+	if err := setClean(ctx, db, false); err != nil {
+		return rep, fail(err)
+	}
+	for _, id := range w.gone {
+		if err := removeFile(ctx, db, id); err != nil {
+			return rep, fail(err)
+		}
+		rep.Removed++
+	}
+	err = x.indexAll(ctx, db, w, &rep, progress)
+	x.dropCache()
+	if err != nil {
+		return rep, err
+	}
+	if rep.Removed > 0 || w.again > 0 {
+		// Owner entries of files gone or read again match no file any
+		// more: this only gives their room back.
+		if _, err := db.ExecContext(ctx, "DELETE FROM owners WHERE file NOT IN (SELECT id FROM files)"); err != nil {
+			return rep, fail(err)
+		}
+	}
+	if err := setClean(ctx, db, true); err != nil {
+		return rep, fail(err)
+	}
+	return rep, nil
+}
+
+// work is what a Sync has to do.
+type work struct {
+	todo       []*fileMeta     // files to (re)index
+	gone       []int64         // files to forget
+	superseded map[string]bool // raw results a merged result holds (not indexed: their rows are in it)
+	again      int             // files of todo the index held before
+}
+
+// plan compares the folder's files with what the index holds.
+func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
+	w := work{superseded: map[string]bool{}}
+	queued := map[string]bool{}
 	for _, f := range files {
 		h, ok := have[f.name]
 		if ok {
@@ -89,49 +128,44 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 		}
 		if ok && h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime {
 			if h.mergedFrom != "" {
-				superseded[h.mergedFrom] = true
+				w.superseded[h.mergedFrom] = true
 			}
 			continue
 		}
 		x.readRecord(f)
 		if f.meta.Merged != nil && f.meta.Merged.Raw != "" {
-			superseded[f.meta.Merged.Raw] = true
+			w.superseded[f.meta.Merged.Raw] = true
 		}
-		todo = append(todo, f)
-	}
-	queued := map[string]bool{}
-	for _, f := range todo {
+		w.todo = append(w.todo, f)
 		queued[f.name] = true
 	}
+	// A raw result a merged result came to hold (or stopped holding).
 	for _, f := range files {
-		if h, ok := have[f.name]; ok && !queued[f.name] && (h.skipped == skipSuperseded) != superseded[f.name] {
+		if h, ok := have[f.name]; ok && !queued[f.name] && (h.skipped == skipSuperseded) != w.superseded[f.name] {
 			x.readRecord(f)
-			todo = append(todo, f)
+			w.todo = append(w.todo, f)
 		}
 	}
-	var gone []int64
+	for _, f := range w.todo {
+		if _, ok := have[f.name]; ok {
+			w.again++
+		}
+	}
 	for _, h := range have {
 		if !h.stillThere {
-			gone = append(gone, h.id)
+			w.gone = append(w.gone, h.id)
 		}
 	}
-	if len(todo) == 0 && len(gone) == 0 {
-		return rep, nil
-	}
-	if err := setClean(ctx, db, false); err != nil {
-		return rep, fail(err)
-	}
-	for _, id := range gone {
-		if err := removeFile(ctx, db, id); err != nil {
-			return rep, fail(err)
-		}
-		rep.Removed++
-	}
-	p := Progress{Files: len(todo)}
-	for _, f := range todo {
+	return w
+}
+
+// indexAll indexes the files of w, reporting progress.
+func (x *Index) indexAll(ctx context.Context, db *sql.DB, w work, rep *Report, progress func(Progress)) error {
+	p := Progress{Files: len(w.todo)}
+	for _, f := range w.todo {
 		p.Bytes += f.size
 	}
-	for _, f := range todo {
+	for _, f := range w.todo {
 		p.Current = f.name
 		base := p.BytesDone
 		var onBytes func(int64)
@@ -143,15 +177,14 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 				progress(q)
 			}
 		}
-		err := x.indexOne(ctx, db, f, superseded[f.name], onBytes)
+		err := x.indexOne(ctx, db, f, w.superseded[f.name], onBytes)
 		switch {
 		case errors.Is(err, errUnreadable):
 			rep.Unreadable = append(rep.Unreadable, f.name)
 		case errors.Is(err, os.ErrNotExist):
 			// Removed while the Sync ran: the next one forgets it.
 		case err != nil:
-			x.dropCache()
-			return rep, fail(fmt.Errorf("index: %s: %w", f.name, err))
+			return fail(fmt.Errorf("index: %s: %w", f.name, err))
 		default:
 			rep.Indexed++
 		}
@@ -162,18 +195,7 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 		p.Current = ""
 		progress(p)
 	}
-	x.dropCache()
-	if rep.Removed > 0 || len(have) > 0 {
-		// Owner entries of files gone or read again; they match no file
-		// any more, so this only gives their room back.
-		if _, err := db.ExecContext(ctx, "DELETE FROM owners WHERE file NOT IN (SELECT id FROM files)"); err != nil {
-			return rep, fail(err)
-		}
-	}
-	if err := setClean(ctx, db, true); err != nil {
-		return rep, fail(err)
-	}
-	return rep, nil
+	return nil
 }
 
 // skipSuperseded is files.skipped of a raw result a merged one holds.

@@ -42,11 +42,9 @@ type IndexReport struct {
 type libIndex struct {
 	dir, path string
 
-	mu      sync.Mutex
-	x       *index.Index
-	err     error
-	queued  bool // a background round waits to start
-	running bool
+	mu     sync.Mutex
+	x      *index.Index
+	queued bool // a background round waits to start
 }
 
 // indexPath is where the index of a library folder lives: beside the

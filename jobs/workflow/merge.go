@@ -478,8 +478,8 @@ func mergeResult(ctx context.Context, lib *library.Library, dir string, st reuse
 		return "", err
 	}
 	defer pins.close()
+	mr := &mergeRun{list: list, pins: pins, job: st.JobID, info: &library.Merged{Sources: st.Sources}}
 	var rawMeta library.Meta
-	var newRows *library.RowReader
 	var rawHeader []string
 	if raw != "" {
 		rf, err := os.Open(raw)
@@ -487,15 +487,40 @@ func mergeResult(ctx context.Context, lib *library.Library, dir string, st reuse
 			return "", err
 		}
 		defer rf.Close()
-		if newRows, err = library.NewRowReader(rf); err != nil {
+		if mr.fresh, err = library.NewRowReader(rf); err != nil {
 			return "", fmt.Errorf("%s: %w", filepath.Base(raw), err)
 		}
-		rawHeader = newRows.Headers()
+		rawHeader = mr.fresh.Headers()
 		rawMeta, _ = library.ReadRecord(library.RecordPath(raw))
+		mr.info.Raw, mr.rawName = filepath.Base(raw), filepath.Base(raw)
 	}
-	listHeader := list.Headers()
-	header := mergedHeader(listHeader, rawHeader, pins.headers)
+	meta := mergedMeta(st, raw, rawMeta)
+	mr.date = meta.CompletedAt.UTC().Format(time.DateOnly)
+	mr.m = &merger{header: mergedHeader(list.Headers(), rawHeader, pins.headers), listIdx: colIndex(list.Headers()), rawIdx: colIndex(rawHeader)}
+	pathMeta := meta
+	if pathMeta.JobID == "" {
+		pathMeta.JobID = localID()
+	}
+	dest := lib.PathFor(pathMeta)
+	if err := writeAtomic(dest, func(w *bufio.Writer) error { return mr.write(ctx, w) }); err != nil {
+		return "", err
+	}
+	meta.TotalRows, meta.Merged = mr.rows, mr.info
+	if err := lib.Record(meta, dest); err != nil {
+		return "", err
+	}
+	mb, _ := json.Marshal(mergedInfo{Path: dest})
+	if err := library.WriteFileAtomic(filepath.Join(dir, "merged.json"), mb); err != nil {
+		return "", err
+	}
+	os.Remove(filepath.Join(dir, "list.csv"))
+	os.Remove(filepath.Join(dir, "pins.jsonl"))
+	return dest, nil
+}
 
+// mergedMeta is the merged result's job record: the new job's (it is the
+// one charged), named as merged, with the plan's facts.
+func mergedMeta(st reuseState, raw string, rawMeta library.Meta) library.Meta {
 	meta := rawMeta
 	if raw == "" {
 		meta = library.Meta{Kind: st.Kind, Mode: st.Mode, IncludeLLCs: st.IncludeLLCs, Status: jobs.StatusCompleted,
@@ -511,104 +536,109 @@ func mergeResult(ctx context.Context, lib *library.Library, dir string, st reuse
 	if meta.ParentTraceID == "" {
 		meta.ParentTraceID = st.Parent
 	}
-	pathMeta := meta
-	if pathMeta.JobID == "" {
-		pathMeta.JobID = localID()
-	}
-	dest := lib.PathFor(pathMeta)
+	return meta
+}
 
-	newDate := meta.CompletedAt.UTC().Format(time.DateOnly)
-	m := &merger{header: header, listIdx: colIndex(listHeader), rawIdx: colIndex(rawHeader)}
-	info := &library.Merged{Sources: st.Sources}
-	if raw != "" {
-		info.Raw = filepath.Base(raw)
+// mergeRun writes one merged result.
+type mergeRun struct {
+	list    *library.RowReader
+	pins    *pinReader
+	fresh   *library.RowReader // the new result's rows; nil without a job
+	rawName string
+	m       *merger
+	job     string
+	date    string // the new job's, YYYY-MM-DD
+	info    *library.Merged
+	rows    int
+	pending []string // a new row read ahead that matched no list row yet
+	line    []byte
+}
+
+func (mr *mergeRun) put(w *bufio.Writer, rec []string) error {
+	mr.line = input.AppendRecord(mr.line[:0], rec)
+	mr.rows++
+	_, err := w.Write(mr.line)
+	return err
+}
+
+// write writes the header, a row for each list row, then the new rows no
+// list row matched.
+func (mr *mergeRun) write(ctx context.Context, w *bufio.Writer) error {
+	if err := mr.put(w, mr.m.header); err != nil {
+		return err
 	}
-	rows := 0
-	err = writeAtomic(dest, func(w *bufio.Writer) error {
-		line := input.AppendRecord(nil, header)
-		if _, err := w.Write(line); err != nil {
+	mr.rows = 0
+	for i := 0; ; i++ {
+		if i&4095 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec, err := mr.list.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("the list: %w", err)
+		}
+		out, err := mr.row(i, rec)
+		if err != nil {
 			return err
 		}
-		var pending []string // a new row read ahead that did not match its list row
-		for i := 0; ; i++ {
-			if i&4095 == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rec, err := list.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return fmt.Errorf("the list: %w", err)
-			}
-			var out []string
-			pin, err := pins.at(i)
-			switch {
-			case err != nil:
-				return err
-			case pin != nil:
-				out = m.reused(rec, pin, pins.headers[pin.H])
-				info.ReusedRows++
-			default:
-				if pending == nil && newRows != nil {
-					if r, err := newRows.Next(); err == nil {
-						pending = slices.Clone(r)
-					} else if err != io.EOF {
-						return fmt.Errorf("%s: %w", filepath.Base(raw), err)
-					}
-				}
-				if pending != nil && m.sameRow(rec, pending) {
-					out = m.fresh(pending, st.JobID, newDate)
-					pending = nil
-					info.NewRows++
-				} else {
-					out = m.missing(rec)
-					info.MissingRows++
-				}
-			}
-			line = input.AppendRecord(line[:0], out)
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
-			rows++
+		if err := mr.put(w, out); err != nil {
+			return err
 		}
-		// Rows of the new result that matched no list row are kept too.
-		for newRows != nil {
-			r := pending
-			if r == nil {
-				next, err := newRows.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					return err
-				}
-				r = next
-			}
-			pending = nil
-			line = input.AppendRecord(line[:0], m.fresh(r, st.JobID, newDate))
-			if _, err := w.Write(line); err != nil {
-				return err
-			}
-			info.NewRows++
-			rows++
+	}
+	for mr.fresh != nil {
+		r, err := mr.nextFresh()
+		if err != nil || r == nil {
+			return err
 		}
-		return nil
-	})
+		mr.pending = nil
+		mr.info.NewRows++
+		if err := mr.put(w, mr.m.fresh(r, mr.job, mr.date)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// row is the merged row of list row i.
+func (mr *mergeRun) row(i int, rec []string) ([]string, error) {
+	pin, err := mr.pins.at(i)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	meta.TotalRows, meta.Merged = rows, info
-	if err := lib.Record(meta, dest); err != nil {
-		return "", err
+	if pin != nil {
+		mr.info.ReusedRows++
+		return mr.m.reused(rec, pin, mr.pins.headers[pin.H]), nil
 	}
-	mb, _ := json.Marshal(mergedInfo{Path: dest})
-	if err := library.WriteFileAtomic(filepath.Join(dir, "merged.json"), mb); err != nil {
-		return "", err
+	r, err := mr.nextFresh()
+	if err != nil {
+		return nil, err
 	}
-	os.Remove(filepath.Join(dir, "list.csv"))
-	os.Remove(filepath.Join(dir, "pins.jsonl"))
-	return dest, nil
+	if r != nil && mr.m.sameRow(rec, r) {
+		mr.pending = nil
+		mr.info.NewRows++
+		return mr.m.fresh(r, mr.job, mr.date), nil
+	}
+	mr.info.MissingRows++
+	return mr.m.missing(rec), nil
+}
+
+// nextFresh is the next row of the new result not yet written (read
+// ahead, kept until a list row matches it); nil at the end.
+func (mr *mergeRun) nextFresh() ([]string, error) {
+	if mr.pending != nil || mr.fresh == nil {
+		return mr.pending, nil
+	}
+	r, err := mr.fresh.Next()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", mr.rawName, err)
+	}
+	mr.pending = slices.Clone(r)
+	return mr.pending, nil
 }
 
 // mergedHeader is the merged result's header: the new result's (else the

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -22,10 +23,10 @@ type CallableOptions struct {
 	// depends on. Every other phone is left out.
 	OnlyCallable bool
 	// Filters are quick filters to apply ("matched", "mobile", "not-dnc",
-	// "not-litigator", "callable"; see layout.Filter): a row filter drops
+	// "not-litigator", "callable"; see jobs.QuickFilter): a row filter drops
 	// rows, a phone filter leaves out the phones that fail it and drops the
 	// rows left with none.
-	Filters []layout.Filter
+	Filters []jobs.QuickFilter
 	// DNC are further DNC results (any layout) whose flags join the
 	// result's phones, after the one ExportCallable is given; of two
 	// results with a number, the newest wins.
@@ -142,7 +143,7 @@ type mergeSource struct {
 	src     *csvSource
 	l       *layout.Layout
 	rd      *layout.Reader
-	filters []layout.Filter
+	filters []jobs.QuickFilter
 	phoneF  bool                // a phone filter is given
 	flags   bool                // the phones have flags: write them in words
 	strict  bool                // a flag filter: only the kept phones' numbers may appear
@@ -186,8 +187,8 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		}
 	}
 	filters := slices.Clone(opts.Filters)
-	if opts.OnlyCallable && !slices.Contains(filters, layout.FilterCallable) {
-		filters = append(filters, layout.FilterCallable)
+	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
+		filters = append(filters, jobs.QuickCallable)
 	}
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
@@ -199,7 +200,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	m := &mergeSource{l: l, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags,
 		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}}
 	for _, f := range filters {
-		if f.PhoneLevel() {
+		if layout.PhoneLevel(f) {
 			m.phoneF = true
 		}
 	}
@@ -248,10 +249,10 @@ func dncWarnings(path string) []string {
 
 // safety reports filters that leave phones out for their flags: such a
 // number must not appear anywhere in the file.
-func safety(fs []layout.Filter) bool {
+func safety(fs []jobs.QuickFilter) bool {
 	for _, f := range fs {
 		switch f {
-		case layout.FilterCallable, layout.FilterNotDNC, layout.FilterNotLitigator:
+		case jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator:
 			return true
 		}
 	}
@@ -260,10 +261,10 @@ func safety(fs []layout.Filter) bool {
 
 // badNumbers reads the whole result once: the numbers that fail a flag
 // filter in some row (a number flagged in one row is not written in any).
-func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []layout.Filter) (map[uint64]struct{}, error) {
-	var flagFs []layout.Filter
+func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []jobs.QuickFilter) (map[uint64]struct{}, error) {
+	var flagFs []jobs.QuickFilter
 	for _, f := range fs {
-		if f == layout.FilterCallable || f == layout.FilterNotDNC || f == layout.FilterNotLitigator {
+		if f == jobs.QuickCallable || f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator {
 			flagFs = append(flagFs, f)
 		}
 	}
@@ -294,7 +295,7 @@ func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.R
 				continue
 			}
 			for _, f := range flagFs {
-				if !f.Passes(p) {
+				if !layout.Passes(f, p) {
 					bad[p.Key] = struct{}{}
 					break
 				}
@@ -364,7 +365,7 @@ func (m *mergeSource) Next() ([]string, int, error) {
 // merge builds the output row; false when the row is dropped.
 func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	m.rd.Read(rec, &m.row)
-	if slices.Contains(m.filters, layout.FilterMatched) && m.row.Match != layout.Matched {
+	if slices.Contains(m.filters, jobs.QuickMatched) && m.row.Match != layout.Matched {
 		return nil, false
 	}
 	clear(m.blank)
@@ -383,7 +384,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			ok = false
 		}
 		for _, f := range m.filters {
-			if ok && f.PhoneLevel() && !f.Passes(p) {
+			if ok && layout.PhoneLevel(f) && !layout.Passes(f, p) {
 				ok = false
 			}
 		}

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
-// Filter is a quick filter of a result's rows or phones.
+// The quick filters are the domain's words (jobs.QuickFilter); here are
+// their rules.
 //
 // "matched" is a row filter: it keeps the rows whose match status says the
 // person was found (an unknown status is not kept). The others are phone
@@ -25,33 +28,21 @@ import (
 //
 // Row-level flags (a "Litigator" column that names no phone) are flags of
 // every phone of the row, so phone filters read them phone by phone.
-type Filter string
-
-const (
-	FilterMatched      Filter = "matched"
-	FilterMobile       Filter = "mobile"
-	FilterNotDNC       Filter = "not-dnc"
-	FilterNotLitigator Filter = "not-litigator"
-	FilterCallable     Filter = "callable"
-)
-
-// Filters are every quick filter, in the order a screen shows them.
-var Filters = []Filter{FilterMatched, FilterMobile, FilterNotDNC, FilterNotLitigator, FilterCallable}
 
 // PhoneLevel reports whether the filter keeps phones (rather than rows).
-func (f Filter) PhoneLevel() bool { return f != FilterMatched }
+func PhoneLevel(f jobs.QuickFilter) bool { return f != jobs.QuickMatched }
 
 // ParseFilters reads a comma-separated list of filter names ("matched,
 // mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".
-func ParseFilters(s string) ([]Filter, error) {
-	var out []Filter
+func ParseFilters(s string) ([]jobs.QuickFilter, error) {
+	var out []jobs.QuickFilter
 	for _, p := range strings.Split(s, ",") {
 		p = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-")
 		if p == "" {
 			continue
 		}
-		f := Filter(p)
-		if !slices.Contains(Filters, f) {
+		f := jobs.QuickFilter(p)
+		if !slices.Contains(jobs.QuickFilters, f) {
 			return nil, fmt.Errorf("layout: unknown filter %q (want %s)", p, filterNames())
 		}
 		if !slices.Contains(out, f) {
@@ -62,8 +53,8 @@ func ParseFilters(s string) ([]Filter, error) {
 }
 
 func filterNames() string {
-	s := make([]string, len(Filters))
-	for i, f := range Filters {
+	s := make([]string, len(jobs.QuickFilters))
+	for i, f := range jobs.QuickFilters {
 		s[i] = string(f)
 	}
 	return strings.Join(s, ", ")
@@ -71,7 +62,7 @@ func filterNames() string {
 
 // CannotFilterError says why a filter cannot apply to a layout.
 type CannotFilterError struct {
-	Filter Filter
+	Filter jobs.QuickFilter
 	Why    string
 }
 
@@ -82,7 +73,7 @@ func (e *CannotFilterError) Error() string {
 // Check tells whether the filters can apply to rows of this layout read with
 // join (nil: the file's own flags only). A filter that cannot apply is an
 // error saying why (every such filter, joined), never a silently empty view.
-func (l *Layout) Check(join *FlagIndex, fs ...Filter) error {
+func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 	reports := l.Reports
 	if join != nil {
 		reports |= join.Reports()
@@ -97,17 +88,17 @@ func (l *Layout) Check(join *FlagIndex, fs ...Filter) error {
 	for _, f := range fs {
 		why := ""
 		switch {
-		case !slices.Contains(Filters, f):
+		case !slices.Contains(jobs.QuickFilters, f):
 			why = "no such filter"
-		case f == FilterMatched && l.Match < 0:
+		case f == jobs.QuickMatched && l.Match < 0:
 			why = "the result has no match status column"
-		case f.PhoneLevel() && len(l.Slots) == 0:
+		case PhoneLevel(f) && len(l.Slots) == 0:
 			why = "the result has no phone column"
-		case f == FilterMobile && !typed:
+		case f == jobs.QuickMobile && !typed:
 			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
-		case (f == FilterNotDNC || f == FilterCallable) && !reports.Has(Federal) && !reports.Has(Combined):
+		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && !reports.Has(Federal) && !reports.Has(Combined):
 			why = "the result has no DNC flags: scrub its phones first"
-		case (f == FilterNotLitigator || f == FilterCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
+		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
 			why = "the result has no litigator flag: scrub its phones first"
 		}
 		if why != "" {
@@ -124,15 +115,15 @@ const (
 )
 
 // Passes reports whether a phone passes a phone filter.
-func (f Filter) Passes(p *Phone) bool {
+func Passes(f jobs.QuickFilter, p *Phone) bool {
 	switch f {
-	case FilterMobile:
+	case jobs.QuickMobile:
 		return p.Type == Mobile
-	case FilterNotDNC:
+	case jobs.QuickNotDNC:
 		return p.Block&dncBlocks == 0
-	case FilterNotLitigator:
+	case jobs.QuickNotLitigator:
 		return p.Block&litigatorBlocks == 0
-	case FilterCallable:
+	case jobs.QuickCallable:
 		return p.Block == 0
 	}
 	return true
@@ -142,10 +133,10 @@ func (f Filter) Passes(p *Phone) bool {
 // the phone filters drop the phones that fail them from row.Phones. It
 // reports whether the row is kept (a row left with no phone is not, when a
 // phone filter is given).
-func Keep(row *Row, fs []Filter) bool {
+func Keep(row *Row, fs []jobs.QuickFilter) bool {
 	phones := false
 	for _, f := range fs {
-		if f == FilterMatched {
+		if f == jobs.QuickMatched {
 			if row.Match != Matched {
 				return false
 			}
@@ -160,7 +151,7 @@ func Keep(row *Row, fs []Filter) bool {
 	for i := range row.Phones {
 		ok := true
 		for _, f := range fs {
-			if f.PhoneLevel() && !f.Passes(&row.Phones[i]) {
+			if PhoneLevel(f) && !Passes(f, &row.Phones[i]) {
 				ok = false
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -33,7 +34,7 @@ func TestJoinTraceWithDNCResults(t *testing.T) {
 	tr, rows, _ := detectFixture(t, "tracerfy.csv", Options{})
 	for _, dnc := range []string{"skipdesk_dnc.csv", "dnc_vendor_yn.csv", "dnc_vendor_codes.csv", "invented_scrub.csv"} {
 		x := indexOf(t, dnc)
-		if err := tr.Check(x, FilterCallable, FilterNotDNC, FilterNotLitigator); err != nil {
+		if err := tr.Check(x, jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator); err != nil {
 			t.Errorf("%s: %v", dnc, err)
 		}
 		rd := tr.NewReader(x)

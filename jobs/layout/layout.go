@@ -8,15 +8,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
-// FileKind is what a result file is.
+// FileKind is what a file is: the result of a kind of job, or a list.
 type FileKind string
 
 const (
-	KindTrace   FileKind = "trace" // a skip-trace result: people and their phones
-	KindDNC     FileKind = "dnc"   // a DNC scrub result: one number a row and its flags
-	KindInput   FileKind = "input" // a list of owners, before tracing
+	KindTrace            = FileKind(jobs.KindTrace) // a skip-trace result: people and their phones
+	KindDNC              = FileKind(jobs.KindDNC)   // a DNC scrub result: one number a row and its flags
+	KindInput   FileKind = "input"                  // a list of owners, before tracing
 	KindUnknown FileKind = ""
 )
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -510,13 +511,13 @@ func (f Filter) IsZero() bool {
 }
 
 // quick lists the layout filters f asks for.
-func (f Filter) quick() []layout.Filter {
-	var out []layout.Filter
+func (f Filter) quick() []jobs.QuickFilter {
+	var out []jobs.QuickFilter
 	for _, q := range []struct {
 		on bool
-		f  layout.Filter
-	}{{f.MatchedOnly, layout.FilterMatched}, {f.MobileOnly, layout.FilterMobile}, {f.NotDNC, layout.FilterNotDNC},
-		{f.NotLitigator, layout.FilterNotLitigator}, {f.Callable, layout.FilterCallable}} {
+		f  jobs.QuickFilter
+	}{{f.MatchedOnly, jobs.QuickMatched}, {f.MobileOnly, jobs.QuickMobile}, {f.NotDNC, jobs.QuickNotDNC},
+		{f.NotLitigator, jobs.QuickNotLitigator}, {f.Callable, jobs.QuickCallable}} {
 		if q.on {
 			out = append(out, q.f)
 		}
@@ -580,9 +581,9 @@ func (r *Result) Join() *layout.FlagIndex {
 // QuickFilters reports the quick filters available on this result.
 func (r *Result) QuickFilters() QuickFilters {
 	l, join := r.Layout(), r.Join()
-	ok := func(f layout.Filter) bool { return l.Check(join, f) == nil }
-	return QuickFilters{Matched: ok(layout.FilterMatched), Mobile: ok(layout.FilterMobile), NotDNC: ok(layout.FilterNotDNC),
-		NotLitigator: ok(layout.FilterNotLitigator), Callable: ok(layout.FilterCallable)}
+	ok := func(f jobs.QuickFilter) bool { return l.Check(join, f) == nil }
+	return QuickFilters{Matched: ok(jobs.QuickMatched), Mobile: ok(jobs.QuickMobile), NotDNC: ok(jobs.QuickNotDNC),
+		NotLitigator: ok(jobs.QuickNotLitigator), Callable: ok(jobs.QuickCallable)}
 }
 
 // Filter applies f to the view (keeping the sort).

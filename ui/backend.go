@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/lookup"
@@ -71,6 +72,9 @@ type ResultsBackend interface {
 	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error
 	// Classify says which flow a dropped or opened file belongs to.
 	Classify(ctx context.Context, path string) (workflow.FileKind, error)
+	// CorrectLayout reads r through its layout as the person corrected it,
+	// and remembers the correction for files with the same columns.
+	CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error
 }
 
 // LibraryBackend searches the downloaded results.
@@ -78,6 +82,9 @@ type LibraryBackend interface {
 	// SearchLibrary lists the downloaded results; a non-empty query keeps
 	// those with a cell containing it (phone, name, address), offline.
 	SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error)
+	// ImportResult copies a result made elsewhere (CSV or XLSX, any layout)
+	// into the library.
+	ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error)
 }
 
 // SettingsBackend keeps the settings and the webhook secret.

@@ -33,7 +33,10 @@ type CallableOptions struct {
 	DNC []string
 	// Layout is the result's layout (one the person corrected); nil
 	// detects it.
-	Layout   *layout.Layout
+	Layout *layout.Layout
+	// Rows are the 0-based data rows to export, in order (a viewer's
+	// filtered and sorted view); nil exports every row in file order.
+	Rows     []int
 	Format   string        // "xlsx" or "csv"; empty: from dst's extension
 	Meta     *library.Meta // the result's job record, for the Summary sheet
 	Progress func(done, total int)
@@ -76,10 +79,14 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		total := -1
 		if opts.Progress != nil {
 			total = estimateRows(src)
+			if opts.Rows != nil {
+				total = len(opts.Rows)
+			}
 		}
 		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, total, eopts, rep) }); err != nil {
 			return nil, err
 		}
+		rep.Phones = &ms.counts
 		return rep, nil
 	}
 	// The .xlsx export reads rows by range: write the merged rows to a
@@ -118,12 +125,14 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		return nil, fmt.Errorf("export: callable list: %w", err)
 	}
 	eopts.Format = FormatXLSX
+	eopts.Phones = &ms.counts
 	rep, err := Export(ctx, tmp.Name(), dst, eopts)
 	if err != nil {
 		return nil, err
 	}
 	// The temporary copy is sound; the damage was in the sources.
 	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	rep.Phones = &ms.counts
 	return rep, nil
 }
 
@@ -140,7 +149,7 @@ func NormalizePhone(s string) (string, bool) {
 // mergeSource yields the result's rows with each phone's flags in words,
 // the phones left out blanked.
 type mergeSource struct {
-	src     *csvSource
+	src     source
 	l       *layout.Layout
 	rd      *layout.Reader
 	filters []jobs.QuickFilter
@@ -162,6 +171,36 @@ type mergeSource struct {
 	keepK  map[uint64]struct{}
 
 	dncWarnings []string // the DNC results', prefixed with their names
+
+	counts PhoneCounts
+}
+
+// PhoneCounts are the phones an export kept and those it left out, each
+// counted once under its first reason ("federal DNC", "litigator",
+// "invalid number", "DNC unknown", "filtered by choice"…).
+type PhoneCounts struct {
+	Kept int            `json:"kept"`
+	Left map[string]int `json:"left_out"`
+}
+
+// LeftOut is the number of phones left out for any reason.
+func (c PhoneCounts) LeftOut() int {
+	n := 0
+	for _, v := range c.Left {
+		n += v
+	}
+	return n
+}
+
+// leftFor is the reason a phone was left out of a row.
+func (m *mergeSource) leftFor(p *layout.Phone, isBad bool) string {
+	switch {
+	case m.strict && p.Block != 0:
+		return p.Block.Primary()
+	case isBad:
+		return "flagged in another row"
+	}
+	return "filtered by choice"
 }
 
 func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
@@ -198,7 +237,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
 	m := &mergeSource{l: l, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags,
-		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}}
+		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}}
 	for _, f := range filters {
 		if layout.PhoneLevel(f) {
 			m.phoneF = true
@@ -212,7 +251,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		}
 		m.bad = bad
 	}
-	src, err := openCSVSource(path)
+	src, err := openSource(path, opts.Rows)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +419,9 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		p := &m.row.Phones[i]
 		m.bySlot[p.Slot] = i
 		ok := true
-		if _, isBad := m.bad[p.Key]; isBad && p.Key != 0 {
+		_, isBad := m.bad[p.Key]
+		isBad = isBad && p.Key != 0
+		if isBad {
 			ok = false
 		}
 		for _, f := range m.filters {
@@ -390,6 +431,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		}
 		cols := m.l.Slots[p.Slot].Columns
 		if ok {
+			m.counts.Kept++
 			m.keep[p.Slot] = true
 			nkept++
 			if p.Key != 0 {
@@ -400,6 +442,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			}
 			continue
 		}
+		m.counts.Left[m.leftFor(p, isBad)]++
 		for _, c := range cols {
 			m.blank[c] = true
 		}

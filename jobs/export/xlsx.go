@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -203,7 +204,7 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	if _, err := f.NewSheet(summarySheet); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if err := writeSummary(f, opts.Meta, rep); err != nil {
+	if err := writeSummary(f, opts, rep); err != nil {
 		return err
 	}
 	f.SetActiveSheet(0)
@@ -606,7 +607,8 @@ func columnWidths(headers []string, sample [][]string) []float64 {
 	return w
 }
 
-func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
+func writeSummary(f *excelize.File, opts Options, rep *Report) error {
+	m := opts.Meta
 	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	rows := [][]any{}
 	if m != nil {
@@ -662,6 +664,17 @@ func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 		rows = append(rows, []any{"Job", "(no job record)"})
 	}
 	rows = append(rows, []any{"Rows exported", rep.Rows})
+	if c := opts.Phones; c != nil {
+		rows = append(rows, []any{"Phones kept", c.Kept}, []any{"Phones left out", c.LeftOut()})
+		reasons := make([]string, 0, len(c.Left))
+		for r := range c.Left {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		for _, r := range reasons {
+			rows = append(rows, []any{"  left out: " + r, c.Left[r]})
+		}
+	}
 	if len(rep.Sheets) > 1 {
 		rows = append(rows, []any{"Sheets", strings.Join(rep.Sheets, ", ")})
 	}

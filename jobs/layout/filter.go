@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/skipdesk/skipdesk/jobs"
 )
@@ -31,34 +30,6 @@ import (
 
 // PhoneLevel reports whether the filter keeps phones (rather than rows).
 func PhoneLevel(f jobs.QuickFilter) bool { return f != jobs.QuickMatched }
-
-// ParseFilters reads a comma-separated list of filter names ("matched,
-// mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".
-func ParseFilters(s string) ([]jobs.QuickFilter, error) {
-	var out []jobs.QuickFilter
-	for _, p := range strings.Split(s, ",") {
-		p = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-")
-		if p == "" {
-			continue
-		}
-		f := jobs.QuickFilter(p)
-		if !slices.Contains(jobs.QuickFilters, f) {
-			return nil, fmt.Errorf("layout: unknown filter %q (want %s)", p, filterNames())
-		}
-		if !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out, nil
-}
-
-func filterNames() string {
-	s := make([]string, len(jobs.QuickFilters))
-	for i, f := range jobs.QuickFilters {
-		s[i] = string(f)
-	}
-	return strings.Join(s, ", ")
-}
 
 // CannotFilterError says why a filter cannot apply to a layout.
 type CannotFilterError struct {

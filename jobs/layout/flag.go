@@ -254,6 +254,18 @@ func (b Block) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// Primary is the first reason, in words, in the order String lists them
+// ("invalid number" before "federal DNC"…): one reason a phone is counted
+// under. "callable" for none.
+func (b Block) Primary() string {
+	for _, x := range blockWords {
+		if b&x.b != 0 {
+			return x.w
+		}
+	}
+	return "callable"
+}
+
 // Unknown reports whether some flag the call depends on is not known.
 func (b Block) Unknown() bool {
 	return b&(BlockUnknownDNC|BlockUnknownLitigator|BlockUnknownState|BlockUnknownInternal) != 0

@@ -195,10 +195,10 @@ func TestFilters(t *testing.T) {
 		t.Errorf("mobile without types: %v", err)
 	}
 	_ = trows
-	if _, err := ParseFilters("matched, NOT_DNC,callable"); err != nil {
+	if _, err := jobs.ParseQuickFilters("matched, NOT_DNC,callable"); err != nil {
 		t.Error(err)
 	}
-	if _, err := ParseFilters("matched,cheap"); err == nil || !strings.Contains(err.Error(), "cheap") {
+	if _, err := jobs.ParseQuickFilters("matched,cheap"); err == nil || !strings.Contains(err.Error(), "cheap") {
 		t.Errorf("unknown filter: %v", err)
 	}
 }

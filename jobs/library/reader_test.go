@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
@@ -156,7 +158,7 @@ func TestResultSortFilter(t *testing.T) {
 	if err := r.Sort(last, false); err != nil {
 		t.Fatal(err)
 	}
-	f := Filter{Text: "smith", MatchedOnly: true, MobileOnly: true}
+	f := Filter{Text: "smith", Quick: []jobs.QuickFilter{jobs.QuickMatched, jobs.QuickMobile}}
 	if err := r.Filter(f); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +182,7 @@ func TestResultSortFilter(t *testing.T) {
 			t.Fatalf("view row %d is not file row %d", i, got[i])
 		}
 	}
-	if r.CurrentFilter() != f {
+	if !r.CurrentFilter().Equal(f) {
 		t.Error("CurrentFilter lost")
 	}
 	// Clearing.
@@ -196,10 +198,10 @@ func TestResultSortFilter(t *testing.T) {
 	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
 		t.Errorf("empty filter: view %d, err %v", r.View(), err)
 	}
-	if q := r.QuickFilters(); !q.Matched || !q.Mobile || q.NotDNC || q.NotLitigator {
+	if q := fmt.Sprint(r.QuickFilters()); q != "[matched mobile]" {
 		t.Errorf("quick filters = %+v", q)
 	}
-	if err := r.Filter(Filter{NotDNC: true}); err == nil || !strings.Contains(err.Error(), "dnc") {
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}); err == nil || !strings.Contains(err.Error(), "dnc") {
 		t.Errorf("NotDNC on a trace result: %v", err)
 	}
 	if err := r.Sort(99, false); err == nil {
@@ -224,10 +226,10 @@ func TestResultDNCFilters(t *testing.T) {
 		f    Filter
 		want []int
 	}{
-		{Filter{NotDNC: true}, []int{0, 2, 3}},
-		{Filter{NotLitigator: true}, []int{0, 1, 3}},
-		{Filter{NotDNC: true, NotLitigator: true}, []int{0, 3}},
-		{Filter{NotDNC: true, Text: "212"}, []int{0, 2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}, []int{0, 2, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotLitigator}}, []int{0, 1, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC, jobs.QuickNotLitigator}}, []int{0, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}, Text: "212"}, []int{0, 2}},
 	} {
 		if err := r.Filter(tc.f); err != nil {
 			t.Fatal(err)
@@ -236,7 +238,7 @@ func TestResultDNCFilters(t *testing.T) {
 			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
 		}
 	}
-	if err := r.Filter(Filter{MatchedOnly: true}); err == nil {
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickMatched}}); err == nil {
 		t.Error("MatchedOnly on a DNC result accepted")
 	}
 }

@@ -65,6 +65,8 @@ type Service struct {
 	// submitting holds the file hashes of submissions under way here, so
 	// that the jobs list does not call them "unknown".
 	submitting map[string]bool
+	// layoutMu serialises writes of the layout corrections.
+	layoutMu sync.Mutex
 }
 
 // session is one open connection: the client, the library and — opened on

@@ -313,7 +313,7 @@ scrubbed:
 		t.Fatal(err)
 	}
 	// The DNC result's line_type column allows the mobile filter too.
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator]" {
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/skipdesk/skipdesk/assets"
 )
 
-// Files that ship beside the program in the Windows installer and zip (and
-// in share/doc/skipdesk of the Linux package).
+// Files that ship with every package: beside SkipDesk.exe on Windows, at the
+// top of the Linux tar.xz.
 const (
 	licenceFile = "LICENSE.txt"
 	noticesFile = "THIRD_PARTY_NOTICES.txt"
@@ -79,21 +79,17 @@ func where(file string) string {
 	return "in " + file + ", which comes with every SkipDesk package (beside SkipDesk.exe on Windows)."
 }
 
-// shippedFile is the path of a file the packages install with the program,
-// or "" when it is not there.
+// shippedFile is the path of a file the Windows installer and zip put
+// beside the program, or "" when it is not there (the Linux package has it
+// beside its Makefile; a build from source has none).
 func shippedFile(name string) string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	dir := filepath.Dir(exe)
-	for _, p := range []string{
-		filepath.Join(dir, name),                                   // Windows installer and zip
-		filepath.Join(dir, "..", "share", "doc", "skipdesk", name), // Linux package
-	} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return filepath.Clean(p)
-		}
+	p := filepath.Join(filepath.Dir(exe), name)
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		return p
 	}
 	return ""
 }

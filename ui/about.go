@@ -74,7 +74,7 @@ func (a *App) showAbout() {
 // program, else where the packages put it (a build from source has none).
 func where(file string) string {
 	if p := shippedFile(file); p != "" {
-		return "in " + p + "."
+		return "in\n" + p
 	}
 	return "in " + file + ", which comes with every SkipDesk package (beside SkipDesk.exe on Windows)."
 }

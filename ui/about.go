@@ -14,8 +14,7 @@ import (
 	"github.com/skipdesk/skipdesk/assets"
 )
 
-// Files that ship with every package: beside SkipDesk.exe on Windows, at the
-// top of the Linux tar.xz.
+// Files that ship with every package (see shippedFile).
 const (
 	licenceFile = "LICENSE.txt"
 	noticesFile = "THIRD_PARTY_NOTICES.txt"
@@ -79,17 +78,20 @@ func where(file string) string {
 	return "in " + file + ", which comes with every SkipDesk package (beside SkipDesk.exe on Windows)."
 }
 
-// shippedFile is the path of a file the Windows installer and zip put
-// beside the program, or "" when it is not there (the Linux package has it
-// beside its Makefile; a build from source has none).
+// shippedFile is the path of a file the packages put with the program, or
+// "" when it is not there: beside SkipDesk.exe (Windows installer and zip),
+// in the bundle's Contents/Resources (macOS). The Linux tar.xz has it beside
+// its Makefile; a build from source has none.
 func shippedFile(name string) string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	p := filepath.Join(filepath.Dir(exe), name)
-	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-		return p
+	dir := filepath.Dir(exe)
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "Resources", name)} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return filepath.Clean(p)
+		}
 	}
 	return ""
 }

@@ -64,7 +64,11 @@ func (e *LockedError) Error() string {
 func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // Home is SkipDesk's data folder: $SKIPDESK_HOME when set, else
-// os.UserConfigDir()/SkipDesk. It is not created here.
+// os.UserConfigDir()/SkipDesk. It is not created here. os.UserConfigDir is
+// %AppData% on Windows (C:\Users\NAME\AppData\Roaming\SkipDesk: it roams
+// with the profile, and the uninstaller keeps it), ~/Library/Application
+// Support on macOS, $XDG_CONFIG_HOME or ~/.config on Linux; the Windows smoke
+// test (packaging/windows/smoke.sh) checks the Windows build uses it.
 func Home() (string, error) {
 	if h := os.Getenv("SKIPDESK_HOME"); h != "" {
 		return filepath.Abs(h)

@@ -61,7 +61,7 @@ bench:
 ## packaging tool. The root FyneApp.toml gives the name, app id, version and
 ## icon: the app is built first (with the migration tag) and handed to
 ## `fyne package` run from the root, so that is the file it reads. LICENSE.txt
-## and THIRD_PARTY_NOTICES.txt are added beside the package's Makefile.
+## and THIRD_PARTY_NOTICES.txt are added beside the package's own Makefile.
 package: deps
 	@scripts/deps.sh xz-utils
 	$(GO) build -tags $(TAGS) -trimpath -ldflags '-s -w $(XFLAGS)' -o $(BIN)/skipdesk ./cmd/skipdesk
@@ -73,9 +73,10 @@ package: deps
 	  cp $(BIN)/FyneApp.toml.keep FyneApp.toml; exit $$s
 	rm -rf _build/linux && mkdir -p _build/linux
 	tar -xJf SkipDesk.tar.xz -C _build/linux && rm SkipDesk.tar.xz
-	cp LICENSE _build/linux/LICENSE.txt
-	packaging/notices.sh --tags $(TAGS),release ./cmd/skipdesk ./cmd/skipdesk-cli > _build/linux/THIRD_PARTY_NOTICES.txt
-	tar -cJf dist/SkipDesk.tar.xz -C _build/linux --owner=0 --group=0 $$(cd _build/linux && ls -A)
+	@# The package is one folder (skipdesk/: Makefile, usr/): the texts go beside its Makefile.
+	d=$$(ls _build/linux) && cp LICENSE _build/linux/$$d/LICENSE.txt && \
+	  packaging/notices.sh --tags $(TAGS),release ./cmd/skipdesk ./cmd/skipdesk-cli > _build/linux/$$d/THIRD_PARTY_NOTICES.txt && \
+	  tar -cJf dist/SkipDesk.tar.xz -C _build/linux --owner=0 --group=0 $$d
 	@ls -l dist
 
 ## dist: every package this machine can make: the Linux one (package) and,

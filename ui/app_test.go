@@ -643,12 +643,12 @@ func TestViewerSortAndFilter(t *testing.T) {
 	if got := fmt.Sprint(col()); got != "[ Adams Brown Jones Smith]" {
 		t.Fatalf("ascending: %s", got)
 	}
-	h.tapHeader("last_name ▲")
+	h.tapHeader("last_name ˄")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {
 		t.Fatalf("descending: %s", got)
 	}
-	h.tapHeader("last_name ▼")
+	h.tapHeader("last_name ˅")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Adams Brown ]" {
 		t.Fatalf("file order: %s", got)

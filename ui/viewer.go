@@ -185,9 +185,9 @@ func (v *viewer) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		text := v.headers[id.Col]
 		if v.q.SortCol == id.Col {
 			if v.q.Desc {
-				text += " ▼"
+				text += " ˅"
 			} else {
-				text += " ▲"
+				text += " ˄"
 			}
 		}
 		b.SetText(text)

@@ -230,7 +230,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
-			return h + " → phone"
+			return h + " -> phone"
 		}
 		return h
 	})
@@ -312,7 +312,7 @@ func (d *DNC) update() {
 			plural(s.Duplicates, "duplicate", "duplicates"), thousands(int64(s.Reformatted))))
 		var ex []string
 		for _, e := range s.Examples {
-			ex = append(ex, fmt.Sprintf("%s  →  %s", e.Raw, e.Normalized))
+			ex = append(ex, fmt.Sprintf("%s  ->  %s", e.Raw, e.Normalized))
 		}
 		if len(ex) == 0 {
 			ex = append(ex, "Every valid number is already written as 10 digits.")
@@ -353,9 +353,9 @@ func (d *DNC) update() {
 		after := ""
 		switch {
 		case c.Metered:
-			after = fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", thousands(c.Balance), thousands(c.After))
+			after = fmt.Sprintf("Metered billing: unbilled usage %s -> %s credits", thousands(c.Balance), thousands(c.After))
 		case d.account != nil:
-			after = fmt.Sprintf("Balance: %s credits → after: %s credits", thousands(c.Balance), thousands(c.After))
+			after = fmt.Sprintf("Balance: %s credits -> after: %s credits", thousands(c.Balance), thousands(c.After))
 		}
 		if e.Refund > 0 {
 			after += fmt.Sprintf("\n%s refunded for invalid numbers when the job completes (net %s)", plural(int(e.Refund), "credit", "credits"), thousands(e.NetCredits))

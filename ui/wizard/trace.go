@@ -412,7 +412,7 @@ func thousands(n int64) string {
 func (t *Trace) newPreview() *widget.Table {
 	tbl := previewTable(t.ins, func(h string) string {
 		if k := t.keyOf(h); k != "" {
-			return h + " → " + k
+			return h + " -> " + k
 		}
 		return h
 	})
@@ -430,7 +430,7 @@ func previewTable(ins *input.Inspection, label func(header string) string) *widg
 	pad := 2 * theme.InnerPadding()
 	widths := make([]float32, len(ins.Headers))
 	for i, h := range ins.Headers {
-		w := fyne.MeasureText(h+" → property_street", size, bold).Width + pad
+		w := fyne.MeasureText(h+" -> property_street", size, bold).Width + pad
 		widths[i] = min(max(w, previewMinColumn), previewColumn)
 	}
 	// Cells hold their text already cut to the column's width, worked out
@@ -694,9 +694,9 @@ func (t *Trace) showCost(c cost) {
 	setText(t.costTotal, total)
 	var after string
 	if c.Metered {
-		after = fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", thousands(c.Balance), thousands(c.After))
+		after = fmt.Sprintf("Metered billing: unbilled usage %s -> %s credits", thousands(c.Balance), thousands(c.After))
 	} else if t.account != nil {
-		after = fmt.Sprintf("Balance: %s credits → after: %s credits", thousands(c.Balance), thousands(c.After))
+		after = fmt.Sprintf("Balance: %s credits -> after: %s credits", thousands(c.Balance), thousands(c.After))
 	}
 	setText(t.costAfter, after)
 	warn := strings.Join(c.Warnings, "\n")

@@ -120,7 +120,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	}
 	var after string
 	h.Do(func() { after = w.Summary() })
-	h.Logf("estimate %q → %q", before, after)
+	h.Logf("estimate %q -> %q", before, after)
 	if err := shot("wizard-05-options-cost"); err != nil {
 		return err
 	}

@@ -144,6 +144,6 @@ func (a *App) addShortcuts() {
 		}
 		return out
 	}
-	a.menu = fyne.NewMainMenu(fyne.NewMenu("File", items(file)...), fyne.NewMenu("View", items(view)...))
+	a.menu = fyne.NewMainMenu(fyne.NewMenu("File", items(file)...), fyne.NewMenu("View", items(view)...), a.helpMenu())
 	a.win.SetMainMenu(a.menu)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -676,7 +675,7 @@ func (v *jobsView) onReconcile() {
 
 // showInFolder opens the folder holding path with the system file manager.
 func (a *App) showInFolder(path string) {
-	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Dir(path))}
+	u := fileURL(filepath.Dir(path))
 	if err := a.fyne.OpenURL(u); err != nil {
 		a.showError(err)
 	}

@@ -112,7 +112,6 @@ func newPeopleCell() *peopleCell {
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.kind.Importance = widget.LowImportance
 	c.status.Truncation = fyne.TextTruncateEllipsis
-	c.number.TextStyle = fyne.TextStyle{Monospace: true}
 	// The number and its type keep their width; the status gives way.
 	c.box = container.NewStack(c.text, container.NewBorder(nil, nil, container.NewHBox(c.number, c.kind), nil, c.status))
 	c.ExtendBaseWidget(c)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -438,7 +437,7 @@ func (v *viewer) onExport(ext string) {
 
 // onOpenExternal opens the result file with the system's app for CSV files.
 func (v *viewer) onOpenExternal() {
-	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(v.res.Path())}
+	u := fileURL(v.res.Path())
 	if err := v.app.fyne.OpenURL(u); err != nil {
 		v.app.showError(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -457,14 +458,13 @@ func runJobDownload(resource string) func(context.Context, *Env, []string) error
 	}
 }
 
-// safeFileName keeps an id usable as a file name.
+// safeFileName keeps an id usable as a file name on every system (the
+// characters and device names Windows forbids included).
 func safeFileName(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
-			return '_'
-		}
-		return r
-	}, id)
+	if s := library.SanitizeName(id); s != "" {
+		return s
+	}
+	return "result"
 }
 
 func runJobRetryWebhook(resource string) func(context.Context, *Env, []string) error {

@@ -39,6 +39,7 @@ func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 	t.Cleanup(func() { srv.Close() })
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
+	t.Setenv("SKIPDESK_HOME", t.TempDir()) // single lookups are recorded in its ledger
 	c, err := client.New(srv.URL(), sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)

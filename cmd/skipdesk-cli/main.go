@@ -110,12 +110,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	global.SetOutput(stderr)
 	global.StringVar(&env.Config.BaseURL, "base-url", env.Config.BaseURL, "API base address ending in /v1 (env SKIPDESK_BASE_URL)")
 	global.BoolVar(&env.JSON, "json", false, "print JSON")
+	showVersion := global.Bool("version", false, "print the version and build")
 	global.Usage = func() { printUsage(stderr) }
 	if err := global.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *showVersion {
+		printVersion(stdout)
+		return exitOK
 	}
 	rest := global.Args()
 	if len(rest) == 0 {

@@ -131,7 +131,7 @@ func (l *Ledger) setState(ctx context.Context, tx *sql.Tx, id int64, to State, f
 	}
 	r, err := tx.ExecContext(ctx, q, a...)
 	if err != nil {
-		return fmt.Errorf("ledger: submission %d → %s: %w", id, to, err)
+		return fmt.Errorf("ledger: submission %d -> %s: %w", id, to, err)
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		var cur string

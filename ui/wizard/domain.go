@@ -44,9 +44,9 @@ func paymentOf(q workflow.Quote, what string) payment {
 // metered usage).
 func (p payment) afterLine() string {
 	if p.Metered {
-		return fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+		return fmt.Sprintf("Metered billing: unbilled usage %s credits now, %s after this job", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
 	}
-	return fmt.Sprintf("Balance: %s credits → after: %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	return fmt.Sprintf("Balance: %s credits now, %s after this job", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
 }
 
 // summaryLine is the footer's one line about a quote.

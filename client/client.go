@@ -84,6 +84,7 @@ const maxSuccessBody = 16 << 20
 type Client struct {
 	base      *url.URL // ends in "/"
 	key       string
+	red       *redactor // removes the key from text shown or stored
 	hc        *http.Client
 	userAgent string
 	retry     RetryPolicy
@@ -174,6 +175,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       apiKey,
+		red:       newRedactor(apiKey),
 		hc:        &http.Client{Transport: newTransport()},
 		userAgent: "skipdesk-client/1",
 		retry:     DefaultRetryPolicy(),
@@ -394,8 +396,9 @@ func (c *Client) doJSON(ctx context.Context, r *request, out any) error {
 			return nil
 		}
 		if err := json.Unmarshal(bytes.TrimSpace(data), out); err != nil {
-			return fmt.Errorf("client: %s: decoding the %d response: %v", r.op(), resp.StatusCode, c.redact(err.Error()))
+			return fmt.Errorf("client: %s: decoding the %d response: %v", r.op(), resp.StatusCode, c.text(err.Error()))
 		}
+		sanitize(out, c.text, c.red.redact)
 		return nil
 	})
 }
@@ -406,16 +409,10 @@ type bodyReadError struct{ err error }
 func (e *bodyReadError) Error() string { return "reading the response: " + e.err.Error() }
 func (e *bodyReadError) Unwrap() error { return e.err }
 
-// redact removes the API key from text that may have come from the server
-// or from a transport error.
-func (c *Client) redact(s string) string { return redactKey(s, c.key) }
-
-func redactKey(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
-}
+// text makes text that came from the server or from a transport error fit
+// to show or store: control characters removed (CleanText) and the API key
+// redacted in any form.
+func (c *Client) text(s string) string { return c.red.redact(CleanText(s)) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -127,10 +126,10 @@ func sentinelFor(status int) error {
 func (c *Client) readAPIError(r *request, resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()
-	e := decodeError(resp.StatusCode, resp.Header.Get("Content-Type"), body, c.key)
+	e := decodeErrorWith(resp.StatusCode, resp.Header.Get("Content-Type"), body, c.red)
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 		// Only a redirect of a POST, or one with nowhere to go, gets here.
-		e.Message = clean("the server redirected the request to "+loc+"; it was not followed", maxMessage*2, c.key)
+		e.Message = clean("the server redirected the request to "+loc+"; it was not followed", maxMessage*2, c.red)
 	}
 	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.Op = r.op()
@@ -145,6 +144,10 @@ var (
 // decodeError builds an APIError from a body in any shape. Text taken from
 // the body is cleaned (control characters, length) and the key is redacted.
 func decodeError(status int, contentType string, body []byte, key string) *APIError {
+	return decodeErrorWith(status, contentType, body, newRedactor(key))
+}
+
+func decodeErrorWith(status int, contentType string, body []byte, key *redactor) *APIError {
 	e := &APIError{StatusCode: status}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -253,27 +256,18 @@ func textMessage(body []byte, contentType string) string {
 	return truncate(strings.Join(strings.Fields(string(body)), " "), maxMessage)
 }
 
-// clean drops control characters and invalid UTF-8, truncates to n bytes
-// and removes the key.
-func clean(s string, n int, key string) string {
+// clean makes text from the server fit for an error (CleanText), removes
+// the key in any form, and truncates to n bytes, never ending on the first
+// characters of the key.
+func clean(s string, n int, red *redactor) string {
 	if s == "" {
 		return s
 	}
-	s = redactKey(s, key)
-	s = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') {
-			if r == '\n' || r == '\t' || r == '\r' {
-				return ' '
-			}
-			return -1
-		}
-		return r
-	}, s)
-	// Removing characters may have rejoined pieces of the key.
-	s = redactKey(s, key)
+	s = red.redact(CleanText(s))
 	if len(s) > n {
 		s = truncate(s, n)
 		// Never end on the first characters of the key.
+		key := red.key
 		body := strings.TrimSuffix(s, "…")
 		for l := min(len(key)-1, len(body)); l >= 4; l-- {
 			if strings.HasSuffix(body, key[:l]) {
@@ -282,7 +276,7 @@ func clean(s string, n int, key string) string {
 			}
 		}
 	}
-	return strings.TrimSpace(maskKeyFragments(s, key))
+	return strings.TrimSpace(s)
 }
 
 // minFragment is the shortest run of the key's bytes that is masked on its

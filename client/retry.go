@@ -468,11 +468,11 @@ var (
 )
 
 func (c *Client) transportError(r *request, err error) error {
-	return &TransportError{Op: r.op(), Err: err, key: c.key}
+	return &TransportError{Op: r.op(), Err: err, red: c.red}
 }
 
 func (c *Client) unknownOutcome(r *request, err error) error {
-	return &TransportError{Op: r.op(), Err: err, OutcomeUnknown: true, key: c.key}
+	return &TransportError{Op: r.op(), Err: err, OutcomeUnknown: true, red: c.red}
 }
 
 // TransportError is a failure to get an answer from the server: DNS, dial,
@@ -484,11 +484,11 @@ type TransportError struct {
 	Op             string
 	Err            error
 	OutcomeUnknown bool
-	key            string
+	red            *redactor
 }
 
 func (e *TransportError) Error() string {
-	msg := redactKey(e.Err.Error(), e.key)
+	msg := e.red.redact(CleanText(e.Err.Error()))
 	if e.OutcomeUnknown {
 		return fmt.Sprintf("%s: it is unknown whether the server accepted (and charged) the request: %s", e.Op, msg)
 	}

@@ -88,13 +88,83 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Is matches the sentinel of the status code, and ErrOutcomeUnknown for a
-// server error answering a charged POST.
+// Is matches the sentinel of the status code, and ErrOutcomeUnknown for
+// any answer to a charged POST other than the refusals the spec defines.
 func (e *APIError) Is(target error) bool {
 	if target == ErrOutcomeUnknown {
 		return e.outcomeUnknown
 	}
 	return target == sentinelFor(e.StatusCode)
+}
+
+// refusal reports whether a status is one of the refusals the spec
+// defines (Errors): an answer saying the request was not carried out, so a
+// charged POST created nothing and cost nothing.
+func refusal(status int) bool {
+	switch status {
+	case 400, 401, 402, 403, 404, 413, 422, 429:
+		return true
+	}
+	return false
+}
+
+// Outcome is what the answer to a charged POST (POST /traces, POST /dnc,
+// POST /traces/single) says about the job and its charge.
+type Outcome int
+
+const (
+	// Created: the server answered 2xx with a job (or, for a single
+	// trace, its result): it was charged.
+	Created Outcome = iota + 1
+	// Refused: the server answered with one of the refusals the spec
+	// defines (400, 401, 402, 403, 404, 413, 422, 429): nothing was
+	// created or charged.
+	Refused
+	// NotSent: the request provably never left this computer (it failed
+	// before a connection, or before a byte of it was written, or it was
+	// cancelled before that): nothing was created or charged.
+	NotSent
+	// Unknown: anything else (a redirect, 408, 409, any other 4xx, a 5xx,
+	// a broken connection after sending, an unreadable or unparsable 2xx, a
+	// 2xx naming no job): a job may have been created and charged.
+	Unknown
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Created:
+		return "created"
+	case Refused:
+		return "refused"
+	case NotSent:
+		return "not sent"
+	case Unknown:
+		return "unknown — may be charged"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// ChargedOutcome classifies what a charged POST of this client returned:
+// nil is Created; an error matching ErrOutcomeUnknown is Unknown; an
+// *APIError is Refused only for the spec's refusals (any other status is
+// Unknown, whatever the error says); any other error is NotSent (the client
+// reports every failure after the request may have reached the server as
+// ErrOutcomeUnknown).
+func ChargedOutcome(err error) Outcome {
+	if err == nil {
+		return Created
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		return Unknown
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		if refusal(ae.StatusCode) {
+			return Refused
+		}
+		return Unknown
+	}
+	return NotSent
 }
 
 func sentinelFor(status int) error {

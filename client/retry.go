@@ -277,9 +277,11 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		return true, 0, true, c.transportError(r, bre.err)
 	}
 	apiErr := c.readAPIError(r, resp)
-	if r.charged && resp.StatusCode >= 500 {
-		// The server failed somewhere while handling a charged request:
-		// whether the charge was recorded is not known. Never resend.
+	if r.charged && !refusal(resp.StatusCode) {
+		// Only the refusals the spec defines say that nothing was created.
+		// Any other answer to a charged request (a redirect, 408, 409, any
+		// other 4xx, a 5xx) may come after the job was created and
+		// charged: its outcome is unknown. Never resend.
 		apiErr.outcomeUnknown = true
 		return false, 0, true, apiErr
 	}

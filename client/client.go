@@ -188,7 +188,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	c.hc = guardRedirects(c.hc)
+	c.hc = guardRedirects(c.hc, c.base)
 	switch c.hc.Transport.(type) {
 	case nil, *http.Transport:
 		c.traceable = true
@@ -230,18 +230,21 @@ func parseBase(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// checkRedirect follows at most 5 redirects of a GET and never from https to
-// plain http (except on loopback). A redirect answering any other method is
-// not followed: the 3xx comes back as an *APIError. Go would resend a POST's
-// body on 307/308 (charging twice) and turn it into a GET on 301/302/303
-// (whose answer is not the job). The transport already drops the
-// Authorization header when a redirect leaves the host.
+// checkRedirect follows at most 5 redirects of a GET, never from https to
+// plain http, and never to plain http off loopback. A redirect answering
+// any other method is not followed: the 3xx comes back as an *APIError (and,
+// for a charged POST, as an unknown outcome). Go would resend a POST's body
+// on 307/308 (charging twice) and turn it into a GET on 301/302/303 (whose
+// answer is not the job).
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
 		return http.ErrUseLastResponse
 	}
 	if len(via) >= 5 {
 		return &redirectError{"stopped after 5 redirects"}
+	}
+	if prev := via[len(via)-1].URL; strings.EqualFold(prev.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https") {
+		return &redirectError{fmt.Sprintf("refusing a redirect from https to %s", req.URL.Redacted())}
 	}
 	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
 		return &redirectError{fmt.Sprintf("refusing a redirect to %s: not https", req.URL.Redacted())}
@@ -256,17 +259,49 @@ type redirectError struct{ msg string }
 func (e *redirectError) Error() string { return e.msg }
 
 // guardRedirects returns a copy of hc whose redirect policy applies
-// checkRedirect first, then hc's own policy (when it has one).
-func guardRedirects(hc *http.Client) *http.Client {
+// checkRedirect first, then hc's own policy (when it has one), and last
+// removes the API key from a redirected request that leaves base's origin.
+// (Go's own rule keeps the key for another port of the same host, for a
+// subdomain, and for plain http on the same host.)
+func guardRedirects(hc *http.Client, base *url.URL) *http.Client {
 	cp := *hc
 	own := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := checkRedirect(req, via); err != nil || own == nil {
+		if err := checkRedirect(req, via); err != nil {
 			return err
 		}
-		return own(req, via)
+		if own != nil {
+			if err := own(req, via); err != nil {
+				return err
+			}
+		}
+		if !sameOrigin(req.URL, base) {
+			req.Header.Del("Authorization")
+		}
+		return nil
 	}
 	return &cp
+}
+
+// sameOrigin reports whether u has base's scheme, host and port (the
+// scheme's default port when none is written).
+func sameOrigin(u, base *url.URL) bool {
+	return strings.EqualFold(u.Scheme, base.Scheme) &&
+		strings.EqualFold(strings.TrimSuffix(u.Hostname(), "."), strings.TrimSuffix(base.Hostname(), ".")) &&
+		portOf(u) == portOf(base)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
 }
 
 func isLoopback(host string) bool {
@@ -333,6 +368,10 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request) (*http.Request,
 	full := u.ResolveReference(ref)
 	if len(r.query) > 0 {
 		full.RawQuery = r.query.Encode()
+	}
+	if !sameOrigin(full, c.base) {
+		// The key goes to the base URL's origin only.
+		return nil, fmt.Errorf("client: %s: the address leaves the base URL's origin", r.op())
 	}
 	var body io.ReadCloser
 	var length int64

@@ -21,25 +21,31 @@
 //     charged; RetryAfter says when to try again).
 //   - Any other failure of a charged POST returns an error matching
 //     ErrOutcomeUnknown: a reset, timeout or cancellation after bytes left,
-//     a 2xx whose body was cut, and a 5xx answer. A 5xx is an answer, but
-//     it says the server failed somewhere while handling the request, not
-//     whether the charge was recorded (a gateway's 502/504 may hide a job
-//     that was created), so it matches both ErrServer and ErrOutcomeUnknown
-//     and the caller reconciles against GET /traces or GET /dnc instead of
-//     paying twice. A 4xx answer is definite: nothing was charged.
+//     a 2xx whose body was cut, unreadable or names no job, and every
+//     answer other than the refusals the spec defines (400, 401, 402, 403,
+//     404, 413, 422, 429): a redirect, 408, 409, any other 4xx, a 5xx. Such
+//     an answer says the server did something with the request, not that
+//     it created nothing (a gateway's 502 or a proxy's 302 may hide a job
+//     that was created and charged), so the caller reconciles against GET
+//     /traces or GET /dnc instead of paying twice. ChargedOutcome sorts an
+//     error into Created, Refused, NotSent and Unknown.
 //
-// A redirect is followed only for a GET (at most 5, never to plain http); a
-// 3xx answering a POST comes back as an *APIError. An upload the server
-// stops taking, a read left unanswered, or a response body that stops
-// arriving, for the idle timeout ends the attempt like a reset would; so
-// does a JSON or error body
-// still incomplete after the body timeout. A result download is capped in
-// size (WithMaxDownloadBytes).
+// A redirect is followed only for a GET (at most 5, never from https to
+// http, never to plain http off loopback), and the API key goes only to the
+// base URL's origin (scheme, host and port): a redirect elsewhere is
+// followed without it. A 3xx answering a POST comes back as an *APIError.
+// An upload the server stops taking, a read left unanswered, or a response
+// body that stops arriving, for the idle timeout ends the attempt like a
+// reset would; so does a JSON or error body still incomplete after the body
+// timeout. A result download is capped in size (WithMaxDownloadBytes) and
+// in time (WithDownloadTimeout), and must read as a CSV file (ErrNotResult).
 //
 // Errors are *APIError (any non-2xx answer, decoded from whichever body
-// shape arrived) or *TransportError (no answer). Neither ever holds the API
-// key, nor any 8-byte part of it: text from the server and from the
-// transport is redacted.
+// shape arrived) or *TransportError (no answer). Every string decoded from
+// the server passes through CleanText (no terminal escapes, control or
+// bidirectional characters), and neither errors nor decoded answers ever
+// hold the API key in any case, spacing or encoding, nor any 8-byte part of
+// it (redact.go).
 package client
 
 import (
@@ -75,6 +81,12 @@ const DefaultBodyTimeout = 2 * time.Minute
 // the disk.
 const DefaultMaxDownloadBytes = 1 << 30
 
+// DefaultDownloadTimeout is how long one result download may take in all,
+// retries and resumptions included (WithDownloadTimeout): a result of a few
+// hundred megabytes arrives well within it on a slow line, and a server
+// trickling a byte every few seconds cannot hold a caller for days.
+const DefaultDownloadTimeout = 30 * time.Minute
+
 // maxSuccessBody caps JSON bodies of successful responses (a page of 100
 // traces is a few tens of KiB).
 const maxSuccessBody = 16 << 20
@@ -95,6 +107,7 @@ type Client struct {
 	idle      time.Duration // longest wait for the next byte sent or received
 	bodyLimit time.Duration // longest time to read a JSON or error body
 	maxDown   int64         // largest result file a download stores
+	downLimit time.Duration // longest time one result download may take
 
 	// Traces is POST/GET /traces and its sub-resources.
 	Traces *TracesService
@@ -146,6 +159,12 @@ func WithMaxDownloadBytes(n int64) Option {
 	}
 }
 
+// WithDownloadTimeout sets how long one result download may take in all
+// (default DefaultDownloadTimeout): past it the download ends with a
+// *DownloadTimeoutError and nothing is kept; the caller may ask again
+// later. 0 or less turns the deadline off.
+func WithDownloadTimeout(d time.Duration) Option { return func(c *Client) { c.downLimit = d } }
+
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
@@ -184,6 +203,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		idle:      DefaultIdleTimeout,
 		bodyLimit: DefaultBodyTimeout,
 		maxDown:   DefaultMaxDownloadBytes,
+		downLimit: DefaultDownloadTimeout,
 	}
 	for _, o := range opts {
 		o(c)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // download streams GET path into destPath and returns the file's size.
@@ -38,11 +40,21 @@ func (c *Client) download(ctx context.Context, path, destPath string, progress f
 		}
 	}()
 
-	d := &downloadState{f: tmp, total: -1, progress: progress, max: c.maxDown}
+	d := &downloadState{f: tmp, total: -1, progress: progress, max: c.maxDown, text: c.text}
 	r := &request{method: http.MethodGet, path: path, prepare: d.prepare, stream: true,
 		header: http.Header{"Accept": {"text/csv, */*"}}}
 	d.op = r.op()
-	if err := c.do(ctx, r, d.handle); err != nil {
+	dctx := ctx
+	if c.downLimit > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeoutCause(ctx, c.downLimit, &DownloadTimeoutError{Op: d.op, Limit: c.downLimit})
+		defer cancel()
+	}
+	if err := c.do(dctx, r, d.handle); err != nil {
+		var te *DownloadTimeoutError
+		if ctx.Err() == nil && errors.As(context.Cause(dctx), &te) {
+			return 0, te
+		}
 		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
@@ -67,7 +79,34 @@ func syncDir(dir string) {
 	}
 }
 
+// DownloadTimeoutError is a result download that did not finish within the
+// client's download deadline (WithDownloadTimeout): nothing was kept. It
+// may be asked for again later.
+type DownloadTimeoutError struct {
+	Op    string
+	Limit time.Duration
+}
+
+func (e *DownloadTimeoutError) Error() string {
+	return fmt.Sprintf("client: %s: the result did not arrive in full within %v; nothing was kept", e.Op, e.Limit)
+}
+
+// ErrNotResult is matched (errors.Is) by the error of a download whose
+// answer is not a result file: an HTML page (a login or error page sent
+// with 200), JSON, XML, an image, an empty body, or text that does not read
+// as CSV. Nothing is kept under the result's name; the server would send
+// the same again at once, so it is not retried within the call.
+var ErrNotResult = errors.New("the answer is not a result file")
+
+// headLimit is how much of a result is read before deciding whether it is
+// CSV: its header line must end within it.
+const headLimit = 256 << 10
+
 type downloadState struct {
+	text      func(string) string // cleans server text for errors
+	ctype     string              // Content-Type of the answer the file started with
+	head      []byte              // the file's first bytes, until checked
+	checked   bool                // the beginning of the file reads as CSV
 	f         *os.File
 	written   int64
 	total     int64 // full length, -1 when unknown
@@ -105,6 +144,7 @@ func (d *downloadState) restart() error {
 	}
 	_, err := d.f.Seek(0, io.SeekStart)
 	d.written = 0
+	d.head, d.checked = nil, false
 	return err
 }
 
@@ -130,6 +170,10 @@ func (d *downloadState) handle(resp *http.Response) error {
 			}
 		}
 		d.total = resp.ContentLength
+		d.ctype = resp.Header.Get("Content-Type")
+		if err := d.checkType(); err != nil {
+			return err
+		}
 		if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
 			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 			if !ok || start != 0 {
@@ -162,6 +206,14 @@ func (d *downloadState) handle(resp *http.Response) error {
 				return fmt.Errorf("writing %s: %w", d.f.Name(), err)
 			}
 			d.written += int64(n)
+			if !d.checked {
+				d.head = append(d.head, buf[:min(n, headLimit+1-len(d.head))]...)
+				if bytes.IndexByte(d.head, '\n') >= 0 || len(d.head) > headLimit {
+					if err := d.checkHead(false); err != nil {
+						return err
+					}
+				}
+			}
 			if d.progress != nil {
 				d.progress(d.written, d.total)
 			}
@@ -174,6 +226,14 @@ func (d *downloadState) handle(resp *http.Response) error {
 			}
 		}
 		if rerr == io.EOF {
+			if d.total >= 0 && d.written != d.total {
+				break // cut short: reported below, and asked for again
+			}
+			if !d.checked {
+				if err := d.checkHead(true); err != nil {
+					return err
+				}
+			}
 			break
 		}
 		if rerr != nil {

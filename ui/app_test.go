@@ -22,6 +22,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
@@ -493,9 +494,9 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.jobs = []desk.Job{
-		{ID: "trc_2", Key: "trc_2", Kind: desk.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
-		{ID: "dnc_1", Key: "dnc_1", Kind: desk.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},
-		{Key: "intent_7", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, Charged: 10, CreatedAt: now.Add(-2 * time.Hour)},
+		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
+		{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},
+		{Key: "intent_7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, Charged: 10, CreatedAt: now.Add(-2 * time.Hour)},
 	}
 	h := start(t, fb)
 	v := h.app.jobs
@@ -558,7 +559,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	}
 
 	// A failure event shows the message.
-	failed := desk.Job{ID: "trc_3", Key: "trc_3", Kind: desk.KindTrace, Name: "FAILJOB.csv", Status: "failed", ErrorMessage: "upstream provider unavailable", CreatedAt: now}
+	failed := desk.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "FAILJOB.csv", Status: "failed", ErrorMessage: "upstream provider unavailable", CreatedAt: now}
 	fb.emit(desk.Event{Kind: desk.EventFailed, Job: failed})
 	h.wait("events")
 	if got := jobCell(v.shown[0], 2, now, nil); got != "Failed: upstream provider unavailable" {
@@ -581,7 +582,7 @@ func TestNotificationsOff(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.settings.Notifications = false
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "a.csv", Status: "processing"}}
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a.csv", Status: "processing"}}
 	h := start(t, fb)
 	j := fb.jobs[0]
 	j.Status = "completed"
@@ -621,10 +622,10 @@ func TestViewerSortAndFilter(t *testing.T) {
 		t.Fatalf("count %q", v.count.Text)
 	}
 	// Quick filters appear only for the columns present.
-	if v.quick[desk.QuickMatched] == nil || v.quick[desk.QuickMobile] == nil {
+	if v.quick[jobs.QuickMatched] == nil || v.quick[jobs.QuickMobile] == nil {
 		t.Fatal("matched/mobile quick filters missing")
 	}
-	if v.quick[desk.QuickNotDNC] != nil || v.quick[desk.QuickNotLitigator] != nil {
+	if v.quick[jobs.QuickNotDNC] != nil || v.quick[jobs.QuickNotLitigator] != nil {
 		t.Fatal("DNC quick filters shown without dnc/litigator columns")
 	}
 
@@ -664,7 +665,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 	}
 	h.do(func() { v.filter.SetText("") })
 	<-queried
-	h.do(func() { v.quick[desk.QuickMatched].SetChecked(true) })
+	h.do(func() { v.quick[jobs.QuickMatched].SetChecked(true) })
 	<-queried
 	if v.count.Text != "2 of 5 rows" || v.view.Cell(0, 4) != "matched" {
 		t.Fatalf("matched only: %q", v.count.Text)
@@ -717,14 +718,14 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.jobs = []desk.Job{
-		{Key: "submission-7", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
-		{Key: "submission-8", Kind: desk.KindDNC, Name: "phones.csv", Status: desk.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
+		{Key: "submission-7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
+		{Key: "submission-8", Kind: jobs.KindDNC, Name: "phones.csv", Status: jobs.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
 	}
 	h := start(t, fb)
 	v := h.app.jobs
 	v.selectJob("submission-7")
 	fb.emit(desk.Event{Kind: desk.EventStatus, Replaces: "submission-7",
-		Job: desk.Job{ID: "trc_9", Key: "trc_9", Kind: desk.KindTrace, Name: "big.csv", Status: "processing", Rows: 10, Charged: 10, CreatedAt: now.Add(-time.Minute)}})
+		Job: desk.Job{ID: "trc_9", Key: "trc_9", Kind: jobs.KindTrace, Name: "big.csv", Status: "processing", Rows: 10, Charged: 10, CreatedAt: now.Add(-time.Minute)}})
 	h.wait("events")
 	if len(v.shown) != 2 || v.shown[0].Key != "trc_9" || v.shown[1].Key != "submission-8" {
 		t.Fatalf("after settling: %+v", v.shown)
@@ -766,8 +767,8 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.jobs = []desk.Job{
-		{ID: "trc_2", Key: "trc_2", Kind: desk.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
-		{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
+		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
+		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
 	}
 	h := start(t, fb)
 	v := h.app.jobs

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 )
 
@@ -95,7 +96,7 @@ func (a *App) applyEvents(batch []desk.Event) {
 		} else {
 			a.jobs.upsert(ev.Job)
 		}
-		if ev.Kind == desk.EventCompleted && ev.Job.Kind == desk.KindDNC {
+		if ev.Kind == desk.EventCompleted && ev.Job.Kind == jobs.KindDNC {
 			defer a.offerCallable(ev.Job)
 		}
 	}

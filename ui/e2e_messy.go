@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/ui/e2e"
@@ -112,7 +113,7 @@ func runMessyDrop(h *e2e.Harness) error {
 	var job desk.Job
 	if err := h.Wait("the job completed and its result downloaded", 120*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {
-			if !known[j.ID] && j.Kind == desk.KindTrace {
+			if !known[j.ID] && j.Kind == jobs.KindTrace {
 				job = j
 			}
 		}

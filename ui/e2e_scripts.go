@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -39,7 +40,7 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err != nil {
 		return err
 	}
-	auto := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace).Mapping()
+	auto := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace).Mapping()
 	h.Logf("sample list: %d rows, mapping %v", ins.Rows, auto)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -93,7 +94,7 @@ func runJobsTrace(h *e2e.Harness) error {
 	var v *viewer
 	h.Do(func() {
 		v = a.viewers[a.tabs.Selected()]
-		if c := v.quick[desk.QuickMatched]; c != nil {
+		if c := v.quick[jobs.QuickMatched]; c != nil {
 			c.SetChecked(true)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/ui/e2e"
@@ -135,7 +136,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	var job desk.Job
 	find := func() bool {
 		for _, j := range h.Shell.JobsShown() {
-			if !known[j.ID] && j.Kind == desk.KindTrace {
+			if !known[j.ID] && j.Kind == jobs.KindTrace {
 				job = j
 				return true
 			}
@@ -205,7 +206,7 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace desk.Job) error {
 	var scrub desk.Job
 	if err := h.Wait("the scrub is submitted and listed", 60*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {
-			if j.Kind == desk.KindDNC {
+			if j.Kind == jobs.KindDNC {
 				scrub = j
 			}
 		}

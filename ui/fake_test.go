@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -281,7 +282,7 @@ func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) 
 		}
 		ok := true
 		for _, qf := range q.Quick {
-			if qf == desk.QuickMatched && r[colIndex(m.headers, "match_status")] != "matched" {
+			if qf == jobs.QuickMatched && r[colIndex(m.headers, "match_status")] != "matched" {
 				ok = false
 			}
 		}
@@ -318,12 +319,12 @@ type memView struct {
 func (v memView) Len() int                 { return len(v.idx) }
 func (v memView) Cell(row, col int) string { return v.m.rows[v.idx[row]][col] }
 
-func (m *memResult) QuickFilters() []desk.QuickFilter {
-	var out []desk.QuickFilter
+func (m *memResult) QuickFilters() []jobs.QuickFilter {
+	var out []jobs.QuickFilter
 	for _, c := range []struct {
 		col string
-		f   desk.QuickFilter
-	}{{"match_status", desk.QuickMatched}, {"phone_1_type", desk.QuickMobile}, {"dnc", desk.QuickNotDNC}, {"litigator", desk.QuickNotLitigator}} {
+		f   jobs.QuickFilter
+	}{{"match_status", jobs.QuickMatched}, {"phone_1_type", jobs.QuickMobile}, {"dnc", jobs.QuickNotDNC}, {"litigator", jobs.QuickNotLitigator}} {
 		if colIndex(m.headers, c.col) >= 0 {
 			out = append(out, c.f)
 		}

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
@@ -286,11 +287,11 @@ func (v *jobsView) applyFilter() {
 func matchKind(j desk.Job, choice string) bool {
 	switch choice {
 	case "Traces":
-		return j.Kind == desk.KindTrace
+		return j.Kind == jobs.KindTrace
 	case "Single lookups":
-		return j.Kind == desk.KindSingle
+		return j.Kind == jobs.KindSingle
 	case "DNC scrubs":
-		return j.Kind == desk.KindDNC
+		return j.Kind == jobs.KindDNC
 	}
 	return true
 }
@@ -298,13 +299,13 @@ func matchKind(j desk.Job, choice string) bool {
 func matchStatus(j desk.Job, choice string) bool {
 	switch choice {
 	case "Processing":
-		return !j.Final() && j.Status != desk.StatusUnknown
+		return !j.Final() && j.Status != jobs.StatusUnknown
 	case "Completed":
 		return j.Status == "completed"
 	case "Failed":
 		return j.Status == "failed"
 	case "Unknown":
-		return j.Status == desk.StatusUnknown
+		return j.Status == jobs.StatusUnknown
 	}
 	return true
 }
@@ -364,9 +365,9 @@ func jobCell(j desk.Job, col int, now time.Time, progress map[string]float64) st
 		return j.Name
 	case 1:
 		switch j.Kind {
-		case desk.KindSingle:
+		case jobs.KindSingle:
 			return "Single"
-		case desk.KindDNC:
+		case jobs.KindDNC:
 			return "DNC"
 		}
 		if j.Mode == "enhanced" {
@@ -430,12 +431,13 @@ func statusText(j desk.Job, now time.Time, progress map[string]float64) string {
 			return "Failed: " + j.ErrorMessage
 		}
 		return "Failed"
-	case desk.StatusUnknown:
+	case jobs.StatusUnknown:
 		return "Unknown — may be charged"
 	case "":
 		return "—"
 	}
-	return strings.ToUpper(j.Status[:1]) + j.Status[1:]
+	s := string(j.Status)
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func elapsed(d time.Duration) string {
@@ -518,7 +520,7 @@ func (v *jobsView) showDetail() {
 			desk.Count(int64(br.Individuals.Rows)), br.Individuals.Rate, desk.Count(int64(br.Individuals.Match)),
 			desk.Count(int64(br.LLCs.Rows)), br.LLCs.Rate, desk.Count(int64(br.LLCs.Match)))
 	}
-	if j.Status == desk.StatusUnknown {
+	if j.Status == jobs.StatusUnknown {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
 	}
 	v.detail.SetText(b.String())
@@ -538,9 +540,9 @@ func (v *jobsView) updateActions() {
 	setEnabled(v.folderBtn, ok && j.ResultPath != "")
 	setEnabled(v.xlsxBtn, ok && j.HasResult())
 	setEnabled(v.callableBtn, ok && j.HasResult())
-	setEnabled(v.scrubBtn, ok && j.Kind == desk.KindTrace && j.HasResult())
+	setEnabled(v.scrubBtn, ok && j.Kind == jobs.KindTrace && j.HasResult())
 	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook())
-	setEnabled(v.reconcileBtn, ok && j.Status == desk.StatusUnknown)
+	setEnabled(v.reconcileBtn, ok && j.Status == jobs.StatusUnknown)
 }
 
 // ensureDownloaded calls then with the job once its result is on disk,
@@ -592,7 +594,7 @@ func (v *jobsView) onExport(callable bool) {
 // onScrub starts a DNC scrub of a completed trace's phones.
 func (v *jobsView) onScrub() {
 	j, ok := v.current()
-	if !ok || j.Kind != desk.KindTrace {
+	if !ok || j.Kind != jobs.KindTrace {
 		return
 	}
 	v.ensureDownloaded(j, func(j desk.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
@@ -649,7 +651,7 @@ func (v *jobsView) onRetryWebhook() {
 
 func (v *jobsView) onReconcile() {
 	j, ok := v.current()
-	if !ok || j.Status != desk.StatusUnknown {
+	if !ok || j.Status != jobs.StatusUnknown {
 		return
 	}
 	a := v.app
@@ -662,12 +664,12 @@ func (v *jobsView) onReconcile() {
 		}
 		v.replace(j.Key, got)
 		v.refreshTable()
-		if got.Status == desk.StatusNotCreated {
+		if got.Status == jobs.StatusNotCreated {
 			a.showMessage("No job was created", "The upload never reached the server as a job: nothing was charged. You can submit the file again.")
 			v.reload(nil)
 			return
 		}
-		if got.Status == desk.StatusUnknown {
+		if got.Status == jobs.StatusUnknown {
 			a.showMessage("Still unknown", "The server's lists hold no job for this upload yet. If the connection was cut early, nothing was charged; check again later before submitting the file again.")
 		} else {
 			a.showMessage("Reconciled", fmt.Sprintf("The upload did reach the server: job %s, %s, charged %s credits.", got.ID, statusText(got, time.Now(), nil), desk.Count(got.Charged)))

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 )
 
@@ -72,7 +73,7 @@ func newLibraryView(a *App) *libraryView {
 func libraryLine(it desk.LibraryItem) string {
 	var parts []string
 	switch it.Kind {
-	case desk.KindDNC:
+	case jobs.KindDNC:
 		parts = append(parts, "DNC")
 	default:
 		parts = append(parts, "Trace")

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 )
 
@@ -125,7 +126,7 @@ func TestDropResultOpensViewer(t *testing.T) {
 func TestReconcileUnknownJob(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{{Key: "submission-3", Kind: desk.KindTrace, Name: "big.csv", Status: desk.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []desk.Job{{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
 	h.do(func() { v.selectJob("submission-3") })
@@ -143,7 +144,7 @@ func TestReconcileUnknownJob(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	var status string
-	h.do(func() { status = v.shown[0].Status + " " + v.shown[0].ID })
+	h.do(func() { status = string(v.shown[0].Status) + " " + v.shown[0].ID })
 	if status != "completed trc_found" {
 		t.Fatalf("after reconcile the row is %q", status)
 	}
@@ -203,7 +204,7 @@ func TestStatusTexts(t *testing.T) {
 		{desk.Job{Status: "completed"}, "Completed"},
 		{desk.Job{Status: "completed", ResultPath: "/x.csv"}, "Completed · downloaded"},
 		{desk.Job{Status: "failed"}, "Failed"},
-		{desk.Job{Status: desk.StatusUnknown}, "Unknown — may be charged"},
+		{desk.Job{Status: jobs.StatusUnknown}, "Unknown — may be charged"},
 		{desk.Job{Status: "queued"}, "Queued"}, // a status the spec does not list
 	}
 	for _, c := range cases {
@@ -221,7 +222,7 @@ func TestDownloadCancel(t *testing.T) {
 	fb.resumeErr = nil
 	fb.blockDownload = true
 	fb.downloadErr = make(chan error, 1)
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
 	h.do(func() { v.selectJob("trc_1") })
@@ -256,8 +257,8 @@ func TestDownloadCancel(t *testing.T) {
 func TestScrubPhonesThenCallableList(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	trace := desk.Job{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
-	dnc := desk.Job{ID: "dnc_9", Key: "dnc_9", Kind: desk.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
+	trace := desk.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
+	dnc := desk.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
 	fb.jobs = []desk.Job{trace}
 	h := start(t, fb)
 	h.flows.scrubbed = func(traceID string) string {
@@ -323,7 +324,7 @@ func (h *harness) dialogTextSafe() string {
 func TestMainWindowFitsASmallScreen(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	fb.account.Subscription = &client.Subscription{PlanName: "Professional Annual", CreditsLimit: 1_000_000, CreditsUsed: 123_456,
 		CurrentPeriodEnd: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
 	fb.account.Email = "virtual.assistant.number.one@a-real-estate-investor.example.com"
@@ -359,7 +360,7 @@ func TestServerUnreachableInSession(t *testing.T) {
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	fb.accountErr = down
 	fb.jobsErr = down
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: desk.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
+	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
 	h := start(t, fb)
 	for _, want := range []string{"Account not loaded", "Can't reach api.example.com", "jobs list could not be loaded"} {
 		if !h.hasText(want) {

@@ -51,7 +51,7 @@ func (a *App) OpenJobResult(id string, done func(error)) {
 	for _, j := range a.jobs.all {
 		if j.ID == id || j.Key == id {
 			if !j.HasResult() {
-				done(errors.New("job " + id + " has no result (status " + j.Status + ")"))
+				done(errors.New("job " + id + " has no result (status " + string(j.Status) + ")"))
 				return
 			}
 			a.jobs.ensureDownloaded(j, func(j desk.Job) {

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
@@ -25,13 +26,13 @@ var filterDelay = 250 * time.Millisecond
 
 // quickFilters in display order.
 var quickFilters = []struct {
-	f     desk.QuickFilter
+	f     jobs.QuickFilter
 	label string
 }{
-	{desk.QuickMatched, "Matched only"},
-	{desk.QuickMobile, "Mobile only"},
-	{desk.QuickNotDNC, "Not DNC"},
-	{desk.QuickNotLitigator, "Not litigator"},
+	{jobs.QuickMatched, "Matched only"},
+	{jobs.QuickMobile, "Mobile only"},
+	{jobs.QuickNotDNC, "Not DNC"},
+	{jobs.QuickNotLitigator, "Not litigator"},
 }
 
 // viewer is one opened result: a virtualised table over the result's current
@@ -50,7 +51,7 @@ type viewer struct {
 
 	table    *widget.Table
 	filter   *widget.Entry
-	quick    map[desk.QuickFilter]*widget.Check
+	quick    map[jobs.QuickFilter]*widget.Check
 	count    *widget.Label
 	warning  *widget.Label // damage found in the file, when any
 	item     *container.TabItem
@@ -114,7 +115,7 @@ func newViewer(a *App, res desk.Result, name string) *viewer {
 	v.filter = widget.NewEntry()
 	v.filter.SetPlaceHolder("Filter: any text in any column (phone, name, address…)")
 	v.filter.OnChanged = v.onFilterChanged
-	v.quick = map[desk.QuickFilter]*widget.Check{}
+	v.quick = map[jobs.QuickFilter]*widget.Check{}
 	v.count = widget.NewLabel("")
 	v.showCount()
 	return v

@@ -12,6 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
@@ -29,7 +30,7 @@ const cliTrace = "first_name,last_name,property_zip,phone_1,phone_1_type,match_s
 func TestExportCommand(t *testing.T) {
 	dir := t.TempDir()
 	lib, _ := library.Open(dir)
-	meta := library.Meta{JobID: "trc_abc123", Kind: library.KindTrace, Name: "owners.csv", Mode: "normal",
+	meta := library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv", Mode: "normal",
 		TotalRows: 2, MatchCount: 2, CreditsCharged: 50, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
 	src := lib.PathFor(meta)
 	os.WriteFile(src, []byte(cliTrace), 0o644)
@@ -103,7 +104,7 @@ func TestResultsSearchCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta := library.Meta{JobID: "trc_abc123", Kind: library.KindTrace, Name: "owners.csv"}
+	meta := library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv"}
 	p := lib.PathFor(meta)
 	os.WriteFile(p, []byte(cliTrace), 0o644)
 

@@ -109,7 +109,7 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 	}
 	out := jobsOut{Jobs: []jobLine{}, Pending: []pendingLine{}}
 	for _, e := range entries {
-		l := jobLine{ID: e.ID, Kind: e.Kind, Name: e.Name, Status: e.Status, Rows: e.TotalRows, Charged: e.Spend.Charged,
+		l := jobLine{ID: e.ID, Kind: string(e.Kind), Name: e.Name, Status: string(e.Status), Rows: e.TotalRows, Charged: e.Spend.Charged,
 			Refunded: e.Spend.Refunded, Net: e.Spend.Net(), CreatedAt: e.CreatedAt, Error: e.ErrorMessage}
 		if e.Download != nil {
 			l.Result = e.Download.Path
@@ -119,7 +119,7 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		out.Total.Refunded += e.Spend.Refunded
 	}
 	for _, s := range pending {
-		out.Pending = append(out.Pending, pendingLine{Submission: s.ID, Kind: s.Kind, File: s.FileName, Rows: s.Rows,
+		out.Pending = append(out.Pending, pendingLine{Submission: s.ID, Kind: string(s.Kind), File: s.FileName, Rows: s.Rows,
 			State: stateWords(s.State), CreatedAt: s.CreatedAt, Error: s.Error})
 	}
 	out.Spend = map[string]int64{"charged": out.Total.Charged, "refunded": out.Total.Refunded, "net": out.Total.Net()}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -203,12 +204,12 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 	}
 	switch step {
 	case "tracking":
-		if j, err := led.Job(ctx, traces[0].ID); err != nil || j.Status != ledger.StatusProcessing {
+		if j, err := led.Job(ctx, traces[0].ID); err != nil || j.Status != jobs.StatusProcessing {
 			t.Fatalf("after a kill while tracking: %+v, %v", j, err)
 		}
 	case "download", "downloaded", "recorded":
 		j, err := led.Job(ctx, traces[0].ID)
-		if err != nil || j.Status != ledger.StatusCompleted {
+		if err != nil || j.Status != jobs.StatusCompleted {
 			t.Fatalf("after a kill while downloading: %+v, %v", j, err)
 		}
 		if _, err := led.JobDownload(ctx, j.ID); err == nil {
@@ -261,7 +262,7 @@ func checkDoneOnce(t *testing.T, home string, sb *submitSandbox, step string) {
 		t.Fatalf("kill at %s: the ledger holds %+v, the server job %s", step, entries, srvJob.ID)
 	}
 	e := entries[0]
-	if e.Status != ledger.StatusCompleted || e.Spend.Charged != srvJob.CreditsCharged || e.Spend.Refunded != srvJob.CreditsRefunded {
+	if e.Status != jobs.StatusCompleted || e.Spend.Charged != srvJob.CreditsCharged || e.Spend.Refunded != srvJob.CreditsRefunded {
 		t.Fatalf("kill at %s: ledger job %s %s, spend %+v; server %s %d/%d", step, e.ID, e.Status, e.Spend,
 			srvJob.Status, srvJob.CreditsCharged, srvJob.CreditsRefunded)
 	}

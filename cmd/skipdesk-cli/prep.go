@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -64,7 +65,7 @@ func (f *mapFlags) Set(s string) error {
 // prepOptions are the flags validate and estimate share.
 type prepOptions struct {
 	maps         mapFlags
-	mode         string
+	mode         jobs.Mode
 	dnc          bool
 	acceptSplits bool
 	headerLine   int
@@ -76,8 +77,8 @@ type prepOptions struct {
 // prepared is the outcome of reading a file and settling its mapping.
 type prepared struct {
 	File       string              `json:"file"`
-	Kind       mapping.Kind        `json:"kind"`
-	Mode       string              `json:"mode,omitempty"`
+	Kind       jobs.Kind           `json:"kind"`
+	Mode       jobs.Mode           `json:"mode,omitempty"`
 	Source     string              `json:"mapping_source"` // "flags", "preset NAME" or "auto"
 	Auto       *mapping.Suggestion `json:"auto,omitempty"`
 	Splits     []mapping.Split     `json:"splits,omitempty"` // accepted
@@ -92,11 +93,11 @@ type prepared struct {
 // settle inspects the file, decides the mapping (flags, a preset or the
 // automatic one) and validates it.
 func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error) {
-	kind := mapping.Trace
+	kind := jobs.KindTrace
 	if o.dnc || (o.maps.m != nil && o.maps.m[mapping.Phone] != "") {
-		kind = mapping.DNC
+		kind = jobs.KindDNC
 	}
-	if kind == mapping.Trace && o.mode != "" && o.mode != mapping.ModeNormal && o.mode != mapping.ModeEnhanced {
+	if kind == jobs.KindTrace && o.mode != "" && o.mode != jobs.ModeNormal && o.mode != jobs.ModeEnhanced {
 		return nil, usageErrorf("--mode must be normal or enhanced, not %q", o.mode)
 	}
 	ins, err := input.Inspect(ctx, file, input.Options{HeaderLine: o.headerLine, Sheet: o.sheet})
@@ -104,7 +105,7 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 		return nil, err
 	}
 	p := &prepared{File: file, Kind: kind, Headers: ins.Headers, ins: ins}
-	if kind == mapping.Trace {
+	if kind == jobs.KindTrace {
 		p.Mode = o.mode
 	}
 	switch {
@@ -118,7 +119,7 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 			}
 			if pr != nil {
 				p.Source, p.Mapping = "preset "+pr.Name, pr.Mapping
-				if kind == mapping.Trace && o.mode == "" {
+				if kind == jobs.KindTrace && o.mode == "" {
 					p.Mode = pr.Mode // the preset's mode unless --mode says otherwise
 				}
 			}
@@ -132,8 +133,8 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 			}
 		}
 	}
-	if kind == mapping.Trace && p.Mode == "" {
-		p.Mode = mapping.ModeNormal
+	if kind == jobs.KindTrace && p.Mode == "" {
+		p.Mode = jobs.ModeNormal
 	}
 	// Validate against the headers the upload will have.
 	headers := ins.Headers
@@ -141,7 +142,7 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 		headers = append(headers[:len(headers):len(headers)], sp.Columns(headers)...)
 	}
 	stats := mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks))
-	if kind == mapping.DNC {
+	if kind == jobs.KindDNC {
 		p.Validation = mapping.ValidateDNC(headers, p.Mapping, stats)
 	} else {
 		p.Validation = mapping.Validate(headers, p.Mapping, p.Mode, stats)
@@ -200,7 +201,7 @@ func printMapping(w io.Writer, p *prepared) {
 	// Keys outside the catalogue (typos) are shown too.
 	var extra []string
 	for k := range p.Mapping {
-		if _, ok := mapping.FieldByKey(k); !ok || (p.Kind == mapping.Trace && k == mapping.Phone) {
+		if _, ok := mapping.FieldByKey(k); !ok || (p.Kind == jobs.KindTrace && k == mapping.Phone) {
 			extra = append(extra, k)
 		}
 	}
@@ -261,7 +262,7 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	}
 	err = env.Output(p, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d %s, %d columns; mapping from %s", filepath.Base(p.File), p.ins.Rows, plural(p.ins.Rows, "row", "rows"), len(p.ins.Headers), p.Source)
-		if p.Kind == mapping.Trace {
+		if p.Kind == jobs.KindTrace {
 			fmt.Fprintf(w, ", %s mode", p.Mode)
 		}
 		fmt.Fprintln(w)
@@ -280,7 +281,7 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	c := commands[name]
 	fs := newFlags(env, name, c)
 	fs.Var(&o.maps, "map", "map a service key to a header: key=Header (repeatable; key= leaves it unmapped)")
-	fs.StringVar(&o.mode, "mode", "", "trace mode: normal (default, or a matched preset's) or enhanced")
+	fs.StringVar((*string)(&o.mode), "mode", "", "trace mode: normal (default, or a matched preset's) or enhanced")
 	fs.BoolVar(&o.dnc, "dnc", false, "the file is a phone list for a DNC scrub (the key is phone)")
 	fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 	fs.IntVar(&o.headerLine, "header-line", 0, "1-based line of the header (0 detects it)")
@@ -344,7 +345,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	}
 	defer up.Remove()
 	out := estimateOut{prepared: p, Upload: up}
-	if p.Kind == mapping.DNC {
+	if p.Kind == jobs.KindDNC {
 		scan, err := phone.ScanColumn(ctx, up.Path, up.Mapping[mapping.Phone], phone.ScanOptions{ListInvalid: maxListedInvalid})
 		if err != nil {
 			return err

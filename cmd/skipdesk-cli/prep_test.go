@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
@@ -114,7 +115,7 @@ func TestValidatePreset(t *testing.T) {
 	hs := strings.Split(strings.SplitN(prepOwners, "\r\n", 2)[0], ",")
 	m := mapping.Mapping{mapping.FirstName: "Owner 1 First Name", mapping.LastName: "Owner 1 Last Name",
 		mapping.MailingStreet: "Mail Address", mapping.MailingCity: "Mail City", mapping.MailingState: "Mail State", mapping.MailingZip: "Mail Zip"}
-	if err := mapping.NewFileStore(store).SavePreset(mapping.NewPreset("county", hs, mapping.Trace, m, "enhanced", false)); err != nil {
+	if err := mapping.NewFileStore(store).SavePreset(mapping.NewPreset("county", hs, jobs.KindTrace, m, "enhanced", false)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := prepCLI(t, "validate", p, "--presets", store)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -33,12 +34,12 @@ func init() {
 		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] " +
 			"[--accept-splits] [--header-line N] [--sheet NAME] [--again] [--wait] [--out DIR]",
 		summary: "submit a bulk skip trace (charged); with --wait, track it and download the result",
-		run:     runSubmit(mapping.Trace),
+		run:     runSubmit(jobs.KindTrace),
 	})
 	register("dnc submit", &command{
 		usage:   "--file FILE --phone-column HEADER [--drop-duplicates] [--header-line N] [--sheet NAME] [--again] [--wait] [--out DIR]",
 		summary: "submit a DNC + litigator scrub (charged); with --wait, track it and download the result",
-		run:     runSubmit(mapping.DNC),
+		run:     runSubmit(jobs.KindDNC),
 	})
 }
 
@@ -97,10 +98,10 @@ func openLibrary() (*library.Library, error) {
 	return library.Open(dir)
 }
 
-func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []string) error {
+func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
 		name := "traces submit"
-		if kind == mapping.DNC {
+		if kind == jobs.KindDNC {
 			name = "dnc submit"
 		}
 		var o prepOptions
@@ -115,9 +116,9 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 		out := fs.String("out", "", "with --wait: also copy the result into this folder")
 		var llcs *bool
 		var phoneCol *string
-		if kind == mapping.Trace {
+		if kind == jobs.KindTrace {
 			fs.Var(&o.maps, "map", "map a service key to a header: key=Header (repeatable)")
-			fs.StringVar(&o.mode, "mode", "", "normal (default) or enhanced")
+			fs.StringVar((*string)(&o.mode), "mode", "", "normal (default) or enhanced")
 			fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 			fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings, used when --map is not given")
 			llcs = fs.Bool("include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
@@ -138,7 +139,7 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 		if *out != "" && !*wait {
 			return usageErrorf("%s: --out needs --wait", name)
 		}
-		if kind == mapping.DNC {
+		if kind == jobs.KindDNC {
 			if *phoneCol == "" {
 				return usageErrorf("dnc submit: --phone-column HEADER is required")
 			}
@@ -198,7 +199,7 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 		req := submit.Request{
 			File:    submit.File{Path: up.Path, Name: up.FileName, SHA256: up.SHA256, Size: up.Size, Rows: up.Rows},
 			Mapping: up.Mapping,
-			Options: submitOptions{DropDuplicates: *dropDup, Splits: len(p.Splits), HeaderLine: o.headerLine, Sheet: o.sheet},
+			Options: submit.Options{DropDuplicates: *dropDup, Splits: splitColumns(p.Splits), HeaderLine: o.headerLine, Sheet: o.sheet},
 			Again:   *again,
 		}
 		if up.Size >= 1<<20 {
@@ -213,15 +214,15 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 			}
 		}
 		var cost int64 = -1
-		if kind == mapping.Trace {
-			req.Kind, req.Mode, req.IncludeLLCs = ledger.KindTrace, p.Mode, *llcs
+		if kind == jobs.KindTrace {
+			req.Kind, req.Mode, req.IncludeLLCs = jobs.KindTrace, p.Mode, *llcs
 			if est, err := traceEstimate(ctx, api, up, p.Mode, *llcs); err == nil {
-				req.Estimate, cost = est, est.Credits
+				req.Estimate, cost = &submit.Estimate{Credits: est.Credits, Rows: est.TotalRows, EntityRows: est.EntityRows}, est.Credits
 			}
 		} else {
-			req.Kind = ledger.KindDNC
+			req.Kind = jobs.KindDNC
 			if est, err := dncEstimate(ctx, api, up); err == nil {
-				req.Estimate, cost = est, est.Credits
+				req.Estimate, cost = &submit.Estimate{Credits: est.Credits, Rows: est.Rows}, est.Credits
 			}
 		}
 		req.OnStep = func(s submit.Step, _ *ledger.Submission) {
@@ -261,16 +262,7 @@ func runSubmit(kind mapping.Kind) func(ctx context.Context, env *Env, args []str
 	}
 }
 
-// submitOptions are the preparation choices that make two submissions of
-// the same file different.
-type submitOptions struct {
-	DropDuplicates bool   `json:"drop_duplicates,omitempty"`
-	Splits         int    `json:"splits,omitempty"`
-	HeaderLine     int    `json:"header_line,omitempty"`
-	Sheet          string `json:"sheet,omitempty"`
-}
-
-func traceEstimate(ctx context.Context, api *client.Client, up *prepare.Upload, mode string, llcs bool) (*estimate.Result, error) {
+func traceEstimate(ctx context.Context, api *client.Client, up *prepare.Upload, mode jobs.Mode, llcs bool) (*estimate.Result, error) {
 	pricing, err := api.Pricing(ctx)
 	if err != nil {
 		return nil, err
@@ -335,7 +327,7 @@ func progressLine(env *Env, jobID string) func(tracker.Event) {
 		}
 		switch e.Type {
 		case tracker.StatusChanged:
-			if !ledger.Final(e.Status) { // completed and failed have their own lines
+			if !e.Status.Final() { // completed and failed have their own lines
 				fmt.Fprintf(env.Stderr, "%s: %s\n", e.JobID, e.Status)
 			}
 		case tracker.Completed:
@@ -379,7 +371,7 @@ func waitAndReport(ctx context.Context, env *Env, api *client.Client, led *ledge
 		return err
 	}
 	defer tr.Subscribe(progressLine(env, jobID))()
-	if j, err := led.Job(ctx, jobID); err == nil && !ledger.Final(j.Status) {
+	if j, err := led.Job(ctx, jobID); err == nil && !j.Status.Final() {
 		fmt.Fprintf(env.Stderr, "%s: %s; waiting (Ctrl+C stops waiting, the job goes on)\n", jobID, j.Status)
 	}
 	stop := runTracker(ctx, tr)
@@ -417,7 +409,7 @@ func reportOutcome(env *Env, o *tracker.Outcome, out string) error {
 		fmt.Fprintf(env.Stdout, "result %s\n", path)
 	}
 	fmt.Fprintf(env.Stdout, "spend charged %d refunded %d net %d\n", o.Spend.Charged, o.Spend.Refunded, o.Spend.Net())
-	if o.Job.Status == ledger.StatusFailed {
+	if o.Job.Status == jobs.StatusFailed {
 		return &exitError{code: exitAPI, err: fmt.Errorf("job %s failed: %s (refunded %d credits)", o.Job.ID, o.Job.ErrorMessage, o.Spend.Refunded)}
 	}
 	return nil
@@ -463,4 +455,13 @@ func copyInto(src, dir string) (string, error) {
 		return "", err
 	}
 	return dst, nil
+}
+
+// splitColumns names the columns of accepted splits.
+func splitColumns(ss []mapping.Split) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Column)
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -251,7 +252,7 @@ func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer led.Close()
-	if err := led.UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: ledger.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
+	if err := led.UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: jobs.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ := submitCLI(t, "jobs")

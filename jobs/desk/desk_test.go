@@ -16,6 +16,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -197,12 +198,12 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		t.Fatalf("credits %d → %d, job net %d", acc.Credits, after.Credits, done.Net())
 	}
 
-	jobs, more, err := d.Jobs(ctx, 1)
+	list, more, err := d.Jobs(ctx, 1)
 	if err != nil || more {
 		t.Fatalf("jobs: %v more=%v", err, more)
 	}
-	if len(jobs) != 1 || jobs[0].ID != id || jobs[0].ResultPath != done.ResultPath || jobs[0].Matches != done.Matches {
-		t.Fatalf("jobs list %+v", jobs)
+	if len(list) != 1 || list[0].ID != id || list[0].ResultPath != done.ResultPath || list[0].Matches != done.Matches {
+		t.Fatalf("jobs list %+v", list)
 	}
 
 	if kind, _ := d.Classify(ctx, done.ResultPath); kind != FileTraceResult {
@@ -216,7 +217,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if r.Len() != 200 {
 		t.Fatalf("result rows %d", r.Len())
 	}
-	v, err := r.Query(ctx, Query{Quick: []QuickFilter{QuickMatched}, SortCol: -1})
+	v, err := r.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +261,8 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		t.Fatalf("phone list classified as %v", kind)
 	}
 	// Each number once (the sandbox's fictional numbers repeat across rows).
-	list, _ := os.ReadFile(phones)
-	lines := strings.Split(strings.TrimSpace(string(list)), "\r\n")
+	body, _ := os.ReadFile(phones)
+	lines := strings.Split(strings.TrimSpace(string(body)), "\r\n")
 	seen := map[string]bool{}
 	for _, l := range lines[1:] {
 		if seen[l] {
@@ -296,10 +297,10 @@ scrubbed:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[not_dnc not_litigator]" {
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[not-dnc not-litigator]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
-	if _, err := dr.Query(ctx, Query{Quick: []QuickFilter{QuickMatched}, SortCol: -1}); err == nil {
+	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {
 		t.Fatal("matched-only on a DNC result pretended to filter")
 	}
 	dr.Close()
@@ -352,9 +353,9 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 	if !strings.Contains(p.What, "needs "+Count(ce.Needed)+" credits") || !strings.Contains(p.Do, "Top up or lower the rows") {
 		t.Fatalf("wording: %+v", p)
 	}
-	jobs, _, _ := d.Jobs(ctx, 1)
-	if len(jobs) != 0 {
-		t.Fatalf("a refused submission shows in the jobs list: %+v", jobs)
+	list, _, _ := d.Jobs(ctx, 1)
+	if len(list) != 0 {
+		t.Fatalf("a refused submission shows in the jobs list: %+v", list)
 	}
 }
 
@@ -457,33 +458,33 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	if _, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, true); err != nil {
 		t.Fatal(err)
 	}
-	jobs, more, err := d.Jobs(ctx, 1)
+	list, more, err := d.Jobs(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(jobs) != 100 || !more {
-		t.Fatalf("first page: %d jobs, more=%v; want 100 and more", len(jobs), more)
+	if len(list) != 100 || !more {
+		t.Fatalf("first page: %d jobs, more=%v; want 100 and more", len(list), more)
 	}
-	for i := 1; i < len(jobs); i++ {
-		if jobs[i].CreatedAt.After(jobs[i-1].CreatedAt) {
+	for i := 1; i < len(list); i++ {
+		if list[i].CreatedAt.After(list[i-1].CreatedAt) {
 			t.Fatalf("not newest first at %d", i)
 		}
 	}
-	if jobs[0].Kind != KindSingle || !strings.HasPrefix(jobs[0].Name, "Single: ") {
-		t.Fatalf("single traces listed as %+v", jobs[0])
+	if list[0].Kind != jobs.KindSingle || !strings.HasPrefix(list[0].Name, "Single: ") {
+		t.Fatalf("single traces listed as %+v", list[0])
 	}
-	jobs, more, err = d.Jobs(ctx, 2)
-	if err != nil || len(jobs) != 101 || more {
-		t.Fatalf("two pages: %d jobs, more=%v, %v", len(jobs), more, err)
+	list, more, err = d.Jobs(ctx, 2)
+	if err != nil || len(list) != 101 || more {
+		t.Fatalf("two pages: %d jobs, more=%v, %v", len(list), more, err)
 	}
 	// A single lookup made through the desk is in the ledger and the list.
 	res, err := d.Single(ctx, &client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, _, _ = d.Jobs(ctx, 1)
-	if jobs[0].Kind != KindSingle || jobs[0].Charged != res.Credits {
-		t.Fatalf("newest job %+v, want the single lookup charged %d", jobs[0], res.Credits)
+	list, _, _ = d.Jobs(ctx, 1)
+	if list[0].Kind != jobs.KindSingle || list[0].Charged != res.Credits {
+		t.Fatalf("newest job %+v, want the single lookup charged %d", list[0], res.Credits)
 	}
 }
 
@@ -576,18 +577,18 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("submission with its answer dropped: %v", err)
 	}
-	jobs, _, err := d.Jobs(ctx, 1)
+	list, _, err := d.Jobs(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var unknown string
-	for _, j := range jobs {
-		if j.Status == StatusUnknown {
+	for _, j := range list {
+		if j.Status == jobs.StatusUnknown {
 			unknown = j.Key
 		}
 	}
 	if unknown == "" {
-		t.Fatalf("no unknown row among %+v", jobs)
+		t.Fatalf("no unknown row among %+v", list)
 	}
 	for {
 		select {

@@ -11,14 +11,11 @@ import (
 	"strings"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
-
-// StatusNotCreated is what Reconcile reports for an unknown submission that
-// turned out to have created no job (nothing was charged).
-const StatusNotCreated = "not created"
 
 // pageSize of the API lists merged into the jobs list.
 const pageSize = 100
@@ -59,8 +56,8 @@ func (d *Desk) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 		if d.submitting[sub.FileHash] {
 			continue // being sent right now
 		}
-		j := Job{Key: submissionKey(sub.ID), Kind: Kind(sub.Kind), Name: sub.FileName,
-			Status: StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
+		j := Job{Key: submissionKey(sub.ID), Kind: jobs.Kind(sub.Kind), Name: sub.FileName,
+			Status: jobs.StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
 			ErrorMessage: sub.Error}
 		out = append(out, &j)
 	}
@@ -124,12 +121,12 @@ func mergeAPI(have *Job, api Job) {
 }
 
 func fromTrace(t *client.Trace) Job {
-	j := Job{ID: t.ID, Key: t.ID, Kind: KindTrace, Name: t.Name, Status: string(t.Status), Mode: t.Mode,
+	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: jobs.Status(t.Status), Mode: jobs.Mode(t.Mode),
 		IncludeLLCs: t.IncludeLLCs, Rows: t.TotalRows, EntityRows: t.EntityRows, Matches: t.MatchCount,
 		NoMatches: t.NoMatchCount, Errors: t.ErrorCount, Charged: t.CreditsCharged, Refunded: t.CreditsRefunded,
 		Breakdown: t.Breakdown, CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt}
 	if t.Type == client.TypeSingle {
-		j.Kind = KindSingle
+		j.Kind = jobs.KindSingle
 	}
 	if t.ErrorMessage != nil {
 		j.ErrorMessage = *t.ErrorMessage
@@ -138,7 +135,7 @@ func fromTrace(t *client.Trace) Job {
 }
 
 func fromDNC(x *client.DNCJob) Job {
-	j := Job{ID: x.ID, Key: x.ID, Kind: KindDNC, Name: x.Name, Status: string(x.Status), Rows: x.TotalRows,
+	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: jobs.Status(x.Status), Rows: x.TotalRows,
 		Matches: x.MatchCount, Errors: x.ErrorCount, Charged: x.CreditsCharged, Refunded: x.CreditsRefunded,
 		CreatedAt: x.CreatedAt, CompletedAt: x.CompletedAt}
 	if x.ErrorMessage != nil {
@@ -151,12 +148,12 @@ func fromDNC(x *client.DNCJob) Job {
 func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 	var j Job
 	switch l.Kind {
-	case ledger.KindSingle:
+	case jobs.KindSingle:
 		var r client.SingleTraceResult
 		if json.Unmarshal(l.Last, &r) == nil && r.Matched {
 			j.Matches = 1
 		}
-	case ledger.KindDNC:
+	case jobs.KindDNC:
 		var x client.DNCJob
 		if json.Unmarshal(l.Last, &x) == nil && x.ID != "" {
 			j = fromDNC(&x)
@@ -168,8 +165,8 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 		}
 	}
 	j.ID, j.Key, j.Name, j.Status, j.Rows = l.ID, l.ID, l.Name, l.Status, l.TotalRows
-	if j.Kind == "" || l.Kind == ledger.KindSingle {
-		j.Kind = Kind(l.Kind)
+	if j.Kind == "" || l.Kind == jobs.KindSingle {
+		j.Kind = jobs.Kind(l.Kind)
 	}
 	if !l.CreatedAt.IsZero() {
 		j.CreatedAt = l.CreatedAt
@@ -222,7 +219,7 @@ func (d *Desk) onTrackerEvent(s *session) func(tracker.Event) {
 	return func(ev tracker.Event) {
 		switch ev.Type {
 		case tracker.DownloadProgress:
-			d.emit(Event{Kind: EventProgress, Job: Job{ID: ev.JobID, Key: ev.JobID, Kind: Kind(ev.Kind), Status: ev.Status}, Done: ev.Done, Total: ev.Total})
+			d.emit(Event{Kind: EventProgress, Job: Job{ID: ev.JobID, Key: ev.JobID, Kind: jobs.Kind(ev.Kind), Status: ev.Status}, Done: ev.Done, Total: ev.Total})
 			return
 		case tracker.Error:
 			return // the tracker tries again; the list shows the last known state
@@ -263,7 +260,7 @@ func (d *Desk) RetryWebhook(ctx context.Context, j Job) error {
 	if !j.CanRetryWebhook() {
 		return fmt.Errorf("%s: webhooks are re-sent only for completed or failed jobs", j.Name)
 	}
-	if j.Kind == KindDNC {
+	if j.Kind == jobs.KindDNC {
 		_, err = s.api.DNC.RetryWebhook(ctx, j.ID)
 	} else {
 		_, err = s.api.Traces.RetryWebhook(ctx, j.ID)
@@ -273,7 +270,7 @@ func (d *Desk) RetryWebhook(ctx context.Context, j Job) error {
 
 // Reconcile settles unknown submissions against the API's lists (never
 // resubmitting) and returns what became of j: the job it created, the same
-// job still unknown, or StatusNotCreated.
+// job still unknown, or jobs.StatusNotCreated.
 func (d *Desk) Reconcile(ctx context.Context, j Job) (Job, error) {
 	s, err := d.current()
 	if err != nil {
@@ -298,7 +295,7 @@ func (d *Desk) Reconcile(ctx context.Context, j Job) (Job, error) {
 			sp, _ := s.led.JobSpend(ctx, o.JobID)
 			return fromLedger(lj, sp), nil
 		case ledger.StateNotCreated:
-			j.Status = StatusNotCreated
+			j.Status = jobs.StatusNotCreated
 			return j, nil
 		}
 		return j, nil
@@ -315,7 +312,7 @@ func (d *Desk) Reconcile(ctx context.Context, j Job) (Job, error) {
 		}
 	}
 	if err == nil && sub.State == ledger.StateNotCreated {
-		j.Status = StatusNotCreated
+		j.Status = jobs.StatusNotCreated
 	}
 	return j, nil
 }

@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/skipdesk/skipdesk/assets"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/input"
-	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
 // ErrNeedScrub: a trace's callable list needs a DNC scrub of its phones
@@ -35,12 +36,12 @@ func (d *Desk) Download(ctx context.Context, j Job, progress func(done, total in
 	if err != nil {
 		return j, err
 	}
-	if j.Status != "completed" || j.ID == "" || j.Kind == KindSingle {
+	if j.Status != "completed" || j.ID == "" || j.Kind == jobs.KindSingle {
 		return j, fmt.Errorf("%s has no result to download (status %s)", j.Name, j.Status)
 	}
-	kind := ledger.KindTrace
-	if j.Kind == KindDNC {
-		kind = ledger.KindDNC
+	kind := jobs.KindTrace
+	if j.Kind == jobs.KindDNC {
+		kind = jobs.KindDNC
 	}
 	dl, err := s.trk.Fetch(ctx, kind, j.ID, progress)
 	if err != nil {
@@ -78,13 +79,13 @@ func (v resultView) Len() int                 { return v.x.viewLen() }
 func (v resultView) Cell(row, col int) string { return v.x.r.Cell(row, col) }
 
 // QuickFilters are the quick filters the result's columns allow.
-func (x *result) QuickFilters() []QuickFilter {
+func (x *result) QuickFilters() []jobs.QuickFilter {
 	q := x.r.QuickFilters()
-	var out []QuickFilter
+	var out []jobs.QuickFilter
 	for _, f := range []struct {
 		ok bool
-		f  QuickFilter
-	}{{q.Matched, QuickMatched}, {q.Mobile, QuickMobile}, {q.NotDNC, QuickNotDNC}, {q.NotLitigator, QuickNotLitigator}} {
+		f  jobs.QuickFilter
+	}{{q.Matched, jobs.QuickMatched}, {q.Mobile, jobs.QuickMobile}, {q.NotDNC, jobs.QuickNotDNC}, {q.NotLitigator, jobs.QuickNotLitigator}} {
 		if f.ok {
 			out = append(out, f.f)
 		}
@@ -103,13 +104,13 @@ func (x *result) Query(ctx context.Context, q Query) (View, error) {
 	f := library.Filter{Text: q.Text}
 	for _, k := range q.Quick {
 		switch k {
-		case QuickMatched:
+		case jobs.QuickMatched:
 			f.MatchedOnly = true
-		case QuickMobile:
+		case jobs.QuickMobile:
 			f.MobileOnly = true
-		case QuickNotDNC:
+		case jobs.QuickNotDNC:
 			f.NotDNC = true
-		case QuickNotLitigator:
+		case jobs.QuickNotLitigator:
 			f.NotLitigator = true
 		default:
 			return nil, fmt.Errorf("unknown quick filter %q", k)
@@ -161,7 +162,7 @@ func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool,
 		_, err := export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Progress: intProgress(progress)})
 		return err
 	}
-	if j.Kind == KindDNC {
+	if j.Kind == jobs.KindDNC {
 		rows, err := callableDNCRows(ctx, j.ResultPath)
 		if err != nil {
 			return err
@@ -213,7 +214,7 @@ func newestScrubOf(lib *library.Library, traceID string) (string, error) {
 		return "", err
 	}
 	for _, e := range entries { // newest first
-		if e.Meta.Kind == library.KindDNC && e.Meta.ParentTraceID == traceID {
+		if e.Meta.Kind == jobs.KindDNC && e.Meta.ParentTraceID == traceID {
 			return e.Path, nil
 		}
 	}
@@ -225,10 +226,10 @@ func newestScrubOf(lib *library.Library, traceID string) (string, error) {
 // can find it later.
 func (d *Desk) linkParent(s *session, jobID, path string) {
 	sub, err := s.led.SubmissionForJob(context.Background(), jobID)
-	if err != nil || sub.Kind != ledger.KindDNC {
+	if err != nil || sub.Kind != jobs.KindDNC {
 		return
 	}
-	var o submitOptions
+	var o submit.Options
 	if json.Unmarshal(sub.Options, &o) != nil || o.ParentTraceID == "" {
 		return
 	}
@@ -271,9 +272,9 @@ func (d *Desk) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, erro
 		if hits != nil && hits[e.Path] == nil {
 			continue
 		}
-		kind := KindTrace
-		if e.Meta.Kind == library.KindDNC {
-			kind = KindDNC
+		kind := jobs.KindTrace
+		if e.Meta.Kind == jobs.KindDNC {
+			kind = jobs.KindDNC
 		}
 		name := e.Meta.Name
 		if name == "" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -23,16 +24,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 )
-
-// submitOptions are the preparation choices kept with a submission: part of
-// what makes two submissions the same, and the link from a phone list to
-// the trace it came from.
-type submitOptions struct {
-	DropDuplicates bool   `json:"drop_duplicates,omitempty"`
-	HeaderLine     int    `json:"header_line,omitempty"`
-	Sheet          string `json:"sheet,omitempty"`
-	ParentTraceID  string `json:"parent_trace_id,omitempty"`
-}
 
 // Inspect reads a picked file (CSV or XLSX) in one streaming pass.
 func (d *Desk) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
@@ -102,9 +93,9 @@ func (d *Desk) SavePreset(ctx context.Context, name string, headers []string, m 
 	if err != nil {
 		return err
 	}
-	kind := mapping.Trace
+	kind := jobs.KindTrace
 	if _, ok := m[mapping.Phone]; ok && len(m) == 1 {
-		kind = mapping.DNC
+		kind = jobs.KindDNC
 	}
 	return st.SavePreset(mapping.NewPreset(name, headers, kind, mapping.Mapping(m).Clone(), "", false))
 }
@@ -123,7 +114,7 @@ func (d *Desk) SubmitTrace(ctx context.Context, up client.TraceUpload, opts inpu
 	if err != nil {
 		return "", err
 	}
-	prep, err := prepare.Prepare(ctx, up.Path, ins, prepare.Plan{Kind: mapping.Trace, Mapping: m, DropDuplicates: dropDuplicates, Input: opts})
+	prep, err := prepare.Prepare(ctx, up.Path, ins, prepare.Plan{Kind: jobs.KindTrace, Mapping: m, DropDuplicates: dropDuplicates, Input: opts})
 	if err != nil {
 		return "", err
 	}
@@ -132,17 +123,17 @@ func (d *Desk) SubmitTrace(ctx context.Context, up client.TraceUpload, opts inpu
 	if name == "" {
 		name = prep.FileName
 	}
-	mode := up.Mode
+	mode := jobs.Mode(up.Mode)
 	if mode == "" {
-		mode = client.ModeNormal
+		mode = jobs.ModeNormal
 	}
 	req := submit.Request{
-		Kind:        ledger.KindTrace,
+		Kind:        jobs.KindTrace,
 		File:        submit.File{Path: prep.Path, Name: name, SHA256: prep.SHA256, Size: prep.Size, Rows: prep.Rows},
 		Mapping:     prep.Mapping,
 		Mode:        mode,
 		IncludeLLCs: up.IncludeLLCs,
-		Options:     submitOptions{DropDuplicates: dropDuplicates, HeaderLine: opts.HeaderLine, Sheet: opts.Sheet},
+		Options:     submit.Options{DropDuplicates: dropDuplicates, HeaderLine: opts.HeaderLine, Sheet: opts.Sheet},
 		Again:       again,
 		Progress:    up.Progress,
 	}
@@ -173,7 +164,7 @@ func (d *Desk) SubmitDNC(ctx context.Context, up client.DNCUpload, opts input.Op
 	if err != nil {
 		return "", err
 	}
-	prep, err := prepare.Prepare(ctx, up.Path, ins, prepare.Plan{Kind: mapping.DNC, Mapping: m, Input: opts})
+	prep, err := prepare.Prepare(ctx, up.Path, ins, prepare.Plan{Kind: jobs.KindDNC, Mapping: m, Input: opts})
 	if err != nil {
 		return "", err
 	}
@@ -186,10 +177,10 @@ func (d *Desk) SubmitDNC(ctx context.Context, up client.DNCUpload, opts input.Op
 	parent := d.phoneLists[up.Path]
 	d.mu.Unlock()
 	req := submit.Request{
-		Kind:     ledger.KindDNC,
+		Kind:     jobs.KindDNC,
 		File:     submit.File{Path: prep.Path, Name: name, SHA256: prep.SHA256, Size: prep.Size, Rows: prep.Rows},
 		Mapping:  prep.Mapping,
-		Options:  submitOptions{HeaderLine: opts.HeaderLine, Sheet: opts.Sheet, ParentTraceID: parent},
+		Options:  submit.Options{HeaderLine: opts.HeaderLine, Sheet: opts.Sheet, ParentTraceID: parent},
 		Again:    again,
 		Progress: up.Progress,
 	}
@@ -356,14 +347,14 @@ func (d *Desk) Single(ctx context.Context, req *client.SingleTraceRequest) (*cli
 		}
 		var ue *submit.UnknownError
 		if errors.As(err, &ue) {
-			d.emit(Event{Kind: EventStatus, Job: Job{Key: fmt.Sprintf("submission-%d", ue.SubmissionID), Kind: KindSingle,
-				Name: submit.SingleName(req), Status: StatusUnknown, Rows: 1, CreatedAt: time.Now()}})
+			d.emit(Event{Kind: EventStatus, Job: Job{Key: fmt.Sprintf("submission-%d", ue.SubmissionID), Kind: jobs.KindSingle,
+				Name: submit.SingleName(req), Status: jobs.StatusUnknown, Rows: 1, CreatedAt: time.Now()}})
 		}
 		return nil, err
 	}
 	res := out.Result
 	now := time.Now().UTC()
-	d.emit(Event{Kind: EventStatus, Job: Job{ID: out.JobID, Key: out.JobID, Kind: KindSingle, Name: submit.SingleName(req), Status: "completed", Rows: 1,
+	d.emit(Event{Kind: EventStatus, Job: Job{ID: out.JobID, Key: out.JobID, Kind: jobs.KindSingle, Name: submit.SingleName(req), Status: "completed", Rows: 1,
 		Matches: map[bool]int{true: 1}[res.Matched], Charged: res.Credits, Refunded: res.CreditsRefunded, CreatedAt: now, CompletedAt: now}})
 	d.emit(Event{Kind: EventAccount})
 	return res, nil

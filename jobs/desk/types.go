@@ -6,35 +6,22 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 )
-
-// Kind is what sort of job a row of the jobs list is.
-type Kind string
-
-// Kinds of job.
-const (
-	KindTrace  Kind = "trace"  // a bulk trace
-	KindSingle Kind = "single" // a single-record trace (no file, no webhook)
-	KindDNC    Kind = "dnc"
-)
-
-// StatusUnknown is the status of a submission whose outcome is not known: the
-// upload may have reached the server and been charged. Reconcile settles it.
-const StatusUnknown = "unknown"
 
 // Job is one row of the jobs list: a trace (bulk or single) or a DNC job,
 // from the local ledger, the API, or both merged.
 type Job struct {
 	ID   string // the API id; empty for an unknown submission that never got one
 	Key  string // stable identity in the list: ID, or the ledger's intent id
-	Kind Kind
+	Kind jobs.Kind
 	Name string
 	// Status is the API status ("processing", "completed", "failed", or any
-	// other value the server sends) or StatusUnknown.
-	Status       string
+	// other value the server sends) or jobs.StatusUnknown.
+	Status       jobs.Status
 	ErrorMessage string
 
-	Mode        string
+	Mode        jobs.Mode
 	IncludeLLCs bool
 	Rows        int
 	EntityRows  int
@@ -56,15 +43,15 @@ type Job struct {
 func (j Job) Net() int64 { return j.Charged - j.Refunded }
 
 // Final reports whether the job will not change any more on the server.
-func (j Job) Final() bool { return j.Status == "completed" || j.Status == "failed" }
+func (j Job) Final() bool { return j.Status.Final() }
 
 // CanRetryWebhook: the API re-fires webhooks of completed or failed jobs only,
 // and single traces never fire one.
-func (j Job) CanRetryWebhook() bool { return j.Kind != KindSingle && j.ID != "" && j.Final() }
+func (j Job) CanRetryWebhook() bool { return j.Kind != jobs.KindSingle && j.ID != "" && j.Final() }
 
 // HasResult: a result file exists or can be downloaded.
 func (j Job) HasResult() bool {
-	return j.ResultPath != "" || (j.Status == "completed" && j.Kind != KindSingle && j.ID != "")
+	return j.ResultPath != "" || (j.Status == "completed" && j.Kind != jobs.KindSingle && j.ID != "")
 }
 
 // EventKind says what happened to a job.
@@ -111,7 +98,7 @@ var (
 type LibraryItem struct {
 	Path      string
 	JobID     string
-	Kind      Kind
+	Kind      jobs.Kind
 	Name      string
 	Rows      int
 	CreatedAt time.Time
@@ -120,22 +107,11 @@ type LibraryItem struct {
 	Hits []string
 }
 
-// Quick filters of the result viewer; each applies only when its columns exist.
-type QuickFilter string
-
-// The quick filters.
-const (
-	QuickMatched      QuickFilter = "matched"       // match_status = matched
-	QuickMobile       QuickFilter = "mobile"        // any phone_N_type = mobile, or line_type = mobile
-	QuickNotDNC       QuickFilter = "not_dnc"       // dnc = false
-	QuickNotLitigator QuickFilter = "not_litigator" // litigator = false
-)
-
 // Query is a view of a result: filter text (any cell contains it, case
 // insensitive), quick filters, and a sort column (-1 for file order).
 type Query struct {
 	Text    string
-	Quick   []QuickFilter
+	Quick   []jobs.QuickFilter
 	SortCol int
 	Desc    bool
 }
@@ -153,7 +129,7 @@ type Result interface {
 	Path() string
 	Headers() []string
 	// QuickFilters are the quick filters this result's columns allow.
-	QuickFilters() []QuickFilter
+	QuickFilters() []jobs.QuickFilter
 	// Warnings name the damage reading the file got around (nil for a
 	// sound file), for the viewer to show above the rows.
 	Warnings() []string

@@ -16,6 +16,7 @@ import (
 	"slices"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -33,8 +34,8 @@ type Tier struct {
 
 // Result is the estimate of a bulk trace.
 type Result struct {
-	Mode        string `json:"mode"`
-	IncludeLLCs bool   `json:"include_llcs"`
+	Mode        jobs.Mode `json:"mode"`
+	IncludeLLCs bool      `json:"include_llcs"`
 	// TotalRows and EntityRows are what the provider will report as
 	// total_rows and entity_rows.
 	TotalRows  int `json:"total_rows"`
@@ -116,9 +117,9 @@ type PlanOutlook struct {
 // splits are the accepted splits when m names their derived columns and
 // ins is of the original file (see Options).
 // A nil pricing prices at 0 with a warning; a nil account cannot pay.
-func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs bool, pricing *client.Pricing, account *client.Account, splits ...mapping.Split) Result {
+func Estimate(ins *input.Inspection, m mapping.Mapping, mode jobs.Mode, includeLLCs bool, pricing *client.Pricing, account *client.Account, splits ...mapping.Split) Result {
 	if mode == "" {
-		mode = mapping.ModeNormal
+		mode = jobs.ModeNormal
 	}
 	r := Result{Mode: mode, IncludeLLCs: includeLLCs}
 	var rates client.Rates
@@ -134,7 +135,7 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 		r.Stale = !Fits(ins, m, splits...)
 	}
 	indRate := rates.Normal
-	if mode == mapping.ModeEnhanced {
+	if mode == jobs.ModeEnhanced {
 		indRate = rates.Enhanced
 	}
 	r.Individuals = Tier{Rows: r.TotalRows - r.EntityRows, Rate: indRate, Billed: true,
@@ -144,7 +145,7 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 	case !includeLLCs:
 		r.SkippedRows = r.EntityRows
 		r.Companies.Note = "companies skipped: not traced, not billed (include LLCs to trace them)"
-	case mode == mapping.ModeEnhanced:
+	case mode == jobs.ModeEnhanced:
 		r.Companies.Rate, r.Companies.Billed = rates.Enhanced, true
 		r.Companies.Note = "companies folded into the enhanced job, at the enhanced rate"
 	default:
@@ -162,7 +163,7 @@ func Estimate(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs
 	if r.Stale {
 		r.Warnings = append(r.Warnings, "the company-row count was made for other name columns: inspect the file again")
 	}
-	if mode != mapping.ModeNormal && mode != mapping.ModeEnhanced {
+	if mode != jobs.ModeNormal && mode != jobs.ModeEnhanced {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("mode %q is not one the provider knows", mode))
 	}
 	return r

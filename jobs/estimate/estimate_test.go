@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -26,7 +27,7 @@ func TestEstimateTiers(t *testing.T) {
 	// 100 rows, 10 of them companies, 4 duplicates.
 	ins := &input.Inspection{Rows: 100, EntityRows: 10, DuplicateRows: 4, NameColumns: []string{"First", "Last"}}
 	tests := []struct {
-		mode                   string
+		mode                   jobs.Mode
 		llcs                   bool
 		indRate, coRate        int64
 		coBilled               bool

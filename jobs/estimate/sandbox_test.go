@@ -16,6 +16,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -134,17 +135,17 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 		name string
 		path string
 		m    mapping.Mapping
-		mode []string
+		mode []jobs.Mode
 	}
 	cases := []fileCase{
-		{"utf-8, both groups' names", utf8File, full, []string{"normal", "enhanced"}},
-		{"utf-8, mailing group", utf8File, mail, []string{"normal", "enhanced"}},
-		{"windows-1252 prepared", cp1252File, full, []string{"normal", "enhanced"}},
-		{"utf-16 prepared", utf16File, full, []string{"normal", "enhanced"}},
-		{"xlsx prepared", xlsxFile, mail, []string{"normal", "enhanced"}},
-		{"mixed line ends prepared", mixedFile, full, []string{"normal", "enhanced"}},
-		{"enhanced, no names", utf8File, prop, []string{"enhanced"}},
-		{"enhanced, last name only", utf8File, lastOnly, []string{"enhanced"}},
+		{"utf-8, both groups' names", utf8File, full, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"utf-8, mailing group", utf8File, mail, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"windows-1252 prepared", cp1252File, full, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"utf-16 prepared", utf16File, full, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"xlsx prepared", xlsxFile, mail, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"mixed line ends prepared", mixedFile, full, []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}},
+		{"enhanced, no names", utf8File, prop, []jobs.Mode{jobs.ModeEnhanced}},
+		{"enhanced, last name only", utf8File, lastOnly, []jobs.Mode{jobs.ModeEnhanced}},
 	}
 	for _, fc := range cases {
 		for _, mode := range fc.mode {
@@ -171,7 +172,7 @@ func TestEstimateMatchesSandboxCost(t *testing.T) {
 					if est.Stale || !est.CanPay {
 						t.Fatalf("estimate %+v", est)
 					}
-					got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, FileName: up.FileName, Mode: mode, ColumnMapping: up.Mapping, IncludeLLCs: llcs})
+					got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, FileName: up.FileName, Mode: string(mode), ColumnMapping: up.Mapping, IncludeLLCs: llcs})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -359,7 +360,7 @@ func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sug := mapping.AutoMap(ins0.Headers, ins0.Sample, mapping.Trace)
+	sug := mapping.AutoMap(ins0.Headers, ins0.Sample, jobs.KindTrace)
 	if len(sug.Splits) != 2 {
 		t.Fatalf("splits %+v", sug.Splits)
 	}
@@ -381,7 +382,7 @@ func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
 	if counts.DroppedDuplicates != 0 || counts.Rows != 70 || counts.EntityRows != 30 {
 		t.Errorf("counts %+v", counts)
 	}
-	for _, mode := range []string{"normal", "enhanced"} {
+	for _, mode := range []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced} {
 		for _, llcs := range []bool{false, true} {
 			if e := Estimate(WithCounts(ins, counts), counts.Mapping, mode, llcs, pr, nil); e.Stale || e.EntityRows != 30 {
 				t.Errorf("estimate from counts %+v", e)
@@ -390,7 +391,7 @@ func TestEstimateWithSplitsMatchesSandbox(t *testing.T) {
 			if est.Stale || est.EntityRows != 30 {
 				t.Fatalf("estimate %+v", est)
 			}
-			got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, Mode: mode, ColumnMapping: up.Mapping, IncludeLLCs: llcs})
+			got, err := c.Traces.Create(ctx, &client.TraceUpload{Path: up.Path, Mode: string(mode), ColumnMapping: up.Mapping, IncludeLLCs: llcs})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
@@ -189,7 +190,7 @@ func zipEntry(t *testing.T, path, name string) string {
 
 func TestSummaryEqualsMeta(t *testing.T) {
 	src := writeResult(t, [][]string{{"first_name", "match_status"}, {"A", "matched"}, {"B", "no_match"}})
-	meta := &library.Meta{JobID: "trc_8f3a2b", Kind: library.KindTrace, Name: "owners.csv", Mode: "enhanced",
+	meta := &library.Meta{JobID: "trc_8f3a2b", Kind: jobs.KindTrace, Name: "owners.csv", Mode: "enhanced",
 		Status: "completed", IncludeLLCs: true, TotalRows: 2, EntityRows: 1, MatchCount: 1, NoMatchCount: 1,
 		ErrorCount: 0, Rate: 25, CreditsCharged: 50, CreditsRefunded: 25,
 		CreatedAt: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC), CompletedAt: time.Date(2026, 3, 4, 5, 9, 0, 0, time.UTC),
@@ -481,7 +482,7 @@ func TestHeaderOnlyAndRaggedRows(t *testing.T) {
 func TestSummaryOfDNCJob(t *testing.T) {
 	src := writeResult(t, [][]string{{"phone", "phone_normalized", "dnc", "litigator", "line_type", "status"},
 		{"2125550101", "2125550101", "true", "false", "mobile", "ok"}, {"x", "", "false", "false", "unknown", "invalid"}})
-	meta := &library.Meta{JobID: "dnc_42", Kind: library.KindDNC, Name: "phones.csv", Status: "completed",
+	meta := &library.Meta{JobID: "dnc_42", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed",
 		TotalRows: 2, MatchCount: 1, ErrorCount: 1, Rate: 1, CreditsCharged: 2, CreditsRefunded: 1, ParentTraceID: "trc_9"}
 	dst := filepath.Join(t.TempDir(), "out.xlsx")
 	if _, err := Export(context.Background(), src, dst, Options{Meta: meta}); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
@@ -566,7 +567,7 @@ func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 		if m.IncludeLLCs {
 			llcs = "yes"
 		}
-		if m.Kind == library.KindDNC {
+		if m.Kind == jobs.KindDNC {
 			rows = [][]any{
 				{"Job", m.Name}, {"Job ID", m.JobID}, {"Kind", "DNC scrub"}, {"Source file", m.SourceFile},
 				{"Status", m.Status}, {"Total rows", m.TotalRows},

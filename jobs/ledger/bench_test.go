@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // BenchmarkSubmissionSteps is the ledger's share of one submission: three
@@ -20,7 +22,7 @@ func BenchmarkSubmissionSteps(b *testing.B) {
 	mapping := map[string]string{"first_name": "First", "last_name": "Last"}
 	b.ResetTimer()
 	for i := range b.N {
-		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "f.csv", FileHash: "h", Rows: 10, Mapping: mapping})
+		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Rows: 10, Mapping: mapping})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -28,7 +30,7 @@ func BenchmarkSubmissionSteps(b *testing.B) {
 			b.Fatal(err)
 		}
 		if err := l.MarkCreated(ctx, id, Created{JobID: fmt.Sprintf("trc_%d", i), Charged: 10,
-			Job: Job{Kind: KindTrace, Status: StatusProcessing}}); err != nil {
+			Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +47,7 @@ func BenchmarkRecordJobState(b *testing.B) {
 	last := json.RawMessage(`{"id":"trc_1","status":"processing","total_rows":40000}`)
 	b.ResetTimer()
 	for i := range b.N {
-		j := Job{ID: fmt.Sprintf("trc_%d", i%50), Kind: KindTrace, Status: StatusProcessing, Last: last, CreatedAt: time.Now()}
+		j := Job{ID: fmt.Sprintf("trc_%d", i%50), Kind: jobs.KindTrace, Status: jobs.StatusProcessing, Last: last, CreatedAt: time.Now()}
 		if err := l.RecordJobState(ctx, j, Spend{Charged: 40000}); err != nil {
 			b.Fatal(err)
 		}
@@ -62,7 +64,7 @@ func BenchmarkEntries(b *testing.B) {
 	defer l.Close()
 	ctx := context.Background()
 	for i := range 1000 {
-		l.RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: KindTrace, Status: StatusCompleted,
+		l.RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: jobs.KindTrace, Status: jobs.StatusCompleted,
 			Last: json.RawMessage(`{"id":"x"}`), CreatedAt: time.Now()}, Spend{Charged: 10, Refunded: 2})
 	}
 	b.ResetTimer()

@@ -8,32 +8,16 @@ import (
 	"fmt"
 	"strings"
 	"time"
-)
 
-// Job kinds.
-const (
-	KindTrace  = "trace"  // a bulk trace
-	KindDNC    = "dnc"    // a DNC scrub
-	KindSingle = "single" // a single trace (synchronous, final at once)
+	"github.com/skipdesk/skipdesk/jobs"
 )
-
-// Statuses the ledger treats as final. Any other status (including ones the
-// spec does not list) counts as still in flight.
-const (
-	StatusProcessing = "processing"
-	StatusCompleted  = "completed"
-	StatusFailed     = "failed"
-)
-
-// Final reports whether a job status is one a job never leaves.
-func Final(status string) bool { return status == StatusCompleted || status == StatusFailed }
 
 // Job is the last known state of one job.
 type Job struct {
 	ID           string
-	Kind         string
+	Kind         jobs.Kind
 	Name         string
-	Status       string
+	Status       jobs.Status // any status other than completed or failed (one the spec does not list too) is in flight
 	TotalRows    int
 	CreatedAt    time.Time // the server's
 	CompletedAt  time.Time

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/webhook"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
@@ -46,7 +47,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		ctx := context.Background()
-		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "crash.csv", FileHash: "abc", Rows: 3})
+		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "crash.csv", FileHash: "abc", Rows: 3})
 		if err == nil {
 			err = l.MarkSent(ctx, id)
 		}
@@ -114,7 +115,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	if mode != "wal" || sync != 2 || conns != 1 {
 		t.Errorf("journal_mode = %q, synchronous = %d (2 is FULL), connections = %d; want wal, FULL, one writer", mode, sync, conns)
 	}
-	id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "a.csv", Rows: 2})
+	id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "a.csv", Rows: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,14 +276,14 @@ func TestReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: KindTrace, Status: StatusProcessing, Name: "x.csv"}); err != nil {
+	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusProcessing, Name: "x.csv"}); err != nil {
 		t.Fatal(err)
 	}
 	j, err := ro.Job(ctx, "trc_1")
 	if err != nil || j.Name != "x.csv" {
 		t.Fatalf("read-only sees the writer's commit: %+v, %v", j, err)
 	}
-	if err := ro.UpsertJob(ctx, Job{ID: "trc_2", Kind: KindTrace}); err == nil {
+	if err := ro.UpsertJob(ctx, Job{ID: "trc_2", Kind: jobs.KindTrace}); err == nil {
 		t.Fatal("a read-only ledger accepted a write")
 	}
 }
@@ -315,7 +316,7 @@ func makeUnwritable(t *testing.T, path string) {
 func TestUnwritableLedgerIsRefused(t *testing.T) {
 	l, dir := openTest(t)
 	ctx := context.Background()
-	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: KindTrace, Status: StatusCompleted, Name: "x.csv"}); err != nil {
+	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: "x.csv"}); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -346,7 +347,7 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 func TestSubmissionLifecycle(t *testing.T) {
 	l, _ := openTest(t)
 	ctx := context.Background()
-	s := &Submission{Kind: KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
+	s := &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
 		Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
 		Options: json.RawMessage(`{"drop_duplicates":true}`), Estimate: json.RawMessage(`{"credits":5}`)}
 	id, err := l.RecordIntent(ctx, s)
@@ -359,10 +360,10 @@ func TestSubmissionLifecycle(t *testing.T) {
 	if err := l.MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
 		t.Fatal(err)
 	}
-	if j, err := l.Job(ctx, "trc_1"); err != nil || j.Kind != KindTrace {
+	if j, err := l.Job(ctx, "trc_1"); err != nil || j.Kind != jobs.KindTrace {
 		t.Fatalf("job of a created submission: %+v, %v", j, err)
 	}
-	id2, _ := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "b.csv"})
+	id2, _ := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "b.csv"})
 	if err := l.MarkSent(ctx, id2); err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func TestSubmissionLifecycle(t *testing.T) {
 	}
 	resp := json.RawMessage(`{"id":"trc_2","cost":7}`)
 	if err := l.MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
-		Job: Job{Kind: KindTrace, Name: "b.csv", Status: StatusProcessing, TotalRows: 5}}); err != nil {
+		Job: Job{Kind: jobs.KindTrace, Name: "b.csv", Status: jobs.StatusProcessing, TotalRows: 5}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := l.Submission(ctx, id2)
@@ -389,7 +390,7 @@ func TestSubmissionLifecycle(t *testing.T) {
 		t.Fatal("a created submission became unknown")
 	}
 	j, err := l.Job(ctx, "trc_2")
-	if err != nil || j.Status != StatusProcessing || j.TotalRows != 5 {
+	if err != nil || j.Status != jobs.StatusProcessing || j.TotalRows != 5 {
 		t.Fatalf("job: %+v, %v", j, err)
 	}
 	sp, _ := l.JobSpend(ctx, "trc_2")
@@ -407,7 +408,7 @@ func TestSubmissionLifecycle(t *testing.T) {
 		t.Fatal("JobAdopted(trc_9) = true")
 	}
 
-	id3, _ := l.RecordIntent(ctx, &Submission{Kind: KindDNC, FileName: "c.csv"})
+	id3, _ := l.RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "c.csv"})
 	l.MarkSent(ctx, id3)
 	if err := l.MarkUnknown(ctx, id3, "connection reset"); err != nil {
 		t.Fatal(err)
@@ -430,10 +431,10 @@ func TestFindDuplicate(t *testing.T) {
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return base }
 	mapping := map[string]string{"first_name": "F", "last_name": "L"}
-	key := DuplicateKey{Kind: KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
+	key := DuplicateKey{Kind: jobs.KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
 		Options: json.RawMessage(`{"b":1,"a":2}`)}
 	add := func(state State, created time.Time, opts string, m map[string]string) int64 {
-		id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
+		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
 			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created})
 		if err != nil {
 			t.Fatal(err)
@@ -477,20 +478,20 @@ func TestUpsertJobNeverRegresses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Name: "p.csv", Status: StatusProcessing, CreatedAt: created, TotalRows: 9,
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Name: "p.csv", Status: jobs.StatusProcessing, CreatedAt: created, TotalRows: 9,
 		Last: json.RawMessage(`{"status":"processing"}`)}))
 	inflight, _ := l.InFlight(ctx)
 	if len(inflight) != 1 {
 		t.Fatalf("in flight: %d", len(inflight))
 	}
 	done := created.Add(time.Minute)
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Status: StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: KindDNC, Status: StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
+	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
 	j, err := l.Job(ctx, "dnc_1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.Status != StatusCompleted || string(j.Last) != `{"status":"completed"}` || !j.CompletedAt.Equal(done) ||
+	if j.Status != jobs.StatusCompleted || string(j.Last) != `{"status":"completed"}` || !j.CompletedAt.Equal(done) ||
 		!j.CreatedAt.Equal(created) || j.Name != "p.csv" || j.TotalRows != 9 {
 		t.Fatalf("job after a stale update: %+v", j)
 	}
@@ -512,7 +513,7 @@ func TestUpsertJobNeverRegresses(t *testing.T) {
 	if err != nil || d.SHA256 != "abc" || d.Rows != 9 {
 		t.Fatalf("download: %+v, %v", d, err)
 	}
-	must(l.UpsertJob(ctx, Job{ID: "s1", Kind: KindSingle, Status: StatusCompleted}))
+	must(l.UpsertJob(ctx, Job{ID: "s1", Kind: jobs.KindSingle, Status: jobs.StatusCompleted}))
 	entries, err := l.Entries(ctx)
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("entries: %+v, %v", entries, err)
@@ -583,8 +584,8 @@ func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
 	l, _ := openTest(t)
 	st := PresetStore{L: l}
 	var _ mapping.PresetStore = st
-	a := mapping.NewPreset("a", []string{"First", "Last"}, mapping.Trace, mapping.Mapping{"first_name": "First"}, "normal", true)
-	b := mapping.NewPreset("b", []string{"Phone"}, mapping.DNC, mapping.Mapping{"phone": "Phone"}, "", false)
+	a := mapping.NewPreset("a", []string{"First", "Last"}, jobs.KindTrace, mapping.Mapping{"first_name": "First"}, "normal", true)
+	b := mapping.NewPreset("b", []string{"Phone"}, jobs.KindDNC, mapping.Mapping{"phone": "Phone"}, "", false)
 	for _, p := range []mapping.Preset{a, b, a} {
 		if err := st.SavePreset(p); err != nil {
 			t.Fatal(err)
@@ -600,7 +601,7 @@ func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
 	if ps[1].Signature != a.Signature || ps[1].Mapping["first_name"] != "First" || !ps[1].IncludeLLCs {
 		t.Fatalf("round trip: %+v", ps[1])
 	}
-	got, err := mapping.MatchPreset(st, []string{"last", "first"}, mapping.Trace)
+	got, err := mapping.MatchPreset(st, []string{"last", "first"}, jobs.KindTrace)
 	if err != nil || got == nil || got.Name != "a" {
 		t.Fatalf("MatchPreset through the ledger: %+v, %v", got, err)
 	}
@@ -655,8 +656,8 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 	ctx := context.Background()
 	var states []JobState
 	for i := range 300 {
-		states = append(states, JobState{Job: Job{ID: fmt.Sprintf("trc_%04d", i), Kind: KindTrace, Name: strings.Repeat("n", 100),
-			Status: StatusProcessing}, Spend: Spend{Charged: 3}})
+		states = append(states, JobState{Job: Job{ID: fmt.Sprintf("trc_%04d", i), Kind: jobs.KindTrace, Name: strings.Repeat("n", 100),
+			Status: jobs.StatusProcessing}, Spend: Spend{Charged: 3}})
 	}
 	if err := l.RecordJobStates(ctx, states); err != nil {
 		t.Fatal(err)
@@ -726,7 +727,7 @@ func TestMigrationUpgradesOlderLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	id, err := l.RecordIntent(ctx, &Submission{Kind: KindTrace, FileName: "kept.csv", Rows: 7})
+	id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "kept.csv", Rows: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

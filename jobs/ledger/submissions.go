@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // State is where a submission stands.
@@ -40,7 +42,7 @@ func (s State) Pending() bool { return s == StateIntent || s == StateSent || s =
 type Submission struct {
 	ID        int64
 	CreatedAt time.Time
-	Kind      string // "trace", "dnc" or "single"
+	Kind      jobs.Kind
 	State     State
 
 	FilePath string // the uploaded file (the prepared copy)
@@ -50,7 +52,7 @@ type Submission struct {
 	Rows     int // data rows in the upload
 
 	Mapping     map[string]string
-	Mode        string
+	Mode        jobs.Mode
 	IncludeLLCs bool
 	Options     json.RawMessage // other preparation options, a JSON object
 	Estimate    json.RawMessage // the cost estimate shown before submitting
@@ -322,10 +324,10 @@ func (l *Ledger) querySubmissions(ctx context.Context, q string, args ...any) ([
 // DuplicateKey is what makes two submissions the same: the same bytes sent
 // the same way.
 type DuplicateKey struct {
-	Kind        string
+	Kind        jobs.Kind
 	FileHash    string
 	Mapping     map[string]string
-	Mode        string
+	Mode        jobs.Mode
 	IncludeLLCs bool
 	Options     json.RawMessage
 }

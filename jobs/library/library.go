@@ -23,12 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/client"
-)
-
-// Kinds of result.
-const (
-	KindTrace = "trace"
-	KindDNC   = "dnc"
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // RecordSuffix ends the name of a job record beside its result.
@@ -37,10 +32,10 @@ const RecordSuffix = ".job.json"
 // Meta is the job record kept beside a result.
 type Meta struct {
 	JobID           string            `json:"job_id"`
-	Kind            string            `json:"kind"` // "trace" or "dnc"
+	Kind            jobs.Kind         `json:"kind"` // trace or dnc
 	Name            string            `json:"name"`
-	Mode            string            `json:"mode,omitempty"`
-	Status          string            `json:"status,omitempty"`
+	Mode            jobs.Mode         `json:"mode,omitempty"`
+	Status          jobs.Status       `json:"status,omitempty"`
 	IncludeLLCs     bool              `json:"include_llcs,omitempty"`
 	TotalRows       int               `json:"total_rows"`
 	EntityRows      int               `json:"entity_rows,omitempty"`
@@ -129,7 +124,7 @@ func (l *Library) PathFor(m Meta) string {
 	base := SanitizeName(trimExt(m.Name))
 	if base == "" {
 		base = "result"
-		if m.Kind == KindDNC {
+		if m.Kind == jobs.KindDNC {
 			base = "dnc"
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 func TestSanitizeName(t *testing.T) {
@@ -45,7 +47,7 @@ func TestPathFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 11, 21, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) // 2026-11-22 in UTC
-	m := Meta{JobID: "trc_01HX9Z8A7B6C5D", Kind: KindTrace, Name: "Owners: Essex/Union.csv", CreatedAt: day}
+	m := Meta{JobID: "trc_01HX9Z8A7B6C5D", Kind: jobs.KindTrace, Name: "Owners: Essex/Union.csv", CreatedAt: day}
 	p := lib.PathFor(m)
 	if want := filepath.Join(lib.Dir(), "Owners_ Essex_Union 2026-11-22 7B6C5D.csv"); p != want {
 		t.Errorf("PathFor = %q, want %q", p, want)
@@ -99,9 +101,9 @@ func TestRecordAndList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	older := Meta{JobID: "trc_000001", Kind: KindTrace, Name: "old.csv", CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+	older := Meta{JobID: "trc_000001", Kind: jobs.KindTrace, Name: "old.csv", CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		CreditsCharged: 100, CreditsRefunded: 30, MatchCount: 7}
-	newer := Meta{JobID: "dnc_000002", Kind: KindDNC, Name: "new.csv", CreatedAt: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
+	newer := Meta{JobID: "dnc_000002", Kind: jobs.KindDNC, Name: "new.csv", CreatedAt: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
 	for _, m := range []Meta{older, newer} {
 		p := lib.PathFor(m)
 		if err := os.WriteFile(p, []byte("a,b\r\n1,2\r\n"), 0o644); err != nil {
@@ -132,7 +134,7 @@ func TestRecordAndList(t *testing.T) {
 		t.Errorf("record read back = %+v", got)
 	}
 	o := entries[1]
-	if o.HasRecord || o.Meta.JobID != "abc123" || o.Meta.Kind != KindTrace || o.Meta.CreatedAt.Format("2006-01-02") != "2026-01-15" {
+	if o.HasRecord || o.Meta.JobID != "abc123" || o.Meta.Kind != jobs.KindTrace || o.Meta.CreatedAt.Format("2006-01-02") != "2026-01-15" {
 		t.Errorf("orphan = %+v", o)
 	}
 	if _, err := os.Stat(RecordPath(entries[0].Path)); err != nil || !strings.HasSuffix(RecordPath(entries[0].Path), ".job.json") {
@@ -169,8 +171,8 @@ func TestSearch(t *testing.T) {
 		"Ann,Lee,9 Pine Rd,,,,no_match\r\n"
 	dnc := "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
 		"1 (212) 555-0147,2125550147,true,false,mobile,ok\r\n"
-	tm := Meta{JobID: "trc_t1", Kind: KindTrace, Name: "owners.csv", CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	dm := Meta{JobID: "dnc_d1", Kind: KindDNC, Name: "phones.csv", CreatedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}
+	tm := Meta{JobID: "trc_t1", Kind: jobs.KindTrace, Name: "owners.csv", CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	dm := Meta{JobID: "dnc_d1", Kind: jobs.KindDNC, Name: "phones.csv", CreatedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}
 	for m, body := range map[*Meta]string{&tm: trace, &dm: dnc} {
 		p := lib.PathFor(*m)
 		os.WriteFile(p, []byte(body), 0o644)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Field is one named value of a row.
@@ -235,7 +237,7 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 }
 
 // sniffKind tells a DNC result from a trace result by its header.
-func sniffKind(path string) string {
+func sniffKind(path string) jobs.Kind {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
@@ -249,9 +251,9 @@ func sniffKind(path string) string {
 	}
 	switch {
 	case strings.Contains(head, "phone_normalized") && strings.Contains(head, "litigator"):
-		return KindDNC
+		return jobs.KindDNC
 	case strings.Contains(head, "match_status"):
-		return KindTrace
+		return jobs.KindTrace
 	}
 	return ""
 }

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Guess is one automatic mapping of a header to a key.
@@ -61,7 +63,7 @@ const MinConfidence = 0.5
 // key and each key at most one header: the highest confidence wins. Columns
 // holding full names or single-line addresses are offered as Splits rather
 // than mapped whole.
-func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
+func AutoMap(headers []string, sample [][]string, kind jobs.Kind) Suggestion {
 	keys := Keys(kind)
 	profiles := make([]profile, len(headers))
 	for i := range headers {
@@ -115,7 +117,7 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 		out.Guesses = append(out.Guesses, Guess{Key: c.key, Header: headers[c.col], Column: c.col, Confidence: round2(c.score), Reason: c.reason})
 	}
 	sort.Slice(out.Guesses, func(a, b int) bool { return keyIndex(out.Guesses[a].Key) < keyIndex(out.Guesses[b].Key) })
-	if kind == Trace {
+	if kind == jobs.KindTrace {
 		out.Splits = append(out.Splits, suggestSplits(headers, sample, profiles, out.Mapping(), usedCol)...)
 	}
 	return out
@@ -125,11 +127,11 @@ func AutoMap(headers []string, sample [][]string, kind Kind) Suggestion {
 // confidence kept: a phone column whatever its header (in a phone list), and
 // zips, states and street addresses under a header that says nothing
 // ("Column 3", what a blank header becomes).
-func fromValues(ws []string, p profile, kind Kind) (string, float64) {
+func fromValues(ws []string, p profile, kind jobs.Kind) (string, float64) {
 	if p.n < 2 {
 		return "", 0
 	}
-	if kind == DNC {
+	if kind == jobs.KindDNC {
 		if p.phone >= 0.8 {
 			return Phone, MinConfidence
 		}
@@ -161,7 +163,7 @@ func keyIndex(k string) int {
 }
 
 // bestKeyForHeader is the key a header reads as, without a sample.
-func bestKeyForHeader(h string, kind Kind) (string, float64) {
+func bestKeyForHeader(h string, kind jobs.Kind) (string, float64) {
 	best, bestS := "", 0.0
 	for _, k := range Keys(kind) {
 		if s, _ := scoreHeader(h, k); s > bestS {
@@ -210,7 +212,7 @@ func compact(h string) string { return strings.Join(words(h), "") }
 var compactKeys = map[string]string{}
 
 func init() {
-	for _, f := range append(Fields(Trace), Fields(DNC)...) {
+	for _, f := range append(Fields(jobs.KindTrace), Fields(jobs.KindDNC)...) {
 		compactKeys[f.Key] = strings.ReplaceAll(f.Key, "_", "")
 	}
 }

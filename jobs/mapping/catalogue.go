@@ -9,22 +9,10 @@
 // a sample of rows and, for the blank-column warning, per-column blank counts.
 package mapping
 
-import "sort"
+import (
+	"sort"
 
-// Kind is the kind of submission a mapping is for.
-type Kind string
-
-const (
-	// Trace is a bulk skip trace (POST /traces).
-	Trace Kind = "trace"
-	// DNC is a Do-Not-Call scrub (POST /dnc).
-	DNC Kind = "dnc"
-)
-
-// Modes of a trace.
-const (
-	ModeNormal   = "normal"
-	ModeEnhanced = "enhanced"
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Groups of the trace fields, as the spec names them.
@@ -78,15 +66,15 @@ var dncFields = []Field{
 }
 
 // Fields returns the fields of a kind of submission, in the spec's order.
-func Fields(kind Kind) []Field {
-	if kind == DNC {
+func Fields(kind jobs.Kind) []Field {
+	if kind == jobs.KindDNC {
 		return append([]Field(nil), dncFields...)
 	}
 	return append([]Field(nil), traceFields...)
 }
 
 // Keys returns the field keys of a kind, in the spec's order.
-func Keys(kind Kind) []string {
+func Keys(kind jobs.Kind) []string {
 	fs := Fields(kind)
 	out := make([]string, len(fs))
 	for i, f := range fs {

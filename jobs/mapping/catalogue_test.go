@@ -3,14 +3,16 @@ package mapping
 import (
 	"reflect"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 func TestCatalogue(t *testing.T) {
-	if got := Keys(Trace); !reflect.DeepEqual(got, []string{FirstName, LastName, PropertyStreet, PropertyCity, PropertyState, PropertyZip,
+	if got := Keys(jobs.KindTrace); !reflect.DeepEqual(got, []string{FirstName, LastName, PropertyStreet, PropertyCity, PropertyState, PropertyZip,
 		MailingStreet, MailingCity, MailingState, MailingZip}) {
 		t.Errorf("trace keys %v", got)
 	}
-	if got := Keys(DNC); !reflect.DeepEqual(got, []string{Phone}) {
+	if got := Keys(jobs.KindDNC); !reflect.DeepEqual(got, []string{Phone}) {
 		t.Errorf("dnc keys %v", got)
 	}
 	for group, want := range map[string][]string{GroupName: nameKeys, GroupProperty: propertyKeys, GroupMailing: mailingKeys, GroupPhone: {Phone}} {
@@ -18,7 +20,7 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("GroupKeys(%q) = %v", group, got)
 		}
 	}
-	for _, f := range append(Fields(Trace), Fields(DNC)...) {
+	for _, f := range append(Fields(jobs.KindTrace), Fields(jobs.KindDNC)...) {
 		if f.Label == "" || f.Label == f.Key || Label(f.Key) != f.Label {
 			t.Errorf("field %+v needs a human label", f)
 		}
@@ -27,7 +29,7 @@ func TestCatalogue(t *testing.T) {
 		t.Error("an unknown key labels as itself")
 	}
 	// Fields returns a copy.
-	fs := Fields(Trace)
+	fs := Fields(jobs.KindTrace)
 	fs[0].Label = "changed"
 	if Label(FirstName) == "changed" {
 		t.Error("Fields exposes the catalogue")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // FuzzAutoMap checks that AutoMap never panics, never maps a header twice or
@@ -16,7 +18,7 @@ func FuzzAutoMap(f *testing.F) {
 	f.Fuzz(func(t *testing.T, hs, row string) {
 		headers := strings.Split(hs, "|")
 		sample := [][]string{strings.Split(row, "|"), strings.Split(row, "|")[:1]}
-		for _, kind := range []Kind{Trace, DNC} {
+		for _, kind := range []jobs.Kind{jobs.KindTrace, jobs.KindDNC} {
 			s := AutoMap(headers, sample, kind)
 			keys, cols := map[string]bool{}, map[int]bool{}
 			for _, g := range s.Guesses {
@@ -51,6 +53,6 @@ func BenchmarkAutoMap200(b *testing.B) {
 		sample[i] = row
 	}
 	for b.Loop() {
-		AutoMap(hs, sample, Trace)
+		AutoMap(hs, sample, jobs.KindTrace)
 	}
 }

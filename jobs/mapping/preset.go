@@ -11,17 +11,19 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Preset is a mapping the user saved under a name, found again when a file
 // with the same header signature comes back.
 type Preset struct {
-	Name        string  `json:"name"`
-	Signature   string  `json:"signature"` // Signature of the headers it was saved for
-	Kind        Kind    `json:"kind"`
-	Mapping     Mapping `json:"mapping"`
-	Mode        string  `json:"mode,omitempty"`
-	IncludeLLCs bool    `json:"include_llcs,omitempty"`
+	Name        string    `json:"name"`
+	Signature   string    `json:"signature"` // Signature of the headers it was saved for
+	Kind        jobs.Kind `json:"kind"`
+	Mapping     Mapping   `json:"mapping"`
+	Mode        jobs.Mode `json:"mode,omitempty"`
+	IncludeLLCs bool      `json:"include_llcs,omitempty"`
 }
 
 // PresetStore keeps presets. The job ledger implements it; NewFileStore is a
@@ -53,7 +55,7 @@ func Signature(headers []string) string {
 // match, the most recently saved one (last in the store's order) wins. The
 // returned preset's mapping names the headers as this file spells them (the
 // signature ignores case and punctuation).
-func MatchPreset(store PresetStore, headers []string, kind Kind) (*Preset, error) {
+func MatchPreset(store PresetStore, headers []string, kind jobs.Kind) (*Preset, error) {
 	ps, err := store.Presets()
 	if err != nil {
 		return nil, err
@@ -100,7 +102,7 @@ func respell(m Mapping, headers []string) (Mapping, bool) {
 }
 
 // NewPreset makes a preset for a file's headers.
-func NewPreset(name string, headers []string, kind Kind, m Mapping, mode string, includeLLCs bool) Preset {
+func NewPreset(name string, headers []string, kind jobs.Kind, m Mapping, mode jobs.Mode, includeLLCs bool) Preset {
 	return Preset{Name: name, Signature: Signature(headers), Kind: kind, Mapping: m.Clean(), Mode: mode, IncludeLLCs: includeLLCs}
 }
 

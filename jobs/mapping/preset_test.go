@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // memStore is an in-memory PresetStore.
@@ -59,38 +61,38 @@ func TestSignature(t *testing.T) {
 
 func testStore(t *testing.T, s PresetStore) {
 	hs := []string{"Owner First", "Owner Last", "Situs Address", "Situs City", "Situs State", "Situs Zip"}
-	m := AutoMap(hs, nil, Trace).Mapping()
-	if p, err := MatchPreset(s, hs, Trace); err != nil || p != nil {
+	m := AutoMap(hs, nil, jobs.KindTrace).Mapping()
+	if p, err := MatchPreset(s, hs, jobs.KindTrace); err != nil || p != nil {
 		t.Fatalf("empty store matched %v, %v", p, err)
 	}
-	if err := s.SavePreset(NewPreset("county", hs, Trace, m, ModeEnhanced, true)); err != nil {
+	if err := s.SavePreset(NewPreset("county", hs, jobs.KindTrace, m, jobs.ModeEnhanced, true)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SavePreset(NewPreset("phones", []string{"Phone"}, DNC, Mapping{Phone: "Phone"}, "", false)); err != nil {
+	if err := s.SavePreset(NewPreset("phones", []string{"Phone"}, jobs.KindDNC, Mapping{Phone: "Phone"}, "", false)); err != nil {
 		t.Fatal(err)
 	}
 	// Same headers in another order and case.
-	p, err := MatchPreset(s, []string{"situs zip", "Owner Last", "Owner First", "Situs Address", "Situs City", "Situs State"}, Trace)
-	if err != nil || p == nil || p.Name != "county" || p.Mode != ModeEnhanced || !p.IncludeLLCs {
+	p, err := MatchPreset(s, []string{"situs zip", "Owner Last", "Owner First", "Situs Address", "Situs City", "Situs State"}, jobs.KindTrace)
+	if err != nil || p == nil || p.Name != "county" || p.Mode != jobs.ModeEnhanced || !p.IncludeLLCs {
 		t.Fatalf("match = %+v, %v", p, err)
 	}
 	// The mapping comes back spelled as the new file spells its headers.
 	if p.Mapping[PropertyZip] != "situs zip" || p.Mapping[FirstName] != "Owner First" {
 		t.Errorf("mapping not respelled: %v", p.Mapping)
 	}
-	if p, _ := MatchPreset(s, hs, DNC); p != nil {
-		t.Errorf("matched a trace preset for a DNC file: %+v", p)
+	if p, _ := MatchPreset(s, hs, jobs.KindDNC); p != nil {
+		t.Errorf("matched a trace preset for a jobs.KindDNC file: %+v", p)
 	}
-	if p, _ := MatchPreset(s, hs[:5], Trace); p != nil {
+	if p, _ := MatchPreset(s, hs[:5], jobs.KindTrace); p != nil {
 		t.Errorf("matched other headers: %+v", p)
 	}
 	// Re-saved under another name: the newest wins.
 	m2 := m.Clone()
 	m2[MailingStreet] = "Situs Address"
-	if err := s.SavePreset(NewPreset("county v2", hs, Trace, m2, ModeNormal, false)); err != nil {
+	if err := s.SavePreset(NewPreset("county v2", hs, jobs.KindTrace, m2, jobs.ModeNormal, false)); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := MatchPreset(s, hs, Trace); p == nil || p.Name != "county v2" {
+	if p, _ := MatchPreset(s, hs, jobs.KindTrace); p == nil || p.Name != "county v2" {
 		t.Errorf("newest preset should win: %+v", p)
 	}
 	if err := s.DeletePreset("county v2"); err != nil {
@@ -99,7 +101,7 @@ func testStore(t *testing.T, s PresetStore) {
 	if err := s.DeletePreset("never saved"); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := MatchPreset(s, hs, Trace); p == nil || p.Name != "county" {
+	if p, _ := MatchPreset(s, hs, jobs.KindTrace); p == nil || p.Name != "county" {
 		t.Errorf("after delete: %+v", p)
 	}
 	ps, _ := s.Presets()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // TestValidateAgreesWithSandbox sends random mappings to the sandbox (an
@@ -36,7 +37,7 @@ func TestValidateAgreesWithSandbox(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(p, []byte(strings.Join(fileHeaders, ",")+"\r\nAnn,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701,2125550147\r\n"), 0o600)
 
-	keys := append(Keys(Trace), "frist_name", "zip", "phone", "mailing_adress")
+	keys := append(Keys(jobs.KindTrace), "frist_name", "zip", "phone", "mailing_adress")
 	values := append(append([]string{}, fileHeaders...), "Nope", "first name")
 	rng := rand.New(rand.NewPCG(4, 2))
 	agreed := map[bool]int{}
@@ -58,9 +59,9 @@ func TestValidateAgreesWithSandbox(t *testing.T) {
 				m[keys[rng.IntN(len(keys))]] = values[rng.IntN(len(values))]
 			}
 		}
-		mode := []string{ModeNormal, ModeEnhanced}[rng.IntN(2)]
+		mode := []jobs.Mode{jobs.ModeNormal, jobs.ModeEnhanced}[rng.IntN(2)]
 		mine := Validate(fileHeaders, m, mode)
-		_, err := c.Traces.Create(context.Background(), &client.TraceUpload{Path: p, Mode: mode, ColumnMapping: m})
+		_, err := c.Traces.Create(context.Background(), &client.TraceUpload{Path: p, Mode: string(mode), ColumnMapping: m})
 		var ae *client.APIError
 		switch {
 		case err == nil:

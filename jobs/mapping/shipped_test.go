@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
@@ -15,24 +16,24 @@ import (
 func TestAutoMapShippedUglyFiles(t *testing.T) {
 	tests := []struct {
 		file   string
-		kind   Kind
+		kind   jobs.Kind
 		want   Mapping
 		splits []string // columns offered for splitting
 		codes  []string // problems of the proposed mapping (with the splits accepted)
 	}{
-		{"vendor-1252-semicolons.csv", Trace,
+		{"vendor-1252-semicolons.csv", jobs.KindTrace,
 			Mapping{FirstName: "Owner 1 First Name", LastName: "Owner 1 Last Name", PropertyStreet: "Situs Address",
 				PropertyCity: "Site City", PropertyZip: "Site Zip", MailingStreet: "Mail Address", MailingCity: "Mail City", MailingZip: "Mail Zip"},
 			nil, []string{CodeNoAddressGroup, CodeIncompleteGroup, CodeIncompleteGroup}}, // the file has no state columns
-		{"pasted-mixed-encodings.csv", Trace,
+		{"pasted-mixed-encodings.csv", jobs.KindTrace,
 			Mapping{FirstName: "Owner First", LastName: "Owner Last", PropertyStreet: "Property Address",
 				PropertyCity: "Property City", PropertyState: "Property State", PropertyZip: "Property Zip"},
 			nil, nil},
-		{"bom-title-dup-headers.csv", Trace, Mapping{}, []string{"Name"},
+		{"bom-title-dup-headers.csv", jobs.KindTrace, Mapping{}, []string{"Name"},
 			[]string{CodeNoAddressGroup}},
-		{"bom-title-dup-headers.csv", DNC, Mapping{Phone: "Phone"}, nil, nil},
-		{"utf16le-tabs.csv", DNC, Mapping{Phone: "Phone"}, nil, nil},
-		{"utf16le-nobom-chinese.csv", DNC, Mapping{Phone: "电话"}, nil, nil}, // from the values alone
+		{"bom-title-dup-headers.csv", jobs.KindDNC, Mapping{Phone: "Phone"}, nil, nil},
+		{"utf16le-tabs.csv", jobs.KindDNC, Mapping{Phone: "Phone"}, nil, nil},
+		{"utf16le-nobom-chinese.csv", jobs.KindDNC, Mapping{Phone: "电话"}, nil, nil}, // from the values alone
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+"/"+string(tt.kind), func(t *testing.T) {
@@ -54,10 +55,10 @@ func TestAutoMapShippedUglyFiles(t *testing.T) {
 				t.Errorf("splits of %q, want %q", cols, tt.splits)
 			}
 			var r Result
-			if tt.kind == DNC {
+			if tt.kind == jobs.KindDNC {
 				r = ValidateDNC(headers, s.Mapping())
 			} else {
-				r = Validate(headers, s.WithSplits(ins.Headers), ModeNormal)
+				r = Validate(headers, s.WithSplits(ins.Headers), jobs.ModeNormal)
 			}
 			if got := codes(Result{Problems: r.Errors()}); !reflect.DeepEqual(got, tt.codes) {
 				t.Errorf("problems %v, want %v", r.Errors(), tt.codes)

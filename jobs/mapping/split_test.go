@@ -3,6 +3,8 @@ package mapping
 import (
 	"reflect"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 func TestSuggestNameSplit(t *testing.T) {
@@ -12,7 +14,7 @@ func TestSuggestNameSplit(t *testing.T) {
 		{"GARCIA MARIA", "2 Oak Ave", "Waco", "TX", "76701"},
 		{"ACME HOLDINGS LLC", "3 Pine Rd", "Waco", "TX", "76701"},
 	}
-	s := AutoMap(hs, sample, Trace)
+	s := AutoMap(hs, sample, jobs.KindTrace)
 	if len(s.Splits) != 1 {
 		t.Fatalf("splits = %+v, want one name split", s.Splits)
 	}
@@ -27,14 +29,14 @@ func TestSuggestNameSplit(t *testing.T) {
 	if m[FirstName] != "first_name" || m[LastName] != "last_name" || m[PropertyZip] != "Property Zip" {
 		t.Errorf("WithSplits = %v", m)
 	}
-	if r := Validate(append(hs, "first_name", "last_name"), m, ModeNormal); !r.OK() {
+	if r := Validate(append(hs, "first_name", "last_name"), m, jobs.ModeNormal); !r.OK() {
 		t.Errorf("mapping after split does not validate: %v", r.Problems)
 	}
 }
 
 func TestNoNameSplitWhenNamesMapped(t *testing.T) {
 	hs := []string{"Owner Name", "First Name", "Last Name", "Address", "City", "State", "Zip"}
-	s := AutoMap(hs, [][]string{{"John Smith", "John", "Smith", "1 Elm St", "Austin", "TX", "78701"}}, Trace)
+	s := AutoMap(hs, [][]string{{"John Smith", "John", "Smith", "1 Elm St", "Austin", "TX", "78701"}}, jobs.KindTrace)
 	if len(s.Splits) != 0 {
 		t.Errorf("splits = %+v", s.Splits)
 	}
@@ -46,7 +48,7 @@ func TestSuggestAddressSplit(t *testing.T) {
 		{"Ann", "Lee", "123 Main St, Springfield, IL 62704", "PO Box 12, Austin, TX 78701-1234"},
 		{"Bo", "Ray", "9 Elm Ave, Apt 4, Peoria IL 61602", "9 Elm Ave, Peoria, IL 61602"},
 	}
-	s := AutoMap(hs, sample, Trace)
+	s := AutoMap(hs, sample, jobs.KindTrace)
 	if len(s.Splits) != 2 {
 		t.Fatalf("splits = %+v", s.Splits)
 	}
@@ -61,11 +63,11 @@ func TestSuggestAddressSplit(t *testing.T) {
 		t.Errorf("property example = %q", p.ExampleInto)
 	}
 	got := s.WithSplits(hs)
-	if r := Validate(append(hs, p.Columns(hs)...), got, ModeNormal); !reflect.DeepEqual(codes(r), []string{CodeColumnAbsent, CodeColumnAbsent, CodeColumnAbsent, CodeColumnAbsent}) {
+	if r := Validate(append(hs, p.Columns(hs)...), got, jobs.ModeNormal); !reflect.DeepEqual(codes(r), []string{CodeColumnAbsent, CodeColumnAbsent, CodeColumnAbsent, CodeColumnAbsent}) {
 		// Only the four mailing derived columns are absent from this header list.
 		t.Errorf("after splits: %v", r.Problems)
 	}
-	if r := Validate(append(append(hs, p.Columns(hs)...), m.Columns(hs)...), got, ModeNormal); !r.OK() {
+	if r := Validate(append(append(hs, p.Columns(hs)...), m.Columns(hs)...), got, jobs.ModeNormal); !r.OK() {
 		t.Errorf("with both derived column sets: %v", r.Problems)
 	}
 }

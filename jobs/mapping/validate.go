@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Severity tells a problem the provider rejects from advice it does not give.
@@ -162,22 +164,22 @@ func WithBlankThreshold(f float64) Option { return func(o *options) { o.blankThr
 // Keys mapped to "" count as not mapped (see Mapping.Clean). mode "" is the
 // provider's default, normal. Headers are compared exactly, as the provider
 // compares them.
-func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
+func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Result {
 	o := options{blankThreshold: 0.5}
 	for _, f := range opts {
 		f(&o)
 	}
 	r := Result{Problems: []Problem{}}
 	if mode == "" {
-		mode = ModeNormal
+		mode = jobs.ModeNormal
 	}
-	if mode != ModeNormal && mode != ModeEnhanced {
-		r.add(Problem{Code: CodeInvalidMode, Message: fmt.Sprintf("mode must be %q or %q, not %q", ModeNormal, ModeEnhanced, mode)})
-		mode = ModeNormal
+	if mode != jobs.ModeNormal && mode != jobs.ModeEnhanced {
+		r.add(Problem{Code: CodeInvalidMode, Message: fmt.Sprintf("mode must be %q or %q, not %q", jobs.ModeNormal, jobs.ModeEnhanced, mode)})
+		mode = jobs.ModeNormal
 	}
 
 	// 1. missing required names.
-	if mode == ModeNormal {
+	if mode == jobs.ModeNormal {
 		var missing []string
 		for _, k := range nameKeys {
 			if m[k] == "" {
@@ -203,7 +205,7 @@ func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
 		if m[k] == "" || isTraceKey(k) {
 			continue
 		}
-		s := closestKey(k, Trace)
+		s := closestKey(k, jobs.KindTrace)
 		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: s,
 			Message: fmt.Sprintf("Unknown key %q in the column mapping; did you mean %q?", k, s)})
 	}
@@ -216,7 +218,7 @@ func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
 	absent(&r, headers, m, isTraceKey)
 
 	// Warnings.
-	if mode == ModeEnhanced {
+	if mode == jobs.ModeEnhanced {
 		var named []string
 		for _, k := range nameKeys {
 			if m[k] != "" {
@@ -232,7 +234,7 @@ func Validate(headers []string, m Mapping, mode string, opts ...Option) Result {
 	return r
 }
 
-// ValidateDNC checks a DNC mapping: the key phone mapped to a column of the
+// ValidateDNC checks a jobs.KindDNC mapping: the key phone mapped to a column of the
 // file, and no other key.
 func ValidateDNC(headers []string, m Mapping, opts ...Option) Result {
 	o := options{blankThreshold: 0.5}
@@ -435,7 +437,7 @@ func joinAnd(s []string) string {
 // closestKey names the valid key closest to an unknown one: first by the
 // auto-mapper's reading of it as a header ("zipcode" → property_zip), then by
 // edit distance, ties broken by the catalogue's order.
-func closestKey(unknown string, kind Kind) string {
+func closestKey(unknown string, kind jobs.Kind) string {
 	keys := Keys(kind)
 	if k, score := bestKeyForHeader(unknown, kind); score >= 0.6 {
 		return k

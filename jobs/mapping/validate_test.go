@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 var fileHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip",
@@ -42,7 +44,7 @@ func TestValidateCases(t *testing.T) {
 	tests := []struct {
 		name  string
 		m     Mapping
-		mode  string
+		mode  jobs.Mode
 		codes []string
 		keys  [][]string // Keys of each problem
 		says  [][]string // words each message must contain
@@ -214,7 +216,7 @@ func TestValidateDNC(t *testing.T) {
 // first 50 headers and counts the others.
 func TestValidateAbsentColumnListsFiftyHeaders(t *testing.T) {
 	hs := headers200()
-	r := Validate(hs, with(fullMapping(), PropertyZip, "ZIP"), ModeNormal)
+	r := Validate(hs, with(fullMapping(), PropertyZip, "ZIP"), jobs.ModeNormal)
 	if len(r.Problems) != 1 || r.Problems[0].Code != CodeColumnAbsent {
 		t.Fatalf("problems %v", r.Problems)
 	}
@@ -230,7 +232,7 @@ func TestClosestKey(t *testing.T) {
 		"property_zipcode": PropertyZip, "mail_zip": MailingZip, "mailing_st": MailingState, "street": PropertyStreet,
 		"city": PropertyCity, "mailing_addr": MailingStreet, "frist": FirstName, "lsat": LastName, "stat": PropertyState,
 	} {
-		if got := closestKey(in, Trace); got != want {
+		if got := closestKey(in, jobs.KindTrace); got != want {
 			t.Errorf("closestKey(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -276,7 +278,7 @@ func FuzzValidate(f *testing.F) {
 				m[k] = v
 			}
 		}
-		r := Validate(headers, m, mode)
+		r := Validate(headers, m, jobs.Mode(mode))
 		for _, p := range r.Problems {
 			if p.Message == "" {
 				t.Fatalf("problem without message: %+v", p)

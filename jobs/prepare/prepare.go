@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -42,7 +43,7 @@ type Plan struct {
 	// Kind is the kind of submission. For a DNC scrub, duplicates are rows
 	// whose phone normalises to a number already seen (what phone.Scan
 	// counts as Duplicates); invalid phones are never dropped.
-	Kind mapping.Kind
+	Kind jobs.Kind
 	// KeyColumns form the duplicate key; nil means DefaultKeyColumns (the
 	// mapped columns, the key estimate.Options gives the inspection, so that
 	// the rows dropped are the ones Inspection.DuplicateRows counted). Values
@@ -301,7 +302,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 	}
 	var keyIdx []int
 	phoneCol := -1
-	if plan.DropDuplicates && plan.Kind == mapping.DNC && plan.KeyColumns == nil {
+	if plan.DropDuplicates && plan.Kind == jobs.KindDNC && plan.KeyColumns == nil {
 		phoneCol = slices.Index(headers, plan.Mapping[mapping.Phone])
 		if phoneCol < 0 {
 			return &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}

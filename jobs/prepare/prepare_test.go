@@ -13,9 +13,11 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/xuri/excelize/v2"
 )
 
 func writeFile(t *testing.T, name string, b []byte) string {
@@ -192,7 +194,7 @@ func TestSplitsWritten(t *testing.T) {
 		"GARCIA MARIA,somewhere,z\r\n"
 	p := writeFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace)
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
 	// The file's own "first_name" column is taken by the auto-map; the user
 	// prefers splitting the owner name (whose derived column must then not
 	// clash with it).
@@ -220,7 +222,7 @@ func TestSplitsWritten(t *testing.T) {
 	if u.SplitFailures["Property Address"] != 1 || len(u.SplitFailures) != 1 {
 		t.Errorf("split failures %v", u.SplitFailures)
 	}
-	if r := mapping.Validate(got[0], u.Mapping, mapping.ModeNormal); !r.OK() {
+	if r := mapping.Validate(got[0], u.Mapping, jobs.ModeNormal); !r.OK() {
 		t.Errorf("mapping to send does not validate against the upload: %v (%v)", r.Problems, u.Mapping)
 	}
 	if u.Mapping[mapping.FirstName] != "first_name_2" {
@@ -294,7 +296,7 @@ func TestDropDuplicatePhones(t *testing.T) {
 		"Fa,3055550101\n" // dropped
 	p := writeFile(t, "phones.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
-	u, err := Prepare(context.Background(), p, ins, Plan{Kind: mapping.DNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"}, DropDuplicates: true, Dir: t.TempDir()})
+	u, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"}, DropDuplicates: true, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +307,7 @@ func TestDropDuplicatePhones(t *testing.T) {
 	if !slices.Equal(names, []string{"Ann", "Cy", "Di", "Ed"}) || u.DroppedDuplicates != 2 || u.Rows != 4 {
 		t.Errorf("kept %v, dropped %d", names, u.DroppedDuplicates)
 	}
-	if _, err := Prepare(context.Background(), p, ins, Plan{Kind: mapping.DNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, DropDuplicates: true, Dir: t.TempDir()}); err == nil {
+	if _, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, DropDuplicates: true, Dir: t.TempDir()}); err == nil {
 		t.Error("missing phone column: no error")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -101,7 +102,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		match    *candidate
 	}
 	var todo []*open
-	finders := map[string]*finder{}
+	finders := map[jobs.Kind]*finder{}
 	for _, s := range pending {
 		if busy[s.ID] {
 			continue
@@ -170,7 +171,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		switch {
 		case match != nil:
 			c := ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged, Adopted: true, Job: match.job}
-			if ledger.Final(match.job.Status) {
+			if match.job.Status.Final() {
 				c.Refunded = match.refunded
 			}
 			if err := led.MarkCreated(ctx, s.ID, c); err != nil {
@@ -233,7 +234,7 @@ type candidate struct {
 	id                string
 	name              string
 	rows              int
-	mode              string
+	mode              jobs.Mode
 	includeLLCs       bool
 	created           time.Time
 	charged, refunded int64
@@ -244,7 +245,7 @@ type candidate struct {
 // finder reads the list of one kind, newest first, once per Reconcile.
 type finder struct {
 	api   *client.Client
-	kind  string
+	kind  jobs.Kind
 	since time.Time
 	read  bool
 	// complete: the pages read reach back past since (else the page cap
@@ -261,7 +262,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 		var items []candidate
 		var md client.Metadata
 		switch f.kind {
-		case ledger.KindTrace:
+		case jobs.KindTrace:
 			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeBulk})
 			if err != nil {
 				return nil, err
@@ -270,7 +271,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 			for i := range l.Traces {
 				items = append(items, traceCandidate(&l.Traces[i]))
 			}
-		case ledger.KindSingle:
+		case jobs.KindSingle:
 			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeSingle})
 			if err != nil {
 				return nil, err
@@ -278,10 +279,10 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 			md = l.Metadata
 			for i := range l.Traces {
 				c := traceCandidate(&l.Traces[i])
-				c.job.Kind = ledger.KindSingle
+				c.job.Kind = jobs.KindSingle
 				items = append(items, c)
 			}
-		case ledger.KindDNC:
+		case jobs.KindDNC:
 			l, err := f.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: 100})
 			if err != nil {
 				return nil, err
@@ -308,11 +309,11 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 // TraceJob turns an API trace into the ledger's record of it.
 func TraceJob(t *client.Trace) ledger.Job {
 	raw, _ := json.Marshal(t)
-	kind := ledger.KindTrace
+	kind := jobs.KindTrace
 	if t.Type == client.TypeSingle {
-		kind = ledger.KindSingle
+		kind = jobs.KindSingle
 	}
-	j := ledger.Job{ID: t.ID, Kind: kind, Name: t.Name, Status: string(t.Status), TotalRows: t.TotalRows,
+	j := ledger.Job{ID: t.ID, Kind: kind, Name: t.Name, Status: jobs.Status(t.Status), TotalRows: t.TotalRows,
 		CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt, Last: raw}
 	if t.ErrorMessage != nil {
 		j.ErrorMessage = *t.ErrorMessage
@@ -323,7 +324,7 @@ func TraceJob(t *client.Trace) ledger.Job {
 // DNCJob turns an API DNC job into the ledger's record of it.
 func DNCJob(d *client.DNCJob) ledger.Job {
 	raw, _ := json.Marshal(d)
-	j := ledger.Job{ID: d.ID, Kind: ledger.KindDNC, Name: d.Name, Status: string(d.Status), TotalRows: d.TotalRows,
+	j := ledger.Job{ID: d.ID, Kind: jobs.KindDNC, Name: d.Name, Status: jobs.Status(d.Status), TotalRows: d.TotalRows,
 		CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt, Last: raw}
 	if d.ErrorMessage != nil {
 		j.ErrorMessage = *d.ErrorMessage
@@ -333,7 +334,7 @@ func DNCJob(d *client.DNCJob) ledger.Job {
 
 func traceCandidate(t *client.Trace) candidate {
 	j := TraceJob(t)
-	return candidate{id: t.ID, name: t.Name, rows: t.TotalRows, mode: t.Mode, includeLLCs: t.IncludeLLCs, created: t.CreatedAt,
+	return candidate{id: t.ID, name: t.Name, rows: t.TotalRows, mode: jobs.Mode(t.Mode), includeLLCs: t.IncludeLLCs, created: t.CreatedAt,
 		charged: t.CreditsCharged, refunded: t.CreditsRefunded, job: j, raw: j.Last}
 }
 
@@ -360,7 +361,7 @@ func fitting(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, cand
 		if s.Rows > 0 && c.rows != s.Rows {
 			continue
 		}
-		if s.Kind == ledger.KindTrace && ((c.mode != "" && s.Mode != "" && c.mode != s.Mode) || c.includeLLCs != s.IncludeLLCs) {
+		if s.Kind == jobs.KindTrace && ((c.mode != "" && s.Mode != "" && c.mode != s.Mode) || c.includeLLCs != s.IncludeLLCs) {
 			continue
 		}
 		adopted, err := led.JobAdopted(ctx, c.id)

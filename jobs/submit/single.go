@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
 // SingleRequest is one single-record trace.
 type SingleRequest struct {
 	Trace    client.SingleTraceRequest
-	Estimate any                            // the cost shown before the click
+	Estimate *Estimate                      // the cost shown before the click
 	OnStep   func(Step, *ledger.Submission) // as Request.OnStep
 }
 
@@ -52,7 +53,7 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 		return nil, err
 	}
 	sum := sha256.Sum256(body)
-	sub := &ledger.Submission{Kind: ledger.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
+	sub := &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
 		FileSize: int64(len(body)), Rows: 1, Options: body, Estimate: est}
 	id, done, err := recordActive(ctx, led, sub)
 	if err != nil {
@@ -104,7 +105,7 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	raw, _ := json.Marshal(res)
 	now := time.Now()
 	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: res.Credits, Refunded: res.CreditsRefunded,
-		Job: ledger.Job{Kind: ledger.KindSingle, Name: sub.FileName, Status: ledger.StatusCompleted, TotalRows: 1,
+		Job: ledger.Job{Kind: jobs.KindSingle, Name: sub.FileName, Status: jobs.StatusCompleted, TotalRows: 1,
 			CreatedAt: now, CompletedAt: now, Last: raw}})
 	if err != nil {
 		return nil, &UnknownError{SubmissionID: id, Err: fmt.Errorf("single trace %s was charged but could not be recorded: %w", jobID, err)}

@@ -21,7 +21,9 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
 // DuplicateWindow is how far back Submit looks for the same submission.
@@ -90,19 +92,18 @@ type File struct {
 
 // Request is one submission.
 type Request struct {
-	Kind string // ledger.KindTrace or ledger.KindDNC
+	Kind jobs.Kind // jobs.KindTrace or jobs.KindDNC
 	File File
 	// Mapping is the column mapping: service key → header. For a DNC job it
-	// is {"phone": header}.
+	// is {mapping.Phone: header}.
 	Mapping     map[string]string
-	Mode        string // traces: client.ModeNormal (default) or client.ModeEnhanced
+	Mode        jobs.Mode // traces: jobs.ModeNormal (default) or jobs.ModeEnhanced
 	IncludeLLCs bool
-	// Options are the other choices that shaped the upload (dropped
-	// duplicates, splits, header line…): part of what makes two
-	// submissions the same. Any JSON-encodable value; nil for none.
-	Options any
-	// Estimate is the cost estimate the user saw, kept with the intent.
-	Estimate any
+	// Options are the other choices that shaped the upload: part of what
+	// makes two submissions the same.
+	Options Options
+	// Estimate is the cost the person saw, kept with the intent.
+	Estimate *Estimate
 	// Again submits even when the same submission was made recently.
 	Again bool
 	// Progress receives upload progress.
@@ -110,6 +111,27 @@ type Request struct {
 	// OnStep, when set, is called after each step is committed (before the
 	// next one starts). Tests use it to stop the process at each step.
 	OnStep func(Step, *ledger.Submission)
+}
+
+// Options are the preparation choices that shaped an upload besides the
+// mapping and the mode. The window and the command line fill the same
+// struct, so the same choices made in either are the same submission.
+type Options struct {
+	DropDuplicates bool `json:"drop_duplicates,omitempty"`
+	// Splits are the columns split into service fields (a full-name or a
+	// one-line address column).
+	Splits     []string `json:"splits,omitempty"`
+	HeaderLine int      `json:"header_line,omitempty"` // the header's line in the picked file; 0 detected
+	Sheet      string   `json:"sheet,omitempty"`       // the workbook sheet; "" the first
+	// ParentTraceID links a scrub of a trace's phones to that trace.
+	ParentTraceID string `json:"parent_trace_id,omitempty"`
+}
+
+// Estimate is what the person was shown before paying.
+type Estimate struct {
+	Credits    int64 `json:"credits"`
+	Rows       int   `json:"rows"`
+	EntityRows int   `json:"entity_rows,omitempty"`
 }
 
 // Result is a created job.
@@ -156,15 +178,15 @@ func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissio
 
 func (r *Request) normalise() error {
 	switch r.Kind {
-	case ledger.KindTrace:
+	case jobs.KindTrace:
 		if r.Mode == "" {
-			r.Mode = client.ModeNormal
+			r.Mode = jobs.ModeNormal
 		}
 		if len(r.Mapping) == 0 {
 			return errors.New("submit: a trace needs a column mapping")
 		}
-	case ledger.KindDNC:
-		if r.Mapping["phone"] == "" {
+	case jobs.KindDNC:
+		if r.Mapping[mapping.Phone] == "" {
 			return errors.New("submit: a DNC scrub needs the phone column (mapping key \"phone\")")
 		}
 		r.Mode, r.IncludeLLCs = "", false
@@ -183,14 +205,11 @@ func (r *Request) normalise() error {
 	return nil
 }
 
-func encodeOptional(v any, what string) (json.RawMessage, error) {
-	if v == nil {
+func encodeOptional(e *Estimate, what string) (json.RawMessage, error) {
+	if e == nil {
 		return nil, nil
 	}
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw, nil
-	}
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("submit: %s: %w", what, err)
 	}
@@ -207,9 +226,9 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	if err := req.normalise(); err != nil {
 		return nil, err
 	}
-	opts, err := encodeOptional(req.Options, "options")
+	opts, err := json.Marshal(req.Options)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("submit: options: %w", err)
 	}
 	est, err := encodeOptional(req.Estimate, "estimate")
 	if err != nil {
@@ -255,26 +274,27 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	step(StepSent)
 
 	res := &Result{Submission: sub}
-	var jobID, status, name string
+	var jobID, name string
+	var status jobs.Status
 	var charged int64
 	var rows int
 	var response any
 	switch req.Kind {
-	case ledger.KindTrace:
+	case jobs.KindTrace:
 		var c *client.TraceCreated
-		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: req.File.Name, Mode: req.Mode,
+		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: req.File.Name, Mode: string(req.Mode),
 			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
 		if err == nil {
 			res.Trace, response = c, c
-			jobID, status, charged, rows, name = c.ID, string(c.Status), c.CreditsCharged, c.TotalRows, req.File.Name
+			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, req.File.Name
 		}
-	case ledger.KindDNC:
+	case jobs.KindDNC:
 		var c *client.DNCCreated
 		c, err = api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: req.File.Name,
-			PhoneColumn: req.Mapping["phone"], Progress: req.Progress})
+			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
 		if err == nil {
 			res.DNC, response = c, c
-			jobID, status, charged, rows, name = c.ID, string(c.Status), c.CreditsCharged, c.TotalRows, c.Name
+			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, c.Name
 		}
 	}
 	// The outcome must be recorded whatever happened to ctx meanwhile.
@@ -310,7 +330,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		name = req.File.Name
 	}
 	if status == "" {
-		status = ledger.StatusProcessing
+		status = jobs.StatusProcessing
 	}
 	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: charged,
 		Job: ledger.Job{Kind: req.Kind, Name: name, Status: status, TotalRows: rows, CreatedAt: time.Now()}})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -67,8 +68,8 @@ func writeFile(t *testing.T, name, content string) File {
 }
 
 func traceReq(f File) Request {
-	return Request{Kind: ledger.KindTrace, File: f, Mapping: ownersMapping, Mode: client.ModeNormal,
-		Options: map[string]any{"drop_duplicates": false}, Estimate: map[string]int{"credits": 2}}
+	return Request{Kind: jobs.KindTrace, File: f, Mapping: ownersMapping, Mode: jobs.ModeNormal,
+		Options: Options{}, Estimate: &Estimate{Credits: 2, Rows: 2}}
 }
 
 // serverJobs counts the bulk traces and DNC jobs on the sandbox.
@@ -122,7 +123,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 		t.Fatalf("submission %+v", sub)
 	}
 	j, err := e.led.Job(ctx, res.JobID)
-	if err != nil || j.Status != ledger.StatusProcessing || j.Name != "owners.csv" || j.Kind != ledger.KindTrace {
+	if err != nil || j.Status != jobs.StatusProcessing || j.Name != "owners.csv" || j.Kind != jobs.KindTrace {
 		t.Fatalf("job %+v, %v", j, err)
 	}
 	if sp, _ := e.led.JobSpend(ctx, res.JobID); sp.Charged != 2 {
@@ -243,7 +244,7 @@ func TestReconcileStates(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	add := func(name string, rows int, state ledger.State, created time.Time) int64 {
-		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: name, FileHash: name,
+		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: name, FileHash: name,
 			Rows: rows, Mode: "normal", CreatedAt: created})
 		if err != nil {
 			t.Fatal(err)
@@ -304,7 +305,7 @@ func TestSubmitDNC(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "phones.csv", "Phone\r\n(512) 555-0101\r\n512-555-0102\r\nbad\r\n")
-	req := Request{Kind: ledger.KindDNC, File: f, Mapping: map[string]string{"phone": "Phone"}}
+	req := Request{Kind: jobs.KindDNC, File: f, Mapping: map[string]string{"phone": "Phone"}}
 	res, err := Submit(ctx, e.api, e.led, req)
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +314,7 @@ func TestSubmitDNC(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	j, err := e.led.Job(ctx, res.JobID)
-	if err != nil || j.Kind != ledger.KindDNC || j.Name != "phones.csv" || j.TotalRows != 3 {
+	if err != nil || j.Kind != jobs.KindDNC || j.Name != "phones.csv" || j.TotalRows != 3 {
 		t.Fatalf("job %+v, %v", j, err)
 	}
 	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, ErrDuplicate) {
@@ -336,10 +337,10 @@ func TestBadRequests(t *testing.T) {
 	f := writeFile(t, "owners.csv", ownersCSV)
 	for name, req := range map[string]Request{
 		"kind":    {Kind: "fax", File: f},
-		"mapping": {Kind: ledger.KindTrace, File: f},
-		"phone":   {Kind: ledger.KindDNC, File: f, Mapping: map[string]string{"x": "y"}},
-		"file":    {Kind: ledger.KindTrace, Mapping: ownersMapping},
-		"hash":    {Kind: ledger.KindTrace, Mapping: ownersMapping, File: File{Path: f.Path}},
+		"mapping": {Kind: jobs.KindTrace, File: f},
+		"phone":   {Kind: jobs.KindDNC, File: f, Mapping: map[string]string{"x": "y"}},
+		"file":    {Kind: jobs.KindTrace, Mapping: ownersMapping},
+		"hash":    {Kind: jobs.KindTrace, Mapping: ownersMapping, File: File{Path: f.Path}},
 	} {
 		if _, err := Submit(context.Background(), e.api, e.led, req); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -363,7 +364,7 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 		t.Fatalf("steps %v", steps)
 	}
 	j, err := e.led.Job(ctx, res.JobID)
-	if err != nil || j.Kind != ledger.KindSingle || j.Status != ledger.StatusCompleted || j.Name != "Single: Ann Lee" {
+	if err != nil || j.Kind != jobs.KindSingle || j.Status != jobs.StatusCompleted || j.Name != "Single: Ann Lee" {
 		t.Fatalf("job %+v, %v", j, err)
 	}
 	sp, _ := e.led.JobSpend(ctx, res.JobID)
@@ -376,7 +377,7 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 
 	// A lookup whose answer was lost is found in GET /traces?type=single.
 	lost := client.SingleTraceRequest{FirstName: "Bob", LastName: "Ray", Address: "2 Oak Ave", City: "Austin", State: "TX", Zip: "78702"}
-	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1})
+	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 		t.Fatalf("reconcile: %+v, %v", out, err)
 	}
 	adopted, _ := e.led.Job(ctx, out[0].JobID)
-	if adopted.Kind != ledger.KindSingle || !strings.EqualFold(adopted.Name, "Single: Bob Ray") {
+	if adopted.Kind != jobs.KindSingle || !strings.EqualFold(adopted.Name, "Single: Bob Ray") {
 		t.Fatalf("adopted %+v", adopted)
 	}
 	if sp, _ := e.led.JobSpend(ctx, adopted.ID); sp.Charged != 1 {
@@ -427,7 +428,7 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 		}
 	}
 	created := time.Now().Add(-time.Hour) // window long past
-	id, _ := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "lost.csv", FileHash: "h", Rows: 3, CreatedAt: created})
+	id, _ := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "lost.csv", FileHash: "h", Rows: 3, CreatedAt: created})
 	e.led.MarkSent(ctx, id)
 	e.led.MarkUnknown(ctx, id, "test")
 	// The list walk ends at page 1, whose oldest job is newer than the window.
@@ -488,7 +489,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	f := writeFile(t, "owners.csv", ownersCSV)
 	// The older one, 90 s ago, never reached the server (no send time
 	// recorded: the window is counted from when it was recorded).
-	older, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
+	older, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
 		Rows: 3, Mode: "normal", Mapping: ownersMapping, CreatedAt: time.Now().Add(-90 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
@@ -573,7 +574,7 @@ func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	oid, err := other.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
+	oid, err := other.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

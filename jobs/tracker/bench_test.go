@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkObservePage100(b *testing.B) {
 	obs := make([]observation, 100)
 	for i := range obs {
 		id := fmt.Sprintf("trc_%06d", i)
-		j := &ledger.Job{ID: id, Kind: ledger.KindTrace, Status: ledger.StatusProcessing, CreatedAt: created}
+		j := &ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusProcessing, CreatedAt: created}
 		if err := led.UpsertJob(ctx, *j); err != nil {
 			b.Fatal(err)
 		}

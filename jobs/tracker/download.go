@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -166,7 +167,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	if err != nil {
 		return err
 	}
-	if job.Status != ledger.StatusCompleted {
+	if job.Status != jobs.StatusCompleted {
 		return nil
 	}
 	if d, err := t.led.JobDownload(ctx, jobID); err == nil {
@@ -207,7 +208,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 				onProgress(done, total)
 			}
 		}
-		if job.Kind == ledger.KindDNC {
+		if job.Kind == jobs.KindDNC {
 			_, err = t.api.DNC.Download(ctx, jobID, path, progress)
 		} else {
 			_, err = t.api.Traces.Download(ctx, jobID, path, progress)
@@ -255,7 +256,7 @@ func (t *Tracker) lockJob(jobID string) (unlock func()) {
 // is there already, and returns its record. A job the ledger does not know
 // (listed by the API, submitted elsewhere) is read from the API and recorded
 // first. It needs a library; it does not need Run.
-func (t *Tracker) Fetch(ctx context.Context, kind, jobID string, progress func(done, total int64)) (*ledger.Download, error) {
+func (t *Tracker) Fetch(ctx context.Context, kind jobs.Kind, jobID string, progress func(done, total int64)) (*ledger.Download, error) {
 	if t.lib == nil {
 		return nil, errors.New("tracker: no library to download into")
 	}
@@ -263,7 +264,7 @@ func (t *Tracker) Fetch(ctx context.Context, kind, jobID string, progress func(d
 	if err != nil && !errors.Is(err, ledger.ErrNotFound) {
 		return nil, err
 	}
-	if known == nil || !ledger.Final(known.Status) {
+	if known == nil || !known.Status.Final() {
 		// Unknown here, or not known to be finished: ask the API.
 		if known != nil {
 			kind = known.Kind
@@ -289,7 +290,7 @@ func (t *Tracker) Fetch(ctx context.Context, kind, jobID string, progress func(d
 	if err != nil {
 		return nil, err
 	}
-	if job.Status != ledger.StatusCompleted {
+	if job.Status != jobs.StatusCompleted {
 		return nil, fmt.Errorf("tracker: job %s is %s; its result can be downloaded once it is completed", jobID, job.Status)
 	}
 	if err := t.fetch(ctx, jobID, progress); err != nil {
@@ -349,7 +350,7 @@ func MetaFor(j *ledger.Job, sub *ledger.Submission) library.Meta {
 	m := library.Meta{JobID: j.ID, Kind: j.Kind, Name: j.Name, Status: j.Status, TotalRows: j.TotalRows,
 		CreatedAt: j.CreatedAt, CompletedAt: j.CompletedAt}
 	switch j.Kind {
-	case ledger.KindDNC:
+	case jobs.KindDNC:
 		var d client.DNCJob
 		if json.Unmarshal(j.Last, &d) == nil && d.ID != "" {
 			m.MatchCount, m.ErrorCount, m.Rate = d.MatchCount, d.ErrorCount, d.Rate
@@ -358,7 +359,7 @@ func MetaFor(j *ledger.Job, sub *ledger.Submission) library.Meta {
 	default:
 		var tr client.Trace
 		if json.Unmarshal(j.Last, &tr) == nil && tr.ID != "" {
-			m.Mode, m.IncludeLLCs, m.EntityRows = tr.Mode, tr.IncludeLLCs, tr.EntityRows
+			m.Mode, m.IncludeLLCs, m.EntityRows = jobs.Mode(tr.Mode), tr.IncludeLLCs, tr.EntityRows
 			m.MatchCount, m.NoMatchCount, m.ErrorCount = tr.MatchCount, tr.NoMatchCount, tr.ErrorCount
 			m.CreditsCharged, m.CreditsRefunded = tr.CreditsCharged, tr.CreditsRefunded
 			m.Breakdown = tr.Breakdown

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -57,9 +58,9 @@ func (t EventType) String() string {
 // Event is one change the tracker reports.
 type Event struct {
 	Type   EventType
-	JobID  string // "" for an Error not about one job
-	Kind   string // ledger.KindTrace or ledger.KindDNC
-	Status string // the job's status after the change
+	JobID  string      // "" for an Error not about one job
+	Kind   jobs.Kind   // jobs.KindTrace or jobs.KindDNC
+	Status jobs.Status // the job's status after the change
 	// Job is the ledger's record after the change (nil on progress events).
 	Job *ledger.Job
 	// Spend is the job's credits as last reported (charged, refunded).

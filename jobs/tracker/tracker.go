@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -325,7 +326,7 @@ func (t *Tracker) pollDue(ctx context.Context) {
 	now := time.Now()
 	t.mu.Lock()
 	all := t.hinted[""]
-	due := map[string][]*tracked{}
+	due := map[jobs.Kind][]*tracked{}
 	for id, tr := range t.jobs {
 		if all || t.hinted[id] || !tr.next.After(now) {
 			due[tr.job.Kind] = append(due[tr.job.Kind], tr)
@@ -344,12 +345,12 @@ func (t *Tracker) pollDue(ctx context.Context) {
 	// still be missing.
 	for _, id := range finalHints {
 		if t.lib != nil {
-			if j, err := t.led.Job(ctx, id); err == nil && j.Status == ledger.StatusCompleted {
+			if j, err := t.led.Job(ctx, id); err == nil && j.Status == jobs.StatusCompleted {
 				t.enqueue(id)
 			}
 		}
 	}
-	for _, kind := range []string{ledger.KindTrace, ledger.KindDNC} {
+	for _, kind := range []jobs.Kind{jobs.KindTrace, jobs.KindDNC} {
 		if len(due[kind]) > 0 {
 			t.poll(ctx, kind, due[kind])
 		}
@@ -404,7 +405,7 @@ func (it item) created() time.Time {
 
 // poll reads the list pages of one kind and observes every tracked job they
 // show; due jobs they do not show are read one by one.
-func (t *Tracker) poll(ctx context.Context, kind string, due []*tracked) {
+func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 	remaining := map[string]*tracked{}
 	for _, tr := range due {
 		remaining[tr.job.ID] = tr
@@ -503,9 +504,9 @@ func (t *Tracker) backoff(trs []*tracked, err error) {
 	t.mu.Unlock()
 }
 
-func (t *Tracker) list(ctx context.Context, kind string, page int) ([]item, client.Metadata, error) {
+func (t *Tracker) list(ctx context.Context, kind jobs.Kind, page int) ([]item, client.Metadata, error) {
 	switch kind {
-	case ledger.KindTrace:
+	case jobs.KindTrace:
 		l, err := t.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: listLimit, Type: client.TypeBulk})
 		if err != nil {
 			return nil, client.Metadata{}, err
@@ -515,7 +516,7 @@ func (t *Tracker) list(ctx context.Context, kind string, page int) ([]item, clie
 			out[i] = item{trace: &l.Traces[i]}
 		}
 		return out, l.Metadata, nil
-	case ledger.KindDNC:
+	case jobs.KindDNC:
 		l, err := t.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: listLimit})
 		if err != nil {
 			return nil, client.Metadata{}, err
@@ -529,8 +530,8 @@ func (t *Tracker) list(ctx context.Context, kind string, page int) ([]item, clie
 	return nil, client.Metadata{}, fmt.Errorf("tracker: unknown kind %q", kind)
 }
 
-func (t *Tracker) get(ctx context.Context, kind, id string) (item, error) {
-	if kind == ledger.KindDNC {
+func (t *Tracker) get(ctx context.Context, kind jobs.Kind, id string) (item, error) {
+	if kind == jobs.KindDNC {
 		d, err := t.api.DNC.Get(ctx, id)
 		return item{dnc: d}, err
 	}
@@ -566,13 +567,13 @@ func (t *Tracker) observe(ctx context.Context, obs []observation) {
 			o.tr.job = curs[i]
 		}
 		t.schedule(o.tr, now, 0)
-		if ledger.Final(states[i].Job.Status) {
+		if states[i].Job.Status.Final() {
 			delete(t.jobs, o.tr.job.ID)
 		}
 	}
 	t.mu.Unlock()
 	for _, s := range states {
-		if !ledger.Final(s.Job.Status) {
+		if !s.Job.Status.Final() {
 			t.step("tracking", s.Job.ID)
 		}
 	}
@@ -602,7 +603,7 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 			events = append(events, Event{Type: Error, JobID: j.ID, Err: err})
 			continue
 		}
-		if prev != nil && ledger.Final(prev.Status) && !ledger.Final(j.Status) {
+		if prev != nil && prev.Status.Final() && !j.Status.Final() {
 			continue // a stale read; the ledger keeps the final state anyway
 		}
 		if prev != nil && prev.Status == j.Status && jsonEqual(prev.Last, j.Last) {
@@ -633,15 +634,15 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 			ev.Type = StatusChanged
 			events = append(events, ev)
 		}
-		if prev == nil || !ledger.Final(prev.Status) {
+		if prev == nil || !prev.Status.Final() {
 			switch cur.Status {
-			case ledger.StatusCompleted:
+			case jobs.StatusCompleted:
 				ev.Type = Completed
 				events = append(events, ev)
 				if t.lib != nil {
 					t.enqueue(cur.ID)
 				}
-			case ledger.StatusFailed:
+			case jobs.StatusFailed:
 				ev.Type = Failed
 				events = append(events, ev)
 			}

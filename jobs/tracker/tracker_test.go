@@ -19,6 +19,7 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/client/webhook"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -107,7 +108,7 @@ func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(ownersCSV))
-	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
 		Mapping: ownersMapping, Again: true})
 	if err != nil {
@@ -123,7 +124,7 @@ func (e *env) submitDNC(t *testing.T, name string) *submit.Result {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindDNC,
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindDNC,
 		File:    submit.File{Path: p, Name: name, SHA256: "x" + name, Rows: 3},
 		Mapping: map[string]string{"phone": "Phone"}})
 	if err != nil {
@@ -200,12 +201,12 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		if o.Job.Status != ledger.StatusCompleted || o.Download == nil {
+		if o.Job.Status != jobs.StatusCompleted || o.Download == nil {
 			t.Fatalf("%s: %+v", id, o)
 		}
 		// The ledger's spend is the API's.
 		var charged, refunded int64
-		if o.Job.Kind == ledger.KindDNC {
+		if o.Job.Kind == jobs.KindDNC {
 			j, _ := e.api.DNC.Get(ctx, id)
 			charged, refunded = j.CreditsCharged, j.CreditsRefunded
 		} else {
@@ -231,7 +232,7 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 		if rec.count(Completed, id) != 1 || rec.count(Downloaded, id) != 1 {
 			t.Errorf("%s: %d Completed, %d Downloaded events", id, rec.count(Completed, id), rec.count(Downloaded, id))
 		}
-		if ev, ok := rec.first(Completed, id); !ok || ev.Job == nil || ev.Job.Status != ledger.StatusCompleted {
+		if ev, ok := rec.first(Completed, id); !ok || ev.Job == nil || ev.Job.Status != jobs.StatusCompleted {
 			t.Errorf("%s: Completed event %+v", id, ev)
 		}
 	}
@@ -349,7 +350,7 @@ func TestFailedJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Job.Status != ledger.StatusFailed || o.Job.ErrorMessage == "" || o.Download != nil {
+	if o.Job.Status != jobs.StatusFailed || o.Job.ErrorMessage == "" || o.Download != nil {
 		t.Fatalf("%+v", o.Job)
 	}
 	if o.Spend.Charged != 3 || o.Spend.Refunded != 3 || o.Spend.Net() != 0 {
@@ -495,7 +496,7 @@ func TestFetchOnDemand(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := New(e.api, e.led, Options{Library: e.lib})
-	if _, err := tr.Fetch(ctx, ledger.KindTrace, created.ID, nil); err == nil || !strings.Contains(err.Error(), "processing") {
+	if _, err := tr.Fetch(ctx, jobs.KindTrace, created.ID, nil); err == nil || !strings.Contains(err.Error(), "processing") {
 		t.Fatalf("fetch of a job in flight: %v", err)
 	}
 	e.srv.FinishPending()
@@ -504,7 +505,7 @@ func TestFetchOnDemand(t *testing.T) {
 	results := make([]string, 3)
 	for i := range results {
 		wg.Go(func() {
-			d, err := tr.Fetch(ctx, ledger.KindTrace, created.ID, func(done, total int64) { calls.Add(1) })
+			d, err := tr.Fetch(ctx, jobs.KindTrace, created.ID, func(done, total int64) { calls.Add(1) })
 			if err != nil {
 				t.Error(err)
 				return
@@ -523,7 +524,7 @@ func TestFetchOnDemand(t *testing.T) {
 		t.Fatal("progress never reported")
 	}
 	j, err := e.led.Job(ctx, created.ID)
-	if err != nil || j.Status != ledger.StatusCompleted || j.Name != "elsewhere.csv" {
+	if err != nil || j.Status != jobs.StatusCompleted || j.Name != "elsewhere.csv" {
 		t.Fatalf("recorded job %+v, %v", j, err)
 	}
 	if sp, _ := e.led.JobSpend(ctx, created.ID); sp.Charged != 3 {
@@ -575,7 +576,7 @@ func TestPagesThenGetByID(t *testing.T) {
 		}
 	}
 	// A job the lists do not show (another key's, or gone).
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_elsewhere", Kind: ledger.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_elsewhere", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	log := &pathLog{base: http.DefaultTransport}
@@ -602,7 +603,7 @@ func TestPagesThenGetByID(t *testing.T) {
 		t.Error("no error event for a job the key cannot see")
 	}
 	j, _ := e.led.Job(ctx, old.JobID)
-	if len(j.Last) < 10 || j.Status != ledger.StatusProcessing {
+	if len(j.Last) < 10 || j.Status != jobs.StatusProcessing {
 		t.Errorf("the job on page 2 was not recorded: %+v", j)
 	}
 	// The next look is scheduled, not immediate: no busy loop.
@@ -683,7 +684,7 @@ func TestBreakdownKept(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "llcs.csv")
 	os.WriteFile(p, []byte(content), 0o644)
 	sum := sha256.Sum256([]byte(content))
-	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "llcs.csv", SHA256: hex.EncodeToString(sum[:]), Rows: 4},
 		Mapping: ownersMapping, IncludeLLCs: true})
 	if err != nil {
@@ -715,7 +716,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	res := e.submitTrace(t, "owners.csv")
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_other_account", Kind: ledger.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_other_account", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	tr, _ := start(t, e, Options{})
@@ -737,7 +738,7 @@ func TestSubscriberMayCallBack(t *testing.T) {
 	ctx := waitCtx(t, 10*time.Second)
 	// A status the first look changes: the StatusChanged callback then
 	// fetches a job in flight, which reads it from the API and records it.
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: res.JobID, Kind: ledger.KindTrace, Status: "queued"}); err != nil {
+	if err := e.led.UpsertJob(ctx, ledger.Job{ID: res.JobID, Kind: jobs.KindTrace, Status: "queued"}); err != nil {
 		t.Fatal(err)
 	}
 	tr := New(e.api, e.led, Options{Library: e.lib})
@@ -833,7 +834,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if le == nil || le.JobID != res.JobID || !strings.Contains(le.Error(), "done and recorded") {
 		t.Fatalf("no LibraryError event: %+v", le)
 	}
-	if j, _ := e.led.Job(ctx, res.JobID); j.Status != ledger.StatusCompleted {
+	if j, _ := e.led.Job(ctx, res.JobID); j.Status != jobs.StatusCompleted {
 		t.Fatalf("job %+v", j)
 	}
 	if _, err := e.led.JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
@@ -962,8 +963,8 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		states = append(states, ledger.JobState{Job: ledger.Job{ID: c.ID, Kind: ledger.KindTrace, Name: "many.csv",
-			Status: string(c.Status), CreatedAt: time.Now()}, Spend: ledger.Spend{Charged: c.CreditsCharged}})
+		states = append(states, ledger.JobState{Job: ledger.Job{ID: c.ID, Kind: jobs.KindTrace, Name: "many.csv",
+			Status: jobs.Status(c.Status), CreatedAt: time.Now()}, Spend: ledger.Spend{Charged: c.CreditsCharged}})
 	}
 	if err := e.led.RecordJobStates(ctx, states); err != nil {
 		t.Fatal(err)
@@ -1051,7 +1052,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(p, []byte(ownersCSV), 0o644)
 	sum := sha256.Sum256([]byte(ownersCSV))
-	_, err := submit.Submit(ctx, e.api, e.led, submit.Request{Kind: ledger.KindTrace,
+	_, err := submit.Submit(ctx, e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "owners.csv", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
 		Mapping: ownersMapping})
 	var ue *submit.UnknownError
@@ -1059,7 +1060,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 		t.Fatalf("Submit with the response dropped: %v", err)
 	}
 	// A submission from an hour ago, cut off after "sent", that made no job.
-	old, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: ledger.KindTrace, FileName: "gone.csv", FileHash: "h", Rows: 7,
+	old, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "gone.csv", FileHash: "h", Rows: 7,
 		CreatedAt: time.Now().Add(-time.Hour)})
 	if err == nil {
 		err = e.led.MarkSent(ctx, old)

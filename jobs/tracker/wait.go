@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -158,11 +159,11 @@ func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, er
 		return nil, false, se
 	}
 	switch {
-	case j.Status == ledger.StatusFailed:
+	case j.Status == jobs.StatusFailed:
 		return o, true, nil
-	case j.Status == ledger.StatusCompleted && t.lib == nil:
+	case j.Status == jobs.StatusCompleted && t.lib == nil:
 		return o, true, nil
-	case j.Status == ledger.StatusCompleted:
+	case j.Status == jobs.StatusCompleted:
 		d, err := t.led.JobDownload(ctx, jobID)
 		if errors.Is(err, ledger.ErrNotFound) {
 			return o, false, nil

@@ -73,7 +73,7 @@ func (t *Tracker) onWebhook(ev webhook.Event) {
 	t.mu.Lock()
 	if tr := t.jobs[known.ID]; tr != nil && cur != nil {
 		tr.job = cur
-		if ledger.Final(cur.Status) {
+		if cur.Status.Final() {
 			delete(t.jobs, known.ID)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
@@ -35,7 +36,7 @@ func wideFile() ([]string, [][]string) {
 func BenchmarkBoardMappingChange(b *testing.B) {
 	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, nil, mapping.ModeNormal)
+	bd := newBoard(headers, rows, nil, jobs.ModeNormal)
 	w := test.NewTempWindow(b, bd.object())
 	w.Resize(fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)
@@ -89,7 +90,7 @@ func BenchmarkTraceMappingChange(b *testing.B) {
 func BenchmarkBoardDrop(b *testing.B) {
 	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, nil, mapping.ModeNormal)
+	bd := newBoard(headers, rows, nil, jobs.ModeNormal)
 	w := test.NewTempWindow(b, bd.object())
 	w.Resize(fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
@@ -41,7 +42,7 @@ type board struct {
 	column  map[string]int // header → index
 	sample  [][]string
 	stats   *mapping.Stats
-	mode    string
+	mode    jobs.Mode
 
 	m       mapping.Mapping
 	origins map[string]origin
@@ -101,7 +102,7 @@ type groupBox struct {
 }
 
 // newBoard builds the board for a file. sample rows are aligned with headers.
-func newBoard(headers []string, sample [][]string, stats *mapping.Stats, mode string) *board {
+func newBoard(headers []string, sample [][]string, stats *mapping.Stats, mode jobs.Mode) *board {
 	b := &board{
 		headers: headers,
 		column:  make(map[string]int, len(headers)),
@@ -168,7 +169,7 @@ func (b *board) build() {
 		gb.problem = newProblemLabel()
 		b.groups[g] = gb
 	}
-	for _, f := range mapping.Fields(mapping.Trace) {
+	for _, f := range mapping.Fields(jobs.KindTrace) {
 		s := b.newSlot(f, options)
 		b.slots = append(b.slots, s)
 		b.slotByK[f.Key] = s
@@ -295,7 +296,7 @@ func (b *board) setMapping(m mapping.Mapping, origins map[string]origin) {
 }
 
 // setMode revalidates for a new trace mode (names are ignored in enhanced).
-func (b *board) setMode(mode string) {
+func (b *board) setMode(mode jobs.Mode) {
 	b.mode = mode
 	b.changed()
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
@@ -31,7 +32,7 @@ func dragTo(c fyne.Canvas, obj, target fyne.CanvasObject) {
 func newTestBoard(t *testing.T) (*board, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	b := newBoard(boardHeaders, boardSample, nil, mapping.ModeNormal)
+	b := newBoard(boardHeaders, boardSample, nil, jobs.ModeNormal)
 	w := test.NewTempWindow(t, b.object())
 	w.Resize(fyne.NewSize(1100, 800))
 	return b, w
@@ -66,7 +67,7 @@ func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
 func TestFindColumnNarrowsThePool(t *testing.T) {
 	test.NewTempApp(t)
 	headers, rows := wideFile()
-	b := newBoard(headers, rows, nil, mapping.ModeNormal)
+	b := newBoard(headers, rows, nil, jobs.ModeNormal)
 	w := test.NewTempWindow(t, b.object())
 	w.Resize(fyne.NewSize(1100, 800))
 	if b.find == nil {
@@ -103,7 +104,7 @@ func TestFindColumnNarrowsThePool(t *testing.T) {
 	}
 
 	// A short list has no search box.
-	if newBoard(boardHeaders, boardSample, nil, mapping.ModeNormal).find != nil {
+	if newBoard(boardHeaders, boardSample, nil, jobs.ModeNormal).find != nil {
 		t.Fatal("a search box for a handful of columns")
 	}
 }

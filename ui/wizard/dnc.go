@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -243,7 +244,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	// The phone column: a list made from a trace has "phone"; otherwise
 	// auto-mapping finds it.
 	col := ""
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, mapping.DNC)
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindDNC)
 	for _, g := range sug.Guesses {
 		if g.Key == mapping.Phone {
 			col = g.Header

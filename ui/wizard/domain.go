@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -44,7 +45,7 @@ type cost struct {
 // traceCost prices a trace with jobs/estimate. Dropping duplicates removes
 // those rows from the upload: the estimate is made for the rows that remain
 // (duplicates counted as individuals, as estimate counts their savings).
-func traceCost(ins *input.Inspection, m mapping.Mapping, mode string, includeLLCs, dropDups bool, p *client.Pricing, a *client.Account) cost {
+func traceCost(ins *input.Inspection, m mapping.Mapping, mode jobs.Mode, includeLLCs, dropDups bool, p *client.Pricing, a *client.Account) cost {
 	in := ins
 	if dropDups && ins.DuplicateRows > 0 {
 		cp := *ins
@@ -59,7 +60,7 @@ func traceCost(ins *input.Inspection, m mapping.Mapping, mode string, includeLLC
 		c.Saved = int64(ins.DuplicateRows) * e.Individuals.Rate
 	}
 	label := "Individuals (normal rate)"
-	if e.Mode == mapping.ModeEnhanced {
+	if e.Mode == jobs.ModeEnhanced {
 		label = "Individuals (enhanced rate)"
 	}
 	c.Lines = append(c.Lines, costLine{Label: label, Rows: e.Individuals.Rows, Rate: e.Individuals.Rate, Credits: e.Individuals.Credits})
@@ -67,7 +68,7 @@ func traceCost(ins *input.Inspection, m mapping.Mapping, mode string, includeLLC
 	switch {
 	case !e.Companies.Billed:
 		comp.Note = "skipped: not traced, not billed"
-	case e.Mode == mapping.ModeEnhanced:
+	case e.Mode == jobs.ModeEnhanced:
 		comp.Label = "Companies / LLCs (in the enhanced job)"
 	default:
 		comp.Label = "Companies / LLCs (llc rate)"

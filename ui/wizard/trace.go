@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -45,7 +46,7 @@ type Trace struct {
 	rateErr error
 	preset  string // preset applied automatically, if any
 
-	mode        string
+	mode        jobs.Mode
 	includeLLCs bool
 	dropDups    bool
 
@@ -108,7 +109,7 @@ func NewTrace(win fyne.Window, b Backend, path string, onDone func(jobID string)
 }
 
 func newTrace(win fyne.Window, b Backend, onDone func(string)) *Trace {
-	t := &Trace{win: win, be: b, onDone: onDone, mode: mapping.ModeNormal}
+	t := &Trace{win: win, be: b, onDone: onDone, mode: jobs.ModeNormal}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.stage = newStage()
 	return t
@@ -296,7 +297,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.setRoot(container.NewBorder(nil, footer, nil, nil, t.tabs))
 
 	// First guess: auto-mapping, then a matching preset replaces it.
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, mapping.Trace)
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
 	origins := map[string]origin{}
 	for _, g := range sug.Guesses {
 		origins[g.Key] = origin{auto: true, confidence: g.Confidence, reason: g.Reason}
@@ -494,10 +495,10 @@ func (t *Trace) keyOf(header string) string {
 }
 
 func (t *Trace) modeChanged(label string) {
-	mode := mapping.ModeNormal
+	mode := jobs.ModeNormal
 	help := helpNormal
 	if label == "Enhanced" {
-		mode, help = mapping.ModeEnhanced, helpEnhanced
+		mode, help = jobs.ModeEnhanced, helpEnhanced
 	}
 	t.mode = mode
 	t.modeHelp.SetText(help)
@@ -595,7 +596,7 @@ func (t *Trace) updateCost() {
 	}
 	setCheckText(t.llcCheck, llc)
 	setCheckText(t.dupCheck, fmt.Sprintf("Drop duplicate rows (%s found)", thousands(int64(ins.DuplicateRows))))
-	if t.mode == mapping.ModeEnhanced {
+	if t.mode == jobs.ModeEnhanced {
 		t.llcHelp.SetText("In enhanced mode company rows are folded into the main job at the enhanced rate; otherwise they are skipped and not billed.")
 	} else if t.pricing != nil {
 		t.llcHelp.SetText(fmt.Sprintf("Company rows run as a separate sub-job at the llc rate (%d credits per row); otherwise they are skipped and not billed.", t.pricing.Rates.LLC))
@@ -820,7 +821,7 @@ func (t *Trace) send(again bool) {
 	up := client.TraceUpload{
 		Path:          t.path,
 		FileName:      filepath.Base(t.path),
-		Mode:          t.mode,
+		Mode:          string(t.mode),
 		ColumnMapping: t.board.mapping(),
 		IncludeLLCs:   t.includeLLCs,
 		Progress:      p.update,

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -45,7 +46,7 @@ var traceRows = [][]string{
 // fullMapping maps every trace key to its header.
 func fullMapping() mapping.Mapping {
 	m := mapping.Mapping{}
-	for i, k := range mapping.Keys(mapping.Trace) {
+	for i, k := range mapping.Keys(jobs.KindTrace) {
 		m[k] = traceHeaders[i]
 	}
 	return m
@@ -473,7 +474,7 @@ func TestTraceFitsASmallWindow(t *testing.T) {
 	h := openTrace(t, f)
 	h.w.Resize(fyne.NewSize(1024, 700))
 	m := mapping.Mapping{}
-	for i, k := range mapping.Keys(mapping.Trace) {
+	for i, k := range mapping.Keys(jobs.KindTrace) {
 		m[k] = headers[190+i]
 	}
 	m[mapping.PropertyCity] = "A Column That Is Not In This File At All, With A Long Name"

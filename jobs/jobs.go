@@ -1,0 +1,66 @@
+// Package jobs holds SkipDesk's domain: its sub-packages read lists, map
+// and validate them, estimate, submit through the ledger, track, download,
+// read and export results. This file declares the domain's words once, for
+// every package above and below it: the kinds of job, the trace modes, the
+// job statuses and the quick filters of a result.
+//
+// It imports nothing of the project, so every package can use it.
+package jobs
+
+// Kind is what sort of job something is (or is for: a mapping of a phone
+// list is for a DNC scrub).
+type Kind string
+
+// Kinds of job.
+const (
+	KindTrace  Kind = "trace"  // a bulk skip trace (POST /traces)
+	KindSingle Kind = "single" // a single-record trace (POST /traces/single): no file, no webhook
+	KindDNC    Kind = "dnc"    // a DNC + litigator scrub (POST /dnc)
+)
+
+// Mode is a trace's mode.
+type Mode string
+
+// Trace modes.
+const (
+	ModeNormal   Mode = "normal"   // names and an address
+	ModeEnhanced Mode = "enhanced" // address only, a deeper lookup
+)
+
+// Status is a job's status: the API's (any value the server sends is kept
+// as it is) or one of SkipDesk's own for a submission whose job is not
+// known.
+type Status string
+
+// Statuses.
+const (
+	StatusProcessing Status = "processing"
+	StatusCompleted  Status = "completed"
+	StatusFailed     Status = "failed"
+	// StatusUnknown: the upload may have reached the server and been
+	// charged; reconcile settles it. Never resubmitted.
+	StatusUnknown Status = "unknown"
+	// StatusNotCreated: an unknown submission that turned out to have
+	// created no job; nothing was charged.
+	StatusNotCreated Status = "not created"
+)
+
+// Final reports whether the status is one a job never leaves on the server.
+func (s Status) Final() bool { return s == StatusCompleted || s == StatusFailed }
+
+// QuickFilter is one of the result viewer's quick filters, also the names
+// of `skipdesk-cli export --filter`.
+type QuickFilter string
+
+// The quick filters. A phone filter keeps in each row only the phones that
+// pass it, and drops a row left with none.
+const (
+	QuickMatched      QuickFilter = "matched"       // rows whose owner was found
+	QuickMobile       QuickFilter = "mobile"        // mobile phones
+	QuickNotDNC       QuickFilter = "not-dnc"       // phones known not to be on a DNC registry
+	QuickNotLitigator QuickFilter = "not-litigator" // phones known not to belong to a litigator
+	QuickCallable     QuickFilter = "callable"      // phones that may be called: valid, and clean on every list
+)
+
+// QuickFilters lists the quick filters in the order they are offered.
+var QuickFilters = []QuickFilter{QuickMatched, QuickMobile, QuickNotDNC, QuickNotLitigator, QuickCallable}

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -448,16 +449,32 @@ func readUpload(r *http.Request) (name string, rows int, fields map[string]strin
 	return name, rows, fields, nil
 }
 
+// SingleResult is the result file of a single lookup: the fields sent,
+// then a phone.
+func SingleResult(first, last, address, city, state, zip string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"first_name", "last_name", "address", "city", "state", "zip", "phone_1"})
+	w.Write([]string{first, last, address, city, state, zip, "5125550101"})
+	w.Flush()
+	return b.Bytes()
+}
+
 func (s *Server) single(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		FirstName string `json:"first_name"`
 		LastName  string `json:"last_name"`
+		Address   string `json:"address"`
+		City      string `json:"city"`
+		State     string `json:"state"`
+		Zip       string `json:"zip"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		writeJSON(w, 400, `{"error":{"code":"VALIDATION_ERROR","message":"bad JSON"}}`)
 		return
 	}
-	j := &Job{Kind: "single", Name: strings.TrimSpace("Single: " + in.FirstName + " " + in.LastName), TotalRows: 1, Charged: 1, Status: "completed"}
+	j := &Job{Kind: "single", Name: strings.TrimSpace("Single: " + in.FirstName + " " + in.LastName), TotalRows: 1, Charged: 1, Status: "completed",
+		Result: SingleResult(in.FirstName, in.LastName, in.Address, in.City, in.State, in.Zip)}
 	s.mu.Lock()
 	s.addLocked(j)
 	j.CompletedAt = j.CreatedAt

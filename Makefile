@@ -3,6 +3,9 @@
 
 GO        ?= go
 TAGS      := migrated_fynedo
+# The test harness (end-to-end scripts, probes, pause points) is compiled
+# only into test builds.
+TEST_TAGS := $(TAGS),harness
 BIN       := bin
 FYNE_VER  := $(shell $(GO) list -m -f '{{.Version}}' fyne.io/fyne/v2 2>/dev/null)
 export LANG ?= en_US.UTF-8
@@ -33,10 +36,12 @@ sandbox:
 
 ## test: vet, every test (with the race detector on the client), short fuzzing.
 test: deps
-	$(GO) vet -tags $(TAGS) ./...
+	$(GO) build -tags $(TAGS) ./...   # the release build, without the test harness
+	$(GO) vet -tags $(TEST_TAGS) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
-	$(GO) test -tags $(TAGS) -count=1 ./...
-	$(GO) test -tags $(TAGS) -race -count=1 ./client/...
+	@scripts/lint.sh
+	$(GO) test -tags $(TEST_TAGS) -count=1 ./...
+	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./client/...
 	@scripts/fuzz.sh 5s
 
 fuzz:
@@ -44,7 +49,7 @@ fuzz:
 
 ## bench: the Go benchmarks; bench/*.sh compare against peer tools.
 bench:
-	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -count 5 ./... | tee bench/out.txt
+	$(GO) test -tags $(TEST_TAGS) -run '^$$' -bench . -benchmem -count 5 ./... | tee bench/out.txt
 
 ## package: a desktop package (SkipDesk.tar.xz on Linux) via Fyne's own
 ## packaging tool. The root FyneApp.toml gives the name, app id, version and

@@ -16,7 +16,7 @@ command -v Xvfb >/dev/null || { echo "Xvfb is not installed (apt-get install xvf
 work=$(mktemp -d)
 trap 'kill "$xpid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-go build -tags migrated_fynedo -o "$work/skipdesk" ./cmd/skipdesk
+go build -tags migrated_fynedo,harness -o "$work/skipdesk" ./cmd/skipdesk
 
 exec 3>"$work/display"
 Xvfb -displayfd 3 -screen 0 1280x860x24 -nolisten tcp 2>/dev/null &

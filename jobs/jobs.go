@@ -7,6 +7,11 @@
 // It imports nothing of the project, so every package can use it.
 package jobs
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Kind is what sort of job something is (or is for: a mapping of a phone
 // list is for a DNC scrub).
 type Kind string
@@ -64,3 +69,35 @@ const (
 
 // QuickFilters lists the quick filters in the order they are offered.
 var QuickFilters = []QuickFilter{QuickMatched, QuickMobile, QuickNotDNC, QuickNotLitigator, QuickCallable}
+
+// Thousands writes n with thousands separators: 25000 → "25,000". Every
+// figure a person reads goes through it.
+func Thousands(n int64) string {
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Plural is "1 row" or "2,000 rows".
+func Plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}
+
+// Credits is "1 credit" or "25,000 credits".
+func Credits(n int64) string { return Plural(n, "credit", "credits") }

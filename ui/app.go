@@ -18,7 +18,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/lookup"
+	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
 // Flows opens the screens that create jobs (ui/wizard, ui/lookup).
@@ -43,7 +45,7 @@ type App struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	session desk.Session
+	session workflow.Session
 
 	header  *header
 	jobs    *jobsView
@@ -76,17 +78,56 @@ type App struct {
 	// "session" (a session's screen shows with its data), "events" (a
 	// batch of tracker events is shown), "signed-out".
 	hook func(point string)
+
+	opts Options
+	// inflight counts the window's background goroutines, so that Close
+	// can wait for them.
+	inflight sync.WaitGroup
+	// notice is shown once the window is up: a problem that let SkipDesk
+	// start with defaults (a damaged settings file).
+	notice error
+}
+
+// Options are how the window runs. DefaultOptions are the app's; tests
+// give their own (the Fyne test driver runs fyne.Do inline on the calling
+// goroutine, so a test's Do serialises the callbacks as the real driver's
+// main thread does, and its delays are short).
+type Options struct {
+	// Do runs f on the UI thread.
+	Do func(f func())
+	// Sync runs f from any goroutine in turn with the UI updates, also
+	// once the event loop has ended (closing the window).
+	Sync func(f func())
+	// BatchDelay gathers a burst of job events into one update.
+	BatchDelay time.Duration
+	// FilterDelay waits after the last key before a filter or a search runs.
+	FilterDelay time.Duration
+	// TickEvery redraws the elapsed time of jobs in flight.
+	TickEvery time.Duration
+	// ConnectTimeout bounds the key check and the keyring write.
+	ConnectTimeout time.Duration
+	// Wizard and Lookup are how those screens run.
+	Wizard wizard.Env
+	Lookup lookup.Env
+}
+
+// DefaultOptions are the app's.
+func DefaultOptions() Options {
+	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
+		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second,
+		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 
 // Run builds the window and runs the app until the window closes; it returns
-// the process exit code. With SKIPDESK_E2E set it runs that end-to-end
-// script (see package e2e) and exits. startErr is an error opening the
-// backend: the window then says what went wrong and nothing else.
+// the process exit code. startErr is an error opening the backend: with no
+// backend the window says what went wrong and nothing else; with one (a
+// damaged settings file replaced by the defaults) the window tells the
+// person once it is up.
 func Run(a fyne.App, be Backend, startErr error) int {
 	w := a.NewWindow("SkipDesk")
 	w.Resize(fyne.NewSize(1180, 760))
 	w.SetMaster()
-	if startErr != nil {
+	if be == nil {
 		msg := widget.NewLabel("SkipDesk could not start:\n" + startErr.Error() +
 			"\n\nCheck that the SkipDesk folder is writable, then start the app again.")
 		msg.Wrapping = fyne.TextWrapWord
@@ -94,11 +135,10 @@ func Run(a fyne.App, be Backend, startErr error) int {
 		w.ShowAndRun()
 		return 1
 	}
-	app := New(a, w, be)
+	app := New(a, w, be, DefaultOptions())
+	app.notice = startErr
 	code := 0
-	if name := os.Getenv("SKIPDESK_E2E"); name != "" {
-		app.runE2E(name, &code)
-	}
+	app.harness(&code)
 	app.Start()
 	w.ShowAndRun()
 	app.Close()
@@ -106,9 +146,9 @@ func Run(a fyne.App, be Backend, startErr error) int {
 }
 
 // New builds the window; Start then resumes the last session.
-func New(a fyne.App, w fyne.Window, be Backend) *App {
+func New(a fyne.App, w fyne.Window, be Backend, opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel}
+	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel, opts: opts}
 	app.Flows = screenFlows{}
 	app.applyTheme(be.Settings().Theme)
 	w.SetOnDropped(app.onDropped)
@@ -127,24 +167,24 @@ func (a *App) Window() fyne.Window { return a.win }
 func (a *App) Backend() Backend { return a.be }
 
 // Session is the current connection (zero before one is open).
-func (a *App) Session() desk.Session { return a.session }
+func (a *App) Session() workflow.Session { return a.session }
 
 // Close stops the background work of the window and waits (briefly) for it.
 func (a *App) Close() {
-	uiMu.Lock()
-	if a.stopEvents != nil {
-		a.stopEvents()
-		a.stopEvents = nil
-	}
-	if a.bridge != nil {
-		a.bridge.stop()
-	}
-	if a.jobs != nil {
-		a.jobs.stop()
-	}
-	uiMu.Unlock()
+	a.opts.Sync(func() {
+		if a.stopEvents != nil {
+			a.stopEvents()
+			a.stopEvents = nil
+		}
+		if a.bridge != nil {
+			a.bridge.stop()
+		}
+		if a.jobs != nil {
+			a.jobs.stop()
+		}
+	})
 	a.cancel()
-	waitInflight(3 * time.Second)
+	a.waitInflight(3 * time.Second)
 }
 
 // OnReady calls f on the UI thread once the main screen is up with its data
@@ -158,11 +198,11 @@ func (a *App) OnReady(f func()) {
 }
 
 func (a *App) resume() {
-	background(a.ctx, a.be.Resume, func(s desk.Session, err error) {
+	background(a, a.ctx, a.be.Resume, func(s workflow.Session, err error) {
 		switch {
 		case err == nil:
 			a.openSession(s)
-		case errors.Is(err, desk.ErrNoKey):
+		case errors.Is(err, workflow.ErrNoKey):
 			// A new user lands in the sandbox with the sample list ready;
 			// the welcome panel offers the other way in (their own key).
 			a.startSandbox()
@@ -176,7 +216,7 @@ func (a *App) resume() {
 
 func (a *App) startSandbox() {
 	a.win.SetContent(container.NewCenter(widget.NewLabel("Starting the sandbox…")))
-	background(a.ctx, a.be.StartSandbox, func(s desk.Session, err error) {
+	background(a, a.ctx, a.be.StartSandbox, func(s workflow.Session, err error) {
 		if err != nil {
 			a.showFirstRun()
 			a.showError(err)
@@ -188,7 +228,7 @@ func (a *App) startSandbox() {
 }
 
 // openSession shows the main screen for session s.
-func (a *App) openSession(s desk.Session) {
+func (a *App) openSession(s workflow.Session) {
 	a.session = s
 	a.buildMain()
 	a.win.SetContent(a.main)
@@ -197,13 +237,14 @@ func (a *App) openSession(s desk.Session) {
 	if s.Sandbox {
 		a.win.SetTitle("SkipDesk — SANDBOX (demo account, nothing is charged)")
 	} else {
-		a.win.SetTitle("SkipDesk — " + desk.HostOf(s.BaseURL))
+		a.win.SetTitle("SkipDesk — " + workflow.HostOf(s.BaseURL))
 	}
 	if a.stopEvents != nil {
 		a.stopEvents()
 	}
-	a.bridge = newEventBridge(a.applyEvents)
+	a.bridge = newEventBridge(a, a.applyEvents)
 	a.stopEvents = a.be.Subscribe(a.bridge.push)
+	a.showNotice()
 	a.refreshAll(func() {
 		a.fire("session")
 		if !a.ready {
@@ -225,10 +266,10 @@ func (a *App) refreshAll(done func()) {
 	}
 	a.header.refresh(finish)
 	a.jobs.reload(finish)
-	spawn(func() {
+	a.spawn(func() {
 		wg.Wait()
 		if done != nil {
-			uiDo(done)
+			a.do(done)
 		}
 	})
 }
@@ -238,14 +279,14 @@ func (a *App) refreshNow() {
 	if a.header == nil {
 		return
 	}
-	spawn(func() {
+	a.spawn(func() {
 		_ = a.be.Refresh(a.ctx)
-		uiDo(func() { a.refreshAll(nil) })
+		a.do(func() { a.refreshAll(nil) })
 	})
 }
 
 func (a *App) signOut() {
-	background(a.ctx, func(ctx context.Context) (struct{}, error) {
+	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, a.be.SignOut(ctx)
 	}, func(_ struct{}, err error) {
 		if err != nil {
@@ -256,7 +297,7 @@ func (a *App) signOut() {
 			a.stopEvents()
 			a.stopEvents = nil
 		}
-		a.session = desk.Session{}
+		a.session = workflow.Session{}
 		if a.jobs != nil {
 			a.jobs.stop()
 		}
@@ -264,6 +305,15 @@ func (a *App) signOut() {
 		a.showFirstRun()
 		a.fire("signed-out")
 	})
+}
+
+// showNotice tells, once, of a problem SkipDesk started despite (damaged
+// settings replaced by the defaults).
+func (a *App) showNotice() {
+	if a.notice != nil {
+		a.showError(a.notice)
+		a.notice = nil
+	}
 }
 
 func (a *App) fire(point string) {
@@ -274,10 +324,10 @@ func (a *App) fire(point string) {
 
 // background runs work off the UI thread and hands its result to done on the
 // UI thread.
-func background[T any](ctx context.Context, work func(context.Context) (T, error), done func(T, error)) {
-	spawn(func() {
+func background[T any](a *App, ctx context.Context, work func(context.Context) (T, error), done func(T, error)) {
+	a.spawn(func() {
 		v, err := work(ctx)
-		uiDo(func() { done(v, err) })
+		a.do(func() { done(v, err) })
 	})
 }
 
@@ -310,7 +360,7 @@ func (a *App) withProgress(title string, work func(ctx context.Context, progress
 		}
 		last = now
 		lastMu.Unlock()
-		uiDo(func() {
+		a.do(func() {
 			if endless.Visible() {
 				endless.Stop()
 				endless.Hide()
@@ -319,10 +369,10 @@ func (a *App) withProgress(title string, work func(ctx context.Context, progress
 			bar.SetValue(float64(n) / float64(total))
 		})
 	}
-	spawn(func() {
+	a.spawn(func() {
 		err := work(ctx, progress)
 		cancel()
-		uiDo(func() {
+		a.do(func() {
 			endless.Stop()
 			d.Hide()
 			done(err)
@@ -339,11 +389,11 @@ func (a *App) showError(err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	p := desk.Explain(err, desk.HostOf(a.session.BaseURL))
+	p := workflow.Explain(err, workflow.HostOf(a.session.BaseURL))
 	a.showProblem(p)
 }
 
-func (a *App) showProblem(p desk.Problem) {
+func (a *App) showProblem(p workflow.Problem) {
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, a.win)
@@ -357,7 +407,7 @@ func ShowError(w fyne.Window, err error, baseURL string) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	p := desk.Explain(err, desk.HostOf(baseURL))
+	p := workflow.Explain(err, workflow.HostOf(baseURL))
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, w)

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -23,15 +22,29 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-func TestMain(m *testing.M) {
-	batchDelay = 10 * time.Millisecond
-	filterDelay = 10 * time.Millisecond
-	tickEvery = time.Hour
-	os.Exit(m.Run())
+// uiMu stands for the UI thread in tests: the test driver runs fyne.Do
+// inline on the calling goroutine, so the window's background updates and
+// the test's own actions take turns on it, as on the real main thread.
+var uiMu sync.Mutex
+
+// onUI runs f as the UI thread would.
+func onUI(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}
+
+// testOptions are the window's options in tests: serialised, short delays.
+func testOptions() Options {
+	o := DefaultOptions()
+	o.Do, o.Sync = onUI, onUI
+	o.BatchDelay, o.FilterDelay, o.TickEvery = 10*time.Millisecond, 10*time.Millisecond, time.Hour
+	o.Wizard.Do, o.Lookup.Do = onUI, onUI
+	return o
 }
 
 // notifyApp records the desktop notifications sent.
@@ -92,12 +105,12 @@ func start(t *testing.T, fb *fakeBackend) *harness {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
 	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
-	h.app = New(a, w, fb)
+	h.app = New(a, w, fb, testOptions())
 	h.app.Flows = h.flows
 	h.app.hook = func(p string) { h.points <- p }
 	t.Cleanup(h.app.Close)
 	h.app.Start()
-	if fb.resumeErr == nil || errors.Is(fb.resumeErr, desk.ErrNoKey) {
+	if fb.resumeErr == nil || errors.Is(fb.resumeErr, workflow.ErrNoKey) {
 		h.wait("session")
 	} else {
 		h.wait("first-run")
@@ -106,12 +119,8 @@ func start(t *testing.T, fb *fakeBackend) *harness {
 }
 
 // do runs f as the UI thread would: serialised with the window's own
-// updates (see uiDo).
-func (h *harness) do(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+// updates.
+func (h *harness) do(f func()) { onUI(f) }
 
 func (h *harness) tap(b *widget.Button) { h.do(func() { test.Tap(b) }) }
 
@@ -284,7 +293,7 @@ func TestFirstRunKeyringUnavailableOffersSessionOnly(t *testing.T) {
 		if sessionOnly {
 			return nil
 		}
-		return fmt.Errorf("store key: %w", desk.ErrKeyringUnavailable)
+		return fmt.Errorf("store key: %w", workflow.ErrKeyringUnavailable)
 	}
 	h := start(t, fb)
 	f := h.app.firstRun
@@ -293,7 +302,7 @@ func TestFirstRunKeyringUnavailableOffersSessionOnly(t *testing.T) {
 	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
 	h.do(func() { test.Type(f.key, "sk_live_123") })
 	h.tap(f.connect)
-	if err := <-done; !errors.Is(err, desk.ErrKeyringUnavailable) {
+	if err := <-done; !errors.Is(err, workflow.ErrKeyringUnavailable) {
 		t.Fatalf("first attempt: %v", err)
 	}
 	if !strings.Contains(h.dialogText(), "session only") {
@@ -389,13 +398,13 @@ func TestInsufficientCreditsDialog(t *testing.T) {
 		err  error
 		want []string
 	}{
-		{"needed and balance known", &desk.CreditsError{Needed: 1200, Balance: 300, Err: &client.APIError{StatusCode: 402, Message: "Insufficient credits"}},
+		{"needed and balance known", &workflow.CreditsError{Needed: 1200, Balance: 300, Err: &client.APIError{StatusCode: 402, Message: "Insufficient credits"}},
 			[]string{"Not enough credits", "needs 1,200 credits", "balance is 300", "900 short", "Top up or lower the rows"}},
 		{"bare 402", fmt.Errorf("POST /traces: %w", &client.APIError{StatusCode: 402, Message: "Insufficient credits"}),
 			[]string{"Not enough credits", "The server refused the charge: Insufficient credits.", "Top up"}},
-		{"prepaid with enough credits", &desk.CreditsError{Needed: 100, Balance: 5000, Err: &client.APIError{StatusCode: 402, Message: "the account is past due"}},
+		{"prepaid with enough credits", &workflow.CreditsError{Needed: 100, Balance: 5000, Err: &client.APIError{StatusCode: 402, Message: "the account is past due"}},
 			[]string{"Payment refused", "balance (5,000 credits) covers this job (100 credits)", "past due", "billing"}},
-		{"metered past due", &desk.CreditsError{Metered: true, PastDue: true, Err: &client.APIError{StatusCode: 402}},
+		{"metered past due", &workflow.CreditsError{Metered: true, PastDue: true, Err: &client.APIError{StatusCode: 402}},
 			[]string{"Payment past due", "card"}},
 	}
 	for _, c := range cases {
@@ -464,7 +473,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	// Saved settings with a receiver that cannot start: saved, and the
 	// dialog says why webhooks are not on.
 	fb.mu.Lock()
-	fb.saveErr = &desk.WebhookError{NoSecret: true}
+	fb.saveErr = &workflow.WebhookError{NoSecret: true}
 	fb.mu.Unlock()
 	f2.webhookAddr.SetText("127.0.0.1:9124")
 	h.tap(h.button("Save"))
@@ -493,7 +502,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	now := time.Now()
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{
+	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
 		{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},
 		{Key: "intent_7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, Charged: 10, CreatedAt: now.Add(-2 * time.Hour)},
@@ -525,13 +534,13 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	done := fb.jobs[0]
 	done.Status, done.Matches, done.NoMatches, done.Refunded, done.CompletedAt = "completed", 80, 20, 20, now
 	done.Breakdown = &client.Breakdown{Individuals: client.Tier{Rows: 90, Rate: 1}, LLCs: client.Tier{Rows: 10, Rate: 2}}
-	var evs []desk.Event
+	var evs []workflow.Event
 	for i := 0; i < 29; i++ {
 		p := fb.jobs[0]
 		p.Rows = 100
-		evs = append(evs, desk.Event{Kind: desk.EventStatus, Job: p})
+		evs = append(evs, workflow.Event{Kind: workflow.EventStatus, Job: p})
 	}
-	evs = append(evs, desk.Event{Kind: desk.EventCompleted, Job: done})
+	evs = append(evs, workflow.Event{Kind: workflow.EventCompleted, Job: done})
 	fb.emit(evs...)
 	batches := 0
 	for {
@@ -559,8 +568,8 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	}
 
 	// A failure event shows the message.
-	failed := desk.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "FAILJOB.csv", Status: "failed", ErrorMessage: "upstream provider unavailable", CreatedAt: now}
-	fb.emit(desk.Event{Kind: desk.EventFailed, Job: failed})
+	failed := workflow.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "FAILJOB.csv", Status: "failed", ErrorMessage: "upstream provider unavailable", CreatedAt: now}
+	fb.emit(workflow.Event{Kind: workflow.EventFailed, Job: failed})
 	h.wait("events")
 	if got := jobCell(v.shown[0], 2, now, nil); got != "Failed: upstream provider unavailable" {
 		t.Fatalf("failed row status %q", got)
@@ -582,11 +591,11 @@ func TestNotificationsOff(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.settings.Notifications = false
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a.csv", Status: "processing"}}
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a.csv", Status: "processing"}}
 	h := start(t, fb)
 	j := fb.jobs[0]
 	j.Status = "completed"
-	fb.emit(desk.Event{Kind: desk.EventCompleted, Job: j})
+	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: j})
 	h.wait("events")
 	h.fyneA.mu.Lock()
 	defer h.fyneA.mu.Unlock()
@@ -717,15 +726,15 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 	now := time.Now()
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{
+	fb.jobs = []workflow.Job{
 		{Key: "submission-7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
 		{Key: "submission-8", Kind: jobs.KindDNC, Name: "phones.csv", Status: jobs.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
 	}
 	h := start(t, fb)
 	v := h.app.jobs
 	v.selectJob("submission-7")
-	fb.emit(desk.Event{Kind: desk.EventStatus, Replaces: "submission-7",
-		Job: desk.Job{ID: "trc_9", Key: "trc_9", Kind: jobs.KindTrace, Name: "big.csv", Status: "processing", Rows: 10, Charged: 10, CreatedAt: now.Add(-time.Minute)}})
+	fb.emit(workflow.Event{Kind: workflow.EventStatus, Replaces: "submission-7",
+		Job: workflow.Job{ID: "trc_9", Key: "trc_9", Kind: jobs.KindTrace, Name: "big.csv", Status: "processing", Rows: 10, Charged: 10, CreatedAt: now.Add(-time.Minute)}})
 	h.wait("events")
 	if len(v.shown) != 2 || v.shown[0].Key != "trc_9" || v.shown[1].Key != "submission-8" {
 		t.Fatalf("after settling: %+v", v.shown)
@@ -733,7 +742,7 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 	if j, ok := v.current(); !ok || j.Key != "trc_9" || v.reconcileBtn.Disabled() == false {
 		t.Fatalf("selection %+v (%v); reconcile enabled: %v", j, ok, !v.reconcileBtn.Disabled())
 	}
-	fb.emit(desk.Event{Kind: desk.EventStatus, Replaces: "submission-8"})
+	fb.emit(workflow.Event{Kind: workflow.EventStatus, Replaces: "submission-8"})
 	h.wait("events")
 	if len(v.shown) != 1 || v.shown[0].Key != "trc_9" {
 		t.Fatalf("after a no-job settlement: %+v", v.shown)
@@ -766,7 +775,7 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 	now := time.Now()
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{
+	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
 		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
 	}

@@ -4,73 +4,101 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/lookup"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
-// Backend is everything the window needs from the layers below. jobs/desk
-// implements it (and the wizard's and the lookup's backends); tests use a
-// fake. Every method may block on disk, network or keyring: the window calls
-// them off the UI thread and brings the results back with fyne.Do.
-type Backend interface {
-	// The trace wizard, the DNC scrub and the single lookup run on the same
-	// backend.
-	wizard.Backend
-	lookup.Backend
+// The window reaches the rest of the program only through the application
+// layer (jobs/workflow). Each screen names the small part of it that it
+// uses; Backend is their sum, what the App is built with. Every method may
+// block on disk, network or keyring: the window calls them off the UI
+// thread and brings the results back with fyne.Do.
 
-	// Resume reconnects with the stored key (or the sandbox when the last
-	// session was one). It returns desk.ErrNoKey when there is none.
-	Resume(ctx context.Context) (desk.Session, error)
+// Sessions opens, resumes and closes the connection (the shell and the
+// first-run screen).
+type Sessions interface {
+	// Resume reconnects with the stored key. It returns workflow.ErrNoKey
+	// when there is none.
+	Resume(ctx context.Context) (workflow.Session, error)
 	// Connect checks key against baseURL (GET /account) and then stores it
 	// in the keyring; with sessionOnly it is kept in memory only. When the
-	// keyring cannot store it, the error matches desk.ErrKeyringUnavailable
-	// and the session is not opened.
-	Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (desk.Session, error)
+	// keyring cannot store it, the error matches
+	// workflow.ErrKeyringUnavailable and the session is not opened.
+	Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error)
 	// StartSandbox starts the embedded sandbox on loopback with the demo
 	// account and connects to it.
-	StartSandbox(ctx context.Context) (desk.Session, error)
+	StartSandbox(ctx context.Context) (workflow.Session, error)
 	// SignOut removes the key from the keyring and closes the session.
 	SignOut(ctx context.Context) error
-
-	Account(ctx context.Context) (*client.Account, error)
-
-	// Jobs lists the jobs of the ledger merged with the first pages API
-	// pages of traces and DNC jobs, newest first; more reports older pages.
-	Jobs(ctx context.Context, pages int) (jobs []desk.Job, more bool, err error)
-	// Subscribe delivers tracker events to f (from any goroutine) until stop.
-	Subscribe(f func(desk.Event)) (stop func())
-	// Refresh asks the tracker to poll now.
+	// Subscribe delivers job events to f (from any goroutine) until stop.
+	Subscribe(f func(workflow.Event)) (stop func())
+	// Refresh asks the tracker to look at every job now.
 	Refresh(ctx context.Context) error
-	// Download fetches a completed job's result into the library (when not
-	// there yet) and returns the job with ResultPath set.
-	Download(ctx context.Context, job desk.Job, progress func(done, total int64)) (desk.Job, error)
-	RetryWebhook(ctx context.Context, job desk.Job) error
-	// Reconcile settles an unknown submission against the API lists.
-	Reconcile(ctx context.Context, job desk.Job) (desk.Job, error)
-	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
-	// keeps only the phones that may be called (DNC and litigator removed).
-	ExportJob(ctx context.Context, job desk.Job, dest string, callable bool, progress func(done, total int64)) error
-
-	// OpenResult opens a result CSV for the viewer (progress in bytes read).
-	OpenResult(ctx context.Context, path string, progress func(done, total int64)) (desk.Result, error)
-	// ExportView writes the rows of v (a query of r) to dest (.xlsx or .csv).
-	ExportView(ctx context.Context, r desk.Result, v desk.View, dest string, progress func(done, total int64)) error
-	// SearchLibrary lists the downloaded results; a non-empty query keeps
-	// those with a cell containing it (phone, name, address), offline.
-	SearchLibrary(ctx context.Context, query string) ([]desk.LibraryItem, error)
-	// Classify says which flow a dropped or opened file belongs to.
-	Classify(ctx context.Context, path string) (desk.FileKind, error)
-
-	Settings() settings.Settings
-	SaveSettings(ctx context.Context, s settings.Settings) error
-	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
-	SetWebhookSecret(ctx context.Context, secret string) error
-
 	// SampleList is the bundled sample owner list, written to disk.
 	SampleList(ctx context.Context) (path string, err error)
 }
 
-// The desk facade is the window's backend.
-var _ Backend = (*desk.Desk)(nil)
+// AccountReader is what the header shows: the account and the rates.
+type AccountReader interface {
+	Account(ctx context.Context) (*client.Account, error)
+	Pricing(ctx context.Context) (*client.Pricing, error)
+}
+
+// JobsBackend is what the jobs list does.
+type JobsBackend interface {
+	// Jobs lists the ledger's jobs merged with the first pages of the
+	// API's lists, newest first; more reports older pages.
+	Jobs(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
+	// Download fetches a completed job's result into the library (when not
+	// there yet) and returns the job with ResultPath set.
+	Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
+	RetryWebhook(ctx context.Context, job workflow.Job) error
+	// ReconcileJob settles an unknown submission against the API lists.
+	ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, error)
+	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
+	// keeps only the phones that may be called.
+	ExportJob(ctx context.Context, job workflow.Job, dest string, callable bool, progress func(done, total int64)) error
+}
+
+// ResultsBackend opens, queries and exports results (the viewer) and tells
+// which flow a file belongs to.
+type ResultsBackend interface {
+	// OpenResult opens a result CSV for the viewer (progress in bytes read).
+	OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error)
+	// ExportView writes the rows of v (a query of r) to dest (.xlsx or .csv).
+	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error
+	// Classify says which flow a dropped or opened file belongs to.
+	Classify(ctx context.Context, path string) (workflow.FileKind, error)
+}
+
+// LibraryBackend searches the downloaded results.
+type LibraryBackend interface {
+	// SearchLibrary lists the downloaded results; a non-empty query keeps
+	// those with a cell containing it (phone, name, address), offline.
+	SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error)
+}
+
+// SettingsBackend keeps the settings and the webhook secret.
+type SettingsBackend interface {
+	Settings() settings.Settings
+	SaveSettings(ctx context.Context, s settings.Settings) error
+	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
+	SetWebhookSecret(ctx context.Context, secret string) error
+}
+
+// Backend is everything the window needs: each screen's part.
+type Backend interface {
+	Sessions
+	AccountReader
+	JobsBackend
+	ResultsBackend
+	LibraryBackend
+	SettingsBackend
+	wizard.TraceBackend
+	lookup.Backend
+}
+
+// The application layer is the window's backend.
+var _ Backend = (*workflow.Service)(nil)

@@ -7,30 +7,28 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
-
-// batchDelay is how long events are gathered before one UI update: a burst
-// of tracker events (50 jobs completing in one poll) becomes one refresh.
-var batchDelay = 100 * time.Millisecond
 
 // eventBridge turns tracker callbacks (any goroutine) into batched updates on
 // the UI thread.
 type eventBridge struct {
-	apply func([]desk.Event)
+	apply func([]workflow.Event)
+	do    func(func())
+	delay time.Duration // how long events are gathered before one update
 
 	mu      sync.Mutex
-	pending []desk.Event
+	pending []workflow.Event
 	timer   *time.Timer
 	stopped bool
 }
 
-func newEventBridge(apply func([]desk.Event)) *eventBridge {
-	return &eventBridge{apply: apply}
+func newEventBridge(a *App, apply func([]workflow.Event)) *eventBridge {
+	return &eventBridge{apply: apply, do: a.do, delay: a.opts.BatchDelay}
 }
 
 // push queues an event; safe from any goroutine.
-func (b *eventBridge) push(ev desk.Event) {
+func (b *eventBridge) push(ev workflow.Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {
@@ -38,7 +36,7 @@ func (b *eventBridge) push(ev desk.Event) {
 	}
 	b.pending = append(b.pending, ev)
 	if b.timer == nil {
-		b.timer = time.AfterFunc(batchDelay, b.flush)
+		b.timer = time.AfterFunc(b.delay, b.flush)
 	}
 }
 
@@ -52,7 +50,7 @@ func (b *eventBridge) flush() {
 	if len(batch) == 0 || stopped {
 		return
 	}
-	uiDo(func() { b.apply(batch) })
+	b.do(func() { b.apply(batch) })
 }
 
 func (b *eventBridge) stop() {
@@ -67,27 +65,27 @@ func (b *eventBridge) stop() {
 }
 
 // applyEvents runs on the UI thread with one batch of events.
-func (a *App) applyEvents(batch []desk.Event) {
+func (a *App) applyEvents(batch []workflow.Event) {
 	if a.jobs == nil {
 		return
 	}
 	account := false
 	defer func() {
 		if account && a.header != nil {
-			a.header.refresh(func() { uiDo(func() { a.fire("events") }) })
+			a.header.refresh(func() { a.do(func() { a.fire("events") }) })
 		} else {
 			a.fire("events")
 		}
 	}()
 	for _, ev := range batch {
 		switch ev.Kind {
-		case desk.EventProgress:
+		case workflow.EventProgress:
 			a.jobs.setProgress(ev.Job.Key, ev.Done, ev.Total)
 			continue
-		case desk.EventAccount:
+		case workflow.EventAccount:
 			account = true
 			continue
-		case desk.EventCompleted, desk.EventFailed:
+		case workflow.EventCompleted, workflow.EventFailed:
 			account = true
 			a.notify(ev)
 		}
@@ -96,7 +94,7 @@ func (a *App) applyEvents(batch []desk.Event) {
 		} else {
 			a.jobs.upsert(ev.Job)
 		}
-		if ev.Kind == desk.EventCompleted && ev.Job.Kind == jobs.KindDNC {
+		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
 			defer a.offerCallable(ev.Job)
 		}
 	}
@@ -104,15 +102,15 @@ func (a *App) applyEvents(batch []desk.Event) {
 }
 
 // notify sends a desktop notification for a finished job, when enabled.
-func (a *App) notify(ev desk.Event) {
+func (a *App) notify(ev workflow.Event) {
 	if !a.be.Settings().Notifications {
 		return
 	}
 	j := ev.Job
 	var n *fyne.Notification
-	if ev.Kind == desk.EventCompleted {
+	if ev.Kind == workflow.EventCompleted {
 		n = fyne.NewNotification("Job completed: "+j.Name,
-			desk.Count(int64(j.Matches))+" matches of "+desk.Count(int64(j.Rows))+" rows; net "+desk.Count(j.Net())+" credits.")
+			jobs.Thousands(int64(j.Matches))+" matches of "+jobs.Thousands(int64(j.Rows))+" rows; net "+jobs.Thousands(j.Net())+" credits.")
 	} else {
 		msg := j.ErrorMessage
 		if msg == "" {
@@ -123,40 +121,23 @@ func (a *App) notify(ev desk.Event) {
 	a.fyne.SendNotification(n)
 }
 
-// uiMu serialises the window's own UI updates. With the real driver they
-// all run on the main goroutine anyway; with the test driver fyne.Do runs
-// inline on the calling goroutine, and this keeps two background results
-// from updating widgets at the same moment. A function run by uiDo must not
-// call uiDo itself synchronously.
-var uiMu sync.Mutex
+// do runs f on the UI thread (Options.Do: fyne.Do in the app).
+func (a *App) do(f func()) { a.opts.Do(f) }
 
-// uiDo runs f on the UI thread (fyne.Do), serialised with the window's
-// other updates.
-func uiDo(f func()) {
-	fyne.Do(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
-		f()
-	})
-}
-
-// inflight counts the window's background goroutines, so that Close can
-// wait for them (a test's next window must not meet the last one's work).
-var inflight sync.WaitGroup
-
-// spawn runs f on a new goroutine counted in inflight.
-func spawn(f func()) {
-	inflight.Add(1)
+// spawn runs f on a new goroutine counted in the App's inflight, so that
+// Close can wait for the window's background work.
+func (a *App) spawn(f func()) {
+	a.inflight.Add(1)
 	go func() {
-		defer inflight.Done()
+		defer a.inflight.Done()
 		f()
 	}()
 }
 
 // waitInflight waits up to d for the background goroutines to end.
-func waitInflight(d time.Duration) {
+func (a *App) waitInflight(d time.Duration) {
 	done := make(chan struct{})
-	go func() { inflight.Wait(); close(done) }()
+	go func() { a.inflight.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(d):

@@ -1,3 +1,5 @@
+//go:build harness
+
 package ui
 
 import (
@@ -14,8 +16,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
@@ -110,7 +112,7 @@ func runMessyDrop(h *e2e.Harness) error {
 	if err := h.Click(w.Submit()); err != nil {
 		return err
 	}
-	var job desk.Job
+	var job workflow.Job
 	if err := h.Wait("the job completed and its result downloaded", 120*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {
 			if !known[j.ID] && j.Kind == jobs.KindTrace {

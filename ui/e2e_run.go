@@ -1,3 +1,5 @@
+//go:build harness
+
 package ui
 
 import (
@@ -9,6 +11,14 @@ import (
 
 	"github.com/skipdesk/skipdesk/ui/e2e"
 )
+
+// harness, in a build for tests only: with SKIPDESK_E2E set the app runs
+// that end-to-end script (see package e2e) and exits.
+func (a *App) harness(code *int) {
+	if name := os.Getenv("SKIPDESK_E2E"); name != "" {
+		a.runE2E(name, code)
+	}
+}
 
 // runE2E arranges for the named end-to-end script to run once the main
 // screen is ready, then quits the app; *code gets the exit code.
@@ -31,7 +41,7 @@ func (a *App) runE2E(name string, code *int) {
 		for _, n := range e2e.Names() {
 			fmt.Println(n)
 		}
-		a.fyne.Lifecycle().SetOnStarted(func() { uiDo(a.fyne.Quit) })
+		a.fyne.Lifecycle().SetOnStarted(func() { a.do(a.fyne.Quit) })
 		return
 	}
 	script, ok := e2e.Lookup(name)

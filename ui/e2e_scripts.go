@@ -1,3 +1,5 @@
+//go:build harness
+
 package ui
 
 import (
@@ -6,11 +8,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/input"
-	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
 )
 
@@ -40,19 +40,20 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err != nil {
 		return err
 	}
-	auto := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace).Mapping()
+	auto := workflow.Suggest(ins, jobs.KindTrace).Mapping()
 	h.Logf("sample list: %d rows, mapping %v", ins.Rows, auto)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	id, err := a.be.SubmitTrace(ctx, client.TraceUpload{Path: path, FileName: "sample-owners.csv", ColumnMapping: auto,
-		Mode: client.ModeNormal, IncludeLLCs: true}, input.Options{}, false, true)
+	res, err := a.be.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: path, Mapping: auto, Mode: jobs.ModeNormal, IncludeLLCs: true},
+		ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
 		return fmt.Errorf("submit: %w", err)
 	}
+	id := res.JobID
 	h.Logf("submitted %s", id)
 	h.Do(func() { a.JobSubmitted(id) })
 
-	var job desk.Job
+	var job workflow.Job
 	find := func() bool {
 		for _, j := range h.Shell.JobsShown() {
 			if j.ID == id {

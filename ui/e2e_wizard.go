@@ -1,3 +1,5 @@
+//go:build harness
+
 package ui
 
 import (
@@ -11,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
@@ -133,7 +135,7 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Click(w.Submit()); err != nil {
 		return err
 	}
-	var job desk.Job
+	var job workflow.Job
 	find := func() bool {
 		for _, j := range h.Shell.JobsShown() {
 			if !known[j.ID] && j.Kind == jobs.KindTrace {
@@ -184,7 +186,7 @@ func runTraceWizard(h *e2e.Harness) error {
 // scrubAndCallable clicks "Scrub phones" on the completed trace, submits the
 // DNC scrub of its phones and, once it completes, accepts the offered
 // callable-list export.
-func scrubAndCallable(h *e2e.Harness, a *App, trace desk.Job) error {
+func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
 	time.Sleep(300 * time.Millisecond)
 	if err := h.Click(a.jobs.scrubBtn); err != nil {
@@ -203,7 +205,7 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace desk.Job) error {
 	if err := h.Click(d.Submit()); err != nil {
 		return err
 	}
-	var scrub desk.Job
+	var scrub workflow.Job
 	if err := h.Wait("the scrub is submitted and listed", 60*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {
 			if j.Kind == jobs.KindDNC {

@@ -9,15 +9,21 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
-	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/lookup"
+	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
 // fakeBackend is an in-memory Backend. Its settings and secrets go through
-// the real settings rules and the (mocked) keyring.
+// the real settings rules and the (mocked) keyring. The wizard's and the
+// lookup's parts are not faked here (these tests replace the flows that
+// open them): calling one panics.
 type fakeBackend struct {
+	wizard.TraceBackend
+	lookup.Backend
+
 	mu sync.Mutex
 
 	resumeErr  error
@@ -32,10 +38,10 @@ type fakeBackend struct {
 	account    *client.Account
 	accountErr error
 	pricing    *client.Pricing
-	jobs       []desk.Job
+	jobs       []workflow.Job
 	jobsErr    error
 
-	subscriber func(desk.Event)
+	subscriber func(workflow.Event)
 
 	// blockDownload makes Download wait for its context to end.
 	blockDownload bool
@@ -46,12 +52,11 @@ type fakeBackend struct {
 	settings settings.Settings
 	saved    []settings.Settings
 	saveErr  error // returned after saving (a receiver that cannot start)
-	dir      string
 }
 
 func newFake() *fakeBackend {
 	return &fakeBackend{
-		resumeErr: desk.ErrNoKey,
+		resumeErr: workflow.ErrNoKey,
 		account:   &client.Account{ID: "acc_1", Email: "demo@example.com", BillingMode: "prepaid", Credits: 25000},
 		pricing:   &client.Pricing{Rates: client.Rates{Normal: 1, Enhanced: 3, LLC: 2, DNC: 1}},
 		results:   map[string]*memResult{},
@@ -59,39 +64,39 @@ func newFake() *fakeBackend {
 	}
 }
 
-func (f *fakeBackend) Resume(ctx context.Context) (desk.Session, error) {
+func (f *fakeBackend) Resume(ctx context.Context) (workflow.Session, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.resumeErr != nil {
-		return desk.Session{}, f.resumeErr
+		return workflow.Session{}, f.resumeErr
 	}
-	return desk.Session{BaseURL: "https://api.example.com/v1", FromEnv: f.fromEnv, SessionOnly: f.fromEnv}, nil
+	return workflow.Session{BaseURL: "https://api.example.com/v1", FromEnv: f.fromEnv, SessionOnly: f.fromEnv}, nil
 }
 
-func (f *fakeBackend) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (desk.Session, error) {
+func (f *fakeBackend) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error) {
 	f.mu.Lock()
 	hangs := f.connectHangs
 	f.mu.Unlock()
 	if hangs {
 		<-ctx.Done()
-		return desk.Session{}, ctx.Err()
+		return workflow.Session{}, ctx.Err()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.connected = append(f.connected, strings.Join([]string{baseURL, key, map[bool]string{true: "session", false: "keyring"}[sessionOnly]}, "|"))
 	if f.connectErr != nil {
 		if err := f.connectErr(sessionOnly); err != nil {
-			return desk.Session{}, err
+			return workflow.Session{}, err
 		}
 	}
-	return desk.Session{BaseURL: baseURL, SessionOnly: sessionOnly}, nil
+	return workflow.Session{BaseURL: baseURL, SessionOnly: sessionOnly}, nil
 }
 
-func (f *fakeBackend) StartSandbox(ctx context.Context) (desk.Session, error) {
+func (f *fakeBackend) StartSandbox(ctx context.Context) (workflow.Session, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sandboxes++
-	return desk.Session{BaseURL: "http://127.0.0.1:1234/v1", Sandbox: true}, nil
+	return workflow.Session{BaseURL: "http://127.0.0.1:1234/v1", Sandbox: true}, nil
 }
 
 func (f *fakeBackend) SignOut(ctx context.Context) error {
@@ -118,13 +123,13 @@ func (f *fakeBackend) Pricing(ctx context.Context) (*client.Pricing, error) {
 	return &p, nil
 }
 
-func (f *fakeBackend) Jobs(ctx context.Context, pages int) ([]desk.Job, bool, error) {
+func (f *fakeBackend) Jobs(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]desk.Job(nil), f.jobs...), false, f.jobsErr
+	return append([]workflow.Job(nil), f.jobs...), false, f.jobsErr
 }
 
-func (f *fakeBackend) Subscribe(fn func(desk.Event)) func() {
+func (f *fakeBackend) Subscribe(fn func(workflow.Event)) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subscriber = fn
@@ -136,7 +141,7 @@ func (f *fakeBackend) Subscribe(fn func(desk.Event)) func() {
 }
 
 // emit sends events as the tracker would, from another goroutine.
-func (f *fakeBackend) emit(evs ...desk.Event) {
+func (f *fakeBackend) emit(evs ...workflow.Event) {
 	f.mu.Lock()
 	fn := f.subscriber
 	f.mu.Unlock()
@@ -149,7 +154,7 @@ func (f *fakeBackend) emit(evs ...desk.Event) {
 
 func (f *fakeBackend) Refresh(ctx context.Context) error { return nil }
 
-func (f *fakeBackend) Download(ctx context.Context, j desk.Job, progress func(done, total int64)) (desk.Job, error) {
+func (f *fakeBackend) Download(ctx context.Context, j workflow.Job, progress func(done, total int64)) (workflow.Job, error) {
 	if f.blockDownload {
 		progress(1, 10)
 		<-ctx.Done()
@@ -161,21 +166,21 @@ func (f *fakeBackend) Download(ctx context.Context, j desk.Job, progress func(do
 	return j, nil
 }
 
-func (f *fakeBackend) RetryWebhook(ctx context.Context, j desk.Job) error { return nil }
+func (f *fakeBackend) RetryWebhook(ctx context.Context, j workflow.Job) error { return nil }
 
-func (f *fakeBackend) Reconcile(ctx context.Context, j desk.Job) (desk.Job, error) {
+func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, error) {
 	j.Status, j.ID = "completed", "trc_found"
 	return j, nil
 }
 
-func (f *fakeBackend) ExportJob(ctx context.Context, j desk.Job, dest string, callable bool, progress func(done, total int64)) error {
+func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable bool, progress func(done, total int64)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.exported = append(f.exported, dest)
 	return nil
 }
 
-func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (desk.Result, error) {
+func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, ok := f.results[path]
@@ -185,25 +190,25 @@ func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func
 	return r, nil
 }
 
-func (f *fakeBackend) ExportView(ctx context.Context, r desk.Result, v desk.View, dest string, progress func(done, total int64)) error {
+func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.exported = append(f.exported, dest)
 	return nil
 }
 
-func (f *fakeBackend) SearchLibrary(ctx context.Context, q string) ([]desk.LibraryItem, error) {
+func (f *fakeBackend) SearchLibrary(ctx context.Context, q string) ([]workflow.LibraryItem, error) {
 	return nil, nil
 }
 
-func (f *fakeBackend) Classify(ctx context.Context, path string) (desk.FileKind, error) {
+func (f *fakeBackend) Classify(ctx context.Context, path string) (workflow.FileKind, error) {
 	switch {
 	case strings.Contains(path, "result"):
-		return desk.FileTraceResult, nil
+		return workflow.FileTraceResult, nil
 	case strings.Contains(path, "phones"):
-		return desk.FilePhones, nil
+		return workflow.FilePhones, nil
 	}
-	return desk.FileOwners, nil
+	return workflow.FileOwners, nil
 }
 
 func (f *fakeBackend) Settings() settings.Settings {
@@ -230,32 +235,6 @@ func (f *fakeBackend) SetWebhookSecret(ctx context.Context, secret string) error
 	return secrets.Set(ctx, secrets.WebhookSecret, secret)
 }
 
-func (f *fakeBackend) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
-	return nil, errors.New("not in these tests")
-}
-func (f *fakeBackend) PresetNames(ctx context.Context) ([]string, error) { return nil, nil }
-func (f *fakeBackend) LoadPreset(ctx context.Context, name string) (map[string]string, error) {
-	return nil, errors.New("no presets")
-}
-func (f *fakeBackend) MatchPreset(ctx context.Context, headers []string) (string, map[string]string, error) {
-	return "", nil, nil
-}
-func (f *fakeBackend) SavePreset(ctx context.Context, name string, headers []string, m map[string]string) error {
-	return nil
-}
-func (f *fakeBackend) SubmitTrace(ctx context.Context, up client.TraceUpload, opts input.Options, dropDuplicates, again bool) (string, error) {
-	return "", errors.New("not in these tests")
-}
-func (f *fakeBackend) SubmitDNC(ctx context.Context, up client.DNCUpload, opts input.Options, again bool) (string, error) {
-	return "", errors.New("not in these tests")
-}
-func (f *fakeBackend) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (string, error) {
-	return "", errors.New("not in these tests")
-}
-func (f *fakeBackend) Single(ctx context.Context, req *client.SingleTraceRequest) (*client.SingleTraceResult, error) {
-	return nil, errors.New("not in these tests")
-}
-
 func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {
 	return "/assets/sample-owners.csv", nil
 }
@@ -274,7 +253,7 @@ func (m *memResult) Len() int                 { return len(m.rows) }
 func (m *memResult) Cell(row, col int) string { return m.rows[row][col] }
 func (m *memResult) Close() error             { return nil }
 func (m *memResult) Warnings() []string       { return m.warnings }
-func (m *memResult) Query(ctx context.Context, q desk.Query) (desk.View, error) {
+func (m *memResult) Query(ctx context.Context, q workflow.Query) (workflow.View, error) {
 	var idx []int
 	for i, r := range m.rows {
 		if q.Text != "" && !strings.Contains(strings.ToLower(strings.Join(r, "\x00")), strings.ToLower(q.Text)) {

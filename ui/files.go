@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // onDropped routes files dropped on the window: an owner list to the trace
@@ -18,7 +18,7 @@ import (
 // first usable file is taken.
 func (a *App) onDropped(_ fyne.Position, uris []fyne.URI) {
 	if a.dialogOpen() {
-		a.showProblem(desk.Problem{Title: "Finish what is open first",
+		a.showProblem(workflow.Problem{Title: "Finish what is open first",
 			What: "A file was dropped while another window of SkipDesk is open.",
 			Do:   "Finish or cancel it, then drop the file again."})
 		return
@@ -33,7 +33,7 @@ func (a *App) onDropped(_ fyne.Position, uris []fyne.URI) {
 			return
 		}
 	}
-	a.showProblem(desk.Problem{Title: "Not a list", What: "SkipDesk opens CSV and Excel (.xlsx) files.", Do: "Drop a .csv or .xlsx file on the window."})
+	a.showProblem(workflow.Problem{Title: "Not a list", What: "SkipDesk opens CSV and Excel (.xlsx) files.", Do: "Drop a .csv or .xlsx file on the window."})
 }
 
 // dialogOpen: a dialog or a wizard covers the window.
@@ -44,17 +44,17 @@ func (a *App) OpenFile(path string) {
 	if a.jobs == nil {
 		return // not connected yet
 	}
-	background(a.ctx, func(ctx context.Context) (desk.FileKind, error) {
+	background(a, a.ctx, func(ctx context.Context) (workflow.FileKind, error) {
 		return a.be.Classify(ctx, path)
-	}, func(kind desk.FileKind, err error) {
+	}, func(kind workflow.FileKind, err error) {
 		if err != nil {
 			a.showError(err)
 			return
 		}
 		switch kind {
-		case desk.FileTraceResult, desk.FileDNCResult:
+		case workflow.FileTraceResult, workflow.FileDNCResult:
 			a.openViewer(path, "")
-		case desk.FilePhones:
+		case workflow.FilePhones:
 			a.Flows.NewDNC(a, path)
 		default:
 			a.Flows.NewTrace(a, path)

@@ -4,18 +4,14 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
-
-// connectTimeout bounds the key check (GET /account) and the keyring write.
-var connectTimeout = 30 * time.Second
 
 // firstRun is the screen with the two ways in: an API key, or the sandbox.
 type firstRun struct {
@@ -26,7 +22,7 @@ type firstRun struct {
 	sandbox *widget.Button
 	status  *widget.Label
 	// stop is the Cancel button shown while a key is checked (a server
-	// that does not answer is retried for up to connectTimeout).
+	// that does not answer is retried for up to Options.ConnectTimeout).
 	stop     *widget.Button
 	stopWork context.CancelFunc
 	content  fyne.CanvasObject
@@ -40,6 +36,7 @@ func (a *App) showFirstRun() *firstRun {
 	a.firstRun = f
 	a.win.SetContent(f.content)
 	a.win.Canvas().Focus(f.key)
+	a.showNotice()
 	return f
 }
 
@@ -56,8 +53,8 @@ func (a *App) newFirstRun() *firstRun {
 	f.baseURL.SetPlaceHolder("the API address from your provider, ending in /v1")
 	if s := a.be.Settings(); s.BaseURL != "" && !s.Sandbox {
 		f.baseURL.SetText(s.BaseURL)
-	} else if desk.DefaultBaseURL != "" {
-		f.baseURL.SetText(desk.DefaultBaseURL)
+	} else if workflow.DefaultBaseURL != "" {
+		f.baseURL.SetText(workflow.DefaultBaseURL)
 	}
 	f.key = widget.NewPasswordEntry()
 	f.key.SetPlaceHolder("your API key")
@@ -124,19 +121,19 @@ func (f *firstRun) tryConnect(sessionOnly bool) {
 		f.done(errors.New("no key"))
 		return
 	}
-	f.busy(true, "Checking the key with "+desk.HostOf(base)+"…")
-	ctx, cancel := context.WithTimeout(a.ctx, connectTimeout)
+	f.busy(true, "Checking the key with "+workflow.HostOf(base)+"…")
+	ctx, cancel := context.WithTimeout(a.ctx, a.opts.ConnectTimeout)
 	f.stopWork = cancel
 	f.stop.Show()
-	background(ctx, func(ctx context.Context) (desk.Session, error) {
+	background(a, ctx, func(ctx context.Context) (workflow.Session, error) {
 		return a.be.Connect(ctx, base, key, sessionOnly)
-	}, func(s desk.Session, err error) {
+	}, func(s workflow.Session, err error) {
 		cancel()
 		f.busy(false, "")
 		switch {
 		case err == nil:
 			a.openSession(s)
-		case errors.Is(err, desk.ErrKeyringUnavailable):
+		case errors.Is(err, workflow.ErrKeyringUnavailable):
 			dialog.ShowConfirm("No keyring on this computer",
 				"The key works, but this computer has no keyring to keep it safely.\n"+
 					"Use it for this session only? (You will enter it again next time;\n"+
@@ -150,7 +147,7 @@ func (f *firstRun) tryConnect(sessionOnly bool) {
 			f.status.SetText("Cancelled: the key was not checked or saved.")
 		default:
 			// Named after the server typed here, not the session's.
-			a.showProblem(desk.Explain(err, desk.HostOf(base)))
+			a.showProblem(workflow.Explain(err, workflow.HostOf(base)))
 		}
 		f.done(err)
 	})
@@ -165,7 +162,7 @@ func (f *firstRun) done(err error) {
 func (f *firstRun) onSandbox() {
 	f.busy(true, "Starting the sandbox…")
 	a := f.app
-	background(a.ctx, a.be.StartSandbox, func(s desk.Session, err error) {
+	background(a, a.ctx, a.be.StartSandbox, func(s workflow.Session, err error) {
 		f.busy(false, "")
 		if err != nil {
 			a.showError(err)

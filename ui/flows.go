@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/lookup"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
@@ -18,17 +18,17 @@ import (
 type screenFlows struct{}
 
 func (screenFlows) NewTrace(a *App, path string) {
-	wizard.NewTrace(a.win, a.be, path, a.JobSubmitted)
+	wizard.NewTrace(a.win, a.be, a.opts.Wizard, path, a.JobSubmitted)
 }
 
 func (screenFlows) NewDNC(a *App, path string) {
-	wizard.NewDNC(a.win, a.be, path, a.JobSubmitted)
+	wizard.NewDNC(a.win, a.be, a.opts.Wizard, path, a.JobSubmitted)
 }
 
-func (screenFlows) SingleLookup(a *App) { lookup.Show(a.win, a.be) }
+func (screenFlows) SingleLookup(a *App) { lookup.Show(a.win, a.be, a.opts.Lookup) }
 
 func (screenFlows) ScrubTrace(a *App, resultPath, traceID string, onDone func(string)) {
-	wizard.NewDNCFromTrace(a.win, a.be, resultPath, traceID, onDone)
+	wizard.NewDNCFromTrace(a.win, a.be, a.opts.Wizard, resultPath, traceID, onDone)
 }
 
 // scrubTrace opens the DNC scrub on a completed trace's phones. When that
@@ -45,7 +45,7 @@ func (a *App) scrubTrace(resultPath, traceID string) {
 
 // offerCallable asks, once a scrub of a trace's phones has completed,
 // whether to export the trace's callable list now (UI thread).
-func (a *App) offerCallable(dnc desk.Job) {
+func (a *App) offerCallable(dnc workflow.Job) {
 	traceID, ok := a.scrubParents[dnc.ID]
 	if !ok || a.jobs == nil {
 		return

@@ -14,7 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // header shows the account: balance or metered usage, billing mode, the
@@ -106,7 +107,7 @@ func (h *header) refresh(done func()) {
 		acct *client.Account
 		pr   *client.Pricing
 	}
-	spawn(func() {
+	a.spawn(func() {
 		var wg sync.WaitGroup
 		var r both
 		var errA, errP error
@@ -114,10 +115,10 @@ func (h *header) refresh(done func()) {
 		go func() { defer wg.Done(); r.acct, errA = a.be.Account(a.ctx) }()
 		go func() { defer wg.Done(); r.pr, errP = a.be.Pricing(a.ctx) }()
 		wg.Wait()
-		uiDo(func() {
+		a.do(func() {
 			if errA != nil {
 				h.account.SetText("Account not loaded")
-				h.billing.SetText(desk.Explain(errA, desk.HostOf(a.session.BaseURL)).What)
+				h.billing.SetText(workflow.Explain(errA, workflow.HostOf(a.session.BaseURL)).What)
 			} else {
 				h.show(r.acct)
 			}
@@ -143,7 +144,7 @@ func (h *header) show(acc *client.Account) {
 	switch acc.BillingMode {
 	case client.BillingMetered:
 		if m := acc.Metered; m != nil {
-			s := fmt.Sprintf("Metered billing · %s of %s credits not yet billed", desk.Count(m.UnbilledUsage), desk.Count(m.Threshold))
+			s := fmt.Sprintf("Metered billing · %s of %s credits not yet billed", jobs.Thousands(m.UnbilledUsage), jobs.Thousands(m.Threshold))
 			if m.CardLast4 != "" {
 				s += " · card •••• " + m.CardLast4
 			}
@@ -157,7 +158,7 @@ func (h *header) show(acc *client.Account) {
 		if acc.BillingMode != "" && acc.BillingMode != client.BillingPrepaid {
 			mode = strings.ToUpper(acc.BillingMode[:1]) + acc.BillingMode[1:]
 		}
-		h.billing.SetText(mode + " · " + desk.Count(acc.Credits) + " credits")
+		h.billing.SetText(mode + " · " + jobs.Thousands(acc.Credits) + " credits")
 	}
 	if pastDue {
 		h.pastDue.SetText("PAYMENT PAST DUE: new jobs are refused until the card on file is updated in the provider's dashboard.")
@@ -168,7 +169,7 @@ func (h *header) show(acc *client.Account) {
 	if s := acc.Subscription; s != nil && s.CreditsLimit > 0 {
 		// The bar says how much is used (an empty bar alone reads as full
 		// in the dark theme); the line above names the plan and its period.
-		used := fmt.Sprintf("%s of %s credits used", desk.Count(s.CreditsUsed), desk.Count(s.CreditsLimit))
+		used := fmt.Sprintf("%s of %s credits used", jobs.Thousands(s.CreditsUsed), jobs.Thousands(s.CreditsLimit))
 		h.subBar.TextFormatter = func() string { return used }
 		h.subBar.Max = float64(s.CreditsLimit)
 		h.subBar.SetValue(float64(min(s.CreditsUsed, s.CreditsLimit)))

@@ -20,7 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
 
@@ -32,9 +32,6 @@ var jobColumns = []struct {
 	{"Job", 200}, {"Kind", 90}, {"Status", 200}, {"Created", 110}, {"Rows", 65},
 	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 130},
 }
-
-// tickEvery is how often processing rows redraw their elapsed time.
-var tickEvery = time.Second
 
 // Filter choices.
 const (
@@ -50,9 +47,9 @@ var statusChoices = []string{allStatuses, "Processing", "Completed", "Failed", "
 type jobsView struct {
 	app *App
 
-	all      []desk.Job // merged, newest first
-	shown    []desk.Job // after the filters
-	pages    int        // API pages merged so far
+	all      []workflow.Job // merged, newest first
+	shown    []workflow.Job // after the filters
+	pages    int            // API pages merged so far
 	more     bool
 	progress map[string]float64 // download progress by job key
 
@@ -117,7 +114,7 @@ func newJobsView(a *App) *jobsView {
 
 	// Processing rows show their elapsed time: redraw once a second while
 	// any job is processing.
-	v.ticker = time.NewTicker(tickEvery)
+	v.ticker = time.NewTicker(v.app.opts.TickEvery)
 	quit := make(chan struct{})
 	v.quit = quit
 	ticks := v.ticker.C
@@ -125,7 +122,7 @@ func newJobsView(a *App) *jobsView {
 		for {
 			select {
 			case <-ticks:
-				uiDo(func() {
+				a.do(func() {
 					if v.anyProcessing() {
 						v.table.Refresh()
 						if j, ok := v.current(); ok && j.Status == "processing" {
@@ -155,12 +152,12 @@ func (v *jobsView) stop() {
 func (v *jobsView) reload(done func()) {
 	a := v.app
 	pages := v.pages
-	spawn(func() {
+	a.spawn(func() {
 		jobs, more, err := a.be.Jobs(a.ctx, pages)
-		uiDo(func() {
+		a.do(func() {
 			v.loadProblem = ""
 			if err != nil {
-				p := desk.Explain(err, desk.HostOf(a.session.BaseURL))
+				p := workflow.Explain(err, workflow.HostOf(a.session.BaseURL))
 				v.loadProblem = "The jobs list could not be loaded from the server: " + p.What
 				if jobs != nil {
 					v.loadProblem += " Shown: the jobs kept on this computer."
@@ -180,11 +177,11 @@ func (v *jobsView) reload(done func()) {
 func (v *jobsView) onOlder() {
 	v.pages++
 	v.older.Disable()
-	v.reload(func() { uiDo(v.older.Enable) })
+	v.reload(func() { v.app.do(v.older.Enable) })
 }
 
 // setJobs replaces the list (UI thread).
-func (v *jobsView) setJobs(jobs []desk.Job, more bool) {
+func (v *jobsView) setJobs(jobs []workflow.Job, more bool) {
 	v.all = append(v.all[:0:0], jobs...)
 	v.more = more
 	sortJobs(v.all)
@@ -198,7 +195,7 @@ func (v *jobsView) setJobs(jobs []desk.Job, more bool) {
 
 // upsert puts a job's new state in the list (UI thread); the caller
 // refreshes the table once per batch.
-func (v *jobsView) upsert(j desk.Job) {
+func (v *jobsView) upsert(j workflow.Job) {
 	if j.Key == "" {
 		j.Key = j.ID
 	}
@@ -222,7 +219,7 @@ func (v *jobsView) upsert(j desk.Job) {
 // upload whose outcome was unknown, settled. A j with no ID and no Key only
 // takes the row away (no job was created). The selection follows. The
 // caller refreshes the table.
-func (v *jobsView) replace(old string, j desk.Job) {
+func (v *jobsView) replace(old string, j workflow.Job) {
 	for i := range v.all {
 		if v.all[i].Key == old {
 			v.all = append(v.all[:i], v.all[i+1:]...)
@@ -252,7 +249,7 @@ func (v *jobsView) refreshTable() {
 	v.applyFilter()
 }
 
-func sortJobs(jobs []desk.Job) {
+func sortJobs(jobs []workflow.Job) {
 	sort.SliceStable(jobs, func(i, k int) bool {
 		if !jobs[i].CreatedAt.Equal(jobs[k].CreatedAt) {
 			return jobs[i].CreatedAt.After(jobs[k].CreatedAt)
@@ -284,7 +281,7 @@ func (v *jobsView) applyFilter() {
 	v.showDetail()
 }
 
-func matchKind(j desk.Job, choice string) bool {
+func matchKind(j workflow.Job, choice string) bool {
 	switch choice {
 	case "Traces":
 		return j.Kind == jobs.KindTrace
@@ -296,7 +293,7 @@ func matchKind(j desk.Job, choice string) bool {
 	return true
 }
 
-func matchStatus(j desk.Job, choice string) bool {
+func matchStatus(j workflow.Job, choice string) bool {
 	switch choice {
 	case "Processing":
 		return !j.Final() && j.Status != jobs.StatusUnknown
@@ -358,7 +355,7 @@ func (v *jobsView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // jobCell is the text of one cell of the jobs table.
-func jobCell(j desk.Job, col int, now time.Time, progress map[string]float64) string {
+func jobCell(j workflow.Job, col int, now time.Time, progress map[string]float64) string {
 	done := j.Final()
 	switch col {
 	case 0:
@@ -382,36 +379,36 @@ func jobCell(j desk.Job, col int, now time.Time, progress map[string]float64) st
 		}
 		return j.CreatedAt.Local().Format("Jan 2 15:04")
 	case 4:
-		return desk.Count(int64(j.Rows))
+		return jobs.Thousands(int64(j.Rows))
 	case 5:
 		if !done {
 			return "—"
 		}
-		return desk.Count(int64(j.Matches))
+		return jobs.Thousands(int64(j.Matches))
 	case 6:
-		return desk.Count(j.Charged)
+		return jobs.Thousands(j.Charged)
 	case 7:
 		if !done {
 			return "—"
 		}
-		return desk.Count(j.Refunded)
+		return jobs.Thousands(j.Refunded)
 	case 8:
 		if !done {
 			return "—"
 		}
-		return desk.Count(j.Net())
+		return jobs.Thousands(j.Net())
 	case 9:
 		if b := j.Breakdown; b != nil {
-			return fmt.Sprintf("%s ind. · %s LLC", desk.Count(int64(b.Individuals.Rows)), desk.Count(int64(b.LLCs.Rows)))
+			return fmt.Sprintf("%s ind. · %s LLC", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
 		}
 		if j.IncludeLLCs {
-			return fmt.Sprintf("%s LLC rows", desk.Count(int64(j.EntityRows)))
+			return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
 		}
 	}
 	return ""
 }
 
-func statusText(j desk.Job, now time.Time, progress map[string]float64) string {
+func statusText(j workflow.Job, now time.Time, progress map[string]float64) string {
 	switch j.Status {
 	case "processing":
 		if j.CreatedAt.IsZero() {
@@ -461,23 +458,23 @@ func (v *jobsView) onSelected(id widget.TableCellID) {
 }
 
 // current is the selected job, if still shown.
-func (v *jobsView) current() (desk.Job, bool) {
+func (v *jobsView) current() (workflow.Job, bool) {
 	for _, j := range v.shown {
 		if j.Key == v.selected && v.selected != "" {
 			return j, true
 		}
 	}
-	return desk.Job{}, false
+	return workflow.Job{}, false
 }
 
 // byID finds a job of the list (shown or filtered out) by its id or key.
-func (v *jobsView) byID(id string) (desk.Job, bool) {
+func (v *jobsView) byID(id string) (workflow.Job, bool) {
 	for _, j := range v.all {
 		if j.ID == id || j.Key == id {
 			return j, true
 		}
 	}
-	return desk.Job{}, false
+	return workflow.Job{}, false
 }
 
 // selectJob selects the job with key (tests and the harness use it).
@@ -511,14 +508,14 @@ func (v *jobsView) showDetail() {
 	b.WriteString(statusText(j, time.Now(), v.progress))
 	if j.Final() {
 		fmt.Fprintf(&b, ". %s rows, %s matches, charged %s, refunded %s, net %s credits.",
-			desk.Count(int64(j.Rows)), desk.Count(int64(j.Matches)), desk.Count(j.Charged), desk.Count(j.Refunded), desk.Count(j.Net()))
+			jobs.Thousands(int64(j.Rows)), jobs.Thousands(int64(j.Matches)), jobs.Thousands(j.Charged), jobs.Thousands(j.Refunded), jobs.Thousands(j.Net()))
 	} else {
-		fmt.Fprintf(&b, ". %s rows, charged %s credits.", desk.Count(int64(j.Rows)), desk.Count(j.Charged))
+		fmt.Fprintf(&b, ". %s rows, charged %s credits.", jobs.Thousands(int64(j.Rows)), jobs.Thousands(j.Charged))
 	}
 	if br := j.Breakdown; br != nil {
 		fmt.Fprintf(&b, " Individuals: %s rows at %d, %s matches. LLCs: %s rows at %d, %s matches.",
-			desk.Count(int64(br.Individuals.Rows)), br.Individuals.Rate, desk.Count(int64(br.Individuals.Match)),
-			desk.Count(int64(br.LLCs.Rows)), br.LLCs.Rate, desk.Count(int64(br.LLCs.Match)))
+			jobs.Thousands(int64(br.Individuals.Rows)), br.Individuals.Rate, jobs.Thousands(int64(br.Individuals.Match)),
+			jobs.Thousands(int64(br.LLCs.Rows)), br.LLCs.Rate, jobs.Thousands(int64(br.LLCs.Match)))
 	}
 	if j.Status == jobs.StatusUnknown {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
@@ -547,13 +544,13 @@ func (v *jobsView) updateActions() {
 
 // ensureDownloaded calls then with the job once its result is on disk,
 // downloading it first (with progress and Cancel) when needed.
-func (v *jobsView) ensureDownloaded(j desk.Job, then func(desk.Job)) {
+func (v *jobsView) ensureDownloaded(j workflow.Job, then func(workflow.Job)) {
 	if j.ResultPath != "" {
 		then(j)
 		return
 	}
 	a := v.app
-	var got desk.Job
+	var got workflow.Job
 	a.withProgress("Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
 		got, err = a.be.Download(ctx, j, progress)
@@ -574,7 +571,7 @@ func (v *jobsView) onOpen() {
 	if !ok {
 		return
 	}
-	v.ensureDownloaded(j, func(j desk.Job) { v.app.openViewer(j.ResultPath, j.Name) })
+	v.ensureDownloaded(j, func(j workflow.Job) { v.app.openViewer(j.ResultPath, j.Name) })
 }
 
 func (v *jobsView) onShowFolder() {
@@ -597,13 +594,13 @@ func (v *jobsView) onScrub() {
 	if !ok || j.Kind != jobs.KindTrace {
 		return
 	}
-	v.ensureDownloaded(j, func(j desk.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
+	v.ensureDownloaded(j, func(j workflow.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
 }
 
 // export writes j's result (or its callable list) to the output folder.
-func (v *jobsView) export(j desk.Job, callable bool) {
+func (v *jobsView) export(j workflow.Job, callable bool) {
 	a := v.app
-	v.ensureDownloaded(j, func(j desk.Job) {
+	v.ensureDownloaded(j, func(j workflow.Job) {
 		name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
 		if callable {
 			name += " callable"
@@ -613,7 +610,7 @@ func (v *jobsView) export(j desk.Job, callable bool) {
 			return a.be.ExportJob(ctx, j, dest, callable, progress)
 		}, func(err error) {
 			switch {
-			case errors.Is(err, desk.ErrNeedScrub):
+			case errors.Is(err, workflow.ErrNeedScrub):
 				dialog.ShowConfirm("Scrub these phones first?",
 					"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
 						"so the trace's phones need a DNC scrub first (at the DNC rate per phone).\n"+
@@ -638,7 +635,7 @@ func (v *jobsView) onRetryWebhook() {
 		return
 	}
 	a := v.app
-	background(a.ctx, func(ctx context.Context) (struct{}, error) {
+	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, a.be.RetryWebhook(ctx, j)
 	}, func(_ struct{}, err error) {
 		if err != nil {
@@ -655,9 +652,9 @@ func (v *jobsView) onReconcile() {
 		return
 	}
 	a := v.app
-	background(a.ctx, func(ctx context.Context) (desk.Job, error) {
-		return a.be.Reconcile(ctx, j)
-	}, func(got desk.Job, err error) {
+	background(a, a.ctx, func(ctx context.Context) (workflow.Job, error) {
+		return a.be.ReconcileJob(ctx, j)
+	}, func(got workflow.Job, err error) {
 		if err != nil {
 			a.showError(err)
 			return
@@ -672,7 +669,7 @@ func (v *jobsView) onReconcile() {
 		if got.Status == jobs.StatusUnknown {
 			a.showMessage("Still unknown", "The server's lists hold no job for this upload yet. If the connection was cut early, nothing was charged; check again later before submitting the file again.")
 		} else {
-			a.showMessage("Reconciled", fmt.Sprintf("The upload did reach the server: job %s, %s, charged %s credits.", got.ID, statusText(got, time.Now(), nil), desk.Count(got.Charged)))
+			a.showMessage("Reconciled", fmt.Sprintf("The upload did reach the server: job %s, %s, charged %s credits.", got.ID, statusText(got, time.Now(), nil), jobs.Thousands(got.Charged)))
 		}
 	})
 }

@@ -11,13 +11,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // libraryView lists the downloaded results and searches them offline.
 type libraryView struct {
 	app      *App
-	items    []desk.LibraryItem
+	items    []workflow.LibraryItem
 	search_  *widget.Entry
 	list     *widget.List
 	status   *widget.Label
@@ -37,7 +37,7 @@ func newLibraryView(a *App) *libraryView {
 		if v.debounce != nil {
 			v.debounce.Stop()
 		}
-		v.debounce = time.AfterFunc(filterDelay, func() { uiDo(v.search) })
+		v.debounce = time.AfterFunc(v.app.opts.FilterDelay, func() { v.app.do(v.search) })
 	}
 	v.status = widget.NewLabel("")
 	v.list = widget.NewList(
@@ -70,7 +70,7 @@ func newLibraryView(a *App) *libraryView {
 	return v
 }
 
-func libraryLine(it desk.LibraryItem) string {
+func libraryLine(it workflow.LibraryItem) string {
 	var parts []string
 	switch it.Kind {
 	case jobs.KindDNC:
@@ -82,7 +82,7 @@ func libraryLine(it desk.LibraryItem) string {
 		parts = append(parts, it.CreatedAt.Local().Format("Jan 2, 2006"))
 	}
 	if it.Rows > 0 {
-		parts = append(parts, desk.Count(int64(it.Rows))+" rows")
+		parts = append(parts, jobs.Thousands(int64(it.Rows))+" rows")
 	}
 	switch {
 	case it.Size >= 1<<20:
@@ -106,14 +106,14 @@ func (v *libraryView) search() {
 	if q != "" {
 		v.status.SetText("Searching…")
 	}
-	background(a.ctx, func(ctx context.Context) ([]desk.LibraryItem, error) {
+	background(a, a.ctx, func(ctx context.Context) ([]workflow.LibraryItem, error) {
 		return a.be.SearchLibrary(ctx, q)
-	}, func(items []desk.LibraryItem, err error) {
+	}, func(items []workflow.LibraryItem, err error) {
 		if gen != v.gen {
 			return
 		}
 		if err != nil {
-			v.status.SetText(desk.Explain(err, "").String())
+			v.status.SetText(workflow.Explain(err, "").String())
 		} else {
 			v.items = items
 			switch {
@@ -142,5 +142,5 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return desk.Count(int64(n)) + " " + many
+	return jobs.Thousands(int64(n)) + " " + many
 }

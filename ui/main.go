@@ -83,7 +83,7 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 
 // onTrySample opens the trace wizard with the bundled sample owner list.
 func (a *App) onTrySample() {
-	background(a.ctx, a.be.SampleList, func(path string, err error) {
+	background(a, a.ctx, a.be.SampleList, func(path string, err error) {
 		if err != nil {
 			a.showError(err)
 			return
@@ -104,7 +104,7 @@ func (a *App) JobSubmitted(jobID string) {
 	}
 	a.tabs.SelectIndex(0)
 	a.jobs.reload(func() {
-		uiDo(func() { a.jobs.selectJob(jobID) })
+		a.do(func() { a.jobs.selectJob(jobID) })
 	})
 	a.header.refresh(nil)
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 func TestShortcuts(t *testing.T) {
@@ -126,15 +126,14 @@ func TestDropResultOpensViewer(t *testing.T) {
 func TestReconcileUnknownJob(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []workflow.Job{{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
 	h.do(func() { v.selectJob("submission-3") })
 	h.tap(v.reconcileBtn)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		var text string
-		text = h.dialogText()
+		text := h.dialogText()
 		if strings.Contains(text, "Reconciled") {
 			break
 		}
@@ -179,15 +178,15 @@ func TestLoadOlderJobs(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	h := start(t, fb)
-	// Paging is the backend's (desk.Jobs); the list shows the button when
+	// Paging is the backend's (workflow.Jobs); the list shows the button when
 	// the backend says there is more.
-	h.do(func() { h.app.jobs.setJobs([]desk.Job{{ID: "a", Key: "a", Status: "completed"}}, true) })
+	h.do(func() { h.app.jobs.setJobs([]workflow.Job{{ID: "a", Key: "a", Status: "completed"}}, true) })
 	var shown bool
 	h.do(func() { shown = h.app.jobs.older.Visible() })
 	if !shown {
 		t.Fatal("no Load older jobs button when the API has older pages")
 	}
-	h.do(func() { h.app.jobs.setJobs([]desk.Job{{ID: "a", Key: "a", Status: "completed"}}, false) })
+	h.do(func() { h.app.jobs.setJobs([]workflow.Job{{ID: "a", Key: "a", Status: "completed"}}, false) })
 	h.do(func() { shown = h.app.jobs.older.Visible() })
 	if shown {
 		t.Fatal("Load older jobs shown with no older page")
@@ -197,22 +196,22 @@ func TestLoadOlderJobs(t *testing.T) {
 func TestStatusTexts(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
-		job  desk.Job
+		job  workflow.Job
 		want string
 	}{
-		{desk.Job{Status: "processing", CreatedAt: now.Add(-3725 * time.Second)}, "Processing · 1:02:05"},
-		{desk.Job{Status: "completed"}, "Completed"},
-		{desk.Job{Status: "completed", ResultPath: "/x.csv"}, "Completed · downloaded"},
-		{desk.Job{Status: "failed"}, "Failed"},
-		{desk.Job{Status: jobs.StatusUnknown}, "Unknown — may be charged"},
-		{desk.Job{Status: "queued"}, "Queued"}, // a status the spec does not list
+		{workflow.Job{Status: "processing", CreatedAt: now.Add(-3725 * time.Second)}, "Processing · 1:02:05"},
+		{workflow.Job{Status: "completed"}, "Completed"},
+		{workflow.Job{Status: "completed", ResultPath: "/x.csv"}, "Completed · downloaded"},
+		{workflow.Job{Status: "failed"}, "Failed"},
+		{workflow.Job{Status: jobs.StatusUnknown}, "Unknown — may be charged"},
+		{workflow.Job{Status: "queued"}, "Queued"}, // a status the spec does not list
 	}
 	for _, c := range cases {
 		if got := statusText(c.job, now, nil); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.job, got, c.want)
 		}
 	}
-	if got := statusText(desk.Job{Key: "k", Status: "completed"}, now, map[string]float64{"k": 0.42}); got != "Completed · downloading 42%" {
+	if got := statusText(workflow.Job{Key: "k", Status: "completed"}, now, map[string]float64{"k": 0.42}); got != "Completed · downloading 42%" {
 		t.Errorf("download progress: %q", got)
 	}
 }
@@ -222,7 +221,7 @@ func TestDownloadCancel(t *testing.T) {
 	fb.resumeErr = nil
 	fb.blockDownload = true
 	fb.downloadErr = make(chan error, 1)
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
 	h.do(func() { v.selectJob("trc_1") })
@@ -246,9 +245,8 @@ func TestDownloadCancel(t *testing.T) {
 	if err := <-fb.downloadErr; !errors.Is(err, context.Canceled) {
 		t.Fatalf("download ended with %v, want its context cancelled", err)
 	}
-	waitInflight(5 * time.Second)
-	var text string
-	text = h.dialogText()
+	h.app.waitInflight(5 * time.Second)
+	text := h.dialogText()
 	if strings.Contains(text, "went wrong") || strings.Contains(text, "Cancelled") {
 		t.Fatalf("a cancel showed an error dialog: %q", text)
 	}
@@ -257,9 +255,9 @@ func TestDownloadCancel(t *testing.T) {
 func TestScrubPhonesThenCallableList(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	trace := desk.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
-	dnc := desk.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
-	fb.jobs = []desk.Job{trace}
+	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
+	dnc := workflow.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
+	fb.jobs = []workflow.Job{trace}
 	h := start(t, fb)
 	h.flows.scrubbed = func(traceID string) string {
 		fb.mu.Lock()
@@ -284,7 +282,7 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 	// The scrub completes: the callable list of the trace is offered.
 	done := dnc
 	done.Status = "completed"
-	fb.emit(desk.Event{Kind: desk.EventCompleted, Job: done})
+	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: done})
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.dialogTextSafe(), "Export the callable list now?") {
 		if time.Now().After(deadline) {
@@ -314,9 +312,7 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 }
 
 func (h *harness) dialogTextSafe() string {
-	var s string
-	s = h.dialogText()
-	return s
+	return h.dialogText()
 }
 
 // The main window fits a 1024×700 screen with a result open: a row of
@@ -324,7 +320,7 @@ func (h *harness) dialogTextSafe() string {
 func TestMainWindowFitsASmallScreen(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	fb.account.Subscription = &client.Subscription{PlanName: "Professional Annual", CreditsLimit: 1_000_000, CreditsUsed: 123_456,
 		CurrentPeriodEnd: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
 	fb.account.Email = "virtual.assistant.number.one@a-real-estate-investor.example.com"
@@ -360,7 +356,7 @@ func TestServerUnreachableInSession(t *testing.T) {
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	fb.accountErr = down
 	fb.jobsErr = down
-	fb.jobs = []desk.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
 	h := start(t, fb)
 	for _, want := range []string{"Account not loaded", "Can't reach api.example.com", "jobs list could not be loaded"} {
 		if !h.hasText(want) {

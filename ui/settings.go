@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 var themeLabels = []string{"System", "Light", "Dark"}
@@ -105,7 +105,7 @@ func (a *App) newSettingsForm() *settingsForm {
 
 // connectionLine says which account the window works with and where its
 // key is kept.
-func connectionLine(s desk.Session) fyne.CanvasObject {
+func connectionLine(s workflow.Session) fyne.CanvasObject {
 	var text string
 	switch {
 	case s.Sandbox:
@@ -113,11 +113,11 @@ func connectionLine(s desk.Session) fyne.CanvasObject {
 	case s.BaseURL == "":
 		text = "Not connected."
 	case s.FromEnv:
-		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key comes from the SKIPDESK_API_KEY environment variable and is not stored by SkipDesk."
+		text = "Connected to " + workflow.HostOf(s.BaseURL) + ". The API key comes from the SKIPDESK_API_KEY environment variable and is not stored by SkipDesk."
 	case s.SessionOnly:
-		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key is kept for this session only (this computer has no keyring)."
+		text = "Connected to " + workflow.HostOf(s.BaseURL) + ". The API key is kept for this session only (this computer has no keyring)."
 	default:
-		text = "Connected to " + desk.HostOf(s.BaseURL) + ". The API key is kept in this computer's keyring."
+		text = "Connected to " + workflow.HostOf(s.BaseURL) + ". The API key is kept in this computer's keyring."
 	}
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
@@ -125,7 +125,7 @@ func connectionLine(s desk.Session) fyne.CanvasObject {
 }
 
 // fail shows why the settings were not (all) saved, in the dialog.
-func (f *settingsForm) fail(p desk.Problem) {
+func (f *settingsForm) fail(p workflow.Problem) {
 	f.problem.SetText(p.String())
 	f.problem.Show()
 	f.dialog.Resize(fyne.NewSize(620, 0)) // room for the message
@@ -152,21 +152,21 @@ func (f *settingsForm) save() {
 	s := f.values()
 	secret := f.webhookSecret.Text
 	if err := s.Validate(); err != nil {
-		f.fail(desk.Problem{What: capitalise(err.Error()) + "."})
+		f.fail(workflow.Problem{What: capitalise(err.Error()) + "."})
 		if f.onSaved != nil {
 			f.onSaved(err)
 		}
 		return
 	}
 	f.saveBtn.Disable()
-	background(a.ctx, func(ctx context.Context) (bool, error) {
+	background(a, a.ctx, func(ctx context.Context) (bool, error) {
 		if secret != "" {
 			if err := a.be.SetWebhookSecret(ctx, secret); err != nil {
 				return false, err
 			}
 		}
 		err := a.be.SaveSettings(ctx, s)
-		var we *desk.WebhookError
+		var we *workflow.WebhookError
 		return err == nil || errors.As(err, &we), err
 	}, func(saved bool, err error) {
 		f.saveBtn.Enable()
@@ -174,7 +174,7 @@ func (f *settingsForm) save() {
 			a.applyTheme(s.Theme)
 		}
 		if err != nil {
-			f.fail(desk.Explain(err, desk.HostOf(a.session.BaseURL)))
+			f.fail(workflow.Explain(err, workflow.HostOf(a.session.BaseURL)))
 		} else {
 			f.dialog.Hide()
 		}

@@ -16,13 +16,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
-
-// filterDelay is how long the filter box waits after the last key before it
-// runs the query (off the UI thread).
-var filterDelay = 250 * time.Millisecond
 
 // quickFilters in display order.
 var quickFilters = []struct {
@@ -40,12 +36,12 @@ var quickFilters = []struct {
 // with the system app". Fields are touched on the UI thread only.
 type viewer struct {
 	app     *App
-	res     desk.Result
+	res     workflow.Result
 	name    string
 	headers []string
 
-	view desk.View
-	q    desk.Query
+	view workflow.View
+	q    workflow.Query
 	gen  int
 	stop context.CancelFunc
 
@@ -78,7 +74,7 @@ func (a *App) openViewer(path, name string) {
 		if err != nil {
 			return err
 		}
-		uiDo(func() { a.showViewer(res, name) })
+		a.do(func() { a.showViewer(res, name) })
 		return nil
 	}, func(err error) {
 		if err != nil {
@@ -88,7 +84,7 @@ func (a *App) openViewer(path, name string) {
 }
 
 // showViewer adds the tab for an opened result (UI thread).
-func (a *App) showViewer(res desk.Result, name string) *viewer {
+func (a *App) showViewer(res workflow.Result, name string) *viewer {
 	v := newViewer(a, res, name)
 	v.item = container.NewTabItemWithIcon(name, theme.DocumentIcon(), v.content())
 	if a.viewers == nil {
@@ -100,8 +96,8 @@ func (a *App) showViewer(res desk.Result, name string) *viewer {
 	return v
 }
 
-func newViewer(a *App, res desk.Result, name string) *viewer {
-	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: desk.Query{SortCol: -1}}
+func newViewer(a *App, res workflow.Result, name string) *viewer {
+	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
 	v.view = res
 	v.table = widget.NewTableWithHeaders(v.length, v.createCell, v.updateCell)
 	v.table.ShowHeaderColumn = true
@@ -222,7 +218,7 @@ func (v *viewer) onFilterChanged(string) {
 	if v.debounce != nil {
 		v.debounce.Stop()
 	}
-	v.debounce = time.AfterFunc(filterDelay, func() { uiDo(v.runQuery) })
+	v.debounce = time.AfterFunc(v.app.opts.FilterDelay, func() { v.app.do(v.runQuery) })
 }
 
 func (v *viewer) onQuickChanged() { v.runQuery() }
@@ -245,9 +241,9 @@ func (v *viewer) runQuery() {
 	v.gen++
 	gen, q := v.gen, v.q
 	v.count.SetText("Filtering…")
-	spawn(func() {
+	v.app.spawn(func() {
 		view, err := v.res.Query(ctx, q)
-		uiDo(func() {
+		v.app.do(func() {
 			if gen != v.gen {
 				return // a newer query is running
 			}
@@ -269,9 +265,9 @@ func (v *viewer) runQuery() {
 func (v *viewer) showCount() {
 	n, total := v.view.Len(), v.res.Len()
 	if n == total {
-		v.count.SetText(desk.Count(int64(total)) + " rows")
+		v.count.SetText(jobs.Thousands(int64(total)) + " rows")
 	} else {
-		v.count.SetText(desk.Count(int64(n)) + " of " + desk.Count(int64(total)) + " rows")
+		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows")
 	}
 }
 
@@ -284,7 +280,7 @@ func (v *viewer) onExport(ext string) {
 	}
 	dest := filepath.Join(a.outputDir(), name+ext)
 	view := v.view
-	a.withProgress("Exporting "+desk.Count(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
+	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
 		return a.be.ExportView(ctx, v.res, view, dest, progress)
 	}, func(err error) {
 		if err != nil {

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 var (
@@ -48,7 +48,7 @@ func heapBytes() uint64 {
 }
 
 // BenchmarkViewerFirstPage400k opens a 400k-row result the way the window
-// does (desk.OpenResult, then the viewer tab) and draws the first page of the
+// does (workflow.OpenResult, then the viewer tab) and draws the first page of the
 // table (every visible cell's UpdateCell, rendered by the test driver). It
 // reports the heap the open viewer holds against the file's size.
 func BenchmarkViewerFirstPage400k(b *testing.B) {
@@ -62,11 +62,11 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	w.Resize(fyne.NewSize(1180, 760))
 	fb := newFake()
 	fb.resumeErr = nil
-	app := New(a, w, fb)
-	app.session = desk.Session{Sandbox: true}
+	app := New(a, w, fb, testOptions())
+	app.session = workflow.Session{Sandbox: true}
 	app.buildMain()
 	w.SetContent(app.main)
-	d, err := desk.Open(desk.Options{Home: b.TempDir()})
+	d, err := workflow.Open(workflow.Config{Home: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

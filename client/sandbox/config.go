@@ -32,6 +32,7 @@ type Config struct {
 	IDStyle        string           `json:"id_style"`   // "prefixed" (default) or "plain"
 	Webhook        WebhookConfig    `json:"webhook"`
 	Faults         Faults           `json:"faults"`
+	ResultLayouts  ResultLayouts    `json:"result_layouts"` // columns of result files: TraceLayouts, DNCLayouts
 	Keys           []KeyConfig      `json:"keys"`
 	Now            func() time.Time `json:"-"` // clock for timestamps and rate-limit windows; nil = time.Now
 	Logger         *log.Logger      `json:"-"` // nil = discard
@@ -232,6 +233,9 @@ func (c *Config) validate() error {
 	if c.Webhook.MaxAttempts < 0 || c.Webhook.TimeoutSeconds < 0 {
 		return errors.New("webhook: values must not be negative")
 	}
+	if err := c.ResultLayouts.validate(); err != nil {
+		return err
+	}
 	if c.Faults.ErrorRate < 0 || c.Faults.ErrorRate > 1 {
 		return fmt.Errorf("faults.error_rate %v: must be between 0 and 1", c.Faults.ErrorRate)
 	}
@@ -292,6 +296,7 @@ func (c Config) normalized() Config {
 	if c.Webhook.MaxAttempts == 0 {
 		c.Webhook.MaxAttempts = 5
 	}
+	c.ResultLayouts = c.ResultLayouts.normalized()
 	if c.Now == nil {
 		c.Now = time.Now
 	}

@@ -70,7 +70,9 @@ type job struct {
 	headers    []string
 	nameCols   []int // columns of first_name, last_name (-1 when unmapped)
 	phoneCol   int   // DNC
-	failUpload bool  // file name contains FAILJOB
+	mapped     []mappedCol
+	layouts    ResultLayouts // of the result file, as configured at creation
+	failUpload bool          // file name contains FAILJOB
 
 	resultPath string
 	timer      *time.Timer
@@ -95,6 +97,7 @@ func (s *Server) newJob(kind string, a *account, r *http.Request) *job {
 		baseURL:   baseURL(r),
 		phoneCol:  -1,
 		rates:     s.cfg.Rates,
+		layouts:   s.cfg.ResultLayouts.normalized(),
 	}
 	// encoded_id is always prefixed; id is prefixed unless id_style is plain.
 	j.encodedID = prefix + strconv.FormatUint(s.seq*2654435761%(1<<40)+1<<40, 36)

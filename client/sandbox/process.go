@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"time"
 )
 
@@ -171,9 +170,9 @@ func (s *Server) produceResult(j *job, matchRate float64) (*jobResult, error) {
 		}
 		if header {
 			header = false
-			extra := traceResultColumns
+			extra := traceColumns(j)
 			if j.kind == kindDNC {
-				extra = dncResultColumns
+				extra = dncColumns(j)
 			}
 			if err := cw.Write(resultHeader(j.headers, extra)); err != nil {
 				break
@@ -222,9 +221,8 @@ func (s *Server) traceRow(j *job, fields [][]byte, rec []string, res *jobResult,
 		ln = fields[last]
 	}
 	entity := (first >= 0 || last >= 0) && isEntityName(fn, ln)
-	blank := make([]string, 10)
 	if entity && !j.includeLLCs {
-		return append(append(rec, blank...), "true", "skipped")
+		return appendTrace(j, rec, outSkipped, 0, "", "", true)
 	}
 	rate, t := j.rates.Normal, 0
 	if j.mode == "enhanced" {
@@ -239,35 +237,7 @@ func (s *Server) traceRow(j *job, fields [][]byte, rec []string, res *jobResult,
 	out := rowOutcome(fields, matchRate)
 	res.tally.add(out, rate)
 	res.tiers[t].add(out, rate)
-	return appendContact(rec, out, rowHash(fields), string(fn), string(ln), entity)
-}
-
-// appendContact appends the trace result columns of one row.
-func appendContact(rec []string, out int, h uint32, first, last string, entity bool) []string {
-	ent := strconv.FormatBool(entity)
-	switch out {
-	case outNoMatch:
-		return append(append(rec, make([]string, 10)...), ent, "no_match")
-	case outError:
-		return append(append(rec, make([]string, 10)...), ent, "error")
-	}
-	c := synthContact(h, first, last, entity)
-	rec = append(rec, c.first, c.last)
-	for i := range 3 {
-		if i < len(c.phones) {
-			rec = append(rec, c.phones[i][0], c.phones[i][1])
-		} else {
-			rec = append(rec, "", "")
-		}
-	}
-	for i := range 2 {
-		if i < len(c.emails) {
-			rec = append(rec, c.emails[i])
-		} else {
-			rec = append(rec, "")
-		}
-	}
-	return append(rec, ent, "matched")
+	return appendTrace(j, rec, out, rowHash(fields), string(fn), string(ln), entity)
 }
 
 func (s *Server) dncRow(j *job, rec []string, res *jobResult) []string {
@@ -279,13 +249,12 @@ func (s *Server) dncRow(j *job, rec []string, res *jobResult) []string {
 	if !ok {
 		res.errors++
 		res.refund += j.rates.DNC
-		return append(rec, "", "false", "false", "unknown", "invalid")
+		return appendDNC(j, rec, "")
 	}
-	dnc, lit, lt := dncFlags(num)
-	if dnc || lit {
+	if dnc, lit, _ := dncFlags(num); dnc || lit {
 		res.match++
 	}
-	return append(rec, num, strconv.FormatBool(dnc), strconv.FormatBool(lit), lt, "ok")
+	return appendDNC(j, rec, num)
 }
 
 // writeSingleResult writes the one-row result file of a single trace.
@@ -297,14 +266,14 @@ func (s *Server) writeSingleResult(j *job, vals map[string]string, entity bool, 
 	}
 	cw := csv.NewWriter(f)
 	cw.UseCRLF = true
-	cw.Write(resultHeader(singleFields, traceResultColumns))
-	rec := make([]string, 0, len(singleFields)+len(traceResultColumns))
+	cw.Write(resultHeader(singleFields, traceColumns(j)))
+	rec := make([]string, 0, len(singleFields)+len(traceColumns(j)))
 	fields := make([][]byte, len(singleFields))
 	for i, k := range singleFields {
 		rec = append(rec, vals[k])
 		fields[i] = []byte(vals[k])
 	}
-	cw.Write(appendContact(rec, out, rowHash(fields), vals["first_name"], vals["last_name"], entity))
+	cw.Write(appendTrace(j, rec, out, rowHash(fields), vals["first_name"], vals["last_name"], entity))
 	cw.Flush()
 	err = cw.Error()
 	if cerr := f.Close(); err == nil {

@@ -228,6 +228,7 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 	j.inputPath = up.filePath
 	j.headers = head.headers
 	j.nameCols = []int{first, last}
+	j.mapped = mappedColumns(mapping, head.col)
 	j.failUpload = strings.Contains(up.fileName, "FAILJOB")
 	keep = true
 	s.schedule(j)
@@ -356,6 +357,7 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 	j := s.newJob(kindTrace, a, r)
 	j.traceType = "single"
 	j.mode = "normal"
+	j.mapped = singleMapped
 	j.name = strings.TrimSpace("Single: " + vals["first_name"] + " " + vals["last_name"])
 	j.totalRows = 1
 	j.creditsCharged = cost

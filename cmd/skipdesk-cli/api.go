@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs/entity"
-	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // The commands that call the API directly: account, pricing, and reading,
@@ -67,37 +67,6 @@ func classifyAPIError(err error) (int, bool) {
 	return 0, false
 }
 
-// Client builds the API client from --base-url / SKIPDESK_BASE_URL and the
-// key from SKIPDESK_API_KEY or, when unset, the system keyring.
-func (e *Env) Client(ctx context.Context) (*client.Client, error) {
-	base := strings.TrimSpace(e.BaseURL)
-	if base == "" {
-		return nil, usageErrorf("no API address: pass --base-url URL or set SKIPDESK_BASE_URL (it ends in /v1; the local sandbox is http://127.0.0.1:8787/v1)")
-	}
-	key := strings.TrimSpace(os.Getenv("SKIPDESK_API_KEY"))
-	if key == "" {
-		k, err := secrets.Get(ctx, secrets.APIKey)
-		switch {
-		case err == nil:
-			key = strings.TrimSpace(k)
-		case errors.Is(err, secrets.ErrNotFound):
-			return nil, usageErrorf("no API key: set SKIPDESK_API_KEY, or save the key in the desktop app (it keeps it in the system keyring)")
-		case errors.Is(err, secrets.ErrUnavailable):
-			return nil, usageErrorf("no API key: SKIPDESK_API_KEY is not set and the system keyring is not available; set SKIPDESK_API_KEY")
-		default:
-			return nil, usageErrorf("no API key: SKIPDESK_API_KEY is not set and the keyring could not be read (%v)", err)
-		}
-		if key == "" {
-			return nil, usageErrorf("no API key: the keyring holds an empty key; set SKIPDESK_API_KEY or save the key again")
-		}
-	}
-	c, err := client.New(base, key, client.WithUserAgent("skipdesk-cli/1"))
-	if err != nil {
-		return nil, usageErrorf("%v", strings.TrimPrefix(err.Error(), "client: "))
-	}
-	return c, nil
-}
-
 // Output prints v as indented JSON with --json, else calls text.
 func (e *Env) Output(v any, text func(w io.Writer)) error {
 	if e.JSON {
@@ -110,109 +79,11 @@ func (e *Env) Output(v any, text func(w io.Writer)) error {
 	return nil
 }
 
-// Explain turns a client error into words a user understands, keeping the
-// error chain (and so the exit code). needed is what the request would have
-// cost, or -1 when unknown; on a 402 the balance is read from GET /account.
-func (e *Env) Explain(ctx context.Context, c *client.Client, err error, needed int64) error {
-	if err == nil {
-		return nil
-	}
-	var ae *client.APIError
-	var te *client.TransportError
-	switch {
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		return fmt.Errorf("%w\nThe request may or may not have been accepted and charged. Do not resubmit blindly: "+
-			"look for the job with `skipdesk-cli traces list` or `skipdesk-cli dnc list` first", err)
-	case errors.As(err, &ae):
-		return explainAPIError(ctx, c, ae, err, needed)
-	case errors.As(err, &te):
-		return fmt.Errorf("could not reach the service at %s: %w", c.BaseURL(), err)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted: %w", err)
-	}
-	return err
-}
-
-func explainAPIError(ctx context.Context, c *client.Client, ae *client.APIError, err error, needed int64) error {
-	switch ae.StatusCode {
-	case 401:
-		return fmt.Errorf("the service refused the API key (check SKIPDESK_API_KEY or the key saved in the desktop app): %w", err)
-	case 402:
-		return fmt.Errorf("%s: %w", paymentNeeded(ctx, c, ae, needed), err)
-	case 403:
-		return fmt.Errorf("this key or account is not allowed to do that: %w", err)
-	case 404:
-		return fmt.Errorf("no such job for this key (ids are used exactly as listed by `list`): %w", err)
-	case 413:
-		return fmt.Errorf("the file is over the service's 50 MB limit: %w", err)
-	case 429:
-		if ae.RetryAfter > 0 {
-			return fmt.Errorf("too many requests; the service asks to wait %s: %w", ae.RetryAfter.Round(time.Second), err)
-		}
-		return fmt.Errorf("too many requests; wait a minute: %w", err)
-	}
-	if ae.StatusCode >= 500 {
-		return fmt.Errorf("the service failed; try again later: %w", err)
-	}
-	return err
-}
-
-// paymentNeeded says why a 402 happened, in numbers when GET /account
-// answers: a past-due account (whatever its billing mode), or credits short
-// of what the request needs.
-func paymentNeeded(ctx context.Context, c *client.Client, ae *client.APIError, needed int64) string {
-	const pastDue = "the account is past due: settle the card on file in the provider's dashboard before submitting"
-	if strings.EqualFold(ae.Code, "PAST_DUE") {
-		return pastDue
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	acct, err := c.Account(ctx)
-	if err != nil {
-		if needed >= 0 {
-			return fmt.Sprintf("not enough credits: this needs %s", credits(needed))
-		}
-		return "not enough credits, or the account is past due"
-	}
-	if acct.Metered != nil && acct.Metered.PastDue {
-		return pastDue
-	}
-	switch {
-	case needed >= 0 && acct.Credits < needed:
-		return fmt.Sprintf("not enough credits: this needs %s and the balance is %s (short by %s)",
-			credits(needed), num(acct.Credits), num(needed-acct.Credits))
-	case needed >= 0:
-		return fmt.Sprintf("the service refused to charge the %s this needs although the balance is %s: "+
-			"the account may be past due (check billing in the provider's dashboard)", credits(needed), num(acct.Credits))
-	}
-	return fmt.Sprintf("not enough credits: the balance is %s", num(acct.Credits))
-}
+// num formats an integer with thousands separators.
+func num(n int64) string { return jobs.Thousands(n) }
 
 // credits is "1 credit" or "N credits".
-func credits(n int64) string {
-	if n == 1 {
-		return "1 credit"
-	}
-	return num(n) + " credits"
-}
-
-// num formats an integer with thousands separators.
-func num(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func credits(n int64) string { return jobs.Credits(n) }
 
 func jsonFlag(env *Env, fs interface {
 	BoolVar(*bool, string, bool, string)
@@ -230,13 +101,13 @@ func runAccount(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErrorf("account takes no arguments")
 	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	a, err := c.Account(ctx)
+	a, err := svc.Account(ctx)
 	if err != nil {
-		return env.Explain(ctx, c, err, -1)
+		return err
 	}
 	return env.Output(a, func(w io.Writer) {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -273,13 +144,13 @@ func runPricing(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErrorf("pricing takes no arguments")
 	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	p, err := c.Pricing(ctx)
+	p, err := svc.Pricing(ctx)
 	if err != nil {
-		return env.Explain(ctx, c, err, -1)
+		return err
 	}
 	return env.Output(p, func(w io.Writer) {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -334,26 +205,13 @@ func runTracesList(ctx context.Context, env *Env, args []string) error {
 	if *typ != "" && *typ != client.TypeBulk && *typ != client.TypeSingle {
 		return usageErrorf("--type must be bulk or single, not %q", *typ)
 	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	opts := &client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}
-	var traces []client.Trace
-	var md *client.Metadata
-	if pf.all {
-		for t, err := range c.Traces.All(ctx, opts) {
-			if err != nil {
-				return env.Explain(ctx, c, err, -1)
-			}
-			traces = append(traces, *t)
-		}
-	} else {
-		l, err := c.Traces.List(ctx, opts)
-		if err != nil {
-			return env.Explain(ctx, c, err, -1)
-		}
-		traces, md = l.Traces, &l.Metadata
+	traces, md, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
+	if err != nil {
+		return err
 	}
 	var v any = map[string]any{"traces": nonNil(traces)}
 	if md != nil {
@@ -390,44 +248,31 @@ func runDNCList(ctx context.Context, env *Env, args []string) error {
 	if err := pf.check(); err != nil {
 		return err
 	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	opts := &client.ListOptions{Page: pf.page, Limit: pf.limit}
-	var jobs []client.DNCJob
-	var md *client.Metadata
-	if pf.all {
-		for j, err := range c.DNC.All(ctx, opts) {
-			if err != nil {
-				return env.Explain(ctx, c, err, -1)
-			}
-			jobs = append(jobs, *j)
-		}
-	} else {
-		l, err := c.DNC.List(ctx, opts)
-		if err != nil {
-			return env.Explain(ctx, c, err, -1)
-		}
-		jobs, md = l.Jobs, &l.Metadata
+	list, md, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
+	if err != nil {
+		return err
 	}
-	var v any = map[string]any{"jobs": nonNil(jobs)}
+	var v any = map[string]any{"jobs": nonNil(list)}
 	if md != nil {
-		v = &client.DNCList{Metadata: *md, Jobs: nonNil(jobs)}
+		v = &client.DNCList{Metadata: *md, Jobs: nonNil(list)}
 	}
 	return env.Output(v, func(w io.Writer) {
-		if len(jobs) == 0 {
+		if len(list) == 0 {
 			fmt.Fprintln(w, "no DNC jobs")
 		} else {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tROWS\tFLAGGED\tERRORS\tCHARGED\tREFUNDED\tCREATED\tNAME")
-			for _, j := range jobs {
+			for _, j := range list {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", j.ID, j.Status, j.TotalRows, j.MatchCount, j.ErrorCount,
 					num(j.CreditsCharged), num(j.CreditsRefunded), when(j.CreatedAt), j.Name)
 			}
 			tw.Flush()
 		}
-		footer(w, md, len(jobs), "DNC jobs")
+		footer(w, md, len(list), "DNC jobs")
 	})
 }
 
@@ -493,20 +338,20 @@ func runJobGet(resource string) func(context.Context, *Env, []string) error {
 		if err != nil {
 			return err
 		}
-		c, err := env.Client(ctx)
+		svc, err := env.connect(ctx)
 		if err != nil {
 			return err
 		}
 		if resource == "traces" {
-			t, err := c.Traces.Get(ctx, id)
+			t, err := svc.Trace(ctx, id)
 			if err != nil {
-				return env.Explain(ctx, c, err, -1)
+				return err
 			}
 			return env.Output(t, func(w io.Writer) { printTrace(w, t) })
 		}
-		j, err := c.DNC.Get(ctx, id)
+		j, err := svc.DNCJob(ctx, id)
 		if err != nil {
-			return env.Explain(ctx, c, err, -1)
+			return err
 		}
 		return env.Output(j, func(w io.Writer) { printDNC(w, j) })
 	}
@@ -594,22 +439,17 @@ func runJobDownload(resource string) func(context.Context, *Env, []string) error
 		if st, err := os.Stat(out); err == nil && st.IsDir() {
 			out = filepath.Join(out, safeFileName(id)+".csv")
 		}
-		c, err := env.Client(ctx)
+		svc, err := env.connect(ctx)
 		if err != nil {
 			return err
 		}
-		var n int64
-		if resource == "traces" {
-			n, err = c.Traces.Download(ctx, id, out, nil)
-		} else {
-			n, err = c.DNC.Download(ctx, id, out, nil)
-		}
+		n, err := svc.DownloadTo(ctx, resourceKind(resource), id, out, nil)
 		if err != nil {
 			var ae *client.APIError
 			if errors.As(err, &ae) && ae.StatusCode == 409 {
-				return fmt.Errorf("the result of %s is not available (the job is still processing or has failed): %w", id, err)
+				return &exitError{code: exitAPI, plain: true, err: fmt.Errorf("the result of %s is not available (the job is still processing or has failed): %w", id, err)}
 			}
-			return env.Explain(ctx, c, err, -1)
+			return err
 		}
 		return env.Output(map[string]any{"id": id, "path": out, "bytes": n}, func(w io.Writer) {
 			fmt.Fprintf(w, "saved %s bytes to %s\n", num(n), out)
@@ -634,18 +474,13 @@ func runJobRetryWebhook(resource string) func(context.Context, *Env, []string) e
 		if err != nil {
 			return err
 		}
-		c, err := env.Client(ctx)
+		svc, err := env.connect(ctx)
 		if err != nil {
 			return err
 		}
-		var d *client.WebhookDelivery
-		if resource == "traces" {
-			d, err = c.Traces.RetryWebhook(ctx, id)
-		} else {
-			d, err = c.DNC.RetryWebhook(ctx, id)
-		}
+		d, err := svc.RetryWebhookOf(ctx, resourceKind(resource), id)
 		if err != nil {
-			return env.Explain(ctx, c, err, -1)
+			return err
 		}
 		return env.Output(d, func(w io.Writer) {
 			fmt.Fprintf(w, "queued webhook delivery %s (attempt %d, %s)\n", d.DeliveryID, d.Attempt, d.Status)
@@ -675,51 +510,20 @@ func runTracesSingle(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErrorf("traces single takes flags only (got %q)", pos[0])
 	}
-	var missing []string
-	for _, f := range []struct {
-		flag, v string
-	}{{"--first-name", r.FirstName}, {"--address", r.Address}, {"--city", r.City}, {"--state", r.State}, {"--zip", r.Zip}} {
-		if strings.TrimSpace(f.v) == "" {
-			missing = append(missing, f.flag)
-		}
+	r.State = strings.ToUpper(strings.TrimSpace(r.State))
+	r.MailingState = strings.ToUpper(strings.TrimSpace(r.MailingState))
+	if p := workflow.CheckSingle(r); !p.OK() {
+		return usageErrorf("traces single: %s", strings.Join(p.All(), " "))
 	}
-	if len(missing) > 0 {
-		return usageErrorf("traces single: missing %s", strings.Join(missing, ", "))
-	}
-	if len(strings.TrimSpace(r.State)) != 2 {
-		return usageErrorf("traces single: --state must be a 2-letter code, not %q", r.State)
-	}
-	mailing := []string{r.MailingAddress, r.MailingCity, r.MailingState, r.MailingZip}
-	set := 0
-	for _, m := range mailing {
-		if strings.TrimSpace(m) != "" {
-			set++
-		}
-	}
-	if set > 0 && strings.TrimSpace(r.MailingAddress) == "" {
-		return usageErrorf("traces single: --mailing-city/--mailing-state/--mailing-zip need --mailing-address")
-	}
-	if set > 0 && set < 4 {
-		return usageErrorf("traces single: with --mailing-address, give --mailing-city, --mailing-state and --mailing-zip too")
-	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := c.Traces.Single(ctx, &r)
+	// Through the ledger, as in the window: recorded before it is sent,
+	// never resent.
+	res, err := svc.Single(ctx, r)
 	if err != nil {
-		needed := int64(-1)
-		if errors.Is(err, client.ErrInsufficientCredits) {
-			if p, perr := c.Pricing(ctx); perr == nil {
-				needed = p.Rates.Normal
-				// The service prices a company name at the llc rate even
-				// without --entity.
-				if r.IsEntity || entity.IsEntity(r.FirstName+" "+r.LastName) {
-					needed = p.Rates.LLC
-				}
-			}
-		}
-		return env.Explain(ctx, c, err, needed)
+		return err
 	}
 	return env.Output(res, func(w io.Writer) {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -744,4 +548,12 @@ func runTracesSingle(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(tw, "Credits\t%s charged, %s refunded\n", num(res.Credits), num(res.CreditsRefunded))
 		tw.Flush()
 	})
+}
+
+// resourceKind is the job kind of a command group ("traces", "dnc").
+func resourceKind(resource string) jobs.Kind {
+	if resource == "dnc" {
+		return jobs.KindDNC
+	}
+	return jobs.KindTrace
 }

@@ -163,12 +163,12 @@ func TestCLIDNCCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runAPI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
+	code, _, errOut := runAPI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
 	if code != exitAPI || !strings.Contains(errOut, "not available") {
 		t.Fatalf("download while processing: %d %q", code, errOut)
 	}
 	srv.FinishPending()
-	code, out, _ = runAPI(t, "dnc", "list")
+	code, out, _ := runAPI(t, "dnc", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "completed") {
 		t.Fatalf("dnc list: %q", out)
 	}
@@ -200,18 +200,18 @@ func TestCLIAPIErrors(t *testing.T) {
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 
 	code, _, errOut := runAPI(t, "traces", "get", "trc_missing")
-	if code != exitAPI || !strings.Contains(errOut, "no such job") {
+	if code != exitAPI || !strings.Contains(errOut, "does not know this job") {
 		t.Errorf("404: %d %q", code, errOut)
 	}
 	srv.SetCredits(sandbox.DemoKey, 0)
 	code, _, errOut = runAPI(t, single...)
-	if code != exitAPI || !strings.Contains(errOut, "this needs 1 credit and the balance is 0") {
+	if code != exitAPI || !strings.Contains(errOut, "This needs 1 credit; the balance is 0") {
 		t.Errorf("402: %d %q", code, errOut)
 	}
 	// A company name costs the llc rate, with or without --entity.
 	srv.SetCredits(sandbox.DemoKey, 1)
 	code, _, errOut = runAPI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
-	if code != exitAPI || !strings.Contains(errOut, "this needs 2 credits and the balance is 1 (short by 1)") {
+	if code != exitAPI || !strings.Contains(errOut, "This needs 2 credits; the balance is 1 (1 short)") {
 		t.Errorf("402 for a company: %d %q", code, errOut)
 	}
 	srv.SetBanned(sandbox.DemoKey, true)
@@ -221,7 +221,7 @@ func TestCLIAPIErrors(t *testing.T) {
 	}
 	t.Setenv("SKIPDESK_API_KEY", "sk_wrong_0123456789")
 	code, _, errOut = runAPI(t, "pricing")
-	if code != exitAPI || !strings.Contains(errOut, "refused the API key") || strings.Contains(errOut, "sk_wrong_0123456789") {
+	if code != exitAPI || !strings.Contains(errOut, "did not accept the API key") || strings.Contains(errOut, "sk_wrong_0123456789") {
 		t.Errorf("401: %d %q", code, errOut)
 	}
 }
@@ -234,7 +234,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 	srv.SetPastDue(sandbox.DemoKey, true)
 	code, _, errOut := runAPI(t, single...)
-	if code != exitAPI || !strings.Contains(errOut, "past due") || strings.Contains(errOut, "short by") || strings.Contains(errOut, "not enough credits") {
+	if code != exitAPI || !strings.Contains(errOut, "past due") || strings.Contains(errOut, " short)") || strings.Contains(errOut, "not enough credits") {
 		t.Errorf("prepaid past due: %d %q", code, errOut)
 	}
 	srv.SetPastDue(sandbox.DemoKey, false)
@@ -255,7 +255,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 	}))
 	defer hs.Close()
 	code, _, errOut = runAPI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
-	if code != exitAPI || !strings.Contains(errOut, "refused to charge the 1 credit this needs although the balance is 500") {
+	if code != exitAPI || !strings.Contains(errOut, "refused the charge although the balance (500 credits) covers this job (1 credit)") {
 		t.Errorf("402 with enough credits: %d %q", code, errOut)
 	}
 }
@@ -280,7 +280,7 @@ func TestCLIUnknownOutcomeAndValidation(t *testing.T) {
 	base := srv.URL + "/v1"
 	code, _, errOut := runAPI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
 		"--city", "Austin", "--state", "TX", "--zip", "78704")
-	if code != exitOutcomeUnknown || !strings.Contains(errOut, "may or may not have been accepted") {
+	if code != exitOutcomeUnknown || !strings.Contains(errOut, "may have been created and charged") {
 		t.Errorf("unknown outcome: %d %q", code, errOut)
 	}
 	code, _, errOut = runAPI(t, "--base-url", base, "account")

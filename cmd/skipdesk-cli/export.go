@@ -10,6 +10,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 func init() {
@@ -54,38 +55,24 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if _, err := os.Stat(src); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	var meta *library.Meta
-	recPath := *record
-	if recPath == "" {
-		if _, err := os.Stat(library.RecordPath(src)); err == nil {
-			recPath = library.RecordPath(src)
-		}
+	svc, err := env.service()
+	if err != nil {
+		return err
 	}
-	if recPath != "" {
-		m, err := library.ReadRecord(recPath)
-		if err != nil {
-			return fmt.Errorf("export: job record: %w", err)
-		}
-		meta = &m
-	}
-	progress := func(done, total int) {
+	progress := func(done, total int64) {
 		if !env.JSON && total > 0 {
 			fmt.Fprintf(env.Stderr, "\rexporting: %d/%d rows", done, total)
 		}
 	}
-	var rep *export.Report
-	if *dnc != "" {
-		rep, err = export.ExportCallable(ctx, src, *dnc, *out, export.CallableOptions{OnlyCallable: *only, Meta: meta, Progress: progress})
-	} else {
-		rep, err = export.Export(ctx, src, *out, export.Options{Meta: meta, Progress: progress, TruncateLongCells: *trunc})
-	}
+	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: *dnc, OnlyCallable: *only,
+		TruncateLongCells: *trunc, Progress: progress})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
 		var tl *export.CellTooLongError
 		if errors.As(err, &tl) {
-			return &exitError{code: exitUsage, err: fmt.Errorf("%w\n(run again with --truncate-long-cells to cut such cells, or export to .csv)", err)}
+			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(run again with --truncate-long-cells to cut such cells, or export to .csv)", err)}
 		}
 		return err
 	}
@@ -122,24 +109,15 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	if *limit <= 0 {
 		return usageErrorf("results search: --limit must be positive")
 	}
-	explicit := *dir != ""
-	if !explicit {
-		if *dir, err = library.DefaultDir(); err != nil {
-			return err
-		}
-	}
-	if _, err := os.Stat(*dir); err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(env.Stdout, "no results downloaded yet (%s)\n", *dir)
-			return nil
-		}
-		return fmt.Errorf("results search: library folder: %w", err)
-	}
-	lib, err := library.Open(*dir)
+	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	hits, err := lib.Search(ctx, text, *limit)
+	hits, err := svc.SearchRows(ctx, *dir, text, *limit)
+	if errors.Is(err, workflow.ErrEmptyLibrary) {
+		fmt.Fprintf(env.Stdout, "no results downloaded yet (%s)\n", svc.ResultsDir(*dir))
+		return nil
+	}
 	if err != nil {
 		return err
 	}

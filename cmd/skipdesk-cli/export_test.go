@@ -99,7 +99,7 @@ func TestExportCommandLongCell(t *testing.T) {
 func TestResultsSearchCommand(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("SKIPDESK_HOME", home)
-	dir, _ := library.DefaultDir()
+	dir := filepath.Join(home, "results")
 	lib, err := library.Open(dir)
 	if err != nil {
 		t.Fatal(err)

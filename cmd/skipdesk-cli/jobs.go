@@ -8,9 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/skipdesk/skipdesk/jobs/ledger"
-	"github.com/skipdesk/skipdesk/jobs/submit"
-	"github.com/skipdesk/skipdesk/jobs/tracker"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // The ledger from the command line: every job with its status and spend,
@@ -28,27 +27,12 @@ func init() {
 		run:     runJobsWait})
 }
 
-func stateWords(s ledger.State) string {
-	switch s {
-	case ledger.StateUnknown, ledger.StateSent:
-		return "unknown — may be charged"
-	case ledger.StateNotCreated:
-		return "not created (not charged)"
-	case ledger.StateCreated:
-		return "created"
-	case ledger.StateFailed:
-		return "refused by the service (not charged)"
-	case ledger.StateIntent:
-		return "not sent"
-	}
-	return string(s)
-}
-
 type jobsOut struct {
 	Jobs    []jobLine        `json:"jobs"`
 	Pending []pendingLine    `json:"pending_submissions"`
-	Total   ledger.Spend     `json:"-"`
 	Spend   map[string]int64 `json:"spend"`
+
+	Charged, Refunded int64 `json:"-"`
 }
 
 type jobLine struct {
@@ -84,45 +68,28 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		return usageErrorf("jobs: unexpected arguments %q", pos)
 	}
 	env.JSON = env.JSON || *jsonOut
-	home, err := ledger.Home()
+	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	// Read-only: works while the desktop app holds the ledger.
-	led, err := ledger.OpenReadOnly(home)
-	if errors.Is(err, ledger.ErrNoLedger) {
-		return env.Output(jobsOut{Jobs: []jobLine{}, Pending: []pendingLine{}, Spend: map[string]int64{}}, func(w io.Writer) {
-			fmt.Fprintln(w, "no jobs yet")
-		})
-	}
-	if err != nil {
-		return err
-	}
-	defer led.Close()
-	entries, err := led.Entries(ctx)
-	if err != nil {
-		return err
-	}
-	pending, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	// Read-only: works while the desktop app holds the job records.
+	list, err := svc.LocalJobs(ctx)
 	if err != nil {
 		return err
 	}
 	out := jobsOut{Jobs: []jobLine{}, Pending: []pendingLine{}}
-	for _, e := range entries {
-		l := jobLine{ID: e.ID, Kind: string(e.Kind), Name: e.Name, Status: string(e.Status), Rows: e.TotalRows, Charged: e.Spend.Charged,
-			Refunded: e.Spend.Refunded, Net: e.Spend.Net(), CreatedAt: e.CreatedAt, Error: e.ErrorMessage}
-		if e.Download != nil {
-			l.Result = e.Download.Path
+	for _, j := range list {
+		if j.Status == jobs.StatusUnknown {
+			out.Pending = append(out.Pending, pendingLine{Submission: j.Submission, Kind: string(j.Kind), File: j.Name, Rows: j.Rows,
+				State: "unknown — may be charged", CreatedAt: j.CreatedAt, Error: j.ErrorMessage})
+			continue
 		}
-		out.Jobs = append(out.Jobs, l)
-		out.Total.Charged += e.Spend.Charged
-		out.Total.Refunded += e.Spend.Refunded
+		out.Jobs = append(out.Jobs, jobLine{ID: j.ID, Kind: string(j.Kind), Name: j.Name, Status: string(j.Status), Rows: j.Rows,
+			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath})
+		out.Charged += j.Charged
+		out.Refunded += j.Refunded
 	}
-	for _, s := range pending {
-		out.Pending = append(out.Pending, pendingLine{Submission: s.ID, Kind: string(s.Kind), File: s.FileName, Rows: s.Rows,
-			State: stateWords(s.State), CreatedAt: s.CreatedAt, Error: s.Error})
-	}
-	out.Spend = map[string]int64{"charged": out.Total.Charged, "refunded": out.Total.Refunded, "net": out.Total.Net()}
+	out.Spend = map[string]int64{"charged": out.Charged, "refunded": out.Refunded, "net": out.Charged - out.Refunded}
 	return env.Output(out, func(w io.Writer) {
 		if len(out.Jobs) == 0 && len(out.Pending) == 0 {
 			fmt.Fprintln(w, "no jobs yet")
@@ -136,10 +103,10 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 				created = l.CreatedAt.Local().Format("2006-01-02 15:04")
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", l.ID, l.Kind, l.Status, l.Rows, l.Charged, l.Refunded, l.Net,
-				created, l.Name, l.Result)
+				created, cleanText(l.Name), l.Result)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Total.Charged, out.Total.Refunded, out.Total.Net())
+		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
 		if len(out.Pending) > 0 {
 			fmt.Fprintf(w, "\n%d %s with an unknown outcome (run `skipdesk-cli jobs reconcile`):\n", len(out.Pending),
 				plural(len(out.Pending), "submission", "submissions"))
@@ -158,48 +125,36 @@ func runJobsReconcile(ctx context.Context, env *Env, args []string) error {
 	} else if len(pos) > 0 {
 		return usageErrorf("jobs reconcile: unexpected arguments %q", pos)
 	}
-	api, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	led, err := openLedger()
+	outs, err := svc.Reconcile(ctx)
 	if err != nil {
 		return err
-	}
-	defer led.Close()
-	outs, err := submit.Reconcile(ctx, api, led, nil)
-	if err != nil {
-		return env.Explain(ctx, api, err, -1)
 	}
 	unknown := 0
-	type line struct {
-		Submission int64  `json:"submission"`
-		File       string `json:"file"`
-		State      string `json:"state"`
-		JobID      string `json:"job_id,omitempty"`
-		Reason     string `json:"reason"`
-	}
-	lines := []line{}
+	lines := []workflow.Settled{}
 	for _, o := range outs {
-		if o.State == ledger.StateUnknown {
+		if o.Unknown() {
 			unknown++
 		}
-		lines = append(lines, line{o.Submission.ID, o.Submission.FileName, string(o.State), o.JobID, o.Reason})
+		lines = append(lines, o)
 	}
 	err = env.Output(lines, func(w io.Writer) {
 		if len(outs) == 0 {
 			fmt.Fprintln(w, "nothing to reconcile")
 		}
 		for _, o := range outs {
-			fmt.Fprintf(w, "#%d %s: %s — %s\n", o.Submission.ID, o.Submission.FileName, stateWords(o.State), o.Reason)
+			fmt.Fprintf(w, "#%d %s: %s — %s\n", o.Submission, cleanText(o.FileName), o.StateWords(), cleanText(o.Reason))
 		}
 	})
 	if err != nil {
 		return err
 	}
 	if unknown > 0 {
-		return &exitError{code: exitOutcomeUnknown, err: fmt.Errorf("%d %s still unknown — may be charged; run `skipdesk-cli jobs reconcile` again later",
-			unknown, plural(unknown, "submission is", "submissions are"))}
+		return &exitError{code: exitOutcomeUnknown, plain: true, err: fmt.Errorf("%s still unknown — may be charged; run `skipdesk-cli jobs reconcile` again later",
+			plural(unknown, "submission is", "submissions are"))}
 	}
 	return nil
 }
@@ -207,6 +162,7 @@ func runJobsReconcile(ctx context.Context, env *Env, args []string) error {
 func runJobsWait(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "jobs wait", commands["jobs wait"])
 	out := fs.String("out", "", "with an ID: also copy the result into this folder")
+	limit := fs.Duration("wait-limit", 0, "with an ID: give up waiting after this long (the job stays tracked); 0 waits until it ends")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -214,44 +170,28 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 1 {
 		return usageErrorf("jobs wait: at most one job id")
 	}
-	api, err := env.Client(ctx)
+	if len(pos) == 0 && (*out != "" || *limit != 0) {
+		return usageErrorf("jobs wait: --out and --wait-limit need a job id")
+	}
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
-	}
-	led, err := openLedger()
-	if err != nil {
-		return err
-	}
-	defer led.Close()
-	if err := reconcileQuietly(ctx, env, api, led); err != nil {
-		fmt.Fprintf(env.Stderr, "warning: could not reconcile earlier submissions: %v\n", err)
 	}
 	if len(pos) == 1 {
-		if _, err := led.Job(ctx, pos[0]); err != nil {
-			return usageErrorf("jobs wait: %s is not in the ledger (see `skipdesk-cli jobs`)", pos[0])
+		settled, err := svc.Reconcile(ctx)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "warning: could not reconcile earlier submissions: %s\n", words(err))
 		}
-		return waitAndReport(ctx, env, api, led, pos[0], *out)
+		printSettled(env, settled)
+		return waitAndReport(ctx, env, svc, pos[0], *out, *limit)
 	}
-	if *out != "" {
-		return usageErrorf("jobs wait: --out needs a job id")
-	}
-	tr, err := newTracker(env, api, led)
-	if err != nil {
-		return err
-	}
-	defer tr.Subscribe(progressLine(env, ""))()
-	stop := runTracker(ctx, tr)
-	defer stop()
-	if err := tr.WaitIdle(ctx); err != nil {
-		var se *tracker.StuckError
+	defer svc.Subscribe(progressLine(env, ""))()
+	if err := svc.WaitAll(ctx); err != nil {
+		var se *workflow.StuckError
 		if errors.As(err, &se) {
-			code := exitAPI
-			if se.Local() {
-				code = exitFailure
-			}
-			return &exitError{code: code, err: stuckHint(fmt.Errorf("every other job is done; %w", err))}
+			return fmt.Errorf("every other job is done; %w", err)
 		}
-		return fmt.Errorf("stopped waiting: %w", err)
+		return err
 	}
 	fmt.Fprintln(env.Stdout, "no job in flight; every result is downloaded")
 	return nil

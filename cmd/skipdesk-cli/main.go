@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Exit codes.
@@ -25,11 +27,15 @@ const (
 	exitOutcomeUnknown = 4 // a charged request may or may not have reached the server
 )
 
-// Env is what every command gets: the global options and the output streams.
+// Env is what every command gets: the global options, the configuration
+// read at start, and the output streams.
 type Env struct {
 	Stdout, Stderr io.Writer
-	JSON           bool   // --json: print the API's JSON (or a JSON document)
-	BaseURL        string // --base-url or SKIPDESK_BASE_URL
+	JSON           bool // --json: print the API's JSON (or a JSON document)
+	// Config is read once from the environment (and --base-url).
+	Config workflow.Config
+
+	svc *workflow.Service
 }
 
 type command struct {
@@ -52,13 +58,16 @@ func register(name string, c *command) {
 type exitError struct {
 	code int
 	err  error
+	// plain: the message is the command line's own (usage and the like),
+	// printed as it is.
+	plain bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageErrorf(format string, a ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...), plain: true}
 }
 
 // classifiers map errors from lower layers to exit codes; command files add
@@ -85,12 +94,21 @@ func main() {
 	os.Exit(code)
 }
 
-// Main runs one command line and returns the exit code.
+// Main runs one command line and returns the exit code. The environment
+// is read here, once.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := &Env{Stdout: stdout, Stderr: stderr, BaseURL: os.Getenv("SKIPDESK_BASE_URL")}
+	cfg, err := workflow.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "skipdesk-cli: %v\n", err)
+		return exitUsage
+	}
+	cfg.UserAgent = "skipdesk-cli/1"
+	harness(&cfg, stderr)
+	env := &Env{Stdout: stdout, Stderr: stderr, Config: cfg}
+	defer env.close()
 	global := flag.NewFlagSet("skipdesk-cli", flag.ContinueOnError)
 	global.SetOutput(stderr)
-	global.StringVar(&env.BaseURL, "base-url", env.BaseURL, "API base address ending in /v1 (env SKIPDESK_BASE_URL)")
+	global.StringVar(&env.Config.BaseURL, "base-url", env.Config.BaseURL, "API base address ending in /v1 (env SKIPDESK_BASE_URL)")
 	global.BoolVar(&env.JSON, "json", false, "print JSON")
 	global.Usage = func() { printUsage(stderr) }
 	if err := global.Parse(args); err != nil {
@@ -120,10 +138,75 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "skipdesk-cli %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "skipdesk-cli %s: %s\n", name, words(err))
 		return exitCode(err)
 	}
 	return exitOK
+}
+
+// words is what the command line prints for err: the application layer's
+// sentences (what happened, what to do) when it knows the error, else the
+// error itself.
+func words(err error) string {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.plain {
+		return cleanText(err.Error())
+	}
+	p, ok := workflow.ExplainKnown(err, "")
+	if !ok {
+		return cleanText(err.Error())
+	}
+	s := p.What
+	if p.Do != "" {
+		s += "\n" + p.Do
+	}
+	return cleanText(s)
+}
+
+// service is the application layer on the configured data folder, opened
+// on first need. A damaged settings file is a warning: the defaults serve.
+func (e *Env) service() (*workflow.Service, error) {
+	if e.svc != nil {
+		return e.svc, nil
+	}
+	svc, err := workflow.Open(e.Config)
+	var se *workflow.SettingsError
+	if errors.As(err, &se) {
+		fmt.Fprintf(e.Stderr, "warning: %s\n", words(err))
+		err = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.svc = svc
+	return svc, nil
+}
+
+// connect is the service with a session on the configured API: the key
+// from SKIPDESK_API_KEY or the keyring, the address from --base-url,
+// SKIPDESK_BASE_URL or the one the desktop app saved.
+func (e *Env) connect(ctx context.Context) (*workflow.Service, error) {
+	svc, err := e.service()
+	if err != nil {
+		return nil, err
+	}
+	if svc.Session().BaseURL != "" {
+		return svc, nil
+	}
+	if _, err := svc.Resume(ctx); err != nil {
+		var be *workflow.BaseURLError
+		if errors.Is(err, workflow.ErrNoKey) || errors.Is(err, workflow.ErrNoBaseURL) || errors.As(err, &be) {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		return nil, err
+	}
+	return svc, nil
+}
+
+func (e *Env) close() {
+	if e.svc != nil {
+		e.svc.Close()
+	}
 }
 
 // newFlags makes the flag set of one command; its errors count as usage errors.
@@ -146,7 +229,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &exitError{code: exitUsage, err: err}
+			return nil, &exitError{code: exitUsage, err: err, plain: true}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -169,3 +252,6 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-22s %s\n", n, commands[n].summary)
 	}
 }
+
+// cleanText is server or file text made safe for the terminal.
+func cleanText(s string) string { return workflow.Printable(s) }

@@ -11,19 +11,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
-	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Preparing a submission without sending it: validate a mapping (offline)
-// and estimate what it will cost.
+// and estimate what it will cost. Both go through the application layer,
+// as the window's trace wizard does.
 
 func init() {
 	register("validate", &command{
-		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE [--save-preset NAME]] [--json]",
+		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--save-preset NAME] [--json]",
 		summary: "check a column mapping against a file with the provider's rules (offline; " +
 			"without --map, shows the automatic mapping first)",
 		run: runValidate,
@@ -62,16 +61,20 @@ func (f *mapFlags) Set(s string) error {
 	return nil
 }
 
-// prepOptions are the flags validate and estimate share.
+// prepOptions are the flags validate, estimate and submit share: what a
+// workflow.Plan is made of.
 type prepOptions struct {
-	maps         mapFlags
-	mode         jobs.Mode
-	dnc          bool
-	acceptSplits bool
-	headerLine   int
-	sheet        string
-	presets      string
-	jsonOut      bool
+	maps           mapFlags
+	mode           jobs.Mode
+	dnc            bool
+	acceptSplits   bool
+	headerLine     int
+	sheet          string
+	presets        string
+	jsonOut        bool
+	includeLLCs    bool
+	dropDuplicates bool
+	fromTrace      string
 }
 
 // prepared is the outcome of reading a file and settling its mapping.
@@ -87,12 +90,13 @@ type prepared struct {
 	Validation mapping.Result      `json:"validation"`
 	OK         bool                `json:"ok"`
 
-	ins *input.Inspection
+	ins  *input.Inspection
+	plan workflow.Plan
 }
 
 // settle inspects the file, decides the mapping (flags, a preset or the
-// automatic one) and validates it.
-func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error) {
+// automatic one) and validates it, as the window's wizard does.
+func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepared, error) {
 	kind := jobs.KindTrace
 	if o.dnc || (o.maps.m != nil && o.maps.m[mapping.Phone] != "") {
 		kind = jobs.KindDNC
@@ -100,55 +104,62 @@ func settle(ctx context.Context, file string, o *prepOptions) (*prepared, error)
 	if kind == jobs.KindTrace && o.mode != "" && o.mode != jobs.ModeNormal && o.mode != jobs.ModeEnhanced {
 		return nil, usageErrorf("--mode must be normal or enhanced, not %q", o.mode)
 	}
-	ins, err := input.Inspect(ctx, file, input.Options{HeaderLine: o.headerLine, Sheet: o.sheet})
+	in := input.Options{HeaderLine: o.headerLine, Sheet: o.sheet}
+	ins, err := workflow.Inspect(ctx, file, in)
 	if err != nil {
 		return nil, err
 	}
 	p := &prepared{File: file, Kind: kind, Headers: ins.Headers, ins: ins}
+	plan := workflow.Plan{Kind: kind, Path: file, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
+		ParentTraceID: o.fromTrace}
 	if kind == jobs.KindTrace {
-		p.Mode = o.mode
+		plan.Mode = o.mode
 	}
 	switch {
 	case o.maps.m != nil:
-		p.Source, p.Mapping = "flags", o.maps.m.Clone()
+		p.Source, plan.Mapping = "flags", o.maps.m.Clone()
 	default:
-		if o.presets != "" {
-			pr, err := mapping.MatchPreset(mapping.NewFileStore(o.presets), ins.Headers, kind)
-			if err != nil {
-				return nil, err
-			}
-			if pr != nil {
-				p.Source, p.Mapping = "preset "+pr.Name, pr.Mapping
-				if kind == jobs.KindTrace && o.mode == "" {
-					p.Mode = pr.Mode // the preset's mode unless --mode says otherwise
-				}
+		if pr := matchPreset(ctx, env, ins.Headers, kind); pr != nil {
+			p.Source, plan.Mapping = "preset "+pr.Name, pr.Mapping
+			if kind == jobs.KindTrace && o.mode == "" {
+				plan.Mode = pr.Mode // the preset's mode unless --mode says otherwise
 			}
 		}
-		if p.Mapping == nil {
-			s := mapping.AutoMap(ins.Headers, ins.Sample, kind)
-			p.Source, p.Auto, p.Mapping = "auto", &s, s.Mapping()
+		if plan.Mapping == nil {
+			s := workflow.Suggest(ins, kind)
+			p.Source, p.Auto, plan.Mapping = "auto", &s, s.Mapping()
 			if o.acceptSplits {
-				p.Splits = s.Splits
-				p.Mapping = s.WithSplits(ins.Headers)
+				plan = workflow.AcceptSplits(plan, ins, s)
 			}
 		}
 	}
-	if kind == jobs.KindTrace && p.Mode == "" {
-		p.Mode = jobs.ModeNormal
+	if kind == jobs.KindTrace && plan.Mode == "" {
+		plan.Mode = jobs.ModeNormal
 	}
-	// Validate against the headers the upload will have.
-	headers := ins.Headers
-	for _, sp := range p.Splits {
-		headers = append(headers[:len(headers):len(headers)], sp.Columns(headers)...)
-	}
-	stats := mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks))
-	if kind == jobs.KindDNC {
-		p.Validation = mapping.ValidateDNC(headers, p.Mapping, stats)
-	} else {
-		p.Validation = mapping.Validate(headers, p.Mapping, p.Mode, stats)
-	}
+	p.Mode, p.Mapping, p.Splits, p.plan = plan.Mode, plan.Mapping, plan.Splits, plan
+	p.Validation = workflow.Validate(ins, plan)
 	p.OK = p.Validation.OK()
 	return p, nil
+}
+
+// matchPreset is the preset saved for these headers: in --presets FILE, or
+// in the job records when an API key is configured; nil when none.
+func matchPreset(ctx context.Context, env *Env, headers []string, kind jobs.Kind) *mapping.Preset {
+	svc, err := env.service()
+	if err != nil {
+		return nil
+	}
+	if env.Config.PresetsFile == "" {
+		if _, err := env.connect(ctx); err != nil {
+			return nil
+		}
+	}
+	pr, err := svc.MatchPreset(ctx, headers, kind)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "warning: presets: %s\n", words(err))
+		return nil
+	}
+	return pr
 }
 
 // report prints every problem on stderr and returns the exit-2 error.
@@ -160,15 +171,11 @@ func (p *prepared) report(env *Env) error {
 		return nil
 	}
 	n := len(p.Validation.Errors())
-	return &exitError{code: exitUsage, err: fmt.Errorf("%s: the mapping has %d %s (listed above)", filepath.Base(p.File), n, plural(n, "problem", "problems"))}
+	return usageErrorf("%s: the mapping has %s (listed above)", filepath.Base(p.File), plural(n, "problem", "problems"))
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural is "1 row" or "2,000 rows".
+func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
 func printMapping(w io.Writer, p *prepared) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -210,7 +217,7 @@ func printMapping(w io.Writer, p *prepared) {
 		fmt.Fprintf(tw, "  %s\t(unknown key)\t%q\t\n", k, p.Mapping[k])
 	}
 	tw.Flush()
-	if p.Auto != nil && !containsSplits(p) {
+	if p.Auto != nil && len(p.Splits) == 0 {
 		for _, sp := range p.Auto.Splits {
 			fmt.Fprintf(w, "suggestion: split %q into %s", sp.Column, strings.Join(sp.Keys, ", "))
 			if sp.Example != "" {
@@ -220,8 +227,6 @@ func printMapping(w io.Writer, p *prepared) {
 		}
 	}
 }
-
-func containsSplits(p *prepared) bool { return len(p.Splits) > 0 }
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
@@ -234,7 +239,7 @@ func quoteAll(s []string) []string {
 func runValidate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "validate", &o)
-	save := fs.String("save-preset", "", "with --presets FILE: save the mapping (when valid) under this name for files with the same headers")
+	save := fs.String("save-preset", "", "save the mapping (when valid) under this name for files with the same headers (in --presets FILE, or the job records)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -242,26 +247,19 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("validate: want one FILE, got %d arguments", len(pos))
 	}
-	if *save != "" && o.presets == "" {
-		return usageErrorf("validate: --save-preset needs --presets FILE")
-	}
 	env.JSON = env.JSON || o.jsonOut
-	p, err := settle(ctx, pos[0], &o)
+	env.Config.PresetsFile = o.presets
+	p, err := settle(ctx, env, pos[0], &o)
 	if err != nil {
 		return err
 	}
 	if *save != "" && p.OK {
-		pr := mapping.NewPreset(*save, p.ins.Headers, p.Kind, p.Mapping, p.Mode, false)
-		if len(p.Splits) > 0 {
-			return usageErrorf("validate: a mapping with accepted splits cannot be saved as a preset (it names derived columns)")
-		}
-		if err := mapping.NewFileStore(o.presets).SavePreset(pr); err != nil {
+		if err := savePreset(ctx, env, *save, p); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "saved preset %q in %s\n", *save, o.presets)
 	}
 	err = env.Output(p, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d %s, %d columns; mapping from %s", filepath.Base(p.File), p.ins.Rows, plural(p.ins.Rows, "row", "rows"), len(p.ins.Headers), p.Source)
+		fmt.Fprintf(w, "%s: %s, %s; mapping from %s", filepath.Base(p.File), plural(p.ins.Rows, "row", "rows"), plural(len(p.ins.Headers), "column", "columns"), p.Source)
 		if p.Kind == jobs.KindTrace {
 			fmt.Fprintf(w, ", %s mode", p.Mode)
 		}
@@ -277,6 +275,28 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	return p.report(env)
 }
 
+// savePreset keeps the settled mapping as a preset, where presets live.
+func savePreset(ctx context.Context, env *Env, name string, p *prepared) error {
+	if env.Config.PresetsFile == "" {
+		if _, err := env.connect(ctx); err != nil {
+			return usageErrorf("validate: --save-preset keeps presets in the job records, which need an API key (SKIPDESK_API_KEY); or give --presets FILE")
+		}
+	}
+	svc, err := env.service()
+	if err != nil {
+		return err
+	}
+	if err := svc.SavePreset(ctx, name, p.ins.Headers, p.plan); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	where := "the job records"
+	if env.Config.PresetsFile != "" {
+		where = env.Config.PresetsFile
+	}
+	fmt.Fprintf(env.Stderr, "saved preset %q in %s\n", name, where)
+	return nil
+}
+
 func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	c := commands[name]
 	fs := newFlags(env, name, c)
@@ -286,7 +306,7 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 	fs.IntVar(&o.headerLine, "header-line", 0, "1-based line of the header (0 detects it)")
 	fs.StringVar(&o.sheet, "sheet", "", "sheet of an .xlsx workbook (default: the first)")
-	fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings: a preset saved for these headers is used when --map is not given")
+	fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings (default: the presets in the job records, shared with the window)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print JSON")
 	return fs
 }
@@ -294,17 +314,14 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 // estimateOut is the JSON of the estimate command.
 type estimateOut struct {
 	*prepared
-	Upload   *prepare.Upload     `json:"upload"`
-	Trace    *estimate.Result    `json:"estimate,omitempty"`
-	DNC      *estimate.DNCResult `json:"dnc_estimate,omitempty"`
-	PhoneRun *phone.Scan         `json:"phones,omitempty"`
+	*workflow.Quote
 }
 
 func runEstimate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "estimate", &o)
-	llcs := fs.Bool("include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
-	dropDup := fs.Bool("drop-duplicates", false, "leave out rows whose mapped values repeat an earlier row")
+	fs.BoolVar(&o.includeLLCs, "include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
+	fs.BoolVar(&o.dropDuplicates, "drop-duplicates", false, "leave out rows that repeat an earlier row (traces: the mapped values; DNC: the phone)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -313,7 +330,8 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		return usageErrorf("estimate: want one FILE, got %d arguments", len(pos))
 	}
 	env.JSON = env.JSON || o.jsonOut
-	p, err := settle(ctx, pos[0], &o)
+	env.Config.PresetsFile = o.presets
+	p, err := settle(ctx, env, pos[0], &o)
 	if err != nil {
 		return err
 	}
@@ -325,57 +343,16 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		}
 		return p.report(env)
 	}
-	c, err := env.Client(ctx)
+	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	pricing, err := c.Pricing(ctx)
-	if err != nil {
-		return env.Explain(ctx, c, err, -1)
-	}
-	account, err := c.Account(ctx)
-	if err != nil {
-		return env.Explain(ctx, c, err, -1)
-	}
-	plan := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: *dropDup,
-		Input: input.Options{HeaderLine: o.headerLine, Sheet: o.sheet}}
-	up, err := prepare.Prepare(ctx, p.File, p.ins, plan)
+	q, err := svc.Quote(ctx, p.plan, p.ins)
 	if err != nil {
 		return err
 	}
-	defer up.Remove()
-	out := estimateOut{prepared: p, Upload: up}
-	if p.Kind == jobs.KindDNC {
-		scan, err := phone.ScanColumn(ctx, up.Path, up.Mapping[mapping.Phone], phone.ScanOptions{ListInvalid: maxListedInvalid})
-		if err != nil {
-			return err
-		}
-		r := estimate.EstimateDNC(scan, pricing, account)
-		out.DNC, out.PhoneRun = &r, scan
-	} else {
-		// Inspect what will be uploaded, with the mapping's name columns:
-		// the company rows and the rows are then exactly the provider's.
-		ins, err := input.Inspect(ctx, up.Path, estimate.Options(input.Options{SampleRows: -1, HeaderLine: uploadHeaderLine(up, o.headerLine), Sheet: o.sheet}, up.Mapping))
-		if err != nil {
-			return err
-		}
-		r := estimate.Estimate(ins, up.Mapping, p.Mode, *llcs, pricing, account)
-		if *dropDup {
-			r.DuplicateRows, r.DuplicateSavings = 0, 0
-		} else if r.DuplicateRows > 0 {
-			// The exact saving: count the upload without its duplicates.
-			dry := plan
-			dry.DropDuplicates = true
-			c, err := prepare.Count(ctx, p.File, p.ins, dry)
-			if err != nil {
-				return err
-			}
-			without := estimate.Estimate(estimate.WithCounts(p.ins, c), c.Mapping, p.Mode, *llcs, pricing, nil)
-			r.DuplicateSavings = r.Credits - without.Credits
-		}
-		out.Trace = &r
-	}
-	if err := env.Output(out, func(w io.Writer) { printEstimate(w, &out) }); err != nil {
+	out := estimateOut{prepared: p, Quote: q}
+	if err := env.Output(out, func(w io.Writer) { printQuote(w, p.File, p.plan, q) }); err != nil {
 		return err
 	}
 	for _, pr := range p.Validation.Warnings() {
@@ -384,36 +361,22 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// maxListedInvalid is how many invalid phone rows the JSON of estimate
-// lists.
-const maxListedInvalid = 1000
-
-// uploadHeaderLine is the header line of the upload: 1 for a written file,
-// else the one asked for.
-func uploadHeaderLine(up *prepare.Upload, asked int) int {
-	if up.Written {
-		return 1
-	}
-	return asked
-}
-
-func printEstimate(w io.Writer, out *estimateOut) {
-	up := out.Upload
-	name := filepath.Base(out.File)
+func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote) {
+	up := q.Upload
+	name := filepath.Base(file)
 	if up.Written {
 		fmt.Fprintf(w, "%s: uploaded as a prepared copy (%s)\n", name, strings.Join(up.Reasons, "; "))
 		if up.DroppedDuplicates > 0 {
-			fmt.Fprintf(w, "  %d duplicate %s left out\n", up.DroppedDuplicates, plural(up.DroppedDuplicates, "row", "rows"))
+			fmt.Fprintf(w, "  %s left out\n", plural(up.DroppedDuplicates, "duplicate row", "duplicate rows"))
 		}
 		for col, n := range up.SplitFailures {
-			fmt.Fprintf(w, "  %d %s of %q could not be split (kept whole)\n", n, plural(n, "value", "values"), col)
+			fmt.Fprintf(w, "  %s of %q could not be split (kept whole)\n", plural(n, "value", "values"), col)
 		}
 	} else {
 		fmt.Fprintf(w, "%s: uploaded as it is\n", name)
 	}
-	var pay estimate.Payment
-	if r := out.DNC; r != nil {
-		s := out.PhoneRun
+	if r := q.DNC; r != nil {
+		s := q.Phones
 		fmt.Fprintf(w, "%d phone rows: %d valid (%d distinct), %d invalid, %d repeated\n", s.Rows, s.Valid, s.Unique, s.Invalid, s.Duplicates)
 		for _, e := range s.Examples {
 			fmt.Fprintf(w, "  %s\n", e)
@@ -422,25 +385,24 @@ func printEstimate(w io.Writer, out *estimateOut) {
 			fmt.Fprintf(w, "  invalid %s\n", e)
 		}
 		if more := s.Invalid - len(s.InvalidExamples); more > 0 {
-			fmt.Fprintf(w, "  … and %d more invalid (--json lists the first %d with their lines)\n", more, maxListedInvalid)
+			fmt.Fprintf(w, "  … and %d more invalid (--json lists the first %d with their lines)\n", more, workflow.MaxListedInvalid)
 		}
 		fmt.Fprintf(w, "cost: %d rows × %d = %d credits up front", r.Rows, r.Rate, r.Credits)
 		if r.Refund > 0 {
 			fmt.Fprintf(w, "; %d refunded for the invalid numbers: %d net", r.Refund, r.NetCredits)
 		}
 		fmt.Fprintln(w)
-		if r.DuplicateRows > 0 {
-			fmt.Fprintf(w, "dropping the %d repeated %s (--drop-duplicates) would save %d %s\n", r.DuplicateRows,
-				plural(r.DuplicateRows, "number", "numbers"), r.DuplicateSavings, plural(int(r.DuplicateSavings), "credit", "credits"))
+		if !plan.DropDuplicates && q.Duplicates > 0 {
+			fmt.Fprintf(w, "dropping the %d repeated %s (--drop-duplicates) would save %s\n", q.Duplicates,
+				pluralWord(q.Duplicates, "number", "numbers"), credits(q.DuplicateSavings))
 		}
-		pay = r.Payment
-	} else if r := out.Trace; r != nil {
+	} else if r := q.Trace; r != nil {
 		llcs := "no"
 		if r.IncludeLLCs {
 			llcs = "yes"
 		}
-		fmt.Fprintf(w, "%d %s, %d %s; %s mode, include LLCs: %s\n", r.TotalRows, plural(r.TotalRows, "row", "rows"),
-			r.EntityRows, plural(r.EntityRows, "company", "companies"), r.Mode, llcs)
+		fmt.Fprintf(w, "%s, %s; %s mode, include LLCs: %s\n", plural(r.TotalRows, "row", "rows"),
+			plural(r.EntityRows, "company", "companies"), r.Mode, llcs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "  individuals\t%d\t× %d\t= %d\t credits\n", r.Individuals.Rows, r.Individuals.Rate, r.Individuals.Credits)
 		if r.Companies.Billed {
@@ -451,13 +413,17 @@ func printEstimate(w io.Writer, out *estimateOut) {
 			fmt.Fprintf(w, "  companies: %d skipped, not traced and not billed (--include-llcs to trace them)\n", r.Companies.Rows)
 		}
 		fmt.Fprintf(w, "cost: %d credits up front (no-matches are refunded after the job)\n", r.Credits)
-		if r.DuplicateRows > 0 {
-			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save %d %s\n",
-				r.DuplicateRows, plural(r.DuplicateRows, "row repeats", "rows repeat"), plural(r.DuplicateRows, "it", "them"),
-				r.DuplicateSavings, plural(int(r.DuplicateSavings), "credit", "credits"))
+		if !plan.DropDuplicates && q.Duplicates > 0 {
+			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save %s\n",
+				q.Duplicates, pluralWord(q.Duplicates, "row repeats", "rows repeat"), pluralWord(q.Duplicates, "it", "them"),
+				credits(q.DuplicateSavings))
 		}
-		pay = r.Payment
 	}
+	printPayment(w, q)
+}
+
+func printPayment(w io.Writer, q *workflow.Quote) {
+	pay := q.Payment
 	switch {
 	case pay.Metered != nil:
 		m := pay.Metered
@@ -476,4 +442,12 @@ func printEstimate(w io.Writer, out *estimateOut) {
 	} else {
 		fmt.Fprintf(w, "the account cannot pay: %s\n", pay.Blocker)
 	}
+}
+
+// pluralWord picks one or many by n, without the number.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

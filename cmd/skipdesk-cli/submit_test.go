@@ -92,7 +92,7 @@ func submitEnv(t *testing.T, sb *submitSandbox) string {
 	t.Setenv("SKIPDESK_HOME", home)
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", sb.url)
-	t.Setenv(pauseEnv, "")
+	t.Setenv("SKIPDESK_TEST_PAUSE_AT", "")
 	return home
 }
 
@@ -262,7 +262,7 @@ func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
 		t.Fatalf("jobs while the app runs: %d %s", code, out)
 	}
 	code, _, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
-	if code != exitFailure || !strings.Contains(errs, "already running") {
+	if code != exitFailure || !strings.Contains(errs, "is using this account's job records") {
 		t.Fatalf("submit while the app runs: %d %s", code, errs)
 	}
 	if n, _ := sb.jobs(t); n != 0 {

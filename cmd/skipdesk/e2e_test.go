@@ -27,7 +27,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Skip("end-to-end test skipped: Xvfb is not installed (apt-get install xvfb)")
 	}
 	bin := filepath.Join(t.TempDir(), "skipdesk")
-	build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", "migrated_fynedo,harness", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the app: %v\n%s", err, out)
 	}

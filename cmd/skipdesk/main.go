@@ -8,18 +8,24 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/skipdesk/skipdesk/assets"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui"
 )
 
 func main() {
 	a := app.NewWithID("com.skipdesk.app")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	d, err := desk.Open(desk.Options{})
-	if d == nil {
+	// The environment is read here, once; everything below gets it.
+	cfg, err := workflow.ConfigFromEnv(os.Getenv)
+	if err != nil {
 		os.Exit(ui.Run(a, nil, err))
 	}
-	code := ui.Run(a, d, nil) // a damaged settings file was replaced by the defaults
-	d.Close()
+	cfg.Track, cfg.UserAgent = true, "skipdesk/1"
+	svc, err := workflow.Open(cfg)
+	if svc == nil {
+		os.Exit(ui.Run(a, nil, err))
+	}
+	code := ui.Run(a, svc, err) // err: damaged settings, replaced by the defaults
+	svc.Close()
 	os.Exit(code)
 }

@@ -3,74 +3,79 @@ package export
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // CallableOptions tune ExportCallable.
 type CallableOptions struct {
-	// OnlyCallable keeps only phones that are on neither the DNC registry
-	// nor the litigator list (and were found in the DNC result): other
-	// phones are blanked with their type and flags, and rows left with no
-	// phone are dropped.
+	// OnlyCallable keeps only the phones that may be called (the
+	// "callable" filter): valid numbers, clean on every list the call
+	// depends on. Every other phone is left out.
 	OnlyCallable bool
-	Format       string        // "xlsx" or "csv"; empty: from dst's extension
-	Meta         *library.Meta // the trace's job record, for the Summary sheet
-	Progress     func(done, total int)
+	// Filters are quick filters to apply ("matched", "mobile", "not-dnc",
+	// "not-litigator", "callable"; see jobs.QuickFilter): a row filter drops
+	// rows, a phone filter leaves out the phones that fail it and drops the
+	// rows left with none.
+	Filters []jobs.QuickFilter
+	// DNC are further DNC results (any layout) whose flags join the
+	// result's phones, after the one ExportCallable is given; of two
+	// results with a number, the newest wins.
+	DNC []string
+	// Layout is the result's layout (one the person corrected); nil
+	// detects it.
+	Layout   *layout.Layout
+	Format   string        // "xlsx" or "csv"; empty: from dst's extension
+	Meta     *library.Meta // the result's job record, for the Summary sheet
+	Progress func(done, total int)
 }
 
-// Flag values of the merged columns.
-const (
-	FlagTrue    = "true"
-	FlagFalse   = "false"
-	FlagUnknown = "unknown" // the phone is not in the DNC result
-)
-
-var phoneCol = regexp.MustCompile(`^phone_(\d+)$`)
-
-type dncFlags uint8
-
-const (
-	flagKnown dncFlags = 1 << iota
-	flagDNC
-	flagLitigator
-)
-
-// ExportCallable writes the trace result's rows with each phone's DNC and
-// litigator flags merged in from a DNC result: after each phone_N (and its
-// phone_N_type) come phone_N_dnc and phone_N_litigator ("true", "false",
-// or "unknown" when the DNC result does not have the number). Numbers are
-// joined on their normalised 10 digits (the DNC result's phone_normalized).
-func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opts CallableOptions) (*Report, error) {
+// ExportCallable writes a result (a trace or a DNC result, in any layout)
+// with each phone's flags in words: after each phone's columns come
+// "<phone> flags" ("federal DNC clean, litigator flagged, state DNC not
+// checked") and "<phone> callable" ("yes", or "no: " and why). The flags
+// are the result's own (PropStream's "Phone 1 DNC", a DNC result's
+// columns) merged with those of dncResult and opts.DNC, DNC results in any
+// layout joined on the numbers' 10 digits (a number none of them has is
+// unknown). dncResult may be "" when the result carries its own flags.
+//
+// A phone left out (not callable under OnlyCallable, or failing a phone
+// filter) appears nowhere in the written file: every column of its slot
+// (number, raw twin, type, flags, details) is blanked; a number left out
+// for its flags (callable, not-dnc, not-litigator) in one row is left out
+// of every row; and under those filters any other cell that writes a valid
+// number other than the row's kept phones (the person's own phone column,
+// notes, a phone column the layout did not recognise) is blanked too.
+// Rows left with no phone are dropped.
+func ExportCallable(ctx context.Context, src, dncResult, dst string, opts CallableOptions) (*Report, error) {
 	format, err := formatOf(dst, opts.Format)
 	if err != nil {
 		return nil, err
 	}
-	flags, dncWarnings, err := loadDNC(ctx, dncResult)
+	dncs := opts.DNC
+	if dncResult != "" {
+		dncs = append([]string{dncResult}, dncs...)
+	}
+	ms, err := newMergeSource(ctx, src, dncs, opts)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := newMergeSource(traceResult, flags, opts.OnlyCallable)
-	if err != nil {
-		return nil, err
-	}
-	ms.dncWarnings = dncWarnings
 	defer ms.Close()
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
 	if format == FormatCSV {
 		rep := &Report{Path: dst}
 		total := -1
 		if opts.Progress != nil {
-			total = estimateRows(traceResult)
+			total = estimateRows(src)
 		}
 		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, total, eopts, rep) }); err != nil {
 			return nil, err
@@ -86,9 +91,8 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
-	err = w.Write(ms.Headers())
+	line := appendCSVRecord(nil, ms.Headers())
+	_, err = bw.Write(line)
 	for n := 0; err == nil; n++ {
 		if n%ctxEvery == 0 {
 			if err = cancelled(ctx); err != nil {
@@ -97,14 +101,11 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 		}
 		var rec []string
 		if rec, _, err = ms.Next(); err == nil {
-			err = w.Write(rec)
+			line = appendCSVRecord(line[:0], rec)
+			_, err = bw.Write(line)
 		}
 	}
 	if err == io.EOF {
-		w.Flush()
-		err = w.Error()
-	}
-	if err == nil {
 		err = bw.Flush()
 	}
 	if cerr := tmp.Close(); err == nil {
@@ -126,177 +127,225 @@ func ExportCallable(ctx context.Context, traceResult, dncResult, dst string, opt
 	return rep, nil
 }
 
-// column finds a result column, preferring the "result_" name the
-// provider uses when an input column had the same name (CONTRACT §7).
-func column(headers []string, name string) int {
-	at := -1
-	for i, h := range headers {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "result_" + name:
-			return i
-		case name:
-			if at < 0 {
-				at = i
-			}
-		}
-	}
-	return at
-}
-
-func loadDNC(ctx context.Context, path string) (map[uint64]dncFlags, []string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("export: DNC result: %w", err)
-	}
-	defer f.Close()
-	rr, err := library.NewRowReader(f)
-	if err != nil {
-		return nil, nil, fmt.Errorf("export: DNC result %s: %w", path, err)
-	}
-	headers := rr.Headers()
-	pc, dc, lc := column(headers, "phone_normalized"), column(headers, "dnc"), column(headers, "litigator")
-	if pc < 0 || dc < 0 || lc < 0 {
-		return nil, nil, fmt.Errorf("export: %s is not a DNC result: it needs the columns phone_normalized, dnc and litigator", path)
-	}
-	flags := map[uint64]dncFlags{}
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := cancelled(ctx); err != nil {
-				return nil, nil, err
-			}
-		}
-		rec, err := rr.Next()
-		if err == io.EOF {
-			var warns []string
-			for _, w := range rr.Warnings() {
-				warns = append(warns, "DNC result "+filepath.Base(path)+": "+w)
-			}
-			return flags, warns, nil
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("export: DNC result %s: %w", path, err)
-		}
-		if max(pc, dc, lc) >= len(rec) {
-			continue
-		}
-		num, ok := NormalizePhone(rec[pc])
-		if !ok {
-			continue
-		}
-		key, _ := strconv.ParseUint(num, 10, 64)
-		fl := flags[key] | flagKnown
-		if strings.EqualFold(strings.TrimSpace(rec[dc]), "true") {
-			fl |= flagDNC
-		}
-		if strings.EqualFold(strings.TrimSpace(rec[lc]), "true") {
-			fl |= flagLitigator
-		}
-		flags[key] = fl
-	}
-}
-
 // NormalizePhone returns the 10-digit form of a North American number
-// (CONTRACT §5): digits kept, an extension after "x", "ext", "ext." or "#"
-// dropped, a leading 1 dropped from 11 digits; valid when 10 digits remain
-// with the area code and the exchange starting 2-9. Excel's "1.23E+10" form
-// is not a phone.
+// (phone.Normalize's rule), and whether it is one.
 func NormalizePhone(s string) (string, bool) {
-	l := strings.ToLower(s)
-	if i := strings.IndexAny(l, "x#"); i >= 0 {
-		l = l[:i]
-		l = strings.TrimSuffix(strings.TrimRight(l, " ."), "ext")
-		l = strings.TrimSuffix(l, "e") // "ext" cut at its x
-	}
-	var d [16]byte
-	n := 0
-	for i := 0; i < len(l); i++ {
-		c := l[i]
-		switch {
-		case c >= '0' && c <= '9':
-			if n == len(d) {
-				return "", false
-			}
-			d[n] = c
-			n++
-		case c >= 'a' && c <= 'z':
-			return "", false // 1.23e+10 and other text
-		}
-	}
-	digits := d[:n]
-	if n == 11 && digits[0] == '1' {
-		digits = digits[1:]
-	}
-	if len(digits) != 10 || digits[0] < '2' || digits[3] < '2' {
+	k := phone.Key(s)
+	if k == 0 {
 		return "", false
 	}
-	return string(digits), true
+	return phone.KeyDigits(k), true
 }
 
-type phoneCols struct {
-	phone, typ int
-}
-
-// mergeSource yields the trace's rows with the flags merged in.
+// mergeSource yields the result's rows with each phone's flags in words,
+// the phones left out blanked.
 type mergeSource struct {
 	src     *csvSource
-	flags   map[uint64]dncFlags
-	only    bool
-	phones  []phoneCols
+	l       *layout.Layout
+	rd      *layout.Reader
+	filters []jobs.QuickFilter
+	phoneF  bool                // a phone filter is given
+	flags   bool                // the phones have flags: write them in words
+	strict  bool                // a flag filter: only the kept phones' numbers may appear
+	bad     map[uint64]struct{} // numbers left out for their flags, anywhere in the result
 	headers []string
-	// out[j] is the source column of output column j, or -(2+2k) for phone
-	// k's dnc flag and -(3+2k) for its litigator flag.
-	out []int
-	rec []string
+	// out[j] is the source column of output column j, or -(2+2k) for slot
+	// k's flags in words and -(3+2k) for its callable verdict.
+	out    []int
+	row    layout.Row
+	rec    []string
+	bySlot []int // the row's phone index of each slot, -1 none
+	keep   []bool
+	blank  []bool // source columns blanked in this row
+	kept   []bool // source columns of kept phones
+	erase  map[uint64]struct{}
+	keepK  map[uint64]struct{}
 
-	dncWarnings []string // the DNC result's, prefixed with its name
+	dncWarnings []string // the DNC results', prefixed with their names
 }
 
-func newMergeSource(path string, flags map[uint64]dncFlags, only bool) (*mergeSource, error) {
+func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
+	l := opts.Layout
+	if l == nil {
+		var err error
+		if l, err = library.DetectLayout(path, layout.Options{}); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
+	if len(l.Slots) == 0 {
+		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
+	}
+	var join *layout.FlagIndex
+	var warns []string
+	if len(dncs) > 0 {
+		var err error
+		if join, err = library.LoadFlags(ctx, dncs...); err != nil {
+			return nil, fmt.Errorf("export: DNC result: %w", err)
+		}
+		for _, d := range dncs {
+			warns = append(warns, dncWarnings(d)...)
+		}
+	}
+	filters := slices.Clone(opts.Filters)
+	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
+		filters = append(filters, jobs.QuickCallable)
+	}
+	if err := l.Check(join, filters...); err != nil {
+		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
+	}
+	flags := join != nil || l.Reports != 0
+	if !flags && len(filters) == 0 {
+		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
+	}
+	m := &mergeSource{l: l, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags,
+		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}}
+	for _, f := range filters {
+		if layout.PhoneLevel(f) {
+			m.phoneF = true
+		}
+	}
+	if safety(filters) {
+		m.strict = true
+		bad, err := badNumbers(ctx, path, l, m.rd, filters)
+		if err != nil {
+			return nil, err
+		}
+		m.bad = bad
+	}
 	src, err := openCSVSource(path)
 	if err != nil {
 		return nil, err
 	}
-	m := &mergeSource{src: src, flags: flags, only: only}
-	hs := src.Headers()
-	after := map[int]int{} // source column → phone index whose flags follow it
-	for i, h := range hs {
-		if phoneCol.MatchString(strings.ToLower(h)) {
-			p := phoneCols{phone: i, typ: -1}
-			tcol := strings.ToLower(h) + "_type"
-			for j, h2 := range hs {
-				if strings.ToLower(h2) == tcol {
-					p.typ = j
-				}
-			}
-			last := i
-			if p.typ > i {
-				last = p.typ
-			}
-			after[last] = len(m.phones)
-			m.phones = append(m.phones, p)
+	m.src = src
+	m.buildHeaders(src.Headers())
+	m.bySlot = make([]int, len(l.Slots))
+	m.keep = make([]bool, len(l.Slots))
+	m.blank = make([]bool, len(src.Headers()))
+	m.kept = make([]bool, len(src.Headers()))
+	return m, nil
+}
+
+func dncWarnings(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	rr, err := library.NewRowReader(f)
+	if err != nil {
+		return nil
+	}
+	for {
+		if _, err := rr.Next(); err != nil {
+			break
 		}
 	}
-	if len(m.phones) == 0 {
-		src.Close()
-		return nil, fmt.Errorf("export: %s is not a trace result: no phone_1, phone_2... columns", path)
+	var out []string
+	for _, w := range rr.Warnings() {
+		out = append(out, "DNC result "+filepath.Base(path)+": "+w)
+	}
+	return out
+}
+
+// safety reports filters that leave phones out for their flags: such a
+// number must not appear anywhere in the file.
+func safety(fs []jobs.QuickFilter) bool {
+	for _, f := range fs {
+		switch f {
+		case jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator:
+			return true
+		}
+	}
+	return false
+}
+
+// badNumbers reads the whole result once: the numbers that fail a flag
+// filter in some row (a number flagged in one row is not written in any).
+func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []jobs.QuickFilter) (map[uint64]struct{}, error) {
+	var flagFs []jobs.QuickFilter
+	for _, f := range fs {
+		if f == jobs.QuickCallable || f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator {
+			flagFs = append(flagFs, f)
+		}
+	}
+	src, err := openCSVSource(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	bad := map[uint64]struct{}{}
+	var row layout.Row
+	for n := 0; ; n++ {
+		if n%ctxEvery == 0 {
+			if err := cancelled(ctx); err != nil {
+				return nil, err
+			}
+		}
+		rec, _, err := src.Next()
+		if err == io.EOF {
+			return bad, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rd.ReadPhones(rec, &row)
+		for i := range row.Phones {
+			p := &row.Phones[i]
+			if p.Key == 0 {
+				continue
+			}
+			for _, f := range flagFs {
+				if !layout.Passes(f, p) {
+					bad[p.Key] = struct{}{}
+					break
+				}
+			}
+		}
+	}
+}
+
+// buildHeaders places each slot's two columns after its last column.
+func (m *mergeSource) buildHeaders(hs []string) {
+	after := map[int][]int{} // source column → slots whose columns end there
+	for k, s := range m.l.Slots {
+		last := slices.Max(s.Columns)
+		after[last] = append(after[last], k)
+	}
+	taken := map[string]bool{}
+	for _, h := range hs {
+		taken[strings.ToLower(h)] = true
+	}
+	name := func(s string) string {
+		for taken[strings.ToLower(s)] {
+			s += " (SkipDesk)"
+		}
+		taken[strings.ToLower(s)] = true
+		return s
 	}
 	for i, h := range hs {
 		m.headers = append(m.headers, h)
 		m.out = append(m.out, i)
-		if k, ok := after[i]; ok {
-			name := hs[m.phones[k].phone]
-			m.headers = append(m.headers, name+"_dnc", name+"_litigator")
+		for _, k := range after[i] {
+			if !m.flags {
+				break
+			}
+			label := m.l.Slots[k].Label
+			m.headers = append(m.headers, name(label+" flags"), name(label+" callable"))
 			m.out = append(m.out, -(2 + 2*k), -(3 + 2*k))
 		}
 	}
-	return m, nil
 }
 
 func (m *mergeSource) Headers() []string { return m.headers }
 func (m *mergeSource) Total() int        { return -1 }
-func (m *mergeSource) Close() error      { return m.src.Close() }
+func (m *mergeSource) Close() error {
+	if m.src == nil {
+		return nil
+	}
+	return m.src.Close()
+}
 
-// Warnings are the damage met in the trace result and the DNC result.
+// Warnings are the damage met in the result and the DNC results.
 func (m *mergeSource) Warnings() []string {
 	return append(slices.Clone(m.dncWarnings), m.src.Warnings()...)
 }
@@ -307,64 +356,181 @@ func (m *mergeSource) Next() ([]string, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		// flags per phone: "", or the dnc and litigator values
-		fl := make([][2]string, len(m.phones))
-		blank := make([]bool, len(m.phones))
-		callable := 0
-		for k, p := range m.phones {
-			if p.phone >= len(rec) || strings.TrimSpace(rec[p.phone]) == "" {
-				continue
-			}
-			num, ok := NormalizePhone(rec[p.phone])
-			var f dncFlags
-			if ok {
-				key, _ := strconv.ParseUint(num, 10, 64)
-				f = m.flags[key]
-			}
-			if f&flagKnown == 0 {
-				fl[k] = [2]string{FlagUnknown, FlagUnknown}
-			} else {
-				fl[k] = [2]string{boolFlag(f&flagDNC != 0), boolFlag(f&flagLitigator != 0)}
-			}
-			if f&flagKnown != 0 && f&(flagDNC|flagLitigator) == 0 {
-				callable++
-			} else if m.only {
-				blank[k] = true
-			}
+		if out, ok := m.merge(rec); ok {
+			return out, n, nil
 		}
-		if m.only && callable == 0 {
-			continue
-		}
-		m.rec = m.rec[:0]
-		for _, o := range m.out {
-			switch {
-			case o >= 0:
-				v := ""
-				if o < len(rec) {
-					v = rec[o]
-				}
-				for k, p := range m.phones {
-					if blank[k] && (o == p.phone || o == p.typ) {
-						v = ""
-					}
-				}
-				m.rec = append(m.rec, v)
-			default:
-				k, which := (-o-2)/2, (-o-2)%2
-				v := fl[k][which]
-				if blank[k] {
-					v = ""
-				}
-				m.rec = append(m.rec, v)
-			}
-		}
-		return m.rec, n, nil
 	}
 }
 
-func boolFlag(b bool) string {
-	if b {
-		return FlagTrue
+// merge builds the output row; false when the row is dropped.
+func (m *mergeSource) merge(rec []string) ([]string, bool) {
+	m.rd.Read(rec, &m.row)
+	if slices.Contains(m.filters, jobs.QuickMatched) && m.row.Match != layout.Matched {
+		return nil, false
 	}
-	return FlagFalse
+	clear(m.blank)
+	clear(m.kept)
+	clear(m.erase)
+	clear(m.keepK)
+	for k := range m.bySlot {
+		m.bySlot[k], m.keep[k] = -1, false
+	}
+	nkept := 0
+	for i := range m.row.Phones {
+		p := &m.row.Phones[i]
+		m.bySlot[p.Slot] = i
+		ok := true
+		if _, isBad := m.bad[p.Key]; isBad && p.Key != 0 {
+			ok = false
+		}
+		for _, f := range m.filters {
+			if ok && layout.PhoneLevel(f) && !layout.Passes(f, p) {
+				ok = false
+			}
+		}
+		cols := m.l.Slots[p.Slot].Columns
+		if ok {
+			m.keep[p.Slot] = true
+			nkept++
+			if p.Key != 0 {
+				m.keepK[p.Key] = struct{}{}
+			}
+			for _, c := range cols {
+				m.kept[c] = true
+			}
+			continue
+		}
+		for _, c := range cols {
+			m.blank[c] = true
+		}
+		if p.Key != 0 {
+			m.erase[p.Key] = struct{}{}
+		}
+	}
+	if m.phoneF && nkept == 0 {
+		return nil, false
+	}
+	for k := range m.keepK {
+		delete(m.erase, k)
+	}
+	m.rec = m.rec[:0]
+	for _, o := range m.out {
+		if o >= 0 {
+			v := cell(rec, o)
+			if m.blank[o] || !m.kept[o] && m.holdsLeftOut(v) {
+				v = ""
+			}
+			m.rec = append(m.rec, v)
+			continue
+		}
+		k, which := (-o-2)/2, (-o-2)%2
+		i := m.bySlot[k]
+		if i < 0 || !m.keep[k] {
+			m.rec = append(m.rec, "")
+			continue
+		}
+		p := &m.row.Phones[i]
+		if which == 0 {
+			m.rec = append(m.rec, flagWords(p))
+		} else {
+			m.rec = append(m.rec, verdict(p))
+		}
+	}
+	return m.rec, true
+}
+
+func cell(rec []string, i int) string {
+	if i < len(rec) {
+		return rec[i]
+	}
+	return ""
+}
+
+// holdsLeftOut reports a value that writes a number that must not appear in
+// this row: such a cell is blanked, wherever it is (an echo of the person's
+// own phone column, notes, a list of all phones, a phone column the layout
+// did not recognise). Under a flag filter (callable, not-dnc,
+// not-litigator) that is any valid number but the row's kept phones: a
+// number is only written when the layout read it as a phone and it passed;
+// under the other filters, the numbers left out of the row. Numbers are
+// looked for in each run of digits and phone punctuation, at every 10-digit
+// window of its digits.
+func (m *mergeSource) holdsLeftOut(v string) bool {
+	if len(v) < 10 || !m.strict && len(m.erase) == 0 {
+		return false
+	}
+	var d [64]byte
+	n := 0
+	check := func() bool {
+		for i := 0; i+10 <= n; i++ {
+			var k uint64
+			for _, c := range d[i : i+10] {
+				k = k*10 + uint64(c-'0')
+			}
+			if _, ok := m.erase[k]; ok {
+				return true
+			}
+			if !m.strict || d[i] < '2' || d[i+3] < '2' {
+				continue // not a valid number
+			}
+			if _, kept := m.keepK[k]; !kept {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			if n < len(d) {
+				d[n] = c
+				n++
+			}
+		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/':
+		default:
+			if check() {
+				return true
+			}
+			n = 0
+		}
+	}
+	return check()
+}
+
+// flagWords writes a phone's flags in words: "federal DNC clean, litigator
+// flagged, state DNC not checked".
+func flagWords(p *layout.Phone) string {
+	if p.Key == 0 {
+		return "invalid number"
+	}
+	f := p.Flags
+	var parts []string
+	for _, k := range f.Has.List() {
+		v := f.Of(k).String()
+		if k == layout.Number {
+			if f.Of(k) == layout.Flagged {
+				parts = append(parts, "number invalid")
+			}
+			continue
+		}
+		parts = append(parts, k.Words()+" "+v)
+	}
+	if !f.Has.Has(layout.Federal) && !f.Has.Has(layout.Combined) {
+		parts = append(parts, "federal DNC unknown")
+	}
+	if !f.Has.Has(layout.Litigator) && !f.Has.Has(layout.Combined) {
+		parts = append(parts, "litigator unknown")
+	}
+	if !f.Has.Has(layout.State) && !f.Has.Has(layout.Combined) {
+		parts = append(parts, "state DNC not checked")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// verdict is "yes", or "no: " and the reasons.
+func verdict(p *layout.Phone) string {
+	if p.Block == 0 {
+		return "yes"
+	}
+	return "no: " + p.Block.String()
 }

@@ -2,10 +2,15 @@ package export
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 func TestNormalizePhone(t *testing.T) {
@@ -25,7 +30,7 @@ func TestNormalizePhone(t *testing.T) {
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -44,6 +49,11 @@ const callableDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" 
 	"1 212 555 0104,2125550104,false,false,mobile,ok\r\n" +
 	"junk,,false,false,unknown,invalid\r\n"
 
+const (
+	cleanWords = "federal DNC clean, litigator clean, state DNC not checked"
+	notChecked = ", state DNC not checked"
+)
+
 func TestExportCallableMerge(t *testing.T) {
 	trace := writeFile(t, "trace.csv", callableTrace)
 	dnc := writeFile(t, "dnc.csv", callableDNC)
@@ -54,10 +64,10 @@ func TestExportCallableMerge(t *testing.T) {
 	}
 	got := readCSV(t, dst)
 	want := [][]string{
-		{"first_name", "phone_1", "phone_1_type", "phone_1_dnc", "phone_1_litigator", "phone_2", "phone_2_type", "phone_2_dnc", "phone_2_litigator", "match_status"},
-		{"A", "2125550101", "mobile", "false", "false", "2125550102", "landline", "true", "false", "matched"},
-		{"B", "2125550103", "voip", "false", "true", "", "", "", "", "matched"},
-		{"C", "(212) 555-0104", "mobile", "false", "false", "2125550199", "mobile", "unknown", "unknown", "matched"},
+		{"first_name", "phone_1", "phone_1_type", "Phone 1 flags", "Phone 1 callable", "phone_2", "phone_2_type", "Phone 2 flags", "Phone 2 callable", "match_status"},
+		{"A", "2125550101", "mobile", cleanWords, "yes", "2125550102", "landline", "federal DNC flagged, litigator clean" + notChecked, "no: federal DNC", "matched"},
+		{"B", "2125550103", "voip", "federal DNC clean, litigator flagged" + notChecked, "no: litigator", "", "", "", "", "matched"},
+		{"C", "(212) 555-0104", "mobile", cleanWords, "yes", "2125550199", "mobile", "federal DNC unknown, litigator unknown" + notChecked, "no: DNC unknown, litigator unknown", "matched"},
 		{"D", "", "", "", "", "", "", "", "", "no_match"},
 	}
 	if rep.Rows != 4 || len(got) != len(want) {
@@ -86,9 +96,9 @@ func TestExportCallableOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"first_name|phone_1|phone_1_type|phone_1_dnc|phone_1_litigator|phone_2|phone_2_type|phone_2_dnc|phone_2_litigator|match_status",
-		"A|2125550101|mobile|false|false|||||matched",
-		"C|(212) 555-0104|mobile|false|false|||||matched",
+		"first_name|phone_1|phone_1_type|Phone 1 flags|Phone 1 callable|phone_2|phone_2_type|Phone 2 flags|Phone 2 callable|match_status",
+		"A|2125550101|mobile|" + cleanWords + "|yes|||||matched",
+		"C|(212) 555-0104|mobile|" + cleanWords + "|yes|||||matched",
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("rows = %q", rows)
@@ -111,12 +121,274 @@ func TestExportCallableOnly(t *testing.T) {
 
 func TestExportCallableBadInput(t *testing.T) {
 	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := writeFile(t, "dnc.csv", callableDNC)
 	out := filepath.Join(t.TempDir(), "o.csv")
-	if _, err := ExportCallable(context.Background(), trace, trace, out, CallableOptions{}); err == nil || !strings.Contains(err.Error(), "not a DNC result") {
+	ctx := context.Background()
+	if _, err := ExportCallable(ctx, trace, trace, out, CallableOptions{}); err == nil || !strings.Contains(err.Error(), "not a DNC result") {
 		t.Errorf("trace as DNC: %v", err)
 	}
-	if _, err := ExportCallable(context.Background(), dnc, dnc, out, CallableOptions{}); err == nil || !strings.Contains(err.Error(), "not a trace result") {
-		t.Errorf("DNC as trace: %v", err)
+	if _, err := ExportCallable(ctx, trace, "", out, CallableOptions{OnlyCallable: true}); err == nil ||
+		!strings.Contains(err.Error(), "scrub its phones first") {
+		t.Errorf("a trace without flags, no DNC result: %v", err)
+	}
+	names := writeFile(t, "names.csv", "first,last\r\nA,B\r\n")
+	if _, err := ExportCallable(ctx, names, "", out, CallableOptions{OnlyCallable: true}); err == nil ||
+		!strings.Contains(err.Error(), "no phone column") {
+		t.Errorf("a file without phones: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a refused export wrote a file")
+	}
+}
+
+// truth is what a DNC result says of number n of the spelling tests.
+type truth struct {
+	fed, state, lit, unknown, invalid bool
+}
+
+func truthOf(n int) truth {
+	return truth{fed: n%5 == 0, state: n%7 == 0, lit: n%11 == 0, unknown: n%13 == 3, invalid: n%17 == 4}
+}
+
+func (t truth) callable() bool { return !t.fed && !t.state && !t.lit && !t.unknown && !t.invalid }
+
+func number(n int) string { return fmt.Sprintf("%d55501%02d", 212+n/100, n%100) }
+
+// spellings of flag values in DNC results of other services.
+var spellings = []struct {
+	name                        string
+	header                      []string
+	yes, no, unknown, lineClean string
+}{
+	{"Y/N", []string{"PHONE", "LINE_TYPE", "DNC_FEDERAL", "DNC_STATE", "LITIGATOR"}, "Y", "N", "?", "Wireless"},
+	{"1/0", []string{"Phone Number", "Carrier Type", "National DNC", "State DNC", "TCPA Litigator"}, "1", "0", "?", "Landline"},
+	{"Yes/No", []string{"Telephone", "Line Type", "Federal DNC", "State DNC List", "Known Litigator"}, "Yes", "No", "", "VoIP"},
+	{"true/false", []string{"phone", "line_type", "dnc", "state_dnc", "litigator"}, "true", "false", "unknown", "mobile"},
+}
+
+// writeSpelledDNC writes a DNC result of numbers 0..n-1 with the spelling's
+// values: a "?" (or blank) in one flag of the unknown numbers, a too-short
+// number for the invalid ones.
+func writeSpelledDNC(t *testing.T, sp int, n int) string {
+	s := spellings[sp]
+	var b strings.Builder
+	b.WriteString(strings.Join(s.header, ",") + "\r\n")
+	yn := func(v bool) string {
+		if v {
+			return s.yes
+		}
+		return s.no
+	}
+	for i := range n {
+		tr := truthOf(i)
+		num := number(i)
+		if tr.invalid {
+			num = num[3:] // 555-01XX: seven digits
+		}
+		state := yn(tr.state)
+		if tr.unknown {
+			state = s.unknown
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\r\n", num, s.lineClean, yn(tr.fed), state, yn(tr.lit))
+	}
+	return writeFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String())
+}
+
+// writeSpelledTrace writes a trace result in a layout of its own: three
+// phones a row from numbers 0..n+9 (the last ten in no DNC result), the
+// person's own phone column echoed, and notes that mention the first phone.
+func writeSpelledTrace(t *testing.T, n int) string {
+	var b strings.Builder
+	b.WriteString("Input Data: Name,Input Data: Phone,Owner Name,Mobile 1,Mobile 2,Landline 1,Notes,Email 1\r\n")
+	for r := 0; r*3 < n+10; r++ {
+		a, c, d := r*3, r*3+1, r*3+2
+		f := func(i int) string {
+			if i >= n+10 {
+				return ""
+			}
+			return phone.Format(number(i))
+		}
+		fmt.Fprintf(&b, "Owner %d,%s,Owner %d,%s,%s,%s,\"call %s or %s after 5\",o%d@example.com\r\n",
+			r, number(a), r, f(a), f(c), f(d), f(a), number(d), r)
+	}
+	return writeFile(t, "trace.csv", b.String())
+}
+
+// numbersIn lists every valid number written in some cell: in each run of
+// digits and phone punctuation, every 10-digit window.
+func numbersIn(rows [][]string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range rows {
+		for _, v := range r {
+			for _, run := range strings.FieldsFunc(v, func(c rune) bool { return !strings.ContainsRune("0123456789 ()-.+/", c) }) {
+				var d []byte
+				for i := 0; i < len(run); i++ {
+					if run[i] >= '0' && run[i] <= '9' {
+						d = append(d, run[i])
+					}
+				}
+				for i := 0; i+10 <= len(d); i++ {
+					if k := phone.Key(string(d[i : i+10])); k != 0 {
+						out[phone.KeyDigits(k)] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func readOut(t *testing.T, path string) [][]string {
+	t.Helper()
+	if strings.HasSuffix(path, ".xlsx") {
+		rows, err := openXLSX(t, path).GetRows("Results")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	return readCSV(t, path)
+}
+
+// A DNC result whose flags are Y/N, 1/0, Yes/No or true/false, with "?"
+// and blanks, never lets a flagged, unknown or invalid number into a
+// callable export, alone or joined to a trace: in .csv and .xlsx, the
+// number appears nowhere in the file, not even in the person's own columns
+// or in notes.
+func TestCallableExportNeverLeaks(t *testing.T) {
+	const n = 120
+	ctx := context.Background()
+	callable := map[string]bool{}
+	leftOut := map[string]bool{}
+	for i := range n + 10 {
+		if i < n && truthOf(i).callable() {
+			callable[number(i)] = true
+		} else {
+			leftOut[number(i)] = true
+		}
+	}
+	trace := writeSpelledTrace(t, n)
+	for sp := range spellings {
+		dnc := writeSpelledDNC(t, sp, n)
+		for _, ext := range []string{"csv", "xlsx"} {
+			for _, withTrace := range []bool{false, true} {
+				name := fmt.Sprintf("%s %s trace=%v", spellings[sp].name, ext, withTrace)
+				dst := filepath.Join(t.TempDir(), "callable."+ext)
+				var err error
+				if withTrace {
+					_, err = ExportCallable(ctx, trace, dnc, dst, CallableOptions{OnlyCallable: true})
+				} else {
+					_, err = ExportCallable(ctx, dnc, "", dst, CallableOptions{OnlyCallable: true})
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				rows := readOut(t, dst)
+				found := numbersIn(rows)
+				for num := range found {
+					if !callable[num] {
+						t.Errorf("%s: %s is in the file (truth %+v)", name, num, truthOf(indexOf(num)))
+					}
+				}
+				// Every callable number is there: the test would pass on an
+				// empty file otherwise.
+				for num := range callable {
+					if !found[num] {
+						t.Errorf("%s: callable %s is missing", name, num)
+					}
+				}
+				if withTrace {
+					for _, r := range rows[1:] {
+						if len(r) > 6 && r[6] != "" && strings.Contains(r[6], "call") {
+							// Notes naming a left-out number are blanked, others kept.
+							for num := range numbersIn([][]string{{r[6]}}) {
+								if leftOut[num] {
+									t.Errorf("%s: notes %q kept", name, r[6])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func indexOf(num string) int {
+	var a, b int
+	fmt.Sscanf(num[:3], "%d", &a)
+	fmt.Sscanf(num[8:], "%d", &b)
+	return (a-212)*100 + b
+}
+
+// PropStream's own flags (per-phone DNC, row-level Litigator) decide
+// without a DNC result; a phone left out is blanked with its type and DNC
+// columns.
+func TestExportCallableOwnFlags(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "layout", "testdata", "propstream.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeFile(t, "propstream.csv", string(src))
+	dst := filepath.Join(t.TempDir(), "out.csv")
+	rep, err := ExportCallable(context.Background(), p, "", dst, CallableOptions{OnlyCallable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, dst)
+	h := rows[0]
+	col := func(name string) int { return slices.Index(h, name) }
+	if rep.Rows != 2 || len(rows) != 3 {
+		t.Fatalf("%d rows: %q", rep.Rows, rows)
+	}
+	// Row 1 (John): phone 2 is on the DNC list: its number, type and DNC
+	// columns are blank.
+	john := rows[1]
+	if john[col("Phone 1")] != "(512) 555-0101" || john[col("Phone 2")] != "" || john[col("Phone 2 Type")] != "" ||
+		john[col("Phone 2 DNC")] != "" || john[col("Phone 2 callable")] != "" || john[col("Phone 1 callable")] != "yes" {
+		t.Errorf("John's row: %q", john)
+	}
+	linda := rows[2]
+	for _, c := range []string{"Phone 4", "Phone 4 Type", "Phone 4 DNC", "Phone 5", "Phone 5 Type"} {
+		if linda[col(c)] != "" {
+			t.Errorf("Linda's %s = %q, want blank", c, linda[col(c)])
+		}
+	}
+	if linda[col("Phone 3")] != "(512) 555-0106" || linda[col("Litigator")] != "No" {
+		t.Errorf("Linda's row: %q", linda)
+	}
+}
+
+func TestExportWithFilters(t *testing.T) {
+	src, _ := os.ReadFile(filepath.Join("..", "layout", "testdata", "propstream.csv"))
+	p := writeFile(t, "propstream.csv", string(src))
+	dst := filepath.Join(t.TempDir(), "out.csv")
+	fs, _ := layout.ParseFilters("mobile,not-litigator")
+	if _, err := ExportCallable(context.Background(), p, "", dst, CallableOptions{Filters: fs}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range readCSV(t, dst)[1:] {
+		nums := numbersIn([][]string{r})
+		var ks []string
+		for k := range nums {
+			ks = append(ks, k[6:])
+		}
+		slices.Sort(ks)
+		got = append(got, strings.Join(ks, ","))
+	}
+	// Mary's row has a litigator: dropped. Robert's litigator flag is
+	// blank: unknown, dropped.
+	want := []string{"0101", "0104,0105,0109"}
+	if !slices.Equal(got, want) {
+		t.Errorf("phones kept %q, want %q", got, want)
+	}
+	tr := writeFile(t, "trace.csv", callableTrace)
+	fs, _ = layout.ParseFilters("matched,mobile")
+	dst2 := filepath.Join(t.TempDir(), "m.csv")
+	if _, err := ExportCallable(context.Background(), tr, "", dst2, CallableOptions{Filters: fs}); err != nil {
+		t.Fatalf("filters without flags: %v", err)
+	}
+	if rows := readCSV(t, dst2); len(rows) != 3 || len(rows[0]) != 6 {
+		t.Errorf("matched,mobile without flags: %q", rows)
 	}
 }

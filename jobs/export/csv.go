@@ -3,9 +3,10 @@ package export
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // bom makes Excel read a CSV as UTF-8.
@@ -26,8 +27,7 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 	if _, err := bw.WriteString(bom); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
+	var line []byte
 	guarded := make([]string, 0, len(s.Headers()))
 	guard := func(rec []string) []string {
 		guarded = guarded[:0]
@@ -36,7 +36,8 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		}
 		return guarded
 	}
-	if err := w.Write(guard(s.Headers())); err != nil {
+	line = appendCSVRecord(line[:0], guard(s.Headers()))
+	if _, err := bw.Write(line); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	for {
@@ -47,7 +48,8 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		if err != nil {
 			return err
 		}
-		if err := w.Write(guard(rec)); err != nil {
+		line = appendCSVRecord(line[:0], guard(rec))
+		if _, err := bw.Write(line); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		rep.Rows++
@@ -61,12 +63,12 @@ func writeCSV(ctx context.Context, s source, out io.Writer, total int, opts Opti
 		}
 	}
 	rep.Warnings = append(rep.Warnings, s.Warnings()...)
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return nil
 }
+
+// appendCSVRecord appends a record as CSV, keeping the values' bytes (line
+// breaks as written).
+func appendCSVRecord(b []byte, rec []string) []byte { return input.AppendRecord(b, rec) }

@@ -1,6 +1,7 @@
 // Package export writes a result (or the filtered view of one) to a file a
 // spreadsheet user opens: .xlsx through excelize, or CSV with a UTF-8 BOM for
-// Excel. Files are written to a temporary name and renamed when complete.
+// Excel. Files are written to a temporary name and renamed when complete,
+// with the permissions any new file gets (0666 less the umask).
 //
 // Choices, in the .xlsx:
 //   - Every string is an inline string cell: a value starting with = + - @
@@ -35,8 +36,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,6 +86,14 @@ type Report struct {
 	Rows      int      // data rows written
 	Sheets    []string // .xlsx: the sheets holding rows
 	Truncated []CellRef
+	// Escaped lists the .xlsx cells holding characters XML cannot carry
+	// (control characters, U+FFFE, U+FFFF; Length counts them), written as
+	// OOXML's _xHHHH_ escapes: Excel and LibreOffice read them back as the
+	// characters, simpler readers show the escape. Replaced lists cells
+	// with bytes that are not UTF-8, written as U+FFFD. Both are also
+	// summarised in Warnings.
+	Escaped  []CellRef
+	Replaced []CellRef
 	// Warnings are the damage met in the source that the export got
 	// around, for the user to see: a quoted value never closed, whose
 	// row holds the rest of the file.
@@ -158,11 +169,32 @@ func Export(ctx context.Context, src, dst string, opts Options) (*Report, error)
 		if err != nil {
 			return nil, err
 		}
+		rep.Warnings = append(rep.Warnings, cellWarnings(rep.Escaped,
+			"control characters that XML cannot hold, written as Excel's _xHHHH_ escapes")...)
+		rep.Warnings = append(rep.Warnings, cellWarnings(rep.Replaced,
+			"bytes that are not UTF-8 text, written as the replacement character \uFFFD")...)
 	}
 	if opts.Progress != nil {
 		opts.Progress(rep.Rows, rep.Rows)
 	}
 	return rep, nil
+}
+
+// cellWarnings summarises cells in one warning: how many, and the first few
+// by row and column.
+func cellWarnings(cells []CellRef, what string) []string {
+	if len(cells) == 0 {
+		return nil
+	}
+	var where []string
+	for _, c := range cells[:min(len(cells), 5)] {
+		where = append(where, fmt.Sprintf("row %d, column %q", c.Row, c.Column))
+	}
+	more := ""
+	if len(cells) > 5 {
+		more = fmt.Sprintf(" and %d more", len(cells)-5)
+	}
+	return []string{fmt.Sprintf("%d cells hold %s: %s%s", len(cells), what, strings.Join(where, "; "), more)}
 }
 
 func formatOf(dst, format string) (string, error) {
@@ -207,7 +239,7 @@ func estimateRows(path string) int {
 func writeAtomic(dst string, fill func(f *os.File) error) error {
 	dir := filepath.Dir(dst)
 	removeStale(dir, "."+filepath.Base(dst))
-	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".*.tmp")
+	f, err := createTemp(dir, "."+filepath.Base(dst)+".", ".tmp")
 	if err != nil {
 		return writeError(dst, err)
 	}
@@ -228,6 +260,23 @@ func writeAtomic(dst string, fill func(f *os.File) error) error {
 	}
 	library.SyncDir(dir)
 	return nil
+}
+
+// createTemp creates a new file prefix<random>suffix in dir with the
+// permissions any program's new file gets (0666 less the umask), as a
+// spreadsheet saving a file would: the export is the person's file, to open
+// with other programs, where os.CreateTemp would make it private to its
+// owner (0600).
+func createTemp(dir, prefix, suffix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if os.IsExist(err) {
+			continue
+		}
+		return f, err
+	}
+	return nil, &os.PathError{Op: "createtemp", Path: filepath.Join(dir, prefix+"*"+suffix), Err: os.ErrExist}
 }
 
 // writeError says that dst could not be written and why, in the system's

@@ -77,6 +77,10 @@ func TestXLSXCellTypes(t *testing.T) {
 	if rep.Rows != 4 || len(rep.Sheets) != 1 || rep.Sheets[0] != "Results" {
 		t.Fatalf("report = %+v", rep)
 	}
+	if len(rep.Escaped) != 1 || rep.Escaped[0] != (CellRef{Row: 4, Column: "code", Length: 1}) ||
+		len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], `row 4, column "code"`) {
+		t.Errorf("control character not reported: %+v, %q", rep.Escaped, rep.Warnings)
+	}
 	f := openXLSX(t, dst)
 	if got := f.GetSheetList(); len(got) != 2 || got[0] != "Results" || got[1] != "Summary" {
 		t.Fatalf("sheets = %v", got)
@@ -102,7 +106,7 @@ func TestXLSXCellTypes(t *testing.T) {
 		{"B4", "  PADDED ", true},            // spaces preserved
 		{"B5", "A & B <c>", true},            // escaped
 		{"E5", "line\r\nbreak", true},        // line break and carriage return kept
-		{"G5", "x\uFFFDy", true},             // a control character XML cannot hold
+		{"G5", "x\x01y", true},               // a control character, written as _x0001_
 	}
 	for _, tc := range tests {
 		got, err := f.GetCellValue("Results", tc.cell)

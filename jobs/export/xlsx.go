@@ -157,10 +157,6 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	hdr := make([]any, len(headers))
-	for i, h := range headers {
-		hdr[i] = excelize.Cell{StyleID: bold, Value: h}
-	}
 	lastCol, _ := excelize.ColumnNumberToName(ncols)
 	fills := map[string]rowRange{}
 	for k := 0; k < nsheets; k++ {
@@ -194,9 +190,6 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		if err := sw.SetRow("A1", hdr); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
 		if err := f.AutoFilter(name, ref, nil); err != nil {
 			return fmt.Errorf("export: autofilter: %w", err)
 		}
@@ -219,7 +212,7 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	done := 0
 	fill := func(w io.Writer, rr rowRange) error {
 		aw := newAsyncWriter(w)
-		buf := aw.get()
+		buf := rw.appendHeader(aw.get(), bold)
 		idx := make([]int, 0, 2048)
 		var err error
 		for a := rr.from; a < rr.to && err == nil; a += cap(idx) {
@@ -481,26 +474,60 @@ func (w *rowWriter) appendRow(buf []byte, sheetRow int, rec []string, srcRow int
 		} else {
 			buf = append(buf, `" t="inlineStr"><is><t>`...)
 		}
-		buf = appendEscaped(buf, v)
+		var esc, rep int
+		buf, esc, rep = appendEscaped(buf, v)
+		if esc > 0 {
+			w.rep.Escaped = append(w.rep.Escaped, CellRef{Row: srcRow, Column: w.column(i), Length: esc})
+		}
+		if rep > 0 {
+			w.rep.Replaced = append(w.rep.Replaced, CellRef{Row: srcRow, Column: w.column(i), Length: rep})
+		}
 		buf = append(buf, `</t></is></c>`...)
 	}
 	return append(buf, `</row>`...), nil
 }
 
-// appendEscaped appends v as XML text: & < > escaped, carriage returns kept
-// as &#13;, characters XML cannot hold (controls, invalid UTF-8, U+FFFE,
-// U+FFFF) replaced by U+FFFD.
-func appendEscaped(buf []byte, v string) []byte {
+// appendHeader appends the header row (row 1) in the bold style: written
+// here rather than by excelize so that its names are escaped as the data
+// are (excelize writes "_x0041_" as it is, which readers decode to "A").
+func (w *rowWriter) appendHeader(buf []byte, style int) []byte {
+	st := strconv.Itoa(style)
+	buf = append(buf, `<row r="1">`...)
+	for i, h := range w.headers {
+		buf = append(buf, `<c r="`...)
+		buf = append(buf, w.colName(i)...)
+		buf = append(buf, `1" s="`...)
+		buf = append(buf, st...)
+		if h != "" && (h[0] == ' ' || h[len(h)-1] == ' ') {
+			buf = append(buf, `" t="inlineStr"><is><t xml:space="preserve">`...)
+		} else {
+			buf = append(buf, `" t="inlineStr"><is><t>`...)
+		}
+		buf, _, _ = appendEscaped(buf, h)
+		buf = append(buf, `</t></is></c>`...)
+	}
+	return append(buf, `</row>`...)
+}
+
+// appendEscaped appends v as the text of an OOXML string: & < > escaped,
+// carriage returns kept as &#13;, and the characters XML cannot hold
+// (control characters, U+FFFE, U+FFFF) written as OOXML's escapes _xHHHH_,
+// which Excel and LibreOffice read back as the characters. Text that
+// already looks like such an escape ("_x0041_") gets its underscore escaped
+// (_x005F_x0041_) so that no reader decodes it. Bytes that are not UTF-8
+// become U+FFFD. It returns how many characters were written as escapes
+// and how many bytes were replaced, for the export to report.
+func appendEscaped(buf []byte, v string) (_ []byte, escaped, replaced int) {
 	plain := true
 	for i := 0; i < len(v); i++ {
 		c := v[i]
-		if c < 0x20 || c == '&' || c == '<' || c == '>' || c >= utf8.RuneSelf {
+		if c < 0x20 || c == '&' || c == '<' || c == '>' || c == '_' || c >= utf8.RuneSelf {
 			plain = false
 			break
 		}
 	}
 	if plain {
-		return append(buf, v...)
+		return append(buf, v...), 0, 0
 	}
 	for i := 0; i < len(v); {
 		c := v[i]
@@ -514,23 +541,49 @@ func appendEscaped(buf []byte, v string) []byte {
 				buf = append(buf, "&gt;"...)
 			case c == '\r':
 				buf = append(buf, "&#13;"...)
+			case c == '_' && looksEscaped(v[i:]):
+				buf = append(buf, "_x005F_"...)
 			case c == '\n' || c == '\t' || c >= 0x20:
 				buf = append(buf, c)
 			default:
-				buf = append(buf, "\uFFFD"...)
+				buf = appendOOXMLEscape(buf, rune(c))
+				escaped++
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(v[i:])
-		if r == utf8.RuneError || r == 0xFFFE || r == 0xFFFF {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			buf = append(buf, "\uFFFD"...)
-		} else {
+			replaced++
+		case r == 0xFFFE || r == 0xFFFF:
+			buf = appendOOXMLEscape(buf, r)
+			escaped++
+		default:
 			buf = append(buf, v[i:i+size]...)
 		}
 		i += size
 	}
-	return buf
+	return buf, escaped, replaced
+}
+
+// looksEscaped reports text starting with _xHHHH_ (hex digits, any case).
+func looksEscaped(s string) bool {
+	if len(s) < 7 || s[1] != 'x' && s[1] != 'X' || s[6] != '_' {
+		return false
+	}
+	for _, c := range []byte(s[2:6]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func appendOOXMLEscape(buf []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(buf, '_', 'x', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15], '_')
 }
 
 // columnWidths sizes each column from its header and the sample rows, in

@@ -3,7 +3,6 @@ package input
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -33,9 +32,10 @@ func ConvertToCSV(ctx context.Context, path string, opts Options, dst string) (e
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 256<<10)
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
-	if err := w.Write(r.Headers()); err != nil {
+	// AppendRecord, not encoding/csv: line breaks inside values are kept
+	// as the file wrote them.
+	line := AppendRecord(nil, r.Headers())
+	if _, err := bw.Write(line); err != nil {
 		return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}
 	}
 	for n := 0; ; n++ {
@@ -51,13 +51,10 @@ func ConvertToCSV(ctx context.Context, path string, opts Options, dst string) (e
 		if err != nil {
 			return err
 		}
-		if err := w.Write(row); err != nil {
+		line = AppendRecord(line[:0], row)
+		if _, err := bw.Write(line); err != nil {
 			return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}
 		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}
 	}
 	if err := bw.Flush(); err != nil {
 		return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}

@@ -332,9 +332,26 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 					j++
 					continue
 				}
+				// The closing quote. Spaces or tabs may follow it before
+				// the delimiter or the line end (`"c" ` from a hand-edited
+				// file): kept as text, and no sign of a stray quote.
+				k := s.pos + j
+				for k < s.end && (s.buf[k] == ' ' || s.buf[k] == '\t') {
+					k++
+				}
+				if k == s.end && !s.eof {
+					j-- // need what follows the spaces to decide
+					if err := s.fill(); err != nil {
+						if errors.Is(err, errRecordTooLong) {
+							return 0, 0, false, nil
+						}
+						return 0, 0, false, err
+					}
+					continue
+				}
 				inQuotes = false
-				if s.pos+j < s.end {
-					if d := s.buf[s.pos+j]; d != s.delim && d != '\n' && d != '\r' {
+				if k < s.end {
+					if d := s.buf[k]; d != s.delim && d != '\n' && d != '\r' {
 						if quotedLines > 0 {
 							return 0, 0, false, nil
 						}
@@ -342,11 +359,14 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 					}
 				}
 			case '\r', '\n':
-				// A line break inside a quoted field: kept as "\n";
-				// CR LF counts once.
+				// A line break inside a quoted field is part of the value,
+				// kept as written (LF, CR LF or a bare CR); CR LF counts
+				// as one line.
+				s.rec = append(s.rec, c)
 				if c == '\r' {
 					if s.pos+j >= s.end && !s.eof {
 						j--
+						s.rec = s.rec[:len(s.rec)-1]
 						if err := s.fill(); err != nil {
 							if errors.Is(err, errRecordTooLong) {
 								return 0, 0, false, nil
@@ -357,12 +377,12 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 					}
 					if s.pos+j < s.end && s.buf[s.pos+j] == '\n' {
 						j++
+						s.rec = append(s.rec, '\n')
 					}
 				}
 				lines++
 				quotedLines++
 				multiline = true
-				s.rec = append(s.rec, '\n')
 			default:
 				s.rec = append(s.rec, c)
 			}

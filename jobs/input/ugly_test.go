@@ -80,7 +80,7 @@ func TestReadUglyFiles(t *testing.T) {
 			name:    "embedded newlines CRLF",
 			content: "Name,Note\r\n\"Smith\r\nJohn\",1\r\nlast,2\r\n",
 			headers: []string{"Name", "Note"},
-			rows:    [][]string{{"Smith\nJohn", "1"}, {"last", "2"}},
+			rows:    [][]string{{"Smith\r\nJohn", "1"}, {"last", "2"}},
 			lines:   []int{2, 4},
 			warn:    "line breaks", warnAt: 2,
 		},
@@ -88,7 +88,7 @@ func TestReadUglyFiles(t *testing.T) {
 			name:    "bare CR with embedded newline",
 			content: "Name,Note\r\"a\rb\",1\rlast,2\r",
 			headers: []string{"Name", "Note"},
-			rows:    [][]string{{"a\nb", "1"}, {"last", "2"}},
+			rows:    [][]string{{"a\rb", "1"}, {"last", "2"}},
 			lines:   []int{2, 4},
 			warn:    "line breaks", warnAt: 2,
 		},
@@ -96,7 +96,7 @@ func TestReadUglyFiles(t *testing.T) {
 			name:    "mixed line ends: bare CRs among LF lines end records",
 			content: "First,Last\r\nJohn,Smith\rJane,Doe\nAl,Li\r\n\"a\rb\",c\rlast,one",
 			headers: []string{"First", "Last"},
-			rows:    [][]string{{"John", "Smith"}, {"Jane", "Doe"}, {"Al", "Li"}, {"a\nb", "c"}, {"last", "one"}},
+			rows:    [][]string{{"John", "Smith"}, {"Jane", "Doe"}, {"Al", "Li"}, {"a\rb", "c"}, {"last", "one"}},
 			lines:   []int{2, 3, 4, 5, 7},
 			warn:    "2 lines end with a bare CR while the others end with LF: read as line ends", warnAt: 2,
 		},
@@ -669,7 +669,7 @@ func TestBareLFsInCRFile(t *testing.T) {
 			got = append(got, string(bytes.Join(f, []byte("|"))))
 			lines = append(lines, s.recLine)
 		}
-		want := []string{"First|Last", "John|Smith", "Jane|Doe", "Al|Li", "", "x\ny|z", "last|q"}
+		want := []string{"First|Last", "John|Smith", "Jane|Doe", "Al|Li", "", "x\r\ny|z", "last|q"}
 		if !slices.Equal(got, want) || !slices.Equal(lines, []int{1, 2, 3, 4, 5, 6, 8}) {
 			t.Errorf("one byte a read %v: records %q on lines %v, want %q", oneByte, got, lines, want)
 		}

@@ -63,19 +63,6 @@ func (e *LockedError) Error() string {
 // Is makes errors.Is(err, ErrLocked) true.
 func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
-// Home is SkipDesk's data folder: $SKIPDESK_HOME when set, else
-// os.UserConfigDir()/SkipDesk. It is not created here.
-func Home() (string, error) {
-	if h := os.Getenv("SKIPDESK_HOME"); h != "" {
-		return filepath.Abs(h)
-	}
-	cfg, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("ledger: no configuration folder (set SKIPDESK_HOME): %w", err)
-	}
-	return filepath.Join(cfg, "SkipDesk"), nil
-}
-
 // Ledger is an open ledger. Its methods are safe for concurrent use.
 type Ledger struct {
 	db       *sql.DB
@@ -87,15 +74,6 @@ type Ledger struct {
 
 	closeOnce sync.Once
 	closeErr  error
-}
-
-// OpenHome opens (creating it when needed) the ledger in Home().
-func OpenHome() (*Ledger, error) {
-	h, err := Home()
-	if err != nil {
-		return nil, err
-	}
-	return Open(h)
 }
 
 // Open opens the ledger in dir for reading and writing, creating dir and the

@@ -73,23 +73,6 @@ func openTest(t *testing.T) (*Ledger, string) {
 	return l, dir
 }
 
-func TestHome(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("SKIPDESK_HOME", dir)
-	h, err := Home()
-	if err != nil || h != dir {
-		t.Fatalf("Home() = %q, %v; want %q", h, err, dir)
-	}
-	t.Setenv("SKIPDESK_HOME", "")
-	h, err = Home()
-	if err != nil {
-		t.Skipf("no user config dir here: %v", err)
-	}
-	if filepath.Base(h) != "SkipDesk" {
-		t.Fatalf("Home() = %q, want a SkipDesk folder", h)
-	}
-}
-
 func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	dir := t.TempDir()
 	l, err := Open(dir)

@@ -60,19 +60,6 @@ type Library struct {
 	dir string
 }
 
-// DefaultDir is the library folder: $SKIPDESK_HOME/results when SKIPDESK_HOME
-// is set, else <user config dir>/SkipDesk/results.
-func DefaultDir() (string, error) {
-	if home := os.Getenv("SKIPDESK_HOME"); home != "" {
-		return filepath.Join(home, "results"), nil
-	}
-	cfg, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("library: no folder for results: %w", err)
-	}
-	return filepath.Join(cfg, "SkipDesk", "results"), nil
-}
-
 // Open opens the library in dir, creating the folder when missing.
 func Open(dir string) (*Library, error) {
 	if dir == "" {

@@ -148,17 +148,6 @@ func TestRecordAndList(t *testing.T) {
 	}
 }
 
-func TestDefaultDir(t *testing.T) {
-	t.Setenv("SKIPDESK_HOME", "/tmp/sdhome")
-	if d, err := DefaultDir(); err != nil || d != filepath.Join("/tmp/sdhome", "results") {
-		t.Errorf("DefaultDir = %q, %v", d, err)
-	}
-	t.Setenv("SKIPDESK_HOME", "")
-	if d, err := DefaultDir(); err == nil && !strings.HasSuffix(d, filepath.Join("SkipDesk", "results")) {
-		t.Errorf("DefaultDir = %q", d)
-	}
-}
-
 func TestSearch(t *testing.T) {
 	lib, err := Open(t.TempDir())
 	if err != nil {

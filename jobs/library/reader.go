@@ -7,11 +7,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // Result gives paged, sorted and filtered access to a result file without
@@ -40,6 +43,9 @@ type Result struct {
 	lastErr error
 
 	unclosed int // line of a quoted value never closed; 0 when none
+
+	layout *layout.Layout    // nil until Layout or SetLayout
+	join   *layout.FlagIndex // DNC results' flags of the phones, or nil
 }
 
 // BlockRows is the number of rows read and cached together.
@@ -482,48 +488,102 @@ func cmpFloat(a, b float64) int {
 }
 
 // Filter selects rows. Each word of Text must appear (ignoring case) in some
-// column. A quick filter needs its columns (see QuickFilters): asking for one
-// on a result without them is an error, so a view never pretends to be
-// filtered.
+// column; a Text made of a phone number's characters with at least 7 digits
+// finds the number in any format, as the library's search does. The quick
+// filters go through the result's layout (see Result.Layout and the layout
+// package): MatchedOnly keeps the rows the trace matched; the phone filters
+// keep a row when at least one of its phones passes all of them (the
+// phones that fail are the viewer's to hide). A quick filter the layout
+// cannot apply is an error saying why (see QuickFilters), so a view never
+// pretends to be filtered.
 type Filter struct {
 	Text         string
-	MatchedOnly  bool // match_status = matched
-	MobileOnly   bool // any phone_N_type = mobile
-	NotDNC       bool // dnc = false
-	NotLitigator bool // litigator = false
+	MatchedOnly  bool // the match status says matched
+	MobileOnly   bool // a phone is a mobile
+	NotDNC       bool // a phone is clean on every DNC list reported
+	NotLitigator bool // a phone is clean on the litigator list
+	Callable     bool // a phone may be called: valid, clean on every list the call depends on
 }
 
 // IsZero reports whether the filter selects every row.
 func (f Filter) IsZero() bool {
-	return strings.TrimSpace(f.Text) == "" && !f.MatchedOnly && !f.MobileOnly && !f.NotDNC && !f.NotLitigator
+	return strings.TrimSpace(f.Text) == "" && len(f.quick()) == 0
 }
 
-// QuickFilters tells which quick filters this result's columns allow.
-type QuickFilters struct {
-	Matched, Mobile, NotDNC, NotLitigator bool
-}
-
-var phoneTypeCol = regexp.MustCompile(`^phone_\d+_type$`)
-
-type quickCols struct {
-	matched, dnc, litigator int
-	mobile                  []int
-}
-
-func (r *Result) quickCols() quickCols {
-	q := quickCols{matched: r.Column("match_status"), dnc: r.Column("dnc"), litigator: r.Column("litigator")}
-	for i, h := range r.headers {
-		if phoneTypeCol.MatchString(strings.ToLower(h)) {
-			q.mobile = append(q.mobile, i)
+// quick lists the layout filters f asks for.
+func (f Filter) quick() []jobs.QuickFilter {
+	var out []jobs.QuickFilter
+	for _, q := range []struct {
+		on bool
+		f  jobs.QuickFilter
+	}{{f.MatchedOnly, jobs.QuickMatched}, {f.MobileOnly, jobs.QuickMobile}, {f.NotDNC, jobs.QuickNotDNC},
+		{f.NotLitigator, jobs.QuickNotLitigator}, {f.Callable, jobs.QuickCallable}} {
+		if q.on {
+			out = append(out, q.f)
 		}
 	}
-	return q
+	return out
+}
+
+// QuickFilters tells which quick filters this result's layout allows.
+type QuickFilters struct {
+	Matched, Mobile, NotDNC, NotLitigator, Callable bool
+}
+
+// LayoutSample is how many rows Result.Layout and DetectLayout read, with
+// the header, to find a result's layout.
+const LayoutSample = 200
+
+// Layout is the result's layout: the one set with SetLayout, else the one
+// detected from the header and the first LayoutSample rows.
+func (r *Result) Layout() *layout.Layout {
+	r.mu.Lock()
+	l := r.layout
+	r.mu.Unlock()
+	if l != nil {
+		return l
+	}
+	idx := make([]int, min(len(r.starts), LayoutSample))
+	for i := range idx {
+		idx[i] = i
+	}
+	sample, err := r.ReadRows(idx)
+	if err != nil {
+		sample = nil
+	}
+	l = layout.Detect(r.headers, sample, layout.Options{})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.layout == nil {
+		r.layout = l
+	}
+	return r.layout
+}
+
+// SetLayout sets the layout the result is read through (one corrected by
+// the person, or detected with the upload's header), and join, the flags
+// of DNC results of its phones (nil for none). The filter is cleared.
+func (r *Result) SetLayout(l *layout.Layout, join *layout.FlagIndex) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.layout, r.join = l, join
+	r.keep, r.filter = nil, Filter{}
+	r.rebuildView()
+}
+
+// Join is the DNC results' flags set with SetLayout, or nil.
+func (r *Result) Join() *layout.FlagIndex {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.join
 }
 
 // QuickFilters reports the quick filters available on this result.
 func (r *Result) QuickFilters() QuickFilters {
-	q := r.quickCols()
-	return QuickFilters{Matched: q.matched >= 0, Mobile: len(q.mobile) > 0, NotDNC: q.dnc >= 0, NotLitigator: q.litigator >= 0}
+	l, join := r.Layout(), r.Join()
+	ok := func(f jobs.QuickFilter) bool { return l.Check(join, f) == nil }
+	return QuickFilters{Matched: ok(jobs.QuickMatched), Mobile: ok(jobs.QuickMobile), NotDNC: ok(jobs.QuickNotDNC),
+		NotLitigator: ok(jobs.QuickNotLitigator), Callable: ok(jobs.QuickCallable)}
 }
 
 // Filter applies f to the view (keeping the sort).
@@ -541,61 +601,28 @@ func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress)
 	}
 	var keep []uint64
 	if !f.IsZero() {
-		q := r.quickCols()
-		missing := func(on bool, col int, name string) error {
-			if on && col < 0 {
-				return fmt.Errorf("library: filter: %s has no %s column", r.path, name)
+		quick := f.quick()
+		var rd *layout.Reader
+		if len(quick) > 0 {
+			l, join := r.Layout(), r.Join()
+			if err := l.Check(join, quick...); err != nil {
+				return fmt.Errorf("library: filter %s: %w", filepath.Base(r.path), err)
 			}
-			return nil
+			rd = l.NewReader(join)
 		}
-		mobileCol := 0
-		if len(q.mobile) == 0 {
-			mobileCol = -1
-		}
-		if err := errors.Join(missing(f.MatchedOnly, q.matched, "match_status"),
-			missing(f.MobileOnly, mobileCol, "phone_N_type"),
-			missing(f.NotDNC, q.dnc, "dnc"),
-			missing(f.NotLitigator, q.litigator, "litigator")); err != nil {
-			return err
-		}
-		words := strings.Fields(strings.ToLower(f.Text))
+		q := newQuery(f.Text)
+		scratch := make([]byte, 0, 64)
+		var row layout.Row
 		keep = make([]uint64, (len(r.starts)+63)/64)
-		is := func(rec []string, col int, want string) bool {
-			return col < len(rec) && strings.EqualFold(strings.TrimSpace(rec[col]), want)
-		}
 		err := r.scan(ctx, progress, func(i int, rec []string) {
-			if f.MatchedOnly && !is(rec, q.matched, "matched") {
-				return
-			}
-			if f.NotDNC && !is(rec, q.dnc, "false") {
-				return
-			}
-			if f.NotLitigator && !is(rec, q.litigator, "false") {
-				return
-			}
-			if f.MobileOnly {
-				ok := false
-				for _, c := range q.mobile {
-					if is(rec, c, "mobile") {
-						ok = true
-						break
-					}
-				}
-				if !ok {
+			if rd != nil {
+				rd.ReadPhones(rec, &row)
+				if !layout.Keep(&row, quick) {
 					return
 				}
 			}
-			for _, w := range words {
-				found := false
-				for _, v := range rec {
-					if containsFold(v, w) {
-						found = true
-						break
-					}
-				}
-				if !found {
-					return
-				}
+			if q != nil && q.match(rec, scratch) < 0 {
+				return
 			}
 			keep[i/64] |= 1 << (i % 64)
 		})

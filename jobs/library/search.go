@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // Field is one named value of a row.
@@ -167,25 +169,32 @@ outer:
 	return false
 }
 
-// keyColumns picks the columns shown with a hit: names, address parts,
-// phones, status columns.
-func keyColumns(headers []string) []int {
+// keyColumns picks the columns shown with a hit, through the result's
+// layout: names, the property address, phones, match status and flags.
+func keyColumns(l *layout.Layout) []int {
+	seen := map[int]bool{}
 	var idx []int
-	for i, h := range headers {
-		l := strings.ToLower(h)
-		if strings.HasSuffix(l, "_type") {
-			continue
-		}
-		for _, k := range []string{"name", "address", "street", "city", "state", "zip", "phone", "match_status", "dnc", "litigator"} {
-			if strings.Contains(l, k) {
-				idx = append(idx, i)
-				break
+	add := func(cs ...int) {
+		for _, c := range cs {
+			if c >= 0 && !seen[c] && len(idx) < 16 {
+				seen[c] = true
+				idx = append(idx, c)
 			}
 		}
-		if len(idx) == 16 {
-			break
-		}
 	}
+	for _, p := range l.People {
+		add(p.First, p.Last, p.Full)
+	}
+	a := l.Property
+	add(a.Street, a.City, a.State, a.Zip, a.Full)
+	for _, s := range l.Slots {
+		add(s.Number)
+	}
+	add(l.Match)
+	for _, s := range l.Slots {
+		add(s.Flags...)
+	}
+	slices.Sort(idx)
 	return idx
 }
 
@@ -203,7 +212,7 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 		return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
 	}
 	headers := rr.Headers()
-	keys := keyColumns(headers)
+	keys := keyColumns(layout.Detect(headers, nil, layout.Options{}))
 	scratch := make([]byte, 0, 64)
 	for {
 		if rr.Row()%4096 == 0 && ctx.Err() != nil {
@@ -236,23 +245,30 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 	}
 }
 
-// sniffKind tells a DNC result from a trace result by its header.
+// sniffKind tells a DNC result from a trace result by its header, read
+// through the layout rules; "" when it is neither.
 func sniffKind(path string) jobs.Kind {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, buf)
-	head := string(buf[:n])
-	if i := strings.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
+	rr, err := NewRowReader(io.LimitReader(f, 256<<10))
+	if err != nil {
+		return ""
 	}
-	switch {
-	case strings.Contains(head, "phone_normalized") && strings.Contains(head, "litigator"):
+	var sample [][]string
+	for len(sample) < 20 {
+		rec, err := rr.Next()
+		if err != nil {
+			break
+		}
+		sample = append(sample, slices.Clone(rec))
+	}
+	switch layout.Detect(rr.Headers(), sample, layout.Options{}).Kind {
+	case layout.KindDNC:
 		return jobs.KindDNC
-	case strings.Contains(head, "match_status"):
+	case layout.KindTrace:
 		return jobs.KindTrace
 	}
 	return ""

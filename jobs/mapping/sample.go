@@ -7,9 +7,9 @@ import (
 // profile summarises a column's sample values: the share of non-blank values
 // that look like each kind of data.
 type profile struct {
-	n                                       int // non-blank values
-	zip, state, street, fullAddr, phone     float64
-	alpha, multiWord, digits, comma, entity float64
+	n                                   int // non-blank values
+	zip, state, street, fullAddr, phone float64
+	alpha, multiWord, digits, comma     float64
 }
 
 func profileColumn(sample [][]string, col int) profile {

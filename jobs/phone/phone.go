@@ -170,3 +170,107 @@ func Format(s string) string {
 	}
 	return n.Format()
 }
+
+// Key normalises s as Normalize does and returns the 10 digits of a valid
+// number as an integer (the area code starts with 2-9, so the digits never
+// lose a leading zero), or 0 when s is not a valid number. It does not
+// allocate: readers of large results key and compare numbers with it.
+func Key(s string) uint64 {
+	// The common case in one pass: digits among spaces and punctuation.
+	var k uint64
+	n := 0
+	fast := true
+	for i := 0; i < len(s) && fast; i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if n < 11 {
+				k = k*10 + uint64(c-'0')
+			}
+			n++
+		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/' || c == '\t':
+		default:
+			fast = false
+		}
+	}
+	if fast {
+		if n == 11 && k/1e10 == 1 {
+			k -= 1e10
+			n = 10
+		}
+		if n != 10 || k < 2e9 || digitAt(k, 3) < '2' {
+			return 0
+		}
+		return k
+	}
+	return keySlow(s)
+}
+
+// keySlow is Key for values with letters, "#" or other characters:
+// extensions, Excel's scientific notation.
+func keySlow(s string) uint64 {
+	s = strings.TrimSpace(s)
+	if s == "" || isSci(s) {
+		return 0
+	}
+	if k := extIndex(s); k >= 0 {
+		s = s[:k]
+	}
+	var k uint64
+	n := 0
+	var first, fourth, second byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			continue
+		}
+		if n == 11 {
+			return 0 // too long
+		}
+		switch n {
+		case 0:
+			first = c
+		case 1:
+			second = c
+		case 3:
+			fourth = c
+		}
+		k = k*10 + uint64(c-'0')
+		n++
+	}
+	switch {
+	case n == 11 && first == '1':
+		k -= 1e10
+		// the area code is now digits 2-4 of the 11: check them below
+		first, fourth = second, digitAt(k, 3)
+	case n != 10:
+		return 0
+	}
+	if first < '2' || fourth < '2' {
+		return 0
+	}
+	return k
+}
+
+// digitAt is the i-th (0-based) of the 10 digits of k, as a character.
+func digitAt(k uint64, i int) byte {
+	for range 9 - i {
+		k /= 10
+	}
+	return byte('0' + k%10)
+}
+
+// KeyDigits writes a key from Key as its 10 digits.
+func KeyDigits(k uint64) string {
+	var b [10]byte
+	for i := 9; i >= 0; i-- {
+		b[i] = byte('0' + k%10)
+		k /= 10
+	}
+	return string(b[:])
+}
+
+// FormatKey writes a key from Key as "(212) 555-0147".
+func FormatKey(k uint64) string {
+	d := KeyDigits(k)
+	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
+}

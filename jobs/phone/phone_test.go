@@ -239,3 +239,36 @@ func TestNumberSetMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// Key agrees with Normalize on every input: the same numbers are valid, with
+// the same 10 digits.
+func TestKeyMatchesNormalize(t *testing.T) {
+	alphabet := []byte("0123456789012345678901 ()-.+xX#eEtT1\u00a0")
+	rnd := rand.New(rand.NewPCG(3, 4))
+	inputs := []string{"", " ", "2125550147", "12125550147", "1-212-555-0147 ext. 9", "02125550147",
+		"1.23E+10", "212-155-0147", "112-555-0147", "121255501470", "(212) 555-0147#3", "\u00a02125550147\u00a0"}
+	for range 200000 {
+		b := make([]byte, rnd.IntN(18))
+		for i := range b {
+			b[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, in := range inputs {
+		n, k := Normalize(in), Key(in)
+		if n.Valid != (k != 0) || n.Valid && KeyDigits(k) != n.Digits {
+			t.Fatalf("%q: Normalize %+v, Key %d", in, n, k)
+		}
+		if plain := (Number{Digits: n.Digits, Valid: n.Valid}); n.Valid && FormatKey(k) != plain.Format() {
+			t.Fatalf("%q: FormatKey %q, Format %q", in, FormatKey(k), plain.Format())
+		}
+	}
+}
+
+func BenchmarkKey(b *testing.B) {
+	in := []string{"(212) 555-0147", "+1 305.555.0101 ext. 12", "2125550147", "1.23E+10", "555-0147"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Key(in[i%len(in)])
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -107,15 +106,8 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 	headers := ins.Headers
 	u := &Upload{Mapping: m, FileName: filepath.Base(src)}
 
-	var why []string
-	why = append(why, ins.ConversionReasons...)
-	if len(plan.Splits) > 0 {
-		why = append(why, "split columns are added")
-	}
-	if plan.DropDuplicates {
-		why = append(why, "duplicate rows are left out")
-	}
-	if len(why) == 0 && ins.Format == "csv" {
+	written, why := Describe(ins, plan)
+	if !written {
 		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
 			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
 		}
@@ -126,13 +118,8 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
 		return u, nil
 	}
-	if ins.Format != "csv" && len(ins.ConversionReasons) == 0 {
-		why = append(why, "the file is converted to CSV")
-	}
 	u.Reasons = why
-	if ext := filepath.Ext(u.FileName); !strings.EqualFold(ext, ".csv") {
-		u.FileName = strings.TrimSuffix(u.FileName, ext) + ".csv"
-	}
+	u.FileName = UploadName(src, true)
 
 	dir := plan.Dir
 	if dir == "" {
@@ -163,6 +150,36 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }
 
+// UploadName is the name an upload of src is sent under (the job's name):
+// the file's own, with a .csv extension when a prepared copy is sent.
+func UploadName(src string, written bool) string {
+	name := filepath.Base(src)
+	if ext := filepath.Ext(name); written && !strings.EqualFold(ext, ".csv") {
+		name = strings.TrimSuffix(name, ext) + ".csv"
+	}
+	return name
+}
+
+// Describe says, without reading the file, whether the plan uploads a
+// prepared copy of the inspected file rather than the file itself, and
+// why, in words.
+func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string) {
+	reasons = append(reasons, ins.ConversionReasons...)
+	if len(plan.Splits) > 0 {
+		reasons = append(reasons, "split columns are added")
+	}
+	if plan.DropDuplicates {
+		reasons = append(reasons, "duplicate rows are left out")
+	}
+	if len(reasons) == 0 && ins.Format == "csv" {
+		return false, nil
+	}
+	if ins.Format != "csv" && len(ins.ConversionReasons) == 0 {
+		reasons = append(reasons, "the file is converted to CSV")
+	}
+	return true, reasons
+}
+
 // layout returns the mapping to send and the derived column names.
 func layout(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, []string, error) {
 	m := plan.Mapping.Clean()
@@ -188,6 +205,9 @@ type Counts struct {
 	DroppedDuplicates int             `json:"dropped_duplicates"`
 	NameColumns       []string        `json:"name_columns"` // the upload's name columns (derived ones included)
 	Mapping           mapping.Mapping `json:"mapping"`      // the mapping that will be sent
+	// SplitFailures counts, per split column, values that could not be
+	// split (kept whole in the first derived column).
+	SplitFailures map[string]int `json:"split_failures,omitempty"`
 }
 
 // Count runs the plan without writing anything and counts the rows and
@@ -231,7 +251,7 @@ func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*
 	if err != nil {
 		return nil, err
 	}
-	c.DroppedDuplicates = u.DroppedDuplicates
+	c.DroppedDuplicates, c.SplitFailures = u.DroppedDuplicates, u.SplitFailures
 	return c, nil
 }
 
@@ -244,10 +264,12 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 	h := sha256.New()
 	cw := &countWriter{w: io.MultiWriter(f, h)}
 	bw := bufio.NewWriterSize(cw, 256<<10)
-	w := csv.NewWriter(bw)
-	w.UseCRLF = true
+	// input.AppendRecord, not encoding/csv: a line break inside a value
+	// reaches the provider as the list wrote it.
+	var line []byte
 	err = stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
-		if err := w.Write(rec); err != nil {
+		line = input.AppendRecord(line[:0], rec)
+		if _, err := bw.Write(line); err != nil {
 			return writeErr(u.Path, err)
 		}
 		if !header {
@@ -257,10 +279,6 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 	})
 	if err != nil {
 		return err
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return writeErr(u.Path, err)
 	}
 	if err := bw.Flush(); err != nil {
 		return writeErr(u.Path, err)

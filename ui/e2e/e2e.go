@@ -1,3 +1,5 @@
+//go:build harness
+
 // Package e2e runs end-to-end scripts inside the real SkipDesk binary.
 //
 // The binary runs a script when started with SKIPDESK_E2E=<name> (in the
@@ -56,7 +58,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Script is one end-to-end scenario.
@@ -110,7 +112,7 @@ type Shell interface {
 	// SingleLookup opens the single lookup. (UI)
 	SingleLookup()
 	// JobsShown are the rows of the jobs list, newest first. (UI)
-	JobsShown() []desk.Job
+	JobsShown() []workflow.Job
 	// ShowJobs selects the Jobs tab and, when id is not "", the job. (UI)
 	ShowJobs(id string)
 	// OpenJobResult downloads (if needed) and opens the job's result in a

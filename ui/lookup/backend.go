@@ -8,12 +8,12 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 )
 
-// Backend is what the single lookup needs from the app; jobs/desk implements
-// it. Methods may block and are called off the UI thread.
+// Backend is what the single lookup needs from the app; the application layer
+// (jobs/workflow) implements it. Methods may block and are called off the UI thread.
 type Backend interface {
 	// Pricing is GET /pricing: the normal and llc rates priced before the click.
 	Pricing(ctx context.Context) (*client.Pricing, error)
 	// Single is POST /traces/single, recorded in the ledger (charged: never
 	// resent automatically).
-	Single(ctx context.Context, req *client.SingleTraceRequest) (*client.SingleTraceResult, error)
+	Single(ctx context.Context, req client.SingleTraceRequest) (*client.SingleTraceResult, error)
 }

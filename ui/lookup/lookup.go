@@ -14,14 +14,20 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs/desk"
-	"github.com/skipdesk/skipdesk/jobs/entity"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-// do runs f on the UI thread; tests serialise it (the test driver runs
-// fyne.Do inline).
-var do = fyne.Do
+// Env is how the screen runs, given by the window (tests serialise Do,
+// since the Fyne test driver runs fyne.Do inline on the calling goroutine).
+type Env struct {
+	// Do runs f on the UI thread.
+	Do func(f func())
+}
+
+// DefaultEnv is the app's.
+func DefaultEnv() Env { return Env{Do: fyne.Do} }
 
 // Screen is the single lookup: the form, the cost before the click and the
 // result inline.
@@ -50,12 +56,13 @@ type Screen struct {
 	rateErr error
 	running bool
 
-	bg sync.WaitGroup // background work in flight (tests wait on it)
+	env Env
+	bg  sync.WaitGroup // background work in flight (tests wait on it)
 }
 
 // Show opens the single lookup in a dialog over win.
-func Show(win fyne.Window, b Backend) *Screen {
-	s := New(win, b)
+func Show(win fyne.Window, b Backend, env Env) *Screen {
+	s := New(win, b, env)
 	d := dialog.NewCustom("Single lookup", "Close", s.Content(), win)
 	d.SetOnClosed(s.Close)
 	sz := win.Canvas().Size()
@@ -66,8 +73,8 @@ func Show(win fyne.Window, b Backend) *Screen {
 }
 
 // New builds the single lookup screen and fetches the rates.
-func New(win fyne.Window, b Backend) *Screen {
-	s := &Screen{win: win, be: b}
+func New(win fyne.Window, b Backend, env Env) *Screen {
+	s := &Screen{win: win, be: b, env: env}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.build()
 	s.fetchPricing()
@@ -179,7 +186,7 @@ func (s *Screen) fetchPricing() {
 	ctx := s.ctx
 	s.goBG(func() {
 		p, err := s.be.Pricing(ctx)
-		do(func() {
+		s.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -200,81 +207,10 @@ func (s *Screen) request() *client.SingleTraceRequest {
 	}
 }
 
-// Problems is what keeps a request from being sent, in words: fields
-// missing, a state that is not a 2-letter code, a mailing address started but
-// not finished.
-type Problems struct {
-	Missing      []string // required fields left blank
-	State        string   // the property state's problem
-	MailingState string
-	Mailing      string // the mailing group's problem
-}
-
-// OK reports whether the request can be sent.
-func (p Problems) OK() bool {
-	return len(p.Missing) == 0 && p.State == "" && p.MailingState == "" && p.Mailing == ""
-}
-
-// Check applies the spec's rules for POST /traces/single to a request.
-func Check(r *client.SingleTraceRequest) Problems {
-	var p Problems
-	for _, f := range []struct{ v, name string }{
-		{r.FirstName, "first name"}, {r.Address, "street"}, {r.City, "city"}, {r.State, "state"}, {r.Zip, "ZIP code"},
-	} {
-		if f.v == "" {
-			p.Missing = append(p.Missing, f.name)
-		}
-	}
-	p.State = stateProblem(r.State, "State")
-	mail := []struct{ v, name string }{
-		{r.MailingAddress, "street"}, {r.MailingCity, "city"}, {r.MailingState, "state"}, {r.MailingZip, "ZIP code"},
-	}
-	var have, lack []string
-	for _, f := range mail {
-		if f.v == "" {
-			lack = append(lack, f.name)
-		} else {
-			have = append(have, f.name)
-		}
-	}
-	if len(have) > 0 && len(lack) > 0 {
-		p.Mailing = fmt.Sprintf("The mailing address is all or nothing: %s given, %s missing.", strings.Join(have, ", "), strings.Join(lack, ", "))
-	}
-	p.MailingState = stateProblem(r.MailingState, "Mailing state")
-	return p
-}
-
-func stateProblem(v, what string) string {
-	if v == "" {
-		return ""
-	}
-	if len(v) != 2 || !isLetter(v[0]) || !isLetter(v[1]) {
-		return fmt.Sprintf("%s must be a 2-letter code such as TX, not %q.", what, v)
-	}
-	if !usStates[strings.ToUpper(v)] {
-		return fmt.Sprintf("%s %q is not a US state or territory code.", what, strings.ToUpper(v))
-	}
-	return ""
-}
-
-func isLetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }
-
-// usStates are the USPS codes of the states, DC, territories and military
-// post offices.
-var usStates = func() map[string]bool {
-	m := map[string]bool{}
-	for _, c := range strings.Fields(`AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO
-		MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY
-		AS GU MP PR VI UM FM MH PW AA AE AP`) {
-		m[c] = true
-	}
-	return m
-}()
-
 // update re-checks the form, the entity detection and the price.
 func (s *Screen) update() {
 	name := strings.TrimSpace(strings.TrimSpace(s.first.Text) + " " + strings.TrimSpace(s.last.Text))
-	detected := entity.IsEntity(name)
+	detected := workflow.SingleIsCompany(client.SingleTraceRequest{FirstName: name})
 	if !s.entityTouched && s.entityChk.Checked != detected {
 		s.settingEntity = true
 		s.entityChk.SetChecked(detected)
@@ -290,7 +226,7 @@ func (s *Screen) update() {
 	}
 
 	r := s.request()
-	p := Check(r)
+	p := workflow.CheckSingle(*r)
 	showErr(s.stateErr, p.State)
 	showErr(s.mStateErr, p.MailingState)
 	showErr(s.mailErr, p.Mailing)
@@ -301,9 +237,9 @@ func (s *Screen) update() {
 	case s.pricing == nil:
 		s.price.SetText("Reading the current rates…")
 	case r.IsEntity:
-		s.price.SetText(fmt.Sprintf("Costs %s (llc rate, company). Refunded in full if nothing is found.", credits(s.pricing.Rates.LLC)))
+		s.price.SetText(fmt.Sprintf("Costs %s (llc rate, company). Refunded in full if nothing is found.", jobs.Credits(workflow.SingleCost(*r, s.pricing.Rates))))
 	default:
-		s.price.SetText(fmt.Sprintf("Costs %s (normal rate). Refunded in full if nothing is found.", credits(s.pricing.Rates.Normal)))
+		s.price.SetText(fmt.Sprintf("Costs %s (normal rate). Refunded in full if nothing is found.", jobs.Credits(workflow.SingleCost(*r, s.pricing.Rates))))
 	}
 	switch {
 	case len(p.Missing) > 0:
@@ -319,13 +255,6 @@ func (s *Screen) update() {
 		s.lookupBtn.Disable()
 	}
 	s.form.Refresh()
-}
-
-func credits(n int64) string {
-	if n == 1 {
-		return "1 credit"
-	}
-	return fmt.Sprintf("%d credits", n)
 }
 
 func showErr(l *widget.Label, msg string) {
@@ -345,7 +274,7 @@ func showErr(l *widget.Label, msg string) {
 // lookup sends the request; charged, so never resent automatically.
 func (s *Screen) lookup() {
 	r := s.request()
-	if !Check(r).OK() || s.running {
+	if !workflow.CheckSingle(*r).OK() || s.running {
 		return
 	}
 	s.running = true
@@ -354,8 +283,8 @@ func (s *Screen) lookup() {
 	s.update()
 	ctx := s.ctx
 	s.goBG(func() {
-		res, err := s.be.Single(ctx, r)
-		do(func() {
+		res, err := s.be.Single(ctx, *r)
+		s.env.Do(func() {
 			s.running = false
 			s.busy.Stop()
 			s.busy.Hide()
@@ -372,9 +301,9 @@ func (s *Screen) lookup() {
 // showError shows what went wrong in the user's terms, in place of the
 // result.
 func (s *Screen) showError(err error) {
-	p := desk.Explain(err, "")
+	p := workflow.Explain(err, "")
 	if errors.Is(err, client.ErrOutcomeUnknown) {
-		p = desk.Problem{Title: "Lookup outcome unknown",
+		p = workflow.Problem{Title: "Lookup outcome unknown",
 			What: "The connection broke after the lookup was sent: it may have been charged. It was not sent again.",
 			Do:   "Check the jobs list (it shows the lookup as \"unknown — may be charged\") before looking up again."}
 	}
@@ -426,7 +355,7 @@ func (s *Screen) showResult(r *client.SingleTraceRequest, res *client.SingleTrac
 	if res.Matched && len(res.Phones) == 0 && len(res.Emails) == 0 {
 		objs = append(objs, widget.NewLabel("The match carries no phone or e-mail."))
 	}
-	spend := fmt.Sprintf("Charged %s, refunded %s: net %s.", credits(res.Credits), credits(res.CreditsRefunded), credits(res.Credits-res.CreditsRefunded))
+	spend := fmt.Sprintf("Charged %s, refunded %s: net %s.", jobs.Credits(res.Credits), jobs.Credits(res.CreditsRefunded), jobs.Credits(res.Credits-res.CreditsRefunded))
 	objs = append(objs, widget.NewSeparator(), widget.NewLabel(spend))
 	s.result.Objects = objs
 	s.result.Refresh()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 var uiMu sync.Mutex
@@ -30,10 +29,8 @@ func act(f func()) {
 	f()
 }
 
-func TestMain(m *testing.M) {
-	do = act
-	os.Exit(m.Run())
-}
+// testEnv runs the screen's callbacks in turn with the test's actions.
+var testEnv = Env{Do: act}
 
 type fake struct {
 	mu   sync.Mutex
@@ -46,10 +43,10 @@ func (f *fake) Pricing(ctx context.Context) (*client.Pricing, error) {
 	return &client.Pricing{Rates: client.Rates{Normal: 1, Enhanced: 2, LLC: 3, DNC: 1}}, nil
 }
 
-func (f *fake) Single(ctx context.Context, r *client.SingleTraceRequest) (*client.SingleTraceResult, error) {
+func (f *fake) Single(ctx context.Context, r client.SingleTraceRequest) (*client.SingleTraceResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.reqs = append(f.reqs, *r)
+	f.reqs = append(f.reqs, r)
 	return f.res, f.err
 }
 
@@ -70,7 +67,7 @@ func open(t *testing.T, f *fake) (*Screen, fyne.Window) {
 	w := test.NewTempWindow(t, nil)
 	var s *Screen
 	act(func() {
-		s = New(w, f)
+		s = New(w, f, testEnv)
 		w.SetContent(s.Content())
 		w.Resize(fyne.NewSize(1000, 760))
 	})
@@ -251,8 +248,8 @@ func TestLookupErrorIsShown(t *testing.T) {
 		want []string
 	}{
 		{"402", fmt.Errorf("POST /traces/single: %w", api402), []string{"Not enough credits", "insufficient credits", "Top up"}},
-		{"402 with its price", &desk.CreditsError{Needed: 2, Balance: 1, Err: api402}, []string{"Not enough credits", "needs 2 credits", "1 short"}},
-		{"402 past due", &desk.CreditsError{Needed: 1, Balance: 500,
+		{"402 with its price", &workflow.CreditsError{Needed: 2, Balance: 1, Err: api402}, []string{"Not enough credits", "needs 2 credits", "1 short"}},
+		{"402 past due", &workflow.CreditsError{Needed: 1, Balance: 500,
 			Err: &client.APIError{StatusCode: 402, Message: "the account is past due: update the card on file"}},
 			[]string{"Payment refused", "past due"}},
 		{"unreachable", &url.Error{Op: "Post", URL: "https://api.example.com/v1/traces/single",

@@ -1,65 +1,57 @@
 // Package wizard holds the screens that turn a file into a paid job: the
 // trace wizard (pick, map, options, cost, submit) and the DNC scrub.
 //
-// The screens reach the rest of the app only through Backend, which the
-// desk facade (jobs/desk) implements. Pure domain rules (auto-mapping,
-// validation, estimates, phone normalisation) are called from jobs/ directly.
+// The screens reach the rest of the app only through their backends, which
+// the application layer (jobs/workflow) implements: every rule — how a
+// mapping is validated, how a file is counted and priced, how a job is
+// submitted through the ledger — is the layer's, the same the command line
+// follows. The screens only build widgets and call it.
 package wizard
 
 import (
 	"context"
 
-	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-// Backend is what the wizard and the DNC scrub need from the app. Every
-// method may block (disk, network, keyring): the screens call them off the
-// UI thread and honour ctx for cancellation.
-//
-// The signatures use only client and jobs types and built-in types, so that
-// jobs/desk satisfies the interface without importing ui/.
-type Backend interface {
+// DNCBackend is what the DNC scrub needs. Every method may block (disk,
+// network, keyring): the screens call them off the UI thread and honour ctx
+// for cancellation.
+type DNCBackend interface {
 	// Inspect reads the picked file (CSV or XLSX) in one streaming pass.
 	Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error)
+	// Rates reads the pricing and the account (rates may change: read each
+	// time a screen opens).
+	Rates(ctx context.Context) (workflow.Rates, error)
+	// Count reads the file as its upload will be read: what the provider
+	// will bill (workflow.Price turns it into a price).
+	Count(ctx context.Context, p workflow.Plan, ins *input.Inspection) (*workflow.Counts, error)
+	// Submit prepares the file and submits it through the ledger. With a
+	// recent identical submission it returns workflow.ErrDuplicate without
+	// sending anything, unless opts.Again.
+	Submit(ctx context.Context, p workflow.Plan, ins *input.Inspection, opts workflow.SubmitOptions) (*workflow.Submitted, error)
+	// TracePhones writes a completed trace's phones as a phone list and
+	// returns the plan that scrubs it, linked to the trace.
+	TracePhones(ctx context.Context, traceResultPath, traceJobID string) (workflow.Plan, error)
+}
 
-	// Pricing is GET /pricing (rates may change: fetched each time a wizard opens).
-	Pricing(ctx context.Context) (*client.Pricing, error)
-	// Account is GET /account (balance, billing mode) for "balance after".
-	Account(ctx context.Context) (*client.Account, error)
-
+// TraceBackend is what the trace wizard needs: the scrub's, and presets.
+type TraceBackend interface {
+	DNCBackend
 	// PresetNames lists the saved mapping presets, sorted for display.
 	PresetNames(ctx context.Context) ([]string, error)
-	// LoadPreset returns the mapping (service key → header) of a saved preset.
-	LoadPreset(ctx context.Context, name string) (map[string]string, error)
-	// MatchPreset finds the saved preset whose header signature equals that of
-	// headers; name is "" when none matches.
-	MatchPreset(ctx context.Context, headers []string) (name string, mapping map[string]string, err error)
-	// SavePreset stores mapping under name with the signature of headers,
-	// replacing a preset of the same name.
-	SavePreset(ctx context.Context, name string, headers []string, mapping map[string]string) error
-
-	// SubmitTrace prepares the picked file (XLSX to CSV, header line, duplicate
-	// rows dropped when dropDuplicates) and submits it through the ledger.
-	// up.Path is the file the user picked; up.FileName the job name;
-	// up.ColumnMapping, up.Mode and up.IncludeLLCs are the user's choices;
-	// up.Progress receives upload progress. opts are the input options the
-	// file was inspected with (sheet, header line).
-	//
-	// When the same file, mapping and options were submitted recently and again
-	// is false, it returns an error matching submit.ErrDuplicate (errors.Is)
-	// without sending anything; the wizard asks the user and calls again with
-	// again=true. It returns the job id.
-	SubmitTrace(ctx context.Context, up client.TraceUpload, opts input.Options, dropDuplicates, again bool) (jobID string, err error)
-
-	// SubmitDNC prepares the phone list and submits it through the ledger:
-	// up.Path the picked file, up.PhoneColumn the header holding the phones,
-	// up.Progress the upload progress. Duplicates behave as for SubmitTrace.
-	SubmitDNC(ctx context.Context, up client.DNCUpload, opts input.Options, again bool) (jobID string, err error)
-
-	// TracePhones builds a phone list (one CSV column "phone", one row per
-	// phone of phone_1..phone_3 of the trace result, blanks skipped) from a
-	// completed trace's result file, for "Scrub these phones". It returns the
-	// path of the file it wrote.
-	TracePhones(ctx context.Context, traceResultPath, traceJobID string) (path string, err error)
+	// LoadPreset returns a saved preset.
+	LoadPreset(ctx context.Context, name string) (*mapping.Preset, error)
+	// MatchPreset finds the preset saved for files with these headers; nil
+	// when none.
+	MatchPreset(ctx context.Context, headers []string, kind jobs.Kind) (*mapping.Preset, error)
+	// SavePreset stores the plan's mapping and options under name for
+	// files with these headers.
+	SavePreset(ctx context.Context, name string, headers []string, p workflow.Plan) error
 }
+
+// The application layer is the wizard's backend.
+var _ TraceBackend = (*workflow.Service)(nil)

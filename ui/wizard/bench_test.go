@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
@@ -36,7 +35,7 @@ func wideFile() ([]string, [][]string) {
 func BenchmarkBoardMappingChange(b *testing.B) {
 	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, nil, jobs.ModeNormal)
+	bd := newBoard(headers, rows, checkFor(headers))
 	w := test.NewTempWindow(b, bd.object())
 	w.Resize(fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)
@@ -58,19 +57,19 @@ func BenchmarkTraceMappingChange(b *testing.B) {
 	f := newFake(headers, rows)
 	w := test.NewTempWindow(b, nil)
 	w.Resize(fyne.NewSize(1280, 900))
-	tr := newTrace(w, f, nil)
+	tr := newTrace(w, f, testEnv, nil)
+	path := fakeFile(b, f, "wide.csv")
 	act(func() {
 		w.SetContent(tr.root)
-		tr.open("/data/wide.csv")
+		tr.open(path)
 	})
 	tr.bg.Wait()
 	act(func() {
 		tr.tabs.SelectIndex(1)
 		// Measure the change as the user feels it: not the re-reading of the
 		// file nor the preview redraw, both deferred until changes pause.
-		recountDelay, previewDelay = time.Hour, time.Hour
+		tr.env.RecountDelay, tr.env.PreviewDelay = time.Hour, time.Hour
 	})
-	defer act(func() { recountDelay, previewDelay = time.Millisecond, time.Millisecond })
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		act(func() {
@@ -90,7 +89,7 @@ func BenchmarkTraceMappingChange(b *testing.B) {
 func BenchmarkBoardDrop(b *testing.B) {
 	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, nil, jobs.ModeNormal)
+	bd := newBoard(headers, rows, checkFor(headers))
 	w := test.NewTempWindow(b, bd.object())
 	w.Resize(fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)

@@ -41,8 +41,9 @@ type board struct {
 	headers []string
 	column  map[string]int // header → index
 	sample  [][]string
-	stats   *mapping.Stats
-	mode    jobs.Mode
+	// check validates a mapping with the application layer's rules (the
+	// mode and the accepted splits are the wizard's).
+	check func(mapping.Mapping) mapping.Result
 
 	m       mapping.Mapping
 	origins map[string]origin
@@ -101,14 +102,14 @@ type groupBox struct {
 	box     *fyne.Container
 }
 
-// newBoard builds the board for a file. sample rows are aligned with headers.
-func newBoard(headers []string, sample [][]string, stats *mapping.Stats, mode jobs.Mode) *board {
+// newBoard builds the board for a file. sample rows are aligned with
+// headers; check validates a mapping.
+func newBoard(headers []string, sample [][]string, check func(mapping.Mapping) mapping.Result) *board {
 	b := &board{
 		headers: headers,
 		column:  make(map[string]int, len(headers)),
 		sample:  sample,
-		stats:   stats,
-		mode:    mode,
+		check:   check,
 		m:       mapping.Mapping{},
 		origins: map[string]origin{},
 		slotByK: map[string]*slot{},
@@ -295,11 +296,9 @@ func (b *board) setMapping(m mapping.Mapping, origins map[string]origin) {
 	b.changed()
 }
 
-// setMode revalidates for a new trace mode (names are ignored in enhanced).
-func (b *board) setMode(mode jobs.Mode) {
-	b.mode = mode
-	b.changed()
-}
+// revalidate validates again after a change the board does not see (the
+// trace mode: names are ignored in enhanced).
+func (b *board) revalidate() { b.changed() }
 
 // assign maps key to header. A header feeds one field only: the field that
 // had it loses it (a drag from one slot to another moves the column).
@@ -357,13 +356,7 @@ func (b *board) changed() {
 	}
 }
 
-func (b *board) validate() mapping.Result {
-	var opts []mapping.Option
-	if b.stats != nil {
-		opts = append(opts, mapping.WithStats(*b.stats))
-	}
-	return mapping.Validate(b.headers, b.m, b.mode, opts...)
-}
+func (b *board) validate() mapping.Result { return b.check(b.m) }
 
 // refresh validates and brings every slot, group and chip up to date,
 // touching only the widgets whose content changed.

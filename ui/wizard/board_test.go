@@ -8,7 +8,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 var boardHeaders = []string{"Owner First", "Owner Last", "Situs Street", "Situs City", "Situs State", "Situs Zip", "Notes"}
@@ -32,7 +34,7 @@ func dragTo(c fyne.Canvas, obj, target fyne.CanvasObject) {
 func newTestBoard(t *testing.T) (*board, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	b := newBoard(boardHeaders, boardSample, nil, jobs.ModeNormal)
+	b := newBoard(boardHeaders, boardSample, checkFor(boardHeaders))
 	w := test.NewTempWindow(t, b.object())
 	w.Resize(fyne.NewSize(1100, 800))
 	return b, w
@@ -67,7 +69,7 @@ func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
 func TestFindColumnNarrowsThePool(t *testing.T) {
 	test.NewTempApp(t)
 	headers, rows := wideFile()
-	b := newBoard(headers, rows, nil, jobs.ModeNormal)
+	b := newBoard(headers, rows, checkFor(headers))
 	w := test.NewTempWindow(t, b.object())
 	w.Resize(fyne.NewSize(1100, 800))
 	if b.find == nil {
@@ -104,7 +106,16 @@ func TestFindColumnNarrowsThePool(t *testing.T) {
 	}
 
 	// A short list has no search box.
-	if newBoard(boardHeaders, boardSample, nil, jobs.ModeNormal).find != nil {
+	if newBoard(boardHeaders, boardSample, checkFor(boardHeaders)).find != nil {
 		t.Fatal("a search box for a handful of columns")
+	}
+}
+
+// checkFor validates a mapping of a file with these headers as the trace
+// wizard does (normal mode, no splits).
+func checkFor(headers []string) func(mapping.Mapping) mapping.Result {
+	ins := &input.Inspection{Headers: headers}
+	return func(m mapping.Mapping) mapping.Result {
+		return workflow.Validate(ins, workflow.Plan{Kind: jobs.KindTrace, Mapping: m})
 	}
 }

@@ -13,11 +13,10 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // DNC is an open DNC scrub: pick a phone list, choose its phone column
@@ -25,7 +24,8 @@ import (
 // submit.
 type DNC struct {
 	win    fyne.Window
-	be     Backend
+	be     DNCBackend
+	env    Env
 	onDone func(jobID string)
 
 	ctx    context.Context
@@ -37,12 +37,12 @@ type DNC struct {
 	opts     input.Options
 	ins      *input.Inspection
 	column   string
-	scan     *phone.Scan
+	dropDups bool
+	counts   *workflow.Counts // the phone column's scan
 	scanErr  error
 	scanning bool
 	stopScan context.CancelFunc
-	pricing  *client.Pricing
-	account  *client.Account
+	rates    *workflow.Rates
 	rateErr  error
 	fromJob  string // the trace whose phones are scrubbed, if any
 
@@ -50,9 +50,10 @@ type DNC struct {
 	warnings  *widget.Label
 	colSel    *widget.Select
 	colNote   *widget.Label
-	counts    *widget.Label
+	scanLine  *widget.Label
 	examples  *widget.Label
 	invalid   *widget.Label
+	dupCheck  *widget.Check
 	costLine  *widget.Label
 	costAfter *widget.Label
 	costWarn  *widget.Label
@@ -66,8 +67,8 @@ type DNC struct {
 }
 
 // NewDNC opens the DNC scrub over win. With path "" it first asks for a file.
-func NewDNC(win fyne.Window, b Backend, path string, onDone func(jobID string)) *DNC {
-	d := newDNC(win, b, onDone)
+func NewDNC(win fyne.Window, b DNCBackend, env Env, path string, onDone func(jobID string)) *DNC {
+	d := newDNC(win, b, env, onDone)
 	if path != "" {
 		d.show()
 		d.open(path)
@@ -83,17 +84,17 @@ func NewDNC(win fyne.Window, b Backend, path string, onDone func(jobID string)) 
 // NewDNCFromTrace scrubs the phones of a completed trace: the backend writes
 // them (phone_1..phone_3 of the result) to a phone list, which the scrub
 // then opens like any other.
-func NewDNCFromTrace(win fyne.Window, b Backend, traceResultPath, traceJobID string, onDone func(jobID string)) *DNC {
-	d := newDNC(win, b, onDone)
+func NewDNCFromTrace(win fyne.Window, b DNCBackend, env Env, traceResultPath, traceJobID string, onDone func(jobID string)) *DNC {
+	d := newDNC(win, b, env, onDone)
 	d.fromJob = traceJobID
 	d.show()
 	d.fromTrace(traceResultPath, traceJobID)
 	return d
 }
 
-func newDNC(win fyne.Window, b Backend, onDone func(string)) *DNC {
-	d := &DNC{win: win, be: b, onDone: onDone}
-	lastDNC = d
+func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
+	d := &DNC{win: win, be: b, env: env, onDone: onDone}
+	opened(d)
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.stage = newStage()
 	return d
@@ -127,7 +128,7 @@ func (d *DNC) fromTrace(resultPath, jobID string) {
 	ctx := d.ctx
 	d.goBG(func() {
 		p, err := d.be.TracePhones(ctx, resultPath, jobID)
-		do(func() {
+		d.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -135,7 +136,7 @@ func (d *DNC) fromTrace(resultPath, jobID string) {
 				d.failed(fmt.Errorf("collecting the phones of trace %s: %w", jobID, err))
 				return
 			}
-			d.open(p)
+			d.open(p.Path)
 		})
 	})
 }
@@ -147,7 +148,7 @@ func (d *DNC) open(path string) {
 	ctx := d.ctx
 	d.goBG(func() {
 		ins, err := d.be.Inspect(ctx, path, d.opts)
-		do(func() {
+		d.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -158,15 +159,17 @@ func (d *DNC) open(path string) {
 			d.loaded(ins)
 		})
 	})
-	if d.pricing == nil {
+	if d.rates == nil {
 		d.goBG(func() {
-			p, perr := d.be.Pricing(ctx)
-			a, aerr := d.be.Account(ctx)
-			do(func() {
+			r, err := d.be.Rates(ctx)
+			d.env.Do(func() {
 				if ctx.Err() != nil {
 					return
 				}
-				d.pricing, d.account, d.rateErr = p, a, errors.Join(perr, aerr)
+				d.rateErr = err
+				if err == nil {
+					d.rates = &r
+				}
 				d.update()
 			})
 		})
@@ -200,13 +203,14 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.colSel.PlaceHolder = "Choose the phone column"
 	d.colNote = widget.NewLabel("")
 	d.colNote.Importance = widget.LowImportance
-	d.counts = widget.NewLabel("")
-	d.counts.Wrapping = fyne.TextWrapWord
+	d.scanLine = widget.NewLabel("")
+	d.scanLine.Wrapping = fyne.TextWrapWord
 	d.examples = widget.NewLabel("")
 	d.examples.Wrapping = fyne.TextWrapWord
 	d.invalid = widget.NewLabel("")
 	d.invalid.Wrapping = fyne.TextWrapWord
 	d.invalid.Importance = widget.WarningImportance
+	d.dupCheck = widget.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
 	d.costWarn = widget.NewLabel("")
@@ -223,10 +227,11 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.topBox = container.NewVBox(d.fileLine, d.warnings,
 		container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
 	d.details = container.NewVBox(
-		bold("What the numbers look like"), d.counts,
+		bold("What the numbers look like"), d.scanLine,
 		bold("How numbers will be normalised"), d.examples,
 		d.invalid,
 		widget.NewSeparator(),
+		d.dupCheck,
 		bold("Cost"), d.costLine, d.costAfter, d.costWarn,
 	)
 	d.preview = previewTable(ins, func(h string) string {
@@ -244,7 +249,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	// The phone column: a list made from a trace has "phone"; otherwise
 	// auto-mapping finds it.
 	col := ""
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindDNC)
+	sug := workflow.Suggest(ins, jobs.KindDNC)
 	for _, g := range sug.Guesses {
 		if g.Key == mapping.Phone {
 			col = g.Header
@@ -268,7 +273,7 @@ func (d *DNC) columnChosen(col string) {
 		return
 	}
 	d.column = col
-	d.scan, d.scanErr = nil, nil
+	d.counts, d.scanErr = nil, nil
 	if d.stopScan != nil {
 		d.stopScan()
 	}
@@ -277,18 +282,34 @@ func (d *DNC) columnChosen(col string) {
 	d.scanning = true
 	d.preview.Refresh()
 	d.update()
-	path, opts := d.path, d.opts
+	p, ins := d.plan(), d.ins
 	d.goBG(func() {
-		s, err := phone.ScanColumn(ctx, path, col, phone.ScanOptions{Input: opts})
-		do(func() {
+		c, err := d.be.Count(ctx, p, ins)
+		d.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
 			d.scanning = false
-			d.scan, d.scanErr = s, err
+			d.counts, d.scanErr = c, err
 			d.update()
 		})
 	})
+}
+
+// plan is the scrub as the screen stands: the Plan `skipdesk-cli dnc
+// submit` builds from its flags.
+func (d *DNC) plan() workflow.Plan {
+	return workflow.Plan{Kind: jobs.KindDNC, Path: d.path, Input: d.opts, Mapping: mapping.Mapping{mapping.Phone: d.column},
+		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob}
+}
+
+// quote prices the scrub once the column is scanned and the rates are in.
+func (d *DNC) quote() (workflow.Quote, bool) {
+	p := d.plan()
+	if d.rates == nil || !d.counts.Fits(p) {
+		return workflow.Quote{}, false
+	}
+	return workflow.Price(d.counts, p, *d.rates), true
 }
 
 // update shows the scan, the cost and the submit state.
@@ -298,16 +319,16 @@ func (d *DNC) update() {
 	}
 	switch {
 	case d.column == "":
-		d.counts.SetText("Choose the column that holds the phone numbers.")
+		d.scanLine.SetText("Choose the column that holds the phone numbers.")
 		d.examples.SetText("")
 		d.invalid.SetText("")
 	case d.scanning:
-		d.counts.SetText("Reading the phone numbers…")
+		d.scanLine.SetText("Reading the phone numbers…")
 	case d.scanErr != nil:
-		d.counts.SetText("The column could not be read: " + d.scanErr.Error())
-	case d.scan != nil:
-		s := d.scan
-		d.counts.SetText(fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
+		d.scanLine.SetText("The column could not be read: " + d.scanErr.Error())
+	case d.counts != nil:
+		s := d.counts.Phones
+		d.scanLine.SetText(fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
 			plural(s.Rows, "row", "rows"), thousands(int64(s.Valid)), thousands(int64(s.Unique)),
 			thousands(int64(s.Invalid)), thousands(int64(s.Blank)),
 			plural(s.Duplicates, "duplicate", "duplicates"), thousands(int64(s.Reformatted))))
@@ -335,47 +356,39 @@ func (d *DNC) update() {
 	}
 
 	ok := false
+	q, priced := d.quote()
+	if d.counts != nil {
+		setCheckText(d.dupCheck, fmt.Sprintf("Leave out repeated numbers (%s found)", jobs.Thousands(int64(d.counts.Duplicates))))
+	}
 	switch {
-	case d.pricing == nil && d.rateErr != nil:
+	case d.rates == nil && d.rateErr != nil:
 		d.costLine.SetText("")
-		d.costWarn.SetText("Rates could not be read: " + d.rateErr.Error())
+		d.costWarn.SetText("Rates could not be read: " + workflow.Explain(d.rateErr, "").What)
 		d.summary.SetText("Cost unknown")
-	case d.pricing == nil:
+	case d.rates == nil:
 		d.costLine.SetText("Reading the current rates…")
 		d.summary.SetText("Cost: reading rates…")
-	case d.scan == nil:
-		d.costLine.SetText(fmt.Sprintf("%d credit per phone (dnc rate)", d.pricing.Rates.DNC))
+	case !priced:
+		d.costLine.SetText(fmt.Sprintf("%s per phone (dnc rate)", jobs.Credits(d.rates.Pricing.Rates.DNC)))
 		d.costAfter.SetText("")
 		d.costWarn.SetText("")
 		d.summary.SetText("")
 	default:
-		c, e := dncCost(d.scan, d.pricing, d.account)
-		d.costLine.SetText(fmt.Sprintf("%s × %d = %s credits", plural(e.Rows, "phone", "phones"), e.Rate, thousands(e.Credits)))
-		after := ""
-		switch {
-		case c.Metered:
-			after = fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", thousands(c.Balance), thousands(c.After))
-		case d.account != nil:
-			after = fmt.Sprintf("Balance: %s credits → after: %s credits", thousands(c.Balance), thousands(c.After))
-		}
+		e := q.DNC
+		d.costLine.SetText(fmt.Sprintf("%s × %d = %s", plural(e.Rows, "phone", "phones"), e.Rate, jobs.Credits(e.Credits)))
+		pay := paymentOf(q, "scrub")
+		after := pay.afterLine()
 		if e.Refund > 0 {
-			after += fmt.Sprintf("\n%s refunded for invalid numbers when the job completes (net %s)", plural(int(e.Refund), "credit", "credits"), thousands(e.NetCredits))
+			after += fmt.Sprintf("\n%s refunded for invalid numbers when the job completes (net %s)", jobs.Credits(e.Refund), jobs.Thousands(e.NetCredits))
 		}
 		d.costAfter.SetText(after)
-		warn := strings.Join(c.Warnings, "\n")
-		if !c.CanPay {
-			warn = c.Reason
-			if c.Shortfall > 0 {
-				warn = fmt.Sprintf("Not enough credits: this scrub needs %s more (balance %s, cost %s).", thousands(c.Shortfall), thousands(c.Balance), thousands(c.Total))
-			}
+		warn := pay.Warnings
+		if !pay.CanPay {
+			warn = pay.Reason
 		}
 		d.costWarn.SetText(warn)
-		sum := "Estimate: " + thousands(c.Total) + " credits"
-		if !c.Metered && d.account != nil {
-			sum += " · balance after " + thousands(c.After)
-		}
-		d.summary.SetText(sum)
-		ok = c.CanPay && d.scan.Rows > 0
+		d.summary.SetText(summaryLine(q, pay))
+		ok = pay.CanPay && e.Rows > 0
 	}
 	if ok {
 		d.submitBtn.Enable()
@@ -390,17 +403,24 @@ func (d *DNC) update() {
 func (d *DNC) submit() { d.send(false) }
 
 func (d *DNC) send(again bool) {
+	q, ok := d.quote()
+	if !ok {
+		return
+	}
 	d.submitBtn.Disable()
 	ctx, cancel := context.WithCancel(d.ctx)
-	p := newProgress(d.win, "Uploading "+filepath.Base(d.path), cancel)
-	name := filepath.Base(d.path)
-	up := client.DNCUpload{Path: d.path, FileName: name, PhoneColumn: d.column, Progress: p.update}
-	opts := d.opts
+	pr := newProgress(d.win, d.env, "Uploading "+filepath.Base(d.path), cancel)
+	p, ins := d.plan(), d.ins
+	opts := workflow.SubmitOptions{Again: again, Quote: &q, Progress: pr.update}
 	d.goBG(func() {
-		id, err := d.be.SubmitDNC(ctx, up, opts, again)
-		do(func() {
-			p.done()
+		res, err := d.be.Submit(ctx, p, ins, opts)
+		d.env.Do(func() {
+			pr.done()
 			cancel()
+			id := ""
+			if res != nil {
+				id = res.JobID
+			}
 			d.submitted(id, err)
 		})
 	})

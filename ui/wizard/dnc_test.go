@@ -38,7 +38,7 @@ func openDNC(t *testing.T, path string) *dncHarness {
 	w := test.NewTempWindow(t, nil)
 	w.Resize(fyne.NewSize(1200, 850))
 	h := &dncHarness{w: w, f: newFake(nil, nil), done: make(chan string, 1)}
-	h.d = newDNC(w, h.f, func(id string) { h.done <- id })
+	h.d = newDNC(w, h.f, testEnv, func(id string) { h.done <- id })
 	w.SetContent(h.d.root)
 	act(func() { h.d.open(path) })
 	idle(t, &h.d.bg)
@@ -52,8 +52,8 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 		t.Fatalf("phone column = %q, want Cell", d.colSel.Selected)
 	}
 	for _, want := range []string{"4 rows", "2 valid", "2 invalid (1 blank)", "1 duplicate"} {
-		if !strings.Contains(d.counts.Text, want) {
-			t.Errorf("counts %q lack %q", d.counts.Text, want)
+		if !strings.Contains(d.scanLine.Text, want) {
+			t.Errorf("counts %q lack %q", d.scanLine.Text, want)
 		}
 	}
 	if !strings.Contains(d.examples.Text, "(212) 555-0147  →") {
@@ -75,8 +75,8 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 	// Another column: scanned again.
 	act(func() { d.colSel.SetSelected("Home") })
 	idle(t, &d.bg)
-	if !strings.Contains(d.counts.Text, "1 valid") || !strings.Contains(d.counts.Text, "3 invalid (3 blank)") {
-		t.Fatalf("after choosing Home: %q", d.counts.Text)
+	if !strings.Contains(d.scanLine.Text, "1 valid") || !strings.Contains(d.scanLine.Text, "3 invalid (3 blank)") {
+		t.Fatalf("after choosing Home: %q", d.scanLine.Text)
 	}
 
 	act(func() { test.Tap(d.submitBtn) })
@@ -84,7 +84,7 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 	if id := recv(t, h.done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
-	if s := h.f.submits; len(s) != 1 || s[0].dnc.PhoneColumn != "Home" || s[0].dnc.FileName != "phones.csv" {
+	if s := h.f.submits; len(s) != 1 || s[0].plan.Mapping["phone"] != "Home" || filepath.Base(s[0].plan.Path) != "phones.csv" {
 		t.Fatalf("submitted %+v", s)
 	}
 }
@@ -94,7 +94,7 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 	w := test.NewTempWindow(t, nil)
 	f := newFake(nil, nil)
 	f.account.Credits = 3
-	d := newDNC(w, f, nil)
+	d := newDNC(w, f, testEnv, nil)
 	w.SetContent(d.root)
 	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
 	idle(t, &d.bg)
@@ -111,14 +111,18 @@ func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
 	f.phones = writeFile(t, "trace-phones.csv", "phone\r\n2125550147\r\n2125550148\r\n")
 	done := make(chan string, 1)
 	var d *DNC
-	act(func() { d = NewDNCFromTrace(w, f, "/lib/result.csv", "trc_1", func(id string) { done <- id }) })
+	act(func() { d = NewDNCFromTrace(w, f, testEnv, "/lib/result.csv", "trc_1", func(id string) { done <- id }) })
 	idle(t, &d.bg)
-	if d.column != "phone" || !strings.Contains(d.counts.Text, "2 valid") {
-		t.Fatalf("column %q, counts %q", d.column, d.counts.Text)
+	if d.column != "phone" || !strings.Contains(d.scanLine.Text, "2 valid") {
+		t.Fatalf("column %q, counts %q", d.column, d.scanLine.Text)
 	}
 	act(func() { test.Tap(d.submitBtn) })
 	idle(t, &d.bg)
 	if id := recv(t, done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)
+	}
+	// The scrub is linked to its trace, as `dnc submit --from-trace` links it.
+	if s := f.submits; len(s) != 1 || s[0].plan.ParentTraceID != "trc_1" {
+		t.Fatalf("submitted %+v", s)
 	}
 }

@@ -2,110 +2,68 @@ package wizard
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
-	"github.com/skipdesk/skipdesk/jobs/estimate"
-	"github.com/skipdesk/skipdesk/jobs/input"
-	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
-	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-// costLine is one billed tier of an estimate.
-type costLine struct {
-	Label   string
-	Rows    int
-	Rate    int64
-	Credits int64
-	Note    string // "not traced" and the like, when Credits is 0 on purpose
+// payment is what the cost section says of a quote's payment: the balance
+// before and after (or the metered usage), and why the account cannot pay.
+type payment struct {
+	Metered          bool
+	Balance, After   int64
+	CanPay           bool
+	Reason, Warnings string
 }
 
-// cost is what the wizard shows of an estimate.
-type cost struct {
-	Lines     []costLine
-	Total     int64
-	Metered   bool
-	Balance   int64 // prepaid credits (or metered unbilled usage)
-	After     int64 // balance after the charge (or usage after)
-	CanPay    bool
-	Shortfall int64
-	Reason    string // why the account cannot pay, in words
-	Dropped   int    // duplicate rows dropped
-	Saved     int64  // credits that dropping duplicates saves (or would save)
-	Warnings  []string
-}
-
-// traceCost prices a trace with jobs/estimate. Dropping duplicates removes
-// those rows from the upload: the estimate is made for the rows that remain
-// (duplicates counted as individuals, as estimate counts their savings).
-func traceCost(ins *input.Inspection, m mapping.Mapping, mode jobs.Mode, includeLLCs, dropDups bool, p *client.Pricing, a *client.Account) cost {
-	in := ins
-	if dropDups && ins.DuplicateRows > 0 {
-		cp := *ins
-		cp.Rows -= ins.DuplicateRows
-		cp.DuplicateRows = 0
-		in = &cp
-	}
-	e := estimate.Estimate(in, m, mode, includeLLCs, p, a)
-	c := cost{Total: e.Credits, Saved: e.DuplicateSavings}
-	if dropDups {
-		c.Dropped = ins.DuplicateRows
-		c.Saved = int64(ins.DuplicateRows) * e.Individuals.Rate
-	}
-	label := "Individuals (normal rate)"
-	if e.Mode == jobs.ModeEnhanced {
-		label = "Individuals (enhanced rate)"
-	}
-	c.Lines = append(c.Lines, costLine{Label: label, Rows: e.Individuals.Rows, Rate: e.Individuals.Rate, Credits: e.Individuals.Credits})
-	comp := costLine{Label: "Companies / LLCs", Rows: e.Companies.Rows, Rate: e.Companies.Rate, Credits: e.Companies.Credits}
-	switch {
-	case !e.Companies.Billed:
-		comp.Note = "skipped: not traced, not billed"
-	case e.Mode == jobs.ModeEnhanced:
-		comp.Label = "Companies / LLCs (in the enhanced job)"
-	default:
-		comp.Label = "Companies / LLCs (llc rate)"
-	}
-	c.Lines = append(c.Lines, comp)
-	c.payment(e.Payment)
-	return c
-}
-
-// dncCost prices a DNC scrub of a scanned phone column.
-func dncCost(scan *phone.Scan, p *client.Pricing, a *client.Account) (cost, estimate.DNCResult) {
-	e := estimate.EstimateDNC(scan, p, a)
-	c := cost{Total: e.Credits, Lines: []costLine{{Label: "Phones (dnc rate)", Rows: e.Rows, Rate: e.Rate, Credits: e.Credits}}}
-	c.payment(e.Payment)
-	return c, e
-}
-
-func (c *cost) payment(p estimate.Payment) {
-	c.CanPay, c.Shortfall, c.Reason = p.CanPay, p.Shortfall, p.Blocker
-	c.Balance, c.After = p.Balance, p.BalanceAfter
+func paymentOf(q workflow.Quote, what string) payment {
+	p := q.Payment
+	out := payment{CanPay: p.CanPay, Balance: p.Balance, After: p.BalanceAfter, Warnings: strings.Join(p.Warnings, "\n")}
 	if p.Metered != nil {
-		c.Metered = true
-		c.Balance, c.After = p.Metered.UnbilledUsage, p.Metered.UsageAfter
+		out.Metered = true
+		out.Balance, out.After = p.Metered.UnbilledUsage, p.Metered.UsageAfter
 	}
-	c.Warnings = p.Warnings
-	if c.Reason != "" {
-		c.Reason = strings.ToUpper(c.Reason[:1]) + c.Reason[1:] + "."
+	switch {
+	case p.CanPay:
+	case p.Shortfall > 0:
+		out.Reason = fmt.Sprintf("Not enough credits: this %s needs %s more (balance %s, cost %s). Top up or reduce the rows.",
+			what, jobs.Thousands(p.Shortfall), jobs.Thousands(p.Balance), jobs.Thousands(q.Credits))
+	case p.Blocker != "":
+		out.Reason = strings.ToUpper(p.Blocker[:1]) + p.Blocker[1:] + "."
 	}
+	return out
 }
 
-// isDuplicate reports whether a submission was refused as a repeat of a
-// recent one: nothing was sent, the user is asked first.
-func isDuplicate(err error) bool { return errors.Is(err, submit.ErrDuplicate) }
+// afterLine is "Balance: 25,000 credits → after: 24,800 credits" (or the
+// metered usage).
+func (p payment) afterLine() string {
+	if p.Metered {
+		return fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	}
+	return fmt.Sprintf("Balance: %s credits → after: %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+}
+
+// summaryLine is the footer's one line about a quote.
+func summaryLine(q workflow.Quote, p payment) string {
+	sum := "Estimate: " + jobs.Credits(q.Credits)
+	if !p.Metered {
+		sum += " · balance after " + jobs.Thousands(p.After)
+	}
+	if !p.CanPay {
+		sum += " · cannot pay"
+	}
+	return sum
+}
 
 // showProblem shows err in the user's terms (what happened, what to do).
 func showProblem(win fyne.Window, err error) {
-	p := desk.Explain(err, "")
+	p := workflow.Explain(err, "")
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, win)
@@ -113,13 +71,21 @@ func showProblem(win fyne.Window, err error) {
 	d.Show()
 }
 
+// isDuplicate reports whether a submission was refused as a repeat of a
+// recent one: nothing was sent, the person is asked first.
+func isDuplicate(err error) bool { return errors.Is(err, workflow.ErrDuplicate) }
+
 // confirmAgain asks before paying twice for the same file.
 func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()) {
 	msg := "This " + what + " was already submitted with the same settings. Submitting again starts a new job and is charged again."
-	var de *submit.DuplicateError
-	if errors.As(err, &de) && de.Earlier != nil {
-		msg = de.Error() + "."
-		msg = strings.ToUpper(msg[:1]) + msg[1:]
+	if d, ok := workflow.DuplicateOf(err); ok {
+		msg = fmt.Sprintf("%s was submitted with the same mapping and options at %s", d.FileName, d.At.Local().Format("2006-01-02 15:04"))
+		if d.JobID != "" {
+			msg += " (job " + d.JobID + ")."
+		} else {
+			msg += "; its outcome is unknown, so it may have been charged."
+		}
+		msg += " Submitting again starts a new job and is charged again."
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord

@@ -1,3 +1,5 @@
+//go:build harness
+
 package wizard
 
 import (
@@ -15,6 +17,16 @@ type TraceProbe struct{ t *Trace }
 // lastTrace is the trace wizard opened last (UI thread only).
 var lastTrace *Trace
 
+// opened notes the wizard or scrub opened last, for the probes.
+func opened(w any) {
+	switch v := w.(type) {
+	case *Trace:
+		lastTrace = v
+	case *DNC:
+		lastDNC = v
+	}
+}
+
 // LastTrace is the trace wizard opened last, nil when none was.
 func LastTrace() *TraceProbe {
 	if lastTrace == nil {
@@ -27,7 +39,8 @@ func LastTrace() *TraceProbe {
 // is pending: the wizard shows its final numbers.
 func (p *TraceProbe) Ready() bool {
 	t := p.t
-	return t.board != nil && t.pricing != nil && !t.counting && t.summary != nil && t.summary.Text != ""
+	_, priced := t.quote()
+	return t.board != nil && priced && !t.counting && t.summary != nil && t.summary.Text != ""
 }
 
 // Closed reports whether the wizard's dialog is gone.
@@ -122,7 +135,7 @@ func LastDNC() *DNCProbe {
 // Ready reports whether the phone column is scanned and the rates are in.
 func (p *DNCProbe) Ready() bool {
 	d := p.d
-	return d.submitBtn != nil && d.scan != nil && !d.scanning && d.pricing != nil
+	return d.submitBtn != nil && d.counts != nil && !d.scanning && d.rates != nil
 }
 
 // Closed reports whether the scrub's dialog is gone.

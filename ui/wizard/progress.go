@@ -13,6 +13,7 @@ import (
 
 // progress is the upload dialog: a bar, the bytes sent, and Cancel.
 type progress struct {
+	do    func(func())
 	dlg   *dialog.CustomDialog
 	bar   *widget.ProgressBar
 	label *widget.Label
@@ -24,8 +25,8 @@ type progress struct {
 // progressEvery limits the UI updates from a fast upload.
 const progressEvery = 80 * time.Millisecond
 
-func newProgress(win fyne.Window, title string, cancel func()) *progress {
-	p := &progress{bar: widget.NewProgressBar(), label: widget.NewLabel("Preparing the file…")}
+func newProgress(win fyne.Window, env Env, title string, cancel func()) *progress {
+	p := &progress{do: env.Do, bar: widget.NewProgressBar(), label: widget.NewLabel("Preparing the file…")}
 	stop := widget.NewButton("Cancel", func() {
 		p.label.SetText("Cancelling…")
 		cancel()
@@ -47,7 +48,7 @@ func (p *progress) update(sent, total int64) {
 	}
 	p.last = now
 	p.mu.Unlock()
-	do(func() {
+	p.do(func() {
 		if total > 0 {
 			p.bar.SetValue(float64(sent) / float64(total))
 		}

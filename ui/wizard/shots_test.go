@@ -35,7 +35,7 @@ func TestTraceScreens(t *testing.T) {
 		t.Skip("set WIZARD_SHOTS=dir to save screenshots of the wizard")
 	}
 	f := newFake(traceHeaders, traceRows)
-	f.dups = 1
+	f.rows = append(f.rows, f.rows[0]) // one duplicate row
 	h := openTrace(t, f)
 	h.w.Resize(fyne.NewSize(1280, 800))
 	saveShot(t, h.w, "trace-1-file")

@@ -19,17 +19,17 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Trace is an open trace wizard.
 type Trace struct {
 	win    fyne.Window
-	be     Backend
+	be     TraceBackend
+	env    Env
 	onDone func(jobID string)
 
 	ctx    context.Context
@@ -41,10 +41,18 @@ type Trace struct {
 	opts    input.Options
 	ins     *input.Inspection
 	board   *board
-	pricing *client.Pricing
-	account *client.Account
+	rates   *workflow.Rates
 	rateErr error
 	preset  string // preset applied automatically, if any
+
+	// counts are what the upload holds for the current mapping (nil until
+	// counted); countErr why they could not be read.
+	counts   *workflow.Counts
+	countErr error
+	// sug is the automatic mapping, with the splits it suggests; splits
+	// are those the person accepted.
+	sug    mapping.Suggestion
+	splits []mapping.Split
 
 	mode        jobs.Mode
 	includeLLCs bool
@@ -72,6 +80,8 @@ type Trace struct {
 	presetNote *widget.Label
 	previews   []*widget.Table
 	optionsBox *fyne.Container
+	boardSlot  *fyne.Container // holds the board, rebuilt when splits change
+	splitBar   *fyne.Container // offers (or undoes) the suggested splits
 
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
@@ -93,9 +103,9 @@ const (
 // file; otherwise it reads path at once (a file dropped on the window).
 // onDone receives the new job's id after a successful submission, when the
 // wizard has closed.
-func NewTrace(win fyne.Window, b Backend, path string, onDone func(jobID string)) *Trace {
-	t := newTrace(win, b, onDone)
-	lastTrace = t
+func NewTrace(win fyne.Window, b TraceBackend, env Env, path string, onDone func(jobID string)) *Trace {
+	t := newTrace(win, b, env, onDone)
+	opened(t)
 	if path != "" {
 		t.show()
 		t.open(path)
@@ -108,8 +118,8 @@ func NewTrace(win fyne.Window, b Backend, path string, onDone func(jobID string)
 	return t
 }
 
-func newTrace(win fyne.Window, b Backend, onDone func(string)) *Trace {
-	t := &Trace{win: win, be: b, onDone: onDone, mode: jobs.ModeNormal}
+func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Trace {
+	t := &Trace{win: win, be: b, env: env, onDone: onDone, mode: jobs.ModeNormal}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.stage = newStage()
 	return t
@@ -171,7 +181,7 @@ func (t *Trace) open(path string) {
 	ctx := t.ctx
 	t.goBG(func() {
 		ins, err := t.be.Inspect(ctx, path, t.opts)
-		do(func() {
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -182,7 +192,7 @@ func (t *Trace) open(path string) {
 			}
 		})
 	})
-	if t.pricing == nil {
+	if t.rates == nil {
 		t.fetchRates()
 	}
 }
@@ -191,17 +201,14 @@ func (t *Trace) open(path string) {
 func (t *Trace) fetchRates() {
 	ctx := t.ctx
 	t.goBG(func() {
-		p, perr := t.be.Pricing(ctx)
-		a, aerr := t.be.Account(ctx)
-		do(func() {
+		r, err := t.be.Rates(ctx)
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
-			t.pricing, t.rateErr = p, perr
-			if aerr == nil {
-				t.account = a
-			} else if perr == nil {
-				t.rateErr = fmt.Errorf("account: %w", aerr)
+			t.rateErr = err
+			if err == nil {
+				t.rates = &r
 			}
 			if t.board != nil {
 				t.updateCost()
@@ -223,8 +230,9 @@ func (t *Trace) showError(err error) {
 // loaded builds the wizard for an inspected file.
 func (t *Trace) loaded(ins *input.Inspection) {
 	t.ins = ins
-	stats := statsOf(ins)
-	t.board = newBoard(ins.Headers, ins.Sample, stats, t.mode)
+	t.counts, t.countErr, t.splits = nil, nil, nil
+	t.sug = workflow.Suggest(ins, jobs.KindTrace)
+	t.board = newBoard(ins.Headers, ins.Sample, t.check)
 	t.board.onChange = t.mappingChanged
 
 	t.fileLine = widget.NewLabel("")
@@ -273,7 +281,10 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		container.NewHBox(widget.NewButton("Choose another file…", func() { t.pickFile(t.open) }), widget.NewButton("Next: map the columns", func() { t.tabs.SelectIndex(1) })),
 		nil, nil, t.newPreview())
 	presetBar := container.NewBorder(nil, nil, t.presetSel, container.NewHBox(widget.NewLabel("Name:"), container.NewGridWrap(fyne.NewSize(200, t.presetName.MinSize().Height), t.presetName), savePreset), t.presetNote)
-	mapSplit := container.NewVSplit(t.board.object(), t.newPreview())
+	t.splitBar = container.NewVBox()
+	presetBar = container.NewVBox(presetBar, t.splitBar)
+	t.boardSlot = container.NewStack(t.board.object())
+	mapSplit := container.NewVSplit(t.boardSlot, t.newPreview())
 	mapSplit.Offset = 0.72
 	mapTab := container.NewBorder(presetBar, nil, nil, nil, mapSplit)
 	t.optionsBox = container.NewVBox(
@@ -297,26 +308,101 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.setRoot(container.NewBorder(nil, footer, nil, nil, t.tabs))
 
 	// First guess: auto-mapping, then a matching preset replaces it.
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
-	origins := map[string]origin{}
-	for _, g := range sug.Guesses {
-		origins[g.Key] = origin{auto: true, confidence: g.Confidence, reason: g.Reason}
-	}
 	t.modeRadio.SetSelected("Normal") // runs modeChanged → board revalidates
-	t.board.setMapping(sug.Mapping(), origins)
+	t.board.setMapping(t.sug.Mapping(), t.autoOrigins())
+	t.showSplits()
 	t.loadPresets()
 }
 
-// statsOf gives Validate the per-column blank counts.
-func statsOf(ins *input.Inspection) *mapping.Stats {
-	if len(ins.Blanks) != len(ins.Headers) {
-		return nil
+// autoOrigins says which keys the automatic mapping chose, and how sure.
+func (t *Trace) autoOrigins() map[string]origin {
+	origins := map[string]origin{}
+	for _, g := range t.sug.Guesses {
+		origins[g.Key] = origin{auto: true, confidence: g.Confidence, reason: g.Reason}
 	}
-	s := &mapping.Stats{Rows: ins.Rows, Blanks: make(map[string]int, len(ins.Headers))}
-	for i, h := range ins.Headers {
-		s.Blanks[h] = ins.Blanks[i]
+	return origins
+}
+
+// plan is the submission as the wizard stands: the same Plan the command
+// line builds from its flags.
+func (t *Trace) plan() workflow.Plan {
+	p := workflow.Plan{Kind: jobs.KindTrace, Path: t.path, Input: t.opts, Splits: t.splits, Mode: t.mode,
+		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups}
+	if t.board != nil {
+		p.Mapping = t.board.mapping()
 	}
-	return s
+	return p
+}
+
+// check validates a mapping of the board with the layer's rules.
+func (t *Trace) check(m mapping.Mapping) mapping.Result {
+	p := t.plan()
+	p.Mapping = m
+	return workflow.Validate(t.ins, p)
+}
+
+// showSplits offers the suggested splits (a full-name column, a one-line
+// address), or, once accepted, says so with a way back.
+func (t *Trace) showSplits() {
+	t.splitBar.Objects = nil
+	switch {
+	case len(t.splits) > 0:
+		var cols []string
+		for _, sp := range t.splits {
+			cols = append(cols, fmt.Sprintf("%q", sp.Column))
+		}
+		note := widget.NewLabel("Split " + strings.Join(cols, " and ") + " into separate fields: the upload carries the split columns.")
+		note.Wrapping = fyne.TextWrapWord
+		t.splitBar.Add(container.NewBorder(nil, nil, nil, widget.NewButton("Undo the split", t.undoSplits), note))
+	case len(t.sug.Splits) > 0:
+		for _, sp := range t.sug.Splits {
+			msg := fmt.Sprintf("%q holds %s in one column", sp.Column, splitWhat(sp))
+			if sp.Example != "" {
+				msg += fmt.Sprintf(": %q → %s", sp.Example, strings.Join(sp.ExampleInto, " | "))
+			}
+			note := widget.NewLabel(msg + ".")
+			note.Wrapping = fyne.TextWrapWord
+			t.splitBar.Add(note)
+		}
+		btn := widget.NewButton("Split into separate fields", t.acceptSplits)
+		btn.Importance = widget.HighImportance
+		t.splitBar.Add(container.NewHBox(btn))
+	}
+	t.splitBar.Refresh()
+}
+
+func splitWhat(sp mapping.Split) string {
+	if sp.Kind == mapping.SplitName {
+		return "whole names (first and last)"
+	}
+	return "whole addresses (street, city, state and ZIP)"
+}
+
+// acceptSplits takes the suggested splits: the board then offers the
+// split columns, mapped to their fields.
+func (t *Trace) acceptSplits() {
+	p := workflow.AcceptSplits(t.plan(), t.ins, t.sug)
+	t.splits = p.Splits
+	t.rebuildBoard(p.Mapping, t.autoOrigins())
+}
+
+// undoSplits goes back to the file's own columns and the automatic mapping.
+func (t *Trace) undoSplits() {
+	t.splits = nil
+	t.rebuildBoard(t.sug.Mapping(), t.autoOrigins())
+}
+
+// rebuildBoard puts a new board (the file's columns and those the splits
+// derive) in place of the old one, with mapping m.
+func (t *Trace) rebuildBoard(m mapping.Mapping, origins map[string]origin) {
+	p := t.plan()
+	headers := p.Headers(t.ins.Headers)
+	t.board = newBoard(headers, workflow.SplitSample(t.ins, t.splits), t.check)
+	t.board.onChange = t.mappingChanged
+	t.boardSlot.Objects = []fyne.CanvasObject{t.board.object()}
+	t.boardSlot.Refresh()
+	t.board.setMapping(m, origins)
+	t.showSplits()
 }
 
 func (t *Trace) describeFile() {
@@ -502,7 +588,7 @@ func (t *Trace) modeChanged(label string) {
 	}
 	t.mode = mode
 	t.modeHelp.SetText(help)
-	t.board.setMode(mode) // revalidates, then mappingChanged
+	t.board.revalidate() // then mappingChanged
 }
 
 // mappingChanged runs after every change of the board.
@@ -521,9 +607,9 @@ func (t *Trace) schedulePreviews() {
 	}
 	ctx := t.ctx
 	t.bg.Add(1)
-	t.previewWait = time.AfterFunc(previewDelay, func() {
+	t.previewWait = time.AfterFunc(t.env.PreviewDelay, func() {
 		defer t.bg.Done()
-		do(func() {
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -534,17 +620,13 @@ func (t *Trace) schedulePreviews() {
 	})
 }
 
-// previewDelay is the pause after which the preview grids are redrawn.
-var previewDelay = 250 * time.Millisecond
-
-// scheduleRecount re-inspects the file when the columns that decide company
-// rows (the mapped names) or duplicates (the mapped columns) changed. It waits
-// a moment so that a burst of changes reads the file once.
+// scheduleRecount counts the file again when what the counts depend on
+// changed (the mapped names and columns, the splits): company rows and
+// duplicates. It waits a moment so that a burst of changes reads the file
+// once.
 func (t *Trace) scheduleRecount() {
-	m := t.board.mapping()
-	opts := estimate.Options(t.opts, m)
-	names, keys := opts.NameColumns, opts.KeyColumns
-	if estimate.Fits(t.ins, m) && slices.Equal(keys, t.ins.KeyColumns) {
+	p := t.plan()
+	if t.counts.Fits(p) || !t.board.result.OK() {
 		return
 	}
 	if t.reinspect != nil {
@@ -556,64 +638,71 @@ func (t *Trace) scheduleRecount() {
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.reinspect = cancel
 	t.counting = true
-	path := t.path
+	ins := t.ins
 	t.bg.Add(1)
-	t.reinspectWait = time.AfterFunc(recountDelay, func() {
+	t.reinspectWait = time.AfterFunc(t.env.RecountDelay, func() {
 		defer t.bg.Done()
-		ins, err := t.be.Inspect(ctx, path, opts)
-		do(func() {
+		c, err := t.be.Count(ctx, p, ins)
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
 			t.counting = false
-			if err == nil {
-				ins.NameColumns, ins.KeyColumns = names, keys
-				t.ins.EntityRows, t.ins.DuplicateRows = ins.EntityRows, ins.DuplicateRows
-				t.ins.NameColumns, t.ins.KeyColumns = names, keys
-			}
+			t.counts, t.countErr = c, err
 			t.updateCost()
 		})
 	})
 }
 
-// recountDelay lets a burst of mapping changes re-read the file once.
-var recountDelay = 300 * time.Millisecond
+// quote prices the current plan, when its counts and the rates are in.
+func (t *Trace) quote() (workflow.Quote, bool) {
+	p := t.plan()
+	if t.rates == nil || !t.counts.Fits(p) {
+		return workflow.Quote{}, false
+	}
+	return workflow.Price(t.counts, p, *t.rates), true
+}
 
 // updateCost refreshes the options' counts, the estimate and the submit state.
 func (t *Trace) updateCost() {
 	if t.board == nil {
 		return
 	}
-	m := t.board.mapping()
-	ins := t.ins
-	ent := ins.EntityRows
-	if len(m.NameColumns()) == 0 {
-		ent = 0
-	}
-	llc := fmt.Sprintf("Include LLCs and companies (%s company rows found)", thousands(int64(ent)))
-	if t.counting {
-		llc = "Include LLCs and companies (counting company rows…)"
+	fits := t.counts.Fits(t.plan())
+	llc, dup := "Include LLCs and companies (counting company rows…)", "Drop duplicate rows (counting…)"
+	if fits {
+		llc = fmt.Sprintf("Include LLCs and companies (%s company rows found)", jobs.Thousands(int64(t.counts.EntityRows)))
+		dup = fmt.Sprintf("Drop duplicate rows (%s found)", jobs.Thousands(int64(t.counts.Duplicates)))
 	}
 	setCheckText(t.llcCheck, llc)
-	setCheckText(t.dupCheck, fmt.Sprintf("Drop duplicate rows (%s found)", thousands(int64(ins.DuplicateRows))))
+	setCheckText(t.dupCheck, dup)
 	if t.mode == jobs.ModeEnhanced {
 		t.llcHelp.SetText("In enhanced mode company rows are folded into the main job at the enhanced rate; otherwise they are skipped and not billed.")
-	} else if t.pricing != nil {
-		t.llcHelp.SetText(fmt.Sprintf("Company rows run as a separate sub-job at the llc rate (%d credits per row); otherwise they are skipped and not billed.", t.pricing.Rates.LLC))
+	} else if t.rates != nil {
+		t.llcHelp.SetText(fmt.Sprintf("Company rows run as a separate sub-job at the llc rate (%s per row); otherwise they are skipped and not billed.", jobs.Credits(t.rates.Pricing.Rates.LLC)))
 	}
 
 	res := t.board.result
 	problems := len(res.Errors())
+	q, priced := t.quote()
 	switch {
-	case t.pricing == nil && t.rateErr != nil:
-		t.setCostUnavailable("Rates could not be read: " + t.rateErr.Error())
+	case t.rates == nil && t.rateErr != nil:
+		t.setCostUnavailable("Rates could not be read: " + workflow.Explain(t.rateErr, "").What)
 		t.summary.SetText("Cost unknown")
-	case t.pricing == nil:
+	case t.rates == nil:
 		t.setCostUnavailable("Reading the current rates…")
 		t.summary.SetText("Cost: reading rates…")
+	case problems > 0:
+		t.setCostUnavailable("The cost is worked out once the mapping is complete.")
+		t.summary.SetText("Cost: complete the mapping first")
+	case !priced && t.countErr != nil && !t.counting:
+		t.setCostUnavailable("The file could not be counted: " + workflow.Explain(t.countErr, "").What)
+		t.summary.SetText("Cost unknown")
+	case !priced:
+		t.setCostUnavailable("Counting the rows…")
+		t.summary.SetText("Cost: counting…")
 	default:
-		c := traceCost(ins, m, t.mode, t.includeLLCs, t.dropDups, t.pricing, t.account)
-		t.showCost(c)
+		t.showCost(q)
 	}
 	switch {
 	case problems > 0:
@@ -643,83 +732,54 @@ func setCheckText(c *widget.Check, s string) {
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(int64(n)) + " " + many
-}
+func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
 func (t *Trace) setCostUnavailable(msg string) {
-	t.costGrid.Objects = nil
+	t.costGrid.Objects, t.costLines = nil, nil
 	t.costGrid.Refresh()
 	t.costTotal.SetText("")
 	t.costAfter.SetText("")
 	t.costWarn.SetText(msg)
 }
 
-// canPay is the last estimate's verdict.
-func (t *Trace) canPay() bool {
-	if t.pricing == nil {
-		return false
-	}
-	c := traceCost(t.ins, t.board.mapping(), t.mode, t.includeLLCs, t.dropDups, t.pricing, t.account)
-	return c.CanPay
-}
-
-func (t *Trace) showCost(c cost) {
-	for len(t.costLines) < len(c.Lines)+1 {
+func (t *Trace) showCost(q workflow.Quote) {
+	for len(t.costLines) < len(q.Lines)+1 {
 		l := widget.NewLabel("")
 		t.costLines = append(t.costLines, l)
 		t.costGrid.Add(l)
 	}
-	for i, l := range c.Lines {
+	for i, l := range q.Lines {
 		var s string
 		if l.Note != "" {
-			s = fmt.Sprintf("%s: %s rows — %s", l.Label, thousands(int64(l.Rows)), l.Note)
+			s = fmt.Sprintf("%s: %s rows — %s", l.Label, jobs.Thousands(int64(l.Rows)), l.Note)
 		} else {
-			s = fmt.Sprintf("%s: %s rows × %d = %s credits", l.Label, thousands(int64(l.Rows)), l.Rate, thousands(l.Credits))
+			s = fmt.Sprintf("%s: %s rows × %d = %s", l.Label, jobs.Thousands(int64(l.Rows)), l.Rate, jobs.Credits(l.Credits))
 		}
 		setText(t.costLines[i], s)
 	}
-	dup := t.costLines[len(c.Lines)]
+	dup := t.costLines[len(q.Lines)]
 	switch {
-	case c.Dropped > 0:
-		setText(dup, fmt.Sprintf("Duplicates dropped: %s rows (saves %s credits)", thousands(int64(c.Dropped)), thousands(c.Saved)))
-	case c.Saved > 0:
-		setText(dup, fmt.Sprintf("Dropping the %s would save %s", plural(t.ins.DuplicateRows, "duplicate row", "duplicate rows"), plural(int(c.Saved), "credit", "credits")))
+	case q.DroppedDuplicates > 0:
+		setText(dup, fmt.Sprintf("Duplicates dropped: %s (saves %s)", plural(q.DroppedDuplicates, "row", "rows"), jobs.Credits(q.DuplicateSavings)))
+	case q.Duplicates > 0:
+		setText(dup, fmt.Sprintf("Dropping the %s would save %s", plural(q.Duplicates, "duplicate row", "duplicate rows"), jobs.Credits(q.DuplicateSavings)))
 	default:
 		setText(dup, "No duplicate rows")
 	}
-	total := fmt.Sprintf("Total: %s credits", thousands(c.Total))
-	setText(t.costTotal, total)
-	var after string
-	if c.Metered {
-		after = fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", thousands(c.Balance), thousands(c.After))
-	} else if t.account != nil {
-		after = fmt.Sprintf("Balance: %s credits → after: %s credits", thousands(c.Balance), thousands(c.After))
-	}
-	setText(t.costAfter, after)
-	warn := strings.Join(c.Warnings, "\n")
-	if !c.CanPay {
-		warn = c.Reason
-		if c.Shortfall > 0 {
-			warn = fmt.Sprintf("Not enough credits: this job needs %s more (balance %s, cost %s). Top up or reduce the rows.", thousands(c.Shortfall), thousands(c.Balance), thousands(c.Total))
-		}
+	setText(t.costTotal, "Total: "+jobs.Credits(q.Credits))
+	p := paymentOf(q, "job")
+	setText(t.costAfter, p.afterLine())
+	warn := p.Warnings
+	if !p.CanPay {
+		warn = p.Reason
 	}
 	setText(t.costWarn, warn)
-	sum := "Estimate: " + thousands(c.Total) + " credits"
-	if after != "" && !c.Metered {
-		sum += " · balance after " + thousands(c.After)
-	}
-	if !c.CanPay {
-		sum += " · cannot pay"
-	}
-	setText(t.summary, sum)
+	setText(t.summary, summaryLine(q, p))
 }
 
 func (t *Trace) updateSubmit() {
-	ok := t.board != nil && t.board.result.OK() && t.pricing != nil && !t.counting && t.canPay()
+	q, priced := t.quote()
+	ok := t.board != nil && t.board.result.OK() && priced && !t.counting && q.Payment.CanPay
 	if ok {
 		t.submitBtn.Enable()
 	} else {
@@ -734,18 +794,18 @@ func (t *Trace) loadPresets() {
 	headers := t.ins.Headers
 	t.goBG(func() {
 		names, err := t.be.PresetNames(ctx)
-		name, m, merr := t.be.MatchPreset(ctx, headers)
-		do(func() {
+		pr, merr := t.be.MatchPreset(ctx, headers, jobs.KindTrace)
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
 			if err == nil {
 				t.presetSel.SetOptions(names)
 			}
-			if merr == nil && name != "" && len(m) > 0 {
-				t.preset = name
-				t.applyMapping(name, m)
-				t.presetNote.SetText(fmt.Sprintf("Preset %q applied: this file has the same columns.", name))
+			if merr == nil && pr != nil && len(pr.Mapping) > 0 {
+				t.preset = pr.Name
+				t.applyPreset1(pr)
+				t.presetNote.SetText(fmt.Sprintf("Preset %q applied: this file has the same columns.", pr.Name))
 			}
 		})
 	})
@@ -757,8 +817,8 @@ func (t *Trace) applyPreset(name string) {
 	}
 	ctx := t.ctx
 	t.goBG(func() {
-		m, err := t.be.LoadPreset(ctx, name)
-		do(func() {
+		pr, err := t.be.LoadPreset(ctx, name)
+		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -766,18 +826,28 @@ func (t *Trace) applyPreset(name string) {
 				dialog.ShowError(fmt.Errorf("preset %q: %w", name, err), t.win)
 				return
 			}
-			t.applyMapping(name, m)
+			t.applyPreset1(pr)
 			t.presetNote.SetText(fmt.Sprintf("Preset %q applied.", name))
 		})
 	})
 }
 
-func (t *Trace) applyMapping(preset string, m map[string]string) {
+// applyPreset1 applies a preset: its mapping (of the file's own columns:
+// any split is undone) and its mode.
+func (t *Trace) applyPreset1(pr *mapping.Preset) {
 	origins := map[string]origin{}
-	for k := range m {
-		origins[k] = origin{preset: preset}
+	for k := range pr.Mapping {
+		origins[k] = origin{preset: pr.Name}
 	}
-	t.board.setMapping(mapping.Mapping(m).Clone(), origins)
+	if len(t.splits) > 0 {
+		t.splits = nil
+		t.rebuildBoard(pr.Mapping.Clone(), origins)
+	} else {
+		t.board.setMapping(pr.Mapping.Clone(), origins)
+	}
+	if pr.Mode == jobs.ModeEnhanced {
+		t.modeRadio.SetSelected("Enhanced")
+	}
 }
 
 func (t *Trace) savePreset() {
@@ -788,10 +858,10 @@ func (t *Trace) savePreset() {
 	}
 	ctx := t.ctx
 	headers := t.ins.Headers
-	m := t.board.mapping()
+	p := t.plan()
 	t.goBG(func() {
-		err := t.be.SavePreset(ctx, name, headers, m)
-		do(func() {
+		err := t.be.SavePreset(ctx, name, headers, p)
+		t.env.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf("saving preset %q: %w", name, err), t.win)
 				return
@@ -815,24 +885,24 @@ func (t *Trace) submit() {
 
 // send uploads with a progress dialog; again resubmits a recent duplicate.
 func (t *Trace) send(again bool) {
+	q, ok := t.quote()
+	if !ok {
+		return
+	}
 	t.submitBtn.Disable()
 	ctx, cancel := context.WithCancel(t.ctx)
-	p := newProgress(t.win, "Uploading "+filepath.Base(t.path), cancel)
-	up := client.TraceUpload{
-		Path:          t.path,
-		FileName:      filepath.Base(t.path),
-		Mode:          string(t.mode),
-		ColumnMapping: t.board.mapping(),
-		IncludeLLCs:   t.includeLLCs,
-		Progress:      p.update,
-	}
-	opts := t.opts
-	drop := t.dropDups
+	pr := newProgress(t.win, t.env, "Uploading "+filepath.Base(t.path), cancel)
+	p, ins := t.plan(), t.ins
+	opts := workflow.SubmitOptions{Again: again, Quote: &q, Progress: pr.update}
 	t.goBG(func() {
-		id, err := t.be.SubmitTrace(ctx, up, opts, drop, again)
-		do(func() {
-			p.done()
+		res, err := t.be.Submit(ctx, p, ins, opts)
+		t.env.Do(func() {
+			pr.done()
 			cancel()
+			id := ""
+			if res != nil {
+				id = res.JobID
+			}
 			t.submitted(id, err)
 		})
 	})

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -19,20 +20,16 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/desk"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-func TestMain(m *testing.M) {
-	recountDelay = time.Millisecond
-	previewDelay = time.Millisecond
-	// The test driver runs fyne.Do inline on the calling goroutine: serialise
-	// the callbacks as the real driver does on its main thread.
-	do = act
-	os.Exit(m.Run())
-}
+// testEnv runs the screens with short delays; the test driver runs
+// fyne.Do inline on the calling goroutine, so Do serialises the callbacks
+// as the real driver does on its main thread.
+var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond}
 
 var traceHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City", "Mailing State", "Mailing Zip"}
 
@@ -81,9 +78,10 @@ func openTrace(t *testing.T, f *fakeBackend) *harness {
 	w := test.NewTempWindow(t, nil)
 	w.Resize(fyne.NewSize(1280, 900))
 	h := &harness{f: f, w: w, done: make(chan string, 1)}
-	h.tr = newTrace(w, f, func(id string) { h.done <- id })
+	h.tr = newTrace(w, f, testEnv, func(id string) { h.done <- id })
 	w.SetContent(h.tr.root)
-	act(func() { h.tr.open("/data/owners.csv") })
+	path := fakeFile(t, f, "owners.csv")
+	act(func() { h.tr.open(path) })
 	h.settle(t)
 	return h
 }
@@ -300,6 +298,14 @@ func TestTraceEstimateFollowsModeAndLLCs(t *testing.T) {
 	if !strings.Contains(tr.costAfter.Text, "1,000") || !strings.Contains(tr.costAfter.Text, "998") {
 		t.Fatalf("balance line = %q", tr.costAfter.Text)
 	}
+	// A mapping change recounts; the tiers come back with the new count.
+	m := fullMapping()
+	m[mapping.LastName] = "Mailing City"
+	h.set(t, m)
+	h.set(t, fullMapping())
+	if n := len(tr.costGrid.Objects); n != 3 || !strings.Contains(tr.costLines[0].Text, "Individuals (normal rate): 2 rows × 1 = 2 credits") {
+		t.Fatalf("after a recount the cost shows %d lines: %v", n, tr.costLines)
+	}
 }
 
 func TestTraceShortfallDisablesSubmit(t *testing.T) {
@@ -348,7 +354,9 @@ func TestTraceSubmitSendsChoicesAndCloses(t *testing.T) {
 		t.Fatalf("%d submissions", len(f.submits))
 	}
 	s := f.submits[0]
-	if s.up.Mode != "normal" || !s.up.IncludeLLCs || !s.drop || s.again || s.up.FileName != "owners.csv" || s.up.ColumnMapping["mailing_zip"] != "Mailing Zip" {
+	p := s.plan
+	if p.Mode != jobs.ModeNormal || !p.IncludeLLCs || !p.DropDuplicates || s.opts.Again || filepath.Base(p.Path) != "owners.csv" ||
+		p.Mapping["mailing_zip"] != "Mailing Zip" || s.opts.Quote == nil || s.opts.Quote.Credits != 6 {
 		t.Fatalf("submitted %+v", s)
 	}
 }
@@ -359,14 +367,14 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 		if again {
 			return nil
 		}
-		return fmt.Errorf("desk: %w", &submit.DuplicateError{Earlier: &ledger.Submission{FileName: "owners.csv", JobID: "trc_old"}})
+		return fmt.Errorf("workflow: %w", &submit.DuplicateError{Earlier: &ledger.Submission{FileName: "owners.csv", JobID: "trc_old"}})
 	}
 	h := openTrace(t, f)
 	act(func() { test.Tap(h.tr.submitBtn) })
 	h.settle(t)
 	// The confirm dialog is the top overlay: press its confirm button.
 	top := h.w.Canvas().Overlays().Top()
-	if l := findLabel(top, "created job trc_old"); l == nil {
+	if l := findLabel(top, "job trc_old"); l == nil {
 		t.Fatal("the confirmation does not name the earlier job")
 	}
 	yes := findButton(top, "Submit again")
@@ -379,7 +387,7 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.submits) != 2 || f.submits[0].again || !f.submits[1].again {
+	if len(f.submits) != 2 || f.submits[0].opts.Again || !f.submits[1].opts.Again {
 		t.Fatalf("submissions %+v", f.submits)
 	}
 }
@@ -393,7 +401,7 @@ func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
 		err  error
 		want []string
 	}{
-		{"402", &desk.CreditsError{Needed: 1200, Balance: 300, Err: api402},
+		{"402", &workflow.CreditsError{Needed: 1200, Balance: 300, Err: api402},
 			[]string{"Not enough credits", "needs 1,200 credits", "900 short", "Top up"}},
 		{"unreachable", fmt.Errorf("POST /traces: %w", &url.Error{Op: "Post", URL: "https://api.example.com/v1/traces",
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}),
@@ -435,11 +443,13 @@ func overlayText(o fyne.CanvasObject) string {
 func TestTraceUnreadableFileShowsTheError(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
-	tr := newTrace(w, newFake(traceHeaders, traceRows), nil)
+	tr := newTrace(w, newFake(traceHeaders, traceRows), testEnv, nil)
 	w.SetContent(tr.root)
-	act(func() { tr.open("/data/broken.csv") })
+	broken := filepath.Join(t.TempDir(), "broken.csv")
+	os.WriteFile(broken, []byte("A,B\n1,2\n3,\"4\n5,6\n"), 0o600)
+	act(func() { tr.open(broken) })
 	idle(t, &tr.bg)
-	if l := findLabel(tr.root, "line 3"); l == nil {
+	if l := findLabel(tr.root, "line 3"); l == nil && findLabel(tr.root, "quote") == nil {
 		t.Fatalf("no error naming the line")
 	}
 }
@@ -498,7 +508,7 @@ func TestTraceFitsASmallWindow(t *testing.T) {
 // columns match the file's is applied when the file opens, and says so.
 func TestTracePresets(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
-	f.presets["county A"] = map[string]string{"first_name": "Last Name", "last_name": "First Name",
+	f.presets["county A"] = mapping.Mapping{"first_name": "Last Name", "last_name": "First Name",
 		"property_street": "Property Address", "property_city": "Property City", "property_state": "Property State", "property_zip": "Property Zip"}
 	h := openTrace(t, f)
 	tr := h.tr
@@ -566,11 +576,13 @@ func TestTraceUploadProgressAndCancel(t *testing.T) {
 func TestTraceLoadingBarStops(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
-	tr := newTrace(w, newFake(traceHeaders, traceRows), nil)
+	f := newFake(traceHeaders, traceRows)
+	tr := newTrace(w, f, testEnv, nil)
 	w.SetContent(tr.root)
+	path := fakeFile(t, f, "owners.csv")
 	var bar *widget.ProgressBarInfinite
 	act(func() {
-		tr.open("/data/owners.csv")
+		tr.open(path)
 		bar = tr.loadingBar
 	})
 	idle(t, &tr.bg)

@@ -1,7 +1,24 @@
 package wizard
 
-import "fyne.io/fyne/v2"
+import (
+	"time"
 
-// do runs f on the UI thread. Tests replace it with a version that
-// serialises callbacks, since the test driver runs fyne.Do inline.
-var do = fyne.Do
+	"fyne.io/fyne/v2"
+)
+
+// Env is how the screens run, given by the window (tests give their own:
+// the Fyne test driver runs fyne.Do inline on the calling goroutine, so a
+// test's Do serialises the callbacks as the real driver's main thread does).
+type Env struct {
+	// Do runs f on the UI thread.
+	Do func(f func())
+	// RecountDelay lets a burst of mapping changes read the file once.
+	RecountDelay time.Duration
+	// PreviewDelay is the pause after which the preview grids are redrawn.
+	PreviewDelay time.Duration
+}
+
+// DefaultEnv is the app's.
+func DefaultEnv() Env {
+	return Env{Do: fyne.Do, RecountDelay: 300 * time.Millisecond, PreviewDelay: 250 * time.Millisecond}
+}

@@ -1,4 +1,4 @@
-package desk
+package workflow
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
@@ -30,18 +29,35 @@ func fastSandbox() *sandbox.Config {
 	return &cfg
 }
 
-func openDesk(t *testing.T) *Desk {
+// testConfig is the window's configuration on a fresh data folder, with a
+// fast sandbox and a quick tracker.
+func testConfig(t *testing.T) Config {
+	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true,
+		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
+}
+
+func openDesk(t *testing.T) *Service {
 	t.Helper()
 	keyring.MockInit()
-	t.Setenv("SKIPDESK_HOME", t.TempDir())
-	t.Setenv("SKIPDESK_API_KEY", "")
-	d, err := Open(Options{Home: os.Getenv("SKIPDESK_HOME"), SandboxConfig: fastSandbox(),
-		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}})
+	d, err := Open(testConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// submitFile reads path and submits it with m as the plan says.
+func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, error) {
+	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	if err != nil {
+		return "", err
+	}
+	res, err := d.Submit(ctx, p, ins, SubmitOptions{Again: again})
+	if err != nil {
+		return "", err
+	}
+	return res.JobID, nil
 }
 
 // sampleMapping maps the sample owner list's headers.
@@ -94,7 +110,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 	// A new Desk on the same folder resumes with the stored key.
 	d.Close()
-	d2, err := Open(Options{Home: d.Home()})
+	d2, err := Open(Config{Home: d.Home(), Track: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +190,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := d.SubmitTrace(ctx, client.TraceUpload{Path: sample, FileName: "sample-owners.csv", ColumnMapping: sampleMapping, Mode: "normal", IncludeLLCs: true},
-		input.Options{}, false, false)
+	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,11 +272,11 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kind, _ := d.Classify(ctx, phones); kind != FilePhones {
+	if kind, _ := d.Classify(ctx, phones.Path); kind != FilePhones {
 		t.Fatalf("phone list classified as %v", kind)
 	}
 	// Each number once (the sandbox's fictional numbers repeat across rows).
-	body, _ := os.ReadFile(phones)
+	body, _ := os.ReadFile(phones.Path)
 	lines := strings.Split(strings.TrimSpace(string(body)), "\r\n")
 	seen := map[string]bool{}
 	for _, l := range lines[1:] {
@@ -273,7 +288,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if len(seen) == 0 {
 		t.Fatal("no phones listed")
 	}
-	dncID, err := d.SubmitDNC(ctx, client.DNCUpload{Path: phones, PhoneColumn: "phone"}, input.Options{}, false)
+	dncID, err := submitFile(ctx, d, phones, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +312,8 @@ scrubbed:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[not-dnc not-litigator]" {
+	// The DNC result's line_type column allows the mobile filter too.
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {
@@ -333,7 +349,6 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 	d := openDesk(t)
 	cfg := fastSandbox()
 	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_poor", Email: "poor@example.com", Credits: 50}}
-	d.opts.SandboxConfig = cfg
 	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -344,13 +359,13 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 		t.Fatal(err)
 	}
 	sample, _ := d.SampleList(ctx)
-	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, ColumnMapping: sampleMapping, Mode: "normal"}, input.Options{}, false, false)
+	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
 		t.Fatalf("got %v (%+v)", err, ce)
 	}
 	p := Explain(err, "")
-	if !strings.Contains(p.What, "needs "+Count(ce.Needed)+" credits") || !strings.Contains(p.Do, "Top up or lower the rows") {
+	if !strings.Contains(p.What, "needs "+jobs.Credits(ce.Needed)) || !strings.Contains(p.Do, "Top up or lower the rows") {
 		t.Fatalf("wording: %+v", p)
 	}
 	list, _, _ := d.Jobs(ctx, 1)
@@ -478,7 +493,7 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 		t.Fatalf("two pages: %d jobs, more=%v, %v", len(list), more, err)
 	}
 	// A single lookup made through the desk is in the ledger and the list.
-	res, err := d.Single(ctx, &client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
+	res, err := d.Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,22 +519,22 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 		t.Fatal(err)
 	}
 	sample, _ := d.SampleList(ctx)
-	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, ColumnMapping: sampleMapping, Mode: "normal"}, input.Options{}, false, false)
+	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
 		t.Fatalf("got %v (%+v)", err, ce)
 	}
 	p := Explain(err, "")
-	if p.Title != "Payment refused" || strings.Contains(p.What, "short") || !strings.Contains(p.What, "past due") {
+	if p.Title != "Payment past due" || strings.Contains(p.What, "short") || !strings.Contains(p.What, "past due") {
 		t.Fatalf("wording: %+v", p)
 	}
 
 	// A single lookup's 402 names its price and the balance too.
-	_, err = d.Single(ctx, &client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err = d.Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	if !errors.As(err, &ce) || ce.Needed != cfg.Rates.LLC || ce.Balance != 5000 {
 		t.Fatalf("single: %v (%+v)", err, ce)
 	}
-	if p := Explain(err, ""); p.Title != "Payment refused" {
+	if p := Explain(err, ""); p.Title != "Payment past due" {
 		t.Fatalf("single wording: %+v", p)
 	}
 }
@@ -537,7 +552,7 @@ func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
 	if _, err := d.Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.Single(ctx, &client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err = d.Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	p := Explain(err, "")
 	if p.Title != "Not enough credits" || !strings.Contains(p.What, "needs 1 credit;") || !strings.Contains(p.What, "(1 short)") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
@@ -572,8 +587,7 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.sandbox.SetFaults(sandbox.Faults{DropCreateResponses: 1})
-	_, err = d.SubmitTrace(ctx, client.TraceUpload{Path: sample, FileName: "sample-owners.csv", ColumnMapping: sampleMapping, Mode: "normal"},
-		input.Options{}, false, false)
+	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("submission with its answer dropped: %v", err)
 	}

@@ -1,9 +1,11 @@
+//go:build harness
+
 package ui
 
 import (
 	"errors"
 
-	"github.com/skipdesk/skipdesk/jobs/desk"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
 )
 
@@ -23,11 +25,11 @@ func (a *App) NewDNC(path string) { a.Flows.NewDNC(a, path) }
 func (a *App) SingleLookup() { a.Flows.SingleLookup(a) }
 
 // JobsShown are the rows of the jobs list (UI thread).
-func (a *App) JobsShown() []desk.Job {
+func (a *App) JobsShown() []workflow.Job {
 	if a.jobs == nil {
 		return nil
 	}
-	return append([]desk.Job(nil), a.jobs.shown...)
+	return append([]workflow.Job(nil), a.jobs.shown...)
 }
 
 // ShowJobs selects the Jobs tab and the job id when given (UI thread).
@@ -54,7 +56,7 @@ func (a *App) OpenJobResult(id string, done func(error)) {
 				done(errors.New("job " + id + " has no result (status " + string(j.Status) + ")"))
 				return
 			}
-			a.jobs.ensureDownloaded(j, func(j desk.Job) {
+			a.jobs.ensureDownloaded(j, func(j workflow.Job) {
 				a.openViewer(j.ResultPath, j.Name)
 				done(nil)
 			})

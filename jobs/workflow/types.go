@@ -1,8 +1,7 @@
-package desk
+package workflow
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
@@ -12,10 +11,13 @@ import (
 // Job is one row of the jobs list: a trace (bulk or single) or a DNC job,
 // from the local ledger, the API, or both merged.
 type Job struct {
-	ID   string // the API id; empty for an unknown submission that never got one
-	Key  string // stable identity in the list: ID, or the ledger's intent id
-	Kind jobs.Kind
-	Name string
+	ID  string // the API id; empty for an unknown submission that never got one
+	Key string // stable identity in the list: ID, or the ledger's intent id
+	// Submission is the ledger's submission of a row whose outcome is
+	// unknown (0 otherwise).
+	Submission int64
+	Kind       jobs.Kind
+	Name       string
 	// Status is the API status ("processing", "completed", "failed", or any
 	// other value the server sends) or jobs.StatusUnknown.
 	Status       jobs.Status
@@ -63,7 +65,10 @@ const (
 	EventProgress                  // download progress (Done of Total bytes)
 	EventCompleted
 	EventFailed
-	EventAccount // the account changed (credits after a refund)
+	EventAccount    // the account changed (credits after a refund)
+	EventDownloaded // the result is in the library (Job.ResultPath)
+	EventWarning    // something went wrong and will be tried again (Err)
+	EventSettled    // an unknown submission was looked at again (Settled)
 )
 
 // Event is a change the tracker reports. Job carries the whole new state.
@@ -75,24 +80,11 @@ type Event struct {
 	// whose outcome was unknown, settled. With no Job (no ID, no Key) the
 	// row just goes: no job was created and nothing was charged.
 	Replaces string
+	// Settled says what reconciling decided, on events it caused.
+	Settled *Settled
+	// Err is what went wrong (EventWarning).
+	Err error
 }
-
-// Session is the connection the app works with.
-type Session struct {
-	BaseURL     string
-	Sandbox     bool // the embedded sandbox on loopback
-	SessionOnly bool // the key is held in memory only (no keyring)
-	FromEnv     bool // the key came from $SKIPDESK_API_KEY (nothing stored)
-}
-
-// Errors the window acts on.
-var (
-	// ErrNoKey: no API key stored; the window shows the first-run screen.
-	ErrNoKey = errors.New("no API key is stored")
-	// ErrKeyringUnavailable: the key was checked but the OS keyring could
-	// not store it. The window offers to use it for this session only.
-	ErrKeyringUnavailable = errors.New("the system keyring is not available")
-)
 
 // LibraryItem is one downloaded result.
 type LibraryItem struct {

@@ -1,8 +1,7 @@
-package desk
+package workflow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,45 +14,11 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
-	"github.com/skipdesk/skipdesk/jobs/submit"
 )
-
-// ErrNeedScrub: a trace's callable list needs a DNC scrub of its phones
-// first ("Scrub these phones").
-var ErrNeedScrub = errors.New("the trace's phones have not been scrubbed against the DNC and litigator lists yet")
-
-// Download puts a completed job's result into the library (when not there
-// yet) and returns the job with ResultPath set. Jobs the tracker follows are
-// downloaded by it; this covers jobs only the API lists (history from
-// before this computer's ledger).
-func (d *Desk) Download(ctx context.Context, j Job, progress func(done, total int64)) (Job, error) {
-	if j.ResultPath != "" {
-		if _, err := os.Stat(j.ResultPath); err == nil {
-			return j, nil
-		}
-	}
-	s, err := d.current()
-	if err != nil {
-		return j, err
-	}
-	if j.Status != "completed" || j.ID == "" || j.Kind == jobs.KindSingle {
-		return j, fmt.Errorf("%s has no result to download (status %s)", j.Name, j.Status)
-	}
-	kind := jobs.KindTrace
-	if j.Kind == jobs.KindDNC {
-		kind = jobs.KindDNC
-	}
-	dl, err := s.trk.Fetch(ctx, kind, j.ID, progress)
-	if err != nil {
-		return j, err
-	}
-	j.ResultPath = dl.Path
-	return j, nil
-}
 
 // OpenResult opens a result CSV for the viewer: an index of its rows is
 // built in one pass; rows are read back as the viewer asks for them.
-func (d *Desk) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
+func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
 	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
 	if err != nil {
 		return nil, err
@@ -74,7 +39,6 @@ func (x *result) Close() error                { return x.r.Close() }
 func (x *result) Warnings() []string          { return x.r.Warnings() }
 func (x *result) viewLen() int                { return x.r.View() }
 func (x *result) permutation() []int          { return x.r.Permutation() }
-func (x *result) library() *library.Result    { return x.r }
 func (v resultView) Len() int                 { return v.x.viewLen() }
 func (v resultView) Cell(row, col int) string { return v.x.r.Cell(row, col) }
 
@@ -131,7 +95,7 @@ func (x *result) Query(ctx context.Context, q Query) (View, error) {
 
 // ExportView writes the rows of v (the viewer's filtered and sorted view of
 // r) to dest, .xlsx or .csv by its extension.
-func (d *Desk) ExportView(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) error {
+func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) error {
 	opts := export.Options{Progress: intProgress(progress)}
 	if x, ok := r.(*result); ok {
 		if p := x.permutation(); p != nil {
@@ -145,40 +109,76 @@ func (d *Desk) ExportView(ctx context.Context, r Result, v View, dest string, pr
 	return err
 }
 
+// ExportRequest is an export of a result file to Excel (.xlsx) or CSV.
+type ExportRequest struct {
+	Source string // a result CSV
+	Dest   string // .xlsx or .csv
+	// Record is the job record for the Summary sheet; "" the one beside
+	// Source, when there is one.
+	Record string
+	// DNC, for a trace result, is a DNC result of its phones: each phone's
+	// DNC and litigator flags are merged in.
+	DNC string
+	// OnlyCallable keeps only the numbers that may be called: of a trace
+	// with DNC, and of a DNC result (Source) itself.
+	OnlyCallable bool
+	// TruncateLongCells cuts cells over Excel's 32,767 characters (listed
+	// in the report) instead of failing.
+	TruncateLongCells bool
+	Progress          func(done, total int64)
+}
+
+// Export writes a result as req says and reports what it wrote.
+func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
+	var meta *library.Meta
+	record := req.Record
+	if record == "" {
+		if _, err := os.Stat(library.RecordPath(req.Source)); err == nil {
+			record = library.RecordPath(req.Source)
+		}
+	}
+	if record != "" {
+		m, err := library.ReadRecord(record)
+		if err != nil {
+			return nil, fmt.Errorf("job record: %w", err)
+		}
+		meta = &m
+	}
+	if req.DNC != "" {
+		return export.ExportCallable(ctx, req.Source, req.DNC, req.Dest, export.CallableOptions{OnlyCallable: req.OnlyCallable,
+			Meta: meta, Progress: intProgress(req.Progress)})
+	}
+	opts := export.Options{Meta: meta, Progress: intProgress(req.Progress), TruncateLongCells: req.TruncateLongCells}
+	if req.OnlyCallable {
+		rows, err := callableDNCRows(ctx, req.Source)
+		if err != nil {
+			return nil, err
+		}
+		opts.Rows = rows
+	}
+	return export.Export(ctx, req.Source, req.Dest, opts)
+}
+
 // ExportJob writes a job's result to dest (.xlsx or .csv). With callable,
 // a DNC job's result keeps only the numbers that may be called (valid, not
 // on the DNC registry, not a litigator); a trace's result gets each phone's
 // flags from the newest DNC scrub of its phones and keeps only the callable
 // phones. ErrNeedScrub when the trace's phones were never scrubbed.
-func (d *Desk) ExportJob(ctx context.Context, j Job, dest string, callable bool, progress func(done, total int64)) error {
+func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable bool, progress func(done, total int64)) error {
 	if j.ResultPath == "" {
 		return fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
-	var meta *library.Meta
-	if m, err := library.ReadRecord(library.RecordPath(j.ResultPath)); err == nil {
-		meta = &m
-	}
-	if !callable {
-		_, err := export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Progress: intProgress(progress)})
-		return err
-	}
-	if j.Kind == jobs.KindDNC {
-		rows, err := callableDNCRows(ctx, j.ResultPath)
+	req := ExportRequest{Source: j.ResultPath, Dest: dest, OnlyCallable: callable, Progress: progress}
+	if callable && j.Kind != jobs.KindDNC {
+		lib, err := s.library()
 		if err != nil {
 			return err
 		}
-		_, err = export.Export(ctx, j.ResultPath, dest, export.Options{Meta: meta, Rows: rows, Progress: intProgress(progress)})
-		return err
+		if req.DNC, err = newestScrubOf(lib, j.ID); err != nil {
+			return err
+		}
 	}
-	s, err := d.current()
-	if err != nil {
-		return err
-	}
-	dnc, err := newestScrubOf(s.lib, j.ID)
-	if err != nil {
-		return err
-	}
-	_, err = export.ExportCallable(ctx, j.ResultPath, dnc, dest, export.CallableOptions{OnlyCallable: true, Meta: meta, Progress: intProgress(progress)})
+	_, err := s.Export(ctx, req)
 	return err
 }
 
@@ -221,31 +221,11 @@ func newestScrubOf(lib *library.Library, traceID string) (string, error) {
 	return "", ErrNeedScrub
 }
 
-// linkParent notes, in a downloaded DNC result's job record, the trace whose
-// phones it scrubbed (from the submission's options), so the callable list
-// can find it later.
-func (d *Desk) linkParent(s *session, jobID, path string) {
-	sub, err := s.led.SubmissionForJob(context.Background(), jobID)
-	if err != nil || sub.Kind != jobs.KindDNC {
-		return
-	}
-	var o submit.Options
-	if json.Unmarshal(sub.Options, &o) != nil || o.ParentTraceID == "" {
-		return
-	}
-	m, err := library.ReadRecord(library.RecordPath(path))
-	if err != nil || m.ParentTraceID == o.ParentTraceID {
-		return
-	}
-	m.ParentTraceID = o.ParentTraceID
-	_ = s.lib.Record(m, path)
-}
-
 // SearchLibrary lists the downloaded results, newest first; with a query,
 // only those with a matching row (phone numbers compare by their digits),
 // each with a few of its hits.
-func (d *Desk) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, error) {
-	lib, err := d.library()
+func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, error) {
+	lib, err := s.library()
 	if err != nil {
 		return nil, err
 	}
@@ -298,17 +278,11 @@ func hitText(h library.Hit) string {
 
 // library is the open session's library, or (offline, before any session)
 // the default one.
-func (d *Desk) library() (*library.Library, error) {
-	if s, err := d.current(); err == nil {
-		return s.lib, nil
+func (s *Service) library() (*library.Library, error) {
+	if sess, err := s.current(); err == nil {
+		return sess.lib, sess.libErr
 	}
-	dir := filepath.Join(d.home, "results")
-	if os.Getenv("SKIPDESK_HOME") == "" && d.opts.Home == "" {
-		if x, err := library.DefaultDir(); err == nil {
-			dir = x
-		}
-	}
-	return library.Open(dir)
+	return library.Open(s.cfg.ResultsDir())
 }
 
 // Result columns that tell a result file from a list.
@@ -319,7 +293,7 @@ var (
 
 // Classify says which flow a file belongs to: a result (the viewer), a
 // phone list (the DNC scrub) or an owner list (the trace wizard).
-func (d *Desk) Classify(ctx context.Context, path string) (FileKind, error) {
+func (s *Service) Classify(ctx context.Context, path string) (FileKind, error) {
 	r, err := input.Open(path, input.Options{SampleRows: -1})
 	if err != nil {
 		return FileOwners, err
@@ -361,8 +335,8 @@ func (d *Desk) Classify(ctx context.Context, path string) (FileKind, error) {
 
 // SampleList writes the bundled sample owner list into the SkipDesk folder
 // (once) and returns its path.
-func (d *Desk) SampleList(ctx context.Context) (string, error) {
-	dir := filepath.Join(d.home, "samples")
+func (s *Service) SampleList(ctx context.Context) (string, error) {
+	dir := filepath.Join(s.cfg.Home, "samples")
 	path := filepath.Join(dir, assets.SampleOwnersName)
 	if b, err := os.ReadFile(path); err == nil && string(b) == string(assets.SampleOwners) {
 		return path, nil
@@ -382,4 +356,55 @@ func intProgress(f func(done, total int64)) func(done, total int) {
 		return nil
 	}
 	return func(done, total int) { f(int64(done), int64(total)) }
+}
+
+// Inspect reads a list (CSV or XLSX) in one streaming pass: encoding,
+// delimiter, header, rows, company rows, blanks, duplicates, Excel damage.
+func Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
+	return input.Inspect(ctx, path, opts)
+}
+
+// Inspect is the package's Inspect, for callers that hold a Service.
+func (s *Service) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
+	return Inspect(ctx, path, opts)
+}
+
+// LibraryWritable checks, before paying, that a result can be saved into
+// the library.
+func (s *Service) LibraryWritable() error {
+	lib, err := s.library()
+	if err != nil {
+		return err
+	}
+	return lib.Writable()
+}
+
+// ErrEmptyLibrary: no result was ever downloaded into the library.
+var ErrEmptyLibrary = errors.New("no results downloaded yet")
+
+// ResultsDir is the library folder dir names, or the configured one.
+func (s *Service) ResultsDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	return s.cfg.ResultsDir()
+}
+
+// SearchRows finds the rows of the results in the library (dir; "" the
+// configured one) that hold q — a phone in any format, a name, an address
+// — at most limit of them. ErrEmptyLibrary when the configured library was
+// never made.
+func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]library.Hit, error) {
+	d := s.ResultsDir(dir)
+	if _, err := os.Stat(d); err != nil {
+		if dir == "" && errors.Is(err, os.ErrNotExist) {
+			return nil, ErrEmptyLibrary
+		}
+		return nil, fmt.Errorf("library folder: %w", err)
+	}
+	lib, err := library.Open(d)
+	if err != nil {
+		return nil, err
+	}
+	return lib.Search(ctx, q, limit)
 }

@@ -1,0 +1,178 @@
+package layout
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Correction is what the person says about a layout, applied over what
+// detection finds. It names columns by their header, so that it can be kept
+// under the header's Signature and applied to every later file of that
+// header (as mapping presets are).
+type Correction struct {
+	Signature string `json:"signature"`
+	// Columns set the role of columns, by header name (compared as the
+	// signature compares: case and spaces ignored).
+	Columns map[string]ColumnFix `json:"columns,omitempty"`
+	// Values say how a flag column's values read, by header then by value
+	// (compared ignoring case and spaces): "blank" or "" names the blank.
+	Values map[string]map[string]Flag `json:"values,omitempty"`
+}
+
+// ColumnFix sets a column's role. Fields left out keep what the header's
+// words say (a phone column named "Cell 2" is slot "mobile 2" unless told
+// otherwise).
+type ColumnFix struct {
+	Role       Role       `json:"role"`
+	Group      *string    `json:"group,omitempty"`
+	Qualifier  *string    `json:"qualifier,omitempty"`
+	SlotIndex  *int       `json:"slot_index,omitempty"` // -1 for any
+	Kind       *FlagKind  `json:"kind,omitempty"`
+	Inverted   *bool      `json:"inverted,omitempty"`
+	Convention Convention `json:"convention,omitempty"`
+	Type       PhoneType  `json:"type,omitempty"`  // the kind a phone column's name implies
+	Place      string     `json:"place,omitempty"` // address columns: "property" or "mailing"
+	Input      *bool      `json:"input,omitempty"`
+	Normalized *bool      `json:"normalized,omitempty"`
+}
+
+// ParseCorrection reads a correction from JSON, checking its roles and kinds.
+func ParseCorrection(data []byte) (*Correction, error) {
+	var c Correction
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("layout: correction: %w", err)
+	}
+	for h, f := range c.Columns {
+		if !knownRole(f.Role) {
+			return nil, fmt.Errorf("layout: correction: column %q: unknown role %q", h, f.Role)
+		}
+	}
+	return &c, nil
+}
+
+var roles = []Role{RoleOther, RolePhone, RolePhoneType, RolePhoneDetail, RoleFlag, RoleMatch, RoleFirstName,
+	RoleLastName, RoleFullName, RoleEmail, RoleEntity, RoleStreet, RoleStreet2, RoleCity, RoleState, RoleZip,
+	RoleAddress}
+
+func knownRole(r Role) bool { return slices.Contains(roles, r) }
+
+// Of the columns named h, the first.
+func (l *Layout) column(h string) int {
+	n := normHeader(h)
+	for i, x := range l.Headers {
+		if normHeader(x) == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// apply sets the corrected columns' roles and drops the questions about
+// them.
+func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Question) []Question {
+	l.Corrected = true
+	fixed := map[string]bool{}
+	for name, f := range c.Columns {
+		i := l.column(name)
+		if i < 0 {
+			continue
+		}
+		fixed[normHeader(l.Headers[i])] = true
+		col := &l.Columns[i]
+		h := &hs[i]
+		*col = Column{Index: i, Header: col.Header, Role: f.Role, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx,
+			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
+			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place}
+		if f.Group != nil {
+			col.Group = *f.Group
+		}
+		if f.Qualifier != nil {
+			col.Qualifier = *f.Qualifier
+		}
+		if f.SlotIndex != nil {
+			col.SlotIndex = *f.SlotIndex
+		}
+		if f.Type != "" {
+			col.Implied = f.Type
+		}
+		if f.Input != nil {
+			col.Input = *f.Input
+		}
+		if f.Normalized != nil {
+			col.Normalized = *f.Normalized
+		}
+		if f.Place != "" {
+			col.Place = f.Place
+		} else if col.Place == "" {
+			col.Place = "property"
+		}
+		if f.Role == RoleFlag {
+			if f.Kind != nil {
+				col.Kind = *f.Kind
+			}
+			if f.Inverted != nil {
+				col.Inverted = *f.Inverted
+			}
+			col.Convention = f.Convention
+			if col.Convention == "" {
+				col.Convention = convention(col.Kind, sampleValues(sample, i), hs[i].is(cCode))
+			}
+		}
+	}
+	for name, vals := range c.Values {
+		i := l.column(name)
+		if i < 0 {
+			continue
+		}
+		fixed[normHeader(l.Headers[i])] = true
+		if l.values == nil {
+			l.values = map[int]map[string]Flag{}
+		}
+		m := map[string]Flag{}
+		for v, f := range vals {
+			if strings.EqualFold(strings.TrimSpace(v), "blank") {
+				v = ""
+			}
+			m[fold(v)] = f
+		}
+		l.values[i] = m
+	}
+	out := qs[:0]
+	for _, q := range qs {
+		answered := len(q.Columns) > 0
+		for _, h := range q.Columns {
+			if !fixed[normHeader(h)] {
+				answered = false
+			}
+		}
+		if !answered {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// CorrectionFor writes the layout's current reading of the named columns as
+// a correction, a starting point for the person's changes.
+func (l *Layout) CorrectionFor(headers ...string) *Correction {
+	c := &Correction{Signature: l.Signature, Columns: map[string]ColumnFix{}}
+	for _, h := range headers {
+		i := l.column(h)
+		if i < 0 {
+			continue
+		}
+		col := l.Columns[i]
+		g, q, n, in := col.Group, col.Qualifier, col.SlotIndex, col.Input
+		f := ColumnFix{Role: col.Role, Group: &g, Qualifier: &q, SlotIndex: &n, Input: &in, Type: col.Implied, Place: col.Place}
+		if col.Role == RoleFlag {
+			k, inv := col.Kind, col.Inverted
+			f.Kind, f.Inverted, f.Convention = &k, &inv, col.Convention
+		}
+		c.Columns[l.Headers[i]] = f
+	}
+	return c
+}

@@ -1,0 +1,165 @@
+package layout
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
+)
+
+// The quick filters are the domain's words (jobs.QuickFilter); here are
+// their rules.
+//
+// "matched" is a row filter: it keeps the rows whose match status says the
+// person was found (an unknown status is not kept). The others are phone
+// filters: in each row they keep only the phones that pass, and drop the
+// row when no phone is left (a row with no phone at all is dropped too):
+//
+//   - "mobile": the phone is a mobile (by its type column, or its column's
+//     name such as "Mobile 2");
+//   - "not-dnc": every DNC flag reported for the phone (federal, state,
+//     internal, combined) is clean, and at least the federal one (or a
+//     combined verdict) is reported: unknown is not clean;
+//   - "not-litigator": its litigator flag (or a combined verdict) is clean;
+//   - "callable": the phone may be called (Callability): a valid number,
+//     clean on every list the call depends on.
+//
+// Row-level flags (a "Litigator" column that names no phone) are flags of
+// every phone of the row, so phone filters read them phone by phone.
+
+// PhoneLevel reports whether the filter keeps phones (rather than rows).
+func PhoneLevel(f jobs.QuickFilter) bool { return f != jobs.QuickMatched }
+
+// ParseFilters reads a comma-separated list of filter names ("matched,
+// mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".
+func ParseFilters(s string) ([]jobs.QuickFilter, error) {
+	var out []jobs.QuickFilter
+	for _, p := range strings.Split(s, ",") {
+		p = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-")
+		if p == "" {
+			continue
+		}
+		f := jobs.QuickFilter(p)
+		if !slices.Contains(jobs.QuickFilters, f) {
+			return nil, fmt.Errorf("layout: unknown filter %q (want %s)", p, filterNames())
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+func filterNames() string {
+	s := make([]string, len(jobs.QuickFilters))
+	for i, f := range jobs.QuickFilters {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// CannotFilterError says why a filter cannot apply to a layout.
+type CannotFilterError struct {
+	Filter jobs.QuickFilter
+	Why    string
+}
+
+func (e *CannotFilterError) Error() string {
+	return fmt.Sprintf("the %q filter cannot apply: %s", e.Filter, e.Why)
+}
+
+// Check tells whether the filters can apply to rows of this layout read with
+// join (nil: the file's own flags only). A filter that cannot apply is an
+// error saying why (every such filter, joined), never a silently empty view.
+func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
+	reports := l.Reports
+	if join != nil {
+		reports |= join.Reports()
+	}
+	typed := false
+	for _, s := range l.Slots {
+		if s.Type >= 0 || s.Implied != "" {
+			typed = true
+		}
+	}
+	var errs []error
+	for _, f := range fs {
+		why := ""
+		switch {
+		case !slices.Contains(jobs.QuickFilters, f):
+			why = "no such filter"
+		case f == jobs.QuickMatched && l.Match < 0:
+			why = "the result has no match status column"
+		case PhoneLevel(f) && len(l.Slots) == 0:
+			why = "the result has no phone column"
+		case f == jobs.QuickMobile && !typed:
+			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
+		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && !reports.Has(Federal) && !reports.Has(Combined):
+			why = "the result has no DNC flags: scrub its phones first"
+		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
+			why = "the result has no litigator flag: scrub its phones first"
+		}
+		if why != "" {
+			errs = append(errs, &CannotFilterError{Filter: f, Why: why})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+const (
+	dncBlocks = BlockFederal | BlockState | BlockInternal | BlockCombined | BlockUnknownDNC | BlockUnknownState |
+		BlockUnknownInternal
+	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator
+)
+
+// Passes reports whether a phone passes a phone filter.
+func Passes(f jobs.QuickFilter, p *Phone) bool {
+	switch f {
+	case jobs.QuickMobile:
+		return p.Type == Mobile
+	case jobs.QuickNotDNC:
+		return p.Block&dncBlocks == 0
+	case jobs.QuickNotLitigator:
+		return p.Block&litigatorBlocks == 0
+	case jobs.QuickCallable:
+		return p.Block == 0
+	}
+	return true
+}
+
+// Keep applies the filters to a row: the row filter decides on the row,
+// the phone filters drop the phones that fail them from row.Phones. It
+// reports whether the row is kept (a row left with no phone is not, when a
+// phone filter is given).
+func Keep(row *Row, fs []jobs.QuickFilter) bool {
+	phones := false
+	for _, f := range fs {
+		if f == jobs.QuickMatched {
+			if row.Match != Matched {
+				return false
+			}
+			continue
+		}
+		phones = true
+	}
+	if !phones {
+		return true
+	}
+	kept := row.Phones[:0]
+	for i := range row.Phones {
+		ok := true
+		for _, f := range fs {
+			if PhoneLevel(f) && !Passes(f, &row.Phones[i]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, row.Phones[i])
+		}
+	}
+	row.Phones = kept
+	return len(kept) > 0
+}

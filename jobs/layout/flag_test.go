@@ -1,0 +1,195 @@
+package layout
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestFlagSpellings(t *testing.T) {
+	tests := []struct {
+		conv     Convention
+		kind     FlagKind
+		inverted bool
+		values   []string
+		want     Flag
+		invalid  bool
+	}{
+		{ConvFlag, Federal, false, []string{"true", "TRUE", "yes", "Yes", "Y", "y", "1", "t", "T", " yes "}, Flagged, false},
+		{ConvFlag, Federal, false, []string{"false", "False", "no", "NO", "N", "n", "0", "f", "F"}, Clean, false},
+		{ConvFlag, Litigator, false, []string{"", " ", "?", "unknown", "N/A", "null", "-", "error", "pending", "maybe", "2", "x", "Z"}, Unknown, false},
+		{ConvFlag, Federal, false, []string{"DNC", "Do Not Call", "on list", "Listed", "Federal DNC", "blocked"}, Flagged, false},
+		{ConvFlag, Combined, false, []string{"Clean", "OK", "safe", "Not Listed", "no match"}, Clean, false},
+		{ConvFlag, Litigator, false, []string{"litigator", "TCPA", "Known Litigator"}, Flagged, false},
+		{ConvFlag, Federal, false, []string{"invalid", "Disconnected"}, Flagged, true},
+		// "Callable: Yes" means clean.
+		{ConvFlag, Combined, true, []string{"Yes", "true", "1"}, Clean, false},
+		{ConvFlag, Combined, true, []string{"No", "false", "0", "DNC"}, Flagged, false},
+		{ConvFlag, Combined, true, []string{"", "?"}, Unknown, false},
+		// Marks: X is flagged, and a blank stays unknown.
+		{ConvMarks, Litigator, false, []string{"X", "x", "✓", "*"}, Flagged, false},
+		{ConvMarks, Litigator, false, []string{"", " "}, Unknown, false},
+		// DNC.com result codes.
+		{ConvCodes, Combined, false, []string{"C", "c", "W", "Y", "E", "G", "R"}, Clean, false},
+		{ConvCodes, Combined, false, []string{"D", "P", "B", "L", "F", "X", "O", "H", "V"}, Flagged, false},
+		{ConvCodes, Combined, false, []string{"I", "M", "S"}, Flagged, true},
+		{ConvCodes, Combined, false, []string{"T", "Q", "", "?"}, Unknown, false},
+		// In a yes/no column the letters are booleans, not codes: Y is
+		// flagged (a code Y would be a clean VoIP number).
+		{ConvFlag, Federal, false, []string{"Y"}, Flagged, false},
+		// State lists: a state code is flagged, Oklahoma included.
+		{ConvStates, State, false, []string{"TX", "tx", "TX;FL", "OK", "IN"}, Flagged, false},
+		{ConvStates, State, false, []string{"no", "N", "0"}, Clean, false},
+		{ConvStates, State, false, []string{"", "?", "XX"}, Unknown, false},
+		// Number status.
+		{ConvFlag, Number, false, []string{"ok", "valid", "active"}, Clean, false},
+		{ConvFlag, Number, false, []string{"invalid", "malformed", "disconnected"}, Flagged, true},
+		{ConvFlag, Number, true, []string{"Y", "yes"}, Clean, false},
+	}
+	for _, tt := range tests {
+		for _, v := range tt.values {
+			r := readFlagValue(tt.conv, tt.kind, tt.inverted, v)
+			if r.flag != tt.want || r.invalid != tt.invalid {
+				t.Errorf("%s %s inverted=%v %q: %s invalid=%v, want %s invalid=%v", tt.conv, tt.kind, tt.inverted, v,
+					r.flag, r.invalid, tt.want, tt.invalid)
+			}
+		}
+	}
+}
+
+// Every documented code is read as documented.
+func TestCodesTable(t *testing.T) {
+	for _, c := range Codes {
+		r := readFlagValue(ConvCodes, Combined, false, c.Code)
+		got := r.flag.String()
+		if r.invalid {
+			got = "invalid"
+		}
+		if got != c.Reads || r.meaning != c.Meaning {
+			t.Errorf("code %s: %s (%q), want %s", c.Code, got, r.meaning, c.Reads)
+		}
+	}
+}
+
+func flagsOf(pairs ...any) Flags {
+	var f Flags
+	for i := 0; i < len(pairs); i += 2 {
+		f.Set(pairs[i].(FlagKind), pairs[i+1].(Flag))
+	}
+	return f
+}
+
+func TestCallability(t *testing.T) {
+	tests := []struct {
+		name  string
+		valid bool
+		flags Flags
+		want  Block
+	}{
+		{"clean federal and litigator", true, flagsOf(Federal, Clean, Litigator, Clean), 0},
+		{"clean on every list", true, flagsOf(Federal, Clean, State, Clean, Litigator, Clean, Internal, Clean), 0},
+		{"combined verdict clean", true, flagsOf(Combined, Clean), 0},
+		{"invalid", false, flagsOf(Federal, Clean, Litigator, Clean), BlockInvalid},
+		{"service says invalid", true, flagsOf(Federal, Clean, Litigator, Clean, Number, Flagged), BlockInvalid},
+		{"federal", true, flagsOf(Federal, Flagged, Litigator, Clean), BlockFederal},
+		{"state", true, flagsOf(Federal, Clean, State, Flagged, Litigator, Clean), BlockState},
+		{"litigator", true, flagsOf(Federal, Clean, Litigator, Flagged), BlockLitigator},
+		{"internal", true, flagsOf(Federal, Clean, Litigator, Clean, Internal, Flagged), BlockInternal},
+		{"combined", true, flagsOf(Combined, Flagged), BlockCombined},
+		{"federal unknown", true, flagsOf(Federal, Unknown, Litigator, Clean), BlockUnknownDNC},
+		{"state unknown", true, flagsOf(Federal, Clean, State, Unknown, Litigator, Clean), BlockUnknownState},
+		{"no litigator flag", true, flagsOf(Federal, Clean), BlockUnknownLitigator},
+		{"no DNC flag", true, flagsOf(Litigator, Clean), BlockUnknownDNC},
+		{"no flags", true, Flags{}, BlockUnknownDNC | BlockUnknownLitigator},
+		{"combined unknown", true, flagsOf(Combined, Unknown), BlockUnknownDNC | BlockUnknownLitigator},
+		{"combined clean, federal unknown", true, flagsOf(Combined, Clean, Federal, Unknown), BlockUnknownDNC},
+		{"invalid and not checked", false, Flags{}, BlockInvalid},
+		{"several", false, flagsOf(Federal, Flagged, Litigator, Flagged), BlockInvalid | BlockFederal | BlockLitigator},
+	}
+	for _, tt := range tests {
+		if got := Callability(tt.valid, tt.flags); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	if s := (BlockFederal | BlockUnknownLitigator).String(); s != "federal DNC, litigator unknown" {
+		t.Errorf("block words %q", s)
+	}
+}
+
+// Every combination of readings of every list: a phone is callable only
+// when it is valid and every list the call depends on answered clean.
+func TestCallableNeverUnknownOrFlagged(t *testing.T) {
+	vals := []Flag{Unknown, Clean, Flagged}
+	n := 0
+	for mask := Kinds(0); mask < 1<<numKinds; mask++ {
+		var combos func(k FlagKind, f Flags)
+		combos = func(k FlagKind, f Flags) {
+			if k == numKinds {
+				for _, valid := range []bool{false, true} {
+					n++
+					b := Callability(valid, f)
+					clean := valid
+					for _, kk := range f.Has.List() {
+						if f.Of(kk) != Clean && (kk != Number || f.Of(kk) == Flagged) {
+							clean = false
+						}
+					}
+					dnc := f.Has.Has(Federal) || f.Has.Has(Combined)
+					lit := f.Has.Has(Litigator) || f.Has.Has(Combined)
+					if (b == 0) != (clean && dnc && lit) {
+						t.Fatalf("valid=%v flags %s: %s", valid, mustJSON(f), b)
+					}
+				}
+				return
+			}
+			if !mask.Has(k) {
+				combos(k+1, f)
+				return
+			}
+			for _, v := range vals {
+				g := f
+				g.Set(k, v)
+				combos(k+1, g)
+			}
+		}
+		combos(0, Flags{})
+	}
+	if n < 1000 {
+		t.Fatalf("only %d combinations", n)
+	}
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func TestMergeFlags(t *testing.T) {
+	for _, tt := range []struct{ a, b, want Flag }{
+		{Unknown, Clean, Clean}, {Clean, Unknown, Clean}, {Clean, Flagged, Flagged}, {Flagged, Clean, Flagged},
+		{Unknown, Unknown, Unknown}, {Unknown, Flagged, Flagged},
+	} {
+		if got := flagsOf(Federal, tt.a).Merge(flagsOf(Federal, tt.b)).Of(Federal); got != tt.want {
+			t.Errorf("merge(%s, %s) = %s, want %s", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if f := flagsOf(Federal, Clean).Merge(flagsOf(Litigator, Flagged)); f.Of(Federal) != Clean || f.Of(Litigator) != Flagged || f.Has.Has(State) {
+		t.Errorf("merged %s", mustJSON(f))
+	}
+	// A joined DNC result overrides, except that flagged stays flagged.
+	for _, tt := range []struct{ own, joined, want Flag }{
+		{Clean, Unknown, Unknown}, {Clean, Flagged, Flagged}, {Flagged, Clean, Flagged}, {Unknown, Clean, Clean},
+	} {
+		if got := flagsOf(Federal, tt.own).Override(flagsOf(Federal, tt.joined)).Of(Federal); got != tt.want {
+			t.Errorf("override(%s, %s) = %s, want %s", tt.own, tt.joined, got, tt.want)
+		}
+	}
+	if f := flagsOf(Federal, Clean, Litigator, Clean).Override(flagsOf(Federal, Clean)); f.Of(Litigator) != Clean {
+		t.Errorf("a list the join does not report was lost: %s", mustJSON(f))
+	}
+	if got := mustJSON(flagsOf(Federal, Clean, Litigator, Flagged)); got != `{"federal":"clean","litigator":"flagged"}` {
+		t.Errorf("JSON %s", got)
+	}
+}

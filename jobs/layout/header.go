@@ -1,0 +1,407 @@
+package layout
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// class is what a word of a header name says about its column.
+type class uint8
+
+const (
+	cNone       class = iota // a word with no meaning here (kept as a qualifier)
+	cPhone                   // phone, telephone, tel
+	cTypeWord                // mobile, cell, wireless, landline, home, voip, work: a kind of phone
+	cType                    // type, kind: the column holds a phone's kind
+	cDNC                     // dnc, do not call
+	cFederal                 // federal, national
+	cState                   // state: an address part, or with dnc the state list
+	cLitigator               // litigator, tcpa, blacklist
+	cInternal                // internal, project, company (with dnc: the caller's own list)
+	cCallable                // callable, ok to call: a verdict whose "yes" means clean
+	cCode                    // code, result, status, disposition: a verdict column
+	cMatch                   // match, matched, hit, found
+	cFirst                   // first name
+	cLast                    // last name, surname
+	cMiddle                  // middle name
+	cName                    // name, full name
+	cGroup                   // owner, contact, person: whose phones and names
+	cEmail                   // email
+	cStreet                  // street, address line
+	cAddress                 // address
+	cCity                    // city
+	cZip                     // zip, postal code
+	cFull                    // full (a whole address on one line)
+	cProperty                // property, site, situs: the property address
+	cMailing                 // mailing: the owner's mailing address
+	cEntity                  // entity, corporate: a company owner
+	cNormalized              // normalized, formatted, e164: a cleaned copy of a phone
+	cValid                   // valid, connected, active: the number's own status
+	cInvalid                 // invalid, disconnected
+	cNotFlag                 // date, score, count, reason...: about a flag, not the flag
+	cInput                   // input, original: the person's own data echoed
+	cResult                  // result: the provider's column (result_phone_1)
+	cNot                     // not, non: negates a flag
+	cPrimary                 // primary, main, best
+	cAlt                     // alternate, other, additional, secondary
+)
+
+// words gives the class of a lower-case header word. Words not listed are
+// cNone; filler words are dropped before this table is read.
+var words = map[string]class{
+	"phone": cPhone, "phones": cPhone, "telephone": cPhone, "tel": cPhone, "ph": cPhone, "phn": cPhone,
+	"phonenumber": cPhone, "telno": cPhone,
+
+	"mobile": cTypeWord, "cell": cTypeWord, "cellular": cTypeWord, "cellphone": cTypeWord, "wireless": cTypeWord,
+	"mob": cTypeWord, "landline": cTypeWord, "residential": cTypeWord, "home": cTypeWord, "house": cTypeWord,
+	"wireline": cTypeWord, "voip": cTypeWord, "work": cTypeWord, "business": cTypeWord, "office": cTypeWord,
+
+	"type": cType, "kind": cType, "linetype": cType, "phonetype": cType,
+
+	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC,
+	"federal": cFederal, "national": cFederal, "fed": cFederal, "ftc": cFederal, "natl": cFederal,
+	"state":     cState,
+	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
+	"blacklist": cLitigator, "blacklisted": cLitigator, "plaintiff": cLitigator,
+	"internal": cInternal, "project": cInternal, "company": cInternal, "idnc": cInternal,
+	"callable": cCallable, "dialable": cCallable, "okcall": cCallable,
+	"code": cCode, "result": cCode, "status": cCode, "disposition": cCode, "verdict": cCode, "outcome": cCode,
+	"resultcode": cCode, "scrub": cCode,
+	"match": cMatch, "matched": cMatch, "hit": cMatch, "found": cMatch,
+
+	"first": cFirst, "fname": cFirst, "firstname": cFirst, "given": cFirst, "forename": cFirst,
+	"last": cLast, "lname": cLast, "lastname": cLast, "surname": cLast,
+	"middle": cMiddle, "mname": cMiddle, "middlename": cMiddle,
+	"name": cName, "fullname": cName,
+	"owner": cGroup, "contact": cGroup, "person": cGroup, "relative": cGroup, "resident": cGroup,
+	"associate": cGroup, "individual": cGroup,
+	"email": cEmail, "emails": cEmail, "emailaddress": cEmail,
+	"street": cStreet, "line": cStreet, "addr": cAddress, "address": cAddress, "address1": cStreet,
+	"city": cCity, "town": cCity,
+	"zip": cZip, "zipcode": cZip, "postal": cZip, "postcode": cZip, "zip5": cZip,
+	"full":     cFull,
+	"property": cProperty, "prop": cProperty, "site": cProperty, "situs": cProperty, "subject": cProperty,
+	"physical": cProperty,
+	"mailing":  cMailing, "mail": cMailing,
+	"entity": cEntity, "corporate": cEntity,
+	"normalized": cNormalized, "normalised": cNormalized, "formatted": cNormalized, "e164": cNormalized,
+	"standardized": cNormalized, "standardised": cNormalized, "digits": cNormalized,
+	"valid": cValid, "connected": cValid, "active": cValid, "reachable": cValid,
+	"invalid": cInvalid, "disconnected": cInvalid, "bad": cInvalid,
+	"date": cNotFlag, "dated": cNotFlag, "time": cNotFlag, "score": cNotFlag, "count": cNotFlag,
+	"reason": cNotFlag, "source": cNotFlag, "scrubbed": cNotFlag, "checked": cNotFlag, "expiry": cNotFlag,
+	"expires": cNotFlag, "updated": cNotFlag, "case": cNotFlag, "cases": cNotFlag, "risk": cNotFlag,
+	"confidence": cNotFlag, "since": cNotFlag, "seen": cNotFlag, "carrier": cNotFlag, "rank": cNotFlag,
+	"total": cNotFlag, "description": cNotFlag, "desc": cNotFlag, "notes": cNotFlag, "note": cNotFlag,
+	"input": cInput, "original": cInput, "orig": cInput, "uploaded": cInput,
+	"not": cNot, "non": cNot,
+	"primary": cPrimary, "main": cPrimary, "best": cPrimary,
+	"alternate": cAlt, "alt": cAlt, "other": cAlt, "additional": cAlt, "secondary": cAlt,
+}
+
+// filler words say nothing about a column.
+var filler = map[string]bool{
+	"is": true, "has": true, "the": true, "of": true, "on": true, "to": true, "a": true, "an": true,
+	"flag": true, "flagged": true, "indicator": true, "ind": true, "list": true, "registry": true,
+	"registered": true, "number": true, "num": true, "no": true, "nbr": true, "data": true, "y": true,
+	"n": true, "yn": true, "or": true, "and": true, "info": true, "value": true, "field": true,
+}
+
+// phrases are runs of words read as one.
+var phrases = []struct {
+	words []string
+	as    string
+}{
+	{[]string{"do", "not", "call"}, "dnc"},
+	{[]string{"dont", "call"}, "dnc"},
+	{[]string{"ok", "to", "call"}, "callable"},
+	{[]string{"okay", "to", "call"}, "callable"},
+	{[]string{"safe", "to", "call"}, "callable"},
+	{[]string{"can", "call"}, "callable"},
+	{[]string{"e", "mail"}, "email"},
+	{[]string{"vo", "ip"}, "voip"},
+	{[]string{"land", "line"}, "landline"},
+	{[]string{"line", "type"}, "type"},
+	{[]string{"zip", "code"}, "zip"},
+	{[]string{"post", "code"}, "zip"},
+	{[]string{"postal", "code"}, "zip"},
+	{[]string{"first", "name"}, "first"},
+	{[]string{"given", "name"}, "first"},
+	{[]string{"last", "name"}, "last"},
+	{[]string{"family", "name"}, "last"},
+	{[]string{"middle", "name"}, "middle"},
+	{[]string{"full", "name"}, "name"},
+	{[]string{"phone", "number"}, "phone"},
+	{[]string{"e", "164"}, "e164"},
+	{[]string{"in", "house"}, "internal"},
+	{[]string{"known", "litigator"}, "litigator"},
+	{[]string{"serial", "litigator"}, "litigator"},
+	{[]string{"result", "code"}, "resultcode"},
+	{[]string{"last", "seen"}, "seen"},
+	{[]string{"zip", "4"}, "plus4"},
+	{[]string{"zip", "plus", "4"}, "plus4"},
+	{[]string{"plus", "4"}, "plus4"},
+}
+
+// token is one word or number of a header name.
+type token struct {
+	word string
+	cls  class
+	num  int // the value of a number token; -1 for a word
+}
+
+// header is a column name read into what it says.
+type header struct {
+	raw    string
+	toks   []token
+	has    uint64 // bit c set when a word of class c is present
+	input  bool   // "Input Data: …", "Original …": the person's own column
+	result bool   // "result_…": the provider's column of that name
+
+	group    string // "owner 1", "contact 2"; "" for the main person
+	idx      int    // the number after a phone, kind or e-mail word; -1 none
+	line     int    // the number after an address word (address line 2); -1 none
+	qual     string // "mobile", "primary"...: what distinguishes a phone slot besides its number
+	implied  PhoneType
+	unknowns int // words of no class
+}
+
+func (h *header) is(c class) bool { return h.has&(1<<c) != 0 }
+
+func (h *header) any(cs ...class) bool {
+	for _, c := range cs {
+		if h.is(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// readHeader splits a header name into words and numbers (at spaces,
+// punctuation, underscores, lower-to-upper case changes and letter-digit
+// changes), reads known phrases, drops filler words and classifies the rest.
+func readHeader(raw string) header {
+	h := header{raw: raw, idx: -1, line: -1}
+	s := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
+	// "Input Data: First Name": a prefix before a colon marks input columns.
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		in, ok := false, true
+		for _, w := range splitWords(s[:i]) {
+			switch w {
+			case "input", "original", "orig", "uploaded", "your":
+				in = true
+			case "data", "field", "fields", "column":
+			default:
+				ok = false
+			}
+		}
+		in = in && ok
+		if in {
+			h.input = true
+			s = s[i+1:]
+		}
+	}
+	raws := splitWords(s)
+	if len(raws) > 0 && raws[0] == "result" && len(raws) > 1 {
+		h.result = true
+		raws = raws[1:]
+	}
+	raws = joinPhrases(raws)
+	groupWord := ""
+	var last class = cNone
+	for _, w := range raws {
+		if n, ok := number(w); ok {
+			h.toks = append(h.toks, token{word: w, num: n})
+			switch last {
+			case cGroup:
+				if groupWord != "" && h.group == "" {
+					h.group = groupWord + " " + w
+				}
+			case cFirst, cLast, cMiddle, cName:
+				if h.group == "" {
+					h.group = "owner " + w
+				}
+			case cStreet, cAddress:
+				h.line = n
+			case cZip:
+				h.line = n
+			default:
+				if h.idx < 0 {
+					h.idx = n
+				}
+			}
+			continue
+		}
+		if filler[w] {
+			continue
+		}
+		c := words[w]
+		if c == cInput && len(h.toks) == 0 {
+			h.input = true
+			continue
+		}
+		h.toks = append(h.toks, token{word: w, cls: c, num: -1})
+		h.has |= 1 << c
+		switch c {
+		case cNone:
+			h.unknowns++
+		case cGroup:
+			groupWord = canonicalGroup(w)
+		case cTypeWord:
+			h.implied = impliedType(w)
+			h.qual = string(h.implied)
+		case cPrimary:
+			h.qual = "primary"
+		case cAlt:
+			if h.qual == "" {
+				h.qual = "other"
+			}
+		}
+		last = c
+	}
+	if groupWord != "" && h.group == "" {
+		h.group = groupWord + " 1"
+	}
+	if h.group == "owner 1" {
+		h.group = "" // the first owner is the row's main person
+	}
+	return h
+}
+
+func canonicalGroup(w string) string {
+	switch w {
+	case "owner":
+		return "owner"
+	case "contact", "person", "individual":
+		return "contact"
+	}
+	return w
+}
+
+// impliedType is the kind of phone a header word names.
+func impliedType(w string) PhoneType {
+	switch w {
+	case "mobile", "cell", "cellular", "cellphone", "wireless", "mob":
+		return Mobile
+	case "landline", "residential", "home", "house", "wireline":
+		return Landline
+	case "voip":
+		return VoIP
+	case "work", "business", "office":
+		return Work
+	}
+	return ""
+}
+
+func number(w string) (int, bool) {
+	if w == "" || len(w) > 4 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(w[i]-'0')
+	}
+	return n, true
+}
+
+// splitWords lower-cases s and splits it into runs of letters and runs of
+// digits, also where lower case turns to upper (PhoneType) and where a run
+// of capitals gives way to a capitalised word (DNCStatus).
+func splitWords(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r):
+			if len(cur) > 0 {
+				p := cur[len(cur)-1]
+				switch {
+				case unicode.IsDigit(p):
+					flush()
+				case unicode.IsLower(p) && unicode.IsUpper(r):
+					flush()
+				case unicode.IsUpper(p) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+					flush()
+				}
+			}
+			cur = append(cur, r)
+		case unicode.IsDigit(r):
+			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
+				flush()
+			}
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func joinPhrases(ws []string) []string {
+	out := ws[:0:0]
+	for i := 0; i < len(ws); {
+		matched := false
+		for _, p := range phrases {
+			if i+len(p.words) <= len(ws) && equalWords(ws[i:i+len(p.words)], p.words) {
+				out = append(out, p.as)
+				i += len(p.words)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, ws[i])
+			i++
+		}
+	}
+	return out
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// normHeader is a header as the signature sees it: lower case, spaces
+// trimmed and collapsed, no byte-order mark.
+func normHeader(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	if isPlainLower(s) {
+		return s
+	}
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+func isPlainLower(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	prevSpace := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' || c < ' ' {
+			return false
+		}
+		if c == ' ' && prevSpace {
+			return false
+		}
+		prevSpace = c == ' '
+	}
+	return true
+}

@@ -1,0 +1,102 @@
+package layout
+
+import (
+	"time"
+)
+
+// Source is a DNC result whose flags a FlagIndex holds.
+type Source struct {
+	Name string    `json:"name"` // the file or job, as shown to the person
+	Date time.Time `json:"date"` // when it was scrubbed: the newest source wins
+}
+
+// FlagIndex maps numbers (phone.Key) to their flags from one or more DNC
+// results in any layout, to apply them to a trace result's phones
+// (scrub-from-trace). When several results have a number, the newest
+// (by Source.Date, then the one added last) wins whole; within one result,
+// rows of the same number are merged (flagged wins).
+type FlagIndex struct {
+	m       map[uint64]joinEntry
+	sources []Source
+	reports Kinds
+}
+
+type joinEntry struct {
+	flags Flags
+	src   int32
+}
+
+// NewFlagIndex returns an empty index.
+func NewFlagIndex() *FlagIndex { return &FlagIndex{m: map[uint64]joinEntry{}} }
+
+// AddSource registers a DNC result read with layout l and returns its id
+// for AddRow.
+func (x *FlagIndex) AddSource(s Source, l *Layout) int {
+	x.sources = append(x.sources, s)
+	x.reports |= l.Reports
+	return len(x.sources) - 1
+}
+
+// AddRow adds the valid phones of a row of source src (read without a
+// join).
+func (x *FlagIndex) AddRow(src int, row *Row) {
+	for i := range row.Phones {
+		p := &row.Phones[i]
+		if p.Key == 0 {
+			continue
+		}
+		x.add(src, p.Key, p.Flags)
+	}
+}
+
+func (x *FlagIndex) add(src int, key uint64, f Flags) {
+	old, ok := x.m[key]
+	switch {
+	case !ok || x.newer(src, int(old.src)):
+		x.m[key] = joinEntry{flags: f, src: int32(src)}
+	case int(old.src) == src:
+		old.flags = old.flags.Merge(f)
+		x.m[key] = old
+	}
+}
+
+// newer reports whether source a wins over source b.
+func (x *FlagIndex) newer(a, b int) bool {
+	da, db := x.sources[a].Date, x.sources[b].Date
+	if !da.Equal(db) {
+		return da.After(db)
+	}
+	return a > b
+}
+
+// Lookup returns the flags of a number and the result they come from.
+func (x *FlagIndex) Lookup(key uint64) (Flags, Source, bool) {
+	e, ok := x.m[key]
+	if !ok {
+		return Flags{}, Source{}, false
+	}
+	return e.flags, x.sources[e.src], true
+}
+
+// notFound are the flags of a number no DNC result holds: unknown on the
+// registries and the litigator list.
+var notFound = Flags{Has: Kinds(0).with(Federal).with(Litigator)}
+
+func (x *FlagIndex) flagsOf(key uint64) Flags {
+	if key == 0 {
+		return Flags{}
+	}
+	if e, ok := x.m[key]; ok {
+		return e.flags
+	}
+	return notFound
+}
+
+// Reports are the lists the index's results answer.
+func (x *FlagIndex) Reports() Kinds { return x.reports }
+
+// Len is the number of numbers held.
+func (x *FlagIndex) Len() int { return len(x.m) }
+
+// Sources are the results added, in order.
+func (x *FlagIndex) Sources() []Source { return x.sources }

@@ -1,0 +1,241 @@
+package layout
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+func indexOf(t *testing.T, files ...string) *FlagIndex {
+	t.Helper()
+	x := NewFlagIndex()
+	day := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	for i, f := range files {
+		l, rows, _ := detectFixture(t, f, Options{})
+		src := x.AddSource(Source{Name: f, Date: day.AddDate(0, 0, i)}, l)
+		rd := l.NewReader(nil)
+		var row Row
+		for _, rec := range rows {
+			rd.Read(rec, &row)
+			x.AddRow(src, &row)
+		}
+	}
+	return x
+}
+
+// A trace without flags takes them from DNC results in any layout; a phone
+// no result holds is unknown, never callable.
+func TestJoinTraceWithDNCResults(t *testing.T) {
+	tr, rows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	for _, dnc := range []string{"skipdesk_dnc.csv", "dnc_vendor_yn.csv", "dnc_vendor_codes.csv", "invented_scrub.csv"} {
+		x := indexOf(t, dnc)
+		if err := tr.Check(x, jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator); err != nil {
+			t.Errorf("%s: %v", dnc, err)
+		}
+		rd := tr.NewReader(x)
+		var row Row
+		for _, rec := range rows {
+			rd.Read(rec, &row)
+			for _, p := range row.Phones {
+				f, _, found := x.Lookup(p.Key)
+				switch {
+				case !found && p.Callable():
+					t.Errorf("%s: %s is in no DNC result but callable", dnc, p.Display())
+				case !found && p.Block&(BlockUnknownDNC|BlockUnknownLitigator) != BlockUnknownDNC|BlockUnknownLitigator:
+					t.Errorf("%s: %s not found: %s", dnc, p.Display(), p.Block)
+				case found && p.Callable() != (Callability(true, f) == 0):
+					t.Errorf("%s: %s joined %s, own reading %s", dnc, p.Display(), p.Block, Callability(true, f))
+				}
+			}
+		}
+	}
+	x := indexOf(t, "dnc_vendor_yn.csv")
+	rd := tr.NewReader(x)
+	var row Row
+	rd.Read(rows[0], &row)
+	var got []string
+	for _, p := range row.Phones {
+		got = append(got, p.Digits()[6:]+" "+p.Block.String())
+	}
+	want := []string{"0101 callable", "0101 callable", "0113 DNC unknown, litigator unknown", "0102 federal DNC"}
+	if !slices.Equal(got, want) {
+		t.Errorf("row 1 joined: %q, want %q", got, want)
+	}
+}
+
+// The newest DNC result wins, whole; within one result, flagged wins.
+func TestJoinNewestWins(t *testing.T) {
+	x := NewFlagIndex()
+	l := Detect([]string{"Phone", "DNC", "Litigator"}, nil, Options{})
+	old := x.AddSource(Source{Name: "old", Date: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}, l)
+	newer := x.AddSource(Source{Name: "new", Date: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}, l)
+	older := x.AddSource(Source{Name: "older", Date: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}, l)
+	k := phone.Key("5125550101")
+	x.add(old, k, flagsOf(Federal, Flagged, Litigator, Clean))
+	x.add(newer, k, flagsOf(Federal, Clean, Litigator, Clean))
+	x.add(older, k, flagsOf(Federal, Flagged, Litigator, Flagged))
+	f, src, ok := x.Lookup(k)
+	if !ok || src.Name != "new" || Callability(true, f) != 0 {
+		t.Errorf("lookup: %s from %q", mustJSON(f), src.Name)
+	}
+	x.add(newer, k, flagsOf(Litigator, Flagged))
+	if f, _, _ := x.Lookup(k); f.Of(Litigator) != Flagged || f.Of(Federal) != Clean {
+		t.Errorf("same source merged: %s", mustJSON(f))
+	}
+	if _, _, ok := x.Lookup(phone.Key("5125550199")); ok || x.Len() != 1 {
+		t.Error("a number never added was found")
+	}
+}
+
+func TestCorrection(t *testing.T) {
+	h, rows := readFixture(t, "invented_scrub.csv")
+	l := Detect(h, rows, Options{})
+	if l.Sure() {
+		t.Fatal("the marks column was not asked about")
+	}
+	js := `{"signature": "` + l.Signature + `", "values": {"known litigator": {"X": "flagged", "blank": "clean"}},
+		"columns": {"Lead #": {"role": "other"}, "Carrier Type": {"role": "phone_type"}}}`
+	c, err := ParseCorrection([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := Detect(h, rows, Options{Correction: c})
+	if !l2.Sure() || !l2.Corrected {
+		t.Errorf("questions after the correction: %+v", l2.Questions)
+	}
+	var got []string
+	for _, ps := range readAll(t, l2, rows, nil) {
+		got = append(got, strings.Join(ps, ";"))
+	}
+	want := []string{"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC", "(214) 555-0103 voip litigator",
+		"(512) 555-0104 mobile state DNC", "(512) 555-0106 landline state DNC"}
+	if !slices.Equal(got, want) {
+		t.Errorf("read with the correction:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+	// A correction survives JSON, and can move a column to another role.
+	b, _ := json.Marshal(c)
+	c2, err := ParseCorrection(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Detect(h, rows, Options{Correction: c2}).Signature != c2.Signature {
+		t.Error("signature changed")
+	}
+	federal := Federal
+	move := &Correction{Columns: map[string]ColumnFix{"State DNC List": {Role: RoleOther}, "Known Litigator": {Role: RoleFlag, Kind: &federal}}}
+	l3 := Detect(h, rows, Options{Correction: move})
+	if l3.Reports.Has(State) || l3.Reports.Has(Litigator) || !l3.Reports.Has(Federal) {
+		t.Errorf("moved columns: reports %v", l3.Reports.List())
+	}
+	if _, err := ParseCorrection([]byte(`{"columns": {"A": {"role": "wizard"}}}`)); err == nil {
+		t.Error("unknown role accepted")
+	}
+	if _, err := ParseCorrection([]byte(`{"colums": {}}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+	// A phone column detection missed, named by the person.
+	hl := []string{"Name", "Contact No"}
+	rs := [][]string{{"A", "5125550101"}}
+	if l := Detect(hl, rs, Options{}); len(l.Slots) != 0 {
+		t.Fatalf("%d slots before the correction", len(l.Slots))
+	}
+	mobile := &Correction{Columns: map[string]ColumnFix{"contact no": {Role: RolePhone, Type: Mobile}}}
+	lc := Detect(hl, rs, Options{Correction: mobile})
+	if len(lc.Slots) != 1 || lc.Slots[0].Implied != Mobile || !lc.Columns[1].Corrected {
+		t.Errorf("slots %+v", lc.Slots)
+	}
+	if start := l.CorrectionFor("State DNC List"); start.Columns["State DNC List"].Role != RoleFlag ||
+		*start.Columns["State DNC List"].Kind != State {
+		t.Errorf("CorrectionFor: %+v", start.Columns)
+	}
+}
+
+func TestTallyAndSummary(t *testing.T) {
+	_, _, s := detectFixture(t, "dnc_vendor_yn.csv", Options{})
+	var lines []string
+	for _, r := range s.Readings {
+		lines = append(lines, r.String())
+	}
+	want := []string{
+		"LINE_TYPE: Wireless → mobile 4, Landline → landline 2, VoIP → voip 1, Unknown → unknown 1",
+		"DNC_FEDERAL: Y → flagged 1, N → clean 6, ? → unknown 1",
+		"DNC_STATE: Y → flagged 1, N → clean 6, (blank) → unknown 1",
+		"LITIGATOR: Y → flagged 1, N → clean 6, ? → unknown 1",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("readings:\n %s\nwant\n %s", strings.Join(lines, "\n "), strings.Join(want, "\n "))
+	}
+	if s.Rows != 8 || s.Phones.Valid != 7 || s.Phones.Invalid != 1 {
+		t.Errorf("rows %d, phones %+v", s.Rows, s.Phones)
+	}
+	text := s.Text()
+	for _, w := range []string{"DNC scrub result, 8 rows", `Phone: "PHONE"; type "LINE_TYPE"; flags "DNC_FEDERAL" federal DNC`,
+		"LITIGATOR: Y → flagged 1"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text lacks %q:\n%s", w, text)
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Layout struct {
+			Kind    string   `json:"kind"`
+			Reports []string `json:"reports"`
+			Columns []struct {
+				Header string `json:"header"`
+				Role   string `json:"role"`
+				Kind   string `json:"kind"`
+			} `json:"columns"`
+		} `json:"layout"`
+		Readings []Reading `json:"readings"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Layout.Kind != "dnc" || !slices.Equal(back.Layout.Reports, []string{"federal", "state", "litigator"}) ||
+		back.Layout.Columns[4].Kind != "litigator" || back.Layout.Columns[0].Kind != "" || len(back.Readings) != 4 {
+		t.Errorf("JSON: %s", b)
+	}
+	// The tally stays bounded on a column of free text.
+	l := Detect([]string{"Phone", "DNC"}, nil, Options{})
+	tl := l.NewTally()
+	for i := range 1000 {
+		tl.Add([]string{"5125550101", strings.Repeat("x", i%200+2)})
+	}
+	r := tl.Readings()[0]
+	if len(r.Values) != maxDistinct || r.OtherCount != 1000-maxDistinct*5 {
+		t.Errorf("%d values, %d other", len(r.Values), r.OtherCount)
+	}
+}
+
+// A trace's own clean flags do not make a phone callable once a DNC result
+// is joined that does not have the number, or does not know.
+func TestJoinOverridesOwnFlags(t *testing.T) {
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	x := NewFlagIndex()
+	d := Detect([]string{"PHONE", "DNC", "LITIGATOR"}, nil, Options{})
+	src := x.AddSource(Source{Name: "scrub"}, d)
+	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean))
+	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean))
+	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean))
+	var got []string
+	for _, p := range readAll(t, l, rows[2:3], x)[0] {
+		got = append(got, p)
+	}
+	want := []string{
+		"(512) 555-0104 mobile DNC unknown", "(512) 555-0105 mobile callable",
+		"(512) 555-0106 landline DNC unknown, litigator unknown", // in no DNC result
+		"(512) 555-0109 mobile federal DNC",                      // flagged by the trace stays flagged
+		"(512) 555-0110 landline DNC unknown, litigator unknown",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("joined:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+}

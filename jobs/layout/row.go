@@ -1,0 +1,269 @@
+package layout
+
+import (
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// Row is one row of a result read through its layout.
+type Row struct {
+	People   []Name
+	Emails   []string
+	Property Address
+	Mailing  Address
+	Match    Match
+	Entity   Flag // Flagged: the owner is a company; Unknown when not said
+	Phones   []Phone
+}
+
+// Name is a person's names as the row gives them.
+type Name struct {
+	Group string
+	First string
+	Last  string
+	Full  string
+}
+
+// String is the full name, or first and last joined.
+func (n Name) String() string {
+	if n.Full != "" {
+		return n.Full
+	}
+	return strings.TrimSpace(n.First + " " + n.Last)
+}
+
+// Address is an address as the row gives it.
+type Address struct {
+	Street, Street2, City, State, Zip, Full string
+}
+
+// String is the address on one line.
+func (a Address) String() string {
+	if a.Street == "" && a.City == "" && a.Full != "" {
+		return a.Full
+	}
+	var parts []string
+	street := strings.TrimSpace(a.Street + " " + a.Street2)
+	for _, p := range []string{street, a.City, strings.TrimSpace(a.State + " " + a.Zip)} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Phone is one phone of a row.
+type Phone struct {
+	Slot  int    // index in Layout.Slots
+	Raw   string // the number as the file writes it
+	Key   uint64 // the 10 digits as an integer (phone.Key); 0 when not a valid number
+	Type  PhoneType
+	Flags Flags
+	Block Block // why it may not be called; 0 when it may
+}
+
+// Valid reports a valid 10-digit number.
+func (p Phone) Valid() bool { return p.Key != 0 }
+
+// Callable reports whether the phone may be called: valid, and clean on
+// every list the call depends on (see Callability).
+func (p Phone) Callable() bool { return p.Block == 0 }
+
+// Digits are the 10 digits of a valid number, "" otherwise.
+func (p Phone) Digits() string {
+	if p.Key == 0 {
+		return ""
+	}
+	return phone.KeyDigits(p.Key)
+}
+
+// Display is the number as shown: "(512) 555-0162", or the raw text when it
+// is not a valid number.
+func (p Phone) Display() string {
+	if p.Key == 0 {
+		return strings.TrimSpace(p.Raw)
+	}
+	return phone.FormatKey(p.Key)
+}
+
+// Reason says why a number is not valid ("too short"), "" for a valid one.
+func (p Phone) Reason() string {
+	if p.Key != 0 {
+		return ""
+	}
+	if n := phone.Normalize(p.Raw); !n.Valid {
+		return n.Reason
+	}
+	return "the service reports it invalid"
+}
+
+// Reader reads rows through a layout. It keeps caches of the values it has
+// read: use one per goroutine.
+type Reader struct {
+	l     *Layout
+	join  *FlagIndex
+	flags []valueCache[valueReading] // by column
+	types []valueCache[PhoneType]
+	match valueCache[Match]
+}
+
+// NewReader returns a reader of rows in this layout. With join, the DNC
+// results' flags of each phone's number override the file's own (a phone
+// the file flags stays flagged); a number no DNC result holds is unknown
+// on the registries and the litigator list (never callable).
+func (l *Layout) NewReader(join *FlagIndex) *Reader {
+	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
+		types: make([]valueCache[PhoneType], len(l.Columns))}
+}
+
+// Layout is the reader's layout.
+func (r *Reader) Layout() *Layout { return r.l }
+
+func cell(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return rec[i]
+}
+
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// flagValue reads a value of flag column i (cached).
+func (r *Reader) flagValue(i int, v string) valueReading {
+	c := &r.flags[i]
+	if k := c.find(v); k >= 0 {
+		return c.vals[k]
+	}
+	x := r.l.readValue(i, v)
+	c.add(v, x)
+	return x
+}
+
+// readValue reads a value of flag column i, with the person's corrections.
+func (l *Layout) readValue(i int, v string) valueReading {
+	c := &l.Columns[i]
+	if fix, ok := l.values[i]; ok {
+		if f, ok := fix[fold(v)]; ok {
+			return valueReading{flag: f, known: true, meaning: "as corrected"}
+		}
+	}
+	return readFlagValue(c.Convention, c.Kind, c.Inverted, v)
+}
+
+func (r *Reader) typeValue(i int, v string) PhoneType {
+	c := &r.types[i]
+	if k := c.find(v); k >= 0 {
+		return c.vals[k]
+	}
+	t, _ := readType(v)
+	c.add(v, t)
+	return t
+}
+
+// Read reads rec into row, reusing row's slices.
+func (r *Reader) Read(rec []string, row *Row) {
+	row.People = row.People[:0]
+	r.readPeople(rec, row)
+	r.ReadPhones(rec, row)
+}
+
+// readPeople reads names, e-mails and addresses.
+func (r *Reader) readPeople(rec []string, row *Row) {
+	l := r.l
+	for _, p := range l.People {
+		n := Name{Group: p.Group, First: strings.TrimSpace(cell(rec, p.First)), Last: strings.TrimSpace(cell(rec, p.Last)),
+			Full: strings.TrimSpace(cell(rec, p.Full))}
+		if n.First != "" || n.Last != "" || n.Full != "" {
+			row.People = append(row.People, n)
+		}
+	}
+	row.Emails = row.Emails[:0]
+	for _, c := range l.Emails {
+		if v := strings.TrimSpace(cell(rec, c)); v != "" {
+			row.Emails = append(row.Emails, v)
+		}
+	}
+	row.Property = readAddress(rec, l.Property)
+	row.Mailing = readAddress(rec, l.Mailing)
+	row.Entity = Unknown
+	if l.Entity >= 0 {
+		switch f := fold(cell(rec, l.Entity)); {
+		case truthy[f]:
+			row.Entity = Flagged
+		case falsy[f]:
+			row.Entity = Clean
+		}
+	}
+}
+
+// ReadPhones reads only what the filters need: the match status and the
+// phones (row.People, Emails, the addresses and Entity are left as they
+// are).
+func (r *Reader) ReadPhones(rec []string, row *Row) {
+	l := r.l
+	row.Match = MatchUnknown
+	if l.Match >= 0 {
+		v := cell(rec, l.Match)
+		if k := r.match.find(v); k >= 0 {
+			row.Match = r.match.vals[k]
+		} else {
+			row.Match, _ = readMatch(v)
+			r.match.add(v, row.Match)
+		}
+	}
+	row.Phones = row.Phones[:0]
+	for j := range l.Slots {
+		s := &l.Slots[j]
+		num, raw := cell(rec, s.Number), ""
+		if s.Raw >= 0 {
+			raw = cell(rec, s.Raw)
+		}
+		if blank(num) && blank(raw) {
+			continue
+		}
+		p := Phone{Slot: j, Raw: num, Key: phone.Key(num)}
+		if !blank(raw) {
+			p.Raw = raw
+		}
+		if s.Type >= 0 {
+			p.Type = r.typeValue(s.Type, cell(rec, s.Type))
+		}
+		if p.Type == "" {
+			p.Type = s.Implied
+		}
+		for _, fc := range s.Flags {
+			x := r.flagValue(fc, cell(rec, fc))
+			if x.invalid {
+				// The service did not check the lists of a number it
+				// calls invalid ("I", "malformed").
+				p.Flags.Set(Number, Flagged)
+				p.Flags.Set(l.Columns[fc].Kind, Unknown)
+				continue
+			}
+			p.Flags.Set(l.Columns[fc].Kind, x.flag)
+		}
+		if r.join != nil {
+			p.Flags = p.Flags.Override(r.join.flagsOf(p.Key))
+		}
+		p.Block = Callability(p.Key != 0, p.Flags)
+		row.Phones = append(row.Phones, p)
+	}
+}
+
+func readAddress(rec []string, a AddressColumns) Address {
+	return Address{
+		Street: strings.TrimSpace(cell(rec, a.Street)), Street2: strings.TrimSpace(cell(rec, a.Street2)),
+		City: strings.TrimSpace(cell(rec, a.City)), State: strings.TrimSpace(cell(rec, a.State)),
+		Zip: strings.TrimSpace(cell(rec, a.Zip)), Full: strings.TrimSpace(cell(rec, a.Full)),
+	}
+}

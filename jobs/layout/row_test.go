@@ -1,0 +1,220 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
+)
+
+// phoneText writes a phone as "display type block".
+func phoneText(l *Layout, p Phone) string {
+	t := string(p.Type)
+	if t == "" {
+		t = "?"
+	}
+	return fmt.Sprintf("%s %s %s", p.Display(), t, p.Block)
+}
+
+func readAll(t *testing.T, l *Layout, rows [][]string, join *FlagIndex) [][]string {
+	t.Helper()
+	rd := l.NewReader(join)
+	var row Row
+	var out [][]string
+	for _, rec := range rows {
+		rd.Read(rec, &row)
+		var ps []string
+		for _, p := range row.Phones {
+			ps = append(ps, phoneText(l, p))
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+func TestReadPropStream(t *testing.T) {
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	got := readAll(t, l, rows, nil)
+	want := [][]string{
+		{"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC"},
+		// Row-level Litigator: Yes is every phone's; "?" is unknown.
+		{"(214) 555-0103 mobile litigator", "(214) 555-0107 voip litigator", "(214) 555-0108 landline litigator, DNC unknown"},
+		{"(512) 555-0104 mobile callable", "(512) 555-0105 mobile callable", "(512) 555-0106 landline callable",
+			"(512) 555-0109 mobile federal DNC", "(512) 555-0110 landline DNC unknown"},
+		// A blank Litigator is unknown, never clean.
+		{"(713) 555-0111 mobile litigator unknown"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d:\n %s\nwant\n %s", i+1, strings.Join(got[i], "\n "), strings.Join(want[i], "\n "))
+		}
+	}
+	var row Row
+	l.NewReader(nil).Read(rows[0], &row)
+	if len(row.People) != 2 || row.People[0].String() != "John Smith" || row.People[1].Group != "owner 2" ||
+		row.Property.String() != "12 Oak Ave, Austin, TX 78701" || row.Mailing.String() != "PO Box 14, Austin, TX 78701" ||
+		!slices.Equal(row.Emails, []string{"john@example.com"}) || row.Match != MatchUnknown {
+		t.Errorf("row 1 read as %+v", row)
+	}
+}
+
+func TestReadDNCResults(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"skipdesk_dnc.csv", []string{
+			"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC", "(214) 555-0103 voip litigator",
+			"(512) 555-0104 mobile callable", "555-0199 ? invalid number",
+		}},
+		{"dnc_vendor_yn.csv", []string{
+			"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC", "(214) 555-0103 voip litigator",
+			"(512) 555-0104 mobile state DNC", "(512) 555-0105 mobile DNC unknown", "(512) 555-0106 landline state DNC unknown",
+			"(512) 555-0109 mobile litigator unknown", "555-0199 ? invalid number",
+		}},
+		{"dnc_vendor_codes.csv", []string{
+			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator", "(214) 555-0103 voip DNC or litigator",
+			"(512) 555-0104 other callable", "(512) 555-0105 mobile DNC or litigator", "(512) 555-0106 voip callable",
+			"(512) 555-0109 ? invalid number", "(512) 555-0110 mobile DNC unknown, litigator unknown",
+		}},
+		{"invented_scrub.csv", []string{
+			// Known Litigator is marks: a blank is unknown until confirmed.
+			"(512) 555-0101 mobile litigator unknown", "(512) 555-0102 landline federal DNC, litigator unknown",
+			"(214) 555-0103 voip litigator", "(512) 555-0104 mobile state DNC, litigator unknown",
+			"(512) 555-0106 landline state DNC, litigator unknown",
+		}},
+	}
+	for _, tt := range tests {
+		l, rows, _ := detectFixture(t, tt.file, Options{})
+		var got []string
+		for _, ps := range readAll(t, l, rows, nil) {
+			got = append(got, strings.Join(ps, "; "))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s:\n %s\nwant\n %s", tt.file, strings.Join(got, "\n "), strings.Join(tt.want, "\n "))
+		}
+	}
+}
+
+// In every example file, a callable phone is a valid number that every list
+// the call depends on answered clean: never a flagged, unknown or invalid
+// one, whatever the spelling of its flags.
+func TestNoFixtureCallsAFlaggedPhone(t *testing.T) {
+	files := []string{"skipdesk_trace.csv", "skipdesk_dnc.csv", "propstream.csv", "dealmachine.csv", "tracerfy.csv",
+		"batchdata.csv", "dnc_vendor_yn.csv", "dnc_vendor_codes.csv", "invented_camel.csv", "invented_scrub.csv"}
+	callable := 0
+	for _, f := range files {
+		l, rows, _ := detectFixture(t, f, Options{})
+		rd := l.NewReader(nil)
+		var row Row
+		for _, rec := range rows {
+			rd.Read(rec, &row)
+			for _, p := range row.Phones {
+				if !p.Callable() {
+					continue
+				}
+				callable++
+				if !p.Valid() {
+					t.Errorf("%s: invalid %q callable", f, p.Raw)
+				}
+				for _, fc := range l.Slots[p.Slot].Flags {
+					x := l.readValue(fc, cell(rec, fc))
+					if x.flag != Clean && l.Columns[fc].Kind != Number {
+						t.Errorf("%s: %s callable with %s = %q", f, p.Display(), l.Headers[fc], cell(rec, fc))
+					}
+				}
+			}
+		}
+	}
+	if callable == 0 {
+		t.Fatal("no callable phone at all: the test proves nothing")
+	}
+}
+
+func TestFilters(t *testing.T) {
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	if err := l.Check(nil, jobs.QuickMobile, jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable); err != nil {
+		t.Fatal(err)
+	}
+	err := l.Check(nil, jobs.QuickMatched)
+	if err == nil || !strings.Contains(err.Error(), "match status") {
+		t.Errorf("matched on PropStream: %v", err)
+	}
+	run := func(fs ...jobs.QuickFilter) []string {
+		rd := l.NewReader(nil)
+		var row Row
+		var out []string
+		for i, rec := range rows {
+			rd.Read(rec, &row)
+			if !Keep(&row, fs) {
+				continue
+			}
+			var ps []string
+			for _, p := range row.Phones {
+				ps = append(ps, p.Digits()[6:])
+			}
+			out = append(out, fmt.Sprintf("%d:%s", i+1, strings.Join(ps, ",")))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		fs   []jobs.QuickFilter
+		want []string
+	}{
+		{[]jobs.QuickFilter{jobs.QuickMobile}, []string{"1:0101", "2:0103", "3:0104,0105,0109", "4:0111"}},
+		{[]jobs.QuickFilter{jobs.QuickNotDNC}, []string{"1:0101", "2:0103,0107", "3:0104,0105,0106", "4:0111"}},
+		{[]jobs.QuickFilter{jobs.QuickNotLitigator}, []string{"1:0101,0102", "3:0104,0105,0106,0109,0110"}},
+		{[]jobs.QuickFilter{jobs.QuickCallable}, []string{"1:0101", "3:0104,0105,0106"}},
+		{[]jobs.QuickFilter{jobs.QuickCallable, jobs.QuickMobile}, []string{"1:0101", "3:0104,0105"}},
+		{nil, []string{"1:0101,0102", "2:0103,0107,0108", "3:0104,0105,0106,0109,0110", "4:0111"}},
+	} {
+		if got := run(tt.fs...); !slices.Equal(got, tt.want) {
+			t.Errorf("%v: %q, want %q", tt.fs, got, tt.want)
+		}
+	}
+
+	// Filters that cannot apply say why.
+	tr, trows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	for _, f := range []jobs.QuickFilter{jobs.QuickMatched, jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable} {
+		var ce *CannotFilterError
+		if err := tr.Check(nil, f); err == nil || !errorAs(err, &ce) || ce.Filter != f {
+			t.Errorf("%s on a Tracerfy-style file: %v", f, err)
+		}
+	}
+	if err := tr.Check(nil, jobs.QuickMobile); err != nil {
+		t.Errorf("mobile by column names: %v", err)
+	}
+	dm, _, _ := detectFixture(t, "skipdesk_trace.csv", Options{})
+	if err := dm.Check(nil, jobs.QuickMatched, jobs.QuickMobile); err != nil {
+		t.Errorf("matched and mobile on SkipDesk's trace: %v", err)
+	}
+	nt := Detect([]string{"Phone 1", "Name"}, [][]string{{"5125550101", "A"}}, Options{})
+	if err := nt.Check(nil, jobs.QuickMobile); err == nil || !strings.Contains(err.Error(), "type") {
+		t.Errorf("mobile without types: %v", err)
+	}
+	_ = trows
+	if _, err := ParseFilters("matched, NOT_DNC,callable"); err != nil {
+		t.Error(err)
+	}
+	if _, err := ParseFilters("matched,cheap"); err == nil || !strings.Contains(err.Error(), "cheap") {
+		t.Errorf("unknown filter: %v", err)
+	}
+}
+
+func TestMatchedFilter(t *testing.T) {
+	l, rows, _ := detectFixture(t, "skipdesk_trace.csv", Options{})
+	rd := l.NewReader(nil)
+	var row Row
+	kept := 0
+	for _, rec := range rows {
+		rd.Read(rec, &row)
+		if Keep(&row, []jobs.QuickFilter{jobs.QuickMatched}) {
+			kept++
+		}
+	}
+	if kept != 3 {
+		t.Errorf("%d matched rows, want 3", kept)
+	}
+}

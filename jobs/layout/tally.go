@@ -1,0 +1,205 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// Tally counts, over a whole file, how each value of the layout's flag,
+// match status and phone type columns was read. Any row reader can feed it
+// (Add), one row at a time; it keeps at most maxDistinct values a column.
+type Tally struct {
+	l      *Layout
+	cols   []int
+	counts []valueCache[int]
+	over   []int // rows whose value was beyond maxDistinct
+	rows   int
+	phones PhoneCounts
+}
+
+// PhoneCounts count the phones of a file.
+type PhoneCounts struct {
+	Valid   int `json:"valid"`
+	Invalid int `json:"invalid"`
+}
+
+const maxDistinct = 64
+
+// NewTally returns an empty tally of the layout's columns.
+func (l *Layout) NewTally() *Tally {
+	t := &Tally{l: l}
+	seen := map[int]bool{}
+	add := func(i int) {
+		if i >= 0 && !seen[i] {
+			seen[i] = true
+			t.cols = append(t.cols, i)
+		}
+	}
+	for _, s := range l.Slots {
+		for _, f := range s.Flags {
+			add(f)
+		}
+		add(s.Type)
+	}
+	add(l.Match)
+	slices.Sort(t.cols)
+	t.counts = make([]valueCache[int], len(t.cols))
+	t.over = make([]int, len(t.cols))
+	return t
+}
+
+// Add counts one row.
+func (t *Tally) Add(rec []string) {
+	t.rows++
+	for k, c := range t.cols {
+		v := cell(rec, c)
+		if blank(v) {
+			v = ""
+		} else if v[0] == ' ' || v[len(v)-1] == ' ' {
+			v = strings.TrimSpace(v)
+		}
+		c := &t.counts[k]
+		switch i := c.find(v); {
+		case i >= 0:
+			c.vals[i]++
+		case len(c.keys) < maxDistinct:
+			c.add(v, 1)
+		default:
+			t.over[k]++
+		}
+	}
+	for _, s := range t.l.Slots {
+		num := cell(rec, s.Number)
+		if blank(num) && (s.Raw < 0 || blank(cell(rec, s.Raw))) {
+			continue
+		}
+		if phone.Key(num) != 0 {
+			t.phones.Valid++
+		} else {
+			t.phones.Invalid++
+		}
+	}
+}
+
+// Rows is the number of rows counted.
+func (t *Tally) Rows() int { return t.rows }
+
+// Phones counts the valid and invalid phones seen.
+func (t *Tally) Phones() PhoneCounts { return t.phones }
+
+// Reading is how one column's values were read, with counts.
+type Reading struct {
+	Column     string       `json:"column"`
+	Role       Role         `json:"role"`
+	Kind       string       `json:"kind,omitempty"` // flag columns: the list
+	Convention Convention   `json:"convention,omitempty"`
+	Values     []ValueCount `json:"values"`
+	// OtherCount counts the rows whose value was not among the first
+	// distinct values listed (a column of free text).
+	OtherCount int `json:"other_count,omitempty"`
+}
+
+// ValueCount is one value of a column, how it reads, and how many rows hold
+// it.
+type ValueCount struct {
+	Value   string `json:"value"`
+	Reads   string `json:"reads"` // flags: flagged, clean, invalid, unknown; match: matched, not matched, unknown; types: the type or unknown
+	Meaning string `json:"meaning,omitempty"`
+	Count   int    `json:"count"`
+}
+
+var readsOrder = map[string]int{"flagged": 0, "matched": 0, "invalid": 1, "clean": 2, "not matched": 2, "unknown": 9}
+
+// Readings are the columns' readings, in file order.
+func (t *Tally) Readings() []Reading {
+	out := []Reading{}
+	for k, c := range t.cols {
+		col := &t.l.Columns[c]
+		r := Reading{Column: col.Header, Role: col.Role, OtherCount: t.over[k]}
+		if col.Role == RoleFlag {
+			r.Kind, r.Convention = col.Kind.String(), col.Convention
+		}
+		for i, v := range t.counts[k].keys {
+			vc := ValueCount{Value: v, Count: t.counts[k].vals[i]}
+			switch col.Role {
+			case RoleFlag:
+				x := t.l.readValue(c, v)
+				vc.Reads, vc.Meaning = x.flag.String(), x.meaning
+				if x.invalid {
+					vc.Reads = "invalid"
+				}
+			case RoleMatch:
+				m, _ := readMatch(v)
+				vc.Reads = m.String()
+			case RolePhoneType:
+				typ, _ := readType(v)
+				vc.Reads = string(typ)
+				if typ == "" {
+					vc.Reads = "unknown"
+				}
+			}
+			r.Values = append(r.Values, vc)
+		}
+		slices.SortFunc(r.Values, func(a, b ValueCount) int {
+			oa, ob := order(a.Reads), order(b.Reads)
+			switch {
+			case oa != ob:
+				return oa - ob
+			case a.Count != b.Count:
+				return b.Count - a.Count
+			}
+			return strings.Compare(a.Value, b.Value)
+		})
+		out = append(out, r)
+	}
+	return out
+}
+
+func order(reads string) int {
+	if o, ok := readsOrder[reads]; ok {
+		return o
+	}
+	return 5
+}
+
+// String is the reading on one line: "LITIGATOR: Y → flagged 12, N → clean
+// 300, ? → unknown 4".
+func (r Reading) String() string {
+	var b strings.Builder
+	b.WriteString(r.Column)
+	b.WriteString(":")
+	for i, v := range r.Values {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		val := v.Value
+		if val == "" {
+			val = "(blank)"
+		}
+		fmt.Fprintf(&b, " %s → %s %d", val, v.Reads, v.Count)
+	}
+	if r.OtherCount > 0 {
+		fmt.Fprintf(&b, ", other values → unknown %d", r.OtherCount)
+	}
+	if len(r.Values) == 0 && r.OtherCount == 0 {
+		b.WriteString(" no rows")
+	}
+	return b.String()
+}
+
+// Summary is a layout with the readings of a whole file: what
+// "skipdesk-cli results layout" prints.
+type Summary struct {
+	Layout   *Layout     `json:"layout"`
+	Rows     int         `json:"rows"`
+	Phones   PhoneCounts `json:"phones"`
+	Readings []Reading   `json:"readings"`
+}
+
+// Summary is the layout with the tally's counts.
+func (t *Tally) Summary() Summary {
+	return Summary{Layout: t.l, Rows: t.rows, Phones: t.phones, Readings: t.Readings()}
+}

@@ -1,0 +1,298 @@
+package layout
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Convention is how a flag column writes its values.
+type Convention string
+
+const (
+	// ConvFlag: yes/no, true/false, y/n, t/f, 1/0 and words (clean, DNC,
+	// litigator...). A blank is unknown.
+	ConvFlag Convention = "yes/no"
+	// ConvCodes: the one-letter result codes of a DNC scrub service (C, D,
+	// W, ...; see Codes), and the same words as ConvFlag.
+	ConvCodes Convention = "codes"
+	// ConvMarks: a mark (X) for flagged numbers and nothing for the
+	// others. A blank is still read as unknown until the person confirms
+	// that it means clean (Correction.Values).
+	ConvMarks Convention = "marks"
+	// ConvStates: a state DNC column that names the states whose list has
+	// the number ("TX", "TX;FL"); no/false/0 is clean.
+	ConvStates Convention = "states"
+)
+
+// Code is one result code of a DNC scrub service and how SkipDesk reads it.
+type Code struct {
+	Code    string `json:"code"`
+	Reads   string `json:"reads"` // "clean", "flagged", "invalid" or "unknown"
+	Meaning string `json:"meaning"`
+}
+
+// Codes are the result codes of DNC.com's scrub (Contact Center Compliance,
+// the DNCScrub service): the ResultCode of its Scrub API and batch files,
+// listed in its output guide (docs.dncscrub.com, "Output Guide") and in
+// dialer integrations that consume it (Genesys PureConnect "Result Codes",
+// ChaseData "DNC.com Scrub Dispositions"). The code is the service's verdict
+// over every list it was asked to check, litigators included (its API
+// returns D with the reason "Litigator"), so a code column is read as a
+// combined DNC/litigator flag.
+//
+// The reading is for cold calls: a number the service reports on a DNC
+// list stays flagged even when an exemption or an established business
+// relationship overrides it for the service's customer (X, O, H, V), since
+// SkipDesk cannot know that relationship; wireless numbers in states that
+// forbid solicitation of wireless numbers (L, F) are flagged as the service
+// advises; T (tier C phone company) has no stated call verdict and reads as
+// unknown.
+var Codes = []Code{
+	{"C", "clean", "clean: on no DNC list"},
+	{"W", "clean", "wireless number, on no DNC list"},
+	{"Y", "clean", "VoIP number, on no DNC list"},
+	{"E", "clean", "established business relationship, on no DNC list"},
+	{"G", "clean", "established business relationship, wireless or VoIP, on no DNC list"},
+	{"R", "clean", "expired business relationship, on no DNC list"},
+	{"D", "flagged", "do not call: on a DNC list (or the litigator list)"},
+	{"P", "flagged", "on the project's own do-not-call list"},
+	{"B", "flagged", "blocked (area code not covered or not allowed)"},
+	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers"},
+	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)"},
+	{"X", "flagged", "on a DNC list; the service applied an industry exemption, not assumed here"},
+	{"O", "flagged", "on a DNC list; the service applied a business-relationship override, not assumed here"},
+	{"H", "flagged", "wireless or VoIP on a DNC list; business-relationship override not assumed here"},
+	{"V", "flagged", "wireless on a DNC list in a restricting state; override not assumed here"},
+	{"I", "invalid", "invalid number (area code not in service, reserved pattern)"},
+	{"M", "invalid", "malformed number (not 10 digits)"},
+	{"S", "invalid", "disconnected number"},
+	{"T", "unknown", "tier C phone company: no call verdict"},
+}
+
+var codeIndex = func() map[string]Code {
+	m := map[string]Code{}
+	for _, c := range Codes {
+		m[strings.ToLower(c.Code)] = c
+	}
+	return m
+}()
+
+// A value's reading: the flag, whether it says the number itself is bad,
+// and for codes what the code means.
+type valueReading struct {
+	flag    Flag
+	invalid bool
+	known   bool // the value was recognised (a blank or "?" is recognised as unknown)
+	meaning string
+}
+
+var (
+	truthy  = set("true", "t", "yes", "y", "1", "on")
+	falsy   = set("false", "f", "no", "n", "0", "off")
+	unknown = set("", "?", "??", "unknown", "unk", "n/a", "na", "null", "none", "-", "--", "error", "err",
+		"pending", "not checked", "not scrubbed", "unscrubbed", "tbd", "#n/a")
+	flaggedWords = set("dnc", "do not call", "donotcall", "on list", "listed", "registered", "on dnc",
+		"flagged", "blocked", "block", "litigator", "tcpa", "known litigator", "blacklisted", "blacklist",
+		"match", "matched", "hit", "found", "federal", "national", "federal dnc", "national dnc", "state dnc",
+		"internal dnc", "project dnc", "dnc listed", "do not contact", "dnc/litigator", "restricted")
+	cleanWords = set("clean", "ok", "okay", "safe", "callable", "not listed", "not on list", "not registered",
+		"not found", "no match", "clear", "pass", "passed", "allowed", "not dnc", "non-dnc", "non dnc",
+		"no hit", "not a litigator", "safe to call", "ok to call", "dialable")
+	invalidWords = set("invalid", "malformed", "bad", "bad number", "disconnected", "inactive", "not valid",
+		"not in service", "wrong number")
+	validWords = set("valid", "active", "connected", "in service", "ok", "good")
+	marks      = set("x", "✓", "✔", "*", "•", "√")
+	usStates   = set("al", "ak", "az", "ar", "ca", "co", "ct", "de", "dc", "fl", "ga", "hi", "id", "il", "in",
+		"ia", "ks", "ky", "la", "me", "md", "ma", "mi", "mn", "ms", "mo", "mt", "ne", "nv", "nh", "nj", "nm", "ny",
+		"nc", "nd", "oh", "ok", "or", "pa", "ri", "sc", "sd", "tn", "tx", "ut", "vt", "va", "wa", "wv", "wi", "wy",
+		"pr", "gu", "vi", "as", "mp")
+)
+
+func set(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// fold lower-cases v, trims it and collapses its inner spaces and
+// underscores, for looking values up.
+func fold(v string) string {
+	v = strings.TrimSpace(v)
+	simple := true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'A' && c <= 'Z' || c == '_' || c >= utf8.RuneSelf || c == ' ' && i > 0 && v[i-1] == ' ' {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		return v
+	}
+	v = strings.ReplaceAll(strings.ToLower(v), "_", " ")
+	return strings.Join(strings.Fields(v), " ")
+}
+
+// readFlagValue reads one value of a flag column.
+func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valueReading {
+	f := fold(v)
+	if conv == ConvCodes {
+		if c, ok := codeIndex[f]; ok {
+			r := valueReading{known: true, meaning: c.Meaning}
+			switch c.Reads {
+			case "clean":
+				r.flag = Clean
+			case "flagged":
+				r.flag = Flagged
+			case "invalid":
+				r.flag, r.invalid = Flagged, true
+			}
+			return r
+		}
+	}
+	if conv == ConvMarks && marks[f] {
+		return valueReading{flag: Flagged, known: true}
+	}
+	if conv == ConvStates && !falsy[f] && stateList(f) {
+		return valueReading{flag: Flagged, known: true, meaning: "on the state's list"}
+	}
+	switch {
+	case unknown[f]:
+		return valueReading{known: true}
+	case truthy[f]:
+		if inverted {
+			return valueReading{flag: Clean, known: true}
+		}
+		return valueReading{flag: Flagged, known: true}
+	case falsy[f]:
+		if inverted {
+			return valueReading{flag: Flagged, known: true}
+		}
+		return valueReading{flag: Clean, known: true}
+	}
+	if kind == Number {
+		switch {
+		case validWords[f]:
+			return valueReading{flag: Clean, known: true}
+		case invalidWords[f]:
+			return valueReading{flag: Flagged, invalid: true, known: true}
+		}
+		return valueReading{}
+	}
+	switch {
+	case invalidWords[f]:
+		return valueReading{flag: Flagged, invalid: true, known: true, meaning: "invalid number"}
+	case cleanWords[f]:
+		return valueReading{flag: Clean, known: true}
+	case flaggedWords[f]:
+		return valueReading{flag: Flagged, known: true}
+	}
+	return valueReading{}
+}
+
+// stateList reports a value made of US state codes ("TX", "TX;FL"): the
+// states whose DNC list has the number.
+func stateList(f string) bool {
+	n := 0
+	for _, p := range strings.FieldsFunc(f, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '/' || r == '|' }) {
+		if !usStates[p] {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// PhoneType is a phone's kind, in words.
+type PhoneType string
+
+const (
+	Mobile   PhoneType = "mobile"
+	Landline PhoneType = "landline"
+	VoIP     PhoneType = "voip"
+	Work     PhoneType = "work"
+	Other    PhoneType = "other"
+)
+
+var typeWords = map[string]PhoneType{
+	"mobile": Mobile, "cell": Mobile, "cellular": Mobile, "wireless": Mobile, "cell phone": Mobile,
+	"mobile phone": Mobile, "cellphone": Mobile, "wireless phone": Mobile, "mob": Mobile, "mobil": Mobile,
+	"landline": Landline, "land line": Landline, "land": Landline, "residential": Landline, "home": Landline,
+	"fixed": Landline, "wireline": Landline, "pots": Landline, "home phone": Landline, "fixed line": Landline,
+	"voip": VoIP, "fixed voip": VoIP, "non-fixed voip": VoIP, "non fixed voip": VoIP, "nonfixedvoip": VoIP,
+	"fixedvoip": VoIP, "internet": VoIP, "voice over ip": VoIP,
+	"work": Work, "business": Work, "office": Work, "work phone": Work,
+	"other": Other, "allother": Other, "all other": Other, "toll free": Other, "tollfree": Other,
+	"toll-free": Other, "pager": Other, "special": Other, "premium": Other,
+}
+
+// readType reads a phone type value; "" when it says nothing.
+func readType(v string) (PhoneType, bool) {
+	f := fold(v)
+	if t, ok := typeWords[f]; ok {
+		return t, true
+	}
+	return "", unknown[f]
+}
+
+// Match is a row's match status: whether the trace found the person.
+type Match uint8
+
+const (
+	MatchUnknown Match = iota
+	Matched
+	NotMatched
+)
+
+func (m Match) String() string {
+	switch m {
+	case Matched:
+		return "matched"
+	case NotMatched:
+		return "not matched"
+	}
+	return "unknown"
+}
+
+// MarshalText writes "matched", "not matched" or "unknown".
+func (m Match) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+var (
+	matchedWords    = set("matched", "match", "yes", "y", "true", "t", "1", "found", "hit", "success", "successful")
+	notMatchedWords = set("no match", "no_match", "nomatch", "not matched", "unmatched", "no", "n", "false", "f",
+		"0", "not found", "no hit", "miss", "none", "skipped", "skip", "error", "failed", "fail", "no result",
+		"no results")
+)
+
+// readMatch reads a match status value.
+func readMatch(v string) (Match, bool) {
+	f := fold(v)
+	switch {
+	case matchedWords[f]:
+		return Matched, true
+	case notMatchedWords[f]:
+		return NotMatched, true
+	}
+	return MatchUnknown, unknown[f]
+}
+
+// phoneLike reports whether a value looks like a phone number: a valid one,
+// or 7 to 15 digits among phone punctuation.
+func phoneLike(v string) bool {
+	digits, other := 0, 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/':
+		case c == 'x' || c == 'X' || c == '#' || c == 'e' || c == 't' || c == 'E' || c == 'T':
+			other++
+		default:
+			return false
+		}
+	}
+	return digits >= 7 && digits <= 15 && other <= 4
+}

@@ -1,0 +1,185 @@
+package library
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+)
+
+// fixture copies a file of the layout package's examples into dir.
+func fixture(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "layout", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func openFixture(t *testing.T, name string) *Result {
+	t.Helper()
+	r, err := OpenResult(fixture(t, t.TempDir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// Quick filters read a foreign layout's own flags: PropStream's per-phone
+// DNC and row-level Litigator.
+func TestQuickFiltersForeignLayout(t *testing.T) {
+	r := openFixture(t, "propstream.csv")
+	if q := r.QuickFilters(); q.Matched || !q.Mobile || !q.NotDNC || !q.NotLitigator || !q.Callable {
+		t.Errorf("quick filters %+v", q)
+	}
+	for _, tt := range []struct {
+		f    Filter
+		want []int
+	}{
+		{Filter{Callable: true}, []int{0, 2}},
+		{Filter{NotLitigator: true}, []int{0, 2}},
+		{Filter{NotDNC: true}, []int{0, 1, 2, 3}},
+		{Filter{MobileOnly: true, Callable: true}, []int{0, 2}},
+		{Filter{Callable: true, Text: "linda"}, []int{2}},
+	} {
+		if err := r.Filter(tt.f); err != nil {
+			t.Fatalf("%+v: %v", tt.f, err)
+		}
+		if got := r.Permutation(); !slices.Equal(got, tt.want) {
+			t.Errorf("%+v: rows %v, want %v", tt.f, got, tt.want)
+		}
+	}
+	err := r.Filter(Filter{MatchedOnly: true})
+	if err == nil || !strings.Contains(err.Error(), "match status") {
+		t.Errorf("matched on a file without match status: %v", err)
+	}
+}
+
+// A trace without flags: DNC quick filters say why they cannot apply, until
+// the flags of a DNC result (in another layout) are joined.
+func TestQuickFiltersWithJoinedFlags(t *testing.T) {
+	dir := t.TempDir()
+	r, err := OpenResult(fixture(t, dir, "tracerfy.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = r.Filter(Filter{Callable: true})
+	if err == nil || !strings.Contains(err.Error(), "scrub its phones first") {
+		t.Fatalf("callable without flags: %v", err)
+	}
+	if r.View() != r.Len() {
+		t.Error("a refused filter changed the view")
+	}
+	x, err := LoadFlags(context.Background(), fixture(t, dir, "dnc_vendor_yn.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetLayout(r.Layout(), x)
+	if q := r.QuickFilters(); !q.Callable || !q.NotDNC || q.Matched {
+		t.Errorf("quick filters with flags: %+v", q)
+	}
+	if err := r.Filter(Filter{Callable: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Row 1 has 0101 (clean in the DNC result); row 2's numbers are in no
+	// DNC result: unknown, not callable.
+	if got := r.Permutation(); !slices.Equal(got, []int{0}) {
+		t.Errorf("callable rows %v, want [0]", got)
+	}
+	if _, err := LoadFlags(context.Background(), fixture(t, dir, "propstream.csv")); err == nil ||
+		!strings.Contains(err.Error(), "not a DNC result") {
+		t.Errorf("a trace as DNC result: %v", err)
+	}
+}
+
+// The viewer's text filter finds a phone typed in any format.
+func TestFilterFindsPhoneInAnyFormat(t *testing.T) {
+	r := openFixture(t, "skipdesk_trace.csv")
+	for _, q := range []string{"(512) 555-0104", "512-555-0104", "1 512 555 0104", "5125550104"} {
+		if err := r.Filter(Filter{Text: q}); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Permutation(); !slices.Equal(got, []int{4}) {
+			t.Errorf("%q: rows %v, want [4]", q, got)
+		}
+	}
+}
+
+func TestReadLayoutSummary(t *testing.T) {
+	p := fixture(t, t.TempDir(), "dnc_vendor_yn.csv")
+	s, err := ReadLayout(context.Background(), p, layout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Layout.Kind != layout.KindDNC || s.Rows != 8 || len(s.Readings) != 4 ||
+		s.Readings[3].String() != "LITIGATOR: Y → flagged 1, N → clean 6, ? → unknown 1" {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// Of two DNC results with the same number, the newest (by its job record)
+// wins.
+func TestLoadFlagsNewestWins(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string, done time.Time) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o600)
+		lib, _ := Open(dir)
+		if err := lib.Record(Meta{JobID: name, Kind: jobs.KindDNC, CompletedAt: done}, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	jan := write("a.csv", "phone,dnc,litigator\n5125550101,true,false\n", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	mar := write("b.csv", "PHONE,DNC,LITIGATOR\n5125550101,N,N\n", time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
+	for _, order := range [][]string{{jan, mar}, {mar, jan}} {
+		x, err := LoadFlags(context.Background(), order...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, src, ok := x.Lookup(5125550101)
+		if !ok || src.Name != mar || layout.Callability(true, f) != 0 {
+			t.Errorf("order %v: %s from %s", order, layout.Callability(true, f), src.Name)
+		}
+	}
+}
+
+// Results from elsewhere are listed with their kind read from their layout.
+func TestListKindsOfForeignResults(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"propstream.csv", "dnc_vendor_codes.csv", "input_list.csv"} {
+		fixture(t, dir, f)
+	}
+	lib, _ := Open(dir)
+	es, err := lib.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]jobs.Kind{}
+	for _, e := range es {
+		kinds[filepath.Base(e.Path)] = e.Meta.Kind
+	}
+	want := map[string]jobs.Kind{"propstream.csv": jobs.KindTrace, "dnc_vendor_codes.csv": jobs.KindDNC, "input_list.csv": ""}
+	for f, k := range want {
+		if kinds[f] != k {
+			t.Errorf("%s: kind %q, want %q", f, kinds[f], k)
+		}
+	}
+	hits, err := lib.Search(context.Background(), "(214) 555-0107", 10)
+	if err != nil || len(hits) != 1 || !slices.ContainsFunc(hits[0].Fields, func(f Field) bool { return f.Name == "Owner 1 First Name" }) {
+		t.Errorf("search: %+v, %v", hits, err)
+	}
+}

@@ -1,0 +1,105 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
+)
+
+// The provider's reading endpoints, for the command line's `traces list`,
+// `dnc get` and the like. Nothing here is charged; the charged requests go
+// through Submit and Single only.
+
+// ListTraces is one page of GET /traces; with all, every page.
+func (s *Service) ListTraces(ctx context.Context, opts client.TraceListOptions, all bool) ([]client.Trace, *client.Metadata, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !all {
+		l, err := sess.api.Traces.List(ctx, &opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Traces, &l.Metadata, nil
+	}
+	var out []client.Trace
+	for t, err := range sess.api.Traces.All(ctx, &opts) {
+		if err != nil {
+			return out, nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, nil, nil
+}
+
+// ListDNC is one page of GET /dnc; with all, every page.
+func (s *Service) ListDNC(ctx context.Context, opts client.ListOptions, all bool) ([]client.DNCJob, *client.Metadata, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !all {
+		l, err := sess.api.DNC.List(ctx, &opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.Jobs, &l.Metadata, nil
+	}
+	var out []client.DNCJob
+	for j, err := range sess.api.DNC.All(ctx, &opts) {
+		if err != nil {
+			return out, nil, err
+		}
+		out = append(out, *j)
+	}
+	return out, nil, nil
+}
+
+// Trace is GET /traces/:id.
+func (s *Service) Trace(ctx context.Context, id string) (*client.Trace, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return sess.api.Traces.Get(ctx, id)
+}
+
+// DNCJob is GET /dnc/:id.
+func (s *Service) DNCJob(ctx context.Context, id string) (*client.DNCJob, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return sess.api.DNC.Get(ctx, id)
+}
+
+// DownloadTo streams a completed job's result CSV to dest (temporary file,
+// synced, renamed), outside the library. It returns the bytes written.
+func (s *Service) DownloadTo(ctx context.Context, kind jobs.Kind, id, dest string, progress func(done, total int64)) (int64, error) {
+	sess, err := s.current()
+	if err != nil {
+		return 0, err
+	}
+	switch kind {
+	case jobs.KindTrace:
+		return sess.api.Traces.Download(ctx, id, dest, progress)
+	case jobs.KindDNC:
+		return sess.api.DNC.Download(ctx, id, dest, progress)
+	}
+	return 0, fmt.Errorf("a %s job has no result file", kind)
+}
+
+// RetryWebhookOf asks the API to deliver a finished job's webhook again.
+func (s *Service) RetryWebhookOf(ctx context.Context, kind jobs.Kind, id string) (*client.WebhookDelivery, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	if kind == jobs.KindDNC {
+		return sess.api.DNC.RetryWebhook(ctx, id)
+	}
+	return sess.api.Traces.RetryWebhook(ctx, id)
+}

@@ -1,0 +1,105 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+// Config is everything SkipDesk reads from its surroundings, read once at
+// start by the program's main (ConfigFromEnv) and passed down: no package
+// below reads the environment itself.
+type Config struct {
+	// Home is the data folder: the ledger, the settings, the results
+	// (Home/results), the phone lists made from traces.
+	Home string
+	// BaseURL, when set, is the API address to use instead of the one
+	// saved in the settings ($SKIPDESK_BASE_URL, or the CLI's --base-url).
+	BaseURL string
+	// APIKey, when set, is used instead of the keyring and never stored
+	// ($SKIPDESK_API_KEY: automation and CI).
+	APIKey string
+	// Sandbox configures the embedded sandbox; nil is
+	// sandbox.DefaultConfig ($SKIPDESK_SANDBOX_CONFIG names a file).
+	Sandbox *sandbox.Config
+	// Track follows the jobs in flight in the background as soon as a
+	// session opens (the window). Without it, jobs are followed only while
+	// Wait runs (the command line).
+	Track bool
+	// PresetsFile, when set, keeps mapping presets in this JSON file
+	// instead of the ledger (the command line's --presets).
+	PresetsFile string
+	// UserAgent names the program in API requests.
+	UserAgent string
+	// OnStep, when set, is called at each step of a submission and of a
+	// download ("intent", "sent", "posted", "created", "download", …).
+	// The command line's kill tests stop the process there; the release
+	// builds leave it nil.
+	OnStep func(step string)
+	// Tracker tunes the tracker (tests use short intervals).
+	Tracker tracker.Options
+}
+
+// Environment variables ConfigFromEnv reads.
+const (
+	EnvHome          = "SKIPDESK_HOME"
+	EnvBaseURL       = "SKIPDESK_BASE_URL"
+	EnvAPIKey        = "SKIPDESK_API_KEY"
+	EnvSandboxConfig = "SKIPDESK_SANDBOX_CONFIG"
+)
+
+// ConfigFromEnv builds the configuration from the environment (getenv is
+// os.Getenv in the mains; tests pass a map's lookup): $SKIPDESK_HOME or the
+// user's configuration folder, $SKIPDESK_BASE_URL, $SKIPDESK_API_KEY and
+// $SKIPDESK_SANDBOX_CONFIG.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	var c Config
+	home, err := homeDir(getenv(EnvHome))
+	if err != nil {
+		return c, err
+	}
+	c.Home = home
+	c.BaseURL = strings.TrimSpace(getenv(EnvBaseURL))
+	c.APIKey = strings.TrimSpace(getenv(EnvAPIKey))
+	if p := getenv(EnvSandboxConfig); p != "" {
+		sc, err := sandbox.LoadConfig(p)
+		if err != nil {
+			return c, fmt.Errorf("%s: %w", EnvSandboxConfig, err)
+		}
+		c.Sandbox = &sc
+	}
+	return c, nil
+}
+
+// homeDir is the data folder: dir when given, else the user's
+// configuration folder's SkipDesk (%AppData%\SkipDesk on Windows,
+// ~/Library/Application Support/SkipDesk on macOS, ~/.config/SkipDesk on
+// Linux).
+func homeDir(dir string) (string, error) {
+	if dir != "" {
+		return filepath.Abs(dir)
+	}
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no folder for SkipDesk's data (set %s): %w", EnvHome, err)
+	}
+	return filepath.Join(cfg, "SkipDesk"), nil
+}
+
+// ResultsDir is the library's folder inside the data folder.
+func (c Config) ResultsDir() string { return filepath.Join(c.Home, "results") }
+
+// step calls OnStep when set.
+func (c Config) step(name string) {
+	if c.OnStep != nil {
+		c.OnStep(name)
+	}
+}
+
+// errNoHome: a Config without a data folder.
+var errNoHome = errors.New("workflow: the configuration has no data folder")

@@ -1,0 +1,485 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+// Problem is an error put in words for the people using SkipDesk: what
+// happened, and what to do about it. The window shows it in a dialog; the
+// command line prints it. Both get the same sentences from Explain.
+type Problem struct {
+	Title string // a few words: "Not enough credits"
+	What  string // what happened, in the user's terms
+	Do    string // what to do next
+}
+
+func (p Problem) String() string {
+	if p.Do == "" {
+		return p.What
+	}
+	return p.What + "\n\n" + p.Do
+}
+
+// CreditsError is a 402 on a charged request, with what it needed and what
+// the account had (when known), so the message can name both.
+type CreditsError struct {
+	Needed  int64 // credits the request costs; 0 when unknown
+	Balance int64
+	Metered bool // a metered account (402 means past due)
+	PastDue bool
+	Err     error
+}
+
+func (e *CreditsError) Error() string {
+	switch {
+	case e.Metered || e.PastDue:
+		return "the account is past due: " + e.Err.Error()
+	case e.Needed > 0 && e.Needed <= e.Balance:
+		return fmt.Sprintf("payment refused although the balance covers the job (needed %d, balance %d): %v", e.Needed, e.Balance, e.Err)
+	}
+	return fmt.Sprintf("not enough credits (needed %d, balance %d): %v", e.Needed, e.Balance, e.Err)
+}
+
+func (e *CreditsError) Unwrap() error { return e.Err }
+
+// WebhookError: the settings were saved, but the webhook receiver could not
+// start as they ask.
+type WebhookError struct {
+	NoSecret bool   // no webhook secret is stored
+	NotSaved bool   // the secret could not be stored (no keyring); nothing was saved
+	Addr     string // the address it could not listen on
+	Err      error
+}
+
+func (e *WebhookError) Error() string {
+	if e.NotSaved {
+		return fmt.Sprintf("the webhook secret was not saved: %v", e.Err)
+	}
+	if e.NoSecret {
+		return "webhooks: store the webhook secret (from the provider's dashboard, Keys page) first"
+	}
+	return fmt.Sprintf("webhooks: cannot listen on %s: %v", e.Addr, e.Err)
+}
+
+func (e *WebhookError) Unwrap() error { return e.Err }
+
+// NotTrackedError: a job this computer's ledger does not know.
+type NotTrackedError struct{ JobID string }
+
+func (e *NotTrackedError) Error() string {
+	return fmt.Sprintf("job %s is not in this computer's job records", e.JobID)
+}
+
+// WaitLimitError: waiting for a job gave up after the time allowed; the job
+// is still followed.
+type WaitLimitError struct {
+	JobID string
+	Limit time.Duration
+}
+
+func (e *WaitLimitError) Error() string {
+	return fmt.Sprintf("job %s has not finished after %s", e.JobID, e.Limit.Round(time.Second))
+}
+
+// StoppedWaitingError: the person stopped waiting (Ctrl+C); the job goes on.
+type StoppedWaitingError struct {
+	JobID string // "" when waiting for every job
+	Err   error
+}
+
+func (e *StoppedWaitingError) Error() string {
+	if e.JobID == "" {
+		return "stopped waiting: " + e.Err.Error()
+	}
+	return fmt.Sprintf("stopped waiting for job %s: %v", e.JobID, e.Err)
+}
+
+func (e *StoppedWaitingError) Unwrap() error { return e.Err }
+
+// StuckError: the only jobs left cannot progress now — jobs the key cannot
+// see, results that keep failing to download or cannot be written. They
+// are tried again later.
+type StuckError struct {
+	Jobs map[string]string // job id → why
+	// Local: every stuck job is stuck on this computer (its result cannot
+	// be written into the library), not on the service.
+	Local bool
+	Err   error
+}
+
+func (e *StuckError) Error() string { return e.Err.Error() }
+func (e *StuckError) Unwrap() error { return e.Err }
+
+// stuck turns the tracker's stuck error into the layer's; others pass.
+func stuck(err error) error {
+	var se *tracker.StuckError
+	if errors.As(err, &se) {
+		return &StuckError{Jobs: se.Jobs, Local: se.Local(), Err: err}
+	}
+	return err
+}
+
+// ErrNeedScrub: a trace's callable list needs a DNC scrub of its phones
+// first ("Scrub these phones").
+var ErrNeedScrub = errors.New("the trace's phones have not been scrubbed against the DNC and litigator lists yet")
+
+// Explain turns err into a Problem. host names the server for connection
+// errors ("api.example.com"); it may be empty.
+func Explain(err error, host string) Problem {
+	if err == nil {
+		return Problem{}
+	}
+	if p, ok := ExplainKnown(err, host); ok {
+		return p
+	}
+	return Problem{Title: "Something went wrong", What: capitalise(err.Error()) + ".", Do: "Try again; if it keeps happening, note the message above."}
+}
+
+// Explain is Explain with the open session's server named.
+func (s *Service) Explain(err error) Problem { return Explain(err, HostOf(s.Session().BaseURL)) }
+
+// explainers are tried in order; the first that knows err words it.
+var explainers = []func(err error, host string) (Problem, bool){
+	explainLocal,
+	explainMoney,
+	explainSubmission,
+	explainAPI,
+	explainSetup,
+	explainFiles,
+}
+
+func explainLocal(err error, _ string) (Problem, bool) {
+	var wl *WaitLimitError
+	var sw *StoppedWaitingError
+	var nt *NotTrackedError
+	var se *StuckError
+	switch {
+	case errors.As(err, &sw):
+		what := "Stopped waiting."
+		if sw.JobID != "" {
+			what = fmt.Sprintf("Stopped waiting for job %s; it goes on at the provider.", sw.JobID)
+		}
+		return Problem{Title: "Stopped waiting", What: what,
+			Do: "The job is recorded: the app (or `skipdesk-cli jobs wait`) follows it and downloads its result."}, true
+	case errors.Is(err, context.Canceled):
+		return Problem{Title: "Cancelled", What: "The operation was cancelled."}, true
+	case errors.As(err, &wl):
+		return Problem{Title: "Still running",
+			What: fmt.Sprintf("Job %s has not finished after %s; it is still running at the provider and stays recorded.", wl.JobID, wl.Limit.Round(time.Second)),
+			Do:   "Follow it later: the app's Jobs list, or `skipdesk-cli jobs wait " + wl.JobID + "`."}, true
+	case errors.As(err, &nt):
+		return Problem{Title: "Unknown job", What: fmt.Sprintf("Job %s is not in this computer's job records.", nt.JobID),
+			Do: "See the jobs this computer knows in the Jobs list (or `skipdesk-cli jobs`); the provider's lists show the others."}, true
+	case errors.As(err, &se) && se.Local:
+		return Problem{Title: "Result not saved", What: capitalise(se.Err.Error()) + ".",
+			Do: "Make the results folder writable (or free some space); the result is downloaded again then."}, true
+	case errors.As(err, &se):
+		return Problem{Title: "Jobs stuck", What: capitalise(se.Err.Error()) + ".",
+			Do: "They are tried again later; check the provider's dashboard if it lasts."}, true
+	}
+	return Problem{}, false
+}
+
+func explainMoney(err error, _ string) (Problem, bool) {
+	var ce *CreditsError
+	switch {
+	case errors.As(err, &ce) && ce.Metered:
+		return Problem{Title: "Payment past due",
+			What: "The account's card payment is past due, so new jobs are refused.",
+			Do:   "Update the card on file in the provider's dashboard, then try again."}, true
+	case errors.As(err, &ce) && ce.PastDue:
+		what := "A payment on the account is past due, so new jobs are refused"
+		if msg := apiMessage(err); msg != "" {
+			what += " (the server says: " + msg + ")"
+		}
+		return Problem{Title: "Payment past due", What: what + ".",
+			Do: "Settle the account's billing in the provider's dashboard, then try again."}, true
+	case errors.As(err, &ce) && ce.Needed > 0 && ce.Needed <= ce.Balance:
+		// The balance covers the job, so the refusal is about something
+		// else: the server's own words say what.
+		what := fmt.Sprintf("The server refused the charge although the balance (%s) covers this job (%s)", jobs.Credits(ce.Balance), jobs.Credits(ce.Needed))
+		if msg := apiMessage(err); msg != "" {
+			what += ": " + msg
+		}
+		return Problem{Title: "Payment refused", What: what + ".",
+			Do: "Check the account's billing in the provider's dashboard (a payment may be past due), then try again."}, true
+	case errors.As(err, &ce) && ce.Needed > 0:
+		return Problem{Title: "Not enough credits",
+			What: fmt.Sprintf("This needs %s; the balance is %s (%s short).",
+				jobs.Credits(ce.Needed), jobs.Thousands(ce.Balance), jobs.Thousands(max(ce.Needed-ce.Balance, 0))),
+			Do: "Top up or lower the rows (for example leave out company rows or drop duplicates)."}, true
+	case errors.Is(err, client.ErrInsufficientCredits):
+		what := "The server refused the charge: the account does not have enough credits, or a payment is past due."
+		if msg := apiMessage(err); msg != "" {
+			what = "The server refused the charge: " + msg + "."
+		}
+		return Problem{Title: "Not enough credits", What: what,
+			Do: "Top up, or check the account's billing in the provider's dashboard, then try again."}, true
+	}
+	return Problem{}, false
+}
+
+func explainSubmission(err error, _ string) (Problem, bool) {
+	switch {
+	case errors.Is(err, ErrDuplicate):
+		what := "This file was already submitted with the same settings; submitting it again starts a new job and is charged again."
+		if d, ok := DuplicateOf(err); ok {
+			what = fmt.Sprintf("%s was submitted with the same mapping and options at %s", d.FileName, d.At.Local().Format("2006-01-02 15:04"))
+			if d.JobID != "" {
+				what += " (job " + d.JobID + ")."
+			} else {
+				what += " (its outcome is unknown: it may have been charged)."
+			}
+		}
+		return Problem{Title: "Already submitted", What: what,
+			Do: "Follow the earlier job instead; submit again only if you mean to pay twice (`--again` on the command line)."}, true
+	case errors.Is(err, client.ErrOutcomeUnknown):
+		return Problem{Title: "Submission outcome unknown",
+			What: "The connection failed after the request was sent, so the job may have been created and charged.",
+			Do:   "It is listed as \"unknown — may be charged\" and settled by Reconcile (`skipdesk-cli jobs reconcile`) once the connection is back. Do not submit the file again."}, true
+	case errors.Is(err, ErrNeedScrub):
+		return Problem{Title: "Phones not scrubbed yet",
+			What: "The trace's phones have not been scrubbed against the DNC and litigator lists yet, so no number can be called.",
+			Do:   "Scrub the trace's phones first (Scrub phones), then export the callable list."}, true
+	case errors.Is(err, ErrTooLarge):
+		return Problem{Title: "File too large", What: capitalise(err.Error()) + ".",
+			Do: "Split the list into smaller files and submit each."}, true
+	}
+	return Problem{}, false
+}
+
+func explainAPI(err error, host string) (Problem, bool) {
+	var apiErr *client.APIError
+	switch {
+	case errors.Is(err, client.ErrUnauthorized):
+		return Problem{Title: "API key refused",
+			What: "The server did not accept the API key.",
+			Do:   "Check the key in the provider's dashboard (API section, Keys page) and enter it again (or set SKIPDESK_API_KEY)."}, true
+	case errors.Is(err, client.ErrForbidden):
+		return Problem{Title: "Not allowed",
+			What: "The key is not allowed to do this" + apiSuffix(err) + ".",
+			Do:   "Check the account's status in the provider's dashboard."}, true
+	case errors.Is(err, client.ErrNotFound):
+		return Problem{Title: "Not found",
+			What: "The server does not know this job (it may belong to another key).",
+			Do:   "Refresh the jobs list; ids are used exactly as the lists give them."}, true
+	case errors.Is(err, client.ErrTooLarge):
+		return Problem{Title: "File too large",
+			What: "The file is over the 50 MB upload limit.",
+			Do:   "Split the list into smaller files and submit each."}, true
+	case errors.Is(err, client.ErrRateLimited):
+		what := "The server asked to slow down."
+		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+			what = fmt.Sprintf("The server asked to slow down for %s.", apiErr.RetryAfter.Round(time.Second))
+		}
+		return Problem{Title: "Too many requests", What: what, Do: "Wait a minute and try again."}, true
+	case errors.Is(err, client.ErrServer):
+		return Problem{Title: "Server error",
+			What: "The server had a problem" + apiSuffix(err) + ".",
+			Do:   "Try again in a few minutes."}, true
+	case errors.As(err, &apiErr):
+		return Problem{Title: "Request refused",
+			What: "The server refused the request: " + strings.TrimRight(apiDetail(apiErr), ". ") + ".",
+			Do:   "Correct what it names and try again."}, true
+	case unreachable(err):
+		return Problem{Title: "Can't reach the server",
+			What: fmt.Sprintf("Can't reach %s.", host),
+			Do:   "Check your internet connection and the API's base URL, then try again."}, true
+	}
+	return Problem{}, false
+}
+
+func explainSetup(err error, _ string) (Problem, bool) {
+	var we *WebhookError
+	var be *BaseURLError
+	var se *SettingsError
+	switch {
+	case errors.Is(err, ErrNoKey):
+		return Problem{Title: "No API key",
+			What: "No API key is stored on this computer.",
+			Do:   "Enter it in SkipDesk (Use my API key…), or set SKIPDESK_API_KEY for the command line."}, true
+	case errors.Is(err, ErrNoBaseURL):
+		return Problem{Title: "No API address",
+			What: "SkipDesk has a key but no API address to use it with.",
+			Do:   "Give the base URL your provider gave you (it ends in /v1): in SkipDesk, or with --base-url or SKIPDESK_BASE_URL."}, true
+	case errors.As(err, &be):
+		return Problem{Title: "API address not usable",
+			What: fmt.Sprintf("The API address %q cannot be used: %v.", be.URL, be.Err),
+			Do:   "Give the base URL your provider gave you: https, ending in /v1 (plain http only on this computer)."}, true
+	case errors.As(err, &se):
+		return Problem{Title: "Settings reset", What: capitalise(se.Error()) + ".",
+			Do: "Check the settings (theme, notifications, webhooks, export folder) and save them again."}, true
+	case errors.Is(err, ErrKeyringUnavailable) || errors.Is(err, secrets.ErrUnavailable):
+		return Problem{Title: "No keyring",
+			What: "The system keyring is not available, so the key cannot be stored safely.",
+			Do:   "Use the key for this session only, or set SKIPDESK_API_KEY in the environment."}, true
+	case errors.As(err, &we) && we.NotSaved:
+		return Problem{Title: "Webhook secret not saved",
+			What: "This computer has no keyring to keep the webhook secret safely, so the settings were not saved.",
+			Do:   "Leave webhooks off and save again: jobs are still followed by polling."}, true
+	case errors.As(err, &we) && we.NoSecret && errors.Is(err, secrets.ErrUnavailable):
+		return Problem{Title: "Webhooks are not on",
+			What: "The settings are saved, but the keyring that holds the webhook secret does not answer.",
+			Do:   "Turn webhooks off, or try again once the keyring is unlocked. Jobs are still followed by polling."}, true
+	case errors.As(err, &we) && we.NoSecret:
+		return Problem{Title: "Webhooks are not on",
+			What: "The settings are saved, but webhooks need the webhook secret, and none is stored.",
+			Do:   "Copy the webhook secret from the provider's dashboard (Keys page) into Settings, or turn webhooks off. Jobs are still followed by polling."}, true
+	case errors.As(err, &we):
+		return Problem{Title: "Webhooks are not on",
+			What: fmt.Sprintf("The settings are saved, but SkipDesk cannot listen on %s (%v).", we.Addr, we.Err),
+			Do:   "Choose another address in Settings (for example 127.0.0.1:8791). Jobs are still followed by polling."}, true
+	case errors.Is(err, ledger.ErrLocked):
+		return Problem{Title: "SkipDesk is already running",
+			What: "Another SkipDesk window (or a skipdesk-cli command tracking jobs) is using this account's job records.",
+			Do:   "Switch to that window, or close it and try again. Two copies never track the same jobs at once, so nothing is charged or downloaded twice. Reading commands such as `skipdesk-cli jobs` still work."}, true
+	case errors.Is(err, ledger.ErrNotWritable):
+		return Problem{Title: "Job records can't be written",
+			What: capitalise(err.Error()) + ".",
+			Do:   "Free some disk space or fix the folder's permissions, then start SkipDesk again. Results already downloaded stay in the library and open as usual."}, true
+	case errors.Is(err, ledger.ErrDamaged):
+		// The error itself says what to keep and what to move.
+		return Problem{Title: "Job records damaged", What: capitalise(err.Error()) + "."}, true
+	}
+	return Problem{}, false
+}
+
+func explainFiles(err error, _ string) (Problem, bool) {
+	var pe *fs.PathError
+	var fe *input.FileError
+	switch {
+	case errors.As(err, &fe):
+		return Problem{Title: "The file can't be read", What: strings.TrimRight(err.Error(), ". ") + ".",
+			Do: "Fix the file at the place named (or export it again from its program), then try again."}, true
+	case errors.As(err, &pe):
+		return Problem{Title: "File not available",
+			What: fmt.Sprintf("SkipDesk could not %s %s: %s.", pe.Op, pe.Path, describeErrno(pe.Err)),
+			Do:   "Check that the file or folder exists and that you may use it, then try again."}, true
+	}
+	return Problem{}, false
+}
+
+// apiDetail is the server's message with every detail it listed.
+func apiDetail(e *client.APIError) string {
+	var b strings.Builder
+	b.WriteString(e.Message)
+	for _, d := range e.Details {
+		b.WriteString("; ")
+		if d.Field != "" {
+			b.WriteString(d.Field + ": ")
+		}
+		b.WriteString(d.Message)
+	}
+	for _, p := range e.Problems {
+		b.WriteString("; " + p)
+	}
+	return b.String()
+}
+
+func apiSuffix(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		return " (" + apiErr.Message + ")"
+	}
+	return ""
+}
+
+// apiMessage is the server's own message in err, if any.
+func apiMessage(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Message != "" && apiErr.Message != http.StatusText(apiErr.StatusCode) {
+		return strings.TrimRight(apiErr.Message, ". ")
+	}
+	return ""
+}
+
+// unreachable: no answer at all (DNS, refused, reset, timeout).
+func unreachable(err error) bool {
+	var te *client.TransportError
+	var ue *url.Error
+	var oe *net.OpError
+	var de *net.DNSError
+	if errors.As(err, &te) || errors.As(err, &ue) || errors.As(err, &oe) || errors.As(err, &de) ||
+		errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	// A file's error satisfies net.Error too (it has Timeout and
+	// Temporary): a missing file is not a network problem.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// describeErrno puts the common file errors in words.
+func describeErrno(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "it does not exist"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}
+
+// HostOf is the host of a base URL, for messages.
+func HostOf(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" {
+		return baseURL
+	}
+	return u.Host
+}
+
+func capitalise(s string) string {
+	s = strings.TrimRight(s, ". ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// StuckJobs lists a stuck error's jobs, sorted, "id: why" each.
+func StuckJobs(se *StuckError) []string {
+	out := make([]string, 0, len(se.Jobs))
+	for id, why := range se.Jobs {
+		out = append(out, id+": "+why)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ExplainKnown is Explain for the errors SkipDesk knows how to put in
+// words; ok is false for any other error (the caller shows it as it is).
+func ExplainKnown(err error, host string) (p Problem, ok bool) {
+	if err == nil {
+		return Problem{}, false
+	}
+	if host == "" {
+		host = "the server"
+	}
+	for _, f := range explainers {
+		if p, ok := f(err, host); ok {
+			return p, true
+		}
+	}
+	return Problem{}, false
+}

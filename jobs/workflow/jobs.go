@@ -1,0 +1,537 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+// pageSize of the API lists merged into the jobs list.
+const pageSize = 100
+
+// Jobs lists the ledger's jobs and unsettled submissions merged with the
+// first pages of GET /traces and GET /dnc (100 jobs each), newest first.
+// more reports older pages. When the API cannot be reached the ledger's
+// jobs are returned with the error.
+func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
+	sess, err := s.books()
+	if err != nil {
+		return nil, false, err
+	}
+	pages = max(pages, 1)
+	byID := map[string]*Job{}
+	var out []*Job
+	local, err := s.ledgerJobs(ctx, sess.led)
+	if err != nil {
+		return nil, false, err
+	}
+	for i := range local {
+		j := &local[i]
+		out = append(out, j)
+		if j.ID != "" {
+			byID[j.ID] = j
+		}
+	}
+	more := false
+	var apiErr error
+	add := func(j Job) {
+		if have, ok := byID[j.ID]; ok {
+			mergeAPI(have, j)
+			return
+		}
+		out = append(out, &j)
+		byID[j.ID] = &j
+	}
+	for p := 1; p <= pages; p++ {
+		tl, err := sess.api.Traces.List(ctx, &client.TraceListOptions{Page: p, Limit: pageSize})
+		if err != nil {
+			apiErr = err
+			break
+		}
+		for i := range tl.Traces {
+			add(fromTrace(&tl.Traces[i]))
+		}
+		dl, err := sess.api.DNC.List(ctx, &client.ListOptions{Page: p, Limit: pageSize})
+		if err != nil {
+			apiErr = err
+			break
+		}
+		for i := range dl.Jobs {
+			add(fromDNC(&dl.Jobs[i]))
+		}
+		more = tl.Metadata.PageCount > p || dl.Metadata.PageCount > p
+	}
+	list := make([]Job, len(out))
+	for i, j := range out {
+		list[i] = *j
+	}
+	sortJobs(list)
+	return list, more, apiErr
+}
+
+// LocalJobs lists what this computer's ledger knows, newest first, with
+// nothing asked of the API. It reads the ledger even while another
+// SkipDesk (the window) holds it.
+func (s *Service) LocalJobs(ctx context.Context) ([]Job, error) {
+	if sess, err := s.current(); err == nil {
+		sess.mu.Lock()
+		led := sess.led
+		sess.mu.Unlock()
+		if led != nil {
+			return s.ledgerJobs(ctx, led)
+		}
+	}
+	led, err := ledger.OpenReadOnly(s.cfg.Home)
+	if errors.Is(err, ledger.ErrNoLedger) {
+		return []Job{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer led.Close()
+	return s.ledgerJobs(ctx, led)
+}
+
+// ledgerJobs are the ledger's jobs and its submissions whose outcome is
+// not known, newest first.
+func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, error) {
+	entries, err := led.Entries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []Job{}
+	for _, e := range entries {
+		j := fromLedger(&e.Job, e.Spend)
+		if e.Download != nil {
+			if _, err := os.Stat(e.Download.Path); err == nil {
+				j.ResultPath = e.Download.Path
+			}
+		}
+		out = append(out, j)
+	}
+	subs, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for _, sub := range subs {
+		if s.submitting[sub.FileHash] {
+			continue // being sent right now
+		}
+		out = append(out, Job{Key: submissionKey(sub.ID), Submission: sub.ID, Kind: sub.Kind, Name: sub.FileName,
+			Status: jobs.StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
+			ErrorMessage: sub.Error})
+	}
+	s.mu.Unlock()
+	sortJobs(out)
+	return out, nil
+}
+
+func sortJobs(list []Job) {
+	sort.SliceStable(list, func(a, b int) bool {
+		if !list[a].CreatedAt.Equal(list[b].CreatedAt) {
+			return list[a].CreatedAt.After(list[b].CreatedAt)
+		}
+		return list[a].Key > list[b].Key
+	})
+}
+
+// mergeAPI updates a ledger job with what the API list says, unless the
+// ledger already knows it is final (a list read can be older).
+func mergeAPI(have *Job, api Job) {
+	if have.Final() && !api.Final() {
+		return
+	}
+	path := have.ResultPath
+	*have = api
+	have.ResultPath = path
+}
+
+func fromTrace(t *client.Trace) Job {
+	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: jobs.Status(t.Status), Mode: jobs.Mode(t.Mode),
+		IncludeLLCs: t.IncludeLLCs, Rows: t.TotalRows, EntityRows: t.EntityRows, Matches: t.MatchCount,
+		NoMatches: t.NoMatchCount, Errors: t.ErrorCount, Charged: t.CreditsCharged, Refunded: t.CreditsRefunded,
+		Breakdown: t.Breakdown, CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt}
+	if t.Type == client.TypeSingle {
+		j.Kind = jobs.KindSingle
+	}
+	if t.ErrorMessage != nil {
+		j.ErrorMessage = *t.ErrorMessage
+	}
+	return j
+}
+
+func fromDNC(x *client.DNCJob) Job {
+	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: jobs.Status(x.Status), Rows: x.TotalRows,
+		Matches: x.MatchCount, Errors: x.ErrorCount, Charged: x.CreditsCharged, Refunded: x.CreditsRefunded,
+		CreatedAt: x.CreatedAt, CompletedAt: x.CompletedAt}
+	if x.ErrorMessage != nil {
+		j.ErrorMessage = *x.ErrorMessage
+	}
+	return j
+}
+
+// fromLedger is the job the ledger knows, from its last API object.
+func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
+	var j Job
+	switch l.Kind {
+	case jobs.KindSingle:
+		var r client.SingleTraceResult
+		if json.Unmarshal(l.Last, &r) == nil && r.Matched {
+			j.Matches = 1
+		}
+	case jobs.KindDNC:
+		var x client.DNCJob
+		if json.Unmarshal(l.Last, &x) == nil && x.ID != "" {
+			j = fromDNC(&x)
+		}
+	default:
+		var t client.Trace
+		if json.Unmarshal(l.Last, &t) == nil && t.ID != "" {
+			j = fromTrace(&t)
+		}
+	}
+	j.ID, j.Key, j.Name, j.Status, j.Rows = l.ID, l.ID, l.Name, l.Status, l.TotalRows
+	if j.Kind == "" || l.Kind == jobs.KindSingle {
+		j.Kind = l.Kind
+	}
+	if !l.CreatedAt.IsZero() {
+		j.CreatedAt = l.CreatedAt
+	}
+	if !l.CompletedAt.IsZero() {
+		j.CompletedAt = l.CompletedAt
+	}
+	if l.ErrorMessage != "" {
+		j.ErrorMessage = l.ErrorMessage
+	}
+	if sp.Charged != 0 || sp.Refunded != 0 {
+		j.Charged, j.Refunded = sp.Charged, sp.Refunded
+	}
+	return j
+}
+
+// submissionKey is the Key of the row of a submission whose outcome is not
+// known yet.
+func submissionKey(id int64) string { return "submission-" + strconv.FormatInt(id, 10) }
+
+// Subscribe calls f with every job event (from any goroutine) until stop.
+// Subscriptions outlive sessions: signing in again keeps them.
+func (s *Service) Subscribe(f func(Event)) (stop func()) {
+	s.mu.Lock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = f
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.subs, id)
+		s.mu.Unlock()
+	}
+}
+
+func (s *Service) emit(ev Event) {
+	s.mu.Lock()
+	fs := make([]func(Event), 0, len(s.subs))
+	for _, f := range s.subs {
+		fs = append(fs, f)
+	}
+	s.mu.Unlock()
+	for _, f := range fs {
+		f(ev)
+	}
+}
+
+// onTrackerEvent turns the session's tracker events into Events.
+func (s *Service) onTrackerEvent(sess *session) func(tracker.Event) {
+	return func(ev tracker.Event) {
+		switch ev.Type {
+		case tracker.DownloadProgress:
+			s.emit(Event{Kind: EventProgress, Job: Job{ID: ev.JobID, Key: ev.JobID, Kind: ev.Kind, Status: ev.Status}, Done: ev.Done, Total: ev.Total})
+			return
+		case tracker.Error:
+			// The tracker tries again; the list shows the last known state.
+			s.emit(Event{Kind: EventWarning, Job: Job{ID: ev.JobID, Key: ev.JobID}, Err: ev.Err})
+			return
+		case tracker.Reconciled:
+			key := submissionKey(ev.Submission)
+			settled := Settled{Submission: ev.Submission, State: ledger.State(ev.SubmissionState), Reason: ev.Reason}
+			switch {
+			case ev.Job != nil:
+				j := fromLedger(ev.Job, ev.Spend)
+				settled.JobID = j.ID
+				s.emit(Event{Kind: EventStatus, Job: j, Replaces: key, Settled: &settled})
+			case ev.SubmissionState == string(ledger.StateNotCreated):
+				s.emit(Event{Kind: EventStatus, Replaces: key, Settled: &settled})
+			default:
+				s.emit(Event{Kind: EventSettled, Settled: &settled})
+			}
+			return
+		}
+		if ev.Job == nil {
+			return
+		}
+		j := fromLedger(ev.Job, ev.Spend)
+		kind := EventStatus
+		switch ev.Type {
+		case tracker.Completed:
+			kind = EventCompleted
+		case tracker.Failed:
+			kind = EventFailed
+		case tracker.Downloaded:
+			kind = EventDownloaded
+			j.ResultPath = ev.Path
+			s.linkParent(sess, ev.JobID, ev.Path)
+		}
+		s.emit(Event{Kind: kind, Job: j})
+	}
+}
+
+// RetryWebhook asks the API to deliver the job's webhook again.
+func (s *Service) RetryWebhook(ctx context.Context, j Job) error {
+	if !j.CanRetryWebhook() {
+		return fmt.Errorf("%s: webhooks are re-sent only for completed or failed jobs", j.Name)
+	}
+	_, err := s.RetryWebhookOf(ctx, j.Kind, j.ID)
+	return err
+}
+
+// Settled is what reconciling decided for one submission whose outcome was
+// unknown.
+type Settled struct {
+	Submission int64        `json:"submission"`
+	FileName   string       `json:"file"`
+	State      ledger.State `json:"state"`
+	JobID      string       `json:"job_id,omitempty"`
+	Reason     string       `json:"reason"`
+	Changed    bool         `json:"-"` // the state is not what it was before
+}
+
+// Unknown reports whether the submission is still unknown — may be charged.
+func (st Settled) Unknown() bool {
+	return st.State == ledger.StateUnknown || st.State == ledger.StateSent || st.State == ledger.StateIntent
+}
+
+// StateWords says a submission's state in words.
+func (st Settled) StateWords() string {
+	switch st.State {
+	case ledger.StateUnknown, ledger.StateSent:
+		return "unknown — may be charged"
+	case ledger.StateNotCreated:
+		return "not created (not charged)"
+	case ledger.StateCreated:
+		return "created"
+	case ledger.StateFailed:
+		return "refused by the service (not charged)"
+	case ledger.StateIntent:
+		return "not sent"
+	}
+	return string(st.State)
+}
+
+// Reconcile settles every submission whose outcome is unknown against the
+// API's job lists — never resubmitting — and says what became of each.
+func (s *Service) Reconcile(ctx context.Context) ([]Settled, error) {
+	sess, err := s.books()
+	if err != nil {
+		return nil, err
+	}
+	return s.reconcile(ctx, sess)
+}
+
+func (s *Service) reconcile(ctx context.Context, sess *session) ([]Settled, error) {
+	outs, err := submit.Reconcile(ctx, sess.api, sess.led, nil)
+	var list []Settled
+	for _, o := range outs {
+		list = append(list, Settled{Submission: o.Submission.ID, FileName: o.Submission.FileName, State: o.State,
+			JobID: o.JobID, Reason: o.Reason, Changed: o.State != o.Submission.State})
+		if o.State == ledger.StateCreated {
+			sess.trk.Hint(o.JobID)
+		}
+	}
+	return list, err
+}
+
+// ReconcileJob settles an unknown submission shown in the jobs list and
+// returns what became of it: the job it created, the same row still
+// unknown, or the row with jobs.StatusNotCreated.
+func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, error) {
+	sess, err := s.books()
+	if err != nil {
+		return j, err
+	}
+	outs, err := s.reconcile(ctx, sess)
+	if err != nil {
+		return j, err
+	}
+	id := j.Submission
+	if id == 0 {
+		id, _ = strconv.ParseInt(strings.TrimPrefix(j.Key, "submission-"), 10, 64)
+	}
+	for _, o := range outs {
+		if o.Submission != id {
+			continue
+		}
+		switch o.State {
+		case ledger.StateCreated:
+			lj, err := sess.led.Job(ctx, o.JobID)
+			if err != nil {
+				return Job{ID: o.JobID, Key: o.JobID, Kind: j.Kind, Name: j.Name, Status: jobs.StatusProcessing, CreatedAt: j.CreatedAt}, nil
+			}
+			sp, _ := sess.led.JobSpend(ctx, o.JobID)
+			return fromLedger(lj, sp), nil
+		case ledger.StateNotCreated:
+			j.Status = jobs.StatusNotCreated
+		}
+		return j, nil
+	}
+	sub, err := sess.led.Submission(ctx, id)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return j, fmt.Errorf("%s: no such submission in the ledger", j.Name)
+	}
+	if err == nil && sub.State == ledger.StateCreated {
+		if lj, err := sess.led.Job(ctx, sub.JobID); err == nil {
+			sp, _ := sess.led.JobSpend(ctx, sub.JobID)
+			return fromLedger(lj, sp), nil
+		}
+	}
+	if err == nil && sub.State == ledger.StateNotCreated {
+		j.Status = jobs.StatusNotCreated
+	}
+	return j, nil
+}
+
+// Outcome is where a job ended: its state, what it cost, and its result in
+// the library (none for a failed job).
+type Outcome struct {
+	Job        Job
+	ResultPath string
+}
+
+// Wait follows the job until it failed or its result is in the library,
+// downloading it; with a limit > 0 it gives up after that long with a
+// *WaitLimitError (the job stays tracked). A job that cannot progress now
+// gives a *StuckError.
+func (s *Service) Wait(ctx context.Context, jobID string, limit time.Duration) (*Outcome, error) {
+	sess, err := s.books()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sess.led.Job(ctx, jobID); err != nil {
+		return nil, &NotTrackedError{JobID: jobID}
+	}
+	stop := s.trackFor(ctx, sess)
+	defer stop()
+	wctx := ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	o, err := sess.trk.Wait(wctx, jobID)
+	if err != nil {
+		if ctx.Err() == nil && wctx.Err() != nil {
+			return nil, &WaitLimitError{JobID: jobID, Limit: limit}
+		}
+		if ctx.Err() != nil {
+			return nil, &StoppedWaitingError{JobID: jobID, Err: ctx.Err()}
+		}
+		return nil, stuck(err)
+	}
+	out := &Outcome{Job: fromLedger(o.Job, o.Spend)}
+	if o.Download != nil {
+		out.ResultPath = o.Download.Path
+		out.Job.ResultPath = o.Download.Path
+	}
+	return out, nil
+}
+
+// WaitAll follows every job in flight until each has failed or has its
+// result downloaded. A *StuckError names the jobs that cannot progress now
+// once every other job is done.
+func (s *Service) WaitAll(ctx context.Context) error {
+	sess, err := s.books()
+	if err != nil {
+		return err
+	}
+	if _, err := s.reconcile(ctx, sess); err != nil {
+		s.emit(Event{Kind: EventWarning, Err: fmt.Errorf("could not reconcile earlier submissions: %w", err)})
+	}
+	stop := s.trackFor(ctx, sess)
+	defer stop()
+	if err := sess.trk.WaitIdle(ctx); err != nil {
+		if ctx.Err() != nil {
+			return &StoppedWaitingError{Err: ctx.Err()}
+		}
+		return stuck(err)
+	}
+	return nil
+}
+
+// trackFor runs the tracker until stop, unless it runs already.
+func (s *Service) trackFor(ctx context.Context, sess *session) (stop func()) {
+	if sess.running() {
+		return func() {}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { sess.trk.Run(runCtx); close(done) }()
+	return func() { cancel(); <-done }
+}
+
+// Download puts a completed job's result into the library (when not there
+// yet) and returns the job with ResultPath set. Jobs the tracker follows are
+// downloaded by it; this covers jobs only the API lists (history from
+// before this computer's ledger).
+func (s *Service) Download(ctx context.Context, j Job, progress func(done, total int64)) (Job, error) {
+	if j.ResultPath != "" {
+		if _, err := os.Stat(j.ResultPath); err == nil {
+			return j, nil
+		}
+	}
+	sess, err := s.books()
+	if err != nil {
+		return j, err
+	}
+	if j.Status != jobs.StatusCompleted || j.ID == "" || j.Kind == jobs.KindSingle {
+		return j, fmt.Errorf("%s has no result to download (status %s)", j.Name, j.Status)
+	}
+	dl, err := sess.trk.Fetch(ctx, j.Kind, j.ID, progress)
+	if err != nil {
+		return j, err
+	}
+	j.ResultPath = dl.Path
+	return j, nil
+}
+
+// linkParent notes, in a downloaded DNC result's job record, the trace whose
+// phones it scrubbed (from the submission's options), so the callable list
+// can find it later.
+func (s *Service) linkParent(sess *session, jobID, path string) {
+	sub, err := sess.led.SubmissionForJob(context.Background(), jobID)
+	if err != nil || sub.Kind != jobs.KindDNC {
+		return
+	}
+	var o submit.Options
+	if json.Unmarshal(sub.Options, &o) != nil || o.ParentTraceID == "" {
+		return
+	}
+	m, err := library.ReadRecord(library.RecordPath(path))
+	if err != nil || m.ParentTraceID == o.ParentTraceID {
+		return
+	}
+	m.ParentTraceID = o.ParentTraceID
+	_ = sess.lib.Record(m, path)
+}

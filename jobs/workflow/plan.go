@@ -1,0 +1,236 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/submit"
+)
+
+// Plan is a submission as the person set it up, in the window or on the
+// command line: the same Plan is the same submission wherever it was made.
+type Plan struct {
+	Kind  jobs.Kind     // jobs.KindTrace or jobs.KindDNC
+	Path  string        // the list the person picked
+	Input input.Options // how it is read: header line, sheet
+	// Mapping maps service fields to headers. With accepted splits, the
+	// fields a split derives point to its derived columns
+	// (mapping.Split.Columns). A DNC scrub maps mapping.Phone only.
+	Mapping mapping.Mapping
+	// Splits are the accepted splits of full-name and one-line address
+	// columns.
+	Splits         []mapping.Split
+	Mode           jobs.Mode // traces; "" is normal
+	IncludeLLCs    bool      // traces: company rows traced too
+	DropDuplicates bool      // rows repeating an earlier one are left out
+	// ParentTraceID: a scrub of a trace's phones (TracePhones) names the
+	// trace, so that its callable list finds the scrub.
+	ParentTraceID string
+	// Name is the job's name; "" is the picked file's name.
+	Name string
+}
+
+// mode is the plan's mode, normal when unset.
+func (p Plan) mode() jobs.Mode {
+	if p.Kind == jobs.KindDNC {
+		return ""
+	}
+	if p.Mode == "" {
+		return jobs.ModeNormal
+	}
+	return p.Mode
+}
+
+// name is the job's name: the plan's, else the name the upload is sent
+// under.
+func (p Plan) name(written bool) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return prepare.UploadName(p.Path, written)
+}
+
+// options are the plan's choices the ledger keeps with the submission.
+func (p Plan) options() submit.Options {
+	o := submit.Options{DropDuplicates: p.DropDuplicates, HeaderLine: p.Input.HeaderLine, Sheet: p.Input.Sheet,
+		ParentTraceID: p.ParentTraceID}
+	for _, sp := range p.Splits {
+		o.Splits = append(o.Splits, sp.Column)
+	}
+	return o
+}
+
+// Headers are the headers the upload of a file with these headers will
+// have: the file's own, then the columns accepted splits derive.
+func (p Plan) Headers(headers []string) []string {
+	out := slices.Clone(headers)
+	for _, sp := range p.Splits {
+		out = append(out, sp.Columns(headers)...)
+	}
+	return out
+}
+
+// Suggest is the automatic mapping of an inspected file for kind: the
+// guesses, and the splits worth accepting (a full-name column, a one-line
+// address).
+func Suggest(ins *input.Inspection, kind jobs.Kind) mapping.Suggestion {
+	return mapping.AutoMap(ins.Headers, ins.Sample, kind)
+}
+
+// AcceptSplits returns p with every split of sug accepted: the keys they
+// derive now point to the derived columns.
+func AcceptSplits(p Plan, ins *input.Inspection, sug mapping.Suggestion) Plan {
+	p.Splits = slices.Clone(sug.Splits)
+	m := p.Mapping.Clone()
+	if m == nil {
+		m = mapping.Mapping{}
+	}
+	for _, sp := range sug.Splits {
+		for i, c := range sp.Columns(ins.Headers) {
+			m[sp.Keys[i]] = c
+		}
+	}
+	p.Mapping = m
+	return p
+}
+
+// Validate checks the plan's mapping against the inspected file with the
+// provider's rules, every problem at once, in the words mapping gives
+// them. The window's board and the command line both call it.
+func Validate(ins *input.Inspection, p Plan) mapping.Result {
+	headers := p.Headers(ins.Headers)
+	var opts []mapping.Option
+	if len(ins.Blanks) == len(ins.Headers) {
+		opts = append(opts, mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks)))
+	}
+	if p.Kind == jobs.KindDNC {
+		return mapping.ValidateDNC(headers, p.Mapping, opts...)
+	}
+	return mapping.Validate(headers, p.Mapping, p.mode(), opts...)
+}
+
+// ---- presets -------------------------------------------------------------
+
+// presetStore is where presets live: Config.PresetsFile when set, else the
+// ledger (shared by the window and the command line on this computer).
+func (s *Service) presetStore() (mapping.PresetStore, error) {
+	if s.cfg.PresetsFile != "" {
+		return mapping.NewFileStore(s.cfg.PresetsFile), nil
+	}
+	sess, err := s.books()
+	if err != nil {
+		return nil, err
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return ledger.PresetStore{L: sess.led}, nil
+}
+
+// PresetNames lists the saved mapping presets, sorted.
+func (s *Service) PresetNames(ctx context.Context) ([]string, error) {
+	st, err := s.presetStore()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := st.Presets()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(ps))
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// LoadPreset returns a saved preset.
+func (s *Service) LoadPreset(ctx context.Context, name string) (*mapping.Preset, error) {
+	st, err := s.presetStore()
+	if err != nil {
+		return nil, err
+	}
+	ps, err := st.Presets()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if p.Name == name {
+			p.Mapping = p.Mapping.Clone()
+			return &p, nil
+		}
+	}
+	return nil, fmt.Errorf("no preset named %q", name)
+}
+
+// MatchPreset finds the preset saved for files with these headers and
+// kind; nil when none. Without a place to keep presets (no session, no
+// presets file) there is none.
+func (s *Service) MatchPreset(ctx context.Context, headers []string, kind jobs.Kind) (*mapping.Preset, error) {
+	st, err := s.presetStore()
+	if errors.Is(err, ErrNotConnected) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return mapping.MatchPreset(st, headers, kind)
+}
+
+// SavePreset stores the plan's mapping and options under name for files
+// with these headers. A plan with accepted splits names derived columns,
+// which a file with these headers does not have: refused.
+func (s *Service) SavePreset(ctx context.Context, name string, headers []string, p Plan) error {
+	if len(p.Splits) > 0 {
+		return errors.New("a mapping with split columns cannot be saved as a preset (it names columns SkipDesk derives, not the file's own)")
+	}
+	st, err := s.presetStore()
+	if err != nil {
+		return err
+	}
+	return st.SavePreset(mapping.NewPreset(name, headers, p.Kind, p.Mapping.Clone(), p.mode(), p.IncludeLLCs))
+}
+
+// SplitSample is the inspection's sample rows with the columns the splits
+// derive appended, as the upload will have them: what a screen shows of
+// the split columns.
+func SplitSample(ins *input.Inspection, splits []mapping.Split) [][]string {
+	if len(splits) == 0 {
+		return ins.Sample
+	}
+	idx := make([]int, len(splits))
+	for i, sp := range splits {
+		idx[i] = slices.Index(ins.Headers, sp.Column)
+	}
+	out := make([][]string, len(ins.Sample))
+	for r, row := range ins.Sample {
+		nr := slices.Clone(row)
+		for len(nr) < len(ins.Headers) {
+			nr = append(nr, "")
+		}
+		for i, sp := range splits {
+			v := ""
+			if idx[i] >= 0 && idx[i] < len(row) {
+				v = row[idx[i]]
+			}
+			vals, _ := sp.Apply(v)
+			for k := range sp.Keys {
+				if k < len(vals) {
+					nr = append(nr, vals[k])
+				} else {
+					nr = append(nr, "")
+				}
+			}
+		}
+		out[r] = nr
+	}
+	return out
+}

@@ -1,0 +1,273 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/estimate"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
+)
+
+// Counts are what a plan's upload will hold, read from the file the way
+// the upload will be written: what the provider will bill, row for row.
+type Counts struct {
+	key countKey
+
+	// Traces: the upload's rows and company rows, with duplicates dropped
+	// when the plan says so; Without* are the figures without duplicates
+	// (equal when none were found or they are dropped).
+	Rows, EntityRows               int
+	RowsWithout, EntityRowsWithout int
+	// Duplicates are rows repeating an earlier row's mapped values (a
+	// scrub: numbers already in the list).
+	Duplicates int
+	// Upload is the mapping the upload will carry (derived columns
+	// included) and its name columns.
+	mapping       mapping.Mapping
+	nameColumns   []string
+	splitFailures map[string]int
+	ins           *input.Inspection
+
+	// Phones is the scan of a scrub's phone column.
+	Phones *phone.Scan
+}
+
+// countKey is what counts depend on: the same key, the same counts.
+type countKey struct {
+	kind       jobs.Kind
+	path       string
+	headerLine int
+	sheet      string
+	m          string
+	splits     string
+}
+
+func keyOf(p Plan) countKey {
+	k := countKey{kind: p.Kind, path: p.Path, headerLine: p.Input.HeaderLine, sheet: p.Input.Sheet,
+		m: canonicalMapping(p.Mapping)}
+	for _, sp := range p.Splits {
+		k.splits += sp.Column + "\x00" + string(sp.Kind) + "\x00" + string(sp.Order) + "\x01"
+	}
+	return k
+}
+
+// canonicalMapping is a mapping in one canonical text.
+func canonicalMapping(m mapping.Mapping) string {
+	var b []byte
+	for _, k := range m.Clean().SortedKeys() {
+		b = append(b, k...)
+		b = append(b, 0)
+		b = append(b, m[k]...)
+		b = append(b, 1)
+	}
+	return string(b)
+}
+
+// Fits reports whether c was counted for p's file, mapping and splits:
+// what counts depend on. Mode and the LLC choice only change the price.
+func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
+
+// Count reads the plan's file as its upload will be read and counts what
+// the provider will bill: rows and company rows by the mapped names (after
+// splits), with and without duplicates; for a scrub, the phone column's
+// valid, invalid and repeated numbers. ins is the picked file's inspection.
+func (s *Service) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
+	return Count(ctx, p, ins)
+}
+
+// Count is Service.Count: it needs no session.
+func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
+	if ins == nil {
+		return nil, fmt.Errorf("%s: the file was not read", p.Path)
+	}
+	c := &Counts{key: keyOf(p), ins: ins}
+	if p.Kind == jobs.KindDNC {
+		scan, err := phone.ScanColumn(ctx, p.Path, p.Mapping[mapping.Phone], phone.ScanOptions{Input: readOptions(p, ins), ListInvalid: MaxListedInvalid})
+		if err != nil {
+			return nil, err
+		}
+		c.Phones, c.Duplicates = scan, scan.Duplicates
+		c.Rows, c.RowsWithout = scan.Rows, scan.Rows-scan.Duplicates
+		return c, nil
+	}
+	plan := prepare.Plan{Kind: jobs.KindTrace, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: true, Input: readOptions(p, ins)}
+	without, err := prepare.Count(ctx, p.Path, ins, plan)
+	if err != nil {
+		return nil, err
+	}
+	c.mapping, c.nameColumns, c.splitFailures = without.Mapping, without.NameColumns, without.SplitFailures
+	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
+	c.Rows, c.EntityRows = without.Rows, without.EntityRows
+	if c.Duplicates > 0 {
+		plan.DropDuplicates = false
+		with, err := prepare.Count(ctx, p.Path, ins, plan)
+		if err != nil {
+			return nil, err
+		}
+		c.Rows, c.EntityRows = with.Rows, with.EntityRows
+	}
+	return c, nil
+}
+
+// readOptions is how the plan's file is read: the header line and sheet
+// of its inspection unless the plan names others.
+func readOptions(p Plan, ins *input.Inspection) input.Options {
+	o := p.Input
+	if o.HeaderLine == 0 {
+		o.HeaderLine = ins.HeaderLine
+	}
+	if o.Sheet == "" {
+		o.Sheet = ins.Sheet
+	}
+	return o
+}
+
+// MaxListedInvalid is how many invalid phone rows a scrub's count lists.
+const MaxListedInvalid = 1000
+
+// Rates are what a price is made with: the provider's rates and the
+// account that pays.
+type Rates struct {
+	Pricing *client.Pricing
+	Account *client.Account
+}
+
+// Rates reads GET /pricing and GET /account. The rates can change: read
+// them before each price.
+func (s *Service) Rates(ctx context.Context) (Rates, error) {
+	p, err := s.Pricing(ctx)
+	if err != nil {
+		return Rates{}, err
+	}
+	a, err := s.Account(ctx)
+	if err != nil {
+		return Rates{Pricing: p}, err
+	}
+	return Rates{Pricing: p, Account: a}, nil
+}
+
+// Quote is what a plan costs and whether the account can pay: the window's
+// cost section and the command line's estimate show the same Quote, and
+// Credits is what the provider charges.
+type Quote struct {
+	Kind jobs.Kind `json:"-"`
+	// Rows are the rows uploaded and billed.
+	Rows int `json:"rows"`
+	// Credits are charged up front: the job's credits_charged.
+	Credits int64      `json:"credits"`
+	Lines   []CostLine `json:"lines"`
+	// Duplicates found, whether they are left out, and the credits leaving
+	// them out saves (or saved).
+	Duplicates        int   `json:"duplicate_rows"`
+	DroppedDuplicates int   `json:"dropped_duplicates"`
+	DuplicateSavings  int64 `json:"duplicate_savings"`
+
+	// Upload says how the file will be sent: as it is, or a prepared copy.
+	Upload UploadInfo `json:"upload"`
+
+	Trace   *estimate.Result    `json:"estimate,omitempty"`
+	DNC     *estimate.DNCResult `json:"dnc_estimate,omitempty"`
+	Phones  *phone.Scan         `json:"phones,omitempty"`
+	Payment estimate.Payment    `json:"payment"`
+}
+
+// CostLine is one billed tier of a quote.
+type CostLine struct {
+	Label   string `json:"label"`
+	Rows    int    `json:"rows"`
+	Rate    int64  `json:"rate"`
+	Credits int64  `json:"credits"`
+	Note    string `json:"note,omitempty"` // "skipped: not traced, not billed" and the like
+}
+
+// Price prices counts made for p (Count) at rates: no I/O, so a screen can
+// call it on every change of an option.
+func Price(c *Counts, p Plan, r Rates) Quote {
+	var q Quote
+	if p.Kind == jobs.KindDNC {
+		q = priceDNC(c, p, r)
+	} else {
+		q = priceTrace(c, p, r)
+	}
+	written, reasons := prepare.Describe(c.ins, prepare.Plan{Splits: p.Splits, DropDuplicates: p.DropDuplicates})
+	q.Upload = UploadInfo{FileName: p.name(written), Rows: q.Rows, Written: written, Reasons: reasons,
+		DroppedDuplicates: q.DroppedDuplicates, SplitFailures: c.splitFailures}
+	return q
+}
+
+func priceTrace(c *Counts, p Plan, r Rates) Quote {
+	mode := p.mode()
+	est := func(rows, entities int) estimate.Result {
+		ins := *c.ins
+		ins.Rows, ins.EntityRows, ins.DuplicateRows = rows, entities, 0
+		ins.NameColumns = slices.Clone(c.nameColumns)
+		return estimate.Estimate(&ins, c.mapping, mode, p.IncludeLLCs, r.Pricing, r.Account)
+	}
+	e := est(c.Rows, c.EntityRows)
+	if p.DropDuplicates {
+		e = est(c.RowsWithout, c.EntityRowsWithout)
+	}
+	q := Quote{Kind: jobs.KindTrace, Rows: e.TotalRows, Credits: e.Credits, Duplicates: c.Duplicates, Payment: e.Payment}
+	if c.Duplicates > 0 {
+		with, without := est(c.Rows, c.EntityRows), est(c.RowsWithout, c.EntityRowsWithout)
+		q.DuplicateSavings = with.Credits - without.Credits
+		e.DuplicateRows, e.DuplicateSavings = c.Duplicates, q.DuplicateSavings
+		if p.DropDuplicates {
+			q.DroppedDuplicates = c.Duplicates
+			e.DuplicateRows, e.DuplicateSavings = 0, 0
+		}
+	}
+	q.Trace = &e
+	label := "Individuals (normal rate)"
+	if mode == jobs.ModeEnhanced {
+		label = "Individuals (enhanced rate)"
+	}
+	q.Lines = append(q.Lines, CostLine{Label: label, Rows: e.Individuals.Rows, Rate: e.Individuals.Rate, Credits: e.Individuals.Credits})
+	comp := CostLine{Label: "Companies / LLCs", Rows: e.Companies.Rows, Rate: e.Companies.Rate, Credits: e.Companies.Credits}
+	switch {
+	case !e.Companies.Billed:
+		comp.Note = "skipped: not traced, not billed"
+	case mode == jobs.ModeEnhanced:
+		comp.Label = "Companies / LLCs (in the enhanced job)"
+	default:
+		comp.Label = "Companies / LLCs (llc rate)"
+	}
+	q.Lines = append(q.Lines, comp)
+	return q
+}
+
+func priceDNC(c *Counts, p Plan, r Rates) Quote {
+	scan := *c.Phones
+	if p.DropDuplicates {
+		scan.Rows -= scan.Duplicates
+		scan.Duplicates = 0
+	}
+	e := estimate.EstimateDNC(&scan, r.Pricing, r.Account)
+	q := Quote{Kind: jobs.KindDNC, Rows: e.Rows, Credits: e.Credits, Duplicates: c.Duplicates, DNC: &e, Phones: c.Phones,
+		Payment: e.Payment, DuplicateSavings: int64(c.Duplicates) * e.Rate}
+	if p.DropDuplicates {
+		q.DroppedDuplicates = c.Duplicates
+	}
+	q.Lines = []CostLine{{Label: "Phones (dnc rate)", Rows: e.Rows, Rate: e.Rate, Credits: e.Credits}}
+	return q
+}
+
+// Quote counts the plan's file and prices it at the current rates.
+func (s *Service) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
+	c, err := s.Count(ctx, p, ins)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Rates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := Price(c, p, r)
+	return &q, nil
+}

@@ -1,0 +1,546 @@
+// Package workflow is SkipDesk's application layer: every workflow the
+// window and the command line offer is written here once, with typed
+// requests — open and inspect a list, map and validate it, price it, submit
+// it (trace, DNC scrub, single lookup) through the ledger, reconcile, track
+// and download, open, filter and export results, search the library, keep
+// presets, and put each error in the words a person reads.
+//
+// The window (ui/...) and the command line (cmd/skipdesk-cli) are thin
+// callers of a Service: they build screens or parse flags and print, and
+// never reach the lower packages (submit, prepare, ledger, tracker,
+// estimate) themselves. Configuration is read once by the program's main
+// (ConfigFromEnv) and passed to Open. Nothing here imports Fyne; every
+// method may block and honours its context.
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+// Errors callers act on.
+var (
+	// ErrNotConnected: a call that needs the API before a session is open.
+	ErrNotConnected = errors.New("not connected: enter an API key or start the sandbox")
+	// ErrNoKey: no API key is configured or stored; the window shows the
+	// first-run screen, the command line says where a key comes from.
+	ErrNoKey = errors.New("no API key is stored")
+	// ErrNoBaseURL: a key but no API address to use it with.
+	ErrNoBaseURL = errors.New("no API address")
+	// ErrKeyringUnavailable: the key was checked but the OS keyring could
+	// not store it. The window offers to use it for this session only.
+	ErrKeyringUnavailable = errors.New("the system keyring is not available")
+)
+
+// Session is the connection the service works with.
+type Session struct {
+	BaseURL     string
+	Sandbox     bool // the embedded sandbox on loopback
+	SessionOnly bool // the key is held in memory only (no keyring)
+	FromEnv     bool // the key came from the configuration ($SKIPDESK_API_KEY): nothing stored
+}
+
+// Service is the application layer. Its methods are safe for concurrent use.
+type Service struct {
+	cfg Config
+
+	mu       sync.Mutex
+	settings settings.Settings
+	sess     *session
+	sandbox  *sandbox.Server
+	subs     map[int]func(Event)
+	nextSub  int
+	// submitting holds the file hashes of submissions under way here, so
+	// that the jobs list does not call them "unknown".
+	submitting map[string]bool
+}
+
+// session is one open connection: the client, the library and — opened on
+// first need, so that reading commands never lock it — the ledger and the
+// tracker.
+type session struct {
+	info   Session
+	api    *client.Client
+	lib    *library.Library
+	libErr error // the library folder could not be opened: results cannot be kept
+	ledDir string
+	tmpDir string // sandbox sessions: the ledger folder, removed at close
+
+	mu      sync.Mutex
+	led     *ledger.Ledger
+	trk     *tracker.Tracker
+	cancelS func()
+	recv    *tracker.Receiver
+	stop    context.CancelFunc // the tracker's loop, when running
+	done    chan struct{}
+}
+
+// Open prepares a Service on cfg's data folder. It reads the settings: a
+// damaged file gives the defaults and an error that says so, with a usable
+// Service, so the caller can tell the person and go on.
+func Open(cfg Config) (*Service, error) {
+	if cfg.Home == "" {
+		return nil, errNoHome
+	}
+	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the SkipDesk folder %s: %w", cfg.Home, err)
+	}
+	s := &Service{cfg: cfg, subs: map[int]func(Event){}, submitting: map[string]bool{}}
+	set, err := settings.Load(cfg.Home)
+	s.settings = set
+	if err != nil {
+		err = &SettingsError{Path: settings.Path(cfg.Home), Err: err}
+	}
+	return s, err
+}
+
+// SettingsError: the settings file could not be read; the defaults are in
+// use.
+type SettingsError struct {
+	Path string
+	Err  error
+}
+
+func (e *SettingsError) Error() string {
+	return fmt.Sprintf("the settings in %s could not be read, so the defaults are in use: %v", e.Path, e.Err)
+}
+
+func (e *SettingsError) Unwrap() error { return e.Err }
+
+// Home is the data folder.
+func (s *Service) Home() string { return s.cfg.Home }
+
+// Close ends the session and stops the sandbox.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	sess, sb := s.sess, s.sandbox
+	s.sess, s.sandbox = nil, nil
+	s.mu.Unlock()
+	var err error
+	if sess != nil {
+		err = sess.close()
+	}
+	if sb != nil {
+		sb.Close()
+	}
+	return err
+}
+
+// Settings are the current settings.
+func (s *Service) Settings() settings.Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings
+}
+
+// SaveSettings validates and stores set. A change to the webhook receiver
+// takes effect at once (the receiver stops, or starts on the new address).
+func (s *Service) SaveSettings(ctx context.Context, set settings.Settings) error {
+	if err := settings.Save(s.cfg.Home, set); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	old := s.settings
+	s.settings = set
+	sess := s.sess
+	s.mu.Unlock()
+	if sess != nil && sess.running() && (old.WebhookEnabled != set.WebhookEnabled || old.WebhookAddr != set.WebhookAddr) {
+		return s.restartReceiver(ctx, sess)
+	}
+	return nil
+}
+
+// restartReceiver stops the session's webhook receiver and starts it again
+// as the settings say (not in the sandbox, and only with a secret).
+func (s *Service) restartReceiver(ctx context.Context, sess *session) error {
+	sess.mu.Lock()
+	recv := sess.recv
+	sess.recv = nil
+	trk := sess.trk
+	sess.mu.Unlock()
+	if recv != nil {
+		recv.Close()
+	}
+	set := s.Settings()
+	if !set.WebhookEnabled || sess.info.Sandbox || trk == nil {
+		return nil
+	}
+	secret, err := secrets.Get(ctx, secrets.WebhookSecret)
+	if err != nil || secret == "" {
+		return &WebhookError{NoSecret: true, Err: err}
+	}
+	r, err := trk.StartWebhookReceiver(set.WebhookAddr, secret)
+	if err != nil {
+		return &WebhookError{Addr: set.WebhookAddr, Err: err}
+	}
+	sess.mu.Lock()
+	sess.recv = r
+	sess.mu.Unlock()
+	return nil
+}
+
+// WebhookAddr is the address the webhook receiver listens on ("" when off).
+func (s *Service) WebhookAddr() string {
+	sess, err := s.current()
+	if err != nil {
+		return ""
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.recv == nil {
+		return ""
+	}
+	return sess.recv.Addr()
+}
+
+// SetWebhookSecret keeps the webhook secret in the keyring ("" deletes it).
+func (s *Service) SetWebhookSecret(ctx context.Context, secret string) error {
+	if secret == "" {
+		return secrets.Delete(ctx, secrets.WebhookSecret)
+	}
+	if err := secrets.Set(ctx, secrets.WebhookSecret, secret); err != nil {
+		if errors.Is(err, secrets.ErrUnavailable) {
+			return &WebhookError{NotSaved: true, Err: fmt.Errorf("%w: %w", ErrKeyringUnavailable, err)}
+		}
+		return err
+	}
+	return nil
+}
+
+// Resume opens a session with the configured key (Config.APIKey, with
+// Config.BaseURL or the saved base URL) or, without one, the key in the
+// keyring. It does not call the API, so the library and the ledger work
+// offline. ErrNoKey when there is no key, ErrNoBaseURL when there is no
+// address for it.
+func (s *Service) Resume(ctx context.Context) (Session, error) {
+	base := s.Settings().BaseURL
+	if s.cfg.BaseURL != "" {
+		base = s.cfg.BaseURL
+	}
+	if s.cfg.APIKey != "" {
+		if base == "" {
+			return Session{}, ErrNoBaseURL
+		}
+		return s.open(ctx, base, s.cfg.APIKey, sessionFromEnv)
+	}
+	if s.cfg.BaseURL == "" && (base == "" || s.Settings().Sandbox) {
+		return Session{}, ErrNoKey
+	}
+	key, err := secrets.Get(ctx, secrets.APIKey)
+	switch {
+	case errors.Is(err, secrets.ErrNotFound), errors.Is(err, secrets.ErrUnavailable):
+		// Without a keyring no key can have been stored.
+		return Session{}, ErrNoKey
+	case err != nil:
+		return Session{}, err
+	case key == "":
+		return Session{}, ErrNoKey
+	}
+	return s.open(ctx, base, key, sessionStored)
+}
+
+// Connect checks key against baseURL (GET /account), stores it in the
+// keyring (unless sessionOnly) and opens the session. When the keyring
+// cannot store it, the error matches ErrKeyringUnavailable and no session
+// is opened: the caller may ask to use it for this session only.
+func (s *Service) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (Session, error) {
+	api, err := s.newClient(baseURL, key)
+	if err != nil {
+		return Session{}, err
+	}
+	if _, err := api.Account(ctx); err != nil {
+		return Session{}, err
+	}
+	how := sessionStored
+	if sessionOnly {
+		how = sessionMemory
+	} else if err := secrets.Set(ctx, secrets.APIKey, key); err != nil {
+		if errors.Is(err, secrets.ErrUnavailable) {
+			return Session{}, fmt.Errorf("the key works but was not saved: %w", ErrKeyringUnavailable)
+		}
+		return Session{}, err
+	}
+	set := s.Settings()
+	set.BaseURL, set.Sandbox = baseURL, false
+	_ = s.SaveSettings(ctx, set) // the base URL is a convenience; the session works without it
+	return s.open(ctx, baseURL, key, how)
+}
+
+// StartSandbox starts the embedded sandbox on loopback (once per process)
+// and opens a session on its demo account.
+func (s *Service) StartSandbox(ctx context.Context) (Session, error) {
+	s.mu.Lock()
+	srv := s.sandbox
+	s.mu.Unlock()
+	if srv == nil {
+		cfg := sandbox.DefaultConfig()
+		if s.cfg.Sandbox != nil {
+			cfg = *s.cfg.Sandbox
+		}
+		started, err := sandbox.Start(cfg, "127.0.0.1:0")
+		if err != nil {
+			return Session{}, fmt.Errorf("starting the sandbox: %w", err)
+		}
+		s.mu.Lock()
+		if s.sandbox == nil {
+			s.sandbox = started
+		} else {
+			started.Close()
+		}
+		srv = s.sandbox
+		s.mu.Unlock()
+	}
+	return s.open(ctx, srv.URL(), sandbox.DemoKey, sessionSandbox)
+}
+
+// SignOut removes the key from the keyring and closes the session.
+func (s *Service) SignOut(ctx context.Context) error {
+	s.mu.Lock()
+	sess := s.sess
+	s.sess = nil
+	s.mu.Unlock()
+	if sess != nil {
+		sess.close()
+	}
+	if err := secrets.Delete(ctx, secrets.APIKey); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
+		return fmt.Errorf("the key could not be removed from the keyring: %w", err)
+	}
+	return nil
+}
+
+// How a session's key was found.
+type sessionHow int
+
+const (
+	sessionStored  sessionHow = iota // the keyring
+	sessionMemory                    // typed in, kept for this session only
+	sessionFromEnv                   // the configuration
+	sessionSandbox                   // the embedded sandbox's demo key
+)
+
+func (s *Service) newClient(baseURL, key string) (*client.Client, error) {
+	var opts []client.Option
+	if s.cfg.UserAgent != "" {
+		opts = append(opts, client.WithUserAgent(s.cfg.UserAgent))
+	}
+	api, err := client.New(baseURL, key, opts...)
+	if err != nil {
+		return nil, &BaseURLError{URL: baseURL, Err: err}
+	}
+	return api, nil
+}
+
+// BaseURLError: an API address the client cannot use.
+type BaseURLError struct {
+	URL string
+	Err error
+}
+
+func (e *BaseURLError) Error() string { return fmt.Sprintf("base URL %q: %v", e.URL, e.Err) }
+func (e *BaseURLError) Unwrap() error { return e.Err }
+
+// open replaces the session with one on baseURL.
+func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow) (Session, error) {
+	api, err := s.newClient(baseURL, key)
+	if err != nil {
+		return Session{}, err
+	}
+	// One ledger per process: close the old session first.
+	s.mu.Lock()
+	old := s.sess
+	s.sess = nil
+	s.mu.Unlock()
+	if old != nil {
+		old.close()
+	}
+
+	sess := &session{api: api, ledDir: s.cfg.Home, info: Session{BaseURL: baseURL,
+		Sandbox: how == sessionSandbox, SessionOnly: how != sessionStored, FromEnv: how == sessionFromEnv}}
+	libDir := s.cfg.ResultsDir()
+	if how == sessionSandbox {
+		// The sandbox forgets its jobs when the app quits: its ledger lives
+		// for the session only. Its results stay, apart from real ones.
+		if err := os.MkdirAll(filepath.Join(s.cfg.Home, "sandbox"), 0o700); err != nil {
+			return Session{}, err
+		}
+		tmp, err := os.MkdirTemp(filepath.Join(s.cfg.Home, "sandbox"), "session-")
+		if err != nil {
+			return Session{}, fmt.Errorf("sandbox folder: %w", err)
+		}
+		sess.tmpDir, sess.ledDir, libDir = tmp, tmp, filepath.Join(s.cfg.Home, "sandbox", "results")
+	}
+	// Without a library the session still works (the API, the ledger);
+	// whatever needs to keep a result says why it cannot.
+	sess.lib, sess.libErr = library.Open(libDir)
+	if s.cfg.Track {
+		// The window follows jobs from the start: its ledger opens now,
+		// so that a second copy of SkipDesk is told at once.
+		if _, err := s.openLedger(sess); err != nil {
+			sess.close()
+			return Session{}, err
+		}
+		s.startTracking(ctx, sess)
+	}
+	s.mu.Lock()
+	s.sess = sess
+	s.mu.Unlock()
+	return sess.info, nil
+}
+
+// openLedger opens the session's ledger (and its tracker) on first need.
+func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.led != nil {
+		return sess.led, nil
+	}
+	led, err := ledger.Open(sess.ledDir)
+	if err != nil {
+		return nil, err
+	}
+	topts := s.cfg.Tracker
+	topts.Library = sess.lib
+	if s.cfg.OnStep != nil && topts.OnStep == nil {
+		topts.OnStep = func(step, _ string) { s.cfg.OnStep(step) }
+	}
+	sess.led = led
+	sess.trk = tracker.New(sess.api, led, topts)
+	sess.cancelS = sess.trk.Subscribe(s.onTrackerEvent(sess))
+	return led, nil
+}
+
+// startTracking runs the session's tracker in the background until the
+// session closes.
+func (s *Service) startTracking(ctx context.Context, sess *session) {
+	sess.mu.Lock()
+	if sess.stop != nil || sess.trk == nil {
+		sess.mu.Unlock()
+		return
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	sess.stop, sess.done = stop, make(chan struct{})
+	trk := sess.trk
+	done := sess.done
+	sess.mu.Unlock()
+	go func() {
+		defer close(done)
+		_ = trk.Run(runCtx)
+	}()
+	if s.Settings().WebhookEnabled && !sess.info.Sandbox {
+		// Without the receiver the tracker still polls: not a reason to
+		// refuse the session.
+		_ = s.restartReceiver(ctx, sess)
+	}
+}
+
+// running reports whether the session's tracker loop runs.
+func (sess *session) running() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.stop != nil
+}
+
+func (sess *session) close() error {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.cancelS != nil {
+		sess.cancelS()
+		sess.cancelS = nil
+	}
+	if sess.recv != nil {
+		sess.recv.Close()
+		sess.recv = nil
+	}
+	if sess.stop != nil {
+		sess.stop()
+		<-sess.done
+		sess.stop = nil
+	}
+	var err error
+	if sess.led != nil {
+		err = sess.led.Close()
+		sess.led = nil
+	}
+	if sess.tmpDir != "" {
+		os.RemoveAll(sess.tmpDir)
+	}
+	return err
+}
+
+// current is the open session, or ErrNotConnected.
+func (s *Service) current() (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil {
+		return nil, ErrNotConnected
+	}
+	return s.sess, nil
+}
+
+// books is the open session with its ledger and tracker: what every
+// charged or recorded step needs.
+func (s *Service) books() (*session, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.openLedger(sess); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// Session is the open session's description (zero when none).
+func (s *Service) Session() Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess == nil {
+		return Session{}
+	}
+	return s.sess.info
+}
+
+// Account is GET /account.
+func (s *Service) Account(ctx context.Context) (*client.Account, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return sess.api.Account(ctx)
+}
+
+// Pricing is GET /pricing.
+func (s *Service) Pricing(ctx context.Context) (*client.Pricing, error) {
+	sess, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return sess.api.Pricing(ctx)
+}
+
+// Refresh makes the tracker look at every job now.
+func (s *Service) Refresh(ctx context.Context) error {
+	sess, err := s.current()
+	if err != nil {
+		return err
+	}
+	sess.mu.Lock()
+	trk := sess.trk
+	sess.mu.Unlock()
+	if trk != nil {
+		trk.Refresh()
+	}
+	return nil
+}

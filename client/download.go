@@ -149,8 +149,22 @@ func (d *downloadState) restart() error {
 }
 
 func (d *downloadState) handle(resp *http.Response) error {
-	switch {
-	case resp.StatusCode == http.StatusPartialContent && d.asked:
+	if err := d.start(resp); err != nil {
+		return err
+	}
+	if d.total > d.max {
+		return d.tooLarge(d.total)
+	}
+	if d.progress != nil {
+		d.progress(d.written, d.total)
+	}
+	return d.copyBody(resp)
+}
+
+// start takes an answer's headers: the rest of the file asked for (206), or
+// the file from its beginning.
+func (d *downloadState) start(resp *http.Response) error {
+	if resp.StatusCode == http.StatusPartialContent && d.asked {
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || (d.total >= 0 && total >= 0 && total != d.total) {
 			// Not the piece asked for: start over.
@@ -163,73 +177,47 @@ func (d *downloadState) handle(resp *http.Response) error {
 		if total >= 0 {
 			d.total = total
 		}
-	default:
-		if d.written > 0 {
-			if err := d.restart(); err != nil {
-				return err
-			}
-		}
-		d.total = resp.ContentLength
-		d.ctype = resp.Header.Get("Content-Type")
-		if err := d.checkType(); err != nil {
+		return nil
+	}
+	if d.written > 0 {
+		if err := d.restart(); err != nil {
 			return err
 		}
-		if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
-			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
-			if !ok || start != 0 {
-				// Not the file's beginning: the next attempt asks for it whole.
-				d.resumable = false
-				return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q on a request without Range", resp.Header.Get("Content-Range"))}
-			}
-			d.total = total
+	}
+	d.total = resp.ContentLength
+	d.ctype = resp.Header.Get("Content-Type")
+	if err := d.checkType(); err != nil {
+		return err
+	}
+	if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
+		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != 0 {
+			// Not the file's beginning: the next attempt asks for it whole.
+			d.resumable = false
+			return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q on a request without Range", resp.Header.Get("Content-Range"))}
 		}
-		d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")
-		d.validator = resp.Header.Get("ETag")
-		if d.validator == "" || strings.HasPrefix(d.validator, "W/") {
-			d.validator = resp.Header.Get("Last-Modified")
-		}
+		d.total = total
 	}
-	if d.total > d.max {
-		return d.tooLarge(d.total)
+	d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")
+	d.validator = resp.Header.Get("ETag")
+	if d.validator == "" || strings.HasPrefix(d.validator, "W/") {
+		d.validator = resp.Header.Get("Last-Modified")
 	}
-	if d.progress != nil {
-		d.progress(d.written, d.total)
-	}
+	return nil
+}
+
+// copyBody writes the body to the file, checking as it goes.
+func (d *downloadState) copyBody(resp *http.Response) error {
 	buf := make([]byte, 64<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			if d.written+int64(n) > d.max {
-				return d.tooLarge(-1)
-			}
-			if _, err := d.f.Write(buf[:n]); err != nil {
-				return fmt.Errorf("writing %s: %w", d.f.Name(), err)
-			}
-			d.written += int64(n)
-			if !d.checked {
-				d.head = append(d.head, buf[:min(n, headLimit+1-len(d.head))]...)
-				if bytes.IndexByte(d.head, '\n') >= 0 || len(d.head) > headLimit {
-					if err := d.checkHead(false); err != nil {
-						return err
-					}
-				}
-			}
-			if d.progress != nil {
-				d.progress(d.written, d.total)
-			}
-			if d.total >= 0 && d.written > d.total {
-				d.resumable = false
-				if err := d.restart(); err != nil {
-					return err
-				}
-				return &bodyReadError{err: errors.New("the server sent more bytes than announced")}
+			if err := d.write(buf[:n]); err != nil {
+				return err
 			}
 		}
 		if rerr == io.EOF {
-			if d.total >= 0 && d.written != d.total {
-				break // cut short: reported below, and asked for again
-			}
-			if !d.checked {
+			if !d.checked && (d.total < 0 || d.written == d.total) {
 				if err := d.checkHead(true); err != nil {
 					return err
 				}
@@ -245,6 +233,37 @@ func (d *downloadState) handle(resp *http.Response) error {
 	}
 	if d.total >= 0 && d.written != d.total {
 		return &bodyReadError{err: fmt.Errorf("got %d of %d bytes: %w", d.written, d.total, io.ErrUnexpectedEOF)}
+	}
+	return nil
+}
+
+// write appends p to the file: within the size cap, the beginning checked
+// to read as CSV, no more than the announced length.
+func (d *downloadState) write(p []byte) error {
+	if d.written+int64(len(p)) > d.max {
+		return d.tooLarge(-1)
+	}
+	if _, err := d.f.Write(p); err != nil {
+		return fmt.Errorf("writing %s: %w", d.f.Name(), err)
+	}
+	d.written += int64(len(p))
+	if !d.checked {
+		d.head = append(d.head, p[:min(len(p), headLimit+1-len(d.head))]...)
+		if bytes.IndexByte(d.head, '\n') >= 0 || len(d.head) > headLimit {
+			if err := d.checkHead(false); err != nil {
+				return err
+			}
+		}
+	}
+	if d.progress != nil {
+		d.progress(d.written, d.total)
+	}
+	if d.total >= 0 && d.written > d.total {
+		d.resumable = false
+		if err := d.restart(); err != nil {
+			return err
+		}
+		return &bodyReadError{err: errors.New("the server sent more bytes than announced")}
 	}
 	return nil
 }

@@ -124,14 +124,6 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	var out []Outcome
 	// First the submissions that never left, and the candidate jobs of the
 	// others.
-	type open struct {
-		s        *ledger.Submission
-		f        *finder
-		from, to time.Time
-		mine     []*candidate
-		alike    []*candidate
-		match    *candidate
-	}
 	var todo []*open
 	finders := map[jobs.Kind]*finder{}
 	for _, s := range pending {
@@ -195,50 +187,62 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	}
 
 	for _, op := range todo {
-		s, match := op.s, op.match
-		oc := Outcome{Submission: s}
-		for _, c := range op.alike {
-			if match == nil && !taken[c.id] {
-				oc.LookAlikes = append(oc.LookAlikes, LookAlike{JobID: c.id, Name: c.name, Rows: c.rows, CreatedAt: c.created, Charged: c.charged})
-			}
-		}
-		switch {
-		case match != nil:
-			if err := adopt(ctx, led, s.ID, match); err != nil {
-				return out, err
-			}
-			oc.State, oc.JobID = ledger.StateCreated, match.id
-			if s.Kind == jobs.KindSingle {
-				oc.Reason = fmt.Sprintf("found lookup %s created %s, whose result repeats the address sent", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
-			} else {
-				oc.Reason = fmt.Sprintf("found job %s created %s, named with this submission's tag %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"), s.Tag)
-			}
-		case len(oc.LookAlikes) > 0:
-			oc.State = ledger.StateUnknown
-			oc.Reason = lookAlikeReason(s, oc.LookAlikes)
-			if err := keepUnknown(ctx, led, s, oc.Reason); err != nil {
-				return out, err
-			}
-		case o.Now().Add(serverSkew(api)).After(op.to) && op.f.complete && op.f.unreadable == 0:
-			oc.State = ledger.StateNotCreated
-			oc.Reason = fmt.Sprintf("no job named %q was created between %s and %s", s.FileName,
-				op.from.Local().Format("15:04:05"), op.to.Local().Format("15:04:05"))
-			if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
-				return out, err
-			}
-		default:
-			oc.State = ledger.StateUnknown
-			oc.Reason = fmt.Sprintf("no job of this submission yet; it may still appear until %s", op.to.Local().Format("15:04:05"))
-			if op.f.unreadable > 0 {
-				oc.Reason = fmt.Sprintf("no job of this submission found, but %d jobs in the lists could not be read; it stays unknown until they can", op.f.unreadable)
-			}
-			if err := keepUnknown(ctx, led, s, oc.Reason); err != nil {
-				return out, err
-			}
+		oc, err := settle(ctx, api, led, o, op, taken)
+		if err != nil {
+			return out, err
 		}
 		out = append(out, oc)
 	}
 	return out, nil
+}
+
+// open is a sent or unknown submission being reconciled.
+type open struct {
+	s        *ledger.Submission
+	f        *finder   // the list of its kind
+	from, to time.Time // its window, on the server's clock
+	mine     []*candidate
+	alike    []*candidate
+	match    *candidate // of mine, the one paired with it
+}
+
+// settle records what Reconcile found for one sent or unknown submission:
+// its job (match), jobs that only look like it (alike, unless another
+// submission took them), or nothing.
+func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o ReconcileOptions, op *open, taken map[string]bool) (Outcome, error) {
+	s, match, f, from, to := op.s, op.match, op.f, op.from, op.to
+	oc := Outcome{Submission: s}
+	if match != nil {
+		if err := adopt(ctx, led, s.ID, match); err != nil {
+			return oc, err
+		}
+		oc.State, oc.JobID = ledger.StateCreated, match.id
+		oc.Reason = fmt.Sprintf("found job %s created %s, named with this submission's tag %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"), s.Tag)
+		if s.Kind == jobs.KindSingle {
+			oc.Reason = fmt.Sprintf("found lookup %s created %s, whose result repeats the address sent", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
+		}
+		return oc, nil
+	}
+	for _, c := range op.alike {
+		if !taken[c.id] {
+			oc.LookAlikes = append(oc.LookAlikes, LookAlike{JobID: c.id, Name: c.name, Rows: c.rows, CreatedAt: c.created, Charged: c.charged})
+		}
+	}
+	switch {
+	case len(oc.LookAlikes) > 0:
+		oc.State, oc.Reason = ledger.StateUnknown, lookAlikeReason(s, oc.LookAlikes)
+		return oc, keepUnknown(ctx, led, s, oc.Reason)
+	case o.Now().Add(serverSkew(api)).After(to) && f.complete && f.unreadable == 0:
+		oc.State = ledger.StateNotCreated
+		oc.Reason = fmt.Sprintf("no job named %q was created between %s and %s", s.FileName, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
+		return oc, led.MarkNotCreated(ctx, s.ID, oc.Reason)
+	}
+	oc.State = ledger.StateUnknown
+	oc.Reason = fmt.Sprintf("no job of this submission yet; it may still appear until %s", to.Local().Format("15:04:05"))
+	if f.unreadable > 0 {
+		oc.Reason = fmt.Sprintf("no job of this submission found, but %d jobs in the lists could not be read; it stays unknown until they can", f.unreadable)
+	}
+	return oc, keepUnknown(ctx, led, s, oc.Reason)
 }
 
 // keepUnknown leaves a submission unknown: one "sent" by a process that is

@@ -39,7 +39,7 @@ func (l *TraceList) UnmarshalJSON(b []byte) error {
 	*l = TraceList{Metadata: raw.Metadata, Traces: make([]Trace, 0, len(raw.Traces))}
 	for i, r := range raw.Traces {
 		var t Trace
-		if err := decodeItem(r, &t); err != nil {
+		if err := decodeItem(r, &t, &t.ID); err != nil {
 			l.Invalid = append(l.Invalid, itemError(i, r, err))
 			continue
 		}
@@ -60,7 +60,7 @@ func (l *DNCList) UnmarshalJSON(b []byte) error {
 	*l = DNCList{Metadata: raw.Metadata, Jobs: make([]DNCJob, 0, len(raw.Jobs))}
 	for i, r := range raw.Jobs {
 		var j DNCJob
-		if err := decodeItem(r, &j); err != nil {
+		if err := decodeItem(r, &j, &j.ID); err != nil {
 			l.Invalid = append(l.Invalid, itemError(i, r, err))
 			continue
 		}
@@ -69,19 +69,18 @@ func (l *DNCList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decodeItem decodes one list item, which must be an object with an id.
-func decodeItem[T any](raw json.RawMessage, v *T) error {
+// decodeItem decodes one list item into v, which must be an object with an
+// id (which v's decoding puts in *id).
+func decodeItem(raw json.RawMessage, v json.Unmarshaler, id *string) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return fmt.Errorf("not a JSON object")
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	// raw was checked as JSON with the page: straight to the decoder.
+	if err := v.UnmarshalJSON(raw); err != nil {
 		return err
 	}
-	var id struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(raw, &id) != nil || id.ID == "" {
+	if *id == "" {
 		return fmt.Errorf("it has no id")
 	}
 	return nil

@@ -19,6 +19,11 @@ type redactor struct {
 	skel string   // the key's letters and digits, lower-cased
 	hex  string   // hexadecimal of the key
 	b64  []string // the key's base64 forms that do not depend on the bytes around it
+
+	// For the quick test of mayHold: the bytes of the key and of its
+	// skeleton, and the shortest base64 form.
+	inKey, inSkel [256]bool
+	minB64        int
 }
 
 func newRedactor(key string) *redactor {
@@ -34,6 +39,12 @@ func newRedactor(key string) *redactor {
 	}
 	r.skel = sk.String()
 	r.hex = hex.EncodeToString([]byte(key))
+	for i := 0; i < len(key); i++ {
+		r.inKey[key[i]] = true
+	}
+	for i := 0; i < len(r.skel); i++ {
+		r.inSkel[r.skel[i]] = true
+	}
 	seen := map[string]bool{}
 	for _, v := range []string{key, strings.ToLower(key), strings.ToUpper(key)} {
 		for align := range 3 {
@@ -51,6 +62,9 @@ func newRedactor(key string) *redactor {
 				if !seen[p] {
 					seen[p] = true
 					r.b64 = append(r.b64, p)
+					if r.minB64 == 0 || len(p) < r.minB64 {
+						r.minB64 = len(p)
+					}
 				}
 			}
 		}
@@ -60,11 +74,14 @@ func newRedactor(key string) *redactor {
 
 // redact returns s with every form of the key replaced.
 func (r *redactor) redact(s string) string {
-	if r == nil || r.key == "" || s == "" {
-		return s
+	if r == nil || r.key == "" || len(s) < min(minFragment, len(r.key)) {
+		return s // too short to hold the key or any part masked
 	}
 	if strings.Contains(s, r.key) {
 		s = strings.ReplaceAll(s, r.key, "[redacted]")
+	}
+	if !r.mayHold(s) {
+		return s
 	}
 	units := decodeUnits(s)
 	var spans [][2]int
@@ -88,6 +105,45 @@ func (r *redactor) redact(s string) string {
 		s = replaceSpans(s, spans)
 	}
 	return maskKeyFragments(s, r.key)
+}
+
+// mayHold is a quick test, in one pass without allocating, that rules out
+// most text: without escapes, the key (or a part masked) can be in s only
+// if s has a run of minFragment bytes of the key, or of the key's letters
+// and digits (separators between them aside), or a run of hex or base64
+// characters as long as the key's forms.
+func (r *redactor) mayHold(s string) bool {
+	var raw, skel, hexRun, b64 int
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' || c == '\\' || c == '&' {
+			return true
+		}
+		raw = countIf(r.inKey[c], raw)
+		lc := lowerASCII(c)
+		if isAlnum(lc) {
+			skel = countIf(r.inSkel[lc], skel)
+			hexRun = countIf(isHex(lc), hexRun)
+		}
+		switch {
+		case isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' || c == '=':
+			b64++
+		case c != ' ' && c != '\n' && c != '\r' && c != '\t':
+			b64 = 0
+		}
+		if raw >= minFragment || skel >= minFragment && len(r.skel) >= minFragment || hexRun >= len(r.hex) ||
+			r.minB64 > 0 && b64 >= r.minB64 {
+			return true
+		}
+	}
+	return len(r.skel) < minFragment && len(r.skel) >= 4 && skel >= len(r.skel)
+}
+
+func countIf(ok bool, n int) int {
+	if ok {
+		return n + 1
+	}
+	return 0
 }
 
 // unit is one character of text as a server may have encoded it: the byte

@@ -277,3 +277,28 @@ func TestTagName(t *testing.T) {
 		t.Error("a name without the tag carries it")
 	}
 }
+
+// Item 3. A job in the lists that the client cannot read may be the one an
+// unknown submission made: absence proves nothing while one is unreadable,
+// so the submission stays unknown past its window instead of becoming "not
+// created" (which would let the file be paid for again).
+func TestHostileUnreadableListItemKeepsUnknown(t *testing.T) {
+	s, api, led := hostileEnv(t)
+	ctx := context.Background()
+	bad := s.Add(&hostile.Job{})
+	bad.Raw = `{"id":"` + bad.ID + `","name":"owners.csv","status":"processing","created_at":"not a date"}`
+	s.Next(hostile.TraceCreate, hostile.Drop)
+	if _, err := Submit(ctx, api, led, traceReq(writeFile(t, "owners.csv", ownersCSV))); !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("dropped: %v", err)
+	}
+	later := &ReconcileOptions{Now: func() time.Time { return time.Now().Add(2 * WindowAfter) }}
+	out, err := Reconcile(ctx, api, led, later)
+	if err != nil || len(out) != 1 || out[0].State != ledger.StateUnknown || !strings.Contains(out[0].Reason, "could not be read") {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	// Once the list reads, absence is proof again.
+	s.Update(bad.ID, func(j *hostile.Job) { j.Raw = "" })
+	if out, err := Reconcile(ctx, api, led, later); err != nil || len(out) != 1 || out[0].State != ledger.StateNotCreated {
+		t.Fatalf("%+v, %v", out, err)
+	}
+}

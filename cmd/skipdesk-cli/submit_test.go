@@ -186,7 +186,9 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("jobs: %s", out)
 	}
 	code, out, _ = submitCLI(t, "jobs")
-	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners.csv") || !strings.Contains(out, "total: charged 3") {
+	// The job is named after the file sent: the person's name with the
+	// submission's tag.
+	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners [sd-") || !strings.Contains(out, "total: charged 3") {
 		t.Fatalf("jobs table: %s", out)
 	}
 }

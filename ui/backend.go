@@ -56,8 +56,14 @@ type JobsBackend interface {
 	// there yet) and returns the job with ResultPath set.
 	Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
 	RetryWebhook(ctx context.Context, job workflow.Job) error
-	// ReconcileJob settles an unknown submission against the API lists.
-	ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, error)
+	// ReconcileJob settles an unknown submission against the API lists;
+	// jobs that only look like it come back for the person to recognise.
+	ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, []workflow.LookAlike, error)
+	// Adopt records a look-alike as the submission's job, on the person's word.
+	Adopt(ctx context.Context, submission int64, jobID string) error
+	// Dismiss records that an unknown submission created no job, on the
+	// person's word.
+	Dismiss(ctx context.Context, submission int64, why string) error
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
 	ExportJob(ctx context.Context, job workflow.Job, dest string, callable bool, progress func(done, total int64)) error

@@ -173,10 +173,14 @@ func (f *fakeBackend) Download(ctx context.Context, j workflow.Job, progress fun
 
 func (f *fakeBackend) RetryWebhook(ctx context.Context, j workflow.Job) error { return nil }
 
-func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, error) {
+func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
 	j.Status, j.ID = "completed", "trc_found"
-	return j, nil
+	return j, nil, nil
 }
+
+func (f *fakeBackend) Adopt(ctx context.Context, submission int64, jobID string) error { return nil }
+
+func (f *fakeBackend) Dismiss(ctx context.Context, submission int64, why string) error { return nil }
 
 func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable bool, progress func(done, total int64)) error {
 	f.mu.Lock()

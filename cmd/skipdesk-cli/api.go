@@ -210,10 +210,12 @@ func runTracesList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	traces, md, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
+	listed, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
 	if err != nil {
 		return err
 	}
+	traces, md := listed.Jobs, listed.Metadata
+	warnUnreadable(env, listed.Unreadable)
 	var v any = map[string]any{"traces": nonNil(traces)}
 	if md != nil {
 		v = &client.TraceList{Metadata: *md, Traces: nonNil(traces)}
@@ -253,10 +255,12 @@ func runDNCList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, md, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
+	listed, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
 	if err != nil {
 		return err
 	}
+	list, md := listed.Jobs, listed.Metadata
+	warnUnreadable(env, listed.Unreadable)
 	var v any = map[string]any{"jobs": nonNil(list)}
 	if md != nil {
 		v = &client.DNCList{Metadata: *md, Jobs: nonNil(list)}
@@ -556,4 +560,12 @@ func resourceKind(resource string) jobs.Kind {
 		return jobs.KindDNC
 	}
 	return jobs.KindTrace
+}
+
+// warnUnreadable tells of list items the service sent that could not be
+// read; the others are listed.
+func warnUnreadable(env *Env, items []*client.ListItemError) {
+	for _, e := range items {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", cleanText(strings.TrimPrefix(e.Error(), "client: ")))
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -258,5 +259,13 @@ func printUsage(w io.Writer) {
 	}
 }
 
-// cleanText is server or file text made safe for the terminal.
-func cleanText(s string) string { return workflow.Printable(s) }
+// cleanText is server or file text made safe for the terminal (the client
+// already cleans what it decodes; printing cleans again). Line breaks of
+// SkipDesk's own multi-line messages are kept.
+func cleanText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = client.CleanText(l)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -38,9 +38,14 @@ var (
 
 // Duplicate is the earlier submission a refused one repeats.
 type Duplicate struct {
-	FileName string
+	FileName string // as the person named it (without the submission's tag)
 	At       time.Time
-	JobID    string // "" when its outcome is unknown
+	JobID    string      // "" when its outcome is unknown
+	Status   jobs.Status // its job's status, when known
+	Charged  int64       // what its job was charged (net of refunds: Net)
+	Net      int64
+	// MaybeCharged: its outcome is unknown, it may have been charged.
+	MaybeCharged bool
 }
 
 // DuplicateOf describes the earlier submission err (ErrDuplicate) repeats.
@@ -49,7 +54,13 @@ func DuplicateOf(err error) (Duplicate, bool) {
 	if !errors.As(err, &de) || de.Earlier == nil {
 		return Duplicate{}, false
 	}
-	return Duplicate{FileName: de.Earlier.FileName, At: de.Earlier.CreatedAt, JobID: de.Earlier.JobID}, true
+	name, _ := submit.Untag(de.Earlier.FileName)
+	d := Duplicate{FileName: name, At: de.Earlier.CreatedAt, JobID: de.Earlier.JobID, MaybeCharged: de.MaybeCharged,
+		Charged: de.Spend.Charged, Net: de.Spend.Net()}
+	if de.Job != nil {
+		d.Status = de.Job.Status
+	}
+	return d, true
 }
 
 // SubmitOptions are the choices made at the moment of paying.
@@ -117,9 +128,18 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if rerr == nil {
 		out.Settled = settled
 	}
+	source := up.SHA256
+	if up.Written {
+		// The person's file, not the copy prepared from it: the same list
+		// picked again is the same submission, however it is prepared.
+		if source, err = fileSum(p.Path); err != nil {
+			return nil, err
+		}
+	}
 	req := submit.Request{
-		Kind:        p.Kind,
-		File:        submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, Size: up.Size, Rows: up.Rows},
+		Kind: p.Kind,
+		File: submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
+			Rows: up.Rows},
 		Mapping:     up.Mapping,
 		Mode:        p.mode(),
 		IncludeLLCs: p.IncludeLLCs && p.Kind == jobs.KindTrace,

@@ -519,6 +519,9 @@ func (v *jobsView) showDetail() {
 	if j.Status == jobs.StatusUnknown {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
 	}
+	if j.Problem != "" {
+		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")
+	}
 	v.detail.SetText(b.String())
 }
 

@@ -55,6 +55,7 @@ type jobLine struct {
 	CreatedAt time.Time `json:"created_at"`
 	Result    string    `json:"result,omitempty"`
 	Error     string    `json:"error_message,omitempty"`
+	Problem   string    `json:"figures_problem,omitempty"`
 }
 
 type pendingLine struct {
@@ -93,7 +94,11 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 			continue
 		}
 		out.Jobs = append(out.Jobs, jobLine{ID: j.ID, Kind: string(j.Kind), Name: j.Name, Status: string(j.Status), Rows: j.Rows,
-			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath})
+			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath,
+			Problem: j.Problem})
+		if j.Problem != "" {
+			continue // figures that cannot be right are not summed
+		}
 		out.Charged += j.Charged
 		out.Refunded += j.Refunded
 	}
@@ -115,6 +120,11 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
+		for _, l := range out.Jobs {
+			if l.Problem != "" {
+				fmt.Fprintf(w, "not counted: job %s reported %s\n", l.ID, l.Problem)
+			}
+		}
 		if len(out.Pending) > 0 {
 			fmt.Fprintf(w, "\n%d %s with an unknown outcome (run `skipdesk-cli jobs reconcile`):\n", len(out.Pending),
 				plural(len(out.Pending), "submission", "submissions"))

@@ -326,3 +326,25 @@ func sha256File(t *testing.T, p string) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// Figures that cannot be right are shown as reported and not summed into
+// the spend total.
+func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	led, err := ledger.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for id, s := range map[string]ledger.Spend{"trc_ok": {Charged: 100, Refunded: 20}, "trc_neg": {Charged: 10, Refunded: -90}} {
+		if err := led.RecordJobState(ctx, ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: id}, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	led.Close()
+	code, out, errs := submitCLI(t, "jobs")
+	if code != 0 || !strings.Contains(out, "total: charged 100, refunded 20, net 80") || !strings.Contains(out, "not counted: job trc_neg") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -220,6 +220,7 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 	if sp.Charged != 0 || sp.Refunded != 0 {
 		j.Charged, j.Refunded = sp.Charged, sp.Refunded
 	}
+	j.Problem = ledger.Implausible(j.Rows, ledger.Spend{Charged: j.Charged, Refunded: j.Refunded})
 	return j
 }
 

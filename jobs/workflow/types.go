@@ -40,6 +40,10 @@ type Job struct {
 
 	// ResultPath is the downloaded result in the library ("" until downloaded).
 	ResultPath string
+	// Problem says what cannot be right in the figures the service reported
+	// ("a negative charge"), "" when nothing: such a job's credits are shown
+	// as reported and left out of every total.
+	Problem string
 }
 
 // Net is what the job cost: charged minus refunded.

@@ -81,6 +81,9 @@ type ResultsBackend interface {
 	// CorrectLayout reads r through its layout as the person corrected it,
 	// and remembers the correction for files with the same columns.
 	CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error
+	// ReadLayout says how each flag column's values read, from every row of
+	// the result at path.
+	ReadLayout(ctx context.Context, path string) (layout.Summary, error)
 }
 
 // LibraryBackend searches the downloaded results.

@@ -207,6 +207,13 @@ func (f *fakeBackend) CorrectLayout(ctx context.Context, r workflow.Result, c *l
 	return svc.CorrectLayout(ctx, r, c)
 }
 
+func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
+	f.mu.Lock()
+	svc := f.svc
+	f.mu.Unlock()
+	return svc.ReadLayout(ctx, path)
+}
+
 func (f *fakeBackend) ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error) {
 	return workflow.LibraryItem{}, errors.New("not in these tests")
 }

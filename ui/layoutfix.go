@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -96,10 +98,154 @@ func wordsOfKind(k layout.FlagKind) string {
 	return kindWords[len(kindWords)-1].words
 }
 
-// onCheckColumns shows how SkipDesk reads each column and lets the person
-// correct it.
+// onCheckColumns reads how each flag value of the result reads (off the UI
+// thread: every row is counted), then shows the correction dialog.
 func (v *viewer) onCheckColumns() {
+	a := v.app
+	path := v.res.Path()
+	var sum layout.Summary
+	a.withProgress("Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) error {
+		var err error
+		sum, err = a.be.ReadLayout(ctx, path)
+		return err
+	}, func(err error) {
+		switch {
+		case err == nil:
+			v.showColumns(sum.Readings)
+		case !errors.Is(err, context.Canceled):
+			a.showError(fmt.Errorf("the columns of %s could not be read: %w", v.name, err))
+		}
+	})
+}
+
+// columnsDialog is the correction dialog shown: its choices.
+type columnsDialog struct {
+	dialog  *dialog.ConfirmDialog
+	columns []*columnFix
+	values  []*valueFix
+}
+
+// valueFix is one value of a flag column in the correction dialog.
+type valueFix struct {
+	column, value string // value "" is the blank
+	was           string // how it read: flagged, clean, unknown
+	choice        *widget.Select
+}
+
+// flagChoices are how a person can say a flag value reads.
+var flagChoices = []struct {
+	flag  layout.Flag
+	words string
+}{
+	{layout.Flagged, "On the list: never call"},
+	{layout.Clean, "Not on the list"},
+	{layout.Unknown, "Not known: never call"},
+}
+
+func flagOfWords(w string) layout.Flag {
+	for _, c := range flagChoices {
+		if c.words == w {
+			return c.flag
+		}
+	}
+	return layout.Unknown
+}
+
+func wordsOfReads(reads string) string {
+	for _, c := range flagChoices {
+		if c.flag.String() == reads {
+			return c.words
+		}
+	}
+	return ""
+}
+
+// showColumns shows how SkipDesk reads each column and each flag value, and
+// lets the person correct it.
+func (v *viewer) showColumns(readings []layout.Reading) {
 	l := v.res.Layout()
+	values, valueFixes := v.valuesSection(readings)
+	grid, fixes := v.columnsGrid(l)
+	intro := "What SkipDesk reads in each column of this file. Change what is wrong: the answer is kept for every file with these columns."
+	if !l.Sure() {
+		intro = "SkipDesk is not sure of: "
+		for i, q := range l.Questions {
+			if i > 0 {
+				intro += " "
+			}
+			intro += q.Message + "."
+		}
+	}
+	top := widget.NewLabel(intro)
+	top.Wrapping = fyne.TextWrapWord
+	if !l.Sure() {
+		top.Importance = widget.WarningImportance
+	}
+	body := container.NewVBox(values, widget.NewLabelWithStyle("What each column holds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), grid)
+	d := dialog.NewCustomConfirm("How SkipDesk reads "+v.name, "Save", "Cancel",
+		container.NewBorder(top, nil, nil, nil, container.NewVScroll(body)), func(ok bool) {
+			v.fixing = nil
+			if ok {
+				v.saveCorrection(l, fixes, valueFixes)
+			}
+		}, v.app.win)
+	v.fixing = &columnsDialog{dialog: d, columns: fixes, values: valueFixes}
+	sz := v.app.win.Canvas().Size()
+	d.Resize(fyne.NewSize(sz.Width*0.85, sz.Height*0.85))
+	d.Show()
+}
+
+// valuesSection lists each flag column's values, how many rows hold each
+// and how SkipDesk reads it, with a choice to say otherwise.
+func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []*valueFix) {
+	box := container.NewVBox()
+	var fixes []*valueFix
+	var choices []string
+	for _, c := range flagChoices {
+		choices = append(choices, c.words)
+	}
+	for _, r := range readings {
+		if r.Role != layout.RoleFlag {
+			continue
+		}
+		box.Add(widget.NewLabelWithStyle(fmt.Sprintf("%s (%s)", r.Column, r.Kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		grid := container.NewGridWithColumns(3)
+		for _, vc := range r.Values {
+			shown := fmt.Sprintf("%q", vc.Value)
+			if vc.Value == "" {
+				shown = "(blank)"
+			}
+			if vc.Meaning != "" {
+				shown += " · " + vc.Meaning
+			}
+			grid.Add(widget.NewLabel(shown))
+			grid.Add(widget.NewLabel(jobs.Plural(int64(vc.Count), "row", "rows")))
+			was := wordsOfReads(vc.Reads)
+			if was == "" {
+				// An invalid number, or another reading no choice here gives.
+				grid.Add(widget.NewLabel(vc.Reads))
+				continue
+			}
+			f := &valueFix{column: r.Column, value: vc.Value, was: vc.Reads, choice: widget.NewSelect(choices, nil)}
+			f.choice.SetSelected(was)
+			grid.Add(f.choice)
+			fixes = append(fixes, f)
+		}
+		box.Add(grid)
+		if r.OtherCount > 0 {
+			box.Add(widget.NewLabel(fmt.Sprintf("and %s rows with other values, each read as shown in the results", jobs.Thousands(int64(r.OtherCount)))))
+		}
+	}
+	if len(box.Objects) == 0 {
+		return box, nil
+	}
+	head := widget.NewLabelWithStyle("What the flag values mean", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.NewVBox(head, box), fixes
+}
+
+// columnsGrid is every column with its first value, what SkipDesk reads in
+// it and, for a flag, which list.
+func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 	var options, kinds []string
 	for _, r := range roleWords {
 		options = append(options, r.words)
@@ -138,33 +284,13 @@ func (v *viewer) onCheckColumns() {
 		grid.Add(f.kind)
 		fixes = append(fixes, f)
 	}
-	intro := "What SkipDesk reads in each column of this file. Change what is wrong: the answer is kept for every file with these columns."
-	if !l.Sure() {
-		intro = "SkipDesk is not sure of: "
-		for i, q := range l.Questions {
-			if i > 0 {
-				intro += " "
-			}
-			intro += q.Message
-		}
-	}
-	top := widget.NewLabel(intro)
-	top.Wrapping = fyne.TextWrapWord
-	body := container.NewBorder(top, nil, nil, nil, container.NewVScroll(grid))
-	d := dialog.NewCustomConfirm("How SkipDesk reads "+v.name, "Save", "Cancel", body, func(ok bool) {
-		if ok {
-			v.saveCorrection(l, fixes)
-		}
-	}, v.app.win)
-	sz := v.app.win.Canvas().Size()
-	d.Resize(fyne.NewSize(sz.Width*0.85, sz.Height*0.85))
-	d.Show()
+	return grid, fixes
 }
 
-// saveCorrection keeps the columns the person changed and reads the result
-// again through the corrected layout.
-func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix) {
-	c := &layout.Correction{Signature: l.Signature, Columns: map[string]layout.ColumnFix{}}
+// saveCorrection keeps the columns and values the person changed and reads
+// the result again through the corrected layout.
+func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*valueFix) {
+	c := &layout.Correction{Signature: l.Signature, Columns: map[string]layout.ColumnFix{}, Values: map[string]map[string]layout.Flag{}}
 	for _, f := range fixes {
 		role := roleOf(f.role.Selected)
 		kind := kindOf(f.kind.Selected)
@@ -177,7 +303,21 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix) {
 		}
 		c.Columns[f.col.Header] = fix
 	}
-	if len(c.Columns) == 0 && l.Sure() {
+	for _, f := range values {
+		flag := flagOfWords(f.choice.Selected)
+		if flag.String() == f.was {
+			continue
+		}
+		if c.Values[f.column] == nil {
+			c.Values[f.column] = map[string]layout.Flag{}
+		}
+		value := f.value
+		if value == "" {
+			value = "blank"
+		}
+		c.Values[f.column][value] = flag
+	}
+	if len(c.Columns) == 0 && len(c.Values) == 0 {
 		return // nothing changed
 	}
 	a := v.app

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -131,9 +132,11 @@ func (c *peopleCell) setText(s string) {
 func (col peopleCol) show(c *peopleCell, row *layout.Row) {
 	switch col.kind {
 	case ownerCol:
+		// An owner the file also names as a contact is shown once.
 		var names []string
 		for _, n := range row.People {
-			if s := n.String(); s != "" {
+			s := n.String()
+			if s != "" && !slices.ContainsFunc(names, func(x string) bool { return strings.EqualFold(x, s) }) {
 				names = append(names, s)
 			}
 		}

@@ -70,6 +70,8 @@ type viewer struct {
 	// onQueried is called on the UI thread after each query result is
 	// shown (tests wait on it).
 	onQueried func(err error)
+	// fixing is the correction dialog while it is open.
+	fixing *columnsDialog
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
@@ -306,6 +308,8 @@ func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 			clear(v.rows)
 		}
 		row = v.view.Person(id.Row)
+		// A number the file lists twice is shown once.
+		row.Phones = row.DistinctPhones()
 		v.rows[id.Row] = row
 	}
 	v.cols[id.Col].show(o.(*peopleCell), &row)

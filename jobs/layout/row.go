@@ -267,3 +267,33 @@ func readAddress(rec []string, a AddressColumns) Address {
 		Zip: strings.TrimSpace(cell(rec, a.Zip)), Full: strings.TrimSpace(cell(rec, a.Full)),
 	}
 }
+
+// DistinctPhones are the row's phones with each number once, in the order
+// the file first gives them: a number listed twice (a "Primary Phone" that
+// is also "Mobile 1") keeps the type either column names, every flag either
+// reading reports, and every reason either reading has not to call it.
+// Numbers that are not valid are kept as written.
+func (r *Row) DistinctPhones() []Phone {
+	out := make([]Phone, 0, len(r.Phones))
+next:
+	for _, p := range r.Phones {
+		if p.Key != 0 {
+			for i := range out {
+				if q := &out[i]; q.Key == p.Key {
+					if q.Type == "" {
+						q.Type = p.Type
+					}
+					for k := FlagKind(0); k < numKinds; k++ {
+						if p.Flags.Has.Has(k) {
+							q.Flags.Set(k, p.Flags.Of(k))
+						}
+					}
+					q.Block |= p.Block
+					continue next
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -218,3 +218,32 @@ func TestMatchedFilter(t *testing.T) {
 		t.Errorf("%d matched rows, want 3", kept)
 	}
 }
+
+// A number a row lists twice is one phone: the type either column names,
+// and blocked when either reading blocks it.
+func TestDistinctPhones(t *testing.T) {
+	tr, rows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	var row Row
+	tr.NewReader(nil).Read(rows[0], &row)
+	var got []string
+	for _, p := range row.DistinctPhones() {
+		got = append(got, phoneText(tr, p))
+	}
+	want := []string{"(512) 555-0101 mobile DNC unknown, litigator unknown", "(512) 555-0113 mobile DNC unknown, litigator unknown",
+		"(512) 555-0102 landline DNC unknown, litigator unknown"}
+	if !slices.Equal(got, want) {
+		t.Errorf("distinct phones of row 1:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+
+	// The same number read clean once and flagged once is flagged.
+	clean := Phone{Key: 5125550101, Type: Mobile}
+	clean.Flags.Set(Federal, Clean)
+	flagged := Phone{Key: 5125550101, Block: BlockFederal}
+	flagged.Flags.Set(Federal, Flagged)
+	invalid := Phone{Raw: "555-01"}
+	r := Row{Phones: []Phone{clean, invalid, flagged, invalid}}
+	ps := r.DistinctPhones()
+	if len(ps) != 3 || ps[0].Callable() || ps[0].Flags.Of(Federal) != Flagged || ps[0].Type != Mobile || ps[1].Raw != "555-01" {
+		t.Errorf("clean and flagged readings of one number: %+v", ps)
+	}
+}

@@ -150,3 +150,84 @@ func phoneDigitsOf(s string) string {
 	flush()
 	return strings.Join(out, " ")
 }
+
+// A sorted or filtered view reads each of its rows as the person it shows:
+// the people view and the file's columns never disagree.
+func TestPersonFollowsTheView(t *testing.T) {
+	d, err := Open(Config{Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r, err := d.OpenResult(context.Background(), filepath.Join("..", "layout", "testdata", "propstream.csv"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	last := 5 // Owner 1 Last Name
+	if r.Headers()[last] != "Owner 1 Last Name" {
+		t.Fatalf("headers %q", r.Headers())
+	}
+	for _, q := range []Query{
+		{SortCol: last, Desc: true},
+		{SortCol: last},
+		{Text: "(512) 555-0104", SortCol: -1},
+		{Quick: []jobs.QuickFilter{jobs.QuickCallable}, SortCol: last, Desc: true},
+	} {
+		v, err := r.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i := 0; i < v.Len(); i++ {
+			p := v.Person(i)
+			if len(p.People) == 0 || p.People[0].Last != v.Cell(i, last) {
+				t.Errorf("%+v: view row %d shows %q, reads as %+v", q, i, v.Cell(i, last), p.People)
+			}
+			got = append(got, v.Cell(i, last))
+		}
+		t.Logf("%+v: %q", q, got)
+	}
+}
+
+// A second correction of a layout keeps what the first one said about the
+// columns it leaves alone.
+func TestCorrectionsAddUp(t *testing.T) {
+	home := t.TempDir()
+	d, err := Open(Config{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	r, err := d.OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sig := r.Layout().Signature
+	first := &layout.Correction{Signature: sig, Values: map[string]map[string]layout.Flag{"Known Litigator": {"blank": layout.Clean}}}
+	if err := d.CorrectLayout(ctx, r, first); err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Person(0).Phones[0]; !p.Callable() {
+		t.Fatalf("after the first correction: %s", p.Block)
+	}
+	// The second says State DNC List is not a flag at all.
+	second := &layout.Correction{Signature: sig, Columns: map[string]layout.ColumnFix{"State DNC List": {Role: layout.RoleOther}}}
+	if err := d.CorrectLayout(ctx, r, second); err != nil {
+		t.Fatal(err)
+	}
+	p := r.Person(0).Phones[0]
+	if p.Flags.Has.Has(layout.State) {
+		t.Error("State DNC List is still read as a flag")
+	}
+	if p.Flags.Of(layout.Litigator) != layout.Clean {
+		t.Errorf("the first correction was lost: litigator %s", p.Flags.Of(layout.Litigator))
+	}
+	// Both are what the next file with these columns is read with.
+	b, err := os.ReadFile(filepath.Join(home, layoutsFile))
+	if err != nil || !strings.Contains(string(b), "Known Litigator") || !strings.Contains(string(b), "State DNC List") {
+		t.Errorf("%s: %s %v", layoutsFile, b, err)
+	}
+}

@@ -67,10 +67,12 @@ func (x *result) QuickFilters() []jobs.QuickFilter { return x.r.QuickFilters() }
 // CannotFilter says why a quick filter cannot apply, nil when it can.
 func (x *result) CannotFilter(f jobs.QuickFilter) error { return x.r.CannotFilter(f) }
 
-// Person reads data row i through the layout (no phone filter).
+// Person reads data row i through the layout (no phone filter). The result
+// is its own view until it is queried: view row i is data row i.
 func (x *result) Person(i int) layout.Row { return x.person(i, nil) }
 
-// person reads data row i, leaving out the phones that fail quick.
+// person reads row i of the current view, leaving out the phones that fail
+// quick.
 func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	rec := x.r.Row(i)
 	x.mu.Lock()
@@ -127,7 +129,7 @@ func (v resultView) Person(i int) layout.Row {
 	v.x.mu.Lock()
 	quick := v.x.quick
 	v.x.mu.Unlock()
-	return v.x.person(v.x.r.RowIndex(i), quick)
+	return v.x.person(i, quick)
 }
 
 // Query applies q to the result's view and returns it. The view is shared:
@@ -219,7 +221,9 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 	if err != nil {
 		all = map[string]*layout.Correction{} // a damaged file is replaced
 	}
-	all[layout.Signature(x.r.Headers())] = c
+	sig := layout.Signature(x.r.Headers())
+	c = mergeCorrection(all[sig], c)
+	all[sig] = c
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return err
@@ -228,6 +232,33 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		return err
 	}
 	return x.relayout(ctx, c)
+}
+
+// mergeCorrection is the correction old with the person's newer answers in
+// c: a column or a value c speaks of takes c's answer, the others keep
+// old's. A correction is made against the layout old already corrected, so
+// what the person left alone stays as they last said.
+func mergeCorrection(old, c *layout.Correction) *layout.Correction {
+	if old == nil {
+		return c
+	}
+	out := &layout.Correction{Signature: c.Signature, Columns: map[string]layout.ColumnFix{}, Values: map[string]map[string]layout.Flag{}}
+	for _, from := range []*layout.Correction{old, c} {
+		for h, f := range from.Columns {
+			out.Columns[h] = f
+		}
+		for h, vals := range from.Values {
+			m := out.Values[h]
+			if m == nil {
+				m = map[string]layout.Flag{}
+				out.Values[h] = m
+			}
+			for v, f := range vals {
+				m[v] = f
+			}
+		}
+	}
+	return out
 }
 
 // ReadLayout says how SkipDesk reads the result at path (with the

@@ -18,6 +18,8 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
@@ -113,6 +115,24 @@ func TestCLITraceCommands(t *testing.T) {
 	decodeJSON(t, out, &single)
 	if code != 0 || !single.IsEntity || single.Credits != 2 {
 		t.Fatalf("entity single: %+v", single)
+	}
+
+	// Both single lookups are charged, so both are in the ledger, with
+	// the job the service created.
+	led, err := ledger.OpenReadOnly(os.Getenv("SKIPDESK_HOME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs, err := led.Submissions(context.Background())
+	led.Close()
+	var singles int
+	for _, s := range subs {
+		if s.Kind == jobs.KindSingle && s.State == ledger.StateCreated && s.JobID != "" {
+			singles++
+		}
+	}
+	if err != nil || singles != 2 {
+		t.Fatalf("the ledger holds %d created single lookups, want 2 (%v)", singles, err)
 	}
 
 	code, out, _ = runAPI(t, "traces", "list")

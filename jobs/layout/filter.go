@@ -20,7 +20,8 @@ import (
 //     name such as "Mobile 2");
 //   - "not-dnc": every DNC flag reported for the phone (federal, state,
 //     internal, combined) is clean, and at least the federal one (or a
-//     combined verdict) is reported: unknown is not clean;
+//     combined verdict) is reported: unknown is not clean, and neither is
+//     an answer from a scrub older than 31 days;
 //   - "not-litigator": its litigator flag (or a combined verdict) is clean;
 //   - "callable": the phone may be called (Callability): a valid number,
 //     clean on every list the call depends on.
@@ -81,7 +82,7 @@ func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 
 const (
 	dncBlocks = BlockFederal | BlockState | BlockInternal | BlockCombined | BlockUnknownDNC | BlockUnknownState |
-		BlockUnknownInternal
+		BlockUnknownInternal | BlockStale
 	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator
 )
 

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -61,6 +62,9 @@ type Phone struct {
 	Type  PhoneType
 	Flags Flags
 	Block Block // why it may not be called; 0 when it may
+	// Scrubbed is when the DNC scrub that answered for the number was
+	// made; zero when no scrub answered (see FlagIndex.SetDates).
+	Scrubbed time.Time
 }
 
 // Valid reports a valid 10-digit number.
@@ -224,6 +228,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	row.Phones = row.Phones[:0]
 	for j := range l.Slots {
 		s := &l.Slots[j]
+		own := len(s.Flags) > 0 // the file answers for this phone itself
 		num, raw := cell(rec, s.Number), ""
 		if s.Raw >= 0 {
 			raw = cell(rec, s.Raw)
@@ -253,9 +258,12 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 			p.Flags.Set(l.Columns[fc].Kind, x.flag)
 		}
 		if r.join != nil {
-			p.Flags = p.Flags.Override(r.join.flagsOf(p.Key))
+			p.Flags, p.Scrubbed = r.join.apply(p.Key, p.Flags, own)
 		}
 		p.Block = Callability(p.Key != 0, p.Flags)
+		if r.join != nil && r.join.stale(p.Scrubbed) {
+			p.Block |= BlockStale
+		}
 		row.Phones = append(row.Phones, p)
 	}
 }

@@ -137,12 +137,49 @@ func utf16Units(head []byte, whole bool) string {
 	if utf8.Valid(valid) {
 		return ""
 	}
+	// breaks returns the line breaks (the delimiters and spaces too when
+	// whole, for a one-line file), or -1 when the units are not text.
+	breaks := func(be bool) int {
+		lines := 0
+		highPending := false
+		for i := 0; i < n; i += 2 {
+			u := uint16(head[i]) | uint16(head[i+1])<<8
+			if be {
+				u = uint16(head[i])<<8 | uint16(head[i+1])
+			}
+			switch {
+			case u == '\n' || u == '\r':
+				lines++
+			case whole && (u == ',' || u == ';' || u == '\t' || u == '|' || u == ' '):
+				lines++
+			case u < 0x20 && u != '\t', u == 0xFFFE, u == 0xFFFF:
+				return -1
+			}
+			isHigh, isLow := u >= 0xD800 && u < 0xDC00, u >= 0xDC00 && u < 0xE000
+			if isLow != highPending {
+				return -1 // a lone surrogate
+			}
+			highPending = isHigh
+		}
+		if highPending && whole && n == len(head) {
+			return -1 // the file ends inside a pair
+		}
+		return lines
+	}
+	le, be := breaks(false), breaks(true)
+	return utf16Order(le, be, whole)
+}
+
+// utf16Order picks the byte order whose units have line breaks where the
+// other's have fewer or are not text (le and be as utf16Units's breaks
+// counts them): two at least, one for the whole of a one-line file. Out of
+// utf16Units so that the code before its loops, which the compiler inlines
+// there, stays as it is.
+func utf16Order(le, be int, whole bool) string {
 	need := 2
 	if whole {
 		need = 1
 	}
-	units, all := head[:n], n == len(head)
-	le, be := utf16Breaks(units, whole, all, false), utf16Breaks(units, whole, all, true)
 	switch {
 	case le >= need && le > be:
 		return EncUTF16LE
@@ -150,40 +187,6 @@ func utf16Units(head []byte, whole bool) string {
 		return EncUTF16BE
 	}
 	return ""
-}
-
-// utf16Breaks reads units, an even number of bytes, as UTF-16 in one byte
-// order and returns its line breaks (the delimiters and spaces too when
-// whole, for a one-line file), or -1 when the units are not text. all says
-// units is the whole of the file's head, so a pair cut at its end is an
-// error when whole. (Its own function, not a closure in utf16Units, so that
-// utf16Units reads as its steps: NULs, not UTF-8, one order's breaks.)
-func utf16Breaks(units []byte, whole, all, be bool) int {
-	lines := 0
-	highPending := false
-	for i := 0; i+1 < len(units); i += 2 {
-		u := uint16(units[i]) | uint16(units[i+1])<<8
-		if be {
-			u = uint16(units[i])<<8 | uint16(units[i+1])
-		}
-		switch {
-		case u == '\n' || u == '\r':
-			lines++
-		case whole && (u == ',' || u == ';' || u == '\t' || u == '|' || u == ' '):
-			lines++
-		case u < 0x20 && u != '\t', u == 0xFFFE, u == 0xFFFF:
-			return -1
-		}
-		isHigh, isLow := u >= 0xD800 && u < 0xDC00, u >= 0xDC00 && u < 0xE000
-		if isLow != highPending {
-			return -1 // a lone surrogate
-		}
-		highPending = isHigh
-	}
-	if highPending && whole && all {
-		return -1 // the file ends inside a pair
-	}
-	return lines
 }
 
 // looksBinary reports whether head holds enough NUL and control bytes to

@@ -170,11 +170,12 @@ func utf16Units(head []byte, whole bool) string {
 	return utf16Order(le, be, whole)
 }
 
-// utf16Order picks the byte order whose units have line breaks where the
-// other's have fewer or are not text (le and be as utf16Units's breaks
-// counts them): two at least, one for the whole of a one-line file. Out of
-// utf16Units so that the code before its loops, which the compiler inlines
-// there, stays as it is.
+// utf16Order picks the byte order that reads as text with more line breaks
+// than the other: at least two, or one when the head is the whole file (le
+// and be are the counts of utf16Units's breaks, -1 for not text). It stands
+// apart to keep utf16Units under the complexity limit without touching the
+// code before its loops: moving that code shifted the loops and measured
+// 10% slower.
 func utf16Order(le, be int, whole bool) string {
 	need := 2
 	if whole {

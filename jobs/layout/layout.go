@@ -277,7 +277,7 @@ func inputColumns(headers []string, hs []header, upload []string) []bool {
 
 // classify decides a column's role from its header and sample values. The
 // cases are tried in order (a flag word wins over a phone word, a name word
-// over an address word); each reads its values in a helper below.
+// over an address word); the longer ones are the helpers below.
 func classify(i int, h *header, vals []string) (Column, *Question) {
 	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
 	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
@@ -320,7 +320,8 @@ func classify(i int, h *header, vals []string) (Column, *Question) {
 // listFlagColumn is a column named for a list (DNC, state DNC, litigator,
 // internal) or for the verdict over them ("Callable"): which list, whether
 // "yes" means clean, and how its values are written. A column about the
-// flag rather than the flag itself (cNotFlag: "DNC date") is a detail.
+// flag rather than the flag itself ("DNC date", "litigator score") is a
+// phone's detail or nothing.
 func listFlagColumn(c Column, h *header, vals []string) (Column, *Question) {
 	if h.is(cNotFlag) {
 		return detailOrOther(c, h), nil

@@ -37,6 +37,9 @@ func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
+	// A fresh data folder: the commands that go through the ledger (traces
+	// single) must not write into the user's own.
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
 	c, err := client.New(srv.URL(), sandbox.DemoKey)

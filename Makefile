@@ -55,6 +55,11 @@ test: deps
 	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./client/...
 	@scripts/fuzz.sh 5s
 
+## test-e2e: the end-to-end test alone: the real app under Xvfb in the
+## sandbox, every script, screenshots in testout/e2e.
+test-e2e: deps
+	$(GO) test -tags $(TEST_TAGS) -count=1 -run TestEndToEnd -v ./cmd/skipdesk
+
 fuzz:
 	@scripts/fuzz.sh 60s
 

@@ -39,6 +39,9 @@ func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
+	// A fresh data folder: the commands that go through the ledger (traces
+	// single) must not write into the user's own.
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
 	t.Setenv("SKIPDESK_HOME", t.TempDir()) // single lookups are recorded in its ledger

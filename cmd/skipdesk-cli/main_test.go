@@ -6,8 +6,11 @@ import (
 	"testing"
 )
 
-// TestMain gives every test a data folder of its own by default: no test
-// writes to the data folder of the person running them.
+// TestMain gives the package's tests a data folder of their own. Commands
+// run in-process read SKIPDESK_HOME as the real program does, and without it
+// they would open the user's folder (~/.config/SkipDesk): its ledger and
+// settings would change what the tests see, and the tests would write into
+// them. Tests that need a fresh folder still set their own.
 func TestMain(m *testing.M) {
 	home, err := os.MkdirTemp("", "skipdesk-cli-test-")
 	if err != nil {

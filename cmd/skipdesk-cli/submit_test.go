@@ -131,9 +131,25 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("stderr %q", errs)
 	}
 
-	// The API key is in no file SkipDesk wrote (ledger, WAL, results,
-	// records), nor in what it printed.
-	if strings.Contains(out+errs, sandbox.DemoKey) {
+	checkKeyNotWritten(t, home, out+errs)
+	checkExportSummary(t, strings.TrimPrefix(lines[1], "result "), tr)
+
+	// The same submission again needs --again.
+	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
+		t.Fatalf("duplicate: exit %d, %q", code, errs)
+	}
+	if n, _ := sb.jobs(t); n != 1 {
+		t.Fatalf("a duplicate reached the server (%d jobs)", n)
+	}
+	checkJobsListed(t, tr)
+}
+
+// checkKeyNotWritten: the API key is in no file SkipDesk wrote (ledger,
+// WAL, results, records), nor in what it printed.
+func checkKeyNotWritten(t *testing.T, home, printed string) {
+	t.Helper()
+	if strings.Contains(printed, sandbox.DemoKey) {
 		t.Error("the output holds the API key")
 	}
 	filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
@@ -144,10 +160,14 @@ func TestTracesSubmitWait(t *testing.T) {
 		}
 		return nil
 	})
+}
 
-	// Its Excel export: the summary sheet's figures are the job's.
+// checkExportSummary exports the result to Excel: the summary sheet's
+// figures are the job's.
+func checkExportSummary(t *testing.T, result string, tr client.Trace) {
+	t.Helper()
 	xlsx := filepath.Join(t.TempDir(), "owners.xlsx")
-	if code, _, errs := submitCLI(t, "export", strings.TrimPrefix(lines[1], "result "), "--out", xlsx); code != 0 {
+	if code, _, errs := submitCLI(t, "export", result, "--out", xlsx); code != 0 {
 		t.Fatalf("export: %d %s", code, errs)
 	}
 	summary := readSummary(t, xlsx)
@@ -162,18 +182,13 @@ func TestTracesSubmitWait(t *testing.T) {
 		summary["Created"] != tr.CreatedAt.UTC().Format("2006-01-02 15:04:05")+" UTC" {
 		t.Errorf("summary %v, job %+v", summary, tr)
 	}
+}
 
-	// The same submission again needs --again.
-	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
-	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
-		t.Fatalf("duplicate: exit %d, %q", code, errs)
-	}
-	if n, _ := sb.jobs(t); n != 1 {
-		t.Fatalf("a duplicate reached the server (%d jobs)", n)
-	}
-
-	// skipdesk-cli jobs lists it with its spend.
-	code, out, errs = submitCLI(t, "jobs", "--json")
+// checkJobsListed: skipdesk-cli jobs lists the trace with its spend, as JSON
+// and as a table.
+func checkJobsListed(t *testing.T, tr client.Trace) {
+	t.Helper()
+	code, out, errs := submitCLI(t, "jobs", "--json")
 	if code != 0 {
 		t.Fatalf("jobs: %d %s", code, errs)
 	}

@@ -139,8 +139,6 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		}
 		return i
 	}
-	per := maxSheetRows - 1
-	nsheets := max(1, (total+per-1)/per)
 
 	sampleIdx := make([]int, 0, widthSample)
 	for i := 0; i < min(total, widthSample); i++ {
@@ -158,47 +156,9 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	lastCol, _ := excelize.ColumnNumberToName(ncols)
-	fills := map[string]rowRange{}
-	for k := 0; k < nsheets; k++ {
-		name := resultsSheet
-		if k == 0 {
-			err = f.SetSheetName("Sheet1", name)
-		} else {
-			name = fmt.Sprintf("%s %d", resultsSheet, k+1)
-			_, err = f.NewSheet(name)
-		}
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		rr := rowRange{from: k * per, to: min(total, (k+1)*per)}
-		ref := "A1:" + lastCol + strconv.Itoa(1+rr.to-rr.from)
-		if err := f.SetSheetDimension(name, ref); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		sw, err := f.NewStreamWriter(name)
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		// excelize keeps the last column set first: set them from the
-		// right so that <cols> comes out in ascending order, as Excel wants.
-		for i := len(widths) - 1; i >= 0; i-- {
-			if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-		}
-		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		if err := f.AutoFilter(name, ref, nil); err != nil {
-			return fmt.Errorf("export: autofilter: %w", err)
-		}
-		if err := sw.Flush(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		fills["xl/worksheets/sheet"+strconv.Itoa(sw.SheetID)+".xml"] = rr
-		rep.Sheets = append(rep.Sheets, name)
+	fills, err := addResultSheets(f, ncols, widths, total, rep)
+	if err != nil {
+		return err
 	}
 	rep.Rows = total
 	if _, err := f.NewSheet(summarySheet); err != nil {
@@ -266,6 +226,60 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		return fmt.Errorf("export: workbook not completed")
 	}
 	return nil
+}
+
+// addResultSheets adds the results sheets, as many as total rows need (per
+// sheet, Excel's limit less the header), each with its column widths,
+// frozen header and autofilter, and returns the zip entry of each sheet
+// with the rows it is to hold. The rows themselves are written later, by
+// writeXLSX's fill, while the workbook is zipped.
+func addResultSheets(f *excelize.File, ncols int, widths []float64, total int, rep *Report) (map[string]rowRange, error) {
+	per := maxSheetRows - 1
+	nsheets := max(1, (total+per-1)/per)
+	var err error
+	lastCol, _ := excelize.ColumnNumberToName(ncols)
+	fills := map[string]rowRange{}
+	for k := 0; k < nsheets; k++ {
+		name := resultsSheet
+		if k == 0 {
+			err = f.SetSheetName("Sheet1", name)
+		} else {
+			name = fmt.Sprintf("%s %d", resultsSheet, k+1)
+			_, err = f.NewSheet(name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		rr := rowRange{from: k * per, to: min(total, (k+1)*per)}
+		ref := "A1:" + lastCol + strconv.Itoa(1+rr.to-rr.from)
+		if err := f.SetSheetDimension(name, ref); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		sw, err := f.NewStreamWriter(name)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		// excelize keeps the last column set first: set them from the
+		// right so that <cols> comes out in ascending order, as Excel wants.
+		for i := len(widths) - 1; i >= 0; i-- {
+			if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
+				return nil, fmt.Errorf("export: %w", err)
+			}
+		}
+		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		if err := f.AutoFilter(name, ref, nil); err != nil {
+			return nil, fmt.Errorf("export: autofilter: %w", err)
+		}
+		if err := sw.Flush(); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		fills["xl/worksheets/sheet"+strconv.Itoa(sw.SheetID)+".xml"] = rr
+		rep.Sheets = append(rep.Sheets, name)
+	}
+	return fills, nil
 }
 
 // spliceZip is the zip writer excelize writes the workbook through. It

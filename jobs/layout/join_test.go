@@ -225,10 +225,7 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean))
 	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean))
 	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean))
-	var got []string
-	for _, p := range readAll(t, l, rows[2:3], x)[0] {
-		got = append(got, p)
-	}
+	got := readAll(t, l, rows[2:3], x)[0]
 	want := []string{
 		"(512) 555-0104 mobile DNC unknown", "(512) 555-0105 mobile callable",
 		"(512) 555-0106 landline DNC unknown, litigator unknown", // in no DNC result

@@ -115,8 +115,38 @@ func TestResultSortFilter(t *testing.T) {
 	}
 	defer r.Close()
 	col := func(name string) int { return slices.Index(headers, name) }
-	last, value, status := col("last_name"), col("assessed_value"), col("match_status")
 
+	checkNumericSortDescending(t, r, col("assessed_value"))
+	checkTextSort(t, r, col("phone_2"))
+	checkFilterWithSort(t, r, col, want)
+
+	// Clearing.
+	if err := r.Filter(Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Sort(-1, false); err != nil {
+		t.Fatal(err)
+	}
+	if r.View() != len(want) || r.Permutation() != nil || r.Cell(0, 0) != want[0][0] {
+		t.Error("cleared view is not the file")
+	}
+	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
+		t.Errorf("empty filter: view %d, err %v", r.View(), err)
+	}
+	if q := fmt.Sprint(r.QuickFilters()); q != "[matched mobile]" {
+		t.Errorf("quick filters = %+v", q)
+	}
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}); err == nil || !strings.Contains(err.Error(), "dnc") {
+		t.Errorf("NotDNC on a trace result: %v", err)
+	}
+	if err := r.Sort(99, false); err == nil {
+		t.Error("sort on a missing column accepted")
+	}
+}
+
+// checkNumericSortDescending sorts r by a numeric column, largest first.
+func checkNumericSortDescending(t *testing.T, r *Result, value int) {
+	t.Helper()
 	if err := r.Sort(value, true); err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +161,11 @@ func TestResultSortFilter(t *testing.T) {
 	if c, d := r.Sorted(); c != value || !d {
 		t.Errorf("Sorted = %d %v", c, d)
 	}
+}
 
-	// Text sort, ties in file order; blanks last.
-	phone2 := col("phone_2")
+// checkTextSort sorts r by a text column: ties in file order, blanks last.
+func checkTextSort(t *testing.T, r *Result, phone2 int) {
+	t.Helper()
 	if err := r.Sort(phone2, false); err != nil {
 		t.Fatal(err)
 	}
@@ -153,15 +185,21 @@ func TestResultSortFilter(t *testing.T) {
 			t.Fatalf("ties out of file order at %d", i)
 		}
 	}
+}
 
-	// Filters, combined with the sort.
-	if err := r.Sort(last, false); err != nil {
+// checkFilterWithSort filters r sorted by last name (text, matched only,
+// mobile only) and compares the rows kept with those of want that pass the
+// same tests.
+func checkFilterWithSort(t *testing.T, r *Result, col func(string) int, want [][]string) {
+	t.Helper()
+	if err := r.Sort(col("last_name"), false); err != nil {
 		t.Fatal(err)
 	}
 	f := Filter{Text: "smith", Quick: []jobs.QuickFilter{jobs.QuickMatched, jobs.QuickMobile}}
 	if err := r.Filter(f); err != nil {
 		t.Fatal(err)
 	}
+	status := col("match_status")
 	var expect []int
 	for i, row := range want {
 		mobile := row[col("phone_1_type")] == "mobile" || row[col("phone_2_type")] == "mobile" || row[col("phone_3_type")] == "mobile"
@@ -184,28 +222,6 @@ func TestResultSortFilter(t *testing.T) {
 	}
 	if !r.CurrentFilter().Equal(f) {
 		t.Error("CurrentFilter lost")
-	}
-	// Clearing.
-	if err := r.Filter(Filter{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Sort(-1, false); err != nil {
-		t.Fatal(err)
-	}
-	if r.View() != len(want) || r.Permutation() != nil || r.Cell(0, 0) != want[0][0] {
-		t.Error("cleared view is not the file")
-	}
-	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
-		t.Errorf("empty filter: view %d, err %v", r.View(), err)
-	}
-	if q := fmt.Sprint(r.QuickFilters()); q != "[matched mobile]" {
-		t.Errorf("quick filters = %+v", q)
-	}
-	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}); err == nil || !strings.Contains(err.Error(), "dnc") {
-		t.Errorf("NotDNC on a trace result: %v", err)
-	}
-	if err := r.Sort(99, false); err == nil {
-		t.Error("sort on a missing column accepted")
 	}
 }
 

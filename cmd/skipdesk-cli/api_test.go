@@ -52,6 +52,27 @@ func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 	return srv, c
 }
 
+// checkSinglesRecorded: every single lookup is charged, so each is in the
+// ledger with the job the service created.
+func checkSinglesRecorded(t *testing.T, want int) {
+	t.Helper()
+	led, err := ledger.OpenReadOnly(os.Getenv("SKIPDESK_HOME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs, err := led.Submissions(context.Background())
+	led.Close()
+	var singles int
+	for _, s := range subs {
+		if s.Kind == jobs.KindSingle && s.State == ledger.StateCreated && s.JobID != "" {
+			singles++
+		}
+	}
+	if err != nil || singles != want {
+		t.Fatalf("the ledger holds %d created single lookups, want %d (%v)", singles, want, err)
+	}
+}
+
 func runAPI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -120,23 +141,7 @@ func TestCLITraceCommands(t *testing.T) {
 		t.Fatalf("entity single: %+v", single)
 	}
 
-	// Both single lookups are charged, so both are in the ledger, with
-	// the job the service created.
-	led, err := ledger.OpenReadOnly(os.Getenv("SKIPDESK_HOME"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs, err := led.Submissions(context.Background())
-	led.Close()
-	var singles int
-	for _, s := range subs {
-		if s.Kind == jobs.KindSingle && s.State == ledger.StateCreated && s.JobID != "" {
-			singles++
-		}
-	}
-	if err != nil || singles != 2 {
-		t.Fatalf("the ledger holds %d created single lookups, want 2 (%v)", singles, err)
-	}
+	checkSinglesRecorded(t, 2)
 
 	code, out, _ = runAPI(t, "traces", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "page 1 of 1 (3 trace jobs in all)") {

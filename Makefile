@@ -8,12 +8,23 @@ TAGS      := migrated_fynedo
 TEST_TAGS := $(TAGS),harness
 BIN       := bin
 FYNE_VER  := $(shell $(GO) list -m -f '{{.Version}}' fyne.io/fyne/v2 2>/dev/null)
+FYNE      := $(shell $(GO) env GOPATH)/bin/fyne
 export LANG ?= en_US.UTF-8
+
+# The version is set in one place, FyneApp.toml (assets.Version follows it,
+# checked by a test). BUILD numbers a build: the commits on the branch.
+VERSION   := $(shell sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\(.*\)"/\1/p' FyneApp.toml)
+BUILD     ?= $(shell git rev-list --count HEAD 2>/dev/null || echo 1)
+COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+XFLAGS    := -X github.com/skipdesk/skipdesk/assets.Build=$(BUILD) -X github.com/skipdesk/skipdesk/assets.Commit=$(COMMIT)
 
 # Debian/Ubuntu packages Fyne needs to build (cgo, OpenGL, X11).
 SYSTEM_PKGS := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+# ... to cross-build, sign and package for Windows, and to run it under Wine.
+WINDOWS_PKGS := gcc-mingw-w64-x86-64 nsis osslsigncode openssl zip xz-utils imagemagick
+SMOKE_PKGS   := gcc-mingw-w64-x86-64 wine wine64 xvfb xauth xdotool imagemagick
 
-.PHONY: run deps build cli sandbox test test-e2e fuzz bench package clean
+.PHONY: run deps build cli sandbox test test-e2e fuzz bench package dist dist-windows dist-macos smoke-windows clean
 
 run: deps build
 	./$(BIN)/skipdesk
@@ -44,6 +55,11 @@ test: deps
 	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./client/...
 	@scripts/fuzz.sh 5s
 
+## test-e2e: the end-to-end test alone: the real app under Xvfb in the
+## sandbox, every script, screenshots in testout/e2e.
+test-e2e: deps
+	$(GO) test -tags $(TEST_TAGS) -count=1 -run TestEndToEnd -v ./cmd/skipdesk
+
 fuzz:
 	@scripts/fuzz.sh 60s
 
@@ -54,17 +70,52 @@ bench:
 ## package: a desktop package (SkipDesk.tar.xz on Linux) via Fyne's own
 ## packaging tool. The root FyneApp.toml gives the name, app id, version and
 ## icon: the app is built first (with the migration tag) and handed to
-## `fyne package` run from the root, so that is the file it reads.
+## `fyne package` run from the root, so that is the file it reads. LICENSE.txt
+## and THIRD_PARTY_NOTICES.txt are added beside the package's own Makefile.
 package: deps
-	$(GO) build -tags $(TAGS) -trimpath -ldflags '-s -w' -o $(BIN)/skipdesk ./cmd/skipdesk
+	@scripts/deps.sh xz-utils
+	$(GO) build -tags $(TAGS) -trimpath -ldflags '-s -w $(XFLAGS)' -o $(BIN)/skipdesk ./cmd/skipdesk
 	$(GO) install fyne.io/fyne/v2/cmd/fyne@$(FYNE_VER)
 	mkdir -p dist
 	@# fyne package raises Build in FyneApp.toml on each run: the committed file stays as it is.
 	cp FyneApp.toml $(BIN)/FyneApp.toml.keep
-	$$($(GO) env GOPATH)/bin/fyne package --src . --exe $(BIN)/skipdesk --release; s=$$?; \
+	$(FYNE) package --src . --exe $(BIN)/skipdesk --release; s=$$?; \
 	  cp $(BIN)/FyneApp.toml.keep FyneApp.toml; exit $$s
-	mv -f SkipDesk.tar.xz dist/
+	rm -rf _build/linux && mkdir -p _build/linux
+	tar -xJf SkipDesk.tar.xz -C _build/linux && rm SkipDesk.tar.xz
+	@# The package is one folder (skipdesk/: Makefile, usr/): the texts go beside its Makefile.
+	d=$$(ls _build/linux) && cp LICENSE _build/linux/$$d/LICENSE.txt && \
+	  packaging/notices.sh --tags $(TAGS),release ./cmd/skipdesk ./cmd/skipdesk-cli > _build/linux/$$d/THIRD_PARTY_NOTICES.txt && \
+	  tar -cJf dist/SkipDesk.tar.xz -C _build/linux --owner=0 --group=0 $$d
 	@ls -l dist
 
+## dist: every package this machine can make: the Linux one (package) and,
+## cross-built and signed, the Windows installer and portable zip
+## (packaging/windows/dist.sh; certificate variables in packaging/windows/sign.sh).
+dist: package dist-windows
+
+dist-windows: deps
+	@scripts/deps.sh $(WINDOWS_PKGS)
+	$(GO) install fyne.io/fyne/v2/cmd/fyne@$(FYNE_VER)
+	VERSION=$(VERSION) BUILD=$(BUILD) COMMIT=$(COMMIT) FYNE=$(FYNE) packaging/windows/dist.sh
+
+## smoke-windows: the installer from `make dist` under Wine and Xvfb: silent
+## install, the app's window (screenshot in testout/windows/), the Windows
+## command line against the Linux sandbox, silent uninstall keeping the data.
+smoke-windows:
+	@scripts/deps.sh $(SMOKE_PKGS)
+	$(GO) build -o $(BIN)/skipdesk-sandbox ./cmd/skipdesk-sandbox
+	$(GO) build -o $(BIN)/skipdesk-cli ./cmd/skipdesk-cli
+	packaging/windows/smoke.sh dist/SkipDesk-$(VERSION)-windows-amd64-setup.exe
+
+## dist-macos: SkipDesk.app, signed and notarised, in a .dmg; on a Mac only
+## (packaging/macos/dist.sh says what it needs).
+dist-macos:
+	@if [ "$$(uname -s)" != Darwin ]; then \
+	  echo "make dist-macos must run on a Mac (macOS with Xcode and its command line tools): it needs codesign, notarytool, stapler and hdiutil. See README.md, Install > macOS."; \
+	  exit 1; fi
+	$(GO) install fyne.io/fyne/v2/cmd/fyne@$(FYNE_VER)
+	VERSION=$(VERSION) BUILD=$(BUILD) COMMIT=$(COMMIT) FYNE=$(FYNE) packaging/macos/dist.sh
+
 clean:
-	rm -rf $(BIN) dist testout
+	rm -rf $(BIN) dist testout _build

@@ -3,11 +3,13 @@ package client
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
@@ -94,5 +96,36 @@ func benchUpload(b *testing.B, url string) {
 		if _, err := c.Traces.Create(context.Background(), up); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDecodeListPage100 is the client's share of one tracker poll: a
+// page of 100 traces decoded item by item, its text cleaned and the key
+// redacted.
+func BenchmarkDecodeListPage100(b *testing.B) {
+	var page strings.Builder
+	page.WriteString(`{"_metadata":{"page":1,"per_page":100,"page_count":3,"total_count":250},"traces":[`)
+	for i := range 100 {
+		if i > 0 {
+			page.WriteByte(',')
+		}
+		fmt.Fprintf(&page, `{"id":"trc_%020d","type":"bulk","status":"processing","mode":"normal","include_llcs":true,"total_rows":40000,`+
+			`"entity_rows":1200,"credits_charged":41200,"credits_refunded":0,"name":"county owners %d [sd-7f3k2].csv","download_url":null,`+
+			`"created_at":"2026-11-24T10:00:00.000Z","error_message":null}`, i, i)
+	}
+	page.WriteString(`]}`)
+	data := []byte(page.String())
+	c, err := New("https://api.example.com/v1", "sk_live_"+strings.Repeat("k7Qx", 8))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var l TraceList
+		if err := json.Unmarshal(data, &l); err != nil || len(l.Traces) != 100 {
+			b.Fatal(err)
+		}
+		sanitize(&l, c.text, c.red.redact)
 	}
 }

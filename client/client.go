@@ -21,25 +21,31 @@
 //     charged; RetryAfter says when to try again).
 //   - Any other failure of a charged POST returns an error matching
 //     ErrOutcomeUnknown: a reset, timeout or cancellation after bytes left,
-//     a 2xx whose body was cut, and a 5xx answer. A 5xx is an answer, but
-//     it says the server failed somewhere while handling the request, not
-//     whether the charge was recorded (a gateway's 502/504 may hide a job
-//     that was created), so it matches both ErrServer and ErrOutcomeUnknown
-//     and the caller reconciles against GET /traces or GET /dnc instead of
-//     paying twice. A 4xx answer is definite: nothing was charged.
+//     a 2xx whose body was cut, unreadable or names no job, and every
+//     answer other than the refusals the spec defines (400, 401, 402, 403,
+//     404, 413, 422, 429): a redirect, 408, 409, any other 4xx, a 5xx. Such
+//     an answer says the server did something with the request, not that
+//     it created nothing (a gateway's 502 or a proxy's 302 may hide a job
+//     that was created and charged), so the caller reconciles against GET
+//     /traces or GET /dnc instead of paying twice. ChargedOutcome sorts an
+//     error into Created, Refused, NotSent and Unknown.
 //
-// A redirect is followed only for a GET (at most 5, never to plain http); a
-// 3xx answering a POST comes back as an *APIError. An upload the server
-// stops taking, a read left unanswered, or a response body that stops
-// arriving, for the idle timeout ends the attempt like a reset would; so
-// does a JSON or error body
-// still incomplete after the body timeout. A result download is capped in
-// size (WithMaxDownloadBytes).
+// A redirect is followed only for a GET (at most 5, never from https to
+// http, never to plain http off loopback), and the API key goes only to the
+// base URL's origin (scheme, host and port): a redirect elsewhere is
+// followed without it. A 3xx answering a POST comes back as an *APIError.
+// An upload the server stops taking, a read left unanswered, or a response
+// body that stops arriving, for the idle timeout ends the attempt like a
+// reset would; so does a JSON or error body still incomplete after the body
+// timeout. A result download is capped in size (WithMaxDownloadBytes) and
+// in time (WithDownloadTimeout), and must read as a CSV file (ErrNotResult).
 //
 // Errors are *APIError (any non-2xx answer, decoded from whichever body
-// shape arrived) or *TransportError (no answer). Neither ever holds the API
-// key, nor any 8-byte part of it: text from the server and from the
-// transport is redacted.
+// shape arrived) or *TransportError (no answer). Every string decoded from
+// the server passes through CleanText (no terminal escapes, control or
+// bidirectional characters), and neither errors nor decoded answers ever
+// hold the API key in any case, spacing or encoding, nor any 8-byte part of
+// it (redact.go).
 package client
 
 import (
@@ -75,6 +81,12 @@ const DefaultBodyTimeout = 2 * time.Minute
 // the disk.
 const DefaultMaxDownloadBytes = 1 << 30
 
+// DefaultDownloadTimeout is how long one result download may take in all,
+// retries and resumptions included (WithDownloadTimeout): a result of a few
+// hundred megabytes arrives well within it on a slow line, and a server
+// trickling a byte every few seconds cannot hold a caller for days.
+const DefaultDownloadTimeout = 30 * time.Minute
+
 // maxSuccessBody caps JSON bodies of successful responses (a page of 100
 // traces is a few tens of KiB).
 const maxSuccessBody = 16 << 20
@@ -84,6 +96,7 @@ const maxSuccessBody = 16 << 20
 type Client struct {
 	base      *url.URL // ends in "/"
 	key       string
+	red       *redactor // removes the key from text shown or stored
 	hc        *http.Client
 	userAgent string
 	retry     RetryPolicy
@@ -94,6 +107,7 @@ type Client struct {
 	idle      time.Duration // longest wait for the next byte sent or received
 	bodyLimit time.Duration // longest time to read a JSON or error body
 	maxDown   int64         // largest result file a download stores
+	downLimit time.Duration // longest time one result download may take
 
 	// Traces is POST/GET /traces and its sub-resources.
 	Traces *TracesService
@@ -145,6 +159,12 @@ func WithMaxDownloadBytes(n int64) Option {
 	}
 }
 
+// WithDownloadTimeout sets how long one result download may take in all
+// (default DefaultDownloadTimeout): past it the download ends with a
+// *DownloadTimeoutError and nothing is kept; the caller may ask again
+// later. 0 or less turns the deadline off.
+func WithDownloadTimeout(d time.Duration) Option { return func(c *Client) { c.downLimit = d } }
+
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
 
@@ -174,6 +194,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		base:      u,
 		key:       apiKey,
+		red:       newRedactor(apiKey),
 		hc:        &http.Client{Transport: newTransport()},
 		userAgent: "skipdesk-client/1",
 		retry:     DefaultRetryPolicy(),
@@ -182,11 +203,12 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		idle:      DefaultIdleTimeout,
 		bodyLimit: DefaultBodyTimeout,
 		maxDown:   DefaultMaxDownloadBytes,
+		downLimit: DefaultDownloadTimeout,
 	}
 	for _, o := range opts {
 		o(c)
 	}
-	c.hc = guardRedirects(c.hc)
+	c.hc = guardRedirects(c.hc, c.base)
 	switch c.hc.Transport.(type) {
 	case nil, *http.Transport:
 		c.traceable = true
@@ -228,18 +250,21 @@ func parseBase(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// checkRedirect follows at most 5 redirects of a GET and never from https to
-// plain http (except on loopback). A redirect answering any other method is
-// not followed: the 3xx comes back as an *APIError. Go would resend a POST's
-// body on 307/308 (charging twice) and turn it into a GET on 301/302/303
-// (whose answer is not the job). The transport already drops the
-// Authorization header when a redirect leaves the host.
+// checkRedirect follows at most 5 redirects of a GET, never from https to
+// plain http, and never to plain http off loopback. A redirect answering
+// any other method is not followed: the 3xx comes back as an *APIError (and,
+// for a charged POST, as an unknown outcome). Go would resend a POST's body
+// on 307/308 (charging twice) and turn it into a GET on 301/302/303 (whose
+// answer is not the job).
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
 		return http.ErrUseLastResponse
 	}
 	if len(via) >= 5 {
 		return &redirectError{"stopped after 5 redirects"}
+	}
+	if prev := via[len(via)-1].URL; strings.EqualFold(prev.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https") {
+		return &redirectError{fmt.Sprintf("refusing a redirect from https to %s", req.URL.Redacted())}
 	}
 	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
 		return &redirectError{fmt.Sprintf("refusing a redirect to %s: not https", req.URL.Redacted())}
@@ -254,17 +279,49 @@ type redirectError struct{ msg string }
 func (e *redirectError) Error() string { return e.msg }
 
 // guardRedirects returns a copy of hc whose redirect policy applies
-// checkRedirect first, then hc's own policy (when it has one).
-func guardRedirects(hc *http.Client) *http.Client {
+// checkRedirect first, then hc's own policy (when it has one), and last
+// removes the API key from a redirected request that leaves base's origin.
+// (Go's own rule keeps the key for another port of the same host, for a
+// subdomain, and for plain http on the same host.)
+func guardRedirects(hc *http.Client, base *url.URL) *http.Client {
 	cp := *hc
 	own := hc.CheckRedirect
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := checkRedirect(req, via); err != nil || own == nil {
+		if err := checkRedirect(req, via); err != nil {
 			return err
 		}
-		return own(req, via)
+		if own != nil {
+			if err := own(req, via); err != nil {
+				return err
+			}
+		}
+		if !sameOrigin(req.URL, base) {
+			req.Header.Del("Authorization")
+		}
+		return nil
 	}
 	return &cp
+}
+
+// sameOrigin reports whether u has base's scheme, host and port (the
+// scheme's default port when none is written).
+func sameOrigin(u, base *url.URL) bool {
+	return strings.EqualFold(u.Scheme, base.Scheme) &&
+		strings.EqualFold(strings.TrimSuffix(u.Hostname(), "."), strings.TrimSuffix(base.Hostname(), ".")) &&
+		portOf(u) == portOf(base)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
 }
 
 func isLoopback(host string) bool {
@@ -332,6 +389,10 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request) (*http.Request,
 	if len(r.query) > 0 {
 		full.RawQuery = r.query.Encode()
 	}
+	if !sameOrigin(full, c.base) {
+		// The key goes to the base URL's origin only.
+		return nil, fmt.Errorf("client: %s: the address leaves the base URL's origin", r.op())
+	}
 	var body io.ReadCloser
 	var length int64
 	if r.body != nil {
@@ -394,8 +455,9 @@ func (c *Client) doJSON(ctx context.Context, r *request, out any) error {
 			return nil
 		}
 		if err := json.Unmarshal(bytes.TrimSpace(data), out); err != nil {
-			return fmt.Errorf("client: %s: decoding the %d response: %v", r.op(), resp.StatusCode, c.redact(err.Error()))
+			return fmt.Errorf("client: %s: decoding the %d response: %v", r.op(), resp.StatusCode, c.text(err.Error()))
 		}
+		sanitize(out, c.text, c.red.redact)
 		return nil
 	})
 }
@@ -406,16 +468,10 @@ type bodyReadError struct{ err error }
 func (e *bodyReadError) Error() string { return "reading the response: " + e.err.Error() }
 func (e *bodyReadError) Unwrap() error { return e.err }
 
-// redact removes the API key from text that may have come from the server
-// or from a transport error.
-func (c *Client) redact(s string) string { return redactKey(s, c.key) }
-
-func redactKey(s, key string) string {
-	if key == "" || !strings.Contains(s, key) {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
-}
+// text makes text that came from the server or from a transport error fit
+// to show or store: control characters removed (CleanText) and the API key
+// redacted in any form.
+func (c *Client) text(s string) string { return c.red.redact(CleanText(s)) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

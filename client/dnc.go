@@ -27,18 +27,19 @@ func (s *DNCService) List(ctx context.Context, opts *ListOptions) (*DNCList, err
 }
 
 // All iterates over every DNC job of every page, starting at opts.Page (or
-// 1), with opts.Limit per page (or 100). It stops after yielding an error.
+// 1), with opts.Limit per page (or 100). Items that cannot be read are
+// yielded as in TracesService.All.
 func (s *DNCService) All(ctx context.Context, opts *ListOptions) iter.Seq2[*DNCJob, error] {
 	o := ListOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	return paginate(o.Page, o.Limit, func(j *DNCJob) string { return j.ID }, func(page, limit int) ([]DNCJob, Metadata, error) {
+	return paginate(o.Page, o.Limit, func(j *DNCJob) string { return j.ID }, func(page, limit int) ([]DNCJob, []*ListItemError, Metadata, error) {
 		l, err := s.List(ctx, &ListOptions{Page: page, Limit: limit})
 		if err != nil {
-			return nil, Metadata{}, err
+			return nil, nil, Metadata{}, err
 		}
-		return l.Jobs, l.Metadata, nil
+		return l.Jobs, l.Invalid, l.Metadata, nil
 	})
 }
 

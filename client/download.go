@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // download streams GET path into destPath and returns the file's size.
@@ -38,11 +40,21 @@ func (c *Client) download(ctx context.Context, path, destPath string, progress f
 		}
 	}()
 
-	d := &downloadState{f: tmp, total: -1, progress: progress, max: c.maxDown}
+	d := &downloadState{f: tmp, total: -1, progress: progress, max: c.maxDown, text: c.text}
 	r := &request{method: http.MethodGet, path: path, prepare: d.prepare, stream: true,
 		header: http.Header{"Accept": {"text/csv, */*"}}}
 	d.op = r.op()
-	if err := c.do(ctx, r, d.handle); err != nil {
+	dctx := ctx
+	if c.downLimit > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeoutCause(ctx, c.downLimit, &DownloadTimeoutError{Op: d.op, Limit: c.downLimit})
+		defer cancel()
+	}
+	if err := c.do(dctx, r, d.handle); err != nil {
+		var te *DownloadTimeoutError
+		if ctx.Err() == nil && errors.As(context.Cause(dctx), &te) {
+			return 0, te
+		}
 		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
@@ -67,7 +79,34 @@ func syncDir(dir string) {
 	}
 }
 
+// DownloadTimeoutError is a result download that did not finish within the
+// client's download deadline (WithDownloadTimeout): nothing was kept. It
+// may be asked for again later.
+type DownloadTimeoutError struct {
+	Op    string
+	Limit time.Duration
+}
+
+func (e *DownloadTimeoutError) Error() string {
+	return fmt.Sprintf("client: %s: the result did not arrive in full within %v; nothing was kept", e.Op, e.Limit)
+}
+
+// ErrNotResult is matched (errors.Is) by the error of a download whose
+// answer is not a result file: an HTML page (a login or error page sent
+// with 200), JSON, XML, an image, an empty body, or text that does not read
+// as CSV. Nothing is kept under the result's name; the server would send
+// the same again at once, so it is not retried within the call.
+var ErrNotResult = errors.New("the answer is not a result file")
+
+// headLimit is how much of a result is read before deciding whether it is
+// CSV: its header line must end within it.
+const headLimit = 256 << 10
+
 type downloadState struct {
+	text      func(string) string // cleans server text for errors
+	ctype     string              // Content-Type of the answer the file started with
+	head      []byte              // the file's first bytes, until checked
+	checked   bool                // the beginning of the file reads as CSV
 	f         *os.File
 	written   int64
 	total     int64 // full length, -1 when unknown
@@ -105,12 +144,27 @@ func (d *downloadState) restart() error {
 	}
 	_, err := d.f.Seek(0, io.SeekStart)
 	d.written = 0
+	d.head, d.checked = nil, false
 	return err
 }
 
 func (d *downloadState) handle(resp *http.Response) error {
-	switch {
-	case resp.StatusCode == http.StatusPartialContent && d.asked:
+	if err := d.start(resp); err != nil {
+		return err
+	}
+	if d.total > d.max {
+		return d.tooLarge(d.total)
+	}
+	if d.progress != nil {
+		d.progress(d.written, d.total)
+	}
+	return d.copyBody(resp)
+}
+
+// start takes an answer's headers: the rest of the file asked for (206), or
+// the file from its beginning.
+func (d *downloadState) start(resp *http.Response) error {
+	if resp.StatusCode == http.StatusPartialContent && d.asked {
 		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != d.written || (d.total >= 0 && total >= 0 && total != d.total) {
 			// Not the piece asked for: start over.
@@ -123,57 +177,51 @@ func (d *downloadState) handle(resp *http.Response) error {
 		if total >= 0 {
 			d.total = total
 		}
-	default:
-		if d.written > 0 {
-			if err := d.restart(); err != nil {
-				return err
-			}
-		}
-		d.total = resp.ContentLength
-		if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
-			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
-			if !ok || start != 0 {
-				// Not the file's beginning: the next attempt asks for it whole.
-				d.resumable = false
-				return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q on a request without Range", resp.Header.Get("Content-Range"))}
-			}
-			d.total = total
-		}
-		d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")
-		d.validator = resp.Header.Get("ETag")
-		if d.validator == "" || strings.HasPrefix(d.validator, "W/") {
-			d.validator = resp.Header.Get("Last-Modified")
+		return nil
+	}
+	if d.written > 0 {
+		if err := d.restart(); err != nil {
+			return err
 		}
 	}
-	if d.total > d.max {
-		return d.tooLarge(d.total)
+	d.total = resp.ContentLength
+	d.ctype = resp.Header.Get("Content-Type")
+	if err := d.checkType(); err != nil {
+		return err
 	}
-	if d.progress != nil {
-		d.progress(d.written, d.total)
+	if resp.StatusCode == http.StatusPartialContent { // a 206 we did not ask for
+		start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != 0 {
+			// Not the file's beginning: the next attempt asks for it whole.
+			d.resumable = false
+			return &bodyReadError{err: fmt.Errorf("unexpected Content-Range %q on a request without Range", resp.Header.Get("Content-Range"))}
+		}
+		d.total = total
 	}
+	d.resumable = strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes")
+	d.validator = resp.Header.Get("ETag")
+	if d.validator == "" || strings.HasPrefix(d.validator, "W/") {
+		d.validator = resp.Header.Get("Last-Modified")
+	}
+	return nil
+}
+
+// copyBody writes the body to the file, checking as it goes.
+func (d *downloadState) copyBody(resp *http.Response) error {
 	buf := make([]byte, 64<<10)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			if d.written+int64(n) > d.max {
-				return d.tooLarge(-1)
-			}
-			if _, err := d.f.Write(buf[:n]); err != nil {
-				return fmt.Errorf("writing %s: %w", d.f.Name(), err)
-			}
-			d.written += int64(n)
-			if d.progress != nil {
-				d.progress(d.written, d.total)
-			}
-			if d.total >= 0 && d.written > d.total {
-				d.resumable = false
-				if err := d.restart(); err != nil {
-					return err
-				}
-				return &bodyReadError{err: errors.New("the server sent more bytes than announced")}
+			if err := d.write(buf[:n]); err != nil {
+				return err
 			}
 		}
 		if rerr == io.EOF {
+			if !d.checked && (d.total < 0 || d.written == d.total) {
+				if err := d.checkHead(true); err != nil {
+					return err
+				}
+			}
 			break
 		}
 		if rerr != nil {
@@ -185,6 +233,37 @@ func (d *downloadState) handle(resp *http.Response) error {
 	}
 	if d.total >= 0 && d.written != d.total {
 		return &bodyReadError{err: fmt.Errorf("got %d of %d bytes: %w", d.written, d.total, io.ErrUnexpectedEOF)}
+	}
+	return nil
+}
+
+// write appends p to the file: within the size cap, the beginning checked
+// to read as CSV, no more than the announced length.
+func (d *downloadState) write(p []byte) error {
+	if d.written+int64(len(p)) > d.max {
+		return d.tooLarge(-1)
+	}
+	if _, err := d.f.Write(p); err != nil {
+		return fmt.Errorf("writing %s: %w", d.f.Name(), err)
+	}
+	d.written += int64(len(p))
+	if !d.checked {
+		d.head = append(d.head, p[:min(len(p), headLimit+1-len(d.head))]...)
+		if bytes.IndexByte(d.head, '\n') >= 0 || len(d.head) > headLimit {
+			if err := d.checkHead(false); err != nil {
+				return err
+			}
+		}
+	}
+	if d.progress != nil {
+		d.progress(d.written, d.total)
+	}
+	if d.total >= 0 && d.written > d.total {
+		d.resumable = false
+		if err := d.restart(); err != nil {
+			return err
+		}
+		return &bodyReadError{err: errors.New("the server sent more bytes than announced")}
 	}
 	return nil
 }

@@ -160,9 +160,9 @@ func TestDownloadFailureLeavesDestinationAlone(t *testing.T) {
 
 	// Bytes beyond the announced length are not part of the file.
 	s = newScripted(t, func(w http.ResponseWriter, r *http.Request) {
-		hijackClose(w, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n0123456789")
+		hijackClose(w, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\na,b\r\n1,2\r\n0123456789")
 	})
-	if n, err := s.client(t).Traces.Download(context.Background(), "x", filepath.Join(dir, "five.csv"), nil); err != nil || n != 5 {
+	if n, err := s.client(t).Traces.Download(context.Background(), "x", filepath.Join(dir, "ten.csv"), nil); err != nil || n != 10 {
 		t.Fatalf("n %d err %v", n, err)
 	}
 }

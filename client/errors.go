@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -89,13 +88,83 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Is matches the sentinel of the status code, and ErrOutcomeUnknown for a
-// server error answering a charged POST.
+// Is matches the sentinel of the status code, and ErrOutcomeUnknown for
+// any answer to a charged POST other than the refusals the spec defines.
 func (e *APIError) Is(target error) bool {
 	if target == ErrOutcomeUnknown {
 		return e.outcomeUnknown
 	}
 	return target == sentinelFor(e.StatusCode)
+}
+
+// refusal reports whether a status is one of the refusals the spec
+// defines (Errors): an answer saying the request was not carried out, so a
+// charged POST created nothing and cost nothing.
+func refusal(status int) bool {
+	switch status {
+	case 400, 401, 402, 403, 404, 413, 422, 429:
+		return true
+	}
+	return false
+}
+
+// Outcome is what the answer to a charged POST (POST /traces, POST /dnc,
+// POST /traces/single) says about the job and its charge.
+type Outcome int
+
+const (
+	// Created: the server answered 2xx with a job (or, for a single
+	// trace, its result): it was charged.
+	Created Outcome = iota + 1
+	// Refused: the server answered with one of the refusals the spec
+	// defines (400, 401, 402, 403, 404, 413, 422, 429): nothing was
+	// created or charged.
+	Refused
+	// NotSent: the request provably never left this computer (it failed
+	// before a connection, or before a byte of it was written, or it was
+	// cancelled before that): nothing was created or charged.
+	NotSent
+	// Unknown: anything else (a redirect, 408, 409, any other 4xx, a 5xx,
+	// a broken connection after sending, an unreadable or unparsable 2xx, a
+	// 2xx naming no job): a job may have been created and charged.
+	Unknown
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Created:
+		return "created"
+	case Refused:
+		return "refused"
+	case NotSent:
+		return "not sent"
+	case Unknown:
+		return "unknown — may be charged"
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// ChargedOutcome classifies what a charged POST of this client returned:
+// nil is Created; an error matching ErrOutcomeUnknown is Unknown; an
+// *APIError is Refused only for the spec's refusals (any other status is
+// Unknown, whatever the error says); any other error is NotSent (the client
+// reports every failure after the request may have reached the server as
+// ErrOutcomeUnknown).
+func ChargedOutcome(err error) Outcome {
+	if err == nil {
+		return Created
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		return Unknown
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		if refusal(ae.StatusCode) {
+			return Refused
+		}
+		return Unknown
+	}
+	return NotSent
 }
 
 func sentinelFor(status int) error {
@@ -127,10 +196,10 @@ func sentinelFor(status int) error {
 func (c *Client) readAPIError(r *request, resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()
-	e := decodeError(resp.StatusCode, resp.Header.Get("Content-Type"), body, c.key)
+	e := decodeErrorWith(resp.StatusCode, resp.Header.Get("Content-Type"), body, c.red)
 	if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 		// Only a redirect of a POST, or one with nowhere to go, gets here.
-		e.Message = clean("the server redirected the request to "+loc+"; it was not followed", maxMessage*2, c.key)
+		e.Message = clean("the server redirected the request to "+loc+"; it was not followed", maxMessage*2, c.red)
 	}
 	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.Op = r.op()
@@ -145,6 +214,10 @@ var (
 // decodeError builds an APIError from a body in any shape. Text taken from
 // the body is cleaned (control characters, length) and the key is redacted.
 func decodeError(status int, contentType string, body []byte, key string) *APIError {
+	return decodeErrorWith(status, contentType, body, newRedactor(key))
+}
+
+func decodeErrorWith(status int, contentType string, body []byte, key *redactor) *APIError {
 	e := &APIError{StatusCode: status}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -253,27 +326,18 @@ func textMessage(body []byte, contentType string) string {
 	return truncate(strings.Join(strings.Fields(string(body)), " "), maxMessage)
 }
 
-// clean drops control characters and invalid UTF-8, truncates to n bytes
-// and removes the key.
-func clean(s string, n int, key string) string {
+// clean makes text from the server fit for an error (CleanText), removes
+// the key in any form, and truncates to n bytes, never ending on the first
+// characters of the key.
+func clean(s string, n int, red *redactor) string {
 	if s == "" {
 		return s
 	}
-	s = redactKey(s, key)
-	s = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') {
-			if r == '\n' || r == '\t' || r == '\r' {
-				return ' '
-			}
-			return -1
-		}
-		return r
-	}, s)
-	// Removing characters may have rejoined pieces of the key.
-	s = redactKey(s, key)
+	s = red.redact(CleanText(s))
 	if len(s) > n {
 		s = truncate(s, n)
 		// Never end on the first characters of the key.
+		key := red.key
 		body := strings.TrimSuffix(s, "…")
 		for l := min(len(key)-1, len(body)); l >= 4; l-- {
 			if strings.HasSuffix(body, key[:l]) {
@@ -282,7 +346,7 @@ func clean(s string, n int, key string) string {
 			}
 		}
 	}
-	return strings.TrimSpace(maskKeyFragments(s, key))
+	return strings.TrimSpace(s)
 }
 
 // minFragment is the shortest run of the key's bytes that is masked on its

@@ -40,8 +40,8 @@ func TestDecodeError(t *testing.T) {
 		{"spaces only", 429, "", " \r\n ", "", "Too Many Requests", nil, nil},
 		{"unknown status, empty body", 599, "", "", "", "HTTP status 599", nil, nil},
 		{"plain text", 504, "text/plain", "upstream timed out\n", "", "upstream timed out", nil, nil},
-		{"control characters", 500, "", "bad\x00\x1b[31mthing\tnow", "", "bad[31mthing now", nil, nil},
-		{"invalid UTF-8", 500, "", "caf\xe9 \xff", "", "caf", nil, nil},
+		{"control characters", 500, "", "bad\x00\x1b[31mthing\tnow", "", "badthing now", nil, nil},
+		{"invalid UTF-8", 500, "", "caf\xe9 \xff", "", "caf\ufffd \ufffd", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,6 +57,7 @@ func decodeWithExtra[T any](data []byte, v *T, extra *Extra) error {
 	if err := json.Unmarshal(data, &all); err != nil {
 		return err
 	}
+	sanitize(v, CleanText, nil)
 	known := knownFields(reflect.TypeFor[T]())
 	var ex Extra
 	for k, raw := range all {
@@ -68,7 +69,7 @@ func decodeWithExtra[T any](data []byte, v *T, extra *Extra) error {
 		}
 		ex[k] = raw
 	}
-	*extra = ex
+	*extra = sanitizeExtra(ex, CleanText)
 	return nil
 }
 

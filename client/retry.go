@@ -277,9 +277,11 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		return true, 0, true, c.transportError(r, bre.err)
 	}
 	apiErr := c.readAPIError(r, resp)
-	if r.charged && resp.StatusCode >= 500 {
-		// The server failed somewhere while handling a charged request:
-		// whether the charge was recorded is not known. Never resend.
+	if r.charged && !refusal(resp.StatusCode) {
+		// Only the refusals the spec defines say that nothing was created.
+		// Any other answer to a charged request (a redirect, 408, 409, any
+		// other 4xx, a 5xx) may come after the job was created and
+		// charged: its outcome is unknown. Never resend.
 		apiErr.outcomeUnknown = true
 		return false, 0, true, apiErr
 	}
@@ -468,11 +470,11 @@ var (
 )
 
 func (c *Client) transportError(r *request, err error) error {
-	return &TransportError{Op: r.op(), Err: err, key: c.key}
+	return &TransportError{Op: r.op(), Err: err, red: c.red}
 }
 
 func (c *Client) unknownOutcome(r *request, err error) error {
-	return &TransportError{Op: r.op(), Err: err, OutcomeUnknown: true, key: c.key}
+	return &TransportError{Op: r.op(), Err: err, OutcomeUnknown: true, red: c.red}
 }
 
 // TransportError is a failure to get an answer from the server: DNS, dial,
@@ -484,11 +486,11 @@ type TransportError struct {
 	Op             string
 	Err            error
 	OutcomeUnknown bool
-	key            string
+	red            *redactor
 }
 
 func (e *TransportError) Error() string {
-	msg := redactKey(e.Err.Error(), e.key)
+	msg := e.red.redact(CleanText(e.Err.Error()))
 	if e.OutcomeUnknown {
 		return fmt.Sprintf("%s: it is unknown whether the server accepted (and charged) the request: %s", e.Op, msg)
 	}

@@ -117,7 +117,16 @@ func TestSandboxTraceLifecycle(t *testing.T) {
 	}
 
 	srv.FinishPending()
-	tr, err := c.Traces.Get(ctx, created.ID)
+	tr := checkCompletedTrace(ctx, t, c, created.ID)
+	checkTraceDownload(ctx, t, c, created.ID, dir)
+	checkTraceAfterwards(ctx, t, c, created.ID, tr)
+}
+
+// checkCompletedTrace: the finished trace reads back completed, with its
+// breakdown, counts and download link; its encoded id finds it too.
+func checkCompletedTrace(ctx context.Context, t *testing.T, c *Client, id string) *Trace {
+	t.Helper()
+	tr, err := c.Traces.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,9 +144,16 @@ func TestSandboxTraceLifecycle(t *testing.T) {
 		}
 	}
 
+	return tr
+}
+
+// checkTraceDownload: the result downloads whole, with progress, and
+// leaves no temporary file.
+func checkTraceDownload(ctx context.Context, t *testing.T, c *Client, id, dir string) {
+	t.Helper()
 	out := filepath.Join(dir, "result.csv")
 	var last [2]int64
-	n, err := c.Traces.Download(ctx, created.ID, out, func(done, total int64) { last = [2]int64{done, total} })
+	n, err := c.Traces.Download(ctx, id, out, func(done, total int64) { last = [2]int64{done, total} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +166,13 @@ func TestSandboxTraceLifecycle(t *testing.T) {
 		t.Fatalf("result csv (%v): %q", err, data)
 	}
 	assertNoTempFiles(t, dir)
+}
 
-	d, err := c.Traces.RetryWebhook(ctx, created.ID)
+// checkTraceAfterwards: its webhook can be sent again, the list has it, and
+// the balance is what it charged and refunded.
+func checkTraceAfterwards(ctx context.Context, t *testing.T, c *Client, id string, tr *Trace) {
+	t.Helper()
+	d, err := c.Traces.RetryWebhook(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +184,7 @@ func TestSandboxTraceLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Metadata.TotalCount != 1 || len(l.Traces) != 1 || l.Traces[0].ID != created.ID {
+	if l.Metadata.TotalCount != 1 || len(l.Traces) != 1 || l.Traces[0].ID != id {
 		t.Fatalf("list = %+v", l)
 	}
 	a, _ := c.Account(ctx)

@@ -58,26 +58,28 @@ func (s *TracesService) List(ctx context.Context, opts *TraceListOptions) (*Trac
 }
 
 // All iterates over every trace of every page, starting at opts.Page (or 1),
-// with opts.Limit per page (or 100). It stops after yielding an error.
+// with opts.Limit per page (or 100). An item that cannot be read is yielded
+// as a *ListItemError, after the page's readable items, and the walk goes on
+// while the caller does; any other error ends it.
 func (s *TracesService) All(ctx context.Context, opts *TraceListOptions) iter.Seq2[*Trace, error] {
 	o := TraceListOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	return paginate(o.Page, o.Limit, func(t *Trace) string { return t.ID }, func(page, limit int) ([]Trace, Metadata, error) {
+	return paginate(o.Page, o.Limit, func(t *Trace) string { return t.ID }, func(page, limit int) ([]Trace, []*ListItemError, Metadata, error) {
 		o.Page, o.Limit = page, limit
 		l, err := s.List(ctx, &o)
 		if err != nil {
-			return nil, Metadata{}, err
+			return nil, nil, Metadata{}, err
 		}
-		return l.Traces, l.Metadata, nil
+		return l.Traces, l.Invalid, l.Metadata, nil
 	})
 }
 
 // paginate walks pages until _metadata.page_count (or an empty page). A
 // server that answers another page than the one asked for, or the same page
 // again, ends the walk with an error rather than an endless loop.
-func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit int) ([]T, Metadata, error)) iter.Seq2[*T, error] {
+func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit int) ([]T, []*ListItemError, Metadata, error)) iter.Seq2[*T, error] {
 	if page < 1 {
 		page = 1
 	}
@@ -87,7 +89,7 @@ func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit
 	return func(yield func(*T, error) bool) {
 		var prev []string // ids of the previous page
 		for {
-			items, md, err := fetch(page, limit)
+			items, invalid, md, err := fetch(page, limit)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -110,11 +112,17 @@ func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit
 					return
 				}
 			}
-			if len(items) == 0 {
+			for _, e := range invalid {
+				if !yield(nil, e) {
+					return
+				}
+			}
+			n := len(items) + len(invalid)
+			if n == 0 {
 				return
 			}
 			// Without _metadata, a full page suggests there may be more.
-			if md.PageCount > 0 && page >= md.PageCount || md.PageCount == 0 && len(items) < limit {
+			if md.PageCount > 0 && page >= md.PageCount || md.PageCount == 0 && n < limit {
 				return
 			}
 			page++

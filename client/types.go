@@ -139,7 +139,9 @@ type Trace struct {
 // TraceList is GET /traces.
 type TraceList struct {
 	Metadata Metadata `json:"_metadata"`
-	Traces   []Trace  `json:"traces"`
+	Traces   []Trace  `json:"traces"` // the items that could be read
+	// Invalid lists the items that could not be read (lists.go).
+	Invalid []*ListItemError `json:"-"`
 }
 
 // TraceCreated is the 201 body of POST /traces.
@@ -179,7 +181,9 @@ type DNCJob struct {
 // DNCList is GET /dnc.
 type DNCList struct {
 	Metadata Metadata `json:"_metadata"`
-	Jobs     []DNCJob `json:"jobs"`
+	Jobs     []DNCJob `json:"jobs"` // the items that could be read
+	// Invalid lists the items that could not be read (lists.go).
+	Invalid []*ListItemError `json:"-"`
 }
 
 // DNCCreated is the body of POST /dnc.

@@ -8,6 +8,8 @@
 package jobs
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,6 +71,30 @@ const (
 
 // QuickFilters lists the quick filters in the order they are offered.
 var QuickFilters = []QuickFilter{QuickMatched, QuickMobile, QuickNotDNC, QuickNotLitigator, QuickCallable}
+
+// ParseQuickFilters reads a comma-separated list of quick filter names
+// ("matched, mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".
+func ParseQuickFilters(s string) ([]QuickFilter, error) {
+	var out []QuickFilter
+	for _, p := range strings.Split(s, ",") {
+		p = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-")
+		if p == "" {
+			continue
+		}
+		f := QuickFilter(p)
+		if !slices.Contains(QuickFilters, f) {
+			names := make([]string, len(QuickFilters))
+			for i, q := range QuickFilters {
+				names[i] = string(q)
+			}
+			return nil, fmt.Errorf("unknown filter %q (the filters are %s)", p, strings.Join(names, ", "))
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
 
 // Thousands writes n with thousands separators: 25000 → "25,000". Every
 // figure a person reads goes through it.

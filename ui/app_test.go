@@ -622,7 +622,8 @@ func TestViewerSortAndFilter(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	h := start(t, fb)
-	v := h.app.showViewer(sampleResult(), "owners")
+	v := h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
+	h.do(func() { v.mode.SetSelected(modeColumns) })
 	queried := make(chan error, 10)
 	v.onQueried = func(err error) { queried <- err }
 	h.win.Resize(fyne.NewSize(1180, 760))
@@ -630,12 +631,14 @@ func TestViewerSortAndFilter(t *testing.T) {
 	if v.count.Text != "5 rows" {
 		t.Fatalf("count %q", v.count.Text)
 	}
-	// Quick filters appear only for the columns present.
-	if v.quick[jobs.QuickMatched] == nil || v.quick[jobs.QuickMobile] == nil {
-		t.Fatal("matched/mobile quick filters missing")
+	// The quick filters the layout allows are on; the others are off, and
+	// the viewer says why (never an empty view).
+	if v.quick[jobs.QuickMatched].Disabled() || v.quick[jobs.QuickMobile].Disabled() {
+		t.Fatal("matched/mobile quick filters off")
 	}
-	if v.quick[jobs.QuickNotDNC] != nil || v.quick[jobs.QuickNotLitigator] != nil {
-		t.Fatal("DNC quick filters shown without dnc/litigator columns")
+	if !v.quick[jobs.QuickNotDNC].Disabled() || !v.quick[jobs.QuickCallable].Disabled() ||
+		!strings.Contains(v.why.Text, "Not DNC: the result has no DNC flags: scrub its phones first") {
+		t.Fatalf("DNC quick filters without DNC flags: %q", v.why.Text)
 	}
 
 	// Tapping a header sorts by it; again reverses; a third time restores.
@@ -650,15 +653,16 @@ func TestViewerSortAndFilter(t *testing.T) {
 		}
 		return out
 	}
-	if got := fmt.Sprint(col()); got != "[ Adams Brown Jones Smith]" {
+	// Blank values go last either way.
+	if got := fmt.Sprint(col()); got != "[Adams Brown Jones Smith ]" {
 		t.Fatalf("ascending: %s", got)
 	}
-	h.tapHeader("last_name ▲")
+	h.tapHeader("last_name (A-Z)")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {
 		t.Fatalf("descending: %s", got)
 	}
-	h.tapHeader("last_name ▼")
+	h.tapHeader("last_name (Z-A)")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Adams Brown ]" {
 		t.Fatalf("file order: %s", got)
@@ -755,17 +759,18 @@ func TestViewerShowsDamage(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	h := start(t, fb)
-	if v := h.app.showViewer(sampleResult(), "owners"); v.warning != nil {
+	if v := h.app.showViewer(fb.openMem(t, sampleResult()), "owners"); v.warning != nil {
 		t.Fatalf("a sound file shows %q", v.warning.Text)
 	}
 	r := sampleResult()
 	r.path = "/results/damaged.csv"
 	r.warnings = []string{"line 4: a quoted value that starts on this line is never closed"}
-	v := h.app.showViewer(r, "damaged")
-	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 4: a quoted value") {
+	v := h.app.showViewer(fb.openMem(t, r), "damaged")
+	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 7: a quoted value") {
 		t.Fatalf("damage line: %+v", v.warning)
 	}
-	if v.count.Text != "5 rows" {
+	// The damaged line holds the rest of the file: one row more.
+	if v.count.Text != "6 rows" {
 		t.Fatalf("count %q", v.count.Text)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/lookup"
@@ -55,8 +56,14 @@ type JobsBackend interface {
 	// there yet) and returns the job with ResultPath set.
 	Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
 	RetryWebhook(ctx context.Context, job workflow.Job) error
-	// ReconcileJob settles an unknown submission against the API lists.
-	ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, error)
+	// ReconcileJob settles an unknown submission against the API lists;
+	// jobs that only look like it come back for the person to recognise.
+	ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, []workflow.LookAlike, error)
+	// Adopt records a look-alike as the submission's job, on the person's word.
+	Adopt(ctx context.Context, submission int64, jobID string) error
+	// Dismiss records that an unknown submission created no job, on the
+	// person's word.
+	Dismiss(ctx context.Context, submission int64, why string) error
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
 	ExportJob(ctx context.Context, job workflow.Job, dest string, callable bool, progress func(done, total int64)) error
@@ -71,6 +78,12 @@ type ResultsBackend interface {
 	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error
 	// Classify says which flow a dropped or opened file belongs to.
 	Classify(ctx context.Context, path string) (workflow.FileKind, error)
+	// CorrectLayout reads r through its layout as the person corrected it,
+	// and remembers the correction for files with the same columns.
+	CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error
+	// ReadLayout says how each flag column's values read, from every row of
+	// the result at path.
+	ReadLayout(ctx context.Context, path string) (layout.Summary, error)
 }
 
 // LibraryBackend searches the downloaded results.
@@ -78,6 +91,9 @@ type LibraryBackend interface {
 	// SearchLibrary lists the downloaded results; a non-empty query keeps
 	// those with a cell containing it (phone, name, address), offline.
 	SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error)
+	// ImportResult copies a result made elsewhere (CSV or XLSX, any layout)
+	// into the library.
+	ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error)
 }
 
 // SettingsBackend keeps the settings and the webhook secret.

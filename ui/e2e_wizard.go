@@ -31,20 +31,40 @@ func runTraceWizard(h *e2e.Harness) error {
 	if a == nil || a.sampleBtn == nil {
 		return errors.New("the welcome panel with the sample list is not shown (run in the sandbox with an empty SKIPDESK_HOME)")
 	}
-
 	// The whole trace runs in a 1024×700 window (a small laptop screen): no
 	// screen may make the window grow past it.
 	h.Do(func() { a.win.Resize(fyne.NewSize(1024, 700)) })
-	shot := func(name string) error {
-		var size fyne.Size
-		h.Do(func() { size = a.win.Canvas().Size() })
-		if size.Width > 1024 || size.Height > 700 {
-			return fmt.Errorf("%s: the window grew to %v past 1024×700", name, size)
+	run := &traceWizardRun{h: h, a: a}
+	for _, step := range []func() error{run.pick, run.remap, run.includeLLCs, run.submit, run.openResult} {
+		if err := step(); err != nil {
+			return err
 		}
-		return h.Shot(name)
 	}
+	return scrubAndCallable(h, a, run.job)
+}
 
-	// Pick: the welcome panel's button opens the wizard on the sample list.
+// traceWizardRun is the state runTraceWizard's steps share: the wizard once
+// it is open, the job once it is submitted.
+type traceWizardRun struct {
+	h   *e2e.Harness
+	a   *App
+	w   *wizard.TraceProbe
+	job workflow.Job
+}
+
+// shot saves a screenshot, failing when the window grew past 1024×700.
+func (r *traceWizardRun) shot(name string) error {
+	var size fyne.Size
+	r.h.Do(func() { size = r.a.win.Canvas().Size() })
+	if size.Width > 1024 || size.Height > 700 {
+		return fmt.Errorf("%s: the window grew to %v past 1024×700", name, size)
+	}
+	return r.h.Shot(name)
+}
+
+// pick: the welcome panel's button opens the wizard on the sample list.
+func (r *traceWizardRun) pick() error {
+	h, a := r.h, r.a
 	if err := h.Wait("the welcome panel is laid out", 20*time.Second, func() bool {
 		return a.jobs.empty.Visible() && !fyne.CurrentApp().Driver().AbsolutePositionForObject(a.sampleBtn).IsZero()
 	}); err != nil {
@@ -53,29 +73,29 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Click(a.sampleBtn); err != nil {
 		return err
 	}
-	var w *wizard.TraceProbe
 	if err := h.Wait("the wizard read the file and the rates", 30*time.Second, func() bool {
-		w = wizard.LastTrace()
-		return w != nil && w.Ready()
+		r.w = wizard.LastTrace()
+		return r.w != nil && r.w.Ready()
 	}); err != nil {
 		return err
 	}
-	if err := shot("wizard-01-file"); err != nil {
-		return err
-	}
+	return r.shot("wizard-01-file")
+}
 
-	// Map: the auto-mapping fills every field of the sample list.
+// remap: the auto-mapping fills every field of the sample list; clearing
+// first_name from its dropdown shows the missing-names problem and disables
+// Submit; dragging the column's chip back onto the field mends it.
+func (r *traceWizardRun) remap() error {
+	h, w := r.h, r.w
 	h.Do(func() { w.Tab(1) })
 	var auto map[string]string
 	h.Do(func() { auto = w.Mapping() })
 	if len(auto) != 10 {
 		return fmt.Errorf("auto-mapping filled %d fields, want 10: %v", len(auto), auto)
 	}
-	if err := shot("wizard-02-map-auto"); err != nil {
+	if err := r.shot("wizard-02-map-auto"); err != nil {
 		return err
 	}
-	// Clear first_name from its dropdown: the missing-names problem shows and
-	// Submit is disabled.
 	first := auto[mapping.FirstName]
 	h.Do(func() { w.Choose(mapping.FirstName, "") })
 	if err := h.Wait("first_name reported missing, Submit disabled", 10*time.Second, func() bool {
@@ -83,10 +103,9 @@ func runTraceWizard(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	if err := shot("wizard-03-map-missing-name"); err != nil {
+	if err := r.shot("wizard-03-map-missing-name"); err != nil {
 		return err
 	}
-	// Drag the column's chip back onto the first_name field.
 	var chip, slot = w.Chip(first), w.Slot(mapping.FirstName)
 	if chip == nil || slot == nil {
 		return fmt.Errorf("no chip for %q or no first_name slot", first)
@@ -101,11 +120,13 @@ func runTraceWizard(h *e2e.Harness) error {
 		h.Do(func() { m = w.Mapping() })
 		return fmt.Errorf("%w (mapping %v)", err, m)
 	}
-	if err := shot("wizard-04-map-dropped"); err != nil {
-		return err
-	}
+	return r.shot("wizard-04-map-dropped")
+}
 
-	// Options and cost: include the company rows; the estimate grows.
+// includeLLCs: on the options and cost tab, including the company rows
+// makes the estimate grow.
+func (r *traceWizardRun) includeLLCs() error {
+	h, w := r.h, r.w
 	var before string
 	h.Do(func() { w.Tab(2); before = w.Summary() })
 	time.Sleep(300 * time.Millisecond) // the tab is laid out and drawn
@@ -120,12 +141,14 @@ func runTraceWizard(h *e2e.Harness) error {
 	}
 	var after string
 	h.Do(func() { after = w.Summary() })
-	h.Logf("estimate %q → %q", before, after)
-	if err := shot("wizard-05-options-cost"); err != nil {
-		return err
-	}
+	h.Logf("estimate %q -> %q", before, after)
+	return r.shot("wizard-05-options-cost")
+}
 
-	// Submit: the wizard closes and the job is listed.
+// submit: the wizard closes and the new job is listed; the tracker notices
+// its completion and downloads the result.
+func (r *traceWizardRun) submit() error {
+	h, w := r.h, r.w
 	known := map[string]bool{}
 	h.Do(func() {
 		for _, j := range h.Shell.JobsShown() {
@@ -135,11 +158,10 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Click(w.Submit()); err != nil {
 		return err
 	}
-	var job workflow.Job
 	find := func() bool {
 		for _, j := range h.Shell.JobsShown() {
 			if !known[j.ID] && j.Kind == jobs.KindTrace {
-				job = j
+				r.job = j
 				return true
 			}
 		}
@@ -148,39 +170,36 @@ func runTraceWizard(h *e2e.Harness) error {
 	if err := h.Wait("the wizard closed and the new job is listed", 60*time.Second, func() bool { return w.Closed() && find() }); err != nil {
 		return err
 	}
-	h.Logf("submitted %s (%s)", job.ID, job.Status)
-	if err := shot("wizard-06-submitted"); err != nil {
+	h.Logf("submitted %s (%s)", r.job.ID, r.job.Status)
+	if err := r.shot("wizard-06-submitted"); err != nil {
 		return err
 	}
 
-	// Completion: the tracker notices it and downloads the result.
 	if err := h.Wait("the job completed and its result downloaded", 90*time.Second, func() bool {
-		return find() && job.Status == "completed" && job.ResultPath != ""
+		return find() && r.job.Status == "completed" && r.job.ResultPath != ""
 	}); err != nil {
-		return fmt.Errorf("%w (last status %q)", err, job.Status)
+		return fmt.Errorf("%w (last status %q)", err, r.job.Status)
 	}
-	if job.Breakdown == nil {
+	if r.job.Breakdown == nil {
 		return errors.New("the include_llcs trace shows no individuals/LLC breakdown")
 	}
-	h.Do(func() { h.Shell.ShowJobs(job.ID) })
-	if err := shot("wizard-07-completed"); err != nil {
-		return err
-	}
+	h.Do(func() { h.Shell.ShowJobs(r.job.ID) })
+	return r.shot("wizard-07-completed")
+}
 
-	// Open result, clicked: the viewer shows every row.
+// openResult: Open result, clicked, shows every row in the viewer.
+func (r *traceWizardRun) openResult() error {
+	h, a := r.h, r.a
 	if err := h.Wait("Open result is enabled", 10*time.Second, func() bool { return !a.jobs.openBtn.Disabled() }); err != nil {
 		return err
 	}
 	if err := h.Click(a.jobs.openBtn); err != nil {
 		return err
 	}
-	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
+	if err := h.Wait("the viewer shows the result's rows", 20*time.Second, func() bool { return h.Shell.ViewerRows() == r.job.Rows }); err != nil {
 		return err
 	}
-	if err := shot("wizard-08-result"); err != nil {
-		return err
-	}
-	return scrubAndCallable(h, a, job)
+	return r.shot("wizard-08-result")
 }
 
 // scrubAndCallable clicks "Scrub phones" on the completed trace, submits the

@@ -3,12 +3,15 @@ package ui
 import (
 	"context"
 	"errors"
-	"sort"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
-	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -53,6 +56,8 @@ type fakeBackend struct {
 	settings settings.Settings
 	saved    []settings.Settings
 	saveErr  error // returned after saving (a receiver that cannot start)
+
+	svc *workflow.Service // reads the result files the tests write
 }
 
 func newFake() *fakeBackend {
@@ -169,10 +174,14 @@ func (f *fakeBackend) Download(ctx context.Context, j workflow.Job, progress fun
 
 func (f *fakeBackend) RetryWebhook(ctx context.Context, j workflow.Job) error { return nil }
 
-func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, error) {
+func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
 	j.Status, j.ID = "completed", "trc_found"
-	return j, nil
+	return j, nil, nil
 }
+
+func (f *fakeBackend) Adopt(ctx context.Context, submission int64, jobID string) error { return nil }
+
+func (f *fakeBackend) Dismiss(ctx context.Context, submission int64, why string) error { return nil }
 
 func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable bool, progress func(done, total int64)) error {
 	f.mu.Lock()
@@ -183,12 +192,31 @@ func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string
 
 func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	r, ok := f.results[path]
-	if !ok {
+	svc := f.svc
+	f.mu.Unlock()
+	if !ok || svc == nil {
 		return nil, errors.New("no such result: " + path)
 	}
-	return r, nil
+	return svc.OpenResult(ctx, r.file, progress)
+}
+
+func (f *fakeBackend) CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error {
+	f.mu.Lock()
+	svc := f.svc
+	f.mu.Unlock()
+	return svc.CorrectLayout(ctx, r, c)
+}
+
+func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
+	f.mu.Lock()
+	svc := f.svc
+	f.mu.Unlock()
+	return svc.ReadLayout(ctx, path)
+}
+
+func (f *fakeBackend) ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error) {
+	return workflow.LibraryItem{}, errors.New("not in these tests")
 }
 
 func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error {
@@ -242,74 +270,67 @@ func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {
 	return "/assets/sample-owners.csv", nil
 }
 
-// memResult is a small in-memory result.
+// memResult is a small result, written to a file when it is opened.
 type memResult struct {
 	path     string
 	headers  []string
 	rows     [][]string
 	warnings []string
+	file     string // where it was written (addResult)
 }
 
-func (m *memResult) Path() string             { return m.path }
-func (m *memResult) Headers() []string        { return m.headers }
-func (m *memResult) Len() int                 { return len(m.rows) }
-func (m *memResult) Cell(row, col int) string { return m.rows[row][col] }
-func (m *memResult) Close() error             { return nil }
-func (m *memResult) Warnings() []string       { return m.warnings }
-func (m *memResult) Query(ctx context.Context, q workflow.Query) (workflow.View, error) {
-	var idx []int
-	for i, r := range m.rows {
-		if q.Text != "" && !strings.Contains(strings.ToLower(strings.Join(r, "\x00")), strings.ToLower(q.Text)) {
-			continue
-		}
-		ok := true
-		for _, qf := range q.Quick {
-			if qf == jobs.QuickMatched && r[colIndex(m.headers, "match_status")] != "matched" {
-				ok = false
-			}
-		}
-		if ok {
-			idx = append(idx, i)
-		}
+// openMem writes m as a CSV file (a damaged one when m has warnings to
+// show) and opens it with the application layer, as the window would.
+func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
+	t.Helper()
+	path := f.writeMem(t, m)
+	r, err := f.real(t).OpenResult(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if q.SortCol >= 0 {
-		sort.SliceStable(idx, func(a, b int) bool {
-			x, y := m.rows[idx[a]][q.SortCol], m.rows[idx[b]][q.SortCol]
-			if q.Desc {
-				return x > y
-			}
-			return x < y
-		})
-	}
-	return memView{m, idx}, nil
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
-func colIndex(h []string, s string) int {
-	for i, x := range h {
-		if x == s {
-			return i
-		}
+// writeMem writes m's rows under its file name in a temporary folder.
+func (f *fakeBackend) writeMem(t testing.TB, m *memResult) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(m.path))
+	var b []byte
+	b = input.AppendRecord(b, m.headers)
+	for _, r := range m.rows {
+		b = input.AppendRecord(b, r)
 	}
-	return -1
+	if len(m.warnings) > 0 {
+		b = append(b, []byte("\"never closed,x\r\n")...)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
-type memView struct {
-	m   *memResult
-	idx []int
+// real is the application layer the fake reads result files with.
+func (f *fakeBackend) real(t testing.TB) *workflow.Service {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.svc == nil {
+		svc, err := workflow.Open(workflow.Config{Home: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { svc.Close() })
+		f.svc = svc
+	}
+	return f.svc
 }
 
-func (v memView) Len() int                 { return len(v.idx) }
-func (v memView) Cell(row, col int) string { return v.m.rows[v.idx[row]][col] }
-
-func (m *memResult) QuickFilters() []jobs.QuickFilter {
-	var out []jobs.QuickFilter
-	for _, c := range []struct {
-		col string
-		f   jobs.QuickFilter
-	}{{"match_status", jobs.QuickMatched}, {"phone_1_type", jobs.QuickMobile}, {"dnc", jobs.QuickNotDNC}, {"litigator", jobs.QuickNotLitigator}} {
-		if colIndex(m.headers, c.col) >= 0 {
-			out = append(out, c.f)
-		}
-	}
-	return out
+// addResult writes m and lets OpenResult find it under m.path.
+func (f *fakeBackend) addResult(t testing.TB, m *memResult) {
+	t.Helper()
+	m.file = f.writeMem(t, m)
+	f.real(t)
+	f.mu.Lock()
+	f.results[m.path] = m
+	f.mu.Unlock()
 }

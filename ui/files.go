@@ -53,6 +53,12 @@ func (a *App) OpenFile(path string) {
 		}
 		switch kind {
 		case workflow.FileTraceResult, workflow.FileDNCResult:
+			if !strings.EqualFold(filepath.Ext(path), ".csv") {
+				// A workbook from another service: a plain copy goes into
+				// the library, where it opens like SkipDesk's own.
+				a.importResult(path)
+				return
+			}
 			a.openViewer(path, "")
 		case workflow.FilePhones:
 			a.Flows.NewDNC(a, path)
@@ -60,6 +66,21 @@ func (a *App) OpenFile(path string) {
 			a.Flows.NewTrace(a, path)
 		}
 	})
+}
+
+// pickFile asks for a file with one of exts and hands its path to then.
+func (a *App) pickFile(exts []string, then func(path string)) {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		then(path)
+	}, a.win)
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
 }
 
 // onOpenResult asks for a file and opens it (Ctrl+O).
@@ -123,6 +144,6 @@ func (a *App) addShortcuts() {
 		}
 		return out
 	}
-	a.menu = fyne.NewMainMenu(fyne.NewMenu("File", items(file)...), fyne.NewMenu("View", items(view)...))
+	a.menu = fyne.NewMainMenu(fyne.NewMenu("File", items(file)...), fyne.NewMenu("View", items(view)...), a.helpMenu())
 	a.win.SetMainMenu(a.menu)
 }

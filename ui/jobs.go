@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -520,6 +519,9 @@ func (v *jobsView) showDetail() {
 	if j.Status == jobs.StatusUnknown {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
 	}
+	if j.Problem != "" {
+		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")
+	}
 	v.detail.SetText(b.String())
 }
 
@@ -652,11 +654,21 @@ func (v *jobsView) onReconcile() {
 		return
 	}
 	a := v.app
-	background(a, a.ctx, func(ctx context.Context) (workflow.Job, error) {
-		return a.be.ReconcileJob(ctx, j)
-	}, func(got workflow.Job, err error) {
+	type answer struct {
+		job   workflow.Job
+		alike []workflow.LookAlike
+	}
+	background(a, a.ctx, func(ctx context.Context) (answer, error) {
+		got, alike, err := a.be.ReconcileJob(ctx, j)
+		return answer{got, alike}, err
+	}, func(ans answer, err error) {
 		if err != nil {
 			a.showError(err)
+			return
+		}
+		got := ans.job
+		if len(ans.alike) > 0 && got.Status == jobs.StatusUnknown {
+			v.askLookAlikes(j, ans.alike)
 			return
 		}
 		v.replace(j.Key, got)
@@ -674,9 +686,56 @@ func (v *jobsView) onReconcile() {
 	})
 }
 
+// askLookAlikes shows the jobs that look like an unknown upload without
+// proving to be it (the same file name and size, maybe from another
+// computer with the same key): the person says which, if any, is theirs.
+// Nothing is adopted without their word.
+func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
+	a := v.app
+	intro := widget.NewLabel(fmt.Sprintf("SkipDesk found jobs that look like your upload of %s, but none carries its mark: "+
+		"they may be someone else's upload of a file with the same name (another computer using this API key). "+
+		"Pick yours only if you recognise it; otherwise leave it unknown and check the provider's dashboard.", j.Name))
+	intro.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(intro)
+	var d *dialog.CustomDialog
+	for _, la := range alike {
+		la := la
+		line := widget.NewLabel(fmt.Sprintf("%s · %s · %s rows · created %s · charged %s", la.JobID, la.Name,
+			jobs.Thousands(int64(la.Rows)), la.CreatedAt.Local().Format("Jan 2 15:04:05"), jobs.Credits(la.Charged)))
+		line.Truncation = fyne.TextTruncateEllipsis
+		mine := widget.NewButton("This is mine", func() {
+			d.Hide()
+			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
+				return struct{}{}, a.be.Adopt(ctx, j.Submission, la.JobID)
+			}, func(_ struct{}, err error) {
+				if err != nil {
+					a.showError(err)
+				}
+				v.reload(nil)
+			})
+		})
+		box.Add(container.NewBorder(nil, nil, nil, mine, line))
+	}
+	later := &widget.Button{Text: "Leave it unknown", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	none := widget.NewButton("None: the dashboard shows it was not made", func() {
+		d.Hide()
+		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, a.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
+		}, func(_ struct{}, err error) {
+			if err != nil {
+				a.showError(err)
+			}
+			v.reload(nil)
+		})
+	})
+	d = dialog.NewCustomWithoutButtons("Is one of these your upload?", container.NewVBox(box, container.NewHBox(layout.NewSpacer(), none, later)), a.win)
+	d.Resize(fyne.NewSize(720, 0))
+	d.Show()
+}
+
 // showInFolder opens the folder holding path with the system file manager.
 func (a *App) showInFolder(path string) {
-	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Dir(path))}
+	u := fileURL(filepath.Dir(path))
 	if err := a.fyne.OpenURL(u); err != nil {
 		a.showError(err)
 	}

@@ -3,11 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -70,8 +72,37 @@ func newLibraryView(a *App) *libraryView {
 			a.openViewerAt(it.Path, it.Name, it.Row) // a search hit: at its row
 		}
 	}
-	v.content = container.NewBorder(container.NewVBox(v.search_, v.status, v.indexBar), nil, nil, nil, v.list)
+	imp := widget.NewButtonWithIcon("Import a result…", theme.FolderOpenIcon(), v.onImport)
+	v.content = container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, imp, v.search_), v.status, v.indexBar), nil, nil, nil, v.list)
 	return v
+}
+
+// onImport asks for a result made elsewhere (CSV or XLSX) and copies it
+// into the library, then opens it.
+func (v *libraryView) onImport() {
+	a := v.app
+	a.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) { a.importResult(path) })
+}
+
+// importResult copies a result made elsewhere into the library and opens it.
+func (a *App) importResult(path string) {
+	a.withProgress("Importing "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
+		it, err := a.be.ImportResult(ctx, path)
+		if err != nil {
+			return err
+		}
+		a.do(func() {
+			if a.library != nil {
+				a.library.search()
+			}
+			a.openViewer(it.Path, it.Name)
+		})
+		return nil
+	}, func(err error) {
+		if err != nil {
+			a.showError(err)
+		}
+	})
 }
 
 func libraryLine(it workflow.LibraryItem) string {

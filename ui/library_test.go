@@ -28,8 +28,10 @@ func TestLibrarySearchHitOpensTheViewerAtItsRow(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	res := bigResult()
-	fb.results[res.path] = res
-	fb.found = map[string][]workflow.LibraryItem{"(212) 550-0150": {{Path: res.path, Name: "big.csv", Kind: jobs.KindTrace,
+	fb.addResult(t, res)
+	// The viewer's result is the file written: the hit names it.
+	fb.results[res.file] = res
+	fb.found = map[string][]workflow.LibraryItem{"(212) 550-0150": {{Path: res.file, Name: "big.csv", Kind: jobs.KindTrace,
 		Row: 150, Column: "phone_1", Hits: []string{"row 150: Owner150, Smith, 2125500150"}}}}
 	h := start(t, fb)
 	lib := h.app.library
@@ -73,7 +75,7 @@ func TestLibrarySearchHitOpensTheViewerAtItsRow(t *testing.T) {
 		if v.view.Len() == 400 {
 			t.Fatal("the filter did nothing")
 		}
-		h.app.openViewerAt(res.path, "big.csv", 250)
+		h.app.openViewerAt(res.file, "big.csv", 250)
 	})
 	h.wait("row 250 shown")
 	h.do(func() {

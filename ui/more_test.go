@@ -99,8 +99,8 @@ func TestDropResultOpensViewer(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	res := sampleResult()
-	fb.results[res.path] = res
 	h := start(t, fb)
+	fb.addResult(t, res)
 	h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI(res.path)})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -333,7 +333,8 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 	for i := range r.rows {
 		r.rows[i] = append(r.rows[i], "x", "no", "no")
 	}
-	h.do(func() { h.app.showViewer(r, "owners") })
+	res := fb.openMem(t, r)
+	h.do(func() { h.app.showViewer(res, "owners") })
 	for _, tab := range []int{0, 2} {
 		var got fyne.Size
 		h.do(func() {

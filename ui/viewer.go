@@ -2,8 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,11 +16,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
 )
 
-// quickFilters in display order.
+// quickFilters in display order, with their labels.
 var quickFilters = []struct {
 	f     jobs.QuickFilter
 	label string
@@ -29,11 +30,14 @@ var quickFilters = []struct {
 	{jobs.QuickMobile, "Mobile only"},
 	{jobs.QuickNotDNC, "Not DNC"},
 	{jobs.QuickNotLitigator, "Not litigator"},
+	{jobs.QuickCallable, "Callable only"},
 }
 
-// viewer is one opened result: a virtualised table over the result's current
-// view, a filter box, quick filters, sort by header tap, export, and "open
-// with the system app". Fields are touched on the UI thread only.
+// viewer is one opened result: a virtualised table over the result's
+// current view — the people and their phones in words by default, the
+// file's own columns one click away — a filter box, quick filters, sort by
+// header tap, export, and "open with the system app". Fields are touched
+// on the UI thread only.
 type viewer struct {
 	app     *App
 	res     workflow.Result
@@ -45,17 +49,29 @@ type viewer struct {
 	gen  int
 	stop context.CancelFunc
 
+	// people: the table shows the people view (cols) rather than the
+	// file's columns; rows caches the rows read through the layout.
+	people bool
+	cols   []peopleCol
+	rows   map[int]layout.Row
+
 	table    *widget.Table
 	filter   *widget.Entry
 	quick    map[jobs.QuickFilter]*widget.Check
+	why      *widget.Label // why the quick filters that cannot apply cannot
 	count    *widget.Label
-	warning  *widget.Label // damage found in the file, when any
+	mode     *widget.RadioGroup
+	unsure   *fyne.Container // the layout's open questions, with "Check the columns"
+	warning  *widget.Label   // damage found in the file, when any
+	body     *fyne.Container // holds the table
 	item     *container.TabItem
 	debounce *time.Timer
 
 	// onQueried is called on the UI thread after each query result is
 	// shown (tests wait on it).
 	onQueried func(err error)
+	// fixing is the correction dialog while it is open.
+	fixing *columnsDialog
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
@@ -104,22 +120,94 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
 	v.view = res
+	v.filter = widget.NewEntry()
+	v.filter.SetPlaceHolder("Filter: a phone in any format, a name, an address…")
+	v.filter.OnChanged = v.onFilterChanged
+	v.quick = map[jobs.QuickFilter]*widget.Check{}
+	v.why = widget.NewLabel("")
+	v.why.Importance = widget.LowImportance
+	v.why.Wrapping = fyne.TextWrapWord
+	v.count = widget.NewLabel("")
+	v.mode = widget.NewRadioGroup([]string{modePeople, modeColumns}, v.onMode)
+	v.mode.Horizontal = true
+	v.mode.Required = true
+	v.unsure = container.NewVBox()
+	v.body = container.NewStack()
+	v.relayout()
+	v.showCount()
+	return v
+}
+
+// The viewer's two ways of showing a result.
+const (
+	modePeople  = "People and phones"
+	modeColumns = "Columns as in the file"
+)
+
+// relayout builds the table for the result's (new) layout: the people view
+// when the layout finds people or phones, else the file's columns.
+func (v *viewer) relayout() {
+	l := v.res.Layout()
+	v.cols = peopleColumns(l)
+	v.rows = map[int]layout.Row{}
+	v.people = len(v.cols) > 0
+	v.buildTable()
+	if v.people {
+		v.mode.SetSelected(modePeople)
+	} else {
+		v.mode.SetSelected(modeColumns)
+		v.mode.Disable()
+	}
+	v.showQuestions(l)
+}
+
+// buildTable makes the table for the current mode.
+func (v *viewer) buildTable() {
 	v.table = widget.NewTableWithHeaders(v.length, v.createCell, v.updateCell)
 	v.table.ShowHeaderColumn = true
 	v.table.CreateHeader = func() fyne.CanvasObject { return newHeaderCell() }
 	v.table.UpdateHeader = v.updateHeader
-	for i, h := range v.headers {
-		v.table.SetColumnWidth(i, columnWidth(h))
+	if v.people {
+		for i, c := range v.cols {
+			v.table.SetColumnWidth(i, c.width)
+		}
+	} else {
+		for i, h := range v.headers {
+			v.table.SetColumnWidth(i, columnWidth(h))
+		}
 	}
 	// The row numbers' column fits the largest number.
-	v.table.SetColumnWidth(-1, float32(len(fmt.Sprint(res.Len())))*10+32)
-	v.filter = widget.NewEntry()
-	v.filter.SetPlaceHolder("Filter: any text in any column (phone, name, address…)")
-	v.filter.OnChanged = v.onFilterChanged
-	v.quick = map[jobs.QuickFilter]*widget.Check{}
-	v.count = widget.NewLabel("")
-	v.showCount()
-	return v
+	v.table.SetColumnWidth(-1, float32(len(fmt.Sprint(v.res.Len())))*10+32)
+	v.body.Objects = []fyne.CanvasObject{v.table}
+	v.body.Refresh()
+}
+
+func (v *viewer) onMode(m string) {
+	people := m == modePeople && len(v.cols) > 0
+	if people == v.people || v.body == nil {
+		return
+	}
+	v.people = people
+	v.buildTable()
+}
+
+// showQuestions shows what SkipDesk is not sure of in the layout, with a
+// way to say.
+func (v *viewer) showQuestions(l *layout.Layout) {
+	v.unsure.Objects = nil
+	if !l.Sure() {
+		msg := "SkipDesk is not sure how to read this file: " + l.Questions[0].Message
+		if n := len(l.Questions); n > 1 {
+			msg += fmt.Sprintf(" (and %d more)", n-1)
+		}
+		q := widget.NewLabel(msg)
+		q.Wrapping = fyne.TextWrapWord
+		q.Importance = widget.WarningImportance
+		check := widget.NewButton("Check the columns…", v.onCheckColumns)
+		check.Importance = widget.HighImportance
+		v.unsure.Add(container.NewBorder(nil, nil, nil, check, q))
+	}
+	v.unsure.Refresh()
 }
 
 // columnWidth is a starting width from the header; the user can drag it.
@@ -130,24 +218,22 @@ func columnWidth(h string) float32 {
 
 func (v *viewer) content() fyne.CanvasObject {
 	quick := container.NewHBox()
-	allowed := v.res.QuickFilters()
 	for _, qf := range quickFilters {
-		if !slices.Contains(allowed, qf.f) {
-			continue // shown only where the columns exist
-		}
 		c := widget.NewCheck(qf.label, func(bool) { v.onQuickChanged() })
 		v.quick[qf.f] = c
 		quick.Add(c)
 	}
+	v.showQuickFilters()
 	tools := container.NewHBox(
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
+		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 	)
-	top := container.NewBorder(nil, nil, nil, v.count, v.filter)
+	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)
 	// The quick filters and the tools share a row while it is wide enough.
 	bar := flow.New(quick, tools)
-	head := container.NewVBox(top, bar)
+	head := container.NewVBox(top, bar, v.why, v.unsure)
 	if w := v.res.Warnings(); len(w) > 0 {
 		// A damaged file still opens; the user is told what is off.
 		msg := widget.NewLabel("This file is damaged: " + strings.Join(w, "; ") + ".")
@@ -156,48 +242,109 @@ func (v *viewer) content() fyne.CanvasObject {
 		v.warning = msg
 		head.Add(msg)
 	}
-	return container.NewBorder(head, nil, nil, nil, v.table)
+	return container.NewBorder(head, nil, nil, nil, v.body)
+}
+
+// showQuickFilters enables the quick filters the layout allows and says
+// why the others cannot apply: a filter is never an empty view.
+func (v *viewer) showQuickFilters() {
+	var whys []string
+	for _, qf := range quickFilters {
+		c := v.quick[qf.f]
+		err := v.res.CannotFilter(qf.f)
+		if err == nil {
+			c.Enable()
+			continue
+		}
+		c.SetChecked(false)
+		c.Disable()
+		why := err.Error()
+		var ce *layout.CannotFilterError
+		if errors.As(err, &ce) {
+			why = ce.Why
+		}
+		line := qf.label + ": " + why
+		if !slices.Contains(whys, line) {
+			whys = append(whys, line)
+		}
+	}
+	v.why.SetText(strings.Join(whys, "\n"))
+	if len(whys) == 0 {
+		v.why.Hide()
+	} else {
+		v.why.Show()
+	}
 }
 
 // length is the table's size. Until the table has a height it reports no
 // rows: Fyne's table lays out every row of a table it has not sized yet
 // (one divider per row: 400,000 widgets for a large result).
 func (v *viewer) length() (int, int) {
-	if v.table.Size().Height <= 0 {
-		return 0, len(v.headers)
+	cols := len(v.headers)
+	if v.people {
+		cols = len(v.cols)
 	}
-	return v.view.Len(), len(v.headers)
+	if v.table.Size().Height <= 0 {
+		return 0, cols
+	}
+	return v.view.Len(), cols
 }
 
 func (v *viewer) createCell() fyne.CanvasObject {
+	if v.people {
+		return newPeopleCell()
+	}
 	l := widget.NewLabel("")
 	l.Truncation = fyne.TextTruncateEllipsis
 	return l
 }
 
-// updateCell only indexes the view and sets the text: it runs for every
-// visible cell on every scroll.
+// updateCell only indexes memory (the file's cells, or the rows read
+// through the layout, cached) and sets the text: it runs for every visible
+// cell on every scroll.
 func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	o.(*widget.Label).SetText(v.view.Cell(id.Row, id.Col))
+	if !v.people {
+		o.(*widget.Label).SetText(v.view.Cell(id.Row, id.Col))
+		return
+	}
+	row, ok := v.rows[id.Row]
+	if !ok {
+		if len(v.rows) > 512 {
+			clear(v.rows)
+		}
+		row = v.view.Person(id.Row)
+		// A number the file lists twice is shown once.
+		row.Phones = row.DistinctPhones()
+		v.rows[id.Row] = row
+	}
+	v.cols[id.Col].show(o.(*peopleCell), &row)
 }
 
 func (v *viewer) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	b := o.(*headerCell)
 	switch {
-	case id.Row < 0 && id.Col >= 0 && id.Col < len(v.headers):
-		text := v.headers[id.Col]
-		if v.q.SortCol == id.Col {
+	case id.Row < 0 && id.Col >= 0:
+		text, sortCol := "", -1
+		if v.people && id.Col < len(v.cols) {
+			text, sortCol = v.cols[id.Col].title, v.cols[id.Col].sortCol
+		} else if !v.people && id.Col < len(v.headers) {
+			text, sortCol = v.headers[id.Col], id.Col
+		}
+		if sortCol >= 0 && v.q.SortCol == sortCol {
 			if v.q.Desc {
-				text += " ▼"
+				text += " (Z-A)"
 			} else {
-				text += " ▲"
+				text += " (A-Z)"
 			}
 		}
 		b.SetText(text)
-		col := id.Col
-		b.OnTapped = func() { v.onHeaderTapped(col) }
+		b.OnTapped = nil
+		if sortCol >= 0 {
+			b.OnTapped = func() { v.onHeaderTapped(sortCol) }
+		}
 	case id.Col < 0 && id.Row >= 0:
-		b.SetText(fmt.Sprint(id.Row + 1))
+		// The row's number in the file: it stays with its row when sorted.
+		b.SetText(fmt.Sprint(v.view.RowIndex(id.Row) + 1))
 		b.OnTapped = nil
 	default:
 		b.SetText("")
@@ -254,6 +401,7 @@ func (v *viewer) runQuery() {
 			}
 			if err == nil {
 				v.view = view
+				clear(v.rows)
 				v.table.Refresh()
 				v.table.ScrollToTop()
 			} else if ctx.Err() == nil {
@@ -298,7 +446,7 @@ func (v *viewer) onExport(ext string) {
 
 // onOpenExternal opens the result file with the system's app for CSV files.
 func (v *viewer) onOpenExternal() {
-	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(v.res.Path())}
+	u := fileURL(v.res.Path())
 	if err := v.app.fyne.OpenURL(u); err != nil {
 		v.app.showError(err)
 	}

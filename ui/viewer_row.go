@@ -88,6 +88,7 @@ func (v *viewer) resetView(then func()) {
 			}
 			if err == nil {
 				v.view = view
+				clear(v.rows) // the people view's rows of the old view
 				v.table.Refresh()
 				then()
 			}

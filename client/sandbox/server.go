@@ -226,23 +226,12 @@ type route struct {
 // not fit. Segments are split before unescaping, so an id holding an escaped
 // slash ("a%2Fdownload") stays one segment and cannot reach another route.
 func (s *Server) match(method, escapedPath string) (rt route, allow string, ok bool) {
-	p, found := strings.CutPrefix(escapedPath, "/v1/")
-	if !found {
+	seg, ok := pathSegments(escapedPath)
+	if !ok {
 		return rt, "", false
 	}
-	seg := strings.Split(p, "/")
-	for i, x := range seg {
-		u, err := url.PathUnescape(x)
-		if err != nil || u == "" {
-			return rt, "", false
-		}
-		seg[i] = u
-	}
 	one := func(m string, group int, h func(http.ResponseWriter, *http.Request, *account, string), id string) (route, string, bool) {
-		if method != m && !(m == "GET" && method == "HEAD") {
-			return route{}, m, true
-		}
-		return route{group: group, handler: h, id: id}, "", true
+		return oneMethod(method, m, route{group: group, handler: h, id: id})
 	}
 	switch {
 	case len(seg) == 1 && seg[0] == "account":
@@ -268,6 +257,34 @@ func (s *Server) match(method, escapedPath string) (rt route, allow string, ok b
 		return one("POST", groupWrite, s.retryWebhookHandler(kindOf(seg[0])), seg[1])
 	}
 	return rt, "", false
+}
+
+// pathSegments splits an escaped path under /v1/ into its unescaped
+// segments; ok is false outside /v1/ or for an empty or badly escaped
+// segment.
+func pathSegments(escapedPath string) (seg []string, ok bool) {
+	p, found := strings.CutPrefix(escapedPath, "/v1/")
+	if !found {
+		return nil, false
+	}
+	seg = strings.Split(p, "/")
+	for i, x := range seg {
+		u, err := url.PathUnescape(x)
+		if err != nil || u == "" {
+			return nil, false
+		}
+		seg[i] = u
+	}
+	return seg, true
+}
+
+// oneMethod is the route of a path that takes the one method m (and HEAD
+// when m is GET), or the Allow value when method is another.
+func oneMethod(method, m string, rt route) (route, string, bool) {
+	if method != m && !(m == "GET" && method == "HEAD") {
+		return route{}, m, true
+	}
+	return rt, "", true
 }
 
 func kindOf(seg string) string {

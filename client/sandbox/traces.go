@@ -281,55 +281,9 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 		writeAPIError(w, validationErr(FieldError{Field: "body", Message: "reading the body: " + err.Error()}))
 		return
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
-		msg := "the body must be a JSON object"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		writeAPIError(w, validationErr(FieldError{Field: "body", Message: msg}))
-		return
-	}
-	vals := map[string]string{}
-	var probs []FieldError
-	for _, k := range singleFields {
-		rv, ok := raw[k]
-		if !ok || string(rv) == "null" {
-			continue
-		}
-		var str string
-		if err := json.Unmarshal(rv, &str); err != nil {
-			probs = append(probs, FieldError{Field: k, Message: "must be a string"})
-			continue
-		}
-		vals[k] = strings.TrimSpace(str)
-	}
-	forceEntity := false
-	if rv, ok := raw["is_entity"]; ok && string(rv) != "null" {
-		if err := json.Unmarshal(rv, &forceEntity); err != nil {
-			probs = append(probs, FieldError{Field: "is_entity", Message: "must be a boolean"})
-		}
-	}
-	for _, k := range []string{"first_name", "address", "city", "state", "zip"} {
-		if _, bad := findField(probs, k); !bad && vals[k] == "" {
-			probs = append(probs, FieldError{Field: k, Message: "required"})
-		}
-	}
-	if st := vals["state"]; st != "" && !twoLetters(st) {
-		probs = append(probs, FieldError{Field: "state", Message: "must be a 2-letter state code"})
-	}
-	if vals["mailing_address"] != "" {
-		for _, k := range []string{"mailing_city", "mailing_state", "mailing_zip"} {
-			if _, bad := findField(probs, k); !bad && vals[k] == "" {
-				probs = append(probs, FieldError{Field: k, Message: "required when mailing_address is set"})
-			}
-		}
-		if st := vals["mailing_state"]; st != "" && !twoLetters(st) {
-			probs = append(probs, FieldError{Field: "mailing_state", Message: "must be a 2-letter state code"})
-		}
-	}
-	if len(probs) > 0 {
-		writeAPIError(w, validationErr(probs...))
+	vals, forceEntity, ae := parseSingle(body)
+	if ae != nil {
+		writeAPIError(w, ae)
 		return
 	}
 	entity := forceEntity || isEntityName([]byte(vals["first_name"]), []byte(vals["last_name"]))
@@ -367,9 +321,80 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 	s.mu.Unlock()
 
 	out := rowOutcome(fields, matchRate)
-	h := rowHash(fields)
+	res := singleResponse(j.id, vals, entity, cost, out, rowHash(fields))
+	resultPath, werr := s.writeSingleResult(j, vals, entity, out)
+	s.finishSingle(a, j, cost, out, resultPath, werr)
+	writeJSON(w, http.StatusOK, res)
+}
+
+// parseSingle reads the JSON body of a single trace: its string fields,
+// trimmed, and is_entity; or the validation error naming every field at
+// fault.
+func parseSingle(body []byte) (vals map[string]string, forceEntity bool, ae *apiError) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
+		msg := "the body must be a JSON object"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return nil, false, validationErr(FieldError{Field: "body", Message: msg})
+	}
+	vals = map[string]string{}
+	var probs []FieldError
+	for _, k := range singleFields {
+		rv, ok := raw[k]
+		if !ok || string(rv) == "null" {
+			continue
+		}
+		var str string
+		if err := json.Unmarshal(rv, &str); err != nil {
+			probs = append(probs, FieldError{Field: k, Message: "must be a string"})
+			continue
+		}
+		vals[k] = strings.TrimSpace(str)
+	}
+	if rv, ok := raw["is_entity"]; ok && string(rv) != "null" {
+		if err := json.Unmarshal(rv, &forceEntity); err != nil {
+			probs = append(probs, FieldError{Field: "is_entity", Message: "must be a boolean"})
+		}
+	}
+	if probs = singleProblems(vals, probs); len(probs) > 0 {
+		return nil, false, validationErr(probs...)
+	}
+	return vals, forceEntity, nil
+}
+
+// singleProblems adds to probs the required fields a single trace lacks
+// (the mailing ones once mailing_address is given) and its state codes that
+// are not two letters. A field already at fault is not reported again.
+func singleProblems(vals map[string]string, probs []FieldError) []FieldError {
+	for _, k := range []string{"first_name", "address", "city", "state", "zip"} {
+		if _, bad := findField(probs, k); !bad && vals[k] == "" {
+			probs = append(probs, FieldError{Field: k, Message: "required"})
+		}
+	}
+	if st := vals["state"]; st != "" && !twoLetters(st) {
+		probs = append(probs, FieldError{Field: "state", Message: "must be a 2-letter state code"})
+	}
+	if vals["mailing_address"] != "" {
+		for _, k := range []string{"mailing_city", "mailing_state", "mailing_zip"} {
+			if _, bad := findField(probs, k); !bad && vals[k] == "" {
+				probs = append(probs, FieldError{Field: k, Message: "required when mailing_address is set"})
+			}
+		}
+		if st := vals["mailing_state"]; st != "" && !twoLetters(st) {
+			probs = append(probs, FieldError{Field: "mailing_state", Message: "must be a 2-letter state code"})
+		}
+	}
+	return probs
+}
+
+// singleResponse is the 200 body of a single trace: the person's phones and
+// e-mails when matched (synthesised from h, the row's hash), the charge
+// refunded otherwise.
+func singleResponse(id string, vals map[string]string, entity bool, cost int64, out int, h uint32) map[string]any {
 	res := map[string]any{
-		"id":               j.id,
+		"id":               id,
 		"matched":          out == outMatched,
 		"first_name":       vals["first_name"],
 		"last_name":        vals["last_name"],
@@ -389,9 +414,15 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 	} else {
 		res["credits_refunded"] = cost
 	}
-	resultPath, werr := s.writeSingleResult(j, vals, entity, out)
+	return res
+}
 
+// finishSingle records a single trace's outcome on its job, refunds a row
+// that did not match, and completes the job (failed when its result file
+// could not be written).
+func (s *Server) finishSingle(a *account, j *job, cost int64, out int, resultPath string, werr error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch out {
 	case outMatched:
 		j.matchCount = 1
@@ -411,8 +442,6 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 		s.logger.Printf("sandbox: single trace result: %v", werr)
 		j.status, j.errMsg = statusFailed, "the result file could not be written"
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, res)
 }
 
 func findField(fs []FieldError, name string) (FieldError, bool) {

@@ -9,16 +9,20 @@ import (
 	"testing"
 )
 
+// billingCase is one mode of TestTraceBilling with what the six-row owner
+// list (two of them companies) costs and gives back in it.
+type billingCase struct {
+	mode                 string
+	llcs                 bool
+	cost, refund         int64
+	match, noMatch, errs int
+	indRate, llcRate     int64
+	indRefund, llcRefund int64
+	skipped              int
+}
+
 func TestTraceBilling(t *testing.T) {
-	cases := []struct {
-		mode                 string
-		llcs                 bool
-		cost, refund         int64
-		match, noMatch, errs int
-		indRate, llcRate     int64
-		indRefund, llcRefund int64
-		skipped              int
-	}{
+	cases := []billingCase{
 		{"normal", false, 4, 2, 2, 1, 1, 0, 0, 0, 0, 2},
 		{"normal", true, 4*1 + 2*2, 2, 4, 1, 1, 1, 2, 2, 0, 0},
 		{"enhanced", false, 4 * 3, 6, 2, 1, 1, 0, 0, 0, 0, 2},
@@ -35,60 +39,14 @@ func TestTraceBilling(t *testing.T) {
 				t.Fatalf("POST /traces: %d %s", r.status, r.body)
 			}
 			created := r.json(t)
-			want := []string{"success", "id", "status", "mode", "include_llcs", "total_rows", "entity_rows", "cost", "credits_charged", "columns"}
-			if len(created) != len(want) {
-				t.Errorf("201 body has %d members, want exactly %v: %s", len(created), want, r.body)
-			}
-			for _, k := range want {
-				if _, ok := created[k]; !ok {
-					t.Errorf("201 body lacks %s", k)
-				}
-			}
-			if created["success"] != true || created["status"] != "processing" || created["mode"] != c.mode || created["include_llcs"] != c.llcs {
-				t.Errorf("201 body = %s", r.body)
-			}
-			if num(created, "total_rows") != 6 || num(created, "entity_rows") != 2 {
-				t.Errorf("rows = %v/%v, want 6/2", created["total_rows"], created["entity_rows"])
-			}
-			if num(created, "cost") != c.cost || num(created, "credits_charged") != c.cost {
-				t.Errorf("cost = %v, credits_charged = %v, want %d", created["cost"], created["credits_charged"], c.cost)
-			}
+			checkTraceCreated(t, r, created, c)
 			acct := get(t, s, DemoKey, "/account").json(t)
 			if num(acct, "credits") != 25000-c.cost {
 				t.Errorf("credits after submit = %v, want %d", acct["credits"], 25000-c.cost)
 			}
 			id := created["id"].(string)
 			j := waitFinal(t, s, DemoKey, "/traces/"+id)
-			if j["status"] != "completed" || j["download_url"] == nil || j["completed_at"] == nil || j["error_message"] != nil {
-				t.Fatalf("job = %v", j)
-			}
-			if num(j, "match_count") != int64(c.match) || num(j, "no_match_count") != int64(c.noMatch) || num(j, "error_count") != int64(c.errs) {
-				t.Errorf("counts = %v/%v/%v, want %d/%d/%d", j["match_count"], j["no_match_count"], j["error_count"], c.match, c.noMatch, c.errs)
-			}
-			if num(j, "credits_charged") != c.cost || num(j, "credits_refunded") != c.refund {
-				t.Errorf("charged/refunded = %v/%v, want %d/%d", j["credits_charged"], j["credits_refunded"], c.cost, c.refund)
-			}
-			bd, has := j["breakdown"].(map[string]any)
-			if has != c.llcs {
-				t.Fatalf("breakdown present = %v, want %v", has, c.llcs)
-			}
-			if has {
-				ind, llc := bd["individuals"].(map[string]any), bd["llcs"].(map[string]any)
-				if num(ind, "rate") != c.indRate || num(llc, "rate") != c.llcRate {
-					t.Errorf("tier rates = %v/%v, want %d/%d", ind["rate"], llc["rate"], c.indRate, c.llcRate)
-				}
-				if num(ind, "rows") != 4 || num(llc, "rows") != 2 {
-					t.Errorf("tier rows = %v/%v", ind["rows"], llc["rows"])
-				}
-				for top, k := range map[string]string{"match_count": "match", "no_match_count": "no_match", "error_count": "error", "credits_refunded": "credits_refunded", "credits_charged": "credits_charged"} {
-					if num(ind, k)+num(llc, k) != num(j, top) {
-						t.Errorf("breakdown %s: %v + %v != %s %v", k, ind[k], llc[k], top, j[top])
-					}
-				}
-				if num(ind, "credits_refunded") != c.indRefund || num(llc, "credits_refunded") != c.llcRefund {
-					t.Errorf("tier refunds = %v/%v", ind["credits_refunded"], llc["credits_refunded"])
-				}
-			}
+			checkTraceBilled(t, j, c)
 			acct = get(t, s, DemoKey, "/account").json(t)
 			if num(acct, "credits") != 25000-c.cost+c.refund {
 				t.Errorf("credits after completion = %v, want %d", acct["credits"], 25000-c.cost+c.refund)
@@ -97,33 +55,101 @@ func TestTraceBilling(t *testing.T) {
 			if num(sub, "credits_used") != c.cost-c.refund {
 				t.Errorf("subscription credits_used = %v, want %d", sub["credits_used"], c.cost-c.refund)
 			}
-			// The result file.
-			d := get(t, s, DemoKey, "/traces/"+id+"/download")
-			if d.status != 200 || !strings.HasPrefix(d.header.Get("Content-Type"), "text/csv") {
-				t.Fatalf("download: %d %s", d.status, d.header.Get("Content-Type"))
-			}
-			if bytes.HasPrefix(d.body, []byte{0xEF, 0xBB, 0xBF}) || !bytes.Contains(d.body, []byte("\r\n")) || bytes.Contains(bytes.ReplaceAll(d.body, []byte("\r\n"), nil), []byte("\n")) {
-				t.Errorf("result must be UTF-8 without BOM with CRLF line ends")
-			}
-			recs, err := csv.NewReader(bytes.NewReader(d.body)).ReadAll()
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantHeader := "First,Last,Street,City,State,Zip," + strings.Join(traceResultColumns, ",")
-			if strings.Join(recs[0], ",") != wantHeader {
-				t.Errorf("header = %v", recs[0])
-			}
-			if len(recs) != 7 {
-				t.Fatalf("result has %d data rows, want 6", len(recs)-1)
-			}
-			statuses := map[string]int{}
-			for _, rec := range recs[1:] {
-				statuses[rec[len(rec)-1]]++
-			}
-			if statuses["skipped"] != c.skipped || statuses["matched"] != c.match || statuses["error"] != c.errs {
-				t.Errorf("match_status counts = %v", statuses)
-			}
+			checkTraceResultFile(t, get(t, s, DemoKey, "/traces/"+id+"/download"), c)
 		})
+	}
+}
+
+// checkTraceCreated checks the 201 body of POST /traces: exactly its
+// members, the options echoed, the rows counted and the cost charged.
+func checkTraceCreated(t *testing.T, r resp, created map[string]any, c billingCase) {
+	t.Helper()
+	want := []string{"success", "id", "status", "mode", "include_llcs", "total_rows", "entity_rows", "cost", "credits_charged", "columns"}
+	if len(created) != len(want) {
+		t.Errorf("201 body has %d members, want exactly %v: %s", len(created), want, r.body)
+	}
+	for _, k := range want {
+		if _, ok := created[k]; !ok {
+			t.Errorf("201 body lacks %s", k)
+		}
+	}
+	if created["success"] != true || created["status"] != "processing" || created["mode"] != c.mode || created["include_llcs"] != c.llcs {
+		t.Errorf("201 body = %s", r.body)
+	}
+	if num(created, "total_rows") != 6 || num(created, "entity_rows") != 2 {
+		t.Errorf("rows = %v/%v, want 6/2", created["total_rows"], created["entity_rows"])
+	}
+	if num(created, "cost") != c.cost || num(created, "credits_charged") != c.cost {
+		t.Errorf("cost = %v, credits_charged = %v, want %d", created["cost"], created["credits_charged"], c.cost)
+	}
+}
+
+// checkTraceBilled checks the completed job: its counts, what it charged and
+// refunded, and with include_llcs the breakdown by tier, whose figures add
+// up to the job's.
+func checkTraceBilled(t *testing.T, j map[string]any, c billingCase) {
+	t.Helper()
+	if j["status"] != "completed" || j["download_url"] == nil || j["completed_at"] == nil || j["error_message"] != nil {
+		t.Fatalf("job = %v", j)
+	}
+	if num(j, "match_count") != int64(c.match) || num(j, "no_match_count") != int64(c.noMatch) || num(j, "error_count") != int64(c.errs) {
+		t.Errorf("counts = %v/%v/%v, want %d/%d/%d", j["match_count"], j["no_match_count"], j["error_count"], c.match, c.noMatch, c.errs)
+	}
+	if num(j, "credits_charged") != c.cost || num(j, "credits_refunded") != c.refund {
+		t.Errorf("charged/refunded = %v/%v, want %d/%d", j["credits_charged"], j["credits_refunded"], c.cost, c.refund)
+	}
+	bd, has := j["breakdown"].(map[string]any)
+	if has != c.llcs {
+		t.Fatalf("breakdown present = %v, want %v", has, c.llcs)
+	}
+	if !has {
+		return
+	}
+	ind, llc := bd["individuals"].(map[string]any), bd["llcs"].(map[string]any)
+	if num(ind, "rate") != c.indRate || num(llc, "rate") != c.llcRate {
+		t.Errorf("tier rates = %v/%v, want %d/%d", ind["rate"], llc["rate"], c.indRate, c.llcRate)
+	}
+	if num(ind, "rows") != 4 || num(llc, "rows") != 2 {
+		t.Errorf("tier rows = %v/%v", ind["rows"], llc["rows"])
+	}
+	for top, k := range map[string]string{"match_count": "match", "no_match_count": "no_match", "error_count": "error", "credits_refunded": "credits_refunded", "credits_charged": "credits_charged"} {
+		if num(ind, k)+num(llc, k) != num(j, top) {
+			t.Errorf("breakdown %s: %v + %v != %s %v", k, ind[k], llc[k], top, j[top])
+		}
+	}
+	if num(ind, "credits_refunded") != c.indRefund || num(llc, "credits_refunded") != c.llcRefund {
+		t.Errorf("tier refunds = %v/%v", ind["credits_refunded"], llc["credits_refunded"])
+	}
+}
+
+// checkTraceResultFile checks the downloaded result: UTF-8 CSV with CRLF
+// line ends, the upload's columns then the result's, a row per input row
+// with its match status.
+func checkTraceResultFile(t *testing.T, d resp, c billingCase) {
+	t.Helper()
+	if d.status != 200 || !strings.HasPrefix(d.header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("download: %d %s", d.status, d.header.Get("Content-Type"))
+	}
+	if bytes.HasPrefix(d.body, []byte{0xEF, 0xBB, 0xBF}) || !bytes.Contains(d.body, []byte("\r\n")) || bytes.Contains(bytes.ReplaceAll(d.body, []byte("\r\n"), nil), []byte("\n")) {
+		t.Errorf("result must be UTF-8 without BOM with CRLF line ends")
+	}
+	recs, err := csv.NewReader(bytes.NewReader(d.body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := "First,Last,Street,City,State,Zip," + strings.Join(traceResultColumns, ",")
+	if strings.Join(recs[0], ",") != wantHeader {
+		t.Errorf("header = %v", recs[0])
+	}
+	if len(recs) != 7 {
+		t.Fatalf("result has %d data rows, want 6", len(recs)-1)
+	}
+	statuses := map[string]int{}
+	for _, rec := range recs[1:] {
+		statuses[rec[len(rec)-1]]++
+	}
+	if statuses["skipped"] != c.skipped || statuses["matched"] != c.match || statuses["error"] != c.errs {
+		t.Errorf("match_status counts = %v", statuses)
 	}
 }
 

@@ -127,17 +127,19 @@ func Parse(body []byte, headerEvent string) (*Event, error) {
 	if ev.Name == "" {
 		ev.Name = headerEvent
 	}
+	// The name may be shown; the job data is cleaned as it is decoded.
+	ev.Name = client.CleanText(ev.Name)
 	hasData := len(env.Data) > 0 && string(env.Data) != "null"
 	switch {
 	case strings.HasPrefix(ev.Name, "trace.") && hasData:
 		ev.Trace = new(client.Trace)
 		if err := json.Unmarshal(env.Data, ev.Trace); err != nil {
-			return nil, fmt.Errorf("webhook: %s: data: %v", ev.Name, err)
+			return nil, fmt.Errorf("webhook: %s: data: %v", ev.Name, client.CleanText(err.Error()))
 		}
 	case strings.HasPrefix(ev.Name, "dnc.") && hasData:
 		ev.DNC = new(client.DNCJob)
 		if err := json.Unmarshal(env.Data, ev.DNC); err != nil {
-			return nil, fmt.Errorf("webhook: %s: data: %v", ev.Name, err)
+			return nil, fmt.Errorf("webhook: %s: data: %v", ev.Name, client.CleanText(err.Error()))
 		}
 	}
 	return ev, nil

@@ -290,3 +290,17 @@ func TestHandlerRepliesBeforeTheCallbackEnds(t *testing.T) {
 		t.Fatal("the second event was never handed over")
 	}
 }
+
+// A delivery's text reaches people clean: the event name and the job's
+// name and error message lose their escape sequences and control
+// characters as they are parsed.
+func TestParseCleansServerText(t *testing.T) {
+	body := `{"event":"trace.failed\u001b[2J","data":{"id":"trc_1","status":"failed","name":"a\u001b]0;x\u0007b.csv","error_message":"bad\r\u202erow"}}`
+	ev, err := Parse([]byte(body), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Name != "trace.failed" || ev.Trace == nil || ev.Trace.Name != "ab.csv" || *ev.Trace.ErrorMessage != "bad row" {
+		t.Fatalf("%q %+v", ev.Name, ev.Trace)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -209,10 +210,12 @@ func runTracesList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	traces, md, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
+	listed, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
 	if err != nil {
 		return err
 	}
+	traces, md := listed.Jobs, listed.Metadata
+	warnUnreadable(env, listed.Unreadable)
 	var v any = map[string]any{"traces": nonNil(traces)}
 	if md != nil {
 		v = &client.TraceList{Metadata: *md, Traces: nonNil(traces)}
@@ -252,10 +255,12 @@ func runDNCList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, md, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
+	listed, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
 	if err != nil {
 		return err
 	}
+	list, md := listed.Jobs, listed.Metadata
+	warnUnreadable(env, listed.Unreadable)
 	var v any = map[string]any{"jobs": nonNil(list)}
 	if md != nil {
 		v = &client.DNCList{Metadata: *md, Jobs: nonNil(list)}
@@ -457,14 +462,13 @@ func runJobDownload(resource string) func(context.Context, *Env, []string) error
 	}
 }
 
-// safeFileName keeps an id usable as a file name.
+// safeFileName keeps an id usable as a file name on every system (the
+// characters and device names Windows forbids included).
 func safeFileName(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
-			return '_'
-		}
-		return r
-	}, id)
+	if s := library.SanitizeName(id); s != "" {
+		return s
+	}
+	return "result"
 }
 
 func runJobRetryWebhook(resource string) func(context.Context, *Env, []string) error {
@@ -556,4 +560,12 @@ func resourceKind(resource string) jobs.Kind {
 		return jobs.KindDNC
 	}
 	return jobs.KindTrace
+}
+
+// warnUnreadable tells of list items the service sent that could not be
+// read; the others are listed.
+func warnUnreadable(env *Env, items []*client.ListItemError) {
+	for _, e := range items {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", cleanText(strings.TrimPrefix(e.Error(), "client: ")))
+	}
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
@@ -37,13 +39,38 @@ func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
+	// A fresh data folder: the commands that go through the ledger (traces
+	// single) must not write into the user's own.
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
+	t.Setenv("SKIPDESK_HOME", t.TempDir()) // single lookups are recorded in its ledger
 	c, err := client.New(srv.URL(), sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return srv, c
+}
+
+// checkSinglesRecorded: every single lookup is charged, so each is in the
+// ledger with the job the service created.
+func checkSinglesRecorded(t *testing.T, want int) {
+	t.Helper()
+	led, err := ledger.OpenReadOnly(os.Getenv("SKIPDESK_HOME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs, err := led.Submissions(context.Background())
+	led.Close()
+	var singles int
+	for _, s := range subs {
+		if s.Kind == jobs.KindSingle && s.State == ledger.StateCreated && s.JobID != "" {
+			singles++
+		}
+	}
+	if err != nil || singles != want {
+		t.Fatalf("the ledger holds %d created single lookups, want %d (%v)", singles, want, err)
+	}
 }
 
 func runAPI(t *testing.T, args ...string) (int, string, string) {
@@ -113,6 +140,8 @@ func TestCLITraceCommands(t *testing.T) {
 	if code != 0 || !single.IsEntity || single.Credits != 2 {
 		t.Fatalf("entity single: %+v", single)
 	}
+
+	checkSinglesRecorded(t, 2)
 
 	code, out, _ = runAPI(t, "traces", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "page 1 of 1 (3 trace jobs in all)") {

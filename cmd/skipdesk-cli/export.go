@@ -5,20 +5,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 func init() {
 	register("export", &command{
-		usage:   "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv [--only-callable]] [--truncate-long-cells]",
-		summary: "export a result to Excel (.xlsx) or CSV for Excel",
+		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
+			"[--filter NAME[,NAME...]] [--truncate-long-cells]",
+		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones or those passing quick filters",
 		run:     runExport,
+	})
+	register("results layout", &command{
+		usage:   "FILE [--json]",
+		summary: "how SkipDesk reads a result file: its people, phones and flag columns, and how each flag value reads",
+		run:     runResultsLayout,
+	})
+	register("results import", &command{
+		usage:   "FILE [--json]",
+		summary: "copy a result made elsewhere (CSV or XLSX, any layout) into the library, to view, search, scrub and export it",
+		run:     runResultsImport,
 	})
 	register("results search", &command{
 		usage:   "TEXT [--dir DIR] [--limit N]",
@@ -32,8 +46,10 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "export", c)
 	out := fs.String("out", "", "file to write: .xlsx or .csv")
 	record := fs.String("job-record", "", "job record for the Summary sheet (default: the one beside the result, when present)")
-	dnc := fs.String("dnc", "", "DNC result of the trace's phones: export a callable list with their flags merged in")
-	only := fs.Bool("only-callable", false, "with --dnc: keep only phones on neither the DNC nor the litigator list")
+	var dnc listFlag
+	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
+	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -45,8 +61,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if *out == "" {
 		return usageErrorf("export: --out FILE.xlsx or FILE.csv is required")
 	}
-	if *only && *dnc == "" {
-		return usageErrorf("export: --only-callable needs --dnc")
+	filters, err := jobs.ParseQuickFilters(*filter)
+	if err != nil {
+		return usageErrorf("export: --filter: %v", err)
 	}
 	lower := strings.ToLower(*out)
 	if !strings.HasSuffix(lower, ".xlsx") && !strings.HasSuffix(lower, ".csv") {
@@ -65,13 +82,17 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "\rexporting: %d/%d rows", done, total)
 		}
 	}
-	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: *dnc, OnlyCallable: *only,
-		TruncateLongCells: *trunc, Progress: progress})
+	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
+		Filters: filters, TruncateLongCells: *trunc, Progress: progress})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
 		var tl *export.CellTooLongError
+		var cannot *layout.CannotFilterError
+		if errors.As(err, &cannot) {
+			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(give the DNC result of its phones with --dnc DNC.csv)", err)}
+		}
 		if errors.As(err, &tl) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(run again with --truncate-long-cells to cut such cells, or export to .csv)", err)}
 		}
@@ -156,4 +177,57 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "(first %d hits; --limit for more)\n", *limit)
 	}
 	return nil
+}
+
+// listFlag collects a repeated flag.
+type listFlag struct{ list []string }
+
+func (f *listFlag) String() string     { return strings.Join(f.list, ",") }
+func (f *listFlag) Set(v string) error { f.list = append(f.list, v); return nil }
+
+func runResultsLayout(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "results layout", commands["results layout"])
+	jsonFlag(env, fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("results layout: want one FILE")
+	}
+	svc, err := env.service()
+	if err != nil {
+		return err
+	}
+	sum, err := svc.ReadLayout(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	return env.Output(sum, func(w io.Writer) { fmt.Fprint(w, cleanText(sum.Text())) })
+}
+
+func runResultsImport(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "results import", commands["results import"])
+	jsonFlag(env, fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("results import: want one FILE")
+	}
+	svc, err := env.service()
+	if err != nil {
+		return err
+	}
+	it, err := svc.ImportResult(ctx, pos[0])
+	if err != nil {
+		if errors.Is(err, workflow.ErrNotAResult) {
+			return &exitError{code: exitUsage, err: err, plain: true}
+		}
+		return err
+	}
+	return env.Output(it, func(w io.Writer) {
+		fmt.Fprintf(w, "imported %s: %s, as %s\n", cleanText(it.Name), plural(it.Rows, "row", "rows"), it.Path)
+	})
 }

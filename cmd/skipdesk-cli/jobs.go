@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,6 +24,12 @@ func init() {
 	register("jobs reconcile", &command{usage: "",
 		summary: "settle submissions whose outcome is unknown by finding their jobs in the API's lists (never resubmits)",
 		run:     runJobsReconcile})
+	register("jobs adopt", &command{usage: "SUBMISSION JOB_ID",
+		summary: "record a job that `jobs reconcile` listed as looking like an unknown submission as that submission's, on your word",
+		run:     runJobsAdopt})
+	register("jobs dismiss", &command{usage: "SUBMISSION --reason TEXT",
+		summary: "record that an unknown submission created no job (you checked the provider's dashboard)",
+		run:     runJobsDismiss})
 	register("jobs wait", &command{usage: "[ID]",
 		summary: "track the jobs in flight (or one job) until done, downloading the results; resumes after an interruption",
 		run:     runJobsWait})
@@ -47,6 +55,7 @@ type jobLine struct {
 	CreatedAt time.Time `json:"created_at"`
 	Result    string    `json:"result,omitempty"`
 	Error     string    `json:"error_message,omitempty"`
+	Problem   string    `json:"figures_problem,omitempty"`
 }
 
 type pendingLine struct {
@@ -85,7 +94,11 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 			continue
 		}
 		out.Jobs = append(out.Jobs, jobLine{ID: j.ID, Kind: string(j.Kind), Name: j.Name, Status: string(j.Status), Rows: j.Rows,
-			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath})
+			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath,
+			Problem: j.Problem})
+		if j.Problem != "" {
+			continue // figures that cannot be right are not summed
+		}
 		out.Charged += j.Charged
 		out.Refunded += j.Refunded
 	}
@@ -107,6 +120,11 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
+		for _, l := range out.Jobs {
+			if l.Problem != "" {
+				fmt.Fprintf(w, "not counted: job %s reported %s\n", l.ID, l.Problem)
+			}
+		}
 		if len(out.Pending) > 0 {
 			fmt.Fprintf(w, "\n%d %s with an unknown outcome (run `skipdesk-cli jobs reconcile`):\n", len(out.Pending),
 				plural(len(out.Pending), "submission", "submissions"))
@@ -147,6 +165,14 @@ func runJobsReconcile(ctx context.Context, env *Env, args []string) error {
 		}
 		for _, o := range outs {
 			fmt.Fprintf(w, "#%d %s: %s — %s\n", o.Submission, cleanText(o.FileName), o.StateWords(), cleanText(o.Reason))
+			for _, la := range o.LookAlikes {
+				fmt.Fprintf(w, "    looks like job %s %q (%s, created %s, charged %s)\n", la.JobID, cleanText(la.Name),
+					plural(la.Rows, "row", "rows"), la.CreatedAt.Local().Format("2006-01-02 15:04:05"), credits(la.Charged))
+			}
+			if len(o.LookAlikes) > 0 {
+				fmt.Fprintf(w, "    none carries this submission's mark: if one is yours, `skipdesk-cli jobs adopt %d JOB_ID`; "+
+					"if the dashboard shows none was made, `skipdesk-cli jobs dismiss %d --reason ...`\n", o.Submission, o.Submission)
+			}
 		}
 	})
 	if err != nil {
@@ -194,5 +220,54 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintln(env.Stdout, "no job in flight; every result is downloaded")
+	return nil
+}
+
+func runJobsAdopt(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "jobs adopt", commands["jobs adopt"])
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usageErrorf("jobs adopt: want SUBMISSION JOB_ID")
+	}
+	sub, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
+	if err != nil {
+		return usageErrorf("jobs adopt: %q is not a submission number (see `skipdesk-cli jobs`)", pos[0])
+	}
+	svc, err := env.connect(ctx)
+	if err != nil {
+		return err
+	}
+	if err := svc.Adopt(ctx, sub, pos[1]); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "submission #%d is job %s\n", sub, pos[1])
+	return nil
+}
+
+func runJobsDismiss(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "jobs dismiss", commands["jobs dismiss"])
+	reason := fs.String("reason", "", "what you checked (kept with the record)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || strings.TrimSpace(*reason) == "" {
+		return usageErrorf("jobs dismiss: want SUBMISSION --reason TEXT")
+	}
+	sub, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
+	if err != nil {
+		return usageErrorf("jobs dismiss: %q is not a submission number (see `skipdesk-cli jobs`)", pos[0])
+	}
+	svc, err := env.connect(ctx)
+	if err != nil {
+		return err
+	}
+	if err := svc.Dismiss(ctx, sub, *reason); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "submission #%d: no job, not charged\n", sub)
 	return nil
 }

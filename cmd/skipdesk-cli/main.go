@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -110,12 +111,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	global.SetOutput(stderr)
 	global.StringVar(&env.Config.BaseURL, "base-url", env.Config.BaseURL, "API base address ending in /v1 (env SKIPDESK_BASE_URL)")
 	global.BoolVar(&env.JSON, "json", false, "print JSON")
+	showVersion := global.Bool("version", false, "print the version and build")
 	global.Usage = func() { printUsage(stderr) }
 	if err := global.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *showVersion {
+		printVersion(stdout)
+		return exitOK
 	}
 	rest := global.Args()
 	if len(rest) == 0 {
@@ -253,5 +259,13 @@ func printUsage(w io.Writer) {
 	}
 }
 
-// cleanText is server or file text made safe for the terminal.
-func cleanText(s string) string { return workflow.Printable(s) }
+// cleanText is server or file text made safe for the terminal (the client
+// already cleans what it decodes; printing cleans again). Line breaks of
+// SkipDesk's own multi-line messages are kept.
+func cleanText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = client.CleanText(l)
+	}
+	return strings.Join(lines, "\n")
+}

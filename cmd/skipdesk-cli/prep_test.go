@@ -228,7 +228,7 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" → 2125550147`,
+	for _, want := range []string{"prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
 		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

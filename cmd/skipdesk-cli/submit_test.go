@@ -131,9 +131,25 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("stderr %q", errs)
 	}
 
-	// The API key is in no file SkipDesk wrote (ledger, WAL, results,
-	// records), nor in what it printed.
-	if strings.Contains(out+errs, sandbox.DemoKey) {
+	checkKeyNotWritten(t, home, out+errs)
+	checkExportSummary(t, strings.TrimPrefix(lines[1], "result "), tr)
+
+	// The same submission again needs --again.
+	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
+		t.Fatalf("duplicate: exit %d, %q", code, errs)
+	}
+	if n, _ := sb.jobs(t); n != 1 {
+		t.Fatalf("a duplicate reached the server (%d jobs)", n)
+	}
+	checkJobsListed(t, tr)
+}
+
+// checkKeyNotWritten: the API key is in no file SkipDesk wrote (ledger,
+// WAL, results, records), nor in what it printed.
+func checkKeyNotWritten(t *testing.T, home, printed string) {
+	t.Helper()
+	if strings.Contains(printed, sandbox.DemoKey) {
 		t.Error("the output holds the API key")
 	}
 	filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
@@ -144,10 +160,14 @@ func TestTracesSubmitWait(t *testing.T) {
 		}
 		return nil
 	})
+}
 
-	// Its Excel export: the summary sheet's figures are the job's.
+// checkExportSummary exports the result to Excel: the summary sheet's
+// figures are the job's.
+func checkExportSummary(t *testing.T, result string, tr client.Trace) {
+	t.Helper()
 	xlsx := filepath.Join(t.TempDir(), "owners.xlsx")
-	if code, _, errs := submitCLI(t, "export", strings.TrimPrefix(lines[1], "result "), "--out", xlsx); code != 0 {
+	if code, _, errs := submitCLI(t, "export", result, "--out", xlsx); code != 0 {
 		t.Fatalf("export: %d %s", code, errs)
 	}
 	summary := readSummary(t, xlsx)
@@ -162,18 +182,13 @@ func TestTracesSubmitWait(t *testing.T) {
 		summary["Created"] != tr.CreatedAt.UTC().Format("2006-01-02 15:04:05")+" UTC" {
 		t.Errorf("summary %v, job %+v", summary, tr)
 	}
+}
 
-	// The same submission again needs --again.
-	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
-	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
-		t.Fatalf("duplicate: exit %d, %q", code, errs)
-	}
-	if n, _ := sb.jobs(t); n != 1 {
-		t.Fatalf("a duplicate reached the server (%d jobs)", n)
-	}
-
-	// skipdesk-cli jobs lists it with its spend.
-	code, out, errs = submitCLI(t, "jobs", "--json")
+// checkJobsListed: skipdesk-cli jobs lists the trace with its spend, as JSON
+// and as a table.
+func checkJobsListed(t *testing.T, tr client.Trace) {
+	t.Helper()
+	code, out, errs := submitCLI(t, "jobs", "--json")
 	if code != 0 {
 		t.Fatalf("jobs: %d %s", code, errs)
 	}
@@ -186,7 +201,9 @@ func TestTracesSubmitWait(t *testing.T) {
 		t.Fatalf("jobs: %s", out)
 	}
 	code, out, _ = submitCLI(t, "jobs")
-	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners.csv") || !strings.Contains(out, "total: charged 3") {
+	// The job is named after the file sent: the person's name with the
+	// submission's tag.
+	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners [sd-") || !strings.Contains(out, "total: charged 3") {
 		t.Fatalf("jobs table: %s", out)
 	}
 }
@@ -323,4 +340,26 @@ func sha256File(t *testing.T, p string) string {
 	}
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
+}
+
+// Figures that cannot be right are shown as reported and not summed into
+// the spend total.
+func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	led, err := ledger.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for id, s := range map[string]ledger.Spend{"trc_ok": {Charged: 100, Refunded: 20}, "trc_neg": {Charged: 10, Refunded: -90}} {
+		if err := led.RecordJobState(ctx, ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: id}, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	led.Close()
+	code, out, errs := submitCLI(t, "jobs")
+	if code != 0 || !strings.Contains(out, "total: charged 100, refunded 20, net 80") || !strings.Contains(out, "not counted: job trc_neg") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
 }

@@ -41,13 +41,18 @@ func TestEndToEnd(t *testing.T) {
 	if out == "" {
 		out, _ = filepath.Abs(filepath.Join("..", "..", "testout", "e2e"))
 	}
+	// Results written by other services, for the scripts that import them.
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "jobs", "layout", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := filepath.Join(t.TempDir(), "sandbox.json")
 	if err := os.WriteFile(cfg, []byte(`{"processing": {"min_seconds": 2, "rows_per_second": 2000}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := func(script string) []string {
 		return append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8",
-			"SKIPDESK_HOME="+t.TempDir(), "HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out,
+			"SKIPDESK_HOME="+t.TempDir(), "HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out, "SKIPDESK_E2E_FIXTURES="+fixtures,
 			"SKIPDESK_SANDBOX_CONFIG="+cfg, "SKIPDESK_API_KEY=", "SKIPDESK_BASE_URL=")
 	}
 

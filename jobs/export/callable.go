@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -22,17 +23,20 @@ type CallableOptions struct {
 	// depends on. Every other phone is left out.
 	OnlyCallable bool
 	// Filters are quick filters to apply ("matched", "mobile", "not-dnc",
-	// "not-litigator", "callable"; see layout.Filter): a row filter drops
+	// "not-litigator", "callable"; see jobs.QuickFilter): a row filter drops
 	// rows, a phone filter leaves out the phones that fail it and drops the
 	// rows left with none.
-	Filters []layout.Filter
+	Filters []jobs.QuickFilter
 	// DNC are further DNC results (any layout) whose flags join the
 	// result's phones, after the one ExportCallable is given; of two
 	// results with a number, the newest wins.
 	DNC []string
 	// Layout is the result's layout (one the person corrected); nil
 	// detects it.
-	Layout   *layout.Layout
+	Layout *layout.Layout
+	// Rows are the 0-based data rows to export, in order (a viewer's
+	// filtered and sorted view); nil exports every row in file order.
+	Rows     []int
 	Format   string        // "xlsx" or "csv"; empty: from dst's extension
 	Meta     *library.Meta // the result's job record, for the Summary sheet
 	Progress func(done, total int)
@@ -75,10 +79,14 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		total := -1
 		if opts.Progress != nil {
 			total = estimateRows(src)
+			if opts.Rows != nil {
+				total = len(opts.Rows)
+			}
 		}
 		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, total, eopts, rep) }); err != nil {
 			return nil, err
 		}
+		rep.Phones = &ms.counts
 		return rep, nil
 	}
 	// The .xlsx export reads rows by range: write the merged rows to a
@@ -117,12 +125,14 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		return nil, fmt.Errorf("export: callable list: %w", err)
 	}
 	eopts.Format = FormatXLSX
+	eopts.Phones = &ms.counts
 	rep, err := Export(ctx, tmp.Name(), dst, eopts)
 	if err != nil {
 		return nil, err
 	}
 	// The temporary copy is sound; the damage was in the sources.
 	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	rep.Phones = &ms.counts
 	return rep, nil
 }
 
@@ -139,10 +149,10 @@ func NormalizePhone(s string) (string, bool) {
 // mergeSource yields the result's rows with each phone's flags in words,
 // the phones left out blanked.
 type mergeSource struct {
-	src     *csvSource
+	src     source
 	l       *layout.Layout
 	rd      *layout.Reader
-	filters []layout.Filter
+	filters []jobs.QuickFilter
 	phoneF  bool                // a phone filter is given
 	flags   bool                // the phones have flags: write them in words
 	strict  bool                // a flag filter: only the kept phones' numbers may appear
@@ -161,6 +171,36 @@ type mergeSource struct {
 	keepK  map[uint64]struct{}
 
 	dncWarnings []string // the DNC results', prefixed with their names
+
+	counts PhoneCounts
+}
+
+// PhoneCounts are the phones an export kept and those it left out, each
+// counted once under its first reason ("federal DNC", "litigator",
+// "invalid number", "DNC unknown", "filtered by choice"…).
+type PhoneCounts struct {
+	Kept int            `json:"kept"`
+	Left map[string]int `json:"left_out"`
+}
+
+// LeftOut is the number of phones left out for any reason.
+func (c PhoneCounts) LeftOut() int {
+	n := 0
+	for _, v := range c.Left {
+		n += v
+	}
+	return n
+}
+
+// leftFor is the reason a phone was left out of a row.
+func (m *mergeSource) leftFor(p *layout.Phone, isBad bool) string {
+	switch {
+	case m.strict && p.Block != 0:
+		return p.Block.Primary()
+	case isBad:
+		return "flagged in another row"
+	}
+	return "filtered by choice"
 }
 
 func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
@@ -186,8 +226,8 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		}
 	}
 	filters := slices.Clone(opts.Filters)
-	if opts.OnlyCallable && !slices.Contains(filters, layout.FilterCallable) {
-		filters = append(filters, layout.FilterCallable)
+	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
+		filters = append(filters, jobs.QuickCallable)
 	}
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
@@ -197,9 +237,9 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
 	m := &mergeSource{l: l, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags,
-		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}}
+		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}}
 	for _, f := range filters {
-		if f.PhoneLevel() {
+		if layout.PhoneLevel(f) {
 			m.phoneF = true
 		}
 	}
@@ -211,7 +251,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		}
 		m.bad = bad
 	}
-	src, err := openCSVSource(path)
+	src, err := openSource(path, opts.Rows)
 	if err != nil {
 		return nil, err
 	}
@@ -248,10 +288,10 @@ func dncWarnings(path string) []string {
 
 // safety reports filters that leave phones out for their flags: such a
 // number must not appear anywhere in the file.
-func safety(fs []layout.Filter) bool {
+func safety(fs []jobs.QuickFilter) bool {
 	for _, f := range fs {
 		switch f {
-		case layout.FilterCallable, layout.FilterNotDNC, layout.FilterNotLitigator:
+		case jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator:
 			return true
 		}
 	}
@@ -260,10 +300,10 @@ func safety(fs []layout.Filter) bool {
 
 // badNumbers reads the whole result once: the numbers that fail a flag
 // filter in some row (a number flagged in one row is not written in any).
-func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []layout.Filter) (map[uint64]struct{}, error) {
-	var flagFs []layout.Filter
+func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []jobs.QuickFilter) (map[uint64]struct{}, error) {
+	var flagFs []jobs.QuickFilter
 	for _, f := range fs {
-		if f == layout.FilterCallable || f == layout.FilterNotDNC || f == layout.FilterNotLitigator {
+		if f == jobs.QuickCallable || f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator {
 			flagFs = append(flagFs, f)
 		}
 	}
@@ -294,7 +334,7 @@ func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.R
 				continue
 			}
 			for _, f := range flagFs {
-				if !f.Passes(p) {
+				if !layout.Passes(f, p) {
 					bad[p.Key] = struct{}{}
 					break
 				}
@@ -364,7 +404,7 @@ func (m *mergeSource) Next() ([]string, int, error) {
 // merge builds the output row; false when the row is dropped.
 func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	m.rd.Read(rec, &m.row)
-	if slices.Contains(m.filters, layout.FilterMatched) && m.row.Match != layout.Matched {
+	if slices.Contains(m.filters, jobs.QuickMatched) && m.row.Match != layout.Matched {
 		return nil, false
 	}
 	clear(m.blank)
@@ -379,16 +419,19 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		p := &m.row.Phones[i]
 		m.bySlot[p.Slot] = i
 		ok := true
-		if _, isBad := m.bad[p.Key]; isBad && p.Key != 0 {
+		_, isBad := m.bad[p.Key]
+		isBad = isBad && p.Key != 0
+		if isBad {
 			ok = false
 		}
 		for _, f := range m.filters {
-			if ok && f.PhoneLevel() && !f.Passes(p) {
+			if ok && layout.PhoneLevel(f) && !layout.Passes(f, p) {
 				ok = false
 			}
 		}
 		cols := m.l.Slots[p.Slot].Columns
 		if ok {
+			m.counts.Kept++
 			m.keep[p.Slot] = true
 			nkept++
 			if p.Key != 0 {
@@ -399,6 +442,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			}
 			continue
 		}
+		m.counts.Left[m.leftFor(p, isBad)]++
 		for _, c := range cols {
 			m.blank[c] = true
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -362,7 +362,7 @@ func TestExportWithFilters(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join("..", "layout", "testdata", "propstream.csv"))
 	p := writeFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
-	fs, _ := layout.ParseFilters("mobile,not-litigator")
+	fs, _ := jobs.ParseQuickFilters("mobile,not-litigator")
 	if _, err := ExportCallable(context.Background(), p, "", dst, CallableOptions{Filters: fs}); err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestExportWithFilters(t *testing.T) {
 		t.Errorf("phones kept %q, want %q", got, want)
 	}
 	tr := writeFile(t, "trace.csv", callableTrace)
-	fs, _ = layout.ParseFilters("matched,mobile")
+	fs, _ = jobs.ParseQuickFilters("matched,mobile")
 	dst2 := filepath.Join(t.TempDir(), "m.csv")
 	if _, err := ExportCallable(context.Background(), tr, "", dst2, CallableOptions{Filters: fs}); err != nil {
 		t.Fatalf("filters without flags: %v", err)

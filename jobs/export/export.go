@@ -65,6 +65,9 @@ var maxSheetRows = ExcelMaxRows
 type Options struct {
 	// Meta, when set, fills the "Summary" sheet of an .xlsx.
 	Meta *library.Meta
+	// Phones, when set, are the phones kept and left out by reason, for
+	// the Summary sheet.
+	Phones *PhoneCounts
 	// Rows are the 0-based data rows to export, in order (the viewer's
 	// filtered and sorted view: library.Result.Permutation). Nil exports
 	// every row in file order; an empty non-nil slice exports none.
@@ -98,6 +101,9 @@ type Report struct {
 	// around, for the user to see: a quoted value never closed, whose
 	// row holds the rest of the file.
 	Warnings []string
+	// Phones are the phones kept and left out by reason (exports that
+	// read phones: callable lists, quick filters).
+	Phones *PhoneCounts `json:",omitempty"`
 }
 
 // CellRef names a cell of the source: its 1-based data row and its column.

@@ -121,7 +121,20 @@ func TestXLSXCellTypes(t *testing.T) {
 			t.Errorf("%s has formula %q", tc.cell, formula)
 		}
 	}
-	// Header: bold, frozen, filtered, columns sized.
+	checkHeaderRow(t, f)
+	rows, _ := f.GetRows("Results")
+	if len(rows) != 5 {
+		t.Errorf("read back %d rows, want 5", len(rows))
+	}
+	noTempFiles(t, filepath.Dir(dst))
+
+	checkSheetXML(t, dst)
+}
+
+// checkHeaderRow: the header is bold, frozen and filtered (over A1:G5), and
+// the columns are sized.
+func checkHeaderRow(t *testing.T, f *excelize.File) {
+	t.Helper()
 	style, _ := f.GetCellStyle("Results", "A1")
 	st, err := f.GetStyle(style)
 	if err != nil || st.Font == nil || !st.Font.Bold {
@@ -143,13 +156,12 @@ func TestXLSXCellTypes(t *testing.T) {
 	if w, _ := f.GetColWidth("Results", "E"); w < 12 || w > maxWidth {
 		t.Errorf("width of E = %v", w)
 	}
-	rows, _ := f.GetRows("Results")
-	if len(rows) != 5 {
-		t.Errorf("read back %d rows, want 5", len(rows))
-	}
-	noTempFiles(t, filepath.Dir(dst))
+}
 
-	// Excel wants <cols> in ascending order; no cell may hold a formula.
+// checkSheetXML: Excel wants <cols> in ascending order; no cell may hold a
+// formula.
+func checkSheetXML(t *testing.T, dst string) {
+	t.Helper()
 	sheet := zipEntry(t, dst, "xl/worksheets/sheet1.xml")
 	prev := 0
 	for _, m := range regexp.MustCompile(`<col min="(\d+)"`).FindAllStringSubmatch(sheet, -1) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -138,8 +139,6 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		}
 		return i
 	}
-	per := maxSheetRows - 1
-	nsheets := max(1, (total+per-1)/per)
 
 	sampleIdx := make([]int, 0, widthSample)
 	for i := 0; i < min(total, widthSample); i++ {
@@ -157,53 +156,15 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	lastCol, _ := excelize.ColumnNumberToName(ncols)
-	fills := map[string]rowRange{}
-	for k := 0; k < nsheets; k++ {
-		name := resultsSheet
-		if k == 0 {
-			err = f.SetSheetName("Sheet1", name)
-		} else {
-			name = fmt.Sprintf("%s %d", resultsSheet, k+1)
-			_, err = f.NewSheet(name)
-		}
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		rr := rowRange{from: k * per, to: min(total, (k+1)*per)}
-		ref := "A1:" + lastCol + strconv.Itoa(1+rr.to-rr.from)
-		if err := f.SetSheetDimension(name, ref); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		sw, err := f.NewStreamWriter(name)
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		// excelize keeps the last column set first: set them from the
-		// right so that <cols> comes out in ascending order, as Excel wants.
-		for i := len(widths) - 1; i >= 0; i-- {
-			if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-		}
-		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		if err := f.AutoFilter(name, ref, nil); err != nil {
-			return fmt.Errorf("export: autofilter: %w", err)
-		}
-		if err := sw.Flush(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		fills["xl/worksheets/sheet"+strconv.Itoa(sw.SheetID)+".xml"] = rr
-		rep.Sheets = append(rep.Sheets, name)
+	fills, err := addResultSheets(f, ncols, widths, total, rep)
+	if err != nil {
+		return err
 	}
 	rep.Rows = total
 	if _, err := f.NewSheet(summarySheet); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if err := writeSummary(f, opts.Meta, rep); err != nil {
+	if err := writeSummary(f, opts, rep); err != nil {
 		return err
 	}
 	f.SetActiveSheet(0)
@@ -265,6 +226,60 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		return fmt.Errorf("export: workbook not completed")
 	}
 	return nil
+}
+
+// addResultSheets adds the results sheets, as many as total rows need (per
+// sheet, Excel's limit less the header), each with its column widths,
+// frozen header and autofilter, and returns the zip entry of each sheet
+// with the rows it is to hold. The rows themselves are written later, by
+// writeXLSX's fill, while the workbook is zipped.
+func addResultSheets(f *excelize.File, ncols int, widths []float64, total int, rep *Report) (map[string]rowRange, error) {
+	per := maxSheetRows - 1
+	nsheets := max(1, (total+per-1)/per)
+	var err error
+	lastCol, _ := excelize.ColumnNumberToName(ncols)
+	fills := map[string]rowRange{}
+	for k := 0; k < nsheets; k++ {
+		name := resultsSheet
+		if k == 0 {
+			err = f.SetSheetName("Sheet1", name)
+		} else {
+			name = fmt.Sprintf("%s %d", resultsSheet, k+1)
+			_, err = f.NewSheet(name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		rr := rowRange{from: k * per, to: min(total, (k+1)*per)}
+		ref := "A1:" + lastCol + strconv.Itoa(1+rr.to-rr.from)
+		if err := f.SetSheetDimension(name, ref); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		sw, err := f.NewStreamWriter(name)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		// excelize keeps the last column set first: set them from the
+		// right so that <cols> comes out in ascending order, as Excel wants.
+		for i := len(widths) - 1; i >= 0; i-- {
+			if err := sw.SetColWidth(i+1, i+1, widths[i]); err != nil {
+				return nil, fmt.Errorf("export: %w", err)
+			}
+		}
+		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		if err := f.AutoFilter(name, ref, nil); err != nil {
+			return nil, fmt.Errorf("export: autofilter: %w", err)
+		}
+		if err := sw.Flush(); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		fills["xl/worksheets/sheet"+strconv.Itoa(sw.SheetID)+".xml"] = rr
+		rep.Sheets = append(rep.Sheets, name)
+	}
+	return fills, nil
 }
 
 // spliceZip is the zip writer excelize writes the workbook through. It
@@ -606,7 +621,8 @@ func columnWidths(headers []string, sample [][]string) []float64 {
 	return w
 }
 
-func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
+func writeSummary(f *excelize.File, opts Options, rep *Report) error {
+	m := opts.Meta
 	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	rows := [][]any{}
 	if m != nil {
@@ -662,6 +678,17 @@ func writeSummary(f *excelize.File, m *library.Meta, rep *Report) error {
 		rows = append(rows, []any{"Job", "(no job record)"})
 	}
 	rows = append(rows, []any{"Rows exported", rep.Rows})
+	if c := opts.Phones; c != nil {
+		rows = append(rows, []any{"Phones kept", c.Kept}, []any{"Phones left out", c.LeftOut()})
+		reasons := make([]string, 0, len(c.Left))
+		for r := range c.Left {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		for _, r := range reasons {
+			rows = append(rows, []any{"  left out: " + r, c.Left[r]})
+		}
+	}
 	if len(rep.Sheets) > 1 {
 		rows = append(rows, []any{"Sheets", strings.Join(rep.Sheets, ", ")})
 	}

@@ -631,16 +631,23 @@ func (f *fileMeta) kindOf(l *layout.Layout) layout.FileKind {
 }
 
 // date is when the file's job completed (else was created), from its job
-// record; else the file's modification time (not dated).
+// record; else the file's modification time. dated says whether its rows
+// may be reused: a job record is needed, and a scrub's answers only from a
+// job of ours (an imported DNC result's date is its file's, which says
+// nothing of when it was scrubbed).
 func (f *fileMeta) date() (int64, bool) {
+	dated := f.hasRecord && !(f.meta.Kind == jobs.KindDNC && strings.HasPrefix(f.meta.JobID, importedPrefix))
 	switch {
 	case !f.meta.CompletedAt.IsZero():
-		return f.meta.CompletedAt.Unix(), f.hasRecord
+		return f.meta.CompletedAt.Unix(), dated
 	case !f.meta.CreatedAt.IsZero():
-		return f.meta.CreatedAt.Unix(), f.hasRecord
+		return f.meta.CreatedAt.Unix(), dated
 	}
 	return f.mtime / 1e9, false
 }
+
+// importedPrefix starts the job id of a result imported from elsewhere.
+const importedPrefix = "imp_"
 
 // errUnreadable marks a file that is not a result the index can read (no
 // header): it is noted, not indexed.

@@ -377,6 +377,9 @@ func TestScrubbed(t *testing.T) {
 	l.put("unknown.csv", "phone,phone_normalized,dnc,litigator,status\r\n2145550103,2145550103,?,false,ok\r\n",
 		dncMeta("dnc_unk", now.Add(-time.Hour)))
 	l.put("copied.csv", dncCSV, library.Meta{})
+	// Imported from elsewhere: its date is its file's, not its scrub's.
+	l.put("imported.csv", "phone,phone_normalized,dnc,litigator,status\r\n7135550100,7135550100,false,false,ok\r\n",
+		dncMeta("imp_0123456789ab", now.Add(-time.Hour)))
 	l.sync()
 	keys := []uint64{phone.Key("5125550101"), phone.Key("5125550102"), phone.Key("2145550103"), phone.Key("7135550100")}
 	got, err := l.x.Scrubbed(context.Background(), keys, now.Add(-31*24*time.Hour))

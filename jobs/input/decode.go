@@ -166,11 +166,21 @@ func utf16Units(head []byte, whole bool) string {
 		}
 		return lines
 	}
+	le, be := breaks(false), breaks(true)
+	return utf16Order(le, be, whole)
+}
+
+// utf16Order picks the byte order that reads as text with more line breaks
+// than the other: at least two, or one when the head is the whole file (le
+// and be are the counts of utf16Units's breaks, -1 for not text). It stands
+// apart to keep utf16Units under the complexity limit without touching the
+// code before its loops: moving that code shifted the loops and measured
+// 10% slower.
+func utf16Order(le, be int, whole bool) string {
 	need := 2
 	if whole {
 		need = 1
 	}
-	le, be := breaks(false), breaks(true)
 	switch {
 	case le >= need && le > be:
 		return EncUTF16LE

@@ -41,28 +41,12 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 		Blanks:     make([]int, len(r.Headers())),
 		Sample:     [][]string{},
 	}
-	sampleRows := opts.SampleRows
-	if sampleRows == 0 {
-		sampleRows = DefaultSampleRows
-	}
-	if w := len(r.Headers()); sampleRows > 1 && sampleRows*w > maxSampleCells {
-		sampleRows = max(1, maxSampleCells/w)
-	}
+	sampleRows := sampleRowLimit(opts.SampleRows, len(r.Headers()))
 	headers := r.Headers()
 	nameIdx, names := columnsFor(headers, opts.NameColumns, guessNameColumns)
 	keyIdx, keys := columnsFor(headers, opts.KeyColumns, func([]string) []int { return allColumns(len(headers)) })
 	ins.NameColumns, ins.KeyColumns = names, keys
-	var warns []Warning
-	for _, set := range []struct {
-		asked []string
-		what  string
-	}{{opts.NameColumns, "name"}, {opts.KeyColumns, "duplicate key"}} {
-		for _, h := range set.asked {
-			if indexOf(headers, h) < 0 {
-				warns = append(warns, Warning{Column: h, Message: fmt.Sprintf("%s column not in the file: ignored", set.what)})
-			}
-		}
-	}
+	warns := missingColumnWarnings(headers, opts)
 	zipCol := make([]bool, len(headers))
 	for i, h := range headers {
 		zipCol[i] = isZipHeader(h)
@@ -128,44 +112,23 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	w.finish()
 	ins.EntityRows = w.entityRows
 	ins.DuplicateRows = w.seen.dups
-	dupLine := w.seen.firstLine
 	ins.BlankRows = r.blankRows
 	ins.RaggedRows = r.ragged
 	ins.Encoding = r.Encoding()
 	if ins.Rows == 0 {
-		if r.beyond > 0 {
-			return nil, &FileError{Path: path, Line: ins.HeaderLine, Msg: fmt.Sprintf("no data rows: %s values only beyond the header's %d columns (is the header on another line?)", plural(r.beyond, "row has", "rows have"), r.width)}
-		}
-		return nil, &FileError{Path: path, Line: ins.HeaderLine, Msg: "no data rows: the file has a header and nothing else"}
+		return nil, noRowsError(path, ins, r)
 	}
 	warns = append(warns, r.Warnings()...)
-	if w.capLine > 0 {
-		warns = append(warns, Warning{Line: w.capLine,
-			Message: fmt.Sprintf("duplicates are counted among the first %s rows only, to keep memory bounded", thousands(maxKeyedRows))})
-	}
-	if ins.DuplicateRows > 0 {
-		warns = append(warns, Warning{Line: dupLine, Count: ins.DuplicateRows,
-			Message: fmt.Sprintf("%s the same %s as an earlier row (billed again if sent)", plural(ins.DuplicateRows, "row has", "rows have"), keyWords(opts.KeyColumns == nil, ins.KeyColumns))})
-	}
-	for i, n := range shortZipCols {
-		if n > 0 {
-			warns = append(warns, Warning{Line: shortZipLine[i], Column: headers[i], Count: n,
-				Message: fmt.Sprintf("%s 4 digits: Excel dropped a leading zero (1234 should be 01234)", plural(n, "zip has", "zips have"))})
-		}
-	}
-	for i, n := range sciCols {
-		if n > 0 {
-			warns = append(warns, Warning{Line: sciLine[i], Column: headers[i], Count: n,
-				Message: fmt.Sprintf("%s in scientific notation (like 1.23E+10): Excel damaged these numbers and the digits are lost", plural(n, "value is", "values are"))})
-		}
-	}
+	warns = append(warns, duplicateWarnings(ins, opts, w)...)
+	warns = append(warns, columnWarnings(headers, shortZipCols, shortZipLine, func(n int) string {
+		return plural(n, "zip has", "zips have") + " 4 digits: Excel dropped a leading zero (1234 should be 01234)"
+	})...)
+	warns = append(warns, columnWarnings(headers, sciCols, sciLine, func(n int) string {
+		return plural(n, "value is", "values are") + " in scientific notation (like 1.23E+10): Excel damaged these numbers and the digits are lost"
+	})...)
 	ins.TooLarge = ins.Size > uploadLimit
 	if ins.TooLarge {
-		advice := "split it"
-		if ins.Encoding == EncUTF16LE || ins.Encoding == EncUTF16BE {
-			advice = "converted to UTF-8 it will be about half as large"
-		}
-		warns = append(warns, Warning{Message: fmt.Sprintf("the file is %.1f MB; the upload limit is 50 MB: %s", float64(ins.Size)/(1<<20), advice)})
+		warns = append(warns, tooLargeWarning(ins))
 	}
 	ins.ConversionReasons = conversionReasons(ins, r)
 	ins.NeedsConversion = len(ins.ConversionReasons) > 0
@@ -175,6 +138,83 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	})
 	ins.Warnings = warns
 	return ins, nil
+}
+
+// The helpers below hold Inspect's setup and its report, so that Inspect
+// itself is the read loop (the hot path) and what frames it.
+
+// sampleRowLimit is how many rows Inspection.Sample keeps: asked (0 for the
+// default), fewer for a file so wide that they would pass maxSampleCells.
+func sampleRowLimit(asked, width int) int {
+	n := asked
+	if n == 0 {
+		n = DefaultSampleRows
+	}
+	if n > 1 && n*width > maxSampleCells {
+		n = max(1, maxSampleCells/width)
+	}
+	return n
+}
+
+// missingColumnWarnings names the name and duplicate-key columns asked for
+// that the file does not have.
+func missingColumnWarnings(headers []string, opts Options) []Warning {
+	var warns []Warning
+	for _, set := range []struct {
+		asked []string
+		what  string
+	}{{opts.NameColumns, "name"}, {opts.KeyColumns, "duplicate key"}} {
+		for _, h := range set.asked {
+			if indexOf(headers, h) < 0 {
+				warns = append(warns, Warning{Column: h, Message: fmt.Sprintf("%s column not in the file: ignored", set.what)})
+			}
+		}
+	}
+	return warns
+}
+
+// noRowsError says why a file with a header has no data rows.
+func noRowsError(path string, ins *Inspection, r *Reader) error {
+	if r.beyond > 0 {
+		return &FileError{Path: path, Line: ins.HeaderLine, Msg: fmt.Sprintf("no data rows: %s values only beyond the header's %d columns (is the header on another line?)", plural(r.beyond, "row has", "rows have"), r.width)}
+	}
+	return &FileError{Path: path, Line: ins.HeaderLine, Msg: "no data rows: the file has a header and nothing else"}
+}
+
+// duplicateWarnings reports the duplicate rows the worker found, and where
+// it stopped counting them.
+func duplicateWarnings(ins *Inspection, opts Options, w *rowWorker) []Warning {
+	var warns []Warning
+	if w.capLine > 0 {
+		warns = append(warns, Warning{Line: w.capLine,
+			Message: fmt.Sprintf("duplicates are counted among the first %s rows only, to keep memory bounded", thousands(maxKeyedRows))})
+	}
+	if ins.DuplicateRows > 0 {
+		warns = append(warns, Warning{Line: w.seen.firstLine, Count: ins.DuplicateRows,
+			Message: fmt.Sprintf("%s the same %s as an earlier row (billed again if sent)", plural(ins.DuplicateRows, "row has", "rows have"), keyWords(opts.KeyColumns == nil, ins.KeyColumns))})
+	}
+	return warns
+}
+
+// columnWarnings reports a kind of damage counted per column while reading:
+// count and first line of each column, say the words for a count.
+func columnWarnings(headers []string, count, line []int, say func(n int) string) []Warning {
+	var warns []Warning
+	for i, n := range count {
+		if n > 0 {
+			warns = append(warns, Warning{Line: line[i], Column: headers[i], Count: n, Message: say(n)})
+		}
+	}
+	return warns
+}
+
+// tooLargeWarning says the file is over the upload limit and what to do.
+func tooLargeWarning(ins *Inspection) Warning {
+	advice := "split it"
+	if ins.Encoding == EncUTF16LE || ins.Encoding == EncUTF16BE {
+		advice = "converted to UTF-8 it will be about half as large"
+	}
+	return Warning{Message: fmt.Sprintf("the file is %.1f MB; the upload limit is 50 MB: %s", float64(ins.Size)/(1<<20), advice)}
 }
 
 func lineOrLast(line int) int {

@@ -62,8 +62,8 @@
 // for the whole rule, and what a file without a state column means).
 //
 // A Tally counts how each value of each flag, match status and type column
-// was read over a whole file ("LITIGATOR: Y → flagged 12, N → clean 300,
-// ? → unknown 4").
+// was read over a whole file ("LITIGATOR: Y -> flagged 12, N -> clean 300,
+// ? -> unknown 4").
 //
 // # Rows and filters
 //

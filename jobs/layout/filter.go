@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
-// Filter is a quick filter of a result's rows or phones.
+// The quick filters are the domain's words (jobs.QuickFilter); here are
+// their rules.
 //
 // "matched" is a row filter: it keeps the rows whose match status says the
 // person was found (an unknown status is not kept). The others are phone
@@ -18,60 +20,21 @@ import (
 //     name such as "Mobile 2");
 //   - "not-dnc": every DNC flag reported for the phone (federal, state,
 //     internal, combined) is clean, and at least the federal one (or a
-//     combined verdict) is reported: unknown is not clean;
+//     combined verdict) is reported: unknown is not clean, and neither is
+//     an answer from a scrub older than 31 days;
 //   - "not-litigator": its litigator flag (or a combined verdict) is clean;
 //   - "callable": the phone may be called (Callability): a valid number,
 //     clean on every list the call depends on.
 //
 // Row-level flags (a "Litigator" column that names no phone) are flags of
 // every phone of the row, so phone filters read them phone by phone.
-type Filter string
-
-const (
-	FilterMatched      Filter = "matched"
-	FilterMobile       Filter = "mobile"
-	FilterNotDNC       Filter = "not-dnc"
-	FilterNotLitigator Filter = "not-litigator"
-	FilterCallable     Filter = "callable"
-)
-
-// Filters are every quick filter, in the order a screen shows them.
-var Filters = []Filter{FilterMatched, FilterMobile, FilterNotDNC, FilterNotLitigator, FilterCallable}
 
 // PhoneLevel reports whether the filter keeps phones (rather than rows).
-func (f Filter) PhoneLevel() bool { return f != FilterMatched }
-
-// ParseFilters reads a comma-separated list of filter names ("matched,
-// mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".
-func ParseFilters(s string) ([]Filter, error) {
-	var out []Filter
-	for _, p := range strings.Split(s, ",") {
-		p = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-")
-		if p == "" {
-			continue
-		}
-		f := Filter(p)
-		if !slices.Contains(Filters, f) {
-			return nil, fmt.Errorf("layout: unknown filter %q (want %s)", p, filterNames())
-		}
-		if !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out, nil
-}
-
-func filterNames() string {
-	s := make([]string, len(Filters))
-	for i, f := range Filters {
-		s[i] = string(f)
-	}
-	return strings.Join(s, ", ")
-}
+func PhoneLevel(f jobs.QuickFilter) bool { return f != jobs.QuickMatched }
 
 // CannotFilterError says why a filter cannot apply to a layout.
 type CannotFilterError struct {
-	Filter Filter
+	Filter jobs.QuickFilter
 	Why    string
 }
 
@@ -82,7 +45,7 @@ func (e *CannotFilterError) Error() string {
 // Check tells whether the filters can apply to rows of this layout read with
 // join (nil: the file's own flags only). A filter that cannot apply is an
 // error saying why (every such filter, joined), never a silently empty view.
-func (l *Layout) Check(join *FlagIndex, fs ...Filter) error {
+func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 	reports := l.Reports
 	if join != nil {
 		reports |= join.Reports()
@@ -97,17 +60,17 @@ func (l *Layout) Check(join *FlagIndex, fs ...Filter) error {
 	for _, f := range fs {
 		why := ""
 		switch {
-		case !slices.Contains(Filters, f):
+		case !slices.Contains(jobs.QuickFilters, f):
 			why = "no such filter"
-		case f == FilterMatched && l.Match < 0:
+		case f == jobs.QuickMatched && l.Match < 0:
 			why = "the result has no match status column"
-		case f.PhoneLevel() && len(l.Slots) == 0:
+		case PhoneLevel(f) && len(l.Slots) == 0:
 			why = "the result has no phone column"
-		case f == FilterMobile && !typed:
+		case f == jobs.QuickMobile && !typed:
 			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
-		case (f == FilterNotDNC || f == FilterCallable) && !reports.Has(Federal) && !reports.Has(Combined):
+		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && !reports.Has(Federal) && !reports.Has(Combined):
 			why = "the result has no DNC flags: scrub its phones first"
-		case (f == FilterNotLitigator || f == FilterCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
+		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
 			why = "the result has no litigator flag: scrub its phones first"
 		}
 		if why != "" {
@@ -119,20 +82,20 @@ func (l *Layout) Check(join *FlagIndex, fs ...Filter) error {
 
 const (
 	dncBlocks = BlockFederal | BlockState | BlockInternal | BlockCombined | BlockUnknownDNC | BlockUnknownState |
-		BlockUnknownInternal
+		BlockUnknownInternal | BlockStale
 	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator
 )
 
 // Passes reports whether a phone passes a phone filter.
-func (f Filter) Passes(p *Phone) bool {
+func Passes(f jobs.QuickFilter, p *Phone) bool {
 	switch f {
-	case FilterMobile:
+	case jobs.QuickMobile:
 		return p.Type == Mobile
-	case FilterNotDNC:
+	case jobs.QuickNotDNC:
 		return p.Block&dncBlocks == 0
-	case FilterNotLitigator:
+	case jobs.QuickNotLitigator:
 		return p.Block&litigatorBlocks == 0
-	case FilterCallable:
+	case jobs.QuickCallable:
 		return p.Block == 0
 	}
 	return true
@@ -142,10 +105,10 @@ func (f Filter) Passes(p *Phone) bool {
 // the phone filters drop the phones that fail them from row.Phones. It
 // reports whether the row is kept (a row left with no phone is not, when a
 // phone filter is given).
-func Keep(row *Row, fs []Filter) bool {
+func Keep(row *Row, fs []jobs.QuickFilter) bool {
 	phones := false
 	for _, f := range fs {
-		if f == FilterMatched {
+		if f == jobs.QuickMatched {
 			if row.Match != Matched {
 				return false
 			}
@@ -160,7 +123,7 @@ func Keep(row *Row, fs []Filter) bool {
 	for i := range row.Phones {
 		ok := true
 		for _, f := range fs {
-			if f.PhoneLevel() && !f.Passes(&row.Phones[i]) {
+			if PhoneLevel(f) && !Passes(f, &row.Phones[i]) {
 				ok = false
 				break
 			}

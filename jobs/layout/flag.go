@@ -221,6 +221,7 @@ const (
 	BlockUnknownLitigator                   // whether it is on the litigator list is not known
 	BlockUnknownState                       // a state list was checked, its answer is not known
 	BlockUnknownInternal                    // the caller's list was checked, its answer is not known
+	BlockStale                              // the scrub that answered is older than the registry data may be used (31 days)
 )
 
 var blockWords = []struct {
@@ -233,6 +234,7 @@ var blockWords = []struct {
 	{BlockLitigator, "litigator"},
 	{BlockInternal, "internal DNC"},
 	{BlockCombined, "DNC or litigator"},
+	{BlockStale, "scrub over 31 days old"},
 	{BlockUnknownDNC, "DNC unknown"},
 	{BlockUnknownLitigator, "litigator unknown"},
 	{BlockUnknownState, "state DNC unknown"},
@@ -252,6 +254,18 @@ func (b Block) String() string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Primary is the first reason, in words, in the order String lists them
+// ("invalid number" before "federal DNC"…): one reason a phone is counted
+// under. "callable" for none.
+func (b Block) Primary() string {
+	for _, x := range blockWords {
+		if b&x.b != 0 {
+			return x.w
+		}
+	}
+	return "callable"
 }
 
 // Unknown reports whether some flag the call depends on is not known.

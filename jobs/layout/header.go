@@ -184,24 +184,7 @@ func (h *header) any(cs ...class) bool {
 func readHeader(raw string) header {
 	h := header{raw: raw, idx: -1, line: -1}
 	s := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
-	// "Input Data: First Name": a prefix before a colon marks input columns.
-	if i := strings.IndexByte(s, ':'); i > 0 {
-		in, ok := false, true
-		for _, w := range splitWords(s[:i]) {
-			switch w {
-			case "input", "original", "orig", "uploaded", "your":
-				in = true
-			case "data", "field", "fields", "column":
-			default:
-				ok = false
-			}
-		}
-		in = in && ok
-		if in {
-			h.input = true
-			s = s[i+1:]
-		}
-	}
+	s, h.input = cutInputPrefix(s)
 	raws := splitWords(s)
 	if len(raws) > 0 && raws[0] == "result" && len(raws) > 1 {
 		h.result = true
@@ -267,6 +250,30 @@ func readHeader(raw string) header {
 		h.group = "" // the first owner is the row's main person
 	}
 	return h
+}
+
+// cutInputPrefix reads "Input Data: First Name": a prefix before a colon,
+// made only of words such as input, original, data and field, marks the
+// person's own column. It returns the name after the prefix, or s as it is.
+func cutInputPrefix(s string) (string, bool) {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return s, false
+	}
+	in, ok := false, true
+	for _, w := range splitWords(s[:i]) {
+		switch w {
+		case "input", "original", "orig", "uploaded", "your":
+			in = true
+		case "data", "field", "fields", "column":
+		default:
+			ok = false
+		}
+	}
+	if in && ok {
+		return s[i+1:], true
+	}
+	return s, false
 }
 
 func canonicalGroup(w string) string {

@@ -15,10 +15,21 @@ type Source struct {
 // (scrub-from-trace). When several results have a number, the newest
 // (by Source.Date, then the one added last) wins whole; within one result,
 // rows of the same number are merged (flagged wins).
+//
+// The index also carries what applies to every phone read with it: the
+// company's own do-not-call list (SetInternal) and the dates of the scrubs
+// (SetDates), which make an answer older than the registry data may be
+// used stale. An index with no DNC result does only that.
 type FlagIndex struct {
 	m       map[uint64]joinEntry
 	sources []Source
 	reports Kinds
+
+	internal   map[uint64]struct{}
+	internalOn bool
+	own        time.Time // when the file's own flags were scrubbed
+	now        time.Time // zero: no scrub is judged stale
+	maxAge     time.Duration
 }
 
 type joinEntry struct {
@@ -82,14 +93,55 @@ func (x *FlagIndex) Lookup(key uint64) (Flags, Source, bool) {
 // registries and the litigator list.
 var notFound = Flags{Has: Kinds(0).with(Federal).with(Litigator)}
 
-func (x *FlagIndex) flagsOf(key uint64) Flags {
+// MaxScrubAge is how old a registry answer may be when a call is made from
+// it: 31 days (16 CFR 310.4(b)(3)(iv)).
+const MaxScrubAge = 31 * 24 * time.Hour
+
+// SetInternal applies the company's own do-not-call list to every phone
+// read with the index: flagged when the list has the number, clean when it
+// does not (the list is the company's own: it is never unknown).
+func (x *FlagIndex) SetInternal(keys map[uint64]struct{}) {
+	x.internal, x.internalOn = keys, true
+	x.reports = x.reports.with(Internal)
+}
+
+// SetDates says when the file's own flags were scrubbed (own; zero when it
+// has none) and judges answers older than maxAge at now stale: such a phone
+// is not callable (BlockStale) until it is scrubbed again.
+func (x *FlagIndex) SetDates(own, now time.Time, maxAge time.Duration) {
+	x.own, x.now, x.maxAge = own, now, maxAge
+}
+
+// apply gives a phone's flags read with the index, and when the scrub that
+// answered for it was made. own says the file itself answers for it.
+func (x *FlagIndex) apply(key uint64, f Flags, own bool) (Flags, time.Time) {
+	var date time.Time
+	if own {
+		date = x.own
+	}
 	if key == 0 {
-		return Flags{}
+		return f, date
 	}
-	if e, ok := x.m[key]; ok {
-		return e.flags
+	if len(x.sources) > 0 {
+		if e, ok := x.m[key]; ok {
+			f, date = f.Override(e.flags), x.sources[e.src].Date
+		} else {
+			f = f.Override(notFound)
+		}
 	}
-	return notFound
+	if x.internalOn {
+		if _, on := x.internal[key]; on {
+			f.Set(Internal, Flagged)
+		} else {
+			f.Set(Internal, Clean)
+		}
+	}
+	return f, date
+}
+
+// stale reports whether an answer scrubbed at date is too old to call on.
+func (x *FlagIndex) stale(date time.Time) bool {
+	return !x.now.IsZero() && !date.IsZero() && x.now.Sub(date) > x.maxAge
 }
 
 // Reports are the lists the index's results answer.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -33,7 +34,7 @@ func TestJoinTraceWithDNCResults(t *testing.T) {
 	tr, rows, _ := detectFixture(t, "tracerfy.csv", Options{})
 	for _, dnc := range []string{"skipdesk_dnc.csv", "dnc_vendor_yn.csv", "dnc_vendor_codes.csv", "invented_scrub.csv"} {
 		x := indexOf(t, dnc)
-		if err := tr.Check(x, FilterCallable, FilterNotDNC, FilterNotLitigator); err != nil {
+		if err := tr.Check(x, jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator); err != nil {
 			t.Errorf("%s: %v", dnc, err)
 		}
 		rd := tr.NewReader(x)
@@ -161,10 +162,10 @@ func TestTallyAndSummary(t *testing.T) {
 		lines = append(lines, r.String())
 	}
 	want := []string{
-		"LINE_TYPE: Wireless → mobile 4, Landline → landline 2, VoIP → voip 1, Unknown → unknown 1",
-		"DNC_FEDERAL: Y → flagged 1, N → clean 6, ? → unknown 1",
-		"DNC_STATE: Y → flagged 1, N → clean 6, (blank) → unknown 1",
-		"LITIGATOR: Y → flagged 1, N → clean 6, ? → unknown 1",
+		"LINE_TYPE: Wireless -> mobile 4, Landline -> landline 2, VoIP -> voip 1, Unknown -> unknown 1",
+		"DNC_FEDERAL: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
+		"DNC_STATE: Y -> flagged 1, N -> clean 6, (blank) -> unknown 1",
+		"LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("readings:\n %s\nwant\n %s", strings.Join(lines, "\n "), strings.Join(want, "\n "))
@@ -174,7 +175,7 @@ func TestTallyAndSummary(t *testing.T) {
 	}
 	text := s.Text()
 	for _, w := range []string{"DNC scrub result, 8 rows", `Phone: "PHONE"; type "LINE_TYPE"; flags "DNC_FEDERAL" federal DNC`,
-		"LITIGATOR: Y → flagged 1"} {
+		"LITIGATOR: Y -> flagged 1"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
@@ -224,10 +225,7 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean))
 	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean))
 	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean))
-	var got []string
-	for _, p := range readAll(t, l, rows[2:3], x)[0] {
-		got = append(got, p)
-	}
+	got := readAll(t, l, rows[2:3], x)[0]
 	want := []string{
 		"(512) 555-0104 mobile DNC unknown", "(512) 555-0105 mobile callable",
 		"(512) 555-0106 landline DNC unknown, litigator unknown", // in no DNC result
@@ -236,5 +234,80 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("joined:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+}
+
+// The company's own list applies to every phone, with or without a DNC
+// result: a number on it is never callable, never "not DNC".
+func TestInternalList(t *testing.T) {
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	x := NewFlagIndex()
+	x.SetInternal(map[uint64]struct{}{phone.Key("5125550101"): {}})
+	if err := l.Check(x, jobs.QuickCallable, jobs.QuickNotDNC); err != nil {
+		t.Fatal(err)
+	}
+	rd := l.NewReader(x)
+	var row Row
+	rd.Read(rows[0], &row)
+	if p := row.Phones[0]; p.Callable() || p.Block != BlockInternal || Passes(jobs.QuickNotDNC, &p) || p.Flags.Of(Internal) != Flagged {
+		t.Errorf("a number on the internal list: %s", p.Block)
+	}
+	// The others keep the file's own answers, and are clean on the list.
+	if p := row.Phones[1]; p.Block != BlockFederal || p.Flags.Of(Internal) != Clean {
+		t.Errorf("a number not on the list: %s", p.Block)
+	}
+	rd.Read(rows[2], &row)
+	if p := row.Phones[0]; !p.Callable() {
+		t.Errorf("a clean number not on the list: %s", p.Block)
+	}
+
+	// With DNC results joined as well.
+	tr, trows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	j := indexOf(t, "dnc_vendor_yn.csv")
+	j.SetInternal(map[uint64]struct{}{phone.Key("5125550101"): {}})
+	tr.NewReader(j).Read(trows[0], &row)
+	if p := row.Phones[0]; p.Callable() || p.Block&BlockInternal == 0 {
+		t.Errorf("joined, on the internal list: %s", p.Block)
+	}
+}
+
+// A phone's answer carries the date of its scrub; one older than 31 days
+// is stale, and stale is never callable nor "not DNC".
+func TestScrubDates(t *testing.T) {
+	tr, trows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	x := indexOf(t, "dnc_vendor_yn.csv") // scrubbed 2025-05-01
+	scrubbed := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	var row Row
+	for _, c := range []struct {
+		now   time.Time
+		stale bool
+	}{
+		{scrubbed.AddDate(0, 0, 31), false},
+		{scrubbed.AddDate(0, 0, 31).Add(time.Minute), true},
+	} {
+		x.SetDates(time.Time{}, c.now, MaxScrubAge)
+		tr.NewReader(x).Read(trows[0], &row)
+		p := row.Phones[0]
+		if !p.Scrubbed.Equal(scrubbed) {
+			t.Fatalf("scrubbed %v, want %v", p.Scrubbed, scrubbed)
+		}
+		if c.stale != (p.Block == BlockStale) || c.stale == p.Callable() || c.stale == Passes(jobs.QuickNotDNC, &p) {
+			t.Errorf("at %v: %s", c.now, p.Block)
+		}
+		if c.stale && p.Block.String() != "scrub over 31 days old" {
+			t.Errorf("words: %s", p.Block)
+		}
+	}
+	// A phone the results never answered has no scrub date.
+	if p := row.Phones[2]; !p.Scrubbed.IsZero() || p.Block&BlockStale != 0 {
+		t.Errorf("a phone no scrub answered: %v %s", p.Scrubbed, p.Block)
+	}
+	// The file's own flags take the file's date.
+	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
+	own := NewFlagIndex()
+	own.SetDates(scrubbed, scrubbed.AddDate(0, 2, 0), MaxScrubAge)
+	l.NewReader(own).Read(rows[2], &row)
+	if p := row.Phones[0]; !p.Scrubbed.Equal(scrubbed) || p.Block != BlockStale {
+		t.Errorf("own flags: %v %s", p.Scrubbed, p.Block)
 	}
 }

@@ -8,15 +8,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
-// FileKind is what a result file is.
+// FileKind is what a file is: the result of a kind of job, or a list.
 type FileKind string
 
 const (
-	KindTrace   FileKind = "trace" // a skip-trace result: people and their phones
-	KindDNC     FileKind = "dnc"   // a DNC scrub result: one number a row and its flags
-	KindInput   FileKind = "input" // a list of owners, before tracing
+	KindTrace            = FileKind(jobs.KindTrace) // a skip-trace result: people and their phones
+	KindDNC              = FileKind(jobs.KindDNC)   // a DNC scrub result: one number a row and its flags
+	KindInput   FileKind = "input"                  // a list of owners, before tracing
 	KindUnknown FileKind = ""
 )
 
@@ -275,45 +277,17 @@ func inputColumns(headers []string, hs []header, upload []string) []bool {
 	return in
 }
 
-// classify decides a column's role from its header and sample values.
+// classify decides a column's role from its header and sample values. The
+// cases are tried in order (a flag word wins over a phone word, a name word
+// over an address word); the longer ones are the helpers below.
 func classify(i int, h *header, vals []string) (Column, *Question) {
 	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
 	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
 	switch {
 	case h.any(cDNC, cLitigator, cCallable) && !nameish && !h.is(cType):
-		if h.is(cNotFlag) {
-			return detailOrOther(c, h), nil
-		}
-		c.Role = RoleFlag
-		switch {
-		case h.is(cCallable):
-			c.Kind, c.Inverted = Combined, true
-		case h.is(cDNC) && h.is(cLitigator):
-			c.Kind = Combined
-		case h.is(cLitigator):
-			c.Kind = Litigator
-		case h.is(cState):
-			c.Kind = State
-		case h.is(cInternal):
-			c.Kind = Internal
-		default:
-			c.Kind = Federal
-		}
-		if h.is(cNot) {
-			c.Inverted = !c.Inverted
-		}
-		c.Convention = convention(c.Kind, vals, h.is(cCode))
-		if c.Convention == ConvCodes {
-			c.Kind = Combined // a service's code is its verdict over every list it checked
-		}
-		return c, flagQuestion(&c, vals)
+		return listFlagColumn(c, h, vals)
 	case h.any(cValid, cInvalid) && !nameish && !h.is(cNotFlag):
-		c.Role, c.Kind, c.Inverted = RoleFlag, Number, h.is(cValid)
-		if h.is(cNot) {
-			c.Inverted = !c.Inverted
-		}
-		c.Convention = ConvFlag
-		return c, flagQuestion(&c, vals)
+		return numberFlagColumn(c, h, vals)
 	case h.is(cType) && !h.any(cEmail, cFirst, cLast, cName):
 		if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
 			c.Role = RolePhoneType
@@ -326,74 +300,16 @@ func classify(i int, h *header, vals []string) (Column, *Question) {
 			return c, nil
 		}
 	case h.is(cCode) && !nameish && !h.any(cPhone, cTypeWord, cNotFlag):
-		// "status", "result": the values tell what it is.
-		switch {
-		case len(vals) > 0 && share(vals, func(v string) bool { _, ok := codeIndex[fold(v)]; return ok }) >= 0.8 &&
-			!yesNoOnly(vals):
-			c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvCodes
-			return c, flagQuestion(&c, vals)
-		case len(vals) > 0 && share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.8 &&
-			someWord(vals, matchedWords, notMatchedWords):
-			c.Role = RoleMatch
-			return c, nil
-		case len(vals) > 0 && share(vals, func(v string) bool { f := fold(v); return validWords[f] || invalidWords[f] }) >= 0.8:
-			c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvFlag
-			return c, nil
-		}
-		return c, nil
+		return codeColumn(c, vals)
 	case h.is(cEmail):
-		if !h.any(cType, cValid, cInvalid, cNotFlag) && share(vals, func(v string) bool { return strings.Contains(v, "@") }) >= 0.5 {
-			c.Role = RoleEmail
-		}
-		return c, nil
+		return emailColumn(c, h, vals), nil
 	case h.any(cPhone, cTypeWord) && !nameish:
-		if h.is(cNotFlag) {
-			return detailOrOther(c, h), nil
-		}
-		explicit := h.is(cPhone) || h.idx >= 0
-		if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
-			c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
-			return c, nil
-		}
-		if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
-			return c, &Question{Topic: "phone", Columns: []string{h.raw},
-				Message: fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)}
-		}
-		return detailOrOther(c, h), nil
+		return phoneColumn(c, h, vals)
 	case h.any(cFirst, cLast, cName) && !h.any(cMiddle, cStreet, cCity, cZip, cAddress) && h.unknowns == 0:
-		switch {
-		case h.is(cFirst):
-			c.Role = RoleFirstName
-		case h.is(cLast):
-			c.Role = RoleLastName
-		default:
-			c.Role = RoleFullName
-		}
+		c.Role = nameRole(h)
 		return c, nil
 	case h.any(cStreet, cAddress, cCity, cZip, cState) && h.unknowns == 0 && !h.is(cNotFlag):
-		c.Place = "property"
-		if h.is(cMailing) || h.is(cGroup) && !h.is(cProperty) {
-			c.Place = "mailing" // "owner_address_city": where the owner gets mail
-		}
-		c.Group = ""
-		switch {
-		case h.is(cCity):
-			c.Role = RoleCity
-		case h.is(cZip):
-			if h.line == 4 {
-				return c, nil
-			}
-			c.Role = RoleZip
-		case h.is(cState):
-			c.Role = RoleState
-		case h.is(cFull):
-			c.Role = RoleAddress
-		case h.line >= 2:
-			c.Role = RoleStreet2
-		default:
-			c.Role = RoleStreet
-		}
-		return c, nil
+		return addressColumn(c, h), nil
 	case h.is(cEntity):
 		if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
 			c.Role = RoleEntity
@@ -401,6 +317,138 @@ func classify(i int, h *header, vals []string) (Column, *Question) {
 		return c, nil
 	}
 	return detailOrOther(c, h), nil
+}
+
+// listFlagColumn is a column named for a list (DNC, state DNC, litigator,
+// internal) or for the verdict over them ("Callable"): which list, whether
+// "yes" means clean, and how its values are written. A column about the
+// flag rather than the flag itself ("DNC date", "litigator score") is a
+// phone's detail or nothing.
+func listFlagColumn(c Column, h *header, vals []string) (Column, *Question) {
+	if h.is(cNotFlag) {
+		return detailOrOther(c, h), nil
+	}
+	c.Role = RoleFlag
+	switch {
+	case h.is(cCallable):
+		c.Kind, c.Inverted = Combined, true
+	case h.is(cDNC) && h.is(cLitigator):
+		c.Kind = Combined
+	case h.is(cLitigator):
+		c.Kind = Litigator
+	case h.is(cState):
+		c.Kind = State
+	case h.is(cInternal):
+		c.Kind = Internal
+	default:
+		c.Kind = Federal
+	}
+	if h.is(cNot) {
+		c.Inverted = !c.Inverted
+	}
+	c.Convention = convention(c.Kind, vals, h.is(cCode))
+	if c.Convention == ConvCodes {
+		c.Kind = Combined // a service's code is its verdict over every list it checked
+	}
+	return c, flagQuestion(&c, vals)
+}
+
+// numberFlagColumn is a column saying whether the number is valid (or
+// invalid): a flag of the Number kind.
+func numberFlagColumn(c Column, h *header, vals []string) (Column, *Question) {
+	c.Role, c.Kind, c.Inverted = RoleFlag, Number, h.is(cValid)
+	if h.is(cNot) {
+		c.Inverted = !c.Inverted
+	}
+	c.Convention = ConvFlag
+	return c, flagQuestion(&c, vals)
+}
+
+// emailColumn is an e-mail address column when its values hold an @, and
+// not a column about the address (its type, whether it is valid).
+func emailColumn(c Column, h *header, vals []string) Column {
+	if !h.any(cType, cValid, cInvalid, cNotFlag) && share(vals, func(v string) bool { return strings.Contains(v, "@") }) >= 0.5 {
+		c.Role = RoleEmail
+	}
+	return c
+}
+
+// nameRole is the role of a column named for a person's name.
+func nameRole(h *header) Role {
+	switch {
+	case h.is(cFirst):
+		return RoleFirstName
+	case h.is(cLast):
+		return RoleLastName
+	}
+	return RoleFullName
+}
+
+// codeColumn is a "status" or "result" column: the values tell what it is
+// (a service's codes, match words, valid/invalid words), or else nothing.
+func codeColumn(c Column, vals []string) (Column, *Question) {
+	switch {
+	case len(vals) > 0 && share(vals, func(v string) bool { _, ok := codeIndex[fold(v)]; return ok }) >= 0.8 &&
+		!yesNoOnly(vals):
+		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvCodes
+		return c, flagQuestion(&c, vals)
+	case len(vals) > 0 && share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.8 &&
+		someWord(vals, matchedWords, notMatchedWords):
+		c.Role = RoleMatch
+		return c, nil
+	case len(vals) > 0 && share(vals, func(v string) bool { f := fold(v); return validWords[f] || invalidWords[f] }) >= 0.8:
+		c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvFlag
+		return c, nil
+	}
+	return c, nil
+}
+
+// phoneColumn is a column named for a phone or a kind of phone: a number
+// when its values look like phone numbers (or it has none and says it
+// holds one), else a detail of a phone or nothing, with a question when a
+// plain "phone" column holds something else.
+func phoneColumn(c Column, h *header, vals []string) (Column, *Question) {
+	if h.is(cNotFlag) {
+		return detailOrOther(c, h), nil
+	}
+	explicit := h.is(cPhone) || h.idx >= 0
+	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
+		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
+		return c, nil
+	}
+	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
+		return c, &Question{Topic: "phone", Columns: []string{h.raw},
+			Message: fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)}
+	}
+	return detailOrOther(c, h), nil
+}
+
+// addressColumn is a part of an address: the property's, or the mailing
+// address (named so, or an owner's), of the row as a whole.
+func addressColumn(c Column, h *header) Column {
+	c.Place = "property"
+	if h.is(cMailing) || h.is(cGroup) && !h.is(cProperty) {
+		c.Place = "mailing" // "owner_address_city": where the owner gets mail
+	}
+	c.Group = ""
+	switch {
+	case h.is(cCity):
+		c.Role = RoleCity
+	case h.is(cZip):
+		if h.line == 4 {
+			return c
+		}
+		c.Role = RoleZip
+	case h.is(cState):
+		c.Role = RoleState
+	case h.is(cFull):
+		c.Role = RoleAddress
+	case h.line >= 2:
+		c.Role = RoleStreet2
+	default:
+		c.Role = RoleStreet
+	}
+	return c
 }
 
 // detailOrOther is a column about one phone that is not its number, type or

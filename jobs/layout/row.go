@@ -2,6 +2,7 @@ package layout
 
 import (
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -61,6 +62,9 @@ type Phone struct {
 	Type  PhoneType
 	Flags Flags
 	Block Block // why it may not be called; 0 when it may
+	// Scrubbed is when the DNC scrub that answered for the number was
+	// made; zero when no scrub answered (see FlagIndex.SetDates).
+	Scrubbed time.Time
 }
 
 // Valid reports a valid 10-digit number.
@@ -224,6 +228,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	row.Phones = row.Phones[:0]
 	for j := range l.Slots {
 		s := &l.Slots[j]
+		own := len(s.Flags) > 0 // the file answers for this phone itself
 		num, raw := cell(rec, s.Number), ""
 		if s.Raw >= 0 {
 			raw = cell(rec, s.Raw)
@@ -253,9 +258,12 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 			p.Flags.Set(l.Columns[fc].Kind, x.flag)
 		}
 		if r.join != nil {
-			p.Flags = p.Flags.Override(r.join.flagsOf(p.Key))
+			p.Flags, p.Scrubbed = r.join.apply(p.Key, p.Flags, own)
 		}
 		p.Block = Callability(p.Key != 0, p.Flags)
+		if r.join != nil && r.join.stale(p.Scrubbed) {
+			p.Block |= BlockStale
+		}
 		row.Phones = append(row.Phones, p)
 	}
 }
@@ -266,4 +274,34 @@ func readAddress(rec []string, a AddressColumns) Address {
 		City: strings.TrimSpace(cell(rec, a.City)), State: strings.TrimSpace(cell(rec, a.State)),
 		Zip: strings.TrimSpace(cell(rec, a.Zip)), Full: strings.TrimSpace(cell(rec, a.Full)),
 	}
+}
+
+// DistinctPhones are the row's phones with each number once, in the order
+// the file first gives them: a number listed twice (a "Primary Phone" that
+// is also "Mobile 1") keeps the type either column names, every flag either
+// reading reports, and every reason either reading has not to call it.
+// Numbers that are not valid are kept as written.
+func (r *Row) DistinctPhones() []Phone {
+	out := make([]Phone, 0, len(r.Phones))
+next:
+	for _, p := range r.Phones {
+		if p.Key != 0 {
+			for i := range out {
+				if q := &out[i]; q.Key == p.Key {
+					if q.Type == "" {
+						q.Type = p.Type
+					}
+					for k := FlagKind(0); k < numKinds; k++ {
+						if p.Flags.Has.Has(k) {
+							q.Flags.Set(k, p.Flags.Of(k))
+						}
+					}
+					q.Block |= p.Block
+					continue next
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }

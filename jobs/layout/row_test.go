@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // phoneText writes a phone as "display type block".
@@ -133,14 +135,14 @@ func TestNoFixtureCallsAFlaggedPhone(t *testing.T) {
 
 func TestFilters(t *testing.T) {
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
-	if err := l.Check(nil, FilterMobile, FilterNotDNC, FilterNotLitigator, FilterCallable); err != nil {
+	if err := l.Check(nil, jobs.QuickMobile, jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable); err != nil {
 		t.Fatal(err)
 	}
-	err := l.Check(nil, FilterMatched)
+	err := l.Check(nil, jobs.QuickMatched)
 	if err == nil || !strings.Contains(err.Error(), "match status") {
 		t.Errorf("matched on PropStream: %v", err)
 	}
-	run := func(fs ...Filter) []string {
+	run := func(fs ...jobs.QuickFilter) []string {
 		rd := l.NewReader(nil)
 		var row Row
 		var out []string
@@ -158,14 +160,14 @@ func TestFilters(t *testing.T) {
 		return out
 	}
 	for _, tt := range []struct {
-		fs   []Filter
+		fs   []jobs.QuickFilter
 		want []string
 	}{
-		{[]Filter{FilterMobile}, []string{"1:0101", "2:0103", "3:0104,0105,0109", "4:0111"}},
-		{[]Filter{FilterNotDNC}, []string{"1:0101", "2:0103,0107", "3:0104,0105,0106", "4:0111"}},
-		{[]Filter{FilterNotLitigator}, []string{"1:0101,0102", "3:0104,0105,0106,0109,0110"}},
-		{[]Filter{FilterCallable}, []string{"1:0101", "3:0104,0105,0106"}},
-		{[]Filter{FilterCallable, FilterMobile}, []string{"1:0101", "3:0104,0105"}},
+		{[]jobs.QuickFilter{jobs.QuickMobile}, []string{"1:0101", "2:0103", "3:0104,0105,0109", "4:0111"}},
+		{[]jobs.QuickFilter{jobs.QuickNotDNC}, []string{"1:0101", "2:0103,0107", "3:0104,0105,0106", "4:0111"}},
+		{[]jobs.QuickFilter{jobs.QuickNotLitigator}, []string{"1:0101,0102", "3:0104,0105,0106,0109,0110"}},
+		{[]jobs.QuickFilter{jobs.QuickCallable}, []string{"1:0101", "3:0104,0105,0106"}},
+		{[]jobs.QuickFilter{jobs.QuickCallable, jobs.QuickMobile}, []string{"1:0101", "3:0104,0105"}},
 		{nil, []string{"1:0101,0102", "2:0103,0107,0108", "3:0104,0105,0106,0109,0110", "4:0111"}},
 	} {
 		if got := run(tt.fs...); !slices.Equal(got, tt.want) {
@@ -175,28 +177,28 @@ func TestFilters(t *testing.T) {
 
 	// Filters that cannot apply say why.
 	tr, trows, _ := detectFixture(t, "tracerfy.csv", Options{})
-	for _, f := range []Filter{FilterMatched, FilterNotDNC, FilterNotLitigator, FilterCallable} {
+	for _, f := range []jobs.QuickFilter{jobs.QuickMatched, jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable} {
 		var ce *CannotFilterError
 		if err := tr.Check(nil, f); err == nil || !errorAs(err, &ce) || ce.Filter != f {
 			t.Errorf("%s on a Tracerfy-style file: %v", f, err)
 		}
 	}
-	if err := tr.Check(nil, FilterMobile); err != nil {
+	if err := tr.Check(nil, jobs.QuickMobile); err != nil {
 		t.Errorf("mobile by column names: %v", err)
 	}
 	dm, _, _ := detectFixture(t, "skipdesk_trace.csv", Options{})
-	if err := dm.Check(nil, FilterMatched, FilterMobile); err != nil {
+	if err := dm.Check(nil, jobs.QuickMatched, jobs.QuickMobile); err != nil {
 		t.Errorf("matched and mobile on SkipDesk's trace: %v", err)
 	}
 	nt := Detect([]string{"Phone 1", "Name"}, [][]string{{"5125550101", "A"}}, Options{})
-	if err := nt.Check(nil, FilterMobile); err == nil || !strings.Contains(err.Error(), "type") {
+	if err := nt.Check(nil, jobs.QuickMobile); err == nil || !strings.Contains(err.Error(), "type") {
 		t.Errorf("mobile without types: %v", err)
 	}
 	_ = trows
-	if _, err := ParseFilters("matched, NOT_DNC,callable"); err != nil {
+	if _, err := jobs.ParseQuickFilters("matched, NOT_DNC,callable"); err != nil {
 		t.Error(err)
 	}
-	if _, err := ParseFilters("matched,cheap"); err == nil || !strings.Contains(err.Error(), "cheap") {
+	if _, err := jobs.ParseQuickFilters("matched,cheap"); err == nil || !strings.Contains(err.Error(), "cheap") {
 		t.Errorf("unknown filter: %v", err)
 	}
 }
@@ -208,11 +210,40 @@ func TestMatchedFilter(t *testing.T) {
 	kept := 0
 	for _, rec := range rows {
 		rd.Read(rec, &row)
-		if Keep(&row, []Filter{FilterMatched}) {
+		if Keep(&row, []jobs.QuickFilter{jobs.QuickMatched}) {
 			kept++
 		}
 	}
 	if kept != 3 {
 		t.Errorf("%d matched rows, want 3", kept)
+	}
+}
+
+// A number a row lists twice is one phone: the type either column names,
+// and blocked when either reading blocks it.
+func TestDistinctPhones(t *testing.T) {
+	tr, rows, _ := detectFixture(t, "tracerfy.csv", Options{})
+	var row Row
+	tr.NewReader(nil).Read(rows[0], &row)
+	var got []string
+	for _, p := range row.DistinctPhones() {
+		got = append(got, phoneText(tr, p))
+	}
+	want := []string{"(512) 555-0101 mobile DNC unknown, litigator unknown", "(512) 555-0113 mobile DNC unknown, litigator unknown",
+		"(512) 555-0102 landline DNC unknown, litigator unknown"}
+	if !slices.Equal(got, want) {
+		t.Errorf("distinct phones of row 1:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+
+	// The same number read clean once and flagged once is flagged.
+	clean := Phone{Key: 5125550101, Type: Mobile}
+	clean.Flags.Set(Federal, Clean)
+	flagged := Phone{Key: 5125550101, Block: BlockFederal}
+	flagged.Flags.Set(Federal, Flagged)
+	invalid := Phone{Raw: "555-01"}
+	r := Row{Phones: []Phone{clean, invalid, flagged, invalid}}
+	ps := r.DistinctPhones()
+	if len(ps) != 3 || ps[0].Callable() || ps[0].Flags.Of(Federal) != Flagged || ps[0].Type != Mobile || ps[1].Raw != "555-01" {
+		t.Errorf("clean and flagged readings of one number: %+v", ps)
 	}
 }

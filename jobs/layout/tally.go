@@ -165,8 +165,8 @@ func order(reads string) int {
 	return 5
 }
 
-// String is the reading on one line: "LITIGATOR: Y → flagged 12, N → clean
-// 300, ? → unknown 4".
+// String is the reading on one line: "LITIGATOR: Y -> flagged 12, N -> clean
+// 300, ? -> unknown 4".
 func (r Reading) String() string {
 	var b strings.Builder
 	b.WriteString(r.Column)
@@ -179,10 +179,10 @@ func (r Reading) String() string {
 		if val == "" {
 			val = "(blank)"
 		}
-		fmt.Fprintf(&b, " %s → %s %d", val, v.Reads, v.Count)
+		fmt.Fprintf(&b, " %s -> %s %d", val, v.Reads, v.Count)
 	}
 	if r.OtherCount > 0 {
-		fmt.Fprintf(&b, ", other values → unknown %d", r.OtherCount)
+		fmt.Fprintf(&b, ", other values -> unknown %d", r.OtherCount)
 	}
 	if len(r.Values) == 0 && r.OtherCount == 0 {
 		b.WriteString(" no rows")

@@ -101,8 +101,11 @@ var (
 	invalidWords = set("invalid", "malformed", "bad", "bad number", "disconnected", "inactive", "not valid",
 		"not in service", "wrong number")
 	validWords = set("valid", "active", "connected", "in service", "ok", "good")
-	marks      = set("x", "✓", "✔", "*", "•", "√")
-	usStates   = set("al", "ak", "az", "ar", "ca", "co", "ct", "de", "dc", "fl", "ga", "hi", "id", "il", "in",
+	// Check marks as files write them (read, never shown: written as code
+	// points so that no text of the program holds a glyph the window's font
+	// lacks).
+	marks    = set("x", string(rune(0x2713)), string(rune(0x2714)), "*", string(rune(0x2022)), string(rune(0x221a)))
+	usStates = set("al", "ak", "az", "ar", "ca", "co", "ct", "de", "dc", "fl", "ga", "hi", "id", "il", "in",
 		"ia", "ks", "ky", "la", "me", "md", "ma", "mi", "mn", "ms", "mo", "mt", "ne", "nv", "nh", "nj", "nm", "ny",
 		"nc", "nd", "oh", "ok", "or", "pa", "ri", "sc", "sd", "tn", "tx", "ut", "vt", "va", "wa", "wv", "wi", "wy",
 		"pr", "gu", "vi", "as", "mp")

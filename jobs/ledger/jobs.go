@@ -141,24 +141,61 @@ type Spend struct {
 // Net is what the job cost in the end.
 func (s Spend) Net() int64 { return s.Charged - s.Refunded }
 
+// MaxPlausible is the largest credit or row figure taken as real: more than
+// a thousand million credits, or rows, in one job is a server's mistake (a
+// 50 MB list holds about half a million rows).
+const MaxPlausible = 1_000_000_000
+
+// Problem says what is implausible about the figures the API reported for
+// a job ("" when nothing): a negative charge or refund, a refund above the
+// charge, or a figure above MaxPlausible. Such a spend is kept as reported
+// but left out of TotalSpend, and shown with the job as a warning.
+func (s Spend) Problem() string {
+	return Implausible(0, s)
+}
+
+// Implausible says what is wrong with a job's row count and spend as the
+// API reported them ("" when nothing).
+func Implausible(totalRows int, s Spend) string {
+	var p []string
+	switch {
+	case s.Charged < 0:
+		p = append(p, fmt.Sprintf("a negative charge (%d credits)", s.Charged))
+	case s.Charged > MaxPlausible:
+		p = append(p, fmt.Sprintf("an absurd charge (%d credits)", s.Charged))
+	}
+	switch {
+	case s.Refunded < 0:
+		p = append(p, fmt.Sprintf("a negative refund (%d credits)", s.Refunded))
+	case s.Refunded > MaxPlausible:
+		p = append(p, fmt.Sprintf("an absurd refund (%d credits)", s.Refunded))
+	case s.Charged >= 0 && s.Refunded > s.Charged:
+		p = append(p, fmt.Sprintf("a refund (%d credits) above the charge (%d)", s.Refunded, s.Charged))
+	}
+	switch {
+	case totalRows < 0:
+		p = append(p, fmt.Sprintf("a negative row count (%d)", totalRows))
+	case totalRows > MaxPlausible:
+		p = append(p, fmt.Sprintf("an absurd row count (%d)", totalRows))
+	}
+	return strings.Join(p, ", ")
+}
+
+// plausibleSpend is Problem's test in SQL, over the spend table.
+const plausibleSpend = "charged >= 0 AND refunded >= 0 AND refunded <= charged AND charged <= 1000000000"
+
 // SetSpend records the credits charged and refunded for a job, as the API
 // last reported them.
 func (l *Ledger) SetSpend(ctx context.Context, jobID string, s Spend) error {
 	return l.tx(ctx, func(tx *sql.Tx) error { return l.setSpend(ctx, tx, jobID, s.Charged, s.Refunded) })
 }
 
-// setSpend writes charged and refunded; refunded < 0 leaves refunded as it is.
+// setSpend writes charged and refunded as the API reported them, however
+// implausible (Spend.Problem flags them; TotalSpend leaves them out).
 func (l *Ledger) setSpend(ctx context.Context, tx *sql.Tx, jobID string, charged, refunded int64) error {
-	var err error
-	if refunded < 0 {
-		_, err = tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, 0, ?)
-			ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, updated_at = excluded.updated_at`,
-			jobID, charged, l.now().UnixMilli())
-	} else {
-		_, err = tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, refunded = excluded.refunded, updated_at = excluded.updated_at`,
-			jobID, charged, refunded, l.now().UnixMilli())
-	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, refunded = excluded.refunded, updated_at = excluded.updated_at`,
+		jobID, charged, refunded, l.now().UnixMilli())
 	if err != nil {
 		return fmt.Errorf("ledger: spend of %s: %w", jobID, err)
 	}
@@ -175,14 +212,36 @@ func (l *Ledger) JobSpend(ctx context.Context, jobID string) (Spend, error) {
 	return s, nil
 }
 
-// TotalSpend sums the spend of every job.
+// TotalSpend sums the spend of every job whose figures are plausible
+// (Spend.Problem); FlaggedSpend lists the others.
 func (l *Ledger) TotalSpend(ctx context.Context) (Spend, error) {
 	var s Spend
-	err := l.db.QueryRowContext(ctx, "SELECT COALESCE(SUM(charged), 0), COALESCE(SUM(refunded), 0) FROM spend").Scan(&s.Charged, &s.Refunded)
+	err := l.db.QueryRowContext(ctx, "SELECT COALESCE(SUM(charged), 0), COALESCE(SUM(refunded), 0) FROM spend WHERE "+plausibleSpend).
+		Scan(&s.Charged, &s.Refunded)
 	if err != nil {
 		return s, fmt.Errorf("ledger: spend: %w", err)
 	}
 	return s, nil
+}
+
+// FlaggedSpend returns, by job id, the spend TotalSpend leaves out because
+// its figures are implausible.
+func (l *Ledger) FlaggedSpend(ctx context.Context) (map[string]Spend, error) {
+	rows, err := l.db.QueryContext(ctx, "SELECT job_id, charged, refunded FROM spend WHERE NOT ("+plausibleSpend+") ORDER BY job_id")
+	if err != nil {
+		return nil, fmt.Errorf("ledger: spend: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Spend{}
+	for rows.Next() {
+		var id string
+		var s Spend
+		if err := rows.Scan(&id, &s.Charged, &s.Refunded); err != nil {
+			return nil, fmt.Errorf("ledger: spend: %w", err)
+		}
+		out[id] = s
+	}
+	return out, rows.Err()
 }
 
 // Download is a result file in the library.

@@ -85,6 +85,7 @@ func Open(dir string) (*Ledger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, notWritable(path, err)
 	}
+	makePrivate(dir)
 	unlock, err := lockFile(filepath.Join(dir, lockName))
 	if err != nil {
 		var pe *fs.PathError
@@ -92,6 +93,16 @@ func Open(dir string) (*Ledger, error) {
 			return nil, notWritable(path, err)
 		}
 		return nil, err
+	}
+	// SQLite creates the database readable by everyone (0644, whatever the
+	// umask), and its -wal and -shm files with the database's permissions:
+	// the database is created here first, private, and older files made
+	// private.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Join(dir, lockName)} {
+		makePrivate(p)
 	}
 	// A ledger that cannot be written is refused now, with the reason,
 	// rather than at the first step of a submission.
@@ -131,6 +142,18 @@ func Open(dir string) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %s: %w", path, err)
 	}
 	return l, nil
+}
+
+// makePrivate takes group and other permissions away from path when it has
+// any. The ledger records what was submitted and charged: nobody else on
+// the computer needs to read it. Errors are ignored: a folder of another
+// user, or a file system without Unix permissions, stays as it is.
+func makePrivate(path string) {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	os.Chmod(path, st.Mode().Perm()&^0o077)
 }
 
 // ErrNotWritable is matched (errors.Is) by the error Open returns when the

@@ -372,6 +372,14 @@ func TestSubmissionLifecycle(t *testing.T) {
 	if err := l.MarkUnknown(ctx, id2, "x"); err == nil {
 		t.Fatal("a created submission became unknown")
 	}
+	checkJobOfSubmission(ctx, t, l, id2)
+	checkUnknownThenNotCreated(ctx, t, l)
+}
+
+// checkJobOfSubmission: the job a submission created is recorded with its
+// spend, found from the submission and known to be adopted.
+func checkJobOfSubmission(ctx context.Context, t *testing.T, l *Ledger, id2 int64) {
+	t.Helper()
 	j, err := l.Job(ctx, "trc_2")
 	if err != nil || j.Status != jobs.StatusProcessing || j.TotalRows != 5 {
 		t.Fatalf("job: %+v, %v", j, err)
@@ -390,7 +398,12 @@ func TestSubmissionLifecycle(t *testing.T) {
 	if ok, _ := l.JobAdopted(ctx, "trc_9"); ok {
 		t.Fatal("JobAdopted(trc_9) = true")
 	}
+}
 
+// checkUnknownThenNotCreated: a submission whose answer was lost becomes
+// unknown, then not created once reconcile finds no job.
+func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
+	t.Helper()
 	id3, _ := l.RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "c.csv"})
 	l.MarkSent(ctx, id3)
 	if err := l.MarkUnknown(ctx, id3, "connection reset"); err != nil {
@@ -399,7 +412,7 @@ func TestSubmissionLifecycle(t *testing.T) {
 	if err := l.MarkNotCreated(ctx, id3, "not found"); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = l.Submission(ctx, id3)
+	got, _ := l.Submission(ctx, id3)
 	if got.State != StateNotCreated || got.ReconciledAt.IsZero() || got.Error != "not found" {
 		t.Fatalf("not created: %+v", got)
 	}

@@ -82,6 +82,37 @@ CREATE TABLE webhook_deliveries (
 	seen_at     INTEGER NOT NULL
 );
 `,
+	// 2: the tag each submission's uploaded file name carries (reconcile
+	// adopts only a job whose name has it), and the hash of the file the
+	// person picked (the duplicate guard matches on it as well as on the
+	// prepared upload's).
+	`
+ALTER TABLE submissions ADD COLUMN tag TEXT NOT NULL DEFAULT '';
+ALTER TABLE submissions ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
+CREATE INDEX submissions_source ON submissions(source_hash, created_at);
+`,
+	// 3: the company's own do-not-call list: the numbers on it now, and
+	// every addition and removal with its date, reason and source (the
+	// record a company keeps to show it honours the list).
+	`
+CREATE TABLE internal_dnc (
+	number     TEXT PRIMARY KEY,              -- 10 digits
+	added_at   INTEGER NOT NULL,              -- Unix ms
+	reason     TEXT NOT NULL DEFAULT '',
+	source     TEXT NOT NULL DEFAULT '',      -- by hand, pasted, a file, a result's row
+	added_by   TEXT NOT NULL DEFAULT ''       -- the computer's name
+);
+CREATE TABLE internal_dnc_log (
+	id      INTEGER PRIMARY KEY AUTOINCREMENT,
+	number  TEXT NOT NULL,
+	action  TEXT NOT NULL,                    -- added | removed
+	at      INTEGER NOT NULL,
+	reason  TEXT NOT NULL DEFAULT '',
+	source  TEXT NOT NULL DEFAULT '',
+	by      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX internal_dnc_log_number ON internal_dnc_log(number, at);
+`,
 }
 
 // SchemaVersion is the schema version this code writes.

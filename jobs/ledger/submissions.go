@@ -50,6 +50,13 @@ type Submission struct {
 	FileHash string // sha256 hex of the uploaded bytes
 	FileSize int64
 	Rows     int // data rows in the upload
+	// Tag is the short mark in FileName that makes the submission's job
+	// recognisable in the server's lists ("" for a single trace, and for
+	// submissions recorded before tags).
+	Tag string
+	// SourceHash is the sha256 hex of the file the person picked, before
+	// preparation ("" when not known).
+	SourceHash string
 
 	Mapping     map[string]string
 	Mode        jobs.Mode
@@ -96,10 +103,11 @@ func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error)
 	err := l.tx(ctx, func(tx *sql.Tx) error {
 		r, err := tx.ExecContext(ctx, `INSERT INTO submissions
 			(created_at, kind, state, file_path, file_name, file_hash, file_size, rows,
-			 mapping, mode, include_llcs, options, estimate, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			 mapping, mode, include_llcs, options, estimate, updated_at, tag, source_hash)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			s.CreatedAt.UnixMilli(), s.Kind, StateIntent, s.FilePath, s.FileName, s.FileHash, s.FileSize, s.Rows,
-			MappingJSON(s.Mapping), s.Mode, s.IncludeLLCs, jsonOr(s.Options, "{}"), jsonOr(s.Estimate, "null"), now.UnixMilli())
+			MappingJSON(s.Mapping), s.Mode, s.IncludeLLCs, jsonOr(s.Options, "{}"), jsonOr(s.Estimate, "null"), now.UnixMilli(),
+			s.Tag, s.SourceHash)
 		if err != nil {
 			return fmt.Errorf("ledger: record intent: %w", err)
 		}
@@ -131,7 +139,7 @@ func (l *Ledger) setState(ctx context.Context, tx *sql.Tx, id int64, to State, f
 	}
 	r, err := tx.ExecContext(ctx, q, a...)
 	if err != nil {
-		return fmt.Errorf("ledger: submission %d → %s: %w", id, to, err)
+		return fmt.Errorf("ledger: submission %d -> %s: %w", id, to, err)
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		var cur string
@@ -231,7 +239,17 @@ func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
 }
 
 const submissionCols = `id, created_at, kind, state, file_path, file_name, file_hash, file_size, rows,
-	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at`
+	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at,
+	tag, source_hash`
+
+// qualified is a column list with each column prefixed by table alias a.
+func qualified(cols, a string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		parts[i] = a + "." + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}
 
 type scanner interface{ Scan(...any) error }
 
@@ -244,7 +262,8 @@ func scanSubmission(r scanner) (*Submission, error) {
 		jobID, response                   sql.NullString
 	)
 	if err := r.Scan(&s.ID, &created, &s.Kind, &state, &s.FilePath, &s.FileName, &s.FileHash, &s.FileSize, &s.Rows,
-		&mapping, &s.Mode, &s.IncludeLLCs, &options, &estimate, &sent, &jobID, &response, &s.Error, &reconciled, &updated); err != nil {
+		&mapping, &s.Mode, &s.IncludeLLCs, &options, &estimate, &sent, &jobID, &response, &s.Error, &reconciled, &updated,
+		&s.Tag, &s.SourceHash); err != nil {
 		return nil, err
 	}
 	s.CreatedAt = time.UnixMilli(created).UTC()
@@ -321,11 +340,13 @@ func (l *Ledger) querySubmissions(ctx context.Context, q string, args ...any) ([
 	return out, nil
 }
 
-// DuplicateKey is what makes two submissions the same: the same bytes sent
-// the same way.
+// DuplicateKey is what makes two submissions the same: the same content
+// (the prepared upload's bytes, or the bytes of the file the person picked)
+// sent the same way.
 type DuplicateKey struct {
 	Kind        jobs.Kind
-	FileHash    string
+	FileHash    string // the prepared upload's sha256
+	SourceHash  string // the picked file's sha256; "" when not known
 	Mapping     map[string]string
 	Mode        jobs.Mode
 	IncludeLLCs bool
@@ -334,11 +355,19 @@ type DuplicateKey struct {
 
 // FindDuplicate returns the newest submission made since since with the same
 // key that created a job or may have (states created, sent, unknown), or nil.
+// A submission whose job failed and was refused in full (refunded at least
+// what it was charged) is not a duplicate: it cost nothing.
 func (l *Ledger) FindDuplicate(ctx context.Context, k DuplicateKey, since time.Time) (*Submission, error) {
-	list, err := l.querySubmissions(ctx, "SELECT "+submissionCols+` FROM submissions
-		WHERE kind = ? AND file_hash = ? AND mode = ? AND include_llcs = ? AND created_at >= ?
-		AND state IN (?, ?, ?) ORDER BY created_at DESC, id DESC`,
-		k.Kind, k.FileHash, k.Mode, k.IncludeLLCs, since.UnixMilli(), StateCreated, StateSent, StateUnknown)
+	list, err := l.querySubmissions(ctx, "SELECT "+qualified(submissionCols, "s")+` FROM submissions s
+		LEFT JOIN jobs j ON j.job_id = s.job_id
+		LEFT JOIN spend p ON p.job_id = s.job_id
+		WHERE s.kind = ? AND (s.file_hash = ? OR (? <> '' AND s.source_hash = ?))
+		AND s.mode = ? AND s.include_llcs = ? AND s.created_at >= ?
+		AND s.state IN (?, ?, ?)
+		AND NOT (s.state = ? AND j.status = ? AND p.refunded >= p.charged)
+		ORDER BY s.created_at DESC, s.id DESC`,
+		k.Kind, k.FileHash, k.SourceHash, k.SourceHash, k.Mode, k.IncludeLLCs, since.UnixMilli(),
+		StateCreated, StateSent, StateUnknown, StateCreated, jobs.StatusFailed)
 	if err != nil {
 		return nil, err
 	}

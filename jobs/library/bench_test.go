@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
@@ -137,7 +138,7 @@ func BenchmarkFilter400k(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++ // the same filter twice would cost nothing
-		if err := r.Filter(Filter{Text: []string{"smith", "jones"}[i%2], MobileOnly: true}); err != nil {
+		if err := r.Filter(Filter{Text: []string{"smith", "jones"}[i%2], Quick: []jobs.QuickFilter{jobs.QuickMobile}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,83 +45,101 @@ func FuzzOpenResult(f *testing.F) {
 				t.Fatalf("Row(%d) differs from Rows", i)
 			}
 		}
-		// The streaming reader (exports, row counts) reads the same rows.
-		rr, err := NewRowReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("NewRowReader: %v", err)
-		}
-		if !slices.Equal(rr.Headers(), r.Headers()) {
-			t.Fatalf("RowReader headers %q, Result %q", rr.Headers(), r.Headers())
-		}
-		for i := 0; ; i++ {
-			rec, err := rr.Next()
-			if err != nil {
-				if i != r.Len() {
-					t.Fatalf("RowReader: %d rows, Result %d (%v)", i, r.Len(), err)
-				}
-				break
-			}
-			if i >= len(rows) || !slices.Equal(rec, rows[i]) {
-				t.Fatalf("RowReader row %d = %q, Result %q", i, rec, rows[min(i, len(rows)-1)])
-			}
-		}
-		if n, err := CountRows(bytes.NewReader(data)); err != nil || n != r.Len() {
-			t.Fatalf("CountRows = %d, %v; Len %d", n, err, r.Len())
-		}
-		// A record runs over several lines only because a quoted value holds
-		// the line breaks: every line break inside a record is in one of its
-		// fields, so no row's text is swallowed by the row before it.
-		sc := newScanner(bytes.NewReader(data), 0)
-		for {
-			_, b, err := sc.next()
-			if err != nil {
-				break
-			}
-			// The record's own final line break aside (which an unclosed
-			// quoted value at the end holds too).
-			inner := bytes.Count(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-			held := 0
-			for _, f := range parseRecord(b, nil) {
-				held += strings.Count(f, "\n")
-			}
-			if held < inner {
-				t.Fatalf("record %q spans %d line breaks, its fields hold %d", b, inner, held)
-			}
-		}
+		checkStreamingReaders(t, data, r, rows)
+		checkLineBreaksHeld(t, data)
 		if bytes.ContainsRune(data, '\r') || bytes.HasPrefix(data, []byte("\ufeff")) {
 			return
 		}
-		cr := csv.NewReader(bytes.NewReader(data))
-		cr.FieldsPerRecord = -1
-		all, err := cr.ReadAll()
-		if err != nil {
-			return
-		}
-		var want [][]string
-		for _, rec := range all {
-			blank := true
-			for _, v := range rec {
-				if strings.TrimSpace(v) != "" {
-					blank = false
-				}
-			}
-			if !blank {
-				want = append(want, rec)
-			}
-		}
-		if len(want) == 0 {
-			return
-		}
-		if !slices.Equal(r.Headers(), want[0]) {
-			t.Fatalf("headers %q, encoding/csv %q", r.Headers(), want[0])
-		}
-		if len(rows) != len(want)-1 {
-			t.Fatalf("%d rows, encoding/csv %d", len(rows), len(want)-1)
-		}
-		for i := range rows {
-			if !slices.Equal(rows[i], want[i+1]) {
-				t.Fatalf("row %d = %q, encoding/csv %q", i, rows[i], want[i+1])
-			}
-		}
+		checkLikeEncodingCSV(t, data, r, rows)
 	})
+}
+
+// checkStreamingReaders: the streaming reader (exports, row counts) reads
+// the same rows as the indexed Result.
+func checkStreamingReaders(t *testing.T, data []byte, r *Result, rows [][]string) {
+	t.Helper()
+	rr, err := NewRowReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("NewRowReader: %v", err)
+	}
+	if !slices.Equal(rr.Headers(), r.Headers()) {
+		t.Fatalf("RowReader headers %q, Result %q", rr.Headers(), r.Headers())
+	}
+	for i := 0; ; i++ {
+		rec, err := rr.Next()
+		if err != nil {
+			if i != r.Len() {
+				t.Fatalf("RowReader: %d rows, Result %d (%v)", i, r.Len(), err)
+			}
+			break
+		}
+		if i >= len(rows) || !slices.Equal(rec, rows[i]) {
+			t.Fatalf("RowReader row %d = %q, Result %q", i, rec, rows[min(i, len(rows)-1)])
+		}
+	}
+	if n, err := CountRows(bytes.NewReader(data)); err != nil || n != r.Len() {
+		t.Fatalf("CountRows = %d, %v; Len %d", n, err, r.Len())
+	}
+}
+
+// checkLineBreaksHeld: a record runs over several lines only because a
+// quoted value holds the line breaks: every line break inside a record is
+// in one of its fields, so no row's text is swallowed by the row before it.
+func checkLineBreaksHeld(t *testing.T, data []byte) {
+	t.Helper()
+	sc := newScanner(bytes.NewReader(data), 0)
+	for {
+		_, b, err := sc.next()
+		if err != nil {
+			break
+		}
+		// The record's own final line break aside (which an unclosed
+		// quoted value at the end holds too).
+		inner := bytes.Count(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+		held := 0
+		for _, f := range parseRecord(b, nil) {
+			held += strings.Count(f, "\n")
+		}
+		if held < inner {
+			t.Fatalf("record %q spans %d line breaks, its fields hold %d", b, inner, held)
+		}
+	}
+}
+
+// checkLikeEncodingCSV: where encoding/csv accepts the input, the Result's
+// header and rows are its records minus blank ones.
+func checkLikeEncodingCSV(t *testing.T, data []byte, r *Result, rows [][]string) {
+	t.Helper()
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	all, err := cr.ReadAll()
+	if err != nil {
+		return
+	}
+	var want [][]string
+	for _, rec := range all {
+		blank := true
+		for _, v := range rec {
+			if strings.TrimSpace(v) != "" {
+				blank = false
+			}
+		}
+		if !blank {
+			want = append(want, rec)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	if !slices.Equal(r.Headers(), want[0]) {
+		t.Fatalf("headers %q, encoding/csv %q", r.Headers(), want[0])
+	}
+	if len(rows) != len(want)-1 {
+		t.Fatalf("%d rows, encoding/csv %d", len(rows), len(want)-1)
+	}
+	for i := range rows {
+		if !slices.Equal(rows[i], want[i+1]) {
+			t.Fatalf("row %d = %q, encoding/csv %q", i, rows[i], want[i+1])
+		}
+	}
 }

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,18 +42,18 @@ func openFixture(t *testing.T, name string) *Result {
 // DNC and row-level Litigator.
 func TestQuickFiltersForeignLayout(t *testing.T) {
 	r := openFixture(t, "propstream.csv")
-	if q := r.QuickFilters(); q.Matched || !q.Mobile || !q.NotDNC || !q.NotLitigator || !q.Callable {
+	if q := fmt.Sprint(r.QuickFilters()); q != "[mobile not-dnc not-litigator callable]" {
 		t.Errorf("quick filters %+v", q)
 	}
 	for _, tt := range []struct {
 		f    Filter
 		want []int
 	}{
-		{Filter{Callable: true}, []int{0, 2}},
-		{Filter{NotLitigator: true}, []int{0, 2}},
-		{Filter{NotDNC: true}, []int{0, 1, 2, 3}},
-		{Filter{MobileOnly: true, Callable: true}, []int{0, 2}},
-		{Filter{Callable: true, Text: "linda"}, []int{2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}}, []int{0, 2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotLitigator}}, []int{0, 2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}, []int{0, 1, 2, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickMobile, jobs.QuickCallable}}, []int{0, 2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}, Text: "linda"}, []int{2}},
 	} {
 		if err := r.Filter(tt.f); err != nil {
 			t.Fatalf("%+v: %v", tt.f, err)
@@ -61,7 +62,7 @@ func TestQuickFiltersForeignLayout(t *testing.T) {
 			t.Errorf("%+v: rows %v, want %v", tt.f, got, tt.want)
 		}
 	}
-	err := r.Filter(Filter{MatchedOnly: true})
+	err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickMatched}})
 	if err == nil || !strings.Contains(err.Error(), "match status") {
 		t.Errorf("matched on a file without match status: %v", err)
 	}
@@ -76,7 +77,7 @@ func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	err = r.Filter(Filter{Callable: true})
+	err = r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}})
 	if err == nil || !strings.Contains(err.Error(), "scrub its phones first") {
 		t.Fatalf("callable without flags: %v", err)
 	}
@@ -88,10 +89,10 @@ func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.SetLayout(r.Layout(), x)
-	if q := r.QuickFilters(); !q.Callable || !q.NotDNC || q.Matched {
+	if q := r.QuickFilters(); !slices.Contains(q, jobs.QuickCallable) || !slices.Contains(q, jobs.QuickNotDNC) || slices.Contains(q, jobs.QuickMatched) {
 		t.Errorf("quick filters with flags: %+v", q)
 	}
-	if err := r.Filter(Filter{Callable: true}); err != nil {
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}}); err != nil {
 		t.Fatal(err)
 	}
 	// Row 1 has 0101 (clean in the DNC result); row 2's numbers are in no
@@ -125,7 +126,7 @@ func TestReadLayoutSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Layout.Kind != layout.KindDNC || s.Rows != 8 || len(s.Readings) != 4 ||
-		s.Readings[3].String() != "LITIGATOR: Y → flagged 1, N → clean 6, ? → unknown 1" {
+		s.Readings[3].String() != "LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1" {
 		t.Errorf("summary %+v", s)
 	}
 }

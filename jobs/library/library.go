@@ -154,10 +154,15 @@ func trimExt(name string) string {
 	return name
 }
 
+// reservedWindows are the device names Windows will not use as a file name,
+// with or without an extension ("con.csv"): Microsoft's list (COM0 and LPT0
+// included, and the superscript digits ¹ ² ³ Windows reads as numbers), plus
+// the console names CONIN$ and CONOUT$ that Go's own check also refuses.
 var reservedWindows = map[string]bool{
-	"CON": true, "PRN": true, "AUX": true, "NUL": true,
-	"COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
-	"LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+	"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true,
+	"COM0": true, "COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
+	"LPT0": true, "LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+	"COM\u00b9": true, "COM\u00b2": true, "COM\u00b3": true, "LPT\u00b9": true, "LPT\u00b2": true, "LPT\u00b3": true,
 }
 
 // SanitizeName makes s usable as part of a file name on Windows, macOS and

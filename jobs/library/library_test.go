@@ -29,6 +29,21 @@ func TestSanitizeName(t *testing.T) {
 		{"com1", "_com1"},
 		{"CONTRACTS", "CONTRACTS"},
 		{"Müller Grundstücke", "Müller Grundstücke"},
+		// Windows: device names also with an extension or trailing spaces,
+		// the superscript digits it reads as numbers, the console names.
+		{"con.csv", "_con.csv"},
+		{"Aux .txt", "_Aux .txt"},
+		{"LPT9", "_LPT9"},
+		{"com0", "_com0"},
+		{"COM\u00b9", "_COM\u00b9"},
+		{"lpt\u00b3.csv", "_lpt\u00b3.csv"},
+		{"CONIN$", "_CONIN$"},
+		{"conout$.xlsx", "_conout$.xlsx"},
+		{"COM10", "COM10"},
+		{"console", "console"},
+		{"list. . .", "list"},
+		{"a\x7fb\x1fc", "a_b_c"},
+		{"d:\\lists\\owners", "d__lists_owners"},
 	}
 	for _, tc := range tests {
 		if got := SanitizeName(tc.in); got != tc.want {
@@ -216,5 +231,40 @@ func TestSearch(t *testing.T) {
 	cancel()
 	if _, err := lib.Search(ctx, "john", 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled search: %v", err)
+	}
+}
+
+// A job name and a job id come from people and from the server: whatever
+// they hold, the result's name is one Windows accepts, inside the library.
+func TestPathForHostileNamesAndIDs(t *testing.T) {
+	lib, err := Open(filepath.Join(t.TempDir(), "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, m := range []Meta{
+		{JobID: "CON", Name: "nul.csv", CreatedAt: day},
+		{JobID: `..\..\evil`, Name: `C:\Users\me\owners.csv`, CreatedAt: day},
+		{JobID: "trc_1:2*3?", Name: "aux", Kind: jobs.KindDNC},
+		{JobID: "x|y", Name: "list. ", CreatedAt: day},
+		{JobID: strings.Repeat("z", 300), Name: strings.Repeat("n", 300), CreatedAt: day},
+	} {
+		p := lib.PathFor(m)
+		base := filepath.Base(p)
+		if filepath.Dir(p) != lib.Dir() {
+			t.Errorf("%+v: path escapes the library: %s", m, p)
+		}
+		if strings.ContainsAny(base, `<>:"/\|?*`) || strings.HasSuffix(base, ".") || strings.HasSuffix(base, " ") {
+			t.Errorf("%+v: %q is not a Windows file name", m, base)
+		}
+		stem := strings.ToUpper(strings.TrimSpace(strings.SplitN(base, ".", 2)[0]))
+		if reservedWindows[stem] {
+			t.Errorf("%+v: %q is a Windows device name", m, base)
+		}
+		// Short names keep paths far from Windows' 260-character limit
+		// (and Excel's, which is lower) whatever the data folder.
+		if len(base)+len(RecordSuffix) > 190 {
+			t.Errorf("%+v: %q is %d bytes", m, base, len(base))
+		}
 	}
 }

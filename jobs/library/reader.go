@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -496,38 +497,17 @@ func cmpFloat(a, b float64) int {
 // cannot apply is an error saying why (see QuickFilters), so a view never
 // pretends to be filtered.
 type Filter struct {
-	Text         string
-	MatchedOnly  bool // the match status says matched
-	MobileOnly   bool // a phone is a mobile
-	NotDNC       bool // a phone is clean on every DNC list reported
-	NotLitigator bool // a phone is clean on the litigator list
-	Callable     bool // a phone may be called: valid, clean on every list the call depends on
+	Text  string
+	Quick []jobs.QuickFilter
 }
 
 // IsZero reports whether the filter selects every row.
 func (f Filter) IsZero() bool {
-	return strings.TrimSpace(f.Text) == "" && len(f.quick()) == 0
+	return strings.TrimSpace(f.Text) == "" && len(f.Quick) == 0
 }
 
-// quick lists the layout filters f asks for.
-func (f Filter) quick() []layout.Filter {
-	var out []layout.Filter
-	for _, q := range []struct {
-		on bool
-		f  layout.Filter
-	}{{f.MatchedOnly, layout.FilterMatched}, {f.MobileOnly, layout.FilterMobile}, {f.NotDNC, layout.FilterNotDNC},
-		{f.NotLitigator, layout.FilterNotLitigator}, {f.Callable, layout.FilterCallable}} {
-		if q.on {
-			out = append(out, q.f)
-		}
-	}
-	return out
-}
-
-// QuickFilters tells which quick filters this result's layout allows.
-type QuickFilters struct {
-	Matched, Mobile, NotDNC, NotLitigator, Callable bool
-}
+// Equal reports whether two filters select the same rows.
+func (f Filter) Equal(o Filter) bool { return f.Text == o.Text && slices.Equal(f.Quick, o.Quick) }
 
 // LayoutSample is how many rows Result.Layout and DetectLayout read, with
 // the header, to find a result's layout.
@@ -577,13 +557,23 @@ func (r *Result) Join() *layout.FlagIndex {
 	return r.join
 }
 
-// QuickFilters reports the quick filters available on this result.
-func (r *Result) QuickFilters() QuickFilters {
+// QuickFilters are the quick filters this result's layout (and its joined
+// DNC results) allow, in the order they are offered; CannotFilter says why
+// another cannot apply.
+func (r *Result) QuickFilters() []jobs.QuickFilter {
 	l, join := r.Layout(), r.Join()
-	ok := func(f layout.Filter) bool { return l.Check(join, f) == nil }
-	return QuickFilters{Matched: ok(layout.FilterMatched), Mobile: ok(layout.FilterMobile), NotDNC: ok(layout.FilterNotDNC),
-		NotLitigator: ok(layout.FilterNotLitigator), Callable: ok(layout.FilterCallable)}
+	var out []jobs.QuickFilter
+	for _, f := range jobs.QuickFilters {
+		if l.Check(join, f) == nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
+
+// CannotFilter says why quick filter f cannot apply to this result; nil
+// when it can.
+func (r *Result) CannotFilter(f jobs.QuickFilter) error { return r.Layout().Check(r.Join(), f) }
 
 // Filter applies f to the view (keeping the sort).
 func (r *Result) Filter(f Filter) error {
@@ -593,14 +583,14 @@ func (r *Result) Filter(f Filter) error {
 // FilterContext is Filter with cancellation and progress (rows).
 func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress) error {
 	r.mu.Lock()
-	same := r.filter == f
+	same := r.filter.Equal(f)
 	r.mu.Unlock()
 	if same {
 		return nil
 	}
 	var keep []uint64
 	if !f.IsZero() {
-		quick := f.quick()
+		quick := f.Quick
 		var rd *layout.Reader
 		if len(quick) > 0 {
 			l, join := r.Layout(), r.Join()
@@ -631,7 +621,7 @@ func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.keep, r.filter = keep, f
+	r.keep, r.filter = keep, Filter{Text: f.Text, Quick: slices.Clone(f.Quick)}
 	r.rebuildView()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
@@ -113,8 +115,38 @@ func TestResultSortFilter(t *testing.T) {
 	}
 	defer r.Close()
 	col := func(name string) int { return slices.Index(headers, name) }
-	last, value, status := col("last_name"), col("assessed_value"), col("match_status")
 
+	checkNumericSortDescending(t, r, col("assessed_value"))
+	checkTextSort(t, r, col("phone_2"))
+	checkFilterWithSort(t, r, col, want)
+
+	// Clearing.
+	if err := r.Filter(Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Sort(-1, false); err != nil {
+		t.Fatal(err)
+	}
+	if r.View() != len(want) || r.Permutation() != nil || r.Cell(0, 0) != want[0][0] {
+		t.Error("cleared view is not the file")
+	}
+	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
+		t.Errorf("empty filter: view %d, err %v", r.View(), err)
+	}
+	if q := fmt.Sprint(r.QuickFilters()); q != "[matched mobile]" {
+		t.Errorf("quick filters = %+v", q)
+	}
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}); err == nil || !strings.Contains(err.Error(), "dnc") {
+		t.Errorf("NotDNC on a trace result: %v", err)
+	}
+	if err := r.Sort(99, false); err == nil {
+		t.Error("sort on a missing column accepted")
+	}
+}
+
+// checkNumericSortDescending sorts r by a numeric column, largest first.
+func checkNumericSortDescending(t *testing.T, r *Result, value int) {
+	t.Helper()
 	if err := r.Sort(value, true); err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +161,11 @@ func TestResultSortFilter(t *testing.T) {
 	if c, d := r.Sorted(); c != value || !d {
 		t.Errorf("Sorted = %d %v", c, d)
 	}
+}
 
-	// Text sort, ties in file order; blanks last.
-	phone2 := col("phone_2")
+// checkTextSort sorts r by a text column: ties in file order, blanks last.
+func checkTextSort(t *testing.T, r *Result, phone2 int) {
+	t.Helper()
 	if err := r.Sort(phone2, false); err != nil {
 		t.Fatal(err)
 	}
@@ -151,15 +185,21 @@ func TestResultSortFilter(t *testing.T) {
 			t.Fatalf("ties out of file order at %d", i)
 		}
 	}
+}
 
-	// Filters, combined with the sort.
-	if err := r.Sort(last, false); err != nil {
+// checkFilterWithSort filters r sorted by last name (text, matched only,
+// mobile only) and compares the rows kept with those of want that pass the
+// same tests.
+func checkFilterWithSort(t *testing.T, r *Result, col func(string) int, want [][]string) {
+	t.Helper()
+	if err := r.Sort(col("last_name"), false); err != nil {
 		t.Fatal(err)
 	}
-	f := Filter{Text: "smith", MatchedOnly: true, MobileOnly: true}
+	f := Filter{Text: "smith", Quick: []jobs.QuickFilter{jobs.QuickMatched, jobs.QuickMobile}}
 	if err := r.Filter(f); err != nil {
 		t.Fatal(err)
 	}
+	status := col("match_status")
 	var expect []int
 	for i, row := range want {
 		mobile := row[col("phone_1_type")] == "mobile" || row[col("phone_2_type")] == "mobile" || row[col("phone_3_type")] == "mobile"
@@ -180,30 +220,8 @@ func TestResultSortFilter(t *testing.T) {
 			t.Fatalf("view row %d is not file row %d", i, got[i])
 		}
 	}
-	if r.CurrentFilter() != f {
+	if !r.CurrentFilter().Equal(f) {
 		t.Error("CurrentFilter lost")
-	}
-	// Clearing.
-	if err := r.Filter(Filter{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Sort(-1, false); err != nil {
-		t.Fatal(err)
-	}
-	if r.View() != len(want) || r.Permutation() != nil || r.Cell(0, 0) != want[0][0] {
-		t.Error("cleared view is not the file")
-	}
-	if err := r.Filter(Filter{Text: "no such text anywhere"}); err != nil || r.View() != 0 || r.Row(0) != nil {
-		t.Errorf("empty filter: view %d, err %v", r.View(), err)
-	}
-	if q := r.QuickFilters(); !q.Matched || !q.Mobile || q.NotDNC || q.NotLitigator {
-		t.Errorf("quick filters = %+v", q)
-	}
-	if err := r.Filter(Filter{NotDNC: true}); err == nil || !strings.Contains(err.Error(), "dnc") {
-		t.Errorf("NotDNC on a trace result: %v", err)
-	}
-	if err := r.Sort(99, false); err == nil {
-		t.Error("sort on a missing column accepted")
 	}
 }
 
@@ -224,10 +242,10 @@ func TestResultDNCFilters(t *testing.T) {
 		f    Filter
 		want []int
 	}{
-		{Filter{NotDNC: true}, []int{0, 2, 3}},
-		{Filter{NotLitigator: true}, []int{0, 1, 3}},
-		{Filter{NotDNC: true, NotLitigator: true}, []int{0, 3}},
-		{Filter{NotDNC: true, Text: "212"}, []int{0, 2}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}}, []int{0, 2, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotLitigator}}, []int{0, 1, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC, jobs.QuickNotLitigator}}, []int{0, 3}},
+		{Filter{Quick: []jobs.QuickFilter{jobs.QuickNotDNC}, Text: "212"}, []int{0, 2}},
 	} {
 		if err := r.Filter(tc.f); err != nil {
 			t.Fatal(err)
@@ -236,7 +254,7 @@ func TestResultDNCFilters(t *testing.T) {
 			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
 		}
 	}
-	if err := r.Filter(Filter{MatchedOnly: true}); err == nil {
+	if err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickMatched}}); err == nil {
 		t.Error("MatchedOnly on a DNC result accepted")
 	}
 }

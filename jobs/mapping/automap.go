@@ -355,27 +355,12 @@ func has(ws []string, set map[string]bool) bool {
 	return false
 }
 
+// wordScore is how well the words of a header name the field key: the
+// name fields, the phone, and the address parts each have their own rule.
 func wordScore(ws []string, key string) float64 {
 	switch key {
 	case FirstName, LastName:
-		first, last, spoil := false, false, false
-		for _, w := range ws {
-			switch w {
-			case "first", "fname", "firstname", "given", "forename":
-				first = true
-			case "last", "lname", "lastname", "surname", "family":
-				last = true
-			case "middle", "mi", "suffix", "full", "company", "business", "entity", "date", "email", "initial", "maiden":
-				spoil = true
-			}
-		}
-		if spoil || first == last {
-			return 0
-		}
-		if (key == FirstName) == first {
-			return 0.75
-		}
-		return 0
+		return nameWordScore(ws, key)
 	case Phone:
 		if !has(ws, phoneWords) {
 			return 0
@@ -388,34 +373,7 @@ func wordScore(ws []string, key string) float64 {
 		return 0.75
 	}
 	kp, ok := keyPart[key]
-	if !ok {
-		return 0
-	}
-	part := ""
-	for i, w := range ws {
-		if p, ok := partWords[w]; ok {
-			if w == "st" && i+1 < len(ws) { // "St Name", "St Number"
-				continue
-			}
-			switch {
-			case part == "" || part == p:
-				part = p
-			case part == "street":
-				part = p // "Property Address City": the city of the address
-			case p == "street":
-				// "City Address": keep the city
-			default:
-				return 0 // "City State Zip": a combined column
-			}
-		}
-		if spoilWords[w] || streetPieceWords[w] {
-			return 0
-		}
-		if (w == "2" || w == "line2" || w == "4") && part != "" {
-			return 0 // Address 2, Zip 4
-		}
-	}
-	if part != kp.part {
+	if !ok || addressPart(ws) != kp.part {
 		return 0
 	}
 	mail, prop := has(ws, mailWords), has(ws, propWords)
@@ -438,4 +396,59 @@ func wordScore(ws []string, key string) float64 {
 		return 0.7
 	}
 	return 0.55
+}
+
+// nameWordScore scores a header for first_name or last_name: it must say
+// which of the two it is, and not be another part of a name (middle, full)
+// or another thing (company, date, e-mail).
+func nameWordScore(ws []string, key string) float64 {
+	first, last, spoil := false, false, false
+	for _, w := range ws {
+		switch w {
+		case "first", "fname", "firstname", "given", "forename":
+			first = true
+		case "last", "lname", "lastname", "surname", "family":
+			last = true
+		case "middle", "mi", "suffix", "full", "company", "business", "entity", "date", "email", "initial", "maiden":
+			spoil = true
+		}
+	}
+	if spoil || first == last {
+		return 0
+	}
+	if (key == FirstName) == first {
+		return 0.75
+	}
+	return 0
+}
+
+// addressPart is the one part of an address a header names (street, city,
+// state, zip), or "" when it names none, several ("City State Zip") or a
+// piece the service does not take (Address 2, Zip 4, St Number).
+func addressPart(ws []string) string {
+	part := ""
+	for i, w := range ws {
+		if p, ok := partWords[w]; ok {
+			if w == "st" && i+1 < len(ws) { // "St Name", "St Number"
+				continue
+			}
+			switch {
+			case part == "" || part == p:
+				part = p
+			case part == "street":
+				part = p // "Property Address City": the city of the address
+			case p == "street":
+				// "City Address": keep the city
+			default:
+				return "" // "City State Zip": a combined column
+			}
+		}
+		if spoilWords[w] || streetPieceWords[w] {
+			return ""
+		}
+		if (w == "2" || w == "line2" || w == "4") && part != "" {
+			return "" // Address 2, Zip 4
+		}
+	}
+	return part
 }

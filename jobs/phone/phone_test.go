@@ -177,7 +177,7 @@ func TestScanColumn(t *testing.T) {
 	if s.Reasons[ReasonSci] != 1 || s.Reasons[ReasonBlank] != 1 || s.Reasons[ReasonTooShort] != 1 {
 		t.Errorf("reasons = %v", s.Reasons)
 	}
-	if len(s.Examples) != 2 || s.Examples[0].String() != `"(212) 555-0147" → 2125550147` || s.Examples[1].Normalized != "3055550101" {
+	if len(s.Examples) != 2 || s.Examples[0].String() != `"(212) 555-0147" -> 2125550147` || s.Examples[1].Normalized != "3055550101" {
 		t.Errorf("examples = %v", s.Examples)
 	}
 	if len(s.InvalidExamples) != 2 || s.InvalidExamples[0].Line != 5 || s.InvalidExamples[1].Reason != ReasonSci {

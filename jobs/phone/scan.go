@@ -29,7 +29,7 @@ type Example struct {
 
 func (e Example) String() string {
 	if e.Normalized != "" {
-		return fmt.Sprintf("%q → %s", e.Raw, e.Normalized)
+		return fmt.Sprintf("%q -> %s", e.Raw, e.Normalized)
 	}
 	return fmt.Sprintf("line %d: %q: %s", e.Line, e.Raw, e.Reason)
 }

@@ -330,28 +330,9 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 	for i, sp := range plan.Splits {
 		splitCols[i] = slices.Index(headers, sp.Column)
 	}
-	var keyIdx []int
-	phoneCol := -1
-	if plan.DropDuplicates && plan.Kind == jobs.KindDNC && plan.KeyColumns == nil {
-		phoneCol = slices.Index(headers, plan.Mapping[mapping.Phone])
-		if phoneCol < 0 {
-			return &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}
-		}
-	} else if plan.DropDuplicates {
-		keys := plan.KeyColumns
-		if keys == nil {
-			keys = DefaultKeyColumns(plan.Mapping, plan.Splits)
-		}
-		for _, k := range keys {
-			if i := slices.Index(headers, k); i >= 0 && !slices.Contains(keyIdx, i) {
-				keyIdx = append(keyIdx, i)
-			}
-		}
-		if len(keyIdx) == 0 { // nothing mapped: whole rows
-			for i := range headers {
-				keyIdx = append(keyIdx, i)
-			}
-		}
+	phoneCol, keyIdx, err := duplicateKey(src, plan, headers)
+	if err != nil {
+		return err
 	}
 	out := append(slices.Clone(headers), derived...)
 	if err := emit(out, true); err != nil {
@@ -421,6 +402,36 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		u.SplitFailures = splitFails
 	}
 	return nil
+}
+
+// duplicateKey is what stream compares rows by when plan drops duplicates:
+// a DNC list's normalised phone (phoneCol, -1 otherwise), or else the
+// normalised values of the keyIdx columns. Set up here, once, so that
+// stream's body is its row loop.
+func duplicateKey(src string, plan Plan, headers []string) (phoneCol int, keyIdx []int, err error) {
+	phoneCol = -1
+	if plan.DropDuplicates && plan.Kind == jobs.KindDNC && plan.KeyColumns == nil {
+		phoneCol = slices.Index(headers, plan.Mapping[mapping.Phone])
+		if phoneCol < 0 {
+			return -1, nil, &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}
+		}
+	} else if plan.DropDuplicates {
+		keys := plan.KeyColumns
+		if keys == nil {
+			keys = DefaultKeyColumns(plan.Mapping, plan.Splits)
+		}
+		for _, k := range keys {
+			if i := slices.Index(headers, k); i >= 0 && !slices.Contains(keyIdx, i) {
+				keyIdx = append(keyIdx, i)
+			}
+		}
+		if len(keyIdx) == 0 { // nothing mapped: whole rows
+			for i := range headers {
+				keyIdx = append(keyIdx, i)
+			}
+		}
+	}
+	return phoneCol, keyIdx, nil
 }
 
 func writeErr(path string, err error) error {

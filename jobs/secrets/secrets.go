@@ -34,7 +34,16 @@ var (
 	// Service, a locked keyring that never answered, ...). The caller should
 	// offer an environment variable or a session-only key.
 	ErrUnavailable = errors.New("secrets: the system keyring is not available")
+	// ErrTooLong: the value is longer than every keyring can hold.
+	ErrTooLong = errors.New("secrets: too long for the system keyring")
 )
+
+// MaxBytes is the longest secret that is stored: Windows' Credential Manager
+// holds at most 2,560 bytes per credential (CRED_MAX_CREDENTIAL_BLOB_SIZE,
+// 5*512), the smallest limit of the three keyrings. Set refuses a longer
+// value on every system, before the keyring is called, so that a value that
+// works on one computer works on all of them.
+const MaxBytes = 2560
 
 // Get reads a secret.
 func Get(ctx context.Context, name string) (string, error) {
@@ -47,9 +56,35 @@ func Get(ctx context.Context, name string) (string, error) {
 	return v, err
 }
 
-// Set stores a secret, replacing any earlier value.
+// Set stores a secret, replacing any earlier value. A value longer than
+// MaxBytes is refused with ErrTooLong and the keyring is not called.
 func Set(ctx context.Context, name, value string) error {
+	if err := CheckLength(name, value); err != nil {
+		return err
+	}
 	return run(ctx, func() error { return keyring.Set(Service, name, value) })
+}
+
+// CheckLength is Set's length rule on its own: nil when value fits in every
+// keyring, else an error that matches ErrTooLong and gives both lengths
+// (never the value).
+func CheckLength(name, value string) error {
+	if len(value) > MaxBytes {
+		return fmt.Errorf("%w: the %s is %d bytes and the keyring holds at most %d (Windows Credential Manager's limit); check that it was copied whole and nothing else with it",
+			ErrTooLong, words(name), len(value), MaxBytes)
+	}
+	return nil
+}
+
+// words names a secret in an error message.
+func words(name string) string {
+	switch name {
+	case APIKey:
+		return "API key"
+	case WebhookSecret:
+		return "webhook secret"
+	}
+	return "secret " + name
 }
 
 // Delete removes a secret. Deleting one that is not there is not an error.
@@ -80,6 +115,10 @@ func run(ctx context.Context, f func() error) error {
 			return nil
 		case errors.Is(err, keyring.ErrNotFound):
 			return ErrNotFound
+		case errors.Is(err, keyring.ErrSetDataTooBig):
+			// The keyring works; the value does not fit (macOS counts the
+			// whole command line it sends to the keychain).
+			return fmt.Errorf("%w (%v)", ErrTooLong, err)
 		default:
 			// The underlying text may name the D-Bus service but never holds
 			// the secret itself.

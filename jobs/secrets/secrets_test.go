@@ -3,6 +3,7 @@ package secrets
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,39 @@ func TestHungKeyringTimesOut(t *testing.T) {
 	}
 	if time.Since(start) > time.Second {
 		t.Fatal("run did not give up at the timeout")
+	}
+}
+
+// Windows' Credential Manager holds 2,560 bytes per credential: a longer value
+// is refused on every system, before the keyring is called, and the error
+// gives the lengths but never the value.
+func TestSetRefusesWhatCredentialManagerCannotHold(t *testing.T) {
+	keyring.MockInit()
+	ctx := context.Background()
+	fits := strings.Repeat("k", MaxBytes)
+	if err := Set(ctx, APIKey, fits); err != nil {
+		t.Fatalf("a %d-byte key: %v", len(fits), err)
+	}
+
+	keyring.MockInitWithError(errors.New("the keyring was called"))
+	defer keyring.MockInit()
+	long := "sk_live_" + strings.Repeat("x", MaxBytes)
+	err := Set(ctx, APIKey, long)
+	if !errors.Is(err, ErrTooLong) || errors.Is(err, ErrUnavailable) {
+		t.Fatalf("a %d-byte key: err = %v, want ErrTooLong without calling the keyring", len(long), err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "xxxxxxxx") || !strings.Contains(msg, "API key") || !strings.Contains(msg, "2560") {
+		t.Fatalf("message: %q", msg)
+	}
+}
+
+// The keyring's own "too big" (macOS counts its whole command line) is the
+// same error, not "no keyring": the person is not offered a session-only key
+// for a value that is wrong.
+func TestKeyringTooBigIsTooLong(t *testing.T) {
+	err := run(context.Background(), func() error { return keyring.ErrSetDataTooBig })
+	if !errors.Is(err, ErrTooLong) || errors.Is(err, ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrTooLong", err)
 	}
 }

@@ -43,24 +43,54 @@ type Outcome struct {
 	State      ledger.State       // as it is now
 	JobID      string             // the adopted job, when State is created
 	Reason     string
+	// LookAlikes are jobs that look like this submission's (same file
+	// name and row count, created in its window) without proving to be
+	// it: no tag of this submission in the name, or for a single trace a
+	// result that does not repeat the address sent. They are never
+	// adopted silently: the submission stays unknown, and the person is
+	// shown them ("a job that looks like this submission exists: …"); one
+	// they recognise as theirs is taken with Adopt.
+	LookAlikes []LookAlike
+}
+
+// LookAlike is a job that looks like an unknown submission's.
+type LookAlike struct {
+	JobID     string
+	Name      string
+	Rows      int
+	CreatedAt time.Time // the server's clock
+	Charged   int64
+}
+
+func (l LookAlike) String() string {
+	return fmt.Sprintf("%s %q (%d rows, created %s)", l.JobID, l.Name, l.Rows, l.CreatedAt.Local().Format("2006-01-02 15:04:05"))
 }
 
 // Reconcile settles every submission whose outcome is not known (states
 // intent, sent and unknown), oldest first:
 //
 //   - intent: nothing was sent → not_created.
-//   - sent or unknown: the job lists (GET /traces?type=bulk, GET /dnc) are
-//     searched for a job created within [created_at − Before, created_at +
-//     After], read on the server's clock (this computer's may be minutes
-//     off: the client measures the difference from the server's Date
-//     headers), with the submission's file name and row count that no other
-//     submission holds; of several, the one created closest to when the
-//     submission was sent. Found → the job is adopted (created). Not found
-//     once the window has passed → not_created. Otherwise → unknown, for a
-//     later try.
+//   - sent or unknown: the job lists (GET /traces?type=bulk, GET /dnc,
+//     GET /traces?type=single) are read back to [created_at − Before],
+//     on the server's clock (this computer's may be minutes off: the
+//     client measures the difference from the server's Date headers).
+//     A job whose name carries the submission's tag is its job: adopted
+//     (created). A single trace carries no tag (the API names it "Single:
+//     FIRST LAST" from the names sent): a lookup of that name created in
+//     [created_at − Before, created_at + After] is its job only when its
+//     result repeats the address, city, state and zip sent; of several,
+//     the one created closest to when it was sent.
+//   - A job that merely looks like it (same file name and row count in the
+//     window, without the tag; a single whose result cannot be matched) is
+//     never adopted: the submission stays unknown, whatever the time, and
+//     the Outcome lists it in LookAlikes for the person to decide (Adopt).
+//   - Nothing found, and nothing like it, once the window has passed and the
+//     lists were read back far enough and in full → not_created.
+//     Otherwise → unknown, for a later try.
 //
 // Nothing is ever resubmitted. Submissions being sent by Submit in this
-// process are left alone.
+// process are left alone. A list item the client could not read makes
+// absence unprovable: the submissions of that kind stay unknown.
 func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts *ReconcileOptions) ([]Outcome, error) {
 	o := ReconcileOptions{}
 	if opts != nil {
@@ -94,13 +124,6 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	var out []Outcome
 	// First the submissions that never left, and the candidate jobs of the
 	// others.
-	type open struct {
-		s        *ledger.Submission
-		f        *finder
-		from, to time.Time
-		fits     []*candidate
-		match    *candidate
-	}
 	var todo []*open
 	finders := map[jobs.Kind]*finder{}
 	for _, s := range pending {
@@ -134,18 +157,16 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		}
 		// The lists were read: the server's clock is known.
 		from, to := s.CreatedAt.Add(serverSkew(api)-o.Before), s.CreatedAt.Add(serverSkew(api)+o.After)
-		fits, err := fitting(ctx, led, s, cands, from, to)
+		mine, alike, err := sortCandidates(ctx, api, led, s, cands, from, to)
 		if err != nil {
 			return out, err
 		}
-		todo = append(todo, &open{s: s, f: f, from: from, to: to, fits: fits})
+		todo = append(todo, &open{s: s, f: f, from: from, to: to, mine: mine, alike: alike})
 	}
 
 	// Then the matching: the pairs closest in time first, each job and each
-	// submission used once. A submission's job is the one created closest
-	// to when it was sent: the same file may also have been submitted a
-	// minute earlier from another computer with the same key, or by an
-	// earlier submission whose outcome is also unknown.
+	// submission used once. (A tag names one submission; single lookups of
+	// the same person at the same address may be several.)
 	type pair struct {
 		o    *open
 		c    *candidate
@@ -153,7 +174,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	}
 	var pairs []pair
 	for _, op := range todo {
-		for _, c := range op.fits {
+		for _, c := range op.mine {
 			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s).Add(serverSkew(api))).Abs()})
 		}
 	}
@@ -166,51 +187,147 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	}
 
 	for _, op := range todo {
-		s, match := op.s, op.match
-		oc := Outcome{Submission: s}
-		switch {
-		case match != nil:
-			c := ledger.Created{JobID: match.id, Response: match.raw, Charged: match.charged, Adopted: true, Job: match.job}
-			if match.job.Status.Final() {
-				c.Refunded = match.refunded
-			}
-			if err := led.MarkCreated(ctx, s.ID, c); err != nil {
-				return out, err
-			}
-			oc.State, oc.JobID = ledger.StateCreated, match.id
-			oc.Reason = fmt.Sprintf("found job %s created %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
-			if len(op.fits) > 1 {
-				oc.Reason += fmt.Sprintf(" (%d jobs of that name and size fit; this one was created closest to when it was sent)", len(op.fits))
-			}
-		case o.Now().Add(serverSkew(api)).After(op.to) && op.f.complete:
-			oc.State = ledger.StateNotCreated
-			oc.Reason = fmt.Sprintf("no job named %q with %d rows was created between %s and %s",
-				filepath.Base(s.FileName), s.Rows, op.from.Local().Format("15:04:05"), op.to.Local().Format("15:04:05"))
-			if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
-				return out, err
-			}
-		default:
-			oc.State = ledger.StateUnknown
-			if len(op.fits) > 0 {
-				// Every job that fits went to a submission sent closer to
-				// its creation; one may still appear, or be this one's.
-				oc.Reason = fmt.Sprintf("the %d jobs that fit belong to other submissions; it may still appear until %s",
-					len(op.fits), op.to.Local().Format("15:04:05"))
-			} else {
-				oc.Reason = fmt.Sprintf("no matching job yet; it may still appear until %s", op.to.Local().Format("15:04:05"))
-			}
-			if s.State == ledger.StateSent {
-				// Sent by a process that is gone: its outcome is unknown.
-				if err := led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+oc.Reason); err != nil {
-					return out, err
-				}
-			} else if err := led.TouchReconciled(ctx, s.ID); err != nil {
-				return out, err
-			}
+		oc, err := settle(ctx, api, led, o, op, taken)
+		if err != nil {
+			return out, err
 		}
 		out = append(out, oc)
 	}
 	return out, nil
+}
+
+// open is a sent or unknown submission being reconciled.
+type open struct {
+	s        *ledger.Submission
+	f        *finder   // the list of its kind
+	from, to time.Time // its window, on the server's clock
+	mine     []*candidate
+	alike    []*candidate
+	match    *candidate // of mine, the one paired with it
+}
+
+// settle records what Reconcile found for one sent or unknown submission:
+// its job (match), jobs that only look like it (alike, unless another
+// submission took them), or nothing.
+func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o ReconcileOptions, op *open, taken map[string]bool) (Outcome, error) {
+	s, match, f, from, to := op.s, op.match, op.f, op.from, op.to
+	oc := Outcome{Submission: s}
+	if match != nil {
+		if err := adopt(ctx, led, s.ID, match); err != nil {
+			return oc, err
+		}
+		oc.State, oc.JobID = ledger.StateCreated, match.id
+		oc.Reason = fmt.Sprintf("found job %s created %s, named with this submission's tag %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"), s.Tag)
+		if s.Kind == jobs.KindSingle {
+			oc.Reason = fmt.Sprintf("found lookup %s created %s, whose result repeats the address sent", match.id, match.job.CreatedAt.Local().Format("15:04:05"))
+		}
+		return oc, nil
+	}
+	for _, c := range op.alike {
+		if !taken[c.id] {
+			oc.LookAlikes = append(oc.LookAlikes, LookAlike{JobID: c.id, Name: c.name, Rows: c.rows, CreatedAt: c.created, Charged: c.charged})
+		}
+	}
+	switch {
+	case len(oc.LookAlikes) > 0:
+		oc.State, oc.Reason = ledger.StateUnknown, lookAlikeReason(s, oc.LookAlikes)
+		return oc, keepUnknown(ctx, led, s, oc.Reason)
+	case o.Now().Add(serverSkew(api)).After(to) && f.complete && f.unreadable == 0:
+		oc.State = ledger.StateNotCreated
+		oc.Reason = fmt.Sprintf("no job named %q was created between %s and %s", s.FileName, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
+		return oc, led.MarkNotCreated(ctx, s.ID, oc.Reason)
+	}
+	oc.State = ledger.StateUnknown
+	oc.Reason = fmt.Sprintf("no job of this submission yet; it may still appear until %s", to.Local().Format("15:04:05"))
+	if f.unreadable > 0 {
+		oc.Reason = fmt.Sprintf("no job of this submission found, but %d jobs in the lists could not be read; it stays unknown until they can", f.unreadable)
+	}
+	return oc, keepUnknown(ctx, led, s, oc.Reason)
+}
+
+// keepUnknown leaves a submission unknown: one "sent" by a process that is
+// gone becomes unknown with the reason; an unknown one is marked as looked
+// at.
+func keepUnknown(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, reason string) error {
+	if s.State == ledger.StateSent {
+		return led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+reason)
+	}
+	return led.TouchReconciled(ctx, s.ID)
+}
+
+func lookAlikeReason(s *ledger.Submission, alike []LookAlike) string {
+	list := make([]string, len(alike))
+	for i, a := range alike {
+		list[i] = a.String()
+	}
+	what := "a job that looks like this submission exists: "
+	if len(alike) > 1 {
+		what = fmt.Sprintf("%d jobs that look like this submission exist: ", len(alike))
+	}
+	why := fmt.Sprintf("its name does not carry this submission's tag %s, so it may be another computer's upload of the same file", s.Tag)
+	switch {
+	case s.Kind == jobs.KindSingle:
+		why = "its result could not be matched to the address sent, so it may be another lookup of the same name"
+	case s.Tag == "":
+		why = "this submission was recorded before submissions were tagged, so nothing proves the job is its own"
+	}
+	return what + strings.Join(list, "; ") + "; " + why + ". It stays unknown (it may have been charged) until you say whether the job is yours"
+}
+
+// adopt records c as the job of submission id.
+func adopt(ctx context.Context, led *ledger.Ledger, id int64, c *candidate) error {
+	cr := ledger.Created{JobID: c.id, Response: c.raw, Charged: c.charged, Adopted: true, Job: c.job}
+	if c.job.Status.Final() {
+		cr.Refunded = c.refunded
+	}
+	return led.MarkCreated(ctx, id, cr)
+}
+
+// Adopt records jobID as the job of the submission whose outcome is unknown,
+// on the person's word: they recognised a look-alike (Outcome.LookAlikes) as
+// their own. The job is read from the API first.
+func Adopt(ctx context.Context, api *client.Client, led *ledger.Ledger, submissionID int64, jobID string) error {
+	reconcileMu.Lock()
+	defer reconcileMu.Unlock()
+	s, err := led.Submission(ctx, submissionID)
+	if err != nil {
+		return err
+	}
+	if !s.State.Pending() {
+		return fmt.Errorf("submit: submission %d is %s: only one whose outcome is unknown can take a job", submissionID, s.State)
+	}
+	var c candidate
+	switch s.Kind {
+	case jobs.KindDNC:
+		d, err := api.DNC.Get(ctx, jobID)
+		if err != nil {
+			return err
+		}
+		c = dncCandidate(d)
+	default:
+		t, err := api.Traces.Get(ctx, jobID)
+		if err != nil {
+			return err
+		}
+		c = traceCandidate(t)
+		if s.Kind == jobs.KindSingle {
+			c.job.Kind = jobs.KindSingle
+		}
+	}
+	c.id = jobID
+	return adopt(ctx, led, s.ID, &c)
+}
+
+// Dismiss records that the submission whose outcome is unknown created no
+// job, on the person's word (they checked the provider's dashboard). why is
+// kept with it.
+func Dismiss(ctx context.Context, led *ledger.Ledger, submissionID int64, why string) error {
+	reconcileMu.Lock()
+	defer reconcileMu.Unlock()
+	if why == "" {
+		why = "you said it created no job"
+	}
+	return led.MarkNotCreated(ctx, submissionID, why)
 }
 
 // serverSkew is how far the server's clock is ahead of this computer's, 0
@@ -251,7 +368,10 @@ type finder struct {
 	// complete: the pages read reach back past since (else the page cap
 	// stopped the walk, and absence proves nothing).
 	complete bool
-	list     []candidate
+	// unreadable counts the list items the client could not read: one
+	// may be the job looked for.
+	unreadable int
+	list       []candidate
 }
 
 func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
@@ -268,6 +388,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 				return nil, err
 			}
 			md = l.Metadata
+			f.unreadable += len(l.Invalid)
 			for i := range l.Traces {
 				items = append(items, traceCandidate(&l.Traces[i]))
 			}
@@ -277,6 +398,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 				return nil, err
 			}
 			md = l.Metadata
+			f.unreadable += len(l.Invalid)
 			for i := range l.Traces {
 				c := traceCandidate(&l.Traces[i])
 				c.job.Kind = jobs.KindSingle
@@ -288,6 +410,7 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 				return nil, err
 			}
 			md = l.Metadata
+			f.unreadable += len(l.Invalid)
 			for i := range l.Jobs {
 				items = append(items, dncCandidate(&l.Jobs[i]))
 			}
@@ -344,19 +467,34 @@ func dncCandidate(d *client.DNCJob) candidate {
 		charged: d.CreditsCharged, refunded: d.CreditsRefunded, job: j, raw: j.Last}
 }
 
-// fitting returns the candidates that fit s: the same name and row count
-// (and, for a trace, mode and include_llcs), created within [from, to], held
-// by no submission yet.
-func fitting(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, cands []candidate, from, to time.Time) ([]*candidate, error) {
-	// Names compare by their letters and digits, case aside: a server that
-	// tidies a file name (spaces, accents, "Single: first last") still
-	// names the same job.
-	name := nameKey(filepath.Base(s.FileName))
-	var out []*candidate
+// sortCandidates sorts the jobs held by no other submission into those
+// that are s's (mine) and those that merely look like it (alike):
+//
+//   - a tagged bulk trace or DNC scrub: mine carry its tag; alike are
+//     untagged jobs of the same file name and row count (and, for a trace,
+//     mode and include_llcs) created within [from, to];
+//   - one recorded before tags: every such job is alike;
+//   - a single trace: lookups of the same name within [from, to] are mine
+//     when their result repeats the address sent, alike otherwise.
+func sortCandidates(ctx context.Context, api *client.Client, led *ledger.Ledger, s *ledger.Submission, cands []candidate, from, to time.Time) (mine, alike []*candidate, err error) {
+	base, _ := Untag(filepath.Base(s.FileName))
+	name := nameKey(base)
 	for i := range cands {
 		c := &cands[i]
-		if nameKey(c.name) != name || c.created.Before(from) || c.created.After(to) {
+		held, err := led.JobAdopted(ctx, c.id)
+		if err != nil {
+			return nil, nil, err
+		}
+		if held {
 			continue
+		}
+		if s.Tag != "" && carriesTag(c.name, s.Tag) {
+			mine = append(mine, c)
+			continue
+		}
+		cbase, ctag := Untag(c.name)
+		if ctag != "" || nameKey(cbase) != name || c.created.Before(from) || c.created.After(to) {
+			continue // another submission's tag, another name, another time
 		}
 		if s.Rows > 0 && c.rows != s.Rows {
 			continue
@@ -364,15 +502,19 @@ func fitting(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, cand
 		if s.Kind == jobs.KindTrace && ((c.mode != "" && s.Mode != "" && c.mode != s.Mode) || c.includeLLCs != s.IncludeLLCs) {
 			continue
 		}
-		adopted, err := led.JobAdopted(ctx, c.id)
-		if err != nil {
-			return nil, err
+		if s.Kind == jobs.KindSingle {
+			same, err := sameLookup(ctx, api, s, c)
+			if err != nil {
+				return nil, nil, err
+			}
+			if same {
+				mine = append(mine, c)
+				continue
+			}
 		}
-		if !adopted {
-			out = append(out, c)
-		}
+		alike = append(alike, c)
 	}
-	return out, nil
+	return mine, alike, nil
 }
 
 // nameKey is a name reduced to its lower-case letters and digits.

@@ -3,10 +3,13 @@ package submit
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -37,9 +40,10 @@ func SingleName(r *client.SingleTraceRequest) string {
 
 // Single runs POST /traces/single through the ledger with the same steps
 // as Submit: intent, sent, then the charge recorded as a finished job of
-// kind single. An unknown outcome is left for Reconcile, which looks for
-// the lookup in GET /traces?type=single. There is no duplicate check: the
-// same owner may be looked up again on purpose.
+// kind single. Answers are classified as for Submit. An unknown outcome is
+// left for Reconcile, which looks for the lookup in GET /traces?type=single
+// (see Reconcile for what it can and cannot prove of a single). There is no
+// duplicate check: the same owner may be looked up again on purpose.
 func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req SingleRequest) (*SingleResult, error) {
 	if strings.TrimSpace(req.Trace.FirstName) == "" {
 		return nil, errors.New("submit: a single trace needs first_name")
@@ -80,22 +84,9 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 
 	res, err := api.Traces.Single(ctx, &req.Trace)
 	if err != nil {
-		if errors.Is(err, client.ErrOutcomeUnknown) {
-			if mErr := led.MarkUnknown(rec, id, err.Error()); mErr != nil {
-				err = errors.Join(err, mErr)
-			}
-			sub.State = ledger.StateUnknown
-			return nil, &UnknownError{SubmissionID: id, Err: err}
-		}
-		var ae *client.APIError
-		if errors.As(err, &ae) {
-			led.MarkFailed(rec, id, err.Error())
-			sub.State = ledger.StateFailed
-		} else {
-			led.MarkNotCreated(rec, id, err.Error())
-			sub.State = ledger.StateNotCreated
-		}
-		return nil, err
+		// Classified as any charged call: only the spec's refusals are
+		// failed; a redirect, 408, 409, another 4xx or a 5xx is unknown.
+		return nil, recordFailure(rec, led, sub, err)
 	}
 	step(StepPosted)
 	jobID := res.ID
@@ -113,4 +104,55 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	sub.State, sub.JobID, sub.Response = ledger.StateCreated, jobID, raw
 	step(StepCreated)
 	return &SingleResult{Submission: sub, JobID: jobID, Result: res}, nil
+}
+
+// sameLookup reports whether the single lookup c is the one submission s
+// sent. A single trace cannot carry a tag: the API names it "Single: FIRST
+// LAST" from the names sent, so another lookup of the same name (another
+// computer, the same key) is named the same. Its result file is the only
+// other thing the API shows of it: c is s's lookup when the result repeats
+// the address, city, state and zip sent (kept with the intent). The spec
+// does not show the result's columns; a result without them, or one that
+// cannot be downloaded, proves nothing, and c is then only a look-alike.
+func sameLookup(ctx context.Context, api *client.Client, s *ledger.Submission, c *candidate) (bool, error) {
+	var req client.SingleTraceRequest
+	if json.Unmarshal(s.Options, &req) != nil || strings.TrimSpace(req.Address) == "" {
+		return false, nil
+	}
+	dir, err := os.MkdirTemp("", "skipdesk-lookup-*")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "result.csv")
+	if _, err := api.Traces.Download(ctx, c.id, path, nil); err != nil {
+		return false, ctx.Err()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord, r.LazyQuotes = -1, true
+	header, err := r.Read()
+	if err != nil {
+		return false, nil
+	}
+	row, err := r.Read()
+	if err != nil {
+		return false, nil
+	}
+	index := map[string]int{}
+	for i, h := range header {
+		index[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	norm := func(v string) string { return strings.ToUpper(strings.Join(strings.Fields(v), " ")) }
+	for col, sent := range map[string]string{"address": req.Address, "city": req.City, "state": req.State, "zip": req.Zip} {
+		i, ok := index[col]
+		if !ok || i >= len(row) || norm(row[i]) != norm(sent) {
+			return false, nil
+		}
+	}
+	return true, nil
 }

@@ -3,12 +3,16 @@
 //
 // The API has no idempotency key and charges up front, so a job-creating POST
 // is never resent once its bytes may have reached the server. Submit writes
-// each step to the ledger before taking the next one: the intent, then
-// "sent" right before the POST, then the job id. A POST whose outcome is
-// unknown (the connection broke after sending, a 5xx) leaves the submission
+// each step to the ledger before taking the next one: the intent (with the
+// tag that will make its job recognisable, tag.go), then "sent" right
+// before the POST, then the job id. Only a 2xx naming a job is "created"
+// and only the spec's refusals are "failed" (client.ChargedOutcome): any
+// other answer (a redirect, 408, 409, another 4xx, a 5xx, a broken
+// connection after sending, an unreadable answer) leaves the submission
 // "unknown — may be charged", and so does a crash between the steps.
-// Reconcile settles such submissions by looking for the job in the API's
-// lists; it never resubmits.
+// Reconcile settles such submissions by looking for the job carrying its tag
+// in the API's lists; it never resubmits, and never adopts a job that
+// merely looks like it.
 package submit
 
 import (
@@ -17,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,19 +39,38 @@ const DuplicateWindow = 24 * time.Hour
 // DuplicateWindow and Request.Again is false. Nothing was sent.
 var ErrDuplicate = errors.New("submit: the same file was submitted recently")
 
-// DuplicateError names the earlier submission.
+// DuplicateError names the earlier submission, and what became of it, so
+// that a "pay twice?" question can say what is at stake. Its safe answer is
+// not to submit: a dialog asking it makes Cancel the default button.
 type DuplicateError struct {
 	Earlier *ledger.Submission
+	// Job is the earlier submission's job as the ledger last saw it (nil
+	// when its outcome is not known yet).
+	Job *ledger.Job
+	// Spend is that job's credits (zero without a job).
+	Spend ledger.Spend
+	// MaybeCharged is true when the earlier submission's outcome is unknown:
+	// it may have created a job and been charged.
+	MaybeCharged bool
 }
 
 func (e *DuplicateError) Error() string {
 	s := e.Earlier
-	what := "may have created job (outcome unknown)"
-	if s.JobID != "" {
+	name, _ := Untag(s.FileName)
+	var what string
+	switch {
+	case s.JobID == "":
+		what = "it may have created a job and been charged (outcome unknown)"
+	case e.Job != nil && e.Job.Status != "":
+		what = fmt.Sprintf("job %s, %s", s.JobID, e.Job.Status)
+		if e.Spend.Charged > 0 {
+			what += fmt.Sprintf(", charged %d credits", e.Spend.Charged)
+		}
+	default:
 		what = "created job " + s.JobID
 	}
-	return fmt.Sprintf("%s was submitted with the same mapping and options at %s (%s); submit again only if you mean to pay for it twice",
-		s.FileName, s.CreatedAt.Local().Format("2006-01-02 15:04"), what)
+	return fmt.Sprintf("%s was submitted with the same content, mapping and options at %s (%s); submit again only if you mean to pay for it twice",
+		name, s.CreatedAt.Local().Format("2006-01-02 15:04"), what)
 }
 
 // Is makes errors.Is(err, ErrDuplicate) true.
@@ -83,11 +107,18 @@ const (
 
 // File is the upload: the file actually sent (after preparation).
 type File struct {
-	Path   string
-	Name   string // the name sent: the job's name; default: base name of Path
+	Path string
+	// Name is the person's name for the file; the name sent (the job's
+	// name) is this with the submission's tag added (TagName). Default: the
+	// base name of Path.
+	Name   string
 	SHA256 string // hex digest of the bytes of Path
-	Size   int64
-	Rows   int // data rows (CONTRACT §1); reconciliation matches total_rows on it
+	// SourceSHA256 is the hex digest of the file the person picked, before
+	// preparation; the duplicate guard matches on it as well as on SHA256.
+	// "" when not known.
+	SourceSHA256 string
+	Size         int64
+	Rows         int // data rows (CONTRACT §1)
 }
 
 // Request is one submission.
@@ -139,8 +170,11 @@ type Result struct {
 	Submission *ledger.Submission
 	JobID      string
 	Charged    int64
-	Trace      *client.TraceCreated // traces
-	DNC        *client.DNCCreated   // DNC jobs
+	// Warning says what is implausible about the figures the server
+	// answered with (ledger.Implausible); "" when nothing.
+	Warning string
+	Trace   *client.TraceCreated // traces
+	DNC     *client.DNCCreated   // DNC jobs
 }
 
 // active holds the submissions being sent by this process: Reconcile leaves
@@ -235,19 +269,21 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		return nil, err
 	}
 	if !req.Again {
-		dup, err := led.FindDuplicate(ctx, ledger.DuplicateKey{Kind: req.Kind, FileHash: req.File.SHA256, Mapping: req.Mapping,
-			Mode: req.Mode, IncludeLLCs: req.IncludeLLCs, Options: opts}, time.Now().Add(-DuplicateWindow))
+		dup, err := led.FindDuplicate(ctx, ledger.DuplicateKey{Kind: req.Kind, FileHash: req.File.SHA256, SourceHash: req.File.SourceSHA256,
+			Mapping: req.Mapping, Mode: req.Mode, IncludeLLCs: req.IncludeLLCs, Options: opts}, time.Now().Add(-DuplicateWindow))
 		if err != nil {
 			return nil, err
 		}
 		if dup != nil {
-			return nil, &DuplicateError{Earlier: dup}
+			return nil, duplicateError(ctx, led, dup)
 		}
 	}
 
-	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: req.File.Name, FileHash: req.File.SHA256,
-		FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode, IncludeLLCs: req.IncludeLLCs,
-		Options: opts, Estimate: est}
+	tag := NewTag()
+	sent := TagName(req.File.Name, tag)
+	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: sent, Tag: tag, FileHash: req.File.SHA256,
+		SourceHash: req.File.SourceSHA256, FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode,
+		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est}
 	id, done, err := recordActive(ctx, led, sub)
 	if err != nil {
 		return nil, err
@@ -282,15 +318,15 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	switch req.Kind {
 	case jobs.KindTrace:
 		var c *client.TraceCreated
-		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: req.File.Name, Mode: string(req.Mode),
+		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: sent, Mode: string(req.Mode),
 			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
 		if err == nil {
 			res.Trace, response = c, c
-			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, req.File.Name
+			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, sent
 		}
 	case jobs.KindDNC:
 		var c *client.DNCCreated
-		c, err = api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: req.File.Name,
+		c, err = api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: sent,
 			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
 		if err == nil {
 			res.DNC, response = c, c
@@ -299,29 +335,11 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	}
 	// The outcome must be recorded whatever happened to ctx meanwhile.
 	rec := context.WithoutCancel(ctx)
-	if err != nil {
-		if errors.Is(err, client.ErrOutcomeUnknown) {
-			if mErr := led.MarkUnknown(rec, id, err.Error()); mErr != nil {
-				err = errors.Join(err, mErr)
-			}
-			sub.State = ledger.StateUnknown
-			return nil, &UnknownError{SubmissionID: id, Err: err}
-		}
-		// Refused by the server, or provably never sent: no job, no charge.
-		var ae *client.APIError
-		if errors.As(err, &ae) {
-			led.MarkFailed(rec, id, err.Error())
-			sub.State = ledger.StateFailed
-		} else {
-			led.MarkNotCreated(rec, id, err.Error())
-			sub.State = ledger.StateNotCreated
-		}
-		return nil, err
+	if err == nil && strings.TrimSpace(jobID) == "" {
+		err = fmt.Errorf("%w: the server answered without a job id", client.ErrOutcomeUnknown)
 	}
-	if jobID == "" {
-		led.MarkUnknown(rec, id, "the server answered without a job id")
-		sub.State = ledger.StateUnknown
-		return nil, &UnknownError{SubmissionID: id, Err: errors.New("the server answered without a job id")}
+	if err != nil {
+		return nil, recordFailure(rec, led, sub, err)
 	}
 	step(StepPosted)
 
@@ -341,6 +359,42 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	}
 	sub.State, sub.JobID, sub.Response = ledger.StateCreated, jobID, raw
 	res.JobID, res.Charged = jobID, charged
+	res.Warning = ledger.Implausible(rows, ledger.Spend{Charged: charged})
 	step(StepCreated)
 	return res, nil
+}
+
+// recordFailure records what a charged call's error says happened, by the
+// client's one rule (client.ChargedOutcome): refused → failed, never sent
+// → not created, anything else → unknown, which may have been charged and
+// goes to Reconcile. It returns the error to give the caller: an
+// *UnknownError for an unknown outcome, err otherwise.
+func recordFailure(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission, err error) error {
+	switch client.ChargedOutcome(err) {
+	case client.Refused:
+		led.MarkFailed(ctx, sub.ID, err.Error())
+		sub.State = ledger.StateFailed
+		return err
+	case client.NotSent:
+		led.MarkNotCreated(ctx, sub.ID, err.Error())
+		sub.State = ledger.StateNotCreated
+		return err
+	}
+	if mErr := led.MarkUnknown(ctx, sub.ID, err.Error()); mErr != nil {
+		err = errors.Join(err, mErr)
+	}
+	sub.State = ledger.StateUnknown
+	return &UnknownError{SubmissionID: sub.ID, Err: err}
+}
+
+// duplicateError describes an earlier submission of the same content.
+func duplicateError(ctx context.Context, led *ledger.Ledger, dup *ledger.Submission) *DuplicateError {
+	e := &DuplicateError{Earlier: dup, MaybeCharged: dup.State.Pending()}
+	if dup.JobID != "" {
+		if j, err := led.Job(ctx, dup.JobID); err == nil {
+			e.Job = j
+		}
+		e.Spend, _ = led.JobSpend(ctx, dup.JobID)
+	}
+	return e
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -123,7 +124,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 		t.Fatalf("submission %+v", sub)
 	}
 	j, err := e.led.Job(ctx, res.JobID)
-	if err != nil || j.Status != jobs.StatusProcessing || j.Name != "owners.csv" || j.Kind != jobs.KindTrace {
+	if base, tag := Untag(j.Name); err != nil || j.Status != jobs.StatusProcessing || base != "owners.csv" || tag == "" || tag != sub.Tag || j.Kind != jobs.KindTrace {
 		t.Fatalf("job %+v, %v", j, err)
 	}
 	if sp, _ := e.led.JobSpend(ctx, res.JobID); sp.Charged != 2 {
@@ -243,9 +244,9 @@ func TestReconcileStates(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	now := time.Now()
-	add := func(name string, rows int, state ledger.State, created time.Time) int64 {
-		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: name, FileHash: name,
-			Rows: rows, Mode: "normal", CreatedAt: created})
+	add := func(name, tag string, rows int, state ledger.State, created time.Time) int64 {
+		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: TagName(name, tag), Tag: tag,
+			FileHash: name + tag, Rows: rows, Mode: "normal", CreatedAt: created})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,43 +258,51 @@ func TestReconcileStates(t *testing.T) {
 		}
 		return id
 	}
-	// Two jobs on the server: one owners.csv of 3 rows, one other.csv.
-	for _, n := range []string{"owners.csv", "other.csv"} {
-		f := writeFile(t, n, ownersCSV)
-		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: f.Path, ColumnMapping: ownersMapping}); err != nil {
+	// Two jobs on the server: owners.csv of 3 rows sent with the tag
+	// sd-aaaaa, and other.csv of 3 rows sent without a tag (another
+	// program, or another computer's older SkipDesk).
+	for _, n := range []string{"owners [sd-aaaaa].csv", "other.csv"} {
+		f := writeFile(t, "x.csv", ownersCSV)
+		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: f.Path, FileName: n, ColumnMapping: ownersMapping}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	intent := add("owners.csv", 3, ledger.StateIntent, now)
-	adopt1 := add("owners.csv", 3, ledger.StateSent, now.Add(-time.Second))
-	adopt2 := add("owners.csv", 3, ledger.StateUnknown, now) // the one job is already taken
-	wrongRows := add("other.csv", 4, ledger.StateSent, now)
-	old := add("owners.csv", 3, ledger.StateUnknown, now.Add(-2*time.Hour)) // window long past
+	intent := add("owners.csv", "sd-22222", 3, ledger.StateIntent, now)
+	adopt := add("owners.csv", "sd-aaaaa", 3, ledger.StateSent, now.Add(-time.Second))
+	otherTag := add("owners.csv", "sd-bbbbb", 3, ledger.StateUnknown, now) // the job carries another tag
+	wrongRows := add("other.csv", "sd-ccccc", 4, ledger.StateSent, now)
+	alike := add("other.csv", "sd-ddddd", 3, ledger.StateUnknown, now)                  // an untagged job of its name and rows
+	old := add("owners.csv", "sd-eeeee", 3, ledger.StateUnknown, now.Add(-2*time.Hour)) // window long past
 
 	out, err := Reconcile(ctx, e.api, e.led, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[int64]ledger.State{}
+	got := map[int64]Outcome{}
 	for _, o := range out {
-		got[o.Submission.ID] = o.State
+		got[o.Submission.ID] = o
 	}
-	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt1: ledger.StateCreated, adopt2: ledger.StateUnknown,
-		wrongRows: ledger.StateUnknown, old: ledger.StateNotCreated}
+	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt: ledger.StateCreated, otherTag: ledger.StateUnknown,
+		wrongRows: ledger.StateUnknown, alike: ledger.StateUnknown, old: ledger.StateNotCreated}
 	for id, w := range want {
 		s, _ := e.led.Submission(ctx, id)
-		if got[id] != w || s.State != w {
-			t.Errorf("submission %d (%s, %d rows): outcome %s, ledger %s; want %s", id, s.FileName, s.Rows, got[id], s.State, w)
+		if got[id].State != w || s.State != w {
+			t.Errorf("submission %d (%s, %d rows): outcome %s, ledger %s; want %s", id, s.FileName, s.Rows, got[id].State, s.State, w)
 		}
 	}
-	// Once the window has passed, what is still unknown is not created.
+	if o := got[alike]; len(o.LookAlikes) != 1 || o.LookAlikes[0].Name != "other.csv" || !strings.Contains(o.Reason, "looks like this submission") {
+		t.Errorf("the look-alike is not shown: %+v", o)
+	}
+	// Once the window has passed, what is still unknown is not created,
+	// except a submission with a look-alike: that stays unknown until the
+	// person says.
 	later := func() time.Time { return now.Add(WindowAfter + time.Minute) }
 	if _, err := Reconcile(ctx, e.api, e.led, &ReconcileOptions{Now: later}); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []int64{adopt2, wrongRows} {
-		if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateNotCreated {
-			t.Errorf("submission %d after the window: %s", id, s.State)
+	for id, w := range map[int64]ledger.State{otherTag: ledger.StateNotCreated, wrongRows: ledger.StateNotCreated, alike: ledger.StateUnknown} {
+		if s, _ := e.led.Submission(ctx, id); s.State != w {
+			t.Errorf("submission %d after the window: %s, want %s", id, s.State, w)
 		}
 	}
 	if n := serverJobs(t, e.api); n != 2 {
@@ -314,7 +323,7 @@ func TestSubmitDNC(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	j, err := e.led.Job(ctx, res.JobID)
-	if err != nil || j.Kind != jobs.KindDNC || j.Name != "phones.csv" || j.TotalRows != 3 {
+	if base, tag := Untag(j.Name); err != nil || j.Kind != jobs.KindDNC || base != "phones.csv" || tag != res.Submission.Tag || j.TotalRows != 3 {
 		t.Fatalf("job %+v, %v", j, err)
 	}
 	if _, err := Submit(ctx, e.api, e.led, req); !errors.Is(err, ErrDuplicate) {
@@ -377,7 +386,8 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 
 	// A lookup whose answer was lost is found in GET /traces?type=single.
 	lost := client.SingleTraceRequest{FirstName: "Bob", LastName: "Ray", Address: "2 Oak Ave", City: "Austin", State: "TX", Zip: "78702"}
-	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1})
+	body, _ := json.Marshal(lost)
+	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1, Options: body})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,8 +482,8 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 	if len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID != mine {
 		t.Fatalf("outcomes %+v; want job %s adopted (not %s, sent earlier elsewhere)", out, mine, other.ID)
 	}
-	if !strings.Contains(out[0].Reason, "2 jobs") {
-		t.Errorf("reason %q does not say that two jobs fit", out[0].Reason)
+	if !strings.Contains(out[0].Reason, "tag") || len(out[0].LookAlikes) != 0 {
+		t.Errorf("reason %q, look-alikes %v", out[0].Reason, out[0].LookAlikes)
 	}
 	if n := serverJobs(t, e.api); n != 2 {
 		t.Fatalf("reconcile created jobs: %d", n)
@@ -511,7 +521,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	for _, o := range out {
 		got[o.Submission.ID] = o
 	}
-	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "other submissions") {
+	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "may still appear") {
 		t.Fatalf("the older submission: %+v", o)
 	}
 	adopted, err := e.led.SubmissionForJob(ctx, mine)

@@ -26,8 +26,11 @@ const (
 	DownloadProgress
 	// Downloaded: the result is in the library at Path.
 	Downloaded
-	// Error: a poll or a download failed; Err says why. The tracker keeps
-	// going and tries again later.
+	// Error: a poll or a download failed, a job in a list could not be
+	// read (*client.ListItemError, reported once), a result was not a CSV
+	// file (client.ErrNotResult) or took too long, or the service reported
+	// figures that cannot be right (*FiguresError, a warning on the job);
+	// Err says which. The tracker keeps going and tries again later.
 	Error
 	// Reconciled: a submission whose outcome was unknown changed state:
 	// "created" (JobID and Job say which job it made), "not_created", or

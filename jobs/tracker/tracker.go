@@ -39,10 +39,13 @@ import (
 const (
 	DefaultReadsPerMinute = 480 // 40% of the spec's 1200: room for the app's other reads
 	DefaultDownloads      = 2
-	listLimit             = 100
-	maxPagesPerPoll       = 10
-	reloadEvery           = 10 * time.Second
-	notFoundBackoff       = 5 * time.Minute
+	// DefaultUnknownStatusWait is how long Wait follows a job in a status
+	// SkipDesk does not know (Options.UnknownStatusWait).
+	DefaultUnknownStatusWait = 30 * time.Minute
+	listLimit                = 100
+	maxPagesPerPoll          = 10
+	reloadEvery              = 10 * time.Second
+	notFoundBackoff          = 5 * time.Minute
 )
 
 // DefaultInterval is the polling schedule: how long after a look a job of
@@ -73,6 +76,11 @@ type Options struct {
 	ReadsPerMinute int
 	// Downloads is how many results download at once; default 2.
 	Downloads int
+	// UnknownStatusWait is how long Wait follows a job showing a status
+	// SkipDesk does not know before it returns a *StillTrackedError (the
+	// tracker keeps following the job); default DefaultUnknownStatusWait,
+	// less than 0 waits for ever.
+	UnknownStatusWait time.Duration
 	// NoReconcile leaves submissions whose outcome is unknown to the
 	// caller's own submit.Reconcile. By default Run settles them at start,
 	// and every minute while their jobs may still appear in the lists.
@@ -108,7 +116,9 @@ type Tracker struct {
 	retries  map[string]int  // failed download attempts
 	jobLocks map[string]*sync.Mutex
 	stuck    map[string]stuckReason // jobs that cannot progress now, and why
-	dlq      chan string
+	// unreadable: list items already reported as unreadable (id and why).
+	unreadable map[string]bool
+	dlq        chan string
 
 	obsMu sync.Mutex // one observation at a time: events in order, no double Completed
 }
@@ -130,6 +140,9 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 	if opts.Downloads <= 0 {
 		opts.Downloads = DefaultDownloads
 	}
+	if opts.UnknownStatusWait == 0 {
+		opts.UnknownStatusWait = DefaultUnknownStatusWait
+	}
 	return &Tracker{
 		api: api, led: led, lib: opts.Library, opts: opts,
 		pollBudget:    newBudget(max(1, opts.ReadsPerMinute/4), api),
@@ -143,6 +156,7 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		retries:       map[string]int{},
 		jobLocks:      map[string]*sync.Mutex{},
 		stuck:         map[string]stuckReason{},
+		unreadable:    map[string]bool{},
 		dlq:           make(chan string, 1024),
 	}
 }
@@ -414,7 +428,7 @@ func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 		if err := t.pollBudget.take(ctx); err != nil {
 			return
 		}
-		items, md, err := t.list(ctx, kind, page)
+		items, invalid, md, err := t.list(ctx, kind, page)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -423,6 +437,10 @@ func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 			t.backoff(due, err)
 			return
 		}
+		// A job the list shows in a form the client cannot read is
+		// reported (once) and, if tracked, read alone below: it stays in
+		// remaining.
+		t.reportUnreadable(invalid)
 		var obs []observation
 		for _, it := range items {
 			// The ledger knows a job by the id the API returned at
@@ -449,7 +467,7 @@ func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 			}
 		}
 		t.observe(ctx, obs)
-		if len(items) == 0 || page >= md.PageCount {
+		if len(items)+len(invalid) == 0 || page >= md.PageCount {
 			break
 		}
 		// Walk on only for jobs older than the oldest this page shows.
@@ -504,30 +522,48 @@ func (t *Tracker) backoff(trs []*tracked, err error) {
 	t.mu.Unlock()
 }
 
-func (t *Tracker) list(ctx context.Context, kind jobs.Kind, page int) ([]item, client.Metadata, error) {
+// list reads one page of a kind's list: the jobs it could read, and the
+// items it could not.
+func (t *Tracker) list(ctx context.Context, kind jobs.Kind, page int) ([]item, []*client.ListItemError, client.Metadata, error) {
 	switch kind {
 	case jobs.KindTrace:
 		l, err := t.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: listLimit, Type: client.TypeBulk})
 		if err != nil {
-			return nil, client.Metadata{}, err
+			return nil, nil, client.Metadata{}, err
 		}
 		out := make([]item, len(l.Traces))
 		for i := range l.Traces {
 			out[i] = item{trace: &l.Traces[i]}
 		}
-		return out, l.Metadata, nil
+		return out, l.Invalid, l.Metadata, nil
 	case jobs.KindDNC:
 		l, err := t.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: listLimit})
 		if err != nil {
-			return nil, client.Metadata{}, err
+			return nil, nil, client.Metadata{}, err
 		}
 		out := make([]item, len(l.Jobs))
 		for i := range l.Jobs {
 			out[i] = item{dnc: &l.Jobs[i]}
 		}
-		return out, l.Metadata, nil
+		return out, l.Invalid, l.Metadata, nil
 	}
-	return nil, client.Metadata{}, fmt.Errorf("tracker: unknown kind %q", kind)
+	return nil, nil, client.Metadata{}, fmt.Errorf("tracker: unknown kind %q", kind)
+}
+
+// reportUnreadable emits an Error for each list item the client could not
+// read, naming the job when its id could be read; the same problem of the
+// same job is reported once.
+func (t *Tracker) reportUnreadable(invalid []*client.ListItemError) {
+	for _, e := range invalid {
+		key := e.ID + "\x00" + e.Reason
+		t.mu.Lock()
+		seen := t.unreadable[key]
+		t.unreadable[key] = true
+		t.mu.Unlock()
+		if !seen {
+			t.emitErr(e.ID, fmt.Errorf("tracker: %w; the other jobs are tracked, and a tracked job it hides is read on its own", e))
+		}
+	}
 }
 
 func (t *Tracker) get(ctx context.Context, kind jobs.Kind, id string) (item, error) {
@@ -622,6 +658,10 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 	}
 	for k, i := range idx {
 		sp := write[k].Spend
+		if p := ledger.Implausible(write[k].Job.TotalRows, sp); p != "" {
+			events = append(events, Event{Type: Error, JobID: write[k].Job.ID, Kind: write[k].Job.Kind, Spend: sp,
+				Err: &FiguresError{JobID: write[k].Job.ID, Problem: p}})
+		}
 		cur, err := t.led.Job(ctx, states[i].Job.ID)
 		if err != nil {
 			events = append(events, Event{Type: Error, JobID: states[i].Job.ID, Err: err})
@@ -649,6 +689,19 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 		}
 	}
 	return out
+}
+
+// FiguresError is an Error event's Err when the service reported figures
+// for a job that cannot be right (ledger.Implausible): they are kept as
+// reported, flagged, and left out of the spend totals.
+type FiguresError struct {
+	JobID   string
+	Problem string
+}
+
+func (e *FiguresError) Error() string {
+	return fmt.Sprintf("tracker: the service reported %s for job %s; the figures are kept as reported but not counted in the spend totals",
+		e.Problem, e.JobID)
 }
 
 func jsonEqual(a, b json.RawMessage) bool {

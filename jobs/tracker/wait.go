@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
@@ -22,16 +23,52 @@ type Outcome struct {
 // Wait blocks until the job has failed or its result is in the library
 // (without a library: until it completed or failed). The tracker must be
 // running (Run) for anything to change. It returns a *StuckError when the
-// job cannot progress now (not visible to the key, its download failing).
+// job cannot progress now (not visible to the key, its download failing),
+// and a *StillTrackedError when the job has shown a status SkipDesk does
+// not know for Options.UnknownStatusWait: the tracker keeps following it.
 func (t *Tracker) Wait(ctx context.Context, jobID string) (*Outcome, error) {
 	var o *Outcome
+	var strange jobs.Status // the unknown status last seen
+	var since time.Time     // when it was first seen, in this Wait
 	err := t.waitFor(ctx, jobID, func() (bool, error) {
 		var done bool
 		var err error
 		o, done, err = t.settled(ctx, jobID)
-		return done, err
+		if err != nil || done || o == nil {
+			return done, err
+		}
+		switch st := o.Job.Status; {
+		case knownStatus(st):
+			strange, since = "", time.Time{}
+		case st != strange:
+			strange, since = st, time.Now()
+		case t.opts.UnknownStatusWait > 0 && time.Since(since) >= t.opts.UnknownStatusWait:
+			return false, &StillTrackedError{JobID: jobID, Status: st, For: time.Since(since).Round(time.Second)}
+		}
+		return false, nil
 	})
 	return o, err
+}
+
+// knownStatus reports whether a status is one the spec lists.
+func knownStatus(s jobs.Status) bool {
+	return s == jobs.StatusProcessing || s == jobs.StatusCompleted || s == jobs.StatusFailed
+}
+
+// StillTrackedError is returned by Wait when the job has shown a status
+// SkipDesk does not know (the spec says the full set is not shown) for
+// Options.UnknownStatusWait. The status is kept as the service sent it,
+// never taken for completed or failed; the job stays in flight, and the
+// tracker keeps following it and downloads its result if it completes.
+type StillTrackedError struct {
+	JobID  string
+	Status jobs.Status
+	For    time.Duration // how long Wait saw it
+}
+
+func (e *StillTrackedError) Error() string {
+	return fmt.Sprintf("job %s has been %q for %v, a status SkipDesk does not know; it is still tracked, and its result is downloaded if it completes: "+
+		"wait for it again later (skipdesk-cli jobs wait %s) or follow it in the jobs list", e.JobID, client.CleanText(string(e.Status)), e.For, e.JobID)
 }
 
 // StuckError is returned by WaitIdle when the only jobs left cannot

@@ -2,7 +2,9 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -12,50 +14,62 @@ import (
 // `dnc get` and the like. Nothing here is charged; the charged requests go
 // through Submit and Single only.
 
+// Listed is what a list of the provider's jobs held: the jobs, the page's
+// metadata (one page), and the items that could not be read (each names
+// its job when it can; the others are still listed).
+type Listed[T any] struct {
+	Jobs       []T
+	Metadata   *client.Metadata
+	Unreadable []*client.ListItemError
+}
+
 // ListTraces is one page of GET /traces; with all, every page.
-func (s *Service) ListTraces(ctx context.Context, opts client.TraceListOptions, all bool) ([]client.Trace, *client.Metadata, error) {
+func (s *Service) ListTraces(ctx context.Context, opts client.TraceListOptions, all bool) (Listed[client.Trace], error) {
 	sess, err := s.current()
 	if err != nil {
-		return nil, nil, err
+		return Listed[client.Trace]{}, err
 	}
 	if !all {
 		l, err := sess.api.Traces.List(ctx, &opts)
 		if err != nil {
-			return nil, nil, err
+			return Listed[client.Trace]{}, err
 		}
-		return l.Traces, &l.Metadata, nil
+		return Listed[client.Trace]{Jobs: l.Traces, Metadata: &l.Metadata, Unreadable: l.Invalid}, nil
 	}
-	var out []client.Trace
-	for t, err := range sess.api.Traces.All(ctx, &opts) {
-		if err != nil {
-			return out, nil, err
-		}
-		out = append(out, *t)
-	}
-	return out, nil, nil
+	return collect(sess.api.Traces.All(ctx, &opts))
 }
 
 // ListDNC is one page of GET /dnc; with all, every page.
-func (s *Service) ListDNC(ctx context.Context, opts client.ListOptions, all bool) ([]client.DNCJob, *client.Metadata, error) {
+func (s *Service) ListDNC(ctx context.Context, opts client.ListOptions, all bool) (Listed[client.DNCJob], error) {
 	sess, err := s.current()
 	if err != nil {
-		return nil, nil, err
+		return Listed[client.DNCJob]{}, err
 	}
 	if !all {
 		l, err := sess.api.DNC.List(ctx, &opts)
 		if err != nil {
-			return nil, nil, err
+			return Listed[client.DNCJob]{}, err
 		}
-		return l.Jobs, &l.Metadata, nil
+		return Listed[client.DNCJob]{Jobs: l.Jobs, Metadata: &l.Metadata, Unreadable: l.Invalid}, nil
 	}
-	var out []client.DNCJob
-	for j, err := range sess.api.DNC.All(ctx, &opts) {
+	return collect(sess.api.DNC.All(ctx, &opts))
+}
+
+// collect walks every page; an unreadable item is noted and the walk goes on.
+func collect[T any](seq iter.Seq2[*T, error]) (Listed[T], error) {
+	var out Listed[T]
+	for x, err := range seq {
+		var ie *client.ListItemError
+		if errors.As(err, &ie) {
+			out.Unreadable = append(out.Unreadable, ie)
+			continue
+		}
 		if err != nil {
-			return out, nil, err
+			return out, err
 		}
-		out = append(out, *j)
+		out.Jobs = append(out.Jobs, *x)
 	}
-	return out, nil, nil
+	return out, nil
 }
 
 // Trace is GET /traces/:id.

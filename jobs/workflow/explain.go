@@ -165,6 +165,13 @@ var explainers = []func(err error, host string) (Problem, bool){
 }
 
 func explainLocal(err error, _ string) (Problem, bool) {
+	var st *tracker.StillTrackedError
+	if errors.As(err, &st) {
+		return Problem{Title: "Status not known",
+			What: fmt.Sprintf("Job %s has been %q for %s, a status SkipDesk does not know; it is still followed, and its result is downloaded if it completes.",
+				st.JobID, client.CleanText(string(st.Status)), st.For.Round(time.Second)),
+			Do: "Look again later in the Jobs list, or with `skipdesk-cli jobs wait " + st.JobID + "`."}, true
+	}
 	var wl *WaitLimitError
 	var sw *StoppedWaitingError
 	var nt *NotTrackedError
@@ -257,6 +264,14 @@ func explainSubmission(err error, _ string) (Problem, bool) {
 		return Problem{Title: "Phones not scrubbed yet",
 			What: "The trace's phones have not been scrubbed against the DNC and litigator lists yet, so no number can be called.",
 			Do:   "Scrub the trace's phones first (Scrub phones), then export the callable list."}, true
+	case errors.Is(err, client.ErrNotResult):
+		return Problem{Title: "Not a result file",
+			What: "The server's answer to the download was not a result file (a web page or a message instead); nothing was kept.",
+			Do:   "It is tried again later; if it lasts, check the provider's status page or the API address."}, true
+	case isDownloadTimeout(err):
+		return Problem{Title: "Download too slow",
+			What: "The result's download did not finish in time; nothing was kept.",
+			Do:   "It is tried again later. Check the internet connection if it keeps happening."}, true
 	case errors.Is(err, ErrTooLarge):
 		return Problem{Title: "File too large", What: capitalise(err.Error()) + ".",
 			Do: "Split the list into smaller files and submit each."}, true
@@ -482,4 +497,9 @@ func ExplainKnown(err error, host string) (p Problem, ok bool) {
 		}
 	}
 	return Problem{}, false
+}
+
+func isDownloadTimeout(err error) bool {
+	var dt *client.DownloadTimeoutError
+	return errors.As(err, &dt)
 }

@@ -223,6 +223,7 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 	if sp.Charged != 0 || sp.Refunded != 0 {
 		j.Charged, j.Refunded = sp.Charged, sp.Refunded
 	}
+	j.Problem = ledger.Implausible(j.Rows, ledger.Spend{Charged: j.Charged, Refunded: j.Refunded})
 	return j
 }
 
@@ -323,6 +324,20 @@ type Settled struct {
 	JobID      string       `json:"job_id,omitempty"`
 	Reason     string       `json:"reason"`
 	Changed    bool         `json:"-"` // the state is not what it was before
+	// LookAlikes are jobs that look like this submission's without proving
+	// to be it (another computer's upload of the same file name and size,
+	// say). They are never adopted silently: the person decides (Adopt,
+	// Dismiss).
+	LookAlikes []LookAlike `json:"look_alikes,omitempty"`
+}
+
+// LookAlike is a job that looks like an unknown submission's.
+type LookAlike struct {
+	JobID     string    `json:"job_id"`
+	Name      string    `json:"name"`
+	Rows      int       `json:"rows"`
+	CreatedAt time.Time `json:"created_at"`
+	Charged   int64     `json:"credits_charged"`
 }
 
 // Unknown reports whether the submission is still unknown — may be charged.
@@ -361,8 +376,14 @@ func (s *Service) reconcile(ctx context.Context, sess *session) ([]Settled, erro
 	outs, err := submit.Reconcile(ctx, sess.api, sess.led, nil)
 	var list []Settled
 	for _, o := range outs {
-		list = append(list, Settled{Submission: o.Submission.ID, FileName: o.Submission.FileName, State: o.State,
-			JobID: o.JobID, Reason: o.Reason, Changed: o.State != o.Submission.State})
+		name, _ := submit.Untag(o.Submission.FileName)
+		st := Settled{Submission: o.Submission.ID, FileName: name, State: o.State,
+			JobID: o.JobID, Reason: o.Reason, Changed: o.State != o.Submission.State}
+		for _, la := range o.LookAlikes {
+			st.LookAlikes = append(st.LookAlikes, LookAlike{JobID: la.JobID, Name: la.Name, Rows: la.Rows, CreatedAt: la.CreatedAt,
+				Charged: la.Charged})
+		}
+		list = append(list, st)
 		if o.State == ledger.StateCreated {
 			sess.trk.Hint(o.JobID)
 		}
@@ -370,17 +391,42 @@ func (s *Service) reconcile(ctx context.Context, sess *session) ([]Settled, erro
 	return list, err
 }
 
-// ReconcileJob settles an unknown submission shown in the jobs list and
-// returns what became of it: the job it created, the same row still
-// unknown, or the row with jobs.StatusNotCreated.
-func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, error) {
+// Adopt records jobID as the job of an unknown submission, on the person's
+// word: they recognised a look-alike as their own upload.
+func (s *Service) Adopt(ctx context.Context, submission int64, jobID string) error {
 	sess, err := s.books()
 	if err != nil {
-		return j, err
+		return err
+	}
+	if err := submit.Adopt(ctx, sess.api, sess.led, submission, jobID); err != nil {
+		return err
+	}
+	sess.trk.Hint(jobID)
+	return nil
+}
+
+// Dismiss records that an unknown submission created no job, on the
+// person's word (they checked the provider's dashboard); why is kept.
+func (s *Service) Dismiss(ctx context.Context, submission int64, why string) error {
+	sess, err := s.books()
+	if err != nil {
+		return err
+	}
+	return submit.Dismiss(ctx, sess.led, submission, why)
+}
+
+// ReconcileJob settles an unknown submission shown in the jobs list and
+// returns what became of it: the job it created, the same row still
+// unknown (with the jobs that look like it, for the person to recognise),
+// or the row with jobs.StatusNotCreated.
+func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, []LookAlike, error) {
+	sess, err := s.books()
+	if err != nil {
+		return j, nil, err
 	}
 	outs, err := s.reconcile(ctx, sess)
 	if err != nil {
-		return j, err
+		return j, nil, err
 	}
 	id := j.Submission
 	if id == 0 {
@@ -392,31 +438,34 @@ func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, error) {
 		}
 		switch o.State {
 		case ledger.StateCreated:
-			lj, err := sess.led.Job(ctx, o.JobID)
-			if err != nil {
-				return Job{ID: o.JobID, Key: o.JobID, Kind: j.Kind, Name: j.Name, Status: jobs.StatusProcessing, CreatedAt: j.CreatedAt}, nil
-			}
-			sp, _ := sess.led.JobSpend(ctx, o.JobID)
-			return fromLedger(lj, sp), nil
+			return s.ledgerJob(ctx, sess, o.JobID, j), nil, nil
 		case ledger.StateNotCreated:
 			j.Status = jobs.StatusNotCreated
 		}
-		return j, nil
+		return j, o.LookAlikes, nil
 	}
 	sub, err := sess.led.Submission(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return j, fmt.Errorf("%s: no such submission in the ledger", j.Name)
+		return j, nil, fmt.Errorf("%s: no such submission in the ledger", j.Name)
 	}
 	if err == nil && sub.State == ledger.StateCreated {
-		if lj, err := sess.led.Job(ctx, sub.JobID); err == nil {
-			sp, _ := sess.led.JobSpend(ctx, sub.JobID)
-			return fromLedger(lj, sp), nil
-		}
+		return s.ledgerJob(ctx, sess, sub.JobID, j), nil, nil
 	}
 	if err == nil && sub.State == ledger.StateNotCreated {
 		j.Status = jobs.StatusNotCreated
 	}
-	return j, nil
+	return j, nil, nil
+}
+
+// ledgerJob is the ledger's job id, or a row standing for it in place of
+// row while the ledger has not recorded it yet.
+func (s *Service) ledgerJob(ctx context.Context, sess *session, id string, row Job) Job {
+	lj, err := sess.led.Job(ctx, id)
+	if err != nil {
+		return Job{ID: id, Key: id, Kind: row.Kind, Name: row.Name, Status: jobs.StatusProcessing, CreatedAt: row.CreatedAt}
+	}
+	sp, _ := sess.led.JobSpend(ctx, id)
+	return fromLedger(lj, sp)
 }
 
 // Outcome is where a job ended: its state, what it cost, and its result in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,99 +14,25 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
-// OpenResult opens a result CSV for the viewer: an index of its rows is
-// built in one pass; rows are read back as the viewer asks for them.
-func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
-	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
-	if err != nil {
-		return nil, err
-	}
-	return &result{r: r}, nil
-}
-
-// result adapts library.Result (one mutable view) to Result.
-type result struct {
-	r *library.Result
-}
-
-func (x *result) Path() string                { return x.r.Path() }
-func (x *result) Headers() []string           { return x.r.Headers() }
-func (x *result) Len() int                    { return x.r.Len() }
-func (x *result) Cell(row, col int) string    { return x.r.Cell(row, col) }
-func (x *result) Close() error                { return x.r.Close() }
-func (x *result) Warnings() []string          { return x.r.Warnings() }
-func (x *result) viewLen() int                { return x.r.View() }
-func (x *result) permutation() []int          { return x.r.Permutation() }
-func (v resultView) Len() int                 { return v.x.viewLen() }
-func (v resultView) Cell(row, col int) string { return v.x.r.Cell(row, col) }
-
-// QuickFilters are the quick filters the result's columns allow.
-func (x *result) QuickFilters() []jobs.QuickFilter {
-	q := x.r.QuickFilters()
-	var out []jobs.QuickFilter
-	for _, f := range []struct {
-		ok bool
-		f  jobs.QuickFilter
-	}{{q.Matched, jobs.QuickMatched}, {q.Mobile, jobs.QuickMobile}, {q.NotDNC, jobs.QuickNotDNC}, {q.NotLitigator, jobs.QuickNotLitigator}} {
-		if f.ok {
-			out = append(out, f.f)
-		}
-	}
-	return out
-}
-
-// resultView is the result's current view (filter and sort applied).
-type resultView struct{ x *result }
-
-// Query applies q to the result's view and returns it. The view is shared:
-// the newest query wins, which is what the viewer shows.
-func (x *result) Query(ctx context.Context, q Query) (View, error) {
-	// A quick filter the columns do not allow is an error (the library's):
-	// a view never pretends to be filtered.
-	f := library.Filter{Text: q.Text}
-	for _, k := range q.Quick {
-		switch k {
-		case jobs.QuickMatched:
-			f.MatchedOnly = true
-		case jobs.QuickMobile:
-			f.MobileOnly = true
-		case jobs.QuickNotDNC:
-			f.NotDNC = true
-		case jobs.QuickNotLitigator:
-			f.NotLitigator = true
-		default:
-			return nil, fmt.Errorf("unknown quick filter %q", k)
-		}
-	}
-	if err := x.r.FilterContext(ctx, f, nil); err != nil {
-		return nil, err
-	}
-	col := q.SortCol
-	if col >= len(x.r.Headers()) {
-		col = -1
-	}
-	if err := x.r.SortContext(ctx, col, q.Desc, nil); err != nil {
-		return nil, err
-	}
-	return resultView{x}, nil
-}
-
 // ExportView writes the rows of v (the viewer's filtered and sorted view of
-// r) to dest, .xlsx or .csv by its extension.
+// r) to dest, .xlsx or .csv by its extension. With phone filters in the
+// view, the phones that fail them are left out as the viewer leaves them
+// out, and appear nowhere in the file.
 func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) error {
-	opts := export.Options{Progress: intProgress(progress)}
-	if x, ok := r.(*result); ok {
-		if p := x.permutation(); p != nil {
-			opts.Rows = p
-		}
-		if m, err := library.ReadRecord(library.RecordPath(x.Path())); err == nil {
-			opts.Meta = &m
-		}
+	x, ok := r.(*result)
+	if !ok {
+		return errors.New("workflow: not a result opened here")
 	}
-	_, err := export.Export(ctx, r.Path(), dest, opts)
+	rows := x.r.Permutation()
+	x.mu.Lock()
+	quick := slices.Clone(x.quick)
+	x.mu.Unlock()
+	_, err := s.Export(ctx, ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(),
+		Layout: r.Layout(), Progress: progress})
 	return err
 }
 
@@ -116,12 +43,20 @@ type ExportRequest struct {
 	// Record is the job record for the Summary sheet; "" the one beside
 	// Source, when there is one.
 	Record string
-	// DNC, for a trace result, is a DNC result of its phones: each phone's
-	// DNC and litigator flags are merged in.
-	DNC string
-	// OnlyCallable keeps only the numbers that may be called: of a trace
-	// with DNC, and of a DNC result (Source) itself.
+	// DNC are DNC results of a trace result's phones (any layout; of two
+	// with a number, the first): each phone's flags are merged in.
+	DNC []string
+	// OnlyCallable keeps only the phones that may be called: valid, clean
+	// on every list (a trace's own flags, the DNC results', a DNC result's).
 	OnlyCallable bool
+	// Filters are quick filters: a row filter drops rows, a phone filter
+	// leaves out the phones that fail it (they appear nowhere in the file)
+	// and drops the rows left with none.
+	Filters []jobs.QuickFilter
+	// Rows are the 0-based data rows to export, in order; nil every row.
+	Rows []int
+	// Layout is the result's layout (as corrected); nil detects it.
+	Layout *layout.Layout
 	// TruncateLongCells cuts cells over Excel's 32,767 characters (listed
 	// in the report) instead of failing.
 	TruncateLongCells bool
@@ -144,19 +79,19 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 		}
 		meta = &m
 	}
-	if req.DNC != "" {
-		return export.ExportCallable(ctx, req.Source, req.DNC, req.Dest, export.CallableOptions{OnlyCallable: req.OnlyCallable,
-			Meta: meta, Progress: intProgress(req.Progress)})
-	}
-	opts := export.Options{Meta: meta, Progress: intProgress(req.Progress), TruncateLongCells: req.TruncateLongCells}
-	if req.OnlyCallable {
-		rows, err := callableDNCRows(ctx, req.Source)
-		if err != nil {
-			return nil, err
+	if len(req.DNC) > 0 || req.OnlyCallable || len(req.Filters) > 0 {
+		l := req.Layout
+		if l == nil {
+			var err error
+			if l, err = s.resultLayout(req.Source); err != nil {
+				return nil, err
+			}
 		}
-		opts.Rows = rows
+		return export.ExportCallable(ctx, req.Source, "", req.Dest, export.CallableOptions{OnlyCallable: req.OnlyCallable,
+			Filters: req.Filters, DNC: req.DNC, Layout: l, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress)})
 	}
-	return export.Export(ctx, req.Source, req.Dest, opts)
+	return export.Export(ctx, req.Source, req.Dest, export.Options{Meta: meta, Rows: req.Rows, Progress: intProgress(req.Progress),
+		TruncateLongCells: req.TruncateLongCells})
 }
 
 // ExportJob writes a job's result to dest (.xlsx or .csv). With callable,
@@ -170,55 +105,32 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable bo
 	}
 	req := ExportRequest{Source: j.ResultPath, Dest: dest, OnlyCallable: callable, Progress: progress}
 	if callable && j.Kind != jobs.KindDNC {
-		lib, err := s.library()
-		if err != nil {
-			return err
-		}
-		if req.DNC, err = newestScrubOf(lib, j.ID); err != nil {
-			return err
+		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
+			// A trace whose own result carries flags needs no scrub.
+			l, err := s.resultLayout(j.ResultPath)
+			if err != nil {
+				return err
+			}
+			if l.Check(nil, jobs.QuickCallable) != nil {
+				return ErrNeedScrub
+			}
 		}
 	}
 	_, err := s.Export(ctx, req)
 	return err
 }
 
-// callableDNCRows are the rows of a DNC result whose number may be called.
-func callableDNCRows(ctx context.Context, path string) ([]int, error) {
-	r, err := library.OpenResultContext(ctx, path, nil)
+// resultLayout is the layout of the result at path: the remembered
+// correction's for its headers, else detected.
+func (s *Service) resultLayout(path string) (*layout.Layout, error) {
+	l, err := library.DetectLayout(path, layout.Options{})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	qf := r.QuickFilters()
-	if !qf.NotDNC || !qf.NotLitigator {
-		return nil, fmt.Errorf("%s is not a DNC result (no dnc and litigator columns)", filepath.Base(path))
+	if c := s.layoutCorrection(l.Headers); c != nil {
+		return library.DetectLayout(path, layout.Options{Correction: c})
 	}
-	if err := r.FilterContext(ctx, library.Filter{NotDNC: true, NotLitigator: true}, nil); err != nil {
-		return nil, err
-	}
-	status := r.Column("status")
-	rows := []int{}
-	for i := 0; i < r.View(); i++ {
-		if status >= 0 && r.Cell(i, status) != "ok" {
-			continue
-		}
-		rows = append(rows, r.RowIndex(i))
-	}
-	return rows, r.Err()
-}
-
-// newestScrubOf finds the newest DNC result in lib made from a trace's phones.
-func newestScrubOf(lib *library.Library, traceID string) (string, error) {
-	entries, err := lib.List()
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries { // newest first
-		if e.Meta.Kind == jobs.KindDNC && e.Meta.ParentTraceID == traceID {
-			return e.Path, nil
-		}
-	}
-	return "", ErrNeedScrub
+	return l, nil
 }
 
 // SearchLibrary lists the downloaded results, newest first; with a query,
@@ -290,41 +202,23 @@ func (s *Service) library() (*library.Library, error) {
 	return library.Open(s.cfg.ResultsDir())
 }
 
-// Result columns that tell a result file from a list.
-var (
-	traceResultCols = []string{"match_status", "owner_first_name", "phone_1"}
-	dncResultCols   = []string{"phone_normalized", "dnc", "litigator"}
-)
-
-// Classify says which flow a file belongs to: a result (the viewer), a
-// phone list (the DNC scrub) or an owner list (the trace wizard).
+// Classify says which flow a file belongs to: a result (the viewer; read
+// through the layout rules, whatever service wrote it), a phone list (the
+// DNC scrub) or an owner list (the trace wizard).
 func (s *Service) Classify(ctx context.Context, path string) (FileKind, error) {
-	r, err := input.Open(path, input.Options{SampleRows: -1})
+	headers, sample, err := readHead(path, library.LayoutSample)
 	if err != nil {
 		return FileOwners, err
 	}
-	defer r.Close()
-	headers := r.Headers()
-	lower := make([]string, len(headers))
-	for i, h := range headers {
-		lower[i] = strings.ToLower(strings.TrimSpace(h))
-	}
-	hasAll := func(cols []string) bool {
-		for _, c := range cols {
-			if !slices.Contains(lower, c) {
-				return false
-			}
-		}
-		return true
-	}
-	switch {
-	case strings.EqualFold(filepath.Ext(path), ".csv") && hasAll(traceResultCols):
+	switch layout.Detect(headers, sample, layout.Options{}).Kind {
+	case layout.KindTrace:
 		return FileTraceResult, nil
-	case strings.EqualFold(filepath.Ext(path), ".csv") && hasAll(dncResultCols):
+	case layout.KindDNC:
 		return FileDNCResult, nil
 	}
 	phoneCols, nameOrAddr := 0, 0
-	for _, h := range lower {
+	for _, h := range headers {
+		h = strings.ToLower(strings.TrimSpace(h))
 		switch {
 		case strings.Contains(h, "phone") || strings.Contains(h, "mobile") || strings.Contains(h, "cell") || h == "number" || h == "tel":
 			phoneCols++
@@ -332,10 +226,32 @@ func (s *Service) Classify(ctx context.Context, path string) (FileKind, error) {
 			nameOrAddr++
 		}
 	}
-	if phoneCols > 0 && (nameOrAddr == 0 || len(lower) <= 2) {
+	if phoneCols > 0 && (nameOrAddr == 0 || len(headers) <= 2) {
 		return FilePhones, nil
 	}
 	return FileOwners, nil
+}
+
+// readHead reads a list or a result (CSV in any encoding, or XLSX): its
+// header and first n rows.
+func readHead(path string, n int) ([]string, [][]string, error) {
+	r, err := input.Open(path, input.Options{SampleRows: -1})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	var sample [][]string
+	for len(sample) < n {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		sample = append(sample, slices.Clone(rec))
+	}
+	return r.Headers(), sample, nil
 }
 
 // SampleList writes the bundled sample owner list into the SkipDesk folder

@@ -65,6 +65,8 @@ type Service struct {
 	// submitting holds the file hashes of submissions under way here, so
 	// that the jobs list does not call them "unknown".
 	submitting map[string]bool
+	// layoutMu serialises writes of the layout corrections.
+	layoutMu sync.Mutex
 	// indexes are the library indexes opened, by library folder.
 	indexes map[string]*libIndex
 }

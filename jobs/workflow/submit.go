@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -15,10 +14,10 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 )
@@ -39,9 +38,14 @@ var (
 
 // Duplicate is the earlier submission a refused one repeats.
 type Duplicate struct {
-	FileName string
+	FileName string // as the person named it (without the submission's tag)
 	At       time.Time
-	JobID    string // "" when its outcome is unknown
+	JobID    string      // "" when its outcome is unknown
+	Status   jobs.Status // its job's status, when known
+	Charged  int64       // what its job was charged (net of refunds: Net)
+	Net      int64
+	// MaybeCharged: its outcome is unknown, it may have been charged.
+	MaybeCharged bool
 }
 
 // DuplicateOf describes the earlier submission err (ErrDuplicate) repeats.
@@ -50,7 +54,13 @@ func DuplicateOf(err error) (Duplicate, bool) {
 	if !errors.As(err, &de) || de.Earlier == nil {
 		return Duplicate{}, false
 	}
-	return Duplicate{FileName: de.Earlier.FileName, At: de.Earlier.CreatedAt, JobID: de.Earlier.JobID}, true
+	name, _ := submit.Untag(de.Earlier.FileName)
+	d := Duplicate{FileName: name, At: de.Earlier.CreatedAt, JobID: de.Earlier.JobID, MaybeCharged: de.MaybeCharged,
+		Charged: de.Spend.Charged, Net: de.Spend.Net()}
+	if de.Job != nil {
+		d.Status = de.Job.Status
+	}
+	return d, true
 }
 
 // SubmitOptions are the choices made at the moment of paying.
@@ -133,9 +143,18 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if rerr == nil {
 		out.Settled = settled
 	}
+	source := up.SHA256
+	if up.Written {
+		// The person's file, not the copy prepared from it: the same list
+		// picked again is the same submission, however it is prepared.
+		if source, err = fileSum(p.Path); err != nil {
+			return nil, err
+		}
+	}
 	req := submit.Request{
-		Kind:        p.Kind,
-		File:        submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, Size: up.Size, Rows: up.Rows},
+		Kind: p.Kind,
+		File: submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
+			Rows: up.Rows},
 		Mapping:     up.Mapping,
 		Mode:        p.mode(),
 		IncludeLLCs: p.IncludeLLCs && p.Kind == jobs.KindTrace,
@@ -266,30 +285,57 @@ func SingleIsCompany(req client.SingleTraceRequest) bool {
 	return req.IsEntity || entity.IsEntity(strings.TrimSpace(req.FirstName+" "+req.LastName))
 }
 
-// TracePhones writes the phones of a completed trace's result (phone_1 to
-// phone_3, blanks and repeated numbers skipped) as a one-column phone list
-// for a DNC scrub, and returns the plan that scrubs it, linked to the trace.
+// TracePhones writes the phones of a completed trace's result — every
+// valid number of every phone column its layout finds, each once — as a
+// one-column phone list for a DNC scrub, and returns the plan that scrubs
+// it, linked to the trace.
 func (s *Service) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (Plan, error) {
+	l, err := s.resultLayout(traceResultPath)
+	if err != nil {
+		return Plan{}, err
+	}
+	if len(l.Slots) == 0 {
+		return Plan{}, fmt.Errorf("%s has no phone column to scrub", filepath.Base(traceResultPath))
+	}
 	in, err := os.Open(traceResultPath)
 	if err != nil {
 		return Plan{}, err
 	}
 	defer in.Close()
-	r := csv.NewReader(in)
-	r.FieldsPerRecord, r.LazyQuotes, r.ReuseRecord = -1, true, true
-	header, err := r.Read()
+	rr, err := library.NewRowReader(in)
 	if err != nil {
-		return Plan{}, fmt.Errorf("%s: no header row: %w", traceResultPath, err)
+		return Plan{}, fmt.Errorf("%s: %w", traceResultPath, err)
 	}
-	var cols []int
-	for i, h := range header {
-		switch strings.TrimSpace(h) {
-		case "phone_1", "phone_2", "phone_3":
-			cols = append(cols, i)
+	rd := l.NewReader(nil)
+	var row layout.Row
+	var b strings.Builder
+	b.WriteString("phone\r\n")
+	seen := map[uint64]struct{}{}
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return Plan{}, ctx.Err()
+		}
+		rec, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Plan{}, fmt.Errorf("%s: %w", traceResultPath, err)
+		}
+		rd.ReadPhones(rec, &row)
+		for _, p := range row.Phones {
+			// Each number once: the scrub is billed per row, and the
+			// callable list matches flags to phones by number. Invalid
+			// numbers are not sent: they are never callable anyway.
+			if _, dup := seen[p.Key]; dup || p.Key == 0 {
+				continue
+			}
+			seen[p.Key] = struct{}{}
+			b.WriteString(p.Digits() + "\r\n")
 		}
 	}
-	if len(cols) == 0 {
-		return Plan{}, fmt.Errorf("%s is not a trace result: no phone_1..phone_3 columns", filepath.Base(traceResultPath))
+	if len(seen) == 0 {
+		return Plan{}, fmt.Errorf("the trace %s found no phone numbers to scrub", traceJobID)
 	}
 	dir := filepath.Join(s.cfg.Home, "phone-lists")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -297,49 +343,6 @@ func (s *Service) TracePhones(ctx context.Context, traceResultPath, traceJobID s
 	}
 	base := strings.TrimSuffix(filepath.Base(traceResultPath), filepath.Ext(traceResultPath))
 	out := filepath.Join(dir, library.SanitizeName(base+" phones")+".csv")
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	w.UseCRLF = true
-	w.Write([]string{"phone"})
-	n := 0
-	seen := map[string]struct{}{}
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", traceResultPath, err)
-		}
-		for _, c := range cols {
-			if c >= len(rec) {
-				continue
-			}
-			v := strings.TrimSpace(rec[c])
-			if v == "" {
-				continue
-			}
-			// Each number once: the scrub is billed per row, and the
-			// callable list matches flags to phones by number.
-			key := v
-			if num := phone.Normalize(v); num.Valid {
-				key = num.Digits
-			}
-			if _, dup := seen[key]; dup {
-				continue
-			}
-			seen[key] = struct{}{}
-			w.Write([]string{v})
-			n++
-		}
-		if ctx.Err() != nil {
-			return Plan{}, ctx.Err()
-		}
-	}
-	w.Flush()
-	if n == 0 {
-		return Plan{}, fmt.Errorf("the trace %s found no phone numbers to scrub", traceJobID)
-	}
 	if err := library.WriteFileAtomic(out, []byte(b.String())); err != nil {
 		return Plan{}, err
 	}

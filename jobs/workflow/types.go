@@ -6,6 +6,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // Job is one row of the jobs list: a trace (bulk or single) or a DNC job,
@@ -39,6 +40,10 @@ type Job struct {
 
 	// ResultPath is the downloaded result in the library ("" until downloaded).
 	ResultPath string
+	// Problem says what cannot be right in the figures the service reported
+	// ("a negative charge"), "" when nothing: such a job's credits are shown
+	// as reported and left out of every total.
+	Problem string
 }
 
 // Net is what the job cost: charged minus refunded.
@@ -120,6 +125,13 @@ type Query struct {
 type View interface {
 	Len() int
 	Cell(row, col int) string
+	// Person is row i read through the result's layout: the people, their
+	// addresses and e-mails, the match, each phone with its type, flags
+	// and whether it may be called. The query's phone filters leave out
+	// the phones that fail them.
+	Person(i int) layout.Row
+	// RowIndex is the 0-based data row in the file of view row i.
+	RowIndex(i int) int
 }
 
 // Result is an opened result file. As a View it is every row in file order.
@@ -127,8 +139,16 @@ type Result interface {
 	View
 	Path() string
 	Headers() []string
-	// QuickFilters are the quick filters this result's columns allow.
+	// Layout is how the file is read; its Questions are what SkipDesk is
+	// not sure of (the person answers with CorrectLayout).
+	Layout() *layout.Layout
+	// QuickFilters are the quick filters this result's layout allows;
+	// CannotFilter says why another cannot apply.
 	QuickFilters() []jobs.QuickFilter
+	CannotFilter(f jobs.QuickFilter) error
+	// Scrubs are the DNC results whose flags the view carries (the scrubs
+	// of a trace's phones), newest first.
+	Scrubs() []string
 	// Warnings name the damage reading the file got around (nil for a
 	// sound file), for the viewer to show above the rows.
 	Warnings() []string

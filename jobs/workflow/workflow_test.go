@@ -194,17 +194,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var done Job
-	for done.ResultPath == "" {
-		select {
-		case ev := <-events:
-			if ev.Job.ID == id && ev.Job.ResultPath != "" {
-				done = ev.Job
-			}
-		case <-ctx.Done():
-			t.Fatal("no Downloaded event for the trace")
-		}
-	}
+	done := waitDownloaded(ctx, t, events, id, "the trace")
 	if done.Status != "completed" || done.Rows != 200 || done.Breakdown == nil || done.Breakdown.LLCs.Rows == 0 {
 		t.Fatalf("completed job %+v", done)
 	}
@@ -221,6 +211,34 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		t.Fatalf("jobs list %+v", list)
 	}
 
+	checkMatchedView(ctx, t, d, done)
+	checkLibrarySearch(ctx, t, d, id)
+	dncResult := scrubTracePhones(ctx, t, d, events, done)
+	checkDNCResult(ctx, t, d, dncResult)
+
+	checkRefetchAndCallable(ctx, t, d, done)
+}
+
+// waitDownloaded waits for the event of job id with its result in the
+// library; what names the job in the failure.
+func waitDownloaded(ctx context.Context, t *testing.T, events <-chan Event, id, what string) Job {
+	t.Helper()
+	for {
+		select {
+		case ev := <-events:
+			if ev.Job.ID == id && ev.Job.ResultPath != "" {
+				return ev.Job
+			}
+		case <-ctx.Done():
+			t.Fatal("no Downloaded event for " + what)
+		}
+	}
+}
+
+// checkMatchedView opens the trace's result as the viewer does: the
+// matched-only view holds the job's matches, and exports as it is shown.
+func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
+	t.Helper()
 	if kind, _ := d.Classify(ctx, done.ResultPath); kind != FileTraceResult {
 		t.Fatalf("result classified as %v", kind)
 	}
@@ -253,23 +271,33 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if n := strings.Count(string(b), "\n"); n != done.Matches+1 {
 		t.Fatalf("exported %d lines, want %d", n, done.Matches+1)
 	}
+}
 
+// checkLibrarySearch: the library lists the one result, and search finds
+// its NOMATCH rows offline.
+func checkLibrarySearch(ctx context.Context, t *testing.T, d *Service, id string) {
+	t.Helper()
 	items, err := d.SearchLibrary(ctx, "")
 	if err != nil || len(items) != 1 || items[0].JobID != id {
 		t.Fatalf("library %+v %v", items, err)
 	}
-	// NOMATCH rows are in the result; search finds them offline.
-	// Each row found is listed, with its row and the column that matched.
+	// NOMATCH rows are in the result; search finds them offline, each row
+	// with its row and the column that matched.
 	items, err = d.SearchLibrary(ctx, "nomatch")
 	if err != nil || len(items) == 0 || items[0].JobID != id || items[0].Row == 0 || items[0].Column == "" || len(items[0].Hits) == 0 {
 		t.Fatalf("search: %+v %v", items, err)
 	}
+}
 
-	// The callable list of a trace needs a scrub of its phones first.
+// scrubTracePhones: the callable list of a trace needs a scrub of its
+// phones first; the trace's phones, each number once, are submitted as a
+// DNC scrub, whose downloaded result it returns.
+func scrubTracePhones(ctx context.Context, t *testing.T, d *Service, events <-chan Event, done Job) string {
+	t.Helper()
 	if err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), true, nil); !errors.Is(err, ErrNeedScrub) {
 		t.Fatalf("callable before a scrub: %v", err)
 	}
-	phones, err := d.TracePhones(ctx, done.ResultPath, id)
+	phones, err := d.TracePhones(ctx, done.ResultPath, done.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,19 +321,13 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dncResult string
-	for {
-		select {
-		case ev := <-events:
-			if ev.Job.ID == dncID && ev.Job.ResultPath != "" {
-				dncResult = ev.Job.ResultPath
-				goto scrubbed
-			}
-		case <-ctx.Done():
-			t.Fatal("no Downloaded event for the scrub")
-		}
-	}
-scrubbed:
+	return waitDownloaded(ctx, t, events, dncID, "the scrub").ResultPath
+}
+
+// checkDNCResult: a DNC result is recognised as one, and offers the quick
+// filters its columns allow (mobile from its line_type), not matched-only.
+func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult string) {
+	t.Helper()
 	if kind, _ := d.Classify(ctx, dncResult); kind != FileDNCResult {
 		t.Fatalf("DNC result classified as %v", kind)
 	}
@@ -313,15 +335,21 @@ scrubbed:
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer dr.Close()
 	// The DNC result's line_type column allows the mobile filter too.
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator]" {
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {
 		t.Fatal("matched-only on a DNC result pretended to filter")
 	}
-	dr.Close()
-	// A result removed from the library is fetched again on demand.
+}
+
+// checkRefetchAndCallable: a result removed from the library is fetched
+// again on demand, and the scrubbed trace's callable list exports to Excel
+// and CSV.
+func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done Job) {
+	t.Helper()
 	if err := os.Remove(done.ResultPath); err != nil {
 		t.Fatal(err)
 	}
@@ -334,10 +362,9 @@ scrubbed:
 	if _, err := os.Stat(got.ResultPath); err != nil {
 		t.Fatal(err)
 	}
-	done = got
 	for _, ext := range []string{".xlsx", ".csv"} {
 		dest := filepath.Join(t.TempDir(), "callable"+ext)
-		if err := d.ExportJob(ctx, done, dest, true, nil); err != nil {
+		if err := d.ExportJob(ctx, got, dest, true, nil); err != nil {
 			t.Fatalf("callable %s: %v", ext, err)
 		}
 		if fi, err := os.Stat(dest); err != nil || fi.Size() == 0 {

@@ -112,7 +112,7 @@ func BenchmarkPreviewRefresh(b *testing.B) {
 	headers, rows := wideFile()
 	ins := &input.Inspection{Headers: headers, Sample: rows, Rows: len(rows)}
 	n := 0
-	tbl := previewTable(ins, func(h string) string { return fmt.Sprintf("%s → key%d", h, n%2) })
+	tbl := previewTable(ins, func(h string) string { return fmt.Sprintf("%s -> key%d", h, n%2) })
 	w := test.NewTempWindow(b, tbl)
 	w.Resize(fyne.NewSize(1280, 400))
 	b.ResetTimer()

@@ -240,7 +240,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
-			return h + " → phone"
+			return h + " -> phone"
 		}
 		return h
 	})
@@ -338,7 +338,7 @@ func (d *DNC) update() {
 			plural(s.Duplicates, "duplicate", "duplicates"), thousands(int64(s.Reformatted))))
 		var ex []string
 		for _, e := range s.Examples {
-			ex = append(ex, fmt.Sprintf("%s  →  %s", e.Raw, e.Normalized))
+			ex = append(ex, fmt.Sprintf("%s  ->  %s", e.Raw, e.Normalized))
 		}
 		if len(ex) == 0 {
 			ex = append(ex, "Every valid number is already written as 10 digits.")

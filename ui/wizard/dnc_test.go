@@ -56,7 +56,7 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 			t.Errorf("counts %q lack %q", d.scanLine.Text, want)
 		}
 	}
-	if !strings.Contains(d.examples.Text, "(212) 555-0147  →") {
+	if !strings.Contains(d.examples.Text, "(212) 555-0147  ->") {
 		t.Errorf("examples = %q", d.examples.Text)
 	}
 	if !strings.Contains(d.invalid.Text, "1.23E+10") || !strings.Contains(d.invalid.Text, "scientific") {

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -44,9 +46,9 @@ func paymentOf(q workflow.Quote, what string) payment {
 // metered usage).
 func (p payment) afterLine() string {
 	if p.Metered {
-		return fmt.Sprintf("Metered billing: unbilled usage %s → %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+		return fmt.Sprintf("Metered billing: unbilled usage %s credits now, %s after this job", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
 	}
-	return fmt.Sprintf("Balance: %s credits → after: %s credits", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	return fmt.Sprintf("Balance: %s credits now, %s after this job", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
 }
 
 // summaryLine is the footer's one line about a quote.
@@ -75,27 +77,31 @@ func showProblem(win fyne.Window, err error) {
 // recent one: nothing was sent, the person is asked first.
 func isDuplicate(err error) bool { return errors.Is(err, workflow.ErrDuplicate) }
 
-// confirmAgain asks before paying twice for the same file.
+// confirmAgain asks before paying twice for the same file. Cancel is the
+// default: the highlighted button, with the focus (Space presses it).
 func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()) {
 	msg := "This " + what + " was already submitted with the same settings. Submitting again starts a new job and is charged again."
 	if d, ok := workflow.DuplicateOf(err); ok {
-		msg = fmt.Sprintf("%s was submitted with the same mapping and options at %s", d.FileName, d.At.Local().Format("2006-01-02 15:04"))
-		if d.JobID != "" {
-			msg += " (job " + d.JobID + ")."
-		} else {
+		msg = fmt.Sprintf("%s was submitted with the same mapping and options on %s", d.FileName, d.At.Local().Format("Jan 2 at 15:04"))
+		switch {
+		case d.MaybeCharged:
 			msg += "; its outcome is unknown, so it may have been charged."
+		case d.JobID != "" && d.Status != "":
+			msg += fmt.Sprintf(" (job %s, %s, %s net).", d.JobID, d.Status, jobs.Credits(d.Net))
+		case d.JobID != "":
+			msg += " (job " + d.JobID + ")."
+		default:
+			msg += "."
 		}
 		msg += " Submitting again starts a new job and is charged again."
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Submit again and pay again?", "Submit again", "Cancel", l, func(ok bool) {
-		if ok {
-			yes()
-		} else {
-			no()
-		}
-	}, win)
-	d.Resize(fyne.NewSize(520, 260))
-	d.Show()
+	var dlg *dialog.CustomDialog
+	cancel := &widget.Button{Text: "Cancel", Importance: widget.HighImportance, OnTapped: func() { dlg.Hide(); no() }}
+	again := &widget.Button{Text: "Submit again and pay again", Importance: widget.DangerImportance, OnTapped: func() { dlg.Hide(); yes() }}
+	dlg = dialog.NewCustomWithoutButtons("Already submitted: pay again?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), again, cancel)), win)
+	dlg.Resize(fyne.NewSize(560, 0))
+	dlg.Show()
+	win.Canvas().Focus(cancel)
 }

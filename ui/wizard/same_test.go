@@ -134,7 +134,7 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	act(func() { test.Tap(tr.submitBtn) })
 	idle(t, &tr.bg)
 	deadline := time.Now().Add(wait)
-	for findButton(w.Canvas().Overlays().Top(), "Submit again") == nil {
+	for findButton(w.Canvas().Overlays().Top(), "Submit again and pay again") == nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the window did not ask before paying again for the command line's submission")
 		}

@@ -365,7 +365,7 @@ func (t *Trace) showSplits() {
 		for _, sp := range t.sug.Splits {
 			msg := fmt.Sprintf("%q holds %s in one column", sp.Column, splitWhat(sp))
 			if sp.Example != "" {
-				msg += fmt.Sprintf(": %q → %s", sp.Example, strings.Join(sp.ExampleInto, " | "))
+				msg += fmt.Sprintf(", for example %q becomes %s", sp.Example, strings.Join(sp.ExampleInto, " | "))
 			}
 			note := widget.NewLabel(msg + ".")
 			note.Wrapping = fyne.TextWrapWord
@@ -506,7 +506,7 @@ func thousands(n int64) string {
 func (t *Trace) newPreview() *widget.Table {
 	tbl := previewTable(t.ins, func(h string) string {
 		if k := t.keyOf(h); k != "" {
-			return h + " → " + k
+			return h + " -> " + k
 		}
 		return h
 	})
@@ -524,7 +524,7 @@ func previewTable(ins *input.Inspection, label func(header string) string) *widg
 	pad := 2 * theme.InnerPadding()
 	widths := make([]float32, len(ins.Headers))
 	for i, h := range ins.Headers {
-		w := fyne.MeasureText(h+" → property_street", size, bold).Width + pad
+		w := fyne.MeasureText(h+" -> property_street", size, bold).Width + pad
 		widths[i] = min(max(w, previewMinColumn), previewColumn)
 	}
 	// Cells hold their text already cut to the column's width, worked out

@@ -377,9 +377,14 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 	if l := findLabel(top, "job trc_old"); l == nil {
 		t.Fatal("the confirmation does not name the earlier job")
 	}
-	yes := findButton(top, "Submit again")
+	yes := findButton(top, "Submit again and pay again")
 	if yes == nil {
 		t.Fatal("no confirmation dialog")
+	}
+	// Cancel is the default: highlighted and focused; paying again is not.
+	cancel := findButton(top, "Cancel")
+	if cancel == nil || cancel.Importance != widget.HighImportance || h.w.Canvas().Focused() != cancel || yes.Importance == widget.HighImportance {
+		t.Fatal("Cancel is not the default of the pay-again question")
 	}
 	act(func() { test.Tap(yes) })
 	if id := recv(t, h.done, "onDone"); id != "trc_new" {

@@ -1,0 +1,129 @@
+package workflow
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// ErrNotAResult: an imported file is a list to trace or scrub, not a
+// result.
+var ErrNotAResult = errors.New("not a result")
+
+// ImportResult copies a result made elsewhere — another service's or
+// tool's CSV or XLSX export — into the library as a plain CSV with a job
+// record naming where it came from, so that it is viewed, searched,
+// scrubbed and exported like SkipDesk's own. The file is read through the
+// layout rules; a file that holds no results (a list of owners) is refused
+// with ErrNotAResult. Importing the same file again gives the same entry.
+func (s *Service) ImportResult(ctx context.Context, path string) (LibraryItem, error) {
+	headers, sample, err := readHead(path, library.LayoutSample)
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	l := layout.Detect(headers, sample, layout.Options{Correction: s.layoutCorrection(headers)})
+	if l.Kind != layout.KindTrace && l.Kind != layout.KindDNC {
+		return LibraryItem{}, fmt.Errorf("%s: %w: SkipDesk found no phone results in it; to trace its owners, start a new trace with it",
+			filepath.Base(path), ErrNotAResult)
+	}
+	lib, err := s.library()
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	sum, err := fileSum(path)
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	meta := library.Meta{JobID: "imp_" + sum[:12], Kind: jobs.Kind(l.Kind), Name: name + " (imported)", Status: jobs.StatusCompleted,
+		SourceFile: path, CreatedAt: info.ModTime().UTC(), CompletedAt: info.ModTime().UTC()}
+	dest := lib.PathFor(meta)
+	rows, err := copyAsCSV(ctx, path, dest)
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	meta.TotalRows = rows
+	if err := lib.Record(meta, dest); err != nil {
+		return LibraryItem{}, err
+	}
+	s.indexInBackground(lib.Dir())
+	return LibraryItem{Path: dest, JobID: meta.JobID, Kind: meta.Kind, Name: meta.Name, Rows: rows, CreatedAt: meta.CreatedAt}, nil
+}
+
+// copyAsCSV writes the rows of src (CSV in any encoding, or XLSX) to dest
+// as a plain UTF-8 CSV, through a temporary file synced and renamed; it
+// returns the data rows written.
+func copyAsCSV(ctx context.Context, src, dest string) (int, error) {
+	r, err := input.Open(src, input.Options{SampleRows: -1})
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.part")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	line := input.AppendRecord(nil, r.Headers())
+	_, err = w.Write(line)
+	n := 0
+	for err == nil {
+		if n%4096 == 0 && ctx.Err() != nil {
+			err = ctx.Err()
+			break
+		}
+		var rec []string
+		if rec, err = r.Next(); err == nil {
+			line = input.AppendRecord(line[:0], rec)
+			_, err = w.Write(line)
+			n++
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("importing %s: %w", filepath.Base(src), err)
+	}
+	if err := os.Rename(tmp.Name(), dest); err != nil {
+		return 0, err
+	}
+	library.SyncDir(filepath.Dir(dest))
+	return n, nil
+}
+
+func fileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,286 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// Results are read through their layout (jobs/layout): which columns are
+// the people, their addresses and e-mails, each phone with its type and
+// flags. The layout is detected from the header and the first rows; the
+// person corrects it where SkipDesk is unsure, and the correction is
+// remembered for every file with the same header (Signature). A trace's
+// view carries the flags of the DNC scrubs of its phones.
+
+// OpenResult opens a result CSV for the viewer: an index of its rows is
+// built in one pass; rows are read back as the viewer asks for them. The
+// layout is the remembered correction's for these headers, else detected;
+// a trace's phones get the flags of the scrubs made of them.
+func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
+	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
+	if err != nil {
+		return nil, err
+	}
+	x := &result{s: s, r: r}
+	if err := x.relayout(ctx, s.layoutCorrection(r.Headers())); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+// result adapts library.Result (one mutable view) to Result.
+type result struct {
+	s *Service
+	r *library.Result
+
+	mu    sync.Mutex
+	rd    *layout.Reader
+	scrub []string // the DNC results joined, newest first
+	quick []jobs.QuickFilter
+	row   layout.Row
+}
+
+func (x *result) Path() string             { return x.r.Path() }
+func (x *result) Headers() []string        { return x.r.Headers() }
+func (x *result) Len() int                 { return x.r.Len() }
+func (x *result) Cell(row, col int) string { return x.r.Cell(row, col) }
+func (x *result) Close() error             { return x.r.Close() }
+func (x *result) Warnings() []string       { return x.r.Warnings() }
+func (x *result) Layout() *layout.Layout   { return x.r.Layout() }
+func (x *result) RowIndex(row int) int     { return row }
+func (x *result) Scrubs() []string         { x.mu.Lock(); defer x.mu.Unlock(); return x.scrub }
+
+// QuickFilters are the quick filters the result's layout allows.
+func (x *result) QuickFilters() []jobs.QuickFilter { return x.r.QuickFilters() }
+
+// CannotFilter says why a quick filter cannot apply, nil when it can.
+func (x *result) CannotFilter(f jobs.QuickFilter) error { return x.r.CannotFilter(f) }
+
+// Person reads data row i through the layout (no phone filter). The result
+// is its own view until it is queried: view row i is data row i.
+func (x *result) Person(i int) layout.Row { return x.person(i, nil) }
+
+// person reads row i of the current view, leaving out the phones that fail
+// quick.
+func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
+	rec := x.r.Row(i)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rd.Read(rec, &x.row)
+	row := x.row
+	row.People = append([]layout.Name(nil), row.People...)
+	row.Emails = append([]string(nil), row.Emails...)
+	row.Phones = append([]layout.Phone(nil), row.Phones...)
+	layout.Keep(&row, quick)
+	return row
+}
+
+// relayout reads the result through the layout detected with correction c
+// (nil: none) and the flags of the scrubs of its phones.
+func (x *result) relayout(ctx context.Context, c *layout.Correction) error {
+	l := x.r.Layout()
+	if c != nil {
+		idx := make([]int, min(x.r.Len(), library.LayoutSample))
+		for i := range idx {
+			idx[i] = i
+		}
+		sample, err := x.r.ReadRows(idx)
+		if err != nil {
+			return err
+		}
+		l = layout.Detect(x.r.Headers(), sample, layout.Options{Correction: c})
+	}
+	scrubs := x.s.scrubsOf(x.r.Path())
+	var join *layout.FlagIndex
+	if len(scrubs) > 0 && l.Kind != layout.KindDNC {
+		var err error
+		if join, err = library.LoadFlags(ctx, scrubs...); err != nil {
+			return fmt.Errorf("the DNC results of %s: %w", filepath.Base(x.r.Path()), err)
+		}
+	}
+	x.r.SetLayout(l, join)
+	x.mu.Lock()
+	x.rd, x.scrub, x.quick = l.NewReader(join), scrubs, nil
+	x.mu.Unlock()
+	return nil
+}
+
+// resultView is the result's current view (filter and sort applied).
+type resultView struct{ x *result }
+
+func (v resultView) Len() int                 { return v.x.r.View() }
+func (v resultView) Cell(row, col int) string { return v.x.r.Cell(row, col) }
+func (v resultView) RowIndex(row int) int     { return v.x.r.RowIndex(row) }
+
+// Person is view row i read through the layout; with the query's phone
+// filters, the phones that fail them are left out.
+func (v resultView) Person(i int) layout.Row {
+	v.x.mu.Lock()
+	quick := v.x.quick
+	v.x.mu.Unlock()
+	return v.x.person(i, quick)
+}
+
+// Query applies q to the result's view and returns it. The view is shared:
+// the newest query wins, which is what the viewer shows. A quick filter
+// the layout cannot apply is an error saying why: a view never pretends to
+// be filtered.
+func (x *result) Query(ctx context.Context, q Query) (View, error) {
+	if err := x.r.FilterContext(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, nil); err != nil {
+		return nil, err
+	}
+	col := q.SortCol
+	if col >= len(x.r.Headers()) {
+		col = -1
+	}
+	if err := x.r.SortContext(ctx, col, q.Desc, nil); err != nil {
+		return nil, err
+	}
+	x.mu.Lock()
+	x.quick = append([]jobs.QuickFilter(nil), q.Quick...)
+	x.mu.Unlock()
+	return resultView{x}, nil
+}
+
+// scrubsOf are the DNC results in the library made from the trace whose
+// result is at path, newest first (none for other files).
+func (s *Service) scrubsOf(path string) []string {
+	m, err := library.ReadRecord(library.RecordPath(path))
+	if err != nil || m.JobID == "" || m.Kind == jobs.KindDNC {
+		return nil
+	}
+	lib, err := s.library()
+	if err != nil {
+		return nil
+	}
+	entries, err := lib.List()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries { // newest first
+		if e.Meta.Kind == jobs.KindDNC && e.Meta.ParentTraceID == m.JobID {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// ---- layout corrections ---------------------------------------------------
+
+// layoutsFile keeps the person's layout corrections by header signature.
+const layoutsFile = "layouts.json"
+
+// layoutCorrection is the correction remembered for files with these
+// headers, nil when none.
+func (s *Service) layoutCorrection(headers []string) *layout.Correction {
+	all, err := s.loadCorrections()
+	if err != nil {
+		return nil
+	}
+	return all[layout.Signature(headers)]
+}
+
+func (s *Service) loadCorrections() (map[string]*layout.Correction, error) {
+	b, err := os.ReadFile(filepath.Join(s.cfg.Home, layoutsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]*layout.Correction{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	all := map[string]*layout.Correction{}
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, fmt.Errorf("%s: %w", layoutsFile, err)
+	}
+	return all, nil
+}
+
+// CorrectLayout reads r through its layout detected with the person's
+// correction c, and remembers c for every file with the same headers (the
+// window's "Check the columns", as mapping presets are remembered).
+func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correction) error {
+	x, ok := r.(*result)
+	if !ok {
+		return errors.New("workflow: not a result opened here")
+	}
+	s.layoutMu.Lock()
+	defer s.layoutMu.Unlock()
+	all, err := s.loadCorrections()
+	if err != nil {
+		all = map[string]*layout.Correction{} // a damaged file is replaced
+	}
+	sig := layout.Signature(x.r.Headers())
+	c = mergeCorrection(all[sig], c)
+	all[sig] = c
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := library.WriteFileAtomic(filepath.Join(s.cfg.Home, layoutsFile), b); err != nil {
+		return err
+	}
+	return x.relayout(ctx, c)
+}
+
+// mergeCorrection is the correction old with the person's newer answers in
+// c: a column or a value c speaks of takes c's answer, the others keep
+// old's. A correction is made against the layout old already corrected, so
+// what the person left alone stays as they last said.
+func mergeCorrection(old, c *layout.Correction) *layout.Correction {
+	if old == nil {
+		return c
+	}
+	out := &layout.Correction{Signature: c.Signature, Columns: map[string]layout.ColumnFix{}, Values: map[string]map[string]layout.Flag{}}
+	for _, from := range []*layout.Correction{old, c} {
+		for h, f := range from.Columns {
+			out.Columns[h] = f
+		}
+		for h, vals := range from.Values {
+			m := out.Values[h]
+			if m == nil {
+				m = map[string]layout.Flag{}
+				out.Values[h] = m
+			}
+			for v, f := range vals {
+				m[v] = f
+			}
+		}
+	}
+	return out
+}
+
+// ReadLayout says how SkipDesk reads the result at path (with the
+// correction remembered for its headers): its people, phones and flag
+// columns, and — from every row — how each flag value reads.
+func (s *Service) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
+	if !strings.EqualFold(filepath.Ext(path), ".csv") {
+		// A workbook (or another text file) is read as a plain CSV copy.
+		dir, err := os.MkdirTemp("", "skipdesk-layout-")
+		if err != nil {
+			return layout.Summary{}, err
+		}
+		defer os.RemoveAll(dir)
+		tmp := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".csv")
+		if _, err := copyAsCSV(ctx, path, tmp); err != nil {
+			return layout.Summary{}, err
+		}
+		path = tmp
+	}
+	l, err := library.DetectLayout(path, layout.Options{})
+	if err != nil {
+		return layout.Summary{}, err
+	}
+	return library.ReadLayout(ctx, path, layout.Options{Correction: s.layoutCorrection(l.Headers)})
+}

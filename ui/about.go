@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/assets"
+)
+
+// Files that ship with every package (see shippedFile).
+const (
+	licenceFile = "LICENSE.txt"
+	noticesFile = "THIRD_PARTY_NOTICES.txt"
+)
+
+// helpMenu is the window's Help menu.
+func (a *App) helpMenu() *fyne.Menu {
+	return fyne.NewMenu("Help", fyne.NewMenuItem("About SkipDesk", a.showAbout))
+}
+
+// homer is the backend's data folder (jobs/desk has it; a test fake may not).
+type homer interface{ Home() string }
+
+// showAbout shows the version and build, the licence, where the notices of
+// the open-source components are, and the data folder with a button that
+// opens it.
+func (a *App) showAbout() {
+	icon := canvas.NewImageFromResource(fyne.NewStaticResource("icon.png", assets.Icon))
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSquareSize(64))
+	title := container.NewVBox(
+		widget.NewLabelWithStyle("SkipDesk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabel("Version "+assets.VersionString()),
+	)
+
+	lines := []string{
+		"Copyright (c) 2026 SkipDesk. All rights reserved. SkipDesk is proprietary software; its licence is " + where(licenceFile),
+		"SkipDesk is built with open-source components; their licences are " + where(noticesFile),
+	}
+	body := container.NewVBox()
+	for _, l := range lines {
+		body.Add(wrapped(l))
+	}
+
+	home := ""
+	if h, ok := a.be.(homer); ok {
+		home = h.Home()
+	}
+	if home != "" {
+		body.Add(widget.NewSeparator())
+		body.Add(wrapped("Your jobs, results and settings are kept in the data folder:\n" + home))
+		body.Add(container.NewHBox(widget.NewButtonWithIcon("Open data folder", theme.FolderOpenIcon(), func() {
+			if err := a.fyne.OpenURL(fileURL(home)); err != nil {
+				a.showError(err)
+			}
+		})))
+	}
+
+	content := container.NewBorder(container.NewHBox(icon, title), nil, nil, nil, body)
+	d := dialog.NewCustom("About SkipDesk", "Close", content, a.win)
+	d.Resize(fyne.NewSize(560, 380))
+	d.Show()
+}
+
+// where says where a shipped file is: its path when it is beside the
+// program, else where the packages put it (a build from source has none).
+func where(file string) string {
+	if p := shippedFile(file); p != "" {
+		return "in\n" + p
+	}
+	return "in " + file + ", which comes with every SkipDesk package (beside SkipDesk.exe on Windows)."
+}
+
+// shippedFile is the path of a file the packages put with the program, or
+// "" when it is not there: beside SkipDesk.exe (Windows installer and zip),
+// in the bundle's Contents/Resources (macOS). The Linux tar.xz has it beside
+// its Makefile; a build from source has none.
+func shippedFile(name string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(exe)
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "Resources", name)} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return filepath.Clean(p)
+		}
+	}
+	return ""
+}
+
+func wrapped(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}

@@ -1,0 +1,110 @@
+//go:build harness
+
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+)
+
+func init() { e2e.Register("foreign-results", runForeignResults) }
+
+// runForeignResults imports results written by other services (the files
+// of jobs/layout/testdata, named by SKIPDESK_E2E_FIXTURES) into the
+// library as a person would, with screenshots of the people-and-phones
+// view of two of them, of the callable phones of one, and of a layout the
+// person corrects.
+func runForeignResults(h *e2e.Harness) error {
+	dir := os.Getenv("SKIPDESK_E2E_FIXTURES")
+	if dir == "" {
+		return errors.New("SKIPDESK_E2E_FIXTURES is not set: it names the folder jobs/layout/testdata")
+	}
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil {
+		return errors.New("the shell is not the app")
+	}
+	h.Do(func() { a.win.Resize(fyne.NewSize(1280, 760)) })
+	v, err := importShown(h, a, filepath.Join(dir, "propstream.csv"), 4)
+	if err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-01-propstream"); err != nil {
+		return err
+	}
+	h.Do(func() { v.quick[jobs.QuickCallable].SetChecked(true) })
+	if err := h.Wait("callable only", 10*time.Second, func() bool { return v.count.Text == "2 of 4 rows" }); err != nil {
+		return fmt.Errorf("%w (%s)", err, v.count.Text)
+	}
+	if err := h.Shot("layouts-02-propstream-callable"); err != nil {
+		return err
+	}
+	if _, err := importShown(h, a, filepath.Join(dir, "dealmachine.csv"), 3); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03-dealmachine"); err != nil {
+		return err
+	}
+
+	// A scrub SkipDesk is not sure how to read: the person says.
+	v, err = importShown(h, a, filepath.Join(dir, "invented_scrub.csv"), 5)
+	if err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-04-unsure"); err != nil {
+		return err
+	}
+	h.Do(v.onCheckColumns)
+	if err := h.Wait("the correction dialog", 20*time.Second, func() bool { return v.fixing != nil }); err != nil {
+		return err
+	}
+	var blank *valueFix
+	h.Do(func() {
+		for _, f := range v.fixing.values {
+			if f.column == "Known Litigator" && f.value == "" {
+				blank = f
+			}
+		}
+	})
+	if blank == nil {
+		return errors.New(`the dialog offers no reading of a blank "Known Litigator"`)
+	}
+	h.Do(func() { blank.choice.SetSelected("Not on the list") })
+	if err := h.Shot("layouts-05-correction"); err != nil {
+		return err
+	}
+	h.Do(func() { v.fixing.dialog.Confirm() })
+	if err := h.Wait("read again", 20*time.Second, func() bool {
+		return v.fixing == nil && v.res.Layout().Sure() && strings.HasSuffix(v.count.Text, "rows")
+	}); err != nil {
+		return err
+	}
+	return h.Shot("layouts-06-corrected")
+}
+
+// importShown imports path into the library and waits for its viewer with
+// rows rows.
+func importShown(h *e2e.Harness, a *App, path string, rows int) (*viewer, error) {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	h.Do(func() { a.importResult(path) })
+	var v *viewer
+	err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {
+		v = a.viewers[a.tabs.Selected()]
+		return v != nil && strings.Contains(v.name, name) && v.res.Len() == rows
+	})
+	if err == nil {
+		// The table lays its rows out once it has a size.
+		h.Do(func() { v.table.Refresh() })
+		time.Sleep(300 * time.Millisecond)
+	}
+	return v, err
+}

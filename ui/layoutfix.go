@@ -1,0 +1,335 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+)
+
+// The layout correction: every column of the result with what SkipDesk
+// reads in it, as a choice the person can change — as the mapping board
+// lets them map a list. The answer is remembered for every file with the
+// same columns.
+
+// roleWords are the roles a column can have, in words, in the order offered.
+var roleWords = []struct {
+	role  layout.Role
+	words string
+}{
+	{layout.RoleOther, "Not used"},
+	{layout.RolePhone, "Phone number"},
+	{layout.RolePhoneType, "Phone type"},
+	{layout.RoleFlag, "DNC or litigator flag"},
+	{layout.RolePhoneDetail, "Other phone detail"},
+	{layout.RoleMatch, "Match status"},
+	{layout.RoleFirstName, "First name"},
+	{layout.RoleLastName, "Last name"},
+	{layout.RoleFullName, "Full name"},
+	{layout.RoleEntity, "Company owner (yes/no)"},
+	{layout.RoleEmail, "E-mail"},
+	{layout.RoleStreet, "Street"},
+	{layout.RoleStreet2, "Street, second line"},
+	{layout.RoleCity, "City"},
+	{layout.RoleState, "State"},
+	{layout.RoleZip, "ZIP code"},
+	{layout.RoleAddress, "Whole address"},
+}
+
+// kindWords are the lists a flag column can answer.
+var kindWords = []struct {
+	kind  layout.FlagKind
+	words string
+}{
+	{layout.Federal, "Federal DNC"},
+	{layout.State, "State DNC"},
+	{layout.Litigator, "Litigator"},
+	{layout.Internal, "Internal DNC"},
+	{layout.Combined, "DNC or litigator (one answer)"},
+}
+
+// columnFix is one column's row in the correction dialog.
+type columnFix struct {
+	col  layout.Column
+	role *widget.Select
+	kind *widget.Select
+}
+
+func roleOf(words string) layout.Role {
+	for _, r := range roleWords {
+		if r.words == words {
+			return r.role
+		}
+	}
+	return layout.RoleOther
+}
+
+func wordsOfRole(role layout.Role) string {
+	for _, r := range roleWords {
+		if r.role == role {
+			return r.words
+		}
+	}
+	return "Not used"
+}
+
+func kindOf(words string) layout.FlagKind {
+	for _, k := range kindWords {
+		if k.words == words {
+			return k.kind
+		}
+	}
+	return layout.Combined
+}
+
+func wordsOfKind(k layout.FlagKind) string {
+	for _, x := range kindWords {
+		if x.kind == k {
+			return x.words
+		}
+	}
+	return kindWords[len(kindWords)-1].words
+}
+
+// onCheckColumns reads how each flag value of the result reads (off the UI
+// thread: every row is counted), then shows the correction dialog.
+func (v *viewer) onCheckColumns() {
+	a := v.app
+	path := v.res.Path()
+	var sum layout.Summary
+	a.withProgress("Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) error {
+		var err error
+		sum, err = a.be.ReadLayout(ctx, path)
+		return err
+	}, func(err error) {
+		switch {
+		case err == nil:
+			v.showColumns(sum.Readings)
+		case !errors.Is(err, context.Canceled):
+			a.showError(fmt.Errorf("the columns of %s could not be read: %w", v.name, err))
+		}
+	})
+}
+
+// columnsDialog is the correction dialog shown: its choices.
+type columnsDialog struct {
+	dialog  *dialog.ConfirmDialog
+	columns []*columnFix
+	values  []*valueFix
+}
+
+// valueFix is one value of a flag column in the correction dialog.
+type valueFix struct {
+	column, value string // value "" is the blank
+	was           string // how it read: flagged, clean, unknown
+	choice        *widget.Select
+}
+
+// flagChoices are how a person can say a flag value reads.
+var flagChoices = []struct {
+	flag  layout.Flag
+	words string
+}{
+	{layout.Flagged, "On the list: never call"},
+	{layout.Clean, "Not on the list"},
+	{layout.Unknown, "Not known: never call"},
+}
+
+func flagOfWords(w string) layout.Flag {
+	for _, c := range flagChoices {
+		if c.words == w {
+			return c.flag
+		}
+	}
+	return layout.Unknown
+}
+
+func wordsOfReads(reads string) string {
+	for _, c := range flagChoices {
+		if c.flag.String() == reads {
+			return c.words
+		}
+	}
+	return ""
+}
+
+// showColumns shows how SkipDesk reads each column and each flag value, and
+// lets the person correct it.
+func (v *viewer) showColumns(readings []layout.Reading) {
+	l := v.res.Layout()
+	values, valueFixes := v.valuesSection(readings)
+	grid, fixes := v.columnsGrid(l)
+	intro := "What SkipDesk reads in each column of this file. Change what is wrong: the answer is kept for every file with these columns."
+	if !l.Sure() {
+		intro = "SkipDesk is not sure of: "
+		for i, q := range l.Questions {
+			if i > 0 {
+				intro += " "
+			}
+			intro += q.Message + "."
+		}
+	}
+	top := widget.NewLabel(intro)
+	top.Wrapping = fyne.TextWrapWord
+	if !l.Sure() {
+		top.Importance = widget.WarningImportance
+	}
+	body := container.NewVBox(values, widget.NewLabelWithStyle("What each column holds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), grid)
+	d := dialog.NewCustomConfirm("How SkipDesk reads "+v.name, "Save", "Cancel",
+		container.NewBorder(top, nil, nil, nil, container.NewVScroll(body)), func(ok bool) {
+			v.fixing = nil
+			if ok {
+				v.saveCorrection(l, fixes, valueFixes)
+			}
+		}, v.app.win)
+	v.fixing = &columnsDialog{dialog: d, columns: fixes, values: valueFixes}
+	sz := v.app.win.Canvas().Size()
+	d.Resize(fyne.NewSize(sz.Width*0.85, sz.Height*0.85))
+	d.Show()
+}
+
+// valuesSection lists each flag column's values, how many rows hold each
+// and how SkipDesk reads it, with a choice to say otherwise.
+func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []*valueFix) {
+	box := container.NewVBox()
+	var fixes []*valueFix
+	var choices []string
+	for _, c := range flagChoices {
+		choices = append(choices, c.words)
+	}
+	for _, r := range readings {
+		if r.Role != layout.RoleFlag {
+			continue
+		}
+		box.Add(widget.NewLabelWithStyle(fmt.Sprintf("%s (%s)", r.Column, r.Kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		grid := container.NewGridWithColumns(3)
+		for _, vc := range r.Values {
+			shown := fmt.Sprintf("%q", vc.Value)
+			if vc.Value == "" {
+				shown = "(blank)"
+			}
+			if vc.Meaning != "" {
+				shown += " · " + vc.Meaning
+			}
+			grid.Add(widget.NewLabel(shown))
+			grid.Add(widget.NewLabel(jobs.Plural(int64(vc.Count), "row", "rows")))
+			was := wordsOfReads(vc.Reads)
+			if was == "" {
+				// An invalid number, or another reading no choice here gives.
+				grid.Add(widget.NewLabel(vc.Reads))
+				continue
+			}
+			f := &valueFix{column: r.Column, value: vc.Value, was: vc.Reads, choice: widget.NewSelect(choices, nil)}
+			f.choice.SetSelected(was)
+			grid.Add(f.choice)
+			fixes = append(fixes, f)
+		}
+		box.Add(grid)
+		if r.OtherCount > 0 {
+			box.Add(widget.NewLabel(fmt.Sprintf("and %s rows with other values, each read as shown in the results", jobs.Thousands(int64(r.OtherCount)))))
+		}
+	}
+	if len(box.Objects) == 0 {
+		return box, nil
+	}
+	head := widget.NewLabelWithStyle("What the flag values mean", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.NewVBox(head, box), fixes
+}
+
+// columnsGrid is every column with its first value, what SkipDesk reads in
+// it and, for a flag, which list.
+func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
+	var options, kinds []string
+	for _, r := range roleWords {
+		options = append(options, r.words)
+	}
+	for _, k := range kindWords {
+		kinds = append(kinds, k.words)
+	}
+	grid := container.NewGridWithColumns(4,
+		widget.NewLabelWithStyle("Column", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("First value", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("Holds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("List", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	var fixes []*columnFix
+	for _, c := range l.Columns {
+		f := &columnFix{col: c}
+		f.kind = widget.NewSelect(kinds, nil)
+		f.kind.SetSelected(wordsOfKind(c.Kind))
+		f.role = widget.NewSelect(options, func(w string) {
+			if roleOf(w) == layout.RoleFlag {
+				f.kind.Enable()
+			} else {
+				f.kind.Disable()
+			}
+		})
+		f.role.SetSelected(wordsOfRole(c.Role))
+		head := widget.NewLabel(c.Header)
+		head.Truncation = fyne.TextTruncateEllipsis
+		first := widget.NewLabel("")
+		if v.res.Len() > 0 && c.Index < len(v.headers) {
+			first.SetText(v.res.Cell(0, c.Index))
+		}
+		first.Truncation = fyne.TextTruncateEllipsis
+		grid.Add(head)
+		grid.Add(first)
+		grid.Add(f.role)
+		grid.Add(f.kind)
+		fixes = append(fixes, f)
+	}
+	return grid, fixes
+}
+
+// saveCorrection keeps the columns and values the person changed and reads
+// the result again through the corrected layout.
+func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*valueFix) {
+	c := &layout.Correction{Signature: l.Signature, Columns: map[string]layout.ColumnFix{}, Values: map[string]map[string]layout.Flag{}}
+	for _, f := range fixes {
+		role := roleOf(f.role.Selected)
+		kind := kindOf(f.kind.Selected)
+		if role == f.col.Role && (role != layout.RoleFlag || kind == f.col.Kind) {
+			continue
+		}
+		fix := layout.ColumnFix{Role: role}
+		if role == layout.RoleFlag {
+			fix.Kind = &kind
+		}
+		c.Columns[f.col.Header] = fix
+	}
+	for _, f := range values {
+		flag := flagOfWords(f.choice.Selected)
+		if flag.String() == f.was {
+			continue
+		}
+		if c.Values[f.column] == nil {
+			c.Values[f.column] = map[string]layout.Flag{}
+		}
+		value := f.value
+		if value == "" {
+			value = "blank"
+		}
+		c.Values[f.column][value] = flag
+	}
+	if len(c.Columns) == 0 && len(c.Values) == 0 {
+		return // nothing changed
+	}
+	a := v.app
+	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.be.CorrectLayout(ctx, v.res, c)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.showError(fmt.Errorf("the columns could not be saved: %w", err))
+			return
+		}
+		v.relayout()
+		v.showQuickFilters()
+		v.runQuery()
+	})
+}

@@ -1,0 +1,82 @@
+package wizard
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/zalando/go-keyring"
+
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// The estimate the wizard shows is what the provider charges, over varied
+// lists (the sample, one mostly of companies, one with repeated rows) and
+// every choice of mode, companies and duplicates.
+func TestWizardEstimateIsTheCharge(t *testing.T) {
+	keyring.MockInit()
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 0.05}
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	svc, err := workflow.Open(workflow.Config{Home: t.TempDir(), BaseURL: srv.URL(), APIKey: sandbox.DemoKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if _, err := svc.Resume(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1280, 900))
+	dir := t.TempDir()
+	for _, l := range testlists.Lists() {
+		path, err := l.Write(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range testlists.Choices {
+			t.Run(l.Name+"/"+c.String(), func(t *testing.T) {
+				done := make(chan string, 1)
+				tr := newTrace(w, svc, testEnv, func(id string) { done <- id })
+				w.SetContent(tr.root)
+				act(func() { tr.open(path) })
+				idle(t, &tr.bg)
+				act(func() {
+					tr.board.setMapping(testlists.Mapping, nil)
+					if c.Mode == "enhanced" {
+						tr.modeRadio.SetSelected("Enhanced")
+					}
+					tr.llcCheck.SetChecked(c.IncludeLLCs)
+					tr.dupCheck.SetChecked(c.DropDuplicates)
+				})
+				idle(t, &tr.bg)
+				var shown int64
+				act(func() { fmt.Sscanf(strings.ReplaceAll(tr.costTotal.Text, ",", ""), "Total: %d", &shown) })
+				if shown == 0 {
+					t.Fatalf("no estimate shown: %q", tr.costTotal.Text)
+				}
+				act(func() { test.Tap(tr.submitBtn) })
+				id := recv(t, done, "the submission")
+				job, err := svc.Trace(t.Context(), id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if job.CreditsCharged != shown {
+					t.Fatalf("%s: the wizard showed %d credits, the provider charged %d (%s, %d rows, %d companies)",
+						filepath.Base(path), shown, job.CreditsCharged, jobs.Mode(job.Mode), job.TotalRows, job.EntityRows)
+				}
+			})
+		}
+	}
+}

@@ -30,8 +30,17 @@ const markEvery = 16
 // another. It keeps memory flat whatever the file's size.
 var segBudget = 40 << 20
 
-// batchRows is how many owner or phone entries are written in one go.
+// batchRows is how many phone entries are written in one go.
 const batchRows = 8192
+
+// The owner keys of a file are written as runs sorted by hash, each run in
+// chunks: a file's runs sit together (written and removed as a range, never
+// touching the rest of the table), and a lookup reads only the chunks whose
+// hash range holds a key it looks for.
+const (
+	ownerRun   = 65536
+	ownerChunk = 256
+)
 
 // colKind is how the index reads a column's values.
 type colKind uint8
@@ -184,6 +193,15 @@ type ownerEntry struct {
 	date int64 // 0: the file's
 }
 
+// ownerDay is a row's own date as the owners' chunks keep it: days since
+// the epoch plus one (0: the file's date).
+func ownerDay(date int64) uint64 {
+	if date == 0 {
+		return 0
+	}
+	return uint64(date/86400) + 1
+}
+
 type phoneEntry struct {
 	key   int64
 	row   int32
@@ -207,6 +225,7 @@ type builder struct {
 	seg   int
 
 	owners []ownerEntry
+	run    int // the owners' next run
 	phones []phoneEntry
 	marks  []byte
 	lastM  [2]int64 // offset and line of the last mark
@@ -347,7 +366,7 @@ func (b *builder) rowDate(rec []string) int64 {
 // flushFull writes out the entries whose batch is full, and the postings
 // past their budget.
 func (b *builder) flushFull() error {
-	if len(b.owners) >= batchRows {
+	if len(b.owners) >= ownerRun {
 		if err := b.flushOwners(); err != nil {
 			return err
 		}
@@ -497,41 +516,46 @@ func (b *builder) flushOwners() error {
 	if len(b.owners) == 0 {
 		return nil
 	}
-	// In key order: the writes then land on neighbouring pages.
 	slices.SortFunc(b.owners, func(a, c ownerEntry) int {
-		if a.h != c.h {
-			if a.h < c.h {
-				return -1
-			}
+		switch {
+		case a.h < c.h:
+			return -1
+		case a.h > c.h:
 			return 1
 		}
 		return int(a.row - c.row)
 	})
-	const per = 200
-	args := make([]any, 0, per*4)
-	flush := func() error {
-		if len(args) == 0 {
-			return nil
+	var data []byte
+	for i := 0; i < len(b.owners); {
+		// A hash is never split between chunks (a chunk is found by its
+		// first hash).
+		end := min(i+ownerChunk, len(b.owners))
+		for end < len(b.owners) && b.owners[end].h == b.owners[end-1].h {
+			end++
 		}
-		q := "INSERT OR IGNORE INTO owners(h, file, row, date) VALUES " + placeholders(len(args)/4, 4)
-		err := b.exec(q, len(args) == per*4, args)
-		args = args[:0]
-		return err
-	}
-	for _, o := range b.owners {
-		var d any
-		if o.date != 0 {
-			d = o.date
+		chunk := b.owners[i:end]
+		i = end
+		data = data[:0]
+		for _, o := range chunk {
+			data = binary.BigEndian.AppendUint64(data, uint64(o.h))
+			data = binary.AppendUvarint(data, uint64(o.row))
+			data = binary.AppendUvarint(data, ownerDay(o.date))
 		}
-		args = append(args, o.h, b.file, o.row, d)
-		if len(args) == per*4 {
-			if err := flush(); err != nil {
-				return err
-			}
+		res, err := b.tx.ExecContext(b.ctx, "INSERT INTO owner_chunks(data) VALUES (?)", data)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := b.exec("INSERT INTO owners(file, run, first, chunk) VALUES (?, ?, ?, ?)", true, []any{b.file, b.run, chunk[0].h, id}); err != nil {
+			return err
 		}
 	}
 	b.owners = b.owners[:0]
-	return flush()
+	b.run++
+	return nil
 }
 
 func (b *builder) flushPhones() error {

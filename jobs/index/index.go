@@ -37,7 +37,7 @@ import (
 
 // schemaVersion is PRAGMA user_version of an index this code writes. An
 // index of any other version is rebuilt.
-const schemaVersion = 3
+const schemaVersion = 5
 
 const schema = `
 CREATE TABLE files (
@@ -67,13 +67,17 @@ CREATE TABLE terms (
 	rows BLOB NOT NULL,              -- row numbers, delta varints
 	PRIMARY KEY (file, term, seg)
 ) WITHOUT ROWID;
-CREATE TABLE owners (
-	h    INTEGER NOT NULL,           -- OwnerHash
-	file INTEGER NOT NULL,
-	row  INTEGER NOT NULL,
-	date INTEGER,                    -- the row's own date (a merged result); NULL: the file's
-	PRIMARY KEY (h, file, row)
+CREATE TABLE owners (             -- where each chunk of a file's owner runs is
+	file  INTEGER NOT NULL,
+	run   INTEGER NOT NULL,          -- a run of up to ownerRun rows, sorted by hash
+	first INTEGER NOT NULL,          -- the first hash of the chunk
+	chunk INTEGER NOT NULL,          -- its owner_chunks row
+	PRIMARY KEY (file, run, first)
 ) WITHOUT ROWID;
+CREATE TABLE owner_chunks (
+	id   INTEGER PRIMARY KEY,
+	data BLOB NOT NULL               -- about ownerChunk entries: hash (8 bytes), row, day (varints)
+);
 CREATE TABLE phones (
 	file  INTEGER NOT NULL,
 	key   INTEGER NOT NULL,          -- phone.Key
@@ -89,7 +93,7 @@ CREATE TABLE meta (
 `
 
 // tables are the tables a sound index has.
-var tables = []string{"files", "terms", "owners", "phones", "meta"}
+var tables = []string{"files", "terms", "owners", "owner_chunks", "phones", "meta"}
 
 // Index is an open index of one library folder. Its methods are safe for
 // concurrent use; Sync runs one at a time.

@@ -448,3 +448,31 @@ func TestFindAllAndRowNumbers(t *testing.T) {
 		t.Errorf("%+v", hits)
 	}
 }
+
+// An owner listed more times than a chunk holds is written and found
+// (a hash is never split between chunks).
+func TestManyRowsOfOneOwner(t *testing.T) {
+	l := newLib(t)
+	var b strings.Builder
+	b.WriteString("First Name,Last Name,Property Address,Zip,phone_1,match_status\r\n")
+	for i := 0; i < 2500; i++ {
+		b.WriteString("JOHN,SMITH,12 OAK AVE,78701,5125550101,matched\r\n")
+		if i%3 == 0 {
+			b.WriteString("ANN,LEE," + strconv.Itoa(i) + " ELM ST,78701,5125550102,matched\r\n")
+		}
+	}
+	l.put("many.csv", b.String(), traceMeta("trc_many", day))
+	if rep := l.sync(); rep.Indexed != 1 {
+		t.Fatalf("%+v", rep)
+	}
+	k := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Avenue", Zip: "78701"}))
+	k2 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2498 Elm Street", Zip: "78701"}))
+	got, err := l.x.Traced(context.Background(), []string{k, k2})
+	if err != nil || len(got[k]) != 2500 || len(got[k2]) != 0 {
+		t.Fatalf("%d rows of the owner, %d of another (%v)", len(got[k]), len(got[k2]), err)
+	}
+	k3 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2496 Elm Street", Zip: "78701"}))
+	if got, _ := l.x.Traced(context.Background(), []string{k3}); len(got[k3]) != 1 {
+		t.Errorf("ANN LEE at 2496: %v", got)
+	}
+}

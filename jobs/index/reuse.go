@@ -3,9 +3,9 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -44,57 +44,33 @@ func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier
 	if len(byHash) == 0 {
 		return out, nil
 	}
-	db, done, err := x.handle()
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM owners LIMIT 1)").Scan(&n); err != nil {
-		return nil, fail(err)
-	}
-	if n == 0 {
-		return out, nil // nothing was ever traced
-	}
-	files, err := datedFiles(ctx, db, string(jobs.KindTrace), 0)
-	if err != nil {
-		return nil, err
-	}
 	hashes := make([]int64, 0, len(byHash))
 	for h := range byHash {
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
-	const per = 500
-	for i := 0; i < len(hashes); i += per {
-		chunk := hashes[i:min(i+per, len(hashes))]
-		args := make([]any, len(chunk))
-		for j, h := range chunk {
-			args[j] = h
-		}
-		rows, err := db.QueryContext(ctx, "SELECT h, file, row, date FROM owners WHERE h IN ("+
-			strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")+")", args...)
-		if err != nil {
-			return nil, fail(err)
-		}
-		for rows.Next() {
-			var h, file int64
-			var row int32
-			var date sql.NullInt64
-			if err := rows.Scan(&h, &file, &row, &date); err != nil {
-				rows.Close()
-				return nil, fail(err)
+	db, done, err := x.handle()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	files, err := datedFiles(ctx, db, string(jobs.KindTrace), 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		base := f.earlier(x, 0, sql.NullInt64{})
+		err := ownersOf(ctx, db, f.id, hashes, func(h int64, row int32, day uint64) {
+			e := base
+			e.Row = row
+			if day > 0 {
+				e.Date = dateOf(int64(day-1) * 86400)
 			}
-			f, ok := files[file]
-			if !ok {
-				continue // a result gone, superseded, or without a record
-			}
-			e := f.earlier(x, row, date)
 			for _, k := range byHash[h] {
 				out[k] = append(out[k], e)
 			}
-		}
-		if err := rows.Close(); err != nil {
+		})
+		if err != nil {
 			return nil, fail(err)
 		}
 	}
@@ -103,6 +79,87 @@ func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier
 		out[k] = es
 	}
 	return out, nil
+}
+
+// chunkRef is a chunk of a file's owner run.
+type chunkRef struct {
+	run       int
+	first, id int64
+}
+
+// ownersOf hands fn the owner entries of a file whose hash is in hashes
+// (sorted), reading only the chunks whose hash range holds one of them.
+func ownersOf(ctx context.Context, db *sql.DB, file int64, hashes []int64, fn func(h int64, row int32, day uint64)) error {
+	rows, err := db.QueryContext(ctx, "SELECT run, first, chunk FROM owners WHERE file = ? ORDER BY run, first", file)
+	if err != nil {
+		return err
+	}
+	var chunks []chunkRef
+	for rows.Next() {
+		var c chunkRef
+		if err := rows.Scan(&c.run, &c.first, &c.id); err != nil {
+			rows.Close()
+			return err
+		}
+		chunks = append(chunks, c)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	st, err := db.PrepareContext(ctx, "SELECT data FROM owner_chunks WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, c := range chunks {
+		// The chunk holds the hashes from its first to the next chunk's of
+		// the same run (the last one: to the end).
+		j, _ := slices.BinarySearch(hashes, c.first)
+		if j == len(hashes) {
+			continue
+		}
+		if i+1 < len(chunks) && chunks[i+1].run == c.run && hashes[j] >= chunks[i+1].first {
+			continue
+		}
+		var data []byte
+		if err := st.QueryRowContext(ctx, c.id).Scan(&data); err != nil {
+			return err
+		}
+		if err := decodeOwners(data, hashes[j:], fn); err != nil {
+			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
+		}
+	}
+	return ctx.Err()
+}
+
+// decodeOwners reads a chunk (sorted by hash) and hands fn its entries
+// whose hash is in hashes (sorted), walking both in step.
+func decodeOwners(data []byte, hashes []int64, fn func(h int64, row int32, day uint64)) error {
+	j := 0
+	for len(data) > 0 && j < len(hashes) {
+		if len(data) < 8 {
+			return fmt.Errorf("cut short")
+		}
+		h := int64(binary.BigEndian.Uint64(data))
+		data = data[8:]
+		row, n := binary.Uvarint(data)
+		if n <= 0 {
+			return fmt.Errorf("bad row")
+		}
+		data = data[n:]
+		day, m := binary.Uvarint(data)
+		if m <= 0 {
+			return fmt.Errorf("bad day")
+		}
+		data = data[m:]
+		for j < len(hashes) && hashes[j] < h {
+			j++
+		}
+		if j < len(hashes) && hashes[j] == h {
+			fn(h, int32(row), day)
+		}
+	}
+	return nil
 }
 
 // dated is an indexed result with a job record.

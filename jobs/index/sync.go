@@ -96,13 +96,6 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 	if err != nil {
 		return rep, err
 	}
-	if rep.Removed > 0 || w.again > 0 {
-		// Owner entries of files gone or read again match no file any
-		// more: this only gives their room back.
-		if _, err := db.ExecContext(ctx, "DELETE FROM owners WHERE file NOT IN (SELECT id FROM files)"); err != nil {
-			return rep, fail(err)
-		}
-	}
 	if err := setClean(ctx, db, true); err != nil {
 		return rep, fail(err)
 	}
@@ -114,7 +107,6 @@ type work struct {
 	todo       []*fileMeta     // files to (re)index
 	gone       []int64         // files to forget
 	superseded map[string]bool // raw results a merged result holds (not indexed: their rows are in it)
-	again      int             // files of todo the index held before
 }
 
 // plan compares the folder's files with what the index holds.
@@ -144,11 +136,6 @@ func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
 		if h, ok := have[f.name]; ok && !queued[f.name] && (h.skipped == skipSuperseded) != w.superseded[f.name] {
 			x.readRecord(f)
 			w.todo = append(w.todo, f)
-		}
-	}
-	for _, f := range w.todo {
-		if _, ok := have[f.name]; ok {
-			w.again++
 		}
 	}
 	for _, h := range have {
@@ -271,7 +258,9 @@ func removeFile(ctx context.Context, db *sql.DB, id int64) error {
 }
 
 func deleteRows(ctx context.Context, tx *sql.Tx, id int64) error {
-	for _, q := range []string{"DELETE FROM terms WHERE file = ?", "DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
+	for _, q := range []string{"DELETE FROM terms WHERE file = ?",
+		"DELETE FROM owner_chunks WHERE id IN (SELECT chunk FROM owners WHERE file = ?)", "DELETE FROM owners WHERE file = ?",
+		"DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return err
 		}

@@ -317,41 +317,46 @@ func (s *Service) countReuse(ctx context.Context, p Plan, ins *input.Inspection,
 		rc.err = err
 		return rc
 	}
-	m := c.mapping
-	pass := func(dropDups bool) ([]reuseHit, error) {
-		var rows []listRow
-		err := readList(ctx, p, ins, dropDups, m, func(_ []string, _ []string, r listRow) error {
-			rows = append(rows, r)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		e, err := lookup(ctx, x, p.Kind, rows, rc.at)
-		if err != nil {
-			return nil, err
-		}
-		var hits []reuseHit
-		for _, r := range rows {
-			if h, ok := e.hit(r); ok {
-				hits = append(hits, h)
-			}
-		}
-		return hits, nil
+	// The rows with duplicates and, when the list has any, without; one
+	// lookup for both (the second's keys are among the first's).
+	all, err := readRows(ctx, p, ins, false, c.mapping)
+	noDup := all
+	if err == nil && c.Duplicates > 0 {
+		noDup, err = readRows(ctx, p, ins, true, c.mapping)
 	}
-	if rc.all, err = pass(false); err != nil {
+	var e earlierOf
+	if err == nil {
+		e, err = lookup(ctx, x, p.Kind, all, rc.at)
+	}
+	if err != nil {
 		if ctx.Err() == nil {
 			rc.err = err
 		}
 		return rc
 	}
-	rc.noDup = rc.all
-	if c.Duplicates > 0 {
-		if rc.noDup, err = pass(true); err != nil {
-			rc.err = err
+	rc.all, rc.noDup = e.hits(all), e.hits(noDup)
+	return rc
+}
+
+// readRows reads the keys of the plan's upload rows.
+func readRows(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool, m mapping.Mapping) ([]listRow, error) {
+	var rows []listRow
+	err := readList(ctx, p, ins, dropDups, m, func(_ []string, _ []string, r listRow) error {
+		rows = append(rows, r)
+		return nil
+	})
+	return rows, err
+}
+
+// hits are the rows the library holds.
+func (e earlierOf) hits(rows []listRow) []reuseHit {
+	var out []reuseHit
+	for _, r := range rows {
+		if h, ok := e.hit(r); ok {
+			out = append(out, h)
 		}
 	}
-	return rc
+	return out
 }
 
 // QuoteChangedError: the rows the library holds changed between the quote

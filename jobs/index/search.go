@@ -64,9 +64,6 @@ func parseQuery(text string) ([]word, error) {
 			if c := canon(w); c != w {
 				q.exact = append(q.exact, c)
 			}
-			if z := Zip5(w); z != "" && z != w && len(w) == 4 {
-				q.exact = append(q.exact, z)
-			}
 			if len(w) >= minPrefix && !allDigits(w) {
 				q.prefix = w // a number (a house, a zip) is found whole
 			}

@@ -45,6 +45,9 @@ type libIndex struct {
 	mu     sync.Mutex
 	x      *index.Index
 	queued bool // a background round waits to start
+	// ctx ends the background rounds when the Service closes.
+	ctx  context.Context
+	stop context.CancelFunc
 }
 
 // indexPath is where the index of a library folder lives: beside the
@@ -72,6 +75,7 @@ func (s *Service) libIndexFor(dir string) *libIndex {
 	li := s.indexes[dir]
 	if li == nil {
 		li = &libIndex{dir: dir, path: s.indexPath(dir)}
+		li.ctx, li.stop = context.WithCancel(context.Background())
 		s.indexes[dir] = li
 	}
 	return li
@@ -99,6 +103,7 @@ func (s *Service) closeIndexes() {
 	s.indexes = nil
 	s.mu.Unlock()
 	for _, li := range list {
+		li.stop() // a background round stops at its next row
 		li.mu.Lock()
 		if li.x != nil {
 			li.x.Close()
@@ -177,7 +182,7 @@ func (s *Service) indexInBackground(dir string) {
 		li.mu.Lock()
 		li.queued = false
 		li.mu.Unlock()
-		_, _, _ = s.syncedIndex(context.Background(), dir, nil)
+		_, _, _ = s.syncedIndex(li.ctx, dir, nil)
 	}()
 }
 

@@ -81,6 +81,8 @@ type Options struct {
 	// cut to the limit and lists it in Report.Truncated. By default such a
 	// cell fails the export with a *CellTooLongError: never silently cut.
 	TruncateLongCells bool
+	// Proof, when set, adds a Compliance sheet to an .xlsx (see Proof).
+	Proof *Proof
 }
 
 // Report says what an export wrote.

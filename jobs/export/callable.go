@@ -224,7 +224,9 @@ func finishProof(dst string, rep *Report, p *Proof) error {
 	if err == nil {
 		p.Output = ProofFile{Name: filepath.Base(dst), SHA256: sum}
 		p.PDF = ProofName(dst)
-		err = writeProofPDF(p.PDF, p)
+		if err = writeProofPDF(p.PDF, p); err == nil {
+			rep.Proof = p.PDF
+		}
 	}
 	if err != nil {
 		os.Remove(dst)

@@ -88,6 +88,7 @@ type Options struct {
 // Report says what an export wrote.
 type Report struct {
 	Path      string
+	Proof     string   // a callable export's proof PDF, beside it
 	Rows      int      // data rows written
 	Sheets    []string // .xlsx: the sheets holding rows
 	Truncated []CellRef

@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -189,18 +190,40 @@ func typeWords(t layout.PhoneType) string {
 	return strings.ToUpper(string(t[:1])) + string(t[1:])
 }
 
-// phoneStatus says whether a phone may be called, or why not; a phone whose
-// result has no flags at all is "not scrubbed", never "OK".
+// phoneStatus says whether a phone may be called, or why not, with the
+// date of the scrub that answered ("OK to call · scrubbed Jun 1"); a phone
+// no scrub answered is "not scrubbed", never "OK".
 func phoneStatus(p *layout.Phone, row *layout.Row) (string, widget.Importance) {
+	text, imp := phoneVerdict(p)
+	if !p.Scrubbed.IsZero() && p.Block&layout.BlockInvalid == 0 {
+		text += " · scrubbed " + shortDate(p.Scrubbed)
+	}
+	return text, imp
+}
+
+func phoneVerdict(p *layout.Phone) (string, widget.Importance) {
+	scrubbed := p.Flags.Has.Has(layout.Federal) || p.Flags.Has.Has(layout.Combined) || p.Flags.Has.Has(layout.Litigator) ||
+		p.Flags.Has.Has(layout.State)
 	switch {
 	case p.Callable():
 		return "OK to call", widget.SuccessImportance
 	case p.Block&layout.BlockInvalid != 0:
 		return "invalid number", widget.DangerImportance
-	case p.Flags.Has == 0:
+	case p.Block&layout.BlockInternal != 0:
+		return "on your do-not-call list", widget.DangerImportance
+	case !scrubbed:
 		return "not scrubbed", widget.LowImportance
-	case p.Block&^(layout.BlockUnknownDNC|layout.BlockUnknownLitigator|layout.BlockUnknownState|layout.BlockUnknownInternal) == 0:
+	case p.Block&^(layout.BlockUnknownDNC|layout.BlockUnknownLitigator|layout.BlockUnknownState|layout.BlockUnknownInternal|layout.BlockStale) == 0:
 		return p.Block.String(), widget.WarningImportance
 	}
 	return p.Block.String(), widget.DangerImportance
+}
+
+// shortDate is "Jun 1", with the year when it is not this year's.
+func shortDate(t time.Time) string {
+	t = t.Local()
+	if t.Year() == time.Now().Year() {
+		return t.Format("Jan 2")
+	}
+	return t.Format("Jan 2, 2006")
 }

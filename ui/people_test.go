@@ -30,6 +30,13 @@ func (v *viewer) shown(row, col int) string {
 	return strings.Join(parts, " | ")
 }
 
+// fixtureDate is when the fixtures' own flags were scrubbed, and on the
+// screen.
+var (
+	fixtureDate = time.Now().Add(-72 * time.Hour)
+	scrubbedOn  = " · scrubbed " + shortDate(fixtureDate)
+)
+
 // openFixture opens a result of layout/testdata in the window, as a result
 // opened from the library is.
 func openFixture(t *testing.T, h *harness, name string) *viewer {
@@ -40,6 +47,10 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	}
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A file's own flags are as old as the file: three days.
+	if err := os.Chtimes(path, fixtureDate, fixtureDate); err != nil {
 		t.Fatal(err)
 	}
 	r, err := h.fb.real(t).OpenResult(context.Background(), path, nil)
@@ -114,14 +125,14 @@ func TestPeopleViewPropStream(t *testing.T) {
 	cells := map[[2]int]string{
 		{0, 0}: "John Smith; Ann Smith",
 		{0, 1}: "12 Oak Ave, Austin, TX 78701",
-		{0, 2}: "(512) 555-0101 | Mobile | OK to call",
-		{0, 3}: "(512) 555-0102 | Landline | federal DNC",
+		{0, 2}: "(512) 555-0101 | Mobile | OK to call" + scrubbedOn,
+		{0, 3}: "(512) 555-0102 | Landline | federal DNC" + scrubbedOn,
 		{0, 7}: "john@example.com",
 		// Litigator: Yes is every phone's; a "?" DNC is not known.
-		{1, 2}: "(214) 555-0103 | Mobile | litigator",
-		{1, 4}: "(214) 555-0108 | Landline | litigator, DNC unknown",
+		{1, 2}: "(214) 555-0103 | Mobile | litigator" + scrubbedOn,
+		{1, 4}: "(214) 555-0108 | Landline | litigator, DNC unknown" + scrubbedOn,
 		// A blank Litigator is not known, never clean.
-		{3, 2}: "(713) 555-0111 | Mobile | litigator unknown",
+		{3, 2}: "(713) 555-0111 | Mobile | litigator unknown" + scrubbedOn,
 	}
 	for at, want := range cells {
 		if got := v.shown(at[0], at[1]); got != want {
@@ -243,7 +254,7 @@ func TestLayoutCorrection(t *testing.T) {
 	if !h.hasText(`SkipDesk is not sure how to read this file: "Known Litigator" marks numbers with "X"`) {
 		t.Fatal("no question about the marks")
 	}
-	if got := v.shown(0, 0); got != "(512) 555-0101 | Mobile | litigator unknown" {
+	if got := v.shown(0, 0); got != "(512) 555-0101 | Mobile | litigator unknown"+scrubbedOn {
 		t.Fatalf("before: %q", got)
 	}
 	h.tap(h.button("Check the columns…"))
@@ -280,10 +291,10 @@ func TestLayoutCorrection(t *testing.T) {
 	h.do(func() { blank.choice.SetSelected("Not on the list") })
 	save := h.button("Save")
 	h.query(v, func() { test.Tap(save) })
-	if got := v.shown(0, 0); got != "(512) 555-0101 | Mobile | OK to call" {
+	if got := v.shown(0, 0); got != "(512) 555-0101 | Mobile | OK to call"+scrubbedOn {
 		t.Errorf("after: %q", got)
 	}
-	if got := v.shown(2, 0); got != "(214) 555-0103 | VoIP | litigator" {
+	if got := v.shown(2, 0); got != "(214) 555-0103 | VoIP | litigator"+scrubbedOn {
 		t.Errorf("the X row after: %q", got)
 	}
 	if h.hasText("SkipDesk is not sure") {
@@ -293,7 +304,7 @@ func TestLayoutCorrection(t *testing.T) {
 	// Another file with the same columns is read the same way.
 	w := openFixture(t, h, "invented_scrub.csv")
 	h.do(func() {})
-	if got := w.shown(0, 0); got != "(512) 555-0101 | Mobile | OK to call" || !w.res.Layout().Sure() {
+	if got := w.shown(0, 0); got != "(512) 555-0101 | Mobile | OK to call"+scrubbedOn || !w.res.Layout().Sure() {
 		t.Errorf("the next file: %q, sure %v", got, w.res.Layout().Sure())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,9 +21,10 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--truncate-long-cells]",
-		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones or those passing quick filters",
-		run:     runExport,
+			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--truncate-long-cells]",
+		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
+			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
+		run: runExport,
 	})
 	register("results layout", &command{
 		usage:   "FILE [--json]",
@@ -51,6 +53,10 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
 	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
+	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
+	keepLit := fs.Bool("keep-litigators", false, "keep phones whose only reason not to call is the litigator list")
+	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
+	noStale := fs.Bool("leave-out-stale", false, "leave out the phones of scrubs over 31 days old instead of refusing the export")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -77,13 +83,24 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *only || slices.Contains(filters, jobs.QuickCallable) {
+		// A callable list's proof names the account and the provider:
+		// read them when a key is configured; offline, the proof says so.
+		if _, err := env.connect(ctx); err != nil {
+			fmt.Fprintln(env.Stderr, "note: not connected; the proof of scrub will not name the account")
+		}
+	}
+	if *keepUnknown {
+		fmt.Fprintln(env.Stderr, "warning: --keep-unknown keeps phones whose DNC or litigator answer is not known: they may be on a list")
+	}
 	progress := func(done, total int64) {
 		if !env.JSON && total > 0 {
 			fmt.Fprintf(env.Stderr, "\rexporting: %d/%d rows", done, total)
 		}
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
-		Filters: filters, TruncateLongCells: *trunc, Progress: progress})
+		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
@@ -92,6 +109,16 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		var cannot *layout.CannotFilterError
 		if errors.As(err, &cannot) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(give the DNC result of its phones with --dnc DNC.csv)", err)}
+		}
+		var stale *workflow.StaleError
+		if errors.As(err, &stale) {
+			msg := err.Error()
+			if list, lerr := svc.StalePhones(stale); lerr == nil {
+				msg += fmt.Sprintf("\nthe %d numbers are listed in %s: `skipdesk-cli estimate %q --dnc` prices a scrub of just those, "+
+					"`skipdesk-cli dnc submit --file %q --phone-column phone` makes it; or run again with --leave-out-stale",
+					len(stale.Numbers), list, list, list)
+			}
+			return &exitError{code: exitFailure, plain: true, err: errors.New(msg)}
 		}
 		if errors.As(err, &tl) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(run again with --truncate-long-cells to cut such cells, or export to .csv)", err)}
@@ -112,6 +139,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
+	if rep.Proof != "" {
+		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -40,7 +41,36 @@ type CallableOptions struct {
 	Format   string        // "xlsx" or "csv"; empty: from dst's extension
 	Meta     *library.Meta // the result's job record, for the Summary sheet
 	Progress func(done, total int)
+
+	// Internal is the company's own do-not-call list (phone.Key of each
+	// number): a number on it is never callable. Nil applies no list.
+	Internal map[uint64]struct{}
+	// Now, when set, judges the age of the scrubs: an answer older than
+	// layout.MaxScrubAge is stale, and a stale phone is not callable.
+	// OwnDate is when the result's own flags were scrubbed (zero: they
+	// were not, or it is not known).
+	Now, OwnDate time.Time
+	// LeaveOutStale leaves out the phones only a stale scrub clears.
+	// Without it, an export that would keep such a phone fails with a
+	// *StaleError naming the scrub and its date, and writes nothing.
+	LeaveOutStale bool
+	// LeaveOutMobiles leaves out mobiles, and phones whose type is not
+	// known (a call placed by an autodialer needs a landline).
+	LeaveOutMobiles bool
+	// KeepLitigators keeps phones whose only reason not to be called is the
+	// litigator list (off: they are left out).
+	KeepLitigators bool
+	// KeepUnknown keeps phones whose only reasons are answers not known
+	// (off: unknown is never callable). Their flags say "unknown".
+	KeepUnknown bool
+	// Proof, when set, is recorded with the export: a Compliance sheet in
+	// an .xlsx, and a PDF beside dst ("<name> proof.pdf"). ExportCallable
+	// fills in the hashes, the scrubs, the counts and the options.
+	Proof *Proof
 }
+
+// unknownBlocks are the reasons that say an answer is not known.
+const unknownBlocks = layout.BlockUnknownDNC | layout.BlockUnknownLitigator | layout.BlockUnknownState | layout.BlockUnknownInternal
 
 // ExportCallable writes a result (a trace or a DNC result, in any layout)
 // with each phone's flags in words: after each phone's columns come
@@ -73,6 +103,11 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		return nil, err
 	}
 	defer ms.Close()
+	if opts.Proof != nil {
+		if err := startProof(src, dncs, ms, &opts); err != nil {
+			return nil, err
+		}
+	}
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
 	if format == FormatCSV {
 		rep := &Report{Path: dst}
@@ -87,7 +122,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 			return nil, err
 		}
 		rep.Phones = &ms.counts
-		return rep, nil
+		return rep, finishProof(dst, rep, opts.Proof)
 	}
 	// The .xlsx export reads rows by range: write the merged rows to a
 	// temporary CSV beside dst first (plain, no guard: the xlsx writer
@@ -126,6 +161,11 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	}
 	eopts.Format = FormatXLSX
 	eopts.Phones = &ms.counts
+	if p := opts.Proof; p != nil {
+		p.Phones = ms.counts
+		p.Rows = ms.rows
+		eopts.Proof = p
+	}
 	rep, err := Export(ctx, tmp.Name(), dst, eopts)
 	if err != nil {
 		return nil, err
@@ -133,7 +173,66 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	// The temporary copy is sound; the damage was in the sources.
 	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
 	rep.Phones = &ms.counts
-	return rep, nil
+	return rep, finishProof(dst, rep, opts.Proof)
+}
+
+// startProof fills what the proof knows before the export is written: the
+// result's and the scrubs' files, their hashes and dates, the choices.
+func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOptions) error {
+	p := opts.Proof
+	p.Exported = opts.Now
+	if p.Exported.IsZero() {
+		p.Exported = time.Now()
+	}
+	sum, err := fileSHA256(src)
+	if err != nil {
+		return fmt.Errorf("export: proof: %w", err)
+	}
+	p.Result = ProofFile{Name: filepath.Base(src), SHA256: sum}
+	p.Scrubs = p.Scrubs[:0]
+	if ms.l.Reports != 0 {
+		// The result answers for its phones itself (a DNC result, or a
+		// trace with its own flags).
+		s, err := scrubOf(src, opts.OwnDate)
+		if err != nil {
+			return err
+		}
+		p.Scrubs = append(p.Scrubs, s)
+	}
+	for _, d := range dncs {
+		s, err := scrubOf(d, time.Time{})
+		if err != nil {
+			return err
+		}
+		p.Scrubs = append(p.Scrubs, s)
+	}
+	p.Internal = len(opts.Internal)
+	p.Choices = opts.choices()
+	return nil
+}
+
+// finishProof writes the proof PDF beside the export written at dst. When
+// it cannot, the export is taken back: a callable list is never left
+// without its proof.
+func finishProof(dst string, rep *Report, p *Proof) error {
+	if p == nil {
+		return nil
+	}
+	p.Rows = rep.Rows
+	p.Phones = *rep.Phones
+	sum, err := fileSHA256(dst)
+	if err == nil {
+		p.Output = ProofFile{Name: filepath.Base(dst), SHA256: sum}
+		p.PDF = ProofName(dst)
+		if err = writeProofPDF(p.PDF, p); err == nil {
+			rep.Proof = p.PDF
+		}
+	}
+	if err != nil {
+		os.Remove(dst)
+		return fmt.Errorf("export: the proof of scrub could not be written, so the export %s was removed: %w", filepath.Base(dst), err)
+	}
+	return nil
 }
 
 // NormalizePhone returns the 10-digit form of a North American number
@@ -149,6 +248,8 @@ func NormalizePhone(s string) (string, bool) {
 // mergeSource yields the result's rows with each phone's flags in words,
 // the phones left out blanked.
 type mergeSource struct {
+	opts    CallableOptions
+	join    *layout.FlagIndex
 	src     source
 	l       *layout.Layout
 	rd      *layout.Reader
@@ -173,6 +274,7 @@ type mergeSource struct {
 	dncWarnings []string // the DNC results', prefixed with their names
 
 	counts PhoneCounts
+	rows   int // rows yielded
 }
 
 // PhoneCounts are the phones an export kept and those it left out, each
@@ -195,12 +297,49 @@ func (c PhoneCounts) LeftOut() int {
 // leftFor is the reason a phone was left out of a row.
 func (m *mergeSource) leftFor(p *layout.Phone, isBad bool) string {
 	switch {
-	case m.strict && p.Block != 0:
-		return p.Block.Primary()
+	case m.strict && m.block(p) != 0:
+		return m.block(p).Primary()
 	case isBad:
 		return "flagged in another row"
+	case m.opts.LeaveOutMobiles && p.Type == layout.Mobile:
+		return "mobile (autodialed calls)"
+	case m.opts.LeaveOutMobiles && p.Type == "":
+		return "type unknown (autodialed calls)"
 	}
 	return "filtered by choice"
+}
+
+// block is why a phone may not be called, less what the person chose to
+// keep (litigators, unknown answers).
+func (m *mergeSource) block(p *layout.Phone) layout.Block {
+	b := p.Block
+	if m.opts.KeepUnknown {
+		b &^= unknownBlocks
+	}
+	if m.opts.KeepLitigators {
+		b &^= layout.BlockLitigator
+	}
+	return b
+}
+
+// passes reports whether a phone passes filter f, with the person's
+// choices.
+func (m *mergeSource) passes(f jobs.QuickFilter, p *layout.Phone) bool {
+	if f == jobs.QuickCallable && (m.opts.KeepUnknown || m.opts.KeepLitigators) {
+		return m.block(p) == 0
+	}
+	if (f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator) && m.opts.KeepUnknown {
+		q := *p
+		q.Block &^= unknownBlocks
+		return layout.Passes(f, &q)
+	}
+	return layout.Passes(f, p)
+}
+
+// chosen reports whether a phone passes the person's choices that are not
+// quick filters (leave out mobiles).
+func (m *mergeSource) chosen(p *layout.Phone) bool {
+	return !m.opts.LeaveOutMobiles || p.Type != layout.Mobile && p.Type != ""
 }
 
 func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
@@ -214,16 +353,19 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if len(l.Slots) == 0 {
 		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
 	}
-	var join *layout.FlagIndex
+	join, err := library.LoadFlags(ctx, dncs...)
+	if err != nil {
+		return nil, fmt.Errorf("export: DNC result: %w", err)
+	}
 	var warns []string
-	if len(dncs) > 0 {
-		var err error
-		if join, err = library.LoadFlags(ctx, dncs...); err != nil {
-			return nil, fmt.Errorf("export: DNC result: %w", err)
-		}
-		for _, d := range dncs {
-			warns = append(warns, dncWarnings(d)...)
-		}
+	for _, d := range dncs {
+		warns = append(warns, dncWarnings(d)...)
+	}
+	if opts.Internal != nil {
+		join.SetInternal(opts.Internal)
+	}
+	if !opts.Now.IsZero() {
+		join.SetDates(opts.OwnDate, opts.Now, layout.MaxScrubAge)
 	}
 	filters := slices.Clone(opts.Filters)
 	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
@@ -232,24 +374,25 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
 	}
-	flags := join != nil || l.Reports != 0
+	flags := len(dncs) > 0 || l.Reports != 0
 	if !flags && len(filters) == 0 {
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
-	m := &mergeSource{l: l, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags,
+	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags, opts: opts,
 		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}}
 	for _, f := range filters {
 		if layout.PhoneLevel(f) {
 			m.phoneF = true
 		}
 	}
+	if opts.LeaveOutMobiles {
+		m.phoneF = true
+	}
 	if safety(filters) {
 		m.strict = true
-		bad, err := badNumbers(ctx, path, l, m.rd, filters)
-		if err != nil {
+		if err := m.badNumbers(ctx, path); err != nil {
 			return nil, err
 		}
-		m.bad = bad
 	}
 	src, err := openSource(path, opts.Rows)
 	if err != nil {
@@ -299,48 +442,58 @@ func safety(fs []jobs.QuickFilter) bool {
 }
 
 // badNumbers reads the whole result once: the numbers that fail a flag
-// filter in some row (a number flagged in one row is not written in any).
-func badNumbers(ctx context.Context, path string, l *layout.Layout, rd *layout.Reader, fs []jobs.QuickFilter) (map[uint64]struct{}, error) {
+// filter in some row (a number flagged in one row is not written in any),
+// and the phones only a stale scrub clears: unless the person chose to
+// leave them out, they fail the export with a *StaleError.
+func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
 	var flagFs []jobs.QuickFilter
-	for _, f := range fs {
+	for _, f := range m.filters {
 		if f == jobs.QuickCallable || f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator {
 			flagFs = append(flagFs, f)
 		}
 	}
 	src, err := openCSVSource(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer src.Close()
-	bad := map[uint64]struct{}{}
+	m.bad = map[uint64]struct{}{}
+	stale := newStaleSet()
 	var row layout.Row
 	for n := 0; ; n++ {
 		if n%ctxEvery == 0 {
 			if err := cancelled(ctx); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		rec, _, err := src.Next()
 		if err == io.EOF {
-			return bad, nil
+			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		rd.ReadPhones(rec, &row)
+		m.rd.ReadPhones(rec, &row)
 		for i := range row.Phones {
 			p := &row.Phones[i]
 			if p.Key == 0 {
 				continue
 			}
 			for _, f := range flagFs {
-				if !layout.Passes(f, p) {
-					bad[p.Key] = struct{}{}
+				if !m.passes(f, p) {
+					m.bad[p.Key] = struct{}{}
 					break
 				}
 			}
+			if m.block(p) == layout.BlockStale {
+				stale.add(p, m.join)
+			}
 		}
 	}
+	if stale.len() > 0 && !m.opts.LeaveOutStale {
+		return stale.err()
+	}
+	return nil
 }
 
 // buildHeaders places each slot's two columns after its last column.
@@ -396,6 +549,7 @@ func (m *mergeSource) Next() ([]string, int, error) {
 			return nil, 0, err
 		}
 		if out, ok := m.merge(rec); ok {
+			m.rows++
 			return out, n, nil
 		}
 	}
@@ -425,9 +579,12 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			ok = false
 		}
 		for _, f := range m.filters {
-			if ok && layout.PhoneLevel(f) && !layout.Passes(f, p) {
+			if ok && layout.PhoneLevel(f) && !m.passes(f, p) {
 				ok = false
 			}
+		}
+		if ok && !m.chosen(p) {
+			ok = false
 		}
 		cols := m.l.Slots[p.Slot].Columns
 		if ok {

@@ -81,11 +81,14 @@ type Options struct {
 	// cut to the limit and lists it in Report.Truncated. By default such a
 	// cell fails the export with a *CellTooLongError: never silently cut.
 	TruncateLongCells bool
+	// Proof, when set, adds a Compliance sheet to an .xlsx (see Proof).
+	Proof *Proof
 }
 
 // Report says what an export wrote.
 type Report struct {
 	Path      string
+	Proof     string   // a callable export's proof PDF, beside it
 	Rows      int      // data rows written
 	Sheets    []string // .xlsx: the sheets holding rows
 	Truncated []CellRef

@@ -24,11 +24,12 @@ import (
 )
 
 const (
-	resultsSheet = "Results"
-	summarySheet = "Summary"
-	widthSample  = 200 // rows looked at to size the columns
-	minWidth     = 6.0
-	maxWidth     = 50.0
+	resultsSheet    = "Results"
+	summarySheet    = "Summary"
+	complianceSheet = "Compliance"
+	widthSample     = 200 // rows looked at to size the columns
+	minWidth        = 6.0
+	maxWidth        = 50.0
 )
 
 // textColumn tells, by its header, a column whose values are codes rather
@@ -166,6 +167,11 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	}
 	if err := writeSummary(f, opts, rep); err != nil {
 		return err
+	}
+	if opts.Proof != nil {
+		if err := writeCompliance(f, opts.Proof); err != nil {
+			return err
+		}
 	}
 	f.SetActiveSheet(0)
 
@@ -705,4 +711,35 @@ func writeSummary(f *excelize.File, opts Options, rep *Report) error {
 		return fmt.Errorf("export: summary: %w", err)
 	}
 	return f.SetColWidth(summarySheet, "B", "B", 40)
+}
+
+// writeCompliance adds the Compliance sheet: the proof's lines (the PDF
+// beside the export adds the workbook's own hash, which it cannot hold).
+func writeCompliance(f *excelize.File, p *Proof) error {
+	if _, err := f.NewSheet(complianceSheet); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	bold, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	head, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 13}})
+	for i, l := range p.lines(false) {
+		a, _ := excelize.CoordinatesToCellName(1, i+1)
+		b, _ := excelize.CoordinatesToCellName(2, i+1)
+		if err := f.SetCellStr(complianceSheet, a, l.label); err != nil {
+			return fmt.Errorf("export: compliance: %w", err)
+		}
+		if err := f.SetCellStr(complianceSheet, b, l.value); err != nil {
+			return fmt.Errorf("export: compliance: %w", err)
+		}
+		style := bold
+		if l.heading {
+			style = head
+		}
+		if err := f.SetCellStyle(complianceSheet, a, a, style); err != nil {
+			return fmt.Errorf("export: compliance: %w", err)
+		}
+	}
+	if err := f.SetColWidth(complianceSheet, "A", "A", 28); err != nil {
+		return fmt.Errorf("export: compliance: %w", err)
+	}
+	return f.SetColWidth(complianceSheet, "B", "B", 80)
 }

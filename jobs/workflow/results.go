@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/assets"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -61,6 +62,19 @@ type ExportRequest struct {
 	// in the report) instead of failing.
 	TruncateLongCells bool
 	Progress          func(done, total int64)
+
+	// The choices of a callable export (see export.CallableOptions): leave
+	// out mobiles (autodialed calls), keep litigators, keep phones whose
+	// answer is not known, leave out the phones of a scrub over 31 days
+	// old (else such a scrub is refused: StaleError). The internal
+	// do-not-call list always applies.
+	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale bool
+}
+
+// callable reports an export that hands over numbers to call: only
+// callable phones, or the callable filter.
+func (r *ExportRequest) callable() bool {
+	return r.OnlyCallable || slices.Contains(r.Filters, jobs.QuickCallable)
 }
 
 // Export writes a result as req says and reports what it wrote.
@@ -87,8 +101,18 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 				return nil, err
 			}
 		}
-		return export.ExportCallable(ctx, req.Source, "", req.Dest, export.CallableOptions{OnlyCallable: req.OnlyCallable,
-			Filters: req.Filters, DNC: req.DNC, Layout: l, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress)})
+		keys, err := s.internalKeys(ctx)
+		if err != nil {
+			return nil, err
+		}
+		opts := export.CallableOptions{OnlyCallable: req.OnlyCallable,
+			Filters: req.Filters, DNC: req.DNC, Layout: l, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress),
+			Internal: keys, Now: time.Now(), OwnDate: ownDate(req.Source), LeaveOutMobiles: req.LeaveOutMobiles,
+			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale}
+		if req.callable() {
+			opts.Proof = s.proof(ctx)
+		}
+		return export.ExportCallable(ctx, req.Source, "", req.Dest, opts)
 	}
 	return export.Export(ctx, req.Source, req.Dest, export.Options{Meta: meta, Rows: req.Rows, Progress: intProgress(req.Progress),
 		TruncateLongCells: req.TruncateLongCells})

@@ -81,6 +81,7 @@ type session struct {
 	libErr error // the library folder could not be opened: results cannot be kept
 	ledDir string
 	tmpDir string // sandbox sessions: the ledger folder, removed at close
+	email  string // the account's, once read (under mu)
 
 	mu      sync.Mutex
 	led     *ledger.Ledger
@@ -527,7 +528,13 @@ func (s *Service) Account(ctx context.Context) (*client.Account, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sess.api.Account(ctx)
+	a, err := sess.api.Account(ctx)
+	if err == nil && a != nil {
+		sess.mu.Lock()
+		sess.email = a.Email
+		sess.mu.Unlock()
+	}
+	return a, err
 }
 
 // Pricing is GET /pricing.

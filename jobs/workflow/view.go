@@ -102,12 +102,16 @@ func (x *result) relayout(ctx context.Context, c *layout.Correction) error {
 		l = layout.Detect(x.r.Headers(), sample, layout.Options{Correction: c})
 	}
 	scrubs := x.s.scrubsOf(x.r.Path())
-	var join *layout.FlagIndex
-	if len(scrubs) > 0 && l.Kind != layout.KindDNC {
-		var err error
-		if join, err = library.LoadFlags(ctx, scrubs...); err != nil {
-			return fmt.Errorf("the DNC results of %s: %w", filepath.Base(x.r.Path()), err)
-		}
+	if l.Kind == layout.KindDNC {
+		scrubs = nil
+	}
+	join, err := library.LoadFlags(ctx, scrubs...)
+	if err != nil {
+		return fmt.Errorf("the DNC results of %s: %w", filepath.Base(x.r.Path()), err)
+	}
+	// The company's own list, and the age of every answer.
+	if err := x.s.checks(ctx, join, x.r.Path()); err != nil {
+		return err
 	}
 	x.r.SetLayout(l, join)
 	x.mu.Lock()

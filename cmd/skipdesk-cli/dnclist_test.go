@@ -1,0 +1,160 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+const cliDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
+	"2125550147,2125550147,false,false,mobile,ok\r\n" +
+	"3125550100,3125550100,false,false,landline,ok\r\n"
+
+// writeScrubbedTrace writes cliTrace and a DNC result of its phones whose
+// job completed at done.
+func writeScrubbedTrace(t *testing.T, done time.Time) (trace, dnc string) {
+	t.Helper()
+	dir := t.TempDir()
+	trace = filepath.Join(dir, "owners.csv")
+	dnc = filepath.Join(dir, "owners phones.csv")
+	os.WriteFile(trace, []byte(cliTrace), 0o644)
+	os.WriteFile(dnc, []byte(cliDNC), 0o644)
+	b, _ := json.Marshal(library.Meta{JobID: "dnc_77", Kind: jobs.KindDNC, Name: "owners phones.csv", CompletedAt: done})
+	if err := os.WriteFile(library.RecordPath(dnc), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return trace, dnc
+}
+
+// The internal list from the command line: added, listed, removed with a
+// reason, its history kept; a number on it is in no callable export.
+func TestCLIInternalList(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	code, out, errOut := runCLI(t, "dnc-list", "add", "(212) 555-0147", "555-01", "--reason", "asked on a call")
+	if code != 0 || !strings.Contains(out, "added 1") || !strings.Contains(out, "not a valid number, left out: 555-01") {
+		t.Fatalf("add: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "dnc-list")
+	if code != 0 || !strings.Contains(out, "(212) 555-0147") || !strings.Contains(out, "asked on a call") || !strings.Contains(out, "by hand") {
+		t.Fatalf("list: %d %q", code, out)
+	}
+
+	trace, dnc := writeScrubbedTrace(t, time.Now().Add(-48*time.Hour))
+	for _, ext := range []string{".csv", ".xlsx"} {
+		dst := filepath.Join(t.TempDir(), "callable"+ext)
+		code, out, errOut = runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--out", dst)
+		if code != 0 || !strings.Contains(out, "proof of scrub: ") {
+			t.Fatalf("export: %d %q %q", code, out, errOut)
+		}
+		got := numbersInFile(t, dst)
+		if got["2125550147"] || !got["3125550100"] {
+			t.Errorf("%s: numbers written %v: the internal list's number is in it", ext, got)
+		}
+		if _, err := os.Stat(strings.TrimSuffix(dst, ext) + " proof.pdf"); err != nil {
+			t.Errorf("no proof beside the export: %v", err)
+		}
+	}
+
+	// Files in, files out.
+	in := filepath.Join(t.TempDir(), "complaints.csv")
+	os.WriteFile(in, []byte("Name,Phone\r\nAnn,312-555-0100\r\nBob,n/a\r\n"), 0o644)
+	if code, out, errOut := runCLI(t, "dnc-list", "import", in, "--reason", "complaints"); code != 0 || !strings.Contains(out, "added 1") {
+		t.Fatalf("import: %d %q %q", code, out, errOut)
+	}
+	csvOut := filepath.Join(t.TempDir(), "list.csv")
+	if code, out, _ := runCLI(t, "dnc-list", "export", csvOut); code != 0 || !strings.Contains(out, "2 numbers") {
+		t.Fatalf("export the list: %d %q", code, out)
+	}
+	b, _ := os.ReadFile(csvOut)
+	if !strings.Contains(string(b), "3125550100") || !strings.Contains(string(b), "file complaints.csv") {
+		t.Errorf("the list's file: %s", b)
+	}
+
+	// A removal needs a reason; the history keeps both.
+	if code, _, errOut := runCLI(t, "dnc-list", "remove", "2125550147"); code != exitUsage || !strings.Contains(errOut, "--reason") {
+		t.Errorf("remove without a reason: %d %q", code, errOut)
+	}
+	if code, out, _ := runCLI(t, "dnc-list", "remove", "2125550147", "--reason", "wrong number"); code != 0 || !strings.Contains(out, "off the internal") {
+		t.Fatalf("remove: %d %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "dnc-list", "remove", "2125550147", "--reason", "again"); code != exitUsage {
+		t.Errorf("removing a number not on the list: %d", code)
+	}
+	code, out, _ = runCLI(t, "dnc-list", "history", "212 555 0147")
+	if code != 0 || !strings.Contains(out, "added") || !strings.Contains(out, "removed") || !strings.Contains(out, "wrong number") {
+		t.Errorf("history: %d %q", code, out)
+	}
+}
+
+// A DNC result whose job completed more than 31 days ago: the callable
+// export fails, naming that date, and writes nothing.
+func TestCLIExportRefusesAStaleScrub(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	done := time.Now().AddDate(0, 0, -45)
+	trace, dnc := writeScrubbedTrace(t, done)
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "callable.xlsx")
+	code, out, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--out", dst)
+	if code != exitFailure || !strings.Contains(errOut, done.Local().Format("Jan 2, 2006")) || !strings.Contains(errOut, "more than 31 days old") ||
+		!strings.Contains(errOut, "--leave-out-stale") {
+		t.Fatalf("a 45-day-old scrub: %d %q %q", code, out, errOut)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("written anyway: %v", ents)
+	}
+	// The numbers to scrub again are listed for a DNC job of just those.
+	i := strings.Index(errOut, "listed in ")
+	if i < 0 {
+		t.Fatalf("no list of the stale numbers: %q", errOut)
+	}
+	list := errOut[i+len("listed in "):]
+	list = list[:strings.Index(list, ".csv")+4]
+	b, err := os.ReadFile(list)
+	if err != nil || !strings.Contains(string(b), "2125550147") || !strings.Contains(string(b), "3125550100") {
+		t.Errorf("the stale numbers' list %s: %q %v", list, b, err)
+	}
+	if code, _, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--leave-out-stale", "--out", dst); code != 0 {
+		t.Errorf("--leave-out-stale: %d %q", code, errOut)
+	}
+}
+
+// numbersInFile are the valid numbers written anywhere in a .csv or .xlsx.
+func numbersInFile(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	text := ""
+	if strings.HasSuffix(path, ".xlsx") {
+		// Every part of the workbook: its sheets, shared strings, all.
+		zr, err := zip.OpenReader(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zr.Close()
+		for _, f := range zr.File {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			text += string(b)
+		}
+	} else {
+		b, _ := os.ReadFile(path)
+		text = string(b)
+	}
+	got := map[string]bool{}
+	for _, n := range []string{"2125550147", "3125550100"} {
+		if strings.Contains(text, n) {
+			got[n] = true
+		}
+	}
+	return got
+}

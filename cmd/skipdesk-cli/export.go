@@ -201,7 +201,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		for _, f := range h.Fields {
 			fields = append(fields, f.Name+"="+f.Value)
 		}
-		fmt.Fprintf(env.Stdout, "%s  row %d  (%s)\n    %s\n", h.Path, h.Row, h.Column, strings.Join(fields, "  "))
+		fmt.Fprintf(env.Stdout, "%s  row %d  job %s  (%s)\n    %s\n", h.Path, h.Row, h.JobID, h.Column, strings.Join(fields, "  "))
 	}
 	if len(hits) == *limit {
 		fmt.Fprintf(env.Stdout, "(first %d hits; --limit for more)\n", *limit)

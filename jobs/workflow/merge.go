@@ -432,6 +432,7 @@ func (s *Service) finishReuse(ctx context.Context, sess *session, jobID, raw str
 // tracker's goroutine; the Downloaded event then names it (true: that
 // event follows). Either way the index takes the new result in.
 func (s *Service) afterDownload(sess *session, j *Job) bool {
+	s.recordMapping(sess, j.ID, j.ResultPath)
 	if s.reuseFolder(sess, j.ID) == "" {
 		if sess.libErr == nil {
 			s.indexInBackground(sess.lib.Dir())
@@ -847,4 +848,24 @@ func writeAtomic(path string, write func(w *bufio.Writer) error) error {
 func (s *Service) sessionNow() *session {
 	sess, _ := s.current()
 	return sess
+}
+
+// recordMapping notes in a downloaded result's job record the column
+// mapping its upload was sent with (from the ledger's submission): the
+// index then reads the owner's name and property address from exactly
+// those columns, whatever they are called.
+func (s *Service) recordMapping(sess *session, jobID, path string) {
+	if sess.libErr != nil || sess.led == nil || path == "" {
+		return
+	}
+	sub, err := sess.led.SubmissionForJob(context.Background(), jobID)
+	if err != nil || len(sub.Mapping) == 0 {
+		return
+	}
+	m, err := library.ReadRecord(library.RecordPath(path))
+	if err != nil || len(m.Mapping) > 0 {
+		return
+	}
+	m.Mapping = sub.Mapping
+	_ = sess.lib.Record(m, path)
 }

@@ -109,20 +109,61 @@ func TestReuseTracedRows(t *testing.T) {
 	}
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true}
 	_, first := traceAndWait(t, ctx, d, base, nil)
-	old := readCSV(t, first.ResultPath)
-	oh := old[0]
-	status := col(t, oh, "match_status")
+	// The result's record learns the mapping its upload was sent with.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		m, _ := library.ReadRecord(library.RecordPath(first.ResultPath))
+		if m.Mapping["property_street"] == "Property Address" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("record without the mapping: %+v", m)
+		}
+	}
+	rl := repeatList(t, sample, readCSV(t, first.ResultPath))
+	p := base
+	p.Path = rl.path
+	qr := checkReuseQuotes(t, ctx, d, p, rl)
+	p.Reuse = true
+	acc, _ := d.Account(ctx)
+	res, o := traceAndWait(t, ctx, d, p, qr)
+	if res.Reused != rl.nReused || res.Upload.Rows != len(rl.rows)-rl.nReused || res.Charged != qr.Credits {
+		t.Fatalf("submitted %+v, want %d reused, %d uploaded, %d charged", res, rl.nReused, len(rl.rows)-rl.nReused, qr.Credits)
+	}
+	after, _ := d.Account(ctx)
+	if acc.Credits-after.Credits+o.Job.Refunded != qr.Credits {
+		t.Errorf("charged %d, quoted %d", acc.Credits-after.Credits+o.Job.Refunded, qr.Credits)
+	}
+	checkMergedRows(t, o.ResultPath, rl, first, res.JobID)
+	checkMergedRecord(t, o.ResultPath, rl, first, res)
+	checkAfterMerge(t, ctx, d, o.ResultPath, res.JobID)
+	// Nothing is skipped without the choice: the same list again without
+	// Reuse uploads every row.
+	p.Reuse = false
+	if q := quote(t, ctx, d, p); q.Rows != len(rl.rows) || q.Reuse.Skipped {
+		t.Errorf("without the choice: %d rows, %+v", q.Rows, q.Reuse)
+	}
+}
 
-	// The new list: 30 rows of the sample (every third, backwards),
-	// rewritten, then 10 owners never traced.
+// repeats is a list that repeats rows of a traced list.
+type repeats struct {
+	path    string
+	rows    [][]string
+	reused  []bool // by list row: its owner was found by the earlier trace
+	oldRow  []int  // the earlier result's row of each, -1 none
+	old     [][]string
+	nReused int
+}
+
+// repeatList writes 30 rows of the sample (every third, backwards),
+// rewritten, then 10 owners never traced.
+func repeatList(t *testing.T, sample string, old [][]string) repeats {
+	t.Helper()
 	src := readCSV(t, sample)
-	head := src[0]
-	var list [][]string
-	var wantReused []bool // by list row
-	var oldRow []int      // the old result's row of each reused list row
-	for i := 90; i > 0 && len(list) < 30; i -= 3 {
+	status := col(t, old[0], "match_status")
+	rl := repeats{old: old}
+	for i := 90; i > 0 && len(rl.rows) < 30; i -= 3 {
 		r := slices.Clone(src[i])
-		switch len(list) % 3 {
+		switch len(rl.rows) % 3 {
 		case 0:
 			r[0], r[1] = strings.ToUpper(r[0]), strings.ToUpper(r[1])
 		case 1:
@@ -130,46 +171,51 @@ func TestReuseTracedRows(t *testing.T) {
 		case 2:
 			r[0] = r[0] + " " // spacing
 		}
-		list = append(list, r)
-		wantReused = append(wantReused, old[i][status] == "matched")
-		oldRow = append(oldRow, i)
+		rl.rows = append(rl.rows, r)
+		rl.reused = append(rl.reused, old[i][status] == "matched")
+		rl.oldRow = append(rl.oldRow, i)
 	}
 	for i := 0; i < 10; i++ {
 		r := slices.Clone(src[150+i])
 		r[2] = "77" + r[2] // another house
-		list = append(list, r)
-		wantReused = append(wantReused, false)
-		oldRow = append(oldRow, -1)
+		rl.rows = append(rl.rows, r)
+		rl.reused = append(rl.reused, false)
+		rl.oldRow = append(rl.oldRow, -1)
 	}
-	path := filepath.Join(t.TempDir(), "again.csv")
-	writeCSV(t, path, append([][]string{head}, list...))
-	reused := 0
-	for _, b := range wantReused {
+	rl.path = filepath.Join(t.TempDir(), "again.csv")
+	writeCSV(t, rl.path, append([][]string{src[0]}, rl.rows...))
+	for _, b := range rl.reused {
 		if b {
-			reused++
+			rl.nReused++
 		}
 	}
-	if reused < 10 {
-		t.Fatalf("only %d matched rows to reuse: pick other rows", reused)
+	if rl.nReused < 10 {
+		t.Fatalf("only %d matched rows to reuse: pick other rows", rl.nReused)
 	}
+	return rl
+}
 
-	p := base
-	p.Path = path
+// checkReuseQuotes: without the choice the quote offers the saving; with
+// it the rows and credits drop by it; the age allowed counts. It returns
+// the quote with the choice.
+func checkReuseQuotes(t *testing.T, ctx context.Context, d *Service, p Plan, rl repeats) *Quote {
+	t.Helper()
+	reused, n := rl.nReused, len(rl.rows)
 	q := quote(t, ctx, d, p)
-	if q.Reuse == nil || q.Reuse.Rows != reused || q.Reuse.Skipped || *q.AlreadyTraced != reused || q.Rows != len(list) {
+	if q.Reuse == nil || q.Reuse.Rows != reused || q.Reuse.Skipped || *q.AlreadyTraced != reused || q.Rows != n {
 		t.Fatalf("quote without reuse: rows %d, reuse %+v, want %d traced before", q.Rows, q.Reuse, reused)
 	}
 	if q.Reuse.Savings <= 0 || q.Reuse.Newest.IsZero() {
 		t.Fatalf("the offer: %+v", q.Reuse)
 	}
-	t.Logf("%d of %d rows traced before; reusing them saves %d credits", reused, len(list), q.Reuse.Savings)
+	t.Logf("%d of %d rows traced before; reusing them saves %d credits", reused, n, q.Reuse.Savings)
 	offer := q.Reuse.Offer(jobs.KindTrace)
 	if !strings.Contains(offer, "rows were traced before (newest ") || !strings.Contains(offer, "skip them and reuse their results — saves ") {
 		t.Errorf("offer %q", offer)
 	}
 	p.Reuse = true
 	qr := quote(t, ctx, d, p)
-	if qr.Rows != len(list)-reused || qr.Credits != q.Credits-q.Reuse.Savings || !qr.Reuse.Skipped || !qr.Upload.Written {
+	if qr.Rows != n-reused || qr.Credits != q.Credits-q.Reuse.Savings || !qr.Reuse.Skipped || !qr.Upload.Written {
 		t.Fatalf("quote with reuse: rows %d credits %d (without: %d, saving %d) %+v", qr.Rows, qr.Credits, q.Credits, q.Reuse.Savings, qr.Upload)
 	}
 	// A reused result no older than a day: the sample's trace qualifies.
@@ -177,79 +223,80 @@ func TestReuseTracedRows(t *testing.T) {
 	if q := quote(t, ctx, d, p); q.Reuse.Rows != reused {
 		t.Errorf("within a day: %+v", q.Reuse)
 	}
+	return qr
+}
 
-	acc, _ := d.Account(ctx)
-	res, o := traceAndWait(t, ctx, d, p, qr)
-	if res.Reused != reused || res.Upload.Rows != len(list)-reused || res.Charged != qr.Credits {
-		t.Fatalf("submitted %+v, want %d reused, %d uploaded, %d charged", res, reused, len(list)-reused, qr.Credits)
-	}
-	after, _ := d.Account(ctx)
-	if acc.Credits-after.Credits+o.Job.Refunded != qr.Credits {
-		t.Errorf("charged %d, quoted %d", acc.Credits-after.Credits+o.Job.Refunded, qr.Credits)
-	}
-	merged := readCSV(t, o.ResultPath)
-	mh := merged[0]
-	if len(merged)-1 != len(list) {
-		t.Fatalf("merged result: %d rows, the list has %d", len(merged)-1, len(list))
+// checkMergedRows: every row of the list in its order; reused rows carry
+// the earlier job, its date and its phones; the others the new job.
+func checkMergedRows(t *testing.T, path string, rl repeats, first *Outcome, jobID string) {
+	t.Helper()
+	merged := readCSV(t, path)
+	mh, oh := merged[0], rl.old[0]
+	if len(merged)-1 != len(rl.rows) {
+		t.Fatalf("merged result: %d rows, the list has %d", len(merged)-1, len(rl.rows))
 	}
 	source, job, date := col(t, mh, "source"), col(t, mh, "source_job"), col(t, mh, "source_date")
-	street, phone1 := col(t, mh, "Property Address"), col(t, mh, "phone_1")
+	street, phone1, oldPhone := col(t, mh, "Property Address"), col(t, mh, "phone_1"), col(t, oh, "phone_1")
+	firstDay := first.Job.CompletedAt.UTC().Format(time.DateOnly)
 	for i, r := range merged[1:] {
-		if r[street] != list[i][2] {
-			t.Fatalf("row %d is %q, the list's is %q: order lost", i+1, r[street], list[i][2])
+		if r[street] != rl.rows[i][2] {
+			t.Fatalf("row %d is %q, the list's is %q: order lost", i+1, r[street], rl.rows[i][2])
 		}
 		switch {
-		case wantReused[i]:
-			if r[source] != "reused" || r[job] != first.Job.ID || r[date] != first.Job.CompletedAt.UTC().Format(time.DateOnly) {
-				t.Errorf("row %d: %v, want reused from %s", i+1, r[len(r)-3:], first.Job.ID)
+		case !rl.reused[i]:
+			if r[source] != "new" || r[job] != jobID {
+				t.Errorf("row %d: %v, want new from %s", i+1, r[len(r)-3:], jobID)
 			}
-			if r[phone1] != old[oldRow[i]][col(t, oh, "phone_1")] {
-				t.Errorf("row %d: phone %q, the earlier result's %q", i+1, r[phone1], old[oldRow[i]][col(t, oh, "phone_1")])
-			}
-		default:
-			if r[source] != "new" || r[job] != res.JobID {
-				t.Errorf("row %d: %v, want new from %s", i+1, r[len(r)-3:], res.JobID)
-			}
+		case r[source] != "reused" || r[job] != first.Job.ID || r[date] != firstDay:
+			t.Errorf("row %d: %v, want reused from %s", i+1, r[len(r)-3:], first.Job.ID)
+		case r[phone1] != rl.old[rl.oldRow[i]][oldPhone]:
+			t.Errorf("row %d: phone %q, the earlier result's %q", i+1, r[phone1], rl.old[rl.oldRow[i]][oldPhone])
 		}
 	}
-	meta, err := library.ReadRecord(library.RecordPath(o.ResultPath))
-	if err != nil || meta.JobID != res.JobID || meta.Merged == nil || meta.Merged.ReusedRows != reused ||
-		meta.Merged.NewRows != len(list)-reused || meta.Merged.MissingRows != 0 || meta.CreditsCharged != res.Charged ||
-		len(meta.Merged.Sources) != 1 || meta.Merged.Sources[0].JobID != first.Job.ID {
-		t.Fatalf("merged record %+v %+v (%v)", meta, meta.Merged, err)
+}
+
+// checkMergedRecord: the merged result's record is the new job's (the
+// one charged), with the counts and the earlier job it reused.
+func checkMergedRecord(t *testing.T, path string, rl repeats, first *Outcome, res *Submitted) {
+	t.Helper()
+	meta, err := library.ReadRecord(library.RecordPath(path))
+	m := meta.Merged
+	if err != nil || meta.JobID != res.JobID || m == nil || m.ReusedRows != rl.nReused || m.NewRows != len(rl.rows)-rl.nReused ||
+		m.MissingRows != 0 || meta.CreditsCharged != res.Charged || len(m.Sources) != 1 || m.Sources[0].JobID != first.Job.ID {
+		t.Fatalf("merged record %+v %+v (%v)", meta, m, err)
 	}
-	// The jobs list opens the merged result.
+}
+
+// checkAfterMerge: the jobs list opens the merged result; the search finds
+// the new rows in it, not in the job's own result it holds.
+func checkAfterMerge(t *testing.T, ctx context.Context, d *Service, path, jobID string) {
+	t.Helper()
 	jl, err := d.LocalJobs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, j := range jl {
-		if j.ID == res.JobID && j.ResultPath != o.ResultPath {
-			t.Errorf("jobs list result %q, want the merged %q", j.ResultPath, o.ResultPath)
+		if j.ID == jobID && j.ResultPath != path {
+			t.Errorf("jobs list result %q, want the merged %q", j.ResultPath, path)
 		}
 	}
-	// Search: the new rows are found in the merged result only (the job's
-	// own result is held by it).
-	newPhone := merged[len(merged)-1][phone1]
-	if newPhone != "" {
-		hits, err := d.SearchRows(ctx, libDir(d), newPhone, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, h := range hits {
-			if h.Path == meta.Merged.Raw || filepath.Base(h.Path) == meta.Merged.Raw {
-				t.Errorf("the job's own result is searched: %+v", h)
-			}
-		}
-		if len(hits) == 0 {
-			t.Errorf("%s not found", newPhone)
+	meta, _ := library.ReadRecord(library.RecordPath(path))
+	merged := readCSV(t, path)
+	newPhone := merged[len(merged)-1][col(t, merged[0], "phone_1")]
+	if newPhone == "" {
+		return
+	}
+	hits, err := d.SearchRows(ctx, libDir(d), newPhone, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if filepath.Base(h.Path) == meta.Merged.Raw {
+			t.Errorf("the job's own result is searched: %+v", h)
 		}
 	}
-	// Nothing is skipped without the choice: the same list again without
-	// Reuse uploads every row.
-	p.Reuse = false
-	if q := quote(t, ctx, d, p); q.Rows != len(list) || q.Reuse.Skipped {
-		t.Errorf("without the choice: %d rows, %+v", q.Rows, q.Reuse)
+	if len(hits) == 0 {
+		t.Errorf("%s not found", newPhone)
 	}
 }
 

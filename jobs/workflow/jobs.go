@@ -297,7 +297,7 @@ func (s *Service) onTrackerEvent(sess *session) func(tracker.Event) {
 		case tracker.Downloaded:
 			kind = EventDownloaded
 			j.ResultPath = ev.Path
-			s.linkParent(sess, ev.JobID, ev.Path)
+			s.noteDownload(sess, ev.JobID, ev.Path)
 			if s.afterDownload(sess, &j) {
 				return // the merged result's event follows
 			}
@@ -509,6 +509,9 @@ func (s *Service) Wait(ctx context.Context, jobID string, limit time.Duration) (
 	if o.Download != nil {
 		out.ResultPath = o.Download.Path
 		out.Job.ResultPath = o.Download.Path
+		// What the Downloaded event does may not have run yet (it runs on
+		// the tracker's goroutine): the caller reads the result next.
+		s.noteDownload(sess, jobID, o.Download.Path)
 		// A job that reused rows: its merged result is the person's.
 		p, ok, err := s.finishReuse(ctx, sess, jobID, o.Download.Path)
 		if err != nil {

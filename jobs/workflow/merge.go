@@ -432,7 +432,6 @@ func (s *Service) finishReuse(ctx context.Context, sess *session, jobID, raw str
 // tracker's goroutine; the Downloaded event then names it (true: that
 // event follows). Either way the index takes the new result in.
 func (s *Service) afterDownload(sess *session, j *Job) bool {
-	s.recordMapping(sess, j.ID, j.ResultPath)
 	if s.reuseFolder(sess, j.ID) == "" {
 		if sess.libErr == nil {
 			s.indexInBackground(sess.lib.Dir())
@@ -848,6 +847,20 @@ func writeAtomic(path string, write func(w *bufio.Writer) error) error {
 func (s *Service) sessionNow() *session {
 	sess, _ := s.current()
 	return sess
+}
+
+// recordMu serialises the rewrites of a downloaded result's job record
+// (noteDownload runs from the tracker's event and from Wait).
+var recordMu sync.Mutex
+
+// noteDownload completes a downloaded result's job record: the trace a
+// scrub's phones came from, the mapping its upload was sent with. Done
+// twice, the second finds it done.
+func (s *Service) noteDownload(sess *session, jobID, path string) {
+	recordMu.Lock()
+	defer recordMu.Unlock()
+	s.linkParent(sess, jobID, path)
+	s.recordMapping(sess, jobID, path)
 }
 
 // recordMapping notes in a downloaded result's job record the column

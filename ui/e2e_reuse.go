@@ -175,9 +175,10 @@ func showMerged(h *e2e.Harness, a *App, id string, want int) error {
 	if err := h.Wait("the merged result in the viewer", 20*time.Second, func() bool { return h.Shell.ViewerRows() == want }); err != nil {
 		return err
 	}
-	// The last columns say where each row's data came from.
+	// The file's last columns say where each row's data came from.
 	h.Do(func() {
 		if v, ok := a.viewers[a.tabs.Selected()]; ok {
+			v.mode.SetSelected(modeColumns)
 			v.table.ScrollTo(widget.TableCellID{Row: 0, Col: len(v.headers) - 1})
 			v.table.Refresh()
 		}

@@ -53,6 +53,7 @@ type App struct {
 	// firstRun is the first-run screen while it shows.
 	firstRun *firstRun
 	tabs     *container.DocTabs
+	internal *internalView
 	viewers  map[*container.TabItem]*viewer
 	main     fyne.CanvasObject
 	badge    fyne.CanvasObject

@@ -266,8 +266,7 @@ func (v *internalView) onRemove() {
 	e := v.shown[v.sel]
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why it comes off the list (kept in its history)")
-	var d *dialog.ConfirmDialog
-	d = dialog.NewCustomConfirm("Remove "+phone.Format(e.Number)+"?", "Remove", "Cancel",
+	d := dialog.NewCustomConfirm("Remove "+phone.Format(e.Number)+"?", "Remove", "Cancel",
 		container.NewVBox(widget.NewLabel("A number off this list may be called again."), reason), func(ok bool) {
 			if !ok {
 				return

@@ -203,8 +203,9 @@ func TestStaleScrubRefusal(t *testing.T) {
 			}
 			continue
 		}
+		// A scrub of the trace's phones: its callable list will use it.
 		flowOpened := h.nextFlow()
-		path := strings.TrimPrefix(flowOpened, "dnc:")
+		path := strings.TrimPrefix(flowOpened, "rescrub:trc_1:")
 		b, err := os.ReadFile(path)
 		if err != nil || !strings.Contains(string(b), "5125550101") || !strings.Contains(string(b), "5125550104") {
 			t.Errorf("the rescrub opened %q holding %q (%v)", flowOpened, b, err)

@@ -678,6 +678,8 @@ func (a *App) askCallableChoices(j workflow.Job, then func(workflow.CallableChoi
 			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked})
 		}
 	}, a.win)
+	d.SetOnClosed(func() { a.callableAsk = nil })
+	a.callableAsk = d
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
 	a.fire("callable-choices")
@@ -702,6 +704,11 @@ func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workf
 			a.showError(err)
 			return
 		}
+		if j.Kind == jobs.KindTrace {
+			// A scrub of the trace's phones: its callable list uses it.
+			a.rescrubTrace(path, j.ID)
+			return
+		}
 		a.Flows.NewDNC(a, path)
 	}}
 	without := widget.NewButton("Export without them", func() {
@@ -716,6 +723,8 @@ func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workf
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
 		container.NewHBox(layout.NewSpacer(), cancel, without, rescrub)), a.win)
+	d.SetOnClosed(func() { a.rescrubBtn = nil })
+	a.rescrubBtn = rescrub
 	d.Resize(fyne.NewSize(600, 0))
 	d.Show()
 	a.fire("stale-scrub")

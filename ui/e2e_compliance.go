@@ -41,8 +41,19 @@ func runCompliance(h *e2e.Harness) error {
 	if err != nil {
 		return err
 	}
+	if err := complianceList(h, a, trace); err != nil {
+		return err
+	}
+	proof, err := complianceExport(h, a, trace)
+	if err != nil {
+		return err
+	}
+	return complianceStale(h, a, trace, scrub, proof)
+}
 
-	// The company's own list: the trace's first number goes on it.
+// complianceList: the trace's first number, and two more, go on the
+// company's own list.
+func complianceList(h *e2e.Harness, a *App, trace workflow.Job) error {
 	r, err := a.be.OpenResult(context.Background(), trace.ResultPath, nil)
 	if err != nil {
 		return err
@@ -70,21 +81,22 @@ func runCompliance(h *e2e.Harness) error {
 	if err := h.Wait("the list shows three numbers", 10*time.Second, func() bool { return a.internal.count.Text == "3 numbers" }); err != nil {
 		return err
 	}
-	if err := h.Shot("compliance-01-dnc-list"); err != nil {
-		return err
-	}
+	return h.Shot("compliance-01-dnc-list")
+}
 
-	// The callable list, with the person's choices, and its proof.
+// complianceExport: the callable list, with the person's choices, and its
+// proof; it returns the proof's path.
+func complianceExport(h *e2e.Harness, a *App, trace workflow.Job) (string, error) {
 	h.Do(func() {
 		a.tabs.SelectIndex(0)
 		a.jobs.selectJob(trace.ID)
 		a.jobs.export(trace, true)
 	})
 	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
-		return err
+		return "", err
 	}
 	if err := h.Shot("compliance-02-choices"); err != nil {
-		return err
+		return "", err
 	}
 	h.Do(func() { a.callableAsk.Confirm() })
 	name := trimExt(filepath.Base(trace.ResultPath)) + " callable"
@@ -94,18 +106,23 @@ func runCompliance(h *e2e.Harness) error {
 		_, e2 := os.Stat(proof)
 		return e1 == nil && e2 == nil
 	}); err != nil {
-		return err
+		return "", err
 	}
 	time.Sleep(300 * time.Millisecond)
 	if err := h.Shot("compliance-03-saved"); err != nil {
-		return err
+		return "", err
 	}
 	if err := renderFirstPage(h, proof, "compliance-04-proof"); err != nil {
-		return err
+		return "", err
 	}
 	h.Do(closeOverlays(a))
+	return proof, nil
+}
 
-	// Forty days later: the scrub is stale.
+// complianceStale: forty days later the scrub is stale: the export
+// refuses; a scrub of just those numbers is priced, made, and the callable
+// list made on it.
+func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof string) error {
 	rec := library.RecordPath(scrub.ResultPath)
 	m, err := library.ReadRecord(rec)
 	if err != nil {

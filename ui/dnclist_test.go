@@ -212,3 +212,36 @@ func TestStaleScrubRefusal(t *testing.T) {
 		}
 	}
 }
+
+// A row of a result goes on the list from the viewer: its numbers, the
+// result and the row as the source.
+func TestDoNotCallFromTheViewer(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv")
+	h.do(func() { v.table.Select(widget.TableCellID{Row: 2, Col: 0}) }) // Linda Davis
+	h.tap(h.button("Do not call…"))
+	var nums *widget.Entry
+	h.do(func() {
+		for _, o := range h.objects() {
+			if e, ok := o.(*widget.Entry); ok && e.Visible() && e.MultiLine {
+				nums = e
+			}
+		}
+	})
+	if nums == nil || strings.Count(nums.Text, "\n") != 4 || !strings.HasPrefix(nums.Text, "(512) 555-0104") {
+		t.Fatalf("the row's numbers: %+v", nums)
+	}
+	h.tap(h.button("Add"))
+	h.waitFor("the addition", func() bool { return strings.Contains(h.dialogText(), "5 numbers added") })
+	list, err := fb.service().InternalList(context.Background())
+	if err != nil || len(list) != 5 || list[0].Source != "result propstream, row 3" {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	h.waitFor("the row marked", func() bool {
+		var got string
+		h.do(func() { got = v.shown(2, 2) })
+		return strings.Contains(got, "on your do-not-call list")
+	})
+}

@@ -31,6 +31,9 @@ type Flows interface {
 	// ScrubTrace opens the DNC scrub on a completed trace's phones; onDone
 	// gets the DNC job's id once submitted.
 	ScrubTrace(a *App, resultPath, traceID string, onDone func(dncID string))
+	// RescrubTrace opens the DNC scrub on some of a trace's phones (a
+	// phone list), linked to the trace as a scrub of its phones.
+	RescrubTrace(a *App, phonesPath, traceID string, onDone func(dncID string))
 }
 
 // App is the window and the controller that coordinates the backend calls
@@ -53,6 +56,7 @@ type App struct {
 	// firstRun is the first-run screen while it shows.
 	firstRun *firstRun
 	tabs     *container.DocTabs
+	internal *internalView
 	viewers  map[*container.TabItem]*viewer
 	main     fyne.CanvasObject
 	badge    fyne.CanvasObject
@@ -63,6 +67,10 @@ type App struct {
 	scrubParents map[string]string
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
+	// callableAsk is the callable list's choices while they show;
+	// rescrubBtn the stale scrub's "Scrub these numbers again".
+	callableAsk *dialog.ConfirmDialog
+	rescrubBtn  *widget.Button
 
 	// menu is the window's main menu (the main actions and their shortcuts).
 	menu *fyne.MainMenu

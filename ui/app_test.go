@@ -70,6 +70,10 @@ type recFlows struct {
 func (r *recFlows) NewTrace(a *App, path string) { r.opened <- "trace:" + path }
 func (r *recFlows) NewDNC(a *App, path string)   { r.opened <- "dnc:" + path }
 func (r *recFlows) SingleLookup(a *App)          { r.opened <- "lookup" }
+func (r *recFlows) RescrubTrace(a *App, phonesPath, traceID string, onDone func(string)) {
+	r.opened <- "rescrub:" + traceID + ":" + phonesPath
+}
+
 func (r *recFlows) ScrubTrace(a *App, resultPath, traceID string, onDone func(string)) {
 	r.opened <- "scrub:" + traceID
 	if r.scrubbed != nil {

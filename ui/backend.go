@@ -66,7 +66,7 @@ type JobsBackend interface {
 	Dismiss(ctx context.Context, submission int64, why string) error
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
-	ExportJob(ctx context.Context, job workflow.Job, dest string, callable bool, progress func(done, total int64)) error
+	ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
 }
 
 // ResultsBackend opens, queries and exports results (the viewer) and tells
@@ -84,6 +84,21 @@ type ResultsBackend interface {
 	// ReadLayout says how each flag column's values read, from every row of
 	// the result at path.
 	ReadLayout(ctx context.Context, path string) (layout.Summary, error)
+	// Recheck reads r again with the internal do-not-call list as it is
+	// now and the scrubs' age today.
+	Recheck(ctx context.Context, r workflow.Result) error
+}
+
+// InternalBackend keeps the company's own do-not-call list.
+type InternalBackend interface {
+	InternalList(ctx context.Context) ([]workflow.InternalEntry, error)
+	AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error)
+	ImportInternal(ctx context.Context, path, reason string) (workflow.InternalAdded, error)
+	ExportInternal(ctx context.Context, dest string) (int, error)
+	RemoveInternal(ctx context.Context, number, reason string) error
+	// StalePhones lists the numbers of a stale scrub in a phone list, to
+	// scrub them again.
+	StalePhones(e *workflow.StaleError) (string, error)
 }
 
 // LibraryBackend searches the downloaded results.
@@ -111,6 +126,7 @@ type Backend interface {
 	JobsBackend
 	ResultsBackend
 	LibraryBackend
+	InternalBackend
 	SettingsBackend
 	wizard.TraceBackend
 	lookup.Backend

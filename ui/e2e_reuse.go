@@ -79,7 +79,7 @@ func traceSample(h *e2e.Harness, a *App) (workflow.Job, string, error) {
 	if err != nil {
 		return workflow.Job{}, "", fmt.Errorf("submit: %w", err)
 	}
-	first, err := waitResult(h, a, res.JobID, "")
+	first, err := waitJobResult(h, a, res.JobID, "")
 	return first, sample, err
 }
 
@@ -160,7 +160,7 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 // showMerged waits for the job's merged result and shows its source
 // columns in the viewer (reuse-03).
 func showMerged(h *e2e.Harness, a *App, id string, want int) error {
-	merged, err := waitResult(h, a, id, "(merged)")
+	merged, err := waitJobResult(h, a, id, "(merged)")
 	if err != nil {
 		return err
 	}
@@ -239,9 +239,9 @@ func searchAndOpen(h *e2e.Harness, a *App, first workflow.Job) error {
 	return h.Shot("reuse-05-viewer-at-row")
 }
 
-// waitResult waits until the job is completed and its result (whose file
+// waitJobResult waits until the job is completed and its result (whose file
 // name holds named) downloaded.
-func waitResult(h *e2e.Harness, a *App, id, named string) (workflow.Job, error) {
+func waitJobResult(h *e2e.Harness, a *App, id, named string) (workflow.Job, error) {
 	var job workflow.Job
 	err := h.Wait("job "+id+" completed and downloaded", 90*time.Second, func() bool {
 		for _, j := range h.Shell.JobsShown() {

@@ -248,6 +248,14 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	if err := h.Click(yes); err != nil {
 		return err
 	}
+	// The callable list's choices: the defaults.
+	if err := h.Wait("the callable list's choices", 10*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+		return err
+	}
+	if err := h.Shot("wizard-11-callable-choices"); err != nil {
+		return err
+	}
+	h.Do(func() { a.callableAsk.Confirm() })
 	var saved string
 	if err := h.Wait("the callable list is saved", 30*time.Second, func() bool {
 		m, _ := filepath.Glob(filepath.Join(a.outputDir(), "* callable.xlsx"))
@@ -259,5 +267,5 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 		return err
 	}
 	h.Logf("callable list: %s", saved)
-	return h.Shot("wizard-11-callable-saved")
+	return h.Shot("wizard-12-callable-saved")
 }

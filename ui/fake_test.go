@@ -50,12 +50,14 @@ type fakeBackend struct {
 	blockDownload bool
 	downloadErr   chan error
 
-	results  map[string]*memResult
-	found    map[string][]workflow.LibraryItem // what SearchLibrary finds, by query
-	exported []string
-	settings settings.Settings
-	saved    []settings.Settings
-	saveErr  error // returned after saving (a receiver that cannot start)
+	results   map[string]*memResult
+	found     map[string][]workflow.LibraryItem // what SearchLibrary finds, by query
+	exported  []string
+	choices   []workflow.CallableChoices // the choices of each callable export
+	exportErr error                      // the next callable export fails with it
+	settings  settings.Settings
+	saved     []settings.Settings
+	saveErr   error // returned after saving (a receiver that cannot start)
 
 	svc *workflow.Service // reads the result files the tests write
 }
@@ -183,11 +185,58 @@ func (f *fakeBackend) Adopt(ctx context.Context, submission int64, jobID string)
 
 func (f *fakeBackend) Dismiss(ctx context.Context, submission int64, why string) error { return nil }
 
-func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable bool, progress func(done, total int64)) error {
+func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if callable != nil {
+		f.choices = append(f.choices, *callable)
+		if f.exportErr != nil {
+			err := f.exportErr
+			f.exportErr = nil
+			return nil, err
+		}
+	}
 	f.exported = append(f.exported, dest)
-	return nil
+	return &workflow.ExportReport{Path: dest}, nil
+}
+
+// The internal list and the rechecks go to the real application layer on
+// a temporary folder (see real).
+func (f *fakeBackend) service() *workflow.Service {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.svc
+}
+
+func (f *fakeBackend) InternalList(ctx context.Context) ([]workflow.InternalEntry, error) {
+	if f.service() == nil {
+		return nil, nil
+	}
+	return f.service().InternalList(ctx)
+}
+
+func (f *fakeBackend) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
+	return f.service().AddInternal(ctx, numbers, reason, source)
+}
+
+func (f *fakeBackend) ImportInternal(ctx context.Context, path, reason string) (workflow.InternalAdded, error) {
+	return f.service().ImportInternal(ctx, path, reason)
+}
+
+func (f *fakeBackend) ExportInternal(ctx context.Context, dest string) (int, error) {
+	return f.service().ExportInternal(ctx, dest)
+}
+
+func (f *fakeBackend) RemoveInternal(ctx context.Context, number, reason string) error {
+	return f.service().RemoveInternal(ctx, number, reason)
+}
+
+func (f *fakeBackend) StalePhones(e *workflow.StaleError) (string, error) {
+	return f.service().StalePhones(e)
+}
+
+func (f *fakeBackend) Recheck(ctx context.Context, r workflow.Result) error {
+	return f.service().Recheck(ctx, r)
 }
 
 func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {

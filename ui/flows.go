@@ -31,16 +31,32 @@ func (screenFlows) ScrubTrace(a *App, resultPath, traceID string, onDone func(st
 	wizard.NewDNCFromTrace(a.win, a.be, a.opts.Wizard, resultPath, traceID, onDone)
 }
 
+func (screenFlows) RescrubTrace(a *App, phonesPath, traceID string, onDone func(string)) {
+	wizard.NewDNCOfTracePhones(a.win, a.be, a.opts.Wizard, phonesPath, traceID, onDone)
+}
+
 // scrubTrace opens the DNC scrub on a completed trace's phones. When that
 // scrub completes, the callable-list export of the trace is offered.
 func (a *App) scrubTrace(resultPath, traceID string) {
-	a.Flows.ScrubTrace(a, resultPath, traceID, func(dncID string) {
+	a.Flows.ScrubTrace(a, resultPath, traceID, a.scrubbedFor(traceID))
+}
+
+// rescrubTrace opens the DNC scrub on some of a trace's phones (those a
+// stale scrub answered); its completion offers the callable list again.
+func (a *App) rescrubTrace(phonesPath, traceID string) {
+	a.Flows.RescrubTrace(a, phonesPath, traceID, a.scrubbedFor(traceID))
+}
+
+// scrubbedFor notes a submitted scrub of the trace's phones, so that its
+// completion offers the trace's callable list.
+func (a *App) scrubbedFor(traceID string) func(string) {
+	return func(dncID string) {
 		if a.scrubParents == nil {
 			a.scrubParents = map[string]string{}
 		}
 		a.scrubParents[dncID] = traceID
 		a.JobSubmitted(dncID)
-	})
+	}
 }
 
 // offerCallable asks, once a scrub of a trace's phones has completed,

@@ -599,36 +599,135 @@ func (v *jobsView) onScrub() {
 	v.ensureDownloaded(j, func(j workflow.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
 }
 
-// export writes j's result (or its callable list) to the output folder.
+// export writes j's result (or its callable list, after the person's
+// choices) to the output folder.
 func (v *jobsView) export(j workflow.Job, callable bool) {
 	a := v.app
 	v.ensureDownloaded(j, func(j workflow.Job) {
-		name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
-		if callable {
-			name += " callable"
+		if !callable {
+			a.exportJob(j, nil)
+			return
 		}
-		dest := filepath.Join(a.outputDir(), name+".xlsx")
-		a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
-			return a.be.ExportJob(ctx, j, dest, callable, progress)
-		}, func(err error) {
-			switch {
-			case errors.Is(err, workflow.ErrNeedScrub):
-				dialog.ShowConfirm("Scrub these phones first?",
-					"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
-						"so the trace's phones need a DNC scrub first (at the DNC rate per phone).\n"+
-						"Start the scrub now? When it completes, export the callable list again.",
-					func(ok bool) {
-						if ok {
-							a.scrubTrace(j.ResultPath, j.ID)
-						}
-					}, a.win)
-			case err != nil:
-				a.showError(err)
-			default:
-				a.showSaved(dest)
-			}
-		})
+		a.askCallableChoices(j, func(c workflow.CallableChoices) { a.exportJob(j, &c) })
 	})
+}
+
+// exportJob writes j's result, or its callable list with choices c.
+func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
+	name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
+	if c != nil {
+		name += " callable"
+	}
+	dest := filepath.Join(a.outputDir(), name+".xlsx")
+	var rep *workflow.ExportReport
+	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
+		var err error
+		rep, err = a.be.ExportJob(ctx, j, dest, c, progress)
+		return err
+	}, func(err error) {
+		var stale *workflow.StaleError
+		switch {
+		case errors.Is(err, workflow.ErrNeedScrub):
+			dialog.ShowConfirm("Scrub these phones first?",
+				"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
+					"so the trace's phones need a DNC scrub first (at the DNC rate per phone).\n"+
+					"Start the scrub now? When it completes, export the callable list again.",
+				func(ok bool) {
+					if ok {
+						a.scrubTrace(j.ResultPath, j.ID)
+					}
+				}, a.win)
+		case errors.As(err, &stale):
+			a.offerRescrub(j, c, stale)
+		case err != nil:
+			a.showError(err)
+		case rep != nil && rep.Proof != "":
+			a.showSavedWithProof(dest, rep.Proof)
+		default:
+			a.showSaved(dest)
+		}
+	})
+}
+
+// askCallableChoices asks how the callable list of j is to be made, then
+// calls then with the choices (UI thread).
+func (a *App) askCallableChoices(j workflow.Job, then func(workflow.CallableChoices)) {
+	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
+	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
+	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
+	warn := widget.NewLabel("")
+	warn.Importance = widget.DangerImportance
+	warn.Wrapping = fyne.TextWrapWord
+	update := func(bool) {
+		var w []string
+		if litigators.Checked {
+			w = append(w, "Litigators sue over calls: a list with them is at your own risk.")
+		}
+		if unknown.Checked {
+			w = append(w, "A phone whose answer is not known may be on the registry: calling it can cost $500 to $1,500 a call.")
+		}
+		warn.SetText(strings.Join(w, "\n"))
+	}
+	litigators.OnChanged, unknown.OnChanged = update, update
+	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
+		"do-not-call list, and every invalid number. A proof of scrub (PDF) is saved beside it.")
+	intro.Wrapping = fyne.TextWrapWord
+	body := container.NewVBox(intro, mobiles, litigators, unknown, warn)
+	d := dialog.NewCustomConfirm("Callable list of "+j.Name, "Export", "Cancel", body, func(ok bool) {
+		if ok {
+			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked})
+		}
+	}, a.win)
+	d.SetOnClosed(func() { a.callableAsk = nil })
+	a.callableAsk = d
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+	a.fire("callable-choices")
+}
+
+// offerRescrub explains a refused stale scrub and offers a new scrub of
+// just those numbers (priced first, in the DNC wizard), or the list
+// without them.
+func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError) {
+	s := e.Scrubs[0]
+	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
+		"%s would be called on it. Nothing was written.\n\nScrub just those numbers again (you see the price first), "+
+		"or make the list without them.",
+		s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.AddDate(0, 0, 31).Local().Format("Jan 2, 2006"),
+		jobs.Plural(int64(len(e.Numbers)), "phone", "phones")))
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	rescrub := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		path, err := a.be.StalePhones(e)
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		if j.Kind == jobs.KindTrace {
+			// A scrub of the trace's phones: its callable list uses it.
+			a.rescrubTrace(path, j.ID)
+			return
+		}
+		a.Flows.NewDNC(a, path)
+	}}
+	without := widget.NewButton("Export without them", func() {
+		d.Hide()
+		cc := workflow.CallableChoices{}
+		if c != nil {
+			cc = *c
+		}
+		cc.LeaveOutStale = true
+		a.exportJob(j, &cc)
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
+		container.NewHBox(layout.NewSpacer(), cancel, without, rescrub)), a.win)
+	d.SetOnClosed(func() { a.rescrubBtn = nil })
+	a.rescrubBtn = rescrub
+	d.Resize(fyne.NewSize(600, 0))
+	d.Show()
+	a.fire("stale-scrub")
 }
 
 func (v *jobsView) onRetryWebhook() {
@@ -742,6 +841,30 @@ func (a *App) showInFolder(path string) {
 }
 
 // showSaved tells where a file was written, with a way to open its folder.
+// showSavedWithProof says where a callable list and its proof of scrub
+// were saved.
+func (a *App) showSavedWithProof(path, proof string) {
+	defer a.fire("saved")
+	msg := widget.NewLabel("Saved to " + path + "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
+		"names the scrubs, their dates, what was left out and why, and fingerprints of the files.")
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		d.Hide()
+		a.showInFolder(path)
+	}}
+	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
+		d.Hide()
+		if err := a.fyne.OpenURL(fileURL(proof)); err != nil {
+			a.showError(err)
+		}
+	}}
+	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), a.win)
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+}
+
 func (a *App) showSaved(path string) {
 	defer a.fire("saved")
 	msg := widget.NewLabel("Saved to " + path)

@@ -17,6 +17,7 @@ func (a *App) buildMain() {
 	a.header = newHeader(a)
 	a.jobs = newJobsView(a)
 	a.library = newLibraryView(a)
+	a.internal = newInternalView(a)
 
 	toolbar := container.NewHBox(
 		widget.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
@@ -28,10 +29,11 @@ func (a *App) buildMain() {
 
 	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)
 	libTab := container.NewTabItemWithIcon("Library", theme.StorageIcon(), a.library.content)
-	a.tabs = container.NewDocTabs(jobsTab, libTab)
+	dncTab := container.NewTabItemWithIcon("Do not call", theme.CancelIcon(), a.internal.content)
+	a.tabs = container.NewDocTabs(jobsTab, libTab, dncTab)
 	a.tabs.CloseIntercept = func(item *container.TabItem) {
-		if item == jobsTab || item == libTab {
-			return // the two fixed tabs stay
+		if item == jobsTab || item == libTab || item == dncTab {
+			return // the fixed tabs stay
 		}
 		if v, ok := a.viewers[item]; ok {
 			v.close()
@@ -40,8 +42,11 @@ func (a *App) buildMain() {
 		a.tabs.Remove(item)
 	}
 	a.tabs.OnSelected = func(item *container.TabItem) {
-		if item == libTab {
+		switch item {
+		case libTab:
 			a.library.search()
+		case dncTab:
+			a.internal.load()
 		}
 	}
 

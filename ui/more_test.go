@@ -118,8 +118,8 @@ func TestDropResultOpensViewer(t *testing.T) {
 	h.do(func() { h.app.openViewer(res.path, "") })
 	var tabs int
 	h.do(func() { tabs = len(h.app.tabs.Items) })
-	if tabs != 3 {
-		t.Fatalf("%d tabs after opening the same result twice, want 3", tabs)
+	if tabs != 4 { // jobs, library, do not call, the result
+		t.Fatalf("%d tabs after opening the same result twice, want 4", tabs)
 	}
 }
 
@@ -291,6 +291,13 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	h.tap(h.button("Export now"))
+	// The person's choices come first; the defaults leave out what may
+	// not be called.
+	h.wait("callable-choices")
+	if txt := h.dialogTextSafe(); !strings.Contains(txt, "Leave out mobiles") || !strings.Contains(txt, "proof of scrub") {
+		t.Fatalf("the callable list's choices: %q", txt)
+	}
+	h.tap(h.button("Export"))
 	deadline = time.Now().Add(5 * time.Second)
 	for {
 		fb.mu.Lock()

@@ -195,6 +195,9 @@ func typeWords(t layout.PhoneType) string {
 // no scrub answered is "not scrubbed", never "OK".
 func phoneStatus(p *layout.Phone, row *layout.Row) (string, widget.Importance) {
 	text, imp := phoneVerdict(p)
+	if p.Became != 0 {
+		text += " (new since " + shortDate(p.Since) + ")"
+	}
 	if !p.Scrubbed.IsZero() && p.Block&layout.BlockInvalid == 0 {
 		text += " · scrubbed " + shortDate(p.Scrubbed)
 	}

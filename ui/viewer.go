@@ -72,6 +72,8 @@ type viewer struct {
 	onQueried func(err error)
 	// fixing is the correction dialog while it is open.
 	fixing *columnsDialog
+	// selRow is the view's row selected (-1 none): "Do not call…" acts on it.
+	selRow int
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
@@ -167,6 +169,8 @@ func (v *viewer) buildTable() {
 	v.table.ShowHeaderColumn = true
 	v.table.CreateHeader = func() fyne.CanvasObject { return newHeaderCell() }
 	v.table.UpdateHeader = v.updateHeader
+	v.selRow = -1
+	v.table.OnSelected = func(id widget.TableCellID) { v.selRow = id.Row }
 	if v.people {
 		for i, c := range v.cols {
 			v.table.SetColumnWidth(i, c.width)
@@ -228,6 +232,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
 		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
+		widget.NewButtonWithIcon("Do not call…", theme.CancelIcon(), v.onDoNotCall),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 	)
 	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)

@@ -724,6 +724,9 @@ func flagWords(p *layout.Phone) string {
 	if !f.Has.Has(layout.State) && !f.Has.Has(layout.Combined) {
 		parts = append(parts, "state DNC not checked")
 	}
+	if p.Became != 0 {
+		parts = append(parts, "new since the scrub of "+p.Since.UTC().Format("2006-01-02")+": "+p.Became.String())
+	}
 	return strings.Join(parts, ", ")
 }
 

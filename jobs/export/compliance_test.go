@@ -231,3 +231,24 @@ func TestCallableExportProof(t *testing.T) {
 		t.Error("the Compliance sheet claims the workbook's own hash")
 	}
 }
+
+// A trace's phones scrubbed twice: the export says which numbers the newer
+// scrub found on a list that the one before did not.
+func TestExportShowsWhatChangedSinceTheScrubBefore(t *testing.T) {
+	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
+	trace := writeFile(t, "trace.csv", callableTrace)
+	before := writeDNC(t, now.AddDate(0, 0, -20))
+	after := writeFile(t, "dnc_2.csv", strings.Replace(callableDNC, "2125550101,2125550101,false,false", "2125550101,2125550101,true,false", 1))
+	b, _ := json.Marshal(library.Meta{JobID: "dnc_2", Kind: jobs.KindDNC, CompletedAt: now.AddDate(0, 0, -1)})
+	os.WriteFile(library.RecordPath(after), b, 0o600)
+	dst := filepath.Join(t.TempDir(), "flags.csv")
+	if _, err := ExportCallable(context.Background(), trace, after, dst, CallableOptions{DNC: []string{before}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	rows := readOut(t, dst)
+	text := flatten(rows)
+	want := "new since the scrub of " + now.AddDate(0, 0, -20).Format("2006-01-02") + ": federal DNC"
+	if strings.Count(text, want) != 1 {
+		t.Errorf("the change is not said once (%q):\n%s", want, text)
+	}
+}

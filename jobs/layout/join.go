@@ -35,6 +35,10 @@ type FlagIndex struct {
 type joinEntry struct {
 	flags Flags
 	src   int32
+	// prev is the answer of the newest older source that has the number
+	// (prevSrc -1: none): what changed since the scrub before.
+	prev    Flags
+	prevSrc int32
 }
 
 // NewFlagIndex returns an empty index.
@@ -63,12 +67,37 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 func (x *FlagIndex) add(src int, key uint64, f Flags) {
 	old, ok := x.m[key]
 	switch {
-	case !ok || x.newer(src, int(old.src)):
-		x.m[key] = joinEntry{flags: f, src: int32(src)}
+	case !ok:
+		x.m[key] = joinEntry{flags: f, src: int32(src), prevSrc: -1}
 	case int(old.src) == src:
 		old.flags = old.flags.Merge(f)
 		x.m[key] = old
+	case x.newer(src, int(old.src)):
+		// The winner so far becomes the answer before, unless an answer
+		// older than it but newer than its own before is kept.
+		x.m[key] = joinEntry{flags: f, src: int32(src), prev: old.flags, prevSrc: old.src}
+	case old.prevSrc < 0 || x.newer(src, int(old.prevSrc)):
+		old.prev, old.prevSrc = f, int32(src)
+		x.m[key] = old
+	case int(old.prevSrc) == src:
+		old.prev = old.prev.Merge(f)
+		x.m[key] = old
 	}
+}
+
+// changeBlocks are the answers a later scrub can turn: the lists.
+const changeBlocks = BlockFederal | BlockState | BlockLitigator | BlockCombined | BlockInternal
+
+// Change says what a number's newest scrub found that the scrub before it
+// did not: the lists it is on now and was not (became), and when that
+// scrub before was made (since). Zero when no scrub before has it.
+func (x *FlagIndex) Change(key uint64) (became Block, since time.Time) {
+	e, ok := x.m[key]
+	if !ok || e.prevSrc < 0 {
+		return 0, time.Time{}
+	}
+	now, before := Callability(true, e.flags)&changeBlocks, Callability(true, e.prev)&changeBlocks
+	return now &^ before, x.sources[e.prevSrc].Date
 }
 
 // newer reports whether source a wins over source b.

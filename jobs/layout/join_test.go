@@ -2,6 +2,7 @@ package layout
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -309,5 +310,49 @@ func TestScrubDates(t *testing.T) {
 	l.NewReader(own).Read(rows[2], &row)
 	if p := row.Phones[0]; !p.Scrubbed.Equal(scrubbed) || p.Block != BlockStale {
 		t.Errorf("own flags: %v %s", p.Scrubbed, p.Block)
+	}
+}
+
+// A number scrubbed again shows what the newest scrub found that the one
+// before did not, whatever order the results are read in.
+func TestChangeSinceTheScrubBefore(t *testing.T) {
+	k := phone.Key("2125550101")
+	other := phone.Key("2125550102")
+	day := func(d int) time.Time { return time.Date(2026, 5, d, 0, 0, 0, 0, time.UTC) }
+	answers := []struct {
+		date  time.Time
+		flags Flags
+	}{
+		{day(1), flagsOf(Federal, Clean, Litigator, Clean)},
+		{day(10), flagsOf(Federal, Clean, Litigator, Clean)},
+		{day(20), flagsOf(Federal, Flagged, Litigator, Clean)},
+	}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {2, 0, 1}} {
+		x := NewFlagIndex()
+		l := &Layout{Reports: Kinds(0).with(Federal).with(Litigator)}
+		for _, i := range order {
+			src := x.AddSource(Source{Name: fmt.Sprint(i), Date: answers[i].date}, l)
+			x.add(src, k, answers[i].flags)
+			if i == 2 {
+				x.add(src, other, flagsOf(Federal, Clean, Litigator, Clean))
+			}
+		}
+		became, since := x.Change(k)
+		if became != BlockFederal || !since.Equal(day(10)) {
+			t.Errorf("order %v: became %s since %v, want federal DNC since May 10", order, became, since)
+		}
+		if b, s := x.Change(other); b != 0 || !s.IsZero() {
+			t.Errorf("order %v: a number scrubbed once changed: %s %v", order, b, s)
+		}
+	}
+	// Clean again: nothing became.
+	x := NewFlagIndex()
+	l := &Layout{Reports: Kinds(0).with(Federal).with(Litigator)}
+	a := x.AddSource(Source{Date: day(1)}, l)
+	b := x.AddSource(Source{Date: day(2)}, l)
+	x.add(a, k, flagsOf(Federal, Flagged, Litigator, Clean))
+	x.add(b, k, flagsOf(Federal, Clean, Litigator, Clean))
+	if became, _ := x.Change(k); became != 0 {
+		t.Errorf("off the registry: became %s", became)
 	}
 }

@@ -65,6 +65,10 @@ type Phone struct {
 	// Scrubbed is when the DNC scrub that answered for the number was
 	// made; zero when no scrub answered (see FlagIndex.SetDates).
 	Scrubbed time.Time
+	// Became are the lists the number is on by its newest scrub and was
+	// not by the scrub before, made at Since (FlagIndex.Change).
+	Became Block
+	Since  time.Time
 }
 
 // Valid reports a valid 10-digit number.
@@ -259,6 +263,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 		}
 		if r.join != nil {
 			p.Flags, p.Scrubbed = r.join.apply(p.Key, p.Flags, own)
+			p.Became, p.Since = r.join.Change(p.Key)
 		}
 		p.Block = Callability(p.Key != 0, p.Flags)
 		if r.join != nil && r.join.stale(p.Scrubbed) {

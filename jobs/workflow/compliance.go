@@ -348,3 +348,21 @@ func (s *Service) StalePhones(e *StaleError) (string, error) {
 	}
 	return path, nil
 }
+
+// OnInternalList reports which of the numbers (any format) are on the
+// internal do-not-call list, by their 10 digits.
+func (s *Service) OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error) {
+	keys, err := s.internalKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	on := map[string]bool{}
+	for _, n := range numbers {
+		if k := phone.Key(n); k != 0 {
+			if _, ok := keys[k]; ok {
+				on[phone.KeyDigits(k)] = true
+			}
+		}
+	}
+	return on, nil
+}

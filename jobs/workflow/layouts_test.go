@@ -66,7 +66,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 			}
 			// Without its own flags, the callable list needs a scrub first.
 			dest := filepath.Join(t.TempDir(), "callable.csv")
-			err = d.ExportJob(ctx, trace.Job, dest, true, nil)
+			_, err = d.ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil)
 			if l.Check(nil, jobs.QuickCallable) != nil && !errors.Is(err, ErrNeedScrub) {
 				t.Fatalf("callable list of an unscrubbed %s trace: %v", tl, err)
 			}
@@ -104,7 +104,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 				}
 			}
 			tr.Close()
-			if err := d.ExportJob(ctx, trace.Job, dest, true, nil); err != nil {
+			if _, err := d.ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil); err != nil {
 				t.Fatalf("callable list after the scrub: %v", err)
 			}
 			body, _ := os.ReadFile(dest)

@@ -118,30 +118,46 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 		TruncateLongCells: req.TruncateLongCells})
 }
 
-// ExportJob writes a job's result to dest (.xlsx or .csv). With callable,
-// a DNC job's result keeps only the numbers that may be called (valid, not
-// on the DNC registry, not a litigator); a trace's result gets each phone's
-// flags from the newest DNC scrub of its phones and keeps only the callable
-// phones. ErrNeedScrub when the trace's phones were never scrubbed.
-func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable bool, progress func(done, total int64)) error {
+// CallableChoices are the person's choices for a callable list (see
+// ExportRequest); the internal do-not-call list always applies.
+type CallableChoices struct {
+	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale bool
+}
+
+// ExportReport says what an export wrote (and a callable list's proof).
+type ExportReport = export.Report
+
+// ExportJob writes a job's result to dest (.xlsx or .csv). With callable
+// choices, a DNC job's result keeps only the numbers that may be called
+// (valid, not on the DNC registry, not a litigator, not on the internal
+// list, scrubbed in the last 31 days); a trace's result gets each phone's
+// flags from the newest DNC scrub of its phones and keeps only the
+// callable phones, and the proof of scrub is written beside it.
+// ErrNeedScrub when the trace's phones were never scrubbed; a
+// *StaleError when a scrub is too old (nothing written).
+func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *CallableChoices, progress func(done, total int64)) (*ExportReport, error) {
 	if j.ResultPath == "" {
-		return fmt.Errorf("%s: the result is not downloaded yet", j.Name)
+		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
-	req := ExportRequest{Source: j.ResultPath, Dest: dest, OnlyCallable: callable, Progress: progress}
-	if callable && j.Kind != jobs.KindDNC {
+	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress}
+	if callable != nil {
+		req.OnlyCallable = true
+		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale = callable.LeaveOutMobiles,
+			callable.KeepLitigators, callable.KeepUnknown, callable.LeaveOutStale
+	}
+	if callable != nil && j.Kind != jobs.KindDNC {
 		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
 			// A trace whose own result carries flags needs no scrub.
 			l, err := s.resultLayout(j.ResultPath)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if l.Check(nil, jobs.QuickCallable) != nil {
-				return ErrNeedScrub
+				return nil, ErrNeedScrub
 			}
 		}
 	}
-	_, err := s.Export(ctx, req)
-	return err
+	return s.Export(ctx, req)
 }
 
 // resultLayout is the layout of the result at path: the remembered

@@ -265,6 +265,17 @@ func mergeCorrection(old, c *layout.Correction) *layout.Correction {
 	return out
 }
 
+// Recheck reads r again through its layout with the internal do-not-call
+// list as it is now and the scrubs' age today (after the list changed, or
+// a day later).
+func (s *Service) Recheck(ctx context.Context, r Result) error {
+	x, ok := r.(*result)
+	if !ok {
+		return errors.New("workflow: not a result opened here")
+	}
+	return x.relayout(ctx, s.layoutCorrection(x.r.Headers()))
+}
+
 // ReadLayout says how SkipDesk reads the result at path (with the
 // correction remembered for its headers): its people, phones and flag
 // columns, and — from every row — how each flag value reads.

@@ -294,7 +294,7 @@ func checkLibrarySearch(ctx context.Context, t *testing.T, d *Service, id string
 // DNC scrub, whose downloaded result it returns.
 func scrubTracePhones(ctx context.Context, t *testing.T, d *Service, events <-chan Event, done Job) string {
 	t.Helper()
-	if err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), true, nil); !errors.Is(err, ErrNeedScrub) {
+	if _, err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), &CallableChoices{}, nil); !errors.Is(err, ErrNeedScrub) {
 		t.Fatalf("callable before a scrub: %v", err)
 	}
 	phones, err := d.TracePhones(ctx, done.ResultPath, done.ID)
@@ -364,7 +364,7 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 	}
 	for _, ext := range []string{".xlsx", ".csv"} {
 		dest := filepath.Join(t.TempDir(), "callable"+ext)
-		if err := d.ExportJob(ctx, got, dest, true, nil); err != nil {
+		if _, err := d.ExportJob(ctx, got, dest, &CallableChoices{}, nil); err != nil {
 			t.Fatalf("callable %s: %v", ext, err)
 		}
 		if fi, err := os.Stat(dest); err != nil || fi.Size() == 0 {

@@ -16,4 +16,7 @@ type Backend interface {
 	// Single is POST /traces/single, recorded in the ledger (charged: never
 	// resent automatically).
 	Single(ctx context.Context, req client.SingleTraceRequest) (*client.SingleTraceResult, error)
+	// OnInternalList says which numbers are on the company's own
+	// do-not-call list (by their 10 digits).
+	OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error)
 }

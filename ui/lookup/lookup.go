@@ -284,6 +284,16 @@ func (s *Screen) lookup() {
 	ctx := s.ctx
 	s.goBG(func() {
 		res, err := s.be.Single(ctx, *r)
+		var onList map[string]bool
+		if err == nil && res != nil {
+			var nums []string
+			for _, p := range res.Phones {
+				nums = append(nums, p.Number)
+			}
+			// Not knowing the list is not a reason to hide the result:
+			// without it, no number is marked.
+			onList, _ = s.be.OnInternalList(ctx, nums)
+		}
 		s.env.Do(func() {
 			s.running = false
 			s.busy.Stop()
@@ -293,7 +303,7 @@ func (s *Screen) lookup() {
 				s.showError(err)
 				return
 			}
-			s.showResult(r, res)
+			s.showResult(r, res, onList)
 		})
 	})
 }
@@ -318,7 +328,7 @@ func (s *Screen) showError(err error) {
 
 // showResult shows a result inline: matched or not, the phones with their
 // types and the e-mails (each with a copy button), the credits.
-func (s *Screen) showResult(r *client.SingleTraceRequest, res *client.SingleTraceResult) {
+func (s *Screen) showResult(r *client.SingleTraceRequest, res *client.SingleTraceResult, onList map[string]bool) {
 	var objs []fyne.CanvasObject
 	name := strings.TrimSpace(res.FirstName + " " + res.LastName)
 	if name == "" {
@@ -343,7 +353,13 @@ func (s *Screen) showResult(r *client.SingleTraceRequest, res *client.SingleTrac
 			if typ == "" {
 				typ = "type unknown"
 			}
-			objs = append(objs, s.copyRow(phone.Format(p.Number)+"   "+typ, p.Number))
+			row := s.copyRow(phone.Format(p.Number)+"   "+typ, p.Number)
+			if n := phone.Normalize(p.Number); n.Valid && onList[n.Digits] {
+				badge := widget.NewLabel("on your do-not-call list")
+				badge.Importance = widget.DangerImportance
+				row = container.NewHBox(row, badge)
+			}
+			objs = append(objs, row)
 		}
 	}
 	if len(res.Emails) > 0 {

@@ -33,10 +33,17 @@ func act(f func()) {
 var testEnv = Env{Do: act}
 
 type fake struct {
-	mu   sync.Mutex
-	reqs []client.SingleTraceRequest
-	res  *client.SingleTraceResult
-	err  error
+	mu     sync.Mutex
+	reqs   []client.SingleTraceRequest
+	res    *client.SingleTraceResult
+	err    error
+	onList map[string]bool // the internal do-not-call list
+}
+
+func (f *fake) OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.onList, nil
 }
 
 func (f *fake) Pricing(ctx context.Context) (*client.Pricing, error) {
@@ -221,6 +228,22 @@ func TestLookupShowsTheResultWithCopyButtons(t *testing.T) {
 		t.Fatalf("clipboard = %q", got)
 	}
 	_ = w
+}
+
+// A phone on the company's own do-not-call list is marked as such.
+func TestLookupMarksTheInternalList(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: true, FirstName: "JOHN", LastName: "SMITH",
+		Phones: []client.Phone{{Number: "2125550147", Type: "mobile"}, {Number: "2125550148", Type: "landline"}}, Credits: 1},
+		onList: map[string]bool{"2125550148": true}}
+	s, _ := open(t, f)
+	fillRequired(s)
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	text := labels(s.result)
+	if strings.Count(text, "on your do-not-call list") != 1 ||
+		strings.Index(text, "on your do-not-call list") < strings.Index(text, "(212) 555-0148") {
+		t.Errorf("the number on the list is not marked, or the other is:\n%s", text)
+	}
 }
 
 func TestLookupNoMatchShowsTheRefund(t *testing.T) {

@@ -95,6 +95,17 @@ func NewDNCFromTrace(win fyne.Window, b DNCBackend, env Env, traceResultPath, tr
 	return d
 }
 
+// NewDNCOfTracePhones opens the scrub on a list of some of a trace's
+// phones (those a stale scrub answered): the scrub is linked to the trace
+// as a scrub of its phones.
+func NewDNCOfTracePhones(win fyne.Window, b DNCBackend, env Env, phonesPath, traceJobID string, onDone func(jobID string)) *DNC {
+	d := newDNC(win, b, env, onDone)
+	d.fromJob = traceJobID
+	d.show()
+	d.open(phonesPath)
+	return d
+}
+
 func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
 	d := &DNC{win: win, be: b, env: env, onDone: onDone}
 	opened(d)

@@ -1,0 +1,312 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/flow"
+)
+
+// The company's own do-not-call list: the numbers that must never be in a
+// callable list, whatever the registries say. Numbers go on it by hand,
+// pasted many at a time, from a file or from a result's row; each keeps
+// when, why and from where; a removal needs a reason.
+
+// Columns of the list.
+var internalColumns = []struct {
+	title string
+	width float32
+}{
+	{"Phone", 150}, {"Added", 150}, {"Reason", 260}, {"Source", 260}, {"Added by", 140},
+}
+
+// internalView is the "Do not call" tab. UI thread only.
+type internalView struct {
+	app     *App
+	all     []workflow.InternalEntry
+	shown   []workflow.InternalEntry
+	search  *widget.Entry
+	count   *widget.Label
+	table   *widget.Table
+	remove  *widget.Button
+	content fyne.CanvasObject
+	sel     int // row of shown selected, -1 none
+}
+
+func newInternalView(a *App) *internalView {
+	v := &internalView{app: a, sel: -1}
+	v.search = widget.NewEntry()
+	v.search.SetPlaceHolder("Find a number (any format) or a reason…")
+	v.search.OnChanged = func(string) { v.filter() }
+	v.count = widget.NewLabel("")
+	v.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(v.shown), len(internalColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id.Row, id.Col)) })
+	v.table.ShowHeaderColumn = false
+	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		l := o.(*widget.Label)
+		if id.Row < 0 && id.Col >= 0 && id.Col < len(internalColumns) {
+			l.SetText(internalColumns[id.Col].title)
+			l.TextStyle.Bold = true
+		}
+	}
+	for i, c := range internalColumns {
+		v.table.SetColumnWidth(i, c.width)
+	}
+	v.table.OnSelected = func(id widget.TableCellID) {
+		v.sel = id.Row
+		setEnabled(v.remove, v.sel >= 0 && v.sel < len(v.shown))
+	}
+	add := &widget.Button{Text: "Add numbers…", Icon: theme.ContentAddIcon(), Importance: widget.HighImportance, OnTapped: v.onAdd}
+	imp := widget.NewButtonWithIcon("Import a file…", theme.FolderOpenIcon(), v.onImport)
+	exp := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), v.onExport)
+	v.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), v.onRemove)
+	v.remove.Disable()
+	intro := widget.NewLabel("Numbers your company must never call, whatever the registries say: they are left out of every callable list " +
+		"and marked wherever they appear.")
+	intro.Wrapping = fyne.TextWrapWord
+	head := container.NewVBox(intro, container.NewBorder(nil, nil, nil, v.count, v.search), flow.New(container.NewHBox(add, imp, exp, v.remove)))
+	if a.session.Sandbox {
+		note := widget.NewLabel("Sandbox: this list lives in the practice session and is forgotten when SkipDesk closes.")
+		note.Importance = widget.WarningImportance
+		head.Add(note)
+	}
+	v.content = container.NewBorder(head, nil, nil, nil, v.table)
+	return v
+}
+
+func (v *internalView) cell(row, col int) string {
+	if row < 0 || row >= len(v.shown) {
+		return ""
+	}
+	e := v.shown[row]
+	switch col {
+	case 0:
+		return phone.Format(e.Number)
+	case 1:
+		return e.AddedAt.Local().Format("Jan 2, 2006 15:04")
+	case 2:
+		return e.Reason
+	case 3:
+		return e.Source
+	case 4:
+		return e.By
+	}
+	return ""
+}
+
+// load reads the list again (off the UI thread).
+func (v *internalView) load() {
+	a := v.app
+	background(a, a.ctx, a.be.InternalList, func(list []workflow.InternalEntry, err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		v.all = list
+		v.filter()
+		a.fire("internal-list")
+	})
+}
+
+// filter shows the entries whose number or reason holds the search text.
+func (v *internalView) filter() {
+	q := strings.TrimSpace(v.search.Text)
+	d := strings.Map(keepDigit, q)
+	if n := phone.Normalize(q); n.Valid {
+		d = n.Digits
+	}
+	v.shown = v.shown[:0]
+	for _, e := range v.all {
+		switch {
+		case q == "":
+		case len(d) >= 3 && strings.Contains(e.Number, d):
+		case strings.Contains(strings.ToLower(e.Reason+" "+e.Source), strings.ToLower(q)):
+		default:
+			continue
+		}
+		v.shown = append(v.shown, e)
+	}
+	v.sel = -1
+	v.table.UnselectAll()
+	setEnabled(v.remove, false)
+	if len(v.shown) == len(v.all) {
+		v.count.SetText(jobs.Plural(int64(len(v.all)), "number", "numbers"))
+	} else {
+		v.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), jobs.Plural(int64(len(v.all)), "number", "numbers")))
+	}
+	v.table.Refresh()
+}
+
+func keepDigit(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return r
+	}
+	return -1
+}
+
+// onAdd asks for numbers (one, or many pasted) and a reason.
+func (v *internalView) onAdd() { v.app.askAddInternal(nil, "", v.load) }
+
+// askAddInternal asks for numbers to put on the list — prefilled with
+// numbers, from source ("" by hand) — and a reason; done runs after.
+func (a *App) askAddInternal(numbers []string, source string, done func()) {
+	nums := widget.NewMultiLineEntry()
+	nums.SetPlaceHolder("One number per line, in any format, or paste a column of numbers")
+	nums.SetText(strings.Join(numbers, "\n"))
+	nums.SetMinRowsVisible(6)
+	reason := widget.NewEntry()
+	reason.SetPlaceHolder("Asked not to be called, a complaint…")
+	form := widget.NewForm(widget.NewFormItem("Numbers", nums), widget.NewFormItem("Reason", reason))
+	d := dialog.NewCustomConfirm("Add to your do-not-call list", "Add", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		list := workflow.SplitNumbers(nums.Text)
+		src := source
+		if src == "" {
+			src = "by hand"
+			if len(list) > 1 {
+				src = "pasted"
+			}
+		}
+		background(a, a.ctx, func(ctx context.Context) (workflow.InternalAdded, error) {
+			return a.be.AddInternal(ctx, list, strings.TrimSpace(reason.Text), src)
+		}, func(res workflow.InternalAdded, err error) {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.showAdded(res)
+			a.recheckViewers()
+			if done != nil {
+				done()
+			}
+		})
+	}, a.win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
+	a.win.Canvas().Focus(nums)
+}
+
+// showAdded says what an addition did, with every number left out.
+func (a *App) showAdded(res workflow.InternalAdded) {
+	msg := fmt.Sprintf("%s added to your do-not-call list.", jobs.Plural(int64(res.Added), "number", "numbers"))
+	if res.Already > 0 {
+		msg += fmt.Sprintf(" %s already on it.", jobs.Plural(int64(res.Already), "was", "were"))
+	}
+	if n := len(res.Invalid); n > 0 {
+		shown := res.Invalid[:min(n, 10)]
+		msg += fmt.Sprintf("\n\nNot valid phone numbers, left out: %s", strings.Join(shown, ", "))
+		if n > len(shown) {
+			msg += fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		msg += "."
+	}
+	a.showMessage("Do-not-call list", msg)
+}
+
+// onImport adds the phone numbers of a file.
+func (v *internalView) onImport() {
+	a := v.app
+	a.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) {
+		var res workflow.InternalAdded
+		a.withProgress("Reading "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
+			var err error
+			res, err = a.be.ImportInternal(ctx, path, "imported from "+filepath.Base(path))
+			return err
+		}, func(err error) {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.showAdded(res)
+			a.recheckViewers()
+			v.load()
+		})
+	})
+}
+
+// onExport writes the list to the output folder.
+func (v *internalView) onExport() {
+	a := v.app
+	dest := filepath.Join(a.outputDir(), "do-not-call list.csv")
+	background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
+		func(_ int, err error) {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.showSaved(dest)
+		})
+}
+
+// onRemove takes the selected number off the list, with a reason.
+func (v *internalView) onRemove() {
+	if v.sel < 0 || v.sel >= len(v.shown) {
+		return
+	}
+	a := v.app
+	e := v.shown[v.sel]
+	reason := widget.NewEntry()
+	reason.SetPlaceHolder("Why it comes off the list (kept in its history)")
+	d := dialog.NewCustomConfirm("Remove "+phone.Format(e.Number)+"?", "Remove", "Cancel",
+		container.NewVBox(widget.NewLabel("A number off this list may be called again."), reason), func(ok bool) {
+			if !ok {
+				return
+			}
+			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
+				return struct{}{}, a.be.RemoveInternal(ctx, e.Number, reason.Text)
+			}, func(_ struct{}, err error) {
+				if err != nil {
+					a.showError(err)
+					return
+				}
+				a.recheckViewers()
+				v.load()
+			})
+		}, a.win)
+	reason.OnChanged = func(s string) {
+		if strings.TrimSpace(s) == "" {
+			d.SetConfirmImportance(widget.LowImportance)
+		} else {
+			d.SetConfirmImportance(widget.DangerImportance)
+		}
+	}
+	d.Resize(fyne.NewSize(460, 0))
+	d.Show()
+}
+
+// recheckViewers reads every open result again with the list as it is now.
+func (a *App) recheckViewers() {
+	for _, v := range a.viewers {
+		v := v
+		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, a.be.Recheck(ctx, v.res)
+		}, func(_ struct{}, err error) {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			v.relayout()
+			v.showQuickFilters()
+			v.runQuery()
+		})
+	}
+}

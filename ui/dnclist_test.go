@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/export"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// waitFor polls cond until it holds; cond takes the UI thread itself
+// (h.do) for what it reads of the widgets.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (h *harness) textOf(l *widget.Label) string {
+	var s string
+	h.do(func() { s = l.Text })
+	return s
+}
+
+// The "Do not call" tab: numbers pasted in any format go on the list (the
+// invalid ones are named), are found in any format, and come off with a
+// reason; an open result marks a number on the list wherever it shows.
+func TestInternalListTab(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv") // also starts the real layer
+	h.do(func() {})
+	if got := v.shown(0, 2); !strings.HasPrefix(got, "(512) 555-0101 | Mobile | OK to call") {
+		t.Fatalf("before: %q", got)
+	}
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	if in.count.Text != "0 numbers" {
+		t.Fatalf("an empty list says %q", in.count.Text)
+	}
+
+	h.tap(h.button("Add numbers…"))
+	var entries []*widget.Entry
+	h.do(func() {
+		for _, o := range h.objects() {
+			if e, ok := o.(*widget.Entry); ok && e.Visible() && e != in.search && e != v.filter {
+				entries = append(entries, e)
+			}
+		}
+	})
+	if len(entries) != 2 {
+		t.Fatalf("the add dialog has %d entries", len(entries))
+	}
+	h.do(func() {
+		entries[0].SetText("(512) 555-0101\n512.555.0102\n555-01\n")
+		entries[1].SetText("asked on a call")
+	})
+	h.tap(h.button("Add"))
+	h.waitFor("the result of the addition", func() bool {
+		return strings.Contains(h.dialogText(), "2 numbers added to your do-not-call list")
+	})
+	if txt := h.dialogText(); !strings.Contains(txt, "Not valid phone numbers, left out: 555-01") {
+		t.Errorf("the invalid number is not named: %q", txt)
+	}
+	h.waitFor("the list shows both", func() bool { return h.textOf(in.count) == "2 numbers" })
+	if got := in.cell(0, 2) + " / " + in.cell(0, 3); got != "asked on a call / pasted" {
+		t.Errorf("reason / source: %q", got)
+	}
+	// Found in any format.
+	h.do(func() { in.search.SetText("+1 512 555 0102") })
+	if len(in.shown) != 1 || in.cell(0, 0) != "(512) 555-0102" {
+		t.Errorf("search: %d shown, %q", len(in.shown), in.cell(0, 0))
+	}
+
+	// The open result shows it at once.
+	h.waitFor("the viewer rechecked", func() bool {
+		var got string
+		h.do(func() { got = v.shown(0, 2) })
+		return strings.HasPrefix(got, "(512) 555-0101 | Mobile | on your do-not-call list")
+	})
+
+	// Off the list, with a reason.
+	h.do(func() { in.table.Select(widget.TableCellID{Row: 0, Col: 0}) })
+	h.tap(in.remove)
+	var reason *widget.Entry
+	h.do(func() {
+		for _, o := range h.objects() {
+			if e, ok := o.(*widget.Entry); ok && e.Visible() && e.PlaceHolder == "Why it comes off the list (kept in its history)" {
+				reason = e
+			}
+		}
+		reason.SetText("wrong number")
+	})
+	h.tap(h.button("Remove"))
+	h.do(func() { in.search.SetText("") })
+	h.waitFor("one number left", func() bool { return h.textOf(in.count) == "1 number" })
+	log, err := fb.service().InternalLog(context.Background(), "5125550102")
+	if err != nil || len(log) != 2 || log[1].Action != "removed" || log[1].Reason != "wrong number" {
+		t.Errorf("history: %+v %v", log, err)
+	}
+}
+
+// The callable list asks the person's choices first, warns of the risky
+// ones, and passes them on.
+func TestCallableChoices(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
+		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
+	fb.jobs = []workflow.Job{trace}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("trc_1") })
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	var checks []*widget.Check
+	h.do(func() {
+		for _, o := range h.objects() {
+			if c, ok := o.(*widget.Check); ok && c.Visible() && (strings.HasPrefix(c.Text, "Leave out mobiles") || strings.HasPrefix(c.Text, "Keep")) {
+				checks = append(checks, c)
+			}
+		}
+	})
+	if len(checks) != 3 {
+		t.Fatalf("%d choices", len(checks))
+	}
+	h.do(func() {
+		for _, c := range checks {
+			if c.Checked {
+				t.Errorf("%q is on by default", c.Text)
+			}
+		}
+		checks[0].SetChecked(true)
+		checks[2].SetChecked(true)
+	})
+	if txt := h.dialogText(); !strings.Contains(txt, "may be on the registry") {
+		t.Errorf("keeping unknown answers is not warned: %q", txt)
+	}
+	h.tap(h.button("Export"))
+	h.wait("saved")
+	fb.mu.Lock()
+	got := fb.choices
+	fb.mu.Unlock()
+	if len(got) != 1 || !got[0].LeaveOutMobiles || got[0].KeepLitigators || !got[0].KeepUnknown || got[0].LeaveOutStale {
+		t.Errorf("choices passed: %+v", got)
+	}
+}
+
+// A stale scrub: the window says when it ran out, writes nothing, and
+// offers a scrub of just those numbers (the DNC wizard, which prices it
+// first) or the list without them.
+func TestStaleScrubRefusal(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
+		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
+	fb.jobs = []workflow.Job{trace}
+	fb.real(t)
+	h := start(t, fb)
+	done := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	stale := &export.StaleError{Scrubs: []export.StaleScrub{{Name: "owners phones.csv", Date: done, Phones: 2}},
+		Numbers: []string{"5125550101", "5125550104"}}
+	for _, choice := range []string{"Scrub these 2 numbers again…", "Export without them"} {
+		fb.mu.Lock()
+		fb.exportErr = stale
+		fb.choices = nil
+		fb.mu.Unlock()
+		h.do(func() { h.app.jobs.selectJob("trc_1") })
+		h.tap(h.app.jobs.callableBtn)
+		h.wait("callable-choices")
+		h.tap(h.button("Export"))
+		h.wait("stale-scrub")
+		txt := h.dialogText()
+		for _, want := range []string{"owners phones.csv", "was made on Mar 2, 2026", "ran out on Apr 2, 2026", "2 phones would be called on it",
+			"Nothing was written"} {
+			if !strings.Contains(txt, want) {
+				t.Errorf("the refusal does not say %q: %q", want, txt)
+			}
+		}
+		h.tap(h.button(choice))
+		if choice == "Export without them" {
+			h.wait("saved")
+			fb.mu.Lock()
+			got := fb.choices
+			fb.mu.Unlock()
+			if len(got) != 2 || !got[1].LeaveOutStale {
+				t.Errorf("export without the stale phones: %+v", got)
+			}
+			continue
+		}
+		// A scrub of the trace's phones: its callable list will use it.
+		flowOpened := h.nextFlow()
+		path := strings.TrimPrefix(flowOpened, "rescrub:trc_1:")
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), "5125550101") || !strings.Contains(string(b), "5125550104") {
+			t.Errorf("the rescrub opened %q holding %q (%v)", flowOpened, b, err)
+		}
+	}
+}
+
+// A row of a result goes on the list from the viewer: its numbers, the
+// result and the row as the source.
+func TestDoNotCallFromTheViewer(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv")
+	h.do(func() { v.table.Select(widget.TableCellID{Row: 2, Col: 0}) }) // Linda Davis
+	h.tap(h.button("Do not call…"))
+	var nums *widget.Entry
+	h.do(func() {
+		for _, o := range h.objects() {
+			if e, ok := o.(*widget.Entry); ok && e.Visible() && e.MultiLine {
+				nums = e
+			}
+		}
+	})
+	if nums == nil || strings.Count(nums.Text, "\n") != 4 || !strings.HasPrefix(nums.Text, "(512) 555-0104") {
+		t.Fatalf("the row's numbers: %+v", nums)
+	}
+	h.tap(h.button("Add"))
+	h.waitFor("the addition", func() bool { return strings.Contains(h.dialogText(), "5 numbers added") })
+	list, err := fb.service().InternalList(context.Background())
+	if err != nil || len(list) != 5 || list[0].Source != "result propstream, row 3" {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	h.waitFor("the row marked", func() bool {
+		var got string
+		h.do(func() { got = v.shown(2, 2) })
+		return strings.Contains(got, "on your do-not-call list")
+	})
+}

@@ -2,10 +2,11 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // The company's own do-not-call list. A number on it is never in a
@@ -54,7 +55,7 @@ func (l *Ledger) AddInternal(ctx context.Context, entries []InternalEntry) (int,
 		}
 	}
 	added := 0
-	err := l.tx(ctx, func(tx *sql.Tx) error {
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		added = 0
 		now := l.now().UnixMilli()
 		for _, e := range entries {
@@ -71,7 +72,7 @@ ON CONFLICT(number) DO NOTHING`, e.Number, at, e.Reason, e.Source, e.By)
 				continue
 			}
 			added++
-			if _, err := tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, by) VALUES (?, 'added', ?, ?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, "by") VALUES (?, 'added', ?, ?, ?, ?)`,
 				e.Number, at, e.Reason, e.Source, e.By); err != nil {
 				return fmt.Errorf("ledger: internal list: add %s: %w", e.Number, err)
 			}
@@ -91,7 +92,7 @@ func (l *Ledger) RemoveInternal(ctx context.Context, number, reason, by string) 
 	if reason == "" {
 		return errors.New("ledger: internal list: a removal needs a reason")
 	}
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		res, err := tx.ExecContext(ctx, "DELETE FROM internal_dnc WHERE number = ?", number)
 		if err != nil {
 			return fmt.Errorf("ledger: internal list: remove %s: %w", number, err)
@@ -99,7 +100,7 @@ func (l *Ledger) RemoveInternal(ctx context.Context, number, reason, by string) 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("%s is %w", number, ErrNotOnList)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, by) VALUES (?, 'removed', ?, ?, ?)`,
+		_, err = tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, "by") VALUES (?, 'removed', ?, ?, ?)`,
 			number, l.now().UnixMilli(), reason, by)
 		if err != nil {
 			return fmt.Errorf("ledger: internal list: remove %s: %w", number, err)
@@ -135,7 +136,7 @@ func (l *Ledger) InternalList(ctx context.Context) ([]InternalEntry, error) {
 // InternalLog returns the list's additions and removals, oldest first;
 // with number, only that number's.
 func (l *Ledger) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
-	q := "SELECT number, action, at, reason, source, by FROM internal_dnc_log"
+	q := `SELECT number, action, at, reason, source, "by" FROM internal_dnc_log`
 	var args []any
 	if number != "" {
 		q += " WHERE number = ?"

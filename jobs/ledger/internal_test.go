@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-func TestInternalList(t *testing.T) {
-	l, dir := openTest(t)
+func TestInternalList(t *testing.T) { eachStore(t, testInternalList) }
+
+func testInternalList(t *testing.T, st store) {
+	l := st.open(t)
 	ctx := context.Background()
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return clock }
@@ -71,14 +73,32 @@ func TestInternalList(t *testing.T) {
 		t.Fatalf("log: %q", story)
 	}
 
-	// Everything survives a reopen, and a read-only ledger reads it.
-	l.Close()
+	// Everything survives a reopen, and, on a team's database, another
+	// computer reads it.
+	l = st.reopen(t, l)
+	if list, err := l.InternalList(ctx); err != nil || len(list) != 3 {
+		t.Fatalf("after a reopen: %d %v", len(list), err)
+	}
+	if st.other != nil {
+		if list, err := st.other(t, l, "laptop-2").InternalList(ctx); err != nil || len(list) != 3 {
+			t.Fatalf("another computer: %d %v", len(list), err)
+		}
+	}
+}
+
+// A computer's own ledger is read beside the app holding it.
+func TestInternalListReadOnly(t *testing.T) {
+	l, dir := openTest(t)
+	ctx := context.Background()
+	if _, err := l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}}); err != nil {
+		t.Fatal(err)
+	}
 	ro, err := OpenReadOnly(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if list, err := ro.InternalList(ctx); err != nil || len(list) != 3 {
+	if list, err := ro.InternalList(ctx); err != nil || len(list) != 1 {
 		t.Fatalf("read-only: %d %v", len(list), err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
+
 	"github.com/skipdesk/skipdesk/jobs"
 )
 
@@ -31,10 +33,10 @@ type Job struct {
 // failed never goes back to an earlier status (a stale read cannot undo a
 // completion); zero fields of j do not erase what is known.
 func (l *Ledger) UpsertJob(ctx context.Context, j Job) error {
-	return l.tx(ctx, func(tx *sql.Tx) error { return l.upsertJob(ctx, tx, j) })
+	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.upsertJob(ctx, tx, j) })
 }
 
-func (l *Ledger) upsertJob(ctx context.Context, tx *sql.Tx, j Job) error {
+func (l *Ledger) upsertJob(ctx context.Context, tx *sqldb.Tx, j Job) error {
 	if j.ID == "" || j.Kind == "" {
 		return errors.New("ledger: a job needs an id and a kind")
 	}
@@ -43,17 +45,17 @@ func (l *Ledger) upsertJob(ctx context.Context, tx *sql.Tx, j Job) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(job_id) DO UPDATE SET
 			kind = excluded.kind,
-			name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END,
-			status = CASE WHEN status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
-				THEN status WHEN excluded.status <> '' THEN excluded.status ELSE status END,
-			last = CASE WHEN status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
-				THEN last WHEN excluded.last <> 'null' THEN excluded.last ELSE last END,
-			total_rows = CASE WHEN excluded.total_rows > 0 THEN excluded.total_rows ELSE total_rows END,
-			created_at = COALESCE(excluded.created_at, created_at),
-			completed_at = COALESCE(excluded.completed_at, completed_at),
+			name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE jobs.name END,
+			status = CASE WHEN jobs.status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
+				THEN jobs.status WHEN excluded.status <> '' THEN excluded.status ELSE jobs.status END,
+			last = CASE WHEN jobs.status IN ('completed', 'failed') AND excluded.status NOT IN ('completed', 'failed')
+				THEN jobs.last WHEN excluded.last <> 'null' THEN excluded.last ELSE jobs.last END,
+			total_rows = CASE WHEN excluded.total_rows > 0 THEN excluded.total_rows ELSE jobs.total_rows END,
+			created_at = COALESCE(excluded.created_at, jobs.created_at),
+			completed_at = COALESCE(excluded.completed_at, jobs.completed_at),
 			updated_at = excluded.updated_at,
-			next_poll_at = COALESCE(excluded.next_poll_at, next_poll_at),
-			error_message = CASE WHEN excluded.error_message <> '' THEN excluded.error_message ELSE error_message END`,
+			next_poll_at = COALESCE(excluded.next_poll_at, jobs.next_poll_at),
+			error_message = CASE WHEN excluded.error_message <> '' THEN excluded.error_message ELSE jobs.error_message END`,
 		j.ID, j.Kind, j.Name, j.Status, j.TotalRows, ms(j.CreatedAt), ms(j.CompletedAt), jsonOr(j.Last, "null"),
 		l.now().UnixMilli(), ms(j.NextPollAt), j.ErrorMessage)
 	if err != nil {
@@ -64,7 +66,7 @@ func (l *Ledger) upsertJob(ctx context.Context, tx *sql.Tx, j Job) error {
 
 // SetNextPoll records when the tracker means to look at a job next.
 func (l *Ledger) SetNextPoll(ctx context.Context, jobID string, at time.Time) error {
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "UPDATE jobs SET next_poll_at = ? WHERE job_id = ?", ms(at), jobID)
 		return err
 	})
@@ -130,7 +132,20 @@ func (l *Ledger) InFlight(ctx context.Context) ([]*Job, error) {
 // download, oldest first.
 func (l *Ledger) NotDownloaded(ctx context.Context) ([]*Job, error) {
 	return l.queryJobs(ctx, `WHERE kind IN ('trace', 'dnc') AND status = 'completed'
-		AND job_id NOT IN (SELECT job_id FROM downloads) ORDER BY created_at, job_id`)
+		AND job_id NOT IN (SELECT job_id FROM downloads WHERE computer_id = ?) ORDER BY created_at, job_id`, l.me.ComputerID)
+}
+
+// NotDownloadedHere returns the completed trace and DNC jobs submitted
+// from this computer whose result it does not have, oldest first: what its
+// tracker downloads by itself. (A teammate's result is downloaded when it
+// is opened here.)
+func (l *Ledger) NotDownloadedHere(ctx context.Context) ([]*Job, error) {
+	if !l.Shared() {
+		return l.NotDownloaded(ctx)
+	}
+	return l.queryJobs(ctx, `WHERE kind IN ('trace', 'dnc') AND status = 'completed'
+		AND job_id IN (SELECT job_id FROM submissions WHERE computer_id = ? AND job_id IS NOT NULL)
+		AND job_id NOT IN (SELECT job_id FROM downloads WHERE computer_id = ?) ORDER BY created_at, job_id`, l.me.ComputerID, l.me.ComputerID)
 }
 
 // Spend is the credits of one job.
@@ -187,12 +202,12 @@ const plausibleSpend = "charged >= 0 AND refunded >= 0 AND refunded <= charged A
 // SetSpend records the credits charged and refunded for a job, as the API
 // last reported them.
 func (l *Ledger) SetSpend(ctx context.Context, jobID string, s Spend) error {
-	return l.tx(ctx, func(tx *sql.Tx) error { return l.setSpend(ctx, tx, jobID, s.Charged, s.Refunded) })
+	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.setSpend(ctx, tx, jobID, s.Charged, s.Refunded) })
 }
 
 // setSpend writes charged and refunded as the API reported them, however
 // implausible (Spend.Problem flags them; TotalSpend leaves them out).
-func (l *Ledger) setSpend(ctx context.Context, tx *sql.Tx, jobID string, charged, refunded int64) error {
+func (l *Ledger) setSpend(ctx context.Context, tx *sqldb.Tx, jobID string, charged, refunded int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, refunded = excluded.refunded, updated_at = excluded.updated_at`,
 		jobID, charged, refunded, l.now().UnixMilli())
@@ -216,7 +231,7 @@ func (l *Ledger) JobSpend(ctx context.Context, jobID string) (Spend, error) {
 // (Spend.Problem); FlaggedSpend lists the others.
 func (l *Ledger) TotalSpend(ctx context.Context) (Spend, error) {
 	var s Spend
-	err := l.db.QueryRowContext(ctx, "SELECT COALESCE(SUM(charged), 0), COALESCE(SUM(refunded), 0) FROM spend WHERE "+plausibleSpend).
+	err := l.db.QueryRowContext(ctx, "SELECT CAST(COALESCE(SUM(charged), 0) AS BIGINT), CAST(COALESCE(SUM(refunded), 0) AS BIGINT) FROM spend WHERE "+plausibleSpend).
 		Scan(&s.Charged, &s.Refunded)
 	if err != nil {
 		return s, fmt.Errorf("ledger: spend: %w", err)
@@ -254,8 +269,8 @@ type Download struct {
 	DownloadedAt time.Time
 }
 
-// RecordDownload records a downloaded result (replacing an earlier record of
-// the same job).
+// RecordDownload records a result downloaded on this computer (replacing
+// an earlier record of the same job here).
 func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
 	if d.JobID == "" || d.Path == "" {
 		return errors.New("ledger: a download needs a job id and a path")
@@ -263,12 +278,12 @@ func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
 	if d.DownloadedAt.IsZero() {
 		d.DownloadedAt = l.now()
 	}
-	return l.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO downloads (job_id, path, size, sha256, rows, downloaded_at)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT(job_id) DO UPDATE SET path = excluded.path, size = excluded.size, sha256 = excluded.sha256,
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(job_id, computer_id) DO UPDATE SET path = excluded.path, size = excluded.size, sha256 = excluded.sha256,
 				rows = excluded.rows, downloaded_at = excluded.downloaded_at`,
-			d.JobID, d.Path, d.Size, strings.ToLower(d.SHA256), d.Rows, d.DownloadedAt.UnixMilli())
+			d.JobID, l.me.ComputerID, d.Path, d.Size, strings.ToLower(d.SHA256), d.Rows, d.DownloadedAt.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("ledger: record download of %s: %w", d.JobID, err)
 		}
@@ -276,11 +291,13 @@ func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
 	})
 }
 
-// JobDownload returns the recorded download of a job, or ErrNotFound.
+// JobDownload returns the recorded download of a job on this computer, or
+// ErrNotFound.
 func (l *Ledger) JobDownload(ctx context.Context, jobID string) (*Download, error) {
 	var d Download
 	var at int64
-	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ?", jobID).
+	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ? AND computer_id = ?",
+		jobID, l.me.ComputerID).
 		Scan(&d.JobID, &d.Path, &d.Size, &d.SHA256, &d.Rows, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, ErrNotFound)
@@ -292,12 +309,16 @@ func (l *Ledger) JobDownload(ctx context.Context, jobID string) (*Download, erro
 	return &d, nil
 }
 
-// Entry is one line of the ledger's overview: a job with its spend and its
-// download, if any.
+// Entry is one line of the ledger's overview: a job with its spend, its
+// download on this computer, if any, and the computer that submitted it.
 type Entry struct {
 	Job
 	Spend    Spend
 	Download *Download
+	// SubmittedBy names the computer whose submission created the job (""
+	// for a job the ledger did not submit: seen in the API's lists, or
+	// recorded before computers were named).
+	SubmittedBy string
 }
 
 // Entries returns every job, newest first, with its spend and download.
@@ -305,9 +326,10 @@ func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
 			j.last, j.updated_at, j.next_poll_at, j.error_message,
 			COALESCE(s.charged, 0), COALESCE(s.refunded, 0),
-			d.path, d.size, d.sha256, d.rows, d.downloaded_at
-		FROM jobs j LEFT JOIN spend s ON s.job_id = j.job_id LEFT JOIN downloads d ON d.job_id = j.job_id
-		ORDER BY j.created_at DESC, j.job_id DESC`)
+			d.path, d.size, d.sha256, d.rows, d.downloaded_at, COALESCE(b.computer, '')
+		FROM jobs j LEFT JOIN spend s ON s.job_id = j.job_id LEFT JOIN downloads d ON d.job_id = j.job_id AND d.computer_id = ?
+		LEFT JOIN submissions b ON b.job_id = j.job_id
+		ORDER BY j.created_at DESC, j.job_id DESC`, l.me.ComputerID)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: jobs: %w", err)
 	}
@@ -323,7 +345,7 @@ func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
 			dSize, dRows, dAt        sql.NullInt64
 		)
 		if err := rows.Scan(&e.ID, &e.Kind, &e.Name, &e.Status, &e.TotalRows, &created, &completed, &last, &updated, &next,
-			&e.ErrorMessage, &e.Spend.Charged, &e.Spend.Refunded, &dPath, &dSize, &dSum, &dRows, &dAt); err != nil {
+			&e.ErrorMessage, &e.Spend.Charged, &e.Spend.Refunded, &dPath, &dSize, &dSum, &dRows, &dAt, &e.SubmittedBy); err != nil {
 			return nil, fmt.Errorf("ledger: jobs: %w", err)
 		}
 		e.CreatedAt, e.CompletedAt, e.NextPollAt = fromMS(created), fromMS(completed), fromMS(next)
@@ -344,11 +366,14 @@ func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
 // RecordJobState records what the API said about a job and the spend it
 // reported, in one transaction.
 func (l *Ledger) RecordJobState(ctx context.Context, j Job, s Spend) error {
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		if err := l.upsertJob(ctx, tx, j); err != nil {
 			return err
 		}
-		return l.setSpend(ctx, tx, j.ID, s.Charged, s.Refunded)
+		if err := l.setSpend(ctx, tx, j.ID, s.Charged, s.Refunded); err != nil {
+			return err
+		}
+		return releaseRefunded(ctx, tx, j.ID)
 	})
 }
 
@@ -364,13 +389,18 @@ func (l *Ledger) RecordJobStates(ctx context.Context, states []JobState) error {
 	if len(states) == 0 {
 		return nil
 	}
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		for _, s := range states {
 			if err := l.upsertJob(ctx, tx, s.Job); err != nil {
 				return err
 			}
 			if err := l.setSpend(ctx, tx, s.Job.ID, s.Spend.Charged, s.Spend.Refunded); err != nil {
 				return err
+			}
+			if s.Job.Status == jobs.StatusFailed {
+				if err := releaseRefunded(ctx, tx, s.Job.ID); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

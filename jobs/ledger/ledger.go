@@ -4,16 +4,25 @@
 // and refunded, downloaded results, mapping presets and the webhook deliveries
 // already handled.
 //
-// It is one SQLite database (WAL, synchronous=FULL) written through a single
-// connection, and every method commits before it returns, so that a crash or
-// a closed laptop lid loses nothing that a method reported as done. One
-// process at a time may open it for writing: an exclusive lock on a file next
-// to the database makes a second instance fail at once with ErrLocked instead
-// of waiting on SQLite's busy handler. OpenReadOnly lets a command line tool
-// read while the desktop app holds the lock. A damaged database file is
-// refused at open (ErrDamaged) and left exactly as it was.
+// A computer's own ledger is one SQLite database (WAL, synchronous=FULL)
+// written through a single connection, and every method commits before it
+// returns, so that a crash or a closed laptop lid loses nothing that a
+// method reported as done. One process at a time may open it for writing:
+// an exclusive lock on a file next to the database makes a second instance
+// fail at once with ErrLocked instead of waiting on SQLite's busy handler.
+// OpenReadOnly lets a command line tool read while the desktop app holds the
+// lock. A damaged database file is refused at open (ErrDamaged) and left
+// exactly as it was.
 //
-// The ledger never holds the API key or the webhook secret.
+// A team's ledger is the same tables in a PostgreSQL database
+// (OpenShared), written by several computers at once: what must happen once
+// is a constraint or a conditional write there, never a read followed by a
+// write (team.go: sessions, the duplicate guard's claims, leases on jobs,
+// the shared request budget). The SQL is the same for both engines
+// (jobs/sqldb rewrites the placeholders).
+//
+// The ledger never holds the API key, the webhook secret or the team
+// database's connection string.
 package ledger
 
 import (
@@ -28,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -65,12 +75,16 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // Ledger is an open ledger. Its methods are safe for concurrent use.
 type Ledger struct {
-	db       *sql.DB
-	path     string
+	db       *sqldb.DB
+	path     string // the SQLite file; "" for a team's database
 	readOnly bool
 	unlock   func() error
 	// now is the clock; tests replace it.
 	now func() time.Time
+	// me is who writes: the computer and this SkipDesk's session (team.go).
+	me Who
+	// stopBeat ends the session's heartbeat (a team's ledger).
+	stopBeat func()
 
 	closeOnce sync.Once
 	closeErr  error
@@ -115,22 +129,23 @@ func Open(dir string) (*Ledger, error) {
 			return nil, notWritable(p, err)
 		}
 	}
-	db, err := sql.Open("sqlite", dsn(path, false))
+	raw, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
 	}
 	// One connection: SQLite has one writer anyway, and a single connection
 	// makes every write ordered and every read see every earlier write.
-	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
-	db.SetConnMaxLifetime(0)
-	l := &Ledger{db: db, path: path, unlock: unlock, now: time.Now}
+	raw.SetMaxOpenConns(1)
+	raw.SetMaxIdleConns(1)
+	raw.SetConnMaxLifetime(0)
+	db := sqldb.Wrap(raw, sqldb.SQLite, path)
+	l := &Ledger{db: db, path: path, unlock: unlock, now: time.Now, me: localWho()}
 	if err := l.checkPragmas(); err != nil {
 		l.Close()
 		return nil, err
 	}
-	if err := quickCheck(db, path); err != nil {
+	if err := quickCheck(raw, path); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -195,14 +210,14 @@ func OpenReadOnly(dir string) (*Ledger, error) {
 		}
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	db, err := sql.Open("sqlite", dsn(path, true))
+	raw, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(2)
-	l := &Ledger{db: db, path: path, readOnly: true, now: time.Now}
+	raw.SetMaxOpenConns(2)
+	l := &Ledger{db: sqldb.Wrap(raw, sqldb.SQLite, path), path: path, readOnly: true, now: time.Now, me: localWho()}
 	var v int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
 		l.Close()
 		return nil, explainOpen(path, err)
 	}
@@ -210,14 +225,14 @@ func OpenReadOnly(dir string) (*Ledger, error) {
 	case v == 0:
 		l.Close()
 		return nil, ErrNoLedger
-	case v > len(migrations):
+	case v > SchemaVersion:
 		l.Close()
-		return nil, fmt.Errorf("ledger: %s was written by a newer SkipDesk (schema %d, this one knows %d)", path, v, len(migrations))
-	case v < len(migrations):
+		return nil, fmt.Errorf("ledger: %s was written by a newer SkipDesk (schema %d, this one knows %d)", path, v, SchemaVersion)
+	case v < SchemaVersion:
 		l.Close()
 		return nil, fmt.Errorf("ledger: %s has an older schema (%d); open it once for writing to upgrade it", path, v)
 	}
-	if err := quickCheck(db, path); err != nil {
+	if err := quickCheck(raw, path); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -242,14 +257,14 @@ func dsn(path string, readOnly bool) string {
 // ignored pragma would turn every "committed" into "probably committed".
 func (l *Ledger) checkPragmas() error {
 	var mode string
-	if err := l.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
+	if err := l.db.Raw().QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
 		return explainOpen(l.path, err)
 	}
 	if mode != "wal" {
 		return fmt.Errorf("ledger: %s: journal mode is %q, want wal", l.path, mode)
 	}
 	var sync int
-	if err := l.db.QueryRow("PRAGMA synchronous").Scan(&sync); err != nil {
+	if err := l.db.Raw().QueryRow("PRAGMA synchronous").Scan(&sync); err != nil {
 		return explainOpen(l.path, err)
 	}
 	if sync != 2 { // FULL
@@ -258,8 +273,15 @@ func (l *Ledger) checkPragmas() error {
 	return nil
 }
 
-// Path is the database file.
+// Path is the database file ("" for a team's database).
 func (l *Ledger) Path() string { return l.path }
+
+// Shared reports whether the ledger is a team's database, written by
+// several computers.
+func (l *Ledger) Shared() bool { return l.db.Engine() == sqldb.Postgres }
+
+// String names the ledger in messages: its file, or the team's database.
+func (l *Ledger) String() string { return l.db.String() }
 
 // ReadOnly reports whether the ledger was opened with OpenReadOnly.
 func (l *Ledger) ReadOnly() bool { return l.readOnly }
@@ -267,6 +289,9 @@ func (l *Ledger) ReadOnly() bool { return l.readOnly }
 // Close closes the database and releases the lock.
 func (l *Ledger) Close() error {
 	l.closeOnce.Do(func() {
+		if l.stopBeat != nil {
+			l.stopBeat()
+		}
 		l.closeErr = l.db.Close()
 		if l.unlock != nil {
 			if err := l.unlock(); err != nil && l.closeErr == nil {
@@ -277,8 +302,8 @@ func (l *Ledger) Close() error {
 	return l.closeErr
 }
 
-// tx runs fn in one immediate transaction and commits it.
-func (l *Ledger) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+// tx runs fn in one transaction (immediate, on SQLite) and commits it.
+func (l *Ledger) tx(ctx context.Context, fn func(*sqldb.Tx) error) error {
 	if l.readOnly {
 		return errors.New("ledger: opened read-only")
 	}

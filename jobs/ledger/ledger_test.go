@@ -8,16 +8,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/webhook"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
 
 // The test binary doubles as a second process: with LEDGER_TEST_CHILD set it
@@ -25,7 +28,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("LEDGER_TEST_CHILD") {
 	case "":
-		os.Exit(m.Run())
+		os.Exit(pgtest.Main(m))
 	case "hold":
 		// Open the ledger, say so, and wait to be killed.
 		l, err := Open(os.Getenv("LEDGER_TEST_DIR"))
@@ -81,20 +84,20 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	}
 	ctx := context.Background()
 	var v int
-	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := l.db.Raw().QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version = %d, %v; want %d", v, err, SchemaVersion)
 	}
 	for _, table := range []string{"submissions", "jobs", "spend", "downloads", "presets", "webhook_deliveries"} {
 		var n int
-		if err := l.db.QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name=?", table).Scan(&n); err != nil || n != 1 {
+		if err := l.db.Raw().QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name=?", table).Scan(&n); err != nil || n != 1 {
 			t.Errorf("table %s: %d, %v", table, n, err)
 		}
 	}
 	var mode string
 	var sync, conns int
-	l.db.QueryRow("PRAGMA journal_mode").Scan(&mode)
-	l.db.QueryRow("PRAGMA synchronous").Scan(&sync)
-	conns = l.db.Stats().MaxOpenConnections
+	l.db.Raw().QueryRow("PRAGMA journal_mode").Scan(&mode)
+	l.db.Raw().QueryRow("PRAGMA synchronous").Scan(&sync)
+	conns = l.db.Raw().Stats().MaxOpenConnections
 	if mode != "wal" || sync != 2 || conns != 1 {
 		t.Errorf("journal_mode = %q, synchronous = %d (2 is FULL), connections = %d; want wal, FULL, one writer", mode, sync, conns)
 	}
@@ -115,7 +118,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	if err != nil || s.FileName != "a.csv" || s.State != StateIntent || s.Rows != 2 {
 		t.Fatalf("after reopen: %+v, %v", s, err)
 	}
-	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := l.db.Raw().QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version after reopen = %d, %v", v, err)
 	}
 }
@@ -126,7 +129,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
+	if _, err := l.db.Raw().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -328,7 +331,10 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 }
 
 func TestSubmissionLifecycle(t *testing.T) {
-	l, _ := openTest(t)
+	eachStore(t, func(t *testing.T, st store) { testSubmissionLifecycle(t, st.open(t)) })
+}
+
+func testSubmissionLifecycle(t *testing.T, l *Ledger) {
 	ctx := context.Background()
 	s := &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
 		Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
@@ -421,41 +427,81 @@ func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 	}
 }
 
+// The duplicate guard is a claim taken with the intent: the same content,
+// mapping, mode, company rows and options (in any key order) is refused
+// while a submission that may have been charged holds it; a submission that
+// created nothing, one older than the window, or the person's "submit
+// again" lets the next one through.
 func TestFindDuplicate(t *testing.T) {
-	l, _ := openTest(t)
+	eachStore(t, func(t *testing.T, st store) { testFindDuplicate(t, st.open(t)) })
+}
+
+func testFindDuplicate(t *testing.T, l *Ledger) {
 	ctx := context.Background()
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return base }
 	mapping := map[string]string{"first_name": "F", "last_name": "L"}
 	key := DuplicateKey{Kind: jobs.KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
 		Options: json.RawMessage(`{"b":1,"a":2}`)}
-	add := func(state State, created time.Time, opts string, m map[string]string) int64 {
-		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
-			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.db.Exec("UPDATE submissions SET state = ? WHERE id = ?", state, id); err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
 	since := base.Add(-24 * time.Hour)
+	intent := func(created time.Time, opts string, m map[string]string, again bool) (int64, error) {
+		return l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
+			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created, Again: again})
+	}
 	if d, err := l.FindDuplicate(ctx, key, since); err != nil || d != nil {
 		t.Fatalf("empty ledger: %v, %v", d, err)
 	}
-	add(StateNotCreated, base.Add(-time.Hour), `{"a":2,"b":1}`, mapping)
-	add(StateFailed, base.Add(-time.Hour), `{"a":2,"b":1}`, mapping)
-	add(StateCreated, base.Add(-25*time.Hour), `{"a":2,"b":1}`, mapping)
-	add(StateCreated, base.Add(-time.Hour), `{"a":3}`, mapping)
-	add(StateCreated, base.Add(-time.Hour), `{"a":2,"b":1}`, map[string]string{"first_name": "F"})
+	// Created 25 hours ago: outside the window.
+	old, err := intent(base.Add(-25*time.Hour), `{"a":2,"b":1}`, mapping, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.MarkSent(ctx, old)
+	if d, _ := l.FindDuplicate(ctx, key, since); d != nil {
+		t.Fatalf("a submission older than the window counts: %+v", d)
+	}
+	// Created nothing: free again.
+	none, err := intent(base.Add(-time.Hour), `{"a":2,"b":1}`, mapping, false)
+	if err != nil {
+		t.Fatalf("the window's first submission: %v", err)
+	}
+	l.MarkSent(ctx, none)
+	if err := l.MarkNotCreated(ctx, none, "refused"); err != nil {
+		t.Fatal(err)
+	}
+	// Other options or another mapping are other submissions.
+	for _, c := range []struct {
+		opts string
+		m    map[string]string
+	}{{`{"a":3}`, mapping}, {`{"a":2,"b":1}`, map[string]string{"first_name": "F"}}} {
+		if _, err := intent(base.Add(-time.Hour), c.opts, c.m, false); err != nil {
+			t.Fatalf("a different submission refused: %v", err)
+		}
+	}
 	if d, _ := l.FindDuplicate(ctx, key, since); d != nil {
 		t.Fatalf("found a duplicate among non-matching submissions: %+v", d)
 	}
-	want := add(StateUnknown, base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"})
+	want, err := intent(base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.MarkSent(ctx, want)
+	l.MarkUnknown(ctx, want, "lost")
 	d, err := l.FindDuplicate(ctx, key, since)
 	if err != nil || d == nil || d.ID != want {
 		t.Fatalf("FindDuplicate = %+v, %v; want submission %d", d, err, want)
+	}
+	_, err = intent(base, `{"b":1,"a":2}`, mapping, false)
+	var ce *ClaimedError
+	if !errors.As(err, &ce) || ce.Holder != want {
+		t.Fatalf("the same submission again: %v, want a claim held by %d", err, want)
+	}
+	again, err := intent(base, `{"b":1,"a":2}`, mapping, true)
+	if err != nil {
+		t.Fatalf("submit again: %v", err)
+	}
+	if d, _ := l.FindDuplicate(ctx, key, since); d == nil || d.ID != again {
+		t.Fatalf("after submitting again the holder is %+v, want %d", d, again)
 	}
 	other := key
 	other.IncludeLLCs = true
@@ -465,7 +511,10 @@ func TestFindDuplicate(t *testing.T) {
 }
 
 func TestUpsertJobNeverRegresses(t *testing.T) {
-	l, _ := openTest(t)
+	eachStore(t, func(t *testing.T, st store) { testUpsertJobNeverRegresses(t, st.open(t)) })
+}
+
+func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
 	ctx := context.Background()
 	created := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
 	must := func(err error) {
@@ -529,8 +578,10 @@ func TestUpsertJobNeverRegresses(t *testing.T) {
 	}
 }
 
-func TestPresetsAndDeliveriesPersist(t *testing.T) {
-	l, dir := openTest(t)
+func TestPresetsAndDeliveriesPersist(t *testing.T) { eachStore(t, testPresetsAndDeliveriesPersist) }
+
+func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
+	l := st.open(t)
 	ctx := context.Background()
 	if err := l.SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
 		t.Fatal(err)
@@ -549,13 +600,7 @@ func TestPresetsAndDeliveriesPersist(t *testing.T) {
 	if err != nil || first {
 		t.Fatalf("repeated delivery: %v, %v", first, err)
 	}
-	l.Close()
-
-	l, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l = st.reopen(t, l)
 	ps, err := l.RawPresets(ctx)
 	if err != nil || len(ps) != 1 || string(ps[0].Data) != `{"first_name":"Owner"}` {
 		t.Fatalf("presets after reopen: %+v, %v", ps, err)
@@ -577,7 +622,10 @@ func TestPresetsAndDeliveriesPersist(t *testing.T) {
 var _ = sql.ErrNoRows
 
 func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
-	l, _ := openTest(t)
+	eachStore(t, func(t *testing.T, st store) { testPresetStoreOrderAndRoundTrip(t, st.open(t)) })
+}
+
+func testPresetStoreOrderAndRoundTrip(t *testing.T, l *Ledger) {
 	st := PresetStore{L: l}
 	var _ mapping.PresetStore = st
 	a := mapping.NewPreset("a", []string{"First", "Last"}, jobs.KindTrace, mapping.Mapping{"first_name": "First"}, "normal", true)
@@ -612,8 +660,10 @@ func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
 	}
 }
 
-func TestDeliveryDedupe(t *testing.T) {
-	l, dir := openTest(t)
+func TestDeliveryDedupe(t *testing.T) { eachStore(t, testDeliveryDedupe) }
+
+func testDeliveryDedupe(t *testing.T, st store) {
+	l := st.open(t)
 	var d webhook.Dedupe = DeliveryDedupe{L: l}
 	if seen, err := d.Seen("delivery:whd_9"); err != nil || seen {
 		t.Fatalf("first: %v, %v", seen, err)
@@ -625,16 +675,11 @@ func TestDeliveryDedupe(t *testing.T) {
 		t.Fatal("new job key reported as seen")
 	}
 	var jobID, event, status string
-	l.db.QueryRow("SELECT job_id, event, status FROM webhook_deliveries WHERE delivery_id = ?", "job:trace.completed:trc_7:completed").Scan(&jobID, &event, &status)
+	l.db.QueryRowContext(context.Background(), "SELECT job_id, event, status FROM webhook_deliveries WHERE delivery_id = ?", "job:trace.completed:trc_7:completed").Scan(&jobID, &event, &status)
 	if jobID != "trc_7" || event != "trace.completed" || status != "completed" {
 		t.Fatalf("recorded %q %q %q", jobID, event, status)
 	}
-	l.Close()
-	l2, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l2.Close()
+	l2 := st.reopen(t, l)
 	if seen, _ := (DeliveryDedupe{L: l2}).Seen("delivery:whd_9"); !seen {
 		t.Fatal("dedupe forgot across a restart")
 	}
@@ -731,13 +776,14 @@ func TestMigrationUpgradesOlderLedger(t *testing.T) {
 
 	// A newer SkipDesk with two more schema steps, the second of which
 	// fails the first time it runs.
-	saved := migrations
-	t.Cleanup(func() { migrations, SchemaVersion = saved, len(saved) })
-	migrations = append(append([]string(nil), saved...),
-		`ALTER TABLE submissions ADD COLUMN note TEXT NOT NULL DEFAULT 'v2';`,
-		`CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);`)
-	SchemaVersion = len(migrations)
-	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema %d", len(saved)+2)) {
+	saved, savedVersion := sqliteSchema, SchemaVersion
+	t.Cleanup(func() { sqliteSchema, SchemaVersion = saved, savedVersion })
+	next := func(n int) string { return fmt.Sprintf("%05d_next.sql", savedVersion+n) }
+	newer := withFiles(t, saved, map[string]string{
+		next(1): `ALTER TABLE submissions ADD COLUMN note TEXT NOT NULL DEFAULT 'v2';`,
+		next(2): `CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);`})
+	sqliteSchema, SchemaVersion = newer, savedVersion+2
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("schema %d", savedVersion+2)) {
 		t.Fatalf("a failing migration: %v", err)
 	}
 	// The first step stayed; the failed one left nothing behind.
@@ -749,24 +795,47 @@ func TestMigrationUpgradesOlderLedger(t *testing.T) {
 	ro.QueryRow("PRAGMA user_version").Scan(&v)
 	ro.QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE name = 'extra'").Scan(&extra)
 	ro.Close()
-	if v != len(saved)+1 || extra != 0 {
-		t.Fatalf("after a failed step: version %d, extra table %d; want %d, 0", v, extra, len(saved)+1)
+	if v != savedVersion+1 || extra != 0 {
+		t.Fatalf("after a failed step: version %d, extra table %d; want %d, 0", v, extra, savedVersion+1)
 	}
 
-	migrations[len(migrations)-1] = `CREATE TABLE extra (x INTEGER);`
+	sqliteSchema = withFiles(t, saved, map[string]string{
+		next(1): `ALTER TABLE submissions ADD COLUMN note TEXT NOT NULL DEFAULT 'v2';`,
+		next(2): `CREATE TABLE extra (x INTEGER);`})
 	l, err = Open(dir)
 	if err != nil {
 		t.Fatalf("resuming the upgrade: %v", err)
 	}
 	defer l.Close()
-	if err := l.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != len(saved)+2 {
+	if err := l.db.Raw().QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != savedVersion+2 {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	var note string
-	if err := l.db.QueryRow("SELECT note FROM submissions WHERE id = ?", id).Scan(&note); err != nil || note != "v2" {
+	if err := l.db.Raw().QueryRow("SELECT note FROM submissions WHERE id = ?", id).Scan(&note); err != nil || note != "v2" {
 		t.Fatalf("the upgraded row: %q, %v", note, err)
 	}
 	if s, err := l.Submission(ctx, id); err != nil || s.FileName != "kept.csv" || s.Rows != 7 {
 		t.Fatalf("the submission after the upgrade: %+v, %v", s, err)
 	}
+}
+
+// withFiles is fsys with more migration files.
+func withFiles(t *testing.T, fsys fs.FS, more map[string]string) fs.FS {
+	t.Helper()
+	out := fstest.MapFS{}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = &fstest.MapFile{Data: b}
+	}
+	for name, q := range more {
+		out[name] = &fstest.MapFile{Data: []byte("-- +goose Up\n" + q + "\n")}
+	}
+	return out
 }

@@ -2,11 +2,12 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // RawPreset is a stored mapping preset: its name and its JSON document (the
@@ -25,14 +26,14 @@ func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMe
 	if !json.Valid(data) {
 		return fmt.Errorf("ledger: preset %q is not valid JSON", name)
 	}
-	return l.tx(ctx, func(tx *sql.Tx) error {
-		// Delete and insert, so that the replaced preset gets a new rowid and
-		// sorts as the most recently saved.
-		if _, err := tx.ExecContext(ctx, "DELETE FROM presets WHERE name = ?", name); err != nil {
-			return fmt.Errorf("ledger: save preset %q: %w", name, err)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at) VALUES (?, ?, ?)`,
-			name, string(data), l.now().UnixMilli())
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
+		// saved orders the presets: the replaced one sorts as the most
+		// recently saved.
+		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at, updated_by, saved)
+			VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(saved), 0) + 1 FROM presets))
+			ON CONFLICT (name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at,
+				updated_by = excluded.updated_by, saved = excluded.saved`,
+			name, string(data), l.now().UnixMilli(), l.me.Computer)
 		if err != nil {
 			return fmt.Errorf("ledger: save preset %q: %w", name, err)
 		}
@@ -42,7 +43,7 @@ func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMe
 
 // RawPresets returns every preset, oldest saved first.
 func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY rowid")
+	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: presets: %w", err)
 	}
@@ -64,7 +65,7 @@ func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
 // DeleteRawPreset removes a preset; removing one that does not exist is not an
 // error.
 func (l *Ledger) DeleteRawPreset(ctx context.Context, name string) error {
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM presets WHERE name = ?", name)
 		if err != nil {
 			return fmt.Errorf("ledger: delete preset %q: %w", name, err)

@@ -2,148 +2,106 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
+	"embed"
 	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
-// migrations bring the schema from version i to i+1 (PRAGMA user_version).
-// Append only: a released migration is never edited.
-var migrations = []string{
-	// 1: the first schema.
-	`
-CREATE TABLE submissions (
-	id            INTEGER PRIMARY KEY AUTOINCREMENT,
-	created_at    INTEGER NOT NULL,           -- Unix ms, local clock
-	kind          TEXT NOT NULL,              -- trace | dnc
-	state         TEXT NOT NULL,              -- intent | sent | created | unknown | not_created | failed
-	file_path     TEXT NOT NULL DEFAULT '',
-	file_name     TEXT NOT NULL,
-	file_hash     TEXT NOT NULL DEFAULT '',   -- sha256 hex of the uploaded bytes
-	file_size     INTEGER NOT NULL DEFAULT 0,
-	rows          INTEGER NOT NULL DEFAULT 0,
-	mapping       TEXT NOT NULL DEFAULT '{}', -- JSON object
-	mode          TEXT NOT NULL DEFAULT '',
-	include_llcs  INTEGER NOT NULL DEFAULT 0,
-	options       TEXT NOT NULL DEFAULT '{}', -- JSON object
-	estimate      TEXT NOT NULL DEFAULT 'null',
-	sent_at       INTEGER,
-	job_id        TEXT,
-	response      TEXT,
-	error         TEXT NOT NULL DEFAULT '',
-	reconciled_at INTEGER,
-	updated_at    INTEGER NOT NULL
-);
-CREATE INDEX submissions_state ON submissions(state);
-CREATE INDEX submissions_hash ON submissions(file_hash, created_at);
-CREATE UNIQUE INDEX submissions_job ON submissions(job_id) WHERE job_id IS NOT NULL;
+// The schema's migrations, one folder per engine (schema/sqlite,
+// schema/postgres), the same versions in both: numbered SQL files applied
+// by jobs/sqldb (goose), plus the steps written in Go below. Append only: a
+// released migration is never edited.
+//
+//go:embed schema
+var schemaFS embed.FS
 
-CREATE TABLE jobs (
-	job_id        TEXT PRIMARY KEY,
-	kind          TEXT NOT NULL,              -- trace | dnc | single
-	name          TEXT NOT NULL DEFAULT '',
-	status        TEXT NOT NULL DEFAULT '',
-	total_rows    INTEGER NOT NULL DEFAULT 0,
-	created_at    INTEGER,                    -- the server's time
-	completed_at  INTEGER,
-	last          TEXT NOT NULL DEFAULT 'null', -- the last API object seen, as JSON
-	updated_at    INTEGER NOT NULL,
-	next_poll_at  INTEGER,
-	error_message TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX jobs_status ON jobs(status);
+// sqliteSchema and postgresSchema are the migrations of each engine; tests
+// replace them to try a newer SkipDesk's.
+var (
+	sqliteSchema   = mustSub("schema/sqlite")
+	postgresSchema = mustSub("schema/postgres")
+)
 
-CREATE TABLE spend (
-	job_id     TEXT PRIMARY KEY,
-	charged    INTEGER NOT NULL DEFAULT 0,
-	refunded   INTEGER NOT NULL DEFAULT 0,
-	updated_at INTEGER NOT NULL
-);
+func mustSub(dir string) fs.FS {
+	f, err := fs.Sub(schemaFS, dir)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
 
-CREATE TABLE downloads (
-	job_id        TEXT PRIMARY KEY,
-	path          TEXT NOT NULL,
-	size          INTEGER NOT NULL,
-	sha256        TEXT NOT NULL,
-	rows          INTEGER NOT NULL,
-	downloaded_at INTEGER NOT NULL
-);
+// versionTable is goose's record of the ledger's schema in a team's
+// PostgreSQL database (a SQLite ledger keeps PRAGMA user_version).
+const versionTable = "skipdesk_ledger_version"
 
-CREATE TABLE presets (
-	name       TEXT PRIMARY KEY,
-	data       TEXT NOT NULL,                 -- JSON
-	updated_at INTEGER NOT NULL
-);
-
-CREATE TABLE webhook_deliveries (
-	delivery_id TEXT PRIMARY KEY,
-	job_id      TEXT NOT NULL DEFAULT '',
-	event       TEXT NOT NULL DEFAULT '',
-	status      TEXT NOT NULL DEFAULT '',
-	seen_at     INTEGER NOT NULL
-);
-`,
-	// 2: the tag each submission's uploaded file name carries (reconcile
-	// adopts only a job whose name has it), and the hash of the file the
-	// person picked (the duplicate guard matches on it as well as on the
-	// prepared upload's).
-	`
-ALTER TABLE submissions ADD COLUMN tag TEXT NOT NULL DEFAULT '';
-ALTER TABLE submissions ADD COLUMN source_hash TEXT NOT NULL DEFAULT '';
-CREATE INDEX submissions_source ON submissions(source_hash, created_at);
-`,
-	// 3: the company's own do-not-call list: the numbers on it now, and
-	// every addition and removal with its date, reason and source (the
-	// record a company keeps to show it honours the list).
-	`
-CREATE TABLE internal_dnc (
-	number     TEXT PRIMARY KEY,              -- 10 digits
-	added_at   INTEGER NOT NULL,              -- Unix ms
-	reason     TEXT NOT NULL DEFAULT '',
-	source     TEXT NOT NULL DEFAULT '',      -- by hand, pasted, a file, a result's row
-	added_by   TEXT NOT NULL DEFAULT ''       -- the computer's name
-);
-CREATE TABLE internal_dnc_log (
-	id      INTEGER PRIMARY KEY AUTOINCREMENT,
-	number  TEXT NOT NULL,
-	action  TEXT NOT NULL,                    -- added | removed
-	at      INTEGER NOT NULL,
-	reason  TEXT NOT NULL DEFAULT '',
-	source  TEXT NOT NULL DEFAULT '',
-	by      TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX internal_dnc_log_number ON internal_dnc_log(number, at);
-`,
+// goSteps are the migrations written in Go.
+var goSteps = []sqldb.GoStep{
+	// 5: the claims of the submissions made within the duplicate window
+	// before claims existed, so that a file submitted just before the
+	// upgrade is still asked about.
+	{Version: 5, Up: backfillClaims},
 }
 
 // SchemaVersion is the schema version this code writes.
-var SchemaVersion = len(migrations)
+var SchemaVersion = latestVersion()
+
+func latestVersion() int {
+	v, err := sqldb.Latest(sqliteSchema, goSteps...)
+	if err != nil {
+		panic(err)
+	}
+	return int(v)
+}
 
 // migrate applies the missing migrations, each in its own transaction with
-// its version bump, so that an interrupted upgrade resumes where it stopped.
-func migrate(ctx context.Context, db *sql.DB) error {
-	var v int
-	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+// its version, so that an interrupted upgrade resumes where it stopped.
+func migrate(ctx context.Context, db *sqldb.DB) error {
+	fsys := sqliteSchema
+	if db.Engine() == sqldb.Postgres {
+		fsys = postgresSchema
 	}
-	if v > len(migrations) {
-		return fmt.Errorf("written by a newer SkipDesk (schema %d, this one knows %d)", v, len(migrations))
+	return sqldb.Migrate(ctx, db, fsys, versionTable, goSteps...)
+}
+
+// claimWindow is how far back the duplicate guard looks.
+const claimWindow = 24 * time.Hour
+
+// backfillClaims claims the keys of the submissions of the last day that
+// may have created a job.
+func backfillClaims(ctx context.Context, tx *sqldb.Tx) error {
+	since := time.Now().Add(-claimWindow).UnixMilli()
+	rows, err := tx.QueryContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE created_at >= ? AND state IN (?, ?, ?) ORDER BY created_at, id",
+		since, StateSent, StateCreated, StateUnknown)
+	if err != nil {
+		return err
 	}
-	for ; v < len(migrations); v++ {
-		tx, err := db.BeginTx(ctx, nil)
+	var subs []*Submission
+	for rows.Next() {
+		s, err := scanSubmission(rows)
 		if err != nil {
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
+			rows.Close()
+			return err
 		}
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
+		subs = append(subs, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, s := range subs {
+		if s.Kind == "single" || s.FileHash == "" {
+			continue
 		}
-		// PRAGMA takes no parameters; v is our own integer.
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
+		for _, k := range claimKeys(s) {
+			// Newer submissions come later and take the key.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO submission_claims (key, submission_id, claimed_at) VALUES (?, ?, ?)
+				ON CONFLICT (key) DO UPDATE SET submission_id = excluded.submission_id, claimed_at = excluded.claimed_at`,
+				k, s.ID, s.CreatedAt.UnixMilli()); err != nil {
+				return fmt.Errorf("claim of submission %d: %w", s.ID, err)
+			}
 		}
 	}
 	return nil

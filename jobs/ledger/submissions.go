@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
+
 	"github.com/skipdesk/skipdesk/jobs"
 )
 
@@ -70,6 +72,18 @@ type Submission struct {
 	Error        string
 	ReconciledAt time.Time
 	UpdatedAt    time.Time
+
+	// Session is the SkipDesk that recorded it, Computer that computer's
+	// name ("submitted by") and ComputerID its identity in a team ("" in a
+	// computer's own ledger).
+	Session    string
+	Computer   string
+	ComputerID string
+
+	// Again makes RecordIntent take over the duplicate keys a live
+	// submission holds: the person said to submit the same again. Not
+	// stored.
+	Again bool
 }
 
 func jsonOr(b json.RawMessage, def string) string {
@@ -90,7 +104,11 @@ func MappingJSON(m map[string]string) string {
 }
 
 // RecordIntent stores a new submission in state intent and returns its id.
-// Nothing may be sent before this returns.
+// Nothing may be sent before this returns. A bulk trace or DNC scrub with a
+// file hash also claims its duplicate keys (claimKeys) in the same
+// transaction: when a live submission, any computer's, holds one, nothing
+// is recorded and the error is a *ClaimedError naming it (errors.Is
+// ErrClaimed), unless s.Again.
 func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error) {
 	if s.Kind == "" || s.FileName == "" {
 		return 0, errors.New("ledger: a submission needs a kind and a file name")
@@ -99,20 +117,26 @@ func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error)
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = now
 	}
+	if s.Computer == "" {
+		s.Computer = l.me.Computer
+	}
+	s.Session, s.ComputerID = l.me.Session, l.me.ComputerID
 	var id int64
-	err := l.tx(ctx, func(tx *sql.Tx) error {
-		r, err := tx.ExecContext(ctx, `INSERT INTO submissions
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
+		err := tx.QueryRowContext(ctx, `INSERT INTO submissions
 			(created_at, kind, state, file_path, file_name, file_hash, file_size, rows,
-			 mapping, mode, include_llcs, options, estimate, updated_at, tag, source_hash)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			 mapping, mode, include_llcs, options, estimate, updated_at, tag, source_hash, session, computer, computer_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			s.CreatedAt.UnixMilli(), s.Kind, StateIntent, s.FilePath, s.FileName, s.FileHash, s.FileSize, s.Rows,
 			MappingJSON(s.Mapping), s.Mode, s.IncludeLLCs, jsonOr(s.Options, "{}"), jsonOr(s.Estimate, "null"), now.UnixMilli(),
-			s.Tag, s.SourceHash)
+			s.Tag, s.SourceHash, s.Session, s.Computer, s.ComputerID).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("ledger: record intent: %w", err)
 		}
-		id, err = r.LastInsertId()
-		return err
+		if s.Kind != jobs.KindSingle && s.FileHash != "" {
+			return l.claim(ctx, tx, id, s, now)
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, err
@@ -122,7 +146,7 @@ func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error)
 }
 
 // setState moves submission id from one of the states in from to state to.
-func (l *Ledger) setState(ctx context.Context, tx *sql.Tx, id int64, to State, from []State, set string, args ...any) error {
+func (l *Ledger) setState(ctx context.Context, tx *sqldb.Tx, id int64, to State, from []State, set string, args ...any) error {
 	q := "UPDATE submissions SET state = ?, updated_at = ?"
 	a := []any{to, l.now().UnixMilli()}
 	if set != "" {
@@ -147,13 +171,36 @@ func (l *Ledger) setState(ctx context.Context, tx *sql.Tx, id int64, to State, f
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("ledger: submission %d: %w", id, ErrNotFound)
 		}
-		return fmt.Errorf("ledger: submission %d is %s, cannot become %s", id, cur, to)
+		return &SettledError{ID: id, State: State(cur), To: to}
+	}
+	if to == StateNotCreated || to == StateFailed {
+		// Nothing was charged: the same file may be sent again.
+		return releaseClaims(ctx, tx, id)
 	}
 	return nil
 }
 
+// ErrSettled is matched (errors.Is) by the error of a transition the
+// submission cannot make because it was settled meanwhile, perhaps by
+// another computer: nothing was changed.
+var ErrSettled = errors.New("ledger: the submission was settled already")
+
+// SettledError says where a submission already stands.
+type SettledError struct {
+	ID    int64
+	State State
+	To    State
+}
+
+func (e *SettledError) Error() string {
+	return fmt.Sprintf("ledger: submission %d is %s, cannot become %s", e.ID, e.State, e.To)
+}
+
+// Is makes errors.Is(err, ErrSettled) true.
+func (e *SettledError) Is(target error) bool { return target == ErrSettled }
+
 func (l *Ledger) transition(ctx context.Context, id int64, to State, from []State, set string, args ...any) error {
-	return l.tx(ctx, func(tx *sql.Tx) error { return l.setState(ctx, tx, id, to, from, set, args...) })
+	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.setState(ctx, tx, id, to, from, set, args...) })
 }
 
 // MarkSent records that the POST is about to be sent: from here on the
@@ -181,7 +228,7 @@ func (l *Ledger) MarkNotCreated(ctx context.Context, id int64, why string) error
 // TouchReconciled records that reconciliation looked at a submission and
 // left it as it was.
 func (l *Ledger) TouchReconciled(ctx context.Context, id int64) error {
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "UPDATE submissions SET reconciled_at = ? WHERE id = ?", l.now().UnixMilli(), id)
 		return err
 	})
@@ -207,11 +254,11 @@ func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
 	if c.JobID == "" {
 		return errors.New("ledger: MarkCreated without a job id")
 	}
-	return l.tx(ctx, func(tx *sql.Tx) error {
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		var other int64
 		err := tx.QueryRowContext(ctx, "SELECT id FROM submissions WHERE job_id = ? AND id <> ?", c.JobID, id).Scan(&other)
 		if err == nil {
-			return fmt.Errorf("ledger: job %s already belongs to submission %d", c.JobID, other)
+			return &AdoptedError{JobID: c.JobID, Submission: other}
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("ledger: %w", err)
 		}
@@ -234,13 +281,42 @@ func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
 		if err := l.upsertJob(ctx, tx, j); err != nil {
 			return err
 		}
-		return l.setSpend(ctx, tx, c.JobID, c.Charged, c.Refunded)
+		if err := l.setSpend(ctx, tx, c.JobID, c.Charged, c.Refunded); err != nil {
+			return err
+		}
+		return releaseRefunded(ctx, tx, c.JobID)
 	})
+	if sqldb.IsConflict(err) {
+		// Another computer adopted the job in the same instant: the
+		// unique index on job_id refused this one.
+		return &AdoptedError{JobID: c.JobID}
+	}
+	return err
 }
+
+// ErrAdopted is matched (errors.Is) by MarkCreated's error when the job
+// belongs to another submission already: a job is never adopted twice.
+var ErrAdopted = errors.New("ledger: the job belongs to another submission")
+
+// AdoptedError names the job and, when known, its submission.
+type AdoptedError struct {
+	JobID      string
+	Submission int64
+}
+
+func (e *AdoptedError) Error() string {
+	if e.Submission != 0 {
+		return fmt.Sprintf("ledger: job %s already belongs to submission %d", e.JobID, e.Submission)
+	}
+	return fmt.Sprintf("ledger: job %s already belongs to another submission", e.JobID)
+}
+
+// Is makes errors.Is(err, ErrAdopted) true.
+func (e *AdoptedError) Is(target error) bool { return target == ErrAdopted }
 
 const submissionCols = `id, created_at, kind, state, file_path, file_name, file_hash, file_size, rows,
 	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at,
-	tag, source_hash`
+	tag, source_hash, session, computer, computer_id`
 
 // qualified is a column list with each column prefixed by table alias a.
 func qualified(cols, a string) string {
@@ -263,7 +339,7 @@ func scanSubmission(r scanner) (*Submission, error) {
 	)
 	if err := r.Scan(&s.ID, &created, &s.Kind, &state, &s.FilePath, &s.FileName, &s.FileHash, &s.FileSize, &s.Rows,
 		&mapping, &s.Mode, &s.IncludeLLCs, &options, &estimate, &sent, &jobID, &response, &s.Error, &reconciled, &updated,
-		&s.Tag, &s.SourceHash); err != nil {
+		&s.Tag, &s.SourceHash, &s.Session, &s.Computer, &s.ComputerID); err != nil {
 		return nil, err
 	}
 	s.CreatedAt = time.UnixMilli(created).UTC()
@@ -353,39 +429,30 @@ type DuplicateKey struct {
 	Options     json.RawMessage
 }
 
-// FindDuplicate returns the newest submission made since since with the same
-// key that created a job or may have (states created, sent, unknown), or nil.
-// A submission whose job failed and was refused in full (refunded at least
-// what it was charged) is not a duplicate: it cost nothing.
+// FindDuplicate returns the newest submission made since since with the
+// same key that created a job or may have (states intent, sent, created,
+// unknown: a live claim of the key), or nil. A submission whose job failed
+// and was refused in full (refunded at least what it was charged) is not a
+// duplicate: it cost nothing. RecordIntent makes the same test as a
+// constraint, in the transaction that records the intent.
 func (l *Ledger) FindDuplicate(ctx context.Context, k DuplicateKey, since time.Time) (*Submission, error) {
-	list, err := l.querySubmissions(ctx, "SELECT "+qualified(submissionCols, "s")+` FROM submissions s
-		LEFT JOIN jobs j ON j.job_id = s.job_id
-		LEFT JOIN spend p ON p.job_id = s.job_id
-		WHERE s.kind = ? AND (s.file_hash = ? OR (? <> '' AND s.source_hash = ?))
-		AND s.mode = ? AND s.include_llcs = ? AND s.created_at >= ?
-		AND s.state IN (?, ?, ?)
-		AND NOT (s.state = ? AND j.status = ? AND p.refunded >= p.charged)
-		ORDER BY s.created_at DESC, s.id DESC`,
-		k.Kind, k.FileHash, k.SourceHash, k.SourceHash, k.Mode, k.IncludeLLCs, since.UnixMilli(),
-		StateCreated, StateSent, StateUnknown, StateCreated, jobs.StatusFailed)
+	keys := claimKeys(&Submission{Kind: k.Kind, FileHash: k.FileHash, SourceHash: k.SourceHash, Mapping: k.Mapping,
+		Mode: k.Mode, IncludeLLCs: k.IncludeLLCs, Options: k.Options})
+	args := []any{since.UnixMilli()}
+	for _, key := range keys {
+		args = append(args, key)
+	}
+	var id int64
+	err := l.db.QueryRowContext(ctx, `SELECT submission_id FROM submission_claims WHERE released = 0 AND claimed_at >= ?
+		AND key IN (`+strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")+`) ORDER BY claimed_at DESC, submission_id DESC LIMIT 1`,
+		args...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	want := MappingJSON(k.Mapping)
-	wantOpts, err := canonicalJSON(k.Options)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: options: %w", err)
-	}
-	for _, s := range list {
-		opts, err := canonicalJSON(s.Options)
-		if err != nil {
-			continue
-		}
-		if MappingJSON(s.Mapping) == want && opts == wantOpts {
-			return s, nil
-		}
-	}
-	return nil, nil
+	return l.Submission(ctx, id)
 }
 
 // canonicalJSON re-encodes a JSON value with object keys sorted; empty means {}.

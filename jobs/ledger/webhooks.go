@@ -2,10 +2,11 @@ package ledger
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // MarkDelivery records a webhook delivery as handled. It reports false when
@@ -15,7 +16,7 @@ func (l *Ledger) MarkDelivery(ctx context.Context, deliveryID, jobID, event, sta
 	if deliveryID == "" {
 		return false, errors.New("ledger: a webhook delivery needs an id")
 	}
-	err = l.tx(ctx, func(tx *sql.Tx) error {
+	err = l.tx(ctx, func(tx *sqldb.Tx) error {
 		r, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT(delivery_id) DO NOTHING`,
 			deliveryID, jobID, event, status, l.now().UnixMilli())

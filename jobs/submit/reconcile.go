@@ -3,6 +3,7 @@ package submit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -121,6 +122,9 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	if err != nil {
 		return nil, err
 	}
+	if err := busyElsewhere(ctx, led, pending, busy); err != nil {
+		return nil, err
+	}
 	var out []Outcome
 	// First the submissions that never left, and the candidate jobs of the
 	// others.
@@ -132,7 +136,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		}
 		if s.State == ledger.StateIntent {
 			reason := "nothing was sent"
-			if err := led.MarkNotCreated(ctx, s.ID, reason); err != nil {
+			if err := led.MarkNotCreated(ctx, s.ID, reason); err != nil && !errors.Is(err, ledger.ErrSettled) {
 				return out, err
 			}
 			out = append(out, Outcome{Submission: s, State: ledger.StateNotCreated, Reason: reason})
@@ -196,6 +200,27 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	return out, nil
 }
 
+// busyElsewhere adds to busy the submissions another SkipDesk, still
+// running, is sending: on a team's ledger an intent or a "sent" of a live
+// session is its own business, not a leftover of a crash. (An unknown one,
+// whoever made it, is anyone's to settle.)
+func busyElsewhere(ctx context.Context, led *ledger.Ledger, pending []*ledger.Submission, busy map[int64]bool) error {
+	if !led.Shared() {
+		return nil
+	}
+	live, err := led.LiveSessions(ctx)
+	if err != nil {
+		return err
+	}
+	me := led.Me().Session
+	for _, s := range pending {
+		if s.Session != me && live[s.Session] && (s.State == ledger.StateIntent || s.State == ledger.StateSent) {
+			busy[s.ID] = true
+		}
+	}
+	return nil
+}
+
 // open is a sent or unknown submission being reconciled.
 type open struct {
 	s        *ledger.Submission
@@ -214,7 +239,7 @@ func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o Recon
 	oc := Outcome{Submission: s}
 	if match != nil {
 		if err := adopt(ctx, led, s.ID, match); err != nil {
-			return oc, err
+			return settledMeanwhile(ctx, led, oc, err)
 		}
 		oc.State, oc.JobID = ledger.StateCreated, match.id
 		oc.Reason = fmt.Sprintf("found job %s created %s, named with this submission's tag %s", match.id, match.job.CreatedAt.Local().Format("15:04:05"), s.Tag)
@@ -235,7 +260,10 @@ func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o Recon
 	case o.Now().Add(serverSkew(api)).After(to) && f.complete && f.unreadable == 0:
 		oc.State = ledger.StateNotCreated
 		oc.Reason = fmt.Sprintf("no job named %q was created between %s and %s", s.FileName, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
-		return oc, led.MarkNotCreated(ctx, s.ID, oc.Reason)
+		if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
+			return settledMeanwhile(ctx, led, oc, err)
+		}
+		return oc, nil
 	}
 	oc.State = ledger.StateUnknown
 	oc.Reason = fmt.Sprintf("no job of this submission yet; it may still appear until %s", to.Local().Format("15:04:05"))
@@ -245,12 +273,35 @@ func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o Recon
 	return oc, keepUnknown(ctx, led, s, oc.Reason)
 }
 
+// settledMeanwhile is the outcome of a submission that another computer
+// (or SkipDesk) settled while this Reconcile looked at it: as it stands
+// now. Any other error is returned as it is.
+func settledMeanwhile(ctx context.Context, led *ledger.Ledger, oc Outcome, err error) (Outcome, error) {
+	if !errors.Is(err, ledger.ErrSettled) && !errors.Is(err, ledger.ErrAdopted) {
+		return oc, err
+	}
+	now, rerr := led.Submission(ctx, oc.Submission.ID)
+	if rerr != nil {
+		return oc, rerr
+	}
+	oc.State, oc.JobID, oc.LookAlikes = now.State, now.JobID, nil
+	oc.Reason = "settled meanwhile by another SkipDesk"
+	if errors.Is(err, ledger.ErrAdopted) && now.State.Pending() {
+		oc.Reason = "the job found was adopted by another submission meanwhile; this one stays unknown"
+	}
+	return oc, nil
+}
+
 // keepUnknown leaves a submission unknown: one "sent" by a process that is
 // gone becomes unknown with the reason; an unknown one is marked as looked
 // at.
 func keepUnknown(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, reason string) error {
 	if s.State == ledger.StateSent {
-		return led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+reason)
+		err := led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+reason)
+		if errors.Is(err, ledger.ErrSettled) {
+			return nil // settled meanwhile by another SkipDesk
+		}
+		return err
 	}
 	return led.TouchReconciled(ctx, s.ID)
 }

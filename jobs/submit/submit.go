@@ -52,6 +52,9 @@ type DuplicateError struct {
 	// MaybeCharged is true when the earlier submission's outcome is unknown:
 	// it may have created a job and been charged.
 	MaybeCharged bool
+	// Elsewhere: the earlier submission was made on another computer
+	// (Earlier.Computer names it).
+	Elsewhere bool
 }
 
 func (e *DuplicateError) Error() string {
@@ -59,6 +62,8 @@ func (e *DuplicateError) Error() string {
 	name, _ := Untag(s.FileName)
 	var what string
 	switch {
+	case s.State == ledger.StateIntent || s.State == ledger.StateSent:
+		what = "it is being sent right now"
 	case s.JobID == "":
 		what = "it may have created a job and been charged (outcome unknown)"
 	case e.Job != nil && e.Job.Status != "":
@@ -69,8 +74,12 @@ func (e *DuplicateError) Error() string {
 	default:
 		what = "created job " + s.JobID
 	}
-	return fmt.Sprintf("%s was submitted with the same content, mapping and options at %s (%s); submit again only if you mean to pay for it twice",
-		name, s.CreatedAt.Local().Format("2006-01-02 15:04"), what)
+	from := ""
+	if e.Elsewhere && s.Computer != "" {
+		from = " from " + s.Computer
+	}
+	return fmt.Sprintf("%s was submitted%s with the same content, mapping and options at %s (%s); submit again only if you mean to pay for it twice",
+		name, from, s.CreatedAt.Local().Format("2006-01-02 15:04"), what)
 }
 
 // Is makes errors.Is(err, ErrDuplicate) true.
@@ -268,23 +277,22 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	if err != nil {
 		return nil, err
 	}
-	if !req.Again {
-		dup, err := led.FindDuplicate(ctx, ledger.DuplicateKey{Kind: req.Kind, FileHash: req.File.SHA256, SourceHash: req.File.SourceSHA256,
-			Mapping: req.Mapping, Mode: req.Mode, IncludeLLCs: req.IncludeLLCs, Options: opts}, time.Now().Add(-DuplicateWindow))
-		if err != nil {
-			return nil, err
-		}
-		if dup != nil {
-			return nil, duplicateError(ctx, led, dup)
-		}
-	}
-
 	tag := NewTag()
 	sent := TagName(req.File.Name, tag)
 	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: sent, Tag: tag, FileHash: req.File.SHA256,
 		SourceHash: req.File.SourceSHA256, FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode,
-		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est}
+		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est, Again: req.Again}
+	// The duplicate guard is the ledger's claim, taken with the intent:
+	// whichever computer records the same submission first sends it.
 	id, done, err := recordActive(ctx, led, sub)
+	var claimed *ledger.ClaimedError
+	if errors.As(err, &claimed) {
+		dup, derr := led.Submission(ctx, claimed.Holder)
+		if derr != nil {
+			return nil, fmt.Errorf("%w (%v)", ErrDuplicate, derr)
+		}
+		return nil, duplicateError(ctx, led, dup)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +397,8 @@ func recordFailure(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissi
 
 // duplicateError describes an earlier submission of the same content.
 func duplicateError(ctx context.Context, led *ledger.Ledger, dup *ledger.Submission) *DuplicateError {
-	e := &DuplicateError{Earlier: dup, MaybeCharged: dup.State.Pending()}
+	e := &DuplicateError{Earlier: dup, MaybeCharged: dup.State.Pending(),
+		Elsewhere: led.Shared() && dup.ComputerID != led.Me().ComputerID}
 	if dup.JobID != "" {
 		if j, err := led.Job(ctx, dup.JobID); err == nil {
 			e.Job = j

@@ -12,7 +12,9 @@ import (
 // content of the file the person picked as well as the prepared upload, and
 // a submission whose job failed and was refunded in full is not a duplicate
 // (it cost nothing).
-func TestFindDuplicateByContentSkipsRefundedFailures(t *testing.T) { eachStore(t, func(t *testing.T, st store) { testFindDuplicateByContentSkipsRefundedFailures(t, st.open(t)) }) }
+func TestFindDuplicateByContentSkipsRefundedFailures(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store) { testFindDuplicateByContentSkipsRefundedFailures(t, st.open(t)) })
+}
 
 func testFindDuplicateByContentSkipsRefundedFailures(t *testing.T, l *Ledger) {
 	ctx := context.Background()

@@ -12,7 +12,9 @@ import (
 // a negative charge or refund, a refund above the charge, a charge of more
 // than a thousand million credits — are kept as reported, flagged, and left
 // out of the spend totals.
-func TestImplausibleSpendIsFlaggedNotSummed(t *testing.T) { eachStore(t, func(t *testing.T, st store) { testImplausibleSpendIsFlaggedNotSummed(t, st.open(t)) }) }
+func TestImplausibleSpendIsFlaggedNotSummed(t *testing.T) {
+	eachStore(t, func(t *testing.T, st store) { testImplausibleSpendIsFlaggedNotSummed(t, st.open(t)) })
+}
 
 func testImplausibleSpendIsFlaggedNotSummed(t *testing.T, l *Ledger) {
 	ctx := context.Background()

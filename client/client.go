@@ -102,6 +102,7 @@ type Client struct {
 	retry     RetryPolicy
 	pacing    bool
 	limits    *limiter
+	budget    Budget // shared with other programs using the key; nil: none
 	clock     serverClock
 	traceable bool          // the transport reports connections through httptrace
 	idle      time.Duration // longest wait for the next byte sent or received
@@ -170,6 +171,20 @@ func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua
 
 // WithRetryPolicy replaces the retry policy (zero fields take the defaults).
 func WithRetryPolicy(p RetryPolicy) Option { return func(c *Client) { c.retry = p.withDefaults() } }
+
+// Budget is a budget of requests shared with other programs that use the
+// same API key (a team's computers): Take waits until one request of the
+// rate-limit class bucket ("read" or "write", the spec's two limits) may
+// go, or ctx ends.
+type Budget interface {
+	Take(ctx context.Context, bucket string) error
+}
+
+// WithBudget makes every request, each attempt of it, wait for the shared
+// budget first: the key's per-minute limits hold for all its users
+// together. A charged POST waits before any byte leaves, so it is never
+// resent because of it.
+func WithBudget(b Budget) Option { return func(c *Client) { c.budget = b } }
 
 // WithPacing turns client-side pacing from the X-RateLimit-* headers on or
 // off (on by default).

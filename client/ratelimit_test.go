@@ -3,8 +3,12 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -121,5 +125,48 @@ func TestPacingWaitObeysContext(t *testing.T) {
 	c2.limits = c.limits
 	if _, err := c2.Traces.List(ctx, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// budgetLog records the buckets a shared budget was asked for, and refuses
+// when told to.
+type budgetLog struct {
+	mu      sync.Mutex
+	buckets []string
+	refuse  error
+}
+
+func (b *budgetLog) Take(ctx context.Context, bucket string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buckets = append(b.buckets, bucket)
+	return b.refuse
+}
+
+// A shared budget is asked before every request, in its rate-limit class;
+// when it refuses, nothing is sent, and a charged POST is "never sent".
+func TestSharedBudget(t *testing.T) {
+	s := newScripted(t, reply(200, nil, `{"traces":[]}`), reply(200, nil, `{"credits":5}`))
+	b := &budgetLog{}
+	c := s.client(t, WithBudget(b))
+	ctx := context.Background()
+	if _, err := c.Traces.List(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Account(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(b.buckets) != "[read write]" {
+		t.Fatalf("budget asked for %v, want [read write]", b.buckets)
+	}
+	b.refuse = context.DeadlineExceeded
+	path := filepath.Join(t.TempDir(), "o.csv")
+	os.WriteFile(path, []byte("First,Last\nA,B\n"), 0o600)
+	_, err := c.Traces.Create(ctx, &TraceUpload{Path: path, ColumnMapping: map[string]string{"first_name": "First"}})
+	if err == nil || ChargedOutcome(err) != NotSent {
+		t.Fatalf("a charged POST the budget held back: %v (%v), want NotSent", err, ChargedOutcome(err))
+	}
+	if s.hits.Load() != 2 {
+		t.Fatalf("%d requests reached the server, want 2", s.hits.Load())
 	}
 }

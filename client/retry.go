@@ -182,6 +182,11 @@ func (c *Client) do(ctx context.Context, r *request, handle func(*http.Response)
 				return fmt.Errorf("client: %s: %w", r.op(), err)
 			}
 		}
+		if c.budget != nil {
+			if err := c.budget.Take(ctx, r.bucket()); err != nil {
+				return fmt.Errorf("client: %s: %w", r.op(), err)
+			}
+		}
 		start := time.Now()
 		retry, retryAfter, answered, err := c.attempt(ctx, r, handle)
 		if !retry {

@@ -17,12 +17,12 @@ import (
 type store struct {
 	name string
 	// open is a new, empty ledger.
-	open func(t *testing.T) *Ledger
+	open func(t testing.TB) *Ledger
 	// reopen closes l and opens the same ledger again (a restart).
-	reopen func(t *testing.T, l *Ledger) *Ledger
+	reopen func(t testing.TB, l *Ledger) *Ledger
 	// other opens the same ledger as another computer would (nil for
 	// SQLite: one writer at a time).
-	other func(t *testing.T, l *Ledger, computer string) *Ledger
+	other func(t testing.TB, l *Ledger, computer string) *Ledger
 }
 
 // eachStore runs f against each engine.
@@ -34,7 +34,7 @@ func eachStore(t *testing.T, f func(t *testing.T, st store)) {
 func sqliteStore() store {
 	dirs := map[*Ledger]string{}
 	st := store{name: "sqlite"}
-	st.open = func(t *testing.T) *Ledger {
+	st.open = func(t testing.TB) *Ledger {
 		t.Helper()
 		dir := t.TempDir()
 		l, err := Open(dir)
@@ -45,7 +45,7 @@ func sqliteStore() store {
 		dirs[l] = dir
 		return l
 	}
-	st.reopen = func(t *testing.T, l *Ledger) *Ledger {
+	st.reopen = func(t testing.TB, l *Ledger) *Ledger {
 		t.Helper()
 		l.Close()
 		l2, err := Open(dirs[l])
@@ -62,7 +62,7 @@ func sqliteStore() store {
 func postgresStore() store {
 	urls := map[*Ledger]string{}
 	st := store{name: "postgres"}
-	connect := func(t *testing.T, url, computer string) *Ledger {
+	connect := func(t testing.TB, url, computer string) *Ledger {
 		t.Helper()
 		ctx := context.Background()
 		db, err := sqldb.OpenPostgres(ctx, url, sqldb.PostgresOptions{AppName: computer})
@@ -78,11 +78,11 @@ func postgresStore() store {
 		urls[l] = url
 		return l
 	}
-	st.open = func(t *testing.T) *Ledger { return connect(t, pgtest.URL(t), "laptop-1") }
-	st.reopen = func(t *testing.T, l *Ledger) *Ledger {
+	st.open = func(t testing.TB) *Ledger { return connect(t, pgtest.URL(t), "laptop-1") }
+	st.reopen = func(t testing.TB, l *Ledger) *Ledger {
 		l.Close()
 		return connect(t, urls[l], l.Me().Computer)
 	}
-	st.other = func(t *testing.T, l *Ledger, computer string) *Ledger { return connect(t, urls[l], computer) }
+	st.other = func(t testing.TB, l *Ledger, computer string) *Ledger { return connect(t, urls[l], computer) }
 	return st
 }

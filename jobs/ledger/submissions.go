@@ -318,15 +318,6 @@ const submissionCols = `id, created_at, kind, state, file_path, file_name, file_
 	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at,
 	tag, source_hash, session, computer, computer_id`
 
-// qualified is a column list with each column prefixed by table alias a.
-func qualified(cols, a string) string {
-	parts := strings.Split(cols, ",")
-	for i, p := range parts {
-		parts[i] = a + "." + strings.TrimSpace(p)
-	}
-	return strings.Join(parts, ", ")
-}
-
 type scanner interface{ Scan(...any) error }
 
 func scanSubmission(r scanner) (*Submission, error) {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -370,4 +371,52 @@ func (l *Ledger) TakeBudget(ctx context.Context, bucket string, rate, burst floa
 	have := min(burst, tokens+float64(max(0, now-at))*perMS)
 	wait := time.Duration((1 - have) / rate * float64(time.Second))
 	return max(wait, time.Millisecond), nil
+}
+
+// ---- layout corrections ---------------------------------------------------
+
+// RawLayout is a remembered layout correction: its header signature and its
+// JSON document (the layout package's Correction, encoded by the caller).
+type RawLayout struct {
+	Signature string
+	Data      json.RawMessage
+	UpdatedAt time.Time
+	UpdatedBy string
+}
+
+// SaveLayout stores the correction of a header signature (replacing it).
+func (l *Ledger) SaveLayout(ctx context.Context, sig string, data json.RawMessage) error {
+	if sig == "" || !json.Valid(data) {
+		return errors.New("ledger: a layout correction needs a signature and a JSON document")
+	}
+	return l.tx(ctx, func(tx *sqldb.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO layouts (signature, data, updated_at, updated_by) VALUES (?, ?, ?, ?)
+			ON CONFLICT (signature) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+			sig, string(data), l.now().UnixMilli(), l.me.Computer)
+		if err != nil {
+			return fmt.Errorf("ledger: layout %s: %w", sig, err)
+		}
+		return nil
+	})
+}
+
+// Layouts are the remembered corrections.
+func (l *Ledger) Layouts(ctx context.Context) ([]RawLayout, error) {
+	rows, err := l.db.QueryContext(ctx, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
+	if err != nil {
+		return nil, fmt.Errorf("ledger: layouts: %w", err)
+	}
+	defer rows.Close()
+	var out []RawLayout
+	for rows.Next() {
+		var r RawLayout
+		var data string
+		var at int64
+		if err := rows.Scan(&r.Signature, &data, &at, &r.UpdatedBy); err != nil {
+			return nil, fmt.Errorf("ledger: layouts: %w", err)
+		}
+		r.Data, r.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

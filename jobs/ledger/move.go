@@ -1,0 +1,321 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
+)
+
+// Moving a computer's own ledger into a team's: once, resumable, losing
+// nothing. Each part (submissions, jobs, spend, downloads, presets, webhook
+// deliveries, the internal list and its log) is copied in batches, each
+// batch one transaction that skips what is there already (rows carry their
+// origin: the computer and their id in its ledger), and the part is
+// recorded as done in the moves table. An interrupted move, run again,
+// picks up where it stopped; a finished one does nothing.
+//
+// Where the team holds something already, the team's stays and this
+// computer's joins it: a number on either internal list is on the team's;
+// a preset of the same name and other content is kept under its name with
+// the computer's added; a job the team knows keeps its furthest state.
+
+// MoveProgress is how far a move is.
+type MoveProgress struct {
+	Part        string // "submissions", "jobs", …
+	Done, Total int
+}
+
+// MoveReport says what a move copied, by part (what was there already is
+// not counted).
+type MoveReport struct {
+	Copied  map[string]int
+	Skipped []string // parts a earlier run had moved
+}
+
+// moveBatch is how many rows go in one transaction.
+const moveBatch = 500
+
+// MoveParts are the parts of a move, in order.
+var MoveParts = []string{"submissions", "jobs", "spend", "downloads", "presets", "webhooks", "internal", "internal log"}
+
+// MoveFrom copies src (a computer's own ledger) into l (a team's), as
+// l.Me()'s computer. progress, when set, follows it.
+func (l *Ledger) MoveFrom(ctx context.Context, src *Ledger, progress func(MoveProgress)) (MoveReport, error) {
+	rep := MoveReport{Copied: map[string]int{}}
+	if !l.Shared() || l.me.ComputerID == "" {
+		return rep, fmt.Errorf("ledger: a move goes into a team's ledger")
+	}
+	origin := l.me.ComputerID
+	for _, part := range MoveParts {
+		done, err := l.moveDone(ctx, origin, part)
+		if err != nil {
+			return rep, err
+		}
+		if done {
+			rep.Skipped = append(rep.Skipped, part)
+			continue
+		}
+		n, err := l.movePart(ctx, src, part, progress)
+		if err != nil {
+			return rep, fmt.Errorf("ledger: moving the %s: %w", part, err)
+		}
+		rep.Copied[part] = n
+		if err := l.MarkMoved(ctx, origin, part, n); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func (l *Ledger) moveDone(ctx context.Context, origin, part string) (bool, error) {
+	var n int
+	err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM moves WHERE origin = ? AND part = ?", origin, part).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("ledger: %w", err)
+	}
+	return n > 0, nil
+}
+
+// MoveDone reports whether origin's part was moved.
+func (l *Ledger) MoveDone(ctx context.Context, origin, part string) (bool, error) {
+	return l.moveDone(ctx, origin, part)
+}
+
+// MarkMoved records that origin's part was moved (count rows copied).
+func (l *Ledger) MarkMoved(ctx context.Context, origin, part string, count int) error {
+	_, err := l.db.ExecContext(ctx, "INSERT INTO moves (origin, part, count, done_at) VALUES (?, ?, ?, ?) ON CONFLICT (origin, part) DO NOTHING",
+		origin, part, count, l.now().UnixMilli())
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return nil
+}
+
+// movePart copies one part.
+func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
+	rows, err := l.sourceRows(ctx, src, part)
+	if err != nil {
+		return 0, err
+	}
+	copied := 0
+	report := func(done int) {
+		if progress != nil {
+			progress(MoveProgress{Part: part, Done: done, Total: len(rows)})
+		}
+	}
+	report(0)
+	for start := 0; start < len(rows); start += moveBatch {
+		batch := rows[start:min(len(rows), start+moveBatch)]
+		err := l.tx(ctx, func(tx *sqldb.Tx) error {
+			for _, r := range batch {
+				n, err := r(ctx, tx)
+				if err != nil {
+					return err
+				}
+				copied += n
+			}
+			return nil
+		})
+		if err != nil {
+			return copied, err
+		}
+		report(start + len(batch))
+	}
+	return copied, nil
+}
+
+// copier writes one source row into the team's ledger; it returns 1 when
+// it wrote, 0 when the row was there already.
+type copier func(ctx context.Context, tx *sqldb.Tx) (int, error)
+
+func affected(r sql.Result, err error) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	n, _ := r.RowsAffected()
+	return int(n), nil
+}
+
+// sourceRows reads one part of src as copiers.
+func (l *Ledger) sourceRows(ctx context.Context, src *Ledger, part string) ([]copier, error) {
+	switch part {
+	case "submissions":
+		return l.moveSubmissions(ctx, src)
+	case "jobs":
+		list, err := src.queryJobs(ctx, "ORDER BY created_at, job_id")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]copier, len(list))
+		for i, j := range list {
+			out[i] = func(ctx context.Context, tx *sqldb.Tx) (int, error) {
+				j.NextPollAt = time.Time{}
+				return 1, l.upsertJob(ctx, tx, *j)
+			}
+		}
+		return out, nil
+	case "spend":
+		return l.moveRows(ctx, src, "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", 4,
+			"INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING", nil)
+	case "downloads":
+		return l.moveRows(ctx, src, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", 6,
+			"INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id, computer_id) DO NOTHING",
+			func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) })
+	case "presets":
+		return l.movePresets(ctx, src)
+	case "webhooks":
+		return l.moveRows(ctx, src, "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", 5,
+			"INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (delivery_id) DO NOTHING", nil)
+	case "internal":
+		return l.moveRows(ctx, src, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", 5,
+			"INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING",
+			func(v []any) []any {
+				if s, _ := v[4].(string); s == "" {
+					v[4] = l.me.Computer
+				}
+				return v
+			})
+	case "internal log":
+		return l.moveRows(ctx, src, `SELECT id, number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, 7,
+			`INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			func(v []any) []any {
+				v[0] = fmt.Sprintf("%s/%v", l.me.ComputerID, v[0])
+				return v
+			})
+	}
+	return nil, fmt.Errorf("unknown part %q", part)
+}
+
+// moveRows reads src's rows with query (cols columns) and writes each with
+// insert, its values changed by adjust when given.
+func (l *Ledger) moveRows(ctx context.Context, src *Ledger, query string, cols int, insert string, adjust func([]any) []any) ([]copier, error) {
+	rows, err := src.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []copier
+	for rows.Next() {
+		v := make([]any, cols)
+		ptrs := make([]any, cols)
+		for i := range v {
+			ptrs[i] = &v[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if b, ok := x.([]byte); ok {
+				v[i] = string(b)
+			}
+		}
+		if adjust != nil {
+			v = adjust(v)
+		}
+		out = append(out, func(ctx context.Context, tx *sqldb.Tx) (int, error) {
+			return affected(tx.ExecContext(ctx, insert, v...))
+		})
+	}
+	return out, rows.Err()
+}
+
+// moveSubmissions copies every submission as this computer's, with its
+// origin, and claims the duplicate keys of those still within the window
+// (unless a teammate's submission holds them).
+func (l *Ledger) moveSubmissions(ctx context.Context, src *Ledger) ([]copier, error) {
+	list, err := src.Submissions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cutoff := l.now().Add(-claimWindow)
+	out := make([]copier, len(list))
+	for i, s := range list {
+		out[i] = func(ctx context.Context, tx *sqldb.Tx) (int, error) {
+			return l.moveSubmission(ctx, tx, s, cutoff)
+		}
+	}
+	return out, nil
+}
+
+func (l *Ledger) moveSubmission(ctx context.Context, tx *sqldb.Tx, s *Submission, cutoff time.Time) (int, error) {
+	computer := s.Computer
+	if computer == "" {
+		computer = l.me.Computer
+	}
+	origin := fmt.Sprintf("%s/%d", l.me.ComputerID, s.ID)
+	var jobID any
+	if s.JobID != "" {
+		jobID = s.JobID
+	}
+	var response any
+	if len(s.Response) > 0 {
+		response = string(s.Response)
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO submissions
+		(created_at, kind, state, file_path, file_name, file_hash, file_size, rows, mapping, mode, include_llcs, options, estimate,
+		 sent_at, job_id, response, error, reconciled_at, updated_at, tag, source_hash, session, computer, computer_id, origin)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?)
+		ON CONFLICT DO NOTHING RETURNING id`,
+		s.CreatedAt.UnixMilli(), s.Kind, s.State, s.FilePath, s.FileName, s.FileHash, s.FileSize, s.Rows, MappingJSON(s.Mapping), s.Mode,
+		s.IncludeLLCs, jsonOr(s.Options, "{}"), jsonOr(s.Estimate, "null"), ms(s.SentAt), jobID, response, s.Error, ms(s.ReconciledAt),
+		s.UpdatedAt.UnixMilli(), s.Tag, s.SourceHash, computer, l.me.ComputerID, origin).Scan(&id)
+	if err == sql.ErrNoRows {
+		return 0, nil // moved before
+	}
+	if err != nil {
+		return 0, err
+	}
+	live := s.State == StateSent || s.State == StateCreated || s.State == StateUnknown
+	if live && s.Kind != jobs.KindSingle && s.FileHash != "" && !s.CreatedAt.Before(cutoff) {
+		for _, k := range claimKeys(s) {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO submission_claims (key, submission_id, claimed_at) VALUES (?, ?, ?)
+				ON CONFLICT (key) DO NOTHING`, k, id, s.CreatedAt.UnixMilli()); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return 1, nil
+}
+
+// movePresets copies the presets; one whose name the team uses for other
+// content is kept as "name (computer)".
+func (l *Ledger) movePresets(ctx context.Context, src *Ledger) ([]copier, error) {
+	list, err := src.RawPresets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]copier, len(list))
+	for i, p := range list {
+		out[i] = func(ctx context.Context, tx *sqldb.Tx) (int, error) {
+			name := p.Name
+			var have string
+			err := tx.QueryRowContext(ctx, "SELECT data FROM presets WHERE name = ?", name).Scan(&have)
+			switch {
+			case err == sql.ErrNoRows:
+			case err != nil:
+				return 0, err
+			case sameJSON(have, string(p.Data)):
+				return 0, nil
+			default:
+				name = fmt.Sprintf("%s (%s)", p.Name, l.me.Computer)
+			}
+			return affected(tx.ExecContext(ctx, `INSERT INTO presets (name, data, updated_at, updated_by, saved)
+				VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(saved), 0) + 1 FROM presets)) ON CONFLICT (name) DO NOTHING`,
+				name, string(p.Data), p.UpdatedAt.UnixMilli(), l.me.Computer))
+		}
+	}
+	return out, nil
+}
+
+func sameJSON(a, b string) bool {
+	ca, err1 := canonicalJSON(json.RawMessage(a))
+	cb, err2 := canonicalJSON(json.RawMessage(b))
+	return err1 == nil && err2 == nil && ca == cb || strings.TrimSpace(a) == strings.TrimSpace(b)
+}

@@ -1,0 +1,149 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
+)
+
+// fillLocal gives a computer's own ledger n jobs (each with its
+// submission, spend and download), presets, webhook deliveries and an
+// internal list with its log.
+func fillLocal(t testing.TB, l *Ledger, n int, prefix string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range n {
+		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: fmt.Sprintf("%s-%d.csv", prefix, i),
+			FileHash: fmt.Sprintf("%s-h%d", prefix, i), Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal, Rows: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.MarkSent(ctx, id)
+		job := fmt.Sprintf("trc_%s%d", prefix, i)
+		if err := l.MarkCreated(ctx, id, Created{JobID: job, Charged: 10, Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing,
+			CreatedAt: time.Now()}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.RecordJobState(ctx, Job{ID: job, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, CompletedAt: time.Now()}, Spend{Charged: 10, Refunded: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.RecordDownload(ctx, Download{JobID: job, Path: "/lib/" + job + ".csv", Size: 100, SHA256: "ab", Rows: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.SaveRawPreset(ctx, "county", json.RawMessage(`{"name":"county","mapping":{"first_name":"Owner"}}`))
+	l.SaveRawPreset(ctx, prefix+" only", json.RawMessage(`{}`))
+	l.MarkDelivery(ctx, "whd_"+prefix, "trc_"+prefix+"0", "trace.completed", "ok")
+	l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked", By: prefix}, {Number: "5125550199", Reason: prefix}})
+	l.RemoveInternal(ctx, "5125550199", "by mistake", prefix)
+}
+
+func count(t testing.TB, l *Ledger, table string) int {
+	t.Helper()
+	var n int
+	if err := l.db.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A computer's ledger moves into a team's whole; an interrupted move
+// resumes without copying anything twice; a second computer's ledger joins
+// the first's (the internal list is the union, a preset of the same name
+// and other content keeps both).
+func TestMoveIntoTeam(t *testing.T) {
+	local := sqliteStore().open(t)
+	n := moveBatch + 120
+	fillLocal(t, local, n, "a")
+	pg := postgresStore()
+	team := pg.open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	// Interrupted after the first batch of submissions.
+	_, err := team.MoveFrom(ctx, local, func(p MoveProgress) {
+		if p.Part == "submissions" && p.Done >= moveBatch {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("an interrupted move: %v", err)
+	}
+	if got := count(t, team, "submissions"); got != moveBatch {
+		t.Fatalf("%d submissions after the first batch, want %d", got, moveBatch)
+	}
+	rep, err := team.MoveFrom(context.Background(), local, nil)
+	if err != nil {
+		t.Fatalf("resuming: %v", err)
+	}
+	if rep.Copied["submissions"] != n-moveBatch || rep.Copied["jobs"] != n || rep.Copied["downloads"] != n {
+		t.Fatalf("resumed move copied %v", rep.Copied)
+	}
+	for table, want := range map[string]int{"submissions": n, "jobs": n, "spend": n, "downloads": n, "presets": 2,
+		"webhook_deliveries": 1, "internal_dnc": 1, "internal_dnc_log": 3} {
+		if got := count(t, team, table); got != want {
+			t.Errorf("%s: %d rows, want %d", table, got, want)
+		}
+	}
+	if rep, _ := team.MoveFrom(context.Background(), local, nil); len(rep.Copied) != 0 {
+		t.Fatalf("a finished move copied again: %v", rep.Copied)
+	}
+	ctx = context.Background()
+	d, err := team.JobDownload(ctx, "trc_a7")
+	if err != nil || d.Path != "/lib/trc_a7.csv" {
+		t.Fatalf("this computer's download after the move: %+v, %v", d, err)
+	}
+	s, err := team.SubmissionForJob(ctx, "trc_a7")
+	if err != nil || s.Computer != local.Me().Computer || s.ComputerID != "id-laptop-1" {
+		t.Fatalf("the moved submission: %+v, %v", s, err)
+	}
+	// Its content is still guarded, on the team's ledger.
+	_, err = team.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "again.csv", FileHash: "a-h7",
+		Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal})
+	if !errors.Is(err, ErrClaimed) {
+		t.Fatalf("a moved submission's file again: %v", err)
+	}
+
+	// A second computer joins.
+	other := sqliteStore().open(t)
+	fillLocal(t, other, 3, "b")
+	other.AddInternal(ctx, []InternalEntry{{Number: "2145550100", Reason: "complaint"}})
+	b := pg.other(t, team, "laptop-2")
+	if _, err := b.MoveFrom(ctx, other, nil); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := team.InternalList(ctx)
+	if len(list) != 2 {
+		t.Fatalf("the team's list after the second move: %+v", list)
+	}
+	ps, _ := team.RawPresets(ctx)
+	names := map[string]bool{}
+	for _, p := range ps {
+		names[p.Name] = true
+	}
+	if !names["county"] || !names["a only"] || !names["b only"] || len(ps) != 3 {
+		t.Fatalf("presets %v", names)
+	}
+	if got := count(t, team, "jobs"); got != n+3 {
+		t.Fatalf("%d jobs, want %d", got, n+3)
+	}
+}
+
+// BenchmarkMove10k moves a computer's ledger of 10,000 jobs (each with its
+// submission, spend and download) into a team's PostgreSQL database.
+func BenchmarkMove10k(b *testing.B) {
+	local := sqliteStore().open(b)
+	fillLocal(b, local, 10_000, "a")
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		team := postgresStore().open(b)
+		b.StartTimer()
+		if _, err := team.MoveFrom(context.Background(), local, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -85,6 +85,10 @@ type Options struct {
 	// caller's own submit.Reconcile. By default Run settles them at start,
 	// and every minute while their jobs may still appear in the lists.
 	NoReconcile bool
+	// LeaseTTL is how long the lease on a job of a team's ledger lasts
+	// unless renewed (default ledger.DefaultLeaseTTL); the tracker renews
+	// its leases three times within it.
+	LeaseTTL time.Duration
 	// OnStep, when set, is called at points tests stop the process at:
 	// "tracking" after a look at a job still in flight, "download" when the
 	// first bytes of a result are written (the download not yet complete),
@@ -142,6 +146,9 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 	}
 	if opts.UnknownStatusWait == 0 {
 		opts.UnknownStatusWait = DefaultUnknownStatusWait
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = ledger.DefaultLeaseTTL
 	}
 	return &Tracker{
 		api: api, led: led, lib: opts.Library, opts: opts,
@@ -245,9 +252,10 @@ func (t *Tracker) Run(ctx context.Context) error {
 	defer wg.Wait()
 
 	lastReload := time.Time{}
+	every := t.reloadEvery()
 	for {
 		now := time.Now()
-		if now.Sub(lastReload) >= reloadEvery || t.needReload() {
+		if now.Sub(lastReload) >= every || t.needReload() {
 			if err := t.reload(ctx); err != nil && ctx.Err() == nil {
 				t.emitErr("", err)
 			}
@@ -283,11 +291,32 @@ func (t *Tracker) needReload() bool {
 	return false
 }
 
+// reloadEvery is how often the tracker reads the ledger again: on a team's
+// ledger, often enough to renew its leases three times in their life.
+func (t *Tracker) reloadEvery() time.Duration {
+	if t.led.Shared() {
+		return min(reloadEvery, t.opts.LeaseTTL/3)
+	}
+	return reloadEvery
+}
+
 // reload brings the in-memory set in line with the ledger: new jobs in
 // flight (submitted since), jobs no longer in flight, results to download.
+// On a team's ledger it follows only the jobs it holds the lease of (a job
+// nobody follows, or whose follower disappeared, it takes).
 func (t *Tracker) reload(ctx context.Context) error {
 	inflight, err := t.led.InFlight(ctx)
+	if err == nil && t.led.Shared() {
+		inflight, err = t.leased(ctx, inflight)
+	}
 	if err != nil {
+		if t.led.Shared() {
+			// What cannot be recorded is not followed: the jobs are
+			// taken up again when the database is back.
+			t.mu.Lock()
+			clear(t.jobs)
+			t.mu.Unlock()
+		}
 		return err
 	}
 	now := time.Now()
@@ -308,7 +337,7 @@ func (t *Tracker) reload(ctx context.Context) error {
 	}
 	t.mu.Unlock()
 	if t.lib != nil {
-		todo, err := t.led.NotDownloaded(ctx)
+		todo, err := t.led.NotDownloadedHere(ctx)
 		if err != nil {
 			return err
 		}
@@ -317,6 +346,33 @@ func (t *Tracker) reload(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// leased is the jobs of inflight whose lease this tracker holds, renewed.
+func (t *Tracker) leased(ctx context.Context, inflight []*ledger.Job) ([]*ledger.Job, error) {
+	ids := make([]string, len(inflight))
+	for i, j := range inflight {
+		ids[i] = j.ID
+	}
+	held, err := t.led.TakeLeases(ctx, ids, t.opts.LeaseTTL)
+	if err != nil {
+		return nil, err
+	}
+	out := inflight[:0]
+	for _, j := range inflight {
+		if held[j.ID] {
+			out = append(out, j)
+		}
+	}
+	return out, nil
+}
+
+// Following reports whether this tracker follows the job now.
+func (t *Tracker) Following(jobID string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.jobs[jobID]
+	return ok
 }
 
 // untilNext is how long to sleep before the next due job.

@@ -122,7 +122,7 @@ func (t *Tracker) WaitIdle(ctx context.Context) error {
 		}
 		left := inflight
 		if t.lib != nil {
-			todo, err := t.led.NotDownloaded(ctx)
+			todo, err := t.led.NotDownloadedHere(ctx)
 			if err != nil {
 				return false, err
 			}
@@ -203,6 +203,9 @@ func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, er
 	case j.Status == jobs.StatusCompleted:
 		d, err := t.led.JobDownload(ctx, jobID)
 		if errors.Is(err, ledger.ErrNotFound) {
+			// Completed, perhaps seen by another computer: its result is
+			// downloaded here (once: a queued download is not queued again).
+			t.enqueue(jobID)
 			return o, false, nil
 		}
 		if err != nil {

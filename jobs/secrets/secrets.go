@@ -1,4 +1,5 @@
-// Package secrets keeps the API key and the webhook secret in the OS keyring.
+// Package secrets keeps the API key, the webhook secret and the team
+// database's connection string in the OS keyring.
 //
 // Every call runs the keyring off the caller's goroutine and gives up after a
 // timeout: on some desktops an unlock prompt or a dead Secret Service would
@@ -22,6 +23,9 @@ const Service = "SkipDesk"
 const (
 	APIKey        = "api-key"
 	WebhookSecret = "webhook-secret"
+	// DatabaseURL is the team database's connection string (it holds a
+	// password).
+	DatabaseURL = "database-url"
 )
 
 // Timeout bounds each keyring call when the context has no earlier deadline.
@@ -83,6 +87,8 @@ func words(name string) string {
 		return "API key"
 	case WebhookSecret:
 		return "webhook secret"
+	case DatabaseURL:
+		return "team database's connection string"
 	}
 	return "secret " + name
 }

@@ -43,6 +43,15 @@ type Settings struct {
 	OutputDir     string `json:"output_dir,omitempty"`
 	Theme         string `json:"theme"`
 	Notifications bool   `json:"notifications"`
+
+	// Team: this computer shares a team's database (its connection string
+	// is in the keyring, never here).
+	Team bool `json:"team,omitempty"`
+	// ComputerID is this computer's stable identity in a team, made once.
+	ComputerID string `json:"computer_id,omitempty"`
+	// ComputerName is shown beside what this computer did ("" is its host
+	// name).
+	ComputerName string `json:"computer_name,omitempty"`
 }
 
 // Default is the settings of a new user.

@@ -60,15 +60,14 @@ func (s *Service) internalLedger(write bool) (led *ledger.Ledger, done func(), e
 		// The desktop app holds the ledger: the list is read beside it.
 		dir = sess.ledDir
 	}
-	if write {
-		led, err = ledger.Open(dir)
-	} else if led, err = ledger.OpenReadOnly(dir); errors.Is(err, ledger.ErrNoLedger) {
+	b, err := s.openBooks(context.Background(), dir, false, !write)
+	if errors.Is(err, ledger.ErrNoLedger) {
 		return nil, func() {}, nil // no ledger yet: an empty list
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return led, func() { led.Close() }, nil
+	return b.led, func() { b.close() }, nil
 }
 
 // computer names this computer in what it records.
@@ -113,7 +112,7 @@ func (s *Service) AddInternal(ctx context.Context, numbers []string, reason, sou
 	var res InternalAdded
 	seen := map[string]bool{}
 	var entries []ledger.InternalEntry
-	by := computer()
+	by := s.Computer()
 	for _, raw := range numbers {
 		if strings.TrimSpace(raw) == "" {
 			continue
@@ -259,7 +258,7 @@ func (s *Service) RemoveInternal(ctx context.Context, number, reason string) err
 		return err
 	}
 	defer done()
-	return led.RemoveInternal(ctx, n.Digits, reason, computer())
+	return led.RemoveInternal(ctx, n.Digits, reason, s.Computer())
 }
 
 // internalKeys are the list's numbers as phone keys (empty, never nil:

@@ -43,6 +43,16 @@ type Config struct {
 	OnStep func(step string)
 	// Tracker tunes the tracker (tests use short intervals).
 	Tracker tracker.Options
+	// DatabaseURL, when set, is the team database to share instead of the
+	// one whose connection string is in the keyring, and is never stored
+	// ($SKIPDESK_DATABASE_URL).
+	DatabaseURL string
+	// Computer, when set, names this computer instead of the settings'
+	// name or the host name ($SKIPDESK_COMPUTER).
+	Computer string
+	// TeamLimits are the API key's per-minute limits the team's budget
+	// keeps to together (zero: the provider's, 1,200 reads and 120 writes).
+	TeamLimits TeamLimits
 }
 
 // Environment variables ConfigFromEnv reads.
@@ -51,12 +61,14 @@ const (
 	EnvBaseURL       = "SKIPDESK_BASE_URL"
 	EnvAPIKey        = "SKIPDESK_API_KEY"
 	EnvSandboxConfig = "SKIPDESK_SANDBOX_CONFIG"
+	EnvDatabaseURL   = "SKIPDESK_DATABASE_URL"
+	EnvComputer      = "SKIPDESK_COMPUTER"
 )
 
 // ConfigFromEnv builds the configuration from the environment (getenv is
 // os.Getenv in the mains; tests pass a map's lookup): $SKIPDESK_HOME or the
-// user's configuration folder, $SKIPDESK_BASE_URL, $SKIPDESK_API_KEY and
-// $SKIPDESK_SANDBOX_CONFIG.
+// user's configuration folder, $SKIPDESK_BASE_URL, $SKIPDESK_API_KEY,
+// $SKIPDESK_SANDBOX_CONFIG, $SKIPDESK_DATABASE_URL and $SKIPDESK_COMPUTER.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	var c Config
 	home, err := homeDir(getenv(EnvHome))
@@ -66,6 +78,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	c.Home = home
 	c.BaseURL = strings.TrimSpace(getenv(EnvBaseURL))
 	c.APIKey = strings.TrimSpace(getenv(EnvAPIKey))
+	c.DatabaseURL = strings.TrimSpace(getenv(EnvDatabaseURL))
+	c.Computer = strings.TrimSpace(getenv(EnvComputer))
 	if p := getenv(EnvSandboxConfig); p != "" {
 		sc, err := sandbox.LoadConfig(p)
 		if err != nil {

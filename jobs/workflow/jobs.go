@@ -94,15 +94,15 @@ func (s *Service) LocalJobs(ctx context.Context) ([]Job, error) {
 			return s.ledgerJobs(ctx, led)
 		}
 	}
-	led, err := ledger.OpenReadOnly(s.cfg.Home)
+	b, err := s.openBooks(ctx, s.cfg.Home, false, true)
 	if errors.Is(err, ledger.ErrNoLedger) {
 		return []Job{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer led.Close()
-	return s.ledgerJobs(ctx, led)
+	defer b.close()
+	return s.ledgerJobs(ctx, b.led)
 }
 
 // ledgerJobs are the ledger's jobs and its submissions whose outcome is
@@ -115,6 +115,7 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 	out := []Job{}
 	for _, e := range entries {
 		j := fromLedger(&e.Job, e.Spend)
+		j.SubmittedBy = e.SubmittedBy
 		if e.Download != nil {
 			if _, err := os.Stat(e.Download.Path); err == nil {
 				j.ResultPath = e.Download.Path
@@ -136,7 +137,7 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 		}
 		out = append(out, Job{Key: submissionKey(sub.ID), Submission: sub.ID, Kind: sub.Kind, Name: sub.FileName,
 			Status: jobs.StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
-			ErrorMessage: sub.Error})
+			ErrorMessage: sub.Error, SubmittedBy: sub.Computer})
 	}
 	s.mu.Unlock()
 	sortJobs(out)
@@ -158,9 +159,9 @@ func mergeAPI(have *Job, api Job) {
 	if have.Final() && !api.Final() {
 		return
 	}
-	path := have.ResultPath
+	path, by := have.ResultPath, have.SubmittedBy
 	*have = api
-	have.ResultPath = path
+	have.ResultPath, have.SubmittedBy = path, by
 }
 
 func fromTrace(t *client.Trace) Job {

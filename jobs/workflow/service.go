@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
@@ -83,13 +84,18 @@ type session struct {
 	tmpDir string // sandbox sessions: the ledger folder, removed at close
 	email  string // the account's, once read (under mu)
 
-	mu      sync.Mutex
-	led     *ledger.Ledger
-	trk     *tracker.Tracker
-	cancelS func()
-	recv    *tracker.Receiver
-	stop    context.CancelFunc // the tracker's loop, when running
-	done    chan struct{}
+	// budget is the team's budget of requests the client takes from (set
+	// while the ledger is a team's).
+	budget *teamBudget
+
+	mu       sync.Mutex
+	led      *ledger.Ledger
+	ledClose func() error // closes led (and a team's database)
+	trk      *tracker.Tracker
+	cancelS  func()
+	recv     *tracker.Receiver
+	stop     context.CancelFunc // the tracker's loop, when running
+	done     chan struct{}
 }
 
 // Open prepares a Service on cfg's data folder. It reads the settings: a
@@ -262,7 +268,7 @@ func (s *Service) Resume(ctx context.Context) (Session, error) {
 // cannot store it, the error matches ErrKeyringUnavailable and no session
 // is opened: the caller may ask to use it for this session only.
 func (s *Service) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (Session, error) {
-	api, err := s.newClient(baseURL, key)
+	api, err := s.newClient(baseURL, key, nil)
 	if err != nil {
 		return Session{}, err
 	}
@@ -336,10 +342,13 @@ const (
 	sessionSandbox                   // the embedded sandbox's demo key
 )
 
-func (s *Service) newClient(baseURL, key string) (*client.Client, error) {
+func (s *Service) newClient(baseURL, key string, budget *teamBudget) (*client.Client, error) {
 	var opts []client.Option
 	if s.cfg.UserAgent != "" {
 		opts = append(opts, client.WithUserAgent(s.cfg.UserAgent))
+	}
+	if budget != nil {
+		opts = append(opts, client.WithBudget(budget))
 	}
 	api, err := client.New(baseURL, key, opts...)
 	if err != nil {
@@ -359,7 +368,8 @@ func (e *BaseURLError) Unwrap() error { return e.Err }
 
 // open replaces the session with one on baseURL.
 func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow) (Session, error) {
-	api, err := s.newClient(baseURL, key)
+	budget := &teamBudget{limits: s.cfg.TeamLimits.withDefaults()}
+	api, err := s.newClient(baseURL, key, budget)
 	if err != nil {
 		return Session{}, err
 	}
@@ -372,7 +382,7 @@ func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow)
 		old.close()
 	}
 
-	sess := &session{api: api, ledDir: s.cfg.Home, info: Session{BaseURL: baseURL,
+	sess := &session{api: api, budget: budget, ledDir: s.cfg.Home, info: Session{BaseURL: baseURL,
 		Sandbox: how == sessionSandbox, SessionOnly: how != sessionStored, FromEnv: how == sessionFromEnv}}
 	libDir := s.cfg.ResultsDir()
 	if how == sessionSandbox {
@@ -416,16 +426,23 @@ func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
 	if sess.led != nil {
 		return sess.led, nil
 	}
-	led, err := ledger.Open(sess.ledDir)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := s.openBooks(ctx, sess.ledDir, sess.info.Sandbox, false)
 	if err != nil {
 		return nil, err
 	}
+	led := b.led
+	if !led.Shared() {
+		led.SetComputer(s.Computer())
+	}
+	sess.budget.set(led)
 	topts := s.cfg.Tracker
 	topts.Library = sess.lib
 	if s.cfg.OnStep != nil && topts.OnStep == nil {
 		topts.OnStep = func(step, _ string) { s.cfg.OnStep(step) }
 	}
-	sess.led = led
+	sess.led, sess.ledClose = led, b.close
 	sess.trk = tracker.New(sess.api, led, topts)
 	sess.cancelS = sess.trk.Subscribe(s.onTrackerEvent(sess))
 	return led, nil
@@ -465,6 +482,15 @@ func (sess *session) running() bool {
 func (sess *session) close() error {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
+	err := sess.closeBooksLocked()
+	if sess.tmpDir != "" {
+		os.RemoveAll(sess.tmpDir)
+	}
+	return err
+}
+
+// closeBooksLocked stops the tracker and closes the ledger (sess.mu held).
+func (sess *session) closeBooksLocked() error {
 	if sess.cancelS != nil {
 		sess.cancelS()
 		sess.cancelS = nil
@@ -480,11 +506,9 @@ func (sess *session) close() error {
 	}
 	var err error
 	if sess.led != nil {
-		err = sess.led.Close()
-		sess.led = nil
-	}
-	if sess.tmpDir != "" {
-		os.RemoveAll(sess.tmpDir)
+		sess.budget.set(nil)
+		err = sess.ledClose()
+		sess.led, sess.ledClose, sess.trk = nil, nil, nil
 	}
 	return err
 }

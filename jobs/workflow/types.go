@@ -44,6 +44,9 @@ type Job struct {
 	// ("a negative charge"), "" when nothing: such a job's credits are shown
 	// as reported and left out of every total.
 	Problem string
+	// SubmittedBy names the computer that submitted the job ("" when
+	// SkipDesk did not: seen in the API's lists only).
+	SubmittedBy string
 }
 
 // Net is what the job cost: charged minus refunded.

@@ -197,6 +197,15 @@ func (s *Service) layoutCorrection(headers []string) *layout.Correction {
 }
 
 func (s *Service) loadCorrections() (map[string]*layout.Correction, error) {
+	all, _, err := s.teamCorrections(context.Background())
+	if all != nil || err != nil {
+		return all, err
+	}
+	return s.fileCorrections()
+}
+
+// fileCorrections are the corrections kept in the data folder.
+func (s *Service) fileCorrections() (map[string]*layout.Correction, error) {
 	b, err := os.ReadFile(filepath.Join(s.cfg.Home, layoutsFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]*layout.Correction{}, nil
@@ -228,6 +237,17 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 	sig := layout.Signature(x.r.Headers())
 	c = mergeCorrection(all[sig], c)
 	all[sig] = c
+	if _, led, _ := s.teamCorrections(ctx); led != nil {
+		// The team's: every computer reads the file the same way.
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if err := led.SaveLayout(ctx, sig, b); err != nil {
+			return err
+		}
+		return x.relayout(ctx, c)
+	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return err

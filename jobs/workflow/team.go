@@ -1,0 +1,438 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
+)
+
+// A team on one database: with "Share with my team" on (or
+// $SKIPDESK_DATABASE_URL set), the ledger — the jobs, the submissions and
+// their duplicate guard, the spend, the presets, the layout corrections,
+// the internal do-not-call list — is the team's, in PostgreSQL, and every
+// computer's SkipDesk reads and writes the same one. The connection string
+// lives in the keyring only. The API key's per-minute limits are kept by
+// the whole team together through a budget in the database, and each job
+// in flight is followed by one computer at a time (a lease the tracker
+// renews). A computer's results stay in its own library.
+
+// TeamLimits are the API key's per-minute limits.
+type TeamLimits struct {
+	ReadsPerMinute  int
+	WritesPerMinute int
+}
+
+// The provider's limits per key.
+const (
+	DefaultReadsPerMinute  = 1200
+	DefaultWritesPerMinute = 120
+)
+
+func (t TeamLimits) withDefaults() TeamLimits {
+	if t.ReadsPerMinute <= 0 {
+		t.ReadsPerMinute = DefaultReadsPerMinute
+	}
+	if t.WritesPerMinute <= 0 {
+		t.WritesPerMinute = DefaultWritesPerMinute
+	}
+	return t
+}
+
+// ErrTeamUnreachable is matched (errors.Is) by the errors of what needs the
+// team's database while it cannot be reached. Nothing charged was sent.
+var ErrTeamUnreachable = errors.New("the team's database cannot be reached")
+
+// teamBudget is the client's budget of requests: nothing (the client's own
+// pacing) on a computer's own ledger; on a team's, the share of the key's
+// limits every computer takes from before each request.
+type teamBudget struct {
+	limits TeamLimits
+	mu     sync.Mutex
+	led    *ledger.Ledger
+	// held counts the requests that waited for the budget.
+	held atomic.Int64
+}
+
+func (b *teamBudget) set(led *ledger.Ledger) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if led != nil && !led.Shared() {
+		led = nil
+	}
+	b.led = led
+}
+
+// Take waits until the team's budget has a request of bucket ("read" or
+// "write") free and takes it. The budget is a token bucket whose burst is a
+// tenth of the limit and whose rate fills eight tenths in a minute: no
+// fixed minute sees more than nine tenths of the limit taken, the rest is
+// room for requests taken at a minute's end that arrive in the next. When
+// the database does not answer, the request is not made.
+func (b *teamBudget) Take(ctx context.Context, bucket string) error {
+	b.mu.Lock()
+	led := b.led
+	b.mu.Unlock()
+	if led == nil {
+		return nil
+	}
+	limit := float64(b.limits.ReadsPerMinute)
+	if bucket != "read" {
+		limit = float64(b.limits.WritesPerMinute)
+	}
+	rate, burst := 0.8*limit/60, max(1, limit/10)
+	waited := false
+	for {
+		wait, err := led.TakeBudget(ctx, bucket, rate, burst)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%w, so nothing was sent: %w", ErrTeamUnreachable, err)
+		}
+		if wait == 0 {
+			return nil
+		}
+		if !waited {
+			waited = true
+			b.held.Add(1)
+		}
+		// Computers waiting together do not all ask again at once.
+		wait += time.Duration(rand.Int64N(int64(wait)/2 + 1))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// teamURL is the team database's connection string: the configuration's,
+// or the keyring's while sharing is on; "" on a computer's own ledger.
+func (s *Service) teamURL(ctx context.Context) (string, error) {
+	if s.cfg.DatabaseURL != "" {
+		return s.cfg.DatabaseURL, nil
+	}
+	if !s.Settings().Team {
+		return "", nil
+	}
+	url, err := secrets.Get(ctx, secrets.DatabaseURL)
+	if err != nil || url == "" {
+		return "", fmt.Errorf("sharing with the team is on but its database's connection string is not in the keyring (%v): enter it again in Settings", err)
+	}
+	return url, nil
+}
+
+// Computer is this computer's name as the team sees it.
+func (s *Service) Computer() string {
+	if s.cfg.Computer != "" {
+		return s.cfg.Computer
+	}
+	if n := strings.TrimSpace(s.Settings().ComputerName); n != "" {
+		return n
+	}
+	return computer()
+}
+
+// who is this computer in a team, its id made and saved on first need.
+func (s *Service) who() (ledger.Who, error) {
+	s.mu.Lock()
+	id := s.settings.ComputerID
+	s.mu.Unlock()
+	if id == "" {
+		set := s.Settings()
+		set.ComputerID = newComputerID()
+		if err := s.SaveSettings(context.Background(), set); err != nil {
+			return ledger.Who{}, err
+		}
+		id = set.ComputerID
+	}
+	return ledger.Who{ComputerID: id, Computer: s.Computer()}, nil
+}
+
+func newComputerID() string {
+	return fmt.Sprintf("c%016x", rand.Uint64())
+}
+
+// books is an open ledger and what closes it (with its database).
+type books struct {
+	led   *ledger.Ledger
+	close func() error
+}
+
+// openTeam opens the team's ledger at url.
+func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
+	who, err := s.who()
+	if err != nil {
+		return books{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	db, err := sqldb.OpenPostgres(ctx, url, sqldb.PostgresOptions{AppName: "SkipDesk " + who.Computer, MaxConns: 8})
+	if err != nil {
+		return books{}, fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+	}
+	led, err := ledger.OpenShared(ctx, db, who)
+	if err != nil {
+		db.Close()
+		return books{}, fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+	}
+	return books{led: led, close: func() error {
+		err := led.Close()
+		db.Close()
+		return err
+	}}, nil
+}
+
+// openBooks opens the ledger of the data folder dir: the team's when
+// sharing is on (not for the sandbox's), else dir's own, read-only when
+// asked (nil ledger when it does not exist yet).
+func (s *Service) openBooks(ctx context.Context, dir string, sandbox, readOnly bool) (books, error) {
+	if !sandbox {
+		url, err := s.teamURL(ctx)
+		if err != nil {
+			return books{}, err
+		}
+		if url != "" {
+			return s.openTeam(ctx, url)
+		}
+	}
+	var led *ledger.Ledger
+	var err error
+	if readOnly {
+		led, err = ledger.OpenReadOnly(dir)
+	} else {
+		led, err = ledger.Open(dir)
+	}
+	if err != nil {
+		return books{}, err
+	}
+	return books{led: led, close: led.Close}, nil
+}
+
+// TeamStatus is what Settings shows of the team.
+type TeamStatus struct {
+	On       bool   // this computer shares a team's database
+	FromEnv  bool   // the database is the configuration's ($SKIPDESK_DATABASE_URL)
+	Database string // the server and database (never the password)
+	Computer string // this computer's name
+	// Computers are the SkipDesks connected now, by computer name.
+	Computers []string
+	// Err says why the database cannot be reached (nil when it answers).
+	Err error
+}
+
+// Team says whether this computer shares a team's database, which, and
+// whether it answers.
+func (s *Service) Team(ctx context.Context) TeamStatus {
+	st := TeamStatus{On: s.cfg.DatabaseURL != "" || s.Settings().Team, FromEnv: s.cfg.DatabaseURL != "", Computer: s.Computer()}
+	if !st.On {
+		return st
+	}
+	led, done, err := s.internalLedger(false)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	defer done()
+	st.Database = led.String()
+	if err := led.Ping(ctx); err != nil {
+		st.Err = fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+		return st
+	}
+	sessions, err := led.Sessions(ctx)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	seen := map[string]bool{}
+	for _, x := range sessions {
+		if !seen[x.Computer] {
+			seen[x.Computer] = true
+			st.Computers = append(st.Computers, x.Computer)
+		}
+	}
+	return st
+}
+
+// ShareProgress is how far a move into the team's database is.
+type ShareProgress = ledger.MoveProgress
+
+// ShareReport says what the move copied.
+type ShareReport struct {
+	Copied map[string]int // rows by part: "submissions", "jobs", …, "layouts"
+}
+
+// ShareWithTeam connects this computer to the team's database at url,
+// moves into it what this computer kept on its own (the jobs and their
+// submissions, the spend, the presets, the layout corrections, the internal
+// do-not-call list) — once, resumable: run again after an interruption it
+// copies what is left, never twice — keeps url in the keyring and from then
+// on works on the team's. name, when given, is this computer's name in the
+// team.
+func (s *Service) ShareWithTeam(ctx context.Context, url, name string, progress func(ShareProgress)) (ShareReport, error) {
+	rep := ShareReport{Copied: map[string]int{}}
+	url = strings.TrimSpace(url)
+	if err := secrets.CheckLength(secrets.DatabaseURL, url); err != nil {
+		return rep, err
+	}
+	if name = strings.TrimSpace(name); name != "" && name != s.Settings().ComputerName {
+		set := s.Settings()
+		set.ComputerName = name
+		if err := s.SaveSettings(ctx, set); err != nil {
+			return rep, err
+		}
+	}
+	team, err := s.openTeam(ctx, url)
+	if err != nil {
+		return rep, err
+	}
+	defer team.close()
+
+	// This computer's own ledger: the session's when it has it open.
+	sess, _ := s.current()
+	if sess != nil {
+		s.closeBooks(sess)
+	}
+	own, err := ledger.Open(s.cfg.Home)
+	if err != nil {
+		return rep, err
+	}
+	mrep, err := team.led.MoveFrom(ctx, own, progress)
+	own.Close()
+	for k, v := range mrep.Copied {
+		rep.Copied[k] = v
+	}
+	if err != nil {
+		return rep, err
+	}
+	n, err := s.moveLayouts(ctx, team.led)
+	rep.Copied["layouts"] = n
+	if err != nil {
+		return rep, err
+	}
+	if s.cfg.DatabaseURL == "" {
+		if err := secrets.Set(ctx, secrets.DatabaseURL, url); err != nil {
+			if errors.Is(err, secrets.ErrUnavailable) {
+				return rep, fmt.Errorf("the team's data is in its database but its connection string could not be kept: %w", ErrKeyringUnavailable)
+			}
+			return rep, err
+		}
+	}
+	set := s.Settings()
+	set.Team = true
+	if err := s.SaveSettings(ctx, set); err != nil {
+		return rep, err
+	}
+	if sess != nil {
+		return rep, s.reopenBooks(ctx, sess)
+	}
+	return rep, nil
+}
+
+// StopSharing goes back to this computer's own ledger (as it was when
+// sharing began: what the team did since stays in the team's database) and
+// removes the connection string from the keyring.
+func (s *Service) StopSharing(ctx context.Context) error {
+	set := s.Settings()
+	set.Team = false
+	if err := s.SaveSettings(ctx, set); err != nil {
+		return err
+	}
+	if err := secrets.Delete(ctx, secrets.DatabaseURL); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
+		return err
+	}
+	if sess, err := s.current(); err == nil {
+		s.closeBooks(sess)
+		return s.reopenBooks(ctx, sess)
+	}
+	return nil
+}
+
+// moveLayouts copies the layout corrections kept in the data folder into
+// the team's ledger (one the team has for the same headers stays).
+func (s *Service) moveLayouts(ctx context.Context, led *ledger.Ledger) (int, error) {
+	all, err := s.fileCorrections()
+	if err != nil {
+		return 0, err
+	}
+	have, err := led.Layouts(ctx)
+	if err != nil {
+		return 0, err
+	}
+	known := map[string]bool{}
+	for _, l := range have {
+		known[l.Signature] = true
+	}
+	n := 0
+	for sig, c := range all {
+		if known[sig] || c == nil {
+			continue
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return n, err
+		}
+		if err := led.SaveLayout(ctx, sig, b); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// teamCorrections are the team's layout corrections (nil, false when the
+// session's ledger is not a team's).
+func (s *Service) teamCorrections(ctx context.Context) (map[string]*layout.Correction, *ledger.Ledger, error) {
+	sess, err := s.current()
+	if err != nil || sess.info.Sandbox {
+		return nil, nil, nil
+	}
+	sess.mu.Lock()
+	led := sess.led
+	sess.mu.Unlock()
+	if led == nil || !led.Shared() {
+		return nil, nil, nil
+	}
+	list, err := led.Layouts(ctx)
+	if err != nil {
+		return nil, led, err
+	}
+	all := map[string]*layout.Correction{}
+	for _, l := range list {
+		var c layout.Correction
+		if json.Unmarshal(l.Data, &c) == nil {
+			all[l.Signature] = &c
+		}
+	}
+	return all, led, nil
+}
+
+// closeBooks stops the session's tracker and closes its ledger.
+func (s *Service) closeBooks(sess *session) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.closeBooksLocked()
+}
+
+// reopenBooks opens the session's ledger again (the team's or its own, as
+// the settings now say) and follows its jobs when the service tracks.
+func (s *Service) reopenBooks(ctx context.Context, sess *session) error {
+	if _, err := s.openLedger(sess); err != nil {
+		return err
+	}
+	if s.cfg.Track {
+		s.startTracking(ctx, sess)
+	}
+	return nil
+}

@@ -1,0 +1,409 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zalando/go-keyring"
+
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
+	"github.com/skipdesk/skipdesk/jobs/tracker"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// teamSandbox is one sandbox for several computers, behind a counter of
+// its answers by status.
+type teamSandbox struct {
+	srv    *sandbox.Server
+	url    string
+	mu     sync.Mutex
+	status map[int]int
+}
+
+func newTeamSandbox(t *testing.T, cfg sandbox.Config) *teamSandbox {
+	t.Helper()
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ts := &teamSandbox{srv: srv, status: map[int]int{}}
+	h := srv.Handler()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusWriter{ResponseWriter: w, code: 200}
+		h.ServeHTTP(rec, r)
+		ts.mu.Lock()
+		ts.status[rec.code]++
+		ts.mu.Unlock()
+	}))
+	t.Cleanup(front.Close)
+	ts.url = front.URL + "/v1"
+	return ts
+}
+
+func (ts *teamSandbox) count(code int) int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.status[code]
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// computerOn opens a SkipDesk named name with its own data folder on the
+// team database at dbURL and the sandbox at api, its session open.
+func computerOn(t *testing.T, api, dbURL, name string, tune func(*Config)) *Service {
+	t.Helper()
+	cfg := Config{Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, DatabaseURL: dbURL, Computer: name, Track: true,
+		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 200 * time.Millisecond }, LeaseTTL: 3 * time.Second}}
+	if tune != nil {
+		tune(&cfg)
+	}
+	d, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Resume(t.Context()); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return d
+}
+
+// ownerList writes a small owner list whose content is told apart by tag.
+func ownerList(t *testing.T, dir, tag string, rows int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("Owner First Name,Owner Last Name,Property Address,Property City,Property State,Property Zip\r\n")
+	for i := range rows {
+		fmt.Fprintf(&b, "Ann%s,Lee%d,%d Oak St,Austin,TX,78701\r\n", tag, i, 100+i)
+	}
+	p := filepath.Join(dir, "owners-"+tag+".csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var ownerMapping = map[string]string{"first_name": "Owner First Name", "last_name": "Owner Last Name",
+	"property_street": "Property Address", "property_city": "Property City", "property_state": "Property State", "property_zip": "Property Zip"}
+
+// Two computers, each with its own data folder, on one team database and
+// one API key: the same file submitted on both at the same moment makes
+// one job (the other is asked, nothing sent); both lists show who
+// submitted it; a number one computer puts on the internal do-not-call
+// list is left out of the other's next callable export.
+func TestTeamTwoComputers(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	sb := newTeamSandbox(t, *fastSandbox())
+	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
+	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+
+	sample, err := a.SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
+	var wg sync.WaitGroup
+	ids, errs := make([]string, 2), make([]error, 2)
+	start := make(chan struct{})
+	for i, d := range []*Service{a, b} {
+		wg.Go(func() {
+			<-start
+			ids[i], errs[i] = submitFile(ctx, d, plan, false)
+		})
+	}
+	close(start)
+	wg.Wait()
+	winner, loser := 0, 1
+	if errs[0] != nil {
+		winner, loser = 1, 0
+	}
+	if errs[winner] != nil || !errors.Is(errs[loser], ErrDuplicate) {
+		t.Fatalf("simultaneous submissions: %v / %v, want one job and one asked", errs[0], errs[1])
+	}
+	if n := sandboxJobs(ctx, t, a); n != 1 {
+		t.Fatalf("%d jobs on the server, want 1", n)
+	}
+	by := []string{"front-desk", "back-office"}[winner]
+	for _, d := range []*Service{a, b} {
+		list, _, err := d.Jobs(ctx, 1)
+		if err != nil || len(list) != 1 || list[0].ID != ids[winner] || list[0].SubmittedBy != by {
+			t.Fatalf("%s's jobs list: %+v, %v (want %s submitted by %s)", d.Computer(), list, err, ids[winner], by)
+		}
+	}
+
+	// The result on the front desk, scrubbed there.
+	done, err := a.Wait(ctx, ids[winner], time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := waitResult(ctx, t, a, done.Job.ID)
+	phones, err := a.TracePhones(ctx, job.ResultPath, job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dncID, err := submitFile(ctx, a, phones, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Wait(ctx, dncID, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	waitResult(ctx, t, a, dncID)
+	callable := callableNumbers(ctx, t, a, job)
+	if len(callable) == 0 {
+		t.Fatal("nothing callable to start with")
+	}
+	// The back office hears one of them is not to be called.
+	if _, err := b.AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
+		t.Fatal(err)
+	}
+	after := callableNumbers(ctx, t, a, job)
+	for _, n := range after {
+		if n == callable[0] {
+			t.Fatalf("%s, put on the list on the back office, is still in the front desk's callable list", n)
+		}
+	}
+	if len(after) != len(callable)-1 {
+		t.Fatalf("callable numbers %d → %d, want one fewer", len(callable), len(after))
+	}
+	list, _ := a.InternalList(ctx)
+	if len(list) != 1 || list[0].By != "back-office" {
+		t.Fatalf("the team's list seen on the front desk: %+v", list)
+	}
+	if n := sb.count(http.StatusTooManyRequests); n != 0 {
+		t.Fatalf("%d × 429", n)
+	}
+}
+
+// sandboxJobs counts the traces the API knows.
+func sandboxJobs(ctx context.Context, t *testing.T, d *Service) int {
+	t.Helper()
+	sess, err := d.current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := sess.api.Traces.List(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(tl.Traces)
+}
+
+// waitResult waits until job id's result is in d's library.
+func waitResult(ctx context.Context, t *testing.T, d *Service, id string) Job {
+	t.Helper()
+	for {
+		list, err := d.LocalJobs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range list {
+			if j.ID == id && j.ResultPath != "" {
+				return j
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: no result for %s", d.Computer(), id)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// callableNumbers exports job's callable list as CSV and reads its phone
+// numbers.
+func callableNumbers(ctx context.Context, t *testing.T, d *Service, job Job) []string {
+	t.Helper()
+	dest := filepath.Join(t.TempDir(), "callable.csv")
+	if _, err := d.ExportJob(ctx, job, dest, &CallableChoices{}, nil); err != nil {
+		t.Fatalf("callable export: %v", err)
+	}
+	body, err := os.ReadFile(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	head := strings.Split(strings.TrimSpace(lines[0]), ",")
+	col := -1
+	for i, h := range head {
+		if strings.Contains(strings.ToLower(h), "phone") {
+			col = i
+			break
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no phone column in %q", lines[0])
+	}
+	var out []string
+	for _, l := range lines[1:] {
+		f := strings.Split(strings.TrimSpace(l), ",")
+		if col < len(f) && f[col] != "" {
+			out = append(out, f[col])
+		}
+	}
+	return out
+}
+
+// The computer following a job disappears (its connection to the team's
+// database cut, as when it is switched off): when its lease runs out
+// another computer takes the job up and records its completion, once.
+func TestTeamLeaseHandover(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 6}
+	sb := newTeamSandbox(t, cfg)
+	a := computerOn(t, sb.url, viaProxy, "laptop", nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	list := ownerList(t, t.TempDir(), "lease", 20)
+	id, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: list, Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := computerOn(t, sb.url, dbURL, "desktop", nil)
+	led := teamLedger(t, b)
+	waitFollower(ctx, t, led, id, "laptop")
+
+	proxy.Cut() // the laptop is gone
+	waitFollower(ctx, t, led, id, "desktop")
+	if _, err := b.Wait(ctx, id, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	j, err := led.Job(ctx, id)
+	if err != nil || j.Status != jobs.StatusCompleted {
+		t.Fatalf("the job after the handover: %+v, %v", j, err)
+	}
+	waitResult(ctx, t, b, id)
+	sp, err := led.JobSpend(ctx, id)
+	if err != nil || sp.Charged == 0 {
+		t.Fatalf("the job's spend: %+v, %v", sp, err)
+	}
+	subs, _ := led.Submissions(ctx)
+	if len(subs) != 1 || subs[0].Computer != "laptop" {
+		t.Fatalf("submissions %+v", subs)
+	}
+}
+
+// teamLedger is d's session ledger (a team's).
+func teamLedger(t *testing.T, d *Service) *ledger.Ledger {
+	t.Helper()
+	sess, err := d.books()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sess.led.Shared() {
+		t.Fatal("not a team's ledger")
+	}
+	return sess.led
+}
+
+// waitFollower waits until the computer named who follows job id.
+func waitFollower(ctx context.Context, t *testing.T, led *ledger.Ledger, id, who string) {
+	t.Helper()
+	for {
+		f, err := led.Followers(ctx)
+		if err == nil && f[id] == who {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never followed %s (followers %v, %v)", who, id, f, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Four computers follow fifty jobs together, each polling as often as it
+// would alone: the team's budget keeps the key's requests under its
+// per-minute limits, with no 429, and each result reaches the library of
+// the computer that submitted it.
+func TestTeamFourTrackersFiftyJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute of polling")
+	}
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	const reads, writes = 600, 600
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 5}
+	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: reads, WritePerMinute: writes}
+	sb := newTeamSandbox(t, cfg)
+	tune := func(c *Config) {
+		c.TeamLimits = TeamLimits{ReadsPerMinute: reads, WritesPerMinute: writes}
+		c.Tracker.Interval = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+		c.Tracker.ReadsPerMinute = 2 * reads // alone, each would take more than the key allows
+	}
+	var ds []*Service
+	for i := range 4 {
+		d := computerOn(t, sb.url, dbURL, fmt.Sprintf("pc-%d", i+1), tune)
+		stop := d.Subscribe(func(ev Event) {
+			if ev.Err != nil {
+				t.Logf("%s: %v (%s)", d.Computer(), ev.Err, ev.Job.ID)
+			}
+		})
+		t.Cleanup(stop)
+		ds = append(ds, d)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	var ids []string
+	for i := range 50 {
+		d := ds[i%4]
+		id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, fmt.Sprint(i), 5), Mapping: ownerMapping,
+			Mode: jobs.ModeNormal}, false)
+		if err != nil {
+			t.Fatalf("job %d: %v", i, err)
+		}
+		ids = append(ids, id)
+	}
+	// Each result is in the library of the computer that submitted it.
+	for i, id := range ids {
+		waitResult(ctx, t, ds[i%4], id)
+	}
+	led := teamLedger(t, ds[0])
+	for _, id := range ids {
+		if j, err := led.Job(ctx, id); err != nil || j.Status != jobs.StatusCompleted {
+			t.Fatalf("%s: %+v, %v", id, j, err)
+		}
+	}
+	if n := sb.count(http.StatusTooManyRequests); n != 0 {
+		t.Fatalf("%d × 429", n)
+	}
+	held := int64(0)
+	for _, d := range ds {
+		sess, _ := d.current()
+		held += sess.budget.held.Load()
+	}
+	if held == 0 {
+		t.Fatal("the team's budget never held a request back: the test did not reach the limits")
+	}
+	t.Logf("4 computers, 50 jobs: %d requests answered 200, 0 × 429, %d held back by the team's budget", sb.count(200), held)
+}

@@ -20,6 +20,8 @@ XFLAGS    := -X github.com/skipdesk/skipdesk/assets.Build=$(BUILD) -X github.com
 
 # Debian/Ubuntu packages Fyne needs to build (cgo, OpenGL, X11).
 SYSTEM_PKGS := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+# ... to run the team database's tests (a throwaway PostgreSQL server).
+TEST_PKGS := postgresql
 # ... to cross-build, sign and package for Windows, and to run it under Wine.
 WINDOWS_PKGS := gcc-mingw-w64-x86-64 nsis osslsigncode openssl zip xz-utils imagemagick
 SMOKE_PKGS   := gcc-mingw-w64-x86-64 wine wine64 xvfb xauth xdotool imagemagick
@@ -46,7 +48,12 @@ sandbox:
 	$(GO) run ./cmd/skipdesk-sandbox --addr 127.0.0.1:8787
 
 ## test: vet, every test (with the race detector on the client), short fuzzing.
+## The stores' tests run on SQLite and on a throwaway PostgreSQL server
+## (jobs/sqldb/pgtest) started from Debian's postgresql package, installed
+## here when it can be; without it they say they skip that engine (CI sets
+## SKIPDESK_REQUIRE_POSTGRES, so there they fail instead).
 test: deps
+	@scripts/deps.sh $(TEST_PKGS) || echo "PostgreSQL is not installed: the team database's tests will be skipped"
 	$(GO) build -tags $(TAGS) ./...   # the release build, without the test harness
 	$(GO) vet -tags $(TEST_TAGS) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)

@@ -6,7 +6,8 @@
 //
 // Where PostgreSQL's programs are not installed (Debian's postgresql
 // package puts them in /usr/lib/postgresql/<version>/bin), URL skips the
-// test and says so; CI installs them, so there the tests run.
+// test and says so; CI installs them and sets SKIPDESK_REQUIRE_POSTGRES, so
+// there the tests run (or fail).
 package pgtest
 
 import (
@@ -31,6 +32,9 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 )
+
+// RequireEnv, set in CI, makes a missing PostgreSQL a failure, not a skip.
+const RequireEnv = "SKIPDESK_REQUIRE_POSTGRES"
 
 // server is the one throwaway server of the test binary.
 type server struct {
@@ -77,6 +81,9 @@ func URL(t testing.TB) string {
 	}
 	once.Do(start)
 	if srv == nil {
+		if skipWhy != "" && os.Getenv(RequireEnv) != "" {
+			t.Fatalf("PostgreSQL is required here (%s is set) but %s", RequireEnv, skipWhy)
+		}
 		if skipWhy != "" {
 			t.Skipf("PostgreSQL part skipped: %s", skipWhy)
 		}

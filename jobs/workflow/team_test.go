@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,7 +18,9 @@ import (
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
@@ -406,4 +409,103 @@ func TestTeamFourTrackersFiftyJobs(t *testing.T) {
 		t.Fatal("the team's budget never held a request back: the test did not reach the limits")
 	}
 	t.Logf("4 computers, 50 jobs: %d requests answered 200, 0 × 429, %d held back by the team's budget", sb.count(200), held)
+}
+
+// Share with my team: what this computer kept on its own (a job with its
+// submission, the internal list, a layout correction) moves into the
+// team's database, the connection string goes to the keyring only, and the
+// next start works on the team's; sharing again copies nothing twice.
+func TestShareWithTeam(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	sb := newTeamSandbox(t, *fastSandbox())
+	home := t.TempDir()
+	cfg := Config{Home: home, BaseURL: sb.url, APIKey: sandbox.DemoKey, Computer: "front-desk",
+		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
+	d, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	if _, err := d.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "own", 5), Mapping: ownerMapping,
+		Mode: jobs.ModeNormal}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Wait(ctx, id, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AddInternal(ctx, []string{"(512) 555-0142"}, "asked", "phone"); err != nil {
+		t.Fatal(err)
+	}
+	corr, _ := json.Marshal(map[string]*layout.Correction{"owner|phone": {Signature: "owner|phone"}})
+	if err := os.WriteFile(filepath.Join(home, layoutsFile), corr, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var parts []string
+	rep, err := d.ShareWithTeam(ctx, dbURL, "Front desk", func(p ShareProgress) {
+		if p.Done == 0 {
+			parts = append(parts, p.Part)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Copied["jobs"] != 1 || rep.Copied["submissions"] != 1 || rep.Copied["internal"] != 1 || rep.Copied["layouts"] != 1 {
+		t.Fatalf("moved %v", rep.Copied)
+	}
+	if len(parts) != len(ledger.MoveParts) {
+		t.Fatalf("progress named %v", parts)
+	}
+	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != dbURL {
+		t.Fatalf("the connection string in the keyring: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "settings.json"))
+	if strings.Contains(string(b), pgtest.Password()) || !d.Settings().Team {
+		t.Fatalf("settings after sharing: %s", b)
+	}
+	st := d.Team(ctx)
+	if !st.On || st.Err != nil || st.Computer != "front-desk" || strings.Contains(st.Database, pgtest.Password()) {
+		t.Fatalf("team status %+v", st)
+	}
+	list, err := d.LocalJobs(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy == "" {
+		t.Fatalf("the team's jobs: %+v, %v", list, err)
+	}
+	if led := teamLedger(t, d); led == nil {
+		t.Fatal("the session does not work on the team's ledger")
+	}
+	if rep, err := d.ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
+		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
+	}
+	d.Close()
+
+	// The next start: the team's database, from the keyring.
+	cfg.Computer = ""
+	d2, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if d2.Computer() != "Front desk" {
+		t.Fatalf("computer name %q", d2.Computer())
+	}
+	on, err := d2.InternalList(ctx)
+	if err != nil || len(on) != 1 {
+		t.Fatalf("the team's internal list without a session: %+v, %v", on, err)
+	}
+	if c := d2.layoutCorrection([]string{"x"}); c != nil {
+		t.Fatalf("a correction for other headers: %+v", c)
+	}
+	if err := d2.StopSharing(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {
+		t.Fatalf("the connection string after sharing stopped: %v", err)
+	}
 }

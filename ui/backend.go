@@ -117,6 +117,14 @@ type SettingsBackend interface {
 	SaveSettings(ctx context.Context, s settings.Settings) error
 	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
 	SetWebhookSecret(ctx context.Context, secret string) error
+	// Team says whether this computer shares a team's database.
+	Team(ctx context.Context) workflow.TeamStatus
+	// ShareWithTeam moves this computer's records into the team's
+	// database at url (kept in the keyring) and works on it from then on;
+	// name is this computer's name in the team.
+	ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error)
+	// StopSharing goes back to this computer's own records.
+	StopSharing(ctx context.Context) error
 }
 
 // Backend is everything the window needs: each screen's part.

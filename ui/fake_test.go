@@ -58,6 +58,9 @@ type fakeBackend struct {
 	settings  settings.Settings
 	saved     []settings.Settings
 	saveErr   error // returned after saving (a receiver that cannot start)
+	team      workflow.TeamStatus
+	sharedURL string // the connection string ShareWithTeam was given
+	shareErr  error  // ShareWithTeam fails with it
 
 	svc *workflow.Service // reads the result files the tests write
 }
@@ -382,4 +385,30 @@ func (f *fakeBackend) addResult(t testing.TB, m *memResult) {
 	f.mu.Lock()
 	f.results[m.path] = m
 	f.mu.Unlock()
+}
+
+func (f *fakeBackend) Team(ctx context.Context) workflow.TeamStatus {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.team
+}
+
+func (f *fakeBackend) ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.shareErr != nil {
+		return workflow.ShareReport{}, f.shareErr
+	}
+	f.sharedURL = url
+	progress(workflow.ShareProgress{Part: "jobs", Done: 3, Total: 3})
+	f.team = workflow.TeamStatus{On: true, Database: "the team database \"skipdesk\" on db.example.com:5432", Computer: name,
+		Computers: []string{name, "back-office"}}
+	return workflow.ShareReport{Copied: map[string]int{"jobs": 3}}, nil
+}
+
+func (f *fakeBackend) StopSharing(ctx context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.team = workflow.TeamStatus{Computer: f.team.Computer}
+	return nil
 }

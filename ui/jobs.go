@@ -28,8 +28,8 @@ var jobColumns = []struct {
 	title string
 	width float32
 }{
-	{"Job", 200}, {"Kind", 90}, {"Status", 200}, {"Created", 110}, {"Rows", 65},
-	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 130},
+	{"Job", 180}, {"Kind", 80}, {"Status", 165}, {"Created", 110}, {"Rows", 65},
+	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 120}, {"Submitted by", 120},
 }
 
 // Filter choices.
@@ -403,6 +403,8 @@ func jobCell(j workflow.Job, col int, now time.Time, progress map[string]float64
 		if j.IncludeLLCs {
 			return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
 		}
+	case 10:
+		return j.SubmittedBy
 	}
 	return ""
 }
@@ -515,6 +517,9 @@ func (v *jobsView) showDetail() {
 		fmt.Fprintf(&b, " Individuals: %s rows at %d, %s matches. LLCs: %s rows at %d, %s matches.",
 			jobs.Thousands(int64(br.Individuals.Rows)), br.Individuals.Rate, jobs.Thousands(int64(br.Individuals.Match)),
 			jobs.Thousands(int64(br.LLCs.Rows)), br.LLCs.Rate, jobs.Thousands(int64(br.LLCs.Match)))
+	}
+	if j.SubmittedBy != "" {
+		fmt.Fprintf(&b, " Submitted by %s.", j.SubmittedBy)
 	}
 	if j.Status == jobs.StatusUnknown {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")

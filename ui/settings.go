@@ -29,6 +29,7 @@ type settingsForm struct {
 	theme         *widget.RadioGroup
 	notifications *widget.Check
 	signOut       *widget.Button
+	team          *teamSection
 	saveBtn       *widget.Button
 	problem       *widget.Label // why the last save failed, in the dialog
 	dialog        dialog.Dialog
@@ -85,6 +86,8 @@ func (a *App) newSettingsForm() *settingsForm {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Notifications", f.notifications),
 	)
+	f.team = newTeamSection(a)
+	form.Append("Team", f.team.box)
 	f.problem = widget.NewLabel("")
 	f.problem.Wrapping = fyne.TextWrapWord
 	f.problem.Importance = widget.DangerImportance

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// Settings → Share with my team: the connection string and the computer's
+// name go to the backend, the section then says where the records are and
+// who is connected; the jobs list names the computer that submitted each
+// job. With SKIPDESK_SCREENSHOTS set, the two screens are saved there.
+func TestShareWithMyTeam(t *testing.T) {
+	now := time.Now()
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.team = workflow.TeamStatus{Computer: "vm"}
+	fb.jobs = []workflow.Job{
+		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed", CreatedAt: now,
+			Rows: 1200, Matches: 1010, Charged: 1200, Refunded: 190, SubmittedBy: "front-desk"},
+		{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "county-owners phones.csv", Status: "completed",
+			CreatedAt: now.Add(-time.Hour), Rows: 2300, Charged: 230, SubmittedBy: "back-office"},
+	}
+	h := start(t, fb)
+	statuses := make(chan workflow.TeamStatus, 4)
+	var f *settingsForm
+	h.do(func() {
+		f = h.app.newSettingsForm()
+		f.team.onStatus = func(st workflow.TeamStatus) { statuses <- st }
+		f.dialog.Show()
+	})
+	<-statuses
+	if !h.hasText("keeps its own records") {
+		t.Fatal("the team line before sharing")
+	}
+	h.tap(h.button("Share with my team…"))
+	shared := make(chan error, 1)
+	h.do(func() {
+		sf := f.team.form
+		sf.onShared = func(_ workflow.ShareReport, err error) { shared <- err }
+		test.Type(sf.url, "postgres://desk:s3cret@db.example.com:5432/skipdesk")
+		sf.name.SetText("front-desk")
+	})
+	h.tap(h.button("Share"))
+	if err := <-shared; err != nil {
+		t.Fatal(err)
+	}
+	st := <-statuses
+	for !st.On {
+		st = <-statuses
+	}
+	if fb.sharedURL != "postgres://desk:s3cret@db.example.com:5432/skipdesk" {
+		t.Fatalf("the backend was given %q", fb.sharedURL)
+	}
+	if !h.hasText("Shared with the team on the team database \"skipdesk\" on db.example.com:5432, as front-desk") ||
+		!h.hasText("Connected now: front-desk, back-office") || h.hasText("s3cret") {
+		t.Fatalf("the team line after sharing: %q", h.textOf(f.team.status))
+	}
+	if !h.button("Stop sharing").Visible() {
+		t.Fatal("no way to stop sharing")
+	}
+	screenshot(t, h, "settings-team.png")
+	h.do(func() { f.dialog.Hide() })
+
+	v := h.app.jobs
+	h.waitFor("the jobs list", func() bool {
+		n := 0
+		h.do(func() { n = len(v.shown) })
+		return n == 2
+	})
+	if jobColumns[10].title != "Submitted by" || jobCell(v.shown[0], 10, now, nil) != "front-desk" || jobCell(v.shown[1], 10, now, nil) != "back-office" {
+		t.Fatalf("submitted by: %q, %q", jobCell(v.shown[0], 10, now, nil), jobCell(v.shown[1], 10, now, nil))
+	}
+	h.do(func() { v.selectJob("trc_2") })
+	if !strings.Contains(h.textOf(v.detail), "Submitted by front-desk.") {
+		t.Fatalf("the job's details: %q", h.textOf(v.detail))
+	}
+	screenshot(t, h, "jobs-submitted-by.png")
+}
+
+// screenshot saves the window as name in $SKIPDESK_SCREENSHOTS, when set.
+func screenshot(t *testing.T, h *harness, name string) {
+	t.Helper()
+	dir := os.Getenv("SKIPDESK_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	h.do(func() { err = png.Encode(out, h.win.Canvas().Capture()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+}

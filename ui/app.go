@@ -1,7 +1,7 @@
 // Package ui is the SkipDesk window: the first-run screen, the header with
 // the account, the jobs list, the result viewer, the library and the
 // settings. It reaches the rest of the program only through Backend (the
-// jobs/desk facade); every Backend call runs off the UI thread and comes
+// application layer, jobs/workflow); every Backend call runs off the UI thread and comes
 // back through fyne.Do.
 package ui
 

@@ -431,21 +431,7 @@ func TestShareWithTeam(t *testing.T) {
 	if _, err := d.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "own", 5), Mapping: ownerMapping,
-		Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Wait(ctx, id, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.AddInternal(ctx, []string{"(512) 555-0142"}, "asked", "phone"); err != nil {
-		t.Fatal(err)
-	}
-	corr, _ := json.Marshal(map[string]*layout.Correction{"owner|phone": {Signature: "owner|phone"}})
-	if err := os.WriteFile(filepath.Join(home, layoutsFile), corr, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	id := keepOwnRecords(ctx, t, d, home)
 
 	var parts []string
 	rep, err := d.ShareWithTeam(ctx, dbURL, "Front desk", func(p ShareProgress) {
@@ -462,24 +448,7 @@ func TestShareWithTeam(t *testing.T) {
 	if len(parts) != len(ledger.MoveParts) {
 		t.Fatalf("progress named %v", parts)
 	}
-	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != dbURL {
-		t.Fatalf("the connection string in the keyring: %v", err)
-	}
-	b, _ := os.ReadFile(filepath.Join(home, "settings.json"))
-	if strings.Contains(string(b), pgtest.Password()) || !d.Settings().Team {
-		t.Fatalf("settings after sharing: %s", b)
-	}
-	st := d.Team(ctx)
-	if !st.On || st.Err != nil || st.Computer != "front-desk" || strings.Contains(st.Database, pgtest.Password()) {
-		t.Fatalf("team status %+v", st)
-	}
-	list, err := d.LocalJobs(ctx)
-	if err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy == "" {
-		t.Fatalf("the team's jobs: %+v, %v", list, err)
-	}
-	if led := teamLedger(t, d); led == nil {
-		t.Fatal("the session does not work on the team's ledger")
-	}
+	checkShared(ctx, t, d, home, dbURL, id)
 	if rep, err := d.ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
 		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
 	}
@@ -507,5 +476,53 @@ func TestShareWithTeam(t *testing.T) {
 	}
 	if _, err := secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatalf("the connection string after sharing stopped: %v", err)
+	}
+}
+
+// keepOwnRecords gives d's own ledger a job, a number on the internal list
+// and a layout correction; it returns the job's id.
+func keepOwnRecords(ctx context.Context, t *testing.T, d *Service, home string) string {
+	t.Helper()
+	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "own", 5), Mapping: ownerMapping,
+		Mode: jobs.ModeNormal}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Wait(ctx, id, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AddInternal(ctx, []string{"(512) 555-0142"}, "asked", "phone"); err != nil {
+		t.Fatal(err)
+	}
+	corr, _ := json.Marshal(map[string]*layout.Correction{"owner|phone": {Signature: "owner|phone"}})
+	if err := os.WriteFile(filepath.Join(home, layoutsFile), corr, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	return id
+}
+
+// checkShared: after sharing, the connection string is in the keyring and
+// nowhere in the settings, the status names the team and this computer,
+// and the session works on the team's ledger.
+func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id string) {
+	t.Helper()
+	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != dbURL {
+		t.Fatalf("the connection string in the keyring: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "settings.json"))
+	if strings.Contains(string(b), pgtest.Password()) || !d.Settings().Team {
+		t.Fatalf("settings after sharing: %s", b)
+	}
+	st := d.Team(ctx)
+	if !st.On || st.Err != nil || st.Computer != "front-desk" || strings.Contains(st.Database, pgtest.Password()) {
+		t.Fatalf("team status %+v", st)
+	}
+	list, err := d.LocalJobs(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy == "" {
+		t.Fatalf("the team's jobs: %+v, %v", list, err)
+	}
+	if led := teamLedger(t, d); led == nil {
+		t.Fatal("the session does not work on the team's ledger")
 	}
 }

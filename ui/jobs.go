@@ -157,9 +157,14 @@ func (v *jobsView) reload(done func()) {
 			v.loadProblem = ""
 			if err != nil {
 				p := workflow.Explain(err, workflow.HostOf(a.session.BaseURL))
-				v.loadProblem = "The jobs list could not be loaded from the server: " + p.What
-				if jobs != nil {
-					v.loadProblem += " Shown: the jobs kept on this computer."
+				switch {
+				case errors.Is(err, workflow.ErrTeamUnreachable):
+					v.loadProblem = p.What + " Shown: the provider's lists."
+				default:
+					v.loadProblem = "The jobs list could not be loaded from the server: " + p.What
+					if jobs != nil {
+						v.loadProblem += " Shown: the jobs kept on this computer."
+					}
 				}
 			}
 			if jobs != nil || err == nil {

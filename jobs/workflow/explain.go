@@ -187,8 +187,9 @@ func explainLocal(err error, _ string) (Problem, bool) {
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: "Cancelled", What: "The operation was cancelled."}, true
 	case errors.Is(err, ErrTeamUnreachable):
-		return Problem{Title: "Team database away", What: capitalise(err.Error()) + ". Nothing was sent to the provider or charged.",
-			Do: "Check the network, or ask whoever runs the team's database; try again when it answers."}, true
+		return Problem{Title: "Team database away",
+			What: "The team's database cannot be reached: nothing was sent to the provider or charged, and what SkipDesk shows is read-only until it answers.",
+			Do:   "Check the network, or ask whoever runs the team's database; SkipDesk tries again by itself."}, true
 	case errors.As(err, &wl):
 		return Problem{Title: "Still running",
 			What: fmt.Sprintf("Job %s has not finished after %s; it is still running at the provider and stays recorded.", wl.JobID, wl.Limit.Round(time.Second)),

@@ -26,18 +26,29 @@ const pageSize = 100
 // first pages of GET /traces and GET /dnc (100 jobs each), newest first.
 // more reports older pages. When the API cannot be reached the ledger's
 // jobs are returned with the error.
+//
+// While the team's database is away, the API's lists are returned with
+// the error (matching ErrTeamUnreachable): who submitted what and the
+// unsettled submissions come back with the database.
 func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 	sess, err := s.books()
+	var local []Job
+	if err == nil {
+		local, err = s.ledgerJobs(ctx, sess.led)
+	}
+	var teamErr error
+	if errors.Is(err, ErrTeamUnreachable) {
+		teamErr = err
+		if sess, err = s.current(); err != nil {
+			return nil, false, err
+		}
+	}
 	if err != nil {
 		return nil, false, err
 	}
 	pages = max(pages, 1)
 	byID := map[string]*Job{}
 	var out []*Job
-	local, err := s.ledgerJobs(ctx, sess.led)
-	if err != nil {
-		return nil, false, err
-	}
 	for i := range local {
 		j := &local[i]
 		out = append(out, j)
@@ -79,6 +90,9 @@ func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 		list[i] = *j
 	}
 	sortJobs(list)
+	if teamErr != nil {
+		return list, more, teamErr
+	}
 	return list, more, apiErr
 }
 

@@ -91,11 +91,14 @@ type session struct {
 	mu       sync.Mutex
 	led      *ledger.Ledger
 	ledClose func() error // closes led (and a team's database)
-	trk      *tracker.Tracker
-	cancelS  func()
-	recv     *tracker.Receiver
-	stop     context.CancelFunc // the tracker's loop, when running
-	done     chan struct{}
+	// away is why the team's database could not be opened, at awayAt.
+	away    error
+	awayAt  time.Time
+	trk     *tracker.Tracker
+	cancelS func()
+	recv    *tracker.Receiver
+	stop    context.CancelFunc // the tracker's loop, when running
+	done    chan struct{}
 }
 
 // Open prepares a Service on cfg's data folder. It reads the settings: a
@@ -407,11 +410,17 @@ func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow)
 	if s.cfg.Track {
 		// The window follows jobs from the start: its ledger opens now,
 		// so that a second copy of SkipDesk is told at once.
-		if _, err := s.openLedger(sess); err != nil {
+		switch _, err := s.openLedger(sess); {
+		case errors.Is(err, ErrTeamUnreachable):
+			// The team's database is away: the session opens, read-only,
+			// and takes the ledger up when it answers (books).
+			sess.away, sess.awayAt = err, time.Now()
+		case err != nil:
 			sess.close()
 			return Session{}, err
+		default:
+			s.startTracking(ctx, sess)
 		}
-		s.startTracking(ctx, sess)
 	}
 	s.mu.Lock()
 	s.sess = sess
@@ -525,16 +534,43 @@ func (s *Service) current() (*session, error) {
 
 // books is the open session with its ledger and tracker: what every
 // charged or recorded step needs.
+//
+// A team's database that could not be reached is tried again at most
+// every few seconds (in between its error comes back at once); once open,
+// its jobs are followed.
 func (s *Service) books() (*session, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
 	}
+	sess.mu.Lock()
+	open, away, awayAt := sess.led != nil, sess.away, sess.awayAt
+	sess.mu.Unlock()
+	if open {
+		return sess, nil
+	}
+	if away != nil && time.Since(awayAt) < retryAway {
+		return nil, away
+	}
 	if _, err := s.openLedger(sess); err != nil {
+		if errors.Is(err, ErrTeamUnreachable) {
+			sess.mu.Lock()
+			sess.away, sess.awayAt = err, time.Now()
+			sess.mu.Unlock()
+		}
 		return nil, err
+	}
+	sess.mu.Lock()
+	sess.away = nil
+	sess.mu.Unlock()
+	if s.cfg.Track {
+		s.startTracking(context.Background(), sess)
 	}
 	return sess, nil
 }
+
+// retryAway is how long a team database found away is not asked again.
+var retryAway = 5 * time.Second
 
 // Session is the open session's description (zero when none).
 func (s *Service) Session() Session {

@@ -50,8 +50,10 @@ func (t TeamLimits) withDefaults() TeamLimits {
 }
 
 // ErrTeamUnreachable is matched (errors.Is) by the errors of what needs the
-// team's database while it cannot be reached. Nothing charged was sent.
-var ErrTeamUnreachable = errors.New("the team's database cannot be reached")
+// team's database while it cannot be reached: nothing is submitted then
+// (what cannot be recorded is not sent), and what the window shows is
+// read-only.
+var ErrTeamUnreachable = sqldb.ErrUnreachable
 
 // teamBudget is the client's budget of requests: nothing (the client's own
 // pacing) on a computer's own ledger; on a team's, the share of the key's
@@ -98,7 +100,7 @@ func (b *teamBudget) Take(ctx context.Context, bucket string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("%w, so nothing was sent: %w", ErrTeamUnreachable, err)
+			return fmt.Errorf("nothing was sent to the provider: %w", err)
 		}
 		if wait == 0 {
 			return nil
@@ -180,12 +182,12 @@ func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
 	defer cancel()
 	db, err := sqldb.OpenPostgres(ctx, url, sqldb.PostgresOptions{AppName: "SkipDesk " + who.Computer, MaxConns: 8})
 	if err != nil {
-		return books{}, fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+		return books{}, err
 	}
 	led, err := ledger.OpenShared(ctx, db, who)
 	if err != nil {
 		db.Close()
-		return books{}, fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+		return books{}, err
 	}
 	return books{led: led, close: func() error {
 		err := led.Close()
@@ -247,7 +249,7 @@ func (s *Service) Team(ctx context.Context) TeamStatus {
 	defer done()
 	st.Database = led.String()
 	if err := led.Ping(ctx); err != nil {
-		st.Err = fmt.Errorf("%w: %w", ErrTeamUnreachable, err)
+		st.Err = err
 		return st
 	}
 	sessions, err := led.Sessions(ctx)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -203,14 +204,15 @@ func TestTeamTwoComputers(t *testing.T) {
 	}
 }
 
-// sandboxJobs counts the traces the API knows.
+// sandboxJobs counts the traces the API knows (asked by a client of its
+// own: d's waits for the team's budget).
 func sandboxJobs(ctx context.Context, t *testing.T, d *Service) int {
 	t.Helper()
-	sess, err := d.current()
+	api, err := client.New(d.Session().BaseURL, sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := sess.api.Traces.List(ctx, nil)
+	tl, err := api.Traces.List(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,5 +526,56 @@ func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id 
 	}
 	if led := teamLedger(t, d); led == nil {
 		t.Fatal("the session does not work on the team's ledger")
+	}
+}
+
+// The team's database away: the session opens all the same, the jobs list
+// is the provider's with the reason, and nothing is submitted (what cannot
+// be recorded is not sent) — at start or in the middle of a session; when
+// the database answers again, submitting works.
+func TestTeamDatabaseAway(t *testing.T) {
+	keyring.MockInit()
+	defer func(d time.Duration) { retryAway = d }(retryAway)
+	retryAway = 100 * time.Millisecond
+	dbURL := pgtest.URL(t)
+	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
+	sb := newTeamSandbox(t, *fastSandbox())
+	proxy.Cut()
+	d := computerOn(t, sb.url, viaProxy, "laptop", nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	plan := func(tag string) Plan {
+		return Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, tag, 5), Mapping: ownerMapping, Mode: jobs.ModeNormal}
+	}
+	if _, err := submitFile(ctx, d, plan("a"), false); !errors.Is(err, ErrTeamUnreachable) {
+		t.Fatalf("submitting with the database away at start: %v", err)
+	}
+	if _, _, err := d.Jobs(ctx, 1); !errors.Is(err, ErrTeamUnreachable) {
+		t.Fatalf("the jobs list with the database away: %v", err)
+	}
+	if p := Explain(ErrTeamUnreachable, ""); !strings.Contains(p.What, "nothing was sent") {
+		t.Fatalf("explained as %+v", p)
+	}
+	if n := sandboxJobs(ctx, t, d); n != 0 {
+		t.Fatalf("%d jobs sent while the database was away", n)
+	}
+
+	proxy.Restore()
+	time.Sleep(2 * retryAway)
+	id, err := submitFile(ctx, d, plan("a"), false)
+	if err != nil {
+		t.Fatalf("submitting once the database is back: %v", err)
+	}
+	if list, _, err := d.Jobs(ctx, 1); err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy != "laptop" {
+		t.Fatalf("the jobs list once back: %+v, %v", list, err)
+	}
+
+	proxy.Cut() // in the middle of the session
+	if _, err := submitFile(ctx, d, plan("b"), false); !errors.Is(err, ErrTeamUnreachable) {
+		t.Fatalf("submitting with the database gone in the middle of a session: %v", err)
+	}
+	if n := sandboxJobs(ctx, t, d); n != 1 {
+		t.Fatalf("%d jobs on the server, want 1: one was sent that could not be recorded", n)
 	}
 }

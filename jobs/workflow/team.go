@@ -14,6 +14,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
@@ -152,9 +153,17 @@ func (s *Service) who() (ledger.Who, error) {
 	id := s.settings.ComputerID
 	s.mu.Unlock()
 	if id == "" {
-		set := s.Settings()
+		// Saved here, not through SaveSettings: this runs while the
+		// session's ledger opens, and nothing else in the settings changes.
+		s.mu.Lock()
+		set := s.settings
 		set.ComputerID = newComputerID()
-		if err := s.SaveSettings(context.Background(), set); err != nil {
+		err := settings.Save(s.cfg.Home, set)
+		if err == nil {
+			s.settings = set
+		}
+		s.mu.Unlock()
+		if err != nil {
 			return ledger.Who{}, err
 		}
 		id = set.ComputerID

@@ -579,3 +579,70 @@ func TestTeamDatabaseAway(t *testing.T) {
 		t.Fatalf("%d jobs on the server, want 1: one was sent that could not be recorded", n)
 	}
 }
+
+// A submission whose answer was lost on one computer is settled from
+// either, once: the two computers reconciling at the same moment settle
+// it one time between them, as the job the server made.
+func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	sb := newTeamSandbox(t, *fastSandbox())
+	quiet := func(c *Config) { c.Track = false }
+	a := computerOn(t, sb.url, dbURL, "laptop", quiet)
+	b := computerOn(t, sb.url, dbURL, "desktop", quiet)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	sb.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	_, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "lost", 5), Mapping: ownerMapping,
+		Mode: jobs.ModeNormal}, false)
+	if !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("a submission whose answer was dropped: %v", err)
+	}
+	list, _, err := b.Jobs(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := 0
+	for _, j := range list {
+		if j.Status == jobs.StatusUnknown && j.SubmittedBy == "laptop" {
+			unknown++
+		}
+	}
+	if unknown != 1 {
+		t.Fatalf("the desktop's list: %+v, want the laptop's unknown submission", list)
+	}
+	var wg sync.WaitGroup
+	settled := make([][]Settled, 2)
+	errs := make([]error, 2)
+	start := make(chan struct{})
+	for i, d := range []*Service{a, b} {
+		wg.Go(func() {
+			<-start
+			settled[i], errs[i] = d.Reconcile(ctx)
+		})
+	}
+	close(start)
+	wg.Wait()
+	var jobIDs []string
+	for i := range 2 {
+		if errs[i] != nil {
+			t.Fatalf("reconcile: %v", errs[i])
+		}
+		for _, s := range settled[i] {
+			if s.JobID != "" {
+				jobIDs = append(jobIDs, s.JobID)
+			}
+		}
+	}
+	if len(jobIDs) != 1 || sandboxJobs(ctx, t, a) != 1 {
+		t.Fatalf("settled as %v between the two computers; %d jobs on the server", jobIDs, sandboxJobs(ctx, t, a))
+	}
+	led := teamLedger(t, a)
+	subs, _ := led.Submissions(ctx)
+	if len(subs) != 1 || subs[0].JobID != jobIDs[0] {
+		t.Fatalf("the ledger's submissions: %+v", subs)
+	}
+	if sp, err := led.JobSpend(ctx, jobIDs[0]); err != nil || sp.Charged == 0 {
+		t.Fatalf("the settled job's spend: %+v, %v", sp, err)
+	}
+}

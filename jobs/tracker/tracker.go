@@ -382,7 +382,7 @@ func (t *Tracker) untilNext(now time.Time) time.Duration {
 	if len(t.hinted) > 0 {
 		return 0
 	}
-	wait := reloadEvery
+	wait := t.reloadEvery() // a team's leases are renewed in time
 	for _, tr := range t.jobs {
 		if d := tr.next.Sub(now); d < wait {
 			wait = d

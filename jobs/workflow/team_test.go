@@ -1,13 +1,16 @@
 package workflow
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -645,4 +648,98 @@ func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
 	if sp, err := led.JobSpend(ctx, jobIDs[0]); err != nil || sp.Charged == 0 {
 		t.Fatalf("the settled job's spend: %+v, %v", sp, err)
 	}
+}
+
+// Environment of the lease holder process (TestTeamLeaseHolderKilled).
+const (
+	envHolderAPI  = "SKIPDESK_TEST_HOLDER_API"
+	envHolderDB   = "SKIPDESK_TEST_HOLDER_DB"
+	envHolderFile = "SKIPDESK_TEST_HOLDER_FILE"
+)
+
+// The computer following a job is killed (its process, with no chance to
+// let go of anything): when its lease runs out another computer takes the
+// job up and records its completion.
+func TestTeamLeaseHolderKilled(t *testing.T) {
+	if os.Getenv(envHolderDB) != "" {
+		holdLease(t)
+		return
+	}
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	cfg := sandbox.DefaultConfig()
+	cfg.Processing = sandbox.Processing{MinSeconds: 8}
+	sb := newTeamSandbox(t, cfg)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestTeamLeaseHolderKilled$", "-test.v")
+	cmd.Env = append(os.Environ(), envHolderAPI+"="+sb.url, envHolderDB+"="+dbURL,
+		envHolderFile+"="+ownerList(t, t.TempDir(), "killed", 10))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	var id string
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if f := strings.Fields(lines.Text()); len(f) == 2 && f[0] == "submitted" {
+			id = f[1]
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("the holder never said what it submitted")
+	}
+	go io.Copy(io.Discard, out)
+	d := computerOn(t, sb.url, dbURL, "desktop", nil)
+	led := teamLedger(t, d)
+	waitFollower(ctx, t, led, id, "holder")
+	sess, _ := d.current()
+	sess.mu.Lock()
+	trk := sess.trk
+	sess.mu.Unlock()
+	if trk.Following(id) {
+		t.Fatal("two computers follow the job")
+	}
+	killed := time.Now()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitFollower(ctx, t, led, id, "desktop")
+	took := time.Since(killed)
+	t.Logf("the job was handed over %s after its holder was killed (lease 3 s)", took.Round(100*time.Millisecond))
+	if took > 6*time.Second {
+		t.Fatalf("handed over after %s: the lease lasts 3 s and is looked at every second", took)
+	}
+	for {
+		j, err := led.Job(ctx, id)
+		if err == nil && j.Status == jobs.StatusCompleted {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the job was not completed by its new follower: %+v, %v", j, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// holdLease is the process TestTeamLeaseHolderKilled kills: a SkipDesk
+// named "holder" that submits a file, follows its job and says so.
+func holdLease(t *testing.T) {
+	keyring.MockInit()
+	d := computerOn(t, os.Getenv(envHolderAPI), os.Getenv(envHolderDB), "holder", nil)
+	ctx := t.Context()
+	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: os.Getenv(envHolderFile), Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("submitted %s\n", id)
+	<-ctx.Done() // until killed
 }

@@ -71,7 +71,11 @@ func teamText(st workflow.TeamStatus) string {
 		return fmt.Sprintf("This computer (%s) keeps its own records. Share them with your team to work on one database: the jobs, presets, layout corrections and the internal do-not-call list, with each job showing which computer submitted it.", st.Computer)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Shared with the team on %s, as %s.", st.Database, st.Computer)
+	if st.Database != "" {
+		fmt.Fprintf(&b, "Shared with the team on %s, as %s.", st.Database, st.Computer)
+	} else {
+		fmt.Fprintf(&b, "Shared with the team, as %s.", st.Computer)
+	}
 	if st.FromEnv {
 		b.WriteString(" The database is set by the SKIPDESK_DATABASE_URL environment variable.")
 	}

@@ -106,3 +106,13 @@ func screenshot(t *testing.T, h *harness, name string) {
 		t.Fatal(err)
 	}
 }
+
+// The team line with the database away says so, and that nothing is
+// submitted meanwhile.
+func TestTeamLineDatabaseAway(t *testing.T) {
+	got := teamText(workflow.TeamStatus{On: true, Computer: "vm", Err: workflow.ErrTeamUnreachable})
+	if !strings.Contains(got, "Shared with the team, as vm.") || !strings.Contains(got, "cannot be reached") ||
+		!strings.Contains(got, "Nothing is submitted until it answers.") {
+		t.Fatalf("%q", got)
+	}
+}

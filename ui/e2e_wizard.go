@@ -99,7 +99,7 @@ func (r *traceWizardRun) remap() error {
 	first := auto[mapping.FirstName]
 	h.Do(func() { w.Choose(mapping.FirstName, "") })
 	if err := h.Wait("first_name reported missing, Submit disabled", 10*time.Second, func() bool {
-		return strings.Contains(w.Problems(), "first_name") && w.Submit().Disabled()
+		return strings.Contains(w.Problems(), "Owner first name") && w.Submit().Disabled()
 	}); err != nil {
 		return err
 	}

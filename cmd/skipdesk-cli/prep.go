@@ -171,13 +171,22 @@ func matchPreset(ctx context.Context, env *Env, headers []string, kind jobs.Kind
 // report prints every problem on stderr and returns the exit-2 error.
 func (p *prepared) report(env *Env) error {
 	for _, pr := range p.Validation.Problems {
-		fmt.Fprintf(env.Stderr, "%s: %s\n", pr.Severity, pr.Message)
+		fmt.Fprintf(env.Stderr, "%s: %s%s\n", pr.Severity, pr.Message, keysOf(pr))
 	}
 	if p.OK {
 		return nil
 	}
 	n := len(p.Validation.Errors())
 	return usageErrorf("%s: the mapping has %s (listed above)", filepath.Base(p.File), plural(n, "problem", "problems"))
+}
+
+// keysOf names the keys a problem concerns, as --map takes them: the
+// message says the fields in words, the command line is typed with keys.
+func keysOf(pr mapping.Problem) string {
+	if len(pr.Keys) == 0 || pr.Code == mapping.CodeUnknownKey {
+		return ""
+	}
+	return " (keys: " + strings.Join(pr.Keys, ", ") + ")"
 }
 
 // plural is "1 row" or "2,000 rows".
@@ -363,7 +372,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	for _, pr := range p.Validation.Warnings() {
-		fmt.Fprintf(env.Stderr, "warning: %s\n", pr.Message)
+		fmt.Fprintf(env.Stderr, "warning: %s%s\n", pr.Message, keysOf(pr))
 	}
 	return nil
 }

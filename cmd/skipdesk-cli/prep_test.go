@@ -57,11 +57,12 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitUsage)
 	}
 	for _, want := range []string{
-		"missing: last_name",
-		"At least one complete address group",
-		`Unknown key "frist"`, `did you mean "first_name"`,
-		"all-or-nothing: mapped property_city, property_zip; missing property_street, property_state",
-		`Column "Zip" mapped to property_zip is not in the CSV; available headers: "Owner 1 First Name"`,
+		"error: Normal mode searches by the owner's name: choose the column of Owner last name, or choose Enhanced mode, which searches by the address alone. (keys: last_name)",
+		"Choose the columns of one whole address",
+		`"frist" is not a field of the service; did you mean Owner first name ("first_name")?`,
+		"The property address needs all four parts or none: Property city and Property ZIP code are chosen, Property street address and Property state are not.",
+		`Column "Zip", chosen for Property ZIP code, is not in this file. Its columns are "Owner 1 First Name"`,
+		"(keys: property_zip)",
 		"the mapping has 5 problems",
 	} {
 		if !strings.Contains(errs, want) {
@@ -73,7 +74,7 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 func TestValidateJSON(t *testing.T) {
 	p := prepFile(t, "owners.csv", prepOwners)
 	code, out, errs := prepCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
-	if code != exitUsage || !strings.Contains(errs, "complete address group") || !strings.Contains(errs, "warning: Names are ignored") {
+	if code != exitUsage || !strings.Contains(errs, "one whole address") || !strings.Contains(errs, "warning: Enhanced mode searches by address only") {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
 	var v struct {
@@ -104,7 +105,7 @@ func TestValidateSplitsAndDNC(t *testing.T) {
 	if code, out, errs := prepCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
 		t.Errorf("dnc: exit %d:\n%s%s", code, out, errs)
 	}
-	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone" mapped to phone`) {
+	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone", chosen for Phone number, is not in this file`) {
 		t.Errorf("dnc absent column: exit %d: %s", code, errs)
 	}
 }
@@ -265,7 +266,7 @@ func TestValidateWarnsMostlyBlank(t *testing.T) {
 	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,,1 Elm St,Austin,TX,78701\nBo,,2 Oak Ave,Waco,TX,76701\nACME LLC,,3 Pine Rd,Waco,TX,76702\nCy,Ray,4 Elm St,Waco,TX,76702\n")
 	code, out, errs := prepCLI(t, "validate", p)
-	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last" (last_name) is blank on 3 of 4 rows`) {
+	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last", chosen for Owner last name, is blank on 3 of 4 rows (75%): those rows are unlikely to match. (keys: last_name)`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }

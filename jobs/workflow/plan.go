@@ -118,7 +118,12 @@ func Validate(ins *input.Inspection, p Plan) mapping.Result {
 	headers := p.Headers(ins.Headers)
 	var opts []mapping.Option
 	if len(ins.Blanks) == len(ins.Headers) {
-		opts = append(opts, mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks)))
+		st := mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks)
+		if slices.Equal(ins.NameColumns, p.Mapping.NameColumns()) {
+			// The inspection's company rows were found by these names.
+			st.Companies = ins.EntityRows
+		}
+		opts = append(opts, mapping.WithStats(st))
 	}
 	if p.Kind == jobs.KindDNC {
 		return mapping.ValidateDNC(headers, p.Mapping, opts...)

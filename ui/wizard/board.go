@@ -25,7 +25,9 @@ const maxProblemRunes = 360
 
 // origin says where a slot's mapping came from, for the confidence indicator.
 type origin struct {
-	auto       bool
+	auto bool
+	// certain: the header names the field exactly (mapping.Guess.Certain).
+	certain    bool
 	confidence float64
 	reason     string
 	preset     string
@@ -236,13 +238,10 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.problem = newProblemLabel()
 
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	key := widget.NewLabel(f.Key)
-	key.Importance = widget.LowImportance
-	key.Truncation = fyne.TextTruncateEllipsis
-	// Every line gives way before the board grows: the key, the chip and
-	// the samples are cut to the slot's width; the title, the dropdown and
-	// the confidence keep theirs.
-	head := container.NewBorder(nil, nil, title, nil, key)
+	// Every line gives way before the board grows: the chip and the
+	// samples are cut to the slot's width; the title, the dropdown and the
+	// confidence keep theirs.
+	head := title
 	target := container.NewStack(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
 	sampleLine := container.NewBorder(nil, nil, nil, s.conf, s.samples)
@@ -486,6 +485,8 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 			switch {
 			case o.preset != "":
 				conf, imp = "from preset "+o.preset, widget.MediumImportance
+			case o.auto && o.certain:
+				conf, imp = "auto · certain", widget.SuccessImportance
 			case o.auto && o.confidence >= 0.9:
 				conf, imp = fmt.Sprintf("auto · %d%% sure", pct(o.confidence)), widget.SuccessImportance
 			case o.auto:

@@ -251,7 +251,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
-			return h + " -> phone"
+			return h + " -> " + mapping.Label(mapping.Phone)
 		}
 		return h
 	})

@@ -98,7 +98,7 @@ type Trace struct {
 
 // Mode explanations, one line each.
 const (
-	helpNormal   = "Normal: searches by owner name and address. first_name and last_name must be mapped."
+	helpNormal   = "Normal: searches by the owner's name and address; the first and last name columns are needed. Each row costs the normal rate."
 	helpEnhanced = "Enhanced: a deeper, address-only search. Names are ignored; each row costs the enhanced rate."
 )
 
@@ -325,7 +325,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 func (t *Trace) autoOrigins() map[string]origin {
 	origins := map[string]origin{}
 	for _, g := range t.sug.Guesses {
-		origins[g.Key] = origin{auto: true, confidence: g.Confidence, reason: g.Reason}
+		origins[g.Key] = origin{auto: true, certain: g.Certain(), confidence: g.Confidence, reason: g.Reason}
 	}
 	return origins
 }
@@ -506,7 +506,7 @@ func thousands(n int64) string {
 func (t *Trace) newPreview() *widget.Table {
 	tbl := previewTable(t.ins, func(h string) string {
 		if k := t.keyOf(h); k != "" {
-			return h + " -> " + k
+			return h + " -> " + mapping.Label(k)
 		}
 		return h
 	})
@@ -524,7 +524,7 @@ func previewTable(ins *input.Inspection, label func(header string) string) *widg
 	pad := 2 * theme.InnerPadding()
 	widths := make([]float32, len(ins.Headers))
 	for i, h := range ins.Headers {
-		w := fyne.MeasureText(h+" -> property_street", size, bold).Width + pad
+		w := fyne.MeasureText(h+" -> Property street address", size, bold).Width + pad
 		widths[i] = min(max(w, previewMinColumn), previewColumn)
 	}
 	// Cells hold their text already cut to the column's width, worked out

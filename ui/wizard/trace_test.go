@@ -123,7 +123,8 @@ func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
 	if got := b.mapping(); len(got) != 10 || got[mapping.PropertyZip] != "Property Zip" {
 		t.Fatalf("auto mapping = %v", got)
 	}
-	if s := b.slotByK[mapping.FirstName].conf.Text; !strings.Contains(s, "auto") || !strings.Contains(s, "%") {
+	// "First Name" names the field exactly: certain, not "94% sure".
+	if s := b.slotByK[mapping.FirstName].conf.Text; s != "auto · certain" {
 		t.Fatalf("confidence shown = %q", s)
 	}
 	if s := b.slotByK[mapping.FirstName].samples.Text; !strings.Contains(s, "JOHN") {
@@ -146,7 +147,7 @@ func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 	delete(m, mapping.LastName)
 	h.set(t, m)
 	name := h.tr.board.groups[mapping.GroupName].problem
-	if !strings.Contains(name.Text, "missing: last_name") || !h.tr.submitBtn.Disabled() {
+	if !strings.Contains(name.Text, "choose the column of Owner last name") || !h.tr.submitBtn.Disabled() {
 		t.Fatalf("before the drop: problem %q, submit disabled %v", name.Text, h.tr.submitBtn.Disabled())
 	}
 	act(func() { h.tr.tabs.SelectIndex(1) })
@@ -175,7 +176,7 @@ func TestTraceDragSlotChipOffUnmaps(t *testing.T) {
 	if _, ok := b.m[mapping.PropertyCity]; ok {
 		t.Fatalf("property_city still mapped: %v", b.m)
 	}
-	if p := b.groups[mapping.GroupProperty].problem.Text; !strings.Contains(p, "all-or-nothing") || !strings.Contains(p, "missing property_city") {
+	if p := b.groups[mapping.GroupProperty].problem.Text; !strings.Contains(p, "all four parts or none") || !strings.Contains(p, "Property city is not") {
 		t.Fatalf("property group problem = %q", p)
 	}
 	if !h.tr.submitBtn.Disabled() {
@@ -197,7 +198,7 @@ func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
 	h.set(t, m)
 	b := h.tr.board
 	name := b.groups[mapping.GroupName].problem
-	if !strings.Contains(name.Text, "missing: first_name") {
+	if !strings.Contains(name.Text, "choose the column of Owner first name") {
 		t.Fatalf("problem = %q", name.Text)
 	}
 	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected("First Name") })
@@ -207,7 +208,7 @@ func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
 	}
 	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected(notMapped) })
 	h.settle(t)
-	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "first_name") {
+	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "Owner first name") {
 		t.Fatalf("after clearing: mapping %v, problem %q", b.m, name.Text)
 	}
 	// Selecting a header another slot has moves it (one header, one field).
@@ -227,22 +228,22 @@ func TestTraceShowsEachValidationCaseNextToItsField(t *testing.T) {
 	}{
 		{"missing names", func(m mapping.Mapping) { delete(m, mapping.FirstName); delete(m, mapping.LastName) },
 			func(b *board) *widget.Label { return b.groups[mapping.GroupName].problem },
-			[]string{"first_name and last_name must be mapped", "missing: first_name, last_name"}},
+			[]string{"Normal mode searches by the owner's name", "choose the columns of Owner first name and Owner last name", "Enhanced mode"}},
 		{"no full address group", func(m mapping.Mapping) {
 			for _, k := range append(mapping.GroupKeys(mapping.GroupProperty), mapping.GroupKeys(mapping.GroupMailing)...) {
 				delete(m, k)
 			}
 		}, func(b *board) *widget.Label { return b.address },
-			[]string{"At least one complete address group"}},
+			[]string{"Choose the columns of one whole address"}},
 		{"unknown key", func(m mapping.Mapping) { m["frist_name"] = "First Name" },
 			func(b *board) *widget.Label { return b.general },
-			[]string{`Unknown key "frist_name"`, `did you mean "first_name"`}},
+			[]string{`"frist_name" is not a field of the service`, `did you mean Owner first name`}},
 		{"incomplete group", func(m mapping.Mapping) { delete(m, mapping.MailingZip); delete(m, mapping.MailingState) },
 			func(b *board) *widget.Label { return b.groups[mapping.GroupMailing].problem },
-			[]string{"mailing address group is all-or-nothing", "missing mailing_state, mailing_zip"}},
+			[]string{"The mailing address needs all four parts or none", "Mailing state and Mailing ZIP code are not"}},
 		{"column absent", func(m mapping.Mapping) { m[mapping.PropertyCity] = "Town" },
 			func(b *board) *widget.Label { return b.slotByK[mapping.PropertyCity].problem },
-			[]string{`Column "Town" mapped to property_city is not in the CSV`, `"Property City"`}},
+			[]string{`Column "Town", chosen for Property city, is not in this file`, `"Property City"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

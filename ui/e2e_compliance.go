@@ -158,6 +158,11 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 	// The new scrub is one of the trace's: once it completes, the callable
 	// list is offered again, and made on the fresh answers.
 	h.Do(func() { d.Submit().OnTapped() })
+	h.Do(func() {
+		if p := d.Pay(); p != nil {
+			p.OnTapped()
+		}
+	})
 	if err := h.Wait("the callable list is offered after the new scrub", 120*time.Second, func() bool {
 		return a.callableYes != nil && a.callableYes.Visible()
 	}); err != nil {

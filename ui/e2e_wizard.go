@@ -155,7 +155,7 @@ func (r *traceWizardRun) submit() error {
 			known[j.ID] = true
 		}
 	})
-	if err := h.Click(w.Submit()); err != nil {
+	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, "wizard-06-confirm-pay"); err != nil {
 		return err
 	}
 	find := func() bool {
@@ -221,7 +221,7 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	if err := h.Shot("wizard-09-scrub"); err != nil {
 		return err
 	}
-	if err := h.Click(d.Submit()); err != nil {
+	if err := submitAndPay(h, d.Submit(), d.Pay, d.Closed, ""); err != nil {
 		return err
 	}
 	var scrub workflow.Job

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
@@ -110,5 +111,28 @@ func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 	res, err := d.Submit(ctx, sp, pins, SubmitOptions{Quote: valid})
 	if err != nil || res.Upload.Rows != 2 || res.Upload.LeftOutInvalid != 2 {
 		t.Errorf("scrub submitted: %v %+v", err, res)
+	}
+}
+
+// TestRepairable: the offer counts the short ZIP codes of the mapped ZIP
+// columns only, shows one repaired, and counts the rows without a street.
+func TestRepairable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "owners.csv")
+	os.WriteFile(p, []byte("First,Last,Street,City,State,Zip,Other Zip\n"+
+		"Ann,Lee,1 Elm St,Hoboken,NJ,7030,1234\n"+
+		"Bo,Wu,,Newark,NJ,7102,\n"+
+		"Cy,Ng,3 Oak Ave,Austin,TX,78701,\n"), 0o600)
+	ins, err := input.Inspect(t.Context(), p, input.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last", mapping.PropertyStreet: "Street",
+		mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+	o := Repairable(ins, Plan{Kind: jobs.KindTrace, Mapping: m})
+	if o.ShortZips != 2 || o.ZipExample != "7030" || o.ZipFixed != "07030" || o.NoAddress != 1 || o.StreetColumn != "Street" {
+		t.Errorf("offer %+v", o)
+	}
+	if o := Repairable(ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Zip"}}); o != (RepairOffer{}) {
+		t.Errorf("a scrub offered %+v", o)
 	}
 }

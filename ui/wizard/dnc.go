@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -39,15 +40,17 @@ type DNC struct {
 	ins      *input.Inspection
 	column   string
 	dropDups bool
-	counts   *workflow.Counts // the phone column's scan
-	scanErr  error
-	scanning bool
-	stopScan context.CancelFunc
-	rates    *workflow.Rates
-	rateErr  error
-	fromJob  string // the trace whose phones are scrubbed, if any
-	reuse    bool   // skip the phones scrubbed in the last 31 days (the person's choice)
-	reuseCtl *reuseControls
+	// leaveOutInvalid: the invalid numbers leave the upload before paying.
+	leaveOutInvalid bool
+	counts          *workflow.Counts // the phone column's scan
+	scanErr         error
+	scanning        bool
+	stopScan        context.CancelFunc
+	rates           *workflow.Rates
+	rateErr         error
+	fromJob         string // the trace whose phones are scrubbed, if any
+	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
+	reuseCtl        *reuseControls
 
 	fileLine  *widget.Label
 	warnings  *widget.Label
@@ -57,6 +60,8 @@ type DNC struct {
 	examples  *widget.Label
 	invalid   *widget.Label
 	dupCheck  *widget.Check
+	invCheck  *widget.Check
+	payBtn    *widget.Button // the last confirmation's Pay button
 	costLine  *widget.Label
 	costAfter *widget.Label
 	costWarn  *widget.Label
@@ -225,6 +230,8 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.invalid.Wrapping = fyne.TextWrapWord
 	d.invalid.Importance = widget.WarningImportance
 	d.dupCheck = widget.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
+	d.invCheck = widget.NewCheck("", func(on bool) { d.leaveOutInvalid = on; d.update() })
+	d.invCheck.Hide()
 	d.reuseCtl = newReuseControls(jobs.KindDNC, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
@@ -242,7 +249,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.topBox = container.NewVBox(d.fileLine, d.warnings,
 		container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
 	d.details = container.NewVBox(
-		bold("What the numbers look like"), d.scanLine,
+		bold("What the numbers look like"), d.scanLine, d.invCheck,
 		bold("How numbers will be normalised"), d.examples,
 		d.invalid,
 		widget.NewSeparator(),
@@ -315,7 +322,7 @@ func (d *DNC) columnChosen(col string) {
 // submit` builds from its flags.
 func (d *DNC) plan() workflow.Plan {
 	return workflow.Plan{Kind: jobs.KindDNC, Path: d.path, Input: d.opts, Mapping: mapping.Mapping{mapping.Phone: d.column},
-		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse}
+		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse, LeaveOutInvalid: d.leaveOutInvalid}
 }
 
 // quote prices the scrub once the column is scanned and the rates are in.
@@ -355,19 +362,7 @@ func (d *DNC) update() {
 			ex = append(ex, "Every valid number is already written as 10 digits.")
 		}
 		d.examples.SetText(strings.Join(ex, "\n"))
-		var inv []string
-		for _, e := range s.InvalidExamples {
-			raw := e.Raw
-			if strings.TrimSpace(raw) == "" {
-				raw = "(blank)"
-			}
-			inv = append(inv, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
-		}
-		if len(inv) > 0 {
-			d.invalid.SetText("Invalid numbers are charged, then refunded when the job completes:\n" + strings.Join(inv, "\n"))
-		} else {
-			d.invalid.SetText("")
-		}
+		d.showInvalid(s)
 	}
 
 	ok := false
@@ -395,6 +390,9 @@ func (d *DNC) update() {
 		if l := reuseCostLine(q); l != "" {
 			cost += "\n" + l
 		}
+		if ls := repairedLines(q.Upload); len(ls) > 0 {
+			cost += "\n" + strings.Join(ls, "\n")
+		}
 		d.costLine.SetText(cost)
 		pay := paymentOf(q, "scrub")
 		after := pay.afterLine()
@@ -420,7 +418,20 @@ func (d *DNC) update() {
 	d.details.Refresh()
 }
 
-func (d *DNC) submit() { d.send(false) }
+// submit asks once before paying (the total and the balance after), then
+// sends.
+func (d *DNC) submit() {
+	d.payBtn = nil
+	q, ok := d.quote()
+	if !ok {
+		return
+	}
+	if q.Credits == 0 { // every number reused: nothing is charged
+		d.send(false)
+		return
+	}
+	d.payBtn = confirmPay(d.win, "scrub", q, func() { d.send(false) }, d.update)
+}
 
 func (d *DNC) send(again bool) {
 	q, ok := d.quote()
@@ -475,4 +486,42 @@ func (d *DNC) submitted(id string, err error) {
 		showProblem(d.win, err)
 		d.update()
 	}
+}
+
+// shownInvalid is how many invalid numbers the scrub lists before "and N
+// more".
+const shownInvalid = 10
+
+// showInvalid lists the invalid numbers (all of them, or the first and
+// how many more) and offers to leave them out before paying.
+func (d *DNC) showInvalid(s *phone.Scan) {
+	if s.Invalid == 0 {
+		d.invalid.SetText("")
+		d.invCheck.Hide()
+		d.leaveOutInvalid, d.invCheck.Checked = false, false
+		return
+	}
+	rows := s.InvalidRows
+	if len(rows) == 0 {
+		rows = s.InvalidExamples
+	}
+	var inv []string
+	for _, e := range rows[:min(len(rows), shownInvalid)] {
+		raw := e.Raw
+		if strings.TrimSpace(raw) == "" {
+			raw = "(blank)"
+		}
+		inv = append(inv, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
+	}
+	if more := s.Invalid - len(inv); more > 0 {
+		inv = append(inv, fmt.Sprintf("and %s more", thousands(int64(more))))
+	}
+	head := "Invalid numbers are charged, then refunded when the job completes:"
+	if d.leaveOutInvalid {
+		head = "Invalid numbers, left out of the upload (not charged):"
+	}
+	d.invalid.SetText(head + "\n" + strings.Join(inv, "\n"))
+	setCheckText(d.invCheck, fmt.Sprintf("Leave out the %s before paying (otherwise charged, then refunded)",
+		plural(s.Invalid, "invalid number", "invalid numbers")))
+	d.invCheck.Show()
 }

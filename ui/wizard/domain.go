@@ -105,3 +105,40 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 	dlg.Show()
 	win.Canvas().Focus(cancel)
 }
+
+// confirmPay asks once before paying: what the job charges and the
+// balance (or metered usage) after it. Pay is the default button, with
+// the focus. It returns the Pay button (tests and the harness press it).
+func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no func()) *widget.Button {
+	p := paymentOf(q, what)
+	rows := plural(q.Rows, "row", "rows")
+	if q.DNC != nil {
+		rows = plural(q.Rows, "phone", "phones")
+	}
+	msg := fmt.Sprintf("This %s of %s is charged %s now.\n", what, rows, jobs.Credits(q.Credits))
+	if p.Metered {
+		msg += fmt.Sprintf("Your unbilled usage goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	} else {
+		msg += fmt.Sprintf("Your balance goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	}
+	if q.DNC != nil && q.DNC.Refund > 0 {
+		msg += fmt.Sprintf("\n%s come back when the job completes (invalid numbers).", jobs.Credits(q.DNC.Refund))
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	var dlg *dialog.CustomDialog
+	answered := false
+	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { answered = true; dlg.Hide(); no() }}
+	pay := &widget.Button{Text: "Pay " + jobs.Credits(q.Credits) + " and submit", Importance: widget.HighImportance,
+		OnTapped: func() { answered = true; dlg.Hide(); yes() }}
+	dlg = dialog.NewCustomWithoutButtons("Pay "+jobs.Credits(q.Credits)+"?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), cancel, pay)), win)
+	dlg.SetOnClosed(func() {
+		if !answered {
+			no()
+		}
+	})
+	dlg.Resize(fyne.NewSize(520, 0))
+	dlg.Show()
+	win.Canvas().Focus(pay)
+	return pay
+}

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -168,3 +171,11 @@ func (f *fakeBackend) TracePhones(ctx context.Context, resultPath, jobID string)
 }
 
 var _ TraceBackend = (*fakeBackend)(nil)
+
+// tapSubmit taps Submit and, when it asks before paying, Pay.
+func tapSubmit(submit *widget.Button, pay **widget.Button) {
+	test.Tap(submit)
+	if *pay != nil {
+		test.Tap(*pay)
+	}
+}

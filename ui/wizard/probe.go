@@ -52,6 +52,9 @@ func (p *TraceProbe) Tab(i int) { p.t.tabs.SelectIndex(i) }
 // Submit is the Submit button.
 func (p *TraceProbe) Submit() *widget.Button { return p.t.submitBtn }
 
+// Pay is the Pay button of the confirmation Submit asks; nil before.
+func (p *TraceProbe) Pay() *widget.Button { return p.t.payBtn }
+
 // Chip is the header's chip in the pool of columns.
 func (p *TraceProbe) Chip(header string) fyne.CanvasObject {
 	for _, c := range p.t.board.pool {
@@ -144,6 +147,9 @@ func (p *DNCProbe) Closed() bool { return p.d.ctx.Err() != nil }
 // Submit is the Submit button.
 func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
 
+// Pay is the Pay button of the confirmation Submit asks; nil before.
+func (p *DNCProbe) Pay() *widget.Button { return p.d.payBtn }
+
 // Summary is the estimate line of the footer.
 func (p *DNCProbe) Summary() string { return p.d.summary.Text }
 
@@ -155,3 +161,36 @@ func (p *TraceProbe) Reuse() *widget.Check {
 	}
 	return p.t.reuseCtl.check
 }
+
+// PadZips is the offer to give shortened ZIP codes their zero back; nil
+// when not offered.
+func (p *TraceProbe) PadZips() *widget.Check {
+	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.zipCheck.Hidden {
+		return r.zipCheck
+	}
+	return nil
+}
+
+// LeaveOutNoAddress is the offer to leave out the rows without a street;
+// nil when not offered.
+func (p *TraceProbe) LeaveOutNoAddress() *widget.Check {
+	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.addr.Hidden {
+		return r.addr
+	}
+	return nil
+}
+
+// CostTotal is the cost section's total.
+func (p *TraceProbe) CostTotal() string { return p.t.costTotal.Text }
+
+// LeaveOutInvalid is the offer to leave the invalid numbers out; nil when
+// not offered.
+func (p *DNCProbe) LeaveOutInvalid() *widget.Check {
+	if c := p.d.invCheck; c != nil && !c.Hidden {
+		return c
+	}
+	return nil
+}
+
+// Cost is the scrub's cost lines.
+func (p *DNCProbe) Cost() string { return p.d.costLine.Text }

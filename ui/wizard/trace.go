@@ -60,6 +60,10 @@ type Trace struct {
 	reuse       bool          // skip the rows traced before (the person's choice)
 	reuseWithin time.Duration // how old a reused result may be
 	reuseCtl    *reuseControls
+	payBtn      *widget.Button // the last confirmation's Pay button
+	// repairs chosen before paying (see repairControls)
+	padZips, leaveOutNoAddress bool
+	repairs                    *repairControls
 
 	// widgets of the loaded wizard
 	tabs       *container.AppTabs
@@ -259,6 +263,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.reuse, t.reuseWithin = on, within
 		t.updateCost()
 	})
+	t.repairs = t.newRepairControls()
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.costAfter = widget.NewLabel("")
@@ -299,6 +304,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.modeRadio, t.modeHelp,
 		widget.NewSeparator(),
 		t.llcCheck, t.llcHelp, t.dupCheck, t.reuseCtl.box,
+		t.repairs.box,
 		widget.NewSeparator(),
 		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.costGrid, t.costTotal, t.costAfter, t.costWarn,
@@ -334,7 +340,8 @@ func (t *Trace) autoOrigins() map[string]origin {
 // line builds from its flags.
 func (t *Trace) plan() workflow.Plan {
 	p := workflow.Plan{Kind: jobs.KindTrace, Path: t.path, Input: t.opts, Splits: t.splits, Mode: t.mode,
-		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin}
+		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin,
+		PadZips: t.padZips, LeaveOutNoAddress: t.leaveOutNoAddress}
 	if t.board != nil {
 		p.Mapping = t.board.mapping()
 	}
@@ -683,6 +690,7 @@ func (t *Trace) updateCost() {
 	}
 	setCheckText(t.llcCheck, llc)
 	setCheckText(t.dupCheck, dup)
+	t.showRepairs()
 	if t.mode == jobs.ModeEnhanced {
 		t.llcHelp.SetText("In enhanced mode company rows are folded into the main job at the enhanced rate; otherwise they are skipped and not billed.")
 	} else if t.rates != nil {
@@ -751,11 +759,12 @@ func (t *Trace) setCostUnavailable(msg string) {
 }
 
 func (t *Trace) showCost(q workflow.Quote) {
-	reuse := reuseCostLine(q)
-	n := len(q.Lines) + 1
-	if reuse != "" {
-		n++
+	var extra []string
+	if l := reuseCostLine(q); l != "" {
+		extra = append(extra, l)
 	}
+	extra = append(extra, repairedLines(q.Upload)...)
+	n := len(q.Lines) + 1 + len(extra)
 	for len(t.costLines) > n {
 		t.costGrid.Remove(t.costLines[len(t.costLines)-1])
 		t.costLines = t.costLines[:len(t.costLines)-1]
@@ -783,8 +792,8 @@ func (t *Trace) showCost(q workflow.Quote) {
 	default:
 		setText(dup, "No duplicate rows")
 	}
-	if reuse != "" {
-		setText(t.costLines[len(q.Lines)+1], reuse)
+	for i, l := range extra {
+		setText(t.costLines[len(q.Lines)+1+i], l)
 	}
 	setText(t.costTotal, "Total: "+jobs.Credits(q.Credits))
 	p := paymentOf(q, "job")
@@ -896,11 +905,19 @@ func (t *Trace) savePreset() {
 
 // ---- submitting --------------------------------------------------------
 
+// submit asks once before paying (the total and the balance after), then
+// sends.
 func (t *Trace) submit() {
-	if !t.board.result.OK() {
+	t.payBtn = nil
+	q, ok := t.quote()
+	if !t.board.result.OK() || !ok {
 		return
 	}
-	t.send(false)
+	if q.Credits == 0 { // every row reused: nothing is charged
+		t.send(false)
+		return
+	}
+	t.payBtn = confirmPay(t.win, "trace", q, func() { t.send(false) }, t.updateSubmit)
 }
 
 // send uploads with a progress dialog; again resubmits a recent duplicate.

@@ -345,7 +345,7 @@ func TestTraceSubmitSendsChoicesAndCloses(t *testing.T) {
 	h := openTrace(t, f)
 	act(func() { h.tr.llcCheck.SetChecked(true) })
 	act(func() { h.tr.dupCheck.SetChecked(true) })
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	if id := recv(t, h.done, "onDone"); id != "trc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
@@ -371,7 +371,7 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 		return fmt.Errorf("workflow: %w", &submit.DuplicateError{Earlier: &ledger.Submission{FileName: "owners.csv", JobID: "trc_old"}})
 	}
 	h := openTrace(t, f)
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	h.settle(t)
 	// The confirm dialog is the top overlay: press its confirm button.
 	top := h.w.Canvas().Overlays().Top()
@@ -418,7 +418,7 @@ func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
 			f := newFake(traceHeaders, traceRows)
 			f.submitErr = func(bool) error { return c.err }
 			h := openTrace(t, f)
-			act(func() { test.Tap(h.tr.submitBtn) })
+			act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 			h.settle(t)
 			top := h.w.Canvas().Overlays().Top()
 			for _, w := range c.want {
@@ -555,7 +555,7 @@ func TestTraceUploadProgressAndCancel(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	f.uploading = make(chan struct{}, 1)
 	h := openTrace(t, f)
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	recv(t, f.uploading, "the upload")
 	var cancel *widget.Button
 	var label string

@@ -25,7 +25,7 @@ func (a *App) helpMenu() *fyne.Menu {
 	return fyne.NewMenu("Help", fyne.NewMenuItem("About SkipDesk", a.showAbout))
 }
 
-// homer is the backend's data folder (jobs/desk has it; a test fake may not).
+// homer is the backend's data folder (jobs/workflow has it; a test fake may not).
 type homer interface{ Home() string }
 
 // showAbout shows the version and build, the licence, where the notices of

@@ -13,7 +13,7 @@ import (
 	"github.com/skipdesk/skipdesk/assets"
 )
 
-// homeBackend is the fake with a data folder, as jobs/desk has.
+// homeBackend is the fake with a data folder, as jobs/workflow has.
 type homeBackend struct {
 	*fakeBackend
 	home string

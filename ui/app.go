@@ -1,16 +1,19 @@
 // Package ui is the SkipDesk window: the first-run screen, the header with
 // the account, the jobs list, the result viewer, the library and the
 // settings. It reaches the rest of the program only through Backend (the
-// jobs/desk facade); every Backend call runs off the UI thread and comes
+// application layer, jobs/workflow); every Backend call runs off the UI thread and comes
 // back through fyne.Do.
 package ui
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -91,6 +94,9 @@ type App struct {
 	// inflight counts the window's background goroutines, so that Close
 	// can wait for them.
 	inflight sync.WaitGroup
+	// closed is set when the window has closed: a background result that
+	// arrives later is dropped, not run against a window that is gone.
+	closed atomic.Bool
 	// notice is shown once the window is up: a problem that let SkipDesk
 	// start with defaults (a damaged settings file).
 	notice error
@@ -149,14 +155,36 @@ func Run(a fyne.App, be Backend, startErr error) int {
 	app.harness(&code)
 	app.Start()
 	w.ShowAndRun()
+	// The window is closed: the person expects the program to end, and a
+	// program left running would keep the ledger and the index open.
+	go exitIfStuck(shutdownLimit)
 	app.Close()
 	return code
+}
+
+// shutdownLimit is how long closing (stopping the background work and
+// the session, see Close and the Service's Close) may take after the
+// window has closed.
+const shutdownLimit = 20 * time.Second
+
+// exitIfStuck ends the program when closing has not ended it within d,
+// and first writes where it was stuck (every goroutine's stack) to the
+// standard error. The ledger is written in transactions, so nothing
+// recorded is lost; the exit code 3 says that closing did not finish.
+func exitIfStuck(d time.Duration) {
+	time.Sleep(d)
+	fmt.Fprintf(os.Stderr, "SkipDesk: closing did not finish within %s; ending the program. Where it was:\n", d)
+	_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
+	os.Exit(3)
 }
 
 // New builds the window; Start then resumes the last session.
 func New(a fyne.App, w fyne.Window, be Backend, opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel, opts: opts}
+	// The wizard's and the lookup's results too are dropped once the
+	// window has closed.
+	app.opts.Wizard.Do, app.opts.Lookup.Do = app.gated(opts.Wizard.Do), app.gated(opts.Lookup.Do)
 	app.Flows = screenFlows{}
 	app.applyTheme(be.Settings().Theme)
 	w.SetOnDropped(app.onDropped)
@@ -179,6 +207,7 @@ func (a *App) Session() workflow.Session { return a.session }
 
 // Close stops the background work of the window and waits (briefly) for it.
 func (a *App) Close() {
+	a.closed.Store(true)
 	a.opts.Sync(func() {
 		if a.stopEvents != nil {
 			a.stopEvents()

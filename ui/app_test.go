@@ -823,3 +823,27 @@ func TestSettingsNameAKeyFromTheEnvironment(t *testing.T) {
 		t.Fatal("sign out is offered for a key from the environment")
 	}
 }
+
+// TestLateResultAfterClose: background work that ends after the window has
+// closed does not touch the window (its result is dropped), while one that
+// ends before is shown.
+func TestLateResultAfterClose(t *testing.T) {
+	h := start(t, newFake())
+	release := make(chan struct{})
+	shown := make(chan string, 2)
+	background(h.app, context.Background(), func(context.Context) (string, error) { return "before", nil },
+		func(v string, _ error) { shown <- v })
+	background(h.app, context.Background(), func(context.Context) (string, error) { <-release; return "after", nil },
+		func(v string, _ error) { shown <- v })
+	if v := <-shown; v != "before" {
+		t.Fatalf("first result %q", v)
+	}
+	h.app.Close()
+	close(release)
+	h.app.waitInflight(5 * time.Second)
+	select {
+	case v := <-shown:
+		t.Fatalf("a result that arrived after the window closed ran on it: %q", v)
+	default:
+	}
+}

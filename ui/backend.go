@@ -75,7 +75,10 @@ type ResultsBackend interface {
 	// OpenResult opens a result CSV for the viewer (progress in bytes read).
 	OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error)
 	// ExportView writes the rows of v (a query of r) to dest (.xlsx or .csv).
-	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error
+	// A view of the callable phones takes the person's choices (nil: the
+	// defaults) and gets its proof of scrub.
+	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
+		progress func(done, total int64)) (*workflow.ExportReport, error)
 	// Classify says which flow a dropped or opened file belongs to.
 	Classify(ctx context.Context, path string) (workflow.FileKind, error)
 	// CorrectLayout reads r through its layout as the person corrected it,

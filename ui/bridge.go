@@ -127,7 +127,22 @@ func (a *App) notify(ev workflow.Event) {
 }
 
 // do runs f on the UI thread (Options.Do: fyne.Do in the app).
-func (a *App) do(f func()) { a.opts.Do(f) }
+func (a *App) do(f func()) { a.gated(a.opts.Do)(f) }
+
+// gated is do, a way of running f on the UI thread, that drops f once the
+// window has closed (Close).
+func (a *App) gated(do func(func())) func(func()) {
+	if do == nil {
+		return nil
+	}
+	return func(f func()) {
+		do(func() {
+			if !a.closed.Load() {
+				f()
+			}
+		})
+	}
+}
 
 // spawn runs f on a new goroutine counted in the App's inflight, so that
 // Close can wait for the window's background work.

@@ -245,3 +245,34 @@ func TestDoNotCallFromTheViewer(t *testing.T) {
 		return strings.Contains(got, "on your do-not-call list")
 	})
 }
+
+// The viewer's export of the callable phones is a callable list: the
+// choices first; a stale scrub is explained and the list made without it
+// on the person's word.
+func TestViewerCallableExport(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv")
+	fb.settings.OutputDir = t.TempDir()
+	h.query(v, func() { v.quick[jobs.QuickCallable].SetChecked(true) })
+	fb.mu.Lock()
+	fb.exportErr = &export.StaleError{Scrubs: []export.StaleScrub{{Name: "propstream.csv", Date: time.Now().AddDate(0, 0, -40), Phones: 4}},
+		Numbers: []string{"5125550101", "5125550104", "5125550105", "5125550106"}}
+	fb.mu.Unlock()
+	h.tap(h.button("Export .xlsx"))
+	h.wait("callable-choices")
+	h.tap(h.button("Export"))
+	h.wait("stale-scrub")
+	if txt := h.dialogText(); !strings.Contains(txt, "4 phones would be called on it") {
+		t.Errorf("the refusal: %q", txt)
+	}
+	h.tap(h.button("Export without them"))
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.choices) != 2 || fb.choices[0].LeaveOutStale || !fb.choices[1].LeaveOutStale ||
+		len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "propstream callable.xlsx") {
+		t.Errorf("choices %+v, exported %v", fb.choices, fb.exported)
+	}
+}

@@ -64,6 +64,8 @@ func (a *App) runE2E(name string, code *int) {
 			} else {
 				fmt.Fprintf(os.Stderr, "e2e: %s: ok\n", name)
 			}
+			// Quit ends the event loop; should it not, say where it hangs.
+			go exitIfStuck(time.Minute)
 			fyne.Do(a.fyne.Quit)
 		}()
 	})

@@ -268,11 +268,20 @@ func (f *fakeBackend) ImportResult(ctx context.Context, path string) (workflow.L
 	return workflow.LibraryItem{}, errors.New("not in these tests")
 }
 
-func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) error {
+func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
+	progress func(done, total int64)) (*workflow.ExportReport, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if choices != nil {
+		f.choices = append(f.choices, *choices)
+		if f.exportErr != nil {
+			err := f.exportErr
+			f.exportErr = nil
+			return nil, err
+		}
+	}
 	f.exported = append(f.exported, dest)
-	return nil
+	return &workflow.ExportReport{Path: dest}, nil
 }
 
 func (f *fakeBackend) SearchLibrary(ctx context.Context, q string) ([]workflow.LibraryItem, error) {

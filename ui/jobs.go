@@ -608,7 +608,7 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			a.exportJob(j, nil)
 			return
 		}
-		a.askCallableChoices(j, func(c workflow.CallableChoices) { a.exportJob(j, &c) })
+		a.askCallableChoices(j.Name, func(c workflow.CallableChoices) { a.exportJob(j, &c) })
 	})
 }
 
@@ -649,9 +649,9 @@ func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 	})
 }
 
-// askCallableChoices asks how the callable list of j is to be made, then
-// calls then with the choices (UI thread).
-func (a *App) askCallableChoices(j workflow.Job, then func(workflow.CallableChoices)) {
+// askCallableChoices asks how the callable list of name is to be made,
+// then calls then with the choices (UI thread).
+func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices)) {
 	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
 	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
 	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
@@ -673,7 +673,7 @@ func (a *App) askCallableChoices(j workflow.Job, then func(workflow.CallableChoi
 		"do-not-call list, and every invalid number. A proof of scrub (PDF) is saved beside it.")
 	intro.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(intro, mobiles, litigators, unknown, warn)
-	d := dialog.NewCustomConfirm("Callable list of "+j.Name, "Export", "Cancel", body, func(ok bool) {
+	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
 		if ok {
 			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked})
 		}
@@ -685,10 +685,31 @@ func (a *App) askCallableChoices(j workflow.Job, then func(workflow.CallableChoi
 	a.fire("callable-choices")
 }
 
-// offerRescrub explains a refused stale scrub and offers a new scrub of
-// just those numbers (priced first, in the DNC wizard), or the list
-// without them.
+// offerRescrub explains a refused stale scrub of j's callable list and
+// offers a new scrub of just those numbers, or the list without them.
 func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError) {
+	a.offerStale(e, func(path string) {
+		if j.Kind == jobs.KindTrace {
+			// A scrub of the trace's phones: its callable list uses it.
+			a.rescrubTrace(path, j.ID)
+			return
+		}
+		a.Flows.NewDNC(a, path)
+	}, func() {
+		cc := workflow.CallableChoices{}
+		if c != nil {
+			cc = *c
+		}
+		cc.LeaveOutStale = true
+		a.exportJob(j, &cc)
+	})
+}
+
+// offerStale explains a refused stale scrub — when it was made, when it
+// ran out, how many phones rest on it, that nothing was written — and
+// offers a scrub of just those numbers (priced first: rescrub gets the
+// list's path) or the list without them (without).
+func (a *App) offerStale(e *workflow.StaleError, rescrub func(path string), without func()) {
 	s := e.Scrubs[0]
 	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
 		"%s would be called on it. Nothing was written.\n\nScrub just those numbers again (you see the price first), "+
@@ -697,34 +718,24 @@ func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workf
 		jobs.Plural(int64(len(e.Numbers)), "phone", "phones")))
 	msg.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
-	rescrub := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
+	again := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
 		d.Hide()
 		path, err := a.be.StalePhones(e)
 		if err != nil {
 			a.showError(err)
 			return
 		}
-		if j.Kind == jobs.KindTrace {
-			// A scrub of the trace's phones: its callable list uses it.
-			a.rescrubTrace(path, j.ID)
-			return
-		}
-		a.Flows.NewDNC(a, path)
+		rescrub(path)
 	}}
-	without := widget.NewButton("Export without them", func() {
+	out := widget.NewButton("Export without them", func() {
 		d.Hide()
-		cc := workflow.CallableChoices{}
-		if c != nil {
-			cc = *c
-		}
-		cc.LeaveOutStale = true
-		a.exportJob(j, &cc)
+		without()
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
-		container.NewHBox(layout.NewSpacer(), cancel, without, rescrub)), a.win)
+		container.NewHBox(layout.NewSpacer(), cancel, out, again)), a.win)
 	d.SetOnClosed(func() { a.rescrubBtn = nil })
-	a.rescrubBtn = rescrub
+	a.rescrubBtn = again
 	d.Resize(fyne.NewSize(600, 0))
 	d.Show()
 	a.fire("stale-scrub")

@@ -429,23 +429,49 @@ func (v *viewer) showCount() {
 	}
 }
 
-// onExport writes the rows shown (filtered and sorted) to the output folder.
+// onExport writes the rows shown (filtered and sorted) to the output
+// folder. With "Callable only" on, it is a callable list: the person's
+// choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
+	if c := v.quick[jobs.QuickCallable]; c != nil && c.Checked {
+		v.app.askCallableChoices(v.name, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
+		return
+	}
+	v.export(ext, nil)
+}
+
+func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 	a := v.app
 	name := v.name
-	if v.view.Len() != v.res.Len() {
+	switch {
+	case choices != nil:
+		name += " callable"
+	case v.view.Len() != v.res.Len():
 		name += " filtered"
 	}
 	dest := filepath.Join(a.outputDir(), name+ext)
 	view := v.view
+	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
-		return a.be.ExportView(ctx, v.res, view, dest, progress)
+		var err error
+		rep, err = a.be.ExportView(ctx, v.res, view, dest, choices, progress)
+		return err
 	}, func(err error) {
-		if err != nil {
+		var stale *workflow.StaleError
+		switch {
+		case errors.As(err, &stale):
+			a.offerStale(stale, func(path string) { a.Flows.NewDNC(a, path) }, func() {
+				c := *choices
+				c.LeaveOutStale = true
+				v.export(ext, &c)
+			})
+		case err != nil:
 			a.showError(err)
-			return
+		case rep != nil && rep.Proof != "":
+			a.showSavedWithProof(dest, rep.Proof)
+		default:
+			a.showSaved(dest)
 		}
-		a.showSaved(dest)
 	})
 }
 

@@ -363,3 +363,23 @@ func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// --wait-limit: a job that has not finished in time is left tracked, and
+// the command says so and how to follow it later; the job is not lost.
+func TestSubmitWaitLimit(t *testing.T) {
+	sb := startSubmitSandbox(t, 30) // each job takes 30 s
+	submitEnv(t, sb)
+	file := writeOwners(t)
+	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait", "--wait-limit", "1s")...)
+	n, traces := sb.jobs(t)
+	if code != exitAPI || n != 1 {
+		t.Fatalf("exit %d, %d jobs\n%s\n%s", code, n, out, errs)
+	}
+	id := traces[0].ID
+	if !strings.Contains(errs, "has not finished after 1s") || !strings.Contains(errs, "jobs wait "+id) {
+		t.Errorf("stderr does not say the job is still followed and how: %q", errs)
+	}
+	if code, out, _ := submitCLI(t, "jobs"); code != 0 || !strings.Contains(out, id) {
+		t.Errorf("the job is not in the ledger: %d %q", code, out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -71,6 +72,10 @@ func TestEndToEnd(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin)
+			// On the time limit the Go runtime prints every goroutine's
+			// stack before it exits, so a hang says where it hangs.
+			cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGQUIT) }
+			cmd.WaitDelay = 15 * time.Second
 			cmd.Env = env(name)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
@@ -78,7 +83,7 @@ func TestEndToEnd(t *testing.T) {
 			err := cmd.Run()
 			t.Logf("%s: %s", name, time.Since(start).Round(time.Millisecond))
 			if err != nil {
-				t.Fatalf("script %s: %v\n%s", name, err, tail(stderr.String(), 4000))
+				t.Fatalf("script %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
 			}
 			if !strings.Contains(stderr.String(), "e2e: "+name+": ok") {
 				t.Fatalf("script %s did not report ok:\n%s", name, tail(stderr.String(), 4000))
@@ -174,4 +179,14 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n:]
+}
+
+// limitFor is how much of the app's output a failure shows: all of it
+// (the goroutine dump) when the script was stopped at its time limit or
+// the app said that closing did not finish.
+func limitFor(ctx context.Context, out string) int {
+	if ctx.Err() != nil || strings.Contains(out, "closing did not finish") {
+		return 200000
+	}
+	return 4000
 }

@@ -214,6 +214,20 @@ type Scrub struct {
 // known (a number with an unknown answer is scrubbed again). Only results
 // with a job record count: their scrub date is known.
 func (x *Index) Scrubbed(ctx context.Context, phones []uint64, since time.Time) (map[uint64]Scrub, error) {
+	return x.scrubs(ctx, phones, since, time.Time{}, true)
+}
+
+// ScrubbedBefore finds, for each phone, its newest answer in a DNC result
+// of the library scrubbed before before (a result scrubbed at before is
+// not one of them): the scrub before a new one, to say what changed since.
+func (x *Index) ScrubbedBefore(ctx context.Context, phones []uint64, before time.Time) (map[uint64]Scrub, error) {
+	return x.scrubs(ctx, phones, time.Time{}, before, false)
+}
+
+// scrubs finds each phone's newest answer scrubbed at since or later and
+// before before (zero: no bound); known keeps only answers whose flags are
+// all known.
+func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.Time, known bool) (map[uint64]Scrub, error) {
 	want := make(map[int64]bool, len(phones))
 	for _, p := range phones {
 		if p != 0 {
@@ -229,7 +243,11 @@ func (x *Index) Scrubbed(ctx context.Context, phones []uint64, since time.Time) 
 		return nil, err
 	}
 	defer done()
-	files, err := datedFiles(ctx, db, string(jobs.KindDNC), since.Unix())
+	var from int64
+	if !since.IsZero() {
+		from = since.Unix()
+	}
+	files, err := datedFiles(ctx, db, string(jobs.KindDNC), from)
 	if err != nil {
 		return nil, err
 	}
@@ -261,11 +279,11 @@ func (x *Index) Scrubbed(ctx context.Context, phones []uint64, since time.Time) 
 				continue
 			}
 			e := f.earlier(x, row, date)
-			if e.Date.Before(since) {
-				continue // a merged row from an older scrub
+			if e.Date.Before(since) || !before.IsZero() && !e.Date.Before(before) {
+				continue // a merged row from an older scrub, or too new
 			}
 			fl := decodeFlags(flags)
-			if layout.Callability(true, fl).Unknown() {
+			if known && layout.Callability(true, fl).Unknown() {
 				continue
 			}
 			if old, ok := out[uint64(key)]; ok && !e.Date.After(old.Date) {

@@ -25,6 +25,7 @@ type FlagIndex struct {
 	sources []Source
 	reports Kinds
 
+	earlier    map[uint64]earlierAnswer // answers before the file's own (SetEarlier)
 	internal   map[uint64]struct{}
 	internalOn bool
 	own        time.Time // when the file's own flags were scrubbed
@@ -86,7 +87,42 @@ func (x *FlagIndex) add(src int, key uint64, f Flags) {
 }
 
 // changeBlocks are the answers a later scrub can turn: the lists.
-const changeBlocks = BlockFederal | BlockState | BlockLitigator | BlockCombined | BlockInternal
+const changeBlocks = BlockFederal | BlockState | BlockLitigator | BlockCombined
+
+type earlierAnswer struct {
+	flags Flags
+	date  time.Time
+}
+
+// SetEarlier gives a number's answer in the scrub made before the file's
+// own answers (a phone list scrubbed again): the phone then says what
+// changed since (Phone.Became).
+func (x *FlagIndex) SetEarlier(key uint64, f Flags, date time.Time) {
+	if x.earlier == nil {
+		x.earlier = map[uint64]earlierAnswer{}
+	}
+	x.earlier[key] = earlierAnswer{f, date}
+}
+
+// changeOf is what changed for a phone whose flags are f: since the scrub
+// before the join's newest answer, else since the earlier answer to the
+// file's own.
+func (x *FlagIndex) changeOf(key uint64, f Flags, own bool) (Block, time.Time) {
+	if e, ok := x.m[key]; ok {
+		if e.prevSrc < 0 {
+			return 0, time.Time{}
+		}
+		return x.Change(key)
+	}
+	if !own {
+		return 0, time.Time{}
+	}
+	if a, ok := x.earlier[key]; ok {
+		now, before := Callability(true, f)&changeBlocks, Callability(true, a.flags)&changeBlocks
+		return now &^ before, a.date
+	}
+	return 0, time.Time{}
+}
 
 // Change says what a number's newest scrub found that the scrub before it
 // did not: the lists it is on now and was not (became), and when that

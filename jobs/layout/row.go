@@ -263,7 +263,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 		}
 		if r.join != nil {
 			p.Flags, p.Scrubbed = r.join.apply(p.Key, p.Flags, own)
-			p.Became, p.Since = r.join.Change(p.Key)
+			p.Became, p.Since = r.join.changeOf(p.Key, p.Flags, own)
 		}
 		p.Block = Callability(p.Key != 0, p.Flags)
 		if r.join != nil && r.join.stale(p.Scrubbed) {

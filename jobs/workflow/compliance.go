@@ -366,3 +366,57 @@ func (s *Service) OnInternalList(ctx context.Context, numbers []string) (map[str
 	}
 	return on, nil
 }
+
+// earlierAnswers gives join each number's answer in the library's scrub
+// made before this DNC result (by the library index), so that the result
+// shows which numbers are on a list now and were not then. A result
+// outside the library, or an index not readable, shows no change: the
+// result itself is read as ever.
+func (s *Service) earlierAnswers(ctx context.Context, r *library.Result, l *layout.Layout, join *layout.FlagIndex) {
+	path := r.Path()
+	dir := filepath.Clean(filepath.Dir(path))
+	if dir != filepath.Clean(s.cfg.ResultsDir()) && dir != filepath.Join(s.cfg.Home, "sandbox", "results") {
+		return
+	}
+	own := ownDate(path)
+	if own.IsZero() {
+		return
+	}
+	x, err := s.libIndexFor(dir).open()
+	if err != nil {
+		return
+	}
+	keys := make([]uint64, 0, r.Len())
+	rd := l.NewReader(nil)
+	var row layout.Row
+	const chunk = 4096
+	idx := make([]int, 0, chunk)
+	for a := 0; a < r.Len(); a += chunk {
+		if ctx.Err() != nil {
+			return
+		}
+		idx = idx[:0]
+		for i := a; i < min(a+chunk, r.Len()); i++ {
+			idx = append(idx, i)
+		}
+		recs, err := r.ReadRows(idx)
+		if err != nil {
+			return
+		}
+		for _, rec := range recs {
+			rd.ReadPhones(rec, &row)
+			for _, p := range row.Phones {
+				if p.Key != 0 {
+					keys = append(keys, p.Key)
+				}
+			}
+		}
+	}
+	before, err := x.ScrubbedBefore(ctx, keys, own)
+	if err != nil {
+		return
+	}
+	for k, sc := range before {
+		join.SetEarlier(k, sc.Flags, sc.Date)
+	}
+}

@@ -23,18 +23,26 @@ import (
 // r) to dest, .xlsx or .csv by its extension. With phone filters in the
 // view, the phones that fail them are left out as the viewer leaves them
 // out, and appear nowhere in the file.
-func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) error {
+//
+// A view filtered to the callable phones is a callable list: it takes the
+// person's choices (nil: the defaults), refuses a stale scrub, and gets
+// its proof of scrub (see ExportJob).
+func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string, choices *CallableChoices,
+	progress func(done, total int64)) (*ExportReport, error) {
 	x, ok := r.(*result)
 	if !ok {
-		return errors.New("workflow: not a result opened here")
+		return nil, errors.New("workflow: not a result opened here")
 	}
 	rows := x.r.Permutation()
 	x.mu.Lock()
 	quick := slices.Clone(x.quick)
 	x.mu.Unlock()
-	_, err := s.Export(ctx, ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(),
-		Layout: r.Layout(), Progress: progress})
-	return err
+	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress}
+	if choices != nil {
+		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale = choices.LeaveOutMobiles,
+			choices.KeepLitigators, choices.KeepUnknown, choices.LeaveOutStale
+	}
+	return s.Export(ctx, req)
 }
 
 // ExportRequest is an export of a result file to Excel (.xlsx) or CSV.

@@ -113,6 +113,10 @@ func (x *result) relayout(ctx context.Context, c *layout.Correction) error {
 	if err := x.s.checks(ctx, join, x.r.Path()); err != nil {
 		return err
 	}
+	if l.Kind == layout.KindDNC {
+		// A phone list scrubbed again: what changed since the scrub before.
+		x.s.earlierAnswers(ctx, x.r, l, join)
+	}
 	x.r.SetLayout(l, join)
 	x.mu.Lock()
 	x.rd, x.scrub, x.quick = l.NewReader(join), scrubs, nil

@@ -264,7 +264,7 @@ func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 		}
 	}
 	dest := filepath.Join(t.TempDir(), "matched.csv")
-	if err := d.ExportView(ctx, r, v, dest, nil); err != nil {
+	if _, err := d.ExportView(ctx, r, v, dest, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(dest)

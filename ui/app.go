@@ -120,6 +120,9 @@ type Options struct {
 	TickEvery time.Duration
 	// ConnectTimeout bounds the key check and the keyring write.
 	ConnectTimeout time.Duration
+	// OfflineRetry is how often the window tries the server again while
+	// it is away.
+	OfflineRetry time.Duration
 	// Wizard and Lookup are how those screens run.
 	Wizard wizard.Env
 	Lookup lookup.Env
@@ -128,7 +131,7 @@ type Options struct {
 // DefaultOptions are the app's.
 func DefaultOptions() Options {
 	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
-		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second,
+		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second, OfflineRetry: 15 * time.Second,
 		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 

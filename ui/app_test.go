@@ -44,6 +44,7 @@ func testOptions() Options {
 	o.Do, o.Sync = onUI, onUI
 	o.BatchDelay, o.FilterDelay, o.TickEvery = 10*time.Millisecond, 10*time.Millisecond, time.Hour
 	o.Wizard.Do, o.Lookup.Do = onUI, onUI
+	o.OfflineRetry = 50 * time.Millisecond
 	return o
 }
 

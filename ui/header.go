@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -31,6 +32,13 @@ type header struct {
 	subBox     *fyne.Container
 	rates      *widget.Label
 	refreshBtn *widget.Button
+
+	// offline says the server is away: since when, the figures' time, and
+	// that the window tries again by itself (with a button to try now).
+	offline    *widget.Label
+	offlineBox *fyne.Container
+	retry      *time.Timer // the next try while offline (UI thread only)
+	lastGood   time.Time   // the last refresh the server answered
 
 	content fyne.CanvasObject
 
@@ -60,12 +68,18 @@ func newHeader(a *App) *header {
 	h.subBox.Hide()
 	h.rates = widget.NewLabel("")
 	h.refreshBtn = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), h.onRefresh)
+	h.offline = widget.NewLabel("")
+	h.offline.Importance = widget.DangerImportance
+	h.offline.TextStyle = fyne.TextStyle{Bold: true}
+	h.offline.Wrapping = fyne.TextWrapWord
+	h.offlineBox = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Try now", theme.ViewRefreshIcon(), h.onRefresh), h.offline)
+	h.offlineBox.Hide()
 
 	// A long e-mail or billing line is cut rather than pushing the
 	// window wider than the screen.
 	left := container.NewVBox(capWidth(h.account, maxAccountWidth), capWidth(h.billing, maxAccountWidth))
 	right := container.NewVBox(h.rates, container.NewHBox(layoutSpacer(), h.refreshBtn))
-	h.content = container.NewBorder(nil, h.pastDue, left, right, container.NewPadded(h.subBox))
+	h.content = container.NewBorder(h.offlineBox, h.pastDue, left, right, container.NewPadded(h.subBox))
 	return h
 }
 
@@ -116,10 +130,14 @@ func (h *header) refresh(done func()) {
 		go func() { defer wg.Done(); r.pr, errP = a.be.Pricing(a.ctx) }()
 		wg.Wait()
 		a.do(func() {
-			if errA != nil {
+			switch {
+			case workflow.Unreachable(errA):
+				h.goOffline()
+			case errA != nil:
 				h.account.SetText("Account not loaded")
 				h.billing.SetText(workflow.Explain(errA, workflow.HostOf(a.session.BaseURL)).What)
-			} else {
+			default:
+				h.backOnline()
 				h.show(r.acct)
 			}
 			if errP == nil {
@@ -215,4 +233,56 @@ func SandboxBadge() fyne.CanvasObject { return sandboxBadge(nil) }
 func layoutSpacer() fyne.CanvasObject {
 	r := canvas.NewRectangle(color.Transparent)
 	return r
+}
+
+// goOffline says at once that the server is away, keeps the figures last
+// loaded (their time named), and tries again by itself every
+// Options.OfflineRetry until the server answers.
+func (h *header) goOffline() {
+	a := h.app
+	msg := fmt.Sprintf("Offline: can't reach %s.", workflow.HostOf(a.session.BaseURL))
+	if h.lastGood.IsZero() {
+		h.account.SetText("Account not loaded")
+		h.billing.SetText("Nothing loaded yet")
+	} else {
+		msg += " The figures shown are from " + h.lastGood.Local().Format("15:04") + ", the last time it answered."
+	}
+	msg += " Trying again by itself; the library and downloaded results work meanwhile."
+	h.offline.SetText(msg)
+	if !h.offlineBox.Visible() {
+		h.offlineBox.Show()
+		h.content.Refresh()
+	}
+	if h.retry == nil && a.ctx.Err() == nil {
+		h.retry = time.AfterFunc(a.opts.OfflineRetry, func() {
+			a.do(func() {
+				h.retry = nil
+				if a.ctx.Err() == nil && h.offlineBox.Visible() {
+					a.refreshAll(nil)
+				}
+			})
+		})
+	}
+}
+
+// backOnline: the server answered.
+func (h *header) backOnline() {
+	h.lastGood = time.Now()
+	if h.retry != nil {
+		h.retry.Stop()
+		h.retry = nil
+	}
+	if h.offlineBox.Visible() {
+		h.offlineBox.Hide()
+		h.content.Refresh()
+		h.app.fire("online")
+	}
+}
+
+// Offline is the offline banner's text; "" when the server answered last.
+func (h *header) Offline() string {
+	if !h.offlineBox.Visible() {
+		return ""
+	}
+	return h.offline.Text
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -373,5 +374,41 @@ func TestServerUnreachableInSession(t *testing.T) {
 	}
 	if len(h.app.jobs.shown) != 1 {
 		t.Fatalf("the ledger's jobs are not shown offline: %v", h.app.jobs.shown)
+	}
+}
+
+// The server goes away in a session: the header says so at once (a
+// tracker's failed poll is enough), with the time of the last good
+// refresh, keeps the figures, and tries again by itself; when the server
+// is back the banner goes.
+func TestServerAwayThenBack(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	var bal string
+	h.do(func() { bal = h.app.header.billing.Text })
+	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.mu.Lock()
+	fb.accountErr = down
+	fb.mu.Unlock()
+	h.do(func() {
+		h.app.applyEvents([]workflow.Event{{Kind: workflow.EventWarning, Err: fmt.Errorf("tracker: reading the trace list: %w", down)}})
+	})
+	var banner, billing string
+	h.do(func() { banner, billing = h.app.header.Offline(), h.app.header.billing.Text })
+	if !strings.Contains(banner, "Offline: can't reach") || !strings.Contains(banner, "the last time it answered") || billing != bal {
+		t.Fatalf("banner %q, billing %q (was %q)", banner, billing, bal)
+	}
+	if h.hasText("dial tcp") || h.hasText("connection refused") {
+		t.Fatal("transport text shown")
+	}
+	fb.mu.Lock()
+	fb.accountErr = nil
+	fb.mu.Unlock()
+	h.wait("online") // the retry, by itself
+	h.do(func() { banner = h.app.header.Offline() })
+	if banner != "" {
+		t.Fatalf("back online, the banner says %q", banner)
 	}
 }

@@ -233,7 +233,7 @@ func (s *Screen) update() {
 
 	switch {
 	case s.pricing == nil && s.rateErr != nil:
-		s.price.SetText("Rates could not be read: " + s.rateErr.Error())
+		s.price.SetText("Rates could not be read: " + workflow.Explain(s.rateErr, "").What)
 	case s.pricing == nil:
 		s.price.SetText("Reading the current rates…")
 	case r.IsEntity:

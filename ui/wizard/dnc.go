@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -52,24 +53,26 @@ type DNC struct {
 	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
 	reuseCtl        *reuseControls
 
-	fileLine  *widget.Label
-	warnings  *widget.Label
-	colSel    *widget.Select
-	colNote   *widget.Label
-	scanLine  *widget.Label
-	examples  *widget.Label
-	invalid   *widget.Label
-	dupCheck  *widget.Check
-	invCheck  *widget.Check
-	payBtn    *widget.Button // the last confirmation's Pay button
-	costLine  *widget.Label
-	costAfter *widget.Label
-	costWarn  *widget.Label
-	summary   *widget.Label
-	submitBtn *widget.Button
-	topBox    *fyne.Container
-	details   *fyne.Container
-	preview   *widget.Table
+	fileLine   *widget.Label
+	warnings   *widget.Label
+	colSel     *widget.Select
+	colNote    *widget.Label
+	scanLine   *widget.Label
+	examples   *widget.Label
+	invalid    *widget.Label
+	dupCheck   *widget.Check
+	invCheck   *widget.Check
+	payBtn     *widget.Button // the last confirmation's Pay button
+	costRetry  *widget.Button // reads the rates again when they could not be read
+	retryRates *time.Timer    // the next reading while the server is away
+	costLine   *widget.Label
+	costAfter  *widget.Label
+	costWarn   *widget.Label
+	summary    *widget.Label
+	submitBtn  *widget.Button
+	topBox     *fyne.Container
+	details    *fyne.Container
+	preview    *widget.Table
 
 	bg sync.WaitGroup
 }
@@ -179,24 +182,34 @@ func (d *DNC) open(path string) {
 		})
 	})
 	if d.rates == nil {
-		d.goBG(func() {
-			r, err := d.be.Rates(ctx)
-			d.env.Do(func() {
-				if ctx.Err() != nil {
-					return
-				}
-				d.rateErr = err
-				if err == nil {
-					d.rates = &r
-				}
-				d.update()
-			})
-		})
+		d.fetchRates()
 	}
 }
 
+// fetchRates reads GET /pricing and GET /account off the UI thread; while
+// the server is away, again by itself.
+func (d *DNC) fetchRates() {
+	ctx := d.ctx
+	d.goBG(func() {
+		r, err := d.be.Rates(ctx)
+		d.env.Do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			d.rateErr = err
+			if err == nil {
+				d.rates = &r
+			}
+			if workflow.Unreachable(err) {
+				d.retryRates = retryLater(d.env, ctx, d.retryRates, d.fetchRates)
+			}
+			d.update()
+		})
+	})
+}
+
 func (d *DNC) failed(err error) {
-	msg := widget.NewLabel("This file cannot be scrubbed:\n" + err.Error())
+	msg := widget.NewLabel("This file cannot be scrubbed:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
 	other := widget.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
@@ -238,6 +251,8 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.costWarn = widget.NewLabel("")
 	d.costWarn.Wrapping = fyne.TextWrapWord
 	d.costWarn.Importance = widget.DangerImportance
+	d.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), d.fetchRates)
+	d.costRetry.Hide()
 	d.summary = widget.NewLabel("")
 	d.summary.Truncation = fyne.TextTruncateEllipsis
 	d.submitBtn = widget.NewButton("Submit DNC scrub", d.submit)
@@ -254,7 +269,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 		d.invalid,
 		widget.NewSeparator(),
 		d.dupCheck, d.reuseCtl.box,
-		bold("Cost"), d.costLine, d.costAfter, d.costWarn,
+		bold("Cost"), d.costLine, d.costAfter, d.costWarn, container.NewHBox(d.costRetry),
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
@@ -347,7 +362,7 @@ func (d *DNC) update() {
 	case d.scanning:
 		d.scanLine.SetText("Reading the phone numbers…")
 	case d.scanErr != nil:
-		d.scanLine.SetText("The column could not be read: " + d.scanErr.Error())
+		d.scanLine.SetText("The column could not be read: " + workflow.Explain(d.scanErr, "").What)
 	case d.counts != nil:
 		s := d.counts.Phones
 		d.scanLine.SetText(fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
@@ -366,6 +381,7 @@ func (d *DNC) update() {
 	}
 
 	ok := false
+	d.costRetry.Hide()
 	q, priced := d.quote()
 	d.reuseCtl.show(q, priced)
 	if d.counts != nil {
@@ -374,8 +390,9 @@ func (d *DNC) update() {
 	switch {
 	case d.rates == nil && d.rateErr != nil:
 		d.costLine.SetText("")
-		d.costWarn.SetText("Rates could not be read: " + workflow.Explain(d.rateErr, "").What)
+		d.costWarn.SetText(ratesProblem(d.rateErr))
 		d.summary.SetText("Cost unknown")
+		d.costRetry.Show()
 	case d.rates == nil:
 		d.costLine.SetText("Reading the current rates…")
 		d.summary.SetText("Cost: reading rates…")

@@ -1,9 +1,11 @@
 package wizard
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -141,4 +143,31 @@ func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no f
 	dlg.Show()
 	win.Canvas().Focus(pay)
 	return pay
+}
+
+// ratesProblem says why the cost cannot be shown: the server away (the
+// screen tries again by itself), or what the server said.
+func ratesProblem(err error) string {
+	if workflow.Unreachable(err) {
+		return "The server can't be reached, so the cost can't be worked out yet. Trying again by itself every few seconds; Retry tries now."
+	}
+	return "Rates could not be read: " + workflow.Explain(err, "").What
+}
+
+// retryLater runs again (on the UI thread) after env.RetryDelay unless ctx
+// ends first; the timer pending before is replaced.
+func retryLater(env Env, ctx context.Context, pending *time.Timer, again func()) *time.Timer {
+	if pending != nil {
+		pending.Stop()
+	}
+	if env.RetryDelay <= 0 || ctx.Err() != nil {
+		return nil
+	}
+	return time.AfterFunc(env.RetryDelay, func() {
+		env.Do(func() {
+			if ctx.Err() == nil {
+				again()
+			}
+		})
+	})
 }

@@ -41,6 +41,8 @@ type fakeBackend struct {
 	// and wait for its context to end.
 	uploading chan struct{}
 	phones    string
+	// ratesErr, when set, is what Rates answers.
+	ratesErr error
 	// svc, when set, counts (the library's earlier results included).
 	svc *workflow.Service
 }
@@ -97,6 +99,11 @@ func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Ins
 }
 
 func (f *fakeBackend) Rates(ctx context.Context) (workflow.Rates, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ratesErr != nil {
+		return workflow.Rates{}, f.ratesErr
+	}
 	return workflow.Rates{Pricing: f.pricing, Account: f.account}, nil
 }
 

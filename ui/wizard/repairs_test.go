@@ -1,9 +1,13 @@
 package wizard
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -151,5 +155,39 @@ func TestDNCLeavesOutInvalidBeforePaying(t *testing.T) {
 	recv(t, h.done, "onDone")
 	if s := h.f.submits; len(s) != 1 || !s[0].plan.LeaveOutInvalid {
 		t.Fatalf("submitted %+v", s)
+	}
+}
+
+// TestTraceCostWhileTheServerIsAway: the cost section says the server
+// can't be reached in plain words (no transport text), offers Retry, and
+// prices by itself once the server is back.
+func TestTraceCostWhileTheServerIsAway(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.ratesErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/pricing",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	h := openTrace(t, f)
+	tr := h.tr
+	act(func() { tr.modeRadio.SetSelected("Enhanced") })
+	h.settle(t)
+	var warn string
+	var retry bool
+	act(func() { warn, retry = tr.costWarn.Text, tr.costRetry.Visible() })
+	if !strings.Contains(warn, "can't be reached") || strings.Contains(warn, "dial") || !retry {
+		t.Fatalf("cost %q, retry shown %v", warn, retry)
+	}
+	f.mu.Lock()
+	f.ratesErr = nil
+	f.mu.Unlock()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var total string
+		act(func() { total, retry = tr.costTotal.Text, tr.costRetry.Visible() })
+		if strings.HasPrefix(total, "Total:") && !retry {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not priced after the server came back: %q", total)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -79,6 +79,8 @@ type Trace struct {
 	costTotal  *widget.Label
 	costAfter  *widget.Label
 	costWarn   *widget.Label
+	costRetry  *widget.Button // reads the rates again when they could not be read
+	retryRates *time.Timer    // the next reading while the server is away
 	summary    *widget.Label
 	status     *widget.Label
 	submitBtn  *widget.Button
@@ -217,6 +219,9 @@ func (t *Trace) fetchRates() {
 			if err == nil {
 				t.rates = &r
 			}
+			if workflow.Unreachable(err) {
+				t.retryRates = retryLater(t.env, ctx, t.retryRates, t.fetchRates)
+			}
 			if t.board != nil {
 				t.updateCost()
 			}
@@ -225,7 +230,7 @@ func (t *Trace) fetchRates() {
 }
 
 func (t *Trace) showError(err error) {
-	msg := widget.NewLabel("This file cannot be traced:\n" + err.Error())
+	msg := widget.NewLabel("This file cannot be traced:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
 	other := widget.NewButton("Choose another file…", func() { t.pickFile(t.open) })
@@ -270,6 +275,8 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.costWarn = widget.NewLabel("")
 	t.costWarn.Importance = widget.DangerImportance
 	t.costWarn.Wrapping = fyne.TextWrapWord
+	t.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), t.fetchRates)
+	t.costRetry.Hide()
 	t.costGrid = container.NewVBox()
 	t.summary = widget.NewLabel("")
 	t.summary.TextStyle = fyne.TextStyle{Bold: true}
@@ -307,7 +314,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.repairs.box,
 		widget.NewSeparator(),
 		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		t.costGrid, t.costTotal, t.costAfter, t.costWarn,
+		t.costGrid, t.costTotal, t.costAfter, t.costWarn, container.NewHBox(t.costRetry),
 	)
 	optionsTab := container.NewVScroll(t.optionsBox)
 	t.tabs = container.NewAppTabs(
@@ -699,12 +706,14 @@ func (t *Trace) updateCost() {
 
 	res := t.board.result
 	problems := len(res.Errors())
+	t.costRetry.Hide()
 	q, priced := t.quote()
 	t.reuseCtl.show(q, priced)
 	switch {
 	case t.rates == nil && t.rateErr != nil:
-		t.setCostUnavailable("Rates could not be read: " + workflow.Explain(t.rateErr, "").What)
+		t.setCostUnavailable(ratesProblem(t.rateErr))
 		t.summary.SetText("Cost unknown")
+		t.costRetry.Show()
 	case t.rates == nil:
 		t.setCostUnavailable("Reading the current rates…")
 		t.summary.SetText("Cost: reading rates…")

@@ -29,7 +29,7 @@ import (
 // testEnv runs the screens with short delays; the test driver runs
 // fyne.Do inline on the calling goroutine, so Do serialises the callbacks
 // as the real driver does on its main thread.
-var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond}
+var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond, RetryDelay: 20 * time.Millisecond}
 
 var traceHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City", "Mailing State", "Mailing Zip"}
 

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
@@ -68,7 +69,10 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := firstHourRepairs(h, a, dir); err != nil {
 		return err
 	}
-	return firstHourInvalidPhones(h, a, dir)
+	if err := firstHourInvalidPhones(h, a, dir); err != nil {
+		return err
+	}
+	return firstHourServerAway(h, a, dir)
 }
 
 // firstHourRepairs: the trace wizard's repairs and the question before
@@ -175,4 +179,51 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 		return err
 	}
 	return h.Wait("the scrub is submitted", 60*time.Second, d.Closed)
+}
+
+// firstHourServerAway: the sandbox goes away; the header says so with the
+// time of the last good refresh, a wizard opened meanwhile says the cost
+// waits for the server; when it is back both recover by themselves.
+func firstHourServerAway(h *e2e.Harness, a *App, dir string) error {
+	sb, ok := a.be.(interface{ SandboxServer() *sandbox.Server })
+	if !ok || sb.SandboxServer() == nil {
+		return errors.New("no embedded sandbox to unplug")
+	}
+	srv := sb.SandboxServer()
+	if err := srv.Unplug(); err != nil {
+		return err
+	}
+	h.Do(func() { a.refreshNow() })
+	if err := h.Wait("the header says the server is away", 60*time.Second, func() bool { return a.header.Offline() != "" }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-08-offline-header"); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "owners from excel.csv")
+	h.Do(func() { a.Flows.NewTrace(a, path) })
+	var w *wizard.TraceProbe
+	if err := h.Wait("the wizard says the cost waits for the server", 60*time.Second, func() bool {
+		w = wizard.LastTrace()
+		return w != nil && !w.Closed() && strings.Contains(w.CostNote(), "can't be reached")
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { w.ShowCost() })
+	if err := h.Shot("firsthour-09-wizard-server-away"); err != nil {
+		return err
+	}
+	if err := srv.Replug(); err != nil {
+		return err
+	}
+	if err := h.Wait("priced by itself once the server is back", 60*time.Second, func() bool {
+		return strings.HasPrefix(w.CostTotal(), "Total:")
+	}); err != nil {
+		return err
+	}
+	if err := h.Wait("the header's banner gone", 60*time.Second, func() bool { return a.header.Offline() == "" }); err != nil {
+		return err
+	}
+	h.Do(func() { w.ShowCost() })
+	return h.Shot("firsthour-10-server-back")
 }

@@ -391,7 +391,7 @@ func (d *DNC) update() {
 	case d.rates == nil && d.rateErr != nil:
 		d.costLine.SetText("")
 		d.costWarn.SetText(ratesProblem(d.rateErr))
-		d.summary.SetText("Cost unknown")
+		d.summary.SetText(ratesSummary(d.rateErr))
 		d.costRetry.Show()
 	case d.rates == nil:
 		d.costLine.SetText("Reading the current rates…")

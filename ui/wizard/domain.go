@@ -154,6 +154,14 @@ func ratesProblem(err error) string {
 	return "Rates could not be read: " + workflow.Explain(err, "").What
 }
 
+// ratesSummary is the footer's line when the cost cannot be shown.
+func ratesSummary(err error) string {
+	if workflow.Unreachable(err) {
+		return "Cost: waiting for the server, which can't be reached (trying again by itself)"
+	}
+	return "Cost unknown"
+}
+
 // retryLater runs again (on the UI thread) after env.RetryDelay unless ctx
 // ends first; the timer pending before is replaced.
 func retryLater(env Env, ctx context.Context, pending *time.Timer, again func()) *time.Timer {

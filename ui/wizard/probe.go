@@ -181,7 +181,12 @@ func (p *TraceProbe) LeaveOutNoAddress() *widget.Check {
 }
 
 // CostTotal is the cost section's total.
-func (p *TraceProbe) CostTotal() string { return p.t.costTotal.Text }
+func (p *TraceProbe) CostTotal() string {
+	if p.t.costTotal == nil {
+		return ""
+	}
+	return p.t.costTotal.Text
+}
 
 // LeaveOutInvalid is the offer to leave the invalid numbers out; nil when
 // not offered.
@@ -194,3 +199,17 @@ func (p *DNCProbe) LeaveOutInvalid() *widget.Check {
 
 // Cost is the scrub's cost lines.
 func (p *DNCProbe) Cost() string { return p.d.costLine.Text }
+
+// ShowCost scrolls the options tab down to the cost section.
+func (p *TraceProbe) ShowCost() {
+	p.t.tabs.SelectIndex(2)
+	p.t.optionsScroll.ScrollToBottom()
+}
+
+// CostNote is the cost section's note (why there is no price, a warning).
+func (p *TraceProbe) CostNote() string {
+	if p.t.costWarn == nil {
+		return ""
+	}
+	return p.t.costWarn.Text
+}

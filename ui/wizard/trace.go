@@ -66,31 +66,32 @@ type Trace struct {
 	repairs                    *repairControls
 
 	// widgets of the loaded wizard
-	tabs       *container.AppTabs
-	fileLine   *widget.Label
-	warnings   *widget.Label
-	modeRadio  *widget.RadioGroup
-	modeHelp   *widget.Label
-	llcCheck   *widget.Check
-	llcHelp    *widget.Label
-	dupCheck   *widget.Check
-	costGrid   *fyne.Container
-	costLines  []*widget.Label
-	costTotal  *widget.Label
-	costAfter  *widget.Label
-	costWarn   *widget.Label
-	costRetry  *widget.Button // reads the rates again when they could not be read
-	retryRates *time.Timer    // the next reading while the server is away
-	summary    *widget.Label
-	status     *widget.Label
-	submitBtn  *widget.Button
-	presetSel  *widget.Select
-	presetName *widget.Entry
-	presetNote *widget.Label
-	previews   []*widget.Table
-	optionsBox *fyne.Container
-	boardSlot  *fyne.Container // holds the board, rebuilt when splits change
-	splitBar   *fyne.Container // offers (or undoes) the suggested splits
+	tabs          *container.AppTabs
+	fileLine      *widget.Label
+	warnings      *widget.Label
+	modeRadio     *widget.RadioGroup
+	modeHelp      *widget.Label
+	llcCheck      *widget.Check
+	llcHelp       *widget.Label
+	dupCheck      *widget.Check
+	costGrid      *fyne.Container
+	costLines     []*widget.Label
+	costTotal     *widget.Label
+	costAfter     *widget.Label
+	costWarn      *widget.Label
+	costRetry     *widget.Button // reads the rates again when they could not be read
+	retryRates    *time.Timer    // the next reading while the server is away
+	summary       *widget.Label
+	status        *widget.Label
+	submitBtn     *widget.Button
+	presetSel     *widget.Select
+	presetName    *widget.Entry
+	presetNote    *widget.Label
+	previews      []*widget.Table
+	optionsBox    *fyne.Container
+	optionsScroll *container.Scroll
+	boardSlot     *fyne.Container // holds the board, rebuilt when splits change
+	splitBar      *fyne.Container // offers (or undoes) the suggested splits
 
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
@@ -317,6 +318,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.costGrid, t.costTotal, t.costAfter, t.costWarn, container.NewHBox(t.costRetry),
 	)
 	optionsTab := container.NewVScroll(t.optionsBox)
+	t.optionsScroll = optionsTab
 	t.tabs = container.NewAppTabs(
 		container.NewTabItem("1 · File", fileTab),
 		container.NewTabItem("2 · Map columns", mapTab),
@@ -712,7 +714,7 @@ func (t *Trace) updateCost() {
 	switch {
 	case t.rates == nil && t.rateErr != nil:
 		t.setCostUnavailable(ratesProblem(t.rateErr))
-		t.summary.SetText("Cost unknown")
+		t.summary.SetText(ratesSummary(t.rateErr))
 		t.costRetry.Show()
 	case t.rates == nil:
 		t.setCostUnavailable("Reading the current rates…")

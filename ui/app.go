@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 	"github.com/skipdesk/skipdesk/ui/lookup"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
@@ -437,6 +438,7 @@ func (a *App) showProblem(p workflow.Problem) {
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, a.win)
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(460, 220))
 	d.Show()
 }
@@ -451,6 +453,7 @@ func ShowError(w fyne.Window, err error, baseURL string) {
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, w)
+	keys.Track(w, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(460, 220))
 	d.Show()
 }

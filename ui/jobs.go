@@ -21,6 +21,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Columns of the jobs table.
@@ -887,6 +888,7 @@ func (a *App) showSaved(path string) {
 	}}
 	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Env is how the screen runs, given by the window (tests serialise Do,
@@ -38,8 +39,8 @@ type Screen struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	first, last, street, city, state, zip *widget.Entry
-	mStreet, mCity, mState, mZip          *widget.Entry
+	first, last, street, city, state, zip *keys.Entry
+	mStreet, mCity, mState, mZip          *keys.Entry
 	stateErr, mailErr, mStateErr          *widget.Label
 	entityChk                             *widget.Check
 	entityTouched                         bool
@@ -65,6 +66,7 @@ func Show(win fyne.Window, b Backend, env Env) *Screen {
 	s := New(win, b, env)
 	d := dialog.NewCustom("Single lookup", "Close", s.Content(), win)
 	d.SetOnClosed(s.Close)
+	keys.Track(win, d, s.submit, nil) // Enter looks up, Escape closes
 	sz := win.Canvas().Size()
 	d.Resize(fyne.NewSize(max(min(sz.Width*0.9, 980), 640), max(sz.Height*0.9, 560)))
 	d.Show()
@@ -96,11 +98,19 @@ func (s *Screen) goBG(f func()) {
 	}()
 }
 
-func (s *Screen) entry(placeholder string) *widget.Entry {
-	e := widget.NewEntry()
+func (s *Screen) entry(placeholder string) *keys.Entry {
+	e := keys.NewEntry()
 	e.SetPlaceHolder(placeholder)
 	e.OnChanged = func(string) { s.update() }
+	e.OnSubmitted = func(string) { s.submit() } // Enter in any field looks up
 	return e
+}
+
+// submit is Enter: the lookup, when the form is complete.
+func (s *Screen) submit() {
+	if !s.lookupBtn.Disabled() {
+		s.lookup()
+	}
 }
 
 func errLabel() *widget.Label {
@@ -148,7 +158,7 @@ func (s *Screen) build() {
 	row := func(label string, obj fyne.CanvasObject) *widget.FormItem { return widget.NewFormItem(label, obj) }
 	owner := widget.NewForm(row("First name *", s.first), row("Last name", s.last), row("", s.entityChk))
 	// mark is " *" on the property address, whose every field is required.
-	cityLine := func(city, state, zip *widget.Entry, mark string) fyne.CanvasObject {
+	cityLine := func(city, state, zip *keys.Entry, mark string) fyne.CanvasObject {
 		return container.NewBorder(nil, nil, nil,
 			container.NewHBox(widget.NewLabel("State"+mark), fixedWidth(state, 64), widget.NewLabel("ZIP"+mark), fixedWidth(zip, 110)), city)
 	}
@@ -170,7 +180,7 @@ func (s *Screen) build() {
 }
 
 // fixedWidth keeps a short entry (state, zip) at a sensible width.
-func fixedWidth(e *widget.Entry, w float32) fyne.CanvasObject {
+func fixedWidth(e *keys.Entry, w float32) fyne.CanvasObject {
 	return container.NewGridWrap(fyne.NewSize(w, e.MinSize().Height), e)
 }
 
@@ -198,7 +208,7 @@ func (s *Screen) fetchPricing() {
 
 // form is the request the fields make, trimmed; state codes uppercased.
 func (s *Screen) request() *client.SingleTraceRequest {
-	t := func(e *widget.Entry) string { return strings.TrimSpace(e.Text) }
+	t := func(e *keys.Entry) string { return strings.TrimSpace(e.Text) }
 	return &client.SingleTraceRequest{
 		FirstName: t(s.first), LastName: t(s.last),
 		Address: t(s.street), City: t(s.city), State: strings.ToUpper(t(s.state)), Zip: t(s.zip),

@@ -20,6 +20,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // DNC is an open DNC scrub: pick a phone list, choose its phone column
@@ -133,6 +134,7 @@ func (d *DNC) goBG(f func()) {
 func (d *DNC) show() {
 	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)
 	d.dlg.SetOnClosed(d.cancel)
+	keys.Track(d.win, d.dlg, nil, d.close) // Escape closes the scrub
 	sz := d.win.Canvas().Size()
 	d.dlg.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.92))
 	d.dlg.Show()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // payment is what the cost section says of a quote's payment: the balance
@@ -100,9 +101,11 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
 	var dlg *dialog.CustomDialog
-	cancel := &widget.Button{Text: "Cancel", Importance: widget.HighImportance, OnTapped: func() { dlg.Hide(); no() }}
+	cancel := keys.NewButton("Cancel", func() { dlg.Hide(); no() })
+	cancel.Importance = widget.HighImportance
 	again := &widget.Button{Text: "Submit again and pay again", Importance: widget.DangerImportance, OnTapped: func() { dlg.Hide(); yes() }}
 	dlg = dialog.NewCustomWithoutButtons("Already submitted: pay again?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), again, cancel)), win)
+	keys.Track(win, dlg, cancel.OnTapped, cancel.OnTapped) // never pays twice by a key
 	dlg.Resize(fyne.NewSize(560, 0))
 	dlg.Show()
 	win.Canvas().Focus(cancel)
@@ -130,19 +133,20 @@ func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no f
 	l.Wrapping = fyne.TextWrapWord
 	var dlg *dialog.CustomDialog
 	answered := false
-	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { answered = true; dlg.Hide(); no() }}
-	pay := &widget.Button{Text: "Pay " + jobs.Credits(q.Credits) + " and submit", Importance: widget.HighImportance,
-		OnTapped: func() { answered = true; dlg.Hide(); yes() }}
+	cancel := keys.NewButton("Cancel", func() { answered = true; dlg.Hide(); no() })
+	pay := keys.NewButton("Pay "+jobs.Credits(q.Credits)+" and submit", func() { answered = true; dlg.Hide(); yes() })
+	pay.Importance = widget.HighImportance
 	dlg = dialog.NewCustomWithoutButtons("Pay "+jobs.Credits(q.Credits)+"?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), cancel, pay)), win)
 	dlg.SetOnClosed(func() {
 		if !answered {
 			no()
 		}
 	})
+	keys.Track(win, dlg, pay.OnTapped, cancel.OnTapped) // Enter pays, Escape cancels
 	dlg.Resize(fyne.NewSize(520, 0))
 	dlg.Show()
 	win.Canvas().Focus(pay)
-	return pay
+	return &pay.Button
 }
 
 // ratesProblem says why the cost cannot be shown: the server away (the

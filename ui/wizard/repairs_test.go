@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -189,5 +190,45 @@ func TestTraceCostWhileTheServerIsAway(t *testing.T) {
 			t.Fatalf("not priced after the server came back: %q", total)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestKeysInTheWizard: Escape in the question before paying cancels it
+// (nothing sent), Enter in it pays; Escape on the wizard closes it.
+func TestKeysInTheWizard(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	h := openTrace(t, f)
+	tr := h.tr
+	act(func() { tr.show() })
+	c := h.w.Canvas()
+	press := func(k fyne.KeyName) {
+		act(func() {
+			if fo := c.Focused(); fo != nil {
+				fo.TypedKey(&fyne.KeyEvent{Name: k})
+			} else {
+				c.OnTypedKey()(&fyne.KeyEvent{Name: k})
+			}
+		})
+	}
+	act(func() { test.Tap(tr.submitBtn) })
+	press(fyne.KeyEscape)
+	h.settle(t)
+	if len(f.submits) != 0 || tr.ctx.Err() != nil || tr.submitBtn.Disabled() {
+		t.Fatalf("Escape in the question: %d sent, wizard closed %v", len(f.submits), tr.ctx.Err() != nil)
+	}
+	act(func() { c.Unfocus() })
+	press(fyne.KeyEscape)
+	if tr.ctx.Err() == nil {
+		t.Fatal("Escape left the wizard open")
+	}
+
+	h = openTrace(t, f)
+	act(func() { h.tr.show() })
+	c = h.w.Canvas()
+	act(func() { test.Tap(h.tr.submitBtn) })
+	press(fyne.KeyReturn)
+	recv(t, h.done, "onDone")
+	if len(f.submits) != 1 {
+		t.Fatalf("Enter in the question: %d sent", len(f.submits))
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Trace is an open trace wizard.
@@ -139,6 +140,7 @@ func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Tr
 func (t *Trace) show() {
 	t.dlg = dialog.NewCustomWithoutButtons("New skip trace", t.root, t.win)
 	t.dlg.SetOnClosed(t.cancel)
+	keys.Track(t.win, t.dlg, nil, t.close) // Escape closes the wizard
 	// Most of the window, and no more: a dialog larger than the window
 	// makes the window grow past the screen.
 	sz := t.win.Canvas().Size()

@@ -384,7 +384,7 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 	}
 	// Cancel is the default: highlighted and focused; paying again is not.
 	cancel := findButton(top, "Cancel")
-	if cancel == nil || cancel.Importance != widget.HighImportance || h.w.Canvas().Focused() != cancel || yes.Importance == widget.HighImportance {
+	if cancel == nil || cancel.Importance != widget.HighImportance || focusedButton(h.w.Canvas()) != cancel || yes.Importance == widget.HighImportance {
 		t.Fatal("Cancel is not the default of the pay-again question")
 	}
 	act(func() { test.Tap(yes) })

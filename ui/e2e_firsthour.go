@@ -19,13 +19,14 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
+	"github.com/skipdesk/skipdesk/ui/keys"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
 // submitAndPay clicks a wizard's Submit and, when it asks before paying,
 // shoots the question as shot (when not "") and clicks Pay. closed reports
 // the wizard gone (nothing charged: no question).
-func submitAndPay(h *e2e.Harness, submit *widget.Button, pay func() *widget.Button, closed func() bool, shot string) error {
+func submitAndPay(h *e2e.Harness, submit *widget.Button, pay func() *keys.Button, closed func() bool, shot string) error {
 	if err := h.Click(submit); err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func submitAndPay(h *e2e.Harness, submit *widget.Button, pay func() *widget.Butt
 	}); err != nil {
 		return err
 	}
-	var p *widget.Button
+	var p *keys.Button
 	h.Do(func() { p = pay() })
 	if p == nil {
 		return nil
@@ -175,10 +176,20 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 	if err := h.Shot("firsthour-06-invalid-left-out"); err != nil {
 		return err
 	}
-	if err := submitAndPay(h, d.Submit(), d.Pay, d.Closed, "firsthour-07-scrub-confirm-pay"); err != nil {
+	// The question before paying answered with the keyboard: Enter pays.
+	if err := h.Click(d.Submit()); err != nil {
 		return err
 	}
-	return h.Wait("the scrub is submitted", 60*time.Second, d.Closed)
+	if err := h.Wait("Submit asks before paying", 20*time.Second, func() bool { p := d.Pay(); return p != nil && p.Visible() }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-07-scrub-confirm-pay"); err != nil {
+		return err
+	}
+	if err := h.Key("Return"); err != nil {
+		return err
+	}
+	return h.Wait("Enter paid: the scrub is submitted", 60*time.Second, d.Closed)
 }
 
 // firstHourServerAway: the sandbox goes away; the header says so with the
@@ -225,5 +236,15 @@ func firstHourServerAway(h *e2e.Harness, a *App, dir string) error {
 		return err
 	}
 	h.Do(func() { w.ShowCost() })
-	return h.Shot("firsthour-10-server-back")
+	if err := h.Shot("firsthour-10-server-back"); err != nil {
+		return err
+	}
+	// Escape closes the wizard.
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	if err := h.Wait("Escape closed the wizard", 10*time.Second, w.Closed); err != nil {
+		return err
+	}
+	return h.Shot("firsthour-11-escape-closed")
 }

@@ -63,7 +63,7 @@ type DNC struct {
 	invalid    *widget.Label
 	dupCheck   *widget.Check
 	invCheck   *widget.Check
-	payBtn     *widget.Button // the last confirmation's Pay button
+	payBtn     *keys.Button   // the last confirmation's Pay button
 	costRetry  *widget.Button // reads the rates again when they could not be read
 	retryRates *time.Timer    // the next reading while the server is away
 	costLine   *widget.Label

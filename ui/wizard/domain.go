@@ -114,7 +114,7 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 // confirmPay asks once before paying: what the job charges and the
 // balance (or metered usage) after it. Pay is the default button, with
 // the focus. It returns the Pay button (tests and the harness press it).
-func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no func()) *widget.Button {
+func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no func()) *keys.Button {
 	p := paymentOf(q, what)
 	rows := plural(q.Rows, "row", "rows")
 	if q.DNC != nil {
@@ -146,7 +146,7 @@ func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no f
 	dlg.Resize(fyne.NewSize(520, 0))
 	dlg.Show()
 	win.Canvas().Focus(pay)
-	return &pay.Button
+	return pay
 }
 
 // ratesProblem says why the cost cannot be shown: the server away (the

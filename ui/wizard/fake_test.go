@@ -18,6 +18,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // fakeBackend fakes what needs an account — the rates, presets, the
@@ -180,7 +181,7 @@ func (f *fakeBackend) TracePhones(ctx context.Context, resultPath, jobID string)
 var _ TraceBackend = (*fakeBackend)(nil)
 
 // tapSubmit taps Submit and, when it asks before paying, Pay.
-func tapSubmit(submit *widget.Button, pay **widget.Button) {
+func tapSubmit(submit *widget.Button, pay **keys.Button) {
 	test.Tap(submit)
 	if *pay != nil {
 		test.Tap(*pay)

@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // TraceProbe lets an end-to-end script (package ui/e2e) see and reach the
@@ -53,7 +55,7 @@ func (p *TraceProbe) Tab(i int) { p.t.tabs.SelectIndex(i) }
 func (p *TraceProbe) Submit() *widget.Button { return p.t.submitBtn }
 
 // Pay is the Pay button of the confirmation Submit asks; nil before.
-func (p *TraceProbe) Pay() *widget.Button { return p.t.payBtn }
+func (p *TraceProbe) Pay() *keys.Button { return p.t.payBtn }
 
 // Chip is the header's chip in the pool of columns.
 func (p *TraceProbe) Chip(header string) fyne.CanvasObject {
@@ -148,7 +150,7 @@ func (p *DNCProbe) Closed() bool { return p.d.ctx.Err() != nil }
 func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
 
 // Pay is the Pay button of the confirmation Submit asks; nil before.
-func (p *DNCProbe) Pay() *widget.Button { return p.d.payBtn }
+func (p *DNCProbe) Pay() *keys.Button { return p.d.payBtn }
 
 // Summary is the estimate line of the footer.
 func (p *DNCProbe) Summary() string { return p.d.summary.Text }

@@ -61,7 +61,7 @@ type Trace struct {
 	reuse       bool          // skip the rows traced before (the person's choice)
 	reuseWithin time.Duration // how old a reused result may be
 	reuseCtl    *reuseControls
-	payBtn      *widget.Button // the last confirmation's Pay button
+	payBtn      *keys.Button // the last confirmation's Pay button
 	// repairs chosen before paying (see repairControls)
 	padZips, leaveOutNoAddress bool
 	repairs                    *repairControls

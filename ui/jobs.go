@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -615,11 +616,12 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 
 // exportJob writes j's result, or its callable list with choices c.
 func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
-	name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
+	what := ""
 	if c != nil {
-		name += " callable"
+		what = "callable"
 	}
-	dest := filepath.Join(a.outputDir(), name+".xlsx")
+	// Never over a file already there: "name (2).xlsx" instead.
+	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(j.ResultPath, what, ".xlsx")))
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
@@ -887,7 +889,11 @@ func (a *App) showSaved(path string) {
 		a.showInFolder(path)
 	}}
 	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
+	saveAs := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), OnTapped: func() {
+		d.Hide()
+		a.saveAs(path)
+	}}
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, saveAs, ok, layout.NewSpacer())), a.win)
 	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
@@ -898,4 +904,36 @@ func (a *App) outputDir() string {
 		return d
 	}
 	return defaultOutputDir()
+}
+
+// saveAs lets the person move the export at path elsewhere or rename it:
+// the save dialog opens on its folder with its name, and asks before
+// replacing a file.
+func (a *App) saveAs(path string) {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			if err != nil {
+				a.showError(err)
+			}
+			return
+		}
+		to := w.URI().Path()
+		if to == path {
+			w.Close()
+			a.showSaved(path)
+			return
+		}
+		if err := workflow.MoveExport(path, w); err != nil {
+			a.showError(err)
+			return
+		}
+		a.showSaved(to)
+	}, a.win)
+	d.SetFileName(filepath.Base(path))
+	if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(path))); err == nil {
+		d.SetLocation(l)
+	}
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+	a.fire("save-as")
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -411,4 +414,32 @@ func TestServerAwayThenBack(t *testing.T) {
 	if banner != "" {
 		t.Fatalf("back online, the banner says %q", banner)
 	}
+}
+
+// An export never replaces a file already there, its name has one
+// extension, and the message after it offers Save as…, which opens on the
+// export's folder with its name.
+func TestExportKeepsTheFilesThere(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	out := t.TempDir()
+	fb.settings.OutputDir = out
+	os.WriteFile(filepath.Join(out, "owners [sd-1a2b3].xlsx"), []byte("mine"), 0o600)
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners [sd-1a2b3].csv", Status: "completed", Rows: 10,
+		CreatedAt: time.Now(), ResultPath: "/results/owners [sd-1a2b3].csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("trc_1") })
+	h.tap(h.app.jobs.xlsxBtn)
+	h.wait("saved")
+	fb.mu.Lock()
+	got := slices.Clone(fb.exported)
+	fb.mu.Unlock()
+	if want := filepath.Join(out, "owners [sd-1a2b3] (2).xlsx"); len(got) != 1 || got[0] != want {
+		t.Fatalf("exported to %v, want %s", got, want)
+	}
+	if !strings.Contains(h.dialogText(), "Saved to "+got[0]) {
+		t.Fatalf("the message: %q", h.dialogText())
+	}
+	h.tap(h.button("Save as…"))
+	h.wait("save-as")
 }

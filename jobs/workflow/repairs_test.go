@@ -68,6 +68,12 @@ func TestRepairsBeforePaying(t *testing.T) {
 	if res.Upload.Rows != 3 || res.Upload.PaddedZips != 2 || res.Upload.LeftOutNoAddress != 1 {
 		t.Errorf("submitted upload %+v", res.Upload)
 	}
+	// The job's record names the person's file, not the copy prepared
+	// from it (the export's Summary sheet shows it).
+	sess, _ := d.current()
+	if sub, err := sess.led.Submission(ctx, res.Submission); err != nil || sub.FilePath != owners {
+		t.Errorf("the submission's file: %v %q, want %q", err, sub.FilePath, owners)
+	}
 	if _, err := d.Submit(ctx, p, ins, SubmitOptions{}); !errors.Is(err, ErrDuplicate) {
 		t.Errorf("the same file with the same repairs again: %v", err)
 	}

@@ -159,7 +159,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	}
 	req := submit.Request{
 		Kind: p.Kind,
-		File: submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
+		File: submit.File{Path: up.Path, Source: p.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
 			Rows: up.Rows},
 		Mapping:     up.Mapping,
 		Mode:        p.mode(),

@@ -73,7 +73,56 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := firstHourInvalidPhones(h, a, dir); err != nil {
 		return err
 	}
-	return firstHourServerAway(h, a, dir)
+	if err := firstHourServerAway(h, a, dir); err != nil {
+		return err
+	}
+	return firstHourExport(h, a)
+}
+
+// firstHourExport: the trace exported twice: the second export does not
+// replace the first, and the message offers Save as…; Escape closes it.
+func firstHourExport(h *e2e.Harness, a *App) error {
+	var trace workflow.Job
+	if err := h.Wait("the trace's result is downloaded", 90*time.Second, func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+				trace = j
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
+	var first string
+	for i := range 2 {
+		if err := h.Click(a.jobs.xlsxBtn); err != nil {
+			return err
+		}
+		var saved string
+		if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
+			return err
+		}
+		h.Logf("saved %s", saved)
+		if i == 0 {
+			first = saved
+		} else {
+			if saved == first || strings.Contains(filepath.Base(saved), ".csv") {
+				return fmt.Errorf("the second export went to %s (the first to %s)", saved, first)
+			}
+			if err := h.Shot("firsthour-12-export-saved"); err != nil {
+				return err
+			}
+		}
+		if err := h.Key("Escape"); err != nil {
+			return err
+		}
+		if err := h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.saved == "" }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // firstHourRepairs: the trace wizard's repairs and the question before

@@ -621,7 +621,11 @@ func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 		what = "callable"
 	}
 	// Never over a file already there: "name (2).xlsx" instead.
-	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(j.ResultPath, what, ".xlsx")))
+	name := j.Name // the job's: the person's file and its tag
+	if name == "" {
+		name = j.ResultPath
+	}
+	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(name, what, ".xlsx")))
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
@@ -894,6 +898,8 @@ func (a *App) showSaved(path string) {
 		a.saveAs(path)
 	}}
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, saveAs, ok, layout.NewSpacer())), a.win)
+	a.saved = path
+	d.SetOnClosed(func() { a.saved = "" })
 	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()

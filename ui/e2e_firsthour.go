@@ -76,7 +76,18 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := firstHourServerAway(h, a, dir); err != nil {
 		return err
 	}
-	return firstHourExport(h, a)
+	if err := firstHourExport(h, a); err != nil {
+		return err
+	}
+	// Help > Getting started, closed with Escape.
+	h.Do(a.showGuide)
+	if err := h.Shot("firsthour-13-guide"); err != nil {
+		return err
+	}
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	return h.Wait("Escape closed the guide", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
 }
 
 // firstHourExport: the trace exported twice: the second export does not

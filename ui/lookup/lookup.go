@@ -56,6 +56,8 @@ type Screen struct {
 	pricing *client.Pricing
 	rateErr error
 	running bool
+	// shownFor is the request the result shown answers (nil: none shown).
+	shownFor *client.SingleTraceRequest
 
 	env Env
 	bg  sync.WaitGroup // background work in flight (tests wait on it)
@@ -237,9 +239,15 @@ func (s *Screen) update() {
 
 	r := s.request()
 	p := workflow.CheckSingle(*r)
-	showErr(s.stateErr, p.State)
-	showErr(s.mStateErr, p.MailingState)
+	showErr(s.stateErr, joinProblems(p.State, p.Zip))
+	showErr(s.mStateErr, joinProblems(p.MailingState, p.MailingZip))
 	showErr(s.mailErr, p.Mailing)
+	if s.shownFor != nil && *s.shownFor != *r {
+		// The result shown answers other details: gone, not mistaken
+		// for the answer to these.
+		s.shownFor = nil
+		s.showHint()
+	}
 
 	switch {
 	case s.pricing == nil && s.rateErr != nil:
@@ -265,6 +273,17 @@ func (s *Screen) update() {
 		s.lookupBtn.Disable()
 	}
 	s.form.Refresh()
+}
+
+// joinProblems is the problems that are not "", one after the other.
+func joinProblems(ps ...string) string {
+	var out []string
+	for _, p := range ps {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func showErr(l *widget.Label, msg string) {
@@ -314,6 +333,7 @@ func (s *Screen) lookup() {
 				return
 			}
 			s.showResult(r, res, onList)
+			s.shownFor = r
 		})
 	})
 }

@@ -347,3 +347,28 @@ func TestEnterLooksUpAndEscapeCloses(t *testing.T) {
 		t.Fatal("Escape left the lookup open")
 	}
 }
+
+// TestResultClearedWhenTheFormChanges: a result answers the details it was
+// looked up with; changing them clears it. A ZIP code of 4 digits is
+// named as such, and blocks the lookup.
+func TestResultClearedWhenTheFormChanges(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: true, FirstName: "JOHN", LastName: "SMITH", Credits: 1}}
+	s, _ := open(t, f)
+	fillRequired(s)
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	if !strings.Contains(labels(s.result), "Match found") {
+		t.Fatal("no result")
+	}
+	typeIn(s.zip, "7870")
+	if strings.Contains(labels(s.result), "Match found") {
+		t.Fatal("the result of other details is still shown")
+	}
+	if !s.stateErr.Visible() || !strings.Contains(s.stateErr.Text, `"7870" has 4 digits: it is likely 07870`) || !s.lookupBtn.Disabled() {
+		t.Fatalf("4-digit ZIP: %q (shown %v), lookup disabled %v", s.stateErr.Text, s.stateErr.Visible(), s.lookupBtn.Disabled())
+	}
+	typeIn(s.zip, "78701")
+	if s.stateErr.Visible() || s.lookupBtn.Disabled() {
+		t.Fatalf("a good ZIP code: %q, lookup disabled %v", s.stateErr.Text, s.lookupBtn.Disabled())
+	}
+}

@@ -507,6 +507,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	now := time.Now()
 	fb := newFake()
 	fb.resumeErr = nil
+	fb.settings.WebhookEnabled = true // Resend webhook needs one
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
 		{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},

@@ -519,7 +519,11 @@ func (v *jobsView) showDetail() {
 			jobs.Thousands(int64(br.LLCs.Rows)), br.LLCs.Rate, jobs.Thousands(int64(br.LLCs.Match)))
 	}
 	if j.Status == jobs.StatusUnknown {
-		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
+		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile asks the server whether it was " +
+			"(it then shows here as created, with its charge, or as not created, with nothing charged); do not submit the file again.")
+	}
+	if j.CanRetryWebhook() && !v.app.be.Settings().WebhookEnabled {
+		b.WriteString(" Resend webhook is off: no webhook is set up to receive it (Settings › Receive webhooks). The list follows jobs without one.")
 	}
 	if j.Problem != "" {
 		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")
@@ -542,7 +546,8 @@ func (v *jobsView) updateActions() {
 	setEnabled(v.xlsxBtn, ok && j.HasResult())
 	setEnabled(v.callableBtn, ok && j.HasResult())
 	setEnabled(v.scrubBtn, ok && j.Kind == jobs.KindTrace && j.HasResult())
-	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook())
+	// Resending needs a webhook to receive it (showDetail says so).
+	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook() && v.app.be.Settings().WebhookEnabled)
 	setEnabled(v.reconcileBtn, ok && j.Status == jobs.StatusUnknown)
 }
 

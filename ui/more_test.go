@@ -443,3 +443,35 @@ func TestExportKeepsTheFilesThere(t *testing.T) {
 	h.tap(h.button("Save as…"))
 	h.wait("save-as")
 }
+
+// Resend webhook is off, and says why, while no webhook is set up; an
+// interrupted upload's details explain what Reconcile does.
+func TestResendWebhookNeedsAWebhook(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{
+		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()},
+		{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()},
+	}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("trc_1") })
+	var off bool
+	var detail string
+	h.do(func() { off, detail = h.app.jobs.webhookBtn.Disabled(), h.app.jobs.detail.Text })
+	if !off || !strings.Contains(detail, "Resend webhook is off: no webhook is set up") {
+		t.Fatalf("no webhook: resend disabled %v, %q", off, detail)
+	}
+	fb.mu.Lock()
+	fb.settings.WebhookEnabled = true
+	fb.mu.Unlock()
+	h.do(func() { h.app.jobs.selectJob("submission-3"); h.app.jobs.selectJob("trc_1") })
+	h.do(func() { off, detail = h.app.jobs.webhookBtn.Disabled(), h.app.jobs.detail.Text })
+	if off || strings.Contains(detail, "Resend webhook is off") {
+		t.Fatalf("a webhook: resend disabled %v, %q", off, detail)
+	}
+	h.do(func() { h.app.jobs.selectJob("submission-3") })
+	h.do(func() { detail = h.app.jobs.detail.Text })
+	if !strings.Contains(detail, "Reconcile asks the server whether it was") {
+		t.Fatalf("unknown: %q", detail)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -67,6 +68,15 @@ func runFirstHour(h *e2e.Harness) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	// Nothing used yet, in the light theme: the credits bar reads empty.
+	h.Do(func() { a.applyTheme(settings.ThemeLight) })
+	if err := h.Wait("the plan's bar is shown", 20*time.Second, func() bool { return a.header.subBar.Visible() && a.header.subBar.text != "" }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-00-light-nothing-used"); err != nil {
+		return err
+	}
+	h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
 	if err := firstHourRepairs(h, a, dir); err != nil {
 		return err
 	}

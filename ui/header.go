@@ -27,7 +27,7 @@ type header struct {
 	account    *widget.Label
 	billing    *widget.Label
 	pastDue    *widget.Label
-	subBar     *widget.ProgressBar
+	subBar     *usageBar
 	subText    *widget.Label
 	subBox     *fyne.Container
 	rates      *widget.Label
@@ -58,8 +58,7 @@ func newHeader(a *App) *header {
 	h.pastDue.TextStyle = fyne.TextStyle{Bold: true}
 	h.pastDue.Wrapping = fyne.TextWrapWord
 	h.pastDue.Hide()
-	h.subBar = widget.NewProgressBar()
-	h.subBar.TextFormatter = func() string { return "" }
+	h.subBar = newUsageBar()
 	h.subText = widget.NewLabel("")
 	// The centre takes what the account and the rates leave: at narrow
 	// widths the plan line is cut, never drawn over the rates.
@@ -188,9 +187,7 @@ func (h *header) show(acc *client.Account) {
 		// The bar says how much is used (an empty bar alone reads as full
 		// in the dark theme); the line above names the plan and its period.
 		used := fmt.Sprintf("%s of %s credits used", jobs.Thousands(s.CreditsUsed), jobs.Thousands(s.CreditsLimit))
-		h.subBar.TextFormatter = func() string { return used }
-		h.subBar.Max = float64(s.CreditsLimit)
-		h.subBar.SetValue(float64(min(s.CreditsUsed, s.CreditsLimit)))
+		h.subBar.set(s.CreditsUsed, s.CreditsLimit, used)
 		end := ""
 		if !s.CurrentPeriodEnd.IsZero() {
 			end = " · period ends " + s.CurrentPeriodEnd.Local().Format("Jan 2, 2006")

@@ -167,11 +167,11 @@ func TestHeaderMeteredAndSubscription(t *testing.T) {
 			t.Fatalf("header lacks %q", want)
 		}
 	}
-	var bar float64
+	var bar float32
 	var barText string
 	h.do(func() {
-		bar = h.app.header.subBar.Value / h.app.header.subBar.Max
-		barText = h.app.header.subBar.TextFormatter()
+		bar = h.app.header.subBar.fraction()
+		barText = h.app.header.subBar.text
 	})
 	if bar != 0.25 || barText != "2,500 of 10,000 credits used" {
 		t.Fatalf("subscription bar at %v saying %q, want 0.25 and the credits used", bar, barText)

@@ -296,3 +296,42 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateRepairs: the estimate names the repairs a list can have and
+// their flags; with the flags, the rows left out leave the price, and a
+// scrub's invalid numbers leave it with nothing to refund.
+func TestEstimateRepairs(t *testing.T) {
+	startPrepSandbox(t)
+	p := prepFile(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
+		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\nBo,Wu,,Newark,NJ,7102\nCy,Ng,3 Oak Ave,Austin,TX,78701\n")
+	code, out, errs := prepCLI(t, "estimate", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`2 ZIP codes lost the leading zero in Excel ("7030" is "07030"): --pad-zips gives it back`,
+		`1 row has no street address in "Property Address" and cannot be searched: --leave-out-no-address leaves it out (not charged)`,
+		"cost: 6 credits up front"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = prepCLI(t, "estimate", p, "--pad-zips", "--leave-out-no-address")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"1 ZIP code given back the leading zero", "1 row with no street address left out (not charged)", "cost: 4 credits up front"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("with the repairs, output lacks %q:\n%s", want, out)
+		}
+	}
+	ph := prepFile(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
+	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"1 invalid number left out before paying (not charged)", "cost: 2 rows × 1 = 2 credits up front\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scrub output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -197,6 +197,10 @@ type Quote struct {
 	// for the command line's JSON.
 	AlreadyTraced  *int `json:"already_traced_rows,omitempty"`
 	ReusablePhones *int `json:"reusable_phones,omitempty"`
+
+	// Repairs are the repairs a trace's file can have before paying
+	// (nil: none); a scrub's is leaving out Phones.Invalid.
+	Repairs *RepairOffer `json:"repairs,omitempty"`
 }
 
 // CostLine is one billed tier of a quote.
@@ -227,6 +231,9 @@ func Price(c *Counts, p Plan, r Rates) Quote {
 		PaddedZips: c.repaired.PaddedZips, LeftOutNoAddress: c.repaired.LeftOutBlank}
 	if p.Kind == jobs.KindDNC && p.LeaveOutInvalid && c.Phones != nil {
 		q.Upload.LeftOutInvalid = c.Phones.Invalid
+	}
+	if o := Repairable(c.ins, p); o != (RepairOffer{}) {
+		q.Repairs = &o
 	}
 	return q
 }

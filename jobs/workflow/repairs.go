@@ -14,13 +14,14 @@ type RepairOffer struct {
 	// ShortZips counts the ZIP codes, in the mapped ZIP columns, that lost
 	// their leading zero in Excel (Plan.PadZips gives it back);
 	// ZipExample is one of them and ZipFixed the same value repaired.
-	ShortZips            int
-	ZipExample, ZipFixed string
+	ShortZips  int    `json:"short_zips,omitempty"`
+	ZipExample string `json:"zip_example,omitempty"`
+	ZipFixed   string `json:"zip_fixed,omitempty"`
 	// NoAddress counts the rows whose street (StreetColumn) is blank: they
 	// cannot be searched, and Plan.LeaveOutNoAddress leaves them out so
 	// that they are not charged.
-	NoAddress    int
-	StreetColumn string
+	NoAddress    int    `json:"no_address_rows,omitempty"`
+	StreetColumn string `json:"street_column,omitempty"`
 }
 
 // Repairable is the offer of repairs for a trace of the inspected file

@@ -170,7 +170,7 @@ func (t *Trace) pickFile(then func(path string)) { pickFile(t.win, then) }
 func pickFile(win fyne.Window, then func(path string)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, win)
+			showProblem(win, err)
 			return
 		}
 		if r == nil {
@@ -865,7 +865,7 @@ func (t *Trace) applyPreset(name string) {
 				return
 			}
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("preset %q: %w", name, err), t.win)
+				showProblem(t.win, fmt.Errorf("preset %q: %w", name, err))
 				return
 			}
 			t.applyPreset1(pr)
@@ -905,7 +905,7 @@ func (t *Trace) savePreset() {
 		err := t.be.SavePreset(ctx, name, headers, p)
 		t.env.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("saving preset %q: %w", name, err), t.win)
+				showProblem(t.win, fmt.Errorf("saving preset %q: %w", name, err))
 				return
 			}
 			t.presetNote.SetText(fmt.Sprintf("Saved as preset %q: files with these columns will use it automatically.", name))

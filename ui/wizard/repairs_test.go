@@ -232,3 +232,39 @@ func TestKeysInTheWizard(t *testing.T) {
 		t.Fatalf("Enter in the question: %d sent", len(f.submits))
 	}
 }
+
+// TestDNCCostWhileTheServerIsAway: the scrub's cost says the server can't
+// be reached, offers Retry, and prices by itself once it is back.
+func TestDNCCostWhileTheServerIsAway(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1200, 850))
+	f := newFake(nil, nil)
+	f.ratesErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/pricing",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	d := newDNC(w, f, testEnv, nil)
+	w.SetContent(d.root)
+	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
+	idle(t, &d.bg)
+	var warn, summary string
+	var retry bool
+	act(func() { warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible() })
+	if !strings.Contains(warn, "can't be reached") || strings.Contains(warn, "dial") || !retry || !strings.Contains(summary, "waiting for the server") {
+		t.Fatalf("cost %q, summary %q, retry shown %v", warn, summary, retry)
+	}
+	f.mu.Lock()
+	f.ratesErr = nil
+	f.mu.Unlock()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var cost string
+		act(func() { cost, retry = d.costLine.Text, d.costRetry.Visible() })
+		if strings.Contains(cost, "credits") && !retry && !strings.Contains(cost, "per phone") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not priced after the server came back: %q", cost)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

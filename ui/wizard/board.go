@@ -14,6 +14,8 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/ui/flow"
+
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // notMapped is the Select option that clears a slot.
@@ -55,7 +57,7 @@ type board struct {
 	poolBox    *fyne.Container
 	poolScroll *container.Scroll
 	poolTitle  *widget.Label
-	find       *widget.Entry // "Find a column" (long lists only)
+	find       *keys.Entry // "Find a column" (long lists only; Escape closes the wizard)
 	slots      []*slot
 	slotByK    map[string]*slot
 	groups     map[string]*groupBox
@@ -150,7 +152,7 @@ func (b *board) build() {
 	top := container.NewVBox(b.poolTitle, poolHint)
 	if len(b.headers) > findFrom {
 		// A long list of columns gets a search box.
-		b.find = widget.NewEntry()
+		b.find = keys.NewEntry()
 		b.find.SetPlaceHolder("Find a column…")
 		b.find.OnChanged = b.findColumns
 		top.Add(b.find)

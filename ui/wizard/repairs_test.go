@@ -231,6 +231,16 @@ func TestKeysInTheWizard(t *testing.T) {
 	if len(f.submits) != 1 {
 		t.Fatalf("Enter in the question: %d sent", len(f.submits))
 	}
+
+	// Typing in a field of the wizard, Escape closes it too.
+	h = openTrace(t, f)
+	act(func() { h.tr.show() })
+	c = h.w.Canvas()
+	act(func() { c.Focus(h.tr.presetName) })
+	press(fyne.KeyEscape)
+	if h.tr.ctx.Err() == nil {
+		t.Fatal("Escape in the preset's name left the wizard open")
+	}
 }
 
 // TestDNCCostWhileTheServerIsAway: the scrub's cost says the server can't

@@ -86,7 +86,7 @@ type Trace struct {
 	status        *widget.Label
 	submitBtn     *widget.Button
 	presetSel     *widget.Select
-	presetName    *widget.Entry
+	presetName    *keys.Entry
 	presetNote    *widget.Label
 	previews      []*widget.Table
 	optionsBox    *fyne.Container
@@ -291,7 +291,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	// Presets: offered, and applied when the header signature matches.
 	t.presetSel = widget.NewSelect(nil, t.applyPreset)
 	t.presetSel.PlaceHolder = "Apply a saved preset…"
-	t.presetName = widget.NewEntry()
+	t.presetName = keys.NewEntry()
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
 	t.presetNote = widget.NewLabel("")
 	t.presetNote.Importance = widget.LowImportance

@@ -54,13 +54,13 @@ func (t *Trace) repairsChanged() {
 func (t *Trace) showRepairs() {
 	r := t.repairs
 	o := workflow.Repairable(t.ins, t.plan())
-	any := false
+	offered := false
 	if o.ShortZips > 0 {
 		setCheckText(r.zipCheck, fmt.Sprintf("Give %s back the leading zero Excel dropped", plural(o.ShortZips, "ZIP code", "ZIP codes")))
 		r.zipNote.SetText(fmt.Sprintf("For example %q becomes %q. Without it these rows are searched in the wrong place.", o.ZipExample, o.ZipFixed))
 		r.zipCheck.Show()
 		r.zipNote.Show()
-		any = true
+		offered = true
 	} else {
 		r.zipCheck.Hide()
 		r.zipNote.Hide()
@@ -71,16 +71,16 @@ func (t *Trace) showRepairs() {
 		setCheckText(r.addr, fmt.Sprintf("Leave out the %s with no street address in %q: they cannot be searched, so they are not charged",
 			plural(o.NoAddress, "row", "rows"), o.StreetColumn))
 		r.addr.Show()
-		any = true
+		offered = true
 	} else {
 		r.addr.Hide()
 		t.leaveOutNoAddress = false
 		r.addr.Checked = false
 	}
 	if t.showNameHelp() {
-		any = true
+		offered = true
 	}
-	r.box.Hidden = !any
+	r.box.Hidden = !offered
 	r.box.Refresh()
 }
 

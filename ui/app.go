@@ -124,8 +124,10 @@ type Options struct {
 	// ConnectTimeout bounds the key check and the keyring write.
 	ConnectTimeout time.Duration
 	// OfflineRetry is how often the window tries the server again while
-	// it is away.
-	OfflineRetry time.Duration
+	// it is away; AccountEvery how often it reloads the account while the
+	// server answers (0: only on events and Refresh), so that the server
+	// going away shows without waiting for a job or a click.
+	OfflineRetry, AccountEvery time.Duration
 	// Wizard and Lookup are how those screens run.
 	Wizard wizard.Env
 	Lookup lookup.Env
@@ -135,7 +137,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
 		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second, OfflineRetry: 15 * time.Second,
-		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
+		AccountEvery: time.Minute,
+		Wizard:       wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 
 // Run builds the window and runs the app until the window closes; it returns

@@ -283,3 +283,29 @@ func (h *header) Offline() string {
 	}
 	return h.offline.Text
 }
+
+// watch reloads the account every Options.AccountEvery while the server
+// answers and this header is the window's (while it is away, goOffline's
+// retry does it).
+func (h *header) watch() {
+	a := h.app
+	if a.opts.AccountEvery <= 0 {
+		return
+	}
+	t := time.NewTicker(a.opts.AccountEvery)
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				a.do(func() {
+					if a.header == h && !h.offlineBox.Visible() && a.ctx.Err() == nil {
+						h.refresh(nil)
+					}
+				})
+			case <-a.ctx.Done():
+				return
+			}
+		}
+	}()
+}

@@ -475,3 +475,22 @@ func TestResendWebhookNeedsAWebhook(t *testing.T) {
 		t.Fatalf("unknown: %q", detail)
 	}
 }
+
+// The server goes away while nothing else asks it anything: the header's
+// own reload notices, and says so.
+func TestServerGoesAwayWhileIdle(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	o := testOptions()
+	o.AccountEvery = 30 * time.Millisecond
+	h := startWith(t, fb, o)
+	fb.mu.Lock()
+	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.mu.Unlock()
+	h.waitFor("the header says the server is away", func() bool {
+		var s string
+		h.do(func() { s = h.app.header.Offline() })
+		return strings.Contains(s, "Offline: can't reach")
+	})
+}

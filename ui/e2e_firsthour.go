@@ -233,6 +233,11 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 	if err := h.Shot("firsthour-05-invalid-listed"); err != nil {
 		return err
 	}
+	h.Do(d.ShowInvalid)
+	if err := h.Shot("firsthour-05b-invalid-and-more"); err != nil {
+		return err
+	}
+	h.Do(d.ScrollTop)
 	var inv *widget.Check
 	h.Do(func() { inv = d.LeaveOutInvalid() })
 	if err := h.Click(inv); err != nil {

@@ -54,26 +54,27 @@ type DNC struct {
 	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
 	reuseCtl        *reuseControls
 
-	fileLine   *widget.Label
-	warnings   *widget.Label
-	colSel     *widget.Select
-	colNote    *widget.Label
-	scanLine   *widget.Label
-	examples   *widget.Label
-	invalid    *widget.Label
-	dupCheck   *widget.Check
-	invCheck   *widget.Check
-	payBtn     *keys.Button   // the last confirmation's Pay button
-	costRetry  *widget.Button // reads the rates again when they could not be read
-	retryRates *time.Timer    // the next reading while the server is away
-	costLine   *widget.Label
-	costAfter  *widget.Label
-	costWarn   *widget.Label
-	summary    *widget.Label
-	submitBtn  *widget.Button
-	topBox     *fyne.Container
-	details    *fyne.Container
-	preview    *widget.Table
+	fileLine      *widget.Label
+	warnings      *widget.Label
+	colSel        *widget.Select
+	colNote       *widget.Label
+	scanLine      *widget.Label
+	examples      *widget.Label
+	invalid       *widget.Label
+	dupCheck      *widget.Check
+	invCheck      *widget.Check
+	payBtn        *keys.Button   // the last confirmation's Pay button
+	costRetry     *widget.Button // reads the rates again when they could not be read
+	detailsScroll *container.Scroll
+	retryRates    *time.Timer // the next reading while the server is away
+	costLine      *widget.Label
+	costAfter     *widget.Label
+	costWarn      *widget.Label
+	summary       *widget.Label
+	submitBtn     *widget.Button
+	topBox        *fyne.Container
+	details       *fyne.Container
+	preview       *widget.Table
 
 	bg sync.WaitGroup
 }
@@ -279,7 +280,8 @@ func (d *DNC) loaded(ins *input.Inspection) {
 		}
 		return h
 	})
-	split := container.NewVSplit(container.NewVScroll(d.details), d.preview)
+	d.detailsScroll = container.NewVScroll(d.details)
+	split := container.NewVSplit(d.detailsScroll, d.preview)
 	split.Offset = 0.66
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil,
 		container.NewHBox(widget.NewButton("Cancel", d.close), d.submitBtn), d.summary)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -198,6 +199,15 @@ func (p *DNCProbe) LeaveOutInvalid() *widget.Check {
 	}
 	return nil
 }
+
+// ShowInvalid scrolls the scrub's details to its list of invalid numbers.
+func (p *DNCProbe) ShowInvalid() {
+	d := p.d
+	d.detailsScroll.ScrollToOffset(fyne.NewPos(0, d.invalid.Position().Y-theme.Padding()))
+}
+
+// ScrollTop scrolls the scrub's details back to the top.
+func (p *DNCProbe) ScrollTop() { p.d.detailsScroll.ScrollToTop() }
 
 // Cost is the scrub's cost lines.
 func (p *DNCProbe) Cost() string { return p.d.costLine.Text }

@@ -109,7 +109,7 @@ func TestDropResultOpensViewer(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var rows int
-		h.do(func() { rows = h.app.ViewerRows() })
+		h.do(func() { rows = h.app.viewerRows() })
 		if rows == 5 {
 			break
 		}

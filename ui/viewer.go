@@ -524,3 +524,15 @@ func (h *headerCell) Cursor() desktop.Cursor {
 	}
 	return desktop.DefaultCursor
 }
+
+// viewerRows is the row count of the selected viewer tab, -1 when the
+// selected tab is not a viewer (UI thread).
+func (a *App) viewerRows() int {
+	if a.tabs == nil {
+		return -1
+	}
+	if v, ok := a.viewers[a.tabs.Selected()]; ok {
+		return v.view.Len()
+	}
+	return -1
+}

@@ -22,7 +22,7 @@ const (
 
 // helpMenu is the window's Help menu.
 func (a *App) helpMenu() *fyne.Menu {
-	return fyne.NewMenu("Help", fyne.NewMenuItem("About SkipDesk", a.showAbout))
+	return fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", a.showGuide), fyne.NewMenuItem("About SkipDesk", a.showAbout))
 }
 
 // homer is the backend's data folder (jobs/workflow has it; a test fake may not).

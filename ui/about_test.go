@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,4 +73,79 @@ func TestAboutFromHelpMenu(t *testing.T) {
 	if want := fileURL(home).String(); len(fa.opened) != 1 || fa.opened[0] != want {
 		t.Fatalf("opened %v, want %s", fa.opened, want)
 	}
+}
+
+// Help > Getting started explains the modes and their cost, the scrub, the
+// litigator list, the callable list and where files go, with buttons that
+// open the folders; Escape closes it.
+func TestGuideFromHelpMenu(t *testing.T) {
+	home := t.TempDir()
+	fa := &urlApp{App: test.NewTempApp(t)}
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1180, 760))
+	a := New(fa, w, homeBackend{newFake(), home}, testOptions())
+	t.Cleanup(a.Close)
+	h := &harness{t: t, app: a, win: w}
+	var guide *fyne.MenuItem
+	for _, m := range a.menu.Items {
+		for _, it := range m.Items {
+			if m.Label == "Help" && it.Label == "Getting started" {
+				guide = it
+			}
+		}
+	}
+	if guide == nil {
+		t.Fatal("no Help > Getting started")
+	}
+	h.do(guide.Action)
+	var text string
+	h.do(func() {
+		for _, x := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+			if r, ok := x.(*widget.RichText); ok {
+				for _, seg := range r.Segments {
+					text += segmentText(seg)
+				}
+			}
+		}
+	})
+	for _, want := range []string{"Normal searches by the owner's name", "Enhanced searches by the address alone", "litigator",
+		"31 days", "Callable list", "proof of scrub", "data folder", home, "Settings"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the guide does not say %q:\n%s", want, text)
+		}
+	}
+	h.tap(h.button("Open data folder"))
+	fa.mu.Lock()
+	opened := slices.Clone(fa.opened)
+	fa.mu.Unlock()
+	if want := fileURL(home).String(); len(opened) != 1 || opened[0] != want {
+		t.Fatalf("opened %v, want %s", opened, want)
+	}
+	h.do(func() { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	h.do(func() {
+		if w.Canvas().Overlays().Top() != nil {
+			t.Error("Escape left the guide open")
+		}
+	})
+}
+
+// segmentText is the text of a rich text segment, lists included.
+func segmentText(seg widget.RichTextSegment) string {
+	switch s := seg.(type) {
+	case *widget.ListSegment:
+		var b strings.Builder
+		for _, it := range s.Items {
+			b.WriteString(segmentText(it) + "\n")
+		}
+		return b.String()
+	case *widget.ParagraphSegment:
+		var b strings.Builder
+		for _, it := range s.Texts {
+			b.WriteString(segmentText(it))
+		}
+		return b.String() + "\n"
+	case *widget.TextSegment:
+		return s.Text
+	}
+	return seg.Textual()
 }

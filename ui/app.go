@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 	"github.com/skipdesk/skipdesk/ui/lookup"
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
@@ -70,6 +71,8 @@ type App struct {
 	scrubParents map[string]string
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
+	// saved is the file the "Saved" message names while it shows.
+	saved string
 	// callableAsk is the callable list's choices while they show;
 	// rescrubBtn the stale scrub's "Scrub these numbers again".
 	callableAsk *dialog.ConfirmDialog
@@ -120,6 +123,11 @@ type Options struct {
 	TickEvery time.Duration
 	// ConnectTimeout bounds the key check and the keyring write.
 	ConnectTimeout time.Duration
+	// OfflineRetry is how often the window tries the server again while
+	// it is away; AccountEvery how often it reloads the account while the
+	// server answers (0: only on events and Refresh), so that the server
+	// going away shows without waiting for a job or a click.
+	OfflineRetry, AccountEvery time.Duration
 	// Wizard and Lookup are how those screens run.
 	Wizard wizard.Env
 	Lookup lookup.Env
@@ -128,8 +136,9 @@ type Options struct {
 // DefaultOptions are the app's.
 func DefaultOptions() Options {
 	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
-		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second,
-		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
+		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second, OfflineRetry: 15 * time.Second,
+		AccountEvery: time.Minute,
+		Wizard:       wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 
 // Run builds the window and runs the app until the window closes; it returns
@@ -434,6 +443,7 @@ func (a *App) showProblem(p workflow.Problem) {
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, a.win)
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(460, 220))
 	d.Show()
 }
@@ -448,6 +458,7 @@ func ShowError(w fyne.Window, err error, baseURL string) {
 	msg := widget.NewLabel(p.String())
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom(p.Title, "OK", msg, w)
+	keys.Track(w, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(460, 220))
 	d.Show()
 }

@@ -44,6 +44,7 @@ func testOptions() Options {
 	o.Do, o.Sync = onUI, onUI
 	o.BatchDelay, o.FilterDelay, o.TickEvery = 10*time.Millisecond, 10*time.Millisecond, time.Hour
 	o.Wizard.Do, o.Lookup.Do = onUI, onUI
+	o.OfflineRetry, o.AccountEvery = 50*time.Millisecond, 0
 	return o
 }
 
@@ -105,11 +106,17 @@ type harness struct {
 // start opens the window on fb and waits for the first session screen.
 func start(t *testing.T, fb *fakeBackend) *harness {
 	t.Helper()
+	return startWith(t, fb, testOptions())
+}
+
+// startWith is start with the window's options o.
+func startWith(t *testing.T, fb *fakeBackend, o Options) *harness {
+	t.Helper()
 	a := &notifyApp{App: test.NewTempApp(t)}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
 	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
-	h.app = New(a, w, fb, testOptions())
+	h.app = New(a, w, fb, o)
 	h.app.Flows = h.flows
 	h.app.hook = func(p string) { h.points <- p }
 	t.Cleanup(h.app.Close)
@@ -506,6 +513,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	now := time.Now()
 	fb := newFake()
 	fb.resumeErr = nil
+	fb.settings.WebhookEnabled = true // Resend webhook needs one
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
 		{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 50, Matches: 5, Charged: 50, Refunded: 2, CreatedAt: now.Add(-time.Hour)},

@@ -85,6 +85,12 @@ func (a *App) applyEvents(batch []workflow.Event) {
 		case workflow.EventAccount:
 			account = true
 			continue
+		case workflow.EventWarning:
+			// The server away: said at once, not at the next refresh.
+			if workflow.Unreachable(ev.Err) && a.header != nil {
+				a.header.goOffline()
+			}
+			continue // the list keeps the job's last known state
 		case workflow.EventIndex:
 			if a.library != nil {
 				a.library.indexing(*ev.Index)

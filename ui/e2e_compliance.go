@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -99,10 +100,10 @@ func complianceExport(h *e2e.Harness, a *App, trace workflow.Job) (string, error
 		return "", err
 	}
 	h.Do(func() { a.callableAsk.Confirm() })
-	name := trimExt(filepath.Base(trace.ResultPath)) + " callable"
-	proof := filepath.Join(a.outputDir(), name+" proof.pdf")
+	list := filepath.Join(a.outputDir(), workflow.ExportName(trace.Name, "callable", ".xlsx"))
+	proof := strings.TrimSuffix(list, ".xlsx") + " proof.pdf"
 	if err := h.Wait("the callable list and its proof are saved", 30*time.Second, func() bool {
-		_, e1 := os.Stat(filepath.Join(a.outputDir(), name+".xlsx"))
+		_, e1 := os.Stat(list)
 		_, e2 := os.Stat(proof)
 		return e1 == nil && e2 == nil
 	}); err != nil {
@@ -158,6 +159,11 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 	// The new scrub is one of the trace's: once it completes, the callable
 	// list is offered again, and made on the fresh answers.
 	h.Do(func() { d.Submit().OnTapped() })
+	h.Do(func() {
+		if p := d.Pay(); p != nil {
+			p.OnTapped()
+		}
+	})
 	if err := h.Wait("the callable list is offered after the new scrub", 120*time.Second, func() bool {
 		return a.callableYes != nil && a.callableYes.Visible()
 	}); err != nil {
@@ -167,7 +173,10 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
 		return err
 	}
+	// The list made again goes where the first was (an export never
+	// replaces a file: make room).
 	os.Remove(proof)
+	os.Remove(strings.TrimSuffix(proof, " proof.pdf") + ".xlsx")
 	h.Do(func() { a.callableAsk.Confirm() })
 	if err := h.Wait("the callable list is saved on the fresh scrub", 30*time.Second, func() bool {
 		_, err := os.Stat(proof)
@@ -255,5 +264,3 @@ func closeOverlays(a *App) func() {
 		}
 	}
 }
-
-func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }

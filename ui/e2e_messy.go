@@ -109,7 +109,7 @@ func runMessyDrop(h *e2e.Harness) error {
 			known[j.ID] = true
 		}
 	})
-	if err := h.Click(w.Submit()); err != nil {
+	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, ""); err != nil {
 		return err
 	}
 	var job workflow.Job

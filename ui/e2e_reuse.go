@@ -138,7 +138,7 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 	if err := h.Shot("reuse-02-chosen"); err != nil {
 		return "", err
 	}
-	if err := h.Click(w.Submit()); err != nil {
+	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, ""); err != nil {
 		return "", err
 	}
 	if err := h.Wait("the wizard closed", 30*time.Second, w.Closed); err != nil {

@@ -68,12 +68,4 @@ func (a *App) OpenJobResult(id string, done func(error)) {
 
 // ViewerRows is the row count of the selected viewer tab, -1 when the
 // selected tab is not a viewer (UI thread).
-func (a *App) ViewerRows() int {
-	if a.tabs == nil {
-		return -1
-	}
-	if v, ok := a.viewers[a.tabs.Selected()]; ok {
-		return v.view.Len()
-	}
-	return -1
-}
+func (a *App) ViewerRows() int { return a.viewerRows() }

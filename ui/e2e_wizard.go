@@ -99,7 +99,7 @@ func (r *traceWizardRun) remap() error {
 	first := auto[mapping.FirstName]
 	h.Do(func() { w.Choose(mapping.FirstName, "") })
 	if err := h.Wait("first_name reported missing, Submit disabled", 10*time.Second, func() bool {
-		return strings.Contains(w.Problems(), "first_name") && w.Submit().Disabled()
+		return strings.Contains(w.Problems(), "Owner first name") && w.Submit().Disabled()
 	}); err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (r *traceWizardRun) submit() error {
 			known[j.ID] = true
 		}
 	})
-	if err := h.Click(w.Submit()); err != nil {
+	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, "wizard-06-confirm-pay"); err != nil {
 		return err
 	}
 	find := func() bool {
@@ -221,7 +221,7 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	if err := h.Shot("wizard-09-scrub"); err != nil {
 		return err
 	}
-	if err := h.Click(d.Submit()); err != nil {
+	if err := submitAndPay(h, d.Submit(), d.Pay, d.Closed, ""); err != nil {
 		return err
 	}
 	var scrub workflow.Job

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -26,11 +27,18 @@ type header struct {
 	account    *widget.Label
 	billing    *widget.Label
 	pastDue    *widget.Label
-	subBar     *widget.ProgressBar
+	subBar     *usageBar
 	subText    *widget.Label
 	subBox     *fyne.Container
 	rates      *widget.Label
 	refreshBtn *widget.Button
+
+	// offline says the server is away: since when, the figures' time, and
+	// that the window tries again by itself (with a button to try now).
+	offline    *widget.Label
+	offlineBox *fyne.Container
+	retry      *time.Timer // the next try while offline (UI thread only)
+	lastGood   time.Time   // the last refresh the server answered
 
 	content fyne.CanvasObject
 
@@ -50,8 +58,7 @@ func newHeader(a *App) *header {
 	h.pastDue.TextStyle = fyne.TextStyle{Bold: true}
 	h.pastDue.Wrapping = fyne.TextWrapWord
 	h.pastDue.Hide()
-	h.subBar = widget.NewProgressBar()
-	h.subBar.TextFormatter = func() string { return "" }
+	h.subBar = newUsageBar()
 	h.subText = widget.NewLabel("")
 	// The centre takes what the account and the rates leave: at narrow
 	// widths the plan line is cut, never drawn over the rates.
@@ -60,12 +67,18 @@ func newHeader(a *App) *header {
 	h.subBox.Hide()
 	h.rates = widget.NewLabel("")
 	h.refreshBtn = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), h.onRefresh)
+	h.offline = widget.NewLabel("")
+	h.offline.Importance = widget.DangerImportance
+	h.offline.TextStyle = fyne.TextStyle{Bold: true}
+	h.offline.Wrapping = fyne.TextWrapWord
+	h.offlineBox = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Try now", theme.ViewRefreshIcon(), h.onRefresh), h.offline)
+	h.offlineBox.Hide()
 
 	// A long e-mail or billing line is cut rather than pushing the
 	// window wider than the screen.
 	left := container.NewVBox(capWidth(h.account, maxAccountWidth), capWidth(h.billing, maxAccountWidth))
 	right := container.NewVBox(h.rates, container.NewHBox(layoutSpacer(), h.refreshBtn))
-	h.content = container.NewBorder(nil, h.pastDue, left, right, container.NewPadded(h.subBox))
+	h.content = container.NewBorder(h.offlineBox, h.pastDue, left, right, container.NewPadded(h.subBox))
 	return h
 }
 
@@ -116,10 +129,14 @@ func (h *header) refresh(done func()) {
 		go func() { defer wg.Done(); r.pr, errP = a.be.Pricing(a.ctx) }()
 		wg.Wait()
 		a.do(func() {
-			if errA != nil {
+			switch {
+			case workflow.Unreachable(errA):
+				h.goOffline()
+			case errA != nil:
 				h.account.SetText("Account not loaded")
 				h.billing.SetText(workflow.Explain(errA, workflow.HostOf(a.session.BaseURL)).What)
-			} else {
+			default:
+				h.backOnline()
 				h.show(r.acct)
 			}
 			if errP == nil {
@@ -170,9 +187,7 @@ func (h *header) show(acc *client.Account) {
 		// The bar says how much is used (an empty bar alone reads as full
 		// in the dark theme); the line above names the plan and its period.
 		used := fmt.Sprintf("%s of %s credits used", jobs.Thousands(s.CreditsUsed), jobs.Thousands(s.CreditsLimit))
-		h.subBar.TextFormatter = func() string { return used }
-		h.subBar.Max = float64(s.CreditsLimit)
-		h.subBar.SetValue(float64(min(s.CreditsUsed, s.CreditsLimit)))
+		h.subBar.set(s.CreditsUsed, s.CreditsLimit, used)
 		end := ""
 		if !s.CurrentPeriodEnd.IsZero() {
 			end = " · period ends " + s.CurrentPeriodEnd.Local().Format("Jan 2, 2006")
@@ -215,4 +230,82 @@ func SandboxBadge() fyne.CanvasObject { return sandboxBadge(nil) }
 func layoutSpacer() fyne.CanvasObject {
 	r := canvas.NewRectangle(color.Transparent)
 	return r
+}
+
+// goOffline says at once that the server is away, keeps the figures last
+// loaded (their time named), and tries again by itself every
+// Options.OfflineRetry until the server answers.
+func (h *header) goOffline() {
+	a := h.app
+	msg := fmt.Sprintf("Offline: can't reach %s.", workflow.HostOf(a.session.BaseURL))
+	if h.lastGood.IsZero() {
+		h.account.SetText("Account not loaded")
+		h.billing.SetText("Nothing loaded yet")
+	} else {
+		msg += " The figures shown are from " + h.lastGood.Local().Format("15:04") + ", the last time it answered."
+	}
+	msg += " Trying again by itself; the library and downloaded results work meanwhile."
+	h.offline.SetText(msg)
+	if !h.offlineBox.Visible() {
+		h.offlineBox.Show()
+		h.content.Refresh()
+	}
+	if h.retry == nil && a.ctx.Err() == nil {
+		h.retry = time.AfterFunc(a.opts.OfflineRetry, func() {
+			a.do(func() {
+				h.retry = nil
+				if a.ctx.Err() == nil && h.offlineBox.Visible() {
+					a.refreshAll(nil)
+				}
+			})
+		})
+	}
+}
+
+// backOnline: the server answered.
+func (h *header) backOnline() {
+	h.lastGood = time.Now()
+	if h.retry != nil {
+		h.retry.Stop()
+		h.retry = nil
+	}
+	if h.offlineBox.Visible() {
+		h.offlineBox.Hide()
+		h.content.Refresh()
+		h.app.fire("online")
+	}
+}
+
+// Offline is the offline banner's text; "" when the server answered last.
+func (h *header) Offline() string {
+	if !h.offlineBox.Visible() {
+		return ""
+	}
+	return h.offline.Text
+}
+
+// watch reloads the account every Options.AccountEvery while the server
+// answers and this header is the window's (while it is away, goOffline's
+// retry does it).
+func (h *header) watch() {
+	a := h.app
+	if a.opts.AccountEvery <= 0 {
+		return
+	}
+	t := time.NewTicker(a.opts.AccountEvery)
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				a.do(func() {
+					if a.header == h && !h.offlineBox.Visible() && a.ctx.Err() == nil {
+						h.refresh(nil)
+					}
+				})
+			case <-a.ctx.Done():
+				return
+			}
+		}
+	}()
 }

@@ -15,12 +15,14 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Columns of the jobs table.
@@ -527,7 +529,11 @@ func (v *jobsView) showDetail() {
 		fmt.Fprintf(&b, " Submitted by %s.", j.SubmittedBy)
 	}
 	if j.Status == jobs.StatusUnknown {
-		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile checks the server's lists; do not submit the file again.")
+		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile asks the server whether it was " +
+			"(it then shows here as created, with its charge, or as not created, with nothing charged); do not submit the file again.")
+	}
+	if j.CanRetryWebhook() && !v.app.be.Settings().WebhookEnabled {
+		b.WriteString(" Resend webhook is off: no webhook is set up to receive it (Settings › Receive webhooks). The list follows jobs without one.")
 	}
 	if j.Problem != "" {
 		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")
@@ -550,7 +556,8 @@ func (v *jobsView) updateActions() {
 	setEnabled(v.xlsxBtn, ok && j.HasResult())
 	setEnabled(v.callableBtn, ok && j.HasResult())
 	setEnabled(v.scrubBtn, ok && j.Kind == jobs.KindTrace && j.HasResult())
-	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook())
+	// Resending needs a webhook to receive it (showDetail says so).
+	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook() && v.app.be.Settings().WebhookEnabled)
 	setEnabled(v.reconcileBtn, ok && j.Status == jobs.StatusUnknown)
 }
 
@@ -624,11 +631,16 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 
 // exportJob writes j's result, or its callable list with choices c.
 func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
-	name := strings.TrimSuffix(filepath.Base(j.ResultPath), filepath.Ext(j.ResultPath))
+	what := ""
 	if c != nil {
-		name += " callable"
+		what = "callable"
 	}
-	dest := filepath.Join(a.outputDir(), name+".xlsx")
+	// Never over a file already there: "name (2).xlsx" instead.
+	name := j.Name // the job's: the person's file and its tag
+	if name == "" {
+		name = j.ResultPath
+	}
+	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(name, what, ".xlsx")))
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
@@ -896,7 +908,14 @@ func (a *App) showSaved(path string) {
 		a.showInFolder(path)
 	}}
 	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
+	saveAs := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), OnTapped: func() {
+		d.Hide()
+		a.saveAs(path)
+	}}
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, saveAs, ok, layout.NewSpacer())), a.win)
+	a.saved = path
+	d.SetOnClosed(func() { a.saved = "" })
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }
@@ -906,4 +925,36 @@ func (a *App) outputDir() string {
 		return d
 	}
 	return defaultOutputDir()
+}
+
+// saveAs lets the person move the export at path elsewhere or rename it:
+// the save dialog opens on its folder with its name, and asks before
+// replacing a file.
+func (a *App) saveAs(path string) {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			if err != nil {
+				a.showError(err)
+			}
+			return
+		}
+		to := w.URI().Path()
+		if to == path {
+			w.Close()
+			a.showSaved(path)
+			return
+		}
+		if err := workflow.MoveExport(path, w); err != nil {
+			a.showError(err)
+			return
+		}
+		a.showSaved(to)
+	}, a.win)
+	d.SetFileName(filepath.Base(path))
+	if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(path))); err == nil {
+		d.SetLocation(l)
+	}
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+	a.fire("save-as")
 }

@@ -15,6 +15,7 @@ func (a *App) buildMain() {
 		a.jobs.stop()
 	}
 	a.header = newHeader(a)
+	a.header.watch()
 	a.jobs = newJobsView(a)
 	a.library = newLibraryView(a)
 	a.internal = newInternalView(a)

@@ -3,8 +3,12 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +109,7 @@ func TestDropResultOpensViewer(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var rows int
-		h.do(func() { rows = h.app.ViewerRows() })
+		h.do(func() { rows = h.app.viewerRows() })
 		if rows == 5 {
 			break
 		}
@@ -163,11 +167,11 @@ func TestHeaderMeteredAndSubscription(t *testing.T) {
 			t.Fatalf("header lacks %q", want)
 		}
 	}
-	var bar float64
+	var bar float32
 	var barText string
 	h.do(func() {
-		bar = h.app.header.subBar.Value / h.app.header.subBar.Max
-		barText = h.app.header.subBar.TextFormatter()
+		bar = h.app.header.subBar.fraction()
+		barText = h.app.header.subBar.text
 	})
 	if bar != 0.25 || barText != "2,500 of 10,000 credits used" {
 		t.Fatalf("subscription bar at %v saying %q, want 0.25 and the credits used", bar, barText)
@@ -374,4 +378,119 @@ func TestServerUnreachableInSession(t *testing.T) {
 	if len(h.app.jobs.shown) != 1 {
 		t.Fatalf("the ledger's jobs are not shown offline: %v", h.app.jobs.shown)
 	}
+}
+
+// The server goes away in a session: the header says so at once (a
+// tracker's failed poll is enough), with the time of the last good
+// refresh, keeps the figures, and tries again by itself; when the server
+// is back the banner goes.
+func TestServerAwayThenBack(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	var bal string
+	h.do(func() { bal = h.app.header.billing.Text })
+	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.mu.Lock()
+	fb.accountErr = down
+	fb.mu.Unlock()
+	h.do(func() {
+		h.app.applyEvents([]workflow.Event{{Kind: workflow.EventWarning, Err: fmt.Errorf("tracker: reading the trace list: %w", down)}})
+	})
+	var banner, billing string
+	h.do(func() { banner, billing = h.app.header.Offline(), h.app.header.billing.Text })
+	if !strings.Contains(banner, "Offline: can't reach") || !strings.Contains(banner, "the last time it answered") || billing != bal {
+		t.Fatalf("banner %q, billing %q (was %q)", banner, billing, bal)
+	}
+	if h.hasText("dial tcp") || h.hasText("connection refused") {
+		t.Fatal("transport text shown")
+	}
+	fb.mu.Lock()
+	fb.accountErr = nil
+	fb.mu.Unlock()
+	h.wait("online") // the retry, by itself
+	h.do(func() { banner = h.app.header.Offline() })
+	if banner != "" {
+		t.Fatalf("back online, the banner says %q", banner)
+	}
+}
+
+// An export never replaces a file already there, its name has one
+// extension, and the message after it offers Save as…, which opens on the
+// export's folder with its name.
+func TestExportKeepsTheFilesThere(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	out := t.TempDir()
+	fb.settings.OutputDir = out
+	os.WriteFile(filepath.Join(out, "owners [sd-1a2b3].xlsx"), []byte("mine"), 0o600)
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners [sd-1a2b3].csv", Status: "completed", Rows: 10,
+		CreatedAt: time.Now(), ResultPath: "/results/owners [sd-1a2b3].csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("trc_1") })
+	h.tap(h.app.jobs.xlsxBtn)
+	h.wait("saved")
+	fb.mu.Lock()
+	got := slices.Clone(fb.exported)
+	fb.mu.Unlock()
+	if want := filepath.Join(out, "owners [sd-1a2b3] (2).xlsx"); len(got) != 1 || got[0] != want {
+		t.Fatalf("exported to %v, want %s", got, want)
+	}
+	if !strings.Contains(h.dialogText(), "Saved to "+got[0]) {
+		t.Fatalf("the message: %q", h.dialogText())
+	}
+	h.tap(h.button("Save as…"))
+	h.wait("save-as")
+}
+
+// Resend webhook is off, and says why, while no webhook is set up; an
+// interrupted upload's details explain what Reconcile does.
+func TestResendWebhookNeedsAWebhook(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{
+		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()},
+		{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()},
+	}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("trc_1") })
+	var off bool
+	var detail string
+	h.do(func() { off, detail = h.app.jobs.webhookBtn.Disabled(), h.app.jobs.detail.Text })
+	if !off || !strings.Contains(detail, "Resend webhook is off: no webhook is set up") {
+		t.Fatalf("no webhook: resend disabled %v, %q", off, detail)
+	}
+	fb.mu.Lock()
+	fb.settings.WebhookEnabled = true
+	fb.mu.Unlock()
+	h.do(func() { h.app.jobs.selectJob("submission-3"); h.app.jobs.selectJob("trc_1") })
+	h.do(func() { off, detail = h.app.jobs.webhookBtn.Disabled(), h.app.jobs.detail.Text })
+	if off || strings.Contains(detail, "Resend webhook is off") {
+		t.Fatalf("a webhook: resend disabled %v, %q", off, detail)
+	}
+	h.do(func() { h.app.jobs.selectJob("submission-3") })
+	h.do(func() { detail = h.app.jobs.detail.Text })
+	if !strings.Contains(detail, "Reconcile asks the server whether it was") {
+		t.Fatalf("unknown: %q", detail)
+	}
+}
+
+// The server goes away while nothing else asks it anything: the header's
+// own reload notices, and says so.
+func TestServerGoesAwayWhileIdle(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	o := testOptions()
+	o.AccountEvery = 30 * time.Millisecond
+	h := startWith(t, fb, o)
+	fb.mu.Lock()
+	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.mu.Unlock()
+	h.waitFor("the header says the server is away", func() bool {
+		var s string
+		h.do(func() { s = h.app.header.Offline() })
+		return strings.Contains(s, "Offline: can't reach")
+	})
 }

@@ -442,14 +442,15 @@ func (v *viewer) onExport(ext string) {
 
 func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 	a := v.app
-	name := v.name
+	what := ""
 	switch {
 	case choices != nil:
-		name += " callable"
+		what = "callable"
 	case v.view.Len() != v.res.Len():
-		name += " filtered"
+		what = "filtered"
 	}
-	dest := filepath.Join(a.outputDir(), name+ext)
+	// Never over a file already there: "name (2).xlsx" instead.
+	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(v.name, what, ext)))
 	view := v.view
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
@@ -522,4 +523,16 @@ func (h *headerCell) Cursor() desktop.Cursor {
 		return desktop.PointerCursor
 	}
 	return desktop.DefaultCursor
+}
+
+// viewerRows is the row count of the selected viewer tab, -1 when the
+// selected tab is not a viewer (UI thread).
+func (a *App) viewerRows() int {
+	if a.tabs == nil {
+		return -1
+	}
+	if v, ok := a.viewers[a.tabs.Selected()]; ok {
+		return v.view.Len()
+	}
+	return -1
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -170,5 +171,31 @@ func TestRecoverAnswers500(t *testing.T) {
 	}
 	if r := do(t, "GET", ts.URL+"/v1/account", DemoKey, nil, ""); r.status != 200 {
 		t.Errorf("the server keeps serving: %d", r.status)
+	}
+}
+
+// TestUnplugReplug: an unplugged server refuses connections at its
+// address; plugged in again it answers there with the state it had.
+func TestUnplugReplug(t *testing.T) {
+	s := startT(t, testConfig())
+	if err := s.SetCredits(DemoKey, 123); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unplug(); err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Timeout: 5 * time.Second}
+	if res, err := c.Get(s.URL() + "/account"); err == nil {
+		res.Body.Close()
+		t.Fatal("an unplugged server answered")
+	}
+	if err := s.Unplug(); err != nil {
+		t.Errorf("unplugging twice: %v", err)
+	}
+	if err := s.Replug(); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(t, s, DemoKey, "/account"); r.status != 200 || num(r.json(t), "credits") != 123 {
+		t.Errorf("after Replug: %d %s", r.status, r.body)
 	}
 }

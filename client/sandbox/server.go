@@ -95,19 +95,64 @@ func Start(cfg Config, addr string) (*Server, error) {
 		s.Close()
 		return nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
 	}
-	s.ln = ln
 	s.url = "http://" + ln.Addr().String() + "/v1"
-	s.http = &http.Server{
+	s.serve(ln)
+	return s, nil
+}
+
+// serve answers the requests that arrive on ln.
+func (s *Server) serve(ln net.Listener) {
+	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          s.logger,
 	}
+	s.mu.Lock()
+	s.ln, s.http = ln, hs
+	s.mu.Unlock()
 	go func() {
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.logger.Printf("sandbox: serve: %v", err)
 		}
 	}()
-	return s, nil
+}
+
+// Unplug makes a started server go away as a server or a network does:
+// its address refuses connections and the open ones are cut. Accounts,
+// jobs and results stay; Replug serves them again on the same address.
+// Tests of what a client does while the server is away use it.
+func (s *Server) Unplug() error {
+	s.mu.Lock()
+	hs := s.http
+	s.http, s.ln = nil, nil
+	s.mu.Unlock()
+	if hs == nil {
+		return nil
+	}
+	return hs.Close()
+}
+
+// Replug serves again, on the address it had, after Unplug.
+func (s *Server) Replug() error {
+	s.mu.Lock()
+	up, closed := s.http != nil, s.closed
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return errors.New("sandbox: closed")
+	case up || s.url == "":
+		return nil
+	}
+	u, err := url.Parse(s.url)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", u.Host)
+	if err != nil {
+		return fmt.Errorf("sandbox: listen on %s again: %w", u.Host, err)
+	}
+	s.serve(ln)
+	return nil
 }
 
 // URL is the base URL ("http://127.0.0.1:PORT/v1"); empty for a server built
@@ -128,13 +173,14 @@ func (s *Server) Close() error {
 			j.timer.Stop()
 		}
 	}
+	hs := s.http
 	s.mu.Unlock()
 	s.cancel()
 	var err error
-	if s.http != nil {
+	if hs != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		if e := s.http.Shutdown(ctx); e != nil {
-			s.http.Close()
+		if e := hs.Shutdown(ctx); e != nil {
+			hs.Close()
 		}
 		cancel()
 	}

@@ -369,9 +369,9 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"dnc", "list", "stray"},
 		{"traces", "download", "trc_1"},
 		{"traces", "single", "--first-name", "A"},
-		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "Texas", "--zip", "1"},
-		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "1", "--mailing-city", "C"},
-		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "1", "--mailing-address", "C"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "Texas", "--zip", "78701"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "78701", "--mailing-city", "C"},
+		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "78701", "--mailing-address", "C"},
 		{"traces", "single", "stray"},
 	} {
 		if code, _, errOut := runAPI(t, args...); code != exitUsage || errOut == "" {
@@ -432,7 +432,7 @@ func TestCLIKeyNeverPrinted(t *testing.T) {
 		for _, args := range [][]string{
 			{"account"}, {"pricing"}, {"traces", "list", "--all"}, {"traces", "get", "trc_1"}, {"dnc", "get", "dnc_1"},
 			{"dnc", "list"}, {"traces", "download", "trc_1", "--out", out}, {"dnc", "retry-webhook", "dnc_1"},
-			{"traces", "single", "--first-name", "A", "--address", "1 B", "--city", "C", "--state", "TX", "--zip", "1"},
+			{"traces", "single", "--first-name", "A", "--address", "1 B", "--city", "C", "--state", "TX", "--zip", "78701"},
 		} {
 			code, stdout, stderr := runAPI(t, args...)
 			want := exitAPI

@@ -30,7 +30,7 @@ func init() {
 		run: runValidate,
 	})
 	register("estimate", &command{
-		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--skip-traced [--reuse-within D]] [--dnc [--skip-scrubbed]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
+		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips] [--leave-out-no-address] [--skip-traced [--reuse-within D]] [--dnc [--skip-scrubbed] [--leave-out-invalid]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
 		summary: "what a submission of FILE will cost, and whether the account can pay it",
 		run:     runEstimate,
 	})
@@ -81,6 +81,20 @@ type prepOptions struct {
 	// --skip-scrubbed); reuseWithin is how old a reused result may be.
 	reuse       bool
 	reuseWithin ageFlag
+	// Repairs before paying (--pad-zips, --leave-out-no-address,
+	// --leave-out-invalid), as the window offers them.
+	padZips, leaveOutNoAddress, leaveOutInvalid bool
+}
+
+// repairFlags are the repairs made before paying.
+func repairFlags(fs *flag.FlagSet, o *prepOptions, kind jobs.Kind) {
+	if kind != jobs.KindDNC {
+		fs.BoolVar(&o.padZips, "pad-zips", false, "give the ZIP codes Excel shortened to 4 digits their leading zero back")
+		fs.BoolVar(&o.leaveOutNoAddress, "leave-out-no-address", false, "leave out the rows with no street address (they cannot be searched; not charged)")
+	}
+	if kind != jobs.KindTrace {
+		fs.BoolVar(&o.leaveOutInvalid, "leave-out-invalid", false, "leave out the invalid phone numbers (not charged, so not refunded)")
+	}
 }
 
 // prepared is the outcome of reading a file and settling its mapping.
@@ -117,7 +131,8 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepar
 	}
 	p := &prepared{File: file, Kind: kind, Headers: ins.Headers, ins: ins}
 	plan := workflow.Plan{Kind: kind, Path: file, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
-		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin)}
+		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
+		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid}
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode
 	}
@@ -171,13 +186,22 @@ func matchPreset(ctx context.Context, env *Env, headers []string, kind jobs.Kind
 // report prints every problem on stderr and returns the exit-2 error.
 func (p *prepared) report(env *Env) error {
 	for _, pr := range p.Validation.Problems {
-		fmt.Fprintf(env.Stderr, "%s: %s\n", pr.Severity, pr.Message)
+		fmt.Fprintf(env.Stderr, "%s: %s%s\n", pr.Severity, pr.Message, keysOf(pr))
 	}
 	if p.OK {
 		return nil
 	}
 	n := len(p.Validation.Errors())
 	return usageErrorf("%s: the mapping has %s (listed above)", filepath.Base(p.File), plural(n, "problem", "problems"))
+}
+
+// keysOf names the keys a problem concerns, as --map takes them: the
+// message says the fields in words, the command line is typed with keys.
+func keysOf(pr mapping.Problem) string {
+	if len(pr.Keys) == 0 || pr.Code == mapping.CodeUnknownKey {
+		return ""
+	}
+	return " (keys: " + strings.Join(pr.Keys, ", ") + ")"
 }
 
 // plural is "1 row" or "2,000 rows".
@@ -329,6 +353,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	fs.BoolVar(&o.includeLLCs, "include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
 	fs.BoolVar(&o.dropDuplicates, "drop-duplicates", false, "leave out rows that repeat an earlier row (traces: the mapped values; DNC: the phone)")
 	reuseFlags(fs, &o)
+	repairFlags(fs, &o, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -363,7 +388,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	for _, pr := range p.Validation.Warnings() {
-		fmt.Fprintf(env.Stderr, "warning: %s\n", pr.Message)
+		fmt.Fprintf(env.Stderr, "warning: %s%s\n", pr.Message, keysOf(pr))
 	}
 	return nil
 }
@@ -404,6 +429,7 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 				pluralWord(q.Duplicates, "number", "numbers"), credits(q.DuplicateSavings))
 		}
 		printReuse(w, q, "--skip-scrubbed")
+		printRepairs(w, plan, q)
 	} else if r := q.Trace; r != nil {
 		llcs := "no"
 		if r.IncludeLLCs {
@@ -427,8 +453,39 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 				credits(q.DuplicateSavings))
 		}
 		printReuse(w, q, "--skip-traced")
+		printRepairs(w, plan, q)
 	}
 	printPayment(w, q)
+}
+
+// printRepairs says what was repaired before paying, or what could be and
+// the flag that does it.
+func printRepairs(w io.Writer, plan workflow.Plan, q *workflow.Quote) {
+	up := q.Upload
+	if s := q.Phones; s != nil && s.Invalid > 0 {
+		if plan.LeaveOutInvalid {
+			fmt.Fprintf(w, "%s left out before paying (not charged)\n", plural(up.LeftOutInvalid, "invalid number", "invalid numbers"))
+		} else {
+			fmt.Fprintf(w, "leaving out the %s (--leave-out-invalid) saves the charge and its refund\n", plural(s.Invalid, "invalid number", "invalid numbers"))
+		}
+	}
+	o := q.Repairs
+	if o == nil {
+		return
+	}
+	switch {
+	case o.ShortZips > 0 && plan.PadZips:
+		fmt.Fprintf(w, "%s given back the leading zero Excel dropped\n", plural(up.PaddedZips, "ZIP code", "ZIP codes"))
+	case o.ShortZips > 0:
+		fmt.Fprintf(w, "%s lost the leading zero in Excel (%q is %q): --pad-zips gives it back\n", plural(o.ShortZips, "ZIP code", "ZIP codes"), o.ZipExample, o.ZipFixed)
+	}
+	switch {
+	case o.NoAddress > 0 && plan.LeaveOutNoAddress:
+		fmt.Fprintf(w, "%s with no street address left out (not charged)\n", plural(up.LeftOutNoAddress, "row", "rows"))
+	case o.NoAddress > 0:
+		fmt.Fprintf(w, "%s no street address in %q and cannot be searched: --leave-out-no-address leaves %s out (not charged)\n",
+			pluralWord(o.NoAddress, "1 row has", fmt.Sprintf("%d rows have", o.NoAddress)), o.StreetColumn, pluralWord(o.NoAddress, "it", "them"))
+	}
 }
 
 // printReuse says what the library already holds of the list, and what

@@ -57,11 +57,12 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitUsage)
 	}
 	for _, want := range []string{
-		"missing: last_name",
-		"At least one complete address group",
-		`Unknown key "frist"`, `did you mean "first_name"`,
-		"all-or-nothing: mapped property_city, property_zip; missing property_street, property_state",
-		`Column "Zip" mapped to property_zip is not in the CSV; available headers: "Owner 1 First Name"`,
+		"error: Normal mode searches by the owner's name: choose the column of Owner last name, or choose Enhanced mode, which searches by the address alone. (keys: last_name)",
+		"Choose the columns of one whole address",
+		`"frist" is not a field of the service; did you mean Owner first name ("first_name")?`,
+		"The property address needs all four parts or none: Property city and Property ZIP code are chosen, Property street address and Property state are not.",
+		`Column "Zip", chosen for Property ZIP code, is not in this file. Its columns are "Owner 1 First Name"`,
+		"(keys: property_zip)",
 		"the mapping has 5 problems",
 	} {
 		if !strings.Contains(errs, want) {
@@ -73,7 +74,7 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 func TestValidateJSON(t *testing.T) {
 	p := prepFile(t, "owners.csv", prepOwners)
 	code, out, errs := prepCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
-	if code != exitUsage || !strings.Contains(errs, "complete address group") || !strings.Contains(errs, "warning: Names are ignored") {
+	if code != exitUsage || !strings.Contains(errs, "one whole address") || !strings.Contains(errs, "warning: Enhanced mode searches by address only") {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
 	var v struct {
@@ -104,7 +105,7 @@ func TestValidateSplitsAndDNC(t *testing.T) {
 	if code, out, errs := prepCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
 		t.Errorf("dnc: exit %d:\n%s%s", code, out, errs)
 	}
-	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone" mapped to phone`) {
+	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone", chosen for Phone number, is not in this file`) {
 		t.Errorf("dnc absent column: exit %d: %s", code, errs)
 	}
 }
@@ -265,7 +266,7 @@ func TestValidateWarnsMostlyBlank(t *testing.T) {
 	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,,1 Elm St,Austin,TX,78701\nBo,,2 Oak Ave,Waco,TX,76701\nACME LLC,,3 Pine Rd,Waco,TX,76702\nCy,Ray,4 Elm St,Waco,TX,76702\n")
 	code, out, errs := prepCLI(t, "validate", p)
-	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last" (last_name) is blank on 3 of 4 rows`) {
+	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last", chosen for Owner last name, is blank on 3 of 4 rows (75%): those rows are unlikely to match. (keys: last_name)`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -292,6 +293,45 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 		}
 		if v.Estimate.DuplicateRows != 1 || v.Estimate.DuplicateSavings != tt.saved {
 			t.Errorf("%q: %+v, want saving %d", tt.args, v.Estimate, tt.saved)
+		}
+	}
+}
+
+// TestEstimateRepairs: the estimate names the repairs a list can have and
+// their flags; with the flags, the rows left out leave the price, and a
+// scrub's invalid numbers leave it with nothing to refund.
+func TestEstimateRepairs(t *testing.T) {
+	startPrepSandbox(t)
+	p := prepFile(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
+		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\nBo,Wu,,Newark,NJ,7102\nCy,Ng,3 Oak Ave,Austin,TX,78701\n")
+	code, out, errs := prepCLI(t, "estimate", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`2 ZIP codes lost the leading zero in Excel ("7030" is "07030"): --pad-zips gives it back`,
+		`1 row has no street address in "Property Address" and cannot be searched: --leave-out-no-address leaves it out (not charged)`,
+		"cost: 6 credits up front"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = prepCLI(t, "estimate", p, "--pad-zips", "--leave-out-no-address")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"1 ZIP code given back the leading zero", "1 row with no street address left out (not charged)", "cost: 4 credits up front"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("with the repairs, output lacks %q:\n%s", want, out)
+		}
+	}
+	ph := prepFile(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
+	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"1 invalid number left out before paying (not charged)", "cost: 2 rows × 1 = 2 credits up front\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scrub output lacks %q:\n%s", want, out)
 		}
 	}
 }

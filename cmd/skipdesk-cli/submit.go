@@ -23,13 +23,13 @@ func init() {
 	classifiers = append(classifiers, classifySubmitError)
 
 	register("traces submit", &command{
-		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] " +
+		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips] [--leave-out-no-address] " +
 			"[--skip-traced [--reuse-within D]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
 		summary: "submit a bulk skip trace (charged); with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindTrace),
 	})
 	register("dnc submit", &command{
-		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--skip-scrubbed] [--header-line N] [--sheet NAME] " +
+		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--leave-out-invalid] [--skip-scrubbed] [--header-line N] [--sheet NAME] " +
 			"[--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
 		summary: "submit a DNC + litigator scrub (charged) of a phone list or of a traced job's phones; with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindDNC),
@@ -81,6 +81,7 @@ func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string
 		fs.BoolVar(&f.wait, "wait", false, "track the job until it finishes, download the result and print the spend")
 		fs.DurationVar(&f.waitLimit, "wait-limit", 0, "with --wait: give up waiting after this long (e.g. 30m; the job stays tracked); 0 waits until it ends")
 		fs.StringVar(&f.out, "out", "", "with --wait: also copy the result into this folder")
+		repairFlags(fs, &o, kind)
 		if kind == jobs.KindTrace {
 			fs.Var(&o.maps, "map", "map a service key to a header: key=Header (repeatable)")
 			fs.StringVar((*string)(&o.mode), "mode", "", "normal (default) or enhanced")

@@ -85,8 +85,11 @@ type Inspection struct {
 	// ShortZips counts 4-digit values (or 4+4 ZIP+4) in zip-like columns (Excel dropped
 	// the leading zero); SciNumbers counts values like 1.23E+10 (a phone
 	// Excel turned into a number).
-	ShortZips  int `json:"short_zips"`
-	SciNumbers int `json:"sci_numbers"`
+	ShortZips int `json:"short_zips"`
+	// ShortZipsIn counts them per column (aligned with Headers; nil when
+	// there are none), so that a repair can name the columns it fixes.
+	ShortZipsIn []int `json:"short_zips_in,omitempty"`
+	SciNumbers  int   `json:"sci_numbers"`
 	// RaggedRows counts data rows with more or fewer fields than the
 	// header; they are padded with blanks or truncated.
 	RaggedRows int `json:"ragged_rows"`

@@ -112,6 +112,9 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	w.finish()
 	ins.EntityRows = w.entityRows
 	ins.DuplicateRows = w.seen.dups
+	if ins.ShortZips > 0 {
+		ins.ShortZipsIn = shortZipCols
+	}
 	ins.BlankRows = r.blankRows
 	ins.RaggedRows = r.ragged
 	ins.Encoding = r.Encoding()
@@ -332,6 +335,17 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// PadZip gives a ZIP code that lost its leading zero (see isShortZip) its
+// zero back: "2134" is "02134", "2134-5678" is "02134-5678". ok is false,
+// and v comes back as it is, for any other value.
+func PadZip(v string) (padded string, ok bool) {
+	t := strings.TrimSpace(v)
+	if !isShortZip([]byte(t)) {
+		return v, false
+	}
+	return "0" + t, true
 }
 
 // isShortZip: 4 digits, or 4 digits and a ZIP+4 ("2134-5678"): a zip that

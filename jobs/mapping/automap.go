@@ -17,6 +17,15 @@ type Guess struct {
 	Reason     string  `json:"reason"`     // "exact key", "same words", "synonym", "header words", plus sample notes
 }
 
+// Certain reports a guess made from a header that names the field exactly:
+// the key itself, its words, or a header vendors use for it, with values
+// that do not disagree. Its confidence number is below 1 only because the
+// sample could still surprise; a person is shown it as certain.
+func (g Guess) Certain() bool {
+	known := strings.HasPrefix(g.Reason, "exact key") || strings.HasPrefix(g.Reason, "same words") || strings.HasPrefix(g.Reason, "synonym")
+	return known && !strings.Contains(g.Reason, "disagree")
+}
+
 // Suggestion is what AutoMap proposes for a file.
 type Suggestion struct {
 	Guesses []Guess `json:"guesses"` // in the catalogue's key order

@@ -227,3 +227,21 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessCertain: a header that names the field exactly (the key, its
+// words, a vendor's header) is certain unless its values disagree; a
+// looser reading is not.
+func TestGuessCertain(t *testing.T) {
+	hs := []string{"first_name", "Last Name", "Situs Address", "Property State Code", "Property Zip"}
+	sample := [][]string{{"Ann", "Lee", "1 Elm St", "TX", "Austin"}, {"Bo", "Wu", "2 Oak Ave", "CA", "Dallas"}}
+	s := AutoMap(hs, sample, jobs.KindTrace)
+	want := map[string]bool{FirstName: true, LastName: true, PropertyStreet: true, PropertyState: false}
+	for _, g := range s.Guesses {
+		if w, ok := want[g.Key]; ok && g.Certain() != w {
+			t.Errorf("%s from %q (%s): certain %v, want %v", g.Key, g.Header, g.Reason, g.Certain(), w)
+		}
+		if g.Key == PropertyZip && g.Certain() {
+			t.Errorf("a zip header whose values are city names is certain: %+v", g)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +53,9 @@ const (
 	CodeIncompleteGroup = "incomplete_group"
 	CodeColumnAbsent    = "column_absent"
 	CodeMissingPhone    = "missing_phone"
+	// CodeBlankColumn: a mapped column blank on every row (the provider
+	// accepts it, but the field it fills is empty: not a complete mapping).
+	CodeBlankColumn = "blank_column"
 
 	CodeMostlyBlank     = "mostly_blank"
 	CodeNamesIgnored    = "names_ignored"
@@ -125,6 +129,9 @@ func (r Result) ForKey(key string) []Problem {
 type Stats struct {
 	Rows   int            // data rows
 	Blanks map[string]int // header → rows where the column is blank
+	// Companies are the rows whose mapped names are a company's; a list of
+	// companies only may leave the last name blank everywhere.
+	Companies int
 }
 
 // StatsFrom builds Stats from an inspection's headers, row count and
@@ -174,7 +181,7 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 		mode = jobs.ModeNormal
 	}
 	if mode != jobs.ModeNormal && mode != jobs.ModeEnhanced {
-		r.add(Problem{Code: CodeInvalidMode, Message: fmt.Sprintf("mode must be %q or %q, not %q", jobs.ModeNormal, jobs.ModeEnhanced, mode)})
+		r.add(Problem{Code: CodeInvalidMode, Message: fmt.Sprintf("The mode must be %q or %q, not %q.", jobs.ModeNormal, jobs.ModeEnhanced, mode)})
 		mode = jobs.ModeNormal
 	}
 
@@ -187,8 +194,7 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 			}
 		}
 		if len(missing) > 0 {
-			r.add(Problem{Code: CodeMissingNames, Keys: missing, Group: GroupName,
-				Message: fmt.Sprintf("In normal mode, first_name and last_name must be mapped; missing: %s", strings.Join(missing, ", "))})
+			r.add(Problem{Code: CodeMissingNames, Keys: missing, Group: GroupName, Message: missingNames(missing)})
 		}
 	}
 
@@ -197,7 +203,8 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 	mailMapped, mailMissing := groupState(m, mailingKeys)
 	if len(propMissing) > 0 && len(mailMissing) > 0 {
 		r.add(Problem{Code: CodeNoAddressGroup, Keys: append(append([]string(nil), propertyKeys...), mailingKeys...), Group: GroupAddress,
-			Message: "At least one complete address group (property or mailing) must be mapped: property_street, property_city, property_state, property_zip or mailing_street, mailing_city, mailing_state, mailing_zip"})
+			Message: "Choose the columns of one whole address: the property's street address, city, state and ZIP code, " +
+				"or the same four of the mailing address."})
 	}
 
 	// 3. unknown keys, in a stable order.
@@ -206,8 +213,7 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 			continue
 		}
 		s := closestKey(k, jobs.KindTrace)
-		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: s,
-			Message: fmt.Sprintf("Unknown key %q in the column mapping; did you mean %q?", k, s)})
+		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: s, Message: unknownKey(k, s)})
 	}
 
 	// 4. incomplete groups.
@@ -216,6 +222,8 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 
 	// 5. mapped columns absent from the file.
 	absent(&r, headers, m, isTraceKey)
+	// A column blank on every row fills nothing.
+	blankColumns(&r, m, mode, o)
 
 	// Warnings.
 	if mode == jobs.ModeEnhanced {
@@ -227,7 +235,7 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 		}
 		if len(named) > 0 {
 			r.add(Problem{Code: CodeNamesIgnored, Severity: Warning, Keys: named, Group: GroupName,
-				Message: fmt.Sprintf("Names are ignored in enhanced mode (address-only lookup): %s will not be searched; they still decide which rows are companies", strings.Join(named, " and "))})
+				Message: fmt.Sprintf("Enhanced mode searches by address only: the names in %s are not searched (they still tell which rows are companies).", labels(named))})
 		}
 	}
 	warnCommon(&r, headers, m, o)
@@ -244,21 +252,26 @@ func ValidateDNC(headers []string, m Mapping, opts ...Option) Result {
 	r := Result{Problems: []Problem{}}
 	if m[Phone] == "" {
 		r.add(Problem{Code: CodeMissingPhone, Keys: []string{Phone}, Group: GroupPhone,
-			Message: "The key phone must be mapped to the column holding the phone numbers"})
+			Message: "Choose the column that holds the phone numbers."})
 	}
 	for _, k := range m.SortedKeys() {
 		if m[k] == "" || k == Phone {
 			continue
 		}
-		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: Phone,
-			Message: fmt.Sprintf("Unknown key %q in the column mapping; did you mean %q?", k, Phone)})
+		r.add(Problem{Code: CodeUnknownKey, Keys: []string{k}, Column: m[k], Suggestion: Phone, Message: unknownKey(k, Phone)})
 	}
 	absent(&r, headers, m, func(k string) bool { return k == Phone })
+	blankColumns(&r, m, "", o)
 	warnCommon(&r, headers, m, o)
 	return r
 }
 
 func (r *Result) add(p Problem) { r.Problems = append(r.Problems, p) }
+
+// has reports a problem with code about column h.
+func (r *Result) has(code, h string) bool {
+	return slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Code == code && p.Column == h })
+}
 
 func isTraceKey(k string) bool {
 	switch k {
@@ -285,7 +298,8 @@ func incomplete(r *Result, group string, mapped, missing []string) {
 		return
 	}
 	r.add(Problem{Code: CodeIncompleteGroup, Keys: append(append([]string(nil), mapped...), missing...), Group: group,
-		Message: fmt.Sprintf("The %s group is all-or-nothing: mapped %s; missing %s", group, strings.Join(mapped, ", "), strings.Join(missing, ", "))})
+		Message: fmt.Sprintf("The %s needs all four parts or none: %s %s chosen, %s %s not. Choose the missing %s, or clear the others.",
+			group, labels(mapped), isAre(len(mapped)), labels(missing), isAre(len(missing)), plural(len(missing), "column", "columns"))})
 }
 
 // absent reports each mapped column (of a valid key) that is not a header of
@@ -316,7 +330,7 @@ func absent(r *Result, headers []string, m Mapping, valid func(string) bool) {
 			p.Suggestion = s
 			hint = fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		p.Message = fmt.Sprintf("Column %q mapped to %s is not in the CSV%s; available headers: %s", h, k, hint, avail)
+		p.Message = fmt.Sprintf("Column %q, chosen for %s, is not in this file%s. Its columns are %s.", h, Label(k), hint, avail)
 		r.add(p)
 	}
 }
@@ -379,25 +393,31 @@ func looseEqual(c, h string) bool {
 	return i == len(c)
 }
 
-func warnCommon(r *Result, headers []string, m Mapping, o options) {
-	keys := m.SortedKeys()
-	// One header mapped to several keys.
-	byHeader := map[string][]string{}
-	var order []string
-	for _, k := range keys {
+// byColumn groups the known keys of m by the header they are mapped to,
+// headers in the catalogue's key order (an unknown key is reported as
+// such, not here).
+func byColumn(m Mapping) (byHeader map[string][]string, order []string) {
+	byHeader = map[string][]string{}
+	for _, k := range m.SortedKeys() {
 		h := m[k]
 		if h == "" || !(isTraceKey(k) || k == Phone) {
-			continue // an unknown key is reported as such
+			continue
 		}
 		if _, ok := byHeader[h]; !ok {
 			order = append(order, h)
 		}
 		byHeader[h] = append(byHeader[h], k)
 	}
+	return byHeader, order
+}
+
+func warnCommon(r *Result, headers []string, m Mapping, o options) {
+	// One header mapped to several keys.
+	byHeader, order := byColumn(m)
 	for _, h := range order {
 		if ks := byHeader[h]; len(ks) > 1 {
 			r.add(Problem{Code: CodeDuplicateColumn, Severity: Warning, Keys: ks, Column: h,
-				Message: fmt.Sprintf("Column %q is mapped to %s", h, joinAnd(ks))})
+				Message: fmt.Sprintf("Column %q is chosen for both %s.", h, labels(ks))})
 		}
 	}
 	// Mostly blank columns.
@@ -414,14 +434,128 @@ func warnCommon(r *Result, headers []string, m Mapping, o options) {
 			continue
 		}
 		ks := byHeader[h]
-		var msg string
-		if blank >= o.stats.Rows {
-			msg = fmt.Sprintf("Column %q (%s) is blank on every row", h, strings.Join(ks, ", "))
-		} else {
-			msg = fmt.Sprintf("Column %q (%s) is blank on %d of %d rows (%.0f%%); those rows are unlikely to match", h, strings.Join(ks, ", "), blank, o.stats.Rows, 100*share)
+		if blank >= o.stats.Rows && r.has(CodeBlankColumn, h) {
+			continue // an error (blankColumns)
+		}
+		msg := fmt.Sprintf("Column %q, chosen for %s, is blank on %s of %s rows (%.0f%%): those rows are unlikely to match.",
+			h, labels(ks), jobs.Thousands(int64(blank)), jobs.Thousands(int64(o.stats.Rows)), 100*share)
+		switch {
+		case blank >= o.stats.Rows && companyLastNames(ks, *o.stats):
+			msg = fmt.Sprintf("Column %q, chosen for %s, is blank on every row: every row is a company, which needs no last name.", h, labels(ks))
+		case blank >= o.stats.Rows:
+			msg = fmt.Sprintf("Column %q, chosen for %s, is blank on every row: it adds nothing to the search.", h, labels(ks))
 		}
 		r.add(Problem{Code: CodeMostlyBlank, Severity: Warning, Keys: ks, Column: h, Message: msg})
 	}
+}
+
+// blankColumns reports each mapped column that is blank on every row: a
+// field mapped to it is not filled, so it does not count towards a
+// complete mapping. It is an error where the mapping then lacks what the
+// mode needs (a name in normal mode, the only complete address, the
+// phone); elsewhere (an optional second address) a warning. A last name
+// blank on a list of companies only is fine (a company's name goes whole
+// in the first name).
+func blankColumns(r *Result, m Mapping, mode jobs.Mode, o options) {
+	if o.stats == nil || o.stats.Rows <= 0 {
+		return
+	}
+	blank := func(k string) bool {
+		n, ok := o.stats.Blanks[m[k]]
+		return m[k] != "" && ok && n >= o.stats.Rows
+	}
+	// The address groups that stay complete once blank columns count as
+	// not mapped.
+	whole := 0
+	for _, keys := range [][]string{propertyKeys, mailingKeys} {
+		if _, missing := groupState(m, keys); len(missing) == 0 && !slices.ContainsFunc(keys, blank) {
+			whole++
+		}
+	}
+	byHeader, order := byColumn(m)
+	for _, h := range order {
+		ks := byHeader[h]
+		if !blank(ks[0]) || companyLastNames(ks, *o.stats) {
+			continue
+		}
+		needed := false
+		for _, k := range ks {
+			_, address := keyPart[k]
+			needed = needed || k == Phone || (address && whole == 0) ||
+				(mode == jobs.ModeNormal && (k == FirstName || k == LastName))
+		}
+		if needed {
+			r.add(Problem{Code: CodeBlankColumn, Keys: ks, Column: h,
+				Message: fmt.Sprintf("Column %q, chosen for %s, is blank on every row: choose the column that holds %s.", h, labels(ks), what(ks))})
+		}
+	}
+}
+
+// companyLastNames: the keys are the last name alone, and every row is a
+// company's (a company's name goes whole in the first name).
+func companyLastNames(keys []string, st Stats) bool {
+	return len(keys) == 1 && keys[0] == LastName && st.Companies >= st.Rows
+}
+
+// what names what the columns of keys hold, for "choose the column that
+// holds …".
+func what(keys []string) string {
+	if len(keys) != 1 {
+		return "them"
+	}
+	if w, ok := holds[keys[0]]; ok {
+		return w
+	}
+	if kp, ok := keyPart[keys[0]]; ok {
+		return "the " + strings.TrimSuffix(kp.group, " address") + " " + holds[kp.part]
+	}
+	return "them"
+}
+
+// holds are what the columns of the fields hold, in words.
+var holds = map[string]string{
+	FirstName: "the owners' first names", LastName: "the owners' last names", Phone: "the phone numbers",
+	"street": "street addresses", "city": "cities", "state": "states", "zip": "ZIP codes",
+}
+
+// labels names keys as the window does: "Owner first name and Owner last
+// name".
+func labels(keys []string) string {
+	ls := make([]string, len(keys))
+	for i, k := range keys {
+		ls[i] = Label(k)
+	}
+	return joinAnd(ls)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// missingNames is the missing-names problem: what to choose, and the
+// other way (enhanced mode, which needs no name).
+func missingNames(missing []string) string {
+	what := "the column of " + labels(missing)
+	if len(missing) > 1 {
+		what = "the columns of " + labels(missing)
+	}
+	return "Normal mode searches by the owner's name: choose " + what + ", or choose Enhanced mode, which searches by the address alone."
+}
+
+// unknownKey is the problem of a key the service does not have (a typing
+// mistake on the command line, an old preset).
+func unknownKey(k, suggestion string) string {
+	return fmt.Sprintf("%q is not a field of the service; did you mean %s (%q)?", k, Label(suggestion), suggestion)
 }
 
 func joinAnd(s []string) string {

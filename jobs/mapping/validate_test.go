@@ -3,6 +3,7 @@ package mapping
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,47 +53,47 @@ func TestValidateCases(t *testing.T) {
 		{"complete normal", fullMapping(), "normal", nil, nil, nil},
 		{"complete mailing group only", with(fullMapping(), PropertyStreet, "-", PropertyCity, "-", PropertyState, "-", PropertyZip, "-",
 			MailingStreet, "Mail Address", MailingCity, "Mail City", MailingState, "Mail State", MailingZip, "Mail Zip"), "normal", nil, nil, nil},
-		{"default mode is normal", with(fullMapping(), LastName, "-"), "", []string{CodeMissingNames}, [][]string{{LastName}}, [][]string{{"normal mode", "last_name"}}},
+		{"default mode is normal", with(fullMapping(), LastName, "-"), "", []string{CodeMissingNames}, [][]string{{LastName}}, [][]string{{"Normal mode", "Owner last name", "Enhanced mode"}}},
 		{"enhanced without names", propOnly, "enhanced", nil, nil, nil},
 		{"missing both names", propOnly, "normal", []string{CodeMissingNames},
-			[][]string{{FirstName, LastName}}, [][]string{{"first_name and last_name must be mapped", "missing: first_name, last_name"}}},
+			[][]string{{FirstName, LastName}}, [][]string{{"choose the columns of Owner first name and Owner last name", "or choose Enhanced mode"}}},
 		{"missing last name", with(fullMapping(), LastName, "-"), "normal", []string{CodeMissingNames},
-			[][]string{{LastName}}, [][]string{{"missing: last_name"}}},
+			[][]string{{LastName}}, [][]string{{"choose the column of Owner last name"}}},
 		{"empty value counts as unmapped", with(fullMapping(), FirstName, ""), "normal", []string{CodeMissingNames},
-			[][]string{{FirstName}}, [][]string{{"missing: first_name"}}},
+			[][]string{{FirstName}}, [][]string{{"choose the column of Owner first name"}}},
 		{"no address group", Mapping{FirstName: "First Name", LastName: "Last Name"}, "normal", []string{CodeNoAddressGroup},
-			[][]string{append(append([]string{}, propertyKeys...), mailingKeys...)}, [][]string{{"complete address group", "property or mailing"}}},
+			[][]string{append(append([]string{}, propertyKeys...), mailingKeys...)}, [][]string{{"one whole address", "property's street address, city, state and ZIP code", "mailing address"}}},
 		{"unknown key", with(fullMapping(), "frist_name", "First Name"), "normal", []string{CodeUnknownKey},
-			[][]string{{"frist_name"}}, [][]string{{`"frist_name"`, `did you mean "first_name"`}}},
+			[][]string{{"frist_name"}}, [][]string{{`"frist_name"`, `did you mean Owner first name ("first_name")`}}},
 		{"unknown key read as header", with(fullMapping(), "zipcode", "Property Zip"), "normal", []string{CodeUnknownKey},
-			[][]string{{"zipcode"}}, [][]string{{`did you mean "property_zip"`}}},
+			[][]string{{"zipcode"}}, [][]string{{`did you mean Property ZIP code ("property_zip")`}}},
 		{"unknown key mailing", with(fullMapping(), "mailing_adress", "Mail Address"), "normal", []string{CodeUnknownKey},
-			[][]string{{"mailing_adress"}}, [][]string{{`did you mean "mailing_street"`}}},
+			[][]string{{"mailing_adress"}}, [][]string{{`("mailing_street")`}}},
 		{"incomplete property group with mailing complete", with(fullMapping(), PropertyZip, "-",
 			MailingStreet, "Mail Address", MailingCity, "Mail City", MailingState, "Mail State", MailingZip, "Mail Zip"), "normal",
 			[]string{CodeIncompleteGroup}, [][]string{{PropertyStreet, PropertyCity, PropertyState, PropertyZip}},
-			[][]string{{"property address group is all-or-nothing", "mapped property_street, property_city, property_state", "missing property_zip"}}},
+			[][]string{{"property address needs all four parts or none", "Property street address, Property city and Property state are chosen", "Property ZIP code is not", "Choose the missing column"}}},
 		{"incomplete only group", with(fullMapping(), PropertyCity, "-", PropertyState, "-"), "normal",
 			[]string{CodeNoAddressGroup, CodeIncompleteGroup}, nil,
-			[][]string{{"must be mapped"}, {"all-or-nothing", "mapped property_street, property_zip", "missing property_city, property_state"}}},
+			[][]string{{"one whole address"}, {"all four parts or none", "Property street address and Property ZIP code are chosen", "Property city and Property state are not", "missing columns"}}},
 		{"column absent", with(fullMapping(), PropertyZip, "ZIP"), "normal", []string{CodeColumnAbsent},
-			[][]string{{PropertyZip}}, [][]string{{`"ZIP"`, "property_zip", "not in the CSV", `"First Name", "Last Name"`, `"Phone 1"`}}},
+			[][]string{{PropertyZip}}, [][]string{{`"ZIP"`, "chosen for Property ZIP code", "not in this file", `"First Name", "Last Name"`, `"Phone 1"`}}},
 		{"column absent with near header", with(fullMapping(), PropertyZip, "property zip"), "normal", []string{CodeColumnAbsent},
 			[][]string{{PropertyZip}}, [][]string{{`did you mean "Property Zip"`}}},
 		{"invalid mode", fullMapping(), "deep", []string{CodeInvalidMode}, [][]string{nil}, [][]string{{`"deep"`}}},
 		{"all five at once", Mapping{FirstName: "Nom", "stret": "Property Address", PropertyCity: "Property City"}, "normal",
 			[]string{CodeMissingNames, CodeNoAddressGroup, CodeUnknownKey, CodeIncompleteGroup, CodeColumnAbsent},
 			[][]string{{LastName}, nil, {"stret"}, {PropertyCity, PropertyStreet, PropertyState, PropertyZip}, {FirstName}},
-			[][]string{{"missing: last_name"}, {"complete address group"}, {`did you mean "property_street"`}, {"mapped property_city", "missing property_street, property_state, property_zip"}, {`"Nom"`, "first_name"}}},
+			[][]string{{"Owner last name"}, {"one whole address"}, {`did you mean Property street address ("property_street")`}, {"Property city is chosen", "Property street address, Property state and Property ZIP code are not"}, {`"Nom"`, "Owner first name"}}},
 		{"two absent columns each reported", with(fullMapping(), FirstName, "A", LastName, "B"), "normal",
 			[]string{CodeColumnAbsent, CodeColumnAbsent}, [][]string{{FirstName}, {LastName}}, [][]string{{`"A"`}, {`"B"`}}},
 		// Warnings.
 		{"names ignored in enhanced mode", fullMapping(), "enhanced", []string{CodeNamesIgnored},
-			[][]string{{FirstName, LastName}}, [][]string{{"ignored in enhanced mode", "first_name and last_name"}}},
+			[][]string{{FirstName, LastName}}, [][]string{{"Enhanced mode searches by address only", "Owner first name and Owner last name"}}},
 		{"same header twice", with(fullMapping(), MailingStreet, "Property Address", MailingCity, "Property City", MailingState, "Property State", MailingZip, "Property Zip"), "normal",
 			[]string{CodeDuplicateColumn, CodeDuplicateColumn, CodeDuplicateColumn, CodeDuplicateColumn},
 			[][]string{{PropertyStreet, MailingStreet}, {PropertyCity, MailingCity}, {PropertyState, MailingState}, {PropertyZip, MailingZip}},
-			[][]string{{`"Property Address" is mapped to property_street and mailing_street`}, nil, nil, nil}},
+			[][]string{{`"Property Address" is chosen for both Property street address and Mailing street address`}, nil, nil, nil}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +111,9 @@ func TestValidateCases(t *testing.T) {
 				t.Errorf("OK() = %v", r.OK())
 			}
 			for i, p := range r.Problems {
+				if k := keyIn(p.Message); k != "" && p.Code != CodeUnknownKey {
+					t.Errorf("problem %d %q names the service's key %q", i, p.Message, k)
+				}
 				if tt.keys != nil && tt.keys[i] != nil && !reflect.DeepEqual(p.Keys, tt.keys[i]) {
 					t.Errorf("problem %d keys = %v, want %v", i, p.Keys, tt.keys[i])
 				}
@@ -122,6 +126,65 @@ func TestValidateCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// keyIn is the first service key a message names ("" none): a person
+// reads the fields' labels, never their keys.
+func keyIn(msg string) string {
+	for _, k := range append(Keys(jobs.KindTrace), Phone) {
+		if strings.Contains(msg, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// TestValidateBlankEverywhere: a column blank on every row fills nothing,
+// so the mapping is not complete; a last name blank on a list of
+// companies only is allowed (a company's name goes whole in the first
+// name).
+func TestValidateBlankEverywhere(t *testing.T) {
+	tests := []struct {
+		name      string
+		blanks    map[string]int
+		companies int
+		mode      jobs.Mode
+		mailing   bool // the mailing address mapped too
+		codes     []string
+		says      string
+	}{
+		{"zip blank everywhere", map[string]int{"Property Zip": 100}, 0, "normal", false, []string{CodeBlankColumn},
+			`Column "Property Zip", chosen for Property ZIP code, is blank on every row: choose the column that holds the property ZIP codes.`},
+		{"last name blank everywhere", map[string]int{"Last Name": 100}, 40, "normal", false, []string{CodeBlankColumn}, "the owners' last names"},
+		{"last name blank on a list of companies", map[string]int{"Last Name": 100}, 100, "normal", false, []string{CodeMostlyBlank}, "every row is a company"},
+		{"blank on all but one row", map[string]int{"Last Name": 99}, 0, "normal", false, []string{CodeMostlyBlank}, "blank on 99 of 100 rows"},
+		{"a second address blank everywhere", map[string]int{"Mail City": 100}, 0, "normal", true, []string{CodeMostlyBlank}, "it adds nothing"},
+		{"the only whole address has a blank part", map[string]int{"Property City": 100}, 0, "normal", true, []string{CodeMostlyBlank}, "Property city"},
+		{"both addresses have a blank part", map[string]int{"Property City": 100, "Mail City": 100}, 0, "normal", true,
+			[]string{CodeBlankColumn, CodeBlankColumn}, "the property cities"},
+		{"a name blank in enhanced mode", map[string]int{"Last Name": 100}, 0, "enhanced", false, []string{CodeNamesIgnored, CodeMostlyBlank}, "Enhanced mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := fullMapping()
+			if tt.mailing {
+				m = with(m, MailingStreet, "Mail Address", MailingCity, "Mail City", MailingState, "Mail State", MailingZip, "Mail Zip")
+			}
+			r := Validate(fileHeaders, m, tt.mode, WithStats(Stats{Rows: 100, Blanks: tt.blanks, Companies: tt.companies}))
+			if got := codes(r); !reflect.DeepEqual(got, tt.codes) {
+				t.Fatalf("codes %v, want %v: %v", got, tt.codes, r.Problems)
+			}
+			if !strings.Contains(r.Problems[0].Message, tt.says) {
+				t.Errorf("%q does not say %q", r.Problems[0].Message, tt.says)
+			}
+			if r.OK() != !slices.Contains(tt.codes, CodeBlankColumn) {
+				t.Errorf("OK() = %v", r.OK())
+			}
+		})
+	}
+	if r := ValidateDNC([]string{"Phone"}, Mapping{Phone: "Phone"}, WithStats(Stats{Rows: 5, Blanks: map[string]int{"Phone": 5}})); r.OK() {
+		t.Errorf("a phone column blank on every row passes: %v", r.Problems)
 	}
 }
 
@@ -163,9 +226,8 @@ func TestValidateMostlyBlank(t *testing.T) {
 		{"none blank", map[string]int{"Last Name": 0}, nil},
 		{"some blank", map[string]int{"Last Name": 30}, nil},
 		{"mostly blank", map[string]int{"Last Name": 80}, []string{"blank on 80 of 100 rows"}},
-		{"all blank", map[string]int{"Property Zip": 100}, []string{`"Property Zip" (property_zip) is blank on every row`}},
 		{"unmapped blank column ignored", map[string]int{"Phone 1": 100}, nil},
-		{"two columns", map[string]int{"Last Name": 51, "Property City": 90}, []string{"last_name", "property_city"}},
+		{"two columns", map[string]int{"Last Name": 51, "Property City": 90}, []string{"Owner last name", "Property city"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

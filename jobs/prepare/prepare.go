@@ -62,6 +62,35 @@ type Plan struct {
 	Keep func(rec []string) bool
 	// KeepReason says in words why Keep leaves rows out (Describe).
 	KeepReason string
+
+	// Repairs the person chose before paying (see Repairs).
+	Repairs
+}
+
+// Repairs mend a list before it is paid for: ZIP codes that lost their
+// leading zero in Excel get it back, and rows that cannot be searched
+// (no address, an invalid phone) are left out, so they are not charged.
+type Repairs struct {
+	// PadZips are columns whose 4-digit ZIP codes (and 4-digit ZIP+4,
+	// "2134-5678") get back the zero Excel dropped.
+	PadZips []string `json:"pad_zips,omitempty"`
+	// LeaveOutBlank: rows blank in any of these columns are left out.
+	LeaveOutBlank []string `json:"leave_out_blank,omitempty"`
+	// LeaveOutInvalid: a phone list's rows whose phone is not a valid
+	// number (what a scrub would refund) are left out.
+	LeaveOutInvalid bool `json:"leave_out_invalid,omitempty"`
+}
+
+// Any reports whether any repair is chosen.
+func (r Repairs) Any() bool {
+	return len(r.PadZips) > 0 || len(r.LeaveOutBlank) > 0 || r.LeaveOutInvalid
+}
+
+// Repaired counts what the repairs did to an upload.
+type Repaired struct {
+	PaddedZips     int `json:"padded_zips,omitempty"`      // values given their zero back
+	LeftOutBlank   int `json:"left_out_blank,omitempty"`   // rows left out for a blank column
+	LeftOutInvalid int `json:"left_out_invalid,omitempty"` // rows left out for an invalid phone
 }
 
 // Upload is the file to send.
@@ -83,6 +112,8 @@ type Upload struct {
 	SplitFailures map[string]int `json:"split_failures,omitempty"`
 	// LeftOut counts the rows Plan.Keep left out.
 	LeftOut int `json:"left_out,omitempty"`
+	// Repaired counts what the plan's repairs did.
+	Repaired
 	tempDir string
 }
 
@@ -183,6 +214,15 @@ func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string)
 	if plan.Keep != nil {
 		reasons = append(reasons, plan.KeepReason)
 	}
+	if len(plan.PadZips) > 0 {
+		reasons = append(reasons, "ZIP codes get back the leading zero Excel dropped")
+	}
+	if len(plan.LeaveOutBlank) > 0 {
+		reasons = append(reasons, "rows without an address are left out")
+	}
+	if plan.LeaveOutInvalid {
+		reasons = append(reasons, "invalid phone numbers are left out")
+	}
 	if len(reasons) == 0 && ins.Format == "csv" {
 		return false, nil
 	}
@@ -220,6 +260,8 @@ type Counts struct {
 	// SplitFailures counts, per split column, values that could not be
 	// split (kept whole in the first derived column).
 	SplitFailures map[string]int `json:"split_failures,omitempty"`
+	// Repaired counts what the plan's repairs did.
+	Repaired
 }
 
 // Count runs the plan without writing anything and counts the rows and
@@ -263,7 +305,7 @@ func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*
 	if err != nil {
 		return nil, err
 	}
-	c.DroppedDuplicates, c.SplitFailures = u.DroppedDuplicates, u.SplitFailures
+	c.DroppedDuplicates, c.SplitFailures, c.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
 	return c, nil
 }
 
@@ -334,6 +376,10 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 	if err != nil {
 		return err
 	}
+	fix, err := repairsOf(src, plan, headers)
+	if err != nil {
+		return err
+	}
 	out := append(slices.Clone(headers), derived...)
 	if err := emit(out, true); err != nil {
 		return err
@@ -360,6 +406,9 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		if err != nil {
 			return err
 		}
+		if fix.leaveOut(row, &u.Repaired) {
+			continue
+		}
 		if seen != nil && phoneCol >= 0 {
 			n := phone.Normalize(row[phoneCol])
 			if n.Valid {
@@ -383,6 +432,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 			seen[k] = struct{}{}
 		}
 		out = append(out[:0], row...)
+		fix.pad(out, &u.Repaired)
 		for i, sp := range plan.Splits {
 			vals, ok := sp.Apply(row[splitCols[i]])
 			if !ok {
@@ -402,6 +452,60 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		u.SplitFailures = splitFails
 	}
 	return nil
+}
+
+// repairs are a plan's Repairs as column indexes of the file.
+type repairs struct {
+	zips, blank []int
+	phone       int // the phone column whose invalid numbers leave, -1 none
+}
+
+// repairsOf sets up the plan's repairs for stream, once.
+func repairsOf(src string, plan Plan, headers []string) (repairs, error) {
+	r := repairs{phone: -1}
+	for _, list := range []struct {
+		cols []string
+		idx  *[]int
+	}{{plan.PadZips, &r.zips}, {plan.LeaveOutBlank, &r.blank}} {
+		for _, c := range list.cols {
+			i := slices.Index(headers, c)
+			if i < 0 {
+				return r, &input.FileError{Path: src, Column: c, Msg: "the column to repair is not in the file"}
+			}
+			*list.idx = append(*list.idx, i)
+		}
+	}
+	if plan.LeaveOutInvalid {
+		if r.phone = slices.Index(headers, plan.Mapping[mapping.Phone]); r.phone < 0 {
+			return r, &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}
+		}
+	}
+	return r, nil
+}
+
+// leaveOut reports whether the repairs leave row out, and counts it.
+func (r repairs) leaveOut(row []string, n *Repaired) bool {
+	for _, i := range r.blank {
+		if strings.TrimSpace(row[i]) == "" {
+			n.LeftOutBlank++
+			return true
+		}
+	}
+	if r.phone >= 0 && !phone.Normalize(row[r.phone]).Valid {
+		n.LeftOutInvalid++
+		return true
+	}
+	return false
+}
+
+// pad gives the ZIP codes of out their leading zero back.
+func (r repairs) pad(out []string, n *Repaired) {
+	for _, i := range r.zips {
+		if z, ok := input.PadZip(out[i]); ok {
+			out[i] = z
+			n.PaddedZips++
+		}
+	}
 }
 
 // duplicateKey is what stream compares rows by when plan drops duplicates:

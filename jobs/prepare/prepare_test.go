@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf16"
 
@@ -335,5 +336,71 @@ func TestPrepareErrors(t *testing.T) {
 	big := &input.Inspection{Format: "csv", Size: input.MaxUploadBytes + 1, TooLarge: true, Rows: 1}
 	if _, err := Prepare(context.Background(), p2, big, Plan{Mapping: m}); err == nil {
 		t.Error("too large: no error")
+	}
+}
+
+// TestRepairs: the ZIP codes Excel shortened get their zero back and the
+// rows without an address leave the upload, counted; Count counts the
+// same rows without writing anything.
+func TestRepairs(t *testing.T) {
+	body := "First,Last,Street,City,State,Zip\n" +
+		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\n" +
+		"Bo,Wu,,Newark,NJ,7102\n" + // no street: left out
+		"Cy,Ng,3 Oak Ave,Austin,TX,78701\n" +
+		"Di,Ro,  ,Boston,MA,2108-1234\n" + // blank street: left out
+		"Ed,Ma,5 Pine Rd,Boston,MA,2108-1234\n"
+	p := writeFile(t, "owners.csv", []byte(body))
+	ins := inspect(t, p, input.Options{})
+	m := mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last", mapping.PropertyStreet: "Street",
+		mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+	plan := Plan{Kind: jobs.KindTrace, Mapping: m, Dir: t.TempDir(), Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Street"}}}
+	u, err := Prepare(context.Background(), p, ins, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, u.Path)
+	var zips, names []string
+	for _, r := range recs[1:] {
+		names, zips = append(names, r[0]), append(zips, r[5])
+	}
+	if !slices.Equal(names, []string{"Ann", "Cy", "Ed"}) || !slices.Equal(zips, []string{"07030", "78701", "02108-1234"}) {
+		t.Errorf("upload rows %v, zips %v", names, zips)
+	}
+	if u.Rows != 3 || u.PaddedZips != 2 || u.LeftOutBlank != 2 || !u.Written {
+		t.Errorf("rows %d, padded %d, left out %d, written %v", u.Rows, u.PaddedZips, u.LeftOutBlank, u.Written)
+	}
+	written, why := Describe(ins, plan)
+	if !written || !slices.Contains(why, "ZIP codes get back the leading zero Excel dropped") || !slices.Contains(why, "rows without an address are left out") {
+		t.Errorf("Describe: %v %v", written, why)
+	}
+	c, err := Count(context.Background(), p, ins, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows != 3 || c.LeftOutBlank != 2 || c.PaddedZips != 2 {
+		t.Errorf("Count: %+v", c)
+	}
+	plan.PadZips = []string{"Zipcode"}
+	if _, err := Prepare(context.Background(), p, ins, plan); err == nil || !strings.Contains(err.Error(), "Zipcode") {
+		t.Errorf("a repair of a column the file does not have: %v", err)
+	}
+}
+
+// TestLeaveOutInvalidPhones: a phone list's invalid numbers leave the
+// upload before it is paid for, instead of being charged and refunded.
+func TestLeaveOutInvalidPhones(t *testing.T) {
+	p := writeFile(t, "phones.csv", []byte("Cell\n(212) 555-0147\n555-1234\n\n3055550101\ncall me\n(212) 555-0147\n"))
+	ins := inspect(t, p, input.Options{})
+	u, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"},
+		DropDuplicates: true, Dir: t.TempDir(), Repairs: Repairs{LeaveOutInvalid: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, r := range readCSV(t, u.Path)[1:] {
+		kept = append(kept, r[0])
+	}
+	if !slices.Equal(kept, []string{"(212) 555-0147", "3055550101"}) || u.LeftOutInvalid != 2 || u.DroppedDuplicates != 1 {
+		t.Errorf("kept %v, invalid left out %d, duplicates %d", kept, u.LeftOutInvalid, u.DroppedDuplicates)
 	}
 }

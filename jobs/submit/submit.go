@@ -117,6 +117,10 @@ const (
 // File is the upload: the file actually sent (after preparation).
 type File struct {
 	Path string
+	// Source is the file the person picked, which Path was prepared from
+	// (the job's record and its export name it); "" when Path is that
+	// file.
+	Source string
 	// Name is the person's name for the file; the name sent (the job's
 	// name) is this with the submission's tag added (TagName). Default: the
 	// base name of Path.
@@ -165,6 +169,11 @@ type Options struct {
 	Sheet      string   `json:"sheet,omitempty"`       // the workbook sheet; "" the first
 	// ParentTraceID links a scrub of a trace's phones to that trace.
 	ParentTraceID string `json:"parent_trace_id,omitempty"`
+	// Repairs made before paying: ZIP codes given back their leading
+	// zero, rows without an address or with an invalid phone left out.
+	PadZips           bool `json:"pad_zips,omitempty"`
+	LeaveOutNoAddress bool `json:"leave_out_no_address,omitempty"`
+	LeaveOutInvalid   bool `json:"leave_out_invalid,omitempty"`
 }
 
 // Estimate is what the person was shown before paying.
@@ -279,7 +288,11 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	}
 	tag := NewTag()
 	sent := TagName(req.File.Name, tag)
-	sub := &ledger.Submission{Kind: req.Kind, FilePath: req.File.Path, FileName: sent, Tag: tag, FileHash: req.File.SHA256,
+	source := req.File.Source
+	if source == "" {
+		source = req.File.Path
+	}
+	sub := &ledger.Submission{Kind: req.Kind, FilePath: source, FileName: sent, Tag: tag, FileHash: req.File.SHA256,
 		SourceHash: req.File.SourceSHA256, FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode,
 		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est, Again: req.Again}
 	// The duplicate guard is the ledger's claim, taken with the intent:

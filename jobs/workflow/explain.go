@@ -428,6 +428,11 @@ func apiMessage(err error) string {
 	return ""
 }
 
+// Unreachable reports whether err means the server did not answer at all
+// (no connection, DNS, reset, timeout): the server is away, not refusing.
+// Screens then say they are offline and try again by themselves.
+func Unreachable(err error) bool { return err != nil && unreachable(err) }
+
 // unreachable: no answer at all (DNS, refused, reset, timeout).
 func unreachable(err error) bool {
 	var te *client.TransportError

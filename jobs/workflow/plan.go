@@ -45,6 +45,63 @@ type Plan struct {
 	// ReuseWithin is how old a reused result may be; 0 is any age (a
 	// scrub: 31 days at most whatever it says).
 	ReuseWithin time.Duration
+
+	// Repairs chosen before paying (see Repairs): a trace's ZIP codes
+	// given back the zero Excel dropped, its rows without a street address
+	// left out; a scrub's invalid numbers left out (not charged, rather
+	// than charged and refunded).
+	PadZips, LeaveOutNoAddress, LeaveOutInvalid bool
+}
+
+// prepare is how the plan's upload is prepared from the inspected file:
+// the one place every reading of the upload (count, quote, reuse,
+// submission) takes its rules from.
+func (p Plan) prepare(ins *input.Inspection, dropDups bool) prepare.Plan {
+	return prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: dropDups, Input: readOptions(p, ins),
+		Repairs: p.repairs(ins)}
+}
+
+// repairs are the plan's repairs in the file's columns.
+func (p Plan) repairs(ins *input.Inspection) prepare.Repairs {
+	var r prepare.Repairs
+	if p.Kind == jobs.KindDNC {
+		r.LeaveOutInvalid = p.LeaveOutInvalid
+		return r
+	}
+	if p.PadZips {
+		for _, k := range []string{mapping.PropertyZip, mapping.MailingZip} {
+			if c := p.Mapping[k]; c != "" && slices.Contains(ins.Headers, c) && !slices.Contains(r.PadZips, c) {
+				r.PadZips = append(r.PadZips, c)
+			}
+		}
+	}
+	if p.LeaveOutNoAddress {
+		if c := p.streetColumn(ins); c != "" {
+			r.LeaveOutBlank = []string{c}
+		}
+	}
+	return r
+}
+
+// streetColumn is the file's column that holds the street of the address
+// the plan searches by (the property's, else the mailing address's): the
+// one-line address column when a split derives the street. "" when none.
+func (p Plan) streetColumn(ins *input.Inspection) string {
+	for _, g := range [][]string{mapping.GroupKeys(mapping.GroupProperty), mapping.GroupKeys(mapping.GroupMailing)} {
+		if slices.ContainsFunc(g, func(k string) bool { return p.Mapping[k] == "" }) {
+			continue
+		}
+		c := p.Mapping[g[0]]
+		if slices.Contains(ins.Headers, c) {
+			return c
+		}
+		for _, sp := range p.Splits {
+			if slices.Contains(sp.Columns(ins.Headers), c) {
+				return sp.Column
+			}
+		}
+	}
+	return ""
 }
 
 // mode is the plan's mode, normal when unset.
@@ -71,6 +128,11 @@ func (p Plan) name(written bool) string {
 func (p Plan) options() submit.Options {
 	o := submit.Options{DropDuplicates: p.DropDuplicates, HeaderLine: p.Input.HeaderLine, Sheet: p.Input.Sheet,
 		ParentTraceID: p.ParentTraceID}
+	if p.Kind == jobs.KindDNC {
+		o.LeaveOutInvalid = p.LeaveOutInvalid
+	} else {
+		o.PadZips, o.LeaveOutNoAddress = p.PadZips, p.LeaveOutNoAddress
+	}
 	for _, sp := range p.Splits {
 		o.Splits = append(o.Splits, sp.Column)
 	}
@@ -118,7 +180,12 @@ func Validate(ins *input.Inspection, p Plan) mapping.Result {
 	headers := p.Headers(ins.Headers)
 	var opts []mapping.Option
 	if len(ins.Blanks) == len(ins.Headers) {
-		opts = append(opts, mapping.WithStats(mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks)))
+		st := mapping.StatsFrom(ins.Headers, ins.Rows, ins.Blanks)
+		if slices.Equal(ins.NameColumns, p.Mapping.NameColumns()) {
+			// The inspection's company rows were found by these names.
+			st.Companies = ins.EntityRows
+		}
+		opts = append(opts, mapping.WithStats(st))
 	}
 	if p.Kind == jobs.KindDNC {
 		return mapping.ValidateDNC(headers, p.Mapping, opts...)

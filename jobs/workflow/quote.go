@@ -32,6 +32,7 @@ type Counts struct {
 	mapping       mapping.Mapping
 	nameColumns   []string
 	splitFailures map[string]int
+	repaired      prepare.Repaired
 	ins           *input.Inspection
 
 	// Phones is the scan of a scrub's phone column.
@@ -49,6 +50,7 @@ type countKey struct {
 	sheet      string
 	m          string
 	splits     string
+	repairs    string
 }
 
 func keyOf(p Plan) countKey {
@@ -56,6 +58,9 @@ func keyOf(p Plan) countKey {
 		m: canonicalMapping(p.Mapping)}
 	for _, sp := range p.Splits {
 		k.splits += sp.Column + "\x00" + string(sp.Kind) + "\x00" + string(sp.Order) + "\x01"
+	}
+	if p.Kind != jobs.KindDNC { // a scrub's repairs change its price only
+		k.repairs = fmt.Sprint(p.PadZips, p.LeaveOutNoAddress)
 	}
 	return k
 }
@@ -105,12 +110,12 @@ func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) 
 		c.Rows, c.RowsWithout = scan.Rows, scan.Rows-scan.Duplicates
 		return c, nil
 	}
-	plan := prepare.Plan{Kind: jobs.KindTrace, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: true, Input: readOptions(p, ins)}
+	plan := p.prepare(ins, true)
 	without, err := prepare.Count(ctx, p.Path, ins, plan)
 	if err != nil {
 		return nil, err
 	}
-	c.mapping, c.nameColumns, c.splitFailures = without.Mapping, without.NameColumns, without.SplitFailures
+	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
 	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
 	c.Rows, c.EntityRows = without.Rows, without.EntityRows
 	if c.Duplicates > 0 {
@@ -192,6 +197,10 @@ type Quote struct {
 	// for the command line's JSON.
 	AlreadyTraced  *int `json:"already_traced_rows,omitempty"`
 	ReusablePhones *int `json:"reusable_phones,omitempty"`
+
+	// Repairs are the repairs a trace's file can have before paying
+	// (nil: none); a scrub's is leaving out Phones.Invalid.
+	Repairs *RepairOffer `json:"repairs,omitempty"`
 }
 
 // CostLine is one billed tier of a quote.
@@ -212,13 +221,20 @@ func Price(c *Counts, p Plan, r Rates) Quote {
 	} else {
 		q = priceTrace(c, p, r)
 	}
-	pp := prepare.Plan{Splits: p.Splits, DropDuplicates: p.DropDuplicates}
+	pp := prepare.Plan{Splits: p.Splits, DropDuplicates: p.DropDuplicates, Repairs: p.repairs(c.ins)}
 	if q.Reuse != nil && q.Reuse.Skipped {
 		pp.Keep, pp.KeepReason = keepAll, reuseReason(p.Kind)
 	}
 	written, reasons := prepare.Describe(c.ins, pp)
 	q.Upload = UploadInfo{FileName: p.name(written), Rows: q.Rows, Written: written, Reasons: reasons,
-		DroppedDuplicates: q.DroppedDuplicates, SplitFailures: c.splitFailures}
+		DroppedDuplicates: q.DroppedDuplicates, SplitFailures: c.splitFailures,
+		PaddedZips: c.repaired.PaddedZips, LeftOutNoAddress: c.repaired.LeftOutBlank}
+	if p.Kind == jobs.KindDNC && p.LeaveOutInvalid && c.Phones != nil {
+		q.Upload.LeftOutInvalid = c.Phones.Invalid
+	}
+	if o := Repairable(c.ins, p); o != (RepairOffer{}) {
+		q.Repairs = &o
+	}
 	return q
 }
 
@@ -295,6 +311,11 @@ func priceTrace(c *Counts, p Plan, r Rates) Quote {
 
 func priceDNC(c *Counts, p Plan, r Rates) Quote {
 	scan := *c.Phones
+	if p.LeaveOutInvalid {
+		// Left out before paying: not charged, so not refunded either.
+		scan.Rows -= scan.Invalid
+		scan.Invalid, scan.Blank = 0, 0
+	}
 	if p.DropDuplicates {
 		scan.Rows -= scan.Duplicates
 		scan.Duplicates = 0

@@ -226,7 +226,7 @@ func readList(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool,
 	phoneCol := -1
 	var k index.Keyer
 	var buf []byte
-	pp := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: dropDups, Input: readOptions(p, ins)}
+	pp := p.prepare(ins, dropDups)
 	return prepare.Each(ctx, p.Path, ins, pp, func(rec []string, isHeader bool) error {
 		if isHeader {
 			header = slices.Clone(rec)

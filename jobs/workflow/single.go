@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // SingleProblems is what keeps a single lookup from being sent, in words:
@@ -16,11 +17,13 @@ type SingleProblems struct {
 	State        string   // the property state's problem
 	MailingState string
 	Mailing      string // the mailing group's problem
+	// Zip and MailingZip: a ZIP code that is not 5 digits (or ZIP+4).
+	Zip, MailingZip string
 }
 
 // OK reports whether the request can be sent.
 func (p SingleProblems) OK() bool {
-	return len(p.Missing) == 0 && p.State == "" && p.MailingState == "" && p.Mailing == ""
+	return len(p.Missing) == 0 && p.State == "" && p.MailingState == "" && p.Mailing == "" && p.Zip == "" && p.MailingZip == ""
 }
 
 // All lists every problem, one sentence each.
@@ -29,7 +32,7 @@ func (p SingleProblems) All() []string {
 	if len(p.Missing) > 0 {
 		out = append(out, "Fill in: "+strings.Join(p.Missing, ", ")+".")
 	}
-	for _, s := range []string{p.State, p.Mailing, p.MailingState} {
+	for _, s := range []string{p.State, p.Zip, p.Mailing, p.MailingState, p.MailingZip} {
 		if s != "" {
 			out = append(out, s)
 		}
@@ -64,7 +67,34 @@ func CheckSingle(r client.SingleTraceRequest) SingleProblems {
 		p.Mailing = fmt.Sprintf("The mailing address is all or nothing: %s given, %s missing.", strings.Join(have, ", "), strings.Join(lack, ", "))
 	}
 	p.MailingState = stateProblem(r.MailingState, "Mailing state")
+	p.Zip, p.MailingZip = zipProblem(r.Zip, "ZIP code"), zipProblem(r.MailingZip, "Mailing ZIP code")
 	return p
+}
+
+// zipProblem: a ZIP code is 5 digits, or 5 and 4 ("78701-1234"). A 4-digit
+// one lost its leading zero (Excel): say which it likely is.
+func zipProblem(v, what string) string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return ""
+	}
+	five, four, plus := strings.Cut(v, "-")
+	if len(five) == 5 && allDigits(five) && (!plus || (len(four) == 4 && allDigits(four))) {
+		return ""
+	}
+	if padded, ok := input.PadZip(v); ok {
+		return fmt.Sprintf("%s %q has 4 digits: it is likely %s (Excel drops the leading zero).", what, v, padded)
+	}
+	return fmt.Sprintf("%s must have 5 digits, such as 78701, not %q.", what, v)
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func stateProblem(v, what string) string {

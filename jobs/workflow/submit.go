@@ -103,6 +103,11 @@ type UploadInfo struct {
 	// SplitFailures counts, per split column, values that could not be
 	// split (kept whole).
 	SplitFailures map[string]int `json:"split_failures,omitempty"`
+	// The repairs chosen before paying: ZIP codes given their zero back,
+	// rows left out for a blank address or an invalid phone (not charged).
+	PaddedZips       int `json:"padded_zips,omitempty"`
+	LeftOutNoAddress int `json:"left_out_no_address,omitempty"`
+	LeftOutInvalid   int `json:"left_out_invalid,omitempty"`
 }
 
 // Submit prepares the plan's file (an .xlsx or another encoding to plain
@@ -126,7 +131,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if done != nil || err != nil {
 		return done, err // every row reused (no job), or nothing sent
 	}
-	pp := prepare.Plan{Kind: p.Kind, Mapping: p.Mapping, Splits: p.Splits, DropDuplicates: p.DropDuplicates, Input: readOptions(p, ins)}
+	pp := p.prepare(ins, p.DropDuplicates)
 	if rj != nil {
 		pp.Keep, pp.KeepReason = rj.keep, reuseReason(p.Kind)
 	}
@@ -138,7 +143,8 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	defer up.Remove()
 	rj.moveTo("up-" + up.SHA256)
 	out := &Submitted{Upload: UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
-		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures}}
+		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures,
+		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid}}
 	settled, rerr := s.reconcile(ctx, sess)
 	if rerr == nil {
 		out.Settled = settled
@@ -153,7 +159,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	}
 	req := submit.Request{
 		Kind: p.Kind,
-		File: submit.File{Path: up.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
+		File: submit.File{Path: up.Path, Source: p.Path, Name: p.name(up.Written), SHA256: up.SHA256, SourceSHA256: source, Size: up.Size,
 			Rows: up.Rows},
 		Mapping:     up.Mapping,
 		Mode:        p.mode(),

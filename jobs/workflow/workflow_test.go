@@ -159,6 +159,9 @@ func TestUnreachableServerWording(t *testing.T) {
 	if !strings.Contains(p.What, "Can't reach 127.0.0.1:1") || !strings.Contains(p.Do, "Check your internet connection") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
 	}
+	if !Unreachable(err) || Unreachable(nil) || Unreachable(ErrNoKey) || Unreachable(&os.PathError{Op: "open", Path: "x", Err: os.ErrNotExist}) {
+		t.Fatalf("Unreachable: %v", err)
+	}
 }
 
 // TestSandboxTraceToViewer runs the sample list through the sandbox: submit,

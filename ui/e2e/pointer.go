@@ -179,3 +179,10 @@ func errors(errs ...error) error {
 	}
 	return nil
 }
+
+// Key presses and releases a key on the window with the keyboard focus
+// (an X key name: "Return", "Escape").
+func (h *Harness) Key(name string) error {
+	h.Logf("key %s", name)
+	return xdotool("key", "--clearmodifiers", name)
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Env is how the screen runs, given by the window (tests serialise Do,
@@ -38,8 +39,8 @@ type Screen struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	first, last, street, city, state, zip *widget.Entry
-	mStreet, mCity, mState, mZip          *widget.Entry
+	first, last, street, city, state, zip *keys.Entry
+	mStreet, mCity, mState, mZip          *keys.Entry
 	stateErr, mailErr, mStateErr          *widget.Label
 	entityChk                             *widget.Check
 	entityTouched                         bool
@@ -55,6 +56,8 @@ type Screen struct {
 	pricing *client.Pricing
 	rateErr error
 	running bool
+	// shownFor is the request the result shown answers (nil: none shown).
+	shownFor *client.SingleTraceRequest
 
 	env Env
 	bg  sync.WaitGroup // background work in flight (tests wait on it)
@@ -65,6 +68,7 @@ func Show(win fyne.Window, b Backend, env Env) *Screen {
 	s := New(win, b, env)
 	d := dialog.NewCustom("Single lookup", "Close", s.Content(), win)
 	d.SetOnClosed(s.Close)
+	keys.Track(win, d, s.submit, nil) // Enter looks up, Escape closes
 	sz := win.Canvas().Size()
 	d.Resize(fyne.NewSize(max(min(sz.Width*0.9, 980), 640), max(sz.Height*0.9, 560)))
 	d.Show()
@@ -96,11 +100,19 @@ func (s *Screen) goBG(f func()) {
 	}()
 }
 
-func (s *Screen) entry(placeholder string) *widget.Entry {
-	e := widget.NewEntry()
+func (s *Screen) entry(placeholder string) *keys.Entry {
+	e := keys.NewEntry()
 	e.SetPlaceHolder(placeholder)
 	e.OnChanged = func(string) { s.update() }
+	e.OnSubmitted = func(string) { s.submit() } // Enter in any field looks up
 	return e
+}
+
+// submit is Enter: the lookup, when the form is complete.
+func (s *Screen) submit() {
+	if !s.lookupBtn.Disabled() {
+		s.lookup()
+	}
 }
 
 func errLabel() *widget.Label {
@@ -148,7 +160,7 @@ func (s *Screen) build() {
 	row := func(label string, obj fyne.CanvasObject) *widget.FormItem { return widget.NewFormItem(label, obj) }
 	owner := widget.NewForm(row("First name *", s.first), row("Last name", s.last), row("", s.entityChk))
 	// mark is " *" on the property address, whose every field is required.
-	cityLine := func(city, state, zip *widget.Entry, mark string) fyne.CanvasObject {
+	cityLine := func(city, state, zip *keys.Entry, mark string) fyne.CanvasObject {
 		return container.NewBorder(nil, nil, nil,
 			container.NewHBox(widget.NewLabel("State"+mark), fixedWidth(state, 64), widget.NewLabel("ZIP"+mark), fixedWidth(zip, 110)), city)
 	}
@@ -170,7 +182,7 @@ func (s *Screen) build() {
 }
 
 // fixedWidth keeps a short entry (state, zip) at a sensible width.
-func fixedWidth(e *widget.Entry, w float32) fyne.CanvasObject {
+func fixedWidth(e *keys.Entry, w float32) fyne.CanvasObject {
 	return container.NewGridWrap(fyne.NewSize(w, e.MinSize().Height), e)
 }
 
@@ -198,7 +210,7 @@ func (s *Screen) fetchPricing() {
 
 // form is the request the fields make, trimmed; state codes uppercased.
 func (s *Screen) request() *client.SingleTraceRequest {
-	t := func(e *widget.Entry) string { return strings.TrimSpace(e.Text) }
+	t := func(e *keys.Entry) string { return strings.TrimSpace(e.Text) }
 	return &client.SingleTraceRequest{
 		FirstName: t(s.first), LastName: t(s.last),
 		Address: t(s.street), City: t(s.city), State: strings.ToUpper(t(s.state)), Zip: t(s.zip),
@@ -227,13 +239,19 @@ func (s *Screen) update() {
 
 	r := s.request()
 	p := workflow.CheckSingle(*r)
-	showErr(s.stateErr, p.State)
-	showErr(s.mStateErr, p.MailingState)
+	showErr(s.stateErr, joinProblems(p.State, p.Zip))
+	showErr(s.mStateErr, joinProblems(p.MailingState, p.MailingZip))
 	showErr(s.mailErr, p.Mailing)
+	if s.shownFor != nil && *s.shownFor != *r {
+		// The result shown answers other details: gone, not mistaken
+		// for the answer to these.
+		s.shownFor = nil
+		s.showHint()
+	}
 
 	switch {
 	case s.pricing == nil && s.rateErr != nil:
-		s.price.SetText("Rates could not be read: " + s.rateErr.Error())
+		s.price.SetText("Rates could not be read: " + workflow.Explain(s.rateErr, "").What)
 	case s.pricing == nil:
 		s.price.SetText("Reading the current rates…")
 	case r.IsEntity:
@@ -255,6 +273,17 @@ func (s *Screen) update() {
 		s.lookupBtn.Disable()
 	}
 	s.form.Refresh()
+}
+
+// joinProblems is the problems that are not "", one after the other.
+func joinProblems(ps ...string) string {
+	var out []string
+	for _, p := range ps {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func showErr(l *widget.Label, msg string) {
@@ -304,6 +333,7 @@ func (s *Screen) lookup() {
 				return
 			}
 			s.showResult(r, res, onList)
+			s.shownFor = r
 		})
 	})
 }

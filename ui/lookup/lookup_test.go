@@ -17,6 +17,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 var uiMu sync.Mutex
@@ -82,7 +83,7 @@ func open(t *testing.T, f *fake) (*Screen, fyne.Window) {
 	return s, w
 }
 
-func typeIn(e *widget.Entry, text string) {
+func typeIn(e *keys.Entry, text string) {
 	act(func() {
 		e.SetText("")
 		test.Type(e, text)
@@ -159,7 +160,7 @@ func TestLookupMailingFieldsGoTogether(t *testing.T) {
 		t.Fatalf("complete mailing address refused: %q %q", s.mailErr.Text, s.mStateErr.Text)
 	}
 	// Emptying it again is fine too: the group is optional.
-	for _, e := range []*widget.Entry{s.mStreet, s.mCity, s.mState, s.mZip} {
+	for _, e := range []*keys.Entry{s.mStreet, s.mCity, s.mState, s.mZip} {
 		act(func() { e.SetText("") })
 	}
 	if s.mailErr.Visible() || s.lookupBtn.Disabled() {
@@ -310,4 +311,64 @@ func labels(o fyne.CanvasObject) string {
 		}
 	}
 	return b.String()
+}
+
+// TestEnterLooksUpAndEscapeCloses: Enter in a field of an incomplete form
+// does nothing; of a complete one, runs the lookup; Escape closes the
+// dialog.
+func TestEnterLooksUpAndEscapeCloses(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: true, FirstName: "JOHN", LastName: "SMITH", Credits: 1}}
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	w.Resize(fyne.NewSize(1000, 760))
+	var s *Screen
+	act(func() { s = Show(w, f, testEnv) })
+	idle(t, s)
+	enter := func(e *keys.Entry) {
+		act(func() {
+			w.Canvas().Focus(e)
+			test.Type(e, "")
+			e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		})
+		idle(t, s)
+	}
+	typeIn(s.first, "John")
+	enter(s.first)
+	if len(f.reqs) != 0 {
+		t.Fatal("Enter in an incomplete form sent a lookup")
+	}
+	fillRequired(s)
+	enter(s.zip)
+	if len(f.reqs) != 1 || !strings.Contains(labels(s.result), "Match found: JOHN SMITH") {
+		t.Fatalf("Enter in a complete form: %d lookups", len(f.reqs))
+	}
+	act(func() { s.zip.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	if w.Canvas().Overlays().Top() != nil || s.ctx.Err() == nil {
+		t.Fatal("Escape left the lookup open")
+	}
+}
+
+// TestResultClearedWhenTheFormChanges: a result answers the details it was
+// looked up with; changing them clears it. A ZIP code of 4 digits is
+// named as such, and blocks the lookup.
+func TestResultClearedWhenTheFormChanges(t *testing.T) {
+	f := &fake{res: &client.SingleTraceResult{Matched: true, FirstName: "JOHN", LastName: "SMITH", Credits: 1}}
+	s, _ := open(t, f)
+	fillRequired(s)
+	act(func() { test.Tap(s.lookupBtn) })
+	idle(t, s)
+	if !strings.Contains(labels(s.result), "Match found") {
+		t.Fatal("no result")
+	}
+	typeIn(s.zip, "7870")
+	if strings.Contains(labels(s.result), "Match found") {
+		t.Fatal("the result of other details is still shown")
+	}
+	if !s.stateErr.Visible() || !strings.Contains(s.stateErr.Text, `"7870" has 4 digits: it is likely 07870`) || !s.lookupBtn.Disabled() {
+		t.Fatalf("4-digit ZIP: %q (shown %v), lookup disabled %v", s.stateErr.Text, s.stateErr.Visible(), s.lookupBtn.Disabled())
+	}
+	typeIn(s.zip, "78701")
+	if s.stateErr.Visible() || s.lookupBtn.Disabled() {
+		t.Fatalf("a good ZIP code: %q, lookup disabled %v", s.stateErr.Text, s.lookupBtn.Disabled())
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/ui/flow"
+
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // notMapped is the Select option that clears a slot.
@@ -25,7 +27,9 @@ const maxProblemRunes = 360
 
 // origin says where a slot's mapping came from, for the confidence indicator.
 type origin struct {
-	auto       bool
+	auto bool
+	// certain: the header names the field exactly (mapping.Guess.Certain).
+	certain    bool
 	confidence float64
 	reason     string
 	preset     string
@@ -53,7 +57,7 @@ type board struct {
 	poolBox    *fyne.Container
 	poolScroll *container.Scroll
 	poolTitle  *widget.Label
-	find       *widget.Entry // "Find a column" (long lists only)
+	find       *keys.Entry // "Find a column" (long lists only; Escape closes the wizard)
 	slots      []*slot
 	slotByK    map[string]*slot
 	groups     map[string]*groupBox
@@ -148,7 +152,7 @@ func (b *board) build() {
 	top := container.NewVBox(b.poolTitle, poolHint)
 	if len(b.headers) > findFrom {
 		// A long list of columns gets a search box.
-		b.find = widget.NewEntry()
+		b.find = keys.NewEntry()
 		b.find.SetPlaceHolder("Find a column…")
 		b.find.OnChanged = b.findColumns
 		top.Add(b.find)
@@ -236,13 +240,10 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.problem = newProblemLabel()
 
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	key := widget.NewLabel(f.Key)
-	key.Importance = widget.LowImportance
-	key.Truncation = fyne.TextTruncateEllipsis
-	// Every line gives way before the board grows: the key, the chip and
-	// the samples are cut to the slot's width; the title, the dropdown and
-	// the confidence keep theirs.
-	head := container.NewBorder(nil, nil, title, nil, key)
+	// Every line gives way before the board grows: the chip and the
+	// samples are cut to the slot's width; the title, the dropdown and the
+	// confidence keep theirs.
+	head := title
 	target := container.NewStack(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
 	sampleLine := container.NewBorder(nil, nil, nil, s.conf, s.samples)
@@ -486,6 +487,8 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 			switch {
 			case o.preset != "":
 				conf, imp = "from preset "+o.preset, widget.MediumImportance
+			case o.auto && o.certain:
+				conf, imp = "auto · certain", widget.SuccessImportance
 			case o.auto && o.confidence >= 0.9:
 				conf, imp = fmt.Sprintf("auto · %d%% sure", pct(o.confidence)), widget.SuccessImportance
 			case o.auto:

@@ -43,14 +43,14 @@ func newTestBoard(t *testing.T) (*board, fyne.Window) {
 func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
 	b, w := newTestBoard(t)
 	name := b.groups[mapping.GroupName].problem
-	if !strings.Contains(name.Text, "first_name, last_name") {
+	if !strings.Contains(name.Text, "Owner first name and Owner last name") {
 		t.Fatalf("before: name group problem = %q, want both names missing", name.Text)
 	}
 	dragTo(w.Canvas(), b.pool[0], b.slotByK[mapping.FirstName].card)
 	if got := b.m[mapping.FirstName]; got != "Owner First" {
 		t.Fatalf("first_name = %q after drop, want %q", got, "Owner First")
 	}
-	if !strings.Contains(name.Text, "missing: last_name") || strings.Contains(name.Text, "first_name,") {
+	if !strings.Contains(name.Text, "choose the column of Owner last name") || strings.Contains(name.Text, "Owner first name") {
 		t.Fatalf("after: name group problem = %q, want only last_name missing", name.Text)
 	}
 	if b.slotByK[mapping.FirstName].sel.Selected != "Owner First" {
@@ -94,6 +94,7 @@ func TestFindColumnNarrowsThePool(t *testing.T) {
 			zip = c
 		}
 	}
+	b.reveal(b.slotByK[mapping.MailingZip]) // scrolled into view, as a person would
 	dragTo(w.Canvas(), zip, b.slotByK[mapping.MailingZip].card)
 	if b.m[mapping.MailingZip] != "Mailing Zip" {
 		t.Fatalf("mailing_zip = %q after the drop", b.m[mapping.MailingZip])
@@ -117,5 +118,23 @@ func checkFor(headers []string) func(mapping.Mapping) mapping.Result {
 	ins := &input.Inspection{Headers: headers}
 	return func(m mapping.Mapping) mapping.Result {
 		return workflow.Validate(ins, workflow.Plan{Kind: jobs.KindTrace, Mapping: m})
+	}
+}
+
+// TestBoardConfidenceWords: a guess from a header that names the field is
+// shown as certain; a looser one with its share and, below 90%, "check".
+func TestBoardConfidenceWords(t *testing.T) {
+	b, _ := newTestBoard(t)
+	m := mapping.Mapping{mapping.FirstName: "Owner First", mapping.LastName: "Owner Last", mapping.PropertyCity: "City"}
+	b.setMapping(m, map[string]origin{
+		mapping.FirstName:    {auto: true, certain: true, confidence: 0.94},
+		mapping.LastName:     {auto: true, confidence: 0.92},
+		mapping.PropertyCity: {auto: true, confidence: 0.7},
+	})
+	for k, want := range map[string]string{mapping.FirstName: "auto · certain", mapping.LastName: "auto · 92% sure",
+		mapping.PropertyCity: "auto · 70% sure — check"} {
+		if got := b.slotByK[k].conf.Text; got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
 	}
 }

@@ -66,7 +66,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 				if shown == 0 {
 					t.Fatalf("no estimate shown: %q", tr.costTotal.Text)
 				}
-				act(func() { test.Tap(tr.submitBtn) })
+				act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 				id := recv(t, done, "the submission")
 				job, err := svc.Trace(t.Context(), id)
 				if err != nil {

@@ -12,12 +12,15 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // DNC is an open DNC scrub: pick a phone list, choose its phone column
@@ -39,32 +42,39 @@ type DNC struct {
 	ins      *input.Inspection
 	column   string
 	dropDups bool
-	counts   *workflow.Counts // the phone column's scan
-	scanErr  error
-	scanning bool
-	stopScan context.CancelFunc
-	rates    *workflow.Rates
-	rateErr  error
-	fromJob  string // the trace whose phones are scrubbed, if any
-	reuse    bool   // skip the phones scrubbed in the last 31 days (the person's choice)
-	reuseCtl *reuseControls
+	// leaveOutInvalid: the invalid numbers leave the upload before paying.
+	leaveOutInvalid bool
+	counts          *workflow.Counts // the phone column's scan
+	scanErr         error
+	scanning        bool
+	stopScan        context.CancelFunc
+	rates           *workflow.Rates
+	rateErr         error
+	fromJob         string // the trace whose phones are scrubbed, if any
+	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
+	reuseCtl        *reuseControls
 
-	fileLine  *widget.Label
-	warnings  *widget.Label
-	colSel    *widget.Select
-	colNote   *widget.Label
-	scanLine  *widget.Label
-	examples  *widget.Label
-	invalid   *widget.Label
-	dupCheck  *widget.Check
-	costLine  *widget.Label
-	costAfter *widget.Label
-	costWarn  *widget.Label
-	summary   *widget.Label
-	submitBtn *widget.Button
-	topBox    *fyne.Container
-	details   *fyne.Container
-	preview   *widget.Table
+	fileLine      *widget.Label
+	warnings      *widget.Label
+	colSel        *widget.Select
+	colNote       *widget.Label
+	scanLine      *widget.Label
+	examples      *widget.Label
+	invalid       *widget.Label
+	dupCheck      *widget.Check
+	invCheck      *widget.Check
+	payBtn        *keys.Button   // the last confirmation's Pay button
+	costRetry     *widget.Button // reads the rates again when they could not be read
+	detailsScroll *container.Scroll
+	retryRates    *time.Timer // the next reading while the server is away
+	costLine      *widget.Label
+	costAfter     *widget.Label
+	costWarn      *widget.Label
+	summary       *widget.Label
+	submitBtn     *widget.Button
+	topBox        *fyne.Container
+	details       *fyne.Container
+	preview       *widget.Table
 
 	bg sync.WaitGroup
 }
@@ -125,6 +135,7 @@ func (d *DNC) goBG(f func()) {
 func (d *DNC) show() {
 	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)
 	d.dlg.SetOnClosed(d.cancel)
+	keys.Track(d.win, d.dlg, nil, d.close) // Escape closes the scrub
 	sz := d.win.Canvas().Size()
 	d.dlg.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.92))
 	d.dlg.Show()
@@ -174,24 +185,34 @@ func (d *DNC) open(path string) {
 		})
 	})
 	if d.rates == nil {
-		d.goBG(func() {
-			r, err := d.be.Rates(ctx)
-			d.env.Do(func() {
-				if ctx.Err() != nil {
-					return
-				}
-				d.rateErr = err
-				if err == nil {
-					d.rates = &r
-				}
-				d.update()
-			})
-		})
+		d.fetchRates()
 	}
 }
 
+// fetchRates reads GET /pricing and GET /account off the UI thread; while
+// the server is away, again by itself.
+func (d *DNC) fetchRates() {
+	ctx := d.ctx
+	d.goBG(func() {
+		r, err := d.be.Rates(ctx)
+		d.env.Do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			d.rateErr = err
+			if err == nil {
+				d.rates = &r
+			}
+			if workflow.Unreachable(err) {
+				d.retryRates = retryLater(d.env, ctx, d.retryRates, d.fetchRates)
+			}
+			d.update()
+		})
+	})
+}
+
 func (d *DNC) failed(err error) {
-	msg := widget.NewLabel("This file cannot be scrubbed:\n" + err.Error())
+	msg := widget.NewLabel("This file cannot be scrubbed:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
 	other := widget.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
@@ -225,12 +246,16 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.invalid.Wrapping = fyne.TextWrapWord
 	d.invalid.Importance = widget.WarningImportance
 	d.dupCheck = widget.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
+	d.invCheck = widget.NewCheck("", func(on bool) { d.leaveOutInvalid = on; d.update() })
+	d.invCheck.Hide()
 	d.reuseCtl = newReuseControls(jobs.KindDNC, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
 	d.costWarn = widget.NewLabel("")
 	d.costWarn.Wrapping = fyne.TextWrapWord
 	d.costWarn.Importance = widget.DangerImportance
+	d.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), d.fetchRates)
+	d.costRetry.Hide()
 	d.summary = widget.NewLabel("")
 	d.summary.Truncation = fyne.TextTruncateEllipsis
 	d.submitBtn = widget.NewButton("Submit DNC scrub", d.submit)
@@ -242,20 +267,21 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.topBox = container.NewVBox(d.fileLine, d.warnings,
 		container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
 	d.details = container.NewVBox(
-		bold("What the numbers look like"), d.scanLine,
+		bold("What the numbers look like"), d.scanLine, d.invCheck,
 		bold("How numbers will be normalised"), d.examples,
 		d.invalid,
 		widget.NewSeparator(),
 		d.dupCheck, d.reuseCtl.box,
-		bold("Cost"), d.costLine, d.costAfter, d.costWarn,
+		bold("Cost"), d.costLine, d.costAfter, d.costWarn, container.NewHBox(d.costRetry),
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
-			return h + " -> phone"
+			return h + " -> " + mapping.Label(mapping.Phone)
 		}
 		return h
 	})
-	split := container.NewVSplit(container.NewVScroll(d.details), d.preview)
+	d.detailsScroll = container.NewVScroll(d.details)
+	split := container.NewVSplit(d.detailsScroll, d.preview)
 	split.Offset = 0.66
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil,
 		container.NewHBox(widget.NewButton("Cancel", d.close), d.submitBtn), d.summary)
@@ -315,7 +341,7 @@ func (d *DNC) columnChosen(col string) {
 // submit` builds from its flags.
 func (d *DNC) plan() workflow.Plan {
 	return workflow.Plan{Kind: jobs.KindDNC, Path: d.path, Input: d.opts, Mapping: mapping.Mapping{mapping.Phone: d.column},
-		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse}
+		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse, LeaveOutInvalid: d.leaveOutInvalid}
 }
 
 // quote prices the scrub once the column is scanned and the rates are in.
@@ -340,7 +366,7 @@ func (d *DNC) update() {
 	case d.scanning:
 		d.scanLine.SetText("Reading the phone numbers…")
 	case d.scanErr != nil:
-		d.scanLine.SetText("The column could not be read: " + d.scanErr.Error())
+		d.scanLine.SetText("The column could not be read: " + workflow.Explain(d.scanErr, "").What)
 	case d.counts != nil:
 		s := d.counts.Phones
 		d.scanLine.SetText(fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
@@ -355,22 +381,11 @@ func (d *DNC) update() {
 			ex = append(ex, "Every valid number is already written as 10 digits.")
 		}
 		d.examples.SetText(strings.Join(ex, "\n"))
-		var inv []string
-		for _, e := range s.InvalidExamples {
-			raw := e.Raw
-			if strings.TrimSpace(raw) == "" {
-				raw = "(blank)"
-			}
-			inv = append(inv, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
-		}
-		if len(inv) > 0 {
-			d.invalid.SetText("Invalid numbers are charged, then refunded when the job completes:\n" + strings.Join(inv, "\n"))
-		} else {
-			d.invalid.SetText("")
-		}
+		d.showInvalid(s)
 	}
 
 	ok := false
+	d.costRetry.Hide()
 	q, priced := d.quote()
 	d.reuseCtl.show(q, priced)
 	if d.counts != nil {
@@ -379,8 +394,9 @@ func (d *DNC) update() {
 	switch {
 	case d.rates == nil && d.rateErr != nil:
 		d.costLine.SetText("")
-		d.costWarn.SetText("Rates could not be read: " + workflow.Explain(d.rateErr, "").What)
-		d.summary.SetText("Cost unknown")
+		d.costWarn.SetText(ratesProblem(d.rateErr))
+		d.summary.SetText(ratesSummary(d.rateErr))
+		d.costRetry.Show()
 	case d.rates == nil:
 		d.costLine.SetText("Reading the current rates…")
 		d.summary.SetText("Cost: reading rates…")
@@ -394,6 +410,9 @@ func (d *DNC) update() {
 		cost := fmt.Sprintf("%s × %d = %s", plural(e.Rows, "phone", "phones"), e.Rate, jobs.Credits(e.Credits))
 		if l := reuseCostLine(q); l != "" {
 			cost += "\n" + l
+		}
+		if ls := repairedLines(q.Upload); len(ls) > 0 {
+			cost += "\n" + strings.Join(ls, "\n")
 		}
 		d.costLine.SetText(cost)
 		pay := paymentOf(q, "scrub")
@@ -420,7 +439,20 @@ func (d *DNC) update() {
 	d.details.Refresh()
 }
 
-func (d *DNC) submit() { d.send(false) }
+// submit asks once before paying (the total and the balance after), then
+// sends.
+func (d *DNC) submit() {
+	d.payBtn = nil
+	q, ok := d.quote()
+	if !ok {
+		return
+	}
+	if q.Credits == 0 { // every number reused: nothing is charged
+		d.send(false)
+		return
+	}
+	d.payBtn = confirmPay(d.win, "scrub", q, func() { d.send(false) }, d.update)
+}
 
 func (d *DNC) send(again bool) {
 	q, ok := d.quote()
@@ -475,4 +507,42 @@ func (d *DNC) submitted(id string, err error) {
 		showProblem(d.win, err)
 		d.update()
 	}
+}
+
+// shownInvalid is how many invalid numbers the scrub lists before "and N
+// more".
+const shownInvalid = 10
+
+// showInvalid lists the invalid numbers (all of them, or the first and
+// how many more) and offers to leave them out before paying.
+func (d *DNC) showInvalid(s *phone.Scan) {
+	if s.Invalid == 0 {
+		d.invalid.SetText("")
+		d.invCheck.Hide()
+		d.leaveOutInvalid, d.invCheck.Checked = false, false
+		return
+	}
+	rows := s.InvalidRows
+	if len(rows) == 0 {
+		rows = s.InvalidExamples
+	}
+	var inv []string
+	for _, e := range rows[:min(len(rows), shownInvalid)] {
+		raw := e.Raw
+		if strings.TrimSpace(raw) == "" {
+			raw = "(blank)"
+		}
+		inv = append(inv, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
+	}
+	if more := s.Invalid - len(inv); more > 0 {
+		inv = append(inv, fmt.Sprintf("and %s more", thousands(int64(more))))
+	}
+	head := "Invalid numbers are charged, then refunded when the job completes:"
+	if d.leaveOutInvalid {
+		head = "Invalid numbers, left out of the upload (not charged):"
+	}
+	d.invalid.SetText(head + "\n" + strings.Join(inv, "\n"))
+	setCheckText(d.invCheck, fmt.Sprintf("Leave out the %s before paying (otherwise charged, then refunded)",
+		plural(s.Invalid, "invalid number", "invalid numbers")))
+	d.invCheck.Show()
 }

@@ -79,7 +79,7 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 		t.Fatalf("after choosing Home: %q", d.scanLine.Text)
 	}
 
-	act(func() { test.Tap(d.submitBtn) })
+	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })
 	idle(t, &d.bg)
 	if id := recv(t, h.done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)
@@ -116,7 +116,7 @@ func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
 	if d.column != "phone" || !strings.Contains(d.scanLine.Text, "2 valid") {
 		t.Fatalf("column %q, counts %q", d.column, d.scanLine.Text)
 	}
-	act(func() { test.Tap(d.submitBtn) })
+	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })
 	idle(t, &d.bg)
 	if id := recv(t, done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)

@@ -1,9 +1,11 @@
 package wizard
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // payment is what the cost section says of a quote's payment: the balance
@@ -98,10 +101,85 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
 	var dlg *dialog.CustomDialog
-	cancel := &widget.Button{Text: "Cancel", Importance: widget.HighImportance, OnTapped: func() { dlg.Hide(); no() }}
+	cancel := keys.NewButton("Cancel", func() { dlg.Hide(); no() })
+	cancel.Importance = widget.HighImportance
 	again := &widget.Button{Text: "Submit again and pay again", Importance: widget.DangerImportance, OnTapped: func() { dlg.Hide(); yes() }}
 	dlg = dialog.NewCustomWithoutButtons("Already submitted: pay again?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), again, cancel)), win)
+	keys.Track(win, dlg, cancel.OnTapped, cancel.OnTapped) // never pays twice by a key
 	dlg.Resize(fyne.NewSize(560, 0))
 	dlg.Show()
 	win.Canvas().Focus(cancel)
+}
+
+// confirmPay asks once before paying: what the job charges and the
+// balance (or metered usage) after it. Pay is the default button, with
+// the focus. It returns the Pay button (tests and the harness press it).
+func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no func()) *keys.Button {
+	p := paymentOf(q, what)
+	rows := plural(q.Rows, "row", "rows")
+	if q.DNC != nil {
+		rows = plural(q.Rows, "phone", "phones")
+	}
+	msg := fmt.Sprintf("This %s of %s is charged %s now.\n", what, rows, jobs.Credits(q.Credits))
+	if p.Metered {
+		msg += fmt.Sprintf("Your unbilled usage goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	} else {
+		msg += fmt.Sprintf("Your balance goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
+	}
+	if q.DNC != nil && q.DNC.Refund > 0 {
+		msg += fmt.Sprintf("\n%s come back when the job completes (invalid numbers).", jobs.Credits(q.DNC.Refund))
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	var dlg *dialog.CustomDialog
+	answered := false
+	cancel := keys.NewButton("Cancel", func() { answered = true; dlg.Hide(); no() })
+	pay := keys.NewButton("Pay "+jobs.Credits(q.Credits)+" and submit", func() { answered = true; dlg.Hide(); yes() })
+	pay.Importance = widget.HighImportance
+	dlg = dialog.NewCustomWithoutButtons("Pay "+jobs.Credits(q.Credits)+"?", container.NewVBox(l, container.NewHBox(layout.NewSpacer(), cancel, pay)), win)
+	dlg.SetOnClosed(func() {
+		if !answered {
+			no()
+		}
+	})
+	keys.Track(win, dlg, pay.OnTapped, cancel.OnTapped) // Enter pays, Escape cancels
+	dlg.Resize(fyne.NewSize(520, 0))
+	dlg.Show()
+	win.Canvas().Focus(pay)
+	return pay
+}
+
+// ratesProblem says why the cost cannot be shown: the server away (the
+// screen tries again by itself), or what the server said.
+func ratesProblem(err error) string {
+	if workflow.Unreachable(err) {
+		return "The server can't be reached, so the cost can't be worked out yet. Trying again by itself every few seconds; Retry tries now."
+	}
+	return "Rates could not be read: " + workflow.Explain(err, "").What
+}
+
+// ratesSummary is the footer's line when the cost cannot be shown.
+func ratesSummary(err error) string {
+	if workflow.Unreachable(err) {
+		return "Cost: waiting for the server, which can't be reached (trying again by itself)"
+	}
+	return "Cost unknown"
+}
+
+// retryLater runs again (on the UI thread) after env.RetryDelay unless ctx
+// ends first; the timer pending before is replaced.
+func retryLater(env Env, ctx context.Context, pending *time.Timer, again func()) *time.Timer {
+	if pending != nil {
+		pending.Stop()
+	}
+	if env.RetryDelay <= 0 || ctx.Err() != nil {
+		return nil
+	}
+	return time.AfterFunc(env.RetryDelay, func() {
+		env.Do(func() {
+			if ctx.Err() == nil {
+				again()
+			}
+		})
+	})
 }

@@ -10,11 +10,15 @@ import (
 	"sync"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // fakeBackend fakes what needs an account — the rates, presets, the
@@ -38,6 +42,8 @@ type fakeBackend struct {
 	// and wait for its context to end.
 	uploading chan struct{}
 	phones    string
+	// ratesErr, when set, is what Rates answers.
+	ratesErr error
 	// svc, when set, counts (the library's earlier results included).
 	svc *workflow.Service
 }
@@ -94,6 +100,11 @@ func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Ins
 }
 
 func (f *fakeBackend) Rates(ctx context.Context) (workflow.Rates, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ratesErr != nil {
+		return workflow.Rates{}, f.ratesErr
+	}
 	return workflow.Rates{Pricing: f.pricing, Account: f.account}, nil
 }
 
@@ -168,3 +179,11 @@ func (f *fakeBackend) TracePhones(ctx context.Context, resultPath, jobID string)
 }
 
 var _ TraceBackend = (*fakeBackend)(nil)
+
+// tapSubmit taps Submit and, when it asks before paying, Pay.
+func tapSubmit(submit *widget.Button, pay **keys.Button) {
+	test.Tap(submit)
+	if *pay != nil {
+		test.Tap(*pay)
+	}
+}

@@ -6,7 +6,10 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // TraceProbe lets an end-to-end script (package ui/e2e) see and reach the
@@ -51,6 +54,9 @@ func (p *TraceProbe) Tab(i int) { p.t.tabs.SelectIndex(i) }
 
 // Submit is the Submit button.
 func (p *TraceProbe) Submit() *widget.Button { return p.t.submitBtn }
+
+// Pay is the Pay button of the confirmation Submit asks; nil before.
+func (p *TraceProbe) Pay() *keys.Button { return p.t.payBtn }
 
 // Chip is the header's chip in the pool of columns.
 func (p *TraceProbe) Chip(header string) fyne.CanvasObject {
@@ -144,6 +150,9 @@ func (p *DNCProbe) Closed() bool { return p.d.ctx.Err() != nil }
 // Submit is the Submit button.
 func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
 
+// Pay is the Pay button of the confirmation Submit asks; nil before.
+func (p *DNCProbe) Pay() *keys.Button { return p.d.payBtn }
+
 // Summary is the estimate line of the footer.
 func (p *DNCProbe) Summary() string { return p.d.summary.Text }
 
@@ -154,4 +163,65 @@ func (p *TraceProbe) Reuse() *widget.Check {
 		return nil
 	}
 	return p.t.reuseCtl.check
+}
+
+// PadZips is the offer to give shortened ZIP codes their zero back; nil
+// when not offered.
+func (p *TraceProbe) PadZips() *widget.Check {
+	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.zipCheck.Hidden {
+		return r.zipCheck
+	}
+	return nil
+}
+
+// LeaveOutNoAddress is the offer to leave out the rows without a street;
+// nil when not offered.
+func (p *TraceProbe) LeaveOutNoAddress() *widget.Check {
+	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.addr.Hidden {
+		return r.addr
+	}
+	return nil
+}
+
+// CostTotal is the cost section's total.
+func (p *TraceProbe) CostTotal() string {
+	if p.t.costTotal == nil {
+		return ""
+	}
+	return p.t.costTotal.Text
+}
+
+// LeaveOutInvalid is the offer to leave the invalid numbers out; nil when
+// not offered.
+func (p *DNCProbe) LeaveOutInvalid() *widget.Check {
+	if c := p.d.invCheck; c != nil && !c.Hidden {
+		return c
+	}
+	return nil
+}
+
+// ShowInvalid scrolls the scrub's details to its list of invalid numbers.
+func (p *DNCProbe) ShowInvalid() {
+	d := p.d
+	d.detailsScroll.ScrollToOffset(fyne.NewPos(0, d.invalid.Position().Y-theme.Padding()))
+}
+
+// ScrollTop scrolls the scrub's details back to the top.
+func (p *DNCProbe) ScrollTop() { p.d.detailsScroll.ScrollToTop() }
+
+// Cost is the scrub's cost lines.
+func (p *DNCProbe) Cost() string { return p.d.costLine.Text }
+
+// ShowCost scrolls the options tab down to the cost section.
+func (p *TraceProbe) ShowCost() {
+	p.t.tabs.SelectIndex(2)
+	p.t.optionsScroll.ScrollToBottom()
+}
+
+// CostNote is the cost section's note (why there is no price, a warning).
+func (p *TraceProbe) CostNote() string {
+	if p.t.costWarn == nil {
+		return ""
+	}
+	return p.t.costWarn.Text
 }

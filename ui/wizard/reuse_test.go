@@ -95,7 +95,7 @@ func TestTraceOffersToSkipRowsTracedBefore(t *testing.T) {
 	}
 	act(func() { rc.age.SetSelected("any age") })
 	h.settle(t)
-	act(func() { test.Tap(tr.submitBtn) })
+	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 	recv(t, h.done, "onDone")
 	f.mu.Lock()
 	defer f.mu.Unlock()

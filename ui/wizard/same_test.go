@@ -94,7 +94,7 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 		tr.dupCheck.SetChecked(true)
 	})
 	idle(t, &tr.bg)
-	act(func() { test.Tap(tr.submitBtn) })
+	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 	id := recv(t, done, "the window's submission")
 	svc.Close() // the window quits; the command line may write the ledger
 
@@ -131,7 +131,7 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 		tr.dupCheck.SetChecked(true)
 	})
 	idle(t, &tr.bg)
-	act(func() { test.Tap(tr.submitBtn) })
+	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 	idle(t, &tr.bg)
 	deadline := time.Now().Add(wait)
 	for findButton(w.Canvas().Overlays().Top(), "Submit again and pay again") == nil {

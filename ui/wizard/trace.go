@@ -23,6 +23,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Trace is an open trace wizard.
@@ -60,31 +61,38 @@ type Trace struct {
 	reuse       bool          // skip the rows traced before (the person's choice)
 	reuseWithin time.Duration // how old a reused result may be
 	reuseCtl    *reuseControls
+	payBtn      *keys.Button // the last confirmation's Pay button
+	// repairs chosen before paying (see repairControls)
+	padZips, leaveOutNoAddress bool
+	repairs                    *repairControls
 
 	// widgets of the loaded wizard
-	tabs       *container.AppTabs
-	fileLine   *widget.Label
-	warnings   *widget.Label
-	modeRadio  *widget.RadioGroup
-	modeHelp   *widget.Label
-	llcCheck   *widget.Check
-	llcHelp    *widget.Label
-	dupCheck   *widget.Check
-	costGrid   *fyne.Container
-	costLines  []*widget.Label
-	costTotal  *widget.Label
-	costAfter  *widget.Label
-	costWarn   *widget.Label
-	summary    *widget.Label
-	status     *widget.Label
-	submitBtn  *widget.Button
-	presetSel  *widget.Select
-	presetName *widget.Entry
-	presetNote *widget.Label
-	previews   []*widget.Table
-	optionsBox *fyne.Container
-	boardSlot  *fyne.Container // holds the board, rebuilt when splits change
-	splitBar   *fyne.Container // offers (or undoes) the suggested splits
+	tabs          *container.AppTabs
+	fileLine      *widget.Label
+	warnings      *widget.Label
+	modeRadio     *widget.RadioGroup
+	modeHelp      *widget.Label
+	llcCheck      *widget.Check
+	llcHelp       *widget.Label
+	dupCheck      *widget.Check
+	costGrid      *fyne.Container
+	costLines     []*widget.Label
+	costTotal     *widget.Label
+	costAfter     *widget.Label
+	costWarn      *widget.Label
+	costRetry     *widget.Button // reads the rates again when they could not be read
+	retryRates    *time.Timer    // the next reading while the server is away
+	summary       *widget.Label
+	status        *widget.Label
+	submitBtn     *widget.Button
+	presetSel     *widget.Select
+	presetName    *keys.Entry
+	presetNote    *widget.Label
+	previews      []*widget.Table
+	optionsBox    *fyne.Container
+	optionsScroll *container.Scroll
+	boardSlot     *fyne.Container // holds the board, rebuilt when splits change
+	splitBar      *fyne.Container // offers (or undoes) the suggested splits
 
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
@@ -98,7 +106,7 @@ type Trace struct {
 
 // Mode explanations, one line each.
 const (
-	helpNormal   = "Normal: searches by owner name and address. first_name and last_name must be mapped."
+	helpNormal   = "Normal: searches by the owner's name and address; the first and last name columns are needed. Each row costs the normal rate."
 	helpEnhanced = "Enhanced: a deeper, address-only search. Names are ignored; each row costs the enhanced rate."
 )
 
@@ -132,6 +140,7 @@ func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Tr
 func (t *Trace) show() {
 	t.dlg = dialog.NewCustomWithoutButtons("New skip trace", t.root, t.win)
 	t.dlg.SetOnClosed(t.cancel)
+	keys.Track(t.win, t.dlg, nil, t.close) // Escape closes the wizard
 	// Most of the window, and no more: a dialog larger than the window
 	// makes the window grow past the screen.
 	sz := t.win.Canvas().Size()
@@ -161,7 +170,7 @@ func (t *Trace) pickFile(then func(path string)) { pickFile(t.win, then) }
 func pickFile(win fyne.Window, then func(path string)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, win)
+			showProblem(win, err)
 			return
 		}
 		if r == nil {
@@ -213,6 +222,9 @@ func (t *Trace) fetchRates() {
 			if err == nil {
 				t.rates = &r
 			}
+			if workflow.Unreachable(err) {
+				t.retryRates = retryLater(t.env, ctx, t.retryRates, t.fetchRates)
+			}
 			if t.board != nil {
 				t.updateCost()
 			}
@@ -221,7 +233,7 @@ func (t *Trace) fetchRates() {
 }
 
 func (t *Trace) showError(err error) {
-	msg := widget.NewLabel("This file cannot be traced:\n" + err.Error())
+	msg := widget.NewLabel("This file cannot be traced:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
 	other := widget.NewButton("Choose another file…", func() { t.pickFile(t.open) })
@@ -259,12 +271,15 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.reuse, t.reuseWithin = on, within
 		t.updateCost()
 	})
+	t.repairs = t.newRepairControls()
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.costAfter = widget.NewLabel("")
 	t.costWarn = widget.NewLabel("")
 	t.costWarn.Importance = widget.DangerImportance
 	t.costWarn.Wrapping = fyne.TextWrapWord
+	t.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), t.fetchRates)
+	t.costRetry.Hide()
 	t.costGrid = container.NewVBox()
 	t.summary = widget.NewLabel("")
 	t.summary.TextStyle = fyne.TextStyle{Bold: true}
@@ -276,7 +291,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	// Presets: offered, and applied when the header signature matches.
 	t.presetSel = widget.NewSelect(nil, t.applyPreset)
 	t.presetSel.PlaceHolder = "Apply a saved preset…"
-	t.presetName = widget.NewEntry()
+	t.presetName = keys.NewEntry()
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
 	t.presetNote = widget.NewLabel("")
 	t.presetNote.Importance = widget.LowImportance
@@ -299,11 +314,13 @@ func (t *Trace) loaded(ins *input.Inspection) {
 		t.modeRadio, t.modeHelp,
 		widget.NewSeparator(),
 		t.llcCheck, t.llcHelp, t.dupCheck, t.reuseCtl.box,
+		t.repairs.box,
 		widget.NewSeparator(),
 		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		t.costGrid, t.costTotal, t.costAfter, t.costWarn,
+		t.costGrid, t.costTotal, t.costAfter, t.costWarn, container.NewHBox(t.costRetry),
 	)
 	optionsTab := container.NewVScroll(t.optionsBox)
+	t.optionsScroll = optionsTab
 	t.tabs = container.NewAppTabs(
 		container.NewTabItem("1 · File", fileTab),
 		container.NewTabItem("2 · Map columns", mapTab),
@@ -325,7 +342,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 func (t *Trace) autoOrigins() map[string]origin {
 	origins := map[string]origin{}
 	for _, g := range t.sug.Guesses {
-		origins[g.Key] = origin{auto: true, confidence: g.Confidence, reason: g.Reason}
+		origins[g.Key] = origin{auto: true, certain: g.Certain(), confidence: g.Confidence, reason: g.Reason}
 	}
 	return origins
 }
@@ -334,7 +351,8 @@ func (t *Trace) autoOrigins() map[string]origin {
 // line builds from its flags.
 func (t *Trace) plan() workflow.Plan {
 	p := workflow.Plan{Kind: jobs.KindTrace, Path: t.path, Input: t.opts, Splits: t.splits, Mode: t.mode,
-		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin}
+		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin,
+		PadZips: t.padZips, LeaveOutNoAddress: t.leaveOutNoAddress}
 	if t.board != nil {
 		p.Mapping = t.board.mapping()
 	}
@@ -506,7 +524,7 @@ func thousands(n int64) string {
 func (t *Trace) newPreview() *widget.Table {
 	tbl := previewTable(t.ins, func(h string) string {
 		if k := t.keyOf(h); k != "" {
-			return h + " -> " + k
+			return h + " -> " + mapping.Label(k)
 		}
 		return h
 	})
@@ -524,7 +542,7 @@ func previewTable(ins *input.Inspection, label func(header string) string) *widg
 	pad := 2 * theme.InnerPadding()
 	widths := make([]float32, len(ins.Headers))
 	for i, h := range ins.Headers {
-		w := fyne.MeasureText(h+" -> property_street", size, bold).Width + pad
+		w := fyne.MeasureText(h+" -> Property street address", size, bold).Width + pad
 		widths[i] = min(max(w, previewMinColumn), previewColumn)
 	}
 	// Cells hold their text already cut to the column's width, worked out
@@ -683,6 +701,7 @@ func (t *Trace) updateCost() {
 	}
 	setCheckText(t.llcCheck, llc)
 	setCheckText(t.dupCheck, dup)
+	t.showRepairs()
 	if t.mode == jobs.ModeEnhanced {
 		t.llcHelp.SetText("In enhanced mode company rows are folded into the main job at the enhanced rate; otherwise they are skipped and not billed.")
 	} else if t.rates != nil {
@@ -691,12 +710,14 @@ func (t *Trace) updateCost() {
 
 	res := t.board.result
 	problems := len(res.Errors())
+	t.costRetry.Hide()
 	q, priced := t.quote()
 	t.reuseCtl.show(q, priced)
 	switch {
 	case t.rates == nil && t.rateErr != nil:
-		t.setCostUnavailable("Rates could not be read: " + workflow.Explain(t.rateErr, "").What)
-		t.summary.SetText("Cost unknown")
+		t.setCostUnavailable(ratesProblem(t.rateErr))
+		t.summary.SetText(ratesSummary(t.rateErr))
+		t.costRetry.Show()
 	case t.rates == nil:
 		t.setCostUnavailable("Reading the current rates…")
 		t.summary.SetText("Cost: reading rates…")
@@ -751,11 +772,12 @@ func (t *Trace) setCostUnavailable(msg string) {
 }
 
 func (t *Trace) showCost(q workflow.Quote) {
-	reuse := reuseCostLine(q)
-	n := len(q.Lines) + 1
-	if reuse != "" {
-		n++
+	var extra []string
+	if l := reuseCostLine(q); l != "" {
+		extra = append(extra, l)
 	}
+	extra = append(extra, repairedLines(q.Upload)...)
+	n := len(q.Lines) + 1 + len(extra)
 	for len(t.costLines) > n {
 		t.costGrid.Remove(t.costLines[len(t.costLines)-1])
 		t.costLines = t.costLines[:len(t.costLines)-1]
@@ -783,8 +805,8 @@ func (t *Trace) showCost(q workflow.Quote) {
 	default:
 		setText(dup, "No duplicate rows")
 	}
-	if reuse != "" {
-		setText(t.costLines[len(q.Lines)+1], reuse)
+	for i, l := range extra {
+		setText(t.costLines[len(q.Lines)+1+i], l)
 	}
 	setText(t.costTotal, "Total: "+jobs.Credits(q.Credits))
 	p := paymentOf(q, "job")
@@ -843,7 +865,7 @@ func (t *Trace) applyPreset(name string) {
 				return
 			}
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("preset %q: %w", name, err), t.win)
+				showProblem(t.win, fmt.Errorf("preset %q: %w", name, err))
 				return
 			}
 			t.applyPreset1(pr)
@@ -883,7 +905,7 @@ func (t *Trace) savePreset() {
 		err := t.be.SavePreset(ctx, name, headers, p)
 		t.env.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("saving preset %q: %w", name, err), t.win)
+				showProblem(t.win, fmt.Errorf("saving preset %q: %w", name, err))
 				return
 			}
 			t.presetNote.SetText(fmt.Sprintf("Saved as preset %q: files with these columns will use it automatically.", name))
@@ -896,11 +918,19 @@ func (t *Trace) savePreset() {
 
 // ---- submitting --------------------------------------------------------
 
+// submit asks once before paying (the total and the balance after), then
+// sends.
 func (t *Trace) submit() {
-	if !t.board.result.OK() {
+	t.payBtn = nil
+	q, ok := t.quote()
+	if !t.board.result.OK() || !ok {
 		return
 	}
-	t.send(false)
+	if q.Credits == 0 { // every row reused: nothing is charged
+		t.send(false)
+		return
+	}
+	t.payBtn = confirmPay(t.win, "trace", q, func() { t.send(false) }, t.updateSubmit)
 }
 
 // send uploads with a progress dialog; again resubmits a recent duplicate.

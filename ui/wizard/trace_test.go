@@ -29,7 +29,7 @@ import (
 // testEnv runs the screens with short delays; the test driver runs
 // fyne.Do inline on the calling goroutine, so Do serialises the callbacks
 // as the real driver does on its main thread.
-var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond}
+var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond, RetryDelay: 20 * time.Millisecond}
 
 var traceHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City", "Mailing State", "Mailing Zip"}
 
@@ -123,7 +123,8 @@ func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
 	if got := b.mapping(); len(got) != 10 || got[mapping.PropertyZip] != "Property Zip" {
 		t.Fatalf("auto mapping = %v", got)
 	}
-	if s := b.slotByK[mapping.FirstName].conf.Text; !strings.Contains(s, "auto") || !strings.Contains(s, "%") {
+	// "First Name" names the field exactly: certain, not "94% sure".
+	if s := b.slotByK[mapping.FirstName].conf.Text; s != "auto · certain" {
 		t.Fatalf("confidence shown = %q", s)
 	}
 	if s := b.slotByK[mapping.FirstName].samples.Text; !strings.Contains(s, "JOHN") {
@@ -146,7 +147,7 @@ func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 	delete(m, mapping.LastName)
 	h.set(t, m)
 	name := h.tr.board.groups[mapping.GroupName].problem
-	if !strings.Contains(name.Text, "missing: last_name") || !h.tr.submitBtn.Disabled() {
+	if !strings.Contains(name.Text, "choose the column of Owner last name") || !h.tr.submitBtn.Disabled() {
 		t.Fatalf("before the drop: problem %q, submit disabled %v", name.Text, h.tr.submitBtn.Disabled())
 	}
 	act(func() { h.tr.tabs.SelectIndex(1) })
@@ -175,7 +176,7 @@ func TestTraceDragSlotChipOffUnmaps(t *testing.T) {
 	if _, ok := b.m[mapping.PropertyCity]; ok {
 		t.Fatalf("property_city still mapped: %v", b.m)
 	}
-	if p := b.groups[mapping.GroupProperty].problem.Text; !strings.Contains(p, "all-or-nothing") || !strings.Contains(p, "missing property_city") {
+	if p := b.groups[mapping.GroupProperty].problem.Text; !strings.Contains(p, "all four parts or none") || !strings.Contains(p, "Property city is not") {
 		t.Fatalf("property group problem = %q", p)
 	}
 	if !h.tr.submitBtn.Disabled() {
@@ -197,7 +198,7 @@ func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
 	h.set(t, m)
 	b := h.tr.board
 	name := b.groups[mapping.GroupName].problem
-	if !strings.Contains(name.Text, "missing: first_name") {
+	if !strings.Contains(name.Text, "choose the column of Owner first name") {
 		t.Fatalf("problem = %q", name.Text)
 	}
 	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected("First Name") })
@@ -207,7 +208,7 @@ func TestTraceSelectDoesWhatADropDoes(t *testing.T) {
 	}
 	act(func() { b.slotByK[mapping.FirstName].sel.SetSelected(notMapped) })
 	h.settle(t)
-	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "first_name") {
+	if _, ok := b.m[mapping.FirstName]; ok || !strings.Contains(name.Text, "Owner first name") {
 		t.Fatalf("after clearing: mapping %v, problem %q", b.m, name.Text)
 	}
 	// Selecting a header another slot has moves it (one header, one field).
@@ -227,22 +228,22 @@ func TestTraceShowsEachValidationCaseNextToItsField(t *testing.T) {
 	}{
 		{"missing names", func(m mapping.Mapping) { delete(m, mapping.FirstName); delete(m, mapping.LastName) },
 			func(b *board) *widget.Label { return b.groups[mapping.GroupName].problem },
-			[]string{"first_name and last_name must be mapped", "missing: first_name, last_name"}},
+			[]string{"Normal mode searches by the owner's name", "choose the columns of Owner first name and Owner last name", "Enhanced mode"}},
 		{"no full address group", func(m mapping.Mapping) {
 			for _, k := range append(mapping.GroupKeys(mapping.GroupProperty), mapping.GroupKeys(mapping.GroupMailing)...) {
 				delete(m, k)
 			}
 		}, func(b *board) *widget.Label { return b.address },
-			[]string{"At least one complete address group"}},
+			[]string{"Choose the columns of one whole address"}},
 		{"unknown key", func(m mapping.Mapping) { m["frist_name"] = "First Name" },
 			func(b *board) *widget.Label { return b.general },
-			[]string{`Unknown key "frist_name"`, `did you mean "first_name"`}},
+			[]string{`"frist_name" is not a field of the service`, `did you mean Owner first name`}},
 		{"incomplete group", func(m mapping.Mapping) { delete(m, mapping.MailingZip); delete(m, mapping.MailingState) },
 			func(b *board) *widget.Label { return b.groups[mapping.GroupMailing].problem },
-			[]string{"mailing address group is all-or-nothing", "missing mailing_state, mailing_zip"}},
+			[]string{"The mailing address needs all four parts or none", "Mailing state and Mailing ZIP code are not"}},
 		{"column absent", func(m mapping.Mapping) { m[mapping.PropertyCity] = "Town" },
 			func(b *board) *widget.Label { return b.slotByK[mapping.PropertyCity].problem },
-			[]string{`Column "Town" mapped to property_city is not in the CSV`, `"Property City"`}},
+			[]string{`Column "Town", chosen for Property city, is not in this file`, `"Property City"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -344,7 +345,7 @@ func TestTraceSubmitSendsChoicesAndCloses(t *testing.T) {
 	h := openTrace(t, f)
 	act(func() { h.tr.llcCheck.SetChecked(true) })
 	act(func() { h.tr.dupCheck.SetChecked(true) })
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	if id := recv(t, h.done, "onDone"); id != "trc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
@@ -370,7 +371,7 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 		return fmt.Errorf("workflow: %w", &submit.DuplicateError{Earlier: &ledger.Submission{FileName: "owners.csv", JobID: "trc_old"}})
 	}
 	h := openTrace(t, f)
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	h.settle(t)
 	// The confirm dialog is the top overlay: press its confirm button.
 	top := h.w.Canvas().Overlays().Top()
@@ -383,7 +384,7 @@ func TestTraceDuplicateAsksThenResubmitsWithAgain(t *testing.T) {
 	}
 	// Cancel is the default: highlighted and focused; paying again is not.
 	cancel := findButton(top, "Cancel")
-	if cancel == nil || cancel.Importance != widget.HighImportance || h.w.Canvas().Focused() != cancel || yes.Importance == widget.HighImportance {
+	if cancel == nil || cancel.Importance != widget.HighImportance || focusedButton(h.w.Canvas()) != cancel || yes.Importance == widget.HighImportance {
 		t.Fatal("Cancel is not the default of the pay-again question")
 	}
 	act(func() { test.Tap(yes) })
@@ -417,7 +418,7 @@ func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
 			f := newFake(traceHeaders, traceRows)
 			f.submitErr = func(bool) error { return c.err }
 			h := openTrace(t, f)
-			act(func() { test.Tap(h.tr.submitBtn) })
+			act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 			h.settle(t)
 			top := h.w.Canvas().Overlays().Top()
 			for _, w := range c.want {
@@ -554,7 +555,7 @@ func TestTraceUploadProgressAndCancel(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	f.uploading = make(chan struct{}, 1)
 	h := openTrace(t, f)
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { tapSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	recv(t, f.uploading, "the upload")
 	var cancel *widget.Button
 	var label string

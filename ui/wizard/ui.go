@@ -16,9 +16,12 @@ type Env struct {
 	RecountDelay time.Duration
 	// PreviewDelay is the pause after which the preview grids are redrawn.
 	PreviewDelay time.Duration
+	// RetryDelay is how soon the rates are read again while the server
+	// is away.
+	RetryDelay time.Duration
 }
 
 // DefaultEnv is the app's.
 func DefaultEnv() Env {
-	return Env{Do: fyne.Do, RecountDelay: 300 * time.Millisecond, PreviewDelay: 250 * time.Millisecond}
+	return Env{Do: fyne.Do, RecountDelay: 300 * time.Millisecond, PreviewDelay: 250 * time.Millisecond, RetryDelay: 10 * time.Second}
 }

@@ -1,0 +1,53 @@
+package workflow
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestExportName(t *testing.T) {
+	for _, c := range []struct{ name, what, ext, want string }{
+		{"owners [sd-1a2b3].csv", "", ".xlsx", "owners [sd-1a2b3].xlsx"},
+		{"/lib/owners.csv.xlsx", "callable", ".xlsx", "owners callable.xlsx"},
+		{"list.v2.CSV", "filtered", ".csv", "list.v2 filtered.csv"},
+		{".csv", "", ".xlsx", "export.xlsx"},
+	} {
+		if got := ExportName(c.name, c.what, c.ext); got != c.want {
+			t.Errorf("ExportName(%q, %q, %q) = %q, want %q", c.name, c.what, c.ext, got, c.want)
+		}
+	}
+}
+
+func TestFreePathNeverReplacesAFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "owners.xlsx")
+	if got := FreePath(p); got != p {
+		t.Fatalf("free: %q", got)
+	}
+	os.WriteFile(p, nil, 0o600)
+	os.WriteFile(filepath.Join(dir, "owners (2).xlsx"), nil, 0o600)
+	if got := FreePath(p); got != filepath.Join(dir, "owners (3).xlsx") {
+		t.Fatalf("taken: %q", got)
+	}
+}
+
+func TestMoveExport(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "owners.xlsx"), filepath.Join(dir, "elsewhere", "mine.xlsx")
+	os.WriteFile(src, []byte("sheet"), 0o600)
+	os.Mkdir(filepath.Dir(dst), 0o700)
+	w, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := MoveExport(src, w); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(dst); err != nil || string(b) != "sheet" {
+		t.Fatalf("saved %q %v", b, err)
+	}
+	if _, err := os.Stat(src); !os.IsNotExist(err) {
+		t.Fatalf("the export is still at %s", src)
+	}
+}

@@ -1,0 +1,325 @@
+//go:build harness
+
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+	"github.com/skipdesk/skipdesk/ui/keys"
+	"github.com/skipdesk/skipdesk/ui/wizard"
+)
+
+// submitAndPay clicks a wizard's Submit and, when it asks before paying,
+// shoots the question as shot (when not "") and clicks Pay. closed reports
+// the wizard gone (nothing charged: no question).
+func submitAndPay(h *e2e.Harness, submit *widget.Button, pay func() *keys.Button, closed func() bool, shot string) error {
+	if err := h.Click(submit); err != nil {
+		return err
+	}
+	if err := h.Wait("Submit asks before paying", 20*time.Second, func() bool {
+		p := pay()
+		return (p != nil && p.Visible()) || closed()
+	}); err != nil {
+		return err
+	}
+	var p *keys.Button
+	h.Do(func() { p = pay() })
+	if p == nil {
+		return nil
+	}
+	if shot != "" {
+		if err := h.Shot(shot); err != nil {
+			return err
+		}
+	}
+	return h.Click(p)
+}
+
+func init() { e2e.Register("first-hour", runFirstHour) }
+
+// runFirstHour: a list damaged by Excel (ZIP codes without their zero,
+// rows without an address) is dropped on the window; the wizard offers the
+// repairs, prices without the rows left out, and asks once before paying;
+// then a phone list with many invalid numbers: all listed or "and N more",
+// left out before paying.
+func runFirstHour(h *e2e.Harness) error {
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil {
+		return errors.New("the shell is not the app")
+	}
+	dir, err := os.MkdirTemp("", "skipdesk-e2e-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	// Nothing used yet, in the light theme: the credits bar reads empty.
+	h.Do(func() { a.applyTheme(settings.ThemeLight) })
+	if err := h.Wait("the plan's bar is shown", 20*time.Second, func() bool { return a.header.subBar.Visible() && a.header.subBar.text != "" }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-00-light-nothing-used"); err != nil {
+		return err
+	}
+	h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
+	if err := firstHourRepairs(h, a, dir); err != nil {
+		return err
+	}
+	if err := firstHourInvalidPhones(h, a, dir); err != nil {
+		return err
+	}
+	if err := firstHourServerAway(h, a, dir); err != nil {
+		return err
+	}
+	if err := firstHourExport(h, a); err != nil {
+		return err
+	}
+	// Help > Getting started, closed with Escape.
+	h.Do(a.showGuide)
+	if err := h.Shot("firsthour-13-guide"); err != nil {
+		return err
+	}
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	return h.Wait("Escape closed the guide", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
+}
+
+// firstHourExport: the trace exported twice: the second export does not
+// replace the first, and the message offers Save as…; Escape closes it.
+func firstHourExport(h *e2e.Harness, a *App) error {
+	var trace workflow.Job
+	if err := h.Wait("the trace's result is downloaded", 90*time.Second, func() bool {
+		for _, j := range h.Shell.JobsShown() {
+			if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+				trace = j
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
+	var first string
+	for i := range 2 {
+		if err := h.Click(a.jobs.xlsxBtn); err != nil {
+			return err
+		}
+		var saved string
+		if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
+			return err
+		}
+		h.Logf("saved %s", saved)
+		if i == 0 {
+			first = saved
+		} else {
+			if saved == first || strings.Contains(filepath.Base(saved), ".csv") {
+				return fmt.Errorf("the second export went to %s (the first to %s)", saved, first)
+			}
+			if err := h.Shot("firsthour-12-export-saved"); err != nil {
+				return err
+			}
+		}
+		if err := h.Key("Escape"); err != nil {
+			return err
+		}
+		if err := h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.saved == "" }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstHourRepairs: the trace wizard's repairs and the question before
+// paying.
+func firstHourRepairs(h *e2e.Harness, a *App, dir string) error {
+	path := filepath.Join(dir, "owners from excel.csv")
+	var b strings.Builder
+	b.WriteString("First Name,Last Name,Property Address,Property City,Property State,Property Zip\r\n")
+	towns := []struct{ city, st, zip string }{{"Hoboken", "NJ", "7030"}, {"Boston", "MA", "2108"}, {"Austin", "TX", "78701"}, {"Newark", "NJ", "7102"}}
+	for i := range 40 {
+		street := fmt.Sprintf("%d Elm St", 10+i)
+		if i%9 == 4 {
+			street = ""
+		}
+		tw := towns[i%len(towns)]
+		fmt.Fprintf(&b, "Owner%d,Smith%d,%s,%s,%s,%s\r\n", i, i, street, tw.city, tw.st, tw.zip)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		return err
+	}
+	h.Do(func() { a.onDropped(fyne.NewPos(300, 300), []fyne.URI{storage.NewFileURI(path)}) })
+	var w *wizard.TraceProbe
+	if err := h.Wait("the dropped list is read and priced", 60*time.Second, func() bool {
+		w = wizard.LastTrace()
+		return w != nil && w.Ready()
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { w.Tab(2) })
+	var zips, addr *widget.Check
+	var before string
+	h.Do(func() { zips, addr, before = w.PadZips(), w.LeaveOutNoAddress(), w.CostTotal() })
+	if zips == nil || addr == nil {
+		return errors.New("the repairs are not offered")
+	}
+	if err := h.Shot("firsthour-01-repairs-offered"); err != nil {
+		return err
+	}
+	if err := h.Click(zips); err != nil {
+		return err
+	}
+	if err := h.Click(addr); err != nil {
+		return err
+	}
+	if err := h.Wait("priced without the rows left out", 20*time.Second, func() bool {
+		return w.Ready() && w.CostTotal() != before && zips.Checked && addr.Checked
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-02-repairs-chosen"); err != nil {
+		return err
+	}
+	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, "firsthour-03-confirm-pay"); err != nil {
+		return err
+	}
+	if err := h.Wait("the wizard closed and the trace is listed", 60*time.Second, func() bool {
+		return w.Closed() && slices.ContainsFunc(h.Shell.JobsShown(), func(j workflow.Job) bool { return j.Kind == jobs.KindTrace })
+	}); err != nil {
+		return err
+	}
+	return h.Shot("firsthour-04-submitted")
+}
+
+// firstHourInvalidPhones: a scrub's invalid numbers listed and left out.
+func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
+	path := filepath.Join(dir, "call list.csv")
+	var b strings.Builder
+	b.WriteString("Name,Phone\r\n")
+	for i := range 60 {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "Lead %d,555-01%02d\r\n", i, i) // seven digits: invalid
+		} else {
+			fmt.Fprintf(&b, "Lead %d,(212) 555-%04d\r\n", i, 1000+i)
+		}
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		return err
+	}
+	h.Do(func() { a.Flows.NewDNC(a, path) }) // as "DNC scrub" does once the file is picked
+	var d *wizard.DNCProbe
+	if err := h.Wait("the phone list is read", 60*time.Second, func() bool {
+		d = wizard.LastDNC()
+		return d != nil && d.Ready() && d.LeaveOutInvalid() != nil
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-05-invalid-listed"); err != nil {
+		return err
+	}
+	h.Do(d.ShowInvalid)
+	if err := h.Shot("firsthour-05b-invalid-and-more"); err != nil {
+		return err
+	}
+	h.Do(d.ScrollTop)
+	var inv *widget.Check
+	h.Do(func() { inv = d.LeaveOutInvalid() })
+	if err := h.Click(inv); err != nil {
+		return err
+	}
+	if err := h.Wait("priced without the invalid numbers", 10*time.Second, func() bool {
+		return inv.Checked && strings.Contains(d.Cost(), "Left out: 30 invalid numbers")
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-06-invalid-left-out"); err != nil {
+		return err
+	}
+	// The question before paying answered with the keyboard: Enter pays.
+	if err := h.Click(d.Submit()); err != nil {
+		return err
+	}
+	if err := h.Wait("Submit asks before paying", 20*time.Second, func() bool { p := d.Pay(); return p != nil && p.Visible() }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-07-scrub-confirm-pay"); err != nil {
+		return err
+	}
+	if err := h.Key("Return"); err != nil {
+		return err
+	}
+	return h.Wait("Enter paid: the scrub is submitted", 60*time.Second, d.Closed)
+}
+
+// firstHourServerAway: the sandbox goes away; the header says so with the
+// time of the last good refresh, a wizard opened meanwhile says the cost
+// waits for the server; when it is back both recover by themselves.
+func firstHourServerAway(h *e2e.Harness, a *App, dir string) error {
+	sb, ok := a.be.(interface{ SandboxServer() *sandbox.Server })
+	if !ok || sb.SandboxServer() == nil {
+		return errors.New("no embedded sandbox to unplug")
+	}
+	srv := sb.SandboxServer()
+	if err := srv.Unplug(); err != nil {
+		return err
+	}
+	h.Do(func() { a.refreshNow() })
+	if err := h.Wait("the header says the server is away", 60*time.Second, func() bool { return a.header.Offline() != "" }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-08-offline-header"); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "owners from excel.csv")
+	h.Do(func() { a.Flows.NewTrace(a, path) })
+	var w *wizard.TraceProbe
+	if err := h.Wait("the wizard says the cost waits for the server", 60*time.Second, func() bool {
+		w = wizard.LastTrace()
+		return w != nil && !w.Closed() && strings.Contains(w.CostNote(), "can't be reached")
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { w.ShowCost() })
+	if err := h.Shot("firsthour-09-wizard-server-away"); err != nil {
+		return err
+	}
+	if err := srv.Replug(); err != nil {
+		return err
+	}
+	if err := h.Wait("priced by itself once the server is back", 60*time.Second, func() bool {
+		return strings.HasPrefix(w.CostTotal(), "Total:")
+	}); err != nil {
+		return err
+	}
+	if err := h.Wait("the header's banner gone", 60*time.Second, func() bool { return a.header.Offline() == "" }); err != nil {
+		return err
+	}
+	h.Do(func() { w.ShowCost() })
+	if err := h.Shot("firsthour-10-server-back"); err != nil {
+		return err
+	}
+	// Escape closes the wizard.
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	if err := h.Wait("Escape closed the wizard", 10*time.Second, w.Closed); err != nil {
+		return err
+	}
+	return h.Shot("firsthour-11-escape-closed")
+}

@@ -421,7 +421,7 @@ func TestInsufficientCreditsDialog(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := start(t, newFake())
-			h.app.showError(c.err)
+			h.do(func() { h.app.showError(c.err) })
 			got := h.dialogText()
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
@@ -442,17 +442,19 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	fb.resumeErr = nil
 	h := start(t, fb)
 
-	f := h.app.newSettingsForm()
 	saved := make(chan error, 1)
-	f.onSaved = func(err error) { saved <- err }
-	f.dialog.Show()
-	f.webhookOn.SetChecked(true)
-	f.webhookAddr.SetText("127.0.0.1:9123")
-	h.do(func() { test.Type(f.webhookSecret, "whsec_abc") })
-	f.theme.SetSelected("Dark")
-	f.notifications.SetChecked(false)
 	dir := t.TempDir()
-	f.outputDir.SetText(dir)
+	h.do(func() {
+		f := h.app.newSettingsForm()
+		f.onSaved = func(err error) { saved <- err }
+		f.dialog.Show()
+		f.webhookOn.SetChecked(true)
+		f.webhookAddr.SetText("127.0.0.1:9123")
+		test.Type(f.webhookSecret, "whsec_abc")
+		f.theme.SetSelected("Dark")
+		f.notifications.SetChecked(false)
+		f.outputDir.SetText(dir)
+	})
 	h.tap(h.button("Save"))
 	if err := <-saved; err != nil {
 		t.Fatal(err)
@@ -466,10 +468,13 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	}
 
 	// An invalid address is refused before anything is saved.
-	f2 := h.app.newSettingsForm()
-	f2.onSaved = func(err error) { saved <- err }
-	f2.dialog.Show()
-	f2.webhookAddr.SetText("localhost")
+	var f2 *settingsForm
+	h.do(func() {
+		f2 = h.app.newSettingsForm()
+		f2.onSaved = func(err error) { saved <- err }
+		f2.dialog.Show()
+		f2.webhookAddr.SetText("localhost")
+	})
 	h.tap(h.button("Save"))
 	if err := <-saved; err == nil || !strings.Contains(err.Error(), "host:port") {
 		t.Fatalf("invalid address: %v", err)
@@ -486,7 +491,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	fb.mu.Lock()
 	fb.saveErr = &workflow.WebhookError{NoSecret: true}
 	fb.mu.Unlock()
-	f2.webhookAddr.SetText("127.0.0.1:9124")
+	h.do(func() { f2.webhookAddr.SetText("127.0.0.1:9124") })
 	h.tap(h.button("Save"))
 	if err := <-saved; err == nil {
 		t.Fatal("no error from a receiver that cannot start")
@@ -494,10 +499,12 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	if !strings.Contains(f2.problem.Text, "webhook secret") || len(fb.saved) != 2 {
 		t.Fatalf("problem %q after %d saves", f2.problem.Text, len(fb.saved))
 	}
-	f2.dialog.Hide()
-
-	f3 := h.app.newSettingsForm()
-	f3.dialog.Show()
+	var f3 *settingsForm
+	h.do(func() {
+		f2.dialog.Hide()
+		f3 = h.app.newSettingsForm()
+		f3.dialog.Show()
+	})
 	h.tap(f3.signOut)
 	h.tap(h.button("Yes"))
 	h.wait("signed-out")
@@ -588,14 +595,21 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 	}
 
 	// Filters.
-	v.status.SetSelected("Failed")
-	if len(v.shown) != 1 || v.shown[0].ID != "trc_3" {
-		t.Fatalf("status filter: %v", v.shown)
+	var shown []workflow.Job
+	h.do(func() {
+		v.status.SetSelected("Failed")
+		shown = v.shown
+	})
+	if len(shown) != 1 || shown[0].ID != "trc_3" {
+		t.Fatalf("status filter: %v", shown)
 	}
-	v.status.SetSelected(allStatuses)
-	v.kind.SetSelected("DNC scrubs")
-	if len(v.shown) != 1 || v.shown[0].ID != "dnc_1" {
-		t.Fatalf("kind filter: %v", v.shown)
+	h.do(func() {
+		v.status.SetSelected(allStatuses)
+		v.kind.SetSelected("DNC scrubs")
+		shown = v.shown
+	})
+	if len(shown) != 1 || shown[0].ID != "dnc_1" {
+		t.Fatalf("kind filter: %v", shown)
 	}
 }
 
@@ -634,8 +648,11 @@ func TestViewerSortAndFilter(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	h := start(t, fb)
-	v := h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
-	h.do(func() { v.mode.SetSelected(modeColumns) })
+	var v *viewer
+	h.do(func() {
+		v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
+		v.mode.SetSelected(modeColumns)
+	})
 	queried := make(chan error, 10)
 	v.onQueried = func(err error) { queried <- err }
 	h.win.Resize(fyne.NewSize(1180, 760))
@@ -771,13 +788,15 @@ func TestViewerShowsDamage(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	h := start(t, fb)
-	if v := h.app.showViewer(fb.openMem(t, sampleResult()), "owners"); v.warning != nil {
+	var v *viewer
+	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
+	if v.warning != nil {
 		t.Fatalf("a sound file shows %q", v.warning.Text)
 	}
 	r := sampleResult()
 	r.path = "/results/damaged.csv"
 	r.warnings = []string{"line 4: a quoted value that starts on this line is never closed"}
-	v := h.app.showViewer(fb.openMem(t, r), "damaged")
+	h.do(func() { v = h.app.showViewer(fb.openMem(t, r), "damaged") })
 	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 7: a quoted value") {
 		t.Fatalf("damage line: %+v", v.warning)
 	}
@@ -822,8 +841,11 @@ func TestSettingsNameAKeyFromTheEnvironment(t *testing.T) {
 	fb.resumeErr = nil
 	fb.fromEnv = true
 	h := start(t, fb)
-	f := h.app.newSettingsForm()
-	f.dialog.Show()
+	var f *settingsForm
+	h.do(func() {
+		f = h.app.newSettingsForm()
+		f.dialog.Show()
+	})
 	if txt := h.dialogText(); !strings.Contains(txt, "SKIPDESK_API_KEY environment variable") || strings.Contains(txt, "no keyring") {
 		t.Fatalf("connection line: %q", txt)
 	}

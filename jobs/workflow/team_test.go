@@ -285,10 +285,12 @@ func TestTeamLeaseHandover(t *testing.T) {
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	cfg := sandbox.DefaultConfig()
-	cfg.Processing = sandbox.Processing{MinSeconds: 6}
+	// Long enough for the job to still be running when the other
+	// computer first looks, on a machine busy with other tests.
+	cfg.Processing = sandbox.Processing{MinSeconds: 30}
 	sb := newTeamSandbox(t, cfg)
 	a := computerOn(t, sb.url, viaProxy, "laptop", nil)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
 	defer cancel()
 	list := ownerList(t, t.TempDir(), "lease", 20)
 	id, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: list, Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
@@ -668,9 +670,11 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 	keyring.MockInit()
 	dbURL := pgtest.URL(t)
 	cfg := sandbox.DefaultConfig()
-	cfg.Processing = sandbox.Processing{MinSeconds: 8}
+	// Long enough for the job to still be running when the other
+	// computer first looks, on a machine busy with other tests.
+	cfg.Processing = sandbox.Processing{MinSeconds: 30}
 	sb := newTeamSandbox(t, cfg)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestTeamLeaseHolderKilled$", "-test.v")
 	cmd.Env = append(os.Environ(), envHolderAPI+"="+sb.url, envHolderDB+"="+dbURL,

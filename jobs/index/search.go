@@ -12,8 +12,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // ErrNothingToFind: a search for blank text.
@@ -107,13 +109,13 @@ type Ref struct {
 
 // hitFile is a file a search looks in.
 type hitFile struct {
-	id                int64
-	name, job, jobNme string
+	id                       int64
+	place, name, job, jobNme string
 }
 
 // filesNewestFirst are the indexed results, newest first.
-func filesNewestFirst(ctx context.Context, db *sql.DB) ([]hitFile, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
+func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +123,7 @@ func filesNewestFirst(ctx context.Context, db *sql.DB) ([]hitFile, error) {
 	var out []hitFile
 	for rows.Next() {
 		var f hitFile
-		if err := rows.Scan(&f.id, &f.name, &f.job, &f.jobNme); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
@@ -148,7 +150,7 @@ func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error)
 	return find(ctx, db, files, ws, limit)
 }
 
-func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
+func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
 	exact, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term = ?")
 	if err != nil {
 		return nil, fail(err)
@@ -159,6 +161,10 @@ func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int
 		return nil, fail(err)
 	}
 	defer prefix.Close()
+	end := prefixEnd
+	if db.Engine() == sqldb.Postgres {
+		end = prefixEndRune // PostgreSQL takes valid UTF-8 only
+	}
 	var out []Ref
 	var lists [][]int32
 	for _, f := range files {
@@ -177,7 +183,7 @@ func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int
 				}
 			}
 			if w.prefix != "" {
-				if lists, err = readPostings(ctx, prefix, lists, f.id, w.prefix, prefixEnd(w.prefix)); err != nil {
+				if lists, err = readPostings(ctx, prefix, lists, f.id, w.prefix, end(w.prefix)); err != nil {
 					return out, fail(err)
 				}
 			}
@@ -211,6 +217,22 @@ func prefixEnd(p string) string {
 		}
 	}
 	return "\xff\xff\xff\xff"
+}
+
+// prefixEndRune is the first string after every string starting with p,
+// as valid UTF-8: p with its last character the next one. Strings compare
+// byte by byte (COLLATE "C"), which is in the order of their characters.
+func prefixEndRune(p string) string {
+	for p != "" {
+		r, n := utf8.DecodeLastRuneInString(p)
+		p = p[:len(p)-n]
+		for r++; r <= utf8.MaxRune; r++ {
+			if utf8.ValidRune(r) {
+				return p + string(r)
+			}
+		}
+	}
+	return string(rune(utf8.MaxRune)) + string(rune(utf8.MaxRune))
 }
 
 // readPostings appends the rows of each segment of the term(s) the
@@ -313,10 +335,23 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	for _, f := range files {
 		byID[f.id] = f
 	}
-	hits := make([]library.Hit, 0, len(refs))
-	err = x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, line int) error {
-		f := byID[refs[i].File]
-		h := library.Hit{Path: x.pathOf(f.name), JobID: f.job, JobName: f.jobNme, Row: int(refs[i].Row) + 1, Line: line}
+	// Rows of another computer's files are named, not read: the files are
+	// there.
+	hits := make([]library.Hit, len(refs))
+	var here []Ref
+	var at []int
+	for i, r := range refs {
+		f := byID[r.File]
+		hits[i] = library.Hit{JobID: f.job, JobName: f.jobNme, Row: int(r.Row) + 1}
+		if f.place == x.place {
+			here = append(here, r)
+			at = append(at, i)
+		}
+	}
+	err = x.readRows(ctx, db, here, func(j int, fc *fileCache, rec []string, line int) error {
+		f := byID[here[j].File]
+		h := &hits[at[j]]
+		h.Path, h.Line = x.pathOf(f.name), line
 		// What was found first, then the row's key fields.
 		col := fc.matchedColumn(rec, ws)
 		if col >= 0 {
@@ -328,7 +363,6 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 				h.Fields = append(h.Fields, library.Field{Name: fc.header[k], Value: rec[k]})
 			}
 		}
-		hits = append(hits, h)
 		return nil
 	})
 	return hits, err
@@ -337,6 +371,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 // fileCache is what reading rows of an indexed file needs: where its rows
 // start, its header and how its columns are read.
 type fileCache struct {
+	place   string
 	name    string
 	size    int64
 	mtime   int64
@@ -377,7 +412,7 @@ func (x *Index) dropCache() {
 }
 
 // fileInfo loads (once) what reading rows of file id needs.
-func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache, error) {
+func (x *Index) fileInfo(ctx context.Context, db *sqldb.DB, id int64) (*fileCache, error) {
 	x.cacheMu.Lock()
 	fc := x.cache[id]
 	x.cacheMu.Unlock()
@@ -387,8 +422,8 @@ func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache,
 	fc = &fileCache{}
 	var header, cols string
 	var marks []byte
-	err := db.QueryRowContext(ctx, "SELECT name, size, mtime, header, cols, marks, kind, job_id, job_name, date, dated FROM files WHERE id = ?", id).
-		Scan(&fc.name, &fc.size, &fc.mtime, &header, &cols, &marks, &fc.kind, &fc.jobID, &fc.jobName, &fc.date, &fc.dated)
+	err := db.QueryRowContext(ctx, "SELECT place, name, size, mtime, header, cols, marks, kind, job_id, job_name, date, dated FROM files WHERE id = ?", id).
+		Scan(&fc.place, &fc.name, &fc.size, &fc.mtime, &header, &cols, &marks, &fc.kind, &fc.jobID, &fc.jobName, &fc.date, &fc.dated)
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -426,10 +461,14 @@ func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache,
 // ErrChanged: a result changed on disk since it was indexed (Sync again).
 var ErrChanged = errors.New("the result changed since it was indexed")
 
+// ErrElsewhere: a row of a team's index is in a result of another
+// computer's library folder, which this computer cannot read.
+var ErrElsewhere = errors.New("the result is in another computer's library folder")
+
 // readRows reads the rows refs name from their files, in refs' order, and
 // hands each to fn with its starting line. Rows of one file are read in
 // row order through one open file.
-func (x *Index) readRows(ctx context.Context, db *sql.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
+func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
 	order := make([]int, len(refs))
 	for i := range order {
 		order[i] = i
@@ -468,6 +507,9 @@ func (x *Index) readRows(ctx context.Context, db *sql.DB, refs []Ref, fn func(i 
 			var err error
 			if fc, err = x.fileInfo(ctx, db, ref.File); err != nil {
 				return err
+			}
+			if fc.place != x.place {
+				return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
 			}
 			if f, err = os.Open(x.pathOf(fc.name)); err != nil {
 				return err
@@ -534,6 +576,12 @@ func (x *Index) Stats(ctx context.Context) (Stats, error) {
 	if err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(size), 0) FROM files WHERE skipped = ''").
 		Scan(&s.Files, &s.Rows, &s.Bytes); err != nil {
 		return s, fail(err)
+	}
+	if db.Engine() == sqldb.Postgres {
+		err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname IN
+			('files', 'terms', 'owners', 'owner_chunks', 'phones', 'meta')`).Scan(&s.IndexBytes)
+		return s, err
 	}
 	_, _ = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	for _, p := range []string{x.path, x.path + "-wal"} {

@@ -151,6 +151,9 @@ func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error)
 }
 
 func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
+	if db.Engine() == sqldb.Postgres {
+		return findBatched(ctx, db, files, ws, limit)
+	}
 	exact, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term = ?")
 	if err != nil {
 		return nil, fail(err)
@@ -161,10 +164,6 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 		return nil, fail(err)
 	}
 	defer prefix.Close()
-	end := prefixEnd
-	if db.Engine() == sqldb.Postgres {
-		end = prefixEndRune // PostgreSQL takes valid UTF-8 only
-	}
 	var out []Ref
 	var lists [][]int32
 	for _, f := range files {
@@ -183,7 +182,7 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 				}
 			}
 			if w.prefix != "" {
-				if lists, err = readPostings(ctx, prefix, lists, f.id, w.prefix, end(w.prefix)); err != nil {
+				if lists, err = readPostings(ctx, prefix, lists, f.id, w.prefix, prefixEnd(w.prefix)); err != nil {
 					return out, fail(err)
 				}
 			}
@@ -207,6 +206,94 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 	return out, nil
 }
 
+// findBatched is find for a team's database, where every statement is a
+// round trip to the server: a word's postings are read for several files
+// at once, the files taken newest first in batches of 1, 2, 4… (a search
+// for the first hits reads little; one for every row reads all in a few
+// statements).
+func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
+	var out []Ref
+	for start, n := 0, 1; start < len(files); start, n = start+n, n*2 {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		batch := files[start:min(start+n, len(files))]
+		ids := make([]int64, len(batch))
+		for i, f := range batch {
+			ids[i] = f.id
+		}
+		rows := map[int64][]int32{}
+		for i, w := range ws {
+			lists, err := postingsOf(ctx, db, ids, w)
+			if err != nil {
+				return out, fail(err)
+			}
+			next := ids[:0]
+			for _, id := range ids {
+				got := union(lists[id])
+				if i > 0 {
+					got = intersect(rows[id], got)
+				}
+				rows[id] = got
+				if len(got) > 0 {
+					next = append(next, id)
+				}
+			}
+			if ids = next; len(ids) == 0 {
+				break
+			}
+		}
+		for _, f := range batch {
+			for _, r := range rows[f.id] {
+				out = append(out, Ref{File: f.id, Row: r})
+				if limit > 0 && len(out) >= limit {
+					return out, nil
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// postingsOf reads the postings of a word's terms in the files ids, by
+// file.
+func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int64][][]int32, error) {
+	var exact []string
+	for _, t := range w.exact {
+		if w.prefix == "" || !strings.HasPrefix(t, w.prefix) {
+			exact = append(exact, t)
+		}
+	}
+	out := map[int64][][]int32{}
+	read := func(q string, args ...any) error {
+		rows, err := db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var blob []byte
+			if err := rows.Scan(&id, &blob); err != nil {
+				return err
+			}
+			out[id] = append(out[id], decodePostings(blob))
+		}
+		return rows.Err()
+	}
+	if len(exact) > 0 {
+		if err := read("SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)", ids, exact); err != nil {
+			return nil, err
+		}
+	}
+	if w.prefix != "" {
+		if err := read("SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?", ids, w.prefix, prefixEndRune(w.prefix)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // prefixEnd is the first string after every string starting with p.
 func prefixEnd(p string) string {
 	b := []byte(p)
@@ -220,7 +307,7 @@ func prefixEnd(p string) string {
 }
 
 // prefixEndRune is the first string after every string starting with p,
-// as valid UTF-8: p with its last character the next one. Strings compare
+// as valid UTF-8 (PostgreSQL takes nothing else): p with its last character the next one. Strings compare
 // byte by byte (COLLATE "C"), which is in the order of their characters.
 func prefixEndRune(p string) string {
 	for p != "" {

@@ -29,7 +29,10 @@ func eachEngine(t *testing.T, f func(t *testing.T)) {
 }
 
 // onPostgres reports whether t runs against PostgreSQL.
-func onPostgres(t testing.TB) bool { return strings.HasSuffix(t.Name(), "/postgres") }
+func onPostgres(t testing.TB) bool {
+	n := t.Name()
+	return strings.HasPrefix(n[strings.LastIndex(n, "/")+1:], "postgres")
+}
 
 // openIndex opens a new, empty index of the folder dir: a SQLite file in
 // root, or a new team database where dir is this computer's place.

@@ -208,12 +208,16 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 
 // findBatched is find for a team's database, where every statement is a
 // round trip to the server: a word's postings are read for several files
-// at once, the files taken newest first in batches of 1, 2, 4… (a search
-// for the first hits reads little; one for every row reads all in a few
-// statements).
+// at once. A search for the first rows takes the files newest first in
+// batches of 1, 2, 4… (it reads little); one for every row takes them all
+// at once (one statement a word).
 func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
 	var out []Ref
-	for start, n := 0, 1; start < len(files); start, n = start+n, n*2 {
+	n := 1
+	if limit <= 0 {
+		n = len(files) // every file is looked at: all in one go
+	}
+	for start := 0; start < len(files); start, n = start+n, n*2 {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
@@ -264,34 +268,30 @@ func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int
 			exact = append(exact, t)
 		}
 	}
-	out := map[int64][][]int32{}
-	read := func(q string, args ...any) error {
-		rows, err := db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var blob []byte
-			if err := rows.Scan(&id, &blob); err != nil {
-				return err
-			}
-			out[id] = append(out[id], decodePostings(blob))
-		}
-		return rows.Err()
+	if len(exact) == 0 {
+		exact = []string{}
 	}
-	if len(exact) > 0 {
-		if err := read("SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)", ids, exact); err != nil {
-			return nil, err
-		}
-	}
+	from, to := "", "" // no prefix: no term is in the range
 	if w.prefix != "" {
-		if err := read("SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?", ids, w.prefix, prefixEndRune(w.prefix)); err != nil {
+		from, to = w.prefix, prefixEndRune(w.prefix)
+	}
+	// Two look-ups in the primary key (file, term, seg), in one statement.
+	rows, err := db.QueryContext(ctx, `SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)
+		UNION ALL SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?`, ids, exact, ids, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][][]int32{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
 			return nil, err
 		}
+		out[id] = append(out[id], decodePostings(blob))
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // prefixEnd is the first string after every string starting with p.

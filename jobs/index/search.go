@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -143,17 +144,25 @@ func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error)
 		return nil, err
 	}
 	defer done()
+	_, refs, err := lookup(ctx, db, ws, limit)
+	return refs, err
+}
+
+// lookup finds the rows holding every word: the indexed files, newest
+// first, and the rows found in them, at most limit.
+func lookup(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
+	if db.Engine() == sqldb.Postgres {
+		return findTeam(ctx, db, ws, limit)
+	}
 	files, err := filesNewestFirst(ctx, db)
 	if err != nil {
-		return nil, fail(err)
+		return nil, nil, fail(err)
 	}
-	return find(ctx, db, files, ws, limit)
+	refs, err := find(ctx, db, files, ws, limit)
+	return files, refs, err
 }
 
 func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
-	if db.Engine() == sqldb.Postgres {
-		return findBatched(ctx, db, files, ws, limit)
-	}
 	exact, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term = ?")
 	if err != nil {
 		return nil, fail(err)
@@ -206,17 +215,28 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 	return out, nil
 }
 
-// findBatched is find for a team's database, where every statement is a
+// findTeam is lookup in a team's database, where every statement is a
 // round trip to the server: a word's postings are read for several files
 // at once. A search for the first rows takes the files newest first in
 // batches of 1, 2, 4… (it reads little); one for every row takes them all
 // at once (one statement a word).
-func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
-	var out []Ref
+func findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
 	n := 1
 	if limit <= 0 {
-		n = len(files) // every file is looked at: all in one go
+		n = math.MaxInt32 // every file is looked at: all in one go
 	}
+	files, got, err := filesWithFirst(ctx, db, ws[0], n)
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	refs, err := findBatched(ctx, db, files, ws, limit, n, got)
+	return files, refs, err
+}
+
+// findBatched finds the rows of files in batches of n, 2n…; got holds the
+// first word's postings in the first batch.
+func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit, n int, got map[int64][][]int32) ([]Ref, error) {
+	var out []Ref
 	for start := 0; start < len(files); start, n = start+n, n*2 {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -228,18 +248,21 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 		}
 		rows := map[int64][]int32{}
 		for i, w := range ws {
-			lists, err := postingsOf(ctx, db, ids, w)
-			if err != nil {
-				return out, fail(err)
+			lists := got // read with the files
+			if i > 0 || start > 0 {
+				var err error
+				if lists, err = postingsOf(ctx, db, ids, w); err != nil {
+					return out, fail(err)
+				}
 			}
 			next := ids[:0]
 			for _, id := range ids {
-				got := union(lists[id])
+				r := union(lists[id])
 				if i > 0 {
-					got = intersect(rows[id], got)
+					r = intersect(rows[id], r)
 				}
-				rows[id] = got
-				if len(got) > 0 {
+				rows[id] = r
+				if len(r) > 0 {
 					next = append(next, id)
 				}
 			}
@@ -259,22 +282,58 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 	return out, nil
 }
 
-// postingsOf reads the postings of a word's terms in the files ids, by
-// file.
-func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int64][][]int32, error) {
-	var exact []string
+// filesWithFirst is filesNewestFirst in a team's database, with the
+// postings of the word w in the n newest files (by file): one statement.
+func filesWithFirst(ctx context.Context, db *sqldb.DB, w word, n int) ([]hitFile, map[int64][][]int32, error) {
+	exact, from, to := termsOf(w)
+	rows, err := db.QueryContext(ctx, `WITH fl AS (SELECT id, place, name, job_id, job_name,
+			row_number() OVER (ORDER BY date DESC, id DESC) AS n FROM files WHERE skipped = '')
+		SELECT fl.id, fl.place, fl.name, fl.job_id, fl.job_name, m.rows FROM fl LEFT JOIN LATERAL (
+			SELECT rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term = ANY(?)
+			UNION ALL SELECT rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term >= ? AND term < ?) m ON TRUE
+		ORDER BY fl.n`, n, exact, n, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var files []hitFile
+	got := map[int64][][]int32{}
+	for rows.Next() {
+		var f hitFile
+		var blob []byte
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &blob); err != nil {
+			return nil, nil, err
+		}
+		if len(files) == 0 || files[len(files)-1].id != f.id {
+			files = append(files, f)
+		}
+		if blob != nil {
+			got[f.id] = append(got[f.id], decodePostings(blob))
+		}
+	}
+	return files, got, rows.Err()
+}
+
+// termsOf is a word's terms as a team's search asks for them: the exact
+// terms its prefix does not cover, and the prefix's range ("", "" when it
+// has none: no term is in it).
+func termsOf(w word) (exact []string, from, to string) {
+	exact = []string{}
 	for _, t := range w.exact {
 		if w.prefix == "" || !strings.HasPrefix(t, w.prefix) {
 			exact = append(exact, t)
 		}
 	}
-	if len(exact) == 0 {
-		exact = []string{}
-	}
-	from, to := "", "" // no prefix: no term is in the range
 	if w.prefix != "" {
 		from, to = w.prefix, prefixEndRune(w.prefix)
 	}
+	return exact, from, to
+}
+
+// postingsOf reads the postings of a word's terms in the files ids, by
+// file.
+func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int64][][]int32, error) {
+	exact, from, to := termsOf(w)
 	// Two look-ups in the primary key (file, term, seg), in one statement.
 	rows, err := db.QueryContext(ctx, `SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)
 		UNION ALL SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?`, ids, exact, ids, from, to)
@@ -410,11 +469,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 		return nil, err
 	}
 	defer done()
-	files, err := filesNewestFirst(ctx, db)
-	if err != nil {
-		return nil, fail(err)
-	}
-	refs, err := find(ctx, db, files, ws, limit)
+	files, refs, err := lookup(ctx, db, ws, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -221,11 +221,13 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 // batches of 1, 2, 4… (it reads little); one for every row takes them all
 // at once (one statement a word).
 func findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
-	n := 1
+	// The first rows: every word in the newest file. Every row: the first
+	// word in every file, the next words in the files holding it.
+	n, words := 1, ws
 	if limit <= 0 {
-		n = math.MaxInt32 // every file is looked at: all in one go
+		n, words = math.MaxInt32, ws[:1]
 	}
-	files, got, err := filesWithFirst(ctx, db, ws[0], n)
+	files, got, err := filesWithFirst(ctx, db, words, n)
 	if err != nil {
 		return nil, nil, fail(err)
 	}
@@ -234,8 +236,8 @@ func findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFil
 }
 
 // findBatched finds the rows of files in batches of n, 2n…; got holds the
-// first word's postings in the first batch.
-func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit, n int, got map[int64][][]int32) ([]Ref, error) {
+// postings of the first words in the first batch (by word, then file).
+func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit, n int, got []map[int64][][]int32) ([]Ref, error) {
 	var out []Ref
 	for start := 0; start < len(files); start, n = start+n, n*2 {
 		if err := ctx.Err(); err != nil {
@@ -248,8 +250,10 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 		}
 		rows := map[int64][]int32{}
 		for i, w := range ws {
-			lists := got // read with the files
-			if i > 0 || start > 0 {
+			var lists map[int64][][]int32
+			if start == 0 && i < len(got) {
+				lists = got[i] // read with the files
+			} else {
 				var err error
 				if lists, err = postingsOf(ctx, db, ids, w); err != nil {
 					return out, fail(err)
@@ -283,32 +287,43 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 }
 
 // filesWithFirst is filesNewestFirst in a team's database, with the
-// postings of the word w in the n newest files (by file): one statement.
-func filesWithFirst(ctx context.Context, db *sqldb.DB, w word, n int) ([]hitFile, map[int64][][]int32, error) {
-	exact, from, to := termsOf(w)
+// postings of the words ws in the n newest files (by word, then file): one
+// statement.
+func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitFile, []map[int64][][]int32, error) {
+	var parts []string
+	var args []any
+	for i, w := range ws {
+		exact, from, to := termsOf(w)
+		parts = append(parts, fmt.Sprintf(`SELECT %d AS w, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term = ANY(?)
+			UNION ALL SELECT %d, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term >= ? AND term < ?`, i, i))
+		args = append(args, n, exact, n, from, to)
+	}
 	rows, err := db.QueryContext(ctx, `WITH fl AS (SELECT id, place, name, job_id, job_name,
 			row_number() OVER (ORDER BY date DESC, id DESC) AS n FROM files WHERE skipped = '')
-		SELECT fl.id, fl.place, fl.name, fl.job_id, fl.job_name, m.rows FROM fl LEFT JOIN LATERAL (
-			SELECT rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term = ANY(?)
-			UNION ALL SELECT rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term >= ? AND term < ?) m ON TRUE
-		ORDER BY fl.n`, n, exact, n, from, to)
+		SELECT fl.id, fl.place, fl.name, fl.job_id, fl.job_name, m.w, m.rows FROM fl LEFT JOIN LATERAL (
+			`+strings.Join(parts, " UNION ALL ")+`) m ON TRUE
+		ORDER BY fl.n`, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
 	var files []hitFile
-	got := map[int64][][]int32{}
+	got := make([]map[int64][][]int32, len(ws))
+	for i := range got {
+		got[i] = map[int64][][]int32{}
+	}
 	for rows.Next() {
 		var f hitFile
+		var w sql.NullInt64
 		var blob []byte
-		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &blob); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &w, &blob); err != nil {
 			return nil, nil, err
 		}
 		if len(files) == 0 || files[len(files)-1].id != f.id {
 			files = append(files, f)
 		}
-		if blob != nil {
-			got[f.id] = append(got[f.id], decodePostings(blob))
+		if w.Valid && blob != nil && int(w.Int64) < len(got) {
+			got[w.Int64][f.id] = append(got[w.Int64][f.id], decodePostings(blob))
 		}
 	}
 	return files, got, rows.Err()

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,9 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
+	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
 
 func envInt(name string, def int) int {
@@ -133,8 +137,57 @@ var benchQueries = []struct{ name, q, rg string }{
 // BenchmarkSearchLibrary searches the library from its index: "first" is
 // the first hit with its fields read from its file (what a screen shows
 // first), "all" every row found (what ripgrep's full scan answers).
-func BenchmarkSearchLibrary(b *testing.B) {
-	x := benchLibrary(b)
+func BenchmarkSearchLibrary(b *testing.B) { searchLibrary(b, benchLibrary(b)) }
+
+var (
+	pgOnce sync.Once
+	pgX    *Index
+	pgErr  error
+)
+
+// benchLibraryPostgres is the library of benchLibrary indexed in a team's
+// PostgreSQL database: $SKIPDESK_BENCH_POSTGRES (a connection string; an
+// index kept there is brought up to date, not made anew), else a new
+// database on a throwaway server (jobs/sqldb/pgtest).
+func benchLibraryPostgres(b *testing.B) *Index {
+	b.Helper()
+	lite := benchLibrary(b)
+	pgOnce.Do(func() {
+		url := os.Getenv("SKIPDESK_BENCH_POSTGRES")
+		if url == "" {
+			url = pgtest.URL(b)
+		}
+		ctx := context.Background()
+		var db *sqldb.DB
+		if db, pgErr = sqldb.OpenPostgres(ctx, url, sqldb.PostgresOptions{AppName: "bench"}); pgErr != nil {
+			return
+		}
+		if pgX, pgErr = OpenShared(ctx, db, "bench", lite.Dir()); pgErr != nil {
+			return
+		}
+		start := time.Now()
+		var rep Report
+		if rep, pgErr = pgX.Sync(ctx, nil); pgErr != nil {
+			return
+		}
+		if rep.Indexed > 0 {
+			fmt.Fprintf(os.Stderr, "indexed %d results into PostgreSQL in %.1f s\n", rep.Indexed, time.Since(start).Seconds())
+		}
+		// What autovacuum does after a load, done now: the planner's
+		// figures for the tables.
+		_, pgErr = db.ExecContext(ctx, "ANALYZE")
+	})
+	if pgErr != nil {
+		b.Fatal(pgErr)
+	}
+	return pgX
+}
+
+// BenchmarkSearchLibraryPostgres is BenchmarkSearchLibrary with the index
+// in a team's PostgreSQL database (bench/library-pg.sh compares the two).
+func BenchmarkSearchLibraryPostgres(b *testing.B) { searchLibrary(b, benchLibraryPostgres(b)) }
+
+func searchLibrary(b *testing.B, x *Index) {
 	ctx := context.Background()
 	for _, q := range benchQueries {
 		b.Run(q.name+"/first", func(b *testing.B) {

@@ -19,6 +19,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // markEvery is how many rows apart the index notes where a row starts: a
@@ -212,7 +213,7 @@ type phoneEntry struct {
 // builder indexes the rows of one file inside its transaction.
 type builder struct {
 	ctx  context.Context
-	tx   *sql.Tx
+	tx   *sqldb.Tx
 	file int64
 	kind layout.FileKind
 	cols columns
@@ -246,7 +247,7 @@ type builder struct {
 // cacheCap is how many distinct values of a column the builder remembers.
 const cacheCap = 2048
 
-func newBuilder(ctx context.Context, tx *sql.Tx, file int64, l *layout.Layout, kind layout.FileKind, mapped map[string]string) *builder {
+func newBuilder(ctx context.Context, tx *sqldb.Tx, file int64, l *layout.Layout, kind layout.FileKind, mapped map[string]string) *builder {
 	b := &builder{ctx: ctx, tx: tx, file: file, kind: kind, cols: columnsOf(l, mapped), rd: l.NewReader(nil),
 		terms: map[string]int32{}, stmts: map[string]*sql.Stmt{}}
 	b.cells = make([]map[string][]int32, len(b.cols.kinds))
@@ -541,12 +542,8 @@ func (b *builder) flushOwners() error {
 			data = binary.AppendUvarint(data, uint64(o.row))
 			data = binary.AppendUvarint(data, ownerDay(o.date))
 		}
-		res, err := b.tx.ExecContext(b.ctx, "INSERT INTO owner_chunks(data) VALUES (?)", data)
-		if err != nil {
-			return err
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
+		var id int64
+		if err := b.tx.QueryRowContext(b.ctx, "INSERT INTO owner_chunks(data) VALUES (?) RETURNING id", data).Scan(&id); err != nil {
 			return err
 		}
 		if err := b.exec("INSERT INTO owners(file, run, first, chunk) VALUES (?, ?, ?, ?)", true, []any{b.file, b.run, chunk[0].h, id}); err != nil {
@@ -568,7 +565,7 @@ func (b *builder) flushPhones() error {
 		if len(args) == 0 {
 			return nil
 		}
-		q := "INSERT OR IGNORE INTO phones(file, key, row, flags, date) VALUES " + placeholders(len(args)/5, 5)
+		q := "INSERT INTO phones(file, key, row, flags, date) VALUES " + placeholders(len(args)/5, 5) + " ON CONFLICT DO NOTHING"
 		err := b.exec(q, len(args) == per*5, args)
 		args = args[:0]
 		return err
@@ -679,7 +676,7 @@ var errUnreadable = errors.New("no header row")
 
 // readFile streams the file's rows into b (created once the layout is
 // known). progress receives the bytes read.
-func (x *Index) readFile(ctx context.Context, tx *sql.Tx, id int64, f *fileMeta, progress func(int64)) (*builder, *layout.Layout, error) {
+func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMeta, progress func(int64)) (*builder, *layout.Layout, error) {
 	fh, err := os.Open(x.pathOf(f.name))
 	if err != nil {
 		return nil, nil, err

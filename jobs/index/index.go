@@ -25,84 +25,70 @@ package index
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
 
 	"modernc.org/sqlite"
+
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // schemaVersion is PRAGMA user_version of an index this code writes. An
-// index of any other version is rebuilt.
-const schemaVersion = 5
+// index of version 5 (before files.place) is brought up to it; one of any
+// other version is rebuilt.
+const schemaVersion = 6
 
-const schema = `
-CREATE TABLE files (
-	id        INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: stale entries of a removed file match no file
-	name      TEXT NOT NULL UNIQUE,  -- the result's file name in the library folder
-	size      INTEGER NOT NULL,
-	mtime     INTEGER NOT NULL,      -- Unix ns
-	rec_size  INTEGER NOT NULL,      -- the job record's; -1 when there is none
-	rec_mtime INTEGER NOT NULL,
-	kind      TEXT NOT NULL,         -- trace | dnc | ''
-	job_id    TEXT NOT NULL,
-	job_name  TEXT NOT NULL,
-	mode      TEXT NOT NULL,
-	date      INTEGER NOT NULL,      -- Unix s: the job's completion; 0 unknown
-	dated     INTEGER NOT NULL,      -- 1: the date comes from a job record
-	rows      INTEGER NOT NULL,
-	header    TEXT NOT NULL,         -- JSON array
-	cols      TEXT NOT NULL,         -- how its columns were read (JSON)
-	marks     BLOB NOT NULL,         -- offset and line of every 16th row
-	skipped   TEXT NOT NULL,         -- why its rows are not indexed ('' when they are)
-	merged_from TEXT NOT NULL        -- a merged result: the new job's own result it holds
-);
-CREATE TABLE terms (
-	file INTEGER NOT NULL,
-	term TEXT NOT NULL,
-	seg  INTEGER NOT NULL,
-	rows BLOB NOT NULL,              -- row numbers, delta varints
-	PRIMARY KEY (file, term, seg)
-) WITHOUT ROWID;
-CREATE TABLE owners (             -- where each chunk of a file's owner runs is
-	file  INTEGER NOT NULL,
-	run   INTEGER NOT NULL,          -- a run of up to ownerRun rows, sorted by hash
-	first INTEGER NOT NULL,          -- the first hash of the chunk
-	chunk INTEGER NOT NULL,          -- its owner_chunks row
-	PRIMARY KEY (file, run, first)
-) WITHOUT ROWID;
-CREATE TABLE owner_chunks (
-	id   INTEGER PRIMARY KEY,
-	data BLOB NOT NULL               -- about ownerChunk entries: hash (8 bytes), row, day (varints)
-);
-CREATE TABLE phones (
-	file  INTEGER NOT NULL,
-	key   INTEGER NOT NULL,          -- phone.Key
-	row   INTEGER NOT NULL,
-	flags INTEGER NOT NULL,          -- encodeFlags
-	date  INTEGER,                   -- as owners.date
-	PRIMARY KEY (file, key, row)
-) WITHOUT ROWID;
-CREATE TABLE meta (
-	key   TEXT PRIMARY KEY,
-	value TEXT NOT NULL
-);
-`
+// The schema's migrations, one folder per engine (schema/sqlite,
+// schema/postgres), applied by jobs/sqldb. A SQLite index starts at
+// version 5, as it was before its schema was a migration.
+//
+//go:embed schema
+var schemaFS embed.FS
+
+var (
+	sqliteSchema   = mustSub("schema/sqlite")
+	postgresSchema = mustSub("schema/postgres")
+)
+
+func mustSub(dir string) fs.FS {
+	f, err := fs.Sub(schemaFS, dir)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// versionTable is goose's record of the index's schema in a team's
+// PostgreSQL database.
+const versionTable = "skipdesk_index_version"
 
 // tables are the tables a sound index has.
 var tables = []string{"files", "terms", "owners", "owner_chunks", "phones", "meta"}
 
 // Index is an open index of one library folder. Its methods are safe for
 // concurrent use; Sync runs one at a time.
+//
+// The index is kept in a SQLite file of this computer (Open), or in a
+// team's PostgreSQL database (OpenShared), where the results of every
+// computer's library folder are indexed together: each computer's Sync
+// keeps the entries of its own folder (its place), and searches and the
+// look-ups of earlier traces and scrubs see every place's. A hit in a file
+// of another computer names its job and row but has no path and no fields:
+// the file is on that computer.
 type Index struct {
-	dir  string // the library folder
-	path string // the database
+	dir   string // the library folder
+	path  string // the database file ("" for a team's database)
+	place string // the folder's place among a team's ("" in a SQLite file)
 
 	mu      sync.RWMutex // guards db against a rebuild
-	db      *sql.DB
+	db      *sqldb.DB
+	shared  bool       // a team's database, which the caller closes
 	syncMu  sync.Mutex // one Sync at a time
 	rebuilt string     // why the index was rebuilt when opened ("" when sound)
 
@@ -133,6 +119,23 @@ func Open(path, dir string) (*Index, error) {
 	return x, nil
 }
 
+// OpenShared opens the index kept in a team's PostgreSQL database db,
+// bringing its schema up to date, for the library folder dir of this
+// computer, which place names among the team's folders (the computer's id
+// and the folder, say). Close leaves db open.
+func OpenShared(ctx context.Context, db *sqldb.DB, place, dir string) (*Index, error) {
+	if db.Engine() != sqldb.Postgres {
+		return nil, errors.New("index: a shared index is kept in PostgreSQL")
+	}
+	if place == "" {
+		return nil, errors.New("index: a shared index needs the folder's place")
+	}
+	if err := sqldb.Migrate(ctx, db, postgresSchema, versionTable); err != nil {
+		return nil, fmt.Errorf("index: %s: %w", db, err)
+	}
+	return &Index{dir: dir, place: place, db: db, shared: true, cache: map[int64]*fileCache{}}, nil
+}
+
 // Rebuilt says why the index was found damaged and made anew when it was
 // opened; "" when it was sound.
 func (x *Index) Rebuilt() string { return x.rebuilt }
@@ -140,17 +143,20 @@ func (x *Index) Rebuilt() string { return x.rebuilt }
 // Dir is the library folder.
 func (x *Index) Dir() string { return x.dir }
 
-// Path is the database file.
+// Path is the database file ("" for a team's database).
 func (x *Index) Path() string { return x.path }
 
-// Close closes the database.
+// Close closes the database (a team's stays open: its opener closes it).
 func (x *Index) Close() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.db == nil {
 		return nil
 	}
-	err := x.db.Close()
+	var err error
+	if !x.shared {
+		err = x.db.Close()
+	}
 	x.db = nil
 	return err
 }
@@ -170,18 +176,24 @@ func dsn(path string) string {
 // openSound opens the index at path and checks it: a database, of this
 // schema version, with every table. why says what is wrong with a damaged
 // one (its file is then closed, and create replaces it).
-func openSound(path string) (db *sql.DB, why string, err error) {
+func openSound(path string) (db *sqldb.DB, why string, err error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		db, err := create(path)
 		return db, "", err
 	}
-	db, err = sql.Open("sqlite", dsn(path))
+	raw, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, "", fmt.Errorf("index: open %s: %w", path, err)
 	}
-	why, err = check(db)
+	why, err = check(raw)
+	if why == "" && err == nil {
+		db = sqldb.Wrap(raw, sqldb.SQLite, path)
+		if merr := sqldb.Migrate(context.Background(), db, sqliteSchema, ""); merr != nil {
+			why = "cannot bring it up to date: " + merr.Error()
+		}
+	}
 	if why != "" || err != nil {
-		db.Close()
+		raw.Close()
 		return nil, why, err
 	}
 	return db, "", nil
@@ -198,7 +210,7 @@ func check(db *sql.DB) (string, error) {
 		}
 		return "", fmt.Errorf("index: %w", err)
 	}
-	if v != schemaVersion {
+	if v != schemaVersion && v != 5 {
 		return fmt.Sprintf("schema version %d, this version of SkipDesk writes %d", v, schemaVersion), nil
 	}
 	have := map[string]bool{}
@@ -235,18 +247,19 @@ func check(db *sql.DB) (string, error) {
 }
 
 // create makes a new, empty index at path, removing whatever was there.
-func create(path string) (*sql.DB, error) {
+func create(path string) (*sqldb.DB, error) {
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("index: cannot replace %s: %w", p, err)
 		}
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	raw, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("index: create %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema + fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)); err != nil {
-		db.Close()
+	db := sqldb.Wrap(raw, sqldb.SQLite, path)
+	if err := sqldb.Migrate(context.Background(), db, sqliteSchema, ""); err != nil {
+		raw.Close()
 		return nil, fmt.Errorf("index: create %s: %w", path, err)
 	}
 	return db, nil
@@ -266,7 +279,7 @@ func damaged(err error) bool {
 }
 
 // handle is the database for one operation; done releases it.
-func (x *Index) handle() (*sql.DB, func(), error) {
+func (x *Index) handle() (*sqldb.DB, func(), error) {
 	x.mu.RLock()
 	if x.db == nil {
 		x.mu.RUnlock()
@@ -285,19 +298,26 @@ func fail(err error) error {
 }
 
 // rebuild replaces the database with an empty one (the caller holds
-// syncMu); the next steps of Sync index every file again.
+// syncMu); the next steps of Sync index every file again. In a team's
+// database only this folder's entries are forgotten.
 func (x *Index) rebuild(why string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.db != nil {
-		x.db.Close()
+	if x.shared {
+		if err := forgetPlace(context.Background(), x.db, x.place); err != nil {
+			return err
+		}
+	} else {
+		if x.db != nil {
+			x.db.Close()
+		}
+		db, err := create(x.path)
+		if err != nil {
+			x.db = nil
+			return err
+		}
+		x.db = db
 	}
-	db, err := create(x.path)
-	if err != nil {
-		x.db = nil
-		return err
-	}
-	x.db = db
 	x.rebuilt = why
 	x.cacheMu.Lock()
 	x.cache = map[int64]*fileCache{}
@@ -305,8 +325,26 @@ func (x *Index) rebuild(why string) error {
 	return nil
 }
 
-// setClean records whether the index was left closed cleanly.
-func setClean(ctx context.Context, db *sql.DB, clean bool) error {
+// forgetPlace removes the entries of a place's files.
+func forgetPlace(ctx context.Context, db *sqldb.DB, place string) error {
+	have, err := loadFiles(ctx, db, place)
+	if err != nil {
+		return err
+	}
+	for _, h := range have {
+		if err := removeFile(ctx, db, h.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setClean records whether the index was left closed cleanly (a SQLite
+// file's check reads it; a team's database has no such check).
+func setClean(ctx context.Context, db *sqldb.DB, clean bool) error {
+	if db.Engine() != sqldb.SQLite {
+		return nil
+	}
 	v := "0"
 	if clean {
 		v = "1"

@@ -44,11 +44,7 @@ func newLib(t *testing.T) *lib {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	x, err := Open(filepath.Join(root, "index.db"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { x.Close() })
+	x := openIndex(t, root, dir)
 	return &lib{t: t, dir: dir, x: x}
 }
 
@@ -108,62 +104,64 @@ func hitRows(hits []library.Hit) []string {
 // the file's) and an e-mail too; each hit names its file, job, row and the
 // column that matched, with the row's key fields.
 func TestSearch(t *testing.T) {
-	l := newLib(t)
-	l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-	l.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
-	if rep := l.sync(); rep.Indexed != 2 {
-		t.Fatalf("indexed %+v", rep)
-	}
-	for _, tt := range []struct {
-		q    string
-		want []string
-	}{
-		{"5125550102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
-		{"(512) 555-0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
-		{"1-512-555-0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
-		{"+1 512.555.0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
-		{"512 555 01", []string{"phones 2026-11-03 def456.csv:1", "phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1", "owners 2026-11-02 abc123.csv:4"}},
-		{"mary jones", []string{"phones 2026-11-03 def456.csv:3", "owners 2026-11-02 abc123.csv:2"}},
-		{"JONES MARY", []string{"phones 2026-11-03 def456.csv:3", "owners 2026-11-02 abc123.csv:2"}},
-		{"maria o'neil", []string{"owners 2026-11-02 abc123.csv:4"}},
-		{"oneil", []string{"owners 2026-11-02 abc123.csv:4"}},
-		{"smi", []string{"phones 2026-11-03 def456.csv:1", "phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
-		{"7 Elm Street Apt 4B", []string{"owners 2026-11-02 abc123.csv:2"}},
-		{"7 elm st #4b", []string{"owners 2026-11-02 abc123.csv:2"}},
-		{"12 oak avenue austin", []string{"owners 2026-11-02 abc123.csv:1"}},
-		{"99 pine road", []string{"owners 2026-11-02 abc123.csv:3"}},
-		{"78703", []string{"owners 2026-11-02 abc123.csv:4"}},
-		{"John.Smith@Example.com", []string{"owners 2026-11-02 abc123.csv:1"}},
-		{"nobody", nil},
-		{"(999) 555-0199", nil},
-	} {
-		got := hitRows(l.search(tt.q))
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("%q: %v, want %v", tt.q, got, tt.want)
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
+		if rep := l.sync(); rep.Indexed != 2 {
+			t.Fatalf("indexed %+v", rep)
 		}
-	}
-	hits := l.search("(512) 555-0102")
-	h := hits[1]
-	if h.JobID != "trc_abc123" || h.JobName != "owners.csv" || h.Line != 2 || h.Column != "phone_2" {
-		t.Errorf("hit %+v", h)
-	}
-	fields := map[string]string{}
-	for _, f := range h.Fields {
-		fields[f.Name] = f.Value
-	}
-	if fields["owner_last_name"] != "SMITH" || fields["phone_1"] != "5125550101" || fields["Property Address"] != "12 OAK AVE" {
-		t.Errorf("fields %v", h.Fields)
-	}
-	if c := l.search("john.smith@example.com")[0].Column; c != "email_1" {
-		t.Errorf("e-mail hit column %q", c)
-	}
-	if _, err := l.x.Search(context.Background(), "  ", 0); !errors.Is(err, ErrNothingToFind) {
-		t.Errorf("blank search: %v", err)
-	}
-	// The limit stops the search; newest result first.
-	if got := hitRows(must(l.x.Search(context.Background(), "smith", 1))); !slices.Equal(got, []string{"phones 2026-11-03 def456.csv:1"}) {
-		t.Errorf("limit 1: %v", got)
-	}
+		for _, tt := range []struct {
+			q    string
+			want []string
+		}{
+			{"5125550102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
+			{"(512) 555-0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
+			{"1-512-555-0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
+			{"+1 512.555.0102", []string{"phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
+			{"512 555 01", []string{"phones 2026-11-03 def456.csv:1", "phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1", "owners 2026-11-02 abc123.csv:4"}},
+			{"mary jones", []string{"phones 2026-11-03 def456.csv:3", "owners 2026-11-02 abc123.csv:2"}},
+			{"JONES MARY", []string{"phones 2026-11-03 def456.csv:3", "owners 2026-11-02 abc123.csv:2"}},
+			{"maria o'neil", []string{"owners 2026-11-02 abc123.csv:4"}},
+			{"oneil", []string{"owners 2026-11-02 abc123.csv:4"}},
+			{"smi", []string{"phones 2026-11-03 def456.csv:1", "phones 2026-11-03 def456.csv:2", "owners 2026-11-02 abc123.csv:1"}},
+			{"7 Elm Street Apt 4B", []string{"owners 2026-11-02 abc123.csv:2"}},
+			{"7 elm st #4b", []string{"owners 2026-11-02 abc123.csv:2"}},
+			{"12 oak avenue austin", []string{"owners 2026-11-02 abc123.csv:1"}},
+			{"99 pine road", []string{"owners 2026-11-02 abc123.csv:3"}},
+			{"78703", []string{"owners 2026-11-02 abc123.csv:4"}},
+			{"John.Smith@Example.com", []string{"owners 2026-11-02 abc123.csv:1"}},
+			{"nobody", nil},
+			{"(999) 555-0199", nil},
+		} {
+			got := hitRows(l.search(tt.q))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%q: %v, want %v", tt.q, got, tt.want)
+			}
+		}
+		hits := l.search("(512) 555-0102")
+		h := hits[1]
+		if h.JobID != "trc_abc123" || h.JobName != "owners.csv" || h.Line != 2 || h.Column != "phone_2" {
+			t.Errorf("hit %+v", h)
+		}
+		fields := map[string]string{}
+		for _, f := range h.Fields {
+			fields[f.Name] = f.Value
+		}
+		if fields["owner_last_name"] != "SMITH" || fields["phone_1"] != "5125550101" || fields["Property Address"] != "12 OAK AVE" {
+			t.Errorf("fields %v", h.Fields)
+		}
+		if c := l.search("john.smith@example.com")[0].Column; c != "email_1" {
+			t.Errorf("e-mail hit column %q", c)
+		}
+		if _, err := l.x.Search(context.Background(), "  ", 0); !errors.Is(err, ErrNothingToFind) {
+			t.Errorf("blank search: %v", err)
+		}
+		// The limit stops the search; newest result first.
+		if got := hitRows(must(l.x.Search(context.Background(), "smith", 1))); !slices.Equal(got, []string{"phones 2026-11-03 def456.csv:1"}) {
+			t.Errorf("limit 1: %v", got)
+		}
+	})
 }
 
 func must[T any](v T, err error) T {
@@ -177,50 +175,52 @@ func must[T any](v T, err error) T {
 // removed one leaves the index; a changed one is read again; an unchanged
 // library is left alone.
 func TestSyncFollowsTheFolder(t *testing.T) {
-	l := newLib(t)
-	l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-	l.sync()
-	if rep := l.sync(); rep.Changed() {
-		t.Errorf("a second Sync changed %+v", rep)
-	}
-	// Copied by hand, without a job record: searchable.
-	l.put("copied.csv", dncCSV, library.Meta{})
-	if rep := l.sync(); rep.Indexed != 1 || rep.Removed != 0 {
-		t.Errorf("after a copy: %+v", rep)
-	}
-	if got := hitRows(l.search("214-555-0103")); !slices.Equal(got, []string{"copied.csv:3", "owners 2026-11-02 abc123.csv:2"}) &&
-		!slices.Equal(got, []string{"owners 2026-11-02 abc123.csv:2", "copied.csv:3"}) {
-		t.Errorf("copied result not found: %v", got)
-	}
-	// Removed.
-	os.Remove(filepath.Join(l.dir, "owners 2026-11-02 abc123.csv"))
-	if rep := l.sync(); rep.Removed != 1 {
-		t.Errorf("after a removal: %+v", rep)
-	}
-	if got := hitRows(l.search("214-555-0103")); !slices.Equal(got, []string{"copied.csv:3"}) {
-		t.Errorf("removed result still found: %v", got)
-	}
-	if got, _ := l.x.Traced(context.Background(), []string{OwnerKey(NameKey("JOHN", "SMITH", ""), AddressKey(Address{Street: "12 Oak Ave", Zip: "78701"}))}); len(got) != 0 {
-		t.Errorf("removed result still traced: %v", got)
-	}
-	// Changed in place.
-	l.put("copied.csv", strings.Replace(dncCSV, "214-555-0103,2145550103", "214-555-0199,2145550199", 1), library.Meta{})
-	future := time.Now().Add(time.Minute)
-	os.Chtimes(filepath.Join(l.dir, "copied.csv"), future, future)
-	if rep := l.sync(); rep.Indexed != 1 {
-		t.Errorf("after a change: %+v", rep)
-	}
-	if got := hitRows(l.search("214-555-0199")); !slices.Equal(got, []string{"copied.csv:3"}) {
-		t.Errorf("changed result: %v", got)
-	}
-	if got := l.search("214-555-0103"); len(got) != 0 {
-		t.Errorf("old content still found: %v", hitRows(got))
-	}
-	// Not a result: noted, not an error.
-	l.put("empty.csv", "", library.Meta{})
-	if rep := l.sync(); !slices.Equal(rep.Unreadable, []string{"empty.csv"}) {
-		t.Errorf("empty file: %+v", rep)
-	}
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.sync()
+		if rep := l.sync(); rep.Changed() {
+			t.Errorf("a second Sync changed %+v", rep)
+		}
+		// Copied by hand, without a job record: searchable.
+		l.put("copied.csv", dncCSV, library.Meta{})
+		if rep := l.sync(); rep.Indexed != 1 || rep.Removed != 0 {
+			t.Errorf("after a copy: %+v", rep)
+		}
+		if got := hitRows(l.search("214-555-0103")); !slices.Equal(got, []string{"copied.csv:3", "owners 2026-11-02 abc123.csv:2"}) &&
+			!slices.Equal(got, []string{"owners 2026-11-02 abc123.csv:2", "copied.csv:3"}) {
+			t.Errorf("copied result not found: %v", got)
+		}
+		// Removed.
+		os.Remove(filepath.Join(l.dir, "owners 2026-11-02 abc123.csv"))
+		if rep := l.sync(); rep.Removed != 1 {
+			t.Errorf("after a removal: %+v", rep)
+		}
+		if got := hitRows(l.search("214-555-0103")); !slices.Equal(got, []string{"copied.csv:3"}) {
+			t.Errorf("removed result still found: %v", got)
+		}
+		if got, _ := l.x.Traced(context.Background(), []string{OwnerKey(NameKey("JOHN", "SMITH", ""), AddressKey(Address{Street: "12 Oak Ave", Zip: "78701"}))}); len(got) != 0 {
+			t.Errorf("removed result still traced: %v", got)
+		}
+		// Changed in place.
+		l.put("copied.csv", strings.Replace(dncCSV, "214-555-0103,2145550103", "214-555-0199,2145550199", 1), library.Meta{})
+		future := time.Now().Add(time.Minute)
+		os.Chtimes(filepath.Join(l.dir, "copied.csv"), future, future)
+		if rep := l.sync(); rep.Indexed != 1 {
+			t.Errorf("after a change: %+v", rep)
+		}
+		if got := hitRows(l.search("214-555-0199")); !slices.Equal(got, []string{"copied.csv:3"}) {
+			t.Errorf("changed result: %v", got)
+		}
+		if got := l.search("214-555-0103"); len(got) != 0 {
+			t.Errorf("old content still found: %v", hitRows(got))
+		}
+		// Not a result: noted, not an error.
+		l.put("empty.csv", "", library.Meta{})
+		if rep := l.sync(); !slices.Equal(rep.Unreadable, []string{"empty.csv"}) {
+			t.Errorf("empty file: %+v", rep)
+		}
+	})
 }
 
 // A damaged index is rebuilt from the files, never trusted: garbage in the
@@ -294,7 +294,7 @@ func TestDamageInUseRebuilds(t *testing.T) {
 	l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
 	l.sync()
 	db, done, _ := l.x.handle()
-	db.Exec("DROP TABLE terms")
+	db.Raw().Exec("DROP TABLE terms")
 	done()
 	if _, err := l.x.Search(context.Background(), "smith", 0); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("search on a damaged index: %v", err)
@@ -314,165 +314,177 @@ func TestDamageInUseRebuilds(t *testing.T) {
 // of results with a job record, newest first; not-matched rows are not
 // reusable.
 func TestTraced(t *testing.T) {
-	l := newLib(t)
-	l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-	l.put("again 2026-11-20 abc999.csv", traceCSV, traceMeta("trc_abc999", day.Add(18*24*time.Hour)))
-	l.put("copied.csv", traceCSV, library.Meta{}) // no record: its date is not known
-	l.sync()
-	key := func(first, last, street, zip string) string {
-		return OwnerKey(NameKey(first, last, ""), AddressKey(Address{Street: street, Zip: zip}))
-	}
-	smith := key("John", "Smith", "12 Oak Avenue", "78701")
-	jones := key("Mary", "Jones", "7 Elm Street, Apartment 4B", "75201")
-	pine := key("", "", "99 Pine Road", "77002")
-	other := key("Mary", "Jones", "7 Elm St Apt 4C", "75201")
-	got, err := l.x.Traced(context.Background(), []string{smith, jones, pine, other})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || len(got[smith]) != 2 || len(got[jones]) != 2 {
-		t.Fatalf("traced: %+v", got)
-	}
-	e := got[smith][0]
-	if e.JobID != "trc_abc999" || !e.Date.Equal(day.Add(18*24*time.Hour)) || e.Row != 0 || got[smith][1].JobID != "trc_abc123" {
-		t.Errorf("newest first: %+v", got[smith])
-	}
-	// The rows read back, with the key that confirms the match.
-	var keys []string
-	err = l.x.Rows(context.Background(), []Ref{got[jones][0].Ref, e.Ref}, func(i int, r Row) error {
-		keys = append(keys, r.OwnerKey)
-		if i == 0 && r.Cells[slices.Index(r.Header, "phone_1")] != "2145550103" {
-			t.Errorf("row %v", r.Cells)
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.put("again 2026-11-20 abc999.csv", traceCSV, traceMeta("trc_abc999", day.Add(18*24*time.Hour)))
+		l.put("copied.csv", traceCSV, library.Meta{}) // no record: its date is not known
+		l.sync()
+		key := func(first, last, street, zip string) string {
+			return OwnerKey(NameKey(first, last, ""), AddressKey(Address{Street: street, Zip: zip}))
 		}
-		return nil
+		smith := key("John", "Smith", "12 Oak Avenue", "78701")
+		jones := key("Mary", "Jones", "7 Elm Street, Apartment 4B", "75201")
+		pine := key("", "", "99 Pine Road", "77002")
+		other := key("Mary", "Jones", "7 Elm St Apt 4C", "75201")
+		got, err := l.x.Traced(context.Background(), []string{smith, jones, pine, other})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || len(got[smith]) != 2 || len(got[jones]) != 2 {
+			t.Fatalf("traced: %+v", got)
+		}
+		e := got[smith][0]
+		if e.JobID != "trc_abc999" || !e.Date.Equal(day.Add(18*24*time.Hour)) || e.Row != 0 || got[smith][1].JobID != "trc_abc123" {
+			t.Errorf("newest first: %+v", got[smith])
+		}
+		// The rows read back, with the key that confirms the match.
+		var keys []string
+		err = l.x.Rows(context.Background(), []Ref{got[jones][0].Ref, e.Ref}, func(i int, r Row) error {
+			keys = append(keys, r.OwnerKey)
+			if i == 0 && r.Cells[slices.Index(r.Header, "phone_1")] != "2145550103" {
+				t.Errorf("row %v", r.Cells)
+			}
+			return nil
+		})
+		if err != nil || !slices.Equal(keys, []string{jones, smith}) {
+			t.Errorf("rows: %v %q", err, keys)
+		}
 	})
-	if err != nil || !slices.Equal(keys, []string{jones, smith}) {
-		t.Errorf("rows: %v %q", err, keys)
-	}
 }
 
 // The job's mapping in its record says which columns are the owner's.
 func TestTracedByRecordedMapping(t *testing.T) {
-	l := newLib(t)
-	body := "Owner,Site,Site Zip,phone_1,match_status\r\nSMITH JOHN,12 OAK AVE,78701,5125550101,matched\r\n"
-	m := traceMeta("trc_map1", day)
-	m.Mapping = map[string]string{"last_name": "Owner", "property_street": "Site", "property_zip": "Site Zip"}
-	l.put("mapped.csv", body, m)
-	l.sync()
-	k := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Ave", Zip: "78701"}))
-	if got, _ := l.x.Traced(context.Background(), []string{k}); len(got[k]) != 1 {
-		t.Errorf("traced by the recorded mapping: %+v", got)
-	}
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		body := "Owner,Site,Site Zip,phone_1,match_status\r\nSMITH JOHN,12 OAK AVE,78701,5125550101,matched\r\n"
+		m := traceMeta("trc_map1", day)
+		m.Mapping = map[string]string{"last_name": "Owner", "property_street": "Site", "property_zip": "Site Zip"}
+		l.put("mapped.csv", body, m)
+		l.sync()
+		k := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Ave", Zip: "78701"}))
+		if got, _ := l.x.Traced(context.Background(), []string{k}); len(got[k]) != 1 {
+			t.Errorf("traced by the recorded mapping: %+v", got)
+		}
+	})
 }
 
 // Scrubbed finds each phone's newest answer within the window; unknown
 // answers and invalid numbers are not reused; results without a record
 // neither.
 func TestScrubbed(t *testing.T) {
-	l := newLib(t)
-	now := time.Now().UTC()
-	l.put("old.csv", dncCSV, dncMeta("dnc_old", now.Add(-40*24*time.Hour)))
-	l.put("new.csv", strings.Replace(dncCSV, "(512) 555-0102,5125550102,true", "(512) 555-0102,5125550102,false", 1),
-		dncMeta("dnc_new", now.Add(-3*24*time.Hour)))
-	l.put("unknown.csv", "phone,phone_normalized,dnc,litigator,status\r\n2145550103,2145550103,?,false,ok\r\n",
-		dncMeta("dnc_unk", now.Add(-time.Hour)))
-	l.put("copied.csv", dncCSV, library.Meta{})
-	// Imported from elsewhere: its date is its file's, not its scrub's.
-	l.put("imported.csv", "phone,phone_normalized,dnc,litigator,status\r\n7135550100,7135550100,false,false,ok\r\n",
-		dncMeta("imp_0123456789ab", now.Add(-time.Hour)))
-	l.sync()
-	keys := []uint64{phone.Key("5125550101"), phone.Key("5125550102"), phone.Key("2145550103"), phone.Key("7135550100")}
-	got, err := l.x.Scrubbed(context.Background(), keys, now.Add(-31*24*time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 3 {
-		t.Fatalf("%d phones: %+v", len(got), got)
-	}
-	s := got[keys[1]]
-	if s.JobID != "dnc_new" || s.Flags.Of(layout.Federal) != layout.Clean || s.Row != 1 {
-		t.Errorf("newest scrub: %+v", s)
-	}
-	if s := got[keys[2]]; s.JobID != "dnc_new" || s.Flags.Of(layout.Litigator) != layout.Flagged {
-		t.Errorf("an unknown answer is not reused: %+v", s)
-	}
-	// The old scrub is past the window.
-	got, _ = l.x.Scrubbed(context.Background(), keys, now.Add(-2*24*time.Hour))
-	if len(got) != 0 {
-		t.Errorf("outside the window: %+v", got)
-	}
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		now := time.Now().UTC()
+		l.put("old.csv", dncCSV, dncMeta("dnc_old", now.Add(-40*24*time.Hour)))
+		l.put("new.csv", strings.Replace(dncCSV, "(512) 555-0102,5125550102,true", "(512) 555-0102,5125550102,false", 1),
+			dncMeta("dnc_new", now.Add(-3*24*time.Hour)))
+		l.put("unknown.csv", "phone,phone_normalized,dnc,litigator,status\r\n2145550103,2145550103,?,false,ok\r\n",
+			dncMeta("dnc_unk", now.Add(-time.Hour)))
+		l.put("copied.csv", dncCSV, library.Meta{})
+		// Imported from elsewhere: its date is its file's, not its scrub's.
+		l.put("imported.csv", "phone,phone_normalized,dnc,litigator,status\r\n7135550100,7135550100,false,false,ok\r\n",
+			dncMeta("imp_0123456789ab", now.Add(-time.Hour)))
+		l.sync()
+		keys := []uint64{phone.Key("5125550101"), phone.Key("5125550102"), phone.Key("2145550103"), phone.Key("7135550100")}
+		got, err := l.x.Scrubbed(context.Background(), keys, now.Add(-31*24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 3 {
+			t.Fatalf("%d phones: %+v", len(got), got)
+		}
+		s := got[keys[1]]
+		if s.JobID != "dnc_new" || s.Flags.Of(layout.Federal) != layout.Clean || s.Row != 1 {
+			t.Errorf("newest scrub: %+v", s)
+		}
+		if s := got[keys[2]]; s.JobID != "dnc_new" || s.Flags.Of(layout.Litigator) != layout.Flagged {
+			t.Errorf("an unknown answer is not reused: %+v", s)
+		}
+		// The old scrub is past the window.
+		got, _ = l.x.Scrubbed(context.Background(), keys, now.Add(-2*24*time.Hour))
+		if len(got) != 0 {
+			t.Errorf("outside the window: %+v", got)
+		}
+	})
 }
 
 // A merged result's rows carry their own dates; the raw result it holds is
 // not indexed (its rows are in the merged one).
 func TestMergedResult(t *testing.T) {
-	l := newLib(t)
-	raw := "First Name,Last Name,Property Address,Zip,phone_1,match_status\r\nJOHN,SMITH,12 OAK AVE,78701,5125550101,matched\r\n"
-	l.put("owners 2026-11-20 abc999.csv", raw, traceMeta("trc_abc999", day.Add(18*24*time.Hour)))
-	merged := "First Name,Last Name,Property Address,Zip,phone_1,match_status,source,source_job,source_date\r\n" +
-		"MARY,JONES,7 ELM ST,75201,2145550103,matched,reused,trc_abc123,2026-11-02\r\n" +
-		"JOHN,SMITH,12 OAK AVE,78701,5125550101,matched,new,trc_abc999,2026-11-20\r\n"
-	m := traceMeta("trc_abc999", day.Add(18*24*time.Hour))
-	m.Merged = &library.Merged{Raw: "owners 2026-11-20 abc999.csv", NewRows: 1, ReusedRows: 1}
-	l.put("owners merged 2026-11-20 abc999.csv", merged, m)
-	l.sync()
-	if got := hitRows(l.search("5125550101")); !slices.Equal(got, []string{"owners merged 2026-11-20 abc999.csv:2"}) {
-		t.Errorf("the raw result is searched too: %v", got)
-	}
-	k := OwnerKey(NameKey("Mary", "Jones", ""), AddressKey(Address{Street: "7 Elm St", Zip: "75201"}))
-	got, _ := l.x.Traced(context.Background(), []string{k})
-	if len(got[k]) != 1 || !got[k][0].Date.Equal(time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("a reused row keeps its own date: %+v", got[k])
-	}
-	// The merged result removed: the raw one is indexed again.
-	os.Remove(filepath.Join(l.dir, "owners merged 2026-11-20 abc999.csv"))
-	l.sync()
-	if got := hitRows(l.search("5125550101")); !slices.Equal(got, []string{"owners 2026-11-20 abc999.csv:1"}) {
-		t.Errorf("after the merged result went: %v", got)
-	}
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		raw := "First Name,Last Name,Property Address,Zip,phone_1,match_status\r\nJOHN,SMITH,12 OAK AVE,78701,5125550101,matched\r\n"
+		l.put("owners 2026-11-20 abc999.csv", raw, traceMeta("trc_abc999", day.Add(18*24*time.Hour)))
+		merged := "First Name,Last Name,Property Address,Zip,phone_1,match_status,source,source_job,source_date\r\n" +
+			"MARY,JONES,7 ELM ST,75201,2145550103,matched,reused,trc_abc123,2026-11-02\r\n" +
+			"JOHN,SMITH,12 OAK AVE,78701,5125550101,matched,new,trc_abc999,2026-11-20\r\n"
+		m := traceMeta("trc_abc999", day.Add(18*24*time.Hour))
+		m.Merged = &library.Merged{Raw: "owners 2026-11-20 abc999.csv", NewRows: 1, ReusedRows: 1}
+		l.put("owners merged 2026-11-20 abc999.csv", merged, m)
+		l.sync()
+		if got := hitRows(l.search("5125550101")); !slices.Equal(got, []string{"owners merged 2026-11-20 abc999.csv:2"}) {
+			t.Errorf("the raw result is searched too: %v", got)
+		}
+		k := OwnerKey(NameKey("Mary", "Jones", ""), AddressKey(Address{Street: "7 Elm St", Zip: "75201"}))
+		got, _ := l.x.Traced(context.Background(), []string{k})
+		if len(got[k]) != 1 || !got[k][0].Date.Equal(time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)) {
+			t.Errorf("a reused row keeps its own date: %+v", got[k])
+		}
+		// The merged result removed: the raw one is indexed again.
+		os.Remove(filepath.Join(l.dir, "owners merged 2026-11-20 abc999.csv"))
+		l.sync()
+		if got := hitRows(l.search("5125550101")); !slices.Equal(got, []string{"owners 2026-11-20 abc999.csv:1"}) {
+			t.Errorf("after the merged result went: %v", got)
+		}
+	})
 }
 
 // Find with no limit gives every row; the hit's row numbers count data
 // rows as the viewer does (blank records are not rows).
 func TestFindAllAndRowNumbers(t *testing.T) {
-	l := newLib(t)
-	body := "first_name,last_name,phone_1,match_status\r\n\r\nANN,LEE,5125550111,matched\r\n,,,\r\n\"BOB\",\"LEE\",\"512-555-0112\",matched\r\n"
-	l.put("r.csv", body, library.Meta{})
-	l.sync()
-	refs, err := l.x.Find(context.Background(), "lee", 0)
-	if err != nil || len(refs) != 2 || refs[1].Row != 1 {
-		t.Fatalf("%v %+v", err, refs)
-	}
-	hits := l.search("512-555-0112")
-	if len(hits) != 1 || hits[0].Row != 2 || hits[0].Line != 5 {
-		t.Errorf("%+v", hits)
-	}
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		body := "first_name,last_name,phone_1,match_status\r\n\r\nANN,LEE,5125550111,matched\r\n,,,\r\n\"BOB\",\"LEE\",\"512-555-0112\",matched\r\n"
+		l.put("r.csv", body, library.Meta{})
+		l.sync()
+		refs, err := l.x.Find(context.Background(), "lee", 0)
+		if err != nil || len(refs) != 2 || refs[1].Row != 1 {
+			t.Fatalf("%v %+v", err, refs)
+		}
+		hits := l.search("512-555-0112")
+		if len(hits) != 1 || hits[0].Row != 2 || hits[0].Line != 5 {
+			t.Errorf("%+v", hits)
+		}
+	})
 }
 
 // An owner listed more times than a chunk holds is written and found
 // (a hash is never split between chunks).
 func TestManyRowsOfOneOwner(t *testing.T) {
-	l := newLib(t)
-	var b strings.Builder
-	b.WriteString("First Name,Last Name,Property Address,Zip,phone_1,match_status\r\n")
-	for i := 0; i < 2500; i++ {
-		b.WriteString("JOHN,SMITH,12 OAK AVE,78701,5125550101,matched\r\n")
-		if i%3 == 0 {
-			b.WriteString("ANN,LEE," + strconv.Itoa(i) + " ELM ST,78701,5125550102,matched\r\n")
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		var b strings.Builder
+		b.WriteString("First Name,Last Name,Property Address,Zip,phone_1,match_status\r\n")
+		for i := 0; i < 2500; i++ {
+			b.WriteString("JOHN,SMITH,12 OAK AVE,78701,5125550101,matched\r\n")
+			if i%3 == 0 {
+				b.WriteString("ANN,LEE," + strconv.Itoa(i) + " ELM ST,78701,5125550102,matched\r\n")
+			}
 		}
-	}
-	l.put("many.csv", b.String(), traceMeta("trc_many", day))
-	if rep := l.sync(); rep.Indexed != 1 {
-		t.Fatalf("%+v", rep)
-	}
-	k := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Avenue", Zip: "78701"}))
-	k2 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2498 Elm Street", Zip: "78701"}))
-	got, err := l.x.Traced(context.Background(), []string{k, k2})
-	if err != nil || len(got[k]) != 2500 || len(got[k2]) != 0 {
-		t.Fatalf("%d rows of the owner, %d of another (%v)", len(got[k]), len(got[k2]), err)
-	}
-	k3 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2496 Elm Street", Zip: "78701"}))
-	if got, _ := l.x.Traced(context.Background(), []string{k3}); len(got[k3]) != 1 {
-		t.Errorf("ANN LEE at 2496: %v", got)
-	}
+		l.put("many.csv", b.String(), traceMeta("trc_many", day))
+		if rep := l.sync(); rep.Indexed != 1 {
+			t.Fatalf("%+v", rep)
+		}
+		k := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Avenue", Zip: "78701"}))
+		k2 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2498 Elm Street", Zip: "78701"}))
+		got, err := l.x.Traced(context.Background(), []string{k, k2})
+		if err != nil || len(got[k]) != 2500 || len(got[k2]) != 0 {
+			t.Fatalf("%d rows of the owner, %d of another (%v)", len(got[k]), len(got[k2]), err)
+		}
+		k3 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2496 Elm Street", Zip: "78701"}))
+		if got, _ := l.x.Traced(context.Background(), []string{k3}); len(got[k3]) != 1 {
+			t.Errorf("ANN LEE at 2496: %v", got)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // Earlier is a row of an earlier result in the library: where it is and
@@ -17,7 +18,8 @@ import (
 type Earlier struct {
 	Ref
 	File    string // the result's file name in the library folder
-	Path    string
+	Path    string // "" when the result is in another computer's folder (Place)
+	Place   string // the result's library folder among a team's ("" in a computer's own index)
 	JobID   string
 	JobName string
 	Mode    jobs.Mode
@@ -89,7 +91,7 @@ type chunkRef struct {
 
 // ownersOf hands fn the owner entries of a file whose hash is in hashes
 // (sorted), reading only the chunks whose hash range holds one of them.
-func ownersOf(ctx context.Context, db *sql.DB, file int64, hashes []int64, fn func(h int64, row int32, day uint64)) error {
+func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn func(h int64, row int32, day uint64)) error {
 	rows, err := db.QueryContext(ctx, "SELECT run, first, chunk FROM owners WHERE file = ? ORDER BY run, first", file)
 	if err != nil {
 		return err
@@ -165,6 +167,7 @@ func decodeOwners(data []byte, hashes []int64, fn func(h int64, row int32, day u
 // dated is an indexed result with a job record.
 type dated struct {
 	id    int64
+	place string
 	name  string
 	job   string
 	jname string
@@ -177,14 +180,18 @@ func (f dated) earlier(x *Index, row int32, own sql.NullInt64) Earlier {
 	if own.Valid {
 		d = own.Int64
 	}
-	return Earlier{Ref: Ref{File: f.id, Row: row}, File: f.name, Path: x.pathOf(f.name), JobID: f.job, JobName: f.jname,
+	e := Earlier{Ref: Ref{File: f.id, Row: row}, File: f.name, Place: f.place, JobID: f.job, JobName: f.jname,
 		Mode: f.mode, Date: dateOf(d)}
+	if f.place == x.place {
+		e.Path = x.pathOf(f.name)
+	}
+	return e
 }
 
 // datedFiles are the indexed results of a kind with a job record,
 // completed at since or later (0: any time).
-func datedFiles(ctx context.Context, db *sql.DB, kind string, since int64) (map[int64]dated, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, name, job_id, job_name, mode, date FROM files WHERE skipped = '' AND dated = 1 AND kind = ? AND date >= ?",
+func datedFiles(ctx context.Context, db *sqldb.DB, kind string, since int64) (map[int64]dated, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name, mode, date FROM files WHERE skipped = '' AND dated = 1 AND kind = ? AND date >= ?",
 		kind, since)
 	if err != nil {
 		return nil, fail(err)
@@ -194,7 +201,7 @@ func datedFiles(ctx context.Context, db *sql.DB, kind string, since int64) (map[
 	for rows.Next() {
 		var f dated
 		var mode string
-		if err := rows.Scan(&f.id, &f.name, &f.job, &f.jname, &mode, &f.date); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jname, &mode, &f.date); err != nil {
 			return nil, fail(err)
 		}
 		f.mode = jobs.Mode(mode)

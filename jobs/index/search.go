@@ -8,12 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // ErrNothingToFind: a search for blank text.
@@ -107,13 +110,13 @@ type Ref struct {
 
 // hitFile is a file a search looks in.
 type hitFile struct {
-	id                int64
-	name, job, jobNme string
+	id                       int64
+	place, name, job, jobNme string
 }
 
 // filesNewestFirst are the indexed results, newest first.
-func filesNewestFirst(ctx context.Context, db *sql.DB) ([]hitFile, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
+func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +124,7 @@ func filesNewestFirst(ctx context.Context, db *sql.DB) ([]hitFile, error) {
 	var out []hitFile
 	for rows.Next() {
 		var f hitFile
-		if err := rows.Scan(&f.id, &f.name, &f.job, &f.jobNme); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
@@ -141,14 +144,25 @@ func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error)
 		return nil, err
 	}
 	defer done()
-	files, err := filesNewestFirst(ctx, db)
-	if err != nil {
-		return nil, fail(err)
-	}
-	return find(ctx, db, files, ws, limit)
+	_, refs, err := lookup(ctx, db, ws, limit)
+	return refs, err
 }
 
-func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
+// lookup finds the rows holding every word: the indexed files, newest
+// first, and the rows found in them, at most limit.
+func lookup(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
+	if db.Engine() == sqldb.Postgres {
+		return findTeam(ctx, db, ws, limit)
+	}
+	files, err := filesNewestFirst(ctx, db)
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	refs, err := find(ctx, db, files, ws, limit)
+	return files, refs, err
+}
+
+func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit int) ([]Ref, error) {
 	exact, err := db.PrepareContext(ctx, "SELECT rows FROM terms WHERE file = ? AND term = ?")
 	if err != nil {
 		return nil, fail(err)
@@ -201,6 +215,159 @@ func find(ctx context.Context, db *sql.DB, files []hitFile, ws []word, limit int
 	return out, nil
 }
 
+// findTeam is lookup in a team's database, where every statement is a
+// round trip to the server: a word's postings are read for several files
+// at once. A search for the first rows takes the files newest first in
+// batches of 1, 2, 4… (it reads little); one for every row takes them all
+// at once (one statement a word).
+func findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
+	// The first rows: every word in the newest file. Every row: the first
+	// word in every file, the next words in the files holding it.
+	n, words := 1, ws
+	if limit <= 0 {
+		n, words = math.MaxInt32, ws[:1]
+	}
+	files, got, err := filesWithFirst(ctx, db, words, n)
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	refs, err := findBatched(ctx, db, files, ws, limit, n, got)
+	return files, refs, err
+}
+
+// findBatched finds the rows of files in batches of n, 2n…; got holds the
+// postings of the first words in the first batch (by word, then file).
+func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit, n int, got []map[int64][][]int32) ([]Ref, error) {
+	var out []Ref
+	for start := 0; start < len(files); start, n = start+n, n*2 {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		batch := files[start:min(start+n, len(files))]
+		ids := make([]int64, len(batch))
+		for i, f := range batch {
+			ids[i] = f.id
+		}
+		rows := map[int64][]int32{}
+		for i, w := range ws {
+			var lists map[int64][][]int32
+			if start == 0 && i < len(got) {
+				lists = got[i] // read with the files
+			} else {
+				var err error
+				if lists, err = postingsOf(ctx, db, ids, w); err != nil {
+					return out, fail(err)
+				}
+			}
+			next := ids[:0]
+			for _, id := range ids {
+				r := union(lists[id])
+				if i > 0 {
+					r = intersect(rows[id], r)
+				}
+				rows[id] = r
+				if len(r) > 0 {
+					next = append(next, id)
+				}
+			}
+			if ids = next; len(ids) == 0 {
+				break
+			}
+		}
+		for _, f := range batch {
+			for _, r := range rows[f.id] {
+				out = append(out, Ref{File: f.id, Row: r})
+				if limit > 0 && len(out) >= limit {
+					return out, nil
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// filesWithFirst is filesNewestFirst in a team's database, with the
+// postings of the words ws in the n newest files (by word, then file): one
+// statement.
+func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitFile, []map[int64][][]int32, error) {
+	var parts []string
+	var args []any
+	for i, w := range ws {
+		exact, from, to := termsOf(w)
+		parts = append(parts, fmt.Sprintf(`SELECT %d AS w, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term = ANY(?)
+			UNION ALL SELECT %d, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term >= ? AND term < ?`, i, i))
+		args = append(args, n, exact, n, from, to)
+	}
+	rows, err := db.QueryContext(ctx, `WITH fl AS (SELECT id, place, name, job_id, job_name,
+			row_number() OVER (ORDER BY date DESC, id DESC) AS n FROM files WHERE skipped = '')
+		SELECT fl.id, fl.place, fl.name, fl.job_id, fl.job_name, m.w, m.rows FROM fl LEFT JOIN LATERAL (
+			`+strings.Join(parts, " UNION ALL ")+`) m ON TRUE
+		ORDER BY fl.n`, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var files []hitFile
+	got := make([]map[int64][][]int32, len(ws))
+	for i := range got {
+		got[i] = map[int64][][]int32{}
+	}
+	for rows.Next() {
+		var f hitFile
+		var w sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &w, &blob); err != nil {
+			return nil, nil, err
+		}
+		if len(files) == 0 || files[len(files)-1].id != f.id {
+			files = append(files, f)
+		}
+		if w.Valid && blob != nil && int(w.Int64) < len(got) {
+			got[w.Int64][f.id] = append(got[w.Int64][f.id], decodePostings(blob))
+		}
+	}
+	return files, got, rows.Err()
+}
+
+// termsOf is a word's terms as a team's search asks for them: the exact
+// terms its prefix does not cover, and the prefix's range ("", "" when it
+// has none: no term is in it).
+func termsOf(w word) (exact []string, from, to string) {
+	exact = []string{}
+	for _, t := range w.exact {
+		if w.prefix == "" || !strings.HasPrefix(t, w.prefix) {
+			exact = append(exact, t)
+		}
+	}
+	if w.prefix != "" {
+		from, to = w.prefix, prefixEndRune(w.prefix)
+	}
+	return exact, from, to
+}
+
+// postingsOf reads the postings of a word's terms in the files ids, by
+// file.
+func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int64][][]int32, error) {
+	exact, from, to := termsOf(w)
+	// Two look-ups in the primary key (file, term, seg), in one statement.
+	rows, err := db.QueryContext(ctx, `SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)
+		UNION ALL SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?`, ids, exact, ids, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][][]int32{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], decodePostings(blob))
+	}
+	return out, rows.Err()
+}
+
 // prefixEnd is the first string after every string starting with p.
 func prefixEnd(p string) string {
 	b := []byte(p)
@@ -211,6 +378,22 @@ func prefixEnd(p string) string {
 		}
 	}
 	return "\xff\xff\xff\xff"
+}
+
+// prefixEndRune is the first string after every string starting with p,
+// as valid UTF-8 (PostgreSQL takes nothing else): p with its last character the next one. Strings compare
+// byte by byte (COLLATE "C"), which is in the order of their characters.
+func prefixEndRune(p string) string {
+	for p != "" {
+		r, n := utf8.DecodeLastRuneInString(p)
+		p = p[:len(p)-n]
+		for r++; r <= utf8.MaxRune; r++ {
+			if utf8.ValidRune(r) {
+				return p + string(r)
+			}
+		}
+	}
+	return string(rune(utf8.MaxRune)) + string(rune(utf8.MaxRune))
 }
 
 // readPostings appends the rows of each segment of the term(s) the
@@ -301,11 +484,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 		return nil, err
 	}
 	defer done()
-	files, err := filesNewestFirst(ctx, db)
-	if err != nil {
-		return nil, fail(err)
-	}
-	refs, err := find(ctx, db, files, ws, limit)
+	files, refs, err := lookup(ctx, db, ws, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -313,10 +492,23 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	for _, f := range files {
 		byID[f.id] = f
 	}
-	hits := make([]library.Hit, 0, len(refs))
-	err = x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, line int) error {
-		f := byID[refs[i].File]
-		h := library.Hit{Path: x.pathOf(f.name), JobID: f.job, JobName: f.jobNme, Row: int(refs[i].Row) + 1, Line: line}
+	// Rows of another computer's files are named, not read: the files are
+	// there.
+	hits := make([]library.Hit, len(refs))
+	var here []Ref
+	var at []int
+	for i, r := range refs {
+		f := byID[r.File]
+		hits[i] = library.Hit{JobID: f.job, JobName: f.jobNme, Row: int(r.Row) + 1}
+		if f.place == x.place {
+			here = append(here, r)
+			at = append(at, i)
+		}
+	}
+	err = x.readRows(ctx, db, here, func(j int, fc *fileCache, rec []string, line int) error {
+		f := byID[here[j].File]
+		h := &hits[at[j]]
+		h.Path, h.Line = x.pathOf(f.name), line
 		// What was found first, then the row's key fields.
 		col := fc.matchedColumn(rec, ws)
 		if col >= 0 {
@@ -328,7 +520,6 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 				h.Fields = append(h.Fields, library.Field{Name: fc.header[k], Value: rec[k]})
 			}
 		}
-		hits = append(hits, h)
 		return nil
 	})
 	return hits, err
@@ -337,6 +528,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 // fileCache is what reading rows of an indexed file needs: where its rows
 // start, its header and how its columns are read.
 type fileCache struct {
+	place   string
 	name    string
 	size    int64
 	mtime   int64
@@ -377,7 +569,7 @@ func (x *Index) dropCache() {
 }
 
 // fileInfo loads (once) what reading rows of file id needs.
-func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache, error) {
+func (x *Index) fileInfo(ctx context.Context, db *sqldb.DB, id int64) (*fileCache, error) {
 	x.cacheMu.Lock()
 	fc := x.cache[id]
 	x.cacheMu.Unlock()
@@ -387,8 +579,8 @@ func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache,
 	fc = &fileCache{}
 	var header, cols string
 	var marks []byte
-	err := db.QueryRowContext(ctx, "SELECT name, size, mtime, header, cols, marks, kind, job_id, job_name, date, dated FROM files WHERE id = ?", id).
-		Scan(&fc.name, &fc.size, &fc.mtime, &header, &cols, &marks, &fc.kind, &fc.jobID, &fc.jobName, &fc.date, &fc.dated)
+	err := db.QueryRowContext(ctx, "SELECT place, name, size, mtime, header, cols, marks, kind, job_id, job_name, date, dated FROM files WHERE id = ?", id).
+		Scan(&fc.place, &fc.name, &fc.size, &fc.mtime, &header, &cols, &marks, &fc.kind, &fc.jobID, &fc.jobName, &fc.date, &fc.dated)
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -426,10 +618,14 @@ func (x *Index) fileInfo(ctx context.Context, db *sql.DB, id int64) (*fileCache,
 // ErrChanged: a result changed on disk since it was indexed (Sync again).
 var ErrChanged = errors.New("the result changed since it was indexed")
 
+// ErrElsewhere: a row of a team's index is in a result of another
+// computer's library folder, which this computer cannot read.
+var ErrElsewhere = errors.New("the result is in another computer's library folder")
+
 // readRows reads the rows refs name from their files, in refs' order, and
 // hands each to fn with its starting line. Rows of one file are read in
 // row order through one open file.
-func (x *Index) readRows(ctx context.Context, db *sql.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
+func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
 	order := make([]int, len(refs))
 	for i := range order {
 		order[i] = i
@@ -468,6 +664,9 @@ func (x *Index) readRows(ctx context.Context, db *sql.DB, refs []Ref, fn func(i 
 			var err error
 			if fc, err = x.fileInfo(ctx, db, ref.File); err != nil {
 				return err
+			}
+			if fc.place != x.place {
+				return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
 			}
 			if f, err = os.Open(x.pathOf(fc.name)); err != nil {
 				return err
@@ -534,6 +733,12 @@ func (x *Index) Stats(ctx context.Context) (Stats, error) {
 	if err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(size), 0) FROM files WHERE skipped = ''").
 		Scan(&s.Files, &s.Rows, &s.Bytes); err != nil {
 		return s, fail(err)
+	}
+	if db.Engine() == sqldb.Postgres {
+		err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname IN
+			('files', 'terms', 'owners', 'owner_chunks', 'phones', 'meta')`).Scan(&s.IndexBytes)
+		return s, err
 	}
 	_, _ = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	for _, p := range []string{x.path, x.path + "-wal"} {

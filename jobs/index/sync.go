@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // Progress is how far a Sync is.
@@ -74,7 +75,7 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 		return rep, err
 	}
 	defer done()
-	have, err := loadFiles(ctx, db)
+	have, err := loadFiles(ctx, db, x.place)
 	if err != nil {
 		return rep, fail(err)
 	}
@@ -147,7 +148,7 @@ func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
 }
 
 // indexAll indexes the files of w, reporting progress.
-func (x *Index) indexAll(ctx context.Context, db *sql.DB, w work, rep *Report, progress func(Progress)) error {
+func (x *Index) indexAll(ctx context.Context, db *sqldb.DB, w work, rep *Report, progress func(Progress)) error {
 	p := Progress{Files: len(w.todo)}
 	for _, f := range w.todo {
 		p.Bytes += f.size
@@ -226,8 +227,9 @@ func (x *Index) readRecord(f *fileMeta) {
 
 func (x *Index) pathOf(name string) string { return filepath.Join(x.dir, name) }
 
-func loadFiles(ctx context.Context, db *sql.DB) (map[string]*indexed, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, name, size, mtime, rec_size, rec_mtime, skipped, merged_from FROM files")
+// loadFiles is what the index holds of the files of a place.
+func loadFiles(ctx context.Context, db *sqldb.DB, place string) (map[string]*indexed, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id, name, size, mtime, rec_size, rec_mtime, skipped, merged_from FROM files WHERE place = ?", place)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +247,7 @@ func loadFiles(ctx context.Context, db *sql.DB) (map[string]*indexed, error) {
 }
 
 // removeFile forgets a file (its owner entries go with the next purge).
-func removeFile(ctx context.Context, db *sql.DB, id int64) error {
+func removeFile(ctx context.Context, db *sqldb.DB, id int64) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -257,7 +259,7 @@ func removeFile(ctx context.Context, db *sql.DB, id int64) error {
 	return tx.Commit()
 }
 
-func deleteRows(ctx context.Context, tx *sql.Tx, id int64) error {
+func deleteRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
 	for _, q := range []string{"DELETE FROM terms WHERE file = ?",
 		"DELETE FROM owner_chunks WHERE id IN (SELECT chunk FROM owners WHERE file = ?)", "DELETE FROM owners WHERE file = ?",
 		"DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
@@ -270,14 +272,14 @@ func deleteRows(ctx context.Context, tx *sql.Tx, id int64) error {
 
 // indexOne (re)indexes one file in one transaction. Another process may
 // have indexed it meanwhile: it is looked at again inside the transaction.
-func (x *Index) indexOne(ctx context.Context, db *sql.DB, f *fileMeta, superseded bool, progress func(int64)) error {
+func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superseded bool, progress func(int64)) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	var h indexed
-	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped FROM files WHERE name = ?", f.name).
+	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped FROM files WHERE place = ? AND name = ?", x.place, f.name).
 		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped)
 	switch {
 	case err == nil:
@@ -299,14 +301,11 @@ func (x *Index) indexOne(ctx context.Context, db *sql.DB, f *fileMeta, supersede
 	if superseded {
 		skipped = skipSuperseded
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO files(name, size, mtime, rec_size, rec_mtime, kind, job_id, job_name, mode, date, dated,
-		rows, header, cols, marks, skipped, merged_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', '{}', x'', ?, ?)`,
-		f.name, f.size, f.mtime, f.recSize, f.recTime, string(f.meta.Kind), f.meta.JobID, f.meta.Name, string(f.meta.Mode),
-		date, dated, skipped, mergedFrom)
-	if err != nil {
-		return err
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO files(place, name, size, mtime, rec_size, rec_mtime, kind, job_id, job_name, mode, date, dated,
+		rows, header, cols, marks, skipped, merged_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', '{}', ?, ?, ?) RETURNING id`,
+		x.place, f.name, f.size, f.mtime, f.recSize, f.recTime, string(f.meta.Kind), f.meta.JobID, f.meta.Name, string(f.meta.Mode),
+		date, boolInt(dated), []byte{}, skipped, mergedFrom).Scan(&id)
 	if err != nil {
 		return err
 	}
@@ -333,4 +332,12 @@ func (x *Index) indexOne(ctx context.Context, db *sql.DB, f *fileMeta, supersede
 		return err
 	}
 	return tx.Commit()
+}
+
+// boolInt is a flag as the index keeps it: 1 or 0.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -115,6 +115,9 @@ func startWith(t *testing.T, fb *fakeBackend, o Options) *harness {
 	a := &notifyApp{App: test.NewTempApp(t)}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
+	if fb.settings.OutputDir == "" {
+		fb.settings.OutputDir = t.TempDir() // what the save dialog creates stays in the test's folder
+	}
 	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
 	h.app = New(a, w, fb, o)
 	h.app.Flows = h.flows
@@ -161,6 +164,41 @@ func (h *harness) objects() []fyne.CanvasObject {
 		objs = append(objs, test.LaidOutObjects(o)...)
 	}
 	return objs
+}
+
+// save answers the save dialog: name, when not "", typed over the name it
+// offers, then Save. It returns the name offered.
+func (h *harness) save(name string) string {
+	h.t.Helper()
+	h.wait("save-as")
+	var entry *widget.Entry
+	var btn *widget.Button
+	h.do(func() {
+		for _, o := range test.LaidOutObjects(h.win.Canvas().Overlays().Top()) {
+			switch x := o.(type) {
+			case *widget.Entry:
+				if entry == nil && x.PlaceHolder == "Enter filename" {
+					entry = x
+				}
+			case *widget.Button:
+				if x.Text == "Save" && x.Visible() {
+					btn = x
+				}
+			}
+		}
+	})
+	if entry == nil || btn == nil {
+		h.t.Fatal("no save dialog")
+	}
+	var offered string
+	h.do(func() {
+		offered = entry.Text
+		if name != "" {
+			entry.SetText(name)
+		}
+	})
+	h.tap(btn)
+	return offered
 }
 
 func (h *harness) button(text string) *widget.Button {
@@ -699,6 +737,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 	// Export writes the filtered view to the output folder.
 	fb.settings.OutputDir = t.TempDir()
 	h.tap(h.button("Export .xlsx"))
+	h.save("")
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
 		fb.mu.Lock()

@@ -243,18 +243,20 @@ func (v *internalView) onImport() {
 	})
 }
 
-// onExport writes the list to the output folder.
+// onExport asks where to save the list, then writes it there.
 func (v *internalView) onExport() {
 	a := v.app
-	dest := filepath.Join(a.outputDir(), "do-not-call list.csv")
-	background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
-		func(_ int, err error) {
-			if err != nil {
-				a.showError(err)
-				return
-			}
-			a.showSaved(dest)
-		})
+	a.askSavePath("do-not-call list.csv", func(dest string) {
+		background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
+			func(_ int, err error) {
+				if err != nil {
+					dropEmpty(dest)
+					a.showError(err)
+					return
+				}
+				a.showSaved(dest)
+			})
+	})
 }
 
 // onRemove takes the selected number off the list, with a reason.

@@ -91,7 +91,7 @@ func runFirstHour(h *e2e.Harness) error {
 	}
 	// Help > Getting started, closed with Escape.
 	h.Do(a.showGuide)
-	if err := h.Shot("firsthour-13-guide"); err != nil {
+	if err := h.Shot("firsthour-15-guide"); err != nil {
 		return err
 	}
 	if err := h.Key("Escape"); err != nil {
@@ -100,8 +100,10 @@ func runFirstHour(h *e2e.Harness) error {
 	return h.Wait("Escape closed the guide", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
 }
 
-// firstHourExport: the trace exported twice: the second export does not
-// replace the first, and the message offers Save as…; Escape closes it.
+// firstHourExport: the trace exported twice, from the keyboard: the save
+// dialog offers a name in the export folder and Enter saves there; the
+// second time the person types the first file's name, and is asked before
+// it is replaced. Escape closes the message.
 func firstHourExport(h *e2e.Harness, a *App) error {
 	var trace workflow.Job
 	if err := h.Wait("the trace's result is downloaded", 90*time.Second, func() bool {
@@ -121,18 +123,56 @@ func firstHourExport(h *e2e.Harness, a *App) error {
 		if err := h.Click(a.jobs.xlsxBtn); err != nil {
 			return err
 		}
+		if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.saving }); err != nil {
+			return err
+		}
+		if i == 0 {
+			if err := h.Shot("firsthour-12-save-dialog"); err != nil {
+				return err
+			}
+		} else {
+			// The name of the file saved first, typed over the one offered.
+			if err := h.Key("ctrl+a"); err != nil {
+				return err
+			}
+			if err := h.Type(filepath.Base(first)); err != nil {
+				return err
+			}
+		}
+		if err := h.Key("Return"); err != nil {
+			return err
+		}
+		if i == 1 {
+			// The question over the save dialog; its Yes is reached with
+			// Tab (No, then Yes) and pressed with Space.
+			if err := h.Wait("asked before replacing the file", 10*time.Second, func() bool {
+				return a.saving && len(a.win.Canvas().Overlays().List()) >= 2
+			}); err != nil {
+				return err
+			}
+			for _, k := range []string{"Tab", "Tab"} {
+				if err := h.Key(k); err != nil {
+					return err
+				}
+			}
+			if err := h.Shot("firsthour-13-replace-question"); err != nil {
+				return err
+			}
+			if err := h.Key("space"); err != nil {
+				return err
+			}
+		}
 		var saved string
 		if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
 			return err
 		}
 		h.Logf("saved %s", saved)
-		if i == 0 {
-			first = saved
-		} else {
-			if saved == first || strings.Contains(filepath.Base(saved), ".csv") {
-				return fmt.Errorf("the second export went to %s (the first to %s)", saved, first)
-			}
-			if err := h.Shot("firsthour-12-export-saved"); err != nil {
+		if strings.Contains(filepath.Base(saved), ".csv") || filepath.Dir(saved) != a.outputDir() || i == 1 && saved != first {
+			return fmt.Errorf("export %d went to %s (the first to %s)", i+1, saved, first)
+		}
+		first = saved
+		if i == 1 {
+			if err := h.Shot("firsthour-14-export-saved"); err != nil {
 				return err
 			}
 		}

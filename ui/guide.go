@@ -59,7 +59,8 @@ func (a *App) showGuide() {
 		buttons.Add(widget.NewButtonWithIcon("Open data folder", theme.FolderOpenIcon(), func() { a.openFolder(h.Home()) }))
 	}
 	out := a.outputDir()
-	where = append(where, "* Exports (Excel, callable lists and their proofs) are saved in "+mdPath(out)+", never over a file already there; change the folder in **Settings**.",
+	where = append(where, "* Exports (Excel, callable lists and their proofs) are offered to be saved in "+mdPath(out)+" (change the folder in **Settings**); "+
+		"you choose the name, and a file already there is replaced only when you say so.",
 		"* The **Library** tab searches every result you downloaded, also offline.")
 	buttons.Add(widget.NewButtonWithIcon("Open export folder", theme.FolderOpenIcon(), func() { a.openFolder(out) }))
 

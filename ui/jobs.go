@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -619,24 +618,32 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 	})
 }
 
-// exportJob writes j's result, or its callable list with choices c.
+// exportJob asks where to save j's result, or its callable list with
+// choices c, then writes it there.
 func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 	what := ""
 	if c != nil {
 		what = "callable"
 	}
-	// Never over a file already there: "name (2).xlsx" instead.
 	name := j.Name // the job's: the person's file and its tag
 	if name == "" {
 		name = j.ResultPath
 	}
-	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(name, what, ".xlsx")))
+	a.askSavePath(workflow.ExportName(name, what, ".xlsx"), func(dest string) { a.exportJobTo(j, c, dest) })
+}
+
+// exportJobTo writes j's result, or its callable list with choices c, to
+// dest.
+func (a *App) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
 		rep, err = a.be.ExportJob(ctx, j, dest, c, progress)
 		return err
 	}, func(err error) {
+		if err != nil {
+			dropEmpty(dest)
+		}
 		var stale *workflow.StaleError
 		switch {
 		case errors.Is(err, workflow.ErrNeedScrub):
@@ -650,7 +657,7 @@ func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 					}
 				}, a.win)
 		case errors.As(err, &stale):
-			a.offerRescrub(j, c, stale)
+			a.offerRescrub(j, c, stale, dest)
 		case err != nil:
 			a.showError(err)
 		case rep != nil && rep.Proof != "":
@@ -699,7 +706,8 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 
 // offerRescrub explains a refused stale scrub of j's callable list and
 // offers a new scrub of just those numbers, or the list without them.
-func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError) {
+// Without them, the list goes to dest, where the person chose to save it.
+func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError, dest string) {
 	a.offerStale(e, func(path string) {
 		if j.Kind == jobs.KindTrace {
 			// A scrub of the trace's phones: its callable list uses it.
@@ -713,7 +721,7 @@ func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workf
 			cc = *c
 		}
 		cc.LeaveOutStale = true
-		a.exportJob(j, &cc)
+		a.exportJobTo(j, &cc, dest)
 	})
 }
 
@@ -898,11 +906,7 @@ func (a *App) showSaved(path string) {
 		a.showInFolder(path)
 	}}
 	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	saveAs := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), OnTapped: func() {
-		d.Hide()
-		a.saveAs(path)
-	}}
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, saveAs, ok, layout.NewSpacer())), a.win)
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
 	a.saved = path
 	d.SetOnClosed(func() { a.saved = "" })
 	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
@@ -915,36 +919,4 @@ func (a *App) outputDir() string {
 		return d
 	}
 	return defaultOutputDir()
-}
-
-// saveAs lets the person move the export at path elsewhere or rename it:
-// the save dialog opens on its folder with its name, and asks before
-// replacing a file.
-func (a *App) saveAs(path string) {
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			if err != nil {
-				a.showError(err)
-			}
-			return
-		}
-		to := w.URI().Path()
-		if to == path {
-			w.Close()
-			a.showSaved(path)
-			return
-		}
-		if err := workflow.MoveExport(path, w); err != nil {
-			a.showError(err)
-			return
-		}
-		a.showSaved(to)
-	}, a.win)
-	d.SetFileName(filepath.Base(path))
-	if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(path))); err == nil {
-		d.SetLocation(l)
-	}
-	d.Resize(fyne.NewSize(800, 560))
-	d.Show()
-	a.fire("save-as")
 }

@@ -302,6 +302,7 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 		t.Fatalf("the callable list's choices: %q", txt)
 	}
 	h.tap(h.button("Export"))
+	h.save("")
 	deadline = time.Now().Add(5 * time.Second)
 	for {
 		fb.mu.Lock()
@@ -416,32 +417,57 @@ func TestServerAwayThenBack(t *testing.T) {
 	}
 }
 
-// An export never replaces a file already there, its name has one
-// extension, and the message after it offers Save as…, which opens on the
-// export's folder with its name.
-func TestExportKeepsTheFilesThere(t *testing.T) {
+// An export asks where to save it before writing anything: the export
+// folder, a free name with one extension; picking a file that is there asks
+// before replacing it.
+func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	out := t.TempDir()
 	fb.settings.OutputDir = out
-	os.WriteFile(filepath.Join(out, "owners [sd-1a2b3].xlsx"), []byte("mine"), 0o600)
+	mine := filepath.Join(out, "owners [sd-1a2b3].xlsx")
+	os.WriteFile(mine, []byte("mine"), 0o600)
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners [sd-1a2b3].csv", Status: "completed", Rows: 10,
 		CreatedAt: time.Now(), ResultPath: "/results/owners [sd-1a2b3].csv"}}
 	h := start(t, fb)
+	exported := func() []string {
+		fb.mu.Lock()
+		defer fb.mu.Unlock()
+		return slices.Clone(fb.exported)
+	}
+
+	// The dialog offers a free name in the export folder; nothing is
+	// written before the person answers, and Cancel writes nothing.
 	h.do(func() { h.app.jobs.selectJob("trc_1") })
 	h.tap(h.app.jobs.xlsxBtn)
-	h.wait("saved")
-	fb.mu.Lock()
-	got := slices.Clone(fb.exported)
-	fb.mu.Unlock()
-	if want := filepath.Join(out, "owners [sd-1a2b3] (2).xlsx"); len(got) != 1 || got[0] != want {
-		t.Fatalf("exported to %v, want %s", got, want)
+	h.wait("save-as")
+	h.points <- "save-as" // answered below
+	if got := exported(); len(got) != 0 {
+		t.Fatalf("written before the person chose where: %v", got)
 	}
-	if !strings.Contains(h.dialogText(), "Saved to "+got[0]) {
+
+	// The file the person has: asked before replacing it; No keeps it.
+	if offered := h.save("owners [sd-1a2b3].xlsx"); offered != "owners [sd-1a2b3] (2).xlsx" {
+		t.Fatalf("the dialog offers %q", offered)
+	}
+	if txt := h.dialogText(); !strings.Contains(txt, "overwrite") || !strings.Contains(txt, "owners [sd-1a2b3].xlsx") {
+		t.Fatalf("no question before replacing the file: %q", txt)
+	}
+	h.tap(h.button("No"))
+	if b, _ := os.ReadFile(mine); string(b) != "mine" || len(exported()) != 0 {
+		t.Fatalf("No replaced the file: %q, exported %v", b, exported())
+	}
+
+	// Yes: the export goes there, and the message says where.
+	h.tap(h.button("Save"))
+	h.tap(h.button("Yes"))
+	h.wait("saved")
+	if got := exported(); len(got) != 1 || got[0] != mine {
+		t.Fatalf("exported to %v, want %s", got, mine)
+	}
+	if !strings.Contains(h.dialogText(), "Saved to "+mine) {
 		t.Fatalf("the message: %q", h.dialogText())
 	}
-	h.tap(h.button("Save as…"))
-	h.wait("save-as")
 }
 
 // Resend webhook is off, and says why, while no webhook is set up; an

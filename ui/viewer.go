@@ -449,8 +449,12 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 	case v.view.Len() != v.res.Len():
 		what = "filtered"
 	}
-	// Never over a file already there: "name (2).xlsx" instead.
-	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(v.name, what, ext)))
+	a.askSavePath(workflow.ExportName(v.name, what, ext), func(dest string) { v.exportTo(ext, choices, dest) })
+}
+
+// exportTo writes the rows shown to dest.
+func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest string) {
+	a := v.app
 	view := v.view
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
@@ -458,13 +462,16 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 		rep, err = a.be.ExportView(ctx, v.res, view, dest, choices, progress)
 		return err
 	}, func(err error) {
+		if err != nil {
+			dropEmpty(dest)
+		}
 		var stale *workflow.StaleError
 		switch {
 		case errors.As(err, &stale):
 			a.offerStale(stale, func(path string) { a.Flows.NewDNC(a, path) }, func() {
 				c := *choices
 				c.LeaveOutStale = true
-				v.export(ext, &c)
+				v.exportTo(ext, &c, dest)
 			})
 		case err != nil:
 			a.showError(err)

@@ -707,6 +707,21 @@ func TestViewerSortAndFilter(t *testing.T) {
 	if got := fmt.Sprint(col()); got != "[Adams Brown Jones Smith ]" {
 		t.Fatalf("ascending: %s", got)
 	}
+	// The row numbers are the rows' in the file: they move with their rows.
+	rowNumbers := func() string {
+		var out []string
+		h.do(func() {
+			for i := 0; i < v.view.Len(); i++ {
+				c := newHeaderCell()
+				v.updateHeader(widget.TableCellID{Row: i, Col: -1}, c)
+				out = append(out, c.Text)
+			}
+		})
+		return fmt.Sprint(out)
+	}
+	if got := rowNumbers(); got != "[3 4 2 1 5]" {
+		t.Fatalf("row numbers after sorting: %s, want [3 4 2 1 5]", got)
+	}
 	h.tapHeader("last_name (A-Z)")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {

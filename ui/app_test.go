@@ -867,6 +867,40 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 			t.Fatalf("column %d of another row is marked", col)
 		}
 	}
+
+	// A job arrives on top: the selection follows its job, and nothing is
+	// marked but its row's cells (the table's own mark of the tapped cell
+	// stayed on the row number).
+	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: workflow.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "c.csv",
+		Status: "completed", CreatedAt: now.Add(time.Minute)}})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var n int
+		h.do(func() { n = len(v.shown) })
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new job is not listed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.do(func() {
+		cells := map[*canvas.Rectangle]bool{}
+		objs := test.LaidOutObjects(v.table)
+		for _, o := range objs {
+			if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
+				if r, ok := c.Objects[0].(*canvas.Rectangle); ok {
+					cells[r] = true
+				}
+			}
+		}
+		for _, o := range objs {
+			if r, ok := o.(*canvas.Rectangle); ok && !cells[r] && r.Visible() && r.FillColor == sel && r.Size().Width > 0 {
+				t.Errorf("a mark outside the selected job's row at %v, %v", r.Position(), r.Size())
+			}
+		}
+	})
 }
 
 // A key from $SKIPDESK_API_KEY is named as such in the settings, and there

@@ -453,7 +453,11 @@ func (v *jobsView) onSelected(id widget.TableCellID) {
 	if id.Row >= 0 && id.Row < len(v.shown) {
 		v.selected = v.shown[id.Row].Key
 	}
-	v.table.Refresh() // the row's background follows the selection
+	// The table's own mark of the tapped cell goes: it stayed on a row
+	// number, and marked half a cell of another job when the list moved.
+	// The row's background follows the selected job.
+	v.table.UnselectAll()
+	v.table.Refresh()
 	v.showDetail()
 }
 

@@ -30,7 +30,7 @@ func (a *App) buildMain() {
 
 	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)
 	libTab := container.NewTabItemWithIcon("Library", theme.StorageIcon(), a.library.content)
-	dncTab := container.NewTabItemWithIcon("Do not call", theme.CancelIcon(), a.internal.content)
+	dncTab := container.NewTabItemWithIcon("Do not call", doNotCallIcon, a.internal.content)
 	a.tabs = container.NewDocTabs(jobsTab, libTab, dncTab)
 	a.tabs.CloseIntercept = func(item *container.TabItem) {
 		if item == jobsTab || item == libTab || item == dncTab {

@@ -232,7 +232,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
 		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
-		widget.NewButtonWithIcon("Do not call…", theme.CancelIcon(), v.onDoNotCall),
+		widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 	)
 	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)

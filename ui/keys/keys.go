@@ -101,6 +101,13 @@ func NewButton(text string, tapped func()) *Button {
 	return b
 }
 
+// NewButtonWithIcon is widget.NewButtonWithIcon's.
+func NewButtonWithIcon(text string, icon fyne.Resource, tapped func()) *Button {
+	b := NewButton(text, tapped)
+	b.Icon = icon
+	return b
+}
+
 // TypedKey presses the button on Enter and closes its dialog on Escape.
 func (b *Button) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {

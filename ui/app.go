@@ -59,7 +59,7 @@ type App struct {
 	library *libraryView
 	// firstRun is the first-run screen while it shows.
 	firstRun *firstRun
-	tabs     *container.DocTabs
+	tabs     *container.AppTabs
 	internal *internalView
 	viewers  map[*container.TabItem]*viewer
 	main     fyne.CanvasObject

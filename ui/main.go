@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // buildMain builds the main screen for the current session: the SANDBOX bar
@@ -24,24 +25,16 @@ func (a *App) buildMain() {
 		widget.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
 		widget.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
 		widget.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
-		widget.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
+		keys.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
 		widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
 	)
 
 	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)
 	libTab := container.NewTabItemWithIcon("Library", theme.StorageIcon(), a.library.content)
 	dncTab := container.NewTabItemWithIcon("Do not call", doNotCallIcon, a.internal.content)
-	a.tabs = container.NewDocTabs(jobsTab, libTab, dncTab)
-	a.tabs.CloseIntercept = func(item *container.TabItem) {
-		if item == jobsTab || item == libTab || item == dncTab {
-			return // the fixed tabs stay
-		}
-		if v, ok := a.viewers[item]; ok {
-			v.close()
-			delete(a.viewers, item)
-		}
-		a.tabs.Remove(item)
-	}
+	// Fixed tabs: a result's tab closes with the Close button of its viewer
+	// (tabs that close showed a "×" on Jobs and Library that did nothing).
+	a.tabs = container.NewAppTabs(jobsTab, libTab, dncTab)
 	a.tabs.OnSelected = func(item *container.TabItem) {
 		switch item {
 		case libTab:

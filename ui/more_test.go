@@ -16,11 +16,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 func TestShortcuts(t *testing.T) {
@@ -124,6 +126,72 @@ func TestDropResultOpensViewer(t *testing.T) {
 	h.do(func() { tabs = len(h.app.tabs.Items) })
 	if tabs != 4 { // jobs, library, do not call, the result
 		t.Fatalf("%d tabs after opening the same result twice, want 4", tabs)
+	}
+
+	// Its Close button closes it; the fixed tabs have none to offer.
+	h.tap(h.button("Close"))
+	h.do(func() { tabs = len(h.app.tabs.Items) })
+	if tabs != 3 || h.app.viewerRows() != -1 || len(h.app.viewers) != 0 {
+		t.Fatalf("after Close: %d tabs, %d viewers", tabs, len(h.app.viewers))
+	}
+}
+
+// A file is opened from the keyboard alone: Tab reaches "Open result…",
+// Enter asks for the file with the focus in its path field, the path is
+// typed, Enter opens it.
+func TestOpenAFileFromTheKeyboard(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	list := filepath.Join(t.TempDir(), "owners.csv")
+	os.WriteFile(list, []byte("First Name,Last Name\nAnn,Smith\n"), 0o600)
+	key := func(k fyne.KeyName) {
+		h.do(func() {
+			if f := h.win.Canvas().Focused(); f != nil {
+				f.TypedKey(&fyne.KeyEvent{Name: k})
+			}
+		})
+	}
+	var open *keys.Button
+	h.do(func() {
+		for _, o := range h.objects() {
+			if b, ok := o.(*keys.Button); ok && b.Text == "Open result…" {
+				open = b
+			}
+		}
+	})
+	if open == nil {
+		t.Fatal("no Open result… button")
+	}
+	for i := 0; ; i++ {
+		var on bool
+		h.do(func() {
+			h.win.Canvas().FocusNext()
+			on = h.win.Canvas().Focused() == fyne.Focusable(open)
+		})
+		if on {
+			break
+		}
+		if i > 40 {
+			t.Fatal("Tab never reaches Open result…")
+		}
+	}
+	key(fyne.KeyReturn)
+	var path *keys.Entry
+	h.do(func() { path, _ = h.win.Canvas().Focused().(*keys.Entry) })
+	if path == nil || path.PlaceHolder != "Type the file's path, or choose Browse…" {
+		t.Fatalf("Enter on Open result… did not ask for the file with the focus in its path field (focus: %T)", h.win.Canvas().Focused())
+	}
+	// A folder is not a file: the question says so and stays.
+	h.do(func() { test.Type(path, filepath.Dir(list)) })
+	key(fyne.KeyReturn)
+	if txt := h.dialogText(); !strings.Contains(txt, "is a folder") {
+		t.Fatalf("a folder typed: %q", txt)
+	}
+	h.do(func() { test.Type(path, string(filepath.Separator)+"owners.csv") })
+	key(fyne.KeyReturn)
+	if got := h.nextFlow(); got != "trace:"+list {
+		t.Fatalf("opened %q, want the trace of %s", got, list)
 	}
 }
 

@@ -119,6 +119,15 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 	return v
 }
 
+// closeViewer closes the result shown in tab item.
+func (a *App) closeViewer(item *container.TabItem) {
+	if v, ok := a.viewers[item]; ok {
+		v.close()
+		delete(a.viewers, item)
+	}
+	a.tabs.Remove(item)
+}
+
 func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
 	v.view = res
@@ -234,6 +243,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
 		widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
+		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.app.closeViewer(v.item) }),
 	)
 	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)
 	// The quick filters and the tools share a row while it is wide enough.

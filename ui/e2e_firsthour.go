@@ -89,9 +89,15 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := firstHourExport(h, a); err != nil {
 		return err
 	}
+	if err := firstHourKeyboardOpen(h, a); err != nil {
+		return err
+	}
+	if err := firstHourLight(h, a); err != nil {
+		return err
+	}
 	// Help > Getting started, closed with Escape.
 	h.Do(a.showGuide)
-	if err := h.Shot("firsthour-15-guide"); err != nil {
+	if err := h.Shot("firsthour-20-guide"); err != nil {
 		return err
 	}
 	if err := h.Key("Escape"); err != nil {
@@ -184,6 +190,110 @@ func firstHourExport(h *e2e.Harness, a *App) error {
 		}
 	}
 	return nil
+}
+
+// firstHourKeyboardOpen: Ctrl+O asks for a result with the focus in its
+// path field; the trace's result is typed and opened with Enter; sorted,
+// its rows keep their numbers in the file; its Close button closes it.
+func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
+	var trace workflow.Job
+	for _, j := range h.Shell.JobsShown() {
+		if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+			trace = j
+		}
+	}
+	if err := h.Key("ctrl+o"); err != nil {
+		return err
+	}
+	var path *keys.Entry
+	if err := h.Wait("the path field has the focus", 10*time.Second, func() bool {
+		path, _ = a.win.Canvas().Focused().(*keys.Entry)
+		return path != nil
+	}); err != nil {
+		return err
+	}
+	if err := h.Type(trace.ResultPath); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-15-open-typed"); err != nil {
+		return err
+	}
+	if err := h.Key("Return"); err != nil {
+		return err
+	}
+	var v *viewer
+	if err := h.Wait("the result opens", 30*time.Second, func() bool {
+		v = a.viewers[a.tabs.Selected()]
+		return v != nil && v.table != nil
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { v.mode.SetSelected(modeColumns) })
+	// Sorted by the last column, descending.
+	col := len(v.headers) - 1
+	h.Do(func() { v.onHeaderTapped(col); v.onHeaderTapped(col) })
+	if err := h.Wait("sorted: the first row is not the file's first", 20*time.Second, func() bool {
+		return v.q.Desc && v.view.Len() > 0 && v.view.RowIndex(0) != 0
+	}); err != nil {
+		return err
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := h.Shot("firsthour-16-sorted-row-numbers"); err != nil {
+		return err
+	}
+	h.Do(func() { a.closeViewer(v.item) })
+	return h.Wait("Close closed the result", 10*time.Second, func() bool { return len(a.viewers) == 0 })
+}
+
+// firstHourLight: in the light theme, the callable list's choices (boxes
+// and hints readable), the focus on the primary button, and the single
+// lookup's form.
+func firstHourLight(h *e2e.Harness, a *App) error {
+	h.Do(func() { a.applyTheme(settings.ThemeLight) })
+	defer h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
+	var trace workflow.Job
+	for _, j := range h.Shell.JobsShown() {
+		if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+			trace = j
+		}
+	}
+	h.Do(func() {
+		a.jobs.selectJob(trace.ID)
+		a.jobs.export(trace, true)
+	})
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-17-light-choices"); err != nil {
+		return err
+	}
+	// Tab onto the primary button: its focus shows.
+	var focused fyne.Focusable
+	for range 8 {
+		if err := h.Key("Tab"); err != nil {
+			return err
+		}
+		h.Do(func() { focused = a.win.Canvas().Focused() })
+		if b, ok := focused.(*widget.Button); ok && b.Importance == widget.HighImportance {
+			break
+		}
+	}
+	if err := h.Shot("firsthour-18-light-focus-on-primary"); err != nil {
+		return err
+	}
+	h.Do(func() { a.callableAsk.Hide() })
+	if err := h.Wait("the choices closed", 10*time.Second, func() bool { return a.callableAsk == nil }); err != nil {
+		return err
+	}
+	h.Do(func() { a.Flows.SingleLookup(a) })
+	time.Sleep(500 * time.Millisecond)
+	if err := h.Shot("firsthour-19-light-lookup"); err != nil {
+		return err
+	}
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	return h.Wait("Escape closed the lookup", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
 }
 
 // firstHourRepairs: the trace wizard's repairs and the question before

@@ -22,11 +22,12 @@ func (a *App) buildMain() {
 	a.internal = newInternalView(a)
 
 	toolbar := container.NewHBox(
-		widget.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
-		widget.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
-		widget.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
+		// Enter presses them, as Space does, once Tab has reached them.
+		keys.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
+		keys.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
+		keys.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
 		keys.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
-		widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
+		keys.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
 	)
 
 	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)

@@ -24,6 +24,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // uiMu stands for the UI thread in tests: the test driver runs fyne.Do
@@ -208,6 +209,10 @@ func (h *harness) button(text string) *widget.Button {
 		for _, o := range h.objects() {
 			if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
 				found = b
+				return
+			}
+			if b, ok := o.(*keys.Button); ok && b.Visible() && b.Text == text {
+				found = &b.Button
 				return
 			}
 		}

@@ -850,7 +850,7 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 		})
 		box.Add(container.NewBorder(nil, nil, nil, mine, line))
 	}
-	later := &widget.Button{Text: "Leave it unknown", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	later := keys.NewPrimary("Leave it unknown", nil, func() { d.Hide() })
 	none := widget.NewButton("None: the dashboard shows it was not made", func() {
 		d.Hide()
 		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
@@ -894,7 +894,7 @@ func (a *App) showSavedWithProof(path, proof string) {
 			a.showError(err)
 		}
 	}}
-	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), a.win)
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
@@ -909,7 +909,7 @@ func (a *App) showSaved(path string) {
 		d.Hide()
 		a.showInFolder(path)
 	}}
-	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
 	a.saved = path
 	d.SetOnClosed(func() { a.saved = "" })

@@ -72,7 +72,7 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 		body = widget.NewLabel("No jobs yet. Start a trace from an owner list (CSV or Excel), scrub a phone list against the DNC and litigator lists,\n" +
 			"or look up one owner. You can also drop a file on this window.")
 		buttons = container.NewHBox(
-			&widget.Button{Text: "New trace", Importance: widget.HighImportance, OnTapped: a.onNewTrace},
+			keys.NewPrimary("New trace", nil, a.onNewTrace),
 			widget.NewButton("DNC scrub", a.onNewDNC),
 			widget.NewButton("Single lookup", a.onSingleLookup),
 		)

@@ -178,6 +178,12 @@ func firstHourExport(h *e2e.Harness, a *App) error {
 		}
 		first = saved
 		if i == 1 {
+			// Tab to OK (after Show in folder): its focus ring shows.
+			for _, k := range []string{"Tab", "Tab"} {
+				if err := h.Key(k); err != nil {
+					return err
+				}
+			}
 			if err := h.Shot("firsthour-14-export-saved"); err != nil {
 				return err
 			}

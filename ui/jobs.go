@@ -702,6 +702,7 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 		}
 	}, a.win)
 	d.SetOnClosed(func() { a.callableAsk = nil })
+	keys.Track(a.win, d, d.Confirm, nil) // Enter exports, Escape closes
 	a.callableAsk = d
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()

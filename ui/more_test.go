@@ -604,3 +604,32 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 		return strings.Contains(s, "Offline: can't reach")
 	})
 }
+
+// The callable list's choices answer the keyboard: Escape closes them
+// without exporting, Enter goes on to where to save it.
+func TestCallableChoicesKeys(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
+		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	var open bool
+	h.do(func() { open = h.app.callableAsk != nil })
+	if open {
+		t.Fatal("Escape left the choices open")
+	}
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyReturn) })
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "phones callable.xlsx") {
+		t.Fatalf("exported %v", fb.exported)
+	}
+}

@@ -45,7 +45,7 @@ A scrub answer is good for **31 days**; after that the numbers must be scrubbed 
 
 ## With the keyboard
 
-**Tab** moves between the buttons and fields; the one with the focus is marked. **Enter** presses it, or opens a file whose path you typed. **Escape** closes the window on top. **Ctrl+O** opens a result. A result opened in its own tab closes with its **Close** button.`
+**Tab** moves between the buttons and fields; the one with the focus is marked. **Enter** presses it, or opens a file whose path you typed. **Escape** closes a message or a wizard. **Ctrl+O** opens a result. A result opened in its own tab closes with its **Close** button.`
 
 // showGuide shows the short guide, with buttons that open the folders it
 // names.

@@ -110,7 +110,8 @@ func newJobsView(a *App) *jobsView {
 	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
 	v.empty = a.welcomePanel()
 	v.empty.Hide()
-	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(v.table, v.empty))
+	table := container.New(&lastColumnFills{table: v.table}, v.table)
+	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(table, v.empty))
 
 	// Processing rows show their elapsed time: redraw once a second while
 	// any job is processing.
@@ -924,4 +925,32 @@ func (a *App) outputDir() string {
 		return d
 	}
 	return defaultOutputDir()
+}
+
+// lastColumnFills lays out the jobs table with its last column widened to
+// the table's right edge: a selected row's mark then spans the row, where
+// it stopped short of the edge.
+type lastColumnFills struct {
+	table *widget.Table
+	width float32 // the last column's width set
+}
+
+func (l *lastColumnFills) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+func (l *lastColumnFills) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	last := len(jobColumns) - 1
+	used := float32(0)
+	for _, c := range jobColumns[:last] {
+		used += c.width + theme.Padding() // each column and its divider
+	}
+	// A little short of the edge: a last column too wide scrolls the table.
+	w := max(jobColumns[last].width, size.Width-used-3*theme.Padding())
+	if w != l.width {
+		l.width = w
+		l.table.SetColumnWidth(last, w)
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }

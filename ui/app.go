@@ -59,7 +59,7 @@ type App struct {
 	library *libraryView
 	// firstRun is the first-run screen while it shows.
 	firstRun *firstRun
-	tabs     *container.DocTabs
+	tabs     *container.AppTabs
 	internal *internalView
 	viewers  map[*container.TabItem]*viewer
 	main     fyne.CanvasObject
@@ -71,8 +71,10 @@ type App struct {
 	scrubParents map[string]string
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
-	// saved is the file the "Saved" message names while it shows.
-	saved string
+	// saved is the file the "Saved" message names while it shows;
+	// saving is true while the save dialog asks where to save.
+	saved  string
+	saving bool
 	// callableAsk is the callable list's choices while they show;
 	// rescrubBtn the stale scrub's "Scrub these numbers again".
 	callableAsk *dialog.ConfirmDialog

@@ -24,6 +24,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // uiMu stands for the UI thread in tests: the test driver runs fyne.Do
@@ -115,6 +116,9 @@ func startWith(t *testing.T, fb *fakeBackend, o Options) *harness {
 	a := &notifyApp{App: test.NewTempApp(t)}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
+	if fb.settings.OutputDir == "" {
+		fb.settings.OutputDir = t.TempDir() // what the save dialog creates stays in the test's folder
+	}
 	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
 	h.app = New(a, w, fb, o)
 	h.app.Flows = h.flows
@@ -163,6 +167,41 @@ func (h *harness) objects() []fyne.CanvasObject {
 	return objs
 }
 
+// save answers the save dialog: name, when not "", typed over the name it
+// offers, then Save. It returns the name offered.
+func (h *harness) save(name string) string {
+	h.t.Helper()
+	h.wait("save-as")
+	var entry *widget.Entry
+	var btn *widget.Button
+	h.do(func() {
+		for _, o := range test.LaidOutObjects(h.win.Canvas().Overlays().Top()) {
+			switch x := o.(type) {
+			case *widget.Entry:
+				if entry == nil && x.PlaceHolder == "Enter filename" {
+					entry = x
+				}
+			case *widget.Button:
+				if x.Text == "Save" && x.Visible() {
+					btn = x
+				}
+			}
+		}
+	})
+	if entry == nil || btn == nil {
+		h.t.Fatal("no save dialog")
+	}
+	var offered string
+	h.do(func() {
+		offered = entry.Text
+		if name != "" {
+			entry.SetText(name)
+		}
+	})
+	h.tap(btn)
+	return offered
+}
+
 func (h *harness) button(text string) *widget.Button {
 	h.t.Helper()
 	var found *widget.Button
@@ -170,6 +209,10 @@ func (h *harness) button(text string) *widget.Button {
 		for _, o := range h.objects() {
 			if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
 				found = b
+				return
+			}
+			if b, ok := o.(*keys.Button); ok && b.Visible() && b.Text == text {
+				found = &b.Button
 				return
 			}
 		}
@@ -686,6 +729,21 @@ func TestViewerSortAndFilter(t *testing.T) {
 	if got := fmt.Sprint(col()); got != "[Adams Brown Jones Smith ]" {
 		t.Fatalf("ascending: %s", got)
 	}
+	// The row numbers are the rows' in the file: they move with their rows.
+	rowNumbers := func() string {
+		var out []string
+		h.do(func() {
+			for i := 0; i < v.view.Len(); i++ {
+				c := newHeaderCell()
+				v.updateHeader(widget.TableCellID{Row: i, Col: -1}, c)
+				out = append(out, c.Text)
+			}
+		})
+		return fmt.Sprint(out)
+	}
+	if got := rowNumbers(); got != "[3 4 2 1 5]" {
+		t.Fatalf("row numbers after sorting: %s, want [3 4 2 1 5]", got)
+	}
 	h.tapHeader("last_name (A-Z)")
 	<-queried
 	if got := fmt.Sprint(col()); got != "[Smith Jones Brown Adams ]" {
@@ -716,6 +774,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 	// Export writes the filtered view to the output folder.
 	fb.settings.OutputDir = t.TempDir()
 	h.tap(h.button("Export .xlsx"))
+	h.save("")
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
 		fb.mu.Lock()
@@ -832,6 +891,40 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 			t.Fatalf("column %d of another row is marked", col)
 		}
 	}
+
+	// A job arrives on top: the selection follows its job, and nothing is
+	// marked but its row's cells (the table's own mark of the tapped cell
+	// stayed on the row number).
+	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: workflow.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "c.csv",
+		Status: "completed", CreatedAt: now.Add(time.Minute)}})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var n int
+		h.do(func() { n = len(v.shown) })
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new job is not listed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.do(func() {
+		cells := map[*canvas.Rectangle]bool{}
+		objs := test.LaidOutObjects(v.table)
+		for _, o := range objs {
+			if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
+				if r, ok := c.Objects[0].(*canvas.Rectangle); ok {
+					cells[r] = true
+				}
+			}
+		}
+		for _, o := range objs {
+			if r, ok := o.(*canvas.Rectangle); ok && !cells[r] && r.Visible() && r.FillColor == sel && r.Size().Width > 0 {
+				t.Errorf("a mark outside the selected job's row at %v, %v", r.Position(), r.Size())
+			}
+		}
+	})
 }
 
 // A key from $SKIPDESK_API_KEY is named as such in the settings, and there

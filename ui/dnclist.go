@@ -16,6 +16,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // The company's own do-not-call list: the numbers that must never be in a
@@ -73,7 +74,7 @@ func newInternalView(a *App) *internalView {
 		v.sel = id.Row
 		setEnabled(v.remove, v.sel >= 0 && v.sel < len(v.shown))
 	}
-	add := &widget.Button{Text: "Add numbers…", Icon: theme.ContentAddIcon(), Importance: widget.HighImportance, OnTapped: v.onAdd}
+	add := keys.NewPrimary("Add numbers…", theme.ContentAddIcon(), v.onAdd)
 	imp := widget.NewButtonWithIcon("Import a file…", theme.FolderOpenIcon(), v.onImport)
 	exp := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), v.onExport)
 	v.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), v.onRemove)
@@ -243,18 +244,20 @@ func (v *internalView) onImport() {
 	})
 }
 
-// onExport writes the list to the output folder.
+// onExport asks where to save the list, then writes it there.
 func (v *internalView) onExport() {
 	a := v.app
-	dest := filepath.Join(a.outputDir(), "do-not-call list.csv")
-	background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
-		func(_ int, err error) {
-			if err != nil {
-				a.showError(err)
-				return
-			}
-			a.showSaved(dest)
-		})
+	a.askSavePath("do-not-call list.csv", func(dest string) {
+		background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
+			func(_ int, err error) {
+				if err != nil {
+					dropEmpty(dest)
+					a.showError(err)
+					return
+				}
+				a.showSaved(dest)
+			})
+	})
 }
 
 // onRemove takes the selected number off the list, with a reason.

@@ -152,6 +152,7 @@ func TestCallableChoices(t *testing.T) {
 		t.Errorf("keeping unknown answers is not warned: %q", txt)
 	}
 	h.tap(h.button("Export"))
+	h.save("")
 	h.wait("saved")
 	fb.mu.Lock()
 	got := fb.choices
@@ -184,6 +185,7 @@ func TestStaleScrubRefusal(t *testing.T) {
 		h.tap(h.app.jobs.callableBtn)
 		h.wait("callable-choices")
 		h.tap(h.button("Export"))
+		h.save("")
 		h.wait("stale-scrub")
 		txt := h.dialogText()
 		for _, want := range []string{"owners phones.csv", "was made on Mar 2, 2026", "ran out on Apr 2, 2026", "2 phones would be called on it",
@@ -263,6 +265,7 @@ func TestViewerCallableExport(t *testing.T) {
 	h.tap(h.button("Export .xlsx"))
 	h.wait("callable-choices")
 	h.tap(h.button("Export"))
+	h.save("")
 	h.wait("stale-scrub")
 	if txt := h.dialogText(); !strings.Contains(txt, "4 phones would be called on it") {
 		t.Errorf("the refusal: %q", txt)

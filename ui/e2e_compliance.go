@@ -100,6 +100,9 @@ func complianceExport(h *e2e.Harness, a *App, trace workflow.Job) (string, error
 		return "", err
 	}
 	h.Do(func() { a.callableAsk.Confirm() })
+	if err := saveOffered(h, a); err != nil {
+		return "", err
+	}
 	list := filepath.Join(a.outputDir(), workflow.ExportName(trace.Name, "callable", ".xlsx"))
 	proof := strings.TrimSuffix(list, ".xlsx") + " proof.pdf"
 	if err := h.Wait("the callable list and its proof are saved", 30*time.Second, func() bool {
@@ -139,6 +142,9 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 		return err
 	}
 	h.Do(func() { a.callableAsk.Confirm() })
+	if err := saveOffered(h, a); err != nil {
+		return err
+	}
 	if err := h.Wait("the stale scrub's refusal", 30*time.Second, func() bool { return a.rescrubBtn != nil }); err != nil {
 		return err
 	}
@@ -173,11 +179,14 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
 		return err
 	}
-	// The list made again goes where the first was (an export never
-	// replaces a file: make room).
+	// The list made again goes where the first was (the save dialog offers
+	// a free name: make room).
 	os.Remove(proof)
 	os.Remove(strings.TrimSuffix(proof, " proof.pdf") + ".xlsx")
 	h.Do(func() { a.callableAsk.Confirm() })
+	if err := saveOffered(h, a); err != nil {
+		return err
+	}
 	if err := h.Wait("the callable list is saved on the fresh scrub", 30*time.Second, func() bool {
 		_, err := os.Stat(proof)
 		return err == nil && a.rescrubBtn == nil
@@ -254,6 +263,15 @@ func renderFirstPage(h *e2e.Harness, pdf, name string) error {
 	}
 	h.Logf("proof of scrub, first page: %s.png", base)
 	return nil
+}
+
+// saveOffered waits for the save dialog and presses Enter: the name it
+// offers, in the export folder.
+func saveOffered(h *e2e.Harness, a *App) error {
+	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.saving }); err != nil {
+		return err
+	}
+	return h.Key("Return")
 }
 
 // closeOverlays hides the dialogs shown.

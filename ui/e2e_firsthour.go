@@ -89,9 +89,15 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := firstHourExport(h, a); err != nil {
 		return err
 	}
+	if err := firstHourKeyboardOpen(h, a); err != nil {
+		return err
+	}
+	if err := firstHourLight(h, a); err != nil {
+		return err
+	}
 	// Help > Getting started, closed with Escape.
 	h.Do(a.showGuide)
-	if err := h.Shot("firsthour-13-guide"); err != nil {
+	if err := h.Shot("firsthour-20-guide"); err != nil {
 		return err
 	}
 	if err := h.Key("Escape"); err != nil {
@@ -100,8 +106,10 @@ func runFirstHour(h *e2e.Harness) error {
 	return h.Wait("Escape closed the guide", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
 }
 
-// firstHourExport: the trace exported twice: the second export does not
-// replace the first, and the message offers Save as…; Escape closes it.
+// firstHourExport: the trace exported twice, from the keyboard: the save
+// dialog offers a name in the export folder and Enter saves there; the
+// second time the person types the first file's name, and is asked before
+// it is replaced. Escape closes the message.
 func firstHourExport(h *e2e.Harness, a *App) error {
 	var trace workflow.Job
 	if err := h.Wait("the trace's result is downloaded", 90*time.Second, func() bool {
@@ -116,34 +124,197 @@ func firstHourExport(h *e2e.Harness, a *App) error {
 		return err
 	}
 	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
-	var first string
-	for i := range 2 {
-		if err := h.Click(a.jobs.xlsxBtn); err != nil {
+	first, err := exportOnce(h, a, func() error { return h.Shot("firsthour-12-save-dialog") }, nil, "")
+	if err != nil {
+		return err
+	}
+	// The name of the file saved first, typed over the one offered; the
+	// question over the save dialog: its Yes is reached with Tab (No, then
+	// Yes) and pressed with Space.
+	typeFirst := func() error {
+		if err := h.Key("ctrl+a"); err != nil {
 			return err
 		}
-		var saved string
-		if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
+		return h.Type(filepath.Base(first))
+	}
+	replace := func() error {
+		if err := h.Wait("asked before replacing the file", 10*time.Second, func() bool {
+			return a.saving && len(a.win.Canvas().Overlays().List()) >= 2
+		}); err != nil {
 			return err
 		}
-		h.Logf("saved %s", saved)
-		if i == 0 {
-			first = saved
-		} else {
-			if saved == first || strings.Contains(filepath.Base(saved), ".csv") {
-				return fmt.Errorf("the second export went to %s (the first to %s)", saved, first)
-			}
-			if err := h.Shot("firsthour-12-export-saved"); err != nil {
-				return err
-			}
-		}
-		if err := h.Key("Escape"); err != nil {
+		if err := pressKeys(h, "Tab", "Tab"); err != nil {
 			return err
 		}
-		if err := h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.saved == "" }); err != nil {
+		if err := h.Shot("firsthour-13-replace-question"); err != nil {
+			return err
+		}
+		return h.Key("space")
+	}
+	again, err := exportOnce(h, a, typeFirst, replace, "firsthour-14-export-saved")
+	if err == nil && again != first {
+		err = fmt.Errorf("the second export went to %s, not over the first, %s", again, first)
+	}
+	return err
+}
+
+// exportOnce exports the selected job to Excel: before runs in the save
+// dialog, Enter saves, then confirm (when not nil) answers a question. The
+// Saved message is shot as shot (when not "") with its OK focused from the
+// keyboard, and closed with Escape. It returns where the export went.
+func exportOnce(h *e2e.Harness, a *App, before, confirm func() error, shot string) (string, error) {
+	if err := h.Click(a.jobs.xlsxBtn); err != nil {
+		return "", err
+	}
+	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.saving }); err != nil {
+		return "", err
+	}
+	if err := before(); err != nil {
+		return "", err
+	}
+	if err := h.Key("Return"); err != nil {
+		return "", err
+	}
+	if confirm != nil {
+		if err := confirm(); err != nil {
+			return "", err
+		}
+	}
+	var saved string
+	if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
+		return "", err
+	}
+	h.Logf("saved %s", saved)
+	if strings.Contains(filepath.Base(saved), ".csv") || filepath.Dir(saved) != a.outputDir() {
+		return "", fmt.Errorf("the export went to %s", saved)
+	}
+	if shot != "" {
+		// Tab to OK (after Show in folder): its focus ring shows.
+		if err := pressKeys(h, "Tab", "Tab"); err != nil {
+			return "", err
+		}
+		if err := h.Shot(shot); err != nil {
+			return "", err
+		}
+	}
+	if err := h.Key("Escape"); err != nil {
+		return "", err
+	}
+	return saved, h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.saved == "" })
+}
+
+// pressKeys presses each key in turn.
+func pressKeys(h *e2e.Harness, names ...string) error {
+	for _, k := range names {
+		if err := h.Key(k); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// firstHourKeyboardOpen: Ctrl+O asks for a result with the focus in its
+// path field; the trace's result is typed and opened with Enter; sorted,
+// its rows keep their numbers in the file; its Close button closes it.
+func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
+	var trace workflow.Job
+	for _, j := range h.Shell.JobsShown() {
+		if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+			trace = j
+		}
+	}
+	if err := h.Key("ctrl+o"); err != nil {
+		return err
+	}
+	var path *keys.Entry
+	if err := h.Wait("the path field has the focus", 10*time.Second, func() bool {
+		path, _ = a.win.Canvas().Focused().(*keys.Entry)
+		return path != nil
+	}); err != nil {
+		return err
+	}
+	if err := h.Type(trace.ResultPath); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-15-open-typed"); err != nil {
+		return err
+	}
+	if err := h.Key("Return"); err != nil {
+		return err
+	}
+	var v *viewer
+	if err := h.Wait("the result opens", 30*time.Second, func() bool {
+		v = a.viewers[a.tabs.Selected()]
+		return v != nil && v.table != nil
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { v.mode.SetSelected(modeColumns) })
+	// Sorted by the last column, descending.
+	col := len(v.headers) - 1
+	h.Do(func() { v.onHeaderTapped(col); v.onHeaderTapped(col) })
+	if err := h.Wait("sorted: the first row is not the file's first", 20*time.Second, func() bool {
+		return v.q.Desc && v.view.Len() > 0 && v.view.RowIndex(0) != 0
+	}); err != nil {
+		return err
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := h.Shot("firsthour-16-sorted-row-numbers"); err != nil {
+		return err
+	}
+	h.Do(func() { a.closeViewer(v.item) })
+	return h.Wait("Close closed the result", 10*time.Second, func() bool { return len(a.viewers) == 0 })
+}
+
+// firstHourLight: in the light theme, the callable list's choices (boxes
+// and hints readable), the focus on the primary button, and the single
+// lookup's form.
+func firstHourLight(h *e2e.Harness, a *App) error {
+	h.Do(func() { a.applyTheme(settings.ThemeLight) })
+	defer h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
+	var trace workflow.Job
+	for _, j := range h.Shell.JobsShown() {
+		if j.Kind == jobs.KindTrace && j.ResultPath != "" {
+			trace = j
+		}
+	}
+	h.Do(func() {
+		a.jobs.selectJob(trace.ID)
+		a.jobs.export(trace, true)
+	})
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+		return err
+	}
+	if err := h.Shot("firsthour-17-light-choices"); err != nil {
+		return err
+	}
+	// Tab onto the primary button: its focus shows.
+	var focused fyne.Focusable
+	for range 8 {
+		if err := h.Key("Tab"); err != nil {
+			return err
+		}
+		h.Do(func() { focused = a.win.Canvas().Focused() })
+		if b, ok := focused.(*widget.Button); ok && b.Importance == widget.HighImportance {
+			break
+		}
+	}
+	if err := h.Shot("firsthour-18-light-focus-on-primary"); err != nil {
+		return err
+	}
+	h.Do(func() { a.callableAsk.Hide() })
+	if err := h.Wait("the choices closed", 10*time.Second, func() bool { return a.callableAsk == nil }); err != nil {
+		return err
+	}
+	h.Do(func() { a.Flows.SingleLookup(a) })
+	time.Sleep(500 * time.Millisecond)
+	if err := h.Shot("firsthour-19-light-lookup"); err != nil {
+		return err
+	}
+	if err := h.Key("Escape"); err != nil {
+		return err
+	}
+	return h.Wait("Escape closed the lookup", 10*time.Second, func() bool { return a.win.Canvas().Overlays().Top() == nil })
 }
 
 // firstHourRepairs: the trace wizard's repairs and the question before

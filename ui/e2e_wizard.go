@@ -256,6 +256,9 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 		return err
 	}
 	h.Do(func() { a.callableAsk.Confirm() })
+	if err := saveOffered(h, a); err != nil {
+		return err
+	}
 	var saved string
 	if err := h.Wait("the callable list is saved", 30*time.Second, func() bool {
 		m, _ := filepath.Glob(filepath.Join(a.outputDir(), "* callable.xlsx"))

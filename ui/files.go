@@ -6,11 +6,10 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/storage"
 
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/pick"
 )
 
 // onDropped routes files dropped on the window: an owner list to the trace
@@ -70,37 +69,12 @@ func (a *App) OpenFile(path string) {
 
 // pickFile asks for a file with one of exts and hands its path to then.
 func (a *App) pickFile(exts []string, then func(path string)) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		then(path)
-	}, a.win)
-	d.SetFilter(storage.NewExtensionFileFilter(exts))
-	d.Resize(fyne.NewSize(800, 560))
-	d.Show()
+	pick.File(a.win, "Choose a file", exts, "", then)
 }
 
 // onOpenResult asks for a file and opens it (Ctrl+O).
 func (a *App) onOpenResult() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		a.OpenFile(path)
-	}, a.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".xlsx"}))
-	if dir := a.libraryDir(); dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Resize(fyne.NewSize(800, 560))
-	d.Show()
+	pick.File(a.win, "Open a result", []string{".csv", ".xlsx"}, a.libraryDir(), a.OpenFile)
 }
 
 func (a *App) libraryDir() string {

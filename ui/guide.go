@@ -41,7 +41,11 @@ A scrub answer is good for **31 days**; after that the numbers must be scrubbed 
 
 ## Where files go
 
-%s`
+%s
+
+## With the keyboard
+
+**Tab** moves between the buttons and fields; the one with the focus is marked. **Enter** presses it, or opens a file whose path you typed. **Escape** closes a message or a wizard. **Ctrl+O** opens a result. A result opened in its own tab closes with its **Close** button.`
 
 // showGuide shows the short guide, with buttons that open the folders it
 // names.
@@ -59,7 +63,8 @@ func (a *App) showGuide() {
 		buttons.Add(widget.NewButtonWithIcon("Open data folder", theme.FolderOpenIcon(), func() { a.openFolder(h.Home()) }))
 	}
 	out := a.outputDir()
-	where = append(where, "* Exports (Excel, callable lists and their proofs) are saved in "+mdPath(out)+", never over a file already there; change the folder in **Settings**.",
+	where = append(where, "* Exports (Excel, callable lists and their proofs) are offered to be saved in "+mdPath(out)+" (change the folder in **Settings**); "+
+		"you choose the name, and a file already there is replaced only when you say so.",
 		"* The **Library** tab searches every result you downloaded, also offline.")
 	buttons.Add(widget.NewButtonWithIcon("Open export folder", theme.FolderOpenIcon(), func() { a.openFolder(out) }))
 

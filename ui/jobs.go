@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -111,7 +110,8 @@ func newJobsView(a *App) *jobsView {
 	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
 	v.empty = a.welcomePanel()
 	v.empty.Hide()
-	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(v.table, v.empty))
+	table := container.New(&lastColumnFills{table: v.table}, v.table)
+	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(table, v.empty))
 
 	// Processing rows show their elapsed time: redraw once a second while
 	// any job is processing.
@@ -461,7 +461,11 @@ func (v *jobsView) onSelected(id widget.TableCellID) {
 	if id.Row >= 0 && id.Row < len(v.shown) {
 		v.selected = v.shown[id.Row].Key
 	}
-	v.table.Refresh() // the row's background follows the selection
+	// The table's own mark of the tapped cell goes: it stayed on a row
+	// number, and marked half a cell of another job when the list moved.
+	// The row's background follows the selected job.
+	v.table.UnselectAll()
+	v.table.Refresh()
 	v.showDetail()
 }
 
@@ -629,24 +633,32 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 	})
 }
 
-// exportJob writes j's result, or its callable list with choices c.
+// exportJob asks where to save j's result, or its callable list with
+// choices c, then writes it there.
 func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 	what := ""
 	if c != nil {
 		what = "callable"
 	}
-	// Never over a file already there: "name (2).xlsx" instead.
 	name := j.Name // the job's: the person's file and its tag
 	if name == "" {
 		name = j.ResultPath
 	}
-	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(name, what, ".xlsx")))
+	a.askSavePath(workflow.ExportName(name, what, ".xlsx"), func(dest string) { a.exportJobTo(j, c, dest) })
+}
+
+// exportJobTo writes j's result, or its callable list with choices c, to
+// dest.
+func (a *App) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
 		rep, err = a.be.ExportJob(ctx, j, dest, c, progress)
 		return err
 	}, func(err error) {
+		if err != nil {
+			dropEmpty(dest)
+		}
 		var stale *workflow.StaleError
 		switch {
 		case errors.Is(err, workflow.ErrNeedScrub):
@@ -660,7 +672,7 @@ func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 					}
 				}, a.win)
 		case errors.As(err, &stale):
-			a.offerRescrub(j, c, stale)
+			a.offerRescrub(j, c, stale, dest)
 		case err != nil:
 			a.showError(err)
 		case rep != nil && rep.Proof != "":
@@ -701,6 +713,7 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 		}
 	}, a.win)
 	d.SetOnClosed(func() { a.callableAsk = nil })
+	keys.Track(a.win, d, d.Confirm, nil) // Enter exports, Escape closes
 	a.callableAsk = d
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
@@ -709,7 +722,8 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 
 // offerRescrub explains a refused stale scrub of j's callable list and
 // offers a new scrub of just those numbers, or the list without them.
-func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError) {
+// Without them, the list goes to dest, where the person chose to save it.
+func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError, dest string) {
 	a.offerStale(e, func(path string) {
 		if j.Kind == jobs.KindTrace {
 			// A scrub of the trace's phones: its callable list uses it.
@@ -723,7 +737,7 @@ func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workf
 			cc = *c
 		}
 		cc.LeaveOutStale = true
-		a.exportJob(j, &cc)
+		a.exportJobTo(j, &cc, dest)
 	})
 }
 
@@ -848,7 +862,7 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 		})
 		box.Add(container.NewBorder(nil, nil, nil, mine, line))
 	}
-	later := &widget.Button{Text: "Leave it unknown", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	later := keys.NewPrimary("Leave it unknown", nil, func() { d.Hide() })
 	none := widget.NewButton("None: the dashboard shows it was not made", func() {
 		d.Hide()
 		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
@@ -892,7 +906,7 @@ func (a *App) showSavedWithProof(path, proof string) {
 			a.showError(err)
 		}
 	}}
-	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), a.win)
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
@@ -907,12 +921,8 @@ func (a *App) showSaved(path string) {
 		d.Hide()
 		a.showInFolder(path)
 	}}
-	ok := &widget.Button{Text: "OK", Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	saveAs := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), OnTapped: func() {
-		d.Hide()
-		a.saveAs(path)
-	}}
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, saveAs, ok, layout.NewSpacer())), a.win)
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
 	a.saved = path
 	d.SetOnClosed(func() { a.saved = "" })
 	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
@@ -927,34 +937,30 @@ func (a *App) outputDir() string {
 	return defaultOutputDir()
 }
 
-// saveAs lets the person move the export at path elsewhere or rename it:
-// the save dialog opens on its folder with its name, and asks before
-// replacing a file.
-func (a *App) saveAs(path string) {
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			if err != nil {
-				a.showError(err)
-			}
-			return
-		}
-		to := w.URI().Path()
-		if to == path {
-			w.Close()
-			a.showSaved(path)
-			return
-		}
-		if err := workflow.MoveExport(path, w); err != nil {
-			a.showError(err)
-			return
-		}
-		a.showSaved(to)
-	}, a.win)
-	d.SetFileName(filepath.Base(path))
-	if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(path))); err == nil {
-		d.SetLocation(l)
+// lastColumnFills lays out the jobs table with its last column widened to
+// the table's right edge: a selected row's mark then spans the row, where
+// it stopped short of the edge.
+type lastColumnFills struct {
+	table *widget.Table
+	width float32 // the last column's width set
+}
+
+func (l *lastColumnFills) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+func (l *lastColumnFills) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	last := len(jobColumns) - 1
+	used := float32(0)
+	for _, c := range jobColumns[:last] {
+		used += c.width + theme.Padding() // each column and its divider
 	}
-	d.Resize(fyne.NewSize(800, 560))
-	d.Show()
-	a.fire("save-as")
+	// A little short of the edge: a last column too wide scrolls the table.
+	w := max(jobColumns[last].width, size.Width-used-3*theme.Padding())
+	if w != l.width {
+		l.width = w
+		l.table.SetColumnWidth(last, w)
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }

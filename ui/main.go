@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // buildMain builds the main screen for the current session: the SANDBOX bar
@@ -21,27 +22,20 @@ func (a *App) buildMain() {
 	a.internal = newInternalView(a)
 
 	toolbar := container.NewHBox(
-		widget.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
-		widget.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
-		widget.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
-		widget.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
-		widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
+		// Enter presses them, as Space does, once Tab has reached them.
+		keys.NewButtonWithIcon("New trace", theme.ContentAddIcon(), a.onNewTrace),
+		keys.NewButtonWithIcon("DNC scrub", theme.ContentAddIcon(), a.onNewDNC),
+		keys.NewButtonWithIcon("Single lookup", theme.SearchIcon(), a.onSingleLookup),
+		keys.NewButtonWithIcon("Open result…", theme.FolderOpenIcon(), a.onOpenResult),
+		keys.NewButtonWithIcon("Settings", theme.SettingsIcon(), a.showSettings),
 	)
 
 	jobsTab := container.NewTabItemWithIcon("Jobs", theme.ListIcon(), a.jobs.content)
 	libTab := container.NewTabItemWithIcon("Library", theme.StorageIcon(), a.library.content)
-	dncTab := container.NewTabItemWithIcon("Do not call", theme.CancelIcon(), a.internal.content)
-	a.tabs = container.NewDocTabs(jobsTab, libTab, dncTab)
-	a.tabs.CloseIntercept = func(item *container.TabItem) {
-		if item == jobsTab || item == libTab || item == dncTab {
-			return // the fixed tabs stay
-		}
-		if v, ok := a.viewers[item]; ok {
-			v.close()
-			delete(a.viewers, item)
-		}
-		a.tabs.Remove(item)
-	}
+	dncTab := container.NewTabItemWithIcon("Do not call", doNotCallIcon, a.internal.content)
+	// Fixed tabs: a result's tab closes with the Close button of its viewer
+	// (tabs that close showed a "×" on Jobs and Library that did nothing).
+	a.tabs = container.NewAppTabs(jobsTab, libTab, dncTab)
 	a.tabs.OnSelected = func(item *container.TabItem) {
 		switch item {
 		case libTab:
@@ -78,7 +72,7 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 		body = widget.NewLabel("No jobs yet. Start a trace from an owner list (CSV or Excel), scrub a phone list against the DNC and litigator lists,\n" +
 			"or look up one owner. You can also drop a file on this window.")
 		buttons = container.NewHBox(
-			&widget.Button{Text: "New trace", Importance: widget.HighImportance, OnTapped: a.onNewTrace},
+			keys.NewPrimary("New trace", nil, a.onNewTrace),
 			widget.NewButton("DNC scrub", a.onNewDNC),
 			widget.NewButton("Single lookup", a.onSingleLookup),
 		)

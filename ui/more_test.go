@@ -14,13 +14,16 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 func TestShortcuts(t *testing.T) {
@@ -124,6 +127,87 @@ func TestDropResultOpensViewer(t *testing.T) {
 	h.do(func() { tabs = len(h.app.tabs.Items) })
 	if tabs != 4 { // jobs, library, do not call, the result
 		t.Fatalf("%d tabs after opening the same result twice, want 4", tabs)
+	}
+
+	// A result's Close button closes its tab; the fixed tabs have none to
+	// offer.
+	open := func() (o bool) { h.do(func() { o = h.app.dialogOpen() }); return }
+	for deadline := time.Now().Add(5 * time.Second); open(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("a dialog stays over the result: %q", h.dialogText())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var item *container.TabItem
+	h.do(func() { tabs, item = len(h.app.tabs.Items), h.app.tabs.Selected() })
+	h.tap(h.button("Close"))
+	var after int
+	var still bool
+	h.do(func() {
+		after = len(h.app.tabs.Items)
+		_, still = h.app.viewers[item]
+	})
+	if after != tabs-1 || still {
+		t.Fatalf("Close: %d tabs before, %d after; the viewer still open: %v", tabs, after, still)
+	}
+}
+
+// A file is opened from the keyboard alone: Tab reaches "Open result…",
+// Enter asks for the file with the focus in its path field, the path is
+// typed, Enter opens it.
+func TestOpenAFileFromTheKeyboard(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	list := filepath.Join(t.TempDir(), "owners.csv")
+	os.WriteFile(list, []byte("First Name,Last Name\nAnn,Smith\n"), 0o600)
+	key := func(k fyne.KeyName) {
+		h.do(func() {
+			if f := h.win.Canvas().Focused(); f != nil {
+				f.TypedKey(&fyne.KeyEvent{Name: k})
+			}
+		})
+	}
+	var open *keys.Button
+	h.do(func() {
+		for _, o := range h.objects() {
+			if b, ok := o.(*keys.Button); ok && b.Text == "Open result…" {
+				open = b
+			}
+		}
+	})
+	if open == nil {
+		t.Fatal("no Open result… button")
+	}
+	for i := 0; ; i++ {
+		var on bool
+		h.do(func() {
+			h.win.Canvas().FocusNext()
+			on = h.win.Canvas().Focused() == fyne.Focusable(open)
+		})
+		if on {
+			break
+		}
+		if i > 40 {
+			t.Fatal("Tab never reaches Open result…")
+		}
+	}
+	key(fyne.KeyReturn)
+	var path *keys.Entry
+	h.do(func() { path, _ = h.win.Canvas().Focused().(*keys.Entry) })
+	if path == nil || path.PlaceHolder != "Type the file's path, or choose Browse…" {
+		t.Fatalf("Enter on Open result… did not ask for the file with the focus in its path field (focus: %T)", h.win.Canvas().Focused())
+	}
+	// A folder is not a file: the question says so and stays.
+	h.do(func() { test.Type(path, filepath.Dir(list)) })
+	key(fyne.KeyReturn)
+	if txt := h.dialogText(); !strings.Contains(txt, "is a folder") {
+		t.Fatalf("a folder typed: %q", txt)
+	}
+	h.do(func() { test.Type(path, string(filepath.Separator)+"owners.csv") })
+	key(fyne.KeyReturn)
+	if got := h.nextFlow(); got != "trace:"+list {
+		t.Fatalf("opened %q, want the trace of %s", got, list)
 	}
 }
 
@@ -302,6 +386,7 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 		t.Fatalf("the callable list's choices: %q", txt)
 	}
 	h.tap(h.button("Export"))
+	h.save("")
 	deadline = time.Now().Add(5 * time.Second)
 	for {
 		fb.mu.Lock()
@@ -416,32 +501,57 @@ func TestServerAwayThenBack(t *testing.T) {
 	}
 }
 
-// An export never replaces a file already there, its name has one
-// extension, and the message after it offers Save as…, which opens on the
-// export's folder with its name.
-func TestExportKeepsTheFilesThere(t *testing.T) {
+// An export asks where to save it before writing anything: the export
+// folder, a free name with one extension; picking a file that is there asks
+// before replacing it.
+func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = nil
 	out := t.TempDir()
 	fb.settings.OutputDir = out
-	os.WriteFile(filepath.Join(out, "owners [sd-1a2b3].xlsx"), []byte("mine"), 0o600)
+	mine := filepath.Join(out, "owners [sd-1a2b3].xlsx")
+	os.WriteFile(mine, []byte("mine"), 0o600)
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners [sd-1a2b3].csv", Status: "completed", Rows: 10,
 		CreatedAt: time.Now(), ResultPath: "/results/owners [sd-1a2b3].csv"}}
 	h := start(t, fb)
+	exported := func() []string {
+		fb.mu.Lock()
+		defer fb.mu.Unlock()
+		return slices.Clone(fb.exported)
+	}
+
+	// The dialog offers a free name in the export folder; nothing is
+	// written before the person answers, and Cancel writes nothing.
 	h.do(func() { h.app.jobs.selectJob("trc_1") })
 	h.tap(h.app.jobs.xlsxBtn)
-	h.wait("saved")
-	fb.mu.Lock()
-	got := slices.Clone(fb.exported)
-	fb.mu.Unlock()
-	if want := filepath.Join(out, "owners [sd-1a2b3] (2).xlsx"); len(got) != 1 || got[0] != want {
-		t.Fatalf("exported to %v, want %s", got, want)
+	h.wait("save-as")
+	h.points <- "save-as" // answered below
+	if got := exported(); len(got) != 0 {
+		t.Fatalf("written before the person chose where: %v", got)
 	}
-	if !strings.Contains(h.dialogText(), "Saved to "+got[0]) {
+
+	// The file the person has: asked before replacing it; No keeps it.
+	if offered := h.save("owners [sd-1a2b3].xlsx"); offered != "owners [sd-1a2b3] (2).xlsx" {
+		t.Fatalf("the dialog offers %q", offered)
+	}
+	if txt := h.dialogText(); !strings.Contains(txt, "overwrite") || !strings.Contains(txt, "owners [sd-1a2b3].xlsx") {
+		t.Fatalf("no question before replacing the file: %q", txt)
+	}
+	h.tap(h.button("No"))
+	if b, _ := os.ReadFile(mine); string(b) != "mine" || len(exported()) != 0 {
+		t.Fatalf("No replaced the file: %q, exported %v", b, exported())
+	}
+
+	// Yes: the export goes there, and the message says where.
+	h.tap(h.button("Save"))
+	h.tap(h.button("Yes"))
+	h.wait("saved")
+	if got := exported(); len(got) != 1 || got[0] != mine {
+		t.Fatalf("exported to %v, want %s", got, mine)
+	}
+	if !strings.Contains(h.dialogText(), "Saved to "+mine) {
 		t.Fatalf("the message: %q", h.dialogText())
 	}
-	h.tap(h.button("Save as…"))
-	h.wait("save-as")
 }
 
 // Resend webhook is off, and says why, while no webhook is set up; an
@@ -493,4 +603,33 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 		h.do(func() { s = h.app.header.Offline() })
 		return strings.Contains(s, "Offline: can't reach")
 	})
+}
+
+// The callable list's choices answer the keyboard: Escape closes them
+// without exporting, Enter goes on to where to save it.
+func TestCallableChoicesKeys(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
+		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	var open bool
+	h.do(func() { open = h.app.callableAsk != nil })
+	if open {
+		t.Fatal("Escape left the choices open")
+	}
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyReturn) })
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "phones callable.xlsx") {
+		t.Fatalf("exported %v", fb.exported)
+	}
 }

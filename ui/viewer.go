@@ -119,6 +119,15 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 	return v
 }
 
+// closeViewer closes the result shown in tab item.
+func (a *App) closeViewer(item *container.TabItem) {
+	if v, ok := a.viewers[item]; ok {
+		v.close()
+		delete(a.viewers, item)
+	}
+	a.tabs.Remove(item)
+}
+
 func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
 	v.view = res
@@ -232,8 +241,9 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
 		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
-		widget.NewButtonWithIcon("Do not call…", theme.CancelIcon(), v.onDoNotCall),
+		widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
+		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.app.closeViewer(v.item) }),
 	)
 	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)
 	// The quick filters and the tools share a row while it is wide enough.
@@ -449,8 +459,12 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 	case v.view.Len() != v.res.Len():
 		what = "filtered"
 	}
-	// Never over a file already there: "name (2).xlsx" instead.
-	dest := workflow.FreePath(filepath.Join(a.outputDir(), workflow.ExportName(v.name, what, ext)))
+	a.askSavePath(workflow.ExportName(v.name, what, ext), func(dest string) { v.exportTo(ext, choices, dest) })
+}
+
+// exportTo writes the rows shown to dest.
+func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest string) {
+	a := v.app
 	view := v.view
 	var rep *workflow.ExportReport
 	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
@@ -458,13 +472,16 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 		rep, err = a.be.ExportView(ctx, v.res, view, dest, choices, progress)
 		return err
 	}, func(err error) {
+		if err != nil {
+			dropEmpty(dest)
+		}
 		var stale *workflow.StaleError
 		switch {
 		case errors.As(err, &stale):
 			a.offerStale(stale, func(path string) { a.Flows.NewDNC(a, path) }, func() {
 				c := *choices
 				c.LeaveOutStale = true
-				v.export(ext, &c)
+				v.exportTo(ext, &c, dest)
 			})
 		case err != nil:
 			a.showError(err)

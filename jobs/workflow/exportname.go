@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,25 +45,4 @@ func FreePath(path string) string {
 			return p
 		}
 	}
-}
-
-// MoveExport puts the export at src where the person chose to save it
-// (w, from a save dialog) and removes src: the export then exists once,
-// where it was saved. src stays when anything fails.
-func MoveExport(src string, w io.WriteCloser) error {
-	in, err := os.Open(src)
-	if err != nil {
-		w.Close()
-		return err
-	}
-	defer in.Close()
-	if _, err := io.Copy(w, in); err != nil {
-		w.Close()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	in.Close()
-	return os.Remove(src)
 }

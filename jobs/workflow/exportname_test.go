@@ -31,23 +31,3 @@ func TestFreePathNeverReplacesAFile(t *testing.T) {
 		t.Fatalf("taken: %q", got)
 	}
 }
-
-func TestMoveExport(t *testing.T) {
-	dir := t.TempDir()
-	src, dst := filepath.Join(dir, "owners.xlsx"), filepath.Join(dir, "elsewhere", "mine.xlsx")
-	os.WriteFile(src, []byte("sheet"), 0o600)
-	os.Mkdir(filepath.Dir(dst), 0o700)
-	w, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := MoveExport(src, w); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(dst); err != nil || string(b) != "sheet" {
-		t.Fatalf("saved %q %v", b, err)
-	}
-	if _, err := os.Stat(src); !os.IsNotExist(err) {
-		t.Fatalf("the export is still at %s", src)
-	}
-}

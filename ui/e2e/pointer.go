@@ -186,3 +186,9 @@ func (h *Harness) Key(name string) error {
 	h.Logf("key %s", name)
 	return xdotool("key", "--clearmodifiers", name)
 }
+
+// Type types text on the window with the keyboard focus, key by key.
+func (h *Harness) Type(text string) error {
+	h.Logf("type %q", text)
+	return xdotool("type", "--delay", "30", text)
+}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -157,15 +158,29 @@ func (s *Screen) build() {
 	bold := func(t string) *widget.Label {
 		return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	row := func(label string, obj fyne.CanvasObject) *widget.FormItem { return widget.NewFormItem(label, obj) }
-	owner := widget.NewForm(row("First name *", s.first), row("Last name", s.last), row("", s.entityChk))
+	// One label width for the three groups, so that their fields start at
+	// one edge (a form per group sized its labels to its own).
+	var labelW float32
+	for _, t := range []string{"First name *", "Last name", "Street *", "City *"} {
+		labelW = max(labelW, widget.NewLabel(t).MinSize().Width)
+	}
+	sized := func(t string, w float32) fyne.CanvasObject {
+		l := widget.NewLabel(t)
+		return container.NewGridWrap(fyne.NewSize(w, l.MinSize().Height), l)
+	}
+	label := func(t string) fyne.CanvasObject { return sized(t, labelW) }
+	stateW, zipW := widget.NewLabel("State *").MinSize().Width, widget.NewLabel("ZIP *").MinSize().Width
+	form := func(objs ...fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(layout.NewFormLayout(), objs...)
+	}
+	owner := form(label("First name *"), s.first, label("Last name"), s.last, label(""), s.entityChk)
 	// mark is " *" on the property address, whose every field is required.
 	cityLine := func(city, state, zip *keys.Entry, mark string) fyne.CanvasObject {
 		return container.NewBorder(nil, nil, nil,
-			container.NewHBox(widget.NewLabel("State"+mark), fixedWidth(state, 64), widget.NewLabel("ZIP"+mark), fixedWidth(zip, 110)), city)
+			container.NewHBox(sized("State"+mark, stateW), fixedWidth(state, 64), sized("ZIP"+mark, zipW), fixedWidth(zip, 110)), city)
 	}
-	property := container.NewVBox(widget.NewForm(row("Street *", s.street), row("City *", cityLine(s.city, s.state, s.zip, " *"))), s.stateErr)
-	mailing := container.NewVBox(widget.NewForm(row("Street", s.mStreet), row("City", cityLine(s.mCity, s.mState, s.mZip, ""))), s.mStateErr, s.mailErr)
+	property := container.NewVBox(form(label("Street *"), s.street, label("City *"), cityLine(s.city, s.state, s.zip, " *")), s.stateErr)
+	mailing := container.NewVBox(form(label("Street"), s.mStreet, label("City"), cityLine(s.mCity, s.mState, s.mZip, "")), s.mStateErr, s.mailErr)
 	actions := container.NewBorder(nil, nil, nil, container.NewVBox(s.lookupBtn), container.NewVBox(s.price, s.missing))
 	s.form = container.NewVBox(
 		bold("Owner"), owner,

@@ -372,3 +372,26 @@ func TestResultClearedWhenTheFormChanges(t *testing.T) {
 		t.Fatalf("a good ZIP code: %q, lookup disabled %v", s.stateErr.Text, s.lookupBtn.Disabled())
 	}
 }
+
+// The fields of the owner, the property and the mailing address start at
+// one edge: their labels share one width.
+func TestLookupFieldsLineUp(t *testing.T) {
+	s, _ := open(t, &fake{})
+	var xs []float32
+	act(func() {
+		d := fyne.CurrentApp().Driver()
+		for _, e := range []*keys.Entry{s.first, s.last, s.street, s.city, s.mStreet, s.mCity} {
+			xs = append(xs, d.AbsolutePositionForObject(e).X)
+		}
+		for _, pair := range [][2]*keys.Entry{{s.state, s.mState}, {s.zip, s.mZip}} {
+			if a, b := d.AbsolutePositionForObject(pair[0]).X, d.AbsolutePositionForObject(pair[1]).X; a != b {
+				t.Errorf("the property's and the mailing address's state or ZIP start at x=%v and x=%v", a, b)
+			}
+		}
+	})
+	for i, x := range xs {
+		if x != xs[0] {
+			t.Fatalf("field %d starts at x=%v, the first name at x=%v (all: %v)", i, x, xs[0], xs)
+		}
+	}
+}

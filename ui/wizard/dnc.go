@@ -215,7 +215,7 @@ func (d *DNC) failed(err error) {
 	msg := widget.NewLabel("This file cannot be scrubbed:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
-	other := widget.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
+	other := keys.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
 	other.Importance = widget.HighImportance
 	d.setRoot(container.NewBorder(nil, container.NewHBox(other, widget.NewButton("Close", d.close)), nil, nil, msg))
 }

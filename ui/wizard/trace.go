@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
+	"github.com/skipdesk/skipdesk/ui/pick"
 )
 
 // Trace is an open trace wizard.
@@ -166,23 +166,9 @@ func (t *Trace) close() {
 
 func (t *Trace) pickFile(then func(path string)) { pickFile(t.win, then) }
 
-// pickFile shows the open dialog for CSV and XLSX files over win.
+// pickFile asks over win for the CSV or Excel list to work on.
 func pickFile(win fyne.Window, then func(path string)) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			showProblem(win, err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		p := r.URI().Path()
-		r.Close()
-		then(p)
-	}, win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".txt", ".xlsx"}))
-	d.Resize(win.Canvas().Size())
-	d.Show()
+	pick.File(win, "Choose a list", []string{".csv", ".txt", ".xlsx"}, "", then)
 }
 
 // open reads path in the background and fetches rates at the same time.
@@ -236,7 +222,7 @@ func (t *Trace) showError(err error) {
 	msg := widget.NewLabel("This file cannot be traced:\n" + workflow.Explain(err, "").String())
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.DangerImportance
-	other := widget.NewButton("Choose another file…", func() { t.pickFile(t.open) })
+	other := keys.NewButton("Choose another file…", func() { t.pickFile(t.open) })
 	other.Importance = widget.HighImportance
 	cancel := widget.NewButton("Close", t.close)
 	t.setRoot(container.NewBorder(nil, container.NewHBox(other, cancel), nil, nil, msg))
@@ -300,7 +286,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 
 	fileTab := container.NewBorder(
 		container.NewVBox(t.fileLine, t.warnings),
-		container.NewHBox(widget.NewButton("Choose another file…", func() { t.pickFile(t.open) }), widget.NewButton("Next: map the columns", func() { t.tabs.SelectIndex(1) })),
+		container.NewHBox(keys.NewButton("Choose another file…", func() { t.pickFile(t.open) }), keys.NewButton("Next: map the columns", func() { t.tabs.SelectIndex(1) })),
 		nil, nil, t.newPreview())
 	presetBar := container.NewBorder(nil, nil, t.presetSel, container.NewHBox(widget.NewLabel("Name:"), container.NewGridWrap(fyne.NewSize(200, t.presetName.MinSize().Height), t.presetName), savePreset), t.presetNote)
 	t.splitBar = container.NewVBox()

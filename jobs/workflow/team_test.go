@@ -2,11 +2,11 @@ package workflow
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -344,7 +344,8 @@ func waitFollower(ctx context.Context, t *testing.T, led *ledger.Ledger, id, who
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("%s never followed %s (followers %v, %v)", who, id, f, err)
+			j, jerr := led.Job(context.Background(), id)
+			t.Fatalf("%s never followed %s (followers %v, %v; the job in the ledger: %+v, %v)", who, id, f, err, j, jerr)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -700,7 +701,23 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 	if id == "" {
 		t.Fatal("the holder never said what it submitted")
 	}
-	go io.Copy(io.Discard, out)
+	// What the holder says next is shown if the test fails.
+	var said bytes.Buffer
+	var saidMu sync.Mutex
+	go func() {
+		for lines.Scan() {
+			saidMu.Lock()
+			said.WriteString(lines.Text() + "\n")
+			saidMu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		if t.Failed() {
+			saidMu.Lock()
+			t.Logf("the holder's output:\n%s", said.String())
+			saidMu.Unlock()
+		}
+	})
 	d := computerOn(t, sb.url, dbURL, "desktop", nil)
 	led := teamLedger(t, d)
 	waitFollower(ctx, t, led, id, "holder")
@@ -745,5 +762,26 @@ func holdLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Printf("submitted %s\n", id)
-	<-ctx.Done() // until killed
+	d.Subscribe(func(ev Event) {
+		if ev.Err != nil {
+			fmt.Printf("%s: %v\n", ev.Job.ID, ev.Err)
+		}
+	})
+	for { // until killed, saying what it does (shown if the test fails)
+		sess, err := d.current()
+		following := false
+		if err == nil {
+			sess.mu.Lock()
+			if sess.trk != nil {
+				following = sess.trk.Following(id)
+			}
+			sess.mu.Unlock()
+		}
+		fmt.Printf("%s following %s: %v (%v)\n", time.Now().Format("15:04:05.000"), id, following, err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
 }

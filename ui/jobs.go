@@ -537,7 +537,7 @@ func (v *jobsView) showDetail() {
 			"(it then shows here as created, with its charge, or as not created, with nothing charged); do not submit the file again.")
 	}
 	if j.CanRetryWebhook() && !v.app.be.Settings().WebhookEnabled {
-		b.WriteString(" Resend webhook is off: no webhook is set up to receive it (Settings › Receive webhooks). The list follows jobs without one.")
+		b.WriteString(" Resend webhook is off: no webhook is set up (Settings › Receive webhooks).")
 	}
 	if j.Problem != "" {
 		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")

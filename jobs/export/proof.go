@@ -1,10 +1,7 @@
 package export
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +11,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -170,16 +168,8 @@ func writeProofPDF(path string, p *Proof) error {
 
 // fileSHA256 is the SHA-256 of a file, in hex.
 func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := input.HashFile(path)
+	return sum, err
 }
 
 // scrubOf describes a DNC scrub's file for the proof: its job and when it

@@ -28,7 +28,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -52,17 +51,9 @@ const schemaVersion = 6
 var schemaFS embed.FS
 
 var (
-	sqliteSchema   = mustSub("schema/sqlite")
-	postgresSchema = mustSub("schema/postgres")
+	sqliteSchema   = sqldb.Schema(schemaFS, "schema/sqlite")
+	postgresSchema = sqldb.Schema(schemaFS, "schema/postgres")
 )
-
-func mustSub(dir string) fs.FS {
-	f, err := fs.Sub(schemaFS, dir)
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
 
 // versionTable is goose's record of the index's schema in a team's
 // PostgreSQL database.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
@@ -21,17 +20,9 @@ var schemaFS embed.FS
 // sqliteSchema and postgresSchema are the migrations of each engine; tests
 // replace them to try a newer SkipDesk's.
 var (
-	sqliteSchema   = mustSub("schema/sqlite")
-	postgresSchema = mustSub("schema/postgres")
+	sqliteSchema   = sqldb.Schema(schemaFS, "schema/sqlite")
+	postgresSchema = sqldb.Schema(schemaFS, "schema/postgres")
 )
-
-func mustSub(dir string) fs.FS {
-	f, err := fs.Sub(schemaFS, dir)
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
 
 // versionTable is goose's record of the ledger's schema in a team's
 // PostgreSQL database (a SQLite ledger keeps PRAGMA user_version).

@@ -151,7 +151,7 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
 			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
 		}
-		sum, n, err := hashFile(src)
+		sum, n, err := input.HashFile(src)
 		if err != nil {
 			return nil, err
 		}
@@ -565,23 +565,6 @@ func DefaultKeyColumns(m mapping.Mapping, splits []mapping.Split) []string {
 		}
 	}
 	return cols
-}
-
-// HashFile returns the hex SHA-256 and size of a file.
-func HashFile(path string) (string, int64, error) { return hashFile(path) }
-
-func hashFile(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, &input.FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, &input.FileError{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 // appendNormalized appends the duplicate-key form of a field, as the

@@ -55,6 +55,16 @@ type GoStep struct {
 	Up      func(ctx context.Context, tx *Tx) error
 }
 
+// Schema is the folder dir of an embedded tree of migrations (a store's
+// schema/sqlite or schema/postgres); a missing folder is a build mistake.
+func Schema(fsys fs.FS, dir string) fs.FS {
+	f, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // Latest is the highest version among the migrations in fsys and steps.
 func Latest(fsys fs.FS, steps ...GoStep) (int64, error) {
 	entries, err := fs.ReadDir(fsys, ".")

@@ -3,8 +3,6 @@ package workflow
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -115,15 +113,8 @@ func copyAsCSV(ctx context.Context, src, dest string) (int, error) {
 	return n, nil
 }
 
+// fileSum is the SHA-256 of a file, in hex.
 func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := input.HashFile(path)
+	return sum, err
 }

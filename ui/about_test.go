@@ -39,26 +39,8 @@ func (u *urlApp) OpenURL(x *url.URL) error {
 // Help > About SkipDesk names the version and build, the licence, the
 // notices, and the data folder, which its button opens.
 func TestAboutFromHelpMenu(t *testing.T) {
-	home := t.TempDir()
-	fa := &urlApp{App: test.NewTempApp(t)}
-	w := test.NewTempWindow(t, widget.NewLabel(""))
-	w.Resize(fyne.NewSize(1180, 760))
-	a := New(fa, w, homeBackend{newFake(), home}, testOptions())
-	t.Cleanup(a.Close)
-	h := &harness{t: t, app: a, win: w}
-
-	var about *fyne.MenuItem
-	for _, m := range a.menu.Items {
-		for _, it := range m.Items {
-			if m.Label == "Help" && it.Label == "About SkipDesk" {
-				about = it
-			}
-		}
-	}
-	if about == nil {
-		t.Fatal("no Help > About SkipDesk in the menu")
-	}
-	h.do(about.Action)
+	h, fa, home := helpWindow(t)
+	h.do(helpItem(t, h.app, "About SkipDesk").Action)
 
 	text := h.dialogText()
 	for _, want := range []string{"SkipDesk", "Version " + assets.VersionString(), "Copyright (c) 2026 SkipDesk. All rights reserved.",
@@ -79,25 +61,9 @@ func TestAboutFromHelpMenu(t *testing.T) {
 // litigator list, the callable list and where files go, with buttons that
 // open the folders; Escape closes it.
 func TestGuideFromHelpMenu(t *testing.T) {
-	home := t.TempDir()
-	fa := &urlApp{App: test.NewTempApp(t)}
-	w := test.NewTempWindow(t, widget.NewLabel(""))
-	w.Resize(fyne.NewSize(1180, 760))
-	a := New(fa, w, homeBackend{newFake(), home}, testOptions())
-	t.Cleanup(a.Close)
-	h := &harness{t: t, app: a, win: w}
-	var guide *fyne.MenuItem
-	for _, m := range a.menu.Items {
-		for _, it := range m.Items {
-			if m.Label == "Help" && it.Label == "Getting started" {
-				guide = it
-			}
-		}
-	}
-	if guide == nil {
-		t.Fatal("no Help > Getting started")
-	}
-	h.do(guide.Action)
+	h, fa, home := helpWindow(t)
+	w := h.win
+	h.do(helpItem(t, h.app, "Getting started").Action)
 	var text string
 	h.do(func() {
 		for _, x := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
@@ -148,4 +114,30 @@ func segmentText(seg widget.RichTextSegment) string {
 		return s.Text
 	}
 	return seg.Textual()
+}
+
+// helpWindow is the window, on an app that records the addresses it opens,
+// with its data folder.
+func helpWindow(t *testing.T) (h *harness, fa *urlApp, home string) {
+	home = t.TempDir()
+	fa = &urlApp{App: test.NewTempApp(t)}
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1180, 760))
+	a := New(fa, w, homeBackend{newFake(), home}, testOptions())
+	t.Cleanup(a.Close)
+	return &harness{t: t, app: a, win: w}, fa, home
+}
+
+// helpItem is the Help menu's item of that label.
+func helpItem(t *testing.T, a *App, label string) *fyne.MenuItem {
+	t.Helper()
+	for _, m := range a.menu.Items {
+		for _, it := range m.Items {
+			if m.Label == "Help" && it.Label == label {
+				return it
+			}
+		}
+	}
+	t.Fatalf("no Help > %s in the menu", label)
+	return nil
 }

@@ -32,10 +32,9 @@ func init() { e2e.Register("compliance", runCompliance) }
 // (its record dated 40 days back): the export refuses, and a scrub of just
 // those numbers is priced.
 func runCompliance(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil {
-		return errors.New("the shell is not the app")
+	a, err := shellApp(h)
+	if err != nil {
+		return err
 	}
 	h.Do(func() { a.win.Resize(fyne.NewSize(1180, 760)) })
 	trace, scrub, err := traceAndScrub(h, a)

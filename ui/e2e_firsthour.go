@@ -58,10 +58,9 @@ func init() { e2e.Register("first-hour", runFirstHour) }
 // then a phone list with many invalid numbers: all listed or "and N more",
 // left out before paying.
 func runFirstHour(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil {
-		return errors.New("the shell is not the app")
+	a, err := shellApp(h)
+	if err != nil {
+		return err
 	}
 	dir, err := os.MkdirTemp("", "skipdesk-e2e-")
 	if err != nil {

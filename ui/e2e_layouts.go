@@ -28,10 +28,9 @@ func runForeignResults(h *e2e.Harness) error {
 	if dir == "" {
 		return errors.New("SKIPDESK_E2E_FIXTURES is not set: it names the folder jobs/layout/testdata")
 	}
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil {
-		return errors.New("the shell is not the app")
+	a, err := shellApp(h)
+	if err != nil {
+		return err
 	}
 	h.Do(func() { a.win.Resize(fyne.NewSize(1280, 760)) })
 	v, err := importShown(h, a, filepath.Join(dir, "propstream.csv"), 4)

@@ -31,10 +31,9 @@ func init() { e2e.Register("messy-drop", runMessyDrop) }
 // while the UI thread's latency is measured; then submit, completion and
 // the result in the viewer.
 func runMessyDrop(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil {
-		return errors.New("the shell is not the app")
+	a, err := shellApp(h)
+	if err != nil {
+		return err
 	}
 	dir, err := os.MkdirTemp("", "skipdesk-e2e-")
 	if err != nil {

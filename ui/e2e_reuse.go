@@ -32,9 +32,11 @@ func init() { e2e.Register("library-reuse", runLibraryReuse) }
 // library's search finds a phone of the first result and the hit opens the
 // viewer at its row (reuse-04, reuse-05).
 func runLibraryReuse(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil || !a.Session().Sandbox {
+	a, err := shellApp(h)
+	if err != nil {
+		return err
+	}
+	if !a.Session().Sandbox {
 		return errors.New("not the app in the sandbox: run with no key stored (SKIPDESK_HOME empty)")
 	}
 	h.Do(func() { a.win.Resize(fyne.NewSize(1180, 760)) })

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -69,4 +70,14 @@ func (a *App) runE2E(name string, code *int) {
 			fyne.Do(a.fyne.Quit)
 		}()
 	})
+}
+
+// shellApp is the app an end-to-end script drives.
+func shellApp(h *e2e.Harness) (*App, error) {
+	var a *App
+	h.Do(func() { a, _ = h.Shell.(*App) })
+	if a == nil {
+		return nil, errors.New("the shell is not the app")
+	}
+	return a, nil
 }

@@ -21,10 +21,9 @@ func init() { e2e.Register("jobs-trace", runJobsTrace) }
 // completion and opens the result in the viewer, with screenshots of the
 // jobs list and the viewer.
 func runJobsTrace(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil {
-		return errors.New("the shell is not the app")
+	a, err := shellApp(h)
+	if err != nil {
+		return err
 	}
 	if !a.Session().Sandbox {
 		return errors.New("not in the sandbox: run with no key stored (SKIPDESK_HOME empty)")

@@ -26,9 +26,11 @@ func init() { e2e.Register("trace-wizard", runTraceWizard) }
 // the welcome panel, a column chip dragged onto a field, Submit, then Open
 // result once the job completes. Each step leaves a screenshot (wizard-NN).
 func runTraceWizard(h *e2e.Harness) error {
-	var a *App
-	h.Do(func() { a, _ = h.Shell.(*App) })
-	if a == nil || a.sampleBtn == nil {
+	a, err := shellApp(h)
+	if err != nil {
+		return err
+	}
+	if a.sampleBtn == nil {
 		return errors.New("the welcome panel with the sample list is not shown (run in the sandbox with an empty SKIPDESK_HOME)")
 	}
 	// The whole trace runs in a 1024×700 window (a small laptop screen): no

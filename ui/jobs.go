@@ -673,12 +673,8 @@ func (a *App) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest stri
 				}, a.win)
 		case errors.As(err, &stale):
 			a.offerRescrub(j, c, stale, dest)
-		case err != nil:
-			a.showError(err)
-		case rep != nil && rep.Proof != "":
-			a.showSavedWithProof(dest, rep.Proof)
 		default:
-			a.showSaved(dest)
+			a.showExported(dest, rep, err)
 		}
 	})
 }
@@ -889,6 +885,19 @@ func (a *App) showInFolder(path string) {
 
 // showSaved tells where a file was written, with a way to open its folder.
 // showSavedWithProof says where a callable list and its proof of scrub
+// showExported says how an export to dest ended: what went wrong, or
+// where it was saved (with its proof of scrub, for a callable list).
+func (a *App) showExported(dest string, rep *workflow.ExportReport, err error) {
+	switch {
+	case err != nil:
+		a.showError(err)
+	case rep != nil && rep.Proof != "":
+		a.showSavedWithProof(dest, rep.Proof)
+	default:
+		a.showSaved(dest)
+	}
+}
+
 // were saved.
 func (a *App) showSavedWithProof(path, proof string) {
 	defer a.fire("saved")

@@ -400,6 +400,12 @@ func (v *viewer) runQuery() {
 			v.q.Quick = append(v.q.Quick, qf.f)
 		}
 	}
+	v.query(v.table.ScrollToTop)
+}
+
+// query runs v.q off the UI thread, cancelling the query before; only the
+// newest result is shown, and then is called after it (UI thread).
+func (v *viewer) query(then func()) {
 	if v.stop != nil {
 		v.stop()
 	}
@@ -416,9 +422,9 @@ func (v *viewer) runQuery() {
 			}
 			if err == nil {
 				v.view = view
-				clear(v.rows)
+				clear(v.rows) // the people view's rows of the old view
 				v.table.Refresh()
-				v.table.ScrollToTop()
+				then()
 			} else if ctx.Err() == nil {
 				v.app.showError(err)
 			}
@@ -483,12 +489,8 @@ func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest st
 				c.LeaveOutStale = true
 				v.exportTo(ext, &c, dest)
 			})
-		case err != nil:
-			a.showError(err)
-		case rep != nil && rep.Proof != "":
-			a.showSavedWithProof(dest, rep.Proof)
 		default:
-			a.showSaved(dest)
+			a.showExported(dest, rep, err)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -58,9 +57,6 @@ func (v *viewer) scrollTo(row int) {
 // resetView drops the filter, the quick filters and the sort, reads the
 // file's order back and then calls then (UI thread).
 func (v *viewer) resetView(then func()) {
-	if v.stop != nil {
-		v.stop()
-	}
 	if v.debounce != nil {
 		v.debounce.Stop()
 	}
@@ -75,27 +71,5 @@ func (v *viewer) resetView(then func()) {
 		}
 	}
 	v.q = workflow.Query{SortCol: -1}
-	ctx, cancel := context.WithCancel(v.app.ctx)
-	v.stop = cancel
-	v.gen++
-	gen, q := v.gen, v.q
-	v.count.SetText("Filtering…")
-	v.app.spawn(func() {
-		view, err := v.res.Query(ctx, q)
-		v.app.do(func() {
-			if gen != v.gen {
-				return
-			}
-			if err == nil {
-				v.view = view
-				clear(v.rows) // the people view's rows of the old view
-				v.table.Refresh()
-				then()
-			}
-			v.showCount()
-			if v.onQueried != nil {
-				v.onQueried(err)
-			}
-		})
-	})
+	v.query(then)
 }

@@ -12,6 +12,7 @@
 package library
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -238,12 +239,27 @@ func ReadRecord(recordPath string) (Meta, error) {
 // WriteFileAtomic replaces path with data so that a reader (or a crash)
 // sees either the old file or the whole new one.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic replaces path with what write writes, through a temporary
+// file in its folder, synced and renamed: a reader (or a crash) sees
+// either the old file or the whole new one, never a half-written file
+// under the final name.
+func WriteAtomic(path string, write func(w *bufio.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("library: write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	w := bufio.NewWriterSize(f, 256<<10)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}

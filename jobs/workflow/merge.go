@@ -502,7 +502,7 @@ func mergeResult(ctx context.Context, lib *library.Library, dir string, st reuse
 		pathMeta.JobID = localID()
 	}
 	dest := lib.PathFor(pathMeta)
-	if err := writeAtomic(dest, func(w *bufio.Writer) error { return mr.write(ctx, w) }); err != nil {
+	if err := library.WriteAtomic(dest, func(w *bufio.Writer) error { return mr.write(ctx, w) }); err != nil {
 		return "", err
 	}
 	meta.TotalRows, meta.Merged = mr.rows, mr.info
@@ -812,36 +812,6 @@ func (pr *pinReader) at(i int) (*pinLine, error) {
 }
 
 func (pr *pinReader) close() { pr.f.Close() }
-
-// writeAtomic writes path through a temporary file in its folder, synced
-// and renamed: never a half-written file under the final name.
-func writeAtomic(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	w := bufio.NewWriterSize(f, 256<<10)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	library.SyncDir(filepath.Dir(path))
-	return nil
-}
 
 // sessionNow is the open session, nil when none.
 func (s *Service) sessionNow() *session {

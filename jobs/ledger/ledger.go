@@ -35,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
@@ -85,6 +86,9 @@ type Ledger struct {
 	me Who
 	// stopBeat ends the session's heartbeat (a team's ledger).
 	stopBeat func()
+	// leaseTTL is how long the lease this SkipDesk takes on a job it
+	// records at submission lasts (a team's ledger; SetLeaseTTL).
+	leaseTTL atomic.Int64
 
 	closeOnce sync.Once
 	closeErr  error

@@ -281,6 +281,9 @@ func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
 		if err := l.upsertJob(ctx, tx, j); err != nil {
 			return err
 		}
+		if err := l.holdNew(ctx, tx, c.JobID); err != nil {
+			return err
+		}
 		if err := l.setSpend(ctx, tx, c.JobID, c.Charged, c.Refunded); err != nil {
 			return err
 		}

@@ -312,6 +312,32 @@ func (l *Ledger) TakeLeases(ctx context.Context, ids []string, ttl time.Duration
 	return held, nil
 }
 
+// SetLeaseTTL sets how long the lease on a job this SkipDesk records at
+// submission lasts before its tracker renews it (DefaultLeaseTTL unless
+// set): the tracker's own lease time.
+func (l *Ledger) SetLeaseTTL(ttl time.Duration) { l.leaseTTL.Store(int64(ttl)) }
+
+// holdNew gives this SkipDesk the lease on a job it has just recorded: the
+// computer that submitted a job follows it, and no teammate's tracker takes
+// it up in the moment before this one's next look.
+func (l *Ledger) holdNew(ctx context.Context, tx *sqldb.Tx, jobID string) error {
+	if !l.Shared() {
+		return nil
+	}
+	ttl := time.Duration(l.leaseTTL.Load())
+	if ttl <= 0 {
+		ttl = DefaultLeaseTTL
+	}
+	now := l.db.Now()
+	_, err := tx.ExecContext(ctx, `UPDATE jobs SET lease_holder = ?, lease_until = ? WHERE job_id = ?
+		AND (lease_holder = '' OR lease_holder = ? OR lease_until IS NULL OR lease_until < ?)`,
+		l.me.Session, now.Add(ttl).UnixMilli(), jobID, l.me.Session, now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("ledger: lease on %s: %w", jobID, err)
+	}
+	return nil
+}
+
 // ReleaseLeases lets go of every job this SkipDesk follows.
 func (l *Ledger) ReleaseLeases(ctx context.Context) error {
 	_, err := l.db.ExecContext(ctx, "UPDATE jobs SET lease_holder = '', lease_until = NULL WHERE lease_holder = ?", l.me.Session)

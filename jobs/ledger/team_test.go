@@ -241,6 +241,38 @@ func TestLeases(t *testing.T) {
 	}
 }
 
+// The computer that records a job at submission follows it: a teammate's
+// tracker looking in the same instant does not take it, until the lease
+// runs out without being renewed.
+func TestSubmitterHoldsItsJob(t *testing.T) {
+	st := postgresStore()
+	a := st.open(t)
+	b := st.other(t, a, "laptop-2")
+	ctx := context.Background()
+	a.SetLeaseTTL(300 * time.Millisecond)
+	id, err := a.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: "held", Mapping: map[string]string{"x": "y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.MarkSent(ctx, id)
+	if err := a.MarkCreated(ctx, id, Created{JobID: "trc_held", Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := b.Followers(ctx); f["trc_held"] != "laptop-1" {
+		t.Fatalf("followers right after submission: %v", f)
+	}
+	if held, _ := b.TakeLeases(ctx, []string{"trc_held"}, time.Minute); held["trc_held"] {
+		t.Fatal("a teammate took the job its submitter had just recorded")
+	}
+	if held, _ := a.TakeLeases(ctx, []string{"trc_held"}, 300*time.Millisecond); !held["trc_held"] {
+		t.Fatal("the submitter could not renew its lease")
+	}
+	time.Sleep(400 * time.Millisecond)
+	if held, _ := b.TakeLeases(ctx, []string{"trc_held"}, time.Minute); !held["trc_held"] {
+		t.Fatal("the lease ran out and the teammate still could not take the job")
+	}
+}
+
 // The budget is shared: however many SkipDesks take from it, the requests
 // let through stay within burst + rate × time.
 func TestBudgetShared(t *testing.T) {

@@ -150,6 +150,9 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 	if opts.LeaseTTL <= 0 {
 		opts.LeaseTTL = ledger.DefaultLeaseTTL
 	}
+	if led != nil {
+		led.SetLeaseTTL(opts.LeaseTTL)
+	}
 	return &Tracker{
 		api: api, led: led, lib: opts.Library, opts: opts,
 		pollBudget:    newBudget(max(1, opts.ReadsPerMinute/4), api),

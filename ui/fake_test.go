@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,8 @@ type fakeBackend struct {
 
 	results   map[string]*memResult
 	found     map[string][]workflow.LibraryItem // what SearchLibrary finds, by query
+	fetchable map[string]string                 // what FetchResult brings here: the path, by job id
+	fetched   []string                          // the jobs FetchResult brought
 	exported  []string
 	choices   []workflow.CallableChoices // the choices of each callable export
 	exportErr error                      // the next callable export fails with it
@@ -269,6 +272,18 @@ func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summa
 
 func (f *fakeBackend) ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error) {
 	return workflow.LibraryItem{}, errors.New("not in these tests")
+}
+
+func (f *fakeBackend) FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	path, ok := f.fetchable[it.JobID]
+	if !ok {
+		return it, fmt.Errorf("downloading %s: job %s not found", it.Name, it.JobID)
+	}
+	f.fetched = append(f.fetched, it.JobID)
+	it.Path, it.Teammate = path, ""
+	return it, nil
 }
 
 func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,

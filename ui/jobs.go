@@ -543,6 +543,10 @@ func (v *jobsView) showDetail() {
 		b.WriteString(" The service reported " + j.Problem + ": these figures cannot be right, so they are shown as reported and left out of every total.")
 	}
 	v.detail.SetText(b.String())
+	if v.content != nil {
+		// The detail's lines changed: the list gives up the room they take.
+		v.content.Refresh()
+	}
 }
 
 func setEnabled(b *widget.Button, on bool) {

@@ -69,6 +69,10 @@ func newLibraryView(a *App) *libraryView {
 		if id >= 0 && id < len(v.items) {
 			it := v.items[id]
 			v.list.UnselectAll()
+			if it.Path == "" && it.JobID != "" {
+				a.fetchAndOpen(it) // a row of a teammate's result
+				return
+			}
 			a.openViewerAt(it.Path, it.Name, it.Row) // a search hit: at its row
 		}
 	}
@@ -105,6 +109,27 @@ func (a *App) importResult(path string) {
 	})
 }
 
+// fetchAndOpen brings a result found in a teammate's library here (a
+// download from the provider, with progress and Cancel) and opens it at the
+// row found.
+func (a *App) fetchAndOpen(it workflow.LibraryItem) {
+	var got workflow.LibraryItem
+	a.withProgress("Downloading "+it.Name+" (in "+it.Teammate+"'s library)", func(ctx context.Context, progress func(int64, int64)) error {
+		var err error
+		got, err = a.be.FetchResult(ctx, it, progress)
+		return err
+	}, func(err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		if a.library != nil {
+			a.library.search()
+		}
+		a.openViewerAt(got.Path, got.Name, got.Row)
+	})
+}
+
 func libraryLine(it workflow.LibraryItem) string {
 	var parts []string
 	switch it.Kind {
@@ -127,6 +152,9 @@ func libraryLine(it workflow.LibraryItem) string {
 	}
 	if len(it.Hits) > 0 {
 		parts = append(parts, "found: "+strings.Join(it.Hits, "; "))
+	}
+	if it.Path == "" && it.Teammate != "" {
+		parts = append(parts, "select to download it here")
 	}
 	return strings.Join(parts, " · ")
 }

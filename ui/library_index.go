@@ -38,7 +38,7 @@ func hitsLine(items []workflow.LibraryItem, q string) string {
 	files := map[string]bool{}
 	rows := 0
 	for _, it := range items {
-		files[it.Path] = true
+		files[it.Path+"\x00"+it.JobID] = true
 		if it.Row > 0 {
 			rows++
 		}

@@ -95,3 +95,49 @@ func rowHeaderShown(h *harness, n string) bool {
 	}
 	return false
 }
+
+// A row found in a teammate's result says whose library it is in; selecting
+// it downloads the result here and opens it at the row.
+func TestLibraryTeammateHitIsDownloadedThenOpened(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	res := bigResult()
+	fb.addResult(t, res)
+	fb.results[res.file] = res
+	fb.fetchable = map[string]string{"trc_t1": res.file}
+	fb.found = map[string][]workflow.LibraryItem{"smith": {{JobID: "trc_t1", Name: "Austin owners.csv", Kind: jobs.KindTrace, Rows: 400,
+		Row: 150, Teammate: "front-desk", Hits: []string{"row 150, in front-desk's library"}}}}
+	h := start(t, fb)
+	lib := h.app.library
+	searched := make(chan struct{}, 10)
+	h.do(func() {
+		lib.onSearched = func() { searched <- struct{}{} }
+		h.app.tabs.SelectIndex(1)
+		test.Type(lib.search_, "smith")
+	})
+	for {
+		<-searched
+		var n int
+		h.do(func() { n = len(lib.items) })
+		if n == 1 {
+			break
+		}
+	}
+	if !h.hasText("row 150, in front-desk's library · select to download it here") {
+		t.Fatalf("the hit's line: %q", libraryLine(fb.found["smith"][0]))
+	}
+	screenshot(t, h, "library-teammate-hit.png")
+	h.do(func() { lib.list.Select(0) })
+	h.wait("row 150 shown")
+	fb.mu.Lock()
+	fetched := fb.fetched
+	fb.mu.Unlock()
+	if len(fetched) != 1 || fetched[0] != "trc_t1" {
+		t.Fatalf("downloaded %v, want trc_t1 once", fetched)
+	}
+	h.do(func() {
+		if h.app.viewers[h.app.tabs.Selected()] == nil || !rowHeaderShown(h, "150") {
+			t.Error("the result is not open at row 150")
+		}
+	})
+}

@@ -134,6 +134,10 @@ func (x *Index) Rebuilt() string { return x.rebuilt }
 // Dir is the library folder.
 func (x *Index) Dir() string { return x.dir }
 
+// Shared reports whether the index is a team's (OpenShared): its look-ups
+// return rows of other computers' results too, with no path.
+func (x *Index) Shared() bool { return x.shared }
+
 // Path is the database file ("" for a team's database).
 func (x *Index) Path() string { return x.path }
 

@@ -77,7 +77,14 @@ func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier
 		}
 	}
 	for k, es := range out {
-		slices.SortStableFunc(es, func(a, b Earlier) int { return b.Date.Compare(a.Date) })
+		// Newest first; of the same day, this computer's copy first (a
+		// teammate's result downloaded here is in both places).
+		slices.SortStableFunc(es, func(a, b Earlier) int {
+			if c := b.Date.Compare(a.Date); c != 0 {
+				return c
+			}
+			return boolInt(a.Path == "") - boolInt(b.Path == "")
+		})
 		out[k] = es
 	}
 	return out, nil
@@ -293,8 +300,8 @@ func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.
 			if known && layout.Callability(true, fl).Unknown() {
 				continue
 			}
-			if old, ok := out[uint64(key)]; ok && !e.Date.After(old.Date) {
-				continue
+			if old, ok := out[uint64(key)]; ok && (e.Date.Before(old.Date) || e.Date.Equal(old.Date) && (old.Path != "" || e.Path == "")) {
+				continue // an older answer, or the same day's from another computer's copy
 			}
 			out[uint64(key)] = Scrub{Earlier: e, Flags: fl}
 		}

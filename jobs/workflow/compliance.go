@@ -381,7 +381,7 @@ func (s *Service) earlierAnswers(ctx context.Context, r *library.Result, l *layo
 	if own.IsZero() {
 		return
 	}
-	x, err := s.libIndexFor(dir).open()
+	x, err := s.openIndex(ctx, dir)
 	if err != nil {
 		return
 	}

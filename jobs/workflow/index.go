@@ -13,6 +13,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // The library index: every result of a library folder indexed in SQLite
@@ -42,8 +43,11 @@ type IndexReport struct {
 type libIndex struct {
 	dir, path string
 
-	mu     sync.Mutex
-	x      *index.Index
+	mu sync.Mutex
+	x  *index.Index
+	// team is the team's database x is kept in (nil: the SQLite file
+	// path).
+	team   *sqldb.DB
 	queued bool // a background round waits to start
 	// ctx ends the background rounds when the Service closes.
 	ctx  context.Context
@@ -81,12 +85,47 @@ func (s *Service) libIndexFor(dir string) *libIndex {
 	return li
 }
 
-// open opens the index, once; a failure is tried again next time.
-func (li *libIndex) open() (*index.Index, error) {
+// teamIndex is where the index of the library folder dir is kept in a
+// team: the team's database and this computer's place in it, while the
+// session's ledger is the team's and dir is its library folder (nil
+// otherwise: the index is this computer's SQLite file). While the team's
+// database is away the folder's own SQLite index answers.
+func (s *Service) teamIndex(dir string) (*sqldb.DB, string) {
+	sess, err := s.current()
+	if err != nil || sess.info.Sandbox || sess.lib == nil || filepath.Clean(sess.lib.Dir()) != filepath.Clean(dir) {
+		return nil, ""
+	}
+	sess.mu.Lock()
+	team := sess.team
+	sess.mu.Unlock()
+	place := s.Settings().ComputerID
+	if team == nil || place == "" {
+		return nil, ""
+	}
+	return team, place
+}
+
+// open opens the index, once for where it is kept (team, or the SQLite
+// file); a failure is tried again next time. An index kept elsewhere than
+// team now (sharing turned on or off, the database closed) is closed and
+// the right one opened.
+func (li *libIndex) open(ctx context.Context, team *sqldb.DB, place string) (*index.Index, error) {
 	li.mu.Lock()
 	defer li.mu.Unlock()
-	if li.x != nil {
+	if li.x != nil && li.team == team {
 		return li.x, nil
+	}
+	if li.x != nil {
+		li.x.Close()
+		li.x, li.team = nil, nil
+	}
+	if team != nil {
+		x, err := index.OpenShared(ctx, team, place, li.dir)
+		if err != nil {
+			return nil, fmt.Errorf("the library index in the team's database: %w", err)
+		}
+		li.x, li.team = x, team
+		return x, nil
 	}
 	x, err := index.Open(li.path, li.dir)
 	if err != nil {
@@ -94,6 +133,12 @@ func (li *libIndex) open() (*index.Index, error) {
 	}
 	li.x = x
 	return x, nil
+}
+
+// openIndex is dir's index as it is, without bringing it up to date.
+func (s *Service) openIndex(ctx context.Context, dir string) (*index.Index, error) {
+	team, place := s.teamIndex(dir)
+	return s.libIndexFor(dir).open(ctx, team, place)
 }
 
 // closeIndexes closes every open index (Service.Close).
@@ -107,7 +152,7 @@ func (s *Service) closeIndexes() {
 		li.mu.Lock()
 		if li.x != nil {
 			li.x.Close()
-			li.x = nil
+			li.x, li.team = nil, nil
 		}
 		li.mu.Unlock()
 	}
@@ -116,8 +161,7 @@ func (s *Service) closeIndexes() {
 // syncedIndex is dir's index brought up to date with the folder, with the
 // progress reported as events.
 func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(IndexProgress)) (*index.Index, IndexReport, error) {
-	li := s.libIndexFor(dir)
-	x, err := li.open()
+	x, err := s.openIndex(ctx, dir)
 	if err != nil {
 		return nil, IndexReport{}, err
 	}
@@ -204,8 +248,9 @@ func (s *Service) searchIndexed(ctx context.Context, dir, q string, limit int) (
 	switch {
 	case errors.Is(err, index.ErrNothingToFind):
 		return nil, true, errors.New("library: search: nothing to look for")
-	case errors.Is(err, index.ErrDamaged), errors.Is(err, index.ErrChanged):
-		// Rebuilt or read again by the next Sync; the files answer now.
+	case errors.Is(err, index.ErrDamaged), errors.Is(err, index.ErrChanged), errors.Is(err, ErrTeamUnreachable):
+		// Rebuilt or read again by the next Sync, or the team's database
+		// away: the files of this computer answer now.
 		return nil, false, nil
 	}
 	return hits, true, err
@@ -226,8 +271,22 @@ func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q str
 	for _, e := range entries {
 		byPath[e.Path] = e
 	}
+	// A teammate's result downloaded here too is found twice: the copy
+	// here is shown.
+	here := map[string]bool{}
+	for _, h := range hits {
+		if h.Path != "" && h.JobID != "" {
+			here[fmt.Sprint(h.JobID, "/", h.Row)] = true
+		}
+	}
 	out := []LibraryItem{}
 	for _, h := range hits {
+		if h.Path == "" {
+			if !here[fmt.Sprint(h.JobID, "/", h.Row)] {
+				out = append(out, s.teammateItem(ctx, h))
+			}
+			continue
+		}
 		e := byPath[h.Path]
 		it := itemOf(e)
 		if it.Path == "" {
@@ -246,6 +305,57 @@ func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q str
 		out = append(out, it)
 	}
 	return out, true, nil
+}
+
+// teammateItem is a search hit in a teammate's result: its job, the row,
+// and the computer that submitted it (the ledger knows both).
+func (s *Service) teammateItem(ctx context.Context, h library.Hit) LibraryItem {
+	it := LibraryItem{JobID: h.JobID, Name: h.JobName, Kind: jobs.KindTrace, Row: h.Row, Column: h.Column, Teammate: "a teammate"}
+	if it.Name == "" {
+		it.Name = h.JobID
+	}
+	sess, err := s.books()
+	if err != nil {
+		return it
+	}
+	sess.mu.Lock()
+	led := sess.led
+	sess.mu.Unlock()
+	if led == nil {
+		return it
+	}
+	if j, err := led.Job(ctx, h.JobID); err == nil {
+		it.Kind, it.Rows, it.CreatedAt = j.Kind, j.TotalRows, j.CreatedAt
+	}
+	if sub, err := led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
+		it.Teammate = sub.Computer
+	}
+	it.Hits = []string{fmt.Sprintf("row %d, in %s's library", h.Row, it.Teammate)}
+	return it
+}
+
+// FetchResult brings the result of a search hit in a teammate's library
+// here: downloaded from the provider once (reading a completed job's result
+// costs nothing) and kept in this computer's library. The item comes back
+// with its path; one already here is returned as it is.
+func (s *Service) FetchResult(ctx context.Context, it LibraryItem, progress func(done, total int64)) (LibraryItem, error) {
+	if it.Path != "" {
+		return it, nil
+	}
+	if it.JobID == "" {
+		return it, errors.New("this result names no job to download it from")
+	}
+	sess, err := s.books()
+	if err != nil {
+		return it, err
+	}
+	dl, err := sess.trk.Fetch(ctx, it.Kind, it.JobID, progress)
+	if err != nil {
+		return it, fmt.Errorf("downloading %s (in %s's library): %w", it.Name, it.Teammate, err)
+	}
+	it.Path, it.Teammate, it.Hits = dl.Path, "", nil
+	s.indexInBackground(filepath.Dir(dl.Path))
+	return it, nil
 }
 
 // itemOf is a library entry as the library list shows it.

@@ -118,7 +118,7 @@ func (s *Service) prepareReuse(ctx context.Context, sess *session, p Plan, ins *
 		return nil, err
 	}
 	rj.state.Rows = len(rows)
-	e, err := lookup(ctx, x, p.Kind, rows, now)
+	e, err := s.lookupHere(ctx, x, p.Kind, rows, now)
 	if err != nil {
 		return nil, err
 	}

@@ -254,6 +254,91 @@ type earlierOf struct {
 	scrubbed map[uint64]index.Scrub
 }
 
+// lookupHere finds the rows' earlier results in the index that this
+// computer can read. In a team's index a row may be in a teammate's result,
+// which is in that computer's folder: those results are downloaded here
+// first (reading a completed job's result costs nothing), so that the rows
+// reused are read from this computer's copy. A row whose earlier result
+// cannot be brought here is not reused: it is traced or scrubbed again.
+// The quote and the submission both count through here, so they agree.
+func (s *Service) lookupHere(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
+	e, err := lookup(ctx, x, kind, rows, at)
+	if err != nil || !x.Shared() {
+		return e, err
+	}
+	if want := e.elsewhere(); len(want) > 0 {
+		sess, err := s.books()
+		if err != nil {
+			return earlierOf{}, err
+		}
+		got := 0
+		for _, id := range want {
+			if _, err := sess.trk.Fetch(ctx, kind, id, nil); err == nil {
+				got++
+			} else if ctx.Err() != nil {
+				return earlierOf{}, ctx.Err()
+			}
+		}
+		if got > 0 {
+			if _, _, err := s.syncedIndex(ctx, x.Dir(), nil); err != nil {
+				return earlierOf{}, err
+			}
+			if e, err = lookup(ctx, x, kind, rows, at); err != nil {
+				return e, err
+			}
+		}
+	}
+	return e.here(), nil
+}
+
+// elsewhere are the jobs whose results, in teammates' folders, hold a
+// row's newest earlier answer (newer than any this computer has).
+func (e earlierOf) elsewhere() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(x index.Earlier) {
+		if x.Path == "" && x.JobID != "" && !seen[x.JobID] {
+			seen[x.JobID] = true
+			out = append(out, x.JobID)
+		}
+	}
+	for _, es := range e.traced {
+		for _, x := range es { // newest first
+			if x.Path != "" {
+				break
+			}
+			add(x)
+		}
+	}
+	for _, sc := range e.scrubbed {
+		add(sc.Earlier)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// here keeps the earlier answers read from this computer's folder.
+func (e earlierOf) here() earlierOf {
+	out := earlierOf{traced: map[string][]index.Earlier{}, scrubbed: map[uint64]index.Scrub{}}
+	for k, es := range e.traced {
+		var keep []index.Earlier
+		for _, x := range es {
+			if x.Path != "" {
+				keep = append(keep, x)
+			}
+		}
+		if len(keep) > 0 {
+			out.traced[k] = keep
+		}
+	}
+	for k, sc := range e.scrubbed {
+		if sc.Path != "" {
+			out.scrubbed[k] = sc
+		}
+	}
+	return out
+}
+
 // lookup finds the rows' earlier results in the index.
 func lookup(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
 	var e earlierOf
@@ -326,7 +411,7 @@ func (s *Service) countReuse(ctx context.Context, p Plan, ins *input.Inspection,
 	}
 	var e earlierOf
 	if err == nil {
-		e, err = lookup(ctx, x, p.Kind, all, rc.at)
+		e, err = s.lookupHere(ctx, x, p.Kind, all, rc.at)
 	}
 	if err != nil {
 		if ctx.Err() == nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -91,6 +92,9 @@ type session struct {
 	mu       sync.Mutex
 	led      *ledger.Ledger
 	ledClose func() error // closes led (and a team's database)
+	// team is the team's database while led is a team's ledger: the
+	// library index of the session's library folder is kept there.
+	team *sqldb.DB
 	// away is why the team's database could not be opened, at awayAt.
 	away    error
 	awayAt  time.Time
@@ -451,7 +455,7 @@ func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
 	if s.cfg.OnStep != nil && topts.OnStep == nil {
 		topts.OnStep = func(step, _ string) { s.cfg.OnStep(step) }
 	}
-	sess.led, sess.ledClose = led, b.close
+	sess.led, sess.ledClose, sess.team = led, b.close, b.team
 	sess.trk = tracker.New(sess.api, led, topts)
 	sess.cancelS = sess.trk.Subscribe(s.onTrackerEvent(sess))
 	return led, nil
@@ -517,7 +521,7 @@ func (sess *session) closeBooksLocked() error {
 	if sess.led != nil {
 		sess.budget.set(nil)
 		err = sess.ledClose()
-		sess.led, sess.ledClose, sess.trk = nil, nil, nil
+		sess.led, sess.ledClose, sess.trk, sess.team = nil, nil, nil, nil
 	}
 	return err
 }

@@ -26,7 +26,10 @@ import (
 // lives in the keyring only. The API key's per-minute limits are kept by
 // the whole team together through a budget in the database, and each job
 // in flight is followed by one computer at a time (a lease the tracker
-// renews). A computer's results stay in its own library.
+// renews). A computer's results stay in its own library; the library's
+// index is the team's, so a search finds the rows of every computer's
+// results and the reuse of earlier rows sees what teammates traced (their
+// results are downloaded here before their rows are reused).
 
 // TeamLimits are the API key's per-minute limits.
 type TeamLimits struct {
@@ -177,7 +180,10 @@ func newComputerID() string {
 
 // books is an open ledger and what closes it (with its database).
 type books struct {
-	led   *ledger.Ledger
+	led *ledger.Ledger
+	// team is the team's database the ledger is in (nil for a computer's
+	// own ledger): the library index is kept there too.
+	team  *sqldb.DB
 	close func() error
 }
 
@@ -198,7 +204,7 @@ func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
 		db.Close()
 		return books{}, err
 	}
-	return books{led: led, close: func() error {
+	return books{led: led, team: db, close: func() error {
 		err := led.Close()
 		db.Close()
 		return err
@@ -346,7 +352,15 @@ func (s *Service) ShareWithTeam(ctx context.Context, url, name string, progress 
 		return rep, err
 	}
 	if sess != nil {
-		return rep, s.reopenBooks(ctx, sess)
+		if err := s.reopenBooks(ctx, sess); err != nil {
+			return rep, err
+		}
+		// The library's index is the team's from now on: this computer's
+		// results are indexed into it (in the background; a search reads
+		// the files until then).
+		if sess.libErr == nil && !sess.info.Sandbox {
+			s.indexInBackground(sess.lib.Dir())
+		}
 	}
 	return rep, nil
 }

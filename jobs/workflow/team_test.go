@@ -785,3 +785,123 @@ func holdLease(t *testing.T) {
 		}
 	}
 }
+
+// One library index for the team: a row of a result on the front desk is
+// found by a search on the back office, named with the computer that has
+// it, and opening it brings the result there; a list of owners the front
+// desk traced is quoted on the back office as traced before, and submitted
+// with reuse it costs nothing: the rows are read from the front desk's
+// result, downloaded to the back office for it.
+func TestTeamLibrary(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	sb := newTeamSandbox(t, *fastSandbox())
+	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
+	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+
+	sample, err := a.SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
+	id, err := submitFile(ctx, a, base, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := waitResult(ctx, t, a, id)
+	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	res := readCSV(t, job.ResultPath)
+	src := readCSV(t, sample)
+	var list [][]string
+	for i := 1; i < len(res) && len(list) < 5; i++ {
+		if res[i][col(t, res[0], "match_status")] == "matched" {
+			list = append(list, src[i])
+		}
+	}
+	if len(list) < 5 {
+		t.Fatalf("%d matched rows in the front desk's result", len(list))
+	}
+	last := list[0][col(t, src[0], "Owner Last Name")]
+
+	hit := teammateHit(ctx, t, b, last, id, "front-desk")
+	if _, err := os.Stat(filepath.Join(libDir(b), filepath.Base(job.ResultPath))); err == nil {
+		t.Fatal("the result is on the back office before it was asked for")
+	}
+	reuseTeammateRows(ctx, t, b, base, append([][]string{src[0]}, list...), id)
+
+	// The back office now has the result: the search shows its copy, once.
+	got, err := b.FetchResult(ctx, *hit, nil)
+	if err != nil || got.Path == "" {
+		t.Fatalf("bringing the result here: %+v, %v", got, err)
+	}
+	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	items, err := b.SearchLibrary(ctx, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := 0
+	for _, it := range items {
+		switch {
+		case it.JobID == id && it.Row == hit.Row && it.Path == "":
+			t.Fatalf("the row is listed in the teammate's library although it is here: %+v", items)
+		case it.JobID == id && it.Row == hit.Row:
+			here++
+		}
+	}
+	if here != 1 {
+		t.Fatalf("the row is listed %d times from this computer's copy: %+v", here, items)
+	}
+	if n := sb.count(http.StatusTooManyRequests); n != 0 {
+		t.Fatalf("%d × 429", n)
+	}
+}
+
+// teammateHit searches d's library for q and returns the row found in job
+// id's result, which must be in by's library (not d's).
+func teammateHit(ctx context.Context, t *testing.T, d *Service, q, id, by string) *LibraryItem {
+	t.Helper()
+	items, err := d.SearchLibrary(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range items {
+		if it.JobID == id && it.Path == "" && it.Teammate == by && it.Row > 0 && it.Kind == jobs.KindTrace {
+			return &items[i]
+		}
+	}
+	t.Fatalf("%s's search for %q: %+v, want a row of %s in %s's library", d.Computer(), q, items, id, by)
+	return nil
+}
+
+// reuseTeammateRows quotes and submits recs (owners traced in job id on
+// another computer) on d with reuse: every row is reused, nothing charged.
+func reuseTeammateRows(ctx context.Context, t *testing.T, d *Service, base Plan, recs [][]string, id string) {
+	t.Helper()
+	n := len(recs) - 1
+	path := filepath.Join(t.TempDir(), "again.csv")
+	writeCSV(t, path, recs)
+	p := base
+	p.Path, p.Reuse = path, true
+	q := quote(t, ctx, d, p)
+	if q.Rows != 0 || q.Credits != 0 || q.Reuse == nil || q.Reuse.Rows != n {
+		t.Fatalf("%s's quote: %d rows, %d credits, %+v; want the %d rows reused", d.Computer(), q.Rows, q.Credits, q.Reuse, n)
+	}
+	acc, _ := d.Account(ctx)
+	sub, _ := traceAndWait(t, ctx, d, p, q)
+	if sub.JobID != "" || sub.Reused != n || sub.ResultPath == "" {
+		t.Fatalf("%s's submission: %+v", d.Computer(), sub)
+	}
+	if after, _ := d.Account(ctx); after.Credits != acc.Credits {
+		t.Errorf("charged %d", acc.Credits-after.Credits)
+	}
+	merged := readCSV(t, sub.ResultPath)
+	if len(merged) != n+1 || merged[1][col(t, merged[0], "source")] != "reused" || merged[1][col(t, merged[0], "source_job")] != id {
+		t.Fatalf("the merged result: %v", merged)
+	}
+}

@@ -112,6 +112,10 @@ type LibraryItem struct {
 	// result), and Column the first column that matched.
 	Row    int
 	Column string
+	// Teammate names the computer whose library holds the result, for a
+	// search hit in a teammate's result (a team's index): Path is "" then,
+	// and FetchResult brings the result here.
+	Teammate string
 }
 
 // Query is a view of a result: filter text (any cell contains it, case

@@ -165,6 +165,13 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *dir == "" && svc.Sharing() {
+		// The team's index: a session on the team's database. Without
+		// one this computer's results still answer.
+		if _, err := env.connect(ctx); err != nil {
+			fmt.Fprintf(env.Stderr, "warning: searching this computer's results only: %s\n", words(err))
+		}
+	}
 	if _, err := os.Stat(svc.ResultsDir(*dir)); err == nil && !env.JSON {
 		// The index takes in results new since the last search; say so
 		// when that takes a while.
@@ -188,7 +195,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	if env.JSON {
 		if hits == nil {
-			hits = []library.Hit{}
+			hits = []workflow.RowHit{}
 		}
 		return json.NewEncoder(env.Stdout).Encode(hits)
 	}
@@ -200,6 +207,10 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		var fields []string
 		for _, f := range h.Fields {
 			fields = append(fields, f.Name+"="+f.Value)
+		}
+		if h.Path == "" {
+			fmt.Fprintf(env.Stdout, "in %s's library  row %d  job %s  (%s)\n", h.Teammate, h.Row, h.JobID, h.JobName)
+			continue
 		}
 		fmt.Fprintf(env.Stdout, "%s  row %d  job %s  (%s)\n    %s\n", h.Path, h.Row, h.JobID, h.Column, strings.Join(fields, "  "))
 	}

@@ -49,3 +49,28 @@ func TestTeamCommands(t *testing.T) {
 		}
 	}
 }
+
+// results search on a team's database finds a row of a result on another
+// computer and says whose library it is in.
+func TestTeamResultsSearch(t *testing.T) {
+	url := pgtest.URL(t)
+	sb := startSubmitSandbox(t, 0.2)
+	submitEnv(t, sb)
+	t.Setenv("SKIPDESK_DATABASE_URL", url)
+	t.Setenv("SKIPDESK_COMPUTER", "front-desk")
+	file := writeOwners(t)
+	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
+	if code != 0 {
+		t.Fatalf("the front desk's trace: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, out, errs := submitCLI(t, "results", "search", "ann lee"); code != 0 || !strings.Contains(out, "row 1") {
+		t.Fatalf("the front desk's search: exit %d\n%s\n%s", code, out, errs)
+	}
+	// Another computer: its own data folder, the same team.
+	submitEnv(t, sb)
+	t.Setenv("SKIPDESK_COMPUTER", "back-office")
+	code, out, errs = submitCLI(t, "results", "search", "ann lee")
+	if code != 0 || !strings.Contains(out, "in front-desk's library  row 1") {
+		t.Fatalf("the back office's search: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -91,7 +91,10 @@ func (s *Service) libIndexFor(dir string) *libIndex {
 // otherwise: the index is this computer's SQLite file). While the team's
 // database is away the folder's own SQLite index answers.
 func (s *Service) teamIndex(dir string) (*sqldb.DB, string) {
-	sess, err := s.current()
+	if !s.Sharing() {
+		return nil, ""
+	}
+	sess, err := s.books()
 	if err != nil || sess.info.Sandbox || sess.lib == nil || filepath.Clean(sess.lib.Dir()) != filepath.Clean(dir) {
 		return nil, ""
 	}

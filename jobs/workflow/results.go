@@ -359,11 +359,20 @@ func (s *Service) ResultsDir(dir string) string {
 	return s.cfg.ResultsDir()
 }
 
+// RowHit is a row SearchRows found. Teammate names the computer whose
+// library holds it when it is in a teammate's result (a team's index):
+// Path is "" then.
+type RowHit struct {
+	library.Hit
+	Teammate string `json:",omitempty"`
+}
+
 // SearchRows finds the rows of the results in the library (dir; "" the
 // configured one) that hold q — a phone in any format, a name, an address
 // — at most limit of them. ErrEmptyLibrary when the configured library was
-// never made.
-func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]library.Hit, error) {
+// never made. In a team (a session open on the team's database) the
+// configured library's search finds teammates' rows too.
+func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
 	d := s.ResultsDir(dir)
 	if _, err := os.Stat(d); err != nil {
 		if dir == "" && errors.Is(err, os.ErrNotExist) {
@@ -371,12 +380,20 @@ func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]l
 		}
 		return nil, fmt.Errorf("library folder: %w", err)
 	}
-	if hits, ok, err := s.searchRowsIndexed(ctx, d, q, limit); ok {
-		return hits, err
+	hits, ok, err := s.searchRowsIndexed(ctx, d, q, limit)
+	if !ok {
+		var lib *library.Library
+		if lib, err = library.Open(d); err != nil {
+			return nil, err
+		}
+		hits, err = lib.Search(ctx, q, limit)
 	}
-	lib, err := library.Open(d)
-	if err != nil {
-		return nil, err
+	out := make([]RowHit, len(hits))
+	for i, h := range hits {
+		out[i].Hit = h
+		if h.Path == "" && h.JobID != "" {
+			out[i].Teammate = s.teammateItem(ctx, h).Teammate
+		}
 	}
-	return lib.Search(ctx, q, limit)
+	return out, err
 }

@@ -139,6 +139,10 @@ func (s *Service) teamURL(ctx context.Context) (string, error) {
 	return url, nil
 }
 
+// Sharing reports whether this computer works on a team's database (the
+// configuration's, or the keyring's with sharing on in the settings).
+func (s *Service) Sharing() bool { return s.cfg.DatabaseURL != "" || s.Settings().Team }
+
 // Computer is this computer's name as the team sees it.
 func (s *Service) Computer() string {
 	if s.cfg.Computer != "" {
@@ -252,7 +256,7 @@ type TeamStatus struct {
 // Team says whether this computer shares a team's database, which, and
 // whether it answers.
 func (s *Service) Team(ctx context.Context) TeamStatus {
-	st := TeamStatus{On: s.cfg.DatabaseURL != "" || s.Settings().Team, FromEnv: s.cfg.DatabaseURL != "", Computer: s.Computer()}
+	st := TeamStatus{On: s.Sharing(), FromEnv: s.cfg.DatabaseURL != "", Computer: s.Computer()}
 	if !st.On {
 		return st
 	}

@@ -457,6 +457,12 @@ func TestShareWithTeam(t *testing.T) {
 		t.Fatalf("progress named %v", parts)
 	}
 	checkShared(ctx, t, d, home, dbURL, id)
+	// The library's results are in the team's index: another computer
+	// finds their rows.
+	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	teammateHit(ctx, t, computerOn(t, sb.url, dbURL, "back-office", nil), "annown lee3", id, "front-desk")
 	if rep, err := d.ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
 		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
 	}

@@ -162,6 +162,11 @@ func (v *jobsView) reload(done func()) {
 				switch {
 				case errors.Is(err, workflow.ErrTeamUnreachable):
 					v.loadProblem = p.What + " Shown: the provider's lists."
+					var away *workflow.TeamAwayError
+					if errors.As(err, &away) && !away.CopyAt.IsZero() {
+						v.loadProblem = p.What + " Shown: the provider's lists, with the team's records as this computer last read them (" +
+							away.CopyAt.Local().Format("Jan 2, 3:04 PM") + ")."
+					}
 				default:
 					v.loadProblem = "The jobs list could not be loaded from the server: " + p.What
 					if jobs != nil {

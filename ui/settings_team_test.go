@@ -116,3 +116,22 @@ func TestTeamLineDatabaseAway(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// The team's database away in a session: the jobs list shows the team's
+// records as this computer last read them, and says from when.
+func TestJobsListTeamAway(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	at := time.Date(2026, 11, 24, 15, 4, 0, 0, time.Local)
+	fb.jobsErr = &workflow.TeamAwayError{Err: workflow.ErrTeamUnreachable, CopyAt: at}
+	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed",
+		CreatedAt: at, SubmittedBy: "front-desk"}}
+	h := start(t, fb)
+	if !h.hasText("with the team's records as this computer last read them (Nov 24, 3:04 PM)") {
+		t.Fatalf("the jobs list says %q", h.textOf(h.app.jobs.detail))
+	}
+	if len(h.app.jobs.shown) != 1 || h.app.jobs.shown[0].SubmittedBy != "front-desk" {
+		t.Fatalf("shown %+v", h.app.jobs.shown)
+	}
+	screenshot(t, h, "jobs-team-away.png")
+}

@@ -2,10 +2,12 @@ package workflow
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,10 +37,15 @@ func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 	var local []Job
 	if err == nil {
 		local, err = s.ledgerJobs(ctx, sess.led)
+		if err == nil && sess.led.Shared() {
+			s.keepTeamCopy(local)
+		}
 	}
 	var teamErr error
 	if errors.Is(err, ErrTeamUnreachable) {
-		teamErr = err
+		away := &TeamAwayError{Err: err}
+		local, away.CopyAt = s.teamCopy()
+		teamErr = away
 		if sess, err = s.current(); err != nil {
 			return nil, false, err
 		}
@@ -94,6 +101,65 @@ func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 		return list, more, teamErr
 	}
 	return list, more, apiErr
+}
+
+// TeamAwayError is Jobs' error while the team's database cannot be
+// reached (it matches ErrTeamUnreachable): the list shown is the provider's,
+// with the team's records as this computer last read them (CopyAt; zero
+// when it never did).
+type TeamAwayError struct {
+	Err    error
+	CopyAt time.Time
+}
+
+func (e *TeamAwayError) Error() string { return e.Err.Error() }
+func (e *TeamAwayError) Unwrap() error { return e.Err }
+
+// teamCopyFile keeps, in the data folder, the team's jobs as this computer
+// last read them: what the jobs list shows of them while the database is
+// away (read-only: nothing is submitted or settled from it).
+const teamCopyFile = "team-jobs.json"
+
+type teamCopy struct {
+	SavedAt time.Time `json:"saved_at"`
+	Jobs    []Job     `json:"jobs"`
+}
+
+// keepTeamCopy writes the team's jobs as read now, when they changed since
+// the copy was last written.
+func (s *Service) keepTeamCopy(list []Job) {
+	b, err := json.Marshal(list)
+	if err != nil {
+		return
+	}
+	sum := sha256.Sum256(b)
+	s.mu.Lock()
+	same := sum == s.teamCopySum
+	s.mu.Unlock()
+	if same {
+		return
+	}
+	out, err := json.Marshal(teamCopy{SavedAt: time.Now().UTC(), Jobs: list})
+	if err != nil || library.WriteFileAtomic(filepath.Join(s.cfg.Home, teamCopyFile), out) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.teamCopySum = sum
+	s.mu.Unlock()
+}
+
+// teamCopy is the team's jobs as this computer last read them, and when
+// (nothing when it never did, or the copy cannot be read).
+func (s *Service) teamCopy() ([]Job, time.Time) {
+	b, err := os.ReadFile(filepath.Join(s.cfg.Home, teamCopyFile))
+	if err != nil {
+		return nil, time.Time{}
+	}
+	var c teamCopy
+	if json.Unmarshal(b, &c) != nil {
+		return nil, time.Time{}
+	}
+	return c.Jobs, c.SavedAt
 }
 
 // LocalJobs lists what this computer's ledger knows, newest first, with

@@ -64,6 +64,9 @@ type Service struct {
 	sandbox  *sandbox.Server
 	subs     map[int]func(Event)
 	nextSub  int
+	// teamCopySum is the hash of the team's jobs last kept in
+	// teamCopyFile (Jobs).
+	teamCopySum [32]byte
 	// submitting holds the file hashes of submissions under way here, so
 	// that the jobs list does not call them "unknown".
 	submitting map[string]bool

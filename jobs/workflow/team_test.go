@@ -587,6 +587,15 @@ func TestTeamDatabaseAway(t *testing.T) {
 	if _, err := submitFile(ctx, d, plan("b"), false); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("submitting with the database gone in the middle of a session: %v", err)
 	}
+	// The jobs list shows the team's records as last read, and says so.
+	list, _, err := d.Jobs(ctx, 1)
+	var away *TeamAwayError
+	if !errors.As(err, &away) || away.CopyAt.IsZero() || !errors.Is(err, ErrTeamUnreachable) {
+		t.Fatalf("the jobs list with the database gone: %v", err)
+	}
+	if len(list) != 1 || list[0].ID != id || list[0].SubmittedBy != "laptop" {
+		t.Fatalf("the jobs list with the database gone: %+v, want %s submitted by laptop (the copy kept here)", list, id)
+	}
 	if n := sandboxJobs(ctx, t, d); n != 1 {
 		t.Fatalf("%d jobs on the server, want 1: one was sent that could not be recorded", n)
 	}

@@ -94,13 +94,23 @@ func (s *Service) teamIndex(dir string) (*sqldb.DB, string) {
 	if !s.Sharing() {
 		return nil, ""
 	}
-	sess, err := s.books()
+	sess, err := s.current()
 	if err != nil || sess.info.Sandbox || sess.lib == nil || filepath.Clean(sess.lib.Dir()) != filepath.Clean(dir) {
 		return nil, ""
 	}
 	sess.mu.Lock()
-	team := sess.team
+	team, opened, away := sess.team, sess.led != nil, sess.away != nil
 	sess.mu.Unlock()
+	if !opened && !away {
+		// The ledger is opened on first need (a command line's session);
+		// while the database is known to be away, it is not waited for.
+		if _, err := s.books(); err != nil {
+			return nil, ""
+		}
+		sess.mu.Lock()
+		team = sess.team
+		sess.mu.Unlock()
+	}
 	place := s.Settings().ComputerID
 	if team == nil || place == "" {
 		return nil, ""

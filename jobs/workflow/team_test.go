@@ -583,6 +583,10 @@ func TestTeamDatabaseAway(t *testing.T) {
 		t.Fatalf("the jobs list once back: %+v, %v", list, err)
 	}
 
+	job := waitResult(ctx, t, d, id)
+	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
 	proxy.Cut() // in the middle of the session
 	if _, err := submitFile(ctx, d, plan("b"), false); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("submitting with the database gone in the middle of a session: %v", err)
@@ -596,6 +600,16 @@ func TestTeamDatabaseAway(t *testing.T) {
 	if len(list) != 1 || list[0].ID != id || list[0].SubmittedBy != "laptop" {
 		t.Fatalf("the jobs list with the database gone: %+v, want %s submitted by laptop (the copy kept here)", list, id)
 	}
+	// The library answers from this computer's results.
+	start := time.Now()
+	items, err := d.SearchLibrary(ctx, "anna lee1")
+	if err != nil {
+		t.Fatalf("searching with the database gone: %v", err)
+	}
+	if len(items) != 1 || items[0].Path != job.ResultPath {
+		t.Fatalf("searching with the database gone: %+v, want the row of %s", items, job.ResultPath)
+	}
+	t.Logf("searched in %s with the database gone", time.Since(start).Round(time.Millisecond))
 	if n := sandboxJobs(ctx, t, d); n != 1 {
 		t.Fatalf("%d jobs on the server, want 1: one was sent that could not be recorded", n)
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -112,6 +113,7 @@ type Ref struct {
 type hitFile struct {
 	id                       int64
 	place, name, job, jobNme string
+	date                     int64 // read only by a team's search, which sorts the files
 }
 
 // filesNewestFirst are the indexed results, newest first.
@@ -294,19 +296,25 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 // the former one was planned anew on every search (0.15 ms, more than its
 // execution).
 func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitFile, []map[int64][][]int32, error) {
-	q := `WITH fl AS (SELECT id FROM files WHERE skipped = '' ORDER BY date DESC, id DESC LIMIT ?)
-		SELECT 1 AS k, id, place, name, job_id, job_name, NULL::integer AS w, NULL::bytea AS rows, date FROM files WHERE skipped = ''`
-	args := []any{n}
+	q := `SELECT 1 AS k, id, place, name, job_id, job_name, NULL::integer AS w, NULL::bytea AS rows, date FROM files WHERE skipped = ''`
+	var args []any
+	// The newest file (files newest first when n > 1), taken again for each
+	// look-up: cheaper than a CTE the server keeps.
+	newest := "= (SELECT id FROM files WHERE skipped = '' ORDER BY date DESC, id DESC LIMIT 1)"
+	if n > 1 {
+		newest = "IN (SELECT id FROM files WHERE skipped = '' ORDER BY date DESC, id DESC LIMIT ?)"
+	}
 	for i, w := range ws {
 		for _, c := range termConds(w) {
 			q += fmt.Sprintf(`
-		UNION ALL SELECT 0, file, '', '', '', '', %d, rows, 0 FROM terms WHERE file IN (SELECT id FROM fl) AND %s`, i, c.sql)
+		UNION ALL SELECT 0, file, '', '', '', '', %d, rows, 0 FROM terms WHERE file %s AND %s`, i, newest, c.sql)
+			if n > 1 {
+				args = append(args, n)
+			}
 			args = append(args, c.args...)
 		}
 	}
-	// The postings first, then the files newest first.
-	rows, err := db.QueryContext(ctx, q+`
-		ORDER BY k, date DESC, id DESC`, args...)
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -321,8 +329,7 @@ func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitF
 		var f hitFile
 		var w sql.NullInt64
 		var blob []byte
-		var date int64
-		if err := rows.Scan(&k, &f.id, &f.place, &f.name, &f.job, &f.jobNme, &w, &blob, &date); err != nil {
+		if err := rows.Scan(&k, &f.id, &f.place, &f.name, &f.job, &f.jobNme, &w, &blob, &f.date); err != nil {
 			return nil, nil, err
 		}
 		switch {
@@ -332,7 +339,18 @@ func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitF
 			got[w.Int64][f.id] = append(got[w.Int64][f.id], decodePostings(blob))
 		}
 	}
-	return files, got, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	// Newest first, sorted here rather than by the server (a sort less in
+	// the statement).
+	slices.SortFunc(files, func(a, b hitFile) int {
+		if c := cmp.Compare(b.date, a.date); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	return files, got, nil
 }
 
 // termCond is a condition on terms.term with its arguments.

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
@@ -157,6 +158,45 @@ func TestTwoComputersShareOneIndex(t *testing.T) {
 	}
 	if got := len(a.search("(512) 555-0102")); got != 2 {
 		t.Errorf("%d hits after B's removal, want 2", got)
+	}
+}
+
+// A search of a team's index sees the files another computer synced or
+// removed since this computer's last search (what a search keeps of the
+// files it found is never stale).
+func TestSearchSeesTheOtherComputersSync(t *testing.T) {
+	url := pgtest.URL(t)
+	dirA, dirB := filepath.Join(t.TempDir(), "results"), filepath.Join(t.TempDir(), "results")
+	os.MkdirAll(dirA, 0o755)
+	os.MkdirAll(dirB, 0o755)
+	a := &lib{t: t, dir: dirA, x: openShared(t, url, "computer-a", dirA)}
+	b := &lib{t: t, dir: dirB, x: openShared(t, url, "computer-b", dirB)}
+	a.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+	a.sync()
+	first := func() []library.Hit {
+		t.Helper()
+		return must(a.x.Search(context.Background(), "(512) 555-0102", 1))
+	}
+	if h := first(); len(h) != 1 || h[0].JobID != "trc_abc123" || h[0].Path == "" {
+		t.Fatalf("before B's sync: %+v", h)
+	}
+	// B's newer result is found first, from A, without A syncing.
+	b.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
+	b.sync()
+	if h := first(); len(h) != 1 || h[0].JobID != "dnc_def456" || h[0].Path != "" || h[0].Row != 2 {
+		t.Fatalf("after B's sync: %+v", h)
+	}
+	if got := len(a.search("(512) 555-0102")); got != 2 {
+		t.Errorf("%d hits after B's sync, want 2", got)
+	}
+	// Gone from B's folder, gone from A's search.
+	os.Remove(filepath.Join(dirB, "phones 2026-11-03 def456.csv"))
+	b.sync()
+	if h := first(); len(h) != 1 || h[0].JobID != "trc_abc123" {
+		t.Fatalf("after B's removal: %+v", h)
+	}
+	if got := len(a.search("(512) 555-0102")); got != 1 {
+		t.Errorf("%d hits after B's removal, want 1", got)
 	}
 }
 

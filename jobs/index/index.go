@@ -85,6 +85,9 @@ type Index struct {
 
 	cacheMu sync.Mutex
 	cache   map[int64]*fileCache // per file: marks and layout, for reading hits
+	// hitCache is what a team's search names of each file it finds
+	// (hitFiles).
+	hitCache map[int64]hitFile
 }
 
 // ErrDamaged is matched (errors.Is) by errors of an index found damaged
@@ -95,7 +98,7 @@ var ErrDamaged = errors.New("index: the library index is damaged")
 // file path, creating it when missing. A damaged index is deleted and made
 // anew (Rebuilt says why); its entries come back with the next Sync.
 func Open(path, dir string) (*Index, error) {
-	x := &Index{dir: dir, path: path, cache: map[int64]*fileCache{}}
+	x := &Index{dir: dir, path: path, cache: map[int64]*fileCache{}, hitCache: map[int64]hitFile{}}
 	db, why, err := openSound(path)
 	if err != nil {
 		return nil, err
@@ -124,7 +127,7 @@ func OpenShared(ctx context.Context, db *sqldb.DB, place, dir string) (*Index, e
 	if err := sqldb.Migrate(ctx, db, postgresSchema, versionTable); err != nil {
 		return nil, fmt.Errorf("index: %s: %w", db, err)
 	}
-	return &Index{dir: dir, place: place, db: db, shared: true, cache: map[int64]*fileCache{}}, nil
+	return &Index{dir: dir, place: place, db: db, shared: true, cache: map[int64]*fileCache{}, hitCache: map[int64]hitFile{}}, nil
 }
 
 // Rebuilt says why the index was found damaged and made anew when it was

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -112,6 +113,7 @@ type Ref struct {
 type hitFile struct {
 	id                       int64
 	place, name, job, jobNme string
+	date                     int64 // read by a team's search only, which sorts the files
 }
 
 // filesNewestFirst are the indexed results, newest first.
@@ -144,15 +146,15 @@ func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error)
 		return nil, err
 	}
 	defer done()
-	_, refs, err := lookup(ctx, db, ws, limit)
+	_, refs, err := x.lookup(ctx, db, ws, limit)
 	return refs, err
 }
 
 // lookup finds the rows holding every word: the indexed files, newest
 // first, and the rows found in them, at most limit.
-func lookup(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
+func (x *Index) lookup(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
 	if db.Engine() == sqldb.Postgres {
-		return findTeam(ctx, db, ws, limit)
+		return x.findTeam(ctx, db, ws, limit)
 	}
 	files, err := filesNewestFirst(ctx, db)
 	if err != nil {
@@ -220,14 +222,14 @@ func find(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, limit i
 // at once. A search for the first rows takes the files newest first in
 // batches of 1, 2, 4… (it reads little); one for every row takes them all
 // at once (one statement a word).
-func findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
+func (x *Index) findTeam(ctx context.Context, db *sqldb.DB, ws []word, limit int) ([]hitFile, []Ref, error) {
 	// The first rows: every word in the newest file. Every row: the first
 	// word in every file, the next words in the files holding it.
 	n, words := 1, ws
 	if limit <= 0 {
 		n, words = math.MaxInt32, ws[:1]
 	}
-	files, got, err := filesWithFirst(ctx, db, words, n)
+	files, got, err := x.filesWithFirst(ctx, db, words, n)
 	if err != nil {
 		return nil, nil, fail(err)
 	}
@@ -288,21 +290,32 @@ func findBatched(ctx context.Context, db *sqldb.DB, files []hitFile, ws []word, 
 
 // filesWithFirst is filesNewestFirst in a team's database, with the
 // postings of the words ws in the n newest files (by word, then file): one
-// statement.
-func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitFile, []map[int64][][]int32, error) {
-	var parts []string
+// statement. It is written so that the server plans it once: a prepared
+// statement whose parameters are single values (not arrays) and without a
+// window function gets PostgreSQL's generic plan after a few runs, where
+// one with = ANY(array) is planned anew on every search (0.15 ms, more than
+// its execution). It reads the files' ids and dates only: the rest of each
+// file comes from hitFiles.
+func (x *Index) filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitFile, []map[int64][][]int32, error) {
+	q := `SELECT 1 AS k, id, date, NULL::integer AS w, NULL::bytea AS rows FROM files WHERE skipped = ''`
 	var args []any
-	for i, w := range ws {
-		exact, from, to := termsOf(w)
-		parts = append(parts, fmt.Sprintf(`SELECT %d AS w, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term = ANY(?)
-			UNION ALL SELECT %d, rows FROM terms WHERE fl.n <= ? AND file = fl.id AND term >= ? AND term < ?`, i, i))
-		args = append(args, n, exact, n, from, to)
+	// The newest file (files newest first when n > 1), taken again for each
+	// look-up: cheaper than a CTE the server keeps.
+	newest := "= (SELECT id FROM files WHERE skipped = '' ORDER BY date DESC, id DESC LIMIT 1)"
+	if n > 1 {
+		newest = "IN (SELECT id FROM files WHERE skipped = '' ORDER BY date DESC, id DESC LIMIT ?)"
 	}
-	rows, err := db.QueryContext(ctx, `WITH fl AS (SELECT id, place, name, job_id, job_name,
-			row_number() OVER (ORDER BY date DESC, id DESC) AS n FROM files WHERE skipped = '')
-		SELECT fl.id, fl.place, fl.name, fl.job_id, fl.job_name, m.w, m.rows FROM fl LEFT JOIN LATERAL (
-			`+strings.Join(parts, " UNION ALL ")+`) m ON TRUE
-		ORDER BY fl.n`, args...)
+	for i, w := range ws {
+		for _, c := range termConds(w) {
+			q += fmt.Sprintf(`
+		UNION ALL SELECT 0, file, 0, %d, rows FROM terms WHERE file %s AND %s`, i, newest, c.sql)
+			if n > 1 {
+				args = append(args, n)
+			}
+			args = append(args, c.args...)
+		}
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -313,50 +326,141 @@ func filesWithFirst(ctx context.Context, db *sqldb.DB, ws []word, n int) ([]hitF
 		got[i] = map[int64][][]int32{}
 	}
 	for rows.Next() {
-		var f hitFile
+		var k, id, date int64
 		var w sql.NullInt64
 		var blob []byte
-		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &w, &blob); err != nil {
+		if err := rows.Scan(&k, &id, &date, &w, &blob); err != nil {
 			return nil, nil, err
 		}
-		if len(files) == 0 || files[len(files)-1].id != f.id {
-			files = append(files, f)
-		}
-		if w.Valid && blob != nil && int(w.Int64) < len(got) {
-			got[w.Int64][f.id] = append(got[w.Int64][f.id], decodePostings(blob))
+		switch {
+		case k == 1:
+			files = append(files, hitFile{id: id, date: date})
+		case w.Valid && blob != nil && int(w.Int64) < len(got):
+			got[w.Int64][id] = append(got[w.Int64][id], decodePostings(blob))
 		}
 	}
-	return files, got, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	rows.Close()
+	// Newest first, sorted here rather than by the server (a sort less in
+	// the statement).
+	slices.SortFunc(files, func(a, b hitFile) int {
+		if c := cmp.Compare(b.date, a.date); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	files, err = x.hitFiles(ctx, db, files)
+	return files, got, err
 }
 
-// termsOf is a word's terms as a team's search asks for them: the exact
-// terms its prefix does not cover, and the prefix's range ("", "" when it
-// has none: no term is in it).
-func termsOf(w word) (exact []string, from, to string) {
-	exact = []string{}
+// hitFiles fills in the files a team's search found by id: from what
+// earlier searches read, else read in one statement. A file's entry is not
+// changed once written (Sync writes it in the transaction that adds it; a
+// changed result is a new entry, with a new id): what was read of an id
+// stays true whoever writes the database. A file removed since the
+// search's statement is left out.
+func (x *Index) hitFiles(ctx context.Context, db *sqldb.DB, files []hitFile) ([]hitFile, error) {
+	var missing []int64
+	known := make([]bool, len(files))
+	x.cacheMu.Lock()
+	for i, f := range files {
+		if c, ok := x.hitCache[f.id]; ok {
+			files[i], known[i] = c, true
+		} else {
+			missing = append(missing, f.id)
+		}
+	}
+	x.cacheMu.Unlock()
+	if len(missing) == 0 {
+		return files, nil
+	}
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name, date FROM files WHERE id = ANY(?)", missing)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	read := map[int64]hitFile{}
+	for rows.Next() {
+		var f hitFile
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &f.date); err != nil {
+			return nil, err
+		}
+		read[f.id] = f
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	x.cacheMu.Lock()
+	defer x.cacheMu.Unlock()
+	out := files[:0]
+	for i, f := range files {
+		if !known[i] {
+			c, ok := read[f.id]
+			if !ok {
+				continue // removed meanwhile
+			}
+			x.hitCache[f.id], f = c, c
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// termCond is a condition on terms.term with its arguments.
+type termCond struct {
+	sql  string
+	args []any
+}
+
+// termConds are the conditions that find a word's terms in a team's
+// database, one for each kind it has: its exact term (term = ?; = ANY(?)
+// when it has several) that its prefix does not cover, and its prefix's
+// range. A word of exact terms only (a phone, an e-mail) is one look-up in
+// the primary key, with no range that holds nothing.
+func termConds(w word) []termCond {
+	var exact []string
 	for _, t := range w.exact {
 		if w.prefix == "" || !strings.HasPrefix(t, w.prefix) {
 			exact = append(exact, t)
 		}
 	}
-	if w.prefix != "" {
-		from, to = w.prefix, prefixEndRune(w.prefix)
+	var out []termCond
+	switch len(exact) {
+	case 0:
+	case 1:
+		out = append(out, termCond{"term = ?", []any{exact[0]}})
+	default:
+		out = append(out, termCond{"term = ANY(?)", []any{exact}})
 	}
-	return exact, from, to
+	if w.prefix != "" {
+		out = append(out, termCond{"term >= ? AND term < ?", []any{w.prefix, prefixEndRune(w.prefix)}})
+	}
+	return out
 }
 
 // postingsOf reads the postings of a word's terms in the files ids, by
 // file.
 func postingsOf(ctx context.Context, db *sqldb.DB, ids []int64, w word) (map[int64][][]int32, error) {
-	exact, from, to := termsOf(w)
-	// Two look-ups in the primary key (file, term, seg), in one statement.
-	rows, err := db.QueryContext(ctx, `SELECT file, rows FROM terms WHERE file = ANY(?) AND term = ANY(?)
-		UNION ALL SELECT file, rows FROM terms WHERE file = ANY(?) AND term >= ? AND term < ?`, ids, exact, ids, from, to)
+	// A look-up in the primary key (file, term, seg) for each kind of term,
+	// in one statement.
+	var parts []string
+	var args []any
+	for _, c := range termConds(w) {
+		parts = append(parts, "SELECT file, rows FROM terms WHERE file = ANY(?) AND "+c.sql)
+		args = append(args, ids)
+		args = append(args, c.args...)
+	}
+	out := map[int64][][]int32{}
+	if len(parts) == 0 {
+		return out, nil
+	}
+	rows, err := db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][][]int32{}
 	for rows.Next() {
 		var id int64
 		var blob []byte
@@ -484,7 +588,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 		return nil, err
 	}
 	defer done()
-	files, refs, err := lookup(ctx, db, ws, limit)
+	files, refs, err := x.lookup(ctx, db, ws, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -565,6 +669,7 @@ func (fc *fileCache) matchedColumn(rec []string, ws []word) int {
 func (x *Index) dropCache() {
 	x.cacheMu.Lock()
 	x.cache = map[int64]*fileCache{}
+	x.hitCache = map[int64]hitFile{}
 	x.cacheMu.Unlock()
 }
 

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +27,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
@@ -351,55 +354,103 @@ func waitFollower(ctx context.Context, t *testing.T, led *ledger.Ledger, id, who
 	}
 }
 
-// Four computers follow fifty jobs together, each polling as often as it
-// would alone: the team's budget keeps the key's requests under its
-// per-minute limits, with no 429, and each result reaches the library of
-// the computer that submitted it.
+// Four computers — four processes, each with its own data folder — follow
+// fifty jobs together, each polling as often as it would alone: the team's
+// budget keeps the key's requests under its per-minute limits, with no
+// 429, and each result reaches the library of the computer that submitted
+// it.
 func TestTeamFourTrackersFiftyJobs(t *testing.T) {
+	if os.Getenv(envTrackerDB) != "" {
+		trackJobs(t)
+		return
+	}
 	if testing.Short() {
 		t.Skip("a minute of polling")
 	}
-	keyring.MockInit()
 	dbURL := pgtest.URL(t)
-	const reads, writes = 600, 600
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 5}
-	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: reads, WritePerMinute: writes}
+	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: teamTestReads, WritePerMinute: teamTestWrites}
 	sb := newTeamSandbox(t, cfg)
-	tune := func(c *Config) {
-		c.TeamLimits = TeamLimits{ReadsPerMinute: reads, WritesPerMinute: writes}
-		c.Tracker.Interval = func(time.Duration) time.Duration { return 50 * time.Millisecond }
-		c.Tracker.ReadsPerMinute = 2 * reads // alone, each would take more than the key allows
-	}
-	var ds []*Service
-	for i := range 4 {
-		d := computerOn(t, sb.url, dbURL, fmt.Sprintf("pc-%d", i+1), tune)
-		stop := d.Subscribe(func(ev Event) {
-			if ev.Err != nil {
-				t.Logf("%s: %v (%s)", d.Computer(), ev.Err, ev.Job.ID)
-			}
-		})
-		t.Cleanup(stop)
-		ds = append(ds, d)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	var ids []string
-	for i := range 50 {
-		d := ds[i%4]
-		id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, fmt.Sprint(i), 5), Mapping: ownerMapping,
-			Mode: jobs.ModeNormal}, false)
-		if err != nil {
-			t.Fatalf("job %d: %v", i, err)
+	const computers, total = 4, 50
+	type computer struct {
+		cmd   *exec.Cmd
+		stdin io.WriteCloser
+		ids   []string
+		held  int64
+		err   error
+	}
+	pcs := make([]*computer, computers)
+	var wg sync.WaitGroup
+	var outMu sync.Mutex
+	var said bytes.Buffer
+	for k := range pcs {
+		n := total / computers
+		if k < total%computers {
+			n++
 		}
-		ids = append(ids, id)
+		pc := &computer{cmd: exec.CommandContext(ctx, os.Args[0], "-test.run=^TestTeamFourTrackersFiftyJobs$", "-test.v")}
+		pc.cmd.Env = append(os.Environ(), envTrackerAPI+"="+sb.url, envTrackerDB+"="+dbURL,
+			envTrackerName+"="+fmt.Sprintf("pc-%d", k+1), envTrackerJobs+"="+fmt.Sprint(n))
+		pc.cmd.Stderr = os.Stderr
+		out, err := pc.cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pc.stdin, err = pc.cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		if err := pc.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pcs[k] = pc
+		wg.Go(func() {
+			lines := bufio.NewScanner(out)
+			for lines.Scan() {
+				line := lines.Text()
+				outMu.Lock()
+				fmt.Fprintf(&said, "pc-%d: %s\n", k+1, line)
+				outMu.Unlock()
+				f := strings.Fields(line)
+				switch {
+				case len(f) == 2 && f[0] == "submitted":
+					pc.ids = append(pc.ids, f[1])
+				case len(f) == 2 && f[0] == "held":
+					fmt.Sscan(f[1], &pc.held)
+				case len(f) == 1 && f[0] == "done":
+					return
+				}
+			}
+			pc.err = fmt.Errorf("pc-%d ended before its results were in (%v)", k+1, lines.Err())
+		})
 	}
-	// Each result is in the library of the computer that submitted it.
-	for i, id := range ids {
-		waitResult(ctx, t, ds[i%4], id)
+	t.Cleanup(func() {
+		for _, pc := range pcs {
+			pc.stdin.Close() // the computers end once every one is done
+			pc.cmd.Wait()
+		}
+		if t.Failed() {
+			outMu.Lock()
+			t.Logf("what the computers said:\n%s", said.String())
+			outMu.Unlock()
+		}
+	})
+	wg.Wait()
+	var ids []string
+	held := int64(0)
+	for _, pc := range pcs {
+		if pc.err != nil {
+			t.Fatal(pc.err)
+		}
+		ids = append(ids, pc.ids...)
+		held += pc.held
 	}
-	led := teamLedger(t, ds[0])
+	if len(ids) != total {
+		t.Fatalf("%d jobs submitted, want %d", len(ids), total)
+	}
+	led := teamLedgerAt(ctx, t, dbURL)
 	for _, id := range ids {
 		if j, err := led.Job(ctx, id); err != nil || j.Status != jobs.StatusCompleted {
 			t.Fatalf("%s: %+v, %v", id, j, err)
@@ -408,15 +459,79 @@ func TestTeamFourTrackersFiftyJobs(t *testing.T) {
 	if n := sb.count(http.StatusTooManyRequests); n != 0 {
 		t.Fatalf("%d × 429", n)
 	}
-	held := int64(0)
-	for _, d := range ds {
-		sess, _ := d.current()
-		held += sess.budget.held.Load()
-	}
 	if held == 0 {
 		t.Fatal("the team's budget never held a request back: the test did not reach the limits")
 	}
-	t.Logf("4 computers, 50 jobs: %d requests answered 200, 0 × 429, %d held back by the team's budget", sb.count(200), held)
+	t.Logf("4 processes, 50 jobs: %d requests answered 200, 0 × 429, %d held back by the team's budget", sb.count(200), held)
+}
+
+// The key's limits in TestTeamFourTrackersFiftyJobs: low enough for four
+// computers polling at will to reach them.
+const teamTestReads, teamTestWrites = 600, 600
+
+// Environment of a computer of TestTeamFourTrackersFiftyJobs.
+const (
+	envTrackerAPI  = "SKIPDESK_TEST_TRACKER_API"
+	envTrackerDB   = "SKIPDESK_TEST_TRACKER_DB"
+	envTrackerName = "SKIPDESK_TEST_TRACKER_NAME"
+	envTrackerJobs = "SKIPDESK_TEST_TRACKER_JOBS"
+)
+
+// trackJobs is one computer of TestTeamFourTrackersFiftyJobs: it submits
+// its share of the jobs, says each, follows what its leases give it until
+// its own results are in its library, says how many requests the team's
+// budget held back, then keeps following until its standard input closes.
+func trackJobs(t *testing.T) {
+	keyring.MockInit()
+	name := os.Getenv(envTrackerName)
+	d := computerOn(t, os.Getenv(envTrackerAPI), os.Getenv(envTrackerDB), name, func(c *Config) {
+		c.TeamLimits = TeamLimits{ReadsPerMinute: teamTestReads, WritesPerMinute: teamTestWrites}
+		c.Tracker.Interval = func(time.Duration) time.Duration { return 50 * time.Millisecond }
+		c.Tracker.ReadsPerMinute = 2 * teamTestReads // alone, each would take more than the key allows
+	})
+	d.Subscribe(func(ev Event) {
+		if ev.Err != nil {
+			fmt.Printf("%s: %v\n", ev.Job.ID, ev.Err)
+		}
+	})
+	ctx := t.Context()
+	n, _ := strconv.Atoi(os.Getenv(envTrackerJobs))
+	dir := t.TempDir()
+	var ids []string
+	for i := range n {
+		id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, fmt.Sprintf("%s-%d", name, i), 5),
+			Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
+		if err != nil {
+			t.Fatalf("job %d: %v", i, err)
+		}
+		fmt.Printf("submitted %s\n", id)
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		waitResult(ctx, t, d, id)
+	}
+	sess, _ := d.current()
+	fmt.Printf("held %d\n", sess.budget.held.Load())
+	fmt.Println("done")
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// teamLedgerAt opens the team's ledger at dbURL as an onlooker.
+func teamLedgerAt(ctx context.Context, t *testing.T, dbURL string) *ledger.Ledger {
+	t.Helper()
+	db, err := sqldb.OpenPostgres(ctx, dbURL, sqldb.PostgresOptions{AppName: "onlooker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led, err := ledger.OpenShared(ctx, db, ledger.Who{ComputerID: "onlooker", Computer: "onlooker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		led.Close()
+		db.Close()
+	})
+	return led
 }
 
 // Share with my team: what this computer kept on its own (a job with its

@@ -879,7 +879,10 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 	waitFollower(ctx, t, led, id, "desktop")
 	took := time.Since(killed)
 	t.Logf("the job was handed over %s after its holder was killed (lease 3 s)", took.Round(100*time.Millisecond))
-	if took > 6*time.Second {
+	// The lease lasts 3 s and is looked at every second; a computer's
+	// session is given up only after 45 s: a handover well under that is
+	// the lease's, with room for a busy machine.
+	if took > 10*time.Second {
 		t.Fatalf("handed over after %s: the lease lasts 3 s and is looked at every second", took)
 	}
 	for {

@@ -69,7 +69,7 @@ func newLibraryView(a *App) *libraryView {
 		if id >= 0 && id < len(v.items) {
 			it := v.items[id]
 			v.list.UnselectAll()
-			if it.Path == "" && it.JobID != "" {
+			if it.Path == "" {
 				a.fetchAndOpen(it) // a row of a teammate's result
 				return
 			}
@@ -153,7 +153,7 @@ func libraryLine(it workflow.LibraryItem) string {
 	if len(it.Hits) > 0 {
 		parts = append(parts, "found: "+strings.Join(it.Hits, "; "))
 	}
-	if it.Path == "" && it.Teammate != "" {
+	if it.Path == "" && it.Teammate != "" && it.JobID != "" {
 		parts = append(parts, "select to download it here")
 	}
 	return strings.Join(parts, " · ")

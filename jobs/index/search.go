@@ -114,11 +114,12 @@ type hitFile struct {
 	id                       int64
 	place, name, job, jobNme string
 	date                     int64 // read by a team's search only, which sorts the files
+	merged                   bool  // a merged result (rows reused from earlier results and its job's own)
 }
 
 // filesNewestFirst are the indexed results, newest first.
 func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name, merged_from <> '' FROM files WHERE skipped = '' ORDER BY date DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
 	var out []hitFile
 	for rows.Next() {
 		var f hitFile
-		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &f.merged); err != nil {
 			return nil, err
 		}
 		out = append(out, f)
@@ -376,7 +377,7 @@ func (x *Index) hitFiles(ctx context.Context, db *sqldb.DB, files []hitFile) ([]
 	if len(missing) == 0 {
 		return files, nil
 	}
-	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name, date FROM files WHERE id = ANY(?)", missing)
+	rows, err := db.QueryContext(ctx, "SELECT id, place, name, job_id, job_name, date, merged_from <> '' FROM files WHERE id = ANY(?)", missing)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func (x *Index) hitFiles(ctx context.Context, db *sqldb.DB, files []hitFile) ([]
 	read := map[int64]hitFile{}
 	for rows.Next() {
 		var f hitFile
-		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &f.date); err != nil {
+		if err := rows.Scan(&f.id, &f.place, &f.name, &f.job, &f.jobNme, &f.date, &f.merged); err != nil {
 			return nil, err
 		}
 		read[f.id] = f
@@ -603,10 +604,12 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	var at []int
 	for i, r := range refs {
 		f := byID[r.File]
-		hits[i] = library.Hit{JobID: f.job, JobName: f.jobNme, Row: int(r.Row) + 1}
+		hits[i] = library.Hit{JobID: f.job, JobName: f.jobNme, Row: int(r.Row) + 1, Merged: f.merged}
 		if f.place == x.place {
 			here = append(here, r)
 			at = append(at, i)
+		} else {
+			hits[i].Place = f.place
 		}
 	}
 	err = x.readRows(ctx, db, here, func(j int, fc *fileCache, rec []string, line int) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -146,6 +147,23 @@ func (l *Ledger) Beat(ctx context.Context) {
 type Session struct {
 	ID, ComputerID, Computer string
 	StartedAt, SeenAt        time.Time
+}
+
+// ComputerName is the name the computer with id last went by in the team:
+// its newest session's, else its newest submission's ("" when unknown).
+func (l *Ledger) ComputerName(ctx context.Context, id string) (string, error) {
+	var name string
+	err := l.db.QueryRowContext(ctx, `SELECT computer FROM (
+			SELECT computer, seen_at AS at, 1 AS src FROM sessions WHERE computer_id = ?
+			UNION ALL SELECT computer, created_at, 0 FROM submissions WHERE computer_id = ? AND computer <> '') n
+		ORDER BY src DESC, at DESC LIMIT 1`, id, id).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("ledger: computers: %w", err)
+	}
+	return name, nil
 }
 
 // Sessions are the SkipDesks seen within SessionLive, this one included.

@@ -29,6 +29,12 @@ type Hit struct {
 	Line    int     // 1-based physical line where the record starts
 	Column  string  // the first column that matched
 	Fields  []Field // the row's key fields: names, address, phones, status
+	// Merged: the result merges rows reused from earlier results with its
+	// job's own (Row is the merged file's row, not the job's download's).
+	Merged bool `json:",omitempty"`
+	// Place names the library folder among a team's (its computer's id)
+	// when the result is in another computer's folder: Path is "" then.
+	Place string `json:",omitempty"`
 }
 
 // DefaultSearchLimit is the number of hits returned when limit ≤ 0.

@@ -337,13 +337,23 @@ func (s *Service) teammateItem(ctx context.Context, h library.Hit) LibraryItem {
 	if led == nil {
 		return it
 	}
-	if j, err := led.Job(ctx, h.JobID); err == nil {
+	if j, err := led.Job(ctx, h.JobID); h.JobID != "" && err == nil {
 		it.Kind, it.Rows, it.CreatedAt = j.Kind, j.TotalRows, j.CreatedAt
 	}
-	if sub, err := led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
+	if name, err := led.ComputerName(ctx, h.Place); err == nil && name != "" {
+		it.Teammate = name
+	} else if sub, err := led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
 		it.Teammate = sub.Computer
 	}
 	it.Hits = []string{fmt.Sprintf("row %d, in %s's library", h.Row, it.Teammate)}
+	switch {
+	case h.JobID == "":
+		it.Hits[0] += " (made from earlier results only: no job to download it from)"
+	case h.Merged:
+		// The job's download holds its own rows, not the merged file's.
+		it.merged = true
+		it.Hits[0] += " (a merged result: its job's own rows can be downloaded)"
+	}
 	return it
 }
 
@@ -356,7 +366,7 @@ func (s *Service) FetchResult(ctx context.Context, it LibraryItem, progress func
 		return it, nil
 	}
 	if it.JobID == "" {
-		return it, errors.New("this result names no job to download it from")
+		return it, fmt.Errorf("%s is in %s's library and was made from earlier results only, with no job of its own to download it from: ask them for the file", it.Name, it.Teammate)
 	}
 	sess, err := s.books()
 	if err != nil {
@@ -367,6 +377,9 @@ func (s *Service) FetchResult(ctx context.Context, it LibraryItem, progress func
 		return it, fmt.Errorf("downloading %s (in %s's library): %w", it.Name, it.Teammate, err)
 	}
 	it.Path, it.Teammate, it.Hits = dl.Path, "", nil
+	if it.merged {
+		it.Row = 0 // the row found is the merged file's: the download opens at its top
+	}
 	s.indexInBackground(filepath.Dir(dl.Path))
 	return it, nil
 }

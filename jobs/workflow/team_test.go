@@ -980,30 +980,8 @@ func TestTeamLibrary(t *testing.T) {
 	}
 	reuseTeammateRows(ctx, t, b, base, append([][]string{src[0]}, list...), id)
 
-	// The back office now has the result: the search shows its copy, once.
-	got, err := b.FetchResult(ctx, *hit, nil)
-	if err != nil || got.Path == "" {
-		t.Fatalf("bringing the result here: %+v, %v", got, err)
-	}
-	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
-		t.Fatal(err)
-	}
-	items, err := b.SearchLibrary(ctx, last)
-	if err != nil {
-		t.Fatal(err)
-	}
-	here := 0
-	for _, it := range items {
-		switch {
-		case it.JobID == id && it.Row == hit.Row && it.Path == "":
-			t.Fatalf("the row is listed in the teammate's library although it is here: %+v", items)
-		case it.JobID == id && it.Row == hit.Row:
-			here++
-		}
-	}
-	if here != 1 {
-		t.Fatalf("the row is listed %d times from this computer's copy: %+v", here, items)
-	}
+	fetchTeammateResult(ctx, t, b, hit, last, id)
+	mergedOnlyFromTeammate(ctx, t, a, last)
 	if n := sb.count(http.StatusTooManyRequests); n != 0 {
 		t.Fatalf("%d × 429", n)
 	}
@@ -1050,5 +1028,70 @@ func reuseTeammateRows(ctx context.Context, t *testing.T, d *Service, base Plan,
 	merged := readCSV(t, sub.ResultPath)
 	if len(merged) != n+1 || merged[1][col(t, merged[0], "source")] != "reused" || merged[1][col(t, merged[0], "source_job")] != id {
 		t.Fatalf("the merged result: %v", merged)
+	}
+}
+
+// fetchTeammateResult brings hit, a row of job id's result in a
+// teammate's library, to b: the search for last then lists it once, from
+// b's copy.
+func fetchTeammateResult(ctx context.Context, t *testing.T, b *Service, hit *LibraryItem, last, id string) {
+	t.Helper()
+	// The back office now has the result: the search shows its copy, once.
+	got, err := b.FetchResult(ctx, *hit, nil)
+	if err != nil || got.Path == "" || got.Row != hit.Row {
+		t.Fatalf("bringing the result here: %+v, %v", got, err)
+	}
+	// A row of a merged result: its job's download does not hold the
+	// merged file's rows, so it opens at its top, not at a row that is
+	// another's.
+	m := *hit
+	m.merged = true
+	if got, err := b.FetchResult(ctx, m, nil); err != nil || got.Row != 0 {
+		t.Fatalf("bringing a merged result's job here: %+v, %v", got, err)
+	}
+	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	items, err := b.SearchLibrary(ctx, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := 0
+	for _, it := range items {
+		switch {
+		case it.JobID == id && it.Row == hit.Row && it.Path == "":
+			t.Fatalf("the row is listed in the teammate's library although it is here: %+v", items)
+		case it.JobID == id && it.Row == hit.Row:
+			here++
+		}
+	}
+	if here != 1 {
+		t.Fatalf("the row is listed %d times from this computer's copy: %+v", here, items)
+	}
+}
+
+// mergedOnlyFromTeammate: a merged result a teammate made from earlier
+// results only is found by a's search for last and, with no job of its own,
+// cannot be downloaded; opening it says so.
+func mergedOnlyFromTeammate(ctx context.Context, t *testing.T, a *Service, last string) {
+	t.Helper()
+	// The back office's merged result, made from the front desk's rows
+	// only, is found from the front desk too: with no job of its own, it
+	// cannot be downloaded, and that is what opening it says.
+	items, err := a.SearchLibrary(ctx, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var merged *LibraryItem
+	for i, it := range items {
+		if it.Path == "" && it.Teammate == "back-office" {
+			merged = &items[i]
+		}
+	}
+	if merged == nil || merged.JobID != "" || !strings.Contains(merged.Hits[0], "no job to download it from") {
+		t.Fatalf("the front desk's search for %q: %+v, want the back office's merged result", last, items)
+	}
+	if _, err := a.FetchResult(ctx, *merged, nil); err == nil || !strings.Contains(err.Error(), "ask them for the file") {
+		t.Fatalf("opening a merged result with no job: %v", err)
 	}
 }

@@ -116,6 +116,9 @@ type LibraryItem struct {
 	// search hit in a teammate's result (a team's index): Path is "" then,
 	// and FetchResult brings the result here.
 	Teammate string
+	// merged: the teammate's result is a merged one (FetchResult brings its
+	// job's own rows, so the row found is not where it opens).
+	merged bool
 }
 
 // Query is a view of a result: filter text (any cell contains it, case

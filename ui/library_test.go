@@ -34,21 +34,7 @@ func TestLibrarySearchHitOpensTheViewerAtItsRow(t *testing.T) {
 	fb.found = map[string][]workflow.LibraryItem{"(212) 550-0150": {{Path: res.file, Name: "big.csv", Kind: jobs.KindTrace,
 		Row: 150, Column: "phone_1", Hits: []string{"row 150: Owner150, Smith, 2125500150"}}}}
 	h := start(t, fb)
-	lib := h.app.library
-	searched := make(chan struct{}, 10)
-	h.do(func() {
-		lib.onSearched = func() { searched <- struct{}{} }
-		h.app.tabs.SelectIndex(1)
-		test.Type(lib.search_, "(212) 550-0150")
-	})
-	for {
-		<-searched
-		var n int
-		h.do(func() { n = len(lib.items) })
-		if n == 1 {
-			break
-		}
-	}
+	lib := searchLibrary(h, "(212) 550-0150", 1)
 	h.do(func() {
 		if !strings.Contains(lib.status.Text, "1 row in 1 result holds") {
 			t.Errorf("status %q", lib.status.Text)
@@ -108,21 +94,7 @@ func TestLibraryTeammateHitIsDownloadedThenOpened(t *testing.T) {
 	fb.found = map[string][]workflow.LibraryItem{"smith": {{JobID: "trc_t1", Name: "Austin owners.csv", Kind: jobs.KindTrace, Rows: 400,
 		Row: 150, Teammate: "front-desk", Hits: []string{"row 150, in front-desk's library"}}}}
 	h := start(t, fb)
-	lib := h.app.library
-	searched := make(chan struct{}, 10)
-	h.do(func() {
-		lib.onSearched = func() { searched <- struct{}{} }
-		h.app.tabs.SelectIndex(1)
-		test.Type(lib.search_, "smith")
-	})
-	for {
-		<-searched
-		var n int
-		h.do(func() { n = len(lib.items) })
-		if n == 1 {
-			break
-		}
-	}
+	lib := searchLibrary(h, "smith", 1)
 	if !h.hasText("row 150, in front-desk's library · select to download it here") {
 		t.Fatalf("the hit's line: %q", libraryLine(fb.found["smith"][0]))
 	}
@@ -140,4 +112,25 @@ func TestLibraryTeammateHitIsDownloadedThenOpened(t *testing.T) {
 			t.Error("the result is not open at row 150")
 		}
 	})
+}
+
+// searchLibrary types q in the Library tab's search and waits until n
+// items are listed.
+func searchLibrary(h *harness, q string, n int) *libraryView {
+	h.t.Helper()
+	lib := h.app.library
+	searched := make(chan struct{}, 10)
+	h.do(func() {
+		lib.onSearched = func() { searched <- struct{}{} }
+		h.app.tabs.SelectIndex(1)
+		test.Type(lib.search_, q)
+	})
+	for {
+		<-searched
+		var got int
+		h.do(func() { got = len(lib.items) })
+		if got == n {
+			return lib
+		}
+	}
 }

@@ -67,17 +67,21 @@ func openShared(t testing.TB, url, place, dir string) *Index {
 	return x
 }
 
+// twoComputers are two library folders indexed in one team's database.
+func twoComputers(t *testing.T) (a, b *lib) {
+	url := pgtest.URL(t)
+	dirA, dirB := filepath.Join(t.TempDir(), "results"), filepath.Join(t.TempDir(), "results")
+	os.MkdirAll(dirA, 0o755)
+	os.MkdirAll(dirB, 0o755)
+	return &lib{t: t, dir: dirA, x: openShared(t, url, "computer-a", dirA)}, &lib{t: t, dir: dirB, x: openShared(t, url, "computer-b", dirB)}
+}
+
 // Two computers share a team's index: each one's Sync keeps its own
 // folder's entries and leaves the other's; a search and the look-ups of
 // earlier traces and scrubs see both folders; a row of the other computer's
 // file is named (its job and row) but not read.
 func TestTwoComputersShareOneIndex(t *testing.T) {
-	url := pgtest.URL(t)
-	dirA, dirB := filepath.Join(t.TempDir(), "results"), filepath.Join(t.TempDir(), "results")
-	os.MkdirAll(dirA, 0o755)
-	os.MkdirAll(dirB, 0o755)
-	a := &lib{t: t, dir: dirA, x: openShared(t, url, "computer-a", dirA)}
-	b := &lib{t: t, dir: dirB, x: openShared(t, url, "computer-b", dirB)}
+	a, b := twoComputers(t)
 	a.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
 	b.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
 	// The same name in both folders is two entries.
@@ -104,7 +108,7 @@ func TestTwoComputersShareOneIndex(t *testing.T) {
 			if h.JobID == "" || h.Row == 0 || len(h.Fields) != 0 {
 				t.Errorf("a hit in B's folder: %+v", h)
 			}
-		case filepath.Dir(h.Path) == dirA && len(h.Fields) > 0:
+		case filepath.Dir(h.Path) == a.dir && len(h.Fields) > 0:
 			here++
 		default:
 			t.Errorf("hit %+v", h)
@@ -152,7 +156,7 @@ func TestTwoComputersShareOneIndex(t *testing.T) {
 		t.Errorf("reading B's row from A: %v", err)
 	}
 	// A file removed from B's folder goes from the index; A's stays.
-	os.Remove(filepath.Join(dirB, "owners 2026-11-02 abc123.csv"))
+	os.Remove(filepath.Join(b.dir, "owners 2026-11-02 abc123.csv"))
 	if rep := b.sync(); rep.Removed != 1 {
 		t.Fatalf("B after a removal: %+v", rep)
 	}
@@ -165,12 +169,7 @@ func TestTwoComputersShareOneIndex(t *testing.T) {
 // removed since this computer's last search (what a search keeps of the
 // files it found is never stale).
 func TestSearchSeesTheOtherComputersSync(t *testing.T) {
-	url := pgtest.URL(t)
-	dirA, dirB := filepath.Join(t.TempDir(), "results"), filepath.Join(t.TempDir(), "results")
-	os.MkdirAll(dirA, 0o755)
-	os.MkdirAll(dirB, 0o755)
-	a := &lib{t: t, dir: dirA, x: openShared(t, url, "computer-a", dirA)}
-	b := &lib{t: t, dir: dirB, x: openShared(t, url, "computer-b", dirB)}
+	a, b := twoComputers(t)
 	a.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
 	a.sync()
 	first := func() []library.Hit {
@@ -190,7 +189,7 @@ func TestSearchSeesTheOtherComputersSync(t *testing.T) {
 		t.Errorf("%d hits after B's sync, want 2", got)
 	}
 	// Gone from B's folder, gone from A's search.
-	os.Remove(filepath.Join(dirB, "phones 2026-11-03 def456.csv"))
+	os.Remove(filepath.Join(b.dir, "phones 2026-11-03 def456.csv"))
 	b.sync()
 	if h := first(); len(h) != 1 || h[0].JobID != "trc_abc123" {
 		t.Fatalf("after B's removal: %+v", h)

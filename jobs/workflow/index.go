@@ -12,6 +12,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
@@ -286,17 +287,22 @@ func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q str
 	}
 	// A teammate's result downloaded here too is found twice: the copy
 	// here is shown.
-	here := map[string]bool{}
+	type jobRow struct {
+		job string
+		row int
+	}
+	here := map[jobRow]bool{}
 	for _, h := range hits {
 		if h.Path != "" && h.JobID != "" {
-			here[fmt.Sprint(h.JobID, "/", h.Row)] = true
+			here[jobRow{h.JobID, h.Row}] = true
 		}
 	}
+	tm := s.teammates()
 	out := []LibraryItem{}
 	for _, h := range hits {
 		if h.Path == "" {
-			if !here[fmt.Sprint(h.JobID, "/", h.Row)] {
-				out = append(out, s.teammateItem(ctx, h))
+			if !here[jobRow{h.JobID, h.Row}] {
+				out = append(out, tm.item(ctx, h))
 			}
 			continue
 		}
@@ -320,30 +326,63 @@ func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q str
 	return out, true, nil
 }
 
-// teammateItem is a search hit in a teammate's result: its job, the row,
-// and the computer that submitted it (the ledger knows both).
-func (s *Service) teammateItem(ctx context.Context, h library.Hit) LibraryItem {
-	it := LibraryItem{JobID: h.JobID, Name: h.JobName, Kind: jobs.KindTrace, Row: h.Row, Column: h.Column, Teammate: "a teammate"}
+// teammates describes the hits of one search that are in teammates'
+// results: each job and each computer is looked up in the ledger once per
+// search, however many of its rows were found.
+type teammates struct {
+	led   *ledger.Ledger // nil: no ledger open, the hits stay unnamed
+	names map[string]string
+	jobs  map[string]*ledger.Job
+}
+
+func (s *Service) teammates() *teammates {
+	tm := &teammates{names: map[string]string{}, jobs: map[string]*ledger.Job{}}
+	if sess, err := s.books(); err == nil {
+		sess.mu.Lock()
+		tm.led = sess.led
+		sess.mu.Unlock()
+	}
+	return tm
+}
+
+// job is the ledger's record of id (nil when unknown).
+func (tm *teammates) job(ctx context.Context, id string) *ledger.Job {
+	if j, ok := tm.jobs[id]; ok || tm.led == nil || id == "" {
+		return j
+	}
+	j, _ := tm.led.Job(ctx, id)
+	tm.jobs[id] = j
+	return j
+}
+
+// name is the computer whose library holds h: by its place, else the
+// computer that submitted its job.
+func (tm *teammates) name(ctx context.Context, h library.Hit) string {
+	key := h.Place + "\x00" + h.JobID
+	if n, ok := tm.names[key]; ok {
+		return n
+	}
+	n := "a teammate"
+	if tm.led != nil {
+		if name, err := tm.led.ComputerName(ctx, h.Place); err == nil && name != "" {
+			n = name
+		} else if sub, err := tm.led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
+			n = sub.Computer
+		}
+	}
+	tm.names[key] = n
+	return n
+}
+
+// item is a search hit in a teammate's result: its job, the row, and the
+// computer whose library holds it.
+func (tm *teammates) item(ctx context.Context, h library.Hit) LibraryItem {
+	it := LibraryItem{JobID: h.JobID, Name: h.JobName, Kind: jobs.KindTrace, Row: h.Row, Column: h.Column, Teammate: tm.name(ctx, h)}
 	if it.Name == "" {
 		it.Name = h.JobID
 	}
-	sess, err := s.books()
-	if err != nil {
-		return it
-	}
-	sess.mu.Lock()
-	led := sess.led
-	sess.mu.Unlock()
-	if led == nil {
-		return it
-	}
-	if j, err := led.Job(ctx, h.JobID); h.JobID != "" && err == nil {
+	if j := tm.job(ctx, h.JobID); j != nil {
 		it.Kind, it.Rows, it.CreatedAt = j.Kind, j.TotalRows, j.CreatedAt
-	}
-	if name, err := led.ComputerName(ctx, h.Place); err == nil && name != "" {
-		it.Teammate = name
-	} else if sub, err := led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
-		it.Teammate = sub.Computer
 	}
 	it.Hits = []string{fmt.Sprintf("row %d, in %s's library", h.Row, it.Teammate)}
 	switch {
@@ -376,11 +415,11 @@ func (s *Service) FetchResult(ctx context.Context, it LibraryItem, progress func
 	if err != nil {
 		return it, fmt.Errorf("downloading %s (in %s's library): %w", it.Name, it.Teammate, err)
 	}
+	// The tracker's download event takes the result into the index.
 	it.Path, it.Teammate, it.Hits = dl.Path, "", nil
 	if it.merged {
 		it.Row = 0 // the row found is the merged file's: the download opens at its top
 	}
-	s.indexInBackground(filepath.Dir(dl.Path))
 	return it, nil
 }
 

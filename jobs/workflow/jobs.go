@@ -120,9 +120,9 @@ func (e *TeamAwayError) Unwrap() error { return e.Err }
 // away (read-only: nothing is submitted or settled from it).
 const teamCopyFile = "team-jobs.json"
 
-type teamCopy struct {
+type teamCopy[J any] struct {
 	SavedAt time.Time `json:"saved_at"`
-	Jobs    []Job     `json:"jobs"`
+	Jobs    J         `json:"jobs"`
 }
 
 // keepTeamCopy writes the team's jobs as read now, when they changed since
@@ -139,7 +139,7 @@ func (s *Service) keepTeamCopy(list []Job) {
 	if same {
 		return
 	}
-	out, err := json.Marshal(teamCopy{SavedAt: time.Now().UTC(), Jobs: list})
+	out, err := json.Marshal(teamCopy[json.RawMessage]{SavedAt: time.Now().UTC(), Jobs: b})
 	if err != nil || library.WriteFileAtomic(filepath.Join(s.cfg.Home, teamCopyFile), out) != nil {
 		return
 	}
@@ -155,7 +155,7 @@ func (s *Service) teamCopy() ([]Job, time.Time) {
 	if err != nil {
 		return nil, time.Time{}
 	}
-	var c teamCopy
+	var c teamCopy[[]Job]
 	if json.Unmarshal(b, &c) != nil {
 		return nil, time.Time{}
 	}

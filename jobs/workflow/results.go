@@ -389,10 +389,14 @@ func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]R
 		hits, err = lib.Search(ctx, q, limit)
 	}
 	out := make([]RowHit, len(hits))
+	var tm *teammates
 	for i, h := range hits {
 		out[i].Hit = h
-		if h.Path == "" && h.JobID != "" {
-			out[i].Teammate = s.teammateItem(ctx, h).Teammate
+		if h.Path == "" {
+			if tm == nil {
+				tm = s.teammates()
+			}
+			out[i].Teammate = tm.name(ctx, h)
 		}
 	}
 	return out, err

@@ -318,34 +318,57 @@ func TestReuseEveryRow(t *testing.T) {
 	sample, _ := d.SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 	_, first := traceAndWait(t, ctx, d, base, nil)
-	old := readCSV(t, first.ResultPath)
-	src := readCSV(t, sample)
-	var list [][]string
-	for i := 1; i < len(old) && len(list) < 5; i++ {
-		if old[i][col(t, old[0], "match_status")] == "matched" {
+	src, list := matchedRows(t, sample, first.ResultPath, 5)
+	merged := submitAllReused(ctx, t, d, base, append([][]string{src[0]}, list...))
+	if merged[1][col(t, merged[0], "source")] != "reused" {
+		t.Errorf("merged %v", merged)
+	}
+}
+
+// matchedRows reads the list sample (returned whole) and the n first of
+// its rows that result found.
+func matchedRows(t *testing.T, sample, result string, n int) (src, list [][]string) {
+	t.Helper()
+	res := readCSV(t, result)
+	src = readCSV(t, sample)
+	for i := 1; i < len(res) && len(list) < n; i++ {
+		if res[i][col(t, res[0], "match_status")] == "matched" {
 			list = append(list, src[i])
 		}
 	}
-	path := filepath.Join(t.TempDir(), "five.csv")
-	writeCSV(t, path, append([][]string{src[0]}, list...))
+	if len(list) < n {
+		t.Fatalf("%d matched rows in %s, want %d", len(list), result, n)
+	}
+	return src, list
+}
+
+// submitAllReused quotes and submits recs (a header and rows traced
+// before) on d with reuse: every row is reused, no job is made, nothing is
+// charged. It returns the merged result's records.
+func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, recs [][]string) [][]string {
+	t.Helper()
+	n := len(recs) - 1
+	path := filepath.Join(t.TempDir(), "again.csv")
+	writeCSV(t, path, recs)
 	p := base
 	p.Path, p.Reuse = path, true
 	q := quote(t, ctx, d, p)
-	if q.Rows != 0 || q.Credits != 0 || q.Reuse.Rows != 5 {
-		t.Fatalf("quote %d rows %d credits, %+v", q.Rows, q.Credits, q.Reuse)
+	if q.Rows != 0 || q.Credits != 0 || q.Reuse == nil || q.Reuse.Rows != n {
+		t.Fatalf("%s's quote: %d rows, %d credits, %+v; want the %d rows reused", d.Computer(), q.Rows, q.Credits, q.Reuse, n)
 	}
 	acc, _ := d.Account(ctx)
-	res, _ := traceAndWait(t, ctx, d, p, q)
-	if res.JobID != "" || res.ResultPath == "" || res.Reused != 5 {
-		t.Fatalf("%+v", res)
+	sub, _ := traceAndWait(t, ctx, d, p, q)
+	if sub.JobID != "" || sub.Reused != n || sub.ResultPath == "" {
+		t.Fatalf("%s's submission: %+v", d.Computer(), sub)
 	}
 	if after, _ := d.Account(ctx); after.Credits != acc.Credits {
 		t.Errorf("charged %d", acc.Credits-after.Credits)
 	}
-	merged := readCSV(t, res.ResultPath)
-	if len(merged) != 6 || merged[1][col(t, merged[0], "source")] != "reused" {
-		t.Errorf("merged %v", merged)
+	merged := readCSV(t, sub.ResultPath)
+	if len(merged) != n+1 {
+		t.Fatalf("the merged result: %v", merged)
 	}
+	return merged
 }
 
 // The library changed between the quote and the submission: nothing is

@@ -961,24 +961,19 @@ func TestTeamLibrary(t *testing.T) {
 	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	res := readCSV(t, job.ResultPath)
-	src := readCSV(t, sample)
-	var list [][]string
-	for i := 1; i < len(res) && len(list) < 5; i++ {
-		if res[i][col(t, res[0], "match_status")] == "matched" {
-			list = append(list, src[i])
-		}
-	}
-	if len(list) < 5 {
-		t.Fatalf("%d matched rows in the front desk's result", len(list))
-	}
+	src, list := matchedRows(t, sample, job.ResultPath, 5)
 	last := list[0][col(t, src[0], "Owner Last Name")]
 
 	hit := teammateHit(ctx, t, b, last, id, "front-desk")
 	if _, err := os.Stat(filepath.Join(libDir(b), filepath.Base(job.ResultPath))); err == nil {
 		t.Fatal("the result is on the back office before it was asked for")
 	}
-	reuseTeammateRows(ctx, t, b, base, append([][]string{src[0]}, list...), id)
+	// Five owners the front desk traced, quoted and submitted on the back
+	// office with reuse: nothing to trace, nothing charged.
+	merged := submitAllReused(ctx, t, b, base, append([][]string{src[0]}, list...))
+	if merged[1][col(t, merged[0], "source")] != "reused" || merged[1][col(t, merged[0], "source_job")] != id {
+		t.Fatalf("the merged result: %v", merged)
+	}
 
 	fetchTeammateResult(ctx, t, b, hit, last, id)
 	mergedOnlyFromTeammate(ctx, t, a, last)
@@ -1002,33 +997,6 @@ func teammateHit(ctx context.Context, t *testing.T, d *Service, q, id, by string
 	}
 	t.Fatalf("%s's search for %q: %+v, want a row of %s in %s's library", d.Computer(), q, items, id, by)
 	return nil
-}
-
-// reuseTeammateRows quotes and submits recs (owners traced in job id on
-// another computer) on d with reuse: every row is reused, nothing charged.
-func reuseTeammateRows(ctx context.Context, t *testing.T, d *Service, base Plan, recs [][]string, id string) {
-	t.Helper()
-	n := len(recs) - 1
-	path := filepath.Join(t.TempDir(), "again.csv")
-	writeCSV(t, path, recs)
-	p := base
-	p.Path, p.Reuse = path, true
-	q := quote(t, ctx, d, p)
-	if q.Rows != 0 || q.Credits != 0 || q.Reuse == nil || q.Reuse.Rows != n {
-		t.Fatalf("%s's quote: %d rows, %d credits, %+v; want the %d rows reused", d.Computer(), q.Rows, q.Credits, q.Reuse, n)
-	}
-	acc, _ := d.Account(ctx)
-	sub, _ := traceAndWait(t, ctx, d, p, q)
-	if sub.JobID != "" || sub.Reused != n || sub.ResultPath == "" {
-		t.Fatalf("%s's submission: %+v", d.Computer(), sub)
-	}
-	if after, _ := d.Account(ctx); after.Credits != acc.Credits {
-		t.Errorf("charged %d", acc.Credits-after.Credits)
-	}
-	merged := readCSV(t, sub.ResultPath)
-	if len(merged) != n+1 || merged[1][col(t, merged[0], "source")] != "reused" || merged[1][col(t, merged[0], "source_job")] != id {
-		t.Fatalf("the merged result: %v", merged)
-	}
 }
 
 // fetchTeammateResult brings hit, a row of job id's result in a

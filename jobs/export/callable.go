@@ -42,9 +42,9 @@ type CallableOptions struct {
 	Meta     *library.Meta // the result's job record, for the Summary sheet
 	Progress func(done, total int)
 
-	// Internal is the company's own do-not-call list (phone.Key of each
-	// number): a number on it is never callable. Nil applies no list.
-	Internal map[uint64]struct{}
+	// Internal is the company's own do-not-call list: a number on it is
+	// never callable. Nil applies no list.
+	Internal layout.NumberSet
 	// Now, when set, judges the age of the scrubs: an answer older than
 	// layout.MaxScrubAge is stale, and a stale phone is not callable.
 	// OwnDate is when the result's own flags were scrubbed (zero: they
@@ -206,7 +206,9 @@ func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOption
 		}
 		p.Scrubs = append(p.Scrubs, s)
 	}
-	p.Internal = len(opts.Internal)
+	if opts.Internal != nil {
+		p.Internal = opts.Internal.Len()
+	}
 	p.Choices = opts.choices()
 	return nil
 }

@@ -39,7 +39,7 @@ func TestCallableExportHonoursTheInternalList(t *testing.T) {
 	for _, ext := range []string{".csv", ".xlsx"} {
 		dst := filepath.Join(t.TempDir(), "callable"+ext)
 		rep, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: now,
-			Internal: map[uint64]struct{}{phone.Key("2125550101"): {}}})
+			Internal: phone.NewKeySet([]uint64{phone.Key("2125550101")})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestCallableExportProof(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "owners callable.xlsx")
 	p := &Proof{Account: "demo@example.com", Provider: "https://api.example.test", AppVersion: "1.2.3"}
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: now,
-		Internal: map[uint64]struct{}{phone.Key("2125550101"): {}}, Proof: p})
+		Internal: phone.NewKeySet([]uint64{phone.Key("2125550101")}), Proof: p})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ type FlagIndex struct {
 	reports Kinds
 
 	earlier    map[uint64]earlierAnswer // answers before the file's own (SetEarlier)
-	internal   map[uint64]struct{}
+	internal   NumberSet
 	internalOn bool
 	own        time.Time // when the file's own flags were scrubbed
 	now        time.Time // zero: no scrub is judged stale
@@ -158,6 +158,12 @@ func (x *FlagIndex) Lookup(key uint64) (Flags, Source, bool) {
 // registries and the litigator list.
 var notFound = Flags{Has: Kinds(0).with(Federal).with(Litigator)}
 
+// NumberSet is a set of numbers by phone.Key (phone.KeySet).
+type NumberSet interface {
+	Has(key uint64) bool
+	Len() int
+}
+
 // MaxScrubAge is how old a registry answer may be when a call is made from
 // it: 31 days (16 CFR 310.4(b)(3)(iv)).
 const MaxScrubAge = 31 * 24 * time.Hour
@@ -165,7 +171,7 @@ const MaxScrubAge = 31 * 24 * time.Hour
 // SetInternal applies the company's own do-not-call list to every phone
 // read with the index: flagged when the list has the number, clean when it
 // does not (the list is the company's own: it is never unknown).
-func (x *FlagIndex) SetInternal(keys map[uint64]struct{}) {
+func (x *FlagIndex) SetInternal(keys NumberSet) {
 	x.internal, x.internalOn = keys, true
 	x.reports = x.reports.with(Internal)
 }
@@ -195,7 +201,7 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool) (Flags, time.Time) {
 		}
 	}
 	if x.internalOn {
-		if _, on := x.internal[key]; on {
+		if x.internal.Has(key) {
 			f.Set(Internal, Flagged)
 		} else {
 			f.Set(Internal, Clean)

@@ -243,7 +243,7 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 func TestInternalList(t *testing.T) {
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
 	x := NewFlagIndex()
-	x.SetInternal(map[uint64]struct{}{phone.Key("5125550101"): {}})
+	x.SetInternal(phone.NewKeySet([]uint64{phone.Key("5125550101")}))
 	if err := l.Check(x, jobs.QuickCallable, jobs.QuickNotDNC); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestInternalList(t *testing.T) {
 	// With DNC results joined as well.
 	tr, trows, _ := detectFixture(t, "tracerfy.csv", Options{})
 	j := indexOf(t, "dnc_vendor_yn.csv")
-	j.SetInternal(map[uint64]struct{}{phone.Key("5125550101"): {}})
+	j.SetInternal(phone.NewKeySet([]uint64{phone.Key("5125550101")}))
 	tr.NewReader(j).Read(trows[0], &row)
 	if p := row.Phones[0]; p.Callable() || p.Block&BlockInternal == 0 {
 		t.Errorf("joined, on the internal list: %s", p.Block)

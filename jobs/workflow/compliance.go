@@ -263,16 +263,16 @@ func (s *Service) RemoveInternal(ctx context.Context, number, reason string) err
 
 // internalKeys are the list's numbers as phone keys (empty, never nil:
 // the list always applies).
-func (s *Service) internalKeys(ctx context.Context) (map[uint64]struct{}, error) {
+func (s *Service) internalKeys(ctx context.Context) (phone.KeySet, error) {
 	list, err := s.InternalList(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("the internal do-not-call list cannot be read: %w", err)
+		return phone.KeySet{}, fmt.Errorf("the internal do-not-call list cannot be read: %w", err)
 	}
-	keys := make(map[uint64]struct{}, len(list))
+	keys := make([]uint64, 0, len(list))
 	for _, e := range list {
-		keys[phone.Key(e.Number)] = struct{}{}
+		keys = append(keys, phone.Key(e.Number))
 	}
-	return keys, nil
+	return phone.NewKeySet(keys), nil
 }
 
 // ownDate is when a result's own flags were scrubbed: its job's completion
@@ -358,7 +358,7 @@ func (s *Service) OnInternalList(ctx context.Context, numbers []string) (map[str
 	on := map[string]bool{}
 	for _, n := range numbers {
 		if k := phone.Key(n); k != 0 {
-			if _, ok := keys[k]; ok {
+			if keys.Has(k) {
 				on[phone.KeyDigits(k)] = true
 			}
 		}

@@ -35,12 +35,12 @@ type Proof struct {
 	// ValidUntil is the earliest valid-until of the answers the kept
 	// phones rest on: when the list may no longer be called from.
 	ValidUntil time.Time
-	Output   ProofFile    // the file written (its hash is in the PDF only)
-	Internal int          // numbers on the internal do-not-call list
-	Choices  []string     // the options, in words
-	Rows     int          // data rows written
-	Phones   PhoneCounts
-	PDF      string // where the proof PDF was written
+	Output     ProofFile // the file written (its hash is in the PDF only)
+	Internal   int       // numbers on the internal do-not-call list
+	Choices    []string  // the options, in words
+	Rows       int       // data rows written
+	Phones     PhoneCounts
+	PDF        string // where the proof PDF was written
 }
 
 // ProofFile names a file and its SHA-256.

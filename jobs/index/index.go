@@ -81,8 +81,8 @@ type Index struct {
 	// (SetCorrections); a file is indexed again when its answers change.
 	corrections func(sig string) *layout.Correction
 	dir         string // the library folder
-	path  string // the database file ("" for a team's database)
-	place string // the folder's place among a team's ("" in a SQLite file)
+	path        string // the database file ("" for a team's database)
+	place       string // the folder's place among a team's ("" in a SQLite file)
 
 	mu      sync.RWMutex // guards db against a rebuild
 	db      *sqldb.DB

@@ -325,4 +325,3 @@ func (l *Layout) decideKind() {
 		l.Kind = KindInput
 	}
 }
-

@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"slices"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"

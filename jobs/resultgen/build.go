@@ -78,6 +78,7 @@ func longRows(props []*property) []rowCtx {
 // in column order.
 func (b *builder) build(rows []rowCtx) *File {
 	f := b.f
+	f.Headers = b.style.String()
 	for _, s := range b.specs {
 		f.Cols = append(f.Cols, s.col)
 	}
@@ -131,7 +132,6 @@ type dateCol struct {
 	header string
 	format string
 	base   int
-	now    func() string
 	// native: in an .xlsx the dates may be Excel dates.
 	native bool
 	g      *gen

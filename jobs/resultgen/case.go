@@ -72,10 +72,11 @@ type File struct {
 	Name   string // file name with its extension
 	Kind   Kind
 	Format Format
-	// Family names the kind of vendor whose files it imitates.
-	Family string
-	Cols   []Column
-	Rows   [][]Cell
+	// Family names the kind of vendor whose files it imitates; Headers the
+	// naming convention its headers are rewritten in.
+	Family, Headers string
+	Cols            []Column
+	Rows            [][]Cell
 	// Record, when set, is a job record of ours beside the file: the job
 	// completed Record days before Now (a CSV with commas only).
 	Record *int
@@ -83,6 +84,10 @@ type File struct {
 	// window and the CLI's "results import"), as every file not a CSV
 	// does; else it is opened where it is.
 	Import bool
+	// Stated, for an imported file, is the scrub date the person gives
+	// when importing it, Stated days before Now (nil: none given). It
+	// dates the rows without a date of their own.
+	Stated *int
 	// Encoding of a text format: "" UTF-8, "bom" UTF-8 with a byte order
 	// mark, "cp1252" Windows-1252.
 	Encoding string
@@ -235,10 +240,13 @@ func (c *Case) Describe() string {
 		}
 		how := "opened where it is"
 		if f.Import {
-			how = "imported into the library"
+			how = "imported into the library, no scrub date given"
 		}
-		fmt.Fprintf(&b, "file %s (%s, %s, %s): %d rows, %d columns, %s, %s, %s\n", f.Name, f.Kind, f.Family, f.Format,
-			len(f.Rows), len(f.Cols), rec, how, role)
+		if f.Stated != nil {
+			how = fmt.Sprintf("imported into the library, scrubbed %d days before now by the person's word", *f.Stated)
+		}
+		fmt.Fprintf(&b, "file %s (%s, %s, headers %s, %s): %d rows, %d columns, %s, %s, %s\n", f.Name, f.Kind, f.Family, f.Headers,
+			f.Format, len(f.Rows), len(f.Cols), rec, how, role)
 	}
 	if len(c.Company) > 0 {
 		fmt.Fprintf(&b, "company do-not-call list: %s\n", strings.Join(c.Company, ", "))

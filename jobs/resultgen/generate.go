@@ -72,11 +72,11 @@ func boolInt(b bool) int {
 // few hundred, a few over a thousand (conventions broken late).
 func (g *gen) size() int {
 	switch x := g.r.Float64(); {
-	case x < 0.6:
+	case x < 0.62:
 		return g.r.between(1, 40)
-	case x < 0.86:
+	case x < 0.89:
 		return g.r.between(41, 200)
-	case x < 0.95:
+	case x < 0.965:
 		return g.r.between(201, 420)
 	}
 	return g.r.between(800, 1300)
@@ -181,15 +181,44 @@ func (g *gen) finish() {
 	}
 }
 
+// recordAge is when a job of ours that produced f completed: at or after
+// the scrub dates its rows carry (an answer reused from an earlier scrub
+// is older than the job, never newer); nil when a row is dated in the
+// future, which no job of ours writes.
+func (g *gen) recordAge(f *File) *int {
+	newest := -1
+	for _, row := range f.Rows {
+		for _, c := range row {
+			if c.M == nil || c.M.Date == nil || !c.M.Date.Known {
+				continue
+			}
+			if c.M.Date.Age < 0 {
+				return nil
+			}
+			if newest < 0 || c.M.Date.Age < newest {
+				newest = c.M.Date.Age
+			}
+		}
+	}
+	age := g.age()
+	if newest >= 0 {
+		age = g.r.between(0, newest)
+	}
+	if age < 0 {
+		return nil
+	}
+	return &age
+}
+
 // packaging picks a file's format, encoding, line ends, whether it is
 // imported, and whether a job record of ours sits beside it.
 func (g *gen) packaging(f *File) {
 	switch x := g.r.Float64(); {
-	case x < 0.6:
+	case x < 0.64:
 		f.Format = CSVComma
-	case x < 0.7:
+	case x < 0.74:
 		f.Format = CSVSemicolon
-	case x < 0.8:
+	case x < 0.86:
 		f.Format = TSV
 	default:
 		f.Format = XLSX
@@ -215,7 +244,10 @@ func (g *gen) packaging(f *File) {
 		f.Import = true
 	}
 	if f.Format == CSVComma && !f.Import && g.r.chance(0.45) {
+		f.Record = g.recordAge(f)
+	}
+	if f.Import && g.r.chance(0.5) {
 		age := g.age()
-		f.Record = &age
+		f.Stated = &age
 	}
 }

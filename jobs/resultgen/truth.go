@@ -186,7 +186,7 @@ func (f *File) rowObs(ri int) []numberObs {
 				o.read(f, ri, c, row[k])
 			}
 		}
-		o.dateFromRecord(f)
+		o.dateFromFile(f)
 		out = append(out, numberObs{row[j].M.Phone, o})
 	}
 	return out
@@ -223,14 +223,15 @@ func (o *obs) read(f *File, ri int, c Column, cell Cell) {
 	}
 }
 
-// dateFromRecord dates the row by the file's job record too: the older
-// of the two dates counts.
-func (o *obs) dateFromRecord(f *File) {
-	if f.Record == nil {
-		return
-	}
-	if !o.dated || *f.Record > o.age {
+// dateFromFile dates the row by its file: a job record of ours dates every
+// row (a row's own older date counting: an answer reused); the date the
+// person gave at import dates the rows without one of their own.
+func (o *obs) dateFromFile(f *File) {
+	switch {
+	case f.Record != nil && (!o.dated || *f.Record > o.age):
 		o.dated, o.age = true, *f.Record
+	case f.Stated != nil && !o.dated:
+		o.dated, o.age = true, *f.Stated
 	}
 }
 

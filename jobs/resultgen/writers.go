@@ -11,21 +11,31 @@ import (
 
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
 // Writing files in their formats: CSV with commas or semicolons, TSV, in
 // UTF-8 (with or without a byte order mark) or Windows-1252, CRLF or LF
 // line ends; XLSX with text, numbers for phones, Excel dates.
 
-// Write puts the case's files in dir and returns their paths, in the
-// order of Files.
+// Write puts the case's files in dir, each with the job record of ours it
+// has beside it, and returns their paths, in the order of Files.
 func (c *Case) Write(dir string) ([]string, error) {
+	lib, err := library.Open(dir)
+	if err != nil {
+		return nil, err
+	}
 	var paths []string
-	for _, f := range c.Files {
+	for i, f := range c.Files {
 		p := filepath.Join(dir, f.Name)
 		b, err := f.Bytes(c.Now)
 		if err == nil {
 			err = os.WriteFile(p, b, 0o600)
+		}
+		if err == nil && f.Record != nil {
+			err = lib.Record(f.meta(c, i), p)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("resultgen: writing %s: %w", f.Name, err)
@@ -35,12 +45,33 @@ func (c *Case) Write(dir string) ([]string, error) {
 	return paths, nil
 }
 
+// meta is the job record of ours of the case's i-th file.
+func (f *File) meta(c *Case, i int) library.Meta {
+	kind := jobs.KindTrace
+	if f.Kind == DNCResult {
+		kind = jobs.KindDNC
+	}
+	done := f.RecordTime(c.Now)
+	return library.Meta{JobID: fmt.Sprintf("gen_%d_%d", c.Seed, i), Kind: kind, Name: f.Name, Status: jobs.StatusCompleted,
+		TotalRows: len(f.Rows), CreatedAt: done.Add(-10 * time.Minute), CompletedAt: done}
+}
+
 // RecordTime is when the job of a file's record completed.
 func (f *File) RecordTime(now time.Time) time.Time {
 	if f.Record == nil {
 		return time.Time{}
 	}
 	return completedAt(now, *f.Record, 3)
+}
+
+// StatedTime is the scrub date the person gives when importing the file
+// (zero: none): a day, as a person types it.
+func (f *File) StatedTime(now time.Time) time.Time {
+	if f.Stated == nil {
+		return time.Time{}
+	}
+	d := now.AddDate(0, 0, -*f.Stated)
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.Local)
 }
 
 // Table is the file's header and rows as text.
@@ -95,8 +126,11 @@ func (f *File) Bytes(now time.Time) ([]byte, error) {
 func (f *File) xlsx(now time.Time) ([]byte, error) {
 	x := excelize.NewFile()
 	defer x.Close()
-	sheet := "Sheet1"
 	dateStyle, err := x.NewStyle(&excelize.Style{NumFmt: 14})
+	if err != nil {
+		return nil, err
+	}
+	sw, err := x.NewStreamWriter("Sheet1")
 	if err != nil {
 		return nil, err
 	}
@@ -104,20 +138,22 @@ func (f *File) xlsx(now time.Time) ([]byte, error) {
 		vals := make([]any, len(row))
 		for j, s := range row {
 			vals[j] = s
-			if i > 0 {
-				vals[j] = f.xlsxValue(now, f.Rows[i-1][j], s)
+			if i == 0 {
+				continue
 			}
+			v := f.xlsxValue(now, f.Rows[i-1][j], s)
+			if _, ok := v.(time.Time); ok {
+				v = excelize.Cell{StyleID: dateStyle, Value: v}
+			}
+			vals[j] = v
 		}
 		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := x.SetSheetRow(sheet, cell, &vals); err != nil {
+		if err := sw.SetRow(cell, vals); err != nil {
 			return nil, err
 		}
-		for j, v := range vals {
-			if _, ok := v.(time.Time); ok {
-				c, _ := excelize.CoordinatesToCellName(j+1, i+1)
-				x.SetCellStyle(sheet, c, c, dateStyle)
-			}
-		}
+	}
+	if err := sw.Flush(); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	if err := x.Write(&b); err != nil {

@@ -2,6 +2,7 @@ package resultgen
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -14,6 +15,10 @@ type gen struct {
 	facts map[string]*phoneFact
 	// rates are how often a phone is on each list in this case.
 	rates struct{ federal, state, litigator, company float64 }
+	// complete: the case's files answer the registry and the litigator
+	// list and are dated, so that more of their phones are callable and
+	// the reader's mistakes show; the others may lack any of it.
+	complete bool
 	// lateFrom, when not 0, is the row from which values outside a
 	// column's convention may appear, and before which no phone's state
 	// code is an English word.
@@ -45,6 +50,10 @@ func GenerateAt(seed int64, now time.Time) *Case {
 	scale := 0.3 + 1.2*g.r.Float64()
 	g.rates.federal, g.rates.state, g.rates.litigator, g.rates.company = 0.25*scale, 0.08*scale, 0.04*scale, 0.04*scale
 	n := g.size()
+	g.complete = g.r.chance(0.6)
+	if g.complete {
+		g.c.describe("files that answer every list and are dated")
+	}
 	if n >= 350 && g.r.chance(0.7) {
 		g.lateFrom = g.r.between(300, n-20)
 		g.c.describe("values outside their columns' conventions from row %d", g.lateFrom+1)
@@ -181,6 +190,11 @@ func (g *gen) finish() {
 	}
 }
 
+// hasDates reports a file with a scrub date column.
+func hasDates(f *File) bool {
+	return slices.ContainsFunc(f.Cols, func(c Column) bool { return c.Role == RoleDate })
+}
+
 // recordAge is when a job of ours that produced f completed: at or after
 // the scrub dates its rows carry (an answer reused from an earlier scrub
 // is older than the job, never newer); nil when a row is dated in the
@@ -243,10 +257,11 @@ func (g *gen) packaging(f *File) {
 	default:
 		f.Import = true
 	}
-	if f.Format == CSVComma && !f.Import && g.r.chance(0.45) {
+	dated := g.complete && !hasDates(f)
+	if f.Format == CSVComma && !f.Import && (dated || g.r.chance(0.45)) {
 		f.Record = g.recordAge(f)
 	}
-	if f.Import && g.r.chance(0.5) {
+	if f.Import && (dated || g.r.chance(0.5)) {
 		age := g.age()
 		f.Stated = &age
 	}

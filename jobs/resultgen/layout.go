@@ -326,7 +326,7 @@ func rowLevel(f field) bool {
 func (b *builder) rowColumns() {
 	r := b.g.r
 	for _, f := range b.fam.rows {
-		if !rowLevel(f) || !r.chance(0.6) {
+		if !rowLevel(f) || !r.chance(0.6) && !(f == fDate && b.g.complete && r.chance(0.7)) {
 			continue
 		}
 		b.rowColumn(f)
@@ -334,10 +334,14 @@ func (b *builder) rowColumns() {
 	if !b.long {
 		return
 	}
+	var fields []field
 	for _, f := range b.fam.rows {
-		if !rowLevel(f) && r.chance(0.75) {
-			b.fieldColumn(f, "", "", func(rc *rowCtx) *phoneFact { return rc.phone })
+		if !rowLevel(f) {
+			fields = append(fields, f)
 		}
+	}
+	for _, f := range b.choose(fields, 0.75) {
+		b.fieldColumn(f, "", "", func(rc *rowCtx) *phoneFact { return rc.phone })
 	}
 }
 
@@ -376,13 +380,32 @@ func (b *builder) pickFields(mayBeBare bool) []field {
 	if mayBeBare && b.g.r.chance(0.35) {
 		return keepOnly(b.fam.lists, fType, fStatus, fTags, fCarrier, fValidity)
 	}
+	return b.choose(b.fam.lists, 0.65)
+}
+
+// choose keeps each of fields with probability p; in a complete case, the
+// fields that answer the registry (one of them at least) and the
+// litigator list are always kept.
+func (b *builder) choose(fields []field, p float64) []field {
 	var out []field
-	for _, f := range b.fam.lists {
-		if b.g.r.chance(0.65) {
+	registry := false
+	for _, f := range fields {
+		essential := b.g.complete && (f == fLitigator || f == fCode || isRegistry(f) && !registry)
+		if essential || b.g.r.chance(p) {
 			out = append(out, f)
+			registry = registry || isRegistry(f)
 		}
 	}
 	return out
+}
+
+// isRegistry reports the fields that answer the DNC registry.
+func isRegistry(f field) bool {
+	switch f {
+	case fFederal, fUnnamed, fVerdict, fCallable, fCode:
+		return true
+	}
+	return false
 }
 
 func keepOnly(fields []field, keep ...field) []field {

@@ -352,6 +352,20 @@ func boolOnly(vals []ValueN) bool {
 	return true
 }
 
+// identifierWords name columns of identifiers and references, whose values
+// are codes ("dnc_7f3k2", a file name), not statements.
+var identifierWords = set("id", "ids", "job", "ref", "reference", "key", "uuid", "guid", "file", "filename", "url",
+	"link", "hash", "sha256", "batch")
+
+func identifier(header string) bool {
+	for _, w := range splitWords(header) {
+		if identifierWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // findRestrictions makes every column that is none of the file's known
 // kinds, and whose values mention a restriction anywhere in the file
 // ("DNC", "wrong number", "attorney" in a status, tag, disposition or
@@ -364,7 +378,7 @@ func (l *Layout) findRestrictions(p *Profile, sample [][]string) {
 		default:
 			continue
 		}
-		if !mentionsRestriction(columnValues(p, sample, i)) {
+		if identifier(c.Header) || !mentionsRestriction(columnValues(p, sample, i)) {
 			continue
 		}
 		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvText

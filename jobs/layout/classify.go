@@ -223,7 +223,8 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 	}
 	if h.is(cTypeWord) && h.implied != "" && len(vals) > 0 &&
 		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
-		c.Role, c.Implied, c.Convention = RolePhoneType, h.implied, ConvFlag
+		// The kind it names is what it says of a phone, not which phone.
+		c.Role, c.Implied, c.Convention, c.Qualifier = RolePhoneType, h.implied, ConvFlag, ""
 		return c, nil
 	}
 	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {

@@ -30,13 +30,13 @@ func init() {
 		usage: "FILE [--json]",
 		summary: "how SkipDesk reads a result file: its people and phones, every column that bears on whether a phone may be " +
 			"called (the list it answers for, the phones it answers for, how each value reads) and every open question",
-		run:     runResultsLayout,
+		run: runResultsLayout,
 	})
 	register("results import", &command{
 		usage: "FILE [--scrubbed YYYY-MM-DD] [--json]",
 		summary: "copy a result made elsewhere (CSV or XLSX, any layout) into the library, to view, search, scrub and export it; " +
 			"--scrubbed says when its DNC answers were scrubbed (a file without its own scrub dates makes no phone callable without it)",
-		run:     runResultsImport,
+		run: runResultsImport,
 	})
 	register("results search", &command{
 		usage:   "TEXT [--dir DIR] [--limit N]",

@@ -18,11 +18,13 @@
 //
 //   - the DNC registry (a federal or national column, a combined verdict, a
 //     result code, an "OK to call" column, or a DNC column naming no list);
-//   - each state list a file reports (a column per state, or a column of
-//     state codes); a case with no state information requires none;
+//   - each state list a file that holds the phone reports (a column per
+//     state, or a column of state codes); no state information requires
+//     none;
 //   - litigator (always: a file with no litigator answer leaves it unknown);
-//   - DMA and other industry lists, when a file reports them;
-//   - a vendor's own internal list, when its file has one;
+//   - DMA and other industry lists, when a file that holds the phone
+//     reports them;
+//   - a vendor's own internal list, when a file that holds the phone has one;
 //   - the company's own do-not-call list (the number is not on it);
 //   - every restriction a file states about the phone or its row: a status,
 //     tag, disposition or note saying do not call, DNC, stop, litigator,

@@ -81,14 +81,14 @@ func boolInt(b bool) int {
 // few hundred, a few over a thousand (conventions broken late).
 func (g *gen) size() int {
 	switch x := g.r.Float64(); {
-	case x < 0.62:
+	case x < 0.65:
 		return g.r.between(1, 40)
-	case x < 0.89:
+	case x < 0.93:
 		return g.r.between(41, 200)
-	case x < 0.965:
+	case x < 0.98:
 		return g.r.between(201, 420)
 	}
-	return g.r.between(800, 1300)
+	return g.r.between(1001, 1300)
 }
 
 // traceCase: a trace result (its own flags or none), with dnc DNC results
@@ -251,7 +251,7 @@ func (g *gen) packaging(f *File) {
 	}
 	switch f.Format {
 	case CSVComma:
-		f.Import = g.r.chance(0.2)
+		f.Import = g.r.chance(0.12)
 	case CSVSemicolon:
 		f.Import = g.r.chance(0.5)
 	default:

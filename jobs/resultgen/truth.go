@@ -129,12 +129,10 @@ type sourced struct {
 func (c *Case) Truth() map[string]*Truth {
 	byNumber := map[string][]*obs{}
 	mentions := map[string]Reason{}
-	required := map[string]bool{"federal": true, "litigator": true}
+	reports := map[*File][]string{}
 	for _, f := range c.Files {
 		for _, col := range f.Cols {
-			for _, l := range col.Reports {
-				required[l] = true
-			}
+			reports[f] = append(reports[f], col.Reports...)
 		}
 		for ri := range f.Rows {
 			for _, o := range f.rowObs(ri) {
@@ -151,7 +149,7 @@ func (c *Case) Truth() map[string]*Truth {
 	}
 	out := map[string]*Truth{}
 	for n, list := range byNumber {
-		t := judge(n, list, required, company[n])
+		t := judge(n, list, required(list, reports), company[n])
 		t.Exported = slices.ContainsFunc(list, func(o *obs) bool { return o.file == c.Files[0] })
 		out[n] = t
 	}
@@ -162,6 +160,19 @@ func (c *Case) Truth() map[string]*Truth {
 		}
 	}
 	return out
+}
+
+// required are the lists a number's answers must clear: the registry and
+// the litigator list always, and every list a file that holds the number
+// reports (a state list, DMA, the vendor's own list...).
+func required(list []*obs, reports map[*File][]string) map[string]bool {
+	req := map[string]bool{"federal": true, "litigator": true}
+	for _, o := range list {
+		for _, l := range reports[o.file] {
+			req[l] = true
+		}
+	}
+	return req
 }
 
 // numberObs is an observation of a number.

@@ -107,13 +107,22 @@ func TestTruthRule(t *testing.T) {
 			f.Rows[0] = append(f.Rows[0], Cell{Text: "N", M: &Meaning{NotChecked: true}})
 			return []*File{f}
 		}, kind: map[string]Kind2{n1: RowNotChecked}},
-		{name: "a list one file reports is required of every phone", files: func() []*File {
+		{name: "a list a file reports is required of the phones in it", files: func() []*File {
 			f := scrubbed("a.csv", n1, 3)
 			g := scrubbed("b.csv", n2, 3)
 			g.Cols = append(g.Cols, listColumn("DMA", "", "dma"))
 			g.Rows[0] = append(g.Rows[0], answer("N", "dma", Clean))
-			return []*File{f, g}
+			h := scrubbed("c.csv", n1, 3)
+			h.Cols = append(h.Cols, listColumn("DMA", "", "dma"))
+			h.Rows[0] = append(h.Rows[0], answer("", "dma", Unknown))
+			return []*File{f, g, h}
 		}, callable: map[string]bool{n2: true}, kind: map[string]Kind2{n1: UnknownOn}},
+		{name: "a list a file reports is not required of the phones it does not hold", files: func() []*File {
+			g := scrubbed("b.csv", n2, 3)
+			g.Cols = append(g.Cols, listColumn("DMA", "", "dma"))
+			g.Rows[0] = append(g.Rows[0], answer("N", "dma", Clean))
+			return []*File{scrubbed("a.csv", n1, 3), g}
+		}, callable: map[string]bool{n1: true, n2: true}},
 		{name: "a DNC result answers what the trace left unknown", files: func() []*File {
 			f := scrubbed("trace.csv", n1, 3)
 			f.Rows[0][1] = answer("?", "federal", Unknown)

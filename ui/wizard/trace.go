@@ -481,24 +481,7 @@ func delimiterName(r rune) string {
 }
 
 // thousands formats 12345 as "12,345".
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func thousands(n int64) string { return jobs.Thousands(n) }
 
 // newPreview is a grid of the first rows; headers show the field they feed.
 func (t *Trace) newPreview() *widget.Table {

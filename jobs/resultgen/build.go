@@ -132,6 +132,10 @@ type dateCol struct {
 	header string
 	format string
 	base   int
+	// lowDays: every date of the column falls on a day of the month up to
+	// 12 (a date that reads as day/month or month/day alike), else after
+	// the 12th; the seed decides, not the day the case is generated on.
+	lowDays bool
 	// native: in an .xlsx the dates may be Excel dates.
 	native bool
 	g      *gen
@@ -139,20 +143,21 @@ type dateCol struct {
 
 func (b *builder) dateCol() *dateCol {
 	r := b.g.r
-	d := &dateCol{header: pick(r, dateHeaders), format: pick(r, dateFormats), base: b.g.age(), native: true, g: b.g}
+	d := &dateCol{header: pick(r, dateHeaders), format: pick(r, dateFormats), native: true, g: b.g, lowDays: r.chance(0.5)}
 	if b.fam.spanish {
 		d.header = pick(r, spanishDateHeaders)
 		if r.chance(0.7) {
 			d.format = pick(r, dayFirstFormats)
 		}
 	}
+	d.base = onDay(b.g.c.Now, b.g.age(), d.lowDays)
 	return d
 }
 
 // rowAge is a row's scrub age: the file's, or an older reused answer's.
 func (d *dateCol) rowAge(g *gen) int {
 	if g.r.chance(0.15) {
-		return g.age()
+		return onDay(g.c.Now, g.age(), d.lowDays)
 	}
 	return d.base
 }

@@ -48,3 +48,32 @@ func dateText(now time.Time, age int, format string) string {
 func completedAt(now time.Time, age int, hours int) time.Time {
 	return now.AddDate(0, 0, -age).Add(-time.Duration(hours) * time.Hour).UTC()
 }
+
+// onDay moves age, within its kind (fresh, stale, in the future), to the
+// nearest age whose date, counted back from now, falls on a day of the
+// month up to 12 (low) or after it: so that whether "05/03" could be read
+// either way depends on the seed alone, not on the day the test runs.
+func onDay(now time.Time, age int, low bool) int {
+	for k := range 40 {
+		for _, a := range []int{age + k, age - k} {
+			if ageKind(a) == ageKind(age) && (now.AddDate(0, 0, -a).Day() <= 12) == low {
+				return a
+			}
+		}
+	}
+	return age
+}
+
+// ageKind sorts ages: in the future, fresh, stale, or in the margin around
+// the 31 days that is never generated.
+func ageKind(age int) int {
+	switch {
+	case age < -1:
+		return -1
+	case age >= 0 && age <= freshMax:
+		return 0
+	case age >= staleMin:
+		return 1
+	}
+	return 2
+}

@@ -256,3 +256,20 @@ func notedPhone(f *File) string {
 	}
 	return ""
 }
+
+// Whatever the day a case is made on, a date column's dates fall on the
+// days of the month its seed chose, and stay fresh, stale or in the future.
+func TestDatesDoNotDependOnTheDay(t *testing.T) {
+	start := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	for d := range 366 {
+		now := start.AddDate(0, 0, d)
+		for _, age := range []int{0, 7, 29, 33, 90, 240, -2, -45} {
+			for _, low := range []bool{true, false} {
+				got := onDay(now, age, low)
+				if ageKind(got) != ageKind(age) || (now.AddDate(0, 0, -got).Day() <= 12) != low {
+					t.Fatalf("now %s, age %d, low %v: %d", now.Format(time.DateOnly), age, low, got)
+				}
+			}
+		}
+	}
+}

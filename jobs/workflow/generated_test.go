@@ -199,7 +199,7 @@ func generalWords(err error, dir string) string {
 type genTally struct {
 	mu                            sync.Mutex
 	cases, exports, phones, truly int
-	exported                      int
+	exported, leaked              int
 	leaks                         map[string]map[int64]bool // class → seeds
 	leakNumbers                   map[string]int
 	first                         map[string]genOutcome // class → its first outcome (lowest seed)
@@ -222,6 +222,7 @@ func (t *genTally) add(o genOutcome) {
 	t.phones += o.stats.Phones
 	t.truly += o.stats.Callable
 	t.exported += len(o.written)
+	t.leaked += len(o.leaks)
 	if o.question != "" {
 		t.questions[o.question]++
 	}
@@ -250,8 +251,9 @@ func (t *genTally) add(o genOutcome) {
 
 // report prints the run's statistics.
 func (t *genTally) report(tb testing.TB, elapsed time.Duration) {
-	tb.Logf("generated results: %d cases, %d exports in %s; %d phones in the exported files, %d truly callable; %d numbers written",
-		t.cases, t.exports, elapsed.Round(time.Millisecond), t.phones, t.truly, t.exported)
+	tb.Logf("generated results: %d cases, %d exports in %s; %d phones in the exported files, %d truly callable; %d numbers written "+
+		"(%d truly callable, %d leaked)", t.cases, t.exports, elapsed.Round(time.Millisecond), t.phones, t.truly, t.exported,
+		t.exported-t.leaked, t.leaked)
 	for _, c := range sortedKeys(t.leaks) {
 		tb.Logf("  leak: %-100s %5d numbers in %4d cases (first seed %d)", c, t.leakNumbers[c], len(t.leaks[c]), t.first[c].seed)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hasRow reports the row of a kind, state and days (and hours for a window).
@@ -150,5 +151,80 @@ func TestDataTablesLoad(t *testing.T) {
 	}
 	if p.zipStates[733] != "TX" || p.zipStates[730] != "OK" {
 		t.Errorf("733 is %s, 730 is %s", p.zipStates[733], p.zipStates[730])
+	}
+}
+
+// TestBusinessDays: the honour-by date counts 10 business days after the
+// opt-out, weekends and federal holidays skipped (worked by hand on the
+// 2026 calendar).
+func TestBusinessDays(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	cases := []struct{ made, want string }{
+		{"2026-11-23", "2026-12-08"}, // Thanksgiving 11-26 skipped
+		{"2026-12-18", "2027-01-05"}, // Christmas 12-25 and New Year's Day 2027-01-01 skipped
+		{"2026-06-12", "2026-06-29"}, // Juneteenth (Friday 06-19) skipped
+		{"2026-07-01", "2026-07-16"}, // Independence Day on a Saturday, observed Friday 07-03
+		{"2026-11-21", "2026-12-07"}, // made on a Saturday
+	}
+	for _, c := range cases {
+		if got := BusinessDaysAfter(day(c.made), 10).Format(time.DateOnly); got != c.want {
+			t.Errorf("10 business days after %s = %s, want %s", c.made, got, c.want)
+		}
+	}
+	if BusinessDay(day("2027-12-31")) { // New Year's Day 2028 is a Saturday, observed Friday 2027-12-31
+		t.Error("2027-12-31 is a business day")
+	}
+}
+
+// TestOptOutTerms: the federal 10 business days and 5 years; Virginia's
+// texts 10 years; Washington a year (inside the federal 5).
+func TestOptOutTerms(t *testing.T) {
+	e := engine(t)
+	made := time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+	cases := []struct {
+		phone     string
+		text      bool
+		notBefore string
+		source    string
+	}{
+		{"804-555-0100", true, "2036-11-23", "59.1-514"},
+		{"804-555-0100", false, "2031-11-23", "64.1200(d)(6)"},
+		{"206-555-0100", true, "2031-11-23", "64.1200(d)(6)"},
+		{"800-555-0100", true, "2036-11-23", "59.1-514"}, // not placed: every state's rows
+	}
+	for _, c := range cases {
+		tm := e.OptOutTerms(e.Locate(c.phone, nil), c.text, made)
+		if tm.HonourBy.Format(time.DateOnly) != "2026-12-08" || tm.Honour == nil {
+			t.Errorf("%s: honour by %s", c.phone, tm.HonourBy.Format(time.DateOnly))
+		}
+		if tm.NotBefore.Format(time.DateOnly) != c.notBefore || !strings.Contains(tm.Keep.Source, c.source) {
+			t.Errorf("%s text=%v: kept until %s by %s, want %s by %s", c.phone, c.text, tm.NotBefore.Format(time.DateOnly), tm.Keep.Source, c.notBefore, c.source)
+		}
+	}
+}
+
+// TestCapped: three calls in 24 hours reach the cap in FL, OK and MD only.
+func TestCapped(t *testing.T) {
+	e := engine(t)
+	for phone, want := range map[string]bool{"305-555-0100": true, "405-555-0100": true, "410-555-0100": true, "212-555-0100": false} {
+		pl := e.Locate(phone, nil)
+		if got := e.Capped(pl, 3) != nil; got != want {
+			t.Errorf("%s after 3 calls: capped %v", phone, got)
+		}
+		if e.Capped(pl, 2) != nil {
+			t.Errorf("%s capped after 2 calls", phone)
+		}
+	}
+	if e.Capped(e.Locate("212-555-0100", georgia), 3) != nil {
+		t.Error("NY and GA are capped")
+	}
+	if e.Capped(e.Locate("212-555-0100", []Address{{State: "FL"}}), 3) == nil {
+		t.Error("a Florida owner's phone is not capped")
 	}
 }

@@ -356,3 +356,29 @@ func ZoneLabel(zone string) string {
 	}
 	return strings.TrimPrefix(zone, "America/")
 }
+
+// Location is the location's time zone.
+func (l Location) Location() *time.Location { return l.tz }
+
+// Summary is the reason in a few words that are the same for every phone it
+// refuses, to count phones by: "calling hours FL 08:00–20:00", "no calls on
+// Sunday in AL", "no calls on Thanksgiving Day in LA".
+func (r Reason) Summary() string {
+	switch {
+	case r.Rule == nil:
+		return r.Text
+	case r.Rule.Kind == KindBan && r.Rule.Days.weekdays != 0:
+		return "no calls on " + r.Local.Weekday().String() + " in " + placeName(r.Location)
+	case r.Rule.Kind == KindBan:
+		day := r.Rule.Note
+		for _, sep := range []string{" (", ": ", "; "} {
+			day, _, _ = strings.Cut(day, sep)
+		}
+		return "no calls on " + day + " in " + placeName(r.Location)
+	}
+	hours := fmt.Sprintf("calling hours %s %s–%s", placeName(r.Location), r.Rule.From, r.Rule.Until)
+	if r.Rule.ClockName != "" {
+		hours += " " + r.Rule.ClockName
+	}
+	return hours
+}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -76,6 +78,21 @@ type CallableOptions struct {
 	// an .xlsx, and a PDF beside dst ("<name> proof.pdf"). ExportCallable
 	// fills in the hashes, the scrubs, the counts and the options.
 	Proof *Proof
+
+	// Calltime places each kept phone and gives its calling window, written
+	// after its flags as "<phone> time zone", "<phone> call from" and
+	// "<phone> call until" (the called person's local HH:MM, on the day of
+	// CallableAt, or of the export). Nil: the rules SkipDesk ships.
+	Calltime *calltime.Engine
+	// CallableAt, when set, leaves out every phone that may not be called
+	// at that instant, counted per reason. Zero: no phone is left out for
+	// the time rule.
+	CallableAt time.Time
+	// Preset, when set, writes the rows as a dialer or CRM imports them
+	// (its columns, phone format, one row per owner or per phone), in as
+	// many files as its rows-per-file limit asks. Nil: the result's own
+	// layout with the flags and windows added.
+	Preset *dialer.Preset
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
@@ -118,7 +135,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 	}
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
-	if format == FormatCSV {
+	if format == FormatCSV && opts.Preset == nil {
 		rep := &Report{Path: dst}
 		total := -1
 		if opts.Progress != nil {
@@ -141,17 +158,81 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 		return rep, finishProof(dst, rep, opts.Proof)
 	}
-	// The .xlsx export reads rows by range: write the merged rows to a
-	// temporary CSV beside dst first (plain, no guard: the xlsx writer
-	// stores every string as text).
+	// The .xlsx export reads rows by range, and a preset's parts are row
+	// ranges: write the merged rows to a temporary CSV beside dst first
+	// (plain, no guard: the writers guard or store every string as text).
+	var s source = ms
+	ps := &presetSource{m: ms, p: opts.Preset}
+	if opts.Preset != nil {
+		s = ps
+	}
+	tmp, rows, err := writeTempCSV(ctx, s, dst)
+	if tmp != "" {
+		defer os.Remove(tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ms.nothingKept(""); err != nil {
+		return nil, err
+	}
+	eopts.Format = format
+	eopts.Phones = &ms.counts
+	if p := opts.Proof; p != nil {
+		p.Phones = ms.counts
+		p.Rows = rows
+		if err := ms.proofScrubs(src, p); err != nil {
+			return nil, err
+		}
+		eopts.Proof = p
+	}
+	var rep *Report
+	if opts.Preset != nil {
+		rep, err = presetParts(ctx, tmp, dst, rows, opts.Preset, eopts)
+	} else {
+		rep, err = Export(ctx, tmp, dst, eopts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The temporary copy is sound; the damage was in the sources.
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	rep.Phones = &ms.counts
+	return rep, finishProof(dst, rep, opts.Proof)
+}
+
+// presetParts writes a preset's rows in its parts, each file its own
+// single-sheet import (no Summary or Compliance sheet a dialer could read
+// as rows: the proof is the PDF beside it). The report is the first part's,
+// naming every part and counting every row.
+func presetParts(ctx context.Context, tmp, dst string, rows int, p *dialer.Preset, eopts Options) (*Report, error) {
+	eopts.Meta, eopts.Proof = nil, nil
+	reps, err := writeParts(ctx, tmp, dst, rows, p, eopts)
+	if err != nil {
+		return nil, err
+	}
+	rep := reps[0]
+	rep.Rows = rows
+	if len(reps) > 1 {
+		for _, r := range reps {
+			rep.Parts = append(rep.Parts, r.Path)
+			rep.Warnings = append(rep.Warnings, r.Warnings...)
+		}
+	}
+	return rep, nil
+}
+
+// writeTempCSV writes a source's header and rows to a temporary CSV beside
+// dst and returns its path and the rows written.
+func writeTempCSV(ctx context.Context, s source, dst string) (string, int, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.csv.tmp")
 	if err != nil {
-		return nil, writeError(dst, err)
+		return "", 0, writeError(dst, err)
 	}
-	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	line := appendCSVRecord(nil, ms.Headers())
+	line := appendCSVRecord(nil, s.Headers())
 	_, err = bw.Write(line)
+	rows := 0
 	for n := 0; err == nil; n++ {
 		if n%ctxEvery == 0 {
 			if err = cancelled(ctx); err != nil {
@@ -159,9 +240,10 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 			}
 		}
 		var rec []string
-		if rec, _, err = ms.Next(); err == nil {
+		if rec, _, err = s.Next(); err == nil {
 			line = appendCSVRecord(line[:0], rec)
 			_, err = bw.Write(line)
+			rows++
 		}
 	}
 	if err == io.EOF {
@@ -172,31 +254,11 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	}
 	if err != nil {
 		if we := writeError(dst, err); we != err {
-			return nil, we
+			return tmp.Name(), 0, we
 		}
-		return nil, fmt.Errorf("export: callable list: %w", err)
+		return tmp.Name(), 0, fmt.Errorf("export: callable list: %w", err)
 	}
-	if err := ms.nothingKept(""); err != nil {
-		return nil, err
-	}
-	eopts.Format = FormatXLSX
-	eopts.Phones = &ms.counts
-	if p := opts.Proof; p != nil {
-		p.Phones = ms.counts
-		p.Rows = ms.rows
-		if err := ms.proofScrubs(src, p); err != nil {
-			return nil, err
-		}
-		eopts.Proof = p
-	}
-	rep, err := Export(ctx, tmp.Name(), dst, eopts)
-	if err != nil {
-		return nil, err
-	}
-	// The temporary copy is sound; the damage was in the sources.
-	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
-	rep.Phones = &ms.counts
-	return rep, finishProof(dst, rep, opts.Proof)
+	return tmp.Name(), rows, nil
 }
 
 // startProof fills what the proof knows before the export is written: the
@@ -215,7 +277,30 @@ func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOption
 		p.Internal = opts.Internal.Len()
 	}
 	p.Choices = opts.choices()
+	p.RulesVersion = ms.time.e.Table().Version
+	p.CallableAt = opts.CallableAt
+	p.TimeLeft = ms.time.left
+	p.DialingMode = "manual"
+	if opts.LeaveOutMobiles {
+		p.DialingMode = "autodialed (mobiles and phones of unknown type left out)"
+	}
+	p.Keep = keepText(ms.time.e.Table())
+	if opts.Preset != nil {
+		p.Preset = opts.Preset.Name
+	}
 	return nil
+}
+
+// keepText says how long a proof is kept, from the rules table's records
+// row, and where.
+func keepText(t *calltime.Table) string {
+	s := "SkipDesk writes it beside the export and never deletes proofs"
+	for _, r := range t.Of(calltime.KindRecords, calltime.Federal) {
+		if years, _, err := r.Keep(); err == nil {
+			return fmt.Sprintf("%d years (%s); %s", years, r.Source, s)
+		}
+	}
+	return s
 }
 
 // finishProof writes the proof PDF beside the export written at dst. When
@@ -227,16 +312,31 @@ func finishProof(dst string, rep *Report, p *Proof) error {
 	}
 	p.Rows = rep.Rows
 	p.Phones = *rep.Phones
-	sum, err := fileSHA256(dst)
+	out := rep.Path // a preset's first part when its limit split the list
+	sum, err := fileSHA256(out)
+	p.Parts = p.Parts[:0]
+	for _, part := range rep.Parts {
+		if err != nil {
+			break
+		}
+		var ps string
+		if ps, err = fileSHA256(part); err != nil {
+			break
+		}
+		p.Parts = append(p.Parts, ProofFile{Name: filepath.Base(part), SHA256: ps})
+	}
 	if err == nil {
-		p.Output = ProofFile{Name: filepath.Base(dst), SHA256: sum}
+		p.Output = ProofFile{Name: filepath.Base(out), SHA256: sum}
 		p.PDF = ProofName(dst)
 		if err = writeProofPDF(p.PDF, p); err == nil {
 			rep.Proof = p.PDF
 		}
 	}
 	if err != nil {
-		os.Remove(dst)
+		os.Remove(out)
+		for _, part := range rep.Parts {
+			os.Remove(part)
+		}
 		return fmt.Errorf("export: the proof of scrub could not be written, so the export %s was removed: %w", filepath.Base(dst), err)
 	}
 	return nil
@@ -266,8 +366,9 @@ type mergeSource struct {
 	strict  bool                // a flag filter: only the kept phones' numbers may appear
 	bad     map[uint64]struct{} // numbers left out for their flags, anywhere in the result
 	headers []string
-	// out[j] is the source column of output column j, or -(2+2k) for slot
-	// k's flags in words and -(3+2k) for its callable verdict.
+	// out[j] is the source column of output column j, or -(2+slotCols*k+c)
+	// for slot k's added column c (slotFlags, slotCallable, slotZone,
+	// slotFrom, slotUntil).
 	out    []int
 	row    layout.Row
 	rec    []string
@@ -279,6 +380,9 @@ type mergeSource struct {
 	keepK  map[uint64]struct{}
 
 	dncWarnings []string // the DNC results', prefixed with their names
+
+	time *timeRule
+	win  []phoneWindow // the window of each slot's kept phone in this row
 
 	counts PhoneCounts
 	rows   int // rows yielded
@@ -430,6 +534,10 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	m.buildHeaders(src.Headers())
 	m.bySlot = make([]int, len(l.Slots))
 	m.keep = make([]bool, len(l.Slots))
+	m.win = make([]phoneWindow, len(l.Slots))
+	if m.time, err = newTimeRule(opts.Calltime, opts.CallableAt, now); err != nil {
+		return nil, fmt.Errorf("export: calling rules: %w", err)
+	}
 	m.blank = make([]bool, len(src.Headers()))
 	m.kept = make([]bool, len(src.Headers()))
 	return m, nil
@@ -524,7 +632,19 @@ func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
 	return nil
 }
 
-// buildHeaders places each slot's two columns after its last column.
+// The columns added after each phone's, in order.
+const (
+	slotFlags = iota
+	slotCallable
+	slotZone
+	slotFrom
+	slotUntil
+	slotCols
+)
+
+var slotSuffixes = [slotCols]string{" flags", " callable", " time zone", " call from", " call until"}
+
+// buildHeaders places each slot's added columns after its last column.
 func (m *mergeSource) buildHeaders(hs []string) {
 	after := map[int][]int{} // source column → slots whose columns end there
 	for k, s := range m.l.Slots {
@@ -550,8 +670,10 @@ func (m *mergeSource) buildHeaders(hs []string) {
 				break
 			}
 			label := m.l.Slots[k].Label
-			m.headers = append(m.headers, name(label+" flags"), name(label+" callable"))
-			m.out = append(m.out, -(2 + 2*k), -(3 + 2*k))
+			for c, suffix := range slotSuffixes {
+				m.headers = append(m.headers, name(label+suffix))
+				m.out = append(m.out, -(2 + slotCols*k + c))
+			}
 		}
 	}
 }
@@ -614,6 +736,11 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		if ok && !m.chosen(p) {
 			ok = false
 		}
+		timeReason := ""
+		if ok && m.flags {
+			m.win[p.Slot], timeReason = m.time.check(p, &m.row)
+			ok = timeReason == ""
+		}
 		cols := m.l.Slots[p.Slot].Columns
 		if ok {
 			m.counts.Kept++
@@ -630,7 +757,11 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			}
 			continue
 		}
-		m.counts.Left[m.leftFor(p, isBad)]++
+		if timeReason != "" {
+			m.counts.Left[timeReason]++
+		} else {
+			m.counts.Left[m.leftFor(p, isBad)]++
+		}
 		for _, c := range cols {
 			m.blank[c] = true
 		}
@@ -654,20 +785,31 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 			m.rec = append(m.rec, v)
 			continue
 		}
-		k, which := (-o-2)/2, (-o-2)%2
+		k, which := (-o-2)/slotCols, (-o-2)%slotCols
 		i := m.bySlot[k]
 		if i < 0 || !m.keep[k] {
 			m.rec = append(m.rec, "")
 			continue
 		}
-		p := &m.row.Phones[i]
-		if which == 0 {
-			m.rec = append(m.rec, flagWords(p))
-		} else {
-			m.rec = append(m.rec, verdict(p))
-		}
+		m.rec = append(m.rec, m.added(&m.row.Phones[i], which))
 	}
 	return m.rec, true
+}
+
+// added is the value of a kept phone's added column.
+func (m *mergeSource) added(p *layout.Phone, which int) string {
+	w := m.win[p.Slot]
+	switch which {
+	case slotFlags:
+		return flagWords(p)
+	case slotCallable:
+		return verdict(p)
+	case slotZone:
+		return w.zone
+	case slotFrom:
+		return w.from
+	}
+	return w.until
 }
 
 // NothingCallableError: a callable list would hold no phone. Nothing is

@@ -720,53 +720,9 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	}
 	nkept := 0
 	for i := range m.row.Phones {
-		p := &m.row.Phones[i]
-		m.bySlot[p.Slot] = i
-		ok := true
-		_, isBad := m.bad[p.Key]
-		isBad = isBad && p.Key != 0
-		if isBad {
-			ok = false
-		}
-		for _, f := range m.filters {
-			if ok && layout.PhoneLevel(f) && !m.passes(f, p) {
-				ok = false
-			}
-		}
-		if ok && !m.chosen(p) {
-			ok = false
-		}
-		timeReason := ""
-		if ok && m.flags {
-			m.win[p.Slot], timeReason = m.time.check(p, &m.row)
-			ok = timeReason == ""
-		}
-		cols := m.l.Slots[p.Slot].Columns
-		if ok {
-			m.counts.Kept++
-			if m.flags && !p.Scrubbed.IsZero() {
-				m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
-			}
-			m.keep[p.Slot] = true
+		m.bySlot[m.row.Phones[i].Slot] = i
+		if m.sortPhone(&m.row.Phones[i]) {
 			nkept++
-			if p.Key != 0 {
-				m.keepK[p.Key] = struct{}{}
-			}
-			for _, c := range cols {
-				m.kept[c] = true
-			}
-			continue
-		}
-		if timeReason != "" {
-			m.counts.Left[timeReason]++
-		} else {
-			m.counts.Left[m.leftFor(p, isBad)]++
-		}
-		for _, c := range cols {
-			m.blank[c] = true
-		}
-		if p.Key != 0 {
-			m.erase[p.Key] = struct{}{}
 		}
 	}
 	if m.phoneF && nkept == 0 {
@@ -775,6 +731,68 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	for k := range m.keepK {
 		delete(m.erase, k)
 	}
+	return m.output(rec), true
+}
+
+// judge says whether a phone of the row is kept, and why not: "" for a
+// reason leftFor gives, else the time rule's.
+func (m *mergeSource) judge(p *layout.Phone) (ok, isBad bool, timeReason string) {
+	_, isBad = m.bad[p.Key]
+	isBad = isBad && p.Key != 0
+	if isBad {
+		return false, true, ""
+	}
+	for _, f := range m.filters {
+		if layout.PhoneLevel(f) && !m.passes(f, p) {
+			return false, false, ""
+		}
+	}
+	if !m.chosen(p) {
+		return false, false, ""
+	}
+	if m.flags {
+		m.win[p.Slot], timeReason = m.time.check(p, &m.row)
+	}
+	return timeReason == "", false, timeReason
+}
+
+// sortPhone keeps a phone of the row or leaves it out (its columns blanked,
+// its number erased from the row), counting it; true when kept.
+func (m *mergeSource) sortPhone(p *layout.Phone) bool {
+	ok, isBad, timeReason := m.judge(p)
+	cols := m.l.Slots[p.Slot].Columns
+	if ok {
+		m.counts.Kept++
+		if m.flags && !p.Scrubbed.IsZero() {
+			m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
+		}
+		m.keep[p.Slot] = true
+		if p.Key != 0 {
+			m.keepK[p.Key] = struct{}{}
+		}
+		for _, c := range cols {
+			m.kept[c] = true
+		}
+		return true
+	}
+	if timeReason != "" {
+		m.counts.Left[timeReason]++
+	} else {
+		m.counts.Left[m.leftFor(p, isBad)]++
+	}
+	for _, c := range cols {
+		m.blank[c] = true
+	}
+	if p.Key != 0 {
+		m.erase[p.Key] = struct{}{}
+	}
+	return false
+}
+
+// output builds the written row: the source's cells (those of phones left
+// out, and any other writing a number that must not appear, blanked) and
+// the kept phones' added columns.
+func (m *mergeSource) output(rec []string) []string {
 	m.rec = m.rec[:0]
 	for _, o := range m.out {
 		if o >= 0 {
@@ -793,7 +811,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		}
 		m.rec = append(m.rec, m.added(&m.row.Phones[i], which))
 	}
-	return m.rec, true
+	return m.rec
 }
 
 // added is the value of a kept phone's added column.

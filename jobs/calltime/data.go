@@ -45,21 +45,28 @@ type AreaCode struct {
 	Zones  []string // IANA zones, sorted; empty when the code is not a place
 }
 
+// zipKey is a state and the first three digits of a ZIP code.
+type zipKey struct {
+	state string
+	zip3  int
+}
+
 // places holds the location tables.
 type places struct {
 	codes      map[int]*AreaCode
 	exchanges  map[int][]string    // npa*1000+nxx → zones, for area codes spanning zones
 	stateZones map[string][]string // state → every zone of it
-	zipZones   map[string][]string // state + zip3 → zones
+	zipZones   map[zipKey][]string // a state's ZIP prefix → zones
 	zipStates  map[int]string      // zip3 → state
 	zones      map[string]*time.Location
-	dataInfo   string // the numbering data's origin, from its first line
+	lists      map[string][]string // zone lists by their text: one slice for each list
+	dataInfo   string              // the numbering data's origin, from its first line
 }
 
 var loadPlaces = sync.OnceValues(func() (*places, error) {
 	p := &places{
 		codes: map[int]*AreaCode{}, exchanges: map[int][]string{}, stateZones: map[string][]string{},
-		zipZones: map[string][]string{}, zipStates: map[int]string{}, zones: map[string]*time.Location{},
+		zipZones: map[zipKey][]string{}, zipStates: map[int]string{}, zones: map[string]*time.Location{}, lists: map[string][]string{},
 	}
 	steps := []struct {
 		file string
@@ -132,8 +139,15 @@ func fieldErr(field, format string, args ...any) error {
 	return &DataError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// zoneList reads a list of zones; lists of the same zones are one slice,
+// so that placements can be compared by the identity of their lists.
 func (p *places) zoneList(field, s string) ([]string, error) {
 	zs := strings.Fields(s)
+	key := strings.Join(zs, " ")
+	if l, ok := p.lists[key]; ok {
+		return l, nil
+	}
+	p.lists[key] = zs
 	for _, z := range zs {
 		if _, err := p.zone(z); err != nil {
 			return nil, fieldErr(field, "unknown time zone %q", z)
@@ -205,7 +219,7 @@ func (p *places) readZipZone(rec []string, _ int) error {
 		return err
 	}
 	for z := lo; z <= hi; z++ {
-		p.zipZones[fmt.Sprintf("%s%03d", rec[0], z)] = zones
+		p.zipZones[zipKey{rec[0], z}] = zones
 	}
 	return nil
 }

@@ -95,54 +95,148 @@ func (e *Engine) Locate(number string, addrs []Address) Placement {
 func (e *Engine) placeAreaCode(pl *Placement) {
 	npa, _ := strconv.Atoi(pl.Number[:3])
 	nxx, _ := strconv.Atoi(pl.Number[3:6])
-	ac := e.places.codes[npa]
-	if ac == nil {
-		return // not an area code in use: the addresses (or nothing) place it
-	}
+	ac, zones, exchange := e.area(npa, nxx)
 	pl.AreaCode = ac
-	if ac.State == "" {
+	switch {
+	case ac == nil:
+		return // not an area code in use: the addresses (or nothing) place it
+	case ac.State == "":
 		if ac.Region != Federal {
 			pl.Foreign = ac.Region
 		}
 		return // non-geographic (toll-free, personal) or outside the US
 	}
-	zones, source := ac.Zones, fmt.Sprintf("area code %03d", npa)
-	if len(zones) > 1 {
-		if z, ok := e.places.exchanges[npa*1000+nxx]; ok {
-			zones, source = z, fmt.Sprintf("area code %03d, exchange %03d", npa, nxx)
-		}
+	source := fmt.Sprintf("area code %03d", npa)
+	if exchange {
+		source = fmt.Sprintf("area code %03d, exchange %03d", npa, nxx)
 	}
 	e.addZones(pl, ac.State, zones, source)
 }
 
-// placeAddress adds an address's state in its ZIP's zone (every zone of the
-// state when the ZIP does not say), and the ZIP's own state when it is
-// another. An address that names no place it can read counts as a place
-// unknown: it may be anywhere.
-func (e *Engine) placeAddress(pl *Placement, a Address) {
+// area is what an area code and exchange say: the code's record and the
+// zones (the exchange's when the code spans zones and the data lists it).
+func (e *Engine) area(npa, nxx int) (ac *AreaCode, zones []string, exchange bool) {
+	ac = e.places.codes[npa]
+	if ac == nil {
+		return nil, nil, false
+	}
+	if len(ac.Zones) > 1 {
+		if z, ok := e.places.exchanges[npa*1000+nxx]; ok {
+			return ac, z, true
+		}
+	}
+	return ac, ac.Zones, false
+}
+
+// AreaKey is what a phone's area code and exchange contribute to its
+// placement: phones with the same AreaKey and the same AddressKeys are
+// placed alike (the same states in the same zones), so their windows and
+// decisions are the same.
+type AreaKey struct {
+	State, Region string
+	zones         *string // the zone list, by identity
+	Invalid       bool
+}
+
+// AreaKey reads a phone's 10 digits (as an integer, phone.Key; 0 for a
+// number that is not valid).
+func (e *Engine) AreaKey(digits uint64) AreaKey {
+	if digits == 0 {
+		return AreaKey{Invalid: true}
+	}
+	ac, zones, _ := e.area(int(digits/1e7), int(digits/1e4%1000))
+	var k AreaKey
+	if ac != nil {
+		k.State, k.Region = ac.State, ac.Region
+	}
+	if len(zones) > 0 {
+		k.zones = &zones[0]
+	}
+	return k
+}
+
+// placed is an address read: its state and zones, and the ZIP's own state
+// and zones when the ZIP names another state.
+type placed struct {
+	state    string   // "" when the address names no place SkipDesk can read
+	zones    []string // the state's zones where the ZIP puts it
+	zipState string   // the ZIP's state when it differs from state
+	zipZones []string
+	zip3     string
+	present  bool // the address says something (a state or a ZIP)
+}
+
+// readAddress reads an address: the written state (or the ZIP's when none
+// is written), in its ZIP's zones when the ZIP is the state's, else every
+// zone of it; the ZIP's own state too when it is another.
+func (e *Engine) readAddress(a Address) placed {
 	state, stateOK := StateCode(a.State)
 	zip3, zipState := e.zipPrefix(a.ZIP)
+	r := placed{zip3: zip3, present: strings.TrimSpace(a.State) != "" || strings.TrimSpace(a.ZIP) != ""}
+	switch {
+	case !stateOK && zipState == "":
+		return r
+	case !stateOK:
+		state = zipState
+	}
+	r.state = state
+	if zipState == state {
+		r.zones = e.stateZip(state, zip3)
+		return r
+	}
+	r.zones = e.places.stateZones[state]
+	if zipState != "" {
+		r.zipState, r.zipZones = zipState, e.stateZip(zipState, zip3)
+	}
+	return r
+}
+
+// AddressKey is what an address contributes to a phone's placement: two
+// addresses with the same key place a phone alike (for caching windows).
+type AddressKey struct {
+	State, ZIPState string
+	zones, zipZones *string // the zone lists, by identity
+	Unplaced        bool
+}
+
+// AddressKey reads an address as placing goes.
+func (e *Engine) AddressKey(a Address) AddressKey {
+	r := e.readAddress(a)
+	k := AddressKey{State: r.state, ZIPState: r.zipState, Unplaced: r.state == "" && r.present}
+	if len(r.zones) > 0 {
+		k.zones = &r.zones[0]
+	}
+	if len(r.zipZones) > 0 {
+		k.zipZones = &r.zipZones[0]
+	}
+	return k
+}
+
+// placeAddress adds an address's locations. An address that names no place
+// it can read counts as a place unknown: it may be anywhere.
+func (e *Engine) placeAddress(pl *Placement, a Address) {
+	r := e.readAddress(a)
 	kind := a.Kind
 	if kind == "" {
 		kind = "owner"
 	}
 	switch {
-	case !stateOK && zipState == "":
-		if strings.TrimSpace(a.State) != "" || strings.TrimSpace(a.ZIP) != "" {
-			e.addZones(pl, AnyState, unknownZones, kind+" address not placed")
+	case r.state == "" && r.present:
+		e.addZones(pl, AnyState, unknownZones, kind+" address not placed")
+	case r.state == "":
+	case r.zipState == "" && r.zip3 != "" && e.places.zipStates[atoi3(r.zip3)] == r.state:
+		e.addZones(pl, r.state, r.zones, kind+" ZIP "+r.zip3+"xx")
+	default:
+		e.addZones(pl, r.state, r.zones, kind+" state "+r.state)
+		if r.zipState != "" {
+			e.addZones(pl, r.zipState, r.zipZones, kind+" ZIP "+r.zip3+"xx")
 		}
-		return
-	case !stateOK:
-		state = zipState
 	}
-	if zipState == state {
-		e.addZones(pl, state, e.stateZip(state, zip3), fmt.Sprintf("%s ZIP %s", kind, zip3+"xx"))
-		return
-	}
-	e.addZones(pl, state, e.places.stateZones[state], fmt.Sprintf("%s state %s", kind, state))
-	if zipState != "" {
-		e.addZones(pl, zipState, e.stateZip(zipState, zip3), fmt.Sprintf("%s ZIP %s", kind, zip3+"xx"))
-	}
+}
+
+func atoi3(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // zipPrefix reads a ZIP (5 digits, ZIP+4, or one that lost its leading
@@ -156,7 +250,7 @@ func (e *Engine) zipPrefix(zip string) (zip3, state string) {
 		return "", ""
 	}
 	n, err := strconv.Atoi(z[:5])
-	if err != nil || n < 0 {
+	if err != nil {
 		return "", ""
 	}
 	return z[:3], e.places.zipStates[n/100]
@@ -165,7 +259,7 @@ func (e *Engine) zipPrefix(zip string) (zip3, state string) {
 // stateZip is the zones of a state's ZIP prefix: the prefix's own where the
 // state is split, the state's otherwise.
 func (e *Engine) stateZip(state, zip3 string) []string {
-	if z, ok := e.places.zipZones[state+zip3]; ok {
+	if z, ok := e.places.zipZones[zipKey{state, atoi3(zip3)}]; ok {
 		return z
 	}
 	return e.places.stateZones[state]

@@ -20,19 +20,28 @@ var stateNames = map[string]string{
 	"guam": "GU", "northern mariana islands": "MP", "american samoa": "AS",
 }
 
+// stateCodes are the postal codes of stateNames.
+var stateCodes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range stateNames {
+		m[c] = true
+	}
+	return m
+}()
+
 // StateCode reads a state as people write it: a postal code ("fl", "FL")
 // or a name ("Florida", "Washington D.C."). ok is false for anything else.
 func StateCode(s string) (code string, ok bool) {
+	if len(s) == 2 && stateCodes[s] {
+		return s, true // the common case, without allocating
+	}
 	t := strings.ToLower(strings.TrimSpace(s))
 	if code, ok := stateNames[t]; ok {
 		return code, true
 	}
 	if len(t) == 2 {
-		up := strings.ToUpper(t)
-		for _, c := range stateNames {
-			if c == up {
-				return up, true
-			}
+		if up := strings.ToUpper(t); stateCodes[up] {
+			return up, true
 		}
 	}
 	return "", false

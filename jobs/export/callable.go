@@ -135,38 +135,20 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 	}
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
-	if format == FormatCSV && opts.Preset == nil {
-		rep := &Report{Path: dst}
-		total := -1
-		if opts.Progress != nil {
-			total = estimateRows(src)
-			if opts.Rows != nil {
-				total = len(opts.Rows)
-			}
-		}
-		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, total, eopts, rep) }); err != nil {
-			return nil, err
-		}
-		rep.Phones = &ms.counts
-		if err := ms.nothingKept(dst); err != nil {
-			return nil, err
-		}
-		if opts.Proof != nil {
-			if err := ms.proofScrubs(src, opts.Proof); err != nil {
-				return nil, err
-			}
-		}
-		return rep, finishProof(dst, rep, opts.Proof)
-	}
-	// The .xlsx export reads rows by range, and a preset's parts are row
-	// ranges: write the merged rows to a temporary CSV beside dst first
-	// (plain, no guard: the writers guard or store every string as text).
-	var s source = ms
-	ps := &presetSource{m: ms, p: opts.Preset}
 	if opts.Preset != nil {
-		s = ps
+		return exportPreset(ctx, src, dst, format, ms, opts)
 	}
-	tmp, rows, err := writeTempCSV(ctx, s, dst)
+	if format == FormatCSV {
+		rep := &Report{Path: dst}
+		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, progressTotal(src, opts), eopts, rep) }); err != nil {
+			return nil, err
+		}
+		return finishCallable(src, dst, rep, ms, opts.Proof)
+	}
+	// The .xlsx export reads rows by range: write the merged rows to a
+	// temporary CSV beside dst first (plain, no guard: the xlsx writer
+	// stores every string as text).
+	tmp, rows, err := writeTempCSV(ctx, ms, dst)
 	if tmp != "" {
 		defer os.Remove(tmp)
 	}
@@ -176,7 +158,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	if err := ms.nothingKept(""); err != nil {
 		return nil, err
 	}
-	eopts.Format = format
+	eopts.Format = FormatXLSX
 	eopts.Phones = &ms.counts
 	if p := opts.Proof; p != nil {
 		p.Phones = ms.counts
@@ -186,12 +168,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 		eopts.Proof = p
 	}
-	var rep *Report
-	if opts.Preset != nil {
-		rep, err = presetParts(ctx, tmp, dst, rows, opts.Preset, eopts)
-	} else {
-		rep, err = Export(ctx, tmp, dst, eopts)
-	}
+	rep, err := Export(ctx, tmp, dst, eopts)
 	if err != nil {
 		return nil, err
 	}
@@ -201,25 +178,67 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	return rep, finishProof(dst, rep, opts.Proof)
 }
 
-// presetParts writes a preset's rows in its parts, each file its own
-// single-sheet import (no Summary or Compliance sheet a dialer could read
-// as rows: the proof is the PDF beside it). The report is the first part's,
-// naming every part and counting every row.
-func presetParts(ctx context.Context, tmp, dst string, rows int, p *dialer.Preset, eopts Options) (*Report, error) {
-	eopts.Meta, eopts.Proof = nil, nil
-	reps, err := writeParts(ctx, tmp, dst, rows, p, eopts)
+// progressTotal is the rows a progress report counts towards (-1 when no
+// one listens).
+func progressTotal(src string, opts CallableOptions) int {
+	switch {
+	case opts.Progress == nil:
+		return -1
+	case opts.Rows != nil:
+		return len(opts.Rows)
+	}
+	return estimateRows(src)
+}
+
+// finishCallable completes an export whose files are written: it refuses
+// a list that kept no phone (removing what was written), and records the
+// scrubs and the proof.
+func finishCallable(src, dst string, rep *Report, ms *mergeSource, p *Proof) (*Report, error) {
+	rep.Phones = &ms.counts
+	if err := ms.nothingKept(rep.Path); err != nil {
+		for _, part := range rep.Parts {
+			os.Remove(part)
+		}
+		return nil, err
+	}
+	if p != nil {
+		if err := ms.proofScrubs(src, p); err != nil {
+			return nil, err
+		}
+	}
+	return rep, finishProof(dst, rep, p)
+}
+
+// exportPreset writes a callable list shaped by a dialer preset, in as
+// many files as its limit asks, each its own single-sheet import (no
+// Summary or Compliance sheet a dialer could read as rows: the proof is the
+// PDF beside it).
+func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource, opts CallableOptions) (*Report, error) {
+	s := &presetSource{m: ms, p: opts.Preset}
+	ms.shapeOnly = true
+	eopts := Options{Progress: opts.Progress, Format: format}
+	rep, err := writePresetParts(dst, s, opts.Preset, func(part string, ls *limitSource) (*Report, error) {
+		if format == FormatCSV {
+			rep := &Report{Path: part}
+			return rep, writeAtomic(part, func(f *os.File) error { return writeCSV(ctx, ls, f, progressTotal(src, opts), eopts, rep) })
+		}
+		tmp, rows, err := writeTempCSV(ctx, ls, part)
+		if tmp != "" {
+			defer os.Remove(tmp)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rows == 0 {
+			return &Report{Path: part}, nil
+		}
+		return Export(ctx, tmp, part, eopts)
+	})
 	if err != nil {
 		return nil, err
 	}
-	rep := reps[0]
-	rep.Rows = rows
-	if len(reps) > 1 {
-		for _, r := range reps {
-			rep.Parts = append(rep.Parts, r.Path)
-			rep.Warnings = append(rep.Warnings, r.Warnings...)
-		}
-	}
-	return rep, nil
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	return finishCallable(src, dst, rep, ms, opts.Proof)
 }
 
 // writeTempCSV writes a source's header and rows to a temporary CSV beside
@@ -383,6 +402,9 @@ type mergeSource struct {
 
 	time *timeRule
 	win  []phoneWindow // the window of each slot's kept phone in this row
+	// shapeOnly: a preset reads the row (m.row, keep, win) and writes its
+	// own columns; the row in the result's layout is not built.
+	shapeOnly bool
 
 	counts PhoneCounts
 	rows   int // rows yielded
@@ -719,6 +741,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		m.bySlot[k], m.keep[k] = -1, false
 	}
 	nkept := 0
+	m.time.newRow()
 	for i := range m.row.Phones {
 		m.bySlot[m.row.Phones[i].Slot] = i
 		if m.sortPhone(&m.row.Phones[i]) {
@@ -727,6 +750,9 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	}
 	if m.phoneF && nkept == 0 {
 		return nil, false
+	}
+	if m.shapeOnly {
+		return nil, true
 	}
 	for k := range m.keepK {
 		delete(m.erase, k)

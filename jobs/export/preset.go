@@ -1,8 +1,8 @@
 package export
 
 import (
-	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,40 +102,79 @@ func presetFlags(p *layout.Phone) []string {
 }
 
 // partName is the name of part i (1-based) of n of an export written to
-// dst: dst itself when there is one part, else "<name> (part i of n).ext".
+// dst: dst itself when there is one part, else "<name> (part i of n).ext";
+// n = 0 names a part while the count is not known yet.
 func partName(dst string, i, n int) string {
-	if n == 1 {
-		return dst
-	}
 	ext := filepath.Ext(dst)
+	switch n {
+	case 1:
+		return dst
+	case 0:
+		return fmt.Sprintf("%s (part %d)%s", strings.TrimSuffix(dst, ext), i, ext)
+	}
 	return fmt.Sprintf("%s (part %d of %d)%s", strings.TrimSuffix(dst, ext), i, n, ext)
 }
 
-// writeParts writes the rows of a merged CSV at tmp (header and rows
-// rows) to dst, in as many parts as the preset's limit asks, each a whole
-// file with the header. It returns the report of every part, the first
-// first.
-func writeParts(ctx context.Context, tmp, dst string, rows int, p *dialer.Preset, opts Options) ([]*Report, error) {
-	n := p.Parts(rows)
-	size := rows
-	if p.MaxRows > 0 {
-		size = p.MaxRows
+// limitSource yields at most max rows of a source (0: all), then io.EOF
+// without reading further: the next part starts where it stopped.
+type limitSource struct {
+	source
+	max, n int
+}
+
+func (l *limitSource) Next() ([]string, int, error) {
+	if l.max > 0 && l.n >= l.max {
+		return nil, 0, io.EOF
 	}
+	rec, n, err := l.source.Next()
+	if err == nil {
+		l.n++
+	}
+	return rec, n, err
+}
+
+// writePresetParts writes a preset's rows from s in files of at most its
+// limit of rows: each part is written whole by write (a CSV straight, an
+// .xlsx through a temporary CSV), then the parts are named "(part i of
+// n)", or dst itself when there is one. The report is the first part's,
+// naming every part and counting every row.
+func writePresetParts(dst string, s source, p *dialer.Preset, write func(part string, ls *limitSource) (*Report, error)) (*Report, error) {
 	var reps []*Report
-	for i := 1; i <= n; i++ {
-		part := opts
-		part.Rows = make([]int, 0, min(i*size, rows)-(i-1)*size)
-		for r := (i - 1) * size; r < min(i*size, rows); r++ {
-			part.Rows = append(part.Rows, r)
+	fail := func(err error) (*Report, error) {
+		for _, r := range reps {
+			os.Remove(r.Path)
 		}
-		rep, err := Export(ctx, tmp, partName(dst, i, n), part)
+		return nil, err
+	}
+	for i := 1; ; i++ {
+		ls := &limitSource{source: s, max: p.MaxRows}
+		rep, err := write(partName(dst, i, 0), ls)
 		if err != nil {
-			for _, done := range reps {
-				os.Remove(done.Path)
-			}
-			return nil, err
+			return fail(err)
+		}
+		if rep.Rows == 0 && i > 1 {
+			os.Remove(rep.Path)
+			break
 		}
 		reps = append(reps, rep)
+		if p.MaxRows == 0 || ls.n < p.MaxRows {
+			break
+		}
 	}
-	return reps, nil
+	first := *reps[0]
+	first.Rows, first.Warnings = 0, nil
+	for i, r := range reps {
+		name := partName(dst, i+1, len(reps))
+		if err := os.Rename(r.Path, name); err != nil {
+			return fail(writeError(name, err))
+		}
+		r.Path = name
+		first.Rows += r.Rows
+		first.Warnings = append(first.Warnings, r.Warnings...)
+		if len(reps) > 1 {
+			first.Parts = append(first.Parts, name)
+		}
+	}
+	first.Path = reps[0].Path
+	return &first, nil
 }

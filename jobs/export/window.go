@@ -26,7 +26,24 @@ type timeRule struct {
 	// left counts the phones left out per reason (the proof's "windows
 	// applied per reason").
 	left map[string]int
+	// seen caches the answer for phones placed alike: by the id of their
+	// area code's key and of their row's addresses' keys.
+	seen     map[[2]int32]timeAnswer
+	areaIDs  map[uint64]int32 // area code and exchange → id of its key
+	areaKeys map[calltime.AreaKey]int32
+	addrIDs  map[[2]calltime.AddressKey]int32
+	addrs    [2]calltime.Address
+	addrID   int32 // the row's addresses' id
+	rowRead  bool  // addrs and addrID are the row's
 }
+
+type timeAnswer struct {
+	w      phoneWindow
+	reason string // "" when callable at the instant (or no instant)
+}
+
+// maxSeen bounds the cache: past it, it starts again.
+const maxSeen = 1 << 16
 
 func newTimeRule(e *calltime.Engine, at, now time.Time) (*timeRule, error) {
 	if e == nil {
@@ -39,20 +56,71 @@ func newTimeRule(e *calltime.Engine, at, now time.Time) (*timeRule, error) {
 	if day.IsZero() {
 		day = now
 	}
-	return &timeRule{e: e, at: at, day: day, left: map[string]int{}}, nil
+	return &timeRule{e: e, at: at, day: day, left: map[string]int{}, seen: map[[2]int32]timeAnswer{}, areaIDs: map[uint64]int32{},
+		areaKeys: map[calltime.AreaKey]int32{}, addrIDs: map[[2]calltime.AddressKey]int32{}}, nil
+}
+
+// newRow starts a row: its addresses are read at its first phone.
+func (t *timeRule) newRow() { t.rowRead = false }
+
+// key is the cache key of a phone of the row.
+func (t *timeRule) key(p *layout.Phone, row *layout.Row) [2]int32 {
+	if !t.rowRead {
+		if len(t.addrIDs) >= maxSeen {
+			clear(t.addrIDs)
+			clear(t.seen) // its keys name ids given again
+		}
+		rowAddresses(row, &t.addrs)
+		t.addrID = intern(t.addrIDs, [2]calltime.AddressKey{t.e.AddressKey(t.addrs[0]), t.e.AddressKey(t.addrs[1])})
+		t.rowRead = true
+	}
+	area := p.Key / 1e4
+	id, ok := t.areaIDs[area]
+	if !ok {
+		id = intern(t.areaKeys, t.e.AreaKey(p.Key))
+		t.areaIDs[area] = id
+	}
+	return [2]int32{id, t.addrID}
+}
+
+// intern gives a key a small id, the same for equal keys.
+func intern[K comparable](ids map[K]int32, k K) int32 {
+	id, ok := ids[k]
+	if !ok {
+		id = int32(len(ids))
+		ids[k] = id
+	}
+	return id
 }
 
 // check places a phone of a row and gives its window; reason is why it
 // may not be called at the instant ("" when it may, or no instant).
-func (t *timeRule) check(p *layout.Phone, row *layout.Row) (w phoneWindow, reason string) {
-	pl := t.e.Locate(p.Digits(), rowAddresses(row))
+func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string) {
+	k := t.key(p, row)
+	a, ok := t.seen[k]
+	if !ok {
+		if len(t.seen) >= maxSeen {
+			clear(t.seen)
+		}
+		a.w, a.reason = t.answer(p)
+		t.seen[k] = a
+	}
+	if a.reason != "" {
+		t.left[a.reason]++
+		return a.w, "not callable at " + t.at.Format(time.RFC3339) + ": " + a.reason
+	}
+	return a.w, ""
+}
+
+// answer places a phone (with the row's addresses in t.addrs) and gives
+// its window and, at the instant, the first reason it may not be called.
+func (t *timeRule) answer(p *layout.Phone) (w phoneWindow, reason string) {
+	pl := t.e.Locate(p.Digits(), t.addrs[:])
 	if pl.Invalid != "" || pl.Foreign != "" {
 		if t.at.IsZero() {
 			return w, "" // no window to give; without an instant nothing is left out for it
 		}
-		d := t.e.Decide(pl, t.at, nil)
-		t.left[d.Reasons[0].Summary()]++
-		return w, "not callable at " + t.at.Format(time.RFC3339) + ": " + d.Reasons[0].Summary()
+		return w, t.e.Decide(pl, t.at, nil).Reasons[0].Summary()
 	}
 	tz := pl.Locations[0].Zone
 	date := t.day.In(mustZone(pl)).Format(time.DateOnly)
@@ -65,8 +133,7 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (w phoneWindow, reaso
 		return w, ""
 	}
 	if d := t.e.Decide(pl, t.at, nil); !d.Callable {
-		reason = "not callable at " + t.at.Format(time.RFC3339) + ": " + d.Reasons[0].Summary()
-		t.left[d.Reasons[0].Summary()]++
+		reason = d.Reasons[0].Summary()
 	}
 	return w, reason
 }
@@ -78,9 +145,8 @@ func mustZone(pl calltime.Placement) *time.Location { return pl.Locations[0].Loc
 // rule reads them. A one-line address gives its state and ZIP from its end
 // ("…, Pensacola, FL 32501"); one that names neither counts as a place not
 // known.
-func rowAddresses(row *layout.Row) []calltime.Address {
-	var out []calltime.Address
-	for _, a := range []struct {
+func rowAddresses(row *layout.Row, out *[2]calltime.Address) {
+	for i, a := range [2]struct {
 		kind string
 		addr *layout.Address
 	}{{"property", &row.Property}, {"mailing", &row.Mailing}} {
@@ -92,9 +158,8 @@ func rowAddresses(row *layout.Row) []calltime.Address {
 				state = "?" // an address SkipDesk cannot place
 			}
 		}
-		out = append(out, calltime.Address{Kind: a.kind, State: state, ZIP: zip})
+		out[i] = calltime.Address{Kind: a.kind, State: state, ZIP: zip}
 	}
-	return out
 }
 
 var stateZipRE = regexp.MustCompile(`\b([A-Za-z]{2})\.?,?\s+(\d{5})(?:-\d{4})?\s*$`)

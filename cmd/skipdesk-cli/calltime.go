@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -89,21 +87,19 @@ func listPresets(env *Env) error {
 	return err
 }
 
-// printLeftOut says how many phones were left out, per reason (the time
-// rule's among them).
-func printLeftOut(env *Env, rep *export.Report) {
-	if rep.Phones == nil || len(rep.Phones.Left) == 0 {
-		return
+// callableAt reads --callable-at; it and --preset shape a callable list.
+func callableAt(at, preset string, callable bool) (time.Time, error) {
+	if (at != "" || preset != "") && !callable {
+		return time.Time{}, usageErrorf("export: --callable-at and --preset shape a callable list: add --only-callable")
 	}
-	reasons := make([]string, 0, len(rep.Phones.Left))
-	for r := range rep.Phones.Left {
-		reasons = append(reasons, r)
+	if at == "" {
+		return time.Time{}, nil
 	}
-	sort.Strings(reasons)
-	fmt.Fprintf(env.Stdout, "%d phones kept, %d left out:\n", rep.Phones.Kept, rep.Phones.LeftOut())
-	for _, r := range reasons {
-		fmt.Fprintf(env.Stdout, "  %6d  %s\n", rep.Phones.Left[r], r)
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return time.Time{}, usageErrorf("export: --callable-at %q is not an RFC 3339 instant like 2026-11-24T15:00:00-05:00", at)
 	}
+	return t, nil
 }
 
 func runOptOuts(ctx context.Context, env *Env, args []string) error {

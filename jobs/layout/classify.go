@@ -223,7 +223,8 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 	}
 	if h.is(cTypeWord) && h.implied != "" && len(vals) > 0 &&
 		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
-		c.Role, c.Implied, c.Convention = RolePhoneType, h.implied, ConvFlag
+		// The kind it names is what it says of a phone, not which phone.
+		c.Role, c.Implied, c.Convention, c.Qualifier = RolePhoneType, h.implied, ConvFlag, ""
 		return c, nil
 	}
 	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
@@ -352,6 +353,20 @@ func boolOnly(vals []ValueN) bool {
 	return true
 }
 
+// identifierWords name columns of identifiers and references, whose values
+// are codes ("dnc_7f3k2", a file name), not statements.
+var identifierWords = set("id", "ids", "job", "ref", "reference", "key", "uuid", "guid", "file", "filename", "url",
+	"link", "hash", "sha256", "batch")
+
+func identifier(header string) bool {
+	for _, w := range splitWords(header) {
+		if identifierWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // findRestrictions makes every column that is none of the file's known
 // kinds, and whose values mention a restriction anywhere in the file
 // ("DNC", "wrong number", "attorney" in a status, tag, disposition or
@@ -364,7 +379,7 @@ func (l *Layout) findRestrictions(p *Profile, sample [][]string) {
 		default:
 			continue
 		}
-		if !mentionsRestriction(columnValues(p, sample, i)) {
+		if identifier(c.Header) || !mentionsRestriction(columnValues(p, sample, i)) {
 			continue
 		}
 		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvText

@@ -36,12 +36,13 @@ var negations = set("not", "no", "non", "never", "isn", "isnt", "wasn", "wasnt",
 	"removed", "false", "n", "off", "none", "un", "negative")
 
 // textWords splits v into lower-case words and numbers (dst reused) and
-// reports whether they mention a restriction.
+// reports whether they mention a restriction. An underscore joins: an
+// identifier such as "dnc_7f3k2" is one word, not a mention.
 func textWords(dst []string, v string) ([]string, bool) {
 	dst = dst[:0]
 	start := -1
 	for i, r := range v {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
 		switch {
 		case alnum && start < 0:
 			start = i

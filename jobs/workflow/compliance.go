@@ -44,6 +44,14 @@ var ErrNotOnList = ledger.ErrNotOnList
 // days old (see export.StaleError); nothing was written.
 type StaleError = export.StaleError
 
+// QuestionError: a callable export would rest on columns SkipDesk is not
+// sure how to read (see layout.QuestionError); nothing was written.
+type QuestionError = layout.QuestionError
+
+// NothingCallableError: a callable export would hold no phone (see
+// export.NothingCallableError); nothing was written.
+type NothingCallableError = export.NothingCallableError
+
 // internalLedger is the ledger that holds the list: the session's, or the
 // data folder's when no session is open (the command line's list commands
 // need no key). done closes what was opened here.

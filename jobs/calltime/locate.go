@@ -129,9 +129,9 @@ func (e *Engine) area(npa, nxx int) (ac *AreaCode, zones []string, exchange bool
 }
 
 // AreaKey is what a phone's area code and exchange contribute to its
-// placement: phones with the same AreaKey and the same AddressKeys are
-// placed alike (the same states in the same zones), so their windows and
-// decisions are the same.
+// calling time: phones with the same AreaKey and the same AddressKeys have
+// the same windows and decisions (states without calling-time rows of their
+// own keyed as Federal, as in AddressKey).
 type AreaKey struct {
 	State, Region string
 	zones         *string // the zone list, by identity
@@ -147,7 +147,7 @@ func (e *Engine) AreaKey(digits uint64) AreaKey {
 	ac, zones, _ := e.area(int(digits/1e7), int(digits/1e4%1000))
 	var k AreaKey
 	if ac != nil {
-		k.State, k.Region = ac.State, ac.Region
+		k.State, k.Region = e.timeState(ac.State), ac.Region
 	}
 	if len(zones) > 0 {
 		k.zones = &zones[0]
@@ -191,8 +191,10 @@ func (e *Engine) readAddress(a Address) placed {
 	return r
 }
 
-// AddressKey is what an address contributes to a phone's placement: two
-// addresses with the same key place a phone alike (for caching windows).
+// AddressKey is what an address contributes to a phone's calling time:
+// two addresses with the same key give a phone the same windows (for
+// caching them). A state without calling-time rows of its own is keyed as
+// Federal: it is held to the federal rows alone, like any other such.
 type AddressKey struct {
 	State, ZIPState string
 	zones, zipZones *string // the zone lists, by identity
@@ -202,7 +204,7 @@ type AddressKey struct {
 // AddressKey reads an address as placing goes.
 func (e *Engine) AddressKey(a Address) AddressKey {
 	r := e.readAddress(a)
-	k := AddressKey{State: r.state, ZIPState: r.zipState, Unplaced: r.state == "" && r.present}
+	k := AddressKey{State: e.timeState(r.state), ZIPState: e.timeState(r.zipState), Unplaced: r.state == "" && r.present}
 	if len(r.zones) > 0 {
 		k.zones = &r.zones[0]
 	}
@@ -232,6 +234,15 @@ func (e *Engine) placeAddress(pl *Placement, a Address) {
 			e.addZones(pl, r.zipState, r.zipZones, kind+" ZIP "+r.zip3+"xx")
 		}
 	}
+}
+
+// timeState is a state as far as the calling time goes: itself when it has
+// window or ban rows, Federal when only the federal ones apply ("" stays "").
+func (e *Engine) timeState(state string) string {
+	if _, own := e.byState[state]; own || state == "" {
+		return state
+	}
+	return Federal
 }
 
 func atoi3(s string) int {

@@ -361,8 +361,9 @@ func ZoneLabel(zone string) string {
 func (l Location) Location() *time.Location { return l.tz }
 
 // Summary is the reason in a few words that are the same for every phone it
-// refuses, to count phones by: "calling hours FL 08:00–20:00", "no calls on
-// Sunday in AL", "no calls on Thanksgiving Day in LA".
+// refuses, to count phones by: "calling hours FL 08:00–20:00", "calling
+// hours (federal) 08:00–21:00", "no calls on Sunday in AL", "no calls on
+// Thanksgiving Day in LA".
 func (r Reason) Summary() string {
 	switch {
 	case r.Rule == nil:
@@ -376,7 +377,11 @@ func (r Reason) Summary() string {
 		}
 		return "no calls on " + day + " in " + placeName(r.Location)
 	}
-	hours := fmt.Sprintf("calling hours %s %s–%s", placeName(r.Location), r.Rule.From, r.Rule.Until)
+	place := placeName(r.Location)
+	if r.Rule.State == Federal {
+		place = "(federal)" // the same wherever it applies
+	}
+	hours := fmt.Sprintf("calling hours %s %s–%s", place, r.Rule.From, r.Rule.Until)
 	if r.Rule.ClockName != "" {
 		hours += " " + r.Rule.ClockName
 	}

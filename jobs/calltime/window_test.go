@@ -216,3 +216,21 @@ func TestClosedDayHasNoMain(t *testing.T) {
 		t.Fatalf("Louisiana's Monday: %s–%s %s (%v)", from, until, w.Label(), ok)
 	}
 }
+
+func TestReasonSummary(t *testing.T) {
+	e := engine(t)
+	cases := map[string]string{
+		"212-555-0100|2026-11-23T21:30:00-05:00": "calling hours (federal) 08:00–21:00",
+		"305-555-0100|2026-11-23T20:30:00-05:00": "calling hours FL 08:00–20:00",
+		"205-555-0100|2026-11-22T12:00:00-06:00": "no calls on Sunday in AL",
+		"504-555-0100|2026-11-26T12:00:00-06:00": "no calls on Thanksgiving Day and the day after in LA",
+		"601-555-0100|2026-07-14T08:30:00-05:00": "calling hours MS 08:00–20:00 UTC-06:00",
+	}
+	for in, want := range cases {
+		number, at, _ := strings.Cut(in, "|")
+		d := e.Window(number, nil, instant(t, at))
+		if d.Callable || d.Reasons[0].Summary() != want {
+			t.Errorf("%s: %v %q, want %q", in, d.Callable, texts(d.Reasons), want)
+		}
+	}
+}

@@ -56,6 +56,7 @@ type Preset struct {
 	Builtin     bool              `toml:"-"`
 	File        string            `toml:"-"` // where it was read from
 	cells       []valueSpec       // the value of each column of the header
+	tags, notes []segment         // the templates, read
 }
 
 // Column is one column of a preset.

@@ -159,8 +159,9 @@ func (p *Preset) row(o *Owner, phones []Phone) []string {
 	return rec
 }
 
-// compile reads every column's value once (after check).
+// compile reads every column's value and the templates once (after check).
 func (p *Preset) compile() {
+	p.tags, p.notes = parseTemplate(p.Tags), parseTemplate(p.Notes)
 	p.cells = p.cells[:0]
 	for _, c := range p.Columns {
 		for _, e := range p.expand(c) {
@@ -175,9 +176,9 @@ func (p *Preset) cell(o *Owner, phones []Phone, v valueSpec) string {
 	case v.field == "text":
 		return v.text
 	case v.field == "tags":
-		return p.fill(p.Tags, o, phones)
+		return p.fill(p.tags, o, phones)
 	case v.field == "notes":
-		return p.fill(p.Notes, o, phones)
+		return p.fill(p.notes, o, phones)
 	case v.phone:
 		i := max(v.slot-1, 0)
 		if i >= len(phones) {
@@ -227,22 +228,49 @@ func flagsText(flags []string) string {
 	return strings.Join(flags, "; ")
 }
 
-// fill replaces a template's placeholders for a row.
-func (p *Preset) fill(t string, o *Owner, phones []Phone) string {
-	return placeholderRE.ReplaceAllStringFunc(t, func(m string) string {
-		switch name := m[1 : len(m)-1]; name {
-		case "scrub_date":
-			return o.ScrubDate
-		case "valid_until":
-			return o.ValidUntil
-		case "windows":
-			return windowsText(p, phones)
-		case "flags":
-			return rowFlags(phones)
-		default: // a phone's placeholder: one row per phone has one phone
-			return p.phoneValue(&phones[0], name)
+// segment is a piece of a template: text, or a placeholder's name.
+type segment struct {
+	text, name string
+}
+
+// parseTemplate splits a template at its placeholders (once, when the
+// preset is read: the rows only fill the pieces).
+func parseTemplate(t string) []segment {
+	var out []segment
+	last := 0
+	for _, m := range placeholderRE.FindAllStringSubmatchIndex(t, -1) {
+		if m[0] > last {
+			out = append(out, segment{text: t[last:m[0]]})
 		}
-	})
+		out = append(out, segment{name: t[m[2]:m[3]]})
+		last = m[1]
+	}
+	if last < len(t) {
+		out = append(out, segment{text: t[last:]})
+	}
+	return out
+}
+
+// fill writes a template's pieces for a row.
+func (p *Preset) fill(t []segment, o *Owner, phones []Phone) string {
+	var b strings.Builder
+	for _, s := range t {
+		switch s.name {
+		case "":
+			b.WriteString(s.text)
+		case "scrub_date":
+			b.WriteString(o.ScrubDate)
+		case "valid_until":
+			b.WriteString(o.ValidUntil)
+		case "windows":
+			b.WriteString(windowsText(p, phones))
+		case "flags":
+			b.WriteString(rowFlags(phones))
+		default: // a phone's placeholder: one row per phone has one phone
+			b.WriteString(p.phoneValue(&phones[0], s.name))
+		}
+	}
+	return b.String()
 }
 
 func windowsText(p *Preset, phones []Phone) string {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Owner is one owner as a callable list carries it: names, addresses, the
@@ -129,10 +131,10 @@ func checkTemplate(t, rows string) error {
 // owner with the phones in slots (an owner with more phones than slots
 // continues on a further row, the owner's columns repeated: no phone is
 // dropped). An owner without phones gives no row. Every phone must be a
-// 10-digit number.
+// valid 10-digit number.
 func (p *Preset) Shape(o Owner) ([][]string, error) {
 	for _, ph := range o.Phones {
-		if !tenDigits(ph.Number) {
+		if len(ph.Number) != 10 || phone.Key(ph.Number) == 0 {
 			return nil, fmt.Errorf("phone %q is not 10 digits", ph.Number)
 		}
 	}
@@ -305,16 +307,4 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func tenDigits(s string) bool {
-	if len(s) != 10 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -2,9 +2,7 @@ package optout
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -48,19 +46,11 @@ func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error
 		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
 	}
 	log := &CallLog{File: path}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return log, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		log.add(rec, r.Line(), num, date, clock, opt.Location)
+	err = eachRow(ctx, r, func(rec []string, line int) { log.add(rec, line, num, date, clock, opt.Location) })
+	if err != nil {
+		return nil, err
 	}
+	return log, nil
 }
 
 func (log *CallLog) add(rec []string, line, num, date, clock int, loc *time.Location) {

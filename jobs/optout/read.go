@@ -97,19 +97,30 @@ func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*I
 	for role, i := range cols {
 		imp.Columns[role] = r.Headers()[i]
 	}
+	err = eachRow(ctx, r, func(rec []string, line int) {
+		imp.Rows++
+		imp.read(e, opt, cols, rec, line)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return imp, nil
+}
+
+// eachRow calls do with every data row of a file and its line.
+func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line int)) error {
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return imp, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		imp.Rows++
-		imp.read(e, opt, cols, rec, r.Line())
+		do(rec, r.Line())
 	}
 }
 

@@ -27,6 +27,8 @@ import (
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
+
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 )
 
 // nonGeographic: an answer naming more zones than this is the library's
@@ -142,35 +144,18 @@ func stateCode(region, desc string) string {
 	if region != "US" {
 		return ""
 	}
-	if code, ok := stateNames[desc]; ok {
+	if code, ok := calltime.StateCode(desc); ok {
 		return code
 	}
 	if i := strings.LastIndex(desc, ", "); i >= 0 {
-		code := desc[i+2:]
-		for _, c := range stateNames {
-			if c == code {
-				return code
-			}
+		if code, ok := calltime.StateCode(desc[i+2:]); ok {
+			return code
 		}
 	}
 	return ""
 }
 
 var territories = map[string]string{"PR": "PR", "VI": "VI", "GU": "GU", "MP": "MP", "AS": "AS"}
-
-var stateNames = map[string]string{
-	"Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA",
-	"Colorado": "CO", "Connecticut": "CT", "Delaware": "DE", "Washington D.C.": "DC",
-	"Florida": "FL", "Georgia": "GA", "Hawaii": "HI", "Idaho": "ID", "Illinois": "IL",
-	"Indiana": "IN", "Iowa": "IA", "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA",
-	"Maine": "ME", "Maryland": "MD", "Massachusetts": "MA", "Michigan": "MI", "Minnesota": "MN",
-	"Mississippi": "MS", "Missouri": "MO", "Montana": "MT", "Nebraska": "NE", "Nevada": "NV",
-	"New Hampshire": "NH", "New Jersey": "NJ", "New Mexico": "NM", "New York": "NY",
-	"North Carolina": "NC", "North Dakota": "ND", "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR",
-	"Pennsylvania": "PA", "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD",
-	"Tennessee": "TN", "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA",
-	"Washington": "WA", "Washington State": "WA", "West Virginia": "WV", "Wisconsin": "WI", "Wyoming": "WY",
-}
 
 func sortedKeys(m map[string]bool) []string {
 	keys := make([]string, 0, len(m))

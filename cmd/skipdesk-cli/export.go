@@ -55,7 +55,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	var dnc listFlag
 	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
-	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
 	keepLit := fs.Bool("keep-litigators", false, "keep phones whose only reason not to call is the litigator list")
@@ -146,6 +146,15 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
 	}
 	return nil
+}
+
+// quickFilterNames lists the quick filters as --filter takes them.
+func quickFilterNames() string {
+	names := make([]string, len(jobs.QuickFilters))
+	for i, f := range jobs.QuickFilters {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // leftOutText is "3 federal DNC, 1 litigator", the reasons in order.

@@ -122,6 +122,12 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return exportError(svc, err)
 	}
+	return printExport(env, src, rep)
+}
+
+// printExport says what an export wrote: its warnings, the file (and a
+// preset's further parts), the phones kept and left out, the proof.
+func printExport(env *Env, src string, rep *export.Report) error {
 	if env.JSON {
 		return json.NewEncoder(env.Stdout).Encode(rep)
 	}

@@ -21,9 +21,11 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells]",
+			"[--callable-at RFC3339] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
+			"[--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] | --list-presets",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
-			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
+			"scrub PDF beside it, each phone's time zone and calling window, at an instant, in a dialer's layout) or those passing " +
+			"quick filters; the internal do-not-call list always applies",
 		run: runExport,
 	})
 	register("results layout", &command{
@@ -60,9 +62,15 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
 	noStale := fs.Bool("leave-out-stale", false, "leave out the phones of scrubs over 31 days old instead of refusing the export")
 	noUnsure := fs.Bool("leave-out-unsure", false, "leave out the phones whose answers rest on columns SkipDesk is not sure how to read, instead of refusing the export")
+	at := fs.String("callable-at", "", "leave out every phone that may not be called at this instant (RFC 3339, e.g. 2026-11-24T15:00:00-05:00), per reason")
+	preset := fs.String("preset", "", "write the callable list in a dialer's or CRM's layout (see --list-presets)")
+	list := fs.Bool("list-presets", false, "list the dialer and CRM layouts --preset takes, and stop")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if *list {
+		return listPresets(env)
 	}
 	if len(pos) != 1 {
 		return usageErrorf("export: want one RESULT.csv, got %d arguments", len(pos))
@@ -73,6 +81,10 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	filters, err := jobs.ParseQuickFilters(*filter)
 	if err != nil {
 		return usageErrorf("export: --filter: %v", err)
+	}
+	instant, err := callableAt(*at, *preset, *only || slices.Contains(filters, jobs.QuickCallable))
+	if err != nil {
+		return err
 	}
 	lower := strings.ToLower(*out)
 	if !strings.HasSuffix(lower, ".xlsx") && !strings.HasSuffix(lower, ".csv") {
@@ -103,13 +115,19 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
 		return exportError(svc, err)
 	}
+	return printExport(env, src, rep)
+}
+
+// printExport says what an export wrote: its warnings, the file (and a
+// preset's further parts), the phones kept and left out, the proof.
+func printExport(env *Env, src string, rep *export.Report) error {
 	if env.JSON {
 		return json.NewEncoder(env.Stdout).Encode(rep)
 	}
@@ -124,6 +142,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
+	for _, p := range rep.Parts[min(1, len(rep.Parts)):] {
+		fmt.Fprintf(env.Stdout, "and %s (the preset's limit of rows a file)\n", p)
+	}
 	if ph := rep.Phones; ph != nil && ph.LeftOut() > 0 {
 		fmt.Fprintf(env.Stdout, "phones kept: %d; left out: %s\n", ph.Kept, leftOutText(ph.Left))
 	}

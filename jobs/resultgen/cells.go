@@ -45,12 +45,7 @@ func (b *builder) listColFor(list string, f field) *listCol {
 		lc.conv = xBlank
 	}
 	lc.spell = r.IntN(len(lc.conv.flagged))
-	if r.chance(0.4) {
-		lc.coverage = 0.5 + 0.5*r.Float64()
-	}
-	if b.g.lateFrom > 0 && r.chance(0.5) {
-		lc.late = 0.05 + 0.2*r.Float64()
-	}
+	lc.coverage, lc.late = b.checking(0.4, 0.5)
 	switch {
 	case list == "litigator":
 		lc.fact = func(p *phoneFact) bool { return p.litigator }
@@ -65,6 +60,22 @@ func (b *builder) listColFor(list string, f field) *listCol {
 		lc.fact = func(p *phoneFact) bool { return p.federal }
 	}
 	return lc
+}
+
+// checking draws how much of a column was checked: with probability
+// partly, only a share from least to all of its phones (the others written
+// as not checked); and, in a case that breaks conventions late, the share
+// of late rows holding a value outside its convention.
+func (b *builder) checking(partly, least float64) (coverage, late float64) {
+	r := b.g.r
+	coverage = 1
+	if r.chance(partly) {
+		coverage = least + (1-least)*r.Float64()
+	}
+	if b.g.lateFrom > 0 && r.chance(0.5) {
+		late = 0.05 + 0.2*r.Float64()
+	}
+	return coverage, late
 }
 
 // onInternal reports whether the vendor's own list holds p (drawn once a
@@ -164,12 +175,7 @@ func (b *builder) verdictCol(f field) *verdictCol {
 		vc.conv = callables
 	}
 	vc.spell = r.IntN(len(vc.conv.flagged))
-	if r.chance(0.3) {
-		vc.coverage = 0.6 + 0.4*r.Float64()
-	}
-	if b.g.lateFrom > 0 && r.chance(0.5) {
-		vc.late = 0.05 + 0.2*r.Float64()
-	}
+	vc.coverage, vc.late = b.checking(0.3, 0.6)
 	return vc
 }
 

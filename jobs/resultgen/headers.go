@@ -3,6 +3,8 @@ package resultgen
 import (
 	"strings"
 	"unicode"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Vendor families: the columns each kind of export has and the words of
@@ -264,18 +266,17 @@ func (s caseStyle) String() string {
 	return [...]string{"as written", "snake_case", "camelCase", "ALL CAPS", "lower case"}[s]
 }
 
-// restyle writes h in style s.
+// restyle writes h in style s (its words split as headers are everywhere
+// in SkipDesk: at spaces and punctuation, case changes and digits).
 func restyle(h string, s caseStyle) string {
 	switch s {
 	case styleSnake:
-		return strings.Join(words(strings.ToLower(h)), "_")
+		return strings.Join(jobs.HeaderWords(h), "_")
 	case styleCamel:
-		ws := words(h)
+		ws := jobs.HeaderWords(h)
 		for i, w := range ws {
-			if i == 0 {
-				ws[i] = strings.ToLower(w)
-			} else {
-				rs := []rune(strings.ToLower(w))
+			if i > 0 {
+				rs := []rune(w)
 				rs[0] = unicode.ToUpper(rs[0])
 				ws[i] = string(rs)
 			}
@@ -287,35 +288,4 @@ func restyle(h string, s caseStyle) string {
 		return strings.ToLower(h)
 	}
 	return h
-}
-
-// words splits a header into its letters-and-digits words, splitting
-// letters from digits ("Phone1" is "Phone", "1").
-func words(h string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
-	}
-	for _, r := range h {
-		switch {
-		case unicode.IsLetter(r):
-			if len(cur) > 0 && unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		case unicode.IsDigit(r):
-			if len(cur) > 0 && unicode.IsLetter(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
 }

@@ -39,20 +39,30 @@ var (
 type genExport struct {
 	ext     string // ".csv" or ".xlsx"
 	mobiles bool   // leave out mobiles
+	preset  string // a dialer or CRM preset to write the list in ("" none)
 }
 
 func (e genExport) String() string {
-	if e.mobiles {
-		return e.ext + " leaving out mobiles"
+	s := e.ext
+	if e.preset != "" {
+		s += " in the " + e.preset + " preset"
 	}
-	return e.ext
+	if e.mobiles {
+		s += " leaving out mobiles"
+	}
+	return s
 }
 
 // exportOf is the export made of the case of seed: in turn a CSV, an
-// XLSX, a CSV leaving out mobiles, an XLSX leaving out mobiles.
-func exportOf(seed int64) genExport {
-	all := []genExport{{".csv", false}, {".xlsx", false}, {".csv", true}, {".xlsx", true}}
-	return all[(seed%4+4)%4]
+// XLSX, a CSV leaving out mobiles, an XLSX leaving out mobiles, and a CSV
+// in one of the dialer and CRM presets.
+func (g *genDesk) exportOf(seed int64) genExport {
+	all := []genExport{{".csv", false, ""}, {".xlsx", false, ""}, {".csv", true, ""}, {".xlsx", true, ""}, {".csv", false, ""}}
+	e := all[(seed%5+5)%5]
+	if (seed%5+5)%5 == 4 && len(g.presets) > 0 {
+		e.preset = g.presets[(seed/5%int64(len(g.presets))+int64(len(g.presets)))%int64(len(g.presets))]
+	}
+	return e
 }
 
 // genOutcome is what one export of one case did.
@@ -80,8 +90,9 @@ type genOutcome struct {
 // do-not-call list. The cases a worker runs share it: a number one case
 // puts on the list can only make another case's export leave out more.
 type genDesk struct {
-	d   *Service
-	lib *library.Library
+	d *Service
+	// presets are the dialer and CRM presets' IDs.
+	presets []string
 }
 
 func openGenDesk(ctx context.Context, home string) (*genDesk, error) {
@@ -93,12 +104,16 @@ func openGenDesk(ctx context.Context, home string) (*genDesk, error) {
 		d.Close()
 		return nil, err
 	}
-	lib, err := d.library()
+	g := &genDesk{d: d}
+	ps, _, err := d.DialerPresets()
 	if err != nil {
 		d.Close()
 		return nil, err
 	}
-	return &genDesk{d: d, lib: lib}, nil
+	for _, p := range ps {
+		g.presets = append(g.presets, p.ID)
+	}
+	return g, nil
 }
 
 // setUp writes a case's files into dir (with the job records of ours it
@@ -151,7 +166,7 @@ func (g *genDesk) run(ctx context.Context, c *resultgen.Case, dir string, e genE
 		return o, nil
 	}
 	dest := filepath.Join(dir, "callable"+e.ext)
-	req := ExportRequest{Source: paths[0], Dest: dest, DNC: paths[1:], OnlyCallable: true, LeaveOutMobiles: e.mobiles}
+	req := ExportRequest{Source: paths[0], Dest: dest, DNC: paths[1:], OnlyCallable: true, LeaveOutMobiles: e.mobiles, Preset: e.preset}
 	_, err = g.d.Export(ctx, req)
 	if q := (*layout.QuestionError)(nil); errors.As(err, &q) {
 		// The person's way on: leave out the phones the questions touch.
@@ -311,7 +326,7 @@ func runSeeds(ctx context.Context, tb testing.TB, seeds []int64, now time.Time) 
 			defer wg.Done()
 			for seed := range work {
 				dir := filepath.Join(root, fmt.Sprintf("w%d-%d", w, seed))
-				o, err := g.run(ctx, resultgen.GenerateAt(seed, now), dir, exportOf(seed))
+				o, err := g.run(ctx, resultgen.GenerateAt(seed, now), dir, g.exportOf(seed))
 				if err != nil {
 					tb.Errorf("seed %d: the test's own setup failed: %v", seed, err)
 				}
@@ -425,7 +440,7 @@ func FuzzGeneratedResults(f *testing.F) {
 		}
 		defer g.d.Close()
 		now := time.Now()
-		o, err := g.run(ctx, resultgen.GenerateAt(seed, now), filepath.Join(t.TempDir(), "case"), exportOf(seed))
+		o, err := g.run(ctx, resultgen.GenerateAt(seed, now), filepath.Join(t.TempDir(), "case"), g.exportOf(seed))
 		if err != nil {
 			t.Fatalf("seed %d: the test's own setup failed: %v", seed, err)
 		}

@@ -152,14 +152,15 @@ func TestCLIGeneratedResultsNeverLeak(t *testing.T) {
 			t.Errorf("seed %d: %s", seed, r.problem)
 		}
 		for _, class := range resultgen.ClassesOf(r.leaks) {
-			if resultgen.KnownLeaks[class] {
+			if resultgen.Known(class) {
 				known = append(known, fmt.Sprintf("seed %d: %s", seed, class))
 				continue
 			}
-			small := resultgen.Shrink(c, leakOf(r.leaks, class), 100, func(sc *resultgen.Case) bool {
+			leak := leakOf(r.leaks, class)
+			small := resultgen.Shrink(c, leak.Number, 100, func(sc *resultgen.Case) bool {
 				return slices.Contains(resultgen.ClassesOf(runCLICase(t, sc, mobiles).leaks), class)
 			})
-			t.Errorf("seed %d, the command line leaks %q: %s\nsmallest case found:\n%s", seed, class, leakOf(r.leaks, class), small.Report())
+			t.Errorf("seed %d, the command line leaks %q: %s\nsmallest case found:\n%s", seed, class, leak, small.Report())
 		}
 	}
 	t.Logf("command line: %d cases, %d numbers written, %d asked an open question and ran again with --leave-out-unsure", cases, exported, asked)
@@ -171,12 +172,12 @@ func TestCLIGeneratedResultsNeverLeak(t *testing.T) {
 	}
 }
 
-// leakOf is the number of the first leak of class.
-func leakOf(leaks []resultgen.Leak, class string) string {
+// leakOf is the first leak of class.
+func leakOf(leaks []resultgen.Leak, class string) resultgen.Leak {
 	for _, l := range leaks {
 		if l.Class == class {
-			return l.Number
+			return l
 		}
 	}
-	return ""
+	return resultgen.Leak{}
 }

@@ -46,20 +46,26 @@ func (b *builder) listColFor(list string, f field) *listCol {
 	}
 	lc.spell = r.IntN(len(lc.conv.flagged))
 	lc.coverage, lc.late = b.checking(0.4, 0.5)
+	lc.fact = b.factOf(list)
+	return lc
+}
+
+// factOf is whether a phone is really on list.
+func (b *builder) factOf(list string) func(p *phoneFact) bool {
 	switch {
 	case list == "litigator":
-		lc.fact = func(p *phoneFact) bool { return p.litigator }
+		return func(p *phoneFact) bool { return p.litigator }
 	case list == "dma":
-		lc.fact = func(p *phoneFact) bool { return p.dma }
+		return func(p *phoneFact) bool { return p.dma }
 	case strings.HasPrefix(list, "internal:"):
-		lc.fact = b.onInternal
+		return b.onInternal
+	case list == "state:*":
+		return func(p *phoneFact) bool { return p.onState }
 	case strings.HasPrefix(list, "state:"):
 		st := strings.TrimPrefix(list, "state:")
-		lc.fact = func(p *phoneFact) bool { return p.onState && p.state == st }
-	default:
-		lc.fact = func(p *phoneFact) bool { return p.federal }
+		return func(p *phoneFact) bool { return p.onState && p.state == st }
 	}
-	return lc
+	return func(p *phoneFact) bool { return p.federal }
 }
 
 // checking draws how much of a column was checked: with probability

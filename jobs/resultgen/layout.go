@@ -39,6 +39,8 @@ type builder struct {
 	date  *dateCol
 	// code is the file's result code column (nil: none).
 	code *codeCol
+	// memo holds the file's choices for each field (see once).
+	memo map[memoKey]any
 }
 
 type slot struct {
@@ -68,7 +70,7 @@ type rowCtx struct {
 func (g *gen) newBuilder(fam *family, name string, kind Kind) *builder {
 	r := g.r
 	b := &builder{g: g, fam: fam, f: &File{Name: name, Kind: kind, Family: fam.name}, headers: map[string]bool{},
-		internal: map[string]bool{}}
+		internal: map[string]bool{}, memo: map[memoKey]any{}}
 	b.long = len(fam.phones) == 0 && len(fam.mobiles) == 0 || r.chance(fam.long)
 	if len(fam.longPhone) == 0 {
 		b.long = false
@@ -241,34 +243,28 @@ func (b *builder) noiseColumns(perOwner bool, o int) {
 // fieldColumn adds the column of field f for the phone get finds, its
 // header prefix and slot key.
 func (b *builder) fieldColumn(f field, prefix, key string, get func(*rowCtx) *phoneFact) {
-	word := b.attr(f)
+	word := once(b, f, "word", func() string { return b.attr(f) })
 	if word == "" && f != fPerState {
 		return
 	}
 	c := Column{Header: prefix + word, Slot: key}
 	switch f {
 	case fFederal, fUnnamed, fLitigator, fDMA, fInternal:
-		lc := b.listCol(f)
+		lc := once(b, f, "config", func() *listCol { return b.listCol(f) })
 		c.Role, c.Reports, c.Conv = RoleList, []string{lc.list}, lc.conv.name
 		b.add(c, func(rc *rowCtx) Cell { return lc.render(b, rc, get(rc)) })
 	case fPerState:
-		for _, st := range b.g.r.Perm(len(plainStates))[:b.g.r.between(2, 4)] {
-			lc := b.listColFor("state:"+plainStates[st], 0)
-			c := Column{Header: prefix + pick(b.g.r, []string{"%s DNC", "State DNC %s", "DNC_%s", "%s State DNC"}), Slot: key,
-				Role: RoleList, Reports: []string{lc.list}, Conv: lc.conv.name}
-			c.Header = fmt.Sprintf(c.Header, plainStates[st])
-			b.add(c, func(rc *rowCtx) Cell { return lc.render(b, rc, get(rc)) })
-		}
+		b.perStateColumns(prefix, key, get)
 	case fStates:
-		sc := b.statesCol()
+		sc := once(b, f, "config", b.statesCol)
 		c.Role, c.Reports, c.Conv = RoleStates, []string{"state:*"}, sc.conv
 		b.add(c, func(rc *rowCtx) Cell { return sc.render(b, rc, get(rc)) })
 	case fVerdict, fCallable:
-		vc := b.verdictCol(f)
+		vc := once(b, f, "config", func() *verdictCol { return b.verdictCol(f) })
 		c.Role, c.Reports, c.Conv = RoleVerdict, []string{"federal"}, vc.conv.name
 		b.add(c, func(rc *rowCtx) Cell { return vc.render(b, rc, get(rc)) })
 	case fCode:
-		cc := b.codeCol()
+		cc := once(b, f, "config", b.codeCol)
 		c.Role, c.Reports, c.Conv = RoleCode, cc.book.reports, cc.book.name
 		b.add(c, func(rc *rowCtx) Cell { return cc.render(b, rc, get(rc)) })
 	case fReason:
@@ -278,37 +274,78 @@ func (b *builder) fieldColumn(f field, prefix, key string, get func(*rowCtx) *ph
 	}
 }
 
+// perStateColumns adds a column per state for the phone get finds: the
+// same states, header and convention for every phone of the file.
+func (b *builder) perStateColumns(prefix, key string, get func(*rowCtx) *phoneFact) {
+	r := b.g.r
+	states := once(b, fPerState, "states", func() []string {
+		var out []string
+		for _, i := range r.Perm(len(plainStates))[:r.between(2, 4)] {
+			out = append(out, plainStates[i])
+		}
+		return out
+	})
+	header := once(b, fPerState, "header", func() string { return pick(r, []string{"%s DNC", "State DNC %s", "DNC_%s", "%s State DNC"}) })
+	tmpl := once(b, fPerState, "config", func() *listCol { return b.listColFor("state:*", fPerState) })
+	for _, st := range states {
+		lc := *tmpl
+		lc.list, lc.fact = "state:"+st, b.factOf("state:"+st)
+		c := Column{Header: prefix + fmt.Sprintf(header, st), Slot: key, Role: RoleList, Reports: []string{lc.list}, Conv: lc.conv.name}
+		b.add(c, func(rc *rowCtx) Cell { return lc.render(b, rc, get(rc)) })
+	}
+}
+
 // otherField adds the columns about a phone that are not list answers:
 // type, wireless flag, carrier, validity, status, tags.
 func (b *builder) otherField(f field, c Column, get func(*rowCtx) *phoneFact) {
 	r := b.g.r
 	switch f {
 	case fType:
-		vocab := pick(r, typeVocabs)
-		if b.fam.spanish {
-			vocab = typeVocabs[len(typeVocabs)-1]
-		}
+		vocab := once(b, f, "config", func() [4][]string {
+			if b.fam.spanish {
+				return typeVocabs[len(typeVocabs)-1]
+			}
+			return pick(r, typeVocabs)
+		})
 		c.Role = RoleType
 		b.add(c, func(rc *rowCtx) Cell { return typeCell(r, vocab, get(rc)) })
 	case fWireless:
-		pair := pick(r, wirelessFlags)
+		pair := once(b, f, "config", func() [2]string { return pick(r, wirelessFlags) })
 		c.Role = RoleType
 		b.add(c, func(rc *rowCtx) Cell { return wirelessCell(pair, get(rc)) })
 	case fCarrier:
 		c.Role = RoleType
 		b.add(c, func(rc *rowCtx) Cell { return carrierCell(r, get(rc)) })
 	case fValidity:
-		v := pick(r, validities)
+		v := once(b, f, "config", func() validity { return pick(r, validities) })
 		c.Role = RoleValidity
 		b.add(c, func(rc *rowCtx) Cell { return validityCell(r, v.ok, v.bad, v.unknown, get(rc)) })
 	case fStatus:
 		c.Role = RoleStatus
 		b.add(c, func(rc *rowCtx) Cell { return wordCell(r, phoneStatuses, 0.08, get(rc) != nil) })
 	case fTags:
-		sep := pick(r, tagSeparators)
+		sep := once(b, f, "config", func() string { return pick(r, tagSeparators) })
 		c.Role = RoleStatus
 		b.add(c, func(rc *rowCtx) Cell { return tagsCell(r, sep, get(rc) != nil) })
 	}
+}
+
+// once is the file's choice of what for field f, made the first time it
+// is asked for: a vendor writes every phone's column of a field with the
+// same header word and the same convention.
+func once[T any](b *builder, f field, what string, choose func() T) T {
+	k := memoKey{f, what}
+	if v, ok := b.memo[k]; ok {
+		return v.(T)
+	}
+	v := choose()
+	b.memo[k] = v
+	return v
+}
+
+type memoKey struct {
+	f    field
+	what string
 }
 
 // rowLevel reports the fields that are about the whole row.

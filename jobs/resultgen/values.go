@@ -158,11 +158,14 @@ var carriers = map[LineType][]string{
 	TypeVoIP:     {"Bandwidth.com", "Twilio", "Google Voice", "Level 3 Communications", "Onvoy"},
 }
 
-// validities are number-status words: working, not working, unknown.
-var validities = []struct {
+// validity is a number-status vocabulary: working, not working, unknown.
+type validity struct {
 	ok, bad []string
 	unknown []string
-}{
+}
+
+// validities are number-status words.
+var validities = []validity{
 	{[]string{"Valid"}, []string{"Invalid"}, []string{"", "Unknown"}},
 	{[]string{"Connected", "Active"}, []string{"Disconnected", "Not In Service"}, []string{""}},
 	{[]string{"Working"}, []string{"Dead", "Disconnected"}, []string{"", "Unverified"}},

@@ -393,7 +393,7 @@ func TestGeneratedResultsNeverLeak(t *testing.T) {
 	}
 	var unknown []string
 	for _, class := range sortedKeys(tally.leaks) {
-		if !resultgen.KnownLeaks[class] || *genShrink {
+		if !resultgen.Known(class) || *genShrink {
 			unknown = append(unknown, class)
 		}
 	}
@@ -454,7 +454,7 @@ func FuzzGeneratedResults(f *testing.F) {
 			}
 		}
 		for _, class := range classes {
-			if !resultgen.KnownLeaks[class] {
+			if !resultgen.Known(class) {
 				t.Fatalf("%s", shrunk(ctx, t, g, o, class, now, 150))
 			}
 		}

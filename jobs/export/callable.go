@@ -823,7 +823,10 @@ func (m *mergeSource) output(rec []string) []string {
 	for _, o := range m.out {
 		if o >= 0 {
 			v := cell(rec, o)
-			if m.blank[o] || !m.kept[o] && m.holdsLeftOut(v) {
+			// Every cell is looked at, a kept phone's own columns too (its
+			// raw twin may hold another number): a number is written only
+			// where it was read as a phone and judged.
+			if m.blank[o] || m.holdsLeftOut(v) {
 				v = ""
 			}
 			m.rec = append(m.rec, v)

@@ -36,11 +36,25 @@ func nameish(h *header) bool {
 }
 
 func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
-	if !(h.scope || h.source || h.dated) || !scrubDates(h, vals) {
-		return c, nil, false
+	switch {
+	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
+		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
+		return c, nil, true
+	case (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot) && len(vals) > 0 &&
+		datesShare(vals, dateOrderOf(vals)) >= 0.8:
+		// "DNC Date": maybe when the number was registered, maybe when it
+		// was scrubbed. Read as the latter where it is older than the
+		// row's scrub date: never a fresher date, never a missing one.
+		c.Role, c.DateOrder, c.MayDate = RoleScrubDate, dateOrderOf(vals), true
+		return c, nil, true
 	}
-	c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
-	return c, nil, true
+	return c, nil, false
+}
+
+// bareDate is a header that is a date and nothing else ("Date", "Fecha",
+// "Timestamp"): in a result, maybe when it was scrubbed.
+func bareDate(h *header) bool {
+	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag) == 0
 }
 
 func scopeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
@@ -52,7 +66,7 @@ func scopeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 }
 
 func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
-	if !h.any(cDNC, cLitigator, cCallable, cIndustry) || nameish(h) || h.is(cType) {
+	if !h.any(cDNC, cLitigator, cCallable, cIndustry, cRestrict) || nameish(h) || h.is(cType) {
 		return c, nil, false
 	}
 	return listFlagColumn(c, h, vals), nil, true
@@ -203,6 +217,8 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 		c.Kind = Industry
 	case h.is(cFederal):
 		c.Kind = Federal
+	case h.is(cRestrict) && !h.is(cDNC):
+		c.Kind = Restriction // "Do Not Disturb": Yes
 	default:
 		c.Kind = DNC // a DNC column that names no list is its own list
 	}
@@ -265,17 +281,57 @@ func codeColumn(c Column, vals []ValueN) Column {
 		c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvFlag
 	case share(vals, listWord) >= 0.8 && someWord(vals, cleanWords, flaggedWords):
 		// A status in words only ("Clean", "DNC", "Litigator"): the
-		// service's verdict, over the litigator list too when its words
-		// name it.
-		c.Role, c.Kind, c.Convention = RoleFlag, DNC, ConvWords
-		if someWord(vals, litigatorWords) {
-			c.Kind = Combined
-		}
+		// service's verdict (over the litigator list too where the file
+		// shows the service checks it: narrowVerdicts).
+		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvWords
+	case share(vals, scopeReadable) >= 0.8 && someWord(vals, scopeYes, scopeNo):
+		// "Lookup Status": Completed / Failed / Timeout: whether the row
+		// was checked at all.
+		c.Role = RoleScope
 	}
 	return c
 }
 
-var litigatorWords = set("litigator", "tcpa", "known litigator", "dnc/litigator", "blacklisted", "blacklist")
+// narrowVerdicts reads a verdict over several lists — a scrub service's
+// result code, a "Callable" or "OK to Call" column, a status in words — as
+// the DNC registry's answer alone, unless the file shows the service also
+// checks the litigator list (a value anywhere that names litigators, as
+// DNC.com's Reason "Litigator" does): the litigator list is then answered
+// by another column, or not at all. A column named for both ("DNC/
+// Litigator") answers both.
+func (l *Layout) narrowVerdicts(hs []header, p *Profile, sample [][]string) {
+	evidence := false
+	for i := range l.Columns {
+		if mentionsLitigator(columnValues(p, sample, i)) {
+			evidence = true
+			break
+		}
+	}
+	if evidence {
+		return
+	}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role == RoleFlag && c.Kind == Combined && !(hs[i].is(cDNC) && hs[i].is(cLitigator)) {
+			c.Kind = DNC
+		}
+	}
+}
+
+// mentionsLitigator reports values that name the litigator list.
+func mentionsLitigator(vals []ValueN) bool {
+	var ws []string
+	for _, v := range vals {
+		ws, _ = textWords(ws, v.V)
+		for _, w := range ws {
+			switch w {
+			case "litigator", "litigators", "tcpa", "litigation", "litigante", "blacklist", "blacklisted":
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func listWord(v string) bool {
 	f := fold(v)

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -47,6 +48,7 @@ const (
 	cPrimary                 // primary, main, best
 	cAlt                     // alternate, other, additional, secondary
 	cIndustry                // dma, industry: a list that is not a registry
+	cRestrict                // do not disturb, opted out, unsubscribed: a restriction the CRM keeps
 )
 
 // words gives the class of a lower-case header word. Words not listed are
@@ -65,6 +67,7 @@ var words = map[string]class{
 
 	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC, "suppression": cDNC, "suppressed": cDNC, "suppress": cDNC,
 	"dma": cIndustry, "industry": cIndustry,
+	"dnd": cRestrict, "optout": cRestrict, "optedout": cRestrict, "unsubscribed": cRestrict, "unsubscribe": cRestrict,
 	"federal": cFederal, "national": cFederal, "fed": cFederal, "ftc": cFederal, "natl": cFederal,
 	"state":     cState,
 	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
@@ -80,7 +83,8 @@ var words = map[string]class{
 	"last": cLast, "lname": cLast, "lastname": cLast, "surname": cLast,
 	"middle": cMiddle, "mname": cMiddle, "middlename": cMiddle,
 	"name": cName, "fullname": cName,
-	"owner": cGroup, "contact": cGroup, "person": cGroup, "relative": cGroup, "resident": cGroup,
+	"owner": cGroup, "contact": cGroup, "person": cGroup, "propietario": cGroup, "dueño": cGroup, "dueno": cGroup,
+	"titular": cGroup, "relative": cGroup, "resident": cGroup,
 	"associate": cGroup, "individual": cGroup,
 	"email": cEmail, "emails": cEmail, "emailaddress": cEmail,
 	"street": cStreet, "line": cStreet, "addr": cAddress, "address": cAddress, "address1": cStreet,
@@ -123,6 +127,12 @@ var phrases = []struct {
 }{
 	{[]string{"do", "not", "call"}, "dnc"},
 	{[]string{"dont", "call"}, "dnc"},
+	{[]string{"do", "not", "disturb"}, "dnd"},
+	{[]string{"do", "not", "contact"}, "dnd"},
+	{[]string{"do", "not", "text"}, "dnd"},
+	{[]string{"do", "not", "email"}, "dnd"},
+	{[]string{"opt", "out"}, "optout"},
+	{[]string{"opted", "out"}, "optedout"},
 	{[]string{"ok", "to", "call"}, "callable"},
 	{[]string{"okay", "to", "call"}, "callable"},
 	{[]string{"safe", "to", "call"}, "callable"},
@@ -145,6 +155,8 @@ var phrases = []struct {
 	{[]string{"as", "of"}, "asof"},
 	{[]string{"e", "164"}, "e164"},
 	{[]string{"in", "house"}, "internal"},
+	{[]string{"house", "dnc"}, "internal dnc"},
+	{[]string{"house", "list"}, "internal dnc"},
 	{[]string{"known", "litigator"}, "litigator"},
 	{[]string{"serial", "litigator"}, "litigator"},
 	{[]string{"result", "code"}, "resultcode"},
@@ -183,7 +195,8 @@ type header struct {
 
 var (
 	dateWords  = set("date", "dated", "timestamp", "asof", "fecha", "time", "when", "day", "on")
-	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check")
+	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check", "lookup",
+		"verificacion", "verificación", "verificado", "comprobacion", "comprobación", "revisado", "revision", "revisión")
 )
 
 func (h *header) is(c class) bool { return h.has&(1<<c) != 0 }
@@ -212,6 +225,15 @@ func readHeader(raw string) header {
 	raws = joinPhrases(raws)
 	groupWord := ""
 	var last class = cNone
+	lastWord := ""
+	// Numbers after a word that names neither a person nor a phone
+	// ("SUBJECT1_PHONE_2", "propietario_1_tel_2"): the phone's index when no
+	// phone word has one, else whose phone it is.
+	type loose struct {
+		word string
+		n    int
+	}
+	var looses []loose
 	for _, w := range raws {
 		if n, ok := number(w); ok {
 			h.toks = append(h.toks, token{word: w, num: n})
@@ -224,14 +246,14 @@ func readHeader(raw string) header {
 				if h.group == "" {
 					h.group = "owner " + w
 				}
-			case cStreet, cAddress:
+			case cStreet, cAddress, cZip:
 				h.line = n
-			case cZip:
-				h.line = n
-			default:
+			case cPhone, cTypeWord, cDNC, cFederal, cLitigator, cInternal, cIndustry, cCallable, cEmail, cType, cValid, cInvalid:
 				if h.idx < 0 {
 					h.idx = n
 				}
+			default:
+				looses = append(looses, loose{lastWord, n})
 			}
 			continue
 		}
@@ -263,7 +285,14 @@ func readHeader(raw string) header {
 				h.qual = "other"
 			}
 		}
-		last = c
+		last, lastWord = c, w
+	}
+	switch {
+	case len(looses) == 0:
+	case h.idx < 0:
+		h.idx = looses[0].n
+	case h.group == "" && groupWord == "" && looses[0].word != "":
+		h.group = looses[0].word + " " + strconv.Itoa(looses[0].n)
 	}
 	if groupWord != "" && h.group == "" {
 		h.group = groupWord + " 1"
@@ -300,7 +329,7 @@ func cutInputPrefix(s string) (string, bool) {
 
 func canonicalGroup(w string) string {
 	switch w {
-	case "owner":
+	case "owner", "propietario", "dueño", "dueno", "titular":
 		return "owner"
 	case "contact", "person", "individual":
 		return "contact"
@@ -347,7 +376,7 @@ func joinPhrases(ws []string) []string {
 		matched := false
 		for _, p := range phrases {
 			if i+len(p.words) <= len(ws) && equalWords(ws[i:i+len(p.words)], p.words) {
-				out = append(out, p.as)
+				out = append(out, strings.Fields(p.as)...)
 				i += len(p.words)
 				matched = true
 				break

@@ -2,6 +2,8 @@ package resultgen
 
 import (
 	"fmt"
+	"hash/fnv"
+	"slices"
 	"strings"
 )
 
@@ -263,6 +265,11 @@ func (cc *codeCol) render(b *builder, rc *rowCtx, p *phoneFact) Cell {
 	code := cc.codeFor(b, p)
 	e := cc.book.codes[code]
 	m := &Meaning{Answers: e.answers, Restrict: e.restrict, Invalid: e.invalid, Type: e.typ}
+	if cc.book == &dncCom && b.scrubsLitigators() && len(e.answers) > 0 && e.answers[0].Value == Clean {
+		// The project scrubs litigators: a clean code is clean on the
+		// litigator list too (its Reason says "Litigator" for the others).
+		m.Answers = append(slices.Clone(e.answers), Answer{"litigator", Clean})
+	}
 	if cc.lower {
 		code = strings.ToLower(code)
 	}
@@ -299,7 +306,7 @@ func dncComCode(b *builder, p *phoneFact) string {
 		return []string{"I", "M"}[int(x*2)]
 	case b.onInternal(p):
 		return "P"
-	case p.federal || p.onState || p.litigator && x < 0.7:
+	case p.federal || p.onState || p.litigator && b.scrubsLitigators():
 		return "D"
 	case x < 0.01:
 		return "B"
@@ -313,6 +320,17 @@ func dncComCode(b *builder, p *phoneFact) string {
 		return "E"
 	}
 	return "C"
+}
+
+// scrubsLitigators says whether the file's DNC.com project scrubs the
+// litigator list too (a property of the whole file, as DNC.com's project
+// setting is): its litigators then get D with the Reason "Litigator", and
+// its clean codes are clean on the list; otherwise a litigator gets the code
+// of its other findings and no code answers for the list.
+func (b *builder) scrubsLitigators() bool {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d %s", b.g.c.Seed, b.f.Name)
+	return h.Sum64()%10 < 7
 }
 
 // dncCom reports a family whose code column is DNC.com's.

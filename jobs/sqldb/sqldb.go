@@ -95,10 +95,16 @@ func (d *DB) SyncClock(ctx context.Context) error {
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.wrap(d.raw.PingContext(ctx)) }
 
-// ExecContext runs a statement.
+// ExecContext runs a statement, on its own: one the database asks to
+// retry (a deadlock with another computer's) is run again (retry.go).
 func (d *DB) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	r, err := d.raw.ExecContext(ctx, d.Bind(q), args...)
-	return r, d.wrap(err)
+	var r sql.Result
+	err := d.retrying(ctx, func() error {
+		var err error
+		r, err = d.raw.ExecContext(ctx, d.Bind(q), args...)
+		return d.wrap(err)
+	})
+	return r, err
 }
 
 // QueryContext runs a query.

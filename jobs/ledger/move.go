@@ -97,8 +97,12 @@ func (l *Ledger) MarkMoved(ctx context.Context, origin, part string, count int) 
 	return nil
 }
 
-// movePart copies one part.
+// movePart copies one part: row by row through its copiers, or, for a
+// part of plain rows, many rows to a statement (moveBulk).
 func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
+	if b, ok := l.bulkPart(part); ok {
+		return l.moveBulk(ctx, src, part, b, progress)
+	}
 	rows, err := l.sourceRows(ctx, src, part)
 	if err != nil {
 		return 0, err
@@ -113,9 +117,11 @@ func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progres
 	for start := 0; start < len(rows); start += moveBatch {
 		batch := rows[start:min(len(rows), start+moveBatch)]
 		err := l.tx(ctx, func(tx *sqldb.Tx) error {
+			copied0 := copied
 			for _, r := range batch {
 				n, err := r(ctx, tx)
 				if err != nil {
+					copied = copied0
 					return err
 				}
 				copied += n
@@ -160,69 +166,165 @@ func (l *Ledger) sourceRows(ctx context.Context, src *Ledger, part string) ([]co
 			}
 		}
 		return out, nil
-	case "spend":
-		return l.moveRows(ctx, src, "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", 4,
-			"INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING", nil)
-	case "downloads":
-		return l.moveRows(ctx, src, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", 6,
-			"INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id, computer_id) DO NOTHING",
-			func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) })
 	case "presets":
 		return l.movePresets(ctx, src)
-	case "webhooks":
-		return l.moveRows(ctx, src, "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", 5,
-			"INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (delivery_id) DO NOTHING", nil)
-	case "internal":
-		return l.moveRows(ctx, src, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", 5,
-			"INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING",
-			func(v []any) []any {
-				if s, _ := v[4].(string); s == "" {
-					v[4] = l.me.Computer
-				}
-				return v
-			})
-	case "internal log":
-		return l.moveRows(ctx, src, `SELECT id, number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, 7,
-			`INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			func(v []any) []any {
-				v[0] = fmt.Sprintf("%s/%v", l.me.ComputerID, v[0])
-				return v
-			})
 	}
 	return nil, fmt.Errorf("unknown part %q", part)
 }
 
-// moveRows reads src's rows with query (cols columns) and writes each with
-// insert, its values changed by adjust when given.
-func (l *Ledger) moveRows(ctx context.Context, src *Ledger, query string, cols int, insert string, adjust func([]any) []any) ([]copier, error) {
-	rows, err := src.db.QueryContext(ctx, query)
+// bulk is a part of plain rows: read from the source with query (cols
+// columns read, in the order of the team's keys, so that two computers moving
+// at once lock in the same order), each row's values changed by adjust
+// when given, and written many to a statement: insert, then the
+// placeholders, then conflict (which skips what the team has already).
+type bulk struct {
+	query    string
+	cols     int
+	insert   string
+	conflict string
+	adjust   func([]any) []any
+}
+
+// bulkPart is the bulk copy of part, when it is one.
+func (l *Ledger) bulkPart(part string) (bulk, bool) {
+	switch part {
+	case "spend":
+		return bulk{query: "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", cols: 4,
+			insert: "INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES ", conflict: " ON CONFLICT (job_id) DO NOTHING"}, true
+	case "downloads":
+		return bulk{query: "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", cols: 6,
+			insert:   "INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES ",
+			conflict: " ON CONFLICT (job_id, computer_id) DO NOTHING",
+			adjust:   func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) }}, true
+	case "webhooks":
+		return bulk{query: "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", cols: 5,
+			insert:   "INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES ",
+			conflict: " ON CONFLICT (delivery_id) DO NOTHING"}, true
+	case "internal":
+		return bulk{query: "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", cols: 5,
+			insert:   "INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES ",
+			conflict: " ON CONFLICT (number) DO NOTHING",
+			adjust: func(v []any) []any {
+				if s, _ := v[4].(string); s == "" {
+					v[4] = l.me.Computer
+				}
+				return v
+			}}, true
+	case "internal log":
+		return bulk{query: `SELECT id, number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, cols: 7,
+			insert:   `INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by") VALUES `,
+			conflict: " ON CONFLICT DO NOTHING",
+			adjust: func(v []any) []any {
+				v[0] = fmt.Sprintf("%s/%v", l.me.ComputerID, v[0])
+				return v
+			}}, true
+	}
+	return bulk{}, false
+}
+
+// bulkBatch is how many rows of a bulk part go in one transaction.
+const bulkBatch = 10_000
+
+// moveBulk copies a part of plain rows, bulkBatch rows a transaction,
+// reading the source as it goes (a million numbers are never all in
+// memory).
+func (l *Ledger) moveBulk(ctx context.Context, src *Ledger, part string, b bulk, progress func(MoveProgress)) (int, error) {
+	var total int
+	if err := src.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM ("+b.query+") q").Scan(&total); err != nil {
+		return 0, err
+	}
+	report := func(done int) {
+		if progress != nil {
+			progress(MoveProgress{Part: part, Done: done, Total: total})
+		}
+	}
+	report(0)
+	rows, err := src.db.QueryContext(ctx, b.query)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rows.Close()
-	var out []copier
+	copied, done := 0, 0
+	batch := make([][]any, 0, bulkBatch)
+	flush := func() error {
+		n, err := l.insertRows(ctx, b.insert, b.conflict, batch)
+		if err != nil {
+			return err
+		}
+		copied += n
+		done += len(batch)
+		batch = batch[:0]
+		report(done)
+		return nil
+	}
 	for rows.Next() {
-		v := make([]any, cols)
-		ptrs := make([]any, cols)
-		for i := range v {
-			ptrs[i] = &v[i]
+		v, err := scanValues(rows, b.cols)
+		if err != nil {
+			return copied, err
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+		if b.adjust != nil {
+			v = b.adjust(v)
 		}
-		for i, x := range v {
-			if b, ok := x.([]byte); ok {
-				v[i] = string(b)
+		if batch = append(batch, v); len(batch) == bulkBatch {
+			if err := flush(); err != nil {
+				return copied, err
 			}
 		}
-		if adjust != nil {
-			v = adjust(v)
-		}
-		out = append(out, func(ctx context.Context, tx *sqldb.Tx) (int, error) {
-			return affected(tx.ExecContext(ctx, insert, v...))
-		})
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return copied, err
+	}
+	if len(batch) > 0 {
+		return copied, flush()
+	}
+	return copied, nil
+}
+
+// scanValues reads a row of cols plain values (text as strings).
+func scanValues(rows *sql.Rows, cols int) ([]any, error) {
+	v := make([]any, cols)
+	ptrs := make([]any, cols)
+	for i := range v {
+		ptrs[i] = &v[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	for i, x := range v {
+		if b, ok := x.([]byte); ok {
+			v[i] = string(b)
+		}
+	}
+	return v, nil
+}
+
+// insertRows writes rows (all as wide) in one transaction, as many to a
+// statement as the engines' limits on parameters allow; it returns how
+// many were written (not skipped by conflict).
+func (l *Ledger) insertRows(ctx context.Context, insert, conflict string, rows [][]any) (int, error) {
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	cols := len(rows[0])
+	per := max(1, min(1000, 30_000/cols))
+	written := 0
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
+		written = 0
+		for start := 0; start < len(rows); start += per {
+			chunk := rows[start:min(len(rows), start+per)]
+			args := make([]any, 0, cols*len(chunk))
+			for _, r := range chunk {
+				args = append(args, r...)
+			}
+			n, err := affected(tx.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
+			if err != nil {
+				return err
+			}
+			written += n
+		}
+		return nil
+	})
+	return written, err
 }
 
 // moveSubmissions copies every submission as this computer's, with its

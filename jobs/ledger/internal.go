@@ -50,8 +50,9 @@ func validNumber(n string) bool {
 	return true
 }
 
-// internalRows is how many numbers one INSERT writes: six values each,
-// far under SQLite's 32,766 parameters and PostgreSQL's 65,535.
+// internalRows is how many numbers one INSERT writes on SQLite: six
+// values each, far under its 32,766 parameters. PostgreSQL takes each
+// column as one array parameter, so a statement there writes a whole batch.
 const internalRows = 1000
 
 // AddInternal puts numbers on the internal list, in one transaction; a
@@ -68,12 +69,16 @@ func (l *Ledger) AddInternal(ctx context.Context, entries []InternalEntry) (int,
 		}
 	}
 	sorted := sortedEntries(entries)
+	add, per := addInternalRows, internalRows
+	if l.Shared() {
+		add, per = addInternalArrays, len(sorted)
+	}
 	added := 0
 	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		added = 0
 		now := l.now()
-		for start := 0; start < len(sorted); start += internalRows {
-			n, err := addInternalRows(ctx, tx, sorted[start:min(len(sorted), start+internalRows)], now)
+		for start := 0; start < len(sorted); start += per {
+			n, err := add(ctx, tx, sorted[start:min(len(sorted), start+per)], now)
 			if err != nil {
 				return fmt.Errorf("ledger: internal list: %w", err)
 			}
@@ -130,6 +135,26 @@ func addInternalRows(ctx context.Context, tx *sqldb.Tx, batch []InternalEntry, n
 	_, err = tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, "by") VALUES `+
 		sqldb.Placeholders(added, 6), logArgs...)
 	return added, err
+}
+
+// addInternalArrays is addInternalRows for PostgreSQL: the numbers as one
+// array per column, and their log in the same statement.
+func addInternalArrays(ctx context.Context, tx *sqldb.Tx, batch []InternalEntry, now time.Time) (int, error) {
+	numbers, reasons, sources, by := make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch))
+	at := make([]int64, len(batch))
+	for i, e := range batch {
+		numbers[i], reasons[i], sources[i], by[i] = e.Number, e.Reason, e.Source, e.By
+		at[i] = now.UnixMilli()
+		if !e.AddedAt.IsZero() {
+			at[i] = e.AddedAt.UnixMilli()
+		}
+	}
+	return affected(tx.ExecContext(ctx, `WITH added AS (
+			INSERT INTO internal_dnc (number, added_at, reason, source, added_by)
+			SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
+			ON CONFLICT (number) DO NOTHING RETURNING number, added_at, reason, source, added_by)
+		INSERT INTO internal_dnc_log (number, action, at, reason, source, "by")
+		SELECT number, 'added', added_at, reason, source, added_by FROM added`, numbers, at, reasons, sources, by))
 }
 
 // ErrNotOnList is returned when removing a number that is not on the

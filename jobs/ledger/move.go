@@ -298,33 +298,41 @@ func scanValues(rows *sql.Rows, cols int) ([]any, error) {
 	return v, nil
 }
 
-// insertRows writes rows (all as wide) in one transaction, as many to a
-// statement as the engines' limits on parameters allow; it returns how
+// insertRows writes rows in one transaction (insertMany); it returns how
 // many were written (not skipped by conflict).
 func (l *Ledger) insertRows(ctx context.Context, insert, conflict string, rows [][]any) (int, error) {
+	written := 0
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
+		var err error
+		written, err = insertMany(ctx, tx, insert, conflict, rows)
+		return err
+	})
+	return written, err
+}
+
+// insertMany writes rows (all as wide) in tx, as many to a statement as
+// the engines' limits on parameters allow: insert, the placeholders, then
+// conflict. It returns how many rows the statements wrote.
+func insertMany(ctx context.Context, tx *sqldb.Tx, insert, conflict string, rows [][]any) (int, error) {
 	if len(rows) == 0 {
 		return 0, nil
 	}
 	cols := len(rows[0])
 	per := max(1, min(1000, 30_000/cols))
 	written := 0
-	err := l.tx(ctx, func(tx *sqldb.Tx) error {
-		written = 0
-		for start := 0; start < len(rows); start += per {
-			chunk := rows[start:min(len(rows), start+per)]
-			args := make([]any, 0, cols*len(chunk))
-			for _, r := range chunk {
-				args = append(args, r...)
-			}
-			n, err := affected(tx.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
-			if err != nil {
-				return err
-			}
-			written += n
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(len(rows), start+per)]
+		args := make([]any, 0, cols*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r...)
 		}
-		return nil
-	})
-	return written, err
+		n, err := affected(tx.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
+		if err != nil {
+			return written, err
+		}
+		written += n
+	}
+	return written, nil
 }
 
 // moveSubmissions copies every submission as this computer's, with its

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -278,4 +280,65 @@ func TestViewerCallableExport(t *testing.T) {
 		len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "propstream callable.xlsx") {
 		t.Errorf("choices %+v, exported %v", fb.choices, fb.exported)
 	}
+}
+
+// fourPhones is a CRM export with four phone columns (one whose header
+// does not say so), a notes column with one number among words, and a
+// name column; line 4 has a number too short, line 5 repeats one.
+const fourPhones = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
+	"Ann Lee,(512) 555-0101,512-555-0102,,2145550103,called twice\r\n" +
+	"Bob Ray,5125550104,,512.555.0105,+1 214 555 0106,512-555-0199\r\n" +
+	"Cy Dunn,,555-01,5125550107,2145550108,wrong number\r\n" +
+	"Di Fox,5125550109,,,5125550101,left a message\r\n"
+
+// Import a file: the window offers every column with what it holds over
+// the whole file, the four phone columns ticked and the others with why
+// not; the import puts the numbers of all four on the list and says what
+// it did, with the value that is not a number and its line. With
+// SKIPDESK_SCREENSHOTS set, the columns offered are saved there.
+func TestImportAFileWithFourPhoneColumns(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.real(t)
+	h := start(t, fb)
+	path := filepath.Join(t.TempDir(), "crm.csv")
+	if err := os.WriteFile(path, []byte(fourPhones), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	h.do(func() { in.importFile(path) })
+	h.wait("list-columns")
+	var ticked, unticked []string
+	h.do(func() {
+		for _, o := range h.objects() {
+			if c, ok := o.(*widget.Check); ok && c.Visible() {
+				if c.Checked {
+					ticked = append(ticked, c.Text)
+				} else {
+					unticked = append(unticked, c.Text)
+				}
+			}
+		}
+	})
+	want := []string{"Phone: 3 phone numbers", "Cell: 1 phone number, 1 value not a number", "Wireless 2: 2 phone numbers", "Contact: 4 phone numbers"}
+	if !slices.Equal(ticked, want) || len(unticked) != 2 || !strings.HasPrefix(unticked[0], "Name: holds no phone number") ||
+		!strings.HasPrefix(unticked[1], "Notes: holds phone numbers in 1 of 4 values, fewer than half") {
+		t.Fatalf("columns offered:\nticked %q\nunticked %q", ticked, unticked)
+	}
+	if !h.hasText("crm.csv has 4 rows") {
+		t.Errorf("the dialog does not say how many rows: %q", h.dialogText())
+	}
+	screenshot(t, h, "dnc-list-import-columns.png")
+	h.tap(h.button("Import"))
+	h.wait("list-imported")
+	txt := h.dialogText()
+	for _, w := range []string{"9 numbers added to your do-not-call list from crm.csv.", "1 number was repeated in the file.",
+		"Not read:\n  Name: holds no phone number", "line 4, Cell: 555-01 (too short)"} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("the report does not say %q:\n%s", w, txt)
+		}
+	}
+	h.waitFor("the list shows the nine", func() bool { return h.textOf(in.count) == "9 numbers" })
 }

@@ -179,6 +179,7 @@ func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(Ind
 	if err != nil {
 		return nil, IndexReport{}, err
 	}
+	x.SetCorrections(s.layoutOptions().Corrections)
 	emit := s.indexProgress(progress)
 	rep, err := x.Sync(ctx, func(p index.Progress) {
 		emit(IndexProgress{Files: p.Files, FilesDone: p.FilesDone, Bytes: p.Bytes, BytesDone: p.BytesDone, Current: p.Current})

@@ -94,7 +94,9 @@ type ResultsBackend interface {
 
 // InternalBackend keeps the company's own do-not-call list.
 type InternalBackend interface {
-	InternalList(ctx context.Context) ([]workflow.InternalEntry, error)
+	// FindInternal is a window onto the list: the newest entries a search
+	// picks, at most limit.
+	FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error)
 	AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error)
 	// ScanListFile counts every column of a file over all its rows and
 	// says which are phone-looking.

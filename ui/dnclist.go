@@ -32,24 +32,32 @@ var internalColumns = []struct {
 	{"Phone", 150}, {"Added", 150}, {"Reason", 260}, {"Source", 260}, {"Added by", 140},
 }
 
-// internalView is the "Do not call" tab. UI thread only.
+// internalView is the "Do not call" tab. UI thread only. It shows a window
+// onto the list (the newest entries a search picks, internalShown at
+// most): a list of a million numbers is searched in the ledger, never
+// held here.
 type internalView struct {
 	app     *App
-	all     []workflow.InternalEntry
 	shown   []workflow.InternalEntry
+	found   workflow.InternalFound
 	search  *widget.Entry
 	count   *widget.Label
 	table   *widget.Table
 	remove  *widget.Button
 	content fyne.CanvasObject
 	sel     int // row of shown selected, -1 none
+	// seq numbers the searches: an answer to an older one is dropped.
+	seq int
 }
+
+// internalShown is how many entries the tab shows at most.
+const internalShown = 1000
 
 func newInternalView(a *App) *internalView {
 	v := &internalView{app: a, sel: -1}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Find a number (any format) or a reason…")
-	v.search.OnChanged = func(string) { v.filter() }
+	v.search.OnChanged = func(string) { v.load() }
 	v.count = widget.NewLabel("")
 	v.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.shown), len(internalColumns) },
@@ -112,54 +120,49 @@ func (v *internalView) cell(row, col int) string {
 	return ""
 }
 
-// load reads the list again (off the UI thread).
+// load searches the list again (off the UI thread) and shows what it
+// finds.
 func (v *internalView) load() {
 	a := v.app
-	background(a, a.ctx, a.be.InternalList, func(list []workflow.InternalEntry, err error) {
+	v.seq++
+	seq, q := v.seq, v.search.Text
+	background(a, a.ctx, func(ctx context.Context) (workflow.InternalFound, error) {
+		return a.be.FindInternal(ctx, q, internalShown)
+	}, func(found workflow.InternalFound, err error) {
+		if seq != v.seq {
+			return // a newer search is on its way
+		}
 		if err != nil {
 			a.showError(err)
 			return
 		}
-		v.all = list
-		v.filter()
+		v.show(found)
 		a.fire("internal-list")
 	})
 }
 
-// filter shows the entries whose number or reason holds the search text.
-func (v *internalView) filter() {
-	q := strings.TrimSpace(v.search.Text)
-	d := strings.Map(keepDigit, q)
-	if n := phone.Normalize(q); n.Valid {
-		d = n.Digits
-	}
-	v.shown = v.shown[:0]
-	for _, e := range v.all {
-		switch {
-		case q == "":
-		case len(d) >= 3 && strings.Contains(e.Number, d):
-		case strings.Contains(strings.ToLower(e.Reason+" "+e.Source), strings.ToLower(q)):
-		default:
-			continue
-		}
-		v.shown = append(v.shown, e)
-	}
+// show puts what a search found in the table.
+func (v *internalView) show(found workflow.InternalFound) {
+	v.found, v.shown = found, found.Entries
 	v.sel = -1
 	v.table.UnselectAll()
 	setEnabled(v.remove, false)
-	if len(v.shown) == len(v.all) {
-		v.count.SetText(jobs.Plural(int64(len(v.all)), "number", "numbers"))
-	} else {
-		v.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), jobs.Plural(int64(len(v.all)), "number", "numbers")))
-	}
+	v.count.SetText(countText(found))
 	v.table.Refresh()
 }
 
-func keepDigit(r rune) rune {
-	if r >= '0' && r <= '9' {
-		return r
+// countText says how much of the list the tab shows.
+func countText(f workflow.InternalFound) string {
+	total := jobs.Plural(int64(f.Total), "number", "numbers")
+	switch {
+	case f.Matching == f.Total && len(f.Entries) == f.Total:
+		return total
+	case f.Matching == f.Total:
+		return fmt.Sprintf("the newest %s of %s", jobs.Thousands(int64(len(f.Entries))), total)
+	case len(f.Entries) == f.Matching:
+		return fmt.Sprintf("%s of %s", jobs.Thousands(int64(f.Matching)), total)
 	}
-	return -1
+	return fmt.Sprintf("the newest %s of %s found, of %s", jobs.Thousands(int64(len(f.Entries))), jobs.Thousands(int64(f.Matching)), total)
 }
 
 // onAdd asks for numbers (one, or many pasted) and a reason.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,9 +87,12 @@ func TestInternalListTab(t *testing.T) {
 	}
 	// Found in any format.
 	h.do(func() { in.search.SetText("+1 512 555 0102") })
-	if len(in.shown) != 1 || in.cell(0, 0) != "(512) 555-0102" {
-		t.Errorf("search: %d shown, %q", len(in.shown), in.cell(0, 0))
-	}
+	h.waitFor("the search", func() bool { return h.textOf(in.count) == "1 of 2 numbers" })
+	h.do(func() {
+		if len(in.shown) != 1 || in.cell(0, 0) != "(512) 555-0102" {
+			t.Errorf("search: %d shown, %q", len(in.shown), in.cell(0, 0))
+		}
+	})
 
 	// The open result shows it at once.
 	h.waitFor("the viewer rechecked", func() bool {
@@ -341,4 +345,33 @@ func TestImportAFileWithFourPhoneColumns(t *testing.T) {
 		}
 	}
 	h.waitFor("the list shows the nine", func() bool { return h.textOf(in.count) == "9 numbers" })
+}
+
+// A big list: the tab shows the newest entries and says how many there
+// are; a search finds any number in the ledger, not among those shown.
+func TestInternalListTabShowsTheNewestOfABigList(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	svc := fb.real(t)
+	var numbers []string
+	for i := range internalShown + 500 {
+		numbers = append(numbers, fmt.Sprintf("512555%04d", i))
+	}
+	if _, err := svc.AddInternal(context.Background(), numbers[:1200], "imported", "file big.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.AddInternal(context.Background(), numbers[1200:], "asked", "by hand"); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, fb)
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	if got := h.textOf(in.count); got != "the newest 1,000 of 1,500 numbers" {
+		t.Fatalf("the count says %q", got)
+	}
+	h.do(func() { in.search.SetText("(512) 555-0003") })
+	h.waitFor("the search", func() bool { return h.textOf(in.count) == "1 of 1,500 numbers" })
+	h.do(func() { in.search.SetText("file big") })
+	h.waitFor("the search by source", func() bool { return h.textOf(in.count) == "the newest 1,000 of 1,200 found, of 1,500 numbers" })
 }

@@ -217,11 +217,11 @@ func (f *fakeBackend) service() *workflow.Service {
 	return f.svc
 }
 
-func (f *fakeBackend) InternalList(ctx context.Context) ([]workflow.InternalEntry, error) {
+func (f *fakeBackend) FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
 	if f.service() == nil {
-		return nil, nil
+		return workflow.InternalFound{}, nil
 	}
-	return f.service().InternalList(ctx)
+	return f.service().FindInternal(ctx, query, limit)
 }
 
 func (f *fakeBackend) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {

@@ -187,7 +187,12 @@ func (l *Ledger) RemoveInternal(ctx context.Context, number, reason, by string) 
 // InternalList returns the numbers on the internal list, the most recently
 // added first.
 func (l *Ledger) InternalList(ctx context.Context) ([]InternalEntry, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY added_at DESC, number")
+	return l.internalEntries(ctx, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY added_at DESC, number")
+}
+
+// internalEntries reads the entries of query.
+func (l *Ledger) internalEntries(ctx context.Context, query string, args ...any) ([]InternalEntry, error) {
+	rows, err := l.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: internal list: %w", err)
 	}
@@ -206,6 +211,56 @@ func (l *Ledger) InternalList(ctx context.Context) ([]InternalEntry, error) {
 		return nil, fmt.Errorf("ledger: internal list: %w", err)
 	}
 	return out, nil
+}
+
+// InternalFilter picks entries of the internal list: those whose number
+// holds Digits, or whose reason or source holds Text (any case); all when
+// both are empty. Limit bounds the entries returned (0: all).
+type InternalFilter struct {
+	Digits string
+	Text   string
+	Limit  int
+}
+
+// FindInternal returns the entries the filter picks, the most recently
+// added first, and how many it picks in all: a window onto a list of a
+// million numbers without reading them all.
+func (l *Ledger) FindInternal(ctx context.Context, f InternalFilter) ([]InternalEntry, int, error) {
+	where, args := internalWhere(f)
+	var n int
+	if err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM internal_dnc"+where, args...).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("ledger: internal list: %w", err)
+	}
+	q := "SELECT number, added_at, reason, source, added_by FROM internal_dnc" + where + " ORDER BY added_at DESC, number"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	list, err := l.internalEntries(ctx, q, args...)
+	return list, n, err
+}
+
+// internalWhere is the WHERE clause of a filter, with its arguments.
+func internalWhere(f InternalFilter) (string, []any) {
+	var or []string
+	var args []any
+	if f.Digits != "" {
+		or = append(or, `number LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(f.Digits)+"%")
+	}
+	if t := strings.ToLower(f.Text); t != "" {
+		or = append(or, `LOWER(reason) LIKE ? ESCAPE '\'`, `LOWER(source) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(t)+"%", "%"+likeEscape(t)+"%")
+	}
+	if len(or) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(or, " OR "), args
+}
+
+// likeEscape makes s match itself in a LIKE pattern escaped by \.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 // InternalKeys are the numbers on the internal list, and only them, read

@@ -182,3 +182,44 @@ func TestInternalImportsAtOnce(t *testing.T) {
 		t.Fatalf("%d additions logged for %d numbers, want one each of 9000", logged, distinct)
 	}
 }
+
+// A window onto the list: the entries a number's digits or a word of the
+// reason or source picks, newest first, at most Limit of them, with how
+// many it picks in all; % and _ are plain characters.
+func TestFindInternal(t *testing.T) { eachStore(t, testFindInternal) }
+
+func testFindInternal(t *testing.T, st store) {
+	l := st.open(t)
+	ctx := context.Background()
+	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for i, e := range []InternalEntry{{Number: "5125550101", Reason: "Complaint"}, {Number: "5125550102", Source: "file 100%_off.csv"},
+		{Number: "2145550103", Reason: "asked"}} {
+		l.now = func() time.Time { return clock.Add(time.Duration(i) * time.Hour) }
+		if _, err := l.AddInternal(ctx, []InternalEntry{e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		f    InternalFilter
+		want string
+		n    int
+	}{
+		{InternalFilter{}, "[2145550103 5125550102 5125550101]", 3},
+		{InternalFilter{Limit: 2}, "[2145550103 5125550102]", 3},
+		{InternalFilter{Digits: "555010"}, "[2145550103 5125550102 5125550101]", 3},
+		{InternalFilter{Digits: "512", Limit: 1}, "[5125550102]", 2},
+		{InternalFilter{Text: "COMPLAINT"}, "[5125550101]", 1},
+		{InternalFilter{Text: "0%_"}, "[5125550102]", 1},
+		{InternalFilter{Text: "0_o"}, "[]", 0},
+		{InternalFilter{Digits: "214", Text: "complaint"}, "[2145550103 5125550101]", 2},
+	} {
+		list, n, err := l.FindInternal(ctx, c.f)
+		var got []string
+		for _, e := range list {
+			got = append(got, e.Number)
+		}
+		if err != nil || fmt.Sprint(got) != c.want && !(c.want == "[]" && got == nil) || n != c.n {
+			t.Errorf("%+v: %v (%d), %v; want %s (%d)", c.f, got, n, err, c.want, c.n)
+		}
+	}
+}

@@ -94,6 +94,51 @@ func (s *Service) InternalList(ctx context.Context) ([]InternalEntry, error) {
 	return led.InternalList(ctx)
 }
 
+// InternalFound is a window onto the internal list: the newest entries a
+// search picks, how many it picks and how many numbers the list holds.
+type InternalFound struct {
+	Entries  []InternalEntry
+	Matching int
+	Total    int
+}
+
+// FindInternal searches the internal list without reading it all: the
+// entries whose number holds the query's digits (three or more; a whole
+// number in any format is its ten digits), or whose reason or source holds
+// the query, the most recently added first, at most limit of them (0:
+// all). An empty query picks every entry.
+func (s *Service) FindInternal(ctx context.Context, query string, limit int) (InternalFound, error) {
+	led, done, err := s.internalLedger(false)
+	if err != nil || led == nil {
+		return InternalFound{}, err
+	}
+	defer done()
+	q := strings.TrimSpace(query)
+	f := ledger.InternalFilter{Text: q, Limit: limit}
+	if n := phone.Normalize(q); n.Valid {
+		f.Digits = n.Digits
+	} else if d := strings.Map(keepDigit, q); len(d) >= 3 {
+		f.Digits = d
+	}
+	var found InternalFound
+	if found.Entries, found.Matching, err = led.FindInternal(ctx, f); err != nil {
+		return found, err
+	}
+	found.Total = found.Matching
+	if q != "" {
+		_, found.Total, err = led.FindInternal(ctx, ledger.InternalFilter{Limit: 1})
+	}
+	return found, err
+}
+
+// keepDigit keeps the digits of a string (strings.Map).
+func keepDigit(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return r
+	}
+	return -1
+}
+
 // InternalLog is the list's history (of one number, or all with "").
 func (s *Service) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
 	led, done, err := s.internalLedger(false)

@@ -23,17 +23,6 @@ const fourPhones = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
 	"Cy Dunn,,555-01,5125550107,2145550108,wrong number\r\n" +
 	"Di Fox,5125550109,,,5125550101,left a message\r\n"
 
-// listDesk is a SkipDesk without a session: the list commands need none.
-func listDesk(t *testing.T) *Service {
-	t.Helper()
-	d, err := Open(Config{Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 func writeNumbers(t *testing.T, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -49,7 +38,7 @@ func writeNumbers(t *testing.T, name, content string) string {
 // why. (Before, one phone column was read and the others' numbers were
 // silently left off the list.)
 func TestImportInternalFourPhoneColumns(t *testing.T) {
-	d := listDesk(t)
+	d := offline(t)
 	ctx := context.Background()
 	if _, err := d.AddInternal(ctx, []string{"214-555-0103"}, "asked", "by hand"); err != nil {
 		t.Fatal(err)
@@ -134,7 +123,7 @@ func checkListSource(ctx context.Context, t *testing.T, d *Service, number, want
 // the file's columns; a file with nothing phone-looking says why, column
 // by column.
 func TestImportInternalPickedColumns(t *testing.T) {
-	d := listDesk(t)
+	d := offline(t)
 	ctx := context.Background()
 	path := writeNumbers(t, "crm.csv", fourPhones)
 	rep, err := d.ImportInternal(ctx, ListImport{Path: path, Columns: []string{"notes", "Wireless 2"}}, nil)

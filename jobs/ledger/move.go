@@ -18,7 +18,9 @@ import (
 // batch one transaction that skips what is there already (rows carry their
 // origin: the computer and their id in its ledger), and the part is
 // recorded as done in the moves table. An interrupted move, run again,
-// picks up where it stopped; a finished one does nothing.
+// picks up where it stopped; a finished one does nothing but move the
+// company's list again (everyShare), so that what the computer added to it
+// on its own since reaches the team.
 //
 // Where the team holds something already, the team's stays and this
 // computer's joins it: a number on either internal list is on the team's;
@@ -57,7 +59,7 @@ func (l *Ledger) MoveFrom(ctx context.Context, src *Ledger, progress func(MovePr
 		if err != nil {
 			return rep, err
 		}
-		if done {
+		if done && !everyShare[part] {
 			rep.Skipped = append(rep.Skipped, part)
 			continue
 		}
@@ -173,16 +175,23 @@ func (l *Ledger) sourceRows(ctx context.Context, src *Ledger, part string) ([]co
 }
 
 // bulk is a part of plain rows: read from the source with query (cols
-// columns read, in the order of the team's keys, so that two computers moving
-// at once lock in the same order), each row's values changed by adjust
-// when given, and written many to a statement: insert, then the
-// placeholders, then conflict (which skips what the team has already).
+// columns read, in the order of the team's keys, so that two computers
+// moving at once lock in the same order), each row's values changed by
+// adjust when given, and written many to a statement by write (which
+// skips what the team has already).
 type bulk struct {
-	query    string
-	cols     int
-	insert   string
-	conflict string
-	adjust   func([]any) []any
+	query  string
+	cols   int
+	adjust func([]any) []any
+	write  func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error)
+}
+
+// insertWith writes rows many to a statement: insert, the placeholders,
+// then conflict.
+func insertWith(insert, conflict string) func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+		return insertMany(ctx, tx, insert, conflict, rows)
+	}
 }
 
 // bulkPart is the bulk copy of part, when it is one.
@@ -190,20 +199,19 @@ func (l *Ledger) bulkPart(part string) (bulk, bool) {
 	switch part {
 	case "spend":
 		return bulk{query: "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", cols: 4,
-			insert: "INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES ", conflict: " ON CONFLICT (job_id) DO NOTHING"}, true
+			write: insertWith("INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES ", " ON CONFLICT (job_id) DO NOTHING")}, true
 	case "downloads":
 		return bulk{query: "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", cols: 6,
-			insert:   "INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES ",
-			conflict: " ON CONFLICT (job_id, computer_id) DO NOTHING",
-			adjust:   func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) }}, true
+			write: insertWith("INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES ",
+				" ON CONFLICT (job_id, computer_id) DO NOTHING"),
+			adjust: func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) }}, true
 	case "webhooks":
 		return bulk{query: "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", cols: 5,
-			insert:   "INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES ",
-			conflict: " ON CONFLICT (delivery_id) DO NOTHING"}, true
+			write: insertWith("INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES ",
+				" ON CONFLICT (delivery_id) DO NOTHING")}, true
 	case "internal":
 		return bulk{query: "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", cols: 5,
-			insert:   "INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES ",
-			conflict: " ON CONFLICT (number) DO NOTHING",
+			write: moveNumbers,
 			adjust: func(v []any) []any {
 				if s, _ := v[4].(string); s == "" {
 					v[4] = l.me.Computer
@@ -212,14 +220,72 @@ func (l *Ledger) bulkPart(part string) (bulk, bool) {
 			}}, true
 	case "internal log":
 		return bulk{query: `SELECT id, number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, cols: 7,
-			insert:   `INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by") VALUES `,
-			conflict: " ON CONFLICT DO NOTHING",
+			write: moveLog,
 			adjust: func(v []any) []any {
 				v[0] = fmt.Sprintf("%s/%v", l.me.ComputerID, v[0])
 				return v
 			}}, true
 	}
 	return bulk{}, false
+}
+
+// everyShare are the parts moved again each time a computer shares: the
+// company's list loses nothing a computer added while it kept its own
+// records (after a stop, say). Moving them again writes nothing twice: a
+// number the team has stays as the team has it, a number the team took
+// off after this computer added it stays off, and an entry of the history
+// the team has (the same number, action, time, reason, source and
+// computer) is not written again.
+var everyShare = map[string]bool{"internal": true, "internal log": true}
+
+// moveNumbers writes numbers onto the team's list (number, added_at,
+// reason, source, added_by), one array a column.
+func moveNumbers(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by)
+		SELECT u.number, u.added_at, u.reason, u.source, u.added_by
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
+			AS u(number, added_at, reason, source, added_by)
+		WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = u.number AND g.action = 'removed' AND g.at >= u.added_at)
+		ON CONFLICT (number) DO NOTHING`,
+		textColumn(rows, 0), intColumn(rows, 1), textColumn(rows, 2), textColumn(rows, 3), textColumn(rows, 4)))
+}
+
+// moveLog writes entries of the list's history into the team's (origin,
+// number, action, at, reason, source, by), one array a column.
+func moveLog(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by")
+		SELECT u.origin, u.number, u.action, u.at, u.reason, u.source, u."by"
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
+			CAST(? AS TEXT[])) AS u(origin, number, action, at, reason, source, "by")
+		WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = u.number AND g.at = u.at AND g.action = u.action
+			AND g.reason = u.reason AND g.source = u.source AND g."by" = u."by")
+		ON CONFLICT DO NOTHING`,
+		textColumn(rows, 0), textColumn(rows, 1), textColumn(rows, 2), intColumn(rows, 3), textColumn(rows, 4), textColumn(rows, 5),
+		textColumn(rows, 6)))
+}
+
+// textColumn is column i of rows as text.
+func textColumn(rows [][]any, i int) []string {
+	out := make([]string, len(rows))
+	for r, v := range rows {
+		switch x := v[i].(type) {
+		case string:
+			out[r] = x
+		case nil:
+		default:
+			out[r] = fmt.Sprint(x)
+		}
+	}
+	return out
+}
+
+// intColumn is column i of rows as integers.
+func intColumn(rows [][]any, i int) []int64 {
+	out := make([]int64, len(rows))
+	for r, v := range rows {
+		out[r], _ = v[i].(int64)
+	}
+	return out
 }
 
 // bulkBatch is how many rows of a bulk part go in one transaction.
@@ -247,7 +313,7 @@ func (l *Ledger) moveBulk(ctx context.Context, src *Ledger, part string, b bulk,
 	copied, done := 0, 0
 	batch := make([][]any, 0, bulkBatch)
 	flush := func() error {
-		n, err := l.insertRows(ctx, b.insert, b.conflict, batch)
+		n, err := l.writeRows(ctx, b.write, batch)
 		if err != nil {
 			return err
 		}
@@ -298,13 +364,13 @@ func scanValues(rows *sql.Rows, cols int) ([]any, error) {
 	return v, nil
 }
 
-// insertRows writes rows in one transaction (insertMany); it returns how
-// many were written (not skipped by conflict).
-func (l *Ledger) insertRows(ctx context.Context, insert, conflict string, rows [][]any) (int, error) {
+// writeRows writes rows in one transaction; it returns how many were
+// written (not skipped).
+func (l *Ledger) writeRows(ctx context.Context, write func(context.Context, *sqldb.Tx, [][]any) (int, error), rows [][]any) (int, error) {
 	written := 0
 	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		var err error
-		written, err = insertMany(ctx, tx, insert, conflict, rows)
+		written, err = write(ctx, tx, rows)
 		return err
 	})
 	return written, err

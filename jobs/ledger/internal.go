@@ -77,8 +77,10 @@ func (l *Ledger) AddInternal(ctx context.Context, entries []InternalEntry) (int,
 	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		added = 0
 		now := l.now()
+		st := tx.Stmts()
+		defer st.Close()
 		for start := 0; start < len(sorted); start += per {
-			n, err := add(ctx, tx, sorted[start:min(len(sorted), start+per)], now)
+			n, err := add(ctx, st, sorted[start:min(len(sorted), start+per)], now)
 			if err != nil {
 				return fmt.Errorf("ledger: internal list: %w", err)
 			}
@@ -99,7 +101,7 @@ func sortedEntries(entries []InternalEntry) []InternalEntry {
 
 // addInternalRows writes one statement's numbers (sorted, distinct) and
 // logs those that were new; it returns how many were.
-func addInternalRows(ctx context.Context, tx *sqldb.Tx, batch []InternalEntry, now time.Time) (int, error) {
+func addInternalRows(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry, now time.Time) (int, error) {
 	args := make([]any, 0, 5*len(batch))
 	for _, e := range batch {
 		at := now
@@ -139,7 +141,7 @@ func addInternalRows(ctx context.Context, tx *sqldb.Tx, batch []InternalEntry, n
 
 // addInternalArrays is addInternalRows for PostgreSQL: the numbers as one
 // array per column, and their log in the same statement.
-func addInternalArrays(ctx context.Context, tx *sqldb.Tx, batch []InternalEntry, now time.Time) (int, error) {
+func addInternalArrays(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry, now time.Time) (int, error) {
 	numbers, reasons, sources, by := make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch))
 	at := make([]int64, len(batch))
 	for i, e := range batch {

@@ -384,13 +384,15 @@ func insertMany(ctx context.Context, tx *sqldb.Tx, insert, conflict string, rows
 	cols := len(rows[0])
 	per := max(1, min(1000, 30_000/cols))
 	written := 0
+	st := tx.Stmts()
+	defer st.Close()
 	for start := 0; start < len(rows); start += per {
 		chunk := rows[start:min(len(rows), start+per)]
 		args := make([]any, 0, cols*len(chunk))
 		for _, r := range chunk {
 			args = append(args, r...)
 		}
-		n, err := affected(tx.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
+		n, err := affected(st.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
 		if err != nil {
 			return written, err
 		}

@@ -3,11 +3,14 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -97,25 +100,17 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	if keys.Has(phone.Key("5125550199")) {
 		t.Error("the notes' number was read without being asked for")
 	}
-	checkListSource(ctx, t, d, "5125550105", "file crm.csv, line 3, column Wireless 2")
-	checkListSource(ctx, t, d, "5125550101", "file crm.csv, line 2, column Phone")
+	checkListSource(t, d, "5125550105", "file crm.csv, line 3, column Wireless 2", "CRM export")
+	checkListSource(t, d, "5125550101", "file crm.csv, line 2, column Phone", "CRM export")
 }
 
-func checkListSource(ctx context.Context, t *testing.T, d *Service, number, want string) {
+// checkListSource: number is on d's list with the source and reason.
+func checkListSource(t *testing.T, d *Service, number, source, reason string) {
 	t.Helper()
-	list, err := d.InternalList(ctx)
-	if err != nil {
-		t.Fatal(err)
+	found, err := d.FindInternal(context.Background(), number, 1)
+	if err != nil || len(found.Entries) != 1 || found.Entries[0].Source != source || found.Entries[0].Reason != reason {
+		t.Errorf("%s: %+v, %v; want the source %q and the reason %q", number, found.Entries, err, source, reason)
 	}
-	for _, e := range list {
-		if e.Number == number {
-			if e.Source != want || e.Reason != "CRM export" {
-				t.Errorf("%s: source %q, reason %q; want %q", number, e.Source, e.Reason, want)
-			}
-			return
-		}
-	}
-	t.Errorf("%s is not on the list", number)
 }
 
 // The person picks the columns: only those are read, the others are
@@ -151,4 +146,25 @@ func TestImportInternalPickedColumns(t *testing.T) {
 		!strings.Contains(err.Error(), "names.csv") {
 		t.Fatalf("a file without numbers: %v", err)
 	}
+}
+
+// A workbook is read the same way: every phone column of the sheet, over
+// every row.
+func TestImportInternalWorkbook(t *testing.T) {
+	d := offline(t)
+	f := excelize.NewFile()
+	for i, row := range [][]any{{"Owner", "Phone 1", "Phone 2"}, {"Ann", "(512) 555-0101", 5125550102}, {"Bob", "", "214-555-0103"}} {
+		if err := f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+1), &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "owners.xlsx")
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := d.ImportInternal(context.Background(), ListImport{Path: path}, nil)
+	if err != nil || rep.Added != 3 || len(rep.Read) != 2 || len(rep.NotRead) != 1 {
+		t.Fatalf("a workbook: %+v, %v", rep, err)
+	}
+	checkListSource(t, d, "2145550103", "file owners.xlsx, line 3, column Phone 2", "")
 }

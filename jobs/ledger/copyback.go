@@ -34,7 +34,7 @@ import (
 // Kept is what stopping sharing keeps on this computer.
 type Kept struct {
 	Numbers     int // numbers on the company's do-not-call list
-	History     int // entries of the list's history
+	History     int // entries of the list's history (those here already included)
 	Removed     int // numbers this computer had that the team took off
 	Submissions int // this computer's submissions
 	Jobs        int // their jobs
@@ -197,11 +197,11 @@ func (c *copyBack) list(ctx context.Context) error {
 func (c *copyBack) history(ctx context.Context) error {
 	return c.stream(ctx, "internal log", `SELECT number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, 6,
 		func(batch [][]any) error {
-			n, err := insertMany(ctx, c.tx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, "by")
+			_, err := insertMany(ctx, c.tx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, "by")
 				SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES `,
 				`) AS v WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = v.column1 AND g.at = v.column3
 					AND g.action = v.column2 AND g.reason = v.column4 AND g.source = v.column5 AND g."by" = v.column6)`, batch)
-			c.kept.History += n
+			c.kept.History += len(batch)
 			return err
 		})
 }

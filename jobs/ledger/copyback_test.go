@@ -83,7 +83,7 @@ func TestCopyBack(t *testing.T) {
 	if !slices.Equal(parts, KeepParts) {
 		t.Errorf("progress named %v", parts)
 	}
-	if kept.Numbers != 2 || kept.Removed != 1 || kept.Submissions != 3 || kept.Jobs != 3 || kept.InFlight != 1 || kept.Claims != 3 {
+	if kept.History != plan.History || kept.Numbers != 2 || kept.Removed != 1 || kept.Submissions != 3 || kept.Jobs != 3 || kept.InFlight != 1 || kept.Claims != 3 {
 		t.Fatalf("kept %+v", kept)
 	}
 	checkKeptList(t, s.own)

@@ -196,7 +196,7 @@ func (l *Ledger) InternalList(ctx context.Context) ([]InternalEntry, error) {
 func (l *Ledger) internalEntries(ctx context.Context, query string, args ...any) ([]InternalEntry, error) {
 	rows, err := l.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: internal list: %w", err)
+		return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
 	defer rows.Close()
 	var out []InternalEntry
@@ -204,13 +204,13 @@ func (l *Ledger) internalEntries(ctx context.Context, query string, args ...any)
 		var e InternalEntry
 		var at int64
 		if err := rows.Scan(&e.Number, &at, &e.Reason, &e.Source, &e.By); err != nil {
-			return nil, fmt.Errorf("ledger: internal list: %w", err)
+			return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 		}
 		e.AddedAt = time.UnixMilli(at).UTC()
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ledger: internal list: %w", err)
+		return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
 	return out, nil
 }
@@ -231,7 +231,7 @@ func (l *Ledger) FindInternal(ctx context.Context, f InternalFilter) ([]Internal
 	where, args := internalWhere(f)
 	var n int
 	if err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM internal_dnc"+where, args...).Scan(&n); err != nil {
-		return nil, 0, fmt.Errorf("ledger: internal list: %w", err)
+		return nil, 0, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
 	q := "SELECT number, added_at, reason, source, added_by FROM internal_dnc" + where + " ORDER BY added_at DESC, number"
 	if f.Limit > 0 {
@@ -271,14 +271,14 @@ func likeEscape(s string) string {
 func (l *Ledger) InternalKeys(ctx context.Context) (phone.KeySet, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT number FROM internal_dnc ORDER BY number")
 	if err != nil {
-		return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", err)
+		return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
 	defer rows.Close()
 	keys := make([]uint64, 0, 1024)
 	var b sql.RawBytes
 	for rows.Next() {
 		if err := rows.Scan(&b); err != nil {
-			return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", err)
+			return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 		}
 		k, ok := numberKey(b)
 		if !ok {
@@ -289,7 +289,7 @@ func (l *Ledger) InternalKeys(ctx context.Context) (phone.KeySet, error) {
 		keys = append(keys, k)
 	}
 	if err := rows.Err(); err != nil {
-		return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", err)
+		return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
 	return phone.NewKeySet(keys), nil
 }

@@ -164,10 +164,10 @@ func TestTallyAndSummary(t *testing.T) {
 		lines = append(lines, r.String())
 	}
 	want := []string{
-		"LINE_TYPE: Wireless -> mobile 4, Landline -> landline 2, VoIP -> voip 1, Unknown -> unknown 1",
-		"DNC_FEDERAL: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
-		"DNC_STATE: Y -> flagged 1, N -> clean 6, (blank) -> unknown 1",
-		"LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
+		"LINE_TYPE (phone type, for Phone): Wireless -> mobile 4, Landline -> landline 2, VoIP -> voip 1, Unknown -> unknown 1",
+		"DNC_FEDERAL (federal DNC, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1",
+		"DNC_STATE (state DNC, for Phone): Y -> flagged 1, N -> clean 6, (blank) -> unknown 1",
+		"LITIGATOR (litigator, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("readings:\n %s\nwant\n %s", strings.Join(lines, "\n "), strings.Join(want, "\n "))
@@ -177,7 +177,7 @@ func TestTallyAndSummary(t *testing.T) {
 	}
 	text := s.Text()
 	for _, w := range []string{"DNC scrub result, 8 rows", `Phone: "PHONE"; type "LINE_TYPE"; flags "DNC_FEDERAL" federal DNC`,
-		"LITIGATOR: Y -> flagged 1"} {
+		"LITIGATOR (litigator, for Phone): Y -> flagged 1", "Scrub dates: none in the file"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}

@@ -42,7 +42,7 @@ func textWords(dst []string, v string) ([]string, bool) {
 	dst = dst[:0]
 	start := -1
 	for i, r := range v {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' 
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
 		switch {
 		case alnum && start < 0:
 			start = i

@@ -253,3 +253,37 @@ func TestDistinctPhones(t *testing.T) {
 		t.Errorf("clean and flagged readings of one number: %+v", ps)
 	}
 }
+
+// Line types beyond the common words are read (PCS, Cellular, a
+// "Wireless" yes/no column); what is not certain — a home phone, a work
+// phone, words of two kinds — is "type unknown" for an autodialer, never
+// mobile or landline by default.
+func TestPhoneTypesFailClosed(t *testing.T) {
+	for v, want := range map[string]PhoneType{
+		"PCS": Mobile, "Cellular": Mobile, "WIRELESS": Mobile, "Cell Phone": Mobile, "Mobile/Wireless": Mobile,
+		"Land Line": Landline, "Landline (POTS)": Landline, "Fixed VoIP": VoIP, "Non-Fixed VoIP": VoIP,
+		"Home": Home, "Work": Work, "cell/landline": "", "Verizon": "", "": "",
+	} {
+		if got, _ := readType(v); got != want {
+			t.Errorf("type %q: %q, want %q", v, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		t        PhoneType
+		wireless bool
+	}{{Mobile, true}, {Home, true}, {Work, true}, {Other, true}, {"", true}, {Landline, false}, {VoIP, false}, {NotMobile, false}} {
+		if tt.t.Wireless() != tt.wireless {
+			t.Errorf("%q: wireless %v", tt.t, !tt.wireless)
+		}
+	}
+	l := Detect([]string{"Phone", "Wireless", "Federal DNC", "Litigator"},
+		[][]string{{"2125550101", "1", "N", "N"}, {"2125550102", "0", "N", "N"}, {"2125550103", "", "N", "N"}}, Options{})
+	var got []string
+	for _, ps := range readAll(t, l, [][]string{{"2125550101", "1", "N", "N"}, {"2125550102", "0", "N", "N"}, {"2125550103", "", "N", "N"}}, nil) {
+		got = append(got, ps...)
+	}
+	want := []string{"(212) 555-0101 mobile callable", "(212) 555-0102 not mobile callable", "(212) 555-0103 ? callable"}
+	if !slices.Equal(got, want) {
+		t.Errorf("a Wireless 1/0 column:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
+}

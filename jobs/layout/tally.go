@@ -234,11 +234,29 @@ func order(reads string) int {
 	return 5
 }
 
-// String is the reading on one line: "LITIGATOR: Y -> flagged 12, N -> clean
-// 300, ? -> unknown 4".
+// String is the reading on one line, with the list the column answers for
+// and the phones it answers for: "LITIGATOR (litigator, for Phone): Y ->
+// flagged 12, N -> clean 300, ? -> unknown 4".
 func (r Reading) String() string {
 	var b strings.Builder
 	b.WriteString(r.Column)
+	what := r.List
+	switch r.Role {
+	case RoleScope:
+		what = "whether the row was scrubbed"
+	case RoleScrubDate:
+		what = "scrub date"
+	case RoleMatch:
+		what = "match status"
+	case RolePhoneType:
+		what = "phone type"
+	}
+	switch {
+	case what != "" && r.For != "":
+		fmt.Fprintf(&b, " (%s, for %s)", what, r.For)
+	case what != "":
+		fmt.Fprintf(&b, " (%s)", what)
+	}
 	b.WriteString(":")
 	for i, v := range r.Values {
 		if i > 0 {

@@ -142,7 +142,7 @@ func TestReadLayoutSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Layout.Kind != layout.KindDNC || s.Rows != 8 || len(s.Readings) != 4 ||
-		s.Readings[3].String() != "LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1" {
+		s.Readings[3].String() != "LITIGATOR (litigator, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1" {
 		t.Errorf("summary %+v", s)
 	}
 }

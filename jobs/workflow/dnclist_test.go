@@ -51,13 +51,7 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var phoneCols []string
-	for _, c := range f.Columns {
-		if c.Phone {
-			phoneCols = append(phoneCols, c.Name)
-		}
-	}
-	if f.Rows != 4 || !slices.Equal(phoneCols, []string{"Phone", "Cell", "Wireless 2", "Contact"}) {
+	if phoneCols := phoneLookingColumns(f); f.Rows != 4 || !slices.Equal(phoneCols, []string{"Phone", "Cell", "Wireless 2", "Contact"}) {
 		t.Fatalf("the file's columns: %d rows, phone-looking %v (%+v)", f.Rows, phoneCols, f.Columns)
 	}
 
@@ -76,32 +70,52 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	if len(rep.Invalid) != 1 || rep.Invalid[0] != (ListInvalid{Line: 4, Column: "Cell", Value: "555-01", Reason: phone.ReasonTooShort}) {
 		t.Fatalf("invalid: %+v", rep.Invalid)
 	}
-	var read, notRead []string
-	for _, c := range rep.Read {
-		read = append(read, c.Name)
-	}
-	for _, c := range rep.NotRead {
-		notRead = append(notRead, c.Name+": "+c.Why)
-	}
-	if len(read) != 4 || len(notRead) != 2 || !strings.Contains(notRead[0], "Name: holds no phone number") ||
-		!strings.Contains(notRead[1], "Notes: holds phone numbers in 1 of 4 values, fewer than half") {
-		t.Fatalf("read %v, not read %q", read, notRead)
-	}
-	keys, err := d.internalKeys(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"5125550101", "5125550102", "2145550103", "5125550104", "5125550105", "2145550106", "5125550107",
-		"2145550108", "5125550109"} {
-		if !keys.Has(phone.Key(n)) {
-			t.Errorf("%s is not on the list", n)
-		}
-	}
-	if keys.Has(phone.Key("5125550199")) {
+	checkColumnsReported(t, rep)
+	checkOnList(t, d, "5125550101", "5125550102", "2145550103", "5125550104", "5125550105", "2145550106", "5125550107",
+		"2145550108", "5125550109")
+	if found, _ := d.FindInternal(ctx, "5125550199", 1); found.Matching != 0 {
 		t.Error("the notes' number was read without being asked for")
 	}
 	checkListSource(t, d, "5125550105", "file crm.csv, line 3, column Wireless 2", "CRM export")
 	checkListSource(t, d, "5125550101", "file crm.csv, line 2, column Phone", "CRM export")
+}
+
+// checkColumnsReported: the four phone columns were read, the name and
+// notes columns not, each with why.
+func checkColumnsReported(t *testing.T, rep ListImported) {
+	t.Helper()
+	var notRead []string
+	for _, c := range rep.NotRead {
+		notRead = append(notRead, c.Name+": "+c.Why)
+	}
+	if len(rep.Read) != 4 || len(notRead) != 2 || !strings.Contains(notRead[0], "Name: holds no phone number") ||
+		!strings.Contains(notRead[1], "Notes: holds phone numbers in 1 of 4 values, fewer than half") {
+		t.Fatalf("read %+v, not read %q", rep.Read, notRead)
+	}
+}
+
+// checkOnList: every number is in the set a callable export checks.
+func checkOnList(t *testing.T, d *Service, numbers ...string) {
+	t.Helper()
+	keys, err := d.internalKeys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range numbers {
+		if !keys.Has(phone.Key(n)) {
+			t.Errorf("%s is not on the list", n)
+		}
+	}
+}
+
+func phoneLookingColumns(f ListFile) []string {
+	var out []string
+	for _, c := range f.Columns {
+		if c.Phone {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 // checkListSource: number is on d's list with the source and reason.

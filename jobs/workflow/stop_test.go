@@ -58,9 +58,8 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	plan2, err := a.StopSharingPreview(ctx)
-	if err != nil || plan2.Numbers != 1 || plan2.Jobs != 3 || plan2.InFlight < 1 {
-		t.Fatalf("what stopping would keep: %+v, %v", plan2, err)
+	if preview, err := a.StopSharingPreview(ctx); err != nil || preview.Numbers != 1 || preview.Jobs != 3 || preview.InFlight < 1 {
+		t.Fatalf("what stopping would keep: %+v, %v", preview, err)
 	}
 	kept, err := a.StopSharing(ctx, nil)
 	if err != nil {
@@ -78,19 +77,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 		t.Fatalf("%s, on the team's list, is in this computer's callable list after stopping (%d → %d numbers)",
 			callable[0], len(callable), len(after))
 	}
-	local, err := a.LocalJobs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, j := range local {
-		ids = append(ids, j.ID)
-	}
-	for _, id := range []string{job.ID, dncID, flying} {
-		if !slices.Contains(ids, id) {
-			t.Fatalf("the jobs list after stopping: %v, without %s", ids, id)
-		}
-	}
+	checkJobsListed(ctx, t, a, job.ID, dncID, flying)
 	if _, err := submitFile(ctx, a, plan, false); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("the file sent an hour ago, sent again after stopping: %v", err)
 	}
@@ -98,6 +85,24 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, flying)
+}
+
+// checkJobsListed: d's jobs list shows every job of ids.
+func checkJobsListed(ctx context.Context, t *testing.T, d *Service, ids ...string) {
+	t.Helper()
+	local, err := d.LocalJobs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, j := range local {
+		listed = append(listed, j.ID)
+	}
+	for _, id := range ids {
+		if !slices.Contains(listed, id) {
+			t.Fatalf("the jobs list after stopping: %v, without %s", listed, id)
+		}
+	}
 }
 
 // sharingComputer opens a SkipDesk with its own data folder and session

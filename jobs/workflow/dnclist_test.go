@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // fourPhones is a CRM export with four phone columns (one whose header
@@ -181,4 +182,14 @@ func TestImportInternalWorkbook(t *testing.T) {
 		t.Fatalf("a workbook: %+v, %v", rep, err)
 	}
 	checkListSource(t, d, "2145550103", "file owners.xlsx, line 3, column Phone 2", "")
+}
+
+// A change the database kept refusing is worded, never the engine's text.
+func TestExplainDatabaseBusy(t *testing.T) {
+	err := fmt.Errorf("ledger: internal list: %w", &sqldb.BusyError{Desc: `the team database "team" on db.example`,
+		Why: "two changes waited on each other", Tries: 6})
+	p := Explain(err, "")
+	if p.Title != "Database busy" || !strings.HasPrefix(p.What, "The team database") || !strings.Contains(p.What, "tried 6 times") || strings.Contains(p.What, "SQLSTATE") {
+		t.Fatalf("%+v", p)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -163,6 +164,18 @@ var explainers = []func(err error, host string) (Problem, bool){
 	explainAPI,
 	explainSetup,
 	explainFiles,
+	explainBusy,
+}
+
+// explainBusy words a change the database refused each time it was tried
+// (others' made at the same moment); last, so that what the money's state
+// says comes first.
+func explainBusy(err error, _ string) (Problem, bool) {
+	var be *sqldb.BusyError
+	if !errors.As(err, &be) {
+		return Problem{}, false
+	}
+	return Problem{Title: "Database busy", What: capitalise(be.Error()) + "."}, true
 }
 
 func explainLocal(err error, _ string) (Problem, bool) {
@@ -177,6 +190,7 @@ func explainLocal(err error, _ string) (Problem, bool) {
 	var sw *StoppedWaitingError
 	var nt *NotTrackedError
 	var se *StuckError
+	var sr *StopRefusedError
 	switch {
 	case errors.As(err, &sw):
 		what := "Stopped waiting."
@@ -187,6 +201,11 @@ func explainLocal(err error, _ string) (Problem, bool) {
 			Do: "The job is recorded: the app (or `skipdesk-cli jobs wait`) follows it and downloads its result."}, true
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: "Cancelled", What: "The operation was cancelled."}, true
+	case errors.As(err, &sr):
+		return Problem{Title: "Sharing stays on",
+			What: "This computer could not copy back from the team's database what it needs on its own (the company's do-not-call list, " +
+				"its jobs, the duplicate guard's records), so it still works on the team's database and nothing changed: " + sr.Err.Error() + ".",
+			Do: "Try again when the team's database answers."}, true
 	case errors.Is(err, ErrTeamUnreachable):
 		return Problem{Title: "Team database away",
 			What: "The team's database cannot be reached: nothing was sent to the provider or charged, and what SkipDesk shows is read-only until it answers.",

@@ -66,7 +66,7 @@ var words = map[string]class{
 	"type": cType, "kind": cType, "linetype": cType, "phonetype": cType,
 
 	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC, "suppression": cDNC, "suppressed": cDNC, "suppress": cDNC,
-	"dma": cIndustry, "industry": cIndustry,
+	"dma": cIndustry, "industry": cIndustry, "dmachoice": cIndustry, "tps": cIndustry,
 	"dnd": cRestrict, "optout": cRestrict, "optedout": cRestrict, "unsubscribed": cRestrict, "unsubscribe": cRestrict,
 	"federal": cFederal, "national": cFederal, "fed": cFederal, "ftc": cFederal, "natl": cFederal,
 	"state":     cState,
@@ -127,6 +127,7 @@ var phrases = []struct {
 }{
 	{[]string{"do", "not", "call"}, "dnc"},
 	{[]string{"dont", "call"}, "dnc"},
+	{[]string{"dma", "choice"}, "dma"},
 	{[]string{"do", "not", "disturb"}, "dnd"},
 	{[]string{"do", "not", "contact"}, "dnd"},
 	{[]string{"do", "not", "text"}, "dnd"},

@@ -76,6 +76,11 @@ func usageErrorf(format string, a ...any) error {
 var classifiers []func(error) (int, bool)
 
 func exitCode(err error) int {
+	// The state of the money first, as in the words printed: a charged
+	// request whose outcome is unknown exits 4 whatever else went wrong.
+	if p, ok := workflow.ExplainKnown(err, ""); ok && p.MayBeCharged {
+		return exitOutcomeUnknown
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

@@ -28,6 +28,9 @@ type submitSandbox struct {
 	srv       *sandbox.Server
 	url       string
 	downloads atomic.Int64
+	// created, when set, runs once a job-creating POST was handled and
+	// before its answer leaves.
+	created atomic.Pointer[func()]
 }
 
 func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
@@ -43,6 +46,17 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/download") {
 			sb.downloads.Add(1)
+		}
+		if f := sb.created.Load(); f != nil && r.Method == http.MethodPost {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			(*f)()
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
 		}
 		h.ServeHTTP(w, r)
 	}))

@@ -176,13 +176,16 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		// The index takes in results new since the last search; say so
 		// when that takes a while.
 		start := time.Now()
-		_, _ = svc.IndexLibrary(ctx, svc.ResultsDir(*dir), func(p workflow.IndexProgress) {
+		rep, _ := svc.IndexLibrary(ctx, svc.ResultsDir(*dir), func(p workflow.IndexProgress) {
 			if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
 				fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
 			}
 		})
 		if time.Since(start) > time.Second {
 			fmt.Fprintln(env.Stderr)
+		}
+		for _, name := range rep.Unreadable {
+			fmt.Fprintf(env.Stderr, "warning: %s is not searched: it is not a result SkipDesk can read (`skipdesk-cli results layout` says why)\n", cleanText(name))
 		}
 	}
 	hits, err := svc.SearchRows(ctx, *dir, text, *limit)

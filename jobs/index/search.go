@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
@@ -776,7 +777,7 @@ func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(
 			if fc.place != x.place {
 				return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
 			}
-			if f, err = os.Open(x.pathOf(fc.name)); err != nil {
+			if f, err = input.OpenRegular(x.pathOf(fc.name)); err != nil {
 				return err
 			}
 			if st, err := f.Stat(); err != nil || st.Size() != fc.size || st.ModTime().UnixNano() != fc.mtime {

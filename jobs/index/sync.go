@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
@@ -199,8 +200,8 @@ func (x *Index) scan() ([]*fileMeta, error) {
 	var out []*fileMeta
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") {
-			continue
+		if strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") || !input.Regular(x.dir, de) {
+			continue // a folder, a named pipe, a device: never opened
 		}
 		info, err := de.Info()
 		if err != nil {
@@ -260,9 +261,19 @@ func removeFile(ctx context.Context, db *sqldb.DB, id int64) error {
 }
 
 func deleteRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
+	if err := clearRows(ctx, tx, id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM files WHERE id = ?", id)
+	return err
+}
+
+// clearRows forgets what the index holds of a file's rows, keeping the
+// file's own entry.
+func clearRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
 	for _, q := range []string{"DELETE FROM terms WHERE file = ?",
 		"DELETE FROM owner_chunks WHERE id IN (SELECT chunk FROM owners WHERE file = ?)", "DELETE FROM owners WHERE file = ?",
-		"DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
+		"DELETE FROM phones WHERE file = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return err
 		}
@@ -314,13 +325,18 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	b, l, err := x.readFile(ctx, tx, id, f, progress)
 	if errors.Is(err, errUnreadable) {
-		if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", errUnreadable.Error(), id); err != nil {
+		// Noted with the reason; the rows read before it go.
+		why := strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")
+		if err := clearRows(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := tx.Commit(); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", why, id); err != nil {
 			return err
 		}
-		return errUnreadable
+		if cerr := tx.Commit(); cerr != nil {
+			return cerr
+		}
+		return err
 	}
 	if err != nil {
 		return err

@@ -7,13 +7,14 @@ import (
 	"io"
 	"os"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // DetectLayout finds the layout of the result at path from its header and
 // first LayoutSample rows, read as the viewer reads them.
 func DetectLayout(path string, opts layout.Options) (*layout.Layout, error) {
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("library: %w", err)
 	}
@@ -54,7 +55,7 @@ func ReadLayout(ctx context.Context, path string, opts layout.Options) (layout.S
 	if err != nil {
 		return layout.Summary{}, err
 	}
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return layout.Summary{}, fmt.Errorf("library: %w", err)
 	}
@@ -73,7 +74,7 @@ func ReadLayout(ctx context.Context, path string, opts layout.Options) (layout.S
 			break
 		}
 		if err != nil {
-			return layout.Summary{}, fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
+			return layout.Summary{}, fmt.Errorf("library: %s: %w", path, err)
 		}
 		t.Add(rec)
 	}
@@ -108,7 +109,7 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string) error {
 		src.Date = info.ModTime()
 	}
 	id := x.AddSource(src, l)
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return fmt.Errorf("library: %w", err)
 	}
@@ -128,7 +129,7 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
+			return fmt.Errorf("library: %s: %w", path, err)
 		}
 		rd.Read(rec, &row)
 		x.AddRow(id, &row)

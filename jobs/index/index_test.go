@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -487,4 +488,62 @@ func TestManyRowsOfOneOwner(t *testing.T) {
 			t.Errorf("ANN LEE at 2496: %v", got)
 		}
 	})
+}
+
+// A damaged page that Open's checks pass over (the index was closed
+// cleanly) and that a Sync with nothing to do never reads: the first read
+// that meets it has SQLite check the pages, and the next Sync rebuilds the
+// index; the look-ups answer again after it.
+func TestDamagedPageMetByAReadIsRebuilt(t *testing.T) {
+	for _, table := range []string{"owner_chunks", "owners", "phones", "terms"} {
+		t.Run(table, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "results")
+			os.MkdirAll(dir, 0o755)
+			path := filepath.Join(root, "index.db")
+			x, err := Open(path, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := &lib{t: t, dir: dir, x: x}
+			l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+			l.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
+			l.sync()
+			x.Close()
+			if err := indextest.DamagePage(path, table); err != nil {
+				t.Fatal(err)
+			}
+			if x, err = Open(path, dir); err != nil {
+				t.Fatal(err)
+			}
+			defer x.Close()
+			l.x = x
+			smith := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Avenue", Zip: "78701"}))
+			phones := []uint64{phone.Key("5125550101")}
+			read := func() error {
+				if _, err := x.Traced(context.Background(), []string{smith}); err != nil {
+					return err
+				}
+				if _, err := x.Scrubbed(context.Background(), phones, day.Add(-time.Hour)); err != nil {
+					return err
+				}
+				_, err := x.Search(context.Background(), "smith", 0)
+				return err
+			}
+			if err := read(); !errors.Is(err, ErrDamaged) {
+				t.Fatalf("a read of the damaged page: %v", err)
+			}
+			rep := l.sync()
+			if rep.Rebuilt == "" || rep.Indexed != 2 {
+				t.Fatalf("the next Sync: %+v", rep)
+			}
+			if err := read(); err != nil {
+				t.Fatalf("after the rebuild: %v", err)
+			}
+			got, _ := x.Traced(context.Background(), []string{smith})
+			if len(got[smith]) != 1 {
+				t.Errorf("traced after the rebuild: %+v", got)
+			}
+		})
+	}
 }

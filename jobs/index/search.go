@@ -138,16 +138,16 @@ func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
 
 // Find returns the rows holding every word of text, newest result first,
 // at most limit of them (all when limit ≤ 0), without reading the files.
-func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error) {
+func (x *Index) Find(ctx context.Context, text string, limit int) (_ []Ref, err error) {
 	ws, err := parseQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	_, refs, err := x.lookup(ctx, db, ws, limit)
 	return refs, err
 }
@@ -577,7 +577,7 @@ func intersect(a, b []int32) []int32 {
 // or words of a name or an address — newest result first, at most limit
 // (library.DefaultSearchLimit when ≤ 0), each with the row's key fields
 // read from its file and the first column that matched.
-func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.Hit, error) {
+func (x *Index) Search(ctx context.Context, text string, limit int) (_ []library.Hit, err error) {
 	if limit <= 0 {
 		limit = library.DefaultSearchLimit
 	}
@@ -585,11 +585,11 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	if err != nil {
 		return nil, err
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	files, refs, err := x.lookup(ctx, db, ws, limit)
 	if err != nil {
 		return nil, err
@@ -832,12 +832,12 @@ type Stats struct {
 }
 
 // Stats counts the indexed results and measures the database.
-func (x *Index) Stats(ctx context.Context) (Stats, error) {
-	db, done, err := x.handle()
+func (x *Index) Stats(ctx context.Context) (_ Stats, err error) {
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return Stats{}, err
 	}
-	defer done()
+	defer done(&err)
 	var s Stats
 	if err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(size), 0) FROM files WHERE skipped = ''").
 		Scan(&s.Files, &s.Rows, &s.Bytes); err != nil {

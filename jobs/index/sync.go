@@ -42,7 +42,14 @@ func (r Report) Changed() bool { return r.Indexed > 0 || r.Removed > 0 }
 func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, error) {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
-	rep, err := x.sync(ctx, progress)
+	var rep Report
+	var err error
+	if why := x.takeDamage(); why != "" {
+		// A read found the index damaged: rebuilt before anything else.
+		err = fmt.Errorf("%w: %s", ErrDamaged, why)
+	} else {
+		rep, err = x.sync(ctx, progress)
+	}
 	if errors.Is(err, ErrDamaged) {
 		why := strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
 		if rerr := x.rebuild(why); rerr != nil {

@@ -170,6 +170,7 @@ var explainers = []func(err error, host string) (Problem, bool){
 	explainOutcome,
 	explainMoney,
 	explainLocal,
+	explainCallable,
 	explainSubmission,
 	explainSetup,
 	explainDisk,

@@ -486,6 +486,12 @@ func (s *Service) startTracking(ctx context.Context, sess *session) {
 		defer close(done)
 		_ = trk.Run(runCtx)
 	}()
+	go func() {
+		// The merges of reused rows cut short last time.
+		if err := s.finishMerges(runCtx, sess); err != nil && runCtx.Err() == nil {
+			s.emit(Event{Kind: EventWarning, Err: err})
+		}
+	}()
 	if s.Settings().WebhookEnabled && !sess.info.Sandbox {
 		// Without the receiver the tracker still polls: not a reason to
 		// refuse the session.

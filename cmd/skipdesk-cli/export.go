@@ -21,7 +21,7 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells]",
+			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force]",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
 			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
 		run: runExport,
@@ -55,6 +55,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
 	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
+	force := fs.Bool("force", false, "replace the --out file (and a callable list's proof beside it) when it exists")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
 	keepLit := fs.Bool("keep-litigators", false, "keep phones whose only reason not to call is the litigator list")
 	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
@@ -103,7 +104,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, Replace: *force, LeaveOutUnsure: *noUnsure})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
@@ -151,6 +152,10 @@ func exportError(svc *workflow.Service, err error) error {
 	{
 		var tl *export.CellTooLongError
 		var cannot *layout.CannotFilterError
+		var exists *workflow.ExistsError
+		if errors.As(err, &exists) {
+			return &exitError{code: exitUsage, err: err}
+		}
 		var open *layout.QuestionError
 		if errors.As(err, &open) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%s\n%s", questionsText(open),

@@ -73,7 +73,7 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"export", "--out", filepath.Join(dir, "x.pdf"), src}, exitUsage, ".xlsx or .csv"},
 		{[]string{"export", "--out", out}, exitUsage, "RESULT.csv"},
 		{[]string{"export", "--out", out, filepath.Join(dir, "missing.csv")}, exitFailure, "missing.csv"},
-		{[]string{"export", "--out", out, "--only-callable", src}, exitUsage, "--dnc"},
+		{[]string{"export", "--out", out, "--force", "--only-callable", src}, exitUsage, "--dnc"},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {

@@ -411,7 +411,12 @@ func explainSetup(err error, _ string) (Problem, bool) {
 func explainFiles(err error, _ string) (Problem, bool) {
 	var pe *fs.PathError
 	var fe *input.FileError
+	var ee *ExistsError
 	switch {
+	case errors.As(err, &ee):
+		return Problem{Title: "File already there",
+			What: fmt.Sprintf("%s already exists; nothing was written, nothing replaced.", strings.Join(ee.Paths, " and ")),
+			Do:   "Choose another name, or say to replace it (`--force` on the command line)."}, true
 	case errors.As(err, &fe):
 		return Problem{Title: "The file can't be read", What: strings.TrimRight(err.Error(), ". ") + ".",
 			Do: "Fix the file at the place named (or export it again from its program), then try again."}, true

@@ -37,7 +37,9 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	x.mu.Lock()
 	quick := slices.Clone(x.quick)
 	x.mu.Unlock()
-	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress,
+		Replace: true}
 	if choices != nil {
 		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = choices.LeaveOutMobiles,
 			choices.KeepLitigators, choices.KeepUnknown, choices.LeaveOutStale, choices.LeaveOutUnsure
@@ -70,6 +72,11 @@ type ExportRequest struct {
 	// in the report) instead of failing.
 	TruncateLongCells bool
 	Progress          func(done, total int64)
+	// Replace: the person agreed to replace Dest (and a callable export's
+	// proof beside it) when there is a file of that name: the window's
+	// save dialog asked, or --force. Otherwise an *ExistsError, nothing
+	// written.
+	Replace bool
 
 	// The choices of a callable export (see export.CallableOptions): leave
 	// out mobiles (autodialed calls), keep litigators, keep phones whose
@@ -89,6 +96,11 @@ func (r *ExportRequest) callable() bool {
 
 // Export writes a result as req says and reports what it wrote.
 func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
+	if !req.Replace {
+		if err := notThere(req.Dest, req.callable()); err != nil {
+			return nil, err
+		}
+	}
 	var meta *library.Meta
 	record := req.Record
 	if record == "" {
@@ -129,6 +141,35 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 		TruncateLongCells: req.TruncateLongCells})
 }
 
+// ExistsError: an export would replace files the person did not agree to
+// replace (ExportRequest.Replace); nothing was written.
+type ExistsError struct {
+	Paths []string // the export's file, its proof: those that exist
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("%s already exists: nothing was written", strings.Join(e.Paths, " and "))
+}
+
+// notThere is an *ExistsError when dest (or, for a callable export, its
+// proof) exists: a file, a folder, a link.
+func notThere(dest string, callable bool) error {
+	paths := []string{dest}
+	if callable {
+		paths = append(paths, export.ProofName(dest))
+	}
+	var there []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			there = append(there, p)
+		}
+	}
+	if len(there) == 0 {
+		return nil
+	}
+	return &ExistsError{Paths: there}
+}
+
 // CallableChoices are the person's choices for a callable list (see
 // ExportRequest); the internal do-not-call list always applies.
 type CallableChoices struct {
@@ -150,7 +191,8 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 	if j.ResultPath == "" {
 		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
-	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress, Replace: true}
 	if callable != nil {
 		req.OnlyCallable = true
 		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = callable.LeaveOutMobiles,

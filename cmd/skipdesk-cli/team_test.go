@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -85,8 +86,13 @@ func TestTeamAwayAfterUploadIsUnknown(t *testing.T) {
 	submitEnv(t, sb)
 	t.Setenv("SKIPDESK_DATABASE_URL", viaProxy)
 	t.Setenv("SKIPDESK_COMPUTER", "front-desk")
-	cut := proxy.Cut
-	sb.created.Store(&cut)
+	cut := func(r *http.Request, body []byte) []byte {
+		if r.Method == http.MethodPost {
+			proxy.Cut()
+		}
+		return body
+	}
+	sb.edit.Store(&cut)
 	code, out, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
 	if n, _ := sb.jobs(t); n != 1 {
 		t.Fatalf("the provider has %d jobs, want the one accepted", n)

@@ -91,6 +91,10 @@ type Submitted struct {
 	// ResultPath is the merged result when every row was reused: no job
 	// was needed (JobID is "").
 	ResultPath string
+	// Problem says what cannot be right in the charge the service
+	// reported ("an absurd charge"), "" when nothing: shown as reported,
+	// flagged, as Job.Problem is.
+	Problem string
 }
 
 // UploadInfo says what was uploaded for a plan.
@@ -209,6 +213,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	sess.trk.Hint(res.JobID)
 	s.emit(Event{Kind: EventAccount})
 	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
+	out.Problem = ledger.Implausible(res.Submission.Rows, ledger.Spend{Charged: res.Charged})
 	if rj != nil {
 		out.Reused = rj.state.Reused
 	}

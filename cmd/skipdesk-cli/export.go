@@ -259,7 +259,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		return json.NewEncoder(env.Stdout).Encode(hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(env.Stdout, "no result holds %q\n", text)
+		fmt.Fprintf(env.Stdout, "no result holds %q\n", workflow.EchoQuery(text))
 		return nil
 	}
 	for _, h := range hits {

@@ -133,6 +133,33 @@ func TestResultsSearchCommand(t *testing.T) {
 	}
 }
 
+// A search text over 1,000 characters (one word pasted again and again) is
+// refused at once with its length, never echoed back whole; one just under
+// the limit is searched (each word once), and echoed back cut.
+func TestResultsSearchLongQuery(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	lib, err := library.Open(filepath.Join(home, "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(lib.PathFor(library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv"}), []byte(cliTrace), 0o644)
+
+	long := strings.Repeat("smithy ", 100_000/7)
+	code, stdout, stderr := runCLI(t, "results", "search", long)
+	if code == 0 || !strings.Contains(stderr, "at most 1,000 are searched") || len(stdout)+len(stderr) > 2000 {
+		t.Fatalf("a 100 KB search: exit %d, %d bytes out, %d bytes err: %.300s", code, len(stdout), len(stderr), stderr)
+	}
+	under := strings.TrimSpace(strings.Repeat("nobody ", 142))
+	code, stdout, _ = runCLI(t, "results", "search", under)
+	if code != 0 || !strings.Contains(stdout, "no result holds") || len(stdout) > 200 || !strings.Contains(stdout, "…") {
+		t.Fatalf("a 993-character search: exit %d, %q", code, stdout)
+	}
+	if code, stdout, _ = runCLI(t, "results", "search", strings.TrimSpace(strings.Repeat("smith ", 160))); code != 0 || !strings.Contains(stdout, "row 1") {
+		t.Fatalf("a word repeated: exit %d, %q", code, stdout)
+	}
+}
+
 // A damaged result (a quoted value never closed) exports with a warning
 // naming the line, not in silence.
 func TestExportCommandWarnsOfDamage(t *testing.T) {

@@ -78,7 +78,23 @@ func parseQuery(text string) ([]word, error) {
 	if len(out) == 0 {
 		return nil, ErrNothingToFind
 	}
-	return out, nil
+	return uniqueWords(out), nil
+}
+
+// uniqueWords keeps the first of the words that look for the same thing,
+// in order: a word given twice finds nothing more (a repeated word pasted
+// a thousand times was looked up a thousand times).
+func uniqueWords(ws []word) []word {
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		k := strings.Join(w.exact, "\x00") + "\x01" + w.prefix
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // phoneDigits reads text as a phone number: only a phone's characters and

@@ -108,7 +108,10 @@ func newQuery(text string) *query {
 		}
 		return &query{digits: string(d)}
 	}
-	return &query{words: strings.Fields(strings.ToLower(text))}
+	// A word given twice finds nothing more.
+	words := strings.Fields(strings.ToLower(text))
+	slices.Sort(words)
+	return &query{words: slices.Compact(words)}
 }
 
 // match returns the index of the first field that matched, or -1.

@@ -412,7 +412,11 @@ func explainFiles(err error, _ string) (Problem, bool) {
 	var pe *fs.PathError
 	var fe *input.FileError
 	var ee *ExistsError
+	var ql *QueryTooLongError
 	switch {
+	case errors.As(err, &ql):
+		return Problem{Title: "Search too long", What: capitalise(ql.Error()) + ".",
+			Do: "Search for a name, an address, a phone or an e-mail."}, true
 	case errors.As(err, &ee):
 		return Problem{Title: "File already there",
 			What: fmt.Sprintf("%s already exists; nothing was written, nothing replaced.", strings.Join(ee.Paths, " and ")),

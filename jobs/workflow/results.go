@@ -228,6 +228,9 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 		return nil, err
 	}
 	q = strings.TrimSpace(q)
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	if q != "" {
 		if items, ok, err := s.searchLibrary(ctx, lib, q); ok {
 			return items, err
@@ -411,6 +414,9 @@ type RowHit struct {
 // never made. In a team (a session open on the team's database) the
 // configured library's search finds teammates' rows too.
 func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	d := s.ResultsDir(dir)
 	if _, err := os.Stat(d); err != nil {
 		if dir == "" && errors.Is(err, os.ErrNotExist) {

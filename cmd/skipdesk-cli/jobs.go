@@ -225,6 +225,11 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 		}
 		return err
 	}
+	if svc.Sharing() {
+		// A teammate's result is downloaded where it is opened.
+		fmt.Fprintln(env.Stdout, "no job in flight; every result submitted from this computer is downloaded (teammates' results stay in their libraries until opened here)")
+		return nil
+	}
 	fmt.Fprintln(env.Stdout, "no job in flight; every result is downloaded")
 	return nil
 }

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
 
@@ -80,4 +82,70 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 	for _, d := range copies {
 		teammateHit(ctx, t, d, "AnnSecond", second, "front-desk")
 	}
+}
+
+// Team messages name the right computer: a row of a result in the back
+// office's library (fetched there from the front desk's job) is named by the
+// back office, or, once the team's records no longer name that computer,
+// by no one — never by the computer that submitted the job; the same file
+// submitted again on another computer says who submitted it.
+func TestTeamMessagesNameTheRightComputer(t *testing.T) {
+	keyring.MockInit()
+	dbURL := pgtest.URL(t)
+	sb := newTeamSandbox(t, *fastSandbox())
+	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
+	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	c := computerOn(t, sb.url, dbURL, "upstairs", nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	plan := Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "Named", 3), Mapping: ownerMapping, Mode: jobs.ModeNormal}
+	id, err := submitFile(ctx, a, plan, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitResult(ctx, t, a, id)
+	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := submitFile(ctx, b, plan, false); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("the same file on the back office: %v", err)
+	} else if p := Explain(err, ""); !strings.Contains(p.What, "from front-desk") {
+		t.Errorf("the duplicate does not say who submitted it: %q", p.What)
+	}
+	hit := teammateHit(ctx, t, b, "AnnNamed", id, "front-desk")
+	if _, err := b.FetchResult(ctx, *hit, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	b.Close() // the back office's sessions end; it never submitted anything
+	db := teamDB(ctx, t, dbURL)
+	if _, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE computer = 'back-office'"); err != nil {
+		t.Fatal(err)
+	}
+	items, err := c.SearchLibrary(ctx, "AnnNamed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]int{}
+	for _, it := range items {
+		if it.JobID == id {
+			by[it.Teammate]++
+		}
+	}
+	if by["front-desk"] == 0 || by["another computer"] == 0 || by["front-desk"] != by["another computer"] {
+		t.Errorf("upstairs's search names the two copies %v: want each row once in front-desk's library and once in another computer's", by)
+	}
+}
+
+// teamDB is the team's database, for a test to change what it holds.
+func teamDB(ctx context.Context, t *testing.T, url string) *sqldb.DB {
+	t.Helper()
+	db, err := sqldb.OpenPostgres(ctx, url, sqldb.PostgresOptions{AppName: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

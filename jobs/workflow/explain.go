@@ -284,7 +284,11 @@ func explainSubmission(err error, _ string) (Problem, bool) {
 	case errors.Is(err, ErrDuplicate):
 		what := "This file was already submitted with the same settings; submitting it again starts a new job and is charged again."
 		if d, ok := DuplicateOf(err); ok {
-			what = fmt.Sprintf("%s was submitted with the same mapping and options at %s", d.FileName, d.At.Local().Format("2006-01-02 15:04"))
+			from := ""
+			if d.By != "" {
+				from = " from " + d.By
+			}
+			what = fmt.Sprintf("%s was submitted%s with the same mapping and options at %s", d.FileName, from, d.At.Local().Format("2006-01-02 15:04"))
 			if d.JobID != "" {
 				what += " (job " + d.JobID + ")."
 			} else {

@@ -371,19 +371,19 @@ func (tm *teammates) job(ctx context.Context, id string) *ledger.Job {
 	return j
 }
 
-// name is the computer whose library holds h: by its place, else the
-// computer that submitted its job.
+// name is the computer whose library holds h, by its place ("another
+// computer" when the team's records no longer name it). Never the computer
+// that submitted its job: a result is in the library of whoever downloaded
+// it, and a computer whose name is not known submitted nothing.
 func (tm *teammates) name(ctx context.Context, h library.Hit) string {
-	key := h.Place + "\x00" + h.JobID
+	key := h.Place
 	if n, ok := tm.names[key]; ok {
 		return n
 	}
-	n := "a teammate"
+	n := "another computer"
 	if tm.led != nil {
 		if name, err := tm.led.ComputerName(ctx, h.Place); err == nil && name != "" {
 			n = name
-		} else if sub, err := tm.led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
-			n = sub.Computer
 		}
 	}
 	tm.names[key] = n

@@ -46,6 +46,8 @@ type Duplicate struct {
 	Net      int64
 	// MaybeCharged: its outcome is unknown, it may have been charged.
 	MaybeCharged bool
+	// By names the teammate's computer that made it ("" when this one did).
+	By string
 }
 
 // DuplicateOf describes the earlier submission err (ErrDuplicate) repeats.
@@ -59,6 +61,12 @@ func DuplicateOf(err error) (Duplicate, bool) {
 		Charged: de.Spend.Charged, Net: de.Spend.Net()}
 	if de.Job != nil {
 		d.Status = de.Job.Status
+	}
+	if de.Elsewhere {
+		d.By = de.Earlier.Computer
+		if d.By == "" {
+			d.By = "another computer"
+		}
 	}
 	return d, true
 }

@@ -521,15 +521,18 @@ func (s *Service) afterDownload(sess *session, j *Job) bool {
 		return false
 	}
 	job := *j
-	go func() {
-		p, _, err := s.finishReuse(context.Background(), sess, job.ID, job.ResultPath)
+	sess.bg.Go(func() {
+		p, _, err := s.finishReuse(sess.bgCtx, sess, job.ID, job.ResultPath)
+		if sess.bgCtx.Err() != nil {
+			return // the session closed: the merge is owed, finished next time
+		}
 		if err != nil {
 			s.emit(Event{Kind: EventWarning, Job: Job{ID: job.ID, Key: job.ID}, Err: err})
 		} else {
 			job.ResultPath = p
 		}
 		s.emit(Event{Kind: EventDownloaded, Job: job})
-	}()
+	})
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -92,6 +93,13 @@ type ResultsBackend interface {
 	Recheck(ctx context.Context, r workflow.Result) error
 }
 
+// PresetsBackend lists the dialer and CRM layouts a callable list can be
+// written in: SkipDesk's and the person's own (those of the person's that
+// cannot be used are in problems).
+type PresetsBackend interface {
+	DialerPresets() (presets []*dialer.Preset, problems []error, err error)
+}
+
 // InternalBackend keeps the company's own do-not-call list.
 type InternalBackend interface {
 	InternalList(ctx context.Context) ([]workflow.InternalEntry, error)
@@ -135,6 +143,7 @@ type SettingsBackend interface {
 
 // Backend is everything the window needs: each screen's part.
 type Backend interface {
+	PresetsBackend
 	Sessions
 	AccountReader
 	JobsBackend

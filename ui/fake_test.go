@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -204,6 +205,12 @@ func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string
 	}
 	f.exported = append(f.exported, dest)
 	return &workflow.ExportReport{Path: dest}, nil
+}
+
+// DialerPresets are the presets SkipDesk ships.
+func (f *fakeBackend) DialerPresets() ([]*dialer.Preset, []error, error) {
+	ps, err := dialer.Builtin()
+	return ps, nil, err
 }
 
 // The internal list and the rechecks go to the real application layer on

@@ -21,9 +21,11 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force]",
+			"[--callable-at RFC3339] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
+			"[--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force] | --list-presets",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
-			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
+			"scrub PDF beside it, each phone's time zone and calling window, at an instant, in a dialer's layout) or those passing " +
+			"quick filters; the internal do-not-call list always applies",
 		run: runExport,
 	})
 	register("results layout", &command{
@@ -53,7 +55,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	var dnc listFlag
 	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
-	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
 	force := fs.Bool("force", false, "replace the --out file (and a callable list's proof beside it) when it exists")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
@@ -61,9 +63,15 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
 	noStale := fs.Bool("leave-out-stale", false, "leave out the phones of scrubs over 31 days old instead of refusing the export")
 	noUnsure := fs.Bool("leave-out-unsure", false, "leave out the phones whose answers rest on columns SkipDesk is not sure how to read, instead of refusing the export")
+	at := fs.String("callable-at", "", "leave out every phone that may not be called at this instant (RFC 3339, e.g. 2026-11-24T15:00:00-05:00), per reason")
+	preset := fs.String("preset", "", "write the callable list in a dialer's or CRM's layout (see --list-presets)")
+	list := fs.Bool("list-presets", false, "list the dialer and CRM layouts --preset takes, and stop")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if *list {
+		return listPresets(env)
 	}
 	if len(pos) != 1 {
 		return usageErrorf("export: want one RESULT.csv, got %d arguments", len(pos))
@@ -74,6 +82,10 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	filters, err := jobs.ParseQuickFilters(*filter)
 	if err != nil {
 		return usageErrorf("export: --filter: %v", err)
+	}
+	instant, err := callableAt(*at, *preset, *only || slices.Contains(filters, jobs.QuickCallable))
+	if err != nil {
+		return err
 	}
 	lower := strings.ToLower(*out)
 	if !strings.HasSuffix(lower, ".xlsx") && !strings.HasSuffix(lower, ".csv") {
@@ -104,13 +116,19 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, Replace: *force, LeaveOutUnsure: *noUnsure})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, Replace: *force})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
 		return exportError(svc, err)
 	}
+	return printExport(env, src, rep)
+}
+
+// printExport says what an export wrote: its warnings, the file (and a
+// preset's further parts), the phones kept and left out, the proof.
+func printExport(env *Env, src string, rep *export.Report) error {
 	if env.JSON {
 		return json.NewEncoder(env.Stdout).Encode(rep)
 	}
@@ -125,6 +143,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
+	for _, p := range rep.Parts[min(1, len(rep.Parts)):] {
+		fmt.Fprintf(env.Stdout, "and %s (the preset's limit of rows a file)\n", p)
+	}
 	if ph := rep.Phones; ph != nil && ph.LeftOut() > 0 {
 		fmt.Fprintf(env.Stdout, "phones kept: %d; left out: %s\n", ph.Kept, leftOutText(ph.Left))
 	}
@@ -132,6 +153,15 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
 	}
 	return nil
+}
+
+// quickFilterNames lists the quick filters as --filter takes them.
+func quickFilterNames() string {
+	names := make([]string, len(jobs.QuickFilters))
+	for i, f := range jobs.QuickFilters {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // leftOutText is "3 federal DNC, 1 litigator", the reasons in order.

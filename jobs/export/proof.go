@@ -41,7 +41,16 @@ type Proof struct {
 	Choices    []string  // the options, in words
 	Rows       int       // data rows written
 	Phones     PhoneCounts
-	PDF        string // where the proof PDF was written
+	PDF        string      // where the proof PDF was written
+	Parts      []ProofFile // the files written when a preset's limit split the list (Output is the first)
+
+	// The calling-time rule.
+	RulesVersion string         // the calling rules table's version
+	CallableAt   time.Time      // the instant the list was judged at; zero: none
+	DialingMode  string         // "manual" or "autodialed"
+	TimeLeft     map[string]int // phones left out for the time rule, per reason
+	Keep         string         // how long the proof is kept, and the rule
+	Preset       string         // the dialer or CRM layout written; "" the result's own
 }
 
 // ProofFile names a file and its SHA-256.
@@ -127,6 +136,7 @@ func (p *Proof) lines(output bool) []proofLine {
 	if !p.ValidUntil.IsZero() {
 		ls = append(ls, proofLine{label: "List valid until", value: proofDate(p.ValidUntil) + " (the earliest of the answers above)"})
 	}
+	ls = append(ls, p.timeLines()...)
 	ls = append(ls, proofLine{heading: true, label: "Choices"})
 	for _, c := range p.Choices {
 		ls = append(ls, proofLine{label: "", value: c})
@@ -150,6 +160,35 @@ func (p *Proof) lines(output bool) []proofLine {
 // proofFont is the proof's font family: DejaVu Sans, embedded (subset)
 // so that every name prints in its own letters.
 const proofFont = "DejaVu"
+
+// timeLines are the calling-time rule's lines: the rules table, the
+// instant, the windows applied per reason, the dialing mode, the keeping.
+func (p *Proof) timeLines() []proofLine {
+	ls := []proofLine{{heading: true, label: "Calling time"},
+		{label: "Rules table", value: "version " + p.RulesVersion},
+		{label: "Windows", value: "each phone's calling window in the called person's local time is in its time zone, call from and call until columns"}}
+	if p.CallableAt.IsZero() {
+		ls = append(ls, proofLine{label: "Callable at", value: "no instant given: no phone left out for the time of day"})
+	} else {
+		ls = append(ls, proofLine{label: "Callable at", value: p.CallableAt.Format(time.RFC3339) + " (" + proofDate(p.CallableAt) + ")"})
+	}
+	reasons := make([]string, 0, len(p.TimeLeft))
+	for r := range p.TimeLeft {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		ls = append(ls, proofLine{label: "  left out: " + r, value: jobs.Thousands(int64(p.TimeLeft[r]))})
+	}
+	ls = append(ls, proofLine{label: "Dialing mode", value: p.DialingMode})
+	if p.Preset != "" {
+		ls = append(ls, proofLine{label: "Layout", value: p.Preset})
+	}
+	for i, f := range p.Parts {
+		ls = append(ls, proofLine{label: fmt.Sprintf("Part %d", i+1), value: f.Name}, proofLine{label: "  SHA-256", value: f.SHA256})
+	}
+	return append(ls, proofLine{label: "Keep this proof", value: p.Keep})
+}
 
 // writeProofPDF writes the proof as a PDF at path (atomically).
 func writeProofPDF(path string, p *Proof) error {

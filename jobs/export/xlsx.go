@@ -76,9 +76,11 @@ func numeric(v string) bool {
 	return digits <= 15
 }
 
-// formulaLike reports a value a spreadsheet could take for a formula.
+// formulaLike reports a value a spreadsheet could take for a formula. A
+// phone number in E.164 ("+13055550100": a plus and 11 digits) is not one:
+// a spreadsheet reads it as a number, and a dialer needs its plus.
 func formulaLike(v string) bool {
-	if v == "" {
+	if v == "" || e164(v) {
 		return false
 	}
 	switch v[0] {
@@ -86,6 +88,19 @@ func formulaLike(v string) bool {
 		return true
 	}
 	return false
+}
+
+// e164 reports a US number written "+1" and 10 digits.
+func e164(v string) bool {
+	if len(v) != 12 || v[0] != '+' || v[1] != '1' {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Len counts UTF-16 units (Excel's measure of a cell's length).

@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // headerScan is how many non-blank records (and at most how many bytes)
@@ -511,21 +512,7 @@ func sheetsWord(sheets []string) string {
 	return "sheets " + strings.Join(q, ", ") + " are"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
-}
+func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
 // thousands writes n with thousands separators: 14252 → "14,252".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func thousands(n int) string { return jobs.Thousands(int64(n)) }

@@ -13,47 +13,122 @@ import (
 // (findRestrictions).
 func classify(i int, h *header, vals []ValueN) (Column, *Question) {
 	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
-	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
-	switch {
-	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
-		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
-		return c, nil
-	case h.scope && !h.dated && share(vals, scopeReadable) >= 0.8 && len(vals) > 0:
-		c.Role, c.Inverted = RoleScope, h.is(cNot)
-		return c, nil
-	case h.any(cDNC, cLitigator, cCallable, cIndustry) && !nameish && !h.is(cType):
-		return listFlagColumn(c, h, vals), nil
-	case h.any(cValid, cInvalid) && !nameish && !h.is(cNotFlag):
-		return numberFlagColumn(c, h, vals), nil
-	case h.is(cType) && !h.any(cEmail, cFirst, cLast, cName):
-		if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
-			c.Role = RolePhoneType
-			return c, nil
+	for _, rule := range columnRules {
+		if col, q, ok := rule(c, h, vals); ok {
+			return col, q
 		}
-		return detailOrOther(c, h), nil
-	case h.is(cMatch) && !nameish:
-		if share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.5 {
-			c.Role = RoleMatch
-			return c, nil
-		}
-	case h.is(cCode) && !nameish && !h.any(cPhone, cTypeWord, cNotFlag):
-		return codeColumn(c, vals), nil
-	case h.is(cEmail):
-		return emailColumn(c, h, vals), nil
-	case h.any(cPhone, cTypeWord) && !nameish:
-		return phoneColumn(c, h, vals)
-	case h.any(cFirst, cLast, cName) && !h.any(cMiddle, cStreet, cCity, cZip, cAddress) && h.unknowns == 0:
-		c.Role = nameRole(h)
-		return c, nil
-	case h.any(cStreet, cAddress, cCity, cZip, cState) && h.unknowns == 0 && !h.is(cNotFlag):
-		return addressColumn(c, h), nil
-	case h.is(cEntity):
-		if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
-			c.Role = RoleEntity
-		}
-		return c, nil
 	}
 	return detailOrOther(c, h), nil
+}
+
+// A columnRule decides a column's role when its header and values are its
+// case (ok).
+type columnRule func(c Column, h *header, vals []ValueN) (Column, *Question, bool)
+
+// columnRules are tried in order: a date or a scope word before a flag
+// word, a flag word before a phone word, a name word before an address
+// word.
+var columnRules = []columnRule{scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
+	phoneRule, nameRule, addressRule, entityRule}
+
+func nameish(h *header) bool {
+	return h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
+}
+
+func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !(h.scope || h.source || h.dated) || !scrubDates(h, vals) {
+		return c, nil, false
+	}
+	c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
+	return c, nil, true
+}
+
+func scopeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.scope || h.dated || len(vals) == 0 || share(vals, scopeReadable) < 0.8 {
+		return c, nil, false
+	}
+	c.Role, c.Inverted = RoleScope, h.is(cNot)
+	return c, nil, true
+}
+
+func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cDNC, cLitigator, cCallable, cIndustry) || nameish(h) || h.is(cType) {
+		return c, nil, false
+	}
+	return listFlagColumn(c, h, vals), nil, true
+}
+
+func validRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cValid, cInvalid) || nameish(h) || h.is(cNotFlag) {
+		return c, nil, false
+	}
+	return numberFlagColumn(c, h, vals), nil, true
+}
+
+func typeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cType) || h.any(cEmail, cFirst, cLast, cName) {
+		return c, nil, false
+	}
+	if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
+		c.Role = RolePhoneType
+		return c, nil, true
+	}
+	return detailOrOther(c, h), nil, true
+}
+
+func matchRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cMatch) || nameish(h) || share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) < 0.5 {
+		return c, nil, false
+	}
+	c.Role = RoleMatch
+	return c, nil, true
+}
+
+func codeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cCode) || nameish(h) || h.any(cPhone, cTypeWord, cNotFlag) {
+		return c, nil, false
+	}
+	return codeColumn(c, vals), nil, true
+}
+
+func emailRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cEmail) {
+		return c, nil, false
+	}
+	return emailColumn(c, h, vals), nil, true
+}
+
+func phoneRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cPhone, cTypeWord) || nameish(h) {
+		return c, nil, false
+	}
+	col, q := phoneColumn(c, h, vals)
+	return col, q, true
+}
+
+func nameRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
+	if !h.any(cFirst, cLast, cName) || h.any(cMiddle, cStreet, cCity, cZip, cAddress) || h.unknowns != 0 {
+		return c, nil, false
+	}
+	c.Role = nameRole(h)
+	return c, nil, true
+}
+
+func addressRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
+	if !h.any(cStreet, cAddress, cCity, cZip, cState) || h.unknowns != 0 || h.is(cNotFlag) {
+		return c, nil, false
+	}
+	return addressColumn(c, h), nil, true
+}
+
+func entityRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cEntity) {
+		return c, nil, false
+	}
+	if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
+		c.Role = RoleEntity
+	}
+	return c, nil, true
 }
 
 // scrubDates reports a column saying when rows were scrubbed: named for a

@@ -2,8 +2,9 @@ package layout
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // class is what a word of a header name says about its column.
@@ -336,46 +337,9 @@ func number(w string) (int, bool) {
 	return n, true
 }
 
-// splitWords lower-cases s and splits it into runs of letters and runs of
-// digits, also where lower case turns to upper (PhoneType) and where a run
-// of capitals gives way to a capitalised word (DNCStatus).
-func splitWords(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r):
-			if len(cur) > 0 {
-				p := cur[len(cur)-1]
-				switch {
-				case unicode.IsDigit(p):
-					flush()
-				case unicode.IsLower(p) && unicode.IsUpper(r):
-					flush()
-				case unicode.IsUpper(p) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		case unicode.IsDigit(r):
-			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
+// splitWords splits a header into words as every reader of headers does
+// (jobs.HeaderWords).
+func splitWords(s string) []string { return jobs.HeaderWords(s) }
 
 func joinPhrases(ws []string) []string {
 	out := ws[:0:0]

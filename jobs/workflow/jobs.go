@@ -254,7 +254,7 @@ func mergeAPI(have *Job, api Job) {
 }
 
 func fromTrace(t *client.Trace) Job {
-	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: jobs.Status(t.Status), Mode: jobs.Mode(t.Mode),
+	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: t.Status, Mode: jobs.Mode(t.Mode),
 		IncludeLLCs: t.IncludeLLCs, Rows: t.TotalRows, EntityRows: t.EntityRows, Matches: t.MatchCount,
 		NoMatches: t.NoMatchCount, Errors: t.ErrorCount, Charged: t.CreditsCharged, Refunded: t.CreditsRefunded,
 		Breakdown: t.Breakdown, CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt}
@@ -268,7 +268,7 @@ func fromTrace(t *client.Trace) Job {
 }
 
 func fromDNC(x *client.DNCJob) Job {
-	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: jobs.Status(x.Status), Rows: x.TotalRows,
+	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: x.Status, Rows: x.TotalRows,
 		Matches: x.MatchCount, Errors: x.ErrorCount, Charged: x.CreditsCharged, Refunded: x.CreditsRefunded,
 		CreatedAt: x.CreatedAt, CompletedAt: x.CompletedAt}
 	if x.ErrorMessage != nil {

@@ -259,20 +259,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if _, err := os.Stat(svc.ResultsDir(*dir)); err == nil && !env.JSON {
-		// The index takes in results new since the last search; say so
-		// when that takes a while.
-		start := time.Now()
-		rep, _ := svc.IndexLibrary(ctx, svc.ResultsDir(*dir), func(p workflow.IndexProgress) {
-			if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
-				fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
-			}
-		})
-		if time.Since(start) > time.Second {
-			fmt.Fprintln(env.Stderr)
-		}
-		for _, name := range rep.Unreadable {
-			fmt.Fprintf(env.Stderr, "warning: %s is not searched: it is not a result SkipDesk can read (`skipdesk-cli results layout` says why)\n", cleanText(name))
-		}
+		indexForSearch(ctx, env, svc, svc.ResultsDir(*dir))
 	}
 	hits, err := svc.SearchRows(ctx, *dir, text, *limit)
 	if errors.Is(err, workflow.ErrEmptyLibrary) {
@@ -314,6 +301,23 @@ type listFlag struct{ list []string }
 
 func (f *listFlag) String() string     { return strings.Join(f.list, ",") }
 func (f *listFlag) Set(v string) error { f.list = append(f.list, v); return nil }
+
+// indexForSearch brings the index of dir up to date before a search,
+// saying so when that takes a while, and names the files it cannot read.
+func indexForSearch(ctx context.Context, env *Env, svc *workflow.Service, dir string) {
+	start := time.Now()
+	rep, _ := svc.IndexLibrary(ctx, dir, func(p workflow.IndexProgress) {
+		if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
+			fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
+		}
+	})
+	if time.Since(start) > time.Second {
+		fmt.Fprintln(env.Stderr)
+	}
+	for _, name := range rep.Unreadable {
+		fmt.Fprintf(env.Stderr, "warning: %s is not searched: it is not a result SkipDesk can read (`skipdesk-cli results layout` says why)\n", cleanText(name))
+	}
+}
 
 func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "results layout", commands["results layout"])

@@ -226,11 +226,8 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		fmt.Fprintf(env.Stderr, "%s left out: their earlier results are merged into the result\n", plural(res.Reused, "row", "rows"))
 	}
 	if env.JSON && !f.wait {
-		out := map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission}
-		if res.Problem != "" {
-			out["figures_problem"] = res.Problem
-		}
-		return env.Output(out, nil)
+		return env.Output(withProblem(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission},
+			res.Problem), nil)
 	}
 	if !env.JSON {
 		fmt.Fprintln(env.Stdout, res.JobID)
@@ -325,13 +322,9 @@ func reportOutcome(env *Env, o *workflow.Outcome, out string) error {
 	}
 	j := o.Job
 	if env.JSON {
-		out := map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
+		return env.Output(withProblem(map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
 			"credits_charged": j.Charged, "credits_refunded": j.Refunded, "credits_net": j.Net(),
-			"error_message": j.ErrorMessage}
-		if j.Problem != "" {
-			out["figures_problem"] = j.Problem
-		}
-		return env.Output(out, nil)
+			"error_message": j.ErrorMessage}, j.Problem), nil)
 	}
 	if path != "" {
 		fmt.Fprintf(env.Stdout, "result %s\n", path)
@@ -341,6 +334,15 @@ func reportOutcome(env *Env, o *workflow.Outcome, out string) error {
 		return &exitError{code: exitAPI, plain: true, err: fmt.Errorf("job %s failed: %s (refunded %s)", j.ID, j.ErrorMessage, credits(j.Refunded))}
 	}
 	return nil
+}
+
+// withProblem adds figures_problem to a JSON answer when the figures
+// cannot be right.
+func withProblem(out map[string]any, problem string) map[string]any {
+	if problem != "" {
+		out["figures_problem"] = problem
+	}
+	return out
 }
 
 // notRight flags figures the service reported that cannot be right (a

@@ -335,18 +335,7 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	b, l, err := x.readFile(ctx, tx, id, f, progress)
 	if errors.Is(err, errUnreadable) {
-		// Noted with the reason; the rows read before it go.
-		why := strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")
-		if err := clearRows(ctx, tx, id); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", why, id); err != nil {
-			return err
-		}
-		if cerr := tx.Commit(); cerr != nil {
-			return cerr
-		}
-		return err
+		return noteUnreadable(ctx, tx, id, err)
 	}
 	if err != nil {
 		return err
@@ -361,6 +350,23 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 		return err
 	}
 	return tx.Commit()
+}
+
+// noteUnreadable records why the file id is not read (err, an
+// errUnreadable) and commits, keeping none of the rows read before it; it
+// returns err.
+func noteUnreadable(ctx context.Context, tx *sqldb.Tx, id int64, err error) error {
+	why := strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")
+	if err := clearRows(ctx, tx, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", why, id); err != nil {
+		return err
+	}
+	if cerr := tx.Commit(); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // boolInt is a flag as the index keeps it: 1 or 0.

@@ -7,10 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
 // mountTmpfs mounts a small tmpfs (flags: syscall.MS_RDONLY for a
@@ -48,15 +44,7 @@ func fill(t *testing.T, dir string) {
 // An export onto a full or a read-only disk says so and names the file:
 // never "Can't reach the server".
 func TestExportDiskFaults(t *testing.T) {
-	dir := t.TempDir()
-	lib, _ := library.Open(dir)
-	meta := library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv", Mode: "normal",
-		TotalRows: 2, MatchCount: 2, CreditsCharged: 50, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
-	src := lib.PathFor(meta)
-	os.WriteFile(src, []byte(cliTrace), 0o644)
-	if err := lib.Record(meta, src); err != nil {
-		t.Fatal(err)
-	}
+	src := writeTraceResult(t, t.TempDir())
 	full := mountTmpfs(t, 0)
 	fill(t, full)
 	readOnly := mountTmpfs(t, syscall.MS_RDONLY)

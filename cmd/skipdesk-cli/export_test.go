@@ -27,8 +27,10 @@ const cliTrace = "first_name,last_name,property_zip,phone_1,phone_1_type,match_s
 	"JOHN,SMITH,02134,2125550147,mobile,matched\r\n" +
 	"MARY,=cmd|' /C calc'!A0,07030,3125550100,landline,matched\r\n"
 
-func TestExportCommand(t *testing.T) {
-	dir := t.TempDir()
+// writeTraceResult writes cliTrace into a library at dir with its job
+// record and returns its path.
+func writeTraceResult(t *testing.T, dir string) string {
+	t.Helper()
 	lib, _ := library.Open(dir)
 	meta := library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv", Mode: "normal",
 		TotalRows: 2, MatchCount: 2, CreditsCharged: 50, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
@@ -37,6 +39,12 @@ func TestExportCommand(t *testing.T) {
 	if err := lib.Record(meta, src); err != nil {
 		t.Fatal(err)
 	}
+	return src
+}
+
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	src := writeTraceResult(t, dir)
 
 	out := filepath.Join(dir, "owners.xlsx")
 	code, stdout, stderr := runCLI(t, "export", src, "--out", out)

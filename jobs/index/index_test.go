@@ -244,20 +244,10 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 	}
 	for name, hurt := range damage {
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			dir := filepath.Join(root, "results")
-			os.MkdirAll(dir, 0o755)
-			path := filepath.Join(root, "index.db")
-			x, err := Open(path, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := &lib{t: t, dir: dir, x: x}
-			l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-			l.sync()
-			x.Close()
+			l, path := closedIndex(t, map[string]string{"owners 2026-11-02 abc123.csv": traceCSV})
+			dir := l.dir
 			hurt(t, path)
-			x, err = Open(path, dir)
+			x, err := Open(path, dir)
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
@@ -275,6 +265,32 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// closedIndex is a library of the results named (the trace's and the
+// DNC's records as in the tests above) with its SQLite index synced and
+// closed cleanly; it returns the library and the index file's path.
+func closedIndex(t *testing.T, results map[string]string) (*lib, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "results")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(root, "index.db")
+	x, err := Open(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &lib{t: t, dir: dir, x: x}
+	for name, body := range results {
+		meta := traceMeta("trc_abc123", day)
+		if body == dncCSV {
+			meta = dncMeta("dnc_def456", day.Add(24*time.Hour))
+		}
+		l.put(name, body, meta)
+	}
+	l.sync()
+	x.Close()
+	return l, path
 }
 
 func exec(t *testing.T, path, q string) {
@@ -497,23 +513,12 @@ func TestManyRowsOfOneOwner(t *testing.T) {
 func TestDamagedPageMetByAReadIsRebuilt(t *testing.T) {
 	for _, table := range []string{"owner_chunks", "owners", "phones", "terms"} {
 		t.Run(table, func(t *testing.T) {
-			root := t.TempDir()
-			dir := filepath.Join(root, "results")
-			os.MkdirAll(dir, 0o755)
-			path := filepath.Join(root, "index.db")
-			x, err := Open(path, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := &lib{t: t, dir: dir, x: x}
-			l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-			l.put("phones 2026-11-03 def456.csv", dncCSV, dncMeta("dnc_def456", day.Add(24*time.Hour)))
-			l.sync()
-			x.Close()
+			l, path := closedIndex(t, map[string]string{"owners 2026-11-02 abc123.csv": traceCSV, "phones 2026-11-03 def456.csv": dncCSV})
 			if err := indextest.DamagePage(path, table); err != nil {
 				t.Fatal(err)
 			}
-			if x, err = Open(path, dir); err != nil {
+			x, err := Open(path, l.dir)
+			if err != nil {
 				t.Fatal(err)
 			}
 			defer x.Close()

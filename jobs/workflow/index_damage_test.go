@@ -3,9 +3,7 @@ package workflow
 import (
 	"context"
 	"testing"
-	"time"
 
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 )
 
@@ -15,25 +13,13 @@ import (
 // rebuilt from the files — and a submission that reuses them (what
 // --skip-traced asks) leaves every one out, charging nothing.
 func TestDamagedIndexQuotesAfterRebuild(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
-	sample, _ := d.SampleList(ctx)
-	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
-	_, first := traceAndWait(t, ctx, d, base, nil)
-	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
-		t.Fatal(err)
-	}
-	d.closeIndexes()
-	if err := indextest.DamagePage(d.indexPath(libDir(d)), "owner_chunks"); err != nil {
-		t.Fatal(err)
-	}
-	src, list := matchedRows(t, sample, first.ResultPath, 5)
-	merged := submitAllReused(ctx, t, d, base, append([][]string{src[0]}, list...))
-	if merged[1][col(t, merged[0], "source")] != "reused" {
-		t.Errorf("merged %v", merged)
-	}
+	reuseEveryRow(t, func(ctx context.Context, d *Service) {
+		if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		d.closeIndexes()
+		if err := indextest.DamagePage(d.indexPath(libDir(d)), "owner_chunks"); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -235,7 +235,7 @@ func (v *libraryView) search() {
 			case len(items) == 0 && q == "":
 				v.status.SetText("No results downloaded yet. Completed jobs appear here once opened or exported.")
 			case len(items) == 0:
-				v.status.SetText("No downloaded result contains \"" + q + "\".")
+				v.status.SetText("No downloaded result contains \"" + workflow.EchoQuery(q) + "\".")
 			case q == "":
 				v.status.SetText(fmt.Sprintf("%s on this computer. Select one to open it.", plural(len(items), "result", "results")))
 			default:

@@ -132,6 +132,41 @@ func TestCLIExportRefusesAStaleScrub(t *testing.T) {
 	}
 }
 
+// The export never replaces a file, nor a callable list's proof beside it,
+// without --force, and says so; with --force it does.
+func TestCLIExportAsksBeforeReplacing(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	trace, dnc := writeScrubbedTrace(t, time.Now().Add(-48*time.Hour))
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "callable.csv")
+	proof := filepath.Join(dir, "callable proof.pdf")
+	args := []string{"export", trace, "--dnc", dnc, "--only-callable", "--out", dst}
+	for _, there := range []string{dst, proof} {
+		os.WriteFile(there, []byte("the person's own file"), 0o644)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, there+" already exists") || !strings.Contains(errOut, "--force") {
+			t.Fatalf("with %s there: %d %q", filepath.Base(there), code, errOut)
+		}
+		for _, p := range []string{dst, proof} {
+			if b, err := os.ReadFile(p); err == nil && string(b) != "the person's own file" {
+				t.Fatalf("%s was replaced", p)
+			}
+		}
+		os.Remove(there)
+	}
+	os.WriteFile(dst, []byte("the person's own file"), 0o644)
+	os.WriteFile(proof, []byte("the person's own file"), 0o644)
+	if code, _, errOut := runCLI(t, append(args, "--force")...); code != 0 {
+		t.Fatalf("--force: %d %q", code, errOut)
+	}
+	if got := numbersInFile(t, dst); !got["3125550100"] {
+		t.Errorf("--force did not write the list: %v", got)
+	}
+	if b, _ := os.ReadFile(proof); !strings.HasPrefix(string(b), "%PDF") {
+		t.Error("--force did not write the proof")
+	}
+}
+
 // numbersInFile are the valid numbers written anywhere in a .csv or .xlsx.
 func numbersInFile(t *testing.T, path string) map[string]bool {
 	t.Helper()

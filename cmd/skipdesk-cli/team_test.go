@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -132,5 +133,34 @@ func TestCLITeamStopKeepsTheList(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "team"); code != 0 || !strings.Contains(out, "keeps its own records") {
 		t.Fatalf("team after stopping: %d %q", code, out)
+	}
+}
+
+// A trace accepted (and charged) by the provider, after which the team's
+// database goes away before the job is recorded: the command line says the
+// outcome is unknown — may be charged — and exits 4, never "nothing was sent
+// to the provider or charged".
+func TestTeamAwayAfterUploadIsUnknown(t *testing.T) {
+	proxy, viaProxy := pgtest.NewProxy(t, pgtest.URL(t))
+	sb := startSubmitSandbox(t, 0.2)
+	submitEnv(t, sb)
+	t.Setenv("SKIPDESK_DATABASE_URL", viaProxy)
+	t.Setenv("SKIPDESK_COMPUTER", "front-desk")
+	cut := func(r *http.Request, body []byte) []byte {
+		if r.Method == http.MethodPost {
+			proxy.Cut()
+		}
+		return body
+	}
+	sb.edit.Store(&cut)
+	code, out, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
+	if n, _ := sb.jobs(t); n != 1 {
+		t.Fatalf("the provider has %d jobs, want the one accepted", n)
+	}
+	if code != exitOutcomeUnknown || !strings.Contains(errs, "may have been created and charged") || !strings.Contains(errs, "team's database") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(errs, "nothing was sent") {
+		t.Fatalf("says nothing was sent of a charged job:\n%s", errs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"codeberg.org/go-pdf/fpdf"
 
+	"github.com/skipdesk/skipdesk/assets"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -156,6 +157,10 @@ func (p *Proof) lines(output bool) []proofLine {
 	return ls
 }
 
+// proofFont is the proof's font family: DejaVu Sans, embedded (subset)
+// so that every name prints in its own letters.
+const proofFont = "DejaVu"
+
 // timeLines are the calling-time rule's lines: the rules table, the
 // instant, the windows applied per reason, the dialing mode, the keeping.
 func (p *Proof) timeLines() []proofLine {
@@ -188,43 +193,59 @@ func (p *Proof) timeLines() []proofLine {
 // writeProofPDF writes the proof as a PDF at path (atomically).
 func writeProofPDF(path string, p *Proof) error {
 	pdf := fpdf.New("P", "mm", "Letter", "")
+	pdf.AddUTF8FontFromBytes(proofFont, "", assets.ProofFont)
+	pdf.AddUTF8FontFromBytes(proofFont, "B", assets.ProofFontBold)
 	pdf.SetTitle("Proof of scrub: "+p.Output.Name, true)
 	pdf.SetCreator("SkipDesk "+p.AppVersion, true)
 	pdf.SetCreationDate(p.Exported)
 	pdf.SetModificationDate(p.Exported)
 	pdf.SetMargins(18, 18, 18)
 	pdf.SetAutoPageBreak(true, 18)
-	tr := pdf.UnicodeTranslatorFromDescriptor("") // cp1252: the core fonts' encoding
 	pdf.AddPage()
-	pdf.SetFont("Helvetica", "B", 16)
-	pdf.CellFormat(0, 9, tr("Proof of scrub"), "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.MultiCell(0, 5, tr("The callable list "+p.Output.Name+" was written by SkipDesk from the files and DNC scrubs below. "+
+	pdf.SetFont(proofFont, "B", 16)
+	pdf.CellFormat(0, 9, "Proof of scrub", "", 1, "L", false, 0, "")
+	pdf.SetFont(proofFont, "", 10)
+	pdf.MultiCell(0, 5, "The callable list "+p.Output.Name+" was written by SkipDesk from the files and DNC scrubs below. "+
 		"Every phone in it is a valid number, clean on the lists named, answered by a scrub made no more than 31 days "+
-		"before the export, and not on the company's own do-not-call list, unless a choice below says otherwise."), "", "L", false)
+		"before the export, and not on the company's own do-not-call list, unless a choice below says otherwise.", "", "L", false)
 	pdf.Ln(3)
-	const labelW = 52
-	for _, l := range p.lines(true) {
+	lines := p.lines(true)
+	labelW := proofLabelWidth(pdf, lines)
+	for _, l := range lines {
 		if l.heading {
 			pdf.Ln(2)
-			pdf.SetFont("Helvetica", "B", 12)
-			pdf.CellFormat(0, 7, tr(l.label), "B", 1, "L", false, 0, "")
+			pdf.SetFont(proofFont, "B", 12)
+			pdf.CellFormat(0, 7, l.label, "B", 1, "L", false, 0, "")
 			pdf.Ln(1)
 			continue
 		}
-		pdf.SetFont("Helvetica", "B", 9)
-		pdf.CellFormat(labelW, 5, tr(l.label), "", 0, "L", false, 0, "")
-		font := "Helvetica"
+		pdf.SetFont(proofFont, "B", 9)
+		pdf.CellFormat(labelW, 5, l.label, "", 0, "L", false, 0, "")
 		if strings.HasSuffix(l.label, "SHA-256") {
-			font = "Courier"
+			pdf.SetFont("Courier", "", 7.5) // 64 hex digits on one line: a core font
+		} else {
+			pdf.SetFont(proofFont, "", 9)
 		}
-		pdf.SetFont(font, "", 9)
-		pdf.MultiCell(0, 5, tr(l.value), "", "L", false)
+		pdf.MultiCell(0, 5, l.value, "", "L", false)
 	}
 	if err := pdf.Error(); err != nil {
 		return fmt.Errorf("export: proof %s: %w", path, err)
 	}
 	return writeAtomic(path, func(f *os.File) error { return pdf.Output(f) })
+}
+
+// proofLabelWidth is the width of the labels' column: the widest label's,
+// so that no label runs into its value, within 52 to 70 mm (a SHA-256
+// keeps its one line beside it).
+func proofLabelWidth(pdf *fpdf.Fpdf, lines []proofLine) float64 {
+	pdf.SetFont(proofFont, "B", 9)
+	w := 52.0
+	for _, l := range lines {
+		if !l.heading {
+			w = max(w, pdf.GetStringWidth(l.label)+3)
+		}
+	}
+	return min(w, 70)
 }
 
 // fileSHA256 is the SHA-256 of a file, in hex.

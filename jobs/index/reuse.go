@@ -31,7 +31,7 @@ type Earlier struct {
 // first. Only results with a job record count (their date and job are
 // known), and only rows that found the owner. A match is by hash: confirm
 // it with Rows before reusing the row.
-func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier, error) {
+func (x *Index) Traced(ctx context.Context, keys []string) (_ map[string][]Earlier, err error) {
 	byHash := map[int64][]string{}
 	for _, k := range keys {
 		if k == "" {
@@ -51,11 +51,11 @@ func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	files, err := datedFiles(ctx, db, string(jobs.KindTrace), 0)
 	if err != nil {
 		return nil, err
@@ -241,7 +241,7 @@ func (x *Index) ScrubbedBefore(ctx context.Context, phones []uint64, before time
 // scrubs finds each phone's newest answer scrubbed at since or later and
 // before before (zero: no bound); known keeps only answers whose flags are
 // all known.
-func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.Time, known bool) (map[uint64]Scrub, error) {
+func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.Time, known bool) (_ map[uint64]Scrub, err error) {
 	want := make(map[int64]bool, len(phones))
 	for _, p := range phones {
 		if p != 0 {
@@ -252,11 +252,11 @@ func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.
 	if len(want) == 0 {
 		return out, nil
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	var from int64
 	if !since.IsZero() {
 		from = since.Unix()
@@ -323,12 +323,12 @@ type Row struct {
 // Rows reads rows of indexed results, in the order given, and hands each
 // to fn. It fails with ErrChanged when a file is not what was indexed (Sync
 // again).
-func (x *Index) Rows(ctx context.Context, refs []Ref, fn func(i int, r Row) error) error {
-	db, done, err := x.handle()
+func (x *Index) Rows(ctx context.Context, refs []Ref, fn func(i int, r Row) error) (err error) {
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(&err)
 	var sc scratch
 	var key []byte
 	return x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, _ int) error {

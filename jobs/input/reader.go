@@ -61,18 +61,14 @@ type Reader struct {
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
 // its header. The caller must Close the reader.
 func Open(path string, opts Options) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return nil, &FileError{Path: path, Msg: describeOpenError(err), Err: err}
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, &FileError{Path: path, Msg: err.Error(), Err: err}
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, &FileError{Path: path, Msg: "is a folder, not a file"}
 	}
 	raw := bufio.NewReaderSize(f, sniffSize)
 	head, err := raw.Peek(sniffSize)

@@ -37,7 +37,9 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	x.mu.Lock()
 	quick := slices.Clone(x.quick)
 	x.mu.Unlock()
-	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress,
+		Replace: true}
 	if choices != nil {
 		choices.apply(&req)
 	}
@@ -69,6 +71,11 @@ type ExportRequest struct {
 	// in the report) instead of failing.
 	TruncateLongCells bool
 	Progress          func(done, total int64)
+	// Replace: the person agreed to replace Dest (and a callable export's
+	// proof beside it) when there is a file of that name: the window's
+	// save dialog asked, or --force. Otherwise an *ExistsError, nothing
+	// written.
+	Replace bool
 
 	// The choices of a callable export (see export.CallableOptions): leave
 	// out mobiles (autodialed calls), keep litigators, keep phones whose
@@ -97,6 +104,11 @@ func (r *ExportRequest) callable() bool {
 
 // Export writes a result as req says and reports what it wrote.
 func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
+	if !req.Replace {
+		if err := notThere(req.Dest, req.callable()); err != nil {
+			return nil, err
+		}
+	}
 	var meta *library.Meta
 	record := req.Record
 	if record == "" {
@@ -141,6 +153,52 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 	}
 	return export.Export(ctx, req.Source, req.Dest, export.Options{Meta: meta, Rows: req.Rows, Progress: intProgress(req.Progress),
 		TruncateLongCells: req.TruncateLongCells})
+}
+
+// ExistsError: an export would replace files the person did not agree to
+// replace (ExportRequest.Replace); nothing was written.
+type ExistsError struct {
+	Paths []string // the export's file, its proof: those that exist
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("%s already exists: nothing was written", strings.Join(e.Paths, " and "))
+}
+
+// notThere is an *ExistsError when dest (or, for a callable export, its
+// proof, or the parts a dialer's row limit splits it into) exists: a file,
+// a folder, a link.
+func notThere(dest string, callable bool) error {
+	paths := []string{dest}
+	if callable {
+		paths = append(paths, export.ProofName(dest))
+		paths = append(paths, partsOf(dest)...)
+	}
+	var there []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			there = append(there, p)
+		}
+	}
+	if len(there) == 0 {
+		return nil
+	}
+	return &ExistsError{Paths: there}
+}
+
+// partsOf are the files beside dest named as the parts of an export to it
+// ("<name> (part 2 of 3).csv").
+func partsOf(dest string) []string {
+	ext := filepath.Ext(dest)
+	prefix := strings.TrimSuffix(filepath.Base(dest), ext) + " (part "
+	des, _ := os.ReadDir(filepath.Dir(dest))
+	var out []string
+	for _, de := range des {
+		if n := de.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ")"+ext) {
+			out = append(out, filepath.Join(filepath.Dir(dest), n))
+		}
+	}
+	return out
 }
 
 // callingOptions adds the calling rules, the instant and the preset of a
@@ -193,7 +251,8 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 	if j.ResultPath == "" {
 		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
-	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress, Replace: true}
 	if callable != nil {
 		req.OnlyCallable = true
 		callable.apply(&req)
@@ -228,6 +287,9 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 		return nil, err
 	}
 	q = strings.TrimSpace(q)
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	if q != "" {
 		if items, ok, err := s.searchLibrary(ctx, lib, q); ok {
 			return items, err
@@ -411,6 +473,9 @@ type RowHit struct {
 // never made. In a team (a session open on the team's database) the
 // configured library's search finds teammates' rows too.
 func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	d := s.ResultsDir(dir)
 	if _, err := os.Stat(d); err != nil {
 		if dir == "" && errors.Is(err, os.ErrNotExist) {

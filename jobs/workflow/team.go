@@ -15,7 +15,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
-	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
@@ -146,41 +145,20 @@ func (s *Service) Sharing() bool { return s.cfg.DatabaseURL != "" || s.Settings(
 
 // Computer is this computer's name as the team sees it.
 func (s *Service) Computer() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.computerLocked()
+}
+
+// computerLocked is Computer with s.mu held.
+func (s *Service) computerLocked() string {
 	if s.cfg.Computer != "" {
 		return s.cfg.Computer
 	}
-	if n := strings.TrimSpace(s.Settings().ComputerName); n != "" {
+	if n := strings.TrimSpace(s.settings.ComputerName); n != "" {
 		return n
 	}
 	return computer()
-}
-
-// who is this computer in a team, its id made and saved on first need.
-func (s *Service) who() (ledger.Who, error) {
-	s.mu.Lock()
-	id := s.settings.ComputerID
-	s.mu.Unlock()
-	if id == "" {
-		// Saved here, not through SaveSettings: this runs while the
-		// session's ledger opens, and nothing else in the settings changes.
-		s.mu.Lock()
-		set := s.settings
-		set.ComputerID = newComputerID()
-		err := settings.Save(s.cfg.Home, set)
-		if err == nil {
-			s.settings = set
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return ledger.Who{}, err
-		}
-		id = set.ComputerID
-	}
-	return ledger.Who{ComputerID: id, Computer: s.Computer()}, nil
-}
-
-func newComputerID() string {
-	return fmt.Sprintf("c%016x", rand.Uint64())
 }
 
 // books is an open ledger and what closes it (with its database).
@@ -209,6 +187,7 @@ func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
 		db.Close()
 		return books{}, err
 	}
+	s.adoptCopied(ctx, led)
 	return books{led: led, team: db, close: func() error {
 		err := led.Close()
 		db.Close()

@@ -453,3 +453,28 @@ func asciiPrefix(b []byte) int {
 	}
 	return i
 }
+
+// FixText returns s as UTF-8: bytes that are not valid UTF-8 are read as
+// Windows-1252, as the list reader reads a file that mixes the two (a
+// result saved by Excel on Windows and opened where it is).
+func FixText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			if c := s[i]; c >= 0x80 {
+				b = append(b, cp1252[c-0x80]...)
+			} else {
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		b = append(b, s[i:i+n]...)
+		i += n
+	}
+	return string(b)
+}

@@ -358,6 +358,15 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
 	}
+	if h.is(cCode) && h.idx >= 0 && len(vals) > 0 && share(vals, phoneLike) < 0.6 {
+		// "Phone 1 Status", "Phone2_Scrub Result": what it says of that
+		// phone, read by its values as a status column is.
+		col := codeColumn(c, vals, true)
+		if col.Role == RoleOther {
+			col.Role = RolePhoneDetail
+		}
+		return col, nil
+	}
 	if h.is(cTypeWord) && h.implied != "" && len(vals) > 0 &&
 		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
 		// The kind it names is what it says of a phone, not which phone.

@@ -246,6 +246,10 @@ func (f Flags) Override(o Flags) Flags {
 	return f
 }
 
+// fileWide are the lists a file answers for every phone it holds when it
+// answers for one: a state's, the DMA's, the vendor's own.
+var fileWide = Kinds(0).with(State).with(Industry).with(Internal)
+
 // perFile are the lists each file keeps for itself — what it states in
 // words, a vendor's own list — so that one file's answer never stands for
 // another's: the answers of two files are merged, never replaced.

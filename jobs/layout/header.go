@@ -73,6 +73,7 @@ var words = map[string]class{
 	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
 	"blacklist": cLitigator, "blacklisted": cLitigator, "plaintiff": cLitigator, "litigante": cLitigator,
 	"internal": cInternal, "project": cInternal, "company": cInternal, "idnc": cInternal, "vendor": cInternal,
+	"client":   cInternal,
 	"callable": cCallable, "dialable": cCallable, "okcall": cCallable,
 	"code": cCode, "result": cCode, "status": cCode, "disposition": cCode, "verdict": cCode, "outcome": cCode,
 	"resultcode": cCode, "scrub": cCode, "estatus": cCode,

@@ -316,6 +316,11 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 		}
 		p.Flags.Set(kind, x.flag)
 	}
+	// A list the file reports for some of its phones is asked of all of
+	// them: where the file says nothing, the answer is unknown.
+	for _, k := range (l.Reports & fileWide &^ p.Flags.Has).List() {
+		p.Flags.Set(k, Unknown)
+	}
 	if !r.scrubbed(rec, s.Scope) {
 		p.Flags = p.Flags.unchecked()
 	}

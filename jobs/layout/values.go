@@ -148,7 +148,8 @@ var (
 	flaggedWords = set("dnc", "do not call", "donotcall", "on list", "listed", "registered", "on dnc",
 		"flagged", "blocked", "block", "litigator", "tcpa", "known litigator", "blacklisted", "blacklist",
 		"match", "matched", "hit", "found", "federal", "national", "federal dnc", "national dnc", "state dnc",
-		"internal dnc", "project dnc", "dnc listed", "do not contact", "dnc/litigator", "restricted")
+		"internal dnc", "project dnc", "dnc listed", "do not contact", "dnc/litigator", "restricted", "not callable",
+		"non callable", "non-callable", "uncallable", "not dialable", "undialable", "do not dial", "not ok to call")
 	cleanWords = set("clean", "ok", "okay", "safe", "callable", "not listed", "not on list", "not registered",
 		"not found", "no match", "clear", "pass", "passed", "allowed", "not dnc", "non-dnc", "non dnc",
 		"no hit", "not a litigator", "safe to call", "ok to call", "dialable")

@@ -61,7 +61,17 @@ func headerRow(rec []byte) []string {
 	if len(h) > 0 {
 		h[0] = strings.TrimPrefix(h[0], "\ufeff")
 	}
+	fixText(h)
 	return h
+}
+
+// fixText reads the bytes of fields that are not UTF-8 as Windows-1252 (a
+// file saved by Excel on Windows, opened where it is): "verificación" is
+// read as written, never as a broken word.
+func fixText(rec []string) {
+	for i, v := range rec {
+		rec[i] = input.FixText(v)
+	}
 }
 
 // Headers are the column names.
@@ -80,6 +90,7 @@ func (rr *RowReader) Next() ([]string, error) {
 			continue
 		}
 		rr.rec = parseRecord(b, rr.rec)
+		fixText(rr.rec)
 		if err := wide(rr.rec, line); err != nil {
 			return nil, err
 		}

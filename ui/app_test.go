@@ -696,6 +696,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 		v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
 		v.mode.SetSelected(modeColumns)
 	})
+	h.wait("indexed")
 	queried := make(chan error, 10)
 	v.onQueried = func(err error) { queried <- err }
 	h.win.Resize(fyne.NewSize(1180, 760))
@@ -849,13 +850,15 @@ func TestViewerShowsDamage(t *testing.T) {
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
-	if v.warning != nil {
+	h.wait("indexed")
+	if v.warning.Visible() {
 		t.Fatalf("a sound file shows %q", v.warning.Text)
 	}
 	r := sampleResult()
 	r.path = "/results/damaged.csv"
 	r.warnings = []string{"line 4: a quoted value that starts on this line is never closed"}
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, r), "damaged") })
+	h.wait("indexed")
 	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 7: a quoted value") {
 		t.Fatalf("damage line: %+v", v.warning)
 	}

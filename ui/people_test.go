@@ -59,6 +59,7 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	}
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(r, strings.TrimSuffix(name, ".csv")) })
+	h.wait("indexed")
 	return v
 }
 

@@ -22,17 +22,21 @@ import (
 // remembered for every file with the same header (Signature). A trace's
 // view carries the flags of the DNC scrubs of its phones.
 
-// OpenResult opens a result CSV for the viewer: an index of its rows is
-// built in one pass; rows are read back as the viewer asks for them. The
-// layout is the remembered correction's for these headers, else detected;
-// a trace's phones get the flags of the scrubs made of them.
+// OpenResult opens a result CSV for the viewer. It returns once the first
+// page can show (the header and the first rows read, the layout known):
+// Result.Index reads the rest into the viewer's store, and a query waits
+// for it. Rows are read back as the viewer asks for them. The layout is
+// the remembered correction's for these headers, else detected; a trace's
+// phones get the flags of the scrubs made of them. A DNC result is read
+// whole before it returns (with progress): what changed since the scrub
+// before is looked up for every number.
 func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
-	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
+	r, err := library.StartResult(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	x := &result{s: s, r: r}
-	if err := x.relayout(ctx, s.layoutCorrection(r.Headers())); err != nil {
+	if err := x.relayout(ctx, s.layoutCorrection(r.Headers()), progress); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -61,6 +65,11 @@ func (x *result) Layout() *layout.Layout   { return x.r.Layout() }
 func (x *result) RowIndex(row int) int     { return row }
 func (x *result) Scrubs() []string         { x.mu.Lock(); defer x.mu.Unlock(); return x.scrub }
 
+// Index reads the whole file into the viewer's store (progress in bytes).
+func (x *result) Index(ctx context.Context, progress func(done, total int64)) error {
+	return x.r.Index(ctx, library.Progress(progress))
+}
+
 // QuickFilters are the quick filters the result's layout allows.
 func (x *result) QuickFilters() []jobs.QuickFilter { return x.r.QuickFilters() }
 
@@ -87,8 +96,9 @@ func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 }
 
 // relayout reads the result through the layout detected with correction c
-// (nil: none) and the flags of the scrubs of its phones.
-func (x *result) relayout(ctx context.Context, c *layout.Correction) error {
+// (nil: none) and the flags of the scrubs of its phones; progress, when the
+// whole file must be read first (a DNC result).
+func (x *result) relayout(ctx context.Context, c *layout.Correction, progress func(done, total int64)) error {
 	l := x.r.Layout()
 	if c != nil {
 		idx := make([]int, min(x.r.Len(), library.LayoutSample))
@@ -114,7 +124,11 @@ func (x *result) relayout(ctx context.Context, c *layout.Correction) error {
 		return err
 	}
 	if l.Kind == layout.KindDNC {
-		// A phone list scrubbed again: what changed since the scrub before.
+		// A phone list scrubbed again: what changed since the scrub before,
+		// for every number of the file.
+		if err := x.r.Index(ctx, library.Progress(progress)); err != nil {
+			return err
+		}
 		x.s.earlierAnswers(ctx, x.r, l, join)
 	}
 	x.r.SetLayout(l, join)
@@ -145,14 +159,11 @@ func (v resultView) Person(i int) layout.Row {
 // the layout cannot apply is an error saying why: a view never pretends to
 // be filtered.
 func (x *result) Query(ctx context.Context, q Query) (View, error) {
-	if err := x.r.FilterContext(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, nil); err != nil {
-		return nil, err
-	}
 	col := q.SortCol
 	if col >= len(x.r.Headers()) {
 		col = -1
 	}
-	if err := x.r.SortContext(ctx, col, q.Desc, nil); err != nil {
+	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, col, q.Desc, nil); err != nil {
 		return nil, err
 	}
 	x.mu.Lock()
@@ -250,7 +261,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		if err := led.SaveLayout(ctx, sig, b); err != nil {
 			return err
 		}
-		return x.relayout(ctx, c)
+		return x.relayout(ctx, c, nil)
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -259,7 +270,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 	if err := library.WriteFileAtomic(filepath.Join(s.cfg.Home, layoutsFile), b); err != nil {
 		return err
 	}
-	return x.relayout(ctx, c)
+	return x.relayout(ctx, c, nil)
 }
 
 // mergeCorrection is the correction old with the person's newer answers in
@@ -297,7 +308,7 @@ func (s *Service) Recheck(ctx context.Context, r Result) error {
 	if !ok {
 		return errors.New("workflow: not a result opened here")
 	}
-	return x.relayout(ctx, s.layoutCorrection(x.r.Headers()))
+	return x.relayout(ctx, s.layoutCorrection(x.r.Headers()), nil)
 }
 
 // ReadLayout says how SkipDesk reads the result at path (with the

@@ -247,6 +247,36 @@ func BenchmarkFilter400k(b *testing.B) {
 	}
 }
 
+// benchWord is the word BenchmarkFilterWord400k looks for
+// (SKIPDESK_BENCH_WORD; bench/viewer.sh counts it with ripgrep too).
+func benchWord() string {
+	if w := os.Getenv("SKIPDESK_BENCH_WORD"); w != "" {
+		return w
+	}
+	return "smith"
+}
+
+// BenchmarkFilterWord400k: one word typed (or pasted) at once: every row
+// looked at, as ripgrep counting the word in the file looks at every line.
+func BenchmarkFilterWord400k(b *testing.B) {
+	r := openBench(b)
+	w := benchWord()
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		r.forget()
+		if err := r.Filter(Filter{Text: w}); err != nil {
+			b.Fatal(err)
+		}
+		rows = r.View()
+		// The next loop's filter must differ from this one.
+		if err := r.Filter(Filter{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows), "rows")
+}
+
 // BenchmarkFilterFirstKey400k: the first key typed into the filter.
 func BenchmarkFilterFirstKey400k(b *testing.B) {
 	r := openBench(b)

@@ -34,6 +34,7 @@ type chunkOut struct {
 	end    int64
 	text   []byte  // the rows folded (nil when not folding)
 	at     []int32 // where each row starts in text
+	lens   []uint8 // the folded length of each cell (see segment)
 	typed  []chunkTyped
 	phones *phoneChunk // nil without a layout
 	err    error
@@ -202,6 +203,7 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 	if b.fold {
 		o.text = make([]byte, 0, n+len(c.starts))
 		o.at = make([]int32, 0, len(c.starts)+1)
+		o.lens = make([]uint8, 0, len(c.starts)*b.columns)
 		o.typed = make([]chunkTyped, b.columns)
 	}
 	if w.rd != nil {
@@ -228,11 +230,16 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 func (w *chunkWorker) foldRow(o *chunkOut, i, n int) {
 	o.at = append(o.at, int32(len(o.text)))
 	for c, v := range w.rec {
+		at := len(o.text)
 		o.text = appendFold(o.text, v)
-		o.text = append(o.text, cellEnd)
 		if c < len(o.typed) {
+			o.lens = append(o.lens, uint8(min(len(o.text)-at, longLen)))
 			o.typed[c].cell(w.b.hints, c, i, n, v)
 		}
+		o.text = append(o.text, cellEnd)
+	}
+	for c := len(w.rec); c < len(o.typed); c++ {
+		o.lens = append(o.lens, 0) // a cell the row lacks
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // textQuery is a filter's text, ready to be looked for in the column store.
@@ -185,40 +187,36 @@ var searchPart = 1 << 15
 // parallelRows runs fn over [0, n) split in parts, on every core, and
 // joins the parts' rows in order. ctx is looked at between parts.
 func parallelRows(ctx context.Context, n int, fn func(lo, hi int, out []int32) []int32) ([]int32, error) {
+	outs, err := inParts(ctx, n, func(lo, hi int) []int32 { return fn(lo, hi, nil) })
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(outs...), nil
+}
+
+// inParts runs fn over [0, n) split in parts of searchPart, on every core,
+// and returns each part's result, in order. ctx is looked at between
+// parts.
+func inParts[T any](ctx context.Context, n int, fn func(lo, hi int) T) ([]T, error) {
 	part := searchPart
 	parts := (n + part - 1) / part
-	outs := make([][]int32, parts)
-	var next sync.Mutex
-	k := 0
+	outs := make([]T, parts)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(parts, 1)) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
+				i := int(next.Add(1) - 1)
 				if i >= parts {
 					return
 				}
 				lo := i * part
-				outs[i] = fn(lo, min(lo+part, n), nil)
+				outs[i] = fn(lo, min(lo+part, n))
 			}
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	total := 0
-	for _, o := range outs {
-		total += len(o)
-	}
-	out := make([]int32, 0, total)
-	for _, o := range outs {
-		out = append(out, o...)
-	}
-	return out, nil
+	return outs, ctx.Err()
 }
 
 // search finds the rows matching the query: among base (rows in file

@@ -72,35 +72,49 @@ func (s *store) sortRows(ctx context.Context, rows []int32, col int) (*colOrder,
 	if rows != nil {
 		n = len(rows)
 	}
+	// The keys are read on every core.
+	type part struct{ items, blanks []sortItem }
+	parts, err := inParts(ctx, n, func(lo, hi int) (p part) {
+		p.items = make([]sortItem, 0, hi-lo)
+		for k := lo; k < hi; k++ {
+			r := int32(k)
+			if rows != nil {
+				r = rows[k]
+			}
+			if it, ok := s.item(r, col); ok {
+				p.items = append(p.items, it)
+			} else {
+				p.blanks = append(p.blanks, sortItem{row: r})
+			}
+		}
+		return p
+	})
+	if err != nil {
+		return nil, err
+	}
 	items := make([]sortItem, 0, n)
 	var blanks []int32
-	for k := range n {
-		if k&0xffff == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	for _, p := range parts {
+		items = append(items, p.items...)
+		for _, b := range p.blanks {
+			blanks = append(blanks, b.row)
 		}
-		r := int32(k)
-		if rows != nil {
-			r = rows[k]
-		}
-		it, ok := s.item(r, col)
-		if !ok {
-			blanks = append(blanks, r)
-			continue
-		}
-		items = append(items, it)
 	}
 	tmp := make([]sortItem, len(items))
-	text := s.kinds[col] == keyText
-	if text {
-		s.sortText(items, tmp, 0)
+	o := &colOrder{rows: make([]int32, 0, n), nonBlank: len(items), group: newBitset(len(items))}
+	if s.kinds[col] == keyText {
+		// The groups are marked as the sort goes: comparing neighbours
+		// afterwards would read the text in random order.
+		s.sortText(items, tmp, 0, o.group, 0)
 	} else {
 		radixSort(items, tmp)
-	}
-	o := &colOrder{rows: make([]int32, 0, n), nonBlank: len(items), group: newBitset(len(items))}
-	for i := range items {
-		if i == 0 || !s.sameKey(&items[i-1], &items[i], text) {
-			o.group.set(int32(i))
+		for i := range items {
+			if i == 0 || items[i-1].key != items[i].key {
+				o.group.set(int32(i))
+			}
 		}
+	}
+	for i := range items {
 		o.rows = append(o.rows, items[i].row)
 	}
 	o.rows = append(o.rows, blanks...)
@@ -123,13 +137,6 @@ func (s *store) item(r int32, col int) (sortItem, bool) {
 // cellOf is a text item's cell.
 func (s *store) cellOf(it *sortItem) []byte { return s.bytes(it.at, int(it.n)) }
 
-func (s *store) sameKey(a, b *sortItem, text bool) bool {
-	if !text {
-		return a.key == b.key
-	}
-	return bytes.Equal(s.cellOf(a), s.cellOf(b))
-}
-
 // chunk8 is the 8 bytes of c from depth on, big-endian, zero-padded: as
 // numbers they order as the bytes do.
 func chunk8(c []byte, depth int) uint64 {
@@ -146,10 +153,18 @@ func chunk8(c []byte, depth int) uint64 {
 }
 
 // sortText sorts text items by their cells' bytes from depth on (the
-// bytes before are equal), 8 bytes a round.
-func (s *store) sortText(items, tmp []sortItem, depth int) {
+// bytes before are equal), 8 bytes a round, and marks in group where a
+// run of equal cells starts (items are at position at of the whole).
+// Folded text holds no zero byte, so equal 8-byte rounds with nothing
+// after them are equal cells.
+func (s *store) sortText(items, tmp []sortItem, depth int, group bitset, at int) {
 	if len(items) <= 32 {
 		s.insertionSort(items, depth)
+		for i := range items {
+			if i == 0 || !bytes.Equal(s.cellOf(&items[i-1]), s.cellOf(&items[i])) {
+				group.set(int32(at + i))
+			}
+		}
 		return
 	}
 	if depth > 0 {
@@ -168,7 +183,9 @@ func (s *store) sortText(items, tmp []sortItem, depth int) {
 			z++
 		}
 		if z-a > 1 && longer {
-			s.sortText(items[a:z], tmp[a:z], depth+8)
+			s.sortText(items[a:z], tmp[a:z], depth+8, group, at+a)
+		} else {
+			group.set(int32(at + a))
 		}
 		a = z
 	}

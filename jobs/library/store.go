@@ -12,8 +12,9 @@ import (
 // values are all numbers or all dates. Read-only once built; memory about
 // the file's size.
 type store struct {
-	segs []segment
-	n    int // rows
+	segs    []segment
+	n       int // rows
+	columns int // the header's
 	// kinds say how each column sorts; keys are the stored sort keys of
 	// the columns that need them (0: a blank cell), nil for the others.
 	kinds []keyKind
@@ -27,7 +28,14 @@ type store struct {
 type segment struct {
 	text []byte  // the rows' cells folded, each cell followed by cellEnd
 	at   []int32 // where each row starts in text; len rows+1
+	// lens are the folded lengths of the cells of the header's columns,
+	// row after row (longLen: that long or longer), so that a cell is
+	// found without reading the text before it.
+	lens []uint8
 }
+
+// longLen is the length kept for a cell this long or longer.
+const longLen = 255
 
 // keyKind is how a column sorts.
 type keyKind uint8
@@ -48,9 +56,31 @@ func (s *store) row(i int) []byte {
 	return g.text[g.at[k]:g.at[k+1]]
 }
 
-// cellSpan is where row i's folded cell c is (see textRef) and its
-// length (0 when the row has fewer cells).
+// cellSpan is where row i's folded cell c (of the header's columns) is
+// (see textRef) and its length (0 when the row has fewer cells).
 func (s *store) cellSpan(i, c int) (textRef, int) {
+	g := &s.segs[i/chunkRows]
+	k := i % chunkRows
+	at, end := int(g.at[k]), int(g.at[k+1])
+	lens := g.lens[k*s.columns : (k+1)*s.columns]
+	if n := lens[c]; n != longLen {
+		// The lengths before it say where it is.
+		for _, l := range lens[:c] {
+			if l == longLen {
+				return s.scanCell(i, c)
+			}
+			at += int(l) + 1
+		}
+		if at >= end {
+			return 0, 0 // the row has fewer cells
+		}
+		return newTextRef(i/chunkRows, at), int(n)
+	}
+	return s.scanCell(i, c)
+}
+
+// scanCell is cellSpan read through the row's text.
+func (s *store) scanCell(i, c int) (textRef, int) {
 	g := &s.segs[i/chunkRows]
 	k := i % chunkRows
 	at, end := int(g.at[k]), int(g.at[k+1])
@@ -120,6 +150,7 @@ type storeParts struct {
 
 func newStoreParts(columns, expectRows int) *storeParts {
 	p := &storeParts{typed: make([]typedColumn, columns)}
+	p.s.columns = columns
 	p.s.segs = make([]segment, 0, expectRows/chunkRows+1)
 	return p
 }
@@ -132,7 +163,7 @@ func (p *storeParts) add(c *chunkOut) {
 		}
 	}
 	first := p.s.n
-	p.s.segs = append(p.s.segs, segment{text: c.text, at: append(c.at, int32(len(c.text)))})
+	p.s.segs = append(p.s.segs, segment{text: c.text, at: append(c.at, int32(len(c.text))), lens: c.lens})
 	p.s.n += c.rows()
 	for col := range p.typed {
 		p.typed[col].add(first, c.rows(), &c.typed[col])

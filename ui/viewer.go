@@ -125,6 +125,7 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 	a.viewers[v.item] = v
 	a.tabs.Append(v.item)
 	a.tabs.Select(v.item)
+	a.fire("viewer")
 	v.index()
 	return v
 }

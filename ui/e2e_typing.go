@@ -72,11 +72,11 @@ func runViewerTyping(h *e2e.Harness) error {
 		return err
 	}
 	h.Figuref("backspace: %s to the answer drawn (%s)", ms(d), count)
-	col := slices.Index(v.headers, "last_name")
+	col := slices.Index(v.headers, "property_address")
 	if col < 0 {
-		return errors.New("the generated result has no last_name column")
+		return errors.New("the generated result has no property_address column")
 	}
-	for _, click := range []string{"sort by last name", "reverse"} {
+	for _, click := range []string{"sort by property address", "reverse"} {
 		d, count, err := keyTimed(h, answers, func() { v.onHeaderTapped(col) })
 		if err != nil {
 			return err

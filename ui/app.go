@@ -76,8 +76,10 @@ type App struct {
 	saved  string
 	saving bool
 	// callableAsk is the callable list's choices while they show;
-	// rescrubBtn the stale scrub's "Scrub these numbers again".
+	// rescrubBtn the stale scrub's "Scrub these numbers again"; scrubAsk
+	// an import's scrub date question.
 	callableAsk *dialog.ConfirmDialog
+	scrubAsk    *scrubDateAsk
 	rescrubBtn  *widget.Button
 
 	// menu is the window's main menu (the main actions and their shortcuts).

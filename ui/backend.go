@@ -111,7 +111,7 @@ type LibraryBackend interface {
 	SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error)
 	// ImportResult copies a result made elsewhere (CSV or XLSX, any layout)
 	// into the library.
-	ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error)
+	ImportResult(ctx context.Context, path string, opts workflow.ImportOptions) (workflow.LibraryItem, error)
 	// FetchResult brings a result a search found in a teammate's library
 	// here (downloaded from the provider once) and returns it with its path.
 	FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error)

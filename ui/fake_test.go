@@ -270,7 +270,7 @@ func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summa
 	return svc.ReadLayout(ctx, path)
 }
 
-func (f *fakeBackend) ImportResult(ctx context.Context, path string) (workflow.LibraryItem, error) {
+func (f *fakeBackend) ImportResult(ctx context.Context, path string, _ workflow.ImportOptions) (workflow.LibraryItem, error) {
 	return workflow.LibraryItem{}, errors.New("not in these tests")
 }
 

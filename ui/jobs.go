@@ -669,7 +669,17 @@ func (a *App) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest stri
 			dropEmpty(dest)
 		}
 		var stale *workflow.StaleError
+		var open *workflow.QuestionError
 		switch {
+		case errors.As(err, &open):
+			a.offerQuestions(open, func() { a.openViewer(j.ResultPath, j.Name) }, func() {
+				cc := workflow.CallableChoices{}
+				if c != nil {
+					cc = *c
+				}
+				cc.LeaveOutUnsure = true
+				a.exportJobTo(j, &cc, dest)
+			})
 		case errors.Is(err, workflow.ErrNeedScrub):
 			dialog.ShowConfirm("Scrub these phones first?",
 				"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+

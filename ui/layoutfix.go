@@ -4,14 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	fynelayout "fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // The layout correction: every column of the result with what SkipDesk
@@ -41,6 +46,8 @@ var roleWords = []struct {
 	{layout.RoleState, "State"},
 	{layout.RoleZip, "ZIP code"},
 	{layout.RoleAddress, "Whole address"},
+	{layout.RoleScope, "Whether the row was scrubbed"},
+	{layout.RoleScrubDate, "Scrub date"},
 }
 
 // kindWords are the lists a flag column can answer.
@@ -49,9 +56,12 @@ var kindWords = []struct {
 	words string
 }{
 	{layout.Federal, "Federal DNC"},
+	{layout.DNC, "DNC (no list named)"},
 	{layout.State, "State DNC"},
 	{layout.Litigator, "Litigator"},
-	{layout.Internal, "Internal DNC"},
+	{layout.Internal, "Internal DNC (the file's)"},
+	{layout.Industry, "DMA or industry list"},
+	{layout.Restriction, "Notes or status in words"},
 	{layout.Combined, "DNC or litigator (one answer)"},
 }
 
@@ -174,6 +184,9 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 				intro += " "
 			}
 			intro += q.Message + "."
+			if q.Blocks {
+				intro += " (No callable list until you answer.)"
+			}
 		}
 	}
 	top := widget.NewLabel(intro)
@@ -205,10 +218,12 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 		choices = append(choices, c.words)
 	}
 	for _, r := range readings {
-		if r.Role != layout.RoleFlag {
+		switch r.Role {
+		case layout.RoleFlag, layout.RoleScope, layout.RoleScrubDate:
+		default:
 			continue
 		}
-		box.Add(widget.NewLabelWithStyle(fmt.Sprintf("%s (%s)", r.Column, r.Kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		box.Add(widget.NewLabelWithStyle(readingTitle(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		grid := container.NewGridWithColumns(3)
 		for _, vc := range r.Values {
 			shown := fmt.Sprintf("%q", vc.Value)
@@ -221,7 +236,7 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 			grid.Add(widget.NewLabel(shown))
 			grid.Add(widget.NewLabel(jobs.Plural(int64(vc.Count), "row", "rows")))
 			was := wordsOfReads(vc.Reads)
-			if was == "" {
+			if was == "" || r.Role != layout.RoleFlag {
 				// An invalid number, or another reading no choice here gives.
 				grid.Add(widget.NewLabel(vc.Reads))
 				continue
@@ -241,6 +256,22 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 	}
 	head := widget.NewLabelWithStyle("What the flag values mean", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewVBox(head, box), fixes
+}
+
+// readingTitle names a column that bears on callability, the list it
+// answers for and the phones it answers for: "Phone 1 DNC: DNC, for Phone 1".
+func readingTitle(r layout.Reading) string {
+	what := r.List
+	switch r.Role {
+	case layout.RoleScope:
+		what = "whether the row was scrubbed"
+	case layout.RoleScrubDate:
+		what = "when the row was scrubbed"
+	}
+	if r.For != "" {
+		return fmt.Sprintf("%s: %s, for %s", r.Column, what, r.For)
+	}
+	return fmt.Sprintf("%s: %s", r.Column, what)
 }
 
 // columnsGrid is every column with its first value, what SkipDesk reads in
@@ -332,4 +363,36 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 		v.showQuickFilters()
 		v.runQuery()
 	})
+}
+
+// offerQuestions explains a callable list refused for columns SkipDesk is
+// not sure how to read — each file, its columns and the question — and
+// offers to check them (check) or to make the list without the phones they
+// decide (without).
+func (a *App) offerQuestions(e *workflow.QuestionError, check func(), without func()) {
+	var lines []string
+	for _, f := range e.Files {
+		for _, q := range f.Questions {
+			lines = append(lines, "• "+filepath.Base(f.File)+": "+q.Message)
+		}
+	}
+	msg := widget.NewLabel("SkipDesk is not sure how to read columns this callable list depends on. Nothing was written.\n\n" +
+		strings.Join(lines, "\n") + "\n\nCheck the columns and say what they mean, or make the list without the phones they decide.")
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	checkBtn := &widget.Button{Text: "Check the columns…", Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		check()
+	}}
+	out := widget.NewButton("Export without those phones", func() {
+		d.Hide()
+		without()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Not sure how to read some columns", container.NewVBox(msg,
+		container.NewHBox(fynelayout.NewSpacer(), cancel, out, checkBtn)), a.win)
+	keys.Track(a.win, d, d.Hide, nil)
+	d.Resize(fyne.NewSize(640, 0))
+	d.Show()
+	a.fire("open-questions")
 }

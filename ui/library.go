@@ -9,11 +9,13 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // libraryView lists the downloaded results and searches them offline.
@@ -88,10 +90,64 @@ func (v *libraryView) onImport() {
 	a.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) { a.importResult(path) })
 }
 
-// importResult copies a result made elsewhere into the library and opens it.
+// importResult asks when the DNC answers of a result made elsewhere were
+// scrubbed, then copies it into the library and opens it.
 func (a *App) importResult(path string) {
+	a.askScrubDate(filepath.Base(path), func(scrubbed time.Time) { a.importDated(path, scrubbed) })
+}
+
+// scrubDateAsk is the question of an import's scrub date, while shown.
+type scrubDateAsk struct {
+	dialog *dialog.ConfirmDialog
+	entry  *widget.Entry
+}
+
+// askScrubDate asks when the DNC answers of the file name were scrubbed;
+// then gets the date (zero: not known).
+func (a *App) askScrubDate(name string, then func(time.Time)) {
+	entry := widget.NewEntry()
+	entry.SetPlaceHolder("YYYY-MM-DD, e.g. " + time.Now().Format(time.DateOnly))
+	note := widget.NewLabel("When were the Do-Not-Call answers in this file scrubbed? A call may rest on a scrub no more than " +
+		"31 days old, so SkipDesk needs the date. Rows with a scrub date of their own keep it. Leave it empty if you do not " +
+		"know: no other phone of the file will be callable until its numbers are scrubbed again.")
+	note.Wrapping = fyne.TextWrapWord
+	bad := widget.NewLabel("")
+	bad.Importance = widget.DangerImportance
+	bad.Hide()
+	var d *dialog.ConfirmDialog
+	d = dialog.NewCustomConfirm("Import "+name, "Import", "Cancel",
+		container.NewVBox(note, widget.NewForm(widget.NewFormItem("Scrubbed on", entry)), bad), func(ok bool) {
+			a.scrubAsk = nil
+			if !ok {
+				return
+			}
+			text := strings.TrimSpace(entry.Text)
+			if text == "" {
+				then(time.Time{})
+				return
+			}
+			t, err := time.ParseInLocation(time.DateOnly, text, time.Local)
+			switch {
+			case err != nil:
+				a.showMessage("Not a date", fmt.Sprintf("%q is not a date such as %s: nothing was imported.", text, time.Now().Format(time.DateOnly)))
+			case t.After(time.Now()):
+				a.showMessage("A date in the future", "A scrub cannot have been made on "+t.Format("Jan 2, 2006")+": nothing was imported.")
+			default:
+				then(t)
+			}
+		}, a.win)
+	keys.Track(a.win, d, d.Confirm, nil)
+	a.scrubAsk = &scrubDateAsk{dialog: d, entry: entry}
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+	a.fire("scrub-date")
+}
+
+// importDated copies a result made elsewhere, scrubbed on scrubbed (zero:
+// not known), into the library and opens it.
+func (a *App) importDated(path string, scrubbed time.Time) {
 	a.withProgress("Importing "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
-		it, err := a.be.ImportResult(ctx, path)
+		it, err := a.be.ImportResult(ctx, path, workflow.ImportOptions{Scrubbed: scrubbed})
 		if err != nil {
 			return err
 		}

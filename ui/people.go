@@ -205,18 +205,17 @@ func phoneStatus(p *layout.Phone, row *layout.Row) (string, widget.Importance) {
 }
 
 func phoneVerdict(p *layout.Phone) (string, widget.Importance) {
-	scrubbed := p.Flags.Has.Has(layout.Federal) || p.Flags.Has.Has(layout.Combined) || p.Flags.Has.Has(layout.Litigator) ||
-		p.Flags.Has.Has(layout.State)
+	scrubbed := p.Flags.Has.AnswersRegistry() || p.Flags.Has.AnswersLitigator() || p.Flags.Has.Has(layout.State)
 	switch {
 	case p.Callable():
 		return "OK to call", widget.SuccessImportance
 	case p.Block&layout.BlockInvalid != 0:
 		return "invalid number", widget.DangerImportance
-	case p.Block&layout.BlockInternal != 0:
+	case p.Block&layout.BlockCompany != 0:
 		return "on your do-not-call list", widget.DangerImportance
 	case !scrubbed:
 		return "not scrubbed", widget.LowImportance
-	case p.Block&^(layout.BlockUnknownDNC|layout.BlockUnknownLitigator|layout.BlockUnknownState|layout.BlockUnknownInternal|layout.BlockStale) == 0:
+	case p.Block&^(layout.UnknownBlocks|layout.DateBlocks|layout.BlockUnsure) == 0:
 		return p.Block.String(), widget.WarningImportance
 	}
 	return p.Block.String(), widget.DangerImportance

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
 )
 
 // shown is what the people view's cell (row, col) shows, its parts joined
@@ -46,11 +48,16 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), name)
+	// A scrub date column of the fixture's says when its rows were scrubbed.
+	src = []byte(strings.ReplaceAll(string(src), "2025-05-01", fixtureDate.UTC().Format(time.DateOnly)))
 	if err := os.WriteFile(path, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A file's own flags are as old as the file: three days.
-	if err := os.Chtimes(path, fixtureDate, fixtureDate); err != nil {
+	// Imported, its own flags scrubbed three days ago as the person said:
+	// the file's own date says nothing.
+	m := library.Meta{JobID: library.ImportPrefix + "fixture", Scrubbed: &library.GivenDate{Date: fixtureDate, By: "test", At: time.Now()}}
+	b, _ := json.Marshal(m)
+	if err := os.WriteFile(library.RecordPath(path), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r, err := h.fb.real(t).OpenResult(context.Background(), path, nil)
@@ -127,7 +134,7 @@ func TestPeopleViewPropStream(t *testing.T) {
 		{0, 0}: "John Smith; Ann Smith",
 		{0, 1}: "12 Oak Ave, Austin, TX 78701",
 		{0, 2}: "(512) 555-0101 | Mobile | OK to call" + scrubbedOn,
-		{0, 3}: "(512) 555-0102 | Landline | federal DNC" + scrubbedOn,
+		{0, 3}: "(512) 555-0102 | Landline | DNC" + scrubbedOn,
 		{0, 7}: "john@example.com",
 		// Litigator: Yes is every phone's; a "?" DNC is not known.
 		{1, 2}: "(214) 555-0103 | Mobile | litigator" + scrubbedOn,
@@ -210,7 +217,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 		// The owner the file also names as contact 1 is shown once.
 		{0, 0}: "John Smith; Ann Smith",
 		{0, 2}: "(512) 555-0101 | Mobile | not scrubbed",
-		{0, 3}: "(512) 555-0102 | Landline | not scrubbed",
+		{0, 3}: "(512) 555-0102 | Home | not scrubbed",
 		{0, 4}: "(512) 555-0112 | Work | not scrubbed",
 		{0, 6}: "john@example.com, ann@example.com",
 		{1, 2}: "(214) 555-0103 | Other | not scrubbed",
@@ -252,7 +259,7 @@ func TestLayoutCorrection(t *testing.T) {
 	h := start(t, fb)
 	v := openFixture(t, h, "invented_scrub.csv")
 	h.do(func() {})
-	if !h.hasText(`SkipDesk is not sure how to read this file: "Known Litigator" marks numbers with "X"`) {
+	if !h.hasText(`SkipDesk is not sure how to read this file: "Known Litigator" marks numbers and leaves the others blank`) {
 		t.Fatal("no question about the marks")
 	}
 	if got := v.shown(0, 0); got != "(512) 555-0101 | Mobile | litigator unknown"+scrubbedOn {
@@ -272,7 +279,7 @@ func TestLayoutCorrection(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	text := h.dialogText()
-	for _, want := range []string{"What the flag values mean", "Known Litigator (litigator)", "(blank)", "4 rows", `"X"`, "1 row",
+	for _, want := range []string{"What the flag values mean", "Known Litigator: litigator, for Phone", "(blank)", "4 rows", `"X"`, "1 row",
 		"What each column holds", "Telephone #"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, text)

@@ -540,7 +540,17 @@ func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest st
 			dropEmpty(dest)
 		}
 		var stale *workflow.StaleError
+		var open *workflow.QuestionError
 		switch {
+		case errors.As(err, &open):
+			a.offerQuestions(open, v.onCheckColumns, func() {
+				c := workflow.CallableChoices{}
+				if choices != nil {
+					c = *choices
+				}
+				c.LeaveOutUnsure = true
+				v.exportTo(ext, &c, dest)
+			})
 		case errors.As(err, &stale):
 			a.offerStale(stale, func(path string) { a.Flows.NewDNC(a, path) }, func() {
 				c := *choices

@@ -121,8 +121,14 @@ func TestCLIExportRefusesAStaleScrub(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "2125550147") || !strings.Contains(string(b), "3125550100") {
 		t.Errorf("the stale numbers' list %s: %q %v", list, b, err)
 	}
-	if code, _, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--leave-out-stale", "--out", dst); code != 0 {
+	// Every phone rests on that scrub: left out, none is left, and an
+	// empty list is refused (exit 1), never written as if it were one.
+	code, _, errOut = runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--leave-out-stale", "--out", dst)
+	if code != exitFailure || !strings.Contains(errOut, "no phone may be called (2 scrub over 31 days old)") {
 		t.Errorf("--leave-out-stale: %d %q", code, errOut)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("an empty callable list was written: %v", err)
 	}
 }
 

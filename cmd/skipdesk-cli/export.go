@@ -21,20 +21,22 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--truncate-long-cells]",
+			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells]",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
 			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
 		run: runExport,
 	})
 	register("results layout", &command{
-		usage:   "FILE [--json]",
-		summary: "how SkipDesk reads a result file: its people, phones and flag columns, and how each flag value reads",
-		run:     runResultsLayout,
+		usage: "FILE [--json]",
+		summary: "how SkipDesk reads a result file: its people and phones, every column that bears on whether a phone may be " +
+			"called (the list it answers for, the phones it answers for, how each value reads) and every open question",
+		run: runResultsLayout,
 	})
 	register("results import", &command{
-		usage:   "FILE [--json]",
-		summary: "copy a result made elsewhere (CSV or XLSX, any layout) into the library, to view, search, scrub and export it",
-		run:     runResultsImport,
+		usage: "FILE [--scrubbed YYYY-MM-DD] [--json]",
+		summary: "copy a result made elsewhere (CSV or XLSX, any layout) into the library, to view, search, scrub and export it; " +
+			"--scrubbed says when its DNC answers were scrubbed (a file without its own scrub dates makes no phone callable without it)",
+		run: runResultsImport,
 	})
 	register("results search", &command{
 		usage:   "TEXT [--dir DIR] [--limit N]",
@@ -57,6 +59,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	keepLit := fs.Bool("keep-litigators", false, "keep phones whose only reason not to call is the litigator list")
 	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
 	noStale := fs.Bool("leave-out-stale", false, "leave out the phones of scrubs over 31 days old instead of refusing the export")
+	noUnsure := fs.Bool("leave-out-unsure", false, "leave out the phones whose answers rest on columns SkipDesk is not sure how to read, instead of refusing the export")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -100,13 +103,63 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
+		return exportError(svc, err)
+	}
+	if env.JSON {
+		return json.NewEncoder(env.Stdout).Encode(rep)
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s: %s\n", src, w)
+	}
+	for _, tr := range rep.Truncated {
+		fmt.Fprintf(env.Stderr, "warning: row %d, column %q: %d characters cut to %d\n", tr.Row, tr.Column, tr.Length, export.ExcelMaxCellChars)
+	}
+	sheets := ""
+	if len(rep.Sheets) > 1 {
+		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
+	}
+	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
+	if ph := rep.Phones; ph != nil && ph.LeftOut() > 0 {
+		fmt.Fprintf(env.Stdout, "phones kept: %d; left out: %s\n", ph.Kept, leftOutText(ph.Left))
+	}
+	if rep.Proof != "" {
+		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
+	}
+	return nil
+}
+
+// leftOutText is "3 federal DNC, 1 litigator", the reasons in order.
+func leftOutText(left map[string]int) string {
+	reasons := make([]string, 0, len(left))
+	for r, n := range left {
+		reasons = append(reasons, fmt.Sprintf("%d %s", n, r))
+	}
+	slices.Sort(reasons)
+	return strings.Join(reasons, ", ")
+}
+
+// exportError is an export's failure with its exit code and what to do:
+// an open question about a column (2: it names the file, the columns and
+// the question), a filter that cannot apply (2), a list that would hold no
+// phone (1), a stale scrub (1, with the list of numbers to scrub again).
+func exportError(svc *workflow.Service, err error) error {
+	{
 		var tl *export.CellTooLongError
 		var cannot *layout.CannotFilterError
+		var open *layout.QuestionError
+		if errors.As(err, &open) {
+			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%s\n%s", questionsText(open),
+				"(answer them with the window's Check the columns, or run again with --leave-out-unsure to leave out the phones they decide)")}
+		}
+		var none *export.NothingCallableError
+		if errors.As(err, &none) {
+			return &exitError{code: exitFailure, plain: true, err: err}
+		}
 		if errors.As(err, &cannot) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%w\n(give the DNC result of its phones with --dnc DNC.csv)", err)}
 		}
@@ -125,24 +178,22 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		}
 		return err
 	}
-	if env.JSON {
-		return json.NewEncoder(env.Stdout).Encode(rep)
+}
+
+// questionsText names each file, its columns and the question, one a line.
+func questionsText(e *layout.QuestionError) string {
+	var b strings.Builder
+	b.WriteString("export: SkipDesk is not sure how to read columns a callable list depends on; nothing was written:")
+	for _, f := range e.Files {
+		for _, q := range f.Questions {
+			cols := ""
+			if len(q.Columns) > 0 {
+				cols = " [" + strings.Join(q.Columns, ", ") + "]"
+			}
+			fmt.Fprintf(&b, "\n  %s%s: %s", f.File, cols, q.Message)
+		}
 	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(env.Stderr, "warning: %s: %s\n", src, w)
-	}
-	for _, tr := range rep.Truncated {
-		fmt.Fprintf(env.Stderr, "warning: row %d, column %q: %d characters cut to %d\n", tr.Row, tr.Column, tr.Length, export.ExcelMaxCellChars)
-	}
-	sheets := ""
-	if len(rep.Sheets) > 1 {
-		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
-	}
-	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
-	if rep.Proof != "" {
-		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
-	}
-	return nil
+	return b.String()
 }
 
 func runResultsSearch(ctx context.Context, env *Env, args []string) error {
@@ -250,6 +301,7 @@ func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 func runResultsImport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "results import", commands["results import"])
 	jsonFlag(env, fs)
+	scrubbed := fs.String("scrubbed", "", "when the file's DNC answers were scrubbed (YYYY-MM-DD): its own scrub dates, if it has any, win")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -257,13 +309,19 @@ func runResultsImport(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("results import: want one FILE")
 	}
+	var opts workflow.ImportOptions
+	if *scrubbed != "" {
+		if opts.Scrubbed, err = time.ParseInLocation(time.DateOnly, *scrubbed, time.Local); err != nil {
+			return usageErrorf("results import: --scrubbed %q: want a date such as 2026-11-20", *scrubbed)
+		}
+	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	it, err := svc.ImportResult(ctx, pos[0])
+	it, err := svc.ImportResult(ctx, pos[0], opts)
 	if err != nil {
-		if errors.Is(err, workflow.ErrNotAResult) {
+		if errors.Is(err, workflow.ErrNotAResult) || errors.Is(err, workflow.ErrFutureDate) {
 			return &exitError{code: exitUsage, err: err, plain: true}
 		}
 		return err

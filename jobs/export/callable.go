@@ -61,8 +61,17 @@ type CallableOptions struct {
 	// litigator list (off: they are left out).
 	KeepLitigators bool
 	// KeepUnknown keeps phones whose only reasons are answers not known
-	// (off: unknown is never callable). Their flags say "unknown".
+	// (off: unknown is never callable). Their flags say "unknown". It
+	// never keeps a phone whose answer is stale, undated or unsure.
 	KeepUnknown bool
+	// LeaveOutUnsure exports although a file's layout has open questions
+	// that bear on callability, leaving out the phones they touch (off:
+	// the export refuses with a *layout.QuestionError naming them).
+	LeaveOutUnsure bool
+	// Corrections gives the person's answers for a header signature, for
+	// every file the export reads (the result, when Layout is nil, and the
+	// DNC results).
+	Corrections func(signature string) *layout.Correction
 	// Proof, when set, is recorded with the export: a Compliance sheet in
 	// an .xlsx, and a PDF beside dst ("<name> proof.pdf"). ExportCallable
 	// fills in the hashes, the scrubs, the counts and the options.
@@ -70,7 +79,7 @@ type CallableOptions struct {
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
-const unknownBlocks = layout.BlockUnknownDNC | layout.BlockUnknownLitigator | layout.BlockUnknownState | layout.BlockUnknownInternal
+const unknownBlocks = layout.UnknownBlocks
 
 // ExportCallable writes a result (a trace or a DNC result, in any layout)
 // with each phone's flags in words: after each phone's columns come
@@ -122,6 +131,14 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 			return nil, err
 		}
 		rep.Phones = &ms.counts
+		if err := ms.nothingKept(dst); err != nil {
+			return nil, err
+		}
+		if opts.Proof != nil {
+			if err := ms.proofScrubs(src, opts.Proof); err != nil {
+				return nil, err
+			}
+		}
 		return rep, finishProof(dst, rep, opts.Proof)
 	}
 	// The .xlsx export reads rows by range: write the merged rows to a
@@ -159,11 +176,17 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 		return nil, fmt.Errorf("export: callable list: %w", err)
 	}
+	if err := ms.nothingKept(""); err != nil {
+		return nil, err
+	}
 	eopts.Format = FormatXLSX
 	eopts.Phones = &ms.counts
 	if p := opts.Proof; p != nil {
 		p.Phones = ms.counts
 		p.Rows = ms.rows
+		if err := ms.proofScrubs(src, p); err != nil {
+			return nil, err
+		}
 		eopts.Proof = p
 	}
 	rep, err := Export(ctx, tmp.Name(), dst, eopts)
@@ -177,35 +200,17 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 }
 
 // startProof fills what the proof knows before the export is written: the
-// result's and the scrubs' files, their hashes and dates, the choices.
+// result's file and hash, the choices. The scrubs come after the rows are
+// read (proofScrubs): each answer carries its own date.
 func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOptions) error {
 	p := opts.Proof
-	p.Exported = opts.Now
-	if p.Exported.IsZero() {
-		p.Exported = time.Now()
-	}
+	p.Exported = ms.now
 	sum, err := fileSHA256(src)
 	if err != nil {
 		return fmt.Errorf("export: proof: %w", err)
 	}
 	p.Result = ProofFile{Name: filepath.Base(src), SHA256: sum}
 	p.Scrubs = p.Scrubs[:0]
-	if ms.l.Reports != 0 {
-		// The result answers for its phones itself (a DNC result, or a
-		// trace with its own flags).
-		s, err := scrubOf(src, opts.OwnDate)
-		if err != nil {
-			return err
-		}
-		p.Scrubs = append(p.Scrubs, s)
-	}
-	for _, d := range dncs {
-		s, err := scrubOf(d, time.Time{})
-		if err != nil {
-			return err
-		}
-		p.Scrubs = append(p.Scrubs, s)
-	}
 	if opts.Internal != nil {
 		p.Internal = opts.Internal.Len()
 	}
@@ -277,6 +282,16 @@ type mergeSource struct {
 
 	counts PhoneCounts
 	rows   int // rows yielded
+	now    time.Time
+	// dated counts the kept phones by the scrub their answer rests on:
+	// the source (-1 the result's own answers) and the day.
+	dated map[scrubDay]int
+}
+
+// scrubDay is a DNC source and when its answers were scrubbed.
+type scrubDay struct {
+	src int
+	day time.Time
 }
 
 // PhoneCounts are the phones an export kept and those it left out, each
@@ -305,8 +320,8 @@ func (m *mergeSource) leftFor(p *layout.Phone, isBad bool) string {
 		return "flagged in another row"
 	case m.opts.LeaveOutMobiles && p.Type == layout.Mobile:
 		return "mobile (autodialed calls)"
-	case m.opts.LeaveOutMobiles && p.Type == "":
-		return "type unknown (autodialed calls)"
+	case m.opts.LeaveOutMobiles && p.Type.Wireless():
+		return "type not certain (autodialed calls)"
 	}
 	return "filtered by choice"
 }
@@ -315,7 +330,7 @@ func (m *mergeSource) leftFor(p *layout.Phone, isBad bool) string {
 // keep (litigators, unknown answers).
 func (m *mergeSource) block(p *layout.Phone) layout.Block {
 	b := p.Block
-	if m.opts.KeepUnknown {
+	if m.opts.KeepUnknown && b&(layout.DateBlocks|layout.BlockUnsure) == 0 {
 		b &^= unknownBlocks
 	}
 	if m.opts.KeepLitigators {
@@ -332,32 +347,41 @@ func (m *mergeSource) passes(f jobs.QuickFilter, p *layout.Phone) bool {
 	}
 	if (f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator) && m.opts.KeepUnknown {
 		q := *p
-		q.Block &^= unknownBlocks
+		q.Block = m.block(p) | p.Block&layout.BlockLitigator
 		return layout.Passes(f, &q)
 	}
 	return layout.Passes(f, p)
 }
 
 // chosen reports whether a phone passes the person's choices that are not
-// quick filters (leave out mobiles).
+// quick filters (leave out mobiles: every phone not certain to be a
+// landline or VoIP).
 func (m *mergeSource) chosen(p *layout.Phone) bool {
-	return !m.opts.LeaveOutMobiles || p.Type != layout.Mobile && p.Type != ""
+	return !m.opts.LeaveOutMobiles || !p.Type.Wireless()
 }
 
 func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	lopts := layout.Options{Corrections: opts.Corrections, Now: now}
 	l := opts.Layout
 	if l == nil {
 		var err error
-		if l, err = library.DetectLayout(path, layout.Options{}); err != nil {
+		if l, err = library.DetectLayoutContext(ctx, path, lopts); err != nil {
 			return nil, fmt.Errorf("export: %w", err)
 		}
 	}
 	if len(l.Slots) == 0 {
 		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
 	}
-	join, err := library.LoadFlags(ctx, dncs...)
+	join, open, err := library.LoadFlags(ctx, lopts, dncs...)
 	if err != nil {
 		return nil, fmt.Errorf("export: DNC result: %w", err)
+	}
+	if qs := l.Blocking(); len(qs) > 0 {
+		open = append([]layout.FileQuestions{{File: path, Questions: qs}}, open...)
 	}
 	var warns []string
 	for _, d := range dncs {
@@ -366,9 +390,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if opts.Internal != nil {
 		join.SetInternal(opts.Internal)
 	}
-	if !opts.Now.IsZero() {
-		join.SetDates(opts.OwnDate, opts.Now, layout.MaxScrubAge)
-	}
+	join.SetDates(opts.OwnDate, now)
 	filters := slices.Clone(opts.Filters)
 	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
 		filters = append(filters, jobs.QuickCallable)
@@ -376,12 +398,16 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
 	}
+	if len(open) > 0 && safety(filters) && !opts.LeaveOutUnsure {
+		return nil, &layout.QuestionError{Files: open}
+	}
 	flags := len(dncs) > 0 || l.Reports != 0
 	if !flags && len(filters) == 0 {
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
 	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags, opts: opts,
-		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}}
+		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}, now: now,
+		dated: map[scrubDay]int{}}
 	for _, f := range filters {
 		if layout.PhoneLevel(f) {
 			m.phoneF = true
@@ -487,7 +513,7 @@ func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
 					break
 				}
 			}
-			if m.block(p) == layout.BlockStale {
+			if b := m.block(p); b != 0 && b&^layout.DateBlocks == 0 {
 				stale.add(p, m.join)
 			}
 		}
@@ -591,6 +617,9 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		cols := m.l.Slots[p.Slot].Columns
 		if ok {
 			m.counts.Kept++
+			if m.flags && !p.Scrubbed.IsZero() {
+				m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
+			}
 			m.keep[p.Slot] = true
 			nkept++
 			if p.Key != 0 {
@@ -639,6 +668,36 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		}
 	}
 	return m.rec, true
+}
+
+// NothingCallableError: a callable list would hold no phone. Nothing is
+// written: an empty list is never handed over as if it were one.
+type NothingCallableError struct {
+	Phones PhoneCounts
+}
+
+func (e *NothingCallableError) Error() string {
+	reasons := make([]string, 0, len(e.Phones.Left))
+	for r, n := range e.Phones.Left {
+		reasons = append(reasons, fmt.Sprintf("%s %s", jobs.Thousands(int64(n)), r))
+	}
+	slices.Sort(reasons)
+	if len(reasons) == 0 {
+		return "no phone to call: the result holds no phone numbers; nothing was written"
+	}
+	return "no phone may be called (" + strings.Join(reasons, ", ") + "); nothing was written"
+}
+
+// nothingKept refuses an export that hands over numbers to call and kept
+// none, removing what was written at dst.
+func (m *mergeSource) nothingKept(dst string) error {
+	if !slices.Contains(m.filters, jobs.QuickCallable) || m.counts.Kept > 0 {
+		return nil
+	}
+	if dst != "" {
+		os.Remove(dst)
+	}
+	return &NothingCallableError{Phones: m.counts}
 }
 
 func cell(rec []string, i int) string {
@@ -707,7 +766,10 @@ func flagWords(p *layout.Phone) string {
 	}
 	f := p.Flags
 	var parts []string
-	for _, k := range f.Has.List() {
+	for _, k := range layout.WordsOrder {
+		if !f.Has.Has(k) {
+			continue
+		}
 		v := f.Of(k).String()
 		if k == layout.Number {
 			if f.Of(k) == layout.Flagged {
@@ -717,14 +779,17 @@ func flagWords(p *layout.Phone) string {
 		}
 		parts = append(parts, k.Words()+" "+v)
 	}
-	if !f.Has.Has(layout.Federal) && !f.Has.Has(layout.Combined) {
-		parts = append(parts, "federal DNC unknown")
+	if !f.Has.AnswersRegistry() {
+		parts = append(parts, "DNC unknown")
 	}
-	if !f.Has.Has(layout.Litigator) && !f.Has.Has(layout.Combined) {
+	if !f.Has.AnswersLitigator() {
 		parts = append(parts, "litigator unknown")
 	}
 	if !f.Has.Has(layout.State) && !f.Has.Has(layout.Combined) {
 		parts = append(parts, "state DNC not checked")
+	}
+	if !p.Scrubbed.IsZero() {
+		parts = append(parts, "scrubbed "+p.Scrubbed.UTC().Format("2006-01-02"))
 	}
 	if p.Became != 0 {
 		parts = append(parts, "new since the scrub of "+p.Since.UTC().Format("2006-01-02")+": "+p.Became.String())

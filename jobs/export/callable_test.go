@@ -2,14 +2,17 @@ package export
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -25,6 +28,36 @@ func TestNormalizePhone(t *testing.T) {
 			t.Errorf("NormalizePhone(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
+}
+
+// testNow is when the tests' exports are made; testScrub is when their DNC
+// results and the results' own answers were scrubbed, the day before.
+var (
+	testNow   = time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
+	testScrub = testNow.AddDate(0, 0, -1)
+)
+
+// dated writes a job record beside a DNC result saying it completed at
+// testScrub, and returns its path: a scrub of no known date makes no phone
+// callable.
+func dated(t *testing.T, dnc string) string {
+	t.Helper()
+	b, _ := json.Marshal(library.Meta{JobID: "dnc_t", Kind: jobs.KindDNC, CompletedAt: testScrub})
+	if err := os.WriteFile(library.RecordPath(dnc), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dnc
+}
+
+// at judges an export at testNow, the result's own answers dated testScrub.
+func at(o CallableOptions) CallableOptions {
+	if o.Now.IsZero() {
+		o.Now = testNow
+	}
+	if o.OwnDate.IsZero() {
+		o.OwnDate = testScrub
+	}
+	return o
 }
 
 func writeFile(t *testing.T, name, body string) string {
@@ -50,24 +83,24 @@ const callableDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" 
 	"junk,,false,false,unknown,invalid\r\n"
 
 const (
-	cleanWords = "federal DNC clean, litigator clean, state DNC not checked"
-	notChecked = ", state DNC not checked"
+	cleanWords = "DNC clean, litigator clean, state DNC not checked, scrubbed 2026-06-09"
+	notChecked = ", state DNC not checked, scrubbed 2026-06-09"
 )
 
 func TestExportCallableMerge(t *testing.T) {
 	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := writeFile(t, "dnc.csv", callableDNC)
+	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{})
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := readCSV(t, dst)
 	want := [][]string{
 		{"first_name", "phone_1", "phone_1_type", "Phone 1 flags", "Phone 1 callable", "phone_2", "phone_2_type", "Phone 2 flags", "Phone 2 callable", "match_status"},
-		{"A", "2125550101", "mobile", cleanWords, "yes", "2125550102", "landline", "federal DNC flagged, litigator clean" + notChecked, "no: federal DNC", "matched"},
-		{"B", "2125550103", "voip", "federal DNC clean, litigator flagged" + notChecked, "no: litigator", "", "", "", "", "matched"},
-		{"C", "(212) 555-0104", "mobile", cleanWords, "yes", "2125550199", "mobile", "federal DNC unknown, litigator unknown" + notChecked, "no: DNC unknown, litigator unknown", "matched"},
+		{"A", "2125550101", "mobile", cleanWords, "yes", "2125550102", "landline", "DNC flagged, litigator clean" + notChecked, "no: DNC", "matched"},
+		{"B", "2125550103", "voip", "DNC clean, litigator flagged" + notChecked, "no: litigator", "", "", "", "", "matched"},
+		{"C", "(212) 555-0104", "mobile", cleanWords, "yes", "2125550199", "mobile", "federal DNC unknown, litigator unknown, state DNC not checked", "no: DNC unknown, litigator unknown", "matched"},
 		{"D", "", "", "", "", "", "", "", "", "no_match"},
 	}
 	if rep.Rows != 4 || len(got) != len(want) {
@@ -82,9 +115,9 @@ func TestExportCallableMerge(t *testing.T) {
 
 func TestExportCallableOnly(t *testing.T) {
 	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := writeFile(t, "dnc.csv", callableDNC)
+	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
 	dst := filepath.Join(t.TempDir(), "callable.xlsx")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true})
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +223,7 @@ func writeSpelledDNC(t *testing.T, sp int, n int) string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\r\n", num, s.lineClean, yn(tr.fed), state, yn(tr.lit))
 	}
-	return writeFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String())
+	return dated(t, writeFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String()))
 }
 
 // writeSpelledTrace writes a trace result in a layout of its own: three
@@ -275,9 +308,9 @@ func TestCallableExportNeverLeaks(t *testing.T) {
 				dst := filepath.Join(t.TempDir(), "callable."+ext)
 				var err error
 				if withTrace {
-					_, err = ExportCallable(ctx, trace, dnc, dst, CallableOptions{OnlyCallable: true})
+					_, err = ExportCallable(ctx, trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
 				} else {
-					_, err = ExportCallable(ctx, dnc, "", dst, CallableOptions{OnlyCallable: true})
+					_, err = ExportCallable(ctx, dnc, "", dst, at(CallableOptions{OnlyCallable: true}))
 				}
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
@@ -330,7 +363,7 @@ func TestExportCallableOwnFlags(t *testing.T) {
 	}
 	p := writeFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
-	rep, err := ExportCallable(context.Background(), p, "", dst, CallableOptions{OnlyCallable: true})
+	rep, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +396,7 @@ func TestExportWithFilters(t *testing.T) {
 	p := writeFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
 	fs, _ := jobs.ParseQuickFilters("mobile,not-litigator")
-	if _, err := ExportCallable(context.Background(), p, "", dst, CallableOptions{Filters: fs}); err != nil {
+	if _, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{Filters: fs})); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

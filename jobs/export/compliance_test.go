@@ -47,7 +47,7 @@ func TestCallableExportHonoursTheInternalList(t *testing.T) {
 		if got["2125550101"] || !got["2125550104"] || len(got) != 1 {
 			t.Errorf("%s: numbers written %v", ext, got)
 		}
-		if rep.Phones.Left["internal DNC"] != 1 {
+		if rep.Phones.Left["company do-not-call list"] != 1 {
 			t.Errorf("%s: left out %v", ext, rep.Phones.Left)
 		}
 	}
@@ -87,13 +87,15 @@ func TestCallableExportRefusesAStaleScrub(t *testing.T) {
 	}
 	os.Remove(dst)
 	writeDNCAt(t, dnc, done)
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: now, LeaveOutStale: true})
-	if err != nil {
-		t.Fatal(err)
+	_, err = ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: now, LeaveOutStale: true})
+	// Both clean phones were cleared by the stale scrub alone: no list is
+	// handed over as if it were one.
+	var none *NothingCallableError
+	if !errors.As(err, &none) || none.Phones.Left["scrub over 31 days old"] != 2 || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("leaving stale phones out: %v", err)
 	}
-	// Both clean phones were cleared by the stale scrub alone.
-	if rep.Rows != 0 || rep.Phones.Left["scrub over 31 days old"] != 2 || len(numbersIn(readOut(t, dst))) != 0 {
-		t.Fatalf("leaving stale phones out: rows %d, left out %v", rep.Rows, rep.Phones.Left)
+	if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an empty callable list was left at %s", dst)
 	}
 }
 
@@ -123,7 +125,7 @@ func TestCallableExportChoices(t *testing.T) {
 		left map[string]int
 	}{
 		{"default", CallableOptions{}, "2125550101,2125550104", nil},
-		{"no mobiles", CallableOptions{LeaveOutMobiles: true}, "", map[string]int{"mobile (autodialed calls)": 2}},
+		{"no mobiles", CallableOptions{LeaveOutMobiles: true}, "nothing", map[string]int{"mobile (autodialed calls)": 2}},
 		{"litigators kept", CallableOptions{KeepLitigators: true}, "2125550101,2125550103,2125550104", nil},
 		// 0199 was never scrubbed: kept only when the person asks, and its
 		// flags say so.
@@ -133,6 +135,19 @@ func TestCallableExportChoices(t *testing.T) {
 			dst := filepath.Join(t.TempDir(), "callable.csv")
 			c.opts.OnlyCallable, c.opts.Now = true, now
 			rep, err := ExportCallable(context.Background(), trace, dnc, dst, c.opts)
+			var none *NothingCallableError
+			if c.want == "nothing" {
+				// Every phone left out: refused, with the reasons.
+				if !errors.As(err, &none) {
+					t.Fatalf("every phone left out: %v", err)
+				}
+				for reason, n := range c.left {
+					if none.Phones.Left[reason] != n {
+						t.Errorf("left out %v, want %s: %d", none.Phones.Left, reason, n)
+					}
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +165,7 @@ func TestCallableExportChoices(t *testing.T) {
 					t.Errorf("left out %v, want %s: %d", rep.Phones.Left, reason, n)
 				}
 			}
-			if c.opts.KeepUnknown && !strings.Contains(flatten(rows), "federal DNC unknown") {
+			if c.opts.KeepUnknown && !strings.Contains(flatten(rows), "DNC unknown") {
 				t.Errorf("a kept unknown phone's flags do not say unknown: %q", rows)
 			}
 		})
@@ -204,9 +219,11 @@ func TestCallableExportProof(t *testing.T) {
 	for _, want := range []string{
 		"Proof of scrub", "Exported 2026-06-10 12:00:00 UTC", "Account demo@example.com", "Provider https://api.example.test",
 		"SkipDesk version 1.2.3", "Result exported trace.csv", sum(trace), "File written owners callable.xlsx", sum(dst),
-		"Scrub 1 dnc_1 scrub.csv", "Job dnc_1", "Completed 2026-06-01 09:30:00 UTC (the job's completion)",
+		"Scrub 1 dnc_1 scrub.csv", "Job dnc_1", "Dated by the job's completion",
+		"Scrubbed 2026-06-01 09:30:00 UTC valid until 2026-07-02 09:30:00 UTC, 1 phone",
+		"List valid until 2026-07-02 09:30:00 UTC",
 		"Valid until 2026-07-02 09:30:00 UTC", sum(dnc), "Only callable phones", "Litigators: left out",
-		"Internal do-not-call list 1 number", "Phones kept 1", "left out: internal DNC 1", "left out: federal DNC 1",
+		"Internal do-not-call list 1 number", "Phones kept 1", "left out: company do-not-call list 1", "left out: DNC 1",
 		"left out: litigator 1",
 	} {
 		if !strings.Contains(text, want) {
@@ -222,7 +239,8 @@ func TestCallableExportProof(t *testing.T) {
 		t.Fatal(err)
 	}
 	sheet := flatten(rows)
-	for _, want := range []string{"Job|dnc_1", sum(dnc), sum(trace), "left out: internal DNC|1"} {
+	for _, want := range []string{"Job|dnc_1", sum(dnc), sum(trace), "left out: company do-not-call list|1",
+		"Scrubbed 2026-06-01 09:30:00 UTC|valid until 2026-07-02 09:30:00 UTC, 1 phone", "List valid until|2026-07-02 09:30:00 UTC"} {
 		if !strings.Contains(sheet, want) {
 			t.Errorf("the Compliance sheet does not say %q:\n%s", want, sheet)
 		}
@@ -247,7 +265,7 @@ func TestExportShowsWhatChangedSinceTheScrubBefore(t *testing.T) {
 	}
 	rows := readOut(t, dst)
 	text := flatten(rows)
-	want := "new since the scrub of " + now.AddDate(0, 0, -20).Format("2006-01-02") + ": federal DNC"
+	want := "new since the scrub of " + now.AddDate(0, 0, -20).Format("2006-01-02") + ": DNC"
 	if strings.Count(text, want) != 1 {
 		t.Errorf("the change is not said once (%q):\n%s", want, text)
 	}

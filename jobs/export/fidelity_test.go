@@ -86,12 +86,12 @@ func TestExportFileMode(t *testing.T) {
 		t.Skip("the umask makes every new file 0600")
 	}
 	src := writeFile(t, "trace.csv", callableTrace)
-	dnc := writeFile(t, "dnc.csv", callableDNC)
+	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
 	ctx := context.Background()
 	for _, name := range []string{"out.csv", "out.xlsx", "callable.csv", "callable.xlsx"} {
 		dst := filepath.Join(dir, name)
 		if strings.HasPrefix(name, "callable") {
-			_, err = ExportCallable(ctx, src, dnc, dst, CallableOptions{OnlyCallable: true})
+			_, err = ExportCallable(ctx, src, dnc, dst, at(CallableOptions{OnlyCallable: true}))
 		} else {
 			_, err = Export(ctx, src, dst, Options{})
 		}

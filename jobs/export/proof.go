@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,13 +31,16 @@ type Proof struct {
 	// Filled by ExportCallable.
 	Exported time.Time
 	Result   ProofFile    // the result exported
-	Scrubs   []ProofScrub // the DNC scrubs whose answers were used
-	Output   ProofFile    // the file written (its hash is in the PDF only)
-	Internal int          // numbers on the internal do-not-call list
-	Choices  []string     // the options, in words
-	Rows     int          // data rows written
-	Phones   PhoneCounts
-	PDF      string // where the proof PDF was written
+	Scrubs   []ProofScrub // the DNC scrubs whose answers the kept phones rest on
+	// ValidUntil is the earliest valid-until of the answers the kept
+	// phones rest on: when the list may no longer be called from.
+	ValidUntil time.Time
+	Output     ProofFile // the file written (its hash is in the PDF only)
+	Internal   int       // numbers on the internal do-not-call list
+	Choices    []string  // the options, in words
+	Rows       int       // data rows written
+	Phones     PhoneCounts
+	PDF        string // where the proof PDF was written
 }
 
 // ProofFile names a file and its SHA-256.
@@ -45,13 +49,24 @@ type ProofFile struct {
 	SHA256 string
 }
 
-// ProofScrub is a DNC scrub used by the export.
+// ProofScrub is a DNC result whose answers the export used, with every date
+// its answers carry (a merged result reuses answers of earlier scrubs, each
+// with its own).
 type ProofScrub struct {
 	ProofFile
-	JobID      string    // "" when the file has no job record
-	Completed  time.Time // when the scrub was made (the job's completion, else the file's date)
-	ValidUntil time.Time // Completed + 31 days
-	Dated      string    // where Completed comes from, in words
+	JobID      string      // "" when the file has no job record
+	Completed  time.Time   // the oldest of Dates
+	ValidUntil time.Time   // Completed + 31 days: the earliest valid-until of its answers
+	Dated      string      // where the dates come from, in words
+	Dates      []ProofDate // each date of its answers, oldest first
+}
+
+// ProofDate is a date a DNC result's answers were scrubbed, how many kept
+// phones rest on it, and until when they may be called from it.
+type ProofDate struct {
+	Scrubbed   time.Time
+	ValidUntil time.Time
+	Phones     int
 }
 
 // proofLine is one line of the proof: a label and its value, or a heading.
@@ -100,9 +115,16 @@ func (p *Proof) lines(output bool) []proofLine {
 		ls = append(ls,
 			proofLine{label: fmt.Sprintf("Scrub %d", i+1), value: s.Name},
 			proofLine{label: "  Job", value: job},
-			proofLine{label: "  Completed", value: proofDate(s.Completed) + " (" + s.Dated + ")"},
-			proofLine{label: "  Valid until", value: proofDate(s.ValidUntil)},
+			proofLine{label: "  Dated by", value: s.Dated})
+		for _, d := range s.Dates {
+			ls = append(ls, proofLine{label: "  Scrubbed " + proofDate(d.Scrubbed),
+				value: "valid until " + proofDate(d.ValidUntil) + ", " + jobs.Plural(int64(d.Phones), "phone", "phones")})
+		}
+		ls = append(ls, proofLine{label: "  Valid until", value: proofDate(s.ValidUntil)},
 			proofLine{label: "  SHA-256", value: s.SHA256})
+	}
+	if !p.ValidUntil.IsZero() {
+		ls = append(ls, proofLine{label: "List valid until", value: proofDate(p.ValidUntil) + " (the earliest of the answers above)"})
 	}
 	ls = append(ls, proofLine{heading: true, label: "Choices"})
 	for _, c := range p.Choices {
@@ -172,31 +194,61 @@ func fileSHA256(path string) (string, error) {
 	return sum, err
 }
 
-// scrubOf describes a DNC scrub's file for the proof: its job and when it
-// was made (the job's completion; the file's date when it has no record;
-// own, the date the caller gives, for a result's own flags).
-func scrubOf(path string, own time.Time) (ProofScrub, error) {
+// proofScrubs lists, for the proof, every DNC result the kept phones'
+// answers rest on — the result itself (its own answers) and each joined
+// one — with each date of those answers, and the earliest valid-until.
+func (m *mergeSource) proofScrubs(src string, p *Proof) error {
+	bySrc := map[int][]ProofDate{}
+	for k, n := range m.dated {
+		bySrc[k.src] = append(bySrc[k.src], ProofDate{Scrubbed: k.day, ValidUntil: k.day.Add(layout.MaxScrubAge), Phones: n})
+	}
+	srcs := make([]int, 0, len(bySrc))
+	for k := range bySrc {
+		srcs = append(srcs, k)
+	}
+	slices.Sort(srcs)
+	p.Scrubs, p.ValidUntil = p.Scrubs[:0], time.Time{}
+	for _, k := range srcs {
+		path := src
+		if k >= 0 {
+			path = m.join.Sources()[k].Name
+		}
+		s, err := scrubOf(path, len(m.l.Dates) > 0 && k < 0)
+		if err != nil {
+			return err
+		}
+		s.Dates = bySrc[k]
+		slices.SortFunc(s.Dates, func(a, b ProofDate) int { return a.Scrubbed.Compare(b.Scrubbed) })
+		s.Completed, s.ValidUntil = s.Dates[0].Scrubbed, s.Dates[0].ValidUntil
+		if p.ValidUntil.IsZero() || s.ValidUntil.Before(p.ValidUntil) {
+			p.ValidUntil = s.ValidUntil
+		}
+		p.Scrubs = append(p.Scrubs, s)
+	}
+	return nil
+}
+
+// scrubOf describes a DNC result's file for the proof: its hash, its job
+// and where the dates of its answers come from (rowDates: its rows' own
+// scrub date column).
+func scrubOf(path string, rowDates bool) (ProofScrub, error) {
 	sum, err := fileSHA256(path)
 	if err != nil {
 		return ProofScrub{}, fmt.Errorf("export: proof: %w", err)
 	}
-	s := ProofScrub{ProofFile: ProofFile{Name: filepath.Base(path), SHA256: sum}}
-	if m, err := library.ReadRecord(library.RecordPath(path)); err == nil && m.JobID != "" {
+	s := ProofScrub{ProofFile: ProofFile{Name: filepath.Base(path), SHA256: sum}, Dated: "its rows' scrub dates"}
+	m, err := library.ReadRecord(library.RecordPath(path))
+	switch {
+	case err != nil:
+	case m.Merged != nil:
+		s.JobID, s.Dated = m.JobID, "each row's own scrub (reused answers keep the date of the scrub that made them)"
+	case rowDates:
 		s.JobID = m.JobID
-		if !m.CompletedAt.IsZero() {
-			s.Completed, s.Dated = m.CompletedAt, "the job's completion"
-		}
-	}
-	if s.Completed.IsZero() && !own.IsZero() {
-		s.Completed, s.Dated = own, "as given for the file"
-	}
-	if s.Completed.IsZero() {
-		if info, err := os.Stat(path); err == nil {
-			s.Completed, s.Dated = info.ModTime(), "the file's date: no job record"
-		}
-	}
-	if !s.Completed.IsZero() {
-		s.ValidUntil = s.Completed.Add(layout.MaxScrubAge)
+	case m.Scrubbed != nil:
+		s.JobID = m.JobID
+		s.Dated = fmt.Sprintf("as given when imported, by %s on %s", m.Scrubbed.By, m.Scrubbed.At.UTC().Format("2006-01-02"))
+	case !m.Imported():
+		s.JobID, s.Dated = m.JobID, "the job's completion"
 	}
 	return s, nil
 }

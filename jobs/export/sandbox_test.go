@@ -171,7 +171,7 @@ func TestSandboxLayoutsEndToEnd(t *testing.T) {
 			}
 			for _, ext := range []string{"csv", "xlsx"} {
 				dst := filepath.Join(r.dir, "callable-"+name+"."+ext)
-				if _, err := ExportCallable(ctx, trace, dnc, dst, CallableOptions{OnlyCallable: true}); err != nil {
+				if _, err := ExportCallable(ctx, trace, dated(t, dnc), dst, at(CallableOptions{OnlyCallable: true})); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				got := numbersIn(readOut(t, dst))
@@ -181,7 +181,7 @@ func TestSandboxLayoutsEndToEnd(t *testing.T) {
 			}
 			// The DNC result alone.
 			dst := filepath.Join(r.dir, "dnc-callable-"+name+".csv")
-			if _, err := ExportCallable(ctx, dnc, "", dst, CallableOptions{OnlyCallable: true}); err != nil {
+			if _, err := ExportCallable(ctx, dated(t, dnc), "", dst, at(CallableOptions{OnlyCallable: true})); err != nil {
 				t.Fatalf("%s: DNC alone: %v", name, err)
 			}
 			wantDNC := map[string]bool{}
@@ -214,7 +214,7 @@ func TestSandboxTraceOwnFlags(t *testing.T) {
 			}
 		}
 		dst := filepath.Join(r.dir, "own.csv")
-		if _, err := ExportCallable(context.Background(), trace, "", dst, CallableOptions{OnlyCallable: true}); err != nil {
+		if _, err := ExportCallable(context.Background(), trace, "", dst, at(CallableOptions{OnlyCallable: true})); err != nil {
 			t.Fatalf("%s: %v", tl, err)
 		}
 		if got := numbersIn(readOut(t, dst)); !mapsEqual(got, want) || len(want) == 0 {

@@ -32,9 +32,15 @@ type StaleScrub struct {
 
 func (e *StaleError) Error() string {
 	s := e.Scrubs[0]
-	msg := fmt.Sprintf("the DNC scrub %s of %s is more than 31 days old (usable until %s): %s would be called on it",
-		s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.Add(layout.MaxScrubAge).Local().Format("Jan 2, 2006"),
-		jobs.Plural(int64(len(e.Numbers)), "phone", "phones"))
+	var msg string
+	if s.Date.IsZero() {
+		msg = fmt.Sprintf("the DNC answers of %s have no scrub date SkipDesk can trust (no job record, no scrub date column, or a date in the future): %s would be called on them",
+			s.Name, jobs.Plural(int64(len(e.Numbers)), "phone", "phones"))
+	} else {
+		msg = fmt.Sprintf("the DNC scrub %s of %s is more than 31 days old (usable until %s): %s would be called on it",
+			s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.Add(layout.MaxScrubAge).Local().Format("Jan 2, 2006"),
+			jobs.Plural(int64(len(e.Numbers)), "phone", "phones"))
+	}
 	if n := len(e.Scrubs) - 1; n > 0 {
 		msg += fmt.Sprintf(" (with %s)", jobs.Plural(int64(n), "more stale scrub", "more stale scrubs"))
 	}
@@ -59,10 +65,8 @@ func (s *staleSet) add(p *layout.Phone, join *layout.FlagIndex) {
 	}
 	s.numbers[p.Key] = struct{}{}
 	name := "this result's own flags"
-	if join != nil {
-		if _, src, ok := join.Lookup(p.Key); ok {
-			name = filepath.Base(src.Name)
-		}
+	if join != nil && p.Source >= 0 {
+		name = filepath.Base(join.Sources()[p.Source].Name)
 	}
 	key := name + "\x00" + p.Scrubbed.String()
 	sc := s.scrubs[key]

@@ -609,11 +609,11 @@ func placeholders(rows, n int) string {
 }
 
 // encodeFlags packs a phone's flags into an integer: the lists reported
-// (8 bits), then 2 bits per list.
+// (16 bits), then 2 bits per list.
 func encodeFlags(f layout.Flags) int64 {
 	v := int64(f.Has)
-	for k := layout.FlagKind(0); k < 8; k++ {
-		v |= int64(f.Of(k)) << (8 + 2*k)
+	for k := layout.FlagKind(0); k < 16; k++ {
+		v |= int64(f.Of(k)) << (16 + 2*k)
 	}
 	return v
 }
@@ -621,9 +621,9 @@ func encodeFlags(f layout.Flags) int64 {
 // decodeFlags is encodeFlags undone.
 func decodeFlags(v int64) layout.Flags {
 	var f layout.Flags
-	has := layout.Kinds(v & 0xff)
+	has := layout.Kinds(v & 0xffff)
 	for _, k := range has.List() {
-		f.Set(k, layout.Flag((v>>(8+2*k))&3))
+		f.Set(k, layout.Flag((v>>(16+2*k))&3))
 	}
 	return f
 }
@@ -710,7 +710,12 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 	for i, s := range sample {
 		recs[i] = s.rec
 	}
-	l := layout.Detect(rr.Headers(), recs, layout.Options{})
+	// The layout as every reader of the file reads it: over the whole file,
+	// with the person's answers for its header.
+	l, err := library.DetectLayoutContext(ctx, x.pathOf(f.name), layout.Options{Corrections: x.corrections})
+	if err != nil {
+		return nil, nil, err
+	}
 	b := newBuilder(ctx, tx, id, l, f.kindOf(l), f.meta.Mapping)
 	for _, s := range sample {
 		if err := b.add(s.rec, s.off, s.line); err != nil {

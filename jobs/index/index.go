@@ -24,8 +24,11 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -35,13 +38,14 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
 // schemaVersion is PRAGMA user_version of an index this code writes. An
-// index of version 5 (before files.place) is brought up to it; one of any
-// other version is rebuilt.
-const schemaVersion = 6
+// index of any other version is rebuilt (version 7 reads each file with the
+// person's layout answers and keeps every list apart).
+const schemaVersion = 7
 
 // The schema's migrations, one folder per engine (schema/sqlite,
 // schema/postgres), applied by jobs/sqldb. A SQLite index starts at
@@ -73,9 +77,12 @@ var tables = []string{"files", "terms", "owners", "owner_chunks", "phones", "met
 // of another computer names its job and row but has no path and no fields:
 // the file is on that computer.
 type Index struct {
-	dir   string // the library folder
-	path  string // the database file ("" for a team's database)
-	place string // the folder's place among a team's ("" in a SQLite file)
+	// corrections gives the person's layout answers by header signature
+	// (SetCorrections); a file is indexed again when its answers change.
+	corrections func(sig string) *layout.Correction
+	dir         string // the library folder
+	path        string // the database file ("" for a team's database)
+	place       string // the folder's place among a team's ("" in a SQLite file)
 
 	mu      sync.RWMutex // guards db against a rebuild
 	db      *sqldb.DB
@@ -128,6 +135,37 @@ func OpenShared(ctx context.Context, db *sqldb.DB, place, dir string) (*Index, e
 		return nil, fmt.Errorf("index: %s: %w", db, err)
 	}
 	return &Index{dir: dir, place: place, db: db, shared: true, cache: map[int64]*fileCache{}, hitCache: map[int64]hitFile{}}, nil
+}
+
+// SetCorrections gives the person's layout answers by header signature:
+// every file is read with the answers for its header, and indexed again
+// when they change (call before Sync).
+func (x *Index) SetCorrections(f func(sig string) *layout.Correction) {
+	x.syncMu.Lock()
+	defer x.syncMu.Unlock()
+	x.corrections = f
+}
+
+// layoutPrint is what files.layout keeps of how a file of header signature
+// sig is read: the signature and a hash of the person's answers for it.
+func (x *Index) layoutPrint(sig string) string {
+	if x.corrections == nil {
+		return sig + ":"
+	}
+	c := x.corrections(sig)
+	if c == nil {
+		return sig + ":"
+	}
+	b, _ := json.Marshal(c)
+	h := sha256.Sum256(b)
+	return sig + ":" + hex.EncodeToString(h[:8])
+}
+
+// readAsBefore reports whether a file indexed with layout print p would be
+// read the same way now.
+func (x *Index) readAsBefore(p string) bool {
+	sig, _, ok := strings.Cut(p, ":")
+	return ok && x.layoutPrint(sig) == p
 }
 
 // Rebuilt says why the index was found damaged and made anew when it was
@@ -208,7 +246,7 @@ func check(db *sql.DB) (string, error) {
 		}
 		return "", fmt.Errorf("index: %w", err)
 	}
-	if v != schemaVersion && v != 5 {
+	if v != schemaVersion {
 		return fmt.Sprintf("schema version %d, this version of SkipDesk writes %d", v, schemaVersion), nil
 	}
 	have := map[string]bool{}

@@ -395,7 +395,7 @@ func TestScrubbed(t *testing.T) {
 			t.Fatalf("%d phones: %+v", len(got), got)
 		}
 		s := got[keys[1]]
-		if s.JobID != "dnc_new" || s.Flags.Of(layout.Federal) != layout.Clean || s.Row != 1 {
+		if s.JobID != "dnc_new" || s.Flags.Of(layout.DNC) != layout.Clean || s.Row != 1 {
 			t.Errorf("newest scrub: %+v", s)
 		}
 		if s := got[keys[2]]; s.JobID != "dnc_new" || s.Flags.Of(layout.Litigator) != layout.Flagged {

@@ -61,6 +61,7 @@ type indexed struct {
 	id                  int64
 	size, mtime, rs, rm int64
 	skipped, mergedFrom string
+	layout              string // how its layout was read (layoutPrint)
 	stillThere          bool
 }
 
@@ -119,7 +120,8 @@ func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
 		if ok {
 			h.stillThere = true
 		}
-		if ok && h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime {
+		if ok && h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime &&
+			(h.skipped != "" || x.readAsBefore(h.layout)) {
 			if h.mergedFrom != "" {
 				w.superseded[h.mergedFrom] = true
 			}
@@ -229,7 +231,7 @@ func (x *Index) pathOf(name string) string { return filepath.Join(x.dir, name) }
 
 // loadFiles is what the index holds of the files of a place.
 func loadFiles(ctx context.Context, db *sqldb.DB, place string) (map[string]*indexed, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, name, size, mtime, rec_size, rec_mtime, skipped, merged_from FROM files WHERE place = ?", place)
+	rows, err := db.QueryContext(ctx, "SELECT id, name, size, mtime, rec_size, rec_mtime, skipped, merged_from, layout FROM files WHERE place = ?", place)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +240,7 @@ func loadFiles(ctx context.Context, db *sqldb.DB, place string) (map[string]*ind
 	for rows.Next() {
 		var h indexed
 		var name string
-		if err := rows.Scan(&h.id, &name, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.mergedFrom); err != nil {
+		if err := rows.Scan(&h.id, &name, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.mergedFrom, &h.layout); err != nil {
 			return nil, err
 		}
 		have[name] = &h
@@ -279,11 +281,12 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	defer tx.Rollback()
 	var h indexed
-	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped FROM files WHERE place = ? AND name = ?", x.place, f.name).
-		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped)
+	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped, layout FROM files WHERE place = ? AND name = ?", x.place, f.name).
+		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.layout)
 	switch {
 	case err == nil:
-		if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded {
+		if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded &&
+			(h.skipped != "" || x.readAsBefore(h.layout)) {
 			return tx.Commit()
 		}
 		if err := deleteRows(ctx, tx, h.id); err != nil {
@@ -327,6 +330,9 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	header, _ := json.Marshal(l.Headers)
 	cols, _ := json.Marshal(b.cols.saved(library.KeyColumns(l)))
+	if _, err := tx.ExecContext(ctx, "UPDATE files SET layout = ? WHERE id = ?", x.layoutPrint(l.Signature), id); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, "UPDATE files SET kind = ?, rows = ?, header = ?, cols = ?, marks = ? WHERE id = ?",
 		kindName(b.kind), b.rows, string(header), string(cols), b.marks, id); err != nil {
 		return err

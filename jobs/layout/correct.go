@@ -36,6 +36,7 @@ type ColumnFix struct {
 	Place      string     `json:"place,omitempty"` // address columns: "property" or "mailing"
 	Input      *bool      `json:"input,omitempty"`
 	Normalized *bool      `json:"normalized,omitempty"`
+	DateOrder  DateOrder  `json:"date_order,omitempty"` // scrub date columns: how numeric dates are written
 }
 
 // ParseCorrection reads a correction from JSON, checking its roles and kinds.
@@ -56,7 +57,7 @@ func ParseCorrection(data []byte) (*Correction, error) {
 
 var roles = []Role{RoleOther, RolePhone, RolePhoneType, RolePhoneDetail, RoleFlag, RoleMatch, RoleFirstName,
 	RoleLastName, RoleFullName, RoleEmail, RoleEntity, RoleStreet, RoleStreet2, RoleCity, RoleState, RoleZip,
-	RoleAddress}
+	RoleAddress, RoleScope, RoleScrubDate}
 
 func knownRole(r Role) bool { return slices.Contains(roles, r) }
 
@@ -71,22 +72,20 @@ func (l *Layout) column(h string) int {
 	return -1
 }
 
-// apply sets the corrected columns' roles and drops the questions about
-// them.
-func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Question) []Question {
+// apply sets the corrected columns' roles and the person's readings of
+// values.
+func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string) {
 	l.Corrected = true
-	fixed := map[string]bool{}
 	for name, f := range c.Columns {
 		i := l.column(name)
 		if i < 0 {
 			continue
 		}
-		fixed[normHeader(l.Headers[i])] = true
 		col := &l.Columns[i]
 		h := &hs[i]
 		*col = Column{Index: i, Header: col.Header, Role: f.Role, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx,
 			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
-			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place}
+			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place, DateOrder: col.DateOrder}
 		if f.Group != nil {
 			col.Group = *f.Group
 		}
@@ -110,6 +109,11 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 		} else if col.Place == "" {
 			col.Place = "property"
 		}
+		if f.DateOrder != "" {
+			col.DateOrder = f.DateOrder
+		} else if f.Role == RoleScrubDate && col.DateOrder == "" {
+			col.DateOrder = dateOrderOf(columnValues(p, sample, i))
+		}
 		if f.Role == RoleFlag {
 			if f.Kind != nil {
 				col.Kind = *f.Kind
@@ -119,7 +123,7 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 			}
 			col.Convention = f.Convention
 			if col.Convention == "" {
-				col.Convention = convention(col.Kind, sampleValues(sample, i), hs[i].is(cCode))
+				col.Convention = conventionOf(col.Kind, columnValues(p, sample, i), hs[i].is(cCode))
 			}
 		}
 	}
@@ -128,7 +132,6 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 		if i < 0 {
 			continue
 		}
-		fixed[normHeader(l.Headers[i])] = true
 		if l.values == nil {
 			l.values = map[int]map[string]Flag{}
 		}
@@ -141,9 +144,26 @@ func (c *Correction) apply(l *Layout, hs []header, sample [][]string, qs []Quest
 		}
 		l.values[i] = m
 	}
+}
+
+// answered drops the questions about the columns the person set: the
+// questions of values (not read, marks, dates) are asked after the
+// correction and stand as they are.
+func (c *Correction) answered(l *Layout, qs []Question) []Question {
+	fixed := map[string]bool{}
+	for name := range c.Columns {
+		if i := l.column(name); i >= 0 {
+			fixed[normHeader(l.Headers[i])] = true
+		}
+	}
 	out := qs[:0]
 	for _, q := range qs {
 		answered := len(q.Columns) > 0
+		switch q.Topic {
+		case "phone", "match_status", "attach", "callable":
+		default:
+			answered = false
+		}
 		for _, h := range q.Columns {
 			if !fixed[normHeader(h)] {
 				answered = false

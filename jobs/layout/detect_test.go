@@ -68,24 +68,24 @@ func TestDetectExamples(t *testing.T) {
 		},
 		{
 			file: "skipdesk_dnc.csv", kind: KindDNC,
-			slots:   []string{"Phone=phone_normalized[phone]|line_type|dnc:federal,litigator:litigator,status:number"},
+			slots:   []string{"Phone=phone_normalized[phone]|line_type|dnc:dnc,litigator:litigator,status:number"},
 			match:   "-",
 			people:  []string{":-/-/name"},
-			reports: []FlagKind{Federal, Litigator, Number},
+			reports: []FlagKind{Litigator, Number, DNC},
 		},
 		{
 			file: "propstream.csv", kind: KindTrace,
 			slots: []string{
-				"Phone 1=Phone 1|Phone 1 Type|Phone 1 DNC:federal,Litigator:litigator",
-				"Phone 2=Phone 2|Phone 2 Type|Phone 2 DNC:federal,Litigator:litigator",
-				"Phone 3=Phone 3|Phone 3 Type|Phone 3 DNC:federal,Litigator:litigator",
-				"Phone 4=Phone 4|Phone 4 Type|Phone 4 DNC:federal,Litigator:litigator",
-				"Phone 5=Phone 5|Phone 5 Type|Phone 5 DNC:federal,Litigator:litigator",
+				"Phone 1=Phone 1|Phone 1 Type|Phone 1 DNC:dnc,Litigator:litigator",
+				"Phone 2=Phone 2|Phone 2 Type|Phone 2 DNC:dnc,Litigator:litigator",
+				"Phone 3=Phone 3|Phone 3 Type|Phone 3 DNC:dnc,Litigator:litigator",
+				"Phone 4=Phone 4|Phone 4 Type|Phone 4 DNC:dnc,Litigator:litigator",
+				"Phone 5=Phone 5|Phone 5 Type|Phone 5 DNC:dnc,Litigator:litigator",
 			},
 			match:  "-",
 			people: []string{":Owner 1 First Name/Owner 1 Last Name/-", "owner 2:Owner 2 First Name/Owner 2 Last Name/-"},
 			emails: 2, street: "Address", mailing: "Mailing Address",
-			reports: []FlagKind{Federal, Litigator},
+			reports: []FlagKind{Litigator, DNC},
 		},
 		{
 			file: "dealmachine.csv", kind: KindTrace,
@@ -110,15 +110,15 @@ func TestDetectExamples(t *testing.T) {
 		{
 			file: "batchdata.csv", kind: KindTrace,
 			slots: []string{
-				"Phone 1=Phone 1|Phone 1 Type|Phone 1 DNC:federal,Phone 1 TCPA:litigator",
-				"Phone 2=Phone 2|Phone 2 Type|Phone 2 DNC:federal,Phone 2 TCPA:litigator",
-				"Phone 3=Phone 3|Phone 3 Type|Phone 3 DNC:federal,Phone 3 TCPA:litigator",
+				"Phone 1=Phone 1|Phone 1 Type|Phone 1 DNC:dnc,Phone 1 TCPA:litigator",
+				"Phone 2=Phone 2|Phone 2 Type|Phone 2 DNC:dnc,Phone 2 TCPA:litigator",
+				"Phone 3=Phone 3|Phone 3 Type|Phone 3 DNC:dnc,Phone 3 TCPA:litigator",
 			},
 			match: "-", people: []string{":First Name/Last Name/-"}, emails: 2,
 			input: []string{"Internal_Ref_ID", "Owner", "Address", "City", "State", "Zip", "Phone", "Notes",
 				"Input Data: Property Address", "Input Data: Property City", "Input Data: Property State",
 				"Input Data: Property Zip", "Input Data: First Name", "Input Data: Last Name"},
-			street: "Property Address", mailing: "Mailing Address", reports: []FlagKind{Federal, Litigator},
+			street: "Property Address", mailing: "Mailing Address", reports: []FlagKind{Litigator, DNC},
 		},
 		{
 			file: "dnc_vendor_yn.csv", kind: KindDNC,
@@ -127,8 +127,10 @@ func TestDetectExamples(t *testing.T) {
 		},
 		{
 			file: "dnc_vendor_codes.csv", kind: KindDNC,
-			slots: []string{"Phone=Phone|LineType|ResultCode:combined"},
-			match: "-", reports: []FlagKind{Combined},
+			// The Reason column names restrictions ("Litigator"): the
+			// file's own words count, beside the code.
+			slots: []string{"Phone=Phone|LineType|ResultCode:combined,Reason:restriction"},
+			match: "-", reports: []FlagKind{Combined, Restriction},
 		},
 		{
 			file: "input_list.csv", kind: KindInput, match: "-",
@@ -140,12 +142,12 @@ func TestDetectExamples(t *testing.T) {
 		{
 			file: "invented_camel.csv", kind: KindTrace,
 			slots: []string{
-				"Mobile 1=Cell1|~mobile|Cell1DoNotCall:federal,TCPABlacklisted:litigator",
-				"Mobile 2=Cell2|~mobile|Cell2DoNotCall:federal,TCPABlacklisted:litigator",
-				"Landline=HomePhone|~landline|HomePhoneDoNotCall:federal,TCPABlacklisted:litigator",
+				"Mobile 1=Cell1|~mobile|Cell1DoNotCall:dnc,TCPABlacklisted:litigator",
+				"Mobile 2=Cell2|~mobile|Cell2DoNotCall:dnc,TCPABlacklisted:litigator",
+				"Landline=HomePhone|~landline|HomePhoneDoNotCall:dnc,TCPABlacklisted:litigator",
 			},
 			match: "MatchFound", people: []string{":OwnerFirst/OwnerLast/-"}, emails: 1, street: "SiteAddress",
-			reports: []FlagKind{Federal, Litigator},
+			reports: []FlagKind{Litigator, DNC},
 		},
 		{
 			file: "invented_scrub.csv", kind: KindDNC,
@@ -235,7 +237,7 @@ func TestDetectDoesNotMistake(t *testing.T) {
 	l := Detect(headers, sample, Options{})
 	want := map[string]Role{"Home Value": RoleOther, "House Number": RoleOther, "contact_1_flags": RoleOther,
 		"DNC Date": RoleOther, "Litigator Score": RoleOther, "Lender Name": RoleOther, "Phone 1": RolePhone,
-		"Phone 1 Carrier": RolePhoneDetail, "Phone Count": RoleOther, "DNC Scrubbed": RoleOther, "State": RoleState,
+		"Phone 1 Carrier": RolePhoneDetail, "Phone Count": RoleOther, "DNC Scrubbed": RoleScope, "State": RoleState,
 		"Property Type": RoleOther}
 	for _, c := range l.Columns {
 		if w, ok := want[c.Header]; ok && c.Role != w {

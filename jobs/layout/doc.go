@@ -3,6 +3,38 @@
 // e-mails and addresses, and which columns are the person's own data echoed
 // back. It decides, phone by phone, whether a number may be called.
 //
+// # The rule (fail closed)
+//
+// A phone may be called only when, for every list the call depends on, the
+// answer is positively clean for that phone — read from its own cells or its
+// own row — and the scrub the answer rests on is known and at most 31 days
+// old at the moment of the call or export. Judge applies the rule and is the
+// only place it is written; every feature that decides callability (the
+// viewer and its quick filters, the callable export, scrub-from-trace,
+// reuse, the library index, the proof of scrub) reads the Block a Reader
+// gives each phone. The lists:
+//
+//   - the DNC registry: a federal column, a DNC column that names no list,
+//     or a combined verdict must answer, and every one reported must be
+//     clean;
+//   - the litigator list: a litigator column or a combined verdict;
+//   - every other list the file or SkipDesk reports: each state list, DMA
+//     and industry lists, the file's own internal list, every restriction
+//     the file states in words (a status, a tag, a disposition, notes), the
+//     company's own do-not-call list kept in SkipDesk.
+//
+// Anything else is flagged or unknown, and unknown is never callable: a
+// blank, "?", a value the column's convention does not cover, a row the file
+// says was not scrubbed, a number in no DNC result, an answer of no known
+// date or dated in the future, a column read by a guess the person has not
+// confirmed. A number that is not valid is never callable.
+//
+// Lists are kept apart (FlagKind): a column answers for the list it names
+// and no other, and a column that names no list is its own ("the file's
+// DNC column"), required like the others. Within one list flagged beats
+// unknown beats clean: a known "no" never covers a "not checked". The
+// company's list in SkipDesk never answers for a list of the file's.
+//
 // # Detection
 //
 // Detect works from general rules, not from a list of known files:
@@ -13,72 +45,85 @@
 //     dnc, "e mail" is email); filler words (is, flag, number, y/n) are
 //     dropped; the rest are classed through synonyms: phone/telephone/tel;
 //     mobile/cell/wireless, landline/home/residential, voip, work (a kind of
-//     phone); dnc; federal/national; state; litigator/tcpa/blacklist;
-//     internal/project/company; callable/ok to call; code/result/status;
-//     match/found; first/last/name; owner/contact/person; email; address
-//     parts; property/site vs mailing.
+//     phone); dnc/suppression; federal/national; state; litigator/tcpa/
+//     blacklist; internal/project/company; dma/industry; callable/ok to
+//     call; code/result/status; match/found; first/last/name; owner/contact/
+//     person; email; address parts; property/site vs mailing.
 //   - A number after owner/contact/person names a person ("Owner 2",
 //     "contact_1"); a number after a phone word, a kind of phone, a flag or an
 //     e-mail word is the phone's (or e-mail's) index ("Phone 1 DNC",
 //     "contact_1_phone2", "Cell1"). The first owner is the row's main person.
-//   - A column named for a phone is a phone when its sample values look
-//     like phone numbers; "Mobile 2" is a phone whose kind is implied.
-//     Phone columns with the same person, kind and index are one slot: the
-//     column the service normalised (phone_normalized) is its number and the
-//     other its raw twin. A file that normalises one number (a DNC result)
-//     has that single slot; its other phone columns are the person's.
-//   - Type, flag and detail columns belong to the slots their words name;
-//     a flag column that names no phone ("Litigator", "dnc") applies to
-//     every phone of the row.
+//   - A column named for a phone is a phone when its values look like phone
+//     numbers; "Mobile 2" is a phone whose kind is implied. Phone columns
+//     with the same person, kind and index are one slot: the column the
+//     service normalised (phone_normalized) is its number and the other its
+//     raw twin.
+//   - Type, flag, scope and detail columns belong to the phone they name:
+//     owners match exactly (owner 1's "Phone 1 DNC" never answers for owner
+//     2's phone 1); a column that names no phone and no owner applies to
+//     every phone of the row; where the header leaves it open which phone it
+//     means (an index that slots of several kinds share) it is attached to
+//     each and the layout asks (a Guess): those phones are unsure until the
+//     person answers.
 //   - A "status", "result" or "code" column is read by its values: match
 //     words make it the match status, ok/invalid the number's status, the
-//     letters of a DNC scrub service's result codes (Codes) a combined
-//     verdict.
+//     letters of a DNC scrub service's result codes (Codes) or list words
+//     ("Clean", "DNC", "Litigator") a verdict.
+//   - Any other column whose values mention a restriction anywhere in the
+//     file ("DNC", "dead", "wrong number", "opted out", "attorney") is a
+//     restriction source for its phone or its row (restrict.go): a value
+//     that mentions one is flagged, or unknown with a negation ("not DNC");
+//     a value that mentions none states no restriction.
+//   - A scope column ("Scrubbed Y/N", "DNC check status": complete/timeout)
+//     says which rows were scrubbed at all: where it says not, or is blank,
+//     the file's answers for the row are unknown.
+//   - A scrub date column ("Date Scrubbed", a merged result's source_date)
+//     dates each row's answers; numeric dates whose day and month cannot be
+//     told apart are read as the earlier of the two. A file without one is
+//     dated by its job record or the date the person gave on import, never
+//     by the file system.
 //   - The person's own columns: those named "Input …"/"Input Data: …"/
 //     "Original …", every column before the last such one, the upload's
 //     header when the app knows it (Options.InputHeaders), and a column whose
 //     name the result repeats as "result_<name>". They are never phones of
-//     the result.
-//   - The file is a DNC result when it has one phone slot with flags and no
-//     match status or e-mails; a trace result when it has a match status,
-//     several phones, e-mails, flags, or a typed phone; else a list of
-//     owners.
+//     the result; their notes still state restrictions of the row.
 //
-// Where detection is not sure (no phone column, two match status columns, a
-// flag column whose values are mostly not understood or are marks, a phone
-// column whose values are not phones) the layout carries a Question; a
-// Correction, kept by the app under the header's Signature, settles it.
+// # Conventions are the whole file's
 //
-// # Flags
+// Roles are found from the header and the first rows; then every column
+// that bears on callability is read over the whole file (Profile) and
+// Detect decides again with all its values. A flag column's Convention
+// (yes/no, words, codes, marks, state codes) is the one most of its rows are
+// written in; a value reads clean only in the column's own convention, so a
+// value met late that the convention does not cover is unknown (a listing
+// word still reads flagged), and the layout asks about it naming the values
+// and their rows. A state code is never clean ("OK" is Oklahoma).
 //
-// Every flag is Flagged, Clean or Unknown. Read as flagged/clean: true/false,
-// yes/no, y/n, t/f, 1/0, on/off, words (clean, ok, not listed / dnc, do not
-// call, listed, litigator, tcpa, blocked), state codes in a state DNC column
-// ("TX;FL"), and the result codes of DNC.com's scrub service (Codes). A blank,
-// "?", unknown, n/a, any unrecognised value and a missing column are
-// Unknown. A column of marks (X for flagged, blank otherwise) reads its blanks
-// as unknown until the person confirms that they mean clean. Unknown is never
-// callable, and neither is an invalid or malformed number (see Callability
-// for the whole rule, and what a file without a state column means).
+// # Questions block
 //
-// A Tally counts how each value of each flag, match status and type column
-// was read over a whole file ("LITIGATOR: Y -> flagged 12, N -> clean 300,
-// ? -> unknown 4").
+// Where detection is not sure (values not understood, marks whose blank may
+// mean clean, a "callable" verdict, a flag that could belong to two phones,
+// dates that are not dates or lie in the future) the layout carries a
+// Question; those that bear on callability Block: a callable list that rests
+// on them refuses (QuestionError) until the person answers with a
+// Correction, kept by the app under the header's Signature and applied
+// wherever the file is read (Options.Corrections), or chooses to leave out
+// the phones they touch.
 //
-// # Rows and filters
+// # Rows, filters, joins
 //
 // A Reader turns a record into a Row: people, e-mails, addresses, match
-// status, and phones with their number (phone.Key), type, flags and Block (why
-// a phone may not be called). Filters (Filter, Keep) are row-level
+// status, the row's scrub date, and phones with their number (phone.Key),
+// type, flags, scrub date and Block. Filters (Filter, Keep) are row-level
 // ("matched") or phone-level ("mobile", "not-dnc", "not-litigator",
-// "callable": a row keeps only the phones that pass and is dropped when none
-// is left); Layout.Check says why a filter cannot apply to a layout instead of
-// giving an empty view.
+// "callable"); Layout.Check says why a filter cannot apply to a layout
+// instead of giving an empty view.
 //
-// # Joining DNC results
-//
-// A FlagIndex holds the flags of one or more DNC results (in any layout) by
-// number, the newest result winning; a Reader given the index applies its
-// number's flags over each phone's own (Flags.Override: a phone the file
-// flags stays flagged; a number in no DNC result is unknown).
+// A FlagIndex holds the flags of one or more DNC results (in any layout)
+// by number, each answer with its own date, the newest winning; a Reader
+// given the index applies its number's flags over each phone's own
+// (Flags.Override: a phone the file flags stays flagged; a number in no DNC
+// result is unknown). It also carries the company's list (SetInternal) and
+// the date of the file's own answers and the time calls are judged at
+// (SetDates).
 package layout

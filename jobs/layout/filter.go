@@ -18,10 +18,11 @@ import (
 //
 //   - "mobile": the phone is a mobile (by its type column, or its column's
 //     name such as "Mobile 2");
-//   - "not-dnc": every DNC flag reported for the phone (federal, state,
-//     internal, combined) is clean, and at least the federal one (or a
-//     combined verdict) is reported: unknown is not clean, and neither is
-//     an answer from a scrub older than 31 days;
+//   - "not-dnc": every do-not-call answer reported for the phone (federal,
+//     the file's DNC, state, industry, internal, combined, the company's
+//     list, a restriction the file states) is clean, and the registry is
+//     answered: unknown is not clean, and neither is an answer from a scrub
+//     older than 31 days or of no known date;
 //   - "not-litigator": its litigator flag (or a combined verdict) is clean;
 //   - "callable": the phone may be called (Callability): a valid number,
 //     clean on every list the call depends on.
@@ -68,9 +69,9 @@ func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 			why = "the result has no phone column"
 		case f == jobs.QuickMobile && !typed:
 			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
-		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && !reports.Has(Federal) && !reports.Has(Combined):
+		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && reports&registry == 0:
 			why = "the result has no DNC flags: scrub its phones first"
-		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && !reports.Has(Litigator) && !reports.Has(Combined):
+		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && reports&litigator == 0:
 			why = "the result has no litigator flag: scrub its phones first"
 		}
 		if why != "" {
@@ -81,9 +82,10 @@ func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 }
 
 const (
-	dncBlocks = BlockFederal | BlockState | BlockInternal | BlockCombined | BlockUnknownDNC | BlockUnknownState |
-		BlockUnknownInternal | BlockStale
-	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator
+	dncBlocks = BlockFederal | BlockDNC | BlockState | BlockInternal | BlockIndustry | BlockCombined | BlockCompany |
+		BlockRestriction | BlockUnknownDNC | BlockUnknownState | BlockUnknownInternal | BlockUnknownIndustry |
+		BlockUnknownRestriction | BlockStale | BlockUndated | BlockUnsure
+	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator | BlockUnsure
 )
 
 // Passes reports whether a phone passes a phone filter.

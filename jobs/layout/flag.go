@@ -45,31 +45,36 @@ func (f *Flag) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// merge combines two readings of the same flag: a known value wins over
-// unknown, and when they disagree the phone is flagged.
+// merge combines two readings of the same list: flagged beats unknown, and
+// unknown beats clean. A phone is clean on a list only when every reading
+// of it says so: two columns of one list, two rows of one number, never a
+// known "no" over a "not checked".
 func merge(a, b Flag) Flag {
 	switch {
 	case a == Flagged || b == Flagged:
 		return Flagged
-	case a == Clean || b == Clean:
-		return Clean
+	case a == Unknown || b == Unknown:
+		return Unknown
 	}
-	return Unknown
+	return Clean
 }
 
-// FlagKind is the list a flag is about.
+// FlagKind is the list a flag is about. Lists are kept apart: a column
+// answers for the list it names and no other, and the lists SkipDesk keeps
+// itself (the company's) never answer for a list of the file's.
 type FlagKind uint8
 
 const (
-	// Federal is the national Do-Not-Call registry. A column that says
-	// "DNC" without naming the list is read as this one.
+	// Federal is the national Do-Not-Call registry, named as such
+	// ("federal", "national", "FTC").
 	Federal FlagKind = iota
 	// State is a state's do-not-call list (or a state rule that forbids the
 	// call, such as solicitation of wireless numbers in some states).
 	State
 	// Litigator is the TCPA litigator list.
 	Litigator
-	// Internal is the caller's own do-not-call list (project, company).
+	// Internal is the file's own internal list: the vendor's or the
+	// caller's project list as the file reports it ("internal DNC").
 	Internal
 	// Combined is a verdict over several lists at once: a "DNC/Litigator"
 	// column, a scrub service's result code, a "Callable" column. Clean
@@ -78,12 +83,31 @@ const (
 	// Number is the number's own status as the service saw it: flagged
 	// means invalid, malformed or disconnected.
 	Number
+	// DNC is a do-not-call column that names no list ("DNC", "Do Not
+	// Call"): the file's DNC answer, its own list. It answers for the
+	// registry as a federal column does, and is required beside one.
+	DNC
+	// Industry is a named list that is not a registry: the DMA's, a
+	// wireless suppression list, another industry list.
+	Industry
+	// Restriction is what the file says of a phone or its row in a column
+	// that is not a list: a status, a tag, a disposition, notes ("DNC",
+	// "wrong number", "opted out", "attorney").
+	Restriction
+	// Company is the company's own do-not-call list kept in SkipDesk.
+	Company
 	numKinds
 )
 
-var kindNames = [numKinds]string{"federal", "state", "litigator", "internal", "combined", "number"}
+var kindNames = [numKinds]string{"federal", "state", "litigator", "internal", "combined", "number", "dnc",
+	"industry", "restriction", "company"}
 
-var kindWords = [numKinds]string{"federal DNC", "state DNC", "litigator", "internal DNC", "DNC/litigator", "number status"}
+var kindWords = [numKinds]string{"federal DNC", "state DNC", "litigator", "internal DNC (the file's)", "DNC/litigator",
+	"number status", "DNC", "industry list", "the file's notes or status", "company do-not-call list"}
+
+// WordsOrder is the order lists are named in for a person: the registry
+// first, the company's list last.
+var WordsOrder = []FlagKind{Federal, DNC, Combined, State, Litigator, Industry, Internal, Restriction, Company, Number}
 
 func (k FlagKind) String() string {
 	if k < numKinds {
@@ -115,12 +139,20 @@ func (k *FlagKind) UnmarshalText(b []byte) error {
 }
 
 // Kinds is a set of flag kinds.
-type Kinds uint8
+type Kinds uint16
 
 // Has reports whether k is in the set.
 func (s Kinds) Has(k FlagKind) bool { return s&(1<<k) != 0 }
 
 func (s Kinds) with(k FlagKind) Kinds { return s | 1<<k }
+
+// AnswersRegistry reports whether the set holds an answer for the DNC
+// registry (a federal column, the file's DNC column, a combined verdict).
+func (s Kinds) AnswersRegistry() bool { return s&registry != 0 }
+
+// AnswersLitigator reports whether the set holds an answer for the
+// litigator list (a litigator column, a combined verdict).
+func (s Kinds) AnswersLitigator() bool { return s&litigator != 0 }
 
 // List names the kinds in the set, in order.
 func (s Kinds) List() []FlagKind {
@@ -181,8 +213,22 @@ func (f Flags) Merge(o Flags) Flags {
 // Override applies newer readings (a DNC result joined to a trace's
 // phones) over these: every list o reports takes o's answer, except that a
 // phone flagged here stays flagged. An unknown in o is unknown, whatever
-// was known here: the newer scrub is the answer asked for.
+// was known here: the newer scrub is the answer asked for. A newer answer
+// for the registry (federal, the file's DNC, a combined verdict) or for
+// the litigator list supersedes every older answer of that family that is
+// not flagged.
 func (f Flags) Override(o Flags) Flags {
+	for _, fam := range families {
+		if o.Has&fam == 0 {
+			continue
+		}
+		for _, k := range fam.List() {
+			if f.Has.Has(k) && f.of[k] != Flagged {
+				f.Has &^= 1 << k
+				f.of[k] = Unknown
+			}
+		}
+	}
 	for k := FlagKind(0); k < numKinds; k++ {
 		if !o.Has.Has(k) {
 			continue
@@ -196,6 +242,47 @@ func (f Flags) Override(o Flags) Flags {
 	return f
 }
 
+// Lists that answer the same question: the DNC registry, the litigator
+// list.
+var (
+	registry  = Kinds(0).with(Federal).with(DNC).with(Combined)
+	litigator = Kinds(0).with(Litigator).with(Combined)
+	families  = []Kinds{registry, litigator}
+)
+
+// cleanDated reports a clean answer of a list a scrub answers (not the
+// company's list, a restriction in words or the number's status): an
+// answer whose age matters.
+func (f Flags) cleanDated() bool {
+	for _, k := range (f.Has &^ undatedKinds).List() {
+		if f.of[k] == Clean {
+			return true
+		}
+	}
+	return false
+}
+
+// unchecked is f for a phone the file says was not scrubbed: every list's
+// answer that is not flagged is unknown (what the file states of it in
+// words, and whether the number is valid, stand).
+func (f Flags) unchecked() Flags {
+	for k := FlagKind(0); k < numKinds; k++ {
+		if f.Has.Has(k) && f.of[k] != Flagged && !undatedKinds.Has(k) {
+			f.of[k] = Unknown
+		}
+	}
+	return f
+}
+
+// Without is f with the lists of ks taken out.
+func (f Flags) Without(ks Kinds) Flags {
+	for _, k := range ks.List() {
+		f.Has &^= 1 << k
+		f.of[k] = Unknown
+	}
+	return f
+}
+
 // MarshalJSON writes {"federal": "clean", "litigator": "flagged"}: the lists
 // reported.
 func (f Flags) MarshalJSON() ([]byte, error) {
@@ -204,128 +291,4 @@ func (f Flags) MarshalJSON() ([]byte, error) {
 		m[k.String()] = f.of[k]
 	}
 	return json.Marshal(m)
-}
-
-// Block is why a phone may not be called; zero means it may. Several reasons
-// can hold at once.
-type Block uint16
-
-const (
-	BlockInvalid          Block = 1 << iota // the number is not a valid US number, or the service says so
-	BlockFederal                            // on the national DNC registry
-	BlockState                              // on a state DNC list
-	BlockLitigator                          // on the litigator list
-	BlockInternal                           // on the caller's own list
-	BlockCombined                           // on a DNC or the litigator list (a combined verdict)
-	BlockUnknownDNC                         // whether it is on a DNC registry is not known
-	BlockUnknownLitigator                   // whether it is on the litigator list is not known
-	BlockUnknownState                       // a state list was checked, its answer is not known
-	BlockUnknownInternal                    // the caller's list was checked, its answer is not known
-	BlockStale                              // the scrub that answered is older than the registry data may be used (31 days)
-)
-
-var blockWords = []struct {
-	b Block
-	w string
-}{
-	{BlockInvalid, "invalid number"},
-	{BlockFederal, "federal DNC"},
-	{BlockState, "state DNC"},
-	{BlockLitigator, "litigator"},
-	{BlockInternal, "internal DNC"},
-	{BlockCombined, "DNC or litigator"},
-	{BlockStale, "scrub over 31 days old"},
-	{BlockUnknownDNC, "DNC unknown"},
-	{BlockUnknownLitigator, "litigator unknown"},
-	{BlockUnknownState, "state DNC unknown"},
-	{BlockUnknownInternal, "internal DNC unknown"},
-}
-
-// String gives the reasons in words ("federal DNC, litigator"); "callable"
-// for none.
-func (b Block) String() string {
-	if b == 0 {
-		return "callable"
-	}
-	var parts []string
-	for _, x := range blockWords {
-		if b&x.b != 0 {
-			parts = append(parts, x.w)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Primary is the first reason, in words, in the order String lists them
-// ("invalid number" before "federal DNC"…): one reason a phone is counted
-// under. "callable" for none.
-func (b Block) Primary() string {
-	for _, x := range blockWords {
-		if b&x.b != 0 {
-			return x.w
-		}
-	}
-	return "callable"
-}
-
-// Unknown reports whether some flag the call depends on is not known.
-func (b Block) Unknown() bool {
-	return b&(BlockUnknownDNC|BlockUnknownLitigator|BlockUnknownState|BlockUnknownInternal) != 0
-}
-
-// MarshalText writes the reasons in words.
-func (b Block) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
-
-// Callability decides whether a phone may be called. The rule:
-//
-//   - the number must be valid (and not reported invalid by the service);
-//   - the DNC registries must be answered clean: by a federal (or unnamed)
-//     DNC flag or a combined verdict; every such flag reported must be
-//     clean;
-//   - the litigator list must be answered clean: by a litigator flag or a
-//     combined verdict;
-//   - a state or internal list is checked when the result reports it (every
-//     such flag must then be clean). A result with no state column says
-//     nothing about state lists: the call is decided on the federal and
-//     litigator lists, and the layout says that state lists were not
-//     checked.
-//
-// Anything unknown blocks the call: a phone is callable only when every
-// required answer is known and clean.
-func Callability(valid bool, f Flags) Block {
-	var b Block
-	if !valid {
-		b |= BlockInvalid
-	}
-	check := func(k FlagKind, flagged, unknown Block) {
-		if !f.Has.Has(k) {
-			return
-		}
-		switch f.of[k] {
-		case Flagged:
-			b |= flagged
-		case Unknown:
-			b |= unknown
-		}
-	}
-	check(Federal, BlockFederal, BlockUnknownDNC)
-	check(State, BlockState, BlockUnknownState)
-	check(Litigator, BlockLitigator, BlockUnknownLitigator)
-	check(Internal, BlockInternal, BlockUnknownInternal)
-	check(Combined, BlockCombined, BlockUnknownDNC|BlockUnknownLitigator)
-	if f.Has.Has(Number) && f.of[Number] == Flagged {
-		b |= BlockInvalid
-	}
-	if !f.Has.Has(Federal) && !f.Has.Has(Combined) {
-		b |= BlockUnknownDNC
-	}
-	if !f.Has.Has(Litigator) && !f.Has.Has(Combined) {
-		b |= BlockUnknownLitigator
-	}
-	if b&BlockInvalid != 0 {
-		// An invalid number is not callable whatever the lists say;
-		// that nobody checked them is no further reason.
-		b &^= BlockUnknownDNC | BlockUnknownLitigator | BlockUnknownState | BlockUnknownInternal
-	}
-	return b
 }

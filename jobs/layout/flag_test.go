@@ -16,9 +16,16 @@ func TestFlagSpellings(t *testing.T) {
 	}{
 		{ConvFlag, Federal, false, []string{"true", "TRUE", "yes", "Yes", "Y", "y", "1", "t", "T", " yes "}, Flagged, false},
 		{ConvFlag, Federal, false, []string{"false", "False", "no", "NO", "N", "n", "0", "f", "F"}, Clean, false},
-		{ConvFlag, Litigator, false, []string{"", " ", "?", "unknown", "N/A", "null", "-", "error", "pending", "maybe", "2", "x", "Z"}, Unknown, false},
-		{ConvFlag, Federal, false, []string{"DNC", "Do Not Call", "on list", "Listed", "Federal DNC", "blocked"}, Flagged, false},
-		{ConvFlag, Combined, false, []string{"Clean", "OK", "safe", "Not Listed", "no match"}, Clean, false},
+		{ConvFlag, Litigator, false, []string{"", " ", "?", "unknown", "N/A", "null", "-", "error", "pending", "maybe", "2", "Z",
+			"timeout", "not covered"}, Unknown, false},
+		// A listing in any convention is flagged (no less safe than unknown).
+		{ConvFlag, Federal, false, []string{"DNC", "Do Not Call", "on list", "Listed", "Federal DNC", "blocked", "x"}, Flagged, false},
+		// Clean words are clean in a column of words, and unknown in a
+		// yes/no column: its convention does not cover them ("OK" may be
+		// Oklahoma).
+		{ConvWords, Combined, false, []string{"Clean", "OK", "safe", "Not Listed", "no match"}, Clean, false},
+		{ConvFlag, Combined, false, []string{"Clean", "OK", "safe", "Not Listed", "no match"}, Unknown, false},
+		{ConvWords, Federal, false, []string{"no", "0", "false"}, Unknown, false},
 		{ConvFlag, Litigator, false, []string{"litigator", "TCPA", "Known Litigator"}, Flagged, false},
 		{ConvFlag, Federal, false, []string{"invalid", "Disconnected"}, Flagged, true},
 		// "Callable: Yes" means clean.
@@ -37,7 +44,11 @@ func TestFlagSpellings(t *testing.T) {
 		// flagged (a code Y would be a clean VoIP number).
 		{ConvFlag, Federal, false, []string{"Y"}, Flagged, false},
 		// State lists: a state code is flagged, Oklahoma included.
-		{ConvStates, State, false, []string{"TX", "tx", "TX;FL", "OK", "IN"}, Flagged, false},
+		{ConvStates, State, false, []string{"TX", "tx", "TX;FL", "OK", "IN", "or", "ME", "Y"}, Flagged, false},
+		// A state code in a state column is never clean, whatever the
+		// convention the column's other values are written in.
+		{ConvFlag, State, false, []string{"OK", "IN"}, Flagged, false},
+		{ConvWords, State, false, []string{"OK", "ok"}, Flagged, false},
 		{ConvStates, State, false, []string{"no", "N", "0"}, Clean, false},
 		{ConvStates, State, false, []string{"", "?", "XX"}, Unknown, false},
 		// Number status.
@@ -102,6 +113,15 @@ func TestCallability(t *testing.T) {
 		{"no flags", true, Flags{}, BlockUnknownDNC | BlockUnknownLitigator},
 		{"combined unknown", true, flagsOf(Combined, Unknown), BlockUnknownDNC | BlockUnknownLitigator},
 		{"combined clean, federal unknown", true, flagsOf(Combined, Clean, Federal, Unknown), BlockUnknownDNC},
+		{"the file's DNC column answers the registry", true, flagsOf(DNC, Clean, Litigator, Clean), 0},
+		{"federal clean, the file's DNC column unknown", true, flagsOf(Federal, Clean, DNC, Unknown, Litigator, Clean), BlockUnknownDNC},
+		{"federal clean, the file's DNC column flagged", true, flagsOf(Federal, Clean, DNC, Flagged, Litigator, Clean), BlockDNC},
+		{"industry list", true, flagsOf(Federal, Clean, Litigator, Clean, Industry, Flagged), BlockIndustry},
+		{"industry list unknown", true, flagsOf(Federal, Clean, Litigator, Clean, Industry, Unknown), BlockUnknownIndustry},
+		{"a restriction in the file", true, flagsOf(Federal, Clean, Litigator, Clean, Restriction, Flagged), BlockRestriction},
+		{"the company's list", true, flagsOf(Federal, Clean, Litigator, Clean, Company, Flagged), BlockCompany},
+		{"the vendor's internal list unknown, the company's clean", true,
+			flagsOf(Federal, Clean, Litigator, Clean, Internal, Unknown, Company, Clean), BlockUnknownInternal},
 		{"invalid and not checked", false, Flags{}, BlockInvalid},
 		{"several", false, flagsOf(Federal, Flagged, Litigator, Flagged), BlockInvalid | BlockFederal | BlockLitigator},
 	}
@@ -133,7 +153,7 @@ func TestCallableNeverUnknownOrFlagged(t *testing.T) {
 							clean = false
 						}
 					}
-					dnc := f.Has.Has(Federal) || f.Has.Has(Combined)
+					dnc := f.Has.Has(Federal) || f.Has.Has(DNC) || f.Has.Has(Combined)
 					lit := f.Has.Has(Litigator) || f.Has.Has(Combined)
 					if (b == 0) != (clean && dnc && lit) {
 						t.Fatalf("valid=%v flags %s: %s", valid, mustJSON(f), b)
@@ -168,8 +188,10 @@ func mustJSON(v any) string {
 
 func TestMergeFlags(t *testing.T) {
 	for _, tt := range []struct{ a, b, want Flag }{
-		{Unknown, Clean, Clean}, {Clean, Unknown, Clean}, {Clean, Flagged, Flagged}, {Flagged, Clean, Flagged},
-		{Unknown, Unknown, Unknown}, {Unknown, Flagged, Flagged},
+		// Within one list flagged beats unknown beats clean: a known "no"
+		// never covers a "not checked".
+		{Unknown, Clean, Unknown}, {Clean, Unknown, Unknown}, {Clean, Flagged, Flagged}, {Flagged, Clean, Flagged},
+		{Unknown, Unknown, Unknown}, {Unknown, Flagged, Flagged}, {Clean, Clean, Clean},
 	} {
 		if got := flagsOf(Federal, tt.a).Merge(flagsOf(Federal, tt.b)).Of(Federal); got != tt.want {
 			t.Errorf("merge(%s, %s) = %s, want %s", tt.a, tt.b, got, tt.want)
@@ -188,6 +210,14 @@ func TestMergeFlags(t *testing.T) {
 	}
 	if f := flagsOf(Federal, Clean, Litigator, Clean).Override(flagsOf(Federal, Clean)); f.Of(Litigator) != Clean {
 		t.Errorf("a list the join does not report was lost: %s", mustJSON(f))
+	}
+	// A newer registry answer supersedes the older registry answers that
+	// are not flagged, whatever list they name; a flagged one stays.
+	if f := flagsOf(DNC, Clean, Litigator, Clean).Override(flagsOf(Federal, Clean)); f.Has.Has(DNC) || f.Of(Litigator) != Clean {
+		t.Errorf("an older DNC answer beside a newer federal one: %s", mustJSON(f))
+	}
+	if f := flagsOf(DNC, Flagged).Override(flagsOf(Federal, Clean, Litigator, Clean)); f.Of(DNC) != Flagged {
+		t.Errorf("an older flag was dropped: %s", mustJSON(f))
 	}
 	if got := mustJSON(flagsOf(Federal, Clean, Litigator, Flagged)); got != `{"federal":"clean","litigator":"flagged"}` {
 		t.Errorf("JSON %s", got)

@@ -45,31 +45,36 @@ const (
 	cNot                     // not, non: negates a flag
 	cPrimary                 // primary, main, best
 	cAlt                     // alternate, other, additional, secondary
+	cIndustry                // dma, industry: a list that is not a registry
 )
 
 // words gives the class of a lower-case header word. Words not listed are
 // cNone; filler words are dropped before this table is read.
 var words = map[string]class{
 	"phone": cPhone, "phones": cPhone, "telephone": cPhone, "tel": cPhone, "ph": cPhone, "phn": cPhone,
-	"phonenumber": cPhone, "telno": cPhone,
+	"phonenumber": cPhone, "telno": cPhone, "telefono": cPhone, "teléfono": cPhone, "numero": cPhone,
+	"número": cPhone,
 
 	"mobile": cTypeWord, "cell": cTypeWord, "cellular": cTypeWord, "cellphone": cTypeWord, "wireless": cTypeWord,
-	"mob": cTypeWord, "landline": cTypeWord, "residential": cTypeWord, "home": cTypeWord, "house": cTypeWord,
+	"mob": cTypeWord, "movil": cTypeWord, "móvil": cTypeWord, "celular": cTypeWord, "fijo": cTypeWord,
+	"landline": cTypeWord, "residential": cTypeWord, "home": cTypeWord, "house": cTypeWord,
 	"wireline": cTypeWord, "voip": cTypeWord, "work": cTypeWord, "business": cTypeWord, "office": cTypeWord,
 
 	"type": cType, "kind": cType, "linetype": cType, "phonetype": cType,
 
-	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC,
+	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC, "suppression": cDNC, "suppressed": cDNC, "suppress": cDNC,
+	"dma": cIndustry, "industry": cIndustry,
 	"federal": cFederal, "national": cFederal, "fed": cFederal, "ftc": cFederal, "natl": cFederal,
 	"state":     cState,
 	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
-	"blacklist": cLitigator, "blacklisted": cLitigator, "plaintiff": cLitigator,
+	"blacklist": cLitigator, "blacklisted": cLitigator, "plaintiff": cLitigator, "litigante": cLitigator,
 	"internal": cInternal, "project": cInternal, "company": cInternal, "idnc": cInternal,
 	"callable": cCallable, "dialable": cCallable, "okcall": cCallable,
 	"code": cCode, "result": cCode, "status": cCode, "disposition": cCode, "verdict": cCode, "outcome": cCode,
-	"resultcode": cCode, "scrub": cCode,
+	"resultcode": cCode, "scrub": cCode, "estatus": cCode,
 	"match": cMatch, "matched": cMatch, "hit": cMatch, "found": cMatch,
 
+	"nombre": cName, "apellido": cLast, "apellidos": cLast, "correo": cEmail,
 	"first": cFirst, "fname": cFirst, "firstname": cFirst, "given": cFirst, "forename": cFirst,
 	"last": cLast, "lname": cLast, "lastname": cLast, "surname": cLast,
 	"middle": cMiddle, "mname": cMiddle, "middlename": cMiddle,
@@ -94,6 +99,8 @@ var words = map[string]class{
 	"expires": cNotFlag, "updated": cNotFlag, "case": cNotFlag, "cases": cNotFlag, "risk": cNotFlag,
 	"confidence": cNotFlag, "since": cNotFlag, "seen": cNotFlag, "carrier": cNotFlag, "rank": cNotFlag,
 	"total": cNotFlag, "description": cNotFlag, "desc": cNotFlag, "notes": cNotFlag, "note": cNotFlag,
+	"processed": cNotFlag, "covered": cNotFlag, "coverage": cNotFlag, "timestamp": cNotFlag, "asof": cNotFlag,
+	"fecha": cNotFlag,
 	"input": cInput, "original": cInput, "orig": cInput, "uploaded": cInput,
 	"not": cNot, "non": cNot,
 	"primary": cPrimary, "main": cPrimary, "best": cPrimary,
@@ -133,6 +140,8 @@ var phrases = []struct {
 	{[]string{"middle", "name"}, "middle"},
 	{[]string{"full", "name"}, "name"},
 	{[]string{"phone", "number"}, "phone"},
+	{[]string{"no", "llamar"}, "dnc"},
+	{[]string{"as", "of"}, "asof"},
 	{[]string{"e", "164"}, "e164"},
 	{[]string{"in", "house"}, "internal"},
 	{[]string{"known", "litigator"}, "litigator"},
@@ -165,7 +174,16 @@ type header struct {
 	qual     string // "mobile", "primary"...: what distinguishes a phone slot besides its number
 	implied  PhoneType
 	unknowns int // words of no class
+
+	dated  bool // a word of a date: date, dated, on, as of, timestamp
+	scope  bool // a word of a scrub's coverage: scrubbed, checked, processed, covered, scrub
+	source bool // "source" (a merged result's source_date)
 }
+
+var (
+	dateWords  = set("date", "dated", "timestamp", "asof", "fecha", "time", "when", "day", "on")
+	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check")
+)
 
 func (h *header) is(c class) bool { return h.has&(1<<c) != 0 }
 
@@ -216,6 +234,9 @@ func readHeader(raw string) header {
 			}
 			continue
 		}
+		h.dated = h.dated || dateWords[w]
+		h.scope = h.scope || scopeWords[w]
+		h.source = h.source || w == "source"
 		if filler[w] {
 			continue
 		}

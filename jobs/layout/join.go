@@ -6,20 +6,26 @@ import (
 
 // Source is a DNC result whose flags a FlagIndex holds.
 type Source struct {
-	Name string    `json:"name"` // the file or job, as shown to the person
-	Date time.Time `json:"date"` // when it was scrubbed: the newest source wins
+	Name string `json:"name"` // the file or job, as shown to the person
+	// Date is when its scrub was made, for the rows that do not say so
+	// themselves (its job's completion, or the date the person gave when
+	// importing it); zero when not known: such answers date nothing.
+	Date time.Time `json:"date"`
 }
 
 // FlagIndex maps numbers (phone.Key) to their flags from one or more DNC
 // results in any layout, to apply them to a trace result's phones
-// (scrub-from-trace). When several results have a number, the newest
-// (by Source.Date, then the one added last) wins whole; within one result,
-// rows of the same number are merged (flagged wins).
+// (scrub-from-trace). Every answer keeps its own date: the row's (a scrub
+// date column, a merged result's source_date) or its source's. When several
+// results have a number, the newest answer wins whole; an answer whose date
+// is not known cannot be ordered, so the answers are then merged (flagged
+// beats unknown beats clean) and the number is undated. Within one result,
+// rows of the same number are merged the same way, with the older date.
 //
 // The index also carries what applies to every phone read with it: the
-// company's own do-not-call list (SetInternal) and the dates of the scrubs
-// (SetDates), which make an answer older than the registry data may be
-// used stale. An index with no DNC result does only that.
+// company's own do-not-call list (SetInternal), the date of the file's own
+// answers and the time calls are judged at (SetDates). An index with no DNC
+// result does only that.
 type FlagIndex struct {
 	m       map[uint64]joinEntry
 	sources []Source
@@ -28,18 +34,19 @@ type FlagIndex struct {
 	earlier    map[uint64]earlierAnswer // answers before the file's own (SetEarlier)
 	internal   NumberSet
 	internalOn bool
-	own        time.Time // when the file's own flags were scrubbed
-	now        time.Time // zero: no scrub is judged stale
-	maxAge     time.Duration
+	own        time.Time // when the file's own flags were scrubbed (rows with no date of their own)
+	now        time.Time // when calls are judged; zero: the time of reading
 }
 
 type joinEntry struct {
 	flags Flags
+	date  time.Time
 	src   int32
 	// prev is the answer of the newest older source that has the number
 	// (prevSrc -1: none): what changed since the scrub before.
-	prev    Flags
-	prevSrc int32
+	prev     Flags
+	prevDate time.Time
+	prevSrc  int32
 }
 
 // NewFlagIndex returns an empty index.
@@ -54,31 +61,48 @@ func (x *FlagIndex) AddSource(s Source, l *Layout) int {
 }
 
 // AddRow adds the valid phones of a row of source src (read without a
-// join).
+// join), dated by the row's own date, else the source's.
 func (x *FlagIndex) AddRow(src int, row *Row) {
+	date := row.Date
+	if date.IsZero() && !row.dated {
+		date = x.sources[src].Date
+	}
 	for i := range row.Phones {
 		p := &row.Phones[i]
 		if p.Key == 0 {
 			continue
 		}
-		x.add(src, p.Key, p.Flags)
+		x.add(src, p.Key, p.Flags, date)
 	}
 }
 
-func (x *FlagIndex) add(src int, key uint64, f Flags) {
+// older is the earlier of two dates; zero (not known) when either is.
+func older(a, b time.Time) time.Time {
+	switch {
+	case a.IsZero() || b.IsZero():
+		return time.Time{}
+	case a.Before(b):
+		return a
+	}
+	return b
+}
+
+func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 	old, ok := x.m[key]
 	switch {
 	case !ok:
-		x.m[key] = joinEntry{flags: f, src: int32(src), prevSrc: -1}
-	case int(old.src) == src:
+		x.m[key] = joinEntry{flags: f, date: date, src: int32(src), prevSrc: -1}
+	case int(old.src) == src || old.date.IsZero() || date.IsZero():
+		// Rows of one result, or answers that cannot be ordered: every
+		// reading counts.
 		old.flags = old.flags.Merge(f)
+		old.date = older(old.date, date)
 		x.m[key] = old
-	case x.newer(src, int(old.src)):
-		// The winner so far becomes the answer before, unless an answer
-		// older than it but newer than its own before is kept.
-		x.m[key] = joinEntry{flags: f, src: int32(src), prev: old.flags, prevSrc: old.src}
-	case old.prevSrc < 0 || x.newer(src, int(old.prevSrc)):
-		old.prev, old.prevSrc = f, int32(src)
+	case x.newer(date, src, old.date, int(old.src)):
+		// The winner so far becomes the answer before.
+		x.m[key] = joinEntry{flags: f, date: date, src: int32(src), prev: old.flags, prevDate: old.date, prevSrc: old.src}
+	case old.prevSrc < 0 || x.newer(date, src, old.prevDate, int(old.prevSrc)):
+		old.prev, old.prevDate, old.prevSrc = f, date, int32(src)
 		x.m[key] = old
 	case int(old.prevSrc) == src:
 		old.prev = old.prev.Merge(f)
@@ -87,7 +111,7 @@ func (x *FlagIndex) add(src int, key uint64, f Flags) {
 }
 
 // changeBlocks are the answers a later scrub can turn: the lists.
-const changeBlocks = BlockFederal | BlockState | BlockLitigator | BlockCombined
+const changeBlocks = BlockFederal | BlockDNC | BlockState | BlockLitigator | BlockCombined | BlockIndustry
 
 type earlierAnswer struct {
 	flags Flags
@@ -133,30 +157,29 @@ func (x *FlagIndex) Change(key uint64) (became Block, since time.Time) {
 		return 0, time.Time{}
 	}
 	now, before := Callability(true, e.flags)&changeBlocks, Callability(true, e.prev)&changeBlocks
-	return now &^ before, x.sources[e.prevSrc].Date
+	return now &^ before, e.prevDate
 }
 
-// newer reports whether source a wins over source b.
-func (x *FlagIndex) newer(a, b int) bool {
-	da, db := x.sources[a].Date, x.sources[b].Date
+// newer reports whether the answer dated da of source a wins over the one
+// dated db of source b: the later date, then the source added last.
+func (x *FlagIndex) newer(da time.Time, a int, db time.Time, b int) bool {
 	if !da.Equal(db) {
 		return da.After(db)
 	}
 	return a > b
 }
 
-// Lookup returns the flags of a number and the result they come from.
+// Lookup returns the flags of a number, the result they come from and
+// when that answer was scrubbed (zero: not known).
 func (x *FlagIndex) Lookup(key uint64) (Flags, Source, bool) {
 	e, ok := x.m[key]
 	if !ok {
 		return Flags{}, Source{}, false
 	}
-	return e.flags, x.sources[e.src], true
+	s := x.sources[e.src]
+	s.Date = e.date
+	return e.flags, s, true
 }
-
-// notFound are the flags of a number no DNC result holds: unknown on the
-// registries and the litigator list.
-var notFound = Flags{Has: Kinds(0).with(Federal).with(Litigator)}
 
 // NumberSet is a set of numbers by phone.Key (phone.KeySet).
 type NumberSet interface {
@@ -164,55 +187,77 @@ type NumberSet interface {
 	Len() int
 }
 
-// MaxScrubAge is how old a registry answer may be when a call is made from
-// it: 31 days (16 CFR 310.4(b)(3)(iv)).
-const MaxScrubAge = 31 * 24 * time.Hour
+// notFound are the flags of a number no DNC result holds: unknown on the
+// registries and the litigator list.
+var notFound = Flags{Has: Kinds(0).with(Federal).with(Litigator)}
 
 // SetInternal applies the company's own do-not-call list to every phone
 // read with the index: flagged when the list has the number, clean when it
-// does not (the list is the company's own: it is never unknown).
+// does not (the list is the company's own: it is never unknown). It is a
+// list of its own: it never answers for a list of the file's.
 func (x *FlagIndex) SetInternal(keys NumberSet) {
 	x.internal, x.internalOn = keys, true
-	x.reports = x.reports.with(Internal)
+	x.reports = x.reports.with(Company)
 }
 
-// SetDates says when the file's own flags were scrubbed (own; zero when it
-// has none) and judges answers older than maxAge at now stale: such a phone
-// is not callable (BlockStale) until it is scrubbed again.
-func (x *FlagIndex) SetDates(own, now time.Time, maxAge time.Duration) {
-	x.own, x.now, x.maxAge = own, now, maxAge
+// SetDates says when the file's own flags were scrubbed, for its rows that
+// do not say so themselves (own; zero when not known: such answers date
+// nothing and make no phone callable), and when calls are judged (now;
+// zero: the time of reading).
+func (x *FlagIndex) SetDates(own, now time.Time) {
+	x.own, x.now = own, now
 }
 
-// apply gives a phone's flags read with the index, and when the scrub that
-// answered for it was made. own says the file itself answers for it.
-func (x *FlagIndex) apply(key uint64, f Flags, own bool) (Flags, time.Time) {
+// Now is the time calls are judged at.
+func (x *FlagIndex) Now() time.Time {
+	if x.now.IsZero() {
+		return time.Now()
+	}
+	return x.now
+}
+
+// own kinds that a scrub's date does not bear on.
+var undatedKinds = Kinds(0).with(Company).with(Restriction).with(Number)
+
+// apply gives a phone's flags read with the index, when the answers they
+// rest on were scrubbed (the oldest of them; zero: not known), and which
+// source that is (-1 the file's own answers, -2 none). own says the file
+// itself answers for the phone, at ownDate.
+func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Flags, time.Time, int) {
 	var date time.Time
+	src := -2
 	if own {
-		date = x.own
+		date, src = ownDate, -1
 	}
 	if key == 0 {
-		return f, date
+		return f, date, src
 	}
 	if len(x.sources) > 0 {
 		if e, ok := x.m[key]; ok {
-			f, date = f.Override(e.flags), x.sources[e.src].Date
+			f = f.Override(e.flags)
+			kept := f.Has &^ e.flags.Has &^ undatedKinds
+			ownCounts := false
+			for _, k := range kept.List() {
+				ownCounts = ownCounts || f.of[k] != Flagged
+			}
+			switch {
+			case !own || !ownCounts:
+				date, src = e.date, int(e.src)
+			case e.date.IsZero() || !ownDate.IsZero() && e.date.Before(ownDate):
+				date, src = e.date, int(e.src)
+			}
 		} else {
 			f = f.Override(notFound)
 		}
 	}
 	if x.internalOn {
 		if x.internal.Has(key) {
-			f.Set(Internal, Flagged)
+			f.Set(Company, Flagged)
 		} else {
-			f.Set(Internal, Clean)
+			f.Set(Company, Clean)
 		}
 	}
-	return f, date
-}
-
-// stale reports whether an answer scrubbed at date is too old to call on.
-func (x *FlagIndex) stale(date time.Time) bool {
-	return !x.now.IsZero() && !date.IsZero() && x.now.Sub(date) > x.maxAge
+	return f, date, src
 }
 
 // Reports are the lists the index's results answer.

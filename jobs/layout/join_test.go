@@ -15,7 +15,8 @@ import (
 func indexOf(t *testing.T, files ...string) *FlagIndex {
 	t.Helper()
 	x := NewFlagIndex()
-	day := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	x.SetDates(time.Time{}, testDay.AddDate(0, 0, 1))
+	day := testDay
 	for i, f := range files {
 		l, rows, _ := detectFixture(t, f, Options{})
 		src := x.AddSource(Source{Name: f, Date: day.AddDate(0, 0, i)}, l)
@@ -77,14 +78,14 @@ func TestJoinNewestWins(t *testing.T) {
 	newer := x.AddSource(Source{Name: "new", Date: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}, l)
 	older := x.AddSource(Source{Name: "older", Date: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}, l)
 	k := phone.Key("5125550101")
-	x.add(old, k, flagsOf(Federal, Flagged, Litigator, Clean))
-	x.add(newer, k, flagsOf(Federal, Clean, Litigator, Clean))
-	x.add(older, k, flagsOf(Federal, Flagged, Litigator, Flagged))
+	x.add(old, k, flagsOf(Federal, Flagged, Litigator, Clean), x.sources[old].Date)
+	x.add(newer, k, flagsOf(Federal, Clean, Litigator, Clean), x.sources[newer].Date)
+	x.add(older, k, flagsOf(Federal, Flagged, Litigator, Flagged), x.sources[older].Date)
 	f, src, ok := x.Lookup(k)
 	if !ok || src.Name != "new" || Callability(true, f) != 0 {
 		t.Errorf("lookup: %s from %q", mustJSON(f), src.Name)
 	}
-	x.add(newer, k, flagsOf(Litigator, Flagged))
+	x.add(newer, k, flagsOf(Litigator, Flagged), x.sources[newer].Date)
 	if f, _, _ := x.Lookup(k); f.Of(Litigator) != Flagged || f.Of(Federal) != Clean {
 		t.Errorf("same source merged: %s", mustJSON(f))
 	}
@@ -163,10 +164,10 @@ func TestTallyAndSummary(t *testing.T) {
 		lines = append(lines, r.String())
 	}
 	want := []string{
-		"LINE_TYPE: Wireless -> mobile 4, Landline -> landline 2, VoIP -> voip 1, Unknown -> unknown 1",
-		"DNC_FEDERAL: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
-		"DNC_STATE: Y -> flagged 1, N -> clean 6, (blank) -> unknown 1",
-		"LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1",
+		"LINE_TYPE (phone type, for Phone): Wireless -> mobile 4, Landline -> landline 2, VoIP -> voip 1, Unknown -> unknown 1",
+		"DNC_FEDERAL (federal DNC, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1",
+		"DNC_STATE (state DNC, for Phone): Y -> flagged 1, N -> clean 6, (blank) -> unknown 1",
+		"LITIGATOR (litigator, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("readings:\n %s\nwant\n %s", strings.Join(lines, "\n "), strings.Join(want, "\n "))
@@ -176,7 +177,7 @@ func TestTallyAndSummary(t *testing.T) {
 	}
 	text := s.Text()
 	for _, w := range []string{"DNC scrub result, 8 rows", `Phone: "PHONE"; type "LINE_TYPE"; flags "DNC_FEDERAL" federal DNC`,
-		"LITIGATOR: Y -> flagged 1"} {
+		"LITIGATOR (litigator, for Phone): Y -> flagged 1", "Scrub dates: none in the file"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
@@ -222,15 +223,16 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
 	x := NewFlagIndex()
 	d := Detect([]string{"PHONE", "DNC", "LITIGATOR"}, nil, Options{})
-	src := x.AddSource(Source{Name: "scrub"}, d)
-	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean))
-	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean))
-	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean))
+	x.SetDates(testDay, testDay.AddDate(0, 0, 1))
+	src := x.AddSource(Source{Name: "scrub", Date: testDay}, d)
+	x.add(src, phone.Key("5125550104"), flagsOf(Federal, Unknown, Litigator, Clean), x.sources[src].Date)
+	x.add(src, phone.Key("5125550105"), flagsOf(Federal, Clean, Litigator, Clean), x.sources[src].Date)
+	x.add(src, phone.Key("5125550109"), flagsOf(Federal, Clean, Litigator, Clean), x.sources[src].Date)
 	got := readAll(t, l, rows[2:3], x)[0]
 	want := []string{
 		"(512) 555-0104 mobile DNC unknown", "(512) 555-0105 mobile callable",
 		"(512) 555-0106 landline DNC unknown, litigator unknown", // in no DNC result
-		"(512) 555-0109 mobile federal DNC",                      // flagged by the trace stays flagged
+		"(512) 555-0109 mobile DNC",                              // flagged by the trace stays flagged
 		"(512) 555-0110 landline DNC unknown, litigator unknown",
 	}
 	if !slices.Equal(got, want) {
@@ -239,10 +241,11 @@ func TestJoinOverridesOwnFlags(t *testing.T) {
 }
 
 // The company's own list applies to every phone, with or without a DNC
-// result: a number on it is never callable, never "not DNC".
+// result: a number on it is never callable, never "not DNC". It is a list
+// of its own: it never answers for the file's internal list.
 func TestInternalList(t *testing.T) {
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
-	x := NewFlagIndex()
+	x := fresh()
 	x.SetInternal(phone.NewKeySet([]uint64{phone.Key("5125550101")}))
 	if err := l.Check(x, jobs.QuickCallable, jobs.QuickNotDNC); err != nil {
 		t.Fatal(err)
@@ -250,11 +253,12 @@ func TestInternalList(t *testing.T) {
 	rd := l.NewReader(x)
 	var row Row
 	rd.Read(rows[0], &row)
-	if p := row.Phones[0]; p.Callable() || p.Block != BlockInternal || Passes(jobs.QuickNotDNC, &p) || p.Flags.Of(Internal) != Flagged {
+	if p := row.Phones[0]; p.Callable() || p.Block != BlockCompany || Passes(jobs.QuickNotDNC, &p) || p.Flags.Of(Company) != Flagged ||
+		p.Flags.Has.Has(Internal) {
 		t.Errorf("a number on the internal list: %s", p.Block)
 	}
 	// The others keep the file's own answers, and are clean on the list.
-	if p := row.Phones[1]; p.Block != BlockFederal || p.Flags.Of(Internal) != Clean {
+	if p := row.Phones[1]; p.Block != BlockDNC || p.Flags.Of(Company) != Clean {
 		t.Errorf("a number not on the list: %s", p.Block)
 	}
 	rd.Read(rows[2], &row)
@@ -267,8 +271,19 @@ func TestInternalList(t *testing.T) {
 	j := indexOf(t, "dnc_vendor_yn.csv")
 	j.SetInternal(phone.NewKeySet([]uint64{phone.Key("5125550101")}))
 	tr.NewReader(j).Read(trows[0], &row)
-	if p := row.Phones[0]; p.Callable() || p.Block&BlockInternal == 0 {
+	if p := row.Phones[0]; p.Callable() || p.Block&BlockCompany == 0 {
 		t.Errorf("joined, on the internal list: %s", p.Block)
+	}
+
+	// A file's own internal DNC column left unanswered stays unknown beside
+	// the company's list, which knows only its own numbers.
+	vl := Detect([]string{"Phone", "Federal DNC", "Litigator", "Internal DNC"},
+		[][]string{{"5125550101", "N", "N", ""}, {"5125550102", "N", "N", "N"}}, Options{})
+	vx := fresh()
+	vx.SetInternal(phone.NewKeySet(nil))
+	got := readAll(t, vl, [][]string{{"5125550101", "N", "N", ""}, {"5125550102", "N", "N", "N"}}, vx)
+	if got[0][0] != "(512) 555-0101 ? internal DNC (the file's) unknown" || got[1][0] != "(512) 555-0102 ? callable" {
+		t.Errorf("the file's internal list beside an empty company list: %q", got)
 	}
 }
 
@@ -286,7 +301,7 @@ func TestScrubDates(t *testing.T) {
 		{scrubbed.AddDate(0, 0, 31), false},
 		{scrubbed.AddDate(0, 0, 31).Add(time.Minute), true},
 	} {
-		x.SetDates(time.Time{}, c.now, MaxScrubAge)
+		x.SetDates(time.Time{}, c.now)
 		tr.NewReader(x).Read(trows[0], &row)
 		p := row.Phones[0]
 		if !p.Scrubbed.Equal(scrubbed) {
@@ -306,7 +321,7 @@ func TestScrubDates(t *testing.T) {
 	// The file's own flags take the file's date.
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
 	own := NewFlagIndex()
-	own.SetDates(scrubbed, scrubbed.AddDate(0, 2, 0), MaxScrubAge)
+	own.SetDates(scrubbed, scrubbed.AddDate(0, 2, 0))
 	l.NewReader(own).Read(rows[2], &row)
 	if p := row.Phones[0]; !p.Scrubbed.Equal(scrubbed) || p.Block != BlockStale {
 		t.Errorf("own flags: %v %s", p.Scrubbed, p.Block)
@@ -332,9 +347,9 @@ func TestChangeSinceTheScrubBefore(t *testing.T) {
 		l := &Layout{Reports: Kinds(0).with(Federal).with(Litigator)}
 		for _, i := range order {
 			src := x.AddSource(Source{Name: fmt.Sprint(i), Date: answers[i].date}, l)
-			x.add(src, k, answers[i].flags)
+			x.add(src, k, answers[i].flags, x.sources[src].Date)
 			if i == 2 {
-				x.add(src, other, flagsOf(Federal, Clean, Litigator, Clean))
+				x.add(src, other, flagsOf(Federal, Clean, Litigator, Clean), x.sources[src].Date)
 			}
 		}
 		became, since := x.Change(k)
@@ -350,8 +365,8 @@ func TestChangeSinceTheScrubBefore(t *testing.T) {
 	l := &Layout{Reports: Kinds(0).with(Federal).with(Litigator)}
 	a := x.AddSource(Source{Date: day(1)}, l)
 	b := x.AddSource(Source{Date: day(2)}, l)
-	x.add(a, k, flagsOf(Federal, Flagged, Litigator, Clean))
-	x.add(b, k, flagsOf(Federal, Clean, Litigator, Clean))
+	x.add(a, k, flagsOf(Federal, Flagged, Litigator, Clean), x.sources[a].Date)
+	x.add(b, k, flagsOf(Federal, Clean, Litigator, Clean), x.sources[b].Date)
 	if became, _ := x.Change(k); became != 0 {
 		t.Errorf("off the registry: became %s", became)
 	}

@@ -16,6 +16,11 @@ type Row struct {
 	Match    Match
 	Entity   Flag // Flagged: the owner is a company; Unknown when not said
 	Phones   []Phone
+	// Date is when the row's answers were scrubbed, by the file's scrub
+	// date columns (zero when they say nothing readable) or, when it has
+	// none, the file's own date (SetDates).
+	Date  time.Time
+	dated bool // the file has scrub date columns: Date is the row's own
 }
 
 // Name is a person's names as the row gives them.
@@ -63,8 +68,12 @@ type Phone struct {
 	Flags Flags
 	Block Block // why it may not be called; 0 when it may
 	// Scrubbed is when the DNC scrub that answered for the number was
-	// made; zero when no scrub answered (see FlagIndex.SetDates).
+	// made (the oldest of the answers the decision rests on); zero when no
+	// scrub answered or its date is not known (see FlagIndex.SetDates).
 	Scrubbed time.Time
+	// Source is the DNC result of FlagIndex.Sources that Scrubbed is the
+	// date of; -1 the file's own answers, -2 none.
+	Source int
 	// Became are the lists the number is on by its newest scrub and was
 	// not by the scrub before, made at Since (FlagIndex.Change).
 	Became Block
@@ -111,6 +120,7 @@ func (p Phone) Reason() string {
 type Reader struct {
 	l     *Layout
 	join  *FlagIndex
+	now   time.Time
 	flags []valueCache[valueReading] // by column
 	types []valueCache[PhoneType]
 	match valueCache[Match]
@@ -119,10 +129,15 @@ type Reader struct {
 // NewReader returns a reader of rows in this layout. With join, the DNC
 // results' flags of each phone's number override the file's own (a phone
 // the file flags stays flagged); a number no DNC result holds is unknown
-// on the registries and the litigator list (never callable).
+// on the registries and the litigator list (never callable). Without
+// (nil), the file's own answers are read with no date but their rows' own
+// (a scrub date column), the time of reading for now and no company list.
 func (l *Layout) NewReader(join *FlagIndex) *Reader {
+	if join == nil {
+		join = NewFlagIndex()
+	}
 	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
-		types: make([]valueCache[PhoneType], len(l.Columns))}
+		types: make([]valueCache[PhoneType], len(l.Columns)), now: join.Now()}
 }
 
 // Layout is the reader's layout.
@@ -173,9 +188,27 @@ func (r *Reader) typeValue(i int, v string) PhoneType {
 	if k := c.find(v); k >= 0 {
 		return c.vals[k]
 	}
-	t, _ := readType(v)
+	t := r.l.readTypeValue(i, v)
 	c.add(v, t)
 	return t
+}
+
+// readTypeValue reads a value of type column i: a kind in words, or for a
+// yes/no column named for a kind ("Wireless": 1/0) that kind or, for a
+// mobile column's "no", NotMobile.
+func (l *Layout) readTypeValue(i int, v string) PhoneType {
+	c := &l.Columns[i]
+	if c.Convention != ConvFlag {
+		t, _ := readType(v)
+		return t
+	}
+	switch f := fold(v); {
+	case truthy[f]:
+		return c.Implied
+	case falsy[f] && c.Implied == Mobile:
+		return NotMobile
+	}
+	return ""
 }
 
 // Read reads rec into row, reusing row's slices.
@@ -214,9 +247,9 @@ func (r *Reader) readPeople(rec []string, row *Row) {
 	}
 }
 
-// ReadPhones reads only what the filters need: the match status and the
-// phones (row.People, Emails, the addresses and Entity are left as they
-// are).
+// ReadPhones reads only what the filters need: the match status, the
+// row's scrub date and the phones (row.People, Emails, the addresses and
+// Entity are left as they are). Each phone's Block comes from Judge.
 func (r *Reader) ReadPhones(rec []string, row *Row) {
 	l := r.l
 	row.Match = MatchUnknown
@@ -229,48 +262,90 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 			r.match.add(v, row.Match)
 		}
 	}
+	row.Date, row.dated = r.rowDate(rec)
 	row.Phones = row.Phones[:0]
 	for j := range l.Slots {
-		s := &l.Slots[j]
-		own := len(s.Flags) > 0 // the file answers for this phone itself
-		num, raw := cell(rec, s.Number), ""
-		if s.Raw >= 0 {
-			raw = cell(rec, s.Raw)
+		if p, ok := r.readPhone(rec, j, row.Date); ok {
+			row.Phones = append(row.Phones, p)
 		}
-		if blank(num) && blank(raw) {
+	}
+}
+
+// readPhone reads slot j of rec, whose own answers are dated date.
+func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
+	l := r.l
+	s := &l.Slots[j]
+	own := len(s.Flags) > 0 // the file answers for this phone itself
+	num, raw := cell(rec, s.Number), ""
+	if s.Raw >= 0 {
+		raw = cell(rec, s.Raw)
+	}
+	if blank(num) && blank(raw) {
+		return Phone{}, false
+	}
+	p := Phone{Slot: j, Raw: num, Key: phone.Key(num)}
+	if !blank(raw) {
+		p.Raw = raw
+	}
+	if s.Type >= 0 {
+		p.Type = r.typeValue(s.Type, cell(rec, s.Type))
+	}
+	if p.Type == "" && (s.Type < 0 || l.Columns[s.Type].Convention != ConvFlag) {
+		p.Type = s.Implied
+	}
+	unsure := false
+	for _, fc := range s.Flags {
+		unsure = unsure || l.guess[fc]
+		x := r.flagValue(fc, cell(rec, fc))
+		if x.invalid {
+			// The service did not check the lists of a number it
+			// calls invalid ("I", "malformed").
+			p.Flags.Set(Number, Flagged)
+			p.Flags.Set(l.Columns[fc].Kind, Unknown)
 			continue
 		}
-		p := Phone{Slot: j, Raw: num, Key: phone.Key(num)}
-		if !blank(raw) {
-			p.Raw = raw
-		}
-		if s.Type >= 0 {
-			p.Type = r.typeValue(s.Type, cell(rec, s.Type))
-		}
-		if p.Type == "" {
-			p.Type = s.Implied
-		}
-		for _, fc := range s.Flags {
-			x := r.flagValue(fc, cell(rec, fc))
-			if x.invalid {
-				// The service did not check the lists of a number it
-				// calls invalid ("I", "malformed").
-				p.Flags.Set(Number, Flagged)
-				p.Flags.Set(l.Columns[fc].Kind, Unknown)
-				continue
-			}
-			p.Flags.Set(l.Columns[fc].Kind, x.flag)
-		}
-		if r.join != nil {
-			p.Flags, p.Scrubbed = r.join.apply(p.Key, p.Flags, own)
-			p.Became, p.Since = r.join.changeOf(p.Key, p.Flags, own)
-		}
-		p.Block = Callability(p.Key != 0, p.Flags)
-		if r.join != nil && r.join.stale(p.Scrubbed) {
-			p.Block |= BlockStale
-		}
-		row.Phones = append(row.Phones, p)
+		p.Flags.Set(l.Columns[fc].Kind, x.flag)
 	}
+	if !r.scrubbed(rec, s.Scope) {
+		p.Flags = p.Flags.unchecked()
+	}
+	p.Flags, p.Scrubbed, p.Source = r.join.apply(p.Key, p.Flags, own, date)
+	p.Became, p.Since = r.join.changeOf(p.Key, p.Flags, own)
+	p.Block = Judge(p.Key != 0, p.Flags, p.Scrubbed, r.now)
+	if unsure {
+		p.Block |= BlockUnsure
+	}
+	return p, true
+}
+
+// scrubbed reports whether the scope columns say the row (or the phone) was
+// scrubbed: every one must say so.
+func (r *Reader) scrubbed(rec []string, scope []int) bool {
+	for _, c := range scope {
+		if !readScope(r.l.Columns[c].Inverted, cell(rec, c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowDate is when the row's answers were scrubbed: the oldest of its scrub
+// date columns (zero when one is blank, not a date or in the future), or the
+// file's own date when it has none; dated says the file has such columns.
+func (r *Reader) rowDate(rec []string) (date time.Time, dated bool) {
+	if len(r.l.Dates) == 0 {
+		return r.join.own, false
+	}
+	for n, c := range r.l.Dates {
+		t, ok := parseDate(cell(rec, c), r.l.Columns[c].DateOrder)
+		if !ok || t.After(r.now.Add(clockSkew)) {
+			return time.Time{}, true
+		}
+		if n == 0 || t.Before(date) {
+			date = t
+		}
+	}
+	return date, true
 }
 
 func readAddress(rec []string, a AddressColumns) Address {

@@ -18,8 +18,13 @@ func phoneText(l *Layout, p Phone) string {
 	return fmt.Sprintf("%s %s %s", p.Display(), t, p.Block)
 }
 
+// readAll reads rows with join (nil: the file's own answers, dated testDay
+// and judged the day after).
 func readAll(t *testing.T, l *Layout, rows [][]string, join *FlagIndex) [][]string {
 	t.Helper()
+	if join == nil {
+		join = fresh()
+	}
 	rd := l.NewReader(join)
 	var row Row
 	var out [][]string
@@ -38,11 +43,11 @@ func TestReadPropStream(t *testing.T) {
 	l, rows, _ := detectFixture(t, "propstream.csv", Options{})
 	got := readAll(t, l, rows, nil)
 	want := [][]string{
-		{"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC"},
+		{"(512) 555-0101 mobile callable", "(512) 555-0102 landline DNC"},
 		// Row-level Litigator: Yes is every phone's; "?" is unknown.
 		{"(214) 555-0103 mobile litigator", "(214) 555-0107 voip litigator", "(214) 555-0108 landline litigator, DNC unknown"},
 		{"(512) 555-0104 mobile callable", "(512) 555-0105 mobile callable", "(512) 555-0106 landline callable",
-			"(512) 555-0109 mobile federal DNC", "(512) 555-0110 landline DNC unknown"},
+			"(512) 555-0109 mobile DNC", "(512) 555-0110 landline DNC unknown"},
 		// A blank Litigator is unknown, never clean.
 		{"(713) 555-0111 mobile litigator unknown"},
 	}
@@ -66,7 +71,7 @@ func TestReadDNCResults(t *testing.T) {
 		want []string
 	}{
 		{"skipdesk_dnc.csv", []string{
-			"(512) 555-0101 mobile callable", "(512) 555-0102 landline federal DNC", "(214) 555-0103 voip litigator",
+			"(512) 555-0101 mobile callable", "(512) 555-0102 landline DNC", "(214) 555-0103 voip litigator",
 			"(512) 555-0104 mobile callable", "555-0199 ? invalid number",
 		}},
 		{"dnc_vendor_yn.csv", []string{
@@ -75,7 +80,8 @@ func TestReadDNCResults(t *testing.T) {
 			"(512) 555-0109 mobile litigator unknown", "555-0199 ? invalid number",
 		}},
 		{"dnc_vendor_codes.csv", []string{
-			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator", "(214) 555-0103 voip DNC or litigator",
+			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator",
+			"(214) 555-0103 voip the file says do not call, DNC or litigator",
 			"(512) 555-0104 other callable", "(512) 555-0105 mobile DNC or litigator", "(512) 555-0106 voip callable",
 			"(512) 555-0109 ? invalid number", "(512) 555-0110 mobile DNC unknown, litigator unknown",
 		}},
@@ -107,7 +113,7 @@ func TestNoFixtureCallsAFlaggedPhone(t *testing.T) {
 	callable := 0
 	for _, f := range files {
 		l, rows, _ := detectFixture(t, f, Options{})
-		rd := l.NewReader(nil)
+		rd := l.NewReader(fresh())
 		var row Row
 		for _, rec := range rows {
 			rd.Read(rec, &row)
@@ -143,7 +149,7 @@ func TestFilters(t *testing.T) {
 		t.Errorf("matched on PropStream: %v", err)
 	}
 	run := func(fs ...jobs.QuickFilter) []string {
-		rd := l.NewReader(nil)
+		rd := l.NewReader(fresh())
 		var row Row
 		var out []string
 		for i, rec := range rows {
@@ -245,5 +251,39 @@ func TestDistinctPhones(t *testing.T) {
 	ps := r.DistinctPhones()
 	if len(ps) != 3 || ps[0].Callable() || ps[0].Flags.Of(Federal) != Flagged || ps[0].Type != Mobile || ps[1].Raw != "555-01" {
 		t.Errorf("clean and flagged readings of one number: %+v", ps)
+	}
+}
+
+// Line types beyond the common words are read (PCS, Cellular, a
+// "Wireless" yes/no column); what is not certain — a home phone, a work
+// phone, words of two kinds — is "type unknown" for an autodialer, never
+// mobile or landline by default.
+func TestPhoneTypesFailClosed(t *testing.T) {
+	for v, want := range map[string]PhoneType{
+		"PCS": Mobile, "Cellular": Mobile, "WIRELESS": Mobile, "Cell Phone": Mobile, "Mobile/Wireless": Mobile,
+		"Land Line": Landline, "Landline (POTS)": Landline, "Fixed VoIP": VoIP, "Non-Fixed VoIP": VoIP,
+		"Home": Home, "Work": Work, "cell/landline": "", "Verizon": "", "": "",
+	} {
+		if got, _ := readType(v); got != want {
+			t.Errorf("type %q: %q, want %q", v, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		t        PhoneType
+		wireless bool
+	}{{Mobile, true}, {Home, true}, {Work, true}, {Other, true}, {"", true}, {Landline, false}, {VoIP, false}, {NotMobile, false}} {
+		if tt.t.Wireless() != tt.wireless {
+			t.Errorf("%q: wireless %v", tt.t, !tt.wireless)
+		}
+	}
+	l := Detect([]string{"Phone", "Wireless", "Federal DNC", "Litigator"},
+		[][]string{{"2125550101", "1", "N", "N"}, {"2125550102", "0", "N", "N"}, {"2125550103", "", "N", "N"}}, Options{})
+	var got []string
+	for _, ps := range readAll(t, l, [][]string{{"2125550101", "1", "N", "N"}, {"2125550102", "0", "N", "N"}, {"2125550103", "", "N", "N"}}, nil) {
+		got = append(got, ps...)
+	}
+	want := []string{"(212) 555-0101 mobile callable", "(212) 555-0102 not mobile callable", "(212) 555-0103 ? callable"}
+	if !slices.Equal(got, want) {
+		t.Errorf("a Wireless 1/0 column:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
 	}
 }

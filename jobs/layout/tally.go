@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -16,6 +17,7 @@ type Tally struct {
 	cols   []int
 	counts []valueCache[int]
 	over   []int // rows whose value was beyond maxDistinct
+	quiet  []int // rows of a text column whose value states no restriction
 	rows   int
 	phones PhoneCounts
 }
@@ -42,12 +44,19 @@ func (l *Layout) NewTally() *Tally {
 		for _, f := range s.Flags {
 			add(f)
 		}
+		for _, f := range s.Scope {
+			add(f)
+		}
 		add(s.Type)
+	}
+	for _, d := range l.Dates {
+		add(d)
 	}
 	add(l.Match)
 	slices.Sort(t.cols)
 	t.counts = make([]valueCache[int], len(t.cols))
 	t.over = make([]int, len(t.cols))
+	t.quiet = make([]int, len(t.cols))
 	return t
 }
 
@@ -60,6 +69,12 @@ func (t *Tally) Add(rec []string) {
 			v = ""
 		} else if v[0] == ' ' || v[len(v)-1] == ' ' {
 			v = strings.TrimSpace(v)
+		}
+		if t.l.Columns[c].Convention == ConvText && t.l.Columns[c].Role == RoleFlag {
+			if x := t.l.readValue(c, v); x.known && x.flag == Clean {
+				t.quiet[k]++
+				continue
+			}
 		}
 		c := &t.counts[k]
 		switch i := c.find(v); {
@@ -92,11 +107,15 @@ func (t *Tally) Phones() PhoneCounts { return t.phones }
 
 // Reading is how one column's values were read, with counts.
 type Reading struct {
-	Column     string       `json:"column"`
-	Role       Role         `json:"role"`
-	Kind       string       `json:"kind,omitempty"` // flag columns: the list
-	Convention Convention   `json:"convention,omitempty"`
-	Values     []ValueCount `json:"values"`
+	Column     string     `json:"column"`
+	Role       Role       `json:"role"`
+	Kind       string     `json:"kind,omitempty"` // flag columns: the list
+	List       string     `json:"list,omitempty"` // flag columns: the list in words
+	Convention Convention `json:"convention,omitempty"`
+	// For names the phones the column answers for: "every phone of the
+	// row", or the slots' labels.
+	For    string       `json:"for,omitempty"`
+	Values []ValueCount `json:"values"`
 	// OtherCount counts the rows whose value was not among the first
 	// distinct values listed (a column of free text).
 	OtherCount int `json:"other_count,omitempty"`
@@ -111,37 +130,87 @@ type ValueCount struct {
 	Count   int    `json:"count"`
 }
 
-var readsOrder = map[string]int{"flagged": 0, "matched": 0, "invalid": 1, "clean": 2, "not matched": 2, "unknown": 9}
+var readsOrder = map[string]int{"flagged": 0, "matched": 0, "invalid": 1, "clean": 2, "not matched": 2,
+	"scrubbed": 2, "not scrubbed": 3, "unknown": 9}
+
+// reads says how value v of column i reads, in a word, and what it means.
+func (l *Layout) reads(i int, v string) (string, string) {
+	col := &l.Columns[i]
+	switch col.Role {
+	case RoleFlag:
+		x := l.readValue(i, v)
+		switch {
+		case x.invalid:
+			return "invalid", x.meaning
+		case !x.known && x.meaning == "":
+			return "unknown", "not understood"
+		}
+		return x.flag.String(), x.meaning
+	case RoleMatch:
+		m, _ := readMatch(v)
+		return m.String(), ""
+	case RolePhoneType:
+		if typ := l.readTypeValue(i, v); typ != "" {
+			return string(typ), ""
+		}
+		return "unknown", ""
+	case RoleScope:
+		if readScope(col.Inverted, v) {
+			return "scrubbed", ""
+		}
+		return "not scrubbed", "its answers are unknown"
+	case RoleScrubDate:
+		t, ok := parseDate(v, col.DateOrder)
+		switch {
+		case !ok:
+			return "unknown", "not a date: no scrub date"
+		case t.After(l.now.Add(clockSkew)):
+			return "unknown", "in the future: no scrub date"
+		}
+		return t.Format(time.DateOnly), "scrub date"
+	}
+	return "", ""
+}
+
+// answersFor names the phones column i answers for: "every phone of the
+// row" or the slots' labels.
+func (l *Layout) answersFor(i int) string {
+	col := &l.Columns[i]
+	if col.Role == RoleScrubDate {
+		return "every phone of the row"
+	}
+	var labels []string
+	for _, s := range l.Slots {
+		if slices.Contains(s.Flags, i) || slices.Contains(s.Scope, i) || s.Type == i {
+			labels = append(labels, s.Label)
+		}
+	}
+	switch {
+	case len(labels) == 0:
+		return "no phone"
+	case len(labels) == len(l.Slots) && len(labels) > 1 && colKey(col).rowLevel():
+		return "every phone of the row"
+	}
+	return strings.Join(labels, ", ")
+}
 
 // Readings are the columns' readings, in file order.
 func (t *Tally) Readings() []Reading {
 	out := []Reading{}
 	for k, c := range t.cols {
 		col := &t.l.Columns[c]
-		r := Reading{Column: col.Header, Role: col.Role, OtherCount: t.over[k]}
+		r := Reading{Column: col.Header, Role: col.Role, OtherCount: t.over[k], For: t.l.answersFor(c)}
 		if col.Role == RoleFlag {
-			r.Kind, r.Convention = col.Kind.String(), col.Convention
+			r.Kind, r.List, r.Convention = col.Kind.String(), col.Kind.Words(), col.Convention
 		}
 		for i, v := range t.counts[k].keys {
 			vc := ValueCount{Value: v, Count: t.counts[k].vals[i]}
-			switch col.Role {
-			case RoleFlag:
-				x := t.l.readValue(c, v)
-				vc.Reads, vc.Meaning = x.flag.String(), x.meaning
-				if x.invalid {
-					vc.Reads = "invalid"
-				}
-			case RoleMatch:
-				m, _ := readMatch(v)
-				vc.Reads = m.String()
-			case RolePhoneType:
-				typ, _ := readType(v)
-				vc.Reads = string(typ)
-				if typ == "" {
-					vc.Reads = "unknown"
-				}
-			}
+			vc.Reads, vc.Meaning = t.l.reads(c, v)
 			r.Values = append(r.Values, vc)
+		}
+		if t.quiet[k] > 0 {
+			r.Values = append(r.Values, ValueCount{Value: "(any other text)", Reads: "clean", Meaning: "no restriction stated",
+				Count: t.quiet[k]})
 		}
 		slices.SortFunc(r.Values, func(a, b ValueCount) int {
 			oa, ob := order(a.Reads), order(b.Reads)
@@ -165,11 +234,29 @@ func order(reads string) int {
 	return 5
 }
 
-// String is the reading on one line: "LITIGATOR: Y -> flagged 12, N -> clean
-// 300, ? -> unknown 4".
+// String is the reading on one line, with the list the column answers for
+// and the phones it answers for: "LITIGATOR (litigator, for Phone): Y ->
+// flagged 12, N -> clean 300, ? -> unknown 4".
 func (r Reading) String() string {
 	var b strings.Builder
 	b.WriteString(r.Column)
+	what := r.List
+	switch r.Role {
+	case RoleScope:
+		what = "whether the row was scrubbed"
+	case RoleScrubDate:
+		what = "scrub date"
+	case RoleMatch:
+		what = "match status"
+	case RolePhoneType:
+		what = "phone type"
+	}
+	switch {
+	case what != "" && r.For != "":
+		fmt.Fprintf(&b, " (%s, for %s)", what, r.For)
+	case what != "":
+		fmt.Fprintf(&b, " (%s)", what)
+	}
 	b.WriteString(":")
 	for i, v := range r.Values {
 		if i > 0 {

@@ -95,10 +95,17 @@ func (s Summary) Text() string {
 		fmt.Fprintf(&b, "Note: %s\n", n)
 	}
 	for _, qu := range l.Questions {
+		if qu.Blocks {
+			fmt.Fprintf(&b, "Open question (no callable list until it is answered): %s\n", qu.Message)
+			continue
+		}
 		fmt.Fprintf(&b, "Unsure: %s\n", qu.Message)
 	}
+	if len(l.Dates) == 0 && l.Kind != KindInput {
+		b.WriteString("Scrub dates: none in the file: its answers are dated by its job record, or the date given when it was imported\n")
+	}
 	if len(s.Readings) > 0 {
-		b.WriteString("Values read:\n")
+		b.WriteString("Columns that decide whether a phone may be called, and how each value reads:\n")
 		for _, r := range s.Readings {
 			fmt.Fprintf(&b, "  %s\n", r)
 		}

@@ -1,28 +1,70 @@
 package layout
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
-// Convention is how a flag column writes its values.
+// Convention is how a flag column writes its values, established over the
+// whole file. A value reads clean only in the column's own convention: a
+// "yes/no" column reads "no" as clean, never "OK" or "clean"; a value the
+// convention does not cover is unknown (flagged when it states a listing in
+// any convention, which is no less safe).
 type Convention string
 
 const (
-	// ConvFlag: yes/no, true/false, y/n, t/f, 1/0 and words (clean, DNC,
-	// litigator...). A blank is unknown.
+	// ConvFlag: yes/no, true/false, y/n, t/f, 1/0, on/off. A blank is
+	// unknown.
 	ConvFlag Convention = "yes/no"
+	// ConvWords: words: "Clean", "Not listed" / "DNC", "Listed",
+	// "Litigator".
+	ConvWords Convention = "words"
 	// ConvCodes: the one-letter result codes of a DNC scrub service (C, D,
-	// W, ...; see Codes), and the same words as ConvFlag.
+	// W, ...; see Codes).
 	ConvCodes Convention = "codes"
 	// ConvMarks: a mark (X) for flagged numbers and nothing for the
 	// others. A blank is still read as unknown until the person confirms
 	// that it means clean (Correction.Values).
 	ConvMarks Convention = "marks"
 	// ConvStates: a state DNC column that names the states whose list has
-	// the number ("TX", "TX;FL"); no/false/0 is clean.
+	// the number ("TX", "TX;FL"); no/false/0 is clean. A state code never
+	// reads clean, though it is also a word ("OK", "IN", "OR", "ME").
 	ConvStates Convention = "states"
+	// ConvText: free text that is not a list's answer (a status, a tag,
+	// notes): a value that mentions a restriction is flagged (unknown with
+	// a negation), any other states no restriction.
+	ConvText Convention = "text"
 )
+
+// family is the convention a value's reading belongs to.
+type family uint8
+
+const (
+	famNone family = iota
+	famBool
+	famWords
+	famCodes
+	famMarks
+	famStates
+	famNumber // valid/invalid words of a number status
+)
+
+// cleanIn reports whether a clean reading of family f is allowed in a
+// column of convention c.
+func (c Convention) cleanIn(f family) bool {
+	switch c {
+	case ConvFlag:
+		return f == famBool
+	case ConvWords:
+		return f == famWords
+	case ConvCodes:
+		return f == famCodes
+	case ConvStates:
+		return f == famBool || f == famWords
+	}
+	return false
+}
 
 // Code is one result code of a DNC scrub service and how SkipDesk reads it.
 type Code struct {
@@ -90,7 +132,9 @@ var (
 	truthy  = set("true", "t", "yes", "y", "1", "on")
 	falsy   = set("false", "f", "no", "n", "0", "off")
 	unknown = set("", "?", "??", "unknown", "unk", "n/a", "na", "null", "none", "-", "--", "error", "err",
-		"pending", "not checked", "not scrubbed", "unscrubbed", "tbd", "#n/a")
+		"pending", "not checked", "not scrubbed", "unscrubbed", "tbd", "#n/a", "timeout", "timed out", "time out",
+		"not covered", "no coverage", "skipped", "no data", "not available", "unavailable", "not processed",
+		"failed", "fail", "retry", "queued", "in progress", "processing", "undetermined", "inconclusive")
 	flaggedWords = set("dnc", "do not call", "donotcall", "on list", "listed", "registered", "on dnc",
 		"flagged", "blocked", "block", "litigator", "tcpa", "known litigator", "blacklisted", "blacklist",
 		"match", "matched", "hit", "found", "federal", "national", "federal dnc", "national dnc", "state dnc",
@@ -138,61 +182,93 @@ func fold(v string) string {
 	return strings.Join(strings.Fields(v), " ")
 }
 
-// readFlagValue reads one value of a flag column.
+// readFlagValue reads one value of a flag column in its convention. known
+// is false for a value that is not recognised or that reads clean only in
+// another convention than the column's: it is unknown.
 func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valueReading {
+	if conv == ConvText {
+		return readText(v)
+	}
 	f := fold(v)
-	if conv == ConvCodes {
-		if c, ok := codeIndex[f]; ok {
-			r := valueReading{known: true, meaning: c.Meaning}
-			switch c.Reads {
-			case "clean":
-				r.flag = Clean
-			case "flagged":
-				r.flag = Flagged
-			case "invalid":
-				r.flag, r.invalid = Flagged, true
-			}
-			return r
+	if unknown[f] {
+		return valueReading{known: true}
+	}
+	r, fam := readAnyValue(conv, kind, inverted, f)
+	if r.flag == Clean && !conv.cleanIn(fam) && !(kind == Number && fam == famNumber) {
+		return valueReading{meaning: "not this column's convention (" + string(conv) + ")"}
+	}
+	return r
+}
+
+// readAnyValue reads a folded value by every convention, the column's own
+// first, and says which convention the reading comes from.
+func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valueReading, family) {
+	if c, ok := codeIndex[f]; ok && conv == ConvCodes {
+		r := valueReading{known: true, meaning: c.Meaning}
+		switch c.Reads {
+		case "clean":
+			r.flag = Clean
+		case "flagged":
+			r.flag = Flagged
+		case "invalid":
+			r.flag, r.invalid = Flagged, true
 		}
-	}
-	if conv == ConvMarks && marks[f] {
-		return valueReading{flag: Flagged, known: true}
-	}
-	if conv == ConvStates && !falsy[f] && stateList(f) {
-		return valueReading{flag: Flagged, known: true, meaning: "on the state's list"}
+		return r, famCodes
 	}
 	switch {
-	case unknown[f]:
-		return valueReading{known: true}
+	case marks[f]:
+		return valueReading{flag: Flagged, known: true}, famMarks
+	case (conv == ConvStates || kind == State) && !truthy[f] && !falsy[f] && stateList(f):
+		return valueReading{flag: Flagged, known: true, meaning: "on the state's list"}, famStates
 	case truthy[f]:
 		if inverted {
-			return valueReading{flag: Clean, known: true}
+			return valueReading{flag: Clean, known: true}, famBool
 		}
-		return valueReading{flag: Flagged, known: true}
+		return valueReading{flag: Flagged, known: true}, famBool
 	case falsy[f]:
 		if inverted {
-			return valueReading{flag: Flagged, known: true}
+			return valueReading{flag: Flagged, known: true}, famBool
 		}
-		return valueReading{flag: Clean, known: true}
+		return valueReading{flag: Clean, known: true}, famBool
 	}
 	if kind == Number {
 		switch {
 		case validWords[f]:
-			return valueReading{flag: Clean, known: true}
+			return valueReading{flag: Clean, known: true}, famNumber
 		case invalidWords[f]:
-			return valueReading{flag: Flagged, invalid: true, known: true}
+			return valueReading{flag: Flagged, invalid: true, known: true}, famNumber
 		}
-		return valueReading{}
 	}
 	switch {
 	case invalidWords[f]:
-		return valueReading{flag: Flagged, invalid: true, known: true, meaning: "invalid number"}
+		return valueReading{flag: Flagged, invalid: true, known: true, meaning: "invalid number"}, famWords
 	case cleanWords[f]:
-		return valueReading{flag: Clean, known: true}
+		return valueReading{flag: Clean, known: true}, famWords
 	case flaggedWords[f]:
-		return valueReading{flag: Flagged, known: true}
+		return valueReading{flag: Flagged, known: true}, famWords
 	}
-	return valueReading{}
+	return valueReading{}, famNone
+}
+
+// familyOf is the convention a folded value is written in, famNone for a
+// blank, an unknown marker or a value no convention reads.
+func familyOf(kind FlagKind, f string) family {
+	if unknown[f] {
+		return famNone
+	}
+	switch {
+	case marks[f]:
+		return famMarks
+	case kind == State && !truthy[f] && !falsy[f] && stateList(f):
+		return famStates
+	case truthy[f] || falsy[f]:
+		return famBool
+	case kind == Number && (validWords[f] || invalidWords[f]):
+		return famNumber
+	case invalidWords[f] || cleanWords[f] || flaggedWords[f]:
+		return famWords
+	}
+	return famNone
 }
 
 // stateList reports a value made of US state codes ("TX", "TX;FL"): the
@@ -217,27 +293,69 @@ const (
 	VoIP     PhoneType = "voip"
 	Work     PhoneType = "work"
 	Other    PhoneType = "other"
+	// Home is a phone listed as a home phone: a category, not a line
+	// type (it may be a mobile).
+	Home PhoneType = "home"
+	// NotMobile: a yes/no column says the number is not wireless.
+	NotMobile PhoneType = "not mobile"
 )
 
-var typeWords = map[string]PhoneType{
-	"mobile": Mobile, "cell": Mobile, "cellular": Mobile, "wireless": Mobile, "cell phone": Mobile,
-	"mobile phone": Mobile, "cellphone": Mobile, "wireless phone": Mobile, "mob": Mobile, "mobil": Mobile,
-	"landline": Landline, "land line": Landline, "land": Landline, "residential": Landline, "home": Landline,
-	"fixed": Landline, "wireline": Landline, "pots": Landline, "home phone": Landline, "fixed line": Landline,
-	"voip": VoIP, "fixed voip": VoIP, "non-fixed voip": VoIP, "non fixed voip": VoIP, "nonfixedvoip": VoIP,
-	"fixedvoip": VoIP, "internet": VoIP, "voice over ip": VoIP,
-	"work": Work, "business": Work, "office": Work, "work phone": Work,
-	"other": Other, "allother": Other, "all other": Other, "toll free": Other, "tollfree": Other,
-	"toll-free": Other, "pager": Other, "special": Other, "premium": Other,
+// Wireless reports whether a phone of this kind may be a wireless number,
+// as far as the autodialer rules go: a mobile, and any kind that is not
+// known to be a landline or VoIP.
+func (t PhoneType) Wireless() bool {
+	switch t {
+	case Landline, VoIP, NotMobile:
+		return false
+	}
+	return true
 }
 
-// readType reads a phone type value; "" when it says nothing.
+// typeWords are the words of line types and phone categories as carriers,
+// trace vendors and DNC services write them ("Wireless", "PCS", "Cellular",
+// "Land Line", "Fixed VoIP", "AllOther").
+var typeWords = map[string]PhoneType{
+	"mobile": Mobile, "cell": Mobile, "cellular": Mobile, "wireless": Mobile, "cellphone": Mobile, "mob": Mobile,
+	"mobil": Mobile, "pcs": Mobile, "movil": Mobile, "móvil": Mobile, "celular": Mobile, "smartphone": Mobile,
+	"landline": Landline, "land": Landline, "residential": Landline, "fixed": Landline, "wireline": Landline,
+	"pots": Landline, "fijo": Landline,
+	"voip": VoIP, "nonfixedvoip": VoIP, "fixedvoip": VoIP, "internet": VoIP,
+	"home": Home, "house": Home,
+	"work": Work, "business": Work, "office": Work,
+	"other": Other, "allother": Other, "tollfree": Other, "pager": Other, "special": Other, "premium": Other,
+}
+
+// readType reads a phone type value; "" when it says nothing certain (no
+// kind word, or words of two kinds: "cell/landline"). A VoIP word wins over
+// "fixed" ("Fixed VoIP"); a phone word adds nothing ("Cell Phone").
 func readType(v string) (PhoneType, bool) {
 	f := fold(v)
-	if t, ok := typeWords[f]; ok {
-		return t, true
+	if unknown[f] {
+		return "", true
 	}
-	return "", unknown[f]
+	ws, _ := textWords(nil, f)
+	var kinds []PhoneType
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if i+1 < len(ws) && (w == "toll" && ws[i+1] == "free" || w == "land" && ws[i+1] == "line" ||
+			w == "all" && ws[i+1] == "other") {
+			w += ws[i+1]
+			i++
+		}
+		if w == "voice" && i+2 < len(ws) && ws[i+1] == "over" && ws[i+2] == "ip" {
+			w, i = "voip", i+2
+		}
+		if t, ok := typeWords[w]; ok && !slices.Contains(kinds, t) {
+			kinds = append(kinds, t)
+		}
+	}
+	if slices.Contains(kinds, VoIP) {
+		kinds = slices.DeleteFunc(kinds, func(t PhoneType) bool { return t == Landline })
+	}
+	if len(kinds) != 1 {
+		return "", false
+	}
+	return kinds[0], true
 }
 
 // Match is a row's match status: whether the trace found the person.

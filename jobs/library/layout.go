@@ -6,27 +6,79 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
-// DetectLayout finds the layout of the result at path from its header and
-// first LayoutSample rows, read as the viewer reads them.
+// DetectLayout finds the layout of the result at path: from its header and
+// first LayoutSample rows which column holds what, then, over the whole
+// file, the values of every column that bears on whether a phone may be
+// called (layout.Profile), so that each column's convention is the whole
+// file's. opts.Corrections gives the person's answers for its header.
 func DetectLayout(path string, opts layout.Options) (*layout.Layout, error) {
+	return DetectLayoutContext(context.Background(), path, opts)
+}
+
+// DetectLayoutContext is DetectLayout, cancelled by ctx.
+func DetectLayoutContext(ctx context.Context, path string, opts layout.Options) (*layout.Layout, error) {
+	headers, sample, err := readHead(path)
+	if err != nil {
+		return nil, err
+	}
+	first := layout.Detect(headers, sample, opts)
+	pr := layout.NewProfiler(len(headers), first.ProfileColumns())
+	if err := eachRow(ctx, path, func(rec []string) { pr.Add(rec) }); err != nil {
+		return nil, err
+	}
+	opts.Profile = pr.Profile()
+	return layout.Detect(headers, sample, opts), nil
+}
+
+// readHead reads a result's header and first LayoutSample rows.
+func readHead(path string) ([]string, [][]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("library: %w", err)
+		return nil, nil, fmt.Errorf("library: %w", err)
 	}
 	defer f.Close()
 	rr, err := NewRowReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("library: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("library: %s: %w", path, err)
 	}
 	sample, err := readSample(rr)
 	if err != nil {
-		return nil, fmt.Errorf("library: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("library: %s: %w", path, err)
 	}
-	return layout.Detect(rr.Headers(), sample, opts), nil
+	return rr.Headers(), sample, nil
+}
+
+// eachRow calls fn with every row of the result at path (fn must not keep
+// rec).
+func eachRow(ctx context.Context, path string, fn func(rec []string)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("library: %w", err)
+	}
+	defer f.Close()
+	rr, err := NewRowReader(f)
+	if err != nil {
+		return fmt.Errorf("library: %s: %w", path, err)
+	}
+	for n := 0; ; n++ {
+		if n%8192 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
+		}
+		fn(rec)
+	}
 }
 
 func readSample(rr *RowReader) ([][]string, error) {
@@ -47,92 +99,72 @@ func readSample(rr *RowReader) ([][]string, error) {
 }
 
 // ReadLayout detects the layout of the result at path and reads every row
-// to count how the values of its flag, match status and type columns read:
+// to count how the values of the columns that bear on callability read:
 // what "skipdesk-cli results layout" shows. ctx cancels the reading.
 func ReadLayout(ctx context.Context, path string, opts layout.Options) (layout.Summary, error) {
-	l, err := DetectLayout(path, opts)
+	l, err := DetectLayoutContext(ctx, path, opts)
 	if err != nil {
 		return layout.Summary{}, err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return layout.Summary{}, fmt.Errorf("library: %w", err)
-	}
-	defer f.Close()
-	rr, err := NewRowReader(f)
-	if err != nil {
-		return layout.Summary{}, fmt.Errorf("library: %s: %w", path, err)
-	}
 	t := l.NewTally()
-	for n := 0; ; n++ {
-		if n%8192 == 0 && ctx.Err() != nil {
-			return layout.Summary{}, ctx.Err()
-		}
-		rec, err := rr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return layout.Summary{}, fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
-		}
-		t.Add(rec)
+	if err := eachRow(ctx, path, t.Add); err != nil {
+		return layout.Summary{}, err
 	}
 	return t.Summary(), nil
 }
 
-// LoadFlags reads DNC results (in any layout) into an index of their
-// numbers' flags, each result dated by its job record's completion (else
-// the file's modification time): the newest result of a number wins.
-func LoadFlags(ctx context.Context, paths ...string) (*layout.FlagIndex, error) {
+// LoadFlags reads DNC results (in any layout, each read with the person's
+// answers for its header: opts.Corrections) into an index of their numbers'
+// flags. Each answer is dated by its row when the file says (a scrub date
+// column), else by the result's record (ScrubbedAt): never by the file
+// system. The questions open about each file's layout come back with it:
+// a callable list must not rest on them unanswered.
+func LoadFlags(ctx context.Context, opts layout.Options, paths ...string) (*layout.FlagIndex, []layout.FileQuestions, error) {
 	x := layout.NewFlagIndex()
+	var open []layout.FileQuestions
 	for _, p := range paths {
-		if err := addFlags(ctx, x, p); err != nil {
-			return nil, err
+		qs, err := addFlags(ctx, x, p, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(qs) > 0 {
+			open = append(open, layout.FileQuestions{File: p, Questions: qs})
 		}
 	}
-	return x, nil
+	return x, open, nil
 }
 
-func addFlags(ctx context.Context, x *layout.FlagIndex, path string) error {
-	l, err := DetectLayout(path, layout.Options{})
+func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout.Options) ([]layout.Question, error) {
+	l, err := DetectLayoutContext(ctx, path, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if l.Kind != layout.KindDNC {
-		return fmt.Errorf("library: %s is not a DNC result (%s): it needs one phone column with DNC or litigator flags", path, describeKind(l))
+		return nil, fmt.Errorf("library: %s is not a DNC result (%s): it needs one phone column with DNC or litigator flags",
+			filepath.Base(path), describeKind(l))
 	}
+	qs := l.Blocking()
 	src := layout.Source{Name: path}
-	if m, err := ReadRecord(RecordPath(path)); err == nil && !m.CompletedAt.IsZero() {
-		src.Date = m.CompletedAt
-	} else if info, err := os.Stat(path); err == nil {
-		src.Date = info.ModTime()
+	if m, err := ReadRecord(RecordPath(path)); err == nil {
+		src.Date = m.ScrubbedAt()
+	}
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if src.Date.After(now.Add(24 * time.Hour)) {
+		qs = append(qs, layout.Question{Topic: "date", Blocks: true,
+			Message: fmt.Sprintf("its record dates the scrub %s, in the future: its answers have no scrub date", src.Date.Format(time.DateOnly))})
+		src.Date = time.Time{}
 	}
 	id := x.AddSource(src, l)
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("library: %w", err)
-	}
-	defer f.Close()
-	rr, err := NewRowReader(f)
-	if err != nil {
-		return fmt.Errorf("library: %s: %w", path, err)
-	}
 	rd := l.NewReader(nil)
 	var row layout.Row
-	for n := 0; ; n++ {
-		if n%8192 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rec, err := rr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
-		}
+	err = eachRow(ctx, path, func(rec []string) {
 		rd.Read(rec, &row)
 		x.AddRow(id, &row)
-	}
+	})
+	return qs, err
 }
 
 func describeKind(l *layout.Layout) string {
@@ -145,5 +177,10 @@ func describeKind(l *layout.Layout) string {
 	if len(l.Slots) == 0 {
 		return "no phone column found"
 	}
-	return "no flags found"
+	for _, q := range l.Questions {
+		if q.Topic == "flag" || q.Topic == "marks" {
+			return "its flag columns could not be read: " + q.Message
+		}
+	}
+	return "no column of DNC or litigator answers found"
 }

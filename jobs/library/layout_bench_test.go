@@ -130,3 +130,23 @@ func BenchmarkLayoutReadFlagged400k(b *testing.B) { benchRead(b, flaggedCSV(b), 
 func BenchmarkLayoutTallyFlagged400k(b *testing.B) {
 	benchRead(b, flaggedCSV(b), readTally)
 }
+
+// BenchmarkDetectLayout400k finds the layout of the generated 400k-row trace
+// result as every reader does: roles from the first rows, then the values
+// of the columns that bear on callability over the whole file.
+func BenchmarkDetectLayout400k(b *testing.B) { benchDetect(b, benchCSV(b)) }
+
+// BenchmarkDetectLayoutFlagged400k is the same on the PropStream-style
+// result (sixteen columns profiled).
+func BenchmarkDetectLayoutFlagged400k(b *testing.B) { benchDetect(b, flaggedCSV(b)) }
+
+func benchDetect(b *testing.B, path string) {
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DetectLayout(path, layout.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

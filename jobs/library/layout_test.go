@@ -28,6 +28,14 @@ func fixture(t *testing.T, dir, name string) string {
 	return p
 }
 
+// dateOwn reads r with its own answers dated an hour ago (a result's own
+// answers of no known date make no phone callable).
+func dateOwn(r *Result) {
+	x := layout.NewFlagIndex()
+	x.SetDates(time.Now().Add(-time.Hour), time.Now())
+	r.SetLayout(r.Layout(), x)
+}
+
 func openFixture(t *testing.T, name string) *Result {
 	t.Helper()
 	r, err := OpenResult(fixture(t, t.TempDir(), name))
@@ -42,6 +50,7 @@ func openFixture(t *testing.T, name string) *Result {
 // DNC and row-level Litigator.
 func TestQuickFiltersForeignLayout(t *testing.T) {
 	r := openFixture(t, "propstream.csv")
+	dateOwn(r)
 	if q := fmt.Sprint(r.QuickFilters()); q != "[mobile not-dnc not-litigator callable]" {
 		t.Errorf("quick filters %+v", q)
 	}
@@ -84,7 +93,14 @@ func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 	if r.View() != r.Len() {
 		t.Error("a refused filter changed the view")
 	}
-	x, err := LoadFlags(context.Background(), fixture(t, dir, "dnc_vendor_yn.csv"))
+	scrub := fixture(t, dir, "dnc_vendor_yn.csv")
+	// A scrub of ours, dated by its job: a scrub of no known date makes
+	// no phone callable.
+	lib, _ := Open(dir)
+	if err := lib.Record(Meta{JobID: "dnc_1", Kind: jobs.KindDNC, CompletedAt: time.Now().Add(-time.Hour)}, scrub); err != nil {
+		t.Fatal(err)
+	}
+	x, _, err := LoadFlags(context.Background(), layout.Options{}, scrub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +116,7 @@ func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 	if got := r.Permutation(); !slices.Equal(got, []int{0}) {
 		t.Errorf("callable rows %v, want [0]", got)
 	}
-	if _, err := LoadFlags(context.Background(), fixture(t, dir, "propstream.csv")); err == nil ||
+	if _, _, err := LoadFlags(context.Background(), layout.Options{}, fixture(t, dir, "propstream.csv")); err == nil ||
 		!strings.Contains(err.Error(), "not a DNC result") {
 		t.Errorf("a trace as DNC result: %v", err)
 	}
@@ -126,7 +142,7 @@ func TestReadLayoutSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Layout.Kind != layout.KindDNC || s.Rows != 8 || len(s.Readings) != 4 ||
-		s.Readings[3].String() != "LITIGATOR: Y -> flagged 1, N -> clean 6, ? -> unknown 1" {
+		s.Readings[3].String() != "LITIGATOR (litigator, for Phone): Y -> flagged 1, N -> clean 6, ? -> unknown 1" {
 		t.Errorf("summary %+v", s)
 	}
 }
@@ -147,7 +163,7 @@ func TestLoadFlagsNewestWins(t *testing.T) {
 	jan := write("a.csv", "phone,dnc,litigator\n5125550101,true,false\n", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	mar := write("b.csv", "PHONE,DNC,LITIGATOR\n5125550101,N,N\n", time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
 	for _, order := range [][]string{{jan, mar}, {mar, jan}} {
-		x, err := LoadFlags(context.Background(), order...)
+		x, _, err := LoadFlags(context.Background(), layout.Options{}, order...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,6 +57,36 @@ type Meta struct {
 	// Merged is set on a result made of a new job's rows and earlier
 	// results' rows (see Merged).
 	Merged *Merged `json:"merged,omitempty"`
+	// Scrubbed is when an imported result's answers were scrubbed, as the
+	// person gave it when importing it (its file does not say): with who
+	// and when. Nil when not given.
+	Scrubbed *GivenDate `json:"scrubbed,omitempty"`
+}
+
+// GivenDate is a date a person gave, with who gave it and when.
+type GivenDate struct {
+	Date time.Time `json:"date"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at"`
+}
+
+// ImportPrefix begins the job id of a result imported from elsewhere.
+const ImportPrefix = "imp_"
+
+// Imported reports a result made elsewhere and imported.
+func (m Meta) Imported() bool { return strings.HasPrefix(m.JobID, ImportPrefix) }
+
+// ScrubbedAt is when the result's own answers were scrubbed: the date the
+// person gave (an import), else its job's completion (never an import's
+// file date); zero when not known.
+func (m Meta) ScrubbedAt() time.Time {
+	switch {
+	case m.Scrubbed != nil:
+		return m.Scrubbed.Date
+	case m.Imported():
+		return time.Time{}
+	}
+	return m.CompletedAt
 }
 
 // Net is what the job cost: credits charged minus credits refunded.

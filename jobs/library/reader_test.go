@@ -238,6 +238,7 @@ func TestResultDNCFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	dateOwn(r)
 	for _, tc := range []struct {
 		f    Filter
 		want []int

@@ -60,7 +60,7 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 	want := []struct {
 		became layout.Block
 		since  time.Time
-	}{{layout.BlockFederal, first}, {layout.BlockLitigator, first}, {0, first}} // 0103 was on the registry already
+	}{{layout.BlockDNC, first}, {layout.BlockLitigator, first}, {0, first}} // 0103 was on the registry already
 	for i, w := range want {
 		p := r.Person(i).Phones[0]
 		if p.Became != w.became || w.became != 0 && !p.Since.Equal(w.since) {

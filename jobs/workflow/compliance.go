@@ -44,6 +44,14 @@ var ErrNotOnList = ledger.ErrNotOnList
 // days old (see export.StaleError); nothing was written.
 type StaleError = export.StaleError
 
+// QuestionError: a callable export would rest on columns SkipDesk is not
+// sure how to read (see layout.QuestionError); nothing was written.
+type QuestionError = layout.QuestionError
+
+// NothingCallableError: a callable export would hold no phone (see
+// export.NothingCallableError); nothing was written.
+type NothingCallableError = export.NothingCallableError
+
 // internalLedger is the ledger that holds the list: the session's, or the
 // data folder's when no session is open (the command line's list commands
 // need no key). done closes what was opened here.
@@ -275,15 +283,13 @@ func (s *Service) internalKeys(ctx context.Context) (phone.KeySet, error) {
 	return phone.NewKeySet(keys), nil
 }
 
-// ownDate is when a result's own flags were scrubbed: its job's completion
-// (an import's record keeps the original file's date), else the file's
-// date.
+// ownDate is when a result's own flags were scrubbed, for its rows that do
+// not say so themselves: its job's completion, or the date the person gave
+// when importing it (library.Meta.ScrubbedAt); zero when not known. Never
+// the file's date: a copied file looks fresh.
 func ownDate(path string) time.Time {
-	if m, err := library.ReadRecord(library.RecordPath(path)); err == nil && !m.CompletedAt.IsZero() {
-		return m.CompletedAt
-	}
-	if info, err := os.Stat(path); err == nil {
-		return info.ModTime()
+	if m, err := library.ReadRecord(library.RecordPath(path)); err == nil {
+		return m.ScrubbedAt()
 	}
 	return time.Time{}
 }
@@ -296,7 +302,7 @@ func (s *Service) checks(ctx context.Context, join *layout.FlagIndex, path strin
 		return err
 	}
 	join.SetInternal(keys)
-	join.SetDates(ownDate(path), time.Now(), layout.MaxScrubAge)
+	join.SetDates(ownDate(path), time.Now())
 	return nil
 }
 

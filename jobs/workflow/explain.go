@@ -157,6 +157,7 @@ func (s *Service) Explain(err error) Problem { return Explain(err, HostOf(s.Sess
 // explainers are tried in order; the first that knows err words it.
 var explainers = []func(err error, host string) (Problem, bool){
 	explainLocal,
+	explainCallable,
 	explainMoney,
 	explainSubmission,
 	explainAPI,

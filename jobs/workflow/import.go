@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -20,18 +21,36 @@ import (
 // result.
 var ErrNotAResult = errors.New("not a result")
 
+// ErrFutureDate: a scrub date given for an import lies in the future.
+var ErrFutureDate = errors.New("a scrub date in the future")
+
+// ImportOptions are what the person says of a result made elsewhere.
+type ImportOptions struct {
+	// Scrubbed is when its DNC answers were scrubbed (zero: not given).
+	// It dates the rows that do not carry a scrub date of their own; a
+	// file with neither makes no phone callable.
+	Scrubbed time.Time
+}
+
 // ImportResult copies a result made elsewhere — another service's or
 // tool's CSV or XLSX export — into the library as a plain CSV with a job
 // record naming where it came from, so that it is viewed, searched,
 // scrubbed and exported like SkipDesk's own. The file is read through the
 // layout rules; a file that holds no results (a list of owners) is refused
 // with ErrNotAResult. Importing the same file again gives the same entry.
-func (s *Service) ImportResult(ctx context.Context, path string) (LibraryItem, error) {
+//
+// Its answers are dated by its own scrub date column, else by the date the
+// person gives (opts.Scrubbed, recorded with who gave it and when), never by
+// the file's date; a date in the future is refused (ErrFutureDate).
+func (s *Service) ImportResult(ctx context.Context, path string, opts ImportOptions) (LibraryItem, error) {
+	if !opts.Scrubbed.IsZero() && opts.Scrubbed.After(time.Now().Add(24*time.Hour)) {
+		return LibraryItem{}, fmt.Errorf("%s: %w: %s", filepath.Base(path), ErrFutureDate, opts.Scrubbed.Format(time.DateOnly))
+	}
 	headers, sample, err := readHead(path, library.LayoutSample)
 	if err != nil {
 		return LibraryItem{}, err
 	}
-	l := layout.Detect(headers, sample, layout.Options{Correction: s.layoutCorrection(headers)})
+	l := layout.Detect(headers, sample, s.layoutOptions())
 	if l.Kind != layout.KindTrace && l.Kind != layout.KindDNC {
 		return LibraryItem{}, fmt.Errorf("%s: %w: SkipDesk found no phone results in it; to trace its owners, start a new trace with it",
 			filepath.Base(path), ErrNotAResult)
@@ -49,8 +68,11 @@ func (s *Service) ImportResult(ctx context.Context, path string) (LibraryItem, e
 		return LibraryItem{}, err
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	meta := library.Meta{JobID: "imp_" + sum[:12], Kind: jobs.Kind(l.Kind), Name: name + " (imported)", Status: jobs.StatusCompleted,
-		SourceFile: path, CreatedAt: info.ModTime().UTC(), CompletedAt: info.ModTime().UTC()}
+	meta := library.Meta{JobID: library.ImportPrefix + sum[:12], Kind: jobs.Kind(l.Kind), Name: name + " (imported)",
+		Status: jobs.StatusCompleted, SourceFile: path, CreatedAt: info.ModTime().UTC(), CompletedAt: info.ModTime().UTC()}
+	if !opts.Scrubbed.IsZero() {
+		meta.Scrubbed = &library.GivenDate{Date: opts.Scrubbed.UTC(), By: s.Computer(), At: time.Now().UTC()}
+	}
 	dest := lib.PathFor(meta)
 	rows, err := copyAsCSV(ctx, path, dest)
 	if err != nil {

@@ -158,11 +158,15 @@ func (s *Service) openIndex(ctx context.Context, dir string) (*index.Index, erro
 // closeIndexes closes every open index (Service.Close).
 func (s *Service) closeIndexes() {
 	s.mu.Lock()
+	s.closed = true
 	list := s.indexes
 	s.indexes = nil
 	s.mu.Unlock()
 	for _, li := range list {
 		li.stop() // a background round stops at its next row
+	}
+	s.background.Wait()
+	for _, li := range list {
 		li.mu.Lock()
 		if li.x != nil {
 			li.x.Close()
@@ -179,6 +183,7 @@ func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(Ind
 	if err != nil {
 		return nil, IndexReport{}, err
 	}
+	x.SetCorrections(s.layoutOptions().Corrections)
 	emit := s.indexProgress(progress)
 	rep, err := x.Sync(ctx, func(p index.Progress) {
 		emit(IndexProgress{Files: p.Files, FilesDone: p.FilesDone, Bytes: p.Bytes, BytesDone: p.BytesDone, Current: p.Current})
@@ -228,15 +233,26 @@ func (s *Service) IndexLibrary(ctx context.Context, dir string, progress func(In
 // goroutine (the window's start, a download). A round already waiting to
 // start covers this call.
 func (s *Service) indexInBackground(dir string) {
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.background.Add(1)
+	}
+	s.mu.Unlock()
+	if closed {
+		return
+	}
 	li := s.libIndexFor(dir)
 	li.mu.Lock()
 	if li.queued {
 		li.mu.Unlock()
+		s.background.Done()
 		return
 	}
 	li.queued = true
 	li.mu.Unlock()
 	go func() {
+		defer s.background.Done()
 		li.mu.Lock()
 		li.queued = false
 		li.mu.Unlock()

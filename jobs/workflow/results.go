@@ -39,8 +39,8 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	x.mu.Unlock()
 	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress}
 	if choices != nil {
-		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale = choices.LeaveOutMobiles,
-			choices.KeepLitigators, choices.KeepUnknown, choices.LeaveOutStale
+		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = choices.LeaveOutMobiles,
+			choices.KeepLitigators, choices.KeepUnknown, choices.LeaveOutStale, choices.LeaveOutUnsure
 	}
 	return s.Export(ctx, req)
 }
@@ -75,8 +75,10 @@ type ExportRequest struct {
 	// out mobiles (autodialed calls), keep litigators, keep phones whose
 	// answer is not known, leave out the phones of a scrub over 31 days
 	// old (else such a scrub is refused: StaleError). The internal
-	// do-not-call list always applies.
-	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale bool
+	// do-not-call list always applies. LeaveOutUnsure exports although a
+	// file's layout has open questions that bear on callability, leaving
+	// out the phones they touch (else a *layout.QuestionError).
+	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale, LeaveOutUnsure bool
 }
 
 // callable reports an export that hands over numbers to call: only
@@ -116,7 +118,8 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 		opts := export.CallableOptions{OnlyCallable: req.OnlyCallable,
 			Filters: req.Filters, DNC: req.DNC, Layout: l, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress),
 			Internal: keys, Now: time.Now(), OwnDate: ownDate(req.Source), LeaveOutMobiles: req.LeaveOutMobiles,
-			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale}
+			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale,
+			LeaveOutUnsure: req.LeaveOutUnsure, Corrections: s.layoutOptions().Corrections}
 		if req.callable() {
 			opts.Proof = s.proof(ctx)
 		}
@@ -129,7 +132,7 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 // CallableChoices are the person's choices for a callable list (see
 // ExportRequest); the internal do-not-call list always applies.
 type CallableChoices struct {
-	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale bool
+	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale, LeaveOutUnsure bool
 }
 
 // ExportReport says what an export wrote (and a callable list's proof).
@@ -150,8 +153,8 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress}
 	if callable != nil {
 		req.OnlyCallable = true
-		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale = callable.LeaveOutMobiles,
-			callable.KeepLitigators, callable.KeepUnknown, callable.LeaveOutStale
+		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = callable.LeaveOutMobiles,
+			callable.KeepLitigators, callable.KeepUnknown, callable.LeaveOutStale, callable.LeaveOutUnsure
 	}
 	if callable != nil && j.Kind != jobs.KindDNC {
 		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
@@ -168,17 +171,10 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 	return s.Export(ctx, req)
 }
 
-// resultLayout is the layout of the result at path: the remembered
-// correction's for its headers, else detected.
+// resultLayout is the layout of the result at path, read over the whole
+// file with the person's answers for its header.
 func (s *Service) resultLayout(path string) (*layout.Layout, error) {
-	l, err := library.DetectLayout(path, layout.Options{})
-	if err != nil {
-		return nil, err
-	}
-	if c := s.layoutCorrection(l.Headers); c != nil {
-		return library.DetectLayout(path, layout.Options{Correction: c})
-	}
-	return l, nil
+	return library.DetectLayout(path, s.layoutOptions())
 }
 
 // SearchLibrary lists the downloaded results, newest first; with a query,

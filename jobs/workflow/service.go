@@ -74,6 +74,11 @@ type Service struct {
 	layoutMu sync.Mutex
 	// indexes are the library indexes opened, by library folder.
 	indexes map[string]*libIndex
+	// background counts the index rounds run in the background: Close
+	// stops them and waits for them, so that nothing writes in the data
+	// folder once it returns.
+	background sync.WaitGroup
+	closed     bool // Close has begun: no more background work
 }
 
 // session is one open connection: the client, the library and — opened on

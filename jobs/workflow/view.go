@@ -26,17 +26,18 @@ import (
 // page can show (the header and the first rows read, the layout known):
 // Result.Index reads the rest into the viewer's store, and a query waits
 // for it. Rows are read back as the viewer asks for them. The layout is
-// the remembered correction's for these headers, else detected; a trace's
-// phones get the flags of the scrubs made of them. A DNC result is read
-// whole before it returns (with progress): what changed since the scrub
-// before is looked up for every number.
+// detected with the person's answers for these headers, its conventions
+// read over the whole file; a trace's phones get the flags of the scrubs
+// made of them. A DNC result is read whole into the store before it
+// returns (with progress): what changed since the scrub before is looked
+// up for every number.
 func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
 	r, err := library.StartResult(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	x := &result{s: s, r: r}
-	if err := x.relayout(ctx, s.layoutCorrection(r.Headers()), progress); err != nil {
+	if err := x.relayout(ctx, progress); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -51,6 +52,7 @@ type result struct {
 	mu    sync.Mutex
 	rd    *layout.Reader
 	scrub []string // the DNC results joined, newest first
+	open  []layout.FileQuestions
 	quick []jobs.QuickFilter
 	row   layout.Row
 }
@@ -69,6 +71,10 @@ func (x *result) Scrubs() []string         { x.mu.Lock(); defer x.mu.Unlock(); r
 func (x *result) Index(ctx context.Context, progress func(done, total int64)) error {
 	return x.r.Index(ctx, library.Progress(progress))
 }
+
+// Open are the questions open about the layouts the view rests on (the
+// result's and its scrubs') that bear on callability.
+func (x *result) Open() []layout.FileQuestions { x.mu.Lock(); defer x.mu.Unlock(); return x.open }
 
 // QuickFilters are the quick filters the result's layout allows.
 func (x *result) QuickFilters() []jobs.QuickFilter { return x.r.QuickFilters() }
@@ -95,29 +101,27 @@ func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	return row
 }
 
-// relayout reads the result through the layout detected with correction c
-// (nil: none) and the flags of the scrubs of its phones; progress, when the
-// whole file must be read first (a DNC result).
-func (x *result) relayout(ctx context.Context, c *layout.Correction, progress func(done, total int64)) error {
-	l := x.r.Layout()
-	if c != nil {
-		idx := make([]int, min(x.r.Len(), library.LayoutSample))
-		for i := range idx {
-			idx[i] = i
-		}
-		sample, err := x.r.ReadRows(idx)
-		if err != nil {
-			return err
-		}
-		l = layout.Detect(x.r.Headers(), sample, layout.Options{Correction: c})
+// relayout reads the result through its layout (with the person's answers
+// for its header, over the whole file) and the flags of the scrubs of its
+// phones (each read with the person's answers for its own header);
+// progress, when the whole file must be read into the store first (a DNC
+// result).
+func (x *result) relayout(ctx context.Context, progress func(done, total int64)) error {
+	opts := x.s.layoutOptions()
+	l, err := library.DetectLayoutContext(ctx, x.r.Path(), opts)
+	if err != nil {
+		return err
 	}
 	scrubs := x.s.scrubsOf(x.r.Path())
 	if l.Kind == layout.KindDNC {
 		scrubs = nil
 	}
-	join, err := library.LoadFlags(ctx, scrubs...)
+	join, open, err := library.LoadFlags(ctx, opts, scrubs...)
 	if err != nil {
 		return fmt.Errorf("the DNC results of %s: %w", filepath.Base(x.r.Path()), err)
+	}
+	if qs := l.Blocking(); len(qs) > 0 {
+		open = append([]layout.FileQuestions{{File: x.r.Path(), Questions: qs}}, open...)
 	}
 	// The company's own list, and the age of every answer.
 	if err := x.s.checks(ctx, join, x.r.Path()); err != nil {
@@ -133,7 +137,7 @@ func (x *result) relayout(ctx context.Context, c *layout.Correction, progress fu
 	}
 	x.r.SetLayout(l, join)
 	x.mu.Lock()
-	x.rd, x.scrub, x.quick = l.NewReader(join), scrubs, nil
+	x.rd, x.scrub, x.open, x.quick = l.NewReader(join), scrubs, open, nil
 	x.mu.Unlock()
 	return nil
 }
@@ -204,11 +208,28 @@ const layoutsFile = "layouts.json"
 // layoutCorrection is the correction remembered for files with these
 // headers, nil when none.
 func (s *Service) layoutCorrection(headers []string) *layout.Correction {
+	return s.correctionFor(layout.Signature(headers))
+}
+
+// correctionFor is the correction remembered for a header signature, nil
+// when none.
+func (s *Service) correctionFor(sig string) *layout.Correction {
 	all, err := s.loadCorrections()
 	if err != nil {
 		return nil
 	}
-	return all[layout.Signature(headers)]
+	return all[sig]
+}
+
+// layoutOptions are the options every reading of a result goes through:
+// the person's answers, by header signature, wherever the file is read (the
+// viewer, an export's DNC results, scrub-from-trace, the index, reuse).
+func (s *Service) layoutOptions() layout.Options {
+	all, err := s.loadCorrections()
+	if err != nil {
+		all = nil
+	}
+	return layout.Options{Corrections: func(sig string) *layout.Correction { return all[sig] }}
 }
 
 func (s *Service) loadCorrections() (map[string]*layout.Correction, error) {
@@ -261,7 +282,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		if err := led.SaveLayout(ctx, sig, b); err != nil {
 			return err
 		}
-		return x.relayout(ctx, c, nil)
+		return x.relayout(ctx, nil)
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -270,7 +291,8 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 	if err := library.WriteFileAtomic(filepath.Join(s.cfg.Home, layoutsFile), b); err != nil {
 		return err
 	}
-	return x.relayout(ctx, c, nil)
+	s.indexInBackground(filepath.Dir(x.r.Path()))
+	return x.relayout(ctx, nil)
 }
 
 // mergeCorrection is the correction old with the person's newer answers in
@@ -308,7 +330,7 @@ func (s *Service) Recheck(ctx context.Context, r Result) error {
 	if !ok {
 		return errors.New("workflow: not a result opened here")
 	}
-	return x.relayout(ctx, s.layoutCorrection(x.r.Headers()), nil)
+	return x.relayout(ctx, nil)
 }
 
 // ReadLayout says how SkipDesk reads the result at path (with the
@@ -328,9 +350,5 @@ func (s *Service) ReadLayout(ctx context.Context, path string) (layout.Summary, 
 		}
 		path = tmp
 	}
-	l, err := library.DetectLayout(path, layout.Options{})
-	if err != nil {
-		return layout.Summary{}, err
-	}
-	return library.ReadLayout(ctx, path, layout.Options{Correction: s.layoutCorrection(l.Headers)})
+	return library.ReadLayout(ctx, path, s.layoutOptions())
 }

@@ -1,0 +1,327 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+type slotKey struct {
+	group, qual string
+	idx         int
+}
+
+func (k slotKey) String() string {
+	var parts []string
+	if k.group != "" {
+		parts = append(parts, k.group)
+	}
+	if k.qual != "" {
+		parts = append(parts, k.qual)
+	}
+	if k.idx >= 0 {
+		parts = append(parts, strconv.Itoa(k.idx))
+	}
+	if len(parts) == 0 {
+		return "phone"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (k slotKey) label() string {
+	s := ""
+	if k.group != "" {
+		s = upperFirst(k.group) + " "
+	}
+	switch {
+	case k.qual == "primary":
+		s += "primary phone"
+	case k.qual == string(VoIP):
+		s += "VoIP"
+	case k.qual != "":
+		s += k.qual
+	default:
+		s += "phone"
+	}
+	if k.idx >= 0 {
+		s += " " + strconv.Itoa(k.idx)
+	}
+	return upperFirst(s)
+}
+
+// matches reports whether a type, flag, scope or detail column with key c
+// applies to slot k. Owners match exactly: a column of the main person
+// (group "") never answers for another owner's or contact's phone, nor one
+// of theirs for the main person's. A qualifier or an index the column names
+// must agree; one it does not name matches any (attach asks where that
+// leaves the phone open).
+func (c slotKey) matches(k slotKey) bool {
+	if c.rowLevel() {
+		return true
+	}
+	return c.group == k.group && (c.qual == "" || c.qual == k.qual) && (c.idx < 0 || c.idx == k.idx)
+}
+
+func (c slotKey) rowLevel() bool { return c.group == "" && c.qual == "" && c.idx < 0 }
+
+func colKey(c *Column) slotKey { return slotKey{group: c.Group, qual: c.Qualifier, idx: c.SlotIndex} }
+
+// assemble builds slots, people, addresses and the file kind from the
+// columns' roles, and gathers what the layout is unsure of.
+func (l *Layout) assemble(p *Profile, sample [][]string, qs *[]Question, c *Correction) {
+	l.buildSlots()
+	l.attach(qs)
+	l.pickSingles(qs)
+	l.buildPeople()
+	l.decideKind()
+	l.valueQuestions(p, sample, qs)
+	l.explain(qs)
+	if c != nil {
+		*qs = c.answered(l, *qs)
+	}
+	l.Questions = *qs
+	l.guess = map[int]bool{}
+	for _, q := range l.Questions {
+		if q.Guess {
+			for _, h := range q.Columns {
+				if i := l.column(h); i >= 0 {
+					l.guess[i] = true
+				}
+			}
+		}
+	}
+	for _, s := range []*[]int{&l.RowFlags, &l.Emails, &l.Dates} {
+		if *s == nil {
+			*s = []int{}
+		}
+	}
+	if l.Slots == nil {
+		l.Slots = []Slot{}
+	}
+	if l.People == nil {
+		l.People = []Person{}
+	}
+	if l.Questions == nil {
+		l.Questions = []Question{}
+	}
+	if l.Notes == nil {
+		l.Notes = []string{}
+	}
+}
+
+// buildSlots groups the phone columns by slot key. Within a slot the number
+// is the normalised column of the result, else its last column; another
+// column of the same key is the number's raw twin. The person's own phone
+// columns make no slot of their own.
+func (l *Layout) buildSlots() {
+	type group struct {
+		key  slotKey
+		cols []int
+	}
+	var groups []*group
+	byKey := map[slotKey]*group{}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role != RolePhone {
+			continue
+		}
+		k := colKey(c)
+		g := byKey[k]
+		if g == nil {
+			g = &group{key: k}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.cols = append(g.cols, i)
+	}
+	anyNormalized := false
+	for _, g := range groups {
+		for _, i := range g.cols {
+			if l.Columns[i].Normalized && !l.Columns[i].Input {
+				anyNormalized = true
+			}
+		}
+	}
+	for _, g := range groups {
+		num, raw := -1, -1
+		for _, i := range g.cols {
+			c := &l.Columns[i]
+			switch {
+			case c.Input:
+			case c.Normalized:
+				num = i
+			case num < 0 || !l.Columns[num].Normalized:
+				num = i
+			}
+		}
+		if num < 0 {
+			continue // only the person's own phones
+		}
+		if anyNormalized && !l.Columns[num].Normalized {
+			// A DNC result names the number it scrubbed in a normalised
+			// column: other phone columns are the person's data.
+			continue
+		}
+		for _, i := range g.cols {
+			if i != num && (raw < 0 || l.Columns[i].Input) {
+				raw = i
+			}
+		}
+		s := Slot{Key: g.key.String(), Label: g.key.label(), Group: g.key.group, Qualifier: g.key.qual,
+			Index: g.key.idx, Number: num, Raw: raw, Type: -1, Implied: l.Columns[num].Implied}
+		s.Columns = append(s.Columns, num)
+		if raw >= 0 {
+			s.Columns = append(s.Columns, raw)
+		}
+		l.Slots = append(l.Slots, s)
+	}
+}
+
+// score ranks candidate columns for a role held once: the result's own
+// columns over the person's echoed ones, an owner's over an unnamed one.
+func (l *Layout) score(i int) int {
+	c := &l.Columns[i]
+	s := 0
+	if c.Input {
+		s -= 4
+	}
+	h := readHeader(c.Header)
+	if h.is(cGroup) || h.result {
+		s++
+	}
+	return s
+}
+
+// best picks the highest-scored of cands (the later on a tie) and says
+// whether the tie was real.
+func (l *Layout) best(cands []int) (int, bool) {
+	b, tie := -1, false
+	for _, i := range cands {
+		switch {
+		case b < 0 || l.score(i) > l.score(b):
+			b, tie = i, false
+		case l.score(i) == l.score(b):
+			b, tie = i, true
+		}
+	}
+	return b, tie
+}
+
+// pickSingles chooses the match status and entity columns.
+func (l *Layout) pickSingles(qs *[]Question) {
+	var match, entity []int
+	for i := range l.Columns {
+		switch l.Columns[i].Role {
+		case RoleMatch:
+			match = append(match, i)
+		case RoleEntity:
+			entity = append(entity, i)
+		}
+	}
+	if m, tie := l.best(match); m >= 0 {
+		l.Match = m
+		if tie {
+			*qs = append(*qs, Question{Topic: "match_status", Columns: l.headersOf(match),
+				Message: fmt.Sprintf("%d columns could be the match status; %q is used", len(match), l.Headers[m])})
+		}
+	}
+	l.Entity, _ = l.best(entity)
+}
+
+// buildPeople finds each person's names, the e-mails and the addresses.
+func (l *Layout) buildPeople() {
+	type cands struct{ first, last, full []int }
+	byGroup := map[string]*cands{}
+	var order []string
+	prop := map[Role][]int{}
+	mail := map[Role][]int{}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		switch c.Role {
+		case RoleFirstName, RoleLastName, RoleFullName:
+			g := byGroup[c.Group]
+			if g == nil {
+				g = &cands{}
+				byGroup[c.Group] = g
+				order = append(order, c.Group)
+			}
+			switch c.Role {
+			case RoleFirstName:
+				g.first = append(g.first, i)
+			case RoleLastName:
+				g.last = append(g.last, i)
+			default:
+				g.full = append(g.full, i)
+			}
+		case RoleEmail:
+			if !c.Input {
+				l.Emails = append(l.Emails, i)
+			}
+		case RoleStreet, RoleStreet2, RoleCity, RoleState, RoleZip, RoleAddress:
+			if c.Place == "mailing" {
+				mail[c.Role] = append(mail[c.Role], i)
+			} else {
+				prop[c.Role] = append(prop[c.Role], i)
+			}
+		}
+	}
+	// The main person first, then the others in file order.
+	slices.SortStableFunc(order, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == "":
+			return -1
+		case b == "":
+			return 1
+		}
+		return 0
+	})
+	for _, g := range order {
+		c := byGroup[g]
+		p := Person{Group: g}
+		p.First, _ = l.best(c.first)
+		p.Last, _ = l.best(c.last)
+		p.Full, _ = l.best(c.full)
+		l.People = append(l.People, p)
+	}
+	pick := func(m map[Role][]int) AddressColumns {
+		a := AddressColumns{}
+		a.Street, _ = l.best(m[RoleStreet])
+		a.Street2, _ = l.best(m[RoleStreet2])
+		a.City, _ = l.best(m[RoleCity])
+		a.State, _ = l.best(m[RoleState])
+		a.Zip, _ = l.best(m[RoleZip])
+		a.Full, _ = l.best(m[RoleAddress])
+		return a
+	}
+	l.Property, l.Mailing = pick(prop), pick(mail)
+}
+
+// decideKind tells a trace result, a DNC result and an input list apart.
+func (l *Layout) decideKind() {
+	hasNames := false // names of the result, not the person's own
+	for _, p := range l.People {
+		for _, c := range []int{p.First, p.Last, p.Full} {
+			if c >= 0 && !l.Columns[c].Input {
+				hasNames = true
+			}
+		}
+	}
+	typed := false
+	for _, s := range l.Slots {
+		if s.Type >= 0 || s.Implied != "" {
+			typed = true
+		}
+	}
+	flags := len(l.RowFlags) > 0 || l.Reports != 0
+	switch {
+	case len(l.Slots) == 1 && flags && l.Match < 0 && len(l.Emails) == 0:
+		l.Kind = KindDNC
+	case l.Match >= 0 || len(l.Slots) > 1 || len(l.Emails) > 0 || flags || len(l.Slots) == 1 && (typed || hasNames):
+		l.Kind = KindTrace
+	case len(l.People) > 0 || !l.Property.empty() || !l.Mailing.empty() || len(l.Slots) == 1:
+		l.Kind = KindInput
+	}
+}

@@ -1,0 +1,272 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// attach gives each slot its type, flag, scope and detail columns, and
+// gathers the scrub date columns. A column that names no phone and no owner
+// applies to every phone of the row; one that names an owner applies to that
+// owner's phones; one that names a phone to that phone alone. Where the
+// header leaves it open which phone it means — an index that slots of
+// several kinds share ("DNC 1" beside "Mobile 1" and "Landline 1") — the
+// column is attached to each and the layout asks: their answers are unsure
+// until the person says.
+func (l *Layout) attach(qs *[]Question) {
+	keys := make([]slotKey, len(l.Slots))
+	for j, s := range l.Slots {
+		keys[j] = slotKey{group: s.Group, qual: s.Qualifier, idx: s.Index}
+	}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Input && c.Role != RolePhone && !(c.Role == RoleFlag && c.Kind == Restriction) {
+			continue // the person's own flags say nothing of the result's phones
+		}
+		switch c.Role {
+		case RolePhoneType:
+			l.attachType(i, keys)
+		case RoleFlag, RoleScope:
+			l.attachAnswer(i, keys, qs)
+		case RolePhoneDetail:
+			k := colKey(c)
+			for j := range l.Slots {
+				if !k.rowLevel() && k.matches(keys[j]) {
+					l.Slots[j].Columns = append(l.Slots[j].Columns, i)
+				}
+			}
+		case RoleScrubDate:
+			l.Dates = append(l.Dates, i)
+		}
+	}
+	for j := range l.Slots {
+		if t := l.Slots[j].Type; t >= 0 && (!colKey(&l.Columns[t]).rowLevel() || len(l.Slots) == 1) {
+			l.Slots[j].Columns = append(l.Slots[j].Columns, t)
+		}
+		slices.Sort(l.Slots[j].Columns)
+		l.Slots[j].Columns = slices.Compact(l.Slots[j].Columns)
+		if l.Slots[j].Flags == nil {
+			l.Slots[j].Flags = []int{}
+		}
+		if l.Slots[j].Scope == nil {
+			l.Slots[j].Scope = []int{}
+		}
+	}
+}
+
+// attachType gives the slots a type column matches their type: the most
+// specific column wins ("Phone 1 Type" over "Line Type"), and a column that
+// names no kind of phone does not override the kind a slot's own name
+// gives ("Mobile 1").
+func (l *Layout) attachType(i int, keys []slotKey) {
+	k := colKey(&l.Columns[i])
+	for j := range l.Slots {
+		if !k.matches(keys[j]) || k.qual == "" && l.Slots[j].Implied != "" {
+			continue
+		}
+		if cur := l.Slots[j].Type; cur < 0 || colKey(&l.Columns[cur]).rowLevel() || !k.rowLevel() {
+			l.Slots[j].Type = i
+		}
+	}
+}
+
+// attachAnswer gives a flag or scope column to the slots it answers for.
+func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
+	c := &l.Columns[i]
+	k := colKey(c)
+	add := func(j int, own bool) {
+		s := &l.Slots[j]
+		if c.Role == RoleScope {
+			s.Scope = append(s.Scope, i)
+			return
+		}
+		s.Flags = append(s.Flags, i)
+		if own {
+			s.Columns = append(s.Columns, i)
+		}
+	}
+	if k.rowLevel() {
+		if c.Role == RoleFlag {
+			l.RowFlags = append(l.RowFlags, i)
+			l.Reports = l.Reports.with(c.Kind)
+		}
+		for j := range l.Slots {
+			add(j, len(l.Slots) == 1)
+		}
+		return
+	}
+	var hit []int
+	for j := range l.Slots {
+		if k.matches(keys[j]) {
+			hit = append(hit, j)
+		}
+	}
+	if len(hit) == 0 {
+		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header},
+			Message: fmt.Sprintf("%q is about a phone the file does not have: not used", c.Header)})
+		return
+	}
+	for _, j := range hit {
+		add(j, true)
+	}
+	if c.Role == RoleFlag {
+		l.Reports = l.Reports.with(c.Kind)
+	}
+	if k.idx >= 0 && len(hit) > 1 {
+		labels := make([]string, len(hit))
+		for n, j := range hit {
+			labels[n] = l.Slots[j].Label
+		}
+		*qs = append(*qs, Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
+			Message: fmt.Sprintf("%q could be about %s: which phone does it answer for? Until you say, none of them is callable",
+				c.Header, strings.Join(labels, " or "))})
+	}
+}
+
+// valueQuestions ask about the values of the flag and date columns that the
+// layout cannot read with certainty, over the whole file: values outside a
+// column's convention, marks whose blanks may or may not mean clean, a
+// "callable" verdict, dates that are not dates or lie in the future.
+func (l *Layout) valueQuestions(p *Profile, sample [][]string, qs *[]Question) {
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		switch {
+		case c.Role == RoleFlag && c.Kind != Restriction && !l.inUse(i):
+		case c.Role == RoleFlag && c.Convention == ConvMarks && !l.corrected(i, ""):
+			*qs = append(*qs, Question{Topic: "marks", Columns: []string{c.Header}, Blocks: true,
+				Message: fmt.Sprintf("%q marks numbers and leaves the others blank: is a blank clean? Until you say, a blank is unknown", c.Header)})
+		case c.Role == RoleFlag:
+			if q := l.unreadValues(i, columnValues(p, sample, i)); q != nil {
+				*qs = append(*qs, *q)
+			}
+			if c.Kind == Combined && c.Inverted && !c.Corrected {
+				*qs = append(*qs, Question{Topic: "callable", Columns: []string{c.Header}, Blocks: true, Guess: true,
+					Message: fmt.Sprintf("%q is read as the service's verdict on the DNC registry and the litigator list (yes = clean): is that what it says?", c.Header)})
+			}
+		case c.Role == RoleScrubDate && slices.Contains(l.Dates, i):
+			if q := badDates(c, columnValues(p, sample, i), l.now); q != nil {
+				*qs = append(*qs, *q)
+			}
+		}
+	}
+}
+
+// inUse reports a flag column attached to a phone.
+func (l *Layout) inUse(i int) bool {
+	if slices.Contains(l.RowFlags, i) {
+		return true
+	}
+	for _, s := range l.Slots {
+		if slices.Contains(s.Flags, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// corrected reports whether the person said how value v of column i reads.
+func (l *Layout) corrected(i int, v string) bool {
+	_, ok := l.values[i][fold(v)]
+	return ok
+}
+
+// unreadValues asks about the values of flag column i that are not read with
+// certainty: not recognised, or clean only in another convention.
+func (l *Layout) unreadValues(i int, vals []ValueN) *Question {
+	var bad []ValueN
+	rows := 0
+	for _, v := range vals {
+		if !l.readValue(i, v.V).known {
+			bad = append(bad, v)
+			rows += v.N
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	c := &l.Columns[i]
+	return &Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true,
+		Message: fmt.Sprintf("%q: %s with %s SkipDesk does not read as %s (%s): read as unknown until you say what they mean",
+			c.Header, plural(rows, "row"), plural(len(bad), "value"), string(c.Convention), valueList(bad))}
+}
+
+// badDates asks about a scrub date column's values that are not dates, or
+// dates in the future.
+func badDates(c *Column, vals []ValueN, now time.Time) *Question {
+	var notDates, future []ValueN
+	for _, v := range vals {
+		t, ok := parseDate(v.V, c.DateOrder)
+		switch {
+		case !ok:
+			notDates = append(notDates, v)
+		case t.After(now.Add(clockSkew)):
+			future = append(future, v)
+		}
+	}
+	var parts []string
+	if len(notDates) > 0 {
+		parts = append(parts, "not dates: "+valueList(notDates))
+	}
+	if len(future) > 0 {
+		parts = append(parts, "in the future: "+valueList(future))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return &Question{Topic: "date", Columns: []string{c.Header}, Blocks: true,
+		Message: fmt.Sprintf("%q holds values that cannot date a scrub (%s): those rows have no scrub date, so no phone of theirs is callable",
+			c.Header, strings.Join(parts, "; "))}
+}
+
+// valueList writes up to five values with their rows: `"OK" (3 rows), "?" (1 row)`.
+func valueList(vals []ValueN) string {
+	slices.SortStableFunc(vals, func(a, b ValueN) int { return b.N - a.N })
+	var parts []string
+	for n, v := range vals {
+		if n == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(vals)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q (%s)", v.V, plural(v.N, "row")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// explain adds the notes every reader of the layout should see.
+func (l *Layout) explain(qs *[]Question) {
+	if len(l.Slots) == 0 && l.Kind != KindInput {
+		*qs = append(*qs, Question{Topic: "phone", Message: "no phone column found"})
+	}
+	if l.Kind == KindInput {
+		return
+	}
+	if len(l.Slots) > 0 {
+		switch {
+		case l.Reports&(registry|litigator) == 0:
+			l.Notes = append(l.Notes, "no DNC or litigator flags: no phone is callable until its numbers are scrubbed")
+		default:
+			if l.Reports&registry == 0 {
+				l.Notes = append(l.Notes, "no DNC registry flag: no phone is callable until its numbers are scrubbed")
+			}
+			if l.Reports&litigator == 0 {
+				l.Notes = append(l.Notes, "no litigator flag: no phone is callable until its numbers are scrubbed against the litigator list")
+			}
+			if !l.Reports.Has(State) && !l.Reports.Has(Combined) {
+				l.Notes = append(l.Notes, "no state DNC column: state lists were not checked by this file; callable means clean on the DNC registry and the litigator list")
+			}
+		}
+	}
+	if len(l.RowFlags) > 0 && len(l.Slots) > 1 {
+		l.Notes = append(l.Notes, fmt.Sprintf("%s name no phone: they apply to every phone of the row",
+			quoteJoin(l.headersOf(l.RowFlags))))
+	}
+}

@@ -1,0 +1,390 @@
+package layout
+
+import (
+	"fmt"
+	"strings"
+)
+
+// classify decides a column's role from its header and its values (over
+// the whole file when profiled). The cases are tried in order (a date or a
+// scope word before a flag word, a flag word before a phone word, a name
+// word before an address word); the longer ones are the helpers below. A
+// column left RoleOther may still be a restriction source
+// (findRestrictions).
+func classify(i int, h *header, vals []ValueN) (Column, *Question) {
+	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
+	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
+	switch {
+	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
+		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
+		return c, nil
+	case h.scope && !h.dated && share(vals, scopeReadable) >= 0.8 && len(vals) > 0:
+		c.Role, c.Inverted = RoleScope, h.is(cNot)
+		return c, nil
+	case h.any(cDNC, cLitigator, cCallable, cIndustry) && !nameish && !h.is(cType):
+		return listFlagColumn(c, h, vals), nil
+	case h.any(cValid, cInvalid) && !nameish && !h.is(cNotFlag):
+		return numberFlagColumn(c, h, vals), nil
+	case h.is(cType) && !h.any(cEmail, cFirst, cLast, cName):
+		if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
+			c.Role = RolePhoneType
+			return c, nil
+		}
+		return detailOrOther(c, h), nil
+	case h.is(cMatch) && !nameish:
+		if share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.5 {
+			c.Role = RoleMatch
+			return c, nil
+		}
+	case h.is(cCode) && !nameish && !h.any(cPhone, cTypeWord, cNotFlag):
+		return codeColumn(c, vals), nil
+	case h.is(cEmail):
+		return emailColumn(c, h, vals), nil
+	case h.any(cPhone, cTypeWord) && !nameish:
+		return phoneColumn(c, h, vals)
+	case h.any(cFirst, cLast, cName) && !h.any(cMiddle, cStreet, cCity, cZip, cAddress) && h.unknowns == 0:
+		c.Role = nameRole(h)
+		return c, nil
+	case h.any(cStreet, cAddress, cCity, cZip, cState) && h.unknowns == 0 && !h.is(cNotFlag):
+		return addressColumn(c, h), nil
+	case h.is(cEntity):
+		if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
+			c.Role = RoleEntity
+		}
+		return c, nil
+	}
+	return detailOrOther(c, h), nil
+}
+
+// scrubDates reports a column saying when rows were scrubbed: named for a
+// scrub ("Date Scrubbed", "Scrubbed On", "Last Checked") or a source's date
+// ("source_date", "As Of"), holding dates. A date named for a list alone
+// ("DNC Date") may be when the number was registered: it is not one.
+func scrubDates(h *header, vals []ValueN) bool {
+	named := h.scope || h.source || h.dated && hasWord(h, "asof")
+	if !named || len(vals) == 0 || h.is(cNot) {
+		return false
+	}
+	return datesShare(vals, dateOrderOf(vals)) >= 0.8
+}
+
+func hasWord(h *header, w string) bool {
+	for _, t := range h.toks {
+		if t.word == w {
+			return true
+		}
+	}
+	return false
+}
+
+// Values of a scope column: whether the row was scrubbed.
+var (
+	scopeYes = set("done", "complete", "completed", "success", "successful", "processed", "scrubbed", "checked",
+		"ok", "covered", "verified", "pass", "passed")
+	scopeNo = set("not scrubbed", "not checked", "not covered", "no coverage", "not processed", "incomplete",
+		"skipped", "timeout", "timed out", "error", "failed", "fail", "pending", "queued", "retry", "no data")
+)
+
+func scopeReadable(v string) bool {
+	f := fold(v)
+	return truthy[f] || falsy[f] || scopeYes[f] || scopeNo[f] || unknown[f]
+}
+
+// readScope reads a scope column's value: whether the row was scrubbed. A
+// blank, an error or anything else is not.
+func readScope(inverted bool, v string) bool {
+	f := fold(v)
+	switch {
+	case truthy[f]:
+		return !inverted
+	case falsy[f]:
+		return inverted
+	}
+	return scopeYes[f]
+}
+
+// listFlagColumn is a column named for a list (DNC, state DNC, litigator,
+// internal, industry) or for the verdict over them ("Callable"): which
+// list, whether "yes" means clean, and how its values are written over the
+// whole file. A column about the flag rather than the flag itself ("DNC
+// date", "litigator score") is a phone's detail or nothing.
+func listFlagColumn(c Column, h *header, vals []ValueN) Column {
+	if h.is(cNotFlag) {
+		return detailOrOther(c, h)
+	}
+	c.Role = RoleFlag
+	switch {
+	case h.is(cCallable):
+		c.Kind, c.Inverted = Combined, true
+	case h.is(cDNC) && h.is(cLitigator):
+		c.Kind = Combined
+	case h.is(cLitigator):
+		c.Kind = Litigator
+	case h.is(cState):
+		c.Kind = State
+	case h.is(cInternal):
+		c.Kind = Internal
+	case h.is(cIndustry):
+		c.Kind = Industry
+	case h.is(cFederal):
+		c.Kind = Federal
+	default:
+		c.Kind = DNC // a DNC column that names no list is its own list
+	}
+	if h.is(cNot) {
+		c.Inverted = !c.Inverted
+	}
+	c.Convention = conventionOf(c.Kind, vals, h.is(cCode))
+	if c.Convention == ConvCodes {
+		c.Kind = Combined // a service's code is its verdict over every list it checked
+	}
+	return c
+}
+
+// numberFlagColumn is a column saying whether the number is valid (or
+// invalid): a flag of the Number kind.
+func numberFlagColumn(c Column, h *header, _ []ValueN) Column {
+	c.Role, c.Kind, c.Inverted = RoleFlag, Number, h.is(cValid)
+	if h.is(cNot) {
+		c.Inverted = !c.Inverted
+	}
+	c.Convention = ConvFlag
+	return c
+}
+
+// emailColumn is an e-mail address column when its values hold an @, and
+// not a column about the address (its type, whether it is valid).
+func emailColumn(c Column, h *header, vals []ValueN) Column {
+	if !h.any(cType, cValid, cInvalid, cNotFlag) && share(vals, func(v string) bool { return strings.Contains(v, "@") }) >= 0.5 {
+		c.Role = RoleEmail
+	}
+	return c
+}
+
+// nameRole is the role of a column named for a person's name.
+func nameRole(h *header) Role {
+	switch {
+	case h.is(cFirst):
+		return RoleFirstName
+	case h.is(cLast):
+		return RoleLastName
+	}
+	return RoleFullName
+}
+
+// codeColumn is a "status" or "result" column: the values tell what it is
+// (a service's codes, match words, valid/invalid words, list words), or
+// else nothing (and findRestrictions may still read it).
+func codeColumn(c Column, vals []ValueN) Column {
+	if len(vals) == 0 {
+		return c
+	}
+	codes := func(v string) bool { _, ok := codeIndex[fold(v)]; return ok }
+	switch {
+	case share(vals, codes) >= 0.8 && !yesNoOnly(vals):
+		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvCodes
+	case share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.8 &&
+		someWord(vals, matchedWords, notMatchedWords):
+		c.Role = RoleMatch
+	case share(vals, func(v string) bool { f := fold(v); return validWords[f] || invalidWords[f] }) >= 0.8:
+		c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvFlag
+	case share(vals, listWord) >= 0.8 && someWord(vals, cleanWords, flaggedWords):
+		// A status in words only ("Clean", "DNC", "Litigator"): the
+		// service's verdict, over the litigator list too when its words
+		// name it.
+		c.Role, c.Kind, c.Convention = RoleFlag, DNC, ConvWords
+		if someWord(vals, litigatorWords) {
+			c.Kind = Combined
+		}
+	}
+	return c
+}
+
+var litigatorWords = set("litigator", "tcpa", "known litigator", "dnc/litigator", "blacklisted", "blacklist")
+
+func listWord(v string) bool {
+	f := fold(v)
+	return cleanWords[f] || flaggedWords[f] || invalidWords[f] || unknown[f]
+}
+
+// phoneColumn is a column named for a phone or a kind of phone: a number
+// when its values look like phone numbers (or it has none and says it
+// holds one), a yes/no type flag ("Wireless": 1/0), else a detail of a
+// phone or nothing, with a question when a plain "phone" column holds
+// something else.
+func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
+	if h.is(cNotFlag) {
+		return detailOrOther(c, h), nil
+	}
+	explicit := h.is(cPhone) || h.idx >= 0
+	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
+		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
+		return c, nil
+	}
+	if h.is(cTypeWord) && h.implied != "" && len(vals) > 0 &&
+		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
+		// The kind it names is what it says of a phone, not which phone.
+		c.Role, c.Implied, c.Convention, c.Qualifier = RolePhoneType, h.implied, ConvFlag, ""
+		return c, nil
+	}
+	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
+		return c, &Question{Topic: "phone", Columns: []string{h.raw},
+			Message: fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)}
+	}
+	return detailOrOther(c, h), nil
+}
+
+// addressColumn is a part of an address: the property's, or the mailing
+// address (named so, or an owner's), of the row as a whole.
+func addressColumn(c Column, h *header) Column {
+	c.Place = "property"
+	if h.is(cMailing) || h.is(cGroup) && !h.is(cProperty) {
+		c.Place = "mailing" // "owner_address_city": where the owner gets mail
+	}
+	c.Group = ""
+	switch {
+	case h.is(cCity):
+		c.Role = RoleCity
+	case h.is(cZip):
+		if h.line == 4 {
+			return c
+		}
+		c.Role = RoleZip
+	case h.is(cState):
+		c.Role = RoleState
+	case h.is(cFull):
+		c.Role = RoleAddress
+	case h.line >= 2:
+		c.Role = RoleStreet2
+	default:
+		c.Role = RoleStreet
+	}
+	return c
+}
+
+// detailOrOther is a column about one phone that is not its number, type or
+// flag (carrier, score), or else a column the layout does not use.
+func detailOrOther(c Column, h *header) Column {
+	if h.idx >= 0 && h.any(cPhone, cTypeWord) || h.idx >= 0 && h.any(cDNC, cLitigator) {
+		c.Role = RolePhoneDetail
+		return c
+	}
+	c.Role = RoleOther
+	return c
+}
+
+// share is the share of the rows of vals for which ok holds (1 when there
+// are none).
+func share(vals []ValueN, ok func(string) bool) float64 {
+	n, good := 0, 0
+	for _, v := range vals {
+		n += v.N
+		if ok(v.V) {
+			good += v.N
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return float64(good) / float64(n)
+}
+
+func someWord(vals []ValueN, sets ...map[string]bool) bool {
+	for _, v := range vals {
+		f := fold(v.V)
+		for _, s := range sets {
+			if s[f] && len(f) > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// yesNoOnly reports values that are all Y/N or T/F (read as booleans, not as
+// the codes those letters also are).
+func yesNoOnly(vals []ValueN) bool {
+	for _, v := range vals {
+		switch fold(v.V) {
+		case "y", "n", "t", "f":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// conventionOf decides how a flag column writes its values, from all of
+// them: the service's codes (a code-named column whose values are mostly
+// codes), marks (every value a mark), state codes (a state list column
+// holding states), else words or yes/no, whichever more rows are written
+// in.
+func conventionOf(k FlagKind, vals []ValueN, codeish bool) Convention {
+	codes := func(v string) bool { _, ok := codeIndex[fold(v)]; return ok }
+	if codeish && len(vals) > 0 && share(vals, codes) >= 0.8 && !yesNoOnly(vals) && !boolOnly(vals) {
+		return ConvCodes
+	}
+	rows := map[family]int{}
+	total := 0
+	for _, v := range vals {
+		if fam := familyOf(k, fold(v.V)); fam != famNone {
+			rows[fam] += v.N
+			total += v.N
+		}
+	}
+	switch {
+	case total > 0 && rows[famMarks] == total:
+		return ConvMarks
+	case rows[famStates] > 0:
+		return ConvStates
+	case rows[famWords] > rows[famBool]:
+		return ConvWords
+	}
+	return ConvFlag
+}
+
+func boolOnly(vals []ValueN) bool {
+	for _, v := range vals {
+		f := fold(v.V)
+		if !truthy[f] && !falsy[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// identifierWords name columns of identifiers and references, whose values
+// are codes ("dnc_7f3k2", a file name), not statements.
+var identifierWords = set("id", "ids", "job", "ref", "reference", "key", "uuid", "guid", "file", "filename", "url",
+	"link", "hash", "sha256", "batch")
+
+func identifier(header string) bool {
+	for _, w := range splitWords(header) {
+		if identifierWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// findRestrictions makes every column that is none of the file's known
+// kinds, and whose values mention a restriction anywhere in the file
+// ("DNC", "wrong number", "attorney" in a status, tag, disposition or
+// note), a restriction source for the phone or the row it belongs to.
+func (l *Layout) findRestrictions(p *Profile, sample [][]string) {
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		switch c.Role {
+		case RoleOther, RolePhoneDetail:
+		default:
+			continue
+		}
+		if identifier(c.Header) || !mentionsRestriction(columnValues(p, sample, i)) {
+			continue
+		}
+		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvText
+		if c.Input {
+			c.Group, c.Qualifier, c.SlotIndex = "", "", -1 // the person's own note speaks of the row
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package layout
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Scrub dates written in a file: when each row's answers were scrubbed (a
+// "Date Scrubbed" column, a merged result's source_date). Every answer
+// carries its own date: a row's date comes from such a column when the
+// file has one, else from the file's job record; never from the file
+// system. A date in the future is not a date the call can rest on.
+
+// DateOrder is how a column writes the day and the month of numeric dates.
+type DateOrder string
+
+const (
+	OrderMDY DateOrder = "month/day" // US: 03/04/2026 is March 4
+	OrderDMY DateOrder = "day/month" // 03/04/2026 is April 3
+	// OrderEither: no value tells (every day and month is 12 or less):
+	// each date is read as the earlier of its two readings, so that no
+	// answer looks fresher than it may be.
+	OrderEither DateOrder = "either"
+)
+
+var dateLayouts = []string{
+	time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04",
+	time.DateOnly, "2006/01/02", "20060102", "Jan 2, 2006", "January 2, 2006", "2 Jan 2006", "02-Jan-2006",
+	"2-Jan-06", "Jan 2 2006", "Mon Jan 2 2006", "Mon, 02 Jan 2006 15:04:05 MST",
+}
+
+// parseDate reads a date in any of the common ways files write them; numeric
+// day/month dates in the column's order. ok is false for a value that is no
+// date.
+func parseDate(v string, order DateOrder) (time.Time, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, false
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, v); err == nil {
+			return t.UTC(), true
+		}
+	}
+	if a, b, y, rest, ok := numericDate(v); ok {
+		return dayMonth(a, b, y, rest, order)
+	}
+	return time.Time{}, false
+}
+
+// numericDate splits "03/04/2026", "3-4-26", "03.04.2026 14:05" into its
+// numbers and the time after them.
+func numericDate(v string) (a, b, y int, rest string, ok bool) {
+	date, rest, _ := strings.Cut(v, " ")
+	parts := strings.FieldsFunc(date, func(r rune) bool { return r == '/' || r == '-' || r == '.' })
+	if len(parts) != 3 {
+		return 0, 0, 0, "", false
+	}
+	n := [3]int{}
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 {
+			return 0, 0, 0, "", false
+		}
+		n[i] = x
+	}
+	y = n[2]
+	switch {
+	case len(parts[2]) == 2:
+		y += 2000
+	case len(parts[2]) != 4:
+		return 0, 0, 0, "", false
+	}
+	return n[0], n[1], y, strings.TrimSpace(rest), true
+}
+
+func dayMonth(a, b, y int, rest string, order DateOrder) (time.Time, bool) {
+	mdy, okM := civil(y, a, b, rest)
+	dmy, okD := civil(y, b, a, rest)
+	switch {
+	case order == OrderMDY || !okD:
+		return mdy, okM
+	case order == OrderDMY || !okM:
+		return dmy, okD
+	}
+	if dmy.Before(mdy) {
+		return dmy, true
+	}
+	return mdy, true
+}
+
+func civil(y, m, d int, rest string) (time.Time, bool) {
+	if m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false
+	}
+	if rest != "" {
+		for _, l := range []string{"15:04:05", "15:04", "3:04 PM", "3:04:05 PM", "3:04PM"} {
+			if c, err := time.Parse(l, rest); err == nil {
+				return t.Add(time.Duration(c.Hour())*time.Hour + time.Duration(c.Minute())*time.Minute +
+					time.Duration(c.Second())*time.Second), true
+			}
+		}
+	}
+	return t, true
+}
+
+// dateOrderOf decides a column's day/month order from all its values: a
+// first number over 12 is a day (day/month), a second over 12 is a day
+// (month/day); both seen, or neither, is "either".
+func dateOrderOf(vals []ValueN) DateOrder {
+	dmy, mdy := false, false
+	for _, v := range vals {
+		if a, b, _, _, ok := numericDate(strings.TrimSpace(v.V)); ok {
+			dmy = dmy || a > 12
+			mdy = mdy || b > 12
+		}
+	}
+	switch {
+	case dmy && !mdy:
+		return OrderDMY
+	case mdy && !dmy:
+		return OrderMDY
+	}
+	return OrderEither
+}
+
+// datesShare is the share of a column's rows (blanks aside) that hold a date.
+func datesShare(vals []ValueN, order DateOrder) float64 {
+	n, ok := 0, 0
+	for _, v := range vals {
+		n += v.N
+		if _, good := parseDate(v.V, order); good {
+			ok += v.N
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(ok) / float64(n)
+}

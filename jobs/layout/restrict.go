@@ -1,0 +1,121 @@
+package layout
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Restrictions stated in words. Any column whose values say a phone or its
+// owner must not be called — a CRM's status, a tag, a dialer's disposition,
+// notes, a reason — is read as a restriction source, whatever its header
+// calls it: a value that mentions a restriction makes the phone flagged, or
+// unknown when it also holds a negation ("not DNC", "DNC: no", "cleared
+// from the litigator list"), never clean. A value that mentions none states
+// no restriction.
+
+// restrictTerms are the words and phrases that state a restriction, as
+// written in CRM statuses and tags (GoHighLevel, Podio, REsimpli), dialer
+// dispositions (Mojo, CallTools, ReadyMode), SMS replies (the FCC's opt-out
+// words) and scrub services' reasons. Each is a run of words as textWords
+// splits them ("don't" is "don t").
+var restrictTerms = [][]string{
+	{"dnc"}, {"do", "not", "call"}, {"don", "t", "call"}, {"dont", "call"}, {"no", "call"}, {"no", "calls"},
+	{"do", "not", "contact"}, {"do", "not", "text"}, {"do", "not", "disturb"}, {"dnd"}, {"donotcall"},
+	{"litigator"}, {"litigators"}, {"litigation"}, {"litigious"}, {"tcpa"}, {"attorney"}, {"lawyer"},
+	{"lawsuit"}, {"sued"}, {"plaintiff"}, {"blacklist"}, {"blacklisted"},
+	{"opt", "out"}, {"opted", "out"}, {"optout"}, {"optedout"}, {"opt", "outs"}, {"unsubscribe"},
+	{"unsubscribed"}, {"stop"}, {"stopped"}, {"revoke"}, {"revoked"}, {"remove", "me"},
+	{"wrong", "number"}, {"wrong", "num"}, {"wrong", "no"}, {"wrong", "person"}, {"wrong", "party"},
+	{"disconnected"}, {"disconnect"}, {"dead"}, {"deceased"}, {"blocked"}, {"block"}, {"invalid"},
+	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
+	{"registry"},
+}
+
+// negations turn a mention into an unclear statement.
+var negations = set("not", "no", "non", "never", "isn", "isnt", "wasn", "wasnt", "cleared", "clear", "clean",
+	"removed", "false", "n", "off", "none", "un", "negative")
+
+// textWords splits v into lower-case words and numbers (dst reused) and
+// reports whether they mention a restriction. An underscore joins: an
+// identifier such as "dnc_7f3k2" is one word, not a mention.
+func textWords(dst []string, v string) ([]string, bool) {
+	dst = dst[:0]
+	start := -1
+	for i, r := range v {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
+		switch {
+		case alnum && start < 0:
+			start = i
+		case !alnum && start >= 0:
+			dst = append(dst, strings.ToLower(v[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, strings.ToLower(v[start:]))
+	}
+	return dst, findTerm(dst, 0) >= 0
+}
+
+// findTerm is the index in ws (from `from`) where a restriction term
+// starts, or -1; with the term's length in words via termAt.
+func findTerm(ws []string, from int) int {
+	for i := from; i < len(ws); i++ {
+		if termAt(ws, i) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// termAt is the length in words of the restriction term at ws[i], 0 for
+// none (the longest wins).
+func termAt(ws []string, i int) int {
+	best := 0
+	for _, t := range restrictTerms {
+		if len(t) > best && i+len(t) <= len(ws) && equalWords(ws[i:i+len(t)], t) {
+			best = len(t)
+		}
+	}
+	return best
+}
+
+// readText reads a value of a restriction source: flagged when it mentions
+// a restriction, unknown when it mentions one with a negation or says it is
+// not known, clean when it states none.
+func readText(v string) valueReading {
+	if blank(v) {
+		return valueReading{flag: Clean, known: true, meaning: "no restriction stated"}
+	}
+	if unknown[fold(v)] {
+		return valueReading{known: true}
+	}
+	ws, terms := textWords(nil, v)
+	if !terms {
+		return valueReading{flag: Clean, known: true, meaning: "no restriction stated"}
+	}
+	for i := 0; i < len(ws); {
+		if n := termAt(ws, i); n > 0 {
+			i += n
+			continue
+		}
+		if negations[ws[i]] {
+			return valueReading{known: true, meaning: "mentions a restriction with a negation: not clear"}
+		}
+		i++
+	}
+	return valueReading{flag: Flagged, known: true, meaning: "states a restriction"}
+}
+
+// mentionsRestriction reports whether any of a column's values mentions a
+// restriction.
+func mentionsRestriction(vals []ValueN) bool {
+	var ws []string
+	for _, v := range vals {
+		var terms bool
+		if ws, terms = textWords(ws, v.V); terms {
+			return true
+		}
+	}
+	return false
+}

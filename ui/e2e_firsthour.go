@@ -244,7 +244,7 @@ func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
 	var v *viewer
 	if err := h.Wait("the result opens", 30*time.Second, func() bool {
 		v = a.viewers[a.tabs.Selected()]
-		return v != nil && v.table != nil
+		return v != nil && v.table != nil && v.indexed
 	}); err != nil {
 		return err
 	}

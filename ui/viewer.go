@@ -55,6 +55,9 @@ type viewer struct {
 	stopIndex  context.CancelFunc
 	reading    *widget.ProgressBar
 	pendingRow int
+	// layoutTools act on rows read through the layout: off until it is
+	// known.
+	layoutTools []*widget.Button
 
 	// people: the table shows the people view (cols) rather than the
 	// file's columns; rows caches the rows read through the layout.
@@ -148,8 +151,11 @@ func (v *viewer) index() {
 				}
 			} else {
 				v.indexed = true
-				clear(v.rows)
-				v.table.Refresh()
+				v.relayout() // the layout is known: the people and their phones
+				v.showQuickFilters()
+				for _, b := range v.layoutTools {
+					b.Enable()
+				}
 				v.showCount()
 				v.showWarnings()
 				if row := v.pendingRow; row > 0 {
@@ -196,9 +202,19 @@ func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v.mode.Required = true
 	v.unsure = container.NewVBox()
 	v.body = container.NewStack()
-	v.relayout()
+	v.showPending()
 	v.showCount()
 	return v
+}
+
+// showPending shows the first rows' cells as the file writes them while
+// the whole file is read: no row is read through a layout before the
+// layout is known (its conventions are read over the whole file).
+func (v *viewer) showPending() {
+	v.cols, v.rows, v.people = nil, map[int]layout.Row{}, false
+	v.buildTable()
+	v.mode.SetSelected(modeColumns)
+	v.mode.Disable()
 }
 
 // The viewer's two ways of showing a result.
@@ -216,6 +232,7 @@ func (v *viewer) relayout() {
 	v.people = len(v.cols) > 0
 	v.buildTable()
 	if v.people {
+		v.mode.Enable()
 		v.mode.SetSelected(modePeople)
 	} else {
 		v.mode.SetSelected(modeColumns)
@@ -292,8 +309,8 @@ func (v *viewer) content() fyne.CanvasObject {
 	tools := container.NewHBox(
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
-		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
-		widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall),
+		v.layoutTool(widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns)),
+		v.layoutTool(widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall)),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.app.closeViewer(v.item) }),
 	)
@@ -316,9 +333,26 @@ func (v *viewer) showWarnings() {
 	v.warning.Show()
 }
 
+// layoutTool is b, off until the layout is known.
+func (v *viewer) layoutTool(b *widget.Button) *widget.Button {
+	v.layoutTools = append(v.layoutTools, b)
+	if !v.indexed {
+		b.Disable()
+	}
+	return b
+}
+
 // showQuickFilters enables the quick filters the layout allows and says
-// why the others cannot apply: a filter is never an empty view.
+// why the others cannot apply: a filter is never an empty view. They wait
+// for the layout.
 func (v *viewer) showQuickFilters() {
+	if !v.indexed {
+		for _, c := range v.quick {
+			c.Disable()
+		}
+		v.why.Hide()
+		return
+	}
 	var whys []string
 	for _, qf := range quickFilters {
 		c := v.quick[qf.f]
@@ -613,12 +647,13 @@ func (h *headerCell) Cursor() desktop.Cursor {
 }
 
 // viewerRows is the row count of the selected viewer tab, -1 when the
-// selected tab is not a viewer (UI thread).
+// selected tab is not a viewer or its file is still being read (UI
+// thread).
 func (a *App) viewerRows() int {
 	if a.tabs == nil {
 		return -1
 	}
-	if v, ok := a.viewers[a.tabs.Selected()]; ok {
+	if v, ok := a.viewers[a.tabs.Selected()]; ok && v.indexed {
 		return v.view.Len()
 	}
 	return -1

@@ -31,12 +31,14 @@ type chunkIn struct {
 // chunkOut is what a worker read of a chunk.
 type chunkOut struct {
 	seq    int
+	n      int // rows
 	end    int64
 	text   []byte  // the rows folded (nil when not folding)
 	at     []int32 // where each row starts in text
 	lens   []uint8 // the folded length of each cell (see segment)
 	typed  []chunkTyped
 	phones *phoneChunk // nil without a layout
+	cells  []string    // the sink's cells, row after row (see RowSink)
 	err    error
 }
 
@@ -56,6 +58,7 @@ type builder struct {
 
 	fold    bool                  // build the column store
 	reader  func() *layout.Reader // read phones through the layout; nil not
+	sink    *RowSink              // sees every row, in file order; nil none
 	columns int
 	hints   *typeHints
 
@@ -192,7 +195,7 @@ type chunkWorker struct {
 
 func (w *chunkWorker) read(c chunkIn) chunkOut {
 	b := w.b
-	o := chunkOut{seq: c.seq, end: c.end}
+	o := chunkOut{seq: c.seq, n: len(c.starts), end: c.end}
 	from := c.starts[0]
 	n := int(c.end - from)
 	w.raw = slices.Grow(w.raw[:0], n)[:n]
@@ -209,6 +212,9 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 	if w.rd != nil {
 		o.phones = &phoneChunk{}
 	}
+	if b.sink != nil {
+		o.cells = make([]string, 0, len(c.starts)*len(b.sink.Columns))
+	}
 	for i, s := range c.starts {
 		e := c.end
 		if i+1 < len(c.starts) {
@@ -220,6 +226,11 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 		}
 		if w.rd != nil {
 			o.phones.add(w.rd, w.rec, &w.row)
+		}
+		if b.sink != nil {
+			for _, c := range b.sink.Columns {
+				o.cells = append(o.cells, cellOf(w.rec, c))
+			}
 		}
 	}
 	o.text = clipText(o.text)
@@ -254,6 +265,13 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 	if b.reader != nil {
 		phones = newPhoneIndex(b.expect)
 	}
+	var feed chan<- sinkChunk
+	if b.sink != nil {
+		var wait func()
+		feed, wait = b.sink.start(len(r.headers))
+		defer wait()
+		defer close(feed)
+	}
 	if progress != nil {
 		progress(0, r.size)
 	}
@@ -264,11 +282,7 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 			return nil, o.err
 		}
 		pending[o.seq] = o
-		for {
-			c, ok := pending[next]
-			if !ok {
-				break
-			}
+		for c, ok := pending[next]; ok; c, ok = pending[next] {
 			delete(pending, next)
 			next++
 			if parts != nil {
@@ -276,6 +290,9 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 			}
 			if phones != nil {
 				phones.add(c.phones)
+			}
+			if feed != nil {
+				feed <- sinkChunk{n: c.n, cells: c.cells}
 			}
 			if progress != nil {
 				progress(c.end, r.size)
@@ -290,4 +307,49 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 		res.st = parts.done()
 	}
 	return res, nil
+}
+
+// RowSink sees every row of a result as Index reads it, in file order, on
+// a goroutine of its own: only the cells of Columns are set (the others
+// are ""). The rows are read on every core; Add is called for one row at
+// a time and must not keep rec.
+type RowSink struct {
+	Columns []int
+	Add     func(rec []string)
+}
+
+// sinkChunk is a chunk's rows for a sink: n rows of the sink's cells.
+type sinkChunk struct {
+	n     int
+	cells []string
+}
+
+// start runs the sink: it is fed each chunk's rows, and wait waits for it
+// to see the last once feed is closed.
+func (k *RowSink) start(width int) (feed chan<- sinkChunk, wait func()) {
+	ch := make(chan sinkChunk, 4)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rec := make([]string, width)
+		for c := range ch {
+			for row := range c.n {
+				for i, col := range k.Columns {
+					if col >= 0 && col < width {
+						rec[col] = c.cells[row*len(k.Columns)+i]
+					}
+				}
+				k.Add(rec)
+			}
+		}
+	}()
+	return ch, func() { <-done }
+}
+
+// cellOf is rec's cell i, "" past its end.
+func cellOf(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return rec[i]
 }

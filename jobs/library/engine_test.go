@@ -473,3 +473,36 @@ func TestQuickFiltersFitAByte(t *testing.T) {
 		t.Fatalf("%d quick filters: the phone index keeps them as bits of a byte", len(jobs.QuickFilters))
 	}
 }
+
+// A sink sees every row in file order, the cells of its columns set, as a
+// plain reading of the file gives them: while the store is built, and
+// again once it is.
+func TestIndexWithSinkSeesEveryRow(t *testing.T) {
+	p, rows := writeEngineResult(t, chunkRows+300, 21)
+	r, err := StartResult(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cols := []int{0, 7, 18}
+	for _, round := range []string{"while building", "built"} {
+		var got [][]string
+		sink := &RowSink{Columns: cols, Add: func(rec []string) {
+			if rec[1] != "" {
+				t.Fatalf("%s: a cell outside the sink's columns is set: %q", round, rec[1])
+			}
+			got = append(got, []string{rec[0], rec[7], rec[18]})
+		}}
+		if err := r.IndexWith(context.Background(), nil, sink); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(rows.raw) {
+			t.Fatalf("%s: the sink saw %d rows, the file has %d", round, len(got), len(rows.raw))
+		}
+		for i, rec := range rows.raw {
+			if want := []string{rec[0], rec[7], rec[18]}; !slices.Equal(got[i], want) {
+				t.Fatalf("%s: row %d: the sink saw %q, want %q", round, i, got[i], want)
+			}
+		}
+	}
+}

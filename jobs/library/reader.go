@@ -193,12 +193,28 @@ func (r *Result) expectRows() int {
 // reporting progress in bytes. A second call waits for the first; once
 // built, it returns at once. ctx (or Close) cancels it.
 func (r *Result) Index(ctx context.Context, progress Progress) error {
+	return r.IndexWith(ctx, progress, nil)
+}
+
+// IndexWith is Index, handing sink (when not nil) every row of the file in
+// file order as the pass reads it: what a whole-file reading such as a
+// layout's profile needs costs no pass of its own. When the store is
+// built already, the rows are read again for sink alone.
+func (r *Result) IndexWith(ctx context.Context, progress Progress, sink *RowSink) error {
 	for {
 		r.mu.Lock()
 		switch {
-		case r.st != nil:
+		case r.st != nil && sink == nil:
 			r.mu.Unlock()
 			return nil
+		case r.st != nil:
+			b := r.newBuilder(false)
+			b.sink = sink
+			r.mu.Unlock()
+			ctx, stop := mergeCancel(ctx, r.life)
+			defer stop()
+			_, err := b.run(ctx, progress)
+			return err
 		case r.buildErr != nil:
 			r.mu.Unlock()
 			return r.buildErr
@@ -215,12 +231,24 @@ func (r *Result) Index(ctx context.Context, progress Progress) error {
 		ch := make(chan struct{})
 		r.building = ch
 		b := r.newBuilder(true)
+		b.sink = sink
 		gen, l, join := r.lgen, r.layout, r.join
 		r.mu.Unlock()
 		err := r.build(ctx, b, progress, gen, l, join)
 		close(ch)
 		return err
 	}
+}
+
+// IndexLayout reads every row through the layout set (each row's phones
+// and the quick filters they pass), as the first filter needing them
+// would, reporting progress in bytes; at once when done already.
+func (r *Result) IndexLayout(ctx context.Context, progress Progress) error {
+	if err := r.Index(ctx, nil); err != nil {
+		return err
+	}
+	_, _, err := r.phoneIndexProgress(ctx, progress)
+	return err
 }
 
 // build makes the store (and the phone index for layout l of generation
@@ -282,6 +310,10 @@ func (r *Result) Indexed() bool {
 // phoneIndex is the phone index of the current layout, read from the file
 // in one pass when not built with the store.
 func (r *Result) phoneIndex(ctx context.Context) (*phoneIndex, int, error) {
+	return r.phoneIndexProgress(ctx, nil)
+}
+
+func (r *Result) phoneIndexProgress(ctx context.Context, progress Progress) (*phoneIndex, int, error) {
 	r.Layout() // detected, when none is set
 	for {
 		r.mu.Lock()
@@ -306,7 +338,7 @@ func (r *Result) phoneIndex(ctx context.Context) (*phoneIndex, int, error) {
 		b := r.newBuilder(false)
 		l, join := r.layout, r.join
 		r.mu.Unlock()
-		x, err := r.readPhones(ctx, b, l, join)
+		x, err := r.readPhones(ctx, b, l, join, progress)
 		r.mu.Lock()
 		r.phonesBuilding = nil
 		if err == nil && gen == r.lgen {
@@ -324,11 +356,11 @@ func (r *Result) phoneIndex(ctx context.Context) (*phoneIndex, int, error) {
 }
 
 // readPhones reads every row through layout l.
-func (r *Result) readPhones(ctx context.Context, b *builder, l *layout.Layout, join *layout.FlagIndex) (*phoneIndex, error) {
+func (r *Result) readPhones(ctx context.Context, b *builder, l *layout.Layout, join *layout.FlagIndex, progress Progress) (*phoneIndex, error) {
 	ctx, stop := mergeCancel(ctx, r.life)
 	defer stop()
 	b.reader = func() *layout.Reader { return l.NewReader(join) }
-	res, err := b.run(ctx, nil)
+	res, err := b.run(ctx, progress)
 	if err != nil {
 		return nil, err
 	}

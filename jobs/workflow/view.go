@@ -23,25 +23,21 @@ import (
 // view carries the flags of the DNC scrubs of its phones.
 
 // OpenResult opens a result CSV for the viewer. It returns once the first
-// page can show (the header and the first rows read, the layout known):
-// Result.Index reads the rest into the viewer's store, and a query waits
-// for it. Rows are read back as the viewer asks for them. The layout is
-// detected with the person's answers for these headers, its conventions
-// read over the whole file; a trace's phones get the flags of the scrubs
-// made of them. A DNC result is read whole into the store before it
-// returns (with progress): what changed since the scrub before is looked
-// up for every number.
+// page can show, its cells as the file writes them: Result.Index reads the
+// whole file (on every core, in one pass: the viewer's store, and the
+// values the layout's conventions are read from), then the result is read
+// through its layout — detected with the person's answers for these
+// headers, a trace's phones with the flags of the scrubs made of them —
+// and each row's phones and quick filters are read. Until then nothing is
+// read through a layout: Person is empty, and a query or an export waits
+// for Index. Rows are read back as the viewer asks for them. progress is
+// not called: the first page takes no time to speak of.
 func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
 	r, err := library.StartResult(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	x := &result{s: s, r: r}
-	if err := x.relayout(ctx, progress); err != nil {
-		r.Close()
-		return nil, err
-	}
-	return x, nil
+	return &result{s: s, r: r, indexing: make(chan struct{}, 1)}, nil
 }
 
 // result adapts library.Result (one mutable view) to Result.
@@ -49,9 +45,14 @@ type result struct {
 	s *Service
 	r *library.Result
 
+	// indexing holds a token while Index runs (one at a time); indexed
+	// once it has succeeded.
+	indexing chan struct{}
+	indexed  bool
+
 	mu    sync.Mutex
-	rd    *layout.Reader
-	scrub []string // the DNC results joined, newest first
+	rd    *layout.Reader // nil until the layout is known
+	scrub []string       // the DNC results joined, newest first
 	open  []layout.FileQuestions
 	quick []jobs.QuickFilter
 	row   layout.Row
@@ -67,9 +68,66 @@ func (x *result) Layout() *layout.Layout   { return x.r.Layout() }
 func (x *result) RowIndex(row int) int     { return row }
 func (x *result) Scrubs() []string         { x.mu.Lock(); defer x.mu.Unlock(); return x.scrub }
 
-// Index reads the whole file into the viewer's store (progress in bytes).
+// Index reads the whole file (see OpenResult), reporting progress in
+// bytes over two passes: the store with the layout's values, then every
+// row through the layout. A second call waits for the first; once done it
+// returns at once.
 func (x *result) Index(ctx context.Context, progress func(done, total int64)) error {
-	return x.r.Index(ctx, library.Progress(progress))
+	select {
+	case x.indexing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-x.indexing }()
+	if x.indexed {
+		return nil
+	}
+	size := int64(1)
+	if info, err := os.Stat(x.r.Path()); err == nil {
+		size = max(info.Size(), 1)
+	}
+	pass := func(k int64) library.Progress { // pass k of 2
+		if progress == nil {
+			return nil
+		}
+		return func(done, total int64) { progress(k*size+done*size/max(total, 1), 2*size) }
+	}
+	l, err := x.readLayout(ctx, pass(0))
+	if err != nil {
+		return err
+	}
+	if err := x.apply(ctx, l); err != nil {
+		return err
+	}
+	if err := x.r.IndexLayout(ctx, pass(1)); err != nil {
+		return err
+	}
+	x.indexed = true
+	return nil
+}
+
+// readLayout builds the store, profiling in the same pass the columns
+// whose values the layout's conventions are read from, and detects the
+// layout from them: as library.DetectLayoutContext finds it (the roles
+// from the first rows, the conventions over the whole file).
+func (x *result) readLayout(ctx context.Context, progress library.Progress) (*layout.Layout, error) {
+	idx := make([]int, min(x.r.Len(), library.LayoutSample))
+	for i := range idx {
+		idx[i] = i
+	}
+	sample, err := x.r.ReadRows(idx)
+	if err != nil {
+		return nil, err
+	}
+	headers := x.r.Headers()
+	opts := x.s.layoutOptions()
+	cols := layout.Detect(headers, sample, opts).ProfileColumns()
+	pr := layout.NewProfiler(len(headers), cols)
+	if err := x.r.IndexWith(ctx, progress, &library.RowSink{Columns: cols, Add: pr.Add}); err != nil {
+		return nil, err
+	}
+	opts.Profile = pr.Profile()
+	return layout.Detect(headers, sample, opts), nil
 }
 
 // Open are the questions open about the layouts the view rests on (the
@@ -87,11 +145,14 @@ func (x *result) CannotFilter(f jobs.QuickFilter) error { return x.r.CannotFilte
 func (x *result) Person(i int) layout.Row { return x.person(i, nil) }
 
 // person reads row i of the current view, leaving out the phones that fail
-// quick.
+// quick; an empty row until the layout is known.
 func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	rec := x.r.Row(i)
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.rd == nil {
+		return layout.Row{}
+	}
 	x.rd.Read(rec, &x.row)
 	row := x.row
 	row.People = append([]layout.Name(nil), row.People...)
@@ -101,17 +162,24 @@ func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	return row
 }
 
-// relayout reads the result through its layout (with the person's answers
-// for its header, over the whole file) and the flags of the scrubs of its
-// phones (each read with the person's answers for its own header);
-// progress, when the whole file must be read into the store first (a DNC
-// result).
-func (x *result) relayout(ctx context.Context, progress func(done, total int64)) error {
-	opts := x.s.layoutOptions()
-	l, err := library.DetectLayoutContext(ctx, x.r.Path(), opts)
+// relayout reads the result again through its layout (with the person's
+// answers for its header, over the whole file) and the flags of the scrubs
+// of its phones: after a correction, or a change of the company's list.
+func (x *result) relayout(ctx context.Context) error {
+	if err := x.Index(ctx, nil); err != nil {
+		return err
+	}
+	l, err := library.DetectLayoutContext(ctx, x.r.Path(), x.s.layoutOptions())
 	if err != nil {
 		return err
 	}
+	return x.apply(ctx, l)
+}
+
+// apply reads the result through layout l and the flags of the scrubs of
+// its phones (each read with the person's answers for its own header).
+func (x *result) apply(ctx context.Context, l *layout.Layout) error {
+	opts := x.s.layoutOptions()
 	scrubs := x.s.scrubsOf(x.r.Path())
 	if l.Kind == layout.KindDNC {
 		scrubs = nil
@@ -128,11 +196,7 @@ func (x *result) relayout(ctx context.Context, progress func(done, total int64))
 		return err
 	}
 	if l.Kind == layout.KindDNC {
-		// A phone list scrubbed again: what changed since the scrub before,
-		// for every number of the file.
-		if err := x.r.Index(ctx, library.Progress(progress)); err != nil {
-			return err
-		}
+		// A phone list scrubbed again: what changed since the scrub before.
 		x.s.earlierAnswers(ctx, x.r, l, join)
 	}
 	x.r.SetLayout(l, join)
@@ -163,6 +227,9 @@ func (v resultView) Person(i int) layout.Row {
 // the layout cannot apply is an error saying why: a view never pretends to
 // be filtered.
 func (x *result) Query(ctx context.Context, q Query) (View, error) {
+	if err := x.Index(ctx, nil); err != nil {
+		return nil, err
+	}
 	col := q.SortCol
 	if col >= len(x.r.Headers()) {
 		col = -1
@@ -282,7 +349,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		if err := led.SaveLayout(ctx, sig, b); err != nil {
 			return err
 		}
-		return x.relayout(ctx, nil)
+		return x.relayout(ctx)
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
@@ -292,7 +359,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		return err
 	}
 	s.indexInBackground(filepath.Dir(x.r.Path()))
-	return x.relayout(ctx, nil)
+	return x.relayout(ctx)
 }
 
 // mergeCorrection is the correction old with the person's newer answers in
@@ -330,7 +397,7 @@ func (s *Service) Recheck(ctx context.Context, r Result) error {
 	if !ok {
 		return errors.New("workflow: not a result opened here")
 	}
-	return x.relayout(ctx, nil)
+	return x.relayout(ctx)
 }
 
 // ReadLayout says how SkipDesk reads the result at path (with the

@@ -120,7 +120,7 @@ type Shell interface {
 	// viewer tab; done is called on the UI thread. (UI)
 	OpenJobResult(id string, done func(error))
 	// ViewerRows is the row count of the selected viewer tab, -1 when the
-	// selected tab is not a viewer. (UI)
+	// selected tab is not a viewer or its file is still being read. (UI)
 	ViewerRows() int
 }
 

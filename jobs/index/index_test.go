@@ -488,3 +488,31 @@ func TestManyRowsOfOneOwner(t *testing.T) {
 		}
 	})
 }
+
+// Holds says whether a lookup can find anything: a result of the kind with
+// a record, recent enough; a library of none (or of results without a
+// record, or too old) holds nothing a list's rows could be found in.
+func TestHolds(t *testing.T) {
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		ctx := context.Background()
+		now := time.Now().UTC()
+		check := func(when string, kind jobs.Kind, since time.Time, want bool) {
+			t.Helper()
+			if got, err := l.x.Holds(ctx, kind, since); err != nil || got != want {
+				t.Errorf("%s: Holds(%s) = %v, %v; want %v", when, kind, got, err, want)
+			}
+		}
+		l.sync()
+		check("empty", jobs.KindTrace, time.Time{}, false)
+		l.put("copied.csv", traceCSV, library.Meta{}) // no record
+		l.put("old.csv", dncCSV, dncMeta("dnc_old", now.Add(-40*24*time.Hour)))
+		l.sync()
+		check("a trace without a record", jobs.KindTrace, time.Time{}, false)
+		check("an old scrub", jobs.KindDNC, now.Add(-31*24*time.Hour), false)
+		check("an old scrub, any age", jobs.KindDNC, time.Time{}, true)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.sync()
+		check("a trace with its record", jobs.KindTrace, time.Time{}, true)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -24,6 +25,29 @@ type Earlier struct {
 	JobName string
 	Mode    jobs.Mode
 	Date    time.Time // the row's date: its job's completion (a merged row: its own job's)
+}
+
+// Holds reports whether the library holds a result that Traced (kind
+// trace) or Scrubbed since since (kind dnc) could find a row in: a result
+// of the kind with a job record, completed at since or later (zero: any
+// time). When it holds none, a list need not be read for its keys.
+func (x *Index) Holds(ctx context.Context, kind jobs.Kind, since time.Time) (bool, error) {
+	db, done, err := x.handle()
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	var from int64
+	if !since.IsZero() {
+		from = since.Unix()
+	}
+	var one int
+	err = db.QueryRowContext(ctx, "SELECT 1 FROM files WHERE skipped = '' AND dated = 1 AND kind = ? AND date >= ? LIMIT 1",
+		string(kind), from).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, fail(err)
 }
 
 // Traced finds the traced rows of the library whose owner key is one of

@@ -115,6 +115,12 @@ type Upload struct {
 	// Repaired counts what the plan's repairs did.
 	Repaired
 	tempDir string
+	// dups count what the repairs and splits did to the duplicate rows a
+	// count marks (streamRows) rather than leaves out.
+	dups struct {
+		Repaired
+		splitFails map[string]int
+	}
 }
 
 // Remove deletes the written file (and the temporary folder Prepare made);
@@ -250,6 +256,14 @@ func layout(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, []st
 	return m, derived, nil
 }
 
+// UploadMapping is the mapping the plan's upload is sent with (the keys of
+// accepted splits pointing to their derived columns), in terms of its
+// header: the file's headers, then the derived columns.
+func UploadMapping(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, error) {
+	m, _, err := layout(src, ins, plan)
+	return m, err
+}
+
 // Counts are what an upload will hold, found without writing it.
 type Counts struct {
 	Rows              int             `json:"rows"`        // data rows of the upload
@@ -269,6 +283,30 @@ type Counts struct {
 // bill, exactly, with duplicates dropped and splits applied (use it with
 // estimate.WithCounts).
 func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Counts, error) {
+	t, err := CountBoth(ctx, src, ins, plan, nil)
+	if err != nil {
+		return nil, err
+	}
+	if plan.DropDuplicates {
+		return &t.Without, nil
+	}
+	return &t.With, nil
+}
+
+// Tally is what a plan's upload holds with its duplicate rows and without
+// them, counted in one reading of the file.
+type Tally struct {
+	// With: every row (DroppedDuplicates 0). Without: the rows repeating an
+	// earlier one left out (DroppedDuplicates says how many).
+	With, Without Counts
+}
+
+// CountBoth counts the plan's upload as Count does, with its duplicates
+// and without them, in one reading of the file (the plan's DropDuplicates
+// aside), and hands each (when not nil) the upload's header, then every
+// row of the upload with them (splits applied, repairs made) and whether
+// it repeats an earlier row.
+func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Tally, error) {
 	if ins == nil {
 		return nil, errors.New("prepare: no inspection")
 	}
@@ -276,20 +314,26 @@ func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*
 	if err != nil {
 		return nil, err
 	}
-	c := &Counts{NameColumns: m.NameColumns(), Mapping: m}
+	t := &Tally{}
+	for _, c := range []*Counts{&t.With, &t.Without} {
+		c.NameColumns, c.Mapping = m.NameColumns(), m
+	}
 	var nameIdx []int
 	var name []byte
 	u := &Upload{}
-	err = stream(ctx, src, ins, plan, ins.Headers, derived, u, func(rec []string, header bool) error {
+	plan.DropDuplicates = true // found, and marked
+	err = streamRows(ctx, src, ins, plan, ins.Headers, derived, u, true, func(rec []string, header, dup bool) error {
 		if header {
-			for _, h := range c.NameColumns {
+			for _, h := range t.With.NameColumns {
 				if i := slices.Index(rec, h); i >= 0 {
 					nameIdx = append(nameIdx, i)
 				}
 			}
+			if each != nil {
+				return each(rec, true, false)
+			}
 			return nil
 		}
-		c.Rows++
 		name = name[:0]
 		for j, i := range nameIdx {
 			if j > 0 {
@@ -297,16 +341,36 @@ func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*
 			}
 			name = append(name, rec[i]...)
 		}
-		if len(nameIdx) > 0 && entity.IsEntityBytes(name) {
-			c.EntityRows++
+		company := len(nameIdx) > 0 && entity.IsEntityBytes(name)
+		t.With.add(company)
+		if !dup {
+			t.Without.add(company)
+		}
+		if each != nil {
+			return each(rec, false, dup)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	c.DroppedDuplicates, c.SplitFailures, c.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
-	return c, nil
+	t.Without.DroppedDuplicates, t.Without.SplitFailures, t.Without.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
+	// With them: their repairs and split failures too.
+	t.With.Repaired = Repaired{PaddedZips: u.PaddedZips + u.dups.PaddedZips, LeftOutBlank: u.LeftOutBlank, LeftOutInvalid: u.LeftOutInvalid}
+	for col, n := range u.SplitFailures {
+		u.dups.splitFails[col] += n
+	}
+	if len(u.dups.splitFails) > 0 {
+		t.With.SplitFailures = u.dups.splitFails
+	}
+	return t, nil
+}
+
+func (c *Counts) add(company bool) {
+	c.Rows++
+	if company {
+		c.EntityRows++
+	}
 }
 
 func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload) error {
@@ -352,6 +416,15 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 // keeps (duplicates dropped, split columns appended). It counts dropped
 // duplicates and split failures into u. rec is reused between calls.
 func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, emit func(rec []string, header bool) error) error {
+	return streamRows(ctx, src, ins, plan, headers, derived, u, false, func(rec []string, header, _ bool) error { return emit(rec, header) })
+}
+
+// streamRows is stream; with mark, a row repeating an earlier one (when
+// the plan drops duplicates) is handed to emit with dup set rather than
+// left out, counted in u.DroppedDuplicates all the same, and what the
+// repairs and splits do to it is not counted into u.
+func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, mark bool,
+	emit func(rec []string, header, dup bool) error) error {
 	opts := plan.Input
 	if opts.HeaderLine == 0 {
 		opts.HeaderLine = ins.HeaderLine
@@ -381,7 +454,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		return err
 	}
 	out := append(slices.Clone(headers), derived...)
-	if err := emit(out, true); err != nil {
+	if err := emit(out, true, false); err != nil {
 		return err
 	}
 	var (
@@ -393,6 +466,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 	if plan.DropDuplicates {
 		seen = make(map[[2]uint64]struct{}, ins.Rows)
 	}
+	u.dups.splitFails = map[string]int{}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -409,34 +483,34 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		if fix.leaveOut(row, &u.Repaired) {
 			continue
 		}
+		var dup bool
 		if seen != nil && phoneCol >= 0 {
-			n := phone.Normalize(row[phoneCol])
-			if n.Valid {
-				k := [2]uint64{maphash.String(s1, n.Digits), 0}
-				if _, dup := seen[k]; dup {
-					u.DroppedDuplicates++
-					continue
-				}
-				seen[k] = struct{}{}
+			if n := phone.Normalize(row[phoneCol]); n.Valid {
+				dup = seenBefore(seen, [2]uint64{maphash.String(s1, n.Digits), 0})
 			}
 		} else if seen != nil {
 			key = key[:0]
 			for _, i := range keyIdx {
 				key = appendNormalized(key, row[i])
 			}
-			k := [2]uint64{maphash.Bytes(s1, key), maphash.Bytes(s2, key)}
-			if _, dup := seen[k]; dup {
-				u.DroppedDuplicates++
+			dup = seenBefore(seen, [2]uint64{maphash.Bytes(s1, key), maphash.Bytes(s2, key)})
+		}
+		if dup {
+			u.DroppedDuplicates++
+			if !mark {
 				continue
 			}
-			seen[k] = struct{}{}
+		}
+		repaired, fails := &u.Repaired, splitFails
+		if dup {
+			repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
 		}
 		out = append(out[:0], row...)
-		fix.pad(out, &u.Repaired)
+		fix.pad(out, repaired)
 		for i, sp := range plan.Splits {
 			vals, ok := sp.Apply(row[splitCols[i]])
 			if !ok {
-				splitFails[sp.Column]++
+				fails[sp.Column]++
 			}
 			out = append(out, vals...)
 		}
@@ -444,7 +518,7 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 			u.LeftOut++
 			continue
 		}
-		if err := emit(out, false); err != nil {
+		if err := emit(out, false, dup); err != nil {
 			return err
 		}
 	}
@@ -452,6 +526,15 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		u.SplitFailures = splitFails
 	}
 	return nil
+}
+
+// seenBefore reports whether k is in seen, and puts it there.
+func seenBefore(seen map[[2]uint64]struct{}, k [2]uint64) bool {
+	if _, dup := seen[k]; dup {
+		return true
+	}
+	seen[k] = struct{}{}
+	return false
 }
 
 // repairs are a plan's Repairs as column indexes of the file.

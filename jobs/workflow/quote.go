@@ -85,18 +85,27 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // the provider will bill: rows and company rows by the mapped names (after
 // splits), with and without duplicates; for a scrub, the phone column's
 // valid, invalid and repeated numbers. ins is the picked file's inspection.
+// The rows the library already holds are looked up too (a trace's keys
+// read in the same pass), unless the library holds nothing they could be.
 func (s *Service) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
-	c, err := Count(ctx, p, ins)
+	look := s.lookFor(ctx, p)
+	c, err := count(ctx, p, ins, look.gather())
 	if err != nil {
 		return nil, err
 	}
 	// What the library already holds: the quote offers to reuse it.
-	c.reuse = s.countReuse(ctx, p, ins, c)
+	c.reuse = look.finish(ctx, s, p, ins, c)
 	return c, ctx.Err()
 }
 
-// Count is Service.Count: it needs no session.
+// Count is Service.Count without the library: it needs no session.
 func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
+	return count(ctx, p, ins, nil)
+}
+
+// count counts the plan's upload in one reading of the file; a trace's
+// rows are handed to rows (when not nil) as they are read.
+func count(ctx context.Context, p Plan, ins *input.Inspection, rows *listRows) (*Counts, error) {
 	if ins == nil {
 		return nil, fmt.Errorf("%s: the file was not read", p.Path)
 	}
@@ -111,21 +120,22 @@ func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) 
 		return c, nil
 	}
 	plan := p.prepare(ins, true)
-	without, err := prepare.Count(ctx, p.Path, ins, plan)
-	if err != nil {
-		return nil, err
-	}
-	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
-	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
-	c.Rows, c.EntityRows = without.Rows, without.EntityRows
-	if c.Duplicates > 0 {
-		plan.DropDuplicates = false
-		with, err := prepare.Count(ctx, p.Path, ins, plan)
+	var each func(rec []string, header, dup bool) error
+	if rows != nil {
+		m, err := prepare.UploadMapping(p.Path, ins, plan)
 		if err != nil {
 			return nil, err
 		}
-		c.Rows, c.EntityRows = with.Rows, with.EntityRows
+		each = rows.reader(m)
 	}
+	t, err := prepare.CountBoth(ctx, p.Path, ins, plan, each)
+	if err != nil {
+		return nil, err
+	}
+	without := &t.Without
+	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
+	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
+	c.Rows, c.EntityRows = t.With.Rows, t.With.EntityRows
 	return c, nil
 }
 

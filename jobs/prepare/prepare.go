@@ -441,15 +441,7 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 	if !slices.Equal(r.Headers(), headers) {
 		return &input.FileError{Path: src, Line: r.HeaderLine(), Msg: "the file changed since it was inspected: inspect it again"}
 	}
-	splitCols := make([]int, len(plan.Splits))
-	for i, sp := range plan.Splits {
-		splitCols[i] = slices.Index(headers, sp.Column)
-	}
-	phoneCol, keyIdx, err := duplicateKey(src, plan, headers)
-	if err != nil {
-		return err
-	}
-	fix, err := repairsOf(src, plan, headers)
+	sh, err := newShaper(src, ins, plan, headers)
 	if err != nil {
 		return err
 	}
@@ -457,15 +449,7 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 	if err := emit(out, true, false); err != nil {
 		return err
 	}
-	var (
-		seen       map[[2]uint64]struct{}
-		s1, s2     = maphash.MakeSeed(), maphash.MakeSeed()
-		key        []byte
-		splitFails = map[string]int{}
-	)
-	if plan.DropDuplicates {
-		seen = make(map[[2]uint64]struct{}, ins.Rows)
-	}
+	splitFails := map[string]int{}
 	u.dups.splitFails = map[string]int{}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -480,40 +464,19 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 		if err != nil {
 			return err
 		}
-		if fix.leaveOut(row, &u.Repaired) {
+		if sh.fix.leaveOut(row, &u.Repaired) {
 			continue
 		}
-		var dup bool
-		if seen != nil && phoneCol >= 0 {
-			if n := phone.Normalize(row[phoneCol]); n.Valid {
-				dup = seenBefore(seen, [2]uint64{maphash.String(s1, n.Digits), 0})
-			}
-		} else if seen != nil {
-			key = key[:0]
-			for _, i := range keyIdx {
-				key = appendNormalized(key, row[i])
-			}
-			dup = seenBefore(seen, [2]uint64{maphash.Bytes(s1, key), maphash.Bytes(s2, key)})
-		}
+		dup := sh.repeats(row)
+		repaired, fails := &u.Repaired, splitFails
 		if dup {
 			u.DroppedDuplicates++
 			if !mark {
 				continue
 			}
-		}
-		repaired, fails := &u.Repaired, splitFails
-		if dup {
 			repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
 		}
-		out = append(out[:0], row...)
-		fix.pad(out, repaired)
-		for i, sp := range plan.Splits {
-			vals, ok := sp.Apply(row[splitCols[i]])
-			if !ok {
-				fails[sp.Column]++
-			}
-			out = append(out, vals...)
-		}
+		out = sh.shape(out[:0], row, repaired, fails)
 		if plan.Keep != nil && !plan.Keep(out) {
 			u.LeftOut++
 			continue
@@ -526,6 +489,70 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 		u.SplitFailures = splitFails
 	}
 	return nil
+}
+
+// shaper makes a file's rows into the upload's: it tells the rows that
+// repeat an earlier one (when the plan drops duplicates), makes the
+// repairs and appends the split columns. Set up once, so that streamRows
+// is its read loop.
+type shaper struct {
+	plan      Plan
+	splitCols []int
+	phoneCol  int   // a scrub's duplicates: the normalised phone (see duplicateKey)
+	keyIdx    []int // else the normalised values of these columns
+	fix       repairs
+	seen      map[[2]uint64]struct{} // nil: duplicates are not looked for
+	s1, s2    maphash.Seed
+	key       []byte
+}
+
+func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (*shaper, error) {
+	sh := &shaper{plan: plan, splitCols: make([]int, len(plan.Splits)), s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+	for i, sp := range plan.Splits {
+		sh.splitCols[i] = slices.Index(headers, sp.Column)
+	}
+	var err error
+	if sh.phoneCol, sh.keyIdx, err = duplicateKey(src, plan, headers); err != nil {
+		return nil, err
+	}
+	if sh.fix, err = repairsOf(src, plan, headers); err != nil {
+		return nil, err
+	}
+	if plan.DropDuplicates {
+		sh.seen = make(map[[2]uint64]struct{}, ins.Rows)
+	}
+	return sh, nil
+}
+
+// repeats reports whether row repeats an earlier row handed to it.
+func (sh *shaper) repeats(row []string) bool {
+	switch {
+	case sh.seen == nil:
+		return false
+	case sh.phoneCol >= 0:
+		n := phone.Normalize(row[sh.phoneCol])
+		return n.Valid && seenBefore(sh.seen, [2]uint64{maphash.String(sh.s1, n.Digits), 0})
+	}
+	sh.key = sh.key[:0]
+	for _, i := range sh.keyIdx {
+		sh.key = appendNormalized(sh.key, row[i])
+	}
+	return seenBefore(sh.seen, [2]uint64{maphash.Bytes(sh.s1, sh.key), maphash.Bytes(sh.s2, sh.key)})
+}
+
+// shape appends row as the upload holds it to out: zips padded, split
+// columns appended; what it did is counted into repaired and fails.
+func (sh *shaper) shape(out, row []string, repaired *Repaired, fails map[string]int) []string {
+	out = append(out, row...)
+	sh.fix.pad(out, repaired)
+	for i, sp := range sh.plan.Splits {
+		vals, ok := sp.Apply(row[sh.splitCols[i]])
+		if !ok {
+			fails[sp.Column]++
+		}
+		out = append(out, vals...)
+	}
+	return out
 }
 
 // seenBefore reports whether k is in seen, and puts it there.

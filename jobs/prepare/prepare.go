@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,9 +158,15 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
 			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
 		}
-		sum, n, err := input.HashFile(src)
-		if err != nil {
-			return nil, err
+		sum, n := ins.SHA256, ins.Size // taken as the file was inspected
+		if st, err := os.Stat(src); err != nil || st.Size() != n {
+			sum = "" // changed since: read it again
+		}
+		if sum == "" {
+			var err error
+			if sum, n, err = input.HashFile(src); err != nil {
+				return nil, err
+			}
 		}
 		u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
 		return u, nil
@@ -307,6 +314,31 @@ type Tally struct {
 // row of the upload with them (splits applied, repairs made) and whether
 // it repeats an earlier row.
 func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Tally, error) {
+	c, err := NewCounter(src, ins, plan, each)
+	if err != nil {
+		return nil, err
+	}
+	if err := eachRow(ctx, src, ins, plan, c.rs.headers, c.Row); err != nil {
+		return nil, err
+	}
+	return c.Tally(), nil
+}
+
+// Counter is CountBoth for rows handed to it one by one (Row, the file's
+// rows in order as input reads them): so that a reading of the file made
+// for something else (an inspection) counts the upload too. ins needs its
+// header (Headers, HeaderLine, Sheet) only.
+type Counter struct {
+	rs      *rowStream
+	t       Tally
+	nameIdx []int
+	name    []byte
+	each    func(rec []string, header, dup bool) error
+}
+
+// NewCounter starts counting plan's upload; each is as CountBoth's (it
+// is handed the header now).
+func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Counter, error) {
 	if ins == nil {
 		return nil, errors.New("prepare: no inspection")
 	}
@@ -314,56 +346,63 @@ func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan
 	if err != nil {
 		return nil, err
 	}
-	t := &Tally{}
-	for _, c := range []*Counts{&t.With, &t.Without} {
-		c.NameColumns, c.Mapping = m.NameColumns(), m
+	c := &Counter{each: each}
+	for _, cs := range []*Counts{&c.t.With, &c.t.Without} {
+		cs.NameColumns, cs.Mapping = m.NameColumns(), m
 	}
-	var nameIdx []int
-	var name []byte
-	u := &Upload{}
 	plan.DropDuplicates = true // found, and marked
-	err = streamRows(ctx, src, ins, plan, ins.Headers, derived, u, true, func(rec []string, header, dup bool) error {
-		if header {
-			for _, h := range t.With.NameColumns {
-				if i := slices.Index(rec, h); i >= 0 {
-					nameIdx = append(nameIdx, i)
-				}
-			}
-			if each != nil {
-				return each(rec, true, false)
-			}
-			return nil
-		}
-		name = name[:0]
-		for j, i := range nameIdx {
-			if j > 0 {
-				name = append(name, ' ')
-			}
-			name = append(name, rec[i]...)
-		}
-		company := len(nameIdx) > 0 && entity.IsEntityBytes(name)
-		t.With.add(company)
-		if !dup {
-			t.Without.add(company)
-		}
-		if each != nil {
-			return each(rec, false, dup)
-		}
-		return nil
-	})
+	c.rs, err = newRowStream(src, ins, plan, ins.Headers, derived, &Upload{}, true, c.emit)
 	if err != nil {
 		return nil, err
 	}
+	return c, nil
+}
+
+// Row counts the file's next data row (as wide as its header).
+func (c *Counter) Row(row []string) error { return c.rs.row(row) }
+
+func (c *Counter) emit(rec []string, header, dup bool) error {
+	if header {
+		for _, h := range c.t.With.NameColumns {
+			if i := slices.Index(rec, h); i >= 0 {
+				c.nameIdx = append(c.nameIdx, i)
+			}
+		}
+	} else {
+		c.name = c.name[:0]
+		for j, i := range c.nameIdx {
+			if j > 0 {
+				c.name = append(c.name, ' ')
+			}
+			c.name = append(c.name, rec[i]...)
+		}
+		company := len(c.nameIdx) > 0 && entity.IsEntityBytes(c.name)
+		c.t.With.add(company)
+		if !dup {
+			c.t.Without.add(company)
+		}
+	}
+	if c.each != nil {
+		return c.each(rec, header, dup)
+	}
+	return nil
+}
+
+// Tally is what was counted, once every row is handed.
+func (c *Counter) Tally() *Tally {
+	c.rs.done()
+	t, u := c.t, c.rs.u
 	t.Without.DroppedDuplicates, t.Without.SplitFailures, t.Without.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
 	// With them: their repairs and split failures too.
 	t.With.Repaired = Repaired{PaddedZips: u.PaddedZips + u.dups.PaddedZips, LeftOutBlank: u.LeftOutBlank, LeftOutInvalid: u.LeftOutInvalid}
+	fails := maps.Clone(u.dups.splitFails)
 	for col, n := range u.SplitFailures {
-		u.dups.splitFails[col] += n
+		fails[col] += n
 	}
-	if len(u.dups.splitFails) > 0 {
-		t.With.SplitFailures = u.dups.splitFails
+	if len(fails) > 0 {
+		t.With.SplitFailures = fails
 	}
-	return t, nil
+	return &t
 }
 
 func (c *Counts) add(company bool) {
@@ -425,6 +464,20 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 // repairs and splits do to it is not counted into u.
 func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, mark bool,
 	emit func(rec []string, header, dup bool) error) error {
+	rs, err := newRowStream(src, ins, plan, headers, derived, u, mark, emit)
+	if err != nil {
+		return err
+	}
+	if err := eachRow(ctx, src, ins, plan, headers, rs.row); err != nil {
+		return err
+	}
+	rs.done()
+	return nil
+}
+
+// eachRow reads src's data rows, as inspected (its headers must still be
+// headers), and hands each to fn.
+func eachRow(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers []string, fn func(row []string) error) error {
 	opts := plan.Input
 	if opts.HeaderLine == 0 {
 		opts.HeaderLine = ins.HeaderLine
@@ -441,16 +494,6 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 	if !slices.Equal(r.Headers(), headers) {
 		return &input.FileError{Path: src, Line: r.HeaderLine(), Msg: "the file changed since it was inspected: inspect it again"}
 	}
-	sh, err := newShaper(src, ins, plan, headers)
-	if err != nil {
-		return err
-	}
-	out := append(slices.Clone(headers), derived...)
-	if err := emit(out, true, false); err != nil {
-		return err
-	}
-	splitFails := map[string]int{}
-	u.dups.splitFails = map[string]int{}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -459,36 +502,73 @@ func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Pla
 		}
 		row, err := r.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if sh.fix.leaveOut(row, &u.Repaired) {
-			continue
-		}
-		dup := sh.repeats(row)
-		repaired, fails := &u.Repaired, splitFails
-		if dup {
-			u.DroppedDuplicates++
-			if !mark {
-				continue
-			}
-			repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
-		}
-		out = sh.shape(out[:0], row, repaired, fails)
-		if plan.Keep != nil && !plan.Keep(out) {
-			u.LeftOut++
-			continue
-		}
-		if err := emit(out, false, dup); err != nil {
+		if err := fn(row); err != nil {
 			return err
 		}
 	}
-	if len(splitFails) > 0 {
-		u.SplitFailures = splitFails
+}
+
+// rowStream makes the file's rows handed to it into the upload's and
+// hands each to emit (see streamRows).
+type rowStream struct {
+	sh         *shaper
+	u          *Upload
+	mark       bool
+	emit       func(rec []string, header, dup bool) error
+	headers    []string
+	out        []string
+	splitFails map[string]int
+}
+
+// newRowStream sets up the stream and hands emit the upload's header.
+func newRowStream(src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, mark bool,
+	emit func(rec []string, header, dup bool) error) (*rowStream, error) {
+	sh, err := newShaper(src, ins, plan, headers)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	rs := &rowStream{sh: sh, u: u, mark: mark, emit: emit, headers: headers, splitFails: map[string]int{}}
+	u.dups.splitFails = map[string]int{}
+	rs.out = append(slices.Clone(headers), derived...)
+	if err := emit(rs.out, true, false); err != nil {
+		return nil, err
+	}
+	return rs, nil
+}
+
+// row makes one row of the file the upload's (or leaves it out).
+func (rs *rowStream) row(row []string) error {
+	u := rs.u
+	if rs.sh.fix.leaveOut(row, &u.Repaired) {
+		return nil
+	}
+	dup := rs.sh.repeats(row)
+	repaired, fails := &u.Repaired, rs.splitFails
+	if dup {
+		u.DroppedDuplicates++
+		if !rs.mark {
+			return nil
+		}
+		repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
+	}
+	rs.out = rs.sh.shape(rs.out[:0], row, repaired, fails)
+	if keep := rs.sh.plan.Keep; keep != nil && !keep(rs.out) {
+		u.LeftOut++
+		return nil
+	}
+	return rs.emit(rs.out, false, dup)
+}
+
+// done notes what the stream counted into its upload.
+func (rs *rowStream) done() {
+	if len(rs.splitFails) > 0 {
+		rs.u.SplitFailures = rs.splitFails
+	}
 }
 
 // shaper makes a file's rows into the upload's: it tells the rows that
@@ -519,9 +599,19 @@ func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (
 		return nil, err
 	}
 	if plan.DropDuplicates {
-		sh.seen = make(map[[2]uint64]struct{}, ins.Rows)
+		sh.seen = make(map[[2]uint64]struct{}, expectRows(ins))
 	}
 	return sh, nil
+}
+
+// expectRows is the rows ins counted, or, while it is still reading (a
+// Counter fed by the inspection), a guess from the file's size: a set
+// sized for them does not grow row after row.
+func expectRows(ins *input.Inspection) int {
+	if ins.Rows > len(ins.Sample) || ins.Size <= 0 {
+		return ins.Rows
+	}
+	return int(min(ins.Size/100, 1<<22))
 }
 
 // repeats reports whether row repeats an earlier row handed to it.

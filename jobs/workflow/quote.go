@@ -132,11 +132,17 @@ func count(ctx context.Context, p Plan, ins *input.Inspection, rows *listRows) (
 	if err != nil {
 		return nil, err
 	}
+	return countsOf(p, ins, t), nil
+}
+
+// countsOf are a trace's counts from its upload's tally.
+func countsOf(p Plan, ins *input.Inspection, t *prepare.Tally) *Counts {
+	c := &Counts{key: keyOf(p), ins: ins}
 	without := &t.Without
 	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
 	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
 	c.Rows, c.EntityRows = t.With.Rows, t.With.EntityRows
-	return c, nil
+	return c
 }
 
 // readOptions is how the plan's file is read: the header line and sheet
@@ -364,9 +370,17 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 
 // Quote counts the plan's file and prices it at the current rates.
 func (s *Service) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
-	c, err := s.Count(ctx, p, ins)
-	if err != nil {
-		return nil, err
+	return s.QuoteCounted(ctx, p, ins, nil)
+}
+
+// QuoteCounted is Quote with the counts made already (by Read); counts
+// that do not fit p (nil, or made for another mapping) are made again.
+func (s *Service) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
+	if !c.Fits(p) {
+		var err error
+		if c, err = s.Count(ctx, p, ins); err != nil {
+			return nil, err
+		}
 	}
 	r, err := s.Rates(ctx)
 	if err != nil {

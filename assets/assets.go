@@ -20,3 +20,16 @@ var Icon []byte
 
 // SampleOwnersName is the file name the sample list is written under.
 const SampleOwnersName = "sample-owners.csv"
+
+// ProofFont and ProofFontBold are DejaVu Sans, regular and bold: the
+// Unicode TrueType font the proof of scrub PDF is written in (subset to the
+// characters used), so that a name in Latin, Greek, Cyrillic, Armenian,
+// Georgian, Hebrew or Arabic letters prints as it is; the PDF's core fonts
+// know only Windows-1252. Its licence is fonts/LICENSE (in the third-party
+// notices).
+//
+//go:embed fonts/DejaVuSans.ttf
+var ProofFont []byte
+
+//go:embed fonts/DejaVuSans-Bold.ttf
+var ProofFontBold []byte

@@ -3,25 +3,27 @@ package client
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
-// Status is a job status. The spec lists processing, completed and failed but
-// says the full set is "not shown": any other value is kept as received.
-type Status string
+// Status is a job status, as the domain declares it once (jobs.Status). The
+// spec lists processing, completed and failed but says the full set is "not
+// shown": any other value is kept as received.
+type Status = jobs.Status
 
+// The statuses the spec lists.
 const (
-	StatusProcessing Status = "processing"
-	StatusCompleted  Status = "completed"
-	StatusFailed     Status = "failed"
+	StatusProcessing = jobs.StatusProcessing
+	StatusCompleted  = jobs.StatusCompleted
+	StatusFailed     = jobs.StatusFailed
 )
 
-// Final reports whether the status is one a job never leaves.
-func (s Status) Final() bool { return s == StatusCompleted || s == StatusFailed }
-
-// Trace modes.
+// Trace modes, as the domain declares them (jobs.Mode), in the form the
+// API's fields take.
 const (
-	ModeNormal   = "normal"
-	ModeEnhanced = "enhanced"
+	ModeNormal   = string(jobs.ModeNormal)
+	ModeEnhanced = string(jobs.ModeEnhanced)
 )
 
 // Trace list types (the type query parameter of GET /traces).

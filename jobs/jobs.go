@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Kind is what sort of job something is (or is for: a mapping of a phone
@@ -127,3 +128,46 @@ func Plural(n int64, one, many string) string {
 
 // Credits is "1 credit" or "25,000 credits".
 func Credits(n int64) string { return Plural(n, "credit", "credits") }
+
+// HeaderWords splits a column header into lower-case words and numbers: at
+// anything that is not a letter or a digit, where lower case turns to upper
+// ("OwnerFirstName"), where a run of capitals gives way to a capitalised
+// word ("DNCStatus"), and between letters and digits ("Owner1"). The mapping
+// of lists and the reading of results split headers the same way.
+func HeaderWords(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r):
+			if len(cur) > 0 {
+				p := cur[len(cur)-1]
+				switch {
+				case unicode.IsDigit(p):
+					flush()
+				case unicode.IsLower(p) && unicode.IsUpper(r):
+					flush()
+				case unicode.IsUpper(p) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+					flush()
+				}
+			}
+			cur = append(cur, r)
+		case unicode.IsDigit(r):
+			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
+				flush()
+			}
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}

@@ -2,7 +2,9 @@
 # Writes THIRD_PARTY_NOTICES.txt to stdout: the licence texts of every Go
 # module linked into the given packages (from `go list -deps` and the module
 # cache), of the Go standard library, and of any extra files named with
-# --extra "NAME=FILE" (C runtimes the linker adds, say).
+# --extra "NAME=FILE" (C runtimes the linker adds, say), and of the files of
+# SkipDesk's own tree bundled into the app (every licence file under assets/,
+# beside what it covers: the proof's font).
 #
 #   GOOS=windows CGO_ENABLED=1 packaging/notices.sh --tags migrated_fynedo \
 #     --extra "mingw-w64 runtime=/usr/share/doc/mingw-w64-x86-64-dev/copyright" \
@@ -40,9 +42,15 @@ distributed under its own licence, reproduced here in full. SkipDesk itself
 is proprietary software: see LICENSE.txt.
 
 EOF
+# Files of SkipDesk's own tree bundled into the app (the proof's font under
+# assets/fonts), each folder with its licence file.
+root=$(cd "$(dirname "$0")/.." && pwd)
+mapfile -t bundled < <(find "$root/assets" -type f \( -iname 'licen[cs]e*' -o -iname 'copying*' -o -iname 'notice*' \) | LC_ALL=C sort)
+
 echo "Components:"
 echo "  Go $($GO env GOVERSION | sed 's/^go//') (runtime and standard library)"
 while read -r path version _; do echo "  $path $version"; done <<<"$modules"
+for f in ${bundled[@]+"${bundled[@]}"}; do echo "  $(head -n1 "$f" | sed 's/[.,]$//') ($(dirname "${f#"$root"/}"))"; done
 for e in ${extras[@]+"${extras[@]}"}; do echo "  ${e%%=*}"; done
 echo
 
@@ -76,6 +84,10 @@ while read -r path version dir; do
   fi
   section "$path $version" "$dir" "${files[@]}"
 done <<<"$modules"
+
+for f in ${bundled[@]+"${bundled[@]}"}; do
+  section "$(head -n1 "$f" | sed 's/[.,]$//') (bundled: $(dirname "${f#"$root"/}"))" "$root" "$f"
+done
 
 for e in ${extras[@]+"${extras[@]}"}; do
   name=${e%%=*} file=${e#*=}

@@ -1013,3 +1013,31 @@ func TestViewerWaitsForTheLayout(t *testing.T) {
 		}
 	})
 }
+
+// Closing never waits on a window that is gone: a background wait for the
+// UI thread (a row to show once its result's tab is laid out) ends when the
+// window closes, and no work of the window is left running after Close.
+func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	res := bigResult()
+	fb.addResult(t, res)
+	h := start(t, fb)
+	r, err := fb.OpenResult(context.Background(), res.path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() {
+		v := h.app.showViewer(r, "big")
+		v.table.Resize(fyne.NewSize(0, 0)) // not laid out yet: the row waits for it
+		v.scrollTo(150)
+	})
+	h.app.Close()
+	ended := make(chan struct{})
+	go func() { h.app.inflight.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a goroutine of the window still waits on the UI thread after Close")
+	}
+}

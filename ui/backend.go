@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -92,11 +93,24 @@ type ResultsBackend interface {
 	Recheck(ctx context.Context, r workflow.Result) error
 }
 
+// PresetsBackend lists the dialer and CRM layouts a callable list can be
+// written in: SkipDesk's and the person's own (those of the person's that
+// cannot be used are in problems).
+type PresetsBackend interface {
+	DialerPresets() (presets []*dialer.Preset, problems []error, err error)
+}
+
 // InternalBackend keeps the company's own do-not-call list.
 type InternalBackend interface {
-	InternalList(ctx context.Context) ([]workflow.InternalEntry, error)
+	// FindInternal is a window onto the list: the newest entries a search
+	// picks, at most limit.
+	FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error)
 	AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error)
-	ImportInternal(ctx context.Context, path, reason string) (workflow.InternalAdded, error)
+	// ScanListFile counts every column of a file over all its rows and
+	// says which are phone-looking.
+	ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error)
+	// ImportInternal puts the numbers of a file's columns on the list.
+	ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error)
 	ExportInternal(ctx context.Context, dest string) (int, error)
 	RemoveInternal(ctx context.Context, number, reason string) error
 	// StalePhones lists the numbers of a stale scrub in a phone list, to
@@ -129,12 +143,17 @@ type SettingsBackend interface {
 	// database at url (kept in the keyring) and works on it from then on;
 	// name is this computer's name in the team.
 	ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error)
-	// StopSharing goes back to this computer's own records.
-	StopSharing(ctx context.Context) error
+	// StopSharingPreview says what stopping sharing would copy back.
+	StopSharingPreview(ctx context.Context) (workflow.KeptRecords, error)
+	// StopSharing copies back what this computer needs on its own and
+	// goes back to its own records (refused, nothing changed, when that
+	// cannot be done).
+	StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error)
 }
 
 // Backend is everything the window needs: each screen's part.
 type Backend interface {
+	PresetsBackend
 	Sessions
 	AccountReader
 	JobsBackend

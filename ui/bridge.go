@@ -150,6 +150,23 @@ func (a *App) gated(do func(func())) func(func()) {
 	}
 }
 
+// doWait runs f on the UI thread and waits for it; false when the window
+// closed first (f then never runs). A background goroutine never waits on
+// the event queue of a window that is gone: closing does not wait for it.
+func (a *App) doWait(f func()) bool {
+	done := make(chan struct{})
+	a.do(func() {
+		f()
+		close(done)
+	})
+	select {
+	case <-done:
+		return true
+	case <-a.ctx.Done():
+		return false
+	}
+}
+
 // spawn runs f on a new goroutine counted in the App's inflight, so that
 // Close can wait for the window's background work.
 func (a *App) spawn(f func()) {

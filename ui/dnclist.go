@@ -32,24 +32,32 @@ var internalColumns = []struct {
 	{"Phone", 150}, {"Added", 150}, {"Reason", 260}, {"Source", 260}, {"Added by", 140},
 }
 
-// internalView is the "Do not call" tab. UI thread only.
+// internalView is the "Do not call" tab. UI thread only. It shows a window
+// onto the list (the newest entries a search picks, internalShown at
+// most): a list of a million numbers is searched in the ledger, never
+// held here.
 type internalView struct {
 	app     *App
-	all     []workflow.InternalEntry
 	shown   []workflow.InternalEntry
+	found   workflow.InternalFound
 	search  *widget.Entry
 	count   *widget.Label
 	table   *widget.Table
 	remove  *widget.Button
 	content fyne.CanvasObject
 	sel     int // row of shown selected, -1 none
+	// seq numbers the searches: an answer to an older one is dropped.
+	seq int
 }
+
+// internalShown is how many entries the tab shows at most.
+const internalShown = 1000
 
 func newInternalView(a *App) *internalView {
 	v := &internalView{app: a, sel: -1}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Find a number (any format) or a reason…")
-	v.search.OnChanged = func(string) { v.filter() }
+	v.search.OnChanged = func(string) { v.load() }
 	v.count = widget.NewLabel("")
 	v.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.shown), len(internalColumns) },
@@ -112,54 +120,49 @@ func (v *internalView) cell(row, col int) string {
 	return ""
 }
 
-// load reads the list again (off the UI thread).
+// load searches the list again (off the UI thread) and shows what it
+// finds.
 func (v *internalView) load() {
 	a := v.app
-	background(a, a.ctx, a.be.InternalList, func(list []workflow.InternalEntry, err error) {
+	v.seq++
+	seq, q := v.seq, v.search.Text
+	background(a, a.ctx, func(ctx context.Context) (workflow.InternalFound, error) {
+		return a.be.FindInternal(ctx, q, internalShown)
+	}, func(found workflow.InternalFound, err error) {
+		if seq != v.seq {
+			return // a newer search is on its way
+		}
 		if err != nil {
 			a.showError(err)
 			return
 		}
-		v.all = list
-		v.filter()
+		v.show(found)
 		a.fire("internal-list")
 	})
 }
 
-// filter shows the entries whose number or reason holds the search text.
-func (v *internalView) filter() {
-	q := strings.TrimSpace(v.search.Text)
-	d := strings.Map(keepDigit, q)
-	if n := phone.Normalize(q); n.Valid {
-		d = n.Digits
-	}
-	v.shown = v.shown[:0]
-	for _, e := range v.all {
-		switch {
-		case q == "":
-		case len(d) >= 3 && strings.Contains(e.Number, d):
-		case strings.Contains(strings.ToLower(e.Reason+" "+e.Source), strings.ToLower(q)):
-		default:
-			continue
-		}
-		v.shown = append(v.shown, e)
-	}
+// show puts what a search found in the table.
+func (v *internalView) show(found workflow.InternalFound) {
+	v.found, v.shown = found, found.Entries
 	v.sel = -1
 	v.table.UnselectAll()
 	setEnabled(v.remove, false)
-	if len(v.shown) == len(v.all) {
-		v.count.SetText(jobs.Plural(int64(len(v.all)), "number", "numbers"))
-	} else {
-		v.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), jobs.Plural(int64(len(v.all)), "number", "numbers")))
-	}
+	v.count.SetText(countText(found))
 	v.table.Refresh()
 }
 
-func keepDigit(r rune) rune {
-	if r >= '0' && r <= '9' {
-		return r
+// countText says how much of the list the tab shows.
+func countText(f workflow.InternalFound) string {
+	total := jobs.Plural(int64(f.Total), "number", "numbers")
+	switch {
+	case f.Matching == f.Total && len(f.Entries) == f.Total:
+		return total
+	case f.Matching == f.Total:
+		return fmt.Sprintf("the newest %s of %s", jobs.Thousands(int64(len(f.Entries))), total)
+	case len(f.Entries) == f.Matching:
+		return fmt.Sprintf("%s of %s", jobs.Thousands(int64(f.Matching)), total)
 	}
-	return -1
+	return fmt.Sprintf("the newest %s of %s found, of %s", jobs.Thousands(int64(len(f.Entries))), jobs.Thousands(int64(f.Matching)), total)
 }
 
 // onAdd asks for numbers (one, or many pasted) and a reason.
@@ -223,25 +226,160 @@ func (a *App) showAdded(res workflow.InternalAdded) {
 	a.showMessage("Do-not-call list", msg)
 }
 
-// onImport adds the phone numbers of a file.
+// onImport asks for a file and offers its columns.
 func (v *internalView) onImport() {
+	v.app.pickFile([]string{".csv", ".txt", ".xlsx"}, v.importFile)
+}
+
+// importFile reads every row of the file at path, counting its columns,
+// then offers them (askColumns).
+func (v *internalView) importFile(path string) {
 	a := v.app
-	a.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) {
-		var res workflow.InternalAdded
-		a.withProgress("Reading "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
-			var err error
-			res, err = a.be.ImportInternal(ctx, path, "imported from "+filepath.Base(path))
-			return err
-		}, func(err error) {
-			if err != nil {
-				a.showError(err)
-				return
+	var f workflow.ListFile
+	a.withProgress("Reading "+filepath.Base(path), func(ctx context.Context, progress func(int64, int64)) error {
+		var err error
+		f, err = a.be.ScanListFile(ctx, path, listBar(progress))
+		return err
+	}, func(err error) {
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		v.askColumns(f)
+	})
+}
+
+// askColumns offers the file's columns with what each holds: the
+// phone-looking ones ticked, the others with why they are not.
+func (v *internalView) askColumns(f workflow.ListFile) {
+	a := v.app
+	name := filepath.Base(f.Path)
+	checks := make([]*widget.Check, len(f.Columns))
+	box := container.NewVBox()
+	for i, c := range f.Columns {
+		checks[i] = widget.NewCheck(columnLabel(c), nil)
+		checks[i].SetChecked(c.Phone)
+		box.Add(checks[i])
+	}
+	reason := widget.NewEntry()
+	reason.SetText("imported from " + name)
+	intro := widget.NewLabel(fmt.Sprintf("%s has %s. The columns ticked go on your do-not-call list, every row of them.",
+		name, jobs.Plural(int64(f.Rows), "row", "rows")))
+	intro.Wrapping = fyne.TextWrapWord
+	scroll := container.NewVScroll(box)
+	scroll.SetMinSize(fyne.NewSize(0, min(float32(len(f.Columns))*40, 320)))
+	body := container.NewVBox(intro, scroll, widget.NewForm(widget.NewFormItem("Reason", reason)))
+	d := dialog.NewCustomConfirm("Import numbers from "+name, "Import", "Cancel", body, func(ok bool) {
+		if !ok {
+			return
+		}
+		var cols []string
+		for i, c := range checks {
+			if c.Checked {
+				cols = append(cols, f.Columns[i].Name)
 			}
-			a.showAdded(res)
+		}
+		if len(cols) == 0 {
+			a.showMessage("Do-not-call list", "No column was ticked: nothing was imported.")
+			return
+		}
+		v.runImport(workflow.ListImport{Path: f.Path, Columns: cols, Reason: strings.TrimSpace(reason.Text)})
+	}, a.win)
+	d.Resize(fyne.NewSize(620, 0))
+	d.Show()
+	a.fire("list-columns")
+}
+
+// columnLabel says what a column of a file holds for the list.
+func columnLabel(c workflow.ListColumn) string {
+	if !c.Phone {
+		return c.Name + ": " + c.Why
+	}
+	s := c.Name + ": " + jobs.Plural(int64(c.Numbers), "phone number", "phone numbers")
+	if c.Invalid > 0 {
+		s += ", " + jobs.Plural(int64(c.Invalid), "value", "values") + " not a number"
+	}
+	return s
+}
+
+// listBar turns an import's steps into one bar: reading the rows, then
+// adding the numbers, each half of it.
+func listBar(progress func(done, total int64)) func(workflow.ListProgress) {
+	return func(p workflow.ListProgress) {
+		if p.Total <= 0 {
+			return
+		}
+		done := p.Done * 1000 / p.Total
+		if p.Step == "adding" {
+			done += 1000
+		}
+		progress(done, 2000)
+	}
+}
+
+// runImport puts the numbers of the columns picked on the list, then
+// says what it did.
+func (v *internalView) runImport(req workflow.ListImport) {
+	a := v.app
+	var res workflow.ListImported
+	a.withProgress("Adding the numbers of "+filepath.Base(req.Path), func(ctx context.Context, progress func(int64, int64)) error {
+		var err error
+		res, err = a.be.ImportInternal(ctx, req, listBar(progress))
+		return err
+	}, func(err error) {
+		if res.Added > 0 {
 			a.recheckViewers()
 			v.load()
-		})
+		}
+		if err != nil {
+			a.showError(err)
+			return
+		}
+		a.showImported(res)
 	})
+}
+
+// maxInvalidShown is how many values that are not numbers the window
+// lists (the command line's dnc-list import lists them all).
+const maxInvalidShown = 200
+
+// showImported says what an import did: the numbers added, already on
+// the list and repeated, the columns read and not read (with why), and the
+// values that are not numbers with their lines.
+func (a *App) showImported(res workflow.ListImported) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s added to your do-not-call list from %s.", jobs.Plural(int64(res.Added), "number", "numbers"), res.File)
+	if res.Already > 0 {
+		fmt.Fprintf(&b, " %s already on it.", jobs.Plural(int64(res.Already), "was", "were"))
+	}
+	if res.Repeated > 0 {
+		fmt.Fprintf(&b, " %s repeated in the file.", jobs.Plural(int64(res.Repeated), "number was", "numbers were"))
+	}
+	b.WriteString("\n\nRead:")
+	for _, c := range res.Read {
+		fmt.Fprintf(&b, "\n  %s (%s)", c.Name, jobs.Plural(int64(c.Numbers), "number", "numbers"))
+	}
+	if len(res.NotRead) > 0 {
+		b.WriteString("\n\nNot read:")
+		for _, c := range res.NotRead {
+			fmt.Fprintf(&b, "\n  %s: %s", c.Name, c.Why)
+		}
+	}
+	if n := len(res.Invalid); n > 0 {
+		fmt.Fprintf(&b, "\n\nNot valid phone numbers, left out (%d):", n)
+		for _, inv := range res.Invalid[:min(n, maxInvalidShown)] {
+			fmt.Fprintf(&b, "\n  line %d, %s: %s (%s)", inv.Line, inv.Column, inv.Value, inv.Reason)
+		}
+		if n > maxInvalidShown {
+			fmt.Fprintf(&b, "\n  and %d more (skipdesk-cli dnc-list import lists every one)", n-maxInvalidShown)
+		}
+	}
+	msg := widget.NewLabel(b.String())
+	msg.Wrapping = fyne.TextWrapWord
+	scroll := container.NewVScroll(msg)
+	scroll.SetMinSize(fyne.NewSize(560, 280))
+	dialog.ShowCustom("Do-not-call list", "OK", scroll, a.win)
+	a.fire("list-imported")
 }
 
 // onExport asks where to save the list, then writes it there.

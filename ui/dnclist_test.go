@@ -2,7 +2,10 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,9 +87,12 @@ func TestInternalListTab(t *testing.T) {
 	}
 	// Found in any format.
 	h.do(func() { in.search.SetText("+1 512 555 0102") })
-	if len(in.shown) != 1 || in.cell(0, 0) != "(512) 555-0102" {
-		t.Errorf("search: %d shown, %q", len(in.shown), in.cell(0, 0))
-	}
+	h.waitFor("the search", func() bool { return h.textOf(in.count) == "1 of 2 numbers" })
+	h.do(func() {
+		if len(in.shown) != 1 || in.cell(0, 0) != "(512) 555-0102" {
+			t.Errorf("search: %d shown, %q", len(in.shown), in.cell(0, 0))
+		}
+	})
 
 	// The open result shows it at once.
 	h.waitFor("the viewer rechecked", func() bool {
@@ -278,4 +284,94 @@ func TestViewerCallableExport(t *testing.T) {
 		len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "propstream callable.xlsx") {
 		t.Errorf("choices %+v, exported %v", fb.choices, fb.exported)
 	}
+}
+
+// fourPhones is a CRM export with four phone columns (one whose header
+// does not say so), a notes column with one number among words, and a
+// name column; line 4 has a number too short, line 5 repeats one.
+const fourPhones = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
+	"Ann Lee,(512) 555-0101,512-555-0102,,2145550103,called twice\r\n" +
+	"Bob Ray,5125550104,,512.555.0105,+1 214 555 0106,512-555-0199\r\n" +
+	"Cy Dunn,,555-01,5125550107,2145550108,wrong number\r\n" +
+	"Di Fox,5125550109,,,5125550101,left a message\r\n"
+
+// Import a file: the window offers every column with what it holds over
+// the whole file, the four phone columns ticked and the others with why
+// not; the import puts the numbers of all four on the list and says what
+// it did, with the value that is not a number and its line. With
+// SKIPDESK_SCREENSHOTS set, the columns offered are saved there.
+func TestImportAFileWithFourPhoneColumns(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.real(t)
+	h := start(t, fb)
+	path := filepath.Join(t.TempDir(), "crm.csv")
+	if err := os.WriteFile(path, []byte(fourPhones), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	h.do(func() { in.importFile(path) })
+	h.wait("list-columns")
+	var ticked, unticked []string
+	h.do(func() {
+		for _, o := range h.objects() {
+			if c, ok := o.(*widget.Check); ok && c.Visible() {
+				if c.Checked {
+					ticked = append(ticked, c.Text)
+				} else {
+					unticked = append(unticked, c.Text)
+				}
+			}
+		}
+	})
+	want := []string{"Phone: 3 phone numbers", "Cell: 1 phone number, 1 value not a number", "Wireless 2: 2 phone numbers", "Contact: 4 phone numbers"}
+	if !slices.Equal(ticked, want) || len(unticked) != 2 || !strings.HasPrefix(unticked[0], "Name: holds no phone number") ||
+		!strings.HasPrefix(unticked[1], "Notes: holds phone numbers in 1 of 4 values, fewer than half") {
+		t.Fatalf("columns offered:\nticked %q\nunticked %q", ticked, unticked)
+	}
+	if !h.hasText("crm.csv has 4 rows") {
+		t.Errorf("the dialog does not say how many rows: %q", h.dialogText())
+	}
+	screenshot(t, h, "dnc-list-import-columns.png")
+	h.tap(h.button("Import"))
+	h.wait("list-imported")
+	txt := h.dialogText()
+	for _, w := range []string{"9 numbers added to your do-not-call list from crm.csv.", "1 number was repeated in the file.",
+		"Not read:\n  Name: holds no phone number", "line 4, Cell: 555-01 (too short)"} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("the report does not say %q:\n%s", w, txt)
+		}
+	}
+	h.waitFor("the list shows the nine", func() bool { return h.textOf(in.count) == "9 numbers" })
+}
+
+// A big list: the tab shows the newest entries and says how many there
+// are; a search finds any number in the ledger, not among those shown.
+func TestInternalListTabShowsTheNewestOfABigList(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	svc := fb.real(t)
+	var numbers []string
+	for i := range internalShown + 500 {
+		numbers = append(numbers, fmt.Sprintf("512555%04d", i))
+	}
+	if _, err := svc.AddInternal(context.Background(), numbers[:1200], "imported", "file big.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.AddInternal(context.Background(), numbers[1200:], "asked", "by hand"); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, fb)
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	if got := h.textOf(in.count); got != "the newest 1,000 of 1,500 numbers" {
+		t.Fatalf("the count says %q", got)
+	}
+	h.do(func() { in.search.SetText("(512) 555-0003") })
+	h.waitFor("the search", func() bool { return h.textOf(in.count) == "1 of 1,500 numbers" })
+	h.do(func() { in.search.SetText("file big") })
+	h.waitFor("the search by source", func() bool { return h.textOf(in.count) == "the newest 1,000 of 1,200 found, of 1,500 numbers" })
 }

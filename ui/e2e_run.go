@@ -66,7 +66,10 @@ func (a *App) runE2E(name string, code *int) {
 				fmt.Fprintf(os.Stderr, "e2e: %s: ok\n", name)
 			}
 			// Quit ends the event loop; should it not, say where it hangs.
+			// The test measures closing from the time said here to the
+			// process's end.
 			go exitIfStuck(time.Minute)
+			fmt.Fprintf(os.Stderr, "e2e: quit at %d\n", time.Now().UnixNano())
 			fyne.Do(a.fyne.Quit)
 		}()
 	})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -62,8 +63,11 @@ type fakeBackend struct {
 	saved     []settings.Settings
 	saveErr   error // returned after saving (a receiver that cannot start)
 	team      workflow.TeamStatus
-	sharedURL string // the connection string ShareWithTeam was given
-	shareErr  error  // ShareWithTeam fails with it
+	sharedURL string               // the connection string ShareWithTeam was given
+	shareErr  error                // ShareWithTeam fails with it
+	kept      workflow.KeptRecords // what stopping sharing keeps
+	stopErr   error                // stopping sharing (and its preview) fail with it
+	stopped   int                  // times sharing was stopped
 
 	svc *workflow.Service // reads the result files the tests write
 }
@@ -206,6 +210,12 @@ func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string
 	return &workflow.ExportReport{Path: dest}, nil
 }
 
+// DialerPresets are the presets SkipDesk ships.
+func (f *fakeBackend) DialerPresets() ([]*dialer.Preset, []error, error) {
+	ps, err := dialer.Builtin()
+	return ps, nil, err
+}
+
 // The internal list and the rechecks go to the real application layer on
 // a temporary folder (see real).
 func (f *fakeBackend) service() *workflow.Service {
@@ -214,19 +224,23 @@ func (f *fakeBackend) service() *workflow.Service {
 	return f.svc
 }
 
-func (f *fakeBackend) InternalList(ctx context.Context) ([]workflow.InternalEntry, error) {
+func (f *fakeBackend) FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
 	if f.service() == nil {
-		return nil, nil
+		return workflow.InternalFound{}, nil
 	}
-	return f.service().InternalList(ctx)
+	return f.service().FindInternal(ctx, query, limit)
 }
 
 func (f *fakeBackend) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
 	return f.service().AddInternal(ctx, numbers, reason, source)
 }
 
-func (f *fakeBackend) ImportInternal(ctx context.Context, path, reason string) (workflow.InternalAdded, error) {
-	return f.service().ImportInternal(ctx, path, reason)
+func (f *fakeBackend) ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
+	return f.service().ScanListFile(ctx, path, progress)
+}
+
+func (f *fakeBackend) ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
+	return f.service().ImportInternal(ctx, req, progress)
 }
 
 func (f *fakeBackend) ExportInternal(ctx context.Context, dest string) (int, error) {
@@ -433,9 +447,20 @@ func (f *fakeBackend) ShareWithTeam(ctx context.Context, url, name string, progr
 	return workflow.ShareReport{Copied: map[string]int{"jobs": 3}}, nil
 }
 
-func (f *fakeBackend) StopSharing(ctx context.Context) error {
+func (f *fakeBackend) StopSharingPreview(ctx context.Context) (workflow.KeptRecords, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.kept, f.stopErr
+}
+
+func (f *fakeBackend) StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopErr != nil {
+		return workflow.KeptRecords{}, f.stopErr
+	}
+	progress(workflow.ShareProgress{Part: "internal", Done: f.kept.Numbers, Total: f.kept.Numbers})
 	f.team = workflow.TeamStatus{Computer: f.team.Computer}
-	return nil
+	f.stopped++
+	return f.kept, nil
 }

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -719,12 +720,16 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 	}
 	litigators.OnChanged, unknown.OnChanged = update, update
 	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
-		"do-not-call list, and every invalid number. A proof of scrub (PDF) is saved beside it.")
+		"do-not-call list, and every invalid number. Each phone carries its time zone and calling window. " +
+		"A proof of scrub (PDF) is saved beside it.")
 	intro.Wrapping = fyne.TextWrapWord
-	body := container.NewVBox(intro, mobiles, litigators, unknown, warn)
+	layouts := a.presetChoice()
+	body := container.NewVBox(intro, mobiles, litigators, unknown, warn,
+		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel))
 	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
 		if ok {
-			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked})
+			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked,
+				Preset: layouts.chosen()})
 		}
 	}, a.win)
 	d.SetOnClosed(func() { a.callableAsk = nil })
@@ -733,6 +738,47 @@ func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
 	a.fire("callable-choices")
+}
+
+// presetChoice is the choice of the columns a callable list is written
+// in: the result's own, or a dialer's or CRM's (the presets are read off
+// the UI thread and filled in when they come).
+type presetChoice struct {
+	sel     *widget.Select
+	presets []*dialer.Preset
+}
+
+// ownColumns is the choice of the result's own columns.
+const ownColumns = "the result's own columns"
+
+func (a *App) presetChoice() *presetChoice {
+	c := &presetChoice{sel: widget.NewSelect([]string{ownColumns}, nil)}
+	c.sel.SetSelected(ownColumns)
+	go func() {
+		ps, _, err := a.be.DialerPresets()
+		if err != nil {
+			return // the result's own columns still export
+		}
+		a.do(func() {
+			c.presets = ps
+			for _, p := range ps {
+				c.sel.Options = append(c.sel.Options, p.Name)
+			}
+			c.sel.Refresh()
+			a.fire("callable-presets")
+		})
+	}()
+	return c
+}
+
+// chosen is the chosen preset's ID, "" for the result's own columns.
+func (c *presetChoice) chosen() string {
+	for _, p := range c.presets {
+		if p.Name == c.sel.Selected {
+			return p.ID
+		}
+	}
+	return ""
 }
 
 // offerRescrub explains a refused stale scrub of j's callable list and

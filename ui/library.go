@@ -111,12 +111,8 @@ func (a *App) askScrubDate(name string, then func(time.Time)) {
 		"31 days old, so SkipDesk needs the date. Rows with a scrub date of their own keep it. Leave it empty if you do not " +
 		"know: no other phone of the file will be callable until its numbers are scrubbed again.")
 	note.Wrapping = fyne.TextWrapWord
-	bad := widget.NewLabel("")
-	bad.Importance = widget.DangerImportance
-	bad.Hide()
-	var d *dialog.ConfirmDialog
-	d = dialog.NewCustomConfirm("Import "+name, "Import", "Cancel",
-		container.NewVBox(note, widget.NewForm(widget.NewFormItem("Scrubbed on", entry)), bad), func(ok bool) {
+	d := dialog.NewCustomConfirm("Import "+name, "Import", "Cancel",
+		container.NewVBox(note, widget.NewForm(widget.NewFormItem("Scrubbed on", entry))), func(ok bool) {
 			a.scrubAsk = nil
 			if !ok {
 				return
@@ -239,7 +235,7 @@ func (v *libraryView) search() {
 			case len(items) == 0 && q == "":
 				v.status.SetText("No results downloaded yet. Completed jobs appear here once opened or exported.")
 			case len(items) == 0:
-				v.status.SetText("No downloaded result contains \"" + q + "\".")
+				v.status.SetText("No downloaded result contains \"" + workflow.EchoQuery(q) + "\".")
 			case q == "":
 				v.status.SetText(fmt.Sprintf("%s on this computer. Select one to open it.", plural(len(items), "result", "results")))
 			default:

@@ -35,6 +35,7 @@ func (v *libraryView) indexing(p workflow.IndexProgress) {
 
 // hitsLine says what a search found: rows, in how many results.
 func hitsLine(items []workflow.LibraryItem, q string) string {
+	q = workflow.EchoQuery(q)
 	files := map[string]bool{}
 	rows := 0
 	for _, it := range items {

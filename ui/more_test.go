@@ -634,3 +634,39 @@ func TestCallableChoicesKeys(t *testing.T) {
 		t.Fatalf("exported %v", fb.exported)
 	}
 }
+
+// The callable list's choices offer the dialer and CRM presets; the one
+// chosen goes with the export.
+func TestCallableChoicesPreset(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
+		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+	h.wait("callable-presets")
+	var options []string
+	h.do(func() {
+		for _, o := range h.objects() {
+			if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == ownColumns {
+				options = sel.Options
+				sel.SetSelected("REISift")
+				return
+			}
+		}
+	})
+	if len(options) != 10 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") {
+		t.Fatalf("layouts offered: %q", options)
+	}
+	screenshot(t, h, "callable-choices-preset.png")
+	h.tap(h.button("Export"))
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.choices) != 1 || fb.choices[0].Preset != "reisift" {
+		t.Fatalf("choices %+v", fb.choices)
+	}
+}

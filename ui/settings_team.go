@@ -25,6 +25,9 @@ type teamSection struct {
 	form *shareForm
 	// onStatus is called on the UI thread when the status is shown (tests).
 	onStatus func(workflow.TeamStatus)
+	// onStopped is called on the UI thread when stopping sharing ended or
+	// was refused (tests).
+	onStopped func(error)
 }
 
 func newTeamSection(a *App) *teamSection {
@@ -150,22 +153,57 @@ func (t *teamSection) runShare(f *shareForm) {
 	})
 }
 
+// confirmStop reads what stopping would copy back to this computer and
+// asks, saying so; with the team's database away it says sharing stays on.
 func (t *teamSection) confirmStop() {
 	a := t.app
-	dialog.ShowConfirm("Stop sharing?", "This computer goes back to its own records as they were when it began sharing; what the team did since stays in the team's database. The connection string is removed from the keyring.", func(ok bool) {
-		if !ok {
+	background(a, a.ctx, a.be.StopSharingPreview, func(k workflow.KeptRecords, err error) {
+		if err != nil {
+			a.showError(err)
+			t.stopped(err)
 			return
 		}
-		background(a, a.ctx, func(ctx context.Context) (bool, error) {
-			return true, a.be.StopSharing(ctx)
-		}, func(_ bool, err error) {
-			if err != nil {
-				dialog.ShowError(err, a.win)
+		d := dialog.NewConfirm("Stop sharing?", "This computer first copies back from the team's database what it needs on its own: "+
+			workflow.DescribeKept(k)+". Then it works on its own records again; what the team did stays in the team's database. "+
+			"The connection string is removed from the keyring.", func(ok bool) {
+			if ok {
+				t.runStop()
 			}
-			if a.jobs != nil {
-				a.jobs.reload(nil)
-			}
-			t.refresh()
-		})
-	}, a.win)
+		}, a.win)
+		d.SetConfirmText("Copy back and stop")
+		d.SetDismissText("Keep sharing")
+		d.Show()
+		a.fire("stop-sharing")
+	})
+}
+
+// runStop copies back and stops sharing, with a progress dialog, then
+// says what this computer kept (or why sharing stays on).
+func (t *teamSection) runStop() {
+	a := t.app
+	var kept workflow.KeptRecords
+	a.withProgress("Copying back this computer's records", func(ctx context.Context, progress func(done, total int64)) error {
+		var err error
+		kept, err = a.be.StopSharing(ctx, func(p workflow.ShareProgress) { progress(int64(p.Done), int64(p.Total)) })
+		return err
+	}, func(err error) {
+		if err != nil {
+			a.showError(err)
+		} else {
+			a.showMessage("Stopped sharing", "This computer works on its own records again, with what it copied back from the team's database: "+
+				workflow.DescribeKept(kept)+".")
+		}
+		if a.jobs != nil {
+			a.jobs.reload(nil)
+		}
+		t.refresh()
+		t.stopped(err)
+	})
+}
+
+// stopped tells the tests a stop ended (onStopped).
+func (t *teamSection) stopped(err error) {
+	if t.onStopped != nil {
+		t.onStopped(err)
+	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -134,4 +135,55 @@ func TestJobsListTeamAway(t *testing.T) {
 		t.Fatalf("shown %+v", h.app.jobs.shown)
 	}
 	screenshot(t, h, "jobs-team-away.png")
+}
+
+// Stop sharing: with the team's database away the window says sharing
+// stays on and stops nothing; when it answers, the window says what this
+// computer will copy back before it stops (the do-not-call list, its jobs
+// in flight, the duplicate guard's records) and, after, what it kept. With
+// SKIPDESK_SCREENSHOTS set, the question is saved there.
+func TestStopSharingSaysWhatItKeeps(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.team = workflow.TeamStatus{On: true, Database: `the team database "skipdesk" on db.example.com`, Computer: "front-desk"}
+	fb.kept = workflow.KeptRecords{Numbers: 1_000_000, History: 1_000_004, Submissions: 12, Jobs: 12, InFlight: 2, Claims: 3}
+	fb.stopErr = &workflow.StopRefusedError{Err: workflow.ErrTeamUnreachable}
+	h := start(t, fb)
+	statuses := make(chan workflow.TeamStatus, 8)
+	stopped := make(chan error, 2)
+	var f *settingsForm
+	h.do(func() {
+		f = h.app.newSettingsForm()
+		f.team.onStatus = func(st workflow.TeamStatus) { statuses <- st }
+		f.team.onStopped = func(err error) { stopped <- err }
+		f.dialog.Show()
+	})
+	<-statuses
+	h.tap(h.button("Stop sharing"))
+	if err := <-stopped; !errors.Is(err, workflow.ErrTeamUnreachable) || !strings.Contains(h.dialogText(), "Sharing stays on") {
+		t.Fatalf("stopping with the team's database away: %v; the window says %q", err, h.dialogText())
+	}
+	if fb.stopped != 0 {
+		t.Fatal("sharing stopped without the records")
+	}
+
+	fb.mu.Lock()
+	fb.stopErr = nil
+	fb.mu.Unlock()
+	h.tap(h.button("Stop sharing"))
+	h.wait("stop-sharing")
+	txt := h.dialogText()
+	for _, want := range []string{"1,000,000 numbers", "1,000,004 entries of its history", "12 jobs (2 in flight)", "3 records of files sent in the last day"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("the question does not say %q: %q", want, txt)
+		}
+	}
+	screenshot(t, h, "settings-stop-sharing.png")
+	h.tap(h.button("Copy back and stop"))
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	if fb.stopped != 1 || !h.hasText("This computer works on its own records again") {
+		t.Fatalf("after stopping: %d stops; %q", fb.stopped, h.dialogText())
+	}
 }

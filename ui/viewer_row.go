@@ -39,19 +39,16 @@ func (v *viewer) scrollTo(row int) {
 	}
 	v.app.spawn(func() {
 		for i := 0; i < 100; i++ {
-			done := make(chan bool, 1)
-			v.app.do(func() {
-				ok := v.table.Size().Height > 0
-				if ok {
+			shown := false
+			if !v.app.doWait(func() {
+				if shown = v.table.Size().Height > 0; shown {
 					v.table.Refresh()
 					v.table.ScrollTo(id)
 					v.table.Select(id)
 					v.app.fire(fmt.Sprintf("row %d shown", row))
 				}
-				done <- ok
-			})
-			if <-done {
-				return
+			}) || shown {
+				return // shown, or the window is gone
 			}
 			time.Sleep(20 * time.Millisecond)
 		}

@@ -47,13 +47,10 @@ func init() {
 		run: runJobRetryWebhook("dnc")})
 }
 
-// classifyAPIError maps client errors to exit codes: a charged request with
-// an unknown outcome 4, a validation refusal (400) 2, any other API or
-// network failure 3.
+// classifyAPIError maps client errors to exit codes: a validation refusal
+// (400) 2, any other API or network failure 3. (A charged request with an
+// unknown outcome is 4 before any of these: see exitCode.)
 func classifyAPIError(err error) (int, bool) {
-	if errors.Is(err, client.ErrOutcomeUnknown) {
-		return exitOutcomeUnknown, true
-	}
 	var ae *client.APIError
 	if errors.As(err, &ae) {
 		if ae.StatusCode == 400 {

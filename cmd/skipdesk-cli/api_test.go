@@ -384,18 +384,17 @@ func TestClassifyAPIError(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
 		code int
-		ok   bool
 	}{
-		{&client.APIError{StatusCode: 400}, exitUsage, true},
-		{&client.APIError{StatusCode: 402}, exitAPI, true},
-		{&client.APIError{StatusCode: 503}, exitAPI, true},
-		{&client.TransportError{Op: "GET /x", Err: errors.New("reset")}, exitAPI, true},
-		{&client.TransportError{Op: "POST /dnc", Err: errors.New("reset"), OutcomeUnknown: true}, exitOutcomeUnknown, true},
-		{errors.New("other"), 0, false},
+		{&client.APIError{StatusCode: 400}, exitUsage},
+		{&client.APIError{StatusCode: 402}, exitAPI},
+		{&client.APIError{StatusCode: 503}, exitAPI},
+		{&client.TransportError{Op: "GET /x", Err: errors.New("reset")}, exitAPI},
+		{&client.TransportError{Op: "POST /dnc", Err: errors.New("reset"), OutcomeUnknown: true}, exitOutcomeUnknown},
+		{&exitError{code: exitFailure, err: &client.TransportError{Op: "POST /dnc", Err: errors.New("reset"), OutcomeUnknown: true}}, exitOutcomeUnknown},
+		{errors.New("other"), exitFailure},
 	} {
-		code, ok := classifyAPIError(tc.err)
-		if code != tc.code || ok != tc.ok {
-			t.Errorf("%v: %d %v", tc.err, code, ok)
+		if code := exitCode(tc.err); code != tc.code {
+			t.Errorf("%v: %d", tc.err, code)
 		}
 	}
 	if num(1234567) != "1,234,567" || num(-1000) != "-1,000" || num(12) != "12" {

@@ -26,8 +26,8 @@ func init() {
 		run:     runInternalAdd,
 	})
 	register("dnc-list import", &command{
-		usage:   "FILE [--reason TEXT]",
-		summary: "put the phone numbers of a CSV or XLSX file on the internal do-not-call list",
+		usage:   "FILE [--column NAME]... [--reason TEXT] [--json]",
+		summary: "put the phone numbers of a CSV or XLSX file on the internal do-not-call list: every phone-looking column over the whole file, or the columns named; every number added, already there, repeated or not valid (with its line) is reported, and every column not read, with why",
 		run:     runInternalImport,
 	})
 	register("dnc-list export", &command{
@@ -127,6 +127,9 @@ func runInternalAdd(ctx context.Context, env *Env, args []string) error {
 func runInternalImport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "dnc-list import", commands["dnc-list import"])
 	reason := fs.String("reason", "", "why these numbers go on the list")
+	var columns listFlag
+	fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
+	jsonFlag(env, fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -138,11 +141,56 @@ func runInternalImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.ImportInternal(ctx, pos[0], *reason)
+	res, err := svc.ImportInternal(ctx, workflow.ListImport{Path: pos[0], Columns: columns.list, Reason: *reason}, listProgress(env))
+	if errors.Is(err, workflow.ErrNoListColumn) {
+		return &exitError{code: exitUsage, err: err, plain: true}
+	}
 	if err != nil {
 		return err
 	}
-	return printAdded(env, res)
+	return env.Output(res, func(w io.Writer) { printImported(w, res) })
+}
+
+// listProgress prints how far an import is on standard error, a line each
+// tenth of a step.
+func listProgress(env *Env) func(workflow.ListProgress) {
+	last := map[string]int64{}
+	return func(p workflow.ListProgress) {
+		if p.Total <= 0 {
+			return
+		}
+		tenth := p.Done * 10 / p.Total
+		if seen, ok := last[p.Step]; ok && tenth == seen {
+			return
+		}
+		last[p.Step] = tenth
+		what := "rows"
+		if p.Step == "adding" {
+			what = "numbers"
+		}
+		fmt.Fprintf(env.Stderr, "%s: %s of %s %s (%d%%)\n", p.Step, num(p.Done), num(p.Total), what, tenth*10)
+	}
+}
+
+// printImported says what an import did: the numbers added, already on
+// the list, repeated, every value not valid with its line and column, the
+// columns read and every column not read, with why.
+func printImported(w io.Writer, res workflow.ListImported) {
+	fmt.Fprintf(w, "%s: %s rows\n", cleanText(res.File), num(int64(res.Rows)))
+	fmt.Fprintf(w, "added %s to the internal do-not-call list; %s already on it", num(int64(res.Added)), num(int64(res.Already)))
+	if res.Repeated > 0 {
+		fmt.Fprintf(w, "; %s repeated in the file", num(int64(res.Repeated)))
+	}
+	fmt.Fprintf(w, "; %s not valid\n", num(int64(len(res.Invalid))))
+	for _, c := range res.Read {
+		fmt.Fprintf(w, "read column %q: %s numbers, %s not valid\n", cleanText(c.Name), num(int64(c.Numbers)), num(int64(c.Invalid)))
+	}
+	for _, c := range res.NotRead {
+		fmt.Fprintf(w, "not read: column %q %s\n", cleanText(c.Name), c.Why)
+	}
+	for _, inv := range res.Invalid {
+		fmt.Fprintf(w, "not a valid number, left out: line %d, column %q: %q (%s)\n", inv.Line, cleanText(inv.Column), cleanText(inv.Value), inv.Reason)
+	}
 }
 
 func runInternalExport(ctx context.Context, env *Env, args []string) error {

@@ -132,6 +132,41 @@ func TestCLIExportRefusesAStaleScrub(t *testing.T) {
 	}
 }
 
+// The export never replaces a file, nor a callable list's proof beside it,
+// without --force, and says so; with --force it does.
+func TestCLIExportAsksBeforeReplacing(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	trace, dnc := writeScrubbedTrace(t, time.Now().Add(-48*time.Hour))
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "callable.csv")
+	proof := filepath.Join(dir, "callable proof.pdf")
+	args := []string{"export", trace, "--dnc", dnc, "--only-callable", "--out", dst}
+	for _, there := range []string{dst, proof} {
+		os.WriteFile(there, []byte("the person's own file"), 0o644)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, there+" already exists") || !strings.Contains(errOut, "--force") {
+			t.Fatalf("with %s there: %d %q", filepath.Base(there), code, errOut)
+		}
+		for _, p := range []string{dst, proof} {
+			if b, err := os.ReadFile(p); err == nil && string(b) != "the person's own file" {
+				t.Fatalf("%s was replaced", p)
+			}
+		}
+		os.Remove(there)
+	}
+	os.WriteFile(dst, []byte("the person's own file"), 0o644)
+	os.WriteFile(proof, []byte("the person's own file"), 0o644)
+	if code, _, errOut := runCLI(t, append(args, "--force")...); code != 0 {
+		t.Fatalf("--force: %d %q", code, errOut)
+	}
+	if got := numbersInFile(t, dst); !got["3125550100"] {
+		t.Errorf("--force did not write the list: %v", got)
+	}
+	if b, _ := os.ReadFile(proof); !strings.HasPrefix(string(b), "%PDF") {
+		t.Error("--force did not write the proof")
+	}
+}
+
 // numbersInFile are the valid numbers written anywhere in a .csv or .xlsx.
 func numbersInFile(t *testing.T, path string) map[string]bool {
 	t.Helper()
@@ -163,4 +198,62 @@ func numbersInFile(t *testing.T, path string) map[string]bool {
 		}
 	}
 	return got
+}
+
+// fourPhoneColumns is a CRM export with four phone columns (one whose
+// header does not say so), a notes column with one number among words,
+// and a name column.
+const fourPhoneColumns = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
+	"Ann Lee,(512) 555-0101,512-555-0102,,2145550103,called twice\r\n" +
+	"Bob Ray,5125550104,,512.555.0105,+1 214 555 0106,512-555-0199\r\n" +
+	"Cy Dunn,,555-01,5125550107,2145550108,wrong number\r\n" +
+	"Di Fox,5125550109,,,5125550101,left a message\r\n"
+
+// dnc-list import reads all four phone columns of the file, prints its
+// progress, every number not valid with its line and column, and every
+// column it did not read with why; --column reads the columns named.
+func TestCLIInternalImportFourPhoneColumns(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	in := filepath.Join(t.TempDir(), "crm.csv")
+	os.WriteFile(in, []byte(fourPhoneColumns), 0o644)
+	code, out, errOut := runCLI(t, "dnc-list", "import", in, "--reason", "CRM export")
+	if code != 0 {
+		t.Fatalf("import: %d %q %q", code, out, errOut)
+	}
+	for _, want := range []string{"added 9 to the internal do-not-call list; 0 already on it; 1 repeated in the file; 1 not valid",
+		`read column "Phone"`, `read column "Cell"`, `read column "Wireless 2"`, `read column "Contact": 4 numbers, 0 not valid`,
+		`not read: column "Name" holds no phone number`, `not read: column "Notes" holds phone numbers in 1 of 4 values`,
+		`not a valid number, left out: line 4, column "Cell": "555-01" (too short)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "adding: 9 of 9 numbers (100%)") || !strings.Contains(errOut, "reading: 4 of 4 rows (100%)") {
+		t.Errorf("progress: %q", errOut)
+	}
+	code, out, _ = runCLI(t, "--json", "dnc-list")
+	var list []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 9 {
+		t.Fatalf("the list after the import: %d %s", code, out)
+	}
+
+	code, out, errOut = runCLI(t, "dnc-list", "import", in, "--column", "Notes", "--json")
+	var rep struct {
+		Added   int `json:"added"`
+		Invalid []struct {
+			Line   int    `json:"line"`
+			Column string `json:"column"`
+		} `json:"invalid"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.Added != 1 || len(rep.Invalid) != 3 || rep.Invalid[0].Column != "Notes" {
+		t.Fatalf("import --column Notes: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "dnc-list", "import", in, "--column", "Fax"); code == 0 || !strings.Contains(errOut, `"Wireless 2"`) {
+		t.Fatalf("a column not in the file: %d %q", code, errOut)
+	}
+	none := filepath.Join(t.TempDir(), "names.csv")
+	os.WriteFile(none, []byte("Name,Notes\r\nAnn,called\r\n"), 0o644)
+	if code, _, errOut := runCLI(t, "dnc-list", "import", none); code != exitUsage || !strings.Contains(errOut, `"Name" holds no phone number`) {
+		t.Fatalf("a file without numbers: %d %q", code, errOut)
+	}
 }

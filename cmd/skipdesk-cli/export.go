@@ -21,9 +21,11 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] [--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells]",
+			"[--callable-at RFC3339] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
+			"[--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force] | --list-presets",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
-			"scrub PDF beside it) or those passing quick filters; the internal do-not-call list always applies",
+			"scrub PDF beside it, each phone's time zone and calling window, at an instant, in a dialer's layout) or those passing " +
+			"quick filters; the internal do-not-call list always applies",
 		run: runExport,
 	})
 	register("results layout", &command{
@@ -53,16 +55,23 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	var dnc listFlag
 	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
-	filter := fs.String("filter", "", "quick filters, comma-separated: matched, mobile, not-dnc, not-litigator, callable (a phone filter keeps in each row only the phones that pass)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
+	force := fs.Bool("force", false, "replace the --out file (and a callable list's proof beside it) when it exists")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
 	keepLit := fs.Bool("keep-litigators", false, "keep phones whose only reason not to call is the litigator list")
 	keepUnknown := fs.Bool("keep-unknown", false, "keep phones whose DNC or litigator answer is not known (never advised)")
 	noStale := fs.Bool("leave-out-stale", false, "leave out the phones of scrubs over 31 days old instead of refusing the export")
 	noUnsure := fs.Bool("leave-out-unsure", false, "leave out the phones whose answers rest on columns SkipDesk is not sure how to read, instead of refusing the export")
+	at := fs.String("callable-at", "", "leave out every phone that may not be called at this instant (RFC 3339, e.g. 2026-11-24T15:00:00-05:00), per reason")
+	preset := fs.String("preset", "", "write the callable list in a dialer's or CRM's layout (see --list-presets)")
+	list := fs.Bool("list-presets", false, "list the dialer and CRM layouts --preset takes, and stop")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if *list {
+		return listPresets(env)
 	}
 	if len(pos) != 1 {
 		return usageErrorf("export: want one RESULT.csv, got %d arguments", len(pos))
@@ -73,6 +82,10 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	filters, err := jobs.ParseQuickFilters(*filter)
 	if err != nil {
 		return usageErrorf("export: --filter: %v", err)
+	}
+	instant, err := callableAt(*at, *preset, *only || slices.Contains(filters, jobs.QuickCallable))
+	if err != nil {
+		return err
 	}
 	lower := strings.ToLower(*out)
 	if !strings.HasSuffix(lower, ".xlsx") && !strings.HasSuffix(lower, ".csv") {
@@ -103,13 +116,19 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, Replace: *force})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
 	if err != nil {
 		return exportError(svc, err)
 	}
+	return printExport(env, src, rep)
+}
+
+// printExport says what an export wrote: its warnings, the file (and a
+// preset's further parts), the phones kept and left out, the proof.
+func printExport(env *Env, src string, rep *export.Report) error {
 	if env.JSON {
 		return json.NewEncoder(env.Stdout).Encode(rep)
 	}
@@ -124,6 +143,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		sheets = fmt.Sprintf(" in %d sheets (%s)", len(rep.Sheets), strings.Join(rep.Sheets, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d rows%s\n", rep.Path, rep.Rows, sheets)
+	for _, p := range rep.Parts[min(1, len(rep.Parts)):] {
+		fmt.Fprintf(env.Stdout, "and %s (the preset's limit of rows a file)\n", p)
+	}
 	if ph := rep.Phones; ph != nil && ph.LeftOut() > 0 {
 		fmt.Fprintf(env.Stdout, "phones kept: %d; left out: %s\n", ph.Kept, leftOutText(ph.Left))
 	}
@@ -131,6 +153,15 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "proof of scrub: %s\n", rep.Proof)
 	}
 	return nil
+}
+
+// quickFilterNames lists the quick filters as --filter takes them.
+func quickFilterNames() string {
+	names := make([]string, len(jobs.QuickFilters))
+	for i, f := range jobs.QuickFilters {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // leftOutText is "3 federal DNC, 1 litigator", the reasons in order.
@@ -151,6 +182,10 @@ func exportError(svc *workflow.Service, err error) error {
 	{
 		var tl *export.CellTooLongError
 		var cannot *layout.CannotFilterError
+		var exists *workflow.ExistsError
+		if errors.As(err, &exists) {
+			return &exitError{code: exitUsage, err: err}
+		}
 		var open *layout.QuestionError
 		if errors.As(err, &open) {
 			return &exitError{code: exitUsage, plain: true, err: fmt.Errorf("%s\n%s", questionsText(open),
@@ -224,17 +259,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if _, err := os.Stat(svc.ResultsDir(*dir)); err == nil && !env.JSON {
-		// The index takes in results new since the last search; say so
-		// when that takes a while.
-		start := time.Now()
-		_, _ = svc.IndexLibrary(ctx, svc.ResultsDir(*dir), func(p workflow.IndexProgress) {
-			if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
-				fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
-			}
-		})
-		if time.Since(start) > time.Second {
-			fmt.Fprintln(env.Stderr)
-		}
+		indexForSearch(ctx, env, svc, svc.ResultsDir(*dir))
 	}
 	hits, err := svc.SearchRows(ctx, *dir, text, *limit)
 	if errors.Is(err, workflow.ErrEmptyLibrary) {
@@ -251,7 +276,7 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		return json.NewEncoder(env.Stdout).Encode(hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(env.Stdout, "no result holds %q\n", text)
+		fmt.Fprintf(env.Stdout, "no result holds %q\n", workflow.EchoQuery(text))
 		return nil
 	}
 	for _, h := range hits {
@@ -276,6 +301,23 @@ type listFlag struct{ list []string }
 
 func (f *listFlag) String() string     { return strings.Join(f.list, ",") }
 func (f *listFlag) Set(v string) error { f.list = append(f.list, v); return nil }
+
+// indexForSearch brings the index of dir up to date before a search,
+// saying so when that takes a while, and names the files it cannot read.
+func indexForSearch(ctx context.Context, env *Env, svc *workflow.Service, dir string) {
+	start := time.Now()
+	rep, _ := svc.IndexLibrary(ctx, dir, func(p workflow.IndexProgress) {
+		if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
+			fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
+		}
+	})
+	if time.Since(start) > time.Second {
+		fmt.Fprintln(env.Stderr)
+	}
+	for _, name := range rep.Unreadable {
+		fmt.Fprintf(env.Stderr, "warning: %s is not searched: it is not a result SkipDesk can read (`skipdesk-cli results layout` says why)\n", cleanText(name))
+	}
+}
 
 func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "results layout", commands["results layout"])

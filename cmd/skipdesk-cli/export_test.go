@@ -27,8 +27,10 @@ const cliTrace = "first_name,last_name,property_zip,phone_1,phone_1_type,match_s
 	"JOHN,SMITH,02134,2125550147,mobile,matched\r\n" +
 	"MARY,=cmd|' /C calc'!A0,07030,3125550100,landline,matched\r\n"
 
-func TestExportCommand(t *testing.T) {
-	dir := t.TempDir()
+// writeTraceResult writes cliTrace into a library at dir with its job
+// record and returns its path.
+func writeTraceResult(t *testing.T, dir string) string {
+	t.Helper()
 	lib, _ := library.Open(dir)
 	meta := library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv", Mode: "normal",
 		TotalRows: 2, MatchCount: 2, CreditsCharged: 50, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)}
@@ -37,6 +39,12 @@ func TestExportCommand(t *testing.T) {
 	if err := lib.Record(meta, src); err != nil {
 		t.Fatal(err)
 	}
+	return src
+}
+
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	src := writeTraceResult(t, dir)
 
 	out := filepath.Join(dir, "owners.xlsx")
 	code, stdout, stderr := runCLI(t, "export", src, "--out", out)
@@ -73,7 +81,7 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"export", "--out", filepath.Join(dir, "x.pdf"), src}, exitUsage, ".xlsx or .csv"},
 		{[]string{"export", "--out", out}, exitUsage, "RESULT.csv"},
 		{[]string{"export", "--out", out, filepath.Join(dir, "missing.csv")}, exitFailure, "missing.csv"},
-		{[]string{"export", "--out", out, "--only-callable", src}, exitUsage, "--dnc"},
+		{[]string{"export", "--out", out, "--force", "--only-callable", src}, exitUsage, "--dnc"},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
@@ -130,6 +138,33 @@ func TestResultsSearchCommand(t *testing.T) {
 	t.Setenv("SKIPDESK_HOME", filepath.Join(home, "fresh"))
 	if code, stdout, _ := runCLI(t, "results", "search", "x"); code != 0 || !strings.Contains(stdout, "no results downloaded yet") {
 		t.Errorf("no library yet: exit %d, %q", code, stdout)
+	}
+}
+
+// A search text over 1,000 characters (one word pasted again and again) is
+// refused at once with its length, never echoed back whole; one just under
+// the limit is searched (each word once), and echoed back cut.
+func TestResultsSearchLongQuery(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("SKIPDESK_HOME", home)
+	lib, err := library.Open(filepath.Join(home, "results"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(lib.PathFor(library.Meta{JobID: "trc_abc123", Kind: jobs.KindTrace, Name: "owners.csv"}), []byte(cliTrace), 0o644)
+
+	long := strings.Repeat("smithy ", 100_000/7)
+	code, stdout, stderr := runCLI(t, "results", "search", long)
+	if code == 0 || !strings.Contains(stderr, "at most 1,000 are searched") || len(stdout)+len(stderr) > 2000 {
+		t.Fatalf("a 100 KB search: exit %d, %d bytes out, %d bytes err: %.300s", code, len(stdout), len(stderr), stderr)
+	}
+	under := strings.TrimSpace(strings.Repeat("nobody ", 142))
+	code, stdout, _ = runCLI(t, "results", "search", under)
+	if code != 0 || !strings.Contains(stdout, "no result holds") || len(stdout) > 200 || !strings.Contains(stdout, "…") {
+		t.Fatalf("a 993-character search: exit %d, %q", code, stdout)
+	}
+	if code, stdout, _ = runCLI(t, "results", "search", strings.TrimSpace(strings.Repeat("smith ", 160))); code != 0 || !strings.Contains(stdout, "row 1") {
+		t.Fatalf("a word repeated: exit %d, %q", code, stdout)
 	}
 }
 

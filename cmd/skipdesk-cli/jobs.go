@@ -56,6 +56,8 @@ type jobLine struct {
 	Result    string    `json:"result,omitempty"`
 	Error     string    `json:"error_message,omitempty"`
 	Problem   string    `json:"figures_problem,omitempty"`
+	// MergePending: the merge of the rows it reused is not written yet.
+	MergePending bool `json:"merge_pending,omitempty"`
 }
 
 type pendingLine struct {
@@ -95,7 +97,7 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		}
 		out.Jobs = append(out.Jobs, jobLine{ID: j.ID, Kind: string(j.Kind), Name: j.Name, Status: string(j.Status), Rows: j.Rows,
 			Charged: j.Charged, Refunded: j.Refunded, Net: j.Net(), CreatedAt: j.CreatedAt, Error: j.ErrorMessage, Result: j.ResultPath,
-			Problem: j.Problem})
+			Problem: j.Problem, MergePending: j.MergePending})
 		if j.Problem != "" {
 			continue // figures that cannot be right are not summed
 		}
@@ -115,8 +117,12 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 			if !l.CreatedAt.IsZero() {
 				created = l.CreatedAt.Local().Format("2006-01-02 15:04")
 			}
+			result := l.Result
+			if l.MergePending {
+				result = "(earlier results not merged in yet: `skipdesk-cli jobs wait` merges them)"
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", l.ID, l.Kind, l.Status, l.Rows, l.Charged, l.Refunded, l.Net,
-				created, cleanText(l.Name), l.Result)
+				created, cleanText(l.Name), result)
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
@@ -218,6 +224,11 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("every other job is done; %w", err)
 		}
 		return err
+	}
+	if svc.Sharing() {
+		// A teammate's result is downloaded where it is opened.
+		fmt.Fprintln(env.Stdout, "no job in flight; every result submitted from this computer is downloaded (teammates' results stay in their libraries until opened here)")
+		return nil
 	}
 	fmt.Fprintln(env.Stdout, "no job in flight; every result is downloaded")
 	return nil

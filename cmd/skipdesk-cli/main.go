@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -22,11 +23,19 @@ import (
 // Exit codes.
 const (
 	exitOK             = 0
-	exitFailure        = 1 // local trouble: a file that cannot be read or written
-	exitUsage          = 2 // bad usage, or a validation that failed
-	exitAPI            = 3 // the API answered with an error
-	exitOutcomeUnknown = 4 // a charged request may or may not have reached the server
+	exitFailure        = 1   // local trouble: a file that cannot be read or written
+	exitUsage          = 2   // bad usage, or a validation that failed
+	exitAPI            = 3   // the API answered with an error
+	exitOutcomeUnknown = 4   // a charged request may or may not have reached the server
+	exitStopped        = 130 // asked to stop (Ctrl+C, SIGTERM) and not ended by itself within stopGrace
 )
+
+// stopGrace is how long a command has, once asked to stop, to end by
+// itself (every command obeys its context). Each step of a submission and
+// a download is recorded before the next, so ending after it loses nothing
+// a command reported done: what was under way is taken up again the next
+// time, as after a crash.
+const stopGrace = 5 * time.Second
 
 // Env is what every command gets: the global options, the configuration
 // read at start, and the output streams.
@@ -76,6 +85,11 @@ func usageErrorf(format string, a ...any) error {
 var classifiers []func(error) (int, bool)
 
 func exitCode(err error) int {
+	// The state of the money first, as in the words printed: a charged
+	// request whose outcome is unknown exits 4 whatever else went wrong.
+	if p, ok := workflow.ExplainKnown(err, ""); ok && p.MayBeCharged {
+		return exitOutcomeUnknown
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
@@ -90,9 +104,21 @@ func exitCode(err error) int {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go endAfterStop(ctx, stop)
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// endAfterStop: once the command is asked to stop, a second signal ends
+// the process at once (the system's default comes back), and a command
+// still running after stopGrace is ended.
+func endAfterStop(ctx context.Context, stop context.CancelFunc) {
+	<-ctx.Done()
+	stop()
+	<-time.After(stopGrace)
+	fmt.Fprintf(os.Stderr, "skipdesk-cli: stopped (the command did not end within %s of being asked to)\n", stopGrace)
+	os.Exit(exitStopped)
 }
 
 // Main runs one command line and returns the exit code. The environment

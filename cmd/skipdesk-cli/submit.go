@@ -227,12 +227,13 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		fmt.Fprintf(env.Stderr, "%s left out: their earlier results are merged into the result\n", plural(res.Reused, "row", "rows"))
 	}
 	if env.JSON && !f.wait {
-		return env.Output(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission}, nil)
+		return env.Output(withProblem(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission},
+			res.Problem), nil)
 	}
 	if !env.JSON {
 		fmt.Fprintln(env.Stdout, res.JobID)
 	}
-	fmt.Fprintf(env.Stderr, "created job %s, charged %s\n", res.JobID, credits(res.Charged))
+	fmt.Fprintf(env.Stderr, "created job %s, charged %s%s\n", res.JobID, credits(res.Charged), notRight(res.Problem))
 	if !f.wait {
 		return nil
 	}
@@ -322,18 +323,37 @@ func reportOutcome(env *Env, o *workflow.Outcome, out string) error {
 	}
 	j := o.Job
 	if env.JSON {
-		return env.Output(map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
+		return env.Output(withProblem(map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
 			"credits_charged": j.Charged, "credits_refunded": j.Refunded, "credits_net": j.Net(),
-			"error_message": j.ErrorMessage}, nil)
+			"error_message": j.ErrorMessage}, j.Problem), nil)
 	}
 	if path != "" {
 		fmt.Fprintf(env.Stdout, "result %s\n", path)
 	}
-	fmt.Fprintf(env.Stdout, "spend charged %d refunded %d net %d\n", j.Charged, j.Refunded, j.Net())
+	fmt.Fprintf(env.Stdout, "spend charged %d refunded %d net %d%s\n", j.Charged, j.Refunded, j.Net(), notRight(j.Problem))
 	if j.Status == jobs.StatusFailed {
 		return &exitError{code: exitAPI, plain: true, err: fmt.Errorf("job %s failed: %s (refunded %s)", j.ID, j.ErrorMessage, credits(j.Refunded))}
 	}
 	return nil
+}
+
+// withProblem adds figures_problem to a JSON answer when the figures
+// cannot be right.
+func withProblem(out map[string]any, problem string) map[string]any {
+	if problem != "" {
+		out["figures_problem"] = problem
+	}
+	return out
+}
+
+// notRight flags figures the service reported that cannot be right (a
+// Job's or a submission's Problem), as the jobs list does: "" when they
+// can be.
+func notRight(problem string) string {
+	if problem == "" {
+		return ""
+	}
+	return " (cannot be right: the service reported " + problem + "; left out of every total)"
 }
 
 // copyInto copies a result into dir under its own name, atomically.

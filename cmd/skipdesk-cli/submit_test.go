@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -28,6 +29,10 @@ type submitSandbox struct {
 	srv       *sandbox.Server
 	url       string
 	downloads atomic.Int64
+	// edit, when set, sees every answer once the sandbox handled the
+	// request and before the answer leaves, and may change its body (a
+	// job-creating POST handled: the moment to cut a team's database).
+	edit atomic.Pointer[func(r *http.Request, body []byte) []byte]
 }
 
 func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
@@ -43,6 +48,18 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/download") {
 			sb.downloads.Add(1)
+		}
+		if f := sb.edit.Load(); f != nil && !strings.HasSuffix(r.URL.Path, "/download") {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			body := (*f)(r, rec.Body.Bytes())
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(rec.Code)
+			w.Write(body)
+			return
 		}
 		h.ServeHTTP(w, r)
 	}))
@@ -361,6 +378,29 @@ func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
 	code, out, errs := submitCLI(t, "jobs")
 	if code != 0 || !strings.Contains(out, "total: charged 100, refunded 20, net 80") || !strings.Contains(out, "not counted: job trc_neg") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// A service that reports an absurd charge: the submission's line and
+// --wait's spend show the figures as reported and flag them, as the jobs
+// list does, never as if they were right.
+func TestSubmitWaitFlagsAbsurdFigures(t *testing.T) {
+	sb := startSubmitSandbox(t, 0.2)
+	submitEnv(t, sb)
+	charged := regexp.MustCompile(`"credits_charged":\s*\d+`)
+	absurd := func(_ *http.Request, body []byte) []byte {
+		return charged.ReplaceAll(body, []byte(`"credits_charged": 99000000000`))
+	}
+	sb.edit.Store(&absurd)
+	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "charged 99,000,000,000 credits (cannot be right: the service reported an absurd charge") {
+		t.Errorf("the submission's line is not flagged:\n%s", errs)
+	}
+	if !strings.Contains(out, "spend charged 99000000000") || !strings.Contains(out, "cannot be right: the service reported an absurd charge") {
+		t.Errorf("--wait's spend is not flagged:\n%s", out)
 	}
 }
 

@@ -26,8 +26,8 @@ func init() {
 		run:     runTeamShare,
 	})
 	register("team stop", &command{
-		usage:   "",
-		summary: "stop sharing: this computer's own records again; the connection string leaves the keyring",
+		usage:   "[--preview]",
+		summary: "stop sharing: copy back what this computer needs on its own (the company's do-not-call list with its history, its jobs, the duplicate guard's records) and work on its own records again; the connection string leaves the keyring. Refused, with nothing changed, while the team's database does not answer",
 		run:     runTeamStop,
 	})
 }
@@ -103,6 +103,7 @@ func runTeamShare(ctx context.Context, env *Env, args []string) error {
 
 func runTeamStop(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "team stop", commands["team stop"])
+	preview := fs.Bool("preview", false, "say what stopping would copy back, and stop nothing")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -110,9 +111,27 @@ func runTeamStop(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.StopSharing(ctx); err != nil {
+	if !svc.Sharing() {
+		fmt.Fprintln(env.Stdout, "This computer keeps its own records already.")
+		return nil
+	}
+	if *preview {
+		kept, err := svc.StopSharingPreview(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "Stopping would copy back to this computer: %s.\n", workflow.DescribeKept(kept))
+		return nil
+	}
+	kept, err := svc.StopSharing(ctx, func(p workflow.ShareProgress) {
+		if p.Total > 0 && (p.Done == p.Total || p.Done%100_000 == 0) {
+			fmt.Fprintf(env.Stderr, "copying back %s: %s of %s\n", p.Part, num(int64(p.Done)), num(int64(p.Total)))
+		}
+	})
+	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, "This computer keeps its own records again.")
+	fmt.Fprintf(env.Stdout, "This computer keeps its own records again, with what it copied back from the team's database: %s.\n",
+		workflow.DescribeKept(kept))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -81,7 +82,13 @@ func TestEndToEnd(t *testing.T) {
 			cmd.Stderr = &stderr
 			start := time.Now()
 			err := cmd.Run()
-			t.Logf("%s: %s", name, time.Since(start).Round(time.Millisecond))
+			end := time.Now()
+			t.Logf("%s: %s", name, end.Sub(start).Round(time.Millisecond))
+			if quit, ok := quitAt(stderr.String()); ok {
+				// Measured, not bounded: the time from the script's end
+				// (the window asked to close) to the process's end.
+				t.Logf("%s: closing took %s", name, end.Sub(quit).Round(time.Millisecond))
+			}
 			if err != nil {
 				t.Fatalf("script %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
 			}
@@ -136,6 +143,18 @@ func startXvfb(xvfb string) (string, func(), error) {
 		stop()
 		return "", nil, fmt.Errorf("Xvfb did not start within 15 s")
 	}
+}
+
+// quitAt is when the harness asked the app to quit ("e2e: quit at N").
+func quitAt(log string) (time.Time, bool) {
+	for _, l := range strings.Split(log, "\n") {
+		if v, ok := strings.CutPrefix(l, "e2e: quit at "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return time.Unix(0, n), true
+			}
+		}
+	}
+	return time.Time{}, false
 }
 
 // screenshots are the files the harness logged ("screenshot <path>").

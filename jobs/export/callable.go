@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -76,6 +78,21 @@ type CallableOptions struct {
 	// an .xlsx, and a PDF beside dst ("<name> proof.pdf"). ExportCallable
 	// fills in the hashes, the scrubs, the counts and the options.
 	Proof *Proof
+
+	// Calltime places each kept phone and gives its calling window, written
+	// after its flags as "<phone> time zone", "<phone> call from" and
+	// "<phone> call until" (the called person's local HH:MM, on the day of
+	// CallableAt, or of the export). Nil: the rules SkipDesk ships.
+	Calltime *calltime.Engine
+	// CallableAt, when set, leaves out every phone that may not be called
+	// at that instant, counted per reason. Zero: no phone is left out for
+	// the time rule.
+	CallableAt time.Time
+	// Preset, when set, writes the rows as a dialer or CRM imports them
+	// (its columns, phone format, one row per owner or per phone), in as
+	// many files as its rows-per-file limit asks. Nil: the result's own
+	// layout with the flags and windows added.
+	Preset *dialer.Preset
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
@@ -118,40 +135,123 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 		}
 	}
 	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
+	if opts.Preset != nil {
+		return exportPreset(ctx, src, dst, format, ms, opts)
+	}
 	if format == FormatCSV {
 		rep := &Report{Path: dst}
-		total := -1
-		if opts.Progress != nil {
-			total = estimateRows(src)
-			if opts.Rows != nil {
-				total = len(opts.Rows)
-			}
-		}
-		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, total, eopts, rep) }); err != nil {
+		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, progressTotal(src, opts), eopts, rep) }); err != nil {
 			return nil, err
 		}
-		rep.Phones = &ms.counts
-		if err := ms.nothingKept(dst); err != nil {
-			return nil, err
-		}
-		if opts.Proof != nil {
-			if err := ms.proofScrubs(src, opts.Proof); err != nil {
-				return nil, err
-			}
-		}
-		return rep, finishProof(dst, rep, opts.Proof)
+		return finishCallable(src, dst, rep, ms, opts.Proof)
 	}
 	// The .xlsx export reads rows by range: write the merged rows to a
 	// temporary CSV beside dst first (plain, no guard: the xlsx writer
 	// stores every string as text).
+	tmp, rows, err := writeTempCSV(ctx, ms, dst)
+	if tmp != "" {
+		defer os.Remove(tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ms.nothingKept(""); err != nil {
+		return nil, err
+	}
+	eopts.Format = FormatXLSX
+	eopts.Phones = &ms.counts
+	if p := opts.Proof; p != nil {
+		p.Phones = ms.counts
+		p.Rows = rows
+		if err := ms.proofScrubs(src, p); err != nil {
+			return nil, err
+		}
+		eopts.Proof = p
+	}
+	rep, err := Export(ctx, tmp, dst, eopts)
+	if err != nil {
+		return nil, err
+	}
+	// The temporary copy is sound; the damage was in the sources.
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	rep.Phones = &ms.counts
+	return rep, finishProof(dst, rep, opts.Proof)
+}
+
+// progressTotal is the rows a progress report counts towards (-1 when no
+// one listens).
+func progressTotal(src string, opts CallableOptions) int {
+	switch {
+	case opts.Progress == nil:
+		return -1
+	case opts.Rows != nil:
+		return len(opts.Rows)
+	}
+	return estimateRows(src)
+}
+
+// finishCallable completes an export whose files are written: it refuses
+// a list that kept no phone (removing what was written), and records the
+// scrubs and the proof.
+func finishCallable(src, dst string, rep *Report, ms *mergeSource, p *Proof) (*Report, error) {
+	rep.Phones = &ms.counts
+	if err := ms.nothingKept(rep.Path); err != nil {
+		for _, part := range rep.Parts {
+			os.Remove(part)
+		}
+		return nil, err
+	}
+	if p != nil {
+		if err := ms.proofScrubs(src, p); err != nil {
+			return nil, err
+		}
+	}
+	return rep, finishProof(dst, rep, p)
+}
+
+// exportPreset writes a callable list shaped by a dialer preset, in as
+// many files as its limit asks, each its own single-sheet import (no
+// Summary or Compliance sheet a dialer could read as rows: the proof is the
+// PDF beside it).
+func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource, opts CallableOptions) (*Report, error) {
+	s := &presetSource{m: ms, p: opts.Preset}
+	ms.shapeOnly = true
+	eopts := Options{Progress: opts.Progress, Format: format}
+	rep, err := writePresetParts(dst, s, opts.Preset, func(part string, ls *limitSource) (*Report, error) {
+		if format == FormatCSV {
+			rep := &Report{Path: part}
+			return rep, writeAtomic(part, func(f *os.File) error { return writeCSV(ctx, ls, f, progressTotal(src, opts), eopts, rep) })
+		}
+		tmp, rows, err := writeTempCSV(ctx, ls, part)
+		if tmp != "" {
+			defer os.Remove(tmp)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rows == 0 {
+			return &Report{Path: part}, nil
+		}
+		return Export(ctx, tmp, part, eopts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
+	return finishCallable(src, dst, rep, ms, opts.Proof)
+}
+
+// writeTempCSV writes a source's header and rows to a temporary CSV beside
+// dst and returns its path and the rows written.
+func writeTempCSV(ctx context.Context, s source, dst string) (string, int, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.csv.tmp")
 	if err != nil {
-		return nil, writeError(dst, err)
+		return "", 0, writeError(dst, err)
 	}
-	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	line := appendCSVRecord(nil, ms.Headers())
+	line := appendCSVRecord(nil, s.Headers())
 	_, err = bw.Write(line)
+	rows := 0
 	for n := 0; err == nil; n++ {
 		if n%ctxEvery == 0 {
 			if err = cancelled(ctx); err != nil {
@@ -159,9 +259,10 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 			}
 		}
 		var rec []string
-		if rec, _, err = ms.Next(); err == nil {
+		if rec, _, err = s.Next(); err == nil {
 			line = appendCSVRecord(line[:0], rec)
 			_, err = bw.Write(line)
+			rows++
 		}
 	}
 	if err == io.EOF {
@@ -172,31 +273,11 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	}
 	if err != nil {
 		if we := writeError(dst, err); we != err {
-			return nil, we
+			return tmp.Name(), 0, we
 		}
-		return nil, fmt.Errorf("export: callable list: %w", err)
+		return tmp.Name(), 0, fmt.Errorf("export: callable list: %w", err)
 	}
-	if err := ms.nothingKept(""); err != nil {
-		return nil, err
-	}
-	eopts.Format = FormatXLSX
-	eopts.Phones = &ms.counts
-	if p := opts.Proof; p != nil {
-		p.Phones = ms.counts
-		p.Rows = ms.rows
-		if err := ms.proofScrubs(src, p); err != nil {
-			return nil, err
-		}
-		eopts.Proof = p
-	}
-	rep, err := Export(ctx, tmp.Name(), dst, eopts)
-	if err != nil {
-		return nil, err
-	}
-	// The temporary copy is sound; the damage was in the sources.
-	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
-	rep.Phones = &ms.counts
-	return rep, finishProof(dst, rep, opts.Proof)
+	return tmp.Name(), rows, nil
 }
 
 // startProof fills what the proof knows before the export is written: the
@@ -215,7 +296,30 @@ func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOption
 		p.Internal = opts.Internal.Len()
 	}
 	p.Choices = opts.choices()
+	p.RulesVersion = ms.time.e.Table().Version
+	p.CallableAt = opts.CallableAt
+	p.TimeLeft = ms.time.left
+	p.DialingMode = "manual"
+	if opts.LeaveOutMobiles {
+		p.DialingMode = "autodialed (mobiles and phones of unknown type left out)"
+	}
+	p.Keep = keepText(ms.time.e.Table())
+	if opts.Preset != nil {
+		p.Preset = opts.Preset.Name
+	}
 	return nil
+}
+
+// keepText says how long a proof is kept, from the rules table's records
+// row, and where.
+func keepText(t *calltime.Table) string {
+	s := "SkipDesk writes it beside the export and never deletes proofs"
+	for _, r := range t.Of(calltime.KindRecords, calltime.Federal) {
+		if years, _, err := r.Keep(); err == nil {
+			return fmt.Sprintf("%d years (%s); %s", years, r.Source, s)
+		}
+	}
+	return s
 }
 
 // finishProof writes the proof PDF beside the export written at dst. When
@@ -227,16 +331,31 @@ func finishProof(dst string, rep *Report, p *Proof) error {
 	}
 	p.Rows = rep.Rows
 	p.Phones = *rep.Phones
-	sum, err := fileSHA256(dst)
+	out := rep.Path // a preset's first part when its limit split the list
+	sum, err := fileSHA256(out)
+	p.Parts = p.Parts[:0]
+	for _, part := range rep.Parts {
+		if err != nil {
+			break
+		}
+		var ps string
+		if ps, err = fileSHA256(part); err != nil {
+			break
+		}
+		p.Parts = append(p.Parts, ProofFile{Name: filepath.Base(part), SHA256: ps})
+	}
 	if err == nil {
-		p.Output = ProofFile{Name: filepath.Base(dst), SHA256: sum}
+		p.Output = ProofFile{Name: filepath.Base(out), SHA256: sum}
 		p.PDF = ProofName(dst)
 		if err = writeProofPDF(p.PDF, p); err == nil {
 			rep.Proof = p.PDF
 		}
 	}
 	if err != nil {
-		os.Remove(dst)
+		os.Remove(out)
+		for _, part := range rep.Parts {
+			os.Remove(part)
+		}
 		return fmt.Errorf("export: the proof of scrub could not be written, so the export %s was removed: %w", filepath.Base(dst), err)
 	}
 	return nil
@@ -266,8 +385,9 @@ type mergeSource struct {
 	strict  bool                // a flag filter: only the kept phones' numbers may appear
 	bad     map[uint64]struct{} // numbers left out for their flags, anywhere in the result
 	headers []string
-	// out[j] is the source column of output column j, or -(2+2k) for slot
-	// k's flags in words and -(3+2k) for its callable verdict.
+	// out[j] is the source column of output column j, or -(2+slotCols*k+c)
+	// for slot k's added column c (slotFlags, slotCallable, slotZone,
+	// slotFrom, slotUntil).
 	out    []int
 	row    layout.Row
 	rec    []string
@@ -279,6 +399,12 @@ type mergeSource struct {
 	keepK  map[uint64]struct{}
 
 	dncWarnings []string // the DNC results', prefixed with their names
+
+	time *timeRule
+	win  []phoneWindow // the window of each slot's kept phone in this row
+	// shapeOnly: a preset reads the row (m.row, keep, win) and writes its
+	// own columns; the row in the result's layout is not built.
+	shapeOnly bool
 
 	counts PhoneCounts
 	rows   int // rows yielded
@@ -430,6 +556,10 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	m.buildHeaders(src.Headers())
 	m.bySlot = make([]int, len(l.Slots))
 	m.keep = make([]bool, len(l.Slots))
+	m.win = make([]phoneWindow, len(l.Slots))
+	if m.time, err = newTimeRule(opts.Calltime, opts.CallableAt, now); err != nil {
+		return nil, fmt.Errorf("export: calling rules: %w", err)
+	}
 	m.blank = make([]bool, len(src.Headers()))
 	m.kept = make([]bool, len(src.Headers()))
 	return m, nil
@@ -524,7 +654,19 @@ func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
 	return nil
 }
 
-// buildHeaders places each slot's two columns after its last column.
+// The columns added after each phone's, in order.
+const (
+	slotFlags = iota
+	slotCallable
+	slotZone
+	slotFrom
+	slotUntil
+	slotCols
+)
+
+var slotSuffixes = [slotCols]string{" flags", " callable", " time zone", " call from", " call until"}
+
+// buildHeaders places each slot's added columns after its last column.
 func (m *mergeSource) buildHeaders(hs []string) {
 	after := map[int][]int{} // source column → slots whose columns end there
 	for k, s := range m.l.Slots {
@@ -550,8 +692,10 @@ func (m *mergeSource) buildHeaders(hs []string) {
 				break
 			}
 			label := m.l.Slots[k].Label
-			m.headers = append(m.headers, name(label+" flags"), name(label+" callable"))
-			m.out = append(m.out, -(2 + 2*k), -(3 + 2*k))
+			for c, suffix := range slotSuffixes {
+				m.headers = append(m.headers, name(label+suffix))
+				m.out = append(m.out, -(2 + slotCols*k + c))
+			}
 		}
 	}
 }
@@ -597,77 +741,122 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		m.bySlot[k], m.keep[k] = -1, false
 	}
 	nkept := 0
+	m.time.newRow()
 	for i := range m.row.Phones {
-		p := &m.row.Phones[i]
-		m.bySlot[p.Slot] = i
-		ok := true
-		_, isBad := m.bad[p.Key]
-		isBad = isBad && p.Key != 0
-		if isBad {
-			ok = false
-		}
-		for _, f := range m.filters {
-			if ok && layout.PhoneLevel(f) && !m.passes(f, p) {
-				ok = false
-			}
-		}
-		if ok && !m.chosen(p) {
-			ok = false
-		}
-		cols := m.l.Slots[p.Slot].Columns
-		if ok {
-			m.counts.Kept++
-			if m.flags && !p.Scrubbed.IsZero() {
-				m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
-			}
-			m.keep[p.Slot] = true
+		m.bySlot[m.row.Phones[i].Slot] = i
+		if m.sortPhone(&m.row.Phones[i]) {
 			nkept++
-			if p.Key != 0 {
-				m.keepK[p.Key] = struct{}{}
-			}
-			for _, c := range cols {
-				m.kept[c] = true
-			}
-			continue
-		}
-		m.counts.Left[m.leftFor(p, isBad)]++
-		for _, c := range cols {
-			m.blank[c] = true
-		}
-		if p.Key != 0 {
-			m.erase[p.Key] = struct{}{}
 		}
 	}
 	if m.phoneF && nkept == 0 {
 		return nil, false
 	}
+	if m.shapeOnly {
+		return nil, true
+	}
 	for k := range m.keepK {
 		delete(m.erase, k)
 	}
+	return m.output(rec), true
+}
+
+// judge says whether a phone of the row is kept, and why not: "" for a
+// reason leftFor gives, else the time rule's.
+func (m *mergeSource) judge(p *layout.Phone) (ok, isBad bool, timeReason string) {
+	_, isBad = m.bad[p.Key]
+	isBad = isBad && p.Key != 0
+	if isBad {
+		return false, true, ""
+	}
+	for _, f := range m.filters {
+		if layout.PhoneLevel(f) && !m.passes(f, p) {
+			return false, false, ""
+		}
+	}
+	if !m.chosen(p) {
+		return false, false, ""
+	}
+	if m.flags {
+		m.win[p.Slot], timeReason = m.time.check(p, &m.row)
+	}
+	return timeReason == "", false, timeReason
+}
+
+// sortPhone keeps a phone of the row or leaves it out (its columns blanked,
+// its number erased from the row), counting it; true when kept.
+func (m *mergeSource) sortPhone(p *layout.Phone) bool {
+	ok, isBad, timeReason := m.judge(p)
+	cols := m.l.Slots[p.Slot].Columns
+	if ok {
+		m.counts.Kept++
+		if m.flags && !p.Scrubbed.IsZero() {
+			m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
+		}
+		m.keep[p.Slot] = true
+		if p.Key != 0 {
+			m.keepK[p.Key] = struct{}{}
+		}
+		for _, c := range cols {
+			m.kept[c] = true
+		}
+		return true
+	}
+	if timeReason != "" {
+		m.counts.Left[timeReason]++
+	} else {
+		m.counts.Left[m.leftFor(p, isBad)]++
+	}
+	for _, c := range cols {
+		m.blank[c] = true
+	}
+	if p.Key != 0 {
+		m.erase[p.Key] = struct{}{}
+	}
+	return false
+}
+
+// output builds the written row: the source's cells (those of phones left
+// out, and any other writing a number that must not appear, blanked) and
+// the kept phones' added columns.
+func (m *mergeSource) output(rec []string) []string {
 	m.rec = m.rec[:0]
 	for _, o := range m.out {
 		if o >= 0 {
 			v := cell(rec, o)
-			if m.blank[o] || !m.kept[o] && m.holdsLeftOut(v) {
+			// Every cell is looked at, a kept phone's own columns too (its
+			// raw twin may hold another number): a number is written only
+			// where it was read as a phone and judged.
+			if m.blank[o] || m.holdsLeftOut(v) {
 				v = ""
 			}
 			m.rec = append(m.rec, v)
 			continue
 		}
-		k, which := (-o-2)/2, (-o-2)%2
+		k, which := (-o-2)/slotCols, (-o-2)%slotCols
 		i := m.bySlot[k]
 		if i < 0 || !m.keep[k] {
 			m.rec = append(m.rec, "")
 			continue
 		}
-		p := &m.row.Phones[i]
-		if which == 0 {
-			m.rec = append(m.rec, flagWords(p))
-		} else {
-			m.rec = append(m.rec, verdict(p))
-		}
+		m.rec = append(m.rec, m.added(&m.row.Phones[i], which))
 	}
-	return m.rec, true
+	return m.rec
+}
+
+// added is the value of a kept phone's added column.
+func (m *mergeSource) added(p *layout.Phone, which int) string {
+	w := m.win[p.Slot]
+	switch which {
+	case slotFlags:
+		return flagWords(p)
+	case slotCallable:
+		return verdict(p)
+	case slotZone:
+		return w.zone
+	case slotFrom:
+		return w.from
+	}
+	return w.until
 }
 
 // NothingCallableError: a callable list would hold no phone. Nothing is

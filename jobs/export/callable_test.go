@@ -96,12 +96,27 @@ func TestExportCallableMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readCSV(t, dst)
+	ny := []string{"ET", "08:00", "21:00"} // New York: the federal window, on the day of the export
+	none := []string{"", "", ""}
+	row := func(parts ...any) []string {
+		var out []string
+		for _, p := range parts {
+			switch v := p.(type) {
+			case string:
+				out = append(out, v)
+			case []string:
+				out = append(out, v...)
+			}
+		}
+		return out
+	}
 	want := [][]string{
-		{"first_name", "phone_1", "phone_1_type", "Phone 1 flags", "Phone 1 callable", "phone_2", "phone_2_type", "Phone 2 flags", "Phone 2 callable", "match_status"},
-		{"A", "2125550101", "mobile", cleanWords, "yes", "2125550102", "landline", "DNC flagged, litigator clean" + notChecked, "no: DNC", "matched"},
-		{"B", "2125550103", "voip", "DNC clean, litigator flagged" + notChecked, "no: litigator", "", "", "", "", "matched"},
-		{"C", "(212) 555-0104", "mobile", cleanWords, "yes", "2125550199", "mobile", "federal DNC unknown, litigator unknown, state DNC not checked", "no: DNC unknown, litigator unknown", "matched"},
-		{"D", "", "", "", "", "", "", "", "", "no_match"},
+		row("first_name", "phone_1", "phone_1_type", "Phone 1 flags", "Phone 1 callable", "Phone 1 time zone", "Phone 1 call from", "Phone 1 call until",
+			"phone_2", "phone_2_type", "Phone 2 flags", "Phone 2 callable", "Phone 2 time zone", "Phone 2 call from", "Phone 2 call until", "match_status"),
+		row("A", "2125550101", "mobile", cleanWords, "yes", ny, "2125550102", "landline", "DNC flagged, litigator clean"+notChecked, "no: DNC", ny, "matched"),
+		row("B", "2125550103", "voip", "DNC clean, litigator flagged"+notChecked, "no: litigator", ny, "", "", "", "", none, "matched"),
+		row("C", "(212) 555-0104", "mobile", cleanWords, "yes", ny, "2125550199", "mobile", "federal DNC unknown, litigator unknown, state DNC not checked", "no: DNC unknown, litigator unknown", ny, "matched"),
+		row("D", "", "", "", "", none, "", "", "", "", none, "no_match"),
 	}
 	if rep.Rows != 4 || len(got) != len(want) {
 		t.Fatalf("rows %d: %q", rep.Rows, got)
@@ -129,9 +144,10 @@ func TestExportCallableOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"first_name|phone_1|phone_1_type|Phone 1 flags|Phone 1 callable|phone_2|phone_2_type|Phone 2 flags|Phone 2 callable|match_status",
-		"A|2125550101|mobile|" + cleanWords + "|yes|||||matched",
-		"C|(212) 555-0104|mobile|" + cleanWords + "|yes|||||matched",
+		"first_name|phone_1|phone_1_type|Phone 1 flags|Phone 1 callable|Phone 1 time zone|Phone 1 call from|Phone 1 call until|" +
+			"phone_2|phone_2_type|Phone 2 flags|Phone 2 callable|Phone 2 time zone|Phone 2 call from|Phone 2 call until|match_status",
+		"A|2125550101|mobile|" + cleanWords + "|yes|ET|08:00|21:00||||||||matched",
+		"C|(212) 555-0104|mobile|" + cleanWords + "|yes|ET|08:00|21:00||||||||matched",
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("rows = %q", rows)
@@ -139,7 +155,7 @@ func TestExportCallableOnly(t *testing.T) {
 	for i := range want {
 		// GetRows pads blank cells inside a row with "".
 		r := append([]string(nil), rows[i]...)
-		for len(r) < 10 {
+		for len(r) < 16 {
 			r = append(r, "")
 		}
 		if strings.Join(r, "|") != want[i] {

@@ -250,6 +250,36 @@ func TestCallableExportProof(t *testing.T) {
 	}
 }
 
+// The proof prints names in their own letters (Cyrillic, Greek, Polish,
+// Hebrew), in an embedded Unicode font subset to the letters used, so the
+// PDF stays small; the core fonts turned them into dots.
+func TestProofPrintsNonLatinNames(t *testing.T) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed: the proof's text cannot be read back; .ci/run installs it")
+	}
+	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
+	trace := writeFile(t, "Дмитриев Ωμέγα.csv", callableTrace)
+	dnc := writeDNC(t, time.Date(2026, 6, 1, 9, 30, 0, 0, time.UTC))
+	dst := filepath.Join(t.TempDir(), "Łódź שלום.csv")
+	p := &Proof{Account: "jørgen@пример.рф", Provider: "https://api.example.test", AppVersion: "1.2.3"}
+	if _, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: now, Proof: p}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", p.PDF, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out)
+	for _, want := range []string{"Дмитриев Ωμέγα.csv", "jørgen@пример.рф", "Łódź"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the proof does not print %q:\n%s", want, text)
+		}
+	}
+	if st, err := os.Stat(p.PDF); err != nil || st.Size() > 100<<10 {
+		t.Errorf("the proof is %d bytes (%v): the font is not subset", st.Size(), err)
+	}
+}
+
 // A trace's phones scrubbed twice: the export says which numbers the newer
 // scrub found on a list that the one before did not.
 func TestExportShowsWhatChangedSinceTheScrubBefore(t *testing.T) {

@@ -107,6 +107,9 @@ type Report struct {
 	// Phones are the phones kept and left out by reason (exports that
 	// read phones: callable lists, quick filters).
 	Phones *PhoneCounts `json:",omitempty"`
+	// Parts are the files a preset's rows-per-file limit split the export
+	// into, in order (Path is the first); none when it is one file.
+	Parts []string `json:",omitempty"`
 }
 
 // CellRef names a cell of the source: its 1-based data row and its column.

@@ -333,6 +333,29 @@ func TestLongCell(t *testing.T) {
 	}
 }
 
+// A header longer than a cell of Excel holds (a file whose first line is
+// not a header) is cut to the limit with a warning naming its column: Excel
+// refuses a workbook holding such a cell. The rows are written whole.
+func TestLongHeaderIsCapped(t *testing.T) {
+	long := strings.Repeat("ж", ExcelMaxCellChars+100)
+	src := writeResult(t, [][]string{{"id", long}, {"1", "short"}})
+	dst := filepath.Join(t.TempDir(), "out.xlsx")
+	rep, err := Export(context.Background(), src, dst, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "column B") || !strings.Contains(rep.Warnings[0], "cut to 32,767") {
+		t.Fatalf("warnings = %q", rep.Warnings)
+	}
+	f := openXLSX(t, dst)
+	if v, _ := f.GetCellValue("Results", "B1"); utf16Len(v) != ExcelMaxCellChars {
+		t.Errorf("the header holds %d units, want %d", utf16Len(v), ExcelMaxCellChars)
+	}
+	if v, _ := f.GetCellValue("Results", "B2"); v != "short" {
+		t.Errorf("B2 = %q", v)
+	}
+}
+
 func TestRowsPermutation(t *testing.T) {
 	src := writeResult(t, [][]string{{"n"}, {"a"}, {"b"}, {"c"}, {"d"}})
 	for _, format := range []string{"xlsx", "csv"} {

@@ -11,6 +11,7 @@ import (
 
 	"codeberg.org/go-pdf/fpdf"
 
+	"github.com/skipdesk/skipdesk/assets"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -40,7 +41,16 @@ type Proof struct {
 	Choices    []string  // the options, in words
 	Rows       int       // data rows written
 	Phones     PhoneCounts
-	PDF        string // where the proof PDF was written
+	PDF        string      // where the proof PDF was written
+	Parts      []ProofFile // the files written when a preset's limit split the list (Output is the first)
+
+	// The calling-time rule.
+	RulesVersion string         // the calling rules table's version
+	CallableAt   time.Time      // the instant the list was judged at; zero: none
+	DialingMode  string         // "manual" or "autodialed"
+	TimeLeft     map[string]int // phones left out for the time rule, per reason
+	Keep         string         // how long the proof is kept, and the rule
+	Preset       string         // the dialer or CRM layout written; "" the result's own
 }
 
 // ProofFile names a file and its SHA-256.
@@ -126,6 +136,7 @@ func (p *Proof) lines(output bool) []proofLine {
 	if !p.ValidUntil.IsZero() {
 		ls = append(ls, proofLine{label: "List valid until", value: proofDate(p.ValidUntil) + " (the earliest of the answers above)"})
 	}
+	ls = append(ls, p.timeLines()...)
 	ls = append(ls, proofLine{heading: true, label: "Choices"})
 	for _, c := range p.Choices {
 		ls = append(ls, proofLine{label: "", value: c})
@@ -146,46 +157,95 @@ func (p *Proof) lines(output bool) []proofLine {
 	return ls
 }
 
+// proofFont is the proof's font family: DejaVu Sans, embedded (subset)
+// so that every name prints in its own letters.
+const proofFont = "DejaVu"
+
+// timeLines are the calling-time rule's lines: the rules table, the
+// instant, the windows applied per reason, the dialing mode, the keeping.
+func (p *Proof) timeLines() []proofLine {
+	ls := []proofLine{{heading: true, label: "Calling time"},
+		{label: "Rules table", value: "version " + p.RulesVersion},
+		{label: "Windows", value: "each phone's calling window in the called person's local time is in its time zone, call from and call until columns"}}
+	if p.CallableAt.IsZero() {
+		ls = append(ls, proofLine{label: "Callable at", value: "no instant given: no phone left out for the time of day"})
+	} else {
+		ls = append(ls, proofLine{label: "Callable at", value: p.CallableAt.Format(time.RFC3339) + " (" + proofDate(p.CallableAt) + ")"})
+	}
+	reasons := make([]string, 0, len(p.TimeLeft))
+	for r := range p.TimeLeft {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		ls = append(ls, proofLine{label: "  left out: " + r, value: jobs.Thousands(int64(p.TimeLeft[r]))})
+	}
+	ls = append(ls, proofLine{label: "Dialing mode", value: p.DialingMode})
+	if p.Preset != "" {
+		ls = append(ls, proofLine{label: "Layout", value: p.Preset})
+	}
+	for i, f := range p.Parts {
+		ls = append(ls, proofLine{label: fmt.Sprintf("Part %d", i+1), value: f.Name}, proofLine{label: "  SHA-256", value: f.SHA256})
+	}
+	return append(ls, proofLine{label: "Keep this proof", value: p.Keep})
+}
+
 // writeProofPDF writes the proof as a PDF at path (atomically).
 func writeProofPDF(path string, p *Proof) error {
 	pdf := fpdf.New("P", "mm", "Letter", "")
+	pdf.AddUTF8FontFromBytes(proofFont, "", assets.ProofFont)
+	pdf.AddUTF8FontFromBytes(proofFont, "B", assets.ProofFontBold)
 	pdf.SetTitle("Proof of scrub: "+p.Output.Name, true)
 	pdf.SetCreator("SkipDesk "+p.AppVersion, true)
 	pdf.SetCreationDate(p.Exported)
 	pdf.SetModificationDate(p.Exported)
 	pdf.SetMargins(18, 18, 18)
 	pdf.SetAutoPageBreak(true, 18)
-	tr := pdf.UnicodeTranslatorFromDescriptor("") // cp1252: the core fonts' encoding
 	pdf.AddPage()
-	pdf.SetFont("Helvetica", "B", 16)
-	pdf.CellFormat(0, 9, tr("Proof of scrub"), "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.MultiCell(0, 5, tr("The callable list "+p.Output.Name+" was written by SkipDesk from the files and DNC scrubs below. "+
+	pdf.SetFont(proofFont, "B", 16)
+	pdf.CellFormat(0, 9, "Proof of scrub", "", 1, "L", false, 0, "")
+	pdf.SetFont(proofFont, "", 10)
+	pdf.MultiCell(0, 5, "The callable list "+p.Output.Name+" was written by SkipDesk from the files and DNC scrubs below. "+
 		"Every phone in it is a valid number, clean on the lists named, answered by a scrub made no more than 31 days "+
-		"before the export, and not on the company's own do-not-call list, unless a choice below says otherwise."), "", "L", false)
+		"before the export, and not on the company's own do-not-call list, unless a choice below says otherwise.", "", "L", false)
 	pdf.Ln(3)
-	const labelW = 52
-	for _, l := range p.lines(true) {
+	lines := p.lines(true)
+	labelW := proofLabelWidth(pdf, lines)
+	for _, l := range lines {
 		if l.heading {
 			pdf.Ln(2)
-			pdf.SetFont("Helvetica", "B", 12)
-			pdf.CellFormat(0, 7, tr(l.label), "B", 1, "L", false, 0, "")
+			pdf.SetFont(proofFont, "B", 12)
+			pdf.CellFormat(0, 7, l.label, "B", 1, "L", false, 0, "")
 			pdf.Ln(1)
 			continue
 		}
-		pdf.SetFont("Helvetica", "B", 9)
-		pdf.CellFormat(labelW, 5, tr(l.label), "", 0, "L", false, 0, "")
-		font := "Helvetica"
+		pdf.SetFont(proofFont, "B", 9)
+		pdf.CellFormat(labelW, 5, l.label, "", 0, "L", false, 0, "")
 		if strings.HasSuffix(l.label, "SHA-256") {
-			font = "Courier"
+			pdf.SetFont("Courier", "", 7.5) // 64 hex digits on one line: a core font
+		} else {
+			pdf.SetFont(proofFont, "", 9)
 		}
-		pdf.SetFont(font, "", 9)
-		pdf.MultiCell(0, 5, tr(l.value), "", "L", false)
+		pdf.MultiCell(0, 5, l.value, "", "L", false)
 	}
 	if err := pdf.Error(); err != nil {
 		return fmt.Errorf("export: proof %s: %w", path, err)
 	}
 	return writeAtomic(path, func(f *os.File) error { return pdf.Output(f) })
+}
+
+// proofLabelWidth is the width of the labels' column: the widest label's,
+// so that no label runs into its value, within 52 to 70 mm (a SHA-256
+// keeps its one line beside it).
+func proofLabelWidth(pdf *fpdf.Fpdf, lines []proofLine) float64 {
+	pdf.SetFont(proofFont, "B", 9)
+	w := 52.0
+	for _, l := range lines {
+		if !l.heading {
+			w = max(w, pdf.GetStringWidth(l.label)+3)
+		}
+	}
+	return min(w, 70)
 }
 
 // fileSHA256 is the SHA-256 of a file, in hex.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,9 +76,11 @@ func numeric(v string) bool {
 	return digits <= 15
 }
 
-// formulaLike reports a value a spreadsheet could take for a formula.
+// formulaLike reports a value a spreadsheet could take for a formula. A
+// phone number in E.164 ("+13055550100": a plus and 11 digits) is not one:
+// a spreadsheet reads it as a number, and a dialer needs its plus.
 func formulaLike(v string) bool {
-	if v == "" {
+	if v == "" || e164(v) {
 		return false
 	}
 	switch v[0] {
@@ -85,6 +88,19 @@ func formulaLike(v string) bool {
 		return true
 	}
 	return false
+}
+
+// e164 reports a US number written "+1" and 10 digits.
+func e164(v string) bool {
+	if len(v) != 12 || v[0] != '+' || v[1] != '1' {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // utf16Len counts UTF-16 units (Excel's measure of a cell's length).
@@ -132,7 +148,7 @@ type rowRange struct{ from, to int }
 // output file: no temporary sheet file, no workbook held in memory, and the
 // XML is written on one core while the other compresses it.
 func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer, total int, opts Options, rep *Report) error {
-	headers := r.Headers()
+	headers := capHeaders(r.Headers(), rep)
 	ncols := max(len(headers), 1)
 	order := func(i int) int {
 		if rows != nil {
@@ -434,12 +450,36 @@ type rowWriter struct {
 
 func newRowWriter(path string, headers []string, trunc bool, rep *Report) *rowWriter {
 	w := &rowWriter{path: path, headers: headers, trunc: trunc, rep: rep}
-	for i, h := range headers {
+	for _, h := range w.headers {
 		w.text = append(w.text, textColumn(h))
-		_ = i
 	}
 	w.colName(len(headers))
 	return w
+}
+
+// capHeaders cuts a header longer than a cell of Excel holds (a file whose
+// first line is not a header) to ExcelMaxCellChars, with a warning naming
+// its column: Excel refuses to open a workbook holding such a cell. The
+// headers given are not changed.
+func capHeaders(headers []string, rep *Report) []string {
+	out, cloned := headers, false
+	for i, h := range headers {
+		if len(h) <= ExcelMaxCellChars/3 {
+			continue // cheap test before counting
+		}
+		l := utf16Len(h)
+		if l <= ExcelMaxCellChars {
+			continue
+		}
+		if !cloned {
+			out, cloned = slices.Clone(headers), true
+		}
+		out[i] = truncateUTF16(h, ExcelMaxCellChars)
+		name, _ := excelize.ColumnNumberToName(i + 1)
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the header of column %s is %s characters long, more than the %s a cell of Excel holds: it is cut to %s",
+			name, jobs.Thousands(int64(l)), jobs.Thousands(ExcelMaxCellChars), jobs.Thousands(ExcelMaxCellChars)))
+	}
+	return out
 }
 
 func (w *rowWriter) colName(i int) []byte {
@@ -451,7 +491,7 @@ func (w *rowWriter) colName(i int) []byte {
 }
 
 func (w *rowWriter) column(i int) string {
-	if i < len(w.headers) && w.headers[i] != "" {
+	if i < len(w.headers) && w.headers[i] != "" && len(w.headers[i]) <= 200 {
 		return w.headers[i]
 	}
 	return "column " + string(w.colName(i))

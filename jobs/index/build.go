@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -671,23 +671,36 @@ func (f *fileMeta) date() (int64, bool) {
 const importedPrefix = "imp_"
 
 // errUnreadable marks a file that is not a result the index can read (no
-// header): it is noted, not indexed.
-var errUnreadable = errors.New("no header row")
+// header, a line or a row past the limits a list keeps, not an ordinary
+// file): it is noted with the reason, not indexed.
+var errUnreadable = errors.New("not read")
+
+// unreadable is errUnreadable with the reason.
+func unreadable(why error) error { return fmt.Errorf("%w: %v", errUnreadable, why) }
+
+// notRead is the reading error that makes a file unreadable (the file's
+// own fault), else err as it is (the disk's, the context's).
+func notRead(err error) error {
+	if errors.Is(err, library.ErrTooLong) || errors.Is(err, input.ErrNotRegular) {
+		return unreadable(err)
+	}
+	return err
+}
 
 // readFile streams the file's rows into b (created once the layout is
 // known). progress receives the bytes read.
 func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMeta, progress func(int64)) (*builder, *layout.Layout, error) {
-	fh, err := os.Open(x.pathOf(f.name))
+	fh, err := input.OpenRegular(x.pathOf(f.name))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, notRead(err)
 	}
 	defer fh.Close()
 	rr, err := library.NewRowReader(fh)
 	if err != nil {
 		if errors.Is(err, io.EOF) || strings.Contains(err.Error(), "header") {
-			return nil, nil, errUnreadable
+			return nil, nil, unreadable(errors.New("no header row"))
 		}
-		return nil, nil, err
+		return nil, nil, notRead(err)
 	}
 	// The layout from the first rows, then those rows and the rest.
 	type held struct {
@@ -702,7 +715,7 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 			break
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, notRead(err)
 		}
 		sample = append(sample, held{slices.Clone(rec), rr.Offset(), rr.Line()})
 	}
@@ -728,7 +741,7 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 			break
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("line %d: %w", rr.Line(), err)
+			return nil, nil, notRead(err)
 		}
 		if err := b.add(rec, rr.Offset(), rr.Line()); err != nil {
 			return nil, nil, err

@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -38,7 +39,9 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
@@ -89,6 +92,10 @@ type Index struct {
 	shared  bool       // a team's database, which the caller closes
 	syncMu  sync.Mutex // one Sync at a time
 	rebuilt string     // why the index was rebuilt when opened ("" when sound)
+
+	// damage is why a read found the index damaged ("" when none did):
+	// the next Sync rebuilds it first. Guarded by cacheMu.
+	damage string
 
 	cacheMu sync.Mutex
 	cache   map[int64]*fileCache // per file: marks and layout, for reading hits
@@ -271,8 +278,7 @@ func check(db *sql.DB) (string, error) {
 	var clean string
 	_ = db.QueryRow("SELECT value FROM meta WHERE key = 'clean'").Scan(&clean)
 	if clean != "1" {
-		var res string
-		if err := db.QueryRow("PRAGMA quick_check(1)").Scan(&res); err != nil || res != "ok" {
+		if res, err := quickCheck(db); err != nil || res != "ok" {
 			if err != nil {
 				res = err.Error()
 			}
@@ -324,6 +330,19 @@ func (x *Index) handle() (*sqldb.DB, func(), error) {
 	return x.db, x.mu.RUnlock, nil
 }
 
+// reading is the database for a read; done(&err) releases it, having
+// looked at what made a read fail (readFailed).
+func (x *Index) reading(ctx context.Context) (*sqldb.DB, func(*error), error) {
+	db, release, err := x.handle()
+	if err != nil {
+		return nil, func(*error) {}, err
+	}
+	return db, func(errp *error) {
+		*errp = x.readFailed(ctx, db, *errp)
+		release()
+	}, nil
+}
+
 // fail turns an error met while using the index into ErrDamaged when
 // SQLite says the file is damaged.
 func fail(err error) error {
@@ -331,6 +350,71 @@ func fail(err error) error {
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
 	return err
+}
+
+// readFailed is what a read of the index returns for err. A read that
+// failed on the database itself (not on a result file, nor because it was
+// cancelled) has SQLite check the file's pages: a damaged index — found so,
+// or said so by the error — is remembered for the next Sync to rebuild, and
+// the error matches ErrDamaged. A damaged page the reads meet but a Sync
+// with nothing to do never touches was otherwise never rebuilt.
+func (x *Index) readFailed(ctx context.Context, db *sqldb.DB, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, ErrChanged) || errors.Is(err, ErrElsewhere) || fileError(err) {
+		return err
+	}
+	if !errors.Is(err, ErrDamaged) {
+		why := ""
+		if damaged(err) {
+			why = err.Error()
+		} else if db.Engine() == sqldb.SQLite {
+			why = pagesDamaged(db)
+		}
+		if why == "" {
+			return err
+		}
+		err = fmt.Errorf("%w: %s", ErrDamaged, why)
+	}
+	x.cacheMu.Lock()
+	if x.damage == "" {
+		x.damage = strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
+	}
+	x.cacheMu.Unlock()
+	return err
+}
+
+// fileError: err is about a result file (gone, unreadable), not the index.
+func fileError(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) || errors.Is(err, library.ErrTooLong) || errors.Is(err, input.ErrNotRegular)
+}
+
+// pagesDamaged is SQLite's integrity check of the index's pages: "" when
+// they are sound.
+func pagesDamaged(db *sqldb.DB) string {
+	res, err := quickCheck(db.Raw())
+	switch {
+	case err != nil && damaged(err):
+		return "damaged: " + err.Error()
+	case err == nil && res != "ok":
+		return "damaged: " + res
+	}
+	return ""
+}
+
+// quickCheck is SQLite's quick_check of the pages: "ok" when sound.
+func quickCheck(db *sql.DB) (string, error) {
+	var res string
+	err := db.QueryRow("PRAGMA quick_check(1)").Scan(&res)
+	return res, err
+}
+
+// takeDamage is the damage a read found, forgotten once taken.
+func (x *Index) takeDamage() string {
+	x.cacheMu.Lock()
+	defer x.cacheMu.Unlock()
+	why := x.damage
+	x.damage = ""
+	return why
 }
 
 // rebuild replaces the database with an empty one (the caller holds

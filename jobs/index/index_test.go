@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -244,20 +245,10 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 	}
 	for name, hurt := range damage {
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			dir := filepath.Join(root, "results")
-			os.MkdirAll(dir, 0o755)
-			path := filepath.Join(root, "index.db")
-			x, err := Open(path, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := &lib{t: t, dir: dir, x: x}
-			l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
-			l.sync()
-			x.Close()
+			l, path := closedIndex(t, map[string]string{"owners 2026-11-02 abc123.csv": traceCSV})
+			dir := l.dir
 			hurt(t, path)
-			x, err = Open(path, dir)
+			x, err := Open(path, dir)
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
@@ -275,6 +266,32 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// closedIndex is a library of the results named (the trace's and the
+// DNC's records as in the tests above) with its SQLite index synced and
+// closed cleanly; it returns the library and the index file's path.
+func closedIndex(t *testing.T, results map[string]string) (*lib, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "results")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(root, "index.db")
+	x, err := Open(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &lib{t: t, dir: dir, x: x}
+	for name, body := range results {
+		meta := traceMeta("trc_abc123", day)
+		if body == dncCSV {
+			meta = dncMeta("dnc_def456", day.Add(24*time.Hour))
+		}
+		l.put(name, body, meta)
+	}
+	l.sync()
+	x.Close()
+	return l, path
 }
 
 func exec(t *testing.T, path, q string) {
@@ -552,4 +569,51 @@ func TestTracedLongListIsOneMerge(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A damaged page that Open's checks pass over (the index was closed
+// cleanly) and that a Sync with nothing to do never reads: the first read
+// that meets it has SQLite check the pages, and the next Sync rebuilds the
+// index; the look-ups answer again after it.
+func TestDamagedPageMetByAReadIsRebuilt(t *testing.T) {
+	for _, table := range []string{"owner_chunks", "owners", "phones", "terms"} {
+		t.Run(table, func(t *testing.T) {
+			l, path := closedIndex(t, map[string]string{"owners 2026-11-02 abc123.csv": traceCSV, "phones 2026-11-03 def456.csv": dncCSV})
+			if err := indextest.DamagePage(path, table); err != nil {
+				t.Fatal(err)
+			}
+			x, err := Open(path, l.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer x.Close()
+			l.x = x
+			smith := OwnerKey(NameKey("John", "Smith", ""), AddressKey(Address{Street: "12 Oak Avenue", Zip: "78701"}))
+			phones := []uint64{phone.Key("5125550101")}
+			read := func() error {
+				if _, err := x.Traced(context.Background(), []string{smith}); err != nil {
+					return err
+				}
+				if _, err := x.Scrubbed(context.Background(), phones, day.Add(-time.Hour)); err != nil {
+					return err
+				}
+				_, err := x.Search(context.Background(), "smith", 0)
+				return err
+			}
+			if err := read(); !errors.Is(err, ErrDamaged) {
+				t.Fatalf("a read of the damaged page: %v", err)
+			}
+			rep := l.sync()
+			if rep.Rebuilt == "" || rep.Indexed != 2 {
+				t.Fatalf("the next Sync: %+v", rep)
+			}
+			if err := read(); err != nil {
+				t.Fatalf("after the rebuild: %v", err)
+			}
+			got, _ := x.Traced(context.Background(), []string{smith})
+			if len(got[smith]) != 1 {
+				t.Errorf("traced after the rebuild: %+v", got)
+			}
+		})
+	}
 }

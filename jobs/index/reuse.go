@@ -32,12 +32,12 @@ type Earlier struct {
 // trace) or Scrubbed since since (kind dnc) could find a row in: a result
 // of the kind with a job record, completed at since or later (zero: any
 // time). When it holds none, a list need not be read for its keys.
-func (x *Index) Holds(ctx context.Context, kind jobs.Kind, since time.Time) (bool, error) {
-	db, done, err := x.handle()
+func (x *Index) Holds(ctx context.Context, kind jobs.Kind, since time.Time) (_ bool, err error) {
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return false, err
 	}
-	defer done()
+	defer done(&err)
 	var from int64
 	if !since.IsZero() {
 		from = since.Unix()
@@ -58,17 +58,17 @@ func (x *Index) Holds(ctx context.Context, kind jobs.Kind, since time.Time) (boo
 // it with Rows before reusing the row. The list's keys, sorted by hash, are
 // merged with the index's sorted owner runs: for a long list in one
 // reading of every run, for a short one by the chunks that may hold it.
-func (x *Index) Traced(ctx context.Context, keys []string) (map[string][]Earlier, error) {
+func (x *Index) Traced(ctx context.Context, keys []string) (_ map[string][]Earlier, err error) {
 	want := newOwnerWant(keys)
 	out := map[string][]Earlier{}
 	if len(want.hashes) == 0 {
 		return out, nil
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	files, err := datedFiles(ctx, db, string(jobs.KindTrace), 0)
 	if err != nil {
 		return nil, err
@@ -352,7 +352,7 @@ func (x *Index) ScrubbedBefore(ctx context.Context, phones []uint64, before time
 // scrubs finds each phone's newest answer scrubbed at since or later and
 // before before (zero: no bound); known keeps only answers whose flags are
 // all known.
-func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.Time, known bool) (map[uint64]Scrub, error) {
+func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.Time, known bool) (_ map[uint64]Scrub, err error) {
 	want := make(map[int64]bool, len(phones))
 	for _, p := range phones {
 		if p != 0 {
@@ -363,11 +363,11 @@ func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.
 	if len(want) == 0 {
 		return out, nil
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	var from int64
 	if !since.IsZero() {
 		from = since.Unix()
@@ -434,12 +434,12 @@ type Row struct {
 // Rows reads rows of indexed results, in the order given, and hands each
 // to fn. It fails with ErrChanged when a file is not what was indexed (Sync
 // again).
-func (x *Index) Rows(ctx context.Context, refs []Ref, fn func(i int, r Row) error) error {
-	db, done, err := x.handle()
+func (x *Index) Rows(ctx context.Context, refs []Ref, fn func(i int, r Row) error) (err error) {
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer done(&err)
 	var sc scratch
 	var key []byte
 	return x.readRows(ctx, db, refs, func(i int, fc *fileCache, rec []string, _ int) error {

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
@@ -77,7 +78,23 @@ func parseQuery(text string) ([]word, error) {
 	if len(out) == 0 {
 		return nil, ErrNothingToFind
 	}
-	return out, nil
+	return uniqueWords(out), nil
+}
+
+// uniqueWords keeps the first of the words that look for the same thing,
+// in order: a word given twice finds nothing more (a repeated word pasted
+// a thousand times was looked up a thousand times).
+func uniqueWords(ws []word) []word {
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		k := strings.Join(w.exact, "\x00") + "\x01" + w.prefix
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // phoneDigits reads text as a phone number: only a phone's characters and
@@ -137,16 +154,16 @@ func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
 
 // Find returns the rows holding every word of text, newest result first,
 // at most limit of them (all when limit ≤ 0), without reading the files.
-func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error) {
+func (x *Index) Find(ctx context.Context, text string, limit int) (_ []Ref, err error) {
 	ws, err := parseQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	_, refs, err := x.lookup(ctx, db, ws, limit)
 	return refs, err
 }
@@ -576,7 +593,7 @@ func intersect(a, b []int32) []int32 {
 // or words of a name or an address — newest result first, at most limit
 // (library.DefaultSearchLimit when ≤ 0), each with the row's key fields
 // read from its file and the first column that matched.
-func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.Hit, error) {
+func (x *Index) Search(ctx context.Context, text string, limit int) (_ []library.Hit, err error) {
 	if limit <= 0 {
 		limit = library.DefaultSearchLimit
 	}
@@ -584,11 +601,11 @@ func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.H
 	if err != nil {
 		return nil, err
 	}
-	db, done, err := x.handle()
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	defer done(&err)
 	files, refs, err := x.lookup(ctx, db, ws, limit)
 	if err != nil {
 		return nil, err
@@ -776,7 +793,7 @@ func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(
 			if fc.place != x.place {
 				return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
 			}
-			if f, err = os.Open(x.pathOf(fc.name)); err != nil {
+			if f, err = input.OpenRegular(x.pathOf(fc.name)); err != nil {
 				return err
 			}
 			if st, err := f.Stat(); err != nil || st.Size() != fc.size || st.ModTime().UnixNano() != fc.mtime {
@@ -831,12 +848,12 @@ type Stats struct {
 }
 
 // Stats counts the indexed results and measures the database.
-func (x *Index) Stats(ctx context.Context) (Stats, error) {
-	db, done, err := x.handle()
+func (x *Index) Stats(ctx context.Context) (_ Stats, err error) {
+	db, done, err := x.reading(ctx)
 	if err != nil {
 		return Stats{}, err
 	}
-	defer done()
+	defer done(&err)
 	var s Stats
 	if err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(size), 0) FROM files WHERE skipped = ''").
 		Scan(&s.Files, &s.Rows, &s.Bytes); err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
@@ -41,7 +42,14 @@ func (r Report) Changed() bool { return r.Indexed > 0 || r.Removed > 0 }
 func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, error) {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
-	rep, err := x.sync(ctx, progress)
+	var rep Report
+	var err error
+	if why := x.takeDamage(); why != "" {
+		// A read found the index damaged: rebuilt before anything else.
+		err = fmt.Errorf("%w: %s", ErrDamaged, why)
+	} else {
+		rep, err = x.sync(ctx, progress)
+	}
 	if errors.Is(err, ErrDamaged) {
 		why := strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
 		if rerr := x.rebuild(why); rerr != nil {
@@ -201,8 +209,8 @@ func (x *Index) scan() ([]*fileMeta, error) {
 	var out []*fileMeta
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") {
-			continue
+		if strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") || !input.Regular(x.dir, de) {
+			continue // a folder, a named pipe, a device: never opened
 		}
 		info, err := de.Info()
 		if err != nil {
@@ -262,9 +270,19 @@ func removeFile(ctx context.Context, db *sqldb.DB, id int64) error {
 }
 
 func deleteRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
+	if err := clearRows(ctx, tx, id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM files WHERE id = ?", id)
+	return err
+}
+
+// clearRows forgets what the index holds of a file's rows, keeping the
+// file's own entry.
+func clearRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
 	for _, q := range []string{"DELETE FROM terms WHERE file = ?",
 		"DELETE FROM owner_chunks WHERE id IN (SELECT chunk FROM owners WHERE file = ?)", "DELETE FROM owners WHERE file = ?",
-		"DELETE FROM phones WHERE file = ?", "DELETE FROM files WHERE id = ?"} {
+		"DELETE FROM phones WHERE file = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return err
 		}
@@ -317,13 +335,7 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	b, l, err := x.readFile(ctx, tx, id, f, progress)
 	if errors.Is(err, errUnreadable) {
-		if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", errUnreadable.Error(), id); err != nil {
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		return errUnreadable
+		return noteUnreadable(ctx, tx, id, err)
 	}
 	if err != nil {
 		return err
@@ -338,6 +350,23 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 		return err
 	}
 	return tx.Commit()
+}
+
+// noteUnreadable records why the file id is not read (err, an
+// errUnreadable) and commits, keeping none of the rows read before it; it
+// returns err.
+func noteUnreadable(ctx context.Context, tx *sqldb.Tx, id int64, err error) error {
+	why := strings.TrimPrefix(err.Error(), errUnreadable.Error()+": ")
+	if err := clearRows(ctx, tx, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE files SET skipped = ? WHERE id = ?", why, id); err != nil {
+		return err
+	}
+	if cerr := tx.Commit(); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // boolInt is a flag as the index keeps it: 1 or 0.

@@ -10,8 +10,9 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // headerScan is how many non-blank records (and at most how many bytes)
@@ -65,18 +66,14 @@ type Reader struct {
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
 // its header. The caller must Close the reader.
 func Open(path string, opts Options) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return nil, &FileError{Path: path, Msg: describeOpenError(err), Err: err}
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, &FileError{Path: path, Msg: err.Error(), Err: err}
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, &FileError{Path: path, Msg: "is a folder, not a file"}
 	}
 	var from io.Reader = f
 	var hash *countedHash
@@ -552,21 +549,7 @@ func sheetsWord(sheets []string) string {
 	return "sheets " + strings.Join(q, ", ") + " are"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
-}
+func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
 // thousands writes n with thousands separators: 14252 → "14,252".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func thousands(n int) string { return jobs.Thousands(int64(n)) }

@@ -104,8 +104,19 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 		}
 	}
 	if len(hit) == 0 {
-		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header},
-			Message: fmt.Sprintf("%q is about a phone the file does not have: not used", c.Header)})
+		if c.Role == RoleScope {
+			return
+		}
+		// Whichever phone it means, its answer may be about one of the
+		// row's: it applies to every phone of the row until the person
+		// says which phone it is about.
+		l.RowFlags = append(l.RowFlags, i)
+		l.Reports = l.Reports.with(c.Kind)
+		for j := range l.Slots {
+			add(j, false)
+		}
+		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true,
+			Message: fmt.Sprintf("%q is about a phone SkipDesk did not find in the file: until you say which phone it is about, it applies to every phone of its row", c.Header)})
 		return
 	}
 	for _, j := range hit {
@@ -141,11 +152,8 @@ func (l *Layout) valueQuestions(p *Profile, sample [][]string, qs *[]Question) {
 			if q := l.unreadValues(i, columnValues(p, sample, i)); q != nil {
 				*qs = append(*qs, *q)
 			}
-			if c.Kind == Combined && c.Inverted && !c.Corrected {
-				*qs = append(*qs, Question{Topic: "callable", Columns: []string{c.Header}, Blocks: true, Guess: true,
-					Message: fmt.Sprintf("%q is read as the service's verdict on the DNC registry and the litigator list (yes = clean): is that what it says?", c.Header)})
-			}
-		case c.Role == RoleScrubDate && slices.Contains(l.Dates, i):
+
+		case c.Role == RoleScrubDate && !c.MayDate && slices.Contains(l.Dates, i):
 			if q := badDates(c, columnValues(p, sample, i), l.now); q != nil {
 				*qs = append(*qs, *q)
 			}

@@ -13,47 +13,136 @@ import (
 // (findRestrictions).
 func classify(i int, h *header, vals []ValueN) (Column, *Question) {
 	c := Column{Index: i, Header: h.raw, Role: RoleOther, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx}
-	nameish := h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
+	for _, rule := range columnRules {
+		if col, q, ok := rule(c, h, vals); ok {
+			return col, q
+		}
+	}
+	return detailOrOther(c, h), nil
+}
+
+// A columnRule decides a column's role when its header and values are its
+// case (ok).
+type columnRule func(c Column, h *header, vals []ValueN) (Column, *Question, bool)
+
+// columnRules are tried in order: a date or a scope word before a flag
+// word, a flag word before a phone word, a name word before an address
+// word.
+var columnRules = []columnRule{scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
+	phoneRule, nameRule, addressRule, entityRule}
+
+func nameish(h *header) bool {
+	return h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
+}
+
+func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 	switch {
 	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
 		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
-		return c, nil
-	case h.scope && !h.dated && share(vals, scopeReadable) >= 0.8 && len(vals) > 0:
-		c.Role, c.Inverted = RoleScope, h.is(cNot)
-		return c, nil
-	case h.any(cDNC, cLitigator, cCallable, cIndustry) && !nameish && !h.is(cType):
-		return listFlagColumn(c, h, vals), nil
-	case h.any(cValid, cInvalid) && !nameish && !h.is(cNotFlag):
-		return numberFlagColumn(c, h, vals), nil
-	case h.is(cType) && !h.any(cEmail, cFirst, cLast, cName):
-		if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
-			c.Role = RolePhoneType
-			return c, nil
-		}
-		return detailOrOther(c, h), nil
-	case h.is(cMatch) && !nameish:
-		if share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.5 {
-			c.Role = RoleMatch
-			return c, nil
-		}
-	case h.is(cCode) && !nameish && !h.any(cPhone, cTypeWord, cNotFlag):
-		return codeColumn(c, vals), nil
-	case h.is(cEmail):
-		return emailColumn(c, h, vals), nil
-	case h.any(cPhone, cTypeWord) && !nameish:
-		return phoneColumn(c, h, vals)
-	case h.any(cFirst, cLast, cName) && !h.any(cMiddle, cStreet, cCity, cZip, cAddress) && h.unknowns == 0:
-		c.Role = nameRole(h)
-		return c, nil
-	case h.any(cStreet, cAddress, cCity, cZip, cState) && h.unknowns == 0 && !h.is(cNotFlag):
-		return addressColumn(c, h), nil
-	case h.is(cEntity):
-		if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
-			c.Role = RoleEntity
-		}
-		return c, nil
+		return c, nil, true
+	case (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot) && len(vals) > 0 &&
+		datesShare(vals, dateOrderOf(vals)) >= 0.8:
+		// "DNC Date": maybe when the number was registered, maybe when it
+		// was scrubbed. Read as the latter where it is older than the
+		// row's scrub date: never a fresher date, never a missing one.
+		c.Role, c.DateOrder, c.MayDate = RoleScrubDate, dateOrderOf(vals), true
+		return c, nil, true
 	}
-	return detailOrOther(c, h), nil
+	return c, nil, false
+}
+
+// bareDate is a header that is a date and nothing else ("Date", "Fecha",
+// "Timestamp"): in a result, maybe when it was scrubbed.
+func bareDate(h *header) bool {
+	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag) == 0
+}
+
+func scopeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.scope || h.dated || len(vals) == 0 || share(vals, scopeReadable) < 0.8 {
+		return c, nil, false
+	}
+	c.Role, c.Inverted = RoleScope, h.is(cNot)
+	return c, nil, true
+}
+
+func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cDNC, cLitigator, cCallable, cIndustry, cRestrict) || nameish(h) || h.is(cType) {
+		return c, nil, false
+	}
+	return listFlagColumn(c, h, vals), nil, true
+}
+
+func validRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cValid, cInvalid) || nameish(h) || h.is(cNotFlag) {
+		return c, nil, false
+	}
+	return numberFlagColumn(c, h, vals), nil, true
+}
+
+func typeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cType) || h.any(cEmail, cFirst, cLast, cName) {
+		return c, nil, false
+	}
+	if share(vals, func(v string) bool { _, ok := readType(v); return ok }) >= 0.5 {
+		c.Role = RolePhoneType
+		return c, nil, true
+	}
+	return detailOrOther(c, h), nil, true
+}
+
+func matchRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cMatch) || nameish(h) || share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) < 0.5 {
+		return c, nil, false
+	}
+	c.Role = RoleMatch
+	return c, nil, true
+}
+
+func codeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cCode) || nameish(h) || h.any(cPhone, cTypeWord, cNotFlag) {
+		return c, nil, false
+	}
+	return codeColumn(c, vals), nil, true
+}
+
+func emailRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cEmail) {
+		return c, nil, false
+	}
+	return emailColumn(c, h, vals), nil, true
+}
+
+func phoneRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.any(cPhone, cTypeWord) || nameish(h) {
+		return c, nil, false
+	}
+	col, q := phoneColumn(c, h, vals)
+	return col, q, true
+}
+
+func nameRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
+	if !h.any(cFirst, cLast, cName) || h.any(cMiddle, cStreet, cCity, cZip, cAddress) || h.unknowns != 0 {
+		return c, nil, false
+	}
+	c.Role = nameRole(h)
+	return c, nil, true
+}
+
+func addressRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
+	if !h.any(cStreet, cAddress, cCity, cZip, cState) || h.unknowns != 0 || h.is(cNotFlag) {
+		return c, nil, false
+	}
+	return addressColumn(c, h), nil, true
+}
+
+func entityRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if !h.is(cEntity) {
+		return c, nil, false
+	}
+	if share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] }) >= 0.8 {
+		c.Role = RoleEntity
+	}
+	return c, nil, true
 }
 
 // scrubDates reports a column saying when rows were scrubbed: named for a
@@ -128,6 +217,8 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 		c.Kind = Industry
 	case h.is(cFederal):
 		c.Kind = Federal
+	case h.is(cRestrict) && !h.is(cDNC):
+		c.Kind = Restriction // "Do Not Disturb": Yes
 	default:
 		c.Kind = DNC // a DNC column that names no list is its own list
 	}
@@ -190,17 +281,57 @@ func codeColumn(c Column, vals []ValueN) Column {
 		c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvFlag
 	case share(vals, listWord) >= 0.8 && someWord(vals, cleanWords, flaggedWords):
 		// A status in words only ("Clean", "DNC", "Litigator"): the
-		// service's verdict, over the litigator list too when its words
-		// name it.
-		c.Role, c.Kind, c.Convention = RoleFlag, DNC, ConvWords
-		if someWord(vals, litigatorWords) {
-			c.Kind = Combined
-		}
+		// service's verdict (over the litigator list too where the file
+		// shows the service checks it: narrowVerdicts).
+		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvWords
+	case share(vals, scopeReadable) >= 0.8 && someWord(vals, scopeYes, scopeNo):
+		// "Lookup Status": Completed / Failed / Timeout: whether the row
+		// was checked at all.
+		c.Role = RoleScope
 	}
 	return c
 }
 
-var litigatorWords = set("litigator", "tcpa", "known litigator", "dnc/litigator", "blacklisted", "blacklist")
+// narrowVerdicts reads a verdict over several lists — a scrub service's
+// result code, a "Callable" or "OK to Call" column, a status in words — as
+// the DNC registry's answer alone, unless the file shows the service also
+// checks the litigator list (a value anywhere that names litigators, as
+// DNC.com's Reason "Litigator" does): the litigator list is then answered
+// by another column, or not at all. A column named for both ("DNC/
+// Litigator") answers both.
+func (l *Layout) narrowVerdicts(hs []header, p *Profile, sample [][]string) {
+	evidence := false
+	for i := range l.Columns {
+		if mentionsLitigator(columnValues(p, sample, i)) {
+			evidence = true
+			break
+		}
+	}
+	if evidence {
+		return
+	}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role == RoleFlag && c.Kind == Combined && !(hs[i].is(cDNC) && hs[i].is(cLitigator)) {
+			c.Kind = DNC
+		}
+	}
+}
+
+// mentionsLitigator reports values that name the litigator list.
+func mentionsLitigator(vals []ValueN) bool {
+	var ws []string
+	for _, v := range vals {
+		ws, _ = textWords(ws, v.V)
+		for _, w := range ws {
+			switch w {
+			case "litigator", "litigators", "tcpa", "litigation", "litigante", "blacklist", "blacklisted":
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func listWord(v string) bool {
 	f := fold(v)

@@ -236,7 +236,7 @@ func TestDetectDoesNotMistake(t *testing.T) {
 	}
 	l := Detect(headers, sample, Options{})
 	want := map[string]Role{"Home Value": RoleOther, "House Number": RoleOther, "contact_1_flags": RoleOther,
-		"DNC Date": RoleOther, "Litigator Score": RoleOther, "Lender Name": RoleOther, "Phone 1": RolePhone,
+		"DNC Date": RoleScrubDate, "Litigator Score": RoleOther, "Lender Name": RoleOther, "Phone 1": RolePhone,
 		"Phone 1 Carrier": RolePhoneDetail, "Phone Count": RoleOther, "DNC Scrubbed": RoleScope, "State": RoleState,
 		"Property Type": RoleOther}
 	for _, c := range l.Columns {

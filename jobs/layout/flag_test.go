@@ -149,7 +149,7 @@ func TestCallableNeverUnknownOrFlagged(t *testing.T) {
 					b := Callability(valid, f)
 					clean := valid
 					for _, kk := range f.Has.List() {
-						if f.Of(kk) != Clean && (kk != Number || f.Of(kk) == Flagged) {
+						if f.Of(kk) != Clean {
 							clean = false
 						}
 					}

@@ -1,9 +1,11 @@
 package layout
 
 import (
+	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // class is what a word of a header name says about its column.
@@ -46,6 +48,7 @@ const (
 	cPrimary                 // primary, main, best
 	cAlt                     // alternate, other, additional, secondary
 	cIndustry                // dma, industry: a list that is not a registry
+	cRestrict                // do not disturb, opted out, unsubscribed: a restriction the CRM keeps
 )
 
 // words gives the class of a lower-case header word. Words not listed are
@@ -63,7 +66,8 @@ var words = map[string]class{
 	"type": cType, "kind": cType, "linetype": cType, "phonetype": cType,
 
 	"dnc": cDNC, "donotcall": cDNC, "dncl": cDNC, "suppression": cDNC, "suppressed": cDNC, "suppress": cDNC,
-	"dma": cIndustry, "industry": cIndustry,
+	"dma": cIndustry, "industry": cIndustry, "dmachoice": cIndustry, "tps": cIndustry,
+	"dnd": cRestrict, "optout": cRestrict, "optedout": cRestrict, "unsubscribed": cRestrict, "unsubscribe": cRestrict,
 	"federal": cFederal, "national": cFederal, "fed": cFederal, "ftc": cFederal, "natl": cFederal,
 	"state":     cState,
 	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
@@ -79,7 +83,8 @@ var words = map[string]class{
 	"last": cLast, "lname": cLast, "lastname": cLast, "surname": cLast,
 	"middle": cMiddle, "mname": cMiddle, "middlename": cMiddle,
 	"name": cName, "fullname": cName,
-	"owner": cGroup, "contact": cGroup, "person": cGroup, "relative": cGroup, "resident": cGroup,
+	"owner": cGroup, "contact": cGroup, "person": cGroup, "propietario": cGroup, "dueño": cGroup, "dueno": cGroup,
+	"titular": cGroup, "relative": cGroup, "resident": cGroup,
 	"associate": cGroup, "individual": cGroup,
 	"email": cEmail, "emails": cEmail, "emailaddress": cEmail,
 	"street": cStreet, "line": cStreet, "addr": cAddress, "address": cAddress, "address1": cStreet,
@@ -122,6 +127,13 @@ var phrases = []struct {
 }{
 	{[]string{"do", "not", "call"}, "dnc"},
 	{[]string{"dont", "call"}, "dnc"},
+	{[]string{"dma", "choice"}, "dma"},
+	{[]string{"do", "not", "disturb"}, "dnd"},
+	{[]string{"do", "not", "contact"}, "dnd"},
+	{[]string{"do", "not", "text"}, "dnd"},
+	{[]string{"do", "not", "email"}, "dnd"},
+	{[]string{"opt", "out"}, "optout"},
+	{[]string{"opted", "out"}, "optedout"},
 	{[]string{"ok", "to", "call"}, "callable"},
 	{[]string{"okay", "to", "call"}, "callable"},
 	{[]string{"safe", "to", "call"}, "callable"},
@@ -144,6 +156,8 @@ var phrases = []struct {
 	{[]string{"as", "of"}, "asof"},
 	{[]string{"e", "164"}, "e164"},
 	{[]string{"in", "house"}, "internal"},
+	{[]string{"house", "dnc"}, "internal dnc"},
+	{[]string{"house", "list"}, "internal dnc"},
 	{[]string{"known", "litigator"}, "litigator"},
 	{[]string{"serial", "litigator"}, "litigator"},
 	{[]string{"result", "code"}, "resultcode"},
@@ -182,7 +196,8 @@ type header struct {
 
 var (
 	dateWords  = set("date", "dated", "timestamp", "asof", "fecha", "time", "when", "day", "on")
-	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check")
+	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check", "lookup",
+		"verificacion", "verificación", "verificado", "comprobacion", "comprobación", "revisado", "revision", "revisión")
 )
 
 func (h *header) is(c class) bool { return h.has&(1<<c) != 0 }
@@ -211,6 +226,15 @@ func readHeader(raw string) header {
 	raws = joinPhrases(raws)
 	groupWord := ""
 	var last class = cNone
+	lastWord := ""
+	// Numbers after a word that names neither a person nor a phone
+	// ("SUBJECT1_PHONE_2", "propietario_1_tel_2"): the phone's index when no
+	// phone word has one, else whose phone it is.
+	type loose struct {
+		word string
+		n    int
+	}
+	var looses []loose
 	for _, w := range raws {
 		if n, ok := number(w); ok {
 			h.toks = append(h.toks, token{word: w, num: n})
@@ -223,14 +247,14 @@ func readHeader(raw string) header {
 				if h.group == "" {
 					h.group = "owner " + w
 				}
-			case cStreet, cAddress:
+			case cStreet, cAddress, cZip:
 				h.line = n
-			case cZip:
-				h.line = n
-			default:
+			case cPhone, cTypeWord, cDNC, cFederal, cLitigator, cInternal, cIndustry, cCallable, cEmail, cType, cValid, cInvalid:
 				if h.idx < 0 {
 					h.idx = n
 				}
+			default:
+				looses = append(looses, loose{lastWord, n})
 			}
 			continue
 		}
@@ -262,7 +286,14 @@ func readHeader(raw string) header {
 				h.qual = "other"
 			}
 		}
-		last = c
+		last, lastWord = c, w
+	}
+	switch {
+	case len(looses) == 0:
+	case h.idx < 0:
+		h.idx = looses[0].n
+	case h.group == "" && groupWord == "" && looses[0].word != "":
+		h.group = looses[0].word + " " + strconv.Itoa(looses[0].n)
 	}
 	if groupWord != "" && h.group == "" {
 		h.group = groupWord + " 1"
@@ -299,7 +330,7 @@ func cutInputPrefix(s string) (string, bool) {
 
 func canonicalGroup(w string) string {
 	switch w {
-	case "owner":
+	case "owner", "propietario", "dueño", "dueno", "titular":
 		return "owner"
 	case "contact", "person", "individual":
 		return "contact"
@@ -336,46 +367,9 @@ func number(w string) (int, bool) {
 	return n, true
 }
 
-// splitWords lower-cases s and splits it into runs of letters and runs of
-// digits, also where lower case turns to upper (PhoneType) and where a run
-// of capitals gives way to a capitalised word (DNCStatus).
-func splitWords(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case unicode.IsLetter(r):
-			if len(cur) > 0 {
-				p := cur[len(cur)-1]
-				switch {
-				case unicode.IsDigit(p):
-					flush()
-				case unicode.IsLower(p) && unicode.IsUpper(r):
-					flush()
-				case unicode.IsUpper(p) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		case unicode.IsDigit(r):
-			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
+// splitWords splits a header into words as every reader of headers does
+// (jobs.HeaderWords).
+func splitWords(s string) []string { return jobs.HeaderWords(s) }
 
 func joinPhrases(ws []string) []string {
 	out := ws[:0:0]
@@ -383,7 +377,7 @@ func joinPhrases(ws []string) []string {
 		matched := false
 		for _, p := range phrases {
 			if i+len(p.words) <= len(ws) && equalWords(ws[i:i+len(p.words)], p.words) {
-				out = append(out, p.as)
+				out = append(out, strings.Fields(p.as)...)
 				i += len(p.words)
 				matched = true
 				break

@@ -64,9 +64,10 @@ func (x *FlagIndex) AddSource(s Source, l *Layout) int {
 // join), dated by the row's own date, else the source's.
 func (x *FlagIndex) AddRow(src int, row *Row) {
 	date := row.Date
-	if date.IsZero() && !row.dated {
+	if !row.dated {
 		date = x.sources[src].Date
 	}
+	date = capDate(date, row.may)
 	for i := range row.Phones {
 		p := &row.Phones[i]
 		if p.Key == 0 {
@@ -99,14 +100,35 @@ func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 		old.date = older(old.date, date)
 		x.m[key] = old
 	case x.newer(date, src, old.date, int(old.src)):
-		// The winner so far becomes the answer before.
-		x.m[key] = joinEntry{flags: f, date: date, src: int32(src), prev: old.flags, prevDate: old.date, prevSrc: old.src}
-	case old.prevSrc < 0 || x.newer(date, src, old.prevDate, int(old.prevSrc)):
-		old.prev, old.prevDate, old.prevSrc = f, date, int32(src)
+		// The winner so far becomes the answer before; the lists only it
+		// reports keep its answers (and its date, when one is not flagged).
+		e := joinEntry{flags: f, date: date, src: int32(src), prev: old.flags, prevDate: old.date, prevSrc: old.src}
+		e.fill(old.flags, old.date, old.src)
+		x.m[key] = e
+	default:
+		// An older answer: the answer before, when newer than the one
+		// kept; and the lists the newer answers do not report.
+		if old.prevSrc < 0 || x.newer(date, src, old.prevDate, int(old.prevSrc)) {
+			old.prev, old.prevDate, old.prevSrc = f, date, int32(src)
+		} else if int(old.prevSrc) == src {
+			old.prev = old.prev.Merge(f)
+		}
+		old.fill(f, date, int32(src))
 		x.m[key] = old
-	case int(old.prevSrc) == src:
-		old.prev = old.prev.Merge(f)
-		x.m[key] = old
+	}
+}
+
+// fill adds to an entry the lists an older answer f (dated date, of source
+// src) reports and the entry does not: lists are kept apart, so a newer
+// scrub that does not check a list leaves the older answer about it
+// standing. A clean or unknown answer so kept makes the entry as old as it.
+func (e *joinEntry) fill(f Flags, date time.Time, src int32) {
+	for _, k := range (f.Has &^ e.flags.Has).List() {
+		e.flags.of[k] = f.of[k]
+		e.flags.Has = e.flags.Has.with(k)
+		if f.of[k] != Flagged && !undatedKinds.Has(k) && date.Before(e.date) {
+			e.date, e.src = date, src
+		}
 	}
 }
 

@@ -79,6 +79,10 @@ type Column struct {
 	Implied PhoneType `json:"implied_type,omitempty"`
 	// DateOrder is how a scrub date column writes numeric dates.
 	DateOrder DateOrder `json:"date_order,omitempty"`
+	// MayDate marks a date column that may be when the row was scrubbed
+	// ("DNC Date"): it dates the row only where it is older than the
+	// row's scrub date.
+	MayDate bool `json:"may_date,omitempty"`
 	// Normalized marks a phone column holding the number as the service
 	// normalised it (phone_normalized).
 	Normalized bool `json:"normalized,omitempty"`
@@ -310,6 +314,7 @@ func Detect(headers []string, sample [][]string, opts Options) *Layout {
 		}
 	}
 	l.findRestrictions(prof, sample)
+	l.narrowVerdicts(hs, prof, sample)
 	qs = slices.DeleteFunc(qs, func(q Question) bool {
 		// A column named for a phone that holds statements is read as one.
 		return q.Topic == "phone" && len(q.Columns) == 1 && l.Columns[l.column(q.Columns[0])].Role == RoleFlag

@@ -139,9 +139,3 @@ func (p *Profile) values(i int) []ValueN {
 	}
 	return append(out, p.Cols[i].Mentions...)
 }
-
-// free reports a column with more distinct values than the profile keeps:
-// free text, not a list of codes.
-func (p *Profile) free(i int) bool {
-	return p != nil && i < len(p.Cols) && p.Cols[i].Over > 0
-}

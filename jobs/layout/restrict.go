@@ -24,8 +24,11 @@ var restrictTerms = [][]string{
 	{"litigator"}, {"litigators"}, {"litigation"}, {"litigious"}, {"tcpa"}, {"attorney"}, {"lawyer"},
 	{"lawsuit"}, {"sued"}, {"plaintiff"}, {"blacklist"}, {"blacklisted"},
 	{"opt", "out"}, {"opted", "out"}, {"optout"}, {"optedout"}, {"opt", "outs"}, {"unsubscribe"},
-	{"unsubscribed"}, {"stop"}, {"stopped"}, {"revoke"}, {"revoked"}, {"remove", "me"},
-	{"wrong", "number"}, {"wrong", "num"}, {"wrong", "no"}, {"wrong", "person"}, {"wrong", "party"},
+	{"unsubscribed"}, {"stop"}, {"stopped"}, {"revoke"}, {"revoked"}, {"remove"}, {"removed"}, {"restricted"},
+	{"restriction"}, {"prohibited"}, {"suppressed"}, {"suppress"}, {"do", "not", "dial"},
+	{"wrong"}, {"wrong", "number"}, {"wrong", "num"}, {"wrong", "no"}, {"wrong", "person"}, {"wrong", "party"},
+	{"no", "llamar"}, {"equivocado"}, {"número", "equivocado"}, {"numero", "equivocado"}, {"litigante"}, {"abogado"},
+	{"demanda"}, {"baja"}, {"desconectado"},
 	{"disconnected"}, {"disconnect"}, {"dead"}, {"deceased"}, {"blocked"}, {"block"}, {"invalid"},
 	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
 	{"registry"},
@@ -33,7 +36,7 @@ var restrictTerms = [][]string{
 
 // negations turn a mention into an unclear statement.
 var negations = set("not", "no", "non", "never", "isn", "isnt", "wasn", "wasnt", "cleared", "clear", "clean",
-	"removed", "false", "n", "off", "none", "un", "negative")
+	"false", "n", "off", "none", "un", "negative")
 
 // textWords splits v into lower-case words and numbers (dst reused) and
 // reports whether they mention a restriction. An underscore joins: an

@@ -20,7 +20,8 @@ type Row struct {
 	// date columns (zero when they say nothing readable) or, when it has
 	// none, the file's own date (SetDates).
 	Date  time.Time
-	dated bool // the file has scrub date columns: Date is the row's own
+	dated bool      // the file has scrub date columns: Date is the row's own
+	may   time.Time // the oldest date that may be the scrub's ("DNC Date")
 }
 
 // Name is a person's names as the row gives them.
@@ -262,10 +263,11 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 			r.match.add(v, row.Match)
 		}
 	}
-	row.Date, row.dated = r.rowDate(rec)
+	row.Date, row.dated, row.may = r.rowDate(rec)
 	row.Phones = row.Phones[:0]
+	own := capDate(row.Date, row.may)
 	for j := range l.Slots {
-		if p, ok := r.readPhone(rec, j, row.Date); ok {
+		if p, ok := r.readPhone(rec, j, own); ok {
 			row.Phones = append(row.Phones, p)
 		}
 	}
@@ -297,14 +299,22 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	for _, fc := range s.Flags {
 		unsure = unsure || l.guess[fc]
 		x := r.flagValue(fc, cell(rec, fc))
+		kind := l.Columns[fc].Kind
 		if x.invalid {
 			// The service did not check the lists of a number it
 			// calls invalid ("I", "malformed").
 			p.Flags.Set(Number, Flagged)
-			p.Flags.Set(l.Columns[fc].Kind, Unknown)
+			p.Flags.Set(kind, Unknown)
 			continue
 		}
-		p.Flags.Set(l.Columns[fc].Kind, x.flag)
+		if x.list != nil {
+			// A code that speaks of another list: flagged there, and the
+			// column's own verdict is not clean for it either.
+			p.Flags.Set(*x.list, x.flag)
+			p.Flags.Set(kind, Unknown)
+			continue
+		}
+		p.Flags.Set(kind, x.flag)
 	}
 	if !r.scrubbed(rec, s.Scope) {
 		p.Flags = p.Flags.unchecked()
@@ -332,20 +342,41 @@ func (r *Reader) scrubbed(rec []string, scope []int) bool {
 // rowDate is when the row's answers were scrubbed: the oldest of its scrub
 // date columns (zero when one is blank, not a date or in the future), or the
 // file's own date when it has none; dated says the file has such columns.
-func (r *Reader) rowDate(rec []string) (date time.Time, dated bool) {
-	if len(r.l.Dates) == 0 {
-		return r.join.own, false
-	}
-	for n, c := range r.l.Dates {
-		t, ok := parseDate(cell(rec, c), r.l.Columns[c].DateOrder)
-		if !ok || t.After(r.now.Add(clockSkew)) {
-			return time.Time{}, true
-		}
-		if n == 0 || t.Before(date) {
+// A column that only may date the row ("DNC Date") makes the date older
+// where it is older, and is otherwise passed over.
+func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Time) {
+	date = r.join.own
+	for _, c := range r.l.Dates {
+		col := &r.l.Columns[c]
+		t, ok := parseDate(cell(rec, c), col.DateOrder)
+		future := ok && t.After(r.now.Add(clockSkew))
+		switch {
+		case col.MayDate:
+			if ok && !future && (may.IsZero() || t.Before(may)) {
+				may = t
+			}
+			continue
+		case !dated:
+			date, dated = t, true
+		case !date.IsZero() && t.Before(date):
 			date = t
 		}
+		if !ok || future {
+			date = time.Time{}
+			may = time.Time{}
+			break
+		}
 	}
-	return date, true
+	return date, dated, may
+}
+
+// capDate is date made no later than may (a date that may be the scrub's);
+// a date not known stays unknown.
+func capDate(date, may time.Time) time.Time {
+	if !may.IsZero() && !date.IsZero() && may.Before(date) {
+		return may
+	}
+	return date
 }
 
 func readAddress(rec []string, a AddressColumns) Address {

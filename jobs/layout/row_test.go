@@ -82,7 +82,9 @@ func TestReadDNCResults(t *testing.T) {
 		{"dnc_vendor_codes.csv", []string{
 			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator",
 			"(214) 555-0103 voip the file says do not call, DNC or litigator",
-			"(512) 555-0104 other callable", "(512) 555-0105 mobile DNC or litigator", "(512) 555-0106 voip callable",
+			"(512) 555-0104 other callable",
+			// L: a state's rule on wireless numbers, read as that state's list.
+			"(512) 555-0105 mobile state DNC, DNC unknown, litigator unknown", "(512) 555-0106 voip callable",
 			"(512) 555-0109 ? invalid number", "(512) 555-0110 mobile DNC unknown, litigator unknown",
 		}},
 		{"invented_scrub.csv", []string{

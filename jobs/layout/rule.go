@@ -29,6 +29,7 @@ const (
 	BlockCompany                              // on the company's own do-not-call list
 	BlockUndated                              // when the answering scrub was made is not known (or is in the future)
 	BlockUnsure                               // an open question about a column its answer depends on
+	BlockUnknownNumber                        // the file says something of the number's status it cannot read
 )
 
 var blockWords = []struct {
@@ -52,6 +53,7 @@ var blockWords = []struct {
 	{BlockUnknownInternal, "internal DNC (the file's) unknown"},
 	{BlockUnknownIndustry, "industry list unknown"},
 	{BlockUnknownRestriction, "the file's notes unclear"},
+	{BlockUnknownNumber, "number status unknown"},
 	{BlockStale, "scrub over 31 days old"},
 	{BlockUndated, "scrub date not known"},
 }
@@ -85,7 +87,7 @@ func (b Block) Primary() string {
 
 // UnknownBlocks are the reasons that say a list's answer is not known.
 const UnknownBlocks = BlockUnknownDNC | BlockUnknownLitigator | BlockUnknownState | BlockUnknownInternal |
-	BlockUnknownIndustry | BlockUnknownRestriction
+	BlockUnknownIndustry | BlockUnknownRestriction | BlockUnknownNumber
 
 // DateBlocks are the reasons that say the answer's date does not allow the
 // call.
@@ -138,8 +140,13 @@ func Callability(valid bool, f Flags) Block {
 			b |= r.unknown
 		}
 	}
-	if f.Has.Has(Number) && f.of[Number] == Flagged {
-		b |= BlockInvalid
+	if f.Has.Has(Number) {
+		switch f.of[Number] {
+		case Flagged:
+			b |= BlockInvalid
+		case Unknown:
+			b |= BlockUnknownNumber
+		}
 	}
 	if f.Has&registry == 0 {
 		b |= BlockUnknownDNC

@@ -71,7 +71,13 @@ type Code struct {
 	Code    string `json:"code"`
 	Reads   string `json:"reads"` // "clean", "flagged", "invalid" or "unknown"
 	Meaning string `json:"meaning"`
+	// List is the list a flagged code speaks of, when it is not the
+	// column's verdict over the registry: a state's rule, the project's
+	// own list.
+	List *FlagKind `json:"list,omitempty"`
 }
+
+func kindPtr(k FlagKind) *FlagKind { return &k }
 
 // Codes are the result codes of DNC.com's scrub (Contact Center Compliance,
 // the DNCScrub service): the ResultCode of its Scrub API and batch files,
@@ -90,25 +96,25 @@ type Code struct {
 // advises; T (tier C phone company) has no stated call verdict and reads as
 // unknown.
 var Codes = []Code{
-	{"C", "clean", "clean: on no DNC list"},
-	{"W", "clean", "wireless number, on no DNC list"},
-	{"Y", "clean", "VoIP number, on no DNC list"},
-	{"E", "clean", "established business relationship, on no DNC list"},
-	{"G", "clean", "established business relationship, wireless or VoIP, on no DNC list"},
-	{"R", "clean", "expired business relationship, on no DNC list"},
-	{"D", "flagged", "do not call: on a DNC list (or the litigator list)"},
-	{"P", "flagged", "on the project's own do-not-call list"},
-	{"B", "flagged", "blocked (area code not covered or not allowed)"},
-	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers"},
-	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)"},
-	{"X", "flagged", "on a DNC list; the service applied an industry exemption, not assumed here"},
-	{"O", "flagged", "on a DNC list; the service applied a business-relationship override, not assumed here"},
-	{"H", "flagged", "wireless or VoIP on a DNC list; business-relationship override not assumed here"},
-	{"V", "flagged", "wireless on a DNC list in a restricting state; override not assumed here"},
-	{"I", "invalid", "invalid number (area code not in service, reserved pattern)"},
-	{"M", "invalid", "malformed number (not 10 digits)"},
-	{"S", "invalid", "disconnected number"},
-	{"T", "unknown", "tier C phone company: no call verdict"},
+	{"C", "clean", "clean: on no DNC list", nil},
+	{"W", "clean", "wireless number, on no DNC list", nil},
+	{"Y", "clean", "VoIP number, on no DNC list", nil},
+	{"E", "clean", "established business relationship, on no DNC list", nil},
+	{"G", "clean", "established business relationship, wireless or VoIP, on no DNC list", nil},
+	{"R", "clean", "expired business relationship, on no DNC list", nil},
+	{"D", "flagged", "do not call: on a DNC list (or the litigator list)", nil},
+	{"P", "flagged", "on the project's own do-not-call list", kindPtr(Internal)},
+	{"B", "flagged", "blocked (area code not covered or not allowed)", nil},
+	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers", kindPtr(State)},
+	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)", kindPtr(State)},
+	{"X", "flagged", "on a DNC list; the service applied an industry exemption, not assumed here", nil},
+	{"O", "flagged", "on a DNC list; the service applied a business-relationship override, not assumed here", nil},
+	{"H", "flagged", "wireless or VoIP on a DNC list; business-relationship override not assumed here", nil},
+	{"V", "flagged", "wireless on a DNC list in a restricting state; override not assumed here", kindPtr(State)},
+	{"I", "invalid", "invalid number (area code not in service, reserved pattern)", nil},
+	{"M", "invalid", "malformed number (not 10 digits)", nil},
+	{"S", "invalid", "disconnected number", nil},
+	{"T", "unknown", "tier C phone company: no call verdict", nil},
 }
 
 var codeIndex = func() map[string]Code {
@@ -126,6 +132,10 @@ type valueReading struct {
 	invalid bool
 	known   bool // the value was recognised (a blank or "?" is recognised as unknown)
 	meaning string
+	// list, when set, is the list the value speaks of rather than the
+	// column's (a scrub service's code for a state's wireless rule, or for
+	// the project's own list).
+	list *FlagKind
 }
 
 var (
@@ -143,7 +153,8 @@ var (
 		"not found", "no match", "clear", "pass", "passed", "allowed", "not dnc", "non-dnc", "non dnc",
 		"no hit", "not a litigator", "safe to call", "ok to call", "dialable")
 	invalidWords = set("invalid", "malformed", "bad", "bad number", "disconnected", "inactive", "not valid",
-		"not in service", "wrong number")
+		"not in service", "wrong number", "dead", "not working", "nonworking", "non-working", "no longer in service",
+		"out of service", "disconnect", "unreachable", "wrong", "wrong #")
 	validWords = set("valid", "active", "connected", "in service", "ok", "good")
 	// Check marks as files write them (read, never shown: written as code
 	// points so that no text of the program holds a glyph the window's font
@@ -204,7 +215,7 @@ func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valu
 // first, and says which convention the reading comes from.
 func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valueReading, family) {
 	if c, ok := codeIndex[f]; ok && conv == ConvCodes {
-		r := valueReading{known: true, meaning: c.Meaning}
+		r := valueReading{known: true, meaning: c.Meaning, list: c.List}
 		switch c.Reads {
 		case "clean":
 			r.flag = Clean

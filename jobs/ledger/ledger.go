@@ -306,23 +306,15 @@ func (l *Ledger) Close() error {
 	return l.closeErr
 }
 
-// tx runs fn in one transaction (immediate, on SQLite) and commits it.
+// tx runs fn in one transaction (immediate, on SQLite) and commits it. A
+// deadlock or serialisation failure (another computer's change at the
+// same moment) runs fn again in a new transaction, a bounded number of
+// times (sqldb.DB.InTx): fn keeps nothing of an earlier try.
 func (l *Ledger) tx(ctx context.Context, fn func(*sqldb.Tx) error) error {
 	if l.readOnly {
 		return errors.New("ledger: opened read-only")
 	}
-	tx, err := l.db.BeginTx(ctx, nil)
-	if err != nil {
-		return explainWrite(fmt.Errorf("ledger: %w", err))
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return explainWrite(err)
-	}
-	if err := tx.Commit(); err != nil {
-		return explainWrite(fmt.Errorf("ledger: commit: %w", err))
-	}
-	return nil
+	return explainWrite(l.db.InTx(ctx, nil, fn))
 }
 
 // ms stores a time as Unix milliseconds; the zero time as NULL.

@@ -839,3 +839,50 @@ func withFiles(t *testing.T, fsys fs.FS, more map[string]string) fs.FS {
 	}
 	return out
 }
+
+// The company list's pages are checked where the list is read, not at
+// open (a list of a million numbers is most of the file): a damaged page
+// of it is a DamagedError naming the file when the list is read, for the
+// set a callable export checks as for the listing, never a silent answer.
+func TestDamagedListIsRefusedWhereRead(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fillList(t, l, 5000)
+	var root int64
+	if err := l.db.QueryRowContext(ctx, "SELECT rootpage FROM sqlite_schema WHERE tbl_name = 'internal_dnc' AND type = 'index'").Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	l.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize)
+	l.Close()
+	path := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := make([]byte, pageSize)
+	for i := range noise {
+		noise[i] = byte(i*7919 + 13)
+	}
+	if _, err := f.WriteAt(noise, (root-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for name, open := range map[string]func(string) (*Ledger, error){"Open": Open, "OpenReadOnly": OpenReadOnly} {
+		l, err := open(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := l.InternalKeys(ctx); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: the list's set from a damaged page: %v", name, err)
+		}
+		if _, _, err := l.FindInternal(ctx, InternalFilter{Digits: "2125550001"}); !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s: a search of a damaged page: %v", name, err)
+		}
+		l.Close()
+	}
+}

@@ -16,9 +16,12 @@ import (
 // nothing. Each part (submissions, jobs, spend, downloads, presets, webhook
 // deliveries, the internal list and its log) is copied in batches, each
 // batch one transaction that skips what is there already (rows carry their
-// origin: the computer and their id in its ledger), and the part is
+// origin: the computer and their id in its ledger; an entry of the list's
+// history is known by what it says), and the part is
 // recorded as done in the moves table. An interrupted move, run again,
-// picks up where it stopped; a finished one does nothing.
+// picks up where it stopped; a finished one does nothing but move the
+// company's list again (everyShare), so that what the computer added to it
+// on its own since reaches the team.
 //
 // Where the team holds something already, the team's stays and this
 // computer's joins it: a number on either internal list is on the team's;
@@ -57,7 +60,7 @@ func (l *Ledger) MoveFrom(ctx context.Context, src *Ledger, progress func(MovePr
 		if err != nil {
 			return rep, err
 		}
-		if done {
+		if done && !everyShare[part] {
 			rep.Skipped = append(rep.Skipped, part)
 			continue
 		}
@@ -97,8 +100,12 @@ func (l *Ledger) MarkMoved(ctx context.Context, origin, part string, count int) 
 	return nil
 }
 
-// movePart copies one part.
+// movePart copies one part: row by row through its copiers, or, for a
+// part of plain rows, many rows to a statement (moveBulk).
 func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
+	if b, ok := l.bulkPart(part); ok {
+		return l.moveBulk(ctx, src, part, b, progress)
+	}
 	rows, err := l.sourceRows(ctx, src, part)
 	if err != nil {
 		return 0, err
@@ -113,9 +120,11 @@ func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progres
 	for start := 0; start < len(rows); start += moveBatch {
 		batch := rows[start:min(len(rows), start+moveBatch)]
 		err := l.tx(ctx, func(tx *sqldb.Tx) error {
+			copied0 := copied
 			for _, r := range batch {
 				n, err := r(ctx, tx)
 				if err != nil {
+					copied = copied0
 					return err
 				}
 				copied += n
@@ -160,69 +169,236 @@ func (l *Ledger) sourceRows(ctx context.Context, src *Ledger, part string) ([]co
 			}
 		}
 		return out, nil
-	case "spend":
-		return l.moveRows(ctx, src, "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", 4,
-			"INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING", nil)
-	case "downloads":
-		return l.moveRows(ctx, src, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", 6,
-			"INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id, computer_id) DO NOTHING",
-			func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) })
 	case "presets":
 		return l.movePresets(ctx, src)
-	case "webhooks":
-		return l.moveRows(ctx, src, "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", 5,
-			"INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (delivery_id) DO NOTHING", nil)
-	case "internal":
-		return l.moveRows(ctx, src, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", 5,
-			"INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING",
-			func(v []any) []any {
-				if s, _ := v[4].(string); s == "" {
-					v[4] = l.me.Computer
-				}
-				return v
-			})
-	case "internal log":
-		return l.moveRows(ctx, src, `SELECT id, number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, 7,
-			`INSERT INTO internal_dnc_log (origin, number, action, at, reason, source, "by") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			func(v []any) []any {
-				v[0] = fmt.Sprintf("%s/%v", l.me.ComputerID, v[0])
-				return v
-			})
 	}
 	return nil, fmt.Errorf("unknown part %q", part)
 }
 
-// moveRows reads src's rows with query (cols columns) and writes each with
-// insert, its values changed by adjust when given.
-func (l *Ledger) moveRows(ctx context.Context, src *Ledger, query string, cols int, insert string, adjust func([]any) []any) ([]copier, error) {
-	rows, err := src.db.QueryContext(ctx, query)
+// bulk is a part of plain rows: read from the source with query (cols
+// columns read, in the order of the team's keys, so that two computers
+// moving at once lock in the same order), each row's values changed by
+// adjust when given, and written many to a statement by write (which
+// skips what the team has already).
+type bulk struct {
+	query  string
+	cols   int
+	adjust func([]any) []any
+	write  func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error)
+}
+
+// insertWith writes rows many to a statement: insert, the placeholders,
+// then conflict.
+func insertWith(insert, conflict string) func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return func(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+		return insertMany(ctx, tx, insert, conflict, rows)
+	}
+}
+
+// bulkPart is the bulk copy of part, when it is one.
+func (l *Ledger) bulkPart(part string) (bulk, bool) {
+	switch part {
+	case "spend":
+		return bulk{query: "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", cols: 4,
+			write: insertWith("INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES ", " ON CONFLICT (job_id) DO NOTHING")}, true
+	case "downloads":
+		return bulk{query: "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE computer_id = '' ORDER BY job_id", cols: 6,
+			write: insertWith("INSERT INTO downloads (job_id, computer_id, path, size, sha256, rows, downloaded_at) VALUES ",
+				" ON CONFLICT (job_id, computer_id) DO NOTHING"),
+			adjust: func(v []any) []any { return append([]any{v[0], l.me.ComputerID}, v[1:]...) }}, true
+	case "webhooks":
+		return bulk{query: "SELECT delivery_id, job_id, event, status, seen_at FROM webhook_deliveries ORDER BY delivery_id", cols: 5,
+			write: insertWith("INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES ",
+				" ON CONFLICT (delivery_id) DO NOTHING")}, true
+	case "internal":
+		return bulk{query: "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", cols: 5,
+			write: moveNumbers,
+			adjust: func(v []any) []any {
+				if s, _ := v[4].(string); s == "" {
+					v[4] = l.me.Computer
+				}
+				return v
+			}}, true
+	case "internal log":
+		return bulk{query: `SELECT number, action, at, reason, source, "by" FROM internal_dnc_log ORDER BY id`, cols: 6, write: moveLog}, true
+	}
+	return bulk{}, false
+}
+
+// everyShare are the parts moved again each time a computer shares: the
+// company's list loses nothing a computer added while it kept its own
+// records (after a stop, say). Moving them again writes nothing twice: a
+// number the team has stays as the team has it, a number the team took
+// off after this computer added it stays off, and an entry of the history
+// the team has (the same number, action, time, reason, source and
+// computer) is not written again.
+var everyShare = map[string]bool{"internal": true, "internal log": true}
+
+// moveNumbers writes numbers onto the team's list (number, added_at,
+// reason, source, added_by), one array a column.
+func moveNumbers(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by)
+		SELECT u.number, u.added_at, u.reason, u.source, u.added_by
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
+			AS u(number, added_at, reason, source, added_by)
+		WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = u.number AND g.action = 'removed' AND g.at >= u.added_at)
+		ON CONFLICT (number) DO NOTHING`,
+		textColumn(rows, 0), intColumn(rows, 1), textColumn(rows, 2), textColumn(rows, 3), textColumn(rows, 4)))
+}
+
+// moveLog writes entries of the list's history into the team's (number,
+// action, at, reason, source, by), one array a column. An entry is known
+// by what it says: one the team has already is not written again (the
+// content is the key, so that entries copied back and forth between a
+// computer and its team stay one; checking an origin column too cost
+// about half the time of the move).
+func moveLog(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
+	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc_log (number, action, at, reason, source, "by")
+		SELECT u.number, u.action, u.at, u.reason, u.source, u."by"
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
+			AS u(number, action, at, reason, source, "by")
+		WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = u.number AND g.at = u.at AND g.action = u.action
+			AND g.reason = u.reason AND g.source = u.source AND g."by" = u."by")`,
+		textColumn(rows, 0), textColumn(rows, 1), intColumn(rows, 2), textColumn(rows, 3), textColumn(rows, 4), textColumn(rows, 5)))
+}
+
+// textColumn is column i of rows as text.
+func textColumn(rows [][]any, i int) []string {
+	out := make([]string, len(rows))
+	for r, v := range rows {
+		switch x := v[i].(type) {
+		case string:
+			out[r] = x
+		case nil:
+		default:
+			out[r] = fmt.Sprint(x)
+		}
+	}
+	return out
+}
+
+// intColumn is column i of rows as integers.
+func intColumn(rows [][]any, i int) []int64 {
+	out := make([]int64, len(rows))
+	for r, v := range rows {
+		out[r], _ = v[i].(int64)
+	}
+	return out
+}
+
+// bulkBatch is how many rows of a bulk part go in one transaction.
+const bulkBatch = 10_000
+
+// moveBulk copies a part of plain rows, bulkBatch rows a transaction,
+// reading the source as it goes (a million numbers are never all in
+// memory).
+func (l *Ledger) moveBulk(ctx context.Context, src *Ledger, part string, b bulk, progress func(MoveProgress)) (int, error) {
+	var total int
+	if err := src.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM ("+b.query+") q").Scan(&total); err != nil {
+		return 0, err
+	}
+	report := func(done int) {
+		if progress != nil {
+			progress(MoveProgress{Part: part, Done: done, Total: total})
+		}
+	}
+	report(0)
+	rows, err := src.db.QueryContext(ctx, b.query)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rows.Close()
-	var out []copier
+	copied, done := 0, 0
+	batch := make([][]any, 0, bulkBatch)
+	flush := func() error {
+		n, err := l.writeRows(ctx, b.write, batch)
+		if err != nil {
+			return err
+		}
+		copied += n
+		done += len(batch)
+		batch = batch[:0]
+		report(done)
+		return nil
+	}
 	for rows.Next() {
-		v := make([]any, cols)
-		ptrs := make([]any, cols)
-		for i := range v {
-			ptrs[i] = &v[i]
+		v, err := scanValues(rows, b.cols)
+		if err != nil {
+			return copied, err
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+		if b.adjust != nil {
+			v = b.adjust(v)
 		}
-		for i, x := range v {
-			if b, ok := x.([]byte); ok {
-				v[i] = string(b)
+		if batch = append(batch, v); len(batch) == bulkBatch {
+			if err := flush(); err != nil {
+				return copied, err
 			}
 		}
-		if adjust != nil {
-			v = adjust(v)
-		}
-		out = append(out, func(ctx context.Context, tx *sqldb.Tx) (int, error) {
-			return affected(tx.ExecContext(ctx, insert, v...))
-		})
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return copied, err
+	}
+	if len(batch) > 0 {
+		return copied, flush()
+	}
+	return copied, nil
+}
+
+// scanValues reads a row of cols plain values (text as strings).
+func scanValues(rows *sql.Rows, cols int) ([]any, error) {
+	v := make([]any, cols)
+	ptrs := make([]any, cols)
+	for i := range v {
+		ptrs[i] = &v[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	for i, x := range v {
+		if b, ok := x.([]byte); ok {
+			v[i] = string(b)
+		}
+	}
+	return v, nil
+}
+
+// writeRows writes rows in one transaction; it returns how many were
+// written (not skipped).
+func (l *Ledger) writeRows(ctx context.Context, write func(context.Context, *sqldb.Tx, [][]any) (int, error), rows [][]any) (int, error) {
+	written := 0
+	err := l.tx(ctx, func(tx *sqldb.Tx) error {
+		var err error
+		written, err = write(ctx, tx, rows)
+		return err
+	})
+	return written, err
+}
+
+// insertMany writes rows (all as wide) in tx, as many to a statement as
+// the engines' limits on parameters allow: insert, the placeholders, then
+// conflict. It returns how many rows the statements wrote.
+func insertMany(ctx context.Context, tx *sqldb.Tx, insert, conflict string, rows [][]any) (int, error) {
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	cols := len(rows[0])
+	per := max(1, min(1000, 30_000/cols))
+	written := 0
+	st := tx.Stmts()
+	defer st.Close()
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(len(rows), start+per)]
+		args := make([]any, 0, cols*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		n, err := affected(st.ExecContext(ctx, insert+sqldb.Placeholders(len(chunk), cols)+conflict, args...))
+		if err != nil {
+			return written, err
+		}
+		written += n
+	}
+	return written, nil
 }
 
 // moveSubmissions copies every submission as this computer's, with its

@@ -88,8 +88,9 @@ func TestMoveIntoTeam(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", table, got, want)
 		}
 	}
-	if rep, _ := team.MoveFrom(context.Background(), local, nil); len(rep.Copied) != 0 {
-		t.Fatalf("a finished move copied again: %v", rep.Copied)
+	if rep, _ := team.MoveFrom(context.Background(), local, nil); len(rep.Skipped) != len(MoveParts)-len(everyShare) ||
+		rep.Copied["internal"] != 0 || rep.Copied["internal log"] != 0 {
+		t.Fatalf("a finished move copied again: %v, skipped %v", rep.Copied, rep.Skipped)
 	}
 	ctx = context.Background()
 	d, err := team.JobDownload(ctx, "trc_a7")
@@ -145,5 +146,50 @@ func BenchmarkMove10k(b *testing.B) {
 		if _, err := team.MoveFrom(context.Background(), local, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Sharing again moves the company's list again: a number this computer
+// added on its own since (after it stopped sharing) reaches the team's
+// list, once, with its history; a number the team took off after this
+// computer added it stays off; nothing of the history is written twice.
+func TestShareAgainMovesTheList(t *testing.T) {
+	s := newSharedThenStopped(t)
+	ctx := context.Background()
+	if err := s.mate.RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.mate.AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
+		t.Fatal(err)
+	}
+	// Shared again with the computer's records as they were.
+	logBefore := count(t, s.team, "internal_dnc_log")
+	rep, err := s.team.MoveFrom(ctx, s.own, nil)
+	if err != nil || rep.Copied["internal"] != 0 || rep.Copied["internal log"] != 0 {
+		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
+	}
+	checkTeamKeys(t, s.team, "[2145550199 5125550101]")
+	// Stopped, a number added on its own, shared again.
+	if _, err := s.own.CopyBack(ctx, s.team, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.own.AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "asked while on its own"}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = s.team.MoveFrom(ctx, s.own, nil)
+	if err != nil || rep.Copied["internal"] != 1 || rep.Copied["internal log"] != 1 {
+		t.Fatalf("sharing after a stop: %v, %v", rep.Copied, err)
+	}
+	checkTeamKeys(t, s.team, "[2145550199 5125550101 9725550100]")
+	if got := count(t, s.team, "internal_dnc_log"); got != logBefore+1 {
+		t.Fatalf("the team's history: %d entries, want %d", got, logBefore+1)
+	}
+}
+
+func checkTeamKeys(t *testing.T, team *Ledger, want string) {
+	t.Helper()
+	keys, err := team.InternalKeys(context.Background())
+	if err != nil || fmt.Sprint(keys.Keys()) != want {
+		t.Fatalf("the team's list: %v, %v; want %s", keys.Keys(), err, want)
 	}
 }

@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // scanner splits a CSV stream (RFC 4180: quoted fields may hold commas,
@@ -101,7 +105,9 @@ func (s *scanner) next() (int64, []byte, error) {
 			s.prev = chunk[len(chunk)-1]
 		}
 		if err == bufio.ErrBufferFull {
-			s.buf = append(s.buf, chunk...)
+			if s.buf = append(s.buf, chunk...); len(s.buf) > input.MaxRecordBytes {
+				return start, nil, &TooLongError{Line: firstLine, Quoted: s.inQuote}
+			}
 			continue
 		}
 		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
@@ -112,7 +118,9 @@ func (s *scanner) next() (int64, []byte, error) {
 		}
 		var rec []byte
 		if len(s.buf) > 0 {
-			s.buf = append(s.buf, chunk...)
+			if s.buf = append(s.buf, chunk...); len(s.buf) > input.MaxRecordBytes {
+				return start, nil, &TooLongError{Line: firstLine, Quoted: s.inQuote}
+			}
 			rec = s.buf
 		} else {
 			rec = chunk
@@ -134,6 +142,33 @@ func (s *scanner) next() (int64, []byte, error) {
 		}
 	}
 }
+
+// ErrTooLong is matched by a *TooLongError.
+var ErrTooLong = errors.New("past the limits of a list")
+
+// TooLongError: a record or a row past the limits every reader of a file
+// SkipDesk did not write keeps (input.MaxRecordBytes, input.MaxFields), as
+// the import does. Such a file is not a result, and reading on would hold
+// it whole in memory.
+type TooLongError struct {
+	Line   int  // 1-based line where the record starts
+	Quoted bool // a quoted value opened there is not closed within the limit
+	Fields int  // a row with more fields than input.MaxFields; 0 for a record too long
+}
+
+func (e *TooLongError) Error() string {
+	switch {
+	case e.Fields > 0:
+		return fmt.Sprintf("line %d has %s fields, more than the %s columns a spreadsheet can hold: this is not a result",
+			e.Line, jobs.Thousands(int64(e.Fields)), jobs.Thousands(input.MaxFields))
+	case e.Quoted:
+		return fmt.Sprintf("a quoted value opened on line %d is not closed within %d MB: this is not a result (the file is damaged)",
+			e.Line, input.MaxRecordBytes>>20)
+	}
+	return fmt.Sprintf("line %d is longer than %d MB: this is not a result", e.Line, input.MaxRecordBytes>>20)
+}
+
+func (e *TooLongError) Is(target error) bool { return target == ErrTooLong }
 
 // blankRecord reports whether a record has only blank fields (CONTRACT §1:
 // such records are not rows).

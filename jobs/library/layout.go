@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -38,7 +38,7 @@ func DetectLayoutContext(ctx context.Context, path string, opts layout.Options) 
 
 // readHead reads a result's header and first LayoutSample rows.
 func readHead(path string) ([]string, [][]string, error) {
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("library: %w", err)
 	}
@@ -57,7 +57,7 @@ func readHead(path string) ([]string, [][]string, error) {
 // eachRow calls fn with every row of the result at path (fn must not keep
 // rec).
 func eachRow(ctx context.Context, path string, fn func(rec []string)) error {
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return fmt.Errorf("library: %w", err)
 	}
@@ -75,7 +75,7 @@ func eachRow(ctx context.Context, path string, fn func(rec []string)) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("library: %s: line %d: %w", path, rr.sc.line+1, err)
+			return fmt.Errorf("library: %s: %w", path, err)
 		}
 		fn(rec)
 	}

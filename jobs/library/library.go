@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // RecordSuffix ends the name of a job record beside its result.
@@ -253,12 +255,25 @@ func (l *Library) Record(m Meta, path string) error {
 	return WriteFileAtomic(RecordPath(path), append(data, '\n'))
 }
 
-// ReadRecord reads a job record.
+// maxRecordFile bounds a job record's file (a few KB when SkipDesk wrote
+// it, a merged result's listing its sources included).
+const maxRecordFile = 16 << 20
+
+// ReadRecord reads a job record: an ordinary file of at most maxRecordFile
+// bytes.
 func ReadRecord(recordPath string) (Meta, error) {
 	var m Meta
-	data, err := os.ReadFile(recordPath)
+	f, err := input.OpenRegular(recordPath)
 	if err != nil {
 		return m, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordFile+1))
+	if err != nil {
+		return m, err
+	}
+	if len(data) > maxRecordFile {
+		return m, fmt.Errorf("library: job record %s: larger than %d MB: not a job record", recordPath, maxRecordFile>>20)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		return m, fmt.Errorf("library: job record %s: %w", recordPath, err)
@@ -335,8 +350,8 @@ func (l *Library) List() ([]Entry, error) {
 	var out []Entry
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") {
-			continue
+		if strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".csv") || !input.Regular(l.dir, de) {
+			continue // a folder, a named pipe, a device: never opened
 		}
 		info, err := de.Info()
 		if err != nil {

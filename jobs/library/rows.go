@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // RowReader reads a result's rows in file order, split and parsed exactly as
@@ -24,6 +26,7 @@ type RowReader struct {
 func NewRowReader(r io.Reader) (*RowReader, error) {
 	rr := &RowReader{sc: newScanner(r, 0)}
 	for {
+		line := rr.sc.line + 1
 		_, b, err := rr.sc.next()
 		if err == io.EOF {
 			return nil, errNoHeader
@@ -35,8 +38,20 @@ func NewRowReader(r io.Reader) (*RowReader, error) {
 			continue
 		}
 		rr.headers = headerRow(b)
+		if err := wide(rr.headers, line); err != nil {
+			return nil, err
+		}
 		return rr, nil
 	}
+}
+
+// wide refuses a record with more fields than input.MaxFields, as the
+// import does.
+func wide(rec []string, line int) error {
+	if len(rec) > input.MaxFields {
+		return &TooLongError{Line: line, Fields: len(rec)}
+	}
+	return nil
 }
 
 // headerRow parses a result's header record: its own copy of the names,
@@ -65,6 +80,9 @@ func (rr *RowReader) Next() ([]string, error) {
 			continue
 		}
 		rr.rec = parseRecord(b, rr.rec)
+		if err := wide(rr.rec, line); err != nil {
+			return nil, err
+		}
 		rr.row++
 		rr.line, rr.off = line, off
 		return rr.rec, nil

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -65,6 +65,9 @@ func (l *Library) Search(ctx context.Context, text string, limit int) ([]Hit, er
 			return hits, err
 		}
 		hits, err = searchFile(ctx, e, q, hits, limit)
+		if errors.Is(err, ErrTooLong) || errors.Is(err, input.ErrNotRegular) {
+			continue // not a result: the index notes it as unreadable
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return hits, ctx.Err()
@@ -105,7 +108,10 @@ func newQuery(text string) *query {
 		}
 		return &query{digits: string(d)}
 	}
-	return &query{words: strings.Fields(strings.ToLower(text))}
+	// A word given twice finds nothing more.
+	words := strings.Fields(strings.ToLower(text))
+	slices.Sort(words)
+	return &query{words: slices.Compact(words)}
 }
 
 // match returns the index of the first field that matched, or -1.
@@ -206,7 +212,7 @@ func keyColumns(l *layout.Layout) []int {
 }
 
 func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) ([]Hit, error) {
-	f, err := os.Open(e.Path)
+	f, err := input.OpenRegular(e.Path)
 	if err != nil {
 		return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
 	}
@@ -230,7 +236,7 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 			return hits, nil
 		}
 		if err != nil {
-			return hits, fmt.Errorf("library: search %s: line %d: %w", e.Path, rr.sc.line+1, err)
+			return hits, fmt.Errorf("library: search %s: %w", e.Path, err)
 		}
 		col := q.match(rec, scratch)
 		if col < 0 {
@@ -255,7 +261,7 @@ func searchFile(ctx context.Context, e Entry, q *query, hits []Hit, limit int) (
 // sniffKind tells a DNC result from a trace result by its header, read
 // through the layout rules; "" when it is neither.
 func sniffKind(path string) jobs.Kind {
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path)
 	if err != nil {
 		return ""
 	}

@@ -3,7 +3,6 @@ package mapping
 import (
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/skipdesk/skipdesk/jobs"
 )
@@ -182,37 +181,9 @@ func bestKeyForHeader(h string, kind jobs.Kind) (string, float64) {
 	return best, bestS
 }
 
-// words splits a header into lower-case words: on anything that is not a
-// letter or digit, between a lower-case and an upper-case letter
-// ("OwnerFirstName") and between letters and digits ("Owner1").
-func words(h string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	var prev rune
-	for _, r := range h {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case len(cur) > 0 && unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, r)
-		case len(cur) > 0 && unicode.IsDigit(r) != unicode.IsDigit(prev):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-		prev = r
-	}
-	flush()
-	return out
-}
+// words splits a header into lower-case words, as every reader of headers
+// does (jobs.HeaderWords).
+func words(h string) []string { return jobs.HeaderWords(h) }
 
 // compact is a header's words run together: "Owner 1 First-Name" → "owner1firstname".
 func compact(h string) string { return strings.Join(words(h), "") }

@@ -49,6 +49,15 @@ type Settings struct {
 	Team bool `json:"team,omitempty"`
 	// ComputerID is this computer's stable identity in a team, made once.
 	ComputerID string `json:"computer_id,omitempty"`
+	// ComputerBinding ties ComputerID to the installation that made it (a
+	// digest of the id, the machine and the data folder's identity on
+	// disk): a copied data folder finds it does not match and takes an id
+	// of its own.
+	ComputerBinding string `json:"computer_binding,omitempty"`
+	// CopiedFrom is the id a copied data folder came with, until what that
+	// id recorded of this folder (its downloads) is taken up under the new
+	// one.
+	CopiedFrom string `json:"computer_copied_from,omitempty"`
 	// ComputerName is shown beside what this computer did ("" is its host
 	// name).
 	ComputerName string `json:"computer_name,omitempty"`

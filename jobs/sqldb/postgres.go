@@ -126,10 +126,12 @@ func (e *AwayError) Error() string {
 func (e *AwayError) Is(target error) bool { return target == e.kind }
 
 // RedactedError is an error whose text had a password taken out; it keeps
-// errors.Is working for the conflicts the stores look for.
+// errors.Is working for the conflicts the stores look for, and says when
+// the server asks for the transaction to be tried again (retry.go).
 type RedactedError struct {
 	msg      string
 	conflict bool
+	retry    retryReason
 }
 
 func (e *RedactedError) Error() string { return e.msg }
@@ -151,6 +153,10 @@ func classify(err error, desc string, red func(string) string) error {
 		switch {
 		case pe.Code == "23505":
 			return &RedactedError{msg: red(err.Error()), conflict: true}
+		case pe.Code == "40P01":
+			return &RedactedError{msg: red(err.Error()), retry: whyDeadlock}
+		case pe.Code == "40001":
+			return &RedactedError{msg: red(err.Error()), retry: whySerialize}
 		case strings.HasPrefix(pe.Code, "28"), pe.Code == "3D000", pe.Code == "42501" && strings.Contains(pe.Message, "database"):
 			return &AwayError{Desc: desc, Reason: red(pe.Message), kind: ErrRefused}
 		case strings.HasPrefix(pe.Code, "08"), pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03":

@@ -487,7 +487,7 @@ func TraceJob(t *client.Trace) ledger.Job {
 	if t.Type == client.TypeSingle {
 		kind = jobs.KindSingle
 	}
-	j := ledger.Job{ID: t.ID, Kind: kind, Name: t.Name, Status: jobs.Status(t.Status), TotalRows: t.TotalRows,
+	j := ledger.Job{ID: t.ID, Kind: kind, Name: t.Name, Status: t.Status, TotalRows: t.TotalRows,
 		CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt, Last: raw}
 	if t.ErrorMessage != nil {
 		j.ErrorMessage = *t.ErrorMessage
@@ -498,7 +498,7 @@ func TraceJob(t *client.Trace) ledger.Job {
 // DNCJob turns an API DNC job into the ledger's record of it.
 func DNCJob(d *client.DNCJob) ledger.Job {
 	raw, _ := json.Marshal(d)
-	j := ledger.Job{ID: d.ID, Kind: jobs.KindDNC, Name: d.Name, Status: jobs.Status(d.Status), TotalRows: d.TotalRows,
+	j := ledger.Job{ID: d.ID, Kind: jobs.KindDNC, Name: d.Name, Status: d.Status, TotalRows: d.TotalRows,
 		CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt, Last: raw}
 	if d.ErrorMessage != nil {
 		j.ErrorMessage = *d.ErrorMessage

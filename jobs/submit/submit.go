@@ -343,7 +343,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
 		if err == nil {
 			res.Trace, response = c, c
-			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, sent
+			jobID, status, charged, rows, name = c.ID, c.Status, c.CreditsCharged, c.TotalRows, sent
 		}
 	case jobs.KindDNC:
 		var c *client.DNCCreated
@@ -351,7 +351,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
 		if err == nil {
 			res.DNC, response = c, c
-			jobID, status, charged, rows, name = c.ID, jobs.Status(c.Status), c.CreditsCharged, c.TotalRows, c.Name
+			jobID, status, charged, rows, name = c.ID, c.Status, c.CreditsCharged, c.TotalRows, c.Name
 		}
 	}
 	// The outcome must be recorded whatever happened to ctx meanwhile.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +94,51 @@ func (s *Service) InternalList(ctx context.Context) ([]InternalEntry, error) {
 	return led.InternalList(ctx)
 }
 
+// InternalFound is a window onto the internal list: the newest entries a
+// search picks, how many it picks and how many numbers the list holds.
+type InternalFound struct {
+	Entries  []InternalEntry
+	Matching int
+	Total    int
+}
+
+// FindInternal searches the internal list without reading it all: the
+// entries whose number holds the query's digits (three or more; a whole
+// number in any format is its ten digits), or whose reason or source holds
+// the query, the most recently added first, at most limit of them (0:
+// all). An empty query picks every entry.
+func (s *Service) FindInternal(ctx context.Context, query string, limit int) (InternalFound, error) {
+	led, done, err := s.internalLedger(false)
+	if err != nil || led == nil {
+		return InternalFound{}, err
+	}
+	defer done()
+	q := strings.TrimSpace(query)
+	f := ledger.InternalFilter{Text: q, Limit: limit}
+	if n := phone.Normalize(q); n.Valid {
+		f.Digits = n.Digits
+	} else if d := strings.Map(keepDigit, q); len(d) >= 3 {
+		f.Digits = d
+	}
+	var found InternalFound
+	if found.Entries, found.Matching, err = led.FindInternal(ctx, f); err != nil {
+		return found, err
+	}
+	found.Total = found.Matching
+	if q != "" {
+		_, found.Total, err = led.FindInternal(ctx, ledger.InternalFilter{Limit: 1})
+	}
+	return found, err
+}
+
+// keepDigit keeps the digits of a string (strings.Map).
+func keepDigit(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return r
+	}
+	return -1
+}
+
 // InternalLog is the list's history (of one number, or all with "").
 func (s *Service) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
 	led, done, err := s.internalLedger(false)
@@ -157,82 +201,6 @@ func SplitNumbers(text string) []string {
 	return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' || r == ',' || r == ';' || r == '\t' })
 }
 
-// ImportInternal adds the phone numbers of a file (CSV in any encoding, or
-// XLSX) to the internal list: the columns the layout reads as phones, else
-// every column whose values are mostly phone numbers. The file's name is
-// each number's source.
-func (s *Service) ImportInternal(ctx context.Context, path, reason string) (InternalAdded, error) {
-	r, err := input.Open(path, input.Options{SampleRows: -1})
-	if err != nil {
-		return InternalAdded{}, err
-	}
-	defer r.Close()
-	headers := r.Headers()
-	var rows [][]string
-	for n := 0; ; n++ {
-		if n%8192 == 0 && ctx.Err() != nil {
-			return InternalAdded{}, ctx.Err()
-		}
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return InternalAdded{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
-		}
-		rows = append(rows, append([]string(nil), rec...))
-	}
-	cols := phoneColumns(headers, rows)
-	if len(cols) == 0 {
-		return InternalAdded{}, fmt.Errorf("%s: no column of phone numbers found", filepath.Base(path))
-	}
-	var numbers []string
-	for _, c := range cols {
-		// A file without a header: its first line is a number too.
-		if c < len(headers) && phone.Normalize(headers[c]).Valid {
-			numbers = append(numbers, headers[c])
-		}
-		for _, rec := range rows {
-			if c < len(rec) {
-				numbers = append(numbers, rec[c])
-			}
-		}
-	}
-	return s.AddInternal(ctx, numbers, reason, "file "+filepath.Base(path))
-}
-
-// phoneColumns are the columns holding phone numbers: the layout's phone
-// columns, else those whose non-blank values are mostly valid numbers.
-func phoneColumns(headers []string, rows [][]string) []int {
-	sample := rows[:min(len(rows), library.LayoutSample)]
-	if l := layout.Detect(headers, sample, layout.Options{}); len(l.Slots) > 0 {
-		var cols []int
-		for _, sl := range l.Slots {
-			cols = append(cols, sl.Number)
-		}
-		return cols
-	}
-	var cols []int
-	for c := range headers {
-		valid, filled := 0, 0
-		if phone.Normalize(headers[c]).Valid {
-			valid, filled = 1, 1
-		}
-		for _, rec := range sample {
-			if c < len(rec) && strings.TrimSpace(rec[c]) != "" {
-				filled++
-				if phone.Normalize(rec[c]).Valid {
-					valid++
-				}
-			}
-		}
-		if filled > 0 && valid*2 >= filled {
-			cols = append(cols, c)
-		}
-	}
-	return cols
-}
-
 // ExportInternal writes the list to dest as CSV: the number, formatted and
 // as digits, when and why it was added, from where and by which computer.
 func (s *Service) ExportInternal(ctx context.Context, dest string) (int, error) {
@@ -269,18 +237,24 @@ func (s *Service) RemoveInternal(ctx context.Context, number, reason string) err
 	return led.RemoveInternal(ctx, n.Digits, reason, s.Computer())
 }
 
-// internalKeys are the list's numbers as phone keys (empty, never nil:
-// the list always applies).
+// internalKeys are the list's numbers as a set tested in bulk (empty,
+// never nil: the list always applies), read from the ledger without their
+// dates and reasons. A list that cannot be read is an error: a callable
+// export does not go on without it.
 func (s *Service) internalKeys(ctx context.Context) (phone.KeySet, error) {
-	list, err := s.InternalList(ctx)
+	led, done, err := s.internalLedger(false)
+	if err == nil && led == nil {
+		return phone.KeySet{}, nil // no ledger yet: an empty list
+	}
+	var keys phone.KeySet
+	if err == nil {
+		defer done()
+		keys, err = led.InternalKeys(ctx)
+	}
 	if err != nil {
 		return phone.KeySet{}, fmt.Errorf("the internal do-not-call list cannot be read: %w", err)
 	}
-	keys := make([]uint64, 0, len(list))
-	for _, e := range list {
-		keys = append(keys, phone.Key(e.Number))
-	}
-	return phone.NewKeySet(keys), nil
+	return keys, nil
 }
 
 // ownDate is when a result's own flags were scrubbed, for its rows that do

@@ -8,15 +8,19 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/export"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -27,6 +31,10 @@ type Problem struct {
 	Title string // a few words: "Not enough credits"
 	What  string // what happened, in the user's terms
 	Do    string // what to do next
+	// MayBeCharged: a charged request may have reached the provider and
+	// its outcome is not known yet. The command line's exit code follows
+	// it (4) whatever else went wrong with the error.
+	MayBeCharged bool
 }
 
 func (p Problem) String() string {
@@ -154,15 +162,52 @@ func Explain(err error, host string) Problem {
 // Explain is Explain with the open session's server named.
 func (s *Service) Explain(err error) Problem { return Explain(err, HostOf(s.Session().BaseURL)) }
 
-// explainers are tried in order; the first that knows err words it.
+// explainers are tried in order; the first that knows err words it. The
+// state of the money comes first: an error that may follow a charge is
+// worded as an unknown outcome whatever else went wrong with it (the team's
+// database away, a cancelled wait, a file), then the refusals of a charge,
+// then everything else.
 var explainers = []func(err error, host string) (Problem, bool){
+	explainOutcome,
+	explainMoney,
 	explainLocal,
 	explainCallable,
-	explainMoney,
 	explainSubmission,
-	explainAPI,
 	explainSetup,
+	explainDisk,
+	explainAPI,
 	explainFiles,
+	explainBusy,
+}
+
+// explainBusy words a change the database refused each time it was tried
+// (others' made at the same moment); last, so that what the money's state
+// says comes first.
+func explainBusy(err error, _ string) (Problem, bool) {
+	var be *sqldb.BusyError
+	if !errors.As(err, &be) {
+		return Problem{}, false
+	}
+	return Problem{Title: "Database busy", What: capitalise(be.Error()) + "."}, true
+}
+
+// explainOutcome: a charged request that may have reached the provider.
+// Whatever else the error carries is only why the outcome is not known.
+func explainOutcome(err error, _ string) (Problem, bool) {
+	if !errors.Is(err, client.ErrOutcomeUnknown) {
+		return Problem{}, false
+	}
+	what := "The connection failed after the request was sent, so the job may have been created and charged."
+	switch {
+	case errors.Is(err, ErrTeamUnreachable):
+		what = "The request was sent, then the team's database stopped answering before its outcome was recorded: the job may have been created and charged."
+	case errors.Is(err, context.Canceled):
+		what = "The request was sent before it was cancelled, so the job may have been created and charged."
+	case localFault(err) != "":
+		what = "The request was sent, but its outcome could not be recorded on this computer (" + localFault(err) + "): the job may have been created and charged."
+	}
+	return Problem{Title: "Submission outcome unknown", What: what, MayBeCharged: true,
+		Do: "It is listed as \"unknown — may be charged\" and settled by Reconcile (`skipdesk-cli jobs reconcile`) once the connection is back. Do not submit the file again."}, true
 }
 
 func explainLocal(err error, _ string) (Problem, bool) {
@@ -177,6 +222,7 @@ func explainLocal(err error, _ string) (Problem, bool) {
 	var sw *StoppedWaitingError
 	var nt *NotTrackedError
 	var se *StuckError
+	var sr *StopRefusedError
 	switch {
 	case errors.As(err, &sw):
 		what := "Stopped waiting."
@@ -187,6 +233,11 @@ func explainLocal(err error, _ string) (Problem, bool) {
 			Do: "The job is recorded: the app (or `skipdesk-cli jobs wait`) follows it and downloads its result."}, true
 	case errors.Is(err, context.Canceled):
 		return Problem{Title: "Cancelled", What: "The operation was cancelled."}, true
+	case errors.As(err, &sr):
+		return Problem{Title: "Sharing stays on",
+			What: "This computer could not copy back from the team's database what it needs on its own (the company's do-not-call list, " +
+				"its jobs, the duplicate guard's records), so it still works on the team's database and nothing changed: " + sr.Err.Error() + ".",
+			Do: "Try again when the team's database answers."}, true
 	case errors.Is(err, ErrTeamUnreachable):
 		return Problem{Title: "Team database away",
 			What: "The team's database cannot be reached: nothing was sent to the provider or charged, and what SkipDesk shows is read-only until it answers.",
@@ -252,7 +303,11 @@ func explainSubmission(err error, _ string) (Problem, bool) {
 	case errors.Is(err, ErrDuplicate):
 		what := "This file was already submitted with the same settings; submitting it again starts a new job and is charged again."
 		if d, ok := DuplicateOf(err); ok {
-			what = fmt.Sprintf("%s was submitted with the same mapping and options at %s", d.FileName, d.At.Local().Format("2006-01-02 15:04"))
+			from := ""
+			if d.By != "" {
+				from = " from " + d.By
+			}
+			what = fmt.Sprintf("%s was submitted%s with the same mapping and options at %s", d.FileName, from, d.At.Local().Format("2006-01-02 15:04"))
 			if d.JobID != "" {
 				what += " (job " + d.JobID + ")."
 			} else {
@@ -261,10 +316,6 @@ func explainSubmission(err error, _ string) (Problem, bool) {
 		}
 		return Problem{Title: "Already submitted", What: what,
 			Do: "Follow the earlier job instead; submit again only if you mean to pay twice (`--again` on the command line)."}, true
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		return Problem{Title: "Submission outcome unknown",
-			What: "The connection failed after the request was sent, so the job may have been created and charged.",
-			Do:   "It is listed as \"unknown — may be charged\" and settled by Reconcile (`skipdesk-cli jobs reconcile`) once the connection is back. Do not submit the file again."}, true
 	case errors.Is(err, ErrNeedScrub):
 		return Problem{Title: "Phones not scrubbed yet",
 			What: "The trace's phones have not been scrubbed against the DNC and litigator lists yet, so no number can be called.",
@@ -383,7 +434,16 @@ func explainSetup(err error, _ string) (Problem, bool) {
 func explainFiles(err error, _ string) (Problem, bool) {
 	var pe *fs.PathError
 	var fe *input.FileError
+	var ee *ExistsError
+	var ql *QueryTooLongError
 	switch {
+	case errors.As(err, &ql):
+		return Problem{Title: "Search too long", What: capitalise(ql.Error()) + ".",
+			Do: "Search for a name, an address, a phone or an e-mail."}, true
+	case errors.As(err, &ee):
+		return Problem{Title: "File already there",
+			What: fmt.Sprintf("%s already exists; nothing was written, nothing replaced.", strings.Join(ee.Paths, " and ")),
+			Do:   "Choose another name, or say to replace it (`--force` on the command line)."}, true
 	case errors.As(err, &fe):
 		return Problem{Title: "The file can't be read", What: strings.TrimRight(err.Error(), ". ") + ".",
 			Do: "Fix the file at the place named (or export it again from its program), then try again."}, true
@@ -393,6 +453,96 @@ func explainFiles(err error, _ string) (Problem, bool) {
 			Do:   "Check that the file or folder exists and that you may use it, then try again."}, true
 	}
 	return Problem{}, false
+}
+
+// diskFault is a local file error a person can act on, named by what it is
+// (the system's error number), never by the operation that met it.
+type diskFault struct {
+	errno syscall.Errno
+	// writes: the fault is a refusal to write only when the step wrote
+	// (a file that may not be read is explainFiles').
+	writes bool
+	title  string
+	words  string // "the disk is full": what follows "could not write X:"
+	do     string
+}
+
+var diskFaults = []diskFault{
+	{syscall.ENOSPC, false, "Disk full", "the disk is full", "Free some space on that disk (or choose a folder on another one), then try again."},
+	{syscall.EDQUOT, false, "Disk quota used up", "the disk quota is used up", "Free some space (or ask for a larger quota, or choose another folder), then try again."},
+	{syscall.EROFS, false, "Folder is read-only", "the folder is read-only", "Choose a folder you can write to (or make this one writable), then try again."},
+	{syscall.EACCES, true, "Not allowed to write", "permission denied", "Choose a folder you may write to (or change its permissions), then try again."},
+	{syscall.EPERM, true, "Not allowed to write", "the operation is not permitted", "Choose a folder you may write to (or change its permissions), then try again."},
+}
+
+// faultOf is the disk fault err carries, if any.
+func faultOf(err error) (diskFault, bool) {
+	for _, f := range diskFaults {
+		if errors.Is(err, f.errno) && (!f.writes || writing(err)) {
+			return f, true
+		}
+	}
+	return diskFault{}, false
+}
+
+// writing: err comes from writing a file (an export, a rename, a write, a
+// new file or folder), not from reading one.
+func writing(err error) bool {
+	var we *export.WriteError
+	var le *os.LinkError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &we), errors.As(err, &le):
+		return true
+	case errors.As(err, &pe):
+		switch pe.Op {
+		case "write", "sync", "close", "createtemp", "mkdir", "mkdirall", "remove", "truncate", "chmod":
+			return true
+		}
+	}
+	return false
+}
+
+// localFault words a disk fault err carries ("the disk is full"); "" when
+// it carries none.
+func localFault(err error) string {
+	f, _ := faultOf(err)
+	return f.words
+}
+
+// faultPath is the file or folder a local error names: the export's
+// destination before its temporary file, the new name of a rename.
+func faultPath(err error) string {
+	var we *export.WriteError
+	var le *os.LinkError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &we):
+		return we.Path
+	case errors.As(err, &le):
+		return le.New
+	case errors.As(err, &pe):
+		return pe.Path
+	}
+	return ""
+}
+
+// explainDisk: a full, read-only or forbidden disk, whichever step met it
+// (an export, a download, a merge, the index).
+func explainDisk(err error, _ string) (Problem, bool) {
+	f, ok := faultOf(err)
+	if !ok {
+		return Problem{}, false
+	}
+	what := "SkipDesk could not write to the disk: " + f.words + "."
+	if path := faultPath(err); path != "" {
+		what = fmt.Sprintf("SkipDesk could not write %s: %s.", path, f.words)
+	}
+	var we *export.WriteError
+	if errors.As(err, &we) {
+		what += " Nothing was written there; a file of that name already there is as it was."
+	}
+	return Problem{Title: f.title, What: what, Do: f.do}, true
 }
 
 // apiDetail is the server's message with every detail it listed.
@@ -444,10 +594,13 @@ func unreachable(err error) bool {
 		errors.Is(err, context.DeadlineExceeded) {
 		return true
 	}
-	// A file's error satisfies net.Error too (it has Timeout and
-	// Temporary): a missing file is not a network problem.
+	// A system call's error number satisfies net.Error too (it has
+	// Timeout and Temporary), inside a file's error or a rename's or on its
+	// own: outside a network operation (matched above) it is this
+	// computer's trouble, not the server's.
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	var errno syscall.Errno
+	if errors.As(err, &pe) || errors.As(err, &errno) {
 		return false
 	}
 	var ne net.Error

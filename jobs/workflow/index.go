@@ -155,6 +155,16 @@ func (s *Service) openIndex(ctx context.Context, dir string) (*index.Index, erro
 	return s.libIndexFor(dir).open(ctx, team, place)
 }
 
+// stopIndexes ends every background round of indexing at its next row
+// (what was indexed stays; the rest is read at the next Sync).
+func (s *Service) stopIndexes() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, li := range s.indexes {
+		li.stop()
+	}
+}
+
 // closeIndexes closes every open index (Service.Close).
 func (s *Service) closeIndexes() {
 	s.mu.Lock()
@@ -179,6 +189,10 @@ func (s *Service) closeIndexes() {
 // syncedIndex is dir's index brought up to date with the folder, with the
 // progress reported as events.
 func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(IndexProgress)) (*index.Index, IndexReport, error) {
+	// Whoever asked, the reading stops when the Service closes.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.libIndexFor(dir).ctx, cancel)()
 	x, err := s.openIndex(ctx, dir)
 	if err != nil {
 		return nil, IndexReport{}, err
@@ -371,19 +385,19 @@ func (tm *teammates) job(ctx context.Context, id string) *ledger.Job {
 	return j
 }
 
-// name is the computer whose library holds h: by its place, else the
-// computer that submitted its job.
+// name is the computer whose library holds h, by its place ("another
+// computer" when the team's records no longer name it). Never the computer
+// that submitted its job: a result is in the library of whoever downloaded
+// it, and a computer whose name is not known submitted nothing.
 func (tm *teammates) name(ctx context.Context, h library.Hit) string {
-	key := h.Place + "\x00" + h.JobID
+	key := h.Place
 	if n, ok := tm.names[key]; ok {
 		return n
 	}
-	n := "a teammate"
+	n := "another computer"
 	if tm.led != nil {
 		if name, err := tm.led.ComputerName(ctx, h.Place); err == nil && name != "" {
 			n = name
-		} else if sub, err := tm.led.SubmissionForJob(ctx, h.JobID); err == nil && sub.Computer != "" {
-			n = sub.Computer
 		}
 	}
 	tm.names[key] = n

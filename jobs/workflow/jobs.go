@@ -36,6 +36,9 @@ func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
 	sess, err := s.books()
 	var local []Job
 	if err == nil {
+		if merr := s.finishMerges(ctx, sess); merr != nil && ctx.Err() == nil {
+			s.emit(Event{Kind: EventWarning, Err: merr})
+		}
 		local, err = s.ledgerJobs(ctx, sess.led)
 		if err == nil && sess.led.Shared() {
 			s.keepTeamCopy(local)
@@ -193,6 +196,7 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 		return nil, err
 	}
 	out := []Job{}
+	root := s.reuseRoot(s.sessionNow())
 	for _, e := range entries {
 		j := fromLedger(&e.Job, e.Spend)
 		j.SubmittedBy = e.SubmittedBy
@@ -201,8 +205,13 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 				j.ResultPath = e.Download.Path
 			}
 		}
-		if mp := s.mergedFor(s.sessionNow(), j.ID); mp != "" {
-			j.ResultPath = mp // the person's whole list, earlier results merged in
+		switch merged, pending := mergeOf(root, j.ID); {
+		case merged != "":
+			j.ResultPath = merged // the person's whole list, earlier results merged in
+		case pending:
+			// The job's own result holds only the rows sent: not the
+			// person's result until its merge is written.
+			j.ResultPath, j.MergePending = "", true
 		}
 		out = append(out, j)
 	}
@@ -245,7 +254,7 @@ func mergeAPI(have *Job, api Job) {
 }
 
 func fromTrace(t *client.Trace) Job {
-	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: jobs.Status(t.Status), Mode: jobs.Mode(t.Mode),
+	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: t.Status, Mode: jobs.Mode(t.Mode),
 		IncludeLLCs: t.IncludeLLCs, Rows: t.TotalRows, EntityRows: t.EntityRows, Matches: t.MatchCount,
 		NoMatches: t.NoMatchCount, Errors: t.ErrorCount, Charged: t.CreditsCharged, Refunded: t.CreditsRefunded,
 		Breakdown: t.Breakdown, CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt}
@@ -259,7 +268,7 @@ func fromTrace(t *client.Trace) Job {
 }
 
 func fromDNC(x *client.DNCJob) Job {
-	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: jobs.Status(x.Status), Rows: x.TotalRows,
+	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: x.Status, Rows: x.TotalRows,
 		Matches: x.MatchCount, Errors: x.ErrorCount, Charged: x.CreditsCharged, Refunded: x.CreditsRefunded,
 		CreatedAt: x.CreatedAt, CompletedAt: x.CompletedAt}
 	if x.ErrorMessage != nil {
@@ -624,6 +633,14 @@ func (s *Service) WaitAll(ctx context.Context) error {
 		}
 		return stuck(err)
 	}
+	// Every result is in: the merges of reused rows owed too (one cut
+	// short earlier), or the results are not all the person's yet.
+	if err := s.finishMerges(ctx, sess); err != nil {
+		if ctx.Err() != nil {
+			return &StoppedWaitingError{Err: ctx.Err()}
+		}
+		return err
+	}
 	return nil
 }
 
@@ -660,6 +677,14 @@ func (s *Service) Download(ctx context.Context, j Job, progress func(done, total
 		return j, err
 	}
 	j.ResultPath = dl.Path
+	// A job that reused rows: its merged result (written now if owed).
+	p, ok, err := s.finishReuse(ctx, sess, j.ID, dl.Path)
+	if err != nil {
+		return j, err
+	}
+	if ok {
+		j.ResultPath, j.MergePending = p, false
+	}
 	return j, nil
 }
 

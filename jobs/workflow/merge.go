@@ -378,23 +378,104 @@ func (s *Service) reuseFolder(sess *session, jobID string) string {
 	return dir
 }
 
+// reuseRoot is the folder of the reuse folders: the session's library's,
+// else the configured library's (a command reading the ledger with no
+// session).
+func (s *Service) reuseRoot(sess *session) string {
+	if sess != nil && sess.libErr == nil {
+		return reuseDir(sess.lib)
+	}
+	return filepath.Join(filepath.Dir(s.cfg.ResultsDir()), "reuse")
+}
+
 // mergedFor is the merged result of a job, when one was written.
 func (s *Service) mergedFor(sess *session, jobID string) string {
-	if sess == nil || sess.libErr != nil || jobID == "" {
-		return ""
+	merged, _ := mergeOf(s.reuseRoot(sess), jobID)
+	return merged
+}
+
+// mergeOf says where the merge of a job's reused rows stands, from its
+// reuse folder under root: merged is the merged result once written;
+// pending, that the folder waits for it (the step was cut short: a crash,
+// the app closed). Neither for a job that reused nothing.
+func mergeOf(root, jobID string) (merged string, pending bool) {
+	if jobID == "" {
+		return "", false
 	}
-	b, err := os.ReadFile(filepath.Join(reuseDir(sess.lib), library.SanitizeName(jobID), "merged.json"))
+	dir := filepath.Join(root, library.SanitizeName(jobID))
+	b, err := os.ReadFile(filepath.Join(dir, "merged.json"))
 	if err != nil {
-		return ""
+		return "", fileExists(filepath.Join(dir, "state.json"))
 	}
 	var mi mergedInfo
-	if json.Unmarshal(b, &mi) != nil || mi.Path == "" {
-		return ""
+	if json.Unmarshal(b, &mi) != nil || mi.Path == "" || !fileExists(mi.Path) {
+		return "", true
 	}
-	if _, err := os.Stat(mi.Path); err != nil {
-		return ""
+	return mi.Path, false
+}
+
+// finishMerges writes every merge of reused rows still owed: a job whose
+// own result the ledger records as downloaded here, and whose reuse folder
+// has no merged result yet. The merge is a recorded step (the folder, from
+// before the upload), so one cut short by a crash or by closing the app is
+// finished here: when the window starts following jobs, by every `jobs
+// wait`, and by the jobs list. Each merge written is announced as its
+// job's Downloaded event.
+func (s *Service) finishMerges(ctx context.Context, sess *session) error {
+	ids, unnamed := s.owedMerges(sess)
+	if len(ids) == 0 && !unnamed {
+		return nil
 	}
-	return mi.Path
+	entries, err := sess.led.Entries(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if e.Download == nil || !fileExists(e.Download.Path) || s.mergedFor(sess, e.ID) != "" {
+			continue
+		}
+		if !ids[library.SanitizeName(e.ID)] && (!unnamed || s.reuseFolder(sess, e.ID) == "") {
+			continue
+		}
+		path, _, err := s.finishReuse(ctx, sess, e.ID, e.Download.Path)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		j := fromLedger(&e.Job, e.Spend)
+		j.ResultPath = path
+		s.emit(Event{Kind: EventDownloaded, Job: j})
+	}
+	return errors.Join(errs...)
+}
+
+// owedMerges lists the reuse folders named by a job whose merge is not
+// written; unnamed says whether a folder is still named by its upload (an
+// outcome that was unknown), found by its job through the ledger.
+func (s *Service) owedMerges(sess *session) (ids map[string]bool, unnamed bool) {
+	if sess.libErr != nil || sess.led == nil {
+		return nil, false
+	}
+	root := reuseDir(sess.lib)
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return nil, false
+	}
+	ids = map[string]bool{}
+	for _, de := range des {
+		name := de.Name()
+		switch {
+		case !de.IsDir() || strings.HasPrefix(name, "."):
+		case strings.HasPrefix(name, "up-"):
+			unnamed = true
+		default:
+			if _, pending := mergeOf(root, name); pending {
+				ids[name] = true
+			}
+		}
+	}
+	return ids, unnamed
 }
 
 // finishReuse writes the merged result of a job that reused rows, once its
@@ -419,6 +500,7 @@ func (s *Service) finishReuse(ctx context.Context, sess *session, jobID, raw str
 		return "", true, fmt.Errorf("the reuse of earlier results for %s: %w", jobID, err)
 	}
 	st.JobID = jobID
+	s.cfg.step("merge")
 	path, err = mergeResult(ctx, sess.lib, dir, st, raw)
 	if err != nil {
 		return "", true, fmt.Errorf("merging the earlier results into %s: %w", jobID, err)
@@ -439,15 +521,18 @@ func (s *Service) afterDownload(sess *session, j *Job) bool {
 		return false
 	}
 	job := *j
-	go func() {
-		p, _, err := s.finishReuse(context.Background(), sess, job.ID, job.ResultPath)
+	sess.bg.Go(func() {
+		p, _, err := s.finishReuse(sess.bgCtx, sess, job.ID, job.ResultPath)
+		if sess.bgCtx.Err() != nil {
+			return // the session closed: the merge is owed, finished next time
+		}
 		if err != nil {
 			s.emit(Event{Kind: EventWarning, Job: Job{ID: job.ID, Key: job.ID}, Err: err})
 		} else {
 			job.ResultPath = p
 		}
 		s.emit(Event{Kind: EventDownloaded, Job: job})
-	}()
+	})
 	return true
 }
 

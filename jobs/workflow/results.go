@@ -40,10 +40,11 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	x.mu.Lock()
 	quick := slices.Clone(x.quick)
 	x.mu.Unlock()
-	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress,
+		Replace: true}
 	if choices != nil {
-		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = choices.LeaveOutMobiles,
-			choices.KeepLitigators, choices.KeepUnknown, choices.LeaveOutStale, choices.LeaveOutUnsure
+		choices.apply(&req)
 	}
 	return s.Export(ctx, req)
 }
@@ -73,6 +74,11 @@ type ExportRequest struct {
 	// in the report) instead of failing.
 	TruncateLongCells bool
 	Progress          func(done, total int64)
+	// Replace: the person agreed to replace Dest (and a callable export's
+	// proof beside it) when there is a file of that name: the window's
+	// save dialog asked, or --force. Otherwise an *ExistsError, nothing
+	// written.
+	Replace bool
 
 	// The choices of a callable export (see export.CallableOptions): leave
 	// out mobiles (autodialed calls), keep litigators, keep phones whose
@@ -82,6 +88,15 @@ type ExportRequest struct {
 	// file's layout has open questions that bear on callability, leaving
 	// out the phones they touch (else a *layout.QuestionError).
 	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale, LeaveOutUnsure bool
+
+	// CallableAt, when set, leaves out every phone that may not be called
+	// at that instant (the calling rules of its places), counted per
+	// reason. Zero: no phone is left out for the time of day; each still
+	// carries its window.
+	CallableAt time.Time
+	// Preset names a dialer or CRM layout (DialerPresets) to write the
+	// callable list in; "" the result's own layout.
+	Preset string
 }
 
 // callable reports an export that hands over numbers to call: only
@@ -92,6 +107,11 @@ func (r *ExportRequest) callable() bool {
 
 // Export writes a result as req says and reports what it wrote.
 func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
+	if !req.Replace {
+		if err := notThere(req.Dest, req.callable()); err != nil {
+			return nil, err
+		}
+	}
 	var meta *library.Meta
 	record := req.Record
 	if record == "" {
@@ -123,19 +143,100 @@ func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report
 			Internal: keys, Now: time.Now(), OwnDate: ownDate(req.Source), LeaveOutMobiles: req.LeaveOutMobiles,
 			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale,
 			LeaveOutUnsure: req.LeaveOutUnsure, Corrections: s.layoutOptions().Corrections}
+		if err := s.callingOptions(&req, &opts); err != nil {
+			return nil, err
+		}
 		if req.callable() {
 			opts.Proof = s.proof(ctx)
 		}
 		return export.ExportCallable(ctx, req.Source, "", req.Dest, opts)
 	}
+	if req.Preset != "" {
+		return nil, ErrNoPreset
+	}
 	return export.Export(ctx, req.Source, req.Dest, export.Options{Meta: meta, Rows: req.Rows, Progress: intProgress(req.Progress),
 		TruncateLongCells: req.TruncateLongCells})
+}
+
+// ExistsError: an export would replace files the person did not agree to
+// replace (ExportRequest.Replace); nothing was written.
+type ExistsError struct {
+	Paths []string // the export's file, its proof: those that exist
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("%s already exists: nothing was written", strings.Join(e.Paths, " and "))
+}
+
+// notThere is an *ExistsError when dest (or, for a callable export, its
+// proof, or the parts a dialer's row limit splits it into) exists: a file,
+// a folder, a link.
+func notThere(dest string, callable bool) error {
+	paths := []string{dest}
+	if callable {
+		paths = append(paths, export.ProofName(dest))
+		paths = append(paths, partsOf(dest)...)
+	}
+	var there []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			there = append(there, p)
+		}
+	}
+	if len(there) == 0 {
+		return nil
+	}
+	return &ExistsError{Paths: there}
+}
+
+// partsOf are the files beside dest named as the parts of an export to it
+// ("<name> (part 2 of 3).csv").
+func partsOf(dest string) []string {
+	ext := filepath.Ext(dest)
+	prefix := strings.TrimSuffix(filepath.Base(dest), ext) + " (part "
+	des, _ := os.ReadDir(filepath.Dir(dest))
+	var out []string
+	for _, de := range des {
+		if n := de.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ")"+ext) {
+			out = append(out, filepath.Join(filepath.Dir(dest), n))
+		}
+	}
+	return out
+}
+
+// callingOptions adds the calling rules, the instant and the preset of a
+// request to an export's options.
+func (s *Service) callingOptions(req *ExportRequest, opts *export.CallableOptions) error {
+	e, err := s.CallingRules()
+	if err != nil {
+		return err
+	}
+	opts.Calltime, opts.CallableAt = e, req.CallableAt
+	if req.Preset == "" {
+		return nil
+	}
+	if !req.callable() {
+		return ErrNoPreset
+	}
+	opts.Preset, err = s.DialerPreset(req.Preset)
+	return err
 }
 
 // CallableChoices are the person's choices for a callable list (see
 // ExportRequest); the internal do-not-call list always applies.
 type CallableChoices struct {
 	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale, LeaveOutUnsure bool
+	// Preset is the dialer or CRM layout to write ("" the result's own);
+	// CallableAt leaves out the phones that may not be called then.
+	Preset     string
+	CallableAt time.Time
+}
+
+// apply copies the choices into a request.
+func (c *CallableChoices) apply(req *ExportRequest) {
+	req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = c.LeaveOutMobiles,
+		c.KeepLitigators, c.KeepUnknown, c.LeaveOutStale, c.LeaveOutUnsure
+	req.Preset, req.CallableAt = c.Preset, c.CallableAt
 }
 
 // ExportReport says what an export wrote (and a callable list's proof).
@@ -153,11 +254,11 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 	if j.ResultPath == "" {
 		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
-	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress}
+	// The window's save dialog asked before replacing a file.
+	req := ExportRequest{Source: j.ResultPath, Dest: dest, Progress: progress, Replace: true}
 	if callable != nil {
 		req.OnlyCallable = true
-		req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = callable.LeaveOutMobiles,
-			callable.KeepLitigators, callable.KeepUnknown, callable.LeaveOutStale, callable.LeaveOutUnsure
+		callable.apply(&req)
 	}
 	if callable != nil && j.Kind != jobs.KindDNC {
 		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
@@ -189,6 +290,9 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 		return nil, err
 	}
 	q = strings.TrimSpace(q)
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	if q != "" {
 		if items, ok, err := s.searchLibrary(ctx, lib, q); ok {
 			return items, err
@@ -372,6 +476,9 @@ type RowHit struct {
 // never made. In a team (a session open on the team's database) the
 // configured library's search finds teammates' rows too.
 func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
+	if err := checkQuery(q); err != nil {
+		return nil, err
+	}
 	d := s.ResultsDir(dir)
 	if _, err := os.Stat(d); err != nil {
 		if dir == "" && errors.Is(err, os.ErrNotExist) {

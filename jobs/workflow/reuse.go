@@ -263,6 +263,13 @@ type earlierOf struct {
 // The quote and the submission both count through here, so they agree.
 func (s *Service) lookupHere(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
 	e, err := lookup(ctx, x, kind, rows, at)
+	if errors.Is(err, index.ErrDamaged) {
+		// The read found the index damaged: rebuilt from the files now,
+		// and asked again.
+		if _, _, err = s.syncedIndex(ctx, x.Dir(), nil); err == nil {
+			e, err = lookup(ctx, x, kind, rows, at)
+		}
+	}
 	if err != nil || !x.Shared() {
 		return e, err
 	}

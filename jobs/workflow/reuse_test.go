@@ -308,7 +308,12 @@ func libDir(d *Service) string {
 
 // Every row of a list traced before: no job, nothing charged, the merged
 // result at once.
-func TestReuseEveryRow(t *testing.T) {
+func TestReuseEveryRow(t *testing.T) { reuseEveryRow(t, nil) }
+
+// reuseEveryRow traces the sample list on a fresh desk, runs between when
+// set, then submits five of its matched rows again: every row is reused,
+// no job is made, nothing is charged, the merged result is there at once.
+func reuseEveryRow(t *testing.T, between func(ctx context.Context, d *Service)) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -318,6 +323,9 @@ func TestReuseEveryRow(t *testing.T) {
 	sample, _ := d.SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 	_, first := traceAndWait(t, ctx, d, base, nil)
+	if between != nil {
+		between(ctx, d)
+	}
 	src, list := matchedRows(t, sample, first.ResultPath, 5)
 	merged := submitAllReused(ctx, t, d, base, append([][]string{src[0]}, list...))
 	if merged[1][col(t, merged[0], "source")] != "reused" {

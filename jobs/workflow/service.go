@@ -111,6 +111,13 @@ type session struct {
 	recv    *tracker.Receiver
 	stop    context.CancelFunc // the tracker's loop, when running
 	done    chan struct{}
+
+	// bg is the session's own background work (the merges of reused
+	// rows), cancelled by bgCtx's end when the session closes and waited
+	// for: cut short, a merge is finished the next time (finishMerges).
+	bg     sync.WaitGroup
+	bgCtx  context.Context
+	bgStop context.CancelFunc
 }
 
 // Open prepares a Service on cfg's data folder. It reads the settings: a
@@ -154,6 +161,9 @@ func (s *Service) Close() error {
 	sess, sb := s.sess, s.sandbox
 	s.sess, s.sandbox = nil, nil
 	s.mu.Unlock()
+	// Everything in the background is told to stop first, so that the
+	// pieces end together rather than one after the other.
+	s.stopIndexes()
 	var err error
 	if sess != nil {
 		err = sess.close()
@@ -399,6 +409,7 @@ func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow)
 
 	sess := &session{api: api, budget: budget, ledDir: s.cfg.Home, info: Session{BaseURL: baseURL,
 		Sandbox: how == sessionSandbox, SessionOnly: how != sessionStored, FromEnv: how == sessionFromEnv}}
+	sess.bgCtx, sess.bgStop = context.WithCancel(context.Background())
 	libDir := s.cfg.ResultsDir()
 	if how == sessionSandbox {
 		// The sandbox forgets its jobs when the app quits: its ledger lives
@@ -486,6 +497,12 @@ func (s *Service) startTracking(ctx context.Context, sess *session) {
 		defer close(done)
 		_ = trk.Run(runCtx)
 	}()
+	sess.bg.Go(func() {
+		// The merges of reused rows cut short last time.
+		if err := s.finishMerges(sess.bgCtx, sess); err != nil && sess.bgCtx.Err() == nil {
+			s.emit(Event{Kind: EventWarning, Err: err})
+		}
+	})
 	if s.Settings().WebhookEnabled && !sess.info.Sandbox {
 		// Without the receiver the tracker still polls: not a reason to
 		// refuse the session.
@@ -500,7 +517,15 @@ func (sess *session) running() bool {
 	return sess.stop != nil
 }
 
+// close ends the session: its background work is cancelled and waited
+// for first (each piece stops at its next step, its state on disk), then
+// the tracker and the ledger close.
 func (sess *session) close() error {
+	if sess.bgStop != nil {
+		sess.bgStop()
+	}
+	sess.stopTracking() // no merge starts after it
+	sess.bg.Wait()
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	err := sess.closeBooksLocked()
@@ -508,6 +533,19 @@ func (sess *session) close() error {
 		os.RemoveAll(sess.tmpDir)
 	}
 	return err
+}
+
+// stopTracking stops the tracker's loop, when it runs, and waits for it
+// (its downloads end at once, leaving the job to download again).
+func (sess *session) stopTracking() {
+	sess.mu.Lock()
+	stop, done := sess.stop, sess.done
+	sess.stop = nil
+	sess.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
 }
 
 // closeBooksLocked stops the tracker and closes the ledger (sess.mu held).

@@ -46,6 +46,8 @@ type Duplicate struct {
 	Net      int64
 	// MaybeCharged: its outcome is unknown, it may have been charged.
 	MaybeCharged bool
+	// By names the teammate's computer that made it ("" when this one did).
+	By string
 }
 
 // DuplicateOf describes the earlier submission err (ErrDuplicate) repeats.
@@ -59,6 +61,12 @@ func DuplicateOf(err error) (Duplicate, bool) {
 		Charged: de.Spend.Charged, Net: de.Spend.Net()}
 	if de.Job != nil {
 		d.Status = de.Job.Status
+	}
+	if de.Elsewhere {
+		d.By = de.Earlier.Computer
+		if d.By == "" {
+			d.By = "another computer"
+		}
 	}
 	return d, true
 }
@@ -91,6 +99,10 @@ type Submitted struct {
 	// ResultPath is the merged result when every row was reused: no job
 	// was needed (JobID is "").
 	ResultPath string
+	// Problem says what cannot be right in the charge the service
+	// reported ("an absurd charge"), "" when nothing: shown as reported,
+	// flagged, as Job.Problem is.
+	Problem string
 }
 
 // UploadInfo says what was uploaded for a plan.
@@ -211,6 +223,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	sess.trk.Hint(res.JobID)
 	s.emit(Event{Kind: EventAccount})
 	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
+	out.Problem = ledger.Implausible(res.Submission.Rows, ledger.Spend{Charged: res.Charged})
 	if rj != nil {
 		out.Reused = rj.state.Reused
 	}

@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
-	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
@@ -145,41 +145,20 @@ func (s *Service) Sharing() bool { return s.cfg.DatabaseURL != "" || s.Settings(
 
 // Computer is this computer's name as the team sees it.
 func (s *Service) Computer() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.computerLocked()
+}
+
+// computerLocked is Computer with s.mu held.
+func (s *Service) computerLocked() string {
 	if s.cfg.Computer != "" {
 		return s.cfg.Computer
 	}
-	if n := strings.TrimSpace(s.Settings().ComputerName); n != "" {
+	if n := strings.TrimSpace(s.settings.ComputerName); n != "" {
 		return n
 	}
 	return computer()
-}
-
-// who is this computer in a team, its id made and saved on first need.
-func (s *Service) who() (ledger.Who, error) {
-	s.mu.Lock()
-	id := s.settings.ComputerID
-	s.mu.Unlock()
-	if id == "" {
-		// Saved here, not through SaveSettings: this runs while the
-		// session's ledger opens, and nothing else in the settings changes.
-		s.mu.Lock()
-		set := s.settings
-		set.ComputerID = newComputerID()
-		err := settings.Save(s.cfg.Home, set)
-		if err == nil {
-			s.settings = set
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return ledger.Who{}, err
-		}
-		id = set.ComputerID
-	}
-	return ledger.Who{ComputerID: id, Computer: s.Computer()}, nil
-}
-
-func newComputerID() string {
-	return fmt.Sprintf("c%016x", rand.Uint64())
 }
 
 // books is an open ledger and what closes it (with its database).
@@ -208,6 +187,7 @@ func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
 		db.Close()
 		return books{}, err
 	}
+	s.adoptCopied(ctx, led)
 	return books{led: led, team: db, close: func() error {
 		err := led.Close()
 		db.Close()
@@ -369,10 +349,97 @@ func (s *Service) ShareWithTeam(ctx context.Context, url, name string, progress 
 	return rep, nil
 }
 
-// StopSharing goes back to this computer's own ledger (as it was when
-// sharing began: what the team did since stays in the team's database) and
-// removes the connection string from the keyring.
-func (s *Service) StopSharing(ctx context.Context) error {
+// KeptRecords is what stopping sharing keeps on this computer (copied
+// back from the team's database).
+type KeptRecords = ledger.Kept
+
+// StopRefusedError: sharing could not stop, because what this computer
+// needs on its own could not be copied back from the team's database;
+// nothing changed and sharing stays on.
+type StopRefusedError struct{ Err error }
+
+func (e *StopRefusedError) Error() string {
+	return "sharing stays on: what this computer needs on its own (the company's do-not-call list, its jobs, the duplicate guard's records) " +
+		"could not be copied back from the team's database, and nothing changed: " + e.Err.Error()
+}
+
+func (e *StopRefusedError) Unwrap() error { return e.Err }
+
+// ErrDatabaseBusy is matched (errors.Is) by the error of a change the
+// database refused each time it was tried, because of others made at the
+// same moment: nothing of it was recorded.
+var ErrDatabaseBusy = sqldb.ErrBusy
+
+// ErrSharingFromEnv: sharing is set by $SKIPDESK_DATABASE_URL and stops
+// only when it is unset.
+var ErrSharingFromEnv = errors.New("this computer works on the team's database set by the SKIPDESK_DATABASE_URL environment variable: unset it to stop sharing")
+
+// StopSharingPreview says what stopping sharing would copy back to this
+// computer. It needs the team's database to answer.
+func (s *Service) StopSharingPreview(ctx context.Context) (KeptRecords, error) {
+	team, done, err := s.stopLedger(ctx)
+	if err != nil {
+		return KeptRecords{}, err
+	}
+	defer done()
+	return team.ToKeep(ctx)
+}
+
+// StopSharing goes back to this computer's own ledger, first copying into
+// it, in one step, what it needs to go on safely alone: the company's
+// do-not-call list as the team has it, with its history; this computer's
+// jobs (those in flight are followed from here) and the duplicate guard's
+// records of its submissions. When that cannot be done (the team's
+// database does not answer) nothing changes and sharing stays on. Then the
+// connection string leaves the keyring. What the team did stays in its
+// database.
+func (s *Service) StopSharing(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
+	if s.cfg.DatabaseURL != "" {
+		return KeptRecords{}, ErrSharingFromEnv
+	}
+	if !s.Settings().Team {
+		return KeptRecords{}, nil
+	}
+	// The session's tracker writes nothing while the records are copied.
+	sess, _ := s.current()
+	if sess != nil {
+		s.closeBooks(sess)
+	}
+	kept, err := s.copyBack(ctx, progress)
+	if err == nil {
+		err = s.leaveTeam(ctx)
+	}
+	if sess != nil {
+		if rerr := s.reopenBooks(ctx, sess); err == nil {
+			err = rerr
+		}
+	}
+	return kept, err
+}
+
+// copyBack copies what this computer keeps from the team's ledger into
+// its own.
+func (s *Service) copyBack(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
+	team, done, err := s.stopLedger(ctx)
+	if err != nil {
+		return KeptRecords{}, err
+	}
+	defer done()
+	own, err := ledger.Open(s.cfg.Home)
+	if err != nil {
+		return KeptRecords{}, &StopRefusedError{Err: err}
+	}
+	defer own.Close()
+	kept, err := own.CopyBack(ctx, team, progress)
+	if err != nil {
+		return KeptRecords{}, &StopRefusedError{Err: err}
+	}
+	return kept, nil
+}
+
+// leaveTeam turns sharing off and takes the connection string out of the
+// keyring.
+func (s *Service) leaveTeam(ctx context.Context) error {
 	set := s.Settings()
 	set.Team = false
 	if err := s.SaveSettings(ctx, set); err != nil {
@@ -381,11 +448,50 @@ func (s *Service) StopSharing(ctx context.Context) error {
 	if err := secrets.Delete(ctx, secrets.DatabaseURL); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
 		return err
 	}
-	if sess, err := s.current(); err == nil {
-		s.closeBooks(sess)
-		return s.reopenBooks(ctx, sess)
-	}
 	return nil
+}
+
+// stopLedger is the team's ledger to copy back from: the session's when
+// it has it open, else opened here. Without it sharing cannot stop.
+func (s *Service) stopLedger(ctx context.Context) (*ledger.Ledger, func(), error) {
+	if s.cfg.DatabaseURL != "" {
+		return nil, nil, ErrSharingFromEnv
+	}
+	if sess, err := s.current(); err == nil && !sess.info.Sandbox {
+		sess.mu.Lock()
+		led := sess.led
+		sess.mu.Unlock()
+		if led != nil && led.Shared() {
+			return led, func() {}, nil
+		}
+	}
+	url, err := s.teamURL(ctx)
+	if err == nil && url == "" {
+		err = errors.New("this computer does not share a team's database")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := s.openTeam(ctx, url)
+	if err != nil {
+		return nil, nil, &StopRefusedError{Err: err}
+	}
+	return b.led, func() { b.close() }, nil
+}
+
+// DescribeKept says in words what stopping sharing keeps (or kept) on this
+// computer.
+func DescribeKept(k KeptRecords) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the company's do-not-call list (%s, with %s of its history)",
+		jobs.Plural(int64(k.Numbers), "number", "numbers"), jobs.Plural(int64(k.History), "entry", "entries"))
+	if k.Removed > 0 {
+		fmt.Fprintf(&b, ", less %s the team took off", jobs.Plural(int64(k.Removed), "number", "numbers"))
+	}
+	fmt.Fprintf(&b, "; this computer's %s (%s); the duplicate guard's %s of files sent in the last day",
+		jobs.Plural(int64(k.Jobs), "job", "jobs"), jobs.Plural(int64(k.InFlight), "in flight", "in flight"),
+		jobs.Plural(int64(k.Claims), "record", "records"))
+	return b.String()
 }
 
 // moveLayouts copies the layout corrections kept in the data folder into

@@ -600,7 +600,7 @@ func TestShareWithTeam(t *testing.T) {
 	if c := d2.layoutCorrection([]string{"x"}); c != nil {
 		t.Fatalf("a correction for other headers: %+v", c)
 	}
-	if err := d2.StopSharing(ctx); err != nil {
+	if _, err := d2.StopSharing(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {

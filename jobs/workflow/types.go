@@ -40,6 +40,10 @@ type Job struct {
 
 	// ResultPath is the downloaded result in the library ("" until downloaded).
 	ResultPath string
+	// MergePending: the job reused earlier rows and their merge with its
+	// own result is not written yet (cut short: a crash, the app closed);
+	// ResultPath is "" until it is. The window and any `jobs wait` write it.
+	MergePending bool
 	// Problem says what cannot be right in the figures the service reported
 	// ("a negative charge"), "" when nothing: such a job's credits are shown
 	// as reported and left out of every total.

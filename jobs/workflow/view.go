@@ -358,7 +358,10 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 	if err := library.WriteFileAtomic(filepath.Join(s.cfg.Home, layoutsFile), b); err != nil {
 		return err
 	}
-	s.indexInBackground(filepath.Dir(x.r.Path()))
+	if dir := filepath.Dir(x.r.Path()); filepath.Clean(dir) == filepath.Clean(s.cfg.ResultsDir()) {
+		// The library's files of these headers are read anew.
+		s.indexInBackground(dir)
+	}
 	return x.relayout(ctx)
 }
 

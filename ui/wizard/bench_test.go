@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func BenchmarkTraceMappingChange(b *testing.B) {
 		w.SetContent(tr.root)
 		tr.open(path)
 	})
-	tr.bg.Wait()
+	tr.bg.Wait(context.Background())
 	act(func() {
 		tr.tabs.SelectIndex(1)
 		// Measure the change as the user feels it: not the re-reading of the

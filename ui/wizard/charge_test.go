@@ -51,7 +51,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 				tr := newTrace(w, svc, testEnv, func(id string) { done <- id })
 				w.SetContent(tr.root)
 				act(func() { tr.open(path) })
-				idle(t, &tr.bg)
+				idle(t, tr.bg)
 				act(func() {
 					tr.board.setMapping(testlists.Mapping, nil)
 					if c.Mode == "enhanced" {
@@ -60,7 +60,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 					tr.llcCheck.SetChecked(c.IncludeLLCs)
 					tr.dupCheck.SetChecked(c.DropDuplicates)
 				})
-				idle(t, &tr.bg)
+				idle(t, tr.bg)
 				var shown int64
 				act(func() { fmt.Sscanf(strings.ReplaceAll(tr.costTotal.Text, ",", ""), "Total: %d", &shown) })
 				if shown == 0 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -16,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -76,7 +76,7 @@ type DNC struct {
 	details       *fyne.Container
 	preview       *widget.Table
 
-	bg sync.WaitGroup
+	bg *busy.Tracker // background work in flight
 }
 
 // NewDNC opens the DNC scrub over win. With path "" it first asks for a file.
@@ -117,20 +117,14 @@ func NewDNCOfTracePhones(win fyne.Window, b DNCBackend, env Env, phonesPath, tra
 }
 
 func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
-	d := &DNC{win: win, be: b, env: env, onDone: onDone}
+	d := &DNC{win: win, be: b, env: env, onDone: onDone, bg: env.tracker()}
 	opened(d)
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.stage = newStage()
 	return d
 }
 
-func (d *DNC) goBG(f func()) {
-	d.bg.Add(1)
-	go func() {
-		defer d.bg.Done()
-		f()
-	}()
-}
+func (d *DNC) goBG(f func()) { d.bg.Go(f) }
 
 func (d *DNC) show() {
 	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)

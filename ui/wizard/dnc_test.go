@@ -41,7 +41,7 @@ func openDNC(t *testing.T, path string) *dncHarness {
 	h.d = newDNC(w, h.f, testEnv, func(id string) { h.done <- id })
 	w.SetContent(h.d.root)
 	act(func() { h.d.open(path) })
-	idle(t, &h.d.bg)
+	idle(t, h.d.bg)
 	return h
 }
 
@@ -74,13 +74,13 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 
 	// Another column: scanned again.
 	act(func() { d.colSel.SetSelected("Home") })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	if !strings.Contains(d.scanLine.Text, "1 valid") || !strings.Contains(d.scanLine.Text, "3 invalid (3 blank)") {
 		t.Fatalf("after choosing Home: %q", d.scanLine.Text)
 	}
 
 	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	if id := recv(t, h.done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}
@@ -97,7 +97,7 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 	d := newDNC(w, f, testEnv, nil)
 	w.SetContent(d.root)
 	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	if !d.submitBtn.Disabled() || !strings.Contains(d.costWarn.Text, "needs 1 more") {
 		t.Fatalf("submit disabled %v, warning %q", d.submitBtn.Disabled(), d.costWarn.Text)
 	}
@@ -112,12 +112,12 @@ func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
 	done := make(chan string, 1)
 	var d *DNC
 	act(func() { d = NewDNCFromTrace(w, f, testEnv, "/lib/result.csv", "trc_1", func(id string) { done <- id }) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	if d.column != "phone" || !strings.Contains(d.scanLine.Text, "2 valid") {
 		t.Fatalf("column %q, counts %q", d.column, d.scanLine.Text)
 	}
 	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	if id := recv(t, done, "onDone"); id != "dnc_new" {
 		t.Fatalf("onDone(%q)", id)
 	}

@@ -152,7 +152,7 @@ func TestDNCLeavesOutInvalidBeforePaying(t *testing.T) {
 		t.Fatal("the confirmation does not say the total and the balance after")
 	}
 	act(func() { test.Tap(d.payBtn) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	recv(t, h.done, "onDone")
 	if s := h.f.submits; len(s) != 1 || !s[0].plan.LeaveOutInvalid {
 		t.Fatalf("submitted %+v", s)
@@ -255,7 +255,7 @@ func TestDNCCostWhileTheServerIsAway(t *testing.T) {
 	d := newDNC(w, f, testEnv, nil)
 	w.SetContent(d.root)
 	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
-	idle(t, &d.bg)
+	idle(t, d.bg)
 	var warn, summary string
 	var retry bool
 	act(func() { warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible() })

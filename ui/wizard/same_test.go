@@ -88,12 +88,12 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	tr := newTrace(w, svc, testEnv, func(id string) { done <- id })
 	w.SetContent(tr.root)
 	act(func() { tr.open(file) })
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	act(func() {
 		tr.llcCheck.SetChecked(true)
 		tr.dupCheck.SetChecked(true)
 	})
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 	id := recv(t, done, "the window's submission")
 	svc.Close() // the window quits; the command line may write the ledger
@@ -125,14 +125,14 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	tr = newTrace(w, svc, testEnv, func(id string) { done <- id })
 	w.SetContent(tr.root)
 	act(func() { tr.open(other) })
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	act(func() {
 		tr.llcCheck.SetChecked(true)
 		tr.dupCheck.SetChecked(true)
 	})
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	deadline := time.Now().Add(wait)
 	for findButton(w.Canvas().Overlays().Top(), "Submit again and pay again") == nil {
 		if time.Now().After(deadline) {

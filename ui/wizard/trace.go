@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -19,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -97,11 +97,11 @@ type Trace struct {
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
 	reinspect     context.CancelFunc
-	reinspectWait *time.Timer
-	previewWait   *time.Timer
+	reinspectWait *busy.Timer
+	previewWait   *busy.Timer
 	counting      bool
 
-	bg sync.WaitGroup // background work in flight (tests wait on it)
+	bg *busy.Tracker // background work in flight (tests wait for it to end)
 }
 
 // Mode explanations, one line each.
@@ -130,7 +130,7 @@ func NewTrace(win fyne.Window, b TraceBackend, env Env, path string, onDone func
 }
 
 func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Trace {
-	t := &Trace{win: win, be: b, env: env, onDone: onDone, mode: jobs.ModeNormal}
+	t := &Trace{win: win, be: b, env: env, onDone: onDone, mode: jobs.ModeNormal, bg: env.tracker()}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.stage = newStage()
 	return t
@@ -149,13 +149,7 @@ func (t *Trace) show() {
 }
 
 // goBG runs f off the UI thread; f comes back to it through do.
-func (t *Trace) goBG(f func()) {
-	t.bg.Add(1)
-	go func() {
-		defer t.bg.Done()
-		f()
-	}()
-}
+func (t *Trace) goBG(f func()) { t.bg.Go(f) }
 
 func (t *Trace) close() {
 	t.cancel()
@@ -487,24 +481,7 @@ func delimiterName(r rune) string {
 }
 
 // thousands formats 12345 as "12,345".
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func thousands(n int64) string { return jobs.Thousands(n) }
 
 // newPreview is a grid of the first rows; headers show the field they feed.
 func (t *Trace) newPreview() *widget.Table {
@@ -613,13 +590,9 @@ func (t *Trace) mappingChanged() {
 // mapped fields) once changes pause: redrawing a grid costs far more than the
 // change itself, and a burst of drops needs one redraw.
 func (t *Trace) schedulePreviews() {
-	if t.previewWait != nil && t.previewWait.Stop() {
-		t.bg.Done()
-	}
+	t.previewWait.Stop()
 	ctx := t.ctx
-	t.bg.Add(1)
-	t.previewWait = time.AfterFunc(t.env.PreviewDelay, func() {
-		defer t.bg.Done()
+	t.previewWait = t.bg.AfterFunc(t.env.PreviewDelay, func() {
 		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
@@ -643,16 +616,12 @@ func (t *Trace) scheduleRecount() {
 	if t.reinspect != nil {
 		t.reinspect()
 	}
-	if t.reinspectWait != nil && t.reinspectWait.Stop() {
-		t.bg.Done() // the timer will not run
-	}
+	t.reinspectWait.Stop()
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.reinspect = cancel
 	t.counting = true
 	ins := t.ins
-	t.bg.Add(1)
-	t.reinspectWait = time.AfterFunc(t.env.RecountDelay, func() {
-		defer t.bg.Done()
+	t.reinspectWait = t.bg.AfterFunc(t.env.RecountDelay, func() {
 		c, err := t.be.Count(ctx, p, ins)
 		t.env.Do(func() {
 			if ctx.Err() != nil {

@@ -1,6 +1,7 @@
 package wizard
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -90,7 +92,7 @@ func openTrace(t *testing.T, f *fakeBackend) *harness {
 // presets, the recount a change starts, a submission) is done.
 func (h *harness) settle(t *testing.T) {
 	t.Helper()
-	idle(t, &h.tr.bg)
+	idle(t, h.tr.bg)
 }
 
 // uiMu stands for the UI thread in tests: background callbacks (through do)
@@ -104,10 +106,11 @@ func act(f func()) {
 	f()
 }
 
-func idle(t *testing.T, wg *sync.WaitGroup) {
+// idle waits until the wizard's background work has ended.
+func idle(t *testing.T, b *busy.Tracker) {
 	t.Helper()
 	ok := make(chan struct{})
-	go func() { wg.Wait(); close(ok) }()
+	go func() { _ = b.Wait(context.Background()); close(ok) }()
 	recv(t, ok, "the background work")
 }
 
@@ -454,7 +457,7 @@ func TestTraceUnreadableFileShowsTheError(t *testing.T) {
 	broken := filepath.Join(t.TempDir(), "broken.csv")
 	os.WriteFile(broken, []byte("A,B\n1,2\n3,\"4\n5,6\n"), 0o600)
 	act(func() { tr.open(broken) })
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	if l := findLabel(tr.root, "line 3"); l == nil && findLabel(tr.root, "quote") == nil {
 		t.Fatalf("no error naming the line")
 	}
@@ -591,7 +594,7 @@ func TestTraceLoadingBarStops(t *testing.T) {
 		tr.open(path)
 		bar = tr.loadingBar
 	})
-	idle(t, &tr.bg)
+	idle(t, tr.bg)
 	if bar == nil || bar.Running() {
 		t.Fatalf("loading bar %v still running after the file was read", bar)
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/busy"
 )
 
 // Env is how the screens run, given by the window (tests give their own:
@@ -19,6 +21,18 @@ type Env struct {
 	// RetryDelay is how soon the rates are read again while the server
 	// is away.
 	RetryDelay time.Duration
+	// Busy counts the work the wizard has in flight (goroutines, timers);
+	// nil: a tracker of its own. The app passes its own, so that waiting
+	// for the app to be idle waits for the wizard too.
+	Busy *busy.Tracker
+}
+
+// tracker is the env's busy tracker, or a new one.
+func (e Env) tracker() *busy.Tracker {
+	if e.Busy != nil {
+		return e.Busy
+	}
+	return &busy.Tracker{}
 }
 
 // DefaultEnv is the app's.

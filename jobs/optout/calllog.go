@@ -1,0 +1,84 @@
+package optout
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// Call is one call of a dialer's call log.
+type Call struct {
+	Line   int
+	Number string    // the 10 digits
+	At     time.Time // zero when the time could not be read
+}
+
+// CallLog is what a call log held.
+type CallLog struct {
+	File     string
+	Calls    []Call
+	Problems []string // lines passed over or read with doubt, each named
+}
+
+// ReadCallLog reads a dialer's call log: a number and the call's date and
+// time (one column, or a date column and a time column). A call whose time
+// cannot be read is kept with a zero time: it counts as recent.
+func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error) {
+	r, err := input.Open(path, input.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	h := r.Headers()
+	num := headerIndex(h, numberHeaders)
+	if num < 0 {
+		return nil, fileErr(path, "no phone number column (phone, number, to…) among %q", h)
+	}
+	date, clock := headerIndex(h, []string{"date", "call date"}), headerIndex(h, []string{"time", "call time", "start time"})
+	if date < 0 || clock < 0 {
+		date, clock = headerIndex(h, dateHeaders), -1
+	}
+	if date < 0 {
+		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
+	}
+	log := &CallLog{File: path}
+	err = eachRow(ctx, r, func(rec []string, line int) { log.add(rec, line, num, date, clock, opt.Location) })
+	if err != nil {
+		return nil, err
+	}
+	return log, nil
+}
+
+func (log *CallLog) add(rec []string, line, num, date, clock int, loc *time.Location) {
+	n := phone.Normalize(rec[num])
+	if !n.Valid {
+		log.Problems = append(log.Problems, fmt.Sprintf("line %d: %q is not a valid US number (%s): the call is not counted", line, rec[num], n.Reason))
+		return
+	}
+	when := strings.TrimSpace(rec[date])
+	if clock >= 0 {
+		when += " " + strings.TrimSpace(rec[clock])
+	}
+	c := Call{Line: line, Number: n.Digits, At: ParseWhen(when, loc)}
+	if c.At.IsZero() {
+		log.Problems = append(log.Problems, fmt.Sprintf("line %d: the time %q could not be read: the call counts as made in the last 24 hours", line, when))
+	}
+	log.Calls = append(log.Calls, c)
+}
+
+// Recent counts each number's calls in the 24 hours up to at (calls whose
+// time is unknown count; calls after at do not).
+func (log *CallLog) Recent(at time.Time) map[string]int {
+	out := map[string]int{}
+	from := at.Add(-24 * time.Hour)
+	for _, c := range log.Calls {
+		if c.At.IsZero() || c.At.After(from) && !c.At.After(at) {
+			out[c.Number]++
+		}
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+// Package optout reads the opt-outs people made where SkipDesk does not see
+// them: the replies an SMS tool exports and the dispositions a dialer
+// exports (a number, the reply or disposition, and its date), and the call
+// logs that count calls per number. A reply a person would read as "stop"
+// is an opt-out; one that may be is kept too, marked for a person to read
+// (fail closed). The deadlines come from the rules table (package
+// calltime): honour within 10 business days, and keep as long as the
+// strictest state asks.
+package optout
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Class is how a reply or disposition reads.
+type Class int
+
+// Classes, from weakest to strongest.
+const (
+	None  Class = iota // not an opt-out ("yes", "how much?", "no answer")
+	Maybe              // could be read as stop ("not interested", "wrong number"): kept, for a person to read
+	Stop               // an opt-out
+)
+
+func (c Class) String() string {
+	return [...]string{"not an opt-out", "may be an opt-out", "opt-out"}[c]
+}
+
+// stopPhrases say stop wherever they stand in a reply.
+var stopPhrases = []string{
+	"opt out", "optout", "opt-out", "unsubscribe", "unsub", "revoke", "stopall", "stop all", "remove me",
+	"take me off", "delete my number", "lose my number", "do not text", "dont text", "don't text",
+	"do not call", "dont call", "don't call", "no more texts", "no more calls", "leave me alone",
+	"stop texting", "stop calling", "stop messaging", "dnc", "no mas", "no más",
+}
+
+// stopKeywords are the words the FCC names (47 CFR § 64.1200(a)(12)) and
+// their kin: a reply of a few words, or one opening with them, is a stop;
+// inside a longer message ("stop by on Friday") they may be one.
+var stopKeywords = []string{
+	"stop", "quit", "end", "cancel", "remove", "alto", "parar", "para", "basta", "detener", "cancelar",
+}
+
+// shortReply is the most words a reply may have for a keyword anywhere in
+// it to count as a stop.
+const shortReply = 3
+
+// maybeWords read as a refusal a person should look at.
+var maybeWords = []string{
+	"not interested", "no thanks", "no thank you", "wrong number", "wrong person", "not me",
+	"not selling", "never", "go away", "harassment", "harassing", "lawyer", "attorney", "sue", "report you",
+	"scam", "f off", "fuck off", "fuck", "stfu",
+}
+
+// stopDispositions are the dispositions that mean do not call again.
+var stopDispositions = []string{
+	"dnc", "do not call", "do-not-call", "donotcall", "internal dnc", "dnc request", "remove", "removed",
+	"opt out", "opted out", "optout", "stop", "revoked", "litigator", "attorney", "lawyer", "legal threat",
+	"never call", "take off list",
+}
+
+var maybeDispositions = []string{
+	"not interested", "wrong number", "wrong party", "hostile", "angry", "rude", "hung up angry",
+	"disconnected", "bad number", "deceased", "not owner",
+}
+
+// ClassifyReply reads an SMS reply: the class and the words that decided.
+func ClassifyReply(text string) (Class, string) {
+	t := normalise(text)
+	if w, ok := findPhrase(t, stopKeywords); ok {
+		words := strings.Fields(t)
+		if len(words) <= shortReply || words[0] == w {
+			return Stop, w
+		}
+		if p, ok := findPhrase(t, stopPhrases); ok {
+			return Stop, p
+		}
+		return Maybe, w
+	}
+	return classify(text, stopPhrases, maybeWords)
+}
+
+// ClassifyDisposition reads a dialer's disposition.
+func ClassifyDisposition(text string) (Class, string) {
+	return classify(text, stopDispositions, maybeDispositions)
+}
+
+func classify(text string, stop, maybe []string) (Class, string) {
+	if onlySymbols(text, "🛑✋⛔🚫") {
+		return Stop, strings.TrimSpace(text)
+	}
+	t := normalise(text)
+	if w, ok := findPhrase(t, stop); ok {
+		return Stop, w
+	}
+	if w, ok := findPhrase(t, maybe); ok {
+		return Maybe, w
+	}
+	return None, ""
+}
+
+var spaceRE = regexp.MustCompile(`\s+`)
+
+// normalise lower-cases, turns punctuation other than apostrophes and
+// hyphens into spaces and collapses spaces: " STOP!!! " is "stop".
+func normalise(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-' || r == '’':
+			if r == '’' {
+				return '\''
+			}
+			return unicode.ToLower(r)
+		}
+		return ' '
+	}, s)
+	return strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
+}
+
+// findPhrase finds the first phrase present as whole words.
+func findPhrase(t string, phrases []string) (string, bool) {
+	padded := " " + t + " "
+	for _, p := range phrases {
+		if strings.Contains(padded, " "+p+" ") {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func onlySymbols(s, set string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(set, r) && !unicode.IsSpace(r) && r != '\ufe0f' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,204 @@
+package optout
+
+import (
+	"context"
+	"maps"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/calltime"
+)
+
+func engine(t *testing.T) *calltime.Engine {
+	t.Helper()
+	e, err := calltime.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var eastern = func() *time.Location {
+	tz, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		panic(err)
+	}
+	return tz
+}()
+
+var importDay = time.Date(2026, 11, 25, 10, 0, 0, 0, eastern)
+
+func TestClassifyReply(t *testing.T) {
+	cases := map[string]Class{
+		"STOP": Stop, " stop!!! ": Stop, "Stop.": Stop, "quit": Stop, "END": Stop, "revoke": Stop, "OPT OUT": Stop,
+		"Cancel": Stop, "UNSUBSCRIBE": Stop, "please remove me": Stop, "take me off your list": Stop,
+		"Don’t call me again": Stop, "do not text this number": Stop, "leave me alone": Stop, "STOPALL": Stop,
+		"stop texting me, I will never sell": Stop, "Alto": Stop, "no más": Stop, "🛑": Stop,
+		"Stop by on Friday": Stop, "I can stop by on Friday to talk": Maybe, "not interested": Maybe, "Wrong number": Maybe,
+		"I'll call my lawyer": Maybe, "yes": None, "How much?": None, "who is this": None, "": None,
+		"The end of the month works": Maybe, "Tomorrow at 5 is fine": None,
+	}
+	for in, want := range cases {
+		if got, w := ClassifyReply(in); got != want {
+			t.Errorf("ClassifyReply(%q) = %s (%q), want %s", in, got, w, want)
+		}
+	}
+}
+
+func TestClassifyDisposition(t *testing.T) {
+	cases := map[string]Class{
+		"DNC": Stop, "Do Not Call": Stop, "DNC Request": Stop, "Internal DNC": Stop, "Opted Out": Stop, "Litigator": Stop,
+		"Not Interested": Maybe, "Wrong Number": Maybe, "Hostile": Maybe, "No Answer": None, "Voicemail": None,
+		"Appointment Set": None,
+	}
+	for in, want := range cases {
+		if got, _ := ClassifyDisposition(in); got != want {
+			t.Errorf("ClassifyDisposition(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func date(t time.Time) string { return t.Format(time.DateOnly) }
+
+// TestReadSMSReplies: an SMS tool's replies export; outbound messages are
+// passed over (their "Reply STOP" is not an opt-out); every stop and
+// possible stop carries its honour-by date and its earliest removal,
+// worked by hand: 10 business days after the reply (Thanksgiving 11-26
+// skipped), 5 years federal, 10 years for a Virginia text.
+func TestReadSMSReplies(t *testing.T) {
+	imp, err := Read(context.Background(), filepath.Join("testdata", "sms-replies.csv"), engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Layout != Replies || imp.Columns["number"] != "Contact Phone" || imp.Columns["said"] != "Message Body" || imp.Columns["direction"] != "Direction" {
+		t.Fatalf("read as %s with %v", imp.Layout, imp.Columns)
+	}
+	want := []struct {
+		number, class, made, honour, notBefore string
+	}{
+		{"3055550100", "opt-out", "2026-11-20", "2026-12-07", "2031-11-20"},
+		{"8045550100", "opt-out", "2026-11-21", "2026-12-07", "2036-11-21"},
+		{"2065550100", "may be an opt-out", "2026-11-22", "2026-12-07", "2031-11-22"},
+		{"5125550100", "may be an opt-out", "2026-11-22", "2026-12-07", "2031-11-22"},
+		{"3125550100", "opt-out", "2026-11-25", "2026-12-10", "2031-11-25"},
+		{"7025550100", "opt-out", "2026-11-23", "2026-12-08", "2031-11-23"},
+		{"9155550100", "opt-out", "2026-11-23", "2026-12-08", "2031-11-23"},
+	}
+	if len(imp.Entries) != len(want) {
+		t.Fatalf("%d entries: %+v", len(imp.Entries), imp.Entries)
+	}
+	for i, w := range want {
+		e := imp.Entries[i]
+		got := []string{e.Number, e.Class.String(), date(e.Made), date(e.Terms.HonourBy), date(e.Terms.NotBefore)}
+		if strings.Join(got, " ") != strings.Join([]string{w.number, w.class, w.made, w.honour, w.notBefore}, " ") {
+			t.Errorf("entry %d = %v, want %v", i, got, w)
+		}
+		if !e.Text {
+			t.Errorf("entry %d is not a text opt-out", i)
+		}
+	}
+	if imp.Entries[4].DateNote == "" || !strings.Contains(imp.Entries[4].DateNote, "yesterday") {
+		t.Errorf("the unreadable date is not said: %q", imp.Entries[4].DateNote)
+	}
+	if imp.Outbound != 1 || imp.NotOptOut != 1 || imp.Rows != 10 {
+		t.Errorf("outbound %d, not opt-outs %d, rows %d", imp.Outbound, imp.NotOptOut, imp.Rows)
+	}
+	if len(imp.Problems) != 1 || !strings.Contains(imp.Problems[0], "line 9") || !strings.Contains(imp.Problems[0], "555-01") {
+		t.Errorf("problems %q", imp.Problems)
+	}
+}
+
+// TestReadDialerDispositions: a dialer's dispositions export, as a
+// workbook; the dispositions SkipDesk cannot read are counted for the
+// person, never taken as callable.
+func TestReadDialerDispositions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dispositions.xlsx")
+	writeXLSX(t, path, [][]string{
+		{"Lead Phone", "Agent", "Disposition", "Call Date"},
+		{"404-555-0100", "Kim", "DNC Request", "2026-11-23"},
+		{"212-555-0100", "Kim", "No Answer", "2026-11-23"},
+		{"312-555-0100", "Lee", "Not Interested", "2026-11-24"},
+		{"214-555-0100", "Lee", "Do Not Call", "11/24/2026 4:15 PM"},
+		{"713-555-0100", "Lee", "Callback Scheduled", "2026-11-24"},
+		{"512-555-0100", "Kim", "XFER-7", "2026-11-24"},
+	})
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Layout != Dispositions || imp.Columns["said"] != "Disposition" || imp.Columns["number"] != "Lead Phone" {
+		t.Fatalf("read as %s with %v", imp.Layout, imp.Columns)
+	}
+	var got []string
+	for _, e := range imp.Entries {
+		got = append(got, e.Number+" "+e.Class.String()+" "+date(e.Terms.HonourBy)+" "+date(e.Terms.NotBefore))
+		if e.Text {
+			t.Errorf("%s: a disposition read as a text opt-out", e.Number)
+		}
+	}
+	want := []string{
+		"4045550100 opt-out 2026-12-08 2031-11-23",
+		"3125550100 may be an opt-out 2026-12-09 2031-11-24",
+		"2145550100 opt-out 2026-12-09 2031-11-24",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !maps.Equal(imp.Unrecognised, map[string]int{"XFER-7": 1}) {
+		t.Errorf("unrecognised %v", imp.Unrecognised)
+	}
+}
+
+func writeXLSX(t *testing.T, path string, rows [][]string) {
+	t.Helper()
+	f := excelize.NewFile()
+	for i, row := range rows {
+		for j, v := range row {
+			cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
+			if err := f.SetCellStr("Sheet1", cell, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadRefusesAFileWithoutTheColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "owners.xlsx")
+	writeXLSX(t, path, [][]string{{"Owner", "Address"}, {"Ada", "1 Main St"}})
+	_, err := Read(context.Background(), path, engine(t), Options{})
+	if err == nil || !strings.Contains(err.Error(), "owners.xlsx") || !strings.Contains(err.Error(), "no reply") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestCallLogCap: calls in the 24 hours up to the instant are counted (a
+// call whose time cannot be read counts); Florida and Oklahoma numbers at
+// three are capped, New York's are not, a call after the instant is not
+// counted.
+func TestCallLogCap(t *testing.T) {
+	log, err := ReadCallLog(context.Background(), filepath.Join("testdata", "call-log.csv"), Options{Location: eastern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 24, 9, 0, 0, 0, eastern)
+	counts := log.Recent(at)
+	if !maps.Equal(counts, map[string]int{"3055550100": 3, "2125550100": 2, "4055550100": 3}) {
+		t.Errorf("recent %v", counts)
+	}
+	if len(log.Problems) != 1 || !strings.Contains(log.Problems[0], "line 8") {
+		t.Errorf("problems %q", log.Problems)
+	}
+	e := engine(t)
+	for number, capped := range map[string]bool{"3055550100": true, "4055550100": true, "2125550100": false, "4105550100": false} {
+		if got := e.Capped(e.Locate(number, nil), counts[number]) != nil; got != capped {
+			t.Errorf("%s capped = %v", number, got)
+		}
+	}
+}

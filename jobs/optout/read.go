@@ -1,0 +1,236 @@
+package optout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/calltime"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// The layouts an export is read as.
+const (
+	Replies      = "SMS replies"         // a number, the person's reply, its date
+	Dispositions = "dialer dispositions" // a number, the call's disposition, its date
+)
+
+// Options tune reading an export.
+type Options struct {
+	// Location is the zone of dates written without one (the tool's
+	// account zone); nil reads them as UTC.
+	Location *time.Location
+	// Now is when the import runs: an opt-out whose date cannot be read is
+	// taken as made now (the longest keeping, the nearest deadline).
+	Now time.Time
+}
+
+// Entry is one opt-out (or possible one) found in an export.
+type Entry struct {
+	Line     int
+	Number   string // the 10 digits
+	Said     string // the reply or disposition as written
+	Class    Class  // Stop or Maybe
+	Match    string // the words that decided
+	Text     bool   // made by text (a reply); false for a call's disposition
+	Made     time.Time
+	DateNote string // why Made is the import's time: the date could not be read
+	Terms    calltime.Terms
+}
+
+// Import is what an export held.
+type Import struct {
+	File    string
+	Layout  string            // Replies or Dispositions
+	Columns map[string]string // role (number, said, date, direction) → header
+	Entries []Entry           // Stop and Maybe, in the file's order
+	// Problems name the lines passed over ("line 12: number ... is not a
+	// valid US number").
+	Problems  []string
+	Rows      int // data rows read
+	Outbound  int // messages the tool sent (not replies)
+	NotOptOut int // replies or dispositions that are not opt-outs
+	// Unrecognised counts the dispositions SkipDesk cannot read either way:
+	// shown to the person, never taken as "callable".
+	Unrecognised map[string]int
+}
+
+// Role header names, in order of preference (normalised: lower case, words).
+var (
+	numberHeaders = []string{"phone number", "phone", "contact phone", "mobile", "mobile phone", "cell", "cell phone",
+		"number", "lead phone", "customer phone", "contact number", "from", "from number", "sender", "to", "to number",
+		"recipient", "dialed number", "phone 1"}
+	replyHeaders = []string{"message", "body", "reply", "text", "message body", "message text", "content", "sms",
+		"response", "inbound message", "last reply"}
+	dispositionHeaders = []string{"disposition", "call disposition", "disposition name", "call result", "result",
+		"outcome", "call outcome", "status", "call status", "wrap up", "wrapup"}
+	dateHeaders = []string{"date", "date time", "datetime", "timestamp", "created", "created at", "received",
+		"received at", "sent", "sent at", "call date", "call time", "call start", "start time", "time", "date created"}
+	directionHeaders = []string{"direction", "message direction", "message type", "type"}
+)
+
+// harmless are the dispositions that are plainly not opt-outs.
+var harmless = []string{"no answer", "busy", "voicemail", "voice mail", "left message", "left voicemail", "callback",
+	"call back", "appointment", "appointment set", "interested", "answering machine", "not available", "hung up",
+	"follow up", "lead", "hot lead", "warm lead", "sold", "contacted", "completed", "answered", "dropped", "failed",
+	"no contact", "machine", "fax"}
+
+// Read reads an SMS tool's replies export or a dialer's dispositions export
+// (CSV in any encoding, or .xlsx): the number, the reply or disposition, the
+// date. Outbound messages are passed over; every reply or disposition that
+// is or may be an opt-out becomes an Entry with its deadlines.
+func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*Import, error) {
+	r, err := input.Open(path, input.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	cols, layout, err := findColumns(path, r.Headers())
+	if err != nil {
+		return nil, err
+	}
+	imp := &Import{File: path, Layout: layout, Columns: map[string]string{}, Unrecognised: map[string]int{}}
+	for role, i := range cols {
+		imp.Columns[role] = r.Headers()[i]
+	}
+	err = eachRow(ctx, r, func(rec []string, line int) {
+		imp.Rows++
+		imp.read(e, opt, cols, rec, line)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return imp, nil
+}
+
+// eachRow calls do with every data row of a file and its line.
+func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line int)) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		do(rec, r.Line())
+	}
+}
+
+func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, rec []string, line int) {
+	get := func(role string) string {
+		if i, ok := cols[role]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	if dir := strings.ToLower(get("direction")); strings.HasPrefix(dir, "out") || dir == "sent" || dir == "outgoing" {
+		imp.Outbound++
+		return
+	}
+	said := get("said")
+	class, match := ClassifyReply(said)
+	if imp.Layout == Dispositions {
+		class, match = ClassifyDisposition(said)
+	}
+	if class == None {
+		imp.NotOptOut++
+		if imp.Layout == Dispositions && said != "" && !known(said) {
+			imp.Unrecognised[said]++
+		}
+		return
+	}
+	n := phone.Normalize(get("number"))
+	if !n.Valid {
+		imp.Problems = append(imp.Problems, fmt.Sprintf("line %d: %q (%s) is not a valid US number: %s; this opt-out is not imported", line, get("number"), said, n.Reason))
+		return
+	}
+	ent := Entry{Line: line, Number: n.Digits, Said: said, Class: class, Match: match, Text: imp.Layout == Replies}
+	if ent.Made = ParseWhen(get("date"), opt.Location); ent.Made.IsZero() {
+		ent.Made = opt.Now
+		ent.DateNote = fmt.Sprintf("date %q could not be read: taken as made on the day of the import", get("date"))
+		if get("date") == "" {
+			ent.DateNote = "no date: taken as made on the day of the import"
+		}
+	}
+	ent.Terms = e.OptOutTerms(e.Locate(ent.Number, nil), ent.Text, ent.Made)
+	imp.Entries = append(imp.Entries, ent)
+}
+
+func known(disposition string) bool {
+	_, ok := findPhrase(normalise(disposition), harmless)
+	return ok
+}
+
+// findColumns picks the number, said (reply or disposition), date and
+// direction columns by their headers. A file with a reply column is read as
+// replies, else one with a disposition column as dispositions.
+func findColumns(path string, headers []string) (map[string]int, string, error) {
+	cols := map[string]int{}
+	pick := func(role string, names []string) bool {
+		if i := headerIndex(headers, names); i >= 0 {
+			cols[role] = i
+			return true
+		}
+		return false
+	}
+	layout := Replies
+	if !pick("said", replyHeaders) {
+		layout = Dispositions
+		if !pick("said", dispositionHeaders) {
+			return nil, "", fileErr(path, "no reply (message, body, reply…) or disposition (disposition, call result, status…) column among %q", headers)
+		}
+	}
+	if !pick("number", numberHeaders) {
+		return nil, "", fileErr(path, "no phone number column (phone, number, from, to…) among %q", headers)
+	}
+	pick("date", dateHeaders)
+	pick("direction", directionHeaders)
+	return cols, layout, nil
+}
+
+func fileErr(path, format string, args ...any) error {
+	return &input.FileError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// headerIndex is the first header matching the names, in the names' order.
+func headerIndex(headers, names []string) int {
+	for _, name := range names {
+		for i, h := range headers {
+			if normalise(strings.NewReplacer("_", " ", "/", " ").Replace(h)) == name {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// dateLayouts are the ways exports write a date and time.
+var dateLayouts = []string{
+	time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02",
+	"1/2/2006 15:04:05", "1/2/2006 15:04", "1/2/2006 3:04:05 PM", "1/2/2006 3:04 PM", "1/2/2006 3:04PM", "1/2/2006",
+	"1/2/06 15:04", "1/2/06 3:04 PM", "1/2/06", "Jan 2, 2006 3:04 PM", "Jan 2, 2006 15:04", "Jan 2, 2006",
+	"January 2, 2006", "2 Jan 2006", "Mon Jan 2 15:04:05 2006", "2006/01/02 15:04:05", "2006/01/02",
+}
+
+// ParseWhen reads a date (and time) as exports write it; without a zone it
+// is read in loc (nil: UTC). The zero time when it cannot be read.
+func ParseWhen(s string, loc *time.Location) time.Time {
+	s = strings.TrimSpace(s)
+	if loc == nil {
+		loc = time.UTC
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}

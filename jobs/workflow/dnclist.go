@@ -1,0 +1,357 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// A file of numbers for the company's do-not-call list. Every column is
+// read over the whole file (never a sample) and counted: its values, the
+// valid phone numbers among them, the others. A column is phone-looking
+// when it holds at least one valid number and either its header names a
+// phone or at least half its values are numbers; the import reads every
+// phone-looking column, or the columns the person picks, and reports every
+// number added, already on the list, repeated in the file or not valid
+// (with its line and column), and every column it did not read, with why.
+// Nothing is left off without a word. Each number keeps where it came
+// from: "file NAME, line N, column C".
+
+// ListColumn is one column of a file of numbers, counted over every row.
+type ListColumn struct {
+	Name    string `json:"name"`
+	Values  int    `json:"values"`  // values that are not blank
+	Numbers int    `json:"numbers"` // valid phone numbers among them (a number met twice counts twice)
+	Invalid int    `json:"invalid"` // values that are not a valid number
+	// Phone: the column is phone-looking, read unless the person picks
+	// other columns. Why says why a column is not.
+	Phone bool   `json:"phone"`
+	Why   string `json:"why,omitempty"`
+}
+
+// ListFile is what a file holds for the list: its data rows and columns.
+type ListFile struct {
+	Path    string       `json:"path"`
+	Rows    int          `json:"rows"`
+	Columns []ListColumn `json:"columns"`
+}
+
+// ListProgress is how far reading a file for the list, or adding its
+// numbers, is: Step "reading" counts rows, "adding" numbers.
+type ListProgress struct {
+	Step        string
+	Done, Total int64
+}
+
+// ListImport asks for a file's numbers on the company's list.
+type ListImport struct {
+	Path string
+	// Columns are the columns to read, by header; none reads every
+	// phone-looking column.
+	Columns []string
+	Reason  string
+}
+
+// ListInvalid is a value of a column read that is not a valid number.
+type ListInvalid struct {
+	Line   int    `json:"line"`
+	Column string `json:"column"`
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
+}
+
+// ListImported says what an import did.
+type ListImported struct {
+	File     string `json:"file"`
+	Rows     int    `json:"rows"`
+	Added    int    `json:"added"`    // numbers put on the list
+	Already  int    `json:"already"`  // numbers that were on it
+	Repeated int    `json:"repeated"` // values of a number met earlier in the file
+	// Invalid are every value of the columns read that is not a valid
+	// number, in file order.
+	Invalid []ListInvalid `json:"invalid"`
+	// Read are the columns read; NotRead every other, with why.
+	Read    []ListColumn `json:"read"`
+	NotRead []ListColumn `json:"not_read"`
+}
+
+// ErrNoListColumn: the file has no column to read numbers from (none is
+// phone-looking and none was picked). Its text names the columns.
+var ErrNoListColumn = errors.New("no column of phone numbers")
+
+// maxInvalidValue is how much of a value that is not a number is kept.
+const maxInvalidValue = 100
+
+// ScanListFile counts every column of the file at path (CSV in any
+// encoding, or XLSX) over all its rows, and says which are phone-looking.
+func (s *Service) ScanListFile(ctx context.Context, path string, progress func(ListProgress)) (ListFile, error) {
+	r, err := readListFile(ctx, path, nil, 0, progress)
+	if err != nil {
+		return ListFile{}, err
+	}
+	return ListFile{Path: path, Rows: r.rows, Columns: r.cols}, nil
+}
+
+// ImportInternal puts the numbers of a file on the company's list: the
+// columns asked for, or every phone-looking column. The file is read
+// twice (counted, then its numbers taken), never held whole; the numbers
+// are written ten thousand a transaction with progress.
+func (s *Service) ImportInternal(ctx context.Context, req ListImport, progress func(ListProgress)) (ListImported, error) {
+	f, err := s.ScanListFile(ctx, req.Path, nil)
+	if err != nil {
+		return ListImported{}, err
+	}
+	want, err := pickListColumns(f, req.Columns)
+	if err != nil {
+		return ListImported{}, err
+	}
+	r, err := readListFile(ctx, req.Path, want, f.Rows, progress)
+	if err != nil {
+		return ListImported{}, err
+	}
+	rep := ListImported{File: filepath.Base(req.Path), Rows: r.rows, Invalid: r.invalid}
+	for i, c := range r.cols {
+		if want[i] {
+			rep.Read = append(rep.Read, c)
+			continue
+		}
+		if c.Phone {
+			c.Why = "not picked"
+		}
+		rep.NotRead = append(rep.NotRead, c)
+	}
+	found := distinctNumbers(r.found)
+	rep.Repeated = len(r.found) - len(found)
+	added, err := s.addFound(ctx, found, r, rep.File, req.Reason, progress)
+	rep.Added, rep.Already = added, len(found)-added
+	if err != nil && added > 0 {
+		err = fmt.Errorf("%w (%s of %s had been added; importing the file again adds the rest)", err,
+			jobs.Thousands(int64(added)), jobs.Thousands(int64(len(found))))
+	}
+	return rep, err
+}
+
+// pickListColumns says which columns to read: those named, or the
+// phone-looking ones.
+func pickListColumns(f ListFile, names []string) ([]bool, error) {
+	want := make([]bool, len(f.Columns))
+	var headers []string
+	for _, c := range f.Columns {
+		headers = append(headers, c.Name)
+	}
+	for _, n := range names {
+		i := slices.IndexFunc(headers, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(n)) })
+		if i < 0 {
+			return nil, &input.FileError{Path: f.Path, Column: n, Msg: fmt.Sprintf("no such column; its columns are %q", headers)}
+		}
+		want[i] = true
+	}
+	if len(names) == 0 {
+		for i, c := range f.Columns {
+			want[i] = c.Phone
+		}
+	}
+	if !slices.Contains(want, true) {
+		return nil, fmt.Errorf("%s: %w: %s", filepath.Base(f.Path), ErrNoListColumn, describeColumns(f.Columns))
+	}
+	return want, nil
+}
+
+// describeColumns says, column by column, why none was read.
+func describeColumns(cols []ListColumn) string {
+	var parts []string
+	for _, c := range cols {
+		parts = append(parts, fmt.Sprintf("%q %s", c.Name, c.Why))
+	}
+	return strings.Join(parts, "; ") + ". Pick a column to read it all the same"
+}
+
+// listRead is one pass over a file of numbers.
+type listRead struct {
+	headers []string
+	rows    int
+	cols    []ListColumn
+	found   []listNumber  // the valid numbers of the columns wanted, in file order
+	invalid []ListInvalid // their values that are not numbers
+}
+
+// listNumber is a valid number found, and where.
+type listNumber struct {
+	key  uint64
+	line int32
+	col  int32
+}
+
+// readListFile reads every row of the file at path, counting every
+// column; the numbers of the columns in want (nil: none) are kept. rows,
+// when known, is the total the progress counts to.
+func readListFile(ctx context.Context, path string, want []bool, rows int, progress func(ListProgress)) (*listRead, error) {
+	r, err := input.Open(path, input.Options{SampleRows: -1})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	lr := &listRead{headers: r.Headers(), cols: make([]ListColumn, len(r.Headers()))}
+	for i, h := range lr.headers {
+		lr.cols[i].Name = h
+	}
+	// A file without a header: its first line is numbers too.
+	lr.count(r.RawHeaders(), r.HeaderLine(), want, true)
+	for {
+		if lr.rows%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(ListProgress{Step: "reading", Done: int64(lr.rows), Total: int64(rows)})
+			}
+		}
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		lr.rows++
+		lr.count(rec, r.Line(), want, false)
+	}
+	if progress != nil {
+		progress(ListProgress{Step: "reading", Done: int64(lr.rows), Total: int64(max(rows, lr.rows))})
+	}
+	for i := range lr.cols {
+		lr.cols[i].Phone, lr.cols[i].Why = phoneLooking(lr.cols[i])
+	}
+	return lr, nil
+}
+
+// count adds a record's values to the columns' counts and keeps the
+// numbers of the columns wanted. header: the record is the header line,
+// counted only for the cells that are valid numbers.
+func (lr *listRead) count(rec []string, line int, want []bool, header bool) {
+	for i, v := range rec {
+		if i >= len(lr.cols) || strings.TrimSpace(v) == "" {
+			continue
+		}
+		k := phone.Key(v)
+		if header && k == 0 {
+			continue
+		}
+		c := &lr.cols[i]
+		c.Values++
+		wanted := i < len(want) && want[i]
+		if k != 0 {
+			c.Numbers++
+			if wanted {
+				lr.found = append(lr.found, listNumber{key: k, line: int32(line), col: int32(i)})
+			}
+			continue
+		}
+		c.Invalid++
+		if wanted {
+			lr.invalid = append(lr.invalid, ListInvalid{Line: line, Column: c.Name, Value: clip(strings.TrimSpace(v), maxInvalidValue),
+				Reason: phone.Normalize(v).Reason})
+		}
+	}
+}
+
+// clip cuts s to at most n bytes, on a character's boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// phoneLooking says whether a column is read by default, and why not.
+func phoneLooking(c ListColumn) (bool, string) {
+	switch {
+	case c.Numbers == 0 && c.Values == 0:
+		return false, "is empty"
+	case c.Numbers == 0:
+		return false, fmt.Sprintf("holds no phone number (%s)", jobs.Plural(int64(c.Values), "value", "values"))
+	case namesPhone(c.Name) || c.Numbers*2 >= c.Values:
+		return true, ""
+	}
+	return false, fmt.Sprintf("holds phone numbers in %s of %s, fewer than half, and its header does not name a phone",
+		jobs.Thousands(int64(c.Numbers)), jobs.Plural(int64(c.Values), "value", "values"))
+}
+
+// namesPhone reports whether a header names a phone.
+func namesPhone(h string) bool {
+	h = strings.ToLower(h)
+	for _, w := range []string{"phone", "mobile", "cell", "tel", "landline", "wireless", "dnc", "do not call"} {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// distinctNumbers are the numbers found, each once (where it was first
+// met), in ascending order.
+func distinctNumbers(found []listNumber) []listNumber {
+	slices.SortStableFunc(found, func(a, b listNumber) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return 0
+	})
+	return slices.CompactFunc(found, func(a, b listNumber) bool { return a.key == b.key })
+}
+
+// listBatch is how many numbers of a file go on the list in one
+// transaction.
+const listBatch = 10_000
+
+// addFound puts the numbers found on the list, listBatch a transaction;
+// it returns how many were new.
+func (s *Service) addFound(ctx context.Context, found []listNumber, r *listRead, file, reason string, progress func(ListProgress)) (int, error) {
+	report := func(done int) {
+		if progress != nil {
+			progress(ListProgress{Step: "adding", Done: int64(done), Total: int64(len(found))})
+		}
+	}
+	report(0)
+	if len(found) == 0 {
+		return 0, nil
+	}
+	led, done, err := s.internalLedger(true)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	by := s.Computer()
+	added := 0
+	batch := make([]ledger.InternalEntry, 0, listBatch)
+	for start := 0; start < len(found); start += listBatch {
+		batch = batch[:0]
+		for _, n := range found[start:min(len(found), start+listBatch)] {
+			batch = append(batch, ledger.InternalEntry{Number: phone.KeyDigits(n.key), Reason: reason, By: by,
+				Source: fmt.Sprintf("file %s, line %d, column %s", file, n.line, r.headers[n.col])})
+		}
+		n, err := led.AddInternal(ctx, batch)
+		if err != nil {
+			return added, err
+		}
+		added += n
+		report(start + len(batch))
+	}
+	return added, nil
+}

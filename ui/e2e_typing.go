@@ -5,7 +5,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,15 +29,11 @@ const typingRows = 400_000
 // the table refreshed with it (onQueried), is logged, with the time to the
 // first page and to the whole file read.
 func runViewerTyping(h *e2e.Harness) error {
-	a, err := shellApp(h)
+	a, dir, done, err := shellAndDir(h)
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "skipdesk-e2e-typing-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+	defer done()
 	path := filepath.Join(dir, "owners 400k result.csv")
 	if err := libtest.WriteTraceFile(path, typingRows, 24); err != nil {
 		return err

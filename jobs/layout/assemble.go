@@ -315,7 +315,8 @@ func (l *Layout) decideKind() {
 			typed = true
 		}
 	}
-	flags := len(l.RowFlags) > 0 || l.Reports != 0
+	// A list's answer; what the file states in words is no scrub.
+	flags := l.Reports&^Kinds(0).with(Restriction) != 0
 	switch {
 	case len(l.Slots) == 1 && flags && l.Match < 0 && len(l.Emails) == 0:
 		l.Kind = KindDNC

@@ -102,7 +102,7 @@ func codeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 	if !h.is(cCode) || nameish(h) || h.any(cPhone, cTypeWord, cNotFlag) {
 		return c, nil, false
 	}
-	return codeColumn(c, vals), nil, true
+	return codeColumn(c, vals, h.aboutNumber), nil, true
 }
 
 func emailRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
@@ -121,7 +121,8 @@ func phoneRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 }
 
 func nameRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
-	if !h.any(cFirst, cLast, cName) || h.any(cMiddle, cStreet, cCity, cZip, cAddress) || h.unknowns != 0 {
+	// "Last Disposition", "Last Called On": last is not a name there.
+	if !h.any(cFirst, cLast, cName) || h.any(cMiddle, cStreet, cCity, cZip, cAddress, cCode, cNotFlag, cMatch) || h.unknowns != 0 {
 		return c, nil, false
 	}
 	c.Role = nameRole(h)
@@ -266,7 +267,7 @@ func nameRole(h *header) Role {
 // codeColumn is a "status" or "result" column: the values tell what it is
 // (a service's codes, match words, valid/invalid words, list words), or
 // else nothing (and findRestrictions may still read it).
-func codeColumn(c Column, vals []ValueN) Column {
+func codeColumn(c Column, vals []ValueN, aboutNumber bool) Column {
 	if len(vals) == 0 {
 		return c
 	}
@@ -288,6 +289,11 @@ func codeColumn(c Column, vals []ValueN) Column {
 		// "Lookup Status": Completed / Failed / Timeout: whether the row
 		// was checked at all.
 		c.Role = RoleScope
+	case aboutNumber:
+		// "Number Status": 1/0 or codes whose sense the file does not
+		// say: the number's status, read only in valid/invalid words (the
+		// others are unknown, and asked about).
+		c.Role, c.Kind, c.Convention = RoleFlag, Number, ConvWords
 	}
 	return c
 }
@@ -482,6 +488,28 @@ func boolOnly(vals []ValueN) bool {
 		}
 	}
 	return true
+}
+
+// unknownPhoneFlags asks about the yes/no columns of a phone whose header
+// SkipDesk does not understand ("Phone 2 XYZ": Y): such a column may be a
+// list it has no name for. Until the person says what it is, the phones it
+// belongs to are not callable (a Guess).
+func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) []Question {
+	var qs []Question
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role != RolePhoneDetail || c.Input || hs[i].unknowns == 0 || hs[i].is(cNotFlag) {
+			continue
+		}
+		vals := columnValues(p, sample, i)
+		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) < 1 {
+			continue
+		}
+		c.Role, c.Kind, c.Convention = RoleFlag, Industry, ConvFlag
+		qs = append(qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+			Message: fmt.Sprintf("%q says yes or no of a phone, and SkipDesk does not know what: is it a do-not-call list? Until you say, the phones it belongs to are not callable", c.Header)})
+	}
+	return qs
 }
 
 // identifierWords name columns of identifiers and references, whose values

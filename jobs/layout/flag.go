@@ -233,6 +233,10 @@ func (f Flags) Override(o Flags) Flags {
 		if !o.Has.Has(k) {
 			continue
 		}
+		if perFile.Has(k) {
+			f.Set(k, o.of[k]) // another file's list: both stand
+			continue
+		}
 		if f.Has.Has(k) && f.of[k] == Flagged {
 			continue
 		}
@@ -241,6 +245,11 @@ func (f Flags) Override(o Flags) Flags {
 	}
 	return f
 }
+
+// perFile are the lists each file keeps for itself — what it states in
+// words, a vendor's own list — so that one file's answer never stands for
+// another's: the answers of two files are merged, never replaced.
+var perFile = Kinds(0).with(Restriction).with(Internal)
 
 // Lists that answer the same question: the DNC registry, the litigator
 // list.

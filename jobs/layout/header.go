@@ -72,7 +72,7 @@ var words = map[string]class{
 	"state":     cState,
 	"litigator": cLitigator, "litigators": cLitigator, "litigation": cLitigator, "tcpa": cLitigator,
 	"blacklist": cLitigator, "blacklisted": cLitigator, "plaintiff": cLitigator, "litigante": cLitigator,
-	"internal": cInternal, "project": cInternal, "company": cInternal, "idnc": cInternal,
+	"internal": cInternal, "project": cInternal, "company": cInternal, "idnc": cInternal, "vendor": cInternal,
 	"callable": cCallable, "dialable": cCallable, "okcall": cCallable,
 	"code": cCode, "result": cCode, "status": cCode, "disposition": cCode, "verdict": cCode, "outcome": cCode,
 	"resultcode": cCode, "scrub": cCode, "estatus": cCode,
@@ -128,6 +128,18 @@ var phrases = []struct {
 	{[]string{"do", "not", "call"}, "dnc"},
 	{[]string{"dont", "call"}, "dnc"},
 	{[]string{"dma", "choice"}, "dma"},
+	{[]string{"dm", "achoice"}, "dma"},
+	{[]string{"ndnc"}, "national dnc"},
+	{[]string{"fdnc"}, "federal dnc"},
+	{[]string{"sdnc"}, "state dnc"},
+	{[]string{"scrubdate"}, "scrub date"},
+	{[]string{"scrubbeddate"}, "scrubbed date"},
+	{[]string{"checkdate"}, "check date"},
+	{[]string{"checkedon"}, "checked on"},
+	{[]string{"scrubbedon"}, "scrubbed on"},
+	{[]string{"lastchecked"}, "last checked"},
+	{[]string{"lastscrubbed"}, "last scrubbed"},
+	{[]string{"dncdate"}, "dnc date"},
 	{[]string{"do", "not", "disturb"}, "dnd"},
 	{[]string{"do", "not", "contact"}, "dnd"},
 	{[]string{"do", "not", "text"}, "dnd"},
@@ -192,6 +204,9 @@ type header struct {
 	dated  bool // a word of a date: date, dated, on, as of, timestamp
 	scope  bool // a word of a scrub's coverage: scrubbed, checked, processed, covered, scrub
 	source bool // "source" (a merged result's source_date)
+	// aboutNumber: the header speaks of the number itself ("Number
+	// Status", "Line Status").
+	aboutNumber bool
 }
 
 var (
@@ -261,6 +276,7 @@ func readHeader(raw string) header {
 		h.dated = h.dated || dateWords[w]
 		h.scope = h.scope || scopeWords[w]
 		h.source = h.source || w == "source"
+		h.aboutNumber = h.aboutNumber || w == "number" || w == "num" || w == "nbr" || w == "line"
 		if filler[w] {
 			continue
 		}
@@ -277,7 +293,12 @@ func readHeader(raw string) header {
 		case cGroup:
 			groupWord = canonicalGroup(w)
 		case cTypeWord:
-			h.implied = impliedType(w)
+			if t := impliedType(w); h.implied != "" && h.implied != t && (t == Mobile || h.implied == Mobile) {
+				// "Wireless or VoIP": may be a mobile.
+				h.implied = Mobile
+			} else if h.implied == "" || h.implied != Mobile {
+				h.implied = t
+			}
 			h.qual = string(h.implied)
 		case cPrimary:
 			h.qual = "primary"

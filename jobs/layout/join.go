@@ -123,6 +123,9 @@ func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 // scrub that does not check a list leaves the older answer about it
 // standing. A clean or unknown answer so kept makes the entry as old as it.
 func (e *joinEntry) fill(f Flags, date time.Time, src int32) {
+	for _, k := range (f.Has & e.flags.Has & perFile).List() {
+		e.flags.Set(k, f.of[k]) // each file's own list stands beside the other's
+	}
 	for _, k := range (f.Has &^ e.flags.Has).List() {
 		e.flags.of[k] = f.of[k]
 		e.flags.Has = e.flags.Has.with(k)

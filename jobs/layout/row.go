@@ -351,8 +351,12 @@ func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Tim
 		t, ok := parseDate(cell(rec, c), col.DateOrder)
 		future := ok && t.After(r.now.Add(clockSkew))
 		switch {
+		case col.MayDate && future:
+			// No date of a scrub lies in the future: the row's date is
+			// not known.
+			return time.Time{}, true, time.Time{}
 		case col.MayDate:
-			if ok && !future && (may.IsZero() || t.Before(may)) {
+			if ok && (may.IsZero() || t.Before(may)) {
 				may = t
 			}
 			continue

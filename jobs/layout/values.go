@@ -57,7 +57,7 @@ func (c Convention) cleanIn(f family) bool {
 	case ConvFlag:
 		return f == famBool
 	case ConvWords:
-		return f == famWords
+		return f == famWords || f == famNumber
 	case ConvCodes:
 		return f == famCodes
 	case ConvStates:

@@ -383,6 +383,28 @@ func background[T any](a *App, ctx context.Context, work func(context.Context) (
 
 // withProgress shows a modal progress dialog with a Cancel button wired to
 // the work's context, runs work off the UI thread, and calls done on the UI
+// throttled is a progress function (any goroutine) that shows progress
+// with show on the UI thread, at most every 100 ms and at the end; a
+// progress without a total is not shown.
+func (a *App) throttled(show func(done, total int64)) func(done, total int64) {
+	var last time.Time
+	var mu sync.Mutex
+	return func(n, total int64) {
+		if total <= 0 {
+			return
+		}
+		mu.Lock()
+		now := time.Now()
+		if now.Sub(last) < 100*time.Millisecond && n < total {
+			mu.Unlock()
+			return
+		}
+		last = now
+		mu.Unlock()
+		a.do(func() { show(n, total) })
+	}
+}
+
 // thread. progress may be called from any goroutine (it is throttled).
 func (a *App) withProgress(title string, work func(ctx context.Context, progress func(done, total int64)) error, done func(error)) {
 	ctx, cancel := context.WithCancel(a.ctx)
@@ -396,29 +418,14 @@ func (a *App) withProgress(title string, work func(ctx context.Context, progress
 	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label, container.NewStack(endless, bar), container.NewCenter(cancelBtn)), a.win)
 	d.Resize(fyne.NewSize(420, 160))
 	d.Show()
-	var last time.Time
-	var lastMu sync.Mutex
-	progress := func(n, total int64) {
-		if total <= 0 {
-			return
+	progress := a.throttled(func(n, total int64) {
+		if endless.Visible() {
+			endless.Stop()
+			endless.Hide()
+			bar.Show()
 		}
-		lastMu.Lock()
-		now := time.Now()
-		if now.Sub(last) < 100*time.Millisecond && n < total {
-			lastMu.Unlock()
-			return
-		}
-		last = now
-		lastMu.Unlock()
-		a.do(func() {
-			if endless.Visible() {
-				endless.Stop()
-				endless.Hide()
-				bar.Show()
-			}
-			bar.SetValue(float64(n) / float64(total))
-		})
-	}
+		bar.SetValue(float64(n) / float64(total))
+	})
 	a.spawn(func() {
 		err := work(ctx, progress)
 		cancel()

@@ -692,10 +692,9 @@ func TestViewerSortAndFilter(t *testing.T) {
 	fb.resumeErr = nil
 	h := start(t, fb)
 	var v *viewer
-	h.do(func() {
-		v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
-		v.mode.SetSelected(modeColumns)
-	})
+	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
+	h.wait("indexed") // the layout is known: the people view, or the file's columns
+	h.do(func() { v.mode.SetSelected(modeColumns) })
 	queried := make(chan error, 10)
 	v.onQueried = func(err error) { queried <- err }
 	h.win.Resize(fyne.NewSize(1180, 760))
@@ -849,13 +848,15 @@ func TestViewerShowsDamage(t *testing.T) {
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
-	if v.warning != nil {
+	h.wait("indexed")
+	if v.warning.Visible() {
 		t.Fatalf("a sound file shows %q", v.warning.Text)
 	}
 	r := sampleResult()
 	r.path = "/results/damaged.csv"
 	r.warnings = []string{"line 4: a quoted value that starts on this line is never closed"}
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, r), "damaged") })
+	h.wait("indexed")
 	if v.warning == nil || !v.warning.Visible() || !strings.Contains(v.warning.Text, "line 7: a quoted value") {
 		t.Fatalf("damage line: %+v", v.warning)
 	}
@@ -969,6 +970,48 @@ func TestLateResultAfterClose(t *testing.T) {
 		t.Fatalf("a result that arrived after the window closed ran on it: %q", v)
 	default:
 	}
+}
+
+// A result opens at once with its first rows as the file writes them; the
+// people view, the quick filters and the tools that read rows through the
+// layout wait until the whole file is read and the layout known.
+func TestViewerWaitsForTheLayout(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	var v *viewer
+	h.do(func() {
+		v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners")
+		// The reading is under way: it reports on the UI thread, held here.
+		if v.people || !v.mode.Disabled() || v.mode.Selected != modeColumns {
+			t.Errorf("before the layout: people %v, mode %q (off %v)", v.people, v.mode.Selected, v.mode.Disabled())
+		}
+		for f, c := range v.quick {
+			if !c.Disabled() {
+				t.Errorf("quick filter %s on before the layout is known", f)
+			}
+		}
+		for _, b := range v.layoutTools {
+			if !b.Disabled() {
+				t.Errorf("%q on before the layout is known", b.Text)
+			}
+		}
+		if v.count.Text != "Reading the file…" || v.view.Cell(0, 0) != "Ann" {
+			t.Errorf("count %q, first cell %q", v.count.Text, v.view.Cell(0, 0))
+		}
+	})
+	h.wait("indexed")
+	h.do(func() {
+		if !v.people || v.mode.Disabled() || v.quick[jobs.QuickMatched].Disabled() || v.count.Text != "5 rows" {
+			t.Errorf("after the layout: people %v, mode off %v, matched off %v, count %q", v.people, v.mode.Disabled(),
+				v.quick[jobs.QuickMatched].Disabled(), v.count.Text)
+		}
+		for _, b := range v.layoutTools {
+			if b.Disabled() {
+				t.Errorf("%q off once the layout is known", b.Text)
+			}
+		}
+	})
 }
 
 // Closing never waits on a window that is gone: a background wait for the

@@ -58,6 +58,10 @@ func complianceList(h *e2e.Harness, a *App, trace workflow.Job) error {
 	if err != nil {
 		return err
 	}
+	if err := r.Index(context.Background(), nil); err != nil { // its rows read through the layout
+		r.Close()
+		return err
+	}
 	var first string
 	for i := 0; i < r.Len() && first == ""; i++ {
 		for _, p := range r.Person(i).Phones {

@@ -58,15 +58,11 @@ func init() { e2e.Register("first-hour", runFirstHour) }
 // then a phone list with many invalid numbers: all listed or "and N more",
 // left out before paying.
 func runFirstHour(h *e2e.Harness) error {
-	a, err := shellApp(h)
+	a, dir, done, err := shellAndDir(h)
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "skipdesk-e2e-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+	defer done()
 	// Nothing used yet, in the light theme: the credits bar reads empty.
 	h.Do(func() { a.applyTheme(settings.ThemeLight) })
 	if err := h.Wait("the plan's bar is shown", 20*time.Second, func() bool { return a.header.subBar.Visible() && a.header.subBar.text != "" }); err != nil {
@@ -244,7 +240,7 @@ func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
 	var v *viewer
 	if err := h.Wait("the result opens", 30*time.Second, func() bool {
 		v = a.viewers[a.tabs.Selected()]
-		return v != nil && v.table != nil
+		return v != nil && v.table != nil && v.indexed
 	}); err != nil {
 		return err
 	}

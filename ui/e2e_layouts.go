@@ -106,7 +106,7 @@ func importShown(h *e2e.Harness, a *App, path string, rows int) (*viewer, error)
 	var v *viewer
 	err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {
 		v = a.viewers[a.tabs.Selected()]
-		return v != nil && strings.Contains(v.name, name) && v.res.Len() == rows
+		return v != nil && strings.Contains(v.name, name) && v.indexed && v.res.Len() == rows
 	})
 	if err == nil {
 		// The table lays its rows out once it has a size.

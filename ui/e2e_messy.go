@@ -31,15 +31,11 @@ func init() { e2e.Register("messy-drop", runMessyDrop) }
 // while the UI thread's latency is measured; then submit, completion and
 // the result in the viewer.
 func runMessyDrop(h *e2e.Harness) error {
-	a, err := shellApp(h)
+	a, dir, done, err := shellAndDir(h)
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "skipdesk-e2e-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+	defer done()
 	path := filepath.Join(dir, "county export.csv")
 	if err := writeMessyList(path, 1500); err != nil {
 		return err

@@ -232,7 +232,7 @@ func searchAndOpen(h *e2e.Harness, a *App, first workflow.Job) error {
 	h.Do(func() { lib.list.Select(hit) })
 	if err := h.Wait("the viewer at the hit's row", 20*time.Second, func() bool {
 		v, ok := a.viewers[a.tabs.Selected()]
-		return ok && v.res.Path() == first.ResultPath && v.table.Size().Height > 0
+		return ok && v.res.Path() == first.ResultPath && v.indexed && v.table.Size().Height > 0
 	}); err != nil {
 		return err
 	}

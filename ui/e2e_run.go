@@ -75,6 +75,18 @@ func (a *App) runE2E(name string, code *int) {
 	})
 }
 
+// shellAndDir is the app an end-to-end script drives and a temporary
+// folder for its files; done removes the folder.
+func shellAndDir(h *e2e.Harness) (a *App, dir string, done func(), err error) {
+	if a, err = shellApp(h); err != nil {
+		return nil, "", nil, err
+	}
+	if dir, err = os.MkdirTemp("", "skipdesk-e2e-"); err != nil {
+		return nil, "", nil, err
+	}
+	return a, dir, func() { os.RemoveAll(dir) }, nil
+}
+
 // shellApp is the app an end-to-end script drives.
 func shellApp(h *e2e.Harness) (*App, error) {
 	var a *App

@@ -67,5 +67,6 @@ func (a *App) OpenJobResult(id string, done func(error)) {
 }
 
 // ViewerRows is the row count of the selected viewer tab, -1 when the
-// selected tab is not a viewer (UI thread).
+// selected tab is not a viewer or its file is still being read (UI
+// thread).
 func (a *App) ViewerRows() int { return a.viewerRows() }

@@ -378,6 +378,9 @@ func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { r.Close() })
 	return r
 }

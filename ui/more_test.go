@@ -431,6 +431,7 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 	}
 	res := fb.openMem(t, r)
 	h.do(func() { h.app.showViewer(res, "owners") })
+	h.wait("indexed")
 	for _, tab := range []int{0, 2} {
 		var got fyne.Size
 		h.do(func() {

@@ -64,8 +64,12 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(r, strings.TrimSuffix(name, ".csv")) })
+	h.wait("indexed")
 	return v
 }
 

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -49,27 +48,38 @@ type viewer struct {
 	gen  int
 	stop context.CancelFunc
 
+	// indexed: the whole file is read into the viewer's store (until then
+	// the first page shows, and reading shows its progress); stopIndex
+	// stops the reading; pendingRow is a row to show once it is read.
+	indexed    bool
+	stopIndex  context.CancelFunc
+	reading    *widget.ProgressBar
+	pendingRow int
+	// layoutTools act on rows read through the layout: off until it is
+	// known.
+	layoutTools []*widget.Button
+
 	// people: the table shows the people view (cols) rather than the
 	// file's columns; rows caches the rows read through the layout.
 	people bool
 	cols   []peopleCol
 	rows   map[int]layout.Row
 
-	table    *widget.Table
-	filter   *widget.Entry
-	quick    map[jobs.QuickFilter]*widget.Check
-	why      *widget.Label // why the quick filters that cannot apply cannot
-	count    *widget.Label
-	mode     *widget.RadioGroup
-	unsure   *fyne.Container // the layout's open questions, with "Check the columns"
-	warning  *widget.Label   // damage found in the file, when any
-	body     *fyne.Container // holds the table
-	item     *container.TabItem
-	debounce *time.Timer
+	table   *widget.Table
+	filter  *widget.Entry
+	quick   map[jobs.QuickFilter]*widget.Check
+	why     *widget.Label // why the quick filters that cannot apply cannot
+	count   *widget.Label
+	mode    *widget.RadioGroup
+	unsure  *fyne.Container // the layout's open questions, with "Check the columns"
+	warning *widget.Label   // damage found in the file, when any
+	body    *fyne.Container // holds the table
+	item    *container.TabItem
 
 	// onQueried is called on the UI thread after each query result is
-	// shown (tests wait on it).
+	// shown (tests wait on it); onIndexed once the whole file is read.
 	onQueried func(err error)
+	onIndexed func(err error)
 	// fixing is the correction dialog while it is open.
 	fixing *columnsDialog
 	// selRow is the view's row selected (-1 none): "Do not call…" acts on it.
@@ -92,6 +102,8 @@ func (a *App) openViewerAt(path, name string, row int) {
 			return
 		}
 	}
+	// The tab shows as soon as the first page is read; the rest is read
+	// in the tab, with its progress (index).
 	a.withProgress("Opening "+name, func(ctx context.Context, progress func(int64, int64)) error {
 		res, err := a.be.OpenResult(ctx, path, progress)
 		if err != nil {
@@ -116,7 +128,47 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 	a.viewers[v.item] = v
 	a.tabs.Append(v.item)
 	a.tabs.Select(v.item)
+	a.fire("viewer")
+	v.index()
 	return v
+}
+
+// index reads the whole result into the viewer's store off the UI thread,
+// showing its progress; then the row count shows, and any row asked for.
+func (v *viewer) index() {
+	ctx, cancel := context.WithCancel(v.app.ctx)
+	v.stopIndex = cancel
+	v.reading.SetValue(0)
+	v.reading.Show()
+	progress := v.app.throttled(func(done, total int64) { v.reading.SetValue(float64(done) / float64(total)) })
+	v.app.spawn(func() {
+		err := v.res.Index(ctx, progress)
+		v.app.do(func() {
+			v.reading.Hide()
+			if err != nil {
+				if ctx.Err() == nil {
+					v.app.showError(err)
+				}
+			} else {
+				v.indexed = true
+				v.relayout() // the layout is known: the people and their phones
+				v.showQuickFilters()
+				for _, b := range v.layoutTools {
+					b.Enable()
+				}
+				v.showCount()
+				v.showWarnings()
+				if row := v.pendingRow; row > 0 {
+					v.pendingRow = 0
+					v.showRow(row)
+				}
+			}
+			if v.onIndexed != nil {
+				v.onIndexed(err)
+			}
+			v.app.fire("indexed")
+		})
+	})
 }
 
 // closeViewer closes the result shown in tab item.
@@ -139,14 +191,30 @@ func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v.why.Importance = widget.LowImportance
 	v.why.Wrapping = fyne.TextWrapWord
 	v.count = widget.NewLabel("")
+	v.reading = widget.NewProgressBar()
+	v.reading.Hide()
+	v.warning = widget.NewLabel("")
+	v.warning.Importance = widget.WarningImportance
+	v.warning.Wrapping = fyne.TextWrapWord
+	v.warning.Hide()
 	v.mode = widget.NewRadioGroup([]string{modePeople, modeColumns}, v.onMode)
 	v.mode.Horizontal = true
 	v.mode.Required = true
 	v.unsure = container.NewVBox()
 	v.body = container.NewStack()
-	v.relayout()
+	v.showPending()
 	v.showCount()
 	return v
+}
+
+// showPending shows the first rows' cells as the file writes them while
+// the whole file is read: no row is read through a layout before the
+// layout is known (its conventions are read over the whole file).
+func (v *viewer) showPending() {
+	v.cols, v.rows, v.people = nil, map[int]layout.Row{}, false
+	v.buildTable()
+	v.mode.SetSelected(modeColumns)
+	v.mode.Disable()
 }
 
 // The viewer's two ways of showing a result.
@@ -164,6 +232,7 @@ func (v *viewer) relayout() {
 	v.people = len(v.cols) > 0
 	v.buildTable()
 	if v.people {
+		v.mode.Enable()
 		v.mode.SetSelected(modePeople)
 	} else {
 		v.mode.SetSelected(modeColumns)
@@ -240,29 +309,50 @@ func (v *viewer) content() fyne.CanvasObject {
 	tools := container.NewHBox(
 		widget.NewButtonWithIcon("Export .xlsx", theme.DocumentSaveIcon(), func() { v.onExport(".xlsx") }),
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
-		widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns),
-		widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall),
+		v.layoutTool(widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns)),
+		v.layoutTool(widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall)),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
 		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.app.closeViewer(v.item) }),
 	)
-	top := container.NewBorder(nil, nil, v.mode, v.count, v.filter)
+	top := container.NewBorder(nil, nil, v.mode, container.NewHBox(v.reading, v.count), v.filter)
 	// The quick filters and the tools share a row while it is wide enough.
 	bar := flow.New(quick, tools)
-	head := container.NewVBox(top, bar, v.why, v.unsure)
-	if w := v.res.Warnings(); len(w) > 0 {
-		// A damaged file still opens; the user is told what is off.
-		msg := widget.NewLabel("This file is damaged: " + strings.Join(w, "; ") + ".")
-		msg.Importance = widget.WarningImportance
-		msg.Wrapping = fyne.TextWrapWord
-		v.warning = msg
-		head.Add(msg)
-	}
+	head := container.NewVBox(top, bar, v.why, v.unsure, v.warning)
+	v.showWarnings()
 	return container.NewBorder(head, nil, nil, nil, v.body)
 }
 
+// showWarnings says what is off in the file (a damaged file still opens).
+func (v *viewer) showWarnings() {
+	w := v.res.Warnings()
+	if len(w) == 0 {
+		v.warning.Hide()
+		return
+	}
+	v.warning.SetText("This file is damaged: " + strings.Join(w, "; ") + ".")
+	v.warning.Show()
+}
+
+// layoutTool is b, off until the layout is known.
+func (v *viewer) layoutTool(b *widget.Button) *widget.Button {
+	v.layoutTools = append(v.layoutTools, b)
+	if !v.indexed {
+		b.Disable()
+	}
+	return b
+}
+
 // showQuickFilters enables the quick filters the layout allows and says
-// why the others cannot apply: a filter is never an empty view.
+// why the others cannot apply: a filter is never an empty view. They wait
+// for the layout.
 func (v *viewer) showQuickFilters() {
+	if !v.indexed {
+		for _, c := range v.quick {
+			c.Disable()
+		}
+		v.why.Hide()
+		return
+	}
 	var whys []string
 	for _, qf := range quickFilters {
 		c := v.quick[qf.f]
@@ -381,12 +471,9 @@ func (v *viewer) onHeaderTapped(col int) {
 	v.runQuery()
 }
 
-func (v *viewer) onFilterChanged(string) {
-	if v.debounce != nil {
-		v.debounce.Stop()
-	}
-	v.debounce = time.AfterFunc(v.app.opts.FilterDelay, func() { v.app.do(v.runQuery) })
-}
+// onFilterChanged filters at each key: the query before is cancelled, and
+// a query that narrows the one before looks only at its rows.
+func (v *viewer) onFilterChanged(string) { v.runQuery() }
 
 func (v *viewer) onQuickChanged() { v.runQuery() }
 
@@ -413,7 +500,9 @@ func (v *viewer) query(then func()) {
 	v.stop = cancel
 	v.gen++
 	gen, q := v.gen, v.q
-	v.count.SetText("Filtering…")
+	if !v.indexed {
+		v.count.SetText("Filtering…") // waits for the file to be read
+	}
 	v.app.spawn(func() {
 		view, err := v.res.Query(ctx, q)
 		v.app.do(func() {
@@ -438,9 +527,12 @@ func (v *viewer) query(then func()) {
 
 func (v *viewer) showCount() {
 	n, total := v.view.Len(), v.res.Len()
-	if n == total {
+	switch {
+	case !v.indexed:
+		v.count.SetText("Reading the file…")
+	case n == total:
 		v.count.SetText(jobs.Thousands(int64(total)) + " rows")
-	} else {
+	default:
 		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows")
 	}
 }
@@ -517,8 +609,8 @@ func (v *viewer) close() {
 	if v.stop != nil {
 		v.stop()
 	}
-	if v.debounce != nil {
-		v.debounce.Stop()
+	if v.stopIndex != nil {
+		v.stopIndex()
 	}
 	go v.res.Close()
 }
@@ -555,12 +647,13 @@ func (h *headerCell) Cursor() desktop.Cursor {
 }
 
 // viewerRows is the row count of the selected viewer tab, -1 when the
-// selected tab is not a viewer (UI thread).
+// selected tab is not a viewer or its file is still being read (UI
+// thread).
 func (a *App) viewerRows() int {
 	if a.tabs == nil {
 		return -1
 	}
-	if v, ok := a.viewers[a.tabs.Selected()]; ok {
+	if v, ok := a.viewers[a.tabs.Selected()]; ok && v.indexed {
 		return v.view.Len()
 	}
 	return -1

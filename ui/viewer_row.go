@@ -13,6 +13,10 @@ import (
 // selected in the table. A filtered or sorted view is put back in the
 // file's order first, so that the row is where the file has it.
 func (v *viewer) showRow(row int) {
+	if row > v.res.Len() && !v.indexed {
+		v.pendingRow = row // shown once the file is read
+		return
+	}
 	if row <= 0 || row > v.res.Len() {
 		return
 	}
@@ -54,9 +58,6 @@ func (v *viewer) scrollTo(row int) {
 // resetView drops the filter, the quick filters and the sort, reads the
 // file's order back and then calls then (UI thread).
 func (v *viewer) resetView(then func()) {
-	if v.debounce != nil {
-		v.debounce.Stop()
-	}
 	onChanged := v.filter.OnChanged
 	v.filter.OnChanged = nil
 	v.filter.SetText("")

@@ -110,13 +110,17 @@ type prepared struct {
 	Validation mapping.Result      `json:"validation"`
 	OK         bool                `json:"ok"`
 
-	ins  *input.Inspection
-	plan workflow.Plan
+	ins    *input.Inspection
+	plan   workflow.Plan
+	counts *workflow.Counts // made in the reading of the file (Service.Read); nil: none
 }
 
 // settle inspects the file, decides the mapping (flags, a preset or the
-// automatic one) and validates it, as the window's wizard does.
-func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepared, error) {
+// automatic one) and validates it, as the window's wizard does. With svc
+// the upload is counted in the same reading of the file (Service.Read):
+// the price needs no second one; with hash the file's fingerprint is
+// taken in it too.
+func settle(ctx context.Context, env *Env, file string, o *prepOptions, svc *workflow.Service, hash bool) (*prepared, error) {
 	kind := jobs.KindTrace
 	if o.dnc || (o.maps.m != nil && o.maps.m[mapping.Phone] != "") {
 		kind = jobs.KindDNC
@@ -124,15 +128,38 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepar
 	if kind == jobs.KindTrace && o.mode != "" && o.mode != jobs.ModeNormal && o.mode != jobs.ModeEnhanced {
 		return nil, usageErrorf("--mode must be normal or enhanced, not %q", o.mode)
 	}
-	in := input.Options{HeaderLine: o.headerLine, Sheet: o.sheet}
-	ins, err := workflow.Inspect(ctx, file, in)
+	in := input.Options{HeaderLine: o.headerLine, Sheet: o.sheet, Hash: hash}
+	p := &prepared{File: file, Kind: kind}
+	decide := func(ins *input.Inspection) (workflow.Plan, error) {
+		return p.decide(ctx, env, ins, in, o), nil
+	}
+	var ins *input.Inspection
+	var err error
+	if svc != nil {
+		ins, p.plan, p.counts, err = svc.Read(ctx, file, in, decide)
+	} else if ins, err = workflow.Inspect(ctx, file, in); err == nil {
+		p.plan, _ = decide(ins)
+	}
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{File: file, Kind: kind, Headers: ins.Headers, ins: ins}
-	plan := workflow.Plan{Kind: kind, Path: file, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
+	p.Headers, p.ins = ins.Headers, ins
+	plan := p.plan
+	p.Mode, p.Mapping, p.Splits = plan.Mode, plan.Mapping, plan.Splits
+	p.Validation = workflow.Validate(ins, plan)
+	p.OK = p.Validation.OK()
+	return p, nil
+}
+
+// decide makes the plan of the file whose start ins holds: the mapping
+// from the flags, a preset saved for its headers, or the automatic one
+// (from its headers and first rows).
+func (p *prepared) decide(ctx context.Context, env *Env, ins *input.Inspection, in input.Options, o *prepOptions) workflow.Plan {
+	kind := p.Kind
+	plan := workflow.Plan{Kind: kind, Path: p.File, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
 		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
 		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid}
+	plan.Input.Hash = false // a reading option, not the plan's
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode
 	}
@@ -157,10 +184,7 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions) (*prepar
 	if kind == jobs.KindTrace && plan.Mode == "" {
 		plan.Mode = jobs.ModeNormal
 	}
-	p.Mode, p.Mapping, p.Splits, p.plan = plan.Mode, plan.Mapping, plan.Splits, plan
-	p.Validation = workflow.Validate(ins, plan)
-	p.OK = p.Validation.OK()
-	return p, nil
+	return plan
 }
 
 // matchPreset is the preset saved for these headers: in --presets FILE, or
@@ -279,7 +303,7 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	}
 	env.JSON = env.JSON || o.jsonOut
 	env.Config.PresetsFile = o.presets
-	p, err := settle(ctx, env, pos[0], &o)
+	p, err := settle(ctx, env, pos[0], &o, nil, false)
 	if err != nil {
 		return err
 	}
@@ -363,7 +387,12 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	}
 	env.JSON = env.JSON || o.jsonOut
 	env.Config.PresetsFile = o.presets
-	p, err := settle(ctx, env, pos[0], &o)
+	svc, err := env.service()
+	if err != nil {
+		return err
+	}
+	// The file is read once: inspected, and its upload counted.
+	p, err := settle(ctx, env, pos[0], &o, svc, false)
 	if err != nil {
 		return err
 	}
@@ -375,11 +404,10 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		}
 		return p.report(env)
 	}
-	svc, err := env.connect(ctx)
-	if err != nil {
+	if _, err := env.connect(ctx); err != nil {
 		return err
 	}
-	q, err := svc.Quote(ctx, p.plan, p.ins)
+	q, err := svc.QuoteCounted(ctx, p.plan, p.ins, p.counts)
 	if err != nil {
 		return err
 	}

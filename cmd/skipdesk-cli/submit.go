@@ -171,7 +171,8 @@ func tracePhones(ctx context.Context, svc *workflow.Service, traceID string) (st
 // submitPlan reads the file, checks the mapping, prices it and submits it.
 func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOptions, f *submitFlags) error {
 	// Read the file and check the mapping before anything costs money.
-	p, err := settle(ctx, env, f.file, o)
+	// Read once: inspected, counted and its fingerprint taken.
+	p, err := settle(ctx, env, f.file, o, svc, true)
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 			return &exitError{code: exitFailure, plain: true, err: fmt.Errorf("%s\nnothing was submitted", words(err))}
 		}
 	}
-	q, qerr := svc.Quote(ctx, p.plan, p.ins)
+	q, qerr := svc.QuoteCounted(ctx, p.plan, p.ins, p.counts)
 	if qerr != nil {
 		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(qerr))
 		q = nil

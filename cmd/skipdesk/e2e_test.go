@@ -95,6 +95,9 @@ func TestEndToEnd(t *testing.T) {
 			if !strings.Contains(stderr.String(), "e2e: "+name+": ok") {
 				t.Fatalf("script %s did not report ok:\n%s", name, tail(stderr.String(), 4000))
 			}
+			for _, f := range figures(stderr.String()) {
+				t.Log(f)
+			}
 			shots := screenshots(stderr.String())
 			if len(shots) == 0 {
 				t.Fatalf("script %s saved no screenshot", name)
@@ -160,6 +163,18 @@ func screenshots(log string) []string {
 	for _, line := range strings.Split(log, "\n") {
 		if i := strings.Index(line, ": screenshot "); i >= 0 {
 			out = append(out, strings.TrimSpace(line[i+len(": screenshot "):]))
+		}
+	}
+	return out
+}
+
+// figures are the figures the script measured (harness Figuref: lines
+// "e2e: <script>: figure: ...").
+func figures(log string) []string {
+	var out []string
+	for _, line := range strings.Split(log, "\n") {
+		if i := strings.Index(line, ": figure: "); i >= 0 {
+			out = append(out, strings.TrimSpace(line[i+len(": figure: "):]))
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -502,6 +503,70 @@ func TestManyRowsOfOneOwner(t *testing.T) {
 		k3 := OwnerKey(NameKey("Ann", "Lee", ""), AddressKey(Address{Street: "2496 Elm Street", Zip: "78701"}))
 		if got, _ := l.x.Traced(context.Background(), []string{k3}); len(got[k3]) != 1 {
 			t.Errorf("ANN LEE at 2496: %v", got)
+		}
+	})
+}
+
+// Holds says whether a lookup can find anything: a result of the kind with
+// a record, recent enough; a library of none (or of results without a
+// record, or too old) holds nothing a list's rows could be found in.
+func TestHolds(t *testing.T) {
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		ctx := context.Background()
+		now := time.Now().UTC()
+		check := func(when string, kind jobs.Kind, since time.Time, want bool) {
+			t.Helper()
+			if got, err := l.x.Holds(ctx, kind, since); err != nil || got != want {
+				t.Errorf("%s: Holds(%s) = %v, %v; want %v", when, kind, got, err, want)
+			}
+		}
+		l.sync()
+		check("empty", jobs.KindTrace, time.Time{}, false)
+		l.put("copied.csv", traceCSV, library.Meta{}) // no record
+		l.put("old.csv", dncCSV, dncMeta("dnc_old", now.Add(-40*24*time.Hour)))
+		l.sync()
+		check("a trace without a record", jobs.KindTrace, time.Time{}, false)
+		check("an old scrub", jobs.KindDNC, now.Add(-31*24*time.Hour), false)
+		check("an old scrub, any age", jobs.KindDNC, time.Time{}, true)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.sync()
+		check("a trace with its record", jobs.KindTrace, time.Time{}, true)
+	})
+}
+
+// A long list is looked up in one reading of every owner run, a short one
+// by the chunks that may hold its keys: both find the same rows.
+func TestTracedLongListIsOneMerge(t *testing.T) {
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		l.put("again 2026-11-20 abc999.csv", traceCSV, traceMeta("trc_abc999", day.Add(18*24*time.Hour)))
+		l.sync()
+		key := func(first, last, street, zip string) string {
+			return OwnerKey(NameKey(first, last, ""), AddressKey(Address{Street: street, Zip: zip}))
+		}
+		found := []string{key("John", "Smith", "12 Oak Avenue", "78701"), key("Mary", "Jones", "7 Elm Street, Apartment 4B", "75201")}
+		long := slices.Clone(found)
+		for i := range mergeAll + 10 {
+			long = append(long, key("Nobody", fmt.Sprint(i), fmt.Sprintf("%d Nowhere Rd", i), "00000"))
+		}
+		long = append(long, found[0]) // a key twice
+		short, err := l.x.Traced(context.Background(), found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.x.Traced(context.Background(), long)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(short) != 2 || len(got) != len(short) {
+			t.Fatalf("short list: %d keys found, long list: %d", len(short), len(got))
+		}
+		for k, es := range short {
+			if !slices.EqualFunc(got[k], es, func(a, b Earlier) bool { return a.Ref == b.Ref && a.JobID == b.JobID && a.Date.Equal(b.Date) }) {
+				t.Errorf("%q: long list %+v, short list %+v", k, got[k], es)
+			}
 		}
 	})
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -26,31 +28,42 @@ type Earlier struct {
 	Date    time.Time // the row's date: its job's completion (a merged row: its own job's)
 }
 
+// Holds reports whether the library holds a result that Traced (kind
+// trace) or Scrubbed since since (kind dnc) could find a row in: a result
+// of the kind with a job record, completed at since or later (zero: any
+// time). When it holds none, a list need not be read for its keys.
+func (x *Index) Holds(ctx context.Context, kind jobs.Kind, since time.Time) (_ bool, err error) {
+	db, done, err := x.reading(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer done(&err)
+	var from int64
+	if !since.IsZero() {
+		from = since.Unix()
+	}
+	var one int
+	err = db.QueryRowContext(ctx, "SELECT 1 FROM files WHERE skipped = '' AND dated = 1 AND kind = ? AND date >= ? LIMIT 1",
+		string(kind), from).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, fail(err)
+}
+
 // Traced finds the traced rows of the library whose owner key is one of
 // keys (OwnerKey of the list's rows): for each key, the rows found, newest
 // first. Only results with a job record count (their date and job are
 // known), and only rows that found the owner. A match is by hash: confirm
-// it with Rows before reusing the row.
+// it with Rows before reusing the row. The list's keys, sorted by hash, are
+// merged with the index's sorted owner runs: for a long list in one
+// reading of every run, for a short one by the chunks that may hold it.
 func (x *Index) Traced(ctx context.Context, keys []string) (_ map[string][]Earlier, err error) {
-	byHash := map[int64][]string{}
-	for _, k := range keys {
-		if k == "" {
-			continue
-		}
-		h := OwnerHash(k)
-		if !slices.Contains(byHash[h], k) {
-			byHash[h] = append(byHash[h], k)
-		}
-	}
+	want := newOwnerWant(keys)
 	out := map[string][]Earlier{}
-	if len(byHash) == 0 {
+	if len(want.hashes) == 0 {
 		return out, nil
 	}
-	hashes := make([]int64, 0, len(byHash))
-	for h := range byHash {
-		hashes = append(hashes, h)
-	}
-	slices.Sort(hashes)
 	db, done, err := x.reading(ctx)
 	if err != nil {
 		return nil, err
@@ -60,21 +73,26 @@ func (x *Index) Traced(ctx context.Context, keys []string) (_ map[string][]Earli
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		base := f.earlier(x, 0, sql.NullInt64{})
-		err := ownersOf(ctx, db, f.id, hashes, func(h int64, row int32, day uint64) {
-			e := base
-			e.Row = row
-			if day > 0 {
-				e.Date = dateOf(int64(day-1) * 86400)
-			}
-			for _, k := range byHash[h] {
-				out[k] = append(out[k], e)
-			}
-		})
-		if err != nil {
-			return nil, fail(err)
+	add := func(f dated, h int64, row int32, day uint64) {
+		e := f.earlier(x, row, sql.NullInt64{})
+		if day > 0 {
+			e.Date = dateOf(int64(day-1) * 86400)
 		}
+		for _, k := range want.keysOf(h) {
+			out[k] = append(out[k], e)
+		}
+	}
+	if len(want.hashes) >= mergeAll {
+		err = allOwners(ctx, db, files, want.hashes, add)
+	} else {
+		for _, f := range files {
+			if err = ownersOf(ctx, db, f.id, want.hashes, func(h int64, row int32, day uint64) { add(f, h, row, day) }); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return nil, fail(err)
 	}
 	for k, es := range out {
 		// Newest first; of the same day, this computer's copy first (a
@@ -88,6 +106,99 @@ func (x *Index) Traced(ctx context.Context, keys []string) (_ map[string][]Earli
 		out[k] = es
 	}
 	return out, nil
+}
+
+// mergeAll is how many distinct hashes make Traced read every owner run
+// at once rather than the chunks that may hold them.
+const mergeAll = 2048
+
+// ownerWant are the keys looked for, sorted by their hash.
+type ownerWant struct {
+	hashes []int64  // distinct, sorted
+	at     []int32  // keys[at[i]:at[i+1]] hash to hashes[i]
+	keys   []string // grouped by hash
+}
+
+func newOwnerWant(keys []string) *ownerWant {
+	type hk struct {
+		h int64
+		k string
+	}
+	hks := make([]hk, 0, len(keys))
+	for _, k := range keys {
+		if k != "" {
+			hks = append(hks, hk{OwnerHash(k), k})
+		}
+	}
+	slices.SortFunc(hks, func(a, b hk) int {
+		if a.h != b.h {
+			return cmpInt64(a.h, b.h)
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	w := &ownerWant{}
+	for i, e := range hks {
+		if i > 0 && e == hks[i-1] {
+			continue // a key listed twice
+		}
+		if len(w.hashes) == 0 || w.hashes[len(w.hashes)-1] != e.h {
+			w.hashes = append(w.hashes, e.h)
+			w.at = append(w.at, int32(len(w.keys)))
+		}
+		w.keys = append(w.keys, e.k)
+	}
+	w.at = append(w.at, int32(len(w.keys)))
+	return w
+}
+
+// keysOf are the keys whose hash is h.
+func (w *ownerWant) keysOf(h int64) []string {
+	i, ok := slices.BinarySearch(w.hashes, h)
+	if !ok {
+		return nil
+	}
+	return w.keys[w.at[i]:w.at[i+1]]
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// allOwners reads every owner chunk of files in one statement, merging
+// each with hashes (sorted).
+func allOwners(ctx context.Context, db *sqldb.DB, files map[int64]dated, hashes []int64, fn func(f dated, h int64, row int32, day uint64)) error {
+	rows, err := db.QueryContext(ctx, "SELECT o.file, c.data FROM owners o JOIN owner_chunks c ON c.id = o.chunk ORDER BY o.file, o.run, o.first")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var file int64
+		var data []byte
+		if err := rows.Scan(&file, &data); err != nil {
+			return err
+		}
+		f, ok := files[file]
+		if !ok || len(data) < 8 {
+			continue // not a dated trace result
+		}
+		// The chunk is sorted: the merge starts at its first hash.
+		j, _ := slices.BinarySearch(hashes, int64(binary.BigEndian.Uint64(data)))
+		err := decodeOwners(data, hashes[j:], func(h int64, row int32, day uint64) { fn(f, h, row, day) })
+		if err != nil {
+			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // chunkRef is a chunk of a file's owner run.

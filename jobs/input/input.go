@@ -48,6 +48,9 @@ type Options struct {
 	// Rows of thousands of columns are kept fewer (at least one), so that
 	// the sample holds at most maxSampleCells cells.
 	SampleRows int
+	// Hash: Inspect also computes the file's SHA-256 (Inspection.SHA256)
+	// as it reads it, for the duplicate guard and the upload's record.
+	Hash bool
 }
 
 // Inspection is what one pass over a file found.
@@ -95,6 +98,9 @@ type Inspection struct {
 	RaggedRows int `json:"ragged_rows"`
 	// TooLarge is set when the file is over the upload limit.
 	TooLarge bool `json:"too_large"`
+	// SHA256 is the hex SHA-256 of the file's bytes as Inspect read them
+	// (Options.Hash; a CSV's only: "" otherwise), what HashFile gives.
+	SHA256 string `json:"sha256,omitempty"`
 	// NeedsConversion is set when the file cannot be uploaded as it is
 	// (xlsx, not UTF-8, not comma-separated, header not on line 1, NUL
 	// bytes…): upload the output of ConvertToCSV instead. ConversionReasons

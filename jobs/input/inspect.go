@@ -24,6 +24,20 @@ const maxSampleCells = 1 << 18
 // fails on files that cannot be read as a list (empty, binary, no data
 // rows); everything else is a Warning. ctx cancels a long read.
 func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error) {
+	return InspectWith(ctx, path, opts, nil)
+}
+
+// Tap is handed data rows of a file as strings of their own (the slice is
+// reused between calls); an error stops the reading.
+type Tap func(row []string) error
+
+// InspectWith is Inspect, calling start once the header and the sample are
+// read (ins holds what the file's start says: its format, headers and
+// Sample; its counts are not made yet): the Tap it returns (nil: none) is
+// handed every data row, the sample's first, in the same pass. What
+// depends on the sample (the mapping settled from it, and so the rows the
+// upload will hold) is read without a second pass over the file.
+func InspectWith(ctx context.Context, path string, opts Options, start func(ins *Inspection) (Tap, error)) (*Inspection, error) {
 	r, err := Open(path, opts)
 	if err != nil {
 		return nil, err
@@ -47,22 +61,13 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	keyIdx, keys := columnsFor(headers, opts.KeyColumns, func([]string) []int { return allColumns(len(headers)) })
 	ins.NameColumns, ins.KeyColumns = names, keys
 	warns := missingColumnWarnings(headers, opts)
-	zipCol := make([]bool, len(headers))
-	for i, h := range headers {
-		zipCol[i] = isZipHeader(h)
-	}
-	var (
-		shortZipLine = make([]int, len(headers))
-		sciLine      = make([]int, len(headers))
-		shortZipCols = make([]int, len(headers))
-		sciCols      = make([]int, len(headers))
-	)
+	dm := newDamage(ins)
 	var delim byte
 	if r.csv != nil {
 		delim = r.csv.sc.delim
 	}
 	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows(), delim)
-	blanks := ins.Blanks
+	tp := &tapping{strs: make([]string, len(headers))}
 	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -78,43 +83,30 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 			return nil, err
 		}
 		ins.Rows++
-		if len(ins.Sample) < sampleRows {
+		inSample := len(ins.Sample) < sampleRows
+		if inSample {
 			ins.Sample = append(ins.Sample, toStrings(row))
 		}
 		w.add(row, r.span, r.plain, r.Line())
-		for i, f := range row {
-			if len(f) == 0 || f[0] <= ' ' || f[0] == 0xC2 || f[len(f)-1] <= ' ' {
-				if blankField(f) {
-					blanks[i]++
-					continue
-				}
-				f = trimSpace(f)
-			}
-			if f[0] > '9' || f[0] < '0' {
-				continue // short zips and 1.23E+10 start with a digit
-			}
-			if zipCol[i] && isShortZip(f) {
-				ins.ShortZips++
-				shortZipCols[i]++
-				if shortZipLine[i] == 0 {
-					shortZipLine[i] = r.Line()
-				}
-			}
-			if maybeSci(f) && isSci(f) {
-				ins.SciNumbers++
-				sciCols[i]++
-				if sciLine[i] == 0 {
-					sciLine[i] = r.Line()
-				}
+		if start != nil {
+			if err := tp.row(ins, row, inSample, len(ins.Sample) < sampleRows, start); err != nil {
+				return nil, err
 			}
 		}
+		dm.row(row, r.Line())
 	}
 	w.finish()
+	if start != nil && !tp.started { // fewer rows than the sample holds
+		if err := tp.begin(ins, start); err != nil {
+			return nil, err
+		}
+	}
 	ins.EntityRows = w.entityRows
 	ins.DuplicateRows = w.seen.dups
 	if ins.ShortZips > 0 {
-		ins.ShortZipsIn = shortZipCols
+		ins.ShortZipsIn = dm.shortZipCols
 	}
+	ins.SHA256 = r.SHA256()
 	ins.BlankRows = r.blankRows
 	ins.RaggedRows = r.ragged
 	ins.Encoding = r.Encoding()
@@ -123,10 +115,10 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 	}
 	warns = append(warns, r.Warnings()...)
 	warns = append(warns, duplicateWarnings(ins, opts, w)...)
-	warns = append(warns, columnWarnings(headers, shortZipCols, shortZipLine, func(n int) string {
+	warns = append(warns, columnWarnings(headers, dm.shortZipCols, dm.shortZipLine, func(n int) string {
 		return plural(n, "zip has", "zips have") + " 4 digits: Excel dropped a leading zero (1234 should be 01234)"
 	})...)
-	warns = append(warns, columnWarnings(headers, sciCols, sciLine, func(n int) string {
+	warns = append(warns, columnWarnings(headers, dm.sciCols, dm.sciLine, func(n int) string {
 		return plural(n, "value is", "values are") + " in scientific notation (like 1.23E+10): Excel damaged these numbers and the digits are lost"
 	})...)
 	ins.TooLarge = ins.Size > uploadLimit
@@ -145,6 +137,99 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 
 // The helpers below hold Inspect's setup and its report, so that Inspect
 // itself is the read loop (the hot path) and what frames it.
+
+// damage counts, column by column, the blanks and what Excel did to the
+// values: ZIP codes that lost their leading zero, numbers in scientific
+// notation (with the first line of each).
+type damage struct {
+	ins                   *Inspection
+	zipCol                []bool
+	shortZipLine, sciLine []int
+	shortZipCols, sciCols []int
+}
+
+func newDamage(ins *Inspection) *damage {
+	n := len(ins.Headers)
+	d := &damage{ins: ins, zipCol: make([]bool, n), shortZipLine: make([]int, n), sciLine: make([]int, n),
+		shortZipCols: make([]int, n), sciCols: make([]int, n)}
+	for i, h := range ins.Headers {
+		d.zipCol[i] = isZipHeader(h)
+	}
+	return d
+}
+
+// row looks at the fields of a row found at line.
+func (d *damage) row(row [][]byte, line int) {
+	ins := d.ins
+	for i, f := range row {
+		if len(f) == 0 || f[0] <= ' ' || f[0] == 0xC2 || f[len(f)-1] <= ' ' {
+			if blankField(f) {
+				ins.Blanks[i]++
+				continue
+			}
+			f = trimSpace(f)
+		}
+		if f[0] > '9' || f[0] < '0' {
+			continue // short zips and 1.23E+10 start with a digit
+		}
+		if d.zipCol[i] && isShortZip(f) {
+			ins.ShortZips++
+			d.shortZipCols[i]++
+			if d.shortZipLine[i] == 0 {
+				d.shortZipLine[i] = line
+			}
+		}
+		if maybeSci(f) && isSci(f) {
+			ins.SciNumbers++
+			d.sciCols[i]++
+			if d.sciLine[i] == 0 {
+				d.sciLine[i] = line
+			}
+		}
+	}
+}
+
+// tapping hands an inspection's rows to the Tap its start returns.
+type tapping struct {
+	started bool
+	tap     Tap
+	strs    []string
+}
+
+// row hands row on once the sample is complete (the sample first); row is
+// the sample's last when inSample, and more of the sample is to come when
+// waiting.
+func (t *tapping) row(ins *Inspection, row [][]byte, inSample, waiting bool, start func(*Inspection) (Tap, error)) error {
+	if !t.started {
+		if waiting {
+			return nil
+		}
+		if err := t.begin(ins, start); err != nil || inSample {
+			return err
+		}
+	}
+	if t.tap == nil {
+		return nil
+	}
+	return t.tap(rowStrings(row, t.strs))
+}
+
+// begin asks start for the tap and hands it the rows read so far: the
+// sample (every row, when the sample holds every row read).
+func (t *tapping) begin(ins *Inspection, start func(*Inspection) (Tap, error)) error {
+	t.started = true
+	tap, err := start(ins)
+	if err != nil || tap == nil {
+		return err
+	}
+	t.tap = tap
+	for _, rec := range ins.Sample {
+		if err := tap(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // sampleRowLimit is how many rows Inspection.Sample keeps: asked (0 for the
 // default), fewer for a file so wide that they would pass maxSampleCells.

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -93,5 +97,52 @@ func TestSampleOfWideRows(t *testing.T) {
 	}
 	if ins.Rows != 29 || len(ins.Sample) != maxSampleCells/MaxFields {
 		t.Errorf("%d rows, %d in the sample; want 29, %d", ins.Rows, len(ins.Sample), maxSampleCells/MaxFields)
+	}
+}
+
+// InspectWith hands its tap every data row once the sample is read, the
+// sample's first, in file order: with a sample shorter than the file,
+// longer, or none.
+func TestInspectWithTapsEveryRow(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("First,Last,Zip\n")
+	var want []string
+	for i := range 45 {
+		fmt.Fprintf(&b, "F%d,L%d,%05d\n", i, i, i)
+		if i == 7 {
+			b.WriteString(",,\n") // blank: not a row
+		}
+		want = append(want, fmt.Sprintf("F%d", i))
+	}
+	p := filepath.Join(t.TempDir(), "list.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum, _, err := HashFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sample := range []int{20, 100, -1} {
+		var got []string
+		var atStart int
+		ins, err := InspectWith(context.Background(), p, Options{SampleRows: sample, Hash: true}, func(ins *Inspection) (Tap, error) {
+			atStart = len(ins.Sample)
+			return func(row []string) error {
+				got = append(got, row[0])
+				return nil
+			}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) || ins.Rows != len(want) {
+			t.Errorf("sample %d: tapped %v (%d rows inspected)", sample, got, ins.Rows)
+		}
+		if ins.SHA256 != sum {
+			t.Errorf("sample %d: the inspection's hash %q, the file's %q", sample, ins.SHA256, sum)
+		}
+		if wantStart := max(min(sample, len(want)), 0); atStart != wantStart {
+			t.Errorf("sample %d: started with %d sample rows, want %d", sample, atStart, wantStart)
+		}
 	}
 }

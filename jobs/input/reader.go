@@ -2,8 +2,11 @@ package input
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"slices"
@@ -56,6 +59,8 @@ type Reader struct {
 	blankRows          int
 	ragged, raggedLine int
 	beyond, beyondLine int // records with values only beyond the header's columns
+
+	hash *countedHash // Options.Hash: the bytes of a CSV as read; nil otherwise
 }
 
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
@@ -70,7 +75,13 @@ func Open(path string, opts Options) (*Reader, error) {
 		f.Close()
 		return nil, &FileError{Path: path, Msg: err.Error(), Err: err}
 	}
-	raw := bufio.NewReaderSize(f, sniffSize)
+	var from io.Reader = f
+	var hash *countedHash
+	if opts.Hash {
+		hash = &countedHash{h: sha256.New()}
+		from = io.TeeReader(f, hash)
+	}
+	raw := bufio.NewReaderSize(from, sniffSize)
 	head, err := raw.Peek(sniffSize)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		f.Close()
@@ -101,7 +112,7 @@ func Open(path string, opts Options) (*Reader, error) {
 		}
 		return r, nil
 	} else {
-		r.format = "csv"
+		r.format, r.hash = "csv", hash
 		cs, err := openCSV(f, raw, d, path)
 		if err != nil {
 			f.Close()
@@ -340,6 +351,27 @@ func (r *Reader) estimateRows() int {
 	return r.csv.estimateRecords(r.size)
 }
 
+// countedHash is a SHA-256 of the bytes written to it, and their count.
+type countedHash struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *countedHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.h.Write(p)
+}
+
+// SHA256 is the hex SHA-256 of the file's bytes once a reader opened with
+// Options.Hash has read to the end; "" otherwise (a workbook, a file not
+// read to its end or that changed while read).
+func (r *Reader) SHA256() string {
+	if r.hash == nil || r.hash.n != r.size {
+		return ""
+	}
+	return hex.EncodeToString(r.hash.h.Sum(nil))
+}
+
 // Size returns the file size in bytes.
 func (r *Reader) Size() int64 { return r.size }
 
@@ -353,11 +385,16 @@ func (r *Reader) Next() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rowStrings(row, r.strs), nil
+}
+
+// rowStrings turns row into strings in dst (as long as row): one
+// allocation a row, the fields substrings of one string.
+func rowStrings(row [][]byte, dst []string) []string {
 	n := 0
 	for _, f := range row {
 		n += len(f)
 	}
-	// One allocation per row: the fields are substrings of one string.
 	var sb strings.Builder
 	sb.Grow(n)
 	for _, f := range row {
@@ -366,10 +403,10 @@ func (r *Reader) Next() ([]string, error) {
 	all := sb.String()
 	off := 0
 	for i, f := range row {
-		r.strs[i] = all[off : off+len(f)]
+		dst[i] = all[off : off+len(f)]
 		off += len(f)
 	}
-	return r.strs, nil
+	return dst[:len(row)]
 }
 
 // nextBytes is Next without the strings: the fields are valid until the

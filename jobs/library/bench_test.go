@@ -116,15 +116,98 @@ func openBench(b *testing.B) *Result {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { r.Close() })
+	// As the viewer opens a result: the layout first, so that the phones
+	// and quick filters are read in the same pass as the store.
+	r.SetLayout(r.Layout(), nil)
+	if err := r.Index(context.Background(), nil); err != nil {
+		b.Fatal(err)
+	}
 	return r
 }
 
-func BenchmarkSort400k(b *testing.B) {
-	r := openBench(b)
-	col := r.Column("assessed_value")
+// forget drops what earlier queries left (the answers to filter texts, the
+// sorted orders), so that an operation measured computes its answer.
+func (r *Result) forget() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.found = answers{}
+	clear(r.orders)
+	r.orderUse = nil
+	r.asc, r.ascCol = nil, -1
+}
+
+// BenchmarkOpenFirstPage400k: open and read the first page, the time until
+// the viewer can show it (StartResult; the rest is read by Index).
+func BenchmarkOpenFirstPage400k(b *testing.B) {
+	src := benchCSV(b)
 	b.ReportAllocs()
-	desc := false
 	for b.Loop() {
+		r, err := StartResult(context.Background(), src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for row := 0; row < 40; row++ {
+			for col := 0; col < 26; col++ {
+				_ = r.Cell(row, col)
+			}
+		}
+		r.Close()
+	}
+}
+
+// BenchmarkOpenIndexed400k: open and build the column store with the
+// phones read through the layout, the time until every filter and sort can
+// run; reports the heap the indexed result
+// holds against the file's size.
+func BenchmarkOpenIndexed400k(b *testing.B) {
+	src := benchCSV(b)
+	info, _ := os.Stat(src)
+	b.ReportAllocs()
+	var held float64
+	for b.Loop() {
+		before := heapMB()
+		r, err := StartResult(context.Background(), src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.SetLayout(r.Layout(), nil)
+		if err := r.Index(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		held = heapMB() - before
+		runtime.KeepAlive(r)
+		r.Close()
+	}
+	b.ReportMetric(held, "MB-held")
+	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
+	b.ReportMetric(held*1e6/float64(info.Size()), "x-file")
+}
+
+// BenchmarkSort400k: a click on a numeric column's header (every row,
+// ascending then descending in turn, each sorted anew).
+func BenchmarkSort400k(b *testing.B) { benchSort(b, "assessed_value", true) }
+
+// BenchmarkSortText400k: a click on a text column's header.
+func BenchmarkSortText400k(b *testing.B) { benchSort(b, "last_name", true) }
+
+// BenchmarkSortReverse400k: a second click on a sorted header: the order
+// reversed, not sorted again.
+func BenchmarkSortReverse400k(b *testing.B) { benchSort(b, "last_name", false) }
+
+// benchSort clicks a column's header, ascending and descending in turn;
+// anew: each time sorted anew (else the order known is reversed).
+func benchSort(b *testing.B, column string, anew bool) {
+	r := openBench(b)
+	col := r.Column(column)
+	if err := r.Sort(col, true); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	desc := true
+	for b.Loop() {
+		if anew {
+			r.forget()
+		}
 		desc = !desc // the same sort twice would cost nothing
 		if err := r.Sort(col, desc); err != nil {
 			b.Fatal(err)
@@ -132,16 +215,93 @@ func BenchmarkSort400k(b *testing.B) {
 	}
 }
 
+// BenchmarkFilter400k: a filter typed at once with a quick filter on
+// (every row looked at: no earlier answer helps).
 func BenchmarkFilter400k(b *testing.B) {
+	mobile := []jobs.QuickFilter{jobs.QuickMobile}
+	benchFilters(b, true, Filter{Text: "smith", Quick: mobile}, Filter{Text: "jones", Quick: mobile})
+}
+
+// benchFilters applies the filters in turn (the same filter twice would
+// cost nothing); anew: each time computed anew (else earlier answers
+// help).
+func benchFilters(b *testing.B, anew bool, fs ...Filter) {
 	r := openBench(b)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		i++ // the same filter twice would cost nothing
-		if err := r.Filter(Filter{Text: []string{"smith", "jones"}[i%2], Quick: []jobs.QuickFilter{jobs.QuickMobile}}); err != nil {
+		if anew {
+			r.forget()
+		}
+		i++
+		if err := r.Filter(fs[i%len(fs)]); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchWord is the word BenchmarkFilterWord400k looks for
+// (SKIPDESK_BENCH_WORD; bench/viewer.sh counts it with ripgrep too).
+func benchWord() string {
+	if w := os.Getenv("SKIPDESK_BENCH_WORD"); w != "" {
+		return w
+	}
+	return "smith"
+}
+
+// BenchmarkFilterWord400k: one word typed (or pasted) at once: every row
+// looked at, as ripgrep counting the word in the file looks at every line.
+func BenchmarkFilterWord400k(b *testing.B) {
+	r := openBench(b)
+	w := benchWord()
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		r.forget()
+		if err := r.Filter(Filter{Text: w}); err != nil {
+			b.Fatal(err)
+		}
+		rows = r.View()
+		// The next loop's filter must differ from this one.
+		if err := r.Filter(Filter{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows), "rows")
+}
+
+// BenchmarkFilterFirstKey400k: the first key typed into the filter.
+func BenchmarkFilterFirstKey400k(b *testing.B) {
+	benchFilters(b, true, Filter{Text: "s"}, Filter{Text: "j"})
+}
+
+// BenchmarkFilterKeystrokes400k: each further key of "smith" typed into
+// the filter: the query narrows the answer to the one before.
+func BenchmarkFilterKeystrokes400k(b *testing.B) {
+	word := "smith"
+	for k := 2; k <= len(word); k++ {
+		b.Run(word[:k], func(b *testing.B) {
+			r := openBench(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				r.forget()
+				if err := r.Filter(Filter{Text: word[:k-1]}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if err := r.Filter(Filter{Text: word[:k]}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQuickFilter400k: a quick filter clicked on (its bitset, made
+// once per result, turned into the rows shown).
+func BenchmarkQuickFilter400k(b *testing.B) {
+	benchFilters(b, false, Filter{Quick: []jobs.QuickFilter{jobs.QuickMobile}}, Filter{Quick: []jobs.QuickFilter{jobs.QuickMatched}})
 }
 
 func BenchmarkScrollCells400k(b *testing.B) {

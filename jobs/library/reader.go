@@ -7,9 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -18,25 +16,51 @@ import (
 )
 
 // Result gives paged, sorted and filtered access to a result file without
-// loading it: opening builds an index of where each row starts (8 bytes per
-// row, one streaming pass), rows are read back by seeking, and the current
-// view (sort and filter) is a permutation of row numbers (4 bytes per row).
-// A cache of 512-row blocks makes Cell cheap for rows near each other, as a
-// table widget asks for them. Safe for concurrent use.
+// holding its rows as strings. Opening reads where each row starts (8 bytes
+// a row); rows are read back by seeking, and a cache of 512-row blocks
+// makes Cell cheap for rows near each other, as a table widget asks for
+// them. Filters and sorts run on a column store built once (Index): the
+// rows folded in one buffer, typed sort keys, and, through the layout,
+// each row's phones and quick filters (see store, phoneIndex). The view
+// (filter and sort) is a list of rows, 4 bytes a row. Safe for concurrent
+// use.
 type Result struct {
 	path    string
 	f       *os.File
 	size    int64
 	headers []string
-	starts  []int64 // byte offset of each data row
+	// life ends with Close: the building of the store stops.
+	life context.Context
+	kill context.CancelFunc
 
-	mu      sync.Mutex
-	order   []int32  // sorted permutation of all rows; nil: file order
-	keep    []uint64 // filter bitset over physical rows; nil: all rows
-	view    []int32  // order filtered; nil: no filter (order or file order)
-	sortCol int
-	desc    bool
-	filter  Filter
+	mu       sync.Mutex
+	starts   []int64 // byte offset of each data row known: every row once complete
+	complete bool    // starts holds every row
+	tailOff  int64   // where the rows after the first page start (while not complete)
+	tailLine int     // lines before tailOff
+
+	st       *store        // the column store; nil until Index
+	building chan struct{} // closed when the build under way ends; nil when none
+	buildErr error         // a build's failure other than a cancellation
+
+	phones         *phoneIndex   // the layout's reading of every row; nil until needed
+	phonesBuilding chan struct{} // closed when the phone pass under way ends
+	lgen           int           // bumped by SetLayout: phones belong to one layout
+
+	filter Filter
+	sel    []int32 // the rows the filter keeps, in file order; nil: every row
+	selGen int     // bumped when sel changes
+	found  answers // recent answers of filter texts
+
+	sortCol  int
+	desc     bool
+	asc      *colOrder         // sel sorted by ascCol, ascending
+	ascCol   int               // -1: asc is not known
+	ascSel   int               // the selGen asc was made for
+	orders   map[int]*colOrder // every row sorted, by column: the latest few
+	orderUse []int             // the columns of orders, least recently sorted first
+	view     []int32           // the rows shown, in order; nil: every row in file order
+
 	gen     int // bumped on every view change; stamps cache blocks
 	cache   map[int]*block
 	tick    int
@@ -51,6 +75,9 @@ type Result struct {
 // BlockRows is the number of rows read and cached together.
 const BlockRows = 512
 
+// FirstPage is how many rows StartResult reads before it returns.
+const FirstPage = BlockRows
+
 const cacheBlocks = 16
 
 type block struct {
@@ -59,18 +86,30 @@ type block struct {
 	gen  int
 }
 
-// Progress reports work done out of a total (bytes while indexing, rows
-// while sorting or filtering).
+// Progress reports work done out of a total (bytes while reading the
+// file).
 type Progress func(done, total int64)
 
-// OpenResult opens a result file and indexes its rows.
+// OpenResult opens a result file and finds where each of its rows starts.
 func OpenResult(path string) (*Result, error) {
 	return OpenResultContext(context.Background(), path, nil)
 }
 
-// OpenResultContext opens a result file and indexes its rows, reporting
-// progress in bytes; ctx cancels the indexing.
+// OpenResultContext opens a result file and finds where each of its rows
+// starts, reporting progress in bytes; ctx cancels the reading. The column
+// store is built when the first filter or sort needs it (or by Index).
 func OpenResultContext(ctx context.Context, path string, progress Progress) (*Result, error) {
+	return openResult(ctx, path, progress, -1)
+}
+
+// StartResult opens a result file and reads its header and first
+// FirstPage rows: enough to show the first page at once. Index reads the
+// rest (a filter or a sort calls it); until then Len counts the rows read.
+func StartResult(ctx context.Context, path string) (*Result, error) {
+	return openResult(ctx, path, nil, FirstPage)
+}
+
+func openResult(ctx context.Context, path string, progress Progress, limit int) (*Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("library: open result: %w", err)
@@ -80,20 +119,24 @@ func OpenResultContext(ctx context.Context, path string, progress Progress) (*Re
 		f.Close()
 		return nil, fmt.Errorf("library: open result %s: %w", path, err)
 	}
-	r := &Result{path: path, f: f, size: info.Size(), sortCol: -1, cache: map[int]*block{}}
-	if err := r.index(ctx, progress); err != nil {
-		f.Close()
+	r := &Result{path: path, f: f, size: info.Size(), sortCol: -1, ascCol: -1, cache: map[int]*block{}, orders: map[int]*colOrder{}}
+	r.life, r.kill = context.WithCancel(context.Background())
+	if err := r.readHead(ctx, progress, limit); err != nil {
+		r.Close()
 		return nil, err
 	}
 	return r, nil
 }
 
-func (r *Result) index(ctx context.Context, progress Progress) error {
+// readHead reads the header and up to limit rows (all when limit < 0).
+func (r *Result) readHead(ctx context.Context, progress Progress, limit int) error {
 	sc := newScanner(io.NewSectionReader(r.f, 0, r.size), 0)
-	// Result rows run 100-300 bytes: start near the row count to avoid
-	// regrowing a large slice (trimmed below when far too big).
-	r.starts = make([]int64, 0, min(r.size/100+16, 1<<22))
-	for n := 0; ; n++ {
+	if limit < 0 {
+		// Result rows run 100-300 bytes: start near the row count to avoid
+		// regrowing a large slice (trimmed below when far too big).
+		r.starts = make([]int64, 0, min(r.size/100+16, 1<<22))
+	}
+	for n := 0; limit < 0 || len(r.starts) < limit; n++ {
 		if n%8192 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -104,6 +147,7 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 		}
 		start, rec, err := sc.next()
 		if err == io.EOF {
+			r.complete = true
 			break
 		}
 		if err != nil {
@@ -121,23 +165,222 @@ func (r *Result) index(ctx context.Context, progress Progress) error {
 	if r.headers == nil {
 		return fmt.Errorf("library: %s: %w", r.path, errNoHeader)
 	}
-	r.unclosed = sc.unclosed
-	if cap(r.starts) > len(r.starts)+len(r.starts)/4+1024 {
-		r.starts = slices.Clip(slices.Clone(r.starts))
+	r.tailOff, r.tailLine = sc.off, sc.line
+	if r.complete {
+		r.unclosed = sc.unclosed
+		if cap(r.starts) > len(r.starts)+len(r.starts)/4+1024 {
+			r.starts = slices.Clip(slices.Clone(r.starts))
+		}
 	}
 	if progress != nil {
-		progress(r.size, r.size)
+		progress(sc.off, r.size)
 	}
 	return nil
 }
 
+// expectRows guesses the number of rows from the rows read so far.
+func (r *Result) expectRows() int {
+	if r.complete || len(r.starts) == 0 {
+		return len(r.starts)
+	}
+	per := float64(r.tailOff-r.starts[0]) / float64(len(r.starts))
+	return len(r.starts) + int(float64(r.size-r.tailOff)/max(per, 1)*1.05)
+}
+
+// Index reads the whole file into the column store that filters and sorts
+// run on (every row folded, typed sort keys and, when a layout is set,
+// each row's phones and quick filters), on every core, in one pass,
+// reporting progress in bytes. A second call waits for the first; once
+// built, it returns at once. ctx (or Close) cancels it.
+func (r *Result) Index(ctx context.Context, progress Progress) error {
+	return r.IndexWith(ctx, progress, nil)
+}
+
+// IndexWith is Index, handing sink (when not nil) every row of the file in
+// file order as the pass reads it: what a whole-file reading such as a
+// layout's profile needs costs no pass of its own. When the store is
+// built already, the rows are read again for sink alone.
+func (r *Result) IndexWith(ctx context.Context, progress Progress, sink *RowSink) error {
+	for {
+		r.mu.Lock()
+		switch {
+		case r.st != nil && sink == nil:
+			r.mu.Unlock()
+			return nil
+		case r.st != nil:
+			b := r.newBuilder(false)
+			b.sink = sink
+			r.mu.Unlock()
+			ctx, stop := mergeCancel(ctx, r.life)
+			defer stop()
+			_, err := b.run(ctx, progress)
+			return err
+		case r.buildErr != nil:
+			r.mu.Unlock()
+			return r.buildErr
+		case r.building != nil:
+			ch := r.building
+			r.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		ch := make(chan struct{})
+		r.building = ch
+		b := r.newBuilder(true)
+		b.sink = sink
+		gen, l, join := r.lgen, r.layout, r.join
+		r.mu.Unlock()
+		err := r.build(ctx, b, progress, gen, l, join)
+		close(ch)
+		return err
+	}
+}
+
+// IndexLayout reads every row through the layout set (each row's phones
+// and the quick filters they pass), as the first filter needing them
+// would, reporting progress in bytes; at once when done already.
+func (r *Result) IndexLayout(ctx context.Context, progress Progress) error {
+	if err := r.Index(ctx, nil); err != nil {
+		return err
+	}
+	_, _, err := r.phoneIndexProgress(ctx, progress)
+	return err
+}
+
+// build makes the store (and the phone index for layout l of generation
+// gen, when l is set) and keeps it.
+func (r *Result) build(ctx context.Context, b *builder, progress Progress, gen int, l *layout.Layout, join *layout.FlagIndex) error {
+	ctx, stop := mergeCancel(ctx, r.life)
+	defer stop()
+	if l != nil {
+		b.reader = func() *layout.Reader { return l.NewReader(join) }
+	}
+	res, err := b.run(ctx, progress)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.building = nil
+	if err != nil {
+		if ctx.Err() == nil {
+			r.buildErr = err
+		}
+		return err
+	}
+	r.st, r.starts, r.complete = res.st, res.starts, true
+	if res.unclosed != 0 {
+		r.unclosed = res.unclosed
+	}
+	r.gen++ // blocks cached were read with the first page's starts
+	if res.phones != nil && gen == r.lgen {
+		r.phones = res.phones
+	}
+	return nil
+}
+
+// newBuilder is a pass over the rows as they are known now (r.mu held);
+// fold: build the column store.
+func (r *Result) newBuilder(fold bool) *builder {
+	b := &builder{r: r, known: r.starts, complete: r.complete, tailOff: r.tailOff, tailLine: r.tailLine, expect: r.expectRows()}
+	if fold {
+		b.fold, b.columns, b.hints = true, len(r.headers), newTypeHints(len(r.headers))
+	}
+	return b
+}
+
+// mergeCancel is ctx, cancelled too when also ends.
+func mergeCancel(ctx, also context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(also, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
+
+// Indexed reports whether the column store is built (Len is every row).
+func (r *Result) Indexed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.st != nil
+}
+
+// phoneIndex is the phone index of the current layout, read from the file
+// in one pass when not built with the store.
+func (r *Result) phoneIndex(ctx context.Context) (*phoneIndex, int, error) {
+	return r.phoneIndexProgress(ctx, nil)
+}
+
+func (r *Result) phoneIndexProgress(ctx context.Context, progress Progress) (*phoneIndex, int, error) {
+	r.Layout() // detected, when none is set
+	for {
+		r.mu.Lock()
+		gen := r.lgen
+		switch {
+		case r.phones != nil:
+			x := r.phones
+			r.mu.Unlock()
+			return x, gen, nil
+		case r.phonesBuilding != nil:
+			ch := r.phonesBuilding
+			r.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, gen, ctx.Err()
+			}
+		}
+		ch := make(chan struct{})
+		r.phonesBuilding = ch
+		b := r.newBuilder(false)
+		l, join := r.layout, r.join
+		r.mu.Unlock()
+		x, err := r.readPhones(ctx, b, l, join, progress)
+		r.mu.Lock()
+		r.phonesBuilding = nil
+		if err == nil && gen == r.lgen {
+			r.phones = x
+		}
+		r.mu.Unlock()
+		close(ch)
+		if err != nil {
+			return nil, gen, err
+		}
+		if gen == r.lgen {
+			return x, gen, nil
+		}
+	}
+}
+
+// readPhones reads every row through layout l.
+func (r *Result) readPhones(ctx context.Context, b *builder, l *layout.Layout, join *layout.FlagIndex, progress Progress) (*phoneIndex, error) {
+	ctx, stop := mergeCancel(ctx, r.life)
+	defer stop()
+	b.reader = func() *layout.Reader { return l.NewReader(join) }
+	res, err := b.run(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	return res.phones, nil
+}
+
 // Warnings are the problems of the file that reading got around, for the
 // user to see: a quoted value never closed (the rest of the file reads as
-// one last row). Nil for a sound file.
-func (r *Result) Warnings() []string { return warnings(r.unclosed) }
+// one last row). Nil for a sound file; known once every row is read.
+func (r *Result) Warnings() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return warnings(r.unclosed)
+}
 
-// Close releases the file.
-func (r *Result) Close() error { return r.f.Close() }
+// Close releases the file and stops the building of the store.
+func (r *Result) Close() error {
+	r.kill()
+	return r.f.Close()
+}
 
 // Path is the result file.
 func (r *Result) Path() string { return r.path }
@@ -145,8 +388,13 @@ func (r *Result) Path() string { return r.path }
 // Headers are the result's column names.
 func (r *Result) Headers() []string { return slices.Clone(r.headers) }
 
-// Len is the number of data rows in the file.
-func (r *Result) Len() int { return len(r.starts) }
+// Len is the number of data rows in the file: those read so far until the
+// result is indexed (see StartResult).
+func (r *Result) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.starts)
+}
 
 // Column returns the index of the named column (exact, then ignoring
 // case), or -1.
@@ -170,21 +418,15 @@ func (r *Result) View() int {
 }
 
 func (r *Result) viewLen() int {
-	switch {
-	case r.view != nil:
+	if r.view != nil {
 		return len(r.view)
-	case r.keep != nil:
-		return 0
 	}
 	return len(r.starts)
 }
 
 func (r *Result) physical(viewRow int) int {
-	switch {
-	case r.view != nil:
+	if r.view != nil {
 		return int(r.view[viewRow])
-	case r.order != nil:
-		return int(r.order[viewRow])
 	}
 	return viewRow
 }
@@ -204,19 +446,11 @@ func (r *Result) RowIndex(viewRow int) int {
 func (r *Result) Permutation() []int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var src []int32
-	switch {
-	case r.view != nil:
-		src = r.view
-	case r.keep != nil:
-		return []int{}
-	case r.order != nil:
-		src = r.order
-	default:
+	if r.view == nil {
 		return nil
 	}
-	out := make([]int, len(src))
-	for i, v := range src {
+	out := make([]int, len(r.view))
+	for i, v := range r.view {
 		out[i] = int(v)
 	}
 	return out
@@ -234,19 +468,46 @@ func (r *Result) Rows(offset, n int) ([][]string, error) {
 	for i := offset; i < end; i++ {
 		idx = append(idx, r.physical(i))
 	}
+	starts, tail := r.starts, r.rowsEnd()
 	r.mu.Unlock()
-	return r.ReadRows(idx)
+	return r.readRows(starts, tail, idx)
 }
 
 // ReadRows reads data rows of the file by their 0-based numbers, in the
 // order given. Runs of consecutive rows are read with one read.
 func (r *Result) ReadRows(idx []int) ([][]string, error) {
+	r.mu.Lock()
+	starts, tail := r.starts, r.rowsEnd()
+	r.mu.Unlock()
+	return r.readRows(starts, tail, idx)
+}
+
+// rowsEnd is where the last row known ends (r.mu held).
+func (r *Result) rowsEnd() int64 {
+	if r.complete {
+		return r.size
+	}
+	return r.tailOff
+}
+
+// readRows reads rows idx of the rows starting at starts, the last of
+// them ending at tail.
+func (r *Result) readRows(starts []int64, tail int64, idx []int) ([][]string, error) {
 	out := make([][]string, 0, len(idx))
+	// end is where row i's bytes end (the next row's start: any blank
+	// records between rows are read and ignored, parseRecord stops at the
+	// first record).
+	end := func(i int) int64 {
+		if i+1 < len(starts) {
+			return starts[i+1]
+		}
+		return tail
+	}
 	var buf []byte
 	for k := 0; k < len(idx); {
 		a := idx[k]
-		if a < 0 || a >= len(r.starts) {
-			return out, fmt.Errorf("library: %s: row %d out of range (%d rows)", r.path, a+1, len(r.starts))
+		if a < 0 || a >= len(starts) {
+			return out, fmt.Errorf("library: %s: row %d out of range (%d rows)", r.path, a+1, len(starts))
 		}
 		b := a
 		for k+1 < len(idx) && idx[k+1] == b+1 {
@@ -254,7 +515,7 @@ func (r *Result) ReadRows(idx []int) ([][]string, error) {
 			b++
 		}
 		k++
-		from, to := r.starts[a], r.end(b)
+		from, to := starts[a], end(b)
 		if n := int(to - from); cap(buf) < n {
 			buf = make([]byte, n)
 		} else {
@@ -264,20 +525,11 @@ func (r *Result) ReadRows(idx []int) ([][]string, error) {
 			return out, fmt.Errorf("library: read %s: row %d: %w", r.path, a+1, err)
 		}
 		for i := a; i <= b; i++ {
-			rec := buf[r.starts[i]-from : r.end(i)-from]
+			rec := buf[starts[i]-from : end(i)-from]
 			out = append(out, parseRecord(rec, make([]string, 0, len(r.headers))))
 		}
 	}
 	return out, nil
-}
-
-// end is where row i's bytes end (the next row's start: any blank records
-// between rows are read and ignored, parseRecord stops at the first record).
-func (r *Result) end(i int) int64 {
-	if i+1 < len(r.starts) {
-		return r.starts[i+1]
-	}
-	return r.size
 }
 
 // Cell returns a cell of the view from the block cache ("" outside the
@@ -308,7 +560,7 @@ func (r *Result) Row(row int) []string {
 		for i := first; i < last; i++ {
 			idx = append(idx, r.physical(i))
 		}
-		rows, err := r.ReadRows(idx)
+		rows, err := r.readRows(r.starts, r.rowsEnd(), idx)
 		if err != nil {
 			r.lastErr = err
 			return nil
@@ -339,176 +591,6 @@ func (r *Result) Err() error {
 	return r.lastErr
 }
 
-// scan reads every data row in file order.
-func (r *Result) scan(ctx context.Context, progress Progress, fn func(i int, rec []string)) error {
-	if len(r.starts) == 0 {
-		return nil
-	}
-	sc := newScanner(io.NewSectionReader(r.f, r.starts[0], r.size-r.starts[0]), r.starts[0])
-	var rec []string
-	total := int64(len(r.starts))
-	for i := 0; i < len(r.starts); {
-		if i%8192 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if progress != nil {
-				progress(int64(i), total)
-			}
-		}
-		start, b, err := sc.next()
-		if err != nil {
-			if err == io.EOF {
-				return fmt.Errorf("library: %s changed while reading (row %d)", r.path, i+1)
-			}
-			return fmt.Errorf("library: read %s: row %d: %w", r.path, i+1, err)
-		}
-		if start != r.starts[i] {
-			if start < r.starts[i] {
-				continue // a blank record
-			}
-			return fmt.Errorf("library: %s changed while reading (row %d)", r.path, i+1)
-		}
-		rec = parseRecord(b, rec)
-		fn(i, rec)
-		i++
-	}
-	if progress != nil {
-		progress(total, total)
-	}
-	return nil
-}
-
-// Sort orders the view by a column (-1: file order). Blank values go last
-// either way; a column whose non-blank values are all numbers sorts
-// numerically, any other ignoring case. Ties keep file order. Memory: one
-// copy of the column's values while sorting, 4 bytes a row after.
-func (r *Result) Sort(col int, desc bool) error {
-	return r.SortContext(context.Background(), col, desc, nil)
-}
-
-// SortContext is Sort with cancellation and progress (rows).
-func (r *Result) SortContext(ctx context.Context, col int, desc bool, progress Progress) error {
-	if col >= len(r.headers) {
-		return fmt.Errorf("library: sort: no column %d (%d columns)", col, len(r.headers))
-	}
-	col = max(col, -1)
-	r.mu.Lock()
-	same := r.sortCol == col && (r.desc == desc || col < 0)
-	r.mu.Unlock()
-	if same {
-		return nil // the order is over all rows: still right under any filter
-	}
-	var order []int32
-	if col >= 0 {
-		keys := make([]string, len(r.starts))
-		err := r.scan(ctx, progress, func(i int, rec []string) {
-			if col < len(rec) {
-				// A copy: the field shares the record's string, which
-				// would otherwise stay in memory for every row.
-				keys[i] = strings.Clone(strings.TrimSpace(rec[col]))
-			}
-		})
-		if err != nil {
-			return err
-		}
-		order = sortOrder(keys, desc)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.order, r.sortCol, r.desc = order, col, desc
-	r.rebuildView()
-	return nil
-}
-
-// Sorted tells the current sort column (-1 for none) and direction.
-func (r *Result) Sorted() (col int, desc bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.sortCol, r.desc
-}
-
-func sortOrder(keys []string, desc bool) []int32 {
-	order := make([]int32, len(keys))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	nums := make([]float64, len(keys))
-	numeric, any := true, false
-	for i, k := range keys {
-		if k == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(k, ",", ""), 64)
-		if err != nil || math.IsNaN(v) {
-			numeric = false
-			break
-		}
-		nums[i], any = v, true
-	}
-	numeric = numeric && any
-	if !numeric {
-		// Compare without case: lower each key once, not per comparison.
-		for i, k := range keys {
-			keys[i] = strings.ToLower(k)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		ka, kb := keys[a], keys[b]
-		switch {
-		case ka == "" && kb == "":
-			return 0
-		case ka == "":
-			return 1
-		case kb == "":
-			return -1
-		}
-		var c int
-		if numeric {
-			c = cmpFloat(nums[a], nums[b])
-		} else {
-			c = strings.Compare(ka, kb)
-		}
-		if desc {
-			c = -c
-		}
-		return c
-	})
-	return order
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// Filter selects rows. Each word of Text must appear (ignoring case) in some
-// column; a Text made of a phone number's characters with at least 7 digits
-// finds the number in any format, as the library's search does. The quick
-// filters go through the result's layout (see Result.Layout and the layout
-// package): MatchedOnly keeps the rows the trace matched; the phone filters
-// keep a row when at least one of its phones passes all of them (the
-// phones that fail are the viewer's to hide). A quick filter the layout
-// cannot apply is an error saying why (see QuickFilters), so a view never
-// pretends to be filtered.
-type Filter struct {
-	Text  string
-	Quick []jobs.QuickFilter
-}
-
-// IsZero reports whether the filter selects every row.
-func (f Filter) IsZero() bool {
-	return strings.TrimSpace(f.Text) == "" && len(f.Quick) == 0
-}
-
-// Equal reports whether two filters select the same rows.
-func (f Filter) Equal(o Filter) bool { return f.Text == o.Text && slices.Equal(f.Quick, o.Quick) }
-
 // LayoutSample is how many rows Result.Layout and DetectLayout read, with
 // the header, to find a result's layout.
 const LayoutSample = 200
@@ -522,7 +604,7 @@ func (r *Result) Layout() *layout.Layout {
 	if l != nil {
 		return l
 	}
-	idx := make([]int, min(len(r.starts), LayoutSample))
+	idx := make([]int, min(r.Len(), LayoutSample))
 	for i := range idx {
 		idx[i] = i
 	}
@@ -541,13 +623,17 @@ func (r *Result) Layout() *layout.Layout {
 
 // SetLayout sets the layout the result is read through (one corrected by
 // the person, or detected with the upload's header), and join, the flags
-// of DNC results of its phones (nil for none). The filter is cleared.
+// of DNC results of its phones (nil for none). The filter is cleared; the
+// phones and quick filters are read again through the new layout when a
+// filter next needs them.
 func (r *Result) SetLayout(l *layout.Layout, join *layout.FlagIndex) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.layout, r.join = l, join
-	r.keep, r.filter = nil, Filter{}
-	r.rebuildView()
+	r.lgen++
+	r.phones = nil
+	r.found = answers{} // a phone search's answers read the old layout's phones
+	r.resetView()
 }
 
 // Join is the DNC results' flags set with SetLayout, or nil.
@@ -574,82 +660,3 @@ func (r *Result) QuickFilters() []jobs.QuickFilter {
 // CannotFilter says why quick filter f cannot apply to this result; nil
 // when it can.
 func (r *Result) CannotFilter(f jobs.QuickFilter) error { return r.Layout().Check(r.Join(), f) }
-
-// Filter applies f to the view (keeping the sort).
-func (r *Result) Filter(f Filter) error {
-	return r.FilterContext(context.Background(), f, nil)
-}
-
-// FilterContext is Filter with cancellation and progress (rows).
-func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress) error {
-	r.mu.Lock()
-	same := r.filter.Equal(f)
-	r.mu.Unlock()
-	if same {
-		return nil
-	}
-	var keep []uint64
-	if !f.IsZero() {
-		quick := f.Quick
-		var rd *layout.Reader
-		if len(quick) > 0 {
-			l, join := r.Layout(), r.Join()
-			if err := l.Check(join, quick...); err != nil {
-				return fmt.Errorf("library: filter %s: %w", filepath.Base(r.path), err)
-			}
-			rd = l.NewReader(join)
-		}
-		q := newQuery(f.Text)
-		scratch := make([]byte, 0, 64)
-		var row layout.Row
-		keep = make([]uint64, (len(r.starts)+63)/64)
-		err := r.scan(ctx, progress, func(i int, rec []string) {
-			if rd != nil {
-				rd.ReadPhones(rec, &row)
-				if !layout.Keep(&row, quick) {
-					return
-				}
-			}
-			if q != nil && q.match(rec, scratch) < 0 {
-				return
-			}
-			keep[i/64] |= 1 << (i % 64)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.keep, r.filter = keep, Filter{Text: f.Text, Quick: slices.Clone(f.Quick)}
-	r.rebuildView()
-	return nil
-}
-
-// CurrentFilter is the filter in effect.
-func (r *Result) CurrentFilter() Filter {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.filter
-}
-
-func (r *Result) rebuildView() {
-	r.gen++
-	clear(r.cache)
-	if r.keep == nil {
-		r.view = nil
-		return
-	}
-	view := make([]int32, 0, 1024)
-	n := len(r.starts)
-	for i := 0; i < n; i++ {
-		p := int32(i)
-		if r.order != nil {
-			p = r.order[i]
-		}
-		if r.keep[p/64]&(1<<(p%64)) != 0 {
-			view = append(view, p)
-		}
-	}
-	r.view = slices.Clip(view)
-}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,6 +116,12 @@ type Upload struct {
 	// Repaired counts what the plan's repairs did.
 	Repaired
 	tempDir string
+	// dups count what the repairs and splits did to the duplicate rows a
+	// count marks (streamRows) rather than leaves out.
+	dups struct {
+		Repaired
+		splitFails map[string]int
+	}
 }
 
 // Remove deletes the written file (and the temporary folder Prepare made);
@@ -151,9 +158,15 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
 			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
 		}
-		sum, n, err := input.HashFile(src)
-		if err != nil {
-			return nil, err
+		sum, n := ins.SHA256, ins.Size // taken as the file was inspected
+		if st, err := os.Stat(src); err != nil || st.Size() != n {
+			sum = "" // changed since: read it again
+		}
+		if sum == "" {
+			var err error
+			if sum, n, err = input.HashFile(src); err != nil {
+				return nil, err
+			}
 		}
 		u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
 		return u, nil
@@ -250,6 +263,14 @@ func layout(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, []st
 	return m, derived, nil
 }
 
+// UploadMapping is the mapping the plan's upload is sent with (the keys of
+// accepted splits pointing to their derived columns), in terms of its
+// header: the file's headers, then the derived columns.
+func UploadMapping(src string, ins *input.Inspection, plan Plan) (mapping.Mapping, error) {
+	m, _, err := layout(src, ins, plan)
+	return m, err
+}
+
 // Counts are what an upload will hold, found without writing it.
 type Counts struct {
 	Rows              int             `json:"rows"`        // data rows of the upload
@@ -269,6 +290,55 @@ type Counts struct {
 // bill, exactly, with duplicates dropped and splits applied (use it with
 // estimate.WithCounts).
 func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Counts, error) {
+	t, err := CountBoth(ctx, src, ins, plan, nil)
+	if err != nil {
+		return nil, err
+	}
+	if plan.DropDuplicates {
+		return &t.Without, nil
+	}
+	return &t.With, nil
+}
+
+// Tally is what a plan's upload holds with its duplicate rows and without
+// them, counted in one reading of the file.
+type Tally struct {
+	// With: every row (DroppedDuplicates 0). Without: the rows repeating an
+	// earlier one left out (DroppedDuplicates says how many).
+	With, Without Counts
+}
+
+// CountBoth counts the plan's upload as Count does, with its duplicates
+// and without them, in one reading of the file (the plan's DropDuplicates
+// aside), and hands each (when not nil) the upload's header, then every
+// row of the upload with them (splits applied, repairs made) and whether
+// it repeats an earlier row.
+func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Tally, error) {
+	c, err := NewCounter(src, ins, plan, each)
+	if err != nil {
+		return nil, err
+	}
+	if err := eachRow(ctx, src, ins, plan, c.rs.headers, c.Row); err != nil {
+		return nil, err
+	}
+	return c.Tally(), nil
+}
+
+// Counter is CountBoth for rows handed to it one by one (Row, the file's
+// rows in order as input reads them): so that a reading of the file made
+// for something else (an inspection) counts the upload too. ins needs its
+// header (Headers, HeaderLine, Sheet) only.
+type Counter struct {
+	rs      *rowStream
+	t       Tally
+	nameIdx []int
+	name    []byte
+	each    func(rec []string, header, dup bool) error
+}
+
+// NewCounter starts counting plan's upload; each is as CountBoth's (it
+// is handed the header now).
+func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Counter, error) {
 	if ins == nil {
 		return nil, errors.New("prepare: no inspection")
 	}
@@ -276,37 +346,70 @@ func Count(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*
 	if err != nil {
 		return nil, err
 	}
-	c := &Counts{NameColumns: m.NameColumns(), Mapping: m}
-	var nameIdx []int
-	var name []byte
-	u := &Upload{}
-	err = stream(ctx, src, ins, plan, ins.Headers, derived, u, func(rec []string, header bool) error {
-		if header {
-			for _, h := range c.NameColumns {
-				if i := slices.Index(rec, h); i >= 0 {
-					nameIdx = append(nameIdx, i)
-				}
-			}
-			return nil
-		}
-		c.Rows++
-		name = name[:0]
-		for j, i := range nameIdx {
-			if j > 0 {
-				name = append(name, ' ')
-			}
-			name = append(name, rec[i]...)
-		}
-		if len(nameIdx) > 0 && entity.IsEntityBytes(name) {
-			c.EntityRows++
-		}
-		return nil
-	})
+	c := &Counter{each: each}
+	for _, cs := range []*Counts{&c.t.With, &c.t.Without} {
+		cs.NameColumns, cs.Mapping = m.NameColumns(), m
+	}
+	plan.DropDuplicates = true // found, and marked
+	c.rs, err = newRowStream(src, ins, plan, ins.Headers, derived, &Upload{}, true, c.emit)
 	if err != nil {
 		return nil, err
 	}
-	c.DroppedDuplicates, c.SplitFailures, c.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
 	return c, nil
+}
+
+// Row counts the file's next data row (as wide as its header).
+func (c *Counter) Row(row []string) error { return c.rs.row(row) }
+
+func (c *Counter) emit(rec []string, header, dup bool) error {
+	if header {
+		for _, h := range c.t.With.NameColumns {
+			if i := slices.Index(rec, h); i >= 0 {
+				c.nameIdx = append(c.nameIdx, i)
+			}
+		}
+	} else {
+		c.name = c.name[:0]
+		for j, i := range c.nameIdx {
+			if j > 0 {
+				c.name = append(c.name, ' ')
+			}
+			c.name = append(c.name, rec[i]...)
+		}
+		company := len(c.nameIdx) > 0 && entity.IsEntityBytes(c.name)
+		c.t.With.add(company)
+		if !dup {
+			c.t.Without.add(company)
+		}
+	}
+	if c.each != nil {
+		return c.each(rec, header, dup)
+	}
+	return nil
+}
+
+// Tally is what was counted, once every row is handed.
+func (c *Counter) Tally() *Tally {
+	c.rs.done()
+	t, u := c.t, c.rs.u
+	t.Without.DroppedDuplicates, t.Without.SplitFailures, t.Without.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
+	// With them: their repairs and split failures too.
+	t.With.Repaired = Repaired{PaddedZips: u.PaddedZips + u.dups.PaddedZips, LeftOutBlank: u.LeftOutBlank, LeftOutInvalid: u.LeftOutInvalid}
+	fails := maps.Clone(u.dups.splitFails)
+	for col, n := range u.SplitFailures {
+		fails[col] += n
+	}
+	if len(fails) > 0 {
+		t.With.SplitFailures = fails
+	}
+	return &t
+}
+
+func (c *Counts) add(company bool) {
+	c.Rows++
+	if company {
+		c.EntityRows++
+	}
 }
 
 func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload) error {
@@ -352,6 +455,29 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 // keeps (duplicates dropped, split columns appended). It counts dropped
 // duplicates and split failures into u. rec is reused between calls.
 func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, emit func(rec []string, header bool) error) error {
+	return streamRows(ctx, src, ins, plan, headers, derived, u, false, func(rec []string, header, _ bool) error { return emit(rec, header) })
+}
+
+// streamRows is stream; with mark, a row repeating an earlier one (when
+// the plan drops duplicates) is handed to emit with dup set rather than
+// left out, counted in u.DroppedDuplicates all the same, and what the
+// repairs and splits do to it is not counted into u.
+func streamRows(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, mark bool,
+	emit func(rec []string, header, dup bool) error) error {
+	rs, err := newRowStream(src, ins, plan, headers, derived, u, mark, emit)
+	if err != nil {
+		return err
+	}
+	if err := eachRow(ctx, src, ins, plan, headers, rs.row); err != nil {
+		return err
+	}
+	rs.done()
+	return nil
+}
+
+// eachRow reads src's data rows, as inspected (its headers must still be
+// headers), and hands each to fn.
+func eachRow(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers []string, fn func(row []string) error) error {
 	opts := plan.Input
 	if opts.HeaderLine == 0 {
 		opts.HeaderLine = ins.HeaderLine
@@ -368,31 +494,6 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 	if !slices.Equal(r.Headers(), headers) {
 		return &input.FileError{Path: src, Line: r.HeaderLine(), Msg: "the file changed since it was inspected: inspect it again"}
 	}
-	splitCols := make([]int, len(plan.Splits))
-	for i, sp := range plan.Splits {
-		splitCols[i] = slices.Index(headers, sp.Column)
-	}
-	phoneCol, keyIdx, err := duplicateKey(src, plan, headers)
-	if err != nil {
-		return err
-	}
-	fix, err := repairsOf(src, plan, headers)
-	if err != nil {
-		return err
-	}
-	out := append(slices.Clone(headers), derived...)
-	if err := emit(out, true); err != nil {
-		return err
-	}
-	var (
-		seen       map[[2]uint64]struct{}
-		s1, s2     = maphash.MakeSeed(), maphash.MakeSeed()
-		key        []byte
-		splitFails = map[string]int{}
-	)
-	if plan.DropDuplicates {
-		seen = make(map[[2]uint64]struct{}, ins.Rows)
-	}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -401,57 +502,156 @@ func stream(ctx context.Context, src string, ins *input.Inspection, plan Plan, h
 		}
 		row, err := r.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if fix.leaveOut(row, &u.Repaired) {
-			continue
-		}
-		if seen != nil && phoneCol >= 0 {
-			n := phone.Normalize(row[phoneCol])
-			if n.Valid {
-				k := [2]uint64{maphash.String(s1, n.Digits), 0}
-				if _, dup := seen[k]; dup {
-					u.DroppedDuplicates++
-					continue
-				}
-				seen[k] = struct{}{}
-			}
-		} else if seen != nil {
-			key = key[:0]
-			for _, i := range keyIdx {
-				key = appendNormalized(key, row[i])
-			}
-			k := [2]uint64{maphash.Bytes(s1, key), maphash.Bytes(s2, key)}
-			if _, dup := seen[k]; dup {
-				u.DroppedDuplicates++
-				continue
-			}
-			seen[k] = struct{}{}
-		}
-		out = append(out[:0], row...)
-		fix.pad(out, &u.Repaired)
-		for i, sp := range plan.Splits {
-			vals, ok := sp.Apply(row[splitCols[i]])
-			if !ok {
-				splitFails[sp.Column]++
-			}
-			out = append(out, vals...)
-		}
-		if plan.Keep != nil && !plan.Keep(out) {
-			u.LeftOut++
-			continue
-		}
-		if err := emit(out, false); err != nil {
+		if err := fn(row); err != nil {
 			return err
 		}
 	}
-	if len(splitFails) > 0 {
-		u.SplitFailures = splitFails
+}
+
+// rowStream makes the file's rows handed to it into the upload's and
+// hands each to emit (see streamRows).
+type rowStream struct {
+	sh         *shaper
+	u          *Upload
+	mark       bool
+	emit       func(rec []string, header, dup bool) error
+	headers    []string
+	out        []string
+	splitFails map[string]int
+}
+
+// newRowStream sets up the stream and hands emit the upload's header.
+func newRowStream(src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, mark bool,
+	emit func(rec []string, header, dup bool) error) (*rowStream, error) {
+	sh, err := newShaper(src, ins, plan, headers)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	rs := &rowStream{sh: sh, u: u, mark: mark, emit: emit, headers: headers, splitFails: map[string]int{}}
+	u.dups.splitFails = map[string]int{}
+	rs.out = append(slices.Clone(headers), derived...)
+	if err := emit(rs.out, true, false); err != nil {
+		return nil, err
+	}
+	return rs, nil
+}
+
+// row makes one row of the file the upload's (or leaves it out).
+func (rs *rowStream) row(row []string) error {
+	u := rs.u
+	if rs.sh.fix.leaveOut(row, &u.Repaired) {
+		return nil
+	}
+	dup := rs.sh.repeats(row)
+	repaired, fails := &u.Repaired, rs.splitFails
+	if dup {
+		u.DroppedDuplicates++
+		if !rs.mark {
+			return nil
+		}
+		repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
+	}
+	rs.out = rs.sh.shape(rs.out[:0], row, repaired, fails)
+	if keep := rs.sh.plan.Keep; keep != nil && !keep(rs.out) {
+		u.LeftOut++
+		return nil
+	}
+	return rs.emit(rs.out, false, dup)
+}
+
+// done notes what the stream counted into its upload.
+func (rs *rowStream) done() {
+	if len(rs.splitFails) > 0 {
+		rs.u.SplitFailures = rs.splitFails
+	}
+}
+
+// shaper makes a file's rows into the upload's: it tells the rows that
+// repeat an earlier one (when the plan drops duplicates), makes the
+// repairs and appends the split columns. Set up once, so that streamRows
+// is its read loop.
+type shaper struct {
+	plan      Plan
+	splitCols []int
+	phoneCol  int   // a scrub's duplicates: the normalised phone (see duplicateKey)
+	keyIdx    []int // else the normalised values of these columns
+	fix       repairs
+	seen      map[[2]uint64]struct{} // nil: duplicates are not looked for
+	s1, s2    maphash.Seed
+	key       []byte
+}
+
+func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (*shaper, error) {
+	sh := &shaper{plan: plan, splitCols: make([]int, len(plan.Splits)), s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+	for i, sp := range plan.Splits {
+		sh.splitCols[i] = slices.Index(headers, sp.Column)
+	}
+	var err error
+	if sh.phoneCol, sh.keyIdx, err = duplicateKey(src, plan, headers); err != nil {
+		return nil, err
+	}
+	if sh.fix, err = repairsOf(src, plan, headers); err != nil {
+		return nil, err
+	}
+	if plan.DropDuplicates {
+		sh.seen = make(map[[2]uint64]struct{}, expectRows(ins))
+	}
+	return sh, nil
+}
+
+// expectRows is the rows ins counted, or, while it is still reading (a
+// Counter fed by the inspection), a guess from the file's size: a set
+// sized for them does not grow row after row.
+func expectRows(ins *input.Inspection) int {
+	if ins.Rows > len(ins.Sample) || ins.Size <= 0 {
+		return ins.Rows
+	}
+	return int(min(ins.Size/100, 1<<22))
+}
+
+// repeats reports whether row repeats an earlier row handed to it.
+func (sh *shaper) repeats(row []string) bool {
+	switch {
+	case sh.seen == nil:
+		return false
+	case sh.phoneCol >= 0:
+		n := phone.Normalize(row[sh.phoneCol])
+		return n.Valid && seenBefore(sh.seen, [2]uint64{maphash.String(sh.s1, n.Digits), 0})
+	}
+	sh.key = sh.key[:0]
+	for _, i := range sh.keyIdx {
+		sh.key = appendNormalized(sh.key, row[i])
+	}
+	return seenBefore(sh.seen, [2]uint64{maphash.Bytes(sh.s1, sh.key), maphash.Bytes(sh.s2, sh.key)})
+}
+
+// shape appends row as the upload holds it to out: zips padded, split
+// columns appended; what it did is counted into repaired and fails.
+func (sh *shaper) shape(out, row []string, repaired *Repaired, fails map[string]int) []string {
+	out = append(out, row...)
+	sh.fix.pad(out, repaired)
+	for i, sp := range sh.plan.Splits {
+		vals, ok := sp.Apply(row[sh.splitCols[i]])
+		if !ok {
+			fails[sp.Column]++
+		}
+		out = append(out, vals...)
+	}
+	return out
+}
+
+// seenBefore reports whether k is in seen, and puts it there.
+func seenBefore(seen map[[2]uint64]struct{}, k [2]uint64) bool {
+	if _, dup := seen[k]; dup {
+		return true
+	}
+	seen[k] = struct{}{}
+	return false
 }
 
 // repairs are a plan's Repairs as column indexes of the file.

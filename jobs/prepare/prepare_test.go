@@ -404,3 +404,68 @@ func TestLeaveOutInvalidPhones(t *testing.T) {
 		t.Errorf("kept %v, invalid left out %d, duplicates %d", kept, u.LeftOutInvalid, u.DroppedDuplicates)
 	}
 }
+
+// CountBoth reads the file once for what two uploads would hold, the one
+// with the duplicate rows and the one without: each as Prepare writes it
+// (rows, company rows, duplicates, split failures, zips padded, rows left
+// out), and hands every row with whether it repeats an earlier one.
+func TestCountBothIsBothUploads(t *testing.T) {
+	body := "Owner,Address,City,State,Zip,Note\n" +
+		"Ann Lee,1 Elm St,Austin,TX,7030,a\n" +
+		"ACME HOLDINGS LLC,9 Elm St,Austin,TX,78701,b\n" +
+		"Acme Holdings LLC,9 Elm St,Austin,TX,78701,c\n" + // a duplicate
+		"Prince,2 Oak Ave,Waco,TX,7671,d\n" + // one word: the split fails
+		"PRINCE,2 Oak Ave.,Waco,TX,7671,e\n" + // a duplicate whose split fails and zip is padded
+		"Bo Ray,,Waco,TX,76701,f\n" + // no street: left out
+		"Ann Lee,1 Elm St,Austin,TX,7030,g\n" // a duplicate
+	p := writeFile(t, "owners.csv", []byte(body))
+	ins := inspect(t, p, input.Options{})
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
+	if len(sug.Splits) != 1 {
+		t.Fatalf("splits %+v", sug.Splits)
+	}
+	m := mapping.Mapping{mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+	for i, c := range sug.Splits[0].Columns(ins.Headers) {
+		m[sug.Splits[0].Keys[i]] = c
+	}
+	plan := Plan{Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}}
+	var notes []string
+	tally, err := CountBoth(context.Background(), p, ins, plan, func(rec []string, header, dup bool) error {
+		if header {
+			return nil
+		}
+		note := rec[5]
+		if dup {
+			note += "*"
+		}
+		notes = append(notes, note)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(notes, []string{"a", "b", "c*", "d", "e*", "g*"}) {
+		t.Errorf("rows handed: %v", notes)
+	}
+	if tally.With.Rows != 6 || tally.Without.Rows != 3 || tally.With.PaddedZips != 4 || tally.Without.PaddedZips != 2 ||
+		tally.Without.DroppedDuplicates != 3 || tally.With.EntityRows != 2 || tally.Without.EntityRows != 1 {
+		t.Errorf("with %+v, without %+v", tally.With, tally.Without)
+	}
+	for _, tc := range []struct {
+		drop bool
+		got  Counts
+	}{{false, tally.With}, {true, tally.Without}} {
+		pl := plan
+		pl.DropDuplicates, pl.Dir = tc.drop, t.TempDir()
+		u, err := Prepare(context.Background(), p, ins, pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up := inspect(t, u.Path, input.Options{NameColumns: tc.got.NameColumns})
+		if tc.got.Rows != u.Rows || tc.got.EntityRows != up.EntityRows || tc.got.DroppedDuplicates != u.DroppedDuplicates ||
+			!reflect.DeepEqual(tc.got.SplitFailures, u.SplitFailures) || tc.got.Repaired != u.Repaired {
+			t.Errorf("drop %v: counted %+v; the upload: rows %d, companies %d, dropped %d, split failures %v, %+v",
+				tc.drop, tc.got, u.Rows, up.EntityRows, u.DroppedDuplicates, u.SplitFailures, u.Repaired)
+		}
+	}
+}

@@ -56,6 +56,9 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	want := []struct {
 		became layout.Block
@@ -70,6 +73,9 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 	// The first scrub has nothing before it.
 	r1, err := d.OpenResult(ctx, lib.PathFor(library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", CompletedAt: first}), nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r1.Index(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	defer r1.Close()

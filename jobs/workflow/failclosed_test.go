@@ -215,6 +215,9 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	c := &layout.Correction{Signature: r.Layout().Signature, Values: map[string]map[string]layout.Flag{"Litigator Hit": {"blank": layout.Clean}}}
 	if err := d.CorrectLayout(context.Background(), r, c); err != nil {

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -163,6 +164,9 @@ func TestPersonFollowsTheView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	last := 5 // Owner 1 Last Name
 	if r.Headers()[last] != "Owner 1 Last Name" {
@@ -204,6 +208,9 @@ func TestCorrectionsAddUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	sig := r.Layout().Signature
 	first := &layout.Correction{Signature: sig, Values: map[string]map[string]layout.Flag{"Known Litigator": {"blank": layout.Clean}}}
@@ -231,5 +238,41 @@ func TestCorrectionsAddUp(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(home, layoutsFile))
 	if err != nil || !strings.Contains(string(b), "Known Litigator") || !strings.Contains(string(b), "State DNC List") {
 		t.Errorf("%s: %s %v", layoutsFile, b, err)
+	}
+}
+
+// The viewer finds a result's layout in the pass that builds its store, as
+// every other reader finds it (library.DetectLayoutContext, a pass of its
+// own): the same roles, and the same conventions read over the whole file.
+// Until then the viewer reads no row through a layout.
+func TestViewerLayoutIsEveryReadersLayout(t *testing.T) {
+	d, err := Open(Config{Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	for _, name := range []string{"propstream.csv", "dealmachine.csv", "invented_scrub.csv", "tracerfy.csv", "dnc_vendor_codes.csv"} {
+		path := filepath.Join("..", "layout", "testdata", name)
+		r, err := d.OpenResult(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := r.Person(0); len(p.Phones)+len(p.People) != 0 {
+			t.Errorf("%s: a row is read through a layout before it is known: %+v", name, p)
+		}
+		if err := r.Index(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		want, err := library.DetectLayoutContext(ctx, path, d.layoutOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(r.Layout())
+		exp, _ := json.Marshal(want)
+		if string(got) != string(exp) {
+			t.Errorf("%s: the viewer's layout\n%s\nevery reader's\n%s", name, got, exp)
+		}
+		r.Close()
 	}
 }

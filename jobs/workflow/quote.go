@@ -85,18 +85,27 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // the provider will bill: rows and company rows by the mapped names (after
 // splits), with and without duplicates; for a scrub, the phone column's
 // valid, invalid and repeated numbers. ins is the picked file's inspection.
+// The rows the library already holds are looked up too (a trace's keys
+// read in the same pass), unless the library holds nothing they could be.
 func (s *Service) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
-	c, err := Count(ctx, p, ins)
+	look := s.lookFor(ctx, p)
+	c, err := count(ctx, p, ins, look.gather())
 	if err != nil {
 		return nil, err
 	}
 	// What the library already holds: the quote offers to reuse it.
-	c.reuse = s.countReuse(ctx, p, ins, c)
+	c.reuse = look.finish(ctx, s, p, ins, c)
 	return c, ctx.Err()
 }
 
-// Count is Service.Count: it needs no session.
+// Count is Service.Count without the library: it needs no session.
 func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
+	return count(ctx, p, ins, nil)
+}
+
+// count counts the plan's upload in one reading of the file; a trace's
+// rows are handed to rows (when not nil) as they are read.
+func count(ctx context.Context, p Plan, ins *input.Inspection, rows *listRows) (*Counts, error) {
 	if ins == nil {
 		return nil, fmt.Errorf("%s: the file was not read", p.Path)
 	}
@@ -111,22 +120,29 @@ func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) 
 		return c, nil
 	}
 	plan := p.prepare(ins, true)
-	without, err := prepare.Count(ctx, p.Path, ins, plan)
-	if err != nil {
-		return nil, err
-	}
-	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
-	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
-	c.Rows, c.EntityRows = without.Rows, without.EntityRows
-	if c.Duplicates > 0 {
-		plan.DropDuplicates = false
-		with, err := prepare.Count(ctx, p.Path, ins, plan)
+	var each func(rec []string, header, dup bool) error
+	if rows != nil {
+		m, err := prepare.UploadMapping(p.Path, ins, plan)
 		if err != nil {
 			return nil, err
 		}
-		c.Rows, c.EntityRows = with.Rows, with.EntityRows
+		each = rows.reader(m)
 	}
-	return c, nil
+	t, err := prepare.CountBoth(ctx, p.Path, ins, plan, each)
+	if err != nil {
+		return nil, err
+	}
+	return countsOf(p, ins, t), nil
+}
+
+// countsOf are a trace's counts from its upload's tally.
+func countsOf(p Plan, ins *input.Inspection, t *prepare.Tally) *Counts {
+	c := &Counts{key: keyOf(p), ins: ins}
+	without := &t.Without
+	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
+	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
+	c.Rows, c.EntityRows = t.With.Rows, t.With.EntityRows
+	return c
 }
 
 // readOptions is how the plan's file is read: the header line and sheet
@@ -354,9 +370,17 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 
 // Quote counts the plan's file and prices it at the current rates.
 func (s *Service) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
-	c, err := s.Count(ctx, p, ins)
-	if err != nil {
-		return nil, err
+	return s.QuoteCounted(ctx, p, ins, nil)
+}
+
+// QuoteCounted is Quote with the counts made already (by Read); counts
+// that do not fit p (nil, or made for another mapping) are made again.
+func (s *Service) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
+	if !c.Fits(p) {
+		var err error
+		if c, err = s.Count(ctx, p, ins); err != nil {
+			return nil, err
+		}
 	}
 	r, err := s.Rates(ctx)
 	if err != nil {

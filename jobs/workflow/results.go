@@ -33,6 +33,9 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	if !ok {
 		return nil, errors.New("workflow: not a result opened here")
 	}
+	if err := x.Index(ctx, nil); err != nil { // the view and its layout are known
+		return nil, err
+	}
 	rows := x.r.Permutation()
 	x.mu.Lock()
 	quick := slices.Clone(x.quick)

@@ -393,33 +393,87 @@ func (e earlierOf) hit(r listRow) (reuseHit, bool) {
 	return h, true
 }
 
-// countReuse finds which rows of the plan's upload the library holds, for
-// the quote. A library that cannot be read offers nothing (and says why).
-func (s *Service) countReuse(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) *reuseCounts {
-	rc := &reuseCounts{at: time.Now()}
-	if p.Kind == jobs.KindTrace && (p.Mapping[mapping.PropertyStreet] == "" || c.mapping == nil) {
+// reuseLook is the library look-up of a plan's rows for its quote, set up
+// before they are counted: a trace's keys are gathered while the rows are
+// counted (one reading of the file), and nothing is read for the look-up
+// when the library holds no result a row could be found in.
+type reuseLook struct {
+	x    *index.Index // nil: nothing to look up (rc says why, or finds nothing)
+	rc   *reuseCounts
+	rows *listRows // a trace's rows, gathered by count
+}
+
+// lookFor sets up the look-up of p's rows; nil when the plan cannot be
+// looked up (a trace without a property address; no library).
+func (s *Service) lookFor(ctx context.Context, p Plan) *reuseLook {
+	if p.Kind == jobs.KindTrace && p.Mapping[mapping.PropertyStreet] == "" {
 		return nil // without a property address no row can be matched
 	}
 	lib, err := s.library()
 	if err != nil {
 		return nil
 	}
+	l := &reuseLook{rc: &reuseCounts{at: time.Now()}}
 	x, _, err := s.syncedIndex(ctx, lib.Dir(), nil)
 	if x == nil {
-		rc.err = err
-		return rc
+		l.rc.err = err
+		return l
 	}
-	// The rows with duplicates and, when the list has any, without; one
-	// lookup for both (the second's keys are among the first's).
-	all, err := readRows(ctx, p, ins, false, c.mapping)
-	noDup := all
-	if err == nil && c.Duplicates > 0 {
-		noDup, err = readRows(ctx, p, ins, true, c.mapping)
+	var since time.Time
+	if p.Kind == jobs.KindDNC {
+		since = l.rc.at.Add(-DNCReuseWindow)
 	}
-	var e earlierOf
-	if err == nil {
-		e, err = s.lookupHere(ctx, x, p.Kind, all, rc.at)
+	holds, err := x.Holds(ctx, p.Kind, since)
+	switch {
+	case err != nil:
+		if ctx.Err() == nil {
+			l.rc.err = err
+		}
+	case holds:
+		l.x = x
+		if p.Kind == jobs.KindTrace {
+			l.rows = &listRows{}
+		}
 	}
+	return l
+}
+
+// gather is where count hands a trace's rows (nil: it need not).
+func (l *reuseLook) gather() *listRows {
+	if l == nil {
+		return nil
+	}
+	return l.rows
+}
+
+// finish looks the rows up and says which the library holds: for the
+// quote's offer (see reuseCounts).
+func (l *reuseLook) finish(ctx context.Context, s *Service, p Plan, ins *input.Inspection, c *Counts) *reuseCounts {
+	if l == nil || l.x == nil {
+		return l.reuse()
+	}
+	rc := l.rc
+	var all, noDup []listRow
+	if l.rows != nil {
+		all, noDup = l.rows.all, l.rows.noDup
+	} else {
+		// A scrub's rows are read here: with duplicates and, when the
+		// list has any, without.
+		var err error
+		all, err = readRows(ctx, p, ins, false, c.mapping)
+		noDup = all
+		if err == nil && c.Duplicates > 0 {
+			noDup, err = readRows(ctx, p, ins, true, c.mapping)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				rc.err = err
+			}
+			return rc
+		}
+	}
+	// One look-up for both (the second's keys are among the first's).
+	e, err := s.lookupHere(ctx, l.x, p.Kind, all, rc.at)
 	if err != nil {
 		if ctx.Err() == nil {
 			rc.err = err
@@ -428,6 +482,39 @@ func (s *Service) countReuse(ctx context.Context, p Plan, ins *input.Inspection,
 	}
 	rc.all, rc.noDup = e.hits(all), e.hits(noDup)
 	return rc
+}
+
+// reuse is the counts of a look-up that read nothing (nil without one).
+func (l *reuseLook) reuse() *reuseCounts {
+	if l == nil {
+		return nil
+	}
+	return l.rc
+}
+
+// listRows gathers the rows of a trace's upload for the look-up.
+type listRows struct {
+	all, noDup []listRow // with the rows repeating an earlier one; without
+}
+
+// reader hands the rows of an upload with mapping m (prepare.CountBoth's
+// header, then each row) to l.
+func (l *listRows) reader(m mapping.Mapping) func(rec []string, header, dup bool) error {
+	var cols ownerCols
+	var k index.Keyer
+	var buf []byte
+	return func(rec []string, header, dup bool) error {
+		if header {
+			cols = ownerColumns(rec, m)
+			return nil
+		}
+		r := listRow{key: cols.key(&k, rec), entity: cols.isEntity(rec, buf)}
+		l.all = append(l.all, r)
+		if !dup {
+			l.noDup = append(l.noDup, r)
+		}
+		return nil
+	}
 }
 
 // readRows reads the keys of the plan's upload rows.

@@ -165,8 +165,10 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if up.Written {
 		// The person's file, not the copy prepared from it: the same list
 		// picked again is the same submission, however it is prepared.
-		if source, err = fileSum(p.Path); err != nil {
-			return nil, err
+		if source = ins.SHA256; source == "" {
+			if source, err = fileSum(p.Path); err != nil {
+				return nil, err
+			}
 		}
 	}
 	req := submit.Request{

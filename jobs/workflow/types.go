@@ -166,7 +166,12 @@ type Result interface {
 	// Warnings name the damage reading the file got around (nil for a
 	// sound file), for the viewer to show above the rows.
 	Warnings() []string
-	// Query builds a view; it may take a while on large files and honours ctx.
+	// Index reads the whole file into the viewer's store, reporting
+	// progress in bytes: OpenResult returns once the first page can show,
+	// and Len counts the rows read until then. A second call waits for
+	// the first; Query calls it.
+	Index(ctx context.Context, progress func(done, total int64)) error
+	// Query builds a view; it honours ctx.
 	Query(ctx context.Context, q Query) (View, error)
 	Close() error
 }

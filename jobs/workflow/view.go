@@ -22,21 +22,22 @@ import (
 // remembered for every file with the same header (Signature). A trace's
 // view carries the flags of the DNC scrubs of its phones.
 
-// OpenResult opens a result CSV for the viewer: an index of its rows is
-// built in one pass; rows are read back as the viewer asks for them. The
-// layout is the remembered correction's for these headers, else detected;
-// a trace's phones get the flags of the scrubs made of them.
+// OpenResult opens a result CSV for the viewer. It returns once the first
+// page can show, its cells as the file writes them: Result.Index reads the
+// whole file (on every core, in one pass: the viewer's store, and the
+// values the layout's conventions are read from), then the result is read
+// through its layout — detected with the person's answers for these
+// headers, a trace's phones with the flags of the scrubs made of them —
+// and each row's phones and quick filters are read. Until then nothing is
+// read through a layout: Person is empty, and a query or an export waits
+// for Index. Rows are read back as the viewer asks for them. progress is
+// not called: the first page takes no time to speak of.
 func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
-	r, err := library.OpenResultContext(ctx, path, library.Progress(progress))
+	r, err := library.StartResult(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	x := &result{s: s, r: r}
-	if err := x.relayout(ctx); err != nil {
-		r.Close()
-		return nil, err
-	}
-	return x, nil
+	return &result{s: s, r: r, indexing: make(chan struct{}, 1)}, nil
 }
 
 // result adapts library.Result (one mutable view) to Result.
@@ -44,9 +45,14 @@ type result struct {
 	s *Service
 	r *library.Result
 
+	// indexing holds a token while Index runs (one at a time); indexed
+	// once it has succeeded.
+	indexing chan struct{}
+	indexed  bool
+
 	mu    sync.Mutex
-	rd    *layout.Reader
-	scrub []string // the DNC results joined, newest first
+	rd    *layout.Reader // nil until the layout is known
+	scrub []string       // the DNC results joined, newest first
 	open  []layout.FileQuestions
 	quick []jobs.QuickFilter
 	row   layout.Row
@@ -61,6 +67,68 @@ func (x *result) Warnings() []string       { return x.r.Warnings() }
 func (x *result) Layout() *layout.Layout   { return x.r.Layout() }
 func (x *result) RowIndex(row int) int     { return row }
 func (x *result) Scrubs() []string         { x.mu.Lock(); defer x.mu.Unlock(); return x.scrub }
+
+// Index reads the whole file (see OpenResult), reporting progress in
+// bytes over two passes: the store with the layout's values, then every
+// row through the layout. A second call waits for the first; once done it
+// returns at once.
+func (x *result) Index(ctx context.Context, progress func(done, total int64)) error {
+	select {
+	case x.indexing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-x.indexing }()
+	if x.indexed {
+		return nil
+	}
+	size := int64(1)
+	if info, err := os.Stat(x.r.Path()); err == nil {
+		size = max(info.Size(), 1)
+	}
+	pass := func(k int64) library.Progress { // pass k of 2
+		if progress == nil {
+			return nil
+		}
+		return func(done, total int64) { progress(k*size+done*size/max(total, 1), 2*size) }
+	}
+	l, err := x.readLayout(ctx, pass(0))
+	if err != nil {
+		return err
+	}
+	if err := x.apply(ctx, l); err != nil {
+		return err
+	}
+	if err := x.r.IndexLayout(ctx, pass(1)); err != nil {
+		return err
+	}
+	x.indexed = true
+	return nil
+}
+
+// readLayout builds the store, profiling in the same pass the columns
+// whose values the layout's conventions are read from, and detects the
+// layout from them: as library.DetectLayoutContext finds it (the roles
+// from the first rows, the conventions over the whole file).
+func (x *result) readLayout(ctx context.Context, progress library.Progress) (*layout.Layout, error) {
+	idx := make([]int, min(x.r.Len(), library.LayoutSample))
+	for i := range idx {
+		idx[i] = i
+	}
+	sample, err := x.r.ReadRows(idx)
+	if err != nil {
+		return nil, err
+	}
+	headers := x.r.Headers()
+	opts := x.s.layoutOptions()
+	cols := layout.Detect(headers, sample, opts).ProfileColumns()
+	pr := layout.NewProfiler(len(headers), cols)
+	if err := x.r.IndexWith(ctx, progress, &library.RowSink{Columns: cols, Add: pr.Add}); err != nil {
+		return nil, err
+	}
+	opts.Profile = pr.Profile()
+	return layout.Detect(headers, sample, opts), nil
+}
 
 // Open are the questions open about the layouts the view rests on (the
 // result's and its scrubs') that bear on callability.
@@ -77,11 +145,14 @@ func (x *result) CannotFilter(f jobs.QuickFilter) error { return x.r.CannotFilte
 func (x *result) Person(i int) layout.Row { return x.person(i, nil) }
 
 // person reads row i of the current view, leaving out the phones that fail
-// quick.
+// quick; an empty row until the layout is known.
 func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	rec := x.r.Row(i)
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.rd == nil {
+		return layout.Row{}
+	}
 	x.rd.Read(rec, &x.row)
 	row := x.row
 	row.People = append([]layout.Name(nil), row.People...)
@@ -91,15 +162,24 @@ func (x *result) person(i int, quick []jobs.QuickFilter) layout.Row {
 	return row
 }
 
-// relayout reads the result through its layout (with the person's answers
-// for its header, over the whole file) and the flags of the scrubs of its
-// phones (each read with the person's answers for its own header).
+// relayout reads the result again through its layout (with the person's
+// answers for its header, over the whole file) and the flags of the scrubs
+// of its phones: after a correction, or a change of the company's list.
 func (x *result) relayout(ctx context.Context) error {
-	opts := x.s.layoutOptions()
-	l, err := library.DetectLayoutContext(ctx, x.r.Path(), opts)
+	if err := x.Index(ctx, nil); err != nil {
+		return err
+	}
+	l, err := library.DetectLayoutContext(ctx, x.r.Path(), x.s.layoutOptions())
 	if err != nil {
 		return err
 	}
+	return x.apply(ctx, l)
+}
+
+// apply reads the result through layout l and the flags of the scrubs of
+// its phones (each read with the person's answers for its own header).
+func (x *result) apply(ctx context.Context, l *layout.Layout) error {
+	opts := x.s.layoutOptions()
 	scrubs := x.s.scrubsOf(x.r.Path())
 	if l.Kind == layout.KindDNC {
 		scrubs = nil
@@ -147,14 +227,14 @@ func (v resultView) Person(i int) layout.Row {
 // the layout cannot apply is an error saying why: a view never pretends to
 // be filtered.
 func (x *result) Query(ctx context.Context, q Query) (View, error) {
-	if err := x.r.FilterContext(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, nil); err != nil {
+	if err := x.Index(ctx, nil); err != nil {
 		return nil, err
 	}
 	col := q.SortCol
 	if col >= len(x.r.Headers()) {
 		col = -1
 	}
-	if err := x.r.SortContext(ctx, col, q.Desc, nil); err != nil {
+	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, col, q.Desc, nil); err != nil {
 		return nil, err
 	}
 	x.mu.Lock()

@@ -249,6 +249,9 @@ func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	if r.Len() != 200 {
 		t.Fatalf("result rows %d", r.Len())
@@ -336,6 +339,9 @@ func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult str
 	}
 	dr, err := d.OpenResult(ctx, dncResult, nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dr.Index(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	defer dr.Close()

@@ -40,7 +40,8 @@
 //   - h.Shot(name) / h.ShotWindow(w, name): save the window's canvas as
 //     <out>/<name>.png, and the whole X screen as <out>/<name>-screen.png
 //     when ImageMagick's import is available.
-//   - h.Logf: a line on stderr and in <out>/<script>.log.
+//   - h.Logf: a line on stderr and in <out>/<script>.log; h.Figuref the
+//     same for a figure measured, which TestEndToEnd prints in its log.
 //   - h.Out: the output folder.
 package e2e
 
@@ -119,7 +120,7 @@ type Shell interface {
 	// viewer tab; done is called on the UI thread. (UI)
 	OpenJobResult(id string, done func(error))
 	// ViewerRows is the row count of the selected viewer tab, -1 when the
-	// selected tab is not a viewer. (UI)
+	// selected tab is not a viewer or its file is still being read. (UI)
 	ViewerRows() int
 }
 
@@ -169,6 +170,13 @@ func (h *Harness) Logf(format string, args ...any) {
 		h.log.WriteString(time.Now().Format("15:04:05.000 ") + line)
 	}
 }
+
+// FigureMark starts the log lines of figures (Figuref) after the script's
+// name: TestEndToEnd prints them.
+const FigureMark = "figure: "
+
+// Figuref logs a figure the script measured (see FigureMark).
+func (h *Harness) Figuref(format string, args ...any) { h.Logf(FigureMark+format, args...) }
 
 // Do runs f on the UI thread and waits for it.
 func (h *Harness) Do(f func()) { fyne.DoAndWait(f) }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Pricing a 50 MB owner list before paying (TARGETS.md), side by side in one
+# run against the local sandbox:
+#   - `skipdesk-cli estimate` with an empty library against
+#     `skipdesk-cli inspect` of the same file (target ≤ 1.5×);
+#   - the same estimate with a library of 8M traced rows (20 results ×
+#     400,000 rows, kept in bench/out/quote-library between runs) against
+#     inspect (target ≤ 3×);
+#   - `skipdesk-cli traces submit` of the file against `curl -F` of it to the
+#     same sandbox (target ≤ 1.2×).
+# Runs alternate the two commands of a pair, so that drift on a shared
+# machine hits both alike; medians of RUNS and the median of the paired
+# ratios are printed. Wall seconds and peak RSS come from GNU time.
+#   RUNS=5 RESULTS=20 ROWS=400000 (the library: RESULTS × ROWS traced rows)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+RESULTS=${RESULTS:-20}
+ROWS=${ROWS:-400000}
+OUT="$PWD/bench/out"
+mkdir -p "$OUT"
+export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+
+LIST="$OUT/inspect-owners-50mb.csv"
+[ -s "$LIST" ] || go run ./jobs/input/internal/gen -size 50000000 -o "$LIST"
+go build -o "$OUT/skipdesk-cli" ./cmd/skipdesk-cli
+go build -o "$OUT/skipdesk-sandbox" ./cmd/skipdesk-sandbox
+
+# A sandbox whose jobs stay processing, without rate limits, with credits
+# for every run.
+CFG="$OUT/quote-sandbox.json"
+cat > "$CFG" <<'JSON'
+{"record_limit": 100000000, "rate_limits": {"read_per_minute": -1, "write_per_minute": -1},
+ "processing": {"rows_per_second": 0, "min_seconds": 86400},
+ "keys": [{"key": "sk_sandbox_demo", "credits": 1000000000000}]}
+JSON
+"$OUT/skipdesk-sandbox" --addr 127.0.0.1:0 --config "$CFG" > "$OUT/quote-sandbox.out" 2> "$OUT/quote-sandbox.log" &
+SB=$!
+trap 'kill $SB 2>/dev/null || true' EXIT
+for _ in $(seq 300); do grep -q listening "$OUT/quote-sandbox.out" 2>/dev/null && break; sleep 0.1; done
+URL=$(awk '/listening on/ {print $3}' "$OUT/quote-sandbox.out")
+[ -n "$URL" ] || { echo "sandbox did not start"; cat "$OUT/quote-sandbox.log"; exit 1; }
+
+EMPTY=$(mktemp -d)
+LIB="$OUT/quote-library"
+if [ ! -s "$LIB/results.txt" ]; then
+  echo "generating the library ($RESULTS × $ROWS traced rows) in $LIB (kept between runs)…"
+  rm -rf "$LIB"
+  mkdir -p "$LIB/home"
+  go run ./bench/librarygen -dir "$LIB/home/results" -results "$RESULTS" -rows "$ROWS" > "$LIB/results.txt"
+fi
+cli() { # home, args… (output thrown away)
+  env "SKIPDESK_HOME=$1" "SKIPDESK_BASE_URL=$URL" SKIPDESK_API_KEY=sk_sandbox_demo "$OUT/skipdesk-cli" "${@:2}" >/dev/null
+}
+# The library's index is built once (its first look-up syncs it), not timed.
+cli "$LIB/home" estimate "$LIST"
+cli "$EMPTY" estimate "$LIST"
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
+timed() { # command words… (env assignments first) → "seconds peakMB"
+  /usr/bin/time -f '%e %M' -o "$OUT/quote-time.txt" env "$@" >/dev/null 2>>"$OUT/quote-commands.log" ||
+    { echo "failed: $* (see $OUT/quote-commands.log)" >&2; exit 1; }
+  awk '{printf "%s %.1f\n", $1, $2/1024}' "$OUT/quote-time.txt"
+}
+MAPPING='{"first_name":"Owner 1 First Name","last_name":"Owner 1 Last Name","property_street":"Situs Address","property_city":"Site City","property_state":"Site State","property_zip":"Site Zip"}'
+CLI="env SKIPDESK_BASE_URL=$URL SKIPDESK_API_KEY=sk_sandbox_demo $OUT/skipdesk-cli"
+CURL="curl -sS -o /dev/null -H 'Authorization: Bearer sk_sandbox_demo' -F 'file=@$LIST;type=text/csv' -F 'column_mapping=$MAPPING' $URL/traces"
+# pair NAME 'A command' 'B command': RUNS runs of each in turn.
+pair() {
+  local name=$1 a=$2 b=$3 ra="" rb="" rr=""
+  for _ in $(seq "$RUNS"); do
+    x=$(eval "timed $a"); y=$(eval "timed $b")
+    ra+="$x"$'\n' rb+="$y"$'\n'
+    rr+="$(awk -v p="${x%% *}" -v q="${y%% *}" 'BEGIN {printf "%.3f", p/q}')"$'\n'
+  done
+  printf '%-46s %8.3f s %7.1f MB   %8.3f s %7.1f MB   paired ratio %s (runs %s)\n' "$name" \
+    "$(echo "$ra" | awk 'NF {print $1}' | median)" "$(echo "$ra" | awk 'NF {print $2}' | median)" \
+    "$(echo "$rb" | awk 'NF {print $1}' | median)" "$(echo "$rb" | awk 'NF {print $2}' | median)" \
+    "$(echo "$rr" | awk 'NF' | median)" "$(echo "$rr" | awk 'NF' | tr '\n' ' ')"
+}
+
+echo "list: $LIST ($(( $(stat -c %s "$LIST") / 1000000 )) MB, $(( $(wc -l < "$LIST") - 1 )) rows); library: $(wc -l < "$LIB/results.txt") results × $ROWS rows"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+printf '\n%-46s %22s   %22s\n' "" "A: median wall, peak" "B: median wall, peak"
+pair "estimate, empty library (A) / inspect (B)" "SKIPDESK_HOME=$EMPTY $CLI estimate $LIST" "SKIPDESK_HOME=$EMPTY $CLI inspect $LIST"
+pair "estimate, 8M-row library (A) / inspect (B)" "SKIPDESK_HOME=$LIB/home $CLI estimate $LIST" "SKIPDESK_HOME=$EMPTY $CLI inspect $LIST"
+MAPS="--map 'first_name=Owner 1 First Name' --map 'last_name=Owner 1 Last Name' --map 'property_street=Situs Address'"
+MAPS+=" --map 'property_city=Site City' --map 'property_state=Site State' --map 'property_zip=Site Zip'"
+pair "traces submit (A) / curl -F (B)" "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again" "$CURL"
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+echo "targets: estimate ≤ 1.5× inspect (empty library), ≤ 3× (8M-row library); traces submit ≤ 1.2× curl -F"
+rm -rf "$EMPTY"

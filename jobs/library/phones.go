@@ -1,0 +1,207 @@
+package library
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+)
+
+// phoneIndex is what the result's layout reads of every row, kept so that
+// a filter never reads the file again: each row's phones (their digits, for
+// a phone search; which phone filters each passes) and which row filters
+// the row passes. A combination of quick filters is then a bitset made in
+// one pass over these arrays (and kept). It belongs to one layout and one
+// join: Result.SetLayout drops it.
+type phoneIndex struct {
+	at      []uint32 // row r's phones are nums[at[r]:at[r+1]]
+	nums    []uint64 // each phone's digits (see phoneDigits)
+	pass    []uint8  // per phone: bit i set when it passes jobs.QuickFilters[i]
+	rowPass []uint8  // per row: bit i set when it passes jobs.QuickFilters[i]
+
+	mu   sync.Mutex
+	sets map[uint8]bitset
+}
+
+// filterBits are the bits of fs in the masks (by their place in
+// jobs.QuickFilters, which holds at most 8: TestQuickFiltersFitAByte).
+func filterBits(fs []jobs.QuickFilter) uint8 {
+	var m uint8
+	for i, f := range jobs.QuickFilters {
+		for _, g := range fs {
+			if g == f {
+				m |= 1 << i
+			}
+		}
+	}
+	return m
+}
+
+// rowLevel are the bits of the row filters (the others keep phones).
+var rowLevel = func() (m uint8) {
+	for i, f := range jobs.QuickFilters {
+		if !layout.PhoneLevel(f) {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// phoneDigits packs the digits of a phone for the phone search: the 10
+// digits of a valid number, else the digits as written (up to 17), with
+// their count in the top 5 bits; 0 for a phone with no digits to find.
+func phoneDigits(p *layout.Phone) uint64 {
+	if p.Key != 0 {
+		return p.Key | 10<<59
+	}
+	var v uint64
+	n := 0
+	for i := 0; i < len(p.Raw); i++ {
+		if c := p.Raw[i]; c >= '0' && c <= '9' {
+			if n == 17 {
+				return 0
+			}
+			v, n = v*10+uint64(c-'0'), n+1
+		}
+	}
+	return v | uint64(n)<<59
+}
+
+// phoneMask are the phone filters p passes.
+func phoneMask(p *layout.Phone) uint8 {
+	var m uint8
+	for i, f := range jobs.QuickFilters {
+		if layout.PhoneLevel(f) && layout.Passes(f, p) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// rowMask are the row filters row passes.
+func rowMask(row *layout.Row) uint8 {
+	var m uint8
+	for i, f := range jobs.QuickFilters {
+		if !layout.PhoneLevel(f) && layout.Keep(row, []jobs.QuickFilter{f}) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// phoneChunk is the phone index of a chunk of rows.
+type phoneChunk struct {
+	count   []uint8 // phones of each row (a row lists far fewer than 256)
+	nums    []uint64
+	pass    []uint8
+	rowPass []uint8
+}
+
+// add reads a record's phones and row filters.
+func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
+	rd.ReadPhones(rec, row)
+	n := min(len(row.Phones), 255)
+	for i := range n {
+		c.nums = append(c.nums, phoneDigits(&row.Phones[i]))
+		c.pass = append(c.pass, phoneMask(&row.Phones[i]))
+	}
+	c.count = append(c.count, uint8(n))
+	c.rowPass = append(c.rowPass, rowMask(row))
+}
+
+func newPhoneIndex(rows int) *phoneIndex {
+	return &phoneIndex{at: make([]uint32, 1, rows+1), rowPass: make([]uint8, 0, rows), nums: make([]uint64, 0, rows*2),
+		pass: make([]uint8, 0, rows*2), sets: map[uint8]bitset{}}
+}
+
+// add appends a chunk, in file order.
+func (x *phoneIndex) add(c *phoneChunk) {
+	for _, n := range c.count {
+		x.at = append(x.at, x.at[len(x.at)-1]+uint32(n))
+	}
+	x.nums = append(x.nums, c.nums...)
+	x.pass = append(x.pass, c.pass...)
+	x.rowPass = append(x.rowPass, c.rowPass...)
+}
+
+// set is the bitset of the rows passing the filters with bits want: each
+// row filter, and (with phone filters) at least one phone passing all of
+// them, as layout.Keep keeps a row.
+func (x *phoneIndex) set(want uint8) bitset {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if b, ok := x.sets[want]; ok {
+		return b
+	}
+	rowReq, phoneReq := want&rowLevel, want&^rowLevel
+	b := newBitset(len(x.rowPass))
+	for r, m := range x.rowPass {
+		if m&rowReq != rowReq {
+			continue
+		}
+		if phoneReq != 0 && !x.anyPhone(r, phoneReq) {
+			continue
+		}
+		b.set(int32(r))
+	}
+	x.sets[want] = b
+	return b
+}
+
+func (x *phoneIndex) anyPhone(r int, req uint8) bool {
+	for k := x.at[r]; k < x.at[r+1]; k++ {
+		if x.pass[k]&req == req {
+			return true
+		}
+	}
+	return false
+}
+
+// phoneQuery is a phone search's digits as a number and their count.
+type phoneQuery struct {
+	value uint64
+	n     int
+}
+
+func newPhoneQuery(digits string) phoneQuery {
+	if len(digits) > 17 {
+		return phoneQuery{n: 99} // finds nothing
+	}
+	v, _ := strconv.ParseUint(digits, 10, 64)
+	return phoneQuery{value: v, n: len(digits)}
+}
+
+// pow10 are the powers of ten a phone number's digits need.
+var pow10 = func() (p [18]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// match reports whether the digits of a phone (see phoneDigits) hold q's.
+func (q phoneQuery) match(d uint64) bool {
+	n := int(d >> 59)
+	v := d &^ (31 << 59)
+	if n < q.n {
+		return false
+	}
+	for k := 0; k+q.n <= n; k++ {
+		if (v/pow10[k])%pow10[q.n] == q.value {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPhone reports whether a phone of row r holds q's digits.
+func (x *phoneIndex) hasPhone(r int, q phoneQuery) bool {
+	for k := x.at[r]; k < x.at[r+1]; k++ {
+		if q.match(x.nums[k]) {
+			return true
+		}
+	}
+	return false
+}

@@ -223,3 +223,17 @@ func TestMergeFlags(t *testing.T) {
 		t.Errorf("JSON %s", got)
 	}
 }
+
+// The fast look at a value never misses what the careful reading finds.
+func TestMayMentionNeverMisses(t *testing.T) {
+	for _, v := range []string{"DNC", "do not call", "Wrong # - not the owner", "state_dnc", "Litigator!!", "opted-out",
+		"número equivocado", "Said STOP calling", "x", "", "12345", "2026-10-01", "John Smith", "Asked to be removed"} {
+		_, terms := textWords(nil, v)
+		if terms && !mayMention(v) {
+			t.Errorf("%q: the fast look misses a restriction", v)
+		}
+	}
+	if mayMention("John Smith 12 Oak Ave") || mayMention("2026-10-01") {
+		t.Error("the fast look finds a restriction in plain text")
+	}
+}

@@ -101,7 +101,7 @@ func (pr *Profiler) mention(i int, v string) {
 		c.Mentions[m.vals[k]].N++
 		return
 	}
-	if len(c.Mentions) >= profileCap {
+	if len(c.Mentions) >= profileCap || !mayMention(v) {
 		return
 	}
 	var terms bool

@@ -61,6 +61,48 @@ func textWords(dst []string, v string) ([]string, bool) {
 	return dst, findTerm(dst, 0) >= 0
 }
 
+// termStarts are the first words of the restriction terms.
+var termStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range restrictTerms {
+		m[t[0]] = true
+	}
+	return m
+}()
+
+// mayMention is a fast look at v: false when no word of it begins a
+// restriction term (most values: numbers, dates, names), without
+// allocating; true when textWords must look closer.
+func mayMention(v string) bool {
+	var buf [24]byte
+	n := 0
+	check := func() bool {
+		ok := n > 0 && n <= len(buf) && termStarts[string(buf[:n])]
+		n = 0
+		return ok
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 0x80:
+			return true // not ASCII: the careful reading
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+			fallthrough
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			if n < len(buf) {
+				buf[n] = c
+			}
+			n++
+		default:
+			if check() {
+				return true
+			}
+		}
+	}
+	return check()
+}
+
 // findTerm is the index in ws (from `from`) where a restriction term
 // starts, or -1; with the term's length in words via termAt.
 func findTerm(ws []string, from int) int {

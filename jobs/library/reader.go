@@ -526,7 +526,9 @@ func (r *Result) readRows(starts []int64, tail int64, idx []int) ([][]string, er
 		}
 		for i := a; i <= b; i++ {
 			rec := buf[starts[i]-from : end(i)-from]
-			out = append(out, parseRecord(rec, make([]string, 0, len(r.headers))))
+			row := parseRecord(rec, make([]string, 0, len(r.headers)))
+			fixText(row)
+			out = append(out, row)
 		}
 	}
 	return out, nil

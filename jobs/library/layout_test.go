@@ -116,9 +116,15 @@ func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 	if got := r.Permutation(); !slices.Equal(got, []int{0}) {
 		t.Errorf("callable rows %v, want [0]", got)
 	}
-	if _, _, err := LoadFlags(context.Background(), layout.Options{}, fixture(t, dir, "propstream.csv")); err == nil ||
+	// A trace with no answers of its own is no DNC result; one whose
+	// phones carry their scrub's answers (PropStream's DNC, a scrub
+	// appended to an owner list) is read as one.
+	if _, _, err := LoadFlags(context.Background(), layout.Options{}, fixture(t, dir, "skipdesk_trace.csv")); err == nil ||
 		!strings.Contains(err.Error(), "not a DNC result") {
-		t.Errorf("a trace as DNC result: %v", err)
+		t.Errorf("a trace without flags as DNC result: %v", err)
+	}
+	if x, _, err := LoadFlags(context.Background(), layout.Options{}, fixture(t, dir, "propstream.csv")); err != nil || x.Len() == 0 {
+		t.Errorf("a trace with its own flags as DNC result: %v", err)
 	}
 }
 

@@ -230,6 +230,7 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 	if c.Convention == ConvCodes {
 		c.Kind = Combined // a service's code is its verdict over every list it checked
 	}
+	c.Verdict = c.Kind == Combined
 	return c
 }
 
@@ -274,7 +275,7 @@ func codeColumn(c Column, vals []ValueN, aboutNumber bool) Column {
 	codes := func(v string) bool { _, ok := codeIndex[fold(v)]; return ok }
 	switch {
 	case share(vals, codes) >= 0.8 && !yesNoOnly(vals):
-		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvCodes
+		c.Role, c.Kind, c.Convention, c.Verdict = RoleFlag, Combined, ConvCodes, true
 	case share(vals, func(v string) bool { _, ok := readMatch(v); return ok }) >= 0.8 &&
 		someWord(vals, matchedWords, notMatchedWords):
 		c.Role = RoleMatch
@@ -284,7 +285,7 @@ func codeColumn(c Column, vals []ValueN, aboutNumber bool) Column {
 		// A status in words only ("Clean", "DNC", "Litigator"): the
 		// service's verdict (over the litigator list too where the file
 		// shows the service checks it: narrowVerdicts).
-		c.Role, c.Kind, c.Convention = RoleFlag, Combined, ConvWords
+		c.Role, c.Kind, c.Convention, c.Verdict = RoleFlag, Combined, ConvWords, true
 	case share(vals, scopeReadable) >= 0.8 && someWord(vals, scopeYes, scopeNo):
 		// "Lookup Status": Completed / Failed / Timeout: whether the row
 		// was checked at all.

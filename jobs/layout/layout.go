@@ -79,6 +79,11 @@ type Column struct {
 	Implied PhoneType `json:"implied_type,omitempty"`
 	// DateOrder is how a scrub date column writes numeric dates.
 	DateOrder DateOrder `json:"date_order,omitempty"`
+	// Verdict marks a column that gives the service's verdict over the
+	// lists it checked (a result code, "Callable", a status in words): a
+	// clean verdict is clean on the state lists too, and any other leaves
+	// them unknown.
+	Verdict bool `json:"verdict,omitempty"`
 	// MayDate marks a date column that may be when the row was scrubbed
 	// ("DNC Date"): it dates the row only where it is older than the
 	// row's scrub date.

@@ -315,6 +315,11 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 			continue
 		}
 		p.Flags.Set(kind, x.flag)
+		if l.Columns[fc].Verdict && x.flag != Flagged {
+			// The verdict speaks of the state lists too: clean on them
+			// when it is clean, not known when it is not known.
+			p.Flags.Set(State, x.flag)
+		}
 	}
 	// A list the file reports for some of its phones is asked of all of
 	// them: where the file says nothing, the answer is unknown.

@@ -83,9 +83,10 @@ func TestReadDNCResults(t *testing.T) {
 			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator",
 			"(214) 555-0103 voip the file says do not call, DNC or litigator",
 			"(512) 555-0104 other callable",
-			// L: a state's rule on wireless numbers, read as that state's list.
-			"(512) 555-0105 mobile state DNC, DNC unknown, litigator unknown", "(512) 555-0106 voip callable",
-			"(512) 555-0109 ? invalid number", "(512) 555-0110 mobile DNC unknown, litigator unknown",
+			// L: a state's law on wireless numbers, a restriction the file states.
+			"(512) 555-0105 mobile the file says do not call, DNC unknown, litigator unknown",
+			"(512) 555-0106 voip callable",
+			"(512) 555-0109 ? invalid number", "(512) 555-0110 mobile DNC unknown, litigator unknown, state DNC unknown",
 		}},
 		{"invented_scrub.csv", []string{
 			// Known Litigator is marks: a blank is unknown until confirmed.

@@ -72,8 +72,9 @@ type Code struct {
 	Reads   string `json:"reads"` // "clean", "flagged", "invalid" or "unknown"
 	Meaning string `json:"meaning"`
 	// List is the list a flagged code speaks of, when it is not the
-	// column's verdict over the registry: a state's rule, the project's
-	// own list.
+	// column's verdict over the registry: a state's law on wireless
+	// numbers (a restriction the file states, which no newer scrub lifts),
+	// the project's own list.
 	List *FlagKind `json:"list,omitempty"`
 }
 
@@ -105,12 +106,12 @@ var Codes = []Code{
 	{"D", "flagged", "do not call: on a DNC list (or the litigator list)", nil},
 	{"P", "flagged", "on the project's own do-not-call list", kindPtr(Internal)},
 	{"B", "flagged", "blocked (area code not covered or not allowed)", nil},
-	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers", kindPtr(State)},
-	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)", kindPtr(State)},
+	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers", kindPtr(Restriction)},
+	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)", kindPtr(Restriction)},
 	{"X", "flagged", "on a DNC list; the service applied an industry exemption, not assumed here", nil},
 	{"O", "flagged", "on a DNC list; the service applied a business-relationship override, not assumed here", nil},
 	{"H", "flagged", "wireless or VoIP on a DNC list; business-relationship override not assumed here", nil},
-	{"V", "flagged", "wireless on a DNC list in a restricting state; override not assumed here", kindPtr(State)},
+	{"V", "flagged", "wireless on a DNC list in a restricting state; override not assumed here", kindPtr(Restriction)},
 	{"I", "invalid", "invalid number (area code not in service, reserved pattern)", nil},
 	{"M", "invalid", "malformed number (not 10 digits)", nil},
 	{"S", "invalid", "disconnected number", nil},

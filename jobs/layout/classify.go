@@ -359,7 +359,7 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
 	}
-	if h.is(cCode) && h.idx >= 0 && len(vals) > 0 && share(vals, phoneLike) < 0.6 {
+	if h.is(cCode) && h.idx >= 0 && len(vals) > 0 && share(vals, phoneLike) < 0.6 && !mentionsRestriction(vals) {
 		// "Phone 1 Status", "Phone2_Scrub Result": what it says of that
 		// phone, read by its values as a status column is.
 		col := codeColumn(c, vals, true)
@@ -540,7 +540,7 @@ func identifier(header string) bool {
 // kinds, and whose values mention a restriction anywhere in the file
 // ("DNC", "wrong number", "attorney" in a status, tag, disposition or
 // note), a restriction source for the phone or the row it belongs to.
-func (l *Layout) findRestrictions(p *Profile, sample [][]string) {
+func (l *Layout) findRestrictions(hs []header, p *Profile, sample [][]string) {
 	for i := range l.Columns {
 		c := &l.Columns[i]
 		switch c.Role {
@@ -552,6 +552,9 @@ func (l *Layout) findRestrictions(p *Profile, sample [][]string) {
 			continue
 		}
 		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvText
+		if hasWord(&hs[i], "reason") || hasWord(&hs[i], "reasons") {
+			c.Convention = ConvReason // every reason stated is a reason not to call
+		}
 		if c.Input {
 			c.Group, c.Qualifier, c.SlotIndex = "", "", -1 // the person's own note speaks of the row
 		}

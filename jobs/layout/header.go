@@ -317,6 +317,12 @@ func readHeader(raw string) header {
 	case h.group == "" && groupWord == "" && looses[0].word != "":
 		h.group = looses[0].word + " " + strconv.Itoa(looses[0].n)
 	}
+	if h.aboutNumber && len(h.toks) == countNumbers(h.toks) {
+		// "Number", "No.": a column of numbers, read as phones when its
+		// values are.
+		h.toks = append(h.toks, token{word: "number", cls: cPhone, num: -1})
+		h.has |= 1 << cPhone
+	}
 	if groupWord != "" && h.group == "" {
 		h.group = groupWord + " 1"
 	}
@@ -348,6 +354,16 @@ func cutInputPrefix(s string) (string, bool) {
 		return s[i+1:], true
 	}
 	return s, false
+}
+
+func countNumbers(ts []token) int {
+	n := 0
+	for _, t := range ts {
+		if t.num >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func canonicalGroup(w string) string {

@@ -259,8 +259,11 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Fla
 	}
 	if len(x.sources) > 0 {
 		if e, ok := x.m[key]; ok {
+			ownHas := f.Has
 			f = f.Override(e.flags)
-			kept := f.Has &^ e.flags.Has &^ undatedKinds
+			// The file's own answers the join did not replace, and its own
+			// lists the join's merely stand beside, rest on its date too.
+			kept := (f.Has&^e.flags.Has | ownHas&perFile) &^ undatedKinds
 			ownCounts := false
 			for _, k := range kept.List() {
 				ownCounts = ownCounts || f.of[k] != Flagged

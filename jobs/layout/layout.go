@@ -318,7 +318,7 @@ func Detect(headers []string, sample [][]string, opts Options) *Layout {
 			qs = append(qs, *q)
 		}
 	}
-	l.findRestrictions(prof, sample)
+	l.findRestrictions(hs, prof, sample)
 	l.narrowVerdicts(hs, prof, sample)
 	qs = append(qs, l.unknownPhoneFlags(hs, prof, sample)...)
 	qs = slices.DeleteFunc(qs, func(q Question) bool {

@@ -32,7 +32,7 @@ var restrictTerms = [][]string{
 	{"demanda"}, {"baja"}, {"desconectado"},
 	{"disconnected"}, {"disconnect"}, {"dead"}, {"deceased"}, {"blocked"}, {"block"}, {"invalid"},
 	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
-	{"registry"},
+	{"registry"}, {"listed"}, {"registered"}, {"flagged"}, {"on", "dnc"},
 }
 
 // negations turn a mention into an unclear statement.
@@ -151,6 +151,22 @@ func readText(v string) valueReading {
 		i++
 	}
 	return valueReading{flag: Flagged, known: true, meaning: "states a restriction"}
+}
+
+// readReason reads a value of a column of reasons: flagged when it states
+// one in words (a word of three letters or more), clean when it is blank or
+// a bare code (";;;W").
+func readReason(v string) valueReading {
+	if r := readText(v); r.flag != Clean {
+		return r
+	}
+	ws, _ := textWords(nil, v)
+	for _, w := range ws {
+		if len(w) >= 3 && !unicode.IsDigit(rune(w[0])) {
+			return valueReading{flag: Flagged, known: true, meaning: "a reason stated"}
+		}
+	}
+	return valueReading{flag: Clean, known: true, meaning: "no reason stated"}
 }
 
 // mentionsRestriction reports whether any of a column's values mentions a

@@ -80,7 +80,8 @@ func TestReadDNCResults(t *testing.T) {
 			"(512) 555-0109 mobile litigator unknown", "555-0199 ? invalid number",
 		}},
 		{"dnc_vendor_codes.csv", []string{
-			"(512) 555-0101 mobile callable", "(512) 555-0102 other DNC or litigator",
+			// The Reason column states why: every reason stated counts.
+			"(512) 555-0101 mobile callable", "(512) 555-0102 other the file says do not call, DNC or litigator",
 			"(214) 555-0103 voip the file says do not call, DNC or litigator",
 			"(512) 555-0104 other callable",
 			// L: a state's law on wireless numbers, a restriction the file states.

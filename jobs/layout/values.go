@@ -35,6 +35,10 @@ const (
 	// notes): a value that mentions a restriction is flagged (unknown with
 	// a negation), any other states no restriction.
 	ConvText Convention = "text"
+	// ConvReason: a column of reasons ("Reason": "State (HI)", "National
+	// (USA)"): any reason stated in words is a reason not to call; a blank
+	// or a bare code letter states none.
+	ConvReason Convention = "reasons"
 )
 
 // family is the convention a value's reading belongs to.
@@ -199,8 +203,11 @@ func fold(v string) string {
 // is false for a value that is not recognised or that reads clean only in
 // another convention than the column's: it is unknown.
 func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valueReading {
-	if conv == ConvText {
+	switch conv {
+	case ConvText:
 		return readText(v)
+	case ConvReason:
+		return readReason(v)
 	}
 	f := fold(v)
 	if unknown[f] {

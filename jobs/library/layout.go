@@ -141,7 +141,7 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout
 	}
 	// A DNC result, or a list whose phones the scrub answered in columns of
 	// their own (a scrub appended to an owner list reads as a trace).
-	if l.Kind != layout.KindDNC && !(l.Kind == layout.KindTrace && (l.Reports.AnswersRegistry() || l.Reports.AnswersLitigator())) {
+	if len(l.Slots) == 0 || l.Kind != layout.KindDNC && !(l.Kind == layout.KindTrace && (l.Reports.AnswersRegistry() || l.Reports.AnswersLitigator())) {
 		return nil, fmt.Errorf("library: %s is not a DNC result (%s): it needs a phone column with DNC or litigator flags",
 			filepath.Base(path), describeKind(l))
 	}

@@ -52,7 +52,7 @@ type AccountReader interface {
 type JobsBackend interface {
 	// Jobs lists the ledger's jobs merged with the first pages of the
 	// API's lists, newest first; more reports older pages.
-	Jobs(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
+	List(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
 	// Download fetches a completed job's result into the library (when not
 	// there yet) and returns the job with ResultPath set.
 	Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
@@ -138,7 +138,7 @@ type SettingsBackend interface {
 	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
 	SetWebhookSecret(ctx context.Context, secret string) error
 	// Team says whether this computer shares a team's database.
-	Team(ctx context.Context) workflow.TeamStatus
+	Status(ctx context.Context) workflow.TeamStatus
 	// ShareWithTeam moves this computer's records into the team's
 	// database at url (kept in the keyring) and works on it from then on;
 	// name is this computer's name in the team.
@@ -165,5 +165,22 @@ type Backend interface {
 	lookup.Backend
 }
 
-// The application layer is the window's backend.
-var _ Backend = (*workflow.Service)(nil)
+// FromWorkflow is the window's backend over the application layer's
+// services.
+func FromWorkflow(s *workflow.Service) Backend {
+	return workflowBackend{s.Sessions(), s.Quotes(), s.Presets(), s.Submissions(), s.Jobs(), s.Results(),
+		s.Library(), s.Compliance(), s.Team()}
+}
+
+// workflowBackend gathers the services the window uses into one Backend.
+type workflowBackend struct {
+	*workflow.SessionService
+	*workflow.QuoteService
+	*workflow.PresetService
+	*workflow.SubmitService
+	*workflow.JobService
+	*workflow.ResultService
+	*workflow.LibraryService
+	*workflow.ComplianceService
+	*workflow.TeamService
+}

@@ -141,7 +141,7 @@ func (f *fakeBackend) Pricing(ctx context.Context) (*client.Pricing, error) {
 	return &p, nil
 }
 
-func (f *fakeBackend) Jobs(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
+func (f *fakeBackend) List(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]workflow.Job(nil), f.jobs...), false, f.jobsErr
@@ -228,35 +228,35 @@ func (f *fakeBackend) FindInternal(ctx context.Context, query string, limit int)
 	if f.service() == nil {
 		return workflow.InternalFound{}, nil
 	}
-	return f.service().FindInternal(ctx, query, limit)
+	return f.service().Compliance().FindInternal(ctx, query, limit)
 }
 
 func (f *fakeBackend) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
-	return f.service().AddInternal(ctx, numbers, reason, source)
+	return f.service().Compliance().AddInternal(ctx, numbers, reason, source)
 }
 
 func (f *fakeBackend) ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
-	return f.service().ScanListFile(ctx, path, progress)
+	return f.service().Compliance().ScanListFile(ctx, path, progress)
 }
 
 func (f *fakeBackend) ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
-	return f.service().ImportInternal(ctx, req, progress)
+	return f.service().Compliance().ImportInternal(ctx, req, progress)
 }
 
 func (f *fakeBackend) ExportInternal(ctx context.Context, dest string) (int, error) {
-	return f.service().ExportInternal(ctx, dest)
+	return f.service().Compliance().ExportInternal(ctx, dest)
 }
 
 func (f *fakeBackend) RemoveInternal(ctx context.Context, number, reason string) error {
-	return f.service().RemoveInternal(ctx, number, reason)
+	return f.service().Compliance().RemoveInternal(ctx, number, reason)
 }
 
 func (f *fakeBackend) StalePhones(e *workflow.StaleError) (string, error) {
-	return f.service().StalePhones(e)
+	return f.service().Compliance().StalePhones(e)
 }
 
 func (f *fakeBackend) Recheck(ctx context.Context, r workflow.Result) error {
-	return f.service().Recheck(ctx, r)
+	return f.service().Results().Recheck(ctx, r)
 }
 
 func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
@@ -267,21 +267,21 @@ func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func
 	if !ok || svc == nil {
 		return nil, errors.New("no such result: " + path)
 	}
-	return svc.OpenResult(ctx, r.file, progress)
+	return svc.Results().OpenResult(ctx, r.file, progress)
 }
 
 func (f *fakeBackend) CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error {
 	f.mu.Lock()
 	svc := f.svc
 	f.mu.Unlock()
-	return svc.CorrectLayout(ctx, r, c)
+	return svc.Results().CorrectLayout(ctx, r, c)
 }
 
 func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
 	f.mu.Lock()
 	svc := f.svc
 	f.mu.Unlock()
-	return svc.ReadLayout(ctx, path)
+	return svc.Results().ReadLayout(ctx, path)
 }
 
 func (f *fakeBackend) ImportResult(ctx context.Context, path string, _ workflow.ImportOptions) (workflow.LibraryItem, error) {
@@ -374,7 +374,7 @@ type memResult struct {
 func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	t.Helper()
 	path := f.writeMem(t, m)
-	r, err := f.real(t).OpenResult(context.Background(), path, nil)
+	r, err := f.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func (f *fakeBackend) addResult(t testing.TB, m *memResult) {
 	f.mu.Unlock()
 }
 
-func (f *fakeBackend) Team(ctx context.Context) workflow.TeamStatus {
+func (f *fakeBackend) Status(ctx context.Context) workflow.TeamStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.team

@@ -155,7 +155,7 @@ func (v *jobsView) reload(done func()) {
 	a := v.app
 	pages := v.pages
 	a.spawn(func() {
-		jobs, more, err := a.be.Jobs(a.ctx, pages)
+		jobs, more, err := a.be.List(a.ctx, pages)
 		a.do(func() {
 			v.loadProblem = ""
 			if err != nil {

@@ -46,7 +46,7 @@ func newTeamSection(a *App) *teamSection {
 func (t *teamSection) refresh() {
 	a := t.app
 	background(a, a.ctx, func(ctx context.Context) (workflow.TeamStatus, error) {
-		return a.be.Team(ctx), nil
+		return a.be.Status(ctx), nil
 	}, func(st workflow.TeamStatus, _ error) {
 		t.show(st)
 	})

@@ -79,7 +79,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	for b.Loop() {
 		before := heapBytes()
 		start := time.Now()
-		res, err := d.OpenResult(b.Context(), path, nil)
+		res, err := d.Results().OpenResult(b.Context(), path, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func main() {
 	if svc == nil {
 		os.Exit(ui.Run(a, nil, err))
 	}
-	code := ui.Run(a, svc, err) // err: damaged settings, replaced by the defaults
+	code := ui.Run(a, ui.FromWorkflow(svc), err) // err: damaged settings, replaced by the defaults
 	svc.Close()
 	os.Exit(code)
 }

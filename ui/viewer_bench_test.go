@@ -63,7 +63,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	w.Resize(fyne.NewSize(1180, 760))
 	fb := newFake()
 	fb.resumeErr = nil
-	app := New(a, w, fb, testOptions())
+	app := New(a, w, fb.services(), testOptions())
 	app.session = workflow.Session{Sandbox: true}
 	app.buildMain()
 	w.SetContent(app.main)

@@ -43,7 +43,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 	ids := map[string]string{original: "front-desk"}
 	for _, name := range []string{"laptop-2", "laptop-3"} {
 		home := filepath.Join(t.TempDir(), "SkipDesk")
-		if err := os.CopyFS(home, os.DirFS(a.Home())); err != nil {
+		if err := os.CopyFS(home, os.DirFS(a.Sessions().Home())); err != nil {
 			t.Fatal(err)
 		}
 		d := computerOn(t, sb.url, dbURL, name, func(c *Config) { c.Home = home })

@@ -158,7 +158,7 @@ func (e *SettingsError) Error() string {
 func (e *SettingsError) Unwrap() error { return e.Err }
 
 // Home is the data folder.
-func (s *Service) Home() string { return s.cfg.Home }
+func (s *SessionService) Home() string { return s.cfg.Home }
 
 // Close ends the session and stops the sandbox.
 func (s *Service) Close() error {

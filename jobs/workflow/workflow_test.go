@@ -110,7 +110,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 	// A new Desk on the same folder resumes with the stored key.
 	d.Close()
-	d2, err := Open(Config{Home: d.Home(), Track: true})
+	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	if got, _ := keyring.Get(secrets.Service, secrets.WebhookSecret); got != "whsec_test" {
 		t.Fatal("the webhook secret is not in the keyring")
 	}
-	b, _ := os.ReadFile(filepath.Join(d.Home(), "settings.json"))
+	b, _ := os.ReadFile(filepath.Join(d.Sessions().Home(), "settings.json"))
 	if strings.Contains(string(b), "whsec") {
 		t.Fatal("the webhook secret was written to the settings file")
 	}

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 	"github.com/skipdesk/skipdesk/ui/lookup"
@@ -165,10 +166,12 @@ func exitIfStuck(d time.Duration) {
 // New builds the window; Start then resumes the last session.
 func New(a fyne.App, w fyne.Window, svc Services, opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	app := &App{shell: &shell{fyne: a, win: w, ctx: ctx, cancel: cancel, opts: opts, settings: svc.Sessions.Settings}, svc: svc}
+	app := &App{shell: &shell{fyne: a, win: w, ctx: ctx, cancel: cancel, opts: opts, settings: svc.Sessions.Settings, busy: &busy.Tracker{}}, svc: svc}
 	// The wizard's and the lookup's results too are dropped once the
 	// window has closed.
 	app.opts.Wizard.Do, app.opts.Lookup.Do = app.gated(opts.Wizard.Do), app.gated(opts.Lookup.Do)
+	// One tracker counts the window's work, the wizard's and the lookup's.
+	app.opts.Wizard.Busy, app.opts.Lookup.Busy = app.busy, app.busy
 	app.Flows = &screenFlows{win: w, svc: svc, opts: &app.opts, submitted: app.JobSubmitted}
 	app.exports = &exports{sh: app.shell, presets: svc.Presets, stale: svc.Compliance,
 		newDNC: func(path string) { app.Flows.NewDNC(path) }}

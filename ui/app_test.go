@@ -133,6 +133,18 @@ func startWith(t *testing.T, fb *fakeBackend, o Options) *harness {
 	return h
 }
 
+// settle waits until the window has no work in flight (shell.busy):
+// every goroutine and timer it started and every batch of job events has
+// ended, and the test driver has run their updates of the window.
+func (h *harness) settle() {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.app.busy.Wait(ctx); err != nil {
+		h.t.Fatalf("the window's work did not end: %v", err)
+	}
+}
+
 // do runs f as the UI thread would: serialised with the window's own
 // updates.
 func (h *harness) do(f func()) { onUI(f) }
@@ -774,16 +786,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 	fb.settings.OutputDir = t.TempDir()
 	h.tap(h.button("Export .xlsx"))
 	h.save("")
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
-		fb.mu.Lock()
-		n := len(fb.exported)
-		fb.mu.Unlock()
-		if n > 0 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	h.settle()
 	fb.mu.Lock()
 	defer fb.mu.Unlock()
 	if len(fb.exported) != 1 || !strings.HasSuffix(fb.exported[0], "owners filtered.xlsx") {
@@ -898,18 +901,7 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 	// stayed on the row number).
 	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: workflow.Job{ID: "trc_3", Key: "trc_3", Kind: jobs.KindTrace, Name: "c.csv",
 		Status: "completed", CreatedAt: now.Add(time.Minute)}})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var n int
-		h.do(func() { n = len(v.shown) })
-		if n == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the new job is not listed")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.waitFor("the new job listed", func() (three bool) { h.do(func() { three = len(v.shown) == 3 }); return })
 	h.do(func() {
 		cells := map[*canvas.Rectangle]bool{}
 		objs := test.LaidOutObjects(v.table)
@@ -1033,11 +1025,9 @@ func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
 		v.scrollTo(150)
 	})
 	h.app.Close()
-	ended := make(chan struct{})
-	go func() { h.app.inflight.Wait(); close(ended) }()
-	select {
-	case <-ended:
-	case <-time.After(30 * time.Second):
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := h.app.busy.Wait(ctx); err != nil {
 		t.Fatal("a goroutine of the window still waits on the UI thread after Close")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -16,6 +17,8 @@ type eventBridge struct {
 	apply func([]workflow.Event)
 	do    func(func())
 	delay time.Duration // how long events are gathered before one update
+	busy  *busy.Tracker // counts a batch from its first event until it is handed to the UI thread
+	done  func()        // ends the count of the batch gathering
 
 	mu      sync.Mutex
 	pending []workflow.Event
@@ -24,7 +27,7 @@ type eventBridge struct {
 }
 
 func newEventBridge(sh *shell, apply func([]workflow.Event)) *eventBridge {
-	return &eventBridge{apply: apply, do: sh.do, delay: sh.opts.BatchDelay}
+	return &eventBridge{apply: apply, do: sh.do, delay: sh.opts.BatchDelay, busy: sh.busy}
 }
 
 // push queues an event; safe from any goroutine.
@@ -36,6 +39,7 @@ func (b *eventBridge) push(ev workflow.Event) {
 	}
 	b.pending = append(b.pending, ev)
 	if b.timer == nil {
+		b.done = b.busy.Add()
 		b.timer = time.AfterFunc(b.delay, b.flush)
 	}
 }
@@ -46,7 +50,13 @@ func (b *eventBridge) flush() {
 	b.pending = nil
 	b.timer = nil
 	stopped := b.stopped
+	done := b.done
+	b.done = nil
 	b.mu.Unlock()
+	if done != nil {
+		// Handed to the UI thread (where the test driver runs it at once).
+		defer done()
+	}
 	if len(batch) == 0 || stopped {
 		return
 	}
@@ -57,10 +67,11 @@ func (b *eventBridge) stop() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.stopped = true
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
+	if b.timer != nil && b.timer.Stop() && b.done != nil {
+		b.done()
+		b.done = nil
 	}
+	b.timer = nil
 	b.pending = nil
 }
 

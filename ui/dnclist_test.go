@@ -17,19 +17,13 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-// waitFor polls cond until it holds; cond takes the UI thread itself
-// (h.do) for what it reads of the widgets.
+// waitFor waits until the window is idle, then asserts cond; cond takes
+// the UI thread itself (h.do) for what it reads of the widgets.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	if !cond() {
+		h.t.Fatalf("not so once the window was idle: %s", what)
 	}
 }
 

@@ -171,7 +171,7 @@ const ownColumns = "the result's own columns"
 func (ex *exports) presetChoice() *presetChoice {
 	c := &presetChoice{sel: widget.NewSelect([]string{ownColumns}, nil)}
 	c.sel.SetSelected(ownColumns)
-	go func() {
+	ex.sh.spawn(func() {
 		ps, _, err := ex.presets.DialerPresets()
 		if err != nil {
 			return // the result's own columns still export
@@ -184,7 +184,7 @@ func (ex *exports) presetChoice() *presetChoice {
 			c.sel.Refresh()
 			ex.sh.fire("callable-presets")
 		})
-	}()
+	})
 	return c
 }
 

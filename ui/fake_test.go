@@ -92,16 +92,21 @@ func newFake() *fakeBackend {
 	}
 }
 
-// emit sends events as the tracker would, from another goroutine.
+// emit sends events as the tracker would, from another goroutine; it
+// returns once they are handed to the subscriber (the window's bridge
+// counts them from then on).
 func (f *fakeBackend) emit(evs ...workflow.Event) {
 	f.mu.Lock()
 	fn := f.subscriber
 	f.mu.Unlock()
+	sent := make(chan struct{})
 	go func() {
+		defer close(sent)
 		for _, ev := range evs {
 			fn(ev)
 		}
 	}()
+	<-sent
 }
 
 // The internal list and the rechecks go to the real application layer on

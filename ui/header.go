@@ -255,6 +255,7 @@ func (h *header) goOffline() {
 	if !h.offlineBox.Visible() {
 		h.offlineBox.Show()
 		h.content.Refresh()
+		a.fire("offline")
 	}
 	if h.retry == nil && a.ctx.Err() == nil {
 		h.retry = time.AfterFunc(a.opts.OfflineRetry, func() {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
@@ -31,7 +32,7 @@ type libraryView struct {
 	list     *widget.List
 	status   *widget.Label
 	indexBar *widget.Label // the library index being brought up to date
-	debounce *time.Timer
+	debounce *busy.Timer
 	gen      int
 	content  fyne.CanvasObject
 
@@ -47,7 +48,7 @@ func newLibraryView(a *shell, be LibraryBackend, openViewerAt func(path, name st
 		if v.debounce != nil {
 			v.debounce.Stop()
 		}
-		v.debounce = time.AfterFunc(a.opts.FilterDelay, func() { a.do(v.search) })
+		v.debounce = a.after(a.opts.FilterDelay, func() { a.do(v.search) })
 	}
 	v.status = widget.NewLabel("")
 	v.indexBar = widget.NewLabel("")

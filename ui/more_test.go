@@ -109,17 +109,11 @@ func TestDropResultOpensViewer(t *testing.T) {
 	h := start(t, fb)
 	fb.addResult(t, res)
 	h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI(res.path)})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var rows int
-		h.do(func() { rows = h.app.viewerRows() })
-		if rows == 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("dropping a result did not open the viewer (rows %d)", rows)
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	var rows int
+	h.do(func() { rows = h.app.viewerRows() })
+	if rows != 5 {
+		t.Fatalf("dropping a result did not open the viewer (rows %d)", rows)
 	}
 	// Opening it again selects the same tab.
 	h.do(func() { h.app.openViewer(res.path, "") })
@@ -131,12 +125,10 @@ func TestDropResultOpensViewer(t *testing.T) {
 
 	// A result's Close button closes its tab; the fixed tabs have none to
 	// offer.
-	open := func() (o bool) { h.do(func() { o = h.app.dialogOpen() }); return }
-	for deadline := time.Now().Add(5 * time.Second); open(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("a dialog stays over the result: %q", h.dialogText())
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	var open bool
+	if h.do(func() { open = h.app.dialogOpen() }); open {
+		t.Fatalf("a dialog stays over the result: %q", h.dialogText())
 	}
 	var item *container.TabItem
 	h.do(func() { tabs, item = len(h.app.tabs.Items), h.app.tabs.Selected() })
@@ -219,16 +211,9 @@ func TestReconcileUnknownJob(t *testing.T) {
 	v := h.app.jobs
 	h.do(func() { v.selectJob("submission-3") })
 	h.tap(v.reconcileBtn)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		text := h.dialogText()
-		if strings.Contains(text, "Reconciled") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no reconciliation message: %q", text)
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	if text := h.dialogText(); !strings.Contains(text, "Reconciled") {
+		t.Fatalf("no reconciliation message: %q", text)
 	}
 	var status string
 	h.do(func() { status = string(v.shown[0].Status) + " " + v.shown[0].ID })
@@ -314,20 +299,17 @@ func TestDownloadCancel(t *testing.T) {
 	v := h.app.jobs
 	h.do(func() { v.selectJob("trc_1") })
 	h.tap(v.openBtn)
+	// The progress dialog shows at once, while the download runs.
 	var cancel *widget.Button
-	deadline := time.Now().Add(5 * time.Second)
-	for cancel == nil {
-		h.do(func() {
-			for _, o := range h.objects() {
-				if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
-					cancel = b
-				}
+	h.do(func() {
+		for _, o := range h.objects() {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
+				cancel = b
 			}
-		})
-		if time.Now().After(deadline) {
-			t.Fatal("no progress dialog with Cancel")
 		}
-		time.Sleep(10 * time.Millisecond)
+	})
+	if cancel == nil {
+		t.Fatal("no progress dialog with Cancel")
 	}
 	h.tap(cancel)
 	if err := <-fb.downloadErr; !errors.Is(err, context.Canceled) {
@@ -371,12 +353,9 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 	done := dnc
 	done.Status = "completed"
 	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: done})
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(h.dialogTextSafe(), "Export the callable list now?") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no callable-list offer after the scrub completed: %q", h.dialogTextSafe())
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	if txt := h.dialogTextSafe(); !strings.Contains(txt, "Export the callable list now?") {
+		t.Fatalf("no callable-list offer after the scrub completed: %q", txt)
 	}
 	h.tap(h.button("Export now"))
 	// The person's choices come first; the defaults leave out what may
@@ -387,18 +366,12 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 	}
 	h.tap(h.button("Export"))
 	h.save("")
-	deadline = time.Now().Add(5 * time.Second)
-	for {
-		fb.mu.Lock()
-		got := strings.Join(fb.exported, ",")
-		fb.mu.Unlock()
-		if strings.HasSuffix(got, "callable.xlsx") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("exports %q, want the trace's callable list", got)
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.settle()
+	fb.mu.Lock()
+	got := strings.Join(fb.exported, ",")
+	fb.mu.Unlock()
+	if !strings.HasSuffix(got, "callable.xlsx") {
+		t.Fatalf("exports %q, want the trace's callable list", got)
 	}
 	h.do(func() { v.selectJob("dnc_9") })
 	h.do(func() { off = v.scrubBtn.Disabled() })
@@ -599,11 +572,12 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	fb.mu.Unlock()
-	h.waitFor("the header says the server is away", func() bool {
-		var s string
-		h.do(func() { s = h.app.header.Offline() })
-		return strings.Contains(s, "Offline: can't reach")
-	})
+	// The header's next reload (a tick of its own clock) finds it away.
+	h.wait("offline")
+	var s string
+	if h.do(func() { s = h.app.header.Offline() }); !strings.Contains(s, "Offline: can't reach") {
+		t.Fatalf("the header says %q", s)
+	}
 }
 
 // The callable list's choices answer the keyboard: Escape closes them

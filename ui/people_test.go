@@ -269,18 +269,7 @@ func TestLayoutCorrection(t *testing.T) {
 		t.Fatalf("before: %q", got)
 	}
 	h.tap(h.button("Check the columns…"))
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var open bool
-		h.do(func() { open = v.fixing != nil })
-		if open {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no correction dialog")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.waitFor("the correction dialog", func() (open bool) { h.do(func() { open = v.fixing != nil }); return })
 	text := h.dialogText()
 	for _, want := range []string{"What the flag values mean", "Known Litigator: litigator, for Phone", "(blank)", "4 rows", `"X"`, "1 row",
 		"What each column holds", "Telephone #"} {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -43,9 +44,12 @@ type shell struct {
 	// batch of tracker events is shown), "signed-out".
 	hook func(point string)
 
-	// inflight counts the window's background goroutines, so that Close
-	// can wait for them.
-	inflight sync.WaitGroup
+	// busy counts the window's work in flight: every goroutine it starts
+	// (spawn), every timer it arms and every batch of job events the
+	// bridge holds, the wizard's and the lookup's too. Close waits for it;
+	// the tests and the end-to-end driver wait until it is idle instead of
+	// sleeping.
+	busy *busy.Tracker
 	// closed is set when the window has closed: a background result that
 	// arrives later is dropped, not run against a window that is gone.
 	closed atomic.Bool
@@ -86,24 +90,19 @@ func (sh *shell) doWait(f func()) bool {
 	}
 }
 
-// spawn runs f on a new goroutine counted in the App's inflight, so that
-// Close can wait for the window's background work.
-func (sh *shell) spawn(f func()) {
-	sh.inflight.Add(1)
-	go func() {
-		defer sh.inflight.Done()
-		f()
-	}()
-}
+// spawn runs f on a new goroutine counted as the window's work, so that
+// Close and the tests can wait for it.
+func (sh *shell) spawn(f func()) { sh.busy.Go(f) }
 
-// waitInflight waits up to d for the background goroutines to end.
+// after runs f after d on its own goroutine, counted as the window's work
+// from now until it has run (or the timer is stopped).
+func (sh *shell) after(d time.Duration, f func()) *busy.Timer { return sh.busy.AfterFunc(d, f) }
+
+// waitInflight waits up to d for the window's work in flight to end.
 func (sh *shell) waitInflight(d time.Duration) {
-	done := make(chan struct{})
-	go func() { sh.inflight.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_ = sh.busy.Wait(ctx)
 }
 
 func (sh *shell) fire(point string) {

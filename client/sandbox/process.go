@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -21,11 +22,15 @@ func (s *Server) schedule(j *job) {
 
 // FinishPending finalises every processing job now, without waiting for its
 // timer (webhooks are still sent in the background).
-func (s *Server) FinishPending() {
+func (s *Server) FinishPending() { s.Finish() }
+
+// Finish finalises the processing jobs of these ids (every one when none
+// is named) now, without waiting for their timers.
+func (s *Server) Finish(ids ...string) {
 	s.mu.Lock()
 	var pending []*job
 	for _, j := range s.order {
-		if j.status == statusProcessing && !j.finalizing {
+		if j.status == statusProcessing && !j.finalizing && (len(ids) == 0 || slices.Contains(ids, j.id)) {
 			pending = append(pending, j)
 		}
 	}

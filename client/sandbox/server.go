@@ -42,6 +42,8 @@ type Server struct {
 	closed   bool
 
 	deliveries []*Delivery
+	// changed is closed at the next change of a delivery (DeliveriesChanged).
+	changed chan struct{}
 
 	panics atomic.Int64
 	hook   func(*http.Request) // tests only: runs before routing

@@ -34,6 +34,26 @@ type Attempt struct {
 	Err        string // transport error or timeout
 }
 
+// DeliveriesChanged is closed at the next change of a delivery — a new
+// one, an attempt, its status — so that a test watches Deliveries without
+// polling it.
+func (s *Server) DeliveriesChanged() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.changed
+}
+
+// deliveriesChanged wakes DeliveriesChanged's watchers (under s.mu).
+func (s *Server) deliveriesChanged() {
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+}
+
 // Deliveries returns a copy of every webhook delivery so far, oldest first.
 func (s *Server) Deliveries() []Delivery {
 	s.mu.Lock()
@@ -83,6 +103,7 @@ func (s *Server) queueWebhook(j *job) *Delivery {
 		Status: "pending",
 	}
 	s.deliveries = append(s.deliveries, d)
+	s.deliveriesChanged()
 	s.bg.Add(1)
 	go s.deliver(d, body, hex.EncodeToString(mac.Sum(nil)), s.cfg.Webhook)
 	return d
@@ -161,6 +182,7 @@ func (s *Server) setDelivery(d *Delivery, status string, at *Attempt) {
 	if at != nil {
 		d.Attempts = append(d.Attempts, *at)
 	}
+	s.deliveriesChanged()
 }
 
 func (s *Server) retryWebhookHandler(kind string) func(http.ResponseWriter, *http.Request, *account, string) {

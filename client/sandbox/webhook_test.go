@@ -133,15 +133,18 @@ func TestWebhookDeliveryRetriesAndSignature(t *testing.T) {
 
 func waitDelivery(t *testing.T, s *Server, status string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		ds := s.Deliveries()
-		if len(ds) > 0 && ds[len(ds)-1].Status == status {
+	timeout := time.After(10 * time.Second)
+	for {
+		changed := s.DeliveriesChanged()
+		if ds := s.Deliveries(); len(ds) > 0 && ds[len(ds)-1].Status == status {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-timeout:
+			t.Fatalf("no delivery reached %s: %+v", status, s.Deliveries())
+		}
 	}
-	t.Fatalf("no delivery reached %s: %+v", status, s.Deliveries())
 }
 
 func TestWebhookGivesUpAfterMaxAttempts(t *testing.T) {

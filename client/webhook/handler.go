@@ -27,6 +27,10 @@ type Options struct {
 	// Secrets, when set, is asked for the current secrets on every delivery
 	// instead of the fixed list, so a rotated secret applies at once.
 	Secrets func() []string
+	// Go starts the goroutine that hands a new delivery to onEvent (default
+	// the go statement); it is called before the delivery is answered, so
+	// that a caller that counts its work counts the delivery from the start.
+	Go func(f func())
 }
 
 // DefaultMaxBodyBytes caps a delivery body.
@@ -99,18 +103,25 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ev.Delivery = strings.TrimSpace(r.Header.Get(HeaderDeliveryID))
 	ev.Attempt, _ = strconv.Atoi(strings.TrimSpace(r.Header.Get(HeaderAttempt)))
 
-	dup := h.seen(ev)
+	if dup := h.seen(ev); !dup && h.onEvent != nil {
+		h.start(func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.onEvent(*ev)
+		})
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	json.NewEncoder(w).Encode(map[string]bool{"received": true})
-	if dup || h.onEvent == nil {
+}
+
+// start runs f on a goroutine of its own (Options.Go).
+func (h *handler) start(f func()) {
+	if h.o.Go != nil {
+		h.o.Go(f)
 		return
 	}
-	go func() {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.onEvent(*ev)
-	}()
+	go f()
 }
 
 // seen checks both dedupe keys (and records them).

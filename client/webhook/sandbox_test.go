@@ -52,9 +52,16 @@ func TestSandboxWebhookEndToEnd(t *testing.T) {
 	if _, err := c.Traces.RetryWebhook(ctx, cr.ID); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && len(srv.Deliveries()) < 2 {
-		time.Sleep(10 * time.Millisecond)
+	for timeout := time.After(5 * time.Second); len(srv.Deliveries()) < 2; {
+		changed := srv.DeliveriesChanged()
+		if len(srv.Deliveries()) >= 2 {
+			break
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			t.Fatal("the re-send was not delivered")
+		}
 	}
 	select {
 	case e := <-got:

@@ -229,8 +229,9 @@ func TestLeases(t *testing.T) {
 	if held, _ := b.Team().TakeLeases(ctx, ids, time.Minute); len(held) != 1 {
 		t.Fatalf("b took a held lease: %v", held)
 	}
-	// a disappears without a word: once its lease runs out, c takes over.
-	time.Sleep(400 * time.Millisecond)
+	// a disappears without a word: once its lease runs out (c's clock
+	// moves past it), c takes over.
+	c.db.Advance(400 * time.Millisecond)
 	if held, _ := c.Team().TakeLeases(ctx, ids, time.Minute); len(held) != 2 || !held["trc_1"] || !held["trc_2"] {
 		t.Fatalf("after a's lease ran out c took %v", held)
 	}
@@ -267,7 +268,7 @@ func TestSubmitterHoldsItsJob(t *testing.T) {
 	if held, _ := a.Team().TakeLeases(ctx, []string{"trc_held"}, 300*time.Millisecond); !held["trc_held"] {
 		t.Fatal("the submitter could not renew its lease")
 	}
-	time.Sleep(400 * time.Millisecond)
+	b.db.Advance(400 * time.Millisecond) // the lease runs out for b
 	if held, _ := b.Team().TakeLeases(ctx, []string{"trc_held"}, time.Minute); !held["trc_held"] {
 		t.Fatal("the lease ran out and the teammate still could not take the job")
 	}

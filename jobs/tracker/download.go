@@ -94,6 +94,7 @@ func (t *Tracker) enqueue(jobID string) {
 		return
 	}
 	t.queued[jobID] = true
+	t.fetchDone[jobID] = t.work.Add()
 	t.mu.Unlock()
 	select {
 	case t.dlq <- jobID:
@@ -102,6 +103,18 @@ func (t *Tracker) enqueue(jobID string) {
 		t.mu.Lock()
 		delete(t.queued, jobID)
 		t.mu.Unlock()
+		t.attempted(jobID)
+	}
+}
+
+// attempted ends the count of a queued download once it was tried.
+func (t *Tracker) attempted(jobID string) {
+	t.mu.Lock()
+	done := t.fetchDone[jobID]
+	delete(t.fetchDone, jobID)
+	t.mu.Unlock()
+	if done != nil {
+		done()
 	}
 }
 
@@ -112,6 +125,7 @@ func (t *Tracker) downloader(ctx context.Context) {
 			return
 		case id := <-t.dlq:
 			err := t.fetch(ctx, id, nil)
+			t.attempted(id)
 			if ctx.Err() != nil {
 				return
 			}

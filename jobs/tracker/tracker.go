@@ -30,6 +30,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -124,6 +125,13 @@ type Tracker struct {
 	unreadable map[string]bool
 	dlq        chan string
 
+	// work counts what the tracker was asked to do and has not done yet:
+	// each hint until the look it asked for has been taken, each download
+	// from its queueing to the end of its attempt (Quiet waits for it).
+	work      busy.Tracker
+	hintDone  []func()          // the hints the next look answers (under mu)
+	fetchDone map[string]func() // the downloads queued, by job (under mu)
+
 	obsMu sync.Mutex // one observation at a time: events in order, no double Completed
 }
 
@@ -168,6 +176,7 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		stuck:         map[string]stuckReason{},
 		unreadable:    map[string]bool{},
 		dlq:           make(chan string, 1024),
+		fetchDone:     map[string]func(){},
 	}
 }
 
@@ -210,8 +219,10 @@ func (t *Tracker) emitErr(jobID string, err error) {
 // Hint makes a job due at once (a webhook said it changed, or it was just
 // submitted). An empty id makes every job due.
 func (t *Tracker) Hint(jobID string) {
+	done := t.work.Add()
 	t.mu.Lock()
 	t.hinted[jobID] = true
+	t.hintDone = append(t.hintDone, done)
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
@@ -226,6 +237,35 @@ func (t *Tracker) ReconcileSoon() {
 	select {
 	case t.reconcileWake <- struct{}{}:
 	default:
+	}
+}
+
+// Quiet waits until the tracker has done what it was asked: every hint
+// answered by a look at the lists and every download queued attempted. Tests
+// wait for it rather than for time to pass.
+func (t *Tracker) Quiet(ctx context.Context) error { return t.work.Wait(ctx) }
+
+// takeHints takes the hints the coming look answers.
+func (t *Tracker) takeHints() []func() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h := t.hintDone
+	t.hintDone = nil
+	return h
+}
+
+// endWork ends the count of what is left undone when Run stops.
+func (t *Tracker) endWork() {
+	t.mu.Lock()
+	done := t.hintDone
+	t.hintDone = nil
+	for id, d := range t.fetchDone {
+		done = append(done, d)
+		delete(t.fetchDone, id)
+	}
+	t.mu.Unlock()
+	for _, d := range done {
+		d()
 	}
 }
 
@@ -257,6 +297,7 @@ func (t *Tracker) Run(ctx context.Context) error {
 	lastReload := time.Time{}
 	every := t.reloadEvery()
 	for {
+		answered := t.takeHints()
 		now := time.Now()
 		if now.Sub(lastReload) >= every || t.needReload() {
 			if err := t.reload(ctx); err != nil && ctx.Err() == nil {
@@ -265,7 +306,11 @@ func (t *Tracker) Run(ctx context.Context) error {
 			lastReload = now
 		}
 		t.pollDue(ctx)
+		for _, done := range answered {
+			done()
+		}
 		if ctx.Err() != nil {
+			t.endWork()
 			return nil
 		}
 		wait := t.untilNext(time.Now())
@@ -273,6 +318,7 @@ func (t *Tracker) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			timer.Stop()
+			t.endWork()
 			return nil
 		case <-t.wake:
 			timer.Stop()

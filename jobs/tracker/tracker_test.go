@@ -137,12 +137,46 @@ func (e *env) submitDNC(t *testing.T, name string) *submit.Result {
 type recorder struct {
 	mu     sync.Mutex
 	events []Event
+	more   chan struct{} // closed at the next event
 }
 
 func (r *recorder) add(e Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
+	if r.more != nil {
+		close(r.more)
+		r.more = nil
+	}
 	r.mu.Unlock()
+}
+
+// await waits, event by event, until cond holds of the events recorded.
+func (r *recorder) await(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	for {
+		r.mu.Lock()
+		if r.more == nil {
+			r.more = make(chan struct{})
+		}
+		more := r.more
+		r.mu.Unlock()
+		if cond() {
+			return
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			t.Fatalf("no event brought %s", what)
+		}
+	}
+}
+
+// quiet waits until tr has done what it was asked (Tracker.Quiet).
+func quiet(t *testing.T, ctx context.Context, tr *Tracker) {
+	t.Helper()
+	if err := tr.Quiet(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (r *recorder) count(typ EventType, jobID string) int {
@@ -245,7 +279,7 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 	// Hints about finished jobs download nothing again.
 	tr.Hint(trace.JobID)
 	tr.Refresh()
-	time.Sleep(300 * time.Millisecond)
+	quiet(t, ctx, tr)
 	if n := e.rt.downloads.Load(); n != 2 {
 		t.Fatalf("%d downloads after hints, want 2", n)
 	}
@@ -256,19 +290,9 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	res := e.submitTrace(t, "owners.csv")
 	// The app closes before the job completes…
 	e.led.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		j, err := e.api.Traces.Get(context.Background(), res.JobID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.Status == client.StatusCompleted {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the sandbox did not complete the job")
-		}
-		time.Sleep(100 * time.Millisecond)
+	e.srv.FinishPending()
+	if j, err := e.api.Traces.Get(context.Background(), res.JobID); err != nil || j.Status != client.StatusCompleted {
+		t.Fatalf("the sandbox did not complete the job: %+v, %v", j, err)
 	}
 	// … and the next run finds it done and downloads it.
 	e.open(t)
@@ -288,7 +312,8 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	if err := tr2.WaitIdle(ctx); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
+	tr2.Refresh()
+	quiet(t, ctx, tr2)
 	if n := e.rt.downloads.Load(); n != 1 {
 		t.Fatalf("%d downloads after a restart", n)
 	}
@@ -327,9 +352,7 @@ func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 		t.Fatalf("downloaded %d times although the file was in place", n)
 	}
 	// The event leaves after the download is recorded, which Wait sees.
-	for wait := time.Now().Add(5 * time.Second); rec.count(Downloaded, res.JobID) == 0 && time.Now().Before(wait); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	rec.await(t, ctx, "the Downloaded event", func() bool { return rec.count(Downloaded, res.JobID) > 0 })
 	if n := rec.count(Downloaded, res.JobID); n != 1 {
 		t.Fatalf("%d Downloaded events, want 1", n)
 	}
@@ -337,9 +360,9 @@ func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 	os.Remove(path)
 	_ = part
 	tr.Hint(res.JobID)
-	deadline := time.Now().Add(5 * time.Second)
-	for rec.count(Downloaded, res.JobID) < 2 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	quiet(t, ctx, tr)
+	if n := rec.count(Downloaded, res.JobID); n < 2 {
+		t.Fatalf("%d Downloaded events after the file was deleted, want 2", n)
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("a deleted result was not fetched again: %v", err)
@@ -404,7 +427,7 @@ func TestWebhookHintsAndDedupe(t *testing.T) {
 			t.Errorf("delivery %d: %d, want %d", i, resp.StatusCode, want)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
+	quiet(t, ctx, tr)
 	if n := rec.count(Completed, res.JobID); n != 1 {
 		t.Fatalf("%d Completed events", n)
 	}
@@ -938,7 +961,7 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 	}
 	defer rcv2.Close()
 	deliver(rcv2.Addr())
-	time.Sleep(time.Second)
+	quiet(t, ctx, tr2)
 	if n := e.rt.downloads.Load(); n != 1 {
 		t.Fatalf("%d downloads: the replayed delivery was acted on", n)
 	}
@@ -1079,12 +1102,11 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var adopted string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if ev, ok := rec.firstReconciled(ue.SubmissionID); ok {
-			adopted = ev.JobID
-			break
-		}
-	}
+	rec.await(t, ctx, "the unknown submission reconciled", func() bool {
+		ev, ok := rec.firstReconciled(ue.SubmissionID)
+		adopted = ev.JobID
+		return ok
+	})
 	s, _ := e.led.Submissions().Submission(ctx, ue.SubmissionID)
 	if adopted == "" || s.State != ledger.StateCreated || s.JobID != adopted {
 		t.Fatalf("unknown submission after start: %+v; event job %q", s, adopted)

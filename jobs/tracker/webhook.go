@@ -42,6 +42,7 @@ func (t *Tracker) StartWebhookReceiver(addr string, secrets ...string) (*Receive
 	h := webhook.Handler(secrets, t.onWebhook, &webhook.Options{
 		Dedupe:  ledger.DeliveryDedupe{L: t.led},
 		OnError: func(err error) { t.emitErr("", err) },
+		Go:      t.work.Go, // a delivery is the tracker's work until its hint is answered
 	})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second}
 	go srv.Serve(ln)

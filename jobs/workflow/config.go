@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
@@ -53,6 +54,10 @@ type Config struct {
 	// TeamLimits are the API key's per-minute limits the team's budget
 	// keeps to together (zero: the provider's, 1,200 reads and 120 writes).
 	TeamLimits TeamLimits
+	// Now is the clock of the layer's own waits (how long a team database
+	// found away is left alone before it is asked again); nil: time.Now.
+	// Tests give one they advance.
+	Now func() time.Time
 }
 
 // Environment variables ConfigFromEnv reads.

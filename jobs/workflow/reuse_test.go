@@ -109,15 +109,10 @@ func TestReuseTracedRows(t *testing.T) {
 	}
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true}
 	_, first := traceAndWait(t, ctx, d, base, nil)
-	// The result's record learns the mapping its upload was sent with.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		m, _ := library.ReadRecord(library.RecordPath(first.ResultPath))
-		if m.Mapping["property_street"] == "Property Address" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("record without the mapping: %+v", m)
-		}
+	// The result's record learns the mapping its upload was sent with
+	// (Wait has noted it before it returns).
+	if m, _ := library.ReadRecord(library.RecordPath(first.ResultPath)); m.Mapping["property_street"] != "Property Address" {
+		t.Fatalf("record without the mapping: %+v", m)
 	}
 	rl := repeatList(t, sample, readCSV(t, first.ResultPath))
 	p := base

@@ -62,6 +62,9 @@ type Session struct {
 // views of it; none keeps state of its own.
 type core struct {
 	cfg Config
+	// now is the clock of the layer's own waits (how long a team database
+	// found away is left alone); tests advance it.
+	now func() time.Time
 
 	mu       sync.Mutex
 	settings settings.Settings
@@ -135,7 +138,11 @@ func Open(cfg Config) (*Service, error) {
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the SkipDesk folder %s: %w", cfg.Home, err)
 	}
-	s := &Service{&core{cfg: cfg, subs: map[int]func(Event){}, submitting: map[string]bool{}}}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Service{&core{cfg: cfg, now: now, subs: map[int]func(Event){}, submitting: map[string]bool{}}}
 	set, err := settings.Load(cfg.Home)
 	s.settings = set
 	if err != nil {
@@ -442,7 +449,7 @@ func (s *core) open(ctx context.Context, baseURL, key string, how sessionHow) (S
 		case errors.Is(err, ErrTeamUnreachable):
 			// The team's database is away: the session opens, read-only,
 			// and takes the ledger up when it answers (books).
-			sess.away, sess.awayAt = err, time.Now()
+			sess.away, sess.awayAt = err, s.now()
 		case err != nil:
 			sess.close()
 			return Session{}, err
@@ -604,13 +611,13 @@ func (s *core) books() (*session, error) {
 	if open {
 		return sess, nil
 	}
-	if away != nil && time.Since(awayAt) < retryAway {
+	if away != nil && s.now().Sub(awayAt) < retryAway {
 		return nil, away
 	}
 	if _, err := s.openLedger(sess); err != nil {
 		if errors.Is(err, ErrTeamUnreachable) {
 			sess.mu.Lock()
-			sess.away, sess.awayAt = err, time.Now()
+			sess.away, sess.awayAt = err, s.now()
 			sess.mu.Unlock()
 		}
 		return nil, err

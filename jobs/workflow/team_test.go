@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -288,9 +289,8 @@ func TestTeamLeaseHandover(t *testing.T) {
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	cfg := sandbox.DefaultConfig()
-	// Long enough for the job to still be running when the other
-	// computer first looks, on a machine busy with other tests.
-	cfg.Processing = sandbox.Processing{MinSeconds: 30}
+	// The job runs until the test finishes it, after the handover.
+	cfg.Processing = sandbox.Processing{MinSeconds: 3600}
 	sb := newTeamSandbox(t, cfg)
 	a := computerOn(t, sb.url, viaProxy, "laptop", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
@@ -306,6 +306,7 @@ func TestTeamLeaseHandover(t *testing.T) {
 
 	proxy.Cut() // the laptop is gone
 	waitFollower(ctx, t, led, id, "desktop")
+	sb.srv.FinishPending()
 	if _, err := b.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -662,13 +663,16 @@ func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id 
 // the database answers again, submitting works.
 func TestTeamDatabaseAway(t *testing.T) {
 	keyring.MockInit()
-	defer func(d time.Duration) { retryAway = d }(retryAway)
-	retryAway = 100 * time.Millisecond
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	sb := newTeamSandbox(t, *fastSandbox())
 	proxy.Cut()
-	d := computerOn(t, sb.url, viaProxy, "laptop", nil)
+	// The layer's clock: the test moves it past the wait before a database
+	// found away is asked again.
+	var later atomic.Int64
+	d := computerOn(t, sb.url, viaProxy, "laptop", func(c *Config) {
+		c.Now = func() time.Time { return time.Now().Add(time.Duration(later.Load())) }
+	})
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	dir := t.TempDir()
@@ -689,7 +693,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 	}
 
 	proxy.Restore()
-	time.Sleep(2 * retryAway)
+	later.Add(int64(retryAway))
 	id, err := submitFile(ctx, d, plan("a"), false)
 	if err != nil {
 		t.Fatalf("submitting once the database is back: %v", err)
@@ -815,9 +819,8 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 	keyring.MockInit()
 	dbURL := pgtest.URL(t)
 	cfg := sandbox.DefaultConfig()
-	// Long enough for the job to still be running when the other
-	// computer first looks, on a machine busy with other tests.
-	cfg.Processing = sandbox.Processing{MinSeconds: 30}
+	// The job runs until the test finishes it, after the handover.
+	cfg.Processing = sandbox.Processing{MinSeconds: 3600}
 	sb := newTeamSandbox(t, cfg)
 	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
 	defer cancel()
@@ -885,16 +888,12 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 	if took > 10*time.Second {
 		t.Fatalf("handed over after %s: the lease lasts 3 s and is looked at every second", took)
 	}
-	for {
-		j, err := led.Jobs().Job(ctx, id)
-		if err == nil && j.Status == jobs.StatusCompleted {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the job was not completed by its new follower: %+v, %v", j, err)
-		case <-time.After(100 * time.Millisecond):
-		}
+	sb.srv.FinishPending()
+	if _, err := d.Jobs().Wait(ctx, id, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := led.Jobs().Job(ctx, id); err != nil || j.Status != jobs.StatusCompleted {
+		t.Fatalf("the job was not completed by its new follower: %+v, %v", j, err)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -26,6 +26,10 @@ import (
 type Env struct {
 	// Do runs f on the UI thread.
 	Do func(f func())
+	// Busy counts the screen's background work; nil: a tracker of its
+	// own. The app passes its own, so that waiting for the app to be idle
+	// waits for the lookup too.
+	Busy *busy.Tracker
 }
 
 // DefaultEnv is the app's.
@@ -61,7 +65,7 @@ type Screen struct {
 	shownFor *client.SingleTraceRequest
 
 	env Env
-	bg  sync.WaitGroup // background work in flight (tests wait on it)
+	bg  *busy.Tracker // background work in flight (tests wait until it is idle)
 }
 
 // Show opens the single lookup in a dialog over win.
@@ -79,7 +83,10 @@ func Show(win fyne.Window, b Backend, env Env) *Screen {
 
 // New builds the single lookup screen and fetches the rates.
 func New(win fyne.Window, b Backend, env Env) *Screen {
-	s := &Screen{win: win, be: b, env: env}
+	s := &Screen{win: win, be: b, env: env, bg: env.Busy}
+	if s.bg == nil {
+		s.bg = &busy.Tracker{}
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.build()
 	s.fetchPricing()
@@ -94,11 +101,7 @@ func (s *Screen) Content() fyne.CanvasObject { return s.root }
 func (s *Screen) Close() { s.cancel() }
 
 func (s *Screen) goBG(f func()) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		f()
-	}()
+	s.bg.Go(f)
 }
 
 func (s *Screen) entry(placeholder string) *keys.Entry {

@@ -61,7 +61,7 @@ func (f *fake) Single(ctx context.Context, r client.SingleTraceRequest) (*client
 func idle(t *testing.T, s *Screen) {
 	t.Helper()
 	ok := make(chan struct{})
-	go func() { s.bg.Wait(); close(ok) }()
+	go func() { _ = s.bg.Wait(context.Background()); close(ok) }()
 	select {
 	case <-ok:
 	case <-time.After(60 * time.Second):

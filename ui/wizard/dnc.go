@@ -66,7 +66,7 @@ type DNC struct {
 	payBtn        *keys.Button   // the last confirmation's Pay button
 	costRetry     *widget.Button // reads the rates again when they could not be read
 	detailsScroll *container.Scroll
-	retryRates    *time.Timer // the next reading while the server is away
+	retryRates    func() bool // stops the next reading while the server is away
 	costLine      *widget.Label
 	costAfter     *widget.Label
 	costWarn      *widget.Label

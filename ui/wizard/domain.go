@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -168,14 +167,14 @@ func ratesSummary(err error) string {
 
 // retryLater runs again (on the UI thread) after env.RetryDelay unless ctx
 // ends first; the timer pending before is replaced.
-func retryLater(env Env, ctx context.Context, pending *time.Timer, again func()) *time.Timer {
+func retryLater(env Env, ctx context.Context, pending func() bool, again func()) (stop func() bool) {
 	if pending != nil {
-		pending.Stop()
+		pending()
 	}
 	if env.RetryDelay <= 0 || ctx.Err() != nil {
 		return nil
 	}
-	return time.AfterFunc(env.RetryDelay, func() {
+	return env.after(env.RetryDelay, func() {
 		env.Do(func() {
 			if ctx.Err() == nil {
 				again()

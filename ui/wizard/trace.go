@@ -81,7 +81,7 @@ type Trace struct {
 	costAfter     *widget.Label
 	costWarn      *widget.Label
 	costRetry     *widget.Button // reads the rates again when they could not be read
-	retryRates    *time.Timer    // the next reading while the server is away
+	retryRates    func() bool    // stops the next reading while the server is away
 	summary       *widget.Label
 	status        *widget.Label
 	submitBtn     *widget.Button

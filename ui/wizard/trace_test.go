@@ -31,7 +31,48 @@ import (
 // testEnv runs the screens with short delays; the test driver runs
 // fyne.Do inline on the calling goroutine, so Do serialises the callbacks
 // as the real driver does on its main thread.
-var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond, RetryDelay: 20 * time.Millisecond}
+var testEnv = Env{Do: act, RecountDelay: time.Millisecond, PreviewDelay: time.Millisecond, RetryDelay: 20 * time.Millisecond, After: retries.after}
+
+// retries is the tests' clock of the rates' retries while the server is
+// away: a retry armed runs when the test says its time has come (fire).
+var retries retryClock
+
+type retryClock struct {
+	mu    sync.Mutex
+	armed map[int]func()
+	next  int
+}
+
+func (c *retryClock) after(_ time.Duration, f func()) (stop func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.armed == nil {
+		c.armed = map[int]func(){}
+	}
+	id := c.next
+	c.next++
+	c.armed[id] = f
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, ok := c.armed[id]
+		delete(c.armed, id)
+		return ok
+	}
+}
+
+// fire runs the retries armed, as their time coming would; it reports how
+// many ran.
+func (c *retryClock) fire() int {
+	c.mu.Lock()
+	due := c.armed
+	c.armed = nil
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+	return len(due)
+}
 
 var traceHeaders = []string{"First Name", "Last Name", "Property Address", "Property City", "Property State", "Property Zip", "Mailing Address", "Mailing City", "Mailing State", "Mailing Zip"}
 

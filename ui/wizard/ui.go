@@ -21,6 +21,10 @@ type Env struct {
 	// RetryDelay is how soon the rates are read again while the server
 	// is away.
 	RetryDelay time.Duration
+	// After arms the retry while the server is away: f runs after d unless
+	// stop is called first (stop reports whether it stopped it). nil:
+	// time.AfterFunc. Tests give a clock they advance by hand.
+	After func(d time.Duration, f func()) (stop func() bool)
 	// Busy counts the work the wizard has in flight (goroutines, timers);
 	// nil: a tracker of its own. The app passes its own, so that waiting
 	// for the app to be idle waits for the wizard too.
@@ -33,6 +37,14 @@ func (e Env) tracker() *busy.Tracker {
 		return e.Busy
 	}
 	return &busy.Tracker{}
+}
+
+// after is the env's After, or time.AfterFunc.
+func (e Env) after(d time.Duration, f func()) (stop func() bool) {
+	if e.After != nil {
+		return e.After(d, f)
+	}
+	return time.AfterFunc(d, f).Stop
 }
 
 // DefaultEnv is the app's.

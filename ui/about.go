@@ -25,9 +25,6 @@ func (a *App) helpMenu() *fyne.Menu {
 	return fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", a.showGuide), fyne.NewMenuItem("About SkipDesk", a.showAbout))
 }
 
-// homer is the backend's data folder (jobs/workflow has it; a test fake may not).
-type homer interface{ Home() string }
-
 // showAbout shows the version and build, the licence, where the notices of
 // the open-source components are, and the data folder with a button that
 // opens it.
@@ -49,10 +46,7 @@ func (a *App) showAbout() {
 		body.Add(wrapped(l))
 	}
 
-	home := ""
-	if h, ok := a.be.(homer); ok {
-		home = h.Home()
-	}
+	home := a.svc.Sessions.Home()
 	if home != "" {
 		body.Add(widget.NewSeparator())
 		body.Add(wrapped("Your jobs, results and settings are kept in the data folder:\n" + home))

@@ -303,6 +303,9 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 			return nil, err
 		}
 	}
+	if phones != nil {
+		phones.done()
+	}
 	res := &built{phones: phones}
 	if parts != nil {
 		res.st = parts.done()

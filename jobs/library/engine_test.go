@@ -167,6 +167,14 @@ func plainScan(r *Result, rows *plainRows, f Filter) []int {
 	read := rows.through(l, join)
 	q := newQuery(f.Text)
 	words := strings.Fields(fold(f.Text))
+	// A number a flag filter leaves out in one row is left out of every
+	// row (layout.FlaggedNumbers): every row is looked at first.
+	flagged := layout.NewFlaggedNumbers()
+	for i := range read {
+		for k := range read[i].Phones {
+			flagged.Note(&read[i].Phones[k], jobs.QuickFilters, layout.Passes)
+		}
+	}
 	out := []int{}
 	for i, rec := range rows.raw {
 		row := read[i]
@@ -175,7 +183,7 @@ func plainScan(r *Result, rows *plainRows, f Filter) []int {
 		}
 		if len(f.Quick) > 0 {
 			row.Phones = slices.Clone(row.Phones) // Keep drops phones in place
-			if !layout.Keep(&row, f.Quick) {
+			if !flagged.Keep(&row, f.Quick) {
 				continue
 			}
 		}

@@ -20,6 +20,10 @@ type phoneIndex struct {
 	pass    []uint8  // per phone: bit i set when it passes jobs.QuickFilters[i]
 	rowPass []uint8  // per row: bit i set when it passes jobs.QuickFilters[i]
 
+	// flagged are the numbers a flag filter leaves out in some row
+	// (layout.FlaggedNumbers), applied to every row by done.
+	flagged *layout.FlaggedNumbers
+
 	mu   sync.Mutex
 	sets map[uint8]bitset
 }
@@ -49,11 +53,12 @@ var rowLevel = func() (m uint8) {
 }()
 
 // phoneDigits packs the digits of a phone for the phone search: the 10
-// digits of a valid number, else the digits as written (up to 17), with
-// their count in the top 5 bits; 0 for a phone with no digits to find.
+// digits of a valid number (marked validKey), else the digits as written
+// (up to 17), with their count in the top 5 bits; 0 for a phone with no
+// digits to find.
 func phoneDigits(p *layout.Phone) uint64 {
 	if p.Key != 0 {
-		return p.Key | 10<<59
+		return p.Key | 10<<59 | validKey
 	}
 	var v uint64
 	n := 0
@@ -67,6 +72,13 @@ func phoneDigits(p *layout.Phone) uint64 {
 	}
 	return v | uint64(n)<<59
 }
+
+// Packed digits: the count in the top 5 bits, then the mark of a valid
+// number, then the digits' value (up to 17 digits, below 2^57).
+const (
+	validKey   = 1 << 58
+	digitsMask = validKey - 1
+)
 
 // phoneMask are the phone filters p passes.
 func phoneMask(p *layout.Phone) uint8 {
@@ -96,6 +108,7 @@ type phoneChunk struct {
 	nums    []uint64
 	pass    []uint8
 	rowPass []uint8
+	flagged *layout.FlaggedNumbers // numbers a flag filter leaves out; nil none yet
 }
 
 // add reads a record's phones and row filters.
@@ -103,8 +116,16 @@ func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
 	rd.ReadPhones(rec, row)
 	n := min(len(row.Phones), 255)
 	for i := range n {
-		c.nums = append(c.nums, phoneDigits(&row.Phones[i]))
-		c.pass = append(c.pass, phoneMask(&row.Phones[i]))
+		p := &row.Phones[i]
+		m := phoneMask(p)
+		c.nums = append(c.nums, phoneDigits(p))
+		c.pass = append(c.pass, m)
+		if p.Key != 0 && m&flagLevel != flagLevel {
+			if c.flagged == nil {
+				c.flagged = layout.NewFlaggedNumbers()
+			}
+			c.flagged.Note(p, jobs.QuickFilters, layout.Passes)
+		}
 	}
 	c.count = append(c.count, uint8(n))
 	c.rowPass = append(c.rowPass, rowMask(row))
@@ -112,7 +133,7 @@ func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
 
 func newPhoneIndex(rows int) *phoneIndex {
 	return &phoneIndex{at: make([]uint32, 1, rows+1), rowPass: make([]uint8, 0, rows), nums: make([]uint64, 0, rows*2),
-		pass: make([]uint8, 0, rows*2), sets: map[uint8]bitset{}}
+		pass: make([]uint8, 0, rows*2), sets: map[uint8]bitset{}, flagged: layout.NewFlaggedNumbers()}
 }
 
 // add appends a chunk, in file order.
@@ -123,6 +144,39 @@ func (x *phoneIndex) add(c *phoneChunk) {
 	x.nums = append(x.nums, c.nums...)
 	x.pass = append(x.pass, c.pass...)
 	x.rowPass = append(x.rowPass, c.rowPass...)
+	if c.flagged != nil {
+		x.flagged.Merge(c.flagged)
+	}
+}
+
+// flagLevel are the bits of the flag filters (layout.FlagFilter).
+var flagLevel = func() (m uint8) {
+	for i, f := range jobs.QuickFilters {
+		if layout.FlagFilter(f) {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// done applies layout.FlaggedNumbers once every row is in: a number a flag filter
+// leaves out in one row fails that filter in every row, as every export
+// leaves it out.
+func (x *phoneIndex) done() {
+	if x.flagged.Len() == 0 {
+		return
+	}
+	for k, d := range x.nums {
+		if d&validKey == 0 {
+			continue
+		}
+		key := d & digitsMask
+		for i, f := range jobs.QuickFilters {
+			if x.pass[k]&(1<<i) != 0 && x.flagged.Fails(key, f) {
+				x.pass[k] &^= 1 << i
+			}
+		}
+	}
 }
 
 // set is the bitset of the rows passing the filters with bits want: each
@@ -184,7 +238,7 @@ var pow10 = func() (p [18]uint64) {
 // match reports whether the digits of a phone (see phoneDigits) hold q's.
 func (q phoneQuery) match(d uint64) bool {
 	n := int(d >> 59)
-	v := d &^ (31 << 59)
+	v := d & digitsMask
 	if n < q.n {
 		return false
 	}

@@ -100,3 +100,8 @@ func BenchmarkCallablePreset400k(b *testing.B) { benchCallable(b, "reisift", ".c
 // BenchmarkCallablePresetLong400k: through a one-row-per-phone preset whose
 // limit (300,000 rows) splits the list in two files.
 func BenchmarkCallablePresetLong400k(b *testing.B) { benchCallable(b, "calltools", ".csv") }
+
+// BenchmarkCallableXLSX400k is the callable list joined with its DNC result
+// written as .xlsx: beside BenchmarkExport400k, what the join, the judging
+// and the proof add to a plain export of the same rows.
+func BenchmarkCallableXLSX400k(b *testing.B) { benchCallable(b, "", ".xlsx") }

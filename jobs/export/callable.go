@@ -162,6 +162,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	if err != nil {
 		return nil, err
 	}
+	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
 	rep.Phones = &ms.counts
 	return rep, finishProof(dst, rep, opts.Proof)
 }
@@ -470,12 +471,6 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if qs := l.Blocking(); len(qs) > 0 {
 		open = append([]layout.FileQuestions{{File: path, Questions: qs}}, open...)
 	}
-	var warns []string
-	for i, d := range dncs {
-		for _, w := range dncWarns[i] {
-			warns = append(warns, "DNC result "+filepath.Base(d)+": "+w)
-		}
-	}
 	if opts.Internal != nil {
 		join.SetInternal(opts.Internal)
 	}
@@ -494,41 +489,56 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if !flags && len(filters) == 0 {
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
-	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags, opts: opts,
-		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}, now: now,
-		dated: map[scrubDay]int{}}
-	for _, f := range filters {
-		if layout.PhoneLevel(f) {
-			m.phoneF = true
-		}
-	}
-	if opts.LeaveOutMobiles {
-		m.phoneF = true
-	}
+	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
+		flags: flags, opts: opts, erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{},
+		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{},
+		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel)}
 	if safety(filters) {
 		m.strict = true
 		if err := m.readFlagged(ctx, path); err != nil {
 			return nil, err
 		}
 	}
-	src, err := openSource(path, opts.Rows)
-	if opts.Rows == nil && opts.Proof != nil {
+	if err := m.openRows(path); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// dncWarnings are the damage met in each DNC result (warns[i] of dncs[i]),
+// each named with its file.
+func dncWarnings(dncs []string, warns [][]string) []string {
+	var out []string
+	for i, d := range dncs {
+		for _, w := range warns[i] {
+			out = append(out, "DNC result "+filepath.Base(d)+": "+w)
+		}
+	}
+	return out
+}
+
+// openRows opens the rows to export (the result's, hashed as they are read
+// when a proof is asked for and every row is read) and sets up what a row
+// needs.
+func (m *mergeSource) openRows(path string) error {
+	src, err := openSource(path, m.opts.Rows)
+	if m.opts.Rows == nil && m.opts.Proof != nil {
 		src, err = openCSVSourceHashed(path, true)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	m.src = src
 	m.buildHeaders(src.Headers())
-	m.bySlot = make([]int, len(l.Slots))
-	m.keep = make([]bool, len(l.Slots))
-	m.win = make([]phoneWindow, len(l.Slots))
-	if m.time, err = newTimeRule(opts.Calltime, opts.CallableAt, now); err != nil {
-		return nil, fmt.Errorf("export: calling rules: %w", err)
+	m.bySlot = make([]int, len(m.l.Slots))
+	m.keep = make([]bool, len(m.l.Slots))
+	m.win = make([]phoneWindow, len(m.l.Slots))
+	if m.time, err = newTimeRule(m.opts.Calltime, m.opts.CallableAt, m.now); err != nil {
+		return fmt.Errorf("export: calling rules: %w", err)
 	}
 	m.blank = make([]bool, len(src.Headers()))
 	m.kept = make([]bool, len(src.Headers()))
-	return m, nil
+	return nil
 }
 
 // safety reports filters that leave phones out for their flags: such a
@@ -541,7 +551,7 @@ func safety(fs []jobs.QuickFilter) bool { return slices.ContainsFunc(fs, layout.
 // out: a *StaleError). Where the file states answers of its own, a row's
 // answer may differ from another's: the whole result is read first. Where
 // every answer is the number's (layout.NumberDecides), each row says it
-// itself and both are done as the rows are written (see end).
+// itself and both are done as the rows are written (merge, Next).
 func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 	m.flagged = layout.NewFlaggedNumbers()
 	m.stale = newStaleSet()

@@ -212,7 +212,8 @@ func deflated(b []byte, final bool) ([]byte, error) {
 // known); before the workbook is written, ready is called
 // with the rows counted and may fail the export (nothing is written then)
 // or fill in what the Summary and Compliance sheets show. The report's sum
-// is the SHA-256 of the file written.
+// is the SHA-256 of the file written; the damage met in the source is the
+// caller's to report (s.Warnings).
 func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts Options, ready func(rows int) error) (*Report, error) {
 	rep := &Report{Path: dst}
 	headers := capHeaders(s.Headers(), rep)
@@ -229,7 +230,6 @@ func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts 
 			return nil, err
 		}
 	}
-	rep.Warnings = append(rep.Warnings, s.Warnings()...)
 	widths := columnWidths(headers, sp.sample)
 	rep.sum, err = writeAtomicSum(dst, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)

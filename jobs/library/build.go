@@ -221,7 +221,7 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 			e = c.starts[i+1]
 		}
 		w.rec = parseRecord(w.raw[s-from:e-from], w.rec)
-		fixText(w.rec)
+		fixRecord(w.raw[s-from:e-from], w.rec)
 		if b.fold {
 			w.foldRow(&o, i, len(c.starts))
 		}

@@ -527,7 +527,7 @@ func (r *Result) readRows(starts []int64, tail int64, idx []int) ([][]string, er
 		for i := a; i <= b; i++ {
 			rec := buf[starts[i]-from : end(i)-from]
 			row := parseRecord(rec, make([]string, 0, len(r.headers)))
-			fixText(row)
+			fixRecord(rec, row)
 			out = append(out, row)
 		}
 	}

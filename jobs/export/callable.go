@@ -917,6 +917,9 @@ func (m *mergeSource) holdsLeftOut(v string) bool {
 // result share a few readings.
 type flagWordsCache map[flagWordsKey]string
 
+// maxWords bounds the cache: past it, it starts again.
+const maxWords = 1 << 16
+
 // flagWordsKey is what flagWords reads of a phone.
 type flagWordsKey struct {
 	valid           bool
@@ -937,7 +940,7 @@ func (c *flagWordsCache) of(p *layout.Phone) string {
 	if w, ok := (*c)[k]; ok {
 		return w
 	}
-	if *c == nil || len(*c) >= maxSeen {
+	if *c == nil || len(*c) >= maxWords {
 		*c = flagWordsCache{}
 	}
 	w := flagWords(p)

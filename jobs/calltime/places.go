@@ -139,6 +139,50 @@ func (p *Places) answer(area, addr int32, day, at time.Time) Answer {
 	return a
 }
 
+// Words say a phone's calling time at instant at (the instant it was
+// answered for), in the called person's time, the hours first and the rule
+// that refuses last: "Callable 8 a.m.–8 p.m. CT · now 7:42 p.m.", "Not now:
+// callable 8 a.m.–8 p.m. ET · now 8:15 p.m. (calling hours FL
+// 08:00–20:00)", "No calls today (no calls on Sunday in AL) · now 10 a.m.
+// CT". listsClear says whether the lists let the phone be called at all:
+// without it the hours are only hours ("Hours 8 a.m.–8 p.m. CT", "Outside
+// hours …"), never "callable".
+func (a Answer) Words(at time.Time, listsClear bool) string {
+	if !a.Placed {
+		if a.Reason != "" {
+			return "No calling window: " + a.Reason
+		}
+		return "No calling window: the number is not a US number"
+	}
+	w := a.Window
+	now := "now " + clockWords(at.In(w.tz))
+	span, open := w.main()
+	switch {
+	case !open:
+		return "No calls today (" + a.Reason + ") · " + now + " " + w.Label()
+	case a.Reason == "" && listsClear:
+		return "Callable " + spanWords(span, w) + " · " + now
+	case a.Reason == "":
+		return "Hours " + spanWords(span, w) + " · " + now
+	case listsClear:
+		return "Not now: callable " + spanWords(span, w) + " · " + now + " (" + a.Reason + ")"
+	}
+	return "Outside hours " + spanWords(span, w) + " · " + now + " (" + a.Reason + ")"
+}
+
+// spanWords is "8 a.m.–8 p.m. CT".
+func spanWords(s Span, w DayWindow) string {
+	return clockWords(s.From.In(w.tz)) + "–" + clockWords(s.To.In(w.tz)) + " " + w.Label()
+}
+
+// clockWords reads a time of day as people write it: "8 a.m.", "7:42 p.m.".
+func clockWords(t time.Time) string {
+	if t.Minute() == 0 {
+		return strings.NewReplacer(" AM", " a.m.", " PM", " p.m.").Replace(t.Format("3 PM"))
+	}
+	return ClockText(t)
+}
+
 // RowAddresses are a row's property and mailing addresses as the rules
 // read them. A one-line address gives its state and ZIP from its end
 // ("…, Pensacola, FL 32501"); one that names neither counts as a place not

@@ -1,6 +1,7 @@
 package calltime
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,28 @@ func TestRowAddresses(t *testing.T) {
 	got := RowAddresses(&row)
 	if got[0] != (Address{Kind: "property", State: "FL", ZIP: "32501"}) || got[1] != (Address{Kind: "mailing", State: "?"}) {
 		t.Errorf("RowAddresses = %+v", got)
+	}
+}
+
+// A phone's calling time in words, as the viewer shows it.
+func TestAnswerWords(t *testing.T) {
+	e := engine(t)
+	p := NewPlaces(e)
+	none := p.AddressID([2]Address{})
+	for _, c := range []struct{ number, at, want string }{
+		{"5045550100", "2026-11-24T19:42:00-06:00", "Callable 8 a.m.–8 p.m. CT · now 7:42 p.m."},
+		{"3055550100", "2026-11-24T20:15:00-05:00", "Not now: callable 8 a.m.–8 p.m. ET · now 8:15 p.m. (calling hours FL 08:00–20:00)"},
+		{"2055550100", "2026-11-22T10:00:00-06:00", "No calls today (no calls on Sunday in AL) · now 10 a.m. CT"},
+		{"4165550100", "2026-11-24T12:00:00-05:00", "No calling window: area code 416 is outside the United States (CA): its rules are not in the table"},
+	} {
+		at := instant(t, c.at)
+		a := p.Answer(p.AreaID(phone.Key(c.number)), none, at, at)
+		if got := a.Words(at, true); got != c.want {
+			t.Errorf("%s at %s: %q, want %q", c.number, c.at, got, c.want)
+		}
+		// A phone a list holds back has hours, never "callable".
+		if got := a.Words(at, false); strings.Contains(strings.ToLower(got), "callable") {
+			t.Errorf("%s at %s, on a list: %q", c.number, c.at, got)
+		}
 	}
 }

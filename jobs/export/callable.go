@@ -85,7 +85,7 @@ type CallableOptions struct {
 	Calltime *calltime.Engine
 	// CallableAt, when set, leaves out every phone that may not be called
 	// at that instant, counted per reason. Zero: no phone is left out for
-	// the time rule.
+	// the time rule, unless Filters hold "callable-now": then it is Now.
 	CallableAt time.Time
 	// Preset, when set, writes the rows as a dialer or CRM imports them
 	// (its columns, phone format, one row per owner or per phone), in as
@@ -430,7 +430,7 @@ func (m *mergeSource) block(p *layout.Phone) layout.Block {
 // passes reports whether a phone passes filter f, with the person's
 // choices.
 func (m *mergeSource) passes(f jobs.QuickFilter, p *layout.Phone) bool {
-	if f == jobs.QuickCallable && (m.opts.KeepUnknown || m.opts.KeepLitigators) {
+	if f.Callable() && (m.opts.KeepUnknown || m.opts.KeepLitigators) {
 		return m.block(p) == 0
 	}
 	if (f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator) && m.opts.KeepUnknown {
@@ -476,8 +476,11 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	}
 	join.SetDates(opts.OwnDate, now)
 	filters := slices.Clone(opts.Filters)
-	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
+	if opts.OnlyCallable && !slices.ContainsFunc(filters, jobs.QuickFilter.Callable) {
 		filters = append(filters, jobs.QuickCallable)
+	}
+	if slices.Contains(filters, jobs.QuickCallableNow) && opts.CallableAt.IsZero() {
+		opts.CallableAt = now // "callable now": now is the export's instant
 	}
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
@@ -846,7 +849,7 @@ func (e *NothingCallableError) Error() string {
 // nothingKept refuses an export that hands over numbers to call and kept
 // none, removing what was written at dst.
 func (m *mergeSource) nothingKept(dst string) error {
-	if !slices.Contains(m.filters, jobs.QuickCallable) || m.counts.Kept > 0 {
+	if !slices.ContainsFunc(m.filters, jobs.QuickFilter.Callable) || m.counts.Kept > 0 {
 		return nil
 	}
 	if dst != "" {

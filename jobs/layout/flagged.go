@@ -7,11 +7,12 @@ import (
 )
 
 // FlagFilter reports a filter that leaves a phone out for its flags
-// ("not-dnc", "not-litigator", "callable"): its answer is the number's,
-// whichever row the number is read in (see FlaggedNumbers).
+// ("not-dnc", "not-litigator", "callable", "callable-now"): its answer on
+// the flags is the number's, whichever row the number is read in (see
+// FlaggedNumbers; the calling time of "callable-now" is the row's).
 func FlagFilter(f jobs.QuickFilter) bool {
 	switch f {
-	case jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable:
+	case jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable, jobs.QuickCallableNow:
 		return true
 	}
 	return false

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -58,6 +59,7 @@ type builder struct {
 
 	fold    bool                  // build the column store
 	reader  func() *layout.Reader // read phones through the layout; nil not
+	places  *calltime.Places      // place each row's addresses (with reader); nil not
 	sink    *RowSink              // sees every row, in file order; nil none
 	columns int
 	hints   *typeHints
@@ -226,7 +228,7 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 			w.foldRow(&o, i, len(c.starts))
 		}
 		if w.rd != nil {
-			o.phones.add(w.rd, w.rec, &w.row)
+			o.phones.add(w.rd, b.places, w.rec, &w.row)
 		}
 		if b.sink != nil {
 			for _, c := range b.sink.Columns {
@@ -304,7 +306,7 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 		}
 	}
 	if phones != nil {
-		phones.done()
+		phones.done(b.places)
 	}
 	res := &built{phones: phones}
 	if parts != nil {

@@ -3,8 +3,10 @@ package library
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -23,9 +25,16 @@ type phoneIndex struct {
 	// flagged are the numbers a flag filter leaves out in some row
 	// (layout.FlaggedNumbers), applied to every row by done.
 	flagged *layout.FlaggedNumbers
+	// addr is each row's addresses' id in places (nil without the calling
+	// rules): with a phone's number, where its person may be.
+	addr   []int32
+	places *calltime.Places
 
 	mu   sync.Mutex
 	sets map[uint8]bitset
+	// nowSets are the sets with "callable-now", for the instant nowAt.
+	nowSets map[uint8]bitset
+	nowAt   time.Time
 }
 
 // filterBits are the bits of fs in the masks (by their place in
@@ -109,11 +118,17 @@ type phoneChunk struct {
 	pass    []uint8
 	rowPass []uint8
 	flagged *layout.FlaggedNumbers // numbers a flag filter leaves out; nil none yet
+	addr    []int32                // each row's addresses' id (with the calling rules)
 }
 
-// add reads a record's phones and row filters.
-func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
+// add reads a record's phones and row filters, and with places where its
+// person may be.
+func (c *phoneChunk) add(rd *layout.Reader, places *calltime.Places, rec []string, row *layout.Row) {
 	rd.ReadPhones(rec, row)
+	if places != nil {
+		rd.ReadPlaces(rec, row)
+		c.addr = append(c.addr, places.AddressID(calltime.RowAddresses(row)))
+	}
 	n := min(len(row.Phones), 255)
 	for i := range n {
 		p := &row.Phones[i]
@@ -144,6 +159,7 @@ func (x *phoneIndex) add(c *phoneChunk) {
 	x.nums = append(x.nums, c.nums...)
 	x.pass = append(x.pass, c.pass...)
 	x.rowPass = append(x.rowPass, c.rowPass...)
+	x.addr = append(x.addr, c.addr...)
 	if c.flagged != nil {
 		x.flagged.Merge(c.flagged)
 	}
@@ -162,7 +178,10 @@ var flagLevel = func() (m uint8) {
 // done applies layout.FlaggedNumbers once every row is in: a number a flag filter
 // leaves out in one row fails that filter in every row, as every export
 // leaves it out.
-func (x *phoneIndex) done() {
+func (x *phoneIndex) done(places *calltime.Places) {
+	if places != nil && len(x.addr) == len(x.rowPass) {
+		x.places = places
+	}
 	if x.flagged.Len() == 0 {
 		return
 	}
@@ -201,6 +220,57 @@ func (x *phoneIndex) set(want uint8) bitset {
 	}
 	x.sets[want] = b
 	return b
+}
+
+// nowBit is the bit of "callable-now".
+var nowBit = filterBits([]jobs.QuickFilter{jobs.QuickCallableNow})
+
+// setAt is set for a view at instant at: with "callable-now", a phone is
+// kept only when, besides every phone filter, its calling windows are
+// open at that instant (calltime.Places); such sets are kept for one
+// instant at a time.
+func (x *phoneIndex) setAt(want uint8, at time.Time) (bitset, error) {
+	if want&nowBit == 0 {
+		return x.set(want), nil
+	}
+	if x.places == nil {
+		return bitset{}, &layout.CannotFilterError{Filter: jobs.QuickCallableNow, Why: "the calling rules are not loaded"}
+	}
+	if at.IsZero() {
+		at = time.Now().Truncate(time.Minute) // never a view with no instant: that would keep every hour
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.nowAt.Equal(at) {
+		x.nowSets, x.nowAt = map[uint8]bitset{}, at
+	}
+	if b, ok := x.nowSets[want]; ok {
+		return b, nil
+	}
+	rowReq, phoneReq := want&rowLevel, want&^rowLevel
+	b := newBitset(len(x.rowPass))
+	for r, m := range x.rowPass {
+		if m&rowReq == rowReq && x.anyPhoneAt(r, phoneReq, at) {
+			b.set(int32(r))
+		}
+	}
+	x.nowSets[want] = b
+	return b, nil
+}
+
+// anyPhoneAt reports whether a phone of row r passes the filters req and
+// may be called at instant at.
+func (x *phoneIndex) anyPhoneAt(r int, req uint8, at time.Time) bool {
+	for k := x.at[r]; k < x.at[r+1]; k++ {
+		d := x.nums[k]
+		if x.pass[k]&req != req || d&validKey == 0 {
+			continue
+		}
+		if x.places.Answer(x.places.AreaID(d&digitsMask), x.addr[r], at, at).Reason == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *phoneIndex) anyPhone(r int, req uint8) bool {

@@ -22,7 +22,39 @@ const (
 
 // helpMenu is the window's Help menu.
 func (a *App) helpMenu() *fyne.Menu {
-	return fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", a.showGuide), fyne.NewMenuItem("About SkipDesk", a.showAbout))
+	items := []*fyne.MenuItem{fyne.NewMenuItem("Getting started", a.showGuide)}
+	if _, ok := a.svc.Compliance.(RulesBackend); ok {
+		items = append(items, fyne.NewMenuItem("Calling rules", a.showRules))
+	}
+	return fyne.NewMenu("Help", append(items, fyne.NewMenuItem("About SkipDesk", a.showAbout))...)
+}
+
+// RulesBackend gives the calling rules table as Help shows it.
+type RulesBackend interface {
+	RulesHelp() (string, error)
+}
+
+// showRules shows the calling rules table SkipDesk applies: its version,
+// each rule with its days, hours and source, and where the numbering data
+// comes from.
+func (a *App) showRules() {
+	rb, ok := a.svc.Compliance.(RulesBackend)
+	if !ok {
+		return
+	}
+	text, err := rb.RulesHelp()
+	if err != nil {
+		a.showError(err)
+		return
+	}
+	// Monospace keeps the state codes and days in line; a long source
+	// or note wraps rather than running out of sight.
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("Calling rules", "Close", container.NewVScroll(l), a.win)
+	sz := a.win.Canvas().Size()
+	d.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.9))
+	d.Show()
 }
 
 // showAbout shows the version and build, the licence, where the notices of

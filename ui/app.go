@@ -97,6 +97,11 @@ type Options struct {
 	FilterDelay time.Duration
 	// TickEvery redraws the elapsed time of jobs in flight.
 	TickEvery time.Duration
+	// Now is the clock the viewer's calling times and "Callable now" are
+	// read by (nil: the computer's); MinuteEvery is how often they are read
+	// again (nil ticks: never).
+	Now         func() time.Time
+	MinuteEvery time.Duration
 	// ConnectTimeout bounds the key check and the keyring write.
 	ConnectTimeout time.Duration
 	// OfflineRetry is how often the window tries the server again while
@@ -113,8 +118,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
 		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second, OfflineRetry: 15 * time.Second,
-		AccountEvery: time.Minute,
-		Wizard:       wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
+		AccountEvery: time.Minute, MinuteEvery: time.Minute,
+		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 
 // Run builds the window and runs the app until the window closes; it returns

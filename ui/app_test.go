@@ -46,8 +46,13 @@ func testOptions() Options {
 	o.BatchDelay, o.FilterDelay, o.TickEvery = 10*time.Millisecond, 10*time.Millisecond, time.Hour
 	o.Wizard.Do, o.Lookup.Do = onUI, onUI
 	o.OfflineRetry, o.AccountEvery = 50*time.Millisecond, 0
+	o.Now, o.MinuteEvery = func() time.Time { return testNow }, 0
 	return o
 }
+
+// testNow is the window's clock in the tests: a Tuesday, 7:42 p.m. in
+// Texas.
+var testNow = time.Date(2026, 11, 24, 19, 42, 0, 0, time.FixedZone("CST", -6*3600))
 
 // notifyApp records the desktop notifications sent.
 type notifyApp struct {
@@ -720,7 +725,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 		t.Fatal("matched/mobile quick filters off")
 	}
 	if !v.quick[jobs.QuickNotDNC].Disabled() || !v.quick[jobs.QuickCallable].Disabled() ||
-		!strings.Contains(v.why.Text, "Not DNC: the result has no DNC flags: scrub its phones first") {
+		!strings.Contains(v.why.Text, "Not DNC, Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Fatalf("DNC quick filters without DNC flags: %q", v.why.Text)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // The people view: a result's rows as a person reads them — the owner, the
@@ -35,14 +36,16 @@ const (
 	phoneCol
 	emailCol
 	matchCol
+	windowCol // when the phone may be called, in its person's time
 )
 
 // Widths of the people view's columns. A phone column fits the number, its
 // type and the longest usual status, so that a phone is never clipped.
 const (
-	phoneColWidth = 390
-	nameColWidth  = 220
-	addrColWidth  = 300
+	phoneColWidth  = 390
+	nameColWidth   = 220
+	addrColWidth   = 300
+	windowColWidth = 420
 )
 
 // peopleColumns are the people view's columns for a layout; none when it
@@ -63,7 +66,8 @@ func peopleColumns(l *layout.Layout) []peopleCol {
 		if len(l.Slots) > 1 {
 			title = "Phone " + itoa(i+1)
 		}
-		cols = append(cols, peopleCol{title: title, width: phoneColWidth, sortCol: -1, kind: phoneCol, phone: i})
+		cols = append(cols, peopleCol{title: title, width: phoneColWidth, sortCol: -1, kind: phoneCol, phone: i},
+			peopleCol{title: title + " calling time", width: windowColWidth, sortCol: -1, kind: windowCol, phone: i})
 	}
 	if len(cols) == 0 {
 		return nil
@@ -161,6 +165,28 @@ func (col peopleCol) show(c *peopleCell, row *layout.Row) {
 		text, imp := phoneStatus(p, row)
 		setLabel(c.status, text, imp)
 	}
+}
+
+// showTime fills a calling-time cell: when the row's phone may be called,
+// in its person's time, and whether it may now (at answers for a phone).
+func (col peopleCol) showTime(c *peopleCell, row *layout.Row, at func(p *layout.Phone) workflow.CallingTime) {
+	if col.phone >= len(row.Phones) {
+		c.setText("")
+		return
+	}
+	p := &row.Phones[col.phone]
+	ct := at(p)
+	imp := widget.WarningImportance
+	switch {
+	case ct.Text == "":
+		imp = widget.LowImportance
+	case ct.Now && p.Callable():
+		imp = widget.SuccessImportance
+	case ct.Now:
+		imp = widget.MediumImportance // the hours allow it; a list does not
+	}
+	c.setText("")
+	setLabel(c.text, ct.Text, imp)
 }
 
 func setLabel(l *widget.Label, s string, imp widget.Importance) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -30,6 +31,7 @@ var quickFilters = []struct {
 	{jobs.QuickNotDNC, "Not DNC"},
 	{jobs.QuickNotLitigator, "Not litigator"},
 	{jobs.QuickCallable, "Callable only"},
+	{jobs.QuickCallableNow, "Callable now"},
 }
 
 // viewer is one opened result: a virtualised table over the result's
@@ -90,6 +92,9 @@ type viewer struct {
 	fixing *columnsDialog
 	// selRow is the view's row selected (-1 none): "Do not call…" acts on it.
 	selRow int
+	// quitMinute stops the minute's ticker: the calling times and
+	// "Callable now" read again each minute.
+	quitMinute chan struct{}
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
@@ -212,7 +217,56 @@ func newViewer(sh *shell, be ResultsBackend, ex *exports, res workflow.Result, n
 	v.body = container.NewStack()
 	v.showPending()
 	v.showCount()
+	v.q.At = v.sh.now()
+	v.everyMinute()
 	return v
+}
+
+// now is the minute the viewer reads calling times at.
+func (sh *shell) now() time.Time {
+	now := time.Now
+	if sh.opts.Now != nil {
+		now = sh.opts.Now
+	}
+	return now().Truncate(time.Minute)
+}
+
+// everyMinute reads the calling times again each minute: the people
+// view's "now", and the rows "Callable now" keeps.
+func (v *viewer) everyMinute() {
+	if v.sh.opts.MinuteEvery <= 0 {
+		return
+	}
+	t := time.NewTicker(v.sh.opts.MinuteEvery)
+	quit := make(chan struct{})
+	v.quitMinute = quit
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				v.sh.do(v.onMinute)
+			case <-quit:
+				return
+			}
+		}
+	}()
+}
+
+// onMinute shows the calling times of the new minute; a view filtered to
+// the phones callable now is read again (UI thread).
+func (v *viewer) onMinute() {
+	at := v.sh.now()
+	if at.Equal(v.q.At) {
+		return
+	}
+	v.q.At = at
+	if slices.Contains(v.q.Quick, jobs.QuickCallableNow) {
+		v.query(func() {})
+		return
+	}
+	clear(v.rows)
+	v.table.Refresh()
 }
 
 // showPending shows the first rows' cells as the file writes them while
@@ -361,7 +415,10 @@ func (v *viewer) showQuickFilters() {
 		v.why.Hide()
 		return
 	}
+	// Filters that cannot apply for one reason share its line ("Callable
+	// only, Callable now: the result has no DNC flags…").
 	var whys []string
+	labels := map[string][]string{}
 	for _, qf := range quickFilters {
 		c := v.quick[qf.f]
 		err := v.res.CannotFilter(qf.f)
@@ -376,12 +433,16 @@ func (v *viewer) showQuickFilters() {
 		if errors.As(err, &ce) {
 			why = ce.Why
 		}
-		line := qf.label + ": " + why
-		if !slices.Contains(whys, line) {
-			whys = append(whys, line)
+		if labels[why] == nil {
+			whys = append(whys, why)
 		}
+		labels[why] = append(labels[why], qf.label)
 	}
-	v.why.SetText(strings.Join(whys, "\n"))
+	lines := make([]string, len(whys))
+	for i, why := range whys {
+		lines[i] = strings.Join(labels[why], ", ") + ": " + why
+	}
+	v.why.SetText(strings.Join(lines, "\n"))
 	if len(whys) == 0 {
 		v.why.Hide()
 	} else {
@@ -430,7 +491,12 @@ func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		row.Phones = row.DistinctPhones()
 		v.rows[id.Row] = row
 	}
-	v.cols[id.Col].show(o.(*peopleCell), &row)
+	col := v.cols[id.Col]
+	if col.kind == windowCol {
+		col.showTime(o.(*peopleCell), &row, func(p *layout.Phone) workflow.CallingTime { return v.res.CallingTime(&row, p, v.q.At) })
+		return
+	}
+	col.show(o.(*peopleCell), &row)
 }
 
 func (v *viewer) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
@@ -488,6 +554,7 @@ func (v *viewer) onQuickChanged() { v.runQuery() }
 // runQuery starts the current query off the UI thread, cancelling the one
 // before; only the newest result is shown.
 func (v *viewer) runQuery() {
+	v.q.At = v.sh.now()
 	v.q.Text = strings.TrimSpace(v.filter.Text)
 	v.q.Quick = v.q.Quick[:0:0]
 	for _, qf := range quickFilters {
@@ -540,6 +607,9 @@ func (v *viewer) showCount() {
 		v.count.SetText("Reading the file…")
 	case n == total:
 		v.count.SetText(jobs.Thousands(int64(total)) + " rows")
+	case slices.Contains(v.q.Quick, jobs.QuickCallableNow):
+		// The instant matters: an empty view says it is a matter of time.
+		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows callable now")
 	default:
 		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows")
 	}
@@ -549,7 +619,7 @@ func (v *viewer) showCount() {
 // folder. With "Callable only" on, it is a callable list: the person's
 // choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
-	if c := v.quick[jobs.QuickCallable]; c != nil && c.Checked {
+	if slices.ContainsFunc(v.q.Quick, jobs.QuickFilter.Callable) {
 		v.exports.askCallableChoices(v.name, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
 		return
 	}
@@ -590,6 +660,10 @@ func (v *viewer) onOpenExternal() {
 }
 
 func (v *viewer) close() {
+	if v.quitMinute != nil {
+		close(v.quitMinute)
+		v.quitMinute = nil
+	}
 	if v.stop != nil {
 		v.stop()
 	}

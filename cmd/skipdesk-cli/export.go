@@ -55,7 +55,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	var dnc listFlag
 	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
-	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass; callable-now: callable at the moment of the export, or at --callable-at)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
 	force := fs.Bool("force", false, "replace the --out file (and a callable list's proof beside it) when it exists")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
@@ -83,7 +83,8 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usageErrorf("export: --filter: %v", err)
 	}
-	instant, err := callableAt(*at, *preset, *only || slices.Contains(filters, jobs.QuickCallable))
+	callable := *only || slices.ContainsFunc(filters, jobs.QuickFilter.Callable)
+	instant, err := callableAt(*at, *preset, callable)
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *only || slices.Contains(filters, jobs.QuickCallable) {
+	if callable {
 		// A callable list's proof names the account and the provider:
 		// read them when a key is configured; offline, the proof says so.
 		if _, err := env.connect(ctx); err != nil {

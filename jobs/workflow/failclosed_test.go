@@ -346,3 +346,49 @@ func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
 	got, err := listNumbers(t, d, trace, it.Path)
 	wantNumbers(t, got, err, "2125550101")
 }
+
+// A view of the phones callable now, exported, writes exactly its rows:
+// the export is judged at the instant the view was read at, whatever the
+// time of the export.
+func TestCallableNowViewExportsItsRows(t *testing.T) {
+	ctx := context.Background()
+	d := offline(t)
+	src := resultFile(t, t.TempDir(), "scrub.csv", jobs.KindDNC, yesterday, "phone,phone_normalized,dnc,litigator",
+		"2145550101,2145550101,false,false", // Texas: 9 a.m. to 9 p.m. on weekdays
+		"3055550102,3055550102,false,false", // Florida: 8 a.m. to 8 p.m.
+		"2125550103,2125550103,false,false", // New York: the federal 8 a.m. to 9 p.m.
+		"5045550104,5045550104,true,false")  // on the registry
+	r, err := d.Results().OpenResult(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A Tuesday, 8:30 p.m. in the East: Florida has closed, Texas and New
+	// York have not.
+	at := time.Date(2026, 11, 24, 20, 30, 0, 0, time.FixedZone("EST", -5*3600))
+	v, err := r.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickCallableNow}, SortCol: -1, At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for i := range v.Len() {
+		shown = append(shown, v.Cell(i, 0))
+	}
+	if strings.Join(shown, " ") != "2145550101 2125550103" {
+		t.Fatalf("callable at 8:30 p.m. ET: %v", shown)
+	}
+	dest := filepath.Join(t.TempDir(), "now.csv")
+	rep, err := d.Results().ExportView(ctx, r, v, dest, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dest)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	var written []string
+	for _, l := range lines {
+		written = append(written, strings.SplitN(l, ",", 2)[0])
+	}
+	if !slices.Equal(written, shown) || rep.Proof == "" {
+		t.Errorf("the export wrote %v (proof %q), the view shows %v", written, rep.Proof, shown)
+	}
+}

@@ -38,13 +38,16 @@ func (s *ResultService) ExportView(ctx context.Context, r Result, v View, dest s
 	}
 	rows := x.r.Permutation()
 	x.mu.Lock()
-	quick := slices.Clone(x.quick)
+	quick, at := slices.Clone(x.quick), x.at
 	x.mu.Unlock()
 	// The window's save dialog asked before replacing a file.
 	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress,
 		Replace: true}
 	if choices != nil {
 		choices.apply(&req)
+	}
+	if slices.Contains(quick, jobs.QuickCallableNow) && req.CallableAt.IsZero() {
+		req.CallableAt = at // the instant the view was read at: the rows it shows
 	}
 	return s.results().Export(ctx, req)
 }
@@ -102,7 +105,7 @@ type ExportRequest struct {
 // callable reports an export that hands over numbers to call: only
 // callable phones, or the callable filter.
 func (r *ExportRequest) callable() bool {
-	return r.OnlyCallable || slices.Contains(r.Filters, jobs.QuickCallable)
+	return r.OnlyCallable || slices.ContainsFunc(r.Filters, jobs.QuickFilter.Callable)
 }
 
 // Export writes a result as req says and reports what it wrote.

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -55,6 +57,7 @@ type result struct {
 	scrub []string       // the DNC results joined, newest first
 	open  []layout.FileQuestions
 	quick []jobs.QuickFilter
+	at    time.Time // the instant the view's "callable-now" was read at
 	row   layout.Row
 }
 
@@ -199,6 +202,10 @@ func (x *result) apply(ctx context.Context, l *layout.Layout) error {
 		// A phone list scrubbed again: what changed since the scrub before.
 		x.s.earlierAnswers(ctx, x.r, l, join)
 	}
+	if e, err := x.s.compliance().CallingRules(); err == nil {
+		// Without the rules "callable-now" cannot apply, and says why.
+		x.r.SetCalltime(calltime.NewPlaces(e))
+	}
 	x.r.SetLayout(l, join)
 	x.mu.Lock()
 	x.rd, x.scrub, x.open, x.quick = l.NewReader(join), scrubs, open, nil
@@ -234,13 +241,28 @@ func (x *result) Query(ctx context.Context, q Query) (View, error) {
 	if col >= len(x.r.Headers()) {
 		col = -1
 	}
-	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, col, q.Desc, nil); err != nil {
+	at := q.At
+	if at.IsZero() {
+		at = time.Now().Truncate(time.Minute)
+	}
+	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick, At: at}, col, q.Desc, nil); err != nil {
 		return nil, err
 	}
 	x.mu.Lock()
 	x.quick = append([]jobs.QuickFilter(nil), q.Quick...)
+	x.at = at
 	x.mu.Unlock()
 	return resultView{x}, nil
+}
+
+// CallingTime says when a phone of a row may be called (see Result).
+func (x *result) CallingTime(row *layout.Row, p *layout.Phone, at time.Time) CallingTime {
+	places := x.r.Places()
+	if places == nil {
+		return CallingTime{}
+	}
+	a := places.Answer(places.AreaID(p.Key), places.AddressID(calltime.RowAddresses(row)), at, at)
+	return CallingTime{Now: a.Placed && a.Reason == "", Text: a.Words(at, p.Block == 0)}
 }
 
 // scrubsOf are the DNC results in the library made from the trace whose

@@ -346,7 +346,7 @@ func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult str
 	}
 	defer dr.Close()
 	// The DNC result's line_type column allows the mobile filter too.
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable]" {
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable callable-now]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {

@@ -214,7 +214,7 @@ func TestGETOddAnswers(t *testing.T) {
 			for _, b := range []byte(`{"credits":5}`) {
 				w.Write([]byte{b})
 				w.(http.Flusher).Flush()
-				time.Sleep(2 * time.Millisecond)
+				time.Sleep(2 * time.Millisecond) // a slow body is the case: one byte at a time, apart
 			}
 		}}, true, 1},
 		{"redirect without Location", []http.HandlerFunc{reply(302, nil, "")}, false, 1},

@@ -46,7 +46,7 @@ func endless(status int, chunk string, pause time.Duration) http.HandlerFunc {
 			}
 			w.(http.Flusher).Flush()
 			if pause > 0 {
-				time.Sleep(pause)
+				time.Sleep(pause) // the server's own pace between chunks is the case
 			}
 		}
 	}

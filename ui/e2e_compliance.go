@@ -115,7 +115,6 @@ func complianceExport(h *e2e.Harness, a *App, trace workflow.Job) (string, error
 	}); err != nil {
 		return "", err
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := h.Shot("compliance-03-saved"); err != nil {
 		return "", err
 	}

@@ -253,7 +253,6 @@ func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
 	}); err != nil {
 		return err
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := h.Shot("firsthour-16-sorted-row-numbers"); err != nil {
 		return err
 	}
@@ -302,7 +301,6 @@ func firstHourLight(h *e2e.Harness, a *App) error {
 		return err
 	}
 	h.Do(func() { a.Flows.SingleLookup() })
-	time.Sleep(500 * time.Millisecond)
 	if err := h.Shot("firsthour-19-light-lookup"); err != nil {
 		return err
 	}

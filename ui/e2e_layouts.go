@@ -150,7 +150,7 @@ func importShown(h *e2e.Harness, a *App, path string, rows int) (*viewer, error)
 	if err == nil {
 		// The table lays its rows out once it has a size.
 		h.Do(func() { v.table.Refresh() })
-		time.Sleep(300 * time.Millisecond)
+		err = h.Settle()
 	}
 	return v, err
 }

@@ -41,7 +41,7 @@ func runMessyDrop(h *e2e.Harness) error {
 		return err
 	}
 
-	base := uiLatency(func() { time.Sleep(time.Second) })
+	base := idleLatency()
 	h.Logf("UI thread latency, jobs list idle (the baseline on this machine): %s", base)
 	h.Do(func() { a.onDropped(fyne.NewPos(300, 300), []fyne.URI{storage.NewFileURI(path)}) })
 	var w *wizard.TraceProbe
@@ -76,8 +76,10 @@ func runMessyDrop(h *e2e.Harness) error {
 	if chip == nil || slot == nil {
 		return errors.New("no MAIL ZIP chip or mailing_zip slot")
 	}
-	time.Sleep(time.Second) // the recount and the preview redraw after the change
-	idle := uiLatency(func() { time.Sleep(time.Second) })
+	if err := h.Settle(); err != nil { // the recount and the preview redraw after the change
+		return err
+	}
+	idle := idleLatency()
 	var err2 error
 	busy := uiLatency(func() { err2 = h.Drag(chip, slot) })
 	if err2 != nil {
@@ -184,6 +186,10 @@ func (l latency) String() string {
 }
 
 // uiLatency runs f while it measures the UI thread's answers.
+// idleLatency is the UI thread's latency over a second in which the
+// script does nothing: the sleep is the measurement's window.
+func idleLatency() latency { return uiLatency(func() { time.Sleep(time.Second) }) }
+
 func uiLatency(f func()) latency {
 	stop := make(chan struct{})
 	var got latency

@@ -118,7 +118,9 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 		return "", err
 	}
 	h.Do(func() { w.Tab(2) })
-	time.Sleep(300 * time.Millisecond)
+	if err := h.Settle(); err != nil {
+		return "", err
+	}
 	var offer, before string
 	h.Do(func() { offer, before = w.Reuse().Text, w.Summary() })
 	h.Logf("offer: %s", offer)
@@ -136,7 +138,6 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 	}); err != nil {
 		return "", err
 	}
-	time.Sleep(200 * time.Millisecond)
 	if err := h.Shot("reuse-02-chosen"); err != nil {
 		return "", err
 	}
@@ -185,7 +186,6 @@ func showMerged(h *e2e.Harness, a *App, id string, want int) error {
 			v.table.Refresh()
 		}
 	})
-	time.Sleep(300 * time.Millisecond)
 	return h.Shot("reuse-03-merged")
 }
 
@@ -225,7 +225,6 @@ func searchAndOpen(h *e2e.Harness, a *App, first workflow.Job) error {
 	}); err != nil {
 		return err
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := h.Shot("reuse-04-search"); err != nil {
 		return err
 	}
@@ -236,7 +235,6 @@ func searchAndOpen(h *e2e.Harness, a *App, first workflow.Job) error {
 	}); err != nil {
 		return err
 	}
-	time.Sleep(500 * time.Millisecond)
 	h.Logf("phone %s found at row %d of %s", q, row, filepath.Base(first.ResultPath))
 	return h.Shot("reuse-05-viewer-at-row")
 }

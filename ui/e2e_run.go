@@ -56,6 +56,7 @@ func (a *App) runE2E(name string, code *int) {
 		go func() {
 			h, err := e2e.NewHarness(name, a.fyne, a.win, a)
 			if err == nil {
+				h.Idle = a.busy.Wait // Settle waits for the window's work in flight
 				err = script(h)
 				h.Close()
 			}

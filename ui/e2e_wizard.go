@@ -131,7 +131,9 @@ func (r *traceWizardRun) includeLLCs() error {
 	h, w := r.h, r.w
 	var before string
 	h.Do(func() { w.Tab(2); before = w.Summary() })
-	time.Sleep(300 * time.Millisecond) // the tab is laid out and drawn
+	if err := h.Settle(); err != nil { // the tab is laid out and drawn
+		return err
+	}
 	if err := h.Click(w.IncludeLLCs()); err != nil {
 		return err
 	}
@@ -209,7 +211,9 @@ func (r *traceWizardRun) openResult() error {
 // callable-list export.
 func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	h.Do(func() { h.Shell.ShowJobs(trace.ID) })
-	time.Sleep(300 * time.Millisecond)
+	if err := h.Settle(); err != nil {
+		return err
+	}
 	if err := h.Click(a.jobs.scrubBtn); err != nil {
 		return err
 	}

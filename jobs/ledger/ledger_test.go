@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,9 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		defer l.Close()
 		fmt.Println("locked")
-		for {
-			time.Sleep(time.Hour)
-		}
+		waitToBeKilled()
 	case "sent":
 		// Record an intent, mark it sent, say so, and wait to be killed:
 		// what a crash right before the POST leaves behind.
@@ -59,10 +58,17 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		fmt.Println("sent", id)
-		for {
-			time.Sleep(time.Hour)
-		}
+		waitToBeKilled()
 	}
+}
+
+// waitToBeKilled blocks the helper process until the test kills it: it
+// waits for a signal that never comes (SIGKILL cannot be caught).
+func waitToBeKilled() {
+	never := make(chan os.Signal, 1)
+	signal.Notify(never, os.Interrupt)
+	<-never
+	os.Exit(3)
 }
 
 func openTest(t *testing.T) (*Ledger, string) {

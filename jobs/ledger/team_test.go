@@ -302,6 +302,7 @@ func TestBudgetShared(t *testing.T) {
 						taken.Add(1)
 						continue
 					}
+					// The budget is a rate in real time: a computer waits as told.
 					time.Sleep(min(wait, time.Until(stop)+time.Millisecond))
 				}
 			})

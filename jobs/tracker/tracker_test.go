@@ -999,7 +999,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 	before := e.rt.reads.Load()
 	begin := time.Now()
 	start(t, e, Options{Interval: func(time.Duration) time.Duration { return 0 }})
-	time.Sleep(3 * time.Second)
+	time.Sleep(3 * time.Second) // the request budget is a rate in real time: measured over 3 s
 	polls := e.rt.reads.Load() - before
 	elapsed := time.Since(begin).Seconds()
 	rate := float64(DefaultReadsPerMinute/4) / 60
@@ -1204,7 +1204,8 @@ func TestDownloadBrokenAtEachStage(t *testing.T) {
 	res := e.submitTrace(t, "owners.csv")
 	tr, rec := start(t, e, Options{})
 	ctx := waitCtx(t, 20*time.Second)
-	// Wait reports the job stuck after three failures; the tracker goes on.
+	// Wait reports the job stuck after three failures; the tracker goes on
+	// until the download arrives.
 	var o *Outcome
 	for {
 		o, err = tr.Wait(ctx, res.JobID)
@@ -1212,7 +1213,7 @@ func TestDownloadBrokenAtEachStage(t *testing.T) {
 		if !errors.As(err, &se) {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
+		rec.await(t, ctx, "the download after the job was stuck", func() bool { return rec.count(Downloaded, res.JobID) > 0 })
 	}
 	if err != nil || o.Download == nil {
 		t.Fatalf("%+v, %v", o, err)

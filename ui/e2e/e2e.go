@@ -35,8 +35,12 @@
 //   - h.Shell: the app's controller (see Shell), for the actions a user would
 //     take from the main window.
 //   - h.Do(f): run f on the UI thread and wait for it.
-//   - h.Wait(what, timeout, cond): poll cond (UI thread) every 100 ms until
-//     true; the error names what was awaited.
+//   - h.Wait(what, timeout, cond): check cond (UI thread) after each few
+//     frames the driver draws until it is true; the error names what was
+//     awaited.
+//   - h.Settle(): wait until the app has no work in flight (h.Idle: its
+//     goroutines, timers and batches of job events) and the driver has
+//     drawn it; Shot settles first by itself.
 //   - h.Shot(name) / h.ShotWindow(w, name): save the window's canvas as
 //     <out>/<name>.png, and the whole X screen as <out>/<name>-screen.png
 //     when ImageMagick's import is available.
@@ -46,6 +50,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -131,6 +136,9 @@ type Harness struct {
 	Window fyne.Window
 	Shell  Shell
 	Out    string
+	// Idle waits until the app has no work in flight (nil: nothing is
+	// counted; Settle then waits for the frames alone).
+	Idle func(ctx context.Context) error
 
 	logMu sync.Mutex
 	log   *os.File
@@ -181,7 +189,10 @@ func (h *Harness) Figuref(format string, args ...any) { h.Logf(FigureMark+format
 // Do runs f on the UI thread and waits for it.
 func (h *Harness) Do(f func()) { fyne.DoAndWait(f) }
 
-// Wait polls cond on the UI thread every 100 ms until it returns true.
+// Wait checks cond on the UI thread, again after each few frames the
+// driver draws, until it returns true. What cond waits for may follow work
+// the app does not count (the provider's processing time, X events), so it
+// is looked at again rather than waited on.
 func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) error {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -194,9 +205,32 @@ func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) err
 		if time.Now().After(deadline) {
 			return fmt.Errorf("e2e: waited %s for: %s", timeout, what)
 		}
-		time.Sleep(100 * time.Millisecond)
+		nextFrames()
 	}
 }
+
+// Settle waits until the app has no work in flight (Idle, a minute at the
+// most) and the driver has drawn what it shows.
+func (h *Harness) Settle() error {
+	if h.Idle != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := h.Idle(ctx); err != nil {
+			return fmt.Errorf("e2e: the app's work did not end: %w", err)
+		}
+	}
+	nextFrames()
+	return nil
+}
+
+// frameTicks is how long nextFrames waits: six of the GL driver's 60 Hz
+// ticks.
+const frameTicks = 100 * time.Millisecond
+
+// nextFrames lets the GL driver take its next few ticks: it polls X events
+// (the real pointer's and keyboard's) and draws the windows on its own 60 Hz
+// tick, which nothing outside it can wait on.
+func nextFrames() { time.Sleep(frameTicks) }
 
 // Shot saves the main window as <out>/<name>.png (and the screen, see
 // ShotWindow).
@@ -209,8 +243,9 @@ func (h *Harness) Shot(name string) error { return h.ShotWindow(h.Window, name) 
 // and import is on the PATH, the whole screen is saved too, as
 // <out>/<name>-screen.png (dialogs and other windows included).
 func (h *Harness) ShotWindow(w fyne.Window, name string) error {
-	// Let pending layout and rendering settle first.
-	time.Sleep(300 * time.Millisecond)
+	if err := h.Settle(); err != nil {
+		return err
+	}
 	path := filepath.Join(h.Out, name+".png")
 	var img image.Image
 	var title string

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 )
@@ -164,8 +163,7 @@ func xdotool(args ...string) error {
 	if err != nil {
 		return fmt.Errorf("e2e: xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	// Give the app a moment to handle the events.
-	time.Sleep(150 * time.Millisecond)
+	nextFrames() // the app takes the events on its driver's next ticks
 	return nil
 }
 

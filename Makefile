@@ -26,7 +26,7 @@ TEST_PKGS := postgresql
 WINDOWS_PKGS := gcc-mingw-w64-x86-64 nsis osslsigncode openssl zip xz-utils imagemagick
 SMOKE_PKGS   := gcc-mingw-w64-x86-64 wine wine64 xvfb xauth xdotool imagemagick
 
-.PHONY: run deps build cli sandbox test test-e2e fuzz bench package dist dist-windows dist-macos smoke-windows clean
+.PHONY: run deps build cli sandbox test test-fast test-e2e fuzz bench package dist dist-windows dist-macos smoke-windows clean
 
 run: deps build
 	./$(BIN)/skipdesk
@@ -47,7 +47,8 @@ cli:
 sandbox:
 	$(GO) run ./cmd/skipdesk-sandbox --addr 127.0.0.1:8787
 
-## test: vet, every test (with the race detector on the client), short fuzzing.
+## test: vet, lint, every test of every package under the race detector,
+## short fuzzing: what CI runs (README.md, Development, gives its time).
 ## The stores' tests run on SQLite and on a throwaway PostgreSQL server
 ## (jobs/sqldb/pgtest) started from Debian's postgresql package, installed
 ## here when it can be; without it they say they skip that engine (CI sets
@@ -58,9 +59,14 @@ test: deps
 	$(GO) vet -tags $(TEST_TAGS) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	@scripts/lint.sh
-	$(GO) test -tags $(TEST_TAGS) -count=1 ./...
-	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./client/...
+	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./...
 	@scripts/fuzz.sh 5s
+
+## test-fast: the inner loop: every package's tests with -short (no GUI
+## run, no kill test, no real-time waits, fewer generated cases), no race
+## detector, no lint or fuzzing.
+test-fast:
+	$(GO) test -tags $(TEST_TAGS) -short -count=1 ./...
 
 ## test-e2e: the end-to-end test alone: the real app under Xvfb in the
 ## sandbox, every script, screenshots in testout/e2e.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,7 +183,7 @@ func BenchmarkExportSortedView400k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := r.Sort(r.Column("last_name"), false); err != nil {
+	if err := r.Sort(slices.Index(r.Headers(), "last_name"), false); err != nil {
 		b.Fatal(err)
 	}
 	perm := r.Permutation()

@@ -198,7 +198,7 @@ func BenchmarkSortReverse400k(b *testing.B) { benchSort(b, "last_name", false) }
 // anew: each time sorted anew (else the order known is reversed).
 func benchSort(b *testing.B, column string, anew bool) {
 	r := openBench(b)
-	col := r.Column(column)
+	col := r.column(column)
 	if err := r.Sort(col, true); err != nil {
 		b.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func BenchmarkQuickFilter400k(b *testing.B) {
 
 func BenchmarkScrollCells400k(b *testing.B) {
 	r := openBench(b)
-	_ = r.Sort(r.Column("last_name"), false)
+	_ = r.Sort(r.column("last_name"), false)
 	b.ReportAllocs()
 	row := 0
 	for b.Loop() {

@@ -538,7 +538,7 @@ func TestIndexWithSinkSeesEveryRow(t *testing.T) {
 			}
 			got = append(got, []string{rec[0], rec[7], rec[18]})
 		}}
-		if err := r.IndexWith(context.Background(), nil, sink); err != nil {
+		if err := r.Index(context.Background(), nil, sink); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(rows.raw) {

@@ -36,7 +36,7 @@ func FuzzOpenResult(f *testing.F) {
 			return
 		}
 		defer r.Close()
-		rows, err := r.Rows(0, r.Len())
+		rows, err := r.page(0, r.Len())
 		if err != nil || len(rows) != r.Len() {
 			t.Fatalf("Rows: %d of %d, %v", len(rows), r.Len(), err)
 		}

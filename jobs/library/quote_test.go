@@ -37,7 +37,7 @@ func TestSpaceAfterClosingQuoteKeepsRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rows, _ := r.Rows(0, 10)
+	rows, _ := r.page(0, 10)
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Errorf("indexed reader: %q", rows)
 	}

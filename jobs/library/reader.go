@@ -196,15 +196,16 @@ func (r *Result) expectRows() int {
 // each row's phones and quick filters), on every core, in one pass,
 // reporting progress in bytes. A second call waits for the first; once
 // built, it returns at once. ctx (or Close) cancels it.
-func (r *Result) Index(ctx context.Context, progress Progress) error {
-	return r.IndexWith(ctx, progress, nil)
-}
-
-// IndexWith is Index, handing sink (when not nil) every row of the file in
-// file order as the pass reads it: what a whole-file reading such as a
-// layout's profile needs costs no pass of its own. When the store is
-// built already, the rows are read again for sink alone.
-func (r *Result) IndexWith(ctx context.Context, progress Progress, sink *RowSink) error {
+//
+// A sink given (at most one; nil is none) is handed every row of the file
+// in file order as the pass reads it: what a whole-file reading such as a
+// layout's profile needs costs no pass of its own. When the store is built
+// already, the rows are read again for the sink alone.
+func (r *Result) Index(ctx context.Context, progress Progress, sinks ...*RowSink) error {
+	var sink *RowSink
+	if len(sinks) > 0 {
+		sink = sinks[0]
+	}
 	for {
 		r.mu.Lock()
 		switch {
@@ -305,13 +306,6 @@ func mergeCancel(ctx, also context.Context) (context.Context, context.CancelFunc
 	}
 }
 
-// Indexed reports whether the column store is built (Len is every row).
-func (r *Result) Indexed() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.st != nil
-}
-
 // phoneIndex is the phone index of the current layout, read from the file
 // in one pass when not built with the store.
 func (r *Result) phoneIndex(ctx context.Context) (*phoneIndex, int, error) {
@@ -401,9 +395,9 @@ func (r *Result) Len() int {
 	return len(r.starts)
 }
 
-// Column returns the index of the named column (exact, then ignoring
+// column returns the index of the named column (exact, then ignoring
 // case), or -1.
-func (r *Result) Column(name string) int {
+func (r *Result) column(name string) int {
 	if i := slices.Index(r.headers, name); i >= 0 {
 		return i
 	}
@@ -461,8 +455,8 @@ func (r *Result) Permutation() []int {
 	return out
 }
 
-// Rows returns up to n rows of the view starting at offset.
-func (r *Result) Rows(offset, n int) ([][]string, error) {
+// page returns up to n rows of the view starting at offset.
+func (r *Result) page(offset, n int) ([][]string, error) {
 	r.mu.Lock()
 	if offset < 0 || n < 0 {
 		r.mu.Unlock()

@@ -44,7 +44,7 @@ func TestResultPaging(t *testing.T) {
 		t.Fatalf("headers %v, len %d, view %d", r.Headers(), r.Len(), r.View())
 	}
 	for _, page := range []struct{ off, n int }{{0, 50}, {1234, 100}, {2990, 50}, {3000, 10}} {
-		rows, err := r.Rows(page.off, page.n)
+		rows, err := r.page(page.off, page.n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestResultPaging(t *testing.T) {
 	if r.Cell(3000, 0) != "" || r.Cell(0, 99) != "" || r.Cell(-1, 0) != "" || r.Err() != nil {
 		t.Error("out-of-range cells are not blank")
 	}
-	if _, err := r.Rows(-1, 5); err == nil {
+	if _, err := r.page(-1, 5); err == nil {
 		t.Error("negative offset accepted")
 	}
 }
@@ -92,7 +92,7 @@ func TestResultTrickyCSV(t *testing.T) {
 	if r.Headers()[0] != "first_name" || r.Len() != 3 {
 		t.Fatalf("headers %q, %d rows", r.Headers(), r.Len())
 	}
-	rows, _ := r.Rows(0, 10)
+	rows, _ := r.page(0, 10)
 	for i := range want {
 		if !slices.Equal(rows[i], want[i]) {
 			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
@@ -158,7 +158,7 @@ func checkNumericSortDescending(t *testing.T, r *Result, value int) {
 		}
 		prev = v
 	}
-	if c, d := r.Sorted(); c != value || !d {
+	if _, c, d := r.Current(); c != value || !d {
 		t.Errorf("Sorted = %d %v", c, d)
 	}
 }
@@ -220,7 +220,7 @@ func checkFilterWithSort(t *testing.T, r *Result, col func(string) int, want [][
 			t.Fatalf("view row %d is not file row %d", i, got[i])
 		}
 	}
-	if !r.CurrentFilter().Equal(f) {
+	if cur, _, _ := r.Current(); !cur.Equal(f) {
 		t.Error("CurrentFilter lost")
 	}
 }
@@ -285,7 +285,7 @@ func TestOpenResultErrors(t *testing.T) {
 	if last != total || total == 0 {
 		t.Errorf("progress ended at %d/%d", last, total)
 	}
-	if err := r.SortContext(ctx, 0, false, nil); !errors.Is(err, context.Canceled) {
+	if err := r.Query(ctx, Filter{}, 0, false, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled sort: %v", err)
 	}
 }
@@ -309,16 +309,13 @@ func TestResultRepeatedQueryIsFree(t *testing.T) {
 	// and filter again return at once without error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := r.SortContext(ctx, col, false, nil); err != nil {
-		t.Errorf("same sort redone: %v", err)
-	}
-	if err := r.FilterContext(ctx, Filter{Text: "smith"}, nil); err != nil {
-		t.Errorf("same filter redone: %v", err)
+	if err := r.Query(ctx, Filter{Text: "smith"}, col, false, nil); err != nil {
+		t.Errorf("same sort and filter redone: %v", err)
 	}
 	if !slices.Equal(r.Permutation(), first) {
 		t.Error("view changed")
 	}
-	if err := r.SortContext(ctx, col, true, nil); !errors.Is(err, context.Canceled) {
+	if err := r.Query(ctx, Filter{Text: "smith"}, col, true, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("a new direction was not computed: %v", err)
 	}
 }
@@ -383,7 +380,7 @@ func TestStrayQuotesKeepRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rows, err := r.Rows(0, 10)
+	rows, err := r.page(0, 10)
 	if err != nil || len(rows) != len(want) {
 		t.Fatalf("%d rows (%v), want %d: %q", len(rows), err, len(want), rows)
 	}

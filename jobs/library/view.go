@@ -40,43 +40,29 @@ func (f Filter) Equal(o Filter) bool {
 		(!slices.Contains(f.Quick, jobs.QuickCallableNow) || f.At.Equal(o.At))
 }
 
-// Filter applies f to the view (keeping the sort).
+// Filter applies f to the view (keeping the sort); Query does it with
+// cancellation and progress.
 func (r *Result) Filter(f Filter) error {
-	return r.FilterContext(context.Background(), f, nil)
-}
-
-// FilterContext is Filter with cancellation, and progress in bytes while
-// the file is first read into the column store (see Index).
-func (r *Result) FilterContext(ctx context.Context, f Filter, progress Progress) error {
-	col, desc := r.Sorted()
-	return r.Query(ctx, f, col, desc, progress)
-}
-
-// CurrentFilter is the filter in effect.
-func (r *Result) CurrentFilter() Filter {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.filter
+	_, col, desc := r.Current()
+	return r.Query(context.Background(), f, col, desc, nil)
 }
 
 // Sort orders the view by a column (-1: file order), keeping the filter.
 // Blank values go last either way; a column whose non-blank values are
 // all numbers sorts numerically, all dates by date, any other by its
 // folded text. Ties keep file order, either way.
+// Query does it with cancellation and progress.
 func (r *Result) Sort(col int, desc bool) error {
-	return r.SortContext(context.Background(), col, desc, nil)
+	f, _, _ := r.Current()
+	return r.Query(context.Background(), f, col, desc, nil)
 }
 
-// SortContext is Sort with cancellation and progress (see FilterContext).
-func (r *Result) SortContext(ctx context.Context, col int, desc bool, progress Progress) error {
-	return r.Query(ctx, r.CurrentFilter(), col, desc, progress)
-}
-
-// Sorted tells the current sort column (-1 for none) and direction.
-func (r *Result) Sorted() (col int, desc bool) {
+// Current is the query in effect: the filter, the sort column (-1 for
+// none) and its direction.
+func (r *Result) Current() (f Filter, col int, desc bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.sortCol, r.desc
+	return r.filter, r.sortCol, r.desc
 }
 
 // Query sets the filter and the sort of the view at once. The same query

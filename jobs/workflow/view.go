@@ -126,7 +126,7 @@ func (x *result) readLayout(ctx context.Context, progress library.Progress) (*la
 	opts := x.s.layoutOptions()
 	cols := layout.Detect(headers, sample, opts).ProfileColumns()
 	pr := layout.NewProfiler(len(headers), cols)
-	if err := x.r.IndexWith(ctx, progress, &library.RowSink{Columns: cols, Add: pr.Add}); err != nil {
+	if err := x.r.Index(ctx, progress, &library.RowSink{Columns: cols, Add: pr.Add}); err != nil {
 		return nil, err
 	}
 	opts.Profile = pr.Profile()

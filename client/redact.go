@@ -120,23 +120,36 @@ func (r *redactor) mayHold(s string) bool {
 			return true
 		}
 		raw = countIf(r.inKey[c], raw)
-		lc := lowerASCII(c)
-		if isAlnum(lc) {
+		if lc := lowerASCII(c); isAlnum(lc) {
 			skel = countIf(r.inSkel[lc], skel)
 			hexRun = countIf(isHex(lc), hexRun)
 		}
-		switch {
-		case isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' || c == '=':
-			b64++
-		case c != ' ' && c != '\n' && c != '\r' && c != '\t':
-			b64 = 0
-		}
-		if raw >= minFragment || skel >= minFragment && len(r.skel) >= minFragment || hexRun >= len(r.hex) ||
-			r.minB64 > 0 && b64 >= r.minB64 {
+		b64 = base64Run(c, b64)
+		if r.enough(raw, skel, hexRun, b64) {
 			return true
 		}
 	}
 	return len(r.skel) < minFragment && len(r.skel) >= 4 && skel >= len(r.skel)
+}
+
+// base64Run is the length of the run of base64 characters after c, run
+// before it; white space neither adds to it nor ends it.
+func base64Run(c byte, run int) int {
+	switch {
+	case isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' || c == '=':
+		return run + 1
+	case c != ' ' && c != '\n' && c != '\r' && c != '\t':
+		return 0
+	}
+	return run
+}
+
+// enough reports whether the runs counted so far may be the key: a
+// fragment of it, of its skeleton, of its hex form, or a base64 run long
+// enough to encode it.
+func (r *redactor) enough(raw, skel, hexRun, b64 int) bool {
+	return raw >= minFragment || skel >= minFragment && len(r.skel) >= minFragment || hexRun >= len(r.hex) ||
+		r.minB64 > 0 && b64 >= r.minB64
 }
 
 func countIf(ok bool, n int) int {

@@ -241,17 +241,8 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		if why := wd.reason(); why != nil && ctx.Err() == nil {
 			err = why
 		}
-		sent := !c.traceable || st.maybeSent()
-		var re *redirectError
-		switch {
-		case r.charged && sent:
-			return false, 0, false, c.unknownOutcome(r, err)
-		case ctx.Err() != nil:
-			return false, 0, false, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
-		case errors.As(err, &re):
-			return false, 0, false, c.transportError(r, err)
-		}
-		return shouldRetry(r.charged, 0, sent), 0, false, c.transportError(r, err)
+		retry, err = c.unanswered(ctx, r, err, !c.traceable || st.maybeSent())
+		return retry, 0, false, err
 	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	limit := c.bodyLimit
@@ -262,24 +253,8 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 	c.limits.record(r.bucket(), resp.Header, time.Now())
 	c.clock.record(resp.Header, time.Now())
 	if ok {
-		herr := handle(resp)
-		resp.Body.Close()
-		if herr == nil {
-			return false, 0, true, nil
-		}
-		if r.charged {
-			// Accepted (and charged), but the answer cannot be read: the
-			// job exists and its id is unknown.
-			return false, 0, true, c.unknownOutcome(r, herr)
-		}
-		var bre *bodyReadError
-		if !errors.As(herr, &bre) {
-			return false, 0, true, herr
-		}
-		if ctx.Err() != nil {
-			return false, 0, true, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
-		}
-		return true, 0, true, c.transportError(r, bre.err)
+		retry, err = c.accepted(ctx, r, resp, handle)
+		return retry, 0, true, err
 	}
 	apiErr := c.readAPIError(r, resp)
 	if r.charged && !refusal(resp.StatusCode) {
@@ -291,6 +266,45 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		return false, 0, true, apiErr
 	}
 	return shouldRetry(r.charged, resp.StatusCode, true), apiErr.RetryAfter, true, apiErr
+}
+
+// unanswered is what an attempt that got no answer comes to: err, and
+// whether to try again. A charged request that may have been sent has an
+// unknown outcome and is never resent.
+func (c *Client) unanswered(ctx context.Context, r *request, err error, sent bool) (retry bool, _ error) {
+	var re *redirectError
+	switch {
+	case r.charged && sent:
+		return false, c.unknownOutcome(r, err)
+	case ctx.Err() != nil:
+		return false, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+	case errors.As(err, &re):
+		return false, c.transportError(r, err)
+	}
+	return shouldRetry(r.charged, 0, sent), c.transportError(r, err)
+}
+
+// accepted hands a 2xx answer to handle: nil when it was read, and whether
+// to try again when its body broke off (never for a charged request).
+func (c *Client) accepted(ctx context.Context, r *request, resp *http.Response, handle func(*http.Response) error) (retry bool, _ error) {
+	herr := handle(resp)
+	resp.Body.Close()
+	if herr == nil {
+		return false, nil
+	}
+	if r.charged {
+		// Accepted (and charged), but the answer cannot be read: the
+		// job exists and its id is unknown.
+		return false, c.unknownOutcome(r, herr)
+	}
+	var bre *bodyReadError
+	if !errors.As(herr, &bre) {
+		return false, herr
+	}
+	if ctx.Err() != nil {
+		return false, fmt.Errorf("client: %s: %w", r.op(), ctx.Err())
+	}
+	return true, c.transportError(r, bre.err)
 }
 
 // watchdog ends an attempt whose transfer stops moving: an upload the

@@ -35,24 +35,7 @@ func sanitizeValue(v reflect.Value, text, id func(string) string) {
 			sanitizeValue(v.Elem(), text, id)
 		}
 	case reflect.Struct:
-		if v.Type() == timeType {
-			return
-		}
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			fv := v.Field(i)
-			if idFields[f.Name] && fv.Kind() == reflect.String {
-				if id != nil && fv.CanSet() {
-					fv.SetString(id(fv.String()))
-				}
-				continue
-			}
-			sanitizeValue(fv, text, id)
-		}
+		sanitizeStruct(v, text, id)
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return // raw bytes (json.RawMessage)
@@ -61,27 +44,55 @@ func sanitizeValue(v reflect.Value, text, id func(string) string) {
 			sanitizeValue(v.Index(i), text, id)
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			return
-		}
-		if v.Type() == extraType {
-			if v.CanSet() {
-				v.Set(reflect.ValueOf(sanitizeExtra(v.Interface().(Extra), text)))
-			}
-			return
-		}
-		if v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.String && v.CanSet() {
-			m := reflect.MakeMapWithSize(v.Type(), v.Len())
-			for it := v.MapRange(); it.Next(); {
-				k := reflect.ValueOf(text(it.Key().String())).Convert(v.Type().Key())
-				m.SetMapIndex(k, reflect.ValueOf(text(it.Value().String())).Convert(v.Type().Elem()))
-			}
-			v.Set(m)
-		}
+		sanitizeMap(v, text)
 	case reflect.String:
 		if v.CanSet() {
 			v.SetString(text(v.String()))
 		}
+	}
+}
+
+// sanitizeStruct cleans a struct's exported fields; the id fields go
+// through id (times are left as they are).
+func sanitizeStruct(v reflect.Value, text, id func(string) string) {
+	if v.Type() == timeType {
+		return
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := v.Field(i)
+		if idFields[f.Name] && fv.Kind() == reflect.String {
+			if id != nil && fv.CanSet() {
+				fv.SetString(id(fv.String()))
+			}
+			continue
+		}
+		sanitizeValue(fv, text, id)
+	}
+}
+
+// sanitizeMap cleans an Extra, or the keys and values of a map of strings.
+func sanitizeMap(v reflect.Value, text func(string) string) {
+	if v.IsNil() {
+		return
+	}
+	if v.Type() == extraType {
+		if v.CanSet() {
+			v.Set(reflect.ValueOf(sanitizeExtra(v.Interface().(Extra), text)))
+		}
+		return
+	}
+	if v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.String && v.CanSet() {
+		m := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			k := reflect.ValueOf(text(it.Key().String())).Convert(v.Type().Key())
+			m.SetMapIndex(k, reflect.ValueOf(text(it.Value().String())).Convert(v.Type().Elem()))
+		}
+		v.Set(m)
 	}
 }
 

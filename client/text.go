@@ -34,7 +34,7 @@ func CleanText(s string) string {
 		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
 			// C1 CSI, OSC, DCS, SOS, PM, APC: their sequence goes too.
 			size += sequenceBody(s[i+size:], r == 0x9b)
-		case r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
+		case lineOrTab(r):
 			b.WriteByte(' ')
 		case hidden(r):
 		default:
@@ -43,6 +43,16 @@ func CleanText(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// lineOrTab reports whether r breaks a line or is a tab: CleanText makes
+// it a space.
+func lineOrTab(r rune) bool {
+	switch r {
+	case '\t', '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
 }
 
 // isClean reports whether CleanText would return s unchanged (the common

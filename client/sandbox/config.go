@@ -216,6 +216,21 @@ func (c *Config) validate() error {
 	default:
 		return fmt.Errorf("id_style %q: must be \"prefixed\" or \"plain\"", c.IDStyle)
 	}
+	if err := c.validateAmounts(); err != nil {
+		return err
+	}
+	if err := c.ResultLayouts.validate(); err != nil {
+		return err
+	}
+	if c.Faults.ErrorRate < 0 || c.Faults.ErrorRate > 1 {
+		return fmt.Errorf("faults.error_rate %v: must be between 0 and 1", c.Faults.ErrorRate)
+	}
+	return c.validateKeys()
+}
+
+// validateAmounts checks the rates, limits, processing and webhook times:
+// none may be negative.
+func (c *Config) validateAmounts() error {
 	if c.Rates.Normal < 0 || c.Rates.Enhanced < 0 || c.Rates.LLC < 0 || c.Rates.DNC < 0 {
 		return errors.New("rates: must not be negative")
 	}
@@ -233,12 +248,11 @@ func (c *Config) validate() error {
 	if c.Webhook.MaxAttempts < 0 || c.Webhook.TimeoutSeconds < 0 {
 		return errors.New("webhook: values must not be negative")
 	}
-	if err := c.ResultLayouts.validate(); err != nil {
-		return err
-	}
-	if c.Faults.ErrorRate < 0 || c.Faults.ErrorRate > 1 {
-		return fmt.Errorf("faults.error_rate %v: must be between 0 and 1", c.Faults.ErrorRate)
-	}
+	return nil
+}
+
+// validateKeys checks each key and that none is listed twice.
+func (c *Config) validateKeys() error {
 	seen := map[string]bool{}
 	for i, k := range c.Keys {
 		if err := k.validate(); err != nil {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 )
@@ -22,54 +21,19 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 	}()
 	rawMap, hasMap := up.fields["column_mapping"]
 	mapping, probs := parseMapping(rawMap, hasMap)
-	if up.filePath == "" {
-		probs = append(probs, FieldError{Field: "file", Message: "required: the CSV file of phone numbers (form field \"file\")"})
-	}
-	var head *fileHead
-	var sc *csvScanner
-	if up.filePath != "" {
-		var f *os.File
-		var ferr *FieldError
-		f, sc, head, ferr = openCSV(up.filePath)
-		if ferr != nil {
-			probs = append(probs, *ferr)
-		} else {
-			defer f.Close()
-		}
+	f, sc, head := openUpload(up, "the CSV file of phone numbers", &probs)
+	if f != nil {
+		defer f.Close()
 	}
 	if len(probs) == 0 && mapping != nil {
-		keys := make([]string, 0, len(mapping))
-		for k := range mapping {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if k != "phone" {
-				probs = append(probs, FieldError{Field: "column_mapping." + k, Message: fmt.Sprintf("unknown key %q; the only key is \"phone\"", k)})
-			}
-		}
-		if v, ok := mapping["phone"]; !ok {
-			probs = append(probs, FieldError{Field: "column_mapping.phone", Message: "required: the CSV header of the phone column"})
-		} else if head.col(v) < 0 {
-			probs = append(probs, FieldError{Field: "column_mapping.phone", Message: fmt.Sprintf("column %q is not in the CSV; available headers: %s", v, quoteList(head.headers))})
-		}
+		probs = dncMappingProblems(mapping, head)
 	}
 	if len(probs) > 0 {
 		writeAPIError(w, validationErr(probs...))
 		return
 	}
-	rows := 0
-	for sc.Next() {
-		if !sc.Blank() {
-			rows++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		writeAPIError(w, validationErr(FieldError{Field: "file", Message: err.Error()}))
-		return
-	}
-	if rows == 0 {
-		writeAPIError(w, validationErr(FieldError{Field: "file", Message: "no data rows: the file has a header row but no data rows"}))
+	rows, ok := dataRows(w, sc, nil)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -115,4 +79,26 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 		panic(http.ErrAbortHandler) // faults.drop_create_responses: charged, no answer
 	}
 	writeJSON(w, http.StatusCreated, body)
+}
+
+// dncMappingProblems checks a DNC upload's column_mapping against its
+// header: "phone" is its one key, naming a column of the file.
+func dncMappingProblems(mapping map[string]string, head *fileHead) []FieldError {
+	var probs []FieldError
+	keys := make([]string, 0, len(mapping))
+	for k := range mapping {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k != "phone" {
+			probs = append(probs, FieldError{Field: "column_mapping." + k, Message: fmt.Sprintf("unknown key %q; the only key is \"phone\"", k)})
+		}
+	}
+	if v, ok := mapping["phone"]; !ok {
+		probs = append(probs, FieldError{Field: "column_mapping.phone", Message: "required: the CSV header of the phone column"})
+	} else if head.col(v) < 0 {
+		probs = append(probs, FieldError{Field: "column_mapping.phone", Message: fmt.Sprintf("column %q is not in the CSV; available headers: %s", v, quoteList(head.headers))})
+	}
+	return probs
 }

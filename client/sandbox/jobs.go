@@ -273,18 +273,7 @@ func (s *Server) listHandler(kind string) func(http.ResponseWriter, *http.Reques
 			return
 		}
 		s.mu.Lock()
-		var mine []*job
-		for _, j := range s.order {
-			if j.kind == kind && j.owner == a && (typ == "" || j.traceType == typ) {
-				mine = append(mine, j)
-			}
-		}
-		sort.SliceStable(mine, func(x, y int) bool {
-			if !mine[x].createdAt.Equal(mine[y].createdAt) {
-				return mine[x].createdAt.After(mine[y].createdAt)
-			}
-			return mine[x].seq > mine[y].seq
-		})
+		mine := s.jobsOf(a, kind, typ)
 		md := metadataJSON{Page: page, PerPage: limit, TotalCount: len(mine), PageCount: (len(mine) + limit - 1) / limit}
 		items := make([]any, 0, limit)
 		for i := (page - 1) * limit; i < len(mine) && i < page*limit && i >= 0; i++ {
@@ -297,6 +286,24 @@ func (s *Server) listHandler(kind string) func(http.ResponseWriter, *http.Reques
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"_metadata": md, key: items})
 	}
+}
+
+// jobsOf are the account's jobs of a kind (and trace type, when not ""),
+// newest first (under s.mu).
+func (s *Server) jobsOf(a *account, kind, typ string) []*job {
+	var mine []*job
+	for _, j := range s.order {
+		if j.kind == kind && j.owner == a && (typ == "" || j.traceType == typ) {
+			mine = append(mine, j)
+		}
+	}
+	sort.SliceStable(mine, func(x, y int) bool {
+		if !mine[x].createdAt.Equal(mine[y].createdAt) {
+			return mine[x].createdAt.After(mine[y].createdAt)
+		}
+		return mine[x].seq > mine[y].seq
+	})
+	return mine
 }
 
 func (s *Server) getHandler(kind string) func(http.ResponseWriter, *http.Request, *account, string) {

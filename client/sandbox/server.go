@@ -297,12 +297,23 @@ func (s *Server) match(method, escapedPath string) (rt route, allow string, ok b
 		return rt, "GET, POST", true
 	case len(seg) == 2 && seg[0] == "traces" && seg[1] == "single" && method == "POST":
 		return route{group: groupWrite, handler: s.handleSingle}, "", true
-	case len(seg) == 2 && (seg[0] == "traces" || seg[0] == "dnc"):
-		return one("GET", groupRead, s.getHandler(kindOf(seg[0])), seg[1])
-	case len(seg) == 3 && (seg[0] == "traces" || seg[0] == "dnc") && seg[2] == "download":
-		return one("GET", groupRead, s.downloadHandler(kindOf(seg[0])), seg[1])
-	case len(seg) == 3 && (seg[0] == "traces" || seg[0] == "dnc") && seg[2] == "retry-webhook":
-		return one("POST", groupWrite, s.retryWebhookHandler(kindOf(seg[0])), seg[1])
+	case len(seg) >= 2 && (seg[0] == "traces" || seg[0] == "dnc"):
+		return s.matchJob(method, seg)
+	}
+	return rt, "", false
+}
+
+// matchJob routes the paths of one job: /traces/{id}, /dnc/{id}, and their
+// /download and /retry-webhook.
+func (s *Server) matchJob(method string, seg []string) (rt route, allow string, ok bool) {
+	kind, id := kindOf(seg[0]), seg[1]
+	switch {
+	case len(seg) == 2:
+		return oneMethod(method, "GET", route{group: groupRead, handler: s.getHandler(kind), id: id})
+	case len(seg) == 3 && seg[2] == "download":
+		return oneMethod(method, "GET", route{group: groupRead, handler: s.downloadHandler(kind), id: id})
+	case len(seg) == 3 && seg[2] == "retry-webhook":
+		return oneMethod(method, "POST", route{group: groupWrite, handler: s.retryWebhookHandler(kind), id: id})
 	}
 	return rt, "", false
 }

@@ -108,35 +108,10 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 		}
 	}()
 
-	var probs []FieldError
-	mode := strings.ToLower(strings.TrimSpace(up.fields["mode"]))
-	if mode == "" {
-		mode = "normal"
-	}
-	if mode != "normal" && mode != "enhanced" {
-		probs = append(probs, FieldError{Field: "mode", Message: fmt.Sprintf("must be \"normal\" or \"enhanced\", not %q", up.fields["mode"])})
-	}
-	llcs, fe := parseBool("include_llcs", up.fields["include_llcs"], true)
-	if fe != nil {
-		probs = append(probs, *fe)
-	}
-	rawMap, hasMap := up.fields["column_mapping"]
-	mapping, mprobs := parseMapping(rawMap, hasMap)
-	probs = append(probs, mprobs...)
-	if up.filePath == "" {
-		probs = append(probs, FieldError{Field: "file", Message: "required: the CSV file to trace (form field \"file\")"})
-	}
-	var head *fileHead
-	var f *os.File
-	var sc *csvScanner
-	if up.filePath != "" {
-		var ferr *FieldError
-		f, sc, head, ferr = openCSV(up.filePath)
-		if ferr != nil {
-			probs = append(probs, *ferr)
-		} else {
-			defer f.Close()
-		}
+	mode, llcs, mapping, probs := traceFields(up)
+	f, sc, head := openUpload(up, "the CSV file to trace", &probs)
+	if f != nil {
+		defer f.Close()
 	}
 	if len(probs) > 0 {
 		writeAPIError(w, validationErr(probs...))
@@ -157,22 +132,13 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 	if v, ok := mapping["last_name"]; ok {
 		last = head.col(v)
 	}
-	rows, entities := 0, 0
-	for sc.Next() {
-		if sc.Blank() {
-			continue
-		}
-		rows++
+	entities := 0
+	rows, ok := dataRows(w, sc, func() {
 		if (first >= 0 || last >= 0) && isEntityName(sc.Field(first), sc.Field(last)) {
 			entities++
 		}
-	}
-	if err := sc.Err(); err != nil {
-		writeAPIError(w, validationErr(FieldError{Field: "file", Message: err.Error()}))
-		return
-	}
-	if rows == 0 {
-		writeAPIError(w, validationErr(FieldError{Field: "file", Message: "no data rows: the file has a header row but no data rows"}))
+	})
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -183,27 +149,7 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 			fmt.Sprintf("the file has %d data rows; the per-job record limit is %d", rows, limit)))
 		return
 	}
-	individuals := rows - entities
-	var bd *breakdown
-	var cost int64
-	switch {
-	case mode == "normal" && !llcs:
-		cost = int64(individuals) * rates.Normal
-	case mode == "normal":
-		bd = &breakdown{
-			Individuals: tier{Rate: rates.Normal, Rows: individuals, CreditsCharged: int64(individuals) * rates.Normal},
-			LLCs:        tier{Rate: rates.LLC, Rows: entities, CreditsCharged: int64(entities) * rates.LLC},
-		}
-		cost = bd.Individuals.CreditsCharged + bd.LLCs.CreditsCharged
-	case !llcs:
-		cost = int64(individuals) * rates.Enhanced
-	default:
-		bd = &breakdown{
-			Individuals: tier{Rate: rates.Enhanced, Rows: individuals, CreditsCharged: int64(individuals) * rates.Enhanced},
-			LLCs:        tier{Rate: rates.Enhanced, Rows: entities, CreditsCharged: int64(entities) * rates.Enhanced},
-		}
-		cost = bd.Individuals.CreditsCharged + bd.LLCs.CreditsCharged
-	}
+	cost, bd := traceCost(rates, mode, llcs, rows-entities, entities)
 
 	s.mu.Lock()
 	if s.closed {
@@ -242,6 +188,83 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 		panic(http.ErrAbortHandler) // faults.drop_create_responses: charged, no answer
 	}
 	writeJSON(w, http.StatusCreated, body)
+}
+
+// traceFields reads a trace upload's mode, include_llcs and column_mapping,
+// with the problems found in them.
+func traceFields(up *upload) (mode string, llcs bool, mapping map[string]string, probs []FieldError) {
+	mode = strings.ToLower(strings.TrimSpace(up.fields["mode"]))
+	if mode == "" {
+		mode = "normal"
+	}
+	if mode != "normal" && mode != "enhanced" {
+		probs = append(probs, FieldError{Field: "mode", Message: fmt.Sprintf("must be \"normal\" or \"enhanced\", not %q", up.fields["mode"])})
+	}
+	llcs, fe := parseBool("include_llcs", up.fields["include_llcs"], true)
+	if fe != nil {
+		probs = append(probs, *fe)
+	}
+	rawMap, hasMap := up.fields["column_mapping"]
+	mapping, mprobs := parseMapping(rawMap, hasMap)
+	return mode, llcs, mapping, append(probs, mprobs...)
+}
+
+// traceCost is what a trace of these rows costs at these rates, and its
+// breakdown by tier when LLCs are included.
+func traceCost(rates Rates, mode string, llcs bool, individuals, entities int) (int64, *breakdown) {
+	rate, llcRate := rates.Normal, rates.LLC
+	if mode != "normal" {
+		rate, llcRate = rates.Enhanced, rates.Enhanced
+	}
+	if !llcs {
+		return int64(individuals) * rate, nil
+	}
+	bd := &breakdown{
+		Individuals: tier{Rate: rate, Rows: individuals, CreditsCharged: int64(individuals) * rate},
+		LLCs:        tier{Rate: llcRate, Rows: entities, CreditsCharged: int64(entities) * llcRate},
+	}
+	return bd.Individuals.CreditsCharged + bd.LLCs.CreditsCharged, bd
+}
+
+// openUpload opens an upload's CSV file (what names it in the message when
+// it is missing); a problem is added to probs. The file is nil when it
+// could not be opened.
+func openUpload(up *upload, what string, probs *[]FieldError) (*os.File, *csvScanner, *fileHead) {
+	if up.filePath == "" {
+		*probs = append(*probs, FieldError{Field: "file", Message: "required: " + what + " (form field \"file\")"})
+		return nil, nil, nil
+	}
+	f, sc, head, ferr := openCSV(up.filePath)
+	if ferr != nil {
+		*probs = append(*probs, *ferr)
+		return nil, nil, nil
+	}
+	return f, sc, head
+}
+
+// dataRows counts the file's data rows (blank ones left out), calling each
+// (when not nil) on every one; when the file cannot be read or has none,
+// it answers the request so and returns false.
+func dataRows(w http.ResponseWriter, sc *csvScanner, each func()) (int, bool) {
+	rows := 0
+	for sc.Next() {
+		if sc.Blank() {
+			continue
+		}
+		rows++
+		if each != nil {
+			each()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		writeAPIError(w, validationErr(FieldError{Field: "file", Message: err.Error()}))
+		return 0, false
+	}
+	if rows == 0 {
+		writeAPIError(w, validationErr(FieldError{Field: "file", Message: "no data rows: the file has a header row but no data rows"}))
+		return 0, false
+	}
+	return rows, true
 }
 
 // traceCreatedJSON is the 201 body of POST /traces, exactly the spec's fields.

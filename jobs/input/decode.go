@@ -125,49 +125,56 @@ func utf16Units(head []byte, whole bool) string {
 	}
 	// UTF-8 text with stray NULs stays UTF-8 (UTF-16 of other scripts is
 	// not valid UTF-8 beyond a few characters).
-	valid := head[:n]
+	if utf8Head(head[:n]) {
+		return ""
+	}
+	return utf16Order(utf16Breaks(head, n, whole, false), utf16Breaks(head, n, whole, true), whole)
+}
+
+// utf8Head reports whether head is valid UTF-8, a sequence cut short at
+// its end forgiven.
+func utf8Head(head []byte) bool {
+	n := len(head)
 	for k := 1; k <= 3 && k <= n; k++ {
-		if utf8.RuneStart(valid[n-k]) {
-			if !utf8.FullRune(valid[n-k:]) {
-				valid = valid[:n-k]
+		if utf8.RuneStart(head[n-k]) {
+			if !utf8.FullRune(head[n-k:]) {
+				head = head[:n-k]
 			}
 			break
 		}
 	}
-	if utf8.Valid(valid) {
-		return ""
-	}
-	// breaks returns the line breaks (the delimiters and spaces too when
-	// whole, for a one-line file), or -1 when the units are not text.
-	breaks := func(be bool) int {
-		lines := 0
-		highPending := false
-		for i := 0; i < n; i += 2 {
-			u := uint16(head[i]) | uint16(head[i+1])<<8
-			if be {
-				u = uint16(head[i])<<8 | uint16(head[i+1])
-			}
-			switch {
-			case u == '\n' || u == '\r':
-				lines++
-			case whole && (u == ',' || u == ';' || u == '\t' || u == '|' || u == ' '):
-				lines++
-			case u < 0x20 && u != '\t', u == 0xFFFE, u == 0xFFFF:
-				return -1
-			}
-			isHigh, isLow := u >= 0xD800 && u < 0xDC00, u >= 0xDC00 && u < 0xE000
-			if isLow != highPending {
-				return -1 // a lone surrogate
-			}
-			highPending = isHigh
+	return utf8.Valid(head)
+}
+
+// utf16Breaks counts the line breaks of head[:n] read as UTF-16 (big
+// endian when be; the delimiters and spaces too when whole, for a
+// one-line file), or -1 when the units are not text.
+func utf16Breaks(head []byte, n int, whole, be bool) int {
+	lines := 0
+	highPending := false
+	for i := 0; i < n; i += 2 {
+		u := uint16(head[i]) | uint16(head[i+1])<<8
+		if be {
+			u = uint16(head[i])<<8 | uint16(head[i+1])
 		}
-		if highPending && whole && n == len(head) {
-			return -1 // the file ends inside a pair
+		switch {
+		case u == '\n' || u == '\r':
+			lines++
+		case whole && (u == ',' || u == ';' || u == '\t' || u == '|' || u == ' '):
+			lines++
+		case u < 0x20 && u != '\t', u == 0xFFFE, u == 0xFFFF:
+			return -1
 		}
-		return lines
+		isHigh, isLow := u >= 0xD800 && u < 0xDC00, u >= 0xDC00 && u < 0xE000
+		if isLow != highPending {
+			return -1 // a lone surrogate
+		}
+		highPending = isHigh
 	}
-	le, be := breaks(false), breaks(true)
-	return utf16Order(le, be, whole)
+	if highPending && whole && n == len(head) {
+		return -1 // the file ends inside a pair
+	}
+	return lines
 }
 
 // utf16Order picks the byte order that reads as text with more line breaks

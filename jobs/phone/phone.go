@@ -106,22 +106,16 @@ func digits(s string) string {
 
 // isSci recognises Excel's scientific notation: 1.23E+10, 2.01555E+09, 1E+10.
 func isSci(s string) bool {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
+	i := digitsFrom(s, 0)
 	if i == 0 || i == len(s) {
 		return false
 	}
 	if s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j || i == len(s) {
+		j := digitsFrom(s, i+1)
+		if j == i+1 || j == len(s) {
 			return false
 		}
+		i = j
 	}
 	if s[i] != 'E' && s[i] != 'e' {
 		return false
@@ -130,15 +124,15 @@ func isSci(s string) bool {
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
 	}
-	if i == len(s) {
-		return false
+	return i < len(s) && digitsFrom(s, i) == len(s)
+}
+
+// digitsFrom is where the run of ASCII digits starting at s[i] ends.
+func digitsFrom(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
 	}
-	for ; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return i
 }
 
 // Format writes a valid number as "(212) 555-0147", with " x123" for an

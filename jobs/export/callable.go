@@ -464,24 +464,11 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if len(l.Slots) == 0 {
 		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
 	}
-	join, open, dncWarns, err := library.LoadFlagsWarned(ctx, lopts, dncs...)
+	join, open, dncWarns, err := loadJoin(ctx, path, l, lopts, dncs, opts, now)
 	if err != nil {
-		return nil, fmt.Errorf("export: DNC result: %w", err)
+		return nil, err
 	}
-	if qs := l.Blocking(); len(qs) > 0 {
-		open = append([]layout.FileQuestions{{File: path, Questions: qs}}, open...)
-	}
-	if opts.Internal != nil {
-		join.SetInternal(opts.Internal)
-	}
-	join.SetDates(opts.OwnDate, now)
-	filters := slices.Clone(opts.Filters)
-	if opts.OnlyCallable && !slices.ContainsFunc(filters, jobs.QuickFilter.Callable) {
-		filters = append(filters, jobs.QuickCallable)
-	}
-	if slices.Contains(filters, jobs.QuickCallableNow) && opts.CallableAt.IsZero() {
-		opts.CallableAt = now // "callable now": now is the export's instant
-	}
+	filters := exportFilters(&opts, now)
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
 	}
@@ -506,6 +493,38 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		return nil, err
 	}
 	return m, nil
+}
+
+// loadJoin reads the DNC results to join onto the result's phones, with
+// the company's list and the dates their answers rest on; the questions
+// still open come with them (the result's own first).
+func loadJoin(ctx context.Context, path string, l *layout.Layout, lopts layout.Options, dncs []string, opts CallableOptions, now time.Time) (*layout.FlagIndex, []layout.FileQuestions, [][]string, error) {
+	join, open, dncWarns, err := library.LoadFlagsWarned(ctx, lopts, dncs...)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("export: DNC result: %w", err)
+	}
+	if qs := l.Blocking(); len(qs) > 0 {
+		open = append([]layout.FileQuestions{{File: path, Questions: qs}}, open...)
+	}
+	if opts.Internal != nil {
+		join.SetInternal(opts.Internal)
+	}
+	join.SetDates(opts.OwnDate, now)
+	return join, open, dncWarns, nil
+}
+
+// exportFilters are the quick filters the export applies: the callable
+// one when only callable phones are asked for; "callable now" sets the
+// options' instant to now when none is given.
+func exportFilters(opts *CallableOptions, now time.Time) []jobs.QuickFilter {
+	filters := slices.Clone(opts.Filters)
+	if opts.OnlyCallable && !slices.ContainsFunc(filters, jobs.QuickFilter.Callable) {
+		filters = append(filters, jobs.QuickCallable)
+	}
+	if slices.Contains(filters, jobs.QuickCallableNow) && opts.CallableAt.IsZero() {
+		opts.CallableAt = now // "callable now": now is the export's instant
+	}
+	return filters
 }
 
 // dncWarnings are the damage met in each DNC result (warns[i] of dncs[i]),
@@ -880,24 +899,6 @@ func (m *mergeSource) holdsLeftOut(v string) bool {
 	}
 	var d [64]byte
 	n := 0
-	check := func() bool {
-		for i := 0; i+10 <= n; i++ {
-			var k uint64
-			for _, c := range d[i : i+10] {
-				k = k*10 + uint64(c-'0')
-			}
-			if _, ok := m.erase[k]; ok {
-				return true
-			}
-			if !m.strict || d[i] < '2' || d[i+3] < '2' {
-				continue // not a valid number
-			}
-			if _, kept := m.keepK[k]; !kept {
-				return true
-			}
-		}
-		return false
-	}
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c >= '0' && c <= '9':
@@ -907,13 +908,35 @@ func (m *mergeSource) holdsLeftOut(v string) bool {
 			}
 		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/':
 		default:
-			if check() {
+			if m.runLeftOut(d[:n]) {
 				return true
 			}
 			n = 0
 		}
 	}
-	return check()
+	return m.runLeftOut(d[:n])
+}
+
+// runLeftOut reports whether a run of digits holds, at any offset, ten
+// that are a number left out: one erased, or (strict) a valid number not
+// kept.
+func (m *mergeSource) runLeftOut(d []byte) bool {
+	for i := 0; i+10 <= len(d); i++ {
+		var k uint64
+		for _, c := range d[i : i+10] {
+			k = k*10 + uint64(c-'0')
+		}
+		if _, ok := m.erase[k]; ok {
+			return true
+		}
+		if !m.strict || d[i] < '2' || d[i+3] < '2' {
+			continue // not a valid number
+		}
+		if _, kept := m.keepK[k]; !kept {
+			return true
+		}
+	}
+	return false
 }
 
 // flagWordsCache keeps the words of the flags met: most phones of a

@@ -97,67 +97,82 @@ func columnsOf(l *layout.Layout, mapped map[string]string) columns {
 	// The person's own columns come first in a result: the first column
 	// of a role (an input one when marked) is the owner's.
 	pick := func(dst *int, i int, input bool) {
-		if *dst < 0 || (input && !l.Columns[*dst].Input) {
+		if dst != nil && (*dst < 0 || (input && !l.Columns[*dst].Input)) {
 			*dst = i
 		}
 	}
 	c.kinds = make([]colKind, len(l.Columns))
 	for i, col := range l.Columns {
-		switch col.Role {
-		case layout.RoleFirstName, layout.RoleLastName, layout.RoleFullName:
-			c.kinds[i] = colName
-			if col.Group == "" || col.Input {
-				switch col.Role {
-				case layout.RoleFirstName:
-					pick(&c.first, i, col.Input)
-				case layout.RoleLastName:
-					pick(&c.last, i, col.Input)
-				default:
-					pick(&c.full, i, col.Input)
-				}
-			}
-		case layout.RoleStreet, layout.RoleStreet2, layout.RoleCity, layout.RoleState, layout.RoleAddress:
-			c.kinds[i] = colAddress
-		case layout.RoleZip:
-			c.kinds[i] = colZip
-		case layout.RoleEmail:
-			c.kinds[i] = colEmail
+		c.kinds[i] = kindOfRole[col.Role]
+		if col.Role == layout.RoleEmail {
 			c.emails = append(c.emails, i)
-		case layout.RolePhone:
-			c.kinds[i] = colPhone
+		}
+		if c.kinds[i] == colName && (col.Group == "" || col.Input) {
+			pick(c.nameColumn(col.Role), i, col.Input)
 		}
 		if col.Place == "property" {
-			switch col.Role {
-			case layout.RoleStreet:
-				pick(&c.propStreet, i, col.Input)
-			case layout.RoleStreet2:
-				pick(&c.propStreet2, i, col.Input)
-			case layout.RoleCity:
-				pick(&c.propCity, i, col.Input)
-			case layout.RoleState:
-				pick(&c.propState, i, col.Input)
-			case layout.RoleZip:
-				pick(&c.propZip, i, col.Input)
-			case layout.RoleAddress:
-				pick(&c.propFull, i, col.Input)
-			}
+			pick(c.propertyColumn(col.Role), i, col.Input)
 		}
 		if strings.EqualFold(strings.TrimSpace(col.Header), library.SourceDateColumn) {
 			c.sourceDate = i
 		}
 	}
 	if len(mapped) > 0 {
-		at := func(key string) int {
-			if h, ok := mapped[key]; ok {
-				return slices.Index(l.Headers, h)
-			}
-			return -1
-		}
-		c.first, c.last, c.full = at(mapping.FirstName), at(mapping.LastName), -1
-		c.propStreet, c.propStreet2, c.propCity = at(mapping.PropertyStreet), -1, at(mapping.PropertyCity)
-		c.propState, c.propZip, c.propFull = at(mapping.PropertyState), at(mapping.PropertyZip), -1
+		c.mapped(l, mapped)
 	}
 	return c
+}
+
+// kindOfRole is how the index reads a column of each role (colNone: not).
+var kindOfRole = map[layout.Role]colKind{
+	layout.RoleFirstName: colName, layout.RoleLastName: colName, layout.RoleFullName: colName,
+	layout.RoleStreet: colAddress, layout.RoleStreet2: colAddress, layout.RoleCity: colAddress,
+	layout.RoleState: colAddress, layout.RoleAddress: colAddress,
+	layout.RoleZip: colZip, layout.RoleEmail: colEmail, layout.RolePhone: colPhone,
+}
+
+// nameColumn is the owner's column of a name role.
+func (c *columns) nameColumn(r layout.Role) *int {
+	switch r {
+	case layout.RoleFirstName:
+		return &c.first
+	case layout.RoleLastName:
+		return &c.last
+	}
+	return &c.full
+}
+
+// propertyColumn is the property's column of an address role (nil: none).
+func (c *columns) propertyColumn(r layout.Role) *int {
+	switch r {
+	case layout.RoleStreet:
+		return &c.propStreet
+	case layout.RoleStreet2:
+		return &c.propStreet2
+	case layout.RoleCity:
+		return &c.propCity
+	case layout.RoleState:
+		return &c.propState
+	case layout.RoleZip:
+		return &c.propZip
+	case layout.RoleAddress:
+		return &c.propFull
+	}
+	return nil
+}
+
+// mapped takes the owner key's columns from the mapping the upload was
+// sent with.
+func (c *columns) mapped(l *layout.Layout, mapped map[string]string) {
+	at := func(key string) int {
+		if h, ok := mapped[key]; ok {
+			return slices.Index(l.Headers, h)
+		}
+		return -1
+	}
+	c.first, c.last, c.full = at(mapping.FirstName), at(mapping.LastName), -1
+	c.propStreet, c.propStreet2, c.propCity = at(mapping.PropertyStreet), -1, at(mapping.PropertyCity)
+	c.propState, c.propZip, c.propFull = at(mapping.PropertyState), at(mapping.PropertyZip), -1
 }
 
 // appendOwnerKey appends the row's owner key (nothing without a property
@@ -703,25 +718,9 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 		return nil, nil, notRead(err)
 	}
 	// The layout from the first rows, then those rows and the rest.
-	type held struct {
-		rec  []string
-		off  int64
-		line int
-	}
-	var sample []held
-	for len(sample) < library.LayoutSample {
-		rec, err := rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, notRead(err)
-		}
-		sample = append(sample, held{slices.Clone(rec), rr.Offset(), rr.Line()})
-	}
-	recs := make([][]string, len(sample))
-	for i, s := range sample {
-		recs[i] = s.rec
+	sample, err := readSample(rr)
+	if err != nil {
+		return nil, nil, err
 	}
 	// The layout as every reader of the file reads it: over the whole file,
 	// with the person's answers for its header.
@@ -735,27 +734,8 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 			return nil, nil, err
 		}
 	}
-	for n := 0; ; n++ {
-		rec, err := rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, notRead(err)
-		}
-		if err := b.add(rec, rr.Offset(), rr.Line()); err != nil {
-			return nil, nil, err
-		}
-		if n&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			if progress != nil {
-				progress(rr.Offset())
-			}
-			// Leave room for the window on a busy machine.
-			runtime.Gosched()
-		}
+	if err := addRest(ctx, rr, b, progress); err != nil {
+		return nil, nil, err
 	}
 	if err := b.finish(); err != nil {
 		return nil, nil, err
@@ -764,6 +744,58 @@ func (x *Index) readFile(ctx context.Context, tx *sqldb.Tx, id int64, f *fileMet
 		progress(f.size)
 	}
 	return b, l, nil
+}
+
+// heldRow is a row read ahead, with where it was.
+type heldRow struct {
+	rec  []string
+	off  int64
+	line int
+}
+
+// readSample reads the first rows of a file, those its layout is first
+// seen from.
+func readSample(rr *library.RowReader) ([]heldRow, error) {
+	var sample []heldRow
+	for len(sample) < library.LayoutSample {
+		rec, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, notRead(err)
+		}
+		sample = append(sample, heldRow{slices.Clone(rec), rr.Offset(), rr.Line()})
+	}
+	return sample, nil
+}
+
+// addRest adds the rest of the file's rows to b, reporting progress in
+// bytes and giving way to the window every 4,096 rows.
+func addRest(ctx context.Context, rr *library.RowReader, b *builder, progress func(int64)) error {
+	for n := 0; ; n++ {
+		rec, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return notRead(err)
+		}
+		if err := b.add(rec, rr.Offset(), rr.Line()); err != nil {
+			return err
+		}
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(rr.Offset())
+			}
+			// Leave room for the window on a busy machine.
+			runtime.Gosched()
+		}
+	}
+	return nil
 }
 
 // kindName is a file kind as files.kind keeps it.

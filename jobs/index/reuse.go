@@ -386,41 +386,59 @@ func (x *Index) scrubs(ctx context.Context, phones []uint64, since, before time.
 		return nil, fail(err)
 	}
 	defer st.Close()
+	q := scrubQuery{want: want, since: since, before: before, known: known, out: out}
 	for _, id := range ids {
-		f := files[id]
-		rows, err := st.QueryContext(ctx, id)
-		if err != nil {
-			return nil, fail(err)
-		}
-		for rows.Next() {
-			var key, flags int64
-			var row int32
-			var date sql.NullInt64
-			if err := rows.Scan(&key, &row, &flags, &date); err != nil {
-				rows.Close()
-				return nil, fail(err)
-			}
-			if !want[key] {
-				continue
-			}
-			e := f.earlier(x, row, date)
-			if e.Date.Before(since) || !before.IsZero() && !e.Date.Before(before) {
-				continue // a merged row from an older scrub, or too new
-			}
-			fl := decodeFlags(flags)
-			if known && layout.Callability(true, fl).Unknown() {
-				continue
-			}
-			if old, ok := out[uint64(key)]; ok && (e.Date.Before(old.Date) || e.Date.Equal(old.Date) && (old.Path != "" || e.Path == "")) {
-				continue // an older answer, or the same day's from another computer's copy
-			}
-			out[uint64(key)] = Scrub{Earlier: e, Flags: fl}
-		}
-		if err := rows.Close(); err != nil {
-			return nil, fail(err)
+		if err := x.scrubsOf(ctx, st, id, files[id], &q); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// scrubQuery is what scrubs asks of each DNC result, and its answers.
+type scrubQuery struct {
+	want          map[int64]bool
+	since, before time.Time
+	known         bool
+	out           map[uint64]Scrub
+}
+
+// scrubsOf adds the answers of one DNC result for the phones wanted: of
+// the dates asked, known when asked, the newest answer of each phone kept
+// (this computer's copy before another's on the same day).
+func (x *Index) scrubsOf(ctx context.Context, st *sql.Stmt, id int64, f dated, q *scrubQuery) error {
+	rows, err := st.QueryContext(ctx, id)
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, flags int64
+		var row int32
+		var date sql.NullInt64
+		if err := rows.Scan(&key, &row, &flags, &date); err != nil {
+			return fail(err)
+		}
+		if !q.want[key] {
+			continue
+		}
+		e := f.earlier(x, row, date)
+		if e.Date.Before(q.since) || !q.before.IsZero() && !e.Date.Before(q.before) {
+			continue // a merged row from an older scrub, or too new
+		}
+		fl := decodeFlags(flags)
+		if q.known && layout.Callability(true, fl).Unknown() {
+			continue
+		}
+		if old, ok := q.out[uint64(key)]; ok && (e.Date.Before(old.Date) || e.Date.Equal(old.Date) && (old.Path != "" || e.Path == "")) {
+			continue // an older answer, or the same day's from another computer's copy
+		}
+		q.out[uint64(key)] = Scrub{Earlier: e, Flags: fl}
+	}
+	if err := rows.Close(); err != nil {
+		return fail(err)
+	}
+	return nil
 }
 
 // Row is a row of an indexed result read back from its file.

@@ -751,6 +751,40 @@ var ErrElsewhere = errors.New("the result is in another computer's library folde
 // hands each to fn with its starting line. Rows of one file are read in
 // row order through one open file.
 func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(i int, fc *fileCache, rec []string, line int) error) error {
+	type got struct {
+		fc   *fileCache
+		rec  []string
+		line int
+	}
+	results := make([]got, len(refs))
+	var at rowCursor
+	defer at.close()
+	for _, i := range refOrder(refs) {
+		ref := refs[i]
+		if at.fc == nil || at.fc != x.cacheOf(ref.File) {
+			if err := x.openAt(ctx, db, &at, ref.File); err != nil {
+				return err
+			}
+		}
+		rec, line, err := at.read(int(ref.Row))
+		if err != nil {
+			return err
+		}
+		results[i] = got{fc: at.fc, rec: rec, line: line}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	for i, g := range results {
+		if err := fn(i, g.fc, g.rec, g.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refOrder is the order to read refs in: by file, then by row.
+func refOrder(refs []Ref) []int {
 	order := make([]int, len(refs))
 	for i := range order {
 		order[i] = i
@@ -765,73 +799,73 @@ func (x *Index) readRows(ctx context.Context, db *sqldb.DB, refs []Ref, fn func(
 		}
 		return int(ra.Row - rb.Row)
 	})
-	type got struct {
-		fc   *fileCache
-		rec  []string
-		line int
+	return order
+}
+
+// rowCursor reads rows of one indexed file, on from the last one read
+// where it can.
+type rowCursor struct {
+	fc *fileCache
+	f  *os.File
+	rr *library.RowReader
+}
+
+func (c *rowCursor) close() {
+	if c.f != nil {
+		c.f.Close()
+		c.f = nil
 	}
-	results := make([]got, len(refs))
-	var f *os.File
-	var fc *fileCache
-	var rr *library.RowReader
-	defer func() {
-		if f != nil {
-			f.Close()
-		}
-	}()
-	for _, i := range order {
-		ref := refs[i]
-		if fc == nil || fc != x.cacheOf(ref.File) {
-			if f != nil {
-				f.Close()
-				f = nil
-			}
-			var err error
-			if fc, err = x.fileInfo(ctx, db, ref.File); err != nil {
-				return err
-			}
-			if fc.place != x.place {
-				return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
-			}
-			if f, err = input.OpenRegular(x.pathOf(fc.name)); err != nil {
-				return err
-			}
-			if st, err := f.Stat(); err != nil || st.Size() != fc.size || st.ModTime().UnixNano() != fc.mtime {
-				return fmt.Errorf("%s: %w", fc.name, ErrChanged)
-			}
-			rr = nil
-		}
-		m := int(ref.Row) / markEvery
-		if m >= len(fc.offsets) {
-			return fmt.Errorf("%w: %s: row %d past its marks", ErrDamaged, fc.name, ref.Row+1)
-		}
-		// Read on from where the last row was when it is in the same
-		// stretch; else start at the row's mark.
-		if rr == nil || rr.Row() > int(ref.Row) || rr.Row() < m*markEvery {
-			rr = library.NewRowReaderAt(io.NewSectionReader(f, fc.offsets[m], fc.size-fc.offsets[m]), fc.offsets[m], m*markEvery, int(fc.lines[m]))
-		}
-		for rr.Row() <= int(ref.Row) {
-			rec, err := rr.Next()
-			if err != nil {
-				if err == io.EOF {
-					return fmt.Errorf("%s: %w", fc.name, ErrChanged)
-				}
-				return err
-			}
-			if rr.Row() == int(ref.Row)+1 {
-				results[i] = got{fc: fc, rec: slices.Clone(rec), line: rr.Line()}
-			}
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+}
+
+// openAt points the cursor at an indexed file: it must be on this
+// computer and unchanged since it was indexed.
+func (x *Index) openAt(ctx context.Context, db *sqldb.DB, c *rowCursor, file int64) error {
+	c.close()
+	c.rr = nil
+	fc, err := x.fileInfo(ctx, db, file)
+	if err != nil {
+		return err
 	}
-	for i, g := range results {
-		if err := fn(i, g.fc, g.rec, g.line); err != nil {
-			return err
-		}
+	c.fc = fc
+	if fc.place != x.place {
+		return fmt.Errorf("%s: %w", fc.name, ErrElsewhere)
+	}
+	if c.f, err = input.OpenRegular(x.pathOf(fc.name)); err != nil {
+		return err
+	}
+	if st, err := c.f.Stat(); err != nil || st.Size() != fc.size || st.ModTime().UnixNano() != fc.mtime {
+		return fmt.Errorf("%s: %w", fc.name, ErrChanged)
 	}
 	return nil
+}
+
+// read reads data row row (0-based) of the file: its fields and its line.
+func (c *rowCursor) read(row int) ([]string, int, error) {
+	fc := c.fc
+	m := row / markEvery
+	if m >= len(fc.offsets) {
+		return nil, 0, fmt.Errorf("%w: %s: row %d past its marks", ErrDamaged, fc.name, row+1)
+	}
+	// Read on from where the last row was when it is in the same
+	// stretch; else start at the row's mark.
+	if c.rr == nil || c.rr.Row() > row || c.rr.Row() < m*markEvery {
+		c.rr = library.NewRowReaderAt(io.NewSectionReader(c.f, fc.offsets[m], fc.size-fc.offsets[m]), fc.offsets[m], m*markEvery, int(fc.lines[m]))
+	}
+	var out []string
+	line := 0
+	for c.rr.Row() <= row {
+		rec, err := c.rr.Next()
+		if err != nil {
+			if err == io.EOF {
+				return nil, 0, fmt.Errorf("%s: %w", fc.name, ErrChanged)
+			}
+			return nil, 0, err
+		}
+		if c.rr.Row() == row+1 {
+			out, line = slices.Clone(rec), c.rr.Line()
+		}
+	}
+	return out, line, nil
 }
 
 func (x *Index) cacheOf(id int64) *fileCache {

@@ -169,68 +169,13 @@ func describeOpenError(err error) string {
 // readHeader reads records until the header is found and keeps the records
 // after it for Next.
 func (r *Reader) readHeader(headerLine int) error {
-	var recs []record
-	held, nonBlank := 0, 0
-	for {
-		if headerLine > 0 && len(recs) > 0 && recs[len(recs)-1].line >= headerLine {
-			break
-		}
-		if headerLine <= 0 && (nonBlank >= headerScan || held > headerScanBytes) {
-			break
-		}
-		fields, line, err := r.srcNext()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return r.wrap(err, line)
-		}
-		for _, f := range fields {
-			held += len(f) + 16
-		}
-		if !blankBytes(fields) {
-			nonBlank++
-		}
-		rec := record{line: line}
-		switch {
-		case line == 1 && r.csv != nil && r.csv.sepLine:
-			r.skipped++ // Excel's "sep=;": not a title, not a header
-		case headerLine <= 0 || line >= headerLine:
-			rec.fields = toStrings(fields)
-		case !blankBytes(fields):
-			rec.fields = []string{"x"} // above the chosen header: only its line matters
-		}
-		recs = append(recs, rec)
+	recs, err := r.readHead(headerLine)
+	if err != nil {
+		return err
 	}
-	h := -1
-	if headerLine > 0 {
-		for i, rec := range recs {
-			if rec.line == headerLine {
-				h = i
-				break
-			}
-		}
-		if h < 0 {
-			last := 0
-			if len(recs) > 0 {
-				last = recs[len(recs)-1].line
-			}
-			if last < headerLine {
-				return &FileError{Path: r.path, Line: headerLine, Msg: fmt.Sprintf("no such line: the file ends at line %d", last)}
-			}
-			return &FileError{Path: r.path, Line: headerLine, Msg: "no record starts on this line (it is inside a quoted field of the line above)"}
-		}
-		if isBlank(recs[h].fields) {
-			return &FileError{Path: r.path, Line: headerLine, Msg: "the chosen header line is blank"}
-		}
-	} else {
-		h = pickHeader(recs)
-		if h < 0 {
-			if r.xs != nil {
-				return &FileError{Path: r.path, Msg: fmt.Sprintf("sheet %q is empty", r.sheet), Err: errNoRecords}
-			}
-			return &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines or empty fields)", Err: errNoRecords}
-		}
+	h, err := r.headerAt(recs, headerLine)
+	if err != nil {
+		return err
 	}
 	for _, rec := range recs[:h] {
 		if !isBlank(rec.fields) {
@@ -251,6 +196,79 @@ func (r *Reader) readHeader(headerLine int) error {
 	r.row = make([][]byte, r.width)
 	r.strs = make([]string, r.width)
 	return nil
+}
+
+// readHead reads the records the header is looked for in: up to the
+// chosen header line, or the first headerScan non-blank records (at most
+// headerScanBytes held). Records above a chosen line keep only whether
+// they are blank.
+func (r *Reader) readHead(headerLine int) ([]record, error) {
+	var recs []record
+	held, nonBlank := 0, 0
+	for {
+		if headerLine > 0 && len(recs) > 0 && recs[len(recs)-1].line >= headerLine {
+			break
+		}
+		if headerLine <= 0 && (nonBlank >= headerScan || held > headerScanBytes) {
+			break
+		}
+		fields, line, err := r.srcNext()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, r.wrap(err, line)
+		}
+		for _, f := range fields {
+			held += len(f) + 16
+		}
+		if !blankBytes(fields) {
+			nonBlank++
+		}
+		rec := record{line: line}
+		switch {
+		case line == 1 && r.csv != nil && r.csv.sepLine:
+			r.skipped++ // Excel's "sep=;": not a title, not a header
+		case headerLine <= 0 || line >= headerLine:
+			rec.fields = toStrings(fields)
+		case !blankBytes(fields):
+			rec.fields = []string{"x"} // above the chosen header: only its line matters
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// headerAt is the index of the header record: the one on the chosen line,
+// else the one pickHeader finds.
+func (r *Reader) headerAt(recs []record, headerLine int) (int, error) {
+	if headerLine <= 0 {
+		h := pickHeader(recs)
+		if h >= 0 {
+			return h, nil
+		}
+		if r.xs != nil {
+			return -1, &FileError{Path: r.path, Msg: fmt.Sprintf("sheet %q is empty", r.sheet), Err: errNoRecords}
+		}
+		return -1, &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines or empty fields)", Err: errNoRecords}
+	}
+	for i, rec := range recs {
+		if rec.line != headerLine {
+			continue
+		}
+		if isBlank(rec.fields) {
+			return -1, &FileError{Path: r.path, Line: headerLine, Msg: "the chosen header line is blank"}
+		}
+		return i, nil
+	}
+	last := 0
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].line
+	}
+	if last < headerLine {
+		return -1, &FileError{Path: r.path, Line: headerLine, Msg: fmt.Sprintf("no such line: the file ends at line %d", last)}
+	}
+	return -1, &FileError{Path: r.path, Line: headerLine, Msg: "no record starts on this line (it is inside a quoted field of the line above)"}
 }
 
 // trimHeader drops blank cells at the end of the header that the rows

@@ -115,26 +115,7 @@ func (l *Layout) assemble(p *Profile, sample [][]string, qs *[]Question, c *Corr
 // column of the same key is the number's raw twin. The person's own phone
 // columns make no slot of their own.
 func (l *Layout) buildSlots() {
-	type group struct {
-		key  slotKey
-		cols []int
-	}
-	var groups []*group
-	byKey := map[slotKey]*group{}
-	for i := range l.Columns {
-		c := &l.Columns[i]
-		if c.Role != RolePhone {
-			continue
-		}
-		k := colKey(c)
-		g := byKey[k]
-		if g == nil {
-			g = &group{key: k}
-			byKey[k] = g
-			groups = append(groups, g)
-		}
-		g.cols = append(g.cols, i)
-	}
+	groups := l.phoneGroups()
 	anyNormalized := false
 	for _, g := range groups {
 		for _, i := range g.cols {
@@ -144,17 +125,7 @@ func (l *Layout) buildSlots() {
 		}
 	}
 	for _, g := range groups {
-		num, raw := -1, -1
-		for _, i := range g.cols {
-			c := &l.Columns[i]
-			switch {
-			case c.Input:
-			case c.Normalized:
-				num = i
-			case num < 0 || !l.Columns[num].Normalized:
-				num = i
-			}
-		}
+		num, raw := l.slotColumns(g.cols)
 		if num < 0 {
 			continue // only the person's own phones
 		}
@@ -162,11 +133,6 @@ func (l *Layout) buildSlots() {
 			// A DNC result names the number it scrubbed in a normalised
 			// column: other phone columns are the person's data.
 			continue
-		}
-		for _, i := range g.cols {
-			if i != num && (raw < 0 || l.Columns[i].Input) {
-				raw = i
-			}
 		}
 		s := Slot{Key: g.key.String(), Label: g.key.label(), Group: g.key.group, Qualifier: g.key.qual,
 			Index: g.key.idx, Number: num, Raw: raw, Type: -1, Implied: l.Columns[num].Implied}
@@ -176,6 +142,60 @@ func (l *Layout) buildSlots() {
 		}
 		l.Slots = append(l.Slots, s)
 	}
+}
+
+// phoneGroup is the phone columns of one slot key.
+type phoneGroup struct {
+	key  slotKey
+	cols []int
+}
+
+// phoneGroups gathers the phone columns by their slot key, in the order
+// the keys first come.
+func (l *Layout) phoneGroups() []*phoneGroup {
+	var groups []*phoneGroup
+	byKey := map[slotKey]*phoneGroup{}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role != RolePhone {
+			continue
+		}
+		k := colKey(c)
+		g := byKey[k]
+		if g == nil {
+			g = &phoneGroup{key: k}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.cols = append(g.cols, i)
+	}
+	return groups
+}
+
+// slotColumns picks a slot's number column among its phone columns (a
+// normalised one first, never the person's own; -1: none) and the column
+// of the number as written (the person's own first; -1: none).
+func (l *Layout) slotColumns(cols []int) (num, raw int) {
+	num, raw = -1, -1
+	for _, i := range cols {
+		c := &l.Columns[i]
+		switch {
+		case c.Input:
+		case c.Normalized:
+			num = i
+		case num < 0 || !l.Columns[num].Normalized:
+			num = i
+		}
+	}
+	if num < 0 {
+		return -1, -1
+	}
+	for _, i := range cols {
+		if i != num && (raw < 0 || l.Columns[i].Input) {
+			raw = i
+		}
+	}
+	return num, raw
 }
 
 // score ranks candidate columns for a role held once: the result's own
@@ -301,20 +321,7 @@ func (l *Layout) buildPeople() {
 
 // decideKind tells a trace result, a DNC result and an input list apart.
 func (l *Layout) decideKind() {
-	hasNames := false // names of the result, not the person's own
-	for _, p := range l.People {
-		for _, c := range []int{p.First, p.Last, p.Full} {
-			if c >= 0 && !l.Columns[c].Input {
-				hasNames = true
-			}
-		}
-	}
-	typed := false
-	for _, s := range l.Slots {
-		if s.Type >= 0 || s.Implied != "" {
-			typed = true
-		}
-	}
+	hasNames, typed := l.resultNames(), l.typedSlot()
 	// A list's answer; what the file states in words is no scrub.
 	flags := l.Reports&^Kinds(0).with(Restriction) != 0
 	switch {
@@ -325,4 +332,27 @@ func (l *Layout) decideKind() {
 	case len(l.People) > 0 || !l.Property.empty() || !l.Mailing.empty() || len(l.Slots) == 1:
 		l.Kind = KindInput
 	}
+}
+
+// resultNames reports whether the file names people in columns of its
+// own (not the person's echoed ones).
+func (l *Layout) resultNames() bool {
+	for _, p := range l.People {
+		for _, c := range []int{p.First, p.Last, p.Full} {
+			if c >= 0 && !l.Columns[c].Input {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typedSlot reports whether a phone slot has a type, read or implied.
+func (l *Layout) typedSlot() bool {
+	for _, s := range l.Slots {
+		if s.Type >= 0 || s.Implied != "" {
+			return true
+		}
+	}
+	return false
 }

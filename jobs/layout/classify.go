@@ -359,26 +359,39 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
 	}
-	if h.is(cCode) && h.idx >= 0 && len(vals) > 0 && share(vals, phoneLike) < 0.6 && !mentionsRestriction(vals) {
-		// "Phone 1 Status", "Phone2_Scrub Result": what it says of that
-		// phone, read by its values as a status column is.
-		col := codeColumn(c, vals, true)
-		if col.Role == RoleOther {
-			col.Role = RolePhoneDetail
-		}
+	if col, ok := aboutAPhone(c, h, vals); ok {
 		return col, nil
-	}
-	if h.is(cTypeWord) && h.implied != "" && len(vals) > 0 &&
-		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
-		// The kind it names is what it says of a phone, not which phone.
-		c.Role, c.Implied, c.Convention, c.Qualifier = RolePhoneType, h.implied, ConvFlag, ""
-		return c, nil
 	}
 	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
 		return c, &Question{Topic: "phone", Columns: []string{h.raw},
 			Message: fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)}
 	}
 	return detailOrOther(c, h), nil
+}
+
+// aboutAPhone reads a column named after a phone whose values are not
+// numbers as what it says of that phone: its status, or whether it is of
+// the kind the header names.
+func aboutAPhone(c Column, h *header, vals []ValueN) (Column, bool) {
+	if len(vals) == 0 {
+		return c, false
+	}
+	if h.is(cCode) && h.idx >= 0 && share(vals, phoneLike) < 0.6 && !mentionsRestriction(vals) {
+		// "Phone 1 Status", "Phone2_Scrub Result": what it says of that
+		// phone, read by its values as a status column is.
+		col := codeColumn(c, vals, true)
+		if col.Role == RoleOther {
+			col.Role = RolePhoneDetail
+		}
+		return col, true
+	}
+	if h.is(cTypeWord) && h.implied != "" &&
+		share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) >= 0.8 {
+		// The kind it names is what it says of a phone, not which phone.
+		c.Role, c.Implied, c.Convention, c.Qualifier = RolePhoneType, h.implied, ConvFlag, ""
+		return c, true
+	}
+	return c, false
 }
 
 // addressColumn is a part of an address: the property's, or the mailing

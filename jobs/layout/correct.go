@@ -86,45 +86,14 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 		*col = Column{Index: i, Header: col.Header, Role: f.Role, Group: h.group, Qualifier: h.qual, SlotIndex: h.idx,
 			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
 			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place, DateOrder: col.DateOrder}
-		if f.Group != nil {
-			col.Group = *f.Group
-		}
-		if f.Qualifier != nil {
-			col.Qualifier = *f.Qualifier
-		}
-		if f.SlotIndex != nil {
-			col.SlotIndex = *f.SlotIndex
-		}
-		if f.Type != "" {
-			col.Implied = f.Type
-		}
-		if f.Input != nil {
-			col.Input = *f.Input
-		}
-		if f.Normalized != nil {
-			col.Normalized = *f.Normalized
-		}
-		if f.Place != "" {
-			col.Place = f.Place
-		} else if col.Place == "" {
-			col.Place = "property"
-		}
+		f.place(col)
 		if f.DateOrder != "" {
 			col.DateOrder = f.DateOrder
 		} else if f.Role == RoleScrubDate && col.DateOrder == "" {
 			col.DateOrder = dateOrderOf(columnValues(p, sample, i))
 		}
 		if f.Role == RoleFlag {
-			if f.Kind != nil {
-				col.Kind = *f.Kind
-			}
-			if f.Inverted != nil {
-				col.Inverted = *f.Inverted
-			}
-			col.Convention = f.Convention
-			if col.Convention == "" {
-				col.Convention = conventionOf(col.Kind, columnValues(p, sample, i), hs[i].is(cCode))
-			}
+			f.flag(col, func() []ValueN { return columnValues(p, sample, i) }, h.is(cCode))
 		}
 	}
 	for name, vals := range c.Values {
@@ -143,6 +112,50 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 			m[fold(v)] = f
 		}
 		l.values[i] = m
+	}
+}
+
+// place sets what the answer says of where the column sits: its group,
+// qualifier and slot, its type, whether it is the person's own or
+// normalised, its place (property when none is known).
+func (f ColumnFix) place(col *Column) {
+	if f.Group != nil {
+		col.Group = *f.Group
+	}
+	if f.Qualifier != nil {
+		col.Qualifier = *f.Qualifier
+	}
+	if f.SlotIndex != nil {
+		col.SlotIndex = *f.SlotIndex
+	}
+	if f.Type != "" {
+		col.Implied = f.Type
+	}
+	if f.Input != nil {
+		col.Input = *f.Input
+	}
+	if f.Normalized != nil {
+		col.Normalized = *f.Normalized
+	}
+	if f.Place != "" {
+		col.Place = f.Place
+	} else if col.Place == "" {
+		col.Place = "property"
+	}
+}
+
+// flag sets what the answer says of a flag column: its kind, whether yes
+// means clean, its convention (read from its values when not given).
+func (f ColumnFix) flag(col *Column, values func() []ValueN, code bool) {
+	if f.Kind != nil {
+		col.Kind = *f.Kind
+	}
+	if f.Inverted != nil {
+		col.Inverted = *f.Inverted
+	}
+	col.Convention = f.Convention
+	if col.Convention == "" {
+		col.Convention = conventionOf(col.Kind, values(), code)
 	}
 }
 

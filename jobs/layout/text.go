@@ -22,52 +22,8 @@ func (s Summary) Text() string {
 		b.WriteString("Layout: as corrected\n")
 	}
 	q := strconv.Quote
-	if len(l.Slots) == 0 {
-		b.WriteString("Phones: none found\n")
-	} else {
-		fmt.Fprintf(&b, "Phones: %d a row at most (%d valid, %d invalid in the file)\n", len(l.Slots), s.Phones.Valid, s.Phones.Invalid)
-		for _, sl := range l.Slots {
-			fmt.Fprintf(&b, "  %s: %s", sl.Label, q(l.Headers[sl.Number]))
-			if sl.Raw >= 0 {
-				fmt.Fprintf(&b, " (as written: %s)", q(l.Headers[sl.Raw]))
-			}
-			switch {
-			case sl.Type >= 0:
-				fmt.Fprintf(&b, "; type %s", q(l.Headers[sl.Type]))
-			case sl.Implied != "":
-				fmt.Fprintf(&b, "; type %s by its name", sl.Implied)
-			}
-			var fl []string
-			for _, f := range sl.Flags {
-				c := &l.Columns[f]
-				w := q(c.Header) + " " + c.Kind.Words()
-				if c.Inverted {
-					w += " (yes = clean)"
-				}
-				fl = append(fl, w)
-			}
-			if len(fl) > 0 {
-				fmt.Fprintf(&b, "; flags %s", strings.Join(fl, ", "))
-			}
-			b.WriteString("\n")
-		}
-	}
-	for _, p := range l.People {
-		who := "Owner"
-		if p.Group != "" {
-			who = upperFirst(p.Group)
-		}
-		var parts []string
-		for _, x := range []struct {
-			c int
-			w string
-		}{{p.First, "first"}, {p.Last, "last"}, {p.Full, "full name"}} {
-			if x.c >= 0 {
-				parts = append(parts, x.w+" "+q(l.Headers[x.c]))
-			}
-		}
-		fmt.Fprintf(&b, "%s: %s\n", who, strings.Join(parts, ", "))
-	}
+	s.writePhones(&b)
+	writePeople(&b, l)
 	if len(l.Emails) > 0 {
 		fmt.Fprintf(&b, "E-mails: %s\n", quoteJoin(l.headersOf(l.Emails)))
 	}
@@ -91,16 +47,7 @@ func (s Summary) Text() string {
 	if len(input) > 0 {
 		fmt.Fprintf(&b, "Your own columns (echoed): %s\n", quoteJoin(l.headersOf(input)))
 	}
-	for _, n := range l.Notes {
-		fmt.Fprintf(&b, "Note: %s\n", n)
-	}
-	for _, qu := range l.Questions {
-		if qu.Blocks {
-			fmt.Fprintf(&b, "Open question (no callable list until it is answered): %s\n", qu.Message)
-			continue
-		}
-		fmt.Fprintf(&b, "Unsure: %s\n", qu.Message)
-	}
+	writeDoubts(&b, l)
 	if len(l.Dates) == 0 && l.Kind != KindInput {
 		b.WriteString("Scrub dates: none in the file: its answers are dated by its job record, or the date given when it was imported\n")
 	}
@@ -111,6 +58,77 @@ func (s Summary) Text() string {
 		}
 	}
 	return b.String()
+}
+
+// writePhones writes the phone slots: each number's column, as written,
+// its type and its flags.
+func (s Summary) writePhones(b *strings.Builder) {
+	l, q := s.Layout, strconv.Quote
+	if len(l.Slots) == 0 {
+		b.WriteString("Phones: none found\n")
+		return
+	}
+	fmt.Fprintf(b, "Phones: %d a row at most (%d valid, %d invalid in the file)\n", len(l.Slots), s.Phones.Valid, s.Phones.Invalid)
+	for _, sl := range l.Slots {
+		fmt.Fprintf(b, "  %s: %s", sl.Label, q(l.Headers[sl.Number]))
+		if sl.Raw >= 0 {
+			fmt.Fprintf(b, " (as written: %s)", q(l.Headers[sl.Raw]))
+		}
+		switch {
+		case sl.Type >= 0:
+			fmt.Fprintf(b, "; type %s", q(l.Headers[sl.Type]))
+		case sl.Implied != "":
+			fmt.Fprintf(b, "; type %s by its name", sl.Implied)
+		}
+		var fl []string
+		for _, f := range sl.Flags {
+			c := &l.Columns[f]
+			w := q(c.Header) + " " + c.Kind.Words()
+			if c.Inverted {
+				w += " (yes = clean)"
+			}
+			fl = append(fl, w)
+		}
+		if len(fl) > 0 {
+			fmt.Fprintf(b, "; flags %s", strings.Join(fl, ", "))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// writePeople writes each person's name columns.
+func writePeople(b *strings.Builder, l *Layout) {
+	for _, p := range l.People {
+		who := "Owner"
+		if p.Group != "" {
+			who = upperFirst(p.Group)
+		}
+		var parts []string
+		for _, x := range []struct {
+			c int
+			w string
+		}{{p.First, "first"}, {p.Last, "last"}, {p.Full, "full name"}} {
+			if x.c >= 0 {
+				parts = append(parts, x.w+" "+strconv.Quote(l.Headers[x.c]))
+			}
+		}
+		fmt.Fprintf(b, "%s: %s\n", who, strings.Join(parts, ", "))
+	}
+}
+
+// writeDoubts writes the layout's notes and its questions, those that
+// hold the callable list back first said so.
+func writeDoubts(b *strings.Builder, l *Layout) {
+	for _, n := range l.Notes {
+		fmt.Fprintf(b, "Note: %s\n", n)
+	}
+	for _, qu := range l.Questions {
+		if qu.Blocks {
+			fmt.Fprintf(b, "Open question (no callable list until it is answered): %s\n", qu.Message)
+			continue
+		}
+		fmt.Fprintf(b, "Unsure: %s\n", qu.Message)
+	}
 }
 
 func (a AddressColumns) list() []int {

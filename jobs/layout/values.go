@@ -224,16 +224,7 @@ func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valu
 // first, and says which convention the reading comes from.
 func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valueReading, family) {
 	if c, ok := codeIndex[f]; ok && conv == ConvCodes {
-		r := valueReading{known: true, meaning: c.Meaning, list: c.List}
-		switch c.Reads {
-		case "clean":
-			r.flag = Clean
-		case "flagged":
-			r.flag = Flagged
-		case "invalid":
-			r.flag, r.invalid = Flagged, true
-		}
-		return r, famCodes
+		return codeReading(c), famCodes
 	}
 	switch {
 	case marks[f]:
@@ -251,13 +242,9 @@ func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valu
 		}
 		return valueReading{flag: Clean, known: true}, famBool
 	}
-	if kind == Number {
-		switch {
-		case validWords[f]:
-			return valueReading{flag: Clean, known: true}, famNumber
-		case invalidWords[f]:
-			return valueReading{flag: Flagged, invalid: true, known: true}, famNumber
-		}
+	if kind == Number && (validWords[f] || invalidWords[f]) {
+		invalid := !validWords[f] // a valid word first
+		return valueReading{flag: flagIf(invalid), invalid: invalid, known: true}, famNumber
 	}
 	switch {
 	case invalidWords[f]:
@@ -268,6 +255,28 @@ func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valu
 		return valueReading{flag: Flagged, known: true}, famWords
 	}
 	return valueReading{}, famNone
+}
+
+// codeReading is how a provider's status code reads.
+func codeReading(c Code) valueReading {
+	r := valueReading{known: true, meaning: c.Meaning, list: c.List}
+	switch c.Reads {
+	case "clean":
+		r.flag = Clean
+	case "flagged":
+		r.flag = Flagged
+	case "invalid":
+		r.flag, r.invalid = Flagged, true
+	}
+	return r
+}
+
+// flagIf is Flagged when flagged, else Clean.
+func flagIf(flagged bool) Flag {
+	if flagged {
+		return Flagged
+	}
+	return Clean
 }
 
 // familyOf is the convention a folded value is written in, famNone for a

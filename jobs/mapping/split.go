@@ -241,36 +241,9 @@ func suggestSplits(headers []string, sample [][]string, profiles []profile, m Ma
 	var out []Split
 	// Full names, when neither name key is mapped.
 	if m[FirstName] == "" && m[LastName] == "" {
-		best, bestS := -1, 0.0
-		for i, h := range headers {
-			if usedCol[i] {
-				continue
-			}
-			c := compact(h)
-			s := 0.0
-			switch {
-			case fullNameHeaders[c]:
-				s = 0.85
-			case strings.Contains(c, "name") && !strings.Contains(c, "company") && !strings.Contains(c, "file") && !strings.Contains(c, "street"):
-				s = 0.6
-			}
-			if s == 0 {
-				continue
-			}
-			p := profiles[i]
-			if p.n > 0 {
-				if p.multiWord < 0.5 || p.digits > 0.3 {
-					continue
-				}
-				s += 0.05
-			}
-			if s > bestS {
-				best, bestS = i, s
-			}
-		}
-		if best >= 0 {
+		if best, score := bestColumn(headers, usedCol, func(i int, h string) float64 { return fullNameScore(h, profiles[i]) }); best >= 0 {
 			sp := Split{Kind: SplitName, Column: headers[best], Group: GroupName, Keys: []string{FirstName, LastName},
-				Order: guessOrder(sample, best), Confidence: round2(bestS)}
+				Order: guessOrder(sample, best), Confidence: round2(score)}
 			sp.setExample(sample, best)
 			out = append(out, sp)
 			usedCol[best] = true
@@ -284,34 +257,69 @@ func suggestSplits(headers []string, sample [][]string, profiles []profile, m Ma
 		if _, missing := groupState(m, g.keys); len(missing) == 0 {
 			continue
 		}
-		best, bestS := -1, 0.0
-		for i, h := range headers {
-			if usedCol[i] || profiles[i].fullAddr < 0.6 {
-				continue
+		best, score := bestColumn(headers, usedCol, func(i int, h string) float64 {
+			if profiles[i].fullAddr < 0.6 {
+				return 0
 			}
-			ws := words(h)
-			mail, prop := has(ws, mailWords), has(ws, propWords)
-			var s float64
-			switch {
-			case g.name == GroupMailing && mail, g.name == GroupProperty && prop:
-				s = 0.85
-			case g.name == GroupProperty && !mail:
-				s = 0.7
-			default:
-				continue
-			}
-			if s > bestS {
-				best, bestS = i, s
-			}
-		}
+			return addressScore(h, g.name)
+		})
 		if best >= 0 {
-			sp := Split{Kind: SplitAddress, Column: headers[best], Group: g.name, Keys: g.keys, Confidence: round2(bestS)}
+			sp := Split{Kind: SplitAddress, Column: headers[best], Group: g.name, Keys: g.keys, Confidence: round2(score)}
 			sp.setExample(sample, best)
 			out = append(out, sp)
 			usedCol[best] = true
 		}
 	}
 	return out
+}
+
+// bestColumn is the column not used yet that scores highest (the first of
+// equals), and its score; -1 when none scores above 0.
+func bestColumn(headers []string, usedCol map[int]bool, score func(i int, h string) float64) (int, float64) {
+	best, bestS := -1, 0.0
+	for i, h := range headers {
+		if usedCol[i] {
+			continue
+		}
+		if s := score(i, h); s > bestS {
+			best, bestS = i, s
+		}
+	}
+	return best, bestS
+}
+
+// fullNameScore is how likely a column holds full names, by its header
+// and its values (0: not).
+func fullNameScore(h string, p profile) float64 {
+	c := compact(h)
+	s := 0.0
+	switch {
+	case fullNameHeaders[c]:
+		s = 0.85
+	case strings.Contains(c, "name") && !strings.Contains(c, "company") && !strings.Contains(c, "file") && !strings.Contains(c, "street"):
+		s = 0.6
+	}
+	if s == 0 || p.n == 0 {
+		return s
+	}
+	if p.multiWord < 0.5 || p.digits > 0.3 {
+		return 0
+	}
+	return s + 0.05
+}
+
+// addressScore is how likely a column of one-line addresses is the
+// group's, by its header (0: not).
+func addressScore(h, group string) float64 {
+	ws := words(h)
+	mail, prop := has(ws, mailWords), has(ws, propWords)
+	switch {
+	case group == GroupMailing && mail, group == GroupProperty && prop:
+		return 0.85
+	case group == GroupProperty && !mail:
+		return 0.7
+	}
+	return 0
 }
 
 func (s *Split) setExample(sample [][]string, col int) {

@@ -22,10 +22,50 @@ import (
 // on, Unix seconds; an enhanced trace only enhanced results), confirms it
 // against the row itself, and writes pins.jsonl in list order.
 func (rj *Folder) Pin(ctx context.Context, x *index.Index, rows []Row, e Earlier, from int64, enhanced bool) error {
-	type choice struct {
-		row int
-		e   index.Earlier
+	chosen := e.choose(rows, from, enhanced)
+	rj.reused = make([]bool, len(rows))
+	f, err := os.Create(filepath.Join(rj.dir, "pins.jsonl"))
+	if err != nil {
+		return err
 	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 256<<10)
+	pw := &pinWriter{rj: rj, rows: rows, enc: json.NewEncoder(w), headers: map[string]int{}, sources: map[string]*library.MergeSource{}}
+	const chunk = 4096
+	for start := 0; start < len(chosen); start += chunk {
+		part := chosen[start:min(start+chunk, len(chosen))]
+		refs := make([]index.Ref, len(part))
+		for i, c := range part {
+			refs[i] = c.e.Ref
+		}
+		err := x.Rows(ctx, refs, func(i int, r index.Row) error { return pw.pin(part[i], r) })
+		if errors.Is(err, index.ErrChanged) {
+			return fmt.Errorf("a result of the library changed while its rows were read; try again: %w", err)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, src := range pw.sources {
+		rj.State.Sources = append(rj.State.Sources, *src)
+	}
+	slices.SortFunc(rj.State.Sources, func(a, b library.MergeSource) int { return b.Date.Compare(a.Date) })
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// choice is the earlier row a list row (by its number) may reuse.
+type choice struct {
+	row int
+	e   index.Earlier
+}
+
+// choose picks each list row's earlier row: the phone's newest scrub, or
+// the owner's newest trace (enhanced ones alone for an enhanced trace),
+// dated from on.
+func (e Earlier) choose(rows []Row, from int64, enhanced bool) []choice {
 	var chosen []choice
 	for i, r := range rows {
 		if r.Phone != 0 {
@@ -45,70 +85,52 @@ func (rj *Folder) Pin(ctx context.Context, x *index.Index, rows []Row, e Earlier
 			break
 		}
 	}
-	rj.reused = make([]bool, len(rows))
-	f, err := os.Create(filepath.Join(rj.dir, "pins.jsonl"))
-	if err != nil {
-		return err
+	return chosen
+}
+
+// pinWriter writes pins.jsonl: each header once, then the rows pinned to
+// it, and counts the rows each earlier job gives.
+type pinWriter struct {
+	rj      *Folder
+	rows    []Row
+	enc     *json.Encoder
+	headers map[string]int
+	sources map[string]*library.MergeSource
+}
+
+// pin writes the earlier row r chosen for a list row, once it is
+// confirmed against the row itself: the same owner, or a cell holding the
+// phone.
+func (pw *pinWriter) pin(c choice, r index.Row) error {
+	lr := pw.rows[c.row]
+	if lr.Key != "" && r.OwnerKey != lr.Key {
+		return nil // another owner with the same hash: traced again
 	}
-	defer f.Close()
-	w := bufio.NewWriterSize(f, 256<<10)
-	enc := json.NewEncoder(w)
-	headers := map[string]int{}
-	sources := map[string]*library.MergeSource{}
-	const chunk = 4096
-	for start := 0; start < len(chosen); start += chunk {
-		part := chosen[start:min(start+chunk, len(chosen))]
-		refs := make([]index.Ref, len(part))
-		for i, c := range part {
-			refs[i] = c.e.Ref
-		}
-		err := x.Rows(ctx, refs, func(i int, r index.Row) error {
-			c := part[i]
-			lr := rows[c.row]
-			if lr.Key != "" && r.OwnerKey != lr.Key {
-				return nil // another owner with the same hash: traced again
-			}
-			if lr.Phone != 0 && !holdsPhone(r.Cells, lr.Phone) {
-				return nil
-			}
-			hk := strings.Join(r.Header, "\x00")
-			h, ok := headers[hk]
-			if !ok {
-				h = len(headers)
-				headers[hk] = h
-				if err := enc.Encode(pinLine{Header: r.Header, H: h}); err != nil {
-					return err
-				}
-			}
-			job, date := sourceOf(r.Header, r.Cells, c.e)
-			if err := enc.Encode(pinLine{H: h, Row: c.row, Job: job, Date: date.UTC().Format(time.DateOnly), File: c.e.File, Cells: r.Cells}); err != nil {
-				return err
-			}
-			rj.reused[c.row] = true
-			rj.State.Reused++
-			src := sources[job]
-			if src == nil {
-				src = &library.MergeSource{JobID: job, Name: c.e.JobName, Date: date.UTC()}
-				sources[job] = src
-			}
-			src.Rows++
-			return nil
-		})
-		if errors.Is(err, index.ErrChanged) {
-			return fmt.Errorf("a result of the library changed while its rows were read; try again: %w", err)
-		}
-		if err != nil {
+	if lr.Phone != 0 && !holdsPhone(r.Cells, lr.Phone) {
+		return nil
+	}
+	hk := strings.Join(r.Header, "\x00")
+	h, ok := pw.headers[hk]
+	if !ok {
+		h = len(pw.headers)
+		pw.headers[hk] = h
+		if err := pw.enc.Encode(pinLine{Header: r.Header, H: h}); err != nil {
 			return err
 		}
 	}
-	for _, src := range sources {
-		rj.State.Sources = append(rj.State.Sources, *src)
-	}
-	slices.SortFunc(rj.State.Sources, func(a, b library.MergeSource) int { return b.Date.Compare(a.Date) })
-	if err := w.Flush(); err != nil {
+	job, date := sourceOf(r.Header, r.Cells, c.e)
+	if err := pw.enc.Encode(pinLine{H: h, Row: c.row, Job: job, Date: date.UTC().Format(time.DateOnly), File: c.e.File, Cells: r.Cells}); err != nil {
 		return err
 	}
-	return f.Sync()
+	pw.rj.reused[c.row] = true
+	pw.rj.State.Reused++
+	src := pw.sources[job]
+	if src == nil {
+		src = &library.MergeSource{JobID: job, Name: c.e.JobName, Date: date.UTC()}
+		pw.sources[job] = src
+	}
+	src.Rows++
+	return nil
 }
 
 // holdsPhone reports whether a row has the number in one of its cells.

@@ -93,19 +93,7 @@ func (l LookAlike) String() string {
 // process are left alone. A list item the client could not read makes
 // absence unprovable: the submissions of that kind stay unknown.
 func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts *ReconcileOptions) ([]Outcome, error) {
-	o := ReconcileOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	if o.Before <= 0 {
-		o.Before = WindowBefore
-	}
-	if o.After <= 0 {
-		o.After = WindowAfter
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o := opts.withDefaults()
 	// One Reconcile at a time: two would race to settle the same
 	// submissions.
 	reconcileMu.Lock()
@@ -144,15 +132,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		}
 		f := finders[s.Kind]
 		if f == nil {
-			// The oldest window start among the pending submissions of
-			// this kind bounds how far back the lists are read.
-			oldest := s.CreatedAt.Add(-o.Before)
-			for _, p := range pending {
-				if p.Kind == s.Kind && p.State != ledger.StateIntent && p.CreatedAt.Add(-o.Before).Before(oldest) {
-					oldest = p.CreatedAt.Add(-o.Before)
-				}
-			}
-			f = &finder{api: api, kind: s.Kind, since: oldest}
+			f = &finder{api: api, kind: s.Kind, since: oldestWindow(pending, s, o.Before)}
 			finders[s.Kind] = f
 		}
 		cands, err := f.candidates(ctx)
@@ -168,9 +148,52 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		todo = append(todo, &open{s: s, f: f, from: from, to: to, mine: mine, alike: alike})
 	}
 
-	// Then the matching: the pairs closest in time first, each job and each
-	// submission used once. (A tag names one submission; single lookups of
-	// the same person at the same address may be several.)
+	taken := matchClosest(todo, serverSkew(api))
+	for _, op := range todo {
+		oc, err := settle(ctx, api, led, o, op, taken)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, oc)
+	}
+	return out, nil
+}
+
+// withDefaults are the options given, their zero values filled in.
+func (opts *ReconcileOptions) withDefaults() ReconcileOptions {
+	o := ReconcileOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Before <= 0 {
+		o.Before = WindowBefore
+	}
+	if o.After <= 0 {
+		o.After = WindowAfter
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// oldestWindow is the oldest window start among the pending submissions
+// of s's kind that were sent: how far back the lists are read.
+func oldestWindow(pending []*ledger.Submission, s *ledger.Submission, before time.Duration) time.Time {
+	oldest := s.CreatedAt.Add(-before)
+	for _, p := range pending {
+		if p.Kind == s.Kind && p.State != ledger.StateIntent && p.CreatedAt.Add(-before).Before(oldest) {
+			oldest = p.CreatedAt.Add(-before)
+		}
+	}
+	return oldest
+}
+
+// matchClosest matches the submissions with their jobs: the pairs closest
+// in time first, each job and each submission used once. (A tag names one
+// submission; single lookups of the same person at the same address may be
+// several.) It returns the jobs taken.
+func matchClosest(todo []*open, skew time.Duration) map[string]bool {
 	type pair struct {
 		o    *open
 		c    *candidate
@@ -179,7 +202,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	var pairs []pair
 	for _, op := range todo {
 		for _, c := range op.mine {
-			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s).Add(serverSkew(api))).Abs()})
+			pairs = append(pairs, pair{op, c, c.created.Sub(sentTime(op.s).Add(skew)).Abs()})
 		}
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].dist < pairs[j].dist })
@@ -189,15 +212,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 			p.o.match, taken[p.c.id] = p.c, true
 		}
 	}
-
-	for _, op := range todo {
-		oc, err := settle(ctx, api, led, o, op, taken)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, oc)
-	}
-	return out, nil
+	return taken
 }
 
 // busyElsewhere adds to busy the submissions another SkipDesk, still

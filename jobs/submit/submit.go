@@ -331,48 +331,21 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	step(StepSent)
 
 	res := &Result{Submission: sub}
-	var jobID, name string
-	var status jobs.Status
-	var charged int64
-	var rows int
-	var response any
-	switch req.Kind {
-	case jobs.KindTrace:
-		var c *client.TraceCreated
-		c, err = api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: sent, Mode: string(req.Mode),
-			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
-		if err == nil {
-			res.Trace, response = c, c
-			jobID, status, charged, rows, name = c.ID, c.Status, c.CreditsCharged, c.TotalRows, sent
-		}
-	case jobs.KindDNC:
-		var c *client.DNCCreated
-		c, err = api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: sent,
-			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
-		if err == nil {
-			res.DNC, response = c, c
-			jobID, status, charged, rows, name = c.ID, c.Status, c.CreditsCharged, c.TotalRows, c.Name
-		}
-	}
+	c, err := post(ctx, api, req, sent, res)
 	// The outcome must be recorded whatever happened to ctx meanwhile.
 	rec := context.WithoutCancel(ctx)
-	if err == nil && strings.TrimSpace(jobID) == "" {
-		err = fmt.Errorf("%w: the server answered without a job id", client.ErrOutcomeUnknown)
-	}
 	if err != nil {
 		return nil, recordFailure(rec, led, sub, err)
 	}
 	step(StepPosted)
 
-	raw, _ := json.Marshal(response)
-	if name == "" {
-		name = req.File.Name
-	}
-	if status == "" {
-		status = jobs.StatusProcessing
+	raw, _ := json.Marshal(c.response)
+	jobID, charged, rows := c.jobID, c.charged, c.rows
+	if c.name == "" {
+		c.name = req.File.Name
 	}
 	err = led.Submissions().MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: charged,
-		Job: ledger.Job{Kind: req.Kind, Name: name, Status: status, TotalRows: rows, CreatedAt: time.Now()}})
+		Job: ledger.Job{Kind: req.Kind, Name: c.name, Status: c.status, TotalRows: rows, CreatedAt: time.Now()}})
 	if err != nil {
 		// The job exists but the ledger did not take it: leave the
 		// submission "sent" for Reconcile, and say which job it was.
@@ -383,6 +356,47 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	res.Warning = ledger.Implausible(rows, ledger.Spend{Charged: charged})
 	step(StepCreated)
 	return res, nil
+}
+
+// created is what the server answered a job's creation with.
+type created struct {
+	jobID, name string
+	status      jobs.Status
+	charged     int64
+	rows        int
+	response    any // the answer as it came, recorded in the ledger
+}
+
+// post sends the submission (its file named sent) and reads the job it
+// created; the answer is kept on res too. An answer without a job id is an
+// unknown outcome.
+func post(ctx context.Context, api *client.Client, req Request, sent string, res *Result) (*created, error) {
+	var c created
+	switch req.Kind {
+	case jobs.KindTrace:
+		t, err := api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: sent, Mode: string(req.Mode),
+			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
+		if err != nil {
+			return nil, err
+		}
+		res.Trace, c.response = t, t
+		c.jobID, c.status, c.charged, c.rows, c.name = t.ID, t.Status, t.CreditsCharged, t.TotalRows, sent
+	case jobs.KindDNC:
+		d, err := api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: sent,
+			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
+		if err != nil {
+			return nil, err
+		}
+		res.DNC, c.response = d, d
+		c.jobID, c.status, c.charged, c.rows, c.name = d.ID, d.Status, d.CreditsCharged, d.TotalRows, d.Name
+	}
+	if strings.TrimSpace(c.jobID) == "" {
+		return nil, fmt.Errorf("%w: the server answered without a job id", client.ErrOutcomeUnknown)
+	}
+	if c.status == "" {
+		c.status = jobs.StatusProcessing
+	}
+	return &c, nil
 }
 
 // recordFailure records what a charged call's error says happened, by the

@@ -181,13 +181,8 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	if err != nil {
 		return err
 	}
-	if job.Status != jobs.StatusCompleted {
+	if job.Status != jobs.StatusCompleted || t.downloadedWhole(ctx, jobID) {
 		return nil
-	}
-	if d, err := t.led.Jobs().JobDownload(ctx, jobID); err == nil {
-		if sum, size, _, err := hashResult(d.Path); err == nil && sum == d.SHA256 && size == d.Size {
-			return nil
-		}
 	}
 	var sub *ledger.Submission
 	if s, err := t.led.Submissions().SubmissionForJob(ctx, jobID); err == nil {
@@ -201,39 +196,9 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	path := t.lib.PathFor(meta)
 
 	if _, err := os.Stat(path); err != nil {
-		// Leftovers of a download that was interrupted.
-		removeParts(path)
-		if err := t.dlBudget.take(ctx); err != nil {
+		if err := t.download(ctx, job, path, onProgress); err != nil {
 			return err
 		}
-		var started atomic.Bool
-		var lastEmit time.Time
-		progress := func(done, total int64) {
-			// "download": bytes of the result are in the temporary file,
-			// which is not yet complete, synced or renamed.
-			if (done > 0 || done == total) && started.CompareAndSwap(false, true) {
-				t.step("download", jobID)
-			}
-			if now := time.Now(); now.Sub(lastEmit) >= 200*time.Millisecond || done == total {
-				lastEmit = now
-				t.emit(Event{Type: DownloadProgress, JobID: jobID, Kind: job.Kind, Status: job.Status, Done: done, Total: total})
-			}
-			if onProgress != nil {
-				onProgress(done, total)
-			}
-		}
-		if job.Kind == jobs.KindDNC {
-			_, err = t.api.DNC.Download(ctx, jobID, path, progress)
-		} else {
-			_, err = t.api.Traces.Download(ctx, jobID, path, progress)
-		}
-		if err != nil {
-			if le := t.localWrite(jobID, err); le != err {
-				return le
-			}
-			return fmt.Errorf("tracker: downloading the result of %s: %w", jobID, err)
-		}
-		t.step("downloaded", jobID)
 	}
 	// The file at path is complete: downloads are renamed into place only
 	// once whole.
@@ -250,6 +215,58 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 		return err
 	}
 	done = &Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path}
+	return nil
+}
+
+// downloadedWhole reports whether the job's result was downloaded and is
+// still whole where the ledger says it is.
+func (t *Tracker) downloadedWhole(ctx context.Context, jobID string) bool {
+	d, err := t.led.Jobs().JobDownload(ctx, jobID)
+	if err != nil {
+		return false
+	}
+	sum, size, _, err := hashResult(d.Path)
+	return err == nil && sum == d.SHA256 && size == d.Size
+}
+
+// download fetches the job's result into path (the leftovers of a download
+// interrupted go first), within the download budget, with its progress
+// as events and to onProgress.
+func (t *Tracker) download(ctx context.Context, job *ledger.Job, path string, onProgress func(done, total int64)) error {
+	jobID := job.ID
+	removeParts(path)
+	if err := t.dlBudget.take(ctx); err != nil {
+		return err
+	}
+	var started atomic.Bool
+	var lastEmit time.Time
+	progress := func(done, total int64) {
+		// "download": bytes of the result are in the temporary file,
+		// which is not yet complete, synced or renamed.
+		if (done > 0 || done == total) && started.CompareAndSwap(false, true) {
+			t.step("download", jobID)
+		}
+		if now := time.Now(); now.Sub(lastEmit) >= 200*time.Millisecond || done == total {
+			lastEmit = now
+			t.emit(Event{Type: DownloadProgress, JobID: jobID, Kind: job.Kind, Status: job.Status, Done: done, Total: total})
+		}
+		if onProgress != nil {
+			onProgress(done, total)
+		}
+	}
+	var err error
+	if job.Kind == jobs.KindDNC {
+		_, err = t.api.DNC.Download(ctx, jobID, path, progress)
+	} else {
+		_, err = t.api.Traces.Download(ctx, jobID, path, progress)
+	}
+	if err != nil {
+		if le := t.localWrite(jobID, err); le != err {
+			return le
+		}
+		return fmt.Errorf("tracker: downloading the result of %s: %w", jobID, err)
+	}
+	t.step("downloaded", jobID)
 	return nil
 }
 

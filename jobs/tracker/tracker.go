@@ -546,69 +546,83 @@ func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 		// reported (once) and, if tracked, read alone below: it stays in
 		// remaining.
 		t.reportUnreadable(invalid)
-		var obs []observation
-		for _, it := range items {
-			// The ledger knows a job by the id the API returned at
-			// creation: the prefixed id or, from some servers, the
-			// encoded one.
-			var tr *tracked
-			for _, id := range []string{it.id(), it.encodedID()} {
-				if tr = remaining[id]; id != "" && tr != nil {
-					delete(remaining, id)
-					break
-				}
-			}
-			if tr == nil {
-				// Not due but tracked: the look is free, take it.
-				t.mu.Lock()
-				tr = t.jobs[it.id()]
-				if tr == nil && it.encodedID() != "" {
-					tr = t.jobs[it.encodedID()]
-				}
-				t.mu.Unlock()
-			}
-			if tr != nil {
-				obs = append(obs, observation{it, tr})
-			}
-		}
-		t.observe(ctx, obs)
-		if len(items)+len(invalid) == 0 || page >= md.PageCount {
-			break
-		}
-		// Walk on only for jobs older than the oldest this page shows.
-		oldest := items[len(items)-1].created()
-		older := false
-		for _, tr := range remaining {
-			if tr.job.CreatedAt.IsZero() || !tr.job.CreatedAt.After(oldest) {
-				older = true
-				break
-			}
-		}
-		if !older {
+		t.observe(ctx, t.matchPage(items, remaining))
+		if len(items)+len(invalid) == 0 || page >= md.PageCount || !olderThan(remaining, items[len(items)-1].created()) {
+			// Walk on only for jobs older than the oldest this page shows.
 			break
 		}
 	}
 	for _, tr := range remaining {
-		if err := t.pollBudget.take(ctx); err != nil {
+		if !t.pollOne(ctx, kind, tr) {
 			return
-		}
-		it, err := t.get(ctx, kind, tr.job.ID)
-		switch {
-		case err == nil:
-			t.observe(ctx, []observation{{it, tr}})
-		case ctx.Err() != nil:
-			return
-		case errors.Is(err, client.ErrNotFound):
-			t.emitErr(tr.job.ID, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", tr.job.ID, notFoundBackoff))
-			t.mu.Lock()
-			t.schedule(tr, time.Now(), notFoundBackoff)
-			t.stuck[tr.job.ID] = stuckReason{why: "not visible to this API key"}
-			t.mu.Unlock()
-		default:
-			t.emitErr(tr.job.ID, fmt.Errorf("tracker: reading job %s: %w", tr.job.ID, err))
-			t.backoff([]*tracked{tr}, err)
 		}
 	}
+}
+
+// matchPage pairs a page of the list with the jobs tracked, taking the
+// due ones out of remaining. The ledger knows a job by the id the API
+// returned at creation: the prefixed id or, from some servers, the encoded
+// one.
+func (t *Tracker) matchPage(items []item, remaining map[string]*tracked) []observation {
+	var obs []observation
+	for _, it := range items {
+		var tr *tracked
+		for _, id := range []string{it.id(), it.encodedID()} {
+			if tr = remaining[id]; id != "" && tr != nil {
+				delete(remaining, id)
+				break
+			}
+		}
+		if tr == nil {
+			// Not due but tracked: the look is free, take it.
+			t.mu.Lock()
+			tr = t.jobs[it.id()]
+			if tr == nil && it.encodedID() != "" {
+				tr = t.jobs[it.encodedID()]
+			}
+			t.mu.Unlock()
+		}
+		if tr != nil {
+			obs = append(obs, observation{it, tr})
+		}
+	}
+	return obs
+}
+
+// olderThan reports whether a job left may be older than the oldest a
+// page showed (or has no creation time).
+func olderThan(remaining map[string]*tracked, oldest time.Time) bool {
+	for _, tr := range remaining {
+		if tr.job.CreatedAt.IsZero() || !tr.job.CreatedAt.After(oldest) {
+			return true
+		}
+	}
+	return false
+}
+
+// pollOne reads a job the list did not show, alone; false when the poll
+// is to end (ctx is done).
+func (t *Tracker) pollOne(ctx context.Context, kind jobs.Kind, tr *tracked) bool {
+	if err := t.pollBudget.take(ctx); err != nil {
+		return false
+	}
+	it, err := t.get(ctx, kind, tr.job.ID)
+	switch {
+	case err == nil:
+		t.observe(ctx, []observation{{it, tr}})
+	case ctx.Err() != nil:
+		return false
+	case errors.Is(err, client.ErrNotFound):
+		t.emitErr(tr.job.ID, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", tr.job.ID, notFoundBackoff))
+		t.mu.Lock()
+		t.schedule(tr, time.Now(), notFoundBackoff)
+		t.stuck[tr.job.ID] = stuckReason{why: "not visible to this API key"}
+		t.mu.Unlock()
+	default:
+		t.emitErr(tr.job.ID, fmt.Errorf("tracker: reading job %s: %w", tr.job.ID, err))
+		t.backoff([]*tracked{tr}, err)
+	}
+	return true
 }
 
 // backoff delays jobs after a failed read: by the server's Retry-After when
@@ -773,27 +787,36 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 			continue
 		}
 		out[i] = cur
-		prev := prevs[i]
-		ev := Event{JobID: cur.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
-		if prev == nil || prev.Status != cur.Status {
-			ev.Type = StatusChanged
-			events = append(events, ev)
-		}
-		if prev == nil || !prev.Status.Final() {
-			switch cur.Status {
-			case jobs.StatusCompleted:
-				ev.Type = Completed
-				events = append(events, ev)
-				if t.lib != nil {
-					t.enqueue(cur.ID)
-				}
-			case jobs.StatusFailed:
-				ev.Type = Failed
-				events = append(events, ev)
-			}
-		}
+		events = append(events, t.changed(prevs[i], cur, sp)...)
 	}
 	return out
+}
+
+// changed are the events of a job recorded in a new state (prev nil: the
+// first the ledger has of it): its status changed, and it completed or
+// failed; a completed job's result is queued for download.
+func (t *Tracker) changed(prev, cur *ledger.Job, sp ledger.Spend) []Event {
+	var events []Event
+	ev := Event{JobID: cur.ID, Kind: cur.Kind, Status: cur.Status, Job: cur, Spend: sp}
+	if prev == nil || prev.Status != cur.Status {
+		ev.Type = StatusChanged
+		events = append(events, ev)
+	}
+	if prev != nil && prev.Status.Final() {
+		return events
+	}
+	switch cur.Status {
+	case jobs.StatusCompleted:
+		ev.Type = Completed
+		events = append(events, ev)
+		if t.lib != nil {
+			t.enqueue(cur.ID)
+		}
+	case jobs.StatusFailed:
+		ev.Type = Failed
+		events = append(events, ev)
+	}
+	return events
 }
 
 // FiguresError is an Error event's Err when the service reported figures

@@ -19,6 +19,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/reuse"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
@@ -161,13 +162,43 @@ func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspectio
 	if rerr == nil {
 		out.Settled = settled
 	}
+	req, err := s.request(p, ins, up, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.submitting[up.SHA256] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.submitting, up.SHA256)
+		s.mu.Unlock()
+	}()
+	res, err := submit.Submit(ctx, sess.api, sess.led, req)
+	if err != nil {
+		return nil, s.notSubmitted(ctx, sess, p, ins, opts, rj, err)
+	}
+	rj.MoveTo(library.SanitizeName(res.JobID))
+	sess.trk.Hint(res.JobID)
+	s.emit(Event{Kind: EventAccount})
+	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
+	out.Problem = ledger.Implausible(res.Submission.Rows, ledger.Spend{Charged: res.Charged})
+	if rj != nil {
+		out.Reused = rj.State.Reused
+	}
+	return out, nil
+}
+
+// request is the submission of the upload prepared from p. Its source is
+// the person's file, not the copy prepared from it: the same list picked
+// again is the same submission, however it is prepared.
+func (s *SubmitService) request(p Plan, ins *input.Inspection, up *prepare.Upload, opts SubmitOptions) (submit.Request, error) {
 	source := up.SHA256
 	if up.Written {
-		// The person's file, not the copy prepared from it: the same list
-		// picked again is the same submission, however it is prepared.
 		if source = ins.SHA256; source == "" {
+			var err error
 			if source, err = fileSum(p.Path); err != nil {
-				return nil, err
+				return submit.Request{}, err
 			}
 		}
 	}
@@ -189,45 +220,31 @@ func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspectio
 			req.Estimate.EntityRows = q.Trace.EntityRows
 		}
 	}
-	s.mu.Lock()
-	s.submitting[up.SHA256] = true
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.submitting, up.SHA256)
-		s.mu.Unlock()
-	}()
-	res, err := submit.Submit(ctx, sess.api, sess.led, req)
-	if err != nil {
-		var ue *submit.UnknownError
-		if !errors.As(err, &ue) {
-			rj.Discard() // nothing charged: nothing to merge
-		}
-		switch {
-		case errors.As(err, &ue):
-			sess.trk.Refresh()
-			sess.trk.ReconcileSoon()
-		case errors.Is(err, client.ErrInsufficientCredits):
-			// Name what the job costs: the price shown, else priced now.
-			needed := int64(-1)
-			if opts.Quote != nil {
-				needed = opts.Quote.Credits
-			} else if q, qerr := s.quotes().Quote(context.WithoutCancel(ctx), p, ins); qerr == nil {
-				needed = q.Credits
-			}
-			return nil, s.creditsError(ctx, sess, err, needed)
-		}
-		return nil, err
+	return req, nil
+}
+
+// notSubmitted is the error of a submission that failed: an unknown
+// outcome is looked for at once (its reused rows kept for the job it may
+// be); otherwise the reused rows go, and too few credits names what the
+// job costs (the price shown, else priced now).
+func (s *SubmitService) notSubmitted(ctx context.Context, sess *session, p Plan, ins *input.Inspection, opts SubmitOptions, rj *reuse.Folder, err error) error {
+	var ue *submit.UnknownError
+	if errors.As(err, &ue) {
+		sess.trk.Refresh()
+		sess.trk.ReconcileSoon()
+		return err
 	}
-	rj.MoveTo(library.SanitizeName(res.JobID))
-	sess.trk.Hint(res.JobID)
-	s.emit(Event{Kind: EventAccount})
-	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
-	out.Problem = ledger.Implausible(res.Submission.Rows, ledger.Spend{Charged: res.Charged})
-	if rj != nil {
-		out.Reused = rj.State.Reused
+	rj.Discard() // nothing charged: nothing to merge
+	if !errors.Is(err, client.ErrInsufficientCredits) {
+		return err
 	}
-	return out, nil
+	needed := int64(-1)
+	if opts.Quote != nil {
+		needed = opts.Quote.Credits
+	} else if q, qerr := s.quotes().Quote(context.WithoutCancel(ctx), p, ins); qerr == nil {
+		needed = q.Credits
+	}
+	return s.creditsError(ctx, sess, err, needed)
 }
 
 // creditsError turns a 402 into a *CreditsError with what the request

@@ -213,21 +213,7 @@ func Write(w io.Writer, g *Generator, rows int, f Format) (int64, error) {
 // no limit).
 func WriteUntil(w io.Writer, g *Generator, rows int, size int64, f Format) (int64, error) {
 	cw := &countWriter{w: w}
-	var out io.Writer = cw
-	var closer io.Closer
-	switch f.Encoding {
-	case "UTF-8 BOM":
-		cw.Write([]byte{0xEF, 0xBB, 0xBF})
-	case "UTF-16LE":
-		t := transform.NewWriter(cw, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder())
-		out, closer = t, t
-	case "UTF-16BE":
-		t := transform.NewWriter(cw, unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder())
-		out, closer = t, t
-	case "Windows-1252":
-		t := transform.NewWriter(cw, charmap.Windows1252.NewEncoder())
-		out, closer = t, t
-	}
+	out, closer := encoded(cw, f.Encoding)
 	bw := bufio.NewWriterSize(out, 64<<10)
 	lineEnd := f.LineEnd
 	if lineEnd == "" {
@@ -240,24 +226,7 @@ func WriteUntil(w io.Writer, g *Generator, rows int, size int64, f Format) (int6
 	for _, t := range f.Title {
 		io.WriteString(bw, t+lineEnd)
 	}
-	var cv recordWriter
-	if f.QuoteAll {
-		delim := f.Delim
-		if delim == 0 {
-			delim = ','
-		}
-		cv = &quoteAllWriter{w: body, delim: string(delim), eol: strings.ReplaceAll(lineEnd, "\r", "\n")}
-		if lineEnd == "\r\n" {
-			cv.(*quoteAllWriter).eol = "\r\n"
-		}
-	} else {
-		c := csv.NewWriter(body)
-		if f.Delim != 0 {
-			c.Comma = f.Delim
-		}
-		c.UseCRLF = lineEnd == "\r\n"
-		cv = c
-	}
+	cv := f.records(body, lineEnd)
 	cv.Write(Header)
 	for i := 0; rows < 0 || i < rows; i++ {
 		if size >= 0 && i%256 == 0 {
@@ -284,6 +253,50 @@ func WriteUntil(w io.Writer, g *Generator, rows int, size int64, f Format) (int6
 		}
 	}
 	return cw.n, cw.err
+}
+
+// encoded is the writer that writes to cw in the encoding named (a BOM
+// written first for "UTF-8 BOM"), and what to close to finish it (nil:
+// nothing).
+func encoded(cw *countWriter, encoding string) (io.Writer, io.Closer) {
+	var enc transform.Transformer
+	switch encoding {
+	case "UTF-8 BOM":
+		cw.Write([]byte{0xEF, 0xBB, 0xBF})
+	case "UTF-16LE":
+		enc = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder()
+	case "UTF-16BE":
+		enc = unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder()
+	case "Windows-1252":
+		enc = charmap.Windows1252.NewEncoder()
+	}
+	if enc == nil {
+		return cw, nil
+	}
+	t := transform.NewWriter(cw, enc)
+	return t, t
+}
+
+// records is the record writer of the format: every field quoted, or
+// encoding/csv's quoting, with its delimiter and line end.
+func (f Format) records(body io.Writer, lineEnd string) recordWriter {
+	if f.QuoteAll {
+		delim := f.Delim
+		if delim == 0 {
+			delim = ','
+		}
+		eol := strings.ReplaceAll(lineEnd, "\r", "\n")
+		if lineEnd == "\r\n" {
+			eol = "\r\n"
+		}
+		return &quoteAllWriter{w: body, delim: string(delim), eol: eol}
+	}
+	c := csv.NewWriter(body)
+	if f.Delim != 0 {
+		c.Comma = f.Delim
+	}
+	c.UseCRLF = lineEnd == "\r\n"
+	return c
 }
 
 type recordWriter interface {

@@ -100,6 +100,12 @@ func runMessyDrop(h *e2e.Harness) error {
 		return err
 	}
 
+	return submitMessyAndView(h, w)
+}
+
+// submitMessyAndView submits the mapped file, pays, waits for the new
+// trace to complete and download, and opens its result in the viewer.
+func submitMessyAndView(h *e2e.Harness, w *wizard.TraceProbe) error {
 	known := map[string]bool{}
 	h.Do(func() {
 		for _, j := range h.Shell.JobsShown() {

@@ -31,13 +31,30 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err := h.Shot("jobs-01-welcome"); err != nil {
 		return err
 	}
-	path, err := h.Shell.SampleList()
+	id, err := submitSample(h, a)
 	if err != nil {
 		return err
 	}
-	ins, err := a.svc.Trace.Inspect(context.Background(), path, input.Options{})
+	job, err := followJob(h, id)
 	if err != nil {
 		return err
+	}
+	if err := viewMatchedSorted(h, a, job); err != nil {
+		return err
+	}
+	return librarySettingsConnect(h, a)
+}
+
+// submitSample submits the bundled sample list with its automatic mapping
+// through the application layer, as the wizard would, and tells the window.
+func submitSample(h *e2e.Harness, a *App) (string, error) {
+	path, err := h.Shell.SampleList()
+	if err != nil {
+		return "", err
+	}
+	ins, err := a.svc.Trace.Inspect(context.Background(), path, input.Options{})
+	if err != nil {
+		return "", err
 	}
 	auto := workflow.Suggest(ins, jobs.KindTrace).Mapping()
 	h.Logf("sample list: %d rows, mapping %v", ins.Rows, auto)
@@ -46,12 +63,17 @@ func runJobsTrace(h *e2e.Harness) error {
 	res, err := a.svc.Trace.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: path, Mapping: auto, Mode: jobs.ModeNormal, IncludeLLCs: true},
 		ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
-		return fmt.Errorf("submit: %w", err)
+		return "", fmt.Errorf("submit: %w", err)
 	}
 	id := res.JobID
 	h.Logf("submitted %s", id)
 	h.Do(func() { a.JobSubmitted(id) })
+	return id, nil
+}
 
+// followJob waits for the job in the jobs list, processing, then completed
+// and downloaded (a screenshot of each).
+func followJob(h *e2e.Harness, id string) (workflow.Job, error) {
 	var job workflow.Job
 	find := func() bool {
 		for _, j := range h.Shell.JobsShown() {
@@ -63,24 +85,26 @@ func runJobsTrace(h *e2e.Harness) error {
 		return false
 	}
 	if err := h.Wait("the job in the list", 20*time.Second, find); err != nil {
-		return err
+		return job, err
 	}
 	h.Do(func() { h.Shell.ShowJobs(id) })
 	if err := h.Shot("jobs-02-processing"); err != nil {
-		return err
+		return job, err
 	}
 	if err := h.Wait("the job completed and downloaded", 90*time.Second, func() bool {
 		return find() && job.Status == "completed" && job.ResultPath != ""
 	}); err != nil {
-		return fmt.Errorf("%w (last status %q)", err, job.Status)
+		return job, fmt.Errorf("%w (last status %q)", err, job.Status)
 	}
 	h.Do(func() { h.Shell.ShowJobs(id) })
-	if err := h.Shot("jobs-03-completed"); err != nil {
-		return err
-	}
+	return job, h.Shot("jobs-03-completed")
+}
 
+// viewMatchedSorted opens the job's result in the viewer, then shows its
+// matched rows sorted by last name.
+func viewMatchedSorted(h *e2e.Harness, a *App, job workflow.Job) error {
 	opened := make(chan error, 1)
-	h.Do(func() { h.Shell.OpenJobResult(id, func(err error) { opened <- err }) })
+	h.Do(func() { h.Shell.OpenJobResult(job.ID, func(err error) { opened <- err }) })
 	if err := <-opened; err != nil {
 		return err
 	}
@@ -109,6 +133,12 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err := h.Shot("jobs-05-viewer-matched-sorted"); err != nil {
 		return err
 	}
+	return nil
+}
+
+// librarySettingsConnect finds the result in the library, then shows the
+// settings and the first-run connect screen.
+func librarySettingsConnect(h *e2e.Harness, a *App) error {
 	// The library finds the result offline.
 	h.Do(func() {
 		a.tabs.SelectIndex(1)

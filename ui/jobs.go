@@ -385,16 +385,7 @@ func jobCell(j workflow.Job, col int, now time.Time, progress map[string]float64
 	case 0:
 		return j.Name
 	case 1:
-		switch j.Kind {
-		case jobs.KindSingle:
-			return "Single"
-		case jobs.KindDNC:
-			return "DNC"
-		}
-		if j.Mode == "enhanced" {
-			return "Trace (enh.)"
-		}
-		return "Trace"
+		return jobKindText(j)
 	case 2:
 		return statusText(j, now, progress)
 	case 3:
@@ -405,31 +396,49 @@ func jobCell(j workflow.Job, col int, now time.Time, progress map[string]float64
 	case 4:
 		return jobs.Thousands(int64(j.Rows))
 	case 5:
-		if !done {
-			return "—"
-		}
-		return jobs.Thousands(int64(j.Matches))
+		return settledFigure(done, int64(j.Matches))
 	case 6:
 		return jobs.Thousands(j.Charged)
 	case 7:
-		if !done {
-			return "—"
-		}
-		return jobs.Thousands(j.Refunded)
+		return settledFigure(done, j.Refunded)
 	case 8:
-		if !done {
-			return "—"
-		}
-		return jobs.Thousands(j.Net())
+		return settledFigure(done, j.Net())
 	case 9:
-		if b := j.Breakdown; b != nil {
-			return fmt.Sprintf("%s ind. · %s LLC", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
-		}
-		if j.IncludeLLCs {
-			return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
-		}
+		return tiersText(j)
 	case 10:
 		return j.SubmittedBy
+	}
+	return ""
+}
+
+// jobKindText names a job's kind in the list.
+func jobKindText(j workflow.Job) string {
+	switch {
+	case j.Kind == jobs.KindSingle:
+		return "Single"
+	case j.Kind == jobs.KindDNC:
+		return "DNC"
+	case j.Mode == "enhanced":
+		return "Trace (enh.)"
+	}
+	return "Trace"
+}
+
+// settledFigure is a figure known once the job is final ("—" before).
+func settledFigure(final bool, n int64) string {
+	if !final {
+		return "—"
+	}
+	return jobs.Thousands(n)
+}
+
+// tiersText is a trace's rows by tier: individuals and LLCs.
+func tiersText(j workflow.Job) string {
+	if b := j.Breakdown; b != nil {
+		return fmt.Sprintf("%s ind. · %s LLC", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
+	}
+	if j.IncludeLLCs {
+		return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
 	}
 	return ""
 }

@@ -125,9 +125,30 @@ func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string
 }
 
 func checkSubmitUsage(name string, kind jobs.Kind, o *prepOptions, f *submitFlags, pos []string) error {
-	switch {
-	case len(pos) > 0:
+	if len(pos) > 0 {
 		return usageErrorf("%s: unexpected arguments %q", name, pos)
+	}
+	if err := checkSubmitInput(name, kind, o, f); err != nil {
+		return err
+	}
+	switch {
+	case f.out != "" && !f.wait:
+		return usageErrorf("%s: --out needs --wait", name)
+	case f.waitLimit != 0 && !f.wait:
+		return usageErrorf("%s: --wait-limit needs --wait", name)
+	case f.waitLimit < 0:
+		return usageErrorf("%s: --wait-limit must be positive", name)
+	case o.reuseWithin != 0 && !o.reuse:
+		return usageErrorf("%s: --reuse-within needs --skip-traced", name)
+	}
+	return nil
+}
+
+// checkSubmitInput checks what a submission reads: a DNC scrub's file and
+// phone column or the trace it takes its phones from; a trace's file and
+// its mapping.
+func checkSubmitInput(name string, kind jobs.Kind, o *prepOptions, f *submitFlags) error {
+	switch {
 	case kind == jobs.KindDNC && o.fromTrace != "" && (f.file != "" || f.phoneCol != ""):
 		return usageErrorf("dnc submit: --from-trace takes the trace's phones; give it without --file and --phone-column")
 	case kind == jobs.KindDNC && o.fromTrace == "" && f.file == "":
@@ -140,14 +161,6 @@ func checkSubmitUsage(name string, kind jobs.Kind, o *prepOptions, f *submitFlag
 		// The automatic mapping or a saved preset would do, but paying
 		// for a guess is not something to do silently.
 		return usageErrorf("traces submit: give the mapping with --map key=Header, or --presets FILE (see `skipdesk-cli validate FILE` for the automatic one)")
-	case f.out != "" && !f.wait:
-		return usageErrorf("%s: --out needs --wait", name)
-	case f.waitLimit != 0 && !f.wait:
-		return usageErrorf("%s: --wait-limit needs --wait", name)
-	case f.waitLimit < 0:
-		return usageErrorf("%s: --wait-limit must be positive", name)
-	case o.reuseWithin != 0 && !o.reuse:
-		return usageErrorf("%s: --reuse-within needs --skip-traced", name)
 	}
 	return nil
 }
@@ -191,32 +204,14 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 			return &exitError{code: exitFailure, plain: true, err: fmt.Errorf("%s\nnothing was submitted", words(err))}
 		}
 	}
-	q, qerr := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
-	if qerr != nil {
-		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(qerr))
-		q = nil
-	} else {
-		if q.Upload.Written {
-			fmt.Fprintf(env.Stderr, "uploading a prepared copy: %s\n", strings.Join(q.Upload.Reasons, "; "))
-		}
-		fmt.Fprintf(env.Stderr, "submitting %s: %s, estimated %s\n", q.Upload.FileName, plural(q.Rows, "row", "rows"), credits(q.Credits))
-		if r := q.Reuse; r != nil && r.Rows > 0 {
-			fmt.Fprintln(env.Stderr, r.Offer(q.Kind))
-		}
-	}
+	q := quoteSubmission(ctx, env, svc, p)
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env)}
 	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
 	if res != nil {
 		printSettled(env, res.Settled)
 	}
 	if err != nil {
-		if errors.Is(err, workflow.ErrDuplicate) {
-			return &exitError{code: exitUsage, err: fmt.Errorf("%s\npass --again to submit it anyway, or follow the earlier job with `skipdesk-cli jobs wait`", words(err)), plain: true}
-		}
-		if errors.Is(err, workflow.ErrQuoteChanged) {
-			return &exitError{code: exitFailure, err: fmt.Errorf("%s\nrun `skipdesk-cli estimate` to see the new price, then submit again", words(err)), plain: true}
-		}
-		return err
+		return submitError(err)
 	}
 	if res.JobID == "" && res.ResultPath != "" {
 		// Every row was in the library: nothing to send, nothing charged.
@@ -238,6 +233,37 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		return nil
 	}
 	return waitAndReport(ctx, env, svc, res.JobID, f.out, f.waitLimit)
+}
+
+// quoteSubmission prices the submission and says so on the standard
+// error: the upload, the rows and the credits, the reuse offer. nil when
+// the price could not be worked out (a warning says why).
+func quoteSubmission(ctx context.Context, env *Env, svc *workflow.Service, p *prepared) *workflow.Quote {
+	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(err))
+		return nil
+	}
+	if q.Upload.Written {
+		fmt.Fprintf(env.Stderr, "uploading a prepared copy: %s\n", strings.Join(q.Upload.Reasons, "; "))
+	}
+	fmt.Fprintf(env.Stderr, "submitting %s: %s, estimated %s\n", q.Upload.FileName, plural(q.Rows, "row", "rows"), credits(q.Credits))
+	if r := q.Reuse; r != nil && r.Rows > 0 {
+		fmt.Fprintln(env.Stderr, r.Offer(q.Kind))
+	}
+	return q
+}
+
+// submitError is the command's error for a submission refused: a
+// duplicate and a changed price say what to do next.
+func submitError(err error) error {
+	if errors.Is(err, workflow.ErrDuplicate) {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s\npass --again to submit it anyway, or follow the earlier job with `skipdesk-cli jobs wait`", words(err)), plain: true}
+	}
+	if errors.Is(err, workflow.ErrQuoteChanged) {
+		return &exitError{code: exitFailure, err: fmt.Errorf("%s\nrun `skipdesk-cli estimate` to see the new price, then submit again", words(err)), plain: true}
+	}
+	return err
 }
 
 // uploadProgress prints the upload's progress in quarters.

@@ -78,6 +78,7 @@ type job struct {
 	timer      *time.Timer
 	cutDone    bool // faults.reset_downloads_after_bytes already applied
 	finalizing bool
+	finished   chan struct{} // closed once finalize has set the outcome (made when finalizing starts)
 }
 
 // newJob registers a job owned by a; the caller holds s.mu.

@@ -25,18 +25,29 @@ func (s *Server) schedule(j *job) {
 func (s *Server) FinishPending() { s.Finish() }
 
 // Finish finalises the processing jobs of these ids (every one when none
-// is named) now, without waiting for their timers.
+// is named) now, without waiting for their timers; a job its timer is
+// finalising already is waited for. When it returns, each of them is
+// completed or failed.
 func (s *Server) Finish(ids ...string) {
 	s.mu.Lock()
 	var pending []*job
+	var finishing []chan struct{}
 	for _, j := range s.order {
-		if j.status == statusProcessing && !j.finalizing && (len(ids) == 0 || slices.Contains(ids, j.id)) {
+		if j.status != statusProcessing || len(ids) > 0 && !slices.Contains(ids, j.id) {
+			continue
+		}
+		if j.finalizing {
+			finishing = append(finishing, j.finished)
+		} else {
 			pending = append(pending, j)
 		}
 	}
 	s.mu.Unlock()
 	for _, j := range pending {
 		s.finalize(j)
+	}
+	for _, ch := range finishing {
+		<-ch
 	}
 }
 
@@ -49,6 +60,7 @@ func (s *Server) finalize(j *job) {
 		return
 	}
 	j.finalizing = true
+	j.finished = make(chan struct{})
 	if j.timer != nil {
 		j.timer.Stop()
 	}
@@ -56,6 +68,7 @@ func (s *Server) finalize(j *job) {
 	matchRate := s.cfg.MatchRate
 	s.mu.Unlock()
 	defer s.bg.Done()
+	defer close(j.finished) // after the job's outcome is set (the deferred unlock below runs first)
 
 	var res *jobResult
 	var err error

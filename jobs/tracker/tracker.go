@@ -525,10 +525,14 @@ func (it item) created() time.Time {
 // poll reads the list pages of one kind and observes every tracked job they
 // show; due jobs they do not show are read one by one.
 func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
+	// A job's record is replaced under t.mu (a webhook, a reload): what
+	// is read of it here is read under t.mu too.
 	remaining := map[string]*tracked{}
+	t.mu.Lock()
 	for _, tr := range due {
 		remaining[tr.job.ID] = tr
 	}
+	t.mu.Unlock()
 	for page := 1; page <= maxPagesPerPoll && len(remaining) > 0; page++ {
 		if err := t.pollBudget.take(ctx); err != nil {
 			return
@@ -547,13 +551,13 @@ func (t *Tracker) poll(ctx context.Context, kind jobs.Kind, due []*tracked) {
 		// remaining.
 		t.reportUnreadable(invalid)
 		t.observe(ctx, t.matchPage(items, remaining))
-		if len(items)+len(invalid) == 0 || page >= md.PageCount || !olderThan(remaining, items[len(items)-1].created()) {
+		if len(items)+len(invalid) == 0 || page >= md.PageCount || !t.olderThan(remaining, items[len(items)-1].created()) {
 			// Walk on only for jobs older than the oldest this page shows.
 			break
 		}
 	}
-	for _, tr := range remaining {
-		if !t.pollOne(ctx, kind, tr) {
+	for id, tr := range remaining {
+		if !t.pollOne(ctx, kind, id, tr) {
 			return
 		}
 	}
@@ -591,7 +595,9 @@ func (t *Tracker) matchPage(items []item, remaining map[string]*tracked) []obser
 
 // olderThan reports whether a job left may be older than the oldest a
 // page showed (or has no creation time).
-func olderThan(remaining map[string]*tracked, oldest time.Time) bool {
+func (t *Tracker) olderThan(remaining map[string]*tracked, oldest time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for _, tr := range remaining {
 		if tr.job.CreatedAt.IsZero() || !tr.job.CreatedAt.After(oldest) {
 			return true
@@ -602,24 +608,24 @@ func olderThan(remaining map[string]*tracked, oldest time.Time) bool {
 
 // pollOne reads a job the list did not show, alone; false when the poll
 // is to end (ctx is done).
-func (t *Tracker) pollOne(ctx context.Context, kind jobs.Kind, tr *tracked) bool {
+func (t *Tracker) pollOne(ctx context.Context, kind jobs.Kind, id string, tr *tracked) bool {
 	if err := t.pollBudget.take(ctx); err != nil {
 		return false
 	}
-	it, err := t.get(ctx, kind, tr.job.ID)
+	it, err := t.get(ctx, kind, id)
 	switch {
 	case err == nil:
 		t.observe(ctx, []observation{{it, tr}})
 	case ctx.Err() != nil:
 		return false
 	case errors.Is(err, client.ErrNotFound):
-		t.emitErr(tr.job.ID, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", tr.job.ID, notFoundBackoff))
+		t.emitErr(id, fmt.Errorf("tracker: job %s is not visible to this API key (404); looking again in %v", id, notFoundBackoff))
 		t.mu.Lock()
 		t.schedule(tr, time.Now(), notFoundBackoff)
-		t.stuck[tr.job.ID] = stuckReason{why: "not visible to this API key"}
+		t.stuck[id] = stuckReason{why: "not visible to this API key"}
 		t.mu.Unlock()
 	default:
-		t.emitErr(tr.job.ID, fmt.Errorf("tracker: reading job %s: %w", tr.job.ID, err))
+		t.emitErr(id, fmt.Errorf("tracker: reading job %s: %w", id, err))
 		t.backoff([]*tracked{tr}, err)
 	}
 	return true
@@ -707,12 +713,14 @@ func (t *Tracker) observe(ctx context.Context, obs []observation) {
 		return
 	}
 	states := make([]ledger.JobState, len(obs))
+	t.mu.Lock()
 	for i, o := range obs {
 		j, sp := o.it.job()
 		// Keep the id and kind the ledger knows the job by.
 		j.ID, j.Kind = o.tr.job.ID, o.tr.job.Kind
 		states[i] = ledger.JobState{Job: j, Spend: sp}
 	}
+	t.mu.Unlock()
 	curs := t.record(ctx, states)
 	now := time.Now()
 	t.mu.Lock()

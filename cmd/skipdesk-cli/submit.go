@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -289,10 +290,15 @@ func printSettled(env *Env, list []workflow.Settled) {
 	}
 }
 
-// progressLine prints the events about jobs on stderr.
+// progressLine prints the events about jobs on stderr. Events come from
+// the tracker's goroutines at once (a poll, a download): one is printed at
+// a time.
 func progressLine(env *Env, jobID string) func(workflow.Event) {
+	var mu sync.Mutex
 	var lastPct int64 = -1
 	return func(e workflow.Event) {
+		mu.Lock()
+		defer mu.Unlock()
 		j := e.Job
 		if jobID != "" && j.ID != jobID && j.ID != "" {
 			return

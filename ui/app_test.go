@@ -159,7 +159,9 @@ func (h *harness) tap(b *widget.Button) { h.do(func() { test.Tap(b) }) }
 // wait blocks until the app reaches point (see App.hook).
 func (h *harness) wait(point string) {
 	h.t.Helper()
-	timeout := time.After(5 * time.Second)
+	// A hang's limit, not a speed: the race detector on a busy machine
+	// makes the window's work many times slower.
+	timeout := time.After(time.Minute)
 	for {
 		select {
 		case p := <-h.points:

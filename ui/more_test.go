@@ -108,7 +108,12 @@ func TestDropResultOpensViewer(t *testing.T) {
 	res := sampleResult()
 	h := start(t, fb)
 	fb.addResult(t, res)
-	h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI(res.path)})
+	// The file as it is on disk: the result opened from it says that path,
+	// which is how the window knows a result it has open already.
+	fb.mu.Lock()
+	fb.results[res.file] = res
+	fb.mu.Unlock()
+	h.app.onDropped(fyne.NewPos(1, 1), []fyne.URI{storage.NewFileURI(res.file)})
 	h.settle()
 	var rows int
 	h.do(func() { rows = h.app.viewerRows() })
@@ -116,7 +121,8 @@ func TestDropResultOpensViewer(t *testing.T) {
 		t.Fatalf("dropping a result did not open the viewer (rows %d)", rows)
 	}
 	// Opening it again selects the same tab.
-	h.do(func() { h.app.openViewer(res.path, "") })
+	h.do(func() { h.app.openViewer(res.file, "") })
+	h.settle()
 	var tabs int
 	h.do(func() { tabs = len(h.app.tabs.Items) })
 	if tabs != 4 { // jobs, library, do not call, the result

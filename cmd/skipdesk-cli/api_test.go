@@ -27,11 +27,17 @@ import (
 // points the CLI at it with the demo key.
 func apiSandbox(t *testing.T) (*sandbox.Server, *client.Client) {
 	t.Helper()
+	return apiSandboxWith(t, sandbox.Processing{MinSeconds: 0.01})
+}
+
+// apiSandboxWith is apiSandbox with the jobs' processing time given.
+func apiSandboxWith(t *testing.T, p sandbox.Processing) (*sandbox.Server, *client.Client) {
+	t.Helper()
 	keyring.MockInit()
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	t.Cleanup(hook.Close)
 	cfg := sandbox.DefaultConfig()
-	cfg.Processing = sandbox.Processing{MinSeconds: 0.01}
+	cfg.Processing = p
 	cfg.Keys[0].WebhookURL = hook.URL
 	cfg.Keys[0].WebhookSecret = "whsec_cli"
 	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
@@ -184,7 +190,8 @@ func TestCLITraceCommands(t *testing.T) {
 }
 
 func TestCLIDNCCommands(t *testing.T) {
-	srv, c := apiSandbox(t)
+	// The scrub stays in processing until the test finishes it.
+	srv, c := apiSandboxWith(t, sandbox.Processing{MinSeconds: 3600})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "phones.csv")
 	os.WriteFile(path, []byte("Phone\n2125550147\nbad\n"), 0o644)

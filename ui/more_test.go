@@ -440,8 +440,10 @@ func TestServerUnreachableInSession(t *testing.T) {
 			t.Fatalf("the window does not say %q", want)
 		}
 	}
-	if len(h.app.jobs.shown) != 1 {
-		t.Fatalf("the ledger's jobs are not shown offline: %v", h.app.jobs.shown)
+	var shown []workflow.Job
+	h.do(func() { shown = h.app.jobs.shown })
+	if len(shown) != 1 {
+		t.Fatalf("the ledger's jobs are not shown offline: %v", shown)
 	}
 }
 

@@ -505,16 +505,20 @@ func (s *core) startTracking(ctx context.Context, sess *session) {
 	trk := sess.trk
 	done := sess.done
 	sess.mu.Unlock()
-	go func() {
-		defer close(done)
-		_ = trk.Run(runCtx)
-	}()
-	sess.bg.Go(func() {
-		// The merges of reused rows cut short last time.
-		if err := s.finishMerges(sess.bgCtx, sess); err != nil && sess.bgCtx.Err() == nil {
+	// The tracker and the merges of reused rows cut short last time run
+	// until the books close: closing them (stop, then done) waits for both,
+	// so that neither reads the ledger the close puts away.
+	var running sync.WaitGroup
+	running.Go(func() { _ = trk.Run(runCtx) })
+	running.Go(func() {
+		if err := s.finishMerges(runCtx, sess); err != nil && runCtx.Err() == nil {
 			s.emit(Event{Kind: EventWarning, Err: err})
 		}
 	})
+	go func() {
+		running.Wait()
+		close(done)
+	}()
 	if s.sessions().Settings().WebhookEnabled && !sess.info.Sandbox {
 		// Without the receiver the tracker still polls: not a reason to
 		// refuse the session.

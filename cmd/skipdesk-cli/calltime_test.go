@@ -199,8 +199,13 @@ func TestCLIOptOuts(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "dnc-list")
-	if code != 0 || !strings.Contains(out, "honour by 2026-12-07; keep until at least 2031-11-20") {
+	if code != 0 || !strings.Contains(out, "honour by 2026-12-07; kept under") || !strings.Contains(out, "2031-11-20") {
 		t.Errorf("the list: %q", out)
+	}
+	// The keep-until date is the list's data: a removal before it is refused.
+	code, _, errOut = runCLI(t, "dnc-list", "remove", "305-555-0100", "--reason", "the owner asked")
+	if code == 0 || !strings.Contains(errOut, "may not come off the internal do-not-call list before 2031-11-20") {
+		t.Errorf("removing a kept opt-out: exit %d, %q", code, errOut)
 	}
 	code, out, _ = runCLI(t, "rules")
 	if code != 0 || !strings.Contains(out, "Calling rules, version") || !strings.Contains(out, "Fla. Stat. § 501.616(6)(a)") {

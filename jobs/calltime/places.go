@@ -44,6 +44,10 @@ type Answer struct {
 	// Placed is false for a number that is not valid or not in the United
 	// States: it has no window.
 	Placed bool
+	// Cap is the strictest calls-per-24-hours row of its states (nil: none);
+	// Autodial the row by which an autodialed call to it needs written
+	// consent on the day (nil: none).
+	Cap, Autodial *Rule
 }
 
 // maxAnswers bounds the answers kept: past it, they are made again.
@@ -130,7 +134,7 @@ func (p *Places) answer(area, addr int32, day, at time.Time) Answer {
 		return Answer{Reason: p.e.Decide(pl, at, nil).Reasons[0].Summary()}
 	}
 	date := day.In(pl.Locations[0].Location()).Format(time.DateOnly)
-	a := Answer{Window: p.e.DailyWindow(pl, date, nil), Placed: true}
+	a := Answer{Window: p.e.DailyWindow(pl, date, nil), Placed: true, Cap: p.e.CapOf(pl), Autodial: p.e.AutodialConsent(pl, date)}
 	if !at.IsZero() {
 		if d := p.e.Decide(pl, at, nil); !d.Callable {
 			a.Reason = d.Reasons[0].Summary()

@@ -1,10 +1,12 @@
 package export
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // phoneWindow is a kept phone's calling window on the export's day, in the
@@ -31,25 +33,48 @@ type timeRule struct {
 	// seen keeps each answer in the export's words, by area id and
 	// address id.
 	seen map[[2]int32]timeAnswer
+	// autodialed applies the rows by which any autodialed call needs
+	// written consent (FL, OK, MD): the dialing mode autodials.
+	autodialed bool
+	// calls are the calls made to each number (phone.Key) in the 24 hours
+	// up to the instant (CallableAt, or the export's time), from a
+	// dialer's call log: a number that reached its states' cap is left out.
+	calls map[uint64]int
 }
 
 type timeAnswer struct {
 	w      phoneWindow
 	reason string // "" when callable at the instant (or no instant)
+	// autodial is why an autodialed call needs written consent ("": it
+	// does not); capLimit and capped the cap of its states and its words.
+	autodial string
+	capLimit int
+	capped   string
 }
 
-func newTimeRule(e *calltime.Engine, at, now time.Time) (*timeRule, error) {
+func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
+	e := opts.Calltime
 	if e == nil {
 		var err error
 		if e, err = calltime.New(nil); err != nil {
 			return nil, err
 		}
 	}
-	day := at
+	day := opts.CallableAt
 	if day.IsZero() {
 		day = now
 	}
-	return &timeRule{e: e, places: calltime.NewPlaces(e), at: at, day: day, left: map[string]int{}, seen: map[[2]int32]timeAnswer{}}, nil
+	t := &timeRule{e: e, places: calltime.NewPlaces(e), at: opts.CallableAt, day: day, left: map[string]int{},
+		seen: map[[2]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
+	if len(opts.Calls) > 0 {
+		t.calls = make(map[uint64]int, len(opts.Calls))
+		for n, c := range opts.Calls {
+			if k := phone.Key(n); k != 0 {
+				t.calls[k] += c
+			}
+		}
+	}
+	return t, nil
 }
 
 // newRow starts a row: its addresses are read at its first phone.
@@ -71,6 +96,14 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 		t.left[a.reason]++
 		return a.w, "not callable at " + t.at.Format(time.RFC3339) + ": " + a.reason
 	}
+	if t.autodialed && a.autodial != "" {
+		t.left[a.autodial]++
+		return a.w, a.autodial
+	}
+	if a.capLimit > 0 && t.calls[p.Key] >= a.capLimit {
+		t.left[a.capped]++
+		return a.w, a.capped
+	}
 	return a.w, ""
 }
 
@@ -78,6 +111,13 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 func (t *timeRule) answer(k [2]int32) timeAnswer {
 	a := t.places.Answer(k[0], k[1], t.day, t.at)
 	out := timeAnswer{reason: a.Reason}
+	if r := a.Autodial; r != nil {
+		out.autodial = fmt.Sprintf("autodialed: written consent needed in %s (%s)", r.State, r.Source)
+	}
+	if r := a.Cap; r != nil {
+		out.capLimit = calltime.CapLimit(r)
+		out.capped = fmt.Sprintf("reached the cap of %d calls in 24 hours in %s (%s)", out.capLimit, r.State, r.Source)
+	}
 	if a.Placed {
 		out.w.zone = a.Window.Label()
 		if from, until, ok := a.Window.Main(); ok {

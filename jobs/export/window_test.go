@@ -187,3 +187,77 @@ func readAny(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// A trace of landlines in the states where any autodialed call needs
+// written consent (FL by area code, OK by area code and address, MD by the
+// owner's mailing address) and one in Texas, which has no such row.
+const consentTrace = "First Name,Last Name,Property State,Property Zip,Mailing State,Mailing Zip,Phone 1,Phone 1 Type\r\n" +
+	"Ann,Able,TX,75201,TX,75201,2145550101,landline\r\n" +
+	"Bo,Bell,FL,33101,FL,33101,3055550103,landline\r\n" +
+	"Cy,Cole,OK,73102,OK,73102,4055550106,landline\r\n" +
+	"Di,Dunn,NY,10001,MD,21201,2125550105,landline\r\n"
+
+const consentDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
+	"2145550101,2145550101,false,false,landline,ok\r\n" +
+	"3055550103,3055550103,false,false,landline,ok\r\n" +
+	"4055550106,4055550106,false,false,landline,ok\r\n" +
+	"2125550105,2125550105,false,false,landline,ok\r\n"
+
+// TestExportAutodialedConsent: when the dialing mode autodials, a phone
+// any of whose states requires written consent for every autodialed call
+// is left out, counted per state's row and named in the proof; dialed by
+// hand, every one is kept.
+func TestExportAutodialedConsent(t *testing.T) {
+	trace := writeFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	proof := &Proof{}
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Proof: proof}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := windowsOf(t, readCSV(t, dst)); len(got) != 1 || !strings.HasPrefix(got[0], "2145550101 ") {
+		t.Errorf("kept %q, want the Texas landline alone", got)
+	}
+	wantLeft := map[string]int{
+		"autodialed: written consent needed in FL (Fla. Stat. § 501.059(8)(a))":    1,
+		"autodialed: written consent needed in OK (Okla. Stat. tit. 15, § 775C.4)": 1,
+		"autodialed: written consent needed in MD (Md. Code, Com. Law § 14-4503)":  1,
+	}
+	if !maps.Equal(rep.Phones.Left, wantLeft) || !maps.Equal(proof.TimeLeft, wantLeft) {
+		t.Errorf("left out %v (proof %v), want %v", rep.Phones.Left, proof.TimeLeft, wantLeft)
+	}
+	if !strings.HasPrefix(proof.DialingMode, "autodialed") {
+		t.Errorf("dialing mode %q", proof.DialingMode)
+	}
+	rep, err = ExportCallable(context.Background(), trace, dnc, filepath.Join(t.TempDir(), "manual.csv"), at(CallableOptions{OnlyCallable: true}))
+	if err != nil || rep.Phones.Kept != 4 || rep.Phones.LeftOut() != 0 {
+		t.Fatalf("dialed by hand: kept %d, left %v, %v", rep.Phones.Kept, rep.Phones.Left, err)
+	}
+}
+
+// TestExportCallLogCap: a number called as many times as its state's cap
+// in the 24 hours before (FL: 3) is left out; a Texas number called more
+// (no cap) and an Oklahoma number called fewer times are kept.
+func TestExportCallLogCap(t *testing.T) {
+	trace := writeFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	proof := &Proof{}
+	calls := map[string]int{"3055550103": 3, "2145550101": 5, "4055550106": 2}
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, Calls: calls, CallLog: "calls.csv", Proof: proof}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"reached the cap of 3 calls in 24 hours in FL (Fla. Stat. § 501.616(6)(b))": 1}
+	if !maps.Equal(rep.Phones.Left, want) || rep.Phones.Kept != 3 {
+		t.Errorf("left out %v, kept %d; want %v and 3", rep.Phones.Left, rep.Phones.Kept, want)
+	}
+	var text []string
+	for _, l := range proof.lines(true) {
+		text = append(text, l.label+" "+l.value)
+	}
+	if !strings.Contains(strings.Join(text, "\n"), "Call log calls.csv") {
+		t.Errorf("the proof does not name the call log:\n%s", strings.Join(text, "\n"))
+	}
+}

@@ -30,9 +30,9 @@ type timeRule struct {
 	left    map[string]int
 	addrID  int32 // the row's addresses' id
 	rowRead bool  // addrID is the row's
-	// seen keeps each answer in the export's words, by area id and
-	// address id.
-	seen map[[2]int32]timeAnswer
+	// seen keeps each answer in the export's words, by area id, address
+	// id and vendor id (what a DNC vendor said of its calling time).
+	seen map[[3]int32]timeAnswer
 	// autodialed applies the rows by which any autodialed call needs
 	// written consent (FL, OK, MD): the dialing mode autodials.
 	autodialed bool
@@ -65,7 +65,7 @@ func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
 		day = now
 	}
 	t := &timeRule{e: e, places: calltime.NewPlaces(e), at: opts.CallableAt, day: day, left: map[string]int{},
-		seen: map[[2]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
+		seen: map[[3]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
 	if len(opts.Calls) > 0 {
 		t.calls = make(map[uint64]int, len(opts.Calls))
 		for n, c := range opts.Calls {
@@ -86,7 +86,7 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 	if !t.rowRead {
 		t.addrID, t.rowRead = t.places.AddressID(calltime.RowAddresses(row)), true
 	}
-	k := [2]int32{t.places.AreaID(p.Key), t.addrID}
+	k := [3]int32{t.places.AreaID(p.Key), t.addrID, t.places.VendorID(p.Vendor)}
 	a, ok := t.seen[k]
 	if !ok {
 		a = t.answer(k)
@@ -108,8 +108,8 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 }
 
 // answer is the answer for a phone placed by ids, in the export's words.
-func (t *timeRule) answer(k [2]int32) timeAnswer {
-	a := t.places.Answer(k[0], k[1], t.day, t.at)
+func (t *timeRule) answer(k [3]int32) timeAnswer {
+	a := t.places.AnswerVendor(k[0], k[1], k[2], t.day, t.at)
 	out := timeAnswer{reason: a.Reason}
 	if r := a.Autodial; r != nil {
 		out.autodial = fmt.Sprintf("autodialed: written consent needed in %s (%s)", r.State, r.Source)

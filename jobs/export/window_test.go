@@ -261,3 +261,46 @@ func TestExportCallLogCap(t *testing.T) {
 		t.Errorf("the proof does not name the call log:\n%s", strings.Join(text, "\n"))
 	}
 }
+
+// A DNC result whose vendor sends each number's calling time: a window, a
+// UTC offset, "do not call today", a window it wrote so that it cannot be
+// read.
+const vendorDNC = "phone,phone_normalized,dnc,litigator,line_type,status,Calling Window,UTC Offset,Do Not Call Today\r\n" +
+	"2145550101,2145550101,false,false,mobile,ok,10:00 AM - 6:00 PM,,\r\n" +
+	"5045550102,5045550102,false,false,landline,ok,,,Y\r\n" +
+	"3055550103,3055550103,false,false,mobile,ok,,-8,\r\n" +
+	"2055550104,2055550104,false,false,landline,ok,soon,,\r\n" +
+	"2125550105,2125550105,false,false,landline,ok,,,N\r\n"
+
+// TestExportVendorTime: what a DNC vendor says of a phone's calling time
+// narrows its window, never widens it; at 3 p.m. CDT on the day of the
+// scrub (Tuesday 2026-06-09), "do not call today" and a value that cannot
+// be read leave their phones out. Worked by hand: Texas 9–21 CT and the
+// vendor's 10–18 give 10–18 CT; Florida 8–20 ET and Florida's rows at the
+// vendor's UTC−8 (8–20 there: 12:00–24:00 EDT) give 12–20 ET; New York's
+// phone with its Louisiana property, 9–21 ET as without a vendor.
+func TestExportVendorTime(t *testing.T) {
+	trace := writeFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", vendorDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	instant := time.Date(2026, 6, 9, 15, 0, 0, 0, time.FixedZone("CDT", -5*3600))
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, CallableAt: instant}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2145550101 10:00–18:00 CT", "3055550103 12:00–20:00 ET", "2125550105 09:00–21:00 ET"}
+	if got := windowsOf(t, readCSV(t, dst)); !slices.Equal(got, want) {
+		t.Errorf("kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Phones.Kept != 3 || rep.Phones.LeftOut() != 2 {
+		t.Fatalf("kept %d, left out %v", rep.Phones.Kept, rep.Phones.Left)
+	}
+	var noCall, unread bool
+	for r := range rep.Phones.Left {
+		noCall = noCall || strings.Contains(r, "the DNC vendor said not to call that day")
+		unread = unread || strings.Contains(r, "the DNC vendor's value could not be read")
+	}
+	if !noCall || !unread {
+		t.Errorf("reasons %v: want the vendor's day and its unread value named", rep.Phones.Left)
+	}
+}

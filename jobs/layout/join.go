@@ -33,6 +33,10 @@ type FlagIndex struct {
 	entries []joinEntry
 	sources []Source
 	reports Kinds
+	// vendors are the DNC vendors' calling-time values met, each once
+	// (joinEntry.vendor is its place + 1).
+	vendors   []VendorTime
+	vendorIDs map[VendorTime]int32
 
 	earlier    map[uint64]earlierAnswer // answers before the file's own (SetEarlier)
 	internal   NumberSet
@@ -50,6 +54,9 @@ type joinEntry struct {
 	prev     Flags
 	prevDate time.Time
 	prevSrc  int32
+	// vendor is the place + 1 of its vendor's calling-time values in
+	// FlagIndex.vendors; 0 none.
+	vendor int32
 }
 
 // NewFlagIndex returns an empty index.
@@ -85,7 +92,48 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 			continue
 		}
 		x.add(src, p.Key, p.Flags, date)
+		if !p.Vendor.Empty() {
+			x.addVendor(p.Key, p.Vendor, date)
+		}
 	}
+}
+
+// addVendor keeps a number's vendor calling-time values (dated date when
+// they are not): those of its newest answer that has some (of equal
+// dates, the last read); older values stand when a newer answer has none
+// (values only narrow a window).
+func (x *FlagIndex) addVendor(key uint64, v VendorTime, date time.Time) {
+	if v.Day == "" && !date.IsZero() {
+		v.Day = date.UTC().Format(time.DateOnly)
+	}
+	e := x.find(key)
+	if e == nil || e.vendor != 0 && e.date.After(date) {
+		return
+	}
+	id, ok := x.vendorIDs[v]
+	if !ok {
+		if x.vendorIDs == nil {
+			x.vendorIDs = map[VendorTime]int32{}
+		}
+		id = int32(len(x.vendors))
+		x.vendors = append(x.vendors, v)
+		x.vendorIDs[v] = id
+	}
+	if e.vendor == 0 || !e.date.After(date) {
+		e.vendor = id + 1
+	}
+}
+
+// vendorOf is the vendor calling-time values joined to a number (empty:
+// none).
+func (x *FlagIndex) vendorOf(key uint64) VendorTime {
+	if len(x.vendors) == 0 || key == 0 {
+		return VendorTime{}
+	}
+	if e := x.find(key); e != nil && e.vendor != 0 {
+		return x.vendors[e.vendor-1]
+	}
+	return VendorTime{}
 }
 
 // older is the earlier of two dates; zero (not known) when either is.

@@ -23,7 +23,7 @@ const (
 // helpMenu is the window's Help menu.
 func (a *App) helpMenu() *fyne.Menu {
 	items := []*fyne.MenuItem{fyne.NewMenuItem("Getting started", a.showGuide)}
-	if _, ok := a.be.(RulesBackend); ok {
+	if _, ok := a.svc.Compliance.(RulesBackend); ok {
 		items = append(items, fyne.NewMenuItem("Calling rules", a.showRules))
 	}
 	return fyne.NewMenu("Help", append(items, fyne.NewMenuItem("About SkipDesk", a.showAbout))...)
@@ -38,7 +38,7 @@ type RulesBackend interface {
 // each rule with its days, hours and source, and where the numbering data
 // comes from.
 func (a *App) showRules() {
-	rb, ok := a.be.(RulesBackend)
+	rb, ok := a.svc.Compliance.(RulesBackend)
 	if !ok {
 		return
 	}
@@ -56,9 +56,6 @@ func (a *App) showRules() {
 	d.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.9))
 	d.Show()
 }
-
-// homer is the backend's data folder (jobs/workflow has it; a test fake may not).
-type homer interface{ Home() string }
 
 // showAbout shows the version and build, the licence, where the notices of
 // the open-source components are, and the data folder with a button that
@@ -81,10 +78,7 @@ func (a *App) showAbout() {
 		body.Add(wrapped(l))
 	}
 
-	home := ""
-	if h, ok := a.be.(homer); ok {
-		home = h.Home()
-	}
+	home := a.svc.Sessions.Home()
 	if home != "" {
 		body.Add(widget.NewSeparator())
 		body.Add(wrapped("Your jobs, results and settings are kept in the data folder:\n" + home))

@@ -27,7 +27,7 @@ var e2eNow = time.Date(2026, 12, 1, 20, 30, 0, 0, time.FixedZone("CST", -6*3600)
 func callableNow(h *e2e.Harness, v *viewer) error {
 	now := e2eNow
 	h.Do(func() {
-		v.app.opts.Now = func() time.Time { return now }
+		v.sh.opts.Now = func() time.Time { return now }
 		v.quick[jobs.QuickCallable].SetChecked(false)
 		v.quick[jobs.QuickCallableNow].SetChecked(true)
 	})
@@ -49,7 +49,7 @@ func callableNow(h *e2e.Harness, v *viewer) error {
 	}
 	h.Do(func() {
 		v.quick[jobs.QuickCallableNow].SetChecked(false)
-		v.app.opts.Now = nil
+		v.sh.opts.Now = nil
 	})
 	return nil
 }
@@ -133,14 +133,14 @@ func runForeignResults(h *e2e.Harness) error {
 // rows rows.
 func importShown(h *e2e.Harness, a *App, path string, rows int) (*viewer, error) {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	h.Do(func() { a.importResult(path) })
+	h.Do(func() { a.library.importResult(path) })
 	// The file's answers were scrubbed yesterday, as the person says.
-	if err := h.Wait("the scrub date question", 20*time.Second, func() bool { return a.scrubAsk != nil }); err != nil {
+	if err := h.Wait("the scrub date question", 20*time.Second, func() bool { return a.library.scrubAsk != nil }); err != nil {
 		return nil, err
 	}
 	h.Do(func() {
-		a.scrubAsk.entry.SetText(time.Now().AddDate(0, 0, -1).Format(time.DateOnly))
-		a.scrubAsk.dialog.Confirm()
+		a.library.scrubAsk.entry.SetText(time.Now().AddDate(0, 0, -1).Format(time.DateOnly))
+		a.library.scrubAsk.dialog.Confirm()
 	})
 	var v *viewer
 	err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {

@@ -619,7 +619,7 @@ func TestCallableChoicesKeys(t *testing.T) {
 	h.wait("callable-choices")
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	var open bool
-	h.do(func() { open = h.app.callableAsk != nil })
+	h.do(func() { open = h.app.exports.callableAsk != nil })
 	if open {
 		t.Fatal("Escape left the choices open")
 	}

@@ -60,7 +60,7 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	if err := os.WriteFile(library.RecordPath(path), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.fb.real(t).OpenResult(context.Background(), path, nil)
+	r, err := h.fb.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

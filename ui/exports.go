@@ -122,8 +122,9 @@ func (ex *exports) savePicked(w fyne.URIWriteCloser, err error, then func(path s
 }
 
 // askCallableChoices asks how the callable list of name is to be made,
-// then calls then with the choices (UI thread).
-func (ex *exports) askCallableChoices(name string, then func(workflow.CallableChoices)) {
+// then calls then with the choices (UI thread). now says the list is of a
+// "Callable now" view: its calling time is "right now" unless changed.
+func (ex *exports) askCallableChoices(name string, now bool, then func(workflow.CallableChoices)) {
 	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
 	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
 	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
@@ -139,7 +140,13 @@ func (ex *exports) askCallableChoices(name string, then func(workflow.CallableCh
 			w = append(w, "A phone whose answer is not known may be on the registry: calling it can cost $500 to $1,500 a call.")
 		}
 		warn.SetText(strings.Join(w, "\n"))
+		if len(w) == 0 {
+			warn.Hide() // no empty line before the choices below
+		} else {
+			warn.Show()
+		}
 	}
+	update(false)
 	litigators.OnChanged, unknown.OnChanged = update, update
 	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
 		"do-not-call list, and every invalid number. Each phone carries its time zone and calling window. " +
@@ -147,11 +154,14 @@ func (ex *exports) askCallableChoices(name string, then func(workflow.CallableCh
 	intro.Wrapping = fyne.TextWrapWord
 	layouts := ex.presetChoice()
 	when := ex.timeChoice()
+	if now {
+		when.sel.SetSelected(rightNow)
+	}
 	calls := ex.callLogChoice()
 	body := container.NewVBox(intro, mobiles, litigators, unknown, warn,
 		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel),
 		container.NewBorder(nil, nil, widget.NewLabel("Calling time"), nil, when.sel), when.at,
-		container.NewBorder(nil, nil, calls.pick, nil, calls.name))
+		container.NewBorder(nil, nil, container.NewVBox(calls.pick), nil, calls.name))
 	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
 		if !ok {
 			return
@@ -239,12 +249,12 @@ type callLogChoice struct {
 }
 
 func (ex *exports) callLogChoice() *callLogChoice {
-	c := &callLogChoice{name: widget.NewLabel("none: no number is left out for the calls it had (FL, OK, MD allow 3 in 24 hours)")}
+	c := &callLogChoice{name: widget.NewLabel("No call log: no number is left out for the calls it already had")}
 	c.name.Wrapping = fyne.TextWrapWord
 	c.pick = widget.NewButtonWithIcon("Call log…", theme.FolderOpenIcon(), func() {
 		ex.sh.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) {
 			c.path = path
-			c.name.SetText(filepath.Base(path) + ": numbers called as often as their state allows in the 24 hours before are left out")
+			c.name.SetText(filepath.Base(path) + ": a number called as often as its state allows in the last 24 hours (FL, OK, MD: 3) is left out")
 		})
 	})
 	return c

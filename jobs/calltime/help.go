@@ -43,6 +43,36 @@ func HelpText(t *Table) string {
 	return b.String()
 }
 
+// HelpMarkdown is HelpText as Markdown for a window: a heading per kind,
+// one item per rule with its state, days and hours in bold, its source and
+// note after; text in a proportional font that wraps under its item.
+func HelpMarkdown(t *Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Calling rules, version %s**\n\n", mdEscape(t.Version))
+	b.WriteString("A phone may be called only when every place its person may be allows it, each at its own " +
+		"local time: the area code's state (and zone), and the states and ZIP zones of the owner's " +
+		"property and mailing addresses. A phone that cannot be placed is held to every state's rules " +
+		"in every zone. States not listed follow the federal rules only.\n")
+	for _, k := range kindTitles {
+		rows := kindRows(t, k.kind)
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(k.title))
+		for _, r := range rows {
+			fmt.Fprintf(&b, "- **%s** — %s\n", mdEscape(ruleHead(r)), mdEscape(ruleTail(r)))
+		}
+	}
+	return b.String()
+}
+
+// mdEscape keeps text that is not Markdown from being read as such.
+func mdEscape(s string) string {
+	return mdEscaper.Replace(s)
+}
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `[`, `\[`, `]`, `\]`, `#`, `\#`, `<`, `\<`)
+
 func kindRows(t *Table, k Kind) []*Rule {
 	var out []*Rule
 	for _, r := range t.Rules {
@@ -56,7 +86,11 @@ func kindRows(t *Table, k Kind) []*Rule {
 // ruleLine is one rule in words: "FL  every day 08:00–20:00 — Fla. Stat. §
 // 501.616(6)(a), since 2021-07-01; as amended by SB 1120 (2021)" (a note
 // after a semicolon: the notes are written in lower case).
-func ruleLine(r *Rule) string {
+func ruleLine(r *Rule) string { return ruleHead(r) + " — " + ruleTail(r) }
+
+// ruleHead is a rule's state, days, hours or value: "FL every day
+// 08:00–20:00".
+func ruleHead(r *Rule) string {
 	state := r.State
 	if state == Federal {
 		state = "US (federal)"
@@ -75,7 +109,12 @@ func ruleLine(r *Rule) string {
 	if r.Value != "" {
 		parts = append(parts, valueText(r))
 	}
-	line := strings.Join(parts, " ") + " — " + r.Source
+	return strings.Join(parts, " ")
+}
+
+// ruleTail is a rule's source, the date it is in force from, and its note.
+func ruleTail(r *Rule) string {
+	line := r.Source
 	if r.Effective != "" {
 		line += ", since " + r.Effective
 	}

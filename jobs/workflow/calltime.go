@@ -39,6 +39,15 @@ func (s *ComplianceService) RulesHelp() (string, error) {
 	return calltime.HelpText(e.Table()) + "\nWhere a phone is: " + e.DataInfo() + "\n", nil
 }
 
+// RulesHelpMarkdown is RulesHelp as Markdown, for the window's Help.
+func (s *ComplianceService) RulesHelpMarkdown() (string, error) {
+	e, err := s.compliance().CallingRules()
+	if err != nil {
+		return "", err
+	}
+	return calltime.HelpMarkdown(e.Table()) + "\n**Where a phone is:** " + e.DataInfo() + "\n", nil
+}
+
 // PresetsDir is the folder of the person's own dialer presets.
 func (s *PresetService) PresetsDir() string { return filepath.Join(s.cfg.Home, "dialer-presets") }
 

@@ -20,50 +20,64 @@ var kindTitles = []struct {
 	{KindNotice, "Left to you"},
 }
 
-// HelpText renders the rules table as a person reads it: grouped by kind,
-// one line per rule with its days, hours, source and note, under the
-// table's version and what the engine does with them.
-func HelpText(t *Table) string {
+// helpIntro is what the engine does with the rules, as Help says it.
+var helpIntro = []string{
+	"A phone may be called only when every place its person may be allows it, each at its own",
+	"local time: the area code's state (and zone), and the states and ZIP zones of the owner's",
+	"property and mailing addresses. A phone that cannot be placed is held to every state's rules",
+	"in every zone. States not listed follow the federal rules only.",
+}
+
+// helpWriter writes Help's parts in one form: the title, the intro, a
+// section's heading, a rule.
+type helpWriter struct {
+	title   func(version string) string
+	intro   func(lines []string) string
+	heading func(title string) string
+	rule    func(r *Rule) string
+}
+
+// help writes the rules table with w: grouped by kind, one entry per rule,
+// under the table's version and what the engine does with them.
+func help(t *Table, w helpWriter) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Calling rules, version %s\n\n", t.Version)
-	b.WriteString("A phone may be called only when every place its person may be allows it, each at its own\n" +
-		"local time: the area code's state (and zone), and the states and ZIP zones of the owner's\n" +
-		"property and mailing addresses. A phone that cannot be placed is held to every state's rules\n" +
-		"in every zone. States not listed follow the federal rules only.\n")
+	b.WriteString(w.title(t.Version))
+	b.WriteString(w.intro(helpIntro))
 	for _, k := range kindTitles {
 		rows := kindRows(t, k.kind)
 		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s\n", k.title)
+		b.WriteString(w.heading(k.title))
 		for _, r := range rows {
-			b.WriteString("  " + ruleLine(r) + "\n")
+			b.WriteString(w.rule(r))
 		}
 	}
 	return b.String()
+}
+
+// HelpText renders the rules table as a person reads it: grouped by kind,
+// one line per rule with its days, hours, source and note, under the
+// table's version and what the engine does with them.
+func HelpText(t *Table) string {
+	return help(t, helpWriter{
+		title:   func(v string) string { return "Calling rules, version " + v + "\n\n" },
+		intro:   func(lines []string) string { return strings.Join(lines, "\n") + "\n" },
+		heading: func(title string) string { return "\n" + title + "\n" },
+		rule:    func(r *Rule) string { return "  " + ruleLine(r) + "\n" },
+	})
 }
 
 // HelpMarkdown is HelpText as Markdown for a window: a heading per kind,
 // one item per rule with its state, days and hours in bold, its source and
 // note after; text in a proportional font that wraps under its item.
 func HelpMarkdown(t *Table) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**Calling rules, version %s**\n\n", mdEscape(t.Version))
-	b.WriteString("A phone may be called only when every place its person may be allows it, each at its own " +
-		"local time: the area code's state (and zone), and the states and ZIP zones of the owner's " +
-		"property and mailing addresses. A phone that cannot be placed is held to every state's rules " +
-		"in every zone. States not listed follow the federal rules only.\n")
-	for _, k := range kindTitles {
-		rows := kindRows(t, k.kind)
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(k.title))
-		for _, r := range rows {
-			fmt.Fprintf(&b, "- **%s** — %s\n", mdEscape(ruleHead(r)), mdEscape(ruleTail(r)))
-		}
-	}
-	return b.String()
+	return help(t, helpWriter{
+		title:   func(v string) string { return "**Calling rules, version " + mdEscape(v) + "**\n\n" },
+		intro:   func(lines []string) string { return mdEscape(strings.Join(lines, " ")) + "\n" },
+		heading: func(title string) string { return "\n### " + mdEscape(title) + "\n\n" },
+		rule:    func(r *Rule) string { return "- **" + mdEscape(ruleHead(r)) + "** — " + mdEscape(ruleTail(r)) + "\n" },
+	})
 }
 
 // mdEscape keeps text that is not Markdown from being read as such.

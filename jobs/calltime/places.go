@@ -108,17 +108,17 @@ func (p *Places) AddressID(addrs [2]Address) int32 {
 }
 
 // VendorID is the id of what a DNC vendor said of a phone's calling time
-// (0 when it said nothing).
-func (p *Places) VendorID(v layout.VendorTime) int32 {
-	if v.Empty() {
+// (0 when it said nothing: v nil or empty).
+func (p *Places) VendorID(v *layout.VendorTime) int32 {
+	if v == nil || v.Empty() {
 		return 0
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	id, ok := p.vendIDs[v]
+	id, ok := p.vendIDs[*v]
 	if !ok {
 		id = int32(len(p.vends))
-		p.vendIDs[v] = id
+		p.vendIDs[*v] = id
 		p.vends = append(p.vends, VendorNarrowing(v))
 	}
 	return id

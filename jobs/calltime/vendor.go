@@ -188,11 +188,12 @@ func (v *Narrowing) text(l Location, at time.Time) string {
 }
 
 // VendorNarrowing reads what a DNC result's calling-time columns said of a
-// phone (layout.VendorTime) into a Narrowing; nil when they say nothing. A
+// phone (layout.VendorTime) into a Narrowing; nil when they say nothing (v
+// nil or empty). A
 // value that cannot be read is kept in Unread (it closes the phone's day);
 // "do not call today" with no date known closes every day.
-func VendorNarrowing(v layout.VendorTime) *Narrowing {
-	if v.Empty() {
+func VendorNarrowing(v *layout.VendorTime) *Narrowing {
+	if v == nil || v.Empty() {
 		return nil
 	}
 	n := &Narrowing{}

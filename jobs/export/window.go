@@ -32,7 +32,10 @@ type timeRule struct {
 	rowRead bool  // addrID is the row's
 	// seen keeps each answer in the export's words, by area id, address
 	// id and vendor id (what a DNC vendor said of its calling time).
-	seen map[[3]int32]timeAnswer
+	seen map[uint64]timeAnswer
+	// seenVendor keeps those of the phones a DNC vendor said something of,
+	// by area id, address id and vendor id.
+	seenVendor map[[3]int32]timeAnswer
 	// autodialed applies the rows by which any autodialed call needs
 	// written consent (FL, OK, MD): the dialing mode autodials.
 	autodialed bool
@@ -65,7 +68,7 @@ func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
 		day = now
 	}
 	t := &timeRule{e: e, places: calltime.NewPlaces(e), at: opts.CallableAt, day: day, left: map[string]int{},
-		seen: map[[3]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
+		seen: map[uint64]timeAnswer{}, seenVendor: map[[3]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
 	if len(opts.Calls) > 0 {
 		t.calls = make(map[uint64]int, len(opts.Calls))
 		for n, c := range opts.Calls {
@@ -86,12 +89,7 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 	if !t.rowRead {
 		t.addrID, t.rowRead = t.places.AddressID(calltime.RowAddresses(row)), true
 	}
-	k := [3]int32{t.places.AreaID(p.Key), t.addrID, t.places.VendorID(p.Vendor)}
-	a, ok := t.seen[k]
-	if !ok {
-		a = t.answer(k)
-		t.seen[k] = a
-	}
+	a := t.answerOf(t.places.AreaID(p.Key), t.places.VendorID(p.Vendor))
 	if a.reason != "" {
 		t.left[a.reason]++
 		return a.w, "not callable at " + t.at.Format(time.RFC3339) + ": " + a.reason
@@ -105,6 +103,27 @@ func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string)
 		return a.w, a.capped
 	}
 	return a.w, ""
+}
+
+// answerOf is the answer for a phone of the row placed by its area id and
+// vendor id, from those kept when met before.
+func (t *timeRule) answerOf(area, vend int32) timeAnswer {
+	if vend != 0 {
+		k := [3]int32{area, t.addrID, vend}
+		a, ok := t.seenVendor[k]
+		if !ok {
+			a = t.answer(k)
+			t.seenVendor[k] = a
+		}
+		return a
+	}
+	k := uint64(uint32(area))<<32 | uint64(uint32(t.addrID))
+	a, ok := t.seen[k]
+	if !ok {
+		a = t.answer([3]int32{area, t.addrID, 0})
+		t.seen[k] = a
+	}
+	return a
 }
 
 // answer is the answer for a phone placed by ids, in the export's words.

@@ -92,8 +92,8 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 			continue
 		}
 		x.add(src, p.Key, p.Flags, date)
-		if !p.Vendor.Empty() {
-			x.addVendor(p.Key, p.Vendor, date)
+		if p.Vendor != nil {
+			x.addVendor(p.Key, *p.Vendor, date)
 		}
 	}
 }
@@ -124,16 +124,16 @@ func (x *FlagIndex) addVendor(key uint64, v VendorTime, date time.Time) {
 	}
 }
 
-// vendorOf is the vendor calling-time values joined to a number (empty:
-// none).
-func (x *FlagIndex) vendorOf(key uint64) VendorTime {
+// vendorOf is the vendor calling-time values joined to a number (nil:
+// none); shared, not to be changed.
+func (x *FlagIndex) vendorOf(key uint64) *VendorTime {
 	if len(x.vendors) == 0 || key == 0 {
-		return VendorTime{}
+		return nil
 	}
 	if e := x.find(key); e != nil && e.vendor != 0 {
-		return x.vendors[e.vendor-1]
+		return &x.vendors[e.vendor-1]
 	}
-	return VendorTime{}
+	return nil
 }
 
 // older is the earlier of two dates; zero (not known) when either is.

@@ -80,8 +80,9 @@ type Phone struct {
 	Became Block
 	Since  time.Time
 	// Vendor is what a DNC vendor said of its calling time (the joined DNC
-	// result's, else the file's own): it narrows its calling window.
-	Vendor VendorTime
+	// result's, else the file's own; nil nothing): it narrows its calling
+	// window.
+	Vendor *VendorTime
 }
 
 // Valid reports a valid 10-digit number.
@@ -276,13 +277,13 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	row.Date, row.dated, row.may = r.rowDate(rec)
 	row.Phones = row.Phones[:0]
 	own := capDate(row.Date, row.may)
-	var vt VendorTime
+	var vt *VendorTime
 	if len(l.VendorTime) > 0 {
 		vt = r.readVendor(rec, own)
 	}
 	for j := range l.Slots {
 		if p, ok := r.readPhone(rec, j, own); ok {
-			if p.Vendor.Empty() {
+			if p.Vendor == nil {
 				p.Vendor = vt // the joined result's values come first
 			}
 			row.Phones = append(row.Phones, p)

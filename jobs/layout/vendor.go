@@ -61,8 +61,9 @@ func vendorTimeRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
 	return c, nil, false
 }
 
-// readVendor reads a row's calling-time values, dated by the row's date.
-func (r *Reader) readVendor(rec []string, date time.Time) VendorTime {
+// readVendor reads a row's calling-time values, dated by the row's date
+// (nil when they say nothing).
+func (r *Reader) readVendor(rec []string, date time.Time) *VendorTime {
 	var v VendorTime
 	for _, c := range r.l.VendorTime {
 		val := strings.TrimSpace(cell(rec, c))
@@ -78,10 +79,13 @@ func (r *Reader) readVendor(rec []string, date time.Time) VendorTime {
 			v.NoCall = joinValue(v.NoCall, val)
 		}
 	}
-	if !v.Empty() && !date.IsZero() {
+	if v.Empty() {
+		return nil
+	}
+	if !date.IsZero() {
 		v.Day = date.UTC().Format(time.DateOnly)
 	}
-	return v
+	return &v
 }
 
 // joinValue keeps a second column's different value beside the first: two

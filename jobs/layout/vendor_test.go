@@ -35,7 +35,7 @@ func TestVendorTimeColumns(t *testing.T) {
 	var row Row
 	for _, rec := range rows {
 		rd.Read(rec, &row)
-		if len(row.Phones) != 1 || row.Phones[0].Vendor.Empty() {
+		if len(row.Phones) != 1 || row.Phones[0].Vendor == nil {
 			t.Fatalf("%v: phones %+v", rec, row.Phones)
 		}
 		x.AddRow(src, &row)
@@ -43,7 +43,7 @@ func TestVendorTimeColumns(t *testing.T) {
 	// An older scrub of the first number, with a window of its own: the
 	// newer answer's values stand.
 	old := x.AddSource(Source{Name: "old.csv", Date: testDay.AddDate(0, 0, -10)}, l)
-	x.AddRow(old, &Row{Phones: []Phone{{Key: 2145550101, Vendor: VendorTime{Window: "9-5"}}}})
+	x.AddRow(old, &Row{Phones: []Phone{{Key: 2145550101, Vendor: &VendorTime{Window: "9-5"}}}})
 
 	trace := Detect([]string{"Name", "Phone 1"}, [][]string{{"Ann", "2145550101"}, {"Bo", "3055550103"}, {"Cy", "2125550105"}}, Options{})
 	trd := trace.NewReader(x)
@@ -54,7 +54,11 @@ func TestVendorTimeColumns(t *testing.T) {
 	}
 	for i, rec := range [][]string{{"Ann", "2145550101"}, {"Bo", "3055550103"}, {"Cy", "2125550105"}} {
 		trd.Read(rec, &row)
-		if got := row.Phones[0].Vendor; got != want[i] {
+		var got VendorTime
+		if v := row.Phones[0].Vendor; v != nil {
+			got = *v
+		}
+		if got != want[i] {
 			t.Errorf("%s: vendor %+v, want %+v", strings.Join(rec, " "), got, want[i])
 		}
 	}

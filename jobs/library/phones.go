@@ -137,7 +137,7 @@ func (c *phoneChunk) add(rd *layout.Reader, places *calltime.Places, rec []strin
 	for i := range n {
 		p := &row.Phones[i]
 		m := phoneMask(p)
-		if places != nil && (c.vend != nil || !p.Vendor.Empty()) {
+		if places != nil && (c.vend != nil || p.Vendor != nil) {
 			c.vend = append(padded(c.vend, len(c.nums)), places.VendorID(p.Vendor))
 		}
 		c.nums = append(c.nums, phoneDigits(p))

@@ -124,16 +124,22 @@ func (x *FlagIndex) addVendor(key uint64, v VendorTime, date time.Time) {
 	}
 }
 
-// vendorOf is the vendor calling-time values joined to a number (nil:
+// vendorOf is the vendor calling-time values of a number's entry (nil:
 // none); shared, not to be changed.
-func (x *FlagIndex) vendorOf(key uint64) *VendorTime {
-	if len(x.vendors) == 0 || key == 0 {
+func (x *FlagIndex) vendorOf(e *joinEntry) *VendorTime {
+	if e == nil || e.vendor == 0 {
 		return nil
 	}
-	if e := x.find(key); e != nil && e.vendor != 0 {
-		return &x.vendors[e.vendor-1]
+	return &x.vendors[e.vendor-1]
+}
+
+// entry is the entry of a valid number the index's results hold, nil when
+// none does.
+func (x *FlagIndex) entry(key uint64) *joinEntry {
+	if key == 0 || len(x.sources) == 0 {
+		return nil
 	}
-	return nil
+	return x.find(key)
 }
 
 // older is the earlier of two dates; zero (not known) when either is.
@@ -214,8 +220,8 @@ func (x *FlagIndex) SetEarlier(key uint64, f Flags, date time.Time) {
 // changeOf is what changed for a phone whose flags are f: since the scrub
 // before the join's newest answer, else since the earlier answer to the
 // file's own.
-func (x *FlagIndex) changeOf(key uint64, f Flags, own bool) (Block, time.Time) {
-	if e := x.find(key); e != nil {
+func (x *FlagIndex) changeOf(e *joinEntry, key uint64, f Flags, own bool) (Block, time.Time) {
+	if e != nil {
 		return e.change()
 	}
 	if !own {
@@ -308,8 +314,9 @@ var undatedKinds = Kinds(0).with(Company).with(Restriction).with(Number)
 // apply gives a phone's flags read with the index, when the answers they
 // rest on were scrubbed (the oldest of them; zero: not known), and which
 // source that is (-1 the file's own answers, -2 none). own says the file
-// itself answers for the phone, at ownDate.
-func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Flags, time.Time, int) {
+// itself answers for the phone, at ownDate; e is the number's entry
+// (entry), nil when no result holds it.
+func (x *FlagIndex) apply(e *joinEntry, key uint64, f Flags, own bool, ownDate time.Time) (Flags, time.Time, int) {
 	var date time.Time
 	src := -2
 	if own {
@@ -319,7 +326,7 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Fla
 		return f, date, src
 	}
 	if len(x.sources) > 0 {
-		if e := x.find(key); e != nil {
+		if e != nil {
 			ownHas := f.Has
 			f = f.Override(e.flags)
 			// The file's own answers the join did not replace, and its own

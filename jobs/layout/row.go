@@ -347,9 +347,10 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	if !r.scrubbed(rec, s.Scope) {
 		p.Flags = p.Flags.unchecked()
 	}
-	p.Flags, p.Scrubbed, p.Source = r.join.apply(p.Key, p.Flags, own, date)
-	p.Vendor = r.join.vendorOf(p.Key)
-	p.Became, p.Since = r.join.changeOf(p.Key, p.Flags, own)
+	e := r.join.entry(p.Key) // looked up once for the three
+	p.Flags, p.Scrubbed, p.Source = r.join.apply(e, p.Key, p.Flags, own, date)
+	p.Vendor = r.join.vendorOf(e)
+	p.Became, p.Since = r.join.changeOf(e, p.Key, p.Flags, own)
 	p.Block = Judge(p.Key != 0, p.Flags, p.Scrubbed, r.now)
 	if unsure {
 		p.Block |= BlockUnsure

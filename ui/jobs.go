@@ -659,7 +659,7 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			v.exportJob(j, nil)
 			return
 		}
-		v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+		v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
 	})
 }
 

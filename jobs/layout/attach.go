@@ -31,28 +31,43 @@ func (l *Layout) attach(qs *[]Question) {
 		case RoleFlag, RoleScope:
 			l.attachAnswer(i, keys, qs)
 		case RolePhoneDetail:
-			k := colKey(c)
-			for j := range l.Slots {
-				if !k.rowLevel() && k.matches(keys[j]) {
-					l.Slots[j].Columns = append(l.Slots[j].Columns, i)
-				}
-			}
+			l.attachDetail(i, keys)
 		case RoleScrubDate:
 			l.Dates = append(l.Dates, i)
+		case RoleCallWindow, RoleUTCOffset, RoleNoCallToday:
+			l.VendorTime = append(l.VendorTime, i)
 		}
 	}
 	for j := range l.Slots {
-		if t := l.Slots[j].Type; t >= 0 && (!colKey(&l.Columns[t]).rowLevel() || len(l.Slots) == 1) {
-			l.Slots[j].Columns = append(l.Slots[j].Columns, t)
+		l.finishSlot(j)
+	}
+}
+
+// attachDetail gives a column of more about one phone (carrier, score,
+// last seen) to the slots it names.
+func (l *Layout) attachDetail(i int, keys []slotKey) {
+	k := colKey(&l.Columns[i])
+	for j := range l.Slots {
+		if !k.rowLevel() && k.matches(keys[j]) {
+			l.Slots[j].Columns = append(l.Slots[j].Columns, i)
 		}
-		slices.Sort(l.Slots[j].Columns)
-		l.Slots[j].Columns = slices.Compact(l.Slots[j].Columns)
-		if l.Slots[j].Flags == nil {
-			l.Slots[j].Flags = []int{}
-		}
-		if l.Slots[j].Scope == nil {
-			l.Slots[j].Scope = []int{}
-		}
+	}
+}
+
+// finishSlot adds a slot's type column to its columns, sorted once each,
+// and makes its flags and scope empty rather than nil.
+func (l *Layout) finishSlot(j int) {
+	s := &l.Slots[j]
+	if t := s.Type; t >= 0 && (!colKey(&l.Columns[t]).rowLevel() || len(l.Slots) == 1) {
+		s.Columns = append(s.Columns, t)
+	}
+	slices.Sort(s.Columns)
+	s.Columns = slices.Compact(s.Columns)
+	if s.Flags == nil {
+		s.Flags = []int{}
+	}
+	if s.Scope == nil {
+		s.Scope = []int{}
 	}
 }
 

@@ -51,6 +51,11 @@ type Plan struct {
 	// left out; a scrub's invalid numbers left out (not charged, rather
 	// than charged and refunded).
 	PadZips, LeaveOutNoAddress, LeaveOutInvalid bool
+
+	// ValuesConfirmed are the fields the person said are mapped right
+	// although most of their values do not look like the field's (a city
+	// column of codes): Validate holds such a field back until then.
+	ValuesConfirmed []string
 }
 
 // prepare is how the plan's upload is prepared from the inspected file:
@@ -61,22 +66,30 @@ func (p Plan) prepare(ins *input.Inspection, dropDups bool) prepare.Plan {
 		Repairs: p.repairs(ins)}
 }
 
-// repairs are the plan's repairs in the file's columns.
+// repairs are the plan's repairs in the file's columns: only those that
+// change something in this file (a choice on by default must not make a
+// prepared copy of a list that needs no repair).
 func (p Plan) repairs(ins *input.Inspection) prepare.Repairs {
 	var r prepare.Repairs
 	if p.Kind == jobs.KindDNC {
 		r.LeaveOutInvalid = p.LeaveOutInvalid
 		return r
 	}
+	count := func(counts []int, c string) int {
+		if i := slices.Index(ins.Headers, c); i >= 0 && i < len(counts) {
+			return counts[i]
+		}
+		return -1 // not counted: the repair applies
+	}
 	if p.PadZips {
 		for _, k := range []string{mapping.PropertyZip, mapping.MailingZip} {
-			if c := p.Mapping[k]; c != "" && slices.Contains(ins.Headers, c) && !slices.Contains(r.PadZips, c) {
+			if c := p.Mapping[k]; c != "" && slices.Contains(ins.Headers, c) && !slices.Contains(r.PadZips, c) && count(ins.ShortZipsIn, c) != 0 {
 				r.PadZips = append(r.PadZips, c)
 			}
 		}
 	}
 	if p.LeaveOutNoAddress {
-		if c := p.streetColumn(ins); c != "" {
+		if c := p.streetColumn(ins); c != "" && count(ins.Blanks, c) != 0 {
 			r.LeaveOutBlank = []string{c}
 		}
 	}
@@ -175,7 +188,10 @@ func AcceptSplits(p Plan, ins *input.Inspection, sug mapping.Suggestion) Plan {
 
 // Validate checks the plan's mapping against the inspected file with the
 // provider's rules, every problem at once, in the words mapping gives
-// them. The window's board and the command line both call it.
+// them, and the values of the file's first rows under each mapped field
+// (mapping.CheckValues: a field whose values mostly do not fit holds the
+// mapping back until the person confirms it, Plan.ValuesConfirmed). The
+// window's board and the command line both call it.
 func Validate(ins *input.Inspection, p Plan) mapping.Result {
 	headers := p.Headers(ins.Headers)
 	var opts []mapping.Option
@@ -187,6 +203,8 @@ func Validate(ins *input.Inspection, p Plan) mapping.Result {
 		}
 		opts = append(opts, mapping.WithStats(st))
 	}
+	// The values under each mapped field, as the upload will have them.
+	opts = append(opts, mapping.WithValues(SplitSample(ins, p.Splits), p.ValuesConfirmed))
 	if p.Kind == jobs.KindDNC {
 		return mapping.ValidateDNC(headers, p.Mapping, opts...)
 	}

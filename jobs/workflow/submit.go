@@ -128,6 +128,9 @@ type UploadInfo struct {
 // before sending and the job after, so that nothing is charged twice or
 // lost. The tracker follows the new job at once.
 //
+// A plan that would be charged for nothing is refused before anything is
+// recorded or sent (*NothingBillableError).
+//
 // Errors: ErrDuplicate (nothing sent; DuplicateOf), ErrOutcomeUnknown (may
 // be charged: reconcile), a *CreditsError for a 402 (naming the cost and
 // the balance), the client's error for any other refusal (nothing charged).
@@ -138,6 +141,9 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	}
 	if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
 		return nil, fmt.Errorf("workflow: cannot submit a %q", p.Kind)
+	}
+	if err := s.checkBillable(ctx, p, ins, opts.Quote); err != nil {
+		return nil, err // nothing sent, nothing charged
 	}
 	rj, done, err := s.reuseFor(ctx, sess, p, ins, opts.Quote)
 	if done != nil || err != nil {
@@ -228,6 +234,26 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 		out.Reused = rj.state.Reused
 	}
 	return out, nil
+}
+
+// checkBillable refuses a plan that would be charged for nothing (every
+// row a company's with companies not traced, every phone invalid), read
+// from the quote the person saw, else from the file counted again (without
+// the library: rows it would reuse are then counted as billed, which never
+// refuses a list that has something to charge for).
+func (s *Service) checkBillable(ctx context.Context, p Plan, ins *input.Inspection, q *Quote) error {
+	if q == nil {
+		c, err := Count(ctx, p, ins)
+		if err != nil {
+			return err
+		}
+		priced := Price(c, p, Rates{}) // the rows per tier: no rate needed
+		q = &priced
+	}
+	if why := nothingBillable(p, *q); why != "" {
+		return &NothingBillableError{File: filepath.Base(p.Path), Why: why}
+	}
+	return nil
 }
 
 // creditsError turns a 402 into a *CreditsError with what the request

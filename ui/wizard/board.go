@@ -75,6 +75,9 @@ type board struct {
 
 	updating bool // true while the board sets its own Selects
 	onChange func()
+	// onConfirm is called when the person says a field's column is right
+	// although its values do not look like the field's.
+	onConfirm func(key string)
 }
 
 type dragState struct {
@@ -91,10 +94,13 @@ type slot struct {
 	bg      *canvas.Rectangle
 	chip    *chip
 	hint    *widget.Label
-	sel     *widget.Select
+	sel     *keys.Select
 	conf    *widget.Label
 	samples *widget.Label
 	problem *widget.Label
+	// confirm says the column is right although most of its values do
+	// not look like the field's (shown while that holds the mapping back).
+	confirm *widget.Button
 	body    *fyne.Container
 	needed  bool
 }
@@ -228,7 +234,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.chip.onDrag, s.chip.onDragEnd = b.chipDragged, b.chipDragEnd
 	s.hint = widget.NewLabel("Drop a column here")
 	s.hint.Importance = widget.LowImportance
-	s.sel = widget.NewSelect(options, nil)
+	s.sel = keys.NewSelect(options, nil)
 	s.sel.PlaceHolder = notMapped
 	s.sel.OnChanged = func(v string) { b.selected(s, v) }
 	s.conf = widget.NewLabel("")
@@ -238,6 +244,12 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.samples.Truncation = fyne.TextTruncateEllipsis
 	s.samples.Importance = widget.LowImportance
 	s.problem = newProblemLabel()
+	s.confirm = widget.NewButton("This column is right", func() {
+		if b.onConfirm != nil {
+			b.onConfirm(f.Key)
+		}
+	})
+	s.confirm.Hide()
 
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	// Every line gives way before the board grows: the chip and the
@@ -247,7 +259,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	target := container.NewStack(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
 	sampleLine := container.NewBorder(nil, nil, nil, s.conf, s.samples)
-	s.body = container.NewVBox(head, row, sampleLine, s.problem)
+	s.body = container.NewVBox(head, row, sampleLine, s.problem, container.NewHBox(s.confirm))
 	s.card = container.NewStack(s.bg, container.NewPadded(s.body))
 	return s
 }
@@ -367,9 +379,14 @@ func (b *board) refresh() {
 	slotProblems := map[string][]string{}
 	groupProblems := map[string][]string{}
 	var addressProblems, general []string
-	needed := map[string]bool{}
+	needed, confirm := map[string]bool{}, map[string]bool{}
 	unknown := false
 	for _, p := range b.result.Problems {
+		if p.Code == mapping.CodeValuesDontFit && p.Severity == mapping.Error {
+			for _, k := range p.Keys {
+				confirm[k] = true
+			}
+		}
 		if p.Severity == mapping.Error {
 			for _, k := range p.Keys {
 				if b.m[k] == "" {
@@ -415,6 +432,7 @@ func (b *board) refresh() {
 	b.updating = true
 	for _, s := range b.slots {
 		relayout = b.refreshSlot(s, slotProblems[s.field.Key], needed[s.field.Key]) || relayout
+		relayout = showIf(s.confirm, confirm[s.field.Key]) || relayout
 	}
 	b.updating = false
 	if relayout {
@@ -508,6 +526,19 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 }
 
 func pct(f float64) int { return int(f*100 + 0.5) }
+
+// showIf shows o when on, hides it otherwise; it reports a change.
+func showIf(o fyne.CanvasObject, on bool) bool {
+	if o.Visible() == on {
+		return false
+	}
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+	return true
+}
 
 // paintSlot colours a slot's frame: highlighted under a dragged chip, red
 // when a field the rules need is empty.

@@ -320,16 +320,9 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 		if hits != nil && hits[e.Path] == nil {
 			continue
 		}
-		kind := jobs.KindTrace
-		if e.Meta.Kind == jobs.KindDNC {
-			kind = jobs.KindDNC
-		}
-		name := e.Meta.Name
-		if name == "" {
-			name = filepath.Base(e.Path)
-		}
-		out = append(out, LibraryItem{Path: e.Path, JobID: e.Meta.JobID, Kind: kind, Name: name,
-			Rows: e.Meta.TotalRows, CreatedAt: e.Meta.CreatedAt, Size: e.Size, Hits: hits[e.Path]})
+		it := itemOf(e)
+		it.Hits = hits[e.Path]
+		out = append(out, it)
 	}
 	return out, nil
 }

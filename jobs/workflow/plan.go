@@ -66,30 +66,24 @@ func (p Plan) prepare(ins *input.Inspection, dropDups bool) prepare.Plan {
 		Repairs: p.repairs(ins)}
 }
 
-// repairs are the plan's repairs in the file's columns: only those that
-// change something in this file (a choice on by default must not make a
-// prepared copy of a list that needs no repair).
+// repairs are the plan's repairs in the file's columns. A repair that
+// finds nothing to mend in the file sends no prepared copy for it
+// (prepare.Describe): a choice on by default costs nothing there.
 func (p Plan) repairs(ins *input.Inspection) prepare.Repairs {
 	var r prepare.Repairs
 	if p.Kind == jobs.KindDNC {
 		r.LeaveOutInvalid = p.LeaveOutInvalid
 		return r
 	}
-	count := func(counts []int, c string) int {
-		if i := slices.Index(ins.Headers, c); i >= 0 && i < len(counts) {
-			return counts[i]
-		}
-		return -1 // not counted: the repair applies
-	}
 	if p.PadZips {
 		for _, k := range []string{mapping.PropertyZip, mapping.MailingZip} {
-			if c := p.Mapping[k]; c != "" && slices.Contains(ins.Headers, c) && !slices.Contains(r.PadZips, c) && count(ins.ShortZipsIn, c) != 0 {
+			if c := p.Mapping[k]; c != "" && slices.Contains(ins.Headers, c) && !slices.Contains(r.PadZips, c) {
 				r.PadZips = append(r.PadZips, c)
 			}
 		}
 	}
 	if p.LeaveOutNoAddress {
-		if c := p.streetColumn(ins); c != "" && count(ins.Blanks, c) != 0 {
+		if c := p.streetColumn(ins); c != "" {
 			r.LeaveOutBlank = []string{c}
 		}
 	}

@@ -177,12 +177,12 @@ func savingsOf(p Plan, q Quote) []Choice {
 		out = append(out, c)
 	}
 	if q.Duplicates > 0 {
-		what := "rows that repeat an earlier row's name and address"
+		what := jobs.Plural(int64(q.Duplicates), "row that repeats an earlier row", "rows that repeat an earlier row")
 		if p.Kind == jobs.KindDNC {
-			what = "numbers that appear more than once"
+			what = jobs.Plural(int64(q.Duplicates), "number already in the list", "numbers already in the list")
 		}
 		out = append(out, Choice{Key: ChoiceDropDuplicates, On: p.DropDuplicates, Rows: q.Duplicates, Saves: q.DuplicateSavings,
-			Label:   "leave out " + jobs.Thousands(int64(q.Duplicates)) + " " + what,
+			Label:   "leave out " + what,
 			Changes: "The result then has one row for each; the repeats are not in it."})
 	}
 	return out

@@ -89,7 +89,7 @@ func TestReviewDefaults(t *testing.T) {
 		t.Errorf("a saving that is off is restated: %q", applied)
 	}
 	said := strings.Join(r.Sentences(), "\n")
-	for _, w := range []string{"owners.csv: 3 rows sent", "Left out: 1 row — no street address", "On: give 2 ZIP codes", "Off: leave out 1 rows that repeat"} {
+	for _, w := range []string{"owners.csv: 3 rows sent", "Left out: 1 row — no street address", "On: give 2 ZIP codes", "Off: leave out 1 row that repeats an earlier row"} {
 		if !strings.Contains(said, w) {
 			t.Errorf("the review %q lacks %q", said, w)
 		}

@@ -205,7 +205,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		rv := workflow.ReviewOf(p.plan, *q, p.Validation)
 		review = &rv
 		printReview(env.Stderr, rv)
-		if q.Upload.Written {
+		if q.Upload.Written && rv.Nothing == "" {
 			fmt.Fprintf(env.Stderr, "uploading a prepared copy: %s\n", strings.Join(q.Upload.Reasons, "; "))
 		}
 	}

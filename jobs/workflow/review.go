@@ -240,7 +240,8 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 		r.Billed = e.Rows - e.InvalidRows
 		r.Refund = e.Refund
 		if e.InvalidRows > 0 {
-			r.LeftOut = append(r.LeftOut, LeftOut{Rows: e.InvalidRows, Why: "invalid numbers: charged now, refunded when the job completes"})
+			r.Warnings = append(r.Warnings, jobs.Plural(int64(e.InvalidRows), "invalid number is", "invalid numbers are")+
+				" sent: charged now, refunded when the job completes, and not scrubbed.")
 		}
 	}
 	if u := q.Reuse; u != nil && u.Skipped && u.Rows > 0 {
@@ -353,6 +354,7 @@ func (r Review) Applied() []string {
 // company's with companies not traced, every phone invalid, no row left):
 // refused before anything is sent or charged.
 type NothingBillableError struct {
+	Kind jobs.Kind
 	File string
 	Why  string
 }

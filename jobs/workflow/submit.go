@@ -251,7 +251,7 @@ func (s *Service) checkBillable(ctx context.Context, p Plan, ins *input.Inspecti
 		q = &priced
 	}
 	if why := nothingBillable(p, *q); why != "" {
-		return &NothingBillableError{File: filepath.Base(p.Path), Why: why}
+		return &NothingBillableError{Kind: p.Kind, File: filepath.Base(p.Path), Why: why}
 	}
 	return nil
 }

@@ -328,13 +328,45 @@ func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, e
 }
 
 func hitText(h library.Hit) string {
+	headers := make([]string, len(h.Fields))
+	rec := make([]string, len(h.Fields))
+	for i, f := range h.Fields {
+		headers[i], rec[i] = f.Name, f.Value
+	}
+	words := rowWords(headers, rec)
+	if words == "" && len(rec) > 0 {
+		words = rec[0] // what was found, when nothing else reads
+	}
+	return fmt.Sprintf("row %d: %s", h.Row, words)
+}
+
+// rowWords is a row found, in words: its owner, its property, its phones
+// as a person reads them and whether the service found the owner ("Ann
+// Lee · 100 Oak St, Austin, TX · (512) 555-0101 · Not found"), never the
+// file's raw values (false, no_match). The row's columns are read by
+// their headers, as any result's are.
+func rowWords(headers, rec []string) string {
+	l := layout.Detect(headers, [][]string{rec}, layout.Options{})
+	var row layout.Row
+	l.NewReader(nil).Read(rec, &row)
 	var parts []string
-	for _, f := range h.Fields {
-		if f.Value != "" && len(parts) < 4 {
-			parts = append(parts, f.Value)
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
 		}
 	}
-	return fmt.Sprintf("row %d: %s", h.Row, strings.Join(parts, ", "))
+	add(layout.Names(&row))
+	add(row.Property.String())
+	var phones []string
+	for _, p := range row.DistinctPhones() {
+		if len(phones) < 3 {
+			phones = append(phones, p.Display())
+		}
+	}
+	add(strings.Join(phones, ", "))
+	add(strings.Join(row.Emails, ", "))
+	add(layout.MatchWords(row.Match))
+	return strings.Join(parts, " · ")
 }
 
 // library is the open session's library, or (offline, before any session)

@@ -80,6 +80,9 @@ type ResultsBackend interface {
 	// defaults) and gets its proof of scrub.
 	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
 		progress func(done, total int64)) (*workflow.ExportReport, error)
+	// ExportPeople writes the rows of v as the people view shows them, in
+	// words (Owner, Phone 1, Phone 1 type, Phone 1 status…).
+	ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error)
 	// Classify says which flow a dropped or opened file belongs to.
 	Classify(ctx context.Context, path string) (workflow.FileKind, error)
 	// CorrectLayout reads r through its layout as the person corrected it,

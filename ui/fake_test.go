@@ -57,6 +57,7 @@ type fakeBackend struct {
 	fetchable map[string]string                 // what FetchResult brings here: the path, by job id
 	fetched   []string                          // the jobs FetchResult brought
 	exported  []string
+	people    []string                   // exports of the people view, in words
 	choices   []workflow.CallableChoices // the choices of each callable export
 	exportErr error                      // the next callable export fails with it
 	settings  settings.Settings
@@ -207,6 +208,14 @@ func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string
 		}
 	}
 	f.exported = append(f.exported, dest)
+	return &workflow.ExportReport{Path: dest}, nil
+}
+
+func (f *fakeBackend) ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.exported = append(f.exported, dest)
+	f.people = append(f.people, dest)
 	return &workflow.ExportReport{Path: dest}, nil
 }
 

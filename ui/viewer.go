@@ -565,9 +565,10 @@ func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest st
 	a := v.app
 	view := v.view
 	var rep *workflow.ExportReport
+	people := v.people
 	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		rep, err = a.be.ExportView(ctx, v.res, view, dest, choices, progress)
+		rep, err = v.write(ctx, people, view, dest, choices, progress)
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -595,6 +596,24 @@ func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest st
 			a.showExported(dest, rep, err)
 		}
 	})
+}
+
+// write exports view to dest: in words when the people view shows (a
+// callable list in the people view's words, with its proof), else the
+// file's own columns.
+func (v *viewer) write(ctx context.Context, people bool, view workflow.View, dest string, choices *workflow.CallableChoices,
+	progress func(int64, int64)) (*workflow.ExportReport, error) {
+	switch {
+	case people && choices != nil:
+		c := *choices
+		if c.Preset == "" {
+			c.Preset = workflow.PeoplePreset
+		}
+		return v.app.be.ExportView(ctx, v.res, view, dest, &c, progress)
+	case people:
+		return v.app.be.ExportPeople(ctx, v.res, view, dest, progress)
+	}
+	return v.app.be.ExportView(ctx, v.res, view, dest, choices, progress)
 }
 
 // onOpenExternal opens the result file with the system's app for CSV files.

@@ -68,10 +68,17 @@ const (
 	QuickNotDNC       QuickFilter = "not-dnc"       // phones known not to be on a DNC registry
 	QuickNotLitigator QuickFilter = "not-litigator" // phones known not to belong to a litigator
 	QuickCallable     QuickFilter = "callable"      // phones that may be called: valid, and clean on every list
+	// QuickCallableNow: callable phones whose every calling window (of the
+	// places their person may be) is open at the instant of the view.
+	QuickCallableNow QuickFilter = "callable-now"
 )
 
 // QuickFilters lists the quick filters in the order they are offered.
-var QuickFilters = []QuickFilter{QuickMatched, QuickMobile, QuickNotDNC, QuickNotLitigator, QuickCallable}
+var QuickFilters = []QuickFilter{QuickMatched, QuickMobile, QuickNotDNC, QuickNotLitigator, QuickCallable, QuickCallableNow}
+
+// Callable reports a filter that keeps only callable phones (callable,
+// callable-now): a list handed over to call.
+func (f QuickFilter) Callable() bool { return f == QuickCallable || f == QuickCallableNow }
 
 // ParseQuickFilters reads a comma-separated list of quick filter names
 // ("matched, mobile"); "not_dnc" and "NOT-DNC" are read as "not-dnc".

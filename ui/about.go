@@ -22,11 +22,40 @@ const (
 
 // helpMenu is the window's Help menu.
 func (a *App) helpMenu() *fyne.Menu {
-	return fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", a.showGuide), fyne.NewMenuItem("About SkipDesk", a.showAbout))
+	items := []*fyne.MenuItem{fyne.NewMenuItem("Getting started", a.showGuide)}
+	if _, ok := a.svc.Compliance.(RulesBackend); ok {
+		items = append(items, fyne.NewMenuItem("Calling rules", a.showRules))
+	}
+	return fyne.NewMenu("Help", append(items, fyne.NewMenuItem("About SkipDesk", a.showAbout))...)
 }
 
-// homer is the backend's data folder (jobs/workflow has it; a test fake may not).
-type homer interface{ Home() string }
+// RulesBackend gives the calling rules table as Help shows it.
+type RulesBackend interface {
+	RulesHelp() (string, error)
+}
+
+// showRules shows the calling rules table SkipDesk applies: its version,
+// each rule with its days, hours and source, and where the numbering data
+// comes from.
+func (a *App) showRules() {
+	rb, ok := a.svc.Compliance.(RulesBackend)
+	if !ok {
+		return
+	}
+	text, err := rb.RulesHelp()
+	if err != nil {
+		a.showError(err)
+		return
+	}
+	// Monospace keeps the state codes and days in line; a long source
+	// or note wraps rather than running out of sight.
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("Calling rules", "Close", container.NewVScroll(l), a.win)
+	sz := a.win.Canvas().Size()
+	d.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.9))
+	d.Show()
+}
 
 // showAbout shows the version and build, the licence, where the notices of
 // the open-source components are, and the data folder with a button that
@@ -49,10 +78,7 @@ func (a *App) showAbout() {
 		body.Add(wrapped(l))
 	}
 
-	home := ""
-	if h, ok := a.be.(homer); ok {
-		home = h.Home()
-	}
+	home := a.svc.Sessions.Home()
 	if home != "" {
 		body.Add(widget.NewSeparator())
 		body.Add(wrapped("Your jobs, results and settings are kept in the data folder:\n" + home))

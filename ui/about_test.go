@@ -14,14 +14,6 @@ import (
 	"github.com/skipdesk/skipdesk/assets"
 )
 
-// homeBackend is the fake with a data folder, as jobs/workflow has.
-type homeBackend struct {
-	*fakeBackend
-	home string
-}
-
-func (b homeBackend) Home() string { return b.home }
-
 // urlApp records the URLs the window asks the system to open.
 type urlApp struct {
 	fyne.App
@@ -123,7 +115,9 @@ func helpWindow(t *testing.T) (h *harness, fa *urlApp, home string) {
 	fa = &urlApp{App: test.NewTempApp(t)}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
-	a := New(fa, w, homeBackend{newFake(), home}, testOptions())
+	fb := newFake()
+	fb.home = home
+	a := New(fa, w, fb.services(), testOptions())
 	t.Cleanup(a.Close)
 	return &harness{t: t, app: a, win: w}, fa, home
 }

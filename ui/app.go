@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,30 +28,28 @@ import (
 
 // Flows opens the screens that create jobs (ui/wizard, ui/lookup).
 type Flows interface {
-	NewTrace(a *App, path string)
-	NewDNC(a *App, path string)
-	SingleLookup(a *App)
+	NewTrace(path string)
+	NewDNC(path string)
+	SingleLookup()
 	// ScrubTrace opens the DNC scrub on a completed trace's phones; onDone
 	// gets the DNC job's id once submitted.
-	ScrubTrace(a *App, resultPath, traceID string, onDone func(dncID string))
+	ScrubTrace(resultPath, traceID string, onDone func(dncID string))
 	// RescrubTrace opens the DNC scrub on some of a trace's phones (a
 	// phone list), linked to the trace as a scrub of its phones.
-	RescrubTrace(a *App, phonesPath, traceID string, onDone func(dncID string))
+	RescrubTrace(phonesPath, traceID string, onDone func(dncID string))
 }
 
-// App is the window and the controller that coordinates the backend calls
-// and the dialogs.
+// App is the window: it keeps the tabs, the screens of the session and the
+// event bridge. Each screen is built with the shell and the service it
+// uses, and keeps its own state.
 type App struct {
-	fyne fyne.App
-	win  fyne.Window
-	be   Backend
+	*shell
+
+	svc Services
 	// Flows opens the wizard and the lookup; replaced by tests.
 	Flows Flows
-
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	session workflow.Session
+	// exports is the export flow the jobs list and the viewers share.
+	exports *exports
 
 	header  *header
 	jobs    *jobsView
@@ -66,21 +63,6 @@ type App struct {
 	badge    fyne.CanvasObject
 	// sampleBtn is the welcome panel's "Try the sample list" (sandbox).
 	sampleBtn *widget.Button
-	// scrubParents maps a DNC job started with "Scrub phones" to its trace,
-	// so that its completion offers the trace's callable list.
-	scrubParents map[string]string
-	// callableYes is the offer's "Export callable list" while it shows.
-	callableYes *widget.Button
-	// saved is the file the "Saved" message names while it shows;
-	// saving is true while the save dialog asks where to save.
-	saved  string
-	saving bool
-	// callableAsk is the callable list's choices while they show;
-	// rescrubBtn the stale scrub's "Scrub these numbers again"; scrubAsk
-	// an import's scrub date question.
-	callableAsk *dialog.ConfirmDialog
-	scrubAsk    *scrubDateAsk
-	rescrubBtn  *widget.Button
 
 	// menu is the window's main menu (the main actions and their shortcuts).
 	menu *fyne.MainMenu
@@ -92,18 +74,7 @@ type App struct {
 	// its first jobs and account loaded: the end-to-end harness waits on it.
 	onReady []func()
 	ready   bool
-	// hook, when set, is called on the UI thread at points tests wait on:
-	// "session" (a session's screen shows with its data), "events" (a
-	// batch of tracker events is shown), "signed-out".
-	hook func(point string)
 
-	opts Options
-	// inflight counts the window's background goroutines, so that Close
-	// can wait for them.
-	inflight sync.WaitGroup
-	// closed is set when the window has closed: a background result that
-	// arrives later is dropped, not run against a window that is gone.
-	closed atomic.Bool
 	// notice is shown once the window is up: a problem that let SkipDesk
 	// start with defaults (a damaged settings file).
 	notice error
@@ -125,6 +96,11 @@ type Options struct {
 	FilterDelay time.Duration
 	// TickEvery redraws the elapsed time of jobs in flight.
 	TickEvery time.Duration
+	// Now is the clock the viewer's calling times and "Callable now" are
+	// read by (nil: the computer's); MinuteEvery is how often they are read
+	// again (nil ticks: never).
+	Now         func() time.Time
+	MinuteEvery time.Duration
 	// ConnectTimeout bounds the key check and the keyring write.
 	ConnectTimeout time.Duration
 	// OfflineRetry is how often the window tries the server again while
@@ -141,8 +117,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Do: fyne.Do, Sync: func(f func()) { f() }, BatchDelay: 100 * time.Millisecond,
 		FilterDelay: 250 * time.Millisecond, TickEvery: time.Second, ConnectTimeout: 30 * time.Second, OfflineRetry: 15 * time.Second,
-		AccountEvery: time.Minute,
-		Wizard:       wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
+		AccountEvery: time.Minute, MinuteEvery: time.Minute,
+		Wizard: wizard.DefaultEnv(), Lookup: lookup.DefaultEnv()}
 }
 
 // Run builds the window and runs the app until the window closes; it returns
@@ -150,11 +126,11 @@ func DefaultOptions() Options {
 // backend the window says what went wrong and nothing else; with one (a
 // damaged settings file replaced by the defaults) the window tells the
 // person once it is up.
-func Run(a fyne.App, be Backend, startErr error) int {
+func Run(a fyne.App, svc *Services, startErr error) int {
 	w := a.NewWindow("SkipDesk")
 	w.Resize(fyne.NewSize(1180, 760))
 	w.SetMaster()
-	if be == nil {
+	if svc == nil {
 		msg := widget.NewLabel("SkipDesk could not start:\n" + startErr.Error() +
 			"\n\nCheck that the SkipDesk folder is writable, then start the app again.")
 		msg.Wrapping = fyne.TextWrapWord
@@ -162,7 +138,7 @@ func Run(a fyne.App, be Backend, startErr error) int {
 		w.ShowAndRun()
 		return 1
 	}
-	app := New(a, w, be, DefaultOptions())
+	app := New(a, w, *svc, DefaultOptions())
 	app.notice = startErr
 	code := 0
 	app.harness(&code)
@@ -192,14 +168,16 @@ func exitIfStuck(d time.Duration) {
 }
 
 // New builds the window; Start then resumes the last session.
-func New(a fyne.App, w fyne.Window, be Backend, opts Options) *App {
+func New(a fyne.App, w fyne.Window, svc Services, opts Options) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	app := &App{fyne: a, win: w, be: be, ctx: ctx, cancel: cancel, opts: opts}
+	app := &App{shell: &shell{fyne: a, win: w, ctx: ctx, cancel: cancel, opts: opts, settings: svc.Sessions.Settings}, svc: svc}
 	// The wizard's and the lookup's results too are dropped once the
 	// window has closed.
 	app.opts.Wizard.Do, app.opts.Lookup.Do = app.gated(opts.Wizard.Do), app.gated(opts.Lookup.Do)
-	app.Flows = screenFlows{}
-	app.applyTheme(be.Settings().Theme)
+	app.Flows = &screenFlows{win: w, svc: svc, opts: &app.opts, submitted: app.JobSubmitted}
+	app.exports = &exports{sh: app.shell, presets: svc.Presets, stale: svc.Compliance,
+		newDNC: func(path string) { app.Flows.NewDNC(path) }}
+	app.applyTheme(svc.Sessions.Settings().Theme)
 	w.SetOnDropped(app.onDropped)
 	app.addShortcuts()
 	w.SetContent(container.NewCenter(widget.NewLabel("Starting SkipDesk…")))
@@ -212,8 +190,8 @@ func (a *App) Start() { a.resume() }
 // Window is the main window.
 func (a *App) Window() fyne.Window { return a.win }
 
-// Backend is the backend the window works with.
-func (a *App) Backend() Backend { return a.be }
+// Services are the services the window works with.
+func (a *App) Services() Services { return a.svc }
 
 // Session is the current connection (zero before one is open).
 func (a *App) Session() workflow.Session { return a.session }
@@ -248,7 +226,7 @@ func (a *App) OnReady(f func()) {
 }
 
 func (a *App) resume() {
-	background(a, a.ctx, a.be.Resume, func(s workflow.Session, err error) {
+	background(a.shell, a.ctx, a.svc.Sessions.Resume, func(s workflow.Session, err error) {
 		switch {
 		case err == nil:
 			a.openSession(s)
@@ -266,7 +244,7 @@ func (a *App) resume() {
 
 func (a *App) startSandbox() {
 	a.win.SetContent(container.NewCenter(widget.NewLabel("Starting the sandbox…")))
-	background(a, a.ctx, a.be.StartSandbox, func(s workflow.Session, err error) {
+	background(a.shell, a.ctx, a.svc.Sessions.StartSandbox, func(s workflow.Session, err error) {
 		if err != nil {
 			a.showFirstRun()
 			a.showError(err)
@@ -292,8 +270,8 @@ func (a *App) openSession(s workflow.Session) {
 	if a.stopEvents != nil {
 		a.stopEvents()
 	}
-	a.bridge = newEventBridge(a, a.applyEvents)
-	a.stopEvents = a.be.Subscribe(a.bridge.push)
+	a.bridge = newEventBridge(a.shell, a.applyEvents)
+	a.stopEvents = a.svc.Jobs.Subscribe(a.bridge.push)
 	a.showNotice()
 	a.refreshAll(func() {
 		a.fire("session")
@@ -330,14 +308,14 @@ func (a *App) refreshNow() {
 		return
 	}
 	a.spawn(func() {
-		_ = a.be.Refresh(a.ctx)
+		_ = a.svc.Jobs.Refresh(a.ctx)
 		a.do(func() { a.refreshAll(nil) })
 	})
 }
 
 func (a *App) signOut() {
-	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, a.be.SignOut(ctx)
+	background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.svc.Sessions.SignOut(ctx)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.showError(err)
@@ -350,6 +328,9 @@ func (a *App) signOut() {
 		a.session = workflow.Session{}
 		if a.jobs != nil {
 			a.jobs.stop()
+		}
+		if a.header != nil {
+			a.header.stop()
 		}
 		a.header, a.jobs, a.library = nil, nil, nil
 		a.showFirstRun()
@@ -364,99 +345,6 @@ func (a *App) showNotice() {
 		a.showError(a.notice)
 		a.notice = nil
 	}
-}
-
-func (a *App) fire(point string) {
-	if a.hook != nil {
-		a.hook(point)
-	}
-}
-
-// background runs work off the UI thread and hands its result to done on the
-// UI thread.
-func background[T any](a *App, ctx context.Context, work func(context.Context) (T, error), done func(T, error)) {
-	a.spawn(func() {
-		v, err := work(ctx)
-		a.do(func() { done(v, err) })
-	})
-}
-
-// withProgress shows a modal progress dialog with a Cancel button wired to
-// the work's context, runs work off the UI thread, and calls done on the UI
-// throttled is a progress function (any goroutine) that shows progress
-// with show on the UI thread, at most every 100 ms and at the end; a
-// progress without a total is not shown.
-func (a *App) throttled(show func(done, total int64)) func(done, total int64) {
-	var last time.Time
-	var mu sync.Mutex
-	return func(n, total int64) {
-		if total <= 0 {
-			return
-		}
-		mu.Lock()
-		now := time.Now()
-		if now.Sub(last) < 100*time.Millisecond && n < total {
-			mu.Unlock()
-			return
-		}
-		last = now
-		mu.Unlock()
-		a.do(func() { show(n, total) })
-	}
-}
-
-// thread. progress may be called from any goroutine (it is throttled).
-func (a *App) withProgress(title string, work func(ctx context.Context, progress func(done, total int64)) error, done func(error)) {
-	ctx, cancel := context.WithCancel(a.ctx)
-	// An endless bar until the work reports a total.
-	bar := widget.NewProgressBar()
-	bar.Hide()
-	endless := widget.NewProgressBarInfinite()
-	label := widget.NewLabel(title)
-	var d *dialog.CustomDialog
-	cancelBtn := widget.NewButton("Cancel", func() { cancel() })
-	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label, container.NewStack(endless, bar), container.NewCenter(cancelBtn)), a.win)
-	d.Resize(fyne.NewSize(420, 160))
-	d.Show()
-	progress := a.throttled(func(n, total int64) {
-		if endless.Visible() {
-			endless.Stop()
-			endless.Hide()
-			bar.Show()
-		}
-		bar.SetValue(float64(n) / float64(total))
-	})
-	a.spawn(func() {
-		err := work(ctx, progress)
-		cancel()
-		a.do(func() {
-			endless.Stop()
-			d.Hide()
-			done(err)
-		})
-	})
-}
-
-func (a *App) showMessage(title, msg string) {
-	dialog.ShowInformation(title, msg, a.win)
-}
-
-// showError shows what happened and what to do.
-func (a *App) showError(err error) {
-	if err == nil || errors.Is(err, context.Canceled) {
-		return
-	}
-	p := workflow.Explain(err, workflow.HostOf(a.session.BaseURL))
-	a.showProblem(p)
-}
-
-func (a *App) showProblem(p workflow.Problem) {
-	msg := widget.NewLabel(p.String())
-	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom(p.Title, "OK", msg, a.win)
-	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Resize(fyne.NewSize(460, 220))
-	d.Show()
 }
 
 // ShowError shows err in a dialog over w, in the user's terms (for the

@@ -46,8 +46,13 @@ func testOptions() Options {
 	o.BatchDelay, o.FilterDelay, o.TickEvery = 10*time.Millisecond, 10*time.Millisecond, time.Hour
 	o.Wizard.Do, o.Lookup.Do = onUI, onUI
 	o.OfflineRetry, o.AccountEvery = 50*time.Millisecond, 0
+	o.Now, o.MinuteEvery = func() time.Time { return testNow }, 0
 	return o
 }
+
+// testNow is the window's clock in the tests: a Tuesday, 7:42 p.m. in
+// Texas.
+var testNow = time.Date(2026, 11, 24, 19, 42, 0, 0, time.FixedZone("CST", -6*3600))
 
 // notifyApp records the desktop notifications sent.
 type notifyApp struct {
@@ -69,14 +74,14 @@ type recFlows struct {
 	scrubbed func(traceID string) string
 }
 
-func (r *recFlows) NewTrace(a *App, path string) { r.opened <- "trace:" + path }
-func (r *recFlows) NewDNC(a *App, path string)   { r.opened <- "dnc:" + path }
-func (r *recFlows) SingleLookup(a *App)          { r.opened <- "lookup" }
-func (r *recFlows) RescrubTrace(a *App, phonesPath, traceID string, onDone func(string)) {
+func (r *recFlows) NewTrace(path string) { r.opened <- "trace:" + path }
+func (r *recFlows) NewDNC(path string)   { r.opened <- "dnc:" + path }
+func (r *recFlows) SingleLookup()        { r.opened <- "lookup" }
+func (r *recFlows) RescrubTrace(phonesPath, traceID string, onDone func(string)) {
 	r.opened <- "rescrub:" + traceID + ":" + phonesPath
 }
 
-func (r *recFlows) ScrubTrace(a *App, resultPath, traceID string, onDone func(string)) {
+func (r *recFlows) ScrubTrace(resultPath, traceID string, onDone func(string)) {
 	r.opened <- "scrub:" + traceID
 	if r.scrubbed != nil {
 		onDone(r.scrubbed(traceID))
@@ -120,7 +125,7 @@ func startWith(t *testing.T, fb *fakeBackend, o Options) *harness {
 		fb.settings.OutputDir = t.TempDir() // what the save dialog creates stays in the test's folder
 	}
 	h := &harness{t: t, fyneA: a, win: w, fb: fb, flows: &recFlows{opened: make(chan string, 10)}, points: make(chan string, 100)}
-	h.app = New(a, w, fb, o)
+	h.app = New(a, w, fb.services(), o)
 	h.app.Flows = h.flows
 	h.app.hook = func(p string) { h.points <- p }
 	t.Cleanup(h.app.Close)
@@ -502,7 +507,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	if err := <-saved; err != nil {
 		t.Fatal(err)
 	}
-	s := fb.Settings()
+	s := fb.sessions().Settings()
 	if !s.WebhookEnabled || s.WebhookAddr != "127.0.0.1:9123" || s.Theme != "dark" || s.Notifications || s.OutputDir != dir {
 		t.Fatalf("saved settings %+v", s)
 	}
@@ -708,7 +713,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 		t.Fatal("matched/mobile quick filters off")
 	}
 	if !v.quick[jobs.QuickNotDNC].Disabled() || !v.quick[jobs.QuickCallable].Disabled() ||
-		!strings.Contains(v.why.Text, "Not DNC: the result has no DNC flags: scrub its phones first") {
+		!strings.Contains(v.why.Text, "Not DNC, Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Fatalf("DNC quick filters without DNC flags: %q", v.why.Text)
 	}
 
@@ -955,9 +960,9 @@ func TestLateResultAfterClose(t *testing.T) {
 	h := start(t, newFake())
 	release := make(chan struct{})
 	shown := make(chan string, 2)
-	background(h.app, context.Background(), func(context.Context) (string, error) { return "before", nil },
+	background(h.app.shell, context.Background(), func(context.Context) (string, error) { return "before", nil },
 		func(v string, _ error) { shown <- v })
-	background(h.app, context.Background(), func(context.Context) (string, error) { <-release; return "after", nil },
+	background(h.app.shell, context.Background(), func(context.Context) (string, error) { <-release; return "after", nil },
 		func(v string, _ error) { shown <- v })
 	if v := <-shown; v != "before" {
 		t.Fatalf("first result %q", v)
@@ -1023,7 +1028,7 @@ func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
 	res := bigResult()
 	fb.addResult(t, res)
 	h := start(t, fb)
-	r, err := fb.OpenResult(context.Background(), res.path, nil)
+	r, err := fb.resultsService().OpenResult(context.Background(), res.path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

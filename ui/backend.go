@@ -13,13 +13,15 @@ import (
 )
 
 // The window reaches the rest of the program only through the application
-// layer (jobs/workflow). Each screen names the small part of it that it
-// uses; Backend is their sum, what the App is built with. Every method may
-// block on disk, network or keyring: the window calls them off the UI
-// thread and brings the results back with fyne.Do.
+// layer's services (jobs/workflow). Each interface here is what one screen
+// uses of one service; Services gathers them, one field a service, and each
+// screen is built with its own. Every method may block on disk, network or
+// keyring: the window calls them off the UI thread and brings the results
+// back with fyne.Do.
 
-// Sessions opens, resumes and closes the connection (the shell and the
-// first-run screen).
+// Sessions opens, resumes and closes the connection, and keeps the
+// settings (workflow.SessionService): the shell, the first-run screen and
+// the settings form.
 type Sessions interface {
 	// Resume reconnects with the stored key. It returns workflow.ErrNoKey
 	// when there is none.
@@ -34,12 +36,10 @@ type Sessions interface {
 	StartSandbox(ctx context.Context) (workflow.Session, error)
 	// SignOut removes the key from the keyring and closes the session.
 	SignOut(ctx context.Context) error
-	// Subscribe delivers job events to f (from any goroutine) until stop.
-	Subscribe(f func(workflow.Event)) (stop func())
-	// Refresh asks the tracker to look at every job now.
-	Refresh(ctx context.Context) error
-	// SampleList is the bundled sample owner list, written to disk.
-	SampleList(ctx context.Context) (path string, err error)
+	AccountReader
+	SettingsBackend
+	// Home is the data folder.
+	Home() string
 }
 
 // AccountReader is what the header shows: the account and the rates.
@@ -48,11 +48,19 @@ type AccountReader interface {
 	Pricing(ctx context.Context) (*client.Pricing, error)
 }
 
-// JobsBackend is what the jobs list does.
+// SettingsBackend keeps the settings and the webhook secret.
+type SettingsBackend interface {
+	Settings() settings.Settings
+	SaveSettings(ctx context.Context, s settings.Settings) error
+	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
+	SetWebhookSecret(ctx context.Context, secret string) error
+}
+
+// JobsBackend is what the jobs list does (workflow.JobService).
 type JobsBackend interface {
-	// Jobs lists the ledger's jobs merged with the first pages of the
+	// List lists the ledger's jobs merged with the first pages of the
 	// API's lists, newest first; more reports older pages.
-	Jobs(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
+	List(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
 	// Download fetches a completed job's result into the library (when not
 	// there yet) and returns the job with ResultPath set.
 	Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
@@ -68,10 +76,19 @@ type JobsBackend interface {
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
 	ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	Events
+}
+
+// Events are the jobs' events, which the window's event bridge shows.
+type Events interface {
+	// Subscribe delivers job events to f (from any goroutine) until stop.
+	Subscribe(f func(workflow.Event)) (stop func())
+	// Refresh asks the tracker to look at every job now.
+	Refresh(ctx context.Context) error
 }
 
 // ResultsBackend opens, queries and exports results (the viewer) and tells
-// which flow a file belongs to.
+// which flow a file belongs to (workflow.ResultService).
 type ResultsBackend interface {
 	// OpenResult opens a result CSV for the viewer (progress in bytes read).
 	OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error)
@@ -98,12 +115,13 @@ type ResultsBackend interface {
 
 // PresetsBackend lists the dialer and CRM layouts a callable list can be
 // written in: SkipDesk's and the person's own (those of the person's that
-// cannot be used are in problems).
+// cannot be used are in problems) (workflow.PresetService).
 type PresetsBackend interface {
 	DialerPresets() (presets []*dialer.Preset, problems []error, err error)
 }
 
-// InternalBackend keeps the company's own do-not-call list.
+// InternalBackend keeps the company's own do-not-call list
+// (workflow.ComplianceService).
 type InternalBackend interface {
 	// FindInternal is a window onto the list: the newest entries a search
 	// picks, at most limit.
@@ -116,12 +134,16 @@ type InternalBackend interface {
 	ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error)
 	ExportInternal(ctx context.Context, dest string) (int, error)
 	RemoveInternal(ctx context.Context, number, reason string) error
-	// StalePhones lists the numbers of a stale scrub in a phone list, to
-	// scrub them again.
+	StaleScrubs
+}
+
+// StaleScrubs lists the numbers of a stale scrub in a phone list, to scrub
+// them again (the callable export's offer).
+type StaleScrubs interface {
 	StalePhones(e *workflow.StaleError) (string, error)
 }
 
-// LibraryBackend searches the downloaded results.
+// LibraryBackend searches the downloaded results (workflow.LibraryService).
 type LibraryBackend interface {
 	// SearchLibrary lists the downloaded results; a non-empty query keeps
 	// those with a cell containing it (phone, name, address), offline.
@@ -134,14 +156,11 @@ type LibraryBackend interface {
 	FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error)
 }
 
-// SettingsBackend keeps the settings and the webhook secret.
-type SettingsBackend interface {
-	Settings() settings.Settings
-	SaveSettings(ctx context.Context, s settings.Settings) error
-	// SetWebhookSecret stores the webhook secret in the keyring ("" deletes it).
-	SetWebhookSecret(ctx context.Context, secret string) error
-	// Team says whether this computer shares a team's database.
-	Team(ctx context.Context) workflow.TeamStatus
+// TeamBackend shares this computer's records with a team
+// (workflow.TeamService).
+type TeamBackend interface {
+	// Status says whether this computer shares a team's database.
+	Status(ctx context.Context) workflow.TeamStatus
 	// ShareWithTeam moves this computer's records into the team's
 	// database at url (kept in the keyring) and works on it from then on;
 	// name is this computer's name in the team.
@@ -154,19 +173,32 @@ type SettingsBackend interface {
 	StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error)
 }
 
-// Backend is everything the window needs: each screen's part.
-type Backend interface {
-	PresetsBackend
-	Sessions
-	AccountReader
-	JobsBackend
-	ResultsBackend
-	LibraryBackend
-	InternalBackend
-	SettingsBackend
-	wizard.TraceBackend
-	lookup.Backend
+// Samples writes the bundled sample owner list to disk
+// (workflow.QuoteService).
+type Samples interface {
+	SampleList(ctx context.Context) (path string, err error)
 }
 
-// The application layer is the window's backend.
-var _ Backend = (*workflow.Service)(nil)
+// Services are the application layer's services the window is built with,
+// one field a service: each screen takes the one it uses.
+type Services struct {
+	Sessions   Sessions
+	Jobs       JobsBackend
+	Results    ResultsBackend
+	Library    LibraryBackend
+	Compliance InternalBackend
+	Presets    PresetsBackend
+	Team       TeamBackend
+	Samples    Samples
+	// Trace is what the wizards use (reading, pricing and submitting a
+	// list, its presets); Lookup the single lookup.
+	Trace  wizard.TraceBackend
+	Lookup lookup.Backend
+}
+
+// FromWorkflow is the window's services: the application layer's.
+func FromWorkflow(s *workflow.Service) Services {
+	return Services{Sessions: s.Sessions(), Jobs: s.Jobs(), Results: s.Results(), Library: s.Library(),
+		Compliance: s.Compliance(), Presets: s.Presets(), Team: s.Team(), Samples: s.Quotes(),
+		Trace: wizard.FromWorkflow(s), Lookup: lookup.FromWorkflow(s)}
+}

@@ -23,8 +23,8 @@ type eventBridge struct {
 	stopped bool
 }
 
-func newEventBridge(a *App, apply func([]workflow.Event)) *eventBridge {
-	return &eventBridge{apply: apply, do: a.do, delay: a.opts.BatchDelay}
+func newEventBridge(sh *shell, apply func([]workflow.Event)) *eventBridge {
+	return &eventBridge{apply: apply, do: sh.do, delay: sh.opts.BatchDelay}
 }
 
 // push queues an event; safe from any goroutine.
@@ -106,7 +106,7 @@ func (a *App) applyEvents(batch []workflow.Event) {
 			a.jobs.upsert(ev.Job)
 		}
 		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
-			defer a.offerCallable(ev.Job)
+			defer a.jobs.offerCallable(ev.Job)
 		}
 	}
 	a.jobs.refreshTable()
@@ -114,7 +114,7 @@ func (a *App) applyEvents(batch []workflow.Event) {
 
 // notify sends a desktop notification for a finished job, when enabled.
 func (a *App) notify(ev workflow.Event) {
-	if !a.be.Settings().Notifications {
+	if !a.settings().Notifications {
 		return
 	}
 	j := ev.Job
@@ -130,59 +130,4 @@ func (a *App) notify(ev workflow.Event) {
 		n = fyne.NewNotification("Job failed: "+j.Name, msg+". The charge is refunded.")
 	}
 	a.fyne.SendNotification(n)
-}
-
-// do runs f on the UI thread (Options.Do: fyne.Do in the app).
-func (a *App) do(f func()) { a.gated(a.opts.Do)(f) }
-
-// gated is do, a way of running f on the UI thread, that drops f once the
-// window has closed (Close).
-func (a *App) gated(do func(func())) func(func()) {
-	if do == nil {
-		return nil
-	}
-	return func(f func()) {
-		do(func() {
-			if !a.closed.Load() {
-				f()
-			}
-		})
-	}
-}
-
-// doWait runs f on the UI thread and waits for it; false when the window
-// closed first (f then never runs). A background goroutine never waits on
-// the event queue of a window that is gone: closing does not wait for it.
-func (a *App) doWait(f func()) bool {
-	done := make(chan struct{})
-	a.do(func() {
-		f()
-		close(done)
-	})
-	select {
-	case <-done:
-		return true
-	case <-a.ctx.Done():
-		return false
-	}
-}
-
-// spawn runs f on a new goroutine counted in the App's inflight, so that
-// Close can wait for the window's background work.
-func (a *App) spawn(f func()) {
-	a.inflight.Add(1)
-	go func() {
-		defer a.inflight.Done()
-		f()
-	}()
-}
-
-// waitInflight waits up to d for the background goroutines to end.
-func (a *App) waitInflight(d time.Duration) {
-	done := make(chan struct{})
-	go func() { a.inflight.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
 }

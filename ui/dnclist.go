@@ -37,7 +37,12 @@ var internalColumns = []struct {
 // most): a list of a million numbers is searched in the ledger, never
 // held here.
 type internalView struct {
-	app     *App
+	sh      *shell
+	be      InternalBackend
+	exports *exports
+	// changed is called once the list changed (the open results are read
+	// again).
+	changed func()
 	shown   []workflow.InternalEntry
 	found   workflow.InternalFound
 	search  *widget.Entry
@@ -53,8 +58,8 @@ type internalView struct {
 // internalShown is how many entries the tab shows at most.
 const internalShown = 1000
 
-func newInternalView(a *App) *internalView {
-	v := &internalView{app: a, sel: -1}
+func newInternalView(sh *shell, be InternalBackend, ex *exports, changed func()) *internalView {
+	v := &internalView{sh: sh, be: be, exports: ex, changed: changed, sel: -1}
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Find a number (any format) or a reason…")
 	v.search.OnChanged = func(string) { v.load() }
@@ -91,7 +96,7 @@ func newInternalView(a *App) *internalView {
 		"and marked wherever they appear.")
 	intro.Wrapping = fyne.TextWrapWord
 	head := container.NewVBox(intro, container.NewBorder(nil, nil, nil, v.count, v.search), flow.New(container.NewHBox(add, imp, exp, v.remove)))
-	if a.session.Sandbox {
+	if sh.session.Sandbox {
 		note := widget.NewLabel("Sandbox: this list lives in the practice session and is forgotten when SkipDesk closes.")
 		note.Importance = widget.WarningImportance
 		head.Add(note)
@@ -123,11 +128,11 @@ func (v *internalView) cell(row, col int) string {
 // load searches the list again (off the UI thread) and shows what it
 // finds.
 func (v *internalView) load() {
-	a := v.app
+	a := v.sh
 	v.seq++
 	seq, q := v.seq, v.search.Text
 	background(a, a.ctx, func(ctx context.Context) (workflow.InternalFound, error) {
-		return a.be.FindInternal(ctx, q, internalShown)
+		return v.be.FindInternal(ctx, q, internalShown)
 	}, func(found workflow.InternalFound, err error) {
 		if seq != v.seq {
 			return // a newer search is on its way
@@ -166,11 +171,12 @@ func countText(f workflow.InternalFound) string {
 }
 
 // onAdd asks for numbers (one, or many pasted) and a reason.
-func (v *internalView) onAdd() { v.app.askAddInternal(nil, "", v.load) }
+func (v *internalView) onAdd() { v.askAdd(nil, "", v.load) }
 
-// askAddInternal asks for numbers to put on the list — prefilled with
-// numbers, from source ("" by hand) — and a reason; done runs after.
-func (a *App) askAddInternal(numbers []string, source string, done func()) {
+// askAdd asks for numbers to put on the list — prefilled with numbers,
+// from source ("" by hand) — and a reason; done runs after.
+func (v *internalView) askAdd(numbers []string, source string, done func()) {
+	a := v.sh
 	nums := widget.NewMultiLineEntry()
 	nums.SetPlaceHolder("One number per line, in any format, or paste a column of numbers")
 	nums.SetText(strings.Join(numbers, "\n"))
@@ -191,14 +197,14 @@ func (a *App) askAddInternal(numbers []string, source string, done func()) {
 			}
 		}
 		background(a, a.ctx, func(ctx context.Context) (workflow.InternalAdded, error) {
-			return a.be.AddInternal(ctx, list, strings.TrimSpace(reason.Text), src)
+			return v.be.AddInternal(ctx, list, strings.TrimSpace(reason.Text), src)
 		}, func(res workflow.InternalAdded, err error) {
 			if err != nil {
 				a.showError(err)
 				return
 			}
 			a.showAdded(res)
-			a.recheckViewers()
+			v.changed()
 			if done != nil {
 				done()
 			}
@@ -210,7 +216,7 @@ func (a *App) askAddInternal(numbers []string, source string, done func()) {
 }
 
 // showAdded says what an addition did, with every number left out.
-func (a *App) showAdded(res workflow.InternalAdded) {
+func (a *shell) showAdded(res workflow.InternalAdded) {
 	msg := fmt.Sprintf("%s added to your do-not-call list.", jobs.Plural(int64(res.Added), "number", "numbers"))
 	if res.Already > 0 {
 		msg += fmt.Sprintf(" %s already on it.", jobs.Plural(int64(res.Already), "was", "were"))
@@ -228,17 +234,17 @@ func (a *App) showAdded(res workflow.InternalAdded) {
 
 // onImport asks for a file and offers its columns.
 func (v *internalView) onImport() {
-	v.app.pickFile([]string{".csv", ".txt", ".xlsx"}, v.importFile)
+	v.sh.pickFile([]string{".csv", ".txt", ".xlsx"}, v.importFile)
 }
 
 // importFile reads every row of the file at path, counting its columns,
 // then offers them (askColumns).
 func (v *internalView) importFile(path string) {
-	a := v.app
+	a := v.sh
 	var f workflow.ListFile
 	a.withProgress("Reading "+filepath.Base(path), func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		f, err = a.be.ScanListFile(ctx, path, listBar(progress))
+		f, err = v.be.ScanListFile(ctx, path, listBar(progress))
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -252,7 +258,7 @@ func (v *internalView) importFile(path string) {
 // askColumns offers the file's columns with what each holds: the
 // phone-looking ones ticked, the others with why they are not.
 func (v *internalView) askColumns(f workflow.ListFile) {
-	a := v.app
+	a := v.sh
 	name := filepath.Base(f.Path)
 	checks := make([]*widget.Check, len(f.Columns))
 	box := container.NewVBox()
@@ -320,15 +326,15 @@ func listBar(progress func(done, total int64)) func(workflow.ListProgress) {
 // runImport puts the numbers of the columns picked on the list, then
 // says what it did.
 func (v *internalView) runImport(req workflow.ListImport) {
-	a := v.app
+	a := v.sh
 	var res workflow.ListImported
 	a.withProgress("Adding the numbers of "+filepath.Base(req.Path), func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		res, err = a.be.ImportInternal(ctx, req, listBar(progress))
+		res, err = v.be.ImportInternal(ctx, req, listBar(progress))
 		return err
 	}, func(err error) {
 		if res.Added > 0 {
-			a.recheckViewers()
+			v.changed()
 			v.load()
 		}
 		if err != nil {
@@ -346,7 +352,7 @@ const maxInvalidShown = 200
 // showImported says what an import did: the numbers added, already on
 // the list and repeated, the columns read and not read (with why), and the
 // values that are not numbers with their lines.
-func (a *App) showImported(res workflow.ListImported) {
+func (a *shell) showImported(res workflow.ListImported) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s added to your do-not-call list from %s.", jobs.Plural(int64(res.Added), "number", "numbers"), res.File)
 	if res.Already > 0 {
@@ -384,16 +390,16 @@ func (a *App) showImported(res workflow.ListImported) {
 
 // onExport asks where to save the list, then writes it there.
 func (v *internalView) onExport() {
-	a := v.app
-	a.askSavePath("do-not-call list.csv", func(dest string) {
-		background(a, a.ctx, func(ctx context.Context) (int, error) { return a.be.ExportInternal(ctx, dest) },
+	a := v.sh
+	v.exports.askSavePath("do-not-call list.csv", func(dest string) {
+		background(a, a.ctx, func(ctx context.Context) (int, error) { return v.be.ExportInternal(ctx, dest) },
 			func(_ int, err error) {
 				if err != nil {
 					dropEmpty(dest)
 					a.showError(err)
 					return
 				}
-				a.showSaved(dest)
+				v.exports.showSaved(dest)
 			})
 	})
 }
@@ -403,7 +409,7 @@ func (v *internalView) onRemove() {
 	if v.sel < 0 || v.sel >= len(v.shown) {
 		return
 	}
-	a := v.app
+	a := v.sh
 	e := v.shown[v.sel]
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why it comes off the list (kept in its history)")
@@ -413,13 +419,13 @@ func (v *internalView) onRemove() {
 				return
 			}
 			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, a.be.RemoveInternal(ctx, e.Number, reason.Text)
+				return struct{}{}, v.be.RemoveInternal(ctx, e.Number, reason.Text)
 			}, func(_ struct{}, err error) {
 				if err != nil {
 					a.showError(err)
 					return
 				}
-				a.recheckViewers()
+				v.changed()
 				v.load()
 			})
 		}, a.win)
@@ -438,8 +444,8 @@ func (v *internalView) onRemove() {
 func (a *App) recheckViewers() {
 	for _, v := range a.viewers {
 		v := v
-		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, a.be.Recheck(ctx, v.res)
+		background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, a.svc.Results.Recheck(ctx, v.res)
 		}, func(_ struct{}, err error) {
 			if err != nil {
 				a.showError(err)

@@ -116,7 +116,7 @@ func TestInternalListTab(t *testing.T) {
 	h.tap(h.button("Remove"))
 	h.do(func() { in.search.SetText("") })
 	h.waitFor("one number left", func() bool { return h.textOf(in.count) == "1 number" })
-	log, err := fb.service().InternalLog(context.Background(), "5125550102")
+	log, err := fb.service().Compliance().InternalLog(context.Background(), "5125550102")
 	if err != nil || len(log) != 2 || log[1].Action != "removed" || log[1].Reason != "wrong number" {
 		t.Errorf("history: %+v %v", log, err)
 	}
@@ -243,7 +243,7 @@ func TestDoNotCallFromTheViewer(t *testing.T) {
 	}
 	h.tap(h.button("Add"))
 	h.waitFor("the addition", func() bool { return strings.Contains(h.dialogText(), "5 numbers added") })
-	list, err := fb.service().InternalList(context.Background())
+	list, err := fb.service().Compliance().InternalList(context.Background())
 	if err != nil || len(list) != 5 || list[0].Source != "result propstream, row 3" {
 		t.Fatalf("list: %+v %v", list, err)
 	}
@@ -357,10 +357,10 @@ func TestInternalListTabShowsTheNewestOfABigList(t *testing.T) {
 	for i := range internalShown + 500 {
 		numbers = append(numbers, fmt.Sprintf("512555%04d", i))
 	}
-	if _, err := svc.AddInternal(context.Background(), numbers[:1200], "imported", "file big.csv"); err != nil {
+	if _, err := svc.Compliance().AddInternal(context.Background(), numbers[:1200], "imported", "file big.csv"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.AddInternal(context.Background(), numbers[1200:], "asked", "by hand"); err != nil {
+	if _, err := svc.Compliance().AddInternal(context.Background(), numbers[1200:], "asked", "by hand"); err != nil {
 		t.Fatal(err)
 	}
 	h := start(t, fb)

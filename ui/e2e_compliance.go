@@ -54,7 +54,7 @@ func runCompliance(h *e2e.Harness) error {
 // complianceList: the trace's first number, and two more, go on the
 // company's own list.
 func complianceList(h *e2e.Harness, a *App, trace workflow.Job) error {
-	r, err := a.be.OpenResult(context.Background(), trace.ResultPath, nil)
+	r, err := a.svc.Results.OpenResult(context.Background(), trace.ResultPath, nil)
 	if err != nil {
 		return err
 	}
@@ -75,10 +75,10 @@ func complianceList(h *e2e.Harness, a *App, trace workflow.Job) error {
 	if first == "" {
 		return errors.New("the sample trace found no phone")
 	}
-	if _, err := a.be.AddInternal(context.Background(), []string{first}, "asked not to be called", "by hand"); err != nil {
+	if _, err := a.svc.Compliance.AddInternal(context.Background(), []string{first}, "asked not to be called", "by hand"); err != nil {
 		return err
 	}
-	if _, err := a.be.AddInternal(context.Background(), []string{"(512) 555-0199", "214-555-0142"}, "complaint", "pasted"); err != nil {
+	if _, err := a.svc.Compliance.AddInternal(context.Background(), []string{"(512) 555-0199", "214-555-0142"}, "complaint", "pasted"); err != nil {
 		return err
 	}
 	h.Do(func() { a.tabs.SelectIndex(2) })
@@ -96,17 +96,17 @@ func complianceExport(h *e2e.Harness, a *App, trace workflow.Job) (string, error
 		a.jobs.selectJob(trace.ID)
 		a.jobs.export(trace, true)
 	})
-	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return "", err
 	}
 	if err := h.Shot("compliance-02-choices"); err != nil {
 		return "", err
 	}
-	h.Do(func() { a.callableAsk.Confirm() })
+	h.Do(func() { a.exports.callableAsk.Confirm() })
 	if err := saveOffered(h, a); err != nil {
 		return "", err
 	}
-	list := filepath.Join(a.outputDir(), workflow.ExportName(trace.Name, "callable", ".xlsx"))
+	list := filepath.Join(a.exports.outputDir(), workflow.ExportName(trace.Name, "callable", ".xlsx"))
 	proof := strings.TrimSuffix(list, ".xlsx") + " proof.pdf"
 	if err := h.Wait("the callable list and its proof are saved", 30*time.Second, func() bool {
 		_, e1 := os.Stat(list)
@@ -141,20 +141,20 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 		return err
 	}
 	h.Do(func() { a.jobs.export(trace, true) })
-	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}
-	h.Do(func() { a.callableAsk.Confirm() })
+	h.Do(func() { a.exports.callableAsk.Confirm() })
 	if err := saveOffered(h, a); err != nil {
 		return err
 	}
-	if err := h.Wait("the stale scrub's refusal", 30*time.Second, func() bool { return a.rescrubBtn != nil }); err != nil {
+	if err := h.Wait("the stale scrub's refusal", 30*time.Second, func() bool { return a.exports.rescrubBtn != nil }); err != nil {
 		return err
 	}
 	if err := h.Shot("compliance-05-stale"); err != nil {
 		return err
 	}
-	h.Do(func() { a.rescrubBtn.OnTapped() })
+	h.Do(func() { a.exports.rescrubBtn.OnTapped() })
 	var d *wizard.DNCProbe
 	if err := h.Wait("a scrub of just those numbers, priced", 30*time.Second, func() bool {
 		d = wizard.LastDNC()
@@ -175,25 +175,25 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 		}
 	})
 	if err := h.Wait("the callable list is offered after the new scrub", 120*time.Second, func() bool {
-		return a.callableYes != nil && a.callableYes.Visible()
+		return a.jobs.callableYes != nil && a.jobs.callableYes.Visible()
 	}); err != nil {
 		return err
 	}
-	h.Do(func() { a.callableYes.OnTapped() })
-	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+	h.Do(func() { a.jobs.callableYes.OnTapped() })
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}
 	// The list made again goes where the first was (the save dialog offers
 	// a free name: make room).
 	os.Remove(proof)
 	os.Remove(strings.TrimSuffix(proof, " proof.pdf") + ".xlsx")
-	h.Do(func() { a.callableAsk.Confirm() })
+	h.Do(func() { a.exports.callableAsk.Confirm() })
 	if err := saveOffered(h, a); err != nil {
 		return err
 	}
 	if err := h.Wait("the callable list is saved on the fresh scrub", 30*time.Second, func() bool {
 		_, err := os.Stat(proof)
-		return err == nil && a.rescrubBtn == nil
+		return err == nil && a.exports.rescrubBtn == nil
 	}); err != nil {
 		return err
 	}
@@ -209,13 +209,13 @@ func traceAndScrub(h *e2e.Harness, a *App) (trace, scrub workflow.Job, err error
 	if err != nil {
 		return trace, scrub, err
 	}
-	ins, err := a.be.Inspect(ctx, path, input.Options{})
+	ins, err := a.svc.Trace.Inspect(ctx, path, input.Options{})
 	if err != nil {
 		return trace, scrub, err
 	}
 	plan := workflow.Plan{Kind: jobs.KindTrace, Path: path, Mapping: workflow.Suggest(ins, jobs.KindTrace).Mapping(), Mode: jobs.ModeNormal,
 		IncludeLLCs: true}
-	res, err := a.be.Submit(ctx, plan, ins, workflow.SubmitOptions{Again: true})
+	res, err := a.svc.Trace.Submit(ctx, plan, ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
 		return trace, scrub, fmt.Errorf("trace: %w", err)
 	}
@@ -223,15 +223,15 @@ func traceAndScrub(h *e2e.Harness, a *App) (trace, scrub workflow.Job, err error
 	if trace, err = waitResult(h, res.JobID); err != nil {
 		return trace, scrub, err
 	}
-	dplan, err := a.be.TracePhones(ctx, trace.ResultPath, trace.ID)
+	dplan, err := a.svc.Trace.TracePhones(ctx, trace.ResultPath, trace.ID)
 	if err != nil {
 		return trace, scrub, err
 	}
-	dins, err := a.be.Inspect(ctx, dplan.Path, input.Options{})
+	dins, err := a.svc.Trace.Inspect(ctx, dplan.Path, input.Options{})
 	if err != nil {
 		return trace, scrub, err
 	}
-	dres, err := a.be.Submit(ctx, dplan, dins, workflow.SubmitOptions{Again: true})
+	dres, err := a.svc.Trace.Submit(ctx, dplan, dins, workflow.SubmitOptions{Again: true})
 	if err != nil {
 		return trace, scrub, fmt.Errorf("scrub: %w", err)
 	}
@@ -272,7 +272,7 @@ func renderFirstPage(h *e2e.Harness, pdf, name string) error {
 // saveOffered waits for the save dialog and presses Enter: the name it
 // offers, in the export folder.
 func saveOffered(h *e2e.Harness, a *App) error {
-	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.saving }); err != nil {
+	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.exports.saving }); err != nil {
 		return err
 	}
 	return h.Key("Return")

@@ -83,7 +83,7 @@ func runFirstHour(h *e2e.Harness) error {
 	if err := h.Shot("firsthour-00-light-nothing-used"); err != nil {
 		return err
 	}
-	h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
+	h.Do(func() { a.applyTheme(a.settings().Theme) })
 	if err := firstHourRepairs(h, a, dir); err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func firstHourExport(h *e2e.Harness, a *App) error {
 	}
 	replace := func() error {
 		if err := h.Wait("asked before replacing the file", 10*time.Second, func() bool {
-			return a.saving && len(a.win.Canvas().Overlays().List()) >= 2
+			return a.exports.saving && len(a.win.Canvas().Overlays().List()) >= 2
 		}); err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func exportOnce(h *e2e.Harness, a *App, before, confirm func() error, shot strin
 	if err := h.Click(a.jobs.xlsxBtn); err != nil {
 		return "", err
 	}
-	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.saving }); err != nil {
+	if err := h.Wait("the save dialog asks where", 20*time.Second, func() bool { return a.exports.saving }); err != nil {
 		return "", err
 	}
 	if err := before(); err != nil {
@@ -188,11 +188,11 @@ func exportOnce(h *e2e.Harness, a *App, before, confirm func() error, shot strin
 		}
 	}
 	var saved string
-	if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.saved; return saved != "" }); err != nil {
+	if err := h.Wait("the export is saved", 60*time.Second, func() bool { saved = a.exports.saved; return saved != "" }); err != nil {
 		return "", err
 	}
 	h.Logf("saved %s", saved)
-	if strings.Contains(filepath.Base(saved), ".csv") || filepath.Dir(saved) != a.outputDir() {
+	if strings.Contains(filepath.Base(saved), ".csv") || filepath.Dir(saved) != a.exports.outputDir() {
 		return "", fmt.Errorf("the export went to %s", saved)
 	}
 	if shot != "" {
@@ -207,7 +207,7 @@ func exportOnce(h *e2e.Harness, a *App, before, confirm func() error, shot strin
 	if err := h.Key("Escape"); err != nil {
 		return "", err
 	}
-	return saved, h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.saved == "" })
+	return saved, h.Wait("Escape closed the message", 10*time.Second, func() bool { return a.exports.saved == "" })
 }
 
 // pressKeys presses each key in turn.
@@ -278,7 +278,7 @@ func firstHourKeyboardOpen(h *e2e.Harness, a *App) error {
 // lookup's form.
 func firstHourLight(h *e2e.Harness, a *App) error {
 	h.Do(func() { a.applyTheme(settings.ThemeLight) })
-	defer h.Do(func() { a.applyTheme(a.be.Settings().Theme) })
+	defer h.Do(func() { a.applyTheme(a.settings().Theme) })
 	var trace workflow.Job
 	for _, j := range h.Shell.JobsShown() {
 		if j.Kind == jobs.KindTrace && j.ResultPath != "" {
@@ -289,7 +289,7 @@ func firstHourLight(h *e2e.Harness, a *App) error {
 		a.jobs.selectJob(trace.ID)
 		a.jobs.export(trace, true)
 	})
-	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}
 	if err := h.Shot("firsthour-17-light-choices"); err != nil {
@@ -309,11 +309,11 @@ func firstHourLight(h *e2e.Harness, a *App) error {
 	if err := h.Shot("firsthour-18-light-focus-on-primary"); err != nil {
 		return err
 	}
-	h.Do(func() { a.callableAsk.Hide() })
-	if err := h.Wait("the choices closed", 10*time.Second, func() bool { return a.callableAsk == nil }); err != nil {
+	h.Do(func() { a.exports.callableAsk.Hide() })
+	if err := h.Wait("the choices closed", 10*time.Second, func() bool { return a.exports.callableAsk == nil }); err != nil {
 		return err
 	}
-	h.Do(func() { a.Flows.SingleLookup(a) })
+	h.Do(func() { a.Flows.SingleLookup() })
 	time.Sleep(500 * time.Millisecond)
 	if err := h.Shot("firsthour-19-light-lookup"); err != nil {
 		return err
@@ -397,7 +397,7 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
-	h.Do(func() { a.Flows.NewDNC(a, path) }) // as "DNC scrub" does once the file is picked
+	h.Do(func() { a.Flows.NewDNC(path) }) // as "DNC scrub" does once the file is picked
 	var d *wizard.DNCProbe
 	if err := h.Wait("the phone list is read", 60*time.Second, func() bool {
 		d = wizard.LastDNC()
@@ -444,7 +444,7 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 // time of the last good refresh, a wizard opened meanwhile says the cost
 // waits for the server; when it is back both recover by themselves.
 func firstHourServerAway(h *e2e.Harness, a *App, dir string) error {
-	sb, ok := a.be.(interface{ SandboxServer() *sandbox.Server })
+	sb, ok := a.svc.Sessions.(interface{ SandboxServer() *sandbox.Server })
 	if !ok || sb.SandboxServer() == nil {
 		return errors.New("no embedded sandbox to unplug")
 	}
@@ -460,7 +460,7 @@ func firstHourServerAway(h *e2e.Harness, a *App, dir string) error {
 		return err
 	}
 	path := filepath.Join(dir, "owners from excel.csv")
-	h.Do(func() { a.Flows.NewTrace(a, path) })
+	h.Do(func() { a.Flows.NewTrace(path) })
 	var w *wizard.TraceProbe
 	if err := h.Wait("the wizard says the cost waits for the server", 60*time.Second, func() bool {
 		w = wizard.LastTrace()

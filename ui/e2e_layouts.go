@@ -18,6 +18,42 @@ import (
 
 func init() { e2e.Register("foreign-results", runForeignResults) }
 
+// e2eNow is the window's clock in the screenshots of calling times: a
+// Tuesday, 8:30 p.m. in Texas (its phones may be called until 9).
+var e2eNow = time.Date(2026, 12, 1, 20, 30, 0, 0, time.FixedZone("CST", -6*3600))
+
+// callableNow shows the phones of the result in v that may be called at
+// e2eNow ("Callable now"), then the same at 9:30 p.m., when none may.
+func callableNow(h *e2e.Harness, v *viewer) error {
+	now := e2eNow
+	h.Do(func() {
+		v.sh.opts.Now = func() time.Time { return now }
+		v.quick[jobs.QuickCallable].SetChecked(false)
+		v.quick[jobs.QuickCallableNow].SetChecked(true)
+	})
+	if err := h.Wait("callable now", 10*time.Second, func() bool { return v.count.Text == "2 of 4 rows callable now" }); err != nil {
+		return fmt.Errorf("%w (%s)", err, v.count.Text)
+	}
+	if err := h.Shot("layouts-02b-propstream-callable-now"); err != nil {
+		return err
+	}
+	h.Do(func() {
+		now = e2eNow.Add(time.Hour)
+		v.onMinute()
+	})
+	if err := h.Wait("callable at 9:30 p.m.", 10*time.Second, func() bool { return v.count.Text == "0 of 4 rows callable now" }); err != nil {
+		return fmt.Errorf("%w (%s)", err, v.count.Text)
+	}
+	if err := h.Shot("layouts-02c-propstream-not-callable-now"); err != nil {
+		return err
+	}
+	h.Do(func() {
+		v.quick[jobs.QuickCallableNow].SetChecked(false)
+		v.sh.opts.Now = nil
+	})
+	return nil
+}
+
 // runForeignResults imports results written by other services (the files
 // of jobs/layout/testdata, named by SKIPDESK_E2E_FIXTURES) into the
 // library as a person would, with screenshots of the people-and-phones
@@ -45,6 +81,9 @@ func runForeignResults(h *e2e.Harness) error {
 		return fmt.Errorf("%w (%s)", err, v.count.Text)
 	}
 	if err := h.Shot("layouts-02-propstream-callable"); err != nil {
+		return err
+	}
+	if err := callableNow(h, v); err != nil {
 		return err
 	}
 	if _, err := importShown(h, a, filepath.Join(dir, "dealmachine.csv"), 3); err != nil {
@@ -94,14 +133,14 @@ func runForeignResults(h *e2e.Harness) error {
 // rows rows.
 func importShown(h *e2e.Harness, a *App, path string, rows int) (*viewer, error) {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	h.Do(func() { a.importResult(path) })
+	h.Do(func() { a.library.importResult(path) })
 	// The file's answers were scrubbed yesterday, as the person says.
-	if err := h.Wait("the scrub date question", 20*time.Second, func() bool { return a.scrubAsk != nil }); err != nil {
+	if err := h.Wait("the scrub date question", 20*time.Second, func() bool { return a.library.scrubAsk != nil }); err != nil {
 		return nil, err
 	}
 	h.Do(func() {
-		a.scrubAsk.entry.SetText(time.Now().AddDate(0, 0, -1).Format(time.DateOnly))
-		a.scrubAsk.dialog.Confirm()
+		a.library.scrubAsk.entry.SetText(time.Now().AddDate(0, 0, -1).Format(time.DateOnly))
+		a.library.scrubAsk.dialog.Confirm()
 	})
 	var v *viewer
 	err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {

@@ -71,12 +71,12 @@ func traceSample(h *e2e.Harness, a *App) (workflow.Job, string, error) {
 	if err != nil {
 		return workflow.Job{}, "", err
 	}
-	ins, err := a.be.Inspect(ctx, sample, input.Options{})
+	ins, err := a.svc.Trace.Inspect(ctx, sample, input.Options{})
 	if err != nil {
 		return workflow.Job{}, "", err
 	}
 	auto := workflow.Suggest(ins, jobs.KindTrace).Mapping()
-	res, err := a.be.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: sample, Mapping: auto, Mode: jobs.ModeNormal},
+	res, err := a.svc.Trace.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: sample, Mapping: auto, Mode: jobs.ModeNormal},
 		ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
 		return workflow.Job{}, "", fmt.Errorf("submit: %w", err)

@@ -35,7 +35,7 @@ func runJobsTrace(h *e2e.Harness) error {
 	if err != nil {
 		return err
 	}
-	ins, err := a.be.Inspect(context.Background(), path, input.Options{})
+	ins, err := a.svc.Trace.Inspect(context.Background(), path, input.Options{})
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func runJobsTrace(h *e2e.Harness) error {
 	h.Logf("sample list: %d rows, mapping %v", ins.Rows, auto)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := a.be.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: path, Mapping: auto, Mode: jobs.ModeNormal, IncludeLLCs: true},
+	res, err := a.svc.Trace.Submit(ctx, workflow.Plan{Kind: jobs.KindTrace, Path: path, Mapping: auto, Mode: jobs.ModeNormal, IncludeLLCs: true},
 		ins, workflow.SubmitOptions{Again: true})
 	if err != nil {
 		return fmt.Errorf("submit: %w", err)

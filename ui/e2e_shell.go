@@ -13,16 +13,16 @@ import (
 var _ e2e.Shell = (*App)(nil)
 
 // SampleList writes the bundled sample owner list and returns its path.
-func (a *App) SampleList() (string, error) { return a.be.SampleList(a.ctx) }
+func (a *App) SampleList() (string, error) { return a.svc.Samples.SampleList(a.ctx) }
 
 // NewTrace opens the trace wizard on path (UI thread).
-func (a *App) NewTrace(path string) { a.Flows.NewTrace(a, path) }
+func (a *App) NewTrace(path string) { a.Flows.NewTrace(path) }
 
 // NewDNC opens the DNC scrub on path (UI thread).
-func (a *App) NewDNC(path string) { a.Flows.NewDNC(a, path) }
+func (a *App) NewDNC(path string) { a.Flows.NewDNC(path) }
 
 // SingleLookup opens the single lookup (UI thread).
-func (a *App) SingleLookup() { a.Flows.SingleLookup(a) }
+func (a *App) SingleLookup() { a.Flows.SingleLookup() }
 
 // JobsShown are the rows of the jobs list (UI thread).
 func (a *App) JobsShown() []workflow.Job {

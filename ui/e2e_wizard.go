@@ -239,7 +239,7 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 	}
 	var yes *widget.Button
 	if err := h.Wait("the callable list is offered when the scrub completes", 90*time.Second, func() bool {
-		yes = a.callableYes
+		yes = a.jobs.callableYes
 		return yes != nil && yes.Visible()
 	}); err != nil {
 		return err
@@ -251,19 +251,19 @@ func scrubAndCallable(h *e2e.Harness, a *App, trace workflow.Job) error {
 		return err
 	}
 	// The callable list's choices: the defaults.
-	if err := h.Wait("the callable list's choices", 10*time.Second, func() bool { return a.callableAsk != nil }); err != nil {
+	if err := h.Wait("the callable list's choices", 10*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}
 	if err := h.Shot("wizard-11-callable-choices"); err != nil {
 		return err
 	}
-	h.Do(func() { a.callableAsk.Confirm() })
+	h.Do(func() { a.exports.callableAsk.Confirm() })
 	if err := saveOffered(h, a); err != nil {
 		return err
 	}
 	var saved string
 	if err := h.Wait("the callable list is saved", 30*time.Second, func() bool {
-		m, _ := filepath.Glob(filepath.Join(a.outputDir(), "* callable.xlsx"))
+		m, _ := filepath.Glob(filepath.Join(a.exports.outputDir(), "* callable.xlsx"))
 		if len(m) > 0 {
 			saved = m[0]
 		}

@@ -17,18 +17,15 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
-	"github.com/skipdesk/skipdesk/ui/lookup"
-	"github.com/skipdesk/skipdesk/ui/wizard"
+	"github.com/skipdesk/skipdesk/ui/mock"
 )
 
-// fakeBackend is an in-memory Backend. Its settings and secrets go through
-// the real settings rules and the (mocked) keyring. The wizard's and the
-// lookup's parts are not faked here (these tests replace the flows that
-// open them): calling one panics.
+// fakeBackend is the state behind the window's services in these tests:
+// services() gives each service as a mock (ui/mock) whose functions work on
+// it in memory. Its settings and secrets go through the real settings rules
+// and the (mocked) keyring. The wizard's and the lookup's services are not
+// faked here (these tests replace the flows that open them).
 type fakeBackend struct {
-	wizard.TraceBackend
-	lookup.Backend
-
 	mu sync.Mutex
 
 	resumeErr  error
@@ -70,8 +67,21 @@ type fakeBackend struct {
 	stopErr   error                // stopping sharing (and its preview) fail with it
 	stopped   int                  // times sharing was stopped
 
-	svc *workflow.Service // reads the result files the tests write
+	svc  *workflow.Service // reads the result files the tests write
+	home string            // the data folder ("" none)
 }
+
+// The mocks are the window's services.
+var (
+	_ Sessions        = (*mock.Sessions)(nil)
+	_ JobsBackend     = (*mock.Jobs)(nil)
+	_ ResultsBackend  = (*mock.Results)(nil)
+	_ LibraryBackend  = (*mock.Library)(nil)
+	_ InternalBackend = (*mock.Compliance)(nil)
+	_ PresetsBackend  = (*mock.Presets)(nil)
+	_ TeamBackend     = (*mock.Team)(nil)
+	_ Samples         = (*mock.Samples)(nil)
+)
 
 func newFake() *fakeBackend {
 	return &fakeBackend{
@@ -80,82 +90,6 @@ func newFake() *fakeBackend {
 		pricing:   &client.Pricing{Rates: client.Rates{Normal: 1, Enhanced: 3, LLC: 2, DNC: 1}},
 		results:   map[string]*memResult{},
 		settings:  settings.Default(),
-	}
-}
-
-func (f *fakeBackend) Resume(ctx context.Context) (workflow.Session, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.resumeErr != nil {
-		return workflow.Session{}, f.resumeErr
-	}
-	return workflow.Session{BaseURL: "https://api.example.com/v1", FromEnv: f.fromEnv, SessionOnly: f.fromEnv}, nil
-}
-
-func (f *fakeBackend) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error) {
-	f.mu.Lock()
-	hangs := f.connectHangs
-	f.mu.Unlock()
-	if hangs {
-		<-ctx.Done()
-		return workflow.Session{}, ctx.Err()
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.connected = append(f.connected, strings.Join([]string{baseURL, key, map[bool]string{true: "session", false: "keyring"}[sessionOnly]}, "|"))
-	if f.connectErr != nil {
-		if err := f.connectErr(sessionOnly); err != nil {
-			return workflow.Session{}, err
-		}
-	}
-	return workflow.Session{BaseURL: baseURL, SessionOnly: sessionOnly}, nil
-}
-
-func (f *fakeBackend) StartSandbox(ctx context.Context) (workflow.Session, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sandboxes++
-	return workflow.Session{BaseURL: "http://127.0.0.1:1234/v1", Sandbox: true}, nil
-}
-
-func (f *fakeBackend) SignOut(ctx context.Context) error {
-	f.mu.Lock()
-	f.signedOut++
-	f.mu.Unlock()
-	return secrets.Delete(ctx, secrets.APIKey)
-}
-
-func (f *fakeBackend) Account(ctx context.Context) (*client.Account, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.accountErr != nil {
-		return nil, f.accountErr
-	}
-	a := *f.account
-	return &a, nil
-}
-
-func (f *fakeBackend) Pricing(ctx context.Context) (*client.Pricing, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p := *f.pricing
-	return &p, nil
-}
-
-func (f *fakeBackend) Jobs(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]workflow.Job(nil), f.jobs...), false, f.jobsErr
-}
-
-func (f *fakeBackend) Subscribe(fn func(workflow.Event)) func() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.subscriber = fn
-	return func() {
-		f.mu.Lock()
-		f.subscriber = nil
-		f.mu.Unlock()
 	}
 }
 
@@ -171,60 +105,6 @@ func (f *fakeBackend) emit(evs ...workflow.Event) {
 	}()
 }
 
-func (f *fakeBackend) Refresh(ctx context.Context) error { return nil }
-
-func (f *fakeBackend) Download(ctx context.Context, j workflow.Job, progress func(done, total int64)) (workflow.Job, error) {
-	if f.blockDownload {
-		progress(1, 10)
-		<-ctx.Done()
-		f.downloadErr <- ctx.Err()
-		return j, ctx.Err()
-	}
-	progress(10, 10)
-	j.ResultPath = "/results/" + j.ID + ".csv"
-	return j, nil
-}
-
-func (f *fakeBackend) RetryWebhook(ctx context.Context, j workflow.Job) error { return nil }
-
-func (f *fakeBackend) ReconcileJob(ctx context.Context, j workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
-	j.Status, j.ID = "completed", "trc_found"
-	return j, nil, nil
-}
-
-func (f *fakeBackend) Adopt(ctx context.Context, submission int64, jobID string) error { return nil }
-
-func (f *fakeBackend) Dismiss(ctx context.Context, submission int64, why string) error { return nil }
-
-func (f *fakeBackend) ExportJob(ctx context.Context, j workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if callable != nil {
-		f.choices = append(f.choices, *callable)
-		if f.exportErr != nil {
-			err := f.exportErr
-			f.exportErr = nil
-			return nil, err
-		}
-	}
-	f.exported = append(f.exported, dest)
-	return &workflow.ExportReport{Path: dest}, nil
-}
-
-func (f *fakeBackend) ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.exported = append(f.exported, dest)
-	f.people = append(f.people, dest)
-	return &workflow.ExportReport{Path: dest}, nil
-}
-
-// DialerPresets are the presets SkipDesk ships.
-func (f *fakeBackend) DialerPresets() ([]*dialer.Preset, []error, error) {
-	ps, err := dialer.Builtin()
-	return ps, nil, err
-}
-
 // The internal list and the rechecks go to the real application layer on
 // a temporary folder (see real).
 func (f *fakeBackend) service() *workflow.Service {
@@ -233,84 +113,9 @@ func (f *fakeBackend) service() *workflow.Service {
 	return f.svc
 }
 
-func (f *fakeBackend) FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
-	if f.service() == nil {
-		return workflow.InternalFound{}, nil
-	}
-	return f.service().FindInternal(ctx, query, limit)
-}
-
-func (f *fakeBackend) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
-	return f.service().AddInternal(ctx, numbers, reason, source)
-}
-
-func (f *fakeBackend) ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
-	return f.service().ScanListFile(ctx, path, progress)
-}
-
-func (f *fakeBackend) ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
-	return f.service().ImportInternal(ctx, req, progress)
-}
-
-func (f *fakeBackend) ExportInternal(ctx context.Context, dest string) (int, error) {
-	return f.service().ExportInternal(ctx, dest)
-}
-
-func (f *fakeBackend) RemoveInternal(ctx context.Context, number, reason string) error {
-	return f.service().RemoveInternal(ctx, number, reason)
-}
-
-func (f *fakeBackend) StalePhones(e *workflow.StaleError) (string, error) {
-	return f.service().StalePhones(e)
-}
-
-func (f *fakeBackend) Recheck(ctx context.Context, r workflow.Result) error {
-	return f.service().Recheck(ctx, r)
-}
-
-func (f *fakeBackend) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
-	f.mu.Lock()
-	r, ok := f.results[path]
-	svc := f.svc
-	f.mu.Unlock()
-	if !ok || svc == nil {
-		return nil, errors.New("no such result: " + path)
-	}
-	return svc.OpenResult(ctx, r.file, progress)
-}
-
-func (f *fakeBackend) CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error {
-	f.mu.Lock()
-	svc := f.svc
-	f.mu.Unlock()
-	return svc.CorrectLayout(ctx, r, c)
-}
-
-func (f *fakeBackend) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
-	f.mu.Lock()
-	svc := f.svc
-	f.mu.Unlock()
-	return svc.ReadLayout(ctx, path)
-}
-
-func (f *fakeBackend) ImportResult(ctx context.Context, path string, _ workflow.ImportOptions) (workflow.LibraryItem, error) {
-	return workflow.LibraryItem{}, errors.New("not in these tests")
-}
-
-func (f *fakeBackend) FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	path, ok := f.fetchable[it.JobID]
-	if !ok {
-		return it, fmt.Errorf("downloading %s: job %s not found", it.Name, it.JobID)
-	}
-	f.fetched = append(f.fetched, it.JobID)
-	it.Path, it.Teammate = path, ""
-	return it, nil
-}
-
-func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
-	progress func(done, total int64)) (*workflow.ExportReport, error) {
+// export records an export to dest (a callable list's choices too); the
+// next callable export fails with exportErr when set.
+func (f *fakeBackend) export(dest string, choices *workflow.CallableChoices) (*workflow.ExportReport, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if choices != nil {
@@ -323,50 +128,6 @@ func (f *fakeBackend) ExportView(ctx context.Context, r workflow.Result, v workf
 	}
 	f.exported = append(f.exported, dest)
 	return &workflow.ExportReport{Path: dest}, nil
-}
-
-func (f *fakeBackend) SearchLibrary(ctx context.Context, q string) ([]workflow.LibraryItem, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.found[q], nil
-}
-
-func (f *fakeBackend) Classify(ctx context.Context, path string) (workflow.FileKind, error) {
-	switch {
-	case strings.Contains(path, "result"):
-		return workflow.FileTraceResult, nil
-	case strings.Contains(path, "phones"):
-		return workflow.FilePhones, nil
-	}
-	return workflow.FileOwners, nil
-}
-
-func (f *fakeBackend) Settings() settings.Settings {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.settings
-}
-
-func (f *fakeBackend) SaveSettings(ctx context.Context, s settings.Settings) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	f.settings = s
-	f.saved = append(f.saved, s)
-	return f.saveErr
-}
-
-func (f *fakeBackend) SetWebhookSecret(ctx context.Context, secret string) error {
-	if secret == "" {
-		return secrets.Delete(ctx, secrets.WebhookSecret)
-	}
-	return secrets.Set(ctx, secrets.WebhookSecret, secret)
-}
-
-func (f *fakeBackend) SampleList(ctx context.Context) (string, error) {
-	return "/assets/sample-owners.csv", nil
 }
 
 // memResult is a small result, written to a file when it is opened.
@@ -383,7 +144,7 @@ type memResult struct {
 func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	t.Helper()
 	path := f.writeMem(t, m)
-	r, err := f.real(t).OpenResult(context.Background(), path, nil)
+	r, err := f.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,39 +198,289 @@ func (f *fakeBackend) addResult(t testing.TB, m *memResult) {
 	f.mu.Unlock()
 }
 
-func (f *fakeBackend) Team(ctx context.Context) workflow.TeamStatus {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.team
+// services are the window's services over the fake's state: each a mock
+// whose functions behave as the application layer would, on memory.
+func (f *fakeBackend) services() Services {
+	return Services{Jobs: f.jobsService(), Results: f.resultsService(), Library: f.library(),
+		Compliance: f.compliance(), Presets: f.presets(), Team: f.teamService(), Samples: f.samples(), Sessions: f.sessions()}
 }
 
-func (f *fakeBackend) ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.shareErr != nil {
-		return workflow.ShareReport{}, f.shareErr
+func (f *fakeBackend) sessions() *mock.Sessions {
+	return &mock.Sessions{
+		HomeFn: func() string { return f.home },
+		ResumeFn: func(ctx context.Context) (workflow.Session, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.resumeErr != nil {
+				return workflow.Session{}, f.resumeErr
+			}
+			return workflow.Session{BaseURL: "https://api.example.com/v1", FromEnv: f.fromEnv, SessionOnly: f.fromEnv}, nil
+		},
+		ConnectFn: func(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error) {
+			f.mu.Lock()
+			hangs := f.connectHangs
+			f.mu.Unlock()
+			if hangs {
+				<-ctx.Done()
+				return workflow.Session{}, ctx.Err()
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.connected = append(f.connected, strings.Join([]string{baseURL, key, map[bool]string{true: "session", false: "keyring"}[sessionOnly]}, "|"))
+			if f.connectErr != nil {
+				if err := f.connectErr(sessionOnly); err != nil {
+					return workflow.Session{}, err
+				}
+			}
+			return workflow.Session{BaseURL: baseURL, SessionOnly: sessionOnly}, nil
+		},
+		StartSandboxFn: func(ctx context.Context) (workflow.Session, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.sandboxes++
+			return workflow.Session{BaseURL: "http://127.0.0.1:1234/v1", Sandbox: true}, nil
+		},
+		SignOutFn: func(ctx context.Context) error {
+			f.mu.Lock()
+			f.signedOut++
+			f.mu.Unlock()
+			return secrets.Delete(ctx, secrets.APIKey)
+		},
+		AccountFn: func(ctx context.Context) (*client.Account, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.accountErr != nil {
+				return nil, f.accountErr
+			}
+			a := *f.account
+			return &a, nil
+		},
+		PricingFn: func(ctx context.Context) (*client.Pricing, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			p := *f.pricing
+			return &p, nil
+		},
+		SettingsFn: func() settings.Settings {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.settings
+		},
+		SaveSettingsFn: func(ctx context.Context, s settings.Settings) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if err := s.Validate(); err != nil {
+				return err
+			}
+			f.settings = s
+			f.saved = append(f.saved, s)
+			return f.saveErr
+		},
+		SetWebhookSecretFn: func(ctx context.Context, secret string) error {
+			if secret == "" {
+				return secrets.Delete(ctx, secrets.WebhookSecret)
+			}
+			return secrets.Set(ctx, secrets.WebhookSecret, secret)
+		},
 	}
-	f.sharedURL = url
-	progress(workflow.ShareProgress{Part: "jobs", Done: 3, Total: 3})
-	f.team = workflow.TeamStatus{On: true, Database: "the team database \"skipdesk\" on db.example.com:5432", Computer: name,
-		Computers: []string{name, "back-office"}}
-	return workflow.ShareReport{Copied: map[string]int{"jobs": 3}}, nil
 }
 
-func (f *fakeBackend) StopSharingPreview(ctx context.Context) (workflow.KeptRecords, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.kept, f.stopErr
-}
-
-func (f *fakeBackend) StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.stopErr != nil {
-		return workflow.KeptRecords{}, f.stopErr
+func (f *fakeBackend) jobsService() *mock.Jobs {
+	return &mock.Jobs{
+		ListFn: func(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return append([]workflow.Job(nil), f.jobs...), false, f.jobsErr
+		},
+		SubscribeFn: func(fn func(workflow.Event)) func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.subscriber = fn
+			return func() {
+				f.mu.Lock()
+				f.subscriber = nil
+				f.mu.Unlock()
+			}
+		},
+		RefreshFn: func(ctx context.Context) error { return nil },
+		DownloadFn: func(ctx context.Context, j workflow.Job, progress func(done, total int64)) (workflow.Job, error) {
+			if f.blockDownload {
+				progress(1, 10)
+				<-ctx.Done()
+				f.downloadErr <- ctx.Err()
+				return j, ctx.Err()
+			}
+			progress(10, 10)
+			j.ResultPath = "/results/" + j.ID + ".csv"
+			return j, nil
+		},
+		RetryWebhookFn: func(ctx context.Context, j workflow.Job) error { return nil },
+		ReconcileJobFn: func(ctx context.Context, j workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
+			j.Status, j.ID = "completed", "trc_found"
+			return j, nil, nil
+		},
+		AdoptFn:   func(ctx context.Context, submission int64, jobID string) error { return nil },
+		DismissFn: func(ctx context.Context, submission int64, why string) error { return nil },
+		ExportJobFn: func(ctx context.Context, j workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
+			return f.export(dest, callable)
+		},
 	}
-	progress(workflow.ShareProgress{Part: "internal", Done: f.kept.Numbers, Total: f.kept.Numbers})
-	f.team = workflow.TeamStatus{Computer: f.team.Computer}
-	f.stopped++
-	return f.kept, nil
+}
+
+func (f *fakeBackend) presets() *mock.Presets {
+	return &mock.Presets{
+		// DialerPresets are the presets SkipDesk ships.
+		DialerPresetsFn: func() ([]*dialer.Preset, []error, error) {
+			ps, err := dialer.Builtin()
+			return ps, nil, err
+		},
+	}
+}
+
+func (f *fakeBackend) compliance() *mock.Compliance {
+	return &mock.Compliance{
+		FindInternalFn: func(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
+			if f.service() == nil {
+				return workflow.InternalFound{}, nil
+			}
+			return f.service().Compliance().FindInternal(ctx, query, limit)
+		},
+		AddInternalFn: func(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
+			return f.service().Compliance().AddInternal(ctx, numbers, reason, source)
+		},
+		ScanListFileFn: func(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
+			return f.service().Compliance().ScanListFile(ctx, path, progress)
+		},
+		ImportInternalFn: func(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
+			return f.service().Compliance().ImportInternal(ctx, req, progress)
+		},
+		ExportInternalFn: func(ctx context.Context, dest string) (int, error) {
+			return f.service().Compliance().ExportInternal(ctx, dest)
+		},
+		RemoveInternalFn: func(ctx context.Context, number, reason string) error {
+			return f.service().Compliance().RemoveInternal(ctx, number, reason)
+		},
+		StalePhonesFn: func(e *workflow.StaleError) (string, error) {
+			return f.service().Compliance().StalePhones(e)
+		},
+	}
+}
+
+func (f *fakeBackend) resultsService() *mock.Results {
+	return &mock.Results{
+		RecheckFn: func(ctx context.Context, r workflow.Result) error {
+			return f.service().Results().Recheck(ctx, r)
+		},
+		OpenResultFn: func(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
+			f.mu.Lock()
+			r, ok := f.results[path]
+			svc := f.svc
+			f.mu.Unlock()
+			if !ok || svc == nil {
+				return nil, errors.New("no such result: " + path)
+			}
+			return svc.Results().OpenResult(ctx, r.file, progress)
+		},
+		CorrectLayoutFn: func(ctx context.Context, r workflow.Result, c *layout.Correction) error {
+			f.mu.Lock()
+			svc := f.svc
+			f.mu.Unlock()
+			return svc.Results().CorrectLayout(ctx, r, c)
+		},
+		ReadLayoutFn: func(ctx context.Context, path string) (layout.Summary, error) {
+			f.mu.Lock()
+			svc := f.svc
+			f.mu.Unlock()
+			return svc.Results().ReadLayout(ctx, path)
+		},
+		ExportViewFn: func(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
+			progress func(done, total int64)) (*workflow.ExportReport, error) {
+			return f.export(dest, choices)
+		},
+		ExportPeopleFn: func(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
+			f.mu.Lock()
+			f.people = append(f.people, dest)
+			f.mu.Unlock()
+			return f.export(dest, nil)
+		},
+		ClassifyFn: func(ctx context.Context, path string) (workflow.FileKind, error) {
+			switch {
+			case strings.Contains(path, "result"):
+				return workflow.FileTraceResult, nil
+			case strings.Contains(path, "phones"):
+				return workflow.FilePhones, nil
+			}
+			return workflow.FileOwners, nil
+		},
+	}
+}
+
+func (f *fakeBackend) library() *mock.Library {
+	return &mock.Library{
+		ImportResultFn: func(ctx context.Context, path string, _ workflow.ImportOptions) (workflow.LibraryItem, error) {
+			return workflow.LibraryItem{}, errors.New("not in these tests")
+		},
+		FetchResultFn: func(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			path, ok := f.fetchable[it.JobID]
+			if !ok {
+				return it, fmt.Errorf("downloading %s: job %s not found", it.Name, it.JobID)
+			}
+			f.fetched = append(f.fetched, it.JobID)
+			it.Path, it.Teammate = path, ""
+			return it, nil
+		},
+		SearchLibraryFn: func(ctx context.Context, q string) ([]workflow.LibraryItem, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.found[q], nil
+		},
+	}
+}
+
+func (f *fakeBackend) samples() *mock.Samples {
+	return &mock.Samples{
+		SampleListFn: func(ctx context.Context) (string, error) {
+			return "/assets/sample-owners.csv", nil
+		},
+	}
+}
+
+func (f *fakeBackend) teamService() *mock.Team {
+	return &mock.Team{
+		StatusFn: func(ctx context.Context) workflow.TeamStatus {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.team
+		},
+		ShareWithTeamFn: func(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.shareErr != nil {
+				return workflow.ShareReport{}, f.shareErr
+			}
+			f.sharedURL = url
+			progress(workflow.ShareProgress{Part: "jobs", Done: 3, Total: 3})
+			f.team = workflow.TeamStatus{On: true, Database: "the team database \"skipdesk\" on db.example.com:5432", Computer: name,
+				Computers: []string{name, "back-office"}}
+			return workflow.ShareReport{Copied: map[string]int{"jobs": 3}}, nil
+		},
+		StopSharingPreviewFn: func(ctx context.Context) (workflow.KeptRecords, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.kept, f.stopErr
+		},
+		StopSharingFn: func(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.stopErr != nil {
+				return workflow.KeptRecords{}, f.stopErr
+			}
+			progress(workflow.ShareProgress{Part: "internal", Done: f.kept.Numbers, Total: f.kept.Numbers})
+			f.team = workflow.TeamStatus{Computer: f.team.Computer}
+			f.stopped++
+			return f.kept, nil
+		},
+	}
 }

@@ -35,16 +35,13 @@ func (a *App) onDropped(_ fyne.Position, uris []fyne.URI) {
 	a.showProblem(workflow.Problem{Title: "Not a list", What: "SkipDesk opens CSV and Excel (.xlsx) files.", Do: "Drop a .csv or .xlsx file on the window."})
 }
 
-// dialogOpen: a dialog or a wizard covers the window.
-func (a *App) dialogOpen() bool { return a.win.Canvas().Overlays().Top() != nil }
-
 // OpenFile starts the flow that fits the file at path.
 func (a *App) OpenFile(path string) {
 	if a.jobs == nil {
 		return // not connected yet
 	}
-	background(a, a.ctx, func(ctx context.Context) (workflow.FileKind, error) {
-		return a.be.Classify(ctx, path)
+	background(a.shell, a.ctx, func(ctx context.Context) (workflow.FileKind, error) {
+		return a.svc.Results.Classify(ctx, path)
 	}, func(kind workflow.FileKind, err error) {
 		if err != nil {
 			a.showError(err)
@@ -55,21 +52,16 @@ func (a *App) OpenFile(path string) {
 			if !strings.EqualFold(filepath.Ext(path), ".csv") {
 				// A workbook from another service: a plain copy goes into
 				// the library, where it opens like SkipDesk's own.
-				a.importResult(path)
+				a.library.importResult(path)
 				return
 			}
 			a.openViewer(path, "")
 		case workflow.FilePhones:
-			a.Flows.NewDNC(a, path)
+			a.Flows.NewDNC(path)
 		default:
-			a.Flows.NewTrace(a, path)
+			a.Flows.NewTrace(path)
 		}
 	})
-}
-
-// pickFile asks for a file with one of exts and hands its path to then.
-func (a *App) pickFile(exts []string, then func(path string)) {
-	pick.File(a.win, "Choose a file", exts, "", then)
 }
 
 // onOpenResult asks for a file and opens it (Ctrl+O).

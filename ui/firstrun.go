@@ -15,7 +15,10 @@ import (
 
 // firstRun is the screen with the two ways in: an API key, or the sandbox.
 type firstRun struct {
-	app     *App
+	sh *shell
+	be Sessions
+	// opened is told of the session a key or the sandbox opened.
+	opened  func(workflow.Session)
 	baseURL *widget.Entry
 	key     *widget.Entry
 	connect *widget.Button
@@ -48,10 +51,21 @@ func (a *App) showConnect() {
 }
 
 func (a *App) newFirstRun() *firstRun {
-	f := &firstRun{app: a}
+	var back fyne.CanvasObject
+	if a.session.Sandbox {
+		back = a.main
+	}
+	return newFirstRun(a.shell, a.svc.Sessions, a.openSession, back)
+}
+
+// newFirstRun is the first-run screen over be; opened is told of the
+// session it opens; back, when set, is the screen "Back to the sandbox"
+// returns to.
+func newFirstRun(a *shell, be Sessions, opened func(workflow.Session), back fyne.CanvasObject) *firstRun {
+	f := &firstRun{sh: a, be: be, opened: opened}
 	f.baseURL = widget.NewEntry()
 	f.baseURL.SetPlaceHolder("the API address from your provider, ending in /v1")
-	if s := a.be.Settings(); s.BaseURL != "" && !s.Sandbox {
+	if s := be.Settings(); s.BaseURL != "" && !s.Sandbox {
 		f.baseURL.SetText(s.BaseURL)
 	} else if workflow.DefaultBaseURL != "" {
 		f.baseURL.SetText(workflow.DefaultBaseURL)
@@ -84,9 +98,9 @@ func (a *App) newFirstRun() *firstRun {
 
 	cards := container.NewGridWithColumns(2, keyCard, sandboxCard)
 	box := container.NewVBox(title, intro, cards, f.status, container.NewCenter(f.stop))
-	if a.session.Sandbox && a.main != nil {
+	if back != nil {
 		// Came here from the sandbox: offer the way back.
-		box.Add(container.NewCenter(widget.NewButton("Back to the sandbox", func() { a.win.SetContent(a.main) })))
+		box.Add(container.NewCenter(widget.NewButton("Back to the sandbox", func() { a.win.SetContent(back) })))
 	}
 	f.content = container.NewCenter(box)
 	return f
@@ -108,7 +122,7 @@ func (f *firstRun) busy(on bool, msg string) {
 func (f *firstRun) onConnect() { f.tryConnect(false) }
 
 func (f *firstRun) tryConnect(sessionOnly bool) {
-	a := f.app
+	a := f.sh
 	base := strings.TrimSpace(f.baseURL.Text)
 	key := strings.TrimSpace(f.key.Text)
 	switch {
@@ -126,13 +140,13 @@ func (f *firstRun) tryConnect(sessionOnly bool) {
 	f.stopWork = cancel
 	f.stop.Show()
 	background(a, ctx, func(ctx context.Context) (workflow.Session, error) {
-		return a.be.Connect(ctx, base, key, sessionOnly)
+		return f.be.Connect(ctx, base, key, sessionOnly)
 	}, func(s workflow.Session, err error) {
 		cancel()
 		f.busy(false, "")
 		switch {
 		case err == nil:
-			a.openSession(s)
+			f.opened(s)
 		case errors.Is(err, workflow.ErrKeyringUnavailable):
 			dialog.ShowConfirm("No keyring on this computer",
 				"The key works, but this computer has no keyring to keep it safely.\n"+
@@ -161,13 +175,13 @@ func (f *firstRun) done(err error) {
 
 func (f *firstRun) onSandbox() {
 	f.busy(true, "Starting the sandbox…")
-	a := f.app
-	background(a, a.ctx, a.be.StartSandbox, func(s workflow.Session, err error) {
+	a := f.sh
+	background(a, a.ctx, f.be.StartSandbox, func(s workflow.Session, err error) {
 		f.busy(false, "")
 		if err != nil {
 			a.showError(err)
 		} else {
-			a.openSession(s)
+			f.opened(s)
 		}
 		f.done(err)
 	})

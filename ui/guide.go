@@ -58,11 +58,11 @@ func (a *App) showGuide() {
 	}
 	var where []string
 	buttons := container.NewHBox(layout.NewSpacer())
-	if h, ok := a.be.(homer); ok && h.Home() != "" {
-		where = append(where, "* Your jobs, downloaded results and settings are kept in the **data folder**: "+mdPath(h.Home()))
-		buttons.Add(widget.NewButtonWithIcon("Open data folder", theme.FolderOpenIcon(), func() { a.openFolder(h.Home()) }))
+	if home := a.svc.Sessions.Home(); home != "" {
+		where = append(where, "* Your jobs, downloaded results and settings are kept in the **data folder**: "+mdPath(home))
+		buttons.Add(widget.NewButtonWithIcon("Open data folder", theme.FolderOpenIcon(), func() { a.openFolder(home) }))
 	}
-	out := a.outputDir()
+	out := a.exports.outputDir()
 	where = append(where, "* Exports (Excel, callable lists and their proofs) are offered to be saved in "+mdPath(out)+" (change the folder in **Settings**); "+
 		"you choose the name, and a file already there is replaced only when you say so.",
 		"* The **Library** tab searches every result you downloaded, also offline.")
@@ -80,10 +80,3 @@ func (a *App) showGuide() {
 
 // mdPath is a path in markdown text (its characters kept as they are).
 func mdPath(p string) string { return "`" + strings.ReplaceAll(p, "`", "'") + "`" }
-
-// openFolder opens dir with the system's file manager; a failure is shown.
-func (a *App) openFolder(dir string) {
-	if err := a.fyne.OpenURL(fileURL(dir)); err != nil {
-		a.showError(err)
-	}
-}

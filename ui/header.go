@@ -22,7 +22,13 @@ import (
 // header shows the account: balance or metered usage, billing mode, the
 // subscription bar, the rates, and a refresh button.
 type header struct {
-	app *App
+	sh *shell
+	be AccountReader
+	// refreshNow asks for every job and the account now (the Refresh
+	// button); reload reloads what the window shows (the server back).
+	refreshNow, reload func()
+	// quit ends watch (the header is replaced or the window closed).
+	quit chan struct{}
 
 	account    *widget.Label
 	billing    *widget.Label
@@ -47,8 +53,8 @@ type header struct {
 	pricing *client.Pricing
 }
 
-func newHeader(a *App) *header {
-	h := &header{app: a}
+func newHeader(sh *shell, be AccountReader, refreshNow, reload func()) *header {
+	h := &header{sh: sh, be: be, refreshNow: refreshNow, reload: reload, quit: make(chan struct{})}
 	h.account = widget.NewLabelWithStyle("Loading the account…", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	h.account.Truncation = fyne.TextTruncateEllipsis
 	h.billing = widget.NewLabel("")
@@ -110,12 +116,12 @@ func (c *capLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func (h *header) onRefresh() { h.app.refreshNow() }
+func (h *header) onRefresh() { h.refreshNow() }
 
 // refresh reloads the account and the pricing off the UI thread; done (if
 // any) is called from a goroutine when both are back.
 func (h *header) refresh(done func()) {
-	a := h.app
+	a := h.sh
 	type both struct {
 		acct *client.Account
 		pr   *client.Pricing
@@ -125,8 +131,8 @@ func (h *header) refresh(done func()) {
 		var r both
 		var errA, errP error
 		wg.Add(2)
-		go func() { defer wg.Done(); r.acct, errA = a.be.Account(a.ctx) }()
-		go func() { defer wg.Done(); r.pr, errP = a.be.Pricing(a.ctx) }()
+		go func() { defer wg.Done(); r.acct, errA = h.be.Account(a.ctx) }()
+		go func() { defer wg.Done(); r.pr, errP = h.be.Pricing(a.ctx) }()
 		wg.Wait()
 		a.do(func() {
 			switch {
@@ -236,7 +242,7 @@ func layoutSpacer() fyne.CanvasObject {
 // loaded (their time named), and tries again by itself every
 // Options.OfflineRetry until the server answers.
 func (h *header) goOffline() {
-	a := h.app
+	a := h.sh
 	msg := fmt.Sprintf("Offline: can't reach %s.", workflow.HostOf(a.session.BaseURL))
 	if h.lastGood.IsZero() {
 		h.account.SetText("Account not loaded")
@@ -255,7 +261,7 @@ func (h *header) goOffline() {
 			a.do(func() {
 				h.retry = nil
 				if a.ctx.Err() == nil && h.offlineBox.Visible() {
-					a.refreshAll(nil)
+					h.reload()
 				}
 			})
 		})
@@ -272,7 +278,17 @@ func (h *header) backOnline() {
 	if h.offlineBox.Visible() {
 		h.offlineBox.Hide()
 		h.content.Refresh()
-		h.app.fire("online")
+		h.sh.fire("online")
+	}
+}
+
+// stop ends the header's watch and its retry: another header replaces it
+// (UI thread).
+func (h *header) stop() {
+	close(h.quit)
+	if h.retry != nil {
+		h.retry.Stop()
+		h.retry = nil
 	}
 }
 
@@ -288,7 +304,7 @@ func (h *header) Offline() string {
 // answers and this header is the window's (while it is away, goOffline's
 // retry does it).
 func (h *header) watch() {
-	a := h.app
+	a := h.sh
 	if a.opts.AccountEvery <= 0 {
 		return
 	}
@@ -299,10 +315,12 @@ func (h *header) watch() {
 			select {
 			case <-t.C:
 				a.do(func() {
-					if a.header == h && !h.offlineBox.Visible() && a.ctx.Err() == nil {
+					if !h.offlineBox.Visible() && a.ctx.Err() == nil {
 						h.refresh(nil)
 					}
 				})
+			case <-h.quit:
+				return
 			case <-a.ctx.Done():
 				return
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
 	"github.com/skipdesk/skipdesk/ui/keys"
@@ -46,7 +44,20 @@ var statusChoices = []string{allStatuses, "Processing", "Completed", "Failed", "
 // jobsView is the jobs list with its filters, its detail line and the
 // actions on the selected job. All fields are touched on the UI thread only.
 type jobsView struct {
-	app *App
+	sh      *shell
+	be      JobsBackend
+	exports *exports
+	flows   Flows
+	// openViewer opens a result in a viewer tab; submitted is told of a
+	// job submitted from here (a scrub of a trace's phones).
+	openViewer func(path, name string)
+	submitted  func(id string)
+
+	// scrubParents maps a DNC job started with "Scrub phones" to its trace,
+	// so that its completion offers the trace's callable list.
+	scrubParents map[string]string
+	// callableYes is the offer's "Export callable list" while it shows.
+	callableYes *widget.Button
 
 	all      []workflow.Job // merged, newest first
 	shown    []workflow.Job // after the filters
@@ -69,8 +80,9 @@ type jobsView struct {
 	quit    chan struct{}
 }
 
-func newJobsView(a *App) *jobsView {
-	v := &jobsView{app: a, pages: 1, progress: map[string]float64{}}
+// newJobsView is the jobs list; welcome shows in place of an empty one.
+func newJobsView(sh *shell, be JobsBackend, ex *exports, flows Flows, welcome fyne.CanvasObject) *jobsView {
+	v := &jobsView{sh: sh, be: be, exports: ex, flows: flows, pages: 1, progress: map[string]float64{}, scrubParents: map[string]string{}}
 	v.kind = widget.NewSelect(kindChoices, func(string) { v.applyFilter() })
 	v.kind.SetSelectedIndex(0)
 	v.status = widget.NewSelect(statusChoices, func(string) { v.applyFilter() })
@@ -109,14 +121,14 @@ func newJobsView(a *App) *jobsView {
 	// The actions wrap onto a second row in a narrow window.
 	actions := flow.New(v.openBtn, v.folderBtn, v.xlsxBtn, v.scrubBtn, v.callableBtn, v.webhookBtn, v.reconcileBtn)
 	bottom := container.NewVBox(widget.NewSeparator(), v.detail, actions)
-	v.empty = a.welcomePanel()
+	v.empty = welcome
 	v.empty.Hide()
 	table := container.New(&lastColumnFills{table: v.table}, v.table)
 	v.content = container.NewBorder(filters, bottom, nil, nil, container.NewStack(table, v.empty))
 
 	// Processing rows show their elapsed time: redraw once a second while
 	// any job is processing.
-	v.ticker = time.NewTicker(v.app.opts.TickEvery)
+	v.ticker = time.NewTicker(sh.opts.TickEvery)
 	quit := make(chan struct{})
 	v.quit = quit
 	ticks := v.ticker.C
@@ -124,7 +136,7 @@ func newJobsView(a *App) *jobsView {
 		for {
 			select {
 			case <-ticks:
-				a.do(func() {
+				sh.do(func() {
 					if v.anyProcessing() {
 						v.table.Refresh()
 						if j, ok := v.current(); ok && j.Status == "processing" {
@@ -152,10 +164,10 @@ func (v *jobsView) stop() {
 // reload fetches the list (ledger + API pages) off the UI thread; done (if
 // any) is called from a goroutine once it is shown.
 func (v *jobsView) reload(done func()) {
-	a := v.app
+	a := v.sh
 	pages := v.pages
 	a.spawn(func() {
-		jobs, more, err := a.be.Jobs(a.ctx, pages)
+		jobs, more, err := v.be.List(a.ctx, pages)
 		a.do(func() {
 			v.loadProblem = ""
 			if err != nil {
@@ -189,7 +201,7 @@ func (v *jobsView) reload(done func()) {
 func (v *jobsView) onOlder() {
 	v.pages++
 	v.older.Disable()
-	v.reload(func() { v.app.do(v.older.Enable) })
+	v.reload(func() { v.sh.do(v.older.Enable) })
 }
 
 // setJobs replaces the list (UI thread).
@@ -542,7 +554,7 @@ func (v *jobsView) showDetail() {
 		b.WriteString(" The upload was interrupted: it may have been created and charged. Reconcile asks the server whether it was " +
 			"(it then shows here as created, with its charge, or as not created, with nothing charged); do not submit the file again.")
 	}
-	if j.CanRetryWebhook() && !v.app.be.Settings().WebhookEnabled {
+	if j.CanRetryWebhook() && !v.sh.settings().WebhookEnabled {
 		b.WriteString(" Resend webhook is off: no webhook is set up (Settings › Receive webhooks).")
 	}
 	if j.Problem != "" {
@@ -571,7 +583,7 @@ func (v *jobsView) updateActions() {
 	setEnabled(v.callableBtn, ok && j.HasResult())
 	setEnabled(v.scrubBtn, ok && j.Kind == jobs.KindTrace && j.HasResult())
 	// Resending needs a webhook to receive it (showDetail says so).
-	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook() && v.app.be.Settings().WebhookEnabled)
+	setEnabled(v.webhookBtn, ok && j.CanRetryWebhook() && v.sh.settings().WebhookEnabled)
 	setEnabled(v.reconcileBtn, ok && j.Status == jobs.StatusUnknown)
 }
 
@@ -582,11 +594,11 @@ func (v *jobsView) ensureDownloaded(j workflow.Job, then func(workflow.Job)) {
 		then(j)
 		return
 	}
-	a := v.app
+	a := v.sh
 	var got workflow.Job
 	a.withProgress("Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		got, err = a.be.Download(ctx, j, progress)
+		got, err = v.be.Download(ctx, j, progress)
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -604,7 +616,7 @@ func (v *jobsView) onOpen() {
 	if !ok {
 		return
 	}
-	v.ensureDownloaded(j, func(j workflow.Job) { v.app.openViewer(j.ResultPath, j.Name) })
+	v.ensureDownloaded(j, func(j workflow.Job) { v.openViewer(j.ResultPath, j.Name) })
 }
 
 func (v *jobsView) onShowFolder() {
@@ -612,7 +624,7 @@ func (v *jobsView) onShowFolder() {
 	if !ok || j.ResultPath == "" {
 		return
 	}
-	v.app.showInFolder(j.ResultPath)
+	v.sh.showInFolder(j.ResultPath)
 }
 
 func (v *jobsView) onExport(callable bool) {
@@ -627,25 +639,24 @@ func (v *jobsView) onScrub() {
 	if !ok || j.Kind != jobs.KindTrace {
 		return
 	}
-	v.ensureDownloaded(j, func(j workflow.Job) { v.app.scrubTrace(j.ResultPath, j.ID) })
+	v.ensureDownloaded(j, func(j workflow.Job) { v.scrubTrace(j.ResultPath, j.ID) })
 }
 
 // export writes j's result (or its callable list, after the person's
 // choices) to the output folder.
 func (v *jobsView) export(j workflow.Job, callable bool) {
-	a := v.app
 	v.ensureDownloaded(j, func(j workflow.Job) {
 		if !callable {
-			a.exportJob(j, nil)
+			v.exportJob(j, nil)
 			return
 		}
-		a.askCallableChoices(j.Name, func(c workflow.CallableChoices) { a.exportJob(j, &c) })
+		v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
 	})
 }
 
 // exportJob asks where to save j's result, or its callable list with
 // choices c, then writes it there.
-func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
+func (v *jobsView) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 	what := ""
 	if c != nil {
 		what = "callable"
@@ -654,188 +665,41 @@ func (a *App) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 	if name == "" {
 		name = j.ResultPath
 	}
-	a.askSavePath(workflow.ExportName(name, what, ".xlsx"), func(dest string) { a.exportJobTo(j, c, dest) })
+	v.exports.askSavePath(workflow.ExportName(name, what, ".xlsx"), func(dest string) { v.exportJobTo(j, c, dest) })
 }
 
 // exportJobTo writes j's result, or its callable list with choices c, to
-// dest.
-func (a *App) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
+// dest. A trace whose phones were never scrubbed is offered a scrub; a
+// stale scrub, one of just its numbers, linked to the trace.
+func (v *jobsView) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
+	sh := v.sh
 	var rep *workflow.ExportReport
-	a.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
+	sh.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		rep, err = a.be.ExportJob(ctx, j, dest, c, progress)
+		rep, err = v.be.ExportJob(ctx, j, dest, c, progress)
 		return err
 	}, func(err error) {
-		if err != nil {
+		if errors.Is(err, workflow.ErrNeedScrub) {
 			dropEmpty(dest)
-		}
-		var stale *workflow.StaleError
-		var open *workflow.QuestionError
-		switch {
-		case errors.As(err, &open):
-			a.offerQuestions(open, func() { a.openViewer(j.ResultPath, j.Name) }, func() {
-				cc := workflow.CallableChoices{}
-				if c != nil {
-					cc = *c
-				}
-				cc.LeaveOutUnsure = true
-				a.exportJobTo(j, &cc, dest)
-			})
-		case errors.Is(err, workflow.ErrNeedScrub):
 			dialog.ShowConfirm("Scrub these phones first?",
 				"The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
 					"so the trace's phones need a DNC scrub first (at the DNC rate per phone).\n"+
 					"Start the scrub now? When it completes, export the callable list again.",
 				func(ok bool) {
 					if ok {
-						a.scrubTrace(j.ResultPath, j.ID)
+						v.scrubTrace(j.ResultPath, j.ID)
 					}
-				}, a.win)
-		case errors.As(err, &stale):
-			a.offerRescrub(j, c, stale, dest)
-		default:
-			a.showExported(dest, rep, err)
+				}, sh.win)
+			return
 		}
-	})
-}
-
-// askCallableChoices asks how the callable list of name is to be made,
-// then calls then with the choices (UI thread).
-func (a *App) askCallableChoices(name string, then func(workflow.CallableChoices)) {
-	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
-	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
-	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
-	warn := widget.NewLabel("")
-	warn.Importance = widget.DangerImportance
-	warn.Wrapping = fyne.TextWrapWord
-	update := func(bool) {
-		var w []string
-		if litigators.Checked {
-			w = append(w, "Litigators sue over calls: a list with them is at your own risk.")
-		}
-		if unknown.Checked {
-			w = append(w, "A phone whose answer is not known may be on the registry: calling it can cost $500 to $1,500 a call.")
-		}
-		warn.SetText(strings.Join(w, "\n"))
-	}
-	litigators.OnChanged, unknown.OnChanged = update, update
-	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
-		"do-not-call list, and every invalid number. Each phone carries its time zone and calling window. " +
-		"A proof of scrub (PDF) is saved beside it.")
-	intro.Wrapping = fyne.TextWrapWord
-	layouts := a.presetChoice()
-	body := container.NewVBox(intro, mobiles, litigators, unknown, warn,
-		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel))
-	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
-		if ok {
-			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked,
-				Preset: layouts.chosen()})
-		}
-	}, a.win)
-	d.SetOnClosed(func() { a.callableAsk = nil })
-	keys.Track(a.win, d, d.Confirm, nil) // Enter exports, Escape closes
-	a.callableAsk = d
-	d.Resize(fyne.NewSize(560, 0))
-	d.Show()
-	a.fire("callable-choices")
-}
-
-// presetChoice is the choice of the columns a callable list is written
-// in: the result's own, or a dialer's or CRM's (the presets are read off
-// the UI thread and filled in when they come).
-type presetChoice struct {
-	sel     *widget.Select
-	presets []*dialer.Preset
-}
-
-// ownColumns is the choice of the result's own columns.
-const ownColumns = "the result's own columns"
-
-func (a *App) presetChoice() *presetChoice {
-	c := &presetChoice{sel: widget.NewSelect([]string{ownColumns}, nil)}
-	c.sel.SetSelected(ownColumns)
-	go func() {
-		ps, _, err := a.be.DialerPresets()
-		if err != nil {
-			return // the result's own columns still export
-		}
-		a.do(func() {
-			c.presets = ps
-			for _, p := range ps {
-				c.sel.Options = append(c.sel.Options, p.Name)
-			}
-			c.sel.Refresh()
-			a.fire("callable-presets")
-		})
-	}()
-	return c
-}
-
-// chosen is the chosen preset's ID, "" for the result's own columns.
-func (c *presetChoice) chosen() string {
-	for _, p := range c.presets {
-		if p.Name == c.sel.Selected {
-			return p.ID
-		}
-	}
-	return ""
-}
-
-// offerRescrub explains a refused stale scrub of j's callable list and
-// offers a new scrub of just those numbers, or the list without them.
-// Without them, the list goes to dest, where the person chose to save it.
-func (a *App) offerRescrub(j workflow.Job, c *workflow.CallableChoices, e *workflow.StaleError, dest string) {
-	a.offerStale(e, func(path string) {
+		var rescrub func(path string)
 		if j.Kind == jobs.KindTrace {
 			// A scrub of the trace's phones: its callable list uses it.
-			a.rescrubTrace(path, j.ID)
-			return
+			rescrub = func(path string) { v.rescrubTrace(path, j.ID) }
 		}
-		a.Flows.NewDNC(a, path)
-	}, func() {
-		cc := workflow.CallableChoices{}
-		if c != nil {
-			cc = *c
-		}
-		cc.LeaveOutStale = true
-		a.exportJobTo(j, &cc, dest)
+		v.exports.ended(dest, rep, err, c, func() { v.openViewer(j.ResultPath, j.Name) },
+			rescrub, func(cc workflow.CallableChoices) { v.exportJobTo(j, &cc, dest) })
 	})
-}
-
-// offerStale explains a refused stale scrub — when it was made, when it
-// ran out, how many phones rest on it, that nothing was written — and
-// offers a scrub of just those numbers (priced first: rescrub gets the
-// list's path) or the list without them (without).
-func (a *App) offerStale(e *workflow.StaleError, rescrub func(path string), without func()) {
-	s := e.Scrubs[0]
-	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
-		"%s would be called on it. Nothing was written.\n\nScrub just those numbers again (you see the price first), "+
-		"or make the list without them.",
-		s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.AddDate(0, 0, 31).Local().Format("Jan 2, 2006"),
-		jobs.Plural(int64(len(e.Numbers)), "phone", "phones")))
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	again := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
-		d.Hide()
-		path, err := a.be.StalePhones(e)
-		if err != nil {
-			a.showError(err)
-			return
-		}
-		rescrub(path)
-	}}
-	out := widget.NewButton("Export without them", func() {
-		d.Hide()
-		without()
-	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
-		container.NewHBox(layout.NewSpacer(), cancel, out, again)), a.win)
-	d.SetOnClosed(func() { a.rescrubBtn = nil })
-	a.rescrubBtn = again
-	d.Resize(fyne.NewSize(600, 0))
-	d.Show()
-	a.fire("stale-scrub")
 }
 
 func (v *jobsView) onRetryWebhook() {
@@ -843,9 +707,9 @@ func (v *jobsView) onRetryWebhook() {
 	if !ok || !j.CanRetryWebhook() {
 		return
 	}
-	a := v.app
+	a := v.sh
 	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, a.be.RetryWebhook(ctx, j)
+		return struct{}{}, v.be.RetryWebhook(ctx, j)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.showError(err)
@@ -860,13 +724,13 @@ func (v *jobsView) onReconcile() {
 	if !ok || j.Status != jobs.StatusUnknown {
 		return
 	}
-	a := v.app
+	a := v.sh
 	type answer struct {
 		job   workflow.Job
 		alike []workflow.LookAlike
 	}
 	background(a, a.ctx, func(ctx context.Context) (answer, error) {
-		got, alike, err := a.be.ReconcileJob(ctx, j)
+		got, alike, err := v.be.ReconcileJob(ctx, j)
 		return answer{got, alike}, err
 	}, func(ans answer, err error) {
 		if err != nil {
@@ -898,7 +762,7 @@ func (v *jobsView) onReconcile() {
 // computer with the same key): the person says which, if any, is theirs.
 // Nothing is adopted without their word.
 func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
-	a := v.app
+	a := v.sh
 	intro := widget.NewLabel(fmt.Sprintf("SkipDesk found jobs that look like your upload of %s, but none carries its mark: "+
 		"they may be someone else's upload of a file with the same name (another computer using this API key). "+
 		"Pick yours only if you recognise it; otherwise leave it unknown and check the provider's dashboard.", j.Name))
@@ -913,7 +777,7 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 		mine := widget.NewButton("This is mine", func() {
 			d.Hide()
 			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, a.be.Adopt(ctx, j.Submission, la.JobID)
+				return struct{}{}, v.be.Adopt(ctx, j.Submission, la.JobID)
 			}, func(_ struct{}, err error) {
 				if err != nil {
 					a.showError(err)
@@ -927,7 +791,7 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 	none := widget.NewButton("None: the dashboard shows it was not made", func() {
 		d.Hide()
 		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, a.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
+			return struct{}{}, v.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
 		}, func(_ struct{}, err error) {
 			if err != nil {
 				a.showError(err)
@@ -938,77 +802,6 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 	d = dialog.NewCustomWithoutButtons("Is one of these your upload?", container.NewVBox(box, container.NewHBox(layout.NewSpacer(), none, later)), a.win)
 	d.Resize(fyne.NewSize(720, 0))
 	d.Show()
-}
-
-// showInFolder opens the folder holding path with the system file manager.
-func (a *App) showInFolder(path string) {
-	u := fileURL(filepath.Dir(path))
-	if err := a.fyne.OpenURL(u); err != nil {
-		a.showError(err)
-	}
-}
-
-// showSaved tells where a file was written, with a way to open its folder.
-// showSavedWithProof says where a callable list and its proof of scrub
-// showExported says how an export to dest ended: what went wrong, or
-// where it was saved (with its proof of scrub, for a callable list).
-func (a *App) showExported(dest string, rep *workflow.ExportReport, err error) {
-	switch {
-	case err != nil:
-		a.showError(err)
-	case rep != nil && rep.Proof != "":
-		a.showSavedWithProof(dest, rep.Proof)
-	default:
-		a.showSaved(dest)
-	}
-}
-
-// were saved.
-func (a *App) showSavedWithProof(path, proof string) {
-	defer a.fire("saved")
-	msg := widget.NewLabel("Saved to " + path + "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
-		"names the scrubs, their dates, what was left out and why, and fingerprints of the files.")
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
-		d.Hide()
-		a.showInFolder(path)
-	}}
-	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
-		d.Hide()
-		if err := a.fyne.OpenURL(fileURL(proof)); err != nil {
-			a.showError(err)
-		}
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), a.win)
-	d.Resize(fyne.NewSize(560, 0))
-	d.Show()
-}
-
-func (a *App) showSaved(path string) {
-	defer a.fire("saved")
-	msg := widget.NewLabel("Saved to " + path)
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
-		d.Hide()
-		a.showInFolder(path)
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), a.win)
-	a.saved = path
-	d.SetOnClosed(func() { a.saved = "" })
-	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
-}
-
-func (a *App) outputDir() string {
-	if d := a.be.Settings().OutputDir; d != "" {
-		return d
-	}
-	return defaultOutputDir()
 }
 
 // lastColumnFills lays out the jobs table with its last column widened to
@@ -1037,4 +830,50 @@ func (l *lastColumnFills) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
+}
+
+// scrubTrace opens the DNC scrub on a completed trace's phones. When that
+// scrub completes, the callable-list export of the trace is offered.
+func (v *jobsView) scrubTrace(resultPath, traceID string) {
+	v.flows.ScrubTrace(resultPath, traceID, v.scrubbedFor(traceID))
+}
+
+// rescrubTrace opens the DNC scrub on some of a trace's phones (those a
+// stale scrub answered); its completion offers the callable list again.
+func (v *jobsView) rescrubTrace(phonesPath, traceID string) {
+	v.flows.RescrubTrace(phonesPath, traceID, v.scrubbedFor(traceID))
+}
+
+// scrubbedFor notes a submitted scrub of the trace's phones, so that its
+// completion offers the trace's callable list.
+func (v *jobsView) scrubbedFor(traceID string) func(string) {
+	return func(dncID string) {
+		v.scrubParents[dncID] = traceID
+		v.submitted(dncID)
+	}
+}
+
+// offerCallable asks, once a scrub of a trace's phones has completed,
+// whether to export the trace's callable list now (UI thread).
+func (v *jobsView) offerCallable(dnc workflow.Job) {
+	traceID, ok := v.scrubParents[dnc.ID]
+	if !ok {
+		return
+	}
+	delete(v.scrubParents, dnc.ID)
+	trace, found := v.byID(traceID)
+	if !found {
+		return
+	}
+	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub of %s's phones is done.\n"+
+		"Export the callable list now? It holds the trace's rows with each phone's DNC and litigator flags.", trace.Name))
+	var d *dialog.CustomDialog
+	later := widget.NewButton("Later", func() { d.Hide() })
+	v.callableYes = &widget.Button{Text: "Export now", Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		v.export(trace, true)
+	}}
+	d = dialog.NewCustomWithoutButtons("Scrub completed", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), later, v.callableYes)), v.sh.win)
+	d.SetOnClosed(func() { v.callableYes = nil })
+	d.Show()
 }

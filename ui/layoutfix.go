@@ -4,19 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	fynelayout "fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
-	"github.com/skipdesk/skipdesk/jobs/workflow"
-	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // The layout correction: every column of the result with what SkipDesk
@@ -111,12 +106,12 @@ func wordsOfKind(k layout.FlagKind) string {
 // onCheckColumns reads how each flag value of the result reads (off the UI
 // thread: every row is counted), then shows the correction dialog.
 func (v *viewer) onCheckColumns() {
-	a := v.app
+	a := v.sh
 	path := v.res.Path()
 	var sum layout.Summary
 	a.withProgress("Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) error {
 		var err error
-		sum, err = a.be.ReadLayout(ctx, path)
+		sum, err = v.be.ReadLayout(ctx, path)
 		return err
 	}, func(err error) {
 		switch {
@@ -201,9 +196,9 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 			if ok {
 				v.saveCorrection(l, fixes, valueFixes)
 			}
-		}, v.app.win)
+		}, v.sh.win)
 	v.fixing = &columnsDialog{dialog: d, columns: fixes, values: valueFixes}
-	sz := v.app.win.Canvas().Size()
+	sz := v.sh.win.Canvas().Size()
 	d.Resize(fyne.NewSize(sz.Width*0.85, sz.Height*0.85))
 	d.Show()
 }
@@ -351,9 +346,9 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 	if len(c.Columns) == 0 && len(c.Values) == 0 {
 		return // nothing changed
 	}
-	a := v.app
+	a := v.sh
 	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, a.be.CorrectLayout(ctx, v.res, c)
+		return struct{}{}, v.be.CorrectLayout(ctx, v.res, c)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.showError(fmt.Errorf("the columns could not be saved: %w", err))
@@ -363,36 +358,4 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 		v.showQuickFilters()
 		v.runQuery()
 	})
-}
-
-// offerQuestions explains a callable list refused for columns SkipDesk is
-// not sure how to read — each file, its columns and the question — and
-// offers to check them (check) or to make the list without the phones they
-// decide (without).
-func (a *App) offerQuestions(e *workflow.QuestionError, check func(), without func()) {
-	var lines []string
-	for _, f := range e.Files {
-		for _, q := range f.Questions {
-			lines = append(lines, "• "+filepath.Base(f.File)+": "+q.Message)
-		}
-	}
-	msg := widget.NewLabel("SkipDesk is not sure how to read columns this callable list depends on. Nothing was written.\n\n" +
-		strings.Join(lines, "\n") + "\n\nCheck the columns and say what they mean, or make the list without the phones they decide.")
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	checkBtn := &widget.Button{Text: "Check the columns…", Importance: widget.HighImportance, OnTapped: func() {
-		d.Hide()
-		check()
-	}}
-	out := widget.NewButton("Export without those phones", func() {
-		d.Hide()
-		without()
-	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Not sure how to read some columns", container.NewVBox(msg,
-		container.NewHBox(fynelayout.NewSpacer(), cancel, out, checkBtn)), a.win)
-	keys.Track(a.win, d, d.Hide, nil)
-	d.Resize(fyne.NewSize(640, 0))
-	d.Show()
-	a.fire("open-questions")
 }

@@ -20,7 +20,12 @@ import (
 
 // libraryView lists the downloaded results and searches them offline.
 type libraryView struct {
-	app      *App
+	sh *shell
+	be LibraryBackend
+	// openViewerAt opens a result in a viewer tab at a row.
+	openViewerAt func(path, name string, row int)
+	// scrubAsk is an import's scrub date question while it shows.
+	scrubAsk *scrubDateAsk
 	items    []workflow.LibraryItem
 	search_  *widget.Entry
 	list     *widget.List
@@ -34,15 +39,15 @@ type libraryView struct {
 	onSearched func()
 }
 
-func newLibraryView(a *App) *libraryView {
-	v := &libraryView{app: a}
+func newLibraryView(a *shell, be LibraryBackend, openViewerAt func(path, name string, row int)) *libraryView {
+	v := &libraryView{sh: a, be: be, openViewerAt: openViewerAt}
 	v.search_ = widget.NewEntry()
 	v.search_.SetPlaceHolder("Search every downloaded result: phone, name, address…")
 	v.search_.OnChanged = func(string) {
 		if v.debounce != nil {
 			v.debounce.Stop()
 		}
-		v.debounce = time.AfterFunc(v.app.opts.FilterDelay, func() { v.app.do(v.search) })
+		v.debounce = time.AfterFunc(a.opts.FilterDelay, func() { a.do(v.search) })
 	}
 	v.status = widget.NewLabel("")
 	v.indexBar = widget.NewLabel("")
@@ -72,10 +77,10 @@ func newLibraryView(a *App) *libraryView {
 			it := v.items[id]
 			v.list.UnselectAll()
 			if it.Path == "" {
-				a.fetchAndOpen(it) // a row of a teammate's result
+				v.fetchAndOpen(it) // a row of a teammate's result
 				return
 			}
-			a.openViewerAt(it.Path, it.Name, it.Row) // a search hit: at its row
+			v.openViewerAt(it.Path, it.Name, it.Row) // a search hit: at its row
 		}
 	}
 	imp := widget.NewButtonWithIcon("Import a result…", theme.FolderOpenIcon(), v.onImport)
@@ -86,14 +91,13 @@ func newLibraryView(a *App) *libraryView {
 // onImport asks for a result made elsewhere (CSV or XLSX) and copies it
 // into the library, then opens it.
 func (v *libraryView) onImport() {
-	a := v.app
-	a.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) { a.importResult(path) })
+	v.sh.pickFile([]string{".csv", ".txt", ".xlsx"}, v.importResult)
 }
 
 // importResult asks when the DNC answers of a result made elsewhere were
 // scrubbed, then copies it into the library and opens it.
-func (a *App) importResult(path string) {
-	a.askScrubDate(filepath.Base(path), func(scrubbed time.Time) { a.importDated(path, scrubbed) })
+func (v *libraryView) importResult(path string) {
+	v.askScrubDate(filepath.Base(path), func(scrubbed time.Time) { v.importDated(path, scrubbed) })
 }
 
 // scrubDateAsk is the question of an import's scrub date, while shown.
@@ -104,7 +108,8 @@ type scrubDateAsk struct {
 
 // askScrubDate asks when the DNC answers of the file name were scrubbed;
 // then gets the date (zero: not known).
-func (a *App) askScrubDate(name string, then func(time.Time)) {
+func (v *libraryView) askScrubDate(name string, then func(time.Time)) {
+	a := v.sh
 	entry := widget.NewEntry()
 	entry.SetPlaceHolder("YYYY-MM-DD, e.g. " + time.Now().Format(time.DateOnly))
 	note := widget.NewLabel("When were the Do-Not-Call answers in this file scrubbed? A call may rest on a scrub no more than " +
@@ -113,7 +118,7 @@ func (a *App) askScrubDate(name string, then func(time.Time)) {
 	note.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("Import "+name, "Import", "Cancel",
 		container.NewVBox(note, widget.NewForm(widget.NewFormItem("Scrubbed on", entry))), func(ok bool) {
-			a.scrubAsk = nil
+			v.scrubAsk = nil
 			if !ok {
 				return
 			}
@@ -133,7 +138,7 @@ func (a *App) askScrubDate(name string, then func(time.Time)) {
 			}
 		}, a.win)
 	keys.Track(a.win, d, d.Confirm, nil)
-	a.scrubAsk = &scrubDateAsk{dialog: d, entry: entry}
+	v.scrubAsk = &scrubDateAsk{dialog: d, entry: entry}
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
 	a.fire("scrub-date")
@@ -141,17 +146,16 @@ func (a *App) askScrubDate(name string, then func(time.Time)) {
 
 // importDated copies a result made elsewhere, scrubbed on scrubbed (zero:
 // not known), into the library and opens it.
-func (a *App) importDated(path string, scrubbed time.Time) {
+func (v *libraryView) importDated(path string, scrubbed time.Time) {
+	a := v.sh
 	a.withProgress("Importing "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
-		it, err := a.be.ImportResult(ctx, path, workflow.ImportOptions{Scrubbed: scrubbed})
+		it, err := v.be.ImportResult(ctx, path, workflow.ImportOptions{Scrubbed: scrubbed})
 		if err != nil {
 			return err
 		}
 		a.do(func() {
-			if a.library != nil {
-				a.library.search()
-			}
-			a.openViewer(it.Path, it.Name)
+			v.search()
+			v.openViewerAt(it.Path, it.Name, 0)
 		})
 		return nil
 	}, func(err error) {
@@ -164,21 +168,20 @@ func (a *App) importDated(path string, scrubbed time.Time) {
 // fetchAndOpen brings a result found in a teammate's library here (a
 // download from the provider, with progress and Cancel) and opens it at the
 // row found.
-func (a *App) fetchAndOpen(it workflow.LibraryItem) {
+func (v *libraryView) fetchAndOpen(it workflow.LibraryItem) {
+	a := v.sh
 	var got workflow.LibraryItem
 	a.withProgress("Downloading "+it.Name+" (in "+it.Teammate+"'s library)", func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		got, err = a.be.FetchResult(ctx, it, progress)
+		got, err = v.be.FetchResult(ctx, it, progress)
 		return err
 	}, func(err error) {
 		if err != nil {
 			a.showError(err)
 			return
 		}
-		if a.library != nil {
-			a.library.search()
-		}
-		a.openViewerAt(got.Path, got.Name, got.Row)
+		v.search()
+		v.openViewerAt(got.Path, got.Name, got.Row)
 	})
 }
 
@@ -214,7 +217,7 @@ func libraryLine(it workflow.LibraryItem) string {
 // search runs the library search off the UI thread; only the newest answer
 // is shown.
 func (v *libraryView) search() {
-	a := v.app
+	a := v.sh
 	q := strings.TrimSpace(v.search_.Text)
 	v.gen++
 	gen := v.gen
@@ -222,7 +225,7 @@ func (v *libraryView) search() {
 		v.status.SetText("Searching…")
 	}
 	background(a, a.ctx, func(ctx context.Context) ([]workflow.LibraryItem, error) {
-		return a.be.SearchLibrary(ctx, q)
+		return v.be.SearchLibrary(ctx, q)
 	}, func(items []workflow.LibraryItem, err error) {
 		if gen != v.gen {
 			return

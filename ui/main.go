@@ -15,11 +15,15 @@ func (a *App) buildMain() {
 	if a.jobs != nil {
 		a.jobs.stop()
 	}
-	a.header = newHeader(a)
+	if a.header != nil {
+		a.header.stop()
+	}
+	a.header = newHeader(a.shell, a.svc.Sessions, a.refreshNow, func() { a.refreshAll(nil) })
 	a.header.watch()
-	a.jobs = newJobsView(a)
-	a.library = newLibraryView(a)
-	a.internal = newInternalView(a)
+	a.jobs = newJobsView(a.shell, a.svc.Jobs, a.exports, a.Flows, a.welcomePanel())
+	a.jobs.openViewer, a.jobs.submitted = a.openViewer, a.JobSubmitted
+	a.library = newLibraryView(a.shell, a.svc.Library, a.openViewerAt)
+	a.internal = newInternalView(a.shell, a.svc.Compliance, a.exports, a.recheckViewers)
 
 	toolbar := container.NewHBox(
 		// Enter presses them, as Space does, once Tab has reached them.
@@ -83,18 +87,25 @@ func (a *App) welcomePanel() fyne.CanvasObject {
 
 // onTrySample opens the trace wizard with the bundled sample owner list.
 func (a *App) onTrySample() {
-	background(a, a.ctx, a.be.SampleList, func(path string, err error) {
+	background(a.shell, a.ctx, a.svc.Samples.SampleList, func(path string, err error) {
 		if err != nil {
 			a.showError(err)
 			return
 		}
-		a.Flows.NewTrace(a, path)
+		a.Flows.NewTrace(path)
 	})
 }
 
-func (a *App) onNewTrace()     { a.Flows.NewTrace(a, "") }
-func (a *App) onNewDNC()       { a.Flows.NewDNC(a, "") }
-func (a *App) onSingleLookup() { a.Flows.SingleLookup(a) }
+func (a *App) onNewTrace()     { a.Flows.NewTrace("") }
+func (a *App) onNewDNC()       { a.Flows.NewDNC("") }
+func (a *App) onSingleLookup() { a.Flows.SingleLookup() }
+
+// reloadJobs reloads the jobs list, when one shows (the records changed).
+func (a *App) reloadJobs() {
+	if a.jobs != nil {
+		a.jobs.reload(nil)
+	}
+}
 
 // JobSubmitted is called by the wizard and the lookup once a job exists: the
 // list reloads and shows it, and the account (balance) refreshes.

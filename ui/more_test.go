@@ -619,7 +619,7 @@ func TestCallableChoicesKeys(t *testing.T) {
 	h.wait("callable-choices")
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	var open bool
-	h.do(func() { open = h.app.callableAsk != nil })
+	h.do(func() { open = h.app.exports.callableAsk != nil })
 	if open {
 		t.Fatal("Escape left the choices open")
 	}
@@ -657,7 +657,7 @@ func TestCallableChoicesPreset(t *testing.T) {
 			}
 		}
 	})
-	if len(options) != 10 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") {
+	if len(options) != 11 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") || !slices.Contains(options, "People and phones (plain words)") {
 		t.Fatalf("layouts offered: %q", options)
 	}
 	screenshot(t, h, "callable-choices-preset.png")

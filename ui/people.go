@@ -28,15 +28,17 @@ type peopleCol struct {
 // Widths of the people view's columns. A phone column fits the number, its
 // type and the longest usual status, so that a phone is never clipped.
 const (
-	phoneColWidth = 390
-	nameColWidth  = 220
-	addrColWidth  = 300
+	phoneColWidth  = 390
+	nameColWidth   = 220
+	addrColWidth   = 300
+	windowColWidth = 420
 )
 
 // colWidth is each kind of column's width.
 var colWidth = map[workflow.PeopleKind]float32{
 	workflow.PeopleOwner: nameColWidth, workflow.PeopleProperty: addrColWidth, workflow.PeoplePhone: phoneColWidth,
 	workflow.PeopleEmails: nameColWidth, workflow.PeopleMailing: addrColWidth, workflow.PeopleMatch: 110,
+	workflow.PeopleWindow: windowColWidth,
 }
 
 // peopleColumns are the people view's columns for a layout; none when it
@@ -92,6 +94,28 @@ func (col peopleCol) show(c *peopleCell, row *layout.Row) {
 	setLabel(c.kind, layout.TypeWords(p.Type), widget.LowImportance)
 	text, imp := phoneStatus(p, row)
 	setLabel(c.status, text, imp)
+}
+
+// showTime fills a calling-time cell: when the row's phone may be called,
+// in its person's time, and whether it may now (at answers for a phone).
+func (col peopleCol) showTime(c *peopleCell, row *layout.Row, at func(p *layout.Phone) workflow.CallingTime) {
+	if col.Phone >= len(row.Phones) {
+		c.setText("")
+		return
+	}
+	p := &row.Phones[col.Phone]
+	ct := at(p)
+	imp := widget.WarningImportance
+	switch {
+	case ct.Text == "":
+		imp = widget.LowImportance
+	case ct.Now && p.Callable():
+		imp = widget.SuccessImportance
+	case ct.Now:
+		imp = widget.MediumImportance // the hours allow it; a list does not
+	}
+	c.setText("")
+	setLabel(c.text, ct.Text, imp)
 }
 
 func setLabel(l *widget.Label, s string, imp widget.Importance) {

@@ -60,7 +60,7 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	if err := os.WriteFile(library.RecordPath(path), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.fb.real(t).OpenResult(context.Background(), path, nil)
+	r, err := h.fb.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,8 @@ func TestPeopleViewPropStream(t *testing.T) {
 	if !v.people || v.mode.Selected != modePeople {
 		t.Fatalf("opened in %q", v.mode.Selected)
 	}
-	want := "Owner,Property address,Phone 1,Phone 2,Phone 3,Phone 4,Phone 5,E-mails,Mailing address"
+	want := "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time," +
+		"Phone 4,Phone 4 calling time,Phone 5,Phone 5 calling time,E-mails,Mailing address"
 	if got := strings.Join(v.titles(), ","); got != want {
 		t.Fatalf("columns %s\nwant %s", got, want)
 	}
@@ -137,13 +138,18 @@ func TestPeopleViewPropStream(t *testing.T) {
 		{0, 0}: "John Smith; Ann Smith",
 		{0, 1}: "12 Oak Ave, Austin, TX 78701",
 		{0, 2}: "(512) 555-0101 | Mobile | OK to call" + scrubbedOn,
-		{0, 3}: "(512) 555-0102 | Landline | DNC" + scrubbedOn,
-		{0, 7}: "john@example.com",
+		// Texas on a Tuesday: 9 a.m. to 9 p.m., at 7:42 p.m.
+		{0, 3}: "Callable 9 a.m.–9 p.m. CT · now 7:42 p.m.",
+		{0, 4}: "(512) 555-0102 | Landline | DNC" + scrubbedOn,
+		// A phone on a list has hours, never "callable".
+		{0, 5}:  "Hours 9 a.m.–9 p.m. CT · now 7:42 p.m.",
+		{0, 12}: "john@example.com",
 		// Litigator: Yes is every phone's; a "?" DNC is not known.
 		{1, 2}: "(214) 555-0103 | Mobile | litigator" + scrubbedOn,
-		{1, 4}: "(214) 555-0108 | Landline | litigator, DNC unknown" + scrubbedOn,
+		{1, 6}: "(214) 555-0108 | Landline | litigator, DNC unknown" + scrubbedOn,
 		// A blank Litigator is not known, never clean.
 		{3, 2}: "(713) 555-0111 | Mobile | litigator unknown" + scrubbedOn,
+		{3, 4}: "",
 	}
 	for at, want := range cells {
 		if got := v.shown(at[0], at[1]); got != want {
@@ -212,20 +218,21 @@ func TestPeopleViewDealMachine(t *testing.T) {
 	h := start(t, fb)
 	v := openFixture(t, h, "dealmachine.csv")
 	h.do(func() {})
-	want := "Owner,Property address,Phone 1,Phone 2,Phone 3,Phone 4,E-mails,Mailing address"
+	want := "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time," +
+		"Phone 4,Phone 4 calling time,E-mails,Mailing address"
 	if got := strings.Join(v.titles(), ","); got != want {
 		t.Fatalf("columns %s\nwant %s", got, want)
 	}
 	cells := map[[2]int]string{
 		// The owner the file also names as contact 1 is shown once.
-		{0, 0}: "John Smith; Ann Smith",
-		{0, 2}: "(512) 555-0101 | Mobile | not scrubbed",
-		{0, 3}: "(512) 555-0102 | Home | not scrubbed",
-		{0, 4}: "(512) 555-0112 | Work | not scrubbed",
-		{0, 6}: "john@example.com, ann@example.com",
-		{1, 2}: "(214) 555-0103 | Other | not scrubbed",
-		{2, 0}: "Oak Holdings LLC",
-		{2, 2}: "",
+		{0, 0}:  "John Smith; Ann Smith",
+		{0, 2}:  "(512) 555-0101 | Mobile | not scrubbed",
+		{0, 4}:  "(512) 555-0102 | Home | not scrubbed",
+		{0, 6}:  "(512) 555-0112 | Work | not scrubbed",
+		{0, 10}: "john@example.com, ann@example.com",
+		{1, 2}:  "(214) 555-0103 | Other | not scrubbed",
+		{2, 0}:  "Oak Holdings LLC",
+		{2, 2}:  "",
 	}
 	for at, want := range cells {
 		if got := v.shown(at[0], at[1]); got != want {
@@ -244,7 +251,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 		}
 	}
 	// Not scrubbed: the DNC filters cannot apply, and the viewer says why.
-	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable only: the result has no DNC flags: scrub its phones first") {
+	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Errorf("callable filter on a trace never scrubbed: %q", v.why.Text)
 	}
 	h.query(v, func() { v.quick[jobs.QuickMobile].SetChecked(true) })

@@ -21,7 +21,11 @@ var themeValues = []string{settings.ThemeSystem, settings.ThemeLight, settings.T
 
 // settingsForm is the settings dialog's content.
 type settingsForm struct {
-	app           *App
+	sh *shell
+	be SettingsBackend
+	// applyTheme shows the window in a theme; signOut signs out.
+	applyTheme    func(name string)
+	doSignOut     func()
 	webhookOn     *widget.Check
 	webhookAddr   *widget.Entry
 	webhookSecret *widget.Entry
@@ -41,8 +45,15 @@ type settingsForm struct {
 func (a *App) showSettings() { a.newSettingsForm().dialog.Show() }
 
 func (a *App) newSettingsForm() *settingsForm {
-	s := a.be.Settings()
-	f := &settingsForm{app: a}
+	return newSettingsForm(a.shell, a.svc.Sessions, a.svc.Team, a.applyTheme, a.signOut, a.reloadJobs)
+}
+
+// newSettingsForm is the settings dialog over be, with the team's section
+// over team; changed is called when the records the window shows changed
+// (sharing started or stopped).
+func newSettingsForm(a *shell, be SettingsBackend, team TeamBackend, applyTheme func(string), signOut func(), changed func()) *settingsForm {
+	s := be.Settings()
+	f := &settingsForm{sh: a, be: be, applyTheme: applyTheme, doSignOut: signOut}
 	f.webhookOn = widget.NewCheck("Receive webhooks (jobs finish sooner in the list)", nil)
 	f.webhookOn.SetChecked(s.WebhookEnabled)
 	f.webhookAddr = widget.NewEntry()
@@ -86,7 +97,7 @@ func (a *App) newSettingsForm() *settingsForm {
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Notifications", f.notifications),
 	)
-	f.team = newTeamSection(a)
+	f.team = newTeamSection(a, team, changed)
 	form.Append("Team", f.team.box)
 	f.problem = widget.NewLabel("")
 	f.problem.Wrapping = fyne.TextWrapWord
@@ -135,7 +146,7 @@ func (f *settingsForm) fail(p workflow.Problem) {
 }
 
 func (f *settingsForm) values() settings.Settings {
-	s := f.app.be.Settings()
+	s := f.be.Settings()
 	s.WebhookEnabled = f.webhookOn.Checked
 	s.WebhookAddr = f.webhookAddr.Text
 	s.OutputDir = f.outputDir.Text
@@ -151,7 +162,7 @@ func (f *settingsForm) values() settings.Settings {
 // save validates and stores the settings, and the webhook secret in the
 // keyring when one was typed; off the UI thread.
 func (f *settingsForm) save() {
-	a := f.app
+	a := f.sh
 	s := f.values()
 	secret := f.webhookSecret.Text
 	if err := s.Validate(); err != nil {
@@ -164,17 +175,17 @@ func (f *settingsForm) save() {
 	f.saveBtn.Disable()
 	background(a, a.ctx, func(ctx context.Context) (bool, error) {
 		if secret != "" {
-			if err := a.be.SetWebhookSecret(ctx, secret); err != nil {
+			if err := f.be.SetWebhookSecret(ctx, secret); err != nil {
 				return false, err
 			}
 		}
-		err := a.be.SaveSettings(ctx, s)
+		err := f.be.SaveSettings(ctx, s)
 		var we *workflow.WebhookError
 		return err == nil || errors.As(err, &we), err
 	}, func(saved bool, err error) {
 		f.saveBtn.Enable()
 		if saved {
-			a.applyTheme(s.Theme)
+			f.applyTheme(s.Theme)
 		}
 		if err != nil {
 			f.fail(workflow.Explain(err, workflow.HostOf(a.session.BaseURL)))
@@ -195,11 +206,11 @@ func capitalise(s string) string {
 }
 
 func (f *settingsForm) onSignOut() {
-	a := f.app
+	a := f.sh
 	dialog.ShowConfirm("Sign out?", "The API key is removed from this computer's keyring. Your downloaded results stay.", func(ok bool) {
 		if ok {
 			f.dialog.Hide()
-			a.signOut()
+			f.doSignOut()
 		}
 	}, a.win)
 }

@@ -16,11 +16,14 @@ import (
 // teamSection is Settings' "Team" line: whether this computer shares a
 // team's database, and "Share with my team…" (or "Stop sharing").
 type teamSection struct {
-	app    *App
-	status *widget.Label
-	share  *widget.Button
-	stop   *widget.Button
-	box    *fyne.Container
+	sh *shell
+	be TeamBackend
+	// changed is called when the records the window shows changed.
+	changed func()
+	status  *widget.Label
+	share   *widget.Button
+	stop    *widget.Button
+	box     *fyne.Container
 	// form is the open "Share with my team" dialog's (tests fill it).
 	form *shareForm
 	// onStatus is called on the UI thread when the status is shown (tests).
@@ -30,8 +33,8 @@ type teamSection struct {
 	onStopped func(error)
 }
 
-func newTeamSection(a *App) *teamSection {
-	t := &teamSection{app: a}
+func newTeamSection(sh *shell, be TeamBackend, changed func()) *teamSection {
+	t := &teamSection{sh: sh, be: be, changed: changed}
 	t.status = widget.NewLabel("Reading the team's status…")
 	t.status.Wrapping = fyne.TextWrapWord
 	t.share = widget.NewButton("Share with my team…", t.openShare)
@@ -44,9 +47,9 @@ func newTeamSection(a *App) *teamSection {
 
 // refresh reads the team's status off the UI thread and shows it.
 func (t *teamSection) refresh() {
-	a := t.app
+	a := t.sh
 	background(a, a.ctx, func(ctx context.Context) (workflow.TeamStatus, error) {
-		return a.be.Team(ctx), nil
+		return t.be.Status(ctx), nil
 	}, func(st workflow.TeamStatus, _ error) {
 		t.show(st)
 	})
@@ -101,10 +104,10 @@ type shareForm struct {
 }
 
 func (t *teamSection) openShare() {
-	a := t.app
+	a := t.sh
 	f := &shareForm{url: widget.NewPasswordEntry(), name: widget.NewEntry()}
 	f.url.SetPlaceHolder("postgres://user:password@host:5432/skipdesk")
-	f.name.SetText(a.be.Settings().ComputerName)
+	f.name.SetText(a.settings().ComputerName)
 	f.name.SetPlaceHolder("this computer's name (default: its host name)")
 	f.problem = widget.NewLabel("")
 	f.problem.Wrapping = fyne.TextWrapWord
@@ -129,12 +132,12 @@ func (t *teamSection) openShare() {
 // runShare moves the records with a progress dialog, then shows the
 // section again (or the dialog with why it failed).
 func (t *teamSection) runShare(f *shareForm) {
-	a := t.app
+	a := t.sh
 	url, name := strings.TrimSpace(f.url.Text), strings.TrimSpace(f.name.Text)
 	var rep workflow.ShareReport
 	a.withProgress("Moving this computer's records to the team", func(ctx context.Context, progress func(done, total int64)) error {
 		var err error
-		rep, err = a.be.ShareWithTeam(ctx, url, name, func(p workflow.ShareProgress) {
+		rep, err = t.be.ShareWithTeam(ctx, url, name, func(p workflow.ShareProgress) {
 			progress(int64(p.Done), int64(p.Total))
 		})
 		return err
@@ -143,8 +146,8 @@ func (t *teamSection) runShare(f *shareForm) {
 			f.problem.SetText(workflow.Explain(err, "").String())
 			f.problem.Show()
 			f.dialog.Show()
-		} else if a.jobs != nil {
-			a.jobs.reload(nil)
+		} else {
+			t.changed()
 		}
 		t.refresh()
 		if f.onShared != nil {
@@ -156,8 +159,8 @@ func (t *teamSection) runShare(f *shareForm) {
 // confirmStop reads what stopping would copy back to this computer and
 // asks, saying so; with the team's database away it says sharing stays on.
 func (t *teamSection) confirmStop() {
-	a := t.app
-	background(a, a.ctx, a.be.StopSharingPreview, func(k workflow.KeptRecords, err error) {
+	a := t.sh
+	background(a, a.ctx, t.be.StopSharingPreview, func(k workflow.KeptRecords, err error) {
 		if err != nil {
 			a.showError(err)
 			t.stopped(err)
@@ -180,11 +183,11 @@ func (t *teamSection) confirmStop() {
 // runStop copies back and stops sharing, with a progress dialog, then
 // says what this computer kept (or why sharing stays on).
 func (t *teamSection) runStop() {
-	a := t.app
+	a := t.sh
 	var kept workflow.KeptRecords
 	a.withProgress("Copying back this computer's records", func(ctx context.Context, progress func(done, total int64)) error {
 		var err error
-		kept, err = a.be.StopSharing(ctx, func(p workflow.ShareProgress) { progress(int64(p.Done), int64(p.Total)) })
+		kept, err = t.be.StopSharing(ctx, func(p workflow.ShareProgress) { progress(int64(p.Done), int64(p.Total)) })
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -193,9 +196,7 @@ func (t *teamSection) runStop() {
 			a.showMessage("Stopped sharing", "This computer works on its own records again, with what it copied back from the team's database: "+
 				workflow.DescribeKept(kept)+".")
 		}
-		if a.jobs != nil {
-			a.jobs.reload(nil)
-		}
+		t.changed()
 		t.refresh()
 		t.stopped(err)
 	})

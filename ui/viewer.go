@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -30,6 +31,7 @@ var quickFilters = []struct {
 	{jobs.QuickNotDNC, "Not DNC"},
 	{jobs.QuickNotLitigator, "Not litigator"},
 	{jobs.QuickCallable, "Callable only"},
+	{jobs.QuickCallableNow, "Callable now"},
 }
 
 // viewer is one opened result: a virtualised table over the result's
@@ -38,10 +40,16 @@ var quickFilters = []struct {
 // header tap, export, and "open with the system app". Fields are touched
 // on the UI thread only.
 type viewer struct {
-	app     *App
-	res     workflow.Result
-	name    string
-	headers []string
+	sh      *shell
+	be      ResultsBackend
+	exports *exports
+	// closed closes the viewer's tab; addInternal asks to put numbers on
+	// the company's do-not-call list (the Do not call tab's dialog).
+	closed      func()
+	addInternal func(numbers []string, source string, done func())
+	res         workflow.Result
+	name        string
+	headers     []string
 
 	view workflow.View
 	q    workflow.Query
@@ -84,6 +92,9 @@ type viewer struct {
 	fixing *columnsDialog
 	// selRow is the view's row selected (-1 none): "Do not call…" acts on it.
 	selRow int
+	// quitMinute stops the minute's ticker: the calling times and
+	// "Callable now" read again each minute.
+	quitMinute chan struct{}
 }
 
 // openViewer opens path in a new tab (off the UI thread while it loads).
@@ -105,7 +116,7 @@ func (a *App) openViewerAt(path, name string, row int) {
 	// The tab shows as soon as the first page is read; the rest is read
 	// in the tab, with its progress (index).
 	a.withProgress("Opening "+name, func(ctx context.Context, progress func(int64, int64)) error {
-		res, err := a.be.OpenResult(ctx, path, progress)
+		res, err := a.svc.Results.OpenResult(ctx, path, progress)
 		if err != nil {
 			return err
 		}
@@ -120,7 +131,9 @@ func (a *App) openViewerAt(path, name string, row int) {
 
 // showViewer adds the tab for an opened result (UI thread).
 func (a *App) showViewer(res workflow.Result, name string) *viewer {
-	v := newViewer(a, res, name)
+	v := newViewer(a.shell, a.svc.Results, a.exports, res, name)
+	v.closed = func() { a.closeViewer(v.item) }
+	v.addInternal = a.internal.askAdd
 	v.item = container.NewTabItemWithIcon(name, theme.DocumentIcon(), v.content())
 	if a.viewers == nil {
 		a.viewers = map[*container.TabItem]*viewer{}
@@ -136,18 +149,18 @@ func (a *App) showViewer(res workflow.Result, name string) *viewer {
 // index reads the whole result into the viewer's store off the UI thread,
 // showing its progress; then the row count shows, and any row asked for.
 func (v *viewer) index() {
-	ctx, cancel := context.WithCancel(v.app.ctx)
+	ctx, cancel := context.WithCancel(v.sh.ctx)
 	v.stopIndex = cancel
 	v.reading.SetValue(0)
 	v.reading.Show()
-	progress := v.app.throttled(func(done, total int64) { v.reading.SetValue(float64(done) / float64(total)) })
-	v.app.spawn(func() {
+	progress := v.sh.throttled(func(done, total int64) { v.reading.SetValue(float64(done) / float64(total)) })
+	v.sh.spawn(func() {
 		err := v.res.Index(ctx, progress)
-		v.app.do(func() {
+		v.sh.do(func() {
 			v.reading.Hide()
 			if err != nil {
 				if ctx.Err() == nil {
-					v.app.showError(err)
+					v.sh.showError(err)
 				}
 			} else {
 				v.indexed = true
@@ -166,7 +179,7 @@ func (v *viewer) index() {
 			if v.onIndexed != nil {
 				v.onIndexed(err)
 			}
-			v.app.fire("indexed")
+			v.sh.fire("indexed")
 		})
 	})
 }
@@ -180,8 +193,8 @@ func (a *App) closeViewer(item *container.TabItem) {
 	a.tabs.Remove(item)
 }
 
-func newViewer(a *App, res workflow.Result, name string) *viewer {
-	v := &viewer{app: a, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
+func newViewer(sh *shell, be ResultsBackend, ex *exports, res workflow.Result, name string) *viewer {
+	v := &viewer{sh: sh, be: be, exports: ex, res: res, name: name, headers: res.Headers(), q: workflow.Query{SortCol: -1}}
 	v.view = res
 	v.filter = widget.NewEntry()
 	v.filter.SetPlaceHolder("Filter: a phone in any format, a name, an address…")
@@ -204,7 +217,56 @@ func newViewer(a *App, res workflow.Result, name string) *viewer {
 	v.body = container.NewStack()
 	v.showPending()
 	v.showCount()
+	v.q.At = v.sh.now()
+	v.everyMinute()
 	return v
+}
+
+// now is the minute the viewer reads calling times at.
+func (sh *shell) now() time.Time {
+	now := time.Now
+	if sh.opts.Now != nil {
+		now = sh.opts.Now
+	}
+	return now().Truncate(time.Minute)
+}
+
+// everyMinute reads the calling times again each minute: the people
+// view's "now", and the rows "Callable now" keeps.
+func (v *viewer) everyMinute() {
+	if v.sh.opts.MinuteEvery <= 0 {
+		return
+	}
+	t := time.NewTicker(v.sh.opts.MinuteEvery)
+	quit := make(chan struct{})
+	v.quitMinute = quit
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				v.sh.do(v.onMinute)
+			case <-quit:
+				return
+			}
+		}
+	}()
+}
+
+// onMinute shows the calling times of the new minute; a view filtered to
+// the phones callable now is read again (UI thread).
+func (v *viewer) onMinute() {
+	at := v.sh.now()
+	if at.Equal(v.q.At) {
+		return
+	}
+	v.q.At = at
+	if slices.Contains(v.q.Quick, jobs.QuickCallableNow) {
+		v.query(func() {})
+		return
+	}
+	clear(v.rows)
+	v.table.Refresh()
 }
 
 // showPending shows the first rows' cells as the file writes them while
@@ -312,7 +374,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		v.layoutTool(widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns)),
 		v.layoutTool(widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall)),
 		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
-		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.app.closeViewer(v.item) }),
+		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.closed() }),
 	)
 	top := container.NewBorder(nil, nil, v.mode, container.NewHBox(v.reading, v.count), v.filter)
 	// The quick filters and the tools share a row while it is wide enough.
@@ -353,7 +415,10 @@ func (v *viewer) showQuickFilters() {
 		v.why.Hide()
 		return
 	}
+	// Filters that cannot apply for one reason share its line ("Callable
+	// only, Callable now: the result has no DNC flags…").
 	var whys []string
+	labels := map[string][]string{}
 	for _, qf := range quickFilters {
 		c := v.quick[qf.f]
 		err := v.res.CannotFilter(qf.f)
@@ -368,12 +433,16 @@ func (v *viewer) showQuickFilters() {
 		if errors.As(err, &ce) {
 			why = ce.Why
 		}
-		line := qf.label + ": " + why
-		if !slices.Contains(whys, line) {
-			whys = append(whys, line)
+		if labels[why] == nil {
+			whys = append(whys, why)
 		}
+		labels[why] = append(labels[why], qf.label)
 	}
-	v.why.SetText(strings.Join(whys, "\n"))
+	lines := make([]string, len(whys))
+	for i, why := range whys {
+		lines[i] = strings.Join(labels[why], ", ") + ": " + why
+	}
+	v.why.SetText(strings.Join(lines, "\n"))
 	if len(whys) == 0 {
 		v.why.Hide()
 	} else {
@@ -422,7 +491,12 @@ func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		row.Phones = row.DistinctPhones()
 		v.rows[id.Row] = row
 	}
-	v.cols[id.Col].show(o.(*peopleCell), &row)
+	col := v.cols[id.Col]
+	if col.Kind == workflow.PeopleWindow {
+		col.showTime(o.(*peopleCell), &row, func(p *layout.Phone) workflow.CallingTime { return v.res.CallingTime(&row, p, v.q.At) })
+		return
+	}
+	col.show(o.(*peopleCell), &row)
 }
 
 func (v *viewer) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
@@ -480,6 +554,7 @@ func (v *viewer) onQuickChanged() { v.runQuery() }
 // runQuery starts the current query off the UI thread, cancelling the one
 // before; only the newest result is shown.
 func (v *viewer) runQuery() {
+	v.q.At = v.sh.now()
 	v.q.Text = strings.TrimSpace(v.filter.Text)
 	v.q.Quick = v.q.Quick[:0:0]
 	for _, qf := range quickFilters {
@@ -496,16 +571,16 @@ func (v *viewer) query(then func()) {
 	if v.stop != nil {
 		v.stop()
 	}
-	ctx, cancel := context.WithCancel(v.app.ctx)
+	ctx, cancel := context.WithCancel(v.sh.ctx)
 	v.stop = cancel
 	v.gen++
 	gen, q := v.gen, v.q
 	if !v.indexed {
 		v.count.SetText("Filtering…") // waits for the file to be read
 	}
-	v.app.spawn(func() {
+	v.sh.spawn(func() {
 		view, err := v.res.Query(ctx, q)
-		v.app.do(func() {
+		v.sh.do(func() {
 			if gen != v.gen {
 				return // a newer query is running
 			}
@@ -515,7 +590,7 @@ func (v *viewer) query(then func()) {
 				v.table.Refresh()
 				then()
 			} else if ctx.Err() == nil {
-				v.app.showError(err)
+				v.sh.showError(err)
 			}
 			v.showCount()
 			if v.onQueried != nil {
@@ -532,6 +607,9 @@ func (v *viewer) showCount() {
 		v.count.SetText("Reading the file…")
 	case n == total:
 		v.count.SetText(jobs.Thousands(int64(total)) + " rows")
+	case slices.Contains(v.q.Quick, jobs.QuickCallableNow):
+		// The instant matters: an empty view says it is a matter of time.
+		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows callable now")
 	default:
 		v.count.SetText(jobs.Thousands(int64(n)) + " of " + jobs.Thousands(int64(total)) + " rows")
 	}
@@ -541,15 +619,14 @@ func (v *viewer) showCount() {
 // folder. With "Callable only" on, it is a callable list: the person's
 // choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
-	if c := v.quick[jobs.QuickCallable]; c != nil && c.Checked {
-		v.app.askCallableChoices(v.name, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
+	if slices.ContainsFunc(v.q.Quick, jobs.QuickFilter.Callable) {
+		v.exports.askCallableChoices(v.name, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
 		return
 	}
 	v.export(ext, nil)
 }
 
 func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
-	a := v.app
 	what := ""
 	switch {
 	case choices != nil:
@@ -557,44 +634,21 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 	case v.view.Len() != v.res.Len():
 		what = "filtered"
 	}
-	a.askSavePath(workflow.ExportName(v.name, what, ext), func(dest string) { v.exportTo(ext, choices, dest) })
+	v.exports.askSavePath(workflow.ExportName(v.name, what, ext), func(dest string) { v.exportTo(ext, choices, dest) })
 }
 
 // exportTo writes the rows shown to dest.
 func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest string) {
-	a := v.app
 	view := v.view
 	var rep *workflow.ExportReport
 	people := v.people
-	a.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
+	v.sh.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
 		rep, err = v.write(ctx, people, view, dest, choices, progress)
 		return err
 	}, func(err error) {
-		if err != nil {
-			dropEmpty(dest)
-		}
-		var stale *workflow.StaleError
-		var open *workflow.QuestionError
-		switch {
-		case errors.As(err, &open):
-			a.offerQuestions(open, v.onCheckColumns, func() {
-				c := workflow.CallableChoices{}
-				if choices != nil {
-					c = *choices
-				}
-				c.LeaveOutUnsure = true
-				v.exportTo(ext, &c, dest)
-			})
-		case errors.As(err, &stale):
-			a.offerStale(stale, func(path string) { a.Flows.NewDNC(a, path) }, func() {
-				c := *choices
-				c.LeaveOutStale = true
-				v.exportTo(ext, &c, dest)
-			})
-		default:
-			a.showExported(dest, rep, err)
-		}
+		v.exports.ended(dest, rep, err, choices, v.onCheckColumns, nil,
+			func(c workflow.CallableChoices) { v.exportTo(ext, &c, dest) })
 	})
 }
 
@@ -609,22 +663,26 @@ func (v *viewer) write(ctx context.Context, people bool, view workflow.View, des
 		if c.Preset == "" {
 			c.Preset = workflow.PeoplePreset
 		}
-		return v.app.be.ExportView(ctx, v.res, view, dest, &c, progress)
+		return v.be.ExportView(ctx, v.res, view, dest, &c, progress)
 	case people:
-		return v.app.be.ExportPeople(ctx, v.res, view, dest, progress)
+		return v.be.ExportPeople(ctx, v.res, view, dest, progress)
 	}
-	return v.app.be.ExportView(ctx, v.res, view, dest, choices, progress)
+	return v.be.ExportView(ctx, v.res, view, dest, choices, progress)
 }
 
 // onOpenExternal opens the result file with the system's app for CSV files.
 func (v *viewer) onOpenExternal() {
 	u := fileURL(v.res.Path())
-	if err := v.app.fyne.OpenURL(u); err != nil {
-		v.app.showError(err)
+	if err := v.sh.fyne.OpenURL(u); err != nil {
+		v.sh.showError(err)
 	}
 }
 
 func (v *viewer) close() {
+	if v.quitMinute != nil {
+		close(v.quitMinute)
+		v.quitMinute = nil
+	}
 	if v.stop != nil {
 		v.stop()
 	}

@@ -63,7 +63,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	w.Resize(fyne.NewSize(1180, 760))
 	fb := newFake()
 	fb.resumeErr = nil
-	app := New(a, w, fb, testOptions())
+	app := New(a, w, fb.services(), testOptions())
 	app.session = workflow.Session{Sandbox: true}
 	app.buildMain()
 	w.SetContent(app.main)
@@ -79,7 +79,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	for b.Loop() {
 		before := heapBytes()
 		start := time.Now()
-		res, err := d.OpenResult(b.Context(), path, nil)
+		res, err := d.Results().OpenResult(b.Context(), path, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

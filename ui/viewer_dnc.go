@@ -10,7 +10,7 @@ import (
 // do-not-call list, after the person has seen them and said why; the
 // source names the result and the row.
 func (v *viewer) onDoNotCall() {
-	a := v.app
+	a := v.sh
 	if v.selRow < 0 || v.selRow >= v.view.Len() {
 		a.showMessage("Do not call", "Select the row of the person who asked not to be called, then choose Do not call… again.")
 		return
@@ -27,5 +27,5 @@ func (v *viewer) onDoNotCall() {
 		return
 	}
 	source := fmt.Sprintf("result %s, row %d", v.name, v.view.RowIndex(v.selRow)+1)
-	a.askAddInternal(numbers, source, nil)
+	v.addInternal(numbers, source, nil)
 }

@@ -34,18 +34,18 @@ func (v *viewer) scrollTo(row int) {
 	if v.table.Size().Height > 0 {
 		v.table.ScrollTo(id)
 		v.table.Select(id)
-		v.app.fire(fmt.Sprintf("row %d shown", row))
+		v.sh.fire(fmt.Sprintf("row %d shown", row))
 		return
 	}
-	v.app.spawn(func() {
+	v.sh.spawn(func() {
 		for i := 0; i < 100; i++ {
 			shown := false
-			if !v.app.doWait(func() {
+			if !v.sh.doWait(func() {
 				if shown = v.table.Size().Height > 0; shown {
 					v.table.Refresh()
 					v.table.ScrollTo(id)
 					v.table.Select(id)
-					v.app.fire(fmt.Sprintf("row %d shown", row))
+					v.sh.fire(fmt.Sprintf("row %d shown", row))
 				}
 			}) || shown {
 				return // shown, or the window is gone

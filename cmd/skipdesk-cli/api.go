@@ -103,7 +103,7 @@ func runAccount(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, err := svc.Account(ctx)
+	a, err := svc.Sessions().Account(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func runPricing(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := svc.Pricing(ctx)
+	p, err := svc.Sessions().Pricing(ctx)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func runTracesList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	listed, err := svc.ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
+	listed, err := svc.API().ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
 	if err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func runDNCList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	listed, err := svc.ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
+	listed, err := svc.API().ListDNC(ctx, client.ListOptions{Page: pf.page, Limit: pf.limit}, pf.all)
 	if err != nil {
 		return err
 	}
@@ -345,13 +345,13 @@ func runJobGet(resource string) func(context.Context, *Env, []string) error {
 			return err
 		}
 		if resource == "traces" {
-			t, err := svc.Trace(ctx, id)
+			t, err := svc.API().Trace(ctx, id)
 			if err != nil {
 				return err
 			}
 			return env.Output(t, func(w io.Writer) { printTrace(w, t) })
 		}
-		j, err := svc.DNCJob(ctx, id)
+		j, err := svc.API().DNCJob(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -445,7 +445,7 @@ func runJobDownload(resource string) func(context.Context, *Env, []string) error
 		if err != nil {
 			return err
 		}
-		n, err := svc.DownloadTo(ctx, resourceKind(resource), id, out, nil)
+		n, err := svc.API().DownloadTo(ctx, resourceKind(resource), id, out, nil)
 		if err != nil {
 			var ae *client.APIError
 			if errors.As(err, &ae) && ae.StatusCode == 409 {
@@ -479,7 +479,7 @@ func runJobRetryWebhook(resource string) func(context.Context, *Env, []string) e
 		if err != nil {
 			return err
 		}
-		d, err := svc.RetryWebhookOf(ctx, resourceKind(resource), id)
+		d, err := svc.API().RetryWebhookOf(ctx, resourceKind(resource), id)
 		if err != nil {
 			return err
 		}
@@ -522,7 +522,7 @@ func runTracesSingle(ctx context.Context, env *Env, args []string) error {
 	}
 	// Through the ledger, as in the window: recorded before it is sent,
 	// never resent.
-	res, err := svc.Single(ctx, r)
+	res, err := svc.Submissions().Single(ctx, r)
 	if err != nil {
 		return err
 	}

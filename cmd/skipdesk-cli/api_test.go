@@ -60,7 +60,7 @@ func checkSinglesRecorded(t *testing.T, want int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subs, err := led.Submissions(context.Background())
+	subs, err := led.Submissions().List(context.Background())
 	led.Close()
 	var singles int
 	for _, s := range subs {

@@ -36,7 +36,7 @@ func runRules(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	text, err := svc.RulesHelp()
+	text, err := svc.Compliance().RulesHelp()
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func listPresets(env *Env) error {
 	if err != nil {
 		return err
 	}
-	ps, problems, err := svc.DialerPresets()
+	ps, problems, err := svc.Presets().DialerPresets()
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func listPresets(env *Env) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, cleanText(name), r.Phones, r.Rows, max)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "your own presets: %s\n", svc.PresetsDir())
+		fmt.Fprintf(w, "your own presets: %s\n", svc.Presets().PresetsDir())
 	})
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "warning: preset %s\n", p)
@@ -123,7 +123,7 @@ func runOptOuts(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.ImportOptOuts(ctx, pos[0], loc)
+	res, err := svc.Compliance().ImportOptOuts(ctx, pos[0], loc)
 	if err != nil {
 		return err
 	}

@@ -114,6 +114,26 @@ func TestCLICallableAt(t *testing.T) {
 	}
 }
 
+// TestCLIFilterCallableNow: `--filter callable-now` is a callable list
+// judged at an instant (the export's, or --callable-at): the same phones
+// as --only-callable at that instant, with its proof.
+func TestCLIFilterCallableNow(t *testing.T) {
+	trace, dnc := writeTimeTrace(t)
+	dst := filepath.Join(t.TempDir(), "now.csv")
+	code, out, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--filter", "callable-now", "--callable-at", "2026-06-14T13:00:00-05:00", "--out", dst)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"phones kept: 2; left out: ", "no calls on Sunday in LA", "proof of scrub: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if got := strings.Join(column(readRows(t, dst), "Phone 1"), "|"); got != "2145550101|3055550103" {
+		t.Errorf("phones %s, want those --only-callable keeps at that instant", got)
+	}
+}
+
 // TestCLIPreset: `--preset` writes the callable list in a dialer's
 // layout; `export --list-presets` names them.
 func TestCLIPreset(t *testing.T) {

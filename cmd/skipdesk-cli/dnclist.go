@@ -60,7 +60,7 @@ func runInternalList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, err := svc.InternalList(ctx)
+	list, err := svc.Compliance().InternalList(ctx)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func runInternalAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.AddInternal(ctx, pos, *reason, "by hand (command line)")
+	res, err := svc.Compliance().AddInternal(ctx, pos, *reason, "by hand (command line)")
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func runInternalImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.ImportInternal(ctx, workflow.ListImport{Path: pos[0], Columns: columns.list, Reason: *reason}, listProgress(env))
+	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: pos[0], Columns: columns.list, Reason: *reason}, listProgress(env))
 	if errors.Is(err, workflow.ErrNoListColumn) {
 		return &exitError{code: exitUsage, err: err, plain: true}
 	}
@@ -206,7 +206,7 @@ func runInternalExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	n, err := svc.ExportInternal(ctx, pos[0])
+	n, err := svc.Compliance().ExportInternal(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func runInternalRemove(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.RemoveInternal(ctx, pos[0], *reason); err != nil {
+	if err := svc.Compliance().RemoveInternal(ctx, pos[0], *reason); err != nil {
 		if errors.Is(err, workflow.ErrNotOnList) {
 			return &exitError{code: exitUsage, err: err}
 		}
@@ -258,7 +258,7 @@ func runInternalHistory(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log, err := svc.InternalLog(ctx, number)
+	log, err := svc.Compliance().InternalLog(ctx, number)
 	if err != nil {
 		return err
 	}

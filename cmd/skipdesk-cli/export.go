@@ -55,7 +55,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	var dnc listFlag
 	fs.Var(&dnc, "dnc", "DNC result of the trace's phones, any layout (repeatable; of two with a number, the first): their flags are merged in")
 	only := fs.Bool("only-callable", false, "keep only the phones that may be called (valid; clean on the DNC, state, litigator lists the results report)")
-	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass)")
+	filter := fs.String("filter", "", "quick filters, comma-separated: "+quickFilterNames()+" (a phone filter keeps in each row only the phones that pass; callable-now: callable at the moment of the export, or at --callable-at)")
 	trunc := fs.Bool("truncate-long-cells", false, "cut cells longer than Excel's 32,767 characters (listed) instead of failing")
 	force := fs.Bool("force", false, "replace the --out file (and a callable list's proof beside it) when it exists")
 	noMobiles := fs.Bool("leave-out-mobiles", false, "leave out mobiles and phones of unknown type (for autodialed calls)")
@@ -83,7 +83,8 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usageErrorf("export: --filter: %v", err)
 	}
-	instant, err := callableAt(*at, *preset, *only || slices.Contains(filters, jobs.QuickCallable))
+	callable := *only || slices.ContainsFunc(filters, jobs.QuickFilter.Callable)
+	instant, err := callableAt(*at, *preset, callable)
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *only || slices.Contains(filters, jobs.QuickCallable) {
+	if callable {
 		// A callable list's proof names the account and the provider:
 		// read them when a key is configured; offline, the proof says so.
 		if _, err := env.connect(ctx); err != nil {
@@ -114,7 +115,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "\rexporting: %d/%d rows", done, total)
 		}
 	}
-	rep, err := svc.Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
+	rep, err := svc.Results().Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
 		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, Replace: *force})
 	if !env.JSON {
@@ -201,7 +202,7 @@ func exportError(svc *workflow.Service, err error) error {
 		var stale *workflow.StaleError
 		if errors.As(err, &stale) {
 			msg := err.Error()
-			if list, lerr := svc.StalePhones(stale); lerr == nil {
+			if list, lerr := svc.Compliance().StalePhones(stale); lerr == nil {
 				msg += fmt.Sprintf("\nthe %d numbers are listed in %s: `skipdesk-cli estimate %q --dnc` prices a scrub of just those, "+
 					"`skipdesk-cli dnc submit --file %q --phone-column phone` makes it; or run again with --leave-out-stale",
 					len(stale.Numbers), list, list, list)
@@ -251,19 +252,19 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *dir == "" && svc.Sharing() {
+	if *dir == "" && svc.Team().Sharing() {
 		// The team's index: a session on the team's database. Without
 		// one this computer's results still answer.
 		if _, err := env.connect(ctx); err != nil {
 			fmt.Fprintf(env.Stderr, "warning: searching this computer's results only: %s\n", words(err))
 		}
 	}
-	if _, err := os.Stat(svc.ResultsDir(*dir)); err == nil && !env.JSON {
-		indexForSearch(ctx, env, svc, svc.ResultsDir(*dir))
+	if _, err := os.Stat(svc.Library().ResultsDir(*dir)); err == nil && !env.JSON {
+		indexForSearch(ctx, env, svc, svc.Library().ResultsDir(*dir))
 	}
-	hits, err := svc.SearchRows(ctx, *dir, text, *limit)
+	hits, err := svc.Library().SearchRows(ctx, *dir, text, *limit)
 	if errors.Is(err, workflow.ErrEmptyLibrary) {
-		fmt.Fprintf(env.Stdout, "no results downloaded yet (%s)\n", svc.ResultsDir(*dir))
+		fmt.Fprintf(env.Stdout, "no results downloaded yet (%s)\n", svc.Library().ResultsDir(*dir))
 		return nil
 	}
 	if err != nil {
@@ -306,7 +307,7 @@ func (f *listFlag) Set(v string) error { f.list = append(f.list, v); return nil 
 // saying so when that takes a while, and names the files it cannot read.
 func indexForSearch(ctx context.Context, env *Env, svc *workflow.Service, dir string) {
 	start := time.Now()
-	rep, _ := svc.IndexLibrary(ctx, dir, func(p workflow.IndexProgress) {
+	rep, _ := svc.Library().IndexLibrary(ctx, dir, func(p workflow.IndexProgress) {
 		if time.Since(start) > time.Second && p.Bytes > 0 && !p.Done {
 			fmt.Fprintf(env.Stderr, "\rindexing the library: %d of %d results (%d%%)", p.FilesDone, p.Files, p.BytesDone*100/p.Bytes)
 		}
@@ -333,7 +334,7 @@ func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sum, err := svc.ReadLayout(ctx, pos[0])
+	sum, err := svc.Results().ReadLayout(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -361,7 +362,7 @@ func runResultsImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	it, err := svc.ImportResult(ctx, pos[0], opts)
+	it, err := svc.Library().ImportResult(ctx, pos[0], opts)
 	if err != nil {
 		if errors.Is(err, workflow.ErrNotAResult) || errors.Is(err, workflow.ErrFutureDate) {
 			return &exitError{code: exitUsage, err: err, plain: true}

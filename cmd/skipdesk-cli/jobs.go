@@ -84,7 +84,7 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	// Read-only: works while the desktop app holds the job records.
-	list, err := svc.LocalJobs(ctx)
+	list, err := svc.Jobs().LocalJobs(ctx)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func runJobsReconcile(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	outs, err := svc.Reconcile(ctx)
+	outs, err := svc.Jobs().Reconcile(ctx)
 	if err != nil {
 		return err
 	}
@@ -210,22 +210,22 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 1 {
-		settled, err := svc.Reconcile(ctx)
+		settled, err := svc.Jobs().Reconcile(ctx)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "warning: could not reconcile earlier submissions: %s\n", words(err))
 		}
 		printSettled(env, settled)
 		return waitAndReport(ctx, env, svc, pos[0], *out, *limit, nil)
 	}
-	defer svc.Subscribe(progressLine(env, ""))()
-	if err := svc.WaitAll(ctx); err != nil {
+	defer svc.Jobs().Subscribe(progressLine(env, ""))()
+	if err := svc.Jobs().WaitAll(ctx); err != nil {
 		var se *workflow.StuckError
 		if errors.As(err, &se) {
 			return fmt.Errorf("every other job is done; %w", err)
 		}
 		return err
 	}
-	if svc.Sharing() {
+	if svc.Team().Sharing() {
 		// A teammate's result is downloaded where it is opened.
 		fmt.Fprintln(env.Stdout, "no job in flight; every result submitted from this computer is downloaded (teammates' results stay in their libraries until opened here)")
 		return nil
@@ -251,7 +251,7 @@ func runJobsAdopt(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.Adopt(ctx, sub, pos[1]); err != nil {
+	if err := svc.Jobs().Adopt(ctx, sub, pos[1]); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "submission #%d is job %s\n", sub, pos[1])
@@ -276,7 +276,7 @@ func runJobsDismiss(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.Dismiss(ctx, sub, *reason); err != nil {
+	if err := svc.Jobs().Dismiss(ctx, sub, *reason); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "submission #%d: no job, not charged\n", sub)

@@ -185,7 +185,7 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 	}
 	defer led.Close()
 	ctx := context.Background()
-	subs, err := led.Submissions(ctx)
+	subs, err := led.Submissions().List(ctx)
 	if err != nil || len(subs) != 1 {
 		t.Fatalf("submissions after a kill at %s: %+v, %v", step, subs, err)
 	}
@@ -206,15 +206,15 @@ func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 	}
 	switch step {
 	case "tracking":
-		if j, err := led.Job(ctx, traces[0].ID); err != nil || j.Status != jobs.StatusProcessing {
+		if j, err := led.Jobs().Job(ctx, traces[0].ID); err != nil || j.Status != jobs.StatusProcessing {
 			t.Fatalf("after a kill while tracking: %+v, %v", j, err)
 		}
 	case "download", "downloaded", "recorded":
-		j, err := led.Job(ctx, traces[0].ID)
+		j, err := led.Jobs().Job(ctx, traces[0].ID)
 		if err != nil || j.Status != jobs.StatusCompleted {
 			t.Fatalf("after a kill while downloading: %+v, %v", j, err)
 		}
-		if _, err := led.JobDownload(ctx, j.ID); err == nil {
+		if _, err := led.Jobs().JobDownload(ctx, j.ID); err == nil {
 			t.Fatal("a download is recorded although the process died during it")
 		}
 		// Killed during the download: bytes in a temporary file, nothing
@@ -256,7 +256,7 @@ func checkDoneOnce(t *testing.T, home string, sb *submitSandbox, step string) {
 	}
 	defer led.Close()
 	ctx := context.Background()
-	entries, err := led.Entries(ctx)
+	entries, err := led.Jobs().Entries(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func checkDoneOnce(t *testing.T, home string, sb *submitSandbox, step string) {
 	if e.Download == nil || e.Download.Rows != 3 || sha256File(t, e.Download.Path) != e.Download.SHA256 {
 		t.Fatalf("kill at %s: download %+v", step, e.Download)
 	}
-	if pending, _ := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown); step != "sent" && len(pending) != 0 {
+	if pending, _ := led.Submissions().List(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown); step != "sent" && len(pending) != 0 {
 		t.Fatalf("kill at %s: submissions still pending: %+v", step, pending)
 	}
 	// Exactly one result in the library (and its job record), nothing half-written.

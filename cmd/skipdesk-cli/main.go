@@ -222,10 +222,10 @@ func (e *Env) connect(ctx context.Context) (*workflow.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if svc.Session().BaseURL != "" {
+	if svc.Sessions().Current().BaseURL != "" {
 		return svc, nil
 	}
-	if _, err := svc.Resume(ctx); err != nil {
+	if _, err := svc.Sessions().Resume(ctx); err != nil {
 		var be *workflow.BaseURLError
 		if errors.Is(err, workflow.ErrNoKey) || errors.Is(err, workflow.ErrNoBaseURL) || errors.As(err, &be) {
 			return nil, &exitError{code: exitUsage, err: err}

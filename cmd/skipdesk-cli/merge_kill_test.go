@@ -89,12 +89,12 @@ func openWindow(t *testing.T, c cliProc) {
 	}
 	defer svc.Close()
 	merged := make(chan string, 10)
-	defer svc.Subscribe(func(e workflow.Event) {
+	defer svc.Jobs().Subscribe(func(e workflow.Event) {
 		if e.Kind == workflow.EventDownloaded && strings.Contains(e.Job.ResultPath, "(merged)") {
 			merged <- e.Job.ResultPath
 		}
 	})()
-	if _, err := svc.Resume(ctx); err != nil {
+	if _, err := svc.Sessions().Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
 	select {

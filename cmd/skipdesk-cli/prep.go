@@ -180,7 +180,7 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions, svc *wor
 	var ins *input.Inspection
 	var err error
 	if svc != nil {
-		ins, p.plan, p.counts, err = svc.Read(ctx, file, in, decide)
+		ins, p.plan, p.counts, err = svc.Quotes().Read(ctx, file, in, decide)
 	} else if ins, err = workflow.Inspect(ctx, file, in); err == nil {
 		p.plan, _ = decide(ins)
 	}
@@ -244,7 +244,7 @@ func matchPreset(ctx context.Context, env *Env, headers []string, kind jobs.Kind
 			return nil
 		}
 	}
-	pr, err := svc.MatchPreset(ctx, headers, kind)
+	pr, err := svc.Presets().MatchPreset(ctx, headers, kind)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: presets: %s\n", words(err))
 		return nil
@@ -385,7 +385,7 @@ func savePreset(ctx context.Context, env *Env, name string, p *prepared) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.SavePreset(ctx, name, p.ins.Headers, p.plan); err != nil {
+	if err := svc.Presets().SavePreset(ctx, name, p.ins.Headers, p.plan); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	where := "the job records"
@@ -460,7 +460,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	if _, err := env.connect(ctx); err != nil {
 		return err
 	}
-	q, err := svc.QuoteCounted(ctx, p.plan, p.ins, p.counts)
+	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
 	if err != nil {
 		return err
 	}

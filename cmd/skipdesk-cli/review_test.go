@@ -37,7 +37,7 @@ func TestSubmitPrintsTheReview(t *testing.T) {
 		"Ann,Lee,1 Main St,Hoboken,NJ,7030\r\n"+
 		"Bob,Ray,,Austin,TX,78702\r\n"+
 		"Cal,Poe,3 Elm Rd,Austin,TX,78703\r\n"), 0o644)
-	code, out, errs := submitCLI(t, append(append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...))...)
+	code, out, errs := submitCLI(t, append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}

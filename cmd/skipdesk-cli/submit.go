@@ -159,13 +159,13 @@ func checkSubmitUsage(name string, kind jobs.Kind, o *prepOptions, f *submitFlag
 // tracePhones writes the phone list of a completed trace in the library,
 // as the window's Scrub phones does.
 func tracePhones(ctx context.Context, svc *workflow.Service, traceID string) (string, error) {
-	list, err := svc.LocalJobs(ctx)
+	list, err := svc.Jobs().LocalJobs(ctx)
 	if err != nil {
 		return "", err
 	}
 	for _, j := range list {
 		if j.ID == traceID && j.ResultPath != "" {
-			p, err := svc.TracePhones(ctx, j.ResultPath, j.ID)
+			p, err := svc.Submissions().TracePhones(ctx, j.ResultPath, j.ID)
 			return p.Path, err
 		}
 	}
@@ -191,13 +191,13 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	if f.wait {
 		// The result is to be saved: find out before paying whether it
 		// can be.
-		if err := svc.LibraryWritable(); err != nil {
+		if err := svc.Library().LibraryWritable(); err != nil {
 			return &exitError{code: exitFailure, plain: true, err: fmt.Errorf("%s\nnothing was submitted", words(err))}
 		}
 	}
 	// The review before paying, as the window shows it.
 	var review *workflow.Review
-	q, qerr := svc.QuoteCounted(ctx, p.plan, p.ins, p.counts)
+	q, qerr := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
 	if qerr != nil {
 		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(qerr))
 		q = nil
@@ -210,7 +210,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		}
 	}
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env)}
-	res, err := svc.Submit(ctx, p.plan, p.ins, opts)
+	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
 	if errors.Is(err, workflow.ErrNothingBillable) && env.JSON {
 		env.Output(map[string]any{"submitted": false, "review": review}, nil)
 	}
@@ -309,9 +309,9 @@ func progressLine(env *Env, jobID string) func(workflow.Event) {
 // waitAndReport follows jobID until it failed or its result is downloaded,
 // then prints the result path and the spend.
 func waitAndReport(ctx context.Context, env *Env, svc *workflow.Service, jobID, out string, limit time.Duration, review *workflow.Review) error {
-	defer svc.Subscribe(progressLine(env, jobID))()
+	defer svc.Jobs().Subscribe(progressLine(env, jobID))()
 	fmt.Fprintf(env.Stderr, "%s: waiting (Ctrl+C stops waiting, the job goes on)\n", jobID)
-	o, err := svc.Wait(ctx, jobID, limit)
+	o, err := svc.Jobs().Wait(ctx, jobID, limit)
 	if err != nil {
 		return err
 	}

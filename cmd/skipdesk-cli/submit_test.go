@@ -287,7 +287,7 @@ func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer led.Close()
-	if err := led.UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: jobs.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
+	if err := led.Jobs().UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: jobs.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ := submitCLI(t, "jobs")
@@ -371,7 +371,7 @@ func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
 	}
 	ctx := context.Background()
 	for id, s := range map[string]ledger.Spend{"trc_ok": {Charged: 100, Refunded: 20}, "trc_neg": {Charged: 10, Refunded: -90}} {
-		if err := led.RecordJobState(ctx, ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: id}, s); err != nil {
+		if err := led.Jobs().RecordJobState(ctx, ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: id}, s); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st := svc.Team(ctx)
+	st := svc.Team().Status(ctx)
 	if env.JSON {
 		doc := map[string]any{"on": st.On, "from_env": st.FromEnv, "database": st.Database, "computer": st.Computer,
 			"computers": st.Computers}
@@ -88,7 +88,7 @@ func runTeamShare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := svc.ShareWithTeam(ctx, url, *name, func(p workflow.ShareProgress) {
+	rep, err := svc.Team().ShareWithTeam(ctx, url, *name, func(p workflow.ShareProgress) {
 		if p.Total > 0 && (p.Done == p.Total || p.Done%5000 == 0) {
 			fmt.Fprintf(env.Stderr, "%s: %d of %d\n", p.Part, p.Done, p.Total)
 		}
@@ -111,19 +111,19 @@ func runTeamStop(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !svc.Sharing() {
+	if !svc.Team().Sharing() {
 		fmt.Fprintln(env.Stdout, "This computer keeps its own records already.")
 		return nil
 	}
 	if *preview {
-		kept, err := svc.StopSharingPreview(ctx)
+		kept, err := svc.Team().StopSharingPreview(ctx)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "Stopping would copy back to this computer: %s.\n", workflow.DescribeKept(kept))
 		return nil
 	}
-	kept, err := svc.StopSharing(ctx, func(p workflow.ShareProgress) {
+	kept, err := svc.Team().StopSharing(ctx, func(p workflow.ShareProgress) {
 		if p.Total > 0 && (p.Done == p.Total || p.Done%100_000 == 0) {
 			fmt.Fprintf(env.Stderr, "copying back %s: %s of %s\n", p.Part, num(int64(p.Done)), num(int64(p.Total)))
 		}

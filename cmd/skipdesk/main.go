@@ -25,7 +25,8 @@ func main() {
 	if svc == nil {
 		os.Exit(ui.Run(a, nil, err))
 	}
-	code := ui.Run(a, svc, err) // err: damaged settings, replaced by the defaults
+	services := ui.FromWorkflow(svc)
+	code := ui.Run(a, &services, err) // err: damaged settings, replaced by the defaults
 	svc.Close()
 	os.Exit(code)
 }

@@ -54,7 +54,8 @@ func kindRows(t *Table, k Kind) []*Rule {
 }
 
 // ruleLine is one rule in words: "FL  every day 08:00–20:00 — Fla. Stat. §
-// 501.616(6)(a), since 2021-07-01. as amended by SB 1120 (2021)".
+// 501.616(6)(a), since 2021-07-01; as amended by SB 1120 (2021)" (a note
+// after a semicolon: the notes are written in lower case).
 func ruleLine(r *Rule) string {
 	state := r.State
 	if state == Federal {
@@ -79,7 +80,7 @@ func ruleLine(r *Rule) string {
 		line += ", since " + r.Effective
 	}
 	if r.Note != "" {
-		line += ". " + r.Note
+		line += "; " + r.Note
 	}
 	return line
 }

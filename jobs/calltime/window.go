@@ -227,6 +227,15 @@ func (w DayWindow) Contains(t time.Time) bool {
 // Main is the longest stretch (the first of equals), in Zone's local clock:
 // the "call from" and "call until" of an export. ok is false on a closed day.
 func (w DayWindow) Main() (from, until Clock, ok bool) {
+	s, ok := w.main()
+	if !ok {
+		return 0, 0, false
+	}
+	return clockIn(s.From, w.tz, w.Date), clockIn(s.To, w.tz, w.Date), true
+}
+
+// main is the longest stretch (the first of equals); false on a closed day.
+func (w DayWindow) main() (Span, bool) {
 	best := -1
 	for i, s := range w.Spans {
 		if best < 0 || s.To.Sub(s.From) > w.Spans[best].To.Sub(w.Spans[best].From) {
@@ -234,10 +243,9 @@ func (w DayWindow) Main() (from, until Clock, ok bool) {
 		}
 	}
 	if best < 0 {
-		return 0, 0, false
+		return Span{}, false
 	}
-	s := w.Spans[best]
-	return clockIn(s.From, w.tz, w.Date), clockIn(s.To, w.tz, w.Date), true
+	return w.Spans[best], true
 }
 
 // Label is the zone's short name ("CT").

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -86,7 +85,7 @@ type CallableOptions struct {
 	Calltime *calltime.Engine
 	// CallableAt, when set, leaves out every phone that may not be called
 	// at that instant, counted per reason. Zero: no phone is left out for
-	// the time rule.
+	// the time rule, unless Filters hold "callable-now": then it is Now.
 	CallableAt time.Time
 	// Preset, when set, writes the rows as a dialer or CRM imports them
 	// (its columns, phone format, one row per owner or per phone), in as
@@ -130,49 +129,39 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	}
 	defer ms.Close()
 	if opts.Proof != nil {
-		if err := startProof(src, dncs, ms, &opts); err != nil {
-			return nil, err
-		}
+		startProof(src, ms, &opts)
 	}
-	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
 	if opts.Preset != nil {
 		return exportPreset(ctx, src, dst, format, ms, opts)
 	}
+	eopts := Options{Meta: opts.Meta, Progress: opts.Progress}
 	if format == FormatCSV {
 		rep := &Report{Path: dst}
-		if err := writeAtomic(dst, func(f *os.File) error { return writeCSV(ctx, ms, f, progressTotal(src, opts), eopts, rep) }); err != nil {
+		rep.sum, err = writeAtomicSum(dst, func(w io.Writer) error { return writeCSV(ctx, ms, w, progressTotal(src, opts), eopts, rep) })
+		if err != nil {
 			return nil, err
 		}
 		return finishCallable(src, dst, rep, ms, opts.Proof)
 	}
-	// The .xlsx export reads rows by range: write the merged rows to a
-	// temporary CSV beside dst first (plain, no guard: the xlsx writer
-	// stores every string as text).
-	tmp, rows, err := writeTempCSV(ctx, ms, dst)
-	if tmp != "" {
-		defer os.Remove(tmp)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := ms.nothingKept(""); err != nil {
-		return nil, err
-	}
+	// One reading of the result: its rows judged and written as sheet XML;
+	// the workbook around them once they are counted.
 	eopts.Format = FormatXLSX
 	eopts.Phones = &ms.counts
-	if p := opts.Proof; p != nil {
-		p.Phones = ms.counts
-		p.Rows = rows
-		if err := ms.proofScrubs(src, p); err != nil {
-			return nil, err
+	eopts.Proof = opts.Proof
+	rep, err := writeStreamXLSX(ctx, ms, dst, progressTotal(src, opts), eopts, func(rows int) error {
+		if err := ms.nothingKept(""); err != nil {
+			return err
 		}
-		eopts.Proof = p
-	}
-	rep, err := Export(ctx, tmp, dst, eopts)
+		if p := opts.Proof; p != nil {
+			p.Phones = ms.counts
+			p.Rows = rows
+			return ms.proofScrubs(src, p)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	// The temporary copy is sound; the damage was in the sources.
 	rep.Warnings = append(ms.Warnings(), rep.Warnings...)
 	rep.Phones = &ms.counts
 	return rep, finishProof(dst, rep, opts.Proof)
@@ -220,19 +209,13 @@ func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource,
 	rep, err := writePresetParts(dst, s, opts.Preset, func(part string, ls *limitSource) (*Report, error) {
 		if format == FormatCSV {
 			rep := &Report{Path: part}
-			return rep, writeAtomic(part, func(f *os.File) error { return writeCSV(ctx, ls, f, progressTotal(src, opts), eopts, rep) })
+			var err error
+			rep.sum, err = writeAtomicSum(part, func(w io.Writer) error {
+				return writeCSV(ctx, ls, w, progressTotal(src, opts), eopts, rep)
+			})
+			return rep, err
 		}
-		tmp, rows, err := writeTempCSV(ctx, ls, part)
-		if tmp != "" {
-			defer os.Remove(tmp)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if rows == 0 {
-			return &Report{Path: part}, nil
-		}
-		return Export(ctx, tmp, part, eopts)
+		return writeStreamXLSX(ctx, ls, part, progressTotal(src, opts), eopts, nil)
 	})
 	if err != nil {
 		return nil, err
@@ -241,56 +224,13 @@ func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource,
 	return finishCallable(src, dst, rep, ms, opts.Proof)
 }
 
-// writeTempCSV writes a source's header and rows to a temporary CSV beside
-// dst and returns its path and the rows written.
-func writeTempCSV(ctx context.Context, s source, dst string) (string, int, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.csv.tmp")
-	if err != nil {
-		return "", 0, writeError(dst, err)
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	line := appendCSVRecord(nil, s.Headers())
-	_, err = bw.Write(line)
-	rows := 0
-	for n := 0; err == nil; n++ {
-		if n%ctxEvery == 0 {
-			if err = cancelled(ctx); err != nil {
-				break
-			}
-		}
-		var rec []string
-		if rec, _, err = s.Next(); err == nil {
-			line = appendCSVRecord(line[:0], rec)
-			_, err = bw.Write(line)
-			rows++
-		}
-	}
-	if err == io.EOF {
-		err = bw.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		if we := writeError(dst, err); we != err {
-			return tmp.Name(), 0, we
-		}
-		return tmp.Name(), 0, fmt.Errorf("export: callable list: %w", err)
-	}
-	return tmp.Name(), rows, nil
-}
-
 // startProof fills what the proof knows before the export is written: the
 // result's file and hash, the choices. The scrubs come after the rows are
 // read (proofScrubs): each answer carries its own date.
-func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOptions) error {
+func startProof(src string, ms *mergeSource, opts *CallableOptions) {
 	p := opts.Proof
 	p.Exported = ms.now
-	sum, err := fileSHA256(src)
-	if err != nil {
-		return fmt.Errorf("export: proof: %w", err)
-	}
-	p.Result = ProofFile{Name: filepath.Base(src), SHA256: sum}
+	p.Result = ProofFile{Name: filepath.Base(src)} // its hash as it is read
 	p.Scrubs = p.Scrubs[:0]
 	if opts.Internal != nil {
 		p.Internal = opts.Internal.Len()
@@ -307,7 +247,6 @@ func startProof(src string, dncs []string, ms *mergeSource, opts *CallableOption
 	if opts.Preset != nil {
 		p.Preset = opts.Preset.Name
 	}
-	return nil
 }
 
 // keepText says how long a proof is kept, from the rules table's records
@@ -332,14 +271,14 @@ func finishProof(dst string, rep *Report, p *Proof) error {
 	p.Rows = rep.Rows
 	p.Phones = *rep.Phones
 	out := rep.Path // a preset's first part when its limit split the list
-	sum, err := fileSHA256(out)
+	sum, err := writtenSum(out, rep.sum)
 	p.Parts = p.Parts[:0]
-	for _, part := range rep.Parts {
+	for i, part := range rep.Parts {
 		if err != nil {
 			break
 		}
 		var ps string
-		if ps, err = fileSHA256(part); err != nil {
+		if ps, err = writtenSum(part, rep.partSum(i)); err != nil {
 			break
 		}
 		p.Parts = append(p.Parts, ProofFile{Name: filepath.Base(part), SHA256: ps})
@@ -361,6 +300,23 @@ func finishProof(dst string, rep *Report, p *Proof) error {
 	return nil
 }
 
+// writtenSum is the SHA-256 of a file the export wrote: the one taken while
+// writing it, else read back.
+func writtenSum(path, sum string) (string, error) {
+	if sum != "" {
+		return sum, nil
+	}
+	return fileSHA256(path)
+}
+
+// partSum is the SHA-256 of part i taken while it was written, or "".
+func (rep *Report) partSum(i int) string {
+	if i < len(rep.partSums) {
+		return rep.partSums[i]
+	}
+	return ""
+}
+
 // NormalizePhone returns the 10-digit form of a North American number
 // (phone.Normalize's rule), and whether it is one.
 func NormalizePhone(s string) (string, bool) {
@@ -380,11 +336,16 @@ type mergeSource struct {
 	l       *layout.Layout
 	rd      *layout.Reader
 	filters []jobs.QuickFilter
-	phoneF  bool                // a phone filter is given
-	flags   bool                // the phones have flags: write them in words
-	strict  bool                // a flag filter: only the kept phones' numbers may appear
-	bad     map[uint64]struct{} // numbers left out for their flags, anywhere in the result
-	headers []string
+	phoneF  bool // a phone filter is given
+	flags   bool // the phones have flags: write them in words
+	strict  bool // a flag filter: only the kept phones' numbers may appear
+	// flagged are the numbers left out for their flags anywhere in the
+	// result (under a flag filter); stale the phones only a stale scrub
+	// clears. staleRead: both were read before the rows (readFlagged).
+	flagged   *layout.FlaggedNumbers
+	stale     *staleSet
+	staleRead bool
+	headers   []string
 	// out[j] is the source column of output column j, or -(2+slotCols*k+c)
 	// for slot k's added column c (slotFlags, slotCallable, slotZone,
 	// slotFrom, slotUntil).
@@ -400,8 +361,9 @@ type mergeSource struct {
 
 	dncWarnings []string // the DNC results', prefixed with their names
 
-	time *timeRule
-	win  []phoneWindow // the window of each slot's kept phone in this row
+	words flagWordsCache
+	time  *timeRule
+	win   []phoneWindow // the window of each slot's kept phone in this row
 	// shapeOnly: a preset reads the row (m.row, keep, win) and writes its
 	// own columns; the row in the result's layout is not built.
 	shapeOnly bool
@@ -468,7 +430,7 @@ func (m *mergeSource) block(p *layout.Phone) layout.Block {
 // passes reports whether a phone passes filter f, with the person's
 // choices.
 func (m *mergeSource) passes(f jobs.QuickFilter, p *layout.Phone) bool {
-	if f == jobs.QuickCallable && (m.opts.KeepUnknown || m.opts.KeepLitigators) {
+	if f.Callable() && (m.opts.KeepUnknown || m.opts.KeepLitigators) {
 		return m.block(p) == 0
 	}
 	if (f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator) && m.opts.KeepUnknown {
@@ -502,24 +464,23 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if len(l.Slots) == 0 {
 		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
 	}
-	join, open, err := library.LoadFlags(ctx, lopts, dncs...)
+	join, open, dncWarns, err := library.LoadFlagsWarned(ctx, lopts, dncs...)
 	if err != nil {
 		return nil, fmt.Errorf("export: DNC result: %w", err)
 	}
 	if qs := l.Blocking(); len(qs) > 0 {
 		open = append([]layout.FileQuestions{{File: path, Questions: qs}}, open...)
 	}
-	var warns []string
-	for _, d := range dncs {
-		warns = append(warns, dncWarnings(d)...)
-	}
 	if opts.Internal != nil {
 		join.SetInternal(opts.Internal)
 	}
 	join.SetDates(opts.OwnDate, now)
 	filters := slices.Clone(opts.Filters)
-	if opts.OnlyCallable && !slices.Contains(filters, jobs.QuickCallable) {
+	if opts.OnlyCallable && !slices.ContainsFunc(filters, jobs.QuickFilter.Callable) {
 		filters = append(filters, jobs.QuickCallable)
+	}
+	if slices.Contains(filters, jobs.QuickCallableNow) && opts.CallableAt.IsZero() {
+		opts.CallableAt = now // "callable now": now is the export's instant
 	}
 	if err := l.Check(join, filters...); err != nil {
 		return nil, fmt.Errorf("export: %s: %w", filepath.Base(path), err)
@@ -531,92 +492,80 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if !flags && len(filters) == 0 {
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
-	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: warns, flags: flags, opts: opts,
-		erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{}, counts: PhoneCounts{Left: map[string]int{}}, now: now,
-		dated: map[scrubDay]int{}}
-	for _, f := range filters {
-		if layout.PhoneLevel(f) {
-			m.phoneF = true
-		}
-	}
-	if opts.LeaveOutMobiles {
-		m.phoneF = true
-	}
+	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
+		flags: flags, opts: opts, erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{},
+		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{},
+		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel)}
 	if safety(filters) {
 		m.strict = true
-		if err := m.badNumbers(ctx, path); err != nil {
+		if err := m.readFlagged(ctx, path); err != nil {
 			return nil, err
 		}
 	}
-	src, err := openSource(path, opts.Rows)
-	if err != nil {
+	if err := m.openRows(path); err != nil {
 		return nil, err
 	}
-	m.src = src
-	m.buildHeaders(src.Headers())
-	m.bySlot = make([]int, len(l.Slots))
-	m.keep = make([]bool, len(l.Slots))
-	m.win = make([]phoneWindow, len(l.Slots))
-	if m.time, err = newTimeRule(opts.Calltime, opts.CallableAt, now); err != nil {
-		return nil, fmt.Errorf("export: calling rules: %w", err)
-	}
-	m.blank = make([]bool, len(src.Headers()))
-	m.kept = make([]bool, len(src.Headers()))
 	return m, nil
 }
 
-func dncWarnings(path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	rr, err := library.NewRowReader(f)
-	if err != nil {
-		return nil
-	}
-	for {
-		if _, err := rr.Next(); err != nil {
-			break
-		}
-	}
+// dncWarnings are the damage met in each DNC result (warns[i] of dncs[i]),
+// each named with its file.
+func dncWarnings(dncs []string, warns [][]string) []string {
 	var out []string
-	for _, w := range rr.Warnings() {
-		out = append(out, "DNC result "+filepath.Base(path)+": "+w)
+	for i, d := range dncs {
+		for _, w := range warns[i] {
+			out = append(out, "DNC result "+filepath.Base(d)+": "+w)
+		}
 	}
 	return out
 }
 
-// safety reports filters that leave phones out for their flags: such a
-// number must not appear anywhere in the file.
-func safety(fs []jobs.QuickFilter) bool {
-	for _, f := range fs {
-		switch f {
-		case jobs.QuickCallable, jobs.QuickNotDNC, jobs.QuickNotLitigator:
-			return true
-		}
+// openRows opens the rows to export (the result's, hashed as they are read
+// when a proof is asked for and every row is read) and sets up what a row
+// needs.
+func (m *mergeSource) openRows(path string) error {
+	src, err := openSource(path, m.opts.Rows)
+	if m.opts.Rows == nil && m.opts.Proof != nil {
+		src, err = openCSVSourceHashed(path, true)
 	}
-	return false
+	if err != nil {
+		return err
+	}
+	m.src = src
+	m.buildHeaders(src.Headers())
+	m.bySlot = make([]int, len(m.l.Slots))
+	m.keep = make([]bool, len(m.l.Slots))
+	m.win = make([]phoneWindow, len(m.l.Slots))
+	if m.time, err = newTimeRule(m.opts.Calltime, m.opts.CallableAt, m.now); err != nil {
+		return fmt.Errorf("export: calling rules: %w", err)
+	}
+	m.blank = make([]bool, len(src.Headers()))
+	m.kept = make([]bool, len(src.Headers()))
+	return nil
 }
 
-// badNumbers reads the whole result once: the numbers that fail a flag
-// filter in some row (a number flagged in one row is not written in any),
-// and the phones only a stale scrub clears: unless the person chose to
-// leave them out, they fail the export with a *StaleError.
-func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
-	var flagFs []jobs.QuickFilter
-	for _, f := range m.filters {
-		if f == jobs.QuickCallable || f == jobs.QuickNotDNC || f == jobs.QuickNotLitigator {
-			flagFs = append(flagFs, f)
-		}
+// safety reports filters that leave phones out for their flags: such a
+// number must not appear anywhere in the file.
+func safety(fs []jobs.QuickFilter) bool { return slices.ContainsFunc(fs, layout.FlagFilter) }
+
+// readFlagged applies the rule of layout.FlaggedNumbers — a number a flag
+// filter leaves out in one row is left out of every row — and refuses the
+// phones only a stale scrub clears (unless the person chose to leave them
+// out: a *StaleError). Where the file states answers of its own, a row's
+// answer may differ from another's: the whole result is read first. Where
+// every answer is the number's (layout.NumberDecides), each row says it
+// itself and both are done as the rows are written (merge, Next).
+func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
+	m.flagged = layout.NewFlaggedNumbers()
+	m.stale = newStaleSet()
+	if m.l.NumberDecides() {
+		return nil
 	}
 	src, err := openCSVSource(path)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	m.bad = map[uint64]struct{}{}
-	stale := newStaleSet()
 	var row layout.Row
 	for n := 0; ; n++ {
 		if n%ctxEvery == 0 {
@@ -633,23 +582,30 @@ func (m *mergeSource) badNumbers(ctx context.Context, path string) error {
 		}
 		m.rd.ReadPhones(rec, &row)
 		for i := range row.Phones {
-			p := &row.Phones[i]
-			if p.Key == 0 {
-				continue
-			}
-			for _, f := range flagFs {
-				if !m.passes(f, p) {
-					m.bad[p.Key] = struct{}{}
-					break
-				}
-			}
-			if b := m.block(p); b != 0 && b&^layout.DateBlocks == 0 {
-				stale.add(p, m.join)
-			}
+			m.note(&row.Phones[i])
 		}
 	}
-	if stale.len() > 0 && !m.opts.LeaveOutStale {
-		return stale.err()
+	m.staleRead = true
+	return m.staleErr()
+}
+
+// note records a phone's number when a flag filter leaves it out, and the
+// phone when only a stale scrub clears it.
+func (m *mergeSource) note(p *layout.Phone) {
+	if p.Key == 0 {
+		return
+	}
+	m.flagged.Note(p, m.filters, m.passes)
+	if b := m.block(p); b != 0 && b&^layout.DateBlocks == 0 {
+		m.stale.add(p, m.join)
+	}
+}
+
+// staleErr is the *StaleError of the phones only a stale scrub clears,
+// unless the person chose to leave them out.
+func (m *mergeSource) staleErr() error {
+	if m.stale.len() > 0 && !m.opts.LeaveOutStale {
+		return m.stale.err()
 	}
 	return nil
 }
@@ -717,6 +673,14 @@ func (m *mergeSource) Warnings() []string {
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {
 		rec, n, err := m.src.Next()
+		if err == io.EOF && m.stale != nil && !m.staleRead {
+			// Every row is read: a stale scrub fails the export before
+			// anything is written (the rows went to a temporary file).
+			m.staleRead = true
+			if serr := m.staleErr(); serr != nil {
+				return nil, 0, serr
+			}
+		}
 		if err != nil {
 			return nil, 0, err
 		}
@@ -730,6 +694,13 @@ func (m *mergeSource) Next() ([]string, int, error) {
 // merge builds the output row; false when the row is dropped.
 func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	m.rd.Read(rec, &m.row)
+	if m.flagged != nil && !m.staleRead {
+		// Each number's answer is the same in every row (NumberDecides):
+		// this row says it.
+		for i := range m.row.Phones {
+			m.note(&m.row.Phones[i])
+		}
+	}
 	if slices.Contains(m.filters, jobs.QuickMatched) && m.row.Match != layout.Matched {
 		return nil, false
 	}
@@ -763,9 +734,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 // judge says whether a phone of the row is kept, and why not: "" for a
 // reason leftFor gives, else the time rule's.
 func (m *mergeSource) judge(p *layout.Phone) (ok, isBad bool, timeReason string) {
-	_, isBad = m.bad[p.Key]
-	isBad = isBad && p.Key != 0
-	if isBad {
+	if m.flagged != nil && m.flagged.FailsAny(p.Key, m.filters) {
 		return false, true, ""
 	}
 	for _, f := range m.filters {
@@ -848,7 +817,7 @@ func (m *mergeSource) added(p *layout.Phone, which int) string {
 	w := m.win[p.Slot]
 	switch which {
 	case slotFlags:
-		return flagWords(p)
+		return m.words.of(p)
 	case slotCallable:
 		return verdict(p)
 	case slotZone:
@@ -880,7 +849,7 @@ func (e *NothingCallableError) Error() string {
 // nothingKept refuses an export that hands over numbers to call and kept
 // none, removing what was written at dst.
 func (m *mergeSource) nothingKept(dst string) error {
-	if !slices.Contains(m.filters, jobs.QuickCallable) || m.counts.Kept > 0 {
+	if !slices.ContainsFunc(m.filters, jobs.QuickFilter.Callable) || m.counts.Kept > 0 {
 		return nil
 	}
 	if dst != "" {
@@ -945,6 +914,41 @@ func (m *mergeSource) holdsLeftOut(v string) bool {
 		}
 	}
 	return check()
+}
+
+// flagWordsCache keeps the words of the flags met: most phones of a
+// result share a few readings.
+type flagWordsCache map[flagWordsKey]string
+
+// maxWords bounds the cache: past it, it starts again.
+const maxWords = 1 << 16
+
+// flagWordsKey is what flagWords reads of a phone.
+type flagWordsKey struct {
+	valid           bool
+	flags           layout.Flags
+	scrubbed, since int64
+	became          layout.Block
+}
+
+// of is flagWords(p), from the cache when its reading was met before.
+func (c *flagWordsCache) of(p *layout.Phone) string {
+	k := flagWordsKey{valid: p.Key != 0, flags: p.Flags, became: p.Became}
+	if !p.Scrubbed.IsZero() {
+		k.scrubbed = p.Scrubbed.Unix()
+	}
+	if !p.Since.IsZero() {
+		k.since = p.Since.Unix()
+	}
+	if w, ok := (*c)[k]; ok {
+		return w
+	}
+	if *c == nil || len(*c) >= maxWords {
+		*c = flagWordsCache{}
+	}
+	w := flagWords(p)
+	(*c)[k] = w
+	return w
 }
 
 // flagWords writes a phone's flags in words: "federal DNC clean, litigator

@@ -34,8 +34,11 @@ package export
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -110,6 +113,11 @@ type Report struct {
 	// Parts are the files a preset's rows-per-file limit split the export
 	// into, in order (Path is the first); none when it is one file.
 	Parts []string `json:",omitempty"`
+
+	// sum is the SHA-256 of the file at Path, taken while it was written
+	// ("" when it was not); partSums are those of Parts.
+	sum      string
+	partSums []string
 }
 
 // CellRef names a cell of the source: its 1-based data row and its column.
@@ -181,15 +189,21 @@ func Export(ctx context.Context, src, dst string, opts Options) (*Report, error)
 		if err != nil {
 			return nil, err
 		}
-		rep.Warnings = append(rep.Warnings, cellWarnings(rep.Escaped,
-			"control characters that XML cannot hold, written as Excel's _xHHHH_ escapes")...)
-		rep.Warnings = append(rep.Warnings, cellWarnings(rep.Replaced,
-			"bytes that are not UTF-8 text, written as the replacement character \uFFFD")...)
+		rep.cellDamage()
 	}
 	if opts.Progress != nil {
 		opts.Progress(rep.Rows, rep.Rows)
 	}
 	return rep, nil
+}
+
+// cellDamage adds the warnings of the cells an .xlsx wrote as escapes or
+// with replacement characters.
+func (rep *Report) cellDamage() {
+	rep.Warnings = append(rep.Warnings, cellWarnings(rep.Escaped,
+		"control characters that XML cannot hold, written as Excel's _xHHHH_ escapes")...)
+	rep.Warnings = append(rep.Warnings, cellWarnings(rep.Replaced,
+		"bytes that are not UTF-8 text, written as the replacement character \uFFFD")...)
 }
 
 // cellWarnings summarises cells in one warning: how many, and the first few
@@ -272,6 +286,17 @@ func writeAtomic(dst string, fill func(f *os.File) error) error {
 	}
 	library.SyncDir(dir)
 	return nil
+}
+
+// writeAtomicSum is writeAtomic, returning the SHA-256 of what fill wrote
+// (hex), taken as it was written.
+func writeAtomicSum(dst string, fill func(w io.Writer) error) (string, error) {
+	h := sha256.New()
+	err := writeAtomic(dst, func(f *os.File) error { return fill(io.MultiWriter(f, h)) })
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // createTemp creates a new file prefix<random>suffix in dir with the

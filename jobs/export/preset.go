@@ -137,8 +137,7 @@ func (l *limitSource) Next() ([]string, int, error) {
 }
 
 // writePresetParts writes a preset's rows from s in files of at most its
-// limit of rows: each part is written whole by write (a CSV straight, an
-// .xlsx through a temporary CSV), then the parts are named "(part i of
+// limit of rows: each part is written whole by write, then the parts are named "(part i of
 // n)", or dst itself when there is one. The report is the first part's,
 // naming every part and counting every row.
 func writePresetParts(dst string, s source, p *dialer.Preset, write func(part string, ls *limitSource) (*Report, error)) (*Report, error) {
@@ -176,6 +175,7 @@ func writePresetParts(dst string, s source, p *dialer.Preset, write func(part st
 		first.Warnings = append(first.Warnings, r.Warnings...)
 		if len(reps) > 1 {
 			first.Parts = append(first.Parts, name)
+			first.partSums = append(first.partSums, r.sum)
 		}
 	}
 	first.Path = reps[0].Path

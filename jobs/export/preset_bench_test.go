@@ -1,16 +1,13 @@
 package export
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
@@ -31,26 +28,11 @@ func benchDNC(b *testing.B) string {
 	b.Helper()
 	benchDNCOnce.Do(func() {
 		benchDNCPath = filepath.Join(os.TempDir(), "skipdesk-bench-dnc-80k.csv")
-		f, err := os.Create(benchDNCPath)
-		if err != nil {
-			benchDNCErr = err
+		if benchDNCErr = libtest.WriteScrubFile(benchDNCPath); benchDNCErr != nil {
 			return
 		}
-		w := bufio.NewWriter(f)
-		fmt.Fprint(w, "phone,phone_normalized,dnc,litigator,line_type,status\r\n")
-		for area := range 800 {
-			for n := range 100 {
-				p := libtest.Phone(area, n)
-				fmt.Fprintf(w, "%s,%s,%v,false,mobile,ok\r\n", p, p, (area+n)%10 == 0)
-			}
-		}
-		if benchDNCErr = w.Flush(); benchDNCErr == nil {
-			benchDNCErr = f.Close()
-		}
-		meta, _ := json.Marshal(library.Meta{JobID: "dnc_bench", Kind: jobs.KindDNC, CompletedAt: benchNow.AddDate(0, 0, -1)})
-		if benchDNCErr == nil {
-			benchDNCErr = os.WriteFile(library.RecordPath(benchDNCPath), meta, 0o600)
-		}
+		meta, _ := json.Marshal(library.Meta{JobID: "dnc_bench", Kind: jobs.KindDNC, CompletedAt: libtest.ScrubDay})
+		benchDNCErr = os.WriteFile(library.RecordPath(benchDNCPath), meta, 0o600)
 	})
 	if benchDNCErr != nil {
 		b.Fatal(benchDNCErr)
@@ -58,7 +40,7 @@ func benchDNC(b *testing.B) string {
 	return benchDNCPath
 }
 
-var benchNow = time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+var benchNow = libtest.ScrubDay.AddDate(0, 0, 1)
 
 // benchCallable exports the benchmark trace's callable phones with the
 // scrub above, through a preset or not, to a file of the extension.
@@ -100,3 +82,8 @@ func BenchmarkCallablePreset400k(b *testing.B) { benchCallable(b, "reisift", ".c
 // BenchmarkCallablePresetLong400k: through a one-row-per-phone preset whose
 // limit (300,000 rows) splits the list in two files.
 func BenchmarkCallablePresetLong400k(b *testing.B) { benchCallable(b, "calltools", ".csv") }
+
+// BenchmarkCallableXLSX400k is the callable list joined with its DNC result
+// written as .xlsx: beside BenchmarkExport400k, what the join, the judging
+// and the proof add to a plain export of the same rows.
+func BenchmarkCallableXLSX400k(b *testing.B) { benchCallable(b, "", ".xlsx") }

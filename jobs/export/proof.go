@@ -258,6 +258,13 @@ func fileSHA256(path string) (string, error) {
 // answers rest on — the result itself (its own answers) and each joined
 // one — with each date of those answers, and the earliest valid-until.
 func (m *mergeSource) proofScrubs(src string, p *Proof) error {
+	if p.Result.SHA256 = sourceSum(m.src); p.Result.SHA256 == "" {
+		sum, err := fileSHA256(src)
+		if err != nil {
+			return fmt.Errorf("export: proof: %w", err)
+		}
+		p.Result.SHA256 = sum
+	}
 	bySrc := map[int][]ProofDate{}
 	for k, n := range m.dated {
 		bySrc[k.src] = append(bySrc[k.src], ProofDate{Scrubbed: k.day, ValidUntil: k.day.Add(layout.MaxScrubAge), Phones: n})

@@ -1,7 +1,10 @@
 package export
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 
@@ -37,19 +40,39 @@ type csvSource struct {
 	path string
 	f    *os.File
 	rr   *library.RowReader
+	hash hash.Hash // the bytes read, when asked; nil otherwise
+	sum  string    // their SHA-256 once the last row is read
 }
 
-func openCSVSource(path string) (*csvSource, error) {
+func openCSVSource(path string) (*csvSource, error) { return openCSVSourceHashed(path, false) }
+
+// openCSVSourceHashed opens a result to stream; with hashed, the SHA-256 of
+// the file is taken as it is read (sum, once every row is read).
+func openCSVSourceHashed(path string, hashed bool) (*csvSource, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	rr, err := library.NewRowReader(f)
-	if err != nil {
+	s := &csvSource{path: path, f: f}
+	var r io.Reader = f
+	if hashed {
+		s.hash = sha256.New()
+		r = io.TeeReader(f, s.hash)
+	}
+	if s.rr, err = library.NewRowReader(r); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("export: %s: %w", path, err)
 	}
-	return &csvSource{path: path, f: f, rr: rr}, nil
+	return s, nil
+}
+
+// sourceSum is the SHA-256 of the file a source read whole, in order; ""
+// when it did not (chosen rows, or not to its end).
+func sourceSum(s source) string {
+	if c, ok := s.(*csvSource); ok {
+		return c.sum
+	}
+	return ""
 }
 
 func (s *csvSource) Headers() []string { return s.rr.Headers() }
@@ -63,6 +86,10 @@ func (s *csvSource) Warnings() []string { return s.rr.Warnings() }
 func (s *csvSource) Next() ([]string, int, error) {
 	rec, err := s.rr.Next()
 	if err == io.EOF {
+		if s.hash != nil && s.sum == "" {
+			// The reader stops at the end of the file: every byte is in.
+			s.sum = hex.EncodeToString(s.hash.Sum(nil))
+		}
 		return nil, 0, io.EOF
 	}
 	if err != nil {

@@ -139,24 +139,21 @@ func truncateUTF16(s string, n int) string {
 // rowRange is the slice of the export order one results sheet holds.
 type rowRange struct{ from, to int }
 
-// writeXLSX builds the workbook with excelize (styles, the header row through
-// the StreamWriter, frozen pane, column widths, autofilter, the Summary
-// sheet) and streams the data rows into each results sheet while the
-// workbook is zipped: a zip writer given to excelize (SetZipWriter) splices
-// the rows into the sheet XML excelize produced, just before </sheetData>.
-// The rows go from the indexed result straight to a deflate stream on the
-// output file: no temporary sheet file, no workbook held in memory, and the
-// XML is written on one core while the other compresses it.
+// sheet is the results sheet (0-based) holding rows from rr.from on.
+func (rr rowRange) sheet() int { return rr.from / (maxSheetRows - 1) }
+
+// writeXLSX writes the rows of an indexed result (rows: the export order,
+// nil file order) as a workbook: the rows go from the result straight to a
+// deflate stream on the output file while the workbook is zipped, the XML
+// written on one core while the other compresses it.
 func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer, total int, opts Options, rep *Report) error {
 	headers := capHeaders(r.Headers(), rep)
-	ncols := max(len(headers), 1)
 	order := func(i int) int {
 		if rows != nil {
 			return rows[i]
 		}
 		return i
 	}
-
 	sampleIdx := make([]int, 0, widthSample)
 	for i := 0; i < min(total, widthSample); i++ {
 		sampleIdx = append(sampleIdx, order(i))
@@ -165,37 +162,11 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	widths := columnWidths(headers, sample)
-
-	f := excelize.NewFile()
-	defer f.Close()
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	fills, err := addResultSheets(f, ncols, widths, total, rep)
-	if err != nil {
-		return err
-	}
-	rep.Rows = total
-	if _, err := f.NewSheet(summarySheet); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := writeSummary(f, opts, rep); err != nil {
-		return err
-	}
-	if opts.Proof != nil {
-		if err := writeCompliance(f, opts.Proof); err != nil {
-			return err
-		}
-	}
-	f.SetActiveSheet(0)
-
 	rw := newRowWriter(r.Path(), headers, opts.TruncateLongCells, rep)
 	done := 0
 	fill := func(w io.Writer, rr rowRange) error {
 		aw := newAsyncWriter(w)
-		buf := rw.appendHeader(aw.get(), bold)
+		buf := aw.get()
 		idx := make([]int, 0, 2048)
 		var err error
 		for a := rr.from; a < rr.to && err == nil; a += cap(idx) {
@@ -235,7 +206,61 @@ func writeXLSX(ctx context.Context, r *library.Result, rows []int, out io.Writer
 		}
 		return err
 	}
-	sz := newSpliceZip(out, fills, fill)
+	entry := func(zw *zip.Writer, name string, head, tail []byte, rr rowRange) error {
+		w, err := zw.Create(name)
+		if err == nil {
+			_, err = w.Write(head)
+		}
+		if err == nil {
+			err = fill(w, rr)
+		}
+		if err == nil {
+			_, err = w.Write(tail)
+		}
+		return err
+	}
+	return writeWorkbook(out, headers, columnWidths(headers, sample), total, opts, rep, entry)
+}
+
+// sheetEntry writes results sheet rr as zip entry name: head (excelize's
+// sheet XML up to its rows, and the header row), the data rows, tail.
+type sheetEntry func(zw *zip.Writer, name string, head, tail []byte, rr rowRange) error
+
+// writeWorkbook builds the workbook with excelize (styles, frozen header,
+// column widths, autofilter, the Summary and Compliance sheets) for total
+// data rows, and writes it to out: a zip writer given to excelize
+// (SetZipWriter) hands each results sheet to entry, which puts the rows in
+// just before </sheetData>. No temporary sheet file, no workbook held in
+// memory.
+func writeWorkbook(out io.Writer, headers []string, widths []float64, total int, opts Options, rep *Report, entry sheetEntry) error {
+	ncols := max(len(headers), 1)
+	f := excelize.NewFile()
+	defer f.Close()
+	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fills, err := addResultSheets(f, ncols, widths, total, rep)
+	if err != nil {
+		return err
+	}
+	rep.Rows = total
+	if _, err := f.NewSheet(summarySheet); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := writeSummary(f, opts, rep); err != nil {
+		return err
+	}
+	if opts.Proof != nil {
+		if err := writeCompliance(f, opts.Proof); err != nil {
+			return err
+		}
+	}
+	f.SetActiveSheet(0)
+	header := newRowWriter("", headers, false, rep).appendHeader(nil, bold)
+	sz := newSpliceZip(out, fills, func(zw *zip.Writer, name string, head, tail []byte, rr rowRange) error {
+		return entry(zw, name, append(head, header...), tail, rr)
+	})
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return sz })
 	werr := f.Write(io.Discard)
 	if sz.err != nil {
@@ -313,19 +338,19 @@ func addResultSheets(f *excelize.File, ncols int, widths []float64, total int, r
 type spliceZip struct {
 	zw      *zip.Writer
 	fills   map[string]rowRange
-	fill    func(io.Writer, rowRange) error
+	entry   sheetEntry
 	pending string
 	held    bytes.Buffer
 	err     error
 	closed  bool
 }
 
-func newSpliceZip(out io.Writer, fills map[string]rowRange, fill func(io.Writer, rowRange) error) *spliceZip {
+func newSpliceZip(out io.Writer, fills map[string]rowRange, entry sheetEntry) *spliceZip {
 	zw := zip.NewWriter(out)
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(w, flate.BestSpeed)
 	})
-	return &spliceZip{zw: zw, fills: fills, fill: fill}
+	return &spliceZip{zw: zw, fills: fills, entry: entry}
 }
 
 func (z *spliceZip) Create(name string) (io.Writer, error) {
@@ -374,16 +399,7 @@ func (z *spliceZip) flush() error {
 		z.err = fmt.Errorf("export: sheet %s from excelize has no sheetData", name)
 		return z.err
 	}
-	w, err := z.zw.Create(name)
-	if err == nil {
-		_, err = w.Write(xml[:at])
-	}
-	if err == nil {
-		err = z.fill(w, z.fills[name])
-	}
-	if err == nil {
-		_, err = w.Write(xml[at:])
-	}
+	err := z.entry(z.zw, name, slices.Clip(xml[:at]), xml[at:], z.fills[name])
 	if err != nil {
 		z.err = err
 	}

@@ -117,7 +117,10 @@
 // type, flags, scrub date and Block. Filters (Filter, Keep) are row-level
 // ("matched") or phone-level ("mobile", "not-dnc", "not-litigator",
 // "callable"); Layout.Check says why a filter cannot apply to a layout
-// instead of giving an empty view.
+// instead of giving an empty view. A number a flag filter ("not-dnc",
+// "not-litigator", "callable") leaves out in one row is left out of every
+// row (FlaggedNumbers): the viewer and every export apply it, so that a
+// filtered export writes exactly the rows the viewer shows.
 //
 // A FlagIndex holds the flags of one or more DNC results (in any layout)
 // by number, each answer with its own date, the newest winning; a Reader

@@ -25,7 +25,10 @@ import (
 //     older than 31 days or of no known date;
 //   - "not-litigator": its litigator flag (or a combined verdict) is clean;
 //   - "callable": the phone may be called (Callability): a valid number,
-//     clean on every list the call depends on.
+//     clean on every list the call depends on;
+//   - "callable-now": callable, and every calling window of the places its
+//     person may be is open at the view's instant (jobs/calltime: Passes
+//     says the first part, the reader who knows the instant the second).
 //
 // Row-level flags (a "Litigator" column that names no phone) are flags of
 // every phone of the row, so phone filters read them phone by phone.
@@ -69,9 +72,9 @@ func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 			why = "the result has no phone column"
 		case f == jobs.QuickMobile && !typed:
 			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
-		case (f == jobs.QuickNotDNC || f == jobs.QuickCallable) && reports&registry == 0:
+		case (f == jobs.QuickNotDNC || f.Callable()) && reports&registry == 0:
 			why = "the result has no DNC flags: scrub its phones first"
-		case (f == jobs.QuickNotLitigator || f == jobs.QuickCallable) && reports&litigator == 0:
+		case (f == jobs.QuickNotLitigator || f.Callable()) && reports&litigator == 0:
 			why = "the result has no litigator flag: scrub its phones first"
 		}
 		if why != "" {
@@ -97,7 +100,10 @@ func Passes(f jobs.QuickFilter, p *Phone) bool {
 		return p.Block&dncBlocks == 0
 	case jobs.QuickNotLitigator:
 		return p.Block&litigatorBlocks == 0
-	case jobs.QuickCallable:
+	case jobs.QuickCallable, jobs.QuickCallableNow:
+		// "callable-now" also needs the phone's calling windows open at
+		// the view's instant: the reader of the rows, which knows the
+		// instant, asks calltime.Places for that part.
 		return p.Block == 0
 	}
 	return true

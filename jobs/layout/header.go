@@ -231,91 +231,122 @@ func (h *header) any(cs ...class) bool {
 // punctuation, underscores, lower-to-upper case changes and letter-digit
 // changes), reads known phrases, drops filler words and classifies the rest.
 func readHeader(raw string) header {
-	h := header{raw: raw, idx: -1, line: -1}
+	r := headerReader{h: header{raw: raw, idx: -1, line: -1}, last: cNone}
 	s := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
-	s, h.input = cutInputPrefix(s)
+	s, r.h.input = cutInputPrefix(s)
 	raws := splitWords(s)
 	if len(raws) > 0 && raws[0] == "result" && len(raws) > 1 {
-		h.result = true
+		r.h.result = true
 		raws = raws[1:]
 	}
-	raws = joinPhrases(raws)
-	groupWord := ""
-	var last class = cNone
-	lastWord := ""
-	// Numbers after a word that names neither a person nor a phone
-	// ("SUBJECT1_PHONE_2", "propietario_1_tel_2"): the phone's index when no
-	// phone word has one, else whose phone it is.
-	type loose struct {
-		word string
-		n    int
-	}
-	var looses []loose
-	for _, w := range raws {
+	for _, w := range joinPhrases(raws) {
 		if n, ok := number(w); ok {
-			h.toks = append(h.toks, token{word: w, num: n})
-			switch last {
-			case cGroup:
-				if groupWord != "" && h.group == "" {
-					h.group = groupWord + " " + w
-				}
-			case cFirst, cLast, cMiddle, cName:
-				if h.group == "" {
-					h.group = "owner " + w
-				}
-			case cStreet, cAddress, cZip:
-				h.line = n
-			case cPhone, cTypeWord, cDNC, cFederal, cLitigator, cInternal, cIndustry, cCallable, cEmail, cType, cValid, cInvalid:
-				if h.idx < 0 {
-					h.idx = n
-				}
-			default:
-				looses = append(looses, loose{lastWord, n})
-			}
+			r.number(w, n)
 			continue
 		}
-		h.dated = h.dated || dateWords[w]
-		h.scope = h.scope || scopeWords[w]
-		h.source = h.source || w == "source"
-		h.aboutNumber = h.aboutNumber || w == "number" || w == "num" || w == "nbr" || w == "line"
-		if filler[w] {
-			continue
-		}
-		c := words[w]
-		if c == cInput && len(h.toks) == 0 {
-			h.input = true
-			continue
-		}
-		h.toks = append(h.toks, token{word: w, cls: c, num: -1})
-		h.has |= 1 << c
-		switch c {
-		case cNone:
-			h.unknowns++
-		case cGroup:
-			groupWord = canonicalGroup(w)
-		case cTypeWord:
-			if t := impliedType(w); h.implied != "" && h.implied != t && (t == Mobile || h.implied == Mobile) {
-				// "Wireless or VoIP": may be a mobile.
-				h.implied = Mobile
-			} else if h.implied == "" || h.implied != Mobile {
-				h.implied = t
-			}
-			h.qual = string(h.implied)
-		case cPrimary:
-			h.qual = "primary"
-		case cAlt:
-			if h.qual == "" {
-				h.qual = "other"
-			}
-		}
-		last, lastWord = c, w
+		r.word(w)
 	}
+	return r.finish()
+}
+
+// headerReader is readHeader's state while it walks a header's words.
+type headerReader struct {
+	h         header
+	groupWord string
+	last      class
+	lastWord  string
+	// looses: numbers after a word that names neither a person nor a
+	// phone ("SUBJECT1_PHONE_2", "propietario_1_tel_2"): the phone's index
+	// when no phone word has one, else whose phone it is.
+	looses []loose
+}
+
+type loose struct {
+	word string
+	n    int
+}
+
+// number reads a number by the word before it: an owner's, a group's, an
+// address line's or a phone slot's.
+func (r *headerReader) number(w string, n int) {
+	h := &r.h
+	h.toks = append(h.toks, token{word: w, num: n})
+	switch r.last {
+	case cGroup:
+		if r.groupWord != "" && h.group == "" {
+			h.group = r.groupWord + " " + w
+		}
+	case cFirst, cLast, cMiddle, cName:
+		if h.group == "" {
+			h.group = "owner " + w
+		}
+	case cStreet, cAddress, cZip:
+		h.line = n
+	case cPhone, cTypeWord, cDNC, cFederal, cLitigator, cInternal, cIndustry, cCallable, cEmail, cType, cValid, cInvalid:
+		if h.idx < 0 {
+			h.idx = n
+		}
+	default:
+		r.looses = append(r.looses, loose{r.lastWord, n})
+	}
+}
+
+// word notes what a word says of the header (a date, a scope, the number
+// itself) and classifies it.
+func (r *headerReader) word(w string) {
+	h := &r.h
+	h.dated = h.dated || dateWords[w]
+	h.scope = h.scope || scopeWords[w]
+	h.source = h.source || w == "source"
+	h.aboutNumber = h.aboutNumber || w == "number" || w == "num" || w == "nbr" || w == "line"
+	if filler[w] {
+		return
+	}
+	c := words[w]
+	if c == cInput && len(h.toks) == 0 {
+		h.input = true
+		return
+	}
+	h.toks = append(h.toks, token{word: w, cls: c, num: -1})
+	h.has |= 1 << c
+	switch c {
+	case cNone:
+		h.unknowns++
+	case cGroup:
+		r.groupWord = canonicalGroup(w)
+	case cTypeWord:
+		h.implyType(impliedType(w))
+	case cPrimary:
+		h.qual = "primary"
+	case cAlt:
+		if h.qual == "" {
+			h.qual = "other"
+		}
+	}
+	r.last, r.lastWord = c, w
+}
+
+// implyType records the phone type a word names; "Wireless or VoIP" may be
+// a mobile, so a mobile among types wins.
+func (h *header) implyType(t PhoneType) {
+	if h.implied != "" && h.implied != t && (t == Mobile || h.implied == Mobile) {
+		h.implied = Mobile
+	} else if h.implied == "" || h.implied != Mobile {
+		h.implied = t
+	}
+	h.qual = string(h.implied)
+}
+
+// finish places loose numbers, reads a bare "Number" as a phone column and
+// names the group.
+func (r *headerReader) finish() header {
+	h := r.h
 	switch {
-	case len(looses) == 0:
+	case len(r.looses) == 0:
 	case h.idx < 0:
-		h.idx = looses[0].n
-	case h.group == "" && groupWord == "" && looses[0].word != "":
-		h.group = looses[0].word + " " + strconv.Itoa(looses[0].n)
+		h.idx = r.looses[0].n
+	case h.group == "" && r.groupWord == "" && r.looses[0].word != "":
+		h.group = r.looses[0].word + " " + strconv.Itoa(r.looses[0].n)
 	}
 	if h.aboutNumber && len(h.toks) == countNumbers(h.toks) {
 		// "Number", "No.": a column of numbers, read as phones when its
@@ -323,8 +354,8 @@ func readHeader(raw string) header {
 		h.toks = append(h.toks, token{word: "number", cls: cPhone, num: -1})
 		h.has |= 1 << cPhone
 	}
-	if groupWord != "" && h.group == "" {
-		h.group = groupWord + " 1"
+	if r.groupWord != "" && h.group == "" {
+		h.group = r.groupWord + " 1"
 	}
 	if h.group == "owner 1" {
 		h.group = "" // the first owner is the row's main person

@@ -27,7 +27,10 @@ type Source struct {
 // answers and the time calls are judged at (SetDates). An index with no DNC
 // result does only that.
 type FlagIndex struct {
-	m       map[uint64]joinEntry
+	// ids gives each number the place of its entry: a small map of
+	// numbers to look up on every phone read, the entries apart.
+	ids     map[uint64]int32
+	entries []joinEntry
 	sources []Source
 	reports Kinds
 
@@ -50,7 +53,15 @@ type joinEntry struct {
 }
 
 // NewFlagIndex returns an empty index.
-func NewFlagIndex() *FlagIndex { return &FlagIndex{m: map[uint64]joinEntry{}} }
+func NewFlagIndex() *FlagIndex { return &FlagIndex{ids: map[uint64]int32{}} }
+
+// find is the entry of a number, nil when no result holds it.
+func (x *FlagIndex) find(key uint64) *joinEntry {
+	if i, ok := x.ids[key]; ok {
+		return &x.entries[i]
+	}
+	return nil
+}
 
 // AddSource registers a DNC result read with layout l and returns its id
 // for AddRow.
@@ -89,22 +100,22 @@ func older(a, b time.Time) time.Time {
 }
 
 func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
-	old, ok := x.m[key]
+	old := x.find(key)
 	switch {
-	case !ok:
-		x.m[key] = joinEntry{flags: f, date: date, src: int32(src), prevSrc: -1}
+	case old == nil:
+		x.ids[key] = int32(len(x.entries))
+		x.entries = append(x.entries, joinEntry{flags: f, date: date, src: int32(src), prevSrc: -1})
 	case int(old.src) == src || old.date.IsZero() || date.IsZero():
 		// Rows of one result, or answers that cannot be ordered: every
 		// reading counts.
 		old.flags = old.flags.Merge(f)
 		old.date = older(old.date, date)
-		x.m[key] = old
 	case x.newer(date, src, old.date, int(old.src)):
 		// The winner so far becomes the answer before; the lists only it
 		// reports keep its answers (and its date, when one is not flagged).
 		e := joinEntry{flags: f, date: date, src: int32(src), prev: old.flags, prevDate: old.date, prevSrc: old.src}
 		e.fill(old.flags, old.date, old.src)
-		x.m[key] = e
+		*old = e
 	default:
 		// An older answer: the answer before, when newer than the one
 		// kept; and the lists the newer answers do not report.
@@ -114,7 +125,6 @@ func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 			old.prev = old.prev.Merge(f)
 		}
 		old.fill(f, date, int32(src))
-		x.m[key] = old
 	}
 }
 
@@ -157,11 +167,8 @@ func (x *FlagIndex) SetEarlier(key uint64, f Flags, date time.Time) {
 // before the join's newest answer, else since the earlier answer to the
 // file's own.
 func (x *FlagIndex) changeOf(key uint64, f Flags, own bool) (Block, time.Time) {
-	if e, ok := x.m[key]; ok {
-		if e.prevSrc < 0 {
-			return 0, time.Time{}
-		}
-		return x.Change(key)
+	if e := x.find(key); e != nil {
+		return e.change()
 	}
 	if !own {
 		return 0, time.Time{}
@@ -177,8 +184,14 @@ func (x *FlagIndex) changeOf(key uint64, f Flags, own bool) (Block, time.Time) {
 // did not: the lists it is on now and was not (became), and when that
 // scrub before was made (since). Zero when no scrub before has it.
 func (x *FlagIndex) Change(key uint64) (became Block, since time.Time) {
-	e, ok := x.m[key]
-	if !ok || e.prevSrc < 0 {
+	if e := x.find(key); e != nil {
+		return e.change()
+	}
+	return 0, time.Time{}
+}
+
+func (e *joinEntry) change() (became Block, since time.Time) {
+	if e.prevSrc < 0 {
 		return 0, time.Time{}
 	}
 	now, before := Callability(true, e.flags)&changeBlocks, Callability(true, e.prev)&changeBlocks
@@ -197,8 +210,8 @@ func (x *FlagIndex) newer(da time.Time, a int, db time.Time, b int) bool {
 // Lookup returns the flags of a number, the result they come from and
 // when that answer was scrubbed (zero: not known).
 func (x *FlagIndex) Lookup(key uint64) (Flags, Source, bool) {
-	e, ok := x.m[key]
-	if !ok {
+	e := x.find(key)
+	if e == nil {
 		return Flags{}, Source{}, false
 	}
 	s := x.sources[e.src]
@@ -258,7 +271,7 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Fla
 		return f, date, src
 	}
 	if len(x.sources) > 0 {
-		if e, ok := x.m[key]; ok {
+		if e := x.find(key); e != nil {
 			ownHas := f.Has
 			f = f.Override(e.flags)
 			// The file's own answers the join did not replace, and its own
@@ -292,7 +305,7 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Fla
 func (x *FlagIndex) Reports() Kinds { return x.reports }
 
 // Len is the number of numbers held.
-func (x *FlagIndex) Len() int { return len(x.m) }
+func (x *FlagIndex) Len() int { return len(x.entries) }
 
 // Sources are the results added, in order.
 func (x *FlagIndex) Sources() []Source { return x.sources }

@@ -258,6 +258,13 @@ func (r *Reader) readPeople(rec []string, row *Row) {
 	}
 }
 
+// ReadPlaces reads only the row's property and mailing addresses (where
+// its person may be, for the calling rules).
+func (r *Reader) ReadPlaces(rec []string, row *Row) {
+	row.Property = readAddress(rec, r.l.Property)
+	row.Mailing = readAddress(rec, r.l.Mailing)
+}
+
 // ReadPhones reads only what the filters need: the match status, the
 // row's scrub date and the phones (row.People, Emails, the addresses and
 // Entity are left as they are). Each phone's Block comes from Judge.

@@ -15,7 +15,7 @@ import (
 // its history so: its results are not downloaded again and its jobs list
 // names them. A download this computer recorded already is kept. It
 // returns how many were taken up.
-func (l *Ledger) AdoptDownloads(ctx context.Context, from string, where func(Download) (string, bool)) (int, error) {
+func (l *Jobs) AdoptDownloads(ctx context.Context, from string, where func(Download) (string, bool)) (int, error) {
 	if from == "" || from == l.me.ComputerID {
 		return 0, nil
 	}

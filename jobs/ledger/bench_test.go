@@ -22,14 +22,14 @@ func BenchmarkSubmissionSteps(b *testing.B) {
 	mapping := map[string]string{"first_name": "First", "last_name": "Last"}
 	b.ResetTimer()
 	for i := range b.N {
-		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Rows: 10, Mapping: mapping})
+		id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Rows: 10, Mapping: mapping})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := l.MarkSent(ctx, id); err != nil {
+		if err := l.Submissions().MarkSent(ctx, id); err != nil {
 			b.Fatal(err)
 		}
-		if err := l.MarkCreated(ctx, id, Created{JobID: fmt.Sprintf("trc_%d", i), Charged: 10,
+		if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: fmt.Sprintf("trc_%d", i), Charged: 10,
 			Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}}); err != nil {
 			b.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func BenchmarkRecordJobState(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		j := Job{ID: fmt.Sprintf("trc_%d", i%50), Kind: jobs.KindTrace, Status: jobs.StatusProcessing, Last: last, CreatedAt: time.Now()}
-		if err := l.RecordJobState(ctx, j, Spend{Charged: 40000}); err != nil {
+		if err := l.Jobs().RecordJobState(ctx, j, Spend{Charged: 40000}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -64,12 +64,12 @@ func BenchmarkEntries(b *testing.B) {
 	defer l.Close()
 	ctx := context.Background()
 	for i := range 1000 {
-		l.RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: jobs.KindTrace, Status: jobs.StatusCompleted,
+		l.Jobs().RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: jobs.KindTrace, Status: jobs.StatusCompleted,
 			Last: json.RawMessage(`{"id":"x"}`), CreatedAt: time.Now()}, Spend{Charged: 10, Refunded: 2})
 	}
 	b.ResetTimer()
 	for range b.N {
-		e, err := l.Entries(ctx)
+		e, err := l.Jobs().Entries(ctx)
 		if err != nil || len(e) != 1000 {
 			b.Fatal(len(e), err)
 		}

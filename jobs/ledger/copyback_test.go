@@ -23,7 +23,7 @@ func newSharedThenStopped(t *testing.T) sharedThenStopped {
 	ctx := context.Background()
 	own := sqliteStore().open(t)
 	// Before sharing: two numbers of its own, and one job.
-	if _, err := own.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}, {Number: "5125550102", Reason: "complaint"}}); err != nil {
+	if _, err := own.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}, {Number: "5125550102", Reason: "complaint"}}); err != nil {
 		t.Fatal(err)
 	}
 	submitted(t, own, "before.csv", "trc_before", jobs.StatusCompleted)
@@ -40,15 +40,15 @@ func newSharedThenStopped(t *testing.T) sharedThenStopped {
 func submitted(t *testing.T, l *Ledger, file, job string, status jobs.Status) int64 {
 	t.Helper()
 	ctx := context.Background()
-	id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: file, FileHash: "h-" + file,
+	id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: file, FileHash: "h-" + file,
 		Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal, Rows: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkSent(ctx, id); err != nil {
+	if err := l.Submissions().MarkSent(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkCreated(ctx, id, Created{JobID: job, Charged: 10, Job: Job{Kind: jobs.KindTrace, Status: status, CreatedAt: l.now()}}); err != nil {
+	if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: job, Charged: 10, Job: Job{Kind: jobs.KindTrace, Status: status, CreatedAt: l.now()}}); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -106,13 +106,13 @@ func TestCopyBack(t *testing.T) {
 func whileShared(t *testing.T, s sharedThenStopped) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := s.mate.AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client", By: "laptop-2"}}); err != nil {
+	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client", By: "laptop-2"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.mate.RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
+	if err := s.mate.CompanyList().RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.own.AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "own"}}); err != nil {
+	if _, err := s.own.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "own"}}); err != nil {
 		t.Fatal(err)
 	}
 	hourAgo := time.Now().Add(-time.Hour)
@@ -120,7 +120,7 @@ func whileShared(t *testing.T, s sharedThenStopped) {
 	submitted(t, s.team, "owners.csv", "trc_flying", jobs.StatusProcessing)
 	submitted(t, s.team, "done.csv", "trc_done", jobs.StatusCompleted)
 	s.team.now = time.Now
-	if err := s.team.RecordDownload(ctx, Download{JobID: "trc_done", Path: "/lib/trc_done.csv", Size: 9, SHA256: "ab", Rows: 3}); err != nil {
+	if err := s.team.Jobs().RecordDownload(ctx, Download{JobID: "trc_done", Path: "/lib/trc_done.csv", Size: 9, SHA256: "ab", Rows: 3}); err != nil {
 		t.Fatal(err)
 	}
 	submitted(t, s.mate, "theirs.csv", "trc_theirs", jobs.StatusProcessing)
@@ -132,14 +132,14 @@ func whileShared(t *testing.T, s sharedThenStopped) {
 func checkKeptList(t *testing.T, own *Ledger) {
 	t.Helper()
 	ctx := context.Background()
-	keys, err := own.InternalKeys(ctx)
+	keys, err := own.CompanyList().InternalKeys(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(keys.Keys()); got != "[2145550199 5125550101 9725550100]" {
 		t.Fatalf("this computer's list after stopping: %s", got)
 	}
-	log, err := own.InternalLog(ctx, "")
+	log, err := own.CompanyList().InternalLog(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func checkKeptList(t *testing.T, own *Ledger) {
 func checkKeptJobs(t *testing.T, own *Ledger) {
 	t.Helper()
 	ctx := context.Background()
-	entries, err := own.Entries(ctx)
+	entries, err := own.Jobs().Entries(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,17 +173,17 @@ func checkKeptJobs(t *testing.T, own *Ledger) {
 	if len(got) != 3 || got["trc_theirs"].ID != "" || got["trc_done"].Download == nil || got["trc_done"].Spend.Charged != 10 {
 		t.Fatalf("this computer's jobs: %+v", entries)
 	}
-	flying, err := own.InFlight(ctx)
+	flying, err := own.Jobs().InFlight(ctx)
 	if err != nil || len(flying) != 1 || flying[0].ID != "trc_flying" {
 		t.Fatalf("in flight: %+v, %v", flying, err)
 	}
-	_, err = own.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "owners again.csv", FileHash: "h-owners.csv",
+	_, err = own.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "owners again.csv", FileHash: "h-owners.csv",
 		Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal})
 	var ce *ClaimedError
 	if !errors.As(err, &ce) {
 		t.Fatalf("the file sent an hour ago, again: %v", err)
 	}
-	if s, err := own.Submission(ctx, ce.Holder); err != nil || s.JobID != "trc_flying" {
+	if s, err := own.Submissions().Submission(ctx, ce.Holder); err != nil || s.JobID != "trc_flying" {
 		t.Fatalf("the guard names %+v, %v", s, err)
 	}
 }
@@ -192,7 +192,7 @@ func checkKeptJobs(t *testing.T, own *Ledger) {
 func TestCopyBackIsOneStep(t *testing.T) {
 	s := newSharedThenStopped(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := s.mate.AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
+	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
 		t.Fatal(err)
 	}
 	submitted(t, s.team, "owners.csv", "trc_flying", jobs.StatusProcessing)

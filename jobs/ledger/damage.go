@@ -169,7 +169,7 @@ func quickCheckTable(db *sql.DB, table string) ([]string, error) {
 
 // explainRead turns a damaged page met while reading the ledger into a
 // DamagedError that says what to do; other errors stay as they are.
-func (l *Ledger) explainRead(err error) error {
+func (l *book) explainRead(err error) error {
 	switch sqliteCode(err) {
 	case sqliteCorrupt, sqliteNotADB:
 		return &DamagedError{Path: l.path, Detail: sqliteText(err)}

@@ -81,7 +81,7 @@ func postgresStore() store {
 	st.open = func(t testing.TB) *Ledger { return connect(t, pgtest.URL(t), "laptop-1") }
 	st.reopen = func(t testing.TB, l *Ledger) *Ledger {
 		l.Close()
-		return connect(t, urls[l], l.Me().Computer)
+		return connect(t, urls[l], l.Team().Me().Computer)
 	}
 	st.other = func(t testing.TB, l *Ledger, computer string) *Ledger { return connect(t, urls[l], computer) }
 	return st

@@ -62,7 +62,7 @@ const internalRows = 1000
 // locks in the same order, so neither waits on the other in a cycle (and
 // a deadlock that happens all the same is retried by tx). A caller adding
 // a great many numbers gives them in batches, each its own transaction.
-func (l *Ledger) AddInternal(ctx context.Context, entries []InternalEntry) (int, error) {
+func (l *CompanyList) AddInternal(ctx context.Context, entries []InternalEntry) (int, error) {
 	for _, e := range entries {
 		if !validNumber(e.Number) {
 			return 0, fmt.Errorf("ledger: internal list: %q is not a 10-digit number", e.Number)
@@ -70,7 +70,7 @@ func (l *Ledger) AddInternal(ctx context.Context, entries []InternalEntry) (int,
 	}
 	sorted := sortedEntries(entries)
 	add, per := addInternalRows, internalRows
-	if l.Shared() {
+	if l.shared() {
 		add, per = addInternalArrays, len(sorted)
 	}
 	added := 0
@@ -165,7 +165,7 @@ var ErrNotOnList = errors.New("not on the internal do-not-call list")
 
 // RemoveInternal takes a number off the internal list; the reason is kept
 // in the list's log.
-func (l *Ledger) RemoveInternal(ctx context.Context, number, reason, by string) error {
+func (l *CompanyList) RemoveInternal(ctx context.Context, number, reason, by string) error {
 	if reason == "" {
 		return errors.New("ledger: internal list: a removal needs a reason")
 	}
@@ -188,12 +188,12 @@ func (l *Ledger) RemoveInternal(ctx context.Context, number, reason, by string) 
 
 // InternalList returns the numbers on the internal list, the most recently
 // added first.
-func (l *Ledger) InternalList(ctx context.Context) ([]InternalEntry, error) {
+func (l *CompanyList) InternalList(ctx context.Context) ([]InternalEntry, error) {
 	return l.internalEntries(ctx, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY added_at DESC, number")
 }
 
 // internalEntries reads the entries of query.
-func (l *Ledger) internalEntries(ctx context.Context, query string, args ...any) ([]InternalEntry, error) {
+func (l *book) internalEntries(ctx context.Context, query string, args ...any) ([]InternalEntry, error) {
 	rows, err := l.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
@@ -227,7 +227,7 @@ type InternalFilter struct {
 // FindInternal returns the entries the filter picks, the most recently
 // added first, and how many it picks in all: a window onto a list of a
 // million numbers without reading them all.
-func (l *Ledger) FindInternal(ctx context.Context, f InternalFilter) ([]InternalEntry, int, error) {
+func (l *CompanyList) FindInternal(ctx context.Context, f InternalFilter) ([]InternalEntry, int, error) {
 	where, args := internalWhere(f)
 	var n int
 	if err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM internal_dnc"+where, args...).Scan(&n); err != nil {
@@ -268,7 +268,7 @@ func likeEscape(s string) string {
 // InternalKeys are the numbers on the internal list, and only them, read
 // in order straight into a set tested in bulk: what every callable export
 // and every view of a result checks (a million numbers are 8 MB).
-func (l *Ledger) InternalKeys(ctx context.Context) (phone.KeySet, error) {
+func (l *CompanyList) InternalKeys(ctx context.Context) (phone.KeySet, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT number FROM internal_dnc ORDER BY number")
 	if err != nil {
 		return phone.KeySet{}, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
@@ -311,7 +311,7 @@ func numberKey(b []byte) (uint64, bool) {
 
 // InternalLog returns the list's additions and removals, oldest first;
 // with number, only that number's.
-func (l *Ledger) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
+func (l *CompanyList) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
 	q := `SELECT number, action, at, reason, source, "by" FROM internal_dnc_log`
 	var args []any
 	if number != "" {

@@ -31,7 +31,7 @@ func listNumbers(from, to int) []InternalEntry {
 func fillList(tb testing.TB, l *Ledger, n int) {
 	tb.Helper()
 	for i := 0; i < n; i += 10_000 {
-		if _, err := l.AddInternal(context.Background(), listNumbers(i, min(n, i+10_000))); err != nil {
+		if _, err := l.CompanyList().AddInternal(context.Background(), listNumbers(i, min(n, i+10_000))); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func BenchmarkLedgerInternalKeys1M(b *testing.B) {
 			fillList(b, l, million)
 			b.ResetTimer()
 			for range b.N {
-				keys, err := l.InternalKeys(context.Background())
+				keys, err := l.CompanyList().InternalKeys(context.Background())
 				if err != nil || keys.Len() != million {
 					b.Fatalf("%d keys, %v", keys.Len(), err)
 				}

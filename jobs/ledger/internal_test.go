@@ -17,7 +17,7 @@ func testInternalList(t *testing.T, st store) {
 	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return clock }
 
-	n, err := l.AddInternal(ctx, []InternalEntry{
+	n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{
 		{Number: "5125550101", Reason: "asked on a call", Source: "by hand", By: "laptop-1"},
 		{Number: "5125550102", Source: "file owners.csv"},
 	})
@@ -26,14 +26,14 @@ func testInternalList(t *testing.T, st store) {
 	}
 	// A number already on the list keeps its first date and reason.
 	clock = clock.Add(time.Hour)
-	n, err = l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "again"}, {Number: "2145550103", Reason: "complaint"}})
+	n, err = l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "again"}, {Number: "2145550103", Reason: "complaint"}})
 	if err != nil || n != 1 {
 		t.Fatalf("add again: %d %v", n, err)
 	}
-	if _, err := l.AddInternal(ctx, []InternalEntry{{Number: "512555010"}}); err == nil {
+	if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "512555010"}}); err == nil {
 		t.Fatal("a 9-digit number was accepted")
 	}
-	list, err := l.InternalList(ctx)
+	list, err := l.CompanyList().InternalList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,21 +48,21 @@ func testInternalList(t *testing.T, st store) {
 	}
 
 	// A removal needs a reason, and is logged.
-	if err := l.RemoveInternal(ctx, "5125550101", "", ""); err == nil {
+	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "", ""); err == nil {
 		t.Fatal("removed without a reason")
 	}
-	if err := l.RemoveInternal(ctx, "5125550101", "added by mistake", "laptop-2"); err != nil {
+	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "added by mistake", "laptop-2"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.RemoveInternal(ctx, "5125550101", "twice", ""); !errors.Is(err, ErrNotOnList) {
+	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "twice", ""); !errors.Is(err, ErrNotOnList) {
 		t.Fatalf("removing a number not on the list: %v", err)
 	}
 	// Added back: a new entry with its own date; the log has the story.
 	clock = clock.Add(time.Hour)
-	if n, err := l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked again"}}); err != nil || n != 1 {
+	if n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked again"}}); err != nil || n != 1 {
 		t.Fatalf("add back: %d %v", n, err)
 	}
-	log, err := l.InternalLog(ctx, "5125550101")
+	log, err := l.CompanyList().InternalLog(ctx, "5125550101")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +77,11 @@ func testInternalList(t *testing.T, st store) {
 	// Everything survives a reopen, and, on a team's database, another
 	// computer reads it.
 	l = st.reopen(t, l)
-	if list, err := l.InternalList(ctx); err != nil || len(list) != 3 {
+	if list, err := l.CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
 		t.Fatalf("after a reopen: %d %v", len(list), err)
 	}
 	if st.other != nil {
-		if list, err := st.other(t, l, "laptop-2").InternalList(ctx); err != nil || len(list) != 3 {
+		if list, err := st.other(t, l, "laptop-2").CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
 			t.Fatalf("another computer: %d %v", len(list), err)
 		}
 	}
@@ -91,7 +91,7 @@ func testInternalList(t *testing.T, st store) {
 func TestInternalListReadOnly(t *testing.T) {
 	l, dir := openTest(t)
 	ctx := context.Background()
-	if _, err := l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}}); err != nil {
+	if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}}); err != nil {
 		t.Fatal(err)
 	}
 	ro, err := OpenReadOnly(dir)
@@ -99,7 +99,7 @@ func TestInternalListReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if list, err := ro.InternalList(ctx); err != nil || len(list) != 1 {
+	if list, err := ro.CompanyList().InternalList(ctx); err != nil || len(list) != 1 {
 		t.Fatalf("read-only: %d %v", len(list), err)
 	}
 }
@@ -111,20 +111,20 @@ func TestInternalKeys(t *testing.T) { eachStore(t, testInternalKeys) }
 func testInternalKeys(t *testing.T, st store) {
 	l := st.open(t)
 	ctx := context.Background()
-	if keys, err := l.InternalKeys(ctx); err != nil || keys.Len() != 0 {
+	if keys, err := l.CompanyList().InternalKeys(ctx); err != nil || keys.Len() != 0 {
 		t.Fatalf("an empty list: %d %v", keys.Len(), err)
 	}
 	var entries []InternalEntry
 	for _, n := range []string{"9725550100", "2125550147", "5125550101", "2125550147"} {
 		entries = append(entries, InternalEntry{Number: n, Source: "file a.csv"})
 	}
-	if n, err := l.AddInternal(ctx, entries); err != nil || n != 3 {
+	if n, err := l.CompanyList().AddInternal(ctx, entries); err != nil || n != 3 {
 		t.Fatalf("add: %d %v", n, err)
 	}
-	if err := l.RemoveInternal(ctx, "5125550101", "by mistake", ""); err != nil {
+	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "by mistake", ""); err != nil {
 		t.Fatal(err)
 	}
-	keys, err := l.InternalKeys(ctx)
+	keys, err := l.CompanyList().InternalKeys(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestInternalImportsAtOnce(t *testing.T) {
 	imp := func(l *Ledger, list []InternalEntry) {
 		<-start
 		for i := 0; i < len(list); i += 1500 {
-			if _, err := l.AddInternal(ctx, list[i:min(len(list), i+1500)]); err != nil {
+			if _, err := l.CompanyList().AddInternal(ctx, list[i:min(len(list), i+1500)]); err != nil {
 				errs <- err
 				return
 			}
@@ -195,7 +195,7 @@ func testFindInternal(t *testing.T, st store) {
 	for i, e := range []InternalEntry{{Number: "5125550101", Reason: "Complaint"}, {Number: "5125550102", Source: "file 100%_off.csv"},
 		{Number: "2145550103", Reason: "asked"}} {
 		l.now = func() time.Time { return clock.Add(time.Duration(i) * time.Hour) }
-		if _, err := l.AddInternal(ctx, []InternalEntry{e}); err != nil {
+		if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{e}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -213,7 +213,7 @@ func testFindInternal(t *testing.T, st store) {
 		{InternalFilter{Text: "0_o"}, "[]", 0},
 		{InternalFilter{Digits: "214", Text: "complaint"}, "[2145550103 5125550101]", 2},
 	} {
-		list, n, err := l.FindInternal(ctx, c.f)
+		list, n, err := l.CompanyList().FindInternal(ctx, c.f)
 		var got []string
 		for _, e := range list {
 			got = append(got, e.Number)

@@ -32,11 +32,11 @@ type Job struct {
 // UpsertJob records the state of a job. A job recorded as completed or
 // failed never goes back to an earlier status (a stale read cannot undo a
 // completion); zero fields of j do not erase what is known.
-func (l *Ledger) UpsertJob(ctx context.Context, j Job) error {
+func (l *Jobs) UpsertJob(ctx context.Context, j Job) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.upsertJob(ctx, tx, j) })
 }
 
-func (l *Ledger) upsertJob(ctx context.Context, tx *sqldb.Tx, j Job) error {
+func (l *book) upsertJob(ctx context.Context, tx *sqldb.Tx, j Job) error {
 	if j.ID == "" || j.Kind == "" {
 		return errors.New("ledger: a job needs an id and a kind")
 	}
@@ -65,7 +65,7 @@ func (l *Ledger) upsertJob(ctx context.Context, tx *sqldb.Tx, j Job) error {
 }
 
 // SetNextPoll records when the tracker means to look at a job next.
-func (l *Ledger) SetNextPoll(ctx context.Context, jobID string, at time.Time) error {
+func (l *Jobs) SetNextPoll(ctx context.Context, jobID string, at time.Time) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "UPDATE jobs SET next_poll_at = ? WHERE job_id = ?", ms(at), jobID)
 		return err
@@ -91,7 +91,7 @@ func scanJob(r scanner) (*Job, error) {
 }
 
 // Job returns one job.
-func (l *Ledger) Job(ctx context.Context, id string) (*Job, error) {
+func (l *Jobs) Job(ctx context.Context, id string) (*Job, error) {
 	j, err := scanJob(l.db.QueryRowContext(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("ledger: job %s: %w", id, ErrNotFound)
@@ -102,7 +102,7 @@ func (l *Ledger) Job(ctx context.Context, id string) (*Job, error) {
 	return j, nil
 }
 
-func (l *Ledger) queryJobs(ctx context.Context, where string, args ...any) ([]*Job, error) {
+func (l *book) queryJobs(ctx context.Context, where string, args ...any) ([]*Job, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT "+jobCols+" FROM jobs "+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: jobs: %w", err)
@@ -124,13 +124,13 @@ func (l *Ledger) queryJobs(ctx context.Context, where string, args ...any) ([]*J
 
 // InFlight returns the trace and DNC jobs not yet completed or failed,
 // oldest first.
-func (l *Ledger) InFlight(ctx context.Context) ([]*Job, error) {
+func (l *Jobs) InFlight(ctx context.Context) ([]*Job, error) {
 	return l.queryJobs(ctx, "WHERE kind IN ('trace', 'dnc') AND status NOT IN ('completed', 'failed') ORDER BY created_at, job_id")
 }
 
 // NotDownloaded returns the completed trace and DNC jobs with no recorded
 // download, oldest first.
-func (l *Ledger) NotDownloaded(ctx context.Context) ([]*Job, error) {
+func (l *Jobs) NotDownloaded(ctx context.Context) ([]*Job, error) {
 	return l.queryJobs(ctx, `WHERE kind IN ('trace', 'dnc') AND status = 'completed'
 		AND job_id NOT IN (SELECT job_id FROM downloads WHERE computer_id = ?) ORDER BY created_at, job_id`, l.me.ComputerID)
 }
@@ -139,9 +139,9 @@ func (l *Ledger) NotDownloaded(ctx context.Context) ([]*Job, error) {
 // from this computer whose result it does not have, oldest first: what its
 // tracker downloads by itself. (A teammate's result is downloaded when it
 // is opened here.)
-func (l *Ledger) NotDownloadedHere(ctx context.Context) ([]*Job, error) {
-	if !l.Shared() {
-		return l.NotDownloaded(ctx)
+func (l *Jobs) NotDownloadedHere(ctx context.Context) ([]*Job, error) {
+	if !l.shared() {
+		return l.jobs().NotDownloaded(ctx)
 	}
 	return l.queryJobs(ctx, `WHERE kind IN ('trace', 'dnc') AND status = 'completed'
 		AND job_id IN (SELECT job_id FROM submissions WHERE computer_id = ? AND job_id IS NOT NULL)
@@ -201,13 +201,13 @@ const plausibleSpend = "charged >= 0 AND refunded >= 0 AND refunded <= charged A
 
 // SetSpend records the credits charged and refunded for a job, as the API
 // last reported them.
-func (l *Ledger) SetSpend(ctx context.Context, jobID string, s Spend) error {
+func (l *Jobs) SetSpend(ctx context.Context, jobID string, s Spend) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.setSpend(ctx, tx, jobID, s.Charged, s.Refunded) })
 }
 
 // setSpend writes charged and refunded as the API reported them, however
 // implausible (Spend.Problem flags them; TotalSpend leaves them out).
-func (l *Ledger) setSpend(ctx context.Context, tx *sqldb.Tx, jobID string, charged, refunded int64) error {
+func (l *book) setSpend(ctx context.Context, tx *sqldb.Tx, jobID string, charged, refunded int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO spend (job_id, charged, refunded, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT(job_id) DO UPDATE SET charged = excluded.charged, refunded = excluded.refunded, updated_at = excluded.updated_at`,
 		jobID, charged, refunded, l.now().UnixMilli())
@@ -218,7 +218,7 @@ func (l *Ledger) setSpend(ctx context.Context, tx *sqldb.Tx, jobID string, charg
 }
 
 // JobSpend returns the credits of one job (zero when none are recorded).
-func (l *Ledger) JobSpend(ctx context.Context, jobID string) (Spend, error) {
+func (l *Jobs) JobSpend(ctx context.Context, jobID string) (Spend, error) {
 	var s Spend
 	err := l.db.QueryRowContext(ctx, "SELECT charged, refunded FROM spend WHERE job_id = ?", jobID).Scan(&s.Charged, &s.Refunded)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -229,7 +229,7 @@ func (l *Ledger) JobSpend(ctx context.Context, jobID string) (Spend, error) {
 
 // TotalSpend sums the spend of every job whose figures are plausible
 // (Spend.Problem); FlaggedSpend lists the others.
-func (l *Ledger) TotalSpend(ctx context.Context) (Spend, error) {
+func (l *Jobs) TotalSpend(ctx context.Context) (Spend, error) {
 	var s Spend
 	err := l.db.QueryRowContext(ctx, "SELECT CAST(COALESCE(SUM(charged), 0) AS BIGINT), CAST(COALESCE(SUM(refunded), 0) AS BIGINT) FROM spend WHERE "+plausibleSpend).
 		Scan(&s.Charged, &s.Refunded)
@@ -241,7 +241,7 @@ func (l *Ledger) TotalSpend(ctx context.Context) (Spend, error) {
 
 // FlaggedSpend returns, by job id, the spend TotalSpend leaves out because
 // its figures are implausible.
-func (l *Ledger) FlaggedSpend(ctx context.Context) (map[string]Spend, error) {
+func (l *Jobs) FlaggedSpend(ctx context.Context) (map[string]Spend, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT job_id, charged, refunded FROM spend WHERE NOT ("+plausibleSpend+") ORDER BY job_id")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: spend: %w", err)
@@ -271,7 +271,7 @@ type Download struct {
 
 // RecordDownload records a result downloaded on this computer (replacing
 // an earlier record of the same job here).
-func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
+func (l *Jobs) RecordDownload(ctx context.Context, d Download) error {
 	if d.JobID == "" || d.Path == "" {
 		return errors.New("ledger: a download needs a job id and a path")
 	}
@@ -293,7 +293,7 @@ func (l *Ledger) RecordDownload(ctx context.Context, d Download) error {
 
 // JobDownload returns the recorded download of a job on this computer, or
 // ErrNotFound.
-func (l *Ledger) JobDownload(ctx context.Context, jobID string) (*Download, error) {
+func (l *Jobs) JobDownload(ctx context.Context, jobID string) (*Download, error) {
 	var d Download
 	var at int64
 	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ? AND computer_id = ?",
@@ -322,7 +322,7 @@ type Entry struct {
 }
 
 // Entries returns every job, newest first, with its spend and download.
-func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
+func (l *Jobs) Entries(ctx context.Context) ([]Entry, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
 			j.last, j.updated_at, j.next_poll_at, j.error_message,
 			COALESCE(s.charged, 0), COALESCE(s.refunded, 0),
@@ -365,7 +365,7 @@ func (l *Ledger) Entries(ctx context.Context) ([]Entry, error) {
 
 // RecordJobState records what the API said about a job and the spend it
 // reported, in one transaction.
-func (l *Ledger) RecordJobState(ctx context.Context, j Job, s Spend) error {
+func (l *Jobs) RecordJobState(ctx context.Context, j Job, s Spend) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		if err := l.upsertJob(ctx, tx, j); err != nil {
 			return err
@@ -385,7 +385,7 @@ type JobState struct {
 
 // RecordJobStates records several jobs' states in one transaction (one
 // fsync for a whole list page).
-func (l *Ledger) RecordJobStates(ctx context.Context, states []JobState) error {
+func (l *Jobs) RecordJobStates(ctx context.Context, states []JobState) error {
 	if len(states) == 0 {
 		return nil
 	}

@@ -74,8 +74,9 @@ func (e *LockedError) Error() string {
 // Is makes errors.Is(err, ErrLocked) true.
 func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
-// Ledger is an open ledger. Its methods are safe for concurrent use.
-type Ledger struct {
+// book is the state of an open ledger that its parts share: the database,
+// the clock and who writes.
+type book struct {
 	db       *sqldb.DB
 	path     string // the SQLite file; "" for a team's database
 	readOnly bool
@@ -144,7 +145,7 @@ func Open(dir string) (*Ledger, error) {
 	raw.SetMaxIdleConns(1)
 	raw.SetConnMaxLifetime(0)
 	db := sqldb.Wrap(raw, sqldb.SQLite, path)
-	l := &Ledger{db: db, path: path, unlock: unlock, now: time.Now, me: localWho()}
+	l := &Ledger{&book{db: db, path: path, unlock: unlock, now: time.Now, me: localWho()}}
 	if err := l.checkPragmas(); err != nil {
 		l.Close()
 		return nil, err
@@ -219,7 +220,7 @@ func OpenReadOnly(dir string) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
 	}
 	raw.SetMaxOpenConns(2)
-	l := &Ledger{db: sqldb.Wrap(raw, sqldb.SQLite, path), path: path, readOnly: true, now: time.Now, me: localWho()}
+	l := &Ledger{&book{db: sqldb.Wrap(raw, sqldb.SQLite, path), path: path, readOnly: true, now: time.Now, me: localWho()}}
 	var v int
 	if err := raw.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
 		l.Close()
@@ -259,7 +260,7 @@ func dsn(path string, readOnly bool) string {
 
 // checkPragmas makes sure the durability settings took effect: a silently
 // ignored pragma would turn every "committed" into "probably committed".
-func (l *Ledger) checkPragmas() error {
+func (l *book) checkPragmas() error {
 	var mode string
 	if err := l.db.Raw().QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil {
 		return explainOpen(l.path, err)
@@ -282,7 +283,9 @@ func (l *Ledger) Path() string { return l.path }
 
 // Shared reports whether the ledger is a team's database, written by
 // several computers.
-func (l *Ledger) Shared() bool { return l.db.Engine() == sqldb.Postgres }
+func (l *Ledger) Shared() bool { return l.shared() }
+
+func (b *book) shared() bool { return b.db.Engine() == sqldb.Postgres }
 
 // String names the ledger in messages: its file, or the team's database.
 func (l *Ledger) String() string { return l.db.String() }
@@ -310,7 +313,7 @@ func (l *Ledger) Close() error {
 // deadlock or serialisation failure (another computer's change at the
 // same moment) runs fn again in a new transaction, a bounded number of
 // times (sqldb.DB.InTx): fn keeps nothing of an earlier try.
-func (l *Ledger) tx(ctx context.Context, fn func(*sqldb.Tx) error) error {
+func (l *book) tx(ctx context.Context, fn func(*sqldb.Tx) error) error {
 	if l.readOnly {
 		return errors.New("ledger: opened read-only")
 	}

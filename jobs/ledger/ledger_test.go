@@ -50,9 +50,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		ctx := context.Background()
-		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "crash.csv", FileHash: "abc", Rows: 3})
+		id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "crash.csv", FileHash: "abc", Rows: 3})
 		if err == nil {
-			err = l.MarkSent(ctx, id)
+			err = l.Submissions().MarkSent(ctx, id)
 		}
 		if err != nil {
 			fmt.Println("error:", err)
@@ -101,7 +101,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	if mode != "wal" || sync != 2 || conns != 1 {
 		t.Errorf("journal_mode = %q, synchronous = %d (2 is FULL), connections = %d; want wal, FULL, one writer", mode, sync, conns)
 	}
-	id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "a.csv", Rows: 2})
+	id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "a.csv", Rows: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer l.Close()
-	s, err := l.Submission(ctx, id)
+	s, err := l.Submissions().Submission(ctx, id)
 	if err != nil || s.FileName != "a.csv" || s.State != StateIntent || s.Rows != 2 {
 		t.Fatalf("after reopen: %+v, %v", s, err)
 	}
@@ -204,7 +204,7 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OpenReadOnly while locked: %v", err)
 	}
-	if _, err := ro.Entries(context.Background()); err != nil {
+	if _, err := ro.Jobs().Entries(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ro.Close()
@@ -233,14 +233,14 @@ func TestCommittedStepSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	s, err := l.Submission(context.Background(), id)
+	s, err := l.Submissions().Submission(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.State != StateSent || s.SentAt.IsZero() || s.FileName != "crash.csv" {
 		t.Fatalf("after a kill: %+v", s)
 	}
-	pending, err := l.Submissions(context.Background(), StateIntent, StateSent, StateUnknown)
+	pending, err := l.Submissions().List(context.Background(), StateIntent, StateSent, StateUnknown)
 	if err != nil || len(pending) != 1 || pending[0].ID != id {
 		t.Fatalf("pending after a kill: %v, %v", pending, err)
 	}
@@ -262,14 +262,14 @@ func TestReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusProcessing, Name: "x.csv"}); err != nil {
+	if err := l.Jobs().UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusProcessing, Name: "x.csv"}); err != nil {
 		t.Fatal(err)
 	}
-	j, err := ro.Job(ctx, "trc_1")
+	j, err := ro.Jobs().Job(ctx, "trc_1")
 	if err != nil || j.Name != "x.csv" {
 		t.Fatalf("read-only sees the writer's commit: %+v, %v", j, err)
 	}
-	if err := ro.UpsertJob(ctx, Job{ID: "trc_2", Kind: jobs.KindTrace}); err == nil {
+	if err := ro.Jobs().UpsertJob(ctx, Job{ID: "trc_2", Kind: jobs.KindTrace}); err == nil {
 		t.Fatal("a read-only ledger accepted a write")
 	}
 }
@@ -302,7 +302,7 @@ func makeUnwritable(t *testing.T, path string) {
 func TestUnwritableLedgerIsRefused(t *testing.T) {
 	l, dir := openTest(t)
 	ctx := context.Background()
-	if err := l.UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: "x.csv"}); err != nil {
+	if err := l.Jobs().UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: "x.csv"}); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -317,7 +317,7 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 		t.Fatalf("reading an unwritable ledger: %v", err)
 	}
 	defer ro.Close()
-	if j, err := ro.Job(ctx, "trc_1"); err != nil || j.Name != "x.csv" {
+	if j, err := ro.Jobs().Job(ctx, "trc_1"); err != nil || j.Name != "x.csv" {
 		t.Fatalf("read back %+v, %v", j, err)
 	}
 	// The lock is not left held: once writable again, it opens.
@@ -339,43 +339,43 @@ func testSubmissionLifecycle(t *testing.T, l *Ledger) {
 	s := &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
 		Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
 		Options: json.RawMessage(`{"drop_duplicates":true}`), Estimate: json.RawMessage(`{"credits":5}`)}
-	id, err := l.RecordIntent(ctx, s)
+	id, err := l.Submissions().RecordIntent(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkSent(ctx, id); err != nil {
+	if err := l.Submissions().MarkSent(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
+	if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
 		t.Fatal(err)
 	}
-	if j, err := l.Job(ctx, "trc_1"); err != nil || j.Kind != jobs.KindTrace {
+	if j, err := l.Jobs().Job(ctx, "trc_1"); err != nil || j.Kind != jobs.KindTrace {
 		t.Fatalf("job of a created submission: %+v, %v", j, err)
 	}
-	id2, _ := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "b.csv"})
-	if err := l.MarkSent(ctx, id2); err != nil {
+	id2, _ := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "b.csv"})
+	if err := l.Submissions().MarkSent(ctx, id2); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkSent(ctx, id2); err == nil {
+	if err := l.Submissions().MarkSent(ctx, id2); err == nil {
 		t.Fatal("MarkSent twice accepted")
 	}
-	err = l.MarkCreated(ctx, id2, Created{JobID: "trc_1", Charged: 5})
+	err = l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_1", Charged: 5})
 	if err == nil || !strings.Contains(err.Error(), "already belongs") {
 		t.Fatalf("a job adopted twice: %v", err)
 	}
 	resp := json.RawMessage(`{"id":"trc_2","cost":7}`)
-	if err := l.MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
+	if err := l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
 		Job: Job{Kind: jobs.KindTrace, Name: "b.csv", Status: jobs.StatusProcessing, TotalRows: 5}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := l.Submission(ctx, id2)
+	got, err := l.Submissions().Submission(ctx, id2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.State != StateCreated || got.JobID != "trc_2" || string(got.Response) != string(resp) {
 		t.Fatalf("created submission: %+v", got)
 	}
-	if err := l.MarkUnknown(ctx, id2, "x"); err == nil {
+	if err := l.Submissions().MarkUnknown(ctx, id2, "x"); err == nil {
 		t.Fatal("a created submission became unknown")
 	}
 	checkJobOfSubmission(ctx, t, l, id2)
@@ -386,22 +386,22 @@ func testSubmissionLifecycle(t *testing.T, l *Ledger) {
 // spend, found from the submission and known to be adopted.
 func checkJobOfSubmission(ctx context.Context, t *testing.T, l *Ledger, id2 int64) {
 	t.Helper()
-	j, err := l.Job(ctx, "trc_2")
+	j, err := l.Jobs().Job(ctx, "trc_2")
 	if err != nil || j.Status != jobs.StatusProcessing || j.TotalRows != 5 {
 		t.Fatalf("job: %+v, %v", j, err)
 	}
-	sp, _ := l.JobSpend(ctx, "trc_2")
+	sp, _ := l.Jobs().JobSpend(ctx, "trc_2")
 	if sp.Charged != 7 || sp.Refunded != 0 {
 		t.Fatalf("spend: %+v", sp)
 	}
-	byJob, err := l.SubmissionForJob(ctx, "trc_2")
+	byJob, err := l.Submissions().SubmissionForJob(ctx, "trc_2")
 	if err != nil || byJob.ID != id2 {
 		t.Fatalf("SubmissionForJob: %+v, %v", byJob, err)
 	}
-	if ok, _ := l.JobAdopted(ctx, "trc_2"); !ok {
+	if ok, _ := l.Submissions().JobAdopted(ctx, "trc_2"); !ok {
 		t.Fatal("JobAdopted(trc_2) = false")
 	}
-	if ok, _ := l.JobAdopted(ctx, "trc_9"); ok {
+	if ok, _ := l.Submissions().JobAdopted(ctx, "trc_9"); ok {
 		t.Fatal("JobAdopted(trc_9) = true")
 	}
 }
@@ -410,19 +410,19 @@ func checkJobOfSubmission(ctx context.Context, t *testing.T, l *Ledger, id2 int6
 // unknown, then not created once reconcile finds no job.
 func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 	t.Helper()
-	id3, _ := l.RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "c.csv"})
-	l.MarkSent(ctx, id3)
-	if err := l.MarkUnknown(ctx, id3, "connection reset"); err != nil {
+	id3, _ := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "c.csv"})
+	l.Submissions().MarkSent(ctx, id3)
+	if err := l.Submissions().MarkUnknown(ctx, id3, "connection reset"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.MarkNotCreated(ctx, id3, "not found"); err != nil {
+	if err := l.Submissions().MarkNotCreated(ctx, id3, "not found"); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := l.Submission(ctx, id3)
+	got, _ := l.Submissions().Submission(ctx, id3)
 	if got.State != StateNotCreated || got.ReconciledAt.IsZero() || got.Error != "not found" {
 		t.Fatalf("not created: %+v", got)
 	}
-	if _, err := l.Submission(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if _, err := l.Submissions().Submission(ctx, 999); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing submission: %v", err)
 	}
 }
@@ -445,10 +445,10 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 		Options: json.RawMessage(`{"b":1,"a":2}`)}
 	since := base.Add(-24 * time.Hour)
 	intent := func(created time.Time, opts string, m map[string]string, again bool) (int64, error) {
-		return l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
+		return l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
 			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created, Again: again})
 	}
-	if d, err := l.FindDuplicate(ctx, key, since); err != nil || d != nil {
+	if d, err := l.Submissions().FindDuplicate(ctx, key, since); err != nil || d != nil {
 		t.Fatalf("empty ledger: %v, %v", d, err)
 	}
 	// Created 25 hours ago: outside the window.
@@ -456,8 +456,8 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.MarkSent(ctx, old)
-	if d, _ := l.FindDuplicate(ctx, key, since); d != nil {
+	l.Submissions().MarkSent(ctx, old)
+	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
 		t.Fatalf("a submission older than the window counts: %+v", d)
 	}
 	// Created nothing: free again.
@@ -465,8 +465,8 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 	if err != nil {
 		t.Fatalf("the window's first submission: %v", err)
 	}
-	l.MarkSent(ctx, none)
-	if err := l.MarkNotCreated(ctx, none, "refused"); err != nil {
+	l.Submissions().MarkSent(ctx, none)
+	if err := l.Submissions().MarkNotCreated(ctx, none, "refused"); err != nil {
 		t.Fatal(err)
 	}
 	// Other options or another mapping are other submissions.
@@ -478,16 +478,16 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 			t.Fatalf("a different submission refused: %v", err)
 		}
 	}
-	if d, _ := l.FindDuplicate(ctx, key, since); d != nil {
+	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
 		t.Fatalf("found a duplicate among non-matching submissions: %+v", d)
 	}
 	want, err := intent(base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.MarkSent(ctx, want)
-	l.MarkUnknown(ctx, want, "lost")
-	d, err := l.FindDuplicate(ctx, key, since)
+	l.Submissions().MarkSent(ctx, want)
+	l.Submissions().MarkUnknown(ctx, want, "lost")
+	d, err := l.Submissions().FindDuplicate(ctx, key, since)
 	if err != nil || d == nil || d.ID != want {
 		t.Fatalf("FindDuplicate = %+v, %v; want submission %d", d, err, want)
 	}
@@ -500,12 +500,12 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 	if err != nil {
 		t.Fatalf("submit again: %v", err)
 	}
-	if d, _ := l.FindDuplicate(ctx, key, since); d == nil || d.ID != again {
+	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d == nil || d.ID != again {
 		t.Fatalf("after submitting again the holder is %+v, want %d", d, again)
 	}
 	other := key
 	other.IncludeLLCs = true
-	if d, _ := l.FindDuplicate(ctx, other, since); d != nil {
+	if d, _ := l.Submissions().FindDuplicate(ctx, other, since); d != nil {
 		t.Fatal("include_llcs ignored by the duplicate check")
 	}
 }
@@ -523,16 +523,16 @@ func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
 			t.Fatal(err)
 		}
 	}
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Name: "p.csv", Status: jobs.StatusProcessing, CreatedAt: created, TotalRows: 9,
+	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Name: "p.csv", Status: jobs.StatusProcessing, CreatedAt: created, TotalRows: 9,
 		Last: json.RawMessage(`{"status":"processing"}`)}))
-	inflight, _ := l.InFlight(ctx)
+	inflight, _ := l.Jobs().InFlight(ctx)
 	if len(inflight) != 1 {
 		t.Fatalf("in flight: %d", len(inflight))
 	}
 	done := created.Add(time.Minute)
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
-	must(l.UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
-	j, err := l.Job(ctx, "dnc_1")
+	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
+	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
+	j, err := l.Jobs().Job(ctx, "dnc_1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,26 +540,26 @@ func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
 		!j.CreatedAt.Equal(created) || j.Name != "p.csv" || j.TotalRows != 9 {
 		t.Fatalf("job after a stale update: %+v", j)
 	}
-	inflight, _ = l.InFlight(ctx)
+	inflight, _ = l.Jobs().InFlight(ctx)
 	if len(inflight) != 0 {
 		t.Fatalf("a completed job is in flight: %+v", inflight)
 	}
-	nd, _ := l.NotDownloaded(ctx)
+	nd, _ := l.Jobs().NotDownloaded(ctx)
 	if len(nd) != 1 || nd[0].ID != "dnc_1" {
 		t.Fatalf("not downloaded: %+v", nd)
 	}
-	must(l.SetSpend(ctx, "dnc_1", Spend{Charged: 9, Refunded: 2}))
-	must(l.RecordDownload(ctx, Download{JobID: "dnc_1", Path: "/lib/p.csv", Size: 100, SHA256: "ABC", Rows: 9}))
-	nd, _ = l.NotDownloaded(ctx)
+	must(l.Jobs().SetSpend(ctx, "dnc_1", Spend{Charged: 9, Refunded: 2}))
+	must(l.Jobs().RecordDownload(ctx, Download{JobID: "dnc_1", Path: "/lib/p.csv", Size: 100, SHA256: "ABC", Rows: 9}))
+	nd, _ = l.Jobs().NotDownloaded(ctx)
 	if len(nd) != 0 {
 		t.Fatalf("downloaded job still listed: %+v", nd)
 	}
-	d, err := l.JobDownload(ctx, "dnc_1")
+	d, err := l.Jobs().JobDownload(ctx, "dnc_1")
 	if err != nil || d.SHA256 != "abc" || d.Rows != 9 {
 		t.Fatalf("download: %+v, %v", d, err)
 	}
-	must(l.UpsertJob(ctx, Job{ID: "s1", Kind: jobs.KindSingle, Status: jobs.StatusCompleted}))
-	entries, err := l.Entries(ctx)
+	must(l.Jobs().UpsertJob(ctx, Job{ID: "s1", Kind: jobs.KindSingle, Status: jobs.StatusCompleted}))
+	entries, err := l.Jobs().Entries(ctx)
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("entries: %+v, %v", entries, err)
 	}
@@ -572,7 +572,7 @@ func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
 	if e.Spend.Net() != 7 || e.Download == nil || e.Download.Path != "/lib/p.csv" {
 		t.Fatalf("entry: %+v", e)
 	}
-	total, _ := l.TotalSpend(ctx)
+	total, _ := l.Jobs().TotalSpend(ctx)
 	if total != (Spend{Charged: 9, Refunded: 2}) {
 		t.Fatalf("total spend %+v", total)
 	}
@@ -583,38 +583,38 @@ func TestPresetsAndDeliveriesPersist(t *testing.T) { eachStore(t, testPresetsAnd
 func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
 	l := st.open(t)
 	ctx := context.Background()
-	if err := l.SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
+	if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner"}`)); err != nil {
+	if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.SaveRawPreset(ctx, "bad", json.RawMessage(`{`)); err == nil {
+	if err := l.Saved().SaveRawPreset(ctx, "bad", json.RawMessage(`{`)); err == nil {
 		t.Fatal("invalid JSON preset accepted")
 	}
-	first, err := l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+	first, err := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
 	if err != nil || !first {
 		t.Fatalf("first delivery: %v, %v", first, err)
 	}
-	first, err = l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+	first, err = l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
 	if err != nil || first {
 		t.Fatalf("repeated delivery: %v, %v", first, err)
 	}
 	l = st.reopen(t, l)
-	ps, err := l.RawPresets(ctx)
+	ps, err := l.Saved().RawPresets(ctx)
 	if err != nil || len(ps) != 1 || string(ps[0].Data) != `{"first_name":"Owner"}` {
 		t.Fatalf("presets after reopen: %+v, %v", ps, err)
 	}
-	if seen, _ := l.SeenDelivery(ctx, "whd_1"); !seen {
+	if seen, _ := l.Webhooks().SeenDelivery(ctx, "whd_1"); !seen {
 		t.Fatal("delivery forgotten across a restart")
 	}
-	if first, _ := l.MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok"); first {
+	if first, _ := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok"); first {
 		t.Fatal("delivery handled again after a restart")
 	}
-	if err := l.DeleteRawPreset(ctx, "county"); err != nil {
+	if err := l.Saved().DeleteRawPreset(ctx, "county"); err != nil {
 		t.Fatal(err)
 	}
-	if ps, _ := l.RawPresets(ctx); len(ps) != 0 {
+	if ps, _ := l.Saved().RawPresets(ctx); len(ps) != 0 {
 		t.Fatalf("presets after delete: %+v", ps)
 	}
 }
@@ -700,7 +700,7 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 		states = append(states, JobState{Job: Job{ID: fmt.Sprintf("trc_%04d", i), Kind: jobs.KindTrace, Name: strings.Repeat("n", 100),
 			Status: jobs.StatusProcessing}, Spend: Spend{Charged: 3}})
 	}
-	if err := l.RecordJobStates(ctx, states); err != nil {
+	if err := l.Jobs().RecordJobStates(ctx, states); err != nil {
 		t.Fatal(err)
 	}
 	l.Close() // checkpoints the WAL into the file
@@ -768,7 +768,7 @@ func TestMigrationUpgradesOlderLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "kept.csv", Rows: 7})
+	id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "kept.csv", Rows: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -814,7 +814,7 @@ func TestMigrationUpgradesOlderLedger(t *testing.T) {
 	if err := l.db.Raw().QueryRow("SELECT note FROM submissions WHERE id = ?", id).Scan(&note); err != nil || note != "v2" {
 		t.Fatalf("the upgraded row: %q, %v", note, err)
 	}
-	if s, err := l.Submission(ctx, id); err != nil || s.FileName != "kept.csv" || s.Rows != 7 {
+	if s, err := l.Submissions().Submission(ctx, id); err != nil || s.FileName != "kept.csv" || s.Rows != 7 {
 		t.Fatalf("the submission after the upgrade: %+v, %v", s, err)
 	}
 }
@@ -877,10 +877,10 @@ func TestDamagedListIsRefusedWhereRead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := l.InternalKeys(ctx); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
+		if _, err := l.CompanyList().InternalKeys(ctx); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: the list's set from a damaged page: %v", name, err)
 		}
-		if _, _, err := l.FindInternal(ctx, InternalFilter{Digits: "2125550001"}); !errors.Is(err, ErrDamaged) {
+		if _, _, err := l.CompanyList().FindInternal(ctx, InternalFilter{Digits: "2125550001"}); !errors.Is(err, ErrDamaged) {
 			t.Errorf("%s: a search of a damaged page: %v", name, err)
 		}
 		l.Close()

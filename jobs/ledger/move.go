@@ -76,7 +76,7 @@ func (l *Ledger) MoveFrom(ctx context.Context, src *Ledger, progress func(MovePr
 	return rep, nil
 }
 
-func (l *Ledger) moveDone(ctx context.Context, origin, part string) (bool, error) {
+func (l *book) moveDone(ctx context.Context, origin, part string) (bool, error) {
 	var n int
 	err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM moves WHERE origin = ? AND part = ?", origin, part).Scan(&n)
 	if err != nil {
@@ -102,7 +102,7 @@ func (l *Ledger) MarkMoved(ctx context.Context, origin, part string, count int) 
 
 // movePart copies one part: row by row through its copiers, or, for a
 // part of plain rows, many rows to a statement (moveBulk).
-func (l *Ledger) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
+func (l *book) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
 	if b, ok := l.bulkPart(part); ok {
 		return l.moveBulk(ctx, src, part, b, progress)
 	}
@@ -152,7 +152,7 @@ func affected(r sql.Result, err error) (int, error) {
 }
 
 // sourceRows reads one part of src as copiers.
-func (l *Ledger) sourceRows(ctx context.Context, src *Ledger, part string) ([]copier, error) {
+func (l *book) sourceRows(ctx context.Context, src *Ledger, part string) ([]copier, error) {
 	switch part {
 	case "submissions":
 		return l.moveSubmissions(ctx, src)
@@ -196,7 +196,7 @@ func insertWith(insert, conflict string) func(ctx context.Context, tx *sqldb.Tx,
 }
 
 // bulkPart is the bulk copy of part, when it is one.
-func (l *Ledger) bulkPart(part string) (bulk, bool) {
+func (l *book) bulkPart(part string) (bulk, bool) {
 	switch part {
 	case "spend":
 		return bulk{query: "SELECT job_id, charged, refunded, updated_at FROM spend ORDER BY job_id", cols: 4,
@@ -292,7 +292,7 @@ const bulkBatch = 10_000
 // moveBulk copies a part of plain rows, bulkBatch rows a transaction,
 // reading the source as it goes (a million numbers are never all in
 // memory).
-func (l *Ledger) moveBulk(ctx context.Context, src *Ledger, part string, b bulk, progress func(MoveProgress)) (int, error) {
+func (l *book) moveBulk(ctx context.Context, src *Ledger, part string, b bulk, progress func(MoveProgress)) (int, error) {
 	var total int
 	if err := src.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM ("+b.query+") q").Scan(&total); err != nil {
 		return 0, err
@@ -364,7 +364,7 @@ func scanValues(rows *sql.Rows, cols int) ([]any, error) {
 
 // writeRows writes rows in one transaction; it returns how many were
 // written (not skipped).
-func (l *Ledger) writeRows(ctx context.Context, write func(context.Context, *sqldb.Tx, [][]any) (int, error), rows [][]any) (int, error) {
+func (l *book) writeRows(ctx context.Context, write func(context.Context, *sqldb.Tx, [][]any) (int, error), rows [][]any) (int, error) {
 	written := 0
 	err := l.tx(ctx, func(tx *sqldb.Tx) error {
 		var err error
@@ -404,8 +404,8 @@ func insertMany(ctx context.Context, tx *sqldb.Tx, insert, conflict string, rows
 // moveSubmissions copies every submission as this computer's, with its
 // origin, and claims the duplicate keys of those still within the window
 // (unless a teammate's submission holds them).
-func (l *Ledger) moveSubmissions(ctx context.Context, src *Ledger) ([]copier, error) {
-	list, err := src.Submissions(ctx)
+func (l *book) moveSubmissions(ctx context.Context, src *Ledger) ([]copier, error) {
+	list, err := src.submissions().List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +419,7 @@ func (l *Ledger) moveSubmissions(ctx context.Context, src *Ledger) ([]copier, er
 	return out, nil
 }
 
-func (l *Ledger) moveSubmission(ctx context.Context, tx *sqldb.Tx, s *Submission, cutoff time.Time) (int, error) {
+func (l *book) moveSubmission(ctx context.Context, tx *sqldb.Tx, s *Submission, cutoff time.Time) (int, error) {
 	computer := s.Computer
 	if computer == "" {
 		computer = l.me.Computer
@@ -462,8 +462,8 @@ func (l *Ledger) moveSubmission(ctx context.Context, tx *sqldb.Tx, s *Submission
 
 // movePresets copies the presets; one whose name the team uses for other
 // content is kept as "name (computer)".
-func (l *Ledger) movePresets(ctx context.Context, src *Ledger) ([]copier, error) {
-	list, err := src.RawPresets(ctx)
+func (l *book) movePresets(ctx context.Context, src *Ledger) ([]copier, error) {
+	list, err := src.saved().RawPresets(ctx)
 	if err != nil {
 		return nil, err
 	}

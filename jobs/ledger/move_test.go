@@ -18,29 +18,29 @@ func fillLocal(t testing.TB, l *Ledger, n int, prefix string) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
-		id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: fmt.Sprintf("%s-%d.csv", prefix, i),
+		id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: fmt.Sprintf("%s-%d.csv", prefix, i),
 			FileHash: fmt.Sprintf("%s-h%d", prefix, i), Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal, Rows: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.MarkSent(ctx, id)
+		l.Submissions().MarkSent(ctx, id)
 		job := fmt.Sprintf("trc_%s%d", prefix, i)
-		if err := l.MarkCreated(ctx, id, Created{JobID: job, Charged: 10, Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing,
+		if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: job, Charged: 10, Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing,
 			CreatedAt: time.Now()}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.RecordJobState(ctx, Job{ID: job, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, CompletedAt: time.Now()}, Spend{Charged: 10, Refunded: 3}); err != nil {
+		if err := l.Jobs().RecordJobState(ctx, Job{ID: job, Kind: jobs.KindTrace, Status: jobs.StatusCompleted, CompletedAt: time.Now()}, Spend{Charged: 10, Refunded: 3}); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.RecordDownload(ctx, Download{JobID: job, Path: "/lib/" + job + ".csv", Size: 100, SHA256: "ab", Rows: 10}); err != nil {
+		if err := l.Jobs().RecordDownload(ctx, Download{JobID: job, Path: "/lib/" + job + ".csv", Size: 100, SHA256: "ab", Rows: 10}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	l.SaveRawPreset(ctx, "county", json.RawMessage(`{"name":"county","mapping":{"first_name":"Owner"}}`))
-	l.SaveRawPreset(ctx, prefix+" only", json.RawMessage(`{}`))
-	l.MarkDelivery(ctx, "whd_"+prefix, "trc_"+prefix+"0", "trace.completed", "ok")
-	l.AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked", By: prefix}, {Number: "5125550199", Reason: prefix}})
-	l.RemoveInternal(ctx, "5125550199", "by mistake", prefix)
+	l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"name":"county","mapping":{"first_name":"Owner"}}`))
+	l.Saved().SaveRawPreset(ctx, prefix+" only", json.RawMessage(`{}`))
+	l.Webhooks().MarkDelivery(ctx, "whd_"+prefix, "trc_"+prefix+"0", "trace.completed", "ok")
+	l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked", By: prefix}, {Number: "5125550199", Reason: prefix}})
+	l.CompanyList().RemoveInternal(ctx, "5125550199", "by mistake", prefix)
 }
 
 func count(t testing.TB, l *Ledger, table string) int {
@@ -93,16 +93,16 @@ func TestMoveIntoTeam(t *testing.T) {
 		t.Fatalf("a finished move copied again: %v, skipped %v", rep.Copied, rep.Skipped)
 	}
 	ctx = context.Background()
-	d, err := team.JobDownload(ctx, "trc_a7")
+	d, err := team.Jobs().JobDownload(ctx, "trc_a7")
 	if err != nil || d.Path != "/lib/trc_a7.csv" {
 		t.Fatalf("this computer's download after the move: %+v, %v", d, err)
 	}
-	s, err := team.SubmissionForJob(ctx, "trc_a7")
-	if err != nil || s.Computer != local.Me().Computer || s.ComputerID != "id-laptop-1" {
+	s, err := team.Submissions().SubmissionForJob(ctx, "trc_a7")
+	if err != nil || s.Computer != local.Team().Me().Computer || s.ComputerID != "id-laptop-1" {
 		t.Fatalf("the moved submission: %+v, %v", s, err)
 	}
 	// Its content is still guarded, on the team's ledger.
-	_, err = team.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "again.csv", FileHash: "a-h7",
+	_, err = team.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "again.csv", FileHash: "a-h7",
 		Mapping: map[string]string{"first_name": "F"}, Mode: jobs.ModeNormal})
 	if !errors.Is(err, ErrClaimed) {
 		t.Fatalf("a moved submission's file again: %v", err)
@@ -111,16 +111,16 @@ func TestMoveIntoTeam(t *testing.T) {
 	// A second computer joins.
 	other := sqliteStore().open(t)
 	fillLocal(t, other, 3, "b")
-	other.AddInternal(ctx, []InternalEntry{{Number: "2145550100", Reason: "complaint"}})
+	other.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550100", Reason: "complaint"}})
 	b := pg.other(t, team, "laptop-2")
 	if _, err := b.MoveFrom(ctx, other, nil); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := team.InternalList(ctx)
+	list, _ := team.CompanyList().InternalList(ctx)
 	if len(list) != 2 {
 		t.Fatalf("the team's list after the second move: %+v", list)
 	}
-	ps, _ := team.RawPresets(ctx)
+	ps, _ := team.Saved().RawPresets(ctx)
 	names := map[string]bool{}
 	for _, p := range ps {
 		names[p.Name] = true
@@ -156,10 +156,10 @@ func BenchmarkMove10k(b *testing.B) {
 func TestShareAgainMovesTheList(t *testing.T) {
 	s := newSharedThenStopped(t)
 	ctx := context.Background()
-	if err := s.mate.RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
+	if err := s.mate.CompanyList().RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.mate.AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
+	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
 		t.Fatal(err)
 	}
 	// Shared again with the computer's records as they were.
@@ -173,7 +173,7 @@ func TestShareAgainMovesTheList(t *testing.T) {
 	if _, err := s.own.CopyBack(ctx, s.team, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.own.AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "asked while on its own"}}); err != nil {
+	if _, err := s.own.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "asked while on its own"}}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = s.team.MoveFrom(ctx, s.own, nil)
@@ -188,7 +188,7 @@ func TestShareAgainMovesTheList(t *testing.T) {
 
 func checkTeamKeys(t *testing.T, team *Ledger, want string) {
 	t.Helper()
-	keys, err := team.InternalKeys(context.Background())
+	keys, err := team.CompanyList().InternalKeys(context.Background())
 	if err != nil || fmt.Sprint(keys.Keys()) != want {
 		t.Fatalf("the team's list: %v, %v; want %s", keys.Keys(), err, want)
 	}

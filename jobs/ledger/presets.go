@@ -19,7 +19,7 @@ type RawPreset struct {
 }
 
 // SaveRawPreset stores (or replaces) a preset under name.
-func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMessage) error {
+func (l *Saved) SaveRawPreset(ctx context.Context, name string, data json.RawMessage) error {
 	if name == "" {
 		return errors.New("ledger: a preset needs a name")
 	}
@@ -42,7 +42,7 @@ func (l *Ledger) SaveRawPreset(ctx context.Context, name string, data json.RawMe
 }
 
 // RawPresets returns every preset, oldest saved first.
-func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
+func (l *Saved) RawPresets(ctx context.Context) ([]RawPreset, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: presets: %w", err)
@@ -64,7 +64,7 @@ func (l *Ledger) RawPresets(ctx context.Context) ([]RawPreset, error) {
 
 // DeleteRawPreset removes a preset; removing one that does not exist is not an
 // error.
-func (l *Ledger) DeleteRawPreset(ctx context.Context, name string) error {
+func (l *Saved) DeleteRawPreset(ctx context.Context, name string) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM presets WHERE name = ?", name)
 		if err != nil {

@@ -23,12 +23,12 @@ func (s PresetStore) SavePreset(p mapping.Preset) error {
 	if err != nil {
 		return fmt.Errorf("ledger: preset %q: %w", p.Name, err)
 	}
-	return s.L.SaveRawPreset(context.Background(), p.Name, data)
+	return s.L.saved().SaveRawPreset(context.Background(), p.Name, data)
 }
 
 // Presets returns every preset, oldest saved first.
 func (s PresetStore) Presets() ([]mapping.Preset, error) {
-	raw, err := s.L.RawPresets(context.Background())
+	raw, err := s.L.saved().RawPresets(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -46,5 +46,5 @@ func (s PresetStore) Presets() ([]mapping.Preset, error) {
 
 // DeletePreset removes a preset; a missing name is not an error.
 func (s PresetStore) DeletePreset(name string) error {
-	return s.L.DeleteRawPreset(context.Background(), name)
+	return s.L.saved().DeleteRawPreset(context.Background(), name)
 }

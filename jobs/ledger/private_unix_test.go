@@ -24,7 +24,7 @@ func TestLedgerFilesArePrivate(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A write brings the -wal and -shm files into being.
-		if _, err := l.RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"}); err != nil {
+		if _, err := l.Submissions().RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"}); err != nil {
 			t.Fatal(err)
 		}
 		if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
@@ -62,7 +62,7 @@ func TestLedgerFilesArePrivate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"})
+		l.Submissions().RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"})
 		l.Close()
 		syscall.Umask(old)
 		os.Chmod(dir, 0o755)

@@ -20,7 +20,7 @@ func testImplausibleSpendIsFlaggedNotSummed(t *testing.T, l *Ledger) {
 	ctx := context.Background()
 	record := func(id string, s Spend) {
 		t.Helper()
-		if err := l.RecordJobState(ctx, Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted}, s); err != nil {
+		if err := l.Jobs().RecordJobState(ctx, Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusCompleted}, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,16 +38,16 @@ func testImplausibleSpendIsFlaggedNotSummed(t *testing.T, l *Ledger) {
 			t.Errorf("%s %+v: no problem found", id, s)
 		}
 	}
-	total, err := l.TotalSpend(ctx)
+	total, err := l.Jobs().TotalSpend(ctx)
 	if err != nil || total != (Spend{Charged: 105, Refunded: 25}) {
 		t.Fatalf("total %+v, %v; want only the plausible jobs summed", total, err)
 	}
-	flagged, err := l.FlaggedSpend(ctx)
+	flagged, err := l.Jobs().FlaggedSpend(ctx)
 	if err != nil || len(flagged) != len(bad) || flagged["trc_over"] != bad["trc_over"] {
 		t.Fatalf("flagged %+v, %v", flagged, err)
 	}
 	// Kept as reported.
-	if sp, _ := l.JobSpend(ctx, "trc_neg"); sp.Charged != -50 {
+	if sp, _ := l.Jobs().JobSpend(ctx, "trc_neg"); sp.Charged != -50 {
 		t.Fatalf("spend %+v", sp)
 	}
 	for _, tc := range []struct {

@@ -109,7 +109,7 @@ func MappingJSON(m map[string]string) string {
 // transaction: when a live submission, any computer's, holds one, nothing
 // is recorded and the error is a *ClaimedError naming it (errors.Is
 // ErrClaimed), unless s.Again.
-func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error) {
+func (l *Submissions) RecordIntent(ctx context.Context, s *Submission) (int64, error) {
 	if s.Kind == "" || s.FileName == "" {
 		return 0, errors.New("ledger: a submission needs a kind and a file name")
 	}
@@ -146,7 +146,7 @@ func (l *Ledger) RecordIntent(ctx context.Context, s *Submission) (int64, error)
 }
 
 // setState moves submission id from one of the states in from to state to.
-func (l *Ledger) setState(ctx context.Context, tx *sqldb.Tx, id int64, to State, from []State, set string, args ...any) error {
+func (l *book) setState(ctx context.Context, tx *sqldb.Tx, id int64, to State, from []State, set string, args ...any) error {
 	q := "UPDATE submissions SET state = ?, updated_at = ?"
 	a := []any{to, l.now().UnixMilli()}
 	if set != "" {
@@ -199,35 +199,35 @@ func (e *SettledError) Error() string {
 // Is makes errors.Is(err, ErrSettled) true.
 func (e *SettledError) Is(target error) bool { return target == ErrSettled }
 
-func (l *Ledger) transition(ctx context.Context, id int64, to State, from []State, set string, args ...any) error {
+func (l *book) transition(ctx context.Context, id int64, to State, from []State, set string, args ...any) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error { return l.setState(ctx, tx, id, to, from, set, args...) })
 }
 
 // MarkSent records that the POST is about to be sent: from here on the
 // submission may have created a job.
-func (l *Ledger) MarkSent(ctx context.Context, id int64) error {
+func (l *Submissions) MarkSent(ctx context.Context, id int64) error {
 	return l.transition(ctx, id, StateSent, []State{StateIntent}, "sent_at = ?", l.now().UnixMilli())
 }
 
 // MarkUnknown records that the POST's outcome is not known.
-func (l *Ledger) MarkUnknown(ctx context.Context, id int64, why string) error {
+func (l *Submissions) MarkUnknown(ctx context.Context, id int64, why string) error {
 	return l.transition(ctx, id, StateUnknown, []State{StateIntent, StateSent, StateUnknown}, "error = ?", why)
 }
 
 // MarkFailed records that the server refused the submission: no job exists.
-func (l *Ledger) MarkFailed(ctx context.Context, id int64, why string) error {
+func (l *Submissions) MarkFailed(ctx context.Context, id int64, why string) error {
 	return l.transition(ctx, id, StateFailed, []State{StateIntent, StateSent}, "error = ?", why)
 }
 
 // MarkNotCreated records that reconciliation established no job exists.
-func (l *Ledger) MarkNotCreated(ctx context.Context, id int64, why string) error {
+func (l *Submissions) MarkNotCreated(ctx context.Context, id int64, why string) error {
 	now := l.now().UnixMilli()
 	return l.transition(ctx, id, StateNotCreated, []State{StateIntent, StateSent, StateUnknown}, "error = ?, reconciled_at = ?", why, now)
 }
 
 // TouchReconciled records that reconciliation looked at a submission and
 // left it as it was.
-func (l *Ledger) TouchReconciled(ctx context.Context, id int64) error {
+func (l *Submissions) TouchReconciled(ctx context.Context, id int64) error {
 	return l.tx(ctx, func(tx *sqldb.Tx) error {
 		_, err := tx.ExecContext(ctx, "UPDATE submissions SET reconciled_at = ? WHERE id = ?", l.now().UnixMilli(), id)
 		return err
@@ -250,7 +250,7 @@ type Created struct {
 // MarkCreated records the job a submission created. A job id already
 // recorded for another submission is refused, so that a job is never
 // adopted twice.
-func (l *Ledger) MarkCreated(ctx context.Context, id int64, c Created) error {
+func (l *Submissions) MarkCreated(ctx context.Context, id int64, c Created) error {
 	if c.JobID == "" {
 		return errors.New("ledger: MarkCreated without a job id")
 	}
@@ -352,7 +352,7 @@ func scanSubmission(r scanner) (*Submission, error) {
 }
 
 // Submission returns one submission.
-func (l *Ledger) Submission(ctx context.Context, id int64) (*Submission, error) {
+func (l *Submissions) Submission(ctx context.Context, id int64) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("ledger: submission %d: %w", id, ErrNotFound)
@@ -364,7 +364,7 @@ func (l *Ledger) Submission(ctx context.Context, id int64) (*Submission, error) 
 }
 
 // SubmissionForJob returns the submission that created jobID.
-func (l *Ledger) SubmissionForJob(ctx context.Context, jobID string) (*Submission, error) {
+func (l *Submissions) SubmissionForJob(ctx context.Context, jobID string) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE job_id = ?", jobID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("ledger: submission of job %s: %w", jobID, ErrNotFound)
@@ -377,7 +377,7 @@ func (l *Ledger) SubmissionForJob(ctx context.Context, jobID string) (*Submissio
 
 // Submissions returns the submissions in the given states (all when none),
 // oldest first.
-func (l *Ledger) Submissions(ctx context.Context, states ...State) ([]*Submission, error) {
+func (l *Submissions) List(ctx context.Context, states ...State) ([]*Submission, error) {
 	q := "SELECT " + submissionCols + " FROM submissions"
 	var args []any
 	if len(states) > 0 {
@@ -390,7 +390,7 @@ func (l *Ledger) Submissions(ctx context.Context, states ...State) ([]*Submissio
 	return l.querySubmissions(ctx, q, args...)
 }
 
-func (l *Ledger) querySubmissions(ctx context.Context, q string, args ...any) ([]*Submission, error) {
+func (l *book) querySubmissions(ctx context.Context, q string, args ...any) ([]*Submission, error) {
 	rows, err := l.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: submissions: %w", err)
@@ -429,7 +429,7 @@ type DuplicateKey struct {
 // and was refused in full (refunded at least what it was charged) is not a
 // duplicate: it cost nothing. RecordIntent makes the same test as a
 // constraint, in the transaction that records the intent.
-func (l *Ledger) FindDuplicate(ctx context.Context, k DuplicateKey, since time.Time) (*Submission, error) {
+func (l *Submissions) FindDuplicate(ctx context.Context, k DuplicateKey, since time.Time) (*Submission, error) {
 	keys := claimKeys(&Submission{Kind: k.Kind, FileHash: k.FileHash, SourceHash: k.SourceHash, Mapping: k.Mapping,
 		Mode: k.Mode, IncludeLLCs: k.IncludeLLCs, Options: k.Options})
 	args := []any{since.UnixMilli()}
@@ -446,7 +446,7 @@ func (l *Ledger) FindDuplicate(ctx context.Context, k DuplicateKey, since time.T
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	return l.Submission(ctx, id)
+	return l.submissions().Submission(ctx, id)
 }
 
 // canonicalJSON re-encodes a JSON value with object keys sorted; empty means {}.
@@ -466,7 +466,7 @@ func canonicalJSON(b json.RawMessage) (string, error) {
 }
 
 // JobAdopted reports whether some submission already holds jobID.
-func (l *Ledger) JobAdopted(ctx context.Context, jobID string) (bool, error) {
+func (l *Submissions) JobAdopted(ctx context.Context, jobID string) (bool, error) {
 	var n int
 	err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM submissions WHERE job_id = ?", jobID).Scan(&n)
 	if err != nil {

@@ -50,11 +50,11 @@ func newID() string {
 }
 
 // Me is who writes through this ledger.
-func (l *Ledger) Me() Who { return l.me }
+func (l *Team) Me() Who { return l.me }
 
 // SetComputer names the computer in what it records from now on (the name
 // set in the settings).
-func (l *Ledger) SetComputer(name string) {
+func (l *Team) SetComputer(name string) {
 	if name = strings.TrimSpace(name); name != "" {
 		l.me.Computer = name
 	}
@@ -79,7 +79,7 @@ func OpenShared(ctx context.Context, db *sqldb.DB, who Who) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %s: %w", db, err)
 	}
 	who.Session = newID()
-	l := &Ledger{db: db, me: who, now: time.Now}
+	l := &Ledger{&book{db: db, me: who, now: time.Now}}
 	now := db.Now().UnixMilli()
 	if _, err := db.ExecContext(ctx, "INSERT INTO sessions (id, computer_id, computer, started_at, seen_at) VALUES (?, ?, ?, ?, ?)",
 		who.Session, who.ComputerID, who.Computer, now, now); err != nil {
@@ -93,7 +93,7 @@ func OpenShared(ctx context.Context, db *sqldb.DB, who Who) (*Ledger, error) {
 
 // startBeat refreshes the session until Close, and ends it then: its
 // leases are let go at once rather than when they expire.
-func (l *Ledger) startBeat() {
+func (l *book) startBeat() {
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -121,7 +121,7 @@ func (l *Ledger) startBeat() {
 // beat records that the session is alive (and is the ledger's probe of
 // the database: Reachable). A session row gone (the database was restored
 // from a backup) is written again.
-func (l *Ledger) beat(ctx context.Context) {
+func (l *book) beat(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, SessionBeat)
 	defer cancel()
 	now := l.db.Now().UnixMilli()
@@ -134,11 +134,11 @@ func (l *Ledger) beat(ctx context.Context) {
 }
 
 // Ping checks that the ledger's database answers.
-func (l *Ledger) Ping(ctx context.Context) error { return l.db.Ping(ctx) }
+func (l *Team) Ping(ctx context.Context) error { return l.db.Ping(ctx) }
 
 // Beat refreshes the session now (after the database came back).
-func (l *Ledger) Beat(ctx context.Context) {
-	if l.Shared() {
+func (l *Team) Beat(ctx context.Context) {
+	if l.shared() {
 		l.beat(ctx)
 	}
 }
@@ -151,7 +151,7 @@ type Session struct {
 
 // ComputerName is the name the computer with id last went by in the team:
 // its newest session's, else its newest submission's ("" when unknown).
-func (l *Ledger) ComputerName(ctx context.Context, id string) (string, error) {
+func (l *Team) ComputerName(ctx context.Context, id string) (string, error) {
 	var name string
 	err := l.db.QueryRowContext(ctx, `SELECT computer FROM (
 			SELECT computer, seen_at AS at, 1 AS src FROM sessions WHERE computer_id = ?
@@ -167,7 +167,7 @@ func (l *Ledger) ComputerName(ctx context.Context, id string) (string, error) {
 }
 
 // Sessions are the SkipDesks seen within SessionLive, this one included.
-func (l *Ledger) Sessions(ctx context.Context) ([]Session, error) {
+func (l *Team) Sessions(ctx context.Context) ([]Session, error) {
 	since := l.db.Now().Add(-SessionLive).UnixMilli()
 	rows, err := l.db.QueryContext(ctx, "SELECT id, computer_id, computer, started_at, seen_at FROM sessions WHERE seen_at >= ? ORDER BY computer, started_at", since)
 	if err != nil {
@@ -188,8 +188,8 @@ func (l *Ledger) Sessions(ctx context.Context) ([]Session, error) {
 }
 
 // LiveSessions is the set of sessions seen within SessionLive.
-func (l *Ledger) LiveSessions(ctx context.Context) (map[string]bool, error) {
-	list, err := l.Sessions(ctx)
+func (l *Team) LiveSessions(ctx context.Context) (map[string]bool, error) {
+	list, err := l.team().Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func digest(s string) string {
 // refunded in full), or when the person said to submit again. The test is
 // on the claim's own row, which PostgreSQL re-reads after waiting for
 // another computer's claim of the same key to commit.
-func (l *Ledger) claim(ctx context.Context, tx *sqldb.Tx, id int64, s *Submission, now time.Time) error {
+func (l *book) claim(ctx context.Context, tx *sqldb.Tx, id int64, s *Submission, now time.Time) error {
 	cutoff := now.Add(-claimWindow).UnixMilli()
 	for _, k := range claimKeys(s) {
 		q := `INSERT INTO submission_claims (key, submission_id, claimed_at, released) VALUES (?, ?, ?, 0)
@@ -295,7 +295,7 @@ const DefaultLeaseTTL = 30 * time.Second
 // TakeLeases makes this SkipDesk the follower of the jobs among ids that
 // nobody follows, whose follower's lease ran out, or that it follows
 // already (renewed until ttl from now). It returns the ids it holds.
-func (l *Ledger) TakeLeases(ctx context.Context, ids []string, ttl time.Duration) (map[string]bool, error) {
+func (l *Team) TakeLeases(ctx context.Context, ids []string, ttl time.Duration) (map[string]bool, error) {
 	held := map[string]bool{}
 	now := l.db.Now()
 	for len(ids) > 0 {
@@ -333,13 +333,13 @@ func (l *Ledger) TakeLeases(ctx context.Context, ids []string, ttl time.Duration
 // SetLeaseTTL sets how long the lease on a job this SkipDesk records at
 // submission lasts before its tracker renews it (DefaultLeaseTTL unless
 // set): the tracker's own lease time.
-func (l *Ledger) SetLeaseTTL(ttl time.Duration) { l.leaseTTL.Store(int64(ttl)) }
+func (l *Team) SetLeaseTTL(ttl time.Duration) { l.leaseTTL.Store(int64(ttl)) }
 
 // holdNew gives this SkipDesk the lease on a job it has just recorded: the
 // computer that submitted a job follows it, and no teammate's tracker takes
 // it up in the moment before this one's next look.
-func (l *Ledger) holdNew(ctx context.Context, tx *sqldb.Tx, jobID string) error {
-	if !l.Shared() {
+func (l *book) holdNew(ctx context.Context, tx *sqldb.Tx, jobID string) error {
+	if !l.shared() {
 		return nil
 	}
 	ttl := time.Duration(l.leaseTTL.Load())
@@ -357,14 +357,14 @@ func (l *Ledger) holdNew(ctx context.Context, tx *sqldb.Tx, jobID string) error 
 }
 
 // ReleaseLeases lets go of every job this SkipDesk follows.
-func (l *Ledger) ReleaseLeases(ctx context.Context) error {
+func (l *Team) ReleaseLeases(ctx context.Context) error {
 	_, err := l.db.ExecContext(ctx, "UPDATE jobs SET lease_holder = '', lease_until = NULL WHERE lease_holder = ?", l.me.Session)
 	return err
 }
 
 // Followers names, by job id, the computer following each job in flight
 // under a lease that holds.
-func (l *Ledger) Followers(ctx context.Context) (map[string]string, error) {
+func (l *Team) Followers(ctx context.Context) (map[string]string, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT j.job_id, COALESCE(s.computer, '') FROM jobs j LEFT JOIN sessions s ON s.id = j.lease_holder
 		WHERE j.lease_holder <> '' AND j.lease_until >= ?`, l.db.Now().UnixMilli())
 	if err != nil {
@@ -388,7 +388,7 @@ func (l *Ledger) Followers(ctx context.Context) (map[string]string, error) {
 // this ledger shares: a token bucket refilled at rate requests a second up
 // to burst, kept in the database. It returns 0 when the request may go,
 // else how long until one is free (nothing was taken).
-func (l *Ledger) TakeBudget(ctx context.Context, bucket string, rate, burst float64) (time.Duration, error) {
+func (l *Team) TakeBudget(ctx context.Context, bucket string, rate, burst float64) (time.Duration, error) {
 	now := l.db.Now().UnixMilli()
 	perMS := rate / 1000
 	least, greatest := l.db.Least(), l.db.Greatest()
@@ -429,7 +429,7 @@ type RawLayout struct {
 }
 
 // SaveLayout stores the correction of a header signature (replacing it).
-func (l *Ledger) SaveLayout(ctx context.Context, sig string, data json.RawMessage) error {
+func (l *Saved) SaveLayout(ctx context.Context, sig string, data json.RawMessage) error {
 	if sig == "" || !json.Valid(data) {
 		return errors.New("ledger: a layout correction needs a signature and a JSON document")
 	}
@@ -445,7 +445,7 @@ func (l *Ledger) SaveLayout(ctx context.Context, sig string, data json.RawMessag
 }
 
 // Layouts are the remembered corrections.
-func (l *Ledger) Layouts(ctx context.Context) ([]RawLayout, error) {
+func (l *Saved) Layouts(ctx context.Context) ([]RawLayout, error) {
 	rows, err := l.db.QueryContext(ctx, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: layouts: %w", err)

@@ -66,31 +66,31 @@ func TestSchema3LedgerUpgrades(t *testing.T) {
 	if v != SchemaVersion {
 		t.Fatalf("user_version %d, want %d", v, SchemaVersion)
 	}
-	d, err := l.JobDownload(ctx, "trc_1")
+	d, err := l.Jobs().JobDownload(ctx, "trc_1")
 	if err != nil || d.Path != "/lib/owners.csv" || d.Rows != 12 {
 		t.Fatalf("the download after the upgrade: %+v, %v", d, err)
 	}
-	if nd, _ := l.NotDownloaded(ctx); len(nd) != 0 {
+	if nd, _ := l.Jobs().NotDownloaded(ctx); len(nd) != 0 {
 		t.Fatalf("a downloaded result is to download again: %+v", nd)
 	}
-	if sp, _ := l.JobSpend(ctx, "trc_1"); sp.Net() != 9 {
+	if sp, _ := l.Jobs().JobSpend(ctx, "trc_1"); sp.Net() != 9 {
 		t.Fatalf("spend %+v", sp)
 	}
-	ps, _ := l.RawPresets(ctx)
+	ps, _ := l.Saved().RawPresets(ctx)
 	if len(ps) != 2 || ps[0].Name != "second" || ps[1].Name != "first" {
 		t.Fatalf("presets in the order saved: %+v", ps)
 	}
-	if list, _ := l.InternalList(ctx); len(list) != 1 || list[0].By != "laptop" {
+	if list, _ := l.CompanyList().InternalList(ctx); len(list) != 1 || list[0].By != "laptop" {
 		t.Fatalf("internal list: %+v", list)
 	}
 	// The submission of an hour ago still guards its content.
 	key := DuplicateKey{Kind: jobs.KindTrace, FileHash: "other-bytes", SourceHash: "s1", Mapping: map[string]string{"first_name": "F"},
 		Mode: "normal", Options: json.RawMessage(`{"drop_duplicates":true}`)}
-	dup, err := l.FindDuplicate(ctx, key, time.Now().Add(-24*time.Hour))
+	dup, err := l.Submissions().FindDuplicate(ctx, key, time.Now().Add(-24*time.Hour))
 	if err != nil || dup == nil || dup.JobID != "trc_1" {
 		t.Fatalf("the recent submission's guard: %+v, %v", dup, err)
 	}
-	_, err = l.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: "h1", Mapping: map[string]string{"first_name": "F"},
+	_, err = l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: "h1", Mapping: map[string]string{"first_name": "F"},
 		Mode: "normal", Options: json.RawMessage(`{"drop_duplicates":true}`)})
 	if !errors.Is(err, ErrClaimed) {
 		t.Fatalf("the same file again after the upgrade: %v", err)
@@ -111,7 +111,7 @@ func TestClaimsAcrossComputers(t *testing.T) {
 		var wg sync.WaitGroup
 		for i, l := range []*Ledger{a, b, a, b} {
 			wg.Go(func() {
-				id, err := l.RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "phones.csv",
+				id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindDNC, FileName: "phones.csv",
 					FileHash: fmt.Sprintf("h%d", round), Mapping: map[string]string{"phone": "Phone"}})
 				var ce *ClaimedError
 				switch {
@@ -142,7 +142,7 @@ func TestClaimsAcrossComputers(t *testing.T) {
 			}
 			return true
 		})
-		s, err := b.Submission(ctx, winner)
+		s, err := b.Submissions().Submission(ctx, winner)
 		if err != nil || s.Computer == "" || s.Session == "" {
 			t.Fatalf("the recorded intent: %+v, %v", s, err)
 		}
@@ -157,12 +157,12 @@ func TestSettledOnce(t *testing.T) {
 	b := st.other(t, a, "laptop-2")
 	ctx := context.Background()
 	for round := range 15 {
-		id, err := a.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: fmt.Sprintf("s%d", round), Mapping: map[string]string{"x": "y"}})
+		id, err := a.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: fmt.Sprintf("s%d", round), Mapping: map[string]string{"x": "y"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		a.MarkSent(ctx, id)
-		a.MarkUnknown(ctx, id, "lost")
+		a.Submissions().MarkSent(ctx, id)
+		a.Submissions().MarkUnknown(ctx, id, "lost")
 		job := fmt.Sprintf("trc_r%d", round)
 		var wins atomic.Int32
 		var wg sync.WaitGroup
@@ -170,9 +170,9 @@ func TestSettledOnce(t *testing.T) {
 			wg.Go(func() {
 				var err error
 				if i == 2 {
-					err = l.MarkNotCreated(ctx, id, "nothing found")
+					err = l.Submissions().MarkNotCreated(ctx, id, "nothing found")
 				} else {
-					err = l.MarkCreated(ctx, id, Created{JobID: job, Charged: 4, Adopted: true, Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}})
+					err = l.Submissions().MarkCreated(ctx, id, Created{JobID: job, Charged: 4, Adopted: true, Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}})
 				}
 				switch {
 				case err == nil:
@@ -188,9 +188,9 @@ func TestSettledOnce(t *testing.T) {
 			t.Fatalf("round %d: settled %d times", round, wins.Load())
 		}
 		// Another submission cannot take the job.
-		other, _ := b.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "p.csv", FileHash: fmt.Sprintf("p%d", round)})
-		if s, _ := a.Submission(ctx, id); s.State == StateCreated {
-			if err := b.MarkCreated(ctx, other, Created{JobID: job}); !errors.Is(err, ErrAdopted) {
+		other, _ := b.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "p.csv", FileHash: fmt.Sprintf("p%d", round)})
+		if s, _ := a.Submissions().Submission(ctx, id); s.State == StateCreated {
+			if err := b.Submissions().MarkCreated(ctx, other, Created{JobID: job}); !errors.Is(err, ErrAdopted) {
 				t.Fatalf("round %d: a job adopted twice: %v", round, err)
 			}
 		}
@@ -207,36 +207,36 @@ func TestLeases(t *testing.T) {
 	ctx := context.Background()
 	ids := []string{"trc_1", "trc_2", "dnc_3"}
 	for _, id := range ids {
-		if err := a.UpsertJob(ctx, Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusProcessing}); err != nil {
+		if err := a.Jobs().UpsertJob(ctx, Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusProcessing}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	held, err := a.TakeLeases(ctx, ids[:2], time.Minute)
+	held, err := a.Team().TakeLeases(ctx, ids[:2], time.Minute)
 	if err != nil || len(held) != 2 {
 		t.Fatalf("a: %v %v", held, err)
 	}
-	held, _ = b.TakeLeases(ctx, ids, time.Minute)
+	held, _ = b.Team().TakeLeases(ctx, ids, time.Minute)
 	if len(held) != 1 || !held["dnc_3"] {
 		t.Fatalf("b took %v, want only dnc_3", held)
 	}
-	if f, _ := c.Followers(ctx); f["trc_1"] != "laptop-1" || f["dnc_3"] != "laptop-2" {
+	if f, _ := c.Team().Followers(ctx); f["trc_1"] != "laptop-1" || f["dnc_3"] != "laptop-2" {
 		t.Fatalf("followers %v", f)
 	}
 	// a renews; b still cannot take them.
-	if held, _ := a.TakeLeases(ctx, ids[:2], 300*time.Millisecond); len(held) != 2 {
+	if held, _ := a.Team().TakeLeases(ctx, ids[:2], 300*time.Millisecond); len(held) != 2 {
 		t.Fatalf("renewal: %v", held)
 	}
-	if held, _ := b.TakeLeases(ctx, ids, time.Minute); len(held) != 1 {
+	if held, _ := b.Team().TakeLeases(ctx, ids, time.Minute); len(held) != 1 {
 		t.Fatalf("b took a held lease: %v", held)
 	}
 	// a disappears without a word: once its lease runs out, c takes over.
 	time.Sleep(400 * time.Millisecond)
-	if held, _ := c.TakeLeases(ctx, ids, time.Minute); len(held) != 2 || !held["trc_1"] || !held["trc_2"] {
+	if held, _ := c.Team().TakeLeases(ctx, ids, time.Minute); len(held) != 2 || !held["trc_1"] || !held["trc_2"] {
 		t.Fatalf("after a's lease ran out c took %v", held)
 	}
 	// b closes: its job is free at once.
 	b.Close()
-	if held, _ := c.TakeLeases(ctx, ids, time.Minute); len(held) != 3 {
+	if held, _ := c.Team().TakeLeases(ctx, ids, time.Minute); len(held) != 3 {
 		t.Fatalf("after b closed c holds %v", held)
 	}
 }
@@ -249,26 +249,26 @@ func TestSubmitterHoldsItsJob(t *testing.T) {
 	a := st.open(t)
 	b := st.other(t, a, "laptop-2")
 	ctx := context.Background()
-	a.SetLeaseTTL(300 * time.Millisecond)
-	id, err := a.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: "held", Mapping: map[string]string{"x": "y"}})
+	a.Team().SetLeaseTTL(300 * time.Millisecond)
+	id, err := a.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: "held", Mapping: map[string]string{"x": "y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.MarkSent(ctx, id)
-	if err := a.MarkCreated(ctx, id, Created{JobID: "trc_held", Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}}); err != nil {
+	a.Submissions().MarkSent(ctx, id)
+	if err := a.Submissions().MarkCreated(ctx, id, Created{JobID: "trc_held", Job: Job{Kind: jobs.KindTrace, Status: jobs.StatusProcessing}}); err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := b.Followers(ctx); f["trc_held"] != "laptop-1" {
+	if f, _ := b.Team().Followers(ctx); f["trc_held"] != "laptop-1" {
 		t.Fatalf("followers right after submission: %v", f)
 	}
-	if held, _ := b.TakeLeases(ctx, []string{"trc_held"}, time.Minute); held["trc_held"] {
+	if held, _ := b.Team().TakeLeases(ctx, []string{"trc_held"}, time.Minute); held["trc_held"] {
 		t.Fatal("a teammate took the job its submitter had just recorded")
 	}
-	if held, _ := a.TakeLeases(ctx, []string{"trc_held"}, 300*time.Millisecond); !held["trc_held"] {
+	if held, _ := a.Team().TakeLeases(ctx, []string{"trc_held"}, 300*time.Millisecond); !held["trc_held"] {
 		t.Fatal("the submitter could not renew its lease")
 	}
 	time.Sleep(400 * time.Millisecond)
-	if held, _ := b.TakeLeases(ctx, []string{"trc_held"}, time.Minute); !held["trc_held"] {
+	if held, _ := b.Team().TakeLeases(ctx, []string{"trc_held"}, time.Minute); !held["trc_held"] {
 		t.Fatal("the lease ran out and the teammate still could not take the job")
 	}
 }
@@ -292,7 +292,7 @@ func TestBudgetShared(t *testing.T) {
 			l := ledgers[i%len(ledgers)]
 			wg.Go(func() {
 				for time.Now().Before(stop) {
-					wait, err := l.TakeBudget(ctx, "read", rate, burst)
+					wait, err := l.Team().TakeBudget(ctx, "read", rate, burst)
 					if err != nil {
 						t.Error(err)
 						return
@@ -326,23 +326,23 @@ func TestSessionsNameComputers(t *testing.T) {
 	a := st.open(t)
 	b := st.other(t, a, "laptop-2")
 	ctx := context.Background()
-	list, err := a.Sessions(ctx)
+	list, err := a.Team().Sessions(ctx)
 	if err != nil || len(list) != 2 || list[0].Computer != "laptop-1" || list[1].Computer != "laptop-2" {
 		t.Fatalf("sessions %+v, %v", list, err)
 	}
-	id, err := b.RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "x.csv", FileHash: "x"})
+	id, err := b.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "x.csv", FileHash: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.MarkCreated(ctx, id, Created{JobID: "trc_9", Job: Job{Status: jobs.StatusProcessing}}); err != nil {
+	if err := b.Submissions().MarkCreated(ctx, id, Created{JobID: "trc_9", Job: Job{Status: jobs.StatusProcessing}}); err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := a.Entries(ctx)
+	entries, _ := a.Jobs().Entries(ctx)
 	if len(entries) != 1 || entries[0].SubmittedBy != "laptop-2" {
 		t.Fatalf("submitted by: %+v", entries)
 	}
 	b.Close()
-	if list, _ := a.Sessions(ctx); len(list) != 1 {
+	if list, _ := a.Team().Sessions(ctx); len(list) != 1 {
 		t.Fatalf("a closed session is still listed: %+v", list)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // MarkDelivery records a webhook delivery as handled. It reports false when
 // the delivery id was already recorded (a retry or a replay): the caller must
 // then not act on it again.
-func (l *Ledger) MarkDelivery(ctx context.Context, deliveryID, jobID, event, status string) (first bool, err error) {
+func (l *Webhooks) MarkDelivery(ctx context.Context, deliveryID, jobID, event, status string) (first bool, err error) {
 	if deliveryID == "" {
 		return false, errors.New("ledger: a webhook delivery needs an id")
 	}
@@ -31,7 +31,7 @@ func (l *Ledger) MarkDelivery(ctx context.Context, deliveryID, jobID, event, sta
 }
 
 // SeenDelivery reports whether a webhook delivery id was recorded.
-func (l *Ledger) SeenDelivery(ctx context.Context, deliveryID string) (bool, error) {
+func (l *Webhooks) SeenDelivery(ctx context.Context, deliveryID string) (bool, error) {
 	var n int
 	err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM webhook_deliveries WHERE delivery_id = ?", deliveryID).Scan(&n)
 	if err != nil {
@@ -55,7 +55,7 @@ func (d DeliveryDedupe) Seen(key string) (bool, error) {
 			event, jobID, status = parts[0], strings.Join(parts[1:len(parts)-1], ":"), parts[len(parts)-1]
 		}
 	}
-	first, err := d.L.MarkDelivery(context.Background(), key, jobID, event, status)
+	first, err := d.L.webhooks().MarkDelivery(context.Background(), key, jobID, event, status)
 	if err != nil {
 		return false, err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -58,6 +59,7 @@ type builder struct {
 
 	fold    bool                  // build the column store
 	reader  func() *layout.Reader // read phones through the layout; nil not
+	places  *calltime.Places      // place each row's addresses (with reader); nil not
 	sink    *RowSink              // sees every row, in file order; nil none
 	columns int
 	hints   *typeHints
@@ -221,12 +223,12 @@ func (w *chunkWorker) read(c chunkIn) chunkOut {
 			e = c.starts[i+1]
 		}
 		w.rec = parseRecord(w.raw[s-from:e-from], w.rec)
-		fixText(w.rec)
+		fixRecord(w.raw[s-from:e-from], w.rec)
 		if b.fold {
 			w.foldRow(&o, i, len(c.starts))
 		}
 		if w.rd != nil {
-			o.phones.add(w.rd, w.rec, &w.row)
+			o.phones.add(w.rd, b.places, w.rec, &w.row)
 		}
 		if b.sink != nil {
 			for _, c := range b.sink.Columns {
@@ -302,6 +304,9 @@ func (b *builder) collect(ctx context.Context, out <-chan chunkOut, progress Pro
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+	}
+	if phones != nil {
+		phones.done(b.places)
 	}
 	res := &built{phones: phones}
 	if parts != nil {

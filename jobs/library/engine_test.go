@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -117,7 +118,7 @@ func (pr *plainRows) through(l *layout.Layout, join *layout.FlagIndex) []layout.
 	rd := l.NewReader(join)
 	rows := make([]layout.Row, len(pr.raw))
 	for i, rec := range pr.raw {
-		rd.ReadPhones(rec, &rows[i])
+		rd.Read(rec, &rows[i])
 		rows[i].Phones = slices.Clone(rows[i].Phones)
 	}
 	pr.read[k] = rows
@@ -167,6 +168,14 @@ func plainScan(r *Result, rows *plainRows, f Filter) []int {
 	read := rows.through(l, join)
 	q := newQuery(f.Text)
 	words := strings.Fields(fold(f.Text))
+	// A number a flag filter leaves out in one row is left out of every
+	// row (layout.FlaggedNumbers): every row is looked at first.
+	flagged := layout.NewFlaggedNumbers()
+	for i := range read {
+		for k := range read[i].Phones {
+			flagged.Note(&read[i].Phones[k], jobs.QuickFilters, layout.Passes)
+		}
+	}
 	out := []int{}
 	for i, rec := range rows.raw {
 		row := read[i]
@@ -175,13 +184,44 @@ func plainScan(r *Result, rows *plainRows, f Filter) []int {
 		}
 		if len(f.Quick) > 0 {
 			row.Phones = slices.Clone(row.Phones) // Keep drops phones in place
-			if !layout.Keep(&row, f.Quick) {
+			if !flagged.Keep(&row, f.Quick) {
+				continue
+			}
+			if slices.Contains(f.Quick, jobs.QuickCallableNow) && !callableAt(&row, f.At) {
 				continue
 			}
 		}
 		out = append(out, i)
 	}
 	return out
+}
+
+// testRules are the calling rules the engine's tests read "callable-now"
+// by; engineAt is the instant they read it at: a Tuesday, 10 a.m. in the
+// East, 7 a.m. in the West.
+var (
+	testRules = func() *calltime.Engine {
+		e, err := calltime.New(nil)
+		if err != nil {
+			panic(err)
+		}
+		return e
+	}()
+	engineAt = time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+)
+
+// callableAt leaves in row.Phones those the rules let be called at at,
+// each asked of the engine itself; false when none is left.
+func callableAt(row *layout.Row, at time.Time) bool {
+	addrs := calltime.RowAddresses(row)
+	kept := row.Phones[:0]
+	for _, p := range row.Phones {
+		if testRules.Window(p.Digits(), addrs[:], at).Callable {
+			kept = append(kept, p)
+		}
+	}
+	row.Phones = kept
+	return len(kept) > 0
 }
 
 func plainMatch(l *layout.Layout, row *layout.Row, rec, folded []string, q *query, words []string) bool {
@@ -344,16 +384,21 @@ func TestEngineEqualsPlainScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	r.SetCalltime(calltime.NewPlaces(testRules))
 	if q := fmt.Sprint(r.QuickFilters()); q != fmt.Sprint(jobs.QuickFilters) {
 		t.Fatalf("the generated result allows quick filters %s, want all of them", q)
 	}
 	col := func(name string) int { return slices.Index(engineHeaders, name) }
 	var filters []Filter
 	for i, a := range jobs.QuickFilters {
-		filters = append(filters, Filter{Quick: []jobs.QuickFilter{a}})
+		filters = append(filters, Filter{Quick: []jobs.QuickFilter{a}, At: engineAt})
 		for _, b := range jobs.QuickFilters[i+1:] {
-			filters = append(filters, Filter{Quick: []jobs.QuickFilter{a, b}})
+			filters = append(filters, Filter{Quick: []jobs.QuickFilter{a, b}, At: engineAt})
 		}
+	}
+	// "callable-now" at other instants: an evening, a Sunday.
+	for _, at := range []time.Time{engineAt.Add(10 * time.Hour), engineAt.AddDate(0, 0, -2)} {
+		filters = append(filters, Filter{Quick: []jobs.QuickFilter{jobs.QuickCallableNow}, At: at})
 	}
 	for _, text := range []string{"s", "sm", "smi", "smith", "smit", "SMITH JOSE", "josé", "jose", "o'neil", "oneil",
 		"muller", "MÜLLER", "lukasz", "de la", "delacruz", "zoe", "asa", "sao paulo", "oak ave", "coeur dalene",
@@ -504,5 +549,58 @@ func TestIndexWithSinkSeesEveryRow(t *testing.T) {
 				t.Fatalf("%s: row %d: the sink saw %q, want %q", round, i, got[i], want)
 			}
 		}
+	}
+}
+
+// "callable-now" keeps the callable phones whose calling windows are open
+// at the view's instant, each as the rules answer it phone by phone: at
+// 10 a.m. in the East (7 a.m. in the West), in the evening and on a Sunday.
+func TestCallableNowFollowsTheRules(t *testing.T) {
+	p, rows := writeEngineResult(t, chunkRows+100, 13)
+	r, err := StartResult(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A DNC result saying every number the rows can hold is clean,
+	// scrubbed the day before.
+	var b strings.Builder
+	b.WriteString("phone,dnc,state_dnc,litigator\n")
+	for area := 200; area < 220; area++ {
+		for line := range 100 {
+			fmt.Fprintf(&b, "%d55501%02d,false,false,false\n", area, line)
+		}
+	}
+	dir := t.TempDir()
+	dnc := filepath.Join(dir, "dnc.csv")
+	os.WriteFile(dnc, []byte(b.String()), 0o600)
+	lib, _ := Open(dir)
+	if err := lib.Record(Meta{JobID: "dnc_1", Kind: jobs.KindDNC, CompletedAt: engineAt.Add(-24 * time.Hour)}, dnc); err != nil {
+		t.Fatal(err)
+	}
+	x, _, err := LoadFlags(context.Background(), layout.Options{Now: engineAt}, dnc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.SetDates(time.Time{}, engineAt)
+	r.SetCalltime(calltime.NewPlaces(testRules))
+	r.SetLayout(r.Layout(), x)
+	checkView(t, r, rows, Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}}, -1, false)
+	callable := r.View()
+	seen := map[int]bool{}
+	for _, at := range []time.Time{engineAt, engineAt.Add(10 * time.Hour), engineAt.AddDate(0, 0, -2)} {
+		f := Filter{Quick: []jobs.QuickFilter{jobs.QuickCallableNow}, At: at}
+		checkView(t, r, rows, f, -1, false)
+		checkView(t, r, rows, Filter{Text: "smith", Quick: []jobs.QuickFilter{jobs.QuickMobile, jobs.QuickCallableNow}, At: at}, -1, false)
+		if err := r.Filter(f); err != nil {
+			t.Fatal(err)
+		}
+		if r.View() >= callable {
+			t.Errorf("at %s: %d rows callable now of %d callable: the time left none out", at, r.View(), callable)
+		}
+		seen[r.View()] = true
+	}
+	if callable == 0 || len(seen) < 3 {
+		t.Errorf("%d callable rows; callable now at the three instants: %v (want three different answers)", callable, seen)
 	}
 }

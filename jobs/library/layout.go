@@ -57,25 +57,32 @@ func readHead(path string) ([]string, [][]string, error) {
 // eachRow calls fn with every row of the result at path (fn must not keep
 // rec).
 func eachRow(ctx context.Context, path string, fn func(rec []string)) error {
+	_, err := eachRowWarned(ctx, path, fn)
+	return err
+}
+
+// eachRowWarned is eachRow, also returning the damage met in the file (a
+// quoted value never closed).
+func eachRowWarned(ctx context.Context, path string, fn func(rec []string)) ([]string, error) {
 	f, err := input.OpenRegular(path)
 	if err != nil {
-		return fmt.Errorf("library: %w", err)
+		return nil, fmt.Errorf("library: %w", err)
 	}
 	defer f.Close()
 	rr, err := NewRowReader(f)
 	if err != nil {
-		return fmt.Errorf("library: %s: %w", path, err)
+		return nil, fmt.Errorf("library: %s: %w", path, err)
 	}
 	for n := 0; ; n++ {
 		if n%8192 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		rec, err := rr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return rr.Warnings(), nil
 		}
 		if err != nil {
-			return fmt.Errorf("library: %s: %w", path, err)
+			return nil, fmt.Errorf("library: %s: %w", path, err)
 		}
 		fn(rec)
 	}
@@ -120,29 +127,36 @@ func ReadLayout(ctx context.Context, path string, opts layout.Options) (layout.S
 // system. The questions open about each file's layout come back with it:
 // a callable list must not rest on them unanswered.
 func LoadFlags(ctx context.Context, opts layout.Options, paths ...string) (*layout.FlagIndex, []layout.FileQuestions, error) {
-	x := layout.NewFlagIndex()
-	var open []layout.FileQuestions
+	x, open, _, err := LoadFlagsWarned(ctx, opts, paths...)
+	return x, open, err
+}
+
+// LoadFlagsWarned is LoadFlags, also returning the damage met in each file
+// (warns[i] for paths[i]) from the same reading.
+func LoadFlagsWarned(ctx context.Context, opts layout.Options, paths ...string) (x *layout.FlagIndex, open []layout.FileQuestions, warns [][]string, err error) {
+	x = layout.NewFlagIndex()
 	for _, p := range paths {
-		qs, err := addFlags(ctx, x, p, opts)
+		qs, ws, err := addFlags(ctx, x, p, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		warns = append(warns, ws)
 		if len(qs) > 0 {
 			open = append(open, layout.FileQuestions{File: p, Questions: qs})
 		}
 	}
-	return x, open, nil
+	return x, open, warns, nil
 }
 
-func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout.Options) ([]layout.Question, error) {
+func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout.Options) ([]layout.Question, []string, error) {
 	l, err := DetectLayoutContext(ctx, path, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A DNC result, or a list whose phones the scrub answered in columns of
 	// their own (a scrub appended to an owner list reads as a trace).
 	if len(l.Slots) == 0 || l.Kind != layout.KindDNC && !(l.Kind == layout.KindTrace && (l.Reports.AnswersRegistry() || l.Reports.AnswersLitigator())) {
-		return nil, fmt.Errorf("library: %s is not a DNC result (%s): it needs a phone column with DNC or litigator flags",
+		return nil, nil, fmt.Errorf("library: %s is not a DNC result (%s): it needs a phone column with DNC or litigator flags",
 			filepath.Base(path), describeKind(l))
 	}
 	qs := l.Blocking()
@@ -162,11 +176,11 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout
 	id := x.AddSource(src, l)
 	rd := l.NewReader(nil)
 	var row layout.Row
-	err = eachRow(ctx, path, func(rec []string) {
+	warns, err := eachRowWarned(ctx, path, func(rec []string) {
 		rd.Read(rec, &row)
 		x.AddRow(id, &row)
 	})
-	return qs, err
+	return qs, warns, err
 }
 
 func describeKind(l *layout.Layout) string {

@@ -3,8 +3,10 @@ package library
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -20,8 +22,19 @@ type phoneIndex struct {
 	pass    []uint8  // per phone: bit i set when it passes jobs.QuickFilters[i]
 	rowPass []uint8  // per row: bit i set when it passes jobs.QuickFilters[i]
 
+	// flagged are the numbers a flag filter leaves out in some row
+	// (layout.FlaggedNumbers), applied to every row by done.
+	flagged *layout.FlaggedNumbers
+	// addr is each row's addresses' id in places (nil without the calling
+	// rules): with a phone's number, where its person may be.
+	addr   []int32
+	places *calltime.Places
+
 	mu   sync.Mutex
 	sets map[uint8]bitset
+	// nowSets are the sets with "callable-now", for the instant nowAt.
+	nowSets map[uint8]bitset
+	nowAt   time.Time
 }
 
 // filterBits are the bits of fs in the masks (by their place in
@@ -49,11 +62,12 @@ var rowLevel = func() (m uint8) {
 }()
 
 // phoneDigits packs the digits of a phone for the phone search: the 10
-// digits of a valid number, else the digits as written (up to 17), with
-// their count in the top 5 bits; 0 for a phone with no digits to find.
+// digits of a valid number (marked validKey), else the digits as written
+// (up to 17), with their count in the top 5 bits; 0 for a phone with no
+// digits to find.
 func phoneDigits(p *layout.Phone) uint64 {
 	if p.Key != 0 {
-		return p.Key | 10<<59
+		return p.Key | 10<<59 | validKey
 	}
 	var v uint64
 	n := 0
@@ -67,6 +81,13 @@ func phoneDigits(p *layout.Phone) uint64 {
 	}
 	return v | uint64(n)<<59
 }
+
+// Packed digits: the count in the top 5 bits, then the mark of a valid
+// number, then the digits' value (up to 17 digits, below 2^57).
+const (
+	validKey   = 1 << 58
+	digitsMask = validKey - 1
+)
 
 // phoneMask are the phone filters p passes.
 func phoneMask(p *layout.Phone) uint8 {
@@ -96,15 +117,30 @@ type phoneChunk struct {
 	nums    []uint64
 	pass    []uint8
 	rowPass []uint8
+	flagged *layout.FlaggedNumbers // numbers a flag filter leaves out; nil none yet
+	addr    []int32                // each row's addresses' id (with the calling rules)
 }
 
-// add reads a record's phones and row filters.
-func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
+// add reads a record's phones and row filters, and with places where its
+// person may be.
+func (c *phoneChunk) add(rd *layout.Reader, places *calltime.Places, rec []string, row *layout.Row) {
 	rd.ReadPhones(rec, row)
+	if places != nil {
+		rd.ReadPlaces(rec, row)
+		c.addr = append(c.addr, places.AddressID(calltime.RowAddresses(row)))
+	}
 	n := min(len(row.Phones), 255)
 	for i := range n {
-		c.nums = append(c.nums, phoneDigits(&row.Phones[i]))
-		c.pass = append(c.pass, phoneMask(&row.Phones[i]))
+		p := &row.Phones[i]
+		m := phoneMask(p)
+		c.nums = append(c.nums, phoneDigits(p))
+		c.pass = append(c.pass, m)
+		if p.Key != 0 && m&flagLevel != flagLevel {
+			if c.flagged == nil {
+				c.flagged = layout.NewFlaggedNumbers()
+			}
+			c.flagged.Note(p, jobs.QuickFilters, layout.Passes)
+		}
 	}
 	c.count = append(c.count, uint8(n))
 	c.rowPass = append(c.rowPass, rowMask(row))
@@ -112,7 +148,7 @@ func (c *phoneChunk) add(rd *layout.Reader, rec []string, row *layout.Row) {
 
 func newPhoneIndex(rows int) *phoneIndex {
 	return &phoneIndex{at: make([]uint32, 1, rows+1), rowPass: make([]uint8, 0, rows), nums: make([]uint64, 0, rows*2),
-		pass: make([]uint8, 0, rows*2), sets: map[uint8]bitset{}}
+		pass: make([]uint8, 0, rows*2), sets: map[uint8]bitset{}, flagged: layout.NewFlaggedNumbers()}
 }
 
 // add appends a chunk, in file order.
@@ -123,6 +159,43 @@ func (x *phoneIndex) add(c *phoneChunk) {
 	x.nums = append(x.nums, c.nums...)
 	x.pass = append(x.pass, c.pass...)
 	x.rowPass = append(x.rowPass, c.rowPass...)
+	x.addr = append(x.addr, c.addr...)
+	if c.flagged != nil {
+		x.flagged.Merge(c.flagged)
+	}
+}
+
+// flagLevel are the bits of the flag filters (layout.FlagFilter).
+var flagLevel = func() (m uint8) {
+	for i, f := range jobs.QuickFilters {
+		if layout.FlagFilter(f) {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// done applies layout.FlaggedNumbers once every row is in: a number a flag filter
+// leaves out in one row fails that filter in every row, as every export
+// leaves it out.
+func (x *phoneIndex) done(places *calltime.Places) {
+	if places != nil && len(x.addr) == len(x.rowPass) {
+		x.places = places
+	}
+	if x.flagged.Len() == 0 {
+		return
+	}
+	for k, d := range x.nums {
+		if d&validKey == 0 {
+			continue
+		}
+		key := d & digitsMask
+		for i, f := range jobs.QuickFilters {
+			if x.pass[k]&(1<<i) != 0 && x.flagged.Fails(key, f) {
+				x.pass[k] &^= 1 << i
+			}
+		}
+	}
 }
 
 // set is the bitset of the rows passing the filters with bits want: each
@@ -147,6 +220,57 @@ func (x *phoneIndex) set(want uint8) bitset {
 	}
 	x.sets[want] = b
 	return b
+}
+
+// nowBit is the bit of "callable-now".
+var nowBit = filterBits([]jobs.QuickFilter{jobs.QuickCallableNow})
+
+// setAt is set for a view at instant at: with "callable-now", a phone is
+// kept only when, besides every phone filter, its calling windows are
+// open at that instant (calltime.Places); such sets are kept for one
+// instant at a time.
+func (x *phoneIndex) setAt(want uint8, at time.Time) (bitset, error) {
+	if want&nowBit == 0 {
+		return x.set(want), nil
+	}
+	if x.places == nil {
+		return bitset{}, &layout.CannotFilterError{Filter: jobs.QuickCallableNow, Why: "the calling rules are not loaded"}
+	}
+	if at.IsZero() {
+		at = time.Now().Truncate(time.Minute) // never a view with no instant: that would keep every hour
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.nowAt.Equal(at) {
+		x.nowSets, x.nowAt = map[uint8]bitset{}, at
+	}
+	if b, ok := x.nowSets[want]; ok {
+		return b, nil
+	}
+	rowReq, phoneReq := want&rowLevel, want&^rowLevel
+	b := newBitset(len(x.rowPass))
+	for r, m := range x.rowPass {
+		if m&rowReq == rowReq && x.anyPhoneAt(r, phoneReq, at) {
+			b.set(int32(r))
+		}
+	}
+	x.nowSets[want] = b
+	return b, nil
+}
+
+// anyPhoneAt reports whether a phone of row r passes the filters req and
+// may be called at instant at.
+func (x *phoneIndex) anyPhoneAt(r int, req uint8, at time.Time) bool {
+	for k := x.at[r]; k < x.at[r+1]; k++ {
+		d := x.nums[k]
+		if x.pass[k]&req != req || d&validKey == 0 {
+			continue
+		}
+		if x.places.Answer(x.places.AreaID(d&digitsMask), x.addr[r], at, at).Reason == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *phoneIndex) anyPhone(r int, req uint8) bool {
@@ -184,7 +308,7 @@ var pow10 = func() (p [18]uint64) {
 // match reports whether the digits of a phone (see phoneDigits) hold q's.
 func (q phoneQuery) match(d uint64) bool {
 	n := int(d >> 59)
-	v := d &^ (31 << 59)
+	v := d & digitsMask
 	if n < q.n {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
@@ -70,6 +71,9 @@ type Result struct {
 
 	layout *layout.Layout    // nil until Layout or SetLayout
 	join   *layout.FlagIndex // DNC results' flags of the phones, or nil
+	// places answers the calling time of the phones ("callable-now"); nil
+	// until SetCalltime.
+	places *calltime.Places
 }
 
 // BlockRows is the number of rows read and cached together.
@@ -283,7 +287,8 @@ func (r *Result) build(ctx context.Context, b *builder, progress Progress, gen i
 // newBuilder is a pass over the rows as they are known now (r.mu held);
 // fold: build the column store.
 func (r *Result) newBuilder(fold bool) *builder {
-	b := &builder{r: r, known: r.starts, complete: r.complete, tailOff: r.tailOff, tailLine: r.tailLine, expect: r.expectRows()}
+	b := &builder{r: r, known: r.starts, complete: r.complete, tailOff: r.tailOff, tailLine: r.tailLine, expect: r.expectRows(),
+		places: r.places}
 	if fold {
 		b.fold, b.columns, b.hints = true, len(r.headers), newTypeHints(len(r.headers))
 	}
@@ -527,7 +532,7 @@ func (r *Result) readRows(starts []int64, tail int64, idx []int) ([][]string, er
 		for i := a; i <= b; i++ {
 			rec := buf[starts[i]-from : end(i)-from]
 			row := parseRecord(rec, make([]string, 0, len(r.headers)))
-			fixText(row)
+			fixRecord(rec, row)
 			out = append(out, row)
 		}
 	}
@@ -638,6 +643,25 @@ func (r *Result) SetLayout(l *layout.Layout, join *layout.FlagIndex) {
 	r.resetView()
 }
 
+// SetCalltime gives the rules the phones' calling time is read by: each
+// row's addresses are placed as its phones are read, and "callable-now"
+// can apply.
+func (r *Result) SetCalltime(p *calltime.Places) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.places = p
+	r.lgen++
+	r.phones = nil
+	r.resetView()
+}
+
+// Places are the calling rules set with SetCalltime, or nil.
+func (r *Result) Places() *calltime.Places {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.places
+}
+
 // Join is the DNC results' flags set with SetLayout, or nil.
 func (r *Result) Join() *layout.FlagIndex {
 	r.mu.Lock()
@@ -649,16 +673,23 @@ func (r *Result) Join() *layout.FlagIndex {
 // DNC results) allow, in the order they are offered; CannotFilter says why
 // another cannot apply.
 func (r *Result) QuickFilters() []jobs.QuickFilter {
-	l, join := r.Layout(), r.Join()
 	var out []jobs.QuickFilter
 	for _, f := range jobs.QuickFilters {
-		if l.Check(join, f) == nil {
+		if r.CannotFilter(f) == nil {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// CannotFilter says why quick filter f cannot apply to this result; nil
-// when it can.
-func (r *Result) CannotFilter(f jobs.QuickFilter) error { return r.Layout().Check(r.Join(), f) }
+// CannotFilter says why quick filters cannot apply to this result; nil
+// when they can.
+func (r *Result) CannotFilter(fs ...jobs.QuickFilter) error {
+	if err := r.Layout().Check(r.Join(), fs...); err != nil {
+		return err
+	}
+	if slices.Contains(fs, jobs.QuickCallableNow) && r.Places() == nil {
+		return &layout.CannotFilterError{Filter: jobs.QuickCallableNow, Why: "the calling rules are not loaded"}
+	}
+	return nil
+}

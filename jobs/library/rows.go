@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 )
@@ -74,6 +75,16 @@ func fixText(rec []string) {
 	}
 }
 
+// fixRecord is fixText for the fields parsed from the record b: a record
+// that is UTF-8 as a whole has fields that are (they are cut at ASCII
+// quotes and delimiters), so most records are looked at once, not field by
+// field.
+func fixRecord(b []byte, rec []string) {
+	if !utf8.Valid(b) {
+		fixText(rec)
+	}
+}
+
 // Headers are the column names.
 func (rr *RowReader) Headers() []string { return rr.headers }
 
@@ -90,7 +101,7 @@ func (rr *RowReader) Next() ([]string, error) {
 			continue
 		}
 		rr.rec = parseRecord(b, rr.rec)
-		fixText(rr.rec)
+		fixRecord(b, rr.rec)
 		if err := wide(rr.rec, line); err != nil {
 			return nil, err
 		}

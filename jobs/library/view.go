@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 )
@@ -24,6 +25,8 @@ import (
 type Filter struct {
 	Text  string
 	Quick []jobs.QuickFilter
+	// At is the instant "callable-now" is read at (the view's "now").
+	At time.Time
 }
 
 // IsZero reports whether the filter selects every row.
@@ -32,7 +35,10 @@ func (f Filter) IsZero() bool {
 }
 
 // Equal reports whether two filters select the same rows.
-func (f Filter) Equal(o Filter) bool { return f.Text == o.Text && slices.Equal(f.Quick, o.Quick) }
+func (f Filter) Equal(o Filter) bool {
+	return f.Text == o.Text && slices.Equal(f.Quick, o.Quick) &&
+		(!slices.Contains(f.Quick, jobs.QuickCallableNow) || f.At.Equal(o.At))
+}
 
 // Filter applies f to the view (keeping the sort).
 func (r *Result) Filter(f Filter) error {
@@ -219,15 +225,16 @@ func (r *Result) ordered(ctx context.Context, st *store, sel []int32, selGen, co
 func (r *Result) selection(ctx context.Context, st *store, f Filter, gen int) ([]int32, error) {
 	var keep bitset
 	if len(f.Quick) > 0 {
-		l, join := r.Layout(), r.Join()
-		if err := l.Check(join, f.Quick...); err != nil {
+		if err := r.CannotFilter(f.Quick...); err != nil {
 			return nil, fmt.Errorf("library: filter %s: %w", filepath.Base(r.path), err)
 		}
 		x, _, err := r.phoneIndex(ctx)
 		if err != nil {
 			return nil, err
 		}
-		keep = x.set(filterBits(f.Quick))
+		if keep, err = x.setAt(filterBits(f.Quick), f.At); err != nil {
+			return nil, fmt.Errorf("library: filter %s: %w", filepath.Base(r.path), err)
+		}
 	}
 	rows, err := r.textRows(ctx, st, f.Text, gen)
 	switch {

@@ -64,7 +64,7 @@ func TestHostileAnswerAfterCreateIsUnknown(t *testing.T) {
 				if !errors.As(err, &ue) {
 					t.Fatalf("the job exists and was charged, but Submit said %v", err)
 				}
-				if sub, _ := led.Submission(ctx, ue.SubmissionID); sub.State != ledger.StateUnknown {
+				if sub, _ := led.Submissions().Submission(ctx, ue.SubmissionID); sub.State != ledger.StateUnknown {
 					t.Fatalf("recorded as %s, want unknown", sub.State)
 				}
 				// The same file again: the guard treats unknown as charged.
@@ -123,14 +123,14 @@ func TestHostileReconcileNeverAdoptsAStranger(t *testing.T) {
 	if out, _ := Reconcile(ctx, api, led, later); len(out) != 1 || out[0].State != ledger.StateUnknown {
 		t.Fatalf("after the window: %+v", out)
 	}
-	if held, _ := led.JobAdopted(ctx, stranger.ID); held {
+	if held, _ := led.Submissions().JobAdopted(ctx, stranger.ID); held {
 		t.Fatal("the stranger's job is in the ledger")
 	}
 	// The person recognises it: Adopt takes it.
 	if err := Adopt(ctx, api, led, o.Submission.ID, stranger.ID); err != nil {
 		t.Fatal(err)
 	}
-	if sub, _ := led.Submission(ctx, o.Submission.ID); sub.State != ledger.StateCreated || sub.JobID != stranger.ID {
+	if sub, _ := led.Submissions().Submission(ctx, o.Submission.ID); sub.State != ledger.StateCreated || sub.JobID != stranger.ID {
 		t.Fatalf("after Adopt: %+v", sub)
 	}
 
@@ -184,7 +184,7 @@ func TestHostileSingleClassifiedAndSettled(t *testing.T) {
 			if err != nil || len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID != ours.ID {
 				t.Fatalf("want lookup %s adopted: %+v, %v", ours.ID, out, err)
 			}
-			if sp, _ := led.JobSpend(ctx, ours.ID); sp.Charged != 1 {
+			if sp, _ := led.Jobs().JobSpend(ctx, ours.ID); sp.Charged != 1 {
 				t.Fatalf("spend %+v", sp)
 			}
 		})
@@ -238,7 +238,7 @@ func TestHostileDuplicateByContent(t *testing.T) {
 	}
 	// The first job failed and was refunded in full: sending the file
 	// again is not paying twice.
-	led.RecordJobState(ctx, ledger.Job{ID: res.JobID, Kind: jobs.KindTrace, Status: jobs.StatusFailed}, ledger.Spend{Charged: 3, Refunded: 3})
+	led.Jobs().RecordJobState(ctx, ledger.Job{ID: res.JobID, Kind: jobs.KindTrace, Status: jobs.StatusFailed}, ledger.Spend{Charged: 3, Refunded: 3})
 	if _, err := Submit(ctx, api, led, traceReq(again)); err != nil {
 		t.Fatalf("after a failed, refunded job: %v", err)
 	}

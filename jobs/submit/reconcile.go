@@ -111,7 +111,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 	reconcileMu.Lock()
 	defer reconcileMu.Unlock()
 	activeMu.Lock()
-	pending, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	pending, err := led.Submissions().List(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
 	busy := map[int64]bool{}
 	for k := range active {
 		if k.led == led {
@@ -136,7 +136,7 @@ func Reconcile(ctx context.Context, api *client.Client, led *ledger.Ledger, opts
 		}
 		if s.State == ledger.StateIntent {
 			reason := "nothing was sent"
-			if err := led.MarkNotCreated(ctx, s.ID, reason); err != nil && !errors.Is(err, ledger.ErrSettled) {
+			if err := led.Submissions().MarkNotCreated(ctx, s.ID, reason); err != nil && !errors.Is(err, ledger.ErrSettled) {
 				return out, err
 			}
 			out = append(out, Outcome{Submission: s, State: ledger.StateNotCreated, Reason: reason})
@@ -208,11 +208,11 @@ func busyElsewhere(ctx context.Context, led *ledger.Ledger, pending []*ledger.Su
 	if !led.Shared() {
 		return nil
 	}
-	live, err := led.LiveSessions(ctx)
+	live, err := led.Team().LiveSessions(ctx)
 	if err != nil {
 		return err
 	}
-	me := led.Me().Session
+	me := led.Team().Me().Session
 	for _, s := range pending {
 		if s.Session != me && live[s.Session] && (s.State == ledger.StateIntent || s.State == ledger.StateSent) {
 			busy[s.ID] = true
@@ -260,7 +260,7 @@ func settle(ctx context.Context, api *client.Client, led *ledger.Ledger, o Recon
 	case o.Now().Add(serverSkew(api)).After(to) && f.complete && f.unreadable == 0:
 		oc.State = ledger.StateNotCreated
 		oc.Reason = fmt.Sprintf("no job named %q was created between %s and %s", s.FileName, from.Local().Format("15:04:05"), to.Local().Format("15:04:05"))
-		if err := led.MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
+		if err := led.Submissions().MarkNotCreated(ctx, s.ID, oc.Reason); err != nil {
 			return settledMeanwhile(ctx, led, oc, err)
 		}
 		return oc, nil
@@ -280,7 +280,7 @@ func settledMeanwhile(ctx context.Context, led *ledger.Ledger, oc Outcome, err e
 	if !errors.Is(err, ledger.ErrSettled) && !errors.Is(err, ledger.ErrAdopted) {
 		return oc, err
 	}
-	now, rerr := led.Submission(ctx, oc.Submission.ID)
+	now, rerr := led.Submissions().Submission(ctx, oc.Submission.ID)
 	if rerr != nil {
 		return oc, rerr
 	}
@@ -297,13 +297,13 @@ func settledMeanwhile(ctx context.Context, led *ledger.Ledger, oc Outcome, err e
 // at.
 func keepUnknown(ctx context.Context, led *ledger.Ledger, s *ledger.Submission, reason string) error {
 	if s.State == ledger.StateSent {
-		err := led.MarkUnknown(ctx, s.ID, "interrupted after sending; "+reason)
+		err := led.Submissions().MarkUnknown(ctx, s.ID, "interrupted after sending; "+reason)
 		if errors.Is(err, ledger.ErrSettled) {
 			return nil // settled meanwhile by another SkipDesk
 		}
 		return err
 	}
-	return led.TouchReconciled(ctx, s.ID)
+	return led.Submissions().TouchReconciled(ctx, s.ID)
 }
 
 func lookAlikeReason(s *ledger.Submission, alike []LookAlike) string {
@@ -331,7 +331,7 @@ func adopt(ctx context.Context, led *ledger.Ledger, id int64, c *candidate) erro
 	if c.job.Status.Final() {
 		cr.Refunded = c.refunded
 	}
-	return led.MarkCreated(ctx, id, cr)
+	return led.Submissions().MarkCreated(ctx, id, cr)
 }
 
 // Adopt records jobID as the job of the submission whose outcome is unknown,
@@ -340,7 +340,7 @@ func adopt(ctx context.Context, led *ledger.Ledger, id int64, c *candidate) erro
 func Adopt(ctx context.Context, api *client.Client, led *ledger.Ledger, submissionID int64, jobID string) error {
 	reconcileMu.Lock()
 	defer reconcileMu.Unlock()
-	s, err := led.Submission(ctx, submissionID)
+	s, err := led.Submissions().Submission(ctx, submissionID)
 	if err != nil {
 		return err
 	}
@@ -378,7 +378,7 @@ func Dismiss(ctx context.Context, led *ledger.Ledger, submissionID int64, why st
 	if why == "" {
 		why = "you said it created no job"
 	}
-	return led.MarkNotCreated(ctx, submissionID, why)
+	return led.Submissions().MarkNotCreated(ctx, submissionID, why)
 }
 
 // serverSkew is how far the server's clock is ahead of this computer's, 0
@@ -532,7 +532,7 @@ func sortCandidates(ctx context.Context, api *client.Client, led *ledger.Ledger,
 	name := nameKey(base)
 	for i := range cands {
 		c := &cands[i]
-		held, err := led.JobAdopted(ctx, c.id)
+		held, err := led.Submissions().JobAdopted(ctx, c.id)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -72,11 +72,11 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	step(StepIntent)
 	rec := context.WithoutCancel(ctx)
 	if err := ctx.Err(); err != nil {
-		led.MarkNotCreated(rec, id, "cancelled before sending")
+		led.Submissions().MarkNotCreated(rec, id, "cancelled before sending")
 		return nil, err
 	}
-	if err := led.MarkSent(ctx, id); err != nil {
-		led.MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
+	if err := led.Submissions().MarkSent(ctx, id); err != nil {
+		led.Submissions().MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
 		return nil, err
 	}
 	sub.State = ledger.StateSent
@@ -95,7 +95,7 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	}
 	raw, _ := json.Marshal(res)
 	now := time.Now()
-	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: res.Credits, Refunded: res.CreditsRefunded,
+	err = led.Submissions().MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: res.Credits, Refunded: res.CreditsRefunded,
 		Job: ledger.Job{Kind: jobs.KindSingle, Name: sub.FileName, Status: jobs.StatusCompleted, TotalRows: 1,
 			CreatedAt: now, CompletedAt: now, Last: raw}})
 	if err != nil {

@@ -215,7 +215,7 @@ type activeKey struct {
 func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission) (id int64, done func(), err error) {
 	activeMu.Lock()
 	defer activeMu.Unlock()
-	id, err = led.RecordIntent(ctx, sub)
+	id, err = led.Submissions().RecordIntent(ctx, sub)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -300,7 +300,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	id, done, err := recordActive(ctx, led, sub)
 	var claimed *ledger.ClaimedError
 	if errors.As(err, &claimed) {
-		dup, derr := led.Submission(ctx, claimed.Holder)
+		dup, derr := led.Submissions().Submission(ctx, claimed.Holder)
 		if derr != nil {
 			return nil, fmt.Errorf("%w (%v)", ErrDuplicate, derr)
 		}
@@ -319,12 +319,12 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 
 	if err := ctx.Err(); err != nil {
 		// Nothing was sent: the submission did not happen.
-		led.MarkNotCreated(context.WithoutCancel(ctx), id, "cancelled before sending")
+		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "cancelled before sending")
 		return nil, err
 	}
-	if err := led.MarkSent(ctx, id); err != nil {
+	if err := led.Submissions().MarkSent(ctx, id); err != nil {
 		// Not recorded as sent, so not sent.
-		led.MarkNotCreated(context.WithoutCancel(ctx), id, "could not record the submission: "+err.Error())
+		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "could not record the submission: "+err.Error())
 		return nil, err
 	}
 	sub.State = ledger.StateSent
@@ -371,7 +371,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	if status == "" {
 		status = jobs.StatusProcessing
 	}
-	err = led.MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: charged,
+	err = led.Submissions().MarkCreated(rec, id, ledger.Created{JobID: jobID, Response: raw, Charged: charged,
 		Job: ledger.Job{Kind: req.Kind, Name: name, Status: status, TotalRows: rows, CreatedAt: time.Now()}})
 	if err != nil {
 		// The job exists but the ledger did not take it: leave the
@@ -393,15 +393,15 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 func recordFailure(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission, err error) error {
 	switch client.ChargedOutcome(err) {
 	case client.Refused:
-		led.MarkFailed(ctx, sub.ID, err.Error())
+		led.Submissions().MarkFailed(ctx, sub.ID, err.Error())
 		sub.State = ledger.StateFailed
 		return err
 	case client.NotSent:
-		led.MarkNotCreated(ctx, sub.ID, err.Error())
+		led.Submissions().MarkNotCreated(ctx, sub.ID, err.Error())
 		sub.State = ledger.StateNotCreated
 		return err
 	}
-	if mErr := led.MarkUnknown(ctx, sub.ID, err.Error()); mErr != nil {
+	if mErr := led.Submissions().MarkUnknown(ctx, sub.ID, err.Error()); mErr != nil {
 		err = errors.Join(err, mErr)
 	}
 	sub.State = ledger.StateUnknown
@@ -411,12 +411,12 @@ func recordFailure(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissi
 // duplicateError describes an earlier submission of the same content.
 func duplicateError(ctx context.Context, led *ledger.Ledger, dup *ledger.Submission) *DuplicateError {
 	e := &DuplicateError{Earlier: dup, MaybeCharged: dup.State.Pending(),
-		Elsewhere: led.Shared() && dup.ComputerID != led.Me().ComputerID}
+		Elsewhere: led.Shared() && dup.ComputerID != led.Team().Me().ComputerID}
 	if dup.JobID != "" {
-		if j, err := led.Job(ctx, dup.JobID); err == nil {
+		if j, err := led.Jobs().Job(ctx, dup.JobID); err == nil {
 			e.Job = j
 		}
-		e.Spend, _ = led.JobSpend(ctx, dup.JobID)
+		e.Spend, _ = led.Jobs().JobSpend(ctx, dup.JobID)
 	}
 	return e
 }

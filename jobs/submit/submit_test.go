@@ -95,7 +95,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 	req := traceReq(f)
 	req.OnStep = func(s Step, sub *ledger.Submission) {
 		steps = append(steps, s)
-		got, err := e.led.Submission(ctx, sub.ID)
+		got, err := e.led.Submissions().Submission(ctx, sub.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,16 +118,16 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 	if res.JobID == "" || res.Charged != 2 || res.Trace == nil {
 		t.Fatalf("result %+v", res)
 	}
-	sub, _ := e.led.Submission(ctx, res.Submission.ID)
+	sub, _ := e.led.Submissions().Submission(ctx, res.Submission.ID)
 	if sub.State != ledger.StateCreated || sub.JobID != res.JobID || sub.FileHash != f.SHA256 || sub.Rows != 3 ||
 		!strings.Contains(string(sub.Estimate), "credits") || !strings.Contains(string(sub.Response), res.JobID) {
 		t.Fatalf("submission %+v", sub)
 	}
-	j, err := e.led.Job(ctx, res.JobID)
+	j, err := e.led.Jobs().Job(ctx, res.JobID)
 	if base, tag := Untag(j.Name); err != nil || j.Status != jobs.StatusProcessing || base != "owners.csv" || tag == "" || tag != sub.Tag || j.Kind != jobs.KindTrace {
 		t.Fatalf("job %+v, %v", j, err)
 	}
-	if sp, _ := e.led.JobSpend(ctx, res.JobID); sp.Charged != 2 {
+	if sp, _ := e.led.Jobs().JobSpend(ctx, res.JobID); sp.Charged != 2 {
 		t.Fatalf("spend %+v", sp)
 	}
 	if n := serverJobs(t, e.api); n != 1 {
@@ -188,7 +188,7 @@ func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
 	if !errors.Is(err, client.ErrBadRequest) {
 		t.Fatalf("want a 400: %v", err)
 	}
-	subs, _ := e.led.Submissions(ctx)
+	subs, _ := e.led.Submissions().List(ctx)
 	if len(subs) != 1 || subs[0].State != ledger.StateFailed || subs[0].Error == "" {
 		t.Fatalf("submissions %+v", subs)
 	}
@@ -208,7 +208,7 @@ func TestOutcomeUnknownIsReconciled(t *testing.T) {
 	if !errors.Is(err, client.ErrOutcomeUnknown) || !errors.As(err, &ue) {
 		t.Fatalf("dropped response: %v", err)
 	}
-	sub, _ := e.led.Submission(ctx, ue.SubmissionID)
+	sub, _ := e.led.Submissions().Submission(ctx, ue.SubmissionID)
 	if sub.State != ledger.StateUnknown {
 		t.Fatalf("state %s", sub.State)
 	}
@@ -228,11 +228,11 @@ func TestOutcomeUnknownIsReconciled(t *testing.T) {
 	if len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID != tl.Traces[0].ID {
 		t.Fatalf("outcomes %+v", out)
 	}
-	sub, _ = e.led.Submission(ctx, ue.SubmissionID)
+	sub, _ = e.led.Submissions().Submission(ctx, ue.SubmissionID)
 	if sub.State != ledger.StateCreated || sub.JobID != tl.Traces[0].ID || sub.ReconciledAt.IsZero() {
 		t.Fatalf("after reconcile: %+v", sub)
 	}
-	if sp, _ := e.led.JobSpend(ctx, sub.JobID); sp.Charged != 2 {
+	if sp, _ := e.led.Jobs().JobSpend(ctx, sub.JobID); sp.Charged != 2 {
 		t.Fatalf("spend of the adopted job: %+v", sp)
 	}
 	if out, _ := Reconcile(ctx, e.api, e.led, nil); len(out) != 0 {
@@ -245,16 +245,16 @@ func TestReconcileStates(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	add := func(name, tag string, rows int, state ledger.State, created time.Time) int64 {
-		id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: TagName(name, tag), Tag: tag,
+		id, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: TagName(name, tag), Tag: tag,
 			FileHash: name + tag, Rows: rows, Mode: "normal", CreatedAt: created})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if state != ledger.StateIntent {
-			e.led.MarkSent(ctx, id)
+			e.led.Submissions().MarkSent(ctx, id)
 		}
 		if state == ledger.StateUnknown {
-			e.led.MarkUnknown(ctx, id, "test")
+			e.led.Submissions().MarkUnknown(ctx, id, "test")
 		}
 		return id
 	}
@@ -285,7 +285,7 @@ func TestReconcileStates(t *testing.T) {
 	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt: ledger.StateCreated, otherTag: ledger.StateUnknown,
 		wrongRows: ledger.StateUnknown, alike: ledger.StateUnknown, old: ledger.StateNotCreated}
 	for id, w := range want {
-		s, _ := e.led.Submission(ctx, id)
+		s, _ := e.led.Submissions().Submission(ctx, id)
 		if got[id].State != w || s.State != w {
 			t.Errorf("submission %d (%s, %d rows): outcome %s, ledger %s; want %s", id, s.FileName, s.Rows, got[id].State, s.State, w)
 		}
@@ -301,7 +301,7 @@ func TestReconcileStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, w := range map[int64]ledger.State{otherTag: ledger.StateNotCreated, wrongRows: ledger.StateNotCreated, alike: ledger.StateUnknown} {
-		if s, _ := e.led.Submission(ctx, id); s.State != w {
+		if s, _ := e.led.Submissions().Submission(ctx, id); s.State != w {
 			t.Errorf("submission %d after the window: %s, want %s", id, s.State, w)
 		}
 	}
@@ -322,7 +322,7 @@ func TestSubmitDNC(t *testing.T) {
 	if res.DNC == nil || res.Charged != 3 {
 		t.Fatalf("result %+v", res)
 	}
-	j, err := e.led.Job(ctx, res.JobID)
+	j, err := e.led.Jobs().Job(ctx, res.JobID)
 	if base, tag := Untag(j.Name); err != nil || j.Kind != jobs.KindDNC || base != "phones.csv" || tag != res.Submission.Tag || j.TotalRows != 3 {
 		t.Fatalf("job %+v, %v", j, err)
 	}
@@ -355,7 +355,7 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if subs, _ := e.led.Submissions(context.Background()); len(subs) != 0 {
+	if subs, _ := e.led.Submissions().List(context.Background()); len(subs) != 0 {
 		t.Fatalf("invalid requests left submissions: %+v", subs)
 	}
 }
@@ -372,26 +372,26 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 	if strings.Join(stepNames(steps), ",") != "intent,sent,posted,created" {
 		t.Fatalf("steps %v", steps)
 	}
-	j, err := e.led.Job(ctx, res.JobID)
+	j, err := e.led.Jobs().Job(ctx, res.JobID)
 	if err != nil || j.Kind != jobs.KindSingle || j.Status != jobs.StatusCompleted || j.Name != "Single: Ann Lee" {
 		t.Fatalf("job %+v, %v", j, err)
 	}
-	sp, _ := e.led.JobSpend(ctx, res.JobID)
+	sp, _ := e.led.Jobs().JobSpend(ctx, res.JobID)
 	if sp.Charged != res.Result.Credits || sp.Refunded != res.Result.CreditsRefunded || sp.Charged != 1 {
 		t.Fatalf("spend %+v for %+v", sp, res.Result)
 	}
-	if inflight, _ := e.led.InFlight(ctx); len(inflight) != 0 {
+	if inflight, _ := e.led.Jobs().InFlight(ctx); len(inflight) != 0 {
 		t.Fatal("a single trace is in flight")
 	}
 
 	// A lookup whose answer was lost is found in GET /traces?type=single.
 	lost := client.SingleTraceRequest{FirstName: "Bob", LastName: "Ray", Address: "2 Oak Ave", City: "Austin", State: "TX", Zip: "78702"}
 	body, _ := json.Marshal(lost)
-	id, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1, Options: body})
+	id, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&lost), FileHash: "x", Rows: 1, Options: body})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.led.MarkSent(ctx, id)
+	e.led.Submissions().MarkSent(ctx, id)
 	if _, err := e.api.Traces.Single(ctx, &lost); err != nil {
 		t.Fatal(err)
 	}
@@ -399,11 +399,11 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 	if err != nil || len(out) != 1 || out[0].State != ledger.StateCreated || out[0].JobID == res.JobID {
 		t.Fatalf("reconcile: %+v, %v", out, err)
 	}
-	adopted, _ := e.led.Job(ctx, out[0].JobID)
+	adopted, _ := e.led.Jobs().Job(ctx, out[0].JobID)
 	if adopted.Kind != jobs.KindSingle || !strings.EqualFold(adopted.Name, "Single: Bob Ray") {
 		t.Fatalf("adopted %+v", adopted)
 	}
-	if sp, _ := e.led.JobSpend(ctx, adopted.ID); sp.Charged != 1 {
+	if sp, _ := e.led.Jobs().JobSpend(ctx, adopted.ID); sp.Charged != 1 {
 		t.Fatalf("adopted spend %+v", sp)
 	}
 }
@@ -438,21 +438,21 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 		}
 	}
 	created := time.Now().Add(-time.Hour) // window long past
-	id, _ := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "lost.csv", FileHash: "h", Rows: 3, CreatedAt: created})
-	e.led.MarkSent(ctx, id)
-	e.led.MarkUnknown(ctx, id, "test")
+	id, _ := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "lost.csv", FileHash: "h", Rows: 3, CreatedAt: created})
+	e.led.Submissions().MarkSent(ctx, id)
+	e.led.Submissions().MarkUnknown(ctx, id, "test")
 	// The list walk ends at page 1, whose oldest job is newer than the window.
 	if _, err := Reconcile(ctx, e.api, e.led, nil); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateUnknown {
+	if s, _ := e.led.Submissions().Submission(ctx, id); s.State != ledger.StateUnknown {
 		t.Fatalf("state %s after an incomplete walk", s.State)
 	}
 	maxReconcilePages = 5
 	if _, err := Reconcile(ctx, e.api, e.led, nil); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := e.led.Submission(ctx, id); s.State != ledger.StateNotCreated {
+	if s, _ := e.led.Submissions().Submission(ctx, id); s.State != ledger.StateNotCreated {
 		t.Fatalf("state %s after a complete walk", s.State)
 	}
 }
@@ -499,16 +499,16 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	f := writeFile(t, "owners.csv", ownersCSV)
 	// The older one, 90 s ago, never reached the server (no send time
 	// recorded: the window is counted from when it was recorded).
-	older, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
+	older, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
 		Rows: 3, Mode: "normal", Mapping: ownersMapping, CreatedAt: time.Now().Add(-90 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.led.MarkUnknown(ctx, older, "test"); err != nil {
+	if err := e.led.Submissions().MarkUnknown(ctx, older, "test"); err != nil {
 		t.Fatal(err)
 	}
 	mine := submitLost(t, e, f)
-	sub, _ := e.led.SubmissionForJob(ctx, mine)
+	sub, _ := e.led.Submissions().SubmissionForJob(ctx, mine)
 	if sub != nil {
 		t.Fatal("the lost job is already recorded")
 	}
@@ -524,7 +524,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "may still appear") {
 		t.Fatalf("the older submission: %+v", o)
 	}
-	adopted, err := e.led.SubmissionForJob(ctx, mine)
+	adopted, err := e.led.Submissions().SubmissionForJob(ctx, mine)
 	if err != nil || adopted.ID == older {
 		t.Fatalf("job %s went to %+v, %v", mine, adopted, err)
 	}
@@ -532,7 +532,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	if _, err := Reconcile(ctx, e.api, e.led, &ReconcileOptions{Now: later}); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := e.led.Submission(ctx, older); s.State != ledger.StateNotCreated {
+	if s, _ := e.led.Submissions().Submission(ctx, older); s.State != ledger.StateNotCreated {
 		t.Fatalf("the older submission after its window: %s", s.State)
 	}
 	if n := serverJobs(t, e.api); n != 1 {
@@ -584,7 +584,7 @@ func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	oid, err := other.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
+	oid, err := other.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -615,7 +615,7 @@ func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 	if len(during) != 0 {
 		t.Fatalf("Reconcile touched a submission being sent: %+v", during)
 	}
-	if s, _ := e.led.Submission(ctx, res.Submission.ID); s.State != ledger.StateCreated || s.JobID != res.JobID {
+	if s, _ := e.led.Submissions().Submission(ctx, res.Submission.ID); s.State != ledger.StateCreated || s.JobID != res.JobID {
 		t.Fatalf("submission after: %+v", s)
 	}
 }

@@ -29,7 +29,7 @@ func BenchmarkObservePage100(b *testing.B) {
 	for i := range obs {
 		id := fmt.Sprintf("trc_%06d", i)
 		j := &ledger.Job{ID: id, Kind: jobs.KindTrace, Status: jobs.StatusProcessing, CreatedAt: created}
-		if err := led.UpsertJob(ctx, *j); err != nil {
+		if err := led.Jobs().UpsertJob(ctx, *j); err != nil {
 			b.Fatal(err)
 		}
 		obs[i] = observation{it: item{trace: &client.Trace{ID: id, Status: client.StatusProcessing, Name: "list.csv",

@@ -164,24 +164,24 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	// One download of a job at a time: a queued one and a Fetch never both run.
 	unlock := t.lockJob(jobID)
 	defer unlock()
-	job, err := t.led.Job(ctx, jobID)
+	job, err := t.led.Jobs().Job(ctx, jobID)
 	if err != nil {
 		return err
 	}
 	if job.Status != jobs.StatusCompleted {
 		return nil
 	}
-	if d, err := t.led.JobDownload(ctx, jobID); err == nil {
+	if d, err := t.led.Jobs().JobDownload(ctx, jobID); err == nil {
 		if sum, size, _, err := hashResult(d.Path); err == nil && sum == d.SHA256 && size == d.Size {
 			return nil
 		}
 	}
 	var sub *ledger.Submission
-	if s, err := t.led.SubmissionForJob(ctx, jobID); err == nil {
+	if s, err := t.led.Submissions().SubmissionForJob(ctx, jobID); err == nil {
 		sub = s
 	}
 	meta := MetaFor(job, sub)
-	sp, _ := t.led.JobSpend(ctx, jobID)
+	sp, _ := t.led.Jobs().JobSpend(ctx, jobID)
 	if sp.Charged > 0 || sp.Refunded > 0 {
 		meta.CreditsCharged, meta.CreditsRefunded = sp.Charged, sp.Refunded
 	}
@@ -233,7 +233,7 @@ func (t *Tracker) fetch(ctx context.Context, jobID string, onProgress func(done,
 	}
 	t.step("recorded", jobID)
 	d := ledger.Download{JobID: jobID, Path: path, Size: size, SHA256: sum, Rows: rows}
-	if err := t.led.RecordDownload(context.WithoutCancel(ctx), d); err != nil {
+	if err := t.led.Jobs().RecordDownload(context.WithoutCancel(ctx), d); err != nil {
 		return err
 	}
 	done = &Event{Type: Downloaded, JobID: jobID, Kind: job.Kind, Status: job.Status, Job: job, Spend: sp, Path: path}
@@ -261,7 +261,7 @@ func (t *Tracker) Fetch(ctx context.Context, kind jobs.Kind, jobID string, progr
 	if t.lib == nil {
 		return nil, errors.New("tracker: no library to download into")
 	}
-	known, err := t.led.Job(ctx, jobID)
+	known, err := t.led.Jobs().Job(ctx, jobID)
 	if err != nil && !errors.Is(err, ledger.ErrNotFound) {
 		return nil, err
 	}
@@ -280,14 +280,14 @@ func (t *Tracker) Fetch(ctx context.Context, kind jobs.Kind, jobID string, progr
 			j.Kind = known.Kind
 		}
 		if known == nil {
-			if err := t.led.RecordJobState(ctx, j, sp); err != nil {
+			if err := t.led.Jobs().RecordJobState(ctx, j, sp); err != nil {
 				return nil, err
 			}
 		} else {
 			t.record(ctx, []ledger.JobState{{Job: j, Spend: sp}})
 		}
 	}
-	job, err := t.led.Job(ctx, jobID)
+	job, err := t.led.Jobs().Job(ctx, jobID)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (t *Tracker) Fetch(ctx context.Context, kind jobs.Kind, jobID string, progr
 	if err := t.fetch(ctx, jobID, progress); err != nil {
 		return nil, err
 	}
-	return t.led.JobDownload(ctx, jobID)
+	return t.led.Jobs().JobDownload(ctx, jobID)
 }
 
 // removeParts deletes the temporary files an interrupted download of path

@@ -104,8 +104,8 @@ func TestHostileUnknownStatus(t *testing.T) {
 		!strings.Contains(err.Error(), "jobs wait "+res.JobID) {
 		t.Fatalf("Wait: %v", err)
 	}
-	j, _ := e.led.Job(ctx, res.JobID)
-	inflight, _ := e.led.InFlight(ctx)
+	j, _ := e.led.Jobs().Job(ctx, res.JobID)
+	inflight, _ := e.led.Jobs().InFlight(ctx)
 	if j.Status != "on_hold" || len(inflight) != 1 || rec.count(Completed, "")+rec.count(Failed, "") != 0 {
 		t.Fatalf("the unknown status became %q (%d in flight)", j.Status, len(inflight))
 	}
@@ -191,11 +191,11 @@ func TestHostileImplausibleFiguresFlagged(t *testing.T) {
 	if _, ok := rec.first(Error, good.JobID); ok {
 		t.Fatal("the plausible job was flagged")
 	}
-	total, _ := e.led.TotalSpend(ctx)
+	total, _ := e.led.Jobs().TotalSpend(ctx)
 	if total != (ledger.Spend{Charged: 3}) {
 		t.Fatalf("total %+v: the implausible job was summed", total)
 	}
-	if sp, _ := e.led.JobSpend(ctx, bad.JobID); sp.Refunded != 50 || sp.Problem() == "" {
+	if sp, _ := e.led.Jobs().JobSpend(ctx, bad.JobID); sp.Refunded != 50 || sp.Problem() == "" {
 		t.Fatalf("kept %+v", sp)
 	}
 }

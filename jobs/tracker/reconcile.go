@@ -39,7 +39,7 @@ func (t *Tracker) reconciler(ctx context.Context) {
 // closed. One still unknown after that (the lists could not be read back far
 // enough) is left to the user's Reconcile, rather than read for every minute.
 func (t *Tracker) reconcileDue(ctx context.Context) error {
-	pending, err := t.led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	pending, err := t.led.Submissions().List(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
@@ -63,10 +63,10 @@ func (t *Tracker) reconcileDue(ctx context.Context) error {
 			SubmissionState: string(o.State), Reason: o.Reason}
 		if o.JobID != "" {
 			ev.JobID = o.JobID
-			if j, err := t.led.Job(ctx, o.JobID); err == nil {
+			if j, err := t.led.Jobs().Job(ctx, o.JobID); err == nil {
 				ev.Job, ev.Status, ev.Kind = j, j.Status, j.Kind
 			}
-			ev.Spend, _ = t.led.JobSpend(ctx, o.JobID)
+			ev.Spend, _ = t.led.Jobs().JobSpend(ctx, o.JobID)
 		}
 		t.emit(ev)
 		if o.JobID != "" {

@@ -151,7 +151,7 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		opts.LeaseTTL = ledger.DefaultLeaseTTL
 	}
 	if led != nil {
-		led.SetLeaseTTL(opts.LeaseTTL)
+		led.Team().SetLeaseTTL(opts.LeaseTTL)
 	}
 	return &Tracker{
 		api: api, led: led, lib: opts.Library, opts: opts,
@@ -308,7 +308,7 @@ func (t *Tracker) reloadEvery() time.Duration {
 // On a team's ledger it follows only the jobs it holds the lease of (a job
 // nobody follows, or whose follower disappeared, it takes).
 func (t *Tracker) reload(ctx context.Context) error {
-	inflight, err := t.led.InFlight(ctx)
+	inflight, err := t.led.Jobs().InFlight(ctx)
 	if err == nil && t.led.Shared() {
 		inflight, err = t.leased(ctx, inflight)
 	}
@@ -340,7 +340,7 @@ func (t *Tracker) reload(ctx context.Context) error {
 	}
 	t.mu.Unlock()
 	if t.lib != nil {
-		todo, err := t.led.NotDownloadedHere(ctx)
+		todo, err := t.led.Jobs().NotDownloadedHere(ctx)
 		if err != nil {
 			return err
 		}
@@ -357,7 +357,7 @@ func (t *Tracker) leased(ctx context.Context, inflight []*ledger.Job) ([]*ledger
 	for i, j := range inflight {
 		ids[i] = j.ID
 	}
-	held, err := t.led.TakeLeases(ctx, ids, t.opts.LeaseTTL)
+	held, err := t.led.Team().TakeLeases(ctx, ids, t.opts.LeaseTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func (t *Tracker) pollDue(ctx context.Context) {
 	// still be missing.
 	for _, id := range finalHints {
 		if t.lib != nil {
-			if j, err := t.led.Job(ctx, id); err == nil && j.Status == jobs.StatusCompleted {
+			if j, err := t.led.Jobs().Job(ctx, id); err == nil && j.Status == jobs.StatusCompleted {
 				t.enqueue(id)
 			}
 		}
@@ -693,7 +693,7 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 	var idx []int
 	for i, s := range states {
 		j := s.Job
-		prev, err := t.led.Job(ctx, j.ID)
+		prev, err := t.led.Jobs().Job(ctx, j.ID)
 		if err != nil && !errors.Is(err, ledger.ErrNotFound) {
 			events = append(events, Event{Type: Error, JobID: j.ID, Err: err})
 			continue
@@ -711,7 +711,7 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 	if len(write) == 0 {
 		return out
 	}
-	if err := t.led.RecordJobStates(ctx, write); err != nil {
+	if err := t.led.Jobs().RecordJobStates(ctx, write); err != nil {
 		events = append(events, Event{Type: Error, Err: err})
 		return out
 	}
@@ -721,7 +721,7 @@ func (t *Tracker) record(ctx context.Context, states []ledger.JobState) []*ledge
 			events = append(events, Event{Type: Error, JobID: write[k].Job.ID, Kind: write[k].Job.Kind, Spend: sp,
 				Err: &FiguresError{JobID: write[k].Job.ID, Problem: p}})
 		}
-		cur, err := t.led.Job(ctx, states[i].Job.ID)
+		cur, err := t.led.Jobs().Job(ctx, states[i].Job.ID)
 		if err != nil {
 			events = append(events, Event{Type: Error, JobID: states[i].Job.ID, Err: err})
 			continue

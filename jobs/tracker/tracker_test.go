@@ -306,10 +306,10 @@ func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.led.RecordJobState(ctx, submit.TraceJob(j), ledger.Spend{Charged: j.CreditsCharged, Refunded: j.CreditsRefunded}); err != nil {
+	if err := e.led.Jobs().RecordJobState(ctx, submit.TraceJob(j), ledger.Spend{Charged: j.CreditsCharged, Refunded: j.CreditsRefunded}); err != nil {
 		t.Fatal(err)
 	}
-	lj, _ := e.led.Job(ctx, res.JobID)
+	lj, _ := e.led.Jobs().Job(ctx, res.JobID)
 	path := e.lib.PathFor(MetaFor(lj, nil))
 	if _, err := e.api.Traces.Download(ctx, res.JobID, path, nil); err != nil {
 		t.Fatal(err)
@@ -408,7 +408,7 @@ func TestWebhookHintsAndDedupe(t *testing.T) {
 	if n := rec.count(Completed, res.JobID); n != 1 {
 		t.Fatalf("%d Completed events", n)
 	}
-	if seen, _ := e.led.SeenDelivery(ctx, "delivery:whd_fixed"); !seen {
+	if seen, _ := e.led.Webhooks().SeenDelivery(ctx, "delivery:whd_fixed"); !seen {
 		t.Fatal("delivery not recorded in the ledger")
 	}
 }
@@ -527,11 +527,11 @@ func TestFetchOnDemand(t *testing.T) {
 	if calls.Load() == 0 {
 		t.Fatal("progress never reported")
 	}
-	j, err := e.led.Job(ctx, created.ID)
+	j, err := e.led.Jobs().Job(ctx, created.ID)
 	if err != nil || j.Status != jobs.StatusCompleted || j.Name != "elsewhere.csv" {
 		t.Fatalf("recorded job %+v, %v", j, err)
 	}
-	if sp, _ := e.led.JobSpend(ctx, created.ID); sp.Charged != 3 {
+	if sp, _ := e.led.Jobs().JobSpend(ctx, created.ID); sp.Charged != 3 {
 		t.Fatalf("spend %+v", sp)
 	}
 }
@@ -580,7 +580,7 @@ func TestPagesThenGetByID(t *testing.T) {
 		}
 	}
 	// A job the lists do not show (another key's, or gone).
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_elsewhere", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+	if err := e.led.Jobs().UpsertJob(ctx, ledger.Job{ID: "trc_elsewhere", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	log := &pathLog{base: http.DefaultTransport}
@@ -606,7 +606,7 @@ func TestPagesThenGetByID(t *testing.T) {
 	if rec.count(Error, "trc_elsewhere") != 1 {
 		t.Error("no error event for a job the key cannot see")
 	}
-	j, _ := e.led.Job(ctx, old.JobID)
+	j, _ := e.led.Jobs().Job(ctx, old.JobID)
 	if len(j.Last) < 10 || j.Status != jobs.StatusProcessing {
 		t.Errorf("the job on page 2 was not recorded: %+v", j)
 	}
@@ -667,7 +667,7 @@ func TestListReadCoversJobsNotDue(t *testing.T) {
 		t.Fatalf("%d reads, want one list read", n)
 	}
 	for _, id := range []string{a.JobID, b.JobID} {
-		j, err := e.led.Job(ctx, id)
+		j, err := e.led.Jobs().Job(ctx, id)
 		if err != nil || !strings.Contains(string(j.Last), id) {
 			t.Errorf("job %s not recorded from the list: %+v, %v", id, j, err)
 		}
@@ -720,7 +720,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	res := e.submitTrace(t, "owners.csv")
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: "trc_other_account", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
+	if err := e.led.Jobs().UpsertJob(ctx, ledger.Job{ID: "trc_other_account", Kind: jobs.KindTrace, Status: "processing", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	tr, _ := start(t, e, Options{})
@@ -730,7 +730,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 		t.Fatalf("WaitIdle: %v", err)
 	}
 	// The good job finished first.
-	if d, err := e.led.JobDownload(ctx, res.JobID); err != nil || d == nil {
+	if d, err := e.led.Jobs().JobDownload(ctx, res.JobID); err != nil || d == nil {
 		t.Fatalf("the visible job: %v", err)
 	}
 }
@@ -742,7 +742,7 @@ func TestSubscriberMayCallBack(t *testing.T) {
 	ctx := waitCtx(t, 10*time.Second)
 	// A status the first look changes: the StatusChanged callback then
 	// fetches a job in flight, which reads it from the API and records it.
-	if err := e.led.UpsertJob(ctx, ledger.Job{ID: res.JobID, Kind: jobs.KindTrace, Status: "queued"}); err != nil {
+	if err := e.led.Jobs().UpsertJob(ctx, ledger.Job{ID: res.JobID, Kind: jobs.KindTrace, Status: "queued"}); err != nil {
 		t.Fatal(err)
 	}
 	tr := New(e.api, e.led, Options{Library: e.lib})
@@ -838,10 +838,10 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if le == nil || le.JobID != res.JobID || !strings.Contains(le.Error(), "done and recorded") {
 		t.Fatalf("no LibraryError event: %+v", le)
 	}
-	if j, _ := e.led.Job(ctx, res.JobID); j.Status != jobs.StatusCompleted {
+	if j, _ := e.led.Jobs().Job(ctx, res.JobID); j.Status != jobs.StatusCompleted {
 		t.Fatalf("job %+v", j)
 	}
-	if _, err := e.led.JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
+	if _, err := e.led.Jobs().JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
 		t.Fatalf("a download was recorded: %v", err)
 	}
 	if n := e.rt.downloads.Load(); n != 0 {
@@ -854,7 +854,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		if _, err := e.led.JobDownload(ctx, res.JobID); err == nil {
+		if _, err := e.led.Jobs().JobDownload(ctx, res.JobID); err == nil {
 			break
 		}
 		select {
@@ -970,7 +970,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 		states = append(states, ledger.JobState{Job: ledger.Job{ID: c.ID, Kind: jobs.KindTrace, Name: "many.csv",
 			Status: jobs.Status(c.Status), CreatedAt: time.Now()}, Spend: ledger.Spend{Charged: c.CreditsCharged}})
 	}
-	if err := e.led.RecordJobStates(ctx, states); err != nil {
+	if err := e.led.Jobs().RecordJobStates(ctx, states); err != nil {
 		t.Fatal(err)
 	}
 	before := e.rt.reads.Load()
@@ -992,7 +992,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 		t.Fatalf("%d responses were 429", l)
 	}
 	for _, s := range states[:5] {
-		if j, _ := e.led.Job(ctx, s.Job.ID); len(j.Last) < 10 {
+		if j, _ := e.led.Jobs().Job(ctx, s.Job.ID); len(j.Last) < 10 {
 			t.Errorf("job %s never seen in a list: %+v", s.Job.ID, j)
 		}
 	}
@@ -1064,10 +1064,10 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 		t.Fatalf("Submit with the response dropped: %v", err)
 	}
 	// A submission from an hour ago, cut off after "sent", that made no job.
-	old, err := e.led.RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "gone.csv", FileHash: "h", Rows: 7,
+	old, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "gone.csv", FileHash: "h", Rows: 7,
 		CreatedAt: time.Now().Add(-time.Hour)})
 	if err == nil {
-		err = e.led.MarkSent(ctx, old)
+		err = e.led.Submissions().MarkSent(ctx, old)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -1085,7 +1085,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 			break
 		}
 	}
-	s, _ := e.led.Submission(ctx, ue.SubmissionID)
+	s, _ := e.led.Submissions().Submission(ctx, ue.SubmissionID)
 	if adopted == "" || s.State != ledger.StateCreated || s.JobID != adopted {
 		t.Fatalf("unknown submission after start: %+v; event job %q", s, adopted)
 	}
@@ -1093,7 +1093,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	if err != nil || o.Download == nil || e.rt.downloads.Load() != 1 {
 		t.Fatalf("adopted job: %+v, %v; %d downloads", o, err, e.rt.downloads.Load())
 	}
-	if g, _ := e.led.Submission(ctx, old); g.State != ledger.StateNotCreated {
+	if g, _ := e.led.Submissions().Submission(ctx, old); g.State != ledger.StateNotCreated {
 		t.Fatalf("old submission: %+v", g)
 	}
 	if ev, ok := rec.firstReconciled(old); !ok || ev.SubmissionState != string(ledger.StateNotCreated) || ev.Job != nil {

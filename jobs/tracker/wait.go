@@ -116,13 +116,13 @@ func (e *StuckError) Error() string {
 // *StuckError.
 func (t *Tracker) WaitIdle(ctx context.Context) error {
 	return t.waitFor(ctx, "", func() (bool, error) {
-		inflight, err := t.led.InFlight(ctx)
+		inflight, err := t.led.Jobs().InFlight(ctx)
 		if err != nil {
 			return false, err
 		}
 		left := inflight
 		if t.lib != nil {
-			todo, err := t.led.NotDownloadedHere(ctx)
+			todo, err := t.led.Jobs().NotDownloadedHere(ctx)
 			if err != nil {
 				return false, err
 			}
@@ -178,11 +178,11 @@ func (t *Tracker) waitFor(ctx context.Context, jobID string, done func() (bool, 
 }
 
 func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, error) {
-	j, err := t.led.Job(ctx, jobID)
+	j, err := t.led.Jobs().Job(ctx, jobID)
 	if err != nil {
 		return nil, false, err
 	}
-	sp, err := t.led.JobSpend(ctx, jobID)
+	sp, err := t.led.Jobs().JobSpend(ctx, jobID)
 	if err != nil {
 		return nil, false, err
 	}
@@ -201,7 +201,7 @@ func (t *Tracker) settled(ctx context.Context, jobID string) (*Outcome, bool, er
 	case j.Status == jobs.StatusCompleted && t.lib == nil:
 		return o, true, nil
 	case j.Status == jobs.StatusCompleted:
-		d, err := t.led.JobDownload(ctx, jobID)
+		d, err := t.led.Jobs().JobDownload(ctx, jobID)
 		if errors.Is(err, ledger.ErrNotFound) {
 			// Completed, perhaps seen by another computer: its result is
 			// downloaded here (once: a queued download is not queued again).

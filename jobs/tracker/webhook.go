@@ -60,9 +60,9 @@ func (t *Tracker) onWebhook(ev webhook.Event) {
 		return
 	}
 	ctx := context.Background()
-	known, err := t.led.Job(ctx, it.id())
+	known, err := t.led.Jobs().Job(ctx, it.id())
 	if err != nil && it.encodedID() != "" {
-		known, err = t.led.Job(ctx, it.encodedID())
+		known, err = t.led.Jobs().Job(ctx, it.encodedID())
 	}
 	if err != nil {
 		return // not a job of this ledger

@@ -24,7 +24,7 @@ type Listed[T any] struct {
 }
 
 // ListTraces is one page of GET /traces; with all, every page.
-func (s *Service) ListTraces(ctx context.Context, opts client.TraceListOptions, all bool) (Listed[client.Trace], error) {
+func (s *APIService) ListTraces(ctx context.Context, opts client.TraceListOptions, all bool) (Listed[client.Trace], error) {
 	sess, err := s.current()
 	if err != nil {
 		return Listed[client.Trace]{}, err
@@ -40,7 +40,7 @@ func (s *Service) ListTraces(ctx context.Context, opts client.TraceListOptions, 
 }
 
 // ListDNC is one page of GET /dnc; with all, every page.
-func (s *Service) ListDNC(ctx context.Context, opts client.ListOptions, all bool) (Listed[client.DNCJob], error) {
+func (s *APIService) ListDNC(ctx context.Context, opts client.ListOptions, all bool) (Listed[client.DNCJob], error) {
 	sess, err := s.current()
 	if err != nil {
 		return Listed[client.DNCJob]{}, err
@@ -73,7 +73,7 @@ func collect[T any](seq iter.Seq2[*T, error]) (Listed[T], error) {
 }
 
 // Trace is GET /traces/:id.
-func (s *Service) Trace(ctx context.Context, id string) (*client.Trace, error) {
+func (s *APIService) Trace(ctx context.Context, id string) (*client.Trace, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (s *Service) Trace(ctx context.Context, id string) (*client.Trace, error) {
 }
 
 // DNCJob is GET /dnc/:id.
-func (s *Service) DNCJob(ctx context.Context, id string) (*client.DNCJob, error) {
+func (s *APIService) DNCJob(ctx context.Context, id string) (*client.DNCJob, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (s *Service) DNCJob(ctx context.Context, id string) (*client.DNCJob, error)
 
 // DownloadTo streams a completed job's result CSV to dest (temporary file,
 // synced, renamed), outside the library. It returns the bytes written.
-func (s *Service) DownloadTo(ctx context.Context, kind jobs.Kind, id, dest string, progress func(done, total int64)) (int64, error) {
+func (s *APIService) DownloadTo(ctx context.Context, kind jobs.Kind, id, dest string, progress func(done, total int64)) (int64, error) {
 	sess, err := s.current()
 	if err != nil {
 		return 0, err
@@ -107,7 +107,7 @@ func (s *Service) DownloadTo(ctx context.Context, kind jobs.Kind, id, dest strin
 }
 
 // RetryWebhookOf asks the API to deliver a finished job's webhook again.
-func (s *Service) RetryWebhookOf(ctx context.Context, kind jobs.Kind, id string) (*client.WebhookDelivery, error) {
+func (s *APIService) RetryWebhookOf(ctx context.Context, kind jobs.Kind, id string) (*client.WebhookDelivery, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err

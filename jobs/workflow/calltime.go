@@ -21,7 +21,7 @@ var callingEngine = sync.OnceValues(func() (*calltime.Engine, error) { return ca
 
 // CallingRules is the engine that places phones and applies the calling
 // rules; its Table is the rules table with its version.
-func (s *Service) CallingRules() (*calltime.Engine, error) {
+func (s *ComplianceService) CallingRules() (*calltime.Engine, error) {
 	e, err := callingEngine()
 	if err != nil {
 		return nil, fmt.Errorf("the calling rules that ship with SkipDesk cannot be read: %w", err)
@@ -31,8 +31,8 @@ func (s *Service) CallingRules() (*calltime.Engine, error) {
 
 // RulesHelp is the rules table as Help shows it, with where the numbering
 // data comes from.
-func (s *Service) RulesHelp() (string, error) {
-	e, err := s.CallingRules()
+func (s *ComplianceService) RulesHelp() (string, error) {
+	e, err := s.compliance().CallingRules()
 	if err != nil {
 		return "", err
 	}
@@ -40,23 +40,23 @@ func (s *Service) RulesHelp() (string, error) {
 }
 
 // PresetsDir is the folder of the person's own dialer presets.
-func (s *Service) PresetsDir() string { return filepath.Join(s.cfg.Home, "dialer-presets") }
+func (s *PresetService) PresetsDir() string { return filepath.Join(s.cfg.Home, "dialer-presets") }
 
 // DialerPresets lists the dialer and CRM layouts: SkipDesk's, then the
 // person's (PresetsDir). A file of the person's that cannot be used is
 // named in problems; the others still load.
-func (s *Service) DialerPresets() (presets []*dialer.Preset, problems []error, err error) {
+func (s *PresetService) DialerPresets() (presets []*dialer.Preset, problems []error, err error) {
 	builtin, err := dialer.Builtin()
 	if err != nil {
 		return nil, nil, err
 	}
-	mine, problems := dialer.LoadDir(s.PresetsDir(), builtin)
+	mine, problems := dialer.LoadDir(s.presets().PresetsDir(), builtin)
 	return append(builtin, mine...), problems, nil
 }
 
 // DialerPreset finds a preset by its ID ("reisift") or name ("REISift").
-func (s *Service) DialerPreset(name string) (*dialer.Preset, error) {
-	ps, _, err := s.DialerPresets()
+func (s *PresetService) DialerPreset(name string) (*dialer.Preset, error) {
+	ps, _, err := s.presets().DialerPresets()
 	if err != nil {
 		return nil, err
 	}
@@ -71,12 +71,12 @@ func (s *Service) DialerPreset(name string) (*dialer.Preset, error) {
 }
 
 // SaveDialerPreset saves a person's preset in PresetsDir.
-func (s *Service) SaveDialerPreset(p *dialer.Preset) error {
+func (s *PresetService) SaveDialerPreset(p *dialer.Preset) error {
 	builtin, err := dialer.Builtin()
 	if err != nil {
 		return err
 	}
-	return dialer.Save(s.PresetsDir(), p, builtin)
+	return dialer.Save(s.presets().PresetsDir(), p, builtin)
 }
 
 // OptOutImport is what an opt-out import found and did.
@@ -93,8 +93,8 @@ type OptOutImport struct {
 // may be an opt-out goes on the list too (fail closed), said so in its
 // reason, for a person to read. loc is the zone of dates written without
 // one (nil: this computer's).
-func (s *Service) ImportOptOuts(ctx context.Context, path string, loc *time.Location) (*OptOutImport, error) {
-	e, err := s.CallingRules()
+func (s *ComplianceService) ImportOptOuts(ctx context.Context, path string, loc *time.Location) (*OptOutImport, error) {
+	e, err := s.compliance().CallingRules()
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Service) ImportOptOuts(ctx context.Context, path string, loc *time.Loca
 		return nil, err
 	}
 	res := &OptOutImport{Import: imp}
-	entries := optOutEntries(imp, s.Computer())
+	entries := optOutEntries(imp, s.team().Computer())
 	if len(entries) == 0 {
 		return res, nil
 	}
@@ -115,7 +115,7 @@ func (s *Service) ImportOptOuts(ctx context.Context, path string, loc *time.Loca
 		return nil, err
 	}
 	defer done()
-	if res.Added, err = led.AddInternal(ctx, entries); err != nil {
+	if res.Added, err = led.CompanyList().AddInternal(ctx, entries); err != nil {
 		return nil, err
 	}
 	res.Already = len(entries) - res.Added

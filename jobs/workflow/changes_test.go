@@ -49,10 +49,10 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 		"5125550102,5125550102,false,false", "5125550102,5125550102,false,true", 1)
 	newer := put("dnc_2", second, again)
 	ctx := context.Background()
-	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := d.OpenResult(ctx, newer, nil)
+	r, err := d.Results().OpenResult(ctx, newer, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 		}
 	}
 	// The first scrub has nothing before it.
-	r1, err := d.OpenResult(ctx, lib.PathFor(library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", CompletedAt: first}), nil)
+	r1, err := d.Results().OpenResult(ctx, lib.PathFor(library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", CompletedAt: first}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

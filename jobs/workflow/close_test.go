@@ -121,10 +121,10 @@ func TestCloseUnderLoad(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	if _, err := d.Resume(ctx); err != nil {
+	if _, err := d.Sessions().Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := d.SampleList(ctx)
+	sample, _ := d.Quotes().SampleList(ctx)
 	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func startIndexing(ctx context.Context, t *testing.T, d *Service, dir string) ch
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		d.IndexLibrary(ctx, "", func(p IndexProgress) {
+		d.Library().IndexLibrary(ctx, "", func(p IndexProgress) {
 			if p.BytesDone > 0 && !p.Done {
 				signal(reading)
 			}
@@ -204,10 +204,10 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if _, err := d.Resume(ctx); err != nil {
+	if _, err := d.Sessions().Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	o, err := d.Wait(ctx, id, time.Minute)
+	o, err := d.Jobs().Wait(ctx, id, time.Minute)
 	if err != nil {
 		t.Fatalf("the job after closing: %v", err)
 	}
@@ -217,7 +217,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	if parts, _ := filepath.Glob(filepath.Join(libDir(d), ".*.part")); len(parts) != 0 {
 		t.Errorf("temporary files left: %v", parts)
 	}
-	rep, err := d.IndexLibrary(ctx, "", nil)
+	rep, err := d.Library().IndexLibrary(ctx, "", nil)
 	if err != nil {
 		t.Fatalf("indexing after closing: %v (%+v)", err, rep)
 	}
@@ -228,7 +228,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 			break
 		}
 	}
-	hits, err := d.SearchRows(ctx, "", phone, 10)
+	hits, err := d.Library().SearchRows(ctx, "", phone, 10)
 	if err != nil || len(hits) == 0 {
 		t.Errorf("the index after closing: a search for %q: %v, %v", phone, hits, err)
 	}

@@ -54,7 +54,7 @@ type NothingCallableError = export.NothingCallableError
 // internalLedger is the ledger that holds the list: the session's, or the
 // data folder's when no session is open (the command line's list commands
 // need no key). done closes what was opened here.
-func (s *Service) internalLedger(write bool) (led *ledger.Ledger, done func(), err error) {
+func (s *core) internalLedger(write bool) (led *ledger.Ledger, done func(), err error) {
 	dir := s.cfg.Home
 	if sess, err := s.current(); err == nil {
 		led, err := s.openLedger(sess)
@@ -85,13 +85,13 @@ func computer() string {
 
 // InternalList is the internal do-not-call list, the most recently added
 // first.
-func (s *Service) InternalList(ctx context.Context) ([]InternalEntry, error) {
+func (s *ComplianceService) InternalList(ctx context.Context) ([]InternalEntry, error) {
 	led, done, err := s.internalLedger(false)
 	if err != nil || led == nil {
 		return nil, err
 	}
 	defer done()
-	return led.InternalList(ctx)
+	return led.CompanyList().InternalList(ctx)
 }
 
 // InternalFound is a window onto the internal list: the newest entries a
@@ -107,7 +107,7 @@ type InternalFound struct {
 // number in any format is its ten digits), or whose reason or source holds
 // the query, the most recently added first, at most limit of them (0:
 // all). An empty query picks every entry.
-func (s *Service) FindInternal(ctx context.Context, query string, limit int) (InternalFound, error) {
+func (s *ComplianceService) FindInternal(ctx context.Context, query string, limit int) (InternalFound, error) {
 	led, done, err := s.internalLedger(false)
 	if err != nil || led == nil {
 		return InternalFound{}, err
@@ -121,12 +121,12 @@ func (s *Service) FindInternal(ctx context.Context, query string, limit int) (In
 		f.Digits = d
 	}
 	var found InternalFound
-	if found.Entries, found.Matching, err = led.FindInternal(ctx, f); err != nil {
+	if found.Entries, found.Matching, err = led.CompanyList().FindInternal(ctx, f); err != nil {
 		return found, err
 	}
 	found.Total = found.Matching
 	if q != "" {
-		_, found.Total, err = led.FindInternal(ctx, ledger.InternalFilter{Limit: 1})
+		_, found.Total, err = led.CompanyList().FindInternal(ctx, ledger.InternalFilter{Limit: 1})
 	}
 	return found, err
 }
@@ -140,7 +140,7 @@ func keepDigit(r rune) rune {
 }
 
 // InternalLog is the list's history (of one number, or all with "").
-func (s *Service) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
+func (s *ComplianceService) InternalLog(ctx context.Context, number string) ([]InternalChange, error) {
 	led, done, err := s.internalLedger(false)
 	if err != nil || led == nil {
 		return nil, err
@@ -153,18 +153,18 @@ func (s *Service) InternalLog(ctx context.Context, number string) ([]InternalCha
 		}
 		number = n.Digits
 	}
-	return led.InternalLog(ctx, number)
+	return led.CompanyList().InternalLog(ctx, number)
 }
 
 // AddInternal puts numbers on the internal list with a reason and where
 // they come from ("by hand", "pasted", "result x.csv, row 12"). Each number
 // may be written in any format; what is not a valid number is returned,
 // and nothing is added when nothing is valid.
-func (s *Service) AddInternal(ctx context.Context, numbers []string, reason, source string) (InternalAdded, error) {
+func (s *ComplianceService) AddInternal(ctx context.Context, numbers []string, reason, source string) (InternalAdded, error) {
 	var res InternalAdded
 	seen := map[string]bool{}
 	var entries []ledger.InternalEntry
-	by := s.Computer()
+	by := s.team().Computer()
 	for _, raw := range numbers {
 		if strings.TrimSpace(raw) == "" {
 			continue
@@ -187,7 +187,7 @@ func (s *Service) AddInternal(ctx context.Context, numbers []string, reason, sou
 		return res, err
 	}
 	defer done()
-	added, err := led.AddInternal(ctx, entries)
+	added, err := led.CompanyList().AddInternal(ctx, entries)
 	if err != nil {
 		return res, err
 	}
@@ -203,8 +203,8 @@ func SplitNumbers(text string) []string {
 
 // ExportInternal writes the list to dest as CSV: the number, formatted and
 // as digits, when and why it was added, from where and by which computer.
-func (s *Service) ExportInternal(ctx context.Context, dest string) (int, error) {
-	list, err := s.InternalList(ctx)
+func (s *ComplianceService) ExportInternal(ctx context.Context, dest string) (int, error) {
+	list, err := s.compliance().InternalList(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -221,7 +221,7 @@ func (s *Service) ExportInternal(ctx context.Context, dest string) (int, error) 
 
 // RemoveInternal takes a number off the list; the reason is kept in its
 // history.
-func (s *Service) RemoveInternal(ctx context.Context, number, reason string) error {
+func (s *ComplianceService) RemoveInternal(ctx context.Context, number, reason string) error {
 	n := phone.Normalize(number)
 	if !n.Valid {
 		return fmt.Errorf("%q is not a valid phone number: %s", number, n.Reason)
@@ -234,14 +234,14 @@ func (s *Service) RemoveInternal(ctx context.Context, number, reason string) err
 		return err
 	}
 	defer done()
-	return led.RemoveInternal(ctx, n.Digits, reason, s.Computer())
+	return led.CompanyList().RemoveInternal(ctx, n.Digits, reason, s.team().Computer())
 }
 
 // internalKeys are the list's numbers as a set tested in bulk (empty,
 // never nil: the list always applies), read from the ledger without their
 // dates and reasons. A list that cannot be read is an error: a callable
 // export does not go on without it.
-func (s *Service) internalKeys(ctx context.Context) (phone.KeySet, error) {
+func (s *core) internalKeys(ctx context.Context) (phone.KeySet, error) {
 	led, done, err := s.internalLedger(false)
 	if err == nil && led == nil {
 		return phone.KeySet{}, nil // no ledger yet: an empty list
@@ -249,7 +249,7 @@ func (s *Service) internalKeys(ctx context.Context) (phone.KeySet, error) {
 	var keys phone.KeySet
 	if err == nil {
 		defer done()
-		keys, err = led.InternalKeys(ctx)
+		keys, err = led.CompanyList().InternalKeys(ctx)
 	}
 	if err != nil {
 		return phone.KeySet{}, fmt.Errorf("the internal do-not-call list cannot be read: %w", err)
@@ -270,7 +270,7 @@ func ownDate(path string) time.Time {
 
 // checks applies the internal list and the scrubs' dates to a result's
 // flag index (one with no DNC result does only that).
-func (s *Service) checks(ctx context.Context, join *layout.FlagIndex, path string) error {
+func (s *core) checks(ctx context.Context, join *layout.FlagIndex, path string) error {
 	keys, err := s.internalKeys(ctx)
 	if err != nil {
 		return err
@@ -282,7 +282,7 @@ func (s *Service) checks(ctx context.Context, join *layout.FlagIndex, path strin
 
 // proof starts the proof of a callable export: who exported, where to,
 // with which version.
-func (s *Service) proof(ctx context.Context) *export.Proof {
+func (s *core) proof(ctx context.Context) *export.Proof {
 	p := &export.Proof{AppVersion: assets.VersionString(), Account: "not known (offline)"}
 	sess, err := s.current()
 	if err != nil {
@@ -299,7 +299,7 @@ func (s *Service) proof(ctx context.Context) *export.Proof {
 	if email == "" {
 		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if a, err := s.Account(actx); err == nil {
+		if a, err := s.sessions().Account(actx); err == nil {
 			email = a.Email
 		}
 	}
@@ -312,7 +312,7 @@ func (s *Service) proof(ctx context.Context) *export.Proof {
 // StalePhones writes the numbers a stale scrub answered for (from a
 // StaleError) as a phone list in the data folder, to scrub them again in
 // one DNC job of just those; it returns the list's path.
-func (s *Service) StalePhones(e *StaleError) (string, error) {
+func (s *ComplianceService) StalePhones(e *StaleError) (string, error) {
 	dir := filepath.Join(s.cfg.Home, "rescrub")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
@@ -330,7 +330,7 @@ func (s *Service) StalePhones(e *StaleError) (string, error) {
 
 // OnInternalList reports which of the numbers (any format) are on the
 // internal do-not-call list, by their 10 digits.
-func (s *Service) OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error) {
+func (s *ComplianceService) OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error) {
 	keys, err := s.internalKeys(ctx)
 	if err != nil {
 		return nil, err
@@ -351,7 +351,7 @@ func (s *Service) OnInternalList(ctx context.Context, numbers []string) (map[str
 // shows which numbers are on a list now and were not then. A result
 // outside the library, or an index not readable, shows no change: the
 // result itself is read as ever.
-func (s *Service) earlierAnswers(ctx context.Context, r *library.Result, l *layout.Layout, join *layout.FlagIndex) {
+func (s *core) earlierAnswers(ctx context.Context, r *library.Result, l *layout.Layout, join *layout.FlagIndex) {
 	path := r.Path()
 	dir := filepath.Clean(filepath.Dir(path))
 	if dir != filepath.Clean(s.cfg.ResultsDir()) && dir != filepath.Join(s.cfg.Home, "sandbox", "results") {

@@ -31,7 +31,7 @@ func newComputerID() string {
 
 // who is this computer in a team, its id made (or made anew for a copied
 // data folder) and saved on first need.
-func (s *Service) who() (ledger.Who, error) {
+func (s *core) who() (ledger.Who, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	set := s.settings
@@ -84,7 +84,7 @@ func machineID() string {
 // its data folder was copied with recorded whose results the copy holds
 // (same name and size in its results folder). Done once; tried again at
 // the next open when the database did not answer.
-func (s *Service) adoptCopied(ctx context.Context, led *ledger.Ledger) {
+func (s *core) adoptCopied(ctx context.Context, led *ledger.Ledger) {
 	s.mu.Lock()
 	from := s.settings.CopiedFrom
 	s.mu.Unlock()
@@ -92,7 +92,7 @@ func (s *Service) adoptCopied(ctx context.Context, led *ledger.Ledger) {
 		return
 	}
 	results := s.cfg.ResultsDir()
-	_, err := led.AdoptDownloads(ctx, from, func(d ledger.Download) (string, bool) {
+	_, err := led.Jobs().AdoptDownloads(ctx, from, func(d ledger.Download) (string, bool) {
 		p := filepath.Join(results, filepath.Base(d.Path))
 		st, err := os.Stat(p)
 		return p, err == nil && st.Mode().IsRegular() && st.Size() == d.Size

@@ -34,23 +34,23 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, first)
-	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	original := a.Settings().ComputerID
+	original := a.Sessions().Settings().ComputerID
 
 	var copies []*Service
 	ids := map[string]string{original: "front-desk"}
 	for _, name := range []string{"laptop-2", "laptop-3"} {
 		home := filepath.Join(t.TempDir(), "SkipDesk")
-		if err := os.CopyFS(home, os.DirFS(a.Home())); err != nil {
+		if err := os.CopyFS(home, os.DirFS(a.Sessions().Home())); err != nil {
 			t.Fatal(err)
 		}
 		d := computerOn(t, sb.url, dbURL, name, func(c *Config) { c.Home = home })
-		if _, _, err := d.Jobs(ctx, 1); err != nil { // opens the team's ledger
+		if _, _, err := d.Jobs().List(ctx, 1); err != nil { // opens the team's ledger
 			t.Fatal(err)
 		}
-		id := d.Settings().ComputerID
+		id := d.Sessions().Settings().ComputerID
 		if other, taken := ids[id]; taken {
 			t.Fatalf("%s has the id of %s: %s", name, other, id)
 		}
@@ -60,11 +60,11 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 		}
 		copies = append(copies, d)
 	}
-	if a.Settings().ComputerID != original {
+	if a.Sessions().Settings().ComputerID != original {
 		t.Fatal("the original's id changed")
 	}
 	for _, d := range copies {
-		if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+		if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,7 +73,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, second)
-	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range copies {
@@ -104,7 +104,7 @@ func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, id)
-	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := submitFile(ctx, b, plan, false); !errors.Is(err, ErrDuplicate) {
@@ -113,10 +113,10 @@ func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 		t.Errorf("the duplicate does not say who submitted it: %q", p.What)
 	}
 	hit := teammateHit(ctx, t, b, "AnnNamed", id, "front-desk")
-	if _, err := b.FetchResult(ctx, *hit, nil); err != nil {
+	if _, err := b.Library().FetchResult(ctx, *hit, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := b.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	b.Close() // the back office's sessions end; it never submitted anything
@@ -124,7 +124,7 @@ func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 	if _, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE computer = 'back-office'"); err != nil {
 		t.Fatal(err)
 	}
-	items, err := c.SearchLibrary(ctx, "AnnNamed")
+	items, err := c.Library().SearchLibrary(ctx, "AnnNamed")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestOpenWithDamagedSettings(t *testing.T) {
 	if !ok || p.Title != "Settings reset" || !strings.Contains(p.What, "defaults") {
 		t.Fatalf("%v worded as %+v", err, p)
 	}
-	if s.Settings().Theme == "" {
+	if s.Sessions().Settings().Theme == "" {
 		t.Fatal("the defaults are not in use")
 	}
 }

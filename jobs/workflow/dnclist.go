@@ -94,7 +94,7 @@ const maxInvalidValue = 100
 
 // ScanListFile counts every column of the file at path (CSV in any
 // encoding, or XLSX) over all its rows, and says which are phone-looking.
-func (s *Service) ScanListFile(ctx context.Context, path string, progress func(ListProgress)) (ListFile, error) {
+func (s *ComplianceService) ScanListFile(ctx context.Context, path string, progress func(ListProgress)) (ListFile, error) {
 	r, err := readListFile(ctx, path, nil, 0, progress)
 	if err != nil {
 		return ListFile{}, err
@@ -106,8 +106,8 @@ func (s *Service) ScanListFile(ctx context.Context, path string, progress func(L
 // columns asked for, or every phone-looking column. The file is read
 // twice (counted, then its numbers taken), never held whole; the numbers
 // are written ten thousand a transaction with progress.
-func (s *Service) ImportInternal(ctx context.Context, req ListImport, progress func(ListProgress)) (ListImported, error) {
-	f, err := s.ScanListFile(ctx, req.Path, nil)
+func (s *ComplianceService) ImportInternal(ctx context.Context, req ListImport, progress func(ListProgress)) (ListImported, error) {
+	f, err := s.compliance().ScanListFile(ctx, req.Path, nil)
 	if err != nil {
 		return ListImported{}, err
 	}
@@ -322,7 +322,7 @@ const listBatch = 10_000
 
 // addFound puts the numbers found on the list, listBatch a transaction;
 // it returns how many were new.
-func (s *Service) addFound(ctx context.Context, found []listNumber, r *listRead, file, reason string, progress func(ListProgress)) (int, error) {
+func (s *core) addFound(ctx context.Context, found []listNumber, r *listRead, file, reason string, progress func(ListProgress)) (int, error) {
 	report := func(done int) {
 		if progress != nil {
 			progress(ListProgress{Step: "adding", Done: int64(done), Total: int64(len(found))})
@@ -337,7 +337,7 @@ func (s *Service) addFound(ctx context.Context, found []listNumber, r *listRead,
 		return 0, err
 	}
 	defer done()
-	by := s.Computer()
+	by := s.team().Computer()
 	added := 0
 	batch := make([]ledger.InternalEntry, 0, listBatch)
 	for start := 0; start < len(found); start += listBatch {
@@ -346,7 +346,7 @@ func (s *Service) addFound(ctx context.Context, found []listNumber, r *listRead,
 			batch = append(batch, ledger.InternalEntry{Number: phone.KeyDigits(n.key), Reason: reason, By: by,
 				Source: fmt.Sprintf("file %s, line %d, column %s", file, n.line, r.headers[n.col])})
 		}
-		n, err := led.AddInternal(ctx, batch)
+		n, err := led.CompanyList().AddInternal(ctx, batch)
 		if err != nil {
 			return added, err
 		}

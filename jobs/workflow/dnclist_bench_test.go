@@ -68,7 +68,7 @@ func BenchmarkInternalImport1M(b *testing.B) {
 				b.StopTimer()
 				d := benchDesk(b, listStores()[name](b))
 				b.StartTimer()
-				rep, err := d.ImportInternal(context.Background(), ListImport{Path: path, Reason: "bench"}, nil)
+				rep, err := d.Compliance().ImportInternal(context.Background(), ListImport{Path: path, Reason: "bench"}, nil)
 				if err != nil || rep.Added != millionNumbers {
 					b.Fatalf("added %d: %v", rep.Added, err)
 				}
@@ -92,11 +92,11 @@ func BenchmarkInternalKeys1M(b *testing.B) {
 			}
 			d := benchDesk(b, cfg)
 			if cfg.APIKey != "" {
-				if _, err := d.Resume(context.Background()); err != nil {
+				if _, err := d.Sessions().Resume(context.Background()); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if _, err := d.ImportInternal(context.Background(), ListImport{Path: path}, nil); err != nil {
+			if _, err := d.Compliance().ImportInternal(context.Background(), ListImport{Path: path}, nil); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()

@@ -44,11 +44,11 @@ func writeNumbers(t *testing.T, name, content string) string {
 func TestImportInternalFourPhoneColumns(t *testing.T) {
 	d := offline(t)
 	ctx := context.Background()
-	if _, err := d.AddInternal(ctx, []string{"214-555-0103"}, "asked", "by hand"); err != nil {
+	if _, err := d.Compliance().AddInternal(ctx, []string{"214-555-0103"}, "asked", "by hand"); err != nil {
 		t.Fatal(err)
 	}
 	path := writeNumbers(t, "crm.csv", fourPhones)
-	f, err := d.ScanListFile(ctx, path, nil)
+	f, err := d.Compliance().ScanListFile(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	}
 
 	var steps []string
-	rep, err := d.ImportInternal(ctx, ListImport{Path: path, Reason: "CRM export"}, func(p ListProgress) {
+	rep, err := d.Compliance().ImportInternal(ctx, ListImport{Path: path, Reason: "CRM export"}, func(p ListProgress) {
 		if p.Done == p.Total && p.Total > 0 {
 			steps = append(steps, p.Step)
 		}
@@ -74,7 +74,7 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	checkColumnsReported(t, rep)
 	checkOnList(t, d, "5125550101", "5125550102", "2145550103", "5125550104", "5125550105", "2145550106", "5125550107",
 		"2145550108", "5125550109")
-	if found, _ := d.FindInternal(ctx, "5125550199", 1); found.Matching != 0 {
+	if found, _ := d.Compliance().FindInternal(ctx, "5125550199", 1); found.Matching != 0 {
 		t.Error("the notes' number was read without being asked for")
 	}
 	checkListSource(t, d, "5125550105", "file crm.csv, line 3, column Wireless 2", "CRM export")
@@ -122,7 +122,7 @@ func phoneLookingColumns(f ListFile) []string {
 // checkListSource: number is on d's list with the source and reason.
 func checkListSource(t *testing.T, d *Service, number, source, reason string) {
 	t.Helper()
-	found, err := d.FindInternal(context.Background(), number, 1)
+	found, err := d.Compliance().FindInternal(context.Background(), number, 1)
 	if err != nil || len(found.Entries) != 1 || found.Entries[0].Source != source || found.Entries[0].Reason != reason {
 		t.Errorf("%s: %+v, %v; want the source %q and the reason %q", number, found.Entries, err, source, reason)
 	}
@@ -136,7 +136,7 @@ func TestImportInternalPickedColumns(t *testing.T) {
 	d := offline(t)
 	ctx := context.Background()
 	path := writeNumbers(t, "crm.csv", fourPhones)
-	rep, err := d.ImportInternal(ctx, ListImport{Path: path, Columns: []string{"notes", "Wireless 2"}}, nil)
+	rep, err := d.Compliance().ImportInternal(ctx, ListImport{Path: path, Columns: []string{"notes", "Wireless 2"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +149,14 @@ func TestImportInternalPickedColumns(t *testing.T) {
 		}
 	}
 
-	_, err = d.ImportInternal(ctx, ListImport{Path: path, Columns: []string{"Fax"}}, nil)
+	_, err = d.Compliance().ImportInternal(ctx, ListImport{Path: path, Columns: []string{"Fax"}}, nil)
 	var fe *input.FileError
 	if !errors.As(err, &fe) || fe.Column != "Fax" || !strings.Contains(err.Error(), `"Wireless 2"`) {
 		t.Fatalf("a column not in the file: %v", err)
 	}
 
 	none := writeNumbers(t, "names.csv", "Name,Notes\r\nAnn,called\r\nBob,\r\n")
-	_, err = d.ImportInternal(ctx, ListImport{Path: none}, nil)
+	_, err = d.Compliance().ImportInternal(ctx, ListImport{Path: none}, nil)
 	if !errors.Is(err, ErrNoListColumn) || !strings.Contains(err.Error(), `"Name" holds no phone number`) ||
 		!strings.Contains(err.Error(), "names.csv") {
 		t.Fatalf("a file without numbers: %v", err)
@@ -177,7 +177,7 @@ func TestImportInternalWorkbook(t *testing.T) {
 	if err := f.SaveAs(path); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := d.ImportInternal(context.Background(), ListImport{Path: path}, nil)
+	rep, err := d.Compliance().ImportInternal(context.Background(), ListImport{Path: path}, nil)
 	if err != nil || rep.Added != 3 || len(rep.Read) != 2 || len(rep.NotRead) != 1 {
 		t.Fatalf("a workbook: %+v, %v", rep, err)
 	}

@@ -160,7 +160,9 @@ func Explain(err error, host string) Problem {
 }
 
 // Explain is Explain with the open session's server named.
-func (s *Service) Explain(err error) Problem { return Explain(err, HostOf(s.Session().BaseURL)) }
+func (s *Service) Explain(err error) Problem {
+	return Explain(err, HostOf(s.sessions().Current().BaseURL))
+}
 
 // explainers are tried in order; the first that knows err words it. The
 // state of the money comes first: an error that may follow a charge is

@@ -59,7 +59,7 @@ func resultFile(t *testing.T, dir, name string, kind jobs.Kind, done time.Time, 
 func listNumbers(t *testing.T, d *Service, src string, dncs ...string) (map[string]bool, error) {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "callable.csv")
-	_, err := d.Export(context.Background(), ExportRequest{Source: src, Dest: dst, DNC: dncs, OnlyCallable: true})
+	_, err := d.Results().Export(context.Background(), ExportRequest{Source: src, Dest: dst, DNC: dncs, OnlyCallable: true})
 	if err != nil {
 		return nil, err
 	}
@@ -137,14 +137,14 @@ func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
 	rows = append(rows, "2125559998,N,OK,N", "2125559999,Clean,N,N")
 	src := resultFile(t, dir, "late.csv", jobs.KindDNC, yesterday, rows...)
 	dst := filepath.Join(t.TempDir(), "c.csv")
-	_, err := d.Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true})
+	_, err := d.Results().Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true})
 	var open *QuestionError
 	if !errors.As(err, &open) || !strings.Contains(err.Error(), `"Clean" (1 row)`) {
 		t.Fatalf("a value outside the yes/no convention after 300 rows: %v", err)
 	}
 	// Left out by the person's choice, the late values' phones are not in
 	// the list: Oklahoma is a state list, "Clean" is not this column's word.
-	_, err = d.Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true, LeaveOutUnsure: true})
+	_, err = d.Results().Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true, LeaveOutUnsure: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,12 +206,12 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	dnc := resultFile(t, dir, "scrub.csv", jobs.KindDNC, yesterday,
 		"Phone,Federal DNC,Litigator Hit", "2125550101,N,", "2125550102,N,X")
 	dst := filepath.Join(t.TempDir(), "c.csv")
-	_, err := d.Export(context.Background(), ExportRequest{Source: trace, Dest: dst, DNC: []string{dnc}, OnlyCallable: true})
+	_, err := d.Results().Export(context.Background(), ExportRequest{Source: trace, Dest: dst, DNC: []string{dnc}, OnlyCallable: true})
 	var open *QuestionError
 	if !errors.As(err, &open) || open.Files[0].File != dnc {
 		t.Fatalf("marks in the DNC result, not yet answered: %v", err)
 	}
-	r, err := d.OpenResult(context.Background(), dnc, nil)
+	r, err := d.Results().OpenResult(context.Background(), dnc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	}
 	defer r.Close()
 	c := &layout.Correction{Signature: r.Layout().Signature, Values: map[string]map[string]layout.Flag{"Litigator Hit": {"blank": layout.Clean}}}
-	if err := d.CorrectLayout(context.Background(), r, c); err != nil {
+	if err := d.Results().CorrectLayout(context.Background(), r, c); err != nil {
 		t.Fatal(err)
 	}
 	got, err := listNumbers(t, d, trace, dnc)
@@ -237,7 +237,7 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	b, _ := json.Marshal(m)
 	os.WriteFile(library.RecordPath(sc), b, 0o600)
 	dst = filepath.Join(t.TempDir(), "job.csv")
-	if _, err := d.ExportJob(context.Background(), Job{Kind: jobs.KindTrace, ResultPath: tr, Name: "trc_1"}, dst, &CallableChoices{}, nil); err != nil {
+	if _, err := d.Jobs().ExportJob(context.Background(), Job{Kind: jobs.KindTrace, ResultPath: tr, Name: "trc_1"}, dst, &CallableChoices{}, nil); err != nil {
 		t.Fatalf("the trace's callable list with its corrected scrub: %v", err)
 	}
 	if b, _ := os.ReadFile(dst); !strings.Contains(string(b), "2125550101") || strings.Contains(string(b), "2125550102") {
@@ -300,7 +300,7 @@ func TestFailClosedReusedAnswerKeepsItsDate(t *testing.T) {
 	// Left out, the list holds the new answer alone, and its proof dates
 	// each answer.
 	dst := filepath.Join(t.TempDir(), "c.xlsx")
-	rep, err := d.Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true, LeaveOutStale: true})
+	rep, err := d.Results().Export(context.Background(), ExportRequest{Source: src, Dest: dst, OnlyCallable: true, LeaveOutStale: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,11 +331,11 @@ func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
 		t.Fatalf("a scrub dated next year: %v", err)
 	}
 	// Imported with a date in the future: refused at the door.
-	if _, err := d.ImportResult(context.Background(), copied, ImportOptions{Scrubbed: now.AddDate(0, 1, 0)}); !errors.Is(err, ErrFutureDate) {
+	if _, err := d.Library().ImportResult(context.Background(), copied, ImportOptions{Scrubbed: now.AddDate(0, 1, 0)}); !errors.Is(err, ErrFutureDate) {
 		t.Errorf("an import dated next month: %v", err)
 	}
 	// Imported with the date the person gives: dated by it, and callable.
-	it, err := d.ImportResult(context.Background(), copied, ImportOptions{Scrubbed: yesterday})
+	it, err := d.Library().ImportResult(context.Background(), copied, ImportOptions{Scrubbed: yesterday})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,4 +345,50 @@ func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
 	}
 	got, err := listNumbers(t, d, trace, it.Path)
 	wantNumbers(t, got, err, "2125550101")
+}
+
+// A view of the phones callable now, exported, writes exactly its rows:
+// the export is judged at the instant the view was read at, whatever the
+// time of the export.
+func TestCallableNowViewExportsItsRows(t *testing.T) {
+	ctx := context.Background()
+	d := offline(t)
+	src := resultFile(t, t.TempDir(), "scrub.csv", jobs.KindDNC, yesterday, "phone,phone_normalized,dnc,litigator",
+		"2145550101,2145550101,false,false", // Texas: 9 a.m. to 9 p.m. on weekdays
+		"3055550102,3055550102,false,false", // Florida: 8 a.m. to 8 p.m.
+		"2125550103,2125550103,false,false", // New York: the federal 8 a.m. to 9 p.m.
+		"5045550104,5045550104,true,false")  // on the registry
+	r, err := d.Results().OpenResult(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A Tuesday, 8:30 p.m. in the East: Florida has closed, Texas and New
+	// York have not.
+	at := time.Date(2026, 11, 24, 20, 30, 0, 0, time.FixedZone("EST", -5*3600))
+	v, err := r.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickCallableNow}, SortCol: -1, At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for i := range v.Len() {
+		shown = append(shown, v.Cell(i, 0))
+	}
+	if strings.Join(shown, " ") != "2145550101 2125550103" {
+		t.Fatalf("callable at 8:30 p.m. ET: %v", shown)
+	}
+	dest := filepath.Join(t.TempDir(), "now.csv")
+	rep, err := d.Results().ExportView(ctx, r, v, dest, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dest)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	var written []string
+	for _, l := range lines {
+		written = append(written, strings.SplitN(l, ",", 2)[0])
+	}
+	if !slices.Equal(written, shown) || rep.Proof == "" {
+		t.Errorf("the export wrote %v (proof %q), the view shows %v", written, rep.Proof, shown)
+	}
 }

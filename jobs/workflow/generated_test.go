@@ -100,12 +100,12 @@ func openGenDesk(ctx context.Context, home string) (*genDesk, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		d.Close()
 		return nil, err
 	}
 	g := &genDesk{d: d}
-	ps, _, err := d.DialerPresets()
+	ps, _, err := d.Presets().DialerPresets()
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -129,7 +129,7 @@ func (g *genDesk) setUp(ctx context.Context, c *resultgen.Case, dir string) (pat
 		return nil, nil, nil, err
 	}
 	if len(c.Company) > 0 {
-		if _, err := g.d.AddInternal(ctx, c.Company, "generated case", "the company's list"); err != nil {
+		if _, err := g.d.Compliance().AddInternal(ctx, c.Company, "generated case", "the company's list"); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -137,7 +137,7 @@ func (g *genDesk) setUp(ctx context.Context, c *resultgen.Case, dir string) (pat
 		if !f.Import {
 			continue
 		}
-		it, err := g.d.ImportResult(ctx, paths[i], ImportOptions{Scrubbed: f.StatedTime(c.Now)})
+		it, err := g.d.Library().ImportResult(ctx, paths[i], ImportOptions{Scrubbed: f.StatedTime(c.Now)})
 		if err != nil {
 			return nil, imported, fmt.Errorf("import of %s: %w", f.Name, err), nil
 		}
@@ -167,12 +167,12 @@ func (g *genDesk) run(ctx context.Context, c *resultgen.Case, dir string, e genE
 	}
 	dest := filepath.Join(dir, "callable"+e.ext)
 	req := ExportRequest{Source: paths[0], Dest: dest, DNC: paths[1:], OnlyCallable: true, LeaveOutMobiles: e.mobiles, Preset: e.preset}
-	_, err = g.d.Export(ctx, req)
+	_, err = g.d.Results().Export(ctx, req)
 	if q := (*layout.QuestionError)(nil); errors.As(err, &q) {
 		// The person's way on: leave out the phones the questions touch.
 		o.question = generalWords(err, dir)
 		req.LeaveOutUnsure = true
-		_, err = g.d.Export(ctx, req)
+		_, err = g.d.Results().Export(ctx, req)
 	}
 	if err != nil {
 		o.refused = generalWords(err, dir)

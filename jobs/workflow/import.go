@@ -42,7 +42,7 @@ type ImportOptions struct {
 // Its answers are dated by its own scrub date column, else by the date the
 // person gives (opts.Scrubbed, recorded with who gave it and when), never by
 // the file's date; a date in the future is refused (ErrFutureDate).
-func (s *Service) ImportResult(ctx context.Context, path string, opts ImportOptions) (LibraryItem, error) {
+func (s *LibraryService) ImportResult(ctx context.Context, path string, opts ImportOptions) (LibraryItem, error) {
 	if !opts.Scrubbed.IsZero() && opts.Scrubbed.After(time.Now().Add(24*time.Hour)) {
 		return LibraryItem{}, fmt.Errorf("%s: %w: %s", filepath.Base(path), ErrFutureDate, opts.Scrubbed.Format(time.DateOnly))
 	}
@@ -71,7 +71,7 @@ func (s *Service) ImportResult(ctx context.Context, path string, opts ImportOpti
 	meta := library.Meta{JobID: library.ImportPrefix + sum[:12], Kind: jobs.Kind(l.Kind), Name: name + " (imported)",
 		Status: jobs.StatusCompleted, SourceFile: path, CreatedAt: info.ModTime().UTC(), CompletedAt: info.ModTime().UTC()}
 	if !opts.Scrubbed.IsZero() {
-		meta.Scrubbed = &library.GivenDate{Date: opts.Scrubbed.UTC(), By: s.Computer(), At: time.Now().UTC()}
+		meta.Scrubbed = &library.GivenDate{Date: opts.Scrubbed.UTC(), By: s.team().Computer(), At: time.Now().UTC()}
 	}
 	dest := lib.PathFor(meta)
 	rows, err := copyAsCSV(ctx, path, dest)

@@ -59,7 +59,7 @@ type libIndex struct {
 // indexPath is where the index of a library folder lives: beside the
 // ledger for the configured library (and the sandbox's), else a hidden
 // file inside the folder.
-func (s *Service) indexPath(dir string) string {
+func (s *core) indexPath(dir string) string {
 	home := s.cfg.Home
 	switch filepath.Clean(dir) {
 	case filepath.Clean(s.cfg.ResultsDir()):
@@ -71,7 +71,7 @@ func (s *Service) indexPath(dir string) string {
 }
 
 // libIndexFor is the index of dir (opened on first use).
-func (s *Service) libIndexFor(dir string) *libIndex {
+func (s *core) libIndexFor(dir string) *libIndex {
 	dir = filepath.Clean(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -92,8 +92,8 @@ func (s *Service) libIndexFor(dir string) *libIndex {
 // session's ledger is the team's and dir is its library folder (nil
 // otherwise: the index is this computer's SQLite file). While the team's
 // database is away the folder's own SQLite index answers.
-func (s *Service) teamIndex(dir string) (*sqldb.DB, string) {
-	if !s.Sharing() {
+func (s *core) teamIndex(dir string) (*sqldb.DB, string) {
+	if !s.team().Sharing() {
 		return nil, ""
 	}
 	sess, err := s.current()
@@ -113,7 +113,7 @@ func (s *Service) teamIndex(dir string) (*sqldb.DB, string) {
 		team = sess.team
 		sess.mu.Unlock()
 	}
-	place := s.Settings().ComputerID
+	place := s.sessions().Settings().ComputerID
 	if team == nil || place == "" {
 		return nil, ""
 	}
@@ -151,14 +151,14 @@ func (li *libIndex) open(ctx context.Context, team *sqldb.DB, place string) (*in
 }
 
 // openIndex is dir's index as it is, without bringing it up to date.
-func (s *Service) openIndex(ctx context.Context, dir string) (*index.Index, error) {
+func (s *core) openIndex(ctx context.Context, dir string) (*index.Index, error) {
 	team, place := s.teamIndex(dir)
 	return s.libIndexFor(dir).open(ctx, team, place)
 }
 
 // stopIndexes ends every background round of indexing at its next row
 // (what was indexed stays; the rest is read at the next Sync).
-func (s *Service) stopIndexes() {
+func (s *core) stopIndexes() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, li := range s.indexes {
@@ -167,7 +167,7 @@ func (s *Service) stopIndexes() {
 }
 
 // closeIndexes closes every open index (Service.Close).
-func (s *Service) closeIndexes() {
+func (s *core) closeIndexes() {
 	s.mu.Lock()
 	s.closed = true
 	list := s.indexes
@@ -189,7 +189,7 @@ func (s *Service) closeIndexes() {
 
 // syncedIndex is dir's index brought up to date with the folder, with the
 // progress reported as events.
-func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(IndexProgress)) (*index.Index, IndexReport, error) {
+func (s *core) syncedIndex(ctx context.Context, dir string, progress func(IndexProgress)) (*index.Index, IndexReport, error) {
 	// Whoever asked, the reading stops when the Service closes.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -215,7 +215,7 @@ func (s *Service) syncedIndex(ctx context.Context, dir string, progress func(Ind
 
 // indexProgress is a progress callback that also emits EventIndex events,
 // at most five a second (and always the last).
-func (s *Service) indexProgress(also func(IndexProgress)) func(IndexProgress) {
+func (s *core) indexProgress(also func(IndexProgress)) func(IndexProgress) {
 	var last time.Time
 	return func(p IndexProgress) {
 		if also != nil {
@@ -232,7 +232,7 @@ func (s *Service) indexProgress(also func(IndexProgress)) func(IndexProgress) {
 // IndexLibrary brings the index of the library folder dir ("" the
 // configured one, or the session's) up to date now: results new or changed
 // since are read, removed ones forgotten. progress, when set, follows it.
-func (s *Service) IndexLibrary(ctx context.Context, dir string, progress func(IndexProgress)) (IndexReport, error) {
+func (s *LibraryService) IndexLibrary(ctx context.Context, dir string, progress func(IndexProgress)) (IndexReport, error) {
 	if dir == "" {
 		lib, err := s.library()
 		if err != nil {
@@ -247,7 +247,7 @@ func (s *Service) IndexLibrary(ctx context.Context, dir string, progress func(In
 // indexInBackground brings dir's index up to date off the caller's
 // goroutine (the window's start, a download). A round already waiting to
 // start covers this call.
-func (s *Service) indexInBackground(dir string) {
+func (s *core) indexInBackground(dir string) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
@@ -281,7 +281,7 @@ const searchHits = 200
 // searchIndexed finds the rows holding q in the library dir through its
 // index; ok is false when the index cannot be used (the caller then reads
 // the files).
-func (s *Service) searchIndexed(ctx context.Context, dir, q string, limit int) (hits []library.Hit, ok bool, err error) {
+func (s *core) searchIndexed(ctx context.Context, dir, q string, limit int) (hits []library.Hit, ok bool, err error) {
 	x, _, err := s.syncedIndex(ctx, dir, nil)
 	if x == nil {
 		return nil, false, nil
@@ -303,7 +303,7 @@ func (s *Service) searchIndexed(ctx context.Context, dir, q string, limit int) (
 
 // searchLibrary is SearchLibrary with a query: one item per row found,
 // newest result first, through the index.
-func (s *Service) searchLibrary(ctx context.Context, lib *library.Library, q string) ([]LibraryItem, bool, error) {
+func (s *core) searchLibrary(ctx context.Context, lib *library.Library, q string) ([]LibraryItem, bool, error) {
 	hits, ok, err := s.searchIndexed(ctx, lib.Dir(), q, searchHits)
 	if !ok || err != nil {
 		return nil, ok, err
@@ -366,7 +366,7 @@ type teammates struct {
 	jobs  map[string]*ledger.Job
 }
 
-func (s *Service) teammates() *teammates {
+func (s *core) teammates() *teammates {
 	tm := &teammates{names: map[string]string{}, jobs: map[string]*ledger.Job{}}
 	if sess, err := s.books(); err == nil {
 		sess.mu.Lock()
@@ -381,7 +381,7 @@ func (tm *teammates) job(ctx context.Context, id string) *ledger.Job {
 	if j, ok := tm.jobs[id]; ok || tm.led == nil || id == "" {
 		return j
 	}
-	j, _ := tm.led.Job(ctx, id)
+	j, _ := tm.led.Jobs().Job(ctx, id)
 	tm.jobs[id] = j
 	return j
 }
@@ -397,7 +397,7 @@ func (tm *teammates) name(ctx context.Context, h library.Hit) string {
 	}
 	n := "another computer"
 	if tm.led != nil {
-		if name, err := tm.led.ComputerName(ctx, h.Place); err == nil && name != "" {
+		if name, err := tm.led.Team().ComputerName(ctx, h.Place); err == nil && name != "" {
 			n = name
 		}
 	}
@@ -431,7 +431,7 @@ func (tm *teammates) item(ctx context.Context, h library.Hit) LibraryItem {
 // here: downloaded from the provider once (reading a completed job's result
 // costs nothing) and kept in this computer's library. The item comes back
 // with its path; one already here is returned as it is.
-func (s *Service) FetchResult(ctx context.Context, it LibraryItem, progress func(done, total int64)) (LibraryItem, error) {
+func (s *LibraryService) FetchResult(ctx context.Context, it LibraryItem, progress func(done, total int64)) (LibraryItem, error) {
 	if it.Path != "" {
 		return it, nil
 	}
@@ -473,7 +473,7 @@ func itemOf(e library.Entry) LibraryItem {
 
 // searchRowsIndexed is SearchRows through the index of dir; ok false when
 // the index cannot be used.
-func (s *Service) searchRowsIndexed(ctx context.Context, dir, q string, limit int) ([]library.Hit, bool, error) {
+func (s *core) searchRowsIndexed(ctx context.Context, dir, q string, limit int) ([]library.Hit, bool, error) {
 	if strings.TrimSpace(q) == "" {
 		return nil, true, errors.New("library: search: nothing to look for")
 	}

@@ -14,7 +14,7 @@ import (
 // --skip-traced asks) leaves every one out, charging nothing.
 func TestDamagedIndexQuotesAfterRebuild(t *testing.T) {
 	reuseEveryRow(t, func(ctx context.Context, d *Service) {
-		if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+		if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 			t.Fatal(err)
 		}
 		d.closeIndexes()

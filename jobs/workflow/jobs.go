@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/reuse"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
@@ -32,7 +33,7 @@ const pageSize = 100
 // While the team's database is away, the API's lists are returned with
 // the error (matching ErrTeamUnreachable): who submitted what and the
 // unsettled submissions come back with the database.
-func (s *Service) Jobs(ctx context.Context, pages int) ([]Job, bool, error) {
+func (s *JobService) List(ctx context.Context, pages int) ([]Job, bool, error) {
 	sess, err := s.books()
 	var local []Job
 	if err == nil {
@@ -130,7 +131,7 @@ type teamCopy[J any] struct {
 
 // keepTeamCopy writes the team's jobs as read now, when they changed since
 // the copy was last written.
-func (s *Service) keepTeamCopy(list []Job) {
+func (s *core) keepTeamCopy(list []Job) {
 	b, err := json.Marshal(list)
 	if err != nil {
 		return
@@ -153,7 +154,7 @@ func (s *Service) keepTeamCopy(list []Job) {
 
 // teamCopy is the team's jobs as this computer last read them, and when
 // (nothing when it never did, or the copy cannot be read).
-func (s *Service) teamCopy() ([]Job, time.Time) {
+func (s *core) teamCopy() ([]Job, time.Time) {
 	b, err := os.ReadFile(filepath.Join(s.cfg.Home, teamCopyFile))
 	if err != nil {
 		return nil, time.Time{}
@@ -168,7 +169,7 @@ func (s *Service) teamCopy() ([]Job, time.Time) {
 // LocalJobs lists what this computer's ledger knows, newest first, with
 // nothing asked of the API. It reads the ledger even while another
 // SkipDesk (the window) holds it.
-func (s *Service) LocalJobs(ctx context.Context) ([]Job, error) {
+func (s *JobService) LocalJobs(ctx context.Context) ([]Job, error) {
 	if sess, err := s.current(); err == nil {
 		sess.mu.Lock()
 		led := sess.led
@@ -190,8 +191,8 @@ func (s *Service) LocalJobs(ctx context.Context) ([]Job, error) {
 
 // ledgerJobs are the ledger's jobs and its submissions whose outcome is
 // not known, newest first.
-func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, error) {
-	entries, err := led.Entries(ctx)
+func (s *core) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, error) {
+	entries, err := led.Jobs().Entries(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 				j.ResultPath = e.Download.Path
 			}
 		}
-		switch merged, pending := mergeOf(root, j.ID); {
+		switch merged, pending := reuse.MergeOf(root, j.ID); {
 		case merged != "":
 			j.ResultPath = merged // the person's whole list, earlier results merged in
 		case pending:
@@ -215,7 +216,7 @@ func (s *Service) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, er
 		}
 		out = append(out, j)
 	}
-	subs, err := led.Submissions(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
+	subs, err := led.Submissions().List(ctx, ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +324,7 @@ func submissionKey(id int64) string { return "submission-" + strconv.FormatInt(i
 
 // Subscribe calls f with every job event (from any goroutine) until stop.
 // Subscriptions outlive sessions: signing in again keeps them.
-func (s *Service) Subscribe(f func(Event)) (stop func()) {
+func (s *JobService) Subscribe(f func(Event)) (stop func()) {
 	s.mu.Lock()
 	id := s.nextSub
 	s.nextSub++
@@ -336,7 +337,7 @@ func (s *Service) Subscribe(f func(Event)) (stop func()) {
 	}
 }
 
-func (s *Service) emit(ev Event) {
+func (s *core) emit(ev Event) {
 	s.mu.Lock()
 	fs := make([]func(Event), 0, len(s.subs))
 	for _, f := range s.subs {
@@ -349,7 +350,7 @@ func (s *Service) emit(ev Event) {
 }
 
 // onTrackerEvent turns the session's tracker events into Events.
-func (s *Service) onTrackerEvent(sess *session) func(tracker.Event) {
+func (s *core) onTrackerEvent(sess *session) func(tracker.Event) {
 	return func(ev tracker.Event) {
 		switch ev.Type {
 		case tracker.DownloadProgress:
@@ -397,11 +398,11 @@ func (s *Service) onTrackerEvent(sess *session) func(tracker.Event) {
 }
 
 // RetryWebhook asks the API to deliver the job's webhook again.
-func (s *Service) RetryWebhook(ctx context.Context, j Job) error {
+func (s *JobService) RetryWebhook(ctx context.Context, j Job) error {
 	if !j.CanRetryWebhook() {
 		return fmt.Errorf("%s: webhooks are re-sent only for completed or failed jobs", j.Name)
 	}
-	_, err := s.RetryWebhookOf(ctx, j.Kind, j.ID)
+	_, err := s.api().RetryWebhookOf(ctx, j.Kind, j.ID)
 	return err
 }
 
@@ -454,7 +455,7 @@ func (st Settled) StateWords() string {
 
 // Reconcile settles every submission whose outcome is unknown against the
 // API's job lists — never resubmitting — and says what became of each.
-func (s *Service) Reconcile(ctx context.Context) ([]Settled, error) {
+func (s *JobService) Reconcile(ctx context.Context) ([]Settled, error) {
 	sess, err := s.books()
 	if err != nil {
 		return nil, err
@@ -462,7 +463,7 @@ func (s *Service) Reconcile(ctx context.Context) ([]Settled, error) {
 	return s.reconcile(ctx, sess)
 }
 
-func (s *Service) reconcile(ctx context.Context, sess *session) ([]Settled, error) {
+func (s *core) reconcile(ctx context.Context, sess *session) ([]Settled, error) {
 	outs, err := submit.Reconcile(ctx, sess.api, sess.led, nil)
 	var list []Settled
 	for _, o := range outs {
@@ -483,7 +484,7 @@ func (s *Service) reconcile(ctx context.Context, sess *session) ([]Settled, erro
 
 // Adopt records jobID as the job of an unknown submission, on the person's
 // word: they recognised a look-alike as their own upload.
-func (s *Service) Adopt(ctx context.Context, submission int64, jobID string) error {
+func (s *JobService) Adopt(ctx context.Context, submission int64, jobID string) error {
 	sess, err := s.books()
 	if err != nil {
 		return err
@@ -497,7 +498,7 @@ func (s *Service) Adopt(ctx context.Context, submission int64, jobID string) err
 
 // Dismiss records that an unknown submission created no job, on the
 // person's word (they checked the provider's dashboard); why is kept.
-func (s *Service) Dismiss(ctx context.Context, submission int64, why string) error {
+func (s *JobService) Dismiss(ctx context.Context, submission int64, why string) error {
 	sess, err := s.books()
 	if err != nil {
 		return err
@@ -509,7 +510,7 @@ func (s *Service) Dismiss(ctx context.Context, submission int64, why string) err
 // returns what became of it: the job it created, the same row still
 // unknown (with the jobs that look like it, for the person to recognise),
 // or the row with jobs.StatusNotCreated.
-func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, []LookAlike, error) {
+func (s *JobService) ReconcileJob(ctx context.Context, j Job) (Job, []LookAlike, error) {
 	sess, err := s.books()
 	if err != nil {
 		return j, nil, err
@@ -534,7 +535,7 @@ func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, []LookAlike, er
 		}
 		return j, o.LookAlikes, nil
 	}
-	sub, err := sess.led.Submission(ctx, id)
+	sub, err := sess.led.Submissions().Submission(ctx, id)
 	if errors.Is(err, ledger.ErrNotFound) {
 		return j, nil, fmt.Errorf("%s: no such submission in the ledger", j.Name)
 	}
@@ -549,12 +550,12 @@ func (s *Service) ReconcileJob(ctx context.Context, j Job) (Job, []LookAlike, er
 
 // ledgerJob is the ledger's job id, or a row standing for it in place of
 // row while the ledger has not recorded it yet.
-func (s *Service) ledgerJob(ctx context.Context, sess *session, id string, row Job) Job {
-	lj, err := sess.led.Job(ctx, id)
+func (s *core) ledgerJob(ctx context.Context, sess *session, id string, row Job) Job {
+	lj, err := sess.led.Jobs().Job(ctx, id)
 	if err != nil {
 		return Job{ID: id, Key: id, Kind: row.Kind, Name: row.Name, Status: jobs.StatusProcessing, CreatedAt: row.CreatedAt}
 	}
-	sp, _ := sess.led.JobSpend(ctx, id)
+	sp, _ := sess.led.Jobs().JobSpend(ctx, id)
 	return fromLedger(lj, sp)
 }
 
@@ -569,12 +570,12 @@ type Outcome struct {
 // downloading it; with a limit > 0 it gives up after that long with a
 // *WaitLimitError (the job stays tracked). A job that cannot progress now
 // gives a *StuckError.
-func (s *Service) Wait(ctx context.Context, jobID string, limit time.Duration) (*Outcome, error) {
+func (s *JobService) Wait(ctx context.Context, jobID string, limit time.Duration) (*Outcome, error) {
 	sess, err := s.books()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := sess.led.Job(ctx, jobID); err != nil {
+	if _, err := sess.led.Jobs().Job(ctx, jobID); err != nil {
 		return nil, &NotTrackedError{JobID: jobID}
 	}
 	stop := s.trackFor(ctx, sess)
@@ -617,7 +618,7 @@ func (s *Service) Wait(ctx context.Context, jobID string, limit time.Duration) (
 // WaitAll follows every job in flight until each has failed or has its
 // result downloaded. A *StuckError names the jobs that cannot progress now
 // once every other job is done.
-func (s *Service) WaitAll(ctx context.Context) error {
+func (s *JobService) WaitAll(ctx context.Context) error {
 	sess, err := s.books()
 	if err != nil {
 		return err
@@ -645,7 +646,7 @@ func (s *Service) WaitAll(ctx context.Context) error {
 }
 
 // trackFor runs the tracker until stop, unless it runs already.
-func (s *Service) trackFor(ctx context.Context, sess *session) (stop func()) {
+func (s *core) trackFor(ctx context.Context, sess *session) (stop func()) {
 	if sess.running() {
 		return func() {}
 	}
@@ -659,7 +660,7 @@ func (s *Service) trackFor(ctx context.Context, sess *session) (stop func()) {
 // yet) and returns the job with ResultPath set. Jobs the tracker follows are
 // downloaded by it; this covers jobs only the API lists (history from
 // before this computer's ledger).
-func (s *Service) Download(ctx context.Context, j Job, progress func(done, total int64)) (Job, error) {
+func (s *JobService) Download(ctx context.Context, j Job, progress func(done, total int64)) (Job, error) {
 	if j.ResultPath != "" {
 		if _, err := os.Stat(j.ResultPath); err == nil {
 			return j, nil
@@ -691,8 +692,8 @@ func (s *Service) Download(ctx context.Context, j Job, progress func(done, total
 // linkParent notes, in a downloaded DNC result's job record, the trace whose
 // phones it scrubbed (from the submission's options), so the callable list
 // can find it later.
-func (s *Service) linkParent(sess *session, jobID, path string) {
-	sub, err := sess.led.SubmissionForJob(context.Background(), jobID)
+func (s *core) linkParent(sess *session, jobID, path string) {
+	sub, err := sess.led.Submissions().SubmissionForJob(context.Background(), jobID)
 	if err != nil || sub.Kind != jobs.KindDNC {
 		return
 	}

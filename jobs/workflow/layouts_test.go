@@ -41,7 +41,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 			defer d.Close()
 			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 			defer cancel()
-			if _, err := d.StartSandbox(ctx); err != nil {
+			if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 				t.Fatal(err)
 			}
 			owners := filepath.Join(t.TempDir(), "owners.csv")
@@ -57,7 +57,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			trace, err := d.Wait(ctx, id, 0)
+			trace, err := d.Jobs().Wait(ctx, id, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,23 +67,23 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 			}
 			// Without its own flags, the callable list needs a scrub first.
 			dest := filepath.Join(t.TempDir(), "callable.csv")
-			_, err = d.ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil)
+			_, err = d.Jobs().ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil)
 			if l.Check(nil, jobs.QuickCallable) != nil && !errors.Is(err, ErrNeedScrub) {
 				t.Fatalf("callable list of an unscrubbed %s trace: %v", tl, err)
 			}
-			plan, err := d.TracePhones(ctx, trace.ResultPath, id)
+			plan, err := d.Submissions().TracePhones(ctx, trace.ResultPath, id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ins, err := d.Inspect(ctx, plan.Path, plan.Input)
+			ins, err := d.Quotes().Inspect(ctx, plan.Path, plan.Input)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := d.Submit(ctx, plan, ins, SubmitOptions{})
+			res, err := d.Submissions().Submit(ctx, plan, ins, SubmitOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			scrub, err := d.Wait(ctx, res.JobID, 0)
+			scrub, err := d.Jobs().Wait(ctx, res.JobID, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 				}
 			}
 			tr.Close()
-			if _, err := d.ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil); err != nil {
+			if _, err := d.Jobs().ExportJob(ctx, trace.Job, dest, &CallableChoices{}, nil); err != nil {
 				t.Fatalf("callable list after the scrub: %v", err)
 			}
 			body, _ := os.ReadFile(dest)
@@ -160,7 +160,7 @@ func TestPersonFollowsTheView(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	r, err := d.OpenResult(context.Background(), filepath.Join("..", "layout", "testdata", "propstream.csv"), nil)
+	r, err := d.Results().OpenResult(context.Background(), filepath.Join("..", "layout", "testdata", "propstream.csv"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestCorrectionsAddUp(t *testing.T) {
 	}
 	defer d.Close()
 	ctx := context.Background()
-	r, err := d.OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
+	r, err := d.Results().OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestCorrectionsAddUp(t *testing.T) {
 	defer r.Close()
 	sig := r.Layout().Signature
 	first := &layout.Correction{Signature: sig, Values: map[string]map[string]layout.Flag{"Known Litigator": {"blank": layout.Clean}}}
-	if err := d.CorrectLayout(ctx, r, first); err != nil {
+	if err := d.Results().CorrectLayout(ctx, r, first); err != nil {
 		t.Fatal(err)
 	}
 	// The blank is clean now; what is left is the file's own date, 2025:
@@ -224,7 +224,7 @@ func TestCorrectionsAddUp(t *testing.T) {
 	}
 	// The second says State DNC List is not a flag at all.
 	second := &layout.Correction{Signature: sig, Columns: map[string]layout.ColumnFix{"State DNC List": {Role: layout.RoleOther}}}
-	if err := d.CorrectLayout(ctx, r, second); err != nil {
+	if err := d.Results().CorrectLayout(ctx, r, second); err != nil {
 		t.Fatal(err)
 	}
 	p := r.Person(0).Phones[0]
@@ -254,7 +254,7 @@ func TestViewerLayoutIsEveryReadersLayout(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"propstream.csv", "dealmachine.csv", "invented_scrub.csv", "tracerfy.csv", "dnc_vendor_codes.csv"} {
 		path := filepath.Join("..", "layout", "testdata", name)
-		r, err := d.OpenResult(ctx, path, nil)
+		r, err := d.Results().OpenResult(ctx, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

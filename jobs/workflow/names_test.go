@@ -27,7 +27,7 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -38,14 +38,14 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 		}
 	}
 	events := make(chan Event, 200)
-	stop := d.Subscribe(func(ev Event) {
+	stop := d.Jobs().Subscribe(func(ev Event) {
 		if ev.Job.Name != "" {
 			read("an event", ev.Job.Name)
 		}
 		events <- ev
 	})
 	defer stop()
-	sample, err := d.SampleList(ctx)
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 	done := waitDownloaded(ctx, t, events, id, "the trace")
 	scrub := scrubTracePhones(ctx, t, d, events, done)
 
-	list, _, err := d.Jobs(ctx, 1)
+	list, _, err := d.Jobs().List(ctx, 1)
 	if err != nil || len(list) < 2 {
 		t.Fatalf("jobs %+v %v", list, err)
 	}
@@ -65,14 +65,14 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 		read("a result's file", filepath.Base(j.ResultPath))
 		read("a default export name", ExportName(j.Name, "callable", ".xlsx"))
 	}
-	items, err := d.SearchLibrary(ctx, "")
+	items, err := d.Library().SearchLibrary(ctx, "")
 	if err != nil || len(items) < 2 {
 		t.Fatalf("library %+v %v", items, err)
 	}
 	for _, it := range items {
 		read("the library", it.Name)
 	}
-	hits, err := d.SearchLibrary(ctx, "nomatch")
+	hits, err := d.Library().SearchLibrary(ctx, "nomatch")
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("search %+v %v", hits, err)
 	}
@@ -83,7 +83,7 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 
 	// The callable list: its Compliance and Summary sheets, and its proof.
 	dest := filepath.Join(t.TempDir(), ExportName(done.Name, "callable", ".xlsx"))
-	rep, err := d.ExportJob(ctx, done, dest, &CallableChoices{KeepUnknown: true}, nil)
+	rep, err := d.Jobs().ExportJob(ctx, done, dest, &CallableChoices{KeepUnknown: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

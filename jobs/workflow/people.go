@@ -39,6 +39,11 @@ const (
 	PeopleEmails
 	PeopleMailing
 	PeopleMatch
+	// PeopleWindow: when the phone may be called, in its person's time, at
+	// the view's instant (Result.CallingTime). A moment's reading: the
+	// exports leave it out (a callable list carries each phone's zone and
+	// hours).
+	PeopleWindow
 )
 
 // PeopleColumn is one column of the people view.
@@ -67,7 +72,8 @@ func PeopleColumns(l *layout.Layout) []PeopleColumn {
 		if len(l.Slots) > 1 {
 			title = "Phone " + strconv.Itoa(i+1)
 		}
-		cols = append(cols, PeopleColumn{Title: title, Kind: PeoplePhone, Phone: i, SortCol: -1})
+		cols = append(cols, PeopleColumn{Title: title, Kind: PeoplePhone, Phone: i, SortCol: -1},
+			PeopleColumn{Title: title + " calling time", Kind: PeopleWindow, Phone: i, SortCol: -1})
 	}
 	if len(cols) == 0 {
 		return nil
@@ -118,6 +124,17 @@ func (c PeopleColumn) Text(row *layout.Row) string {
 	return ""
 }
 
+// exported are the columns an export writes: all but the calling times.
+func exported(cols []PeopleColumn) []PeopleColumn {
+	var out []PeopleColumn
+	for _, c := range cols {
+		if c.Kind != PeopleWindow {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // peopleHeader is the export's header: each column's title, a phone's as
 // four ("Phone 1", "Phone 1 type", "Phone 1 status", "Phone 1 scrubbed").
 func peopleHeader(cols []PeopleColumn) []string {
@@ -165,11 +182,11 @@ var ErrNoPeople = errors.New("this file has no people or phones SkipDesk can rea
 // out, the callable filter those the callable rules leave out — and no
 // other. A callable list with its choices and its proof is ExportView's,
 // or ExportCallableView's in these words.
-func (s *Service) ExportPeople(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) (*ExportReport, error) {
+func (s *ResultService) ExportPeople(ctx context.Context, r Result, v View, dest string, progress func(done, total int64)) (*ExportReport, error) {
 	if err := r.Index(ctx, nil); err != nil {
 		return nil, err
 	}
-	cols := PeopleColumns(r.Layout())
+	cols := exported(PeopleColumns(r.Layout()))
 	if len(cols) == 0 {
 		return nil, ErrNoPeople
 	}

@@ -49,12 +49,12 @@ func TestExportPeopleInWords(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	events := make(chan Event, 200)
-	defer d.Subscribe(func(ev Event) { events <- ev })()
-	sample, err := d.SampleList(ctx)
+	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestExportPeopleInWords(t *testing.T) {
 	}
 	done := waitDownloaded(ctx, t, events, id, "the trace")
 	scrubTracePhones(ctx, t, d, events, done)
-	r, err := d.OpenResult(ctx, done.ResultPath, nil)
+	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestExportPeopleInWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(t.TempDir(), "people.csv")
-	if _, err := d.ExportPeople(ctx, r, all, dest, nil); err != nil {
+	if _, err := d.Results().ExportPeople(ctx, r, all, dest, nil); err != nil {
 		t.Fatal(err)
 	}
 	recs := readExport(t, dest)
@@ -114,7 +114,7 @@ func TestExportPeopleInWords(t *testing.T) {
 		shown += len(row.DistinctPhones())
 	}
 	dest = filepath.Join(t.TempDir(), "people callable.csv")
-	if _, err := d.ExportPeople(ctx, r, callable, dest, nil); err != nil {
+	if _, err := d.Results().ExportPeople(ctx, r, callable, dest, nil); err != nil {
 		t.Fatal(err)
 	}
 	recs = readExport(t, dest)
@@ -139,7 +139,7 @@ func TestExportPeopleInWords(t *testing.T) {
 
 	// The callable list, with its choices and proof, in the same words.
 	dest = filepath.Join(t.TempDir(), "people callable.xlsx")
-	rep, err := d.ExportView(ctx, r, callable, dest, &CallableChoices{Preset: PeoplePreset}, nil)
+	rep, err := d.Results().ExportView(ctx, r, callable, dest, &CallableChoices{Preset: PeoplePreset}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,12 +174,12 @@ func TestLibraryHitsInWords(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	events := make(chan Event, 200)
-	defer d.Subscribe(func(ev Event) { events <- ev })()
-	sample, err := d.SampleList(ctx)
+	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestLibraryHitsInWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDownloaded(ctx, t, events, id, "the trace")
-	items, err := d.SearchLibrary(ctx, "nomatch")
+	items, err := d.Library().SearchLibrary(ctx, "nomatch")
 	if err != nil || len(items) == 0 {
 		t.Fatalf("search %+v %v", items, err)
 	}

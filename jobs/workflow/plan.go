@@ -209,7 +209,7 @@ func Validate(ins *input.Inspection, p Plan) mapping.Result {
 
 // presetStore is where presets live: Config.PresetsFile when set, else the
 // ledger (shared by the window and the command line on this computer).
-func (s *Service) presetStore() (mapping.PresetStore, error) {
+func (s *core) presetStore() (mapping.PresetStore, error) {
 	if s.cfg.PresetsFile != "" {
 		return mapping.NewFileStore(s.cfg.PresetsFile), nil
 	}
@@ -223,7 +223,7 @@ func (s *Service) presetStore() (mapping.PresetStore, error) {
 }
 
 // PresetNames lists the saved mapping presets, sorted.
-func (s *Service) PresetNames(ctx context.Context) ([]string, error) {
+func (s *PresetService) PresetNames(ctx context.Context) ([]string, error) {
 	st, err := s.presetStore()
 	if err != nil {
 		return nil, err
@@ -241,7 +241,7 @@ func (s *Service) PresetNames(ctx context.Context) ([]string, error) {
 }
 
 // LoadPreset returns a saved preset.
-func (s *Service) LoadPreset(ctx context.Context, name string) (*mapping.Preset, error) {
+func (s *PresetService) LoadPreset(ctx context.Context, name string) (*mapping.Preset, error) {
 	st, err := s.presetStore()
 	if err != nil {
 		return nil, err
@@ -262,7 +262,7 @@ func (s *Service) LoadPreset(ctx context.Context, name string) (*mapping.Preset,
 // MatchPreset finds the preset saved for files with these headers and
 // kind; nil when none. Without a place to keep presets (no session, no
 // presets file) there is none.
-func (s *Service) MatchPreset(ctx context.Context, headers []string, kind jobs.Kind) (*mapping.Preset, error) {
+func (s *PresetService) MatchPreset(ctx context.Context, headers []string, kind jobs.Kind) (*mapping.Preset, error) {
 	st, err := s.presetStore()
 	if errors.Is(err, ErrNotConnected) {
 		return nil, nil
@@ -276,7 +276,7 @@ func (s *Service) MatchPreset(ctx context.Context, headers []string, kind jobs.K
 // SavePreset stores the plan's mapping and options under name for files
 // with these headers. A plan with accepted splits names derived columns,
 // which a file with these headers does not have: refused.
-func (s *Service) SavePreset(ctx context.Context, name string, headers []string, p Plan) error {
+func (s *PresetService) SavePreset(ctx context.Context, name string, headers []string, p Plan) error {
 	if len(p.Splits) > 0 {
 		return errors.New("a mapping with split columns cannot be saved as a preset (it names columns SkipDesk derives, not the file's own)")
 	}

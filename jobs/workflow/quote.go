@@ -12,6 +12,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Counts are what a plan's upload will hold, read from the file the way
@@ -87,14 +88,14 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // valid, invalid and repeated numbers. ins is the picked file's inspection.
 // The rows the library already holds are looked up too (a trace's keys
 // read in the same pass), unless the library holds nothing they could be.
-func (s *Service) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
+func (s *QuoteService) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
 	look := s.lookFor(ctx, p)
 	c, err := count(ctx, p, ins, look.gather())
 	if err != nil {
 		return nil, err
 	}
 	// What the library already holds: the quote offers to reuse it.
-	c.reuse = look.finish(ctx, s, p, ins, c)
+	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return c, ctx.Err()
 }
 
@@ -105,7 +106,7 @@ func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) 
 
 // count counts the plan's upload in one reading of the file; a trace's
 // rows are handed to rows (when not nil) as they are read.
-func count(ctx context.Context, p Plan, ins *input.Inspection, rows *listRows) (*Counts, error) {
+func count(ctx context.Context, p Plan, ins *input.Inspection, rows *reuse.Gather) (*Counts, error) {
 	if ins == nil {
 		return nil, fmt.Errorf("%s: the file was not read", p.Path)
 	}
@@ -126,7 +127,7 @@ func count(ctx context.Context, p Plan, ins *input.Inspection, rows *listRows) (
 		if err != nil {
 			return nil, err
 		}
-		each = rows.reader(m)
+		each = rows.Reader(m)
 	}
 	t, err := prepare.CountBoth(ctx, p.Path, ins, plan, each)
 	if err != nil {
@@ -170,12 +171,12 @@ type Rates struct {
 
 // Rates reads GET /pricing and GET /account. The rates can change: read
 // them before each price.
-func (s *Service) Rates(ctx context.Context) (Rates, error) {
-	p, err := s.Pricing(ctx)
+func (s *QuoteService) Rates(ctx context.Context) (Rates, error) {
+	p, err := s.sessions().Pricing(ctx)
 	if err != nil {
 		return Rates{}, err
 	}
-	a, err := s.Account(ctx)
+	a, err := s.sessions().Account(ctx)
 	if err != nil {
 		return Rates{Pricing: p}, err
 	}
@@ -369,20 +370,20 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 }
 
 // Quote counts the plan's file and prices it at the current rates.
-func (s *Service) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
-	return s.QuoteCounted(ctx, p, ins, nil)
+func (s *QuoteService) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
+	return s.quotes().QuoteCounted(ctx, p, ins, nil)
 }
 
 // QuoteCounted is Quote with the counts made already (by Read); counts
 // that do not fit p (nil, or made for another mapping) are made again.
-func (s *Service) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
+func (s *QuoteService) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
 	if !c.Fits(p) {
 		var err error
-		if c, err = s.Count(ctx, p, ins); err != nil {
+		if c, err = s.quotes().Count(ctx, p, ins); err != nil {
 			return nil, err
 		}
 	}
-	r, err := s.Rates(ctx)
+	r, err := s.quotes().Rates(ctx)
 	if err != nil {
 		return nil, err
 	}

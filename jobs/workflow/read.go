@@ -7,6 +7,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Read reads a list once before it is paid for (the upload is a second
@@ -18,7 +19,7 @@ import (
 // comes from it too. The counts are nil for a scrub, and for a plan whose
 // rows cannot be counted (its mapping does not fit the file: Validate says
 // why): Count counts those.
-func (s *Service) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
+func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
 	var p Plan
 	var look *reuseLook
 	var tc *tapCounter
@@ -51,7 +52,7 @@ func (s *Service) Read(ctx context.Context, path string, opts input.Options, set
 		return nil, p, nil, err
 	}
 	c := countsOf(p, ins, t)
-	c.reuse = look.finish(ctx, s, p, ins, c)
+	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()
 }
 
@@ -73,7 +74,7 @@ const tapRows = 1024
 
 // newTapCounter starts counting p's upload; nil when its rows cannot be
 // counted (its mapping does not fit the file).
-func newTapCounter(path string, head *input.Inspection, p Plan, rows *listRows) *tapCounter {
+func newTapCounter(path string, head *input.Inspection, p Plan, rows *reuse.Gather) *tapCounter {
 	plan := p.prepare(head, true)
 	var each func(rec []string, header, dup bool) error
 	if rows != nil {
@@ -81,7 +82,7 @@ func newTapCounter(path string, head *input.Inspection, p Plan, rows *listRows) 
 		if err != nil {
 			return nil
 		}
-		each = rows.reader(m)
+		each = rows.Reader(m)
 	}
 	c, err := prepare.NewCounter(path, head, plan, each)
 	if err != nil {

@@ -32,14 +32,14 @@ func TestReadCountsAsCount(t *testing.T) {
 				return Plan{Kind: jobs.KindTrace, Path: path, Mapping: mapping.Mapping(testlists.Mapping).Clone(), Mode: jobs.ModeNormal,
 					DropDuplicates: drop, PadZips: true}, nil
 			}
-			ins, p, c, err := d.Read(ctx, path, input.Options{Hash: true}, settle)
+			ins, p, c, err := d.Quotes().Read(ctx, path, input.Options{Hash: true}, settle)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if head == nil || c == nil || !c.Fits(p) {
 				t.Fatalf("%s: read settled %v, counted %+v", l.Name, head != nil, c)
 			}
-			want, err := d.Count(ctx, p, ins)
+			want, err := d.Quotes().Count(ctx, p, ins)
 			if err != nil {
 				t.Fatal(err)
 			}

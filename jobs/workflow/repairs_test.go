@@ -22,7 +22,7 @@ func TestRepairsBeforePaying(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -35,15 +35,15 @@ func TestRepairsBeforePaying(t *testing.T) {
 	m := mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last", mapping.PropertyStreet: "Street",
 		mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
 	p := Plan{Kind: jobs.KindTrace, Path: owners, Mapping: m, Mode: jobs.ModeNormal}
-	ins, err := d.Inspect(ctx, owners, p.Input)
+	ins, err := d.Quotes().Inspect(ctx, owners, p.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := d.Quote(ctx, p, ins)
+	plain, err := d.Quotes().Quote(ctx, p, ins)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := d.Count(ctx, p, ins)
+	c, err := d.Quotes().Count(ctx, p, ins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRepairsBeforePaying(t *testing.T) {
 	if c.Fits(p) {
 		t.Error("counts made without the repairs fit a plan with them")
 	}
-	fixed, err := d.Quote(ctx, p, ins)
+	fixed, err := d.Quotes().Quote(ctx, p, ins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestRepairsBeforePaying(t *testing.T) {
 	if u := fixed.Upload; !u.Written || u.PaddedZips != 2 || u.LeftOutNoAddress != 1 {
 		t.Errorf("quoted upload %+v", u)
 	}
-	res, err := d.Submit(ctx, p, ins, SubmitOptions{Quote: fixed})
+	res, err := d.Submissions().Submit(ctx, p, ins, SubmitOptions{Quote: fixed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +71,14 @@ func TestRepairsBeforePaying(t *testing.T) {
 	// The job's record names the person's file, not the copy prepared
 	// from it (the export's Summary sheet shows it).
 	sess, _ := d.current()
-	if sub, err := sess.led.Submission(ctx, res.Submission); err != nil || sub.FilePath != owners {
+	if sub, err := sess.led.Submissions().Submission(ctx, res.Submission); err != nil || sub.FilePath != owners {
 		t.Errorf("the submission's file: %v %q, want %q", err, sub.FilePath, owners)
 	}
-	if _, err := d.Submit(ctx, p, ins, SubmitOptions{}); !errors.Is(err, ErrDuplicate) {
+	if _, err := d.Submissions().Submit(ctx, p, ins, SubmitOptions{}); !errors.Is(err, ErrDuplicate) {
 		t.Errorf("the same file with the same repairs again: %v", err)
 	}
 	p.LeaveOutNoAddress = false
-	if _, err := d.Submit(ctx, p, ins, SubmitOptions{}); err != nil {
+	if _, err := d.Submissions().Submit(ctx, p, ins, SubmitOptions{}); err != nil {
 		t.Errorf("the same file with other repairs: %v", err)
 	}
 
@@ -90,23 +90,23 @@ func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	phones := filepath.Join(dir, "phones.csv")
 	os.WriteFile(phones, []byte("Cell\n(212) 555-0147\n555-1234\n3055550101\ncall me\n"), 0o600)
 	sp := Plan{Kind: jobs.KindDNC, Path: phones, Mapping: mapping.Mapping{mapping.Phone: "Cell"}}
-	pins, err := d.Inspect(ctx, phones, sp.Input)
+	pins, err := d.Quotes().Inspect(ctx, phones, sp.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := d.Quote(ctx, sp, pins)
+	all, err := d.Quotes().Quote(ctx, sp, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sp.LeaveOutInvalid = true
-	valid, err := d.Quote(ctx, sp, pins)
+	valid, err := d.Quotes().Quote(ctx, sp, pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 		!strings.Contains(strings.Join(valid.Upload.Reasons, "; "), "invalid phone numbers are left out") {
 		t.Errorf("scrub rows %d → %d, refund %d, upload %+v", all.Rows, valid.Rows, valid.DNC.Refund, valid.Upload)
 	}
-	res, err := d.Submit(ctx, sp, pins, SubmitOptions{Quote: valid})
+	res, err := d.Submissions().Submit(ctx, sp, pins, SubmitOptions{Quote: valid})
 	if err != nil || res.Upload.Rows != 2 || res.Upload.LeftOutInvalid != 2 {
 		t.Errorf("scrub submitted: %v %+v", err, res)
 	}

@@ -27,7 +27,7 @@ import (
 // A view filtered to the callable phones is a callable list: it takes the
 // person's choices (nil: the defaults), refuses a stale scrub, and gets
 // its proof of scrub (see ExportJob).
-func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string, choices *CallableChoices,
+func (s *ResultService) ExportView(ctx context.Context, r Result, v View, dest string, choices *CallableChoices,
 	progress func(done, total int64)) (*ExportReport, error) {
 	x, ok := r.(*result)
 	if !ok {
@@ -38,7 +38,7 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	}
 	rows := x.r.Permutation()
 	x.mu.Lock()
-	quick := slices.Clone(x.quick)
+	quick, at := slices.Clone(x.quick), x.at
 	x.mu.Unlock()
 	// The window's save dialog asked before replacing a file.
 	req := ExportRequest{Source: r.Path(), Dest: dest, Rows: rows, Filters: quick, DNC: r.Scrubs(), Layout: r.Layout(), Progress: progress,
@@ -46,7 +46,10 @@ func (s *Service) ExportView(ctx context.Context, r Result, v View, dest string,
 	if choices != nil {
 		choices.apply(&req)
 	}
-	return s.Export(ctx, req)
+	if slices.Contains(quick, jobs.QuickCallableNow) && req.CallableAt.IsZero() {
+		req.CallableAt = at // the instant the view was read at: the rows it shows
+	}
+	return s.results().Export(ctx, req)
 }
 
 // ExportRequest is an export of a result file to Excel (.xlsx) or CSV.
@@ -102,11 +105,11 @@ type ExportRequest struct {
 // callable reports an export that hands over numbers to call: only
 // callable phones, or the callable filter.
 func (r *ExportRequest) callable() bool {
-	return r.OnlyCallable || slices.Contains(r.Filters, jobs.QuickCallable)
+	return r.OnlyCallable || slices.ContainsFunc(r.Filters, jobs.QuickFilter.Callable)
 }
 
 // Export writes a result as req says and reports what it wrote.
-func (s *Service) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
+func (s *ResultService) Export(ctx context.Context, req ExportRequest) (*export.Report, error) {
 	if !req.Replace {
 		if err := notThere(req.Dest, req.callable()); err != nil {
 			return nil, err
@@ -206,8 +209,8 @@ func partsOf(dest string) []string {
 
 // callingOptions adds the calling rules, the instant and the preset of a
 // request to an export's options.
-func (s *Service) callingOptions(req *ExportRequest, opts *export.CallableOptions) error {
-	e, err := s.CallingRules()
+func (s *core) callingOptions(req *ExportRequest, opts *export.CallableOptions) error {
+	e, err := s.compliance().CallingRules()
 	if err != nil {
 		return err
 	}
@@ -218,7 +221,7 @@ func (s *Service) callingOptions(req *ExportRequest, opts *export.CallableOption
 	if !req.callable() {
 		return ErrNoPreset
 	}
-	opts.Preset, err = s.DialerPreset(req.Preset)
+	opts.Preset, err = s.presets().DialerPreset(req.Preset)
 	return err
 }
 
@@ -250,7 +253,7 @@ type ExportReport = export.Report
 // callable phones, and the proof of scrub is written beside it.
 // ErrNeedScrub when the trace's phones were never scrubbed; a
 // *StaleError when a scrub is too old (nothing written).
-func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *CallableChoices, progress func(done, total int64)) (*ExportReport, error) {
+func (s *JobService) ExportJob(ctx context.Context, j Job, dest string, callable *CallableChoices, progress func(done, total int64)) (*ExportReport, error) {
 	if j.ResultPath == "" {
 		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
 	}
@@ -272,19 +275,19 @@ func (s *Service) ExportJob(ctx context.Context, j Job, dest string, callable *C
 			}
 		}
 	}
-	return s.Export(ctx, req)
+	return s.results().Export(ctx, req)
 }
 
 // resultLayout is the layout of the result at path, read over the whole
 // file with the person's answers for its header.
-func (s *Service) resultLayout(path string) (*layout.Layout, error) {
+func (s *core) resultLayout(path string) (*layout.Layout, error) {
 	return library.DetectLayout(path, s.layoutOptions())
 }
 
 // SearchLibrary lists the downloaded results, newest first; with a query,
 // only those with a matching row (phone numbers compare by their digits),
 // each with a few of its hits.
-func (s *Service) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, error) {
+func (s *LibraryService) SearchLibrary(ctx context.Context, q string) ([]LibraryItem, error) {
 	lib, err := s.library()
 	if err != nil {
 		return nil, err
@@ -371,7 +374,7 @@ func rowWords(headers, rec []string) string {
 
 // library is the open session's library, or (offline, before any session)
 // the default one.
-func (s *Service) library() (*library.Library, error) {
+func (s *core) library() (*library.Library, error) {
 	if sess, err := s.current(); err == nil {
 		return sess.lib, sess.libErr
 	}
@@ -381,7 +384,7 @@ func (s *Service) library() (*library.Library, error) {
 // Classify says which flow a file belongs to: a result (the viewer; read
 // through the layout rules, whatever service wrote it), a phone list (the
 // DNC scrub) or an owner list (the trace wizard).
-func (s *Service) Classify(ctx context.Context, path string) (FileKind, error) {
+func (s *ResultService) Classify(ctx context.Context, path string) (FileKind, error) {
 	headers, sample, err := readHead(path, library.LayoutSample)
 	if err != nil {
 		return FileOwners, err
@@ -432,7 +435,7 @@ func readHead(path string, n int) ([]string, [][]string, error) {
 
 // SampleList writes the bundled sample owner list into the SkipDesk folder
 // (once) and returns its path.
-func (s *Service) SampleList(ctx context.Context) (string, error) {
+func (s *QuoteService) SampleList(ctx context.Context) (string, error) {
 	dir := filepath.Join(s.cfg.Home, "samples")
 	path := filepath.Join(dir, assets.SampleOwnersName)
 	if b, err := os.ReadFile(path); err == nil && string(b) == string(assets.SampleOwners) {
@@ -462,13 +465,13 @@ func Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspe
 }
 
 // Inspect is the package's Inspect, for callers that hold a Service.
-func (s *Service) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
+func (s *QuoteService) Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error) {
 	return Inspect(ctx, path, opts)
 }
 
 // LibraryWritable checks, before paying, that a result can be saved into
 // the library.
-func (s *Service) LibraryWritable() error {
+func (s *LibraryService) LibraryWritable() error {
 	lib, err := s.library()
 	if err != nil {
 		return err
@@ -480,7 +483,7 @@ func (s *Service) LibraryWritable() error {
 var ErrEmptyLibrary = errors.New("no results downloaded yet")
 
 // ResultsDir is the library folder dir names, or the configured one.
-func (s *Service) ResultsDir(dir string) string {
+func (s *LibraryService) ResultsDir(dir string) string {
 	if dir != "" {
 		return dir
 	}
@@ -500,11 +503,11 @@ type RowHit struct {
 // — at most limit of them. ErrEmptyLibrary when the configured library was
 // never made. In a team (a session open on the team's database) the
 // configured library's search finds teammates' rows too.
-func (s *Service) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
+func (s *LibraryService) SearchRows(ctx context.Context, dir, q string, limit int) ([]RowHit, error) {
 	if err := checkQuery(q); err != nil {
 		return nil, err
 	}
-	d := s.ResultsDir(dir)
+	d := s.libraryService().ResultsDir(dir)
 	if _, err := os.Stat(d); err != nil {
 		if dir == "" && errors.Is(err, os.ErrNotExist) {
 			return nil, ErrEmptyLibrary

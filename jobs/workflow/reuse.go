@@ -4,19 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/entity"
 	"github.com/skipdesk/skipdesk/jobs/index"
 	"github.com/skipdesk/skipdesk/jobs/input"
-	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
+	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Don't pay twice. Before a trace is submitted its rows are looked up in
@@ -27,10 +23,6 @@ import (
 // choice (Plan.Reuse) the upload holds only the other rows, and once the
 // new job's result is in, a merged result holds every row of the list in
 // its order, each saying where its data came from (merge.go).
-
-// DNCReuseWindow is how long a scrub's answer may be reused: a number
-// scrubbed longer ago than this is scrubbed again (the registry's 31 days).
-const DNCReuseWindow = 31 * 24 * time.Hour
 
 // Reuse is what the library already holds of a plan's rows, in a Quote.
 type Reuse struct {
@@ -86,23 +78,16 @@ func (r *Reuse) Offer(kind jobs.Kind) string {
 // found by Service.Count.
 type reuseCounts struct {
 	at    time.Time
-	all   []reuseHit // with duplicates
-	noDup []reuseHit // without them (when the list has any; else all)
-	err   error      // the library could not be read
-}
-
-// reuseHit is one row of the upload found in the library.
-type reuseHit struct {
-	date     int64 // the newest earlier result's (Unix s)
-	enhanced int64 // a trace: the newest earlier enhanced trace's; 0 none
-	entity   bool
+	all   []reuse.Hit // with duplicates
+	noDup []reuse.Hit // without them (when the list has any; else all)
+	err   error       // the library could not be read
 }
 
 // cutoff is the oldest date a plan reuses (Unix s; 0 any).
 func cutoff(p Plan, at time.Time) int64 {
 	w := p.ReuseWithin
-	if p.Kind == jobs.KindDNC && (w <= 0 || w > DNCReuseWindow) {
-		w = DNCReuseWindow
+	if p.Kind == jobs.KindDNC && (w <= 0 || w > reuse.DNCWindow) {
+		w = reuse.DNCWindow
 	}
 	if w <= 0 {
 		return 0
@@ -129,9 +114,9 @@ func (rc *reuseCounts) reuseFor(p Plan) *Reuse {
 	enhanced := p.mode() == jobs.ModeEnhanced
 	var newest, oldest int64
 	for _, h := range hits {
-		d := h.date
+		d := h.Date
 		if enhanced {
-			d = h.enhanced // an enhanced trace reuses only enhanced results
+			d = h.Enhanced // an enhanced trace reuses only enhanced results
 		}
 		switch {
 		case d == 0:
@@ -141,7 +126,7 @@ func (rc *reuseCounts) reuseFor(p Plan) *Reuse {
 			continue
 		}
 		r.Rows++
-		if h.entity {
+		if h.Entity {
 			r.EntityRows++
 		}
 		newest = max(newest, d)
@@ -158,74 +143,13 @@ func (rc *reuseCounts) reuseFor(p Plan) *Reuse {
 	return r
 }
 
-// ownerCols are the columns of an upload that make a row's owner key.
-type ownerCols struct {
-	first, last, street, city, state, zip int
-	names                                 []int // the name columns (company rows)
-}
-
-func ownerColumns(header []string, m mapping.Mapping) ownerCols {
-	at := func(k string) int {
-		if h, ok := m[k]; ok && h != "" {
-			return slices.Index(header, h)
-		}
-		return -1
-	}
-	c := ownerCols{first: at(mapping.FirstName), last: at(mapping.LastName), street: at(mapping.PropertyStreet),
-		city: at(mapping.PropertyCity), state: at(mapping.PropertyState), zip: at(mapping.PropertyZip)}
-	for _, h := range m.NameColumns() {
-		if i := slices.Index(header, h); i >= 0 {
-			c.names = append(c.names, i)
-		}
-	}
-	return c
-}
-
-func at(rec []string, i int) string {
-	if i < 0 || i >= len(rec) {
-		return ""
-	}
-	return rec[i]
-}
-
-// key is the owner key of an upload row.
-func (c *ownerCols) key(k *index.Keyer, rec []string) string {
-	if c.street < 0 {
-		return ""
-	}
-	return k.Key(at(rec, c.first), at(rec, c.last), "", index.Address{Street: at(rec, c.street), City: at(rec, c.city),
-		State: at(rec, c.state), Zip: at(rec, c.zip)})
-}
-
-// isEntity: the row's mapped names are a company's (as the provider
-// decides it).
-func (c *ownerCols) isEntity(rec []string, buf []byte) bool {
-	buf = buf[:0]
-	for j, i := range c.names {
-		if j > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = append(buf, at(rec, i)...)
-	}
-	return len(c.names) > 0 && entity.IsEntityBytes(buf)
-}
-
-// listRow is a row of a plan's upload as reuse reads it.
-type listRow struct {
-	key    string // owner key (a trace), "" none
-	phone  uint64 // phone.Key (a scrub), 0 none
-	entity bool
-}
-
 // readList reads the plan's upload (with or without duplicates) and hands
 // each row to fn with its owner key or phone; m is the upload's mapping.
 func readList(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool, m mapping.Mapping,
-	fn func(rec []string, header []string, r listRow) error) error {
+	fn func(rec []string, header []string, r reuse.Row) error) error {
 	var header []string
-	var cols ownerCols
+	var keys *reuse.Keys
 	phoneCol := -1
-	var k index.Keyer
-	var buf []byte
 	pp := p.prepare(ins, dropDups)
 	return prepare.Each(ctx, p.Path, ins, pp, func(rec []string, isHeader bool) error {
 		if isHeader {
@@ -233,25 +157,15 @@ func readList(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool,
 			if p.Kind == jobs.KindDNC {
 				phoneCol = slices.Index(header, p.Mapping[mapping.Phone])
 			} else {
-				cols = ownerColumns(header, m)
+				keys = reuse.NewKeys(header, m)
 			}
 			return nil
 		}
-		var r listRow
 		if p.Kind == jobs.KindDNC {
-			r.phone = phone.Key(at(rec, phoneCol))
-		} else {
-			r.key = cols.key(&k, rec)
-			r.entity = cols.isEntity(rec, buf)
+			return fn(rec, header, reuse.PhoneRow(rec, phoneCol))
 		}
-		return fn(rec, header, r)
+		return fn(rec, header, keys.Row(rec))
 	})
-}
-
-// earlierOf are the earlier rows the library holds for a list's rows.
-type earlierOf struct {
-	traced   map[string][]index.Earlier
-	scrubbed map[uint64]index.Scrub
 }
 
 // lookupHere finds the rows' earlier results in the index that this
@@ -261,136 +175,41 @@ type earlierOf struct {
 // reused are read from this computer's copy. A row whose earlier result
 // cannot be brought here is not reused: it is traced or scrubbed again.
 // The quote and the submission both count through here, so they agree.
-func (s *Service) lookupHere(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
-	e, err := lookup(ctx, x, kind, rows, at)
+func (s *core) lookupHere(ctx context.Context, x *index.Index, kind jobs.Kind, rows []reuse.Row, at time.Time) (reuse.Earlier, error) {
+	e, err := reuse.Lookup(ctx, x, kind, rows, at)
 	if errors.Is(err, index.ErrDamaged) {
 		// The read found the index damaged: rebuilt from the files now,
 		// and asked again.
 		if _, _, err = s.syncedIndex(ctx, x.Dir(), nil); err == nil {
-			e, err = lookup(ctx, x, kind, rows, at)
+			e, err = reuse.Lookup(ctx, x, kind, rows, at)
 		}
 	}
 	if err != nil || !x.Shared() {
 		return e, err
 	}
-	if want := e.elsewhere(); len(want) > 0 {
+	if want := e.Elsewhere(); len(want) > 0 {
 		sess, err := s.books()
 		if err != nil {
-			return earlierOf{}, err
+			return reuse.Earlier{}, err
 		}
 		got := 0
 		for _, id := range want {
 			if _, err := sess.trk.Fetch(ctx, kind, id, nil); err == nil {
 				got++
 			} else if ctx.Err() != nil {
-				return earlierOf{}, ctx.Err()
+				return reuse.Earlier{}, ctx.Err()
 			}
 		}
 		if got > 0 {
 			if _, _, err := s.syncedIndex(ctx, x.Dir(), nil); err != nil {
-				return earlierOf{}, err
+				return reuse.Earlier{}, err
 			}
-			if e, err = lookup(ctx, x, kind, rows, at); err != nil {
+			if e, err = reuse.Lookup(ctx, x, kind, rows, at); err != nil {
 				return e, err
 			}
 		}
 	}
-	return e.here(), nil
-}
-
-// elsewhere are the jobs whose results, in teammates' folders, hold a
-// row's newest earlier answer (newer than any this computer has).
-func (e earlierOf) elsewhere() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(x index.Earlier) {
-		if x.Path == "" && x.JobID != "" && !seen[x.JobID] {
-			seen[x.JobID] = true
-			out = append(out, x.JobID)
-		}
-	}
-	for _, es := range e.traced {
-		for _, x := range es { // newest first
-			if x.Path != "" {
-				break
-			}
-			add(x)
-		}
-	}
-	for _, sc := range e.scrubbed {
-		add(sc.Earlier)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// here keeps the earlier answers read from this computer's folder.
-func (e earlierOf) here() earlierOf {
-	out := earlierOf{traced: map[string][]index.Earlier{}, scrubbed: map[uint64]index.Scrub{}}
-	for k, es := range e.traced {
-		var keep []index.Earlier
-		for _, x := range es {
-			if x.Path != "" {
-				keep = append(keep, x)
-			}
-		}
-		if len(keep) > 0 {
-			out.traced[k] = keep
-		}
-	}
-	for k, sc := range e.scrubbed {
-		if sc.Path != "" {
-			out.scrubbed[k] = sc
-		}
-	}
-	return out
-}
-
-// lookup finds the rows' earlier results in the index.
-func lookup(ctx context.Context, x *index.Index, kind jobs.Kind, rows []listRow, at time.Time) (earlierOf, error) {
-	var e earlierOf
-	var err error
-	if kind == jobs.KindDNC {
-		keys := make([]uint64, 0, len(rows))
-		for _, r := range rows {
-			if r.phone != 0 {
-				keys = append(keys, r.phone)
-			}
-		}
-		e.scrubbed, err = x.Scrubbed(ctx, keys, at.Add(-DNCReuseWindow))
-		return e, err
-	}
-	keys := make([]string, 0, len(rows))
-	for _, r := range rows {
-		if r.key != "" {
-			keys = append(keys, r.key)
-		}
-	}
-	e.traced, err = x.Traced(ctx, keys)
-	return e, err
-}
-
-// hit is what the library holds for a row (ok false: nothing).
-func (e earlierOf) hit(r listRow) (reuseHit, bool) {
-	if r.phone != 0 {
-		s, ok := e.scrubbed[r.phone]
-		if !ok {
-			return reuseHit{}, false
-		}
-		return reuseHit{date: s.Date.Unix()}, true
-	}
-	es := e.traced[r.key]
-	if len(es) == 0 {
-		return reuseHit{}, false
-	}
-	h := reuseHit{date: es[0].Date.Unix(), entity: r.entity}
-	for _, x := range es {
-		if x.Mode == jobs.ModeEnhanced {
-			h.enhanced = x.Date.Unix()
-			break
-		}
-	}
-	return h, true
+	return e.Here(), nil
 }
 
 // reuseLook is the library look-up of a plan's rows for its quote, set up
@@ -400,12 +219,12 @@ func (e earlierOf) hit(r listRow) (reuseHit, bool) {
 type reuseLook struct {
 	x    *index.Index // nil: nothing to look up (rc says why, or finds nothing)
 	rc   *reuseCounts
-	rows *listRows // a trace's rows, gathered by count
+	rows *reuse.Gather // a trace's rows, gathered by count
 }
 
 // lookFor sets up the look-up of p's rows; nil when the plan cannot be
 // looked up (a trace without a property address; no library).
-func (s *Service) lookFor(ctx context.Context, p Plan) *reuseLook {
+func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
 	if p.Kind == jobs.KindTrace && p.Mapping[mapping.PropertyStreet] == "" {
 		return nil // without a property address no row can be matched
 	}
@@ -421,7 +240,7 @@ func (s *Service) lookFor(ctx context.Context, p Plan) *reuseLook {
 	}
 	var since time.Time
 	if p.Kind == jobs.KindDNC {
-		since = l.rc.at.Add(-DNCReuseWindow)
+		since = l.rc.at.Add(-reuse.DNCWindow)
 	}
 	holds, err := x.Holds(ctx, p.Kind, since)
 	switch {
@@ -432,14 +251,14 @@ func (s *Service) lookFor(ctx context.Context, p Plan) *reuseLook {
 	case holds:
 		l.x = x
 		if p.Kind == jobs.KindTrace {
-			l.rows = &listRows{}
+			l.rows = &reuse.Gather{}
 		}
 	}
 	return l
 }
 
 // gather is where count hands a trace's rows (nil: it need not).
-func (l *reuseLook) gather() *listRows {
+func (l *reuseLook) gather() *reuse.Gather {
 	if l == nil {
 		return nil
 	}
@@ -448,14 +267,14 @@ func (l *reuseLook) gather() *listRows {
 
 // finish looks the rows up and says which the library holds: for the
 // quote's offer (see reuseCounts).
-func (l *reuseLook) finish(ctx context.Context, s *Service, p Plan, ins *input.Inspection, c *Counts) *reuseCounts {
+func (l *reuseLook) finish(ctx context.Context, s *core, p Plan, ins *input.Inspection, c *Counts) *reuseCounts {
 	if l == nil || l.x == nil {
 		return l.reuse()
 	}
 	rc := l.rc
-	var all, noDup []listRow
+	var all, noDup []reuse.Row
 	if l.rows != nil {
-		all, noDup = l.rows.all, l.rows.noDup
+		all, noDup = l.rows.All, l.rows.NoDup
 	} else {
 		// A scrub's rows are read here: with duplicates and, when the
 		// list has any, without.
@@ -480,7 +299,7 @@ func (l *reuseLook) finish(ctx context.Context, s *Service, p Plan, ins *input.I
 		}
 		return rc
 	}
-	rc.all, rc.noDup = e.hits(all), e.hits(noDup)
+	rc.all, rc.noDup = e.Hits(all), e.Hits(noDup)
 	return rc
 }
 
@@ -492,50 +311,14 @@ func (l *reuseLook) reuse() *reuseCounts {
 	return l.rc
 }
 
-// listRows gathers the rows of a trace's upload for the look-up.
-type listRows struct {
-	all, noDup []listRow // with the rows repeating an earlier one; without
-}
-
-// reader hands the rows of an upload with mapping m (prepare.CountBoth's
-// header, then each row) to l.
-func (l *listRows) reader(m mapping.Mapping) func(rec []string, header, dup bool) error {
-	var cols ownerCols
-	var k index.Keyer
-	var buf []byte
-	return func(rec []string, header, dup bool) error {
-		if header {
-			cols = ownerColumns(rec, m)
-			return nil
-		}
-		r := listRow{key: cols.key(&k, rec), entity: cols.isEntity(rec, buf)}
-		l.all = append(l.all, r)
-		if !dup {
-			l.noDup = append(l.noDup, r)
-		}
-		return nil
-	}
-}
-
 // readRows reads the keys of the plan's upload rows.
-func readRows(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool, m mapping.Mapping) ([]listRow, error) {
-	var rows []listRow
-	err := readList(ctx, p, ins, dropDups, m, func(_ []string, _ []string, r listRow) error {
+func readRows(ctx context.Context, p Plan, ins *input.Inspection, dropDups bool, m mapping.Mapping) ([]reuse.Row, error) {
+	var rows []reuse.Row
+	err := readList(ctx, p, ins, dropDups, m, func(_ []string, _ []string, r reuse.Row) error {
 		rows = append(rows, r)
 		return nil
 	})
 	return rows, err
-}
-
-// hits are the rows the library holds.
-func (e earlierOf) hits(rows []listRow) []reuseHit {
-	var out []reuseHit
-	for _, r := range rows {
-		if h, ok := e.hit(r); ok {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // QuoteChangedError: the rows the library holds changed between the quote
@@ -560,25 +343,6 @@ var ErrQuoteChanged = errors.New("the library changed since the price was shown"
 
 // Is makes errors.Is(err, ErrQuoteChanged) true.
 func (e *QuoteChangedError) Is(target error) bool { return target == ErrQuoteChanged }
-
-// reuseDir is where the submissions that reuse rows keep what their merge
-// needs, beside the library folder.
-func reuseDir(lib *library.Library) string { return filepath.Join(filepath.Dir(lib.Dir()), "reuse") }
-
-// sourceOf is where an earlier row's data first came from: the row's own
-// source columns in a merged result, else its result's job.
-func sourceOf(header, cells []string, e index.Earlier) (job string, date time.Time) {
-	job, date = e.JobID, e.Date
-	if j := slices.Index(header, library.SourceJobColumn); j >= 0 && j < len(cells) && strings.TrimSpace(cells[j]) != "" {
-		job = strings.TrimSpace(cells[j])
-	}
-	if j := slices.Index(header, library.SourceDateColumn); j >= 0 && j < len(cells) {
-		if t, err := time.Parse(time.DateOnly, strings.TrimSpace(cells[j])); err == nil {
-			date = t
-		}
-	}
-	return job, date
-}
 
 // keepAll stands for the reuse filter when a quote describes the upload.
 func keepAll([]string) bool { return true }

@@ -49,18 +49,18 @@ func writeCSV(t *testing.T, path string, recs [][]string) {
 // reused rows).
 func traceAndWait(t *testing.T, ctx context.Context, d *Service, p Plan, q *Quote) (*Submitted, *Outcome) {
 	t.Helper()
-	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := d.Submit(ctx, p, ins, SubmitOptions{Again: true, Quote: q})
+	res, err := d.Submissions().Submit(ctx, p, ins, SubmitOptions{Again: true, Quote: q})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.JobID == "" {
 		return res, nil
 	}
-	o, err := d.Wait(ctx, res.JobID, time.Minute)
+	o, err := d.Jobs().Wait(ctx, res.JobID, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +69,11 @@ func traceAndWait(t *testing.T, ctx context.Context, d *Service, p Plan, q *Quot
 
 func quote(t *testing.T, ctx context.Context, d *Service, p Plan) *Quote {
 	t.Helper()
-	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := d.Quote(ctx, p, ins)
+	q, err := d.Quotes().Quote(ctx, p, ins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +100,10 @@ func TestReuseTracedRows(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sample, err := d.SampleList(ctx)
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +124,12 @@ func TestReuseTracedRows(t *testing.T) {
 	p.Path = rl.path
 	qr := checkReuseQuotes(t, ctx, d, p, rl)
 	p.Reuse = true
-	acc, _ := d.Account(ctx)
+	acc, _ := d.Sessions().Account(ctx)
 	res, o := traceAndWait(t, ctx, d, p, qr)
 	if res.Reused != rl.nReused || res.Upload.Rows != len(rl.rows)-rl.nReused || res.Charged != qr.Credits {
 		t.Fatalf("submitted %+v, want %d reused, %d uploaded, %d charged", res, rl.nReused, len(rl.rows)-rl.nReused, qr.Credits)
 	}
-	after, _ := d.Account(ctx)
+	after, _ := d.Sessions().Account(ctx)
 	if acc.Credits-after.Credits+o.Job.Refunded != qr.Credits {
 		t.Errorf("charged %d, quoted %d", acc.Credits-after.Credits+o.Job.Refunded, qr.Credits)
 	}
@@ -271,7 +271,7 @@ func checkMergedRecord(t *testing.T, path string, rl repeats, first *Outcome, re
 // the new rows in it, not in the job's own result it holds.
 func checkAfterMerge(t *testing.T, ctx context.Context, d *Service, path, jobID string) {
 	t.Helper()
-	jl, err := d.LocalJobs(ctx)
+	jl, err := d.Jobs().LocalJobs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func checkAfterMerge(t *testing.T, ctx context.Context, d *Service, path, jobID 
 	if newPhone == "" {
 		return
 	}
-	hits, err := d.SearchRows(ctx, libDir(d), newPhone, 0)
+	hits, err := d.Library().SearchRows(ctx, libDir(d), newPhone, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +317,10 @@ func reuseEveryRow(t *testing.T, between func(ctx context.Context, d *Service)) 
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := d.SampleList(ctx)
+	sample, _ := d.Quotes().SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 	_, first := traceAndWait(t, ctx, d, base, nil)
 	if between != nil {
@@ -362,14 +362,14 @@ func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, r
 	p.Path, p.Reuse = path, true
 	q := quote(t, ctx, d, p)
 	if q.Rows != 0 || q.Credits != 0 || q.Reuse == nil || q.Reuse.Rows != n {
-		t.Fatalf("%s's quote: %d rows, %d credits, %+v; want the %d rows reused", d.Computer(), q.Rows, q.Credits, q.Reuse, n)
+		t.Fatalf("%s's quote: %d rows, %d credits, %+v; want the %d rows reused", d.Team().Computer(), q.Rows, q.Credits, q.Reuse, n)
 	}
-	acc, _ := d.Account(ctx)
+	acc, _ := d.Sessions().Account(ctx)
 	sub, _ := traceAndWait(t, ctx, d, p, q)
 	if sub.JobID != "" || sub.Reused != n || sub.ResultPath == "" {
-		t.Fatalf("%s's submission: %+v", d.Computer(), sub)
+		t.Fatalf("%s's submission: %+v", d.Team().Computer(), sub)
 	}
-	if after, _ := d.Account(ctx); after.Credits != acc.Credits {
+	if after, _ := d.Sessions().Account(ctx); after.Credits != acc.Credits {
 		t.Errorf("charged %d", acc.Credits-after.Credits)
 	}
 	merged := readCSV(t, sub.ResultPath)
@@ -385,10 +385,10 @@ func TestReuseQuoteChanged(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := d.SampleList(ctx)
+	sample, _ := d.Quotes().SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, Reuse: true}
 	_, first := traceAndWait(t, ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, nil)
 	q := quote(t, ctx, d, base)
@@ -397,75 +397,15 @@ func TestReuseQuoteChanged(t *testing.T) {
 	}
 	// The earlier result is removed from the library.
 	os.Remove(first.ResultPath)
-	ins, _ := d.Inspect(ctx, sample, base.Input)
-	_, err := d.Submit(ctx, base, ins, SubmitOptions{Again: true, Quote: q})
+	ins, _ := d.Quotes().Inspect(ctx, sample, base.Input)
+	_, err := d.Submissions().Submit(ctx, base, ins, SubmitOptions{Again: true, Quote: q})
 	var qc *QuoteChangedError
 	if !errors.As(err, &qc) || !errors.Is(err, ErrQuoteChanged) || qc.Quoted != q.Reuse.Rows || qc.Now != 0 {
 		t.Fatalf("submit after the library changed: %v", err)
 	}
-	jl, _ := d.LocalJobs(ctx)
+	jl, _ := d.Jobs().LocalJobs(ctx)
 	if len(jl) != 1 {
 		t.Errorf("a job was created: %+v", jl)
-	}
-}
-
-// The merge keeps every row of the list in its order: rows of the new
-// result, reused rows, and a row found in neither (kept with the list's
-// values, marked missing); rows of the new result that match no list row
-// are kept too.
-func TestMergeKeepsEveryRow(t *testing.T) {
-	root := t.TempDir()
-	lib, _ := library.Open(filepath.Join(root, "results"))
-	dir := filepath.Join(root, "reuse", "trc_new")
-	os.MkdirAll(dir, 0o700)
-	os.WriteFile(filepath.Join(dir, "list.csv"), []byte("first,last,street,zip\r\n"+
-		"ANN,LEE,1 A ST,10001\r\nBOB,RAY,2 B ST,10002\r\nCAL,SUN,3 C ST,10003\r\nDEE,FOX,4 D ST,10004\r\nEVE,OAK,5 E ST,10005\r\n"), 0o600)
-	os.WriteFile(filepath.Join(dir, "pins.jsonl"), []byte(
-		`{"header":["first","last","street","zip","phone_1","email_1","match_status","source","source_job","source_date"],"h":0}`+"\n"+
-			`{"h":0,"row":1,"job":"trc_old","date":"2026-10-01","file":"old.csv","cells":["BOB","RAY","2 B ST","10002","2125550102","","matched","","",""]}`+"\n"+
-			`{"header":["first","last","street","zip","phone_1","carrier","match_status"],"h":1}`+"\n"+
-			`{"h":1,"row":3,"job":"trc_older","date":"2026-09-01","file":"older.csv","cells":["Dee","Fox","4 D Street","10004","2125550104","ACME","matched"]}`+"\n"), 0o600)
-	raw := filepath.Join(lib.Dir(), "new 2026-11-24 trc_new.csv")
-	// The new result has ANN and EVE, not CAL, and a row no list row has.
-	os.WriteFile(raw, []byte("first,last,street,zip,phone_1,email_1,match_status\r\n"+
-		"ann,lee,1 a st,10001,2125550101,,matched\r\nEVE,OAK,5 E ST,10005,,,no_match\r\nZED,ZOO,9 Z ST,10009,2125550109,,matched\r\n"), 0o644)
-	lib.Record(library.Meta{JobID: "trc_new", Kind: jobs.KindTrace, Name: "new.csv", CreditsCharged: 3,
-		CompletedAt: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}, raw)
-	st := reuseState{Kind: jobs.KindTrace, Name: "new.csv", JobID: "trc_new", Rows: 5, Reused: 2}
-	out, err := mergeResult(t.Context(), lib, dir, st, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := readCSV(t, out)
-	want := [][]string{
-		{"first", "last", "street", "zip", "phone_1", "email_1", "match_status", "carrier", "source", "source_job", "source_date"},
-		{"ann", "lee", "1 a st", "10001", "2125550101", "", "matched", "", "new", "trc_new", "2026-11-24"},
-		{"BOB", "RAY", "2 B ST", "10002", "2125550102", "", "matched", "", "reused", "trc_old", "2026-10-01"},
-		{"CAL", "SUN", "3 C ST", "10003", "", "", "", "", "missing", "", ""},
-		{"DEE", "FOX", "4 D ST", "10004", "2125550104", "", "matched", "ACME", "reused", "trc_older", "2026-09-01"},
-		{"EVE", "OAK", "5 E ST", "10005", "", "", "no_match", "", "new", "trc_new", "2026-11-24"},
-		{"ZED", "ZOO", "9 Z ST", "10009", "2125550109", "", "matched", "", "new", "trc_new", "2026-11-24"},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("merged:\n%v", got)
-	}
-	for i := range want {
-		if !slices.Equal(got[i], want[i]) {
-			t.Errorf("row %d: %q\n want %q", i, got[i], want[i])
-		}
-	}
-	meta, err := library.ReadRecord(library.RecordPath(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := meta.Merged
-	if meta.JobID != "trc_new" || meta.CreditsCharged != 3 || meta.TotalRows != 6 || m.Raw != filepath.Base(raw) ||
-		m.NewRows != 3 || m.ReusedRows != 2 || m.MissingRows != 1 {
-		t.Errorf("record %+v merged %+v", meta, m)
-	}
-	// Merging again gives the same file (the job's merge happens once).
-	if _, err := os.Stat(filepath.Join(dir, "merged.json")); err != nil {
-		t.Error("merged.json not written")
 	}
 }
 
@@ -475,7 +415,7 @@ func TestReuseScrubbedPhones(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

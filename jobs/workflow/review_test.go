@@ -19,7 +19,7 @@ func sandboxDesk(t *testing.T) (*Service, context.Context) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	t.Cleanup(cancel)
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return d, ctx
@@ -28,11 +28,11 @@ func sandboxDesk(t *testing.T) (*Service, context.Context) {
 // reviewed inspects path, prices plan p and returns its review.
 func reviewed(t *testing.T, ctx context.Context, d *Service, p Plan) (Review, *Quote, *input.Inspection) {
 	t.Helper()
-	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := d.Quote(ctx, p, ins)
+	q, err := d.Quotes().Quote(ctx, p, ins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestReviewReusesTheListTracedBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Wait(ctx, first, 0); err != nil {
+	if _, err := d.Jobs().Wait(ctx, first, 0); err != nil {
 		t.Fatal(err)
 	}
 	again := writeNumbers(t, "owners again.csv", "First,Last,Street,City,State,Zip\n"+
@@ -155,7 +155,7 @@ func TestReviewReusesTheListTracedBefore(t *testing.T) {
 // without the quote; the balance stays.
 func TestNothingBillableRefusedBeforeAnyCharge(t *testing.T) {
 	d, ctx := sandboxDesk(t)
-	before, err := d.Account(ctx)
+	before, err := d.Sessions().Account(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestNothingBillableRefusedBeforeAnyCharge(t *testing.T) {
 				t.Errorf("review: nothing billable %q, want %q", r.Nothing, tc.why)
 			}
 			for _, opts := range []SubmitOptions{{Quote: q}, {}} {
-				_, err := d.Submit(ctx, tc.p, ins, opts)
+				_, err := d.Submissions().Submit(ctx, tc.p, ins, opts)
 				var nb *NothingBillableError
 				if !errors.As(err, &nb) || !errors.Is(err, ErrNothingBillable) || !strings.Contains(nb.Why, tc.why) {
 					t.Fatalf("submitted (quote given %v): %v", opts.Quote != nil, err)
@@ -195,10 +195,10 @@ func TestNothingBillableRefusedBeforeAnyCharge(t *testing.T) {
 		})
 	}
 	sess, _ := d.current()
-	if subs, err := sess.led.Submissions(ctx); err != nil || len(subs) != 0 {
+	if subs, err := sess.led.Submissions().List(ctx); err != nil || len(subs) != 0 {
 		t.Errorf("the ledger holds %d submissions (%v), want none", len(subs), err)
 	}
-	after, err := d.Account(ctx)
+	after, err := d.Sessions().Account(ctx)
 	if err != nil || after.Credits != before.Credits {
 		t.Errorf("balance %d → %d (%v)", before.Credits, after.Credits, err)
 	}

@@ -5,12 +5,15 @@
 // and download, open, filter and export results, search the library, keep
 // presets, and put each error in the words a person reads.
 //
-// The window (ui/...) and the command line (cmd/skipdesk-cli) are thin
-// callers of a Service: they build screens or parse flags and print, and
-// never reach the lower packages (submit, prepare, ledger, tracker,
-// estimate) themselves. Configuration is read once by the program's main
-// (ConfigFromEnv) and passed to Open. Nothing here imports Fyne; every
-// method may block and honours its context.
+// Open builds the Service, the composition root; its capabilities are
+// small services hanging off it, one concern each (services.go):
+// Sessions, Quotes, Presets, Submissions, Jobs, API, Results, Library,
+// Compliance and Team. The window (ui/...) and the command line
+// (cmd/skipdesk-cli) are thin callers of them: they build screens or parse
+// flags and print, and never reach the lower packages (submit, prepare,
+// ledger, tracker, estimate) themselves. Configuration is read once by the
+// program's main (ConfigFromEnv) and passed to Open. Nothing here imports
+// Fyne; every method may block and honours its context.
 package workflow
 
 import (
@@ -54,8 +57,10 @@ type Session struct {
 	FromEnv     bool // the key came from the configuration ($SKIPDESK_API_KEY): nothing stored
 }
 
-// Service is the application layer. Its methods are safe for concurrent use.
-type Service struct {
+// core is the state every service of the layer shares: the configuration,
+// the session, the subscribers and the library indexes. The services are
+// views of it; none keeps state of its own.
+type core struct {
 	cfg Config
 
 	mu       sync.Mutex
@@ -95,7 +100,7 @@ type session struct {
 
 	// budget is the team's budget of requests the client takes from (set
 	// while the ledger is a team's).
-	budget *teamBudget
+	budget *ledger.Budget
 
 	mu       sync.Mutex
 	led      *ledger.Ledger
@@ -130,7 +135,7 @@ func Open(cfg Config) (*Service, error) {
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the SkipDesk folder %s: %w", cfg.Home, err)
 	}
-	s := &Service{cfg: cfg, subs: map[int]func(Event){}, submitting: map[string]bool{}}
+	s := &Service{&core{cfg: cfg, subs: map[int]func(Event){}, submitting: map[string]bool{}}}
 	set, err := settings.Load(cfg.Home)
 	s.settings = set
 	if err != nil {
@@ -153,7 +158,7 @@ func (e *SettingsError) Error() string {
 func (e *SettingsError) Unwrap() error { return e.Err }
 
 // Home is the data folder.
-func (s *Service) Home() string { return s.cfg.Home }
+func (s *SessionService) Home() string { return s.cfg.Home }
 
 // Close ends the session and stops the sandbox.
 func (s *Service) Close() error {
@@ -176,7 +181,7 @@ func (s *Service) Close() error {
 }
 
 // Settings are the current settings.
-func (s *Service) Settings() settings.Settings {
+func (s *SessionService) Settings() settings.Settings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.settings
@@ -184,7 +189,7 @@ func (s *Service) Settings() settings.Settings {
 
 // SaveSettings validates and stores set. A change to the webhook receiver
 // takes effect at once (the receiver stops, or starts on the new address).
-func (s *Service) SaveSettings(ctx context.Context, set settings.Settings) error {
+func (s *SessionService) SaveSettings(ctx context.Context, set settings.Settings) error {
 	if err := settings.Save(s.cfg.Home, set); err != nil {
 		return err
 	}
@@ -201,7 +206,7 @@ func (s *Service) SaveSettings(ctx context.Context, set settings.Settings) error
 
 // restartReceiver stops the session's webhook receiver and starts it again
 // as the settings say (not in the sandbox, and only with a secret).
-func (s *Service) restartReceiver(ctx context.Context, sess *session) error {
+func (s *core) restartReceiver(ctx context.Context, sess *session) error {
 	sess.mu.Lock()
 	recv := sess.recv
 	sess.recv = nil
@@ -210,7 +215,7 @@ func (s *Service) restartReceiver(ctx context.Context, sess *session) error {
 	if recv != nil {
 		recv.Close()
 	}
-	set := s.Settings()
+	set := s.sessions().Settings()
 	if !set.WebhookEnabled || sess.info.Sandbox || trk == nil {
 		return nil
 	}
@@ -229,7 +234,7 @@ func (s *Service) restartReceiver(ctx context.Context, sess *session) error {
 }
 
 // WebhookAddr is the address the webhook receiver listens on ("" when off).
-func (s *Service) WebhookAddr() string {
+func (s *SessionService) WebhookAddr() string {
 	sess, err := s.current()
 	if err != nil {
 		return ""
@@ -243,7 +248,7 @@ func (s *Service) WebhookAddr() string {
 }
 
 // SetWebhookSecret keeps the webhook secret in the keyring ("" deletes it).
-func (s *Service) SetWebhookSecret(ctx context.Context, secret string) error {
+func (s *SessionService) SetWebhookSecret(ctx context.Context, secret string) error {
 	if secret == "" {
 		return secrets.Delete(ctx, secrets.WebhookSecret)
 	}
@@ -261,8 +266,8 @@ func (s *Service) SetWebhookSecret(ctx context.Context, secret string) error {
 // keyring. It does not call the API, so the library and the ledger work
 // offline. ErrNoKey when there is no key, ErrNoBaseURL when there is no
 // address for it.
-func (s *Service) Resume(ctx context.Context) (Session, error) {
-	base := s.Settings().BaseURL
+func (s *SessionService) Resume(ctx context.Context) (Session, error) {
+	base := s.sessions().Settings().BaseURL
 	if s.cfg.BaseURL != "" {
 		base = s.cfg.BaseURL
 	}
@@ -272,7 +277,7 @@ func (s *Service) Resume(ctx context.Context) (Session, error) {
 		}
 		return s.open(ctx, base, s.cfg.APIKey, sessionFromEnv)
 	}
-	if s.cfg.BaseURL == "" && (base == "" || s.Settings().Sandbox) {
+	if s.cfg.BaseURL == "" && (base == "" || s.sessions().Settings().Sandbox) {
 		return Session{}, ErrNoKey
 	}
 	key, err := secrets.Get(ctx, secrets.APIKey)
@@ -292,7 +297,7 @@ func (s *Service) Resume(ctx context.Context) (Session, error) {
 // keyring (unless sessionOnly) and opens the session. When the keyring
 // cannot store it, the error matches ErrKeyringUnavailable and no session
 // is opened: the caller may ask to use it for this session only.
-func (s *Service) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (Session, error) {
+func (s *SessionService) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (Session, error) {
 	api, err := s.newClient(baseURL, key, nil)
 	if err != nil {
 		return Session{}, err
@@ -309,15 +314,15 @@ func (s *Service) Connect(ctx context.Context, baseURL, key string, sessionOnly 
 		}
 		return Session{}, err
 	}
-	set := s.Settings()
+	set := s.sessions().Settings()
 	set.BaseURL, set.Sandbox = baseURL, false
-	_ = s.SaveSettings(ctx, set) // the base URL is a convenience; the session works without it
+	_ = s.sessions().SaveSettings(ctx, set) // the base URL is a convenience; the session works without it
 	return s.open(ctx, baseURL, key, how)
 }
 
 // StartSandbox starts the embedded sandbox on loopback (once per process)
 // and opens a session on its demo account.
-func (s *Service) StartSandbox(ctx context.Context) (Session, error) {
+func (s *SessionService) StartSandbox(ctx context.Context) (Session, error) {
 	s.mu.Lock()
 	srv := s.sandbox
 	s.mu.Unlock()
@@ -343,7 +348,7 @@ func (s *Service) StartSandbox(ctx context.Context) (Session, error) {
 }
 
 // SignOut removes the key from the keyring and closes the session.
-func (s *Service) SignOut(ctx context.Context) error {
+func (s *SessionService) SignOut(ctx context.Context) error {
 	s.mu.Lock()
 	sess := s.sess
 	s.sess = nil
@@ -367,7 +372,7 @@ const (
 	sessionSandbox                   // the embedded sandbox's demo key
 )
 
-func (s *Service) newClient(baseURL, key string, budget *teamBudget) (*client.Client, error) {
+func (s *core) newClient(baseURL, key string, budget *ledger.Budget) (*client.Client, error) {
 	var opts []client.Option
 	if s.cfg.UserAgent != "" {
 		opts = append(opts, client.WithUserAgent(s.cfg.UserAgent))
@@ -392,8 +397,8 @@ func (e *BaseURLError) Error() string { return fmt.Sprintf("base URL %q: %v", e.
 func (e *BaseURLError) Unwrap() error { return e.Err }
 
 // open replaces the session with one on baseURL.
-func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow) (Session, error) {
-	budget := &teamBudget{limits: s.cfg.TeamLimits.withDefaults()}
+func (s *core) open(ctx context.Context, baseURL, key string, how sessionHow) (Session, error) {
+	budget := ledger.NewBudget(s.cfg.TeamLimits)
 	api, err := s.newClient(baseURL, key, budget)
 	if err != nil {
 		return Session{}, err
@@ -452,7 +457,7 @@ func (s *Service) open(ctx context.Context, baseURL, key string, how sessionHow)
 }
 
 // openLedger opens the session's ledger (and its tracker) on first need.
-func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
+func (s *core) openLedger(sess *session) (*ledger.Ledger, error) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.led != nil {
@@ -466,9 +471,9 @@ func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
 	}
 	led := b.led
 	if !led.Shared() {
-		led.SetComputer(s.Computer())
+		led.Team().SetComputer(s.team().Computer())
 	}
-	sess.budget.set(led)
+	sess.budget.Set(led)
 	topts := s.cfg.Tracker
 	topts.Library = sess.lib
 	if s.cfg.OnStep != nil && topts.OnStep == nil {
@@ -482,7 +487,7 @@ func (s *Service) openLedger(sess *session) (*ledger.Ledger, error) {
 
 // startTracking runs the session's tracker in the background until the
 // session closes.
-func (s *Service) startTracking(ctx context.Context, sess *session) {
+func (s *core) startTracking(ctx context.Context, sess *session) {
 	sess.mu.Lock()
 	if sess.stop != nil || sess.trk == nil {
 		sess.mu.Unlock()
@@ -503,7 +508,7 @@ func (s *Service) startTracking(ctx context.Context, sess *session) {
 			s.emit(Event{Kind: EventWarning, Err: err})
 		}
 	})
-	if s.Settings().WebhookEnabled && !sess.info.Sandbox {
+	if s.sessions().Settings().WebhookEnabled && !sess.info.Sandbox {
 		// Without the receiver the tracker still polls: not a reason to
 		// refuse the session.
 		_ = s.restartReceiver(ctx, sess)
@@ -565,7 +570,7 @@ func (sess *session) closeBooksLocked() error {
 	}
 	var err error
 	if sess.led != nil {
-		sess.budget.set(nil)
+		sess.budget.Set(nil)
 		err = sess.ledClose()
 		sess.led, sess.ledClose, sess.trk, sess.team = nil, nil, nil, nil
 	}
@@ -573,7 +578,7 @@ func (sess *session) closeBooksLocked() error {
 }
 
 // current is the open session, or ErrNotConnected.
-func (s *Service) current() (*session, error) {
+func (s *core) current() (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess == nil {
@@ -588,7 +593,7 @@ func (s *Service) current() (*session, error) {
 // A team's database that could not be reached is tried again at most
 // every few seconds (in between its error comes back at once); once open,
 // its jobs are followed.
-func (s *Service) books() (*session, error) {
+func (s *core) books() (*session, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
@@ -623,7 +628,7 @@ func (s *Service) books() (*session, error) {
 var retryAway = 5 * time.Second
 
 // Session is the open session's description (zero when none).
-func (s *Service) Session() Session {
+func (s *SessionService) Current() Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess == nil {
@@ -633,7 +638,7 @@ func (s *Service) Session() Session {
 }
 
 // Account is GET /account.
-func (s *Service) Account(ctx context.Context) (*client.Account, error) {
+func (s *SessionService) Account(ctx context.Context) (*client.Account, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
@@ -648,7 +653,7 @@ func (s *Service) Account(ctx context.Context) (*client.Account, error) {
 }
 
 // Pricing is GET /pricing.
-func (s *Service) Pricing(ctx context.Context) (*client.Pricing, error) {
+func (s *SessionService) Pricing(ctx context.Context) (*client.Pricing, error) {
 	sess, err := s.current()
 	if err != nil {
 		return nil, err
@@ -657,7 +662,7 @@ func (s *Service) Pricing(ctx context.Context) (*client.Pricing, error) {
 }
 
 // Refresh makes the tracker look at every job now.
-func (s *Service) Refresh(ctx context.Context) error {
+func (s *JobService) Refresh(ctx context.Context) error {
 	sess, err := s.current()
 	if err != nil {
 		return err

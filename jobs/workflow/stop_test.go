@@ -38,7 +38,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 
 	// The front desk traces and scrubs a list; the back office hears one of
 	// its numbers is not to be called.
-	sample, err := a.SampleList(ctx)
+	sample, err := a.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	if len(callable) == 0 {
 		t.Fatal("nothing callable to start with")
 	}
-	if _, err := b.AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
+	if _, err := b.Compliance().AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
 		t.Fatal(err)
 	}
 	sentAnHourAgo(ctx, t, dbURL)
@@ -58,18 +58,18 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if preview, err := a.StopSharingPreview(ctx); err != nil || preview.Numbers != 1 || preview.Jobs != 3 || preview.InFlight < 1 {
+	if preview, err := a.Team().StopSharingPreview(ctx); err != nil || preview.Numbers != 1 || preview.Jobs != 3 || preview.InFlight < 1 {
 		t.Fatalf("what stopping would keep: %+v, %v", preview, err)
 	}
-	kept, err := a.StopSharing(ctx, nil)
+	kept, err := a.Team().StopSharing(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Sharing() || kept.Numbers != 1 || kept.Jobs != 3 {
-		t.Fatalf("kept %+v; sharing %v", kept, a.Sharing())
+	if a.Team().Sharing() || kept.Numbers != 1 || kept.Jobs != 3 {
+		t.Fatalf("kept %+v; sharing %v", kept, a.Team().Sharing())
 	}
 
-	list, err := a.InternalList(ctx)
+	list, err := a.Compliance().InternalList(ctx)
 	if err != nil || len(list) != 1 || list[0].By != "back-office" {
 		t.Fatalf("this computer's list after stopping: %+v, %v", list, err)
 	}
@@ -81,7 +81,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	if _, err := submitFile(ctx, a, plan, false); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("the file sent an hour ago, sent again after stopping: %v", err)
 	}
-	if _, err := a.Wait(ctx, flying, time.Minute); err != nil {
+	if _, err := a.Jobs().Wait(ctx, flying, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, flying)
@@ -90,7 +90,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 // checkJobsListed: d's jobs list shows every job of ids.
 func checkJobsListed(ctx context.Context, t *testing.T, d *Service, ids ...string) {
 	t.Helper()
-	local, err := d.LocalJobs(ctx)
+	local, err := d.Jobs().LocalJobs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +116,10 @@ func sharingComputer(ctx context.Context, t *testing.T, api, dbURL, name string)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Resume(ctx); err != nil {
+	if _, err := d.Sessions().Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.ShareWithTeam(ctx, dbURL, name, nil); err != nil {
+	if _, err := d.Team().ShareWithTeam(ctx, dbURL, name, nil); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -133,11 +133,11 @@ func traceAndScrub(ctx context.Context, t *testing.T, d *Service, plan Plan) (Jo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Wait(ctx, id, time.Minute); err != nil {
+	if _, err := d.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	job := waitResult(ctx, t, d, id)
-	phones, err := d.TracePhones(ctx, job.ResultPath, job.ID)
+	phones, err := d.Submissions().TracePhones(ctx, job.ResultPath, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func traceAndScrub(ctx context.Context, t *testing.T, d *Service, plan Plan) (Jo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Wait(ctx, dncID, time.Minute); err != nil {
+	if _, err := d.Jobs().Wait(ctx, dncID, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, d, dncID)
@@ -180,26 +180,26 @@ func TestStopSharingRefusedWhileTheTeamIsAway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	a := sharingComputer(ctx, t, sb.url, viaProxy, "front-desk")
-	if _, err := a.AddInternal(ctx, []string{"512-555-0142"}, "asked", "by hand"); err != nil {
+	if _, err := a.Compliance().AddInternal(ctx, []string{"512-555-0142"}, "asked", "by hand"); err != nil {
 		t.Fatal(err)
 	}
 	proxy.Cut()
-	_, err := a.StopSharing(ctx, nil)
+	_, err := a.Team().StopSharing(ctx, nil)
 	if !errors.Is(err, ErrTeamUnreachable) || !strings.Contains(err.Error(), "sharing stays on") {
 		t.Fatalf("stopping with the team's database away: %v", err)
 	}
-	if !a.Sharing() {
+	if !a.Team().Sharing() {
 		t.Fatal("sharing was turned off without the records")
 	}
 	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != viaProxy {
 		t.Fatalf("the connection string after a refused stop: %v", err)
 	}
-	if _, err := a.StopSharingPreview(ctx); !errors.Is(err, ErrTeamUnreachable) {
+	if _, err := a.Team().StopSharingPreview(ctx); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("the preview with the team's database away: %v", err)
 	}
 	proxy.Restore()
-	kept, err := a.StopSharing(ctx, nil)
-	if err != nil || kept.Numbers != 1 || a.Sharing() {
+	kept, err := a.Team().StopSharing(ctx, nil)
+	if err != nil || kept.Numbers != 1 || a.Team().Sharing() {
 		t.Fatalf("once it answers: %+v, %v", kept, err)
 	}
 }

@@ -134,7 +134,7 @@ type UploadInfo struct {
 // Errors: ErrDuplicate (nothing sent; DuplicateOf), ErrOutcomeUnknown (may
 // be charged: reconcile), a *CreditsError for a 402 (naming the cost and
 // the balance), the client's error for any other refusal (nothing charged).
-func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opts SubmitOptions) (*Submitted, error) {
+func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspection, opts SubmitOptions) (*Submitted, error) {
 	sess, err := s.books()
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
 		return nil, fmt.Errorf("workflow: cannot submit a %q", p.Kind)
 	}
-	if err := s.checkBillable(ctx, p, ins, opts.Quote); err != nil {
+	if err := checkBillable(ctx, p, ins, opts.Quote); err != nil {
 		return nil, err // nothing sent, nothing charged
 	}
 	rj, done, err := s.reuseFor(ctx, sess, p, ins, opts.Quote)
@@ -151,15 +151,15 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	}
 	pp := p.prepare(ins, p.DropDuplicates)
 	if rj != nil {
-		pp.Keep, pp.KeepReason = rj.keep, reuseReason(p.Kind)
+		pp.Keep, pp.KeepReason = rj.Keep, reuseReason(p.Kind)
 	}
 	up, err := prepare.Prepare(ctx, p.Path, ins, pp)
 	if err != nil {
-		rj.discard()
+		rj.Discard()
 		return nil, err
 	}
 	defer up.Remove()
-	rj.moveTo("up-" + up.SHA256)
+	rj.MoveTo("up-" + up.SHA256)
 	out := &Submitted{Upload: UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
 		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures,
 		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid}}
@@ -207,7 +207,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 	if err != nil {
 		var ue *submit.UnknownError
 		if !errors.As(err, &ue) {
-			rj.discard() // nothing charged: nothing to merge
+			rj.Discard() // nothing charged: nothing to merge
 		}
 		switch {
 		case errors.As(err, &ue):
@@ -218,20 +218,20 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 			needed := int64(-1)
 			if opts.Quote != nil {
 				needed = opts.Quote.Credits
-			} else if q, qerr := s.Quote(context.WithoutCancel(ctx), p, ins); qerr == nil {
+			} else if q, qerr := s.quotes().Quote(context.WithoutCancel(ctx), p, ins); qerr == nil {
 				needed = q.Credits
 			}
 			return nil, s.creditsError(ctx, sess, err, needed)
 		}
 		return nil, err
 	}
-	rj.moveTo(library.SanitizeName(res.JobID))
+	rj.MoveTo(library.SanitizeName(res.JobID))
 	sess.trk.Hint(res.JobID)
 	s.emit(Event{Kind: EventAccount})
 	out.JobID, out.Charged, out.Submission = res.JobID, res.Charged, res.Submission.ID
 	out.Problem = ledger.Implausible(res.Submission.Rows, ledger.Spend{Charged: res.Charged})
 	if rj != nil {
-		out.Reused = rj.state.Reused
+		out.Reused = rj.State.Reused
 	}
 	return out, nil
 }
@@ -241,7 +241,7 @@ func (s *Service) Submit(ctx context.Context, p Plan, ins *input.Inspection, opt
 // from the quote the person saw, else from the file counted again (without
 // the library: rows it would reuse are then counted as billed, which never
 // refuses a list that has something to charge for).
-func (s *Service) checkBillable(ctx context.Context, p Plan, ins *input.Inspection, q *Quote) error {
+func checkBillable(ctx context.Context, p Plan, ins *input.Inspection, q *Quote) error {
 	if q == nil {
 		c, err := Count(ctx, p, ins)
 		if err != nil {
@@ -258,7 +258,7 @@ func (s *Service) checkBillable(ctx context.Context, p Plan, ins *input.Inspecti
 
 // creditsError turns a 402 into a *CreditsError with what the request
 // costs (needed; -1 unknown) and the balance.
-func (s *Service) creditsError(ctx context.Context, sess *session, err error, needed int64) error {
+func (s *core) creditsError(ctx context.Context, sess *session, err error, needed int64) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 20*time.Second)
 	defer cancel()
 	ce := &CreditsError{Err: err, Needed: max(needed, 0)}
@@ -281,7 +281,7 @@ func (s *Service) creditsError(ctx context.Context, sess *session, err error, ne
 // Single is POST /traces/single through the ledger, as a bulk submission:
 // the intent is recorded before sending, the charge after. An interrupted
 // lookup is left "unknown — may be charged" for reconcile, and never resent.
-func (s *Service) Single(ctx context.Context, req client.SingleTraceRequest) (*client.SingleTraceResult, error) {
+func (s *SubmitService) Single(ctx context.Context, req client.SingleTraceRequest) (*client.SingleTraceResult, error) {
 	sess, err := s.books()
 	if err != nil {
 		return nil, err
@@ -336,7 +336,7 @@ func SingleIsCompany(req client.SingleTraceRequest) bool {
 // valid number of every phone column its layout finds, each once — as a
 // one-column phone list for a DNC scrub, and returns the plan that scrubs
 // it, linked to the trace.
-func (s *Service) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (Plan, error) {
+func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJobID string) (Plan, error) {
 	l, err := s.resultLayout(traceResultPath)
 	if err != nil {
 		return Plan{}, err

@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -31,27 +28,8 @@ import (
 // results and the reuse of earlier rows sees what teammates traced (their
 // results are downloaded here before their rows are reused).
 
-// TeamLimits are the API key's per-minute limits.
-type TeamLimits struct {
-	ReadsPerMinute  int
-	WritesPerMinute int
-}
-
-// The provider's limits per key.
-const (
-	DefaultReadsPerMinute  = 1200
-	DefaultWritesPerMinute = 120
-)
-
-func (t TeamLimits) withDefaults() TeamLimits {
-	if t.ReadsPerMinute <= 0 {
-		t.ReadsPerMinute = DefaultReadsPerMinute
-	}
-	if t.WritesPerMinute <= 0 {
-		t.WritesPerMinute = DefaultWritesPerMinute
-	}
-	return t
-}
+// TeamLimits are the API key's per-minute limits the team's budget keeps.
+type TeamLimits = ledger.Limits
 
 // ErrTeamUnreachable is matched (errors.Is) by the errors of what needs the
 // team's database while it cannot be reached: nothing is submitted then
@@ -59,77 +37,13 @@ func (t TeamLimits) withDefaults() TeamLimits {
 // read-only.
 var ErrTeamUnreachable = sqldb.ErrUnreachable
 
-// teamBudget is the client's budget of requests: nothing (the client's own
-// pacing) on a computer's own ledger; on a team's, the share of the key's
-// limits every computer takes from before each request.
-type teamBudget struct {
-	limits TeamLimits
-	mu     sync.Mutex
-	led    *ledger.Ledger
-	// held counts the requests that waited for the budget.
-	held atomic.Int64
-}
-
-func (b *teamBudget) set(led *ledger.Ledger) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if led != nil && !led.Shared() {
-		led = nil
-	}
-	b.led = led
-}
-
-// Take waits until the team's budget has a request of bucket ("read" or
-// "write") free and takes it. The budget is a token bucket whose burst is a
-// tenth of the limit and whose rate fills eight tenths in a minute: no
-// fixed minute sees more than nine tenths of the limit taken, the rest is
-// room for requests taken at a minute's end that arrive in the next. When
-// the database does not answer, the request is not made.
-func (b *teamBudget) Take(ctx context.Context, bucket string) error {
-	b.mu.Lock()
-	led := b.led
-	b.mu.Unlock()
-	if led == nil {
-		return nil
-	}
-	limit := float64(b.limits.ReadsPerMinute)
-	if bucket != "read" {
-		limit = float64(b.limits.WritesPerMinute)
-	}
-	rate, burst := 0.8*limit/60, max(1, limit/10)
-	waited := false
-	for {
-		wait, err := led.TakeBudget(ctx, bucket, rate, burst)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("nothing was sent to the provider: %w", err)
-		}
-		if wait == 0 {
-			return nil
-		}
-		if !waited {
-			waited = true
-			b.held.Add(1)
-		}
-		// Computers waiting together do not all ask again at once.
-		wait += time.Duration(rand.Int64N(int64(wait)/2 + 1))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-	}
-}
-
 // teamURL is the team database's connection string: the configuration's,
 // or the keyring's while sharing is on; "" on a computer's own ledger.
-func (s *Service) teamURL(ctx context.Context) (string, error) {
+func (s *core) teamURL(ctx context.Context) (string, error) {
 	if s.cfg.DatabaseURL != "" {
 		return s.cfg.DatabaseURL, nil
 	}
-	if !s.Settings().Team {
+	if !s.sessions().Settings().Team {
 		return "", nil
 	}
 	url, err := secrets.Get(ctx, secrets.DatabaseURL)
@@ -141,17 +55,17 @@ func (s *Service) teamURL(ctx context.Context) (string, error) {
 
 // Sharing reports whether this computer works on a team's database (the
 // configuration's, or the keyring's with sharing on in the settings).
-func (s *Service) Sharing() bool { return s.cfg.DatabaseURL != "" || s.Settings().Team }
+func (s *TeamService) Sharing() bool { return s.cfg.DatabaseURL != "" || s.sessions().Settings().Team }
 
 // Computer is this computer's name as the team sees it.
-func (s *Service) Computer() string {
+func (s *TeamService) Computer() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.computerLocked()
 }
 
 // computerLocked is Computer with s.mu held.
-func (s *Service) computerLocked() string {
+func (s *core) computerLocked() string {
 	if s.cfg.Computer != "" {
 		return s.cfg.Computer
 	}
@@ -171,7 +85,7 @@ type books struct {
 }
 
 // openTeam opens the team's ledger at url.
-func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
+func (s *core) openTeam(ctx context.Context, url string) (books, error) {
 	who, err := s.who()
 	if err != nil {
 		return books{}, err
@@ -198,7 +112,7 @@ func (s *Service) openTeam(ctx context.Context, url string) (books, error) {
 // openBooks opens the ledger of the data folder dir: the team's when
 // sharing is on (not for the sandbox's), else dir's own, read-only when
 // asked (nil ledger when it does not exist yet).
-func (s *Service) openBooks(ctx context.Context, dir string, sandbox, readOnly bool) (books, error) {
+func (s *core) openBooks(ctx context.Context, dir string, sandbox, readOnly bool) (books, error) {
 	if !sandbox {
 		url, err := s.teamURL(ctx)
 		if err != nil {
@@ -235,8 +149,8 @@ type TeamStatus struct {
 
 // Team says whether this computer shares a team's database, which, and
 // whether it answers.
-func (s *Service) Team(ctx context.Context) TeamStatus {
-	st := TeamStatus{On: s.Sharing(), FromEnv: s.cfg.DatabaseURL != "", Computer: s.Computer()}
+func (s *TeamService) Status(ctx context.Context) TeamStatus {
+	st := TeamStatus{On: s.team().Sharing(), FromEnv: s.cfg.DatabaseURL != "", Computer: s.team().Computer()}
 	if !st.On {
 		return st
 	}
@@ -247,11 +161,11 @@ func (s *Service) Team(ctx context.Context) TeamStatus {
 	}
 	defer done()
 	st.Database = led.String()
-	if err := led.Ping(ctx); err != nil {
+	if err := led.Team().Ping(ctx); err != nil {
 		st.Err = err
 		return st
 	}
-	sessions, err := led.Sessions(ctx)
+	sessions, err := led.Team().Sessions(ctx)
 	if err != nil {
 		st.Err = err
 		return st
@@ -281,16 +195,16 @@ type ShareReport struct {
 // copies what is left, never twice — keeps url in the keyring and from then
 // on works on the team's. name, when given, is this computer's name in the
 // team.
-func (s *Service) ShareWithTeam(ctx context.Context, url, name string, progress func(ShareProgress)) (ShareReport, error) {
+func (s *TeamService) ShareWithTeam(ctx context.Context, url, name string, progress func(ShareProgress)) (ShareReport, error) {
 	rep := ShareReport{Copied: map[string]int{}}
 	url = strings.TrimSpace(url)
 	if err := secrets.CheckLength(secrets.DatabaseURL, url); err != nil {
 		return rep, err
 	}
-	if name = strings.TrimSpace(name); name != "" && name != s.Settings().ComputerName {
-		set := s.Settings()
+	if name = strings.TrimSpace(name); name != "" && name != s.sessions().Settings().ComputerName {
+		set := s.sessions().Settings()
 		set.ComputerName = name
-		if err := s.SaveSettings(ctx, set); err != nil {
+		if err := s.sessions().SaveSettings(ctx, set); err != nil {
 			return rep, err
 		}
 	}
@@ -330,9 +244,9 @@ func (s *Service) ShareWithTeam(ctx context.Context, url, name string, progress 
 			return rep, err
 		}
 	}
-	set := s.Settings()
+	set := s.sessions().Settings()
 	set.Team = true
-	if err := s.SaveSettings(ctx, set); err != nil {
+	if err := s.sessions().SaveSettings(ctx, set); err != nil {
 		return rep, err
 	}
 	if sess != nil {
@@ -376,7 +290,7 @@ var ErrSharingFromEnv = errors.New("this computer works on the team's database s
 
 // StopSharingPreview says what stopping sharing would copy back to this
 // computer. It needs the team's database to answer.
-func (s *Service) StopSharingPreview(ctx context.Context) (KeptRecords, error) {
+func (s *TeamService) StopSharingPreview(ctx context.Context) (KeptRecords, error) {
 	team, done, err := s.stopLedger(ctx)
 	if err != nil {
 		return KeptRecords{}, err
@@ -393,11 +307,11 @@ func (s *Service) StopSharingPreview(ctx context.Context) (KeptRecords, error) {
 // database does not answer) nothing changes and sharing stays on. Then the
 // connection string leaves the keyring. What the team did stays in its
 // database.
-func (s *Service) StopSharing(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
+func (s *TeamService) StopSharing(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
 	if s.cfg.DatabaseURL != "" {
 		return KeptRecords{}, ErrSharingFromEnv
 	}
-	if !s.Settings().Team {
+	if !s.sessions().Settings().Team {
 		return KeptRecords{}, nil
 	}
 	// The session's tracker writes nothing while the records are copied.
@@ -419,7 +333,7 @@ func (s *Service) StopSharing(ctx context.Context, progress func(ShareProgress))
 
 // copyBack copies what this computer keeps from the team's ledger into
 // its own.
-func (s *Service) copyBack(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
+func (s *core) copyBack(ctx context.Context, progress func(ShareProgress)) (KeptRecords, error) {
 	team, done, err := s.stopLedger(ctx)
 	if err != nil {
 		return KeptRecords{}, err
@@ -439,10 +353,10 @@ func (s *Service) copyBack(ctx context.Context, progress func(ShareProgress)) (K
 
 // leaveTeam turns sharing off and takes the connection string out of the
 // keyring.
-func (s *Service) leaveTeam(ctx context.Context) error {
-	set := s.Settings()
+func (s *core) leaveTeam(ctx context.Context) error {
+	set := s.sessions().Settings()
 	set.Team = false
-	if err := s.SaveSettings(ctx, set); err != nil {
+	if err := s.sessions().SaveSettings(ctx, set); err != nil {
 		return err
 	}
 	if err := secrets.Delete(ctx, secrets.DatabaseURL); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
@@ -453,7 +367,7 @@ func (s *Service) leaveTeam(ctx context.Context) error {
 
 // stopLedger is the team's ledger to copy back from: the session's when
 // it has it open, else opened here. Without it sharing cannot stop.
-func (s *Service) stopLedger(ctx context.Context) (*ledger.Ledger, func(), error) {
+func (s *core) stopLedger(ctx context.Context) (*ledger.Ledger, func(), error) {
 	if s.cfg.DatabaseURL != "" {
 		return nil, nil, ErrSharingFromEnv
 	}
@@ -496,12 +410,12 @@ func DescribeKept(k KeptRecords) string {
 
 // moveLayouts copies the layout corrections kept in the data folder into
 // the team's ledger (one the team has for the same headers stays).
-func (s *Service) moveLayouts(ctx context.Context, led *ledger.Ledger) (int, error) {
+func (s *core) moveLayouts(ctx context.Context, led *ledger.Ledger) (int, error) {
 	all, err := s.fileCorrections()
 	if err != nil {
 		return 0, err
 	}
-	have, err := led.Layouts(ctx)
+	have, err := led.Saved().Layouts(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -518,7 +432,7 @@ func (s *Service) moveLayouts(ctx context.Context, led *ledger.Ledger) (int, err
 		if err != nil {
 			return n, err
 		}
-		if err := led.SaveLayout(ctx, sig, b); err != nil {
+		if err := led.Saved().SaveLayout(ctx, sig, b); err != nil {
 			return n, err
 		}
 		n++
@@ -528,7 +442,7 @@ func (s *Service) moveLayouts(ctx context.Context, led *ledger.Ledger) (int, err
 
 // teamCorrections are the team's layout corrections (nil, false when the
 // session's ledger is not a team's).
-func (s *Service) teamCorrections(ctx context.Context) (map[string]*layout.Correction, *ledger.Ledger, error) {
+func (s *core) teamCorrections(ctx context.Context) (map[string]*layout.Correction, *ledger.Ledger, error) {
 	sess, err := s.current()
 	if err != nil || sess.info.Sandbox {
 		return nil, nil, nil
@@ -539,7 +453,7 @@ func (s *Service) teamCorrections(ctx context.Context) (map[string]*layout.Corre
 	if led == nil || !led.Shared() {
 		return nil, nil, nil
 	}
-	list, err := led.Layouts(ctx)
+	list, err := led.Saved().Layouts(ctx)
 	if err != nil {
 		return nil, led, err
 	}
@@ -554,7 +468,7 @@ func (s *Service) teamCorrections(ctx context.Context) (map[string]*layout.Corre
 }
 
 // closeBooks stops the session's tracker and closes its ledger.
-func (s *Service) closeBooks(sess *session) {
+func (s *core) closeBooks(sess *session) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sess.closeBooksLocked()
@@ -562,7 +476,7 @@ func (s *Service) closeBooks(sess *session) {
 
 // reopenBooks opens the session's ledger again (the team's or its own, as
 // the settings now say) and follows its jobs when the service tracks.
-func (s *Service) reopenBooks(ctx context.Context, sess *session) error {
+func (s *core) reopenBooks(ctx context.Context, sess *session) error {
 	if _, err := s.openLedger(sess); err != nil {
 		return err
 	}

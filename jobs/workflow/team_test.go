@@ -94,7 +94,7 @@ func computerOn(t *testing.T, api, dbURL, name string, tune func(*Config)) *Serv
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Resume(t.Context()); err != nil {
+	if _, err := d.Sessions().Resume(t.Context()); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return d
@@ -132,7 +132,7 @@ func TestTeamTwoComputers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 
-	sample, err := a.SampleList(ctx)
+	sample, err := a.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,19 +160,19 @@ func TestTeamTwoComputers(t *testing.T) {
 	}
 	by := []string{"front-desk", "back-office"}[winner]
 	for _, d := range []*Service{a, b} {
-		list, _, err := d.Jobs(ctx, 1)
+		list, _, err := d.Jobs().List(ctx, 1)
 		if err != nil || len(list) != 1 || list[0].ID != ids[winner] || list[0].SubmittedBy != by {
-			t.Fatalf("%s's jobs list: %+v, %v (want %s submitted by %s)", d.Computer(), list, err, ids[winner], by)
+			t.Fatalf("%s's jobs list: %+v, %v (want %s submitted by %s)", d.Team().Computer(), list, err, ids[winner], by)
 		}
 	}
 
 	// The result on the front desk, scrubbed there.
-	done, err := a.Wait(ctx, ids[winner], time.Minute)
+	done, err := a.Jobs().Wait(ctx, ids[winner], time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	job := waitResult(ctx, t, a, done.Job.ID)
-	phones, err := a.TracePhones(ctx, job.ResultPath, job.ID)
+	phones, err := a.Submissions().TracePhones(ctx, job.ResultPath, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestTeamTwoComputers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Wait(ctx, dncID, time.Minute); err != nil {
+	if _, err := a.Jobs().Wait(ctx, dncID, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, a, dncID)
@@ -189,7 +189,7 @@ func TestTeamTwoComputers(t *testing.T) {
 		t.Fatal("nothing callable to start with")
 	}
 	// The back office hears one of them is not to be called.
-	if _, err := b.AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
+	if _, err := b.Compliance().AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
 		t.Fatal(err)
 	}
 	after := callableNumbers(ctx, t, a, job)
@@ -201,7 +201,7 @@ func TestTeamTwoComputers(t *testing.T) {
 	if len(after) != len(callable)-1 {
 		t.Fatalf("callable numbers %d → %d, want one fewer", len(callable), len(after))
 	}
-	list, _ := a.InternalList(ctx)
+	list, _ := a.Compliance().InternalList(ctx)
 	if len(list) != 1 || list[0].By != "back-office" {
 		t.Fatalf("the team's list seen on the front desk: %+v", list)
 	}
@@ -214,7 +214,7 @@ func TestTeamTwoComputers(t *testing.T) {
 // own: d's waits for the team's budget).
 func sandboxJobs(ctx context.Context, t *testing.T, d *Service) int {
 	t.Helper()
-	api, err := client.New(d.Session().BaseURL, sandbox.DemoKey)
+	api, err := client.New(d.Sessions().Current().BaseURL, sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func sandboxJobs(ctx context.Context, t *testing.T, d *Service) int {
 func waitResult(ctx context.Context, t *testing.T, d *Service, id string) Job {
 	t.Helper()
 	for {
-		list, err := d.LocalJobs(ctx)
+		list, err := d.Jobs().LocalJobs(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +240,7 @@ func waitResult(ctx context.Context, t *testing.T, d *Service, id string) Job {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("%s: no result for %s", d.Computer(), id)
+			t.Fatalf("%s: no result for %s", d.Team().Computer(), id)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -251,7 +251,7 @@ func waitResult(ctx context.Context, t *testing.T, d *Service, id string) Job {
 func callableNumbers(ctx context.Context, t *testing.T, d *Service, job Job) []string {
 	t.Helper()
 	dest := filepath.Join(t.TempDir(), "callable.csv")
-	if _, err := d.ExportJob(ctx, job, dest, &CallableChoices{}, nil); err != nil {
+	if _, err := d.Jobs().ExportJob(ctx, job, dest, &CallableChoices{}, nil); err != nil {
 		t.Fatalf("callable export: %v", err)
 	}
 	body, err := os.ReadFile(dest)
@@ -306,19 +306,19 @@ func TestTeamLeaseHandover(t *testing.T) {
 
 	proxy.Cut() // the laptop is gone
 	waitFollower(ctx, t, led, id, "desktop")
-	if _, err := b.Wait(ctx, id, time.Minute); err != nil {
+	if _, err := b.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	j, err := led.Job(ctx, id)
+	j, err := led.Jobs().Job(ctx, id)
 	if err != nil || j.Status != jobs.StatusCompleted {
 		t.Fatalf("the job after the handover: %+v, %v", j, err)
 	}
 	waitResult(ctx, t, b, id)
-	sp, err := led.JobSpend(ctx, id)
+	sp, err := led.Jobs().JobSpend(ctx, id)
 	if err != nil || sp.Charged == 0 {
 		t.Fatalf("the job's spend: %+v, %v", sp, err)
 	}
-	subs, _ := led.Submissions(ctx)
+	subs, _ := led.Submissions().List(ctx)
 	if len(subs) != 1 || subs[0].Computer != "laptop" {
 		t.Fatalf("submissions %+v", subs)
 	}
@@ -341,13 +341,13 @@ func teamLedger(t *testing.T, d *Service) *ledger.Ledger {
 func waitFollower(ctx context.Context, t *testing.T, led *ledger.Ledger, id, who string) {
 	t.Helper()
 	for {
-		f, err := led.Followers(ctx)
+		f, err := led.Team().Followers(ctx)
 		if err == nil && f[id] == who {
 			return
 		}
 		select {
 		case <-ctx.Done():
-			j, jerr := led.Job(context.Background(), id)
+			j, jerr := led.Jobs().Job(context.Background(), id)
 			t.Fatalf("%s never followed %s (followers %v, %v; the job in the ledger: %+v, %v)", who, id, f, err, j, jerr)
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -452,7 +452,7 @@ func TestTeamFourTrackersFiftyJobs(t *testing.T) {
 	}
 	led := teamLedgerAt(ctx, t, dbURL)
 	for _, id := range ids {
-		if j, err := led.Job(ctx, id); err != nil || j.Status != jobs.StatusCompleted {
+		if j, err := led.Jobs().Job(ctx, id); err != nil || j.Status != jobs.StatusCompleted {
 			t.Fatalf("%s: %+v, %v", id, j, err)
 		}
 	}
@@ -489,7 +489,7 @@ func trackJobs(t *testing.T) {
 		c.Tracker.Interval = func(time.Duration) time.Duration { return 50 * time.Millisecond }
 		c.Tracker.ReadsPerMinute = 2 * teamTestReads // alone, each would take more than the key allows
 	})
-	d.Subscribe(func(ev Event) {
+	d.Jobs().Subscribe(func(ev Event) {
 		if ev.Err != nil {
 			fmt.Printf("%s: %v\n", ev.Job.ID, ev.Err)
 		}
@@ -511,7 +511,7 @@ func trackJobs(t *testing.T) {
 		waitResult(ctx, t, d, id)
 	}
 	sess, _ := d.current()
-	fmt.Printf("held %d\n", sess.budget.held.Load())
+	fmt.Printf("held %d\n", sess.budget.Held())
 	fmt.Println("done")
 	io.Copy(io.Discard, os.Stdin)
 }
@@ -551,13 +551,13 @@ func TestShareWithTeam(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	if _, err := d.Resume(ctx); err != nil {
+	if _, err := d.Sessions().Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
 	id := keepOwnRecords(ctx, t, d, home)
 
 	var parts []string
-	rep, err := d.ShareWithTeam(ctx, dbURL, "Front desk", func(p ShareProgress) {
+	rep, err := d.Team().ShareWithTeam(ctx, dbURL, "Front desk", func(p ShareProgress) {
 		if p.Done == 0 {
 			parts = append(parts, p.Part)
 		}
@@ -574,11 +574,11 @@ func TestShareWithTeam(t *testing.T) {
 	checkShared(ctx, t, d, home, dbURL, id)
 	// The library's results are in the team's index: another computer
 	// finds their rows.
-	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	teammateHit(ctx, t, computerOn(t, sb.url, dbURL, "back-office", nil), "annown lee3", id, "front-desk")
-	if rep, err := d.ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
+	if rep, err := d.Team().ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
 		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
 	}
 	d.Close()
@@ -590,17 +590,17 @@ func TestShareWithTeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d2.Close()
-	if d2.Computer() != "Front desk" {
-		t.Fatalf("computer name %q", d2.Computer())
+	if d2.Team().Computer() != "Front desk" {
+		t.Fatalf("computer name %q", d2.Team().Computer())
 	}
-	on, err := d2.InternalList(ctx)
+	on, err := d2.Compliance().InternalList(ctx)
 	if err != nil || len(on) != 1 {
 		t.Fatalf("the team's internal list without a session: %+v, %v", on, err)
 	}
 	if c := d2.layoutCorrection([]string{"x"}); c != nil {
 		t.Fatalf("a correction for other headers: %+v", c)
 	}
-	if _, err := d2.StopSharing(ctx, nil); err != nil {
+	if _, err := d2.Team().StopSharing(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {
@@ -617,10 +617,10 @@ func keepOwnRecords(ctx context.Context, t *testing.T, d *Service, home string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Wait(ctx, id, time.Minute); err != nil {
+	if _, err := d.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.AddInternal(ctx, []string{"(512) 555-0142"}, "asked", "phone"); err != nil {
+	if _, err := d.Compliance().AddInternal(ctx, []string{"(512) 555-0142"}, "asked", "phone"); err != nil {
 		t.Fatal(err)
 	}
 	corr, _ := json.Marshal(map[string]*layout.Correction{"owner|phone": {Signature: "owner|phone"}})
@@ -640,14 +640,14 @@ func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id 
 		t.Fatalf("the connection string in the keyring: %v", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, "settings.json"))
-	if strings.Contains(string(b), pgtest.Password()) || !d.Settings().Team {
+	if strings.Contains(string(b), pgtest.Password()) || !d.Sessions().Settings().Team {
 		t.Fatalf("settings after sharing: %s", b)
 	}
-	st := d.Team(ctx)
+	st := d.Team().Status(ctx)
 	if !st.On || st.Err != nil || st.Computer != "front-desk" || strings.Contains(st.Database, pgtest.Password()) {
 		t.Fatalf("team status %+v", st)
 	}
-	list, err := d.LocalJobs(ctx)
+	list, err := d.Jobs().LocalJobs(ctx)
 	if err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy == "" {
 		t.Fatalf("the team's jobs: %+v, %v", list, err)
 	}
@@ -678,7 +678,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 	if _, err := submitFile(ctx, d, plan("a"), false); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("submitting with the database away at start: %v", err)
 	}
-	if _, _, err := d.Jobs(ctx, 1); !errors.Is(err, ErrTeamUnreachable) {
+	if _, _, err := d.Jobs().List(ctx, 1); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("the jobs list with the database away: %v", err)
 	}
 	if p := Explain(ErrTeamUnreachable, ""); !strings.Contains(p.What, "nothing was sent") {
@@ -694,12 +694,12 @@ func TestTeamDatabaseAway(t *testing.T) {
 	if err != nil {
 		t.Fatalf("submitting once the database is back: %v", err)
 	}
-	if list, _, err := d.Jobs(ctx, 1); err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy != "laptop" {
+	if list, _, err := d.Jobs().List(ctx, 1); err != nil || len(list) != 1 || list[0].ID != id || list[0].SubmittedBy != "laptop" {
 		t.Fatalf("the jobs list once back: %+v, %v", list, err)
 	}
 
 	job := waitResult(ctx, t, d, id)
-	if _, err := d.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	proxy.Cut() // in the middle of the session
@@ -707,7 +707,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 		t.Fatalf("submitting with the database gone in the middle of a session: %v", err)
 	}
 	// The jobs list shows the team's records as last read, and says so.
-	list, _, err := d.Jobs(ctx, 1)
+	list, _, err := d.Jobs().List(ctx, 1)
 	var away *TeamAwayError
 	if !errors.As(err, &away) || away.CopyAt.IsZero() || !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("the jobs list with the database gone: %v", err)
@@ -717,7 +717,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 	}
 	// The library answers from this computer's results.
 	start := time.Now()
-	items, err := d.SearchLibrary(ctx, "anna lee1")
+	items, err := d.Library().SearchLibrary(ctx, "anna lee1")
 	if err != nil {
 		t.Fatalf("searching with the database gone: %v", err)
 	}
@@ -748,7 +748,7 @@ func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("a submission whose answer was dropped: %v", err)
 	}
-	list, _, err := b.Jobs(ctx, 1)
+	list, _, err := b.Jobs().List(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -768,7 +768,7 @@ func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
 	for i, d := range []*Service{a, b} {
 		wg.Go(func() {
 			<-start
-			settled[i], errs[i] = d.Reconcile(ctx)
+			settled[i], errs[i] = d.Jobs().Reconcile(ctx)
 		})
 	}
 	close(start)
@@ -788,11 +788,11 @@ func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
 		t.Fatalf("settled as %v between the two computers; %d jobs on the server", jobIDs, sandboxJobs(ctx, t, a))
 	}
 	led := teamLedger(t, a)
-	subs, _ := led.Submissions(ctx)
+	subs, _ := led.Submissions().List(ctx)
 	if len(subs) != 1 || subs[0].JobID != jobIDs[0] {
 		t.Fatalf("the ledger's submissions: %+v", subs)
 	}
-	if sp, err := led.JobSpend(ctx, jobIDs[0]); err != nil || sp.Charged == 0 {
+	if sp, err := led.Jobs().JobSpend(ctx, jobIDs[0]); err != nil || sp.Charged == 0 {
 		t.Fatalf("the settled job's spend: %+v, %v", sp, err)
 	}
 }
@@ -886,7 +886,7 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 		t.Fatalf("handed over after %s: the lease lasts 3 s and is looked at every second", took)
 	}
 	for {
-		j, err := led.Job(ctx, id)
+		j, err := led.Jobs().Job(ctx, id)
 		if err == nil && j.Status == jobs.StatusCompleted {
 			break
 		}
@@ -909,7 +909,7 @@ func holdLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Printf("submitted %s\n", id)
-	d.Subscribe(func(ev Event) {
+	d.Jobs().Subscribe(func(ev Event) {
 		if ev.Err != nil {
 			fmt.Printf("%s: %v\n", ev.Job.ID, ev.Err)
 		}
@@ -948,7 +948,7 @@ func TestTeamLibrary(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 
-	sample, err := a.SampleList(ctx)
+	sample, err := a.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -958,7 +958,7 @@ func TestTeamLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := waitResult(ctx, t, a, id)
-	if _, err := a.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	src, list := matchedRows(t, sample, job.ResultPath, 5)
@@ -986,7 +986,7 @@ func TestTeamLibrary(t *testing.T) {
 // id's result, which must be in by's library (not d's).
 func teammateHit(ctx context.Context, t *testing.T, d *Service, q, id, by string) *LibraryItem {
 	t.Helper()
-	items, err := d.SearchLibrary(ctx, q)
+	items, err := d.Library().SearchLibrary(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -995,7 +995,7 @@ func teammateHit(ctx context.Context, t *testing.T, d *Service, q, id, by string
 			return &items[i]
 		}
 	}
-	t.Fatalf("%s's search for %q: %+v, want a row of %s in %s's library", d.Computer(), q, items, id, by)
+	t.Fatalf("%s's search for %q: %+v, want a row of %s in %s's library", d.Team().Computer(), q, items, id, by)
 	return nil
 }
 
@@ -1005,7 +1005,7 @@ func teammateHit(ctx context.Context, t *testing.T, d *Service, q, id, by string
 func fetchTeammateResult(ctx context.Context, t *testing.T, b *Service, hit *LibraryItem, last, id string) {
 	t.Helper()
 	// The back office now has the result: the search shows its copy, once.
-	got, err := b.FetchResult(ctx, *hit, nil)
+	got, err := b.Library().FetchResult(ctx, *hit, nil)
 	if err != nil || got.Path == "" || got.Row != hit.Row {
 		t.Fatalf("bringing the result here: %+v, %v", got, err)
 	}
@@ -1014,13 +1014,13 @@ func fetchTeammateResult(ctx context.Context, t *testing.T, b *Service, hit *Lib
 	// another's.
 	m := *hit
 	m.merged = true
-	if got, err := b.FetchResult(ctx, m, nil); err != nil || got.Row != 0 {
+	if got, err := b.Library().FetchResult(ctx, m, nil); err != nil || got.Row != 0 {
 		t.Fatalf("bringing a merged result's job here: %+v, %v", got, err)
 	}
-	if _, err := b.IndexLibrary(ctx, "", nil); err != nil {
+	if _, err := b.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	items, err := b.SearchLibrary(ctx, last)
+	items, err := b.Library().SearchLibrary(ctx, last)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1046,7 +1046,7 @@ func mergedOnlyFromTeammate(ctx context.Context, t *testing.T, a *Service, last 
 	// The back office's merged result, made from the front desk's rows
 	// only, is found from the front desk too: with no job of its own, it
 	// cannot be downloaded, and that is what opening it says.
-	items, err := a.SearchLibrary(ctx, last)
+	items, err := a.Library().SearchLibrary(ctx, last)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1059,7 +1059,7 @@ func mergedOnlyFromTeammate(ctx context.Context, t *testing.T, a *Service, last 
 	if merged == nil || merged.JobID != "" || !strings.Contains(merged.Hits[0], "no job to download it from") {
 		t.Fatalf("the front desk's search for %q: %+v, want the back office's merged result", last, items)
 	}
-	if _, err := a.FetchResult(ctx, *merged, nil); err == nil || !strings.Contains(err.Error(), "ask them for the file") {
+	if _, err := a.Library().FetchResult(ctx, *merged, nil); err == nil || !strings.Contains(err.Error(), "ask them for the file") {
 		t.Fatalf("opening a merged result with no job: %v", err)
 	}
 }

@@ -132,6 +132,18 @@ type Query struct {
 	Quick   []jobs.QuickFilter
 	SortCol int
 	Desc    bool
+	// At is the instant "callable-now" is read at; zero: the minute of
+	// the query.
+	At time.Time
+}
+
+// CallingTime is when a phone may be called, in the called person's time
+// ("Callable 8 a.m.–8 p.m. CT · now 7:42 p.m."), and whether it may at the
+// instant asked (Now: the calling rules allow it; the lists are the
+// phone's Block).
+type CallingTime struct {
+	Now  bool
+	Text string
 }
 
 // View is a query's rows. Cell only indexes memory: the viewer calls it for
@@ -160,6 +172,10 @@ type Result interface {
 	// CannotFilter says why another cannot apply.
 	QuickFilters() []jobs.QuickFilter
 	CannotFilter(f jobs.QuickFilter) error
+	// CallingTime says when phone p of row (read through the layout) may
+	// be called, at instant at; a zero CallingTime when the calling rules
+	// are not loaded.
+	CallingTime(row *layout.Row, p *layout.Phone, at time.Time) CallingTime
 	// Scrubs are the DNC results whose flags the view carries (the scrubs
 	// of a trace's phones), newest first.
 	Scrubs() []string

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
@@ -32,17 +34,17 @@ import (
 // read through a layout: Person is empty, and a query or an export waits
 // for Index. Rows are read back as the viewer asks for them. progress is
 // not called: the first page takes no time to speak of.
-func (s *Service) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
+func (s *ResultService) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (Result, error) {
 	r, err := library.StartResult(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return &result{s: s, r: r, indexing: make(chan struct{}, 1)}, nil
+	return &result{s: s.core, r: r, indexing: make(chan struct{}, 1)}, nil
 }
 
 // result adapts library.Result (one mutable view) to Result.
 type result struct {
-	s *Service
+	s *core
 	r *library.Result
 
 	// indexing holds a token while Index runs (one at a time); indexed
@@ -55,6 +57,7 @@ type result struct {
 	scrub []string       // the DNC results joined, newest first
 	open  []layout.FileQuestions
 	quick []jobs.QuickFilter
+	at    time.Time // the instant the view's "callable-now" was read at
 	row   layout.Row
 }
 
@@ -199,6 +202,10 @@ func (x *result) apply(ctx context.Context, l *layout.Layout) error {
 		// A phone list scrubbed again: what changed since the scrub before.
 		x.s.earlierAnswers(ctx, x.r, l, join)
 	}
+	if e, err := x.s.compliance().CallingRules(); err == nil {
+		// Without the rules "callable-now" cannot apply, and says why.
+		x.r.SetCalltime(calltime.NewPlaces(e))
+	}
 	x.r.SetLayout(l, join)
 	x.mu.Lock()
 	x.rd, x.scrub, x.open, x.quick = l.NewReader(join), scrubs, open, nil
@@ -234,18 +241,33 @@ func (x *result) Query(ctx context.Context, q Query) (View, error) {
 	if col >= len(x.r.Headers()) {
 		col = -1
 	}
-	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick}, col, q.Desc, nil); err != nil {
+	at := q.At
+	if at.IsZero() {
+		at = time.Now().Truncate(time.Minute)
+	}
+	if err := x.r.Query(ctx, library.Filter{Text: q.Text, Quick: q.Quick, At: at}, col, q.Desc, nil); err != nil {
 		return nil, err
 	}
 	x.mu.Lock()
 	x.quick = append([]jobs.QuickFilter(nil), q.Quick...)
+	x.at = at
 	x.mu.Unlock()
 	return resultView{x}, nil
 }
 
+// CallingTime says when a phone of a row may be called (see Result).
+func (x *result) CallingTime(row *layout.Row, p *layout.Phone, at time.Time) CallingTime {
+	places := x.r.Places()
+	if places == nil {
+		return CallingTime{}
+	}
+	a := places.Answer(places.AreaID(p.Key), places.AddressID(calltime.RowAddresses(row)), at, at)
+	return CallingTime{Now: a.Placed && a.Reason == "", Text: a.Words(at, p.Block == 0)}
+}
+
 // scrubsOf are the DNC results in the library made from the trace whose
 // result is at path, newest first (none for other files).
-func (s *Service) scrubsOf(path string) []string {
+func (s *core) scrubsOf(path string) []string {
 	m, err := library.ReadRecord(library.RecordPath(path))
 	if err != nil || m.JobID == "" || m.Kind == jobs.KindDNC {
 		return nil
@@ -274,13 +296,13 @@ const layoutsFile = "layouts.json"
 
 // layoutCorrection is the correction remembered for files with these
 // headers, nil when none.
-func (s *Service) layoutCorrection(headers []string) *layout.Correction {
+func (s *core) layoutCorrection(headers []string) *layout.Correction {
 	return s.correctionFor(layout.Signature(headers))
 }
 
 // correctionFor is the correction remembered for a header signature, nil
 // when none.
-func (s *Service) correctionFor(sig string) *layout.Correction {
+func (s *core) correctionFor(sig string) *layout.Correction {
 	all, err := s.loadCorrections()
 	if err != nil {
 		return nil
@@ -291,7 +313,7 @@ func (s *Service) correctionFor(sig string) *layout.Correction {
 // layoutOptions are the options every reading of a result goes through:
 // the person's answers, by header signature, wherever the file is read (the
 // viewer, an export's DNC results, scrub-from-trace, the index, reuse).
-func (s *Service) layoutOptions() layout.Options {
+func (s *core) layoutOptions() layout.Options {
 	all, err := s.loadCorrections()
 	if err != nil {
 		all = nil
@@ -299,7 +321,7 @@ func (s *Service) layoutOptions() layout.Options {
 	return layout.Options{Corrections: func(sig string) *layout.Correction { return all[sig] }}
 }
 
-func (s *Service) loadCorrections() (map[string]*layout.Correction, error) {
+func (s *core) loadCorrections() (map[string]*layout.Correction, error) {
 	all, _, err := s.teamCorrections(context.Background())
 	if all != nil || err != nil {
 		return all, err
@@ -308,7 +330,7 @@ func (s *Service) loadCorrections() (map[string]*layout.Correction, error) {
 }
 
 // fileCorrections are the corrections kept in the data folder.
-func (s *Service) fileCorrections() (map[string]*layout.Correction, error) {
+func (s *core) fileCorrections() (map[string]*layout.Correction, error) {
 	b, err := os.ReadFile(filepath.Join(s.cfg.Home, layoutsFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]*layout.Correction{}, nil
@@ -326,7 +348,7 @@ func (s *Service) fileCorrections() (map[string]*layout.Correction, error) {
 // CorrectLayout reads r through its layout detected with the person's
 // correction c, and remembers c for every file with the same headers (the
 // window's "Check the columns", as mapping presets are remembered).
-func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correction) error {
+func (s *ResultService) CorrectLayout(ctx context.Context, r Result, c *layout.Correction) error {
 	x, ok := r.(*result)
 	if !ok {
 		return errors.New("workflow: not a result opened here")
@@ -346,7 +368,7 @@ func (s *Service) CorrectLayout(ctx context.Context, r Result, c *layout.Correct
 		if err != nil {
 			return err
 		}
-		if err := led.SaveLayout(ctx, sig, b); err != nil {
+		if err := led.Saved().SaveLayout(ctx, sig, b); err != nil {
 			return err
 		}
 		return x.relayout(ctx)
@@ -395,7 +417,7 @@ func mergeCorrection(old, c *layout.Correction) *layout.Correction {
 // Recheck reads r again through its layout with the internal do-not-call
 // list as it is now and the scrubs' age today (after the list changed, or
 // a day later).
-func (s *Service) Recheck(ctx context.Context, r Result) error {
+func (s *ResultService) Recheck(ctx context.Context, r Result) error {
 	x, ok := r.(*result)
 	if !ok {
 		return errors.New("workflow: not a result opened here")
@@ -406,7 +428,7 @@ func (s *Service) Recheck(ctx context.Context, r Result) error {
 // ReadLayout says how SkipDesk reads the result at path (with the
 // correction remembered for its headers): its people, phones and flag
 // columns, and — from every row — how each flag value reads.
-func (s *Service) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
+func (s *ResultService) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
 	if !strings.EqualFold(filepath.Ext(path), ".csv") {
 		// A workbook (or another text file) is read as a plain CSV copy.
 		dir, err := os.MkdirTemp("", "skipdesk-layout-")

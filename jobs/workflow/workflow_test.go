@@ -49,11 +49,11 @@ func openDesk(t *testing.T) *Service {
 
 // submitFile reads path and submits it with m as the plan says.
 func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, error) {
-	ins, err := d.Inspect(ctx, p.Path, p.Input)
+	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
 	if err != nil {
 		return "", err
 	}
-	res, err := d.Submit(ctx, p, ins, SubmitOptions{Again: again})
+	res, err := d.Submissions().Submit(ctx, p, ins, SubmitOptions{Again: again})
 	if err != nil {
 		return "", err
 	}
@@ -71,7 +71,7 @@ var sampleMapping = map[string]string{
 
 func TestResumeWithoutKey(t *testing.T) {
 	d := openDesk(t)
-	if _, err := d.Resume(t.Context()); !errors.Is(err, ErrNoKey) {
+	if _, err := d.Sessions().Resume(t.Context()); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("Resume with nothing stored: %v, want ErrNoKey", err)
 	}
 }
@@ -85,17 +85,17 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 	defer srv.Close()
 
-	if _, err := d.Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
 	}
 	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
 		t.Fatal("a refused key was stored")
 	}
-	if p := Explain(func() error { _, err := d.Connect(ctx, srv.URL(), "sk_wrong", false); return err }(), ""); p.Title != "API key refused" {
+	if p := Explain(func() error { _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); return err }(), ""); p.Title != "API key refused" {
 		t.Fatalf("wording of a 401: %+v", p)
 	}
 
-	s, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, false)
+	s, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,26 +105,26 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if got, _ := keyring.Get(secrets.Service, secrets.APIKey); got != sandbox.DemoKey {
 		t.Fatal("the key was not stored in the keyring")
 	}
-	if d.Settings().BaseURL != srv.URL() {
+	if d.Sessions().Settings().BaseURL != srv.URL() {
 		t.Fatal("the base URL was not remembered")
 	}
 	// A new Desk on the same folder resumes with the stored key.
 	d.Close()
-	d2, err := Open(Config{Home: d.Home(), Track: true})
+	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d2.Close()
-	if s, err := d2.Resume(ctx); err != nil || s.BaseURL != srv.URL() {
+	if s, err := d2.Sessions().Resume(ctx); err != nil || s.BaseURL != srv.URL() {
 		t.Fatalf("resume: %+v %v", s, err)
 	}
-	if err := d2.SignOut(ctx); err != nil {
+	if err := d2.Sessions().SignOut(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
 		t.Fatal("sign out left the key in the keyring")
 	}
-	if _, err := d2.Resume(ctx); !errors.Is(err, ErrNoKey) {
+	if _, err := d2.Sessions().Resume(ctx); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("resume after sign out: %v", err)
 	}
 }
@@ -138,10 +138,10 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	if _, err := d.Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
+	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
-	s, err := d.Connect(t.Context(), srv.URL(), sandbox.DemoKey, true)
+	s, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, true)
 	if err != nil || !s.SessionOnly {
 		t.Fatalf("session-only: %+v %v", s, err)
 	}
@@ -151,7 +151,7 @@ func TestUnreachableServerWording(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	_, err := d.Connect(ctx, "http://127.0.0.1:1/v1", "sk_x", false)
+	_, err := d.Sessions().Connect(ctx, "http://127.0.0.1:1/v1", "sk_x", false)
 	if err == nil {
 		t.Fatal("connected to a closed port")
 	}
@@ -171,7 +171,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	s, err := d.StartSandbox(ctx)
+	s, err := d.Sessions().StartSandbox(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,17 +179,17 @@ func TestSandboxTraceToViewer(t *testing.T) {
 		t.Fatalf("session %+v", s)
 	}
 	events := make(chan Event, 100)
-	stop := d.Subscribe(func(ev Event) { events <- ev })
+	stop := d.Jobs().Subscribe(func(ev Event) { events <- ev })
 	defer stop()
 
-	sample, err := d.SampleList(ctx)
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kind, err := d.Classify(ctx, sample); err != nil || kind != FileOwners {
+	if kind, err := d.Results().Classify(ctx, sample); err != nil || kind != FileOwners {
 		t.Fatalf("sample list classified as %v (%v)", kind, err)
 	}
-	acc, err := d.Account(ctx)
+	acc, err := d.Sessions().Account(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,12 +201,12 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if done.Status != "completed" || done.Rows != 200 || done.Breakdown == nil || done.Breakdown.LLCs.Rows == 0 {
 		t.Fatalf("completed job %+v", done)
 	}
-	after, _ := d.Account(ctx)
+	after, _ := d.Sessions().Account(ctx)
 	if after.Credits != acc.Credits-done.Net() {
 		t.Fatalf("credits %d → %d, job net %d", acc.Credits, after.Credits, done.Net())
 	}
 
-	list, more, err := d.Jobs(ctx, 1)
+	list, more, err := d.Jobs().List(ctx, 1)
 	if err != nil || more {
 		t.Fatalf("jobs: %v more=%v", err, more)
 	}
@@ -242,10 +242,10 @@ func waitDownloaded(ctx context.Context, t *testing.T, events <-chan Event, id, 
 // matched-only view holds the job's matches, and exports as it is shown.
 func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 	t.Helper()
-	if kind, _ := d.Classify(ctx, done.ResultPath); kind != FileTraceResult {
+	if kind, _ := d.Results().Classify(ctx, done.ResultPath); kind != FileTraceResult {
 		t.Fatalf("result classified as %v", kind)
 	}
-	r, err := d.OpenResult(ctx, done.ResultPath, nil)
+	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 		}
 	}
 	dest := filepath.Join(t.TempDir(), "matched.csv")
-	if _, err := d.ExportView(ctx, r, v, dest, nil, nil); err != nil {
+	if _, err := d.Results().ExportView(ctx, r, v, dest, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(dest)
@@ -283,13 +283,13 @@ func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 // its NOMATCH rows offline.
 func checkLibrarySearch(ctx context.Context, t *testing.T, d *Service, id string) {
 	t.Helper()
-	items, err := d.SearchLibrary(ctx, "")
+	items, err := d.Library().SearchLibrary(ctx, "")
 	if err != nil || len(items) != 1 || items[0].JobID != id {
 		t.Fatalf("library %+v %v", items, err)
 	}
 	// NOMATCH rows are in the result; search finds them offline, each row
 	// with its row and the column that matched.
-	items, err = d.SearchLibrary(ctx, "nomatch")
+	items, err = d.Library().SearchLibrary(ctx, "nomatch")
 	if err != nil || len(items) == 0 || items[0].JobID != id || items[0].Row == 0 || items[0].Column == "" || len(items[0].Hits) == 0 {
 		t.Fatalf("search: %+v %v", items, err)
 	}
@@ -300,14 +300,14 @@ func checkLibrarySearch(ctx context.Context, t *testing.T, d *Service, id string
 // DNC scrub, whose downloaded result it returns.
 func scrubTracePhones(ctx context.Context, t *testing.T, d *Service, events <-chan Event, done Job) string {
 	t.Helper()
-	if _, err := d.ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), &CallableChoices{}, nil); !errors.Is(err, ErrNeedScrub) {
+	if _, err := d.Jobs().ExportJob(ctx, done, filepath.Join(t.TempDir(), "c.xlsx"), &CallableChoices{}, nil); !errors.Is(err, ErrNeedScrub) {
 		t.Fatalf("callable before a scrub: %v", err)
 	}
-	phones, err := d.TracePhones(ctx, done.ResultPath, done.ID)
+	phones, err := d.Submissions().TracePhones(ctx, done.ResultPath, done.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kind, _ := d.Classify(ctx, phones.Path); kind != FilePhones {
+	if kind, _ := d.Results().Classify(ctx, phones.Path); kind != FilePhones {
 		t.Fatalf("phone list classified as %v", kind)
 	}
 	// Each number once (the sandbox's fictional numbers repeat across rows).
@@ -334,10 +334,10 @@ func scrubTracePhones(ctx context.Context, t *testing.T, d *Service, events <-ch
 // filters its columns allow (mobile from its line_type), not matched-only.
 func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult string) {
 	t.Helper()
-	if kind, _ := d.Classify(ctx, dncResult); kind != FileDNCResult {
+	if kind, _ := d.Results().Classify(ctx, dncResult); kind != FileDNCResult {
 		t.Fatalf("DNC result classified as %v", kind)
 	}
-	dr, err := d.OpenResult(ctx, dncResult, nil)
+	dr, err := d.Results().OpenResult(ctx, dncResult, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult str
 	}
 	defer dr.Close()
 	// The DNC result's line_type column allows the mobile filter too.
-	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable]" {
+	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable callable-now]" {
 		t.Fatalf("quick filters of a DNC result: %s", got)
 	}
 	if _, err := dr.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickMatched}, SortCol: -1}); err == nil {
@@ -364,7 +364,7 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 	}
 	again := done
 	again.ResultPath = ""
-	got, err := d.Download(ctx, again, nil)
+	got, err := d.Jobs().Download(ctx, again, nil)
 	if err != nil || got.ResultPath == "" {
 		t.Fatalf("download again: %+v %v", got, err)
 	}
@@ -373,7 +373,7 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 	}
 	for _, ext := range []string{".xlsx", ".csv"} {
 		dest := filepath.Join(t.TempDir(), "callable"+ext)
-		if _, err := d.ExportJob(ctx, got, dest, &CallableChoices{}, nil); err != nil {
+		if _, err := d.Jobs().ExportJob(ctx, got, dest, &CallableChoices{}, nil); err != nil {
 			t.Fatalf("callable %s: %v", ext, err)
 		}
 		if fi, err := os.Stat(dest); err != nil || fi.Size() == 0 {
@@ -392,10 +392,10 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 	}
 	defer srv.Close()
 	ctx := t.Context()
-	if _, err := d.Connect(ctx, srv.URL(), "sk_poor", true); err != nil {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_poor", true); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := d.SampleList(ctx)
+	sample, _ := d.Quotes().SampleList(ctx)
 	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
@@ -405,7 +405,7 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 	if !strings.Contains(p.What, "needs "+jobs.Credits(ce.Needed)) || !strings.Contains(p.Do, "Top up or lower the rows") {
 		t.Fatalf("wording: %+v", p)
 	}
-	list, _, _ := d.Jobs(ctx, 1)
+	list, _, _ := d.Jobs().List(ctx, 1)
 	if len(list) != 0 {
 		t.Fatalf("a refused submission shows in the jobs list: %+v", list)
 	}
@@ -428,10 +428,10 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	if _, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}
-	if d.WebhookAddr() != "" {
+	if d.Sessions().WebhookAddr() != "" {
 		t.Fatal("a receiver runs with webhooks off")
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -441,9 +441,9 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 
-	s := d.Settings()
+	s := d.Sessions().Settings()
 	s.WebhookEnabled, s.WebhookAddr = true, addr
-	err = d.SaveSettings(ctx, s)
+	err = d.Sessions().SaveSettings(ctx, s)
 	var we *WebhookError
 	if !errors.As(err, &we) || !we.NoSecret {
 		t.Fatalf("webhooks on without a secret: %v", err)
@@ -451,19 +451,19 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	if p := Explain(err, ""); p.Title != "Webhooks are not on" || !strings.Contains(p.Do, "webhook secret") || !strings.Contains(p.What, "settings are saved") {
 		t.Fatalf("wording: %+v", p)
 	}
-	if err := d.SetWebhookSecret(ctx, "whsec_test"); err != nil {
+	if err := d.Sessions().SetWebhookSecret(ctx, "whsec_test"); err != nil {
 		t.Fatal(err)
 	}
 	s.WebhookEnabled = false
-	if err := d.SaveSettings(ctx, s); err != nil {
+	if err := d.Sessions().SaveSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	s.WebhookEnabled = true
-	if err := d.SaveSettings(ctx, s); err != nil {
+	if err := d.Sessions().SaveSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if d.WebhookAddr() != addr {
-		t.Fatalf("receiver on %q, want %q", d.WebhookAddr(), addr)
+	if d.Sessions().WebhookAddr() != addr {
+		t.Fatalf("receiver on %q, want %q", d.Sessions().WebhookAddr(), addr)
 	}
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -471,16 +471,16 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	}
 	c.Close()
 	s.WebhookEnabled = false
-	if err := d.SaveSettings(ctx, s); err != nil {
+	if err := d.Sessions().SaveSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if d.WebhookAddr() != "" {
+	if d.Sessions().WebhookAddr() != "" {
 		t.Fatal("the receiver still runs after webhooks were switched off")
 	}
 	if got, _ := keyring.Get(secrets.Service, secrets.WebhookSecret); got != "whsec_test" {
 		t.Fatal("the webhook secret is not in the keyring")
 	}
-	b, _ := os.ReadFile(filepath.Join(d.Home(), "settings.json"))
+	b, _ := os.ReadFile(filepath.Join(d.Sessions().Home(), "settings.json"))
 	if strings.Contains(string(b), "whsec") {
 		t.Fatal("the webhook secret was written to the settings file")
 	}
@@ -507,10 +507,10 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := d.Connect(ctx, srv.URL(), sandbox.DemoKey, true); err != nil {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, true); err != nil {
 		t.Fatal(err)
 	}
-	list, more, err := d.Jobs(ctx, 1)
+	list, more, err := d.Jobs().List(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,16 +525,16 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	if list[0].Kind != jobs.KindSingle || !strings.HasPrefix(list[0].Name, "Single: ") {
 		t.Fatalf("single traces listed as %+v", list[0])
 	}
-	list, more, err = d.Jobs(ctx, 2)
+	list, more, err = d.Jobs().List(ctx, 2)
 	if err != nil || len(list) != 101 || more {
 		t.Fatalf("two pages: %d jobs, more=%v, %v", len(list), more, err)
 	}
 	// A single lookup made through the desk is in the ledger and the list.
-	res, err := d.Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
+	res, err := d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "2 Main St", City: "Columbus", State: "OH", Zip: "43215"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, _, _ = d.Jobs(ctx, 1)
+	list, _, _ = d.Jobs().List(ctx, 1)
 	if list[0].Kind != jobs.KindSingle || list[0].Charged != res.Credits {
 		t.Fatalf("newest job %+v, want the single lookup charged %d", list[0], res.Credits)
 	}
@@ -552,10 +552,10 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 	}
 	defer srv.Close()
 	ctx := t.Context()
-	if _, err := d.Connect(ctx, srv.URL(), "sk_late", true); err != nil {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_late", true); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := d.SampleList(ctx)
+	sample, _ := d.Quotes().SampleList(ctx)
 	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
@@ -567,7 +567,7 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 	}
 
 	// A single lookup's 402 names its price and the balance too.
-	_, err = d.Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err = d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "ACME HOLDINGS LLC", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	if !errors.As(err, &ce) || ce.Needed != cfg.Rates.LLC || ce.Balance != 5000 {
 		t.Fatalf("single: %v (%+v)", err, ce)
 	}
@@ -586,10 +586,10 @@ func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
 	}
 	defer srv.Close()
 	ctx := t.Context()
-	if _, err := d.Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
+	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err = d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	p := Explain(err, "")
 	if p.Title != "Not enough credits" || !strings.Contains(p.What, "needs 1 credit;") || !strings.Contains(p.What, "(1 short)") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
@@ -613,13 +613,13 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if _, err := d.StartSandbox(ctx); err != nil {
+	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	events := make(chan Event, 100)
-	stop := d.Subscribe(func(ev Event) { events <- ev })
+	stop := d.Jobs().Subscribe(func(ev Event) { events <- ev })
 	defer stop()
-	sample, err := d.SampleList(ctx)
+	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +628,7 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("submission with its answer dropped: %v", err)
 	}
-	list, _, err := d.Jobs(ctx, 1)
+	list, _, err := d.Jobs().List(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

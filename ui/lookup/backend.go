@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Backend is what the single lookup needs from the app; the application layer
@@ -19,4 +20,16 @@ type Backend interface {
 	// OnInternalList says which numbers are on the company's own
 	// do-not-call list (by their 10 digits).
 	OnInternalList(ctx context.Context, numbers []string) (map[string]bool, error)
+}
+
+// FromWorkflow is the lookup's backend over the application layer's
+// services: the rates, the single lookup, the company's list.
+func FromWorkflow(s *workflow.Service) Backend {
+	return workflowBackend{s.Sessions(), s.Submissions(), s.Compliance()}
+}
+
+type workflowBackend struct {
+	*workflow.SessionService
+	*workflow.SubmitService
+	*workflow.ComplianceService
 }

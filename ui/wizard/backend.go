@@ -53,5 +53,14 @@ type TraceBackend interface {
 	SavePreset(ctx context.Context, name string, headers []string, p workflow.Plan) error
 }
 
-// The application layer is the wizard's backend.
-var _ TraceBackend = (*workflow.Service)(nil)
+// FromWorkflow is the wizards' backend over the application layer's
+// services: reading and pricing a list, submitting it, its presets.
+func FromWorkflow(s *workflow.Service) TraceBackend {
+	return workflowBackend{s.Quotes(), s.Submissions(), s.Presets()}
+}
+
+type workflowBackend struct {
+	*workflow.QuoteService
+	*workflow.SubmitService
+	*workflow.PresetService
+}

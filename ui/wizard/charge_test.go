@@ -33,7 +33,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	if _, err := svc.Resume(t.Context()); err != nil {
+	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	test.NewTempApp(t)
@@ -48,7 +48,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 		for _, c := range testlists.Choices {
 			t.Run(l.Name+"/"+c.String(), func(t *testing.T) {
 				done := make(chan string, 1)
-				tr := newTrace(w, svc, testEnv, func(id string) { done <- id })
+				tr := newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
 				w.SetContent(tr.root)
 				act(func() { tr.open(path) })
 				idle(t, tr.bg)
@@ -68,7 +68,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 				}
 				act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 				id := recv(t, done, "the submission")
-				job, err := svc.Trace(t.Context(), id)
+				job, err := svc.API().Trace(t.Context(), id)
 				if err != nil {
 					t.Fatal(err)
 				}

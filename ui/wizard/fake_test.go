@@ -94,7 +94,7 @@ func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Ins
 	svc := f.svc
 	f.mu.Unlock()
 	if svc != nil {
-		return svc.Count(ctx, p, ins)
+		return svc.Quotes().Count(ctx, p, ins)
 	}
 	return workflow.Count(ctx, p, ins)
 }

@@ -93,10 +93,10 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	if _, err := svc.Resume(t.Context()); err != nil {
+	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	before, err := svc.Account(t.Context())
+	before, err := svc.Sessions().Account(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 	w := test.NewTempWindow(t, nil)
 	w.Resize(fyne.NewSize(1180, 760))
 	sent := make(chan string, 1)
-	d := newDNC(w, svc, testEnv, func(id string) { sent <- id })
+	d := newDNC(w, FromWorkflow(svc), testEnv, func(id string) { sent <- id })
 	w.SetContent(d.root)
 	act(func() { d.open(writeFile(t, "phones.csv", b.String())) })
 	idle(t, d.bg)
@@ -134,7 +134,7 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 		if !ok {
 			t.Fatal("not priced")
 		}
-		_, err := svc.Submit(context.Background(), d.plan(), d.ins, workflow.SubmitOptions{Quote: &q})
+		_, err := svc.Submissions().Submit(context.Background(), d.plan(), d.ins, workflow.SubmitOptions{Quote: &q})
 		if !errors.Is(err, workflow.ErrNothingBillable) {
 			t.Fatalf("the layer took it: %v", err)
 		}
@@ -144,7 +144,7 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 		t.Fatalf("submitted %s", id)
 	default:
 	}
-	after, err := svc.Account(t.Context())
+	after, err := svc.Sessions().Account(t.Context())
 	if err != nil || after.Credits != before.Credits {
 		t.Fatalf("balance %d → %d (%v)", before.Credits, after.Credits, err)
 	}

@@ -78,14 +78,14 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Resume(t.Context()); err != nil {
+	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
 	w.Resize(fyne.NewSize(1280, 900))
 	done := make(chan string, 1)
-	tr := newTrace(w, svc, testEnv, func(id string) { done <- id })
+	tr := newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
 	w.SetContent(tr.root)
 	act(func() { tr.open(file) })
 	idle(t, tr.bg)
@@ -119,10 +119,10 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	if _, err := svc.Resume(t.Context()); err != nil {
+	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	tr = newTrace(w, svc, testEnv, func(id string) { done <- id })
+	tr = newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
 	w.SetContent(tr.root)
 	act(func() { tr.open(other) })
 	idle(t, tr.bg)

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"time"
 )
 
 // TraceInputHeaders are the input columns of a generated trace result.
@@ -109,6 +110,33 @@ func WriteTraceFile(path string, rows int, seed uint64) error {
 	if err == nil {
 		err = bw.Flush()
 	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ScrubDay is when the generated DNC result was scrubbed (the benchmarks
+// export their callable lists the day after).
+var ScrubDay = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+
+// WriteScrubFile writes a DNC result of every number Phone makes (800 area
+// codes × 100 lines, ~3.6 MB), one in ten on the registry; the caller
+// writes its job record (scrubbed at ScrubDay).
+func WriteScrubFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprint(w, "phone,phone_normalized,dnc,litigator,line_type,status\r\n")
+	for area := range 800 {
+		for n := range 100 {
+			p := Phone(area, n)
+			fmt.Fprintf(w, "%s,%s,%v,false,mobile,ok\r\n", p, p, (area+n)%10 == 0)
+		}
+	}
+	err = w.Flush()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -1,0 +1,83 @@
+package calltime
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// Places answers as the engine does, phone by phone: every 95 minutes of a
+// week (every quarter of the clock comes round), for numbers that share an
+// area code but not a zone, owners in other states, unplaced and foreign
+// numbers.
+func TestPlacesAnswersAsTheEngine(t *testing.T) {
+	e := engine(t)
+	p := NewPlaces(e)
+	numbers := []string{"3055550100", "8504325555", "8505550100", "5045550100", "6015550100", "4045550100", "8005550100",
+		"4165550100", "2145550100"}
+	addrs := [][2]Address{
+		{},
+		{{Kind: "property", State: "GA", ZIP: "30301"}, {}},
+		{{Kind: "property", State: "FL", ZIP: "32501"}, {Kind: "mailing", State: "Louisiana", ZIP: "70112"}},
+		{{}, {Kind: "mailing", State: "TN"}},
+		{{Kind: "property", State: "?"}, {}},
+	}
+	start := instant(t, "2026-11-21T00:00:00Z")
+	for _, n := range numbers {
+		for _, a := range addrs {
+			pl := e.Locate(n, a[:])
+			area, addr := p.AreaID(phone.Key(n)), p.AddressID(a)
+			for at := start; at.Before(start.Add(8 * 24 * time.Hour)); at = at.Add(95 * time.Minute) {
+				got, want := p.Answer(area, addr, at, at), e.Decide(pl, at, nil)
+				if got.Reason == "" != want.Callable {
+					t.Fatalf("%s %v at %s: reason %q, engine callable %v", n, a, at, got.Reason, want.Callable)
+				}
+				if !want.Callable && got.Reason != want.Reasons[0].Summary() {
+					t.Fatalf("%s %v at %s: reason %q, engine %q", n, a, at, got.Reason, want.Reasons[0].Summary())
+				}
+				if want.Placement.Invalid == "" && want.Placement.Foreign == "" && got.Window.String() != want.Window.String() {
+					t.Fatalf("%s %v at %s: window %s, engine %s", n, a, at, got.Window, want.Window)
+				}
+			}
+		}
+	}
+	if p.AreaID(phone.Key("8504325555")) == p.AreaID(phone.Key("8505550100")) {
+		t.Errorf("two exchanges of 850 in different zones share an area id")
+	}
+}
+
+// A row's one-line address gives its state and ZIP from its end; one that
+// names neither is a place not known.
+func TestRowAddresses(t *testing.T) {
+	row := layout.Row{Property: layout.Address{Full: "12 Palm St, Pensacola, FL 32501"}, Mailing: layout.Address{Full: "somewhere"}}
+	got := RowAddresses(&row)
+	if got[0] != (Address{Kind: "property", State: "FL", ZIP: "32501"}) || got[1] != (Address{Kind: "mailing", State: "?"}) {
+		t.Errorf("RowAddresses = %+v", got)
+	}
+}
+
+// A phone's calling time in words, as the viewer shows it.
+func TestAnswerWords(t *testing.T) {
+	e := engine(t)
+	p := NewPlaces(e)
+	none := p.AddressID([2]Address{})
+	for _, c := range []struct{ number, at, want string }{
+		{"5045550100", "2026-11-24T19:42:00-06:00", "Callable 8 a.m.–8 p.m. CT · now 7:42 p.m."},
+		{"3055550100", "2026-11-24T20:15:00-05:00", "Not now: callable 8 a.m.–8 p.m. ET · now 8:15 p.m. (calling hours FL 08:00–20:00)"},
+		{"2055550100", "2026-11-22T10:00:00-06:00", "No calls today (no calls on Sunday in AL) · now 10 a.m. CT"},
+		{"4165550100", "2026-11-24T12:00:00-05:00", "No calling window: area code 416 is outside the United States (CA): its rules are not in the table"},
+	} {
+		at := instant(t, c.at)
+		a := p.Answer(p.AreaID(phone.Key(c.number)), none, at, at)
+		if got := a.Words(at, true); got != c.want {
+			t.Errorf("%s at %s: %q, want %q", c.number, c.at, got, c.want)
+		}
+		// A phone a list holds back has hours, never "callable".
+		if got := a.Words(at, false); strings.Contains(strings.ToLower(got), "callable") {
+			t.Errorf("%s at %s, on a list: %q", c.number, c.at, got)
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package export
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/library"
+)
+
+// The CRC-32 of two strings one after the other, from each one's.
+func TestCRC32Combine(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000, 70000} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rnd.IntN(256))
+		}
+		for _, cut := range []int{0, n / 3, n / 2, n} {
+			a, c := b[:cut], b[cut:]
+			got := crc32Combine(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(c), int64(len(c)))
+			if want := crc32.ChecksumIEEE(b); got != want {
+				t.Errorf("%d bytes cut at %d: %08x, want %08x", n, cut, got, want)
+			}
+		}
+	}
+}
+
+// manyCallable is a trace of n owners, each with a clean phone of its own
+// and a second phone on the DNC list, and its DNC result.
+func manyCallable(t *testing.T, n int) (trace, dnc string) {
+	var tb, db strings.Builder
+	tb.WriteString("owner,phone_1,phone_2,match_status\r\n")
+	db.WriteString("phone,dnc,litigator\r\n")
+	for i := range n {
+		clean, flagged := fmt.Sprintf("21255%05d", i), fmt.Sprintf("31255%05d", i)
+		fmt.Fprintf(&tb, "Owner %d,%s,%s,matched\r\n", i, clean, flagged)
+		fmt.Fprintf(&db, "%s,false,false\r\n%s,true,false\r\n", clean, flagged)
+	}
+	return writeFile(t, "trace.csv", tb.String()), dated(t, writeFile(t, "scrub.csv", db.String()))
+}
+
+// A callable .xlsx is written in one reading of its rows, sheet after sheet
+// past Excel's limit: every row on its sheet, every zip entry whole (its
+// CRC checked as it is read), no file of the work left beside it.
+func TestCallableXLSXAcrossSheets(t *testing.T) {
+	old := maxSheetRows
+	maxSheetRows = 4 // header + 3 rows per sheet
+	defer func() { maxSheetRows = old }()
+	trace, dnc := manyCallable(t, 10)
+	dst := filepath.Join(t.TempDir(), "callable.xlsx")
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, Proof: &Proof{}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != 10 || !slices.Equal(rep.Sheets, []string{"Results", "Results 2", "Results 3", "Results 4"}) {
+		t.Fatalf("%d rows in %v", rep.Rows, rep.Sheets)
+	}
+	zr, err := zip.OpenReader(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err == nil {
+			_, err = io.Copy(io.Discard, rc)
+			rc.Close()
+		}
+		if err != nil {
+			t.Errorf("entry %s: %v", f.Name, err)
+		}
+	}
+	zr.Close()
+	x := openXLSX(t, dst)
+	n := 0
+	for _, sheet := range rep.Sheets {
+		rows, err := x.GetRows(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[0][0] != "owner" || rows[0][1] != "phone_1" {
+			t.Fatalf("%s header %q", sheet, rows[0])
+		}
+		for _, r := range rows[1:] {
+			if want := fmt.Sprintf("Owner %d", n); r[0] != want || r[1] != fmt.Sprintf("21255%05d", n) {
+				t.Fatalf("%s: row %q, want %s with its clean phone", sheet, r, want)
+			}
+			if slices.ContainsFunc(r, func(c string) bool { return strings.HasPrefix(c, "31255") }) {
+				t.Fatalf("%s: a number on the DNC list written: %q", sheet, r)
+			}
+			n++
+		}
+	}
+	if n != 10 {
+		t.Errorf("%d rows read back, want 10", n)
+	}
+	checkNoWork(t, dst)
+}
+
+// checkNoWork fails when anything but the export and its proof is left in
+// its folder (a temporary file, the rows' spool).
+func checkNoWork(t *testing.T, dst string) {
+	t.Helper()
+	des, _ := os.ReadDir(filepath.Dir(dst))
+	for _, de := range des {
+		if name := de.Name(); name != filepath.Base(dst) && name != filepath.Base(ProofName(dst)) {
+			t.Errorf("left beside the export: %s", name)
+		}
+	}
+}
+
+// A scrub over 31 days old is refused before anything is written, where
+// the rows are judged as they are written (every answer is the number's).
+func TestCallableXLSXStaleRefusedBeforeWriting(t *testing.T) {
+	trace, dnc := manyCallable(t, 5)
+	dst := filepath.Join(t.TempDir(), "callable.xlsx")
+	_, err := ExportCallable(context.Background(), trace, dnc, dst, CallableOptions{OnlyCallable: true, Now: testNow.AddDate(0, 2, 0)})
+	var se *StaleError
+	if !errors.As(err, &se) || len(se.Numbers) != 5 {
+		t.Fatalf("err = %v, want a StaleError naming the 5 clean numbers", err)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("the export exists after the refusal: %v", err)
+	}
+	checkNoWork(t, dst)
+}
+
+// A number the file itself flags in one row and clears in another is left
+// out of both, by the export and by the viewer's quick filter alike: the
+// filtered export writes exactly the rows the viewer shows.
+func TestFlaggedInOneRowLeftOutEverywhere(t *testing.T) {
+	trace := writeFile(t, "own.csv", "owner,phone_1,phone_1_dnc,phone_1_litigator,phone_2,phone_2_dnc,phone_2_litigator\r\n"+
+		"A,2125550101,N,N,2125550102,N,N\r\n"+ // 0101 clean here…
+		"B,2125550103,N,N,2125550101,Y,N\r\n"+ // …and on the DNC list here
+		"C,2125550101,N,N,,,\r\n"+ // only 0101: the row goes
+		"D,2125550104,N,N,,,\r\n")
+	for _, f := range []jobs.QuickFilter{jobs.QuickNotDNC, jobs.QuickCallable} {
+		dst := filepath.Join(t.TempDir(), "out.csv")
+		rep, err := ExportCallable(context.Background(), trace, "", dst, at(CallableOptions{Filters: []jobs.QuickFilter{f}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := exportedOwners(t, dst)
+		if want := []string{"A", "B", "D"}; !slices.Equal(got, want) {
+			t.Errorf("%s: the export wrote the rows of %v, want %v", f, got, want)
+		}
+		if body, _ := os.ReadFile(dst); strings.Contains(string(body), "2125550101") {
+			t.Errorf("%s: 2125550101, flagged in one row, written:\n%s", f, body)
+		}
+		if rep.Phones.Left["flagged in another row"] != 2 {
+			t.Errorf("%s: left out %v, want 2 phones flagged in another row", f, rep.Phones.Left)
+		}
+		if view := viewerOwners(t, trace, f); !slices.Equal(view, got) {
+			t.Errorf("%s: the viewer shows the rows of %v, the export wrote %v", f, view, got)
+		}
+	}
+}
+
+// exportedOwners are the first cells of an exported CSV's rows.
+func exportedOwners(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range recs[1:] {
+		out = append(out, r[0])
+	}
+	return out
+}
+
+// viewerOwners are the first cells of the rows the viewer shows under
+// quick filter f, the file's own answers dated testScrub.
+func viewerOwners(t *testing.T, path string, f jobs.QuickFilter) []string {
+	t.Helper()
+	r, err := library.OpenResult(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	lopts := layout.Options{Now: testNow}
+	l, err := library.DetectLayout(path, lopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	join := layout.NewFlagIndex()
+	join.SetDates(testScrub, testNow)
+	r.SetLayout(l, join)
+	if err := r.Filter(library.Filter{Quick: []jobs.QuickFilter{f}}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := r.ReadRows(viewRows(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, rec := range recs {
+		out = append(out, rec[0])
+	}
+	return out
+}
+
+// viewRows are the file rows of a result's view, in order.
+func viewRows(r *library.Result) []int {
+	if p := r.Permutation(); p != nil {
+		return p
+	}
+	rows := make([]int, r.Len())
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}

@@ -1,0 +1,53 @@
+package layout
+
+import (
+	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
+)
+
+// A file that states no answer of its own leaves every answer to the
+// number; one with a flag or scope column does not.
+func TestNumberDecides(t *testing.T) {
+	for _, c := range []struct {
+		headers []string
+		row     []string
+		want    bool
+	}{
+		{[]string{"owner", "phone_1", "phone_1_type", "phone_2"}, []string{"A", "2125550101", "mobile", "2125550102"}, true},
+		{[]string{"owner", "phone_1", "phone_1_dnc"}, []string{"A", "2125550101", "N"}, false},
+		{[]string{"owner", "phone", "litigator"}, []string{"A", "2125550101", "false"}, false},
+		{[]string{"owner", "phone", "scrubbed"}, []string{"A", "2125550101", "Y"}, false},
+	} {
+		l := Detect(c.headers, [][]string{c.row}, Options{})
+		if got := l.NumberDecides(); got != c.want {
+			t.Errorf("%v: NumberDecides %v, want %v", c.headers, got, c.want)
+		}
+	}
+}
+
+// A number noted failing a flag filter fails it wherever it is read; other
+// filters and other numbers are untouched.
+func TestFlaggedNumbers(t *testing.T) {
+	s := NewFlaggedNumbers()
+	flagged := Phone{Key: 2125550101, Block: BlockFederal}
+	clean := Phone{Key: 2125550102}
+	for _, p := range []*Phone{&flagged, &clean, {Key: 0, Block: BlockInvalid}} {
+		s.Note(p, jobs.QuickFilters, Passes)
+	}
+	if !s.Fails(flagged.Key, jobs.QuickCallable) || !s.Fails(flagged.Key, jobs.QuickNotDNC) || s.Fails(flagged.Key, jobs.QuickNotLitigator) {
+		t.Errorf("a number on the federal list: callable %v, not-dnc %v, not-litigator %v", s.Fails(flagged.Key, jobs.QuickCallable),
+			s.Fails(flagged.Key, jobs.QuickNotDNC), s.Fails(flagged.Key, jobs.QuickNotLitigator))
+	}
+	if s.Fails(clean.Key, jobs.QuickCallable) || s.Len() != 1 {
+		t.Errorf("a clean number fails: %v; %d numbers noted, want 1", s.Fails(clean.Key, jobs.QuickCallable), s.Len())
+	}
+	row := Row{Phones: []Phone{{Key: flagged.Key}, clean}}
+	if !s.Keep(&row, []jobs.QuickFilter{jobs.QuickCallable}) || len(row.Phones) != 1 || row.Phones[0].Key != clean.Key {
+		t.Errorf("Keep left %v, want the clean number alone", row.Phones)
+	}
+	row = Row{Phones: []Phone{{Key: flagged.Key}}}
+	if s.Keep(&row, []jobs.QuickFilter{jobs.QuickNotDNC}) {
+		t.Errorf("a row whose one number is flagged elsewhere is kept")
+	}
+}

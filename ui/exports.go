@@ -1,0 +1,330 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
+)
+
+// exports is the export flow the jobs list and the viewers share: where to
+// save (asked before anything is written), the callable list's choices,
+// the open questions and the stale scrub that hold a callable list back,
+// and the message that says where it was saved. It keeps the state of the
+// dialogs it shows while they show.
+type exports struct {
+	sh      *shell
+	presets PresetsBackend
+	stale   StaleScrubs
+	// newDNC opens the DNC scrub of a phone list (a stale scrub's numbers).
+	newDNC func(path string)
+
+	// saved is the file the "Saved" message names while it shows;
+	// saving is true while the save dialog asks where to save.
+	saved  string
+	saving bool
+	// callableAsk is the callable list's choices while they show;
+	// rescrubBtn the stale scrub's "Scrub these numbers again".
+	callableAsk *dialog.ConfirmDialog
+	rescrubBtn  *widget.Button
+}
+
+// ended ends an export to dest: a callable list held back by open
+// questions offers to check the columns (check) or to make it without
+// those phones; one resting on a stale scrub offers a scrub of just those
+// numbers (rescrub, nil: the DNC scrub of the list) or to make it without
+// them; again writes it once more with the choices amended. Anything else
+// says how the export ended.
+func (ex *exports) ended(dest string, rep *workflow.ExportReport, err error, choices *workflow.CallableChoices,
+	check func(), rescrub func(path string), again func(workflow.CallableChoices)) {
+	if err != nil {
+		dropEmpty(dest)
+	}
+	amended := func(f func(*workflow.CallableChoices)) func() {
+		return func() {
+			c := workflow.CallableChoices{}
+			if choices != nil {
+				c = *choices
+			}
+			f(&c)
+			again(c)
+		}
+	}
+	if rescrub == nil {
+		rescrub = ex.newDNC
+	}
+	var stale *workflow.StaleError
+	var open *workflow.QuestionError
+	switch {
+	case errors.As(err, &open):
+		ex.offerQuestions(open, check, amended(func(c *workflow.CallableChoices) { c.LeaveOutUnsure = true }))
+	case errors.As(err, &stale):
+		ex.offerStale(stale, rescrub, amended(func(c *workflow.CallableChoices) { c.LeaveOutStale = true }))
+	default:
+		ex.showExported(dest, rep, err)
+	}
+}
+
+// askSavePath asks where to save a file before anything is written: the
+// save dialog opens in the export folder with name, made free ("name
+// (2).xlsx") when a file of that name is there. Picking a file that exists
+// asks before replacing it. then runs with the chosen path (UI thread);
+// nothing runs when the person cancels.
+func (ex *exports) askSavePath(name string, then func(path string)) {
+	dir := ex.outputDir()
+	_ = os.MkdirAll(dir, 0o755) // the dialog opens on it; a failure shows when writing
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) { ex.savePicked(w, err, then) }, ex.sh.win)
+	d.SetFileName(filepath.Base(workflow.FreePath(filepath.Join(dir, name))))
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		d.SetLocation(l)
+	}
+	d.SetConfirmText("Save")
+	d.SetOnClosed(func() { ex.saving = false })
+	d.Resize(fyne.NewSize(800, 560))
+	ex.saving = true
+	d.Show()
+	ex.sh.fire("save-as")
+}
+
+// savePicked is the save dialog's answer. The dialog has already asked
+// before replacing a file and opened it for writing; the export writes the
+// file itself (through a temporary file), so the writer is only closed.
+func (ex *exports) savePicked(w fyne.URIWriteCloser, err error, then func(path string)) {
+	if err != nil {
+		ex.sh.showError(err)
+		return
+	}
+	if w == nil {
+		return // cancelled
+	}
+	path := w.URI().Path()
+	w.Close()
+	then(path)
+}
+
+// askCallableChoices asks how the callable list of name is to be made,
+// then calls then with the choices (UI thread).
+func (ex *exports) askCallableChoices(name string, then func(workflow.CallableChoices)) {
+	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
+	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
+	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
+	warn := widget.NewLabel("")
+	warn.Importance = widget.DangerImportance
+	warn.Wrapping = fyne.TextWrapWord
+	update := func(bool) {
+		var w []string
+		if litigators.Checked {
+			w = append(w, "Litigators sue over calls: a list with them is at your own risk.")
+		}
+		if unknown.Checked {
+			w = append(w, "A phone whose answer is not known may be on the registry: calling it can cost $500 to $1,500 a call.")
+		}
+		warn.SetText(strings.Join(w, "\n"))
+	}
+	litigators.OnChanged, unknown.OnChanged = update, update
+	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
+		"do-not-call list, and every invalid number. Each phone carries its time zone and calling window. " +
+		"A proof of scrub (PDF) is saved beside it.")
+	intro.Wrapping = fyne.TextWrapWord
+	layouts := ex.presetChoice()
+	body := container.NewVBox(intro, mobiles, litigators, unknown, warn,
+		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel))
+	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
+		if ok {
+			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked,
+				Preset: layouts.chosen()})
+		}
+	}, ex.sh.win)
+	d.SetOnClosed(func() { ex.callableAsk = nil })
+	keys.Track(ex.sh.win, d, d.Confirm, nil) // Enter exports, Escape closes
+	ex.callableAsk = d
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+	ex.sh.fire("callable-choices")
+}
+
+// presetChoice is the choice of the columns a callable list is written
+// in: the result's own, or a dialer's or CRM's (the presets are read off
+// the UI thread and filled in when they come).
+type presetChoice struct {
+	sel     *widget.Select
+	presets []*dialer.Preset
+}
+
+// ownColumns is the choice of the result's own columns.
+const ownColumns = "the result's own columns"
+
+func (ex *exports) presetChoice() *presetChoice {
+	c := &presetChoice{sel: widget.NewSelect([]string{ownColumns}, nil)}
+	c.sel.SetSelected(ownColumns)
+	go func() {
+		ps, _, err := ex.presets.DialerPresets()
+		if err != nil {
+			return // the result's own columns still export
+		}
+		ex.sh.do(func() {
+			c.presets = ps
+			for _, p := range ps {
+				c.sel.Options = append(c.sel.Options, p.Name)
+			}
+			c.sel.Refresh()
+			ex.sh.fire("callable-presets")
+		})
+	}()
+	return c
+}
+
+// chosen is the chosen preset's ID, "" for the result's own columns.
+func (c *presetChoice) chosen() string {
+	for _, p := range c.presets {
+		if p.Name == c.sel.Selected {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// offerStale explains a refused stale scrub — when it was made, when it
+// ran out, how many phones rest on it, that nothing was written — and
+// offers a scrub of just those numbers (priced first: rescrub gets the
+// list's path) or the list without them (without).
+func (ex *exports) offerStale(e *workflow.StaleError, rescrub func(path string), without func()) {
+	s := e.Scrubs[0]
+	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
+		"%s would be called on it. Nothing was written.\n\nScrub just those numbers again (you see the price first), "+
+		"or make the list without them.",
+		s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.AddDate(0, 0, 31).Local().Format("Jan 2, 2006"),
+		jobs.Plural(int64(len(e.Numbers)), "phone", "phones")))
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	again := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		path, err := ex.stale.StalePhones(e)
+		if err != nil {
+			ex.sh.showError(err)
+			return
+		}
+		rescrub(path)
+	}}
+	out := widget.NewButton("Export without them", func() {
+		d.Hide()
+		without()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
+		container.NewHBox(layout.NewSpacer(), cancel, out, again)), ex.sh.win)
+	d.SetOnClosed(func() { ex.rescrubBtn = nil })
+	ex.rescrubBtn = again
+	d.Resize(fyne.NewSize(600, 0))
+	d.Show()
+	ex.sh.fire("stale-scrub")
+}
+
+// showExported says how an export to dest ended: what went wrong, or
+// where it was saved (with its proof of scrub, for a callable list).
+func (ex *exports) showExported(dest string, rep *workflow.ExportReport, err error) {
+	switch {
+	case err != nil:
+		ex.sh.showError(err)
+	case rep != nil && rep.Proof != "":
+		ex.showSavedWithProof(dest, rep.Proof)
+	default:
+		ex.showSaved(dest)
+	}
+}
+
+// showSavedWithProof says where a callable list and its proof of scrub
+// were saved.
+func (ex *exports) showSavedWithProof(path, proof string) {
+	defer ex.sh.fire("saved")
+	msg := widget.NewLabel("Saved to " + path + "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
+		"names the scrubs, their dates, what was left out and why, and fingerprints of the files.")
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		d.Hide()
+		ex.sh.showInFolder(path)
+	}}
+	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
+		d.Hide()
+		if err := ex.sh.fyne.OpenURL(fileURL(proof)); err != nil {
+			ex.sh.showError(err)
+		}
+	}}
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)
+	d.Resize(fyne.NewSize(560, 0))
+	d.Show()
+}
+
+// showSaved tells where a file was written, with a way to open its folder.
+func (ex *exports) showSaved(path string) {
+	defer ex.sh.fire("saved")
+	msg := widget.NewLabel("Saved to " + path)
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		d.Hide()
+		ex.sh.showInFolder(path)
+	}}
+	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), ex.sh.win)
+	ex.saved = path
+	d.SetOnClosed(func() { ex.saved = "" })
+	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
+}
+
+func (ex *exports) outputDir() string {
+	if d := ex.sh.settings().OutputDir; d != "" {
+		return d
+	}
+	return defaultOutputDir()
+}
+
+// offerQuestions explains a callable list refused for columns SkipDesk is
+// not sure how to read — each file, its columns and the question — and
+// offers to check them (check) or to make the list without the phones they
+// decide (without).
+func (ex *exports) offerQuestions(e *workflow.QuestionError, check func(), without func()) {
+	var lines []string
+	for _, f := range e.Files {
+		for _, q := range f.Questions {
+			lines = append(lines, "• "+filepath.Base(f.File)+": "+q.Message)
+		}
+	}
+	msg := widget.NewLabel("SkipDesk is not sure how to read columns this callable list depends on. Nothing was written.\n\n" +
+		strings.Join(lines, "\n") + "\n\nCheck the columns and say what they mean, or make the list without the phones they decide.")
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	checkBtn := &widget.Button{Text: "Check the columns…", Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		check()
+	}}
+	out := widget.NewButton("Export without those phones", func() {
+		d.Hide()
+		without()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Not sure how to read some columns", container.NewVBox(msg,
+		container.NewHBox(layout.NewSpacer(), cancel, out, checkBtn)), ex.sh.win)
+	keys.Track(ex.sh.win, d, d.Hide, nil)
+	d.Resize(fyne.NewSize(640, 0))
+	d.Show()
+	ex.sh.fire("open-questions")
+}

@@ -1,0 +1,425 @@
+// Package mock has the window's services as function fields (one type a
+// service, after benbjohnson/wtf's mock package): a test sets the functions
+// its screen calls, and a call to one it did not set panics, naming it.
+// Each type implements the ui interface of the same service.
+package mock
+
+import (
+	"context"
+
+	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
+	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/settings"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
+)
+
+// Sessions is the window's Sessions (workflow.SessionService).
+type Sessions struct {
+	ResumeFn           func(ctx context.Context) (workflow.Session, error)
+	ConnectFn          func(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error)
+	StartSandboxFn     func(ctx context.Context) (workflow.Session, error)
+	SignOutFn          func(ctx context.Context) error
+	HomeFn             func() string
+	AccountFn          func(ctx context.Context) (*client.Account, error)
+	PricingFn          func(ctx context.Context) (*client.Pricing, error)
+	SettingsFn         func() settings.Settings
+	SaveSettingsFn     func(ctx context.Context, s settings.Settings) error
+	SetWebhookSecretFn func(ctx context.Context, secret string) error
+}
+
+// Resume calls ResumeFn.
+func (m *Sessions) Resume(ctx context.Context) (workflow.Session, error) {
+	if m.ResumeFn == nil {
+		panic("mock.Sessions.Resume is not set")
+	}
+	return m.ResumeFn(ctx)
+}
+
+// Connect calls ConnectFn.
+func (m *Sessions) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error) {
+	if m.ConnectFn == nil {
+		panic("mock.Sessions.Connect is not set")
+	}
+	return m.ConnectFn(ctx, baseURL, key, sessionOnly)
+}
+
+// StartSandbox calls StartSandboxFn.
+func (m *Sessions) StartSandbox(ctx context.Context) (workflow.Session, error) {
+	if m.StartSandboxFn == nil {
+		panic("mock.Sessions.StartSandbox is not set")
+	}
+	return m.StartSandboxFn(ctx)
+}
+
+// SignOut calls SignOutFn.
+func (m *Sessions) SignOut(ctx context.Context) error {
+	if m.SignOutFn == nil {
+		panic("mock.Sessions.SignOut is not set")
+	}
+	return m.SignOutFn(ctx)
+}
+
+// Home calls HomeFn.
+func (m *Sessions) Home() string {
+	if m.HomeFn == nil {
+		panic("mock.Sessions.Home is not set")
+	}
+	return m.HomeFn()
+}
+
+// Account calls AccountFn.
+func (m *Sessions) Account(ctx context.Context) (*client.Account, error) {
+	if m.AccountFn == nil {
+		panic("mock.Sessions.Account is not set")
+	}
+	return m.AccountFn(ctx)
+}
+
+// Pricing calls PricingFn.
+func (m *Sessions) Pricing(ctx context.Context) (*client.Pricing, error) {
+	if m.PricingFn == nil {
+		panic("mock.Sessions.Pricing is not set")
+	}
+	return m.PricingFn(ctx)
+}
+
+// Settings calls SettingsFn.
+func (m *Sessions) Settings() settings.Settings {
+	if m.SettingsFn == nil {
+		panic("mock.Sessions.Settings is not set")
+	}
+	return m.SettingsFn()
+}
+
+// SaveSettings calls SaveSettingsFn.
+func (m *Sessions) SaveSettings(ctx context.Context, s settings.Settings) error {
+	if m.SaveSettingsFn == nil {
+		panic("mock.Sessions.SaveSettings is not set")
+	}
+	return m.SaveSettingsFn(ctx, s)
+}
+
+// SetWebhookSecret calls SetWebhookSecretFn.
+func (m *Sessions) SetWebhookSecret(ctx context.Context, secret string) error {
+	if m.SetWebhookSecretFn == nil {
+		panic("mock.Sessions.SetWebhookSecret is not set")
+	}
+	return m.SetWebhookSecretFn(ctx, secret)
+}
+
+// Jobs is the window's JobsBackend (workflow.JobService).
+type Jobs struct {
+	ListFn         func(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error)
+	DownloadFn     func(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error)
+	RetryWebhookFn func(ctx context.Context, job workflow.Job) error
+	ReconcileJobFn func(ctx context.Context, job workflow.Job) (workflow.Job, []workflow.LookAlike, error)
+	AdoptFn        func(ctx context.Context, submission int64, jobID string) error
+	DismissFn      func(ctx context.Context, submission int64, why string) error
+	ExportJobFn    func(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	SubscribeFn    func(f func(workflow.Event)) (stop func())
+	RefreshFn      func(ctx context.Context) error
+}
+
+// List calls ListFn.
+func (m *Jobs) List(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error) {
+	if m.ListFn == nil {
+		panic("mock.Jobs.List is not set")
+	}
+	return m.ListFn(ctx, pages)
+}
+
+// Download calls DownloadFn.
+func (m *Jobs) Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error) {
+	if m.DownloadFn == nil {
+		panic("mock.Jobs.Download is not set")
+	}
+	return m.DownloadFn(ctx, job, progress)
+}
+
+// RetryWebhook calls RetryWebhookFn.
+func (m *Jobs) RetryWebhook(ctx context.Context, job workflow.Job) error {
+	if m.RetryWebhookFn == nil {
+		panic("mock.Jobs.RetryWebhook is not set")
+	}
+	return m.RetryWebhookFn(ctx, job)
+}
+
+// ReconcileJob calls ReconcileJobFn.
+func (m *Jobs) ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
+	if m.ReconcileJobFn == nil {
+		panic("mock.Jobs.ReconcileJob is not set")
+	}
+	return m.ReconcileJobFn(ctx, job)
+}
+
+// Adopt calls AdoptFn.
+func (m *Jobs) Adopt(ctx context.Context, submission int64, jobID string) error {
+	if m.AdoptFn == nil {
+		panic("mock.Jobs.Adopt is not set")
+	}
+	return m.AdoptFn(ctx, submission, jobID)
+}
+
+// Dismiss calls DismissFn.
+func (m *Jobs) Dismiss(ctx context.Context, submission int64, why string) error {
+	if m.DismissFn == nil {
+		panic("mock.Jobs.Dismiss is not set")
+	}
+	return m.DismissFn(ctx, submission, why)
+}
+
+// ExportJob calls ExportJobFn.
+func (m *Jobs) ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
+	if m.ExportJobFn == nil {
+		panic("mock.Jobs.ExportJob is not set")
+	}
+	return m.ExportJobFn(ctx, job, dest, callable, progress)
+}
+
+// Subscribe calls SubscribeFn.
+func (m *Jobs) Subscribe(f func(workflow.Event)) (stop func()) {
+	if m.SubscribeFn == nil {
+		panic("mock.Jobs.Subscribe is not set")
+	}
+	return m.SubscribeFn(f)
+}
+
+// Refresh calls RefreshFn.
+func (m *Jobs) Refresh(ctx context.Context) error {
+	if m.RefreshFn == nil {
+		panic("mock.Jobs.Refresh is not set")
+	}
+	return m.RefreshFn(ctx)
+}
+
+// Results is the window's ResultsBackend (workflow.ResultService).
+type Results struct {
+	OpenResultFn    func(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error)
+	ExportViewFn    func(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	ExportPeopleFn  func(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error)
+	ClassifyFn      func(ctx context.Context, path string) (workflow.FileKind, error)
+	CorrectLayoutFn func(ctx context.Context, r workflow.Result, c *layout.Correction) error
+	ReadLayoutFn    func(ctx context.Context, path string) (layout.Summary, error)
+	RecheckFn       func(ctx context.Context, r workflow.Result) error
+}
+
+// OpenResult calls OpenResultFn.
+func (m *Results) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
+	if m.OpenResultFn == nil {
+		panic("mock.Results.OpenResult is not set")
+	}
+	return m.OpenResultFn(ctx, path, progress)
+}
+
+// ExportView calls ExportViewFn.
+func (m *Results) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
+	if m.ExportViewFn == nil {
+		panic("mock.Results.ExportView is not set")
+	}
+	return m.ExportViewFn(ctx, r, v, dest, choices, progress)
+}
+
+// ExportPeople calls ExportPeopleFn.
+func (m *Results) ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
+	if m.ExportPeopleFn == nil {
+		panic("mock.Results.ExportPeople is not set")
+	}
+	return m.ExportPeopleFn(ctx, r, v, dest, progress)
+}
+
+// Classify calls ClassifyFn.
+func (m *Results) Classify(ctx context.Context, path string) (workflow.FileKind, error) {
+	if m.ClassifyFn == nil {
+		panic("mock.Results.Classify is not set")
+	}
+	return m.ClassifyFn(ctx, path)
+}
+
+// CorrectLayout calls CorrectLayoutFn.
+func (m *Results) CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error {
+	if m.CorrectLayoutFn == nil {
+		panic("mock.Results.CorrectLayout is not set")
+	}
+	return m.CorrectLayoutFn(ctx, r, c)
+}
+
+// ReadLayout calls ReadLayoutFn.
+func (m *Results) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
+	if m.ReadLayoutFn == nil {
+		panic("mock.Results.ReadLayout is not set")
+	}
+	return m.ReadLayoutFn(ctx, path)
+}
+
+// Recheck calls RecheckFn.
+func (m *Results) Recheck(ctx context.Context, r workflow.Result) error {
+	if m.RecheckFn == nil {
+		panic("mock.Results.Recheck is not set")
+	}
+	return m.RecheckFn(ctx, r)
+}
+
+// Library is the window's LibraryBackend (workflow.LibraryService).
+type Library struct {
+	SearchLibraryFn func(ctx context.Context, query string) ([]workflow.LibraryItem, error)
+	ImportResultFn  func(ctx context.Context, path string, opts workflow.ImportOptions) (workflow.LibraryItem, error)
+	FetchResultFn   func(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error)
+}
+
+// SearchLibrary calls SearchLibraryFn.
+func (m *Library) SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error) {
+	if m.SearchLibraryFn == nil {
+		panic("mock.Library.SearchLibrary is not set")
+	}
+	return m.SearchLibraryFn(ctx, query)
+}
+
+// ImportResult calls ImportResultFn.
+func (m *Library) ImportResult(ctx context.Context, path string, opts workflow.ImportOptions) (workflow.LibraryItem, error) {
+	if m.ImportResultFn == nil {
+		panic("mock.Library.ImportResult is not set")
+	}
+	return m.ImportResultFn(ctx, path, opts)
+}
+
+// FetchResult calls FetchResultFn.
+func (m *Library) FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {
+	if m.FetchResultFn == nil {
+		panic("mock.Library.FetchResult is not set")
+	}
+	return m.FetchResultFn(ctx, it, progress)
+}
+
+// Compliance is the window's InternalBackend (workflow.ComplianceService).
+type Compliance struct {
+	FindInternalFn   func(ctx context.Context, query string, limit int) (workflow.InternalFound, error)
+	AddInternalFn    func(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error)
+	ScanListFileFn   func(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error)
+	ImportInternalFn func(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error)
+	ExportInternalFn func(ctx context.Context, dest string) (int, error)
+	RemoveInternalFn func(ctx context.Context, number, reason string) error
+	StalePhonesFn    func(e *workflow.StaleError) (string, error)
+}
+
+// FindInternal calls FindInternalFn.
+func (m *Compliance) FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
+	if m.FindInternalFn == nil {
+		panic("mock.Compliance.FindInternal is not set")
+	}
+	return m.FindInternalFn(ctx, query, limit)
+}
+
+// AddInternal calls AddInternalFn.
+func (m *Compliance) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
+	if m.AddInternalFn == nil {
+		panic("mock.Compliance.AddInternal is not set")
+	}
+	return m.AddInternalFn(ctx, numbers, reason, source)
+}
+
+// ScanListFile calls ScanListFileFn.
+func (m *Compliance) ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
+	if m.ScanListFileFn == nil {
+		panic("mock.Compliance.ScanListFile is not set")
+	}
+	return m.ScanListFileFn(ctx, path, progress)
+}
+
+// ImportInternal calls ImportInternalFn.
+func (m *Compliance) ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
+	if m.ImportInternalFn == nil {
+		panic("mock.Compliance.ImportInternal is not set")
+	}
+	return m.ImportInternalFn(ctx, req, progress)
+}
+
+// ExportInternal calls ExportInternalFn.
+func (m *Compliance) ExportInternal(ctx context.Context, dest string) (int, error) {
+	if m.ExportInternalFn == nil {
+		panic("mock.Compliance.ExportInternal is not set")
+	}
+	return m.ExportInternalFn(ctx, dest)
+}
+
+// RemoveInternal calls RemoveInternalFn.
+func (m *Compliance) RemoveInternal(ctx context.Context, number, reason string) error {
+	if m.RemoveInternalFn == nil {
+		panic("mock.Compliance.RemoveInternal is not set")
+	}
+	return m.RemoveInternalFn(ctx, number, reason)
+}
+
+// StalePhones calls StalePhonesFn.
+func (m *Compliance) StalePhones(e *workflow.StaleError) (string, error) {
+	if m.StalePhonesFn == nil {
+		panic("mock.Compliance.StalePhones is not set")
+	}
+	return m.StalePhonesFn(e)
+}
+
+// Presets is the window's PresetsBackend (workflow.PresetService).
+type Presets struct {
+	DialerPresetsFn func() (presets []*dialer.Preset, problems []error, err error)
+}
+
+// DialerPresets calls DialerPresetsFn.
+func (m *Presets) DialerPresets() (presets []*dialer.Preset, problems []error, err error) {
+	if m.DialerPresetsFn == nil {
+		panic("mock.Presets.DialerPresets is not set")
+	}
+	return m.DialerPresetsFn()
+}
+
+// Team is the window's TeamBackend (workflow.TeamService).
+type Team struct {
+	StatusFn             func(ctx context.Context) workflow.TeamStatus
+	ShareWithTeamFn      func(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error)
+	StopSharingPreviewFn func(ctx context.Context) (workflow.KeptRecords, error)
+	StopSharingFn        func(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error)
+}
+
+// Status calls StatusFn.
+func (m *Team) Status(ctx context.Context) workflow.TeamStatus {
+	if m.StatusFn == nil {
+		panic("mock.Team.Status is not set")
+	}
+	return m.StatusFn(ctx)
+}
+
+// ShareWithTeam calls ShareWithTeamFn.
+func (m *Team) ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error) {
+	if m.ShareWithTeamFn == nil {
+		panic("mock.Team.ShareWithTeam is not set")
+	}
+	return m.ShareWithTeamFn(ctx, url, name, progress)
+}
+
+// StopSharingPreview calls StopSharingPreviewFn.
+func (m *Team) StopSharingPreview(ctx context.Context) (workflow.KeptRecords, error) {
+	if m.StopSharingPreviewFn == nil {
+		panic("mock.Team.StopSharingPreview is not set")
+	}
+	return m.StopSharingPreviewFn(ctx)
+}
+
+// StopSharing calls StopSharingFn.
+func (m *Team) StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error) {
+	if m.StopSharingFn == nil {
+		panic("mock.Team.StopSharing is not set")
+	}
+	return m.StopSharingFn(ctx, progress)
+}
+
+// Samples is the window's Samples (workflow.QuoteService).
+type Samples struct {
+	SampleListFn func(ctx context.Context) (path string, err error)
+}
+
+// SampleList calls SampleListFn.
+func (m *Samples) SampleList(ctx context.Context) (path string, err error) {
+	if m.SampleListFn == nil {
+		panic("mock.Samples.SampleList is not set")
+	}
+	return m.SampleListFn(ctx)
+}

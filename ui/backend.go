@@ -76,6 +76,9 @@ type JobsBackend interface {
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
 	ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	// ScrubFirst says whether a trace's callable list needs a scrub of its
+	// phones first, priced (nil: it does not).
+	ScrubFirst(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error)
 	Events
 }
 

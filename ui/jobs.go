@@ -56,6 +56,9 @@ type jobsView struct {
 	// scrubParents maps a DNC job started with "Scrub phones" to its trace,
 	// so that its completion offers the trace's callable list.
 	scrubParents map[string]string
+	// finish are the callable lists asked for before their trace's scrub,
+	// by the trace's id: the scrub's completion writes them.
+	finish map[string]pendingExport
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
 
@@ -82,7 +85,8 @@ type jobsView struct {
 
 // newJobsView is the jobs list; welcome shows in place of an empty one.
 func newJobsView(sh *shell, be JobsBackend, ex *exports, flows Flows, welcome fyne.CanvasObject) *jobsView {
-	v := &jobsView{sh: sh, be: be, exports: ex, flows: flows, pages: 1, progress: map[string]float64{}, scrubParents: map[string]string{}}
+	v := &jobsView{sh: sh, be: be, exports: ex, flows: flows, pages: 1, progress: map[string]float64{}, scrubParents: map[string]string{},
+		finish: map[string]pendingExport{}}
 	v.kind = widget.NewSelect(kindChoices, func(string) { v.applyFilter() })
 	v.kind.SetSelectedIndex(0)
 	v.status = widget.NewSelect(statusChoices, func(string) { v.applyFilter() })
@@ -650,8 +654,63 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			v.exportJob(j, nil)
 			return
 		}
-		v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+		if j.Kind != jobs.KindTrace {
+			v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+			return
+		}
+		// A trace never scrubbed: the scrub is offered, priced, before
+		// any other question.
+		background(v.sh, v.sh.ctx, func(ctx context.Context) (*workflow.ScrubOffer, error) {
+			return v.be.ScrubFirst(ctx, j)
+		}, func(offer *workflow.ScrubOffer, err error) {
+			switch {
+			case err != nil:
+				v.sh.showError(err)
+			case offer != nil:
+				v.askScrubFirst(j, *offer)
+			default:
+				v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+			}
+		})
 	})
+}
+
+// pendingExport is a callable list asked for before its trace's scrub:
+// its choices and where it goes.
+type pendingExport struct {
+	choices workflow.CallableChoices
+	dest    string
+}
+
+// askScrubFirst offers the scrub a trace's callable list needs, with its
+// price; on yes the person chooses the list's options and where it goes,
+// the scrub's wizard opens, and when the scrub completes the list is
+// written by itself.
+func (v *jobsView) askScrubFirst(j workflow.Job, offer workflow.ScrubOffer) {
+	price := "at the DNC rate per phone"
+	if offer.Credits >= 0 {
+		price = jobs.Thousands(offer.Credits) + " credits"
+	}
+	msg := fmt.Sprintf("The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
+		"so the %s phone numbers of %s need a DNC scrub first: %s.\n"+
+		"Choose the list's options and where to save it now; it is written when the scrub completes.",
+		jobs.Thousands(int64(offer.Phones)), j.Name, price)
+	d := dialog.NewConfirm("Scrub the phones first?", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) {
+			v.exports.askSavePath(workflow.ExportName(j.Name, "callable", ".xlsx"), func(dest string) {
+				v.finish[j.ID] = pendingExport{choices: c, dest: dest}
+				v.scrubTrace(j.ResultPath, j.ID)
+			})
+		})
+	}, v.sh.win)
+	d.SetConfirmText("Scrub first")
+	d.SetDismissText("Cancel")
+	keys.Track(v.sh.win, d, d.Confirm, nil)
+	d.Show()
+	v.sh.fire("scrub-first")
 }
 
 // exportJob asks where to save j's result, or its callable list with
@@ -863,6 +922,11 @@ func (v *jobsView) offerCallable(dnc workflow.Job) {
 	delete(v.scrubParents, dnc.ID)
 	trace, found := v.byID(traceID)
 	if !found {
+		return
+	}
+	if p, ok := v.finish[traceID]; ok { // asked for before the scrub
+		delete(v.finish, traceID)
+		v.exportJobTo(trace, &p.choices, p.dest)
 		return
 	}
 	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub of %s's phones is done.\n"+

@@ -264,18 +264,61 @@ func (s *JobService) ExportJob(ctx context.Context, j Job, dest string, callable
 		callable.apply(&req)
 	}
 	if callable != nil && j.Kind != jobs.KindDNC {
-		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
-			// A trace whose own result carries flags needs no scrub.
-			l, err := s.resultLayout(j.ResultPath)
-			if err != nil {
-				return nil, err
-			}
-			if l.Check(nil, jobs.QuickCallable) != nil {
-				return nil, ErrNeedScrub
-			}
+		req.DNC = s.scrubsOf(j.ResultPath)
+		need, err := s.needsScrub(j, req.DNC)
+		if err != nil {
+			return nil, err
+		}
+		if need {
+			return nil, ErrNeedScrub
 		}
 	}
 	return s.results().Export(ctx, req)
+}
+
+// needsScrub says whether the callable list of j (a trace) needs a scrub
+// of its phones first: no scrub of them (scrubs) and no flags of its own.
+func (s *JobService) needsScrub(j Job, scrubs []string) (bool, error) {
+	if j.Kind == jobs.KindDNC || len(scrubs) > 0 {
+		return false, nil
+	}
+	l, err := s.resultLayout(j.ResultPath)
+	if err != nil {
+		return false, err
+	}
+	return l.Check(nil, jobs.QuickCallable) != nil, nil
+}
+
+// ScrubOffer is the scrub a trace's callable list needs first, priced.
+type ScrubOffer struct {
+	Phones  int   // the distinct valid numbers sent
+	Credits int64 // what the scrub costs (-1: not known now)
+}
+
+// ScrubFirst says, before any other question, whether the callable list
+// of j needs a scrub of its phones first, and prices it: nil when it does
+// not (a DNC result, a trace already scrubbed or carrying its own flags).
+func (s *JobService) ScrubFirst(ctx context.Context, j Job) (*ScrubOffer, error) {
+	if j.ResultPath == "" {
+		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
+	}
+	need, err := s.needsScrub(j, s.scrubsOf(j.ResultPath))
+	if err != nil || !need {
+		return nil, err
+	}
+	p, err := s.submissions().TracePhones(ctx, j.ResultPath, j.ID)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := Inspect(ctx, p.Path, input.Options{})
+	if err != nil {
+		return nil, err
+	}
+	offer := &ScrubOffer{Phones: ins.Rows, Credits: -1}
+	if q, err := s.quotes().Quote(ctx, p, ins); err == nil {
+		offer.Phones, offer.Credits = q.Rows, q.Credits
+	}
+	return offer, nil
 }
 
 // resultLayout is the layout of the result at path, read over the whole

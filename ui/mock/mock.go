@@ -117,6 +117,7 @@ type Jobs struct {
 	AdoptFn        func(ctx context.Context, submission int64, jobID string) error
 	DismissFn      func(ctx context.Context, submission int64, why string) error
 	ExportJobFn    func(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	ScrubFirstFn   func(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error)
 	SubscribeFn    func(f func(workflow.Event)) (stop func())
 	RefreshFn      func(ctx context.Context) error
 }
@@ -167,6 +168,14 @@ func (m *Jobs) Dismiss(ctx context.Context, submission int64, why string) error 
 		panic("mock.Jobs.Dismiss is not set")
 	}
 	return m.DismissFn(ctx, submission, why)
+}
+
+// ScrubFirst calls ScrubFirstFn.
+func (m *Jobs) ScrubFirst(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error) {
+	if m.ScrubFirstFn == nil {
+		panic("mock.Jobs.ScrubFirst is not set")
+	}
+	return m.ScrubFirstFn(ctx, job)
 }
 
 // ExportJob calls ExportJobFn.

@@ -69,8 +69,11 @@ func (a *App) applyEvents(batch []workflow.Event) {
 	if a.jobs == nil {
 		return
 	}
-	account := false
+	account, scrubbed := false, false
 	defer func() {
+		if scrubbed {
+			a.recheckTraces()
+		}
 		if account && a.header != nil {
 			a.header.refresh(func() { a.do(func() { a.fire("events") }) })
 		} else {
@@ -105,6 +108,7 @@ func (a *App) applyEvents(batch []workflow.Event) {
 		} else {
 			a.jobs.upsert(ev.Job)
 		}
+		scrubbed = scrubbed || (ev.Kind == workflow.EventDownloaded && ev.Job.Kind == jobs.KindDNC)
 		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
 			defer a.jobs.offerCallable(ev.Job)
 		}

@@ -108,7 +108,10 @@ func (a *App) applyEvents(batch []workflow.Event) {
 		} else {
 			a.jobs.upsert(ev.Job)
 		}
-		scrubbed = scrubbed || (ev.Kind == workflow.EventDownloaded && ev.Job.Kind == jobs.KindDNC)
+		if ev.Kind == workflow.EventDownloaded && ev.Job.Kind == jobs.KindDNC {
+			scrubbed = true
+			defer a.jobs.finishCallable(ev.Job)
+		}
 		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
 			defer a.jobs.offerCallable(ev.Job)
 		}

@@ -268,6 +268,9 @@ func (ex *exports) showSavedWithProof(path, proof string) {
 	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)
 	d.Resize(fyne.NewSize(560, 0))
+	ex.saved = path
+	d.SetOnClosed(func() { ex.saved = "" })
+	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Show()
 }
 

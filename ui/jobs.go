@@ -59,6 +59,8 @@ type jobsView struct {
 	// finish are the callable lists asked for before their trace's scrub,
 	// by the trace's id: the scrub's completion writes them.
 	finish map[string]pendingExport
+	// scrubAsk is the question "Scrub the phones first?" while it shows.
+	scrubAsk *dialog.ConfirmDialog
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
 
@@ -691,11 +693,12 @@ func (v *jobsView) askScrubFirst(j workflow.Job, offer workflow.ScrubOffer) {
 	if offer.Credits >= 0 {
 		price = jobs.Thousands(offer.Credits) + " credits"
 	}
-	msg := fmt.Sprintf("The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list,\n"+
-		"so the %s phone numbers of %s need a DNC scrub first: %s.\n"+
+	msg := widget.NewLabel(fmt.Sprintf("The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list, "+
+		"so the %s phone numbers of %s need a DNC scrub first: %s. "+
 		"Choose the list's options and where to save it now; it is written when the scrub completes.",
-		jobs.Thousands(int64(offer.Phones)), j.Name, price)
-	d := dialog.NewConfirm("Scrub the phones first?", msg, func(ok bool) {
+		jobs.Thousands(int64(offer.Phones)), j.Name, price))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Scrub the phones first?", "Scrub first", "Cancel", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -706,9 +709,10 @@ func (v *jobsView) askScrubFirst(j workflow.Job, offer workflow.ScrubOffer) {
 			})
 		})
 	}, v.sh.win)
-	d.SetConfirmText("Scrub first")
-	d.SetDismissText("Cancel")
+	d.Resize(fyne.NewSize(560, 0))
 	keys.Track(v.sh.win, d, d.Confirm, nil)
+	v.scrubAsk = d
+	d.SetOnClosed(func() { v.scrubAsk = nil })
 	d.Show()
 	v.sh.fire("scrub-first")
 }
@@ -912,6 +916,21 @@ func (v *jobsView) scrubbedFor(traceID string) func(string) {
 	}
 }
 
+// finishCallable writes the callable list asked for before the scrub of
+// its trace's phones, once that scrub (dnc) is downloaded (UI thread).
+func (v *jobsView) finishCallable(dnc workflow.Job) {
+	traceID, ok := v.scrubParents[dnc.ID]
+	p, pending := v.finish[traceID]
+	if !ok || !pending {
+		return
+	}
+	delete(v.scrubParents, dnc.ID)
+	delete(v.finish, traceID)
+	if trace, found := v.byID(traceID); found {
+		v.exportJobTo(trace, &p.choices, p.dest)
+	}
+}
+
 // offerCallable asks, once a scrub of a trace's phones has completed,
 // whether to export the trace's callable list now (UI thread).
 func (v *jobsView) offerCallable(dnc workflow.Job) {
@@ -919,14 +938,12 @@ func (v *jobsView) offerCallable(dnc workflow.Job) {
 	if !ok {
 		return
 	}
+	if _, ok := v.finish[traceID]; ok {
+		return // asked for before the scrub: written once it is downloaded
+	}
 	delete(v.scrubParents, dnc.ID)
 	trace, found := v.byID(traceID)
 	if !found {
-		return
-	}
-	if p, ok := v.finish[traceID]; ok { // asked for before the scrub
-		delete(v.finish, traceID)
-		v.exportJobTo(trace, &p.choices, p.dest)
 		return
 	}
 	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub of %s's phones is done.\n"+

@@ -43,8 +43,19 @@ func TestCallableOfUnscrubbedTraceAsksFirstThenFinishes(t *testing.T) {
 	if early != 0 {
 		t.Fatalf("%d files written before the scrub completed", early)
 	}
-	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: workflow.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC,
-		Name: "owners phones.csv", Status: "completed", Rows: 42, CreatedAt: time.Now()}})
+	// Completed, the scrub's result is not here yet: nothing is written.
+	dnc := workflow.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones.csv", Status: "completed", Rows: 42,
+		CreatedAt: time.Now()}
+	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: dnc})
+	h.wait("events")
+	fb.mu.Lock()
+	early = len(fb.exported)
+	fb.mu.Unlock()
+	if early != 0 {
+		t.Fatalf("%d files written before the scrub was downloaded", early)
+	}
+	dnc.ResultPath = "/results/owners phones.csv"
+	fb.emit(workflow.Event{Kind: workflow.EventDownloaded, Job: dnc})
 	h.wait("saved")
 	fb.mu.Lock()
 	defer fb.mu.Unlock()

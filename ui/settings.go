@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -238,4 +239,28 @@ func (f *settingsForm) onSignOut() {
 			f.doSignOut()
 		}
 	}, a.win)
+}
+
+// outOfPlace says what is out of place in the open settings dialog, ""
+// when nothing is: Save over the settings or off the window, the settings
+// squeezed, another setting than the export folder first. The tests and
+// the end-to-end run at each size ask it.
+func (f *settingsForm) outOfPlace() string {
+	d := fyne.CurrentApp().Driver()
+	win := f.sh.win.Canvas().Size()
+	body, bodyAt := f.body.Size(), d.AbsolutePositionForObject(f.body)
+	btnAt := d.AbsolutePositionForObject(f.saveBtn)
+	switch {
+	case btnAt.Y < bodyAt.Y+body.Height:
+		return fmt.Sprintf("Save at y=%v, over the settings (down to y=%v)", btnAt.Y, bodyAt.Y+body.Height)
+	case btnAt.Y+f.saveBtn.Size().Height > win.Height || bodyAt.Y < 0:
+		return fmt.Sprintf("the dialog runs off the window (Save at y=%v of %v)", btnAt.Y, win.Height)
+	case body.Height < 120:
+		return fmt.Sprintf("the settings have %v points of height", body.Height)
+	}
+	form := f.body.Content.(*fyne.Container).Objects[0].(*widget.Form)
+	if form.Items[0].Text != "Export folder" {
+		return fmt.Sprintf("the first setting is %q", form.Items[0].Text)
+	}
+	return ""
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/settings"
 )
@@ -28,7 +27,7 @@ func TestSettingsFitAtEverySize(t *testing.T) {
 				f.dialog.Show()
 			})
 			var msg string
-			h.do(func() { msg = settingsOverlap(h.win, f) })
+			h.do(func() { msg = f.outOfPlace() })
 			if msg != "" {
 				t.Errorf("%v×%v, %s theme: %s", size.Width, size.Height, th, msg)
 			}
@@ -36,26 +35,4 @@ func TestSettingsFitAtEverySize(t *testing.T) {
 			h.do(f.dialog.Hide)
 		}
 	}
-}
-
-// settingsOverlap says what is out of place in the open settings dialog,
-// "" when nothing is.
-func settingsOverlap(w fyne.Window, f *settingsForm) string {
-	d := fyne.CurrentApp().Driver()
-	win := w.Canvas().Size()
-	body, bodyAt := f.body.Size(), d.AbsolutePositionForObject(f.body)
-	btnAt := d.AbsolutePositionForObject(f.saveBtn)
-	switch {
-	case btnAt.Y < bodyAt.Y+body.Height:
-		return fmt.Sprintf("Save at y=%v, over the settings (down to y=%v)", btnAt.Y, bodyAt.Y+body.Height)
-	case btnAt.Y+f.saveBtn.Size().Height > win.Height || bodyAt.Y < 0:
-		return fmt.Sprintf("the dialog runs off the window (Save at y=%v of %v)", btnAt.Y, win.Height)
-	case body.Height < 120:
-		return fmt.Sprintf("the settings have %v points of height", body.Height)
-	}
-	form := f.body.Content.(*fyne.Container).Objects[0].(*widget.Form)
-	if form.Items[0].Text != "Export folder" {
-		return fmt.Sprintf("the first setting is %q", form.Items[0].Text)
-	}
-	return ""
 }

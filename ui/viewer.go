@@ -316,8 +316,8 @@ func (v *viewer) buildTable() {
 			v.table.SetColumnWidth(i, c.width)
 		}
 	} else {
-		for i, h := range v.headers {
-			v.table.SetColumnWidth(i, columnWidth(h))
+		for i := range v.headers {
+			v.table.SetColumnWidth(i, v.columnWidth(i))
 		}
 	}
 	// The row numbers' column fits the largest number.
@@ -354,10 +354,17 @@ func (v *viewer) showQuestions(l *layout.Layout) {
 	v.unsure.Refresh()
 }
 
-// columnWidth is a starting width from the header; the user can drag it.
-func columnWidth(h string) float32 {
-	w := float32(len(h))*8 + 40
-	return min(max(w, 90), 260)
+// columnWidth is a starting width for the file's column i that fits its
+// header and the values of the first rows (up to a limit: a long value is
+// clipped, not the column's every value); the person can drag it.
+func (v *viewer) columnWidth(i int) float32 {
+	const rows = 50
+	size, bold := theme.TextSize(), fyne.TextStyle{Bold: true}
+	w := fyne.MeasureText(v.headers[i], size, bold).Width + 24 // the sort arrow
+	for r := 0; r < min(rows, v.res.Len()); r++ {
+		w = max(w, fyne.MeasureText(v.res.Cell(r, i), size, fyne.TextStyle{}).Width)
+	}
+	return min(max(w+4*theme.InnerPadding(), 90), 340)
 }
 
 func (v *viewer) content() fyne.CanvasObject {

@@ -54,6 +54,14 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := waitDownloaded(ctx, t, events, id, "the trace")
+	// The scrub's phone list is named as the person named the trace.
+	phones, err := d.Submissions().TracePhones(ctx, done.ResultPath, done.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := filepath.Base(phones.Path), strings.TrimSuffix(done.Name, filepath.Ext(done.Name))+" phones.csv"; got != want {
+		t.Errorf("the scrub's phone list is %q, want %q", got, want)
+	}
 	scrub := scrubTracePhones(ctx, t, d, events, done)
 
 	list, _, err := d.Jobs().List(ctx, 1)

@@ -332,6 +332,16 @@ func SingleIsCompany(req client.SingleTraceRequest) bool {
 	return req.IsEntity || entity.IsEntity(strings.TrimSpace(req.FirstName+" "+req.LastName))
 }
 
+// tracePhonesName is the name of a trace's phone list, as the person named
+// the trace ("owners phones"), never the result file's dated, tagged name.
+func tracePhonesName(traceResultPath string) string {
+	base := strings.TrimSuffix(filepath.Base(traceResultPath), filepath.Ext(traceResultPath))
+	if m, err := library.ReadRecord(library.RecordPath(traceResultPath)); err == nil && m.Name != "" {
+		base = strings.TrimSuffix(m.Name, filepath.Ext(m.Name))
+	}
+	return base + " phones"
+}
+
 // TracePhones writes the phones of a completed trace's result — every
 // valid number of every phone column its layout finds, each once — as a
 // one-column phone list for a DNC scrub, and returns the plan that scrubs
@@ -388,8 +398,7 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Plan{}, err
 	}
-	base := strings.TrimSuffix(filepath.Base(traceResultPath), filepath.Ext(traceResultPath))
-	out := filepath.Join(dir, library.SanitizeName(base+" phones")+".csv")
+	out := filepath.Join(dir, library.SanitizeName(tracePhonesName(traceResultPath))+".csv")
 	if err := library.WriteFileAtomic(out, []byte(b.String())); err != nil {
 		return Plan{}, err
 	}

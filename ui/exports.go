@@ -261,9 +261,7 @@ func (ex *exports) showSavedWithProof(path, proof string) {
 	}}
 	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
 		d.Hide()
-		if err := ex.sh.fyne.OpenURL(fileURL(proof)); err != nil {
-			ex.sh.showError(err)
-		}
+		ex.sh.openFile(proof)
 	}}
 	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)

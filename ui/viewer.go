@@ -679,10 +679,7 @@ func (v *viewer) write(ctx context.Context, people bool, view workflow.View, des
 
 // onOpenExternal opens the result file with the system's app for CSV files.
 func (v *viewer) onOpenExternal() {
-	u := fileURL(v.res.Path())
-	if err := v.sh.fyne.OpenURL(u); err != nil {
-		v.sh.showError(err)
-	}
+	v.sh.openFile(v.res.Path())
 }
 
 func (v *viewer) close() {

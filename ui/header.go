@@ -228,7 +228,7 @@ var (
 // sandboxBadge is the bar shown on every screen while in the sandbox.
 func sandboxBadge(onConnect func()) fyne.CanvasObject {
 	bg := canvas.NewRectangle(sandboxFill)
-	txt := canvas.NewText("SANDBOX — demo account, nothing is charged, data is made up", sandboxText)
+	txt := canvas.NewText("SANDBOX — practice: nothing is charged, data is made up, jobs and credits reset at each start", sandboxText)
 	txt.TextStyle = fyne.TextStyle{Bold: true}
 	var right fyne.CanvasObject
 	if onConnect != nil {

@@ -149,7 +149,9 @@ func connectionLine(s workflow.Session) fyne.CanvasObject {
 	var text string
 	switch {
 	case s.Sandbox:
-		text = "Connected to the sandbox on this computer: a demo account, no API key stored. Use \"Use my API key…\" to connect your own account."
+		text = "Connected to the sandbox on this computer: a practice account, no API key stored. Each time SkipDesk starts, " +
+			"the sandbox starts afresh: its practice jobs and credits are cleared, and the practice results already downloaded " +
+			"stay in your Library. Use \"Use my API key…\" to connect your own account."
 	case s.BaseURL == "":
 		text = "Not connected."
 	case s.FromEnv:

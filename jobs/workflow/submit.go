@@ -310,9 +310,17 @@ func (s *SubmitService) Single(ctx context.Context, req client.SingleTraceReques
 	if res.Matched {
 		matches = 1
 	}
-	s.emit(Event{Kind: EventStatus, Job: Job{ID: out.JobID, Key: out.JobID, Kind: jobs.KindSingle, Name: submit.SingleName(&req),
+	j := Job{ID: out.JobID, Key: out.JobID, Kind: jobs.KindSingle, Name: submit.SingleName(&req),
 		Status: jobs.StatusCompleted, Rows: 1, Matches: matches, Charged: res.Credits, Refunded: res.CreditsRefunded,
-		CreatedAt: now, CompletedAt: now}})
+		CreatedAt: now, CompletedAt: now}
+	// The answer is kept in the library (a lookup paid for is never lost);
+	// a library that cannot be written costs the lookup nothing.
+	if path, err := s.keepSingle(out.JobID, req, res, now); err == nil {
+		j.ResultPath = path
+	} else {
+		s.emit(Event{Kind: EventWarning, Job: j, Err: fmt.Errorf("the lookup's answer was not kept in the library: %w", err)})
+	}
+	s.emit(Event{Kind: EventStatus, Job: j})
 	s.emit(Event{Kind: EventAccount})
 	return res, nil
 }

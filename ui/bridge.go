@@ -109,11 +109,10 @@ func (a *App) applyEvents(batch []workflow.Event) {
 			a.jobs.upsert(ev.Job)
 		}
 		if ev.Kind == workflow.EventDownloaded && ev.Job.Kind == jobs.KindDNC {
+			// The scrub's answers are here: open results read them, and a
+			// scrub of a trace's phones finishes or offers its callable list.
 			scrubbed = true
-			defer a.jobs.finishCallable(ev.Job)
-		}
-		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
-			defer a.jobs.offerCallable(ev.Job)
+			defer a.jobs.scrubDownloaded(ev.Job)
 		}
 	}
 	a.jobs.refreshTable()

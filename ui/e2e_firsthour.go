@@ -289,6 +289,11 @@ func firstHourLight(h *e2e.Harness, a *App) error {
 		a.jobs.selectJob(trace.ID)
 		a.jobs.export(trace, true)
 	})
+	// Its phones not scrubbed yet, the scrub is offered first.
+	if err := h.Wait("the scrub offered first", 20*time.Second, func() bool { return a.jobs.scrubAsk != nil }); err != nil {
+		return err
+	}
+	h.Do(func() { a.jobs.scrubAsk.Confirm() })
 	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}

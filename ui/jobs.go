@@ -916,12 +916,18 @@ func (v *jobsView) scrubbedFor(traceID string) func(string) {
 	}
 }
 
-// finishCallable writes the callable list asked for before the scrub of
-// its trace's phones, once that scrub (dnc) is downloaded (UI thread).
-func (v *jobsView) finishCallable(dnc workflow.Job) {
+// scrubDownloaded: a scrub (dnc) is in the library. When it scrubbed a
+// trace's phones, the callable list asked for before it is written, or
+// else offered (UI thread). Not at its completion: until its result is
+// here the trace still reads as never scrubbed.
+func (v *jobsView) scrubDownloaded(dnc workflow.Job) {
 	traceID, ok := v.scrubParents[dnc.ID]
+	if !ok {
+		return
+	}
 	p, pending := v.finish[traceID]
-	if !ok || !pending {
+	if !pending {
+		v.offerCallable(dnc)
 		return
 	}
 	delete(v.scrubParents, dnc.ID)
@@ -931,15 +937,12 @@ func (v *jobsView) finishCallable(dnc workflow.Job) {
 	}
 }
 
-// offerCallable asks, once a scrub of a trace's phones has completed,
+// offerCallable asks, once a scrub of a trace's phones is downloaded,
 // whether to export the trace's callable list now (UI thread).
 func (v *jobsView) offerCallable(dnc workflow.Job) {
 	traceID, ok := v.scrubParents[dnc.ID]
 	if !ok {
 		return
-	}
-	if _, ok := v.finish[traceID]; ok {
-		return // asked for before the scrub: written once it is downloaded
 	}
 	delete(v.scrubParents, dnc.ID)
 	trace, found := v.byID(traceID)

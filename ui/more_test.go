@@ -367,10 +367,14 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 		t.Fatalf("Scrub phones opened %q, want the scrub of trc_1", got)
 	}
 
-	// The scrub completes: the callable list of the trace is offered.
+	// The scrub completes and its result is downloaded: the callable list
+	// of the trace is offered (not before: until then the trace reads as
+	// never scrubbed).
 	done := dnc
 	done.Status = "completed"
 	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: done})
+	done.ResultPath = "/results/owners phones.csv"
+	fb.emit(workflow.Event{Kind: workflow.EventDownloaded, Job: done})
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.dialogTextSafe(), "Export the callable list now?") {
 		if time.Now().After(deadline) {

@@ -163,10 +163,10 @@ func TestPeopleViewPropStream(t *testing.T) {
 			t.Errorf("%s is off: %s", f, v.why.Text)
 		}
 	}
-	if !v.quick[jobs.QuickMatched].Disabled() || !strings.Contains(v.why.Text, "Matched only: the result has no match status column") {
+	if !v.quick[jobs.QuickMatched].Disabled() || !strings.Contains(v.why.Text, "Matched: the result has no match status column") {
 		t.Errorf("matched filter: %q", v.why.Text)
 	}
-	// Callable only keeps the rows with a phone that may be called.
+	// "Callable" keeps the rows with a phone that may be called.
 	h.query(v, func() { v.quick[jobs.QuickCallable].SetChecked(true) })
 	if v.count.Text != "2 of 4 rows" {
 		t.Errorf("callable only: %q", v.count.Text)
@@ -251,7 +251,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 		}
 	}
 	// Not scrubbed: the DNC filters cannot apply, and the viewer says why.
-	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
+	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Errorf("callable filter on a trace never scrubbed: %q", v.why.Text)
 	}
 	h.query(v, func() { v.quick[jobs.QuickMobile].SetChecked(true) })

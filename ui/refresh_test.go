@@ -38,7 +38,7 @@ func putInLibrary(t *testing.T, h *harness, name string, m library.Meta) string 
 }
 
 // An open trace result refreshes when a scrub of its phones is downloaded:
-// its phones read "not scrubbed" and "Callable only" cannot apply; once the
+// its phones read "not scrubbed" and "Callable" cannot apply; once the
 // scrub is in the library, without closing the tab, they read the scrub's
 // answers and the filter applies.
 func TestOpenResultRefreshesAfterItsScrub(t *testing.T) {
@@ -68,7 +68,7 @@ func TestOpenResultRefreshesAfterItsScrub(t *testing.T) {
 	var callableOff bool
 	h.do(func() { callableOff = v.quick[jobs.QuickCallable].Disabled() })
 	if s := status(); s != "not scrubbed" || !callableOff {
-		t.Fatalf("before the scrub: %q, Callable only off %v", s, callableOff)
+		t.Fatalf("before the scrub: %q, Callable off %v", s, callableOff)
 	}
 	putInLibrary(t, h, "skipdesk_dnc.csv", library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "owners phones.csv", CreatedAt: now,
 		ParentTraceID: "trc_1", Scrubbed: &library.GivenDate{Date: now, By: "test", At: now}})
@@ -77,6 +77,6 @@ func TestOpenResultRefreshesAfterItsScrub(t *testing.T) {
 	h.wait("rechecked")
 	h.do(func() { callableOff = v.quick[jobs.QuickCallable].Disabled() })
 	if s := status(); !strings.HasPrefix(s, "OK to call") || callableOff {
-		t.Fatalf("after the scrub: %q, Callable only off %v", s, callableOff)
+		t.Fatalf("after the scrub: %q, Callable off %v", s, callableOff)
 	}
 }

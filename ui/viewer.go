@@ -26,11 +26,11 @@ var quickFilters = []struct {
 	f     jobs.QuickFilter
 	label string
 }{
-	{jobs.QuickMatched, "Matched only"},
-	{jobs.QuickMobile, "Mobile only"},
+	{jobs.QuickMatched, "Matched"},
+	{jobs.QuickMobile, "Mobile"},
 	{jobs.QuickNotDNC, "Not DNC"},
 	{jobs.QuickNotLitigator, "Not litigator"},
-	{jobs.QuickCallable, "Callable only"},
+	{jobs.QuickCallable, "Callable"},
 	{jobs.QuickCallableNow, "Callable now"},
 }
 
@@ -380,7 +380,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
 		v.layoutTool(widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns)),
 		v.layoutTool(widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall)),
-		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
+		widget.NewButtonWithIcon("Open in app", theme.ComputerIcon(), v.onOpenExternal),
 		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.closed() }),
 	)
 	top := container.NewBorder(nil, nil, v.mode, container.NewHBox(v.reading, v.count), v.filter)
@@ -422,8 +422,9 @@ func (v *viewer) showQuickFilters() {
 		v.why.Hide()
 		return
 	}
-	// Filters that cannot apply for one reason share its line ("Callable
-	// only, Callable now: the result has no DNC flags…").
+	// Filters that cannot apply for one reason share its reason
+	// ("Callable, Callable now: the result has no DNC flags…"), the
+	// reasons one line while they fit: the rows keep the room.
 	var whys []string
 	labels := map[string][]string{}
 	for _, qf := range quickFilters {
@@ -449,7 +450,7 @@ func (v *viewer) showQuickFilters() {
 	for i, why := range whys {
 		lines[i] = strings.Join(labels[why], ", ") + ": " + why
 	}
-	v.why.SetText(strings.Join(lines, "\n"))
+	v.why.SetText(strings.Join(lines, " · "))
 	if len(whys) == 0 {
 		v.why.Hide()
 	} else {
@@ -623,7 +624,7 @@ func (v *viewer) showCount() {
 }
 
 // onExport writes the rows shown (filtered and sorted) to the output
-// folder. With "Callable only" on, it is a callable list: the person's
+// folder. With "Callable" on, it is a callable list: the person's
 // choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
 	if slices.ContainsFunc(v.q.Quick, jobs.QuickFilter.Callable) {

@@ -117,7 +117,7 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 	}); err != nil {
 		return "", err
 	}
-	h.Do(func() { w.Tab(2) })
+	h.Do(w.ShowReview) // the savings are on the review before paying
 	time.Sleep(300 * time.Millisecond)
 	var offer, before string
 	h.Do(func() { offer, before = w.Reuse().Text, w.Summary() })

@@ -130,7 +130,8 @@ func repairedLines(u workflow.UploadInfo) []string {
 		out = append(out, fmt.Sprintf("Left out: %s (not charged)", plural(u.LeftOutInvalid, "invalid number", "invalid numbers")))
 	}
 	if u.PaddedZips > 0 {
-		out = append(out, fmt.Sprintf("ZIP codes repaired: %s", jobs.Thousands(int64(u.PaddedZips))))
+		// Of the rows sent: those left out are not counted again.
+		out = append(out, fmt.Sprintf("ZIP codes repaired in the rows sent: %s", jobs.Thousands(int64(u.PaddedZips))))
 	}
 	return out
 }

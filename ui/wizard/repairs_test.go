@@ -48,7 +48,7 @@ func TestTraceRepairsBeforePaying(t *testing.T) {
 	if !tr.repairs.zipCheck.Checked || !tr.repairs.addr.Checked {
 		t.Fatal("the repairs that lose nothing are not on by default")
 	}
-	if findLabel(tr.costGrid, "Left out: 1 row with no street address (not charged)") == nil || findLabel(tr.costGrid, "ZIP codes repaired: 2") == nil {
+	if findLabel(tr.costGrid, "Left out: 1 row with no street address (not charged)") == nil || findLabel(tr.costGrid, "ZIP codes repaired in the rows sent: 2") == nil {
 		t.Fatalf("cost %q without the repairs made", tr.costTotal.Text)
 	}
 	with := tr.costTotal.Text

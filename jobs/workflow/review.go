@@ -203,7 +203,7 @@ func reviewTrace(r *Review, p Plan, q Quote) {
 			r.Billed += e.Companies.Rows
 		} else if e.SkippedRows > 0 {
 			r.LeftOut = append(r.LeftOut, LeftOut{Rows: e.SkippedRows,
-				Why: "company rows (LLCs, trusts, corporations): sent but not traced and not charged, as \"Include LLCs and companies\" is off"})
+				Why: "company rows (LLCs, trusts, corporations): not traced and not charged, as \"Include LLCs and companies\" is off"})
 		}
 	}
 	if u := q.Reuse; u != nil && u.Skipped && u.Rows > 0 {

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -72,8 +73,14 @@ func newReuseControls(kind jobs.Kind, on bool, within time.Duration, onChange fu
 			}
 			onChange(rc.check.Checked, within)
 		}
-		rc.box = container.NewVBox(rc.check,
-			container.NewHBox(widget.NewLabel("Reuse results from"), rc.age), rc.note)
+		// The list as wide as its longest choice: "the last 90 days" is
+		// read whole, not "the last 90 …".
+		wide := float32(0)
+		for _, l := range labels {
+			wide = max(wide, fyne.MeasureText(l, theme.TextSize(), fyne.TextStyle{}).Width)
+		}
+		age := container.NewGridWrap(fyne.NewSize(wide+4*theme.Padding()+theme.IconInlineSize(), rc.age.MinSize().Height), rc.age)
+		rc.box = container.NewVBox(rc.check, container.NewHBox(widget.NewLabel("Reuse results from"), age), rc.note)
 	}
 	rc.box.Hide()
 	return rc

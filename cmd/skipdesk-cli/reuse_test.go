@@ -42,10 +42,7 @@ func TestSkipTracedCommands(t *testing.T) {
 	if traced == 0 || traced > 3 || est.Rows != 4-traced || est.Reuse.Savings == 0 {
 		t.Fatalf("estimate: %+v (%s)", est, out)
 	}
-	code, out, _ = submitCLI(t, append(append([]string{"estimate", again}, submitMaps...), "--skip-traced=false", "--json")...)
-	if err := json.Unmarshal([]byte(out), &est); code != 0 || err != nil || est.Rows != 4 {
-		t.Errorf("--skip-traced=false: exit %d, %+v %v", code, est, err)
-	}
+	estimateEveryRow(t, again)
 	code, out, _ = submitCLI(t, append([]string{"estimate", again}, submitMaps...)...)
 	if code != 0 || !strings.Contains(out, "traced before (from the last 90 days) — saves") || !strings.Contains(out, "(--skip-traced=false turns it off)") {
 		t.Errorf("estimate text: %s", out)
@@ -133,4 +130,15 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// estimateEveryRow: with --skip-traced=false the estimate prices the
+// list's 4 rows, those traced before included.
+func estimateEveryRow(t *testing.T, again string) {
+	t.Helper()
+	var est struct{ Rows int }
+	code, out, _ := submitCLI(t, append(append([]string{"estimate", again}, submitMaps...), "--skip-traced=false", "--json")...)
+	if err := json.Unmarshal([]byte(out), &est); code != 0 || err != nil || est.Rows != 4 {
+		t.Errorf("--skip-traced=false: exit %d, %+v %v", code, est, err)
+	}
 }

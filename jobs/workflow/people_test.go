@@ -54,6 +54,25 @@ func TestExportPeopleInWords(t *testing.T) {
 	}
 	events := make(chan Event, 200)
 	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	done := traceSample(ctx, t, d, events)
+	scrubTracePhones(ctx, t, d, events, done)
+	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	peopleExportAll(ctx, t, d, r)
+	callable, err := r.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickCallable}, SortCol: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peopleExportCallable(ctx, t, d, r, callable)
+	peopleCallableList(ctx, t, d, r, callable)
+}
+
+// traceSample traces the sample list and waits for its result.
+func traceSample(ctx context.Context, t *testing.T, d *Service, events <-chan Event) Job {
+	t.Helper()
 	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -62,13 +81,13 @@ func TestExportPeopleInWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := waitDownloaded(ctx, t, events, id, "the trace")
-	scrubTracePhones(ctx, t, d, events, done)
-	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	return waitDownloaded(ctx, t, events, id, "the trace")
+}
+
+// peopleExportAll: every row, its columns in words, every row named,
+// dates as dates, the match in words.
+func peopleExportAll(ctx context.Context, t *testing.T, d *Service, r Result) {
+	t.Helper()
 	all, err := r.Query(ctx, Query{SortCol: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -93,52 +112,61 @@ func TestExportPeopleInWords(t *testing.T) {
 		if rec[0] == "" {
 			t.Errorf("row %d names no owner: %q", i+1, rec)
 		}
-		if rec[5] != "" {
-			if _, err := time.Parse(time.DateOnly, rec[5]); err != nil {
-				t.Errorf("row %d: scrubbed %q is not a date", i+1, rec[5])
-			}
+		if _, err := time.Parse(time.DateOnly, rec[5]); rec[5] != "" && err != nil {
+			t.Errorf("row %d: scrubbed %q is not a date", i+1, rec[5])
 		}
 	}
 	if found["Found"] == 0 || found["Not found"] == 0 {
 		t.Errorf("match in words: %v", found)
 	}
+}
 
-	// The callable filter: only the phones the viewer shows, OK to call.
-	callable, err := r.Query(ctx, Query{Quick: []jobs.QuickFilter{jobs.QuickCallable}, SortCol: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+// peopleExportCallable: with the callable filter, only the phones the
+// viewer shows, each OK to call.
+func peopleExportCallable(ctx context.Context, t *testing.T, d *Service, r Result, callable View) {
+	t.Helper()
 	shown := 0
 	for i := 0; i < callable.Len(); i++ {
 		row := callable.Person(i)
 		shown += len(row.DistinctPhones())
 	}
-	dest = filepath.Join(t.TempDir(), "people callable.csv")
+	dest := filepath.Join(t.TempDir(), "people callable.csv")
 	if _, err := d.Results().ExportPeople(ctx, r, callable, dest, nil); err != nil {
 		t.Fatal(err)
 	}
-	recs = readExport(t, dest)
+	recs := readExport(t, dest)
 	written := 0
 	for i, h := range recs[0] {
-		if !strings.HasSuffix(h, " status") {
-			continue
-		}
-		for _, rec := range recs[1:] {
-			switch rec[i] {
-			case "":
-			case "OK to call":
-				written++
-			default:
-				t.Errorf("%s: %q in a callable view", h, rec[i])
-			}
+		if strings.HasSuffix(h, " status") {
+			written += okToCall(t, h, recs[1:], i)
 		}
 	}
 	if shown == 0 || written != shown {
 		t.Errorf("%d phones written, the view shows %d", written, shown)
 	}
+}
 
-	// The callable list, with its choices and proof, in the same words.
-	dest = filepath.Join(t.TempDir(), "people callable.xlsx")
+// okToCall counts the phones of column i of recs, each "OK to call".
+func okToCall(t *testing.T, h string, recs [][]string, i int) int {
+	t.Helper()
+	n := 0
+	for _, rec := range recs {
+		switch rec[i] {
+		case "":
+		case "OK to call":
+			n++
+		default:
+			t.Errorf("%s: %q in a callable view", h, rec[i])
+		}
+	}
+	return n
+}
+
+// peopleCallableList: the callable list, with its choices and proof, in
+// the same words.
+func peopleCallableList(ctx context.Context, t *testing.T, d *Service, r Result, callable View) {
+	t.Helper()
+	dest := filepath.Join(t.TempDir(), "people callable.xlsx")
 	rep, err := d.Results().ExportView(ctx, r, callable, dest, &CallableChoices{Preset: PeoplePreset}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -179,15 +207,7 @@ func TestLibraryHitsInWords(t *testing.T) {
 	}
 	events := make(chan Event, 200)
 	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
-	sample, err := d.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitDownloaded(ctx, t, events, id, "the trace")
+	traceSample(ctx, t, d, events)
 	items, err := d.Library().SearchLibrary(ctx, "nomatch")
 	if err != nil || len(items) == 0 {
 		t.Fatalf("search %+v %v", items, err)

@@ -66,6 +66,23 @@ func TestReviewDefaults(t *testing.T) {
 		"Cy,Ng,3 Oak Ave,Austin,TX,78701\n")
 	p := Plan{Kind: jobs.KindTrace, Path: owners, Mapping: ownersMapping, Mode: jobs.ModeNormal}.WithDefaults()
 	r, q, _ := reviewed(t, ctx, d, p)
+	checkDefaultChoices(t, r, q)
+	checkReviewWords(t, r)
+	// Turned off, a repair says what it would save.
+	p.LeaveOutNoAddress = false
+	r, _, _ = reviewed(t, ctx, d, p)
+	if c := choice(r.Repairs, ChoiceLeaveOutNoAddress); c.On || !strings.Contains(c.Words(), "would save up to") {
+		t.Errorf("off: %+v %q", c, c.Words())
+	}
+	if r.Sent != 4 {
+		t.Errorf("with the no-address row: %d rows sent", r.Sent)
+	}
+}
+
+// checkDefaultChoices: the repairs that lose nothing are on by default,
+// each saying what it changes; duplicates are offered, off.
+func checkDefaultChoices(t *testing.T, r Review, q *Quote) {
+	t.Helper()
 	if r.Sent != 3 || r.Billed != 3 || r.Credits != q.Credits || r.Nothing != "" {
 		t.Errorf("review %+v", r)
 	}
@@ -79,6 +96,12 @@ func TestReviewDefaults(t *testing.T) {
 	if dup := choice(r.Savings, ChoiceDropDuplicates); dup.On || dup.Default || dup.Rows != 1 {
 		t.Errorf("duplicates are offered, off: %+v", dup)
 	}
+}
+
+// checkReviewWords: the pay question's lines restate what is on, and the
+// review says what is sent, left out, on and off.
+func checkReviewWords(t *testing.T, r Review) {
+	t.Helper()
 	applied := strings.Join(r.Applied(), "\n")
 	for _, w := range []string{"Give 2 ZIP codes back the leading zero", "Leave out 1 row with no street address"} {
 		if !strings.Contains(applied, w) {
@@ -95,15 +118,6 @@ func TestReviewDefaults(t *testing.T) {
 		}
 	}
 
-	// Turned off, a repair says what it would save.
-	p.LeaveOutNoAddress = false
-	r, _, _ = reviewed(t, ctx, d, p)
-	if c := choice(r.Repairs, ChoiceLeaveOutNoAddress); c.On || !strings.Contains(c.Words(), "would save up to") {
-		t.Errorf("off: %+v %q", c, c.Words())
-	}
-	if r.Sent != 4 {
-		t.Errorf("with the no-address row: %d rows sent", r.Sent)
-	}
 }
 
 func choice(cs []Choice, key string) Choice {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // TestScrubFirst: the callable list of a trace never scrubbed is offered
@@ -20,15 +18,7 @@ func TestScrubFirst(t *testing.T) {
 	}
 	events := make(chan Event, 200)
 	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
-	sample, err := d.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := waitDownloaded(ctx, t, events, id, "the trace")
+	done := traceSample(ctx, t, d, events)
 	offer, err := d.Jobs().ScrubFirst(ctx, done)
 	if err != nil || offer == nil {
 		t.Fatalf("before the scrub: %+v %v", offer, err)

@@ -385,7 +385,9 @@ func (a *shell) showImported(res workflow.ListImported) {
 	msg.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(msg)
 	scroll.SetMinSize(fyne.NewSize(560, 280))
-	dialog.ShowCustom("Do-not-call list", "OK", scroll, a.win)
+	d := dialog.NewCustom("Do-not-call list", "OK", scroll, a.win)
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
+	d.Show()
 	a.fire("list-imported")
 }
 

@@ -32,7 +32,13 @@ func TestSettingsFitAtEverySize(t *testing.T) {
 				t.Errorf("%v×%v, %s theme: %s", size.Width, size.Height, th, msg)
 			}
 			screenshot(t, h, fmt.Sprintf("settings-%vx%v-%s.png", size.Width, size.Height, th))
-			h.do(f.dialog.Hide)
+			h.do(func() { h.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) }) // Escape closes it
+			h.do(func() {
+				if h.win.Canvas().Overlays().Top() != nil {
+					t.Error("Escape left Settings open")
+					f.dialog.Hide()
+				}
+			})
 		}
 	}
 }

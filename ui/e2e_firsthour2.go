@@ -80,7 +80,7 @@ func settingsAtSizes(h *e2e.Harness, a *App) error {
 			})
 			var msg string
 			if err := h.Wait("Settings laid out", 10*time.Second, func() bool { msg = f.outOfPlace(); return msg == "" }); err != nil {
-				return fmt.Errorf("Settings at %v×%v, %s theme: %s", size.Width, size.Height, th, msg)
+				return fmt.Errorf("the settings at %v×%v, %s theme: %s", size.Width, size.Height, th, msg)
 			}
 			if err := h.Shot(fmt.Sprintf("firsthour2-01-settings-%vx%v-%s", size.Width, size.Height, th)); err != nil {
 				return err

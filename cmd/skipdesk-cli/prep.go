@@ -608,11 +608,3 @@ func printPayment(w io.Writer, q *workflow.Quote) {
 		fmt.Fprintf(w, "the account cannot pay: %s\n", pay.Blocker)
 	}
 }
-
-// pluralWord picks one or many by n, without the number.
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -32,7 +32,7 @@ func (a *App) helpMenu() *fyne.Menu {
 
 // RulesBackend gives the calling rules table as Help shows it.
 type RulesBackend interface {
-	RulesHelp() (string, error)
+	RulesHelpMarkdown() (string, error)
 }
 
 // showRules shows the calling rules table SkipDesk applies: its version,
@@ -43,14 +43,14 @@ func (a *App) showRules() {
 	if !ok {
 		return
 	}
-	text, err := rb.RulesHelp()
+	text, err := rb.RulesHelpMarkdown()
 	if err != nil {
 		a.showError(err)
 		return
 	}
-	// Monospace keeps the state codes and days in line; a long source
-	// or note wraps rather than running out of sight.
-	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	// A heading per kind, each rule an item whose long source or note
+	// wraps under it.
+	l := widget.NewRichTextFromMarkdown(text)
 	l.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Calling rules", "Close", container.NewVScroll(l), a.win)
 	sz := a.win.Canvas().Size()

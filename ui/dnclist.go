@@ -30,7 +30,7 @@ var internalColumns = []struct {
 	title string
 	width float32
 }{
-	{"Phone", 150}, {"Added", 150}, {"Reason", 260}, {"Source", 260}, {"Added by", 140},
+	{"Phone", 150}, {"Added", 150}, {"Reason", 260}, {"Source", 260}, {"Added by", 140}, {"Keep until", 110},
 }
 
 // internalView is the "Do not call" tab. UI thread only. It shows a window
@@ -122,6 +122,8 @@ func (v *internalView) cell(row, col int) string {
 		return e.Source
 	case 4:
 		return e.By
+	case 5:
+		return workflow.KeepUntilText(e)
 	}
 	return ""
 }

@@ -37,6 +37,9 @@ func callableNow(h *e2e.Harness, v *viewer) error {
 	if err := h.Shot("layouts-02b-propstream-callable-now"); err != nil {
 		return err
 	}
+	if err := callableChoices(h, v); err != nil {
+		return err
+	}
 	h.Do(func() {
 		now = e2eNow.Add(time.Hour)
 		v.onMinute()
@@ -51,6 +54,28 @@ func callableNow(h *e2e.Harness, v *viewer) error {
 		v.quick[jobs.QuickCallableNow].SetChecked(false)
 		v.sh.opts.Now = nil
 	})
+	return nil
+}
+
+// callableChoices opens the choices of the callable list of the view
+// shown (Export .xlsx with "Callable now"), picks a dialer's columns and
+// "right now", takes its screenshot and closes it without exporting.
+func callableChoices(h *e2e.Harness, v *viewer) error {
+	h.Do(func() { v.onExport(".xlsx") })
+	ex := v.exports
+	if err := h.Wait("the callable list's choices and its dialers", 20*time.Second, func() bool {
+		return ex.callableAsk != nil && len(ex.callableLayouts.presets) > 0
+	}); err != nil {
+		return err
+	}
+	h.Do(func() {
+		ex.callableLayouts.sel.SetSelected("REISift")
+		ex.callableWhen.sel.SetSelected(rightNow)
+	})
+	if err := h.Shot("layouts-02d-propstream-callable-choices"); err != nil {
+		return err
+	}
+	h.Do(func() { ex.callableAsk.Hide() })
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -41,6 +42,10 @@ type exports struct {
 	// rescrubBtn the stale scrub's "Scrub these numbers again".
 	callableAsk *dialog.ConfirmDialog
 	rescrubBtn  *widget.Button
+	// callableLayouts and callableWhen are the choices of columns and of
+	// calling time while callableAsk shows.
+	callableLayouts *presetChoice
+	callableWhen    *timeChoice
 }
 
 // ended ends an export to dest: a callable list held back by open
@@ -117,8 +122,9 @@ func (ex *exports) savePicked(w fyne.URIWriteCloser, err error, then func(path s
 }
 
 // askCallableChoices asks how the callable list of name is to be made,
-// then calls then with the choices (UI thread).
-func (ex *exports) askCallableChoices(name string, then func(workflow.CallableChoices)) {
+// then calls then with the choices (UI thread). now says the list is of a
+// "Callable now" view: its calling time is "right now" unless changed.
+func (ex *exports) askCallableChoices(name string, now bool, then func(workflow.CallableChoices)) {
 	mobiles := widget.NewCheck("Leave out mobiles and phones of unknown type (for calls placed by an autodialer)", nil)
 	litigators := widget.NewCheck("Keep litigators who are on no DNC list", nil)
 	unknown := widget.NewCheck("Keep phones whose DNC or litigator answer is not known", nil)
@@ -134,27 +140,124 @@ func (ex *exports) askCallableChoices(name string, then func(workflow.CallableCh
 			w = append(w, "A phone whose answer is not known may be on the registry: calling it can cost $500 to $1,500 a call.")
 		}
 		warn.SetText(strings.Join(w, "\n"))
+		if len(w) == 0 {
+			warn.Hide() // no empty line before the choices below
+		} else {
+			warn.Show()
+		}
 	}
+	update(false)
 	litigators.OnChanged, unknown.OnChanged = update, update
 	intro := widget.NewLabel("The callable list leaves out every phone on the Do-Not-Call registry or a state list, on your own " +
 		"do-not-call list, and every invalid number. Each phone carries its time zone and calling window. " +
 		"A proof of scrub (PDF) is saved beside it.")
 	intro.Wrapping = fyne.TextWrapWord
 	layouts := ex.presetChoice()
+	when := ex.timeChoice()
+	if now {
+		when.sel.SetSelected(rightNow)
+	}
+	calls := ex.callLogChoice()
 	body := container.NewVBox(intro, mobiles, litigators, unknown, warn,
-		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel))
+		container.NewBorder(nil, nil, widget.NewLabel("Columns for"), nil, layouts.sel),
+		container.NewBorder(nil, nil, widget.NewLabel("Calling time"), nil, when.sel), when.at,
+		container.NewBorder(nil, nil, container.NewVBox(calls.pick), nil, calls.name))
 	d := dialog.NewCustomConfirm("Callable list of "+name, "Export", "Cancel", body, func(ok bool) {
-		if ok {
-			then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked,
-				Preset: layouts.chosen()})
+		if !ok {
+			return
 		}
+		at, err := when.instant(ex.sh.now())
+		if err != nil {
+			ex.sh.showError(err)
+			return
+		}
+		then(workflow.CallableChoices{LeaveOutMobiles: mobiles.Checked, KeepLitigators: litigators.Checked, KeepUnknown: unknown.Checked,
+			Preset: layouts.chosen(), CallableAt: at, CallLog: calls.path})
 	}, ex.sh.win)
-	d.SetOnClosed(func() { ex.callableAsk = nil })
+	d.SetOnClosed(func() { ex.callableAsk, ex.callableLayouts, ex.callableWhen = nil, nil, nil })
 	keys.Track(ex.sh.win, d, d.Confirm, nil) // Enter exports, Escape closes
-	ex.callableAsk = d
+	ex.callableAsk, ex.callableLayouts, ex.callableWhen = d, layouts, when
 	d.Resize(fyne.NewSize(560, 0))
 	d.Show()
 	ex.sh.fire("callable-choices")
+}
+
+// timeChoice is the choice of the instant a callable list is judged at
+// (CallableChoices.CallableAt): none (every phone kept, each with its
+// calling hours), now, or a time the person writes in this computer's
+// time.
+type timeChoice struct {
+	sel *widget.Select
+	at  *widget.Entry
+}
+
+// The calling-time choices.
+const (
+	anyTime  = "every callable phone, each with its calling hours"
+	rightNow = "only the phones that may be called right now"
+	atTime   = "only the phones that may be called at…"
+)
+
+// atLayout is how the person writes the instant, in this computer's time.
+const atLayout = "2006-01-02 15:04"
+
+func (ex *exports) timeChoice() *timeChoice {
+	c := &timeChoice{at: widget.NewEntry()}
+	c.at.SetPlaceHolder("the day and time, " + atLayout + " (this computer's time)")
+	c.at.Validator = func(s string) error {
+		_, err := parseAt(s)
+		return err
+	}
+	c.at.Hide()
+	c.sel = widget.NewSelect([]string{anyTime, rightNow, atTime}, func(s string) {
+		if s == atTime {
+			c.at.Show()
+		} else {
+			c.at.Hide()
+		}
+	})
+	c.sel.SetSelected(anyTime)
+	return c
+}
+
+// parseAt reads the instant the person wrote.
+func parseAt(s string) (time.Time, error) {
+	t, err := time.ParseInLocation(atLayout, strings.TrimSpace(s), time.Local)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a day and time like %s", s, time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local).Format(atLayout))
+	}
+	return t, nil
+}
+
+// instant is the chosen instant (zero: none), now the window's minute.
+func (c *timeChoice) instant(now time.Time) (time.Time, error) {
+	switch c.sel.Selected {
+	case rightNow:
+		return now, nil
+	case atTime:
+		return parseAt(c.at.Text)
+	}
+	return time.Time{}, nil
+}
+
+// callLogChoice is a dialer's call log chosen for the cap of calls in 24
+// hours (CallableChoices.CallLog).
+type callLogChoice struct {
+	pick *widget.Button
+	name *widget.Label
+	path string
+}
+
+func (ex *exports) callLogChoice() *callLogChoice {
+	c := &callLogChoice{name: widget.NewLabel("No call log: no number is left out for the calls it already had")}
+	c.name.Wrapping = fyne.TextWrapWord
+	c.pick = widget.NewButtonWithIcon("Call log…", theme.FolderOpenIcon(), func() {
+		ex.sh.pickFile([]string{".csv", ".txt", ".xlsx"}, func(path string) {
+			c.path = path
+			c.name.SetText(filepath.Base(path) + ": a number called as often as its state allows in the last 24 hours (FL, OK, MD: 3) is left out")
+		})
+	})
+	return c
 }
 
 // presetChoice is the choice of the columns a callable list is written

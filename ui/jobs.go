@@ -657,7 +657,7 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			return
 		}
 		if j.Kind != jobs.KindTrace {
-			v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+			v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
 			return
 		}
 		// A trace never scrubbed: the scrub is offered, priced, before
@@ -671,7 +671,7 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			case offer != nil:
 				v.askScrubFirst(j, *offer)
 			default:
-				v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+				v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
 			}
 		})
 	})
@@ -702,7 +702,7 @@ func (v *jobsView) askScrubFirst(j workflow.Job, offer workflow.ScrubOffer) {
 		if !ok {
 			return
 		}
-		v.exports.askCallableChoices(j.Name, func(c workflow.CallableChoices) {
+		v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) {
 			v.exports.askSavePath(workflow.ExportName(j.Name, "callable", ".xlsx"), func(dest string) {
 				v.finish[j.ID] = pendingExport{choices: c, dest: dest}
 				v.scrubTrace(j.ResultPath, j.ID)

@@ -674,3 +674,57 @@ func TestCallableChoicesPreset(t *testing.T) {
 		t.Fatalf("choices %+v", fb.choices)
 	}
 }
+
+// The callable list's choices offer the instant it is judged at (no
+// instant, right now, or a day and time the person writes in this
+// computer's time); the one chosen goes with the export, and a time that
+// cannot be read exports nothing.
+func TestCallableChoicesTime(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
+		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	choose := func(option, text string) {
+		h.tap(h.app.jobs.callableBtn)
+		h.wait("callable-choices")
+		h.do(func() {
+			for _, o := range h.objects() {
+				if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == anyTime {
+					sel.SetSelected(option)
+				}
+			}
+			for _, o := range h.objects() {
+				if e, ok := o.(*widget.Entry); ok && e.Visible() && strings.Contains(e.PlaceHolder, atLayout) {
+					e.SetText(text)
+				}
+			}
+		})
+	}
+	choose(atTime, "next Tuesday")
+	h.do(func() { h.app.exports.callableAsk.Confirm() })
+	fb.mu.Lock()
+	n := len(fb.choices)
+	fb.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("a time that cannot be read exported: %+v", fb.choices)
+	}
+	var shown bool
+	h.do(func() { shown = h.app.dialogOpen() })
+	if !shown {
+		t.Fatal("a time that cannot be read: no message")
+	}
+	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	choose(atTime, "2026-11-24 15:00")
+	screenshot(t, h, "callable-choices-time.png")
+	h.tap(h.button("Export"))
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	want := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local)
+	if len(fb.choices) != 1 || !fb.choices[0].CallableAt.Equal(want) {
+		t.Fatalf("choices %+v, want callable at %v", fb.choices, want)
+	}
+}

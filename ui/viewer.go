@@ -628,7 +628,8 @@ func (v *viewer) showCount() {
 // choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
 	if slices.ContainsFunc(v.q.Quick, jobs.QuickFilter.Callable) {
-		v.exports.askCallableChoices(v.name, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
+		now := slices.Contains(v.q.Quick, jobs.QuickCallableNow)
+		v.exports.askCallableChoices(v.name, now, func(ch workflow.CallableChoices) { v.export(ext, &ch) })
 		return
 	}
 	v.export(ext, nil)

@@ -114,6 +114,37 @@ func TestCLICallableAt(t *testing.T) {
 	}
 }
 
+// TestCLICallLog: `export --only-callable --call-log` leaves out a Florida
+// number called three times in the 24 hours before the instant (its
+// state's cap) and says why; a Texas number called as often is kept (no
+// cap there); the option needs a callable list.
+func TestCLICallLog(t *testing.T) {
+	trace, dnc := writeTimeTrace(t)
+	calls := filepath.Join(t.TempDir(), "calls.csv")
+	log := "Phone,Date,Time\r\n(305) 555-0103,2026-06-15,08:00\r\n(305) 555-0103,2026-06-15,09:00\r\n305-555-0103,2026-06-15,10:00\r\n" +
+		"2145550101,2026-06-15,08:00\r\n2145550101,2026-06-15,09:00\r\n2145550101,2026-06-15,10:00\r\n3055550103,2026-06-13,10:00\r\n"
+	if err := os.WriteFile(calls, []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	code, out, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--callable-at", "2026-06-15T12:00:00-05:00",
+		"--call-log", calls, "--out", dst)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "reached the cap of 3 calls in 24 hours in FL") {
+		t.Errorf("output does not say why the Florida number is left out:\n%s", out)
+	}
+	phones := column(readRows(t, dst), "Phone 1")
+	if slices.Contains(phones, "3055550103") || !slices.Contains(phones, "2145550101") {
+		t.Errorf("phones %q: want the Florida number left out and the Texas one kept", phones)
+	}
+	code, _, errOut = runCLI(t, "export", trace, "--dnc", dnc, "--call-log", calls, "--out", filepath.Join(t.TempDir(), "plain.csv"))
+	if code == 0 || !strings.Contains(errOut, "--call-log caps the calls of a callable list") {
+		t.Errorf("--call-log without a callable list: exit %d, %q", code, errOut)
+	}
+}
+
 // TestCLIFilterCallableNow: `--filter callable-now` is a callable list
 // judged at an instant (the export's, or --callable-at): the same phones
 // as --only-callable at that instant, with its proof.
@@ -199,8 +230,13 @@ func TestCLIOptOuts(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "dnc-list")
-	if code != 0 || !strings.Contains(out, "honour by 2026-12-07; keep until at least 2031-11-20") {
+	if code != 0 || !strings.Contains(out, "honour by 2026-12-07; kept under") || !strings.Contains(out, "2031-11-20") {
 		t.Errorf("the list: %q", out)
+	}
+	// The keep-until date is the list's data: a removal before it is refused.
+	code, _, errOut = runCLI(t, "dnc-list", "remove", "305-555-0100", "--reason", "the owner asked")
+	if code == 0 || !strings.Contains(errOut, "may not come off the internal do-not-call list before 2031-11-20") {
+		t.Errorf("removing a kept opt-out: exit %d, %q", code, errOut)
 	}
 	code, out, _ = runCLI(t, "rules")
 	if code != 0 || !strings.Contains(out, "Calling rules, version") || !strings.Contains(out, "Fla. Stat. § 501.616(6)(a)") {

@@ -73,10 +73,10 @@ func runInternalList(ctx context.Context, env *Env, args []string) error {
 			return
 		}
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "PHONE\tADDED\tREASON\tSOURCE\tBY")
+		fmt.Fprintln(tw, "PHONE\tADDED\tREASON\tSOURCE\tBY\tKEEP UNTIL")
 		for _, e := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", phone.Format(e.Number), e.AddedAt.Local().Format("2006-01-02 15:04"),
-				cleanText(e.Reason), cleanText(e.Source), cleanText(e.By))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", phone.Format(e.Number), e.AddedAt.Local().Format("2006-01-02 15:04"),
+				cleanText(e.Reason), cleanText(e.Source), cleanText(e.By), workflow.KeepUntilText(e))
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "%d numbers\n", len(list))

@@ -21,7 +21,7 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--callable-at RFC3339] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
+			"[--callable-at RFC3339] [--call-log CALLS.csv] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
 			"[--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force] | --list-presets",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
 			"scrub PDF beside it, each phone's time zone and calling window, at an instant, in a dialer's layout) or those passing " +
@@ -65,6 +65,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	noUnsure := fs.Bool("leave-out-unsure", false, "leave out the phones whose answers rest on columns SkipDesk is not sure how to read, instead of refusing the export")
 	at := fs.String("callable-at", "", "leave out every phone that may not be called at this instant (RFC 3339, e.g. 2026-11-24T15:00:00-05:00), per reason")
 	preset := fs.String("preset", "", "write the callable list in a dialer's or CRM's layout (see --list-presets)")
+	callLog := fs.String("call-log", "", "a dialer's call log (CSV or XLSX): leave out the numbers called as many times as their state's cap (FL, OK, MD: 3) in the 24 hours before --callable-at, or now")
 	list := fs.Bool("list-presets", false, "list the dialer and CRM layouts --preset takes, and stop")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -84,6 +85,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		return usageErrorf("export: --filter: %v", err)
 	}
 	callable := *only || slices.ContainsFunc(filters, jobs.QuickFilter.Callable)
+	if *callLog != "" && !callable {
+		return usageErrorf("export: --call-log caps the calls of a callable list: add --only-callable")
+	}
 	instant, err := callableAt(*at, *preset, callable)
 	if err != nil {
 		return err
@@ -117,7 +121,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Results().Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, Replace: *force})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, CallLog: *callLog, Replace: *force})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}

@@ -36,3 +36,32 @@ func TestHelpTextNamesEveryRule(t *testing.T) {
 		t.Error("sections out of order")
 	}
 }
+
+// TestHelpMarkdown: the window's Help has a heading per kind and an item
+// per rule, its state, days and hours in bold before its source; text that
+// Markdown would read (an asterisk, an underscore) is escaped.
+func TestHelpMarkdown(t *testing.T) {
+	tab, err := Rules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := HelpMarkdown(tab)
+	items := 0
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "- **") {
+			items++
+		}
+	}
+	if items != len(tab.Rules) {
+		t.Errorf("%d items for %d rules", items, len(tab.Rules))
+	}
+	for _, want := range []string{"### Calling windows (the called person's local time)",
+		"- **FL every day 08:00–20:00** — Fla. Stat. § 501.616(6)(a), since 2021-07-01"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	if got := mdEscape("a_b*c [d]"); got != `a\_b\*c \[d\]` {
+		t.Errorf("escaped %q", got)
+	}
+}

@@ -26,13 +26,17 @@ type Places struct {
 	addrIDs  map[[2]AddressKey]int32
 	addrs    [][2]Address // the addresses of each address id
 	answers  map[placesAsk]Answer
+	// vendIDs are the DNC vendors' calling-time values met, vends their
+	// narrowings (id 0: none).
+	vendIDs map[layout.VendorTime]int32
+	vends   []*Narrowing
 }
 
 // placesAsk is a question put to Places: an area id, an address id, the
 // day of the windows and the instant (zero: none).
 type placesAsk struct {
-	area, addr int32
-	day, at    int64 // Unix seconds; at 0: no instant
+	area, addr, vend int32
+	day, at          int64 // Unix seconds; at 0: no instant
 }
 
 // Answer is a phone's calling time: its window on a day, in the called
@@ -44,6 +48,10 @@ type Answer struct {
 	// Placed is false for a number that is not valid or not in the United
 	// States: it has no window.
 	Placed bool
+	// Cap is the strictest calls-per-24-hours row of its states (nil: none);
+	// Autodial the row by which an autodialed call to it needs written
+	// consent on the day (nil: none).
+	Cap, Autodial *Rule
 }
 
 // maxAnswers bounds the answers kept: past it, they are made again.
@@ -52,7 +60,7 @@ const maxAnswers = 1 << 16
 // NewPlaces returns an empty cache over e's rules.
 func NewPlaces(e *Engine) *Places {
 	return &Places{e: e, areaIDs: map[uint64]int32{}, areaKeys: map[AreaKey]int32{}, addrIDs: map[[2]AddressKey]int32{},
-		answers: map[placesAsk]Answer{}}
+		answers: map[placesAsk]Answer{}, vendIDs: map[layout.VendorTime]int32{}, vends: []*Narrowing{nil}}
 }
 
 // Engine is the rules the answers come from.
@@ -99,13 +107,36 @@ func (p *Places) AddressID(addrs [2]Address) int32 {
 	return id
 }
 
+// VendorID is the id of what a DNC vendor said of a phone's calling time
+// (0 when it said nothing: v nil or empty).
+func (p *Places) VendorID(v *layout.VendorTime) int32 {
+	if v == nil || v.Empty() {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	id, ok := p.vendIDs[*v]
+	if !ok {
+		id = int32(len(p.vends))
+		p.vendIDs[*v] = id
+		p.vends = append(p.vends, VendorNarrowing(v))
+	}
+	return id
+}
+
 // Answer is the calling time of a phone placed by ids: its window on the
 // date of day in the called person's time, and at, when not zero, the
 // first reason it may not be called then.
 func (p *Places) Answer(area, addr int32, day, at time.Time) Answer {
+	return p.AnswerVendor(area, addr, 0, day, at)
+}
+
+// AnswerVendor is Answer narrowed by what a DNC vendor said of the phone
+// (VendorID; 0 nothing).
+func (p *Places) AnswerVendor(area, addr, vend int32, day, at time.Time) Answer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	q := placesAsk{area: area, addr: addr, day: day.Unix()}
+	q := placesAsk{area: area, addr: addr, vend: vend, day: day.Unix()}
 	if !at.IsZero() {
 		q.at = at.Unix()
 	}
@@ -115,24 +146,24 @@ func (p *Places) Answer(area, addr int32, day, at time.Time) Answer {
 	if len(p.answers) >= maxAnswers {
 		clear(p.answers)
 	}
-	a := p.answer(area, addr, day, at)
+	a := p.answer(area, addr, p.vends[vend], day, at)
 	p.answers[q] = a
 	return a
 }
 
-func (p *Places) answer(area, addr int32, day, at time.Time) Answer {
+func (p *Places) answer(area, addr int32, v *Narrowing, day, at time.Time) Answer {
 	addrs := p.addrs[addr]
 	pl := p.e.Locate(p.areaNums[area], addrs[:])
 	if pl.Invalid != "" || pl.Foreign != "" {
 		if at.IsZero() {
 			return Answer{} // no window to give; without an instant nothing is refused for it
 		}
-		return Answer{Reason: p.e.Decide(pl, at, nil).Reasons[0].Summary()}
+		return Answer{Reason: p.e.Decide(pl, at, v).Reasons[0].Summary()}
 	}
 	date := day.In(pl.Locations[0].Location()).Format(time.DateOnly)
-	a := Answer{Window: p.e.DailyWindow(pl, date, nil), Placed: true}
+	a := Answer{Window: p.e.DailyWindow(pl, date, v), Placed: true, Cap: p.e.CapOf(pl), Autodial: p.e.AutodialConsent(pl, date)}
 	if !at.IsZero() {
-		if d := p.e.Decide(pl, at, nil); !d.Callable {
+		if d := p.e.Decide(pl, at, v); !d.Callable {
 			a.Reason = d.Reasons[0].Summary()
 		}
 	}

@@ -57,20 +57,59 @@ func (e *Engine) keepRows(pl Placement) []*Rule {
 // hours has reached the cap of one of its states (every state's when it
 // cannot be placed), and which row.
 func (e *Engine) Capped(pl Placement, calls int) *Rule {
-	for _, l := range pl.Locations {
-		for _, r := range e.rules.Rules {
-			if r.Kind != KindCap || r.State != l.State && l.State != AnyState {
-				continue
-			}
-			if limit := capLimit(r); calls >= limit {
-				return r
-			}
+	if r := e.CapOf(pl); r != nil && calls >= CapLimit(r) {
+		return r
+	}
+	return nil
+}
+
+// CapOf is the strictest calls-per-24-hours row of a phone's states (every
+// state's when it cannot be placed); nil when none has one.
+func (e *Engine) CapOf(pl Placement) *Rule {
+	var out *Rule
+	for _, r := range e.statesRows(pl, KindCap) {
+		if out == nil || CapLimit(r) < CapLimit(out) {
+			out = r
+		}
+	}
+	return out
+}
+
+// AutodialConsent is the first row of a phone's states (every state's when
+// it cannot be placed) by which any autodialed call needs prior express
+// written consent, in force on date (YYYY-MM-DD); nil when none. The
+// federal row on wireless numbers is not among them: a dialing mode that
+// autodials leaves out mobiles and phones of unknown type by their type.
+func (e *Engine) AutodialConsent(pl Placement, date string) *Rule {
+	for _, r := range e.statesRows(pl, KindAutodial) {
+		if r.Value == "any" && r.InForce(date) {
+			return r
 		}
 	}
 	return nil
 }
 
-func capLimit(r *Rule) int {
+// statesRows are the rows of a kind of the states of a placement's
+// locations, in the table's order; every state's when a location is
+// AnyState.
+func (e *Engine) statesRows(pl Placement, kind Kind) []*Rule {
+	var out []*Rule
+	for _, r := range e.rules.Rules {
+		if r.Kind != kind {
+			continue
+		}
+		for _, l := range pl.Locations {
+			if r.State == l.State || l.State == AnyState {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// CapLimit is the number of calls a cap row allows in 24 hours.
+func CapLimit(r *Rule) int {
 	n := 0
 	for _, c := range r.Value {
 		n = n*10 + int(c-'0') // checked: digits only

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // Narrowing is what a DNC vendor's result says of a phone's calling time:
@@ -183,4 +185,32 @@ func (v *Narrowing) text(l Location, at time.Time) string {
 		return fmt.Sprintf("%s in %s: outside the DNC vendor's window %s–%s, or a day it said not to call", local, placeName(l), v.Window[0], v.Window[1])
 	}
 	return fmt.Sprintf("%s in %s: the DNC vendor said not to call that day", local, placeName(l))
+}
+
+// VendorNarrowing reads what a DNC result's calling-time columns said of a
+// phone (layout.VendorTime) into a Narrowing; nil when they say nothing (v
+// nil or empty). A
+// value that cannot be read is kept in Unread (it closes the phone's day);
+// "do not call today" with no date known closes every day.
+func VendorNarrowing(v *layout.VendorTime) *Narrowing {
+	if v == nil || v.Empty() {
+		return nil
+	}
+	n := &Narrowing{}
+	if from, until, zone, ok, err := VendorWindow(v.Window); err != nil {
+		n.Unread = append(n.Unread, err.Error())
+	} else if ok {
+		n.Window, n.WindowZone = &[2]Clock{from, until}, zone
+	}
+	if tz, err := VendorOffset(v.Offset); err != nil {
+		n.Unread = append(n.Unread, err.Error())
+	} else {
+		n.Offset = tz
+	}
+	if no, err := VendorNoCall(v.NoCall); err != nil {
+		n.Unread = append(n.Unread, err.Error())
+	} else if no {
+		n.NoCallOn = append(n.NoCallOn, v.Day) // "" when the day is not known: every day
+	}
+	return n
 }

@@ -87,6 +87,12 @@ type CallableOptions struct {
 	// at that instant, counted per reason. Zero: no phone is left out for
 	// the time rule, unless Filters hold "callable-now": then it is Now.
 	CallableAt time.Time
+	// Calls are a dialer's call log's calls to each number (10 digits) in
+	// the 24 hours up to CallableAt, or the export's time: a number that
+	// reached the calls-per-24-hours cap of one of its states (FL, OK, MD:
+	// 3) is left out. CallLog names the log for the proof ("" none given).
+	Calls   map[string]int
+	CallLog string
 	// Preset, when set, writes the rows as a dialer or CRM imports them
 	// (its columns, phone format, one row per owner or per phone), in as
 	// many files as its rows-per-file limit asks. Nil: the result's own
@@ -241,8 +247,9 @@ func startProof(src string, ms *mergeSource, opts *CallableOptions) {
 	p.TimeLeft = ms.time.left
 	p.DialingMode = "manual"
 	if opts.LeaveOutMobiles {
-		p.DialingMode = "autodialed (mobiles and phones of unknown type left out)"
+		p.DialingMode = "autodialed (mobiles and phones of unknown type left out, and phones in the states where any autodialed call needs written consent)"
 	}
+	p.CallLog = opts.CallLog
 	p.Keep = keepText(ms.time.e.Table())
 	if opts.Preset != nil {
 		p.Preset = opts.Preset.Name
@@ -536,7 +543,7 @@ func (m *mergeSource) openRows(path string) error {
 	m.bySlot = make([]int, len(m.l.Slots))
 	m.keep = make([]bool, len(m.l.Slots))
 	m.win = make([]phoneWindow, len(m.l.Slots))
-	if m.time, err = newTimeRule(m.opts.Calltime, m.opts.CallableAt, m.now); err != nil {
+	if m.time, err = newTimeRule(&m.opts, m.now); err != nil {
 		return fmt.Errorf("export: calling rules: %w", err)
 	}
 	m.blank = make([]bool, len(src.Headers()))

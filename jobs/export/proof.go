@@ -48,6 +48,7 @@ type Proof struct {
 	RulesVersion string         // the calling rules table's version
 	CallableAt   time.Time      // the instant the list was judged at; zero: none
 	DialingMode  string         // "manual" or "autodialed"
+	CallLog      string         // the dialer's call log whose calls the cap counted; "" none
 	TimeLeft     map[string]int // phones left out for the time rule, per reason
 	Keep         string         // how long the proof is kept, and the rule
 	Preset       string         // the dialer or CRM layout written; "" the result's own
@@ -181,6 +182,9 @@ func (p *Proof) timeLines() []proofLine {
 		ls = append(ls, proofLine{label: "  left out: " + r, value: jobs.Thousands(int64(p.TimeLeft[r]))})
 	}
 	ls = append(ls, proofLine{label: "Dialing mode", value: p.DialingMode})
+	if p.CallLog != "" {
+		ls = append(ls, proofLine{label: "Call log", value: p.CallLog + ": the calls of the 24 hours before the instant counted against each state's cap"})
+	}
 	if p.Preset != "" {
 		ls = append(ls, proofLine{label: "Layout", value: p.Preset})
 	}

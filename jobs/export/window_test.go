@@ -187,3 +187,120 @@ func readAny(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// A trace of landlines in the states where any autodialed call needs
+// written consent (FL by area code, OK by area code and address, MD by the
+// owner's mailing address) and one in Texas, which has no such row.
+const consentTrace = "First Name,Last Name,Property State,Property Zip,Mailing State,Mailing Zip,Phone 1,Phone 1 Type\r\n" +
+	"Ann,Able,TX,75201,TX,75201,2145550101,landline\r\n" +
+	"Bo,Bell,FL,33101,FL,33101,3055550103,landline\r\n" +
+	"Cy,Cole,OK,73102,OK,73102,4055550106,landline\r\n" +
+	"Di,Dunn,NY,10001,MD,21201,2125550105,landline\r\n"
+
+const consentDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
+	"2145550101,2145550101,false,false,landline,ok\r\n" +
+	"3055550103,3055550103,false,false,landline,ok\r\n" +
+	"4055550106,4055550106,false,false,landline,ok\r\n" +
+	"2125550105,2125550105,false,false,landline,ok\r\n"
+
+// TestExportAutodialedConsent: when the dialing mode autodials, a phone
+// any of whose states requires written consent for every autodialed call
+// is left out, counted per state's row and named in the proof; dialed by
+// hand, every one is kept.
+func TestExportAutodialedConsent(t *testing.T) {
+	trace := writeFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	proof := &Proof{}
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Proof: proof}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := windowsOf(t, readCSV(t, dst)); len(got) != 1 || !strings.HasPrefix(got[0], "2145550101 ") {
+		t.Errorf("kept %q, want the Texas landline alone", got)
+	}
+	wantLeft := map[string]int{
+		"autodialed: written consent needed in FL (Fla. Stat. § 501.059(8)(a))":    1,
+		"autodialed: written consent needed in OK (Okla. Stat. tit. 15, § 775C.4)": 1,
+		"autodialed: written consent needed in MD (Md. Code, Com. Law § 14-4503)":  1,
+	}
+	if !maps.Equal(rep.Phones.Left, wantLeft) || !maps.Equal(proof.TimeLeft, wantLeft) {
+		t.Errorf("left out %v (proof %v), want %v", rep.Phones.Left, proof.TimeLeft, wantLeft)
+	}
+	if !strings.HasPrefix(proof.DialingMode, "autodialed") {
+		t.Errorf("dialing mode %q", proof.DialingMode)
+	}
+	rep, err = ExportCallable(context.Background(), trace, dnc, filepath.Join(t.TempDir(), "manual.csv"), at(CallableOptions{OnlyCallable: true}))
+	if err != nil || rep.Phones.Kept != 4 || rep.Phones.LeftOut() != 0 {
+		t.Fatalf("dialed by hand: kept %d, left %v, %v", rep.Phones.Kept, rep.Phones.Left, err)
+	}
+}
+
+// TestExportCallLogCap: a number called as many times as its state's cap
+// in the 24 hours before (FL: 3) is left out; a Texas number called more
+// (no cap) and an Oklahoma number called fewer times are kept.
+func TestExportCallLogCap(t *testing.T) {
+	trace := writeFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	proof := &Proof{}
+	calls := map[string]int{"3055550103": 3, "2145550101": 5, "4055550106": 2}
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, Calls: calls, CallLog: "calls.csv", Proof: proof}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"reached the cap of 3 calls in 24 hours in FL (Fla. Stat. § 501.616(6)(b))": 1}
+	if !maps.Equal(rep.Phones.Left, want) || rep.Phones.Kept != 3 {
+		t.Errorf("left out %v, kept %d; want %v and 3", rep.Phones.Left, rep.Phones.Kept, want)
+	}
+	var text []string
+	for _, l := range proof.lines(true) {
+		text = append(text, l.label+" "+l.value)
+	}
+	if !strings.Contains(strings.Join(text, "\n"), "Call log calls.csv") {
+		t.Errorf("the proof does not name the call log:\n%s", strings.Join(text, "\n"))
+	}
+}
+
+// A DNC result whose vendor sends each number's calling time: a window, a
+// UTC offset, "do not call today", a window it wrote so that it cannot be
+// read.
+const vendorDNC = "phone,phone_normalized,dnc,litigator,line_type,status,Calling Window,UTC Offset,Do Not Call Today\r\n" +
+	"2145550101,2145550101,false,false,mobile,ok,10:00 AM - 6:00 PM,,\r\n" +
+	"5045550102,5045550102,false,false,landline,ok,,,Y\r\n" +
+	"3055550103,3055550103,false,false,mobile,ok,,-8,\r\n" +
+	"2055550104,2055550104,false,false,landline,ok,soon,,\r\n" +
+	"2125550105,2125550105,false,false,landline,ok,,,N\r\n"
+
+// TestExportVendorTime: what a DNC vendor says of a phone's calling time
+// narrows its window, never widens it; at 3 p.m. CDT on the day of the
+// scrub (Tuesday 2026-06-09), "do not call today" and a value that cannot
+// be read leave their phones out. Worked by hand: Texas 9–21 CT and the
+// vendor's 10–18 give 10–18 CT; Florida 8–20 ET and Florida's rows at the
+// vendor's UTC−8 (8–20 there: 12:00–24:00 EDT) give 12–20 ET; New York's
+// phone with its Louisiana property, 9–21 ET as without a vendor.
+func TestExportVendorTime(t *testing.T) {
+	trace := writeFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, writeFile(t, "dnc.csv", vendorDNC))
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	instant := time.Date(2026, 6, 9, 15, 0, 0, 0, time.FixedZone("CDT", -5*3600))
+	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, CallableAt: instant}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2145550101 10:00–18:00 CT", "3055550103 12:00–20:00 ET", "2125550105 09:00–21:00 ET"}
+	if got := windowsOf(t, readCSV(t, dst)); !slices.Equal(got, want) {
+		t.Errorf("kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Phones.Kept != 3 || rep.Phones.LeftOut() != 2 {
+		t.Fatalf("kept %d, left out %v", rep.Phones.Kept, rep.Phones.Left)
+	}
+	var noCall, unread bool
+	for r := range rep.Phones.Left {
+		noCall = noCall || strings.Contains(r, "the DNC vendor said not to call that day")
+		unread = unread || strings.Contains(r, "the DNC vendor's value could not be read")
+	}
+	if !noCall || !unread {
+		t.Errorf("reasons %v: want the vendor's day and its unread value named", rep.Phones.Left)
+	}
+}

@@ -39,6 +39,8 @@ func (l *Layout) attach(qs *[]Question) {
 			}
 		case RoleScrubDate:
 			l.Dates = append(l.Dates, i)
+		case RoleCallWindow, RoleUTCOffset, RoleNoCallToday:
+			l.VendorTime = append(l.VendorTime, i)
 		}
 	}
 	for j := range l.Slots {

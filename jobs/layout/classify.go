@@ -25,10 +25,11 @@ func classify(i int, h *header, vals []ValueN) (Column, *Question) {
 // case (ok).
 type columnRule func(c Column, h *header, vals []ValueN) (Column, *Question, bool)
 
-// columnRules are tried in order: a date or a scope word before a flag
-// word, a flag word before a phone word, a name word before an address
-// word.
-var columnRules = []columnRule{scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
+// columnRules are tried in order: a vendor's calling-time column first
+// ("Do Not Call Today" is no DNC flag), a date or a scope word before a
+// flag word, a flag word before a phone word, a name word before an
+// address word.
+var columnRules = []columnRule{vendorTimeRule, scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
 	phoneRule, nameRule, addressRule, entityRule}
 
 func nameish(h *header) bool {

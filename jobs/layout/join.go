@@ -33,6 +33,10 @@ type FlagIndex struct {
 	entries []joinEntry
 	sources []Source
 	reports Kinds
+	// vendors are the DNC vendors' calling-time values met, each once
+	// (joinEntry.vendor is its place + 1).
+	vendors   []VendorTime
+	vendorIDs map[VendorTime]int32
 
 	earlier    map[uint64]earlierAnswer // answers before the file's own (SetEarlier)
 	internal   NumberSet
@@ -50,6 +54,9 @@ type joinEntry struct {
 	prev     Flags
 	prevDate time.Time
 	prevSrc  int32
+	// vendor is the place + 1 of its vendor's calling-time values in
+	// FlagIndex.vendors; 0 none.
+	vendor int32
 }
 
 // NewFlagIndex returns an empty index.
@@ -85,7 +92,54 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 			continue
 		}
 		x.add(src, p.Key, p.Flags, date)
+		if p.Vendor != nil {
+			x.addVendor(p.Key, *p.Vendor, date)
+		}
 	}
+}
+
+// addVendor keeps a number's vendor calling-time values (dated date when
+// they are not): those of its newest answer that has some (of equal
+// dates, the last read); older values stand when a newer answer has none
+// (values only narrow a window).
+func (x *FlagIndex) addVendor(key uint64, v VendorTime, date time.Time) {
+	if v.Day == "" && !date.IsZero() {
+		v.Day = date.UTC().Format(time.DateOnly)
+	}
+	e := x.find(key)
+	if e == nil || e.vendor != 0 && e.date.After(date) {
+		return
+	}
+	id, ok := x.vendorIDs[v]
+	if !ok {
+		if x.vendorIDs == nil {
+			x.vendorIDs = map[VendorTime]int32{}
+		}
+		id = int32(len(x.vendors))
+		x.vendors = append(x.vendors, v)
+		x.vendorIDs[v] = id
+	}
+	if e.vendor == 0 || !e.date.After(date) {
+		e.vendor = id + 1
+	}
+}
+
+// vendorOf is the vendor calling-time values of a number's entry (nil:
+// none); shared, not to be changed.
+func (x *FlagIndex) vendorOf(e *joinEntry) *VendorTime {
+	if e == nil || e.vendor == 0 {
+		return nil
+	}
+	return &x.vendors[e.vendor-1]
+}
+
+// entry is the entry of a valid number the index's results hold, nil when
+// none does.
+func (x *FlagIndex) entry(key uint64) *joinEntry {
+	if key == 0 || len(x.sources) == 0 {
+		return nil
+	}
+	return x.find(key)
 }
 
 // older is the earlier of two dates; zero (not known) when either is.
@@ -166,8 +220,8 @@ func (x *FlagIndex) SetEarlier(key uint64, f Flags, date time.Time) {
 // changeOf is what changed for a phone whose flags are f: since the scrub
 // before the join's newest answer, else since the earlier answer to the
 // file's own.
-func (x *FlagIndex) changeOf(key uint64, f Flags, own bool) (Block, time.Time) {
-	if e := x.find(key); e != nil {
+func (x *FlagIndex) changeOf(e *joinEntry, key uint64, f Flags, own bool) (Block, time.Time) {
+	if e != nil {
 		return e.change()
 	}
 	if !own {
@@ -260,8 +314,9 @@ var undatedKinds = Kinds(0).with(Company).with(Restriction).with(Number)
 // apply gives a phone's flags read with the index, when the answers they
 // rest on were scrubbed (the oldest of them; zero: not known), and which
 // source that is (-1 the file's own answers, -2 none). own says the file
-// itself answers for the phone, at ownDate.
-func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Flags, time.Time, int) {
+// itself answers for the phone, at ownDate; e is the number's entry
+// (entry), nil when no result holds it.
+func (x *FlagIndex) apply(e *joinEntry, key uint64, f Flags, own bool, ownDate time.Time) (Flags, time.Time, int) {
 	var date time.Time
 	src := -2
 	if own {
@@ -271,7 +326,7 @@ func (x *FlagIndex) apply(key uint64, f Flags, own bool, ownDate time.Time) (Fla
 		return f, date, src
 	}
 	if len(x.sources) > 0 {
-		if e := x.find(key); e != nil {
+		if e != nil {
 			ownHas := f.Has
 			f = f.Override(e.flags)
 			// The file's own answers the join did not replace, and its own

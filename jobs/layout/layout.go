@@ -52,6 +52,12 @@ const (
 	// RoleScrubDate is when a row's answers were scrubbed ("Date
 	// Scrubbed", a merged result's source_date).
 	RoleScrubDate Role = "scrub_date"
+	// A DNC vendor's calling time for the row's phones (see VendorTime):
+	// its calling window, the called person's UTC offset, "do not call
+	// today".
+	RoleCallWindow  Role = "call_window"
+	RoleUTCOffset   Role = "utc_offset"
+	RoleNoCallToday Role = "no_call_today"
 )
 
 // Column is one column of a result and what the layout makes of it.
@@ -190,17 +196,20 @@ type Layout struct {
 	RowFlags []int `json:"row_flags"`
 	// Dates are the columns saying when a row was scrubbed (the oldest
 	// wins); none: the file's own date (its job record) dates every row.
-	Dates     []int          `json:"scrub_dates"`
-	Match     int            `json:"match"`  // match status column; -1 none
-	Entity    int            `json:"entity"` // company-owner column; -1 none
-	People    []Person       `json:"people"`
-	Emails    []int          `json:"emails"`
-	Property  AddressColumns `json:"property"`
-	Mailing   AddressColumns `json:"mailing"`
-	Reports   Kinds          `json:"reports"` // the lists its flags answer
-	Questions []Question     `json:"questions"`
-	Notes     []string       `json:"notes"`
-	Corrected bool           `json:"corrected"` // a Correction was applied
+	Dates []int `json:"scrub_dates"`
+	// VendorTime are a DNC vendor's calling-time columns (RoleCallWindow,
+	// RoleUTCOffset, RoleNoCallToday): they apply to every phone of the row.
+	VendorTime []int          `json:"vendor_time,omitempty"`
+	Match      int            `json:"match"`  // match status column; -1 none
+	Entity     int            `json:"entity"` // company-owner column; -1 none
+	People     []Person       `json:"people"`
+	Emails     []int          `json:"emails"`
+	Property   AddressColumns `json:"property"`
+	Mailing    AddressColumns `json:"mailing"`
+	Reports    Kinds          `json:"reports"` // the lists its flags answer
+	Questions  []Question     `json:"questions"`
+	Notes      []string       `json:"notes"`
+	Corrected  bool           `json:"corrected"` // a Correction was applied
 	// Profiled says the values were read over the whole file (Options.Profile).
 	Profiled bool `json:"profiled"`
 	values   map[int]map[string]Flag

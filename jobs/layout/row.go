@@ -79,6 +79,10 @@ type Phone struct {
 	// not by the scrub before, made at Since (FlagIndex.Change).
 	Became Block
 	Since  time.Time
+	// Vendor is what a DNC vendor said of its calling time (the joined DNC
+	// result's, else the file's own; nil nothing): it narrows its calling
+	// window.
+	Vendor *VendorTime
 }
 
 // Valid reports a valid 10-digit number.
@@ -283,8 +287,15 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	row.Date, row.dated, row.may = r.rowDate(rec)
 	row.Phones = row.Phones[:0]
 	own := capDate(row.Date, row.may)
+	var vt *VendorTime
+	if len(l.VendorTime) > 0 {
+		vt = r.readVendor(rec, own)
+	}
 	for j := range l.Slots {
 		if p, ok := r.readPhone(rec, j, own); ok {
+			if p.Vendor == nil {
+				p.Vendor = vt // the joined result's values come first
+			}
 			row.Phones = append(row.Phones, p)
 		}
 	}
@@ -346,8 +357,10 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	if !r.scrubbed(rec, s.Scope) {
 		p.Flags = p.Flags.unchecked()
 	}
-	p.Flags, p.Scrubbed, p.Source = r.join.apply(p.Key, p.Flags, own, date)
-	p.Became, p.Since = r.join.changeOf(p.Key, p.Flags, own)
+	e := r.join.entry(p.Key) // looked up once for the three
+	p.Flags, p.Scrubbed, p.Source = r.join.apply(e, p.Key, p.Flags, own, date)
+	p.Vendor = r.join.vendorOf(e)
+	p.Became, p.Since = r.join.changeOf(e, p.Key, p.Flags, own)
 	p.Block = Judge(p.Key != 0, p.Flags, p.Scrubbed, r.now)
 	if unsure {
 		p.Block |= BlockUnsure

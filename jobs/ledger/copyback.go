@@ -181,11 +181,11 @@ func (c *copyBack) stream(ctx context.Context, part, query string, cols int, wri
 // list makes every number on the team's list this computer's, with the
 // team's date, reason and source.
 func (c *copyBack) list(ctx context.Context) error {
-	return c.stream(ctx, "internal", "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", 5,
+	return c.stream(ctx, "internal", "SELECT number, added_at, reason, source, added_by, keep_until FROM internal_dnc ORDER BY number", 6,
 		func(batch [][]any) error {
-			_, err := insertMany(ctx, c.tx, "INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES ",
+			_, err := insertMany(ctx, c.tx, "INSERT INTO internal_dnc (number, added_at, reason, source, added_by, keep_until) VALUES ",
 				` ON CONFLICT (number) DO UPDATE SET added_at = excluded.added_at, reason = excluded.reason,
-					source = excluded.source, added_by = excluded.added_by`, batch)
+					source = excluded.source, added_by = excluded.added_by, keep_until = excluded.keep_until`, batch)
 			c.kept.Numbers += len(batch)
 			return err
 		})

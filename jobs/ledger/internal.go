@@ -25,6 +25,10 @@ type InternalEntry struct {
 	Reason  string
 	Source  string // "by hand", "pasted", "file owners.csv", "result x.csv, row 12"
 	By      string // the computer that added it
+	// KeepUntil is the first day the entry may be removed (an opt-out the
+	// law keeps for years); zero: it may be removed at any time, with a
+	// reason.
+	KeepUntil time.Time `json:",omitzero"`
 }
 
 // InternalChange is one line of the list's log.
@@ -102,16 +106,16 @@ func sortedEntries(entries []InternalEntry) []InternalEntry {
 // addInternalRows writes one statement's numbers (sorted, distinct) and
 // logs those that were new; it returns how many were.
 func addInternalRows(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry, now time.Time) (int, error) {
-	args := make([]any, 0, 5*len(batch))
+	args := make([]any, 0, 6*len(batch))
 	for _, e := range batch {
 		at := now
 		if !e.AddedAt.IsZero() {
 			at = e.AddedAt
 		}
-		args = append(args, e.Number, at.UnixMilli(), e.Reason, e.Source, e.By)
+		args = append(args, e.Number, at.UnixMilli(), e.Reason, e.Source, e.By, keepMillis(e.KeepUntil))
 	}
-	rows, err := tx.QueryContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by) VALUES `+
-		sqldb.Placeholders(len(batch), 5)+` ON CONFLICT(number) DO NOTHING RETURNING number`, args...)
+	rows, err := tx.QueryContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by, keep_until) VALUES `+
+		sqldb.Placeholders(len(batch), 6)+` ON CONFLICT(number) DO NOTHING RETURNING number`, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -123,7 +127,7 @@ func addInternalRows(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry
 			return 0, err
 		}
 		i, _ := slices.BinarySearchFunc(batch, n, func(e InternalEntry, n string) int { return strings.Compare(e.Number, n) })
-		a := args[5*i : 5*i+5]
+		a := args[6*i : 6*i+5]
 		logArgs = append(logArgs, a[0], "added", a[1], a[2], a[3], a[4])
 	}
 	rows.Close()
@@ -143,33 +147,59 @@ func addInternalRows(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry
 // array per column, and their log in the same statement.
 func addInternalArrays(ctx context.Context, tx *sqldb.Stmts, batch []InternalEntry, now time.Time) (int, error) {
 	numbers, reasons, sources, by := make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch)), make([]string, len(batch))
-	at := make([]int64, len(batch))
+	at, keep := make([]int64, len(batch)), make([]int64, len(batch))
 	for i, e := range batch {
 		numbers[i], reasons[i], sources[i], by[i] = e.Number, e.Reason, e.Source, e.By
+		keep[i] = keepMillis(e.KeepUntil)
 		at[i] = now.UnixMilli()
 		if !e.AddedAt.IsZero() {
 			at[i] = e.AddedAt.UnixMilli()
 		}
 	}
 	return affected(tx.ExecContext(ctx, `WITH added AS (
-			INSERT INTO internal_dnc (number, added_at, reason, source, added_by)
-			SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
+			INSERT INTO internal_dnc (number, added_at, reason, source, added_by, keep_until)
+			SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]))
 			ON CONFLICT (number) DO NOTHING RETURNING number, added_at, reason, source, added_by)
 		INSERT INTO internal_dnc_log (number, action, at, reason, source, "by")
-		SELECT number, 'added', added_at, reason, source, added_by FROM added`, numbers, at, reasons, sources, by))
+		SELECT number, 'added', added_at, reason, source, added_by FROM added`, numbers, at, reasons, sources, by, keep))
 }
 
 // ErrNotOnList is returned when removing a number that is not on the
 // internal list.
 var ErrNotOnList = errors.New("not on the internal do-not-call list")
 
+// KeptError refuses a removal before the entry's keep-until date (an
+// opt-out the law keeps for years).
+type KeptError struct {
+	Number string
+	Until  time.Time
+	Reason string // the entry's reason: what was said, and when
+}
+
+func (e *KeptError) Error() string {
+	return fmt.Sprintf("%s may not come off the internal do-not-call list before %s: the law keeps it until then (%s)",
+		e.Number, e.Until.UTC().Format(time.DateOnly), e.Reason)
+}
+
 // RemoveInternal takes a number off the internal list; the reason is kept
-// in the list's log.
+// in the list's log. An entry kept until a date later than today is not
+// removed (a *KeptError).
 func (l *CompanyList) RemoveInternal(ctx context.Context, number, reason, by string) error {
 	if reason == "" {
 		return errors.New("ledger: internal list: a removal needs a reason")
 	}
 	return l.tx(ctx, func(tx *sqldb.Tx) error {
+		var keep int64
+		var why string
+		err := tx.QueryRowContext(ctx, "SELECT keep_until, reason FROM internal_dnc WHERE number = ?", number).Scan(&keep, &why)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("%s is %w", number, ErrNotOnList)
+		case err != nil:
+			return fmt.Errorf("ledger: internal list: remove %s: %w", number, err)
+		case keep > 0 && l.now().UnixMilli() < keep:
+			return &KeptError{Number: number, Until: time.UnixMilli(keep).UTC(), Reason: why}
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM internal_dnc WHERE number = ?", number)
 		if err != nil {
 			return fmt.Errorf("ledger: internal list: remove %s: %w", number, err)
@@ -189,7 +219,18 @@ func (l *CompanyList) RemoveInternal(ctx context.Context, number, reason, by str
 // InternalList returns the numbers on the internal list, the most recently
 // added first.
 func (l *CompanyList) InternalList(ctx context.Context) ([]InternalEntry, error) {
-	return l.internalEntries(ctx, "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY added_at DESC, number")
+	return l.internalEntries(ctx, "SELECT "+internalCols+" FROM internal_dnc ORDER BY added_at DESC, number")
+}
+
+// internalCols are the columns internalEntries reads.
+const internalCols = "number, added_at, reason, source, added_by, keep_until"
+
+// keepMillis is a keep-until date as the list stores it (0: none).
+func keepMillis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
 }
 
 // internalEntries reads the entries of query.
@@ -202,11 +243,14 @@ func (l *book) internalEntries(ctx context.Context, query string, args ...any) (
 	var out []InternalEntry
 	for rows.Next() {
 		var e InternalEntry
-		var at int64
-		if err := rows.Scan(&e.Number, &at, &e.Reason, &e.Source, &e.By); err != nil {
+		var at, keep int64
+		if err := rows.Scan(&e.Number, &at, &e.Reason, &e.Source, &e.By, &keep); err != nil {
 			return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 		}
 		e.AddedAt = time.UnixMilli(at).UTC()
+		if keep > 0 {
+			e.KeepUntil = time.UnixMilli(keep).UTC()
+		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -233,7 +277,7 @@ func (l *CompanyList) FindInternal(ctx context.Context, f InternalFilter) ([]Int
 	if err := l.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM internal_dnc"+where, args...).Scan(&n); err != nil {
 		return nil, 0, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
-	q := "SELECT number, added_at, reason, source, added_by FROM internal_dnc" + where + " ORDER BY added_at DESC, number"
+	q := "SELECT " + internalCols + " FROM internal_dnc" + where + " ORDER BY added_at DESC, number"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)

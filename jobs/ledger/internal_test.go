@@ -223,3 +223,51 @@ func testFindInternal(t *testing.T, st store) {
 		}
 	}
 }
+
+func TestInternalKeepUntil(t *testing.T) { eachStore(t, testInternalKeepUntil) }
+
+// testInternalKeepUntil: an entry kept until a date (an opt-out the law
+// keeps) keeps the date as data, is not removed before it, and is after.
+func testInternalKeepUntil(t *testing.T, st store) {
+	led := st.open(t)
+	l := led.CompanyList()
+	ctx := context.Background()
+	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	led.now = func() time.Time { return clock }
+	until := time.Date(2036, 3, 2, 0, 0, 0, 0, time.UTC)
+	if _, err := l.AddInternal(ctx, []InternalEntry{
+		{Number: "7035550101", Reason: `opt-out: text reply "STOP"`, KeepUntil: until},
+		{Number: "7035550102", Reason: "asked on a call"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := l.InternalList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]time.Time{}
+	for _, e := range list {
+		keep[e.Number] = e.KeepUntil
+	}
+	if !keep["7035550101"].Equal(until) || !keep["7035550102"].IsZero() {
+		t.Fatalf("keep-until dates read back: %v", keep)
+	}
+	var kept *KeptError
+	if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) || !kept.Until.Equal(until) {
+		t.Fatalf("removal before the keep-until date: %v", err)
+	}
+	if err := l.RemoveInternal(ctx, "7035550102", "added by mistake", "laptop"); err != nil {
+		t.Fatalf("an entry with no keep-until date: %v", err)
+	}
+	clock = until.Add(-time.Millisecond)
+	if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) {
+		t.Fatalf("removal the moment before the date: %v", err)
+	}
+	clock = until
+	if err := l.RemoveInternal(ctx, "7035550101", "ten years passed", "laptop"); err != nil {
+		t.Fatalf("removal on the keep-until date: %v", err)
+	}
+	if list, _ := l.InternalList(ctx); len(list) != 0 {
+		t.Fatalf("left on the list: %v", list)
+	}
+}

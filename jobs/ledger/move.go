@@ -211,7 +211,7 @@ func (l *book) bulkPart(part string) (bulk, bool) {
 			write: insertWith("INSERT INTO webhook_deliveries (delivery_id, job_id, event, status, seen_at) VALUES ",
 				" ON CONFLICT (delivery_id) DO NOTHING")}, true
 	case "internal":
-		return bulk{query: "SELECT number, added_at, reason, source, added_by FROM internal_dnc ORDER BY number", cols: 5,
+		return bulk{query: "SELECT number, added_at, reason, source, added_by, keep_until FROM internal_dnc ORDER BY number", cols: 6,
 			write: moveNumbers,
 			adjust: func(v []any) []any {
 				if s, _ := v[4].(string); s == "" {
@@ -235,15 +235,15 @@ func (l *book) bulkPart(part string) (bulk, bool) {
 var everyShare = map[string]bool{"internal": true, "internal log": true}
 
 // moveNumbers writes numbers onto the team's list (number, added_at,
-// reason, source, added_by), one array a column.
+// reason, source, added_by, keep_until), one array a column.
 func moveNumbers(ctx context.Context, tx *sqldb.Tx, rows [][]any) (int, error) {
-	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by)
-		SELECT u.number, u.added_at, u.reason, u.source, u.added_by
-		FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]))
-			AS u(number, added_at, reason, source, added_by)
+	return affected(tx.ExecContext(ctx, `INSERT INTO internal_dnc (number, added_at, reason, source, added_by, keep_until)
+		SELECT u.number, u.added_at, u.reason, u.source, u.added_by, u.keep_until
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]))
+			AS u(number, added_at, reason, source, added_by, keep_until)
 		WHERE NOT EXISTS (SELECT 1 FROM internal_dnc_log g WHERE g.number = u.number AND g.action = 'removed' AND g.at >= u.added_at)
 		ON CONFLICT (number) DO NOTHING`,
-		textColumn(rows, 0), intColumn(rows, 1), textColumn(rows, 2), textColumn(rows, 3), textColumn(rows, 4)))
+		textColumn(rows, 0), intColumn(rows, 1), textColumn(rows, 2), textColumn(rows, 3), textColumn(rows, 4), intColumn(rows, 5)))
 }
 
 // moveLog writes entries of the list's history into the team's (number,

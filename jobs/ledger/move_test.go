@@ -159,7 +159,8 @@ func TestShareAgainMovesTheList(t *testing.T) {
 	if err := s.mate.CompanyList().RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {
+	kept := time.Date(2036, 1, 2, 0, 0, 0, 0, time.UTC)
+	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client", KeepUntil: kept}}); err != nil {
 		t.Fatal(err)
 	}
 	// Shared again with the computer's records as they were.
@@ -173,7 +174,8 @@ func TestShareAgainMovesTheList(t *testing.T) {
 	if _, err := s.own.CopyBack(ctx, s.team, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.own.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "asked while on its own"}}); err != nil {
+	checkKeepUntil(t, s.own, "2145550199", kept) // copied back with its date
+	if _, err := s.own.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "9725550100", Reason: "asked while on its own", KeepUntil: kept}}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = s.team.MoveFrom(ctx, s.own, nil)
@@ -181,6 +183,7 @@ func TestShareAgainMovesTheList(t *testing.T) {
 		t.Fatalf("sharing after a stop: %v, %v", rep.Copied, err)
 	}
 	checkTeamKeys(t, s.team, "[2145550199 5125550101 9725550100]")
+	checkKeepUntil(t, s.team, "9725550100", kept) // moved with its date
 	if got := count(t, s.team, "internal_dnc_log"); got != logBefore+1 {
 		t.Fatalf("the team's history: %d entries, want %d", got, logBefore+1)
 	}
@@ -192,4 +195,22 @@ func checkTeamKeys(t *testing.T, team *Ledger, want string) {
 	if err != nil || fmt.Sprint(keys.Keys()) != want {
 		t.Fatalf("the team's list: %v, %v; want %s", keys.Keys(), err, want)
 	}
+}
+
+// checkKeepUntil: number is on l's list kept until want.
+func checkKeepUntil(t *testing.T, l *Ledger, number string, want time.Time) {
+	t.Helper()
+	list, err := l.CompanyList().InternalList(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range list {
+		if e.Number == number {
+			if !e.KeepUntil.Equal(want) {
+				t.Fatalf("%s kept until %v, want %v", number, e.KeepUntil, want)
+			}
+			return
+		}
+	}
+	t.Fatalf("%s is not on the list", number)
 }

@@ -211,12 +211,13 @@ var (
 )
 
 // callableAt leaves in row.Phones those the rules let be called at at,
-// each asked of the engine itself; false when none is left.
+// each asked of the engine itself with what its DNC vendor said; false
+// when none is left.
 func callableAt(row *layout.Row, at time.Time) bool {
 	addrs := calltime.RowAddresses(row)
 	kept := row.Phones[:0]
 	for _, p := range row.Phones {
-		if testRules.Window(p.Digits(), addrs[:], at).Callable {
+		if testRules.Decide(testRules.Locate(p.Digits(), addrs[:]), at, calltime.VendorNarrowing(p.Vendor)).Callable {
 			kept = append(kept, p)
 		}
 	}
@@ -563,12 +564,27 @@ func TestCallableNowFollowsTheRules(t *testing.T) {
 	}
 	defer r.Close()
 	// A DNC result saying every number the rows can hold is clean,
-	// scrubbed the day before.
+	// scrubbed the day before; its vendor narrows some numbers' calling
+	// time (a window, an offset, "do not call today", a window it wrote
+	// so that it cannot be read).
 	var b strings.Builder
-	b.WriteString("phone,dnc,state_dnc,litigator\n")
+	b.WriteString("phone,dnc,state_dnc,litigator,Calling Window,UTC Offset,Do Not Call Today\n")
+	vendor := func(line int) string {
+		switch {
+		case line%13 == 0:
+			return "whenever,,"
+		case line%5 == 0:
+			return "11:00 AM - 2:00 PM,,"
+		case line%7 == 0:
+			return ",,Y"
+		case line%11 == 0:
+			return ",-10,"
+		}
+		return ",,"
+	}
 	for area := 200; area < 220; area++ {
 		for line := range 100 {
-			fmt.Fprintf(&b, "%d55501%02d,false,false,false\n", area, line)
+			fmt.Fprintf(&b, "%d55501%02d,false,false,false,%s\n", area, line, vendor(line))
 		}
 	}
 	dir := t.TempDir()
@@ -588,7 +604,7 @@ func TestCallableNowFollowsTheRules(t *testing.T) {
 	checkView(t, r, rows, Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}}, -1, false)
 	callable := r.View()
 	seen := map[int]bool{}
-	for _, at := range []time.Time{engineAt, engineAt.Add(10 * time.Hour), engineAt.AddDate(0, 0, -2)} {
+	for _, at := range []time.Time{engineAt, engineAt.Add(10 * time.Hour), engineAt.AddDate(0, 0, -2), engineAt.Add(-20 * time.Hour)} {
 		f := Filter{Quick: []jobs.QuickFilter{jobs.QuickCallableNow}, At: at}
 		checkView(t, r, rows, f, -1, false)
 		checkView(t, r, rows, Filter{Text: "smith", Quick: []jobs.QuickFilter{jobs.QuickMobile, jobs.QuickCallableNow}, At: at}, -1, false)

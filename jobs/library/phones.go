@@ -29,6 +29,9 @@ type phoneIndex struct {
 	// rules): with a phone's number, where its person may be.
 	addr   []int32
 	places *calltime.Places
+	// vend is each phone's id in places of what a DNC vendor said of its
+	// calling time (nil: no phone has any).
+	vend []int32
 
 	mu   sync.Mutex
 	sets map[uint8]bitset
@@ -119,6 +122,7 @@ type phoneChunk struct {
 	rowPass []uint8
 	flagged *layout.FlaggedNumbers // numbers a flag filter leaves out; nil none yet
 	addr    []int32                // each row's addresses' id (with the calling rules)
+	vend    []int32                // each phone's vendor calling-time id; nil while all are 0
 }
 
 // add reads a record's phones and row filters, and with places where its
@@ -133,6 +137,9 @@ func (c *phoneChunk) add(rd *layout.Reader, places *calltime.Places, rec []strin
 	for i := range n {
 		p := &row.Phones[i]
 		m := phoneMask(p)
+		if places != nil && (c.vend != nil || p.Vendor != nil) {
+			c.vend = append(padded(c.vend, len(c.nums)), places.VendorID(p.Vendor))
+		}
 		c.nums = append(c.nums, phoneDigits(p))
 		c.pass = append(c.pass, m)
 		if p.Key != 0 && m&flagLevel != flagLevel {
@@ -156,6 +163,9 @@ func (x *phoneIndex) add(c *phoneChunk) {
 	for _, n := range c.count {
 		x.at = append(x.at, x.at[len(x.at)-1]+uint32(n))
 	}
+	if c.vend != nil || x.vend != nil {
+		x.vend = append(padded(x.vend, len(x.nums)), padded(c.vend, len(c.nums))...)
+	}
 	x.nums = append(x.nums, c.nums...)
 	x.pass = append(x.pass, c.pass...)
 	x.rowPass = append(x.rowPass, c.rowPass...)
@@ -163,6 +173,22 @@ func (x *phoneIndex) add(c *phoneChunk) {
 	if c.flagged != nil {
 		x.flagged.Merge(c.flagged)
 	}
+}
+
+// padded is ids grown with zeros to n.
+func padded(ids []int32, n int) []int32 {
+	for len(ids) < n {
+		ids = append(ids, 0)
+	}
+	return ids
+}
+
+// vendorOf is phone k's vendor calling-time id (0: none).
+func (x *phoneIndex) vendorOf(k uint32) int32 {
+	if int(k) < len(x.vend) {
+		return x.vend[k]
+	}
+	return 0
 }
 
 // flagLevel are the bits of the flag filters (layout.FlagFilter).
@@ -266,7 +292,7 @@ func (x *phoneIndex) anyPhoneAt(r int, req uint8, at time.Time) bool {
 		if x.pass[k]&req != req || d&validKey == 0 {
 			continue
 		}
-		if x.places.Answer(x.places.AreaID(d&digitsMask), x.addr[r], at, at).Reason == "" {
+		if x.places.AnswerVendor(x.places.AreaID(d&digitsMask), x.addr[r], x.vendorOf(k), at, at).Reason == "" {
 			return true
 		}
 	}

@@ -606,7 +606,7 @@ type shaper struct {
 	phoneCol  int   // a scrub's duplicates: the normalised phone (see duplicateKey)
 	keyIdx    []int // else the normalised values of these columns
 	fix       repairs
-	seen      map[[2]uint64]struct{} // nil: duplicates are not looked for
+	seen      *keySet // nil: duplicates are not looked for
 	s1, s2    maphash.Seed
 	key       []byte
 }
@@ -624,7 +624,7 @@ func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (
 		return nil, err
 	}
 	if plan.DropDuplicates {
-		sh.seen = make(map[[2]uint64]struct{}, expectRows(ins))
+		sh.seen = newKeySet(expectRows(ins))
 	}
 	return sh, nil
 }
@@ -646,13 +646,13 @@ func (sh *shaper) repeats(row []string) bool {
 		return false
 	case sh.phoneCol >= 0:
 		n := phone.Normalize(row[sh.phoneCol])
-		return n.Valid && seenBefore(sh.seen, [2]uint64{maphash.String(sh.s1, n.Digits), 0})
+		return n.Valid && sh.seen.seenBefore([2]uint64{maphash.String(sh.s1, n.Digits), 0})
 	}
 	sh.key = sh.key[:0]
 	for _, i := range sh.keyIdx {
 		sh.key = appendNormalized(sh.key, row[i])
 	}
-	return seenBefore(sh.seen, [2]uint64{maphash.Bytes(sh.s1, sh.key), maphash.Bytes(sh.s2, sh.key)})
+	return sh.seen.seenBefore([2]uint64{maphash.Bytes(sh.s1, sh.key), maphash.Bytes(sh.s2, sh.key)})
 }
 
 // shape appends row as the upload holds it to out: zips padded, split
@@ -670,13 +670,53 @@ func (sh *shaper) shape(out, row []string, repaired *Repaired, fails map[string]
 	return out
 }
 
-// seenBefore reports whether k is in seen, and puts it there.
-func seenBefore(seen map[[2]uint64]struct{}, k [2]uint64) bool {
-	if _, dup := seen[k]; dup {
-		return true
+// keySet is a set of 128-bit row keys with open addressing, kept at most
+// half full: one probe of a flat array per row where a map's is several
+// (the estimate's duplicate count looks up every row of the list). The
+// zero key marks an empty slot; a key of zero is stored as {1, 0}.
+type keySet struct {
+	slots [][2]uint64
+	n     int
+}
+
+// newKeySet is a set sized for about n keys.
+func newKeySet(n int) *keySet {
+	size := 64
+	for size < 2*n {
+		size *= 2
 	}
-	seen[k] = struct{}{}
-	return false
+	return &keySet{slots: make([][2]uint64, size)}
+}
+
+// seenBefore reports whether k is in the set, and puts it there.
+func (s *keySet) seenBefore(k [2]uint64) bool {
+	if k == [2]uint64{} {
+		k[0] = 1
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := k[0] & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case [2]uint64{}:
+			s.slots[i] = k
+			s.n++
+			return false
+		case k:
+			return true
+		}
+	}
+}
+
+func (s *keySet) grow() {
+	old := s.slots
+	s.slots, s.n = make([][2]uint64, 2*len(old)), 0
+	for _, k := range old {
+		if k != [2]uint64{} {
+			s.seenBefore(k)
+		}
+	}
 }
 
 // repairs are a plan's Repairs as column indexes of the file.

@@ -469,3 +469,22 @@ func TestCountBothIsBothUploads(t *testing.T) {
 		}
 	}
 }
+
+// TestKeySet: the duplicate guard's set answers as a map does, through its
+// growth, for the zero key (kept as {1, 0}: a hash is never asked to be
+// told from it) and for keys that share their first half.
+func TestKeySet(t *testing.T) {
+	s := newKeySet(1) // grows many times
+	want := map[[2]uint64]bool{}
+	for i := range uint64(20000) {
+		for _, k := range [][2]uint64{{i * 2654435761, i}, {i * 2654435761, i + 1}, {0, 0}, {i%97 + 2, 0}} {
+			if got := s.seenBefore(k); got != want[k] {
+				t.Fatalf("key %v: seen %v, want %v", k, got, want[k])
+			}
+			want[k] = true
+		}
+	}
+	if s.n != len(want) {
+		t.Fatalf("%d keys held, want %d", s.n, len(want))
+	}
+}

@@ -39,6 +39,15 @@ func (s *ComplianceService) RulesHelp() (string, error) {
 	return calltime.HelpText(e.Table()) + "\nWhere a phone is: " + e.DataInfo() + "\n", nil
 }
 
+// RulesHelpMarkdown is RulesHelp as Markdown, for the window's Help.
+func (s *ComplianceService) RulesHelpMarkdown() (string, error) {
+	e, err := s.compliance().CallingRules()
+	if err != nil {
+		return "", err
+	}
+	return calltime.HelpMarkdown(e.Table()) + "\n**Where a phone is:** " + e.DataInfo() + "\n", nil
+}
+
 // PresetsDir is the folder of the person's own dialer presets.
 func (s *PresetService) PresetsDir() string { return filepath.Join(s.cfg.Home, "dialer-presets") }
 
@@ -136,15 +145,19 @@ func optOutEntries(imp *optout.Import, by string) []ledger.InternalEntry {
 		if first[e.Number] != i {
 			continue
 		}
-		out = append(out, ledger.InternalEntry{Number: e.Number, AddedAt: e.Made, Reason: OptOutReason(e), By: by,
-			Source: fmt.Sprintf("%s %s, line %d", imp.Layout, filepath.Base(imp.File), e.Line)})
+		entry := ledger.InternalEntry{Number: e.Number, AddedAt: e.Made, Reason: OptOutReason(e), By: by,
+			Source: fmt.Sprintf("%s %s, line %d", imp.Layout, filepath.Base(imp.File), e.Line)}
+		if e.Terms.Keep != nil {
+			entry.KeepUntil = e.Terms.NotBefore // removal refused before it
+		}
+		out = append(out, entry)
 	}
 	return out
 }
 
 // OptOutReason is an opt-out in the words the company's list keeps: what
-// was said, how, when it must be honoured by, and the first date it may be
-// removed and under which rule.
+// was said, how, when it must be honoured by, and the rule that keeps it
+// (the first date it may be removed is the entry's KeepUntil).
 func OptOutReason(e optout.Entry) string {
 	how := "call disposition"
 	if e.Text {
@@ -156,7 +169,7 @@ func OptOutReason(e optout.Entry) string {
 	}
 	s := fmt.Sprintf("%s: %s %q; honour by %s", what, how, e.Said, e.Terms.HonourBy.Format(time.DateOnly))
 	if e.Terms.Keep != nil {
-		s += fmt.Sprintf("; keep until at least %s (%s)", e.Terms.NotBefore.Format(time.DateOnly), e.Terms.Keep.Source)
+		s += fmt.Sprintf("; kept under %s", e.Terms.Keep.Source)
 	}
 	if e.DateNote != "" {
 		s += "; " + e.DateNote

@@ -208,10 +208,10 @@ func (s *ComplianceService) ExportInternal(ctx context.Context, dest string) (in
 	if err != nil {
 		return 0, err
 	}
-	b := input.AppendRecord(nil, []string{"Phone", "Number", "Added", "Reason", "Source", "Added by"})
+	b := input.AppendRecord(nil, []string{"Phone", "Number", "Added", "Reason", "Source", "Added by", "Keep until"})
 	for _, e := range list {
 		b = input.AppendRecord(b, []string{phone.Format(e.Number), e.Number, e.AddedAt.Local().Format("2006-01-02 15:04"),
-			e.Reason, e.Source, e.By})
+			e.Reason, e.Source, e.By, KeepUntilText(e)})
 	}
 	if err := library.WriteFileAtomic(dest, b); err != nil {
 		return 0, err
@@ -219,8 +219,18 @@ func (s *ComplianceService) ExportInternal(ctx context.Context, dest string) (in
 	return len(list), nil
 }
 
+// KeepUntilText is an entry's keep-until date (YYYY-MM-DD), "" when it
+// may be removed at any time.
+func KeepUntilText(e InternalEntry) string {
+	if e.KeepUntil.IsZero() {
+		return ""
+	}
+	return e.KeepUntil.UTC().Format(time.DateOnly)
+}
+
 // RemoveInternal takes a number off the list; the reason is kept in its
-// history.
+// history. An entry the law keeps (an opt-out before its keep-until date)
+// is not removed: a *ledger.KeptError.
 func (s *ComplianceService) RemoveInternal(ctx context.Context, number, reason string) error {
 	n := phone.Normalize(number)
 	if !n.Valid {

@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/optout"
 )
 
 // ExportView writes the rows of v (the viewer's filtered and sorted view of
@@ -100,6 +101,11 @@ type ExportRequest struct {
 	// Preset names a dialer or CRM layout (DialerPresets) to write the
 	// callable list in; "" the result's own layout.
 	Preset string
+	// CallLog is a dialer's call log (CSV or XLSX: a number, the call's
+	// date and time): a number called as many times as its state's cap
+	// (FL, OK, MD: 3) in the 24 hours before CallableAt, or now, is left
+	// out. Its dates without a zone are this computer's time.
+	CallLog string
 }
 
 // callable reports an export that hands over numbers to call: only
@@ -146,7 +152,7 @@ func (s *ResultService) Export(ctx context.Context, req ExportRequest) (*export.
 			Internal: keys, Now: time.Now(), OwnDate: ownDate(req.Source), LeaveOutMobiles: req.LeaveOutMobiles,
 			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale,
 			LeaveOutUnsure: req.LeaveOutUnsure, Corrections: s.layoutOptions().Corrections}
-		if err := s.callingOptions(&req, &opts); err != nil {
+		if err := s.callingOptions(ctx, &req, &opts); err != nil {
 			return nil, err
 		}
 		if req.callable() {
@@ -207,14 +213,17 @@ func partsOf(dest string) []string {
 	return out
 }
 
-// callingOptions adds the calling rules, the instant and the preset of a
-// request to an export's options.
-func (s *core) callingOptions(req *ExportRequest, opts *export.CallableOptions) error {
+// callingOptions adds the calling rules, the instant, the call log and the
+// preset of a request to an export's options.
+func (s *core) callingOptions(ctx context.Context, req *ExportRequest, opts *export.CallableOptions) error {
 	e, err := s.compliance().CallingRules()
 	if err != nil {
 		return err
 	}
 	opts.Calltime, opts.CallableAt = e, req.CallableAt
+	if err := callLogOptions(ctx, req, opts); err != nil {
+		return err
+	}
 	if req.Preset == "" {
 		return nil
 	}
@@ -225,21 +234,52 @@ func (s *core) callingOptions(req *ExportRequest, opts *export.CallableOptions) 
 	return err
 }
 
+// callLogOptions reads a request's call log into the calls of the 24
+// hours before the export's instant (CallableAt, else its Now).
+func callLogOptions(ctx context.Context, req *ExportRequest, opts *export.CallableOptions) error {
+	if req.CallLog == "" {
+		return nil
+	}
+	if !req.callable() {
+		return ErrNoCallLog
+	}
+	log, err := optout.ReadCallLog(ctx, req.CallLog, optout.Options{Location: time.Local, Now: opts.Now})
+	if err != nil {
+		return fmt.Errorf("call log: %w", err)
+	}
+	at := opts.CallableAt
+	if at.IsZero() {
+		at = opts.Now
+	}
+	opts.Calls = log.Recent(at)
+	opts.CallLog = fmt.Sprintf("%s (%s calls read", filepath.Base(req.CallLog), jobs.Thousands(int64(len(log.Calls))))
+	if n := len(log.Problems); n > 0 {
+		opts.CallLog += fmt.Sprintf("; %s lines passed over or counted as recent, their time not read", jobs.Thousands(int64(n)))
+	}
+	opts.CallLog += ")"
+	return nil
+}
+
+// ErrNoCallLog: an export gave a call log but no callable list to apply it to.
+var ErrNoCallLog = errors.New("a call log caps the calls of a callable list: export with only callable phones")
+
 // CallableChoices are the person's choices for a callable list (see
 // ExportRequest); the internal do-not-call list always applies.
 type CallableChoices struct {
 	LeaveOutMobiles, KeepLitigators, KeepUnknown, LeaveOutStale, LeaveOutUnsure bool
 	// Preset is the dialer or CRM layout to write ("" the result's own);
-	// CallableAt leaves out the phones that may not be called then.
+	// CallableAt leaves out the phones that may not be called then;
+	// CallLog caps the calls of the last 24 hours (ExportRequest.CallLog).
 	Preset     string
 	CallableAt time.Time
+	CallLog    string
 }
 
 // apply copies the choices into a request.
 func (c *CallableChoices) apply(req *ExportRequest) {
 	req.LeaveOutMobiles, req.KeepLitigators, req.KeepUnknown, req.LeaveOutStale, req.LeaveOutUnsure = c.LeaveOutMobiles,
 		c.KeepLitigators, c.KeepUnknown, c.LeaveOutStale, c.LeaveOutUnsure
-	req.Preset, req.CallableAt = c.Preset, c.CallableAt
+	req.Preset, req.CallableAt, req.CallLog = c.Preset, c.CallableAt, c.CallLog
 }
 
 // ExportReport says what an export wrote (and a callable list's proof).

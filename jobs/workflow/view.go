@@ -261,7 +261,7 @@ func (x *result) CallingTime(row *layout.Row, p *layout.Phone, at time.Time) Cal
 	if places == nil {
 		return CallingTime{}
 	}
-	a := places.Answer(places.AreaID(p.Key), places.AddressID(calltime.RowAddresses(row)), at, at)
+	a := places.AnswerVendor(places.AreaID(p.Key), places.AddressID(calltime.RowAddresses(row)), places.VendorID(p.Vendor), at, at)
 	return CallingTime{Now: a.Placed && a.Reason == "", Text: a.Words(at, p.Block == 0)}
 }
 

@@ -366,11 +366,9 @@ func (d *DNC) quote() (workflow.Quote, bool) {
 	return workflow.Price(d.counts, p, *d.rates), true
 }
 
-// update shows the scan, the cost and the submit state.
-func (d *DNC) update() {
-	if d.ins == nil {
-		return
-	}
+// showScan says what the phone column's scan found: how many rows, valid,
+// unique, invalid, blank, repeated and reformatted numbers, with examples.
+func (d *DNC) showScan() {
 	switch {
 	case d.column == "":
 		d.scanLine.SetText("Choose the column that holds the phone numbers.")
@@ -396,6 +394,14 @@ func (d *DNC) update() {
 		d.examples.SetText(strings.Join(ex, "\n"))
 		d.showInvalid(s)
 	}
+}
+
+// update shows the scan, the cost and the submit state.
+func (d *DNC) update() {
+	if d.ins == nil {
+		return
+	}
+	d.showScan()
 
 	ok := false
 	d.costRetry.Hide()

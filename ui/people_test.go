@@ -326,3 +326,24 @@ func TestLayoutCorrection(t *testing.T) {
 		t.Errorf("the next file: %q, sure %v", got, w.res.Layout().Sure())
 	}
 }
+
+// Export from the people view writes the view in words (ExportPeople);
+// from "Columns as in the file", the file's own columns (ExportView).
+func TestExportFollowsTheView(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv")
+	h.do(func() { v.onExport(".csv") })
+	h.save("")
+	h.wait("saved")
+	h.do(func() { v.mode.SetSelected(modeColumns) })
+	h.do(func() { v.onExport(".csv") })
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.exported) != 2 || len(fb.people) != 1 || fb.people[0] != fb.exported[0] {
+		t.Fatalf("exported %q, in words %q: want the first in words, the second as the file is", fb.exported, fb.people)
+	}
+}

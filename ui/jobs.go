@@ -28,8 +28,8 @@ var jobColumns = []struct {
 	title string
 	width float32
 }{
-	{"Job", 180}, {"Kind", 80}, {"Status", 165}, {"Created", 110}, {"Rows", 65},
-	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 120}, {"Submitted by", 120},
+	{"Job", 220}, {"Kind", 80}, {"Status", 165}, {"Created", 110}, {"Rows", 65},
+	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 90}, {"Submitted by", 110},
 }
 
 // Filter choices.

@@ -125,7 +125,7 @@ smoke-windows:
 ## (packaging/macos/dist.sh says what it needs).
 dist-macos:
 	@if [ "$$(uname -s)" != Darwin ]; then \
-	  echo "make dist-macos must run on a Mac (macOS with Xcode and its command line tools): it needs codesign, notarytool, stapler and hdiutil. See README.md, Install > macOS."; \
+	  echo "make dist-macos must run on a Mac (macOS with Xcode and its command line tools): it needs codesign, notarytool, stapler and hdiutil. See docs/development.md, Building for macOS."; \
 	  exit 1; fi
 	$(GO) install fyne.io/fyne/v2/cmd/fyne@$(FYNE_VER)
 	VERSION=$(VERSION) BUILD=$(BUILD) COMMIT=$(COMMIT) FYNE=$(FYNE) packaging/macos/dist.sh

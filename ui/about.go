@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/assets"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // Files that ship with every package (see shippedFile).
@@ -54,6 +55,7 @@ func (a *App) showRules() {
 	d := dialog.NewCustom("Calling rules", "Close", container.NewVScroll(l), a.win)
 	sz := a.win.Canvas().Size()
 	d.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.9))
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Show()
 }
 
@@ -92,6 +94,7 @@ func (a *App) showAbout() {
 	content := container.NewBorder(container.NewHBox(icon, title), nil, nil, nil, body)
 	d := dialog.NewCustom("About SkipDesk", "Close", content, a.win)
 	d.Resize(fyne.NewSize(560, 380))
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Show()
 }
 

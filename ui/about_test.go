@@ -29,7 +29,7 @@ func (u *urlApp) OpenURL(x *url.URL) error {
 }
 
 // Help > About SkipDesk names the version and build, the licence, the
-// notices, and the data folder, which its button opens.
+// notices, and the data folder, which its button opens; Escape closes it.
 func TestAboutFromHelpMenu(t *testing.T) {
 	h, fa, home := helpWindow(t)
 	h.do(helpItem(t, h.app, "About SkipDesk").Action)
@@ -41,6 +41,14 @@ func TestAboutFromHelpMenu(t *testing.T) {
 			t.Errorf("the About dialog does not say %q:\n%s", want, text)
 		}
 	}
+	// Escape closes it.
+	h.do(func() { h.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	h.do(func() {
+		if h.win.Canvas().Overlays().Top() != nil {
+			t.Error("Escape left About open")
+		}
+	})
+	h.do(helpItem(t, h.app, "About SkipDesk").Action)
 	h.tap(h.button("Open data folder"))
 	fa.mu.Lock()
 	defer fa.mu.Unlock()

@@ -727,7 +727,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 		t.Fatal("matched/mobile quick filters off")
 	}
 	if !v.quick[jobs.QuickNotDNC].Disabled() || !v.quick[jobs.QuickCallable].Disabled() ||
-		!strings.Contains(v.why.Text, "Not DNC, Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
+		!strings.Contains(v.why.Text, "Not DNC, Callable, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Fatalf("DNC quick filters without DNC flags: %q", v.why.Text)
 	}
 

@@ -76,6 +76,9 @@ type JobsBackend interface {
 	// ExportJob writes a job's result to dest (.xlsx or .csv); callable
 	// keeps only the phones that may be called.
 	ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	// ScrubFirst says whether a trace's callable list needs a scrub of its
+	// phones first, priced (nil: it does not).
+	ScrubFirst(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error)
 	Events
 }
 
@@ -97,6 +100,9 @@ type ResultsBackend interface {
 	// defaults) and gets its proof of scrub.
 	ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
 		progress func(done, total int64)) (*workflow.ExportReport, error)
+	// ExportPeople writes the rows of v as the people view shows them, in
+	// words (Owner, Phone 1, Phone 1 type, Phone 1 status…).
+	ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error)
 	// Classify says which flow a dropped or opened file belongs to.
 	Classify(ctx context.Context, path string) (workflow.FileKind, error)
 	// CorrectLayout reads r through its layout as the person corrected it,

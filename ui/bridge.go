@@ -80,8 +80,11 @@ func (a *App) applyEvents(batch []workflow.Event) {
 	if a.jobs == nil {
 		return
 	}
-	account := false
+	account, scrubbed := false, false
 	defer func() {
+		if scrubbed {
+			a.recheckTraces()
+		}
 		if account && a.header != nil {
 			a.header.refresh(func() { a.do(func() { a.fire("events") }) })
 		} else {
@@ -116,8 +119,11 @@ func (a *App) applyEvents(batch []workflow.Event) {
 		} else {
 			a.jobs.upsert(ev.Job)
 		}
-		if ev.Kind == workflow.EventCompleted && ev.Job.Kind == jobs.KindDNC {
-			defer a.jobs.offerCallable(ev.Job)
+		if ev.Kind == workflow.EventDownloaded && ev.Job.Kind == jobs.KindDNC {
+			// The scrub's answers are here: open results read them, and a
+			// scrub of a trace's phones finishes or offers its callable list.
+			scrubbed = true
+			defer a.jobs.scrubDownloaded(ev.Job)
 		}
 	}
 	a.jobs.refreshTable()

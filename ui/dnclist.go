@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/flow"
@@ -386,7 +387,9 @@ func (a *shell) showImported(res workflow.ListImported) {
 	msg.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(msg)
 	scroll.SetMinSize(fyne.NewSize(560, 280))
-	dialog.ShowCustom("Do-not-call list", "OK", scroll, a.win)
+	d := dialog.NewCustom("Do-not-call list", "OK", scroll, a.win)
+	keys.Track(a.win, d, d.Hide, nil) // Enter and Escape close it
+	d.Show()
 	a.fire("list-imported")
 }
 
@@ -443,8 +446,21 @@ func (v *internalView) onRemove() {
 }
 
 // recheckViewers reads every open result again with the list as it is now.
-func (a *App) recheckViewers() {
+func (a *App) recheckViewers() { a.recheck(func(*viewer) bool { return true }) }
+
+// recheckTraces reads every open result but a DNC scrub's again: a scrub
+// just downloaded may be of its phones, and its answers then show at once
+// (the quick filters that need them too), without closing the tab.
+func (a *App) recheckTraces() {
+	a.recheck(func(v *viewer) bool { l := v.res.Layout(); return l == nil || l.Kind != layout.KindDNC })
+}
+
+// recheck reads the open results which picks again (see Recheck).
+func (a *App) recheck(which func(*viewer) bool) {
 	for _, v := range a.viewers {
+		if !which(v) {
+			continue
+		}
 		v := v
 		background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
 			return struct{}{}, a.svc.Results.Recheck(ctx, v.res)
@@ -456,6 +472,7 @@ func (a *App) recheckViewers() {
 			v.relayout()
 			v.showQuickFilters()
 			v.runQuery()
+			a.fire("rechecked")
 		})
 	}
 }

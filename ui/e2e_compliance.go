@@ -166,7 +166,8 @@ func complianceStale(h *e2e.Harness, a *App, trace, scrub workflow.Job, proof st
 	}
 	// The new scrub is one of the trace's: once it completes, the callable
 	// list is offered again, and made on the fresh answers.
-	h.Do(func() { d.Submit().OnTapped() })
+	h.Do(func() { d.Submit().OnTapped() }) // to the review
+	h.Do(func() { d.Submit().OnTapped() }) // the question before paying
 	h.Do(func() {
 		if p := d.Pay(); p != nil {
 			p.OnTapped()

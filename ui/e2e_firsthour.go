@@ -24,17 +24,29 @@ import (
 	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
-// submitAndPay clicks a wizard's Submit and, when it asks before paying,
-// shoots the question as shot (when not "") and clicks Pay. closed reports
-// the wizard gone (nothing charged: no question).
+// submitAndPay clicks a wizard's Submit — the first click leads to the
+// review, the second asks before paying — and, when it asks, shoots the
+// question as shot (when not "") and clicks Pay. closed reports the wizard
+// gone (nothing charged: no question).
 func submitAndPay(h *e2e.Harness, submit *widget.Button, pay func() *keys.Button, closed func() bool, shot string) error {
-	if err := h.Click(submit); err != nil {
-		return err
-	}
-	if err := h.Wait("Submit asks before paying", 20*time.Second, func() bool {
+	asked := func() bool {
 		p := pay()
 		return (p != nil && p.Visible()) || closed()
-	}); err != nil {
+	}
+	for try := 0; try < 2; try++ {
+		if err := h.Wait("Submit can be pressed", 20*time.Second, func() bool { return asked() || !submit.Disabled() }); err != nil {
+			return err
+		}
+		var done bool
+		h.Do(func() { done = asked() })
+		if done {
+			break
+		}
+		if err := h.Click(submit); err != nil {
+			return err
+		}
+	}
+	if err := h.Wait("Submit asks before paying", 20*time.Second, asked); err != nil {
 		return err
 	}
 	var p *keys.Button
@@ -276,6 +288,11 @@ func firstHourLight(h *e2e.Harness, a *App) error {
 		a.jobs.selectJob(trace.ID)
 		a.jobs.export(trace, true)
 	})
+	// Its phones not scrubbed yet, the scrub is offered first.
+	if err := h.Wait("the scrub offered first", 20*time.Second, func() bool { return a.jobs.scrubAsk != nil }); err != nil {
+		return err
+	}
+	h.Do(func() { a.jobs.scrubAsk.Confirm() })
 	if err := h.Wait("the callable list's choices", 20*time.Second, func() bool { return a.exports.callableAsk != nil }); err != nil {
 		return err
 	}
@@ -336,28 +353,25 @@ func firstHourRepairs(h *e2e.Harness, a *App, dir string) error {
 	}); err != nil {
 		return err
 	}
-	h.Do(func() { w.Tab(2) })
-	var zips, addr *widget.Check
-	var before string
-	h.Do(func() { zips, addr, before = w.PadZips(), w.LeaveOutNoAddress(), w.CostTotal() })
+	// Submit leads to the review first: the repairs that lose nothing are
+	// on already, each saying what it changes.
+	h.Do(w.ShowReview)
+	var zips, addr *keys.Check
+	h.Do(func() { zips, addr = w.PadZips(), w.LeaveOutNoAddress() })
 	if zips == nil || addr == nil {
 		return errors.New("the repairs are not offered")
 	}
-	if err := h.Shot("firsthour-01-repairs-offered"); err != nil {
-		return err
-	}
-	if err := h.Click(zips); err != nil {
-		return err
-	}
-	if err := h.Click(addr); err != nil {
-		return err
-	}
-	if err := h.Wait("priced without the rows left out", 20*time.Second, func() bool {
-		return w.Ready() && w.CostTotal() != before && zips.Checked && addr.Checked
+	if err := h.Wait("priced with the repairs on by default", 20*time.Second, func() bool {
+		rv := w.Review()
+		return w.Ready() && zips.Checked && addr.Checked && rv.Sent > 0 && len(rv.Applied()) >= 2
 	}); err != nil {
 		return err
 	}
-	if err := h.Shot("firsthour-02-repairs-chosen"); err != nil {
+	if err := h.Shot("firsthour-01-review-repairs-on"); err != nil {
+		return err
+	}
+	h.Do(w.ShowCost)
+	if err := h.Shot("firsthour-02-review-cost"); err != nil {
 		return err
 	}
 	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, "firsthour-03-confirm-pay"); err != nil {
@@ -402,11 +416,9 @@ func firstHourInvalidPhones(h *e2e.Harness, a *App, dir string) error {
 		return err
 	}
 	h.Do(d.ScrollTop)
-	var inv *widget.Check
-	h.Do(func() { inv = d.LeaveOutInvalid() })
-	if err := h.Click(inv); err != nil {
-		return err
-	}
+	// The invalid numbers are left out by default: the review says so.
+	var inv *keys.Check
+	h.Do(func() { inv = d.LeaveOutInvalid(); d.ShowReview() })
 	if err := h.Wait("priced without the invalid numbers", 10*time.Second, func() bool {
 		return inv.Checked && strings.Contains(d.Cost(), "Left out: 30 invalid numbers")
 	}); err != nil {

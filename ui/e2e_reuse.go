@@ -117,7 +117,7 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 	}); err != nil {
 		return "", err
 	}
-	h.Do(func() { w.Tab(2) })
+	h.Do(w.ShowReview) // the savings are on the review before paying
 	if err := h.Settle(); err != nil {
 		return "", err
 	}
@@ -127,18 +127,7 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 	if !strings.Contains(offer, "traced before") || !strings.Contains(offer, "saves") {
 		return "", fmt.Errorf("the offer reads %q", offer)
 	}
-	if err := h.Shot("reuse-01-offer"); err != nil {
-		return "", err
-	}
-	if err := h.Click(w.Reuse()); err != nil {
-		return "", err
-	}
-	if err := h.Wait("the total without the rows traced before", 10*time.Second, func() bool {
-		return w.Reuse().Checked && w.Ready() && w.Summary() != before
-	}); err != nil {
-		return "", err
-	}
-	if err := h.Shot("reuse-02-chosen"); err != nil {
+	if err := toggleReuse(h, w, before); err != nil {
 		return "", err
 	}
 	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, ""); err != nil {
@@ -158,6 +147,42 @@ func offerAndSubmit(h *e2e.Harness, a *App, path, firstID string) (string, error
 		return false
 	})
 	return id, err
+}
+
+// toggleReuse checks that the reuse of the rows traced before is on by
+// default (it saves money and loses nothing), then turns it off (the
+// whole list is priced) and on again (the total of before).
+func toggleReuse(h *e2e.Harness, w *wizard.TraceProbe, before string) error {
+	// Reusing earlier traces saves money and loses nothing: it is on by
+	// default; turned off, the whole list is priced; on again, not.
+	var on bool
+	h.Do(func() { on = w.Reuse().Checked })
+	if !on {
+		return errors.New("the reuse of the rows traced before is not on by default")
+	}
+	if err := h.Shot("reuse-01-offer"); err != nil {
+		return err
+	}
+	if err := h.Click(w.Reuse()); err != nil {
+		return err
+	}
+	if err := h.Wait("the total with the rows traced before", 10*time.Second, func() bool {
+		return !w.Reuse().Checked && w.Ready() && w.Summary() != before
+	}); err != nil {
+		return err
+	}
+	if err := h.Click(w.Reuse()); err != nil {
+		return err
+	}
+	if err := h.Wait("the total without the rows traced before", 10*time.Second, func() bool {
+		return w.Reuse().Checked && w.Ready() && w.Summary() == before
+	}); err != nil {
+		return err
+	}
+	if err := h.Shot("reuse-02-chosen"); err != nil {
+		return err
+	}
+	return nil
 }
 
 // showMerged waits for the job's merged result and shows its source

@@ -364,13 +364,14 @@ func (ex *exports) showSavedWithProof(path, proof string) {
 	}}
 	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
 		d.Hide()
-		if err := ex.sh.fyne.OpenURL(fileURL(proof)); err != nil {
-			ex.sh.showError(err)
-		}
+		ex.sh.openFile(proof)
 	}}
 	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
 	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)
 	d.Resize(fyne.NewSize(560, 0))
+	ex.saved = path
+	d.SetOnClosed(func() { ex.saved = "" })
+	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
 	d.Show()
 }
 

@@ -54,17 +54,21 @@ type fakeBackend struct {
 	fetchable map[string]string                 // what FetchResult brings here: the path, by job id
 	fetched   []string                          // the jobs FetchResult brought
 	exported  []string
+	people    []string                   // exports of the people view, in words
 	choices   []workflow.CallableChoices // the choices of each callable export
 	exportErr error                      // the next callable export fails with it
-	settings  settings.Settings
-	saved     []settings.Settings
-	saveErr   error // returned after saving (a receiver that cannot start)
-	team      workflow.TeamStatus
-	sharedURL string               // the connection string ShareWithTeam was given
-	shareErr  error                // ShareWithTeam fails with it
-	kept      workflow.KeptRecords // what stopping sharing keeps
-	stopErr   error                // stopping sharing (and its preview) fail with it
-	stopped   int                  // times sharing was stopped
+	// scrubFirst is the scrub a trace's callable list is offered first
+	// (nil: none).
+	scrubFirst *workflow.ScrubOffer
+	settings   settings.Settings
+	saved      []settings.Settings
+	saveErr    error // returned after saving (a receiver that cannot start)
+	team       workflow.TeamStatus
+	sharedURL  string               // the connection string ShareWithTeam was given
+	shareErr   error                // ShareWithTeam fails with it
+	kept       workflow.KeptRecords // what stopping sharing keeps
+	stopErr    error                // stopping sharing (and its preview) fail with it
+	stopped    int                  // times sharing was stopped
 
 	svc  *workflow.Service // reads the result files the tests write
 	home string            // the data folder ("" none)
@@ -325,6 +329,11 @@ func (f *fakeBackend) jobsService() *mock.Jobs {
 		},
 		AdoptFn:   func(ctx context.Context, submission int64, jobID string) error { return nil },
 		DismissFn: func(ctx context.Context, submission int64, why string) error { return nil },
+		ScrubFirstFn: func(ctx context.Context, j workflow.Job) (*workflow.ScrubOffer, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.scrubFirst, nil
+		},
 		ExportJobFn: func(ctx context.Context, j workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
 			return f.export(dest, callable)
 		},
@@ -400,6 +409,12 @@ func (f *fakeBackend) resultsService() *mock.Results {
 		ExportViewFn: func(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices,
 			progress func(done, total int64)) (*workflow.ExportReport, error) {
 			return f.export(dest, choices)
+		},
+		ExportPeopleFn: func(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
+			f.mu.Lock()
+			f.people = append(f.people, dest)
+			f.mu.Unlock()
+			return f.export(dest, nil)
 		},
 		ClassifyFn: func(ctx context.Context, path string) (workflow.FileKind, error) {
 			switch {

@@ -64,7 +64,7 @@ func (a *App) newFirstRun() *firstRun {
 func newFirstRun(a *shell, be Sessions, opened func(workflow.Session), back fyne.CanvasObject) *firstRun {
 	f := &firstRun{sh: a, be: be, opened: opened}
 	f.baseURL = widget.NewEntry()
-	f.baseURL.SetPlaceHolder("the API address from your provider, ending in /v1")
+	f.baseURL.SetPlaceHolder("the address from your provider, for example api.example.com")
 	if s := be.Settings(); s.BaseURL != "" && !s.Sandbox {
 		f.baseURL.SetText(s.BaseURL)
 	} else if workflow.DefaultBaseURL != "" {
@@ -91,7 +91,7 @@ func newFirstRun(a *shell, be Sessions, opened func(workflow.Session), back fyne
 	keyHelp := widget.NewLabel("Create a key in the provider's dashboard (API section, Keys page).\nIt is checked, then kept in this computer's keyring.")
 	keyCard := widget.NewCard("Use your account", "Enter your API key",
 		container.NewVBox(
-			widget.NewForm(widget.NewFormItem("Base URL", f.baseURL), widget.NewFormItem("API key", f.key)),
+			widget.NewForm(widget.NewFormItem("Provider's address", f.baseURL), widget.NewFormItem("API key", f.key)),
 			keyHelp, f.connect))
 	sandboxHelp := widget.NewLabel("A practice account with demo credits, running on this\ncomputer. Nothing is charged; results are made up.\nA sample owner list is ready to try.")
 	sandboxCard := widget.NewCard("Just looking?", "Try the sandbox", container.NewVBox(sandboxHelp, f.sandbox))
@@ -123,12 +123,12 @@ func (f *firstRun) onConnect() { f.tryConnect(false) }
 
 func (f *firstRun) tryConnect(sessionOnly bool) {
 	a := f.sh
-	base := strings.TrimSpace(f.baseURL.Text)
+	base, err := workflow.CompleteBaseURL(f.baseURL.Text)
 	key := strings.TrimSpace(f.key.Text)
 	switch {
-	case base == "":
-		f.status.SetText("Enter the base URL of the API (it ends in /v1).")
-		f.done(errors.New("no base URL"))
+	case err != nil:
+		f.status.SetText(capitalise(err.Error()) + ".")
+		f.done(err)
 		return
 	case key == "":
 		f.status.SetText("Enter your API key.")

@@ -218,10 +218,17 @@ func (h *header) showRates(p *client.Pricing) {
 	h.rates.SetText(fmt.Sprintf("Credits per row: normal %d · enhanced %d · LLC %d · DNC %d", r.Normal, r.Enhanced, r.LLC, r.DNC))
 }
 
+// The sandbox banner's colours: white on a dark orange, 4.5:1 or more
+// (theme_test.go measures them).
+var (
+	sandboxFill = color.NRGBA{R: 0xA8, G: 0x4E, B: 0x00, A: 0xFF}
+	sandboxText = color.White
+)
+
 // sandboxBadge is the bar shown on every screen while in the sandbox.
 func sandboxBadge(onConnect func()) fyne.CanvasObject {
-	bg := canvas.NewRectangle(color.NRGBA{R: 0xE6, G: 0x7E, B: 0x00, A: 0xFF})
-	txt := canvas.NewText("SANDBOX — demo account, nothing is charged, data is made up", color.White)
+	bg := canvas.NewRectangle(sandboxFill)
+	txt := canvas.NewText("SANDBOX — practice: nothing is charged, data is made up, jobs and credits reset at each start", sandboxText)
 	txt.TextStyle = fyne.TextStyle{Bold: true}
 	var right fyne.CanvasObject
 	if onConnect != nil {

@@ -28,8 +28,8 @@ var jobColumns = []struct {
 	title string
 	width float32
 }{
-	{"Job", 180}, {"Kind", 80}, {"Status", 165}, {"Created", 110}, {"Rows", 65},
-	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 120}, {"Submitted by", 120},
+	{"Job", 220}, {"Kind", 80}, {"Status", 165}, {"Created", 110}, {"Rows", 65},
+	{"Matches", 76}, {"Charged", 76}, {"Refunded", 84}, {"Net", 60}, {"Ind. / LLC", 90}, {"Submitted by", 110},
 }
 
 // Filter choices.
@@ -56,6 +56,11 @@ type jobsView struct {
 	// scrubParents maps a DNC job started with "Scrub phones" to its trace,
 	// so that its completion offers the trace's callable list.
 	scrubParents map[string]string
+	// finish are the callable lists asked for before their trace's scrub,
+	// by the trace's id: the scrub's completion writes them.
+	finish map[string]pendingExport
+	// scrubAsk is the question "Scrub the phones first?" while it shows.
+	scrubAsk *dialog.ConfirmDialog
 	// callableYes is the offer's "Export callable list" while it shows.
 	callableYes *widget.Button
 
@@ -82,7 +87,8 @@ type jobsView struct {
 
 // newJobsView is the jobs list; welcome shows in place of an empty one.
 func newJobsView(sh *shell, be JobsBackend, ex *exports, flows Flows, welcome fyne.CanvasObject) *jobsView {
-	v := &jobsView{sh: sh, be: be, exports: ex, flows: flows, pages: 1, progress: map[string]float64{}, scrubParents: map[string]string{}}
+	v := &jobsView{sh: sh, be: be, exports: ex, flows: flows, pages: 1, progress: map[string]float64{}, scrubParents: map[string]string{},
+		finish: map[string]pendingExport{}}
 	v.kind = widget.NewSelect(kindChoices, func(string) { v.applyFilter() })
 	v.kind.SetSelectedIndex(0)
 	v.status = widget.NewSelect(statusChoices, func(string) { v.applyFilter() })
@@ -659,8 +665,65 @@ func (v *jobsView) export(j workflow.Job, callable bool) {
 			v.exportJob(j, nil)
 			return
 		}
-		v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+		if j.Kind != jobs.KindTrace {
+			v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+			return
+		}
+		// A trace never scrubbed: the scrub is offered, priced, before
+		// any other question.
+		background(v.sh, v.sh.ctx, func(ctx context.Context) (*workflow.ScrubOffer, error) {
+			return v.be.ScrubFirst(ctx, j)
+		}, func(offer *workflow.ScrubOffer, err error) {
+			switch {
+			case err != nil:
+				v.sh.showError(err)
+			case offer != nil:
+				v.askScrubFirst(j, *offer)
+			default:
+				v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) { v.exportJob(j, &c) })
+			}
+		})
 	})
+}
+
+// pendingExport is a callable list asked for before its trace's scrub:
+// its choices and where it goes.
+type pendingExport struct {
+	choices workflow.CallableChoices
+	dest    string
+}
+
+// askScrubFirst offers the scrub a trace's callable list needs, with its
+// price; on yes the person chooses the list's options and where it goes,
+// the scrub's wizard opens, and when the scrub completes the list is
+// written by itself.
+func (v *jobsView) askScrubFirst(j workflow.Job, offer workflow.ScrubOffer) {
+	price := "at the DNC rate per phone"
+	if offer.Credits >= 0 {
+		price = jobs.Thousands(offer.Credits) + " credits"
+	}
+	msg := widget.NewLabel(fmt.Sprintf("The callable list leaves out the numbers on the Do-Not-Call registry and the litigator list, "+
+		"so the %s phone numbers of %s need a DNC scrub first: %s. "+
+		"Choose the list's options and where to save it now; it is written when the scrub completes.",
+		jobs.Thousands(int64(offer.Phones)), j.Name, price))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Scrub the phones first?", "Scrub first", "Cancel", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		v.exports.askCallableChoices(j.Name, false, func(c workflow.CallableChoices) {
+			v.exports.askSavePath(workflow.ExportName(j.Name, "callable", ".xlsx"), func(dest string) {
+				v.finish[j.ID] = pendingExport{choices: c, dest: dest}
+				v.scrubTrace(j.ResultPath, j.ID)
+			})
+		})
+	}, v.sh.win)
+	d.Resize(fyne.NewSize(560, 0))
+	keys.Track(v.sh.win, d, d.Confirm, nil)
+	v.scrubAsk = d
+	d.SetOnClosed(func() { v.scrubAsk = nil })
+	d.Show()
+	v.sh.fire("scrub-first")
 }
 
 // exportJob asks where to save j's result, or its callable list with
@@ -862,7 +925,28 @@ func (v *jobsView) scrubbedFor(traceID string) func(string) {
 	}
 }
 
-// offerCallable asks, once a scrub of a trace's phones has completed,
+// scrubDownloaded: a scrub (dnc) is in the library. When it scrubbed a
+// trace's phones, the callable list asked for before it is written, or
+// else offered (UI thread). Not at its completion: until its result is
+// here the trace still reads as never scrubbed.
+func (v *jobsView) scrubDownloaded(dnc workflow.Job) {
+	traceID, ok := v.scrubParents[dnc.ID]
+	if !ok {
+		return
+	}
+	p, pending := v.finish[traceID]
+	if !pending {
+		v.offerCallable(dnc)
+		return
+	}
+	delete(v.scrubParents, dnc.ID)
+	delete(v.finish, traceID)
+	if trace, found := v.byID(traceID); found {
+		v.exportJobTo(trace, &p.choices, p.dest)
+	}
+}
+
+// offerCallable asks, once a scrub of a trace's phones is downloaded,
 // whether to export the trace's callable list now (UI thread).
 func (v *jobsView) offerCallable(dnc workflow.Job) {
 	traceID, ok := v.scrubParents[dnc.ID]

@@ -355,10 +355,14 @@ func TestScrubPhonesThenCallableList(t *testing.T) {
 		t.Fatalf("Scrub phones opened %q, want the scrub of trc_1", got)
 	}
 
-	// The scrub completes: the callable list of the trace is offered.
+	// The scrub completes and its result is downloaded: the callable list
+	// of the trace is offered (not before: until then the trace reads as
+	// never scrubbed).
 	done := dnc
 	done.Status = "completed"
 	fb.emit(workflow.Event{Kind: workflow.EventCompleted, Job: done})
+	done.ResultPath = "/results/owners phones.csv"
+	fb.emit(workflow.Event{Kind: workflow.EventDownloaded, Job: done})
 	h.settle()
 	if txt := h.dialogTextSafe(); !strings.Contains(txt, "Export the callable list now?") {
 		t.Fatalf("no callable-list offer after the scrub completed: %q", txt)
@@ -639,7 +643,7 @@ func TestCallableChoicesPreset(t *testing.T) {
 			}
 		}
 	})
-	if len(options) != 10 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") {
+	if len(options) != 11 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") || !slices.Contains(options, "People and phones (plain words)") {
 		t.Fatalf("layouts offered: %q", options)
 	}
 	screenshot(t, h, "callable-choices-preset.png")

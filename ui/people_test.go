@@ -163,10 +163,10 @@ func TestPeopleViewPropStream(t *testing.T) {
 			t.Errorf("%s is off: %s", f, v.why.Text)
 		}
 	}
-	if !v.quick[jobs.QuickMatched].Disabled() || !strings.Contains(v.why.Text, "Matched only: the result has no match status column") {
+	if !v.quick[jobs.QuickMatched].Disabled() || !strings.Contains(v.why.Text, "Matched: the result has no match status column") {
 		t.Errorf("matched filter: %q", v.why.Text)
 	}
-	// Callable only keeps the rows with a phone that may be called.
+	// "Callable" keeps the rows with a phone that may be called.
 	h.query(v, func() { v.quick[jobs.QuickCallable].SetChecked(true) })
 	if v.count.Text != "2 of 4 rows" {
 		t.Errorf("callable only: %q", v.count.Text)
@@ -251,7 +251,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 		}
 	}
 	// Not scrubbed: the DNC filters cannot apply, and the viewer says why.
-	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable only, Callable now: the result has no DNC flags: scrub its phones first") {
+	if !v.quick[jobs.QuickCallable].Disabled() || !strings.Contains(v.why.Text, "Callable, Callable now: the result has no DNC flags: scrub its phones first") {
 		t.Errorf("callable filter on a trace never scrubbed: %q", v.why.Text)
 	}
 	h.query(v, func() { v.quick[jobs.QuickMobile].SetChecked(true) })
@@ -313,5 +313,26 @@ func TestLayoutCorrection(t *testing.T) {
 	h.do(func() {})
 	if got := w.shown(0, 0); got != "(512) 555-0101 | Mobile | OK to call"+scrubbedOn || !w.res.Layout().Sure() {
 		t.Errorf("the next file: %q, sure %v", got, w.res.Layout().Sure())
+	}
+}
+
+// Export from the people view writes the view in words (ExportPeople);
+// from "Columns as in the file", the file's own columns (ExportView).
+func TestExportFollowsTheView(t *testing.T) {
+	fb := newFake()
+	fb.resumeErr = nil
+	h := start(t, fb)
+	v := openFixture(t, h, "propstream.csv")
+	h.do(func() { v.onExport(".csv") })
+	h.save("")
+	h.wait("saved")
+	h.do(func() { v.mode.SetSelected(modeColumns) })
+	h.do(func() { v.onExport(".csv") })
+	h.save("")
+	h.wait("saved")
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.exported) != 2 || len(fb.people) != 1 || fb.people[0] != fb.exported[0] {
+		t.Fatalf("exported %q, in words %q: want the first in words, the second as the file is", fb.exported, fb.people)
 	}
 }

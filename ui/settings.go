@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 var themeLabels = []string{"System", "Light", "Dark"}
@@ -35,7 +37,10 @@ type settingsForm struct {
 	signOut       *widget.Button
 	team          *teamSection
 	saveBtn       *widget.Button
-	problem       *widget.Label // why the last save failed, in the dialog
+	problem       *widget.Label     // why the last save failed, in the dialog
+	advanced      *widget.Accordion // the webhooks
+	body          *container.Scroll // the settings, above the buttons
+	buttons       *fyne.Container
 	dialog        dialog.Dialog
 	// onSaved is called on the UI thread after a save (tests wait on it).
 	onSaved func(error)
@@ -89,32 +94,53 @@ func newSettingsForm(a *shell, be SettingsBackend, team TeamBackend, applyTheme 
 		bottom = layout.NewSpacer() // the connection line says it all
 	}
 
+	// The person's own settings first; the webhooks under Advanced.
 	form := widget.NewForm(
-		widget.NewFormItem("Webhooks", f.webhookOn),
-		widget.NewFormItem("Listen on", f.webhookAddr),
-		widget.NewFormItem("Webhook secret", f.webhookSecret),
 		widget.NewFormItem("Export folder", container.NewBorder(nil, nil, nil, browse, f.outputDir)),
 		widget.NewFormItem("Theme", f.theme),
 		widget.NewFormItem("Notifications", f.notifications),
 	)
 	f.team = newTeamSection(a, team, changed)
 	form.Append("Team", f.team.box)
+	advanced := widget.NewForm(
+		widget.NewFormItem("Webhooks", f.webhookOn),
+		widget.NewFormItem("Listen on", f.webhookAddr),
+		widget.NewFormItem("Webhook secret", f.webhookSecret),
+	)
+	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced: webhooks", advanced))
+	if s.WebhookEnabled {
+		f.advanced.Open(0) // what is on is shown
+	}
 	f.problem = widget.NewLabel("")
 	f.problem.Wrapping = fyne.TextWrapWord
 	f.problem.Importance = widget.DangerImportance
 	f.problem.Hide()
 
 	// The dialog stays open until the settings are saved: a mistake is
-	// shown in it, next to what the user typed.
+	// shown in it, next to what the user typed. The buttons stay below the
+	// settings, which scroll when the window is small.
 	var d *dialog.CustomDialog
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { d.Hide() })
 	f.saveBtn = &widget.Button{Text: "Save", Icon: theme.ConfirmIcon(), Importance: widget.HighImportance, OnTapped: f.save}
-	content := container.NewVBox(connectionLine(a.session), form, f.problem, bottom,
-		container.NewHBox(layout.NewSpacer(), cancel, f.saveBtn, layout.NewSpacer()))
+	f.body = container.NewVScroll(container.NewVBox(form, f.advanced, f.problem, bottom))
+	f.buttons = container.NewHBox(layout.NewSpacer(), cancel, f.saveBtn, layout.NewSpacer())
+	f.team.relayout = func() {
+		f.body.Content.Refresh()
+		f.body.Refresh()
+	}
+	content := container.NewBorder(connectionLine(a.session), f.buttons, nil, nil, f.body)
 	d = dialog.NewCustomWithoutButtons("Settings", content, a.win)
-	d.Resize(fyne.NewSize(620, 0))
+	f.fit(d)
+	keys.Track(a.win, d, f.save, nil) // Enter saves, Escape closes
 	f.dialog = d
 	return f
+}
+
+// fit sizes the dialog to the window: as wide as the settings read well,
+// as tall as the window allows; what does not fit scrolls.
+func (f *settingsForm) fit(d dialog.Dialog) {
+	win := f.sh.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(660, win.Width-40), min(640, win.Height-60)))
 }
 
 // connectionLine says which account the window works with and where its
@@ -123,7 +149,9 @@ func connectionLine(s workflow.Session) fyne.CanvasObject {
 	var text string
 	switch {
 	case s.Sandbox:
-		text = "Connected to the sandbox on this computer: a demo account, no API key stored. Use \"Use my API key…\" to connect your own account."
+		text = "Connected to the sandbox on this computer: a practice account, no API key stored. Each time SkipDesk starts, " +
+			"the sandbox starts afresh: its practice jobs and credits are cleared, and the practice results already downloaded " +
+			"stay in your Library. Use \"Use my API key…\" to connect your own account."
 	case s.BaseURL == "":
 		text = "Not connected."
 	case s.FromEnv:
@@ -142,7 +170,7 @@ func connectionLine(s workflow.Session) fyne.CanvasObject {
 func (f *settingsForm) fail(p workflow.Problem) {
 	f.problem.SetText(p.String())
 	f.problem.Show()
-	f.dialog.Resize(fyne.NewSize(620, 0)) // room for the message
+	f.fit(f.dialog)
 }
 
 func (f *settingsForm) values() settings.Settings {
@@ -213,4 +241,28 @@ func (f *settingsForm) onSignOut() {
 			f.doSignOut()
 		}
 	}, a.win)
+}
+
+// outOfPlace says what is out of place in the open settings dialog, ""
+// when nothing is: Save over the settings or off the window, the settings
+// squeezed, another setting than the export folder first. The tests and
+// the end-to-end run at each size ask it.
+func (f *settingsForm) outOfPlace() string {
+	d := fyne.CurrentApp().Driver()
+	win := f.sh.win.Canvas().Size()
+	body, bodyAt := f.body.Size(), d.AbsolutePositionForObject(f.body)
+	btnAt := d.AbsolutePositionForObject(f.saveBtn)
+	switch {
+	case btnAt.Y < bodyAt.Y+body.Height:
+		return fmt.Sprintf("Save at y=%v, over the settings (down to y=%v)", btnAt.Y, bodyAt.Y+body.Height)
+	case btnAt.Y+f.saveBtn.Size().Height > win.Height || bodyAt.Y < 0:
+		return fmt.Sprintf("the dialog runs off the window (Save at y=%v of %v)", btnAt.Y, win.Height)
+	case body.Height < 120:
+		return fmt.Sprintf("the settings have %v points of height", body.Height)
+	}
+	form := f.body.Content.(*fyne.Container).Objects[0].(*widget.Form)
+	if form.Items[0].Text != "Export folder" {
+		return fmt.Sprintf("the first setting is %q", form.Items[0].Text)
+	}
+	return ""
 }

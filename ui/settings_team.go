@@ -26,6 +26,9 @@ type teamSection struct {
 	box     *fyne.Container
 	// form is the open "Share with my team" dialog's (tests fill it).
 	form *shareForm
+	// relayout lays the settings out again when the status's lines changed
+	// (a wrapped label's height is not its parents' news).
+	relayout func()
 	// onStatus is called on the UI thread when the status is shown (tests).
 	onStatus func(workflow.TeamStatus)
 	// onStopped is called on the UI thread when stopping sharing ended or
@@ -57,6 +60,9 @@ func (t *teamSection) refresh() {
 
 func (t *teamSection) show(st workflow.TeamStatus) {
 	t.status.SetText(teamText(st))
+	if t.relayout != nil {
+		t.relayout()
+	}
 	if st.On {
 		t.share.Hide()
 		if !st.FromEnv {

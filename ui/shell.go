@@ -44,6 +44,10 @@ type shell struct {
 	// batch of tracker events is shown), "signed-out".
 	hook func(point string)
 
+	// openFailed is the message that a file could not be opened, while it
+	// shows (see openFile).
+	openFailed *dialog.ConfirmDialog
+
 	// busy counts the window's work in flight: every goroutine it starts
 	// (spawn), every timer it arms and every batch of job events the
 	// bridge holds, the wizard's and the lookup's too. Close waits for it;
@@ -204,6 +208,31 @@ func (sh *shell) dialogOpen() bool { return sh.win.Canvas().Overlays().Top() != 
 // pickFile asks for a file with one of exts and hands its path to then.
 func (sh *shell) pickFile(exts []string, then func(path string)) {
 	pick.File(sh.win, "Choose a file", exts, "", then)
+}
+
+// openFile opens path with the system's app for its kind. When none opens
+// it, the window says so in words and offers its folder, where the person
+// can open it with the app they choose.
+func (sh *shell) openFile(path string) {
+	err := sh.fyne.OpenURL(fileURL(path))
+	if err == nil {
+		return
+	}
+	name := filepath.Base(path)
+	msg := widget.NewLabel("No app on this computer opened " + name + " (" + err.Error() + "). " +
+		"Its folder can be shown instead: open the file from there with the app you choose.")
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Could not open "+name, "Show in folder", "Close", msg, func(show bool) {
+		if show {
+			sh.showInFolder(path)
+		}
+	}, sh.win)
+	keys.Track(sh.win, d, d.Confirm, nil) // Enter shows the folder, Escape closes
+	d.Resize(fyne.NewSize(480, 0))
+	sh.openFailed = d
+	d.SetOnClosed(func() { sh.openFailed = nil })
+	d.Show()
+	sh.fire("open-failed")
 }
 
 // showInFolder opens the folder holding path with the system file manager.

@@ -99,3 +99,42 @@ func TestHintsAndCheckboxesAreReadable(t *testing.T) {
 		}
 	}
 }
+
+// Every text colour the window draws reads at 4.5:1 against every
+// background it is drawn on, in both themes, computed from the app's
+// theme: the status words (success, warning, error), hints, placeholders
+// and links on the window, a field, a dialog, a menu and a table's header;
+// each button's text on its own colour; the sandbox banner.
+func TestEveryTextIsReadable(t *testing.T) {
+	texts := []fyne.ThemeColorName{theme.ColorNameForeground, theme.ColorNameDisabled, theme.ColorNamePlaceHolder,
+		theme.ColorNameHyperlink, theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError}
+	grounds := []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground, theme.ColorNameOverlayBackground,
+		theme.ColorNameMenuBackground, theme.ColorNameHeaderBackground}
+	onFill := map[fyne.ThemeColorName]fyne.ThemeColorName{
+		theme.ColorNameForeground: theme.ColorNameButton, theme.ColorNameForegroundOnPrimary: theme.ColorNamePrimary,
+		theme.ColorNameForegroundOnSuccess: theme.ColorNameSuccess, theme.ColorNameForegroundOnWarning: theme.ColorNameWarning,
+		theme.ColorNameForegroundOnError: theme.ColorNameError,
+	}
+	for name, v := range variants {
+		th := variantTheme{theme.DefaultTheme(), v}
+		bg := th.Color(theme.ColorNameBackground, v)
+		check := func(what string, fg, ground color.Color) {
+			t.Helper()
+			if r := contrast(over(fg, ground), ground); r < 4.5 {
+				t.Errorf("%s theme: %s is %.2f:1, want 4.5:1", name, what, r)
+			}
+		}
+		for _, g := range grounds {
+			ground := over(th.Color(g, v), bg)
+			for _, fg := range texts {
+				check(string(fg)+" text on "+string(g), th.Color(fg, v), ground)
+			}
+		}
+		for fg, fill := range onFill {
+			check(string(fg)+" on "+string(fill), th.Color(fg, v), over(th.Color(fill, v), bg))
+		}
+	}
+	if r := contrast(sandboxText, sandboxFill); r < 4.5 {
+		t.Errorf("the sandbox banner is %.2f:1, want 4.5:1", r)
+	}
+}

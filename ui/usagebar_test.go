@@ -20,7 +20,7 @@ func TestUsageBarReadsRight(t *testing.T) {
 		w := test.NewTempWindow(t, b)
 		w.SetPadded(false)
 		w.Resize(fyne.NewSize(400, 40))
-		primary := theme.DefaultTheme().Color(theme.ColorNamePrimary, variant)
+		primary := a.Settings().Theme().Color(theme.ColorNamePrimary, variant) // the app's
 		share := func() float64 {
 			img := w.Canvas().Capture()
 			n, all := 0, 0

@@ -26,11 +26,11 @@ var quickFilters = []struct {
 	f     jobs.QuickFilter
 	label string
 }{
-	{jobs.QuickMatched, "Matched only"},
-	{jobs.QuickMobile, "Mobile only"},
+	{jobs.QuickMatched, "Matched"},
+	{jobs.QuickMobile, "Mobile"},
 	{jobs.QuickNotDNC, "Not DNC"},
 	{jobs.QuickNotLitigator, "Not litigator"},
-	{jobs.QuickCallable, "Callable only"},
+	{jobs.QuickCallable, "Callable"},
 	{jobs.QuickCallableNow, "Callable now"},
 }
 
@@ -316,8 +316,8 @@ func (v *viewer) buildTable() {
 			v.table.SetColumnWidth(i, c.width)
 		}
 	} else {
-		for i, h := range v.headers {
-			v.table.SetColumnWidth(i, columnWidth(h))
+		for i := range v.headers {
+			v.table.SetColumnWidth(i, v.columnWidth(i))
 		}
 	}
 	// The row numbers' column fits the largest number.
@@ -354,10 +354,17 @@ func (v *viewer) showQuestions(l *layout.Layout) {
 	v.unsure.Refresh()
 }
 
-// columnWidth is a starting width from the header; the user can drag it.
-func columnWidth(h string) float32 {
-	w := float32(len(h))*8 + 40
-	return min(max(w, 90), 260)
+// columnWidth is a starting width for the file's column i that fits its
+// header and the values of the first rows (up to a limit: a long value is
+// clipped, not the column's every value); the person can drag it.
+func (v *viewer) columnWidth(i int) float32 {
+	const rows = 50
+	size, bold := theme.TextSize(), fyne.TextStyle{Bold: true}
+	w := fyne.MeasureText(v.headers[i], size, bold).Width + 24 // the sort arrow
+	for r := 0; r < min(rows, v.res.Len()); r++ {
+		w = max(w, fyne.MeasureText(v.res.Cell(r, i), size, fyne.TextStyle{}).Width)
+	}
+	return min(max(w+4*theme.InnerPadding(), 90), 340)
 }
 
 func (v *viewer) content() fyne.CanvasObject {
@@ -373,7 +380,7 @@ func (v *viewer) content() fyne.CanvasObject {
 		widget.NewButtonWithIcon("Export .csv", theme.DocumentSaveIcon(), func() { v.onExport(".csv") }),
 		v.layoutTool(widget.NewButtonWithIcon("Columns…", theme.ListIcon(), v.onCheckColumns)),
 		v.layoutTool(widget.NewButtonWithIcon("Do not call…", doNotCallIcon, v.onDoNotCall)),
-		widget.NewButtonWithIcon("Open with system app", theme.ComputerIcon(), v.onOpenExternal),
+		widget.NewButtonWithIcon("Open in app", theme.ComputerIcon(), v.onOpenExternal),
 		widget.NewButtonWithIcon("Close", theme.CancelIcon(), func() { v.closed() }),
 	)
 	top := container.NewBorder(nil, nil, v.mode, container.NewHBox(v.reading, v.count), v.filter)
@@ -415,8 +422,9 @@ func (v *viewer) showQuickFilters() {
 		v.why.Hide()
 		return
 	}
-	// Filters that cannot apply for one reason share its line ("Callable
-	// only, Callable now: the result has no DNC flags…").
+	// Filters that cannot apply for one reason share its reason
+	// ("Callable, Callable now: the result has no DNC flags…"), the
+	// reasons one line while they fit: the rows keep the room.
 	var whys []string
 	labels := map[string][]string{}
 	for _, qf := range quickFilters {
@@ -442,7 +450,7 @@ func (v *viewer) showQuickFilters() {
 	for i, why := range whys {
 		lines[i] = strings.Join(labels[why], ", ") + ": " + why
 	}
-	v.why.SetText(strings.Join(lines, "\n"))
+	v.why.SetText(strings.Join(lines, " · "))
 	if len(whys) == 0 {
 		v.why.Hide()
 	} else {
@@ -492,7 +500,7 @@ func (v *viewer) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		v.rows[id.Row] = row
 	}
 	col := v.cols[id.Col]
-	if col.kind == windowCol {
+	if col.Kind == workflow.PeopleWindow {
 		col.showTime(o.(*peopleCell), &row, func(p *layout.Phone) workflow.CallingTime { return v.res.CallingTime(&row, p, v.q.At) })
 		return
 	}
@@ -616,7 +624,7 @@ func (v *viewer) showCount() {
 }
 
 // onExport writes the rows shown (filtered and sorted) to the output
-// folder. With "Callable only" on, it is a callable list: the person's
+// folder. With "Callable" on, it is a callable list: the person's
 // choices first, and its proof beside it.
 func (v *viewer) onExport(ext string) {
 	if slices.ContainsFunc(v.q.Quick, jobs.QuickFilter.Callable) {
@@ -642,9 +650,10 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest string) {
 	view := v.view
 	var rep *workflow.ExportReport
+	people := v.people
 	v.sh.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
 		var err error
-		rep, err = v.be.ExportView(ctx, v.res, view, dest, choices, progress)
+		rep, err = v.write(ctx, people, view, dest, choices, progress)
 		return err
 	}, func(err error) {
 		v.exports.ended(dest, rep, err, choices, v.onCheckColumns, nil,
@@ -652,12 +661,27 @@ func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest st
 	})
 }
 
+// write exports view to dest: in words when the people view shows (a
+// callable list in the people view's words, with its proof), else the
+// file's own columns.
+func (v *viewer) write(ctx context.Context, people bool, view workflow.View, dest string, choices *workflow.CallableChoices,
+	progress func(int64, int64)) (*workflow.ExportReport, error) {
+	switch {
+	case people && choices != nil:
+		c := *choices
+		if c.Preset == "" {
+			c.Preset = workflow.PeoplePreset
+		}
+		return v.be.ExportView(ctx, v.res, view, dest, &c, progress)
+	case people:
+		return v.be.ExportPeople(ctx, v.res, view, dest, progress)
+	}
+	return v.be.ExportView(ctx, v.res, view, dest, choices, progress)
+}
+
 // onOpenExternal opens the result file with the system's app for CSV files.
 func (v *viewer) onOpenExternal() {
-	u := fileURL(v.res.Path())
-	if err := v.sh.fyne.OpenURL(u); err != nil {
-		v.sh.showError(err)
-	}
+	v.sh.openFile(v.res.Path())
 }
 
 func (v *viewer) close() {

@@ -215,7 +215,7 @@ func runJobsWait(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "warning: could not reconcile earlier submissions: %s\n", words(err))
 		}
 		printSettled(env, settled)
-		return waitAndReport(ctx, env, svc, pos[0], *out, *limit)
+		return waitAndReport(ctx, env, svc, pos[0], *out, *limit, nil)
 	}
 	defer svc.Jobs().Subscribe(progressLine(env, ""))()
 	if err := svc.Jobs().WaitAll(ctx); err != nil {

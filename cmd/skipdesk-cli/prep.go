@@ -24,13 +24,13 @@ import (
 
 func init() {
 	register("validate", &command{
-		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--save-preset NAME] [--json]",
+		usage: "FILE [--map key=Header ...] [--mode normal|enhanced] [--dnc] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--save-preset NAME] [--values-right KEY] [--json]",
 		summary: "check a column mapping against a file with the provider's rules (offline; " +
 			"without --map, shows the automatic mapping first)",
 		run: runValidate,
 	})
 	register("estimate", &command{
-		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips] [--leave-out-no-address] [--skip-traced [--reuse-within D]] [--dnc [--skip-scrubbed] [--leave-out-invalid]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--json]",
+		usage:   "FILE [--map key=Header ...] [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips=false] [--leave-out-no-address=false] [--skip-traced=false | --reuse-within D] [--dnc [--skip-scrubbed=false] [--leave-out-invalid=false]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--values-right KEY] [--json]",
 		summary: "what a submission of FILE will cost, and whether the account can pay it",
 		run:     runEstimate,
 	})
@@ -81,19 +81,63 @@ type prepOptions struct {
 	// --skip-scrubbed); reuseWithin is how old a reused result may be.
 	reuse       bool
 	reuseWithin ageFlag
+	withinGiven bool // --reuse-within was given
+	// valuesRight are the fields whose values the person says are right
+	// although most do not look like the field's (--values-right KEY).
+	valuesRight listFlag
 	// Repairs before paying (--pad-zips, --leave-out-no-address,
 	// --leave-out-invalid), as the window offers them.
 	padZips, leaveOutNoAddress, leaveOutInvalid bool
 }
 
-// repairFlags are the repairs made before paying.
+// repairFlags are the repairs made before paying. Those that lose nothing
+// are on unless turned off (--pad-zips=false): the window's defaults
+// (workflow.Plan.WithDefaults).
 func repairFlags(fs *flag.FlagSet, o *prepOptions, kind jobs.Kind) {
+	trace, dnc := workflow.Plan{Kind: jobs.KindTrace}.WithDefaults(), workflow.Plan{Kind: jobs.KindDNC}.WithDefaults()
 	if kind != jobs.KindDNC {
-		fs.BoolVar(&o.padZips, "pad-zips", false, "give the ZIP codes Excel shortened to 4 digits their leading zero back")
-		fs.BoolVar(&o.leaveOutNoAddress, "leave-out-no-address", false, "leave out the rows with no street address (they cannot be searched; not charged)")
+		fs.BoolVar(&o.padZips, "pad-zips", trace.PadZips, "give the ZIP codes Excel shortened to 4 digits their leading zero back (=false: send them as they are)")
+		fs.BoolVar(&o.leaveOutNoAddress, "leave-out-no-address", trace.LeaveOutNoAddress, "leave out the rows with no street address (they cannot be searched; not charged; =false: send them)")
 	}
 	if kind != jobs.KindTrace {
-		fs.BoolVar(&o.leaveOutInvalid, "leave-out-invalid", false, "leave out the invalid phone numbers (not charged, so not refunded)")
+		fs.BoolVar(&o.leaveOutInvalid, "leave-out-invalid", dnc.LeaveOutInvalid, "leave out the invalid phone numbers (not charged, so not refunded; =false: send them)")
+	}
+}
+
+// choiceFlag is the flag that turns a review's choice on or off.
+func choiceFlag(kind jobs.Kind, key string) string {
+	switch key {
+	case workflow.ChoiceReuse:
+		if kind == jobs.KindDNC {
+			return "--skip-scrubbed"
+		}
+		return "--skip-traced"
+	case workflow.ChoiceDropDuplicates:
+		return "--drop-duplicates"
+	case workflow.ChoicePadZips:
+		return "--pad-zips"
+	case workflow.ChoiceLeaveOutNoAddress:
+		return "--leave-out-no-address"
+	case workflow.ChoiceLeaveOutInvalid:
+		return "--leave-out-invalid"
+	}
+	return ""
+}
+
+// printReview prints the review before paying, each choice with the flag
+// that turns it off (or on).
+func printReview(w io.Writer, r workflow.Review) {
+	for _, s := range r.SentencesWith(func(c workflow.Choice) string {
+		f := choiceFlag(r.Kind, c.Key)
+		switch {
+		case f == "":
+			return ""
+		case c.On:
+			return " (" + f + "=false turns it off)"
+		}
+		return " (" + f + " turns it on)"
+	}) {
+		fmt.Fprintln(w, s)
 	}
 }
 
@@ -158,7 +202,8 @@ func (p *prepared) decide(ctx context.Context, env *Env, ins *input.Inspection, 
 	kind := p.Kind
 	plan := workflow.Plan{Kind: kind, Path: p.File, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
 		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
-		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid}
+		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid,
+		ValuesConfirmed: o.valuesRight.list}
 	plan.Input.Hash = false // a reading option, not the plan's
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode
@@ -362,13 +407,21 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	fs.StringVar(&o.sheet, "sheet", "", "sheet of an .xlsx workbook (default: the first)")
 	fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings (default: the presets in the job records, shared with the window)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print JSON")
+	valuesFlag(fs, o)
 	return fs
+}
+
+// valuesFlag adds --values-right KEY: the field's column is right although
+// most of its values do not look like the field's.
+func valuesFlag(fs *flag.FlagSet, o *prepOptions) {
+	fs.Var(&o.valuesRight, "values-right", "the column mapped to this key is right although most of its values do not look like the field's (repeatable)")
 }
 
 // estimateOut is the JSON of the estimate command.
 type estimateOut struct {
 	*prepared
 	*workflow.Quote
+	Review workflow.Review `json:"review"`
 }
 
 func runEstimate(ctx context.Context, env *Env, args []string) error {
@@ -411,8 +464,8 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := estimateOut{prepared: p, Quote: q}
-	if err := env.Output(out, func(w io.Writer) { printQuote(w, p.File, p.plan, q) }); err != nil {
+	out := estimateOut{prepared: p, Quote: q, Review: workflow.ReviewOf(p.plan, *q, p.Validation)}
+	if err := env.Output(out, func(w io.Writer) { printQuote(w, p.File, q); printReview(w, out.Review) }); err != nil {
 		return err
 	}
 	for _, pr := range p.Validation.Warnings() {
@@ -421,7 +474,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote) {
+func printQuote(w io.Writer, file string, q *workflow.Quote) {
 	up := q.Upload
 	name := filepath.Base(file)
 	if up.Written {
@@ -452,12 +505,6 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 			fmt.Fprintf(w, "; %d refunded for the invalid numbers: %d net", r.Refund, r.NetCredits)
 		}
 		fmt.Fprintln(w)
-		if !plan.DropDuplicates && q.Duplicates > 0 {
-			fmt.Fprintf(w, "dropping the %d repeated %s (--drop-duplicates) would save %s\n", q.Duplicates,
-				pluralWord(q.Duplicates, "number", "numbers"), credits(q.DuplicateSavings))
-		}
-		printReuse(w, q, "--skip-scrubbed")
-		printRepairs(w, plan, q)
 	} else if r := q.Trace; r != nil {
 		llcs := "no"
 		if r.IncludeLLCs {
@@ -475,71 +522,40 @@ func printQuote(w io.Writer, file string, plan workflow.Plan, q *workflow.Quote)
 			fmt.Fprintf(w, "  companies: %d skipped, not traced and not billed (--include-llcs to trace them)\n", r.Companies.Rows)
 		}
 		fmt.Fprintf(w, "cost: %d credits up front (no-matches are refunded after the job)\n", r.Credits)
-		if !plan.DropDuplicates && q.Duplicates > 0 {
-			fmt.Fprintf(w, "%d %s an earlier row: dropping %s (--drop-duplicates) would save %s\n",
-				q.Duplicates, pluralWord(q.Duplicates, "row repeats", "rows repeat"), pluralWord(q.Duplicates, "it", "them"),
-				credits(q.DuplicateSavings))
-		}
-		printReuse(w, q, "--skip-traced")
-		printRepairs(w, plan, q)
 	}
+	printReuseNotes(w, q)
 	printPayment(w, q)
 }
 
-// printRepairs says what was repaired before paying, or what could be and
-// the flag that does it.
-func printRepairs(w io.Writer, plan workflow.Plan, q *workflow.Quote) {
-	up := q.Upload
-	if s := q.Phones; s != nil && s.Invalid > 0 {
-		if plan.LeaveOutInvalid {
-			fmt.Fprintf(w, "%s left out before paying (not charged)\n", plural(up.LeftOutInvalid, "invalid number", "invalid numbers"))
-		} else {
-			fmt.Fprintf(w, "leaving out the %s (--leave-out-invalid) saves the charge and its refund\n", plural(s.Invalid, "invalid number", "invalid numbers"))
-		}
-	}
-	o := q.Repairs
-	if o == nil {
-		return
-	}
-	switch {
-	case o.ShortZips > 0 && plan.PadZips:
-		fmt.Fprintf(w, "%s given back the leading zero Excel dropped\n", plural(up.PaddedZips, "ZIP code", "ZIP codes"))
-	case o.ShortZips > 0:
-		fmt.Fprintf(w, "%s lost the leading zero in Excel (%q is %q): --pad-zips gives it back\n", plural(o.ShortZips, "ZIP code", "ZIP codes"), o.ZipExample, o.ZipFixed)
-	}
-	switch {
-	case o.NoAddress > 0 && plan.LeaveOutNoAddress:
-		fmt.Fprintf(w, "%s with no street address left out (not charged)\n", plural(up.LeftOutNoAddress, "row", "rows"))
-	case o.NoAddress > 0:
-		fmt.Fprintf(w, "%s no street address in %q and cannot be searched: --leave-out-no-address leaves %s out (not charged)\n",
-			pluralWord(o.NoAddress, "1 row has", fmt.Sprintf("%d rows have", o.NoAddress)), o.StreetColumn, pluralWord(o.NoAddress, "it", "them"))
-	}
-}
-
-// printReuse says what the library already holds of the list, and what
-// reusing it saves (or saved).
-func printReuse(w io.Writer, q *workflow.Quote, flag string) {
+// printReuseNotes says what the review's choices do not: that the
+// library could not be looked at, or rows found too old to reuse.
+func printReuseNotes(w io.Writer, q *workflow.Quote) {
 	r := q.Reuse
 	switch {
 	case r == nil:
 	case r.Unavailable != "":
 		fmt.Fprintf(w, "note: the library could not be looked at for earlier results: %s\n", r.Unavailable)
-	case r.Rows > 0 && r.Skipped:
-		fmt.Fprintln(w, r.Offer(q.Kind))
-	case r.Rows > 0:
-		fmt.Fprintf(w, "%s (%s)\n", r.Offer(q.Kind), flag)
-	}
-	if r != nil && r.Older > 0 {
+	case r.Older > 0:
 		fmt.Fprintf(w, "%s earlier than --reuse-within allows: traced again\n", plural(r.Older, "row was traced", "rows were traced"))
 	}
 }
 
 // reuseFlags adds --skip-traced (traces) or --skip-scrubbed (scrubs) and
-// --reuse-within.
+// --reuse-within: on unless turned off, as in the window
+// (workflow.Plan.WithDefaults).
 func reuseFlags(fs *flag.FlagSet, o *prepOptions) {
-	fs.BoolVar(&o.reuse, "skip-traced", false, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one")
-	fs.BoolVar(&o.reuse, "skip-scrubbed", false, "DNC: leave out the phones scrubbed in the last 31 days and reuse their answers")
-	fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; default any age)")
+	d := workflow.Plan{Kind: jobs.KindTrace}.WithDefaults()
+	o.reuseWithin = ageFlag(d.ReuseWithin)
+	fs.BoolVar(&o.reuse, "skip-traced", d.Reuse, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one (=false: trace them again)")
+	fs.BoolVar(&o.reuse, "skip-scrubbed", d.Reuse, "DNC: leave out the phones scrubbed in the last 31 days and reuse their answers (=false: scrub them again)")
+	fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; 0 any age)")
+}
+
+// given reports whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // ageFlag is a duration written in days, weeks or years (90d, 26w, 1y) or
@@ -559,9 +575,13 @@ func (a *ageFlag) Set(s string) error {
 			}
 		}
 	}
+	if s == "0" {
+		*a = 0 // any age
+		return nil
+	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return fmt.Errorf("want an age such as 90d, 26w, 1y or 720h, not %q", s)
+		return fmt.Errorf("want an age such as 90d, 26w, 1y or 720h (0: any age), not %q", s)
 	}
 	*a = ageFlag(d)
 	return nil
@@ -587,12 +607,4 @@ func printPayment(w io.Writer, q *workflow.Quote) {
 	} else {
 		fmt.Fprintf(w, "the account cannot pay: %s\n", pay.Blocker)
 	}
-}
-
-// pluralWord picks one or many by n, without the number.
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -215,7 +215,8 @@ func TestEstimateCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
-		"1 row repeats an earlier row: dropping it (--drop-duplicates) would save 2 credits", "balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
+		"Off: leave out 1 row that repeats an earlier row — would save 2 credits", "(--drop-duplicates turns it on)",
+		"balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -225,17 +226,18 @@ func TestEstimateCommand(t *testing.T) {
 func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	startPrepSandbox(t)
 	ph := prepFile(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
-	code, out, errs := prepCLI(t, "estimate", ph, "--dnc")
+	code, out, errs := prepCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{"prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
-		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net"} {
+		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net",
+		"Off: leave out 1 invalid number — would save 1 credit", "(--leave-out-invalid turns it on)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--json")
+	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--leave-out-invalid=false", "--json")
 	var v struct {
 		Upload struct {
 			DroppedDuplicates int `json:"dropped_duplicates"`
@@ -297,9 +299,10 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 	}
 }
 
-// TestEstimateRepairs: the estimate names the repairs a list can have and
-// their flags; with the flags, the rows left out leave the price, and a
-// scrub's invalid numbers leave it with nothing to refund.
+// TestEstimateRepairs: the estimate's review names the repairs a list can
+// have, on by default, each with the flag that turns it off; turned off,
+// the rows come back into the price; a scrub's invalid numbers are left
+// out by default, with nothing to refund.
 func TestEstimateRepairs(t *testing.T) {
 	startPrepSandbox(t)
 	p := prepFile(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
@@ -308,28 +311,28 @@ func TestEstimateRepairs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{`2 ZIP codes lost the leading zero in Excel ("7030" is "07030"): --pad-zips gives it back`,
-		`1 row has no street address in "Property Address" and cannot be searched: --leave-out-no-address leaves it out (not charged)`,
-		"cost: 6 credits up front"} {
+	for _, want := range []string{`On: give 2 ZIP codes back the leading zero Excel dropped. "7030" is sent as "07030"`, "(--pad-zips=false turns it off)",
+		`On: leave out 1 row with no street address in "Property Address" — saves up to 2 credits.`, "(--leave-out-no-address=false turns it off)",
+		"Left out: 1 row — no street address: they cannot be searched.", "cost: 4 credits up front"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = prepCLI(t, "estimate", p, "--pad-zips", "--leave-out-no-address")
+	code, out, errs = prepCLI(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"1 ZIP code given back the leading zero", "1 row with no street address left out (not charged)", "cost: 4 credits up front"} {
+	for _, want := range []string{"Off: give 2 ZIP codes back", "(--pad-zips turns it on)", "Off: leave out 1 row with no street address", "cost: 6 credits up front"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("with the repairs, output lacks %q:\n%s", want, out)
+			t.Errorf("without the repairs, output lacks %q:\n%s", want, out)
 		}
 	}
 	ph := prepFile(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
-	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid")
+	code, out, errs = prepCLI(t, "estimate", ph, "--dnc")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"1 invalid number left out before paying (not charged)", "cost: 2 rows × 1 = 2 credits up front\n"} {
+	for _, want := range []string{"Left out: 1 row — invalid numbers: not sent, not charged.", "On: leave out 1 invalid number — saves 1 credit", "cost: 2 rows × 1 = 2 credits up front\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scrub output lacks %q:\n%s", want, out)
 		}

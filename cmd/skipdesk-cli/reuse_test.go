@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// estimate --json says how many rows were traced before; traces submit
-// --skip-traced uploads only the others and the result holds every row;
-// results search reads the index.
+// estimate --json says how many rows were traced before, left out by
+// default (--skip-traced=false sends them); traces submit uploads only the
+// others and the result holds every row; results search reads the index.
 func TestSkipTracedCommands(t *testing.T) {
 	sb := startSubmitSandbox(t, 0.2)
 	submitEnv(t, sb)
@@ -39,14 +39,15 @@ func TestSkipTracedCommands(t *testing.T) {
 		t.Fatalf("estimate JSON %s: %v", out, err)
 	}
 	traced := *est.AlreadyTraced
-	if traced == 0 || traced > 3 || est.Rows != 4 || est.Reuse.Savings == 0 {
+	if traced == 0 || traced > 3 || est.Rows != 4-traced || est.Reuse.Savings == 0 {
 		t.Fatalf("estimate: %+v (%s)", est, out)
 	}
+	estimateEveryRow(t, again)
 	code, out, _ = submitCLI(t, append([]string{"estimate", again}, submitMaps...)...)
-	if code != 0 || !strings.Contains(out, "traced before (newest ") || !strings.Contains(out, "(--skip-traced)") {
+	if code != 0 || !strings.Contains(out, "traced before (from the last 90 days) — saves") || !strings.Contains(out, "(--skip-traced=false turns it off)") {
 		t.Errorf("estimate text: %s", out)
 	}
-	if code, _, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", again}, submitMaps...), "--reuse-within", "90d")...); code != exitUsage {
+	if code, _, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", again}, submitMaps...), "--skip-traced=false", "--reuse-within", "90d")...); code != exitUsage {
 		t.Errorf("--reuse-within without --skip-traced: exit %d %s", code, errs)
 	}
 	code, out, errs = submitCLI(t, append(append([]string{"traces", "submit", "--file", again}, submitMaps...),
@@ -129,4 +130,15 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// estimateEveryRow: with --skip-traced=false the estimate prices the
+// list's 4 rows, those traced before included.
+func estimateEveryRow(t *testing.T, again string) {
+	t.Helper()
+	var est struct{ Rows int }
+	code, out, _ := submitCLI(t, append(append([]string{"estimate", again}, submitMaps...), "--skip-traced=false", "--json")...)
+	if err := json.Unmarshal([]byte(out), &est); code != 0 || err != nil || est.Rows != 4 {
+		t.Errorf("--skip-traced=false: exit %d, %+v %v", code, est, err)
+	}
 }

@@ -24,15 +24,15 @@ func init() {
 	classifiers = append(classifiers, classifySubmitError)
 
 	register("traces submit", &command{
-		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips] [--leave-out-no-address] " +
-			"[--skip-traced [--reuse-within D]] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
-		summary: "submit a bulk skip trace (charged); with --wait, track it and download the result",
+		usage: "--file FILE --map key=Header ... [--mode normal|enhanced] [--include-llcs] [--drop-duplicates] [--pad-zips=false] [--leave-out-no-address=false] " +
+			"[--skip-traced=false | --reuse-within D] [--values-right KEY] [--accept-splits] [--header-line N] [--sheet NAME] [--presets FILE] [--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
+		summary: "submit a bulk skip trace (charged), after printing the review: what is sent, left out, saved and repaired; with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindTrace),
 	})
 	register("dnc submit", &command{
-		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--leave-out-invalid] [--skip-scrubbed] [--header-line N] [--sheet NAME] " +
+		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--leave-out-invalid=false] [--skip-scrubbed=false] [--header-line N] [--sheet NAME] " +
 			"[--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
-		summary: "submit a DNC + litigator scrub (charged) of a phone list or of a traced job's phones; with --wait, track it and download the result",
+		summary: "submit a DNC + litigator scrub (charged) of a phone list or of a traced job's phones, after printing the review; with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindDNC),
 	})
 }
@@ -45,7 +45,7 @@ func classifySubmitError(err error) (int, bool) {
 	var se *workflow.StuckError
 	var wl *workflow.WaitLimitError
 	switch {
-	case errors.Is(err, workflow.ErrDuplicate):
+	case errors.Is(err, workflow.ErrDuplicate), errors.Is(err, workflow.ErrNothingBillable):
 		return exitUsage, true
 	case errors.As(err, &se) && se.Local:
 		return exitFailure, true
@@ -83,17 +83,20 @@ func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string
 		fs.DurationVar(&f.waitLimit, "wait-limit", 0, "with --wait: give up waiting after this long (e.g. 30m; the job stays tracked); 0 waits until it ends")
 		fs.StringVar(&f.out, "out", "", "with --wait: also copy the result into this folder")
 		repairFlags(fs, &o, kind)
+		valuesFlag(fs, &o)
 		if kind == jobs.KindTrace {
 			fs.Var(&o.maps, "map", "map a service key to a header: key=Header (repeatable)")
 			fs.StringVar((*string)(&o.mode), "mode", "", "normal (default) or enhanced")
 			fs.BoolVar(&o.acceptSplits, "accept-splits", false, "accept the suggested splits of full-name and one-line address columns")
 			fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings, used when --map is not given (default: the job records' presets)")
 			fs.BoolVar(&o.includeLLCs, "include-llcs", false, "also trace company/LLC rows (billed at the llc rate, or the enhanced rate in enhanced mode)")
-			fs.BoolVar(&o.reuse, "skip-traced", false, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one")
-			fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; default any age)")
+			d := workflow.Plan{Kind: jobs.KindTrace}.WithDefaults()
+			o.reuseWithin = ageFlag(d.ReuseWithin)
+			fs.BoolVar(&o.reuse, "skip-traced", d.Reuse, "leave out the rows traced before (same owner and property address, in the library's results) and merge their earlier results into this one (=false: trace them again)")
+			fs.Var(&o.reuseWithin, "reuse-within", "with --skip-traced: reuse only results this recent (e.g. 90d, 26w, 1y, 720h; 0 any age)")
 		} else {
 			o.dnc = true
-			fs.BoolVar(&o.reuse, "skip-scrubbed", false, "leave out the phones scrubbed in the last 31 days and reuse their answers in the result")
+			fs.BoolVar(&o.reuse, "skip-scrubbed", workflow.Plan{Kind: jobs.KindDNC}.WithDefaults().Reuse, "leave out the phones scrubbed in the last 31 days and reuse their answers in the result (=false: scrub them again)")
 			fs.StringVar(&f.phoneCol, "phone-column", "", "header of the column holding the phone numbers")
 			fs.StringVar(&o.fromTrace, "from-trace", "", "scrub the phones of this completed trace (its result in the library), as the window's Scrub phones does")
 		}
@@ -101,6 +104,7 @@ func runSubmit(kind jobs.Kind) func(ctx context.Context, env *Env, args []string
 		if err != nil {
 			return err
 		}
+		o.withinGiven = given(fs, "reuse-within")
 		if f.file == "" && len(pos) == 1 {
 			f.file, pos = pos[0], nil
 		}
@@ -139,7 +143,7 @@ func checkSubmitUsage(name string, kind jobs.Kind, o *prepOptions, f *submitFlag
 		return usageErrorf("%s: --wait-limit needs --wait", name)
 	case f.waitLimit < 0:
 		return usageErrorf("%s: --wait-limit must be positive", name)
-	case o.reuseWithin != 0 && !o.reuse:
+	case o.withinGiven && !o.reuse:
 		return usageErrorf("%s: --reuse-within needs --skip-traced", name)
 	}
 	return nil
@@ -205,9 +209,13 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 			return &exitError{code: exitFailure, plain: true, err: fmt.Errorf("%s\nnothing was submitted", words(err))}
 		}
 	}
-	q := quoteSubmission(ctx, env, svc, p)
+	// The review before paying, as the window shows it.
+	q, review := quoteSubmission(ctx, env, svc, p)
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env)}
 	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
+	if errors.Is(err, workflow.ErrNothingBillable) && env.JSON {
+		env.Output(map[string]any{"submitted": false, "review": review}, nil)
+	}
 	if res != nil {
 		printSettled(env, res.Settled)
 	}
@@ -217,14 +225,14 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	if res.JobID == "" && res.ResultPath != "" {
 		// Every row was in the library: nothing to send, nothing charged.
 		fmt.Fprintf(env.Stderr, "all %s reused from earlier results: nothing submitted, nothing charged\n", plural(res.Reused, "row", "rows"))
-		return reportOutcome(env, &workflow.Outcome{Job: workflow.Job{Status: jobs.StatusCompleted}, ResultPath: res.ResultPath}, f.out)
+		return reportOutcome(env, &workflow.Outcome{Job: workflow.Job{Status: jobs.StatusCompleted}, ResultPath: res.ResultPath}, f.out, review)
 	}
 	if res.Reused > 0 {
 		fmt.Fprintf(env.Stderr, "%s left out: their earlier results are merged into the result\n", plural(res.Reused, "row", "rows"))
 	}
 	if env.JSON && !f.wait {
-		return env.Output(withProblem(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission},
-			res.Problem), nil)
+		return env.Output(withProblem(map[string]any{"job_id": res.JobID, "credits_charged": res.Charged, "submission": res.Submission,
+			"review": review}, res.Problem), nil)
 	}
 	if !env.JSON {
 		fmt.Fprintln(env.Stdout, res.JobID)
@@ -233,26 +241,25 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	if !f.wait {
 		return nil
 	}
-	return waitAndReport(ctx, env, svc, res.JobID, f.out, f.waitLimit)
+	return waitAndReport(ctx, env, svc, res.JobID, f.out, f.waitLimit, review)
 }
 
-// quoteSubmission prices the submission and says so on the standard
-// error: the upload, the rows and the credits, the reuse offer. nil when
-// the price could not be worked out (a warning says why).
-func quoteSubmission(ctx context.Context, env *Env, svc *workflow.Service, p *prepared) *workflow.Quote {
+// quoteSubmission prices the submission and prints its review before
+// paying on the standard error, as the window shows it, with the prepared
+// upload. Both nil when the price could not be worked out (a warning says
+// why).
+func quoteSubmission(ctx context.Context, env *Env, svc *workflow.Service, p *prepared) (*workflow.Quote, *workflow.Review) {
 	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(err))
-		return nil
+		return nil, nil
 	}
-	if q.Upload.Written {
+	rv := workflow.ReviewOf(p.plan, *q, p.Validation)
+	printReview(env.Stderr, rv)
+	if q.Upload.Written && rv.Nothing == "" {
 		fmt.Fprintf(env.Stderr, "uploading a prepared copy: %s\n", strings.Join(q.Upload.Reasons, "; "))
 	}
-	fmt.Fprintf(env.Stderr, "submitting %s: %s, estimated %s\n", q.Upload.FileName, plural(q.Rows, "row", "rows"), credits(q.Credits))
-	if r := q.Reuse; r != nil && r.Rows > 0 {
-		fmt.Fprintln(env.Stderr, r.Offer(q.Kind))
-	}
-	return q
+	return q, &rv
 }
 
 // submitError is the command's error for a submission refused: a
@@ -332,19 +339,20 @@ func progressLine(env *Env, jobID string) func(workflow.Event) {
 
 // waitAndReport follows jobID until it failed or its result is downloaded,
 // then prints the result path and the spend.
-func waitAndReport(ctx context.Context, env *Env, svc *workflow.Service, jobID, out string, limit time.Duration) error {
+func waitAndReport(ctx context.Context, env *Env, svc *workflow.Service, jobID, out string, limit time.Duration, review *workflow.Review) error {
 	defer svc.Jobs().Subscribe(progressLine(env, jobID))()
 	fmt.Fprintf(env.Stderr, "%s: waiting (Ctrl+C stops waiting, the job goes on)\n", jobID)
 	o, err := svc.Jobs().Wait(ctx, jobID, limit)
 	if err != nil {
 		return err
 	}
-	return reportOutcome(env, o, out)
+	return reportOutcome(env, o, out, review)
 }
 
 // reportOutcome prints where a job ended: the result path (copied into out
-// when given) and the spend.
-func reportOutcome(env *Env, o *workflow.Outcome, out string) error {
+// when given) and the spend; the JSON carries the review made before
+// paying (nil: none).
+func reportOutcome(env *Env, o *workflow.Outcome, out string, review *workflow.Review) error {
 	path := o.ResultPath
 	if path != "" && out != "" {
 		p, err := copyInto(path, out)
@@ -355,9 +363,13 @@ func reportOutcome(env *Env, o *workflow.Outcome, out string) error {
 	}
 	j := o.Job
 	if env.JSON {
-		return env.Output(withProblem(map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
+		v := map[string]any{"job_id": j.ID, "status": j.Status, "result": path,
 			"credits_charged": j.Charged, "credits_refunded": j.Refunded, "credits_net": j.Net(),
-			"error_message": j.ErrorMessage}, j.Problem), nil)
+			"error_message": j.ErrorMessage}
+		if review != nil {
+			v["review"] = review
+		}
+		return env.Output(withProblem(v, j.Problem), nil)
 	}
 	if path != "" {
 		fmt.Fprintf(env.Stdout, "result %s\n", path)

@@ -144,7 +144,7 @@ func TestTracesSubmitWait(t *testing.T) {
 	if lines[2] != want {
 		t.Fatalf("spend line %q, want %q", lines[2], want)
 	}
-	if !strings.Contains(errs, "estimated 3 credits") || !strings.Contains(errs, "completed") {
+	if !strings.Contains(errs, "owners.csv: 3 rows sent, 3 credits charged up front.") || !strings.Contains(errs, "completed") {
 		t.Fatalf("stderr %q", errs)
 	}
 
@@ -218,9 +218,10 @@ func checkJobsListed(t *testing.T, tr client.Trace) {
 		t.Fatalf("jobs: %s", out)
 	}
 	code, out, _ = submitCLI(t, "jobs")
-	// The job is named after the file sent: the person's name with the
-	// submission's tag.
-	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, "owners [sd-") || !strings.Contains(out, "total: charged 3") {
+	// The job is named after the person's file; the submission's tag stays
+	// in the uploaded file's name, on the server.
+	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, " owners.csv ") || strings.Contains(out, "[sd-") ||
+		!strings.Contains(out, "total: charged 3") {
 		t.Fatalf("jobs table: %s", out)
 	}
 }
@@ -233,7 +234,7 @@ func TestDNCSubmitWaitOut(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "phones.csv")
 	os.WriteFile(p, []byte("Name,Phone\r\nA,(512) 555-0101\r\nB,512-555-0102\r\nC,nope\r\n"), 0o644)
 	out := t.TempDir()
-	code, stdout, errs := submitCLI(t, "dnc", "submit", "--file", p, "--phone-column", "Phone", "--wait", "--out", out)
+	code, stdout, errs := submitCLI(t, "dnc", "submit", "--file", p, "--phone-column", "Phone", "--leave-out-invalid=false", "--wait", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}

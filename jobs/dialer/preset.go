@@ -180,7 +180,7 @@ func (p *Preset) checkColumns() error {
 		case v.slot > p.Phones && p.Layout == PerOwner:
 			return fmt.Errorf("%s: phone slot %d, but phones = %d", where, v.slot, p.Phones)
 		}
-		phone = phone || v.field == "phone"
+		phone = phone || v.field == "phone" || v.field == "phone_display"
 		for _, h := range p.expand(c) {
 			if seen[strings.ToLower(h.Header)] {
 				return fmt.Errorf("%s: header %q twice", where, h.Header)
@@ -189,7 +189,7 @@ func (p *Preset) checkColumns() error {
 		}
 	}
 	if !phone {
-		return errors.New("no column holds the phone number (value \"phone\")")
+		return errors.New("no column holds the phone number (value \"phone\" or \"phone_display\")")
 	}
 	return nil
 }

@@ -70,6 +70,7 @@ var documented = map[string]struct {
 		phoneValues: []string{"Unknown", "Landline", "Mobile", "VoIP"},
 	},
 	"generic-wide": {format: TenDigits, layout: PerOwner},
+	"people":       {format: TenDigits, layout: PerOwner},
 	"generic-long": {format: TenDigits, layout: PerPhone},
 }
 

@@ -13,10 +13,16 @@ import (
 // phones to load, and the scrub's dates.
 type Owner struct {
 	FirstName, LastName, FullName string
-	Emails                        []string
-	Property, Mailing             Address
-	Phones                        []Phone
-	ScrubDate, ValidUntil         string // YYYY-MM-DD
+	// Names are every person the row names, each once ("Ann Lee; Bo
+	// Lee"), as the people view shows them.
+	Names             string
+	Emails            []string
+	Property, Mailing Address
+	// PropertyLine and MailingLine are the addresses on one line each, as
+	// a person reads them.
+	PropertyLine, MailingLine string
+	Phones                    []Phone
+	ScrubDate, ValidUntil     string // YYYY-MM-DD
 }
 
 // Address is a postal address.
@@ -30,6 +36,10 @@ type Phone struct {
 	TimeZone  string   // the called person's zone ("CT")
 	CallFrom  string   // HH:MM local
 	CallUntil string   // HH:MM local
+	// In words, as the people view shows them: the number ("(512)
+	// 555-0162"), its type ("Mobile") and whether it may be called or why
+	// not ("OK to call").
+	Display, TypeWords, Status string
 }
 
 // The values a column can hold. Phone values take a slot (phone.2) in a
@@ -48,6 +58,10 @@ var ownerValues = map[string]func(o *Owner) string{
 	"mailing_city":     func(o *Owner) string { return o.Mailing.City },
 	"mailing_state":    func(o *Owner) string { return o.Mailing.State },
 	"mailing_zip":      func(o *Owner) string { return o.Mailing.ZIP },
+	"owner":            func(o *Owner) string { return ownerNames(o) },
+	"property":         func(o *Owner) string { return o.PropertyLine },
+	"mailing":          func(o *Owner) string { return o.MailingLine },
+	"emails":           func(o *Owner) string { return strings.Join(o.Emails, ", ") },
 	"scrub_date":       func(o *Owner) string { return o.ScrubDate },
 	"valid_until":      func(o *Owner) string { return o.ValidUntil },
 	"blank":            func(*Owner) string { return "" },
@@ -55,6 +69,15 @@ var ownerValues = map[string]func(o *Owner) string{
 
 var phoneValues = map[string]bool{
 	"phone": true, "phone_type": true, "phone_flags": true, "time_zone": true, "call_from": true, "call_until": true,
+	"phone_display": true, "phone_type_words": true, "phone_status": true,
+}
+
+// ownerNames are the row's people, else its first and last names.
+func ownerNames(o *Owner) string {
+	if o.Names != "" {
+		return o.Names
+	}
+	return fullName(o)
 }
 
 func fullName(o *Owner) string {
@@ -206,6 +229,12 @@ func (p *Preset) phoneValue(ph *Phone, field string) string {
 		return ph.TimeZone
 	case "call_from":
 		return ph.CallFrom
+	case "phone_display":
+		return ph.Display
+	case "phone_type_words":
+		return ph.TypeWords
+	case "phone_status":
+		return ph.Status
 	}
 	return ph.CallUntil
 }

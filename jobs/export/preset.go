@@ -58,9 +58,11 @@ func (m *mergeSource) owner() dialer.Owner {
 		n := r.People[0]
 		o.FirstName, o.LastName, o.FullName = n.First, n.Last, n.String()
 	}
+	o.Names = layout.Names(r)
 	o.Emails = r.Emails
 	o.Property = dialerAddress(r.Property)
 	o.Mailing = dialerAddress(r.Mailing)
+	o.PropertyLine, o.MailingLine = r.Property.String(), r.Mailing.String()
 	var oldest time.Time
 	for k, i := range m.bySlot {
 		if i < 0 || !m.keep[k] || r.Phones[i].Key == 0 {
@@ -68,8 +70,9 @@ func (m *mergeSource) owner() dialer.Owner {
 		}
 		p := &r.Phones[i]
 		w := m.win[k]
+		status, _ := p.StateWords()
 		o.Phones = append(o.Phones, dialer.Phone{Number: p.Digits(), Type: string(p.Type), Flags: presetFlags(p),
-			TimeZone: w.zone, CallFrom: w.from, CallUntil: w.until})
+			TimeZone: w.zone, CallFrom: w.from, CallUntil: w.until, Display: p.Display(), TypeWords: layout.TypeWords(p.Type), Status: status})
 		if !p.Scrubbed.IsZero() && (oldest.IsZero() || p.Scrubbed.Before(oldest)) {
 			oldest = p.Scrubbed
 		}

@@ -228,6 +228,20 @@ func (l *Layout) best(cands []int) (int, bool) {
 	return b, tie
 }
 
+// listName is the best of cands after chosen (-1: none): a result that
+// echoes the list's own name columns beside the names it found has two,
+// and the list's are read where the result's are blank.
+func (l *Layout) listName(cands []int, chosen int) int {
+	var rest []int
+	for _, i := range cands {
+		if i != chosen {
+			rest = append(rest, i)
+		}
+	}
+	b, _ := l.best(rest)
+	return b
+}
+
 // pickSingles chooses the match status and entity columns.
 func (l *Layout) pickSingles(qs *[]Question) {
 	var match, entity []int
@@ -304,6 +318,7 @@ func (l *Layout) buildPeople() {
 		p.First, _ = l.best(c.first)
 		p.Last, _ = l.best(c.last)
 		p.Full, _ = l.best(c.full)
+		p.ListFirst, p.ListLast, p.ListFull = l.listName(c.first, p.First), l.listName(c.last, p.Last), l.listName(c.full, p.Full)
 		l.People = append(l.People, p)
 	}
 	pick := func(m map[Role][]int) AddressColumns {

@@ -144,6 +144,13 @@ type Person struct {
 	First int    `json:"first"`
 	Last  int    `json:"last"`
 	Full  int    `json:"full"`
+	// ListFirst, ListLast and ListFull are the group's other name columns
+	// (-1: none) — a result echoes the list's own beside the names it
+	// found: a row the service found no one for leaves its names blank,
+	// and the person is named as the list names them.
+	ListFirst int `json:"list_first"`
+	ListLast  int `json:"list_last"`
+	ListFull  int `json:"list_full"`
 }
 
 // AddressColumns are where an address's parts are: -1 for a part not in the

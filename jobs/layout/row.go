@@ -216,6 +216,14 @@ func (l *Layout) readTypeValue(i int, v string) PhoneType {
 	return ""
 }
 
+// readName reads a name from its columns (-1: none).
+func readName(rec []string, group string, first, last, full int) Name {
+	return Name{Group: group, First: strings.TrimSpace(cell(rec, first)), Last: strings.TrimSpace(cell(rec, last)),
+		Full: strings.TrimSpace(cell(rec, full))}
+}
+
+func (n Name) empty() bool { return n.First == "" && n.Last == "" && n.Full == "" }
+
 // Read reads rec into row, reusing row's slices.
 func (r *Reader) Read(rec []string, row *Row) {
 	row.People = row.People[:0]
@@ -227,9 +235,11 @@ func (r *Reader) Read(rec []string, row *Row) {
 func (r *Reader) readPeople(rec []string, row *Row) {
 	l := r.l
 	for _, p := range l.People {
-		n := Name{Group: p.Group, First: strings.TrimSpace(cell(rec, p.First)), Last: strings.TrimSpace(cell(rec, p.Last)),
-			Full: strings.TrimSpace(cell(rec, p.Full))}
-		if n.First != "" || n.Last != "" || n.Full != "" {
+		n := readName(rec, p.Group, p.First, p.Last, p.Full)
+		if n.empty() { // no one found: the person as the list names them
+			n = readName(rec, p.Group, p.ListFirst, p.ListLast, p.ListFull)
+		}
+		if !n.empty() {
 			row.People = append(row.People, n)
 		}
 	}

@@ -291,3 +291,26 @@ func TestPhoneTypesFailClosed(t *testing.T) {
 		t.Errorf("a Wireless 1/0 column:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
 	}
 }
+
+// A row the service found no one for is named as the list names it: its
+// own name columns are read when the result's are blank.
+func TestUnmatchedRowsKeepTheListsName(t *testing.T) {
+	headers := []string{"Owner First Name", "Owner Last Name", "Property Address", "Property City", "Property State", "Property Zip",
+		"owner_first_name", "owner_last_name", "phone_1", "phone_1_type", "is_entity", "match_status"}
+	rows := [][]string{
+		{"ann", "lee", "1 Elm St", "Austin", "TX", "78701", "Ann", "Lee", "5125550101", "mobile", "false", "matched"},
+		{"Bo", "Ray", "2 Oak Ave", "Waco", "TX", "76701", "", "", "", "", "false", "no_match"},
+	}
+	l := Detect(headers, rows, Options{})
+	if len(l.People) == 0 || l.People[0].First != 6 || l.People[0].ListFirst != 0 || l.People[0].ListLast != 1 {
+		t.Fatalf("people %+v", l.People)
+	}
+	rd := l.NewReader(nil)
+	var row Row
+	for i, want := range []string{"Ann Lee", "Bo Ray"} {
+		rd.Read(rows[i], &row)
+		if len(row.People) != 1 || row.People[0].String() != want {
+			t.Errorf("row %d named %+v, want %q", i+1, row.People, want)
+		}
+	}
+}

@@ -152,6 +152,10 @@ type Option func(*options)
 type options struct {
 	stats          *Stats
 	blankThreshold float64
+	// the values' checks (WithValues)
+	checkValues bool
+	values      [][]string
+	confirmed   []string
 }
 
 // WithStats gives Validate the blank counts of the file.
@@ -224,6 +228,8 @@ func Validate(headers []string, m Mapping, mode jobs.Mode, opts ...Option) Resul
 	absent(&r, headers, m, isTraceKey)
 	// A column blank on every row fills nothing.
 	blankColumns(&r, m, mode, o)
+	// Values that do not fit their field.
+	addValueProblems(&r, headers, m, o)
 
 	// Warnings.
 	if mode == jobs.ModeEnhanced {
@@ -262,6 +268,7 @@ func ValidateDNC(headers []string, m Mapping, opts ...Option) Result {
 	}
 	absent(&r, headers, m, func(k string) bool { return k == Phone })
 	blankColumns(&r, m, "", o)
+	addValueProblems(&r, headers, m, o)
 	warnCommon(&r, headers, m, o)
 	return r
 }

@@ -215,7 +215,8 @@ func UploadName(src string, written bool) string {
 
 // Describe says, without reading the file, whether the plan uploads a
 // prepared copy of the inspected file rather than the file itself, and
-// why, in words.
+// why, in words. A repair that finds nothing to mend in the file (no
+// shortened ZIP code, no blank street) is no reason.
 func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string) {
 	reasons = append(reasons, ins.ConversionReasons...)
 	if len(plan.Splits) > 0 {
@@ -227,10 +228,10 @@ func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string)
 	if plan.Keep != nil {
 		reasons = append(reasons, plan.KeepReason)
 	}
-	if len(plan.PadZips) > 0 {
+	if padsZips(ins, plan.PadZips) {
 		reasons = append(reasons, "ZIP codes get back the leading zero Excel dropped")
 	}
-	if len(plan.LeaveOutBlank) > 0 {
+	if blankIn(ins, plan.LeaveOutBlank) {
 		reasons = append(reasons, "rows without an address are left out")
 	}
 	if plan.LeaveOutInvalid {
@@ -243,6 +244,30 @@ func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string)
 		reasons = append(reasons, "the file is converted to CSV")
 	}
 	return true, reasons
+}
+
+// padsZips reports whether the inspection found ZIP codes Excel shortened
+// in one of cols: only then does their repair change the upload.
+func padsZips(ins *input.Inspection, cols []string) bool {
+	for _, c := range cols {
+		if i := slices.Index(ins.Headers, c); i >= 0 && i < len(ins.ShortZipsIn) && ins.ShortZipsIn[i] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// blankIn reports whether the inspection found blank values in one of
+// cols, or did not count them: leaving such rows out may change the
+// upload.
+func blankIn(ins *input.Inspection, cols []string) bool {
+	for _, c := range cols {
+		i := slices.Index(ins.Headers, c)
+		if i < 0 || i >= len(ins.Blanks) || ins.Blanks[i] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // layout returns the mapping to send and the derived column names.

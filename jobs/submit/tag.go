@@ -60,6 +60,13 @@ func Untag(name string) (base, tag string) {
 	return strings.TrimSpace(base), tag
 }
 
+// PlainName is a job's or a file's name as the person named it: without
+// the submission's tag, which stays in the uploaded file's name only.
+func PlainName(name string) string {
+	base, _ := Untag(name)
+	return base
+}
+
 // carriesTag reports whether a job's name holds tag, compared by letters
 // and digits only, so that a server that tidies names (spaces, brackets,
 // case) still shows it.

@@ -20,6 +20,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
 // stuckAfter is how many failed downloads make a job count as stuck for
@@ -378,7 +379,9 @@ func (c *countReader) Read(p []byte) (int, error) {
 
 // MetaFor is the library's job record for a job of the ledger.
 func MetaFor(j *ledger.Job, sub *ledger.Submission) library.Meta {
-	m := library.Meta{JobID: j.ID, Kind: j.Kind, Name: j.Name, Status: j.Status, TotalRows: j.TotalRows,
+	// The name the person gave the list, without the submission's tag:
+	// the result's file name and its record are read by people.
+	m := library.Meta{JobID: j.ID, Kind: j.Kind, Name: submit.PlainName(j.Name), Status: j.Status, TotalRows: j.TotalRows,
 		CreatedAt: j.CreatedAt, CompletedAt: j.CompletedAt}
 	switch j.Kind {
 	case jobs.KindDNC:

@@ -301,7 +301,14 @@ func explainMoney(err error, _ string) (Problem, bool) {
 }
 
 func explainSubmission(err error, _ string) (Problem, bool) {
+	var nb *NothingBillableError
 	switch {
+	case errors.As(err, &nb):
+		do := "Check the mapping and the options (\"Include LLCs and companies\" traces company rows), or pick another list."
+		if nb.Kind == jobs.KindDNC {
+			do = "Check that the phone column is the right one, or pick another list."
+		}
+		return Problem{Title: "Nothing to charge for", What: fmt.Sprintf("%s was not sent: %s. Nothing was charged.", nb.File, nb.Why), Do: do}, true
 	case errors.Is(err, ErrDuplicate):
 		what := "This file was already submitted with the same settings; submitting it again starts a new job and is charged again."
 		if d, ok := DuplicateOf(err); ok {

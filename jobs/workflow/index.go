@@ -15,6 +15,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
+	"github.com/skipdesk/skipdesk/jobs/submit"
 )
 
 // The library index: every result of a library folder indexed in SQLite
@@ -343,7 +344,7 @@ func (s *core) searchLibrary(ctx context.Context, lib *library.Library, q string
 		}
 		if it.Name == "" || it.Name == filepath.Base(h.Path) {
 			if h.JobName != "" {
-				it.Name = h.JobName
+				it.Name = submit.PlainName(h.JobName)
 			}
 		}
 		if it.JobID == "" {
@@ -407,7 +408,7 @@ func (tm *teammates) name(ctx context.Context, h library.Hit) string {
 // item is a search hit in a teammate's result: its job, the row, and the
 // computer whose library holds it.
 func (tm *teammates) item(ctx context.Context, h library.Hit) LibraryItem {
-	it := LibraryItem{JobID: h.JobID, Name: h.JobName, Kind: jobs.KindTrace, Row: h.Row, Column: h.Column, Teammate: tm.name(ctx, h)}
+	it := LibraryItem{JobID: h.JobID, Name: submit.PlainName(h.JobName), Kind: jobs.KindTrace, Row: h.Row, Column: h.Column, Teammate: tm.name(ctx, h)}
 	if it.Name == "" {
 		it.Name = h.JobID
 	}
@@ -459,9 +460,9 @@ func itemOf(e library.Entry) LibraryItem {
 	if e.Meta.Kind == jobs.KindDNC {
 		kind = jobs.KindDNC
 	}
-	name := e.Meta.Name
+	name := submit.PlainName(e.Meta.Name) // records written before names lost their tag
 	if name == "" {
-		name = filepath.Base(e.Path)
+		name = submit.PlainName(filepath.Base(e.Path))
 	}
 	if e.Path == "" {
 		name = ""

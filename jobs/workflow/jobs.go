@@ -225,7 +225,7 @@ func (s *core) ledgerJobs(ctx context.Context, led *ledger.Ledger) ([]Job, error
 		if s.submitting[sub.FileHash] {
 			continue // being sent right now
 		}
-		out = append(out, Job{Key: submissionKey(sub.ID), Submission: sub.ID, Kind: sub.Kind, Name: sub.FileName,
+		out = append(out, Job{Key: submissionKey(sub.ID), Submission: sub.ID, Kind: sub.Kind, Name: submit.PlainName(sub.FileName),
 			Status: jobs.StatusUnknown, Mode: sub.Mode, IncludeLLCs: sub.IncludeLLCs, Rows: sub.Rows, CreatedAt: sub.CreatedAt,
 			ErrorMessage: sub.Error, SubmittedBy: sub.Computer})
 	}
@@ -255,7 +255,7 @@ func mergeAPI(have *Job, api Job) {
 }
 
 func fromTrace(t *client.Trace) Job {
-	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: t.Name, Status: t.Status, Mode: jobs.Mode(t.Mode),
+	j := Job{ID: t.ID, Key: t.ID, Kind: jobs.KindTrace, Name: submit.PlainName(t.Name), Status: t.Status, Mode: jobs.Mode(t.Mode),
 		IncludeLLCs: t.IncludeLLCs, Rows: t.TotalRows, EntityRows: t.EntityRows, Matches: t.MatchCount,
 		NoMatches: t.NoMatchCount, Errors: t.ErrorCount, Charged: t.CreditsCharged, Refunded: t.CreditsRefunded,
 		Breakdown: t.Breakdown, CreatedAt: t.CreatedAt, CompletedAt: t.CompletedAt}
@@ -269,7 +269,7 @@ func fromTrace(t *client.Trace) Job {
 }
 
 func fromDNC(x *client.DNCJob) Job {
-	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: x.Name, Status: x.Status, Rows: x.TotalRows,
+	j := Job{ID: x.ID, Key: x.ID, Kind: jobs.KindDNC, Name: submit.PlainName(x.Name), Status: x.Status, Rows: x.TotalRows,
 		Matches: x.MatchCount, Errors: x.ErrorCount, Charged: x.CreditsCharged, Refunded: x.CreditsRefunded,
 		CreatedAt: x.CreatedAt, CompletedAt: x.CompletedAt}
 	if x.ErrorMessage != nil {
@@ -298,7 +298,7 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 			j = fromTrace(&t)
 		}
 	}
-	j.ID, j.Key, j.Name, j.Status, j.Rows = l.ID, l.ID, l.Name, l.Status, l.TotalRows
+	j.ID, j.Key, j.Name, j.Status, j.Rows = l.ID, l.ID, submit.PlainName(l.Name), l.Status, l.TotalRows
 	if j.Kind == "" || l.Kind == jobs.KindSingle {
 		j.Kind = l.Kind
 	}

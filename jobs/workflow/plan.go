@@ -51,6 +51,11 @@ type Plan struct {
 	// left out; a scrub's invalid numbers left out (not charged, rather
 	// than charged and refunded).
 	PadZips, LeaveOutNoAddress, LeaveOutInvalid bool
+
+	// ValuesConfirmed are the fields the person said are mapped right
+	// although most of their values do not look like the field's (a city
+	// column of codes): Validate holds such a field back until then.
+	ValuesConfirmed []string
 }
 
 // prepare is how the plan's upload is prepared from the inspected file:
@@ -61,7 +66,9 @@ func (p Plan) prepare(ins *input.Inspection, dropDups bool) prepare.Plan {
 		Repairs: p.repairs(ins)}
 }
 
-// repairs are the plan's repairs in the file's columns.
+// repairs are the plan's repairs in the file's columns. A repair that
+// finds nothing to mend in the file sends no prepared copy for it
+// (prepare.Describe): a choice on by default costs nothing there.
 func (p Plan) repairs(ins *input.Inspection) prepare.Repairs {
 	var r prepare.Repairs
 	if p.Kind == jobs.KindDNC {
@@ -175,7 +182,10 @@ func AcceptSplits(p Plan, ins *input.Inspection, sug mapping.Suggestion) Plan {
 
 // Validate checks the plan's mapping against the inspected file with the
 // provider's rules, every problem at once, in the words mapping gives
-// them. The window's board and the command line both call it.
+// them, and the values of the file's first rows under each mapped field
+// (mapping.CheckValues: a field whose values mostly do not fit holds the
+// mapping back until the person confirms it, Plan.ValuesConfirmed). The
+// window's board and the command line both call it.
 func Validate(ins *input.Inspection, p Plan) mapping.Result {
 	headers := p.Headers(ins.Headers)
 	var opts []mapping.Option
@@ -187,6 +197,8 @@ func Validate(ins *input.Inspection, p Plan) mapping.Result {
 		}
 		opts = append(opts, mapping.WithStats(st))
 	}
+	// The values under each mapped field, as the upload will have them.
+	opts = append(opts, mapping.WithValues(SplitSample(ins, p.Splits), p.ValuesConfirmed))
 	if p.Kind == jobs.KindDNC {
 		return mapping.ValidateDNC(headers, p.Mapping, opts...)
 	}

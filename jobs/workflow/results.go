@@ -304,18 +304,61 @@ func (s *JobService) ExportJob(ctx context.Context, j Job, dest string, callable
 		callable.apply(&req)
 	}
 	if callable != nil && j.Kind != jobs.KindDNC {
-		if req.DNC = s.scrubsOf(j.ResultPath); len(req.DNC) == 0 {
-			// A trace whose own result carries flags needs no scrub.
-			l, err := s.resultLayout(j.ResultPath)
-			if err != nil {
-				return nil, err
-			}
-			if l.Check(nil, jobs.QuickCallable) != nil {
-				return nil, ErrNeedScrub
-			}
+		req.DNC = s.scrubsOf(j.ResultPath)
+		need, err := s.needsScrub(j, req.DNC)
+		if err != nil {
+			return nil, err
+		}
+		if need {
+			return nil, ErrNeedScrub
 		}
 	}
 	return s.results().Export(ctx, req)
+}
+
+// needsScrub says whether the callable list of j (a trace) needs a scrub
+// of its phones first: no scrub of them (scrubs) and no flags of its own.
+func (s *JobService) needsScrub(j Job, scrubs []string) (bool, error) {
+	if j.Kind == jobs.KindDNC || len(scrubs) > 0 {
+		return false, nil
+	}
+	l, err := s.resultLayout(j.ResultPath)
+	if err != nil {
+		return false, err
+	}
+	return l.Check(nil, jobs.QuickCallable) != nil, nil
+}
+
+// ScrubOffer is the scrub a trace's callable list needs first, priced.
+type ScrubOffer struct {
+	Phones  int   // the distinct valid numbers sent
+	Credits int64 // what the scrub costs (-1: not known now)
+}
+
+// ScrubFirst says, before any other question, whether the callable list
+// of j needs a scrub of its phones first, and prices it: nil when it does
+// not (a DNC result, a trace already scrubbed or carrying its own flags).
+func (s *JobService) ScrubFirst(ctx context.Context, j Job) (*ScrubOffer, error) {
+	if j.ResultPath == "" {
+		return nil, fmt.Errorf("%s: the result is not downloaded yet", j.Name)
+	}
+	need, err := s.needsScrub(j, s.scrubsOf(j.ResultPath))
+	if err != nil || !need {
+		return nil, err
+	}
+	p, err := s.submissions().TracePhones(ctx, j.ResultPath, j.ID)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := Inspect(ctx, p.Path, input.Options{})
+	if err != nil {
+		return nil, err
+	}
+	offer := &ScrubOffer{Phones: ins.Rows, Credits: -1}
+	if q, err := s.quotes().Quote(ctx, p, ins); err == nil {
+		offer.Phones, offer.Credits = q.Rows, q.Credits
+	}
+	return offer, nil
 }
 
 // resultLayout is the layout of the result at path, read over the whole
@@ -363,28 +406,53 @@ func (s *LibraryService) SearchLibrary(ctx context.Context, q string) ([]Library
 		if hits != nil && hits[e.Path] == nil {
 			continue
 		}
-		kind := jobs.KindTrace
-		if e.Meta.Kind == jobs.KindDNC {
-			kind = jobs.KindDNC
-		}
-		name := e.Meta.Name
-		if name == "" {
-			name = filepath.Base(e.Path)
-		}
-		out = append(out, LibraryItem{Path: e.Path, JobID: e.Meta.JobID, Kind: kind, Name: name,
-			Rows: e.Meta.TotalRows, CreatedAt: e.Meta.CreatedAt, Size: e.Size, Hits: hits[e.Path]})
+		it := itemOf(e)
+		it.Hits = hits[e.Path]
+		out = append(out, it)
 	}
 	return out, nil
 }
 
 func hitText(h library.Hit) string {
+	headers := make([]string, len(h.Fields))
+	rec := make([]string, len(h.Fields))
+	for i, f := range h.Fields {
+		headers[i], rec[i] = f.Name, f.Value
+	}
+	words := rowWords(headers, rec)
+	if words == "" && len(rec) > 0 {
+		words = rec[0] // what was found, when nothing else reads
+	}
+	return fmt.Sprintf("row %d: %s", h.Row, words)
+}
+
+// rowWords is a row found, in words: its owner, its property, its phones
+// as a person reads them and whether the service found the owner ("Ann
+// Lee · 100 Oak St, Austin, TX · (512) 555-0101 · Not found"), never the
+// file's raw values (false, no_match). The row's columns are read by
+// their headers, as any result's are.
+func rowWords(headers, rec []string) string {
+	l := layout.Detect(headers, [][]string{rec}, layout.Options{})
+	var row layout.Row
+	l.NewReader(nil).Read(rec, &row)
 	var parts []string
-	for _, f := range h.Fields {
-		if f.Value != "" && len(parts) < 4 {
-			parts = append(parts, f.Value)
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
 		}
 	}
-	return fmt.Sprintf("row %d: %s", h.Row, strings.Join(parts, ", "))
+	add(layout.Names(&row))
+	add(row.Property.String())
+	var phones []string
+	for _, p := range row.DistinctPhones() {
+		if len(phones) < 3 {
+			phones = append(phones, p.Display())
+		}
+	}
+	add(strings.Join(phones, ", "))
+	add(strings.Join(row.Emails, ", "))
+	add(layout.MatchWords(row.Match))
+	return strings.Join(parts, " · ")
 }
 
 // library is the open session's library, or (offline, before any session)

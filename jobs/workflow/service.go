@@ -305,6 +305,10 @@ func (s *SessionService) Resume(ctx context.Context) (Session, error) {
 // cannot store it, the error matches ErrKeyringUnavailable and no session
 // is opened: the caller may ask to use it for this session only.
 func (s *SessionService) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (Session, error) {
+	baseURL, err := CompleteBaseURL(baseURL)
+	if err != nil {
+		return Session{}, err
+	}
 	api, err := s.newClient(baseURL, key, nil)
 	if err != nil {
 		return Session{}, err

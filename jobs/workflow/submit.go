@@ -129,6 +129,9 @@ type UploadInfo struct {
 // before sending and the job after, so that nothing is charged twice or
 // lost. The tracker follows the new job at once.
 //
+// A plan that would be charged for nothing is refused before anything is
+// recorded or sent (*NothingBillableError).
+//
 // Errors: ErrDuplicate (nothing sent; DuplicateOf), ErrOutcomeUnknown (may
 // be charged: reconcile), a *CreditsError for a 402 (naming the cost and
 // the balance), the client's error for any other refusal (nothing charged).
@@ -139,6 +142,9 @@ func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspectio
 	}
 	if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
 		return nil, fmt.Errorf("workflow: cannot submit a %q", p.Kind)
+	}
+	if err := checkBillable(ctx, p, ins, opts.Quote); err != nil {
+		return nil, err // nothing sent, nothing charged
 	}
 	rj, done, err := s.reuseFor(ctx, sess, p, ins, opts.Quote)
 	if done != nil || err != nil {
@@ -247,6 +253,26 @@ func (s *SubmitService) notSubmitted(ctx context.Context, sess *session, p Plan,
 	return s.creditsError(ctx, sess, err, needed)
 }
 
+// checkBillable refuses a plan that would be charged for nothing (every
+// row a company's with companies not traced, every phone invalid), read
+// from the quote the person saw, else from the file counted again (without
+// the library: rows it would reuse are then counted as billed, which never
+// refuses a list that has something to charge for).
+func checkBillable(ctx context.Context, p Plan, ins *input.Inspection, q *Quote) error {
+	if q == nil {
+		c, err := Count(ctx, p, ins)
+		if err != nil {
+			return err
+		}
+		priced := Price(c, p, Rates{}) // the rows per tier: no rate needed
+		q = &priced
+	}
+	if why := nothingBillable(p, *q); why != "" {
+		return &NothingBillableError{Kind: p.Kind, File: filepath.Base(p.Path), Why: why}
+	}
+	return nil
+}
+
 // creditsError turns a 402 into a *CreditsError with what the request
 // costs (needed; -1 unknown) and the balance.
 func (s *core) creditsError(ctx context.Context, sess *session, err error, needed int64) error {
@@ -301,9 +327,17 @@ func (s *SubmitService) Single(ctx context.Context, req client.SingleTraceReques
 	if res.Matched {
 		matches = 1
 	}
-	s.emit(Event{Kind: EventStatus, Job: Job{ID: out.JobID, Key: out.JobID, Kind: jobs.KindSingle, Name: submit.SingleName(&req),
+	j := Job{ID: out.JobID, Key: out.JobID, Kind: jobs.KindSingle, Name: submit.SingleName(&req),
 		Status: jobs.StatusCompleted, Rows: 1, Matches: matches, Charged: res.Credits, Refunded: res.CreditsRefunded,
-		CreatedAt: now, CompletedAt: now}})
+		CreatedAt: now, CompletedAt: now}
+	// The answer is kept in the library (a lookup paid for is never lost);
+	// a library that cannot be written costs the lookup nothing.
+	if path, err := s.keepSingle(out.JobID, req, res, now); err == nil {
+		j.ResultPath = path
+	} else {
+		s.emit(Event{Kind: EventWarning, Job: j, Err: fmt.Errorf("the lookup's answer was not kept in the library: %w", err)})
+	}
+	s.emit(Event{Kind: EventStatus, Job: j})
 	s.emit(Event{Kind: EventAccount})
 	return res, nil
 }
@@ -321,6 +355,16 @@ func SingleCost(req client.SingleTraceRequest, r client.Rates) int64 {
 // SingleIsCompany: the provider prices the lookup as a company's.
 func SingleIsCompany(req client.SingleTraceRequest) bool {
 	return req.IsEntity || entity.IsEntity(strings.TrimSpace(req.FirstName+" "+req.LastName))
+}
+
+// tracePhonesName is the name of a trace's phone list, as the person named
+// the trace ("owners phones"), never the result file's dated, tagged name.
+func tracePhonesName(traceResultPath string) string {
+	base := strings.TrimSuffix(filepath.Base(traceResultPath), filepath.Ext(traceResultPath))
+	if m, err := library.ReadRecord(library.RecordPath(traceResultPath)); err == nil && m.Name != "" {
+		base = strings.TrimSuffix(m.Name, filepath.Ext(m.Name))
+	}
+	return base + " phones"
 }
 
 // TracePhones writes the phones of a completed trace's result — every
@@ -379,8 +423,7 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Plan{}, err
 	}
-	base := strings.TrimSuffix(filepath.Base(traceResultPath), filepath.Ext(traceResultPath))
-	out := filepath.Join(dir, library.SanitizeName(base+" phones")+".csv")
+	out := filepath.Join(dir, library.SanitizeName(tracePhonesName(traceResultPath))+".csv")
 	if err := library.WriteFileAtomic(out, []byte(b.String())); err != nil {
 		return Plan{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -84,6 +85,75 @@ func Press(c fyne.Canvas, key fyne.KeyName) bool {
 	return false
 }
 
+// A wizard's steps: Ctrl+Tab moves to the next step, Ctrl+Shift+Tab to
+// the one before, as between a browser's tabs.
+
+var (
+	stepStacks     = map[fyne.Canvas][]*steps{}
+	stepsInstalled = map[fyne.Canvas]bool{}
+)
+
+type steps struct{ next, prev func() }
+
+// Steps gives d, shown over win, Ctrl+Tab (next) and Ctrl+Shift+Tab (prev)
+// until it closes.
+func Steps(win fyne.Window, d dialog.Dialog, next, prev func()) {
+	c := win.Canvas()
+	s := &steps{next: next, prev: prev}
+	mu.Lock()
+	stepStacks[c] = append(stepStacks[c], s)
+	first := !stepsInstalled[c]
+	stepsInstalled[c] = true
+	mu.Unlock()
+	d.SetOnClosed(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stepStacks[c] = slices.DeleteFunc(stepStacks[c], func(x *steps) bool { return x == s })
+	})
+	if first {
+		c.AddShortcut(NextStep, func(fyne.Shortcut) { Step(c, true) })
+		c.AddShortcut(PrevStep, func(fyne.Shortcut) { Step(c, false) })
+	}
+}
+
+// The shortcuts of a wizard's steps.
+var (
+	NextStep = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
+	PrevStep = &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
+)
+
+// Step moves the wizard on top of c to its next (or previous) step; false
+// when no wizard is open.
+func Step(c fyne.Canvas, next bool) bool {
+	mu.Lock()
+	s := stepStacks[c]
+	var top *steps
+	if len(s) > 0 {
+		top = s[len(s)-1]
+	}
+	mu.Unlock()
+	if top == nil {
+		return false
+	}
+	if next {
+		top.next()
+	} else {
+		top.prev()
+	}
+	return true
+}
+
+// stepShortcut passes a step shortcut typed in a focused Button or Entry
+// to its wizard; false when sc is not one.
+func stepShortcut(obj fyne.CanvasObject, sc fyne.Shortcut) bool {
+	cs, ok := sc.(*desktop.CustomShortcut)
+	if !ok || cs.KeyName != fyne.KeyTab || cs.Modifier&fyne.KeyModifierControl == 0 {
+		return false
+	}
+	c := canvasOf(obj)
+	return c != nil && Step(c, cs.Modifier&fyne.KeyModifierShift == 0)
+}
+
 // canvasOf is the canvas obj is drawn on, nil when none.
 func canvasOf(obj fyne.CanvasObject) fyne.Canvas {
 	if a := fyne.CurrentApp(); a != nil {
@@ -147,6 +217,14 @@ func NewEntry() *Entry {
 	return e
 }
 
+// TypedShortcut passes a wizard's step keys on (a text box would keep
+// them), and the rest to the text box.
+func (e *Entry) TypedShortcut(sc fyne.Shortcut) {
+	if !stepShortcut(e, sc) {
+		e.Entry.TypedShortcut(sc)
+	}
+}
+
 // TypedKey closes the entry's dialog on Escape.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape {
@@ -206,4 +284,48 @@ func (r *ringRenderer) Refresh() {
 	}
 	r.ring.StrokeColor = c
 	r.ring.Refresh()
+}
+
+// Select is a widget.Select that passes Escape to its dialog (a Select
+// with the focus would keep it).
+type Select struct{ widget.Select }
+
+// NewSelect is widget.NewSelect's.
+func NewSelect(options []string, changed func(string)) *Select {
+	s := &Select{}
+	s.Options, s.OnChanged = options, changed
+	s.PlaceHolder = "(Select one)"
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey closes the select's dialog on Escape.
+func (s *Select) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		if c := canvasOf(s); c != nil && Press(c, fyne.KeyEscape) {
+			return
+		}
+	}
+	s.Select.TypedKey(ev)
+}
+
+// Check is a widget.Check that passes Escape to its dialog.
+type Check struct{ widget.Check }
+
+// NewCheck is widget.NewCheck's.
+func NewCheck(label string, changed func(bool)) *Check {
+	c := &Check{}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// TypedKey closes the check box's dialog on Escape.
+func (c *Check) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		if cv := canvasOf(c); cv != nil && Press(cv, fyne.KeyEscape) {
+			return
+		}
+	}
+	c.Check.TypedKey(ev)
 }

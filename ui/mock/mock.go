@@ -117,6 +117,7 @@ type Jobs struct {
 	AdoptFn        func(ctx context.Context, submission int64, jobID string) error
 	DismissFn      func(ctx context.Context, submission int64, why string) error
 	ExportJobFn    func(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	ScrubFirstFn   func(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error)
 	SubscribeFn    func(f func(workflow.Event)) (stop func())
 	RefreshFn      func(ctx context.Context) error
 }
@@ -169,6 +170,14 @@ func (m *Jobs) Dismiss(ctx context.Context, submission int64, why string) error 
 	return m.DismissFn(ctx, submission, why)
 }
 
+// ScrubFirst calls ScrubFirstFn.
+func (m *Jobs) ScrubFirst(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error) {
+	if m.ScrubFirstFn == nil {
+		panic("mock.Jobs.ScrubFirst is not set")
+	}
+	return m.ScrubFirstFn(ctx, job)
+}
+
 // ExportJob calls ExportJobFn.
 func (m *Jobs) ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
 	if m.ExportJobFn == nil {
@@ -197,6 +206,7 @@ func (m *Jobs) Refresh(ctx context.Context) error {
 type Results struct {
 	OpenResultFn    func(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error)
 	ExportViewFn    func(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error)
+	ExportPeopleFn  func(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error)
 	ClassifyFn      func(ctx context.Context, path string) (workflow.FileKind, error)
 	CorrectLayoutFn func(ctx context.Context, r workflow.Result, c *layout.Correction) error
 	ReadLayoutFn    func(ctx context.Context, path string) (layout.Summary, error)
@@ -217,6 +227,14 @@ func (m *Results) ExportView(ctx context.Context, r workflow.Result, v workflow.
 		panic("mock.Results.ExportView is not set")
 	}
 	return m.ExportViewFn(ctx, r, v, dest, choices, progress)
+}
+
+// ExportPeople calls ExportPeopleFn.
+func (m *Results) ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
+	if m.ExportPeopleFn == nil {
+		panic("mock.Results.ExportPeople is not set")
+	}
+	return m.ExportPeopleFn(ctx, r, v, dest, progress)
 }
 
 // Classify calls ClassifyFn.

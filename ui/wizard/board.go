@@ -75,6 +75,9 @@ type board struct {
 
 	updating bool // true while the board sets its own Selects
 	onChange func()
+	// onConfirm is called when the person says a field's column is right
+	// although its values do not look like the field's.
+	onConfirm func(key string)
 }
 
 type dragState struct {
@@ -91,10 +94,13 @@ type slot struct {
 	bg      *canvas.Rectangle
 	chip    *chip
 	hint    *widget.Label
-	sel     *widget.Select
+	sel     *keys.Select
 	conf    *widget.Label
 	samples *widget.Label
 	problem *widget.Label
+	// confirm says the column is right although most of its values do
+	// not look like the field's (shown while that holds the mapping back).
+	confirm *widget.Button
 	body    *fyne.Container
 	needed  bool
 }
@@ -228,7 +234,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.chip.onDrag, s.chip.onDragEnd = b.chipDragged, b.chipDragEnd
 	s.hint = widget.NewLabel("Drop a column here")
 	s.hint.Importance = widget.LowImportance
-	s.sel = widget.NewSelect(options, nil)
+	s.sel = keys.NewSelect(options, nil)
 	s.sel.PlaceHolder = notMapped
 	s.sel.OnChanged = func(v string) { b.selected(s, v) }
 	s.conf = widget.NewLabel("")
@@ -238,6 +244,12 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	s.samples.Truncation = fyne.TextTruncateEllipsis
 	s.samples.Importance = widget.LowImportance
 	s.problem = newProblemLabel()
+	s.confirm = widget.NewButton("This column is right", func() {
+		if b.onConfirm != nil {
+			b.onConfirm(f.Key)
+		}
+	})
+	s.confirm.Hide()
 
 	title := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	// Every line gives way before the board grows: the chip and the
@@ -247,7 +259,7 @@ func (b *board) newSlot(f mapping.Field, options []string) *slot {
 	target := container.NewStack(s.chip, s.hint)
 	row := container.NewBorder(nil, nil, nil, s.sel, target)
 	sampleLine := container.NewBorder(nil, nil, nil, s.conf, s.samples)
-	s.body = container.NewVBox(head, row, sampleLine, s.problem)
+	s.body = container.NewVBox(head, row, sampleLine, s.problem, container.NewHBox(s.confirm))
 	s.card = container.NewStack(s.bg, container.NewPadded(s.body))
 	return s
 }
@@ -364,57 +376,18 @@ func (b *board) validate() mapping.Result { return b.check(b.m) }
 func (b *board) refresh() {
 	b.result = b.validate()
 
-	slotProblems := map[string][]string{}
-	groupProblems := map[string][]string{}
-	var addressProblems, general []string
-	needed := map[string]bool{}
-	unknown := false
-	for _, p := range b.result.Problems {
-		if p.Severity == mapping.Error {
-			for _, k := range p.Keys {
-				if b.m[k] == "" {
-					needed[k] = true
-				}
-			}
-		}
-		switch {
-		case p.Code == mapping.CodeUnknownKey:
-			unknown = true
-			general = append(general, p.Message)
-		case p.Group == mapping.GroupAddress:
-			addressProblems = append(addressProblems, p.Message)
-		case b.groups[p.Group] != nil:
-			groupProblems[p.Group] = append(groupProblems[p.Group], p.Message)
-		default:
-			placed := false
-			for _, k := range p.Keys {
-				if _, ok := b.slotByK[k]; ok {
-					slotProblems[k] = append(slotProblems[k], p.Message)
-					placed = true
-				}
-			}
-			if !placed {
-				general = append(general, p.Message)
-			}
-		}
-	}
-	relayout := setProblem(b.general, general)
-	relayout = setProblem(b.address, addressProblems) || relayout
+	pp := b.placeProblems()
+	relayout := setProblem(b.general, pp.general)
+	relayout = setProblem(b.address, pp.address) || relayout
 	for g, gb := range b.groups {
-		relayout = setProblem(gb.problem, groupProblems[g]) || relayout
+		relayout = setProblem(gb.problem, pp.group[g]) || relayout
 	}
-	if unknown != b.dropUnk.Visible() {
-		relayout = true
-		if unknown {
-			b.dropUnk.Show()
-		} else {
-			b.dropUnk.Hide()
-		}
-	}
+	relayout = showIf(b.dropUnk, pp.unknown) || relayout
 
 	b.updating = true
 	for _, s := range b.slots {
-		relayout = b.refreshSlot(s, slotProblems[s.field.Key], needed[s.field.Key]) || relayout
+		relayout = b.refreshSlot(s, pp.slot[s.field.Key], pp.needed[s.field.Key]) || relayout
+		relayout = showIf(s.confirm, pp.confirm[s.field.Key]) || relayout
 	}
 	b.updating = false
 	if relayout {
@@ -508,6 +481,68 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 }
 
 func pct(f float64) int { return int(f*100 + 0.5) }
+
+// placedProblems are the mapping's problems by where the board shows
+// them: beside a field's slot, a group's, the address's, or above all;
+// the fields an error needs filled; those whose column's values do not
+// fit until the person confirms it; and whether a key is unknown.
+type placedProblems struct {
+	slot, group      map[string][]string
+	address, general []string
+	needed, confirm  map[string]bool
+	unknown          bool
+}
+
+// placeProblems sorts the last validation's problems by where they show.
+func (b *board) placeProblems() placedProblems {
+	pp := placedProblems{slot: map[string][]string{}, group: map[string][]string{}, needed: map[string]bool{}, confirm: map[string]bool{}}
+	for _, p := range b.result.Problems {
+		if p.Severity == mapping.Error {
+			for _, k := range p.Keys {
+				pp.confirm[k] = pp.confirm[k] || p.Code == mapping.CodeValuesDontFit
+				pp.needed[k] = pp.needed[k] || b.m[k] == ""
+			}
+		}
+		switch {
+		case p.Code == mapping.CodeUnknownKey:
+			pp.unknown = true
+			pp.general = append(pp.general, p.Message)
+		case p.Group == mapping.GroupAddress:
+			pp.address = append(pp.address, p.Message)
+		case b.groups[p.Group] != nil:
+			pp.group[p.Group] = append(pp.group[p.Group], p.Message)
+		case !b.placeInSlots(pp.slot, p):
+			pp.general = append(pp.general, p.Message)
+		}
+	}
+	return pp
+}
+
+// placeInSlots puts p beside each of its fields' slots; false when none
+// of them has a slot.
+func (b *board) placeInSlots(slot map[string][]string, p mapping.Problem) bool {
+	placed := false
+	for _, k := range p.Keys {
+		if _, ok := b.slotByK[k]; ok {
+			slot[k] = append(slot[k], p.Message)
+			placed = true
+		}
+	}
+	return placed
+}
+
+// showIf shows o when on, hides it otherwise; it reports a change.
+func showIf(o fyne.CanvasObject, on bool) bool {
+	if o.Visible() == on {
+		return false
+	}
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+	return true
+}
 
 // paintSlot colours a slot's frame: highlighted under a dragged chip, red
 // when a field the rules need is empty.

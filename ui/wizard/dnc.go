@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -56,13 +57,13 @@ type DNC struct {
 
 	fileLine      *widget.Label
 	warnings      *widget.Label
-	colSel        *widget.Select
+	colSel        *keys.Select
 	colNote       *widget.Label
 	scanLine      *widget.Label
 	examples      *widget.Label
 	invalid       *widget.Label
-	dupCheck      *widget.Check
-	invCheck      *widget.Check
+	dupCheck      *keys.Check
+	invCheck      *keys.Check
 	payBtn        *keys.Button   // the last confirmation's Pay button
 	costRetry     *widget.Button // reads the rates again when they could not be read
 	detailsScroll *container.Scroll
@@ -75,6 +76,9 @@ type DNC struct {
 	topBox        *fyne.Container
 	details       *fyne.Container
 	preview       *widget.Table
+	tabs          *container.AppTabs
+	review        *reviewPanel    // the review step's words
+	reviewBox     *fyne.Container // the review step's content
 
 	bg *busy.Tracker // background work in flight
 }
@@ -118,6 +122,10 @@ func NewDNCOfTracePhones(win fyne.Window, b DNCBackend, env Env, phonesPath, tra
 
 func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
 	d := &DNC{win: win, be: b, env: env, onDone: onDone, bg: env.tracker()}
+	// The savings and repairs that lose nothing start on (the command
+	// line's defaults too).
+	def := workflow.Plan{Kind: jobs.KindDNC}.WithDefaults()
+	d.reuse, d.leaveOutInvalid = def.Reuse, def.LeaveOutInvalid
 	opened(d)
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.stage = newStage()
@@ -130,6 +138,7 @@ func (d *DNC) show() {
 	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)
 	d.dlg.SetOnClosed(d.cancel)
 	keys.Track(d.win, d.dlg, nil, d.close) // Escape closes the scrub
+	keys.Steps(d.win, d.dlg, d.nextStep, d.prevStep)
 	sz := d.win.Canvas().Size()
 	d.dlg.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.92))
 	d.dlg.Show()
@@ -228,7 +237,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	if len(ws) == 0 {
 		d.warnings.Hide()
 	}
-	d.colSel = widget.NewSelect(ins.Headers, d.columnChosen)
+	d.colSel = keys.NewSelect(ins.Headers, d.columnChosen)
 	d.colSel.PlaceHolder = "Choose the phone column"
 	d.colNote = widget.NewLabel("")
 	d.colNote.Importance = widget.LowImportance
@@ -239,10 +248,13 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.invalid = widget.NewLabel("")
 	d.invalid.Wrapping = fyne.TextWrapWord
 	d.invalid.Importance = widget.WarningImportance
-	d.dupCheck = widget.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
-	d.invCheck = widget.NewCheck("", func(on bool) { d.leaveOutInvalid = on; d.update() })
+	d.dupCheck = keys.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
+	d.invCheck = keys.NewCheck("", nil)
+	d.invCheck.Checked = d.leaveOutInvalid
+	d.invCheck.OnChanged = func(on bool) { d.leaveOutInvalid = on; d.update() }
 	d.invCheck.Hide()
-	d.reuseCtl = newReuseControls(jobs.KindDNC, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
+	d.reuseCtl = newReuseControls(jobs.KindDNC, d.reuse, 0, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
+	d.review = newReviewPanel()
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
 	d.costWarn = widget.NewLabel("")
@@ -252,7 +264,7 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.costRetry.Hide()
 	d.summary = widget.NewLabel("")
 	d.summary.Truncation = fyne.TextTruncateEllipsis
-	d.submitBtn = widget.NewButton("Submit DNC scrub", d.submit)
+	d.submitBtn = widget.NewButton(submitLabel, d.submit)
 	d.submitBtn.Importance = widget.HighImportance
 
 	bold := func(s string) *widget.Label {
@@ -261,12 +273,9 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.topBox = container.NewVBox(d.fileLine, d.warnings,
 		container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
 	d.details = container.NewVBox(
-		bold("What the numbers look like"), d.scanLine, d.invCheck,
+		bold("What the numbers look like"), d.scanLine,
 		bold("How numbers will be normalised"), d.examples,
 		d.invalid,
-		widget.NewSeparator(),
-		d.dupCheck, d.reuseCtl.box,
-		bold("Cost"), d.costLine, d.costAfter, d.costWarn, container.NewHBox(d.costRetry),
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
@@ -277,9 +286,19 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.detailsScroll = container.NewVScroll(d.details)
 	split := container.NewVSplit(d.detailsScroll, d.preview)
 	split.Offset = 0.66
+	listTab := container.NewBorder(d.topBox, container.NewHBox(layout.NewSpacer(), keys.NewButton("Next: review before paying", d.nextStep)),
+		nil, nil, split)
+	repairs := container.NewVBox(bold("Before paying"), d.invCheck)
+	cost := container.NewVBox(d.costLine, d.costAfter, d.costWarn, container.NewHBox(d.costRetry))
+	d.reviewBox = d.review.box(container.NewVBox(d.dupCheck, d.reuseCtl.box), repairs, cost)
+	d.tabs = container.NewAppTabs(
+		container.NewTabItem("1 · Phone column", listTab),
+		container.NewTabItem("2 · Review and pay", container.NewVScroll(d.reviewBox)),
+	)
+	d.tabs.OnSelected = func(*container.TabItem) { d.update() }
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil,
 		container.NewHBox(widget.NewButton("Cancel", d.close), d.submitBtn), d.summary)
-	d.setRoot(container.NewBorder(d.topBox, footer, nil, nil, split))
+	d.setRoot(container.NewBorder(nil, footer, nil, nil, d.tabs))
 
 	// The phone column: a list made from a trace has "phone"; otherwise
 	// auto-mapping finds it.
@@ -347,11 +366,9 @@ func (d *DNC) quote() (workflow.Quote, bool) {
 	return workflow.Price(d.counts, p, *d.rates), true
 }
 
-// update shows the scan, the cost and the submit state.
-func (d *DNC) update() {
-	if d.ins == nil {
-		return
-	}
+// showScan says what the phone column's scan found: how many rows, valid,
+// unique, invalid, blank, repeated and reformatted numbers, with examples.
+func (d *DNC) showScan() {
 	switch {
 	case d.column == "":
 		d.scanLine.SetText("Choose the column that holds the phone numbers.")
@@ -377,6 +394,14 @@ func (d *DNC) update() {
 		d.examples.SetText(strings.Join(ex, "\n"))
 		d.showInvalid(s)
 	}
+}
+
+// update shows the scan, the cost and the submit state.
+func (d *DNC) update() {
+	if d.ins == nil {
+		return
+	}
+	d.showScan()
 
 	ok := false
 	d.costRetry.Hide()
@@ -423,29 +448,51 @@ func (d *DNC) update() {
 		d.summary.SetText(summaryLine(q, pay))
 		ok = pay.CanPay && (e.Rows > 0 || (q.Reuse != nil && q.Reuse.Skipped && q.Reuse.Rows > 0))
 	}
-	if ok {
-		d.submitBtn.Enable()
-	} else {
-		d.submitBtn.Disable()
+	var rv workflow.Review
+	if priced {
+		rv = workflow.ReviewOf(d.plan(), q, mapping.Result{})
 	}
-	// Texts changed length: lay the two boxes out again.
+	d.review.show(rv, priced, d.scanLine.Text)
+	ok = ok && rv.Nothing == ""
+	switch {
+	case d.tabs == nil:
+	case d.tabs.SelectedIndex() != dncReviewStep:
+		setButton(d.submitBtn, submitLabel, true) // Submit leads to the review first
+	default:
+		setButton(d.submitBtn, payLabel(q, priced), ok)
+	}
+	// Texts changed length: lay the boxes out again.
 	d.topBox.Refresh()
 	d.details.Refresh()
+	d.reviewBox.Refresh()
 }
 
-// submit asks once before paying (the total and the balance after), then
+// dncReviewStep is the scrub's review tab.
+const dncReviewStep = 1
+
+// nextStep moves to the scrub's next step (Next, Ctrl+Tab); prevStep to
+// the one before (Ctrl+Shift+Tab).
+func (d *DNC) nextStep() { stepTabs(d.tabs, 1) }
+func (d *DNC) prevStep() { stepTabs(d.tabs, -1) }
+
+// submit leads to the review first; there it asks once before paying
+// (the total with each saving and repair, and the balance after), then
 // sends.
 func (d *DNC) submit() {
 	d.payBtn = nil
+	if d.tabs.SelectedIndex() != dncReviewStep {
+		d.tabs.SelectIndex(dncReviewStep)
+		return
+	}
 	q, ok := d.quote()
-	if !ok {
+	if !ok || d.review.review.Nothing != "" {
 		return
 	}
 	if q.Credits == 0 { // every number reused: nothing is charged
 		d.send(false)
 		return
 	}
-	d.payBtn = confirmPay(d.win, "scrub", q, func() { d.send(false) }, d.update)
+	d.payBtn = confirmPay(d.win, "scrub", q, d.review.review, func() { d.send(false) }, d.update)
 }
 
 func (d *DNC) send(again bool) {
@@ -512,8 +559,7 @@ const shownInvalid = 10
 func (d *DNC) showInvalid(s *phone.Scan) {
 	if s.Invalid == 0 {
 		d.invalid.SetText("")
-		d.invCheck.Hide()
-		d.leaveOutInvalid, d.invCheck.Checked = false, false
+		d.invCheck.Hide() // the choice stays for another column
 		return
 	}
 	rows := s.InvalidRows

@@ -62,6 +62,12 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 	if !strings.Contains(d.invalid.Text, "1.23E+10") || !strings.Contains(d.invalid.Text, "scientific") {
 		t.Errorf("invalid = %q", d.invalid.Text)
 	}
+	// The invalid numbers are left out by default; sent, they are
+	// charged and refunded.
+	if d.costLine.Text != "2 phones × 1 = 2 credits\nLeft out: 2 invalid numbers (not charged)" || !d.invCheck.Checked {
+		t.Errorf("cost = %q", d.costLine.Text)
+	}
+	act(func() { d.invCheck.SetChecked(false) })
 	if d.costLine.Text != "4 phones × 1 = 4 credits" {
 		t.Errorf("cost = %q", d.costLine.Text)
 	}
@@ -98,6 +104,8 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 	w.SetContent(d.root)
 	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
 	idle(t, d.bg)
+	act(func() { d.invCheck.SetChecked(false) }) // 4 phones sent: 4 credits
+	act(func() { test.Tap(d.submitBtn) })        // to the review
 	if !d.submitBtn.Disabled() || !strings.Contains(d.costWarn.Text, "needs 1 more") {
 		t.Fatalf("submit disabled %v, warning %q", d.submitBtn.Disabled(), d.costWarn.Text)
 	}

@@ -110,25 +110,12 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 	win.Canvas().Focus(cancel)
 }
 
-// confirmPay asks once before paying: what the job charges and the
-// balance (or metered usage) after it. Pay is the default button, with
-// the focus. It returns the Pay button (tests and the harness press it).
-func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no func()) *keys.Button {
-	p := paymentOf(q, what)
-	rows := plural(q.Rows, "row", "rows")
-	if q.DNC != nil {
-		rows = plural(q.Rows, "phone", "phones")
-	}
-	msg := fmt.Sprintf("This %s of %s is charged %s now.\n", what, rows, jobs.Credits(q.Credits))
-	if p.Metered {
-		msg += fmt.Sprintf("Your unbilled usage goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
-	} else {
-		msg += fmt.Sprintf("Your balance goes from %s to %s credits.", jobs.Thousands(p.Balance), jobs.Thousands(p.After))
-	}
-	if q.DNC != nil && q.DNC.Refund > 0 {
-		msg += fmt.Sprintf("\n%s come back when the job completes (invalid numbers).", jobs.Credits(q.DNC.Refund))
-	}
-	l := widget.NewLabel(msg)
+// confirmPay asks once before paying: what the job charges with each
+// saving and repair applied (rv), and the balance (or metered usage) after
+// it. Pay is the default button, with the focus. It returns the Pay button
+// (tests and the harness press it).
+func confirmPay(win fyne.Window, what string, q workflow.Quote, rv workflow.Review, yes func(), no func()) *keys.Button {
+	l := widget.NewLabel(payMessage(what, q, rv))
 	l.Wrapping = fyne.TextWrapWord
 	var dlg *dialog.CustomDialog
 	answered := false
@@ -142,10 +129,43 @@ func confirmPay(win fyne.Window, what string, q workflow.Quote, yes func(), no f
 		}
 	})
 	keys.Track(win, dlg, pay.OnTapped, cancel.OnTapped) // Enter pays, Escape cancels
-	dlg.Resize(fyne.NewSize(520, 0))
+	dlg.Resize(fyne.NewSize(560, 0))
 	dlg.Show()
 	win.Canvas().Focus(pay)
 	return pay
+}
+
+// The footer's Submit: it leads to the review first.
+const submitLabel = "Review before paying…"
+
+// payLabel is Submit's text on the review: what pressing it charges.
+func payLabel(q workflow.Quote, priced bool) string {
+	if !priced {
+		return "Pay and submit…"
+	}
+	return "Pay " + jobs.Credits(q.Credits) + " and submit…"
+}
+
+// setButton sets a button's text and state, touching it only on a change.
+func setButton(b *widget.Button, text string, enabled bool) {
+	if b.Text != text {
+		b.SetText(text)
+	}
+	if enabled && b.Disabled() {
+		b.Enable()
+	} else if !enabled && !b.Disabled() {
+		b.Disable()
+	}
+}
+
+// stepTabs selects the tab by steps after the selected one (-1 before),
+// going round.
+func stepTabs(tabs *container.AppTabs, by int) {
+	if tabs == nil || len(tabs.Items) == 0 {
+		return
+	}
+	n := len(tabs.Items)
+	tabs.SelectIndex(((tabs.SelectedIndex()+by)%n + n) % n)
 }
 
 // ratesProblem says why the cost cannot be shown: the server away (the

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
@@ -119,7 +120,7 @@ func (p *TraceProbe) Problems() string {
 }
 
 // IncludeLLCs is the include-LLCs check box.
-func (p *TraceProbe) IncludeLLCs() *widget.Check { return p.t.llcCheck }
+func (p *TraceProbe) IncludeLLCs() *keys.Check { return p.t.llcCheck }
 
 // Summary is the estimate line of the footer.
 func (p *TraceProbe) Summary() string { return p.t.summary.Text }
@@ -158,7 +159,7 @@ func (p *DNCProbe) Summary() string { return p.d.summary.Text }
 
 // Reuse is the check box that skips the rows traced before; nil until the
 // library is known to hold some.
-func (p *TraceProbe) Reuse() *widget.Check {
+func (p *TraceProbe) Reuse() *keys.Check {
 	if p.t.reuseCtl == nil || !p.t.reuseCtl.box.Visible() {
 		return nil
 	}
@@ -167,7 +168,7 @@ func (p *TraceProbe) Reuse() *widget.Check {
 
 // PadZips is the offer to give shortened ZIP codes their zero back; nil
 // when not offered.
-func (p *TraceProbe) PadZips() *widget.Check {
+func (p *TraceProbe) PadZips() *keys.Check {
 	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.zipCheck.Hidden {
 		return r.zipCheck
 	}
@@ -176,7 +177,7 @@ func (p *TraceProbe) PadZips() *widget.Check {
 
 // LeaveOutNoAddress is the offer to leave out the rows without a street;
 // nil when not offered.
-func (p *TraceProbe) LeaveOutNoAddress() *widget.Check {
+func (p *TraceProbe) LeaveOutNoAddress() *keys.Check {
 	if r := p.t.repairs; r != nil && !r.box.Hidden && !r.addr.Hidden {
 		return r.addr
 	}
@@ -193,7 +194,7 @@ func (p *TraceProbe) CostTotal() string {
 
 // LeaveOutInvalid is the offer to leave the invalid numbers out; nil when
 // not offered.
-func (p *DNCProbe) LeaveOutInvalid() *widget.Check {
+func (p *DNCProbe) LeaveOutInvalid() *keys.Check {
 	if c := p.d.invCheck; c != nil && !c.Hidden {
 		return c
 	}
@@ -212,11 +213,26 @@ func (p *DNCProbe) ScrollTop() { p.d.detailsScroll.ScrollToTop() }
 // Cost is the scrub's cost lines.
 func (p *DNCProbe) Cost() string { return p.d.costLine.Text }
 
-// ShowCost scrolls the options tab down to the cost section.
+// ShowCost shows the review step, scrolled down to the cost section.
 func (p *TraceProbe) ShowCost() {
-	p.t.tabs.SelectIndex(2)
+	p.t.tabs.SelectIndex(reviewStep)
 	p.t.optionsScroll.ScrollToBottom()
 }
+
+// ShowReview shows the review step from its top.
+func (p *TraceProbe) ShowReview() {
+	p.t.tabs.SelectIndex(reviewStep)
+	p.t.optionsScroll.ScrollToTop()
+}
+
+// Review is the review the review step shows (zero before the price).
+func (p *TraceProbe) Review() workflow.Review { return p.t.review.review }
+
+// ShowReview shows the scrub's review step.
+func (p *DNCProbe) ShowReview() { p.d.tabs.SelectIndex(dncReviewStep) }
+
+// Review is the review the scrub's review step shows.
+func (p *DNCProbe) Review() workflow.Review { return p.d.review.review }
 
 // CostNote is the cost section's note (why there is no price, a warning).
 func (p *TraceProbe) CostNote() string {

@@ -11,17 +11,20 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // repairControls offer to mend a trace's file before paying: ZIP codes
 // Excel shortened, rows without an address, and (when no name is mapped)
-// the full-name split or Enhanced mode. Each shows only when it applies.
+// the full-name split or Enhanced mode. Each shows only when it applies;
+// the ZIP codes and the rows without an address are on by default (they
+// lose nothing), and the choice stays when a new mapping hides them.
 type repairControls struct {
 	box      *fyne.Container
 	title    *widget.Label
-	zipCheck *widget.Check
+	zipCheck *keys.Check
 	zipNote  *widget.Label
-	addr     *widget.Check
+	addr     *keys.Check
 	names    *widget.Label
 	split    *widget.Button
 	enhanced *widget.Button
@@ -29,11 +32,15 @@ type repairControls struct {
 
 func (t *Trace) newRepairControls() *repairControls {
 	r := &repairControls{title: widget.NewLabelWithStyle("Before paying", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	r.zipCheck = widget.NewCheck("", func(on bool) { t.padZips = on; t.repairsChanged() })
+	r.zipCheck = keys.NewCheck("", nil)
+	r.zipCheck.Checked = t.padZips
+	r.zipCheck.OnChanged = func(on bool) { t.padZips = on; t.repairsChanged() }
 	r.zipNote = widget.NewLabel("")
 	r.zipNote.Wrapping = fyne.TextWrapWord
 	r.zipNote.Importance = widget.LowImportance
-	r.addr = widget.NewCheck("", func(on bool) { t.leaveOutNoAddress = on; t.repairsChanged() })
+	r.addr = keys.NewCheck("", nil)
+	r.addr.Checked = t.leaveOutNoAddress
+	r.addr.OnChanged = func(on bool) { t.leaveOutNoAddress = on; t.repairsChanged() }
 	r.names = widget.NewLabel("")
 	r.names.Wrapping = fyne.TextWrapWord
 	r.names.Importance = widget.WarningImportance
@@ -64,8 +71,6 @@ func (t *Trace) showRepairs() {
 	} else {
 		r.zipCheck.Hide()
 		r.zipNote.Hide()
-		t.padZips = false
-		r.zipCheck.Checked = false
 	}
 	if o.NoAddress > 0 {
 		setCheckText(r.addr, fmt.Sprintf("Leave out the %s with no street address in %q: they cannot be searched, so they are not charged",
@@ -74,8 +79,6 @@ func (t *Trace) showRepairs() {
 		offered = true
 	} else {
 		r.addr.Hide()
-		t.leaveOutNoAddress = false
-		r.addr.Checked = false
 	}
 	if t.showNameHelp() {
 		offered = true
@@ -127,7 +130,8 @@ func repairedLines(u workflow.UploadInfo) []string {
 		out = append(out, fmt.Sprintf("Left out: %s (not charged)", plural(u.LeftOutInvalid, "invalid number", "invalid numbers")))
 	}
 	if u.PaddedZips > 0 {
-		out = append(out, fmt.Sprintf("ZIP codes repaired: %s", jobs.Thousands(int64(u.PaddedZips))))
+		// Of the rows sent: those left out are not counted again.
+		out = append(out, fmt.Sprintf("ZIP codes repaired in the rows sent: %s", jobs.Thousands(int64(u.PaddedZips))))
 	}
 	return out
 }

@@ -23,10 +23,11 @@ var damagedRows = [][]string{
 	{"BO", "WU", "4 PINE LN", "BOSTON", "MA", "2108", "", "", "", ""},
 }
 
-// TestTraceRepairsBeforePaying: the options offer to give the shortened
+// TestTraceRepairsBeforePaying: the review offers to give the shortened
 // ZIP codes their zero back (with an example) and to leave out the row
-// without a street; the cost counts without it, Submit asks once with the
-// total and the balance after, and the plan sent carries the repairs.
+// without a street, both on by default; the cost counts without it (and
+// with it once turned off), Submit asks once with the total, each repair
+// and the balance after, and the plan sent carries the repairs.
 func TestTraceRepairsBeforePaying(t *testing.T) {
 	f := newFake(traceHeaders, damagedRows)
 	h := openTrace(t, f)
@@ -43,18 +44,24 @@ func TestTraceRepairsBeforePaying(t *testing.T) {
 	if s := tr.repairs.addr.Text; !strings.Contains(s, `Leave out the 1 row with no street address in "Property Address"`) {
 		t.Errorf("address offer %q", s)
 	}
-	before := tr.costTotal.Text
-	act(func() { tr.repairs.zipCheck.SetChecked(true) })
+	if !tr.repairs.zipCheck.Checked || !tr.repairs.addr.Checked {
+		t.Fatal("the repairs that lose nothing are not on by default")
+	}
+	if findLabel(tr.costGrid, "Left out: 1 row with no street address (not charged)") == nil || findLabel(tr.costGrid, "ZIP codes repaired in the rows sent: 2") == nil {
+		t.Fatalf("cost %q without the repairs made", tr.costTotal.Text)
+	}
+	with := tr.costTotal.Text
+	act(func() { tr.repairs.addr.SetChecked(false) })
+	h.settle(t)
+	if tr.costTotal.Text == with || findLabel(tr.costGrid, "Left out: 1 row with no street address (not charged)") != nil {
+		t.Fatalf("cost %q → %q with the row sent", with, tr.costTotal.Text)
+	}
 	act(func() { tr.repairs.addr.SetChecked(true) })
 	h.settle(t)
-	if tr.costTotal.Text == before || findLabel(tr.costGrid, "Left out: 1 row with no street address (not charged)") == nil ||
-		findLabel(tr.costGrid, "ZIP codes repaired: 2") == nil {
-		t.Fatalf("cost %q → %q with the repairs", before, tr.costTotal.Text)
-	}
 
 	// Submit asks once, with the total and the balance after.
 	q, _ := tr.quote()
-	act(func() { test.Tap(tr.submitBtn) })
+	act(func() { pressSubmit(tr.submitBtn, &tr.payBtn) })
 	if tr.payBtn == nil {
 		t.Fatal("Submit did not ask before paying")
 	}
@@ -62,6 +69,11 @@ func TestTraceRepairsBeforePaying(t *testing.T) {
 	want := fmt.Sprintf("Your balance goes from 1,000 to %s credits", jobs.Thousands(1000-q.Credits))
 	if findLabel(top, want) == nil || findLabel(top, "3 rows is charged "+jobs.Credits(q.Credits)) == nil {
 		t.Fatalf("the confirmation does not say %q", want)
+	}
+	for _, w := range []string{"• Give 3 ZIP codes back the leading zero Excel dropped", "• Leave out 1 row with no street address"} {
+		if findLabel(top, w) == nil {
+			t.Errorf("the confirmation does not restate %q", w)
+		}
 	}
 	if len(f.submits) != 0 {
 		t.Fatal("sent before the person confirmed")
@@ -80,7 +92,7 @@ func TestTraceRepairsBeforePaying(t *testing.T) {
 func TestTraceConfirmCancelSendsNothing(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	h := openTrace(t, f)
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { pressSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	cancel := findButton(h.w.Canvas().Overlays().Top(), "Cancel")
 	if cancel == nil {
 		t.Fatal("no Cancel in the confirmation")
@@ -145,7 +157,7 @@ func TestDNCLeavesOutInvalidBeforePaying(t *testing.T) {
 		strings.Contains(d.costAfter.Text, "refunded") || !strings.Contains(d.invalid.Text, "left out of the upload") {
 		t.Fatalf("cost %q, after %q", d.costLine.Text, d.costAfter.Text)
 	}
-	act(func() { test.Tap(d.submitBtn) })
+	act(func() { pressSubmit(d.submitBtn, &d.payBtn) })
 	top := h.w.Canvas().Overlays().Top()
 	if findLabel(top, "This scrub of 2 phones is charged 2 credits") == nil || findLabel(top, "from 1,000 to 998 credits") == nil {
 		t.Fatal("the confirmation does not say the total and the balance after")
@@ -207,7 +219,7 @@ func TestKeysInTheWizard(t *testing.T) {
 			}
 		})
 	}
-	act(func() { test.Tap(tr.submitBtn) })
+	act(func() { pressSubmit(tr.submitBtn, &tr.payBtn) })
 	press(fyne.KeyEscape)
 	h.settle(t)
 	if len(f.submits) != 0 || tr.ctx.Err() != nil || tr.submitBtn.Disabled() {
@@ -222,7 +234,7 @@ func TestKeysInTheWizard(t *testing.T) {
 	h = openTrace(t, f)
 	act(func() { h.tr.show() })
 	c = h.w.Canvas()
-	act(func() { test.Tap(h.tr.submitBtn) })
+	act(func() { pressSubmit(h.tr.submitBtn, &h.tr.payBtn) })
 	press(fyne.KeyReturn)
 	recv(t, h.done, "onDone")
 	if len(f.submits) != 1 {

@@ -6,17 +6,19 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 // The offer not to pay twice: when the library holds earlier results of
 // some rows (traced before; for a scrub, phones scrubbed in the last 31
-// days), the cost section says so and what skipping them saves. Nothing is
-// skipped until the person ticks it; they choose how old a reused result
-// may be.
+// days), the review says so and what skipping them saves. It is on by
+// default (results of the last 90 days for a trace); the person turns it
+// off or chooses how old a reused result may be.
 
 // reuseAges are the ages a reused trace result may have.
 var reuseAges = []struct {
@@ -32,18 +34,20 @@ var reuseAges = []struct {
 
 // reuseControls are the offer's widgets.
 type reuseControls struct {
-	check *widget.Check
-	age   *widget.Select
+	check *keys.Check
+	age   *keys.Select
 	note  *widget.Label
 	box   *fyne.Container
 }
 
 // newReuseControls builds the offer (hidden until the library holds
-// something of the list). onChange runs with the choices.
-func newReuseControls(kind jobs.Kind, onChange func(on bool, within time.Duration)) *reuseControls {
+// something of the list), on or off and with the age allowed as given.
+// onChange runs with the choices.
+func newReuseControls(kind jobs.Kind, on bool, within time.Duration, onChange func(on bool, within time.Duration)) *reuseControls {
 	rc := &reuseControls{}
-	var within time.Duration
-	rc.check = widget.NewCheck("", func(on bool) { onChange(on, within) })
+	rc.check = keys.NewCheck("", nil)
+	rc.check.Checked = on
+	rc.check.OnChanged = func(on bool) { onChange(on, within) }
 	rc.note = widget.NewLabel("")
 	rc.note.Wrapping = fyne.TextWrapWord
 	rc.note.Importance = widget.LowImportance
@@ -54,8 +58,13 @@ func newReuseControls(kind jobs.Kind, onChange func(on bool, within time.Duratio
 		for i, a := range reuseAges {
 			labels[i] = a.label
 		}
-		rc.age = widget.NewSelect(labels, nil)
+		rc.age = keys.NewSelect(labels, nil)
 		rc.age.SetSelectedIndex(0)
+		for i, a := range reuseAges {
+			if a.age == within {
+				rc.age.SetSelectedIndex(i)
+			}
+		}
 		rc.age.OnChanged = func(s string) {
 			for _, a := range reuseAges {
 				if a.label == s {
@@ -64,8 +73,14 @@ func newReuseControls(kind jobs.Kind, onChange func(on bool, within time.Duratio
 			}
 			onChange(rc.check.Checked, within)
 		}
-		rc.box = container.NewVBox(rc.check,
-			container.NewHBox(widget.NewLabel("Reuse results from"), rc.age), rc.note)
+		// The list as wide as its longest choice: "the last 90 days" is
+		// read whole, not "the last 90 …".
+		wide := float32(0)
+		for _, l := range labels {
+			wide = max(wide, fyne.MeasureText(l, theme.TextSize(), fyne.TextStyle{}).Width)
+		}
+		age := container.NewGridWrap(fyne.NewSize(wide+4*theme.Padding()+theme.IconInlineSize(), rc.age.MinSize().Height), rc.age)
+		rc.box = container.NewVBox(rc.check, container.NewHBox(widget.NewLabel("Reuse results from"), age), rc.note)
 	}
 	rc.box.Hide()
 	return rc

@@ -48,25 +48,30 @@ func libraryWithTrace(t *testing.T) *workflow.Service {
 	return svc
 }
 
-// The cost section offers to skip the rows traced before, with what it
-// saves; nothing is skipped until the person ticks it; then the total
-// drops and the submission carries the choice and the price shown.
+// The review offers to skip the rows traced before, with what it saves,
+// on by default (results of the last 90 days); turned off, the total
+// rises; the submission carries the choice and the price shown.
 func TestTraceOffersToSkipRowsTracedBefore(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	f.svc = libraryWithTrace(t)
 	h := openTrace(t, f)
 	tr := h.tr
-	act(func() { tr.tabs.SelectIndex(2) })
+	act(func() { tr.tabs.SelectIndex(reviewStep) })
 	rc := tr.reuseCtl
-	if !rc.box.Visible() || rc.check.Checked {
-		t.Fatalf("offer shown %v, ticked %v", rc.box.Visible(), rc.check.Checked)
+	if !rc.box.Visible() || !rc.check.Checked || rc.age.Selected != "the last 90 days" {
+		t.Fatalf("offer shown %v, ticked %v, age %q", rc.box.Visible(), rc.check.Checked, rc.age.Selected)
 	}
 	want := "1 row was traced before (newest " + earlierDone.Local().Format("Jan 2, 2006") + "): skip it and reuse its result — saves 1 credit"
 	if rc.check.Text != want {
 		t.Fatalf("offer %q, want %q", rc.check.Text, want)
 	}
+	if tr.costTotal.Text != "Total: 1 credit" {
+		t.Fatalf("by default: %q", tr.costTotal.Text)
+	}
+	act(func() { test.Tap(rc.check) })
+	h.settle(t)
 	if tr.costTotal.Text != "Total: 2 credits" {
-		t.Fatalf("before the choice: %q", tr.costTotal.Text)
+		t.Fatalf("turned off: %q", tr.costTotal.Text)
 	}
 	h.w.Resize(fyne.NewSize(1280, 900))
 	saveShot(t, h.w, "trace-reuse-offer")

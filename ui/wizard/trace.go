@@ -56,6 +56,7 @@ type Trace struct {
 	splits []mapping.Split
 
 	mode        jobs.Mode
+	confirmed   []string // fields whose values the person said are right
 	includeLLCs bool
 	dropDups    bool
 	reuse       bool          // skip the rows traced before (the person's choice)
@@ -65,6 +66,8 @@ type Trace struct {
 	// repairs chosen before paying (see repairControls)
 	padZips, leaveOutNoAddress bool
 	repairs                    *repairControls
+	// review is the review step's words (what is sent, left out and why)
+	review *reviewPanel
 
 	// widgets of the loaded wizard
 	tabs          *container.AppTabs
@@ -72,9 +75,9 @@ type Trace struct {
 	warnings      *widget.Label
 	modeRadio     *widget.RadioGroup
 	modeHelp      *widget.Label
-	llcCheck      *widget.Check
+	llcCheck      *keys.Check
 	llcHelp       *widget.Label
-	dupCheck      *widget.Check
+	dupCheck      *keys.Check
 	costGrid      *fyne.Container
 	costLines     []*widget.Label
 	costTotal     *widget.Label
@@ -85,14 +88,15 @@ type Trace struct {
 	summary       *widget.Label
 	status        *widget.Label
 	submitBtn     *widget.Button
-	presetSel     *widget.Select
+	presetSel     *keys.Select
 	presetName    *keys.Entry
 	presetNote    *widget.Label
 	previews      []*widget.Table
 	optionsBox    *fyne.Container
-	optionsScroll *container.Scroll
-	boardSlot     *fyne.Container // holds the board, rebuilt when splits change
-	splitBar      *fyne.Container // offers (or undoes) the suggested splits
+	reviewBox     *fyne.Container   // the review step's content
+	optionsScroll *container.Scroll // the review step's scroll
+	boardSlot     *fyne.Container   // holds the board, rebuilt when splits change
+	splitBar      *fyne.Container   // offers (or undoes) the suggested splits
 
 	// re-inspection when the name or key columns change (entity and
 	// duplicate counts depend on them)
@@ -131,6 +135,10 @@ func NewTrace(win fyne.Window, b TraceBackend, env Env, path string, onDone func
 
 func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Trace {
 	t := &Trace{win: win, be: b, env: env, onDone: onDone, mode: jobs.ModeNormal, bg: env.tracker()}
+	// The savings and repairs that lose nothing start on (the command
+	// line's defaults too).
+	d := workflow.Plan{Kind: jobs.KindTrace}.WithDefaults()
+	t.reuse, t.reuseWithin, t.padZips, t.leaveOutNoAddress = d.Reuse, d.ReuseWithin, d.PadZips, d.LeaveOutNoAddress
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	t.stage = newStage()
 	return t
@@ -141,6 +149,7 @@ func (t *Trace) show() {
 	t.dlg = dialog.NewCustomWithoutButtons("New skip trace", t.root, t.win)
 	t.dlg.SetOnClosed(t.cancel)
 	keys.Track(t.win, t.dlg, nil, t.close) // Escape closes the wizard
+	keys.Steps(t.win, t.dlg, t.nextStep, t.prevStep)
 	// Most of the window, and no more: a dialog larger than the window
 	// makes the window grow past the screen.
 	sz := t.win.Canvas().Size()
@@ -227,8 +236,9 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.ins = ins
 	t.counts, t.countErr, t.splits = nil, nil, nil
 	t.sug = workflow.Suggest(ins, jobs.KindTrace)
+	t.confirmed = nil
 	t.board = newBoard(ins.Headers, ins.Sample, t.check)
-	t.board.onChange = t.mappingChanged
+	t.board.onChange, t.board.onConfirm = t.mappingChanged, t.confirmValues
 
 	t.fileLine = widget.NewLabel("")
 	t.fileLine.Wrapping = fyne.TextWrapWord
@@ -242,15 +252,16 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.modeRadio.Required = true
 	t.modeHelp = widget.NewLabel(helpNormal)
 	t.modeHelp.Wrapping = fyne.TextWrapWord
-	t.llcCheck = widget.NewCheck("", func(on bool) { t.includeLLCs = on; t.updateCost() })
+	t.llcCheck = keys.NewCheck("", func(on bool) { t.includeLLCs = on; t.updateCost() })
 	t.llcHelp = widget.NewLabel("")
 	t.llcHelp.Wrapping = fyne.TextWrapWord
 	t.llcHelp.Importance = widget.LowImportance
-	t.dupCheck = widget.NewCheck("", func(on bool) { t.dropDups = on; t.updateCost() })
-	t.reuseCtl = newReuseControls(jobs.KindTrace, func(on bool, within time.Duration) {
+	t.dupCheck = keys.NewCheck("", func(on bool) { t.dropDups = on; t.updateCost() })
+	t.reuseCtl = newReuseControls(jobs.KindTrace, t.reuse, t.reuseWithin, func(on bool, within time.Duration) {
 		t.reuse, t.reuseWithin = on, within
 		t.updateCost()
 	})
+	t.review = newReviewPanel()
 	t.repairs = t.newRepairControls()
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -265,11 +276,11 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.summary.TextStyle = fyne.TextStyle{Bold: true}
 	t.status = widget.NewLabel("")
 	t.status.Truncation = fyne.TextTruncateEllipsis
-	t.submitBtn = widget.NewButton("Submit trace", t.submit)
+	t.submitBtn = widget.NewButton(submitLabel, t.submit)
 	t.submitBtn.Importance = widget.HighImportance
 
 	// Presets: offered, and applied when the header signature matches.
-	t.presetSel = widget.NewSelect(nil, t.applyPreset)
+	t.presetSel = keys.NewSelect(nil, t.applyPreset)
 	t.presetSel.PlaceHolder = "Apply a saved preset…"
 	t.presetName = keys.NewEntry()
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
@@ -288,24 +299,28 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.boardSlot = container.NewStack(t.board.object())
 	mapSplit := container.NewVSplit(t.boardSlot, t.newPreview())
 	mapSplit.Offset = 0.72
-	mapTab := container.NewBorder(presetBar, nil, nil, nil, mapSplit)
+	mapTab := container.NewBorder(presetBar, container.NewHBox(layout.NewSpacer(), keys.NewButton("Next: options", t.nextStep)), nil, nil, mapSplit)
 	t.optionsBox = container.NewVBox(
 		widget.NewLabelWithStyle("Mode", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.modeRadio, t.modeHelp,
 		widget.NewSeparator(),
-		t.llcCheck, t.llcHelp, t.dupCheck, t.reuseCtl.box,
-		t.repairs.box,
-		widget.NewSeparator(),
-		widget.NewLabelWithStyle("Cost", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		t.costGrid, t.costTotal, t.costAfter, t.costWarn, container.NewHBox(t.costRetry),
+		widget.NewLabelWithStyle("Companies", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		t.llcCheck, t.llcHelp,
 	)
-	optionsTab := container.NewVScroll(t.optionsBox)
-	t.optionsScroll = optionsTab
+	optionsTab := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), keys.NewButton("Next: review before paying", t.nextStep)),
+		nil, nil, container.NewVScroll(t.optionsBox))
+	// The review: what is sent and left out, the savings, the repairs and
+	// the cost, before paying.
+	cost := container.NewVBox(t.costGrid, t.costTotal, t.costAfter, t.costWarn, container.NewHBox(t.costRetry))
+	t.reviewBox = t.review.box(container.NewVBox(t.dupCheck, t.reuseCtl.box), t.repairs.box, cost)
+	t.optionsScroll = container.NewVScroll(t.reviewBox)
 	t.tabs = container.NewAppTabs(
 		container.NewTabItem("1 · File", fileTab),
 		container.NewTabItem("2 · Map columns", mapTab),
-		container.NewTabItem("3 · Options & cost", optionsTab),
+		container.NewTabItem("3 · Options", optionsTab),
+		container.NewTabItem("4 · Review and pay", t.optionsScroll),
 	)
+	t.tabs.OnSelected = func(*container.TabItem) { t.updateSubmit() }
 	cancel := widget.NewButton("Cancel", t.close)
 	buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(cancel, t.submitBtn), layout.NewSpacer())
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil, buttons, container.NewVBox(t.summary, t.status))
@@ -332,7 +347,7 @@ func (t *Trace) autoOrigins() map[string]origin {
 func (t *Trace) plan() workflow.Plan {
 	p := workflow.Plan{Kind: jobs.KindTrace, Path: t.path, Input: t.opts, Splits: t.splits, Mode: t.mode,
 		IncludeLLCs: t.includeLLCs, DropDuplicates: t.dropDups, Reuse: t.reuse, ReuseWithin: t.reuseWithin,
-		PadZips: t.padZips, LeaveOutNoAddress: t.leaveOutNoAddress}
+		PadZips: t.padZips, LeaveOutNoAddress: t.leaveOutNoAddress, ValuesConfirmed: t.confirmed}
 	if t.board != nil {
 		p.Mapping = t.board.mapping()
 	}
@@ -344,6 +359,15 @@ func (t *Trace) check(m mapping.Mapping) mapping.Result {
 	p := t.plan()
 	p.Mapping = m
 	return workflow.Validate(t.ins, p)
+}
+
+// confirmValues: the person says the field's column is right although
+// its values do not look like the field's.
+func (t *Trace) confirmValues(key string) {
+	if !slices.Contains(t.confirmed, key) {
+		t.confirmed = append(t.confirmed, key)
+	}
+	t.board.revalidate()
 }
 
 // showSplits offers the suggested splits (a full-name column, a one-line
@@ -403,7 +427,7 @@ func (t *Trace) rebuildBoard(m mapping.Mapping, origins map[string]origin) {
 	p := t.plan()
 	headers := p.Headers(t.ins.Headers)
 	t.board = newBoard(headers, workflow.SplitSample(t.ins, t.splits), t.check)
-	t.board.onChange = t.mappingChanged
+	t.board.onChange, t.board.onConfirm = t.mappingChanged, t.confirmValues
 	t.boardSlot.Objects = []fyne.CanvasObject{t.board.object()}
 	t.boardSlot.Refresh()
 	t.board.setMapping(m, origins)
@@ -705,11 +729,22 @@ func (t *Trace) updateCost() {
 		t.status.SetText(msg)
 	}
 	t.status.Refresh()
+	t.showReview(q, priced)
 	t.updateSubmit()
 	t.optionsBox.Refresh() // texts changed length: lay the options out again
+	t.reviewBox.Refresh()
 }
 
-func setCheckText(c *widget.Check, s string) {
+// showReview sets out the review of the plan priced as q.
+func (t *Trace) showReview(q workflow.Quote, priced bool) {
+	var rv workflow.Review
+	if priced {
+		rv = workflow.ReviewOf(t.plan(), q, t.board.result)
+	}
+	t.review.show(rv, priced, t.summary.Text)
+}
+
+func setCheckText(c *keys.Check, s string) {
 	if c.Text != s {
 		c.Text = s
 		c.Refresh()
@@ -775,14 +810,30 @@ func (t *Trace) showCost(q workflow.Quote) {
 }
 
 func (t *Trace) updateSubmit() {
-	q, priced := t.quote()
-	ok := t.board != nil && t.board.result.OK() && priced && !t.counting && q.Payment.CanPay
-	if ok {
-		t.submitBtn.Enable()
-	} else {
-		t.submitBtn.Disable()
+	if t.tabs == nil {
+		return
 	}
+	if !t.onReview() {
+		// On any other step Submit leads to the review first, once the
+		// mapping is complete.
+		setButton(t.submitBtn, submitLabel, t.board != nil && t.board.result.OK())
+		return
+	}
+	q, priced := t.quote()
+	ok := t.board != nil && t.board.result.OK() && priced && !t.counting && q.Payment.CanPay && t.review.review.Nothing == ""
+	setButton(t.submitBtn, payLabel(q, priced), ok)
 }
+
+// reviewStep is the review's tab.
+const reviewStep = 3
+
+// onReview reports whether the review step shows.
+func (t *Trace) onReview() bool { return t.tabs != nil && t.tabs.SelectedIndex() == reviewStep }
+
+// nextStep moves to the wizard's next step (Next, Ctrl+Tab); prevStep to
+// the one before (Ctrl+Shift+Tab).
+func (t *Trace) nextStep() { stepTabs(t.tabs, 1) }
+func (t *Trace) prevStep() { stepTabs(t.tabs, -1) }
 
 // ---- presets -----------------------------------------------------------
 
@@ -873,19 +924,24 @@ func (t *Trace) savePreset() {
 
 // ---- submitting --------------------------------------------------------
 
-// submit asks once before paying (the total and the balance after), then
-// sends.
+// submit leads to the review from any other step; on the review, it asks
+// once before paying (the total with each saving and repair, and the
+// balance after), then sends.
 func (t *Trace) submit() {
 	t.payBtn = nil
+	if !t.onReview() {
+		t.tabs.SelectIndex(reviewStep)
+		return
+	}
 	q, ok := t.quote()
-	if !t.board.result.OK() || !ok {
+	if !t.board.result.OK() || !ok || t.review.review.Nothing != "" {
 		return
 	}
 	if q.Credits == 0 { // every row reused: nothing is charged
 		t.send(false)
 		return
 	}
-	t.payBtn = confirmPay(t.win, "trace", q, func() { t.send(false) }, t.updateSubmit)
+	t.payBtn = confirmPay(t.win, "trace", q, t.review.review, func() { t.send(false) }, t.updateSubmit)
 }
 
 // send uploads with a progress dialog; again resubmits a recent duplicate.

@@ -360,7 +360,9 @@ func TestTraceShortfallDisablesSubmit(t *testing.T) {
 	if !strings.Contains(h.tr.costWarn.Text, "needs 1 more") {
 		t.Fatalf("warning = %q", h.tr.costWarn.Text)
 	}
-	if !h.tr.submitBtn.Disabled() {
+	// Submit leads to the review, which says why it cannot pay.
+	act(func() { test.Tap(h.tr.submitBtn) })
+	if !h.tr.onReview() || !h.tr.submitBtn.Disabled() {
 		t.Fatal("submit enabled though the account cannot pay")
 	}
 }

@@ -58,8 +58,12 @@ func bareDate(h *header) bool {
 	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag) == 0
 }
 
+// scopeRule reads a column of a scrub's coverage ("Scrubbed", "DNC
+// Coverage", "Lookup Status"): its values say whether the row was checked
+// at all. A value that speaks of coverage in words SkipDesk does not know
+// ("Outside Coverage") is one: it reads "not checked" (readScope).
 func scopeRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
-	if !h.scope || h.dated || len(vals) == 0 || share(vals, scopeReadable) < 0.8 {
+	if !h.scope || h.dated || len(vals) == 0 || share(vals, func(v string) bool { return scopeReadable(v) || speaksOfScope(v) }) < 0.8 {
 		return c, nil, false
 	}
 	c.Role, c.Inverted = RoleScope, h.is(cNot)
@@ -171,10 +175,20 @@ func hasWord(h *header, w string) bool {
 // Values of a scope column: whether the row was scrubbed.
 var (
 	scopeYes = set("done", "complete", "completed", "success", "successful", "processed", "scrubbed", "checked",
-		"ok", "covered", "verified", "pass", "passed")
-	scopeNo = set("not scrubbed", "not checked", "not covered", "no coverage", "not processed", "incomplete",
+		"ok", "covered", "verified", "pass", "passed", "in coverage", "inside coverage", "within coverage")
+	scopeNo = set("not scrubbed", "not checked", "not covered", "no coverage", "not processed", "incomplete", "outside coverage", "out of coverage", "no coverage area",
 		"skipped", "timeout", "timed out", "error", "failed", "fail", "pending", "queued", "retry", "no data")
 )
+
+// speaksOfScope: a value that names a scrub's coverage, read or not.
+func speaksOfScope(v string) bool {
+	for _, w := range strings.Fields(fold(v)) {
+		if scopeWords[w] || strings.HasPrefix(w, "cover") {
+			return true
+		}
+	}
+	return false
+}
 
 func scopeReadable(v string) bool {
 	f := fold(v)

@@ -51,3 +51,28 @@ func TestFlaggedNumbers(t *testing.T) {
 		t.Errorf("a row whose one number is flagged elsewhere is kept")
 	}
 }
+
+// A column of the scrub's coverage in words it does not list ("Outside
+// Coverage") is still a scope column: a row outside the coverage, or in
+// words SkipDesk cannot read, was not checked and is never callable.
+func TestCoverageInWords(t *testing.T) {
+	h := []string{"Phone1", "Phone1 DNC", "Phone1 TCPA", "DNC Coverage"}
+	rows := [][]string{
+		{"(773) 750-9519", "0", "0", "Outside Coverage"},
+		{"(773) 750-9520", "0", "0", "Inside Coverage"},
+		{"(773) 750-9521", "0", "0", "Partial Coverage"},
+		{"(773) 750-9522", "0", "0", "Covered"},
+	}
+	l := Detect(h, rows, Options{})
+	if c := l.Columns[3]; c.Role != RoleScope {
+		t.Fatalf("DNC Coverage read as %v", c.Role)
+	}
+	rd := l.NewReader(fresh())
+	for i, want := range []bool{false, true, false, true} {
+		var row Row
+		rd.Read(rows[i], &row)
+		if p := row.Phones[0]; p.Callable() != want {
+			t.Errorf("%s: callable %v (%s), want %v", rows[i][3], p.Callable(), p.Block, want)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func TestHungKeyringTimesOut(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
-	if time.Since(start) > time.Second {
+	if time.Since(start) > 20*time.Second {
 		t.Fatal("run did not give up at the timeout")
 	}
 }

@@ -76,3 +76,23 @@ func TestCoverageInWords(t *testing.T) {
 		}
 	}
 }
+
+// A status in words that states a restriction in words of no convention
+// ("DNC_COMPLAINER") is a restriction of the file's: a newer scrub that
+// finds the number clean on the registry does not lift it.
+func TestStatusWordsStateARestriction(t *testing.T) {
+	h := []string{"Phone", "Result"}
+	rows := [][]string{{"813 202 6372", "DNC_COMPLAINER"}, {"314 504 1274", "CLEAN"}, {"201 837 3443", "CLEAN"},
+		{"704 317 8554", "CLEAN"}, {"773 883 9675", "CLEAN"}}
+	l := Detect(h, rows, Options{})
+	rd := l.NewReader(fresh())
+	var row Row
+	rd.Read(rows[0], &row)
+	p := row.Phones[0]
+	if p.Callable() || p.Flags.Of(Restriction) != Flagged {
+		t.Fatalf("DNC_COMPLAINER: %s, restriction %v", p.Block, p.Flags.Of(Restriction))
+	}
+	if qs := l.Questions; len(qs) != 0 {
+		t.Errorf("a value that states a restriction asks nothing: %v", qs)
+	}
+}

@@ -214,6 +214,17 @@ func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valu
 		return valueReading{known: true}
 	}
 	r, fam := readAnyValue(conv, kind, inverted, f)
+	if fam == famNone {
+		if t := readText(f); t.flag == Flagged {
+			// A value of no convention that states a restriction
+			// ("DNC_COMPLAINER", "Wrong number - do not call"): a
+			// restriction of the file's, which no newer scrub lifts; the
+			// column's own list is not known for it.
+			restriction := Restriction
+			t.list = &restriction
+			return t
+		}
+	}
 	if r.flag == Clean && !conv.cleanIn(fam) && !(kind == Number && fam == famNumber) {
 		return valueReading{meaning: "not this column's convention (" + string(conv) + ")"}
 	}

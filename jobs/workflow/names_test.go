@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,9 +31,14 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// Events come from the tracker's goroutines: the names read are kept
+	// under a lock.
+	var mu sync.Mutex
 	var names []string
 	read := func(where, name string) {
+		mu.Lock()
 		names = append(names, name)
+		mu.Unlock()
 		if tagged.MatchString(name) {
 			t.Errorf("%s reads %q", where, name)
 		}
@@ -90,6 +96,8 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 	read("the scrub's result", filepath.Base(scrub))
 
 	readCallableList(ctx, t, d, done, read)
+	mu.Lock()
+	defer mu.Unlock()
 	if !strings.Contains(strings.Join(names, "\n"), "sample-owners") {
 		t.Errorf("the names read do not name the list: %q", names)
 	}

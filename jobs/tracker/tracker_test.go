@@ -445,6 +445,9 @@ func TestWebhookHintsAndDedupe(t *testing.T) {
 // Fifty jobs in flight: the tracker never meets a 429 and notices each
 // completion within 3 s of the sandbox completing it.
 func TestFiftyJobsInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fifty jobs staggered over real time (about 9 s): run without -short, as make test does")
+	}
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 1.5, RowsPerSecond: 100000}
 	e := newEnv(t, cfg)

@@ -116,12 +116,12 @@ until_ok 90 "no SkipDesk window appeared" xdotool search --name '^SkipDesk'
 win=$(xdotool search --name '^SkipDesk' | head -n1)
 until_ok 60 "the app made no data folder in %AppData% ($datadir)" test -d "$datadir"
 # The window has content once the sandbox's welcome screen is drawn: many
-# colours (text, the orange SANDBOX bar), not one or two.
+# colours (text, the orange SANDBOX bar, #a84e00), not one or two.
 shot() { import -window "$win" "$out/app.png" && [ "$(identify -format %k "$out/app.png")" -ge 200 ]; }
 until_ok 60 "the window stayed empty (see $out/app.png)" shot
 sleep 3 # let the first jobs and the account load, then take the picture kept
 import -window "$win" "$out/app.png"
-orange=$(convert "$out/app.png" -fuzz 12% -fill black +opaque '#e67e00' -fill white -opaque '#e67e00' \
+orange=$(convert "$out/app.png" -fuzz 12% -fill black +opaque '#a84e00' -fill white -opaque '#a84e00' \
   -format '%[fx:int(mean*w*h)]' info:)
 step "window $(xdotool getwindowname "$win"): $(identify -format '%wx%h, %k colours' "$out/app.png"), $orange orange pixels; screenshot $out/app.png"
 step "data folder ${datadir#"$WINEPREFIX"/}: $(cd "$datadir" && ls -A | tr '\n' ' ')"

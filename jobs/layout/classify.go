@@ -564,6 +564,24 @@ func identifier(header string) bool {
 	return false
 }
 
+// reasonColumn: a header of reasons and nothing else unknown ("Reason",
+// "DNC Reason", "Reason Code"), as scrub services write why a number was
+// flagged ("State (WA)"), not "Sale Reason".
+func reasonColumn(h *header) bool {
+	return (hasWord(h, "reason") || hasWord(h, "reasons")) && h.unknowns == 0
+}
+
+// statesAReason reports whether any value of a column of reasons states
+// one (readReason).
+func statesAReason(vals []ValueN) bool {
+	for _, v := range vals {
+		if readReason(v.V).flag != Clean {
+			return true
+		}
+	}
+	return false
+}
+
 // findRestrictions makes every column that is none of the file's known
 // kinds, and whose values mention a restriction anywhere in the file
 // ("DNC", "wrong number", "attorney" in a status, tag, disposition or
@@ -576,11 +594,16 @@ func (l *Layout) findRestrictions(hs []header, p *Profile, sample [][]string) {
 		default:
 			continue
 		}
-		if identifier(c.Header) || !mentionsRestriction(columnValues(p, sample, i)) {
+		if identifier(c.Header) {
+			continue
+		}
+		vals := columnValues(p, sample, i)
+		reasons := reasonColumn(&hs[i])
+		if !mentionsRestriction(vals) && !(reasons && statesAReason(vals)) {
 			continue
 		}
 		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvText
-		if hasWord(&hs[i], "reason") || hasWord(&hs[i], "reasons") {
+		if reasons {
 			c.Convention = ConvReason // every reason stated is a reason not to call
 		}
 		if c.Input {

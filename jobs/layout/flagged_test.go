@@ -96,3 +96,28 @@ func TestStatusWordsStateARestriction(t *testing.T) {
 		t.Errorf("a value that states a restriction asks nothing: %v", qs)
 	}
 }
+
+// A reason column's reason ("State (WA)") is a reason not to call though
+// it names no restriction word; a scrub code for a blocked area code (B)
+// is the service's restriction, which a newer clean answer does not lift.
+func TestReasonsAndBlockedCodes(t *testing.T) {
+	h := []string{"PHONE", "REASON", "KNOWN LITIGATOR"}
+	rows := [][]string{{"206-484-1183", "State (WA)", "0"}, {"206-484-1184", "Clean", "0"}, {"206-484-1185", "", "0"}}
+	l := Detect(h, rows, Options{})
+	rd := l.NewReader(fresh())
+	for i, want := range []Flag{Flagged, Clean, Clean} {
+		var row Row
+		rd.Read(rows[i], &row)
+		if got := row.Phones[0].Flags.Of(Restriction); got != want {
+			t.Errorf("%q: restriction %v, want %v", rows[i][1], got, want)
+		}
+	}
+	h = []string{"Phone", "ResultCode"}
+	rows = [][]string{{"3146855086", "B"}, {"3146855087", "C"}, {"3146855088", "W"}, {"3146855089", "D"}, {"3146855080", "C"}}
+	l = Detect(h, rows, Options{})
+	var row Row
+	l.NewReader(fresh()).Read(rows[0], &row)
+	if p := row.Phones[0]; p.Flags.Of(Restriction) != Flagged || p.Callable() {
+		t.Errorf("code B: restriction %v, %s", p.Flags.Of(Restriction), p.Block)
+	}
+}

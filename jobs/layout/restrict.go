@@ -154,11 +154,14 @@ func readText(v string) valueReading {
 }
 
 // readReason reads a value of a column of reasons: flagged when it states
-// one in words (a word of three letters or more), clean when it is blank or
-// a bare code (";;;W").
+// one in words (a word of three letters or more), clean when it is blank, a
+// bare code (";;;W") or a word that says clean ("Clean", "Not listed").
 func readReason(v string) valueReading {
 	if r := readText(v); r.flag != Clean {
 		return r
+	}
+	if cleanWords[fold(v)] {
+		return valueReading{flag: Clean, known: true, meaning: "no reason stated"} // "Clean", "Not listed"
 	}
 	ws, _ := textWords(nil, v)
 	for _, w := range ws {

@@ -109,7 +109,7 @@ var Codes = []Code{
 	{"R", "clean", "expired business relationship, on no DNC list", nil},
 	{"D", "flagged", "do not call: on a DNC list (or the litigator list)", nil},
 	{"P", "flagged", "on the project's own do-not-call list", kindPtr(Internal)},
-	{"B", "flagged", "blocked (area code not covered or not allowed)", nil},
+	{"B", "flagged", "blocked (area code not covered or not allowed)", kindPtr(Restriction)},
 	{"L", "flagged", "wireless number in a state that forbids solicitation of wireless numbers", kindPtr(Restriction)},
 	{"F", "flagged", "wireless number in a state that forbids solicitation of wireless numbers (business relationship)", kindPtr(Restriction)},
 	{"X", "flagged", "on a DNC list; the service applied an industry exemption, not assumed here", nil},

@@ -49,8 +49,10 @@ func TestAddWhileWaiting(t *testing.T) {
 
 func TestTimers(t *testing.T) {
 	var b Tracker
-	fired := make(chan struct{})
-	b.AfterFunc(time.Millisecond, func() { close(fired) })
+	fired, release := make(chan struct{}), make(chan struct{})
+	// The timer's work holds until released: in flight whether or not it
+	// has fired when counted.
+	b.AfterFunc(time.Millisecond, func() { <-release; close(fired) })
 	stopped := b.AfterFunc(time.Hour, func() { t.Error("a stopped timer fired") })
 	if b.Busy() != 2 {
 		t.Fatalf("%d in flight", b.Busy())
@@ -58,6 +60,7 @@ func TestTimers(t *testing.T) {
 	if !stopped.Stop() || stopped.Stop() {
 		t.Error("stop")
 	}
+	close(release)
 	<-fired
 	if err := b.Wait(context.Background()); err != nil {
 		t.Fatal(err)

@@ -60,6 +60,8 @@ test: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	@scripts/lint.sh
 	$(GO) test -tags $(TEST_TAGS) -race -count=1 ./...
+	# The generated results' invariant at its full 2,000 cases (300 under -race).
+	$(GO) test -tags $(TEST_TAGS) -count=1 -run '^TestGeneratedResultsNeverLeak$$' ./jobs/workflow
 	@scripts/fuzz.sh 5s
 
 ## test-fast: the inner loop: every package's tests with -short (no GUI

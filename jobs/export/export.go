@@ -177,14 +177,9 @@ func Export(ctx context.Context, src, dst string, opts Options) (*Report, error)
 			total = len(opts.Rows)
 		}
 		err = writeAtomic(dst, func(f *os.File) error {
-			bw := bufio.NewWriterSize(f, 1<<20)
-			if err := writeXLSX(ctx, r, opts.Rows, bw, total, opts, rep); err != nil {
-				return err
-			}
-			if err := bw.Flush(); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-			return nil
+			return buffered(f, func(bw *bufio.Writer) error {
+				return writeXLSX(ctx, r, opts.Rows, bw, total, opts, rep)
+			})
 		})
 		if err != nil {
 			return nil, err
@@ -372,6 +367,18 @@ const ctxEvery = 1024
 
 func cancelled(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// buffered runs write over a 1 MB buffer on w and flushes it.
+func buffered(w io.Writer, write func(*bufio.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return nil

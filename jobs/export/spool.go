@@ -232,14 +232,9 @@ func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts 
 	}
 	widths := columnWidths(headers, sp.sample)
 	rep.sum, err = writeAtomicSum(dst, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
-		if err := writeWorkbook(bw, headers, widths, sp.rows, opts, rep, sp.entry); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		return nil
+		return buffered(w, func(bw *bufio.Writer) error {
+			return writeWorkbook(bw, headers, widths, sp.rows, opts, rep, sp.entry)
+		})
 	})
 	if err != nil {
 		return nil, err

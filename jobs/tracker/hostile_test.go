@@ -104,6 +104,7 @@ func TestHostileUnknownStatus(t *testing.T) {
 		!strings.Contains(err.Error(), "jobs wait "+res.JobID) {
 		t.Fatalf("Wait: %v", err)
 	}
+	rec.await(t, ctx, "the on_hold status event", func() bool { _, ok := rec.first(StatusChanged, res.JobID); return ok })
 	j, _ := e.led.Jobs().Job(ctx, res.JobID)
 	inflight, _ := e.led.Jobs().InFlight(ctx)
 	if j.Status != "on_hold" || len(inflight) != 1 || rec.count(Completed, "")+rec.count(Failed, "") != 0 {

@@ -269,6 +269,8 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 		if err != nil || meta.JobID != id || meta.CreditsCharged != charged || meta.CreditsRefunded != refunded {
 			t.Errorf("%s: job record %+v, %v", id, meta, err)
 		}
+		// Events leave after the ledger is written, which Wait sees first.
+		rec.await(t, ctx, id+"'s events", func() bool { return rec.count(Completed, id) > 0 && rec.count(Downloaded, id) > 0 })
 		if rec.count(Completed, id) != 1 || rec.count(Downloaded, id) != 1 {
 			t.Errorf("%s: %d Completed, %d Downloaded events", id, rec.count(Completed, id), rec.count(Downloaded, id))
 		}
@@ -379,10 +381,12 @@ func TestFailedJob(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "FAILJOB owners.csv")
 	tr, rec := start(t, e, Options{})
-	o, err := tr.Wait(waitCtx(t, 10*time.Second), res.JobID)
+	ctx := waitCtx(t, 10*time.Second)
+	o, err := tr.Wait(ctx, res.JobID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec.await(t, ctx, "the Failed event", func() bool { return rec.count(Failed, res.JobID) > 0 })
 	if o.Job.Status != jobs.StatusFailed || o.Job.ErrorMessage == "" || o.Download != nil {
 		t.Fatalf("%+v", o.Job)
 	}
@@ -468,6 +472,7 @@ func TestFiftyJobsInFlight(t *testing.T) {
 	reads, downloads := e.rt.reads.Load(), e.rt.downloads.Load()
 	var worst time.Duration
 	for _, id := range ids {
+		rec.await(t, ctx, id+"'s events", func() bool { return rec.count(Completed, id) > 0 && rec.count(Downloaded, id) > 0 })
 		ev, ok := rec.first(Completed, id)
 		if !ok {
 			t.Fatalf("no Completed event for %s", id)

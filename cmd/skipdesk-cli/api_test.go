@@ -21,6 +21,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // apiSandbox starts a sandbox with tiny delays and a webhook receiver, and
@@ -453,5 +454,43 @@ func TestCLIKeyNeverPrinted(t *testing.T) {
 			}
 		}
 		srv.Close()
+	}
+}
+
+// A listing prints the API's page as JSON (its _metadata first, when there
+// was one) and as a table with its footer, or says there are no jobs.
+func TestJobTableShow(t *testing.T) {
+	md := &client.Metadata{Page: 1, PerPage: 10, PageCount: 1, TotalCount: 1}
+	one := []client.DNCJob{{ID: "d1", Status: client.StatusCompleted, TotalRows: 3}}
+	for _, tc := range []struct {
+		name   string
+		json   bool
+		listed workflow.Listed[client.DNCJob]
+		want   string
+	}{
+		{"json page", true, workflow.Listed[client.DNCJob]{Jobs: one, Metadata: md},
+			`{"_metadata":{"page":1,"per_page":10,"page_count":1,"total_count":1},"jobs":[{"id":"d1",`},
+		{"json without metadata", true, workflow.Listed[client.DNCJob]{}, `{"jobs":[]}`},
+		{"table", false, workflow.Listed[client.DNCJob]{Jobs: one, Metadata: md}, "page 1 of 1 (1 DNC jobs in all)"},
+		{"empty", false, workflow.Listed[client.DNCJob]{}, "no DNC jobs\n0 DNC jobs\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			env := &Env{Stdout: &out, Stderr: io.Discard, JSON: tc.json}
+			if err := dncTable.show(env, tc.listed); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			if tc.json {
+				var compact bytes.Buffer
+				if err := json.Compact(&compact, out.Bytes()); err != nil {
+					t.Fatalf("%v: %s", err, got)
+				}
+				got = compact.String()
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want it to hold %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -132,15 +132,20 @@ func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit
 
 // Get is GET /traces/:id. The id is used exactly as returned by the API.
 func (s *TracesService) Get(ctx context.Context, id string) (*Trace, error) {
-	p, err := idPath("traces", id, "")
+	return getJob[Trace](ctx, s.c, "traces", id)
+}
+
+// getJob is GET /resource/:id.
+func getJob[T any](ctx context.Context, c *Client, resource, id string) (*T, error) {
+	p, err := idPath(resource, id, "")
 	if err != nil {
 		return nil, err
 	}
-	var t Trace
-	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &t); err != nil {
+	var v T
+	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &v); err != nil {
 		return nil, err
 	}
-	return &t, nil
+	return &v, nil
 }
 
 // idPath builds "resource/<escaped id>[/suffix]".
@@ -192,20 +197,34 @@ func (s *TracesService) Create(ctx context.Context, u *TraceUpload) (*TraceCreat
 		fields = append(fields, [2]string{"mode", u.Mode})
 	}
 	fields = append(fields, [2]string{"include_llcs", fmt.Sprint(u.IncludeLLCs)})
-	name := u.FileName
+	return createJob(ctx, s.c, "traces", jobFile{u.Path, u.FileName, u.Progress}, fields, func(j *TraceCreated) string { return j.ID })
+}
+
+// jobFile is the file a job-creating POST uploads.
+type jobFile struct {
+	path     string
+	name     string // the name sent; default: the base name of path
+	progress func(sent, total int64)
+}
+
+// createJob is the charged POST /resource that creates a job: it streams f
+// as multipart/form-data with fields, and refuses an answer whose id is
+// empty.
+func createJob[T any](ctx context.Context, c *Client, resource string, f jobFile, fields [][2]string, id func(*T) string) (*T, error) {
+	name := f.name
 	if name == "" {
-		name = filepath.Base(u.Path)
+		name = filepath.Base(f.path)
 	}
-	mp, err := newMultipartFile(u.Path, name, fields, u.Progress)
+	mp, err := newMultipartFile(f.path, name, fields, f.progress)
 	if err != nil {
-		return nil, fmt.Errorf("client: POST /traces: %w", err)
+		return nil, fmt.Errorf("client: POST /%s: %w", resource, err)
 	}
-	var out TraceCreated
-	r := &request{method: http.MethodPost, path: "traces", contentType: mp.contentType(), body: mp.open, charged: true}
-	if err := s.c.doJSON(ctx, r, &out); err != nil {
+	var out T
+	r := &request{method: http.MethodPost, path: resource, contentType: mp.contentType(), body: mp.open, charged: true}
+	if err := c.doJSON(ctx, r, &out); err != nil {
 		return nil, err
 	}
-	if err := s.c.checkJobID(r, out.ID); err != nil {
+	if err := c.checkJobID(r, id(&out)); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -241,11 +260,16 @@ func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*Si
 // back to 0. A job not yet completed gives an *APIError (409 from the
 // sandbox).
 func (s *TracesService) Download(ctx context.Context, id, destPath string, progress func(done, total int64)) (int64, error) {
-	p, err := idPath("traces", id, "download")
+	return s.c.downloadJob(ctx, "traces", id, destPath, progress)
+}
+
+// downloadJob is download from GET /resource/:id/download.
+func (c *Client) downloadJob(ctx context.Context, resource, id, destPath string, progress func(done, total int64)) (int64, error) {
+	p, err := idPath(resource, id, "download")
 	if err != nil {
 		return 0, err
 	}
-	return s.c.download(ctx, p, destPath, progress)
+	return c.download(ctx, p, destPath, progress)
 }
 
 // RetryWebhook is POST /traces/:id/retry-webhook.

@@ -80,13 +80,6 @@ func checkSinglesRecorded(t *testing.T, want int) {
 	}
 }
 
-func runAPI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func decodeJSON(t *testing.T, s string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(s), v); err != nil {
@@ -101,21 +94,21 @@ var cliMapping = map[string]string{"first_name": "First", "last_name": "Last",
 
 func TestCLIAccountAndPricing(t *testing.T) {
 	apiSandbox(t)
-	code, out, errOut := runAPI(t, "account")
+	code, out, errOut := runCLI(t, "account")
 	if code != 0 || !strings.Contains(out, "25,000") || !strings.Contains(out, "prepaid") || !strings.Contains(out, "Sandbox") {
 		t.Fatalf("account: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "--json", "account")
+	code, out, _ = runCLI(t, "--json", "account")
 	var a client.Account
 	decodeJSON(t, out, &a)
 	if code != 0 || a.Credits != 25000 || a.Subscription == nil {
 		t.Fatalf("account --json: %+v", a)
 	}
-	code, out, _ = runAPI(t, "pricing")
+	code, out, _ = runCLI(t, "pricing")
 	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "enhanced trace 3 credits per row company/LLC row 2 credits per row") {
 		t.Fatalf("pricing: %q", out)
 	}
-	code, out, _ = runAPI(t, "pricing", "--json")
+	code, out, _ = runCLI(t, "pricing", "--json")
 	var p client.Pricing
 	decodeJSON(t, out, &p)
 	if code != 0 || p.Rates.LLC != 2 {
@@ -134,12 +127,12 @@ func TestCLITraceCommands(t *testing.T) {
 	}
 	srv.FinishPending()
 
-	code, out, errOut := runAPI(t, "traces", "single", "--first-name", "Ann", "--last-name", "Lee", "--address", "4 Pine Rd",
+	code, out, errOut := runCLI(t, "traces", "single", "--first-name", "Ann", "--last-name", "Lee", "--address", "4 Pine Rd",
 		"--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != 0 || !strings.Contains(out, "Ann Lee") || !strings.Contains(out, "Credits") {
 		t.Fatalf("single: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "traces", "single", "--json", "--first-name", "Acme Holdings LLC", "--address", "1 Main St",
+	code, out, _ = runCLI(t, "traces", "single", "--json", "--first-name", "Acme Holdings LLC", "--address", "1 Main St",
 		"--city", "Austin", "--state", "TX", "--zip", "78701", "--mailing-address", "PO Box 1", "--mailing-city", "Reno",
 		"--mailing-state", "NV", "--mailing-zip", "89501")
 	var single client.SingleTraceResult
@@ -150,41 +143,41 @@ func TestCLITraceCommands(t *testing.T) {
 
 	checkSinglesRecorded(t, 2)
 
-	code, out, _ = runAPI(t, "traces", "list")
+	code, out, _ = runCLI(t, "traces", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "page 1 of 1 (3 trace jobs in all)") {
 		t.Fatalf("list: %q", out)
 	}
-	code, out, _ = runAPI(t, "traces", "list", "--type", "single", "--json")
+	code, out, _ = runCLI(t, "traces", "list", "--type", "single", "--json")
 	var l client.TraceList
 	decodeJSON(t, out, &l)
 	if code != 0 || len(l.Traces) != 2 || l.Metadata.TotalCount != 2 {
 		t.Fatalf("list --type single: %s", out)
 	}
-	code, out, _ = runAPI(t, "traces", "list", "--all", "--limit", "1", "--json")
+	code, out, _ = runCLI(t, "traces", "list", "--all", "--limit", "1", "--json")
 	var all struct{ Traces []client.Trace }
 	decodeJSON(t, out, &all)
 	if code != 0 || len(all.Traces) != 3 {
 		t.Fatalf("list --all: %s", out)
 	}
 
-	code, out, _ = runAPI(t, "traces", "get", cr.ID)
+	code, out, _ = runCLI(t, "traces", "get", cr.ID)
 	if code != 0 || !strings.Contains(out, "completed") || !strings.Contains(out, "companies") || !strings.Contains(out, "owners.csv") {
 		t.Fatalf("get: %q", out)
 	}
-	code, out, _ = runAPI(t, "traces", "get", cr.ID, "--json")
+	code, out, _ = runCLI(t, "traces", "get", cr.ID, "--json")
 	var tr client.Trace
 	decodeJSON(t, out, &tr)
 	if code != 0 || tr.ID != cr.ID || tr.Breakdown == nil {
 		t.Fatalf("get --json: %s", out)
 	}
 
-	code, out, errOut = runAPI(t, "traces", "download", cr.ID, "--out", dir)
+	code, out, errOut = runCLI(t, "traces", "download", cr.ID, "--out", dir)
 	want := filepath.Join(dir, cr.ID+".csv")
 	data, _ := os.ReadFile(want)
 	if code != 0 || !strings.Contains(out, want) || !bytes.Contains(data, []byte("match_status")) {
 		t.Fatalf("download: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "traces", "retry-webhook", cr.ID)
+	code, out, _ = runCLI(t, "traces", "retry-webhook", cr.ID)
 	if code != 0 || !strings.Contains(out, "queued webhook delivery whd_") {
 		t.Fatalf("retry-webhook: %q", out)
 	}
@@ -200,31 +193,31 @@ func TestCLIDNCCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runAPI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
+	code, _, errOut := runCLI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
 	if code != exitAPI || !strings.Contains(errOut, "not available") {
 		t.Fatalf("download while processing: %d %q", code, errOut)
 	}
 	srv.FinishPending()
-	code, out, _ := runAPI(t, "dnc", "list")
+	code, out, _ := runCLI(t, "dnc", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "completed") {
 		t.Fatalf("dnc list: %q", out)
 	}
-	code, out, _ = runAPI(t, "dnc", "list", "--all", "--json")
+	code, out, _ = runCLI(t, "dnc", "list", "--all", "--json")
 	var all struct{ Jobs []client.DNCJob }
 	decodeJSON(t, out, &all)
 	if code != 0 || len(all.Jobs) != 1 {
 		t.Fatalf("dnc list --all: %s", out)
 	}
-	code, out, _ = runAPI(t, "dnc", "get", cr.ID)
+	code, out, _ = runCLI(t, "dnc", "get", cr.ID)
 	if code != 0 || !strings.Contains(out, "1 invalid") {
 		t.Fatalf("dnc get: %q", out)
 	}
 	dest := filepath.Join(dir, "scrubbed.csv")
-	code, _, errOut = runAPI(t, "dnc", "download", "--out", dest, cr.ID)
+	code, _, errOut = runCLI(t, "dnc", "download", "--out", dest, cr.ID)
 	if data, _ := os.ReadFile(dest); code != 0 || !bytes.Contains(data, []byte("phone_normalized")) {
 		t.Fatalf("dnc download: %d %q", code, errOut)
 	}
-	code, out, _ = runAPI(t, "dnc", "retry-webhook", cr.ID, "--json")
+	code, out, _ = runCLI(t, "dnc", "retry-webhook", cr.ID, "--json")
 	var d client.WebhookDelivery
 	decodeJSON(t, out, &d)
 	if code != 0 || d.Status != "pending" {
@@ -236,28 +229,28 @@ func TestCLIAPIErrors(t *testing.T) {
 	srv, _ := apiSandbox(t)
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 
-	code, _, errOut := runAPI(t, "traces", "get", "trc_missing")
+	code, _, errOut := runCLI(t, "traces", "get", "trc_missing")
 	if code != exitAPI || !strings.Contains(errOut, "does not know this job") {
 		t.Errorf("404: %d %q", code, errOut)
 	}
 	srv.SetCredits(sandbox.DemoKey, 0)
-	code, _, errOut = runAPI(t, single...)
+	code, _, errOut = runCLI(t, single...)
 	if code != exitAPI || !strings.Contains(errOut, "This needs 1 credit; the balance is 0") {
 		t.Errorf("402: %d %q", code, errOut)
 	}
 	// A company name costs the llc rate, with or without --entity.
 	srv.SetCredits(sandbox.DemoKey, 1)
-	code, _, errOut = runAPI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
+	code, _, errOut = runCLI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != exitAPI || !strings.Contains(errOut, "This needs 2 credits; the balance is 1 (1 short)") {
 		t.Errorf("402 for a company: %d %q", code, errOut)
 	}
 	srv.SetBanned(sandbox.DemoKey, true)
-	code, _, errOut = runAPI(t, "account")
+	code, _, errOut = runCLI(t, "account")
 	if code != exitAPI || !strings.Contains(errOut, "not allowed") {
 		t.Errorf("403: %d %q", code, errOut)
 	}
 	t.Setenv("SKIPDESK_API_KEY", "sk_wrong_0123456789")
-	code, _, errOut = runAPI(t, "pricing")
+	code, _, errOut = runCLI(t, "pricing")
 	if code != exitAPI || !strings.Contains(errOut, "did not accept the API key") || strings.Contains(errOut, "sk_wrong_0123456789") {
 		t.Errorf("401: %d %q", code, errOut)
 	}
@@ -270,7 +263,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 	srv, _ := apiSandbox(t)
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 	srv.SetPastDue(sandbox.DemoKey, true)
-	code, _, errOut := runAPI(t, single...)
+	code, _, errOut := runCLI(t, single...)
 	if code != exitAPI || !strings.Contains(errOut, "past due") || strings.Contains(errOut, " short)") || strings.Contains(errOut, "not enough credits") {
 		t.Errorf("prepaid past due: %d %q", code, errOut)
 	}
@@ -291,7 +284,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 		}
 	}))
 	defer hs.Close()
-	code, _, errOut = runAPI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
+	code, _, errOut = runCLI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
 	if code != exitAPI || !strings.Contains(errOut, "refused the charge although the balance (500 credits) covers this job (1 credit)") {
 		t.Errorf("402 with enough credits: %d %q", code, errOut)
 	}
@@ -315,12 +308,12 @@ func TestCLIUnknownOutcomeAndValidation(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
 	base := srv.URL + "/v1"
-	code, _, errOut := runAPI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
+	code, _, errOut := runCLI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
 		"--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != exitOutcomeUnknown || !strings.Contains(errOut, "may have been created and charged") {
 		t.Errorf("unknown outcome: %d %q", code, errOut)
 	}
-	code, _, errOut = runAPI(t, "--base-url", base, "account")
+	code, _, errOut = runCLI(t, "--base-url", base, "account")
 	if code != exitUsage || !strings.Contains(errOut, "x: y") {
 		t.Errorf("400: %d %q", code, errOut)
 	}
@@ -330,16 +323,16 @@ func TestCLIConfigurationErrors(t *testing.T) {
 	keyring.MockInit()
 	t.Setenv("SKIPDESK_BASE_URL", "")
 	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
-	code, _, errOut := runAPI(t, "account")
+	code, _, errOut := runCLI(t, "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_BASE_URL") {
 		t.Errorf("no base URL: %d %q", code, errOut)
 	}
-	code, _, errOut = runAPI(t, "--base-url", "http://api.example.com/v1", "account")
+	code, _, errOut = runCLI(t, "--base-url", "http://api.example.com/v1", "account")
 	if code != exitUsage || !strings.Contains(errOut, "https") {
 		t.Errorf("plain http: %d %q", code, errOut)
 	}
 	t.Setenv("SKIPDESK_API_KEY", "")
-	code, _, errOut = runAPI(t, "--base-url", "https://api.example.com/v1", "account")
+	code, _, errOut = runCLI(t, "--base-url", "https://api.example.com/v1", "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
 		t.Errorf("no key: %d %q", code, errOut)
 	}
@@ -350,12 +343,12 @@ func TestCLIConfigurationErrors(t *testing.T) {
 	if err := secrets.Set(context.Background(), secrets.APIKey, sandbox.DemoKey); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut = runAPI(t, "--base-url", srv.URL(), "account")
+	code, _, errOut = runCLI(t, "--base-url", srv.URL(), "account")
 	if code != 0 {
 		t.Errorf("key from keyring: %d %q", code, errOut)
 	}
 	keyring.MockInitWithError(errors.New("no secret service"))
-	code, _, errOut = runAPI(t, "account")
+	code, _, errOut = runCLI(t, "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
 		t.Errorf("broken keyring: %d %q", code, errOut)
 	}
@@ -382,7 +375,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "78701", "--mailing-address", "C"},
 		{"traces", "single", "stray"},
 	} {
-		if code, _, errOut := runAPI(t, args...); code != exitUsage || errOut == "" {
+		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -441,7 +434,7 @@ func TestCLIKeyNeverPrinted(t *testing.T) {
 			{"dnc", "list"}, {"traces", "download", "trc_1", "--out", out}, {"dnc", "retry-webhook", "dnc_1"},
 			{"traces", "single", "--first-name", "A", "--address", "1 B", "--city", "C", "--state", "TX", "--zip", "78701"},
 		} {
-			code, stdout, stderr := runAPI(t, args...)
+			code, stdout, stderr := runCLI(t, args...)
 			want := exitAPI
 			if args[0] == "traces" && args[1] == "single" {
 				want = exitOutcomeUnknown

@@ -2,8 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -68,11 +69,7 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 // header: "phone" is its one key, naming a column of the file.
 func dncMappingProblems(mapping map[string]string, head *fileHead) []FieldError {
 	var probs []FieldError
-	keys := make([]string, 0, len(mapping))
-	for k := range mapping {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(mapping))
 	for _, k := range keys {
 		if k != "phone" {
 			probs = append(probs, FieldError{Field: "column_mapping." + k, Message: fmt.Sprintf("unknown key %q; the only key is \"phone\"", k)})

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,11 +53,7 @@ func parseMapping(raw string, present bool) (map[string]string, []FieldError) {
 	}
 	m := map[string]string{}
 	var probs []FieldError
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(obj))
 	for _, k := range keys {
 		str, ok := obj[k].(string)
 		if !ok {

@@ -143,18 +143,21 @@ type Server struct {
 // New starts a fake on a loopback port, closed when the test ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := newServer()
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.cleanup(t)
-	return s
+	return start(t, httptest.NewServer)
 }
 
 // NewTLS is New over https, with httptest's certificate (trusted by
 // Client()'s transport).
 func NewTLS(t testing.TB) *Server {
 	t.Helper()
+	return start(t, httptest.NewTLSServer)
+}
+
+// start serves the fake through newTS (httptest.NewServer or NewTLSServer).
+func start(t testing.TB, newTS func(http.Handler) *httptest.Server) *Server {
+	t.Helper()
 	s := newServer()
-	s.ts = httptest.NewTLSServer(http.HandlerFunc(s.serve))
+	s.ts = newTS(http.HandlerFunc(s.serve))
 	s.cleanup(t)
 	return s
 }

@@ -25,8 +25,14 @@ import (
 func init() {
 	classifiers = append(classifiers, classifyAPIError)
 
-	register("account", &command{usage: "", summary: "show the account: credits, billing mode, plan", run: runAccount})
-	register("pricing", &command{usage: "", summary: "show the credit rates per row", run: runPricing})
+	register("account", &command{usage: "", summary: "show the account: credits, billing mode, plan",
+		run: showCommand("account", func(ctx context.Context, svc *workflow.Service) (*client.Account, error) {
+			return svc.Sessions().Account(ctx)
+		}, printAccount)})
+	register("pricing", &command{usage: "", summary: "show the credit rates per row",
+		run: showCommand("pricing", func(ctx context.Context, svc *workflow.Service) (*client.Pricing, error) {
+			return svc.Sessions().Pricing(ctx)
+		}, printPricing)})
 
 	register("traces list", &command{usage: "[--type bulk|single] [--page N] [--limit N] [--all]",
 		summary: "list trace jobs, newest first", run: runTracesList})
@@ -130,13 +136,16 @@ func fetchAndShow[T any](ctx context.Context, env *Env, get func(context.Context
 	return env.Output(v, func(w io.Writer) { text(w, v) })
 }
 
-func runAccount(ctx context.Context, env *Env, args []string) error {
-	if err := flagsOnly(env, "account", args, nil); err != nil {
-		return err
+// showCommand is a command that takes only flags and prints what get
+// answers.
+func showCommand[T any](name string, get func(context.Context, *workflow.Service) (T, error),
+	text func(io.Writer, T)) func(context.Context, *Env, []string) error {
+	return func(ctx context.Context, env *Env, args []string) error {
+		if err := flagsOnly(env, name, args, nil); err != nil {
+			return err
+		}
+		return fetchAndShow(ctx, env, get, text)
 	}
-	return fetchAndShow(ctx, env, func(ctx context.Context, svc *workflow.Service) (*client.Account, error) {
-		return svc.Sessions().Account(ctx)
-	}, printAccount)
 }
 
 func printAccount(w io.Writer, a *client.Account) {
@@ -161,15 +170,6 @@ func printAccount(w io.Writer, a *client.Account) {
 			num(m.UnbilledUsage), num(m.Threshold), m.CardLast4, due)
 	}
 	tw.Flush()
-}
-
-func runPricing(ctx context.Context, env *Env, args []string) error {
-	if err := flagsOnly(env, "pricing", args, nil); err != nil {
-		return err
-	}
-	return fetchAndShow(ctx, env, func(ctx context.Context, svc *workflow.Service) (*client.Pricing, error) {
-		return svc.Sessions().Pricing(ctx)
-	}, printPricing)
 }
 
 func printPricing(w io.Writer, p *client.Pricing) {

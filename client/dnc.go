@@ -16,12 +16,7 @@ func (s *DNCService) List(ctx context.Context, opts *ListOptions) (*DNCList, err
 	if opts == nil {
 		opts = &ListOptions{}
 	}
-	var l DNCList
-	r := &request{method: http.MethodGet, path: "dnc", query: pageQuery(opts.Page, opts.Limit)}
-	if err := s.c.doJSON(ctx, r, &l); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return decoded[DNCList](ctx, s.c, &request{method: http.MethodGet, path: "dnc", query: pageQuery(opts.Page, opts.Limit)})
 }
 
 // All iterates over every DNC job of every page, starting at opts.Page (or
@@ -43,7 +38,7 @@ func (s *DNCService) All(ctx context.Context, opts *ListOptions) iter.Seq2[*DNCJ
 
 // Get is GET /dnc/:id. The id is used exactly as returned by the API.
 func (s *DNCService) Get(ctx context.Context, id string) (*DNCJob, error) {
-	return getJob[DNCJob](ctx, s.c, "dnc", id)
+	return onJob[DNCJob](ctx, s.c, http.MethodGet, "dnc", id, "")
 }
 
 // DNCUpload is the input of POST /dnc.

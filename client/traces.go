@@ -50,11 +50,7 @@ func (s *TracesService) List(ctx context.Context, opts *TraceListOptions) (*Trac
 	if opts.Type != "" {
 		q.Set("type", opts.Type)
 	}
-	var l TraceList
-	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: "traces", query: q}, &l); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return decoded[TraceList](ctx, s.c, &request{method: http.MethodGet, path: "traces", query: q})
 }
 
 // All iterates over every trace of every page, starting at opts.Page (or 1),
@@ -132,20 +128,17 @@ func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit
 
 // Get is GET /traces/:id. The id is used exactly as returned by the API.
 func (s *TracesService) Get(ctx context.Context, id string) (*Trace, error) {
-	return getJob[Trace](ctx, s.c, "traces", id)
+	return onJob[Trace](ctx, s.c, http.MethodGet, "traces", id, "")
 }
 
-// getJob is GET /resource/:id.
-func getJob[T any](ctx context.Context, c *Client, resource, id string) (*T, error) {
-	p, err := idPath(resource, id, "")
+// onJob is method /resource/:id[/suffix], its answer decoded into a new T.
+// Not for a charged request: that is createJob's.
+func onJob[T any](ctx context.Context, c *Client, method, resource, id, suffix string) (*T, error) {
+	p, err := idPath(resource, id, suffix)
 	if err != nil {
 		return nil, err
 	}
-	var v T
-	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &v); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return decoded[T](ctx, c, &request{method: method, path: p})
 }
 
 // idPath builds "resource/<escaped id>[/suffix]".
@@ -219,15 +212,15 @@ func createJob[T any](ctx context.Context, c *Client, resource string, f jobFile
 	if err != nil {
 		return nil, fmt.Errorf("client: POST /%s: %w", resource, err)
 	}
-	var out T
 	r := &request{method: http.MethodPost, path: resource, contentType: mp.contentType(), body: mp.open, charged: true}
-	if err := c.doJSON(ctx, r, &out); err != nil {
+	out, err := decoded[T](ctx, c, r)
+	if err != nil {
 		return nil, err
 	}
-	if err := c.checkJobID(r, id(&out)); err != nil {
+	if err := c.checkJobID(r, id(out)); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return out, nil
 }
 
 // checkJobID refuses a success answer to a job-creating POST that names no
@@ -245,11 +238,7 @@ func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*Si
 	if in == nil {
 		return nil, errors.New("client: POST /traces/single: no request")
 	}
-	var out SingleTraceResult
-	if err := s.c.doJSON(ctx, jsonRequest(http.MethodPost, "traces/single", in, true), &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return decoded[SingleTraceResult](ctx, s.c, jsonRequest(http.MethodPost, "traces/single", in, true))
 }
 
 // Download streams the result CSV of a completed trace to destPath and
@@ -278,15 +267,7 @@ func (s *TracesService) RetryWebhook(ctx context.Context, id string) (*WebhookDe
 }
 
 func (c *Client) retryWebhook(ctx context.Context, resource, id string) (*WebhookDelivery, error) {
-	p, err := idPath(resource, id, "retry-webhook")
-	if err != nil {
-		return nil, err
-	}
-	var d WebhookDelivery
 	// Not charged and harmless to repeat (at worst one more delivery, which
 	// receivers dedupe), so it follows the read retry policy.
-	if err := c.doJSON(ctx, &request{method: http.MethodPost, path: p}, &d); err != nil {
-		return nil, err
-	}
-	return &d, nil
+	return onJob[WebhookDelivery](ctx, c, http.MethodPost, resource, id, "retry-webhook")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
@@ -39,32 +36,6 @@ func writeTimeTrace(t *testing.T) (trace, dnc string) {
 		t.Fatal(err)
 	}
 	return trace, dnc
-}
-
-// readRows reads a CSV export or the Results sheet of an .xlsx one.
-func readRows(t *testing.T, path string) [][]string {
-	t.Helper()
-	if strings.HasSuffix(path, ".csv") {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(string(data), "\ufeff"))).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rows
-	}
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := f.GetRows(f.GetSheetName(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 // column is a column's values under its header.

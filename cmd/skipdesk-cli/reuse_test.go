@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -61,14 +60,9 @@ func TestSkipTracedCommands(t *testing.T) {
 			result = p
 		}
 	}
-	f, err := os.Open(result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil || len(recs) != 5 || recs[0][len(recs[0])-3] != "source" {
-		t.Fatalf("merged result %s: %v %v", result, recs, err)
+	recs := readRows(t, result)
+	if len(recs) != 5 || recs[0][len(recs[0])-3] != "source" {
+		t.Fatalf("merged result %s: %v", result, recs)
 	}
 	reused := 0
 	for _, r := range recs[1:] {

@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -303,17 +301,8 @@ func TestJobsEmpty(t *testing.T) {
 // readSummary reads the Summary sheet of an exported workbook: label → value.
 func readSummary(t *testing.T, path string) map[string]string {
 	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := f.GetRows("Summary")
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, r := range rows {
+	for _, r := range sheetRows(t, path, "Summary") {
 		if len(r) == 2 {
 			got[r[0]] = r[1]
 		}

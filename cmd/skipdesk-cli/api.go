@@ -336,12 +336,18 @@ func strOr(p *string, def string) string {
 
 // oneID parses the flags of an "ID" command.
 func oneID(env *Env, name string, args []string, extra func(fs *flag.FlagSet)) (string, error) {
-	pos, err := parseCommand(env, name, args, extra)
+	return oneArg(env, name, "job ID", args, extra)
+}
+
+// oneArg is parseCommand for a command that takes one positional argument
+// (what, in the message when it gets another count): it returns it.
+func oneArg(env *Env, name, what string, args []string, more func(fs *flag.FlagSet)) (string, error) {
+	pos, err := parseCommand(env, name, args, more)
 	if err != nil {
 		return "", err
 	}
 	if len(pos) != 1 {
-		return "", usageErrorf("%s: want one job ID, got %d arguments", name, len(pos))
+		return "", usageErrorf("%s: want one %s, got %d arguments", name, what, len(pos))
 	}
 	return pos[0], nil
 }

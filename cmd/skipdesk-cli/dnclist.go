@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -125,23 +126,20 @@ func runInternalAdd(ctx context.Context, env *Env, args []string) error {
 }
 
 func runInternalImport(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list import", commands["dnc-list import"])
-	reason := fs.String("reason", "", "why these numbers go on the list")
+	var reason string
 	var columns listFlag
-	fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
-	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
+	file, err := oneArg(env, "dnc-list import", "FILE", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&reason, "reason", "", "why these numbers go on the list")
+		fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
+	})
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("dnc-list import: want one FILE, got %d arguments", len(pos))
 	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: pos[0], Columns: columns.list, Reason: *reason}, listProgress(env))
+	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: file, Columns: columns.list, Reason: reason}, listProgress(env))
 	if errors.Is(err, workflow.ErrNoListColumn) {
 		return &exitError{code: exitUsage, err: err, plain: true}
 	}

@@ -339,16 +339,11 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "validate", &o)
 	save := fs.String("save-preset", "", "save the mapping (when valid) under this name for files with the same headers (in --presets FILE, or the job records)")
-	pos, err := parseFlags(fs, args)
+	file, err := o.parse(env, fs, "validate", args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("validate: want one FILE, got %d arguments", len(pos))
-	}
-	env.JSON = env.JSON || o.jsonOut
-	env.Config.PresetsFile = o.presets
-	p, err := settle(ctx, env, pos[0], &o, nil, false)
+	p, err := settle(ctx, env, file, &o, nil, false)
 	if err != nil {
 		return err
 	}
@@ -396,6 +391,21 @@ func savePreset(ctx context.Context, env *Env, name string, p *prepared) error {
 	return nil
 }
 
+// parse parses the flags of validate or estimate and returns their one
+// FILE; --json and --presets take effect on env.
+func (o *prepOptions) parse(env *Env, fs *flag.FlagSet, name string, args []string) (string, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usageErrorf("%s: want one FILE, got %d arguments", name, len(pos))
+	}
+	env.JSON = env.JSON || o.jsonOut
+	env.Config.PresetsFile = o.presets
+	return pos[0], nil
+}
+
 func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	c := commands[name]
 	fs := newFlags(env, name, c)
@@ -431,21 +441,16 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	fs.BoolVar(&o.dropDuplicates, "drop-duplicates", false, "leave out rows that repeat an earlier row (traces: the mapped values; DNC: the phone)")
 	reuseFlags(fs, &o)
 	repairFlags(fs, &o, "")
-	pos, err := parseFlags(fs, args)
+	file, err := o.parse(env, fs, "estimate", args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("estimate: want one FILE, got %d arguments", len(pos))
-	}
-	env.JSON = env.JSON || o.jsonOut
-	env.Config.PresetsFile = o.presets
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
 	// The file is read once: inspected, and its upload counted.
-	p, err := settle(ctx, env, pos[0], &o, svc, false)
+	p, err := settle(ctx, env, file, &o, svc, false)
 	if err != nil {
 		return err
 	}

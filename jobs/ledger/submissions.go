@@ -321,8 +321,6 @@ const submissionCols = `id, created_at, kind, state, file_path, file_name, file_
 	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at,
 	tag, source_hash, session, computer, computer_id`
 
-type scanner interface{ Scan(...any) error }
-
 func scanSubmission(r scanner) (*Submission, error) {
 	var (
 		s                                 Submission
@@ -391,20 +389,8 @@ func (l *Submissions) List(ctx context.Context, states ...State) ([]*Submission,
 }
 
 func (l *book) querySubmissions(ctx context.Context, q string, args ...any) ([]*Submission, error) {
-	rows, err := l.db.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, l.db, scanSubmission, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submissions: %w", err)
-	}
-	defer rows.Close()
-	var out []*Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: submissions: %w", err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ledger: submissions: %w", err)
 	}
 	return out, nil

@@ -74,12 +74,18 @@ func waitToBeKilled() {
 func openTest(t *testing.T) (*Ledger, string) {
 	t.Helper()
 	dir := t.TempDir()
+	return openAt(t, dir), dir
+}
+
+// openAt opens the ledger in dir, closed when the test ends.
+func openAt(t testing.TB, dir string) *Ledger {
+	t.Helper()
 	l, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	return l, dir
+	return l
 }
 
 func TestMigrateFromEmptyAndReopen(t *testing.T) {
@@ -234,11 +240,7 @@ func TestCommittedStepSurvivesKill(t *testing.T) {
 	}
 	child.Process.Kill() // SIGKILL: no deferred Close, no clean shutdown
 	child.Wait()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(t, dir)
 	s, err := l.Submissions().Submission(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -257,11 +259,7 @@ func TestReadOnly(t *testing.T) {
 	if _, err := OpenReadOnly(dir); !errors.Is(err, ErrNoLedger) {
 		t.Fatalf("OpenReadOnly of nothing: %v", err)
 	}
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(t, dir)
 	ctx := context.Background()
 	ro, err := OpenReadOnly(dir)
 	if err != nil {
@@ -337,7 +335,7 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 }
 
 func TestSubmissionLifecycle(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testSubmissionLifecycle(t, st.open(t)) })
+	eachLedger(t, testSubmissionLifecycle)
 }
 
 func testSubmissionLifecycle(t *testing.T, l *Ledger) {
@@ -439,7 +437,7 @@ func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 // created nothing, one older than the window, or the person's "submit
 // again" lets the next one through.
 func TestFindDuplicate(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testFindDuplicate(t, st.open(t)) })
+	eachLedger(t, testFindDuplicate)
 }
 
 func testFindDuplicate(t *testing.T, l *Ledger) {
@@ -517,7 +515,7 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 }
 
 func TestUpsertJobNeverRegresses(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testUpsertJobNeverRegresses(t, st.open(t)) })
+	eachLedger(t, testUpsertJobNeverRegresses)
 }
 
 func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
@@ -628,7 +626,7 @@ func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
 var _ = sql.ErrNoRows
 
 func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testPresetStoreOrderAndRoundTrip(t, st.open(t)) })
+	eachLedger(t, testPresetStoreOrderAndRoundTrip)
 }
 
 func testPresetStoreOrderAndRoundTrip(t *testing.T, l *Ledger) {

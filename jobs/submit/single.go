@@ -64,23 +64,13 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 		return nil, err
 	}
 	defer done()
-	step := func(s Step) {
-		if req.OnStep != nil {
-			req.OnStep(s, sub)
-		}
-	}
+	step := stepper(req.OnStep, sub)
 	step(StepIntent)
-	rec := context.WithoutCancel(ctx)
-	if err := ctx.Err(); err != nil {
-		led.Submissions().MarkNotCreated(rec, id, "cancelled before sending")
+	if err := markSent(ctx, led, id, sub); err != nil {
 		return nil, err
 	}
-	if err := led.Submissions().MarkSent(ctx, id); err != nil {
-		led.Submissions().MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
-		return nil, err
-	}
-	sub.State = ledger.StateSent
 	step(StepSent)
+	rec := context.WithoutCancel(ctx)
 
 	res, err := api.Traces.Single(ctx, &req.Trace)
 	if err != nil {

@@ -228,6 +228,33 @@ func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissio
 	}, nil
 }
 
+// stepper calls onStep, when set, with each step sub reaches.
+func stepper(onStep func(Step, *ledger.Submission), sub *ledger.Submission) func(Step) {
+	return func(s Step) {
+		if onStep != nil {
+			onStep(s, sub)
+		}
+	}
+}
+
+// markSent records that submission id is about to be sent. Where ctx is
+// cancelled or the ledger cannot record it, nothing is sent: the
+// submission is recorded as not created and the error returned.
+func markSent(ctx context.Context, led *ledger.Ledger, id int64, sub *ledger.Submission) error {
+	rec := context.WithoutCancel(ctx)
+	if err := ctx.Err(); err != nil {
+		led.Submissions().MarkNotCreated(rec, id, "cancelled before sending")
+		return err
+	}
+	if err := led.Submissions().MarkSent(ctx, id); err != nil {
+		// Not recorded as sent, so not sent.
+		led.Submissions().MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
+		return err
+	}
+	sub.State = ledger.StateSent
+	return nil
+}
+
 func (r *Request) normalise() error {
 	switch r.Kind {
 	case jobs.KindTrace:
@@ -310,24 +337,11 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		return nil, err
 	}
 	defer done()
-	step := func(s Step) {
-		if req.OnStep != nil {
-			req.OnStep(s, sub)
-		}
-	}
+	step := stepper(req.OnStep, sub)
 	step(StepIntent)
-
-	if err := ctx.Err(); err != nil {
-		// Nothing was sent: the submission did not happen.
-		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "cancelled before sending")
+	if err := markSent(ctx, led, id, sub); err != nil {
 		return nil, err
 	}
-	if err := led.Submissions().MarkSent(ctx, id); err != nil {
-		// Not recorded as sent, so not sent.
-		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "could not record the submission: "+err.Error())
-		return nil, err
-	}
-	sub.State = ledger.StateSent
 	step(StepSent)
 
 	res := &Result{Submission: sub}

@@ -93,11 +93,8 @@ func scanJob(r scanner) (*Job, error) {
 // Job returns one job.
 func (l *Jobs) Job(ctx context.Context, id string) (*Job, error) {
 	j, err := scanJob(l.db.QueryRowContext(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: job %s: %w", id, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: job %s: %w", id, err)
+		return nil, rowErr(err, "job %s", id)
 	}
 	return j, nil
 }
@@ -287,11 +284,8 @@ func (l *Jobs) JobDownload(ctx context.Context, jobID string) (*Download, error)
 	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ? AND computer_id = ?",
 		jobID, l.me.ComputerID).
 		Scan(&d.JobID, &d.Path, &d.Size, &d.SHA256, &d.Rows, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, err)
+		return nil, rowErr(err, "download of %s", jobID)
 	}
 	d.DownloadedAt = time.UnixMilli(at).UTC()
 	return &d, nil

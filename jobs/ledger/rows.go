@@ -3,6 +3,8 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 )
 
 // scanner is one row to read: a *sql.Row or the current row of *sql.Rows.
@@ -33,4 +35,13 @@ func queryAll[T any](ctx context.Context, db queryer, scan func(scanner) (T, err
 		return nil, err
 	}
 	return out, nil
+}
+
+// rowErr wraps err, met reading the one row that format and args name, as
+// ErrNotFound where there is no such row.
+func rowErr(err error, format string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return fmt.Errorf("ledger: "+format+": %w", append(args, err)...)
 }

@@ -352,11 +352,8 @@ func scanSubmission(r scanner) (*Submission, error) {
 // Submission returns one submission.
 func (l *Submissions) Submission(ctx context.Context, id int64) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: submission %d: %w", id, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submission %d: %w", id, err)
+		return nil, rowErr(err, "submission %d", id)
 	}
 	return s, nil
 }
@@ -364,11 +361,8 @@ func (l *Submissions) Submission(ctx context.Context, id int64) (*Submission, er
 // SubmissionForJob returns the submission that created jobID.
 func (l *Submissions) SubmissionForJob(ctx context.Context, jobID string) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE job_id = ?", jobID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: submission of job %s: %w", jobID, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submission of job %s: %w", jobID, err)
+		return nil, rowErr(err, "submission of job %s", jobID)
 	}
 	return s, nil
 }

@@ -59,17 +59,11 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	sum := sha256.Sum256(body)
 	sub := &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
 		FileSize: int64(len(body)), Rows: 1, Options: body, Estimate: est}
-	id, done, err := recordActive(ctx, led, sub)
+	id, step, done, err := beginSend(ctx, led, sub, req.OnStep)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	step := stepper(req.OnStep, sub)
-	step(StepIntent)
-	if err := markSent(ctx, led, id, sub); err != nil {
-		return nil, err
-	}
-	step(StepSent)
 	rec := context.WithoutCancel(ctx)
 
 	res, err := api.Traces.Single(ctx, &req.Trace)

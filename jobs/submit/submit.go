@@ -228,13 +228,28 @@ func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissio
 	}, nil
 }
 
-// stepper calls onStep, when set, with each step sub reaches.
-func stepper(onStep func(Step, *ledger.Submission), sub *ledger.Submission) func(Step) {
-	return func(s Step) {
+// beginSend records sub's intent (refused with a *ledger.ClaimedError
+// where another submission holds its claim) and then that it is being
+// sent, calling onStep, when set, after each step. step reports the later
+// steps; done releases the submission once its outcome is recorded.
+func beginSend(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission, onStep func(Step, *ledger.Submission)) (
+	id int64, step func(Step), done func(), err error) {
+	id, done, err = recordActive(ctx, led, sub)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	step = func(s Step) {
 		if onStep != nil {
 			onStep(s, sub)
 		}
 	}
+	step(StepIntent)
+	if err := markSent(ctx, led, id, sub); err != nil {
+		done()
+		return 0, nil, nil, err
+	}
+	step(StepSent)
+	return id, step, done, nil
 }
 
 // markSent records that submission id is about to be sent. Where ctx is
@@ -324,7 +339,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est, Again: req.Again}
 	// The duplicate guard is the ledger's claim, taken with the intent:
 	// whichever computer records the same submission first sends it.
-	id, done, err := recordActive(ctx, led, sub)
+	id, step, done, err := beginSend(ctx, led, sub, req.OnStep)
 	var claimed *ledger.ClaimedError
 	if errors.As(err, &claimed) {
 		dup, derr := led.Submissions().Submission(ctx, claimed.Holder)
@@ -337,12 +352,6 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		return nil, err
 	}
 	defer done()
-	step := stepper(req.OnStep, sub)
-	step(StepIntent)
-	if err := markSent(ctx, led, id, sub); err != nil {
-		return nil, err
-	}
-	step(StepSent)
 
 	res := &Result{Submission: sub}
 	c, err := post(ctx, api, req, sent, res)

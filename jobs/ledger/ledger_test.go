@@ -90,10 +90,7 @@ func openAt(t testing.TB, dir string) *Ledger {
 
 func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	var v int
 	if err := l.db.Raw().QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
@@ -137,10 +134,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	if _, err := l.db.Raw().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
@@ -694,10 +688,7 @@ func testDeliveryDedupe(t *testing.T, st store) {
 func TestDamagedLedgerIsRefused(t *testing.T) {
 	// A healthy ledger with enough jobs to span many pages.
 	good := t.TempDir()
-	l, err := Open(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, good)
 	ctx := context.Background()
 	var states []JobState
 	for i := range 300 {
@@ -767,10 +758,7 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 // in its own transaction, keeping what it holds.
 func TestMigrationUpgradesOlderLedger(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "kept.csv", Rows: 7})
 	if err != nil {
@@ -850,10 +838,7 @@ func withFiles(t *testing.T, fsys fs.FS, more map[string]string) fs.FS {
 // set a callable export checks as for the listing, never a silent answer.
 func TestDamagedListIsRefusedWhereRead(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	fillList(t, l, 5000)
 	var root int64

@@ -10,6 +10,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 const phonesScrub = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
@@ -20,8 +21,9 @@ const phonesScrub = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" 
 // A phone list scrubbed again: its new result shows which numbers are on
 // a list now and were not at the scrub before, and when that was.
 func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
-	d, err := Open(Config{Home: home})
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}

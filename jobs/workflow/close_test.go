@@ -16,6 +16,7 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -103,6 +104,7 @@ func busyBuild(t *testing.T) (stop func()) {
 // again, the job is in the ledger, its result downloads whole with no
 // temporary file left, and the index is brought up to date and answers.
 func TestCloseUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates a library and builds the module to load the machine; skipped with -short")
 	}
@@ -113,7 +115,7 @@ func TestCloseUnderLoad(t *testing.T) {
 	}
 	hb := startHeldSandbox(t)
 	hb.holdDownloads.Store(true)
-	cfg := Config{Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true,
+	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true,
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
 	d, err := Open(cfg)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 // Fail closed: each way a callable list once went wrong on files nobody
@@ -28,7 +29,7 @@ import (
 // command line's export runs on.
 func offline(t *testing.T) *Service {
 	t.Helper()
-	d, err := Open(Config{Home: t.TempDir()})
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +110,7 @@ var yesterday = time.Now().Add(-24 * time.Hour)
 // restrictions ("DNC", "Dead", a litigator tag, "said stop calling"): they
 // are read, whatever the headers call them.
 func TestFailClosedRestrictionWordsInAnyColumn(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	src := resultFile(t, dir, "crm.csv", jobs.KindDNC, yesterday,
@@ -128,6 +130,7 @@ func TestFailClosedRestrictionWordsInAnyColumn(t *testing.T) {
 // rows that the convention does not cover is unknown, never read by a word
 // list ("OK" is Oklahoma in a state column, not "okay").
 func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	rows := []string{"Phone,National DNC,State DNC,Litigator"}
@@ -157,6 +160,7 @@ func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
 // Two columns about different lists are two lists: a known "no" in one
 // never answers for an empty "not checked" in the other.
 func TestFailClosedTwoListsOneUnchecked(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "two.csv", jobs.KindDNC, yesterday,
 		"Phone,Federal DNC,DNC,DMA Suppression,Litigator",
@@ -172,6 +176,7 @@ func TestFailClosedTwoListsOneUnchecked(t *testing.T) {
 // owner 1's "no" never clears owner 2's unchecked phone 1, and owner 1's
 // "yes" never blocks owner 2's clean one.
 func TestFailClosedTwoOwnersSlotFlags(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "owners.csv", jobs.KindTrace, yesterday,
 		"Owner 1 First Name,Owner 1 Phone 1,Owner 1 Phone 1 DNC,Owner 2 First Name,Owner 2 Phone 1,Owner 2 Phone 1 DNC,Litigator",
@@ -185,6 +190,7 @@ func TestFailClosedTwoOwnersSlotFlags(t *testing.T) {
 // The vendor's "internal DNC" column not checked stays unknown beside an
 // empty company list: SkipDesk's own list answers only for itself.
 func TestFailClosedVendorInternalBesideEmptyCompanyList(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "vendor.csv", jobs.KindDNC, yesterday,
 		"Phone,Federal DNC,Litigator,Internal DNC",
@@ -197,6 +203,7 @@ func TestFailClosedVendorInternalBesideEmptyCompanyList(t *testing.T) {
 // A correction made in Check the columns applies wherever the file is
 // read: as the DNC result of a trace (--dnc, scrub-from-trace) too.
 func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday,
@@ -248,6 +255,7 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 // A column saying which rows were scrubbed at all: a row it says was not
 // is unknown, whatever its blanks or noes say.
 func TestFailClosedScopeColumn(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "scope.csv", jobs.KindDNC, yesterday,
 		"Phone,DNC Scrubbed,Federal DNC,Litigator",
@@ -268,6 +276,7 @@ func TestFailClosedScopeColumn(t *testing.T) {
 // A scrub whose only answer is a status in words is read (it was refused
 // with the wrong cause), and a litigator named only in a note is seen.
 func TestFailClosedWordsOnlyStatusWithLitigatorNote(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "words.csv", jobs.KindDNC, yesterday,
 		"Phone,Status,Notes",
@@ -283,6 +292,7 @@ func TestFailClosedWordsOnlyStatusWithLitigatorNote(t *testing.T) {
 // made it: an answer 35 days old is refused with its own date, though the
 // new job is ten days old.
 func TestFailClosedReusedAnswerKeepsItsDate(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	old := time.Now().AddDate(0, 0, -35).UTC()
 	recent := time.Now().AddDate(0, 0, -10).UTC()
@@ -313,6 +323,7 @@ func TestFailClosedReusedAnswerKeepsItsDate(t *testing.T) {
 // fresh file time, it makes no phone callable; a record dated in the future
 // is refused.
 func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday, "first_name,phone_1,match_status", "Ann,2125550101,matched")
@@ -351,6 +362,7 @@ func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
 // the export is judged at the instant the view was read at, whatever the
 // time of the export.
 func TestCallableNowViewExportsItsRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "scrub.csv", jobs.KindDNC, yesterday, "phone,phone_normalized,dnc,litigator",

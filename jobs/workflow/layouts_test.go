@@ -11,13 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 // The sandbox answering in other services' layouts, end to end through the
@@ -26,10 +25,10 @@ import (
 // writes is callable by the scrub's own flags; the numbers the scrub flags,
 // and those it could not answer, appear nowhere in it.
 func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
+	t.Parallel()
 	for _, tl := range sandbox.TraceLayouts {
 		dl := sandbox.DNCLayouts[len(tl)%len(sandbox.DNCLayouts)] // each DNC layout in turn
 		t.Run(tl+"+"+dl, func(t *testing.T) {
-			keyring.MockInit()
 			cfg := testConfig(t)
 			sc := *cfg.Sandbox
 			sc.ResultLayouts = sandbox.ResultLayouts{Trace: tl, DNC: dl}
@@ -155,7 +154,8 @@ func phoneDigitsOf(s string) string {
 // A sorted or filtered view reads each of its rows as the person it shows:
 // the people view and the file's columns never disagree.
 func TestPersonFollowsTheView(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
+	t.Parallel()
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +197,9 @@ func TestPersonFollowsTheView(t *testing.T) {
 // A second correction of a layout keeps what the first one said about the
 // columns it leaves alone.
 func TestCorrectionsAddUp(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
-	d, err := Open(Config{Home: home})
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,8 @@ func TestCorrectionsAddUp(t *testing.T) {
 // own): the same roles, and the same conventions read over the whole file.
 // Until then the viewer reads no row through a layout.
 func TestViewerLayoutIsEveryReadersLayout(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
+	t.Parallel()
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ var tagged = regexp.MustCompile(`(?i)\bsd[-_ ]?[2-9a-z]{5}\b`)
 // the result files, the default export names, the callable list's
 // Compliance sheet and its proof — is the person's own.
 func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()

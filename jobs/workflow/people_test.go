@@ -46,6 +46,7 @@ func checkPlain(t *testing.T, what string, recs [][]string) {
 // the callable filter, only the phones the viewer shows, each OK to call;
 // the callable list with its choices and proof, in the same words.
 func TestExportPeopleInWords(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
@@ -199,6 +200,7 @@ func peopleCallableList(ctx context.Context, t *testing.T, d *Service, r Result,
 // for), the property, "Not found" — never the file's raw values ("false,
 // false", no_match).
 func TestLibraryHitsInWords(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()

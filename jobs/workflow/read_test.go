@@ -7,6 +7,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
@@ -14,7 +15,8 @@ import (
 // in a reading of its own: the same rows and company rows, with and
 // without duplicates, whatever the plan settled from the file's start.
 func TestReadCountsAsCount(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
+	t.Parallel()
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

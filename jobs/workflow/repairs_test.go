@@ -19,6 +19,7 @@ import (
 // sent with other repairs is another submission (not refused as a repeat),
 // while the same repairs again are a repeat.
 func TestRepairsBeforePaying(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -87,6 +88,7 @@ func TestRepairsBeforePaying(t *testing.T) {
 // TestLeaveOutInvalidBeforePaying: a scrub's invalid numbers left out are
 // neither charged nor refunded.
 func TestLeaveOutInvalidBeforePaying(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -123,6 +125,7 @@ func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 // TestRepairable: the offer counts the short ZIP codes of the mapped ZIP
 // columns only, shows one repaired, and counts the rows without a street.
 func TestRepairable(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(p, []byte("First,Last,Street,City,State,Zip,Other Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,7030,1234\n"+

@@ -97,6 +97,7 @@ func col(t *testing.T, header []string, name string) int {
 // each saying where its data came from. The library's search then finds
 // the merged result, not the job's own part of it.
 func TestReuseTracedRows(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -377,6 +378,7 @@ func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, r
 // The library changed between the quote and the submission: nothing is
 // sent, the price must be looked at again.
 func TestReuseQuoteChanged(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -407,6 +409,7 @@ func TestReuseQuoteChanged(t *testing.T) {
 // A scrub reuses the answers of phones scrubbed in the last 31 days (in any
 // format) and scrubs the others; older answers are scrubbed again.
 func TestReuseScrubbedPhones(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()

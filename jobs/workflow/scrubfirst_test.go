@@ -10,6 +10,7 @@ import (
 // its scrub first, priced — each distinct number once, at the DNC rate —
 // and once the scrub is downloaded nothing more is asked.
 func TestScrubFirst(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()

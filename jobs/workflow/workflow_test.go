@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -32,13 +30,12 @@ func fastSandbox() *sandbox.Config {
 // testConfig is the window's configuration on a fresh data folder, with a
 // fast sandbox and a quick tracker.
 func testConfig(t *testing.T) Config {
-	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true,
+	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true, Secrets: secrets.Memory(),
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
 }
 
 func openDesk(t *testing.T) *Service {
 	t.Helper()
-	keyring.MockInit()
 	d, err := Open(testConfig(t))
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +67,7 @@ var sampleMapping = map[string]string{
 }
 
 func TestResumeWithoutKey(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	if _, err := d.Sessions().Resume(t.Context()); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("Resume with nothing stored: %v, want ErrNoKey", err)
@@ -77,6 +75,7 @@ func TestResumeWithoutKey(t *testing.T) {
 }
 
 func TestConnectChecksKeyThenStoresIt(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
 	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
@@ -88,7 +87,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
 	}
-	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := d.cfg.Secrets.Get(ctx, secrets.APIKey); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatal("a refused key was stored")
 	}
 	if p := Explain(func() error { _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); return err }(), ""); p.Title != "API key refused" {
@@ -102,7 +101,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if s.Sandbox || s.SessionOnly || s.BaseURL != srv.URL() {
 		t.Fatalf("session %+v", s)
 	}
-	if got, _ := keyring.Get(secrets.Service, secrets.APIKey); got != sandbox.DemoKey {
+	if got, _ := d.cfg.Secrets.Get(ctx, secrets.APIKey); got != sandbox.DemoKey {
 		t.Fatal("the key was not stored in the keyring")
 	}
 	if d.Sessions().Settings().BaseURL != srv.URL() {
@@ -110,7 +109,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 	// A new Desk on the same folder resumes with the stored key.
 	d.Close()
-	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true})
+	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true, Secrets: d.cfg.Secrets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +120,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if err := d2.Sessions().SignOut(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := d2.cfg.Secrets.Get(ctx, secrets.APIKey); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatal("sign out left the key in the keyring")
 	}
 	if _, err := d2.Sessions().Resume(ctx); !errors.Is(err, ErrNoKey) {
@@ -129,10 +128,23 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 }
 
+// noKeyring is a keyring that never answers (a Linux desktop without a
+// Secret Service).
+type noKeyring struct{}
+
+func (noKeyring) Get(string, string) (string, error) { return "", errors.New("no secret service") }
+func (noKeyring) Set(string, string, string) error   { return errors.New("no secret service") }
+func (noKeyring) Delete(string, string) error        { return errors.New("no secret service") }
+
 func TestConnectKeyringUnavailable(t *testing.T) {
-	d := openDesk(t)
-	keyring.MockInitWithError(errors.New("no secret service"))
-	defer keyring.MockInit()
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.Secrets = secrets.NewStore(noKeyring{})
+	d, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
 	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +160,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 }
 
 func TestUnreachableServerWording(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -168,6 +181,7 @@ func TestUnreachableServerWording(t *testing.T) {
 // events until the result is in the library, the merged jobs list, the
 // viewer's queries, exports, the library search.
 func TestSandboxTraceToViewer(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -383,6 +397,7 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 }
 
 func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	cfg := fastSandbox()
 	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_poor", Email: "poor@example.com", Credits: 50}}
@@ -421,6 +436,7 @@ func indexOf(h []string, s string) int {
 }
 
 func TestWebhookReceiverFollowsSettings(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
 	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
@@ -477,7 +493,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	if d.Sessions().WebhookAddr() != "" {
 		t.Fatal("the receiver still runs after webhooks were switched off")
 	}
-	if got, _ := keyring.Get(secrets.Service, secrets.WebhookSecret); got != "whsec_test" {
+	if got, _ := d.cfg.Secrets.Get(ctx, secrets.WebhookSecret); got != "whsec_test" {
 		t.Fatal("the webhook secret is not in the keyring")
 	}
 	b, _ := os.ReadFile(filepath.Join(d.Sessions().Home(), "settings.json"))
@@ -489,6 +505,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 // TestJobsPagesBackThroughHistory: jobs the ledger never saw (made before,
 // or elsewhere) come from the API's lists, a page of 100 at a time.
 func TestJobsPagesBackThroughHistory(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
 	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
@@ -543,6 +560,7 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 // A 402 when the balance covers the job (a prepaid account past due) is not
 // called a shortage: the server's own reason is shown.
 func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	cfg := fastSandbox()
 	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_late", Email: "late@example.com", Credits: 5000, PastDue: true}}
@@ -577,6 +595,7 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 }
 
 func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	cfg := fastSandbox()
 	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_empty", Email: "empty@example.com", Credits: 0}}
@@ -599,6 +618,7 @@ func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
 // A file that cannot be opened is a file problem, not "can't reach the
 // server" (a file's error satisfies net.Error).
 func TestExplainFileErrors(t *testing.T) {
+	t.Parallel()
 	_, err := os.Open(filepath.Join(t.TempDir(), "gone.csv"))
 	p := Explain(fmt.Errorf("sandbox config: %w", err), "")
 	if p.Title != "File not available" || !strings.Contains(p.What, "gone.csv") || !strings.Contains(p.What, "does not exist") {
@@ -610,6 +630,7 @@ func TestExplainFileErrors(t *testing.T) {
 // tracker settles it at once from the job lists, and the event names the
 // row the job replaces, so the window swaps it without a reload.
 func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
@@ -658,6 +679,7 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 }
 
 func TestExplainLedgerTrouble(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, err := ledger.Open(dir)
 	if err != nil {

@@ -71,14 +71,9 @@ type pendingLine struct {
 }
 
 func runJobs(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "jobs", commands["jobs"])
-	jsonOut := fs.Bool("json", false, "print JSON")
-	if pos, err := parseFlags(fs, args); err != nil {
+	if err := flagsOnly(env, "jobs", args, nil); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageErrorf("jobs: unexpected arguments %q", pos)
 	}
-	env.JSON = env.JSON || *jsonOut
 	svc, err := env.service()
 	if err != nil {
 		return err

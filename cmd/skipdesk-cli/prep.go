@@ -73,7 +73,6 @@ type prepOptions struct {
 	headerLine     int
 	sheet          string
 	presets        string
-	jsonOut        bool
 	includeLLCs    bool
 	dropDuplicates bool
 	fromTrace      string
@@ -392,7 +391,7 @@ func savePreset(ctx context.Context, env *Env, name string, p *prepared) error {
 }
 
 // parse parses the flags of validate or estimate and returns their one
-// FILE; --json and --presets take effect on env.
+// FILE; --presets takes effect on env.
 func (o *prepOptions) parse(env *Env, fs *flag.FlagSet, name string, args []string) (string, error) {
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -401,7 +400,6 @@ func (o *prepOptions) parse(env *Env, fs *flag.FlagSet, name string, args []stri
 	if len(pos) != 1 {
 		return "", usageErrorf("%s: want one FILE, got %d arguments", name, len(pos))
 	}
-	env.JSON = env.JSON || o.jsonOut
 	env.Config.PresetsFile = o.presets
 	return pos[0], nil
 }
@@ -416,7 +414,7 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	fs.IntVar(&o.headerLine, "header-line", 0, "1-based line of the header (0 detects it)")
 	fs.StringVar(&o.sheet, "sheet", "", "sheet of an .xlsx workbook (default: the first)")
 	fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings (default: the presets in the job records, shared with the window)")
-	fs.BoolVar(&o.jsonOut, "json", false, "print JSON")
+	jsonFlag(env, fs)
 	valuesFlag(fs, o)
 	return fs
 }

@@ -372,10 +372,7 @@ func runJobGet(resource string) func(context.Context, *Env, []string) error {
 
 func printTrace(w io.Writer, t *client.Trace) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\t%s\n", t.ID)
-	if t.EncodedID != "" && t.EncodedID != t.ID {
-		fmt.Fprintf(tw, "Encoded ID\t%s\n", t.EncodedID)
-	}
+	printJobID(tw, t.ID, t.EncodedID)
 	fmt.Fprintf(tw, "Name\t%s\n", t.Name)
 	fmt.Fprintf(tw, "Status\t%s\n", t.Status)
 	if t.Type != "" {
@@ -396,23 +393,13 @@ func printTrace(w io.Writer, t *client.Trace) {
 				x.t.Match, x.t.NoMatch, x.t.Error, num(x.t.CreditsCharged), num(x.t.CreditsRefunded))
 		}
 	}
-	fmt.Fprintf(tw, "Created\t%s\n", when(t.CreatedAt))
-	if !t.CompletedAt.IsZero() {
-		fmt.Fprintf(tw, "Completed\t%s\n", when(t.CompletedAt))
-	}
-	if t.ErrorMessage != nil && *t.ErrorMessage != "" {
-		fmt.Fprintf(tw, "Error\t%s\n", *t.ErrorMessage)
-	}
-	fmt.Fprintf(tw, "Result\t%s\n", strOr(t.DownloadURL, "-"))
+	printJobEnd(tw, t.CreatedAt, t.CompletedAt, t.ErrorMessage, t.DownloadURL)
 	tw.Flush()
 }
 
 func printDNC(w io.Writer, j *client.DNCJob) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\t%s\n", j.ID)
-	if j.EncodedID != "" && j.EncodedID != j.ID {
-		fmt.Fprintf(tw, "Encoded ID\t%s\n", j.EncodedID)
-	}
+	printJobID(tw, j.ID, j.EncodedID)
 	if j.Name != "" {
 		fmt.Fprintf(tw, "Name\t%s\n", j.Name)
 	}
@@ -423,15 +410,29 @@ func printDNC(w io.Writer, j *client.DNCJob) {
 	}
 	fmt.Fprintf(tw, "Credits\t%s charged at %d per phone, %s refunded, %s net\n", num(j.CreditsCharged), j.Rate,
 		num(j.CreditsRefunded), num(j.CreditsCharged-j.CreditsRefunded))
-	fmt.Fprintf(tw, "Created\t%s\n", when(j.CreatedAt))
-	if !j.CompletedAt.IsZero() {
-		fmt.Fprintf(tw, "Completed\t%s\n", when(j.CompletedAt))
-	}
-	if j.ErrorMessage != nil && *j.ErrorMessage != "" {
-		fmt.Fprintf(tw, "Error\t%s\n", *j.ErrorMessage)
-	}
-	fmt.Fprintf(tw, "Result\t%s\n", strOr(j.DownloadURL, "-"))
+	printJobEnd(tw, j.CreatedAt, j.CompletedAt, j.ErrorMessage, j.DownloadURL)
 	tw.Flush()
+}
+
+// printJobID prints a job's id, and its encoded id where that differs.
+func printJobID(tw io.Writer, id, encoded string) {
+	fmt.Fprintf(tw, "ID\t%s\n", id)
+	if encoded != "" && encoded != id {
+		fmt.Fprintf(tw, "Encoded ID\t%s\n", encoded)
+	}
+}
+
+// printJobEnd prints the lines a job's details end with: when it was
+// created and completed, its error and its result's address.
+func printJobEnd(tw io.Writer, created, completed time.Time, errMsg, downloadURL *string) {
+	fmt.Fprintf(tw, "Created\t%s\n", when(created))
+	if !completed.IsZero() {
+		fmt.Fprintf(tw, "Completed\t%s\n", when(completed))
+	}
+	if errMsg != nil && *errMsg != "" {
+		fmt.Fprintf(tw, "Error\t%s\n", *errMsg)
+	}
+	fmt.Fprintf(tw, "Result\t%s\n", strOr(downloadURL, "-"))
 }
 
 func runJobDownload(resource string) func(context.Context, *Env, []string) error {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zalando/go-keyring"
 
@@ -483,6 +484,40 @@ func TestJobTableShow(t *testing.T) {
 			}
 			if !strings.Contains(got, tc.want) {
 				t.Fatalf("got %q, want it to hold %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A job's details show its encoded id only where it differs, its completion
+// only once there is one, its error only when it has one, and "-" for a
+// result not yet available.
+func TestPrintJobDetails(t *testing.T) {
+	created := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	msg, url := "the file could not be read", "https://example.test/r.csv"
+	for _, tc := range []struct {
+		name      string
+		print     func(w io.Writer)
+		want, not []string
+	}{
+		{"failed dnc", func(w io.Writer) {
+			printDNC(w, &client.DNCJob{ID: "dnc_1", EncodedID: "ZG5j", Status: client.StatusFailed, CreatedAt: created, ErrorMessage: &msg})
+		}, []string{"Encoded ID  ZG5j", "Error       the file could not be read", "Created     " + when(created), "Result      -"},
+			[]string{"Completed"}},
+		{"completed trace", func(w io.Writer) {
+			printTrace(w, &client.Trace{ID: "trc_1", EncodedID: "trc_1", Status: client.StatusCompleted, CreatedAt: created,
+				CompletedAt: created.Add(time.Hour), DownloadURL: &url})
+		}, []string{"ID", "Completed", when(created.Add(time.Hour)), "Result", url},
+			[]string{"Encoded ID", "Error"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			tc.print(&b)
+			wantLines(t, "details", b.String(), tc.want...)
+			for _, n := range tc.not {
+				if strings.Contains(b.String(), n) {
+					t.Errorf("details hold %q:\n%s", n, b.String())
+				}
 			}
 		})
 	}

@@ -44,6 +44,17 @@ func openDesk(t *testing.T) *Service {
 	return d
 }
 
+// startSandbox starts a sandbox server for the test.
+func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
+	t.Helper()
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // submitFile reads path and submits it with m as the plan says.
 func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, error) {
 	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
@@ -78,11 +89,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
@@ -145,11 +152,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
@@ -448,11 +451,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}
@@ -517,11 +516,7 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	api, err := client.New(srv.URL(), sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)

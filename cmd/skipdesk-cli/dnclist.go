@@ -49,8 +49,7 @@ func init() {
 }
 
 func runInternalList(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list", commands["dnc-list"])
-	pos, err := parseFlags(fs, args)
+	pos, err := parseCommand(env, "dnc-list", args, nil)
 	if err != nil {
 		return err
 	}
@@ -240,8 +239,7 @@ func runInternalRemove(ctx context.Context, env *Env, args []string) error {
 }
 
 func runInternalHistory(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list history", commands["dnc-list history"])
-	pos, err := parseFlags(fs, args)
+	pos, err := parseCommand(env, "dnc-list history", args, nil)
 	if err != nil {
 		return err
 	}

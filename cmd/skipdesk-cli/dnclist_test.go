@@ -253,3 +253,18 @@ func TestCLIInternalImportFourPhoneColumns(t *testing.T) {
 		t.Fatalf("a file without numbers: %d %q", code, errOut)
 	}
 }
+
+// --json after the command, as each command's usage writes it, works on
+// every command that lists something, as it does before the command.
+func TestCLIJSONAfterTheCommand(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	if code, _, errOut := runCLI(t, "dnc-list", "add", "(212) 555-0147", "--reason", "asked on a call"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	for _, args := range [][]string{{"dnc-list", "--json"}, {"dnc-list", "history", "--json"}, {"team", "--json"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 || !json.Valid([]byte(out)) {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+}

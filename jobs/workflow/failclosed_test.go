@@ -169,6 +169,14 @@ func TestFailClosedFiles(t *testing.T) {
 			"2125550101,complete,N,N",
 			"2125550102,timeout,N,N",
 		}, want: []string{"2125550101"}},
+		// "National Registry" is the registry's own column, and "DNC_FL" is
+		// Florida's list, never the registry's answer: a number on the
+		// registry is flagged whatever Florida's list says.
+		{name: "NationalRegistryBesideAStateColumn", file: "portal.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,National Registry,DNC_FL,TCPA Litigator",
+			"1-704-320-1997,1,Clean,Not Listed",
+			"1-704-320-1998,0,Clean,Not Listed",
+		}, want: []string{"7043201998"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

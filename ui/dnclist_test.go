@@ -14,7 +14,6 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
-	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // waitFor waits until the window is idle, then asserts cond; cond takes
@@ -119,15 +118,10 @@ func TestInternalListTab(t *testing.T) {
 // The callable list asks the person's choices first, warns of the risky
 // ones, and passes them on.
 func TestCallableChoices(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
-		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
-	fb.jobs = []workflow.Job{trace}
+	fb := fakeHolding(downloaded("trc_1", jobs.KindTrace, "owners.csv", 10))
 	h := start(t, fb)
 	h.do(func() { h.app.jobs.selectJob("trc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	h.openCallableChoices()
 	var checks []*widget.Check
 	h.do(func() {
 		for _, o := range h.objects() {
@@ -166,11 +160,7 @@ func TestCallableChoices(t *testing.T) {
 // offers a scrub of just those numbers (the DNC wizard, which prices it
 // first) or the list without them.
 func TestStaleScrubRefusal(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
-		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
-	fb.jobs = []workflow.Job{trace}
+	fb := fakeHolding(downloaded("trc_1", jobs.KindTrace, "owners.csv", 10))
 	fb.real(t)
 	h := start(t, fb)
 	done := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
@@ -182,8 +172,7 @@ func TestStaleScrubRefusal(t *testing.T) {
 		fb.choices = nil
 		fb.mu.Unlock()
 		h.do(func() { h.app.jobs.selectJob("trc_1") })
-		h.tap(h.app.jobs.callableBtn)
-		h.wait("callable-choices")
+		h.openCallableChoices()
 		h.tap(h.button("Export"))
 		h.save("")
 		h.wait("stale-scrub")

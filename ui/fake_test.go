@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -85,6 +87,21 @@ var (
 	_ TeamBackend     = (*mock.Team)(nil)
 	_ Samples         = (*mock.Samples)(nil)
 )
+
+// fakeHolding is a fake whose key is in place, holding jobs.
+func fakeHolding(js ...workflow.Job) *fakeBackend {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = js
+	return fb
+}
+
+// downloaded is a completed job of rows rows whose result is in /results
+// under the job's name.
+func downloaded(id string, kind jobs.Kind, name string, rows int) workflow.Job {
+	return workflow.Job{ID: id, Key: id, Kind: kind, Name: name, Status: "completed", Rows: rows,
+		CreatedAt: time.Now(), ResultPath: "/results/" + name}
+}
 
 func newFake() *fakeBackend {
 	return &fakeBackend{

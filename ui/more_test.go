@@ -592,25 +592,45 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 	}
 }
 
+// startOnScrub starts the app over a fake holding one completed scrub,
+// selected in the jobs list.
+func startOnScrub(t *testing.T) (*fakeBackend, *harness) {
+	fb := fakeHolding(downloaded("dnc_1", jobs.KindDNC, "phones.csv", 3))
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	return fb, h
+}
+
+// openCallableChoices asks for the selected scrub's callable list and
+// waits for its choices.
+func (h *harness) openCallableChoices() {
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+}
+
+// shownSelect is the visible drop-down showing selected (nil when none);
+// call it on the UI thread.
+func (h *harness) shownSelect(selected string) *widget.Select {
+	for _, o := range h.objects() {
+		if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == selected {
+			return sel
+		}
+	}
+	return nil
+}
+
 // The callable list's choices answer the keyboard: Escape closes them
 // without exporting, Enter goes on to where to save it.
 func TestCallableChoicesKeys(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	fb, h := startOnScrub(t)
+	h.openCallableChoices()
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	var open bool
 	h.do(func() { open = h.app.exports.callableAsk != nil })
 	if open {
 		t.Fatal("Escape left the choices open")
 	}
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	h.openCallableChoices()
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyReturn) })
 	h.save("")
 	h.wait("saved")
@@ -624,23 +644,14 @@ func TestCallableChoicesKeys(t *testing.T) {
 // The callable list's choices offer the dialer and CRM presets; the one
 // chosen goes with the export.
 func TestCallableChoicesPreset(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	fb, h := startOnScrub(t)
+	h.openCallableChoices()
 	h.wait("callable-presets")
 	var options []string
 	h.do(func() {
-		for _, o := range h.objects() {
-			if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == ownColumns {
-				options = sel.Options
-				sel.SetSelected("REISift")
-				return
-			}
+		if sel := h.shownSelect(ownColumns); sel != nil {
+			options = sel.Options
+			sel.SetSelected("REISift")
 		}
 	})
 	if len(options) != 11 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") || !slices.Contains(options, "People and phones (plain words)") {
@@ -662,20 +673,12 @@ func TestCallableChoicesPreset(t *testing.T) {
 // computer's time); the one chosen goes with the export, and a time that
 // cannot be read exports nothing.
 func TestCallableChoicesTime(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	fb, h := startOnScrub(t)
 	choose := func(option, text string) {
-		h.tap(h.app.jobs.callableBtn)
-		h.wait("callable-choices")
+		h.openCallableChoices()
 		h.do(func() {
-			for _, o := range h.objects() {
-				if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == anyTime {
-					sel.SetSelected(option)
-				}
+			if sel := h.shownSelect(anyTime); sel != nil {
+				sel.SetSelected(option)
 			}
 			for _, o := range h.objects() {
 				if e, ok := o.(*widget.Entry); ok && e.Visible() && strings.Contains(e.PlaceHolder, atLayout) {

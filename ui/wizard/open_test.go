@@ -64,9 +64,7 @@ func sendsTo(done chan<- string) func(string) {
 func traceOn(t *testing.T, w fyne.Window, be TraceBackend, path string, done chan<- string) *Trace {
 	t.Helper()
 	tr := newTrace(w, be, testEnv, sendsTo(done))
-	w.SetContent(tr.root)
-	act(func() { tr.open(path) })
-	idle(t, tr.bg)
+	showOn(t, w, &tr.session, tr.open, path)
 	return tr
 }
 
@@ -75,8 +73,15 @@ func traceOn(t *testing.T, w fyne.Window, be TraceBackend, path string, done cha
 func dncOn(t *testing.T, w fyne.Window, be DNCBackend, path string, done chan<- string) *DNC {
 	t.Helper()
 	d := newDNC(w, be, testEnv, sendsTo(done))
-	w.SetContent(d.root)
-	act(func() { d.open(path) })
-	idle(t, d.bg)
+	showOn(t, w, &d.session, d.open, path)
 	return d
+}
+
+// showOn shows a screen's session in w, opens path with open and waits
+// until the screen's background work is done.
+func showOn(t *testing.T, w fyne.Window, s *session, open func(path string), path string) {
+	t.Helper()
+	w.SetContent(s.root)
+	act(func() { open(path) })
+	idle(t, s.bg)
 }

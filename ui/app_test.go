@@ -186,6 +186,30 @@ func (h *harness) objects() []fyne.CanvasObject {
 	return objs
 }
 
+// shown are the visible objects of type T on screen, dialogs included (and
+// last); call it on the UI thread.
+func shown[T fyne.CanvasObject](h *harness) []T {
+	var out []T
+	for _, o := range h.objects() {
+		if x, ok := o.(T); ok && x.Visible() {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// topShown is the visible object of type T that match accepts, the one on
+// top when several are (the zero T when none); call it on the UI thread.
+func topShown[T fyne.CanvasObject](h *harness, match func(T) bool) T {
+	var top T
+	for _, x := range shown[T](h) {
+		if match(x) {
+			top = x
+		}
+	}
+	return top
+}
+
 // save answers the save dialog: name, when not "", typed over the name it
 // offers, then Save. It returns the name offered.
 func (h *harness) save(name string) string {
@@ -500,8 +524,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	if err := secrets.Set(ctx, secrets.APIKey, "sk_live_123"); err != nil {
 		t.Fatal(err)
 	}
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 
 	saved := make(chan error, 1)
@@ -580,8 +603,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 
 func TestJobsListUpdatesFromEvents(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.settings.WebhookEnabled = true // Resend webhook needs one
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
@@ -676,8 +698,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 }
 
 func TestNotificationsOff(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.settings.Notifications = false
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a.csv", Status: "processing"}}
 	h := start(t, fb)
@@ -707,8 +728,7 @@ func sampleResult() *memResult {
 }
 
 func TestViewerSortAndFilter(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
@@ -802,8 +822,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 }
 
 func TestDropRoutesFiles(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	cases := []struct{ file, want string }{
 		{"/in/owners.csv", "trace:/in/owners.csv"},
@@ -825,8 +844,7 @@ func TestDropRoutesFiles(t *testing.T) {
 // with the selection; one that made no job just leaves the list.
 func TestSettledUploadReplacesItsRow(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{Key: "submission-7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
 		{Key: "submission-8", Kind: jobs.KindDNC, Name: "phones.csv", Status: jobs.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
@@ -853,8 +871,7 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 // A damaged result still opens, and the viewer says what is off above the
 // rows; a sound one shows no such line.
 func TestViewerShowsDamage(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
@@ -879,8 +896,7 @@ func TestViewerShowsDamage(t *testing.T) {
 // The selected job's whole row is marked, not only the cell tapped.
 func TestJobsSelectionMarksTheRow(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
 		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
@@ -930,8 +946,7 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 // A key from $SKIPDESK_API_KEY is named as such in the settings, and there
 // is nothing to sign out of there.
 func TestSettingsNameAKeyFromTheEnvironment(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.fromEnv = true
 	h := start(t, fb)
 	var f *settingsForm
@@ -975,8 +990,7 @@ func TestLateResultAfterClose(t *testing.T) {
 // people view, the quick filters and the tools that read rows through the
 // layout wait until the whole file is read and the layout known.
 func TestViewerWaitsForTheLayout(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() {
@@ -1017,8 +1031,7 @@ func TestViewerWaitsForTheLayout(t *testing.T) {
 // UI thread (a row to show once its result's tab is laid out) ends when the
 // window closes, and no work of the window is left running after Close.
 func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	res := bigResult()
 	fb.addResult(t, res)
 	h := start(t, fb)

@@ -88,8 +88,9 @@ var (
 	_ Samples         = (*mock.Samples)(nil)
 )
 
-// fakeHolding is a fake whose key is in place, holding jobs.
-func fakeHolding(js ...workflow.Job) *fakeBackend {
+// signedIn is a fake whose key is in place (the session resumes), holding
+// jobs.
+func signedIn(js ...workflow.Job) *fakeBackend {
 	fb := newFake()
 	fb.resumeErr = nil
 	fb.jobs = js
@@ -168,7 +169,15 @@ type memResult struct {
 // show) and opens it with the application layer, as the window would.
 func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	t.Helper()
-	path := f.writeMem(t, m)
+	r := f.openIndexed(t, f.writeMem(t, m))
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// openIndexed opens the result at path with the application layer and
+// indexes it, as the window does before it shows a result.
+func (f *fakeBackend) openIndexed(t testing.TB, path string) workflow.Result {
+	t.Helper()
 	r, err := f.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +185,6 @@ func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	if err := r.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
 	return r
 }
 

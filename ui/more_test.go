@@ -27,8 +27,7 @@ import (
 )
 
 func TestShortcuts(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	cases := []struct {
 		key  fyne.KeyName
@@ -76,8 +75,7 @@ func TestShortcuts(t *testing.T) {
 
 // The main menu holds the same actions and names their shortcuts.
 func TestMainMenu(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	want := map[string]fyne.KeyName{"New trace…": fyne.KeyN, "DNC scrub…": fyne.KeyD, "Single lookup…": fyne.KeyL,
 		"Open result…": fyne.KeyO, "Settings…": fyne.KeyComma, "Refresh": fyne.KeyR}
@@ -103,8 +101,7 @@ func TestMainMenu(t *testing.T) {
 }
 
 func TestDropResultOpensViewer(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	res := sampleResult()
 	h := start(t, fb)
 	fb.addResult(t, res)
@@ -154,8 +151,7 @@ func TestDropResultOpensViewer(t *testing.T) {
 // Enter asks for the file with the focus in its path field, the path is
 // typed, Enter opens it.
 func TestOpenAFileFromTheKeyboard(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	list := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(list, []byte("First Name,Last Name\nAnn,Smith\n"), 0o600)
@@ -167,13 +163,7 @@ func TestOpenAFileFromTheKeyboard(t *testing.T) {
 		})
 	}
 	var open *keys.Button
-	h.do(func() {
-		for _, o := range h.objects() {
-			if b, ok := o.(*keys.Button); ok && b.Text == "Open result…" {
-				open = b
-			}
-		}
-	})
+	h.do(func() { open = topShown(h, func(b *keys.Button) bool { return b.Text == "Open result…" }) })
 	if open == nil {
 		t.Fatal("no Open result… button")
 	}
@@ -210,8 +200,7 @@ func TestOpenAFileFromTheKeyboard(t *testing.T) {
 }
 
 func TestReconcileUnknownJob(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
@@ -229,8 +218,7 @@ func TestReconcileUnknownJob(t *testing.T) {
 }
 
 func TestHeaderMeteredAndSubscription(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	end := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	fb.account = &client.Account{Email: "va@example.com", BillingMode: "metered",
 		Metered:      &client.Metered{Threshold: 5000, UnbilledUsage: 1234, CardLast4: "4242", PastDue: true},
@@ -254,8 +242,7 @@ func TestHeaderMeteredAndSubscription(t *testing.T) {
 }
 
 func TestLoadOlderJobs(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	// Paging is the backend's (workflow.Jobs); the list shows the button when
 	// the backend says there is more.
@@ -296,8 +283,7 @@ func TestStatusTexts(t *testing.T) {
 }
 
 func TestDownloadCancel(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.blockDownload = true
 	fb.downloadErr = make(chan error, 1)
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
@@ -307,13 +293,7 @@ func TestDownloadCancel(t *testing.T) {
 	h.tap(v.openBtn)
 	// The progress dialog shows at once, while the download runs.
 	var cancel *widget.Button
-	h.do(func() {
-		for _, o := range h.objects() {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
-				cancel = b
-			}
-		}
-	})
+	h.do(func() { cancel = topShown(h, func(b *widget.Button) bool { return b.Text == "Cancel" }) })
 	if cancel == nil {
 		t.Fatal("no progress dialog with Cancel")
 	}
@@ -329,8 +309,7 @@ func TestDownloadCancel(t *testing.T) {
 }
 
 func TestScrubPhonesThenCallableList(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
 	dnc := workflow.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
 	fb.jobs = []workflow.Job{trace}
@@ -397,8 +376,7 @@ func (h *harness) dialogTextSafe() string {
 // The main window fits a 1024×700 screen with a result open: a row of
 // buttons or a header that asks for more makes the window grow past it.
 func TestMainWindowFitsASmallScreen(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	fb.account.Subscription = &client.Subscription{PlanName: "Professional Annual", CreditsLimit: 1_000_000, CreditsUsed: 123_456,
 		CurrentPeriodEnd: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
@@ -431,8 +409,7 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 // Offline in a session: the header and the jobs list say the server cannot
 // be reached; the window still opens (the library works offline).
 func TestServerUnreachableInSession(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	fb.accountErr = down
@@ -456,8 +433,7 @@ func TestServerUnreachableInSession(t *testing.T) {
 // refresh, keeps the figures, and tries again by itself; when the server
 // is back the banner goes.
 func TestServerAwayThenBack(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var bal string
 	h.do(func() { bal = h.app.header.billing.Text })
@@ -491,8 +467,7 @@ func TestServerAwayThenBack(t *testing.T) {
 // folder, a free name with one extension; picking a file that is there asks
 // before replacing it.
 func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	out := t.TempDir()
 	fb.settings.OutputDir = out
 	mine := filepath.Join(out, "owners [sd-1a2b3].xlsx")
@@ -543,8 +518,7 @@ func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
 // Resend webhook is off, and says why, while no webhook is set up; an
 // interrupted upload's details explain what Reconcile does.
 func TestResendWebhookNeedsAWebhook(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()},
 		{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()},
@@ -575,8 +549,7 @@ func TestResendWebhookNeedsAWebhook(t *testing.T) {
 // The server goes away while nothing else asks it anything: the header's
 // own reload notices, and says so.
 func TestServerGoesAwayWhileIdle(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	o := testOptions()
 	o.AccountEvery = 30 * time.Millisecond
 	h := startWith(t, fb, o)
@@ -595,7 +568,7 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 // startOnScrub starts the app over a fake holding one completed scrub,
 // selected in the jobs list.
 func startOnScrub(t *testing.T) (*fakeBackend, *harness) {
-	fb := fakeHolding(downloaded("dnc_1", jobs.KindDNC, "phones.csv", 3))
+	fb := signedIn(downloaded("dnc_1", jobs.KindDNC, "phones.csv", 3))
 	h := start(t, fb)
 	h.do(func() { h.app.jobs.selectJob("dnc_1") })
 	return fb, h
@@ -611,12 +584,7 @@ func (h *harness) openCallableChoices() {
 // shownSelect is the visible drop-down showing selected (nil when none);
 // call it on the UI thread.
 func (h *harness) shownSelect(selected string) *widget.Select {
-	for _, o := range h.objects() {
-		if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == selected {
-			return sel
-		}
-	}
-	return nil
+	return topShown(h, func(s *widget.Select) bool { return s.Selected == selected })
 }
 
 // The callable list's choices answer the keyboard: Escape closes them
@@ -680,8 +648,8 @@ func TestCallableChoicesTime(t *testing.T) {
 			if sel := h.shownSelect(anyTime); sel != nil {
 				sel.SetSelected(option)
 			}
-			for _, o := range h.objects() {
-				if e, ok := o.(*widget.Entry); ok && e.Visible() && strings.Contains(e.PlaceHolder, atLayout) {
+			for _, e := range shown[*widget.Entry](h) {
+				if strings.Contains(e.PlaceHolder, atLayout) {
 					e.SetText(text)
 				}
 			}

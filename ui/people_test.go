@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -60,13 +59,7 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	if err := os.WriteFile(library.RecordPath(path), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.fb.real(t).Results().OpenResult(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	r := h.fb.openIndexed(t, path)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(r, strings.TrimSuffix(name, ".csv")) })
 	h.wait("indexed")
@@ -121,8 +114,7 @@ func (v *viewer) titles() []string {
 // A PropStream export: people, the property, five phones with their own
 // DNC column and a row-level Litigator Yes/No, shown in words.
 func TestPeopleViewPropStream(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	h.do(func() {})
@@ -213,8 +205,7 @@ func TestPeopleViewPropStream(t *testing.T) {
 // A DealMachine export: snake_case columns, contacts with their own phones
 // and e-mails, types Mobile/Home/Work/Other; no flags yet.
 func TestPeopleViewDealMachine(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "dealmachine.csv")
 	h.do(func() {})
@@ -264,8 +255,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 // others blank: SkipDesk asks; the person says a blank is clean; the view
 // reads again, and the answer holds for the next file with these columns.
 func TestLayoutCorrection(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "invented_scrub.csv")
 	h.do(func() {})
@@ -319,8 +309,7 @@ func TestLayoutCorrection(t *testing.T) {
 // Export from the people view writes the view in words (ExportPeople);
 // from "Columns as in the file", the file's own columns (ExportView).
 func TestExportFollowsTheView(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	h.do(func() { v.onExport(".csv") })

@@ -21,8 +21,7 @@ import (
 // job. With SKIPDESK_SCREENSHOTS set, the two screens are saved there.
 func TestShareWithMyTeam(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.team = workflow.TeamStatus{Computer: "vm"}
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed", CreatedAt: now,
@@ -121,8 +120,7 @@ func TestTeamLineDatabaseAway(t *testing.T) {
 // The team's database away in a session: the jobs list shows the team's
 // records as this computer last read them, and says from when.
 func TestJobsListTeamAway(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	at := time.Date(2026, 11, 24, 15, 4, 0, 0, time.Local)
 	fb.jobsErr = &workflow.TeamAwayError{Err: workflow.ErrTeamUnreachable, CopyAt: at}
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed",
@@ -143,8 +141,7 @@ func TestJobsListTeamAway(t *testing.T) {
 // in flight, the duplicate guard's records) and, after, what it kept. With
 // SKIPDESK_SCREENSHOTS set, the question is saved there.
 func TestStopSharingSaysWhatItKeeps(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.team = workflow.TeamStatus{On: true, Database: `the team database "skipdesk" on db.example.com`, Computer: "front-desk"}
 	fb.kept = workflow.KeptRecords{Numbers: 1_000_000, History: 1_000_004, Submissions: 12, Jobs: 12, InFlight: 2, Claims: 3}
 	fb.stopErr = &workflow.StopRefusedError{Err: workflow.ErrTeamUnreachable}

@@ -153,8 +153,7 @@ func (b *board) build() {
 	b.poolBox = flow.New(objs...)
 	b.poolTitle = widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d)", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.poolTitle.Truncation = fyne.TextTruncateEllipsis
-	poolHint := widget.NewLabel("Drag one onto a field, or pick it in the field's list.")
-	poolHint.Wrapping = fyne.TextWrapWord
+	poolHint := wrapping("Drag one onto a field, or pick it in the field's list.", widget.MediumImportance)
 	top := container.NewVBox(b.poolTitle, poolHint)
 	if len(b.headers) > findFrom {
 		// A long list of columns gets a search box.
@@ -217,9 +216,7 @@ func (b *board) build() {
 }
 
 func newProblemLabel() *widget.Label {
-	l := widget.NewLabel("")
-	l.Wrapping = fyne.TextWrapWord
-	l.Importance = widget.DangerImportance
+	l := wrapping("", widget.DangerImportance)
 	l.Hide()
 	return l
 }

@@ -136,15 +136,12 @@ func (d *DNC) failed(err error) { d.showFailure("scrubbed", err, d.open) }
 
 func (d *DNC) loaded(ins *input.Inspection) {
 	d.ins = ins
-	d.fileLine = widget.NewLabel(fileLine(d.path, ins))
-	d.fileLine.Wrapping = fyne.TextWrapWord
+	d.fileLine = wrapping(fileLine(d.path, ins), widget.MediumImportance)
 	var ws []string
 	for _, w := range ins.Warnings {
 		ws = append(ws, "• "+w.String())
 	}
-	d.warnings = widget.NewLabel(strings.Join(ws, "\n"))
-	d.warnings.Wrapping = fyne.TextWrapWord
-	d.warnings.Importance = widget.WarningImportance
+	d.warnings = wrapping(strings.Join(ws, "\n"), widget.WarningImportance)
 	if len(ws) == 0 {
 		d.warnings.Hide()
 	}
@@ -152,25 +149,17 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.colSel.PlaceHolder = "Choose the phone column"
 	d.colNote = widget.NewLabel("")
 	d.colNote.Importance = widget.LowImportance
-	d.scanLine = widget.NewLabel("")
-	d.scanLine.Wrapping = fyne.TextWrapWord
-	d.examples = widget.NewLabel("")
-	d.examples.Wrapping = fyne.TextWrapWord
-	d.invalid = widget.NewLabel("")
-	d.invalid.Wrapping = fyne.TextWrapWord
-	d.invalid.Importance = widget.WarningImportance
+	d.scanLine = wrapping("", widget.MediumImportance)
+	d.examples = wrapping("", widget.MediumImportance)
+	d.invalid = wrapping("", widget.WarningImportance)
 	d.dupCheck = keys.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
-	d.invCheck = keys.NewCheck("", nil)
-	d.invCheck.Checked = d.leaveOutInvalid
-	d.invCheck.OnChanged = func(on bool) { d.leaveOutInvalid = on; d.update() }
+	d.invCheck = toggle("", &d.leaveOutInvalid, d.update)
 	d.invCheck.Hide()
 	d.reuseCtl = newReuseControls(jobs.KindDNC, d.reuse, 0, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.review = newReviewPanel()
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
-	d.costWarn = widget.NewLabel("")
-	d.costWarn.Wrapping = fyne.TextWrapWord
-	d.costWarn.Importance = widget.DangerImportance
+	d.costWarn = wrapping("", widget.DangerImportance)
 	d.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), d.fetchRates)
 	d.costRetry.Hide()
 	d.summary = widget.NewLabel("")

@@ -133,9 +133,7 @@ func (s *session) readRates(then func()) {
 // showFailure replaces the screen with why the file cannot be done (what:
 // "traced", "scrubbed") and a way to choose another, which reopen reads.
 func (s *session) showFailure(what string, err error, reopen func(path string)) {
-	msg := widget.NewLabel("This file cannot be " + what + ":\n" + workflow.Explain(err, "").String())
-	msg.Wrapping = fyne.TextWrapWord
-	msg.Importance = widget.DangerImportance
+	msg := wrapping("This file cannot be "+what+":\n"+workflow.Explain(err, "").String(), widget.DangerImportance)
 	other := keys.NewButton("Choose another file…", func() { pickFile(s.win, reopen) })
 	other.Importance = widget.HighImportance
 	s.setRoot(container.NewBorder(nil, container.NewHBox(other, widget.NewButton("Close", s.close)), nil, nil, msg))

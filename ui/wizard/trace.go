@@ -157,22 +157,16 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.board = newBoard(ins.Headers, ins.Sample, t.check)
 	t.board.onChange, t.board.onConfirm = t.mappingChanged, t.confirmValues
 
-	t.fileLine = widget.NewLabel("")
-	t.fileLine.Wrapping = fyne.TextWrapWord
-	t.warnings = widget.NewLabel("")
-	t.warnings.Wrapping = fyne.TextWrapWord
-	t.warnings.Importance = widget.WarningImportance
+	t.fileLine = wrapping("", widget.MediumImportance)
+	t.warnings = wrapping("", widget.WarningImportance)
 	t.describeFile()
 
 	t.modeRadio = widget.NewRadioGroup([]string{"Normal", "Enhanced"}, t.modeChanged)
 	t.modeRadio.Horizontal = true
 	t.modeRadio.Required = true
-	t.modeHelp = widget.NewLabel(helpNormal)
-	t.modeHelp.Wrapping = fyne.TextWrapWord
+	t.modeHelp = wrapping(helpNormal, widget.MediumImportance)
 	t.llcCheck = keys.NewCheck("", func(on bool) { t.includeLLCs = on; t.updateCost() })
-	t.llcHelp = widget.NewLabel("")
-	t.llcHelp.Wrapping = fyne.TextWrapWord
-	t.llcHelp.Importance = widget.LowImportance
+	t.llcHelp = wrapping("", widget.LowImportance)
 	t.dupCheck = keys.NewCheck("", func(on bool) { t.dropDups = on; t.updateCost() })
 	t.reuseCtl = newReuseControls(jobs.KindTrace, t.reuse, t.reuseWithin, func(on bool, within time.Duration) {
 		t.reuse, t.reuseWithin = on, within
@@ -183,9 +177,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.costAfter = widget.NewLabel("")
-	t.costWarn = widget.NewLabel("")
-	t.costWarn.Importance = widget.DangerImportance
-	t.costWarn.Wrapping = fyne.TextWrapWord
+	t.costWarn = wrapping("", widget.DangerImportance)
 	t.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), t.fetchRates)
 	t.costRetry.Hide()
 	t.costGrid = container.NewVBox()
@@ -201,9 +193,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.presetSel.PlaceHolder = "Apply a saved preset…"
 	t.presetName = keys.NewEntry()
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
-	t.presetNote = widget.NewLabel("")
-	t.presetNote.Importance = widget.LowImportance
-	t.presetNote.Wrapping = fyne.TextWrapWord
+	t.presetNote = wrapping("", widget.LowImportance)
 	savePreset := widget.NewButton("Save as preset", t.savePreset)
 
 	fileTab := container.NewBorder(
@@ -297,8 +287,7 @@ func (t *Trace) showSplits() {
 		for _, sp := range t.splits {
 			cols = append(cols, fmt.Sprintf("%q", sp.Column))
 		}
-		note := widget.NewLabel("Split " + strings.Join(cols, " and ") + " into separate fields: the upload carries the split columns.")
-		note.Wrapping = fyne.TextWrapWord
+		note := wrapping("Split "+strings.Join(cols, " and ")+" into separate fields: the upload carries the split columns.", widget.MediumImportance)
 		t.splitBar.Add(container.NewBorder(nil, nil, nil, widget.NewButton("Undo the split", t.undoSplits), note))
 	case len(t.sug.Splits) > 0:
 		for _, sp := range t.sug.Splits {
@@ -306,8 +295,7 @@ func (t *Trace) showSplits() {
 			if sp.Example != "" {
 				msg += fmt.Sprintf(", for example %q becomes %s", sp.Example, strings.Join(sp.ExampleInto, " | "))
 			}
-			note := widget.NewLabel(msg + ".")
-			note.Wrapping = fyne.TextWrapWord
+			note := wrapping(msg+".", widget.MediumImportance)
 			t.splitBar.Add(note)
 		}
 		btn := widget.NewButton("Split into separate fields", t.acceptSplits)

@@ -609,21 +609,13 @@ func (v *jobsView) ensureDownloaded(j workflow.Job, then func(workflow.Job)) {
 		then(j)
 		return
 	}
-	a := v.sh
-	var got workflow.Job
-	a.withProgress("Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		got, err = v.be.Download(ctx, j, progress)
-		return err
-	}, func(err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	withProgressOf(v.sh, "Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) (workflow.Job, error) {
+		return v.be.Download(ctx, j, progress)
+	}, orShowError(v.sh, func(got workflow.Job) {
 		v.upsert(got)
 		v.refreshTable()
 		then(got)
-	})
+	}))
 }
 
 func (v *jobsView) onOpen() {
@@ -745,12 +737,9 @@ func (v *jobsView) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 // stale scrub, one of just its numbers, linked to the trace.
 func (v *jobsView) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
 	sh := v.sh
-	var rep *workflow.ExportReport
-	sh.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		rep, err = v.be.ExportJob(ctx, j, dest, c, progress)
-		return err
-	}, func(err error) {
+	withProgressOf(sh, "Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) (*workflow.ExportReport, error) {
+		return v.be.ExportJob(ctx, j, dest, c, progress)
+	}, func(rep *workflow.ExportReport, err error) {
 		if errors.Is(err, workflow.ErrNeedScrub) {
 			dropEmpty(dest)
 			dialog.ShowConfirm("Scrub these phones first?",

@@ -114,12 +114,9 @@ func wordsOfKind(k layout.FlagKind) string {
 func (v *viewer) onCheckColumns() {
 	a := v.sh
 	path := v.res.Path()
-	var sum layout.Summary
-	a.withProgress("Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) error {
-		var err error
-		sum, err = v.be.ReadLayout(ctx, path)
-		return err
-	}, func(err error) {
+	withProgressOf(a, "Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) (layout.Summary, error) {
+		return v.be.ReadLayout(ctx, path)
+	}, func(sum layout.Summary, err error) {
 		switch {
 		case err == nil:
 			v.showColumns(sum.Readings)

@@ -140,12 +140,7 @@ func TestCallableChoices(t *testing.T) {
 	if txt := h.dialogText(); !strings.Contains(txt, "may be on the registry") {
 		t.Errorf("keeping unknown answers is not warned: %q", txt)
 	}
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	got := fb.choices
-	fb.mu.Unlock()
+	got := h.exportCallable()
 	if len(got) != 1 || !got[0].LeaveOutMobiles || got[0].KeepLitigators || !got[0].KeepUnknown || got[0].LeaveOutStale {
 		t.Errorf("choices passed: %+v", got)
 	}

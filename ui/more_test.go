@@ -581,6 +581,18 @@ func (h *harness) openCallableChoices() {
 	h.wait("callable-choices")
 }
 
+// exportCallable exports with the callable list's choices as they stand,
+// saved where offered, and returns the choices every export so far was
+// given.
+func (h *harness) exportCallable() []workflow.CallableChoices {
+	h.tap(h.button("Export"))
+	h.save("")
+	h.wait("saved")
+	h.fb.mu.Lock()
+	defer h.fb.mu.Unlock()
+	return slices.Clone(h.fb.choices)
+}
+
 // shownSelect is the visible drop-down showing selected (nil when none);
 // call it on the UI thread.
 func (h *harness) shownSelect(selected string) *widget.Select {
@@ -612,7 +624,7 @@ func TestCallableChoicesKeys(t *testing.T) {
 // The callable list's choices offer the dialer and CRM presets; the one
 // chosen goes with the export.
 func TestCallableChoicesPreset(t *testing.T) {
-	fb, h := startOnScrub(t)
+	_, h := startOnScrub(t)
 	h.openCallableChoices()
 	h.wait("callable-presets")
 	var options []string
@@ -626,13 +638,8 @@ func TestCallableChoicesPreset(t *testing.T) {
 		t.Fatalf("layouts offered: %q", options)
 	}
 	screenshot(t, h, "callable-choices-preset.png")
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	defer fb.mu.Unlock()
-	if len(fb.choices) != 1 || fb.choices[0].Preset != "reisift" {
-		t.Fatalf("choices %+v", fb.choices)
+	if got := h.exportCallable(); len(got) != 1 || got[0].Preset != "reisift" {
+		t.Fatalf("choices %+v", got)
 	}
 }
 
@@ -671,13 +678,8 @@ func TestCallableChoicesTime(t *testing.T) {
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	choose(atTime, "2026-11-24 15:00")
 	screenshot(t, h, "callable-choices-time.png")
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	defer fb.mu.Unlock()
 	want := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local)
-	if len(fb.choices) != 1 || !fb.choices[0].CallableAt.Equal(want) {
-		t.Fatalf("choices %+v, want callable at %v", fb.choices, want)
+	if got := h.exportCallable(); len(got) != 1 || !got[0].CallableAt.Equal(want) {
+		t.Fatalf("choices %+v, want callable at %v", got, want)
 	}
 }

@@ -210,6 +210,20 @@ func topShown[T fyne.CanvasObject](h *harness, match func(T) bool) T {
 	return top
 }
 
+// typeKey types a server and a key in the first-run screen, which must
+// show; done receives what each of up to n attempts to connect answered.
+func (h *harness) typeKey(n int) (f *firstRun, done chan error) {
+	h.t.Helper()
+	if f = h.app.firstRun; f == nil {
+		h.t.Fatal("the first-run screen did not show")
+	}
+	done = make(chan error, n)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	return f, done
+}
+
 // save answers the save dialog: name, when not "", typed over the name it
 // offers, then Save. It returns the name offered.
 func (h *harness) save(name string) string {
@@ -342,14 +356,7 @@ func TestFirstRunConnectWithKey(t *testing.T) {
 	fb := newFake()
 	h := start(t, fb)
 	h.tap(h.button("Use my API key…")) // from the sandbox bar
-	f := h.app.firstRun
-	if f == nil {
-		t.Fatal("the first-run screen did not show")
-	}
-	done := make(chan error, 1)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(1)
 	h.tap(f.connect)
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -393,11 +400,7 @@ func TestFirstRunKeyringUnavailableOffersSessionOnly(t *testing.T) {
 		return fmt.Errorf("store key: %w", workflow.ErrKeyringUnavailable)
 	}
 	h := start(t, fb)
-	f := h.app.firstRun
-	done := make(chan error, 4)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(4)
 	h.tap(f.connect)
 	if err := <-done; !errors.Is(err, workflow.ErrKeyringUnavailable) {
 		t.Fatalf("first attempt: %v", err)
@@ -423,11 +426,7 @@ func TestUnreachableServerDialog(t *testing.T) {
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	}
 	h := start(t, fb)
-	f := h.app.firstRun
-	done := make(chan error, 1)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(1)
 	h.tap(f.connect)
 	<-done
 	got := h.dialogText()
@@ -448,11 +447,7 @@ func TestFirstRunCheckCanBeCancelled(t *testing.T) {
 	h := start(t, fb)
 	sandboxURL := h.app.Session().BaseURL
 	h.tap(h.button("Use my API key…"))
-	f := h.app.firstRun
-	done := make(chan error, 2)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(2)
 	fb.mu.Lock()
 	fb.connectHangs = true
 	fb.mu.Unlock()

@@ -410,16 +410,12 @@ func (v *internalView) onRemove() {
 			if !ok {
 				return
 			}
-			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, v.be.RemoveInternal(ctx, e.Number, reason.Text)
-			}, func(_ struct{}, err error) {
-				if err != nil {
-					a.showError(err)
-					return
-				}
+			backgroundErr(a, a.ctx, func(ctx context.Context) error {
+				return v.be.RemoveInternal(ctx, e.Number, reason.Text)
+			}, a.orShow(func() {
 				v.changed()
 				v.load()
-			})
+			}))
 		}, a.win)
 	reason.OnChanged = func(s string) {
 		if strings.TrimSpace(s) == "" {
@@ -449,17 +445,13 @@ func (a *App) recheck(which func(*viewer) bool) {
 			continue
 		}
 		v := v
-		background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, a.svc.Results.Recheck(ctx, v.res)
-		}, func(_ struct{}, err error) {
-			if err != nil {
-				a.showError(err)
-				return
-			}
+		backgroundErr(a.shell, a.ctx, func(ctx context.Context) error {
+			return a.svc.Results.Recheck(ctx, v.res)
+		}, a.orShow(func() {
 			v.relayout()
 			v.showQuickFilters()
 			v.runQuery()
 			a.fire("rechecked")
-		})
+		}))
 	}
 }

@@ -769,15 +769,9 @@ func (v *jobsView) onRetryWebhook() {
 		return
 	}
 	a := v.sh
-	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, v.be.RetryWebhook(ctx, j)
-	}, func(_ struct{}, err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	backgroundErr(a, a.ctx, func(ctx context.Context) error { return v.be.RetryWebhook(ctx, j) }, a.orShow(func() {
 		a.showMessage("Webhook queued", "A fresh delivery of the job's webhook was queued for the address set on the API key.")
-	})
+	}))
 }
 
 func (v *jobsView) onReconcile() {
@@ -837,12 +831,10 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 		line.Truncation = fyne.TextTruncateEllipsis
 		mine := widget.NewButton("This is mine", func() {
 			d.Hide()
-			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, v.be.Adopt(ctx, j.Submission, la.JobID)
-			}, func(_ struct{}, err error) {
-				if err != nil {
-					a.showError(err)
-				}
+			backgroundErr(a, a.ctx, func(ctx context.Context) error {
+				return v.be.Adopt(ctx, j.Submission, la.JobID)
+			}, func(err error) {
+				a.showError(err) // none when nil
 				v.reload(nil)
 			})
 		})
@@ -851,12 +843,10 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 	later := keys.NewPrimary("Leave it unknown", nil, func() { d.Hide() })
 	none := widget.NewButton("None: the dashboard shows it was not made", func() {
 		d.Hide()
-		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, v.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
-		}, func(_ struct{}, err error) {
-			if err != nil {
-				a.showError(err)
-			}
+		backgroundErr(a, a.ctx, func(ctx context.Context) error {
+			return v.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
+		}, func(err error) {
+			a.showError(err) // none when nil
 			v.reload(nil)
 		})
 	})

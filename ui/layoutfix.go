@@ -331,9 +331,9 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 		return // nothing changed
 	}
 	a := v.sh
-	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, v.be.CorrectLayout(ctx, v.res, c)
-	}, func(_ struct{}, err error) {
+	backgroundErr(a, a.ctx, func(ctx context.Context) error {
+		return v.be.CorrectLayout(ctx, v.res, c)
+	}, func(err error) {
 		if err != nil {
 			a.showError(fmt.Errorf("the columns could not be saved: %w", err))
 			return

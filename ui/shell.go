@@ -146,6 +146,24 @@ func (sh *shell) throttled(show func(done, total int64)) func(done, total int64)
 	}
 }
 
+// backgroundErr runs work, which has no result, off the UI thread, and
+// hands its error to done on the UI thread.
+func backgroundErr(sh *shell, ctx context.Context, work func(context.Context) error, done func(error)) {
+	background(sh, ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, work(ctx) },
+		func(_ struct{}, err error) { done(err) })
+}
+
+// orShow is a done that shows the work's error, or runs ok.
+func (sh *shell) orShow(ok func()) func(error) {
+	return func(err error) {
+		if err != nil {
+			sh.showError(err)
+			return
+		}
+		ok()
+	}
+}
+
 // withProgress shows a modal progress dialog with a Cancel button wired to
 // the work's context, runs work off the UI thread, and calls done on the UI
 // thread. progress may be called from any goroutine (it is throttled).

@@ -391,7 +391,7 @@ func (v *internalView) onExport() {
 					a.showError(err)
 					return
 				}
-				v.exports.showSaved(dest)
+				v.exports.showSaved(dest, "")
 			})
 	})
 }

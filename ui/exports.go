@@ -343,54 +343,41 @@ func (ex *exports) showExported(dest string, rep *workflow.ExportReport, err err
 	switch {
 	case err != nil:
 		ex.sh.showError(err)
-	case rep != nil && rep.Proof != "":
-		ex.showSavedWithProof(dest, rep.Proof)
+	case rep != nil:
+		ex.showSaved(dest, rep.Proof)
 	default:
-		ex.showSaved(dest)
+		ex.showSaved(dest, "")
 	}
 }
 
-// showSavedWithProof says where a callable list and its proof of scrub
-// were saved.
-func (ex *exports) showSavedWithProof(path, proof string) {
+// showSaved tells where a file was written, with a way to open its folder;
+// a callable list's proof of scrub, beside it (proof, "" when none), is
+// named, with a way to open it.
+func (ex *exports) showSaved(path, proof string) {
 	defer ex.sh.fire("saved")
-	msg := widget.NewLabel("Saved to " + path + "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
-		"names the scrubs, their dates, what was left out and why, and fingerprints of the files.")
-	msg.Wrapping = fyne.TextWrapWord
+	text, width := "Saved to "+path, float32(520)
 	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+	buttons := []fyne.CanvasObject{layout.NewSpacer(), &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
 		d.Hide()
 		ex.sh.showInFolder(path)
-	}}
-	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
-		d.Hide()
-		ex.sh.openFile(proof)
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)
-	d.Resize(fyne.NewSize(560, 0))
+	}}}
+	if proof != "" {
+		text += "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
+			"names the scrubs, their dates, what was left out and why, and fingerprints of the files."
+		width = 560
+		buttons = append(buttons, &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
+			d.Hide()
+			ex.sh.openFile(proof)
+		}})
+	}
+	buttons = append(buttons, keys.NewPrimary("OK", nil, func() { d.Hide() }), layout.NewSpacer())
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(buttons...)), ex.sh.win)
+	d.Resize(fyne.NewSize(width, 0))
 	ex.saved = path
 	d.SetOnClosed(func() { ex.saved = "" })
 	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Show()
-}
-
-// showSaved tells where a file was written, with a way to open its folder.
-func (ex *exports) showSaved(path string) {
-	defer ex.sh.fire("saved")
-	msg := widget.NewLabel("Saved to " + path)
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
-		d.Hide()
-		ex.sh.showInFolder(path)
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), ex.sh.win)
-	ex.saved = path
-	d.SetOnClosed(func() { ex.saved = "" })
-	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }
 

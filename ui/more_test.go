@@ -683,3 +683,31 @@ func TestCallableChoicesTime(t *testing.T) {
 		t.Fatalf("choices %+v, want callable at %v", got, want)
 	}
 }
+
+// Saved, a file says where it went with a way to its folder; a callable
+// list also names its proof of scrub, beside it, with a way to open it.
+func TestSavedSaysWhereWithTheProof(t *testing.T) {
+	_, h := startOnScrub(t)
+	for _, c := range []struct {
+		proof, says string
+		opens       bool
+	}{
+		{"", "Saved to /out/phones.csv", false},
+		{"/out/phones proof.pdf", "Its proof of scrub: phones proof.pdf, beside it", true},
+	} {
+		h.do(func() { h.app.exports.showSaved("/out/phones.csv", c.proof) })
+		h.wait("saved")
+		if txt := h.dialogText(); !strings.Contains(txt, c.says) {
+			t.Errorf("proof %q: the dialog says %q", c.proof, txt)
+		}
+		var folder, proof *widget.Button
+		h.do(func() {
+			folder = topShown(h, func(b *widget.Button) bool { return b.Text == "Show in folder" })
+			proof = topShown(h, func(b *widget.Button) bool { return b.Text == "Open the proof" })
+		})
+		if folder == nil || (proof != nil) != c.opens {
+			t.Errorf("proof %q: Show in folder %v, Open the proof %v", c.proof, folder != nil, proof != nil)
+		}
+		h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	}
+}

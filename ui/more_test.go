@@ -22,6 +22,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
@@ -709,5 +710,39 @@ func TestSavedSaysWhereWithTheProof(t *testing.T) {
 			t.Errorf("proof %q: Show in folder %v, Open the proof %v", c.proof, folder != nil, proof != nil)
 		}
 		h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	}
+}
+
+// A callable list resting on columns SkipDesk is not sure of writes
+// nothing: the dialog names each file and question, and offers to check
+// the columns or to make the list without the phones they decide; Cancel
+// does neither.
+func TestOpenQuestionsOfferTheWays(t *testing.T) {
+	_, h := startOnScrub(t)
+	e := &workflow.QuestionError{Files: []layout.FileQuestions{{File: "/lib/owners result.csv",
+		Questions: []layout.Question{{Topic: "marks", Message: `"Known Litigator" marks numbers and leaves the others blank`, Blocks: true}}}}}
+	for _, c := range []struct{ tap, want string }{
+		{"Check the columns…", "check"},
+		{"Export without those phones", "without"},
+		{"Cancel", ""},
+	} {
+		var got string
+		h.do(func() {
+			h.app.exports.offerQuestions(e, func() { got = "check" }, func() { got = "without" })
+		})
+		h.wait("open-questions")
+		if txt := h.dialogText(); !strings.Contains(txt, `owners result.csv: "Known Litigator" marks numbers`) ||
+			!strings.Contains(txt, "Nothing was written") {
+			t.Fatalf("the dialog says %q", txt)
+		}
+		h.tap(h.button(c.tap))
+		if got != c.want {
+			t.Errorf("%s: %q ran, want %q", c.tap, got, c.want)
+		}
+		var open bool
+		h.do(func() { open = h.app.dialogOpen() })
+		if open {
+			t.Errorf("%s left the dialog open", c.tap)
+		}
 	}
 }

@@ -168,13 +168,7 @@ func blank(s string) bool {
 
 // flagValue reads a value of flag column i (cached).
 func (r *Reader) flagValue(i int, v string) valueReading {
-	c := &r.flags[i]
-	if k := c.find(v); k >= 0 {
-		return c.vals[k]
-	}
-	x := r.l.readValue(i, v)
-	c.add(v, x)
-	return x
+	return r.flags[i].get(v, func(v string) valueReading { return r.l.readValue(i, v) })
 }
 
 // readValue reads a value of flag column i, with the person's corrections.
@@ -189,13 +183,7 @@ func (l *Layout) readValue(i int, v string) valueReading {
 }
 
 func (r *Reader) typeValue(i int, v string) PhoneType {
-	c := &r.types[i]
-	if k := c.find(v); k >= 0 {
-		return c.vals[k]
-	}
-	t := r.l.readTypeValue(i, v)
-	c.add(v, t)
-	return t
+	return r.types[i].get(v, func(v string) PhoneType { return r.l.readTypeValue(i, v) })
 }
 
 // readTypeValue reads a value of type column i: a kind in words, or for a
@@ -276,13 +264,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	l := r.l
 	row.Match = MatchUnknown
 	if l.Match >= 0 {
-		v := cell(rec, l.Match)
-		if k := r.match.find(v); k >= 0 {
-			row.Match = r.match.vals[k]
-		} else {
-			row.Match, _ = readMatch(v)
-			r.match.add(v, row.Match)
-		}
+		row.Match = r.match.get(cell(rec, l.Match), matchOf)
 	}
 	row.Date, row.dated, row.may = r.rowDate(rec)
 	row.Phones = row.Phones[:0]

@@ -147,8 +147,7 @@ func (l *Layout) reads(i int, v string) (string, string) {
 		}
 		return x.flag.String(), x.meaning
 	case RoleMatch:
-		m, _ := readMatch(v)
-		return m.String(), ""
+		return matchOf(v).String(), ""
 	case RolePhoneType:
 		if typ := l.readTypeValue(i, v); typ != "" {
 			return string(typ), ""

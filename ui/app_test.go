@@ -24,20 +24,13 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
-// uiMu stands for the UI thread in tests: the test driver runs fyne.Do
-// inline on the calling goroutine, so the window's background updates and
-// the test's own actions take turns on it, as on the real main thread.
-var uiMu sync.Mutex
-
-// onUI runs f as the UI thread would.
-func onUI(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+// onUI runs f as the UI thread would: the window's background updates and
+// the test's own actions take turns on it.
+var onUI = new(uitest.Thread).Do
 
 // testOptions are the window's options in tests: serialised, short delays.
 func testOptions() Options {

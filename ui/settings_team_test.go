@@ -2,9 +2,7 @@ package ui
 
 import (
 	"errors"
-	"image/png"
-	"os"
-	"path/filepath"
+	"image"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
 // Settings → Share with my team: the connection string and the computer's
@@ -89,22 +88,10 @@ func TestShareWithMyTeam(t *testing.T) {
 // screenshot saves the window as name in $SKIPDESK_SCREENSHOTS, when set.
 func screenshot(t *testing.T, h *harness, name string) {
 	t.Helper()
-	dir := os.Getenv("SKIPDESK_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	h.do(func() { err = png.Encode(out, h.win.Canvas().Capture()) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	uitest.SaveShot(t, "SKIPDESK_SCREENSHOTS", name, func() (img image.Image) {
+		h.do(func() { img = h.win.Canvas().Capture() })
+		return img
+	})
 }
 
 // The team line with the database away says so, and that nothing is

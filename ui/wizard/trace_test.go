@@ -26,6 +26,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
 // testEnv runs the screens with short delays; the test driver runs
@@ -130,16 +131,9 @@ func (h *harness) settle(t *testing.T) {
 	idle(t, h.tr.bg)
 }
 
-// uiMu stands for the UI thread in tests: background callbacks (through do)
-// and the test's own actions (through act) take turns on it.
-var uiMu sync.Mutex
-
-// act runs f as the UI thread would.
-func act(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+// act runs f as the UI thread would: background callbacks (through the
+// env's Do) and the test's own actions take turns on it.
+var act = new(uitest.Thread).Do
 
 // idle waits until the wizard's background work has ended.
 func idle(t *testing.T, b *busy.Tracker) {

@@ -180,6 +180,25 @@ func TestFailClosedFiles(t *testing.T) {
 	}
 }
 
+// A phone whose number column is blank where the number as written is a
+// phone is still that phone: a note on its row that says not to call it
+// keeps the number out of the list wherever else it appears.
+func TestFailClosedBlankNumberColumnKeepsThePhone(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	dir := t.TempDir()
+	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday,
+		"Owner 1 Phone 2,Owner 3 Phone 4,Owner 3 Phone 4 National Registry,Comments",
+		"516 292 4249,,,Call back after 5pm",
+		"3.12908E+09,,,",
+		",516 292 4249,,DNC - requested by owner",
+		"212 555 0101,,,")
+	scrub := resultFile(t, dir, "scrub.csv", jobs.KindDNC, yesterday,
+		"Telephone,Can Call,Litigator", "516.292.4249,Y,false", "212.555.0101,Y,false")
+	got, err := listNumbers(t, d, trace, scrub)
+	wantNumbers(t, got, err, "2125550101")
+}
+
 // A column's convention is the whole file's: a value met after the first
 // rows that the convention does not cover is unknown, never read by a word
 // list ("OK" is Oklahoma in a state column, not "okay").

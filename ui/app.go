@@ -317,13 +317,7 @@ func (a *App) refreshNow() {
 }
 
 func (a *App) signOut() {
-	background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, a.svc.Sessions.SignOut(ctx)
-	}, func(_ struct{}, err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	backgroundErr(a.shell, a.ctx, a.svc.Sessions.SignOut, a.orShow(func() {
 		if a.stopEvents != nil {
 			a.stopEvents()
 			a.stopEvents = nil
@@ -338,7 +332,7 @@ func (a *App) signOut() {
 		a.header, a.jobs, a.library = nil, nil, nil
 		a.showFirstRun()
 		a.fire("signed-out")
-	})
+	}))
 }
 
 // showNotice tells, once, of a problem SkipDesk started despite (damaged

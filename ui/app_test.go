@@ -24,20 +24,13 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
-// uiMu stands for the UI thread in tests: the test driver runs fyne.Do
-// inline on the calling goroutine, so the window's background updates and
-// the test's own actions take turns on it, as on the real main thread.
-var uiMu sync.Mutex
-
-// onUI runs f as the UI thread would.
-func onUI(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+// onUI runs f as the UI thread would: the window's background updates and
+// the test's own actions take turns on it.
+var onUI = new(uitest.Thread).Do
 
 // testOptions are the window's options in tests: serialised, short delays.
 func testOptions() Options {
@@ -186,6 +179,44 @@ func (h *harness) objects() []fyne.CanvasObject {
 	return objs
 }
 
+// shown are the visible objects of type T on screen, dialogs included (and
+// last); call it on the UI thread.
+func shown[T fyne.CanvasObject](h *harness) []T {
+	var out []T
+	for _, o := range h.objects() {
+		if x, ok := o.(T); ok && x.Visible() {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// topShown is the visible object of type T that match accepts, the one on
+// top when several are (the zero T when none); call it on the UI thread.
+func topShown[T fyne.CanvasObject](h *harness, match func(T) bool) T {
+	var top T
+	for _, x := range shown[T](h) {
+		if match(x) {
+			top = x
+		}
+	}
+	return top
+}
+
+// typeKey types a server and a key in the first-run screen, which must
+// show; done receives what each of up to n attempts to connect answered.
+func (h *harness) typeKey(n int) (f *firstRun, done chan error) {
+	h.t.Helper()
+	if f = h.app.firstRun; f == nil {
+		h.t.Fatal("the first-run screen did not show")
+	}
+	done = make(chan error, n)
+	f.onDone = func(err error) { done <- err }
+	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
+	h.do(func() { test.Type(f.key, "sk_live_123") })
+	return f, done
+}
+
 // save answers the save dialog: name, when not "", typed over the name it
 // offers, then Save. It returns the name offered.
 func (h *harness) save(name string) string {
@@ -318,14 +349,7 @@ func TestFirstRunConnectWithKey(t *testing.T) {
 	fb := newFake()
 	h := start(t, fb)
 	h.tap(h.button("Use my API key…")) // from the sandbox bar
-	f := h.app.firstRun
-	if f == nil {
-		t.Fatal("the first-run screen did not show")
-	}
-	done := make(chan error, 1)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(1)
 	h.tap(f.connect)
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -369,11 +393,7 @@ func TestFirstRunKeyringUnavailableOffersSessionOnly(t *testing.T) {
 		return fmt.Errorf("store key: %w", workflow.ErrKeyringUnavailable)
 	}
 	h := start(t, fb)
-	f := h.app.firstRun
-	done := make(chan error, 4)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(4)
 	h.tap(f.connect)
 	if err := <-done; !errors.Is(err, workflow.ErrKeyringUnavailable) {
 		t.Fatalf("first attempt: %v", err)
@@ -399,11 +419,7 @@ func TestUnreachableServerDialog(t *testing.T) {
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	}
 	h := start(t, fb)
-	f := h.app.firstRun
-	done := make(chan error, 1)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(1)
 	h.tap(f.connect)
 	<-done
 	got := h.dialogText()
@@ -424,11 +440,7 @@ func TestFirstRunCheckCanBeCancelled(t *testing.T) {
 	h := start(t, fb)
 	sandboxURL := h.app.Session().BaseURL
 	h.tap(h.button("Use my API key…"))
-	f := h.app.firstRun
-	done := make(chan error, 2)
-	f.onDone = func(err error) { done <- err }
-	h.do(func() { test.Type(f.baseURL, "https://api.example.com/v1") })
-	h.do(func() { test.Type(f.key, "sk_live_123") })
+	f, done := h.typeKey(2)
 	fb.mu.Lock()
 	fb.connectHangs = true
 	fb.mu.Unlock()
@@ -500,8 +512,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 	if err := secrets.Set(ctx, secrets.APIKey, "sk_live_123"); err != nil {
 		t.Fatal(err)
 	}
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 
 	saved := make(chan error, 1)
@@ -580,8 +591,7 @@ func TestSettingsSaveAndSignOut(t *testing.T) {
 
 func TestJobsListUpdatesFromEvents(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.settings.WebhookEnabled = true // Resend webhook needs one
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", Rows: 100, Charged: 100, CreatedAt: now.Add(-75 * time.Second)},
@@ -676,8 +686,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 }
 
 func TestNotificationsOff(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.settings.Notifications = false
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a.csv", Status: "processing"}}
 	h := start(t, fb)
@@ -707,8 +716,7 @@ func sampleResult() *memResult {
 }
 
 func TestViewerSortAndFilter(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
@@ -802,8 +810,7 @@ func TestViewerSortAndFilter(t *testing.T) {
 }
 
 func TestDropRoutesFiles(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	cases := []struct{ file, want string }{
 		{"/in/owners.csv", "trace:/in/owners.csv"},
@@ -825,8 +832,7 @@ func TestDropRoutesFiles(t *testing.T) {
 // with the selection; one that made no job just leaves the list.
 func TestSettledUploadReplacesItsRow(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{Key: "submission-7", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: now.Add(-time.Minute)},
 		{Key: "submission-8", Kind: jobs.KindDNC, Name: "phones.csv", Status: jobs.StatusUnknown, Rows: 5, CreatedAt: now.Add(-2 * time.Minute)},
@@ -853,8 +859,7 @@ func TestSettledUploadReplacesItsRow(t *testing.T) {
 // A damaged result still opens, and the viewer says what is off above the
 // rows; a sound one shows no such line.
 func TestViewerShowsDamage(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(fb.openMem(t, sampleResult()), "owners") })
@@ -879,8 +884,7 @@ func TestViewerShowsDamage(t *testing.T) {
 // The selected job's whole row is marked, not only the cell tapped.
 func TestJobsSelectionMarksTheRow(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "a.csv", Status: "completed", CreatedAt: now},
 		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "b.csv", Status: "completed", CreatedAt: now.Add(-time.Hour)},
@@ -930,8 +934,7 @@ func TestJobsSelectionMarksTheRow(t *testing.T) {
 // A key from $SKIPDESK_API_KEY is named as such in the settings, and there
 // is nothing to sign out of there.
 func TestSettingsNameAKeyFromTheEnvironment(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.fromEnv = true
 	h := start(t, fb)
 	var f *settingsForm
@@ -975,8 +978,7 @@ func TestLateResultAfterClose(t *testing.T) {
 // people view, the quick filters and the tools that read rows through the
 // layout wait until the whole file is read and the layout known.
 func TestViewerWaitsForTheLayout(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var v *viewer
 	h.do(func() {
@@ -1017,8 +1019,7 @@ func TestViewerWaitsForTheLayout(t *testing.T) {
 // UI thread (a row to show once its result's tab is laid out) ends when the
 // window closes, and no work of the window is left running after Close.
 func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	res := bigResult()
 	fb.addResult(t, res)
 	h := start(t, fb)

@@ -243,19 +243,9 @@ func (v *internalView) onImport() {
 // importFile reads every row of the file at path, counting its columns,
 // then offers them (askColumns).
 func (v *internalView) importFile(path string) {
-	a := v.sh
-	var f workflow.ListFile
-	a.withProgress("Reading "+filepath.Base(path), func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		f, err = v.be.ScanListFile(ctx, path, listBar(progress))
-		return err
-	}, func(err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
-		v.askColumns(f)
-	})
+	withProgressOf(v.sh, "Reading "+filepath.Base(path), func(ctx context.Context, progress func(int64, int64)) (workflow.ListFile, error) {
+		return v.be.ScanListFile(ctx, path, listBar(progress))
+	}, orShowError(v.sh, v.askColumns))
 }
 
 // askColumns offers the file's columns with what each holds: the
@@ -330,12 +320,9 @@ func listBar(progress func(done, total int64)) func(workflow.ListProgress) {
 // says what it did.
 func (v *internalView) runImport(req workflow.ListImport) {
 	a := v.sh
-	var res workflow.ListImported
-	a.withProgress("Adding the numbers of "+filepath.Base(req.Path), func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		res, err = v.be.ImportInternal(ctx, req, listBar(progress))
-		return err
-	}, func(err error) {
+	withProgressOf(a, "Adding the numbers of "+filepath.Base(req.Path), func(ctx context.Context, progress func(int64, int64)) (workflow.ListImported, error) {
+		return v.be.ImportInternal(ctx, req, listBar(progress))
+	}, func(res workflow.ListImported, err error) {
 		if res.Added > 0 {
 			v.changed()
 			v.load()
@@ -404,7 +391,7 @@ func (v *internalView) onExport() {
 					a.showError(err)
 					return
 				}
-				v.exports.showSaved(dest)
+				v.exports.showSaved(dest, "")
 			})
 	})
 }
@@ -423,16 +410,12 @@ func (v *internalView) onRemove() {
 			if !ok {
 				return
 			}
-			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, v.be.RemoveInternal(ctx, e.Number, reason.Text)
-			}, func(_ struct{}, err error) {
-				if err != nil {
-					a.showError(err)
-					return
-				}
+			backgroundErr(a, a.ctx, func(ctx context.Context) error {
+				return v.be.RemoveInternal(ctx, e.Number, reason.Text)
+			}, a.orShow(func() {
 				v.changed()
 				v.load()
-			})
+			}))
 		}, a.win)
 	reason.OnChanged = func(s string) {
 		if strings.TrimSpace(s) == "" {
@@ -462,17 +445,13 @@ func (a *App) recheck(which func(*viewer) bool) {
 			continue
 		}
 		v := v
-		background(a.shell, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, a.svc.Results.Recheck(ctx, v.res)
-		}, func(_ struct{}, err error) {
-			if err != nil {
-				a.showError(err)
-				return
-			}
+		backgroundErr(a.shell, a.ctx, func(ctx context.Context) error {
+			return a.svc.Results.Recheck(ctx, v.res)
+		}, a.orShow(func() {
 			v.relayout()
 			v.showQuickFilters()
 			v.runQuery()
 			a.fire("rechecked")
-		})
+		}))
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
-	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // waitFor waits until the window is idle, then asserts cond; cond takes
@@ -37,8 +36,7 @@ func (h *harness) textOf(l *widget.Label) string {
 // invalid ones are named), are found in any format, and come off with a
 // reason; an open result marks a number on the list wherever it shows.
 func TestInternalListTab(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv") // also starts the real layer
 	h.do(func() {})
@@ -55,8 +53,8 @@ func TestInternalListTab(t *testing.T) {
 	h.tap(h.button("Add numbers…"))
 	var entries []*widget.Entry
 	h.do(func() {
-		for _, o := range h.objects() {
-			if e, ok := o.(*widget.Entry); ok && e.Visible() && e != in.search && e != v.filter {
+		for _, e := range shown[*widget.Entry](h) {
+			if e != in.search && e != v.filter {
 				entries = append(entries, e)
 			}
 		}
@@ -100,11 +98,7 @@ func TestInternalListTab(t *testing.T) {
 	h.tap(in.remove)
 	var reason *widget.Entry
 	h.do(func() {
-		for _, o := range h.objects() {
-			if e, ok := o.(*widget.Entry); ok && e.Visible() && e.PlaceHolder == "Why it comes off the list (kept in its history)" {
-				reason = e
-			}
-		}
+		reason = topShown(h, func(e *widget.Entry) bool { return e.PlaceHolder == "Why it comes off the list (kept in its history)" })
 		reason.SetText("wrong number")
 	})
 	h.tap(h.button("Remove"))
@@ -119,19 +113,14 @@ func TestInternalListTab(t *testing.T) {
 // The callable list asks the person's choices first, warns of the risky
 // ones, and passes them on.
 func TestCallableChoices(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
-		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
-	fb.jobs = []workflow.Job{trace}
+	fb := signedIn(downloaded("trc_1", jobs.KindTrace, "owners.csv", 10))
 	h := start(t, fb)
 	h.do(func() { h.app.jobs.selectJob("trc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	h.openCallableChoices()
 	var checks []*widget.Check
 	h.do(func() {
-		for _, o := range h.objects() {
-			if c, ok := o.(*widget.Check); ok && c.Visible() && (strings.HasPrefix(c.Text, "Leave out mobiles") || strings.HasPrefix(c.Text, "Keep")) {
+		for _, c := range shown[*widget.Check](h) {
+			if strings.HasPrefix(c.Text, "Leave out mobiles") || strings.HasPrefix(c.Text, "Keep") {
 				checks = append(checks, c)
 			}
 		}
@@ -151,12 +140,7 @@ func TestCallableChoices(t *testing.T) {
 	if txt := h.dialogText(); !strings.Contains(txt, "may be on the registry") {
 		t.Errorf("keeping unknown answers is not warned: %q", txt)
 	}
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	got := fb.choices
-	fb.mu.Unlock()
+	got := h.exportCallable()
 	if len(got) != 1 || !got[0].LeaveOutMobiles || got[0].KeepLitigators || !got[0].KeepUnknown || got[0].LeaveOutStale {
 		t.Errorf("choices passed: %+v", got)
 	}
@@ -166,11 +150,7 @@ func TestCallableChoices(t *testing.T) {
 // offers a scrub of just those numbers (the DNC wizard, which prices it
 // first) or the list without them.
 func TestStaleScrubRefusal(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10,
-		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}
-	fb.jobs = []workflow.Job{trace}
+	fb := signedIn(downloaded("trc_1", jobs.KindTrace, "owners.csv", 10))
 	fb.real(t)
 	h := start(t, fb)
 	done := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
@@ -182,8 +162,7 @@ func TestStaleScrubRefusal(t *testing.T) {
 		fb.choices = nil
 		fb.mu.Unlock()
 		h.do(func() { h.app.jobs.selectJob("trc_1") })
-		h.tap(h.app.jobs.callableBtn)
-		h.wait("callable-choices")
+		h.openCallableChoices()
 		h.tap(h.button("Export"))
 		h.save("")
 		h.wait("stale-scrub")
@@ -218,20 +197,13 @@ func TestStaleScrubRefusal(t *testing.T) {
 // A row of a result goes on the list from the viewer: its numbers, the
 // result and the row as the source.
 func TestDoNotCallFromTheViewer(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	h.do(func() { v.table.Select(widget.TableCellID{Row: 2, Col: 0}) }) // Linda Davis
 	h.tap(h.button("Do not call…"))
 	var nums *widget.Entry
-	h.do(func() {
-		for _, o := range h.objects() {
-			if e, ok := o.(*widget.Entry); ok && e.Visible() && e.MultiLine {
-				nums = e
-			}
-		}
-	})
+	h.do(func() { nums = topShown(h, func(e *widget.Entry) bool { return e.MultiLine }) })
 	if nums == nil || strings.Count(nums.Text, "\n") != 4 || !strings.HasPrefix(nums.Text, "(512) 555-0104") {
 		t.Fatalf("the row's numbers: %+v", nums)
 	}
@@ -252,8 +224,7 @@ func TestDoNotCallFromTheViewer(t *testing.T) {
 // choices first; a stale scrub is explained and the list made without it
 // on the person's word.
 func TestViewerCallableExport(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	fb.settings.OutputDir = t.TempDir()
@@ -295,8 +266,7 @@ const fourPhones = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
 // it did, with the value that is not a number and its line. With
 // SKIPDESK_SCREENSHOTS set, the columns offered are saved there.
 func TestImportAFileWithFourPhoneColumns(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.real(t)
 	h := start(t, fb)
 	path := filepath.Join(t.TempDir(), "crm.csv")
@@ -310,13 +280,11 @@ func TestImportAFileWithFourPhoneColumns(t *testing.T) {
 	h.wait("list-columns")
 	var ticked, unticked []string
 	h.do(func() {
-		for _, o := range h.objects() {
-			if c, ok := o.(*widget.Check); ok && c.Visible() {
-				if c.Checked {
-					ticked = append(ticked, c.Text)
-				} else {
-					unticked = append(unticked, c.Text)
-				}
+		for _, c := range shown[*widget.Check](h) {
+			if c.Checked {
+				ticked = append(ticked, c.Text)
+			} else {
+				unticked = append(unticked, c.Text)
 			}
 		}
 	})
@@ -344,8 +312,7 @@ func TestImportAFileWithFourPhoneColumns(t *testing.T) {
 // A big list: the tab shows the newest entries and says how many there
 // are; a search finds any number in the ledger, not among those shown.
 func TestInternalListTabShowsTheNewestOfABigList(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	svc := fb.real(t)
 	var numbers []string
 	for i := range internalShown + 500 {

@@ -307,34 +307,46 @@ func (c *presetChoice) chosen() string {
 // list's path) or the list without them (without).
 func (ex *exports) offerStale(e *workflow.StaleError, rescrub func(path string), without func()) {
 	s := e.Scrubs[0]
-	msg := widget.NewLabel(fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
+	msg := fmt.Sprintf("The DNC scrub %s was made on %s: registry answers may be used for 31 days, so it ran out on %s.\n\n"+
 		"%s would be called on it. Nothing was written.\n\nScrub just those numbers again (you see the price first), "+
 		"or make the list without them.",
 		s.Name, s.Date.Local().Format("Jan 2, 2006"), s.Date.AddDate(0, 0, 31).Local().Format("Jan 2, 2006"),
-		jobs.Plural(int64(len(e.Numbers)), "phone", "phones")))
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	again := &widget.Button{Text: fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), Importance: widget.HighImportance, OnTapped: func() {
-		d.Hide()
+		jobs.Plural(int64(len(e.Numbers)), "phone", "phones"))
+	d, again := ex.refusal("This scrub is too old", msg, fmt.Sprintf("Scrub these %d numbers again…", len(e.Numbers)), func() {
 		path, err := ex.stale.StalePhones(e)
 		if err != nil {
 			ex.sh.showError(err)
 			return
 		}
 		rescrub(path)
-	}}
-	out := widget.NewButton("Export without them", func() {
-		d.Hide()
-		without()
-	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("This scrub is too old", container.NewVBox(msg,
-		container.NewHBox(layout.NewSpacer(), cancel, out, again)), ex.sh.win)
+	}, "Export without them", without)
 	d.SetOnClosed(func() { ex.rescrubBtn = nil })
 	ex.rescrubBtn = again
 	d.Resize(fyne.NewSize(600, 0))
 	d.Show()
 	ex.sh.fire("stale-scrub")
+}
+
+// refusal asks what to do about an export that wrote nothing: msg says
+// why; fix (the highlighted button, fixText) mends it, without
+// (withoutText) makes the list without what is in doubt, Cancel does
+// neither. It returns the dialog, not shown yet, and the fix's button.
+func (ex *exports) refusal(title, msg, fixText string, fix func(), withoutText string, without func()) (*dialog.CustomDialog, *widget.Button) {
+	label := widget.NewLabel(msg)
+	label.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	fixBtn := &widget.Button{Text: fixText, Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		fix()
+	}}
+	out := widget.NewButton(withoutText, func() {
+		d.Hide()
+		without()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons(title, container.NewVBox(label,
+		container.NewHBox(layout.NewSpacer(), cancel, out, fixBtn)), ex.sh.win)
+	return d, fixBtn
 }
 
 // showExported says how an export to dest ended: what went wrong, or
@@ -343,54 +355,41 @@ func (ex *exports) showExported(dest string, rep *workflow.ExportReport, err err
 	switch {
 	case err != nil:
 		ex.sh.showError(err)
-	case rep != nil && rep.Proof != "":
-		ex.showSavedWithProof(dest, rep.Proof)
+	case rep != nil:
+		ex.showSaved(dest, rep.Proof)
 	default:
-		ex.showSaved(dest)
+		ex.showSaved(dest, "")
 	}
 }
 
-// showSavedWithProof says where a callable list and its proof of scrub
-// were saved.
-func (ex *exports) showSavedWithProof(path, proof string) {
+// showSaved tells where a file was written, with a way to open its folder;
+// a callable list's proof of scrub, beside it (proof, "" when none), is
+// named, with a way to open it.
+func (ex *exports) showSaved(path, proof string) {
 	defer ex.sh.fire("saved")
-	msg := widget.NewLabel("Saved to " + path + "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
-		"names the scrubs, their dates, what was left out and why, and fingerprints of the files.")
-	msg.Wrapping = fyne.TextWrapWord
+	text, width := "Saved to "+path, float32(520)
 	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
+	buttons := []fyne.CanvasObject{layout.NewSpacer(), &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
 		d.Hide()
 		ex.sh.showInFolder(path)
-	}}
-	open := &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
-		d.Hide()
-		ex.sh.openFile(proof)
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, open, ok, layout.NewSpacer())), ex.sh.win)
-	d.Resize(fyne.NewSize(560, 0))
+	}}}
+	if proof != "" {
+		text += "\n\nIts proof of scrub: " + filepath.Base(proof) + ", beside it. Keep both: the proof " +
+			"names the scrubs, their dates, what was left out and why, and fingerprints of the files."
+		width = 560
+		buttons = append(buttons, &widget.Button{Text: "Open the proof", Icon: theme.DocumentIcon(), OnTapped: func() {
+			d.Hide()
+			ex.sh.openFile(proof)
+		}})
+	}
+	buttons = append(buttons, keys.NewPrimary("OK", nil, func() { d.Hide() }), layout.NewSpacer())
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(buttons...)), ex.sh.win)
+	d.Resize(fyne.NewSize(width, 0))
 	ex.saved = path
 	d.SetOnClosed(func() { ex.saved = "" })
 	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Show()
-}
-
-// showSaved tells where a file was written, with a way to open its folder.
-func (ex *exports) showSaved(path string) {
-	defer ex.sh.fire("saved")
-	msg := widget.NewLabel("Saved to " + path)
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	show := &widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), OnTapped: func() {
-		d.Hide()
-		ex.sh.showInFolder(path)
-	}}
-	ok := keys.NewPrimary("OK", nil, func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Saved", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), show, ok, layout.NewSpacer())), ex.sh.win)
-	ex.saved = path
-	d.SetOnClosed(func() { ex.saved = "" })
-	keys.Track(ex.sh.win, d, d.Hide, nil) // Enter and Escape close it
-	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }
 
@@ -412,21 +411,9 @@ func (ex *exports) offerQuestions(e *workflow.QuestionError, check func(), witho
 			lines = append(lines, "• "+filepath.Base(f.File)+": "+q.Message)
 		}
 	}
-	msg := widget.NewLabel("SkipDesk is not sure how to read columns this callable list depends on. Nothing was written.\n\n" +
-		strings.Join(lines, "\n") + "\n\nCheck the columns and say what they mean, or make the list without the phones they decide.")
-	msg.Wrapping = fyne.TextWrapWord
-	var d *dialog.CustomDialog
-	checkBtn := &widget.Button{Text: "Check the columns…", Importance: widget.HighImportance, OnTapped: func() {
-		d.Hide()
-		check()
-	}}
-	out := widget.NewButton("Export without those phones", func() {
-		d.Hide()
-		without()
-	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	d = dialog.NewCustomWithoutButtons("Not sure how to read some columns", container.NewVBox(msg,
-		container.NewHBox(layout.NewSpacer(), cancel, out, checkBtn)), ex.sh.win)
+	msg := "SkipDesk is not sure how to read columns this callable list depends on. Nothing was written.\n\n" +
+		strings.Join(lines, "\n") + "\n\nCheck the columns and say what they mean, or make the list without the phones they decide."
+	d, _ := ex.refusal("Not sure how to read some columns", msg, "Check the columns…", check, "Export without those phones", without)
 	keys.Track(ex.sh.win, d, d.Hide, nil)
 	d.Resize(fyne.NewSize(640, 0))
 	d.Show()

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -86,6 +88,22 @@ var (
 	_ Samples         = (*mock.Samples)(nil)
 )
 
+// signedIn is a fake whose key is in place (the session resumes), holding
+// jobs.
+func signedIn(js ...workflow.Job) *fakeBackend {
+	fb := newFake()
+	fb.resumeErr = nil
+	fb.jobs = js
+	return fb
+}
+
+// downloaded is a completed job of rows rows whose result is in /results
+// under the job's name.
+func downloaded(id string, kind jobs.Kind, name string, rows int) workflow.Job {
+	return workflow.Job{ID: id, Key: id, Kind: kind, Name: name, Status: "completed", Rows: rows,
+		CreatedAt: time.Now(), ResultPath: "/results/" + name}
+}
+
 func newFake() *fakeBackend {
 	return &fakeBackend{
 		resumeErr: workflow.ErrNoKey,
@@ -151,7 +169,15 @@ type memResult struct {
 // show) and opens it with the application layer, as the window would.
 func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	t.Helper()
-	path := f.writeMem(t, m)
+	r := f.openIndexed(t, f.writeMem(t, m))
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// openIndexed opens the result at path with the application layer and
+// indexes it, as the window does before it shows a result.
+func (f *fakeBackend) openIndexed(t testing.TB, path string) workflow.Result {
+	t.Helper()
 	r, err := f.real(t).Results().OpenResult(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +185,6 @@ func (f *fakeBackend) openMem(t testing.TB, m *memResult) workflow.Result {
 	if err := r.Index(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
 	return r
 }
 

@@ -609,21 +609,13 @@ func (v *jobsView) ensureDownloaded(j workflow.Job, then func(workflow.Job)) {
 		then(j)
 		return
 	}
-	a := v.sh
-	var got workflow.Job
-	a.withProgress("Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		got, err = v.be.Download(ctx, j, progress)
-		return err
-	}, func(err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	withProgressOf(v.sh, "Downloading "+j.Name, func(ctx context.Context, progress func(int64, int64)) (workflow.Job, error) {
+		return v.be.Download(ctx, j, progress)
+	}, orShowError(v.sh, func(got workflow.Job) {
 		v.upsert(got)
 		v.refreshTable()
 		then(got)
-	})
+	}))
 }
 
 func (v *jobsView) onOpen() {
@@ -745,12 +737,9 @@ func (v *jobsView) exportJob(j workflow.Job, c *workflow.CallableChoices) {
 // stale scrub, one of just its numbers, linked to the trace.
 func (v *jobsView) exportJobTo(j workflow.Job, c *workflow.CallableChoices, dest string) {
 	sh := v.sh
-	var rep *workflow.ExportReport
-	sh.withProgress("Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		rep, err = v.be.ExportJob(ctx, j, dest, c, progress)
-		return err
-	}, func(err error) {
+	withProgressOf(sh, "Exporting "+j.Name, func(ctx context.Context, progress func(int64, int64)) (*workflow.ExportReport, error) {
+		return v.be.ExportJob(ctx, j, dest, c, progress)
+	}, func(rep *workflow.ExportReport, err error) {
 		if errors.Is(err, workflow.ErrNeedScrub) {
 			dropEmpty(dest)
 			dialog.ShowConfirm("Scrub these phones first?",
@@ -780,15 +769,9 @@ func (v *jobsView) onRetryWebhook() {
 		return
 	}
 	a := v.sh
-	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, v.be.RetryWebhook(ctx, j)
-	}, func(_ struct{}, err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	backgroundErr(a, a.ctx, func(ctx context.Context) error { return v.be.RetryWebhook(ctx, j) }, a.orShow(func() {
 		a.showMessage("Webhook queued", "A fresh delivery of the job's webhook was queued for the address set on the API key.")
-	})
+	}))
 }
 
 func (v *jobsView) onReconcile() {
@@ -848,12 +831,10 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 		line.Truncation = fyne.TextTruncateEllipsis
 		mine := widget.NewButton("This is mine", func() {
 			d.Hide()
-			background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, v.be.Adopt(ctx, j.Submission, la.JobID)
-			}, func(_ struct{}, err error) {
-				if err != nil {
-					a.showError(err)
-				}
+			backgroundErr(a, a.ctx, func(ctx context.Context) error {
+				return v.be.Adopt(ctx, j.Submission, la.JobID)
+			}, func(err error) {
+				a.showError(err) // none when nil
 				v.reload(nil)
 			})
 		})
@@ -862,12 +843,10 @@ func (v *jobsView) askLookAlikes(j workflow.Job, alike []workflow.LookAlike) {
 	later := keys.NewPrimary("Leave it unknown", nil, func() { d.Hide() })
 	none := widget.NewButton("None: the dashboard shows it was not made", func() {
 		d.Hide()
-		background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, v.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
-		}, func(_ struct{}, err error) {
-			if err != nil {
-				a.showError(err)
-			}
+		backgroundErr(a, a.ctx, func(ctx context.Context) error {
+			return v.be.Dismiss(ctx, j.Submission, "the person checked the provider's dashboard: none of the look-alikes is this upload")
+		}, func(err error) {
+			a.showError(err) // none when nil
 			v.reload(nil)
 		})
 	})

@@ -19,11 +19,46 @@ import (
 // lets them map a list. The answer is remembered for every file with the
 // same columns.
 
-// roleWords are the roles a column can have, in words, in the order offered.
-var roleWords = []struct {
-	role  layout.Role
+// worded is a value a drop-down offers, with the words it shows.
+type worded[T comparable] struct {
+	value T
 	words string
-}{
+}
+
+// wordList is a drop-down's values in the order offered.
+type wordList[T comparable] []worded[T]
+
+// options are the words offered, in order.
+func (l wordList[T]) options() []string {
+	ws := make([]string, len(l))
+	for i, w := range l {
+		ws[i] = w.words
+	}
+	return ws
+}
+
+// valueOf is the value shown as words; fallback when no value is.
+func (l wordList[T]) valueOf(words string, fallback T) T {
+	for _, w := range l {
+		if w.words == words {
+			return w.value
+		}
+	}
+	return fallback
+}
+
+// wordsOf is how v is shown; fallback when v is not offered.
+func (l wordList[T]) wordsOf(v T, fallback string) string {
+	for _, w := range l {
+		if w.value == v {
+			return w.words
+		}
+	}
+	return fallback
+}
+
+// roleWords are the roles a column can have, in words, in the order offered.
+var roleWords = wordList[layout.Role]{
 	{layout.RoleOther, "Not used"},
 	{layout.RolePhone, "Phone number"},
 	{layout.RolePhoneType, "Phone type"},
@@ -46,10 +81,7 @@ var roleWords = []struct {
 }
 
 // kindWords are the lists a flag column can answer.
-var kindWords = []struct {
-	kind  layout.FlagKind
-	words string
-}{
+var kindWords = wordList[layout.FlagKind]{
 	{layout.Federal, "Federal DNC"},
 	{layout.DNC, "DNC (no list named)"},
 	{layout.State, "State DNC"},
@@ -67,40 +99,14 @@ type columnFix struct {
 	kind *widget.Select
 }
 
-func roleOf(words string) layout.Role {
-	for _, r := range roleWords {
-		if r.words == words {
-			return r.role
-		}
-	}
-	return layout.RoleOther
-}
+func roleOf(words string) layout.Role { return roleWords.valueOf(words, layout.RoleOther) }
 
-func wordsOfRole(role layout.Role) string {
-	for _, r := range roleWords {
-		if r.role == role {
-			return r.words
-		}
-	}
-	return "Not used"
-}
+func wordsOfRole(role layout.Role) string { return roleWords.wordsOf(role, "Not used") }
 
-func kindOf(words string) layout.FlagKind {
-	for _, k := range kindWords {
-		if k.words == words {
-			return k.kind
-		}
-	}
-	return layout.Combined
-}
+func kindOf(words string) layout.FlagKind { return kindWords.valueOf(words, layout.Combined) }
 
 func wordsOfKind(k layout.FlagKind) string {
-	for _, x := range kindWords {
-		if x.kind == k {
-			return x.words
-		}
-	}
-	return kindWords[len(kindWords)-1].words
+	return kindWords.wordsOf(k, kindWords[len(kindWords)-1].words)
 }
 
 // onCheckColumns reads how each flag value of the result reads (off the UI
@@ -108,12 +114,9 @@ func wordsOfKind(k layout.FlagKind) string {
 func (v *viewer) onCheckColumns() {
 	a := v.sh
 	path := v.res.Path()
-	var sum layout.Summary
-	a.withProgress("Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) error {
-		var err error
-		sum, err = v.be.ReadLayout(ctx, path)
-		return err
-	}, func(err error) {
+	withProgressOf(a, "Reading the columns of "+v.name, func(ctx context.Context, _ func(int64, int64)) (layout.Summary, error) {
+		return v.be.ReadLayout(ctx, path)
+	}, func(sum layout.Summary, err error) {
 		switch {
 		case err == nil:
 			v.showColumns(sum.Readings)
@@ -138,27 +141,17 @@ type valueFix struct {
 }
 
 // flagChoices are how a person can say a flag value reads.
-var flagChoices = []struct {
-	flag  layout.Flag
-	words string
-}{
+var flagChoices = wordList[layout.Flag]{
 	{layout.Flagged, "On the list: never call"},
 	{layout.Clean, "Not on the list"},
 	{layout.Unknown, "Not known: never call"},
 }
 
-func flagOfWords(w string) layout.Flag {
-	for _, c := range flagChoices {
-		if c.words == w {
-			return c.flag
-		}
-	}
-	return layout.Unknown
-}
+func flagOfWords(w string) layout.Flag { return flagChoices.valueOf(w, layout.Unknown) }
 
 func wordsOfReads(reads string) string {
 	for _, c := range flagChoices {
-		if c.flag.String() == reads {
+		if c.value.String() == reads {
 			return c.words
 		}
 	}
@@ -208,10 +201,7 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []*valueFix) {
 	box := container.NewVBox()
 	var fixes []*valueFix
-	var choices []string
-	for _, c := range flagChoices {
-		choices = append(choices, c.words)
-	}
+	choices := flagChoices.options()
 	for _, r := range readings {
 		switch r.Role {
 		case layout.RoleFlag, layout.RoleScope, layout.RoleScrubDate:
@@ -272,13 +262,7 @@ func readingTitle(r layout.Reading) string {
 // columnsGrid is every column with its first value, what SkipDesk reads in
 // it and, for a flag, which list.
 func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
-	var options, kinds []string
-	for _, r := range roleWords {
-		options = append(options, r.words)
-	}
-	for _, k := range kindWords {
-		kinds = append(kinds, k.words)
-	}
+	options, kinds := roleWords.options(), kindWords.options()
 	grid := container.NewGridWithColumns(4,
 		widget.NewLabelWithStyle("Column", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("First value", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -347,9 +331,9 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 		return // nothing changed
 	}
 	a := v.sh
-	background(a, a.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, v.be.CorrectLayout(ctx, v.res, c)
-	}, func(_ struct{}, err error) {
+	backgroundErr(a, a.ctx, func(ctx context.Context) error {
+		return v.be.CorrectLayout(ctx, v.res, c)
+	}, func(err error) {
 		if err != nil {
 			a.showError(fmt.Errorf("the columns could not be saved: %w", err))
 			return

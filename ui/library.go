@@ -170,20 +170,12 @@ func (v *libraryView) importDated(path string, scrubbed time.Time) {
 // download from the provider, with progress and Cancel) and opens it at the
 // row found.
 func (v *libraryView) fetchAndOpen(it workflow.LibraryItem) {
-	a := v.sh
-	var got workflow.LibraryItem
-	a.withProgress("Downloading "+it.Name+" (in "+it.Teammate+"'s library)", func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		got, err = v.be.FetchResult(ctx, it, progress)
-		return err
-	}, func(err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
+	withProgressOf(v.sh, "Downloading "+it.Name+" (in "+it.Teammate+"'s library)", func(ctx context.Context, progress func(int64, int64)) (workflow.LibraryItem, error) {
+		return v.be.FetchResult(ctx, it, progress)
+	}, orShowError(v.sh, func(got workflow.LibraryItem) {
 		v.search()
 		v.openViewerAt(got.Path, got.Name, got.Row)
-	})
+	}))
 }
 
 func libraryLine(it workflow.LibraryItem) string {

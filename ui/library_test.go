@@ -21,16 +21,21 @@ func bigResult() *memResult {
 	return r
 }
 
+// withBigResult is a signed-in fake whose library holds bigResult, open
+// in the viewer as the file written (the file a hit names).
+func withBigResult(t *testing.T) (*fakeBackend, *memResult) {
+	fb := signedIn()
+	res := bigResult()
+	fb.addResult(t, res)
+	fb.results[res.file] = res
+	return fb, res
+}
+
 // A search lists the rows found; selecting one opens its result in the
 // viewer, scrolled to that row and selected — also when the result is
 // already open, filtered and sorted.
 func TestLibrarySearchHitOpensTheViewerAtItsRow(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	res := bigResult()
-	fb.addResult(t, res)
-	// The viewer's result is the file written: the hit names it.
-	fb.results[res.file] = res
+	fb, res := withBigResult(t)
 	fb.found = map[string][]workflow.LibraryItem{"(212) 550-0150": {{Path: res.file, Name: "big.csv", Kind: jobs.KindTrace,
 		Row: 150, Column: "phone_1", Hits: []string{"row 150: Owner150, Smith, 2125500150"}}}}
 	h := start(t, fb)
@@ -85,11 +90,7 @@ func rowHeaderShown(h *harness, n string) bool {
 // A row found in a teammate's result says whose library it is in; selecting
 // it downloads the result here and opens it at the row.
 func TestLibraryTeammateHitIsDownloadedThenOpened(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	res := bigResult()
-	fb.addResult(t, res)
-	fb.results[res.file] = res
+	fb, res := withBigResult(t)
 	fb.fetchable = map[string]string{"trc_t1": res.file}
 	fb.found = map[string][]workflow.LibraryItem{"smith": {{JobID: "trc_t1", Name: "Austin owners.csv", Kind: jobs.KindTrace, Rows: 400,
 		Row: 150, Teammate: "front-desk", Hits: []string{"row 150, in front-desk's library"}}}}

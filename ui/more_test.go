@@ -22,13 +22,13 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
 func TestShortcuts(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	cases := []struct {
 		key  fyne.KeyName
@@ -76,8 +76,7 @@ func TestShortcuts(t *testing.T) {
 
 // The main menu holds the same actions and names their shortcuts.
 func TestMainMenu(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	want := map[string]fyne.KeyName{"New trace…": fyne.KeyN, "DNC scrub…": fyne.KeyD, "Single lookup…": fyne.KeyL,
 		"Open result…": fyne.KeyO, "Settings…": fyne.KeyComma, "Refresh": fyne.KeyR}
@@ -103,8 +102,7 @@ func TestMainMenu(t *testing.T) {
 }
 
 func TestDropResultOpensViewer(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	res := sampleResult()
 	h := start(t, fb)
 	fb.addResult(t, res)
@@ -154,8 +152,7 @@ func TestDropResultOpensViewer(t *testing.T) {
 // Enter asks for the file with the focus in its path field, the path is
 // typed, Enter opens it.
 func TestOpenAFileFromTheKeyboard(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	list := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(list, []byte("First Name,Last Name\nAnn,Smith\n"), 0o600)
@@ -167,13 +164,7 @@ func TestOpenAFileFromTheKeyboard(t *testing.T) {
 		})
 	}
 	var open *keys.Button
-	h.do(func() {
-		for _, o := range h.objects() {
-			if b, ok := o.(*keys.Button); ok && b.Text == "Open result…" {
-				open = b
-			}
-		}
-	})
+	h.do(func() { open = topShown(h, func(b *keys.Button) bool { return b.Text == "Open result…" }) })
 	if open == nil {
 		t.Fatal("no Open result… button")
 	}
@@ -210,8 +201,7 @@ func TestOpenAFileFromTheKeyboard(t *testing.T) {
 }
 
 func TestReconcileUnknownJob(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()}}
 	h := start(t, fb)
 	v := h.app.jobs
@@ -229,8 +219,7 @@ func TestReconcileUnknownJob(t *testing.T) {
 }
 
 func TestHeaderMeteredAndSubscription(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	end := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	fb.account = &client.Account{Email: "va@example.com", BillingMode: "metered",
 		Metered:      &client.Metered{Threshold: 5000, UnbilledUsage: 1234, CardLast4: "4242", PastDue: true},
@@ -254,8 +243,7 @@ func TestHeaderMeteredAndSubscription(t *testing.T) {
 }
 
 func TestLoadOlderJobs(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	// Paging is the backend's (workflow.Jobs); the list shows the button when
 	// the backend says there is more.
@@ -296,8 +284,7 @@ func TestStatusTexts(t *testing.T) {
 }
 
 func TestDownloadCancel(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.blockDownload = true
 	fb.downloadErr = make(chan error, 1)
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
@@ -307,13 +294,7 @@ func TestDownloadCancel(t *testing.T) {
 	h.tap(v.openBtn)
 	// The progress dialog shows at once, while the download runs.
 	var cancel *widget.Button
-	h.do(func() {
-		for _, o := range h.objects() {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
-				cancel = b
-			}
-		}
-	})
+	h.do(func() { cancel = topShown(h, func(b *widget.Button) bool { return b.Text == "Cancel" }) })
 	if cancel == nil {
 		t.Fatal("no progress dialog with Cancel")
 	}
@@ -329,8 +310,7 @@ func TestDownloadCancel(t *testing.T) {
 }
 
 func TestScrubPhonesThenCallableList(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	trace := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}
 	dnc := workflow.Job{ID: "dnc_9", Key: "dnc_9", Kind: jobs.KindDNC, Name: "owners phones", Status: "processing", Rows: 12, CreatedAt: time.Now()}
 	fb.jobs = []workflow.Job{trace}
@@ -397,8 +377,7 @@ func (h *harness) dialogTextSafe() string {
 // The main window fits a 1024×700 screen with a result open: a row of
 // buttons or a header that asks for more makes the window grow past it.
 func TestMainWindowFitsASmallScreen(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "a list with a long name.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()}}
 	fb.account.Subscription = &client.Subscription{PlanName: "Professional Annual", CreditsLimit: 1_000_000, CreditsUsed: 123_456,
 		CurrentPeriodEnd: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
@@ -431,8 +410,7 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 // Offline in a session: the header and the jobs list say the server cannot
 // be reached; the window still opens (the library works offline).
 func TestServerUnreachableInSession(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
 	fb.accountErr = down
@@ -456,8 +434,7 @@ func TestServerUnreachableInSession(t *testing.T) {
 // refresh, keeps the figures, and tries again by itself; when the server
 // is back the banner goes.
 func TestServerAwayThenBack(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	var bal string
 	h.do(func() { bal = h.app.header.billing.Text })
@@ -491,8 +468,7 @@ func TestServerAwayThenBack(t *testing.T) {
 // folder, a free name with one extension; picking a file that is there asks
 // before replacing it.
 func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	out := t.TempDir()
 	fb.settings.OutputDir = out
 	mine := filepath.Join(out, "owners [sd-1a2b3].xlsx")
@@ -543,8 +519,7 @@ func TestExportAsksWhereToSaveBeforeWriting(t *testing.T) {
 // Resend webhook is off, and says why, while no webhook is set up; an
 // interrupted upload's details explain what Reconcile does.
 func TestResendWebhookNeedsAWebhook(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.jobs = []workflow.Job{
 		{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 10, CreatedAt: time.Now()},
 		{Key: "submission-3", Kind: jobs.KindTrace, Name: "big.csv", Status: jobs.StatusUnknown, Rows: 10, CreatedAt: time.Now()},
@@ -575,8 +550,7 @@ func TestResendWebhookNeedsAWebhook(t *testing.T) {
 // The server goes away while nothing else asks it anything: the header's
 // own reload notices, and says so.
 func TestServerGoesAwayWhileIdle(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	o := testOptions()
 	o.AccountEvery = 30 * time.Millisecond
 	h := startWith(t, fb, o)
@@ -592,25 +566,52 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 	}
 }
 
+// startOnScrub starts the app over a fake holding one completed scrub,
+// selected in the jobs list.
+func startOnScrub(t *testing.T) (*fakeBackend, *harness) {
+	fb := signedIn(downloaded("dnc_1", jobs.KindDNC, "phones.csv", 3))
+	h := start(t, fb)
+	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	return fb, h
+}
+
+// openCallableChoices asks for the selected scrub's callable list and
+// waits for its choices.
+func (h *harness) openCallableChoices() {
+	h.tap(h.app.jobs.callableBtn)
+	h.wait("callable-choices")
+}
+
+// exportCallable exports with the callable list's choices as they stand,
+// saved where offered, and returns the choices every export so far was
+// given.
+func (h *harness) exportCallable() []workflow.CallableChoices {
+	h.tap(h.button("Export"))
+	h.save("")
+	h.wait("saved")
+	h.fb.mu.Lock()
+	defer h.fb.mu.Unlock()
+	return slices.Clone(h.fb.choices)
+}
+
+// shownSelect is the visible drop-down showing selected (nil when none);
+// call it on the UI thread.
+func (h *harness) shownSelect(selected string) *widget.Select {
+	return topShown(h, func(s *widget.Select) bool { return s.Selected == selected })
+}
+
 // The callable list's choices answer the keyboard: Escape closes them
 // without exporting, Enter goes on to where to save it.
 func TestCallableChoicesKeys(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	fb, h := startOnScrub(t)
+	h.openCallableChoices()
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	var open bool
 	h.do(func() { open = h.app.exports.callableAsk != nil })
 	if open {
 		t.Fatal("Escape left the choices open")
 	}
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	h.openCallableChoices()
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyReturn) })
 	h.save("")
 	h.wait("saved")
@@ -624,36 +625,22 @@ func TestCallableChoicesKeys(t *testing.T) {
 // The callable list's choices offer the dialer and CRM presets; the one
 // chosen goes with the export.
 func TestCallableChoicesPreset(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
-	h.tap(h.app.jobs.callableBtn)
-	h.wait("callable-choices")
+	_, h := startOnScrub(t)
+	h.openCallableChoices()
 	h.wait("callable-presets")
 	var options []string
 	h.do(func() {
-		for _, o := range h.objects() {
-			if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == ownColumns {
-				options = sel.Options
-				sel.SetSelected("REISift")
-				return
-			}
+		if sel := h.shownSelect(ownColumns); sel != nil {
+			options = sel.Options
+			sel.SetSelected("REISift")
 		}
 	})
 	if len(options) != 11 || options[0] != ownColumns || !slices.Contains(options, "GoHighLevel") || !slices.Contains(options, "People and phones (plain words)") {
 		t.Fatalf("layouts offered: %q", options)
 	}
 	screenshot(t, h, "callable-choices-preset.png")
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	defer fb.mu.Unlock()
-	if len(fb.choices) != 1 || fb.choices[0].Preset != "reisift" {
-		t.Fatalf("choices %+v", fb.choices)
+	if got := h.exportCallable(); len(got) != 1 || got[0].Preset != "reisift" {
+		t.Fatalf("choices %+v", got)
 	}
 }
 
@@ -662,23 +649,15 @@ func TestCallableChoicesPreset(t *testing.T) {
 // computer's time); the one chosen goes with the export, and a time that
 // cannot be read exports nothing.
 func TestCallableChoicesTime(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "dnc_1", Key: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/phones.csv"}}
-	h := start(t, fb)
-	h.do(func() { h.app.jobs.selectJob("dnc_1") })
+	fb, h := startOnScrub(t)
 	choose := func(option, text string) {
-		h.tap(h.app.jobs.callableBtn)
-		h.wait("callable-choices")
+		h.openCallableChoices()
 		h.do(func() {
-			for _, o := range h.objects() {
-				if sel, ok := o.(*widget.Select); ok && sel.Visible() && sel.Selected == anyTime {
-					sel.SetSelected(option)
-				}
+			if sel := h.shownSelect(anyTime); sel != nil {
+				sel.SetSelected(option)
 			}
-			for _, o := range h.objects() {
-				if e, ok := o.(*widget.Entry); ok && e.Visible() && strings.Contains(e.PlaceHolder, atLayout) {
+			for _, e := range shown[*widget.Entry](h) {
+				if strings.Contains(e.PlaceHolder, atLayout) {
 					e.SetText(text)
 				}
 			}
@@ -700,13 +679,70 @@ func TestCallableChoicesTime(t *testing.T) {
 	h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
 	choose(atTime, "2026-11-24 15:00")
 	screenshot(t, h, "callable-choices-time.png")
-	h.tap(h.button("Export"))
-	h.save("")
-	h.wait("saved")
-	fb.mu.Lock()
-	defer fb.mu.Unlock()
 	want := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local)
-	if len(fb.choices) != 1 || !fb.choices[0].CallableAt.Equal(want) {
-		t.Fatalf("choices %+v, want callable at %v", fb.choices, want)
+	if got := h.exportCallable(); len(got) != 1 || !got[0].CallableAt.Equal(want) {
+		t.Fatalf("choices %+v, want callable at %v", got, want)
+	}
+}
+
+// Saved, a file says where it went with a way to its folder; a callable
+// list also names its proof of scrub, beside it, with a way to open it.
+func TestSavedSaysWhereWithTheProof(t *testing.T) {
+	_, h := startOnScrub(t)
+	for _, c := range []struct {
+		proof, says string
+		opens       bool
+	}{
+		{"", "Saved to /out/phones.csv", false},
+		{"/out/phones proof.pdf", "Its proof of scrub: phones proof.pdf, beside it", true},
+	} {
+		h.do(func() { h.app.exports.showSaved("/out/phones.csv", c.proof) })
+		h.wait("saved")
+		if txt := h.dialogText(); !strings.Contains(txt, c.says) {
+			t.Errorf("proof %q: the dialog says %q", c.proof, txt)
+		}
+		var folder, proof *widget.Button
+		h.do(func() {
+			folder = topShown(h, func(b *widget.Button) bool { return b.Text == "Show in folder" })
+			proof = topShown(h, func(b *widget.Button) bool { return b.Text == "Open the proof" })
+		})
+		if folder == nil || (proof != nil) != c.opens {
+			t.Errorf("proof %q: Show in folder %v, Open the proof %v", c.proof, folder != nil, proof != nil)
+		}
+		h.do(func() { keys.Press(h.win.Canvas(), fyne.KeyEscape) })
+	}
+}
+
+// A callable list resting on columns SkipDesk is not sure of writes
+// nothing: the dialog names each file and question, and offers to check
+// the columns or to make the list without the phones they decide; Cancel
+// does neither.
+func TestOpenQuestionsOfferTheWays(t *testing.T) {
+	_, h := startOnScrub(t)
+	e := &workflow.QuestionError{Files: []layout.FileQuestions{{File: "/lib/owners result.csv",
+		Questions: []layout.Question{{Topic: "marks", Message: `"Known Litigator" marks numbers and leaves the others blank`, Blocks: true}}}}}
+	for _, c := range []struct{ tap, want string }{
+		{"Check the columns…", "check"},
+		{"Export without those phones", "without"},
+		{"Cancel", ""},
+	} {
+		var got string
+		h.do(func() {
+			h.app.exports.offerQuestions(e, func() { got = "check" }, func() { got = "without" })
+		})
+		h.wait("open-questions")
+		if txt := h.dialogText(); !strings.Contains(txt, `owners result.csv: "Known Litigator" marks numbers`) ||
+			!strings.Contains(txt, "Nothing was written") {
+			t.Fatalf("the dialog says %q", txt)
+		}
+		h.tap(h.button(c.tap))
+		if got != c.want {
+			t.Errorf("%s: %q ran, want %q", c.tap, got, c.want)
+		}
+		var open bool
+		h.do(func() { open = h.app.dialogOpen() })
+		if open {
+			t.Errorf("%s left the dialog open", c.tap)
+		}
 	}
 }

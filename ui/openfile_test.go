@@ -33,8 +33,7 @@ func (a *openingApp) OpenURL(u *url.URL) error {
 // "Open with system app" failing says so in words and offers "Show in
 // folder", which opens the file's folder.
 func TestOpenFailingOffersTheFolder(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	app := &openingApp{notifyApp: h.fyneA}
 	h.do(func() { h.app.shell.fyne = app })

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -60,13 +59,7 @@ func openFixture(t *testing.T, h *harness, name string) *viewer {
 	if err := os.WriteFile(library.RecordPath(path), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.fb.real(t).Results().OpenResult(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	r := h.fb.openIndexed(t, path)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(r, strings.TrimSuffix(name, ".csv")) })
 	h.wait("indexed")
@@ -118,23 +111,32 @@ func (v *viewer) titles() []string {
 	return out
 }
 
+// peopleShows checks the people view's column titles (joined by commas)
+// and what it shows in cells, by row and column.
+func peopleShows(t *testing.T, v *viewer, titles string, cells map[[2]int]string) {
+	t.Helper()
+	if got := strings.Join(v.titles(), ","); got != titles {
+		t.Fatalf("columns %s\nwant %s", got, titles)
+	}
+	for at, want := range cells {
+		if got := v.shown(at[0], at[1]); got != want {
+			t.Errorf("row %d, %s: %q, want %q", at[0]+1, v.cols[at[1]].title, got, want)
+		}
+	}
+}
+
 // A PropStream export: people, the property, five phones with their own
 // DNC column and a row-level Litigator Yes/No, shown in words.
 func TestPeopleViewPropStream(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	h.do(func() {})
 	if !v.people || v.mode.Selected != modePeople {
 		t.Fatalf("opened in %q", v.mode.Selected)
 	}
-	want := "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time," +
-		"Phone 4,Phone 4 calling time,Phone 5,Phone 5 calling time,E-mails,Mailing address"
-	if got := strings.Join(v.titles(), ","); got != want {
-		t.Fatalf("columns %s\nwant %s", got, want)
-	}
-	cells := map[[2]int]string{
+	peopleShows(t, v, "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time,"+
+		"Phone 4,Phone 4 calling time,Phone 5,Phone 5 calling time,E-mails,Mailing address", map[[2]int]string{
 		{0, 0}: "John Smith; Ann Smith",
 		{0, 1}: "12 Oak Ave, Austin, TX 78701",
 		{0, 2}: "(512) 555-0101 | Mobile | OK to call" + scrubbedOn,
@@ -150,12 +152,7 @@ func TestPeopleViewPropStream(t *testing.T) {
 		// A blank Litigator is not known, never clean.
 		{3, 2}: "(713) 555-0111 | Mobile | litigator unknown" + scrubbedOn,
 		{3, 4}: "",
-	}
-	for at, want := range cells {
-		if got := v.shown(at[0], at[1]); got != want {
-			t.Errorf("row %d, %s: %q, want %q", at[0]+1, v.cols[at[1]].title, got, want)
-		}
-	}
+	})
 	// The flags the file carries make the DNC quick filters apply; only the
 	// match status is missing, and the viewer says so.
 	for _, f := range []jobs.QuickFilter{jobs.QuickMobile, jobs.QuickNotDNC, jobs.QuickNotLitigator, jobs.QuickCallable} {
@@ -213,17 +210,12 @@ func TestPeopleViewPropStream(t *testing.T) {
 // A DealMachine export: snake_case columns, contacts with their own phones
 // and e-mails, types Mobile/Home/Work/Other; no flags yet.
 func TestPeopleViewDealMachine(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "dealmachine.csv")
 	h.do(func() {})
-	want := "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time," +
-		"Phone 4,Phone 4 calling time,E-mails,Mailing address"
-	if got := strings.Join(v.titles(), ","); got != want {
-		t.Fatalf("columns %s\nwant %s", got, want)
-	}
-	cells := map[[2]int]string{
+	peopleShows(t, v, "Owner,Property address,Phone 1,Phone 1 calling time,Phone 2,Phone 2 calling time,Phone 3,Phone 3 calling time,"+
+		"Phone 4,Phone 4 calling time,E-mails,Mailing address", map[[2]int]string{
 		// The owner the file also names as contact 1 is shown once.
 		{0, 0}:  "John Smith; Ann Smith",
 		{0, 2}:  "(512) 555-0101 | Mobile | not scrubbed",
@@ -233,12 +225,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 		{1, 2}:  "(214) 555-0103 | Other | not scrubbed",
 		{2, 0}:  "Oak Holdings LLC",
 		{2, 2}:  "",
-	}
-	for at, want := range cells {
-		if got := v.shown(at[0], at[1]); got != want {
-			t.Errorf("row %d, %s: %q, want %q", at[0]+1, v.cols[at[1]].title, got, want)
-		}
-	}
+	})
 	// No snake_case header and no true/false in the default view.
 	for i := 0; i < v.view.Len(); i++ {
 		for j, c := range v.cols {
@@ -264,8 +251,7 @@ func TestPeopleViewDealMachine(t *testing.T) {
 // others blank: SkipDesk asks; the person says a blank is clean; the view
 // reads again, and the answer holds for the next file with these columns.
 func TestLayoutCorrection(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "invented_scrub.csv")
 	h.do(func() {})
@@ -319,8 +305,7 @@ func TestLayoutCorrection(t *testing.T) {
 // Export from the people view writes the view in words (ExportPeople);
 // from "Columns as in the file", the file's own columns (ExportView).
 func TestExportFollowsTheView(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	v := openFixture(t, h, "propstream.csv")
 	h.do(func() { v.onExport(".csv") })

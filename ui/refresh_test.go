@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -42,18 +41,11 @@ func putInLibrary(t *testing.T, h *harness, name string, m library.Meta) string 
 // scrub is in the library, without closing the tab, they read the scrub's
 // answers and the filter applies.
 func TestOpenResultRefreshesAfterItsScrub(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	now := time.Now()
 	trace := putInLibrary(t, h, "skipdesk_trace.csv", library.Meta{JobID: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", CreatedAt: now.Add(-time.Hour)})
-	r, err := h.fb.real(t).Results().OpenResult(context.Background(), trace, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	r := h.fb.openIndexed(t, trace)
 	var v *viewer
 	h.do(func() { v = h.app.showViewer(r, "owners.csv") })
 	h.wait("indexed")

@@ -14,10 +14,7 @@ import (
 // it goes; nothing is written until the scrub completes, and then the list
 // is written by itself, with those options, where the person said.
 func TestCallableOfUnscrubbedTraceAsksFirstThenFinishes(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
-	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "completed", Rows: 3,
-		CreatedAt: time.Now(), ResultPath: "/results/owners.csv"}}
+	fb := signedIn(downloaded("trc_1", jobs.KindTrace, "owners.csv", 3))
 	fb.scrubFirst = &workflow.ScrubOffer{Phones: 42, Credits: 42}
 	h := start(t, fb)
 	h.flows.scrubbed = func(traceID string) string { return "dnc_9" }

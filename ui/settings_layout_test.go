@@ -14,8 +14,7 @@ import (
 // Advanced; Cancel and Save lie inside the window, below the settings
 // (which scroll when they do not fit), never on top of them.
 func TestSettingsFitAtEverySize(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	h := start(t, fb)
 	for _, size := range []fyne.Size{{Width: 1024, Height: 680}, {Width: 1180, Height: 760}, {Width: 1920, Height: 1080}} {
 		for _, th := range []string{settings.ThemeLight, settings.ThemeDark} {

@@ -140,14 +140,11 @@ func (t *teamSection) openShare() {
 func (t *teamSection) runShare(f *shareForm) {
 	a := t.sh
 	url, name := strings.TrimSpace(f.url.Text), strings.TrimSpace(f.name.Text)
-	var rep workflow.ShareReport
-	a.withProgress("Moving this computer's records to the team", func(ctx context.Context, progress func(done, total int64)) error {
-		var err error
-		rep, err = t.be.ShareWithTeam(ctx, url, name, func(p workflow.ShareProgress) {
+	withProgressOf(a, "Moving this computer's records to the team", func(ctx context.Context, progress func(done, total int64)) (workflow.ShareReport, error) {
+		return t.be.ShareWithTeam(ctx, url, name, func(p workflow.ShareProgress) {
 			progress(int64(p.Done), int64(p.Total))
 		})
-		return err
-	}, func(err error) {
+	}, func(rep workflow.ShareReport, err error) {
 		if err != nil {
 			f.problem.SetText(workflow.Explain(err, "").String())
 			f.problem.Show()
@@ -190,12 +187,9 @@ func (t *teamSection) confirmStop() {
 // says what this computer kept (or why sharing stays on).
 func (t *teamSection) runStop() {
 	a := t.sh
-	var kept workflow.KeptRecords
-	a.withProgress("Copying back this computer's records", func(ctx context.Context, progress func(done, total int64)) error {
-		var err error
-		kept, err = t.be.StopSharing(ctx, func(p workflow.ShareProgress) { progress(int64(p.Done), int64(p.Total)) })
-		return err
-	}, func(err error) {
+	withProgressOf(a, "Copying back this computer's records", func(ctx context.Context, progress func(done, total int64)) (workflow.KeptRecords, error) {
+		return t.be.StopSharing(ctx, func(p workflow.ShareProgress) { progress(int64(p.Done), int64(p.Total)) })
+	}, func(kept workflow.KeptRecords, err error) {
 		if err != nil {
 			a.showError(err)
 		} else {

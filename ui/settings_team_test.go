@@ -2,9 +2,7 @@ package ui
 
 import (
 	"errors"
-	"image/png"
-	"os"
-	"path/filepath"
+	"image"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
 // Settings → Share with my team: the connection string and the computer's
@@ -21,8 +20,7 @@ import (
 // job. With SKIPDESK_SCREENSHOTS set, the two screens are saved there.
 func TestShareWithMyTeam(t *testing.T) {
 	now := time.Now()
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.team = workflow.TeamStatus{Computer: "vm"}
 	fb.jobs = []workflow.Job{
 		{ID: "trc_2", Key: "trc_2", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed", CreatedAt: now,
@@ -90,22 +88,10 @@ func TestShareWithMyTeam(t *testing.T) {
 // screenshot saves the window as name in $SKIPDESK_SCREENSHOTS, when set.
 func screenshot(t *testing.T, h *harness, name string) {
 	t.Helper()
-	dir := os.Getenv("SKIPDESK_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	h.do(func() { err = png.Encode(out, h.win.Canvas().Capture()) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	uitest.SaveShot(t, "SKIPDESK_SCREENSHOTS", name, func() (img image.Image) {
+		h.do(func() { img = h.win.Canvas().Capture() })
+		return img
+	})
 }
 
 // The team line with the database away says so, and that nothing is
@@ -121,8 +107,7 @@ func TestTeamLineDatabaseAway(t *testing.T) {
 // The team's database away in a session: the jobs list shows the team's
 // records as this computer last read them, and says from when.
 func TestJobsListTeamAway(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	at := time.Date(2026, 11, 24, 15, 4, 0, 0, time.Local)
 	fb.jobsErr = &workflow.TeamAwayError{Err: workflow.ErrTeamUnreachable, CopyAt: at}
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "county-owners.csv", Status: "completed",
@@ -143,8 +128,7 @@ func TestJobsListTeamAway(t *testing.T) {
 // in flight, the duplicate guard's records) and, after, what it kept. With
 // SKIPDESK_SCREENSHOTS set, the question is saved there.
 func TestStopSharingSaysWhatItKeeps(t *testing.T) {
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	fb.team = workflow.TeamStatus{On: true, Database: `the team database "skipdesk" on db.example.com`, Computer: "front-desk"}
 	fb.kept = workflow.KeptRecords{Numbers: 1_000_000, History: 1_000_004, Submissions: 12, Jobs: 12, InFlight: 2, Claims: 3}
 	fb.stopErr = &workflow.StopRefusedError{Err: workflow.ErrTeamUnreachable}

@@ -124,8 +124,6 @@ func background[T any](sh *shell, ctx context.Context, work func(context.Context
 	})
 }
 
-// withProgress shows a modal progress dialog with a Cancel button wired to
-// the work's context, runs work off the UI thread, and calls done on the UI
 // throttled is a progress function (any goroutine) that shows progress
 // with show on the UI thread, at most every 100 ms and at the end; a
 // progress without a total is not shown.
@@ -148,6 +146,26 @@ func (sh *shell) throttled(show func(done, total int64)) func(done, total int64)
 	}
 }
 
+// backgroundErr runs work, which has no result, off the UI thread, and
+// hands its error to done on the UI thread.
+func backgroundErr(sh *shell, ctx context.Context, work func(context.Context) error, done func(error)) {
+	background(sh, ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, work(ctx) },
+		func(_ struct{}, err error) { done(err) })
+}
+
+// orShow is a done that shows the work's error, or runs ok.
+func (sh *shell) orShow(ok func()) func(error) {
+	return func(err error) {
+		if err != nil {
+			sh.showError(err)
+			return
+		}
+		ok()
+	}
+}
+
+// withProgress shows a modal progress dialog with a Cancel button wired to
+// the work's context, runs work off the UI thread, and calls done on the UI
 // thread. progress may be called from any goroutine (it is throttled).
 func (sh *shell) withProgress(title string, work func(ctx context.Context, progress func(done, total int64)) error, done func(error)) {
 	ctx, cancel := context.WithCancel(sh.ctx)
@@ -178,6 +196,29 @@ func (sh *shell) withProgress(title string, work func(ctx context.Context, progr
 			done(err)
 		})
 	})
+}
+
+// withProgressOf is withProgress for work with a result: done gets it, with
+// the work's error, on the UI thread.
+func withProgressOf[T any](sh *shell, title string, work func(ctx context.Context, progress func(done, total int64)) (T, error), done func(T, error)) {
+	var v T
+	sh.withProgress(title, func(ctx context.Context, progress func(done, total int64)) error {
+		var err error
+		v, err = work(ctx, progress)
+		return err
+	}, func(err error) { done(v, err) })
+}
+
+// orShowError is a done that shows the work's error, or hands its result
+// to ok.
+func orShowError[T any](sh *shell, ok func(T)) func(T, error) {
+	return func(v T, err error) {
+		if err != nil {
+			sh.showError(err)
+			return
+		}
+		ok(v)
+	}
 }
 
 func (sh *shell) showMessage(title, msg string) {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -10,26 +9,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/ui/internal/wcag"
 )
-
-// luminance is the relative luminance of c (WCAG 2).
-func luminance(c color.Color) float64 {
-	n := color.NRGBAModel.Convert(c).(color.NRGBA)
-	f := func(v uint8) float64 {
-		x := float64(v) / 255
-		if x <= 0.03928 {
-			return x / 12.92
-		}
-		return math.Pow((x+0.055)/1.055, 2.4)
-	}
-	return 0.2126*f(n.R) + 0.7152*f(n.G) + 0.0722*f(n.B)
-}
-
-// contrast is the WCAG contrast ratio of a and b, 1 to 21.
-func contrast(a, b color.Color) float64 {
-	x, y := luminance(a), luminance(b)
-	return (math.Max(x, y) + 0.05) / (math.Min(x, y) + 0.05)
-}
 
 // over is c drawn over an opaque bg.
 func over(c, bg color.Color) color.Color {
@@ -63,14 +45,14 @@ func TestFocusShowsOnEveryButton(t *testing.T) {
 			before := at()
 			w.Canvas().Focus(b)
 			after := at()
-			if r := contrast(before, after); r < 1.3 {
+			if r := wcag.Contrast(before, after); r < 1.3 {
 				t.Errorf("%s theme, importance %d: focused %v, unfocused %v: %.2f:1, want at least 1.3:1", name, imp, after, before, r)
 			}
 			fg := theme.ColorNameForeground
 			if imp == widget.HighImportance {
 				fg = theme.ColorNameForegroundOnPrimary
 			}
-			if r := contrast(a.Settings().Theme().Color(fg, v), after); r < 4.5 {
+			if r := wcag.Contrast(a.Settings().Theme().Color(fg, v), after); r < 4.5 {
 				t.Errorf("%s theme, importance %d: the focused button's text is %.2f:1 on it", name, imp, r)
 			}
 		}
@@ -93,7 +75,7 @@ func TestHintsAndCheckboxesAreReadable(t *testing.T) {
 			{"a field's placeholder", th.Color(theme.ColorNamePlaceHolder, v), field, 4.5},
 			{"a checkbox's box", th.Color(theme.ColorNameInputBorder, v), bg, 3},
 		} {
-			if r := contrast(c.fg, c.bg); r < c.min {
+			if r := wcag.Contrast(c.fg, c.bg); r < c.min {
 				t.Errorf("%s theme: %s is %.2f:1, want %.1f:1", name, c.what, r, c.min)
 			}
 		}
@@ -120,7 +102,7 @@ func TestEveryTextIsReadable(t *testing.T) {
 		bg := th.Color(theme.ColorNameBackground, v)
 		check := func(what string, fg, ground color.Color) {
 			t.Helper()
-			if r := contrast(over(fg, ground), ground); r < 4.5 {
+			if r := wcag.Contrast(over(fg, ground), ground); r < 4.5 {
 				t.Errorf("%s theme: %s is %.2f:1, want 4.5:1", name, what, r)
 			}
 		}
@@ -134,7 +116,7 @@ func TestEveryTextIsReadable(t *testing.T) {
 			check(string(fg)+" on "+string(fill), th.Color(fg, v), over(th.Color(fill, v), bg))
 		}
 	}
-	if r := contrast(sandboxText, sandboxFill); r < 4.5 {
+	if r := wcag.Contrast(sandboxText, sandboxFill); r < 4.5 {
 		t.Errorf("the sandbox banner is %.2f:1, want 4.5:1", r)
 	}
 }

@@ -649,13 +649,10 @@ func (v *viewer) export(ext string, choices *workflow.CallableChoices) {
 // exportTo writes the rows shown to dest.
 func (v *viewer) exportTo(ext string, choices *workflow.CallableChoices, dest string) {
 	view := v.view
-	var rep *workflow.ExportReport
 	people := v.people
-	v.sh.withProgress("Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) error {
-		var err error
-		rep, err = v.write(ctx, people, view, dest, choices, progress)
-		return err
-	}, func(err error) {
+	withProgressOf(v.sh, "Exporting "+jobs.Thousands(int64(view.Len()))+" rows", func(ctx context.Context, progress func(int64, int64)) (*workflow.ExportReport, error) {
+		return v.write(ctx, people, view, dest, choices, progress)
+	}, func(rep *workflow.ExportReport, err error) {
 		v.exports.ended(dest, rep, err, choices, v.onCheckColumns, nil,
 			func(c workflow.CallableChoices) { v.exportTo(ext, &c, dest) })
 	})

@@ -61,8 +61,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	a := test.NewTempApp(b)
 	w := test.NewTempWindow(b, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1180, 760))
-	fb := newFake()
-	fb.resumeErr = nil
+	fb := signedIn()
 	app := New(a, w, fb.services(), testOptions())
 	app.session = workflow.Session{Sandbox: true}
 	app.buildMain()

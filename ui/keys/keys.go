@@ -23,11 +23,48 @@ type tracked struct {
 	ok, cancel func()
 }
 
-var (
-	mu        sync.Mutex
-	stacks    = map[fyne.Canvas][]*tracked{}
-	installed = map[fyne.Canvas]bool{}
-)
+// mu guards the stacks of every canvas.
+var mu sync.Mutex
+
+// stack is what the dialogs open over each canvas hold, the last opened on
+// top.
+type stack[T any] struct {
+	open      map[fyne.Canvas][]*T
+	installed map[fyne.Canvas]bool // the canvas's keys lead to the stack
+}
+
+func newStack[T any]() *stack[T] {
+	return &stack[T]{open: map[fyne.Canvas][]*T{}, installed: map[fyne.Canvas]bool{}}
+}
+
+// push puts x on c's stack until d closes. It reports whether c had no
+// stack before: the caller then leads c's keys to it.
+func (s *stack[T]) push(c fyne.Canvas, d dialog.Dialog, x *T) (first bool) {
+	mu.Lock()
+	s.open[c] = append(s.open[c], x)
+	first = !s.installed[c]
+	s.installed[c] = true
+	mu.Unlock()
+	d.SetOnClosed(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		s.open[c] = slices.DeleteFunc(s.open[c], func(y *T) bool { return y == x })
+	})
+	return first
+}
+
+// top is what the dialog on top of c holds; nil when none is open.
+func (s *stack[T]) top(c fyne.Canvas) *T {
+	mu.Lock()
+	defer mu.Unlock()
+	if o := s.open[c]; len(o) > 0 {
+		return o[len(o)-1]
+	}
+	return nil
+}
+
+// dialogs are the tracked dialogs (Track).
+var dialogs = newStack[tracked]()
 
 // Track gives d, shown over win, the keys: Enter runs ok (nil: Enter does
 // nothing), Escape runs cancel (nil: the dialog is hidden). The dialog
@@ -37,18 +74,7 @@ func Track(win fyne.Window, d dialog.Dialog, ok, cancel func()) {
 	if cancel == nil {
 		cancel = d.Hide
 	}
-	t := &tracked{ok: ok, cancel: cancel}
-	mu.Lock()
-	stacks[c] = append(stacks[c], t)
-	first := !installed[c]
-	installed[c] = true
-	mu.Unlock()
-	d.SetOnClosed(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		stacks[c] = slices.DeleteFunc(stacks[c], func(x *tracked) bool { return x == t })
-	})
-	if first {
+	if dialogs.push(c, d, &tracked{ok: ok, cancel: cancel}) {
 		prev := c.OnTypedKey()
 		c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 			if !Press(c, ev.Name) && prev != nil {
@@ -61,13 +87,7 @@ func Track(win fyne.Window, d dialog.Dialog, ok, cancel func()) {
 // Press runs what key does in the dialog on top of c; false when no
 // tracked dialog is open or the key means nothing to it.
 func Press(c fyne.Canvas, key fyne.KeyName) bool {
-	mu.Lock()
-	s := stacks[c]
-	var top *tracked
-	if len(s) > 0 {
-		top = s[len(s)-1]
-	}
-	mu.Unlock()
+	top := dialogs.top(c)
 	if top == nil {
 		return false
 	}
@@ -88,10 +108,7 @@ func Press(c fyne.Canvas, key fyne.KeyName) bool {
 // A wizard's steps: Ctrl+Tab moves to the next step, Ctrl+Shift+Tab to
 // the one before, as between a browser's tabs.
 
-var (
-	stepStacks     = map[fyne.Canvas][]*steps{}
-	stepsInstalled = map[fyne.Canvas]bool{}
-)
+var wizards = newStack[steps]()
 
 type steps struct{ next, prev func() }
 
@@ -99,18 +116,7 @@ type steps struct{ next, prev func() }
 // until it closes.
 func Steps(win fyne.Window, d dialog.Dialog, next, prev func()) {
 	c := win.Canvas()
-	s := &steps{next: next, prev: prev}
-	mu.Lock()
-	stepStacks[c] = append(stepStacks[c], s)
-	first := !stepsInstalled[c]
-	stepsInstalled[c] = true
-	mu.Unlock()
-	d.SetOnClosed(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		stepStacks[c] = slices.DeleteFunc(stepStacks[c], func(x *steps) bool { return x == s })
-	})
-	if first {
+	if wizards.push(c, d, &steps{next: next, prev: prev}) {
 		c.AddShortcut(NextStep, func(fyne.Shortcut) { Step(c, true) })
 		c.AddShortcut(PrevStep, func(fyne.Shortcut) { Step(c, false) })
 	}
@@ -125,13 +131,7 @@ var (
 // Step moves the wizard on top of c to its next (or previous) step; false
 // when no wizard is open.
 func Step(c fyne.Canvas, next bool) bool {
-	mu.Lock()
-	s := stepStacks[c]
-	var top *steps
-	if len(s) > 0 {
-		top = s[len(s)-1]
-	}
-	mu.Unlock()
+	top := wizards.top(c)
 	if top == nil {
 		return false
 	}

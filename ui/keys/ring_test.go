@@ -2,7 +2,6 @@ package keys
 
 import (
 	"image/color"
-	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/skipdesk/skipdesk/ui/internal/wcag"
 )
 
 type heldTheme struct {
@@ -19,22 +20,6 @@ type heldTheme struct {
 
 func (t heldTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(n, t.v)
-}
-
-func contrast(a, b color.Color) float64 {
-	l := func(c color.Color) float64 {
-		n := color.NRGBAModel.Convert(c).(color.NRGBA)
-		f := func(v uint8) float64 {
-			x := float64(v) / 255
-			if x <= 0.03928 {
-				return x / 12.92
-			}
-			return math.Pow((x+0.055)/1.055, 2.4)
-		}
-		return 0.2126*f(n.R) + 0.7152*f(n.G) + 0.0722*f(n.B)
-	}
-	x, y := l(a), l(b)
-	return (math.Max(x, y) + 0.05) / (math.Min(x, y) + 0.05)
 }
 
 // A focused button's edge is ringed at 3:1 against the same edge
@@ -58,11 +43,11 @@ func TestFocusedButtonIsRinged(t *testing.T) {
 			before := edge()
 			w.Canvas().Focus(b)
 			after := edge()
-			if r := contrast(before, after); r < 3 {
+			if r := wcag.Contrast(before, after); r < 3 {
 				t.Errorf("variant %d, importance %d: the focused edge %v against %v unfocused: %.2f:1, want 3:1", v, imp, after, before, r)
 			}
 			w.Canvas().Focus(other)
-			if r := contrast(before, edge()); r > 1.01 {
+			if r := wcag.Contrast(before, edge()); r > 1.01 {
 				t.Errorf("variant %d, importance %d: the ring stays after the focus left", v, imp)
 			}
 		}

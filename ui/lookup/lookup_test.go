@@ -17,18 +17,13 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
 
-var uiMu sync.Mutex
-
 // act runs f as the UI thread would: background callbacks (through do)
 // and the test's actions take turns.
-func act(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+var act = new(uitest.Thread).Do
 
 // testEnv runs the screen's callbacks in turn with the test's actions.
 var testEnv = Env{Do: act}

@@ -14,6 +14,13 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
+// must panics, naming the method, when a test calls one it did not set.
+func must(set bool, method string) {
+	if !set {
+		panic("mock." + method + " is not set")
+	}
+}
+
 // Sessions is the window's Sessions (workflow.SessionService).
 type Sessions struct {
 	ResumeFn           func(ctx context.Context) (workflow.Session, error)
@@ -30,81 +37,61 @@ type Sessions struct {
 
 // Resume calls ResumeFn.
 func (m *Sessions) Resume(ctx context.Context) (workflow.Session, error) {
-	if m.ResumeFn == nil {
-		panic("mock.Sessions.Resume is not set")
-	}
+	must(m.ResumeFn != nil, "Sessions.Resume")
 	return m.ResumeFn(ctx)
 }
 
 // Connect calls ConnectFn.
 func (m *Sessions) Connect(ctx context.Context, baseURL, key string, sessionOnly bool) (workflow.Session, error) {
-	if m.ConnectFn == nil {
-		panic("mock.Sessions.Connect is not set")
-	}
+	must(m.ConnectFn != nil, "Sessions.Connect")
 	return m.ConnectFn(ctx, baseURL, key, sessionOnly)
 }
 
 // StartSandbox calls StartSandboxFn.
 func (m *Sessions) StartSandbox(ctx context.Context) (workflow.Session, error) {
-	if m.StartSandboxFn == nil {
-		panic("mock.Sessions.StartSandbox is not set")
-	}
+	must(m.StartSandboxFn != nil, "Sessions.StartSandbox")
 	return m.StartSandboxFn(ctx)
 }
 
 // SignOut calls SignOutFn.
 func (m *Sessions) SignOut(ctx context.Context) error {
-	if m.SignOutFn == nil {
-		panic("mock.Sessions.SignOut is not set")
-	}
+	must(m.SignOutFn != nil, "Sessions.SignOut")
 	return m.SignOutFn(ctx)
 }
 
 // Home calls HomeFn.
 func (m *Sessions) Home() string {
-	if m.HomeFn == nil {
-		panic("mock.Sessions.Home is not set")
-	}
+	must(m.HomeFn != nil, "Sessions.Home")
 	return m.HomeFn()
 }
 
 // Account calls AccountFn.
 func (m *Sessions) Account(ctx context.Context) (*client.Account, error) {
-	if m.AccountFn == nil {
-		panic("mock.Sessions.Account is not set")
-	}
+	must(m.AccountFn != nil, "Sessions.Account")
 	return m.AccountFn(ctx)
 }
 
 // Pricing calls PricingFn.
 func (m *Sessions) Pricing(ctx context.Context) (*client.Pricing, error) {
-	if m.PricingFn == nil {
-		panic("mock.Sessions.Pricing is not set")
-	}
+	must(m.PricingFn != nil, "Sessions.Pricing")
 	return m.PricingFn(ctx)
 }
 
 // Settings calls SettingsFn.
 func (m *Sessions) Settings() settings.Settings {
-	if m.SettingsFn == nil {
-		panic("mock.Sessions.Settings is not set")
-	}
+	must(m.SettingsFn != nil, "Sessions.Settings")
 	return m.SettingsFn()
 }
 
 // SaveSettings calls SaveSettingsFn.
 func (m *Sessions) SaveSettings(ctx context.Context, s settings.Settings) error {
-	if m.SaveSettingsFn == nil {
-		panic("mock.Sessions.SaveSettings is not set")
-	}
+	must(m.SaveSettingsFn != nil, "Sessions.SaveSettings")
 	return m.SaveSettingsFn(ctx, s)
 }
 
 // SetWebhookSecret calls SetWebhookSecretFn.
 func (m *Sessions) SetWebhookSecret(ctx context.Context, secret string) error {
-	if m.SetWebhookSecretFn == nil {
-		panic("mock.Sessions.SetWebhookSecret is not set")
-	}
+	must(m.SetWebhookSecretFn != nil, "Sessions.SetWebhookSecret")
 	return m.SetWebhookSecretFn(ctx, secret)
 }
 
@@ -124,81 +111,61 @@ type Jobs struct {
 
 // List calls ListFn.
 func (m *Jobs) List(ctx context.Context, pages int) (jobs []workflow.Job, more bool, err error) {
-	if m.ListFn == nil {
-		panic("mock.Jobs.List is not set")
-	}
+	must(m.ListFn != nil, "Jobs.List")
 	return m.ListFn(ctx, pages)
 }
 
 // Download calls DownloadFn.
 func (m *Jobs) Download(ctx context.Context, job workflow.Job, progress func(done, total int64)) (workflow.Job, error) {
-	if m.DownloadFn == nil {
-		panic("mock.Jobs.Download is not set")
-	}
+	must(m.DownloadFn != nil, "Jobs.Download")
 	return m.DownloadFn(ctx, job, progress)
 }
 
 // RetryWebhook calls RetryWebhookFn.
 func (m *Jobs) RetryWebhook(ctx context.Context, job workflow.Job) error {
-	if m.RetryWebhookFn == nil {
-		panic("mock.Jobs.RetryWebhook is not set")
-	}
+	must(m.RetryWebhookFn != nil, "Jobs.RetryWebhook")
 	return m.RetryWebhookFn(ctx, job)
 }
 
 // ReconcileJob calls ReconcileJobFn.
 func (m *Jobs) ReconcileJob(ctx context.Context, job workflow.Job) (workflow.Job, []workflow.LookAlike, error) {
-	if m.ReconcileJobFn == nil {
-		panic("mock.Jobs.ReconcileJob is not set")
-	}
+	must(m.ReconcileJobFn != nil, "Jobs.ReconcileJob")
 	return m.ReconcileJobFn(ctx, job)
 }
 
 // Adopt calls AdoptFn.
 func (m *Jobs) Adopt(ctx context.Context, submission int64, jobID string) error {
-	if m.AdoptFn == nil {
-		panic("mock.Jobs.Adopt is not set")
-	}
+	must(m.AdoptFn != nil, "Jobs.Adopt")
 	return m.AdoptFn(ctx, submission, jobID)
 }
 
 // Dismiss calls DismissFn.
 func (m *Jobs) Dismiss(ctx context.Context, submission int64, why string) error {
-	if m.DismissFn == nil {
-		panic("mock.Jobs.Dismiss is not set")
-	}
+	must(m.DismissFn != nil, "Jobs.Dismiss")
 	return m.DismissFn(ctx, submission, why)
 }
 
 // ScrubFirst calls ScrubFirstFn.
 func (m *Jobs) ScrubFirst(ctx context.Context, job workflow.Job) (*workflow.ScrubOffer, error) {
-	if m.ScrubFirstFn == nil {
-		panic("mock.Jobs.ScrubFirst is not set")
-	}
+	must(m.ScrubFirstFn != nil, "Jobs.ScrubFirst")
 	return m.ScrubFirstFn(ctx, job)
 }
 
 // ExportJob calls ExportJobFn.
 func (m *Jobs) ExportJob(ctx context.Context, job workflow.Job, dest string, callable *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
-	if m.ExportJobFn == nil {
-		panic("mock.Jobs.ExportJob is not set")
-	}
+	must(m.ExportJobFn != nil, "Jobs.ExportJob")
 	return m.ExportJobFn(ctx, job, dest, callable, progress)
 }
 
 // Subscribe calls SubscribeFn.
 func (m *Jobs) Subscribe(f func(workflow.Event)) (stop func()) {
-	if m.SubscribeFn == nil {
-		panic("mock.Jobs.Subscribe is not set")
-	}
+	must(m.SubscribeFn != nil, "Jobs.Subscribe")
 	return m.SubscribeFn(f)
 }
 
 // Refresh calls RefreshFn.
 func (m *Jobs) Refresh(ctx context.Context) error {
-	if m.RefreshFn == nil {
-		panic("mock.Jobs.Refresh is not set")
-	}
+	must(m.RefreshFn != nil, "Jobs.Refresh")
 	return m.RefreshFn(ctx)
 }
 
@@ -215,57 +182,43 @@ type Results struct {
 
 // OpenResult calls OpenResultFn.
 func (m *Results) OpenResult(ctx context.Context, path string, progress func(done, total int64)) (workflow.Result, error) {
-	if m.OpenResultFn == nil {
-		panic("mock.Results.OpenResult is not set")
-	}
+	must(m.OpenResultFn != nil, "Results.OpenResult")
 	return m.OpenResultFn(ctx, path, progress)
 }
 
 // ExportView calls ExportViewFn.
 func (m *Results) ExportView(ctx context.Context, r workflow.Result, v workflow.View, dest string, choices *workflow.CallableChoices, progress func(done, total int64)) (*workflow.ExportReport, error) {
-	if m.ExportViewFn == nil {
-		panic("mock.Results.ExportView is not set")
-	}
+	must(m.ExportViewFn != nil, "Results.ExportView")
 	return m.ExportViewFn(ctx, r, v, dest, choices, progress)
 }
 
 // ExportPeople calls ExportPeopleFn.
 func (m *Results) ExportPeople(ctx context.Context, r workflow.Result, v workflow.View, dest string, progress func(done, total int64)) (*workflow.ExportReport, error) {
-	if m.ExportPeopleFn == nil {
-		panic("mock.Results.ExportPeople is not set")
-	}
+	must(m.ExportPeopleFn != nil, "Results.ExportPeople")
 	return m.ExportPeopleFn(ctx, r, v, dest, progress)
 }
 
 // Classify calls ClassifyFn.
 func (m *Results) Classify(ctx context.Context, path string) (workflow.FileKind, error) {
-	if m.ClassifyFn == nil {
-		panic("mock.Results.Classify is not set")
-	}
+	must(m.ClassifyFn != nil, "Results.Classify")
 	return m.ClassifyFn(ctx, path)
 }
 
 // CorrectLayout calls CorrectLayoutFn.
 func (m *Results) CorrectLayout(ctx context.Context, r workflow.Result, c *layout.Correction) error {
-	if m.CorrectLayoutFn == nil {
-		panic("mock.Results.CorrectLayout is not set")
-	}
+	must(m.CorrectLayoutFn != nil, "Results.CorrectLayout")
 	return m.CorrectLayoutFn(ctx, r, c)
 }
 
 // ReadLayout calls ReadLayoutFn.
 func (m *Results) ReadLayout(ctx context.Context, path string) (layout.Summary, error) {
-	if m.ReadLayoutFn == nil {
-		panic("mock.Results.ReadLayout is not set")
-	}
+	must(m.ReadLayoutFn != nil, "Results.ReadLayout")
 	return m.ReadLayoutFn(ctx, path)
 }
 
 // Recheck calls RecheckFn.
 func (m *Results) Recheck(ctx context.Context, r workflow.Result) error {
-	if m.RecheckFn == nil {
-		panic("mock.Results.Recheck is not set")
-	}
+	must(m.RecheckFn != nil, "Results.Recheck")
 	return m.RecheckFn(ctx, r)
 }
 
@@ -278,25 +231,19 @@ type Library struct {
 
 // SearchLibrary calls SearchLibraryFn.
 func (m *Library) SearchLibrary(ctx context.Context, query string) ([]workflow.LibraryItem, error) {
-	if m.SearchLibraryFn == nil {
-		panic("mock.Library.SearchLibrary is not set")
-	}
+	must(m.SearchLibraryFn != nil, "Library.SearchLibrary")
 	return m.SearchLibraryFn(ctx, query)
 }
 
 // ImportResult calls ImportResultFn.
 func (m *Library) ImportResult(ctx context.Context, path string, opts workflow.ImportOptions) (workflow.LibraryItem, error) {
-	if m.ImportResultFn == nil {
-		panic("mock.Library.ImportResult is not set")
-	}
+	must(m.ImportResultFn != nil, "Library.ImportResult")
 	return m.ImportResultFn(ctx, path, opts)
 }
 
 // FetchResult calls FetchResultFn.
 func (m *Library) FetchResult(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {
-	if m.FetchResultFn == nil {
-		panic("mock.Library.FetchResult is not set")
-	}
+	must(m.FetchResultFn != nil, "Library.FetchResult")
 	return m.FetchResultFn(ctx, it, progress)
 }
 
@@ -313,57 +260,43 @@ type Compliance struct {
 
 // FindInternal calls FindInternalFn.
 func (m *Compliance) FindInternal(ctx context.Context, query string, limit int) (workflow.InternalFound, error) {
-	if m.FindInternalFn == nil {
-		panic("mock.Compliance.FindInternal is not set")
-	}
+	must(m.FindInternalFn != nil, "Compliance.FindInternal")
 	return m.FindInternalFn(ctx, query, limit)
 }
 
 // AddInternal calls AddInternalFn.
 func (m *Compliance) AddInternal(ctx context.Context, numbers []string, reason, source string) (workflow.InternalAdded, error) {
-	if m.AddInternalFn == nil {
-		panic("mock.Compliance.AddInternal is not set")
-	}
+	must(m.AddInternalFn != nil, "Compliance.AddInternal")
 	return m.AddInternalFn(ctx, numbers, reason, source)
 }
 
 // ScanListFile calls ScanListFileFn.
 func (m *Compliance) ScanListFile(ctx context.Context, path string, progress func(workflow.ListProgress)) (workflow.ListFile, error) {
-	if m.ScanListFileFn == nil {
-		panic("mock.Compliance.ScanListFile is not set")
-	}
+	must(m.ScanListFileFn != nil, "Compliance.ScanListFile")
 	return m.ScanListFileFn(ctx, path, progress)
 }
 
 // ImportInternal calls ImportInternalFn.
 func (m *Compliance) ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error) {
-	if m.ImportInternalFn == nil {
-		panic("mock.Compliance.ImportInternal is not set")
-	}
+	must(m.ImportInternalFn != nil, "Compliance.ImportInternal")
 	return m.ImportInternalFn(ctx, req, progress)
 }
 
 // ExportInternal calls ExportInternalFn.
 func (m *Compliance) ExportInternal(ctx context.Context, dest string) (int, error) {
-	if m.ExportInternalFn == nil {
-		panic("mock.Compliance.ExportInternal is not set")
-	}
+	must(m.ExportInternalFn != nil, "Compliance.ExportInternal")
 	return m.ExportInternalFn(ctx, dest)
 }
 
 // RemoveInternal calls RemoveInternalFn.
 func (m *Compliance) RemoveInternal(ctx context.Context, number, reason string) error {
-	if m.RemoveInternalFn == nil {
-		panic("mock.Compliance.RemoveInternal is not set")
-	}
+	must(m.RemoveInternalFn != nil, "Compliance.RemoveInternal")
 	return m.RemoveInternalFn(ctx, number, reason)
 }
 
 // StalePhones calls StalePhonesFn.
 func (m *Compliance) StalePhones(e *workflow.StaleError) (string, error) {
-	if m.StalePhonesFn == nil {
-		panic("mock.Compliance.StalePhones is not set")
-	}
+	must(m.StalePhonesFn != nil, "Compliance.StalePhones")
 	return m.StalePhonesFn(e)
 }
 
@@ -374,9 +307,7 @@ type Presets struct {
 
 // DialerPresets calls DialerPresetsFn.
 func (m *Presets) DialerPresets() (presets []*dialer.Preset, problems []error, err error) {
-	if m.DialerPresetsFn == nil {
-		panic("mock.Presets.DialerPresets is not set")
-	}
+	must(m.DialerPresetsFn != nil, "Presets.DialerPresets")
 	return m.DialerPresetsFn()
 }
 
@@ -390,33 +321,25 @@ type Team struct {
 
 // Status calls StatusFn.
 func (m *Team) Status(ctx context.Context) workflow.TeamStatus {
-	if m.StatusFn == nil {
-		panic("mock.Team.Status is not set")
-	}
+	must(m.StatusFn != nil, "Team.Status")
 	return m.StatusFn(ctx)
 }
 
 // ShareWithTeam calls ShareWithTeamFn.
 func (m *Team) ShareWithTeam(ctx context.Context, url, name string, progress func(workflow.ShareProgress)) (workflow.ShareReport, error) {
-	if m.ShareWithTeamFn == nil {
-		panic("mock.Team.ShareWithTeam is not set")
-	}
+	must(m.ShareWithTeamFn != nil, "Team.ShareWithTeam")
 	return m.ShareWithTeamFn(ctx, url, name, progress)
 }
 
 // StopSharingPreview calls StopSharingPreviewFn.
 func (m *Team) StopSharingPreview(ctx context.Context) (workflow.KeptRecords, error) {
-	if m.StopSharingPreviewFn == nil {
-		panic("mock.Team.StopSharingPreview is not set")
-	}
+	must(m.StopSharingPreviewFn != nil, "Team.StopSharingPreview")
 	return m.StopSharingPreviewFn(ctx)
 }
 
 // StopSharing calls StopSharingFn.
 func (m *Team) StopSharing(ctx context.Context, progress func(workflow.ShareProgress)) (workflow.KeptRecords, error) {
-	if m.StopSharingFn == nil {
-		panic("mock.Team.StopSharing is not set")
-	}
+	must(m.StopSharingFn != nil, "Team.StopSharing")
 	return m.StopSharingFn(ctx, progress)
 }
 
@@ -427,8 +350,6 @@ type Samples struct {
 
 // SampleList calls SampleListFn.
 func (m *Samples) SampleList(ctx context.Context) (path string, err error) {
-	if m.SampleListFn == nil {
-		panic("mock.Samples.SampleList is not set")
-	}
+	must(m.SampleListFn != nil, "Samples.SampleList")
 	return m.SampleListFn(ctx)
 }

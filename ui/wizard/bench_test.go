@@ -34,11 +34,8 @@ func wideFile() ([]string, [][]string) {
 // BenchmarkBoardMappingChange: one mapping change on a 200-column board
 // (validation, the slots, the group problems and the 200 chips' states).
 func BenchmarkBoardMappingChange(b *testing.B) {
-	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, checkFor(headers))
-	w := test.NewTempWindow(b, bd.object())
-	w.Resize(fyne.NewSize(1280, 900))
+	bd, _ := boardWindow(b, headers, rows, fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -53,11 +50,9 @@ func BenchmarkBoardMappingChange(b *testing.B) {
 // BenchmarkTraceMappingChange: the same change in the whole wizard (the
 // board, both previews, the estimate, the recount scheduling).
 func BenchmarkTraceMappingChange(b *testing.B) {
-	test.NewTempApp(b)
 	headers, rows := wideFile()
 	f := newFake(headers, rows)
-	w := test.NewTempWindow(b, nil)
-	w.Resize(fyne.NewSize(1280, 900))
+	w := newWindow(b, fyne.NewSize(1280, 900))
 	tr := newTrace(w, f, testEnv, nil)
 	path := fakeFile(b, f, "wide.csv")
 	act(func() {
@@ -88,11 +83,8 @@ func BenchmarkTraceMappingChange(b *testing.B) {
 // BenchmarkBoardDrop: a whole drag and drop of a chip onto a slot with the
 // test driver (drag events, the ghost, the hit-test, the change).
 func BenchmarkBoardDrop(b *testing.B) {
-	test.NewTempApp(b)
 	headers, rows := wideFile()
-	bd := newBoard(headers, rows, checkFor(headers))
-	w := test.NewTempWindow(b, bd.object())
-	w.Resize(fyne.NewSize(1280, 900))
+	bd, w := boardWindow(b, headers, rows, fyne.NewSize(1280, 900))
 	bd.setMapping(fullMapping(), nil)
 	target := bd.slotByK[mapping.LastName].card
 	chips := []*chip{bd.pool[1], bd.pool[12]}

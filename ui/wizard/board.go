@@ -153,8 +153,7 @@ func (b *board) build() {
 	b.poolBox = flow.New(objs...)
 	b.poolTitle = widget.NewLabelWithStyle(fmt.Sprintf("Columns in your file (%d)", len(b.headers)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.poolTitle.Truncation = fyne.TextTruncateEllipsis
-	poolHint := widget.NewLabel("Drag one onto a field, or pick it in the field's list.")
-	poolHint.Wrapping = fyne.TextWrapWord
+	poolHint := wrapping("Drag one onto a field, or pick it in the field's list.", widget.MediumImportance)
 	top := container.NewVBox(b.poolTitle, poolHint)
 	if len(b.headers) > findFrom {
 		// A long list of columns gets a search box.
@@ -217,9 +216,7 @@ func (b *board) build() {
 }
 
 func newProblemLabel() *widget.Label {
-	l := widget.NewLabel("")
-	l.Wrapping = fyne.TextWrapWord
-	l.Importance = widget.DangerImportance
+	l := wrapping("", widget.DangerImportance)
 	l.Hide()
 	return l
 }
@@ -410,6 +407,20 @@ func (b *board) refresh() {
 	}
 }
 
+// showChip shows the slot's chip for header h in state st, in place of
+// the hint.
+func (s *slot) showChip(h string, st chipState) {
+	changed := s.chip.set(h, st)
+	if !s.chip.Visible() {
+		s.chip.Show()
+		s.hint.Hide()
+		changed = true
+	}
+	if changed {
+		s.body.Refresh() // the chip's width follows its header
+	}
+}
+
 // refreshSlot updates a slot; it reports whether its height may have changed.
 func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 	key := s.field.Key
@@ -427,28 +438,12 @@ func (b *board) refreshSlot(s *slot, problems []string, needed bool) bool {
 			s.sel.ClearSelected()
 		}
 	case inFile:
-		changed := s.chip.set(h, chipInSlot)
-		if !s.chip.Visible() {
-			s.chip.Show()
-			s.hint.Hide()
-			changed = true
-		}
-		if changed {
-			s.body.Refresh() // the chip's width follows its header
-		}
+		s.showChip(h, chipInSlot)
 		if s.sel.Selected != h {
 			s.sel.SetSelected(h)
 		}
 	default:
-		changed := s.chip.set(h, chipMissing)
-		if !s.chip.Visible() {
-			s.chip.Show()
-			s.hint.Hide()
-			changed = true
-		}
-		if changed {
-			s.body.Refresh()
-		}
+		s.showChip(h, chipMissing)
 		if s.sel.Selected != "" {
 			s.sel.ClearSelected()
 		}

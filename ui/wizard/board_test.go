@@ -33,10 +33,16 @@ func dragTo(c fyne.Canvas, obj, target fyne.CanvasObject) {
 
 func newTestBoard(t *testing.T) (*board, fyne.Window) {
 	t.Helper()
+	return boardWindow(t, boardHeaders, boardSample, fyne.NewSize(1100, 800))
+}
+
+// boardWindow is a mapping board of headers and rows, alone in a new test
+// window of size.
+func boardWindow(t testing.TB, headers []string, rows [][]string, size fyne.Size) (*board, fyne.Window) {
 	test.NewTempApp(t)
-	b := newBoard(boardHeaders, boardSample, checkFor(boardHeaders))
+	b := newBoard(headers, rows, checkFor(headers))
 	w := test.NewTempWindow(t, b.object())
-	w.Resize(fyne.NewSize(1100, 800))
+	w.Resize(size)
 	return b, w
 }
 
@@ -67,11 +73,8 @@ func TestDragChipOntoSlotMapsAndRevalidates(t *testing.T) {
 // A long list of columns gets a search box that narrows the pool; a chip
 // found that way drags like any other.
 func TestFindColumnNarrowsThePool(t *testing.T) {
-	test.NewTempApp(t)
 	headers, rows := wideFile()
-	b := newBoard(headers, rows, checkFor(headers))
-	w := test.NewTempWindow(t, b.object())
-	w.Resize(fyne.NewSize(1100, 800))
+	b, w := boardWindow(t, headers, rows, fyne.NewSize(1100, 800))
 	if b.find == nil {
 		t.Fatal("no search box for 200 columns")
 	}

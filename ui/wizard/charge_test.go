@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -20,25 +18,11 @@ import (
 // lists (the sample, one mostly of companies, one with repeated rows) and
 // every choice of mode, companies and duplicates.
 func TestWizardEstimateIsTheCharge(t *testing.T) {
-	keyring.MockInit()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.05}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	svc, err := workflow.Open(workflow.Config{Home: t.TempDir(), BaseURL: srv.URL(), APIKey: sandbox.DemoKey})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := openOn(t, startSandbox(t, cfg), workflow.Config{Home: t.TempDir()})
 	defer svc.Close()
-	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1280, 900))
+	w := newWindow(t, fyne.NewSize(1280, 900))
 	dir := t.TempDir()
 	for _, l := range testlists.Lists() {
 		path, err := l.Write(dir)
@@ -48,10 +32,7 @@ func TestWizardEstimateIsTheCharge(t *testing.T) {
 		for _, c := range testlists.Choices {
 			t.Run(l.Name+"/"+c.String(), func(t *testing.T) {
 				done := make(chan string, 1)
-				tr := newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
-				w.SetContent(tr.root)
-				act(func() { tr.open(path) })
-				idle(t, tr.bg)
+				tr := traceOn(t, w, FromWorkflow(svc), path, done)
 				act(func() {
 					tr.board.setMapping(testlists.Mapping, nil)
 					if c.Mode == "enhanced" {

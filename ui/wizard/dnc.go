@@ -2,7 +2,6 @@ package wizard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs"
-	"github.com/skipdesk/skipdesk/jobs/busy"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -28,29 +26,15 @@ import (
 // (detected), see how the numbers will be normalised and what it costs,
 // submit.
 type DNC struct {
-	win    fyne.Window
-	be     DNCBackend
-	env    Env
-	onDone func(jobID string)
+	session // counts are the phone column's scan
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	dlg    *dialog.CustomDialog
-	stage
-
-	path     string
-	opts     input.Options
-	ins      *input.Inspection
 	column   string
 	dropDups bool
 	// leaveOutInvalid: the invalid numbers leave the upload before paying.
 	leaveOutInvalid bool
-	counts          *workflow.Counts // the phone column's scan
 	scanErr         error
 	scanning        bool
 	stopScan        context.CancelFunc
-	rates           *workflow.Rates
-	rateErr         error
 	fromJob         string // the trace whose phones are scrubbed, if any
 	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
 	reuseCtl        *reuseControls
@@ -64,23 +48,16 @@ type DNC struct {
 	invalid       *widget.Label
 	dupCheck      *keys.Check
 	invCheck      *keys.Check
-	payBtn        *keys.Button   // the last confirmation's Pay button
 	costRetry     *widget.Button // reads the rates again when they could not be read
 	detailsScroll *container.Scroll
-	retryRates    func() bool // stops the next reading while the server is away
 	costLine      *widget.Label
 	costAfter     *widget.Label
 	costWarn      *widget.Label
 	summary       *widget.Label
-	submitBtn     *widget.Button
 	topBox        *fyne.Container
 	details       *fyne.Container
 	preview       *widget.Table
-	tabs          *container.AppTabs
-	review        *reviewPanel    // the review step's words
 	reviewBox     *fyne.Container // the review step's content
-
-	bg *busy.Tracker // background work in flight
 }
 
 // NewDNC opens the DNC scrub over win. With path "" it first asks for a file.
@@ -121,119 +98,50 @@ func NewDNCOfTracePhones(win fyne.Window, b DNCBackend, env Env, phonesPath, tra
 }
 
 func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
-	d := &DNC{win: win, be: b, env: env, onDone: onDone, bg: env.tracker()}
+	d := &DNC{session: newSession(win, b, env, onDone)}
 	// The savings and repairs that lose nothing start on (the command
 	// line's defaults too).
 	def := workflow.Plan{Kind: jobs.KindDNC}.WithDefaults()
 	d.reuse, d.leaveOutInvalid = def.Reuse, def.LeaveOutInvalid
 	opened(d)
-	d.ctx, d.cancel = context.WithCancel(context.Background())
-	d.stage = newStage()
 	return d
 }
 
-func (d *DNC) goBG(f func()) { d.bg.Go(f) }
-
-func (d *DNC) show() {
-	d.dlg = dialog.NewCustomWithoutButtons("Scrub phones against DNC and litigator lists", d.root, d.win)
-	d.dlg.SetOnClosed(d.cancel)
-	keys.Track(d.win, d.dlg, nil, d.close) // Escape closes the scrub
-	keys.Steps(d.win, d.dlg, d.nextStep, d.prevStep)
-	sz := d.win.Canvas().Size()
-	d.dlg.Resize(fyne.NewSize(sz.Width*0.92, sz.Height*0.92))
-	d.dlg.Show()
-}
-
-func (d *DNC) close() {
-	d.cancel()
-	if d.dlg != nil {
-		d.dlg.Hide()
-	}
-}
+func (d *DNC) show() { d.session.show("Scrub phones against DNC and litigator lists", 0.92) }
 
 func (d *DNC) fromTrace(resultPath, jobID string) {
 	d.showLoading("Collecting the trace's phones…", d.close)
-	ctx := d.ctx
-	d.goBG(func() {
-		p, err := d.be.TracePhones(ctx, resultPath, jobID)
-		d.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				d.failed(fmt.Errorf("collecting the phones of trace %s: %w", jobID, err))
-				return
-			}
-			d.open(p.Path)
-		})
+	background(&d.session, d.ctx, func(ctx context.Context) (workflow.Plan, error) {
+		return d.be.TracePhones(ctx, resultPath, jobID)
+	}, func(p workflow.Plan, err error) {
+		if err != nil {
+			d.failed(fmt.Errorf("collecting the phones of trace %s: %w", jobID, err))
+			return
+		}
+		d.open(p.Path)
 	})
 }
 
 func (d *DNC) open(path string) {
-	d.path = path
-	d.opts = input.Options{}
-	d.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), d.close)
-	ctx := d.ctx
-	d.goBG(func() {
-		ins, err := d.be.Inspect(ctx, path, d.opts)
-		d.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				d.failed(err)
-				return
-			}
-			d.loaded(ins)
-		})
-	})
+	d.inspect(path, d.loaded, d.failed)
 	if d.rates == nil {
 		d.fetchRates()
 	}
 }
 
-// fetchRates reads GET /pricing and GET /account off the UI thread; while
-// the server is away, again by itself.
-func (d *DNC) fetchRates() {
-	ctx := d.ctx
-	d.goBG(func() {
-		r, err := d.be.Rates(ctx)
-		d.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			d.rateErr = err
-			if err == nil {
-				d.rates = &r
-			}
-			if workflow.Unreachable(err) {
-				d.retryRates = retryLater(d.env, ctx, d.retryRates, d.fetchRates)
-			}
-			d.update()
-		})
-	})
-}
+// fetchRates reads the rates, then shows the cost again.
+func (d *DNC) fetchRates() { d.readRates(d.update) }
 
-func (d *DNC) failed(err error) {
-	msg := widget.NewLabel("This file cannot be scrubbed:\n" + workflow.Explain(err, "").String())
-	msg.Wrapping = fyne.TextWrapWord
-	msg.Importance = widget.DangerImportance
-	other := keys.NewButton("Choose another file…", func() { pickFile(d.win, d.open) })
-	other.Importance = widget.HighImportance
-	d.setRoot(container.NewBorder(nil, container.NewHBox(other, widget.NewButton("Close", d.close)), nil, nil, msg))
-}
+func (d *DNC) failed(err error) { d.showFailure("scrubbed", err, d.open) }
 
 func (d *DNC) loaded(ins *input.Inspection) {
 	d.ins = ins
-	d.fileLine = widget.NewLabel(fileLine(d.path, ins))
-	d.fileLine.Wrapping = fyne.TextWrapWord
+	d.fileLine = wrapping(fileLine(d.path, ins), widget.MediumImportance)
 	var ws []string
 	for _, w := range ins.Warnings {
 		ws = append(ws, "• "+w.String())
 	}
-	d.warnings = widget.NewLabel(strings.Join(ws, "\n"))
-	d.warnings.Wrapping = fyne.TextWrapWord
-	d.warnings.Importance = widget.WarningImportance
+	d.warnings = wrapping(strings.Join(ws, "\n"), widget.WarningImportance)
 	if len(ws) == 0 {
 		d.warnings.Hide()
 	}
@@ -241,25 +149,17 @@ func (d *DNC) loaded(ins *input.Inspection) {
 	d.colSel.PlaceHolder = "Choose the phone column"
 	d.colNote = widget.NewLabel("")
 	d.colNote.Importance = widget.LowImportance
-	d.scanLine = widget.NewLabel("")
-	d.scanLine.Wrapping = fyne.TextWrapWord
-	d.examples = widget.NewLabel("")
-	d.examples.Wrapping = fyne.TextWrapWord
-	d.invalid = widget.NewLabel("")
-	d.invalid.Wrapping = fyne.TextWrapWord
-	d.invalid.Importance = widget.WarningImportance
+	d.scanLine = wrapping("", widget.MediumImportance)
+	d.examples = wrapping("", widget.MediumImportance)
+	d.invalid = wrapping("", widget.WarningImportance)
 	d.dupCheck = keys.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
-	d.invCheck = keys.NewCheck("", nil)
-	d.invCheck.Checked = d.leaveOutInvalid
-	d.invCheck.OnChanged = func(on bool) { d.leaveOutInvalid = on; d.update() }
+	d.invCheck = toggle("", &d.leaveOutInvalid, d.update)
 	d.invCheck.Hide()
 	d.reuseCtl = newReuseControls(jobs.KindDNC, d.reuse, 0, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.review = newReviewPanel()
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.costAfter = widget.NewLabel("")
-	d.costWarn = widget.NewLabel("")
-	d.costWarn.Wrapping = fyne.TextWrapWord
-	d.costWarn.Importance = widget.DangerImportance
+	d.costWarn = wrapping("", widget.DangerImportance)
 	d.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), d.fetchRates)
 	d.costRetry.Hide()
 	d.summary = widget.NewLabel("")
@@ -337,16 +237,12 @@ func (d *DNC) columnChosen(col string) {
 	d.preview.Refresh()
 	d.update()
 	p, ins := d.plan(), d.ins
-	d.goBG(func() {
-		c, err := d.be.Count(ctx, p, ins)
-		d.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			d.scanning = false
-			d.counts, d.scanErr = c, err
-			d.update()
-		})
+	background(&d.session, ctx, func(ctx context.Context) (*workflow.Counts, error) {
+		return d.be.Count(ctx, p, ins)
+	}, func(c *workflow.Counts, err error) {
+		d.scanning = false
+		d.counts, d.scanErr = c, err
+		d.update()
 	})
 }
 
@@ -358,13 +254,7 @@ func (d *DNC) plan() workflow.Plan {
 }
 
 // quote prices the scrub once the column is scanned and the rates are in.
-func (d *DNC) quote() (workflow.Quote, bool) {
-	p := d.plan()
-	if d.rates == nil || !d.counts.Fits(p) {
-		return workflow.Quote{}, false
-	}
-	return workflow.Price(d.counts, p, *d.rates), true
-}
+func (d *DNC) quote() (workflow.Quote, bool) { return d.price(d.plan()) }
 
 // showScan says what the phone column's scan found: how many rows, valid,
 // unique, invalid, blank, repeated and reformatted numbers, with examples.
@@ -470,29 +360,12 @@ func (d *DNC) update() {
 // dncReviewStep is the scrub's review tab.
 const dncReviewStep = 1
 
-// nextStep moves to the scrub's next step (Next, Ctrl+Tab); prevStep to
-// the one before (Ctrl+Shift+Tab).
-func (d *DNC) nextStep() { stepTabs(d.tabs, 1) }
-func (d *DNC) prevStep() { stepTabs(d.tabs, -1) }
-
 // submit leads to the review first; there it asks once before paying
 // (the total with each saving and repair, and the balance after), then
 // sends.
 func (d *DNC) submit() {
-	d.payBtn = nil
-	if d.tabs.SelectedIndex() != dncReviewStep {
-		d.tabs.SelectIndex(dncReviewStep)
-		return
-	}
 	q, ok := d.quote()
-	if !ok || d.review.review.Nothing != "" {
-		return
-	}
-	if q.Credits == 0 { // every number reused: nothing is charged
-		d.send(false)
-		return
-	}
-	d.payBtn = confirmPay(d.win, "scrub", q, d.review.review, func() { d.send(false) }, d.update)
+	d.confirm(dncReviewStep, "scrub", q, ok && d.review.review.Nothing == "", func() { d.send(false) }, d.update)
 }
 
 func (d *DNC) send(again bool) {
@@ -500,54 +373,26 @@ func (d *DNC) send(again bool) {
 	if !ok {
 		return
 	}
-	d.submitBtn.Disable()
-	ctx, cancel := context.WithCancel(d.ctx)
-	pr := newProgress(d.win, d.env, "Uploading "+filepath.Base(d.path), cancel)
-	p, ins := d.plan(), d.ins
-	opts := workflow.SubmitOptions{Again: again, Quote: &q, Progress: pr.update}
-	d.goBG(func() {
-		res, err := d.be.Submit(ctx, p, ins, opts)
-		d.env.Do(func() {
-			pr.done()
-			cancel()
-			id := ""
-			if res != nil {
-				id = res.JobID
-			}
-			if err == nil && id == "" && res.ResultPath != "" {
-				d.close()
-				dialog.ShowInformation("Nothing to scrub",
-					fmt.Sprintf("All %s were scrubbed in the last 31 days: nothing was sent and nothing was charged.\n"+
-						"The result with their answers is in the library as %s.", plural(res.Reused, "phone", "phones"),
-						filepath.Base(res.ResultPath)), d.win)
-				return
-			}
-			d.submitted(id, err)
-		})
+	d.upload(d.plan(), q, again, afterSubmit{
+		what:    "phone list",
+		resend:  func() { d.send(true) },
+		refresh: d.update,
+		recount: func() {
+			c := d.column
+			d.column = ""
+			d.columnChosen(c) // count again: the library changed
+		},
+		cancelled: func() {
+			d.update()
+			d.summary.SetText(cancelledNote)
+		},
+		allReused: func(res *workflow.Submitted) {
+			dialog.ShowInformation("Nothing to scrub",
+				fmt.Sprintf("All %s were scrubbed in the last 31 days: nothing was sent and nothing was charged.\n"+
+					"The result with their answers is in the library as %s.", plural(res.Reused, "phone", "phones"),
+					filepath.Base(res.ResultPath)), d.win)
+		},
 	})
-}
-
-func (d *DNC) submitted(id string, err error) {
-	switch {
-	case err == nil:
-		d.close()
-		if d.onDone != nil {
-			d.onDone(id)
-		}
-	case isDuplicate(err):
-		confirmAgain(d.win, "phone list", err, func() { d.send(true) }, d.update)
-	case errors.Is(err, workflow.ErrQuoteChanged):
-		showProblem(d.win, err)
-		c := d.column
-		d.column = ""
-		d.columnChosen(c) // count again: the library changed
-	case errors.Is(err, context.Canceled):
-		d.update()
-		d.summary.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
-	default:
-		showProblem(d.win, err)
-		d.update()
-	}
 }
 
 // shownInvalid is how many invalid numbers the scrub lists before "and N

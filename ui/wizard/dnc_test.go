@@ -34,14 +34,9 @@ type dncHarness struct {
 
 func openDNC(t *testing.T, path string) *dncHarness {
 	t.Helper()
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1200, 850))
+	w := newWindow(t, fyne.NewSize(1200, 850))
 	h := &dncHarness{w: w, f: newFake(nil, nil), done: make(chan string, 1)}
-	h.d = newDNC(w, h.f, testEnv, func(id string) { h.done <- id })
-	w.SetContent(h.d.root)
-	act(func() { h.d.open(path) })
-	idle(t, h.d.bg)
+	h.d = dncOn(t, w, h.f, path, h.done)
 	return h
 }
 
@@ -96,14 +91,10 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 }
 
 func TestDNCShortfallDisablesSubmit(t *testing.T) {
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
+	w := newWindow(t, fyne.Size{})
 	f := newFake(nil, nil)
 	f.account.Credits = 3
-	d := newDNC(w, f, testEnv, nil)
-	w.SetContent(d.root)
-	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
-	idle(t, d.bg)
+	d := dncOn(t, w, f, writeFile(t, "phones.csv", phoneList), nil)
 	act(func() { d.invCheck.SetChecked(false) }) // 4 phones sent: 4 credits
 	act(func() { test.Tap(d.submitBtn) })        // to the review
 	if !d.submitBtn.Disabled() || !strings.Contains(d.costWarn.Text, "needs 1 more") {
@@ -112,9 +103,7 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 }
 
 func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1200, 850))
+	w := newWindow(t, fyne.NewSize(1200, 850))
 	f := newFake(nil, nil)
 	f.phones = writeFile(t, "trace-phones.csv", "phone\r\n2125550147\r\n2125550148\r\n")
 	done := make(chan string, 1)

@@ -65,11 +65,27 @@ func summaryLine(q workflow.Quote, p payment) string {
 	return sum
 }
 
+// wrapping is a label of text that wraps its words, of importance imp.
+func wrapping(text string, imp widget.Importance) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = imp
+	return l
+}
+
+// toggle is a check box of label, ticked as *on is, that keeps *on as the
+// person ticks it and then runs changed.
+func toggle(label string, on *bool, changed func()) *keys.Check {
+	c := keys.NewCheck(label, nil)
+	c.Checked = *on
+	c.OnChanged = func(v bool) { *on = v; changed() }
+	return c
+}
+
 // showProblem shows err in the user's terms (what happened, what to do).
 func showProblem(win fyne.Window, err error) {
 	p := workflow.Explain(err, "")
-	msg := widget.NewLabel(p.String())
-	msg.Wrapping = fyne.TextWrapWord
+	msg := wrapping(p.String(), widget.MediumImportance)
 	d := dialog.NewCustom(p.Title, "OK", msg, win)
 	d.Resize(fyne.NewSize(480, 240))
 	d.Show()
@@ -97,8 +113,7 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 		}
 		msg += " Submitting again starts a new job and is charged again."
 	}
-	l := widget.NewLabel(msg)
-	l.Wrapping = fyne.TextWrapWord
+	l := wrapping(msg, widget.MediumImportance)
 	var dlg *dialog.CustomDialog
 	cancel := keys.NewButton("Cancel", func() { dlg.Hide(); no() })
 	cancel.Importance = widget.HighImportance
@@ -115,8 +130,7 @@ func confirmAgain(win fyne.Window, what string, err error, yes func(), no func()
 // it. Pay is the default button, with the focus. It returns the Pay button
 // (tests and the harness press it).
 func confirmPay(win fyne.Window, what string, q workflow.Quote, rv workflow.Review, yes func(), no func()) *keys.Button {
-	l := widget.NewLabel(payMessage(what, q, rv))
-	l.Wrapping = fyne.TextWrapWord
+	l := wrapping(payMessage(what, q, rv), widget.MediumImportance)
 	var dlg *dialog.CustomDialog
 	answered := false
 	cancel := keys.NewButton("Cancel", func() { answered = true; dlg.Hide(); no() })

@@ -16,7 +16,22 @@ import (
 // TraceProbe lets an end-to-end script (package ui/e2e) see and reach the
 // widgets of the trace wizard that was opened last, so that it can point
 // the real mouse at them. Every method runs on the UI thread.
-type TraceProbe struct{ t *Trace }
+type TraceProbe struct {
+	sessionProbe
+	t *Trace
+}
+
+// sessionProbe reads what both screens hold in their session.
+type sessionProbe struct{ s *session }
+
+// Closed reports whether the screen's dialog is gone.
+func (p sessionProbe) Closed() bool { return p.s.ctx.Err() != nil }
+
+// Submit is the Submit button.
+func (p sessionProbe) Submit() *widget.Button { return p.s.submitBtn }
+
+// Pay is the Pay button of the confirmation Submit asks; nil before.
+func (p sessionProbe) Pay() *keys.Button { return p.s.payBtn }
 
 // lastTrace is the trace wizard opened last (UI thread only).
 var lastTrace *Trace
@@ -36,7 +51,7 @@ func LastTrace() *TraceProbe {
 	if lastTrace == nil {
 		return nil
 	}
-	return &TraceProbe{lastTrace}
+	return &TraceProbe{sessionProbe{&lastTrace.session}, lastTrace}
 }
 
 // Ready reports whether the file is read, the rates are in and no recount
@@ -47,17 +62,8 @@ func (p *TraceProbe) Ready() bool {
 	return t.board != nil && priced && !t.counting && t.summary != nil && t.summary.Text != ""
 }
 
-// Closed reports whether the wizard's dialog is gone.
-func (p *TraceProbe) Closed() bool { return p.t.ctx.Err() != nil }
-
 // Tab selects the wizard's tab i (0 file, 1 map, 2 options and cost).
 func (p *TraceProbe) Tab(i int) { p.t.tabs.SelectIndex(i) }
-
-// Submit is the Submit button.
-func (p *TraceProbe) Submit() *widget.Button { return p.t.submitBtn }
-
-// Pay is the Pay button of the confirmation Submit asks; nil before.
-func (p *TraceProbe) Pay() *keys.Button { return p.t.payBtn }
 
 // Chip is the header's chip in the pool of columns.
 func (p *TraceProbe) Chip(header string) fyne.CanvasObject {
@@ -126,7 +132,10 @@ func (p *TraceProbe) IncludeLLCs() *keys.Check { return p.t.llcCheck }
 func (p *TraceProbe) Summary() string { return p.t.summary.Text }
 
 // DNCProbe is TraceProbe for the DNC scrub opened last.
-type DNCProbe struct{ d *DNC }
+type DNCProbe struct {
+	sessionProbe
+	d *DNC
+}
 
 // lastDNC is the DNC scrub opened last (UI thread only).
 var lastDNC *DNC
@@ -136,7 +145,7 @@ func LastDNC() *DNCProbe {
 	if lastDNC == nil {
 		return nil
 	}
-	return &DNCProbe{lastDNC}
+	return &DNCProbe{sessionProbe{&lastDNC.session}, lastDNC}
 }
 
 // Ready reports whether the phone column is scanned and the rates are in.
@@ -144,15 +153,6 @@ func (p *DNCProbe) Ready() bool {
 	d := p.d
 	return d.submitBtn != nil && d.counts != nil && !d.scanning && d.rates != nil
 }
-
-// Closed reports whether the scrub's dialog is gone.
-func (p *DNCProbe) Closed() bool { return p.d.ctx.Err() != nil }
-
-// Submit is the Submit button.
-func (p *DNCProbe) Submit() *widget.Button { return p.d.submitBtn }
-
-// Pay is the Pay button of the confirmation Submit asks; nil before.
-func (p *DNCProbe) Pay() *keys.Button { return p.d.payBtn }
 
 // Summary is the estimate line of the footer.
 func (p *DNCProbe) Summary() string { return p.d.summary.Text }

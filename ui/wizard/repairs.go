@@ -32,18 +32,10 @@ type repairControls struct {
 
 func (t *Trace) newRepairControls() *repairControls {
 	r := &repairControls{title: widget.NewLabelWithStyle("Before paying", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	r.zipCheck = keys.NewCheck("", nil)
-	r.zipCheck.Checked = t.padZips
-	r.zipCheck.OnChanged = func(on bool) { t.padZips = on; t.repairsChanged() }
-	r.zipNote = widget.NewLabel("")
-	r.zipNote.Wrapping = fyne.TextWrapWord
-	r.zipNote.Importance = widget.LowImportance
-	r.addr = keys.NewCheck("", nil)
-	r.addr.Checked = t.leaveOutNoAddress
-	r.addr.OnChanged = func(on bool) { t.leaveOutNoAddress = on; t.repairsChanged() }
-	r.names = widget.NewLabel("")
-	r.names.Wrapping = fyne.TextWrapWord
-	r.names.Importance = widget.WarningImportance
+	r.zipCheck = toggle("", &t.padZips, t.repairsChanged)
+	r.zipNote = wrapping("", widget.LowImportance)
+	r.addr = toggle("", &t.leaveOutNoAddress, t.repairsChanged)
+	r.names = wrapping("", widget.WarningImportance)
 	r.split = widget.NewButton("", t.acceptSplits)
 	r.enhanced = widget.NewButton("Use Enhanced mode (no names needed)", func() { t.modeRadio.SetSelected("Enhanced") })
 	r.box = container.NewVBox(r.title, r.zipCheck, r.zipNote, r.addr, r.names, container.NewHBox(r.split, r.enhanced))

@@ -255,16 +255,11 @@ func TestKeysInTheWizard(t *testing.T) {
 // TestDNCCostWhileTheServerIsAway: the scrub's cost says the server can't
 // be reached, offers Retry, and prices by itself once it is back.
 func TestDNCCostWhileTheServerIsAway(t *testing.T) {
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1200, 850))
+	w := newWindow(t, fyne.NewSize(1200, 850))
 	f := newFake(nil, nil)
 	f.ratesErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/pricing",
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
-	d := newDNC(w, f, testEnv, nil)
-	w.SetContent(d.root)
-	act(func() { d.open(writeFile(t, "phones.csv", phoneList)) })
-	idle(t, d.bg)
+	d := dncOn(t, w, f, writeFile(t, "phones.csv", phoneList), nil)
 	var warn, summary string
 	var retry bool
 	act(func() { warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible() })

@@ -48,9 +48,7 @@ func newReuseControls(kind jobs.Kind, on bool, within time.Duration, onChange fu
 	rc.check = keys.NewCheck("", nil)
 	rc.check.Checked = on
 	rc.check.OnChanged = func(on bool) { onChange(on, within) }
-	rc.note = widget.NewLabel("")
-	rc.note.Wrapping = fyne.TextWrapWord
-	rc.note.Importance = widget.LowImportance
+	rc.note = wrapping("", widget.LowImportance)
 	if kind == jobs.KindDNC {
 		rc.box = container.NewVBox(rc.check, rc.note)
 	} else {

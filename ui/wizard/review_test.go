@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -81,21 +80,8 @@ func TestWizardStepsByKeyboard(t *testing.T) {
 // and refunded; the review says so and Pay is off; were the send forced,
 // the application layer refuses it and the balance stays.
 func TestWindowRefusesNothingBillable(t *testing.T) {
-	keyring.MockInit()
-	cfg := sandbox.DefaultConfig()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	svc, err := workflow.Open(workflow.Config{Home: t.TempDir(), BaseURL: srv.URL(), APIKey: sandbox.DemoKey})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := openOn(t, startSandbox(t, sandbox.DefaultConfig()), workflow.Config{Home: t.TempDir()})
 	defer svc.Close()
-	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
-		t.Fatal(err)
-	}
 	before, err := svc.Sessions().Account(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -105,14 +91,9 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 	for i := range 60 {
 		fmt.Fprintf(&b, "Lead %d,555-01%02d\r\n", i, i) // seven digits: invalid
 	}
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1180, 760))
+	w := newWindow(t, fyne.NewSize(1180, 760))
 	sent := make(chan string, 1)
-	d := newDNC(w, FromWorkflow(svc), testEnv, func(id string) { sent <- id })
-	w.SetContent(d.root)
-	act(func() { d.open(writeFile(t, "phones.csv", b.String())) })
-	idle(t, d.bg)
+	d := dncOn(t, w, FromWorkflow(svc), writeFile(t, "phones.csv", b.String()), sent)
 	act(func() { test.Tap(d.submitBtn) }) // to the review
 	for _, tc := range []struct {
 		leaveOut bool

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/assets"
 	"github.com/skipdesk/skipdesk/client"
@@ -29,14 +27,9 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command line")
 	}
-	keyring.MockInit()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 30} // still processing while we look
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, cfg)
 	home := t.TempDir()
 	file := filepath.Join(t.TempDir(), "owners.csv")
 	if err := os.WriteFile(file, assets.SampleOwners, 0o600); err != nil {
@@ -73,27 +66,10 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	}
 
 	// The window first: the wizard on the layer, with the same options.
-	svc, err := workflow.Open(workflow.Config{Home: home, BaseURL: srv.URL(), APIKey: sandbox.DemoKey, Track: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1280, 900))
+	svc := openOn(t, srv, workflow.Config{Home: home, Track: true})
+	w := newWindow(t, fyne.NewSize(1280, 900))
 	done := make(chan string, 1)
-	tr := newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
-	w.SetContent(tr.root)
-	act(func() { tr.open(file) })
-	idle(t, tr.bg)
-	act(func() {
-		tr.llcCheck.SetChecked(true)
-		tr.dupCheck.SetChecked(true)
-	})
-	idle(t, tr.bg)
-	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
+	submitWithOptions(t, traceOn(t, w, FromWorkflow(svc), file, done))
 	id := recv(t, done, "the window's submission")
 	svc.Close() // the window quits; the command line may write the ledger
 
@@ -113,24 +89,10 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	if code, out := runCLI(args...); code != 0 {
 		t.Fatalf("the command line's own submission: exit %d\n%s", code, out)
 	}
-	svc, err = workflow.Open(workflow.Config{Home: home, BaseURL: srv.URL(), APIKey: sandbox.DemoKey, Track: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc = openOn(t, srv, workflow.Config{Home: home, Track: true})
 	defer svc.Close()
-	if _, err := svc.Sessions().Resume(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	tr = newTrace(w, FromWorkflow(svc), testEnv, func(id string) { done <- id })
-	w.SetContent(tr.root)
-	act(func() { tr.open(other) })
-	idle(t, tr.bg)
-	act(func() {
-		tr.llcCheck.SetChecked(true)
-		tr.dupCheck.SetChecked(true)
-	})
-	idle(t, tr.bg)
-	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
+	tr := traceOn(t, w, FromWorkflow(svc), other, done)
+	submitWithOptions(t, tr)
 	idle(t, tr.bg)
 	var asked bool
 	act(func() { asked = findButton(w.Canvas().Overlays().Top(), "Submit again and pay again") != nil })
@@ -144,4 +106,16 @@ func TestWindowAndCommandLineMakeTheSameSubmission(t *testing.T) {
 	if l, err := api.Traces.List(t.Context(), &client.TraceListOptions{Type: client.TypeBulk}); err != nil || l.Metadata.TotalCount != 2 {
 		t.Fatalf("jobs on the server: %+v %v, want 2", l, err)
 	}
+}
+
+// submitWithOptions takes the companies and drops the duplicates in the
+// trace wizard, then submits and pays.
+func submitWithOptions(t *testing.T, tr *Trace) {
+	t.Helper()
+	act(func() {
+		tr.llcCheck.SetChecked(true)
+		tr.dupCheck.SetChecked(true)
+	})
+	idle(t, tr.bg)
+	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
 }

@@ -1,33 +1,19 @@
 package wizard
 
 import (
-	"image/png"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
 // saveShot writes the window to $WIZARD_SHOTS/name.png when that variable is
 // set: a way to look at the screens without a display.
 func saveShot(t *testing.T, w fyne.Window, name string) {
 	t.Helper()
-	dir := os.Getenv("WIZARD_SHOTS")
-	if dir == "" {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(dir, name+".png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
-		t.Fatal(err)
-	}
+	uitest.SaveShot(t, "WIZARD_SHOTS", name+".png", w.Canvas().Capture)
 }
 
 func TestTraceScreens(t *testing.T) {

@@ -2,7 +2,6 @@ package wizard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -28,27 +27,13 @@ import (
 
 // Trace is an open trace wizard.
 type Trace struct {
-	win    fyne.Window
-	be     TraceBackend
-	env    Env
-	onDone func(jobID string)
+	session // counts are what the upload holds for the current mapping
+	presets TraceBackend
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	dlg    *dialog.CustomDialog
-	stage
+	board  *board
+	preset string // preset applied automatically, if any
 
-	path    string
-	opts    input.Options
-	ins     *input.Inspection
-	board   *board
-	rates   *workflow.Rates
-	rateErr error
-	preset  string // preset applied automatically, if any
-
-	// counts are what the upload holds for the current mapping (nil until
-	// counted); countErr why they could not be read.
-	counts   *workflow.Counts
+	// countErr is why the counts could not be read.
 	countErr error
 	// sug is the automatic mapping, with the splits it suggests; splits
 	// are those the person accepted.
@@ -62,15 +47,11 @@ type Trace struct {
 	reuse       bool          // skip the rows traced before (the person's choice)
 	reuseWithin time.Duration // how old a reused result may be
 	reuseCtl    *reuseControls
-	payBtn      *keys.Button // the last confirmation's Pay button
 	// repairs chosen before paying (see repairControls)
 	padZips, leaveOutNoAddress bool
 	repairs                    *repairControls
-	// review is the review step's words (what is sent, left out and why)
-	review *reviewPanel
 
 	// widgets of the loaded wizard
-	tabs          *container.AppTabs
 	fileLine      *widget.Label
 	warnings      *widget.Label
 	modeRadio     *widget.RadioGroup
@@ -84,10 +65,8 @@ type Trace struct {
 	costAfter     *widget.Label
 	costWarn      *widget.Label
 	costRetry     *widget.Button // reads the rates again when they could not be read
-	retryRates    func() bool    // stops the next reading while the server is away
 	summary       *widget.Label
 	status        *widget.Label
-	submitBtn     *widget.Button
 	presetSel     *keys.Select
 	presetName    *keys.Entry
 	presetNote    *widget.Label
@@ -104,8 +83,6 @@ type Trace struct {
 	reinspectWait *busy.Timer
 	previewWait   *busy.Timer
 	counting      bool
-
-	bg *busy.Tracker // background work in flight (tests wait for it to end)
 }
 
 // Mode explanations, one line each.
@@ -134,38 +111,16 @@ func NewTrace(win fyne.Window, b TraceBackend, env Env, path string, onDone func
 }
 
 func newTrace(win fyne.Window, b TraceBackend, env Env, onDone func(string)) *Trace {
-	t := &Trace{win: win, be: b, env: env, onDone: onDone, mode: jobs.ModeNormal, bg: env.tracker()}
+	t := &Trace{session: newSession(win, b, env, onDone), presets: b, mode: jobs.ModeNormal}
 	// The savings and repairs that lose nothing start on (the command
 	// line's defaults too).
 	d := workflow.Plan{Kind: jobs.KindTrace}.WithDefaults()
 	t.reuse, t.reuseWithin, t.padZips, t.leaveOutNoAddress = d.Reuse, d.ReuseWithin, d.PadZips, d.LeaveOutNoAddress
-	t.ctx, t.cancel = context.WithCancel(context.Background())
-	t.stage = newStage()
 	return t
 }
 
 // show puts the wizard in a dialog that fills most of the window.
-func (t *Trace) show() {
-	t.dlg = dialog.NewCustomWithoutButtons("New skip trace", t.root, t.win)
-	t.dlg.SetOnClosed(t.cancel)
-	keys.Track(t.win, t.dlg, nil, t.close) // Escape closes the wizard
-	keys.Steps(t.win, t.dlg, t.nextStep, t.prevStep)
-	// Most of the window, and no more: a dialog larger than the window
-	// makes the window grow past the screen.
-	sz := t.win.Canvas().Size()
-	t.dlg.Resize(fyne.NewSize(sz.Width*0.96, sz.Height*0.96))
-	t.dlg.Show()
-}
-
-// goBG runs f off the UI thread; f comes back to it through do.
-func (t *Trace) goBG(f func()) { t.bg.Go(f) }
-
-func (t *Trace) close() {
-	t.cancel()
-	if t.dlg != nil {
-		t.dlg.Hide()
-	}
-}
+func (t *Trace) show() { t.session.show("New skip trace", 0.96) }
 
 func (t *Trace) pickFile(then func(path string)) { pickFile(t.win, then) }
 
@@ -176,60 +131,22 @@ func pickFile(win fyne.Window, then func(path string)) {
 
 // open reads path in the background and fetches rates at the same time.
 func (t *Trace) open(path string) {
-	t.path = path
-	t.opts = input.Options{}
-	t.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), t.close)
-	ctx := t.ctx
-	t.goBG(func() {
-		ins, err := t.be.Inspect(ctx, path, t.opts)
-		t.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				t.showError(err)
-			} else {
-				t.loaded(ins)
-			}
-		})
-	})
+	t.inspect(path, t.loaded, t.showError)
 	if t.rates == nil {
 		t.fetchRates()
 	}
 }
 
-// fetchRates reads GET /pricing and GET /account off the UI thread.
+// fetchRates reads the rates, then prices the mapping again.
 func (t *Trace) fetchRates() {
-	ctx := t.ctx
-	t.goBG(func() {
-		r, err := t.be.Rates(ctx)
-		t.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			t.rateErr = err
-			if err == nil {
-				t.rates = &r
-			}
-			if workflow.Unreachable(err) {
-				t.retryRates = retryLater(t.env, ctx, t.retryRates, t.fetchRates)
-			}
-			if t.board != nil {
-				t.updateCost()
-			}
-		})
+	t.readRates(func() {
+		if t.board != nil {
+			t.updateCost()
+		}
 	})
 }
 
-func (t *Trace) showError(err error) {
-	msg := widget.NewLabel("This file cannot be traced:\n" + workflow.Explain(err, "").String())
-	msg.Wrapping = fyne.TextWrapWord
-	msg.Importance = widget.DangerImportance
-	other := keys.NewButton("Choose another file…", func() { t.pickFile(t.open) })
-	other.Importance = widget.HighImportance
-	cancel := widget.NewButton("Close", t.close)
-	t.setRoot(container.NewBorder(nil, container.NewHBox(other, cancel), nil, nil, msg))
-}
+func (t *Trace) showError(err error) { t.showFailure("traced", err, t.open) }
 
 // loaded builds the wizard for an inspected file.
 func (t *Trace) loaded(ins *input.Inspection) {
@@ -240,22 +157,16 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.board = newBoard(ins.Headers, ins.Sample, t.check)
 	t.board.onChange, t.board.onConfirm = t.mappingChanged, t.confirmValues
 
-	t.fileLine = widget.NewLabel("")
-	t.fileLine.Wrapping = fyne.TextWrapWord
-	t.warnings = widget.NewLabel("")
-	t.warnings.Wrapping = fyne.TextWrapWord
-	t.warnings.Importance = widget.WarningImportance
+	t.fileLine = wrapping("", widget.MediumImportance)
+	t.warnings = wrapping("", widget.WarningImportance)
 	t.describeFile()
 
 	t.modeRadio = widget.NewRadioGroup([]string{"Normal", "Enhanced"}, t.modeChanged)
 	t.modeRadio.Horizontal = true
 	t.modeRadio.Required = true
-	t.modeHelp = widget.NewLabel(helpNormal)
-	t.modeHelp.Wrapping = fyne.TextWrapWord
+	t.modeHelp = wrapping(helpNormal, widget.MediumImportance)
 	t.llcCheck = keys.NewCheck("", func(on bool) { t.includeLLCs = on; t.updateCost() })
-	t.llcHelp = widget.NewLabel("")
-	t.llcHelp.Wrapping = fyne.TextWrapWord
-	t.llcHelp.Importance = widget.LowImportance
+	t.llcHelp = wrapping("", widget.LowImportance)
 	t.dupCheck = keys.NewCheck("", func(on bool) { t.dropDups = on; t.updateCost() })
 	t.reuseCtl = newReuseControls(jobs.KindTrace, t.reuse, t.reuseWithin, func(on bool, within time.Duration) {
 		t.reuse, t.reuseWithin = on, within
@@ -266,9 +177,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 
 	t.costTotal = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.costAfter = widget.NewLabel("")
-	t.costWarn = widget.NewLabel("")
-	t.costWarn.Importance = widget.DangerImportance
-	t.costWarn.Wrapping = fyne.TextWrapWord
+	t.costWarn = wrapping("", widget.DangerImportance)
 	t.costRetry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), t.fetchRates)
 	t.costRetry.Hide()
 	t.costGrid = container.NewVBox()
@@ -284,9 +193,7 @@ func (t *Trace) loaded(ins *input.Inspection) {
 	t.presetSel.PlaceHolder = "Apply a saved preset…"
 	t.presetName = keys.NewEntry()
 	t.presetName.SetText(strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path)))
-	t.presetNote = widget.NewLabel("")
-	t.presetNote.Importance = widget.LowImportance
-	t.presetNote.Wrapping = fyne.TextWrapWord
+	t.presetNote = wrapping("", widget.LowImportance)
 	savePreset := widget.NewButton("Save as preset", t.savePreset)
 
 	fileTab := container.NewBorder(
@@ -380,8 +287,7 @@ func (t *Trace) showSplits() {
 		for _, sp := range t.splits {
 			cols = append(cols, fmt.Sprintf("%q", sp.Column))
 		}
-		note := widget.NewLabel("Split " + strings.Join(cols, " and ") + " into separate fields: the upload carries the split columns.")
-		note.Wrapping = fyne.TextWrapWord
+		note := wrapping("Split "+strings.Join(cols, " and ")+" into separate fields: the upload carries the split columns.", widget.MediumImportance)
 		t.splitBar.Add(container.NewBorder(nil, nil, nil, widget.NewButton("Undo the split", t.undoSplits), note))
 	case len(t.sug.Splits) > 0:
 		for _, sp := range t.sug.Splits {
@@ -389,8 +295,7 @@ func (t *Trace) showSplits() {
 			if sp.Example != "" {
 				msg += fmt.Sprintf(", for example %q becomes %s", sp.Example, strings.Join(sp.ExampleInto, " | "))
 			}
-			note := widget.NewLabel(msg + ".")
-			note.Wrapping = fyne.TextWrapWord
+			note := wrapping(msg+".", widget.MediumImportance)
 			t.splitBar.Add(note)
 		}
 		btn := widget.NewButton("Split into separate fields", t.acceptSplits)
@@ -659,13 +564,7 @@ func (t *Trace) scheduleRecount() {
 }
 
 // quote prices the current plan, when its counts and the rates are in.
-func (t *Trace) quote() (workflow.Quote, bool) {
-	p := t.plan()
-	if t.rates == nil || !t.counts.Fits(p) {
-		return workflow.Quote{}, false
-	}
-	return workflow.Price(t.counts, p, *t.rates), true
-}
+func (t *Trace) quote() (workflow.Quote, bool) { return t.price(t.plan()) }
 
 // updateCost refreshes the options' counts, the estimate and the submit state.
 func (t *Trace) updateCost() {
@@ -830,19 +729,14 @@ const reviewStep = 3
 // onReview reports whether the review step shows.
 func (t *Trace) onReview() bool { return t.tabs != nil && t.tabs.SelectedIndex() == reviewStep }
 
-// nextStep moves to the wizard's next step (Next, Ctrl+Tab); prevStep to
-// the one before (Ctrl+Shift+Tab).
-func (t *Trace) nextStep() { stepTabs(t.tabs, 1) }
-func (t *Trace) prevStep() { stepTabs(t.tabs, -1) }
-
 // ---- presets -----------------------------------------------------------
 
 func (t *Trace) loadPresets() {
 	ctx := t.ctx
 	headers := t.ins.Headers
 	t.goBG(func() {
-		names, err := t.be.PresetNames(ctx)
-		pr, merr := t.be.MatchPreset(ctx, headers, jobs.KindTrace)
+		names, err := t.presets.PresetNames(ctx)
+		pr, merr := t.presets.MatchPreset(ctx, headers, jobs.KindTrace)
 		t.env.Do(func() {
 			if ctx.Err() != nil {
 				return
@@ -863,20 +757,15 @@ func (t *Trace) applyPreset(name string) {
 	if name == "" {
 		return
 	}
-	ctx := t.ctx
-	t.goBG(func() {
-		pr, err := t.be.LoadPreset(ctx, name)
-		t.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				showProblem(t.win, fmt.Errorf("preset %q: %w", name, err))
-				return
-			}
-			t.applyPreset1(pr)
-			t.presetNote.SetText(fmt.Sprintf("Preset %q applied.", name))
-		})
+	background(&t.session, t.ctx, func(ctx context.Context) (*mapping.Preset, error) {
+		return t.presets.LoadPreset(ctx, name)
+	}, func(pr *mapping.Preset, err error) {
+		if err != nil {
+			showProblem(t.win, fmt.Errorf("preset %q: %w", name, err))
+			return
+		}
+		t.applyPreset1(pr)
+		t.presetNote.SetText(fmt.Sprintf("Preset %q applied.", name))
 	})
 }
 
@@ -908,7 +797,7 @@ func (t *Trace) savePreset() {
 	headers := t.ins.Headers
 	p := t.plan()
 	t.goBG(func() {
-		err := t.be.SavePreset(ctx, name, headers, p)
+		err := t.presets.SavePreset(ctx, name, headers, p)
 		t.env.Do(func() {
 			if err != nil {
 				showProblem(t.win, fmt.Errorf("saving preset %q: %w", name, err))
@@ -928,20 +817,9 @@ func (t *Trace) savePreset() {
 // once before paying (the total with each saving and repair, and the
 // balance after), then sends.
 func (t *Trace) submit() {
-	t.payBtn = nil
-	if !t.onReview() {
-		t.tabs.SelectIndex(reviewStep)
-		return
-	}
 	q, ok := t.quote()
-	if !t.board.result.OK() || !ok || t.review.review.Nothing != "" {
-		return
-	}
-	if q.Credits == 0 { // every row reused: nothing is charged
-		t.send(false)
-		return
-	}
-	t.payBtn = confirmPay(t.win, "trace", q, t.review.review, func() { t.send(false) }, t.updateSubmit)
+	ready := t.board.result.OK() && ok && t.review.review.Nothing == ""
+	t.confirm(reviewStep, "trace", q, ready, func() { t.send(false) }, t.updateSubmit)
 }
 
 // send uploads with a progress dialog; again resubmits a recent duplicate.
@@ -950,58 +828,28 @@ func (t *Trace) send(again bool) {
 	if !ok {
 		return
 	}
-	var merged string
-	t.submitBtn.Disable()
-	ctx, cancel := context.WithCancel(t.ctx)
-	pr := newProgress(t.win, t.env, "Uploading "+filepath.Base(t.path), cancel)
-	p, ins := t.plan(), t.ins
-	opts := workflow.SubmitOptions{Again: again, Quote: &q, Progress: pr.update}
-	t.goBG(func() {
-		res, err := t.be.Submit(ctx, p, ins, opts)
-		t.env.Do(func() {
-			pr.done()
-			cancel()
-			id := ""
-			if res != nil {
-				id, merged = res.JobID, res.ResultPath
-			}
-			if err == nil && id == "" && merged != "" {
-				t.allReused(res)
-				return
-			}
-			t.submitted(id, err)
-		})
+	t.upload(t.plan(), q, again, afterSubmit{
+		what:    "file",
+		resend:  func() { t.send(true) },
+		refresh: t.updateSubmit,
+		recount: func() {
+			// Count again: the library changed since the price was shown.
+			t.counts = nil
+			t.scheduleRecount()
+			t.updateCost()
+		},
+		cancelled: func() {
+			t.updateCost()
+			t.status.SetText(cancelledNote)
+		},
+		allReused: t.allReused,
 	})
 }
 
-func (t *Trace) submitted(id string, err error) {
-	switch {
-	case err == nil:
-		t.close()
-		if t.onDone != nil {
-			t.onDone(id)
-		}
-	case isDuplicate(err):
-		confirmAgain(t.win, "file", err, func() { t.send(true) }, t.updateSubmit)
-	case errors.Is(err, workflow.ErrQuoteChanged):
-		// Count again: the library changed since the price was shown.
-		showProblem(t.win, err)
-		t.counts = nil
-		t.scheduleRecount()
-		t.updateCost()
-	case errors.Is(err, context.Canceled):
-		t.updateCost()
-		t.status.SetText("Upload cancelled. If any bytes reached the service, the job list shows it as \"unknown — may be charged\" until it is reconciled.")
-	default:
-		showProblem(t.win, err)
-		t.updateSubmit()
-	}
-}
-
-// allReused closes the wizard after a submission that needed no job:
-// every row was traced before, and the merged result is in the library.
+// allReused says, once the wizard has closed after a submission that
+// needed no job, that every row was traced before and the merged result
+// is in the library.
 func (t *Trace) allReused(res *workflow.Submitted) {
-	t.close()
 	dialog.ShowInformation("Nothing to trace",
 		fmt.Sprintf("All %s of %s were traced before: nothing was sent and nothing was charged.\n"+
 			"The result with their earlier data is in the library as %s.",

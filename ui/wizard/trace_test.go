@@ -26,6 +26,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
+	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
 // testEnv runs the screens with short delays; the test driver runs
@@ -117,15 +118,9 @@ type harness struct {
 // the rates, the presets and the first recount.
 func openTrace(t *testing.T, f *fakeBackend) *harness {
 	t.Helper()
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	w.Resize(fyne.NewSize(1280, 900))
+	w := newWindow(t, fyne.NewSize(1280, 900))
 	h := &harness{f: f, w: w, done: make(chan string, 1)}
-	h.tr = newTrace(w, f, testEnv, func(id string) { h.done <- id })
-	w.SetContent(h.tr.root)
-	path := fakeFile(t, f, "owners.csv")
-	act(func() { h.tr.open(path) })
-	h.settle(t)
+	h.tr = traceOn(t, w, f, fakeFile(t, f, "owners.csv"), h.done)
 	return h
 }
 
@@ -136,16 +131,9 @@ func (h *harness) settle(t *testing.T) {
 	idle(t, h.tr.bg)
 }
 
-// uiMu stands for the UI thread in tests: background callbacks (through do)
-// and the test's own actions (through act) take turns on it.
-var uiMu sync.Mutex
-
-// act runs f as the UI thread would.
-func act(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	f()
-}
+// act runs f as the UI thread would: background callbacks (through the
+// env's Do) and the test's own actions take turns on it.
+var act = new(uitest.Thread).Do
 
 // idle waits until the wizard's background work has ended.
 func idle(t *testing.T, b *busy.Tracker) {
@@ -493,14 +481,10 @@ func overlayText(o fyne.CanvasObject) string {
 }
 
 func TestTraceUnreadableFileShowsTheError(t *testing.T) {
-	test.NewTempApp(t)
-	w := test.NewTempWindow(t, nil)
-	tr := newTrace(w, newFake(traceHeaders, traceRows), testEnv, nil)
-	w.SetContent(tr.root)
+	w := newWindow(t, fyne.Size{})
 	broken := filepath.Join(t.TempDir(), "broken.csv")
 	os.WriteFile(broken, []byte("A,B\n1,2\n3,\"4\n5,6\n"), 0o600)
-	act(func() { tr.open(broken) })
-	idle(t, tr.bg)
+	tr := traceOn(t, w, newFake(traceHeaders, traceRows), broken, nil)
 	if l := findLabel(tr.root, "line 3"); l == nil && findLabel(tr.root, "quote") == nil {
 		t.Fatalf("no error naming the line")
 	}

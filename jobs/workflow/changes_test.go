@@ -10,7 +10,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
-	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 const phonesScrub = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
@@ -22,12 +21,7 @@ const phonesScrub = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" 
 // a list now and were not at the scrub before, and when that was.
 func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := offline(t)
 	lib, err := library.Open(d.cfg.ResultsDir())
 	if err != nil {
 		t.Fatal(err)

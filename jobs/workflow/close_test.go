@@ -17,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -215,7 +216,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	if err != nil {
 		t.Fatalf("the job after closing: %v", err)
 	}
-	if recs := readCSV(t, o.ResultPath); len(recs) != o.Job.Rows+1 {
+	if recs := testlists.ReadCSV(t, o.ResultPath); len(recs) != o.Job.Rows+1 {
 		t.Errorf("the result holds %d records, want %d rows and the header", len(recs), o.Job.Rows)
 	}
 	if parts, _ := filepath.Glob(filepath.Join(libDir(d), ".*.part")); len(parts) != 0 {
@@ -225,7 +226,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	if err != nil {
 		t.Fatalf("indexing after closing: %v (%+v)", err, rep)
 	}
-	recs := readCSV(t, o.ResultPath)
+	recs := testlists.ReadCSV(t, o.ResultPath)
 	phone := ""
 	for _, r := range recs[1:] {
 		if phone = r[col(t, recs[0], "phone_1")]; phone != "" {

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // Fail closed: each way a callable list once went wrong on files nobody
@@ -64,17 +64,7 @@ func listNumbers(t *testing.T, d *Service, src string, dncs ...string) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := testlists.ReadCSV(t, dst)
 	out := map[string]bool{}
 	for _, row := range rows {
 		for _, v := range row {
@@ -106,24 +96,88 @@ func wantNumbers(t *testing.T, got map[string]bool, err error, want ...string) {
 
 var yesterday = time.Now().Add(-24 * time.Hour)
 
-// A CRM's phone status and tag columns, and a free-text note, state
-// restrictions ("DNC", "Dead", a litigator tag, "said stop calling"): they
-// are read, whatever the headers call them.
-func TestFailClosedRestrictionWordsInAnyColumn(t *testing.T) {
+// Files in layouts nobody here designed, each a way a callable list once
+// went wrong: exported as callable lists, they hold exactly the numbers
+// known to be callable.
+func TestFailClosedFiles(t *testing.T) {
 	t.Parallel()
-	d := offline(t)
-	dir := t.TempDir()
-	src := resultFile(t, dir, "crm.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,Litigator,Phone Status,Tags,Notes",
-		"2125550101,N,N,Active,buyer,",
-		"2125550102,N,N,DNC,buyer,",
-		"2125550103,N,N,Dead,,",
-		"2125550104,N,N,Active,TCPA litigator,",
-		"2125550105,N,N,Active,,said stop calling",
-		"2125550106,N,N,Active,,not a litigator", // a negation: not clear, never clean
-		"2125550107,N,N,Wrong Number,,")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
+	cases := []struct {
+		name string
+		file string
+		kind jobs.Kind
+		rows []string // the header, then the rows
+		want []string // the numbers the callable list holds
+	}{
+		// A CRM's phone status and tag columns, and a free-text note, state
+		// restrictions ("DNC", "Dead", a litigator tag, "said stop calling"): they
+		// are read, whatever the headers call them.
+		{name: "RestrictionWordsInAnyColumn", file: "crm.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,Litigator,Phone Status,Tags,Notes",
+			"2125550101,N,N,Active,buyer,",
+			"2125550102,N,N,DNC,buyer,",
+			"2125550103,N,N,Dead,,",
+			"2125550104,N,N,Active,TCPA litigator,",
+			"2125550105,N,N,Active,,said stop calling",
+			"2125550106,N,N,Active,,not a litigator", // a negation: not clear, never clean
+			"2125550107,N,N,Wrong Number,,",
+		}, want: []string{"2125550101"}},
+		// Two columns about different lists are two lists: a known "no" in one
+		// never answers for an empty "not checked" in the other.
+		{name: "TwoListsOneUnchecked", file: "two.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,DNC,DMA Suppression,Litigator",
+			"2125550101,N,N,N,N",
+			"2125550102,N,,N,N", // the file's DNC not checked
+			"2125550103,N,N,,N", // DMA not checked
+			"2125550104,,N,N,N", // federal not checked
+		}, want: []string{"2125550101"}},
+		// Flag columns numbered for one owner answer for that owner's phones only:
+		// owner 1's "no" never clears owner 2's unchecked phone 1, and owner 1's
+		// "yes" never blocks owner 2's clean one.
+		{name: "TwoOwnersSlotFlags", file: "owners.csv", kind: jobs.KindTrace, rows: []string{
+			"Owner 1 First Name,Owner 1 Phone 1,Owner 1 Phone 1 DNC,Owner 2 First Name,Owner 2 Phone 1,Owner 2 Phone 1 DNC,Litigator",
+			"Ann,2125550101,N,Bob,2125550102,,N", // Bob's phone unchecked
+			"Cy,2125550103,Y,Di,2125550104,N,N",  // Di's phone clean
+			"Ed,2125550105,N,Flo,2125550106,Y,N", // Flo's flagged
+		}, want: []string{"2125550101", "2125550104", "2125550105"}},
+		// The vendor's "internal DNC" column not checked stays unknown beside an
+		// empty company list: SkipDesk's own list answers only for itself.
+		{name: "VendorInternalBesideEmptyCompanyList", file: "vendor.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,Litigator,Internal DNC",
+			"2125550101,N,N,N",
+			"2125550102,N,N,",
+		}, want: []string{"2125550101"}},
+		// A scrub whose only answer is a status in words is read (it was refused
+		// with the wrong cause), and a litigator named only in a note is seen.
+		{name: "WordsOnlyStatusWithLitigatorNote", file: "words.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Status,Notes",
+			"2125550101,Clean,",
+			"2125550102,DNC,",
+			"2125550103,Clean,known litigator per vendor",
+			"2125550104,Litigator,",
+		}, want: []string{"2125550101"}},
+		// A column saying which rows were scrubbed at all: a row it says was not
+		// is unknown, whatever its blanks or noes say.
+		{name: "ScopeColumn", file: "scope.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,DNC Scrubbed,Federal DNC,Litigator",
+			"2125550101,Y,N,N",
+			"2125550102,N,N,N",
+			"2125550103,,N,N",
+		}, want: []string{"2125550101"}},
+		// A status of the check itself ("timeout") is unknown too.
+		{name: "CheckStatusColumn", file: "timeout.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,DNC Check Status,Federal DNC,Litigator",
+			"2125550101,complete,N,N",
+			"2125550102,timeout,N,N",
+		}, want: []string{"2125550101"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			src := resultFile(t, t.TempDir(), c.file, c.kind, yesterday, c.rows...)
+			got, err := listNumbers(t, offline(t), src)
+			wantNumbers(t, got, err, c.want...)
+		})
+	}
 }
 
 // A column's convention is the whole file's: a value met after the first
@@ -155,49 +209,6 @@ func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
 	if strings.Contains(string(b), "9998") || strings.Contains(string(b), "9999") || !strings.Contains(string(b), "2125551000") {
 		t.Errorf("the callable list:\n%s", b)
 	}
-}
-
-// Two columns about different lists are two lists: a known "no" in one
-// never answers for an empty "not checked" in the other.
-func TestFailClosedTwoListsOneUnchecked(t *testing.T) {
-	t.Parallel()
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "two.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,DNC,DMA Suppression,Litigator",
-		"2125550101,N,N,N,N",
-		"2125550102,N,,N,N", // the file's DNC not checked
-		"2125550103,N,N,,N", // DMA not checked
-		"2125550104,,N,N,N") // federal not checked
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
-// Flag columns numbered for one owner answer for that owner's phones only:
-// owner 1's "no" never clears owner 2's unchecked phone 1, and owner 1's
-// "yes" never blocks owner 2's clean one.
-func TestFailClosedTwoOwnersSlotFlags(t *testing.T) {
-	t.Parallel()
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "owners.csv", jobs.KindTrace, yesterday,
-		"Owner 1 First Name,Owner 1 Phone 1,Owner 1 Phone 1 DNC,Owner 2 First Name,Owner 2 Phone 1,Owner 2 Phone 1 DNC,Litigator",
-		"Ann,2125550101,N,Bob,2125550102,,N", // Bob's phone unchecked
-		"Cy,2125550103,Y,Di,2125550104,N,N",  // Di's phone clean
-		"Ed,2125550105,N,Flo,2125550106,Y,N") // Flo's flagged
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101", "2125550104", "2125550105")
-}
-
-// The vendor's "internal DNC" column not checked stays unknown beside an
-// empty company list: SkipDesk's own list answers only for itself.
-func TestFailClosedVendorInternalBesideEmptyCompanyList(t *testing.T) {
-	t.Parallel()
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "vendor.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,Litigator,Internal DNC",
-		"2125550101,N,N,N",
-		"2125550102,N,N,")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
 }
 
 // A correction made in Check the columns applies wherever the file is
@@ -250,42 +261,6 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	if b, _ := os.ReadFile(dst); !strings.Contains(string(b), "2125550101") || strings.Contains(string(b), "2125550102") {
 		t.Errorf("the trace's callable list:\n%s", b)
 	}
-}
-
-// A column saying which rows were scrubbed at all: a row it says was not
-// is unknown, whatever its blanks or noes say.
-func TestFailClosedScopeColumn(t *testing.T) {
-	t.Parallel()
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "scope.csv", jobs.KindDNC, yesterday,
-		"Phone,DNC Scrubbed,Federal DNC,Litigator",
-		"2125550101,Y,N,N",
-		"2125550102,N,N,N",
-		"2125550103,,N,N")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-	// A status of the check itself ("timeout") is unknown too.
-	src = resultFile(t, t.TempDir(), "timeout.csv", jobs.KindDNC, yesterday,
-		"Phone,DNC Check Status,Federal DNC,Litigator",
-		"2125550101,complete,N,N",
-		"2125550102,timeout,N,N")
-	got, err = listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
-// A scrub whose only answer is a status in words is read (it was refused
-// with the wrong cause), and a litigator named only in a note is seen.
-func TestFailClosedWordsOnlyStatusWithLitigatorNote(t *testing.T) {
-	t.Parallel()
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "words.csv", jobs.KindDNC, yesterday,
-		"Phone,Status,Notes",
-		"2125550101,Clean,",
-		"2125550102,DNC,",
-		"2125550103,Clean,known litigator per vendor",
-		"2125550104,Litigator,")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
 }
 
 // A scrub that reused earlier answers dates each row by the scrub that

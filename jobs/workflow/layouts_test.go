@@ -16,7 +16,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
-	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 // The sandbox answering in other services' layouts, end to end through the
@@ -155,11 +154,7 @@ func phoneDigitsOf(s string) string {
 // the people view and the file's columns never disagree.
 func TestPersonFollowsTheView(t *testing.T) {
 	t.Parallel()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := offline(t)
 	r, err := d.Results().OpenResult(context.Background(), filepath.Join("..", "layout", "testdata", "propstream.csv"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -198,12 +193,8 @@ func TestPersonFollowsTheView(t *testing.T) {
 // columns it leaves alone.
 func TestCorrectionsAddUp(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := offline(t)
+	home := d.cfg.Home
 	ctx := context.Background()
 	r, err := d.Results().OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
 	if err != nil {
@@ -248,11 +239,7 @@ func TestCorrectionsAddUp(t *testing.T) {
 // Until then the viewer reads no row through a layout.
 func TestViewerLayoutIsEveryReadersLayout(t *testing.T) {
 	t.Parallel()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := offline(t)
 	ctx := context.Background()
 	for _, name := range []string{"propstream.csv", "dealmachine.csv", "invented_scrub.csv", "tracerfy.csv", "dnc_vendor_codes.csv"} {
 		path := filepath.Join("..", "layout", "testdata", name)

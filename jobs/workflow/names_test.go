@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -26,12 +25,7 @@ var tagged = regexp.MustCompile(`(?i)\bsd[-_ ]?[2-9a-z]{5}\b`)
 // Compliance sheet and its proof — is the person's own.
 func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	// Events come from the tracker's goroutines: the names read are kept
 	// under a lock.
 	var mu sync.Mutex

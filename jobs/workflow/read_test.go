@@ -7,7 +7,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
@@ -16,11 +15,7 @@ import (
 // without duplicates, whatever the plan settled from the file's start.
 func TestReadCountsAsCount(t *testing.T) {
 	t.Parallel()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := offline(t)
 	ctx := context.Background()
 	for _, l := range testlists.Lists() {
 		path, err := l.Write(t.TempDir())

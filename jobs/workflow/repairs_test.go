@@ -1,13 +1,11 @@
 package workflow
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -20,12 +18,7 @@ import (
 // while the same repairs again are a repeat.
 func TestRepairsBeforePaying(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
 	owners := filepath.Join(dir, "owners.csv")
 	os.WriteFile(owners, []byte("First,Last,Street,City,State,Zip\n"+
@@ -89,12 +82,7 @@ func TestRepairsBeforePaying(t *testing.T) {
 // neither charged nor refunded.
 func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
 	phones := filepath.Join(dir, "phones.csv")
 	os.WriteFile(phones, []byte("Cell\n(212) 555-0147\n555-1234\n3055550101\ncall me\n"), 0o600)

@@ -17,12 +17,19 @@ import (
 func sandboxDesk(t *testing.T) (*Service, context.Context) {
 	t.Helper()
 	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hang's limit
 	t.Cleanup(cancel)
 	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return d, ctx
+}
+
+// eventsOf is d's events from now until the test ends.
+func eventsOf(t *testing.T, d *Service) <-chan Event {
+	events := make(chan Event, 200)
+	t.Cleanup(d.Jobs().Subscribe(func(ev Event) { events <- ev }))
+	return events
 }
 
 // reviewed inspects path, prices plan p and returns its review.

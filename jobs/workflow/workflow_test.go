@@ -44,6 +44,17 @@ func openDesk(t *testing.T) *Service {
 	return d
 }
 
+// startSandbox starts a sandbox server for the test.
+func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
+	t.Helper()
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // submitFile reads path and submits it with m as the plan says.
 func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, error) {
 	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
@@ -78,11 +89,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
@@ -145,11 +152,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
@@ -396,22 +399,31 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 	}
 }
 
-func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
-	t.Parallel()
+// deskWithAccount is a desk whose session-only key is acct's on a sandbox
+// of its own (the sandbox's configuration returned with it).
+func deskWithAccount(t *testing.T, acct sandbox.KeyConfig) (*Service, *sandbox.Config) {
+	t.Helper()
 	d := openDesk(t)
 	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_poor", Email: "poor@example.com", Credits: 50}}
+	acct.Email = acct.Key + "@example.com"
+	cfg.Keys = []sandbox.KeyConfig{acct}
 	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_poor", true); err != nil {
+	t.Cleanup(func() { srv.Close() })
+	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), acct.Key, true); err != nil {
 		t.Fatal(err)
 	}
+	return d, cfg
+}
+
+func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
+	t.Parallel()
+	d, _ := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_poor", Credits: 50})
+	ctx := t.Context()
 	sample, _ := d.Quotes().SampleList(ctx)
-	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -439,11 +451,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}
@@ -508,11 +516,7 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	api, err := client.New(srv.URL(), sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)
@@ -561,20 +565,10 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 // called a shortage: the server's own reason is shown.
 func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_late", Email: "late@example.com", Credits: 5000, PastDue: true}}
-	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	d, cfg := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_late", Credits: 5000, PastDue: true})
 	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_late", true); err != nil {
-		t.Fatal(err)
-	}
 	sample, _ := d.Quotes().SampleList(ctx)
-	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -596,19 +590,9 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 
 func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_empty", Email: "empty@example.com", Credits: 0}}
-	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	d, _ := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_empty", Credits: 0})
 	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
-		t.Fatal(err)
-	}
-	_, err = d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err := d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	p := Explain(err, "")
 	if p.Title != "Not enough credits" || !strings.Contains(p.What, "needs 1 credit;") || !strings.Contains(p.What, "(1 short)") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
@@ -631,12 +615,7 @@ func TestExplainFileErrors(t *testing.T) {
 // row the job replaces, so the window swaps it without a reload.
 func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	events := make(chan Event, 100)
 	stop := d.Jobs().Subscribe(func(ev Event) { events <- ev })
 	defer stop()

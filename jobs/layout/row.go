@@ -283,22 +283,39 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	}
 }
 
+// slotNumber is the number slot s holds in rec: its key (0 when it is
+// not a valid number), the text shown for it (the number as written when
+// the file has it), and false when the row has none. Where the number's
+// column is blank or unreadable and the number as written is a phone, it
+// is that phone: a phone a row speaks of is never lost to one column.
+func slotNumber(rec []string, s *Slot) (key uint64, raw string, ok bool) {
+	num := cell(rec, s.Number)
+	if s.Raw >= 0 {
+		raw = cell(rec, s.Raw)
+	}
+	if blank(num) && blank(raw) {
+		return 0, "", false
+	}
+	key = phone.Key(num)
+	if blank(raw) {
+		return key, num, true
+	}
+	if key == 0 {
+		key = phone.Key(raw)
+	}
+	return key, raw, true
+}
+
 // readPhone reads slot j of rec, whose own answers are dated date.
 func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	l := r.l
 	s := &l.Slots[j]
 	own := len(s.Flags) > 0 // the file answers for this phone itself
-	num, raw := cell(rec, s.Number), ""
-	if s.Raw >= 0 {
-		raw = cell(rec, s.Raw)
-	}
-	if blank(num) && blank(raw) {
+	key, raw, ok := slotNumber(rec, s)
+	if !ok {
 		return Phone{}, false
 	}
-	p := Phone{Slot: j, Raw: num, Key: phone.Key(num)}
-	if !blank(raw) {
-		p.Raw = raw
-	}
+	p := Phone{Slot: j, Raw: raw, Key: key}
 	if s.Type >= 0 {
 		p.Type = r.typeValue(s.Type, cell(rec, s.Type))
 	}

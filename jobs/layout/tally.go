@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Tally counts, over a whole file, how each value of the layout's flag,
@@ -86,12 +84,12 @@ func (t *Tally) Add(rec []string) {
 			t.over[k]++
 		}
 	}
-	for _, s := range t.l.Slots {
-		num := cell(rec, s.Number)
-		if blank(num) && (s.Raw < 0 || blank(cell(rec, s.Raw))) {
+	for i := range t.l.Slots {
+		key, _, ok := slotNumber(rec, &t.l.Slots[i])
+		if !ok {
 			continue
 		}
-		if phone.Key(num) != 0 {
+		if key != 0 {
 			t.phones.Valid++
 		} else {
 			t.phones.Invalid++

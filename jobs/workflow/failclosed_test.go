@@ -169,6 +169,14 @@ func TestFailClosedFiles(t *testing.T) {
 			"2125550101,complete,N,N",
 			"2125550102,timeout,N,N",
 		}, want: []string{"2125550101"}},
+		// "National Registry" is the registry's own column, and "DNC_FL" is
+		// Florida's list, never the registry's answer: a number on the
+		// registry is flagged whatever Florida's list says.
+		{name: "NationalRegistryBesideAStateColumn", file: "portal.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,National Registry,DNC_FL,TCPA Litigator",
+			"1-704-320-1997,1,Clean,Not Listed",
+			"1-704-320-1998,0,Clean,Not Listed",
+		}, want: []string{"7043201998"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -178,6 +186,25 @@ func TestFailClosedFiles(t *testing.T) {
 			wantNumbers(t, got, err, c.want...)
 		})
 	}
+}
+
+// A phone whose number column is blank where the number as written is a
+// phone is still that phone: a note on its row that says not to call it
+// keeps the number out of the list wherever else it appears.
+func TestFailClosedBlankNumberColumnKeepsThePhone(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	dir := t.TempDir()
+	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday,
+		"Owner 1 Phone 2,Owner 3 Phone 4,Owner 3 Phone 4 National Registry,Comments",
+		"516 292 4249,,,Call back after 5pm",
+		"3.12908E+09,,,",
+		",516 292 4249,,DNC - requested by owner",
+		"212 555 0101,,,")
+	scrub := resultFile(t, dir, "scrub.csv", jobs.KindDNC, yesterday,
+		"Telephone,Can Call,Litigator", "516.292.4249,Y,false", "212.555.0101,Y,false")
+	got, err := listNumbers(t, d, trace, scrub)
+	wantNumbers(t, got, err, "2125550101")
 }
 
 // A column's convention is the whole file's: a value met after the first

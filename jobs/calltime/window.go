@@ -260,11 +260,11 @@ func (w DayWindow) String() string {
 	return fmt.Sprintf("%s–%s %s", from, until, w.Label())
 }
 
+// meridiem writes AM and PM as people do.
+var meridiem = strings.NewReplacer(" AM", " a.m.", " PM", " p.m.")
+
 // ClockText reads a time of day as people write it: "7:42 p.m.".
-func ClockText(t time.Time) string {
-	s := t.Format("3:04 PM")
-	return strings.NewReplacer(" AM", " a.m.", " PM", " p.m.").Replace(s)
-}
+func ClockText(t time.Time) string { return meridiem.Replace(t.Format("3:04 PM")) }
 
 // clockIn is the local clock of t; the end of the day is 24:00.
 func clockIn(t time.Time, tz *time.Location, date string) Clock {

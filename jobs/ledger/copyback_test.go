@@ -61,6 +61,7 @@ func submitted(t *testing.T, l *Ledger, file, job string, status jobs.Status) in
 // guard's record of a file sent an hour ago. Copying back again writes
 // nothing twice.
 func TestCopyBack(t *testing.T) {
+	t.Parallel()
 	s := newSharedThenStopped(t)
 	ctx := context.Background()
 	whileShared(t, s)
@@ -190,6 +191,7 @@ func checkKeptJobs(t *testing.T, own *Ledger) {
 
 // A copy back cut in the middle leaves this computer's ledger as it was.
 func TestCopyBackIsOneStep(t *testing.T) {
+	t.Parallel()
 	s := newSharedThenStopped(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	if _, err := s.mate.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "2145550199", Reason: "litigator's client"}}); err != nil {

@@ -13,6 +13,7 @@ import (
 // a submission whose job failed and was refunded in full is not a duplicate
 // (it cost nothing).
 func TestFindDuplicateByContentSkipsRefundedFailures(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testFindDuplicateByContentSkipsRefundedFailures)
 }
 

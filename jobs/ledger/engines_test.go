@@ -11,7 +11,7 @@ import (
 // The store suite: the tests that take a store run against both engines, a
 // computer's own SQLite ledger and a team's PostgreSQL database (a
 // throwaway server, skipped with the reason where PostgreSQL is not
-// installed).
+// installed). The tests that share nothing but the server run in parallel.
 
 // store is one engine's ledger under test.
 type store struct {
@@ -25,10 +25,17 @@ type store struct {
 	other func(t testing.TB, l *Ledger, computer string) *Ledger
 }
 
-// eachStore runs f against each engine.
+// eachStore runs f against each engine, the two at once: each has its own
+// ledger (a folder, a database), so f must share nothing else.
 func eachStore(t *testing.T, f func(t *testing.T, st store)) {
-	t.Run("sqlite", func(t *testing.T) { f(t, sqliteStore()) })
-	t.Run("postgres", func(t *testing.T) { f(t, postgresStore()) })
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		f(t, sqliteStore())
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		f(t, postgresStore())
+	})
 }
 
 // eachLedger runs f on a new, empty ledger of each engine.

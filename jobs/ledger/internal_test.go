@@ -9,7 +9,10 @@ import (
 	"time"
 )
 
-func TestInternalList(t *testing.T) { eachStore(t, testInternalList) }
+func TestInternalList(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testInternalList)
+}
 
 func testInternalList(t *testing.T, st store) {
 	l := st.open(t)
@@ -89,6 +92,7 @@ func testInternalList(t *testing.T, st store) {
 
 // A computer's own ledger is read beside the app holding it.
 func TestInternalListReadOnly(t *testing.T) {
+	t.Parallel()
 	l, dir := openTest(t)
 	ctx := context.Background()
 	if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked"}}); err != nil {
@@ -106,7 +110,10 @@ func TestInternalListReadOnly(t *testing.T) {
 
 // The list's numbers are read alone, in order, as a set: what a callable
 // export checks. A number taken off is not in it.
-func TestInternalKeys(t *testing.T) { eachStore(t, testInternalKeys) }
+func TestInternalKeys(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testInternalKeys)
+}
 
 func testInternalKeys(t *testing.T, st store) {
 	l := st.open(t)
@@ -137,8 +144,10 @@ func testInternalKeys(t *testing.T, st store) {
 // same moment, each in batches and in its own order: both succeed, the
 // list is the union, and each number is logged as added once. (Numbers
 // written in the order given locked in opposite orders, and one import
-// failed with the server's "deadlock detected".)
+// failed with the server's "deadlock detected".) With -short the lists are
+// a fifth as long.
 func TestInternalImportsAtOnce(t *testing.T) {
+	t.Parallel()
 	pg := postgresStore()
 	a := pg.open(t)
 	b := pg.other(t, a, "laptop-2")
@@ -149,16 +158,20 @@ func TestInternalImportsAtOnce(t *testing.T) {
 		}
 		return out
 	}
-	listA := numbers(0, 6000, "a")
-	listB := numbers(3000, 9000, "b")
+	third := 3000
+	if testing.Short() {
+		third = 600
+	}
+	listA := numbers(0, 2*third, "a")
+	listB := numbers(third, 3*third, "b")
 	slices.Reverse(listB)
 	ctx := context.Background()
 	start := make(chan struct{})
 	errs := make(chan error, 2)
 	imp := func(l *Ledger, list []InternalEntry) {
 		<-start
-		for i := 0; i < len(list); i += 1500 {
-			if _, err := l.CompanyList().AddInternal(ctx, list[i:min(len(list), i+1500)]); err != nil {
+		for i := 0; i < len(list); i += third / 2 {
+			if _, err := l.CompanyList().AddInternal(ctx, list[i:min(len(list), i+third/2)]); err != nil {
 				errs <- err
 				return
 			}
@@ -173,20 +186,23 @@ func TestInternalImportsAtOnce(t *testing.T) {
 			t.Fatalf("an import failed: %v", err)
 		}
 	}
-	if n := count(t, a, "internal_dnc"); n != 9000 {
-		t.Fatalf("%d numbers on the list, want 9000", n)
+	if n := count(t, a, "internal_dnc"); n != 3*third {
+		t.Fatalf("%d numbers on the list, want %d", n, 3*third)
 	}
 	var logged, distinct int
 	a.db.QueryRowContext(ctx, "SELECT COUNT(*), COUNT(DISTINCT number) FROM internal_dnc_log WHERE action = 'added'").Scan(&logged, &distinct)
-	if logged != 9000 || distinct != 9000 {
-		t.Fatalf("%d additions logged for %d numbers, want one each of 9000", logged, distinct)
+	if logged != 3*third || distinct != 3*third {
+		t.Fatalf("%d additions logged for %d numbers, want one each of %d", logged, distinct, 3*third)
 	}
 }
 
 // A window onto the list: the entries a number's digits or a word of the
 // reason or source picks, newest first, at most Limit of them, with how
 // many it picks in all; % and _ are plain characters.
-func TestFindInternal(t *testing.T) { eachStore(t, testFindInternal) }
+func TestFindInternal(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testFindInternal)
+}
 
 func testFindInternal(t *testing.T, st store) {
 	l := st.open(t)
@@ -224,7 +240,10 @@ func testFindInternal(t *testing.T, st store) {
 	}
 }
 
-func TestInternalKeepUntil(t *testing.T) { eachStore(t, testInternalKeepUntil) }
+func TestInternalKeepUntil(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testInternalKeepUntil)
+}
 
 // testInternalKeepUntil: an entry kept until a date (an opt-out the law
 // keeps) keeps the date as data, is not removed before it, and is after.

@@ -90,6 +90,9 @@ type book struct {
 	// leaseTTL is how long the lease this SkipDesk takes on a job it
 	// records at submission lasts (a team's ledger; SetLeaseTTL).
 	leaseTTL atomic.Int64
+	// batchRows is how many rows a move copies in one transaction
+	// (moveBatch where 0; tests make it smaller).
+	batchRows int
 
 	closeOnce sync.Once
 	closeErr  error

@@ -89,6 +89,7 @@ func openAt(t testing.TB, dir string) *Ledger {
 }
 
 func TestMigrateFromEmptyAndReopen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := openAt(t, dir)
 	ctx := context.Background()
@@ -133,6 +134,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := openAt(t, dir)
 	if _, err := l.db.Raw().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
@@ -148,6 +150,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 }
 
 func TestSecondOpenInProcessIsLocked(t *testing.T) {
+	t.Parallel()
 	l, dir := openTest(t)
 	_, err := Open(dir)
 	if !errors.Is(err, ErrLocked) {
@@ -249,6 +252,7 @@ func TestCommittedStepSurvivesKill(t *testing.T) {
 }
 
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := OpenReadOnly(dir); !errors.Is(err, ErrNoLedger) {
 		t.Fatalf("OpenReadOnly of nothing: %v", err)
@@ -298,6 +302,7 @@ func makeUnwritable(t *testing.T, path string) {
 // and the reason, instead of failing at the first step of a submission;
 // reading it still works.
 func TestUnwritableLedgerIsRefused(t *testing.T) {
+	t.Parallel()
 	l, dir := openTest(t)
 	ctx := context.Background()
 	if err := l.Jobs().UpsertJob(ctx, Job{ID: "trc_1", Kind: jobs.KindTrace, Status: jobs.StatusCompleted, Name: "x.csv"}); err != nil {
@@ -329,6 +334,7 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 }
 
 func TestSubmissionLifecycle(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testSubmissionLifecycle)
 }
 
@@ -431,6 +437,7 @@ func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 // created nothing, one older than the window, or the person's "submit
 // again" lets the next one through.
 func TestFindDuplicate(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testFindDuplicate)
 }
 
@@ -509,6 +516,7 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 }
 
 func TestUpsertJobNeverRegresses(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testUpsertJobNeverRegresses)
 }
 
@@ -576,7 +584,10 @@ func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
 	}
 }
 
-func TestPresetsAndDeliveriesPersist(t *testing.T) { eachStore(t, testPresetsAndDeliveriesPersist) }
+func TestPresetsAndDeliveriesPersist(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testPresetsAndDeliveriesPersist)
+}
 
 func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
 	l := st.open(t)
@@ -620,6 +631,7 @@ func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
 var _ = sql.ErrNoRows
 
 func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testPresetStoreOrderAndRoundTrip)
 }
 
@@ -658,7 +670,10 @@ func testPresetStoreOrderAndRoundTrip(t *testing.T, l *Ledger) {
 	}
 }
 
-func TestDeliveryDedupe(t *testing.T) { eachStore(t, testDeliveryDedupe) }
+func TestDeliveryDedupe(t *testing.T) {
+	t.Parallel()
+	eachStore(t, testDeliveryDedupe)
+}
 
 func testDeliveryDedupe(t *testing.T, st store) {
 	l := st.open(t)
@@ -686,6 +701,7 @@ func testDeliveryDedupe(t *testing.T, st store) {
 // A damaged ledger file is refused with a message that names it, and is
 // left exactly as it was: it still records what was charged.
 func TestDamagedLedgerIsRefused(t *testing.T) {
+	t.Parallel()
 	// A healthy ledger with enough jobs to span many pages.
 	good := t.TempDir()
 	l := openAt(t, good)
@@ -837,6 +853,7 @@ func withFiles(t *testing.T, fsys fs.FS, more map[string]string) fs.FS {
 // of it is a DamagedError naming the file when the list is read, for the
 // set a callable export checks as for the listing, never a silent answer.
 func TestDamagedListIsRefusedWhereRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := openAt(t, dir)
 	ctx := context.Background()

@@ -100,6 +100,14 @@ func (l *Ledger) MarkMoved(ctx context.Context, origin, part string, count int) 
 	return nil
 }
 
+// moveBatch is how many rows a move copies in one transaction.
+func (l *book) moveBatch() int {
+	if l.batchRows > 0 {
+		return l.batchRows
+	}
+	return moveBatch
+}
+
 // movePart copies one part: row by row through its copiers, or, for a
 // part of plain rows, many rows to a statement (moveBulk).
 func (l *book) movePart(ctx context.Context, src *Ledger, part string, progress func(MoveProgress)) (int, error) {
@@ -117,8 +125,9 @@ func (l *book) movePart(ctx context.Context, src *Ledger, part string, progress 
 		}
 	}
 	report(0)
-	for start := 0; start < len(rows); start += moveBatch {
-		batch := rows[start:min(len(rows), start+moveBatch)]
+	size := l.moveBatch()
+	for start := 0; start < len(rows); start += size {
+		batch := rows[start:min(len(rows), start+size)]
 		err := l.tx(ctx, func(tx *sqldb.Tx) error {
 			copied0 := copied
 			for _, r := range batch {

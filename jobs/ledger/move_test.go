@@ -55,31 +55,38 @@ func count(t testing.TB, l *Ledger, table string) int {
 // A computer's ledger moves into a team's whole; an interrupted move
 // resumes without copying anything twice; a second computer's ledger joins
 // the first's (the internal list is the union, a preset of the same name
-// and other content keeps both).
+// and other content keeps both). With -short the batches are smaller, and
+// so is the ledger filled (the test's time is the filling of it).
 func TestMoveIntoTeam(t *testing.T) {
+	t.Parallel()
 	local := sqliteStore().open(t)
-	n := moveBatch + 120
-	fillLocal(t, local, n, "a")
 	pg := postgresStore()
 	team := pg.open(t)
+	batch, more := moveBatch, 120
+	if testing.Short() {
+		batch, more = 20, 12
+		team.batchRows = batch
+	}
+	n := batch + more
+	fillLocal(t, local, n, "a")
 	ctx, cancel := context.WithCancel(context.Background())
 	// Interrupted after the first batch of submissions.
 	_, err := team.MoveFrom(ctx, local, func(p MoveProgress) {
-		if p.Part == "submissions" && p.Done >= moveBatch {
+		if p.Part == "submissions" && p.Done >= batch {
 			cancel()
 		}
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("an interrupted move: %v", err)
 	}
-	if got := count(t, team, "submissions"); got != moveBatch {
-		t.Fatalf("%d submissions after the first batch, want %d", got, moveBatch)
+	if got := count(t, team, "submissions"); got != batch {
+		t.Fatalf("%d submissions after the first batch, want %d", got, batch)
 	}
 	rep, err := team.MoveFrom(context.Background(), local, nil)
 	if err != nil {
 		t.Fatalf("resuming: %v", err)
 	}
-	if rep.Copied["submissions"] != n-moveBatch || rep.Copied["jobs"] != n || rep.Copied["downloads"] != n {
+	if rep.Copied["submissions"] != n-batch || rep.Copied["jobs"] != n || rep.Copied["downloads"] != n {
 		t.Fatalf("resumed move copied %v", rep.Copied)
 	}
 	for table, want := range map[string]int{"submissions": n, "jobs": n, "spend": n, "downloads": n, "presets": 2,
@@ -154,6 +161,7 @@ func BenchmarkMove10k(b *testing.B) {
 // list, once, with its history; a number the team took off after this
 // computer added it stays off; nothing of the history is written twice.
 func TestShareAgainMovesTheList(t *testing.T) {
+	t.Parallel()
 	s := newSharedThenStopped(t)
 	ctx := context.Background()
 	if err := s.mate.CompanyList().RemoveInternal(ctx, "5125550102", "the complaint was withdrawn", "laptop-2"); err != nil {

@@ -8,7 +8,10 @@ import (
 )
 
 // A row that is not there is ErrNotFound, with what was looked for named.
-func TestMissingRowIsNotFound(t *testing.T) { eachLedger(t, testMissingRowIsNotFound) }
+func TestMissingRowIsNotFound(t *testing.T) {
+	t.Parallel()
+	eachLedger(t, testMissingRowIsNotFound)
+}
 
 func testMissingRowIsNotFound(t *testing.T, l *Ledger) {
 	ctx := context.Background()

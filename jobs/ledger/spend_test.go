@@ -13,6 +13,7 @@ import (
 // than a thousand million credits — are kept as reported, flagged, and left
 // out of the spend totals.
 func TestImplausibleSpendIsFlaggedNotSummed(t *testing.T) {
+	t.Parallel()
 	eachLedger(t, testImplausibleSpendIsFlaggedNotSummed)
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 // still guards against paying twice), jobs, spend, downloads (now this
 // computer's), presets in their order, and the internal list.
 func TestSchema3LedgerUpgrades(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
 	raw, err := sql.Open("sqlite", "file:"+path)
@@ -101,6 +103,7 @@ func TestSchema3LedgerUpgrades(t *testing.T) {
 // recorded, the others are refused naming it. Run many times: a
 // read-then-write guard lets two through now and then.
 func TestClaimsAcrossComputers(t *testing.T) {
+	t.Parallel()
 	a, b := twoComputers(t)
 	ctx := context.Background()
 	for round := range 25 {
@@ -150,6 +153,7 @@ func TestClaimsAcrossComputers(t *testing.T) {
 // An unknown submission is settled once, whichever computers try at the
 // same moment; a job is adopted by one submission only.
 func TestSettledOnce(t *testing.T) {
+	t.Parallel()
 	a, b := twoComputers(t)
 	ctx := context.Background()
 	for round := range 15 {
@@ -196,6 +200,7 @@ func TestSettledOnce(t *testing.T) {
 // A job is followed by one SkipDesk at a time; when it closes, or
 // disappears and its lease runs out, another takes it.
 func TestLeases(t *testing.T) {
+	t.Parallel()
 	st := postgresStore()
 	a := st.open(t)
 	b := st.other(t, a, "laptop-2")
@@ -242,6 +247,7 @@ func TestLeases(t *testing.T) {
 // tracker looking in the same instant does not take it, until the lease
 // runs out without being renewed.
 func TestSubmitterHoldsItsJob(t *testing.T) {
+	t.Parallel()
 	a, b := twoComputers(t)
 	ctx := context.Background()
 	a.Team().SetLeaseTTL(300 * time.Millisecond)
@@ -268,44 +274,32 @@ func TestSubmitterHoldsItsJob(t *testing.T) {
 	}
 }
 
-// The budget is shared: however many SkipDesks take from it, the requests
-// let through stay within burst + rate × time.
+// The budget is shared: however many SkipDesks take from it at once, the
+// requests let through stay within burst + rate × time, and one that waits
+// as told is not starved. The time is the database's clock, moved on by the
+// shortest wait each round (no test waits on a budget in real time).
 func TestBudgetShared(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, st store) {
 		a := st.open(t)
 		ledgers := []*Ledger{a}
 		if st.other != nil {
 			ledgers = append(ledgers, st.other(t, a, "laptop-2"), st.other(t, a, "laptop-3"))
 		}
-		const rate, burst = 40.0, 5.0
-		ctx := context.Background()
-		var taken atomic.Int64
-		start := time.Now()
-		stop := start.Add(1500 * time.Millisecond)
-		var wg sync.WaitGroup
-		for i := range 6 {
-			l := ledgers[i%len(ledgers)]
-			wg.Go(func() {
-				for time.Now().Before(stop) {
-					wait, err := l.Team().TakeBudget(ctx, "read", rate, burst)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					if wait == 0 {
-						taken.Add(1)
-						continue
-					}
-					// The budget is a rate in real time: a computer waits as told.
-					time.Sleep(min(wait, time.Until(stop)+time.Millisecond))
-				}
-			})
+		const rate, burst, span = 40.0, 5.0, time.Second
+		start := a.db.Now()
+		taken := 0
+		for a.db.Now().Sub(start) < span {
+			n, wait := budgetRound(t, ledgers, rate, burst)
+			taken += n
+			for _, l := range ledgers {
+				l.db.Advance(wait)
+			}
 		}
-		wg.Wait()
-		elapsed := time.Since(start).Seconds()
+		elapsed := a.db.Now().Sub(start).Seconds()
 		limit := burst + rate*elapsed
-		got := float64(taken.Load())
-		t.Logf("%s: %v requests in %.2f s (limit %.0f)", st.name, got, elapsed, limit)
+		got := float64(taken)
+		t.Logf("%s: %v requests in %.2f s of the database's time (limit %.0f)", st.name, got, elapsed, limit)
 		if got > limit+1 {
 			t.Fatalf("%v requests let through in %.2f s; the budget allows %.0f", got, elapsed, limit)
 		}
@@ -315,9 +309,42 @@ func TestBudgetShared(t *testing.T) {
 	})
 }
 
+// budgetRound has six SkipDesks, spread over ledgers, take from the budget
+// at once until each is told to wait; it returns how many requests went and
+// the shortest wait.
+func budgetRound(t *testing.T, ledgers []*Ledger, rate, burst float64) (int, time.Duration) {
+	t.Helper()
+	var taken atomic.Int64
+	waits := make([]time.Duration, 6)
+	var wg sync.WaitGroup
+	for i := range waits {
+		l := ledgers[i%len(ledgers)]
+		wg.Go(func() {
+			for {
+				wait, err := l.Team().TakeBudget(context.Background(), "read", rate, burst)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if wait > 0 {
+					waits[i] = wait
+					return
+				}
+				taken.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	return int(taken.Load()), slices.Min(waits)
+}
+
 // Each SkipDesk on a team's ledger is a session with its computer's name;
 // the names go with what it records.
 func TestSessionsNameComputers(t *testing.T) {
+	t.Parallel()
 	a, b := twoComputers(t)
 	ctx := context.Background()
 	list, err := a.Team().Sessions(ctx)

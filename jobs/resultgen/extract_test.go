@@ -54,6 +54,7 @@ func TestNumbersInText(t *testing.T) {
 // A case's files are written in their formats and read back as the cells
 // they hold; the numbers read back from them are the phones written.
 func TestWriteAndReadBack(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 10, 15, 4, 5, 0, time.UTC)
 	seen := map[Format]bool{}
 	for seed := int64(1); len(seen) < 4 || seed < 40; seed++ {

@@ -33,6 +33,7 @@ func hostileEnv(t *testing.T) (*hostile.Server, *client.Client, *ledger.Ledger) 
 // "failed": the duplicate guard then stops the same file being paid for
 // again, and Reconcile finds the job (by its tag) instead.
 func TestHostileAnswerAfterCreateIsUnknown(t *testing.T) {
+	t.Parallel()
 	answers := map[string]http.HandlerFunc{
 		"302 redirect": hostile.Redirect("/v1/traces", http.StatusFound),
 		"303 redirect": hostile.Redirect("/v1/traces", http.StatusSeeOther),
@@ -46,6 +47,7 @@ func TestHostileAnswerAfterCreateIsUnknown(t *testing.T) {
 	for kind, route := range kinds {
 		for name, answer := range answers {
 			t.Run(string(kind)+"/"+name, func(t *testing.T) {
+				t.Parallel()
 				s, api, led := hostileEnv(t)
 				ctx := context.Background()
 				req := traceReq(writeFile(t, "owners.csv", ownersCSV))
@@ -89,6 +91,7 @@ func TestHostileAnswerAfterCreateIsUnknown(t *testing.T) {
 // settles it. Our own job, when it exists, is found by its tag whatever
 // else looks like it.
 func TestHostileReconcileNeverAdoptsAStranger(t *testing.T) {
+	t.Parallel()
 	s, api, led := hostileEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -156,6 +159,7 @@ func TestHostileReconcileNeverAdoptsAStranger(t *testing.T) {
 // result repeats the address sent, never by a stranger's lookup of the same
 // name.
 func TestHostileSingleClassifiedAndSettled(t *testing.T) {
+	t.Parallel()
 	req := client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
 	for name, answer := range map[string]http.HandlerFunc{
 		"302 redirect": hostile.Redirect("/v1/traces", http.StatusFound),
@@ -163,6 +167,7 @@ func TestHostileSingleClassifiedAndSettled(t *testing.T) {
 		"504":          hostile.Reply(504, nil, ""),
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			s, api, led := hostileEnv(t)
 			ctx := context.Background()
 			// Someone else looked up the same name at another address.
@@ -204,6 +209,7 @@ func TestHostileSingleClassifiedAndSettled(t *testing.T) {
 // the earlier submission, and lets a file whose job failed and was refunded
 // in full be sent again.
 func TestHostileDuplicateByContent(t *testing.T) {
+	t.Parallel()
 	s, api, led := hostileEnv(t)
 	ctx := context.Background()
 	first := writeFile(t, "owners.csv", ownersCSV)
@@ -243,6 +249,7 @@ func TestHostileDuplicateByContent(t *testing.T) {
 }
 
 func TestTagName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, tag, want string }{
 		{"owners.csv", "sd-7f3k2", "owners [sd-7f3k2].csv"},
 		{"my list (1).CSV", "sd-abcde", "my list (1) [sd-abcde].CSV"},
@@ -278,6 +285,7 @@ func TestTagName(t *testing.T) {
 // so the submission stays unknown past its window instead of becoming "not
 // created" (which would let the file be paid for again).
 func TestHostileUnreadableListItemKeepsUnknown(t *testing.T) {
+	t.Parallel()
 	s, api, led := hostileEnv(t)
 	ctx := context.Background()
 	bad := s.Add(&hostile.Job{})

@@ -94,6 +94,7 @@ func serverJobs(t *testing.T, api *client.Client) int {
 }
 
 func TestSubmitCommitsEachStep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -150,6 +151,7 @@ func stepNames(s []Step) []string {
 }
 
 func TestDuplicateNeedsAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -185,6 +187,7 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 }
 
 func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -205,6 +208,7 @@ func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
 }
 
 func TestOutcomeUnknownIsReconciled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
@@ -247,6 +251,7 @@ func TestOutcomeUnknownIsReconciled(t *testing.T) {
 }
 
 func TestReconcileStates(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	now := time.Now()
@@ -317,6 +322,7 @@ func TestReconcileStates(t *testing.T) {
 }
 
 func TestSubmitDNC(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "phones.csv", "Phone\r\n(512) 555-0101\r\n512-555-0102\r\nbad\r\n")
@@ -348,6 +354,7 @@ func TestSubmitDNC(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f := writeFile(t, "owners.csv", ownersCSV)
 	for name, req := range map[string]Request{
@@ -367,6 +374,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestSingleIsRecordedAndReconciled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	req := client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
@@ -415,6 +423,7 @@ func TestSingleIsRecordedAndReconciled(t *testing.T) {
 }
 
 func TestNameKey(t *testing.T) {
+	t.Parallel()
 	for _, c := range [][2]string{
 		{"owners.csv", "Owners.CSV"},
 		{"my list (1).csv", "my_list_1.csv"},
@@ -467,6 +476,7 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 // was sent is its job: the same file submitted a minute earlier from
 // another computer with the same key is not adopted in its place.
 func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -500,6 +510,7 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 // sent closer to the job's creation gets it, whatever their order; the
 // other stays unknown while its window is open, then is not created.
 func TestReconcileTwoUnknownOneJob(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	f := writeFile(t, "owners.csv", ownersCSV)
@@ -583,6 +594,7 @@ func submitLost(t *testing.T, e *env, f File) string {
 // the moment its intent is recorded; a submission of the same number in
 // another ledger is not mistaken for it.
 func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	other := openLedger(t, t.TempDir())
@@ -625,6 +637,7 @@ func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 // A laptop whose clock is a quarter of an hour off still finds the job its
 // interrupted submission created: the window is read on the server's clock.
 func TestReconcileReadsTheServersClock(t *testing.T) {
+	t.Parallel()
 	for _, skew := range []time.Duration{-20 * time.Minute, 20 * time.Minute} {
 		t.Run(skew.String(), func(t *testing.T) {
 			serverNow := func() time.Time { return time.Now().Add(skew) }

@@ -163,7 +163,7 @@ func xdotool(args ...string) error {
 	if err != nil {
 		return fmt.Errorf("e2e: xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	nextFrames() // the app takes the events on its driver's next ticks
+	drawn() // the app takes the events on its driver's next frames
 	return nil
 }
 

@@ -29,9 +29,9 @@ import (
 // until the folder is fixed.
 const stuckAfter = 3
 
-// downloadRetry is the wait before downloading a result again after a
-// failed attempt; it doubles with each failure. Tests shorten it.
-var downloadRetry = 5 * time.Second
+// DefaultDownloadRetry is the wait before downloading a result again
+// after a failed attempt; it doubles with each failure.
+const DefaultDownloadRetry = 5 * time.Second
 
 // stuckReason is why a job cannot progress now.
 type stuckReason struct {
@@ -144,7 +144,7 @@ func (t *Tracker) downloader(ctx context.Context) {
 				t.mu.Unlock()
 				t.emitErr(id, err)
 				// Try again later, backing off: 5 s, 10 s, 20 s … 5 min.
-				d := min(downloadRetry<<min(n-1, 6), 5*time.Minute)
+				d := min(t.opts.DownloadRetry<<min(n-1, 6), 5*time.Minute)
 				time.AfterFunc(d, func() {
 					t.mu.Lock()
 					delete(t.queued, id)

@@ -34,6 +34,7 @@ func hostileEnv(t *testing.T, opts ...client.Option) (*hostile.Server, *env) {
 // id, the list's other jobs are followed as usual, and the tracked job it
 // hides is read on its own (GET /traces/:id).
 func TestHostileOneBadListItem(t *testing.T) {
+	t.Parallel()
 	s, e := hostileEnv(t)
 	a := e.submitTrace(t, "a.csv")
 	b := e.submitTrace(t, "b.csv")
@@ -93,6 +94,7 @@ func (b *bodyRecorder) Write(p []byte) (int, error) {
 // tracked and what to run later; the tracker goes on and downloads the
 // result once the job completes.
 func TestHostileUnknownStatus(t *testing.T) {
+	t.Parallel()
 	s, e := hostileEnv(t)
 	res := e.submitTrace(t, "owners.csv")
 	s.Update(res.JobID, func(j *hostile.Job) { j.Status = "on_hold" })
@@ -131,8 +133,7 @@ func TestHostileUnknownStatus(t *testing.T) {
 // an Error says so, nothing is recorded, and the tracker asks again later,
 // keeping the real result when it comes.
 func TestHostileBadDownloadRetriedLater(t *testing.T) {
-	defer func(d time.Duration) { downloadRetry = d }(downloadRetry)
-	downloadRetry = 100 * time.Millisecond
+	t.Parallel()
 	s, e := hostileEnv(t, client.WithDownloadTimeout(time.Second))
 	res := e.submitTrace(t, "owners.csv")
 	s.Complete(res.JobID)
@@ -171,6 +172,7 @@ func TestHostileBadDownloadRetriedLater(t *testing.T) {
 // the charge) are reported as an Error naming the job, kept as reported,
 // and left out of the spend totals.
 func TestHostileImplausibleFiguresFlagged(t *testing.T) {
+	t.Parallel()
 	s, e := hostileEnv(t)
 	good := e.submitTrace(t, "a.csv")
 	bad := e.submitTrace(t, "b.csv")

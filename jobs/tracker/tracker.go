@@ -90,6 +90,10 @@ type Options struct {
 	// unless renewed (default ledger.DefaultLeaseTTL); the tracker renews
 	// its leases three times within it.
 	LeaseTTL time.Duration
+	// DownloadRetry is the wait before a failed download is tried again,
+	// doubling with each failure up to 5 minutes; default
+	// DefaultDownloadRetry.
+	DownloadRetry time.Duration
 	// OnStep, when set, is called at points tests stop the process at:
 	// "tracking" after a look at a job still in flight, "download" when the
 	// first bytes of a result are written (the download not yet complete),
@@ -154,6 +158,9 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 	}
 	if opts.UnknownStatusWait == 0 {
 		opts.UnknownStatusWait = DefaultUnknownStatusWait
+	}
+	if opts.DownloadRetry <= 0 {
+		opts.DownloadRetry = DefaultDownloadRetry
 	}
 	if opts.LeaseTTL <= 0 {
 		opts.LeaseTTL = ledger.DefaultLeaseTTL

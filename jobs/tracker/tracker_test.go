@@ -214,6 +214,9 @@ func start(t *testing.T, e *env, opts Options) (*Tracker, *recorder) {
 	if opts.Library == nil {
 		opts.Library = e.lib
 	}
+	if opts.DownloadRetry == 0 {
+		opts.DownloadRetry = 100 * time.Millisecond // a failed download is tried again soon
+	}
 	tr := New(e.api, e.led, opts)
 	rec := &recorder{}
 	tr.Subscribe(rec.add)
@@ -231,6 +234,7 @@ func waitCtx(t *testing.T, d time.Duration) context.Context {
 }
 
 func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	trace := e.submitTrace(t, "owners.csv")
 	dnc := e.submitDNC(t, "phones.csv")
@@ -294,6 +298,7 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 }
 
 func TestRestartResumesAndDownloadsOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "owners.csv")
 	// The app closes before the job completes…
@@ -328,6 +333,7 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 }
 
 func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "owners.csv")
 	ctx := waitCtx(t, 10*time.Second)
@@ -378,6 +384,7 @@ func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 }
 
 func TestFailedJob(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "FAILJOB owners.csv")
 	tr, rec := start(t, e, Options{})
@@ -402,6 +409,7 @@ func TestFailedJob(t *testing.T) {
 }
 
 func TestWebhookHintsAndDedupe(t *testing.T) {
+	t.Parallel()
 	cfg := quickConfig()
 	e := newEnv(t, cfg)
 	const secret = "whsec_test_only"
@@ -449,6 +457,7 @@ func TestWebhookHintsAndDedupe(t *testing.T) {
 // Fifty jobs in flight: the tracker never meets a 429 and notices each
 // completion within 3 s of the sandbox completing it.
 func TestFiftyJobsInFlight(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fifty jobs staggered over real time (about 9 s): run without -short, as make test does")
 	}
@@ -503,6 +512,7 @@ func TestFiftyJobsInFlight(t *testing.T) {
 }
 
 func TestDefaultIntervalBacksOff(t *testing.T) {
+	t.Parallel()
 	prev := time.Duration(0)
 	for _, age := range []time.Duration{0, 30 * time.Second, 2 * time.Minute, 11 * time.Minute, 2 * time.Hour} {
 		d := DefaultInterval(age)
@@ -517,6 +527,7 @@ func TestDefaultIntervalBacksOff(t *testing.T) {
 }
 
 func TestWaitUnknownJob(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	tr := New(e.api, e.led, Options{})
 	if _, err := tr.Wait(context.Background(), "trc_nope"); !errors.Is(err, ledger.ErrNotFound) {
@@ -525,6 +536,7 @@ func TestWaitUnknownJob(t *testing.T) {
 }
 
 func TestFetchOnDemand(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	// A job submitted elsewhere: not in the ledger.
@@ -602,6 +614,7 @@ func (p *pathLog) count(f func(string) bool) int {
 // A job older than the first list page is found on the next page, not by
 // one GET per job; a job no list shows is read by id.
 func TestPagesThenGetByID(t *testing.T) {
+	t.Parallel()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 600} // stays in flight
 	e := newEnv(t, cfg)
@@ -654,6 +667,7 @@ func TestPagesThenGetByID(t *testing.T) {
 // The budget waits for the server's window when the X-RateLimit headers
 // say less than a tenth is left.
 func TestBudgetHonoursServerRateLimit(t *testing.T) {
+	t.Parallel()
 	cfg := quickConfig()
 	cfg.RateLimits.ReadPerMinute = 20
 	e := newEnv(t, cfg)
@@ -683,6 +697,7 @@ func TestBudgetHonoursServerRateLimit(t *testing.T) {
 // A list read records every tracked job it shows, due or not (the sandbox
 // sends both id and encoded_id: the ledger's id must be the one matched).
 func TestListReadCoversJobsNotDue(t *testing.T) {
+	t.Parallel()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 600}
 	e := newEnv(t, cfg)
@@ -718,6 +733,7 @@ func TestListReadCoversJobsNotDue(t *testing.T) {
 // An include_llcs trace keeps its breakdown in the ledger and in the
 // library's job record.
 func TestBreakdownKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	content := ownersCSV + "Acme,LLC,4 Pine Ct,Austin,TX,78704\r\n"
 	p := filepath.Join(t.TempDir(), "llcs.csv")
@@ -752,6 +768,7 @@ func TestBreakdownKept(t *testing.T) {
 
 // A job the key cannot see does not keep WaitIdle waiting for ever.
 func TestWaitIdleReportsStuckJobs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	res := e.submitTrace(t, "owners.csv")
@@ -772,6 +789,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 
 // A subscriber may call back into the tracker from its callback.
 func TestSubscriberMayCallBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "owners.csv")
 	ctx := waitCtx(t, 10*time.Second)
@@ -813,6 +831,7 @@ func TestSubscriberMayCallBack(t *testing.T) {
 }
 
 func TestEventsChannel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "owners.csv")
 	tr := New(e.api, e.led, Options{Library: e.lib})
@@ -844,6 +863,7 @@ func TestEventsChannel(t *testing.T) {
 // pointless downloads meanwhile), nothing half-written is left, and the
 // result downloads once the folder is back.
 func TestUnwritableLibraryFolder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	res := e.submitTrace(t, "owners.csv")
 	dir := e.lib.Dir()
@@ -915,6 +935,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 // dedupe lives in the ledger. (Acting on it would hint the job, and the
 // tracker would fetch its result again, as the result file is gone.)
 func TestWebhookDedupeAcrossRestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	const secret = "whsec_restart_test"
 	rarely := Options{Interval: func(time.Duration) time.Duration { return time.Hour }}
@@ -989,6 +1010,7 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 // time, make no more polls than the budget allows (a quarter of
 // DefaultReadsPerMinute), and the service never answers 429.
 func TestReadsBoundedWhateverTheJobs(t *testing.T) {
+	t.Parallel()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 600} // all stay in flight
 	cfg.RateLimits.WritePerMinute = -1                   // only to create them quickly
@@ -1042,6 +1064,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 // Each job's next look follows its age: a new job is looked at within a
 // second or two, one a few hours old once a minute.
 func TestScheduleFollowsAge(t *testing.T) {
+	t.Parallel()
 	tr := New(nil, nil, Options{})
 	now := time.Now()
 	for _, c := range []struct {
@@ -1066,6 +1089,7 @@ func TestScheduleFollowsAge(t *testing.T) {
 // The rows recorded for a download are the rows the viewer shows, also in a
 // result with a quote inside an unquoted value.
 func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "r.csv")
 	body := "first_name,last_name\r\nJOHN \"JACK\",SMITH\r\nANN,O\"BRIEN\r\n,\r\nBOB,RAY\r\n"
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
@@ -1091,6 +1115,7 @@ func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
 // tracked and downloaded once; a submission long past its window with no
 // job is marked not created. Nothing is submitted again.
 func TestStartReconcilesUnknownSubmissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 20*time.Second)
 	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
@@ -1170,8 +1195,7 @@ func serverJobs(t *testing.T, e *env) int {
 // the library, no temporary file left, one Downloaded event, the checksum
 // of what the server sent.
 func TestDownloadBrokenAtEachStage(t *testing.T) {
-	defer func(d time.Duration) { downloadRetry = d }(downloadRetry)
-	downloadRetry = 100 * time.Millisecond
+	t.Parallel()
 	srv, err := sandbox.Start(quickConfig(), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -91,10 +91,9 @@ func (s *compliance) companyList(h *e2e.Harness) error {
 
 // askCallable asks for the trace's callable list and takes the choices.
 func (s *compliance) askCallable(h *e2e.Harness, shot string) error {
-	h.Do(func() {
-		h.D.Jobs().Select(s.trace.ID)
-		h.D.Jobs().ExportCallable(s.trace.ID)
-	})
+	if err := exportCallable(h, s.trace.ID); err != nil {
+		return err
+	}
 	if err := waitCallableChoices(h, 20*time.Second); err != nil {
 		return err
 	}

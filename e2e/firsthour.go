@@ -383,7 +383,9 @@ func (s *firstHour) sortedClose(h *e2e.Harness) error {
 func (s *firstHour) lightChoices(h *e2e.Harness) error {
 	app, ex := h.D.App(), h.D.Exports()
 	h.Do(func() { app.UseTheme(settings.ThemeLight) })
-	h.Do(func() { h.D.Jobs().ExportCallable(s.job.ID) })
+	if err := exportCallable(h, s.job.ID); err != nil {
+		return err
+	}
 	// Its phones not scrubbed yet, the scrub is offered first.
 	if err := h.Wait("the scrub offered first", 20*time.Second, h.D.Jobs().ScrubOffered); err != nil {
 		return err

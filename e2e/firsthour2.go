@@ -163,7 +163,9 @@ func (s *firstHour2) resultBeforeScrub(h *e2e.Harness) error {
 
 func (s *firstHour2) callableAsksScrub(h *e2e.Harness) error {
 	jl, ex := h.D.Jobs(), h.D.Exports()
-	h.Do(func() { jl.ExportCallable(s.trace.ID) })
+	if err := exportCallable(h, s.trace.ID); err != nil {
+		return err
+	}
 	if err := h.Wait("the scrub is offered first", 30*time.Second, jl.ScrubOffered); err != nil {
 		return err
 	}

@@ -103,7 +103,9 @@ func (s *jobsTrace) matchedSorted(h *e2e.Harness) error {
 }
 
 func (s *jobsTrace) library(h *e2e.Harness) error {
-	h.Do(func() { h.D.Library().Search("Adams") })
+	if err := searchLibrary(h, "Adams"); err != nil {
+		return err
+	}
 	if err := h.Wait("library search", 20*time.Second, func() bool { return len(h.D.Library().Hits()) == 1 }); err != nil {
 		return err
 	}

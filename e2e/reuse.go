@@ -201,7 +201,9 @@ func (s *reuse) search(h *e2e.Harness) error {
 	}
 	q := "(" + s.phone[:3] + ") " + s.phone[3:6] + "-" + s.phone[6:]
 	lib := h.D.Library()
-	h.Do(func() { lib.Search(q) })
+	if err := searchLibrary(h, q); err != nil {
+		return err
+	}
 	if err := h.Wait("the search hits", 20*time.Second, func() bool {
 		s.hit = slices.IndexFunc(lib.Hits(), func(it e2e.LibraryHit) bool { return it.Row == s.row && it.Path == s.first.ResultPath })
 		return s.hit >= 0

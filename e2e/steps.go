@@ -88,6 +88,21 @@ func dncWizard(h *e2e.Harness, what string, timeout time.Duration, more func(e2e
 	return d, err
 }
 
+// exportCallable selects the job in the jobs list and presses "Export
+// callable list".
+func exportCallable(h *e2e.Harness, id string) error {
+	h.Do(func() { h.D.Jobs().Select(id) })
+	return h.Press("Export callable list")
+}
+
+// searchLibrary types q into the Library tab's search box.
+func searchLibrary(h *e2e.Harness, q string) error {
+	if err := h.ShowTab("Library"); err != nil {
+		return err
+	}
+	return h.Fill("Search every downloaded result", q)
+}
+
 // pressKeys presses each key in turn.
 func pressKeys(h *e2e.Harness, names ...string) error {
 	for _, k := range names {

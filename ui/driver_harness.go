@@ -303,13 +303,6 @@ func (x jobsDriver) find(id string) (workflow.Job, bool) {
 	return x.a.jobs.all[i], true
 }
 
-func (x jobsDriver) ExportCallable(id string) {
-	if j, ok := x.find(id); ok {
-		x.a.jobs.selectJob(j.ID)
-		x.a.jobs.export(j, true)
-	}
-}
-
 func (x jobsDriver) ScrubOffered() bool { return x.a.jobs.scrubAsk != nil }
 func (x jobsDriver) AcceptScrub()       { x.a.jobs.scrubAsk.Confirm() }
 
@@ -353,11 +346,6 @@ func (x exportsDriver) Rescrub()           { x.a.exports.rescrubBtn.OnTapped() }
 
 // libraryDriver is the Library tab.
 type libraryDriver struct{ a *App }
-
-func (x libraryDriver) Search(q string) {
-	x.a.tabs.SelectIndex(1)
-	x.a.library.search_.SetText(q)
-}
 
 func (x libraryDriver) Hits() []e2e.LibraryHit {
 	var out []e2e.LibraryHit

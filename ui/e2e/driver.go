@@ -96,8 +96,6 @@ type JobsDriver interface {
 	// OpenResult downloads (if needed) and opens the job's result in a
 	// viewer tab; done is called on the UI thread.
 	OpenResult(id string, done func(error))
-	// ExportCallable asks for the job's callable list, as its menu does.
-	ExportCallable(id string)
 	// ScrubOffered reports whether the "scrub first" question shows;
 	// AcceptScrub answers it yes.
 	ScrubOffered() bool
@@ -217,8 +215,6 @@ type LibraryHit struct {
 
 // LibraryDriver is the Library tab.
 type LibraryDriver interface {
-	// Search types q into the library's search box.
-	Search(q string)
 	// Hits are the search's hits; Open opens the i-th.
 	Hits() []LibraryHit
 	Open(i int)

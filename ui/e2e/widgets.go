@@ -205,6 +205,43 @@ func (h *Harness) ShowTab(label string) error {
 	return nil
 }
 
+// entryOf is the entry o is, with its placeholder.
+func entryOf(o fyne.CanvasObject) (*widget.Entry, bool) {
+	switch w := o.(type) {
+	case *widget.Entry:
+		return w, true
+	case *keys.Entry:
+		return &w.Entry, true
+	}
+	return nil, false
+}
+
+// Fill types text into the visible field whose placeholder starts with
+// label (the top dialog's first), replacing what it held, as a paste does
+// (any goroutine).
+func (h *Harness) Fill(label, text string) error {
+	var ok bool
+	h.Do(func() {
+		for _, r := range h.roots() {
+			if walk(r, func(o fyne.CanvasObject) bool {
+				e, is := entryOf(o)
+				if is && strings.HasPrefix(e.PlaceHolder, label) {
+					e.SetText(text)
+					ok = true
+				}
+				return ok
+			}) {
+				return
+			}
+		}
+	})
+	if !ok {
+		return fmt.Errorf("e2e: no field %q shows", label)
+	}
+	h.Logf("fill %q with %q", label, text)
+	return nil
+}
+
 // DialogShown reports whether a dialog (or a wizard) shows over the
 // window. (UI)
 func (h *Harness) DialogShown() bool { return h.Window.Canvas().Overlays().Top() != nil }

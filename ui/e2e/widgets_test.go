@@ -23,9 +23,11 @@ func window(t *testing.T) (*Harness, *container.AppTabs, *widget.Button) {
 	open := widget.NewButton("Open result", nil)
 	hidden := widget.NewButton("Hidden", nil)
 	hidden.Hide()
+	search := widget.NewEntry()
+	search.SetPlaceHolder("Search every result…")
 	tabs := container.NewAppTabs(
 		container.NewTabItem("Jobs", container.NewVBox(widget.NewLabel("3 jobs"), open, hidden)),
-		container.NewTabItem("Library", container.NewVBox(keys.NewButton("Search", nil))),
+		container.NewTabItem("Library", container.NewVBox(keys.NewButton("Search", nil), search)),
 	)
 	w.SetContent(tabs)
 	w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", fyne.NewMenuItem("Open…", func() { tabs.SelectIndex(1) }))))
@@ -88,5 +90,19 @@ func TestMenuAndTabs(t *testing.T) {
 	}
 	if err := h.ShowTab("Spend"); err == nil {
 		t.Fatal("a missing tab gives no error")
+	}
+}
+
+func TestFill(t *testing.T) {
+	h, tabs, _ := window(t)
+	if err := h.Fill("Search every", "Adams"); err == nil {
+		t.Fatal("a field of a tab not shown was filled")
+	}
+	tabs.SelectIndex(1)
+	if err := h.Fill("Search every", "Adams"); err != nil {
+		t.Fatal(err)
+	}
+	if !h.Shows("Adams") {
+		t.Fatalf("the field reads %q", h.Texts())
 	}
 }

@@ -77,7 +77,7 @@ func settingsAt(h *e2e.Harness, size fyne.Size, th string) error {
 		h.Window.Resize(size)
 	})
 	if err := h.Wait("the window's size", 10*time.Second, func() bool { return h.Window.Canvas().Size() == size }); err != nil {
-		h.Logf("the window is %v, not %v (no window manager to resize it)", h.Size(), size)
+		h.Logf("the window is %v, not %v (no window manager to resize it)", windowSize(h), size)
 	}
 	h.Do(app.OpenSettings)
 	var msg string

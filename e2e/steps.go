@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -101,6 +102,13 @@ func searchLibrary(h *e2e.Harness, q string) error {
 		return err
 	}
 	return h.Fill("Search every downloaded result", q)
+}
+
+// windowSize is the window's canvas size.
+func windowSize(h *e2e.Harness) fyne.Size {
+	var s fyne.Size
+	h.Do(func() { s = h.Window.Canvas().Size() })
+	return s
 }
 
 // pressKeys presses each key in turn.

@@ -54,7 +54,7 @@ var wizardMax = fyne.NewSize(1024, 700)
 
 // shot saves a screenshot, failing when the window grew past 1024×700.
 func (r *traceWizardRun) shot(h *e2e.Harness, name string) error {
-	if size := h.Size(); size.Width > wizardMax.Width || size.Height > wizardMax.Height {
+	if size := windowSize(h); size.Width > wizardMax.Width || size.Height > wizardMax.Height {
 		return fmt.Errorf("%s: the window grew to %v past 1024×700", name, size)
 	}
 	return h.Shot(name)

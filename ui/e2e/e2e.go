@@ -40,9 +40,9 @@
 //   - h.Settle(): wait until the app has no work in flight (h.Idle: its
 //     goroutines, timers and batches of job events) and the driver has
 //     drawn it; Shot settles first by itself.
-//   - h.Press(label), h.Find(label), h.Texts(), h.Menu(menu, item),
-//     h.ShowTab(label), h.DialogShown(), h.Focused(): the window's widget
-//     tree, found by what it shows.
+//   - h.Press(label), h.Fill(placeholder, text), h.Find(label), h.Texts(),
+//     h.Menu(menu, item), h.ShowTab(label), h.DialogShown(), h.Focused():
+//     the window's widget tree, found by what it shows.
 //   - h.Click, h.Drag, h.Key, h.Type: the real pointer and keyboard
 //     (xdotool), as a person's.
 //   - h.Shot(name) / h.ShotWindow(w, name): save the window's canvas as

@@ -142,16 +142,6 @@ func textOf(o fyne.CanvasObject) string {
 	return ""
 }
 
-// Shows reports whether some text the screen shows contains s. (UI)
-func (h *Harness) Shows(s string) bool {
-	for _, t := range h.Texts() {
-		if strings.Contains(t, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // Menu runs the item labelled item of the window's menu labelled menu, as
 // a click on it does (any goroutine).
 func (h *Harness) Menu(menu, item string) error {
@@ -264,13 +254,6 @@ func (h *Harness) Focused() fyne.Focusable { return h.Window.Canvas().Focused() 
 
 // Resize resizes the window (any goroutine).
 func (h *Harness) Resize(s fyne.Size) { h.Do(func() { h.Window.Resize(s) }) }
-
-// Size is the window's canvas size (any goroutine).
-func (h *Harness) Size() fyne.Size {
-	var s fyne.Size
-	h.Do(func() { s = h.Window.Canvas().Size() })
-	return s
-}
 
 // waitShown is how long Press waits for its button.
 const waitShown = 20 * time.Second

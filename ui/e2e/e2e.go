@@ -181,7 +181,7 @@ func (h *Harness) Close() {
 	}
 }
 
-// Logf writes a line to stderr and the script's log.
+// Logf writes a line to stderr and the suite's log.
 func (h *Harness) Logf(format string, args ...any) {
 	line := fmt.Sprintf("e2e: %s: %s\n", h.Name, fmt.Sprintf(format, args...))
 	h.logMu.Lock()
@@ -192,11 +192,11 @@ func (h *Harness) Logf(format string, args ...any) {
 	}
 }
 
-// FigureMark starts the log lines of figures (Figuref) after the script's
+// FigureMark starts the log lines of figures (Figuref) after the suite's
 // name: TestEndToEnd prints them.
 const FigureMark = "figure: "
 
-// Figuref logs a figure the script measured (see FigureMark).
+// Figuref logs a figure the test measured (see FigureMark).
 func (h *Harness) Figuref(format string, args ...any) { h.Logf(FigureMark+format, args...) }
 
 // Do runs f on the UI thread and waits for it.

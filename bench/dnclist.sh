@@ -18,16 +18,12 @@
 # its peak RSS is the benchmark's (PostgreSQL's own memory is not in it).
 # Prints medians of RUNS runs (default 3) and min–max.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-3}
-OUT="$PWD/bench/out"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8}
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 go test -c -tags migrated_fynedo,harness -o "$OUT/workflow.test" ./jobs/workflow
 go test -c -tags migrated_fynedo,harness -o "$OUT/ledger.test" ./jobs/ledger
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 range() { sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {printf "%s–%s", lo, hi}'; }
 
 # runs binary benchmark/sub → RUNS lines "seconds peakMB", each run its own process.

@@ -13,18 +13,15 @@
 #   RUNS=3 (Go and exceljs runs), LO_RUNS=1, ROWS=400000, SKIP_LO=1 to leave LibreOffice out,
 #   BIG_ROWS=8000000, ONLY_CALLABLE=1 for the callable figures alone.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-3}
 LO_RUNS=${LO_RUNS:-1}
 ROWS=${ROWS:-400000}
-OUT="$PWD/bench/out"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+export CGO_ENABLED=0
 CSV="$OUT/trace-$ROWS.csv"
 [ -f "$CSV" ] || go run ./bench/exportgen -rows "$ROWS" -out "$CSV"
 echo "input: $CSV ($(du -m "$CSV" | cut -f1) MB, $ROWS rows); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 
 # Go benchmarks: one process per benchmark so that peak RSS is its own.
 go test -c -o "$OUT/export.test" ./jobs/export
@@ -33,9 +30,6 @@ gobench() { # binary benchmark unit [count] → lines "seconds <unit value>"
   SKIPDESK_BENCH_CSV="$CSV" "$1" -test.run '^$' -test.bench "^$2\$" -test.benchtime 1x -test.count "${4:-$RUNS}" -test.benchmem |
     tee -a "$OUT/go-bench.txt" |
     metric "$3"
-}
-metric() { # benchmark lines → "seconds <value of unit $1>"
-  awk -v u="$1" '/^Benchmark/ { s=$3/1e9; m=""; for (i=4;i<NF;i++) if ($(i+1)==u) m=$i; print s, m }'
 }
 : > "$OUT/go-bench.txt"
 declare -A T M R

@@ -12,11 +12,8 @@
 # own, so that other scripts' installs into bench/node_modules do not prune
 # it, and git ignores it); set NO_INSTALL=1 to skip them instead.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export LANG=${LANG:-en_US.UTF-8}
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
-OUT=bench/out
-mkdir -p "$OUT"
 FILE=${FILE:-$OUT/inspect-owners-50mb.csv}
 TIME=$OUT/inspect-time.txt
 PAPA=bench/node_modules/.papaparse
@@ -51,7 +48,6 @@ if command -v node >/dev/null; then
   fi
 fi
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 # run_proc NAME CMD...: runs CMD RUNS times; records median seconds (wall
 # and CPU, user + system) and the largest peak RSS (MB) of the runs.
@@ -69,8 +65,8 @@ run_proc() {
     cpus+=("$(awk -v u="$u" -v s="$sy" 'BEGIN{print u+s}')")
     [ "$m" -gt "$rss" ] && rss=$m
   done
-  SECS[$name]=$(printf '%s\n' "${times[@]}" | median)
-  CPU[$name]=$(printf '%s\n' "${cpus[@]}" | median)
+  SECS[$name]=$(printf '%s\n' "${times[@]}" | median 4)
+  CPU[$name]=$(printf '%s\n' "${cpus[@]}" | median 4)
   RSS[$name]=$(awk -v k="$rss" 'BEGIN{printf "%.0f", k/1024}')
   ROWS[$name]=$(echo "$out" | tail -1 | tr -dc '0-9')
 }
@@ -83,11 +79,11 @@ run_bench() {
   out=$(SKIPDESK_BENCH_FILE="$FILE" /usr/bin/time -f %M -o "$TIME" \
     "$OUT/inspect-input.test" -test.run '^$' -test.bench "^${bench}\$" -test.benchtime 1x -test.count "$RUNS" -test.benchmem)
   echo "$out" >>"$OUT/inspect-go.txt"
-  SECS[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="ns/op") print $i/1e9}' | median)
-  CPU[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="cpu-ms/op") print $i/1e3}' | median)
+  SECS[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="ns/op") print $i/1e9}' | median 4)
+  CPU[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="cpu-ms/op") print $i/1e3}' | median 4)
   RSS[$name]=$(awk -v k="$(tail -1 "$TIME")" 'BEGIN{printf "%.0f", k/1024}')
   ROWS[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="rows") print $i}' | tail -1)
-  BOP[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="B/MB") print $i}' | median)
+  BOP[$name]=$(echo "$out" | awk '/^Benchmark/ {for (i=1;i<=NF;i++) if ($(i+1)=="B/MB") print $i}' | median 4)
 }
 declare -A BOP
 : >"$OUT/inspect-go.txt"

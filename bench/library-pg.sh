@@ -13,23 +13,20 @@
 # pg_ctl of PostgreSQL 15, Debian's postgresql package) and the PostgreSQL
 # index is built on every run. RESULTS=20 ROWS=400000 RUNS=5.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RESULTS=${RESULTS:-20}
 ROWS=${ROWS:-400000}
 RUNS=${RUNS:-5}
-OUT="$PWD/bench/out"
 LIB="$OUT/library-${RESULTS}x${ROWS}"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+export CGO_ENABLED=0
 
 echo "generating the library ($RESULTS × $ROWS rows) in $LIB/results (kept between runs)…"
 go run ./bench/librarygen -dir "$LIB/results" -results "$RESULTS" -rows "$ROWS" > "$OUT/library-files.txt"
 go test -c -o "$OUT/index.test" ./jobs/index
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.6f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 
 SKIPDESK_BENCH_LIBRARY="$LIB" SKIPDESK_BENCH_POSTGRES="${POSTGRES:-}" "$OUT/index.test" -test.run '^$' \
   -test.bench '^BenchmarkSearchLibrary(Postgres)?$' -test.benchtime 30x -test.count "$RUNS" | tee "$OUT/search-pg-bench.txt" >/dev/null
-ns() { grep "^$1/$2/$3-" "$OUT/search-pg-bench.txt" | awk '{print $3}' | median; }
+ns() { grep "^$1/$2/$3-" "$OUT/search-pg-bench.txt" | awk '{print $3}' | median 6; }
 hits() { grep "^$1/$2/all-" "$OUT/search-pg-bench.txt" | head -1 | awk '{for (i=4;i<NF;i++) if ($(i+1)=="hits") print $i}'; }
 
 printf '\n%-8s %-6s %12s %14s %7s %8s\n' query "" SQLite PostgreSQL ratio rows

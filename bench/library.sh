@@ -12,16 +12,14 @@
 # missing. RESULTS=20 ROWS=400000 RUNS=5 INDEX_RUNS=3 FLAT=1 (0 skips the
 # 4× run).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RESULTS=${RESULTS:-20}
 ROWS=${ROWS:-400000}
 RUNS=${RUNS:-5}
 INDEX_RUNS=${INDEX_RUNS:-3}
 FLAT=${FLAT:-1}
-OUT="$PWD/bench/out"
 LIB="$OUT/library-${RESULTS}x${ROWS}"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+export CGO_ENABLED=0
 
 if ! command -v rg >/dev/null; then
   (apt-get install -y -q ripgrep >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q ripgrep >/dev/null 2>&1)) ||
@@ -34,10 +32,6 @@ LIB_BYTES=$(cat "$OUT/library-files.txt" | tr '\n' '\0' | du -cb --files0-from=-
 echo "library: $(wc -l < "$OUT/library-files.txt") results, $((LIB_BYTES / 1000000)) MB; $(rg --version | head -1); load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
 go test -c -o "$OUT/index.test" ./jobs/index
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.6f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
-metric() { # benchmark lines → "seconds <value of unit $1>"
-  awk -v u="$1" '/^Benchmark/ { s=$3/1e9; m=""; for (i=4;i<NF;i++) if ($(i+1)==u) m=$i; print s, m }'
-}
 : > "$OUT/index-bench.txt"
 
 # Indexing one result, each run in its own process (peak RSS is its own).
@@ -46,9 +40,9 @@ for i in $(seq "$INDEX_RUNS"); do
   idx+=$(SKIPDESK_BENCH_CSV="$FIRST" "$OUT/index.test" -test.run '^$' -test.bench '^BenchmarkIndex400k$' -test.benchtime 1x |
     tee -a "$OUT/index-bench.txt" | awk '/^Benchmark/ {s=$3/1e9; for (i=4;i<NF;i++) {if ($(i+1)=="MB-peakRSS") m=$i; if ($(i+1)=="index/file") r=$i}; print s, m, r}')$'\n'
 done
-IDX_T=$(echo "$idx" | awk 'NF {print $1}' | median)
-IDX_M=$(echo "$idx" | awk 'NF {print $2}' | median)
-IDX_R=$(echo "$idx" | awk 'NF {print $3}' | median)
+IDX_T=$(echo "$idx" | awk 'NF {print $1}' | median 6)
+IDX_M=$(echo "$idx" | awk 'NF {print $2}' | median 6)
+IDX_R=$(echo "$idx" | awk 'NF {print $3}' | median 6)
 FILE_MB=$(( $(stat -c %s "$FIRST") / 1000000 ))
 if [ "$FLAT" = 1 ]; then
   BIG=$((ROWS * 4))
@@ -69,7 +63,7 @@ SKIPDESK_BENCH_LIBRARY="$LIB" "$OUT/index.test" -test.run '^$' -test.bench '^Ben
   tee "$OUT/search-bench.txt" >/dev/null
 rg -F -i -c "warm the page cache" -g '*.csv' "$LIB/results" >/dev/null || true
 ours() { # name first|all → median seconds, hits
-  grep "^BenchmarkSearchLibrary/$1/$2-" "$OUT/search-bench.txt" | awk '{print $3/1e9}' | median
+  grep "^BenchmarkSearchLibrary/$1/$2-" "$OUT/search-bench.txt" | awk '{print $3/1e9}' | median 6
 }
 ourhits() { grep "^BenchmarkSearchLibrary/$1/all-" "$OUT/search-bench.txt" | head -1 | awk '{for (i=4;i<NF;i++) if ($(i+1)=="hits") print $i}'; }
 timeit() { # command… → seconds
@@ -85,8 +79,8 @@ QUERIES=$(grep -o '{"[a-z]*", "[^"]*", "[^"]*"}' jobs/index/bench_test.go)
 worst_first=0 worst_all=0
 while IFS= read -r line; do
   name=$(echo "$line" | cut -d'"' -f2); text=$(echo "$line" | cut -d'"' -f4); rgq=$(echo "$line" | cut -d'"' -f6)
-  f=$(for i in $(seq "$RUNS"); do timeit rgfirst "$rgq"; done | median)
-  a=$(for i in $(seq "$RUNS"); do timeit rgall "$rgq"; done | median)
+  f=$(for i in $(seq "$RUNS"); do timeit rgfirst "$rgq"; done | median 6)
+  a=$(for i in $(seq "$RUNS"); do timeit rgall "$rgq"; done | median 6)
   of=$(ours "$name" first); oa=$(ours "$name" all)
   rf=$(awk -v x="$of" -v y="$f" 'BEGIN {printf "%.3f", x/y}'); ra=$(awk -v x="$oa" -v y="$a" 'BEGIN {printf "%.3f", x/y}')
   worst_first=$(awk -v w="$worst_first" -v r="$rf" 'BEGIN {print (r>w)?r:w}'); worst_all=$(awk -v w="$worst_all" -v r="$ra" 'BEGIN {print (r>w)?r:w}')

@@ -8,13 +8,10 @@
 # export.
 #   RUNS=5, ROWS=400000
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
 ROWS=${ROWS:-400000}
-OUT="$PWD/bench/out"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} SKIPDESK_BENCH_ROWS=$ROWS
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
+export SKIPDESK_BENCH_ROWS=$ROWS
 
 go test -c -o "$OUT/presets.test" ./jobs/export
 benches=(Callable400k CallablePreset400k CallablePresetLong400k)

@@ -13,33 +13,17 @@
 # ratios are printed. Wall seconds and peak RSS come from GNU time.
 #   RUNS=5 RESULTS=20 ROWS=400000 (the library: RESULTS × ROWS traced rows)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
 RESULTS=${RESULTS:-20}
 ROWS=${ROWS:-400000}
-OUT="$PWD/bench/out"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+export CGO_ENABLED=0
 
 LIST="$OUT/inspect-owners-50mb.csv"
 [ -s "$LIST" ] || go run ./jobs/input/internal/gen -size 50000000 -o "$LIST"
 go build -o "$OUT/skipdesk-cli" ./cmd/skipdesk-cli
-go build -o "$OUT/skipdesk-sandbox" ./cmd/skipdesk-sandbox
 
-# A sandbox whose jobs stay processing, without rate limits, with credits
-# for every run.
-CFG="$OUT/quote-sandbox.json"
-cat > "$CFG" <<'JSON'
-{"record_limit": 100000000, "rate_limits": {"read_per_minute": -1, "write_per_minute": -1},
- "processing": {"rows_per_second": 0, "min_seconds": 86400},
- "keys": [{"key": "sk_sandbox_demo", "credits": 1000000000000}]}
-JSON
-"$OUT/skipdesk-sandbox" --addr 127.0.0.1:0 --config "$CFG" > "$OUT/quote-sandbox.out" 2> "$OUT/quote-sandbox.log" &
-SB=$!
-trap 'kill $SB 2>/dev/null || true' EXIT
-for _ in $(seq 300); do grep -q listening "$OUT/quote-sandbox.out" 2>/dev/null && break; sleep 0.1; done
-URL=$(awk '/listening on/ {print $3}' "$OUT/quote-sandbox.out")
-[ -n "$URL" ] || { echo "sandbox did not start"; cat "$OUT/quote-sandbox.log"; exit 1; }
+start_sandbox quote-sandbox
 
 EMPTY=$(mktemp -d)
 LIB="$OUT/quote-library"
@@ -56,7 +40,6 @@ cli() { # home, args… (output thrown away)
 cli "$LIB/home" estimate "$LIST"
 cli "$EMPTY" estimate "$LIST"
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 timed() { # command words… (env assignments first) → "seconds peakMB"
   /usr/bin/time -f '%e %M' -o "$OUT/quote-time.txt" env "$@" >/dev/null 2>>"$OUT/quote-commands.log" ||
     { echo "failed: $* (see $OUT/quote-commands.log)" >&2; exit 1; }
@@ -74,9 +57,9 @@ pair() {
     rr+="$(awk -v p="${x%% *}" -v q="${y%% *}" 'BEGIN {printf "%.3f", p/q}')"$'\n'
   done
   printf '%-46s %8.3f s %7.1f MB   %8.3f s %7.1f MB   paired ratio %s (runs %s)\n' "$name" \
-    "$(echo "$ra" | awk 'NF {print $1}' | median)" "$(echo "$ra" | awk 'NF {print $2}' | median)" \
-    "$(echo "$rb" | awk 'NF {print $1}' | median)" "$(echo "$rb" | awk 'NF {print $2}' | median)" \
-    "$(echo "$rr" | awk 'NF' | median)" "$(echo "$rr" | awk 'NF' | tr '\n' ' ')"
+    "$(echo "$ra" | awk 'NF {print $1}' | median 4)" "$(echo "$ra" | awk 'NF {print $2}' | median 4)" \
+    "$(echo "$rb" | awk 'NF {print $1}' | median 4)" "$(echo "$rb" | awk 'NF {print $2}' | median 4)" \
+    "$(echo "$rr" | awk 'NF' | median 4)" "$(echo "$rr" | awk 'NF' | tr '\n' ' ')"
 }
 
 echo "list: $LIST ($(( $(stat -c %s "$LIST") / 1000000 )) MB, $(( $(wc -l < "$LIST") - 1 )) rows); library: $(wc -l < "$LIB/results.txt") results × $ROWS rows"

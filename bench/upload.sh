@@ -6,10 +6,8 @@
 # (target ≥ 0.8), plus the client's bytes allocated per upload.
 #   RUNS=5
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
-OUT=bench/out
-mkdir -p "$OUT"
 export CGO_ENABLED=0
 
 CSV="$OUT/owners-50mb.csv"
@@ -22,31 +20,15 @@ if [ ! -f "$CSV" ]; then
 fi
 echo "input: $CSV ($(stat -c %s "$CSV") bytes)"
 
-# A sandbox whose jobs stay processing (no result files), without rate
-# limits, with credits for every run.
-CFG="$OUT/upload-sandbox.json"
-cat > "$CFG" <<'JSON'
-{"record_limit": 100000000, "rate_limits": {"read_per_minute": -1, "write_per_minute": -1},
- "processing": {"rows_per_second": 0, "min_seconds": 86400},
- "keys": [{"key": "sk_sandbox_demo", "credits": 1000000000000}]}
-JSON
-go build -o "$OUT/skipdesk-sandbox" ./cmd/skipdesk-sandbox
 go test -c -o "$OUT/client.test" ./client
-"$OUT/skipdesk-sandbox" --addr 127.0.0.1:0 --config "$CFG" > "$OUT/sandbox.out" 2> "$OUT/sandbox.log" &
-SB=$!
-trap 'kill $SB 2>/dev/null || true' EXIT
-for _ in $(seq 50); do grep -q listening "$OUT/sandbox.out" 2>/dev/null && break; sleep 0.1; done
-URL=$(awk '/listening on/ {print $3}' "$OUT/sandbox.out")
-[ -n "$URL" ] || { echo "sandbox did not start"; cat "$OUT/sandbox.log"; exit 1; }
+start_sandbox upload-sandbox
 echo "sandbox: $URL"
-
-median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) {print a[(NR+1)/2]} else {printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 
 MAPPING='{"first_name":"First","last_name":"Last","property_street":"Street","property_city":"City","property_state":"State","property_zip":"Zip"}'
 : > "$OUT/upload-go.txt"; : > "$OUT/upload-curl.txt"
 for _ in $(seq "$RUNS"); do
   # Alternate the two so that drift on a shared machine hits both alike.
-  SKIPDESK_BENCH_URL="$URL" SKIPDESK_BENCH_FILE="$PWD/$CSV" "$OUT/client.test" -test.run '^$' \
+  SKIPDESK_BENCH_URL="$URL" SKIPDESK_BENCH_FILE="$CSV" "$OUT/client.test" -test.run '^$' \
     -test.bench '^BenchmarkUpload50MB$' -test.benchtime 1x -test.benchmem | grep '^Benchmark' >> "$OUT/upload-go.txt"
   code=$(curl -sS -o /dev/null -w '%{http_code} %{time_total}\n' -H "Authorization: Bearer sk_sandbox_demo" \
     -F "file=@$CSV;type=text/csv" -F "column_mapping=$MAPPING" "$URL/traces")
@@ -54,9 +36,9 @@ for _ in $(seq "$RUNS"); do
   echo "${code#* }" >> "$OUT/upload-curl.txt"
 done
 
-GO_S=$(awk '{print $3/1e9}' "$OUT/upload-go.txt" | median)
-GO_B=$(awk '{for (i=1;i<NF;i++) if ($(i+1)=="B/op") print $i}' "$OUT/upload-go.txt" | median)
-CURL_S=$(median < "$OUT/upload-curl.txt")
+GO_S=$(awk '{print $3/1e9}' "$OUT/upload-go.txt" | median 4)
+GO_B=$(awk '{for (i=1;i<NF;i++) if ($(i+1)=="B/op") print $i}' "$OUT/upload-go.txt" | median 4)
+CURL_S=$(median 4 < "$OUT/upload-curl.txt")
 SIZE_MB=$(awk -v s="$(stat -c %s "$CSV")" 'BEGIN {printf "%.1f", s/1048576}')
 echo
 printf "client: median %.3f s per upload (%.0f MB/s), %s B allocated per upload\n" "$GO_S" "$(awk -v m="$SIZE_MB" -v s="$GO_S" 'BEGIN{print m/s}')" "$GO_B"

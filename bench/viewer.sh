@@ -16,13 +16,11 @@
 # Installs ripgrep and sqlite3 (Debian packages) when missing.
 #   RUNS=5 ROWS2=2000000 (0 skips it) WORD=smith
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
 ROWS2=${ROWS2:-2000000}
 WORD=${WORD:-smith}
-OUT="$PWD/bench/out"
-mkdir -p "$OUT"
-export LANG=${LANG:-en_US.UTF-8} CGO_ENABLED=0
+export CGO_ENABLED=0
 
 for tool in rg:ripgrep sqlite3:sqlite3; do
   if ! command -v "${tool%%:*}" >/dev/null; then
@@ -43,7 +41,6 @@ echo "input: $CSV ($(( $(stat -c %s "$CSV") / 1000000 )) MB, 400,000 rows); $(rg
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
 go test -c -o "$OUT/library.test" ./jobs/library
-median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.6f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
 timeit() { # command… → seconds
   local a b
   a=$(date +%s%N); "$@" >/dev/null; b=$(date +%s%N)
@@ -66,14 +63,14 @@ for i in $(seq "$RUNS"); do
   pr+="$(awk -v a="$o" -v b="$g" 'BEGIN {printf "%.3f", a/b}')"$'\n'
   ps+="$(awk -v a="$o" -v b="$q" 'BEGIN {printf "%.4f", a/b}')"$'\n'
 done
-O=$(echo "$ours" | awk 'NF' | median); G=$(echo "$rgs" | awk 'NF' | median); Q=$(echo "$sqls" | awk 'NF' | median)
+O=$(echo "$ours" | awk 'NF' | median 6); G=$(echo "$rgs" | awk 'NF' | median 6); Q=$(echo "$sqls" | awk 'NF' | median 6)
 RG_ROWS=$(rg -c -F -i "$WORD" "$CSV"); SQL_ROWS=$(sqlite3 "$DB" "$SQL")
 OUR_ROWS=$(grep '^BenchmarkFilterWord400k' "$OUT/viewer-bench.txt" | head -1 | awk '{for (i=4;i<NF;i++) if ($(i+1)=="rows") print $i}')
 printf '\nfilter %-8s  ours %8.2f ms (%s rows)   rg -c -F -i %8.2f ms (%s lines)   SQLite LIKE %8.2f ms (%s rows)\n' "\"$WORD\"" \
   "$(awk -v x="$O" 'BEGIN {print x*1000}')" "$OUR_ROWS" "$(awk -v x="$G" 'BEGIN {print x*1000}')" "$RG_ROWS" \
   "$(awk -v x="$Q" 'BEGIN {print x*1000}')" "$SQL_ROWS"
-echo "   ours / rg: median of paired runs $(echo "$pr" | awk 'NF' | median) (runs: $(echo "$pr" | awk 'NF' | tr '\n' ' '))"
-echo "   ours / SQLite: median of paired runs $(echo "$ps" | awk 'NF' | median)"
+echo "   ours / rg: median of paired runs $(echo "$pr" | awk 'NF' | median 6) (runs: $(echo "$pr" | awk 'NF' | tr '\n' ' '))"
+echo "   ours / SQLite: median of paired runs $(echo "$ps" | awk 'NF' | median 6)"
 
 # The viewer's other figures.
 figures() { # csv rows-label
@@ -85,8 +82,8 @@ figures() { # csv rows-label
   lines=$(echo "$lines" | awk 'NF')
   for n in $(echo "$lines" | awk '{print $1}' | awk '!seen[$0]++'); do
     sel=$(echo "$lines" | awk -v n="$n" '$1==n')
-    ms=$(echo "$sel" | awk '{print $3/1e6}' | median)
-    unit() { echo "$sel" | awk -v u="$1" '{for (i=4;i<NF;i++) if ($(i+1)==u) print $i}' | median; }
+    ms=$(echo "$sel" | awk '{print $3/1e6}' | median 6)
+    unit() { echo "$sel" | awk -v u="$1" '{for (i=4;i<NF;i++) if ($(i+1)==u) print $i}' | median 6; }
     other=""
     if echo "$sel" | grep -q x-file; then other="held $(unit MB-held) MB = $(unit x-file)× the file"; fi
     printf '%-36s %10.2f %12.0f %10.0f  %s\n' "${n#Benchmark}" "$ms" "$(unit B/op)" "$(unit allocs/op)" "$other"

@@ -355,20 +355,12 @@ func (c *Client) RateLimit() RateLimit { return c.limits.last() }
 
 // Account is GET /account.
 func (c *Client) Account(ctx context.Context) (*Account, error) {
-	var a Account
-	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: "account"}, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
+	return decoded[Account](ctx, c, &request{method: http.MethodGet, path: "account"})
 }
 
 // Pricing is GET /pricing.
 func (c *Client) Pricing(ctx context.Context) (*Pricing, error) {
-	var p Pricing
-	if err := c.doJSON(ctx, &request{method: http.MethodGet, path: "pricing"}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return decoded[Pricing](ctx, c, &request{method: http.MethodGet, path: "pricing"})
 }
 
 // request describes one API call; body is rebuilt for every attempt.
@@ -453,6 +445,15 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request) (*http.Request,
 		r.prepare(req)
 	}
 	return req, nil
+}
+
+// decoded runs r and decodes its JSON answer (doJSON) into a new T.
+func decoded[T any](ctx context.Context, c *Client, r *request) (*T, error) {
+	var v T
+	if err := c.doJSON(ctx, r, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // doJSON runs r and decodes a successful JSON body into out. Reading the

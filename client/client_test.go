@@ -361,23 +361,7 @@ func TestContextCancelDuringBackoff(t *testing.T) {
 }
 
 func TestChargedPOSTNeverResentAfterSending(t *testing.T) {
-	dir := t.TempDir()
-	path := writeFile(t, dir, "owners.csv", ownersCSV)
-	phones := writeFile(t, dir, "phones.csv", "Phone\n2125550147\n")
-	calls := map[string]func(*Client) error{
-		"POST /traces": func(c *Client) error {
-			_, err := c.Traces.Create(context.Background(), &TraceUpload{Path: path, ColumnMapping: ownersMapping})
-			return err
-		},
-		"POST /dnc": func(c *Client) error {
-			_, err := c.DNC.Create(context.Background(), &DNCUpload{Path: phones, PhoneColumn: "Phone"})
-			return err
-		},
-		"POST /traces/single": func(c *Client) error {
-			_, err := c.Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A", Address: "1", City: "B", State: "TX", Zip: "1"})
-			return err
-		},
-	}
+	calls := chargedCalls(t)
 	faults := []struct {
 		name    string
 		step    http.HandlerFunc

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
 	"net/http"
-	"path/filepath"
 )
 
 // DNCService is the /dnc resource.
@@ -18,12 +16,7 @@ func (s *DNCService) List(ctx context.Context, opts *ListOptions) (*DNCList, err
 	if opts == nil {
 		opts = &ListOptions{}
 	}
-	var l DNCList
-	r := &request{method: http.MethodGet, path: "dnc", query: pageQuery(opts.Page, opts.Limit)}
-	if err := s.c.doJSON(ctx, r, &l); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return decoded[DNCList](ctx, s.c, &request{method: http.MethodGet, path: "dnc", query: pageQuery(opts.Page, opts.Limit)})
 }
 
 // All iterates over every DNC job of every page, starting at opts.Page (or
@@ -45,15 +38,7 @@ func (s *DNCService) All(ctx context.Context, opts *ListOptions) iter.Seq2[*DNCJ
 
 // Get is GET /dnc/:id. The id is used exactly as returned by the API.
 func (s *DNCService) Get(ctx context.Context, id string) (*DNCJob, error) {
-	p, err := idPath("dnc", id, "")
-	if err != nil {
-		return nil, err
-	}
-	var j DNCJob
-	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &j); err != nil {
-		return nil, err
-	}
-	return &j, nil
+	return onJob[DNCJob](ctx, s.c, http.MethodGet, "dnc", id, "")
 }
 
 // DNCUpload is the input of POST /dnc.
@@ -74,32 +59,13 @@ func (s *DNCService) Create(ctx context.Context, u *DNCUpload) (*DNCCreated, err
 		return nil, errors.New("client: POST /dnc: no phone column given")
 	}
 	mapping, _ := json.Marshal(map[string]string{"phone": u.PhoneColumn})
-	name := u.FileName
-	if name == "" {
-		name = filepath.Base(u.Path)
-	}
-	mp, err := newMultipartFile(u.Path, name, [][2]string{{"column_mapping", string(mapping)}}, u.Progress)
-	if err != nil {
-		return nil, fmt.Errorf("client: POST /dnc: %w", err)
-	}
-	var out DNCCreated
-	r := &request{method: http.MethodPost, path: "dnc", contentType: mp.contentType(), body: mp.open, charged: true}
-	if err := s.c.doJSON(ctx, r, &out); err != nil {
-		return nil, err
-	}
-	if err := s.c.checkJobID(r, out.ID); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	fields := [][2]string{{"column_mapping", string(mapping)}}
+	return createJob(ctx, s.c, "dnc", jobFile{u.Path, u.FileName, u.Progress}, fields, func(j *DNCCreated) string { return j.ID })
 }
 
 // Download streams the result CSV of a completed DNC job to destPath.
 func (s *DNCService) Download(ctx context.Context, id, destPath string, progress func(done, total int64)) (int64, error) {
-	p, err := idPath("dnc", id, "download")
-	if err != nil {
-		return 0, err
-	}
-	return s.c.download(ctx, p, destPath, progress)
+	return s.c.downloadJob(ctx, "dnc", id, destPath, progress)
 }
 
 // RetryWebhook is POST /dnc/:id/retry-webhook.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -86,11 +87,7 @@ func encodeWithExtra(v any, extra Extra) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(data[:len(data)-1])
 	first := len(data) == 2
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(extra))
 	for _, k := range keys {
 		raw := extra[k]
 		if !json.Valid(raw) {

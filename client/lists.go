@@ -36,15 +36,8 @@ func (l *TraceList) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*l = TraceList{Metadata: raw.Metadata, Traces: make([]Trace, 0, len(raw.Traces))}
-	for i, r := range raw.Traces {
-		var t Trace
-		if err := decodeItem(r, &t, &t.ID); err != nil {
-			l.Invalid = append(l.Invalid, itemError(i, r, err))
-			continue
-		}
-		l.Traces = append(l.Traces, t)
-	}
+	*l = TraceList{Metadata: raw.Metadata}
+	l.Traces, l.Invalid = decodeItems(raw.Traces, func(t *Trace) *string { return &t.ID })
 	return nil
 }
 
@@ -57,16 +50,28 @@ func (l *DNCList) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*l = DNCList{Metadata: raw.Metadata, Jobs: make([]DNCJob, 0, len(raw.Jobs))}
-	for i, r := range raw.Jobs {
-		var j DNCJob
-		if err := decodeItem(r, &j, &j.ID); err != nil {
-			l.Invalid = append(l.Invalid, itemError(i, r, err))
+	*l = DNCList{Metadata: raw.Metadata}
+	l.Jobs, l.Invalid = decodeItems(raw.Jobs, func(j *DNCJob) *string { return &j.ID })
+	return nil
+}
+
+// decodeItems reads a page's items one by one: the ones that can be read,
+// in order, and an error for each other. id points into an item at its id.
+func decodeItems[T any, P interface {
+	*T
+	json.Unmarshaler
+}](raw []json.RawMessage, id func(*T) *string) ([]T, []*ListItemError) {
+	items := make([]T, 0, len(raw))
+	var invalid []*ListItemError
+	for i, r := range raw {
+		var v T
+		if err := decodeItem(r, P(&v), id(&v)); err != nil {
+			invalid = append(invalid, itemError(i, r, err))
 			continue
 		}
-		l.Jobs = append(l.Jobs, j)
+		items = append(items, v)
 	}
-	return nil
+	return items, invalid
 }
 
 // decodeItem decodes one list item into v, which must be an object with an

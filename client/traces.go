@@ -50,11 +50,7 @@ func (s *TracesService) List(ctx context.Context, opts *TraceListOptions) (*Trac
 	if opts.Type != "" {
 		q.Set("type", opts.Type)
 	}
-	var l TraceList
-	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: "traces", query: q}, &l); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return decoded[TraceList](ctx, s.c, &request{method: http.MethodGet, path: "traces", query: q})
 }
 
 // All iterates over every trace of every page, starting at opts.Page (or 1),
@@ -132,15 +128,17 @@ func paginate[T any](page, limit int, id func(*T) string, fetch func(page, limit
 
 // Get is GET /traces/:id. The id is used exactly as returned by the API.
 func (s *TracesService) Get(ctx context.Context, id string) (*Trace, error) {
-	p, err := idPath("traces", id, "")
+	return onJob[Trace](ctx, s.c, http.MethodGet, "traces", id, "")
+}
+
+// onJob is method /resource/:id[/suffix], its answer decoded into a new T.
+// Not for a charged request: that is createJob's.
+func onJob[T any](ctx context.Context, c *Client, method, resource, id, suffix string) (*T, error) {
+	p, err := idPath(resource, id, suffix)
 	if err != nil {
 		return nil, err
 	}
-	var t Trace
-	if err := s.c.doJSON(ctx, &request{method: http.MethodGet, path: p}, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return decoded[T](ctx, c, &request{method: method, path: p})
 }
 
 // idPath builds "resource/<escaped id>[/suffix]".
@@ -192,23 +190,37 @@ func (s *TracesService) Create(ctx context.Context, u *TraceUpload) (*TraceCreat
 		fields = append(fields, [2]string{"mode", u.Mode})
 	}
 	fields = append(fields, [2]string{"include_llcs", fmt.Sprint(u.IncludeLLCs)})
-	name := u.FileName
+	return createJob(ctx, s.c, "traces", jobFile{u.Path, u.FileName, u.Progress}, fields, func(j *TraceCreated) string { return j.ID })
+}
+
+// jobFile is the file a job-creating POST uploads.
+type jobFile struct {
+	path     string
+	name     string // the name sent; default: the base name of path
+	progress func(sent, total int64)
+}
+
+// createJob is the charged POST /resource that creates a job: it streams f
+// as multipart/form-data with fields, and refuses an answer whose id is
+// empty.
+func createJob[T any](ctx context.Context, c *Client, resource string, f jobFile, fields [][2]string, id func(*T) string) (*T, error) {
+	name := f.name
 	if name == "" {
-		name = filepath.Base(u.Path)
+		name = filepath.Base(f.path)
 	}
-	mp, err := newMultipartFile(u.Path, name, fields, u.Progress)
+	mp, err := newMultipartFile(f.path, name, fields, f.progress)
 	if err != nil {
-		return nil, fmt.Errorf("client: POST /traces: %w", err)
+		return nil, fmt.Errorf("client: POST /%s: %w", resource, err)
 	}
-	var out TraceCreated
-	r := &request{method: http.MethodPost, path: "traces", contentType: mp.contentType(), body: mp.open, charged: true}
-	if err := s.c.doJSON(ctx, r, &out); err != nil {
+	r := &request{method: http.MethodPost, path: resource, contentType: mp.contentType(), body: mp.open, charged: true}
+	out, err := decoded[T](ctx, c, r)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.c.checkJobID(r, out.ID); err != nil {
+	if err := c.checkJobID(r, id(out)); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return out, nil
 }
 
 // checkJobID refuses a success answer to a job-creating POST that names no
@@ -226,11 +238,7 @@ func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*Si
 	if in == nil {
 		return nil, errors.New("client: POST /traces/single: no request")
 	}
-	var out SingleTraceResult
-	if err := s.c.doJSON(ctx, jsonRequest(http.MethodPost, "traces/single", in, true), &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return decoded[SingleTraceResult](ctx, s.c, jsonRequest(http.MethodPost, "traces/single", in, true))
 }
 
 // Download streams the result CSV of a completed trace to destPath and
@@ -241,11 +249,16 @@ func (s *TracesService) Single(ctx context.Context, in *SingleTraceRequest) (*Si
 // back to 0. A job not yet completed gives an *APIError (409 from the
 // sandbox).
 func (s *TracesService) Download(ctx context.Context, id, destPath string, progress func(done, total int64)) (int64, error) {
-	p, err := idPath("traces", id, "download")
+	return s.c.downloadJob(ctx, "traces", id, destPath, progress)
+}
+
+// downloadJob is download from GET /resource/:id/download.
+func (c *Client) downloadJob(ctx context.Context, resource, id, destPath string, progress func(done, total int64)) (int64, error) {
+	p, err := idPath(resource, id, "download")
 	if err != nil {
 		return 0, err
 	}
-	return s.c.download(ctx, p, destPath, progress)
+	return c.download(ctx, p, destPath, progress)
 }
 
 // RetryWebhook is POST /traces/:id/retry-webhook.
@@ -254,15 +267,7 @@ func (s *TracesService) RetryWebhook(ctx context.Context, id string) (*WebhookDe
 }
 
 func (c *Client) retryWebhook(ctx context.Context, resource, id string) (*WebhookDelivery, error) {
-	p, err := idPath(resource, id, "retry-webhook")
-	if err != nil {
-		return nil, err
-	}
-	var d WebhookDelivery
 	// Not charged and harmless to repeat (at worst one more delivery, which
 	// receivers dedupe), so it follows the read retry policy.
-	if err := c.doJSON(ctx, &request{method: http.MethodPost, path: p}, &d); err != nil {
-		return nil, err
-	}
-	return &d, nil
+	return onJob[WebhookDelivery](ctx, c, http.MethodPost, resource, id, "retry-webhook")
 }

@@ -143,18 +143,21 @@ type Server struct {
 // New starts a fake on a loopback port, closed when the test ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := newServer()
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.cleanup(t)
-	return s
+	return start(t, httptest.NewServer)
 }
 
 // NewTLS is New over https, with httptest's certificate (trusted by
 // Client()'s transport).
 func NewTLS(t testing.TB) *Server {
 	t.Helper()
+	return start(t, httptest.NewTLSServer)
+}
+
+// start serves the fake through newTS (httptest.NewServer or NewTLSServer).
+func start(t testing.TB, newTS func(http.Handler) *httptest.Server) *Server {
+	t.Helper()
 	s := newServer()
-	s.ts = httptest.NewTLSServer(http.HandlerFunc(s.serve))
+	s.ts = newTS(http.HandlerFunc(s.serve))
 	s.cleanup(t)
 	return s
 }
@@ -525,23 +528,29 @@ func (s *Server) list(resource string) http.HandlerFunc {
 	}
 }
 
-func (s *Server) find(r *http.Request) *Job {
+// find is the job the path names; when there is none it answers 404 and
+// returns nil.
+func (s *Server) find(w http.ResponseWriter, r *http.Request) *Job {
 	id := r.PathValue("id")
 	dnc := strings.HasPrefix(r.URL.Path, "/v1/dnc/")
+	var found *Job
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, j := range s.jobs {
 		if j.ID == id && (j.Kind == "dnc") == dnc {
-			return j
+			found = j
+			break
 		}
 	}
-	return nil
+	s.mu.Unlock()
+	if found == nil {
+		writeJSON(w, 404, `{"error":"not found","code":"NOT_FOUND"}`)
+	}
+	return found
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	j := s.find(r)
+	j := s.find(w, r)
 	if j == nil {
-		writeJSON(w, 404, `{"error":"not found","code":"NOT_FOUND"}`)
 		return
 	}
 	s.mu.Lock()
@@ -551,9 +560,8 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
-	j := s.find(r)
+	j := s.find(w, r)
 	if j == nil {
-		writeJSON(w, 404, `{"error":"not found","code":"NOT_FOUND"}`)
 		return
 	}
 	s.mu.Lock()

@@ -2,8 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -13,12 +14,7 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 		s.writeUploadError(w, r, err)
 		return
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			up.remove()
-		}
-	}()
+	defer up.release()
 	rawMap, hasMap := up.fields["column_mapping"]
 	mapping, probs := parseMapping(rawMap, hasMap)
 	f, sc, head := openUpload(up, "the CSV file of phone numbers", &probs)
@@ -37,22 +33,15 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 		return
 	}
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		writePlain(w, http.StatusServiceUnavailable, "the sandbox is shutting down", "SERVICE_UNAVAILABLE")
+	limit, rate := s.cfg.RecordLimit, s.cfg.Rates.DNC
+	s.mu.Unlock()
+	if rows > limit {
+		writeAPIError(w, recordLimitErr(rows, limit))
 		return
 	}
-	if rows > s.cfg.RecordLimit {
-		limit := s.cfg.RecordLimit
-		s.mu.Unlock()
-		writeAPIError(w, plainErr(http.StatusUnprocessableEntity, "RECORD_LIMIT_EXCEEDED",
-			fmt.Sprintf("the file has %d data rows; the per-job record limit is %d", rows, limit)))
-		return
-	}
-	cost := int64(rows) * s.cfg.Rates.DNC
-	if ae := s.charge(a, cost); ae != nil {
-		s.mu.Unlock()
-		writeAPIError(w, ae)
+	cost := int64(rows) * rate
+	s.mu.Lock()
+	if !s.chargeLocked(w, a, cost) {
 		return
 	}
 	j := s.newJob(kindDNC, a, r)
@@ -63,9 +52,8 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 	j.headers = head.headers
 	j.phoneCol = head.col(mapping["phone"])
 	j.failUpload = strings.Contains(up.fileName, "FAILJOB")
-	keep = true
+	up.kept = true
 	s.schedule(j)
-	drop := s.takeDrop()
 	body := struct {
 		ID             string `json:"id"`
 		Name           string `json:"name"`
@@ -74,22 +62,14 @@ func (s *Server) handleCreateDNC(w http.ResponseWriter, r *http.Request, a *acco
 		Rate           int64  `json:"rate"`
 		CreditsCharged int64  `json:"credits_charged"`
 	}{j.id, j.name, j.status, j.totalRows, j.rates.DNC, cost}
-	s.mu.Unlock()
-	if drop {
-		panic(http.ErrAbortHandler) // faults.drop_create_responses: charged, no answer
-	}
-	writeJSON(w, http.StatusCreated, body)
+	s.answerCreated(w, body)
 }
 
 // dncMappingProblems checks a DNC upload's column_mapping against its
 // header: "phone" is its one key, naming a column of the file.
 func dncMappingProblems(mapping map[string]string, head *fileHead) []FieldError {
 	var probs []FieldError
-	keys := make([]string, 0, len(mapping))
-	for k := range mapping {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(mapping))
 	for _, k := range keys {
 		if k != "phone" {
 			probs = append(probs, FieldError{Field: "column_mapping." + k, Message: fmt.Sprintf("unknown key %q; the only key is \"phone\"", k)})

@@ -23,6 +23,36 @@ func testConfig() Config {
 	return cfg
 }
 
+// fuzzServer is a sandbox for fuzzing: its jobs stay processing, nothing is
+// rate limited, credits never run out and uploads stop at 64 KiB.
+func fuzzServer(f *testing.F) *Server {
+	cfg := testConfig()
+	cfg.Processing.MinSeconds = 3600
+	cfg.RateLimits = RateLimits{ReadPerMinute: -1, WritePerMinute: -1}
+	cfg.Keys[0].Credits = 1 << 50
+	cfg.MaxUploadBytes = 1 << 16
+	s, err := New(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { s.Close() })
+	return s
+}
+
+// serveFuzz serves req, sent with the demo key and contentType, and fails
+// t when the handler panicked.
+func serveFuzz(t *testing.T, s *Server, req *http.Request, contentType string) *httptest.ResponseRecorder {
+	t.Helper()
+	req.Header.Set("Authorization", "Bearer "+DemoKey)
+	req.Header.Set("Content-Type", contentType)
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if s.Panics() != 0 {
+		t.Fatal("handler panicked")
+	}
+	return rec
+}
+
 func startT(t *testing.T, cfg Config) *Server {
 	t.Helper()
 	s, err := Start(cfg, "127.0.0.1:0")

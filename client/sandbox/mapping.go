@@ -2,7 +2,8 @@ package sandbox
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -23,11 +24,7 @@ func validateMapping(mode string, m map[string]string, headers []string) []strin
 	for _, k := range allKeys {
 		valid[k] = true
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 
 	for _, k := range keys {
 		if !valid[k] {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -317,31 +316,15 @@ func FuzzRequests(f *testing.F) {
 	f.Add("GET", "/v1/dnc/dnc_x/download", "", []byte{})
 	f.Add("POST", "/v1/traces/trc_%2F/retry-webhook", "", []byte{})
 	f.Add("DELETE", "/v1/traces", "", []byte{})
-	cfg := testConfig()
-	cfg.Processing.MinSeconds = 3600
-	cfg.RateLimits = RateLimits{ReadPerMinute: -1, WritePerMinute: -1}
-	cfg.Keys[0].Credits = 1 << 50
-	cfg.MaxUploadBytes = 1 << 16
-	s, err := New(cfg)
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer s.Close()
-	h := s.Handler()
+	s := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, method, path, contentType string, body []byte) {
 		req, err := http.NewRequest(method, "http://sandbox.test"+path, strings.NewReader(string(body)))
 		if err != nil || !strings.HasPrefix(req.URL.Path, "/") {
 			return
 		}
-		req.Header.Set("Authorization", "Bearer "+DemoKey)
-		req.Header.Set("Content-Type", contentType)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := serveFuzz(t, s, req, contentType)
 		if rec.Code >= 500 || rec.Code < 200 {
 			t.Fatalf("%s %s (%q): status %d: %s", method, path, contentType, rec.Code, rec.Body)
-		}
-		if s.Panics() != 0 {
-			t.Fatal("handler panicked")
 		}
 	})
 }

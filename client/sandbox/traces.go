@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,11 +53,7 @@ func parseMapping(raw string, present bool) (map[string]string, []FieldError) {
 	}
 	m := map[string]string{}
 	var probs []FieldError
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(obj))
 	for _, k := range keys {
 		str, ok := obj[k].(string)
 		if !ok {
@@ -101,13 +98,7 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 		s.writeUploadError(w, r, err)
 		return
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			up.remove()
-		}
-	}()
-
+	defer up.release()
 	mode, llcs, mapping, probs := traceFields(up)
 	f, sc, head := openUpload(up, "the CSV file to trace", &probs)
 	if f != nil {
@@ -145,21 +136,13 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 	limit, rates := s.cfg.RecordLimit, s.cfg.Rates
 	s.mu.Unlock()
 	if rows > limit {
-		writeAPIError(w, plainErr(http.StatusUnprocessableEntity, "RECORD_LIMIT_EXCEEDED",
-			fmt.Sprintf("the file has %d data rows; the per-job record limit is %d", rows, limit)))
+		writeAPIError(w, recordLimitErr(rows, limit))
 		return
 	}
 	cost, bd := traceCost(rates, mode, llcs, rows-entities, entities)
 
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		writePlain(w, http.StatusServiceUnavailable, "the sandbox is shutting down", "SERVICE_UNAVAILABLE")
-		return
-	}
-	if ae := s.charge(a, cost); ae != nil {
-		s.mu.Unlock()
-		writeAPIError(w, ae)
+	if !s.chargeLocked(w, a, cost) {
 		return
 	}
 	j := s.newJob(kindTrace, a, r)
@@ -176,18 +159,13 @@ func (s *Server) handleCreateTrace(w http.ResponseWriter, r *http.Request, a *ac
 	j.nameCols = []int{first, last}
 	j.mapped = mappedColumns(mapping, head.col)
 	j.failUpload = strings.Contains(up.fileName, "FAILJOB")
-	keep = true
+	up.kept = true
 	s.schedule(j)
-	drop := s.takeDrop()
 	body := traceCreatedJSON{
 		Success: true, ID: j.id, Status: j.status, Mode: j.mode, IncludeLLCs: j.includeLLCs,
 		TotalRows: j.totalRows, EntityRows: j.entityRows, Cost: cost, CreditsCharged: cost, Columns: mapping,
 	}
-	s.mu.Unlock()
-	if drop {
-		panic(http.ErrAbortHandler) // faults.drop_create_responses: charged, no answer
-	}
-	writeJSON(w, http.StatusCreated, body)
+	s.answerCreated(w, body)
 }
 
 // traceFields reads a trace upload's mode, include_llcs and column_mapping,
@@ -281,6 +259,41 @@ type traceCreatedJSON struct {
 	Columns        map[string]string `json:"columns"`
 }
 
+// chargeLocked takes cost credits for a new job; the caller holds s.mu.
+// When the sandbox is shutting down or the account cannot pay, it answers
+// the refusal, releases s.mu and returns false.
+func (s *Server) chargeLocked(w http.ResponseWriter, a *account, cost int64) bool {
+	if s.closed {
+		s.mu.Unlock()
+		writePlain(w, http.StatusServiceUnavailable, "the sandbox is shutting down", "SERVICE_UNAVAILABLE")
+		return false
+	}
+	if ae := s.charge(a, cost); ae != nil {
+		s.mu.Unlock()
+		writeAPIError(w, ae)
+		return false
+	}
+	return true
+}
+
+// recordLimitErr refuses a file over the per-job record limit.
+func recordLimitErr(rows, limit int) *apiError {
+	return plainErr(http.StatusUnprocessableEntity, "RECORD_LIMIT_EXCEEDED",
+		fmt.Sprintf("the file has %d data rows; the per-job record limit is %d", rows, limit))
+}
+
+// answerCreated releases s.mu, which the caller holds, and answers 201 with
+// body, unless faults.drop_create_responses drops the answer of this
+// charged request.
+func (s *Server) answerCreated(w http.ResponseWriter, body any) {
+	drop := s.takeDrop()
+	s.mu.Unlock()
+	if drop {
+		panic(http.ErrAbortHandler) // charged, no answer
+	}
+	writeJSON(w, http.StatusCreated, body)
+}
+
 // takeDrop consumes one faults.drop_create_responses; the caller holds s.mu.
 func (s *Server) takeDrop() bool {
 	if s.drops > 0 {
@@ -316,19 +329,12 @@ func (s *Server) handleSingle(w http.ResponseWriter, r *http.Request, a *account
 	}
 
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		writePlain(w, http.StatusServiceUnavailable, "the sandbox is shutting down", "SERVICE_UNAVAILABLE")
-		return
-	}
 	rates, matchRate := s.cfg.Rates, s.cfg.MatchRate
 	cost := rates.Normal
 	if entity {
 		cost = rates.LLC
 	}
-	if ae := s.charge(a, cost); ae != nil {
-		s.mu.Unlock()
-		writeAPIError(w, ae)
+	if !s.chargeLocked(w, a, cost) {
 		return
 	}
 	j := s.newJob(kindTrace, a, r)

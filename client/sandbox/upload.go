@@ -24,6 +24,7 @@ type upload struct {
 	fileName string
 	size     int64
 	fields   map[string]string
+	kept     bool // the file now belongs to a job: release leaves it
 }
 
 // errTooLarge marks an upload over max_upload_bytes: the caller answers 413
@@ -110,6 +111,13 @@ func (s *Server) readUpload(r *http.Request, known ...string) (*upload, error) {
 		p.Close()
 	}
 	return up, nil
+}
+
+// release removes the spooled file unless a job kept it.
+func (u *upload) release() {
+	if !u.kept {
+		u.remove()
+	}
 }
 
 func (u *upload) remove() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +25,14 @@ import (
 func init() {
 	classifiers = append(classifiers, classifyAPIError)
 
-	register("account", &command{usage: "", summary: "show the account: credits, billing mode, plan", run: runAccount})
-	register("pricing", &command{usage: "", summary: "show the credit rates per row", run: runPricing})
+	register("account", &command{usage: "", summary: "show the account: credits, billing mode, plan",
+		run: showCommand("account", func(ctx context.Context, svc *workflow.Service) (*client.Account, error) {
+			return svc.Sessions().Account(ctx)
+		}, printAccount)})
+	register("pricing", &command{usage: "", summary: "show the credit rates per row",
+		run: showCommand("pricing", func(ctx context.Context, svc *workflow.Service) (*client.Pricing, error) {
+			return svc.Sessions().Pricing(ctx)
+		}, printPricing)})
 
 	register("traces list", &command{usage: "[--type bulk|single] [--page N] [--limit N] [--all]",
 		summary: "list trace jobs, newest first", run: runTracesList})
@@ -89,75 +96,89 @@ func jsonFlag(env *Env, fs interface {
 	fs.BoolVar(&env.JSON, "json", env.JSON, "print JSON")
 }
 
-func runAccount(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "account", commands["account"])
+// parseCommand parses the flags of the command name, --json among them;
+// more, when set, adds the command's own. It returns the positional
+// arguments.
+func parseCommand(env *Env, name string, args []string, more func(fs *flag.FlagSet)) ([]string, error) {
+	fs := newFlags(env, name, commands[name])
 	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	if more != nil {
+		more(fs)
 	}
-	if len(pos) > 0 {
-		return usageErrorf("account takes no arguments")
-	}
-	svc, err := env.connect(ctx)
-	if err != nil {
-		return err
-	}
-	a, err := svc.Sessions().Account(ctx)
-	if err != nil {
-		return err
-	}
-	return env.Output(a, func(w io.Writer) {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "Account\t%s\n", a.ID)
-		fmt.Fprintf(tw, "E-mail\t%s\n", a.Email)
-		fmt.Fprintf(tw, "Billing\t%s\n", a.BillingMode)
-		fmt.Fprintf(tw, "Credits\t%s\n", num(a.Credits))
-		if s := a.Subscription; s != nil {
-			fmt.Fprintf(tw, "Plan\t%s (%s): %s of %s credits used", s.PlanName, s.PlanID, num(s.CreditsUsed), num(s.CreditsLimit))
-			if !s.CurrentPeriodEnd.IsZero() {
-				fmt.Fprintf(tw, ", period ends %s", s.CurrentPeriodEnd.Local().Format("2006-01-02"))
-			}
-			fmt.Fprintln(tw)
-		}
-		if m := a.Metered; m != nil {
-			due := "no"
-			if m.PastDue {
-				due = "YES: submissions are refused until the card is settled"
-			}
-			fmt.Fprintf(tw, "Metered\tunbilled %s of %s credits; card ending %s; past due: %s\n",
-				num(m.UnbilledUsage), num(m.Threshold), m.CardLast4, due)
-		}
-		tw.Flush()
-	})
+	return parseFlags(fs, args)
 }
 
-func runPricing(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "pricing", commands["pricing"])
-	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
+// flagsOnly is parseCommand for a command that takes no positional
+// arguments.
+func flagsOnly(env *Env, name string, args []string, more func(fs *flag.FlagSet)) error {
+	pos, err := parseCommand(env, name, args, more)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("pricing takes no arguments")
+		return usageErrorf("%s takes no arguments (got %q)", name, pos[0])
 	}
+	return nil
+}
+
+// fetchAndShow connects, asks get for a value and prints it: as JSON with
+// --json, else through text.
+func fetchAndShow[T any](ctx context.Context, env *Env, get func(context.Context, *workflow.Service) (T, error),
+	text func(io.Writer, T)) error {
 	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	p, err := svc.Sessions().Pricing(ctx)
+	v, err := get(ctx, svc)
 	if err != nil {
 		return err
 	}
-	return env.Output(p, func(w io.Writer) {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "normal trace\t%s per row\n", credits(p.Rates.Normal))
-		fmt.Fprintf(tw, "enhanced trace\t%s per row\n", credits(p.Rates.Enhanced))
-		fmt.Fprintf(tw, "company/LLC row\t%s per row\n", credits(p.Rates.LLC))
-		fmt.Fprintf(tw, "DNC scrub\t%s per phone\n", credits(p.Rates.DNC))
-		tw.Flush()
-	})
+	return env.Output(v, func(w io.Writer) { text(w, v) })
+}
+
+// showCommand is a command that takes only flags and prints what get
+// answers.
+func showCommand[T any](name string, get func(context.Context, *workflow.Service) (T, error),
+	text func(io.Writer, T)) func(context.Context, *Env, []string) error {
+	return func(ctx context.Context, env *Env, args []string) error {
+		if err := flagsOnly(env, name, args, nil); err != nil {
+			return err
+		}
+		return fetchAndShow(ctx, env, get, text)
+	}
+}
+
+func printAccount(w io.Writer, a *client.Account) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "Account\t%s\n", a.ID)
+	fmt.Fprintf(tw, "E-mail\t%s\n", a.Email)
+	fmt.Fprintf(tw, "Billing\t%s\n", a.BillingMode)
+	fmt.Fprintf(tw, "Credits\t%s\n", num(a.Credits))
+	if s := a.Subscription; s != nil {
+		fmt.Fprintf(tw, "Plan\t%s (%s): %s of %s credits used", s.PlanName, s.PlanID, num(s.CreditsUsed), num(s.CreditsLimit))
+		if !s.CurrentPeriodEnd.IsZero() {
+			fmt.Fprintf(tw, ", period ends %s", s.CurrentPeriodEnd.Local().Format("2006-01-02"))
+		}
+		fmt.Fprintln(tw)
+	}
+	if m := a.Metered; m != nil {
+		due := "no"
+		if m.PastDue {
+			due = "YES: submissions are refused until the card is settled"
+		}
+		fmt.Fprintf(tw, "Metered\tunbilled %s of %s credits; card ending %s; past due: %s\n",
+			num(m.UnbilledUsage), num(m.Threshold), m.CardLast4, due)
+	}
+	tw.Flush()
+}
+
+func printPricing(w io.Writer, p *client.Pricing) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "normal trace\t%s per row\n", credits(p.Rates.Normal))
+	fmt.Fprintf(tw, "enhanced trace\t%s per row\n", credits(p.Rates.Enhanced))
+	fmt.Fprintf(tw, "company/LLC row\t%s per row\n", credits(p.Rates.LLC))
+	fmt.Fprintf(tw, "DNC scrub\t%s per phone\n", credits(p.Rates.DNC))
+	tw.Flush()
 }
 
 type pageFlags struct {
@@ -185,65 +206,36 @@ func (p *pageFlags) check() error {
 }
 
 func runTracesList(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "traces list", commands["traces list"])
-	jsonFlag(env, fs)
 	var pf pageFlags
-	addPageFlags(fs, &pf)
-	typ := fs.String("type", "", "bulk (CSV uploads) or single (one-owner lookups); default both")
-	pos, err := parseFlags(fs, args)
+	var typ string
+	err := flagsOnly(env, "traces list", args, func(fs *flag.FlagSet) {
+		addPageFlags(fs, &pf)
+		fs.StringVar(&typ, "type", "", "bulk (CSV uploads) or single (one-owner lookups); default both")
+	})
 	if err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageErrorf("traces list takes no arguments (got %q)", pos[0])
 	}
 	if err := pf.check(); err != nil {
 		return err
 	}
-	if *typ != "" && *typ != client.TypeBulk && *typ != client.TypeSingle {
-		return usageErrorf("--type must be bulk or single, not %q", *typ)
+	if typ != "" && typ != client.TypeBulk && typ != client.TypeSingle {
+		return usageErrorf("--type must be bulk or single, not %q", typ)
 	}
 	svc, err := env.connect(ctx)
 	if err != nil {
 		return err
 	}
-	listed, err := svc.API().ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: *typ}, pf.all)
+	listed, err := svc.API().ListTraces(ctx, client.TraceListOptions{Page: pf.page, Limit: pf.limit, Type: typ}, pf.all)
 	if err != nil {
 		return err
 	}
-	traces, md := listed.Jobs, listed.Metadata
-	warnUnreadable(env, listed.Unreadable)
-	var v any = map[string]any{"traces": nonNil(traces)}
-	if md != nil {
-		v = &client.TraceList{Metadata: *md, Traces: nonNil(traces)}
-	}
-	return env.Output(v, func(w io.Writer) {
-		if len(traces) == 0 {
-			fmt.Fprintln(w, "no trace jobs")
-		} else {
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tTYPE\tMODE\tROWS\tMATCHED\tCHARGED\tREFUNDED\tCREATED\tNAME")
-			for _, t := range traces {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", t.ID, t.Status, dash(t.Type), t.Mode, t.TotalRows,
-					t.MatchCount, num(t.CreditsCharged), num(t.CreditsRefunded), when(t.CreatedAt), t.Name)
-			}
-			tw.Flush()
-		}
-		footer(w, md, len(traces), "trace jobs")
-	})
+	return traceTable.show(env, listed)
 }
 
 func runDNCList(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc list", commands["dnc list"])
-	jsonFlag(env, fs)
 	var pf pageFlags
-	addPageFlags(fs, &pf)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := flagsOnly(env, "dnc list", args, func(fs *flag.FlagSet) { addPageFlags(fs, &pf) }); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageErrorf("dnc list takes no arguments (got %q)", pos[0])
 	}
 	if err := pf.check(); err != nil {
 		return err
@@ -256,25 +248,53 @@ func runDNCList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, md := listed.Jobs, listed.Metadata
+	return dncTable.show(env, listed)
+}
+
+// jobTable prints a listing of the API's jobs of one kind.
+type jobTable[T any] struct {
+	member string // the list's member in the JSON page: "traces", "jobs"
+	what   string // the jobs in words: "trace jobs"
+	header string // the table's heading, tab-separated
+	row    func(w io.Writer, j *T)
+}
+
+var traceTable = jobTable[client.Trace]{member: "traces", what: "trace jobs",
+	header: "ID\tSTATUS\tTYPE\tMODE\tROWS\tMATCHED\tCHARGED\tREFUNDED\tCREATED\tNAME",
+	row: func(w io.Writer, t *client.Trace) {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", t.ID, t.Status, dash(t.Type), t.Mode, t.TotalRows,
+			t.MatchCount, num(t.CreditsCharged), num(t.CreditsRefunded), when(t.CreatedAt), t.Name)
+	}}
+
+var dncTable = jobTable[client.DNCJob]{member: "jobs", what: "DNC jobs",
+	header: "ID\tSTATUS\tROWS\tFLAGGED\tERRORS\tCHARGED\tREFUNDED\tCREATED\tNAME",
+	row: func(w io.Writer, j *client.DNCJob) {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", j.ID, j.Status, j.TotalRows, j.MatchCount, j.ErrorCount,
+			num(j.CreditsCharged), num(j.CreditsRefunded), when(j.CreatedAt), j.Name)
+	}}
+
+// show prints listed, after a warning for each item that could not be
+// read. The JSON is the API's page (its _metadata when it had one), with
+// the jobs that could be read.
+func (t jobTable[T]) show(env *Env, listed workflow.Listed[T]) error {
+	list, md := nonNil(listed.Jobs), listed.Metadata
 	warnUnreadable(env, listed.Unreadable)
-	var v any = map[string]any{"jobs": nonNil(list)}
+	v := map[string]any{t.member: list}
 	if md != nil {
-		v = &client.DNCList{Metadata: *md, Jobs: nonNil(list)}
+		v["_metadata"] = *md
 	}
 	return env.Output(v, func(w io.Writer) {
 		if len(list) == 0 {
-			fmt.Fprintln(w, "no DNC jobs")
+			fmt.Fprintf(w, "no %s\n", t.what)
 		} else {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tROWS\tFLAGGED\tERRORS\tCHARGED\tREFUNDED\tCREATED\tNAME")
-			for _, j := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", j.ID, j.Status, j.TotalRows, j.MatchCount, j.ErrorCount,
-					num(j.CreditsCharged), num(j.CreditsRefunded), when(j.CreatedAt), j.Name)
+			fmt.Fprintln(tw, t.header)
+			for i := range list {
+				t.row(tw, &list[i])
 			}
 			tw.Flush()
 		}
-		footer(w, md, len(list), "DNC jobs")
+		footer(w, md, len(list), t.what)
 	})
 }
 
@@ -315,20 +335,19 @@ func strOr(p *string, def string) string {
 }
 
 // oneID parses the flags of an "ID" command.
-func oneID(env *Env, name string, args []string, extra func(fs interface {
-	StringVar(*string, string, string, string)
-})) (string, error) {
-	fs := newFlags(env, name, commands[name])
-	jsonFlag(env, fs)
-	if extra != nil {
-		extra(fs)
-	}
-	pos, err := parseFlags(fs, args)
+func oneID(env *Env, name string, args []string, extra func(fs *flag.FlagSet)) (string, error) {
+	return oneArg(env, name, "job ID", args, extra)
+}
+
+// oneArg is parseCommand for a command that takes one positional argument
+// (what, in the message when it gets another count): it returns it.
+func oneArg(env *Env, name, what string, args []string, more func(fs *flag.FlagSet)) (string, error) {
+	pos, err := parseCommand(env, name, args, more)
 	if err != nil {
 		return "", err
 	}
 	if len(pos) != 1 {
-		return "", usageErrorf("%s: want one job ID, got %d arguments", name, len(pos))
+		return "", usageErrorf("%s: want one %s, got %d arguments", name, what, len(pos))
 	}
 	return pos[0], nil
 }
@@ -340,31 +359,20 @@ func runJobGet(resource string) func(context.Context, *Env, []string) error {
 		if err != nil {
 			return err
 		}
-		svc, err := env.connect(ctx)
-		if err != nil {
-			return err
-		}
 		if resource == "traces" {
-			t, err := svc.API().Trace(ctx, id)
-			if err != nil {
-				return err
-			}
-			return env.Output(t, func(w io.Writer) { printTrace(w, t) })
+			return fetchAndShow(ctx, env, func(ctx context.Context, svc *workflow.Service) (*client.Trace, error) {
+				return svc.API().Trace(ctx, id)
+			}, printTrace)
 		}
-		j, err := svc.API().DNCJob(ctx, id)
-		if err != nil {
-			return err
-		}
-		return env.Output(j, func(w io.Writer) { printDNC(w, j) })
+		return fetchAndShow(ctx, env, func(ctx context.Context, svc *workflow.Service) (*client.DNCJob, error) {
+			return svc.API().DNCJob(ctx, id)
+		}, printDNC)
 	}
 }
 
 func printTrace(w io.Writer, t *client.Trace) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\t%s\n", t.ID)
-	if t.EncodedID != "" && t.EncodedID != t.ID {
-		fmt.Fprintf(tw, "Encoded ID\t%s\n", t.EncodedID)
-	}
+	printJobID(tw, t.ID, t.EncodedID)
 	fmt.Fprintf(tw, "Name\t%s\n", t.Name)
 	fmt.Fprintf(tw, "Status\t%s\n", t.Status)
 	if t.Type != "" {
@@ -385,23 +393,13 @@ func printTrace(w io.Writer, t *client.Trace) {
 				x.t.Match, x.t.NoMatch, x.t.Error, num(x.t.CreditsCharged), num(x.t.CreditsRefunded))
 		}
 	}
-	fmt.Fprintf(tw, "Created\t%s\n", when(t.CreatedAt))
-	if !t.CompletedAt.IsZero() {
-		fmt.Fprintf(tw, "Completed\t%s\n", when(t.CompletedAt))
-	}
-	if t.ErrorMessage != nil && *t.ErrorMessage != "" {
-		fmt.Fprintf(tw, "Error\t%s\n", *t.ErrorMessage)
-	}
-	fmt.Fprintf(tw, "Result\t%s\n", strOr(t.DownloadURL, "-"))
+	printJobEnd(tw, t.CreatedAt, t.CompletedAt, t.ErrorMessage, t.DownloadURL)
 	tw.Flush()
 }
 
 func printDNC(w io.Writer, j *client.DNCJob) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\t%s\n", j.ID)
-	if j.EncodedID != "" && j.EncodedID != j.ID {
-		fmt.Fprintf(tw, "Encoded ID\t%s\n", j.EncodedID)
-	}
+	printJobID(tw, j.ID, j.EncodedID)
 	if j.Name != "" {
 		fmt.Fprintf(tw, "Name\t%s\n", j.Name)
 	}
@@ -412,24 +410,36 @@ func printDNC(w io.Writer, j *client.DNCJob) {
 	}
 	fmt.Fprintf(tw, "Credits\t%s charged at %d per phone, %s refunded, %s net\n", num(j.CreditsCharged), j.Rate,
 		num(j.CreditsRefunded), num(j.CreditsCharged-j.CreditsRefunded))
-	fmt.Fprintf(tw, "Created\t%s\n", when(j.CreatedAt))
-	if !j.CompletedAt.IsZero() {
-		fmt.Fprintf(tw, "Completed\t%s\n", when(j.CompletedAt))
-	}
-	if j.ErrorMessage != nil && *j.ErrorMessage != "" {
-		fmt.Fprintf(tw, "Error\t%s\n", *j.ErrorMessage)
-	}
-	fmt.Fprintf(tw, "Result\t%s\n", strOr(j.DownloadURL, "-"))
+	printJobEnd(tw, j.CreatedAt, j.CompletedAt, j.ErrorMessage, j.DownloadURL)
 	tw.Flush()
+}
+
+// printJobID prints a job's id, and its encoded id where that differs.
+func printJobID(tw io.Writer, id, encoded string) {
+	fmt.Fprintf(tw, "ID\t%s\n", id)
+	if encoded != "" && encoded != id {
+		fmt.Fprintf(tw, "Encoded ID\t%s\n", encoded)
+	}
+}
+
+// printJobEnd prints the lines a job's details end with: when it was
+// created and completed, its error and its result's address.
+func printJobEnd(tw io.Writer, created, completed time.Time, errMsg, downloadURL *string) {
+	fmt.Fprintf(tw, "Created\t%s\n", when(created))
+	if !completed.IsZero() {
+		fmt.Fprintf(tw, "Completed\t%s\n", when(completed))
+	}
+	if errMsg != nil && *errMsg != "" {
+		fmt.Fprintf(tw, "Error\t%s\n", *errMsg)
+	}
+	fmt.Fprintf(tw, "Result\t%s\n", strOr(downloadURL, "-"))
 }
 
 func runJobDownload(resource string) func(context.Context, *Env, []string) error {
 	name := resource + " download"
 	return func(ctx context.Context, env *Env, args []string) error {
 		var out string
-		id, err := oneID(env, name, args, func(fs interface {
-			StringVar(*string, string, string, string)
-		}) {
+		id, err := oneID(env, name, args, func(fs *flag.FlagSet) {
 			fs.StringVar(&out, "out", "", "file to write (or an existing folder: ID.csv inside it)")
 		})
 		if err != nil {
@@ -475,24 +485,16 @@ func runJobRetryWebhook(resource string) func(context.Context, *Env, []string) e
 		if err != nil {
 			return err
 		}
-		svc, err := env.connect(ctx)
-		if err != nil {
-			return err
-		}
-		d, err := svc.API().RetryWebhookOf(ctx, resourceKind(resource), id)
-		if err != nil {
-			return err
-		}
-		return env.Output(d, func(w io.Writer) {
+		return fetchAndShow(ctx, env, func(ctx context.Context, svc *workflow.Service) (*client.WebhookDelivery, error) {
+			return svc.API().RetryWebhookOf(ctx, resourceKind(resource), id)
+		}, func(w io.Writer, d *client.WebhookDelivery) {
 			fmt.Fprintf(w, "queued webhook delivery %s (attempt %d, %s)\n", d.DeliveryID, d.Attempt, d.Status)
 		})
 	}
 }
 
-func runTracesSingle(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "traces single", commands["traces single"])
-	jsonFlag(env, fs)
-	var r client.SingleTraceRequest
+// singleFlags are the fields of a single trace, as flags.
+func singleFlags(fs *flag.FlagSet, r *client.SingleTraceRequest) {
 	fs.StringVar(&r.FirstName, "first-name", "", "owner first name, or the whole company name")
 	fs.StringVar(&r.LastName, "last-name", "", "owner last name (blank for a company)")
 	fs.StringVar(&r.Address, "address", "", "property street address")
@@ -504,7 +506,11 @@ func runTracesSingle(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&r.MailingState, "mailing-state", "", "mailing state")
 	fs.StringVar(&r.MailingZip, "mailing-zip", "", "mailing zip code")
 	fs.BoolVar(&r.IsEntity, "entity", false, "the owner is a company/LLC (llc rate)")
-	pos, err := parseFlags(fs, args)
+}
+
+func runTracesSingle(ctx context.Context, env *Env, args []string) error {
+	var r client.SingleTraceRequest
+	pos, err := parseCommand(env, "traces single", args, func(fs *flag.FlagSet) { singleFlags(fs, &r) })
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zalando/go-keyring"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // apiSandbox starts a sandbox with tiny delays and a webhook receiver, and
@@ -79,13 +81,6 @@ func checkSinglesRecorded(t *testing.T, want int) {
 	}
 }
 
-func runAPI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func decodeJSON(t *testing.T, s string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(s), v); err != nil {
@@ -100,21 +95,21 @@ var cliMapping = map[string]string{"first_name": "First", "last_name": "Last",
 
 func TestCLIAccountAndPricing(t *testing.T) {
 	apiSandbox(t)
-	code, out, errOut := runAPI(t, "account")
+	code, out, errOut := runCLI(t, "account")
 	if code != 0 || !strings.Contains(out, "25,000") || !strings.Contains(out, "prepaid") || !strings.Contains(out, "Sandbox") {
 		t.Fatalf("account: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "--json", "account")
+	code, out, _ = runCLI(t, "--json", "account")
 	var a client.Account
 	decodeJSON(t, out, &a)
 	if code != 0 || a.Credits != 25000 || a.Subscription == nil {
 		t.Fatalf("account --json: %+v", a)
 	}
-	code, out, _ = runAPI(t, "pricing")
+	code, out, _ = runCLI(t, "pricing")
 	if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "enhanced trace 3 credits per row company/LLC row 2 credits per row") {
 		t.Fatalf("pricing: %q", out)
 	}
-	code, out, _ = runAPI(t, "pricing", "--json")
+	code, out, _ = runCLI(t, "pricing", "--json")
 	var p client.Pricing
 	decodeJSON(t, out, &p)
 	if code != 0 || p.Rates.LLC != 2 {
@@ -133,12 +128,12 @@ func TestCLITraceCommands(t *testing.T) {
 	}
 	srv.FinishPending()
 
-	code, out, errOut := runAPI(t, "traces", "single", "--first-name", "Ann", "--last-name", "Lee", "--address", "4 Pine Rd",
+	code, out, errOut := runCLI(t, "traces", "single", "--first-name", "Ann", "--last-name", "Lee", "--address", "4 Pine Rd",
 		"--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != 0 || !strings.Contains(out, "Ann Lee") || !strings.Contains(out, "Credits") {
 		t.Fatalf("single: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "traces", "single", "--json", "--first-name", "Acme Holdings LLC", "--address", "1 Main St",
+	code, out, _ = runCLI(t, "traces", "single", "--json", "--first-name", "Acme Holdings LLC", "--address", "1 Main St",
 		"--city", "Austin", "--state", "TX", "--zip", "78701", "--mailing-address", "PO Box 1", "--mailing-city", "Reno",
 		"--mailing-state", "NV", "--mailing-zip", "89501")
 	var single client.SingleTraceResult
@@ -149,41 +144,41 @@ func TestCLITraceCommands(t *testing.T) {
 
 	checkSinglesRecorded(t, 2)
 
-	code, out, _ = runAPI(t, "traces", "list")
+	code, out, _ = runCLI(t, "traces", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "page 1 of 1 (3 trace jobs in all)") {
 		t.Fatalf("list: %q", out)
 	}
-	code, out, _ = runAPI(t, "traces", "list", "--type", "single", "--json")
+	code, out, _ = runCLI(t, "traces", "list", "--type", "single", "--json")
 	var l client.TraceList
 	decodeJSON(t, out, &l)
 	if code != 0 || len(l.Traces) != 2 || l.Metadata.TotalCount != 2 {
 		t.Fatalf("list --type single: %s", out)
 	}
-	code, out, _ = runAPI(t, "traces", "list", "--all", "--limit", "1", "--json")
+	code, out, _ = runCLI(t, "traces", "list", "--all", "--limit", "1", "--json")
 	var all struct{ Traces []client.Trace }
 	decodeJSON(t, out, &all)
 	if code != 0 || len(all.Traces) != 3 {
 		t.Fatalf("list --all: %s", out)
 	}
 
-	code, out, _ = runAPI(t, "traces", "get", cr.ID)
+	code, out, _ = runCLI(t, "traces", "get", cr.ID)
 	if code != 0 || !strings.Contains(out, "completed") || !strings.Contains(out, "companies") || !strings.Contains(out, "owners.csv") {
 		t.Fatalf("get: %q", out)
 	}
-	code, out, _ = runAPI(t, "traces", "get", cr.ID, "--json")
+	code, out, _ = runCLI(t, "traces", "get", cr.ID, "--json")
 	var tr client.Trace
 	decodeJSON(t, out, &tr)
 	if code != 0 || tr.ID != cr.ID || tr.Breakdown == nil {
 		t.Fatalf("get --json: %s", out)
 	}
 
-	code, out, errOut = runAPI(t, "traces", "download", cr.ID, "--out", dir)
+	code, out, errOut = runCLI(t, "traces", "download", cr.ID, "--out", dir)
 	want := filepath.Join(dir, cr.ID+".csv")
 	data, _ := os.ReadFile(want)
 	if code != 0 || !strings.Contains(out, want) || !bytes.Contains(data, []byte("match_status")) {
 		t.Fatalf("download: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runAPI(t, "traces", "retry-webhook", cr.ID)
+	code, out, _ = runCLI(t, "traces", "retry-webhook", cr.ID)
 	if code != 0 || !strings.Contains(out, "queued webhook delivery whd_") {
 		t.Fatalf("retry-webhook: %q", out)
 	}
@@ -199,31 +194,31 @@ func TestCLIDNCCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runAPI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
+	code, _, errOut := runCLI(t, "dnc", "download", cr.ID, "--out", filepath.Join(dir, "early.csv"))
 	if code != exitAPI || !strings.Contains(errOut, "not available") {
 		t.Fatalf("download while processing: %d %q", code, errOut)
 	}
 	srv.FinishPending()
-	code, out, _ := runAPI(t, "dnc", "list")
+	code, out, _ := runCLI(t, "dnc", "list")
 	if code != 0 || !strings.Contains(out, cr.ID) || !strings.Contains(out, "completed") {
 		t.Fatalf("dnc list: %q", out)
 	}
-	code, out, _ = runAPI(t, "dnc", "list", "--all", "--json")
+	code, out, _ = runCLI(t, "dnc", "list", "--all", "--json")
 	var all struct{ Jobs []client.DNCJob }
 	decodeJSON(t, out, &all)
 	if code != 0 || len(all.Jobs) != 1 {
 		t.Fatalf("dnc list --all: %s", out)
 	}
-	code, out, _ = runAPI(t, "dnc", "get", cr.ID)
+	code, out, _ = runCLI(t, "dnc", "get", cr.ID)
 	if code != 0 || !strings.Contains(out, "1 invalid") {
 		t.Fatalf("dnc get: %q", out)
 	}
 	dest := filepath.Join(dir, "scrubbed.csv")
-	code, _, errOut = runAPI(t, "dnc", "download", "--out", dest, cr.ID)
+	code, _, errOut = runCLI(t, "dnc", "download", "--out", dest, cr.ID)
 	if data, _ := os.ReadFile(dest); code != 0 || !bytes.Contains(data, []byte("phone_normalized")) {
 		t.Fatalf("dnc download: %d %q", code, errOut)
 	}
-	code, out, _ = runAPI(t, "dnc", "retry-webhook", cr.ID, "--json")
+	code, out, _ = runCLI(t, "dnc", "retry-webhook", cr.ID, "--json")
 	var d client.WebhookDelivery
 	decodeJSON(t, out, &d)
 	if code != 0 || d.Status != "pending" {
@@ -235,28 +230,28 @@ func TestCLIAPIErrors(t *testing.T) {
 	srv, _ := apiSandbox(t)
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 
-	code, _, errOut := runAPI(t, "traces", "get", "trc_missing")
+	code, _, errOut := runCLI(t, "traces", "get", "trc_missing")
 	if code != exitAPI || !strings.Contains(errOut, "does not know this job") {
 		t.Errorf("404: %d %q", code, errOut)
 	}
 	srv.SetCredits(sandbox.DemoKey, 0)
-	code, _, errOut = runAPI(t, single...)
+	code, _, errOut = runCLI(t, single...)
 	if code != exitAPI || !strings.Contains(errOut, "This needs 1 credit; the balance is 0") {
 		t.Errorf("402: %d %q", code, errOut)
 	}
 	// A company name costs the llc rate, with or without --entity.
 	srv.SetCredits(sandbox.DemoKey, 1)
-	code, _, errOut = runAPI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
+	code, _, errOut = runCLI(t, "traces", "single", "--first-name", "Acme Holdings LLC", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != exitAPI || !strings.Contains(errOut, "This needs 2 credits; the balance is 1 (1 short)") {
 		t.Errorf("402 for a company: %d %q", code, errOut)
 	}
 	srv.SetBanned(sandbox.DemoKey, true)
-	code, _, errOut = runAPI(t, "account")
+	code, _, errOut = runCLI(t, "account")
 	if code != exitAPI || !strings.Contains(errOut, "not allowed") {
 		t.Errorf("403: %d %q", code, errOut)
 	}
 	t.Setenv("SKIPDESK_API_KEY", "sk_wrong_0123456789")
-	code, _, errOut = runAPI(t, "pricing")
+	code, _, errOut = runCLI(t, "pricing")
 	if code != exitAPI || !strings.Contains(errOut, "did not accept the API key") || strings.Contains(errOut, "sk_wrong_0123456789") {
 		t.Errorf("401: %d %q", code, errOut)
 	}
@@ -269,7 +264,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 	srv, _ := apiSandbox(t)
 	single := []string{"traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd", "--city", "Austin", "--state", "TX", "--zip", "78704"}
 	srv.SetPastDue(sandbox.DemoKey, true)
-	code, _, errOut := runAPI(t, single...)
+	code, _, errOut := runCLI(t, single...)
 	if code != exitAPI || !strings.Contains(errOut, "past due") || strings.Contains(errOut, " short)") || strings.Contains(errOut, "not enough credits") {
 		t.Errorf("prepaid past due: %d %q", code, errOut)
 	}
@@ -290,7 +285,7 @@ func TestCLIPaymentRequiredWording(t *testing.T) {
 		}
 	}))
 	defer hs.Close()
-	code, _, errOut = runAPI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
+	code, _, errOut = runCLI(t, append([]string{"--base-url", hs.URL + "/v1"}, single...)...)
 	if code != exitAPI || !strings.Contains(errOut, "refused the charge although the balance (500 credits) covers this job (1 credit)") {
 		t.Errorf("402 with enough credits: %d %q", code, errOut)
 	}
@@ -314,12 +309,12 @@ func TestCLIUnknownOutcomeAndValidation(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
 	base := srv.URL + "/v1"
-	code, _, errOut := runAPI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
+	code, _, errOut := runCLI(t, "--base-url", base, "traces", "single", "--first-name", "Ann", "--address", "4 Pine Rd",
 		"--city", "Austin", "--state", "TX", "--zip", "78704")
 	if code != exitOutcomeUnknown || !strings.Contains(errOut, "may have been created and charged") {
 		t.Errorf("unknown outcome: %d %q", code, errOut)
 	}
-	code, _, errOut = runAPI(t, "--base-url", base, "account")
+	code, _, errOut = runCLI(t, "--base-url", base, "account")
 	if code != exitUsage || !strings.Contains(errOut, "x: y") {
 		t.Errorf("400: %d %q", code, errOut)
 	}
@@ -329,16 +324,16 @@ func TestCLIConfigurationErrors(t *testing.T) {
 	keyring.MockInit()
 	t.Setenv("SKIPDESK_BASE_URL", "")
 	t.Setenv("SKIPDESK_API_KEY", "sk_test_1")
-	code, _, errOut := runAPI(t, "account")
+	code, _, errOut := runCLI(t, "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_BASE_URL") {
 		t.Errorf("no base URL: %d %q", code, errOut)
 	}
-	code, _, errOut = runAPI(t, "--base-url", "http://api.example.com/v1", "account")
+	code, _, errOut = runCLI(t, "--base-url", "http://api.example.com/v1", "account")
 	if code != exitUsage || !strings.Contains(errOut, "https") {
 		t.Errorf("plain http: %d %q", code, errOut)
 	}
 	t.Setenv("SKIPDESK_API_KEY", "")
-	code, _, errOut = runAPI(t, "--base-url", "https://api.example.com/v1", "account")
+	code, _, errOut = runCLI(t, "--base-url", "https://api.example.com/v1", "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
 		t.Errorf("no key: %d %q", code, errOut)
 	}
@@ -349,12 +344,12 @@ func TestCLIConfigurationErrors(t *testing.T) {
 	if err := secrets.Set(context.Background(), secrets.APIKey, sandbox.DemoKey); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut = runAPI(t, "--base-url", srv.URL(), "account")
+	code, _, errOut = runCLI(t, "--base-url", srv.URL(), "account")
 	if code != 0 {
 		t.Errorf("key from keyring: %d %q", code, errOut)
 	}
 	keyring.MockInitWithError(errors.New("no secret service"))
-	code, _, errOut = runAPI(t, "account")
+	code, _, errOut = runCLI(t, "account")
 	if code != exitUsage || !strings.Contains(errOut, "SKIPDESK_API_KEY") {
 		t.Errorf("broken keyring: %d %q", code, errOut)
 	}
@@ -381,7 +376,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"traces", "single", "--first-name", "A", "--address", "1", "--city", "B", "--state", "TX", "--zip", "78701", "--mailing-address", "C"},
 		{"traces", "single", "stray"},
 	} {
-		if code, _, errOut := runAPI(t, args...); code != exitUsage || errOut == "" {
+		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -440,7 +435,7 @@ func TestCLIKeyNeverPrinted(t *testing.T) {
 			{"dnc", "list"}, {"traces", "download", "trc_1", "--out", out}, {"dnc", "retry-webhook", "dnc_1"},
 			{"traces", "single", "--first-name", "A", "--address", "1 B", "--city", "C", "--state", "TX", "--zip", "78701"},
 		} {
-			code, stdout, stderr := runAPI(t, args...)
+			code, stdout, stderr := runCLI(t, args...)
 			want := exitAPI
 			if args[0] == "traces" && args[1] == "single" {
 				want = exitOutcomeUnknown
@@ -453,5 +448,77 @@ func TestCLIKeyNeverPrinted(t *testing.T) {
 			}
 		}
 		srv.Close()
+	}
+}
+
+// A listing prints the API's page as JSON (its _metadata first, when there
+// was one) and as a table with its footer, or says there are no jobs.
+func TestJobTableShow(t *testing.T) {
+	md := &client.Metadata{Page: 1, PerPage: 10, PageCount: 1, TotalCount: 1}
+	one := []client.DNCJob{{ID: "d1", Status: client.StatusCompleted, TotalRows: 3}}
+	for _, tc := range []struct {
+		name   string
+		json   bool
+		listed workflow.Listed[client.DNCJob]
+		want   string
+	}{
+		{"json page", true, workflow.Listed[client.DNCJob]{Jobs: one, Metadata: md},
+			`{"_metadata":{"page":1,"per_page":10,"page_count":1,"total_count":1},"jobs":[{"id":"d1",`},
+		{"json without metadata", true, workflow.Listed[client.DNCJob]{}, `{"jobs":[]}`},
+		{"table", false, workflow.Listed[client.DNCJob]{Jobs: one, Metadata: md}, "page 1 of 1 (1 DNC jobs in all)"},
+		{"empty", false, workflow.Listed[client.DNCJob]{}, "no DNC jobs\n0 DNC jobs\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			env := &Env{Stdout: &out, Stderr: io.Discard, JSON: tc.json}
+			if err := dncTable.show(env, tc.listed); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			if tc.json {
+				var compact bytes.Buffer
+				if err := json.Compact(&compact, out.Bytes()); err != nil {
+					t.Fatalf("%v: %s", err, got)
+				}
+				got = compact.String()
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want it to hold %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A job's details show its encoded id only where it differs, its completion
+// only once there is one, its error only when it has one, and "-" for a
+// result not yet available.
+func TestPrintJobDetails(t *testing.T) {
+	created := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	msg, url := "the file could not be read", "https://example.test/r.csv"
+	for _, tc := range []struct {
+		name      string
+		print     func(w io.Writer)
+		want, not []string
+	}{
+		{"failed dnc", func(w io.Writer) {
+			printDNC(w, &client.DNCJob{ID: "dnc_1", EncodedID: "ZG5j", Status: client.StatusFailed, CreatedAt: created, ErrorMessage: &msg})
+		}, []string{"Encoded ID  ZG5j", "Error       the file could not be read", "Created     " + when(created), "Result      -"},
+			[]string{"Completed"}},
+		{"completed trace", func(w io.Writer) {
+			printTrace(w, &client.Trace{ID: "trc_1", EncodedID: "trc_1", Status: client.StatusCompleted, CreatedAt: created,
+				CompletedAt: created.Add(time.Hour), DownloadURL: &url})
+		}, []string{"ID", "Completed", when(created.Add(time.Hour)), "Result", url},
+			[]string{"Encoded ID", "Error"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			tc.print(&b)
+			wantLines(t, "details", b.String(), tc.want...)
+			for _, n := range tc.not {
+				if strings.Contains(b.String(), n) {
+					t.Errorf("details hold %q:\n%s", n, b.String())
+				}
+			}
+		})
 	}
 }

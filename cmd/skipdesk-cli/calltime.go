@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -103,27 +104,24 @@ func callableAt(at, preset string, callable bool) (time.Time, error) {
 }
 
 func runOptOuts(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list opt-outs", commands["dnc-list opt-outs"])
-	zone := fs.String("zone", "", "time zone of dates written without one (IANA name, e.g. America/Chicago; default this computer's)")
-	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
+	var zone string
+	file, err := oneArg(env, "dnc-list opt-outs", "FILE", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&zone, "zone", "", "time zone of dates written without one (IANA name, e.g. America/Chicago; default this computer's)")
+	})
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("dnc-list opt-outs: want one FILE")
-	}
 	var loc *time.Location
-	if *zone != "" {
-		if loc, err = time.LoadLocation(*zone); err != nil {
-			return usageErrorf("dnc-list opt-outs: --zone %q is not a time zone (like America/New_York)", *zone)
+	if zone != "" {
+		if loc, err = time.LoadLocation(zone); err != nil {
+			return usageErrorf("dnc-list opt-outs: --zone %q is not a time zone (like America/New_York)", zone)
 		}
 	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	res, err := svc.Compliance().ImportOptOuts(ctx, pos[0], loc)
+	res, err := svc.Compliance().ImportOptOuts(ctx, file, loc)
 	if err != nil {
 		return err
 	}

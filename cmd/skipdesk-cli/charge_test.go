@@ -30,7 +30,7 @@ func TestCLIEstimateIsTheCharge(t *testing.T) {
 				if c.DropDuplicates {
 					args = append(args, "--drop-duplicates")
 				}
-				code, out, errs := runAPI(t, append([]string{"estimate", path, "--json"}, args...)...)
+				code, out, errs := runCLI(t, append([]string{"estimate", path, "--json"}, args...)...)
 				if code != 0 {
 					t.Fatalf("estimate: exit %d: %s", code, errs)
 				}
@@ -38,7 +38,7 @@ func TestCLIEstimateIsTheCharge(t *testing.T) {
 				if err := json.Unmarshal([]byte(out), &est); err != nil || est.Credits == 0 {
 					t.Fatalf("estimate: %v %s", err, out)
 				}
-				code, out, errs = runAPI(t, append([]string{"--json", "traces", "submit", "--file", path}, args...)...)
+				code, out, errs = runCLI(t, append([]string{"--json", "traces", "submit", "--file", path}, args...)...)
 				if code != 0 {
 					t.Fatalf("submit: exit %d: %s", code, errs)
 				}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -48,8 +49,7 @@ func init() {
 }
 
 func runInternalList(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list", commands["dnc-list"])
-	pos, err := parseFlags(fs, args)
+	pos, err := parseCommand(env, "dnc-list", args, nil)
 	if err != nil {
 		return err
 	}
@@ -125,23 +125,20 @@ func runInternalAdd(ctx context.Context, env *Env, args []string) error {
 }
 
 func runInternalImport(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list import", commands["dnc-list import"])
-	reason := fs.String("reason", "", "why these numbers go on the list")
+	var reason string
 	var columns listFlag
-	fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
-	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
+	file, err := oneArg(env, "dnc-list import", "FILE", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&reason, "reason", "", "why these numbers go on the list")
+		fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
+	})
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("dnc-list import: want one FILE, got %d arguments", len(pos))
 	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: pos[0], Columns: columns.list, Reason: *reason}, listProgress(env))
+	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: file, Columns: columns.list, Reason: reason}, listProgress(env))
 	if errors.Is(err, workflow.ErrNoListColumn) {
 		return &exitError{code: exitUsage, err: err, plain: true}
 	}
@@ -242,8 +239,7 @@ func runInternalRemove(ctx context.Context, env *Env, args []string) error {
 }
 
 func runInternalHistory(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "dnc-list history", commands["dnc-list history"])
-	pos, err := parseFlags(fs, args)
+	pos, err := parseCommand(env, "dnc-list history", args, nil)
 	if err != nil {
 		return err
 	}

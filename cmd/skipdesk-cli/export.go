@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -338,20 +339,15 @@ func indexForSearch(ctx context.Context, env *Env, svc *workflow.Service, dir st
 }
 
 func runResultsLayout(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "results layout", commands["results layout"])
-	jsonFlag(env, fs)
-	pos, err := parseFlags(fs, args)
+	file, err := oneArg(env, "results layout", "FILE", args, nil)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("results layout: want one FILE")
 	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	sum, err := svc.Results().ReadLayout(ctx, pos[0])
+	sum, err := svc.Results().ReadLayout(ctx, file)
 	if err != nil {
 		return err
 	}
@@ -359,27 +355,24 @@ func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 }
 
 func runResultsImport(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "results import", commands["results import"])
-	jsonFlag(env, fs)
-	scrubbed := fs.String("scrubbed", "", "when the file's DNC answers were scrubbed (YYYY-MM-DD): its own scrub dates, if it has any, win")
-	pos, err := parseFlags(fs, args)
+	var scrubbed string
+	file, err := oneArg(env, "results import", "FILE", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&scrubbed, "scrubbed", "", "when the file's DNC answers were scrubbed (YYYY-MM-DD): its own scrub dates, if it has any, win")
+	})
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("results import: want one FILE")
-	}
 	var opts workflow.ImportOptions
-	if *scrubbed != "" {
-		if opts.Scrubbed, err = time.ParseInLocation(time.DateOnly, *scrubbed, time.Local); err != nil {
-			return usageErrorf("results import: --scrubbed %q: want a date such as 2026-11-20", *scrubbed)
+	if scrubbed != "" {
+		if opts.Scrubbed, err = time.ParseInLocation(time.DateOnly, scrubbed, time.Local); err != nil {
+			return usageErrorf("results import: --scrubbed %q: want a date such as 2026-11-20", scrubbed)
 		}
 	}
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
-	it, err := svc.Library().ImportResult(ctx, pos[0], opts)
+	it, err := svc.Library().ImportResult(ctx, file, opts)
 	if err != nil {
 		if errors.Is(err, workflow.ErrNotAResult) || errors.Is(err, workflow.ErrFutureDate) {
 			return &exitError{code: exitUsage, err: err, plain: true}

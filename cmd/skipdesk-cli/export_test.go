@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,13 +14,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 )
-
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 const cliTrace = "first_name,last_name,property_zip,phone_1,phone_1_type,match_status\r\n" +
 	"JOHN,SMITH,02134,2125550147,mobile,matched\r\n" +

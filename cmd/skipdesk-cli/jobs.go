@@ -71,14 +71,9 @@ type pendingLine struct {
 }
 
 func runJobs(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "jobs", commands["jobs"])
-	jsonOut := fs.Bool("json", false, "print JSON")
-	if pos, err := parseFlags(fs, args); err != nil {
+	if err := flagsOnly(env, "jobs", args, nil); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageErrorf("jobs: unexpected arguments %q", pos)
 	}
-	env.JSON = env.JSON || *jsonOut
 	svc, err := env.service()
 	if err != nil {
 		return err
@@ -243,9 +238,9 @@ func runJobsAdopt(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 2 {
 		return usageErrorf("jobs adopt: want SUBMISSION JOB_ID")
 	}
-	sub, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
+	sub, err := submissionNumber("jobs adopt", pos[0])
 	if err != nil {
-		return usageErrorf("jobs adopt: %q is not a submission number (see `skipdesk-cli jobs`)", pos[0])
+		return err
 	}
 	svc, err := env.connect(ctx)
 	if err != nil {
@@ -258,6 +253,16 @@ func runJobsAdopt(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
+// submissionNumber reads a submission's number as `jobs` prints it ("#12"
+// or "12").
+func submissionNumber(name, arg string) (int64, error) {
+	sub, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
+	if err != nil {
+		return 0, usageErrorf("%s: %q is not a submission number (see `skipdesk-cli jobs`)", name, arg)
+	}
+	return sub, nil
+}
+
 func runJobsDismiss(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "jobs dismiss", commands["jobs dismiss"])
 	reason := fs.String("reason", "", "what you checked (kept with the record)")
@@ -268,9 +273,9 @@ func runJobsDismiss(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 || strings.TrimSpace(*reason) == "" {
 		return usageErrorf("jobs dismiss: want SUBMISSION --reason TEXT")
 	}
-	sub, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
+	sub, err := submissionNumber("jobs dismiss", pos[0])
 	if err != nil {
-		return usageErrorf("jobs dismiss: %q is not a submission number (see `skipdesk-cli jobs`)", pos[0])
+		return err
 	}
 	svc, err := env.connect(ctx)
 	if err != nil {

@@ -22,6 +22,9 @@ import (
 // buildCLI builds the real skipdesk-cli binary.
 func buildCLI(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command line and runs it as a process of its own (kills, signals, hangs); skipped with -short, make test runs it")
+	}
 	bin := filepath.Join(t.TempDir(), "skipdesk-cli")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
@@ -108,9 +111,6 @@ func (c cliProc) killAt(t *testing.T, step string, args ...string) {
 // step of a submission, restarts it, and checks that no job id is lost, no
 // second job is created, and the result is downloaded exactly once.
 func TestKillAtEachStep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and kills it at eight steps; skipped with -short")
-	}
 	bin := buildCLI(t)
 	for _, step := range []string{"intent", "sent", "posted", "created", "tracking", "download", "downloaded", "recorded"} {
 		t.Run(step, func(t *testing.T) {

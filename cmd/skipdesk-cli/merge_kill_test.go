@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,14 +48,8 @@ func TestMergeCutShortIsFinished(t *testing.T) {
 			if j.MergePending || !strings.Contains(j.Result, "(merged)") {
 				t.Fatalf("after the merge: %+v", j)
 			}
-			f, err := os.Open(j.Result)
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := csv.NewReader(f).ReadAll()
-			f.Close()
-			if err != nil || len(recs) != 5 {
-				t.Fatalf("the merged result holds %d records (%v), want the header and 4 rows", len(recs), err)
+			if recs := readRows(t, j.Result); len(recs) != 5 {
+				t.Fatalf("the merged result holds %d records, want the header and 4 rows", len(recs))
 			}
 		})
 	}

@@ -73,7 +73,6 @@ type prepOptions struct {
 	headerLine     int
 	sheet          string
 	presets        string
-	jsonOut        bool
 	includeLLCs    bool
 	dropDuplicates bool
 	fromTrace      string
@@ -339,16 +338,11 @@ func runValidate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "validate", &o)
 	save := fs.String("save-preset", "", "save the mapping (when valid) under this name for files with the same headers (in --presets FILE, or the job records)")
-	pos, err := parseFlags(fs, args)
+	file, err := o.parse(env, fs, "validate", args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("validate: want one FILE, got %d arguments", len(pos))
-	}
-	env.JSON = env.JSON || o.jsonOut
-	env.Config.PresetsFile = o.presets
-	p, err := settle(ctx, env, pos[0], &o, nil, false)
+	p, err := settle(ctx, env, file, &o, nil, false)
 	if err != nil {
 		return err
 	}
@@ -396,6 +390,20 @@ func savePreset(ctx context.Context, env *Env, name string, p *prepared) error {
 	return nil
 }
 
+// parse parses the flags of validate or estimate and returns their one
+// FILE; --presets takes effect on env.
+func (o *prepOptions) parse(env *Env, fs *flag.FlagSet, name string, args []string) (string, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usageErrorf("%s: want one FILE, got %d arguments", name, len(pos))
+	}
+	env.Config.PresetsFile = o.presets
+	return pos[0], nil
+}
+
 func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	c := commands[name]
 	fs := newFlags(env, name, c)
@@ -406,7 +414,7 @@ func prepFlagSet(env *Env, name string, o *prepOptions) *flag.FlagSet {
 	fs.IntVar(&o.headerLine, "header-line", 0, "1-based line of the header (0 detects it)")
 	fs.StringVar(&o.sheet, "sheet", "", "sheet of an .xlsx workbook (default: the first)")
 	fs.StringVar(&o.presets, "presets", "", "JSON file of saved mappings (default: the presets in the job records, shared with the window)")
-	fs.BoolVar(&o.jsonOut, "json", false, "print JSON")
+	jsonFlag(env, fs)
 	valuesFlag(fs, o)
 	return fs
 }
@@ -431,21 +439,16 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	fs.BoolVar(&o.dropDuplicates, "drop-duplicates", false, "leave out rows that repeat an earlier row (traces: the mapped values; DNC: the phone)")
 	reuseFlags(fs, &o)
 	repairFlags(fs, &o, "")
-	pos, err := parseFlags(fs, args)
+	file, err := o.parse(env, fs, "estimate", args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("estimate: want one FILE, got %d arguments", len(pos))
-	}
-	env.JSON = env.JSON || o.jsonOut
-	env.Config.PresetsFile = o.presets
 	svc, err := env.service()
 	if err != nil {
 		return err
 	}
 	// The file is read once: inspected, and its upload counted.
-	p, err := settle(ctx, env, pos[0], &o, svc, false)
+	p, err := settle(ctx, env, file, &o, svc, false)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,49 +11,29 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
 
-func prepCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 const prepOwners = "Owner 1 First Name,Owner 1 Last Name,Situs Address,Situs City,Situs State,Situs Zip,Mail Address,Mail City,Mail State,Mail Zip\r\n" +
 	"Ann,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701\r\n" +
 	"ACME HOLDINGS LLC,,2 Oak Ave,Waco,TX,76701,PO Box 2,Waco,TX,76701\r\n" +
 	"Bo,Ray,3 Pine Rd,Waco,TX,76702,PO Box 3,Waco,TX,76701\r\n" +
 	"Ann,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701\r\n"
 
-func prepFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestValidateAutoMap(t *testing.T) {
-	p := prepFile(t, "owners.csv", prepOwners)
-	code, out, errs := prepCLI(t, "validate", p)
+	p := writeTemp(t, "owners.csv", prepOwners)
+	code, out, errs := runCLI(t, "validate", p)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"mapping from auto", `first_name`, `"Owner 1 First Name"`, "confidence 0.94", `"Mail Zip"`, "mapping OK"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	wantLines(t, "output", out, "mapping from auto", `first_name`, `"Owner 1 First Name"`, "confidence 0.94", `"Mail Zip"`, "mapping OK")
 }
 
 func TestValidateEveryProblemOnStderr(t *testing.T) {
-	p := prepFile(t, "owners.csv", prepOwners)
-	code, _, errs := prepCLI(t, "validate", p, "--map", "first_name=Owner 1 First Name", "--map", "frist=x",
+	p := writeTemp(t, "owners.csv", prepOwners)
+	code, _, errs := runCLI(t, "validate", p, "--map", "first_name=Owner 1 First Name", "--map", "frist=x",
 		"--map", "property_zip=Zip", "--map", "property_city=Situs City")
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d", code, exitUsage)
 	}
-	for _, want := range []string{
+	wantLines(t, "stderr", errs,
 		"error: Normal mode searches by the owner's name: choose the column of Owner last name, or choose Enhanced mode, which searches by the address alone. (keys: last_name)",
 		"Choose the columns of one whole address",
 		`"frist" is not a field of the service; did you mean Owner first name ("first_name")?`,
@@ -64,16 +41,12 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 		`Column "Zip", chosen for Property ZIP code, is not in this file. Its columns are "Owner 1 First Name"`,
 		"(keys: property_zip)",
 		"the mapping has 5 problems",
-	} {
-		if !strings.Contains(errs, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errs)
-		}
-	}
+	)
 }
 
 func TestValidateJSON(t *testing.T) {
-	p := prepFile(t, "owners.csv", prepOwners)
-	code, out, errs := prepCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
+	p := writeTemp(t, "owners.csv", prepOwners)
+	code, out, errs := runCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
 	if code != exitUsage || !strings.Contains(errs, "one whole address") || !strings.Contains(errs, "warning: Enhanced mode searches by address only") {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
@@ -93,25 +66,25 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateSplitsAndDNC(t *testing.T) {
-	p := prepFile(t, "full.csv", "Owner Name,Property Address\nSMITH JOHN,\"123 Main St, Springfield, IL 62704\"\n")
-	code, out, _ := prepCLI(t, "validate", p)
+	p := writeTemp(t, "full.csv", "Owner Name,Property Address\nSMITH JOHN,\"123 Main St, Springfield, IL 62704\"\n")
+	code, out, _ := runCLI(t, "validate", p)
 	if code != exitUsage || !strings.Contains(out, `suggestion: split "Owner Name" into first_name, last_name ("SMITH JOHN" → "JOHN" | "SMITH")`) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	if code, out, errs := prepCLI(t, "validate", p, "--accept-splits"); code != 0 || !strings.Contains(out, `split from "Property Address"`) {
+	if code, out, errs := runCLI(t, "validate", p, "--accept-splits"); code != 0 || !strings.Contains(out, `split from "Property Address"`) {
 		t.Errorf("accept splits: exit %d:\n%s%s", code, out, errs)
 	}
-	ph := prepFile(t, "phones.csv", "Name,Phone 2,Cell Phone\nAnn,,2125550147\n")
-	if code, out, errs := prepCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
+	ph := writeTemp(t, "phones.csv", "Name,Phone 2,Cell Phone\nAnn,,2125550147\n")
+	if code, out, errs := runCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
 		t.Errorf("dnc: exit %d:\n%s%s", code, out, errs)
 	}
-	if code, _, errs := prepCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone", chosen for Phone number, is not in this file`) {
+	if code, _, errs := runCLI(t, "validate", ph, "--map", "phone=Phone"); code != exitUsage || !strings.Contains(errs, `Column "Phone", chosen for Phone number, is not in this file`) {
 		t.Errorf("dnc absent column: exit %d: %s", code, errs)
 	}
 }
 
 func TestValidatePreset(t *testing.T) {
-	p := prepFile(t, "owners.csv", prepOwners)
+	p := writeTemp(t, "owners.csv", prepOwners)
 	store := filepath.Join(t.TempDir(), "presets.json")
 	hs := strings.Split(strings.SplitN(prepOwners, "\r\n", 2)[0], ",")
 	m := mapping.Mapping{mapping.FirstName: "Owner 1 First Name", mapping.LastName: "Owner 1 Last Name",
@@ -119,32 +92,32 @@ func TestValidatePreset(t *testing.T) {
 	if err := mapping.NewFileStore(store).SavePreset(mapping.NewPreset("county", hs, jobs.KindTrace, m, "enhanced", false)); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := prepCLI(t, "validate", p, "--presets", store)
+	code, out, errs := runCLI(t, "validate", p, "--presets", store)
 	if code != 0 || !strings.Contains(out, "mapping from preset county, enhanced mode") || strings.Contains(out, `"Situs Zip"`) {
 		t.Errorf("exit %d:\n%s%s", code, out, errs)
 	}
 	// An explicit --mode wins over the preset's: names are then required,
 	// and the preset maps them.
-	if code, out, _ := prepCLI(t, "validate", p, "--presets", store, "--mode", "normal"); code != 0 || !strings.Contains(out, "preset county, normal mode") {
+	if code, out, _ := runCLI(t, "validate", p, "--presets", store, "--mode", "normal"); code != 0 || !strings.Contains(out, "preset county, normal mode") {
 		t.Errorf("--mode normal with an enhanced preset: exit %d\n%s", code, out)
 	}
 	// Save the mapping given by flags under a newer name: it wins next time.
-	code, _, errs = prepCLI(t, "validate", p, "--presets", store, "--save-preset", "situs",
+	code, _, errs = runCLI(t, "validate", p, "--presets", store, "--save-preset", "situs",
 		"--map", "first_name=Owner 1 First Name", "--map", "last_name=Owner 1 Last Name", "--map", "property_street=Situs Address",
 		"--map", "property_city=Situs City", "--map", "property_state=Situs State", "--map", "property_zip=Situs Zip")
 	if code != 0 || !strings.Contains(errs, `saved preset "situs"`) {
 		t.Fatalf("save: exit %d: %s", code, errs)
 	}
-	if code, out, _ := prepCLI(t, "validate", p, "--presets", store); code != 0 || !strings.Contains(out, "mapping from preset situs, normal mode") {
+	if code, out, _ := runCLI(t, "validate", p, "--presets", store); code != 0 || !strings.Contains(out, "mapping from preset situs, normal mode") {
 		t.Errorf("after save: exit %d:\n%s", code, out)
 	}
-	if code, _, _ := prepCLI(t, "validate", p, "--save-preset", "x"); code != exitUsage {
+	if code, _, _ := runCLI(t, "validate", p, "--save-preset", "x"); code != exitUsage {
 		t.Errorf("--save-preset without --presets: exit %d", code)
 	}
 }
 
 func TestPrepUsageErrors(t *testing.T) {
-	p := prepFile(t, "owners.csv", prepOwners)
+	p := writeTemp(t, "owners.csv", prepOwners)
 	for _, args := range [][]string{
 		{"validate"},
 		{"validate", p, p},
@@ -152,11 +125,11 @@ func TestPrepUsageErrors(t *testing.T) {
 		{"validate", p, "--mode", "deep"},
 		{"estimate"},
 	} {
-		if code, _, _ := prepCLI(t, args...); code != exitUsage {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
 	}
-	if code, _, errs := prepCLI(t, "validate", filepath.Join(t.TempDir(), "none.csv")); code != exitFailure || !strings.Contains(errs, "none.csv") {
+	if code, _, errs := runCLI(t, "validate", filepath.Join(t.TempDir(), "none.csv")); code != exitFailure || !strings.Contains(errs, "none.csv") {
 		t.Errorf("missing file: exit %d %s", code, errs)
 	}
 }
@@ -176,7 +149,7 @@ func startPrepSandbox(t *testing.T) {
 
 func TestEstimateCommand(t *testing.T) {
 	startPrepSandbox(t)
-	p := prepFile(t, "owners.csv", prepOwners)
+	p := writeTemp(t, "owners.csv", prepOwners)
 	tests := []struct {
 		args    []string
 		credits int64
@@ -189,7 +162,7 @@ func TestEstimateCommand(t *testing.T) {
 		{[]string{"--drop-duplicates"}, 2 * 2, 1, 3},
 	}
 	for _, tt := range tests {
-		code, out, errs := prepCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
+		code, out, errs := runCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", tt.args, code, errs)
 		}
@@ -210,34 +183,26 @@ func TestEstimateCommand(t *testing.T) {
 			t.Errorf("%q: %+v\n%s", tt.args, v, out)
 		}
 	}
-	code, out, errs := prepCLI(t, "estimate", p, "--include-llcs")
+	code, out, errs := runCLI(t, "estimate", p, "--include-llcs")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
+	wantLines(t, "output", out, "uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
 		"Off: leave out 1 row that repeats an earlier row — would save 2 credits", "(--drop-duplicates turns it on)",
-		"balance: 25000 → 24991 credits (prepaid)", "the account can pay"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+		"balance: 25000 → 24991 credits (prepaid)", "the account can pay")
 }
 
 func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	startPrepSandbox(t)
-	ph := prepFile(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
-	code, out, errs := prepCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
+	ph := writeTemp(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
+	code, out, errs := runCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
+	wantLines(t, "output", out, "prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
 		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net",
-		"Off: leave out 1 invalid number — would save 1 credit", "(--leave-out-invalid turns it on)"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	code, out, errs = prepCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--leave-out-invalid=false", "--json")
+		"Off: leave out 1 invalid number — would save 1 credit", "(--leave-out-invalid turns it on)")
+	code, out, errs = runCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--leave-out-invalid=false", "--json")
 	var v struct {
 		Upload struct {
 			DroppedDuplicates int `json:"dropped_duplicates"`
@@ -258,16 +223,16 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 		t.Errorf("invalid rows listed: %+v", r)
 	}
 	// An invalid mapping stops before the API.
-	p := prepFile(t, "owners.csv", prepOwners)
-	if code, _, errs := prepCLI(t, "estimate", p, "--map", "first_name=Nope"); code != exitUsage || !strings.Contains(errs, `Column "Nope"`) {
+	p := writeTemp(t, "owners.csv", prepOwners)
+	if code, _, errs := runCLI(t, "estimate", p, "--map", "first_name=Nope"); code != exitUsage || !strings.Contains(errs, `Column "Nope"`) {
 		t.Errorf("invalid mapping: exit %d: %s", code, errs)
 	}
 }
 
 func TestValidateWarnsMostlyBlank(t *testing.T) {
-	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+	p := writeTemp(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,,1 Elm St,Austin,TX,78701\nBo,,2 Oak Ave,Waco,TX,76701\nACME LLC,,3 Pine Rd,Waco,TX,76702\nCy,Ray,4 Elm St,Waco,TX,76702\n")
-	code, out, errs := prepCLI(t, "validate", p)
+	code, out, errs := runCLI(t, "validate", p)
 	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last", chosen for Owner last name, is blank on 3 of 4 rows (75%): those rows are unlikely to match. (keys: last_name)`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
@@ -277,13 +242,13 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 	startPrepSandbox(t)
 	// The repeated row is a company: skipped without --include-llcs, so
 	// dropping it saves nothing; with it, the llc rate.
-	p := prepFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+	p := writeTemp(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,Lee,1 Elm St,Austin,TX,78701\nACME LLC,,2 Oak Ave,Waco,TX,76701\nAcme LLC,,2 Oak Ave.,Waco,TX,76701\n")
 	for _, tt := range []struct {
 		args  []string
 		saved int64
 	}{{nil, 0}, {[]string{"--include-llcs"}, 3}, {[]string{"--mode", "enhanced", "--include-llcs"}, 7}} {
-		code, out, errs := prepCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
+		code, out, errs := runCLI(t, append([]string{"estimate", p, "--json"}, tt.args...)...)
 		var v struct {
 			Estimate struct {
 				DuplicateRows    int   `json:"duplicate_rows"`
@@ -305,36 +270,24 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 // out by default, with nothing to refund.
 func TestEstimateRepairs(t *testing.T) {
 	startPrepSandbox(t)
-	p := prepFile(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
+	p := writeTemp(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\nBo,Wu,,Newark,NJ,7102\nCy,Ng,3 Oak Ave,Austin,TX,78701\n")
-	code, out, errs := prepCLI(t, "estimate", p)
+	code, out, errs := runCLI(t, "estimate", p)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{`On: give 2 ZIP codes back the leading zero Excel dropped. "7030" is sent as "07030"`, "(--pad-zips=false turns it off)",
+	wantLines(t, "output", out, `On: give 2 ZIP codes back the leading zero Excel dropped. "7030" is sent as "07030"`, "(--pad-zips=false turns it off)",
 		`On: leave out 1 row with no street address in "Property Address" — saves up to 2 credits.`, "(--leave-out-no-address=false turns it off)",
-		"Left out: 1 row — no street address: they cannot be searched.", "cost: 4 credits up front"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	code, out, errs = prepCLI(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
+		"Left out: 1 row — no street address: they cannot be searched.", "cost: 4 credits up front")
+	code, out, errs = runCLI(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Off: give 2 ZIP codes back", "(--pad-zips turns it on)", "Off: leave out 1 row with no street address", "cost: 6 credits up front"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("without the repairs, output lacks %q:\n%s", want, out)
-		}
-	}
-	ph := prepFile(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
-	code, out, errs = prepCLI(t, "estimate", ph, "--dnc")
+	wantLines(t, "without the repairs, output", out, "Off: give 2 ZIP codes back", "(--pad-zips turns it on)", "Off: leave out 1 row with no street address", "cost: 6 credits up front")
+	ph := writeTemp(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
+	code, out, errs = runCLI(t, "estimate", ph, "--dnc")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Left out: 1 row — invalid numbers: not sent, not charged.", "On: leave out 1 invalid number — saves 1 credit", "cost: 2 rows × 1 = 2 credits up front\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("scrub output lacks %q:\n%s", want, out)
-		}
-	}
+	wantLines(t, "scrub output", out, "Left out: 1 row — invalid numbers: not sent, not charged.", "On: leave out 1 invalid number — saves 1 credit", "cost: 2 rows × 1 = 2 credits up front\n")
 }

@@ -37,7 +37,7 @@ func TestSubmitPrintsTheReview(t *testing.T) {
 		"Ann,Lee,1 Main St,Hoboken,NJ,7030\r\n"+
 		"Bob,Ray,,Austin,TX,78702\r\n"+
 		"Cal,Poe,3 Elm Rd,Austin,TX,78703\r\n"), 0o644)
-	code, out, errs := submitCLI(t, append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...)...)
+	code, out, errs := runCLI(t, append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -66,7 +66,7 @@ func TestSubmitPrintsTheReview(t *testing.T) {
 
 	// Turned off, the row is sent and the ZIP code kept (another
 	// submission: its options differ).
-	code, out, errs = submitCLI(t, append(append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...),
+	code, out, errs = runCLI(t, append(append([]string{"--json", "traces", "submit", "--file", p}, submitMaps...),
 		"--pad-zips=false", "--leave-out-no-address=false")...)
 	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || v.Review.Sent != 3 {
 		t.Fatalf("repairs off: exit %d %v %+v\n%s", code, err, v.Review, errs)
@@ -92,7 +92,7 @@ func TestSubmitRefusesNothingBillable(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "leads.csv")
 	os.WriteFile(p, []byte(b.String()), 0o644)
 	balance := func() string {
-		code, out, errs := submitCLI(t, "account", "--json")
+		code, out, errs := runCLI(t, "account", "--json")
 		if code != 0 {
 			t.Fatalf("account: %d %s", code, errs)
 		}
@@ -109,12 +109,12 @@ func TestSubmitRefusesNothingBillable(t *testing.T) {
 		{[]string{"--leave-out-invalid=false"}, "none of its phone numbers is a valid US number"},
 	} {
 		args := append([]string{"dnc", "submit", "--file", p, "--phone-column", "Cell"}, tc.args...)
-		code, _, errs := submitCLI(t, args...)
+		code, _, errs := runCLI(t, args...)
 		if code != exitUsage || !strings.Contains(errs, "Nothing to charge for: "+tc.why) || !strings.Contains(errs, "Nothing was charged") ||
 			strings.Contains(errs, "prepared copy") {
 			t.Errorf("%q: exit %d\n%s", tc.args, code, errs)
 		}
-		code, out, _ := submitCLI(t, append([]string{"--json"}, args...)...)
+		code, out, _ := runCLI(t, append([]string{"--json"}, args...)...)
 		var v struct {
 			Submitted *bool     `json:"submitted"`
 			Review    reviewOut `json:"review"`

@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -96,11 +94,7 @@ var submitMaps = []string{"--map", "first_name=First", "--map", "last_name=Last"
 
 func writeOwners(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "owners.csv")
-	if err := os.WriteFile(p, []byte(submitOwners), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeTemp(t, "owners.csv", submitOwners)
 }
 
 // submitEnv points the in-process CLI at the sandbox and a fresh home.
@@ -113,18 +107,11 @@ func submitEnv(t *testing.T, sb *submitSandbox) string {
 	return home
 }
 
-func submitCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestTracesSubmitWait(t *testing.T) {
 	sb := startSubmitSandbox(t, 0.3)
 	home := submitEnv(t, sb)
 	file := writeOwners(t)
-	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
+	code, out, errs := runCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -152,7 +139,7 @@ func TestTracesSubmitWait(t *testing.T) {
 	checkExportSummary(t, strings.TrimPrefix(lines[1], "result "), tr)
 
 	// The same submission again needs --again.
-	code, _, errs = submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	code, _, errs = runCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
 	if code != exitUsage || !strings.Contains(errs, "--again") || !strings.Contains(errs, tr.ID) {
 		t.Fatalf("duplicate: exit %d, %q", code, errs)
 	}
@@ -184,7 +171,7 @@ func checkKeyNotWritten(t *testing.T, home, printed string) {
 func checkExportSummary(t *testing.T, result string, tr client.Trace) {
 	t.Helper()
 	xlsx := filepath.Join(t.TempDir(), "owners.xlsx")
-	if code, _, errs := submitCLI(t, "export", result, "--out", xlsx); code != 0 {
+	if code, _, errs := runCLI(t, "export", result, "--out", xlsx); code != 0 {
 		t.Fatalf("export: %d %s", code, errs)
 	}
 	summary := readSummary(t, xlsx)
@@ -205,7 +192,7 @@ func checkExportSummary(t *testing.T, result string, tr client.Trace) {
 // and as a table.
 func checkJobsListed(t *testing.T, tr client.Trace) {
 	t.Helper()
-	code, out, errs := submitCLI(t, "jobs", "--json")
+	code, out, errs := runCLI(t, "jobs", "--json")
 	if code != 0 {
 		t.Fatalf("jobs: %d %s", code, errs)
 	}
@@ -217,7 +204,7 @@ func checkJobsListed(t *testing.T, tr client.Trace) {
 		got.Jobs[0].Refunded != tr.CreditsRefunded || got.Jobs[0].Result == "" || got.Spend["net"] != 3-tr.CreditsRefunded {
 		t.Fatalf("jobs: %s", out)
 	}
-	code, out, _ = submitCLI(t, "jobs")
+	code, out, _ = runCLI(t, "jobs")
 	// The job is named after the person's file; the submission's tag stays
 	// in the uploaded file's name, on the server.
 	if code != 0 || !strings.Contains(out, tr.ID) || !strings.Contains(out, " owners.csv ") || strings.Contains(out, "[sd-") ||
@@ -234,7 +221,7 @@ func TestDNCSubmitWaitOut(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "phones.csv")
 	os.WriteFile(p, []byte("Name,Phone\r\nA,(512) 555-0101\r\nB,512-555-0102\r\nC,nope\r\n"), 0o644)
 	out := t.TempDir()
-	code, stdout, errs := submitCLI(t, "dnc", "submit", "--file", p, "--phone-column", "Phone", "--leave-out-invalid=false", "--wait", "--out", out)
+	code, stdout, errs := runCLI(t, "dnc", "submit", "--file", p, "--phone-column", "Phone", "--leave-out-invalid=false", "--wait", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}
@@ -247,7 +234,7 @@ func TestDNCSubmitWaitOut(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "phone_normalized") {
 		t.Fatalf("copied result: %v %q", err, data)
 	}
-	if code, _, errs := submitCLI(t, "dnc", "submit", "--file", p); code != exitUsage || !strings.Contains(errs, "--phone-column") {
+	if code, _, errs := runCLI(t, "dnc", "submit", "--file", p); code != exitUsage || !strings.Contains(errs, "--phone-column") {
 		t.Fatalf("without --phone-column: %d %s", code, errs)
 	}
 }
@@ -257,20 +244,20 @@ func TestSubmitOutcomeUnknown(t *testing.T) {
 	submitEnv(t, sb)
 	sb.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
 	file := writeOwners(t)
-	code, out, errs := submitCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
+	code, out, errs := runCLI(t, append([]string{"traces", "submit", "--file", file}, submitMaps...)...)
 	if code != exitOutcomeUnknown || !strings.Contains(errs, "may have been") || !strings.Contains(errs, "skipdesk-cli jobs reconcile") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = submitCLI(t, "jobs")
+	code, out, _ = runCLI(t, "jobs")
 	if code != 0 || !strings.Contains(out, "unknown — may be charged") {
 		t.Fatalf("jobs: %s", out)
 	}
-	code, out, errs = submitCLI(t, "jobs", "reconcile")
+	code, out, errs = runCLI(t, "jobs", "reconcile")
 	_, traces := sb.jobs(t)
 	if code != 0 || !strings.Contains(out, "created") || !strings.Contains(out, traces[0].ID) {
 		t.Fatalf("reconcile: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, errs = submitCLI(t, "jobs", "wait")
+	code, out, errs = runCLI(t, "jobs", "wait")
 	if code != 0 {
 		t.Fatalf("jobs wait: %d %s %s", code, out, errs)
 	}
@@ -290,11 +277,11 @@ func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
 	if err := led.Jobs().UpsertJob(context.Background(), ledger.Job{ID: "trc_app", Kind: jobs.KindTrace, Name: "app.csv", Status: "processing"}); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := submitCLI(t, "jobs")
+	code, out, _ := runCLI(t, "jobs")
 	if code != 0 || !strings.Contains(out, "trc_app") {
 		t.Fatalf("jobs while the app runs: %d %s", code, out)
 	}
-	code, _, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
+	code, _, errs := runCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
 	if code != exitFailure || !strings.Contains(errs, "is using this account's job records") {
 		t.Fatalf("submit while the app runs: %d %s", code, errs)
 	}
@@ -305,7 +292,7 @@ func TestSubmitWhileTheAppHoldsTheLedger(t *testing.T) {
 
 func TestJobsEmpty(t *testing.T) {
 	t.Setenv("SKIPDESK_HOME", t.TempDir())
-	code, out, _ := submitCLI(t, "jobs")
+	code, out, _ := runCLI(t, "jobs")
 	if code != 0 || strings.TrimSpace(out) != "no jobs yet" {
 		t.Fatalf("%d %q", code, out)
 	}
@@ -314,17 +301,8 @@ func TestJobsEmpty(t *testing.T) {
 // readSummary reads the Summary sheet of an exported workbook: label → value.
 func readSummary(t *testing.T, path string) map[string]string {
 	t.Helper()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := f.GetRows("Summary")
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
-	for _, r := range rows {
+	for _, r := range sheetRows(t, path, "Summary") {
 		if len(r) == 2 {
 			got[r[0]] = r[1]
 		}
@@ -341,7 +319,7 @@ func TestSubmitWaitUnwritableLibrary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "results"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
+	code, _, errs := runCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
 	if code != exitFailure || !strings.Contains(errs, filepath.Join(home, "results")) || !strings.Contains(errs, "nothing was submitted") {
 		t.Fatalf("exit %d, %s", code, errs)
 	}
@@ -376,7 +354,7 @@ func TestJobsLeavesImplausibleFiguresOutOfTheTotal(t *testing.T) {
 		}
 	}
 	led.Close()
-	code, out, errs := submitCLI(t, "jobs")
+	code, out, errs := runCLI(t, "jobs")
 	if code != 0 || !strings.Contains(out, "total: charged 100, refunded 20, net 80") || !strings.Contains(out, "not counted: job trc_neg") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
@@ -393,7 +371,7 @@ func TestSubmitWaitFlagsAbsurdFigures(t *testing.T) {
 		return charged.ReplaceAll(body, []byte(`"credits_charged": 99000000000`))
 	}
 	sb.edit.Store(&absurd)
-	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
+	code, out, errs := runCLI(t, append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -411,7 +389,7 @@ func TestSubmitWaitLimit(t *testing.T) {
 	sb := startSubmitSandbox(t, 30) // each job takes 30 s
 	submitEnv(t, sb)
 	file := writeOwners(t)
-	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait", "--wait-limit", "1s")...)
+	code, out, errs := runCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait", "--wait-limit", "1s")...)
 	n, traces := sb.jobs(t)
 	if code != exitAPI || n != 1 {
 		t.Fatalf("exit %d, %d jobs\n%s\n%s", code, n, out, errs)
@@ -420,7 +398,7 @@ func TestSubmitWaitLimit(t *testing.T) {
 	if !strings.Contains(errs, "has not finished after 1s") || !strings.Contains(errs, "jobs wait "+id) {
 		t.Errorf("stderr does not say the job is still followed and how: %q", errs)
 	}
-	if code, out, _ := submitCLI(t, "jobs"); code != 0 || !strings.Contains(out, id) {
+	if code, out, _ := runCLI(t, "jobs"); code != 0 || !strings.Contains(out, id) {
 		t.Errorf("the job is not in the ledger: %d %q", code, out)
 	}
 }

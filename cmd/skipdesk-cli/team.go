@@ -33,8 +33,7 @@ func init() {
 }
 
 func runTeam(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "team", commands["team"])
-	pos, err := parseFlags(fs, args)
+	pos, err := parseCommand(env, "team", args, nil)
 	if err != nil {
 		return err
 	}

@@ -63,17 +63,17 @@ func TestTeamResultsSearch(t *testing.T) {
 	t.Setenv("SKIPDESK_DATABASE_URL", url)
 	t.Setenv("SKIPDESK_COMPUTER", "front-desk")
 	file := writeOwners(t)
-	code, out, errs := submitCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
+	code, out, errs := runCLI(t, append(append([]string{"traces", "submit", "--file", file}, submitMaps...), "--wait")...)
 	if code != 0 {
 		t.Fatalf("the front desk's trace: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, out, errs := submitCLI(t, "results", "search", "ann lee"); code != 0 || !strings.Contains(out, "row 1") {
+	if code, out, errs := runCLI(t, "results", "search", "ann lee"); code != 0 || !strings.Contains(out, "row 1") {
 		t.Fatalf("the front desk's search: exit %d\n%s\n%s", code, out, errs)
 	}
 	// Another computer: its own data folder, the same team.
 	submitEnv(t, sb)
 	t.Setenv("SKIPDESK_COMPUTER", "back-office")
-	code, out, errs = submitCLI(t, "results", "search", "ann lee")
+	code, out, errs = runCLI(t, "results", "search", "ann lee")
 	if code != 0 || !strings.Contains(out, "in front-desk's library  row 1") {
 		t.Fatalf("the back office's search: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -153,7 +153,7 @@ func TestTeamAwayAfterUploadIsUnknown(t *testing.T) {
 		return body
 	}
 	sb.edit.Store(&cut)
-	code, out, errs := submitCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
+	code, out, errs := runCLI(t, append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...)...)
 	if n, _ := sb.jobs(t); n != 1 {
 		t.Fatalf("the provider has %d jobs, want the one accepted", n)
 	}

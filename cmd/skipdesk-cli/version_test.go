@@ -9,7 +9,7 @@ import (
 )
 
 func TestVersionFlag(t *testing.T) {
-	code, out, errOut := runAPI(t, "--version")
+	code, out, errOut := runCLI(t, "--version")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("--version: exit %d, stderr %q", code, errOut)
 	}
@@ -21,7 +21,7 @@ func TestVersionFlag(t *testing.T) {
 func TestVersionCommandNamesTheDataFolder(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("SKIPDESK_HOME", home)
-	code, out, errOut := runAPI(t, "version")
+	code, out, errOut := runCLI(t, "version")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("version: exit %d, stderr %q", code, errOut)
 	}
@@ -32,7 +32,7 @@ func TestVersionCommandNamesTheDataFolder(t *testing.T) {
 		t.Fatalf("version does not name the data folder %s:\n%s", home, out)
 	}
 
-	code, out, _ = runAPI(t, "--json", "version")
+	code, out, _ = runCLI(t, "--json", "version")
 	var v versionInfo
 	decodeJSON(t, out, &v)
 	if code != exitOK || v.Version != assets.Version || v.Build == "" || v.DataFolder != filepath.Clean(home) {

@@ -17,6 +17,17 @@ const (
 	maxCache  = 4096
 )
 
+// get returns what k reads as: the remembered value, else read(k),
+// remembered while there is room.
+func (c *valueCache[V]) get(k string, read func(string) V) V {
+	if i := c.find(k); i >= 0 {
+		return c.vals[i]
+	}
+	v := read(k)
+	c.add(k, v)
+	return v
+}
+
 // find returns the index of k, or -1.
 func (c *valueCache[V]) find(k string) int {
 	if c.m != nil {

@@ -119,24 +119,14 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 // qualifier and slot, its type, whether it is the person's own or
 // normalised, its place (property when none is known).
 func (f ColumnFix) place(col *Column) {
-	if f.Group != nil {
-		col.Group = *f.Group
-	}
-	if f.Qualifier != nil {
-		col.Qualifier = *f.Qualifier
-	}
-	if f.SlotIndex != nil {
-		col.SlotIndex = *f.SlotIndex
-	}
+	setGiven(&col.Group, f.Group)
+	setGiven(&col.Qualifier, f.Qualifier)
+	setGiven(&col.SlotIndex, f.SlotIndex)
 	if f.Type != "" {
 		col.Implied = f.Type
 	}
-	if f.Input != nil {
-		col.Input = *f.Input
-	}
-	if f.Normalized != nil {
-		col.Normalized = *f.Normalized
-	}
+	setGiven(&col.Input, f.Input)
+	setGiven(&col.Normalized, f.Normalized)
 	if f.Place != "" {
 		col.Place = f.Place
 	} else if col.Place == "" {
@@ -147,15 +137,18 @@ func (f ColumnFix) place(col *Column) {
 // flag sets what the answer says of a flag column: its kind, whether yes
 // means clean, its convention (read from its values when not given).
 func (f ColumnFix) flag(col *Column, values func() []ValueN, code bool) {
-	if f.Kind != nil {
-		col.Kind = *f.Kind
-	}
-	if f.Inverted != nil {
-		col.Inverted = *f.Inverted
-	}
+	setGiven(&col.Kind, f.Kind)
+	setGiven(&col.Inverted, f.Inverted)
 	col.Convention = f.Convention
 	if col.Convention == "" {
 		col.Convention = conventionOf(col.Kind, values(), code)
+	}
+}
+
+// setGiven sets *dst to the answer's value where the answer gives one.
+func setGiven[T any](dst *T, given *T) {
+	if given != nil {
+		*dst = *given
 	}
 }
 

@@ -131,6 +131,9 @@ var phrases = []struct {
 	{[]string{"dma", "choice"}, "dma"},
 	{[]string{"dm", "achoice"}, "dma"},
 	{[]string{"ndnc"}, "national dnc"},
+	{[]string{"national", "registry"}, "national dnc"},
+	{[]string{"federal", "registry"}, "federal dnc"},
+	{[]string{"state", "registry"}, "state dnc"},
 	{[]string{"fdnc"}, "federal dnc"},
 	{[]string{"sdnc"}, "state dnc"},
 	{[]string{"scrubdate"}, "scrub date"},
@@ -217,6 +220,17 @@ var (
 )
 
 func (h *header) is(c class) bool { return h.has&(1<<c) != 0 }
+
+// namesAState reports whether a word of no other meaning is a state's
+// postal code ("DNC_FL", "TX DNC"): with a DNC word, that state's list.
+func (h *header) namesAState() bool {
+	for _, t := range h.toks {
+		if t.cls == cNone && t.num < 0 && usStates[t.word] {
+			return true
+		}
+	}
+	return false
+}
 
 func (h *header) any(cs ...class) bool {
 	for _, c := range cs {

@@ -1,28 +1,18 @@
 package layout
 
 import (
-	"encoding/csv"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // readFixture reads a CSV of testdata: its header and rows.
 func readFixture(t testing.TB, name string) ([]string, [][]string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	all, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := testlists.ReadCSV(t, filepath.Join("testdata", name))
 	return all[0], all[1:]
 }
 

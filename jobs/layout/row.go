@@ -168,13 +168,7 @@ func blank(s string) bool {
 
 // flagValue reads a value of flag column i (cached).
 func (r *Reader) flagValue(i int, v string) valueReading {
-	c := &r.flags[i]
-	if k := c.find(v); k >= 0 {
-		return c.vals[k]
-	}
-	x := r.l.readValue(i, v)
-	c.add(v, x)
-	return x
+	return r.flags[i].get(v, func(v string) valueReading { return r.l.readValue(i, v) })
 }
 
 // readValue reads a value of flag column i, with the person's corrections.
@@ -189,13 +183,7 @@ func (l *Layout) readValue(i int, v string) valueReading {
 }
 
 func (r *Reader) typeValue(i int, v string) PhoneType {
-	c := &r.types[i]
-	if k := c.find(v); k >= 0 {
-		return c.vals[k]
-	}
-	t := r.l.readTypeValue(i, v)
-	c.add(v, t)
-	return t
+	return r.types[i].get(v, func(v string) PhoneType { return r.l.readTypeValue(i, v) })
 }
 
 // readTypeValue reads a value of type column i: a kind in words, or for a
@@ -276,13 +264,7 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	l := r.l
 	row.Match = MatchUnknown
 	if l.Match >= 0 {
-		v := cell(rec, l.Match)
-		if k := r.match.find(v); k >= 0 {
-			row.Match = r.match.vals[k]
-		} else {
-			row.Match, _ = readMatch(v)
-			r.match.add(v, row.Match)
-		}
+		row.Match = r.match.get(cell(rec, l.Match), matchOf)
 	}
 	row.Date, row.dated, row.may = r.rowDate(rec)
 	row.Phones = row.Phones[:0]
@@ -301,22 +283,39 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 	}
 }
 
+// slotNumber is the number slot s holds in rec: its key (0 when it is
+// not a valid number), the text shown for it (the number as written when
+// the file has it), and false when the row has none. Where the number's
+// column is blank or unreadable and the number as written is a phone, it
+// is that phone: a phone a row speaks of is never lost to one column.
+func slotNumber(rec []string, s *Slot) (key uint64, raw string, ok bool) {
+	num := cell(rec, s.Number)
+	if s.Raw >= 0 {
+		raw = cell(rec, s.Raw)
+	}
+	if blank(num) && blank(raw) {
+		return 0, "", false
+	}
+	key = phone.Key(num)
+	if blank(raw) {
+		return key, num, true
+	}
+	if key == 0 {
+		key = phone.Key(raw)
+	}
+	return key, raw, true
+}
+
 // readPhone reads slot j of rec, whose own answers are dated date.
 func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	l := r.l
 	s := &l.Slots[j]
 	own := len(s.Flags) > 0 // the file answers for this phone itself
-	num, raw := cell(rec, s.Number), ""
-	if s.Raw >= 0 {
-		raw = cell(rec, s.Raw)
-	}
-	if blank(num) && blank(raw) {
+	key, raw, ok := slotNumber(rec, s)
+	if !ok {
 		return Phone{}, false
 	}
-	p := Phone{Slot: j, Raw: num, Key: phone.Key(num)}
-	if !blank(raw) {
-		p.Raw = raw
-	}
+	p := Phone{Slot: j, Raw: raw, Key: key}
 	if s.Type >= 0 {
 		p.Type = r.typeValue(s.Type, cell(rec, s.Type))
 	}

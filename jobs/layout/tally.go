@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Tally counts, over a whole file, how each value of the layout's flag,
@@ -86,12 +84,12 @@ func (t *Tally) Add(rec []string) {
 			t.over[k]++
 		}
 	}
-	for _, s := range t.l.Slots {
-		num := cell(rec, s.Number)
-		if blank(num) && (s.Raw < 0 || blank(cell(rec, s.Raw))) {
+	for i := range t.l.Slots {
+		key, _, ok := slotNumber(rec, &t.l.Slots[i])
+		if !ok {
 			continue
 		}
-		if phone.Key(num) != 0 {
+		if key != 0 {
 			t.phones.Valid++
 		} else {
 			t.phones.Invalid++
@@ -147,8 +145,7 @@ func (l *Layout) reads(i int, v string) (string, string) {
 		}
 		return x.flag.String(), x.meaning
 	case RoleMatch:
-		m, _ := readMatch(v)
-		return m.String(), ""
+		return matchOf(v).String(), ""
 	case RolePhoneType:
 		if typ := l.readTypeValue(i, v); typ != "" {
 			return string(typ), ""

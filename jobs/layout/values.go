@@ -439,6 +439,12 @@ func readMatch(v string) (Match, bool) {
 	return MatchUnknown, unknown[f]
 }
 
+// matchOf is the match status a value reads as (MatchUnknown when none).
+func matchOf(v string) Match {
+	m, _ := readMatch(v)
+	return m
+}
+
 // phoneLike reports whether a value looks like a phone number: a valid one,
 // or 7 to 15 digits among phone punctuation.
 func phoneLike(v string) bool {

@@ -13,11 +13,7 @@ import (
 // BenchmarkSubmissionSteps is the ledger's share of one submission: three
 // committed, fsynced writes (intent, sent, created).
 func BenchmarkSubmissionSteps(b *testing.B) {
-	l, err := Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(b, b.TempDir())
 	ctx := context.Background()
 	mapping := map[string]string{"first_name": "First", "last_name": "Last"}
 	b.ResetTimer()
@@ -38,11 +34,7 @@ func BenchmarkSubmissionSteps(b *testing.B) {
 
 // BenchmarkRecordJobState is what the tracker writes when a job changes.
 func BenchmarkRecordJobState(b *testing.B) {
-	l, err := Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(b, b.TempDir())
 	ctx := context.Background()
 	last := json.RawMessage(`{"id":"trc_1","status":"processing","total_rows":40000}`)
 	b.ResetTimer()
@@ -57,11 +49,7 @@ func BenchmarkRecordJobState(b *testing.B) {
 // BenchmarkEntries lists a ledger of 1,000 jobs (the jobs command, the
 // window's list).
 func BenchmarkEntries(b *testing.B) {
-	l, err := Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(b, b.TempDir())
 	ctx := context.Background()
 	for i := range 1000 {
 		l.Jobs().RecordJobState(ctx, Job{ID: fmt.Sprintf("trc_%d", i), Kind: jobs.KindTrace, Status: jobs.StatusCompleted,

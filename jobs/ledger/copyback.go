@@ -318,22 +318,11 @@ const mine = "SELECT job_id FROM submissions WHERE computer_id = ? AND job_id IS
 
 func (c *copyBack) readRecords(ctx context.Context) (*teamRecords, error) {
 	r := &teamRecords{claims: map[int64][]claimRow{}, jobs: map[string]*Job{}, spend: map[string][]any{}, downloads: map[string][]any{}}
-	rows, err := c.team.QueryContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE computer_id = ? ORDER BY created_at, id", c.me)
+	subs, err := queryAll(ctx, c.team, scanSubmission, "SELECT "+submissionCols+" FROM submissions WHERE computer_id = ? ORDER BY created_at, id", c.me)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		r.subs = append(r.subs, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
+	r.subs = subs
 	if err := c.each(ctx, `SELECT c.submission_id, c.key, c.claimed_at, c.released FROM submission_claims c
 		JOIN submissions s ON s.id = c.submission_id WHERE s.computer_id = ?`, func(rows *sql.Rows) error {
 		var id int64

@@ -13,7 +13,7 @@ import (
 // a submission whose job failed and was refunded in full is not a duplicate
 // (it cost nothing).
 func TestFindDuplicateByContentSkipsRefundedFailures(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testFindDuplicateByContentSkipsRefundedFailures(t, st.open(t)) })
+	eachLedger(t, testFindDuplicateByContentSkipsRefundedFailures)
 }
 
 func testFindDuplicateByContentSkipsRefundedFailures(t *testing.T, l *Ledger) {

@@ -31,28 +31,25 @@ func eachStore(t *testing.T, f func(t *testing.T, st store)) {
 	t.Run("postgres", func(t *testing.T) { f(t, postgresStore()) })
 }
 
+// eachLedger runs f on a new, empty ledger of each engine.
+func eachLedger(t *testing.T, f func(t *testing.T, l *Ledger)) {
+	eachStore(t, func(t *testing.T, st store) { f(t, st.open(t)) })
+}
+
 func sqliteStore() store {
 	dirs := map[*Ledger]string{}
 	st := store{name: "sqlite"}
 	st.open = func(t testing.TB) *Ledger {
 		t.Helper()
 		dir := t.TempDir()
-		l, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { l.Close() })
+		l := openAt(t, dir)
 		dirs[l] = dir
 		return l
 	}
 	st.reopen = func(t testing.TB, l *Ledger) *Ledger {
 		t.Helper()
 		l.Close()
-		l2, err := Open(dirs[l])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { l2.Close() })
+		l2 := openAt(t, dirs[l])
 		dirs[l2] = dirs[l]
 		return l2
 	}

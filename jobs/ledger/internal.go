@@ -235,28 +235,25 @@ func keepMillis(t time.Time) int64 {
 
 // internalEntries reads the entries of query.
 func (l *book) internalEntries(ctx context.Context, query string, args ...any) ([]InternalEntry, error) {
-	rows, err := l.db.QueryContext(ctx, query, args...)
+	out, err := queryAll(ctx, l.db, scanInternalEntry, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
 	}
-	defer rows.Close()
-	var out []InternalEntry
-	for rows.Next() {
-		var e InternalEntry
-		var at, keep int64
-		if err := rows.Scan(&e.Number, &at, &e.Reason, &e.Source, &e.By, &keep); err != nil {
-			return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
-		}
-		e.AddedAt = time.UnixMilli(at).UTC()
-		if keep > 0 {
-			e.KeepUntil = time.UnixMilli(keep).UTC()
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ledger: internal list: %w", l.explainRead(err))
-	}
 	return out, nil
+}
+
+// scanInternalEntry reads a row of internalCols.
+func scanInternalEntry(r scanner) (InternalEntry, error) {
+	var e InternalEntry
+	var at, keep int64
+	if err := r.Scan(&e.Number, &at, &e.Reason, &e.Source, &e.By, &keep); err != nil {
+		return InternalEntry{}, err
+	}
+	e.AddedAt = time.UnixMilli(at).UTC()
+	if keep > 0 {
+		e.KeepUntil = time.UnixMilli(keep).UTC()
+	}
+	return e, nil
 }
 
 // InternalFilter picks entries of the internal list: those whose number
@@ -362,20 +359,19 @@ func (l *CompanyList) InternalLog(ctx context.Context, number string) ([]Interna
 		q += " WHERE number = ?"
 		args = append(args, number)
 	}
-	rows, err := l.db.QueryContext(ctx, q+" ORDER BY at, id", args...)
+	out, err := queryAll(ctx, l.db, scanInternalChange, q+" ORDER BY at, id", args...)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: internal list log: %w", err)
 	}
-	defer rows.Close()
-	var out []InternalChange
-	for rows.Next() {
-		var c InternalChange
-		var at int64
-		if err := rows.Scan(&c.Number, &c.Action, &at, &c.Reason, &c.Source, &c.By); err != nil {
-			return nil, fmt.Errorf("ledger: internal list log: %w", err)
-		}
-		c.At = time.UnixMilli(at).UTC()
-		out = append(out, c)
+	return out, nil
+}
+
+func scanInternalChange(r scanner) (InternalChange, error) {
+	var c InternalChange
+	var at int64
+	if err := r.Scan(&c.Number, &c.Action, &at, &c.Reason, &c.Source, &c.By); err != nil {
+		return InternalChange{}, err
 	}
-	return out, rows.Err()
+	c.At = time.UnixMilli(at).UTC()
+	return c, nil
 }

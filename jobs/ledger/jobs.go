@@ -93,30 +93,15 @@ func scanJob(r scanner) (*Job, error) {
 // Job returns one job.
 func (l *Jobs) Job(ctx context.Context, id string) (*Job, error) {
 	j, err := scanJob(l.db.QueryRowContext(ctx, "SELECT "+jobCols+" FROM jobs WHERE job_id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: job %s: %w", id, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: job %s: %w", id, err)
+		return nil, rowErr(err, "job %s", id)
 	}
 	return j, nil
 }
 
 func (l *book) queryJobs(ctx context.Context, where string, args ...any) ([]*Job, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT "+jobCols+" FROM jobs "+where, args...)
+	out, err := queryAll(ctx, l.db, scanJob, "SELECT "+jobCols+" FROM jobs "+where, args...)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: jobs: %w", err)
-	}
-	defer rows.Close()
-	var out []*Job
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: jobs: %w", err)
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ledger: jobs: %w", err)
 	}
 	return out, nil
@@ -299,11 +284,8 @@ func (l *Jobs) JobDownload(ctx context.Context, jobID string) (*Download, error)
 	err := l.db.QueryRowContext(ctx, "SELECT job_id, path, size, sha256, rows, downloaded_at FROM downloads WHERE job_id = ? AND computer_id = ?",
 		jobID, l.me.ComputerID).
 		Scan(&d.JobID, &d.Path, &d.Size, &d.SHA256, &d.Rows, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: download of %s: %w", jobID, err)
+		return nil, rowErr(err, "download of %s", jobID)
 	}
 	d.DownloadedAt = time.UnixMilli(at).UTC()
 	return &d, nil
@@ -323,7 +305,7 @@ type Entry struct {
 
 // Entries returns every job, newest first, with its spend and download.
 func (l *Jobs) Entries(ctx context.Context) ([]Entry, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
+	out, err := queryAll(ctx, l.db, scanEntry, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
 			j.last, j.updated_at, j.next_poll_at, j.error_message,
 			COALESCE(s.charged, 0), COALESCE(s.refunded, 0),
 			d.path, d.size, d.sha256, d.rows, d.downloaded_at, COALESCE(b.computer, '')
@@ -333,34 +315,31 @@ func (l *Jobs) Entries(ctx context.Context) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: jobs: %w", err)
 	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		var (
-			e                        Entry
-			created, completed, next sql.NullInt64
-			updated                  int64
-			last                     string
-			dPath, dSum              sql.NullString
-			dSize, dRows, dAt        sql.NullInt64
-		)
-		if err := rows.Scan(&e.ID, &e.Kind, &e.Name, &e.Status, &e.TotalRows, &created, &completed, &last, &updated, &next,
-			&e.ErrorMessage, &e.Spend.Charged, &e.Spend.Refunded, &dPath, &dSize, &dSum, &dRows, &dAt, &e.SubmittedBy); err != nil {
-			return nil, fmt.Errorf("ledger: jobs: %w", err)
-		}
-		e.CreatedAt, e.CompletedAt, e.NextPollAt = fromMS(created), fromMS(completed), fromMS(next)
-		e.UpdatedAt = time.UnixMilli(updated).UTC()
-		e.Last = json.RawMessage(last)
-		if dPath.Valid {
-			e.Download = &Download{JobID: e.ID, Path: dPath.String, Size: dSize.Int64, SHA256: dSum.String,
-				Rows: int(dRows.Int64), DownloadedAt: fromMS(dAt)}
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ledger: jobs: %w", err)
-	}
 	return out, nil
+}
+
+// scanEntry reads a row of Entries' query.
+func scanEntry(r scanner) (Entry, error) {
+	var (
+		e                        Entry
+		created, completed, next sql.NullInt64
+		updated                  int64
+		last                     string
+		dPath, dSum              sql.NullString
+		dSize, dRows, dAt        sql.NullInt64
+	)
+	if err := r.Scan(&e.ID, &e.Kind, &e.Name, &e.Status, &e.TotalRows, &created, &completed, &last, &updated, &next,
+		&e.ErrorMessage, &e.Spend.Charged, &e.Spend.Refunded, &dPath, &dSize, &dSum, &dRows, &dAt, &e.SubmittedBy); err != nil {
+		return Entry{}, err
+	}
+	e.CreatedAt, e.CompletedAt, e.NextPollAt = fromMS(created), fromMS(completed), fromMS(next)
+	e.UpdatedAt = time.UnixMilli(updated).UTC()
+	e.Last = json.RawMessage(last)
+	if dPath.Valid {
+		e.Download = &Download{JobID: e.ID, Path: dPath.String, Size: dSize.Int64, SHA256: dSum.String,
+			Rows: int(dRows.Int64), DownloadedAt: fromMS(dAt)}
+	}
+	return e, nil
 }
 
 // RecordJobState records what the API said about a job and the spend it

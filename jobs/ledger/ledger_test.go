@@ -74,20 +74,23 @@ func waitToBeKilled() {
 func openTest(t *testing.T) (*Ledger, string) {
 	t.Helper()
 	dir := t.TempDir()
+	return openAt(t, dir), dir
+}
+
+// openAt opens the ledger in dir, closed when the test ends.
+func openAt(t testing.TB, dir string) *Ledger {
+	t.Helper()
 	l, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	return l, dir
+	return l
 }
 
 func TestMigrateFromEmptyAndReopen(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	var v int
 	if err := l.db.Raw().QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
@@ -131,10 +134,7 @@ func TestMigrateFromEmptyAndReopen(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	if _, err := l.db.Raw().Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
@@ -234,11 +234,7 @@ func TestCommittedStepSurvivesKill(t *testing.T) {
 	}
 	child.Process.Kill() // SIGKILL: no deferred Close, no clean shutdown
 	child.Wait()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(t, dir)
 	s, err := l.Submissions().Submission(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -257,11 +253,7 @@ func TestReadOnly(t *testing.T) {
 	if _, err := OpenReadOnly(dir); !errors.Is(err, ErrNoLedger) {
 		t.Fatalf("OpenReadOnly of nothing: %v", err)
 	}
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openAt(t, dir)
 	ctx := context.Background()
 	ro, err := OpenReadOnly(dir)
 	if err != nil {
@@ -337,7 +329,7 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 }
 
 func TestSubmissionLifecycle(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testSubmissionLifecycle(t, st.open(t)) })
+	eachLedger(t, testSubmissionLifecycle)
 }
 
 func testSubmissionLifecycle(t *testing.T, l *Ledger) {
@@ -439,7 +431,7 @@ func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 // created nothing, one older than the window, or the person's "submit
 // again" lets the next one through.
 func TestFindDuplicate(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testFindDuplicate(t, st.open(t)) })
+	eachLedger(t, testFindDuplicate)
 }
 
 func testFindDuplicate(t *testing.T, l *Ledger) {
@@ -517,7 +509,7 @@ func testFindDuplicate(t *testing.T, l *Ledger) {
 }
 
 func TestUpsertJobNeverRegresses(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testUpsertJobNeverRegresses(t, st.open(t)) })
+	eachLedger(t, testUpsertJobNeverRegresses)
 }
 
 func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
@@ -628,7 +620,7 @@ func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
 var _ = sql.ErrNoRows
 
 func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testPresetStoreOrderAndRoundTrip(t, st.open(t)) })
+	eachLedger(t, testPresetStoreOrderAndRoundTrip)
 }
 
 func testPresetStoreOrderAndRoundTrip(t *testing.T, l *Ledger) {
@@ -696,10 +688,7 @@ func testDeliveryDedupe(t *testing.T, st store) {
 func TestDamagedLedgerIsRefused(t *testing.T) {
 	// A healthy ledger with enough jobs to span many pages.
 	good := t.TempDir()
-	l, err := Open(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, good)
 	ctx := context.Background()
 	var states []JobState
 	for i := range 300 {
@@ -769,10 +758,7 @@ func TestDamagedLedgerIsRefused(t *testing.T) {
 // in its own transaction, keeping what it holds.
 func TestMigrationUpgradesOlderLedger(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	id, err := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "kept.csv", Rows: 7})
 	if err != nil {
@@ -852,10 +838,7 @@ func withFiles(t *testing.T, fsys fs.FS, more map[string]string) fs.FS {
 // set a callable export checks as for the listing, never a silent answer.
 func TestDamagedListIsRefusedWhereRead(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := openAt(t, dir)
 	ctx := context.Background()
 	fillList(t, l, 5000)
 	var root int64

@@ -43,23 +43,22 @@ func (l *Saved) SaveRawPreset(ctx context.Context, name string, data json.RawMes
 
 // RawPresets returns every preset, oldest saved first.
 func (l *Saved) RawPresets(ctx context.Context) ([]RawPreset, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
+	out, err := queryAll(ctx, l.db, scanRawPreset, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: presets: %w", err)
 	}
-	defer rows.Close()
-	var out []RawPreset
-	for rows.Next() {
-		var p RawPreset
-		var data string
-		var at int64
-		if err := rows.Scan(&p.Name, &data, &at); err != nil {
-			return nil, fmt.Errorf("ledger: presets: %w", err)
-		}
-		p.Data, p.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
-		out = append(out, p)
+	return out, nil
+}
+
+func scanRawPreset(r scanner) (RawPreset, error) {
+	var p RawPreset
+	var data string
+	var at int64
+	if err := r.Scan(&p.Name, &data, &at); err != nil {
+		return RawPreset{}, err
 	}
-	return out, rows.Err()
+	p.Data, p.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
+	return p, nil
 }
 
 // DeleteRawPreset removes a preset; removing one that does not exist is not an

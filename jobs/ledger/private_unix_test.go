@@ -19,10 +19,7 @@ import (
 func TestLedgerFilesArePrivate(t *testing.T) {
 	check := func(t *testing.T, dir string) {
 		t.Helper()
-		l, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := openAt(t, dir)
 		// A write brings the -wal and -shm files into being.
 		if _, err := l.Submissions().RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"}); err != nil {
 			t.Fatal(err)
@@ -58,10 +55,7 @@ func TestLedgerFilesArePrivate(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			t.Fatal(err)
 		}
-		l, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := openAt(t, dir)
 		l.Submissions().RecordIntent(context.Background(), &Submission{Kind: jobs.KindTrace, FileName: "a.csv"})
 		l.Close()
 		syscall.Umask(old)

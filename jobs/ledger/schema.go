@@ -64,22 +64,9 @@ const claimWindow = 24 * time.Hour
 // may have created a job.
 func backfillClaims(ctx context.Context, tx *sqldb.Tx) error {
 	since := time.Now().Add(-claimWindow).UnixMilli()
-	rows, err := tx.QueryContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE created_at >= ? AND state IN (?, ?, ?) ORDER BY created_at, id",
+	subs, err := queryAll(ctx, tx, scanSubmission, "SELECT "+submissionCols+" FROM submissions WHERE created_at >= ? AND state IN (?, ?, ?) ORDER BY created_at, id",
 		since, StateSent, StateCreated, StateUnknown)
 	if err != nil {
-		return err
-	}
-	var subs []*Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		subs = append(subs, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, s := range subs {

@@ -13,7 +13,7 @@ import (
 // than a thousand million credits — are kept as reported, flagged, and left
 // out of the spend totals.
 func TestImplausibleSpendIsFlaggedNotSummed(t *testing.T) {
-	eachStore(t, func(t *testing.T, st store) { testImplausibleSpendIsFlaggedNotSummed(t, st.open(t)) })
+	eachLedger(t, testImplausibleSpendIsFlaggedNotSummed)
 }
 
 func testImplausibleSpendIsFlaggedNotSummed(t *testing.T, l *Ledger) {

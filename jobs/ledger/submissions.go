@@ -321,8 +321,6 @@ const submissionCols = `id, created_at, kind, state, file_path, file_name, file_
 	mapping, mode, include_llcs, options, estimate, sent_at, job_id, response, error, reconciled_at, updated_at,
 	tag, source_hash, session, computer, computer_id`
 
-type scanner interface{ Scan(...any) error }
-
 func scanSubmission(r scanner) (*Submission, error) {
 	var (
 		s                                 Submission
@@ -354,11 +352,8 @@ func scanSubmission(r scanner) (*Submission, error) {
 // Submission returns one submission.
 func (l *Submissions) Submission(ctx context.Context, id int64) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: submission %d: %w", id, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submission %d: %w", id, err)
+		return nil, rowErr(err, "submission %d", id)
 	}
 	return s, nil
 }
@@ -366,11 +361,8 @@ func (l *Submissions) Submission(ctx context.Context, id int64) (*Submission, er
 // SubmissionForJob returns the submission that created jobID.
 func (l *Submissions) SubmissionForJob(ctx context.Context, jobID string) (*Submission, error) {
 	s, err := scanSubmission(l.db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM submissions WHERE job_id = ?", jobID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("ledger: submission of job %s: %w", jobID, ErrNotFound)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submission of job %s: %w", jobID, err)
+		return nil, rowErr(err, "submission of job %s", jobID)
 	}
 	return s, nil
 }
@@ -391,20 +383,8 @@ func (l *Submissions) List(ctx context.Context, states ...State) ([]*Submission,
 }
 
 func (l *book) querySubmissions(ctx context.Context, q string, args ...any) ([]*Submission, error) {
-	rows, err := l.db.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, l.db, scanSubmission, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: submissions: %w", err)
-	}
-	defer rows.Close()
-	var out []*Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			return nil, fmt.Errorf("ledger: submissions: %w", err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("ledger: submissions: %w", err)
 	}
 	return out, nil

@@ -169,22 +169,22 @@ func (l *Team) ComputerName(ctx context.Context, id string) (string, error) {
 // Sessions are the SkipDesks seen within SessionLive, this one included.
 func (l *Team) Sessions(ctx context.Context) ([]Session, error) {
 	since := l.db.Now().Add(-SessionLive).UnixMilli()
-	rows, err := l.db.QueryContext(ctx, "SELECT id, computer_id, computer, started_at, seen_at FROM sessions WHERE seen_at >= ? ORDER BY computer, started_at", since)
+	out, err := queryAll(ctx, l.db, scanSession,
+		"SELECT id, computer_id, computer, started_at, seen_at FROM sessions WHERE seen_at >= ? ORDER BY computer, started_at", since)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: sessions: %w", err)
 	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		var s Session
-		var st, seen int64
-		if err := rows.Scan(&s.ID, &s.ComputerID, &s.Computer, &st, &seen); err != nil {
-			return nil, fmt.Errorf("ledger: sessions: %w", err)
-		}
-		s.StartedAt, s.SeenAt = time.UnixMilli(st).UTC(), time.UnixMilli(seen).UTC()
-		out = append(out, s)
+	return out, nil
+}
+
+func scanSession(r scanner) (Session, error) {
+	var s Session
+	var st, seen int64
+	if err := r.Scan(&s.ID, &s.ComputerID, &s.Computer, &st, &seen); err != nil {
+		return Session{}, err
 	}
-	return out, rows.Err()
+	s.StartedAt, s.SeenAt = time.UnixMilli(st).UTC(), time.UnixMilli(seen).UTC()
+	return s, nil
 }
 
 // LiveSessions is the set of sessions seen within SessionLive.
@@ -446,21 +446,20 @@ func (l *Saved) SaveLayout(ctx context.Context, sig string, data json.RawMessage
 
 // Layouts are the remembered corrections.
 func (l *Saved) Layouts(ctx context.Context) ([]RawLayout, error) {
-	rows, err := l.db.QueryContext(ctx, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
+	out, err := queryAll(ctx, l.db, scanRawLayout, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
 	if err != nil {
 		return nil, fmt.Errorf("ledger: layouts: %w", err)
 	}
-	defer rows.Close()
-	var out []RawLayout
-	for rows.Next() {
-		var r RawLayout
-		var data string
-		var at int64
-		if err := rows.Scan(&r.Signature, &data, &at, &r.UpdatedBy); err != nil {
-			return nil, fmt.Errorf("ledger: layouts: %w", err)
-		}
-		r.Data, r.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
-		out = append(out, r)
+	return out, nil
+}
+
+func scanRawLayout(r scanner) (RawLayout, error) {
+	var x RawLayout
+	var data string
+	var at int64
+	if err := r.Scan(&x.Signature, &data, &at, &x.UpdatedBy); err != nil {
+		return RawLayout{}, err
 	}
-	return out, rows.Err()
+	x.Data, x.UpdatedAt = json.RawMessage(data), time.UnixMilli(at).UTC()
+	return x, nil
 }

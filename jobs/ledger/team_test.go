@@ -101,9 +101,7 @@ func TestSchema3LedgerUpgrades(t *testing.T) {
 // recorded, the others are refused naming it. Run many times: a
 // read-then-write guard lets two through now and then.
 func TestClaimsAcrossComputers(t *testing.T) {
-	st := postgresStore()
-	a := st.open(t)
-	b := st.other(t, a, "laptop-2")
+	a, b := twoComputers(t)
 	ctx := context.Background()
 	for round := range 25 {
 		var ok atomic.Int32
@@ -152,9 +150,7 @@ func TestClaimsAcrossComputers(t *testing.T) {
 // An unknown submission is settled once, whichever computers try at the
 // same moment; a job is adopted by one submission only.
 func TestSettledOnce(t *testing.T) {
-	st := postgresStore()
-	a := st.open(t)
-	b := st.other(t, a, "laptop-2")
+	a, b := twoComputers(t)
 	ctx := context.Background()
 	for round := range 15 {
 		id, err := a.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: fmt.Sprintf("s%d", round), Mapping: map[string]string{"x": "y"}})
@@ -246,9 +242,7 @@ func TestLeases(t *testing.T) {
 // tracker looking in the same instant does not take it, until the lease
 // runs out without being renewed.
 func TestSubmitterHoldsItsJob(t *testing.T) {
-	st := postgresStore()
-	a := st.open(t)
-	b := st.other(t, a, "laptop-2")
+	a, b := twoComputers(t)
 	ctx := context.Background()
 	a.Team().SetLeaseTTL(300 * time.Millisecond)
 	id, err := a.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "o.csv", FileHash: "held", Mapping: map[string]string{"x": "y"}})
@@ -324,9 +318,7 @@ func TestBudgetShared(t *testing.T) {
 // Each SkipDesk on a team's ledger is a session with its computer's name;
 // the names go with what it records.
 func TestSessionsNameComputers(t *testing.T) {
-	st := postgresStore()
-	a := st.open(t)
-	b := st.other(t, a, "laptop-2")
+	a, b := twoComputers(t)
 	ctx := context.Background()
 	list, err := a.Team().Sessions(ctx)
 	if err != nil || len(list) != 2 || list[0].Computer != "laptop-1" || list[1].Computer != "laptop-2" {
@@ -347,4 +339,12 @@ func TestSessionsNameComputers(t *testing.T) {
 	if list, _ := a.Team().Sessions(ctx); len(list) != 1 {
 		t.Fatalf("a closed session is still listed: %+v", list)
 	}
+}
+
+// twoComputers opens a new team database as laptop-1 (a) and as laptop-2.
+func twoComputers(t *testing.T) (a, b *Ledger) {
+	t.Helper()
+	st := postgresStore()
+	a = st.open(t)
+	return a, st.other(t, a, "laptop-2")
 }

@@ -121,14 +121,14 @@ func SplitFullName(full string, order NameOrder) (first, last string) {
 		}
 		order = FirstLast
 	}
+	ws := nameWords(full)
+	switch len(ws) {
+	case 0:
+		return "", ""
+	case 1:
+		return "", ws[0]
+	}
 	if order == LastFirst {
-		ws := nameWords(full)
-		switch len(ws) {
-		case 0:
-			return "", ""
-		case 1:
-			return "", ws[0]
-		}
 		// SMITH JOHN & MARY → SMITH, JOHN
 		rest := nameWords(cutOwner(strings.Join(ws[1:], " ")))
 		if len(rest) == 0 {
@@ -137,13 +137,6 @@ func SplitFullName(full string, order NameOrder) (first, last string) {
 		return rest[0], ws[0]
 	}
 	// First Last: John & Mary Smith → John … Smith
-	ws := nameWords(full)
-	switch len(ws) {
-	case 0:
-		return "", ""
-	case 1:
-		return "", ws[0]
-	}
 	firstOwner := nameWords(cutOwner(full))
 	f := ws[0]
 	if len(firstOwner) > 0 {

@@ -1,7 +1,6 @@
 package reuse
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,23 +9,8 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
 
 // The merge keeps every row of the list in its order: rows of the new
 // result, reused rows, and a row found in neither (kept with the list's
@@ -55,7 +39,7 @@ func TestMergeKeepsEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := readCSV(t, out)
+	got := testlists.ReadCSV(t, out)
 	want := [][]string{
 		{"first", "last", "street", "zip", "phone_1", "email_1", "match_status", "carrier", "source", "source_job", "source_date"},
 		{"ann", "lee", "1 a st", "10001", "2125550101", "", "matched", "", "new", "trc_new", "2026-11-24"},

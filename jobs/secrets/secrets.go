@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -49,12 +50,83 @@ var (
 // works on one computer works on all of them.
 const MaxBytes = 2560
 
+// Backend is where a Store keeps its secrets: the OS keyring's three calls
+// (go-keyring's), or a test's own.
+type Backend interface {
+	Get(service, user string) (string, error)
+	Set(service, user, password string) error
+	Delete(service, user string) error
+}
+
+// osKeyring is the OS keyring through go-keyring.
+type osKeyring struct{}
+
+func (osKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+func (osKeyring) Set(service, user, pw string) error       { return keyring.Set(service, user, pw) }
+func (osKeyring) Delete(service, user string) error        { return keyring.Delete(service, user) }
+
+// A Store reads and writes SkipDesk's secrets through a Backend, off the
+// caller's goroutine and within Timeout. The zero Store, and OS(), use the
+// OS keyring.
+type Store struct {
+	b Backend
+}
+
+// OS is the store in the OS keyring.
+func OS() *Store { return &Store{b: osKeyring{}} }
+
+// NewStore is a store over b (tests: Memory, or a backend that fails).
+func NewStore(b Backend) *Store { return &Store{b: b} }
+
+// Memory is a store in this process's memory alone, empty at first: each
+// test its own keyring.
+func Memory() *Store { return &Store{b: &memory{m: map[string]string{}}} }
+
+type memory struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (k *memory) Get(service, user string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.m[service+"\x00"+user]
+	if !ok {
+		return "", keyring.ErrNotFound
+	}
+	return v, nil
+}
+
+func (k *memory) Set(service, user, pw string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[service+"\x00"+user] = pw
+	return nil
+}
+
+func (k *memory) Delete(service, user string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, ok := k.m[service+"\x00"+user]; !ok {
+		return keyring.ErrNotFound
+	}
+	delete(k.m, service+"\x00"+user)
+	return nil
+}
+
+func (s *Store) backend() Backend {
+	if s == nil || s.b == nil {
+		return osKeyring{}
+	}
+	return s.b
+}
+
 // Get reads a secret.
-func Get(ctx context.Context, name string) (string, error) {
+func (s *Store) Get(ctx context.Context, name string) (string, error) {
 	var v string
 	err := run(ctx, func() error {
 		var err error
-		v, err = keyring.Get(Service, name)
+		v, err = s.backend().Get(Service, name)
 		return err
 	})
 	return v, err
@@ -62,12 +134,40 @@ func Get(ctx context.Context, name string) (string, error) {
 
 // Set stores a secret, replacing any earlier value. A value longer than
 // MaxBytes is refused with ErrTooLong and the keyring is not called.
-func Set(ctx context.Context, name, value string) error {
+func (s *Store) Set(ctx context.Context, name, value string) error {
 	if err := CheckLength(name, value); err != nil {
 		return err
 	}
-	return run(ctx, func() error { return keyring.Set(Service, name, value) })
+	return run(ctx, func() error { return s.backend().Set(Service, name, value) })
 }
+
+// Delete removes a secret. Deleting one that is not there is not an error.
+func (s *Store) Delete(ctx context.Context, name string) error {
+	err := run(ctx, func() error { return s.backend().Delete(Service, name) })
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// Available reports whether the store answers at all, by reading a name
+// that is never stored.
+func (s *Store) Available(ctx context.Context) bool {
+	_, err := s.Get(ctx, "probe")
+	return err == nil || errors.Is(err, ErrNotFound)
+}
+
+// Get reads a secret from the OS keyring.
+func Get(ctx context.Context, name string) (string, error) { return OS().Get(ctx, name) }
+
+// Set stores a secret in the OS keyring (Store.Set).
+func Set(ctx context.Context, name, value string) error { return OS().Set(ctx, name, value) }
+
+// Delete removes a secret from the OS keyring (Store.Delete).
+func Delete(ctx context.Context, name string) error { return OS().Delete(ctx, name) }
+
+// Available reports whether the OS keyring answers at all.
+func Available(ctx context.Context) bool { return OS().Available(ctx) }
 
 // CheckLength is Set's length rule on its own: nil when value fits in every
 // keyring, else an error that matches ErrTooLong and gives both lengths
@@ -91,22 +191,6 @@ func words(name string) string {
 		return "team database's connection string"
 	}
 	return "secret " + name
-}
-
-// Delete removes a secret. Deleting one that is not there is not an error.
-func Delete(ctx context.Context, name string) error {
-	err := run(ctx, func() error { return keyring.Delete(Service, name) })
-	if errors.Is(err, ErrNotFound) {
-		return nil
-	}
-	return err
-}
-
-// Available reports whether a keyring answers at all, by reading a name that
-// is never stored.
-func Available(ctx context.Context) bool {
-	_, err := Get(ctx, "probe")
-	return err == nil || errors.Is(err, ErrNotFound)
 }
 
 func run(ctx context.Context, f func() error) error {

@@ -94,3 +94,32 @@ func TestKeyringTooBigIsTooLong(t *testing.T) {
 		t.Fatalf("err = %v, want ErrTooLong", err)
 	}
 }
+
+func TestMemoryStoresAreTheirOwn(t *testing.T) {
+	ctx := context.Background()
+	a, b := Memory(), Memory()
+	if _, err := a.Get(ctx, APIKey); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("an empty store: %v", err)
+	}
+	if err := a.Set(ctx, APIKey, "sk_test_a"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := a.Get(ctx, APIKey); err != nil || v != "sk_test_a" {
+		t.Fatalf("%q, %v", v, err)
+	}
+	if _, err := b.Get(ctx, APIKey); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("one store saw another's secret: %v", err)
+	}
+	if err := a.Set(ctx, DatabaseURL, strings.Repeat("x", MaxBytes+1)); !errors.Is(err, ErrTooLong) {
+		t.Fatalf("too long: %v", err)
+	}
+	if err := a.Delete(ctx, APIKey); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctx, APIKey); err != nil {
+		t.Fatalf("deleting what is not there: %v", err)
+	}
+	if !a.Available(ctx) {
+		t.Fatal("a memory store is always available")
+	}
+}

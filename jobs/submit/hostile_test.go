@@ -25,12 +25,7 @@ func hostileEnv(t *testing.T) (*hostile.Server, *client.Client, *ledger.Ledger) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	led, err := ledger.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { led.Close() })
-	return s, api, led
+	return s, api, openLedger(t, t.TempDir())
 }
 
 // Item 1. A redirect, a 408, a 409 or a 5xx answering POST /traces or POST

@@ -59,28 +59,12 @@ func Single(ctx context.Context, api *client.Client, led *ledger.Ledger, req Sin
 	sum := sha256.Sum256(body)
 	sub := &ledger.Submission{Kind: jobs.KindSingle, FileName: SingleName(&req.Trace), FileHash: hex.EncodeToString(sum[:]),
 		FileSize: int64(len(body)), Rows: 1, Options: body, Estimate: est}
-	id, done, err := recordActive(ctx, led, sub)
+	id, step, done, err := beginSend(ctx, led, sub, req.OnStep)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	step := func(s Step) {
-		if req.OnStep != nil {
-			req.OnStep(s, sub)
-		}
-	}
-	step(StepIntent)
 	rec := context.WithoutCancel(ctx)
-	if err := ctx.Err(); err != nil {
-		led.Submissions().MarkNotCreated(rec, id, "cancelled before sending")
-		return nil, err
-	}
-	if err := led.Submissions().MarkSent(ctx, id); err != nil {
-		led.Submissions().MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
-		return nil, err
-	}
-	sub.State = ledger.StateSent
-	step(StepSent)
 
 	res, err := api.Traces.Single(ctx, &req.Trace)
 	if err != nil {

@@ -228,6 +228,48 @@ func recordActive(ctx context.Context, led *ledger.Ledger, sub *ledger.Submissio
 	}, nil
 }
 
+// beginSend records sub's intent (refused with a *ledger.ClaimedError
+// where another submission holds its claim) and then that it is being
+// sent, calling onStep, when set, after each step. step reports the later
+// steps; done releases the submission once its outcome is recorded.
+func beginSend(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission, onStep func(Step, *ledger.Submission)) (
+	id int64, step func(Step), done func(), err error) {
+	id, done, err = recordActive(ctx, led, sub)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	step = func(s Step) {
+		if onStep != nil {
+			onStep(s, sub)
+		}
+	}
+	step(StepIntent)
+	if err := markSent(ctx, led, id, sub); err != nil {
+		done()
+		return 0, nil, nil, err
+	}
+	step(StepSent)
+	return id, step, done, nil
+}
+
+// markSent records that submission id is about to be sent. Where ctx is
+// cancelled or the ledger cannot record it, nothing is sent: the
+// submission is recorded as not created and the error returned.
+func markSent(ctx context.Context, led *ledger.Ledger, id int64, sub *ledger.Submission) error {
+	rec := context.WithoutCancel(ctx)
+	if err := ctx.Err(); err != nil {
+		led.Submissions().MarkNotCreated(rec, id, "cancelled before sending")
+		return err
+	}
+	if err := led.Submissions().MarkSent(ctx, id); err != nil {
+		// Not recorded as sent, so not sent.
+		led.Submissions().MarkNotCreated(rec, id, "could not record the submission: "+err.Error())
+		return err
+	}
+	sub.State = ledger.StateSent
+	return nil
+}
+
 func (r *Request) normalise() error {
 	switch r.Kind {
 	case jobs.KindTrace:
@@ -297,7 +339,7 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est, Again: req.Again}
 	// The duplicate guard is the ledger's claim, taken with the intent:
 	// whichever computer records the same submission first sends it.
-	id, done, err := recordActive(ctx, led, sub)
+	id, step, done, err := beginSend(ctx, led, sub, req.OnStep)
 	var claimed *ledger.ClaimedError
 	if errors.As(err, &claimed) {
 		dup, derr := led.Submissions().Submission(ctx, claimed.Holder)
@@ -310,25 +352,6 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 		return nil, err
 	}
 	defer done()
-	step := func(s Step) {
-		if req.OnStep != nil {
-			req.OnStep(s, sub)
-		}
-	}
-	step(StepIntent)
-
-	if err := ctx.Err(); err != nil {
-		// Nothing was sent: the submission did not happen.
-		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "cancelled before sending")
-		return nil, err
-	}
-	if err := led.Submissions().MarkSent(ctx, id); err != nil {
-		// Not recorded as sent, so not sent.
-		led.Submissions().MarkNotCreated(context.WithoutCancel(ctx), id, "could not record the submission: "+err.Error())
-		return nil, err
-	}
-	sub.State = ledger.StateSent
-	step(StepSent)
 
 	res := &Result{Submission: sub}
 	c, err := post(ctx, api, req, sent, res)

@@ -41,12 +41,18 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	return &env{srv: srv, api: api, led: openLedger(t, dir), dir: dir}
+}
+
+// openLedger opens the ledger in dir, closed when the test ends.
+func openLedger(t *testing.T, dir string) *ledger.Ledger {
+	t.Helper()
 	led, err := ledger.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { led.Close() })
-	return &env{srv: srv, api: api, led: led, dir: dir}
+	return led
 }
 
 const ownersCSV = "First,Last,Street,City,State,Zip\r\n" +
@@ -579,11 +585,7 @@ func submitLost(t *testing.T, e *env, f File) string {
 func TestReconcileLeavesSubmissionsBeingSent(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	other, err := ledger.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := openLedger(t, t.TempDir())
 	oid, err := other.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "other.csv", FileHash: "h", Rows: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -643,11 +645,7 @@ func TestReconcileReadsTheServersClock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			led, err := ledger.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { led.Close() })
+			led := openLedger(t, t.TempDir())
 			ctx := context.Background()
 
 			srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})

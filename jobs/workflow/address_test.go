@@ -5,6 +5,7 @@ import "testing"
 // A host, a host and port, or an address without its path is completed; a
 // whole URL stays as typed; what is no address is refused in words.
 func TestCompleteBaseURL(t *testing.T) {
+	t.Parallel()
 	for typed, want := range map[string]string{
 		"api.example.com":                 "https://api.example.com/v1",
 		" api.example.com/ ":              "https://api.example.com/v1",

@@ -20,12 +20,8 @@ const phonesScrub = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" 
 // A phone list scrubbed again: its new result shows which numbers are on
 // a list now and were not at the scrub before, and when that was.
 func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
-	home := t.TempDir()
-	d, err := Open(Config{Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	t.Parallel()
+	d := offline(t)
 	lib, err := library.Open(d.cfg.ResultsDir())
 	if err != nil {
 		t.Fatal(err)

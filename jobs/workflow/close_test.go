@@ -16,6 +16,8 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -103,6 +105,7 @@ func busyBuild(t *testing.T) (stop func()) {
 // again, the job is in the ledger, its result downloads whole with no
 // temporary file left, and the index is brought up to date and answers.
 func TestCloseUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates a library and builds the module to load the machine; skipped with -short")
 	}
@@ -113,7 +116,7 @@ func TestCloseUnderLoad(t *testing.T) {
 	}
 	hb := startHeldSandbox(t)
 	hb.holdDownloads.Store(true)
-	cfg := Config{Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true,
+	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true,
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
 	d, err := Open(cfg)
 	if err != nil {
@@ -213,7 +216,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	if err != nil {
 		t.Fatalf("the job after closing: %v", err)
 	}
-	if recs := readCSV(t, o.ResultPath); len(recs) != o.Job.Rows+1 {
+	if recs := testlists.ReadCSV(t, o.ResultPath); len(recs) != o.Job.Rows+1 {
 		t.Errorf("the result holds %d records, want %d rows and the header", len(recs), o.Job.Rows)
 	}
 	if parts, _ := filepath.Glob(filepath.Join(libDir(d), ".*.part")); len(parts) != 0 {
@@ -223,7 +226,7 @@ func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	if err != nil {
 		t.Fatalf("indexing after closing: %v (%+v)", err, rep)
 	}
-	recs := readCSV(t, o.ResultPath)
+	recs := testlists.ReadCSV(t, o.ResultPath)
 	phone := ""
 	for _, r := range recs[1:] {
 		if phone = r[col(t, recs[0], "phone_1")]; phone != "" {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
@@ -23,7 +21,7 @@ import (
 // erases the others' entries in the team's index: a result the original
 // downloads after the copy is found by the copies as the original's.
 func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
@@ -90,7 +88,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 // by no one — never by the computer that submitted the job; the same file
 // submitted again on another computer says who submitted it.
 func TestTeamMessagesNameTheRightComputer(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	a := computerOn(t, sb.url, dbURL, "front-desk", nil)

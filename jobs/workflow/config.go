@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -58,6 +59,10 @@ type Config struct {
 	// found away is left alone before it is asked again); nil: time.Now.
 	// Tests give one they advance.
 	Now func() time.Time
+	// Secrets is where the API key, the webhook secret and the team
+	// database's connection string are kept; nil: the OS keyring. Each
+	// test gives its own (secrets.Memory).
+	Secrets *secrets.Store
 }
 
 // Environment variables ConfigFromEnv reads.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -12,6 +14,7 @@ func envOf(m map[string]string) func(string) string { return func(k string) stri
 // The configuration is read from what the main hands over, once; nothing
 // below reads the environment.
 func TestConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c, err := ConfigFromEnv(envOf(map[string]string{EnvHome: home, EnvBaseURL: " https://api.example.com/v1 ", EnvAPIKey: "sk_test_config"}))
 	if err != nil {
@@ -37,11 +40,12 @@ func TestConfigFromEnv(t *testing.T) {
 // A damaged settings file gives the defaults and an error that says so;
 // the service still works.
 func TestOpenWithDamagedSettings(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(Config{Home: home})
+	s, err := Open(Config{Secrets: secrets.Memory(), Home: home})
 	if s == nil {
 		t.Fatalf("no service: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
 
@@ -50,9 +51,11 @@ func numbersFile(b *testing.B, n int) string {
 // fresh one of each.
 func listStores() map[string]func(b *testing.B) Config {
 	return map[string]func(b *testing.B) Config{
-		"sqlite": func(b *testing.B) Config { return Config{Home: b.TempDir(), Computer: "bench"} },
+		"sqlite": func(b *testing.B) Config {
+			return Config{Secrets: secrets.Memory(), Home: b.TempDir(), Computer: "bench"}
+		},
 		"postgres": func(b *testing.B) Config {
-			return Config{Home: b.TempDir(), Computer: "bench", DatabaseURL: pgtest.URL(b)}
+			return Config{Secrets: secrets.Memory(), Home: b.TempDir(), Computer: "bench", DatabaseURL: pgtest.URL(b)}
 		},
 	}
 }

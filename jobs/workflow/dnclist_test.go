@@ -42,6 +42,7 @@ func writeNumbers(t *testing.T, name, content string) string {
 // why. (Before, one phone column was read and the others' numbers were
 // silently left off the list.)
 func TestImportInternalFourPhoneColumns(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	ctx := context.Background()
 	if _, err := d.Compliance().AddInternal(ctx, []string{"214-555-0103"}, "asked", "by hand"); err != nil {
@@ -133,6 +134,7 @@ func checkListSource(t *testing.T, d *Service, number, source, reason string) {
 // the file's columns; a file with nothing phone-looking says why, column
 // by column.
 func TestImportInternalPickedColumns(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	ctx := context.Background()
 	path := writeNumbers(t, "crm.csv", fourPhones)
@@ -166,6 +168,7 @@ func TestImportInternalPickedColumns(t *testing.T) {
 // A workbook is read the same way: every phone column of the sheet, over
 // every row.
 func TestImportInternalWorkbook(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	f := excelize.NewFile()
 	for i, row := range [][]any{{"Owner", "Phone 1", "Phone 2"}, {"Ann", "(512) 555-0101", 5125550102}, {"Bob", "", "214-555-0103"}} {
@@ -186,6 +189,7 @@ func TestImportInternalWorkbook(t *testing.T) {
 
 // A change the database kept refusing is worded, never the engine's text.
 func TestExplainDatabaseBusy(t *testing.T) {
+	t.Parallel()
 	err := fmt.Errorf("ledger: internal list: %w", &sqldb.BusyError{Desc: `the team database "team" on db.example`,
 		Why: "two changes waited on each other", Tries: 6})
 	p := Explain(err, "")

@@ -18,6 +18,7 @@ import (
 // else the error carries: the team's database away, a cancel, a full disk,
 // the ledger unwritable. "Nothing was sent or charged" is never said of it.
 func TestExplainMoneyFirst(t *testing.T) {
+	t.Parallel()
 	recorded := func(cause error) error {
 		return &submit.UnknownError{SubmissionID: 7, Err: fmt.Errorf("job trc_1 was created but could not be recorded: %w", cause)}
 	}
@@ -57,6 +58,7 @@ func TestExplainMoneyFirst(t *testing.T) {
 // file; never "Can't reach the server" (a system call's error number
 // satisfies net.Error).
 func TestExplainDiskFaults(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, title, words string
 		err                error

@@ -7,6 +7,7 @@ import (
 )
 
 func TestExportName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, what, ext, want string }{
 		{"owners [sd-1a2b3].csv", "", ".xlsx", "owners [sd-1a2b3].xlsx"},
 		{"/lib/owners.csv.xlsx", "callable", ".xlsx", "owners callable.xlsx"},
@@ -20,6 +21,7 @@ func TestExportName(t *testing.T) {
 }
 
 func TestFreePathNeverReplacesAFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "owners.xlsx")
 	if got := FreePath(p); got != p {

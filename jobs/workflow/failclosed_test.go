@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // Fail closed: each way a callable list once went wrong on files nobody
@@ -28,7 +29,7 @@ import (
 // command line's export runs on.
 func offline(t *testing.T) *Service {
 	t.Helper()
-	d, err := Open(Config{Home: t.TempDir()})
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,17 +64,7 @@ func listNumbers(t *testing.T, d *Service, src string, dncs ...string) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := testlists.ReadCSV(t, dst)
 	out := map[string]bool{}
 	for _, row := range rows {
 		for _, v := range row {
@@ -105,22 +96,114 @@ func wantNumbers(t *testing.T, got map[string]bool, err error, want ...string) {
 
 var yesterday = time.Now().Add(-24 * time.Hour)
 
-// A CRM's phone status and tag columns, and a free-text note, state
-// restrictions ("DNC", "Dead", a litigator tag, "said stop calling"): they
-// are read, whatever the headers call them.
-func TestFailClosedRestrictionWordsInAnyColumn(t *testing.T) {
+// Files in layouts nobody here designed, each a way a callable list once
+// went wrong: exported as callable lists, they hold exactly the numbers
+// known to be callable.
+func TestFailClosedFiles(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		file string
+		kind jobs.Kind
+		rows []string // the header, then the rows
+		want []string // the numbers the callable list holds
+	}{
+		// A CRM's phone status and tag columns, and a free-text note, state
+		// restrictions ("DNC", "Dead", a litigator tag, "said stop calling"): they
+		// are read, whatever the headers call them.
+		{name: "RestrictionWordsInAnyColumn", file: "crm.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,Litigator,Phone Status,Tags,Notes",
+			"2125550101,N,N,Active,buyer,",
+			"2125550102,N,N,DNC,buyer,",
+			"2125550103,N,N,Dead,,",
+			"2125550104,N,N,Active,TCPA litigator,",
+			"2125550105,N,N,Active,,said stop calling",
+			"2125550106,N,N,Active,,not a litigator", // a negation: not clear, never clean
+			"2125550107,N,N,Wrong Number,,",
+		}, want: []string{"2125550101"}},
+		// Two columns about different lists are two lists: a known "no" in one
+		// never answers for an empty "not checked" in the other.
+		{name: "TwoListsOneUnchecked", file: "two.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,DNC,DMA Suppression,Litigator",
+			"2125550101,N,N,N,N",
+			"2125550102,N,,N,N", // the file's DNC not checked
+			"2125550103,N,N,,N", // DMA not checked
+			"2125550104,,N,N,N", // federal not checked
+		}, want: []string{"2125550101"}},
+		// Flag columns numbered for one owner answer for that owner's phones only:
+		// owner 1's "no" never clears owner 2's unchecked phone 1, and owner 1's
+		// "yes" never blocks owner 2's clean one.
+		{name: "TwoOwnersSlotFlags", file: "owners.csv", kind: jobs.KindTrace, rows: []string{
+			"Owner 1 First Name,Owner 1 Phone 1,Owner 1 Phone 1 DNC,Owner 2 First Name,Owner 2 Phone 1,Owner 2 Phone 1 DNC,Litigator",
+			"Ann,2125550101,N,Bob,2125550102,,N", // Bob's phone unchecked
+			"Cy,2125550103,Y,Di,2125550104,N,N",  // Di's phone clean
+			"Ed,2125550105,N,Flo,2125550106,Y,N", // Flo's flagged
+		}, want: []string{"2125550101", "2125550104", "2125550105"}},
+		// The vendor's "internal DNC" column not checked stays unknown beside an
+		// empty company list: SkipDesk's own list answers only for itself.
+		{name: "VendorInternalBesideEmptyCompanyList", file: "vendor.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Federal DNC,Litigator,Internal DNC",
+			"2125550101,N,N,N",
+			"2125550102,N,N,",
+		}, want: []string{"2125550101"}},
+		// A scrub whose only answer is a status in words is read (it was refused
+		// with the wrong cause), and a litigator named only in a note is seen.
+		{name: "WordsOnlyStatusWithLitigatorNote", file: "words.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,Status,Notes",
+			"2125550101,Clean,",
+			"2125550102,DNC,",
+			"2125550103,Clean,known litigator per vendor",
+			"2125550104,Litigator,",
+		}, want: []string{"2125550101"}},
+		// A column saying which rows were scrubbed at all: a row it says was not
+		// is unknown, whatever its blanks or noes say.
+		{name: "ScopeColumn", file: "scope.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,DNC Scrubbed,Federal DNC,Litigator",
+			"2125550101,Y,N,N",
+			"2125550102,N,N,N",
+			"2125550103,,N,N",
+		}, want: []string{"2125550101"}},
+		// A status of the check itself ("timeout") is unknown too.
+		{name: "CheckStatusColumn", file: "timeout.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,DNC Check Status,Federal DNC,Litigator",
+			"2125550101,complete,N,N",
+			"2125550102,timeout,N,N",
+		}, want: []string{"2125550101"}},
+		// "National Registry" is the registry's own column, and "DNC_FL" is
+		// Florida's list, never the registry's answer: a number on the
+		// registry is flagged whatever Florida's list says.
+		{name: "NationalRegistryBesideAStateColumn", file: "portal.csv", kind: jobs.KindDNC, rows: []string{
+			"Phone,National Registry,DNC_FL,TCPA Litigator",
+			"1-704-320-1997,1,Clean,Not Listed",
+			"1-704-320-1998,0,Clean,Not Listed",
+		}, want: []string{"7043201998"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			src := resultFile(t, t.TempDir(), c.file, c.kind, yesterday, c.rows...)
+			got, err := listNumbers(t, offline(t), src)
+			wantNumbers(t, got, err, c.want...)
+		})
+	}
+}
+
+// A phone whose number column is blank where the number as written is a
+// phone is still that phone: a note on its row that says not to call it
+// keeps the number out of the list wherever else it appears.
+func TestFailClosedBlankNumberColumnKeepsThePhone(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
-	src := resultFile(t, dir, "crm.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,Litigator,Phone Status,Tags,Notes",
-		"2125550101,N,N,Active,buyer,",
-		"2125550102,N,N,DNC,buyer,",
-		"2125550103,N,N,Dead,,",
-		"2125550104,N,N,Active,TCPA litigator,",
-		"2125550105,N,N,Active,,said stop calling",
-		"2125550106,N,N,Active,,not a litigator", // a negation: not clear, never clean
-		"2125550107,N,N,Wrong Number,,")
-	got, err := listNumbers(t, d, src)
+	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday,
+		"Owner 1 Phone 2,Owner 3 Phone 4,Owner 3 Phone 4 National Registry,Comments",
+		"516 292 4249,,,Call back after 5pm",
+		"3.12908E+09,,,",
+		",516 292 4249,,DNC - requested by owner",
+		"212 555 0101,,,")
+	scrub := resultFile(t, dir, "scrub.csv", jobs.KindDNC, yesterday,
+		"Telephone,Can Call,Litigator", "516.292.4249,Y,false", "212.555.0101,Y,false")
+	got, err := listNumbers(t, d, trace, scrub)
 	wantNumbers(t, got, err, "2125550101")
 }
 
@@ -128,6 +211,7 @@ func TestFailClosedRestrictionWordsInAnyColumn(t *testing.T) {
 // rows that the convention does not cover is unknown, never read by a word
 // list ("OK" is Oklahoma in a state column, not "okay").
 func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	rows := []string{"Phone,National DNC,State DNC,Litigator"}
@@ -154,49 +238,10 @@ func TestFailClosedValueOutsideTheConventionLate(t *testing.T) {
 	}
 }
 
-// Two columns about different lists are two lists: a known "no" in one
-// never answers for an empty "not checked" in the other.
-func TestFailClosedTwoListsOneUnchecked(t *testing.T) {
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "two.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,DNC,DMA Suppression,Litigator",
-		"2125550101,N,N,N,N",
-		"2125550102,N,,N,N", // the file's DNC not checked
-		"2125550103,N,N,,N", // DMA not checked
-		"2125550104,,N,N,N") // federal not checked
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
-// Flag columns numbered for one owner answer for that owner's phones only:
-// owner 1's "no" never clears owner 2's unchecked phone 1, and owner 1's
-// "yes" never blocks owner 2's clean one.
-func TestFailClosedTwoOwnersSlotFlags(t *testing.T) {
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "owners.csv", jobs.KindTrace, yesterday,
-		"Owner 1 First Name,Owner 1 Phone 1,Owner 1 Phone 1 DNC,Owner 2 First Name,Owner 2 Phone 1,Owner 2 Phone 1 DNC,Litigator",
-		"Ann,2125550101,N,Bob,2125550102,,N", // Bob's phone unchecked
-		"Cy,2125550103,Y,Di,2125550104,N,N",  // Di's phone clean
-		"Ed,2125550105,N,Flo,2125550106,Y,N") // Flo's flagged
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101", "2125550104", "2125550105")
-}
-
-// The vendor's "internal DNC" column not checked stays unknown beside an
-// empty company list: SkipDesk's own list answers only for itself.
-func TestFailClosedVendorInternalBesideEmptyCompanyList(t *testing.T) {
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "vendor.csv", jobs.KindDNC, yesterday,
-		"Phone,Federal DNC,Litigator,Internal DNC",
-		"2125550101,N,N,N",
-		"2125550102,N,N,")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
 // A correction made in Check the columns applies wherever the file is
 // read: as the DNC result of a trace (--dnc, scrub-from-trace) too.
 func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday,
@@ -245,44 +290,11 @@ func TestFailClosedCorrectionUsedThroughDNC(t *testing.T) {
 	}
 }
 
-// A column saying which rows were scrubbed at all: a row it says was not
-// is unknown, whatever its blanks or noes say.
-func TestFailClosedScopeColumn(t *testing.T) {
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "scope.csv", jobs.KindDNC, yesterday,
-		"Phone,DNC Scrubbed,Federal DNC,Litigator",
-		"2125550101,Y,N,N",
-		"2125550102,N,N,N",
-		"2125550103,,N,N")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-	// A status of the check itself ("timeout") is unknown too.
-	src = resultFile(t, t.TempDir(), "timeout.csv", jobs.KindDNC, yesterday,
-		"Phone,DNC Check Status,Federal DNC,Litigator",
-		"2125550101,complete,N,N",
-		"2125550102,timeout,N,N")
-	got, err = listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
-// A scrub whose only answer is a status in words is read (it was refused
-// with the wrong cause), and a litigator named only in a note is seen.
-func TestFailClosedWordsOnlyStatusWithLitigatorNote(t *testing.T) {
-	d := offline(t)
-	src := resultFile(t, t.TempDir(), "words.csv", jobs.KindDNC, yesterday,
-		"Phone,Status,Notes",
-		"2125550101,Clean,",
-		"2125550102,DNC,",
-		"2125550103,Clean,known litigator per vendor",
-		"2125550104,Litigator,")
-	got, err := listNumbers(t, d, src)
-	wantNumbers(t, got, err, "2125550101")
-}
-
 // A scrub that reused earlier answers dates each row by the scrub that
 // made it: an answer 35 days old is refused with its own date, though the
 // new job is ten days old.
 func TestFailClosedReusedAnswerKeepsItsDate(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	old := time.Now().AddDate(0, 0, -35).UTC()
 	recent := time.Now().AddDate(0, 0, -10).UTC()
@@ -313,6 +325,7 @@ func TestFailClosedReusedAnswerKeepsItsDate(t *testing.T) {
 // fresh file time, it makes no phone callable; a record dated in the future
 // is refused.
 func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
+	t.Parallel()
 	d := offline(t)
 	dir := t.TempDir()
 	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday, "first_name,phone_1,match_status", "Ann,2125550101,matched")
@@ -351,6 +364,7 @@ func TestFailClosedCopiedAndFutureDatedScrubs(t *testing.T) {
 // the export is judged at the instant the view was read at, whatever the
 // time of the export.
 func TestCallableNowViewExportsItsRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	d := offline(t)
 	src := resultFile(t, t.TempDir(), "scrub.csv", jobs.KindDNC, yesterday, "phone,phone_normalized,dnc,litigator",

@@ -16,11 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/resultgen"
+	"github.com/skipdesk/skipdesk/jobs/secrets"
 )
 
 // The adversary of the result reader: result files written as trace
@@ -96,7 +95,7 @@ type genDesk struct {
 }
 
 func openGenDesk(ctx context.Context, home string) (*genDesk, error) {
-	d, err := Open(Config{Home: home, Sandbox: fastSandbox()})
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: home, Sandbox: fastSandbox()})
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +393,7 @@ func casesToRun() int {
 // TestGeneratedResultsNeverLeak: thousands of generated result files,
 // exported as callable lists; every number written is truly callable.
 func TestGeneratedResultsNeverLeak(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	ctx := t.Context()
 	now := time.Now()
 	seeds := make([]int64, casesToRun())
@@ -448,7 +447,6 @@ func FuzzGeneratedResults(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed int64) {
-		keyring.MockInit()
 		ctx := t.Context()
 		g, err := openGenDesk(ctx, filepath.Join(t.TempDir(), "home"))
 		if err != nil {

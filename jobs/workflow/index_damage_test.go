@@ -13,6 +13,7 @@ import (
 // rebuilt from the files — and a submission that reuses them (what
 // --skip-traced asks) leaves every one out, charging nothing.
 func TestDamagedIndexQuotesAfterRebuild(t *testing.T) {
+	t.Parallel()
 	reuseEveryRow(t, func(ctx context.Context, d *Service) {
 		if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 			t.Fatal(err)

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -26,10 +24,10 @@ import (
 // writes is callable by the scrub's own flags; the numbers the scrub flags,
 // and those it could not answer, appear nowhere in it.
 func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
+	t.Parallel()
 	for _, tl := range sandbox.TraceLayouts {
 		dl := sandbox.DNCLayouts[len(tl)%len(sandbox.DNCLayouts)] // each DNC layout in turn
 		t.Run(tl+"+"+dl, func(t *testing.T) {
-			keyring.MockInit()
 			cfg := testConfig(t)
 			sc := *cfg.Sandbox
 			sc.ResultLayouts = sandbox.ResultLayouts{Trace: tl, DNC: dl}
@@ -155,11 +153,8 @@ func phoneDigitsOf(s string) string {
 // A sorted or filtered view reads each of its rows as the person it shows:
 // the people view and the file's columns never disagree.
 func TestPersonFollowsTheView(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	t.Parallel()
+	d := offline(t)
 	r, err := d.Results().OpenResult(context.Background(), filepath.Join("..", "layout", "testdata", "propstream.csv"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -197,12 +192,9 @@ func TestPersonFollowsTheView(t *testing.T) {
 // A second correction of a layout keeps what the first one said about the
 // columns it leaves alone.
 func TestCorrectionsAddUp(t *testing.T) {
-	home := t.TempDir()
-	d, err := Open(Config{Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	t.Parallel()
+	d := offline(t)
+	home := d.cfg.Home
 	ctx := context.Background()
 	r, err := d.Results().OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
 	if err != nil {
@@ -246,11 +238,8 @@ func TestCorrectionsAddUp(t *testing.T) {
 // own): the same roles, and the same conventions read over the whole file.
 // Until then the viewer reads no row through a layout.
 func TestViewerLayoutIsEveryReadersLayout(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	t.Parallel()
+	d := offline(t)
 	ctx := context.Background()
 	for _, name := range []string{"propstream.csv", "dealmachine.csv", "invented_scrub.csv", "tracerfy.csv", "dnc_vendor_codes.csv"} {
 		path := filepath.Join("..", "layout", "testdata", name)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -25,12 +24,8 @@ var tagged = regexp.MustCompile(`(?i)\bsd[-_ ]?[2-9a-z]{5}\b`)
 // the result files, the default export names, the callable list's
 // Compliance sheet and its proof — is the person's own.
 func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	// Events come from the tracker's goroutines: the names read are kept
 	// under a lock.
 	var mu sync.Mutex

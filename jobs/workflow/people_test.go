@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // rawWords are the API's column names and raw values that a file exported
@@ -20,7 +21,7 @@ var rawWords = []string{"phone_1", "phone_1_type", "is_entity", "match_status", 
 // readExport reads an exported CSV, its BOM dropped.
 func readExport(t *testing.T, path string) [][]string {
 	t.Helper()
-	recs := readCSV(t, path)
+	recs := testlists.ReadCSV(t, path)
 	if len(recs) > 0 && len(recs[0]) > 0 {
 		recs[0][0] = strings.TrimPrefix(recs[0][0], "\ufeff")
 	}
@@ -46,14 +47,9 @@ func checkPlain(t *testing.T, what string, recs [][]string) {
 // the callable filter, only the phones the viewer shows, each OK to call;
 // the callable list with its choices and proof, in the same words.
 func TestExportPeopleInWords(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
-	events := make(chan Event, 200)
-	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
+	events := eventsOf(t, d)
 	done := traceSample(ctx, t, d, events)
 	scrubTracePhones(ctx, t, d, events, done)
 	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
@@ -199,14 +195,9 @@ func peopleCallableList(ctx context.Context, t *testing.T, d *Service, r Result,
 // for), the property, "Not found" — never the file's raw values ("false,
 // false", no_match).
 func TestLibraryHitsInWords(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
-	events := make(chan Event, 200)
-	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
+	events := eventsOf(t, d)
 	traceSample(ctx, t, d, events)
 	items, err := d.Library().SearchLibrary(ctx, "nomatch")
 	if err != nil || len(items) == 0 {

@@ -14,11 +14,8 @@ import (
 // in a reading of its own: the same rows and company rows, with and
 // without duplicates, whatever the plan settled from the file's start.
 func TestReadCountsAsCount(t *testing.T) {
-	d, err := Open(Config{Home: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	t.Parallel()
+	d := offline(t)
 	ctx := context.Background()
 	for _, l := range testlists.Lists() {
 		path, err := l.Write(t.TempDir())

@@ -1,13 +1,11 @@
 package workflow
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -19,12 +17,8 @@ import (
 // sent with other repairs is another submission (not refused as a repeat),
 // while the same repairs again are a repeat.
 func TestRepairsBeforePaying(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
 	owners := filepath.Join(dir, "owners.csv")
 	os.WriteFile(owners, []byte("First,Last,Street,City,State,Zip\n"+
@@ -87,12 +81,8 @@ func TestRepairsBeforePaying(t *testing.T) {
 // TestLeaveOutInvalidBeforePaying: a scrub's invalid numbers left out are
 // neither charged nor refunded.
 func TestLeaveOutInvalidBeforePaying(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
 	phones := filepath.Join(dir, "phones.csv")
 	os.WriteFile(phones, []byte("Cell\n(212) 555-0147\n555-1234\n3055550101\ncall me\n"), 0o600)
@@ -123,6 +113,7 @@ func TestLeaveOutInvalidBeforePaying(t *testing.T) {
 // TestRepairable: the offer counts the short ZIP codes of the mapped ZIP
 // columns only, shows one repaired, and counts the rows without a street.
 func TestRepairable(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(p, []byte("First,Last,Street,City,State,Zip,Other Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,7030,1234\n"+

@@ -13,24 +13,8 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
-
-// readCSV reads a whole CSV file.
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
 
 func writeCSV(t *testing.T, path string, recs [][]string) {
 	t.Helper()
@@ -97,12 +81,8 @@ func col(t *testing.T, header []string, name string) int {
 // each saying where its data came from. The library's search then finds
 // the merged result, not the job's own part of it.
 func TestReuseTracedRows(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	sample, err := d.Quotes().SampleList(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +94,7 @@ func TestReuseTracedRows(t *testing.T) {
 	if m, _ := library.ReadRecord(library.RecordPath(first.ResultPath)); m.Mapping["property_street"] != "Property Address" {
 		t.Fatalf("record without the mapping: %+v", m)
 	}
-	rl := repeatList(t, sample, readCSV(t, first.ResultPath))
+	rl := repeatList(t, sample, testlists.ReadCSV(t, first.ResultPath))
 	p := base
 	p.Path = rl.path
 	qr := checkReuseQuotes(t, ctx, d, p, rl)
@@ -153,7 +133,7 @@ type repeats struct {
 // rewritten, then 10 owners never traced.
 func repeatList(t *testing.T, sample string, old [][]string) repeats {
 	t.Helper()
-	src := readCSV(t, sample)
+	src := testlists.ReadCSV(t, sample)
 	status := col(t, old[0], "match_status")
 	rl := repeats{old: old}
 	for i := 90; i > 0 && len(rl.rows) < 30; i -= 3 {
@@ -225,7 +205,7 @@ func checkReuseQuotes(t *testing.T, ctx context.Context, d *Service, p Plan, rl 
 // the earlier job, its date and its phones; the others the new job.
 func checkMergedRows(t *testing.T, path string, rl repeats, first *Outcome, jobID string) {
 	t.Helper()
-	merged := readCSV(t, path)
+	merged := testlists.ReadCSV(t, path)
 	mh, oh := merged[0], rl.old[0]
 	if len(merged)-1 != len(rl.rows) {
 		t.Fatalf("merged result: %d rows, the list has %d", len(merged)-1, len(rl.rows))
@@ -276,7 +256,7 @@ func checkAfterMerge(t *testing.T, ctx context.Context, d *Service, path, jobID 
 		}
 	}
 	meta, _ := library.ReadRecord(library.RecordPath(path))
-	merged := readCSV(t, path)
+	merged := testlists.ReadCSV(t, path)
 	newPhone := merged[len(merged)-1][col(t, merged[0], "phone_1")]
 	if newPhone == "" {
 		return
@@ -332,8 +312,8 @@ func reuseEveryRow(t *testing.T, between func(ctx context.Context, d *Service)) 
 // its rows that result found.
 func matchedRows(t *testing.T, sample, result string, n int) (src, list [][]string) {
 	t.Helper()
-	res := readCSV(t, result)
-	src = readCSV(t, sample)
+	res := testlists.ReadCSV(t, result)
+	src = testlists.ReadCSV(t, sample)
 	for i := 1; i < len(res) && len(list) < n; i++ {
 		if res[i][col(t, res[0], "match_status")] == "matched" {
 			list = append(list, src[i])
@@ -367,7 +347,7 @@ func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, r
 	if after, _ := d.Sessions().Account(ctx); after.Credits != acc.Credits {
 		t.Errorf("charged %d", acc.Credits-after.Credits)
 	}
-	merged := readCSV(t, sub.ResultPath)
+	merged := testlists.ReadCSV(t, sub.ResultPath)
 	if len(merged) != n+1 {
 		t.Fatalf("the merged result: %v", merged)
 	}
@@ -377,6 +357,7 @@ func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, r
 // The library changed between the quote and the submission: nothing is
 // sent, the price must be looked at again.
 func TestReuseQuoteChanged(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -407,12 +388,8 @@ func TestReuseQuoteChanged(t *testing.T) {
 // A scrub reuses the answers of phones scrubbed in the last 31 days (in any
 // format) and scrubs the others; older answers are scrubbed again.
 func TestReuseScrubbedPhones(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
 	var first [][]string
 	for i := 0; i < 10; i++ {
@@ -422,7 +399,7 @@ func TestReuseScrubbedPhones(t *testing.T) {
 	writeCSV(t, p1, append([][]string{{"phone"}}, first...))
 	plan := Plan{Kind: jobs.KindDNC, Path: p1, Mapping: map[string]string{"phone": "phone"}}
 	_, o1 := traceAndWait(t, ctx, d, plan, nil)
-	r1 := readCSV(t, o1.ResultPath)
+	r1 := testlists.ReadCSV(t, o1.ResultPath)
 	flagsOf := map[string][]string{} // number → dnc, litigator
 	for _, r := range r1[1:] {
 		flagsOf[r[col(t, r1[0], "phone_normalized")]] = []string{r[col(t, r1[0], "dnc")], r[col(t, r1[0], "litigator")]}
@@ -468,7 +445,7 @@ func TestReuseScrubbedPhones(t *testing.T) {
 	if res.Reused != 6 || res.Upload.Rows != 4 {
 		t.Fatalf("submitted %+v", res)
 	}
-	merged := readCSV(t, o.ResultPath)
+	merged := testlists.ReadCSV(t, o.ResultPath)
 	mh := merged[0]
 	if len(merged)-1 != 10 {
 		t.Fatalf("merged %d rows", len(merged)-1)

@@ -17,12 +17,19 @@ import (
 func sandboxDesk(t *testing.T) (*Service, context.Context) {
 	t.Helper()
 	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hang's limit
 	t.Cleanup(cancel)
 	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return d, ctx
+}
+
+// eventsOf is d's events from now until the test ends.
+func eventsOf(t *testing.T, d *Service) <-chan Event {
+	events := make(chan Event, 200)
+	t.Cleanup(d.Jobs().Subscribe(func(ev Event) { events <- ev }))
+	return events
 }
 
 // reviewed inspects path, prices plan p and returns its review.
@@ -46,6 +53,7 @@ var ownersMapping = mapping.Mapping{mapping.FirstName: "First", mapping.LastName
 // lose nothing are on by default, each saying what it changes, and the
 // pay question's lines restate them; duplicates stay until asked.
 func TestReviewDefaults(t *testing.T) {
+	t.Parallel()
 	trace := Plan{Kind: jobs.KindTrace}.WithDefaults()
 	if !trace.Reuse || trace.ReuseWithin != 90*24*time.Hour || !trace.PadZips || !trace.LeaveOutNoAddress || trace.DropDuplicates || trace.IncludeLLCs {
 		t.Errorf("a trace's defaults: %+v", trace)
@@ -131,6 +139,7 @@ func choice(cs []Choice, key string) Choice {
 // TestReviewReusesTheListTracedBefore: the same list traced again reuses
 // the rows traced before by default, and the review says what it saves.
 func TestReviewReusesTheListTracedBefore(t *testing.T) {
+	t.Parallel()
 	d, ctx := sandboxDesk(t)
 	owners := writeNumbers(t, "owners.csv", "First,Last,Street,City,State,Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,07030\n"+
@@ -168,6 +177,7 @@ func TestReviewReusesTheListTracedBefore(t *testing.T) {
 // not traced, are refused before anything is recorded or sent, with or
 // without the quote; the balance stays.
 func TestNothingBillableRefusedBeforeAnyCharge(t *testing.T) {
+	t.Parallel()
 	d, ctx := sandboxDesk(t)
 	before, err := d.Sessions().Account(ctx)
 	if err != nil {

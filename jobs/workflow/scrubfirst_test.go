@@ -1,23 +1,16 @@
 package workflow
 
 import (
-	"context"
 	"testing"
-	"time"
 )
 
 // TestScrubFirst: the callable list of a trace never scrubbed is offered
 // its scrub first, priced — each distinct number once, at the DNC rate —
 // and once the scrub is downloaded nothing more is asked.
 func TestScrubFirst(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
-	events := make(chan Event, 200)
-	defer d.Jobs().Subscribe(func(ev Event) { events <- ev })()
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
+	events := eventsOf(t, d)
 	done := traceSample(ctx, t, d, events)
 	offer, err := d.Jobs().ScrubFirst(ctx, done)
 	if err != nil || offer == nil {

@@ -226,7 +226,7 @@ func (s *core) restartReceiver(ctx context.Context, sess *session) error {
 	if !set.WebhookEnabled || sess.info.Sandbox || trk == nil {
 		return nil
 	}
-	secret, err := secrets.Get(ctx, secrets.WebhookSecret)
+	secret, err := s.cfg.Secrets.Get(ctx, secrets.WebhookSecret)
 	if err != nil || secret == "" {
 		return &WebhookError{NoSecret: true, Err: err}
 	}
@@ -257,9 +257,9 @@ func (s *SessionService) WebhookAddr() string {
 // SetWebhookSecret keeps the webhook secret in the keyring ("" deletes it).
 func (s *SessionService) SetWebhookSecret(ctx context.Context, secret string) error {
 	if secret == "" {
-		return secrets.Delete(ctx, secrets.WebhookSecret)
+		return s.cfg.Secrets.Delete(ctx, secrets.WebhookSecret)
 	}
-	if err := secrets.Set(ctx, secrets.WebhookSecret, secret); err != nil {
+	if err := s.cfg.Secrets.Set(ctx, secrets.WebhookSecret, secret); err != nil {
 		if errors.Is(err, secrets.ErrUnavailable) {
 			return &WebhookError{NotSaved: true, Err: fmt.Errorf("%w: %w", ErrKeyringUnavailable, err)}
 		}
@@ -287,7 +287,7 @@ func (s *SessionService) Resume(ctx context.Context) (Session, error) {
 	if s.cfg.BaseURL == "" && (base == "" || s.sessions().Settings().Sandbox) {
 		return Session{}, ErrNoKey
 	}
-	key, err := secrets.Get(ctx, secrets.APIKey)
+	key, err := s.cfg.Secrets.Get(ctx, secrets.APIKey)
 	switch {
 	case errors.Is(err, secrets.ErrNotFound), errors.Is(err, secrets.ErrUnavailable):
 		// Without a keyring no key can have been stored.
@@ -319,7 +319,7 @@ func (s *SessionService) Connect(ctx context.Context, baseURL, key string, sessi
 	how := sessionStored
 	if sessionOnly {
 		how = sessionMemory
-	} else if err := secrets.Set(ctx, secrets.APIKey, key); err != nil {
+	} else if err := s.cfg.Secrets.Set(ctx, secrets.APIKey, key); err != nil {
 		if errors.Is(err, secrets.ErrUnavailable) {
 			return Session{}, fmt.Errorf("the key works but was not saved: %w", ErrKeyringUnavailable)
 		}
@@ -367,7 +367,7 @@ func (s *SessionService) SignOut(ctx context.Context) error {
 	if sess != nil {
 		sess.close()
 	}
-	if err := secrets.Delete(ctx, secrets.APIKey); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
+	if err := s.cfg.Secrets.Delete(ctx, secrets.APIKey); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
 		return fmt.Errorf("the key could not be removed from the keyring: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 // library — listed by its name, searched by the owner's name, read as a
 // trace result with the phones found — and the job points at it.
 func TestSingleLookupKeptInLibrary(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
 	if _, err := d.Sessions().StartSandbox(ctx); err != nil {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckSingleZip(t *testing.T) {
+	t.Parallel()
 	for zip, want := range map[string]string{"78701": "", "78701-1234": "", " 02134 ": "",
 		"2134": `ZIP code "2134" has 4 digits: it is likely 02134`, "787": "ZIP code must have 5 digits", "7870A": "must have 5 digits",
 		"78701-12": "must have 5 digits"} {

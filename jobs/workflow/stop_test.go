@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -26,7 +24,7 @@ import (
 // duplicate guard. (Before, the list came back empty, the jobs list said
 // "no jobs yet" and the file was charged again without the question.)
 func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sbCfg := sandbox.DefaultConfig()
 	sbCfg.Processing = sandbox.Processing{MinSeconds: 2}
@@ -110,7 +108,7 @@ func checkJobsListed(ctx context.Context, t *testing.T, d *Service, ids ...strin
 // the keyring, as the window does it).
 func sharingComputer(ctx context.Context, t *testing.T, api, dbURL, name string) *Service {
 	t.Helper()
-	d, err := Open(Config{Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, Computer: name, Track: true,
+	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, Computer: name, Track: true,
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 200 * time.Millisecond }}})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +172,7 @@ func sentAnHourAgo(ctx context.Context, t *testing.T, dbURL string) {
 // computer's own records are as they were — until it answers and the
 // records can be copied back.
 func TestStopSharingRefusedWhileTheTeamIsAway(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	proxy, viaProxy := pgtest.NewProxy(t, pgtest.URL(t))
 	sb := newTeamSandbox(t, *fastSandbox())
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -191,7 +189,7 @@ func TestStopSharingRefusedWhileTheTeamIsAway(t *testing.T) {
 	if !a.Team().Sharing() {
 		t.Fatal("sharing was turned off without the records")
 	}
-	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != viaProxy {
+	if got, err := a.cfg.Secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != viaProxy {
 		t.Fatalf("the connection string after a refused stop: %v", err)
 	}
 	if _, err := a.Team().StopSharingPreview(ctx); !errors.Is(err, ErrTeamUnreachable) {

@@ -46,7 +46,7 @@ func (s *core) teamURL(ctx context.Context) (string, error) {
 	if !s.sessions().Settings().Team {
 		return "", nil
 	}
-	url, err := secrets.Get(ctx, secrets.DatabaseURL)
+	url, err := s.cfg.Secrets.Get(ctx, secrets.DatabaseURL)
 	if err != nil || url == "" {
 		return "", fmt.Errorf("sharing with the team is on but its database's connection string is not in the keyring (%v): enter it again in Settings", err)
 	}
@@ -237,7 +237,7 @@ func (s *TeamService) ShareWithTeam(ctx context.Context, url, name string, progr
 		return rep, err
 	}
 	if s.cfg.DatabaseURL == "" {
-		if err := secrets.Set(ctx, secrets.DatabaseURL, url); err != nil {
+		if err := s.cfg.Secrets.Set(ctx, secrets.DatabaseURL, url); err != nil {
 			if errors.Is(err, secrets.ErrUnavailable) {
 				return rep, fmt.Errorf("the team's data is in its database but its connection string could not be kept: %w", ErrKeyringUnavailable)
 			}
@@ -359,7 +359,7 @@ func (s *core) leaveTeam(ctx context.Context) error {
 	if err := s.sessions().SaveSettings(ctx, set); err != nil {
 		return err
 	}
-	if err := secrets.Delete(ctx, secrets.DatabaseURL); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
+	if err := s.cfg.Secrets.Delete(ctx, secrets.DatabaseURL); err != nil && !errors.Is(err, secrets.ErrUnavailable) {
 		return err
 	}
 	return nil

@@ -20,8 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -85,7 +83,7 @@ func (w *statusWriter) WriteHeader(code int) {
 // team database at dbURL and the sandbox at api, its session open.
 func computerOn(t *testing.T, api, dbURL, name string, tune func(*Config)) *Service {
 	t.Helper()
-	cfg := Config{Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, DatabaseURL: dbURL, Computer: name, Track: true,
+	cfg := Config{Secrets: secrets.Memory(), Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, DatabaseURL: dbURL, Computer: name, Track: true,
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 200 * time.Millisecond }, LeaseTTL: 3 * time.Second}}
 	if tune != nil {
 		tune(&cfg)
@@ -125,7 +123,7 @@ var ownerMapping = map[string]string{"first_name": "Owner First Name", "last_nam
 // submitted it; a number one computer puts on the internal do-not-call
 // list is left out of the other's next callable export.
 func TestTeamTwoComputers(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
@@ -285,7 +283,6 @@ func callableNumbers(ctx context.Context, t *testing.T, d *Service, job Job) []s
 // database cut, as when it is switched off): when its lease runs out
 // another computer takes the job up and records its completion, once.
 func TestTeamLeaseHandover(t *testing.T) {
-	keyring.MockInit()
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	cfg := sandbox.DefaultConfig()
@@ -483,7 +480,6 @@ const (
 // its own results are in its library, says how many requests the team's
 // budget held back, then keeps following until its standard input closes.
 func trackJobs(t *testing.T) {
-	keyring.MockInit()
 	name := os.Getenv(envTrackerName)
 	d := computerOn(t, os.Getenv(envTrackerAPI), os.Getenv(envTrackerDB), name, func(c *Config) {
 		c.TeamLimits = TeamLimits{ReadsPerMinute: teamTestReads, WritesPerMinute: teamTestWrites}
@@ -540,11 +536,11 @@ func teamLedgerAt(ctx context.Context, t *testing.T, dbURL string) *ledger.Ledge
 // team's database, the connection string goes to the keyring only, and the
 // next start works on the team's; sharing again copies nothing twice.
 func TestShareWithTeam(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	home := t.TempDir()
-	cfg := Config{Home: home, BaseURL: sb.url, APIKey: sandbox.DemoKey, Computer: "front-desk",
+	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: sb.url, APIKey: sandbox.DemoKey, Computer: "front-desk",
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
 	d, err := Open(cfg)
 	if err != nil {
@@ -604,7 +600,7 @@ func TestShareWithTeam(t *testing.T) {
 	if _, err := d2.Team().StopSharing(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {
+	if _, err := d2.cfg.Secrets.Get(ctx, secrets.DatabaseURL); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatalf("the connection string after sharing stopped: %v", err)
 	}
 }
@@ -637,7 +633,7 @@ func keepOwnRecords(ctx context.Context, t *testing.T, d *Service, home string) 
 // and the session works on the team's ledger.
 func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id string) {
 	t.Helper()
-	if got, err := secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != dbURL {
+	if got, err := d.cfg.Secrets.Get(ctx, secrets.DatabaseURL); err != nil || got != dbURL {
 		t.Fatalf("the connection string in the keyring: %v", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, "settings.json"))
@@ -662,7 +658,7 @@ func checkShared(ctx context.Context, t *testing.T, d *Service, home, dbURL, id 
 // be recorded is not sent) — at start or in the middle of a session; when
 // the database answers again, submitting works.
 func TestTeamDatabaseAway(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	sb := newTeamSandbox(t, *fastSandbox())
@@ -738,7 +734,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 // either, once: the two computers reconciling at the same moment settle
 // it one time between them, as the job the server made.
 func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	quiet := func(c *Config) { c.Track = false }
@@ -816,7 +812,6 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 		holdLease(t)
 		return
 	}
-	keyring.MockInit()
 	dbURL := pgtest.URL(t)
 	cfg := sandbox.DefaultConfig()
 	// The job runs until the test finishes it, after the handover.
@@ -900,7 +895,6 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 // holdLease is the process TestTeamLeaseHolderKilled kills: a SkipDesk
 // named "holder" that submits a file, follows its job and says so.
 func holdLease(t *testing.T) {
-	keyring.MockInit()
 	d := computerOn(t, os.Getenv(envHolderAPI), os.Getenv(envHolderDB), "holder", nil)
 	ctx := t.Context()
 	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: os.Getenv(envHolderFile), Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
@@ -939,7 +933,7 @@ func holdLease(t *testing.T) {
 // with reuse it costs nothing: the rows are read from the front desk's
 // result, downloaded to the back office for it.
 func TestTeamLibrary(t *testing.T) {
-	keyring.MockInit()
+	t.Parallel()
 	dbURL := pgtest.URL(t)
 	sb := newTeamSandbox(t, *fastSandbox())
 	a := computerOn(t, sb.url, dbURL, "front-desk", nil)

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -32,19 +30,29 @@ func fastSandbox() *sandbox.Config {
 // testConfig is the window's configuration on a fresh data folder, with a
 // fast sandbox and a quick tracker.
 func testConfig(t *testing.T) Config {
-	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true,
+	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true, Secrets: secrets.Memory(),
 		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
 }
 
 func openDesk(t *testing.T) *Service {
 	t.Helper()
-	keyring.MockInit()
 	d, err := Open(testConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// startSandbox starts a sandbox server for the test.
+func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
+	t.Helper()
+	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
 }
 
 // submitFile reads path and submits it with m as the plan says.
@@ -70,6 +78,7 @@ var sampleMapping = map[string]string{
 }
 
 func TestResumeWithoutKey(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	if _, err := d.Sessions().Resume(t.Context()); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("Resume with nothing stored: %v, want ErrNoKey", err)
@@ -77,18 +86,15 @@ func TestResumeWithoutKey(t *testing.T) {
 }
 
 func TestConnectChecksKeyThenStoresIt(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
 	}
-	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := d.cfg.Secrets.Get(ctx, secrets.APIKey); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatal("a refused key was stored")
 	}
 	if p := Explain(func() error { _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); return err }(), ""); p.Title != "API key refused" {
@@ -102,7 +108,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if s.Sandbox || s.SessionOnly || s.BaseURL != srv.URL() {
 		t.Fatalf("session %+v", s)
 	}
-	if got, _ := keyring.Get(secrets.Service, secrets.APIKey); got != sandbox.DemoKey {
+	if got, _ := d.cfg.Secrets.Get(ctx, secrets.APIKey); got != sandbox.DemoKey {
 		t.Fatal("the key was not stored in the keyring")
 	}
 	if d.Sessions().Settings().BaseURL != srv.URL() {
@@ -110,7 +116,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 	// A new Desk on the same folder resumes with the stored key.
 	d.Close()
-	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true})
+	d2, err := Open(Config{Home: d.Sessions().Home(), Track: true, Secrets: d.cfg.Secrets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +127,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	if err := d2.Sessions().SignOut(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := keyring.Get(secrets.Service, secrets.APIKey); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := d2.cfg.Secrets.Get(ctx, secrets.APIKey); !errors.Is(err, secrets.ErrNotFound) {
 		t.Fatal("sign out left the key in the keyring")
 	}
 	if _, err := d2.Sessions().Resume(ctx); !errors.Is(err, ErrNoKey) {
@@ -129,15 +135,24 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	}
 }
 
+// noKeyring is a keyring that never answers (a Linux desktop without a
+// Secret Service).
+type noKeyring struct{}
+
+func (noKeyring) Get(string, string) (string, error) { return "", errors.New("no secret service") }
+func (noKeyring) Set(string, string, string) error   { return errors.New("no secret service") }
+func (noKeyring) Delete(string, string) error        { return errors.New("no secret service") }
+
 func TestConnectKeyringUnavailable(t *testing.T) {
-	d := openDesk(t)
-	keyring.MockInitWithError(errors.New("no secret service"))
-	defer keyring.MockInit()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.Secrets = secrets.NewStore(noKeyring{})
+	d, err := Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(func() { d.Close() })
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
@@ -148,6 +163,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 }
 
 func TestUnreachableServerWording(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -168,6 +184,7 @@ func TestUnreachableServerWording(t *testing.T) {
 // events until the result is in the library, the merged jobs list, the
 // viewer's queries, exports, the library search.
 func TestSandboxTraceToViewer(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -382,21 +399,31 @@ func checkRefetchAndCallable(ctx context.Context, t *testing.T, d *Service, done
 	}
 }
 
-func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
+// deskWithAccount is a desk whose session-only key is acct's on a sandbox
+// of its own (the sandbox's configuration returned with it).
+func deskWithAccount(t *testing.T, acct sandbox.KeyConfig) (*Service, *sandbox.Config) {
+	t.Helper()
 	d := openDesk(t)
 	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_poor", Email: "poor@example.com", Credits: 50}}
+	acct.Email = acct.Key + "@example.com"
+	cfg.Keys = []sandbox.KeyConfig{acct}
 	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_poor", true); err != nil {
+	t.Cleanup(func() { srv.Close() })
+	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), acct.Key, true); err != nil {
 		t.Fatal(err)
 	}
+	return d, cfg
+}
+
+func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
+	t.Parallel()
+	d, _ := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_poor", Credits: 50})
+	ctx := t.Context()
 	sample, _ := d.Quotes().SampleList(ctx)
-	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -421,13 +448,10 @@ func indexOf(h []string, s string) int {
 }
 
 func TestWebhookReceiverFollowsSettings(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +501,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	if d.Sessions().WebhookAddr() != "" {
 		t.Fatal("the receiver still runs after webhooks were switched off")
 	}
-	if got, _ := keyring.Get(secrets.Service, secrets.WebhookSecret); got != "whsec_test" {
+	if got, _ := d.cfg.Secrets.Get(ctx, secrets.WebhookSecret); got != "whsec_test" {
 		t.Fatal("the webhook secret is not in the keyring")
 	}
 	b, _ := os.ReadFile(filepath.Join(d.Sessions().Home(), "settings.json"))
@@ -489,13 +513,10 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 // TestJobsPagesBackThroughHistory: jobs the ledger never saw (made before,
 // or elsewhere) come from the API's lists, a page of 100 at a time.
 func TestJobsPagesBackThroughHistory(t *testing.T) {
+	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv, err := sandbox.Start(*fastSandbox(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startSandbox(t, *fastSandbox())
 	api, err := client.New(srv.URL(), sandbox.DemoKey)
 	if err != nil {
 		t.Fatal(err)
@@ -543,20 +564,11 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 // A 402 when the balance covers the job (a prepaid account past due) is not
 // called a shortage: the server's own reason is shown.
 func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
-	d := openDesk(t)
-	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_late", Email: "late@example.com", Credits: 5000, PastDue: true}}
-	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	t.Parallel()
+	d, cfg := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_late", Credits: 5000, PastDue: true})
 	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_late", true); err != nil {
-		t.Fatal(err)
-	}
 	sample, _ := d.Quotes().SampleList(ctx)
-	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -577,19 +589,10 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 }
 
 func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
-	d := openDesk(t)
-	cfg := fastSandbox()
-	cfg.Keys = []sandbox.KeyConfig{{Key: "sk_empty", Email: "empty@example.com", Credits: 0}}
-	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	t.Parallel()
+	d, _ := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_empty", Credits: 0})
 	ctx := t.Context()
-	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_empty", true); err != nil {
-		t.Fatal(err)
-	}
-	_, err = d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
+	_, err := d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Lee", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"})
 	p := Explain(err, "")
 	if p.Title != "Not enough credits" || !strings.Contains(p.What, "needs 1 credit;") || !strings.Contains(p.What, "(1 short)") {
 		t.Fatalf("wording: %+v (from %v)", p, err)
@@ -599,6 +602,7 @@ func TestSingleLookupWithoutCreditsNamesItsPrice(t *testing.T) {
 // A file that cannot be opened is a file problem, not "can't reach the
 // server" (a file's error satisfies net.Error).
 func TestExplainFileErrors(t *testing.T) {
+	t.Parallel()
 	_, err := os.Open(filepath.Join(t.TempDir(), "gone.csv"))
 	p := Explain(fmt.Errorf("sandbox config: %w", err), "")
 	if p.Title != "File not available" || !strings.Contains(p.What, "gone.csv") || !strings.Contains(p.What, "does not exist") {
@@ -610,12 +614,8 @@ func TestExplainFileErrors(t *testing.T) {
 // tracker settles it at once from the job lists, and the event names the
 // row the job replaces, so the window swaps it without a reload.
 func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
 	events := make(chan Event, 100)
 	stop := d.Jobs().Subscribe(func(ev Event) { events <- ev })
 	defer stop()
@@ -658,6 +658,7 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 }
 
 func TestExplainLedgerTrouble(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, err := ledger.Open(dir)
 	if err != nil {

@@ -17,9 +17,10 @@ import (
 )
 
 // TestEndToEnd builds the real binary, starts it under Xvfb in the sandbox
-// and runs every end-to-end script registered in the app (package ui/e2e):
-// each must exit 0 and leave its screenshots. Screenshots go to
-// $SKIPDESK_E2E_OUT or testout/e2e at the top of the module.
+// once for each suite of end-to-end tests (package e2e at the top of the
+// module, run by the harness of package ui/e2e): each must exit 0 and leave
+// its screenshots. Screenshots go to $SKIPDESK_E2E_OUT or testout/e2e at
+// the top of the module.
 func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
@@ -43,7 +44,7 @@ func TestEndToEnd(t *testing.T) {
 	if out == "" {
 		out, _ = filepath.Abs(filepath.Join("..", "..", "testout", "e2e"))
 	}
-	// Results written by other services, for the scripts that import them.
+	// Results written by other services, for the tests that import them.
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "jobs", "layout", "testdata"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,9 +53,9 @@ func TestEndToEnd(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(`{"processing": {"min_seconds": 2, "rows_per_second": 2000}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := func(script string) []string {
+	env := func(suite string) []string {
 		return append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8",
-			"SKIPDESK_HOME="+t.TempDir(), "HOME="+t.TempDir(), "SKIPDESK_E2E="+script, "SKIPDESK_E2E_OUT="+out, "SKIPDESK_E2E_FIXTURES="+fixtures,
+			"SKIPDESK_HOME="+t.TempDir(), "HOME="+t.TempDir(), "SKIPDESK_E2E="+suite, "SKIPDESK_E2E_OUT="+out, "SKIPDESK_E2E_FIXTURES="+fixtures,
 			"SKIPDESK_SANDBOX_CONFIG="+cfg, "SKIPDESK_API_KEY=", "SKIPDESK_BASE_URL=")
 	}
 
@@ -62,13 +63,13 @@ func TestEndToEnd(t *testing.T) {
 	list.Env = env("list")
 	names, err := list.Output()
 	if err != nil {
-		t.Fatalf("listing the scripts: %v", err)
+		t.Fatalf("listing the suites: %v", err)
 	}
-	scripts := strings.Fields(string(names))
-	if len(scripts) == 0 {
-		t.Fatal("the app registers no end-to-end script")
+	suites := strings.Fields(string(names))
+	if len(suites) == 0 {
+		t.Fatal("the app registers no end-to-end suite")
 	}
-	for _, name := range scripts {
+	for _, name := range suites {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
@@ -85,22 +86,25 @@ func TestEndToEnd(t *testing.T) {
 			end := time.Now()
 			t.Logf("%s: %s", name, end.Sub(start).Round(time.Millisecond))
 			if quit, ok := quitAt(stderr.String()); ok {
-				// Measured, not bounded: the time from the script's end
+				// Measured, not bounded: the time from the suite's end
 				// (the window asked to close) to the process's end.
 				t.Logf("%s: closing took %s", name, end.Sub(quit).Round(time.Millisecond))
 			}
 			if err != nil {
-				t.Fatalf("script %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
+				t.Fatalf("suite %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
 			}
 			if !strings.Contains(stderr.String(), "e2e: "+name+": ok") {
-				t.Fatalf("script %s did not report ok:\n%s", name, tail(stderr.String(), 4000))
+				t.Fatalf("suite %s did not report ok:\n%s", name, tail(stderr.String(), 4000))
+			}
+			for _, test := range marked(stderr.String(), ": test: ") {
+				t.Logf("ok: %s", test)
 			}
 			for _, f := range figures(stderr.String()) {
 				t.Log(f)
 			}
 			shots := screenshots(stderr.String())
 			if len(shots) == 0 {
-				t.Fatalf("script %s saved no screenshot", name)
+				t.Fatalf("suite %s saved no screenshot", name)
 			}
 			for _, p := range shots {
 				checkPNG(t, p)
@@ -158,23 +162,18 @@ func quitAt(log string) (time.Time, bool) {
 }
 
 // screenshots are the files the harness logged ("screenshot <path>").
-func screenshots(log string) []string {
-	var out []string
-	for _, line := range strings.Split(log, "\n") {
-		if i := strings.Index(line, ": screenshot "); i >= 0 {
-			out = append(out, strings.TrimSpace(line[i+len(": screenshot "):]))
-		}
-	}
-	return out
-}
+func screenshots(log string) []string { return marked(log, ": screenshot ") }
 
-// figures are the figures the script measured (harness Figuref: lines
-// "e2e: <script>: figure: ...").
-func figures(log string) []string {
+// figures are the figures the suite measured (harness Figuref: lines
+// "e2e: <suite>: figure: ...").
+func figures(log string) []string { return marked(log, ": figure: ") }
+
+// marked are the rests of the log's lines after mark.
+func marked(log, mark string) []string {
 	var out []string
 	for _, line := range strings.Split(log, "\n") {
-		if i := strings.Index(line, ": figure: "); i >= 0 {
-			out = append(out, strings.TrimSpace(line[i+len(": figure: "):]))
+		if i := strings.Index(line, mark); i >= 0 {
+			out = append(out, strings.TrimSpace(line[i+len(mark):]))
 		}
 	}
 	return out
@@ -216,7 +215,7 @@ func tail(s string, n int) string {
 }
 
 // limitFor is how much of the app's output a failure shows: all of it
-// (the goroutine dump) when the script was stopped at its time limit or
+// (the goroutine dump) when the suite was stopped at its time limit or
 // the app said that closing did not finish.
 func limitFor(ctx context.Context, out string) int {
 	if ctx.Err() != nil || strings.Contains(out, "closing did not finish") {

@@ -1,50 +1,54 @@
 //go:build harness
 
-// Package e2e runs end-to-end scripts inside the real SkipDesk binary.
+// Package e2e runs end-to-end tests inside the real SkipDesk binary.
 //
-// The binary runs a script when started with SKIPDESK_E2E=<name> (in the
-// sandbox: SKIPDESK_HOME should point at a temporary folder). Screenshots and
-// notes go to SKIPDESK_E2E_OUT (default testout/e2e). The process exits 0
-// when the script returns nil and 1 otherwise, after printing
-// "e2e: <name>: ok" or "e2e: <name>: FAIL: <error>" on stderr.
+// The binary runs a suite of tests when started with SKIPDESK_E2E=<suite>
+// (in the sandbox: SKIPDESK_HOME should point at a temporary folder).
+// Screenshots and notes go to SKIPDESK_E2E_OUT (default testout/e2e). The
+// process exits 0 when every test of the suite passed and 1 otherwise,
+// after printing "e2e: <suite>: ok" or "e2e: <suite>: FAIL: <error>" on
+// stderr. SKIPDESK_E2E=list prints the suites.
 //
-// Scripts register themselves from the package that owns the screens they
-// drive, in an init function:
+// The tests live in their own tree (the module's e2e package), each one
+// thing a person does, written against the Driver (what a person does and
+// sees on each screen, implemented by package ui) and the Harness's
+// widget-tree helpers. A suite is one start of the app: its tests run in
+// the order given and share what the earlier ones made:
 //
-//	func init() { e2e.Register("trace-wizard", runWizard) }
-//
-//	func runWizard(h *e2e.Harness) error {
-//		path, err := h.Shell.SampleList()
-//		if err != nil {
-//			return err
-//		}
-//		h.Do(func() { h.Shell.NewTrace(path) })        // UI thread, waits
-//		if err := h.Wait("wizard open", 10*time.Second, func() bool { return current != nil }); err != nil {
-//			return err
-//		}
-//		return h.Shot("01-picked")                     // testout/e2e/01-picked.png
+//	func init() {
+//		e2e.Suite("help",
+//			e2e.T("Help shows the calling rules", helpRules))
 //	}
 //
-// The script runs on its own goroutine once the main screen is up (session
-// open, first jobs and account loaded). Everything that touches widgets must
-// go through h.Do (fyne.DoAndWait); Wait evaluates its condition on the UI
-// thread too, so conditions may read widget state.
+//	func helpRules(h *e2e.Harness) error {
+//		if err := h.Menu("Help", "Calling rules"); err != nil {
+//			return err
+//		}
+//		return h.Shot("help-01-calling-rules") // testout/e2e/help-01-calling-rules.png
+//	}
+//
+// A suite runs on its own goroutine once the main screen is up (session
+// open, first jobs and account loaded). Everything that touches widgets
+// must go through h.Do (fyne.DoAndWait); Wait evaluates its condition on
+// the UI thread too, so conditions may call the Driver.
 //
 // Harness API:
-//   - h.Window, h.App: the main window and the app.
-//   - h.Shell: the app's controller (see Shell), for the actions a user would
-//     take from the main window.
+//   - h.D: the Driver; h.Window, h.App: the main window and the app.
 //   - h.Do(f): run f on the UI thread and wait for it.
-//   - h.Wait(what, timeout, cond): check cond (UI thread) after each few
-//     frames the driver draws until it is true; the error names what was
-//     awaited.
+//   - h.Wait(what, timeout, cond): check cond (UI thread) after each frame
+//     of the driver until it is true; the error names what was awaited.
 //   - h.Settle(): wait until the app has no work in flight (h.Idle: its
 //     goroutines, timers and batches of job events) and the driver has
 //     drawn it; Shot settles first by itself.
+//   - h.Press(label), h.Fill(placeholder, text), h.Find(label), h.Texts(),
+//     h.Menu(menu, item), h.ShowTab(label), h.DialogShown(), h.Focused():
+//     the window's widget tree, found by what it shows.
+//   - h.Click, h.Drag, h.Key, h.Type: the real pointer and keyboard
+//     (xdotool), as a person's.
 //   - h.Shot(name) / h.ShotWindow(w, name): save the window's canvas as
 //     <out>/<name>.png, and the whole X screen as <out>/<name>-screen.png
 //     when ImageMagick's import is available.
-//   - h.Logf: a line on stderr and in <out>/<script>.log; h.Figuref the
+//   - h.Logf: a line on stderr and in <out>/<suite>.log; h.Figuref the
 //     same for a figure measured, which TestEndToEnd prints in its log.
 //   - h.Out: the output folder.
 package e2e
@@ -63,90 +67,96 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-
-	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
-// Script is one end-to-end scenario.
+// Script is one end-to-end test, or a whole suite of them.
 type Script func(h *Harness) error
 
-var (
-	mu      sync.Mutex
-	scripts = map[string]Script{}
-)
-
-// Register adds a script under name; registering a name twice panics.
-func Register(name string, s Script) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := scripts[name]; dup {
-		panic("e2e: script registered twice: " + name)
-	}
-	scripts[name] = s
+// Case is one test of a suite: one thing a person does, named by what it
+// shows.
+type Case struct {
+	Name string
+	Run  Script
 }
 
-// Lookup returns the script registered under name.
+// T names a test.
+func T(name string, run Script) Case { return Case{Name: name, Run: run} }
+
+var (
+	mu     sync.Mutex
+	suites = map[string][]Case{}
+)
+
+// Suite registers the tests of a suite, run in this order in one start of
+// the app; registering a name twice panics.
+func Suite(name string, tests ...Case) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := suites[name]; dup {
+		panic("e2e: suite registered twice: " + name)
+	}
+	suites[name] = tests
+}
+
+// Lookup returns the suite registered under name as one script: its tests
+// in turn, each logged; the first failure ends it, named.
 func Lookup(name string) (Script, bool) {
 	mu.Lock()
 	defer mu.Unlock()
-	s, ok := scripts[name]
-	return s, ok
+	tests, ok := suites[name]
+	if !ok {
+		return nil, false
+	}
+	return func(h *Harness) error {
+		for _, t := range tests {
+			h.Logf("test: %s", t.Name)
+			if err := t.Run(h); err != nil {
+				return fmt.Errorf("%s: %w", t.Name, err)
+			}
+		}
+		return nil
+	}, true
 }
 
-// Names lists the registered scripts, sorted.
+// Names lists the registered suites, sorted.
 func Names() []string {
 	mu.Lock()
 	defer mu.Unlock()
 	var out []string
-	for n := range scripts {
+	for n := range suites {
 		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// Shell is what the main window offers scripts. Methods marked (UI) must be
-// called inside h.Do.
-type Shell interface {
-	// SampleList writes the bundled sample owner list and returns its path
-	// (any goroutine).
-	SampleList() (string, error)
-	// NewTrace opens the trace wizard on path ("" for the file picker). (UI)
-	NewTrace(path string)
-	// NewDNC opens the DNC scrub on path. (UI)
-	NewDNC(path string)
-	// SingleLookup opens the single lookup. (UI)
-	SingleLookup()
-	// JobsShown are the rows of the jobs list, newest first. (UI)
-	JobsShown() []workflow.Job
-	// ShowJobs selects the Jobs tab and, when id is not "", the job. (UI)
-	ShowJobs(id string)
-	// OpenJobResult downloads (if needed) and opens the job's result in a
-	// viewer tab; done is called on the UI thread. (UI)
-	OpenJobResult(id string, done func(error))
-	// ViewerRows is the row count of the selected viewer tab, -1 when the
-	// selected tab is not a viewer or its file is still being read. (UI)
-	ViewerRows() int
-}
-
-// Harness is what a script gets.
+// Harness is what a test gets.
 type Harness struct {
 	Name   string
 	App    fyne.App
 	Window fyne.Window
-	Shell  Shell
+	D      Driver
 	Out    string
 	// Idle waits until the app has no work in flight (nil: nothing is
 	// counted; Settle then waits for the frames alone).
 	Idle func(ctx context.Context) error
 
-	logMu sync.Mutex
-	log   *os.File
+	logMu    sync.Mutex
+	log      *os.File
+	cleanups []func()
+}
+
+// Cleanup registers f to run when the suite ends, the last registered
+// first (any goroutine).
+func (h *Harness) Cleanup(f func()) {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	h.cleanups = append(h.cleanups, f)
 }
 
 // NewHarness prepares the output folder (SKIPDESK_E2E_OUT, default
 // testout/e2e).
-func NewHarness(name string, a fyne.App, w fyne.Window, shell Shell) (*Harness, error) {
+func NewHarness(name string, a fyne.App, w fyne.Window, d Driver) (*Harness, error) {
 	out := os.Getenv("SKIPDESK_E2E_OUT")
 	if out == "" {
 		out = filepath.Join("testout", "e2e")
@@ -158,17 +168,20 @@ func NewHarness(name string, a fyne.App, w fyne.Window, shell Shell) (*Harness, 
 	if err != nil {
 		return nil, fmt.Errorf("e2e: log: %w", err)
 	}
-	return &Harness{Name: name, App: a, Window: w, Shell: shell, Out: out, log: f}, nil
+	return &Harness{Name: name, App: a, Window: w, D: d, Out: out, log: f}, nil
 }
 
-// Close closes the log.
+// Close runs the cleanups and closes the log.
 func (h *Harness) Close() {
+	for i := len(h.cleanups) - 1; i >= 0; i-- {
+		h.cleanups[i]()
+	}
 	if h.log != nil {
 		h.log.Close()
 	}
 }
 
-// Logf writes a line to stderr and the script's log.
+// Logf writes a line to stderr and the suite's log.
 func (h *Harness) Logf(format string, args ...any) {
 	line := fmt.Sprintf("e2e: %s: %s\n", h.Name, fmt.Sprintf(format, args...))
 	h.logMu.Lock()
@@ -179,22 +192,24 @@ func (h *Harness) Logf(format string, args ...any) {
 	}
 }
 
-// FigureMark starts the log lines of figures (Figuref) after the script's
+// FigureMark starts the log lines of figures (Figuref) after the suite's
 // name: TestEndToEnd prints them.
 const FigureMark = "figure: "
 
-// Figuref logs a figure the script measured (see FigureMark).
+// Figuref logs a figure the test measured (see FigureMark).
 func (h *Harness) Figuref(format string, args ...any) { h.Logf(FigureMark+format, args...) }
 
 // Do runs f on the UI thread and waits for it.
 func (h *Harness) Do(f func()) { fyne.DoAndWait(f) }
 
-// Wait checks cond on the UI thread, again after each few frames the
-// driver draws, until it returns true. What cond waits for may follow work
-// the app does not count (the provider's processing time, X events), so it
-// is looked at again rather than waited on.
+// Wait checks cond on the UI thread, again after each frame the driver
+// draws, until it returns true. What cond waits for may follow work the
+// app does not count (the provider's processing time, X events), so it is
+// looked at again rather than waited on.
 func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) error {
 	deadline := time.Now().Add(timeout)
+	frame := time.NewTicker(frameTime)
+	defer frame.Stop()
 	for {
 		var ok bool
 		fyne.DoAndWait(func() { ok = cond() })
@@ -205,7 +220,7 @@ func (h *Harness) Wait(what string, timeout time.Duration, cond func() bool) err
 		if time.Now().After(deadline) {
 			return fmt.Errorf("e2e: waited %s for: %s", timeout, what)
 		}
-		nextFrames()
+		<-frame.C
 	}
 }
 
@@ -219,18 +234,27 @@ func (h *Harness) Settle() error {
 			return fmt.Errorf("e2e: the app's work did not end: %w", err)
 		}
 	}
-	nextFrames()
+	drawn()
 	return nil
 }
 
-// frameTicks is how long nextFrames waits: six of the GL driver's 60 Hz
-// ticks.
-const frameTicks = 100 * time.Millisecond
+// frameTime is the GL driver's frame: it polls X events (the real
+// pointer's and keyboard's) and draws the windows on its own 60 Hz tick.
+const frameTime = time.Second / 60
 
-// nextFrames lets the GL driver take its next few ticks: it polls X events
-// (the real pointer's and keyboard's) and draws the windows on its own 60 Hz
-// tick, which nothing outside it can wait on.
-func nextFrames() { time.Sleep(frameTicks) }
+// drawnFrames is how many of the driver's frames drawn waits for.
+const drawnFrames = 6
+
+// drawn waits for the driver's next few frames, on a ticker of its
+// frame's period: the GL driver draws on its own tick, and gives nothing
+// outside it a signal to wait on, so the frames are counted here.
+func drawn() {
+	frame := time.NewTicker(frameTime)
+	defer frame.Stop()
+	for range drawnFrames {
+		<-frame.C
+	}
+}
 
 // Shot saves the main window as <out>/<name>.png (and the screen, see
 // ShotWindow).

@@ -30,7 +30,7 @@ func (h *Harness) Click(obj fyne.CanvasObject) error {
 		return nil
 	}
 	h.Logf("click %T at %d,%d", obj, at.X, at.Y)
-	return xdotool("mousemove", "--sync", itoa(at.X), itoa(at.Y), "sleep", "0.15", "click", "1")
+	return xdotool(append(moveTo(at), "sleep", "0.15", "click", "1")...)
 }
 
 // Drag presses the left button on the middle of from, moves in steps to the
@@ -43,7 +43,7 @@ func (h *Harness) Drag(from, to fyne.CanvasObject) error {
 		return h.syntheticDrag(from, to)
 	}
 	h.Logf("drag %T from %d,%d to %d,%d", from, a.X, a.Y, b.X, b.Y)
-	args := []string{"mousemove", "--sync", itoa(a.X), itoa(a.Y), "sleep", "0.15", "mousedown", "1", "sleep", "0.15"}
+	args := append(moveTo(a), "sleep", "0.15", "mousedown", "1", "sleep", "0.15")
 	const steps = 12
 	for i := 1; i <= steps; i++ {
 		x := a.X + (b.X-a.X)*i/steps
@@ -75,6 +75,43 @@ func (h *Harness) syntheticDrag(from, to fyne.CanvasObject) error {
 
 // point is a position on the X screen, in pixels.
 type point struct{ X, Y int }
+
+// moveTo are xdotool's arguments that move the pointer to p and wait
+// until it is there; none when it is there already (a move there would
+// wait for a motion event that never comes, until xdotool gives up).
+func moveTo(p point) []string {
+	if at, ok := pointerAt(); ok && at == p {
+		return nil
+	}
+	return []string{"mousemove", "--sync", itoa(p.X), itoa(p.Y)}
+}
+
+// pointerAt is where the pointer is on the X screen.
+func pointerAt() (point, bool) {
+	out, err := exec.Command("xdotool", "getmouselocation", "--shell").Output()
+	if err != nil {
+		return point{}, false
+	}
+	var p point
+	var n int
+	for _, line := range strings.Fields(string(out)) {
+		k, v, _ := strings.Cut(line, "=")
+		if k != "X" && k != "Y" {
+			continue
+		}
+		c, err := strconv.Atoi(v)
+		if err != nil {
+			return point{}, false
+		}
+		if k == "X" {
+			p.X = c
+		} else {
+			p.Y = c
+		}
+		n++
+	}
+	return p, n == 2
+}
 
 // screenCenter is the middle of obj on the X screen: the window's origin
 // (from xdotool) plus the object's canvas position times the canvas scale.
@@ -163,7 +200,7 @@ func xdotool(args ...string) error {
 	if err != nil {
 		return fmt.Errorf("e2e: xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	nextFrames() // the app takes the events on its driver's next ticks
+	drawn() // the app takes the events on its driver's next frames
 	return nil
 }
 

@@ -1,6 +1,6 @@
 //go:build harness
 
-package ui
+package e2e
 
 import (
 	"errors"
@@ -12,65 +12,69 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/storage"
-
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/e2e"
-	"github.com/skipdesk/skipdesk/ui/wizard"
 )
 
-func init() { e2e.Register("messy-drop", runMessyDrop) }
+// A county export of the ugly kind (a title line above the header,
+// semicolons, 200 columns, blank and repeated rows) dropped on the window:
+// the trace wizard opens on it; its column is found with the pool's search
+// box and dragged onto its field with the real pointer while the UI
+// thread's latency is measured; then submit, completion and the result in
+// the viewer.
+func init() {
+	s := &messy{}
+	e2e.Suite("messy-drop",
+		e2e.T("a messy county export dropped opens the wizard with its 200 columns", s.drop),
+		e2e.T("the search box finds a column among 200", s.find),
+		e2e.T("a chip dragged among 200 columns maps its field, the window answering", s.drag),
+		e2e.T("the mapped export is traced and its result opens", s.submitAndView),
+	)
+}
 
-// runMessyDrop drops a county export of the ugly kind on the window (a
-// title line above the header, semicolons, 200 columns, blank and repeated
-// rows): the drop handler opens the trace wizard; the column is found with
-// the pool's search box and dragged onto its field with the real pointer
-// while the UI thread's latency is measured; then submit, completion and
-// the result in the viewer.
-func runMessyDrop(h *e2e.Harness) error {
-	a, dir, done, err := shellAndDir(h)
+type messy struct {
+	w e2e.TraceWizard
+}
+
+func (s *messy) drop(h *e2e.Harness) error {
+	dir, err := tempDir(h, "messy")
 	if err != nil {
 		return err
 	}
-	defer done()
 	path := filepath.Join(dir, "county export.csv")
 	if err := writeMessyList(path, 1500); err != nil {
 		return err
 	}
-
-	base := idleLatency()
-	h.Logf("UI thread latency, jobs list idle (the baseline on this machine): %s", base)
-	h.Do(func() { a.onDropped(fyne.NewPos(300, 300), []fyne.URI{storage.NewFileURI(path)}) })
-	var w *wizard.TraceProbe
-	if err := h.Wait("the dropped file is read", 60*time.Second, func() bool {
-		w = wizard.LastTrace()
-		return w != nil && w.Ready()
-	}); err != nil {
+	h.Logf("UI thread latency, jobs list idle (the baseline on this machine): %s", idleLatency(h))
+	h.Do(func() { h.D.App().Drop(path) })
+	if s.w, err = traceWizard(h, "the dropped file is read", 60*time.Second, nil); err != nil {
 		return err
 	}
 	var cols int
-	h.Do(func() { cols = w.Columns() })
+	h.Do(func() { cols = s.w.Columns() })
 	if cols != 200 {
 		return fmt.Errorf("the wizard found %d columns, want 200", cols)
 	}
-	if err := h.Shot("messy-01-file"); err != nil {
-		return err
-	}
+	return h.Shot("messy-01-file")
+}
 
-	// Map: clear mailing_zip, find its column with the search box, drag it
-	// back with the real pointer.
+// find clears mailing_zip and finds its column with the search box.
+func (s *messy) find(h *e2e.Harness) error {
+	w := s.w
 	h.Do(func() { w.Tab(1); w.Choose(mapping.MailingZip, "") })
 	var found bool
 	h.Do(func() { found = w.Find("mail z") })
 	if !found {
 		return errors.New("no search box for 200 columns")
 	}
-	if err := h.Shot("messy-02-find"); err != nil {
-		return err
-	}
+	return h.Shot("messy-02-find")
+}
+
+// drag drags the column back with the real pointer.
+func (s *messy) drag(h *e2e.Harness) error {
+	w := s.w
 	h.Do(func() { w.Reveal(mapping.MailingZip) })
 	chip, slot := w.Chip("MAIL ZIP"), w.Slot(mapping.MailingZip)
 	if chip == nil || slot == nil {
@@ -79,11 +83,11 @@ func runMessyDrop(h *e2e.Harness) error {
 	if err := h.Settle(); err != nil { // the recount and the preview redraw after the change
 		return err
 	}
-	idle := idleLatency()
-	var err2 error
-	busy := uiLatency(func() { err2 = h.Drag(chip, slot) })
-	if err2 != nil {
-		return err2
+	idle := idleLatency(h)
+	var err error
+	busy := uiLatency(h, func() { err = h.Drag(chip, slot) })
+	if err != nil {
+		return err
 	}
 	h.Logf("200-column board, UI thread latency idle: %s; while dragging: %s", idle, busy)
 	if err := h.Wait("the drop mapped mailing_zip", 10*time.Second, func() bool {
@@ -96,42 +100,30 @@ func runMessyDrop(h *e2e.Harness) error {
 		return err
 	}
 	h.Do(func() { w.Tab(2) })
-	if err := h.Shot("messy-04-options"); err != nil {
-		return err
-	}
-
-	return submitMessyAndView(h, w)
+	return h.Shot("messy-04-options")
 }
 
-// submitMessyAndView submits the mapped file, pays, waits for the new
-// trace to complete and download, and opens its result in the viewer.
-func submitMessyAndView(h *e2e.Harness, w *wizard.TraceProbe) error {
+// submitAndView submits the mapped file, pays, waits for the new trace to
+// complete and download, and opens its result in the viewer.
+func (s *messy) submitAndView(h *e2e.Harness) error {
+	w := s.w
 	known := map[string]bool{}
 	h.Do(func() {
-		for _, j := range h.Shell.JobsShown() {
+		for _, j := range h.D.Jobs().Shown() {
 			known[j.ID] = true
 		}
 	})
-	if err := submitAndPay(h, w.Submit(), w.Pay, w.Closed, ""); err != nil {
+	if err := payTrace(h, w, ""); err != nil {
 		return err
 	}
-	var job workflow.Job
+	var j workflow.Job
 	if err := h.Wait("the job completed and its result downloaded", 120*time.Second, func() bool {
-		for _, j := range h.Shell.JobsShown() {
-			if !known[j.ID] && j.Kind == jobs.KindTrace {
-				job = j
-			}
-		}
-		return w.Closed() && job.Status == "completed" && job.ResultPath != ""
+		j = job(h, func(j workflow.Job) bool { return !known[j.ID] && j.Kind == jobs.KindTrace })
+		return w.Closed() && j.Status == "completed" && j.ResultPath != ""
 	}); err != nil {
-		return fmt.Errorf("%w (last status %q)", err, job.Status)
+		return fmt.Errorf("%w (last status %q)", err, j.Status)
 	}
-	opened := make(chan error, 1)
-	h.Do(func() { h.Shell.OpenJobResult(job.ID, func(err error) { opened <- err }) })
-	if err := <-opened; err != nil {
-		return err
-	}
-	if err := h.Wait("the viewer shows the result's rows", 30*time.Second, func() bool { return h.Shell.ViewerRows() == job.Rows }); err != nil {
+	if err := openJobResult(h, j.ID, j.Rows, 30*time.Second); err != nil {
 		return err
 	}
 	return h.Shot("messy-05-result")
@@ -155,27 +147,34 @@ func writeMessyList(path string, rows int) error {
 	for i, h := range core {
 		headers[i] = h
 	}
-	firsts := []string{"JOHN", "MARY", "ACME HOLDINGS LLC", "Peter", "JOSÉ", "ANNA", "BLUE SKY TRUST", "Li"}
-	lasts := []string{"SMITH", "JONES", "", "Parker", "GARCÍA", "Müller", "", "Wei"}
 	var b strings.Builder
 	b.WriteString("County Tax Roll Export;;;Generated 2024-05-01\n")
 	b.WriteString(strings.Join(headers, ";") + "\n")
 	var row []string
 	for r := 0; r < rows; r++ {
-		row = make([]string, len(headers))
-		if r%50 != 0 {
-			for i := range row {
-				row[i] = fmt.Sprintf("v%d_%d", r, i)
-			}
-			k := r % len(firsts)
-			row[5], row[17] = firsts[k], lasts[k]
-			row[40], row[41], row[42], row[43] = fmt.Sprintf("%d MAIN ST", r+1), "AUSTIN", "TX", fmt.Sprintf("7870%d", r%10)
-			row[120], row[121], row[150], row[199] = fmt.Sprintf("PO BOX %d", r), "AUSTIN", "TX", "78701"
-		}
+		row = messyRow(r, len(headers))
 		b.WriteString(strings.Join(row, ";") + "\n")
 	}
 	b.WriteString(strings.Join(row, ";") + "\n")
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// messyRow is row r of the messy list: blank every 50.
+func messyRow(r, cols int) []string {
+	firsts := []string{"JOHN", "MARY", "ACME HOLDINGS LLC", "Peter", "JOSÉ", "ANNA", "BLUE SKY TRUST", "Li"}
+	lasts := []string{"SMITH", "JONES", "", "Parker", "GARCÍA", "Müller", "", "Wei"}
+	row := make([]string, cols)
+	if r%50 == 0 {
+		return row
+	}
+	for i := range row {
+		row[i] = fmt.Sprintf("v%d_%d", r, i)
+	}
+	k := r % len(firsts)
+	row[5], row[17] = firsts[k], lasts[k]
+	row[40], row[41], row[42], row[43] = fmt.Sprintf("%d MAIN ST", r+1), "AUSTIN", "TX", fmt.Sprintf("7870%d", r%10)
+	row[120], row[121], row[150], row[199] = fmt.Sprintf("PO BOX %d", r), "AUSTIN", "TX", "78701"
+	return row
 }
 
 // latency is how long the UI thread took to answer, sampled every 20 ms.
@@ -191,12 +190,13 @@ func (l latency) String() string {
 	return fmt.Sprintf("median %s, 95th percentile %s, worst %s (%d samples)", q(0.5), q(0.95), q(1), len(s))
 }
 
-// uiLatency runs f while it measures the UI thread's answers.
-// idleLatency is the UI thread's latency over a second in which the
-// script does nothing: the sleep is the measurement's window.
-func idleLatency() latency { return uiLatency(func() { time.Sleep(time.Second) }) }
+// idleLatency is the UI thread's latency over a second in which the test
+// does nothing. The sleep is the measurement's window, not a wait for
+// something to happen.
+func idleLatency(h *e2e.Harness) latency { return uiLatency(h, func() { time.Sleep(time.Second) }) }
 
-func uiLatency(f func()) latency {
+// uiLatency runs f while it measures the UI thread's answers.
+func uiLatency(h *e2e.Harness, f func()) latency {
 	stop := make(chan struct{})
 	var got latency
 	var wg sync.WaitGroup
@@ -210,7 +210,7 @@ func uiLatency(f func()) latency {
 			case <-time.After(20 * time.Millisecond):
 			}
 			t0 := time.Now()
-			fyne.DoAndWait(func() {})
+			h.Do(func() {})
 			got = append(got, time.Since(t0))
 		}
 	}()

@@ -1,0 +1,200 @@
+//go:build harness
+
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/ui/e2e"
+)
+
+// Results written by other services (the files of jobs/layout/testdata,
+// named by SKIPDESK_E2E_FIXTURES) imported into the library as a person
+// would: the people-and-phones view of two of them, the callable phones of
+// one and when they may be called, a layout the person corrects; then
+// Help's calling rules.
+func init() {
+	s := &foreign{}
+	e2e.Suite("foreign-results",
+		e2e.T("a PropStream result imported shows its people and phones", s.propstream),
+		e2e.T("Callable shows only the phones that may be called", s.callable),
+		e2e.T("Callable now follows the clock of the phones' time zone", s.callableNow),
+		e2e.T("the callable list offers a dialer's columns and right now", s.callableChoices),
+		e2e.T("at 9:30 p.m. no phone is callable now", s.notCallableLate),
+		e2e.T("a DealMachine result imported shows its people and phones", s.dealmachine),
+		e2e.T("a scrub read unsure is corrected by the person", s.correctUnsure),
+		e2e.T("Help shows the calling rules", helpRules),
+	)
+}
+
+type foreign struct {
+	dir string
+	// now is the viewer's clock in the calling-time tests.
+	now time.Time
+}
+
+// e2eNow is the window's clock in the screenshots of calling times: a
+// Tuesday, 8:30 p.m. in Texas (its phones may be called until 9).
+var e2eNow = time.Date(2026, 12, 1, 20, 30, 0, 0, time.FixedZone("CST", -6*3600))
+
+func (s *foreign) propstream(h *e2e.Harness) error {
+	if s.dir = os.Getenv("SKIPDESK_E2E_FIXTURES"); s.dir == "" {
+		return errors.New("SKIPDESK_E2E_FIXTURES is not set: it names the folder jobs/layout/testdata")
+	}
+	h.Resize(fyne.NewSize(1280, 760))
+	if err := importShown(h, filepath.Join(s.dir, "propstream.csv"), 4); err != nil {
+		return err
+	}
+	return h.Shot("layouts-01-propstream")
+}
+
+// countIs waits until the selected viewer's count line reads want.
+func countIs(h *e2e.Harness, what, want string) error {
+	var got string
+	if err := h.Wait(what, 10*time.Second, func() bool {
+		st, _ := h.D.Viewer().Selected()
+		got = st.Count
+		return got == want
+	}); err != nil {
+		return fmt.Errorf("%w (%s)", err, got)
+	}
+	return nil
+}
+
+func (s *foreign) callable(h *e2e.Harness) error {
+	h.Do(func() { h.D.Viewer().Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, "callable only", "2 of 4 rows"); err != nil {
+		return err
+	}
+	return h.Shot("layouts-02-propstream-callable")
+}
+
+func (s *foreign) callableNow(h *e2e.Harness) error {
+	s.now = e2eNow
+	v := h.D.Viewer()
+	h.Do(func() {
+		v.SetClock(func() time.Time { return s.now })
+		v.Quick(jobs.QuickCallable, false)
+		v.Quick(jobs.QuickCallableNow, true)
+	})
+	if err := countIs(h, "callable now", "2 of 4 rows callable now"); err != nil {
+		return err
+	}
+	return h.Shot("layouts-02b-propstream-callable-now")
+}
+
+// callableChoices opens the choices of the callable list of the view
+// shown (Export .xlsx with "Callable now"), picks a dialer's columns and
+// "right now", takes its screenshot and closes it without exporting.
+func (s *foreign) callableChoices(h *e2e.Harness) error {
+	ex := h.D.Exports()
+	h.Do(func() { h.D.Viewer().Export(".xlsx") })
+	if err := h.Wait("the callable list's choices and its dialers", 20*time.Second, func() bool {
+		shown, layouts := ex.CallableChoices()
+		return shown && len(layouts) > 0
+	}); err != nil {
+		return err
+	}
+	h.Do(func() { ex.ChooseCallable("REISift", true) })
+	if err := h.Shot("layouts-02d-propstream-callable-choices"); err != nil {
+		return err
+	}
+	h.Do(ex.CloseCallable)
+	return nil
+}
+
+func (s *foreign) notCallableLate(h *e2e.Harness) error {
+	v := h.D.Viewer()
+	h.Do(func() {
+		s.now = e2eNow.Add(time.Hour)
+		v.Tick()
+	})
+	if err := countIs(h, "callable at 9:30 p.m.", "0 of 4 rows callable now"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-02c-propstream-not-callable-now"); err != nil {
+		return err
+	}
+	h.Do(func() {
+		v.Quick(jobs.QuickCallableNow, false)
+		v.SetClock(nil)
+	})
+	return nil
+}
+
+func (s *foreign) dealmachine(h *e2e.Harness) error {
+	if err := importShown(h, filepath.Join(s.dir, "dealmachine.csv"), 3); err != nil {
+		return err
+	}
+	return h.Shot("layouts-03-dealmachine")
+}
+
+// correctUnsure imports a scrub SkipDesk is not sure how to read, and the
+// person says how: a blank "Known Litigator" is not on the list.
+func (s *foreign) correctUnsure(h *e2e.Harness) error {
+	v := h.D.Viewer()
+	if err := importShown(h, filepath.Join(s.dir, "invented_scrub.csv"), 5); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-04-unsure"); err != nil {
+		return err
+	}
+	h.Do(v.CheckColumns)
+	if err := h.Wait("the correction dialog", 20*time.Second, func() bool { st, _ := v.Selected(); return st.Correcting }); err != nil {
+		return err
+	}
+	var err error
+	h.Do(func() { err = v.Correct("Known Litigator", "", "Not on the list") })
+	if err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-05-correction"); err != nil {
+		return err
+	}
+	h.Do(v.ConfirmCorrections)
+	if err := h.Wait("read again", 20*time.Second, func() bool {
+		st, _ := v.Selected()
+		return !st.Correcting && st.Sure && strings.HasSuffix(st.Count, "rows")
+	}); err != nil {
+		return err
+	}
+	return h.Shot("layouts-06-corrected")
+}
+
+// importShown imports path into the library and waits for its viewer with
+// rows rows.
+func importShown(h *e2e.Harness, path string, rows int) error {
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	lib := h.D.Library()
+	h.Do(func() { lib.Import(path) })
+	// The file's answers were scrubbed yesterday, as the person says.
+	if err := h.Wait("the scrub date question", 20*time.Second, lib.ScrubDateAsked); err != nil {
+		return err
+	}
+	h.Do(func() { lib.AnswerScrubDate(time.Now().AddDate(0, 0, -1).Format(time.DateOnly)) })
+	if err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {
+		st, ok := h.D.Viewer().Selected()
+		return ok && strings.Contains(st.Name, name) && st.Indexed && st.Rows == rows
+	}); err != nil {
+		return err
+	}
+	// The table lays its rows out once it has a size.
+	h.Do(h.D.Viewer().RefreshTable)
+	return h.Settle()
+}
+
+// helpRules opens Help's calling rules from the window's menu.
+func helpRules(h *e2e.Harness) error {
+	if err := h.Menu("Help", "Calling rules"); err != nil {
+		return err
+	}
+	return h.Shot("help-01-calling-rules")
+}

@@ -28,6 +28,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 	for _, tl := range sandbox.TraceLayouts {
 		dl := sandbox.DNCLayouts[len(tl)%len(sandbox.DNCLayouts)] // each DNC layout in turn
 		t.Run(tl+"+"+dl, func(t *testing.T) {
+			t.Parallel()
 			cfg := testConfig(t)
 			sc := *cfg.Sandbox
 			sc.ResultLayouts = sandbox.ResultLayouts{Trace: tl, DNC: dl}

@@ -26,9 +26,7 @@ import (
 func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	t.Parallel()
 	dbURL := pgtest.URL(t)
-	sbCfg := sandbox.DefaultConfig()
-	sbCfg.Processing = sandbox.Processing{MinSeconds: 2}
-	sb := newTeamSandbox(t, sbCfg)
+	sb := newTeamSandbox(t, *fastSandbox())
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	a := sharingComputer(ctx, t, sb.url, dbURL, "front-desk")
@@ -50,6 +48,8 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	sentAnHourAgo(ctx, t, dbURL)
+	// The next job stays in flight until the test finishes it.
+	sb.srv.SetProcessing(sandbox.Processing{MinSeconds: 3600})
 	flying, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "late", 3), Mapping: ownerMapping,
 		Mode: jobs.ModeNormal}, false)
 	if err != nil {
@@ -79,6 +79,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	if _, err := submitFile(ctx, a, plan, false); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("the file sent an hour ago, sent again after stopping: %v", err)
 	}
+	sb.srv.Finish(flying)
 	if _, err := a.Jobs().Wait(ctx, flying, time.Minute); err != nil {
 		t.Fatal(err)
 	}

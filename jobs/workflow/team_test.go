@@ -282,7 +282,17 @@ func callableNumbers(ctx context.Context, t *testing.T, d *Service, job Job) []s
 // The computer following a job disappears (its connection to the team's
 // database cut, as when it is switched off): when its lease runs out
 // another computer takes the job up and records its completion, once.
+// skipLeaseWaitIfShort skips, with -short, a test that waits out a job's
+// lease in real time (its expiry is the database's own clock, which the
+// tracker of another process reads).
+func skipLeaseWaitIfShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a job's lease in real time (seconds); skipped with -short, make test runs it")
+	}
+}
+
 func TestTeamLeaseHandover(t *testing.T) {
+	skipLeaseWaitIfShort(t)
 	dbURL := pgtest.URL(t)
 	proxy, viaProxy := pgtest.NewProxy(t, dbURL)
 	cfg := sandbox.DefaultConfig()
@@ -812,6 +822,7 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 		holdLease(t)
 		return
 	}
+	skipLeaseWaitIfShort(t)
 	dbURL := pgtest.URL(t)
 	cfg := sandbox.DefaultConfig()
 	// The job runs until the test finishes it, after the handover.

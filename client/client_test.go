@@ -13,6 +13,7 @@ import (
 )
 
 func TestNewBaseURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string // want "" = rejected
 	}{
@@ -60,6 +61,7 @@ func TestNewBaseURL(t *testing.T) {
 }
 
 func TestRequestShape(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{"rates":{"normal":1,"enhanced":3,"llc":2,"dnc":1,"gold":9}}`))
 	c := s.client(t, WithUserAgent("test/1"))
 	p, err := c.Pricing(context.Background())
@@ -77,6 +79,7 @@ func TestRequestShape(t *testing.T) {
 }
 
 func TestIDsAreEscapedAndUsedAsGiven(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{"id":"x"}`))
 	c := s.client(t)
 	ctx := context.Background()
@@ -102,6 +105,7 @@ func TestIDsAreEscapedAndUsedAsGiven(t *testing.T) {
 }
 
 func TestListQuery(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{"_metadata":{"page":2,"per_page":5,"page_count":2,"total_count":6},"traces":[{"id":"t6","status":"archived"}]}`))
 	c := s.client(t)
 	l, err := c.Traces.List(context.Background(), &TraceListOptions{Page: 2, Limit: 5, Type: TypeSingle})
@@ -123,6 +127,7 @@ func TestListQuery(t *testing.T) {
 }
 
 func TestAllStopsOnError(t *testing.T) {
+	t.Parallel()
 	page := func(p, count int, ids ...string) http.HandlerFunc {
 		items := make([]string, len(ids))
 		for i, id := range ids {
@@ -156,6 +161,7 @@ func TestAllStopsOnError(t *testing.T) {
 }
 
 func TestUnknownMembersKept(t *testing.T) {
+	t.Parallel()
 	body := `{"id":"trc_1","status":"queued","mode":"turbo","new_field":{"a":[1,2]},"breakdown":null,` +
 		`"download_url":null,"created_at":"2026-01-02T03:04:05.678Z","completed_at":null}`
 	var tr Trace
@@ -200,6 +206,7 @@ func TestUnknownMembersKept(t *testing.T) {
 }
 
 func TestMalformedSuccessBody(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{"id": "trc_1", "status": `))
 	_, err := s.client(t).Traces.Get(context.Background(), "trc_1")
 	if err == nil || !strings.Contains(err.Error(), "decoding") || s.hits.Load() != 1 {
@@ -208,6 +215,7 @@ func TestMalformedSuccessBody(t *testing.T) {
 }
 
 func TestRetryDelays(t *testing.T) {
+	t.Parallel()
 	p := RetryPolicy{MaxRetries: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: 300 * time.Millisecond,
 		MaxRetryAfter: time.Second, Budget: 2 * time.Second}.withDefaults()
 	r := retrier{p: p}
@@ -239,6 +247,7 @@ func TestRetryDelays(t *testing.T) {
 }
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -267,6 +276,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestGETRetries429WithEveryRetryAfterForm(t *testing.T) {
+	t.Parallel()
 	for _, ra := range []string{"1", time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat), "-3", "later", "86400000", ""} {
 		t.Run(ra, func(t *testing.T) {
 			s := newScripted(t,
@@ -282,6 +292,7 @@ func TestGETRetries429WithEveryRetryAfterForm(t *testing.T) {
 }
 
 func Test503Burst(t *testing.T) {
+	t.Parallel()
 	unavailable := reply(503, map[string]string{"Retry-After": "1"}, `{"error":"unavailable","code":"SERVICE_UNAVAILABLE"}`)
 	s := newScripted(t, unavailable, unavailable, unavailable, reply(200, nil, `{"rates":{"normal":1}}`))
 	if _, err := s.client(t).Pricing(context.Background()); err != nil || s.hits.Load() != 4 {
@@ -310,6 +321,7 @@ func Test503Burst(t *testing.T) {
 }
 
 func TestGETRetriesNetworkErrors(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, drop, func(w http.ResponseWriter, r *http.Request) {
 		// Headers, then half the body, then the connection drops.
 		hijackClose(w, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"credits\":")
@@ -328,6 +340,7 @@ func TestGETRetriesNetworkErrors(t *testing.T) {
 }
 
 func TestRetryWebhookFollowsReadPolicy(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(502, nil, "<html><title>Bad gateway</title></html>"), reply(200, nil, `{"delivery_id":"whd_1","attempt":2,"status":"pending"}`))
 	d, err := s.client(t).DNC.RetryWebhook(context.Background(), "dnc_1")
 	if err != nil || d.DeliveryID != "whd_1" || s.hits.Load() != 2 || s.request(1).Method != "POST" || s.request(1).URL.Path != "/v1/dnc/dnc_1/retry-webhook" {
@@ -336,6 +349,7 @@ func TestRetryWebhookFollowsReadPolicy(t *testing.T) {
 }
 
 func TestContextCancelDuringBackoff(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(503, map[string]string{"Retry-After": "30"}, ""))
 	c := s.client(t, WithRetryPolicy(RetryPolicy{MaxRetryAfter: time.Minute}))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -361,6 +375,7 @@ func TestContextCancelDuringBackoff(t *testing.T) {
 }
 
 func TestChargedPOSTNeverResentAfterSending(t *testing.T) {
+	t.Parallel()
 	calls := chargedCalls(t)
 	faults := []struct {
 		name    string
@@ -417,6 +432,7 @@ func drainBody(r *http.Request) {
 // request reached the server: it is not resent. The caller gets the 429
 // with its Retry-After.
 func TestChargedPOSTNotResentOn429(t *testing.T) {
+	t.Parallel()
 	for name, call := range chargedCalls(t) {
 		t.Run(name, func(t *testing.T) {
 			s := newScripted(t, reply(429, map[string]string{"Retry-After": "7"}, `{"error":"slow down","code":"RATE_LIMITED"}`),
@@ -434,6 +450,7 @@ func TestChargedPOSTNotResentOn429(t *testing.T) {
 }
 
 func TestChargedPOSTRetriedWhenNeverSent(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(201, nil, `{"id":"dnc_1","status":"processing"}`))
 	tr := newTransport()
 	dial := tr.DialContext
@@ -465,6 +482,7 @@ func TestChargedPOSTRetriedWhenNeverSent(t *testing.T) {
 }
 
 func TestChargedPOSTCancelledInFlight(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
@@ -483,6 +501,7 @@ func TestChargedPOSTCancelledInFlight(t *testing.T) {
 }
 
 func TestSentinels(t *testing.T) {
+	t.Parallel()
 	for status, want := range map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 402: ErrInsufficientCredits,
 		403: ErrForbidden, 404: ErrNotFound, 413: ErrTooLarge, 422: ErrUnprocessable, 429: ErrRateLimited,
 		500: ErrServer, 503: ErrServer, 599: ErrServer} {
@@ -502,6 +521,7 @@ func TestSentinels(t *testing.T) {
 }
 
 func TestDotIDsStayIDs(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{}`))
 	c := s.client(t)
 	for _, id := range []string{".", ".."} {
@@ -517,6 +537,7 @@ func TestDotIDsStayIDs(t *testing.T) {
 }
 
 func TestAllWithoutMetadata(t *testing.T) {
+	t.Parallel()
 	full := reply(200, nil, `{"traces":[{"id":"a"},{"id":"b"}]}`)
 	s := newScripted(t, full, reply(200, nil, `{"traces":[{"id":"c"}]}`))
 	var ids []string
@@ -532,6 +553,7 @@ func TestAllWithoutMetadata(t *testing.T) {
 }
 
 func TestRedirects(t *testing.T) {
+	t.Parallel()
 	target := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"credits":9,"auth":"` + r.Header.Get("Authorization") + `"}`))
 	})
@@ -572,6 +594,7 @@ func (f *failingRT) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // Through an opaque RoundTripper nothing proves the request was not sent.
 func TestChargedPOSTThroughOpaqueTransport(t *testing.T) {
+	t.Parallel()
 	rt := &failingRT{}
 	c, _ := New("https://api.example.com/v1", testKey, WithHTTPClient(&http.Client{Transport: rt}), WithRetryPolicy(fastRetry()))
 	_, err := c.Traces.Single(context.Background(), &SingleTraceRequest{FirstName: "A"})

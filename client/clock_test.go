@@ -8,6 +8,7 @@ import (
 )
 
 func TestServerClockOffsetFromDate(t *testing.T) {
+	t.Parallel()
 	ahead := 20 * time.Minute
 	s := newScripted(t,
 		reply(200, map[string]string{"Date": "garbage"}, `{"credits": 1}`),

@@ -54,6 +54,7 @@ func serveRange(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestDownloadResumesWithRange(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, cut(0, 5000, true, `"v1"`), serveRange)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.csv")
@@ -84,6 +85,7 @@ func TestDownloadResumesWithRange(t *testing.T) {
 }
 
 func TestDownloadRestartsWithoutRanges(t *testing.T) {
+	t.Parallel()
 	full := reply(200, map[string]string{"Content-Type": "text/csv"}, string(resultCSV))
 	tests := []struct {
 		name  string
@@ -113,6 +115,7 @@ func TestDownloadRestartsWithoutRanges(t *testing.T) {
 }
 
 func TestDownloadUnknownLength(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/csv")
 		w.WriteHeader(200)
@@ -130,6 +133,7 @@ func TestDownloadUnknownLength(t *testing.T) {
 }
 
 func TestDownloadFailureLeavesDestinationAlone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.csv")
 	if err := os.WriteFile(out, []byte("previous result"), 0o644); err != nil {
@@ -168,6 +172,7 @@ func TestDownloadFailureLeavesDestinationAlone(t *testing.T) {
 }
 
 func TestDownloadBadDestination(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, serveRange)
 	c := s.client(t)
 	if _, err := c.Traces.Download(context.Background(), "x", filepath.Join(t.TempDir(), "missing", "r.csv"), nil); err == nil ||
@@ -183,6 +188,7 @@ func TestDownloadBadDestination(t *testing.T) {
 }
 
 func TestParseContentRange(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in           string
 		start, total int64
@@ -209,6 +215,7 @@ func TestParseContentRange(t *testing.T) {
 // The connection is reset (RST, not a clean close) halfway through the
 // body: the next attempt asks for the rest and the file arrives whole.
 func TestDownloadConnectionResetHalfway(t *testing.T) {
+	t.Parallel()
 	reset := func(w http.ResponseWriter, r *http.Request) {
 		conn, buf, err := http.NewResponseController(w).Hijack()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 // A server that refuses an upload before reading it (413 at once, as the
 // spec's size limit allows) gives a plain 413, not an unknown outcome.
 func TestUploadAnsweredBeforeBodyRead(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 		w.WriteHeader(http.StatusRequestEntityTooLarge)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecodeError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int
@@ -70,6 +71,7 @@ func TestDecodeError(t *testing.T) {
 }
 
 func TestAPIErrorText(t *testing.T) {
+	t.Parallel()
 	e := decodeError(400, "", []byte(`{"error":"mapping invalid","details":["a","b"]}`), "")
 	e.Op = "POST /traces"
 	if got := e.Error(); got != "POST /traces: 400 Bad Request: mapping invalid; a; b" {
@@ -87,6 +89,7 @@ func TestAPIErrorText(t *testing.T) {
 }
 
 func TestLongBodiesAreCapped(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 10000)
 	e := decodeError(500, "", []byte(long), "")
 	if len(e.Message) > maxMessage+10 || !strings.HasSuffix(e.Message, "…") || !utf8.ValidString(e.Message) {
@@ -104,6 +107,7 @@ func TestLongBodiesAreCapped(t *testing.T) {
 // A server that echoes the Authorization header into its error body, in
 // every shape, must not get the key into an error text.
 func TestKeyNeverInErrors(t *testing.T) {
+	t.Parallel()
 	echo := func(shape string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			auth := r.Header.Get("Authorization")
@@ -178,6 +182,7 @@ func FuzzDecodeError(f *testing.F) {
 }
 
 func TestMaskKeyFragments(t *testing.T) {
+	t.Parallel()
 	const key = "sk_live_SECRET0123456789"
 	tests := []struct{ in, want string }{
 		{"nothing here", "nothing here"},

@@ -66,6 +66,7 @@ func fakeCharged(t *testing.T) map[string]struct {
 // come after the job was made and charged, so it is "unknown", is sent
 // once, and a redirect is never followed.
 func TestHostileChargedAnswerClassification(t *testing.T) {
+	t.Parallel()
 	unknown := map[string]http.HandlerFunc{}
 	for _, code := range []int{301, 302, 303, 307, 308} {
 		unknown[fmt.Sprintf("%d redirect", code)] = hostile.Redirect("/v1/traces", code)
@@ -123,6 +124,7 @@ func TestHostileChargedAnswerClassification(t *testing.T) {
 // any redirect of any request (reads and downloads included). A redirect
 // within the origin keeps it.
 func TestHostileKeyStaysWithItsOrigin(t *testing.T) {
+	t.Parallel()
 	read := func(c *Client) error { _, err := c.Account(context.Background()); return err }
 	download := func(c *Client) error {
 		_, err := c.Traces.Download(context.Background(), "trc_1", filepath.Join(t.TempDir(), "r.csv"), nil)
@@ -222,6 +224,7 @@ func hostOf(base string) string {
 // it is not asked again within the call (it would come back the same; the
 // tracker asks later).
 func TestHostileDownloadMustBeCSV(t *testing.T) {
+	t.Parallel()
 	cases := map[string]http.HandlerFunc{
 		"200 HTML login page": hostile.Reply(200, map[string]string{"Content-Type": "text/html; charset=utf-8"},
 			"<!DOCTYPE html><html><head><title>Sign in</title></head><body><form>…</form></body></html>"),
@@ -277,6 +280,7 @@ func TestHostileDownloadMustBeCSV(t *testing.T) {
 // every few moments (never idle long enough for the idle watch) cannot hold
 // the caller for days. Nothing is kept.
 func TestHostileDownloadDeadline(t *testing.T) {
+	t.Parallel()
 	s := hostile.New(t)
 	s.Always(hostile.TraceDownload, hostile.Trickle(map[string]string{"Content-Type": "text/csv"},
 		"a,b\r\n", strings.Repeat("1,2\r\n", 20000), 20*time.Millisecond))
@@ -304,6 +308,7 @@ func TestHostileDownloadDeadline(t *testing.T) {
 // not a date, a number for a name, no id, not an object) leaves the others
 // readable, and is reported by its id when that can be read.
 func TestHostileListWithOneBadItem(t *testing.T) {
+	t.Parallel()
 	s := hostile.New(t)
 	good1 := s.Add(&hostile.Job{Name: "a.csv"})
 	bad := s.Add(&hostile.Job{})
@@ -386,6 +391,7 @@ func assertClean(t *testing.T, field, s string, visible ...string) {
 // lookup results, account text) has its escape sequences, control and
 // bidirectional characters removed, one test per field.
 func TestHostileServerTextIsCleaned(t *testing.T) {
+	t.Parallel()
 	js, _ := json.Marshal(hostileText)
 	ht := string(js)
 	s := hostile.New(t)
@@ -497,6 +503,7 @@ func deref(p *string) string {
 }
 
 func TestCleanText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"plain name.csv", "plain name.csv"},
 		{"café ünïcödé 名前 😀", "café ünïcödé 名前 😀"},
@@ -591,6 +598,7 @@ func keyShown(key, text string) bool {
 // and API errors, before anything is shown or stored (a job is stored as
 // the client's JSON of it).
 func TestHostileKeyRedactedInServerText(t *testing.T) {
+	t.Parallel()
 	for form, echoed := range keyForms(hostile.FakeKey()) {
 		t.Run(form, func(t *testing.T) {
 			s := hostile.New(t)

@@ -45,6 +45,7 @@ func chargedCalls(t *testing.T) map[string]func(*Client) error {
 // whose answer (a list) is not the job. It may come after the job was
 // created, so its outcome is unknown.
 func TestChargedPOSTRedirectNotFollowed(t *testing.T) {
+	t.Parallel()
 	for name, call := range chargedCalls(t) {
 		for _, code := range []int{301, 302, 303, 307, 308} {
 			t.Run(fmt.Sprintf("%s/%d", name, code), func(t *testing.T) {
@@ -85,6 +86,7 @@ func TestChargedPOSTRedirectNotFollowed(t *testing.T) {
 // A redirect refused by policy (a loop, or https to plain http) is not
 // retried: it would be refused again.
 func TestRefusedRedirectNotRetried(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, r.URL.Path, http.StatusFound) // to itself, forever
 	})
@@ -100,6 +102,7 @@ func TestRefusedRedirectNotRetried(t *testing.T) {
 // A 2xx to a charged POST whose body names no job: the job may exist and
 // be charged, but its id is unknown.
 func TestChargedPOSTAnswerWithoutID(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	owners := writeFile(t, dir, "owners.csv", ownersCSV)
 	phones := writeFile(t, dir, "phones.csv", "Phone\n2125550147\n")
@@ -130,6 +133,7 @@ func TestChargedPOSTAnswerWithoutID(t *testing.T) {
 // Odd answers to a charged POST: each is one request and an error that
 // says whether the outcome is known.
 func TestChargedPOSTOddAnswers(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("x", 2<<20)
 	faults := []struct {
 		name    string
@@ -189,6 +193,7 @@ func TestChargedPOSTOddAnswers(t *testing.T) {
 
 // Odd answers to a GET: a clear error or, for transient faults, a retry.
 func TestGETOddAnswers(t *testing.T) {
+	t.Parallel()
 	good := reply(200, nil, `{"credits":5}`)
 	tests := []struct {
 		name  string
@@ -240,6 +245,7 @@ func TestGETOddAnswers(t *testing.T) {
 // GET (a download too) is retried, a charged POST reports an unknown
 // outcome. A slow but moving body is not cut.
 func TestStalledBody(t *testing.T) {
+	t.Parallel()
 	stall := func(prefix string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			drainBody(r)
@@ -291,6 +297,7 @@ func TestStalledBody(t *testing.T) {
 // A 206 nobody asked for, starting past 0, is not taken for the file's
 // beginning.
 func TestDownloadUnaskedPartialContent(t *testing.T) {
+	t.Parallel()
 	unasked := func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Range") != "" {
 			serveRange(w, r)
@@ -319,6 +326,7 @@ func TestDownloadUnaskedPartialContent(t *testing.T) {
 // A server that ignores the page parameter (or repeats a page forever)
 // does not make All loop without end.
 func TestAllStopsOnRepeatedPages(t *testing.T) {
+	t.Parallel()
 	page := `{"_metadata":{"page":1,"per_page":2,"page_count":1000000,"total_count":2000000},"traces":[{"id":"a"},{"id":"b"}]}`
 	s := newScripted(t, reply(200, nil, page))
 	var ids []string
@@ -352,6 +360,7 @@ func TestAllStopsOnRepeatedPages(t *testing.T) {
 // The server resets the connection (RST) after reading part of an upload:
 // one request, and an unknown outcome (bytes reached the server).
 func TestChargedPOSTResetMidUpload(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) {
 		io.CopyN(io.Discard, r.Body, 256<<10)
 		conn, _, err := http.NewResponseController(w).Hijack()

@@ -22,6 +22,7 @@ func rlHeader(limit, remaining int, reset string) http.Header {
 }
 
 func TestParseReset(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 30, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -48,6 +49,7 @@ func TestParseReset(t *testing.T) {
 }
 
 func TestLimiterRecordsAndPaces(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	l := newLimiter()
 	l.now = func() time.Time { return now }
@@ -98,6 +100,7 @@ func TestLimiterRecordsAndPaces(t *testing.T) {
 }
 
 func TestPacingWaitObeysContext(t *testing.T) {
+	t.Parallel()
 	reset := strconv.FormatInt(time.Now().Add(50*time.Second).Unix(), 10)
 	s := newScripted(t, reply(200, map[string]string{"X-RateLimit-Limit": "1200", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset}, `{"traces":[]}`))
 	c := s.client(t)
@@ -146,6 +149,7 @@ func (b *budgetLog) Take(ctx context.Context, bucket string) error {
 // A shared budget is asked before every request, in its rate-limit class;
 // when it refuses, nothing is sent, and a charged POST is "never sent".
 func TestSharedBudget(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(200, nil, `{"traces":[]}`), reply(200, nil, `{"credits":5}`))
 	b := &budgetLog{}
 	c := s.client(t, WithBudget(b))

@@ -72,6 +72,7 @@ func writeFile(t testing.TB, dir, name, content string) string {
 }
 
 func TestSandboxAccountAndPricing(t *testing.T) {
+	t.Parallel()
 	_, c := startSandbox(t, sandboxConfig())
 	ctx := context.Background()
 	a, err := c.Account(ctx)
@@ -95,6 +96,7 @@ func TestSandboxAccountAndPricing(t *testing.T) {
 }
 
 func TestSandboxTraceLifecycle(t *testing.T) {
+	t.Parallel()
 	srv, c := startSandbox(t, sandboxConfig())
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -204,6 +206,7 @@ func assertNoTempFiles(t *testing.T, dir string) {
 }
 
 func TestSandboxSingleAndPagination(t *testing.T) {
+	t.Parallel()
 	_, c := startSandbox(t, sandboxConfig())
 	ctx := context.Background()
 	req := SingleTraceRequest{FirstName: "John", LastName: "Smith", Address: "1 Main St", City: "Austin", State: "TX", Zip: "78701"}
@@ -269,6 +272,7 @@ func TestSandboxSingleAndPagination(t *testing.T) {
 }
 
 func TestSandboxDNCLifecycle(t *testing.T) {
+	t.Parallel()
 	srv, c := startSandbox(t, sandboxConfig())
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -313,6 +317,7 @@ func TestSandboxDNCLifecycle(t *testing.T) {
 }
 
 func TestSandboxErrors(t *testing.T) {
+	t.Parallel()
 	srv, c := startSandbox(t, sandboxConfig())
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -370,6 +375,7 @@ func TestSandboxErrors(t *testing.T) {
 }
 
 func TestSandboxFaults(t *testing.T) {
+	t.Parallel()
 	cfg := sandboxConfig()
 	cfg.Faults.ErrorRate = 0.5 // every second request is a 503
 	srv, c := startSandbox(t, cfg)
@@ -422,6 +428,7 @@ func TestSandboxFaults(t *testing.T) {
 }
 
 func TestSandboxPacingAvoids429(t *testing.T) {
+	t.Parallel()
 	cfg := sandboxConfig()
 	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: 20, WritePerMinute: 20}
 	srv, c := startSandbox(t, cfg)
@@ -475,6 +482,7 @@ func (s *statusCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestSandboxPlainIDsAndMeteredAccount(t *testing.T) {
+	t.Parallel()
 	cfg := sandboxConfig()
 	cfg.IDStyle = "plain"
 	cfg.Keys = append(cfg.Keys, sandbox.KeyConfig{Key: "sk_sandbox_metered", BillingMode: "metered", MeteredThreshold: 3, CardLast4: "4242"})

@@ -57,6 +57,7 @@ func formServer(t *testing.T, seen *formSeen, answer string) *scripted {
 }
 
 func TestTraceUploadForm(t *testing.T) {
+	t.Parallel()
 	var seen formSeen
 	s := formServer(t, &seen, `{"success":true,"id":"trc_9","status":"processing","cost":4,"credits_charged":4,"columns":{"first_name":"First"},"queue_position":3}`)
 	dir := t.TempDir()
@@ -91,6 +92,7 @@ func TestTraceUploadForm(t *testing.T) {
 }
 
 func TestDNCUploadForm(t *testing.T) {
+	t.Parallel()
 	var seen formSeen
 	s := formServer(t, &seen, `{"id":"dnc_1","name":"phones.csv","status":"processing","total_rows":1,"rate":1,"credits_charged":1}`)
 	path := writeFile(t, t.TempDir(), "phones.csv", "Cell Phone\n2125550147\n")
@@ -104,6 +106,7 @@ func TestDNCUploadForm(t *testing.T) {
 }
 
 func TestUploadRefusedLocally(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, reply(201, nil, `{}`))
 	c := s.client(t)
 	ctx := context.Background()
@@ -154,6 +157,7 @@ func TestUploadRefusedLocally(t *testing.T) {
 }
 
 func TestUploadFileChangedBetweenAttempts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := writeFile(t, dir, "p.csv", "Phone\n2125550147\n")
 	mp, err := newMultipartFile(path, "p.csv", nil, nil)
@@ -184,6 +188,7 @@ func TestUploadFileChangedBetweenAttempts(t *testing.T) {
 }
 
 func TestHumanBytes(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{12: "12 bytes", 2048: "2.0 KB", 52428801: "50.0 MB"} {
 		if got := humanBytes(n); got != want {
 			t.Errorf("humanBytes(%d) = %q", n, got)

@@ -53,6 +53,7 @@ func endless(status int, chunk string, pause time.Duration) http.HandlerFunc {
 }
 
 func TestWorstServerEndlessJSONBody(t *testing.T) {
+	t.Parallel()
 	// Fast: the size cap ends it, and the same answer is not asked again.
 	s := newScripted(t, endless(200, `{"credits":1,"pad":"`+strings.Repeat("x", 64<<10), 0))
 	err := within(t, time.Minute, func() error { _, err := s.client(t).Account(context.Background()); return err })
@@ -86,6 +87,7 @@ func TestWorstServerEndlessJSONBody(t *testing.T) {
 // An error body that never ends is read up to its cap; the error is still
 // the status's.
 func TestWorstServerEndlessErrorBody(t *testing.T) {
+	t.Parallel()
 	s := newScripted(t, endless(404, strings.Repeat("<p>not found</p>", 1000), 0))
 	err := within(t, time.Minute, func() error { _, err := s.client(t).Traces.Get(context.Background(), "trc_1"); return err })
 	if !errors.Is(err, ErrNotFound) || s.hits.Load() != 1 || len(err.Error()) > 2000 {
@@ -94,6 +96,7 @@ func TestWorstServerEndlessErrorBody(t *testing.T) {
 }
 
 func TestWorstServerEndlessDownload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.csv")
 	s := newScripted(t, endless(200, strings.Repeat("a,b,c\r\n", 4096), 0))
@@ -126,6 +129,7 @@ func TestWorstServerEndlessDownload(t *testing.T) {
 // or stays open and silent) fails after the retries with nothing at the
 // destination; shorter gives the announced bytes only.
 func TestWorstServerLyingContentLength(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	prev := filepath.Join(dir, "prev.csv")
 	os.WriteFile(prev, []byte("old"), 0o644)
@@ -176,6 +180,7 @@ func TestWorstServerLyingContentLength(t *testing.T) {
 // the policy, so the call goes on (a read) or ends at once (a charged POST,
 // which is never resent).
 func TestWorstServerAbsurdRetryAfter(t *testing.T) {
+	t.Parallel()
 	tenYears := fmt.Sprint(int64(10 * 365 * 24 * time.Hour / time.Second))
 	date := time.Now().AddDate(10, 0, 0).UTC().Format(http.TimeFormat)
 	for _, ra := range []string{tenYears, date, "99999999999999999999999999", "-1", "1e9", "soon"} {
@@ -213,6 +218,7 @@ func TestWorstServerAbsurdRetryAfter(t *testing.T) {
 // (nor answers): the send stalls, the attempt ends after the idle timeout,
 // and the charged POST is reported as an unknown outcome, sent once.
 func TestWorstServerNeverReadsUpload(t *testing.T) {
+	t.Parallel()
 	// 45 MB: more than the kernel's socket buffers can absorb (a receive
 	// buffer may grow to 32 MB), so the sending really stalls.
 	path := filepath.Join(t.TempDir(), "big.csv")
@@ -237,6 +243,7 @@ func TestWorstServerNeverReadsUpload(t *testing.T) {
 // Informational answers forever, a 200 whose chunk sizes are garbage, a
 // redirect loop on a download: each ends with an error.
 func TestWorstServerBrokenFraming(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.csv")
 	cases := map[string]struct {
@@ -286,6 +293,7 @@ func TestWorstServerBrokenFraming(t *testing.T) {
 // HTTP-date), not the much shorter backoff: lower bounds only, as timers
 // never fire early.
 func TestRetryAfterIsHonoured(t *testing.T) {
+	t.Parallel()
 	for _, ra := range []func() string{
 		func() string { return "1" },
 		func() string { return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat) },
@@ -314,6 +322,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 // retry budget, so the call ends after about one budget rather than one
 // response timeout per retry.
 func TestWorstServerNeverAnswers(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	s := newScripted(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	s2 := newScripted(t, func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body); <-release })

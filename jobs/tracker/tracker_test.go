@@ -1011,6 +1011,9 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 // DefaultReadsPerMinute), and the service never answers 429.
 func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("measures the read budget, a rate in real time, over seconds; skipped with -short, make test runs it")
+	}
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 600} // all stay in flight
 	cfg.RateLimits.WritePerMinute = -1                   // only to create them quickly

@@ -50,9 +50,13 @@ const (
 )
 
 // DefaultInterval is the polling schedule: how long after a look a job of
-// this age is looked at again.
+// this age is looked at again. A small list is done in about a second:
+// its first seconds are looked at four times a second (one list read
+// covers every job in flight, and the read budget caps them all).
 func DefaultInterval(age time.Duration) time.Duration {
 	switch {
+	case age < 5*time.Second:
+		return 250 * time.Millisecond
 	case age < time.Minute:
 		return time.Second
 	case age < 10*time.Minute:

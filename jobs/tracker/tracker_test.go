@@ -514,14 +514,14 @@ func TestFiftyJobsInFlight(t *testing.T) {
 func TestDefaultIntervalBacksOff(t *testing.T) {
 	t.Parallel()
 	prev := time.Duration(0)
-	for _, age := range []time.Duration{0, 30 * time.Second, 2 * time.Minute, 11 * time.Minute, 2 * time.Hour} {
+	for _, age := range []time.Duration{0, 4 * time.Second, 30 * time.Second, 2 * time.Minute, 11 * time.Minute, 2 * time.Hour} {
 		d := DefaultInterval(age)
 		if d < prev {
 			t.Fatalf("interval at %v (%v) shorter than before (%v)", age, d, prev)
 		}
 		prev = d
 	}
-	if DefaultInterval(0) > time.Second || DefaultInterval(11*time.Minute) < 15*time.Second {
+	if DefaultInterval(0) > 250*time.Millisecond || DefaultInterval(30*time.Second) > time.Second || DefaultInterval(11*time.Minute) < 15*time.Second {
 		t.Fatal("schedule off")
 	}
 }
@@ -636,7 +636,7 @@ func TestPagesThenGetByID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := New(api, e.led, Options{Library: e.lib})
+	tr := New(api, e.led, Options{Library: e.lib, Interval: func(time.Duration) time.Duration { return time.Minute }})
 	rec := &recorder{}
 	tr.Subscribe(rec.add)
 	tr.reload(ctx)
@@ -1084,7 +1084,7 @@ func TestScheduleFollowsAge(t *testing.T) {
 	// old.
 	tk := &tracked{job: &ledger.Job{CreatedAt: now.Add(-3 * time.Hour)}, firstSeen: now}
 	tr.schedule(tk, now, 0)
-	if got := tk.next.Sub(now); got != time.Second {
+	if got := tk.next.Sub(now); got != DefaultInterval(0) {
 		t.Errorf("a job just submitted whose server time is 3 h back: next look in %v", got)
 	}
 }

@@ -377,7 +377,10 @@ func TestTeamFourTrackersFiftyJobs(t *testing.T) {
 	}
 	dbURL := pgtest.URL(t)
 	cfg := sandbox.DefaultConfig()
-	cfg.Processing = sandbox.Processing{MinSeconds: 5}
+	// Four trackers polling at will take 20 reads a second where the team's
+	// bucket refills 8: its burst of 60 is gone in 5 s. Jobs in flight for
+	// 8 s make sure the budget is reached, whatever the machine's speed.
+	cfg.Processing = sandbox.Processing{MinSeconds: 8}
 	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: teamTestReads, WritePerMinute: teamTestWrites}
 	sb := newTeamSandbox(t, cfg)
 	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)

@@ -202,7 +202,10 @@ func TestPeopleViewPropStream(t *testing.T) {
 	// The file's own columns are one click away.
 	h.do(func() { v.mode.SetSelected(modeColumns) })
 	h.tapHeader("Owner 1 First Name") // fails the test when not on screen
-	if got := v.view.Cell(0, 4); got != "John" {
+	h.settle()                        // the sort it asked for has drawn
+	var got string
+	h.do(func() { got = v.view.Cell(0, 4) })
+	if got != "John" {
 		t.Errorf("the file's columns: %q", got)
 	}
 }

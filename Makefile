@@ -48,7 +48,7 @@ sandbox:
 	$(GO) run ./cmd/skipdesk-sandbox --addr 127.0.0.1:8787
 
 ## test: vet, lint, every test of every package under the race detector,
-## short fuzzing: what CI runs (README.md, Development, gives its time).
+## short fuzzing (3 s a target): what CI runs (README.md, Development, gives its time).
 ## The stores' tests run on SQLite and on a throwaway PostgreSQL server
 ## (jobs/sqldb/pgtest) started from Debian's postgresql package, installed
 ## here when it can be; without it they say they skip that engine (CI sets
@@ -59,12 +59,12 @@ test: deps
 	$(GO) vet -tags $(TEST_TAGS) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	@scripts/lint.sh
-	# Three packages at a time: the end-to-end run and the sandboxes' tests wait on
-	# processes and servers, which leaves a core idle at two.
-	$(GO) test -tags $(TEST_TAGS) -race -count=1 -p 3 ./...
+	# Four packages at a time: the end-to-end run and the sandboxes' tests wait on
+	# processes and servers, which leaves cores idle at two or three.
+	$(GO) test -tags $(TEST_TAGS) -race -count=1 -p 4 ./...
 	# The generated results' invariant at its full 2,000 cases (300 under -race).
 	$(GO) test -tags $(TEST_TAGS) -count=1 -run '^TestGeneratedResultsNeverLeak$$' ./jobs/workflow
-	@scripts/fuzz.sh 5s
+	@scripts/fuzz.sh 3s
 
 ## test-fast: the inner loop: every package's tests with -short (no GUI
 ## run, no kill test, no real-time waits, fewer generated cases), no race

@@ -70,7 +70,7 @@ test: deps
 ## run, no kill test, no real-time waits, fewer generated cases), no race
 ## detector, no lint or fuzzing.
 test-fast:
-	$(GO) test -tags $(TEST_TAGS) -short -count=1 ./...
+	$(GO) test -tags $(TEST_TAGS) -short -count=1 -p 4 ./...
 
 ## test-e2e: the end-to-end test alone: the real app under Xvfb in the
 ## sandbox, every script, screenshots in testout/e2e.

@@ -183,19 +183,30 @@ func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 }
 
 // fill adds to an entry the lists an older answer f (dated date, of source
-// src) reports and the entry does not: lists are kept apart, so a newer
-// scrub that does not check a list leaves the older answer about it
-// standing. A clean or unknown answer so kept makes the entry as old as it.
+// src) reports and the entry does not, and each file's own lists (a
+// vendor's in-house list) beside the entry's: lists are kept apart, so a
+// newer scrub that does not check a list leaves the older answer about it
+// standing. A clean or unknown answer so kept makes the entry as old as it:
+// a vendor's own list checked five months ago is five months old, whatever
+// another vendor's list says today.
 func (e *joinEntry) fill(f Flags, date time.Time, src int32) {
 	for _, k := range (f.Has & e.flags.Has & perFile).List() {
 		e.flags.Set(k, f.of[k]) // each file's own list stands beside the other's
+		e.keepDate(k, f.of[k], date, src)
 	}
 	for _, k := range (f.Has &^ e.flags.Has).List() {
 		e.flags.of[k] = f.of[k]
 		e.flags.Has = e.flags.Has.with(k)
-		if f.of[k] != Flagged && !undatedKinds.Has(k) && date.Before(e.date) {
-			e.date, e.src = date, src
-		}
+		e.keepDate(k, f.of[k], date, src)
+	}
+}
+
+// keepDate makes the entry as old as an answer of list k it keeps, unless
+// the answer is flagged (it blocks whatever its age) or the list's answers
+// are not dated (what a file states in words, the company's list).
+func (e *joinEntry) keepDate(k FlagKind, v Flag, date time.Time, src int32) {
+	if v != Flagged && !undatedKinds.Has(k) && date.Before(e.date) {
+		e.date, e.src = date, src
 	}
 }
 

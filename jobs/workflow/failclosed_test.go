@@ -207,6 +207,25 @@ func TestFailClosedBlankNumberColumnKeepsThePhone(t *testing.T) {
 	wantNumbers(t, got, err, "2125550101")
 }
 
+// A vendor's in-house list checked five months ago is five months old,
+// whatever another vendor's in-house list said two days ago: each file's own
+// list stands with its own date, and a stale clean answer clears nothing.
+func TestFailClosedVendorListKeepsItsDate(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	dir := t.TempDir()
+	trace := resultFile(t, dir, "trace.csv", jobs.KindTrace, yesterday, "Phone 2", "516 251 7262")
+	old := resultFile(t, dir, "old.csv", jobs.KindDNC, time.Now().AddDate(0, -5, 0),
+		"phoneNumber,inHouseDnc", "1-516-251-7262,false")
+	recent := resultFile(t, dir, "recent.csv", jobs.KindDNC, time.Now().AddDate(0, 0, -2),
+		"phone,ndnc,tcpaLitigator,inHouseDnc", "1-516-251-7262 x450,Not Found,No,n")
+	_, err := listNumbers(t, d, trace, old, recent)
+	var stale *StaleError
+	if !errors.As(err, &stale) || len(stale.Numbers) != 1 || stale.Numbers[0] != "5162517262" {
+		t.Fatalf("a number cleared by a vendor's list five months old: %v", err)
+	}
+}
+
 // A column's convention is the whole file's: a value met after the first
 // rows that the convention does not cover is unknown, never read by a word
 // list ("OK" is Oklahoma in a state column, not "okay").

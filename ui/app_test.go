@@ -509,7 +509,7 @@ func TestInsufficientCreditsDialog(t *testing.T) {
 func TestSettingsSaveAndSignOut(t *testing.T) {
 	keyring.MockInit()
 	ctx := t.Context()
-	if err := secrets.Set(ctx, secrets.APIKey, "sk_live_123"); err != nil {
+	if err := secrets.OS().Set(ctx, secrets.APIKey, "sk_live_123"); err != nil {
 		t.Fatal(err)
 	}
 	fb := signedIn()

@@ -277,7 +277,7 @@ func (f *fakeBackend) sessions() *mock.Sessions {
 			f.mu.Lock()
 			f.signedOut++
 			f.mu.Unlock()
-			return secrets.Delete(ctx, secrets.APIKey)
+			return secrets.OS().Delete(ctx, secrets.APIKey)
 		},
 		AccountFn: func(ctx context.Context) (*client.Account, error) {
 			f.mu.Lock()
@@ -311,9 +311,9 @@ func (f *fakeBackend) sessions() *mock.Sessions {
 		},
 		SetWebhookSecretFn: func(ctx context.Context, secret string) error {
 			if secret == "" {
-				return secrets.Delete(ctx, secrets.WebhookSecret)
+				return secrets.OS().Delete(ctx, secrets.WebhookSecret)
 			}
-			return secrets.Set(ctx, secrets.WebhookSecret, secret)
+			return secrets.OS().Set(ctx, secrets.WebhookSecret, secret)
 		},
 	}
 }

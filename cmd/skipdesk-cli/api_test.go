@@ -341,7 +341,7 @@ func TestCLIConfigurationErrors(t *testing.T) {
 	// The key from the keyring when the variable is unset.
 	srv, _ := apiSandbox(t)
 	t.Setenv("SKIPDESK_API_KEY", "")
-	if err := secrets.Set(context.Background(), secrets.APIKey, sandbox.DemoKey); err != nil {
+	if err := secrets.OS().Set(context.Background(), secrets.APIKey, sandbox.DemoKey); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "--base-url", srv.URL(), "account")

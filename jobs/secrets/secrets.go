@@ -157,18 +157,6 @@ func (s *Store) Available(ctx context.Context) bool {
 	return err == nil || errors.Is(err, ErrNotFound)
 }
 
-// Get reads a secret from the OS keyring.
-func Get(ctx context.Context, name string) (string, error) { return OS().Get(ctx, name) }
-
-// Set stores a secret in the OS keyring (Store.Set).
-func Set(ctx context.Context, name, value string) error { return OS().Set(ctx, name, value) }
-
-// Delete removes a secret from the OS keyring (Store.Delete).
-func Delete(ctx context.Context, name string) error { return OS().Delete(ctx, name) }
-
-// Available reports whether the OS keyring answers at all.
-func Available(ctx context.Context) bool { return OS().Available(ctx) }
-
 // CheckLength is Set's length rule on its own: nil when value fits in every
 // keyring, else an error that matches ErrTooLong and gives both lengths
 // (never the value).

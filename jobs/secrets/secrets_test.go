@@ -13,22 +13,22 @@ import (
 func TestRoundTripWithMockKeyring(t *testing.T) {
 	keyring.MockInit()
 	ctx := context.Background()
-	if _, err := Get(ctx, APIKey); !errors.Is(err, ErrNotFound) {
+	if _, err := OS().Get(ctx, APIKey); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Get before Set: err = %v, want ErrNotFound", err)
 	}
-	if err := Set(ctx, APIKey, "sk_test_1"); err != nil {
+	if err := OS().Set(ctx, APIKey, "sk_test_1"); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := Get(ctx, APIKey); err != nil || v != "sk_test_1" {
+	if v, err := OS().Get(ctx, APIKey); err != nil || v != "sk_test_1" {
 		t.Fatalf("Get = %q, %v", v, err)
 	}
-	if err := Delete(ctx, APIKey); err != nil {
+	if err := OS().Delete(ctx, APIKey); err != nil {
 		t.Fatal(err)
 	}
-	if err := Delete(ctx, APIKey); err != nil {
+	if err := OS().Delete(ctx, APIKey); err != nil {
 		t.Fatalf("second Delete: %v", err)
 	}
-	if !Available(ctx) {
+	if !OS().Available(ctx) {
 		t.Fatal("mock keyring reported unavailable")
 	}
 }
@@ -36,11 +36,11 @@ func TestRoundTripWithMockKeyring(t *testing.T) {
 func TestBrokenKeyringIsUnavailable(t *testing.T) {
 	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided"))
 	defer keyring.MockInit()
-	_, err := Get(context.Background(), APIKey)
+	_, err := OS().Get(context.Background(), APIKey)
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
-	if Available(context.Background()) {
+	if OS().Available(context.Background()) {
 		t.Fatal("broken keyring reported available")
 	}
 }
@@ -68,14 +68,14 @@ func TestSetRefusesWhatCredentialManagerCannotHold(t *testing.T) {
 	keyring.MockInit()
 	ctx := context.Background()
 	fits := strings.Repeat("k", MaxBytes)
-	if err := Set(ctx, APIKey, fits); err != nil {
+	if err := OS().Set(ctx, APIKey, fits); err != nil {
 		t.Fatalf("a %d-byte key: %v", len(fits), err)
 	}
 
 	keyring.MockInitWithError(errors.New("the keyring was called"))
 	defer keyring.MockInit()
 	long := "sk_live_" + strings.Repeat("x", MaxBytes)
-	err := Set(ctx, APIKey, long)
+	err := OS().Set(ctx, APIKey, long)
 	if !errors.Is(err, ErrTooLong) || errors.Is(err, ErrUnavailable) {
 		t.Fatalf("a %d-byte key: err = %v, want ErrTooLong without calling the keyring", len(long), err)
 	}

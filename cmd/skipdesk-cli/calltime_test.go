@@ -94,11 +94,8 @@ func TestCLICallLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(t.TempDir(), "callable.csv")
-	code, out, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--callable-at", "2026-06-15T12:00:00-05:00",
+	out := runOK(t, "export", trace, "--dnc", dnc, "--only-callable", "--callable-at", "2026-06-15T12:00:00-05:00",
 		"--call-log", calls, "--out", dst)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	if !strings.Contains(out, "reached the cap of 3 calls in 24 hours in FL") {
 		t.Errorf("output does not say why the Florida number is left out:\n%s", out)
 	}
@@ -106,7 +103,7 @@ func TestCLICallLog(t *testing.T) {
 	if slices.Contains(phones, "3055550103") || !slices.Contains(phones, "2145550101") {
 		t.Errorf("phones %q: want the Florida number left out and the Texas one kept", phones)
 	}
-	code, _, errOut = runCLI(t, "export", trace, "--dnc", dnc, "--call-log", calls, "--out", filepath.Join(t.TempDir(), "plain.csv"))
+	code, _, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--call-log", calls, "--out", filepath.Join(t.TempDir(), "plain.csv"))
 	if code == 0 || !strings.Contains(errOut, "--call-log caps the calls of a callable list") {
 		t.Errorf("--call-log without a callable list: exit %d, %q", code, errOut)
 	}
@@ -118,10 +115,7 @@ func TestCLICallLog(t *testing.T) {
 func TestCLIFilterCallableNow(t *testing.T) {
 	trace, dnc := writeTimeTrace(t)
 	dst := filepath.Join(t.TempDir(), "now.csv")
-	code, out, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--filter", "callable-now", "--callable-at", "2026-06-14T13:00:00-05:00", "--out", dst)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := runOK(t, "export", trace, "--dnc", dnc, "--filter", "callable-now", "--callable-at", "2026-06-14T13:00:00-05:00", "--out", dst)
 	wantLines(t, "output", out, "phones kept: 2; left out: ", "no calls on Sunday in LA", "proof of scrub: ")
 	if got := strings.Join(column(readRows(t, dst), "Phone 1"), "|"); got != "2145550101|3055550103" {
 		t.Errorf("phones %s, want those --only-callable keeps at that instant", got)
@@ -133,10 +127,7 @@ func TestCLIFilterCallableNow(t *testing.T) {
 func TestCLIPreset(t *testing.T) {
 	trace, dnc := writeTimeTrace(t)
 	dst := filepath.Join(t.TempDir(), "calltools.csv")
-	code, _, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--preset", "calltools", "--out", dst)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	runOK(t, "export", trace, "--dnc", dnc, "--only-callable", "--preset", "calltools", "--out", dst)
 	rows := readRows(t, dst)
 	if want := "first name|last name|address|city|state|zip|phone|time zone|call from|call until|notes"; strings.Join(rows[0], "|") != want {
 		t.Errorf("header %q", rows[0])
@@ -145,9 +136,7 @@ func TestCLIPreset(t *testing.T) {
 		t.Errorf("phones %s", got)
 	}
 	dst = filepath.Join(t.TempDir(), "ghl.xlsx")
-	if code, _, errOut := runCLI(t, "export", trace, "--dnc", dnc, "--only-callable", "--preset", "GoHighLevel", "--out", dst); code != 0 {
-		t.Fatalf("gohighlevel: exit %d: %s", code, errOut)
-	}
+	runOK(t, "export", trace, "--dnc", dnc, "--only-callable", "--preset", "GoHighLevel", "--out", dst)
 	rows = readRows(t, dst)
 	if got := strings.Join(column(rows, "Phone"), " ") + " / " + strings.Join(column(rows, "Additional Phone"), " "); got != "+12145550101 +13055550103 +12055550104 / +15045550102  " {
 		t.Errorf("GoHighLevel phones %q", got)
@@ -183,17 +172,14 @@ func TestCLICallingTimeUsage(t *testing.T) {
 // with each opt-out's deadline; `rules` prints the table.
 func TestCLIOptOuts(t *testing.T) {
 	t.Setenv("SKIPDESK_HOME", t.TempDir())
-	code, out, errOut := runCLI(t, "dnc-list", "opt-outs", filepath.Join("..", "..", "jobs", "optout", "testdata", "sms-replies.csv"), "--zone", "America/New_York")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := runOK(t, "dnc-list", "opt-outs", filepath.Join("..", "..", "jobs", "optout", "testdata", "sms-replies.csv"), "--zone", "America/New_York")
 	wantLines(t, "output", out, "read as SMS replies", "(305) 555-0100  STOP", "2026-12-07  2031-11-20", "2036-11-21", "added 7", "1 messages sent (not replies) passed over", "not imported: line 9")
-	code, out, _ = runCLI(t, "dnc-list")
+	code, out, _ := runCLI(t, "dnc-list")
 	if code != 0 || !strings.Contains(out, "honour by 2026-12-07; kept under") || !strings.Contains(out, "2031-11-20") {
 		t.Errorf("the list: %q", out)
 	}
 	// The keep-until date is the list's data: a removal before it is refused.
-	code, _, errOut = runCLI(t, "dnc-list", "remove", "305-555-0100", "--reason", "the owner asked")
+	code, _, errOut := runCLI(t, "dnc-list", "remove", "305-555-0100", "--reason", "the owner asked")
 	if code == 0 || !strings.Contains(errOut, "may not come off the internal do-not-call list before 2031-11-20") {
 		t.Errorf("removing a kept opt-out: exit %d, %q", code, errOut)
 	}

@@ -78,3 +78,14 @@ func sheetRows(t *testing.T, path, sheet string) [][]string {
 	}
 	return rows
 }
+
+// runOK runs the command line in process, failing the test unless it exits
+// 0, and returns its standard output.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
+}

@@ -14,10 +14,7 @@ const uglyList = "Harris County export\n\n" +
 
 func TestInspectText(t *testing.T) {
 	p := writeTemp(t, "owners.csv", uglyList)
-	code, out, errs := runCLI(t, "inspect", p, "--sample", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "inspect", p, "--sample", "2")
 	wantLines(t, "output", out,
 		"owners.csv (",
 		"CSV, Windows-1252, fields separated by semicolons",
@@ -37,10 +34,7 @@ func TestInspectText(t *testing.T) {
 
 func TestInspectJSON(t *testing.T) {
 	p := writeTemp(t, "owners.csv", uglyList)
-	code, out, errs := runCLI(t, "--json", "inspect", p)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "--json", "inspect", p)
 	var got struct {
 		Rows       int        `json:"rows"`
 		EntityRows int        `json:"entity_rows"`
@@ -56,7 +50,7 @@ func TestInspectJSON(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 	// --json after the file works too, and --header-line is obeyed.
-	code, out, _ = runCLI(t, "inspect", p, "--json", "--header-line", "1")
+	code, out, _ := runCLI(t, "inspect", p, "--json", "--header-line", "1")
 	if code != 0 || !strings.Contains(out, `"header_line": 1`) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}

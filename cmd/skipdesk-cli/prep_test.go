@@ -19,10 +19,7 @@ const prepOwners = "Owner 1 First Name,Owner 1 Last Name,Situs Address,Situs Cit
 
 func TestValidateAutoMap(t *testing.T) {
 	p := writeTemp(t, "owners.csv", prepOwners)
-	code, out, errs := runCLI(t, "validate", p)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "validate", p)
 	wantLines(t, "output", out, "mapping from auto", `first_name`, `"Owner 1 First Name"`, "confidence 0.94", `"Mail Zip"`, "mapping OK")
 }
 
@@ -183,10 +180,7 @@ func TestEstimateCommand(t *testing.T) {
 			t.Errorf("%q: %+v\n%s", tt.args, v, out)
 		}
 	}
-	code, out, errs := runCLI(t, "estimate", p, "--include-llcs")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "estimate", p, "--include-llcs")
 	wantLines(t, "output", out, "uploaded as it is", "4 rows, 1 company; normal mode, include LLCs: yes", "individuals", "cost: 9 credits up front",
 		"Off: leave out 1 row that repeats an earlier row — would save 2 credits", "(--drop-duplicates turns it on)",
 		"balance: 25000 → 24991 credits (prepaid)", "the account can pay")
@@ -195,14 +189,11 @@ func TestEstimateCommand(t *testing.T) {
 func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	startPrepSandbox(t)
 	ph := writeTemp(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
-	code, out, errs := runCLI(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
 	wantLines(t, "output", out, "prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
 		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net",
 		"Off: leave out 1 invalid number — would save 1 credit", "(--leave-out-invalid turns it on)")
-	code, out, errs = runCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--leave-out-invalid=false", "--json")
+	code, out, errs := runCLI(t, "estimate", ph, "--dnc", "--drop-duplicates", "--leave-out-invalid=false", "--json")
 	var v struct {
 		Upload struct {
 			DroppedDuplicates int `json:"dropped_duplicates"`
@@ -272,22 +263,13 @@ func TestEstimateRepairs(t *testing.T) {
 	startPrepSandbox(t)
 	p := writeTemp(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\nBo,Wu,,Newark,NJ,7102\nCy,Ng,3 Oak Ave,Austin,TX,78701\n")
-	code, out, errs := runCLI(t, "estimate", p)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, "estimate", p)
 	wantLines(t, "output", out, `On: give 2 ZIP codes back the leading zero Excel dropped. "7030" is sent as "07030"`, "(--pad-zips=false turns it off)",
 		`On: leave out 1 row with no street address in "Property Address" — saves up to 2 credits.`, "(--leave-out-no-address=false turns it off)",
 		"Left out: 1 row — no street address: they cannot be searched.", "cost: 4 credits up front")
-	code, out, errs = runCLI(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out = runOK(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
 	wantLines(t, "without the repairs, output", out, "Off: give 2 ZIP codes back", "(--pad-zips turns it on)", "Off: leave out 1 row with no street address", "cost: 6 credits up front")
 	ph := writeTemp(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
-	code, out, errs = runCLI(t, "estimate", ph, "--dnc")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out = runOK(t, "estimate", ph, "--dnc")
 	wantLines(t, "scrub output", out, "Left out: 1 row — invalid numbers: not sent, not charged.", "On: leave out 1 invalid number — saves 1 credit", "cost: 2 rows × 1 = 2 credits up front\n")
 }

@@ -14,11 +14,9 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
-	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
 // heldSandbox is a sandbox behind a handler that can hold a result's
@@ -116,31 +114,17 @@ func TestCloseUnderLoad(t *testing.T) {
 	}
 	hb := startHeldSandbox(t)
 	hb.holdDownloads.Store(true)
-	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true,
-		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
-	d, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: hb.url, APIKey: sandbox.DemoKey, Track: true, Tracker: pollEvery(100 * time.Millisecond)}
 	// A hang's limit, not a speed: under the race detector on a busy
 	// machine the whole test takes minutes.
 	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
 	defer cancel()
-	if _, err := d.Sessions().Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
-	sample, _ := d.Quotes().SampleList(ctx)
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openResumed(ctx, t, cfg)
+	id := submitted(ctx, t, d, samplePlan(ctx, t, d))
 	waitSignal(ctx, t, hb.downloading, "the result's download")
 	// A second job in flight: the tracker polls for it.
 	hb.holdPolls.Store(true)
-	if _, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "Second", 3), Mapping: ownerMapping,
-		Mode: jobs.ModeNormal}, false); err != nil {
-		t.Fatal(err)
-	}
+	submitted(ctx, t, d, ownerPlan(t, t.TempDir(), "Second", 3))
 	waitSignal(ctx, t, hb.polling, "the tracker's poll")
 	indexing := startIndexing(ctx, t, d, more)
 
@@ -204,14 +188,8 @@ func startIndexing(ctx context.Context, t *testing.T, d *Service, dir string) ch
 func nothingLost(ctx context.Context, t *testing.T, cfg Config, id string) {
 	t.Helper()
 	cfg.Track = false
-	d, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openResumed(ctx, t, cfg)
 	defer d.Close()
-	if _, err := d.Sessions().Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
 	o, err := d.Jobs().Wait(ctx, id, time.Minute)
 	if err != nil {
 		t.Fatalf("the job after closing: %v", err)

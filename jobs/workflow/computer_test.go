@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
-	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
 )
 
 // Two data folders copied from one, opened as two more computers of the
@@ -22,15 +20,11 @@ import (
 // downloads after the copy is found by the copies as the original's.
 func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
-	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
+	tm := newTestTeam(t)
+	a := tm.computer("front-desk", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	first, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "First", 3), Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := submitted(ctx, t, a, ownerPlan(t, t.TempDir(), "First", 3))
 	waitResult(ctx, t, a, first)
 	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
@@ -44,7 +38,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 		if err := os.CopyFS(home, os.DirFS(a.Sessions().Home())); err != nil {
 			t.Fatal(err)
 		}
-		d := computerOn(t, sb.url, dbURL, name, func(c *Config) { c.Home = home })
+		d := tm.computer(name, func(c *Config) { c.Home = home })
 		if _, _, err := d.Jobs().List(ctx, 1); err != nil { // opens the team's ledger
 			t.Fatal(err)
 		}
@@ -66,10 +60,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	second, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "Second", 3), Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	second := submitted(ctx, t, a, ownerPlan(t, t.TempDir(), "Second", 3))
 	waitResult(ctx, t, a, second)
 	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
@@ -89,18 +80,14 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 // submitted again on another computer says who submitted it.
 func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
-	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
-	b := computerOn(t, sb.url, dbURL, "back-office", nil)
-	c := computerOn(t, sb.url, dbURL, "upstairs", nil)
+	tm := newTestTeam(t)
+	a := tm.computer("front-desk", nil)
+	b := tm.computer("back-office", nil)
+	c := tm.computer("upstairs", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	plan := Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "Named", 3), Mapping: ownerMapping, Mode: jobs.ModeNormal}
-	id, err := submitFile(ctx, a, plan, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := ownerPlan(t, t.TempDir(), "Named", 3)
+	id := submitted(ctx, t, a, plan)
 	waitResult(ctx, t, a, id)
 	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
@@ -118,7 +105,7 @@ func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close() // the back office's sessions end; it never submitted anything
-	db := teamDB(ctx, t, dbURL)
+	db := teamDB(ctx, t, tm.dbURL)
 	if _, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE computer = 'back-office'"); err != nil {
 		t.Fatal(err)
 	}

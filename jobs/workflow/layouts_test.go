@@ -52,10 +52,7 @@ func TestSandboxLayoutsThroughTheWorkflow(t *testing.T) {
 			os.WriteFile(owners, []byte(b.String()), 0o600)
 			m := map[string]string{"first_name": "First", "last_name": "Last", "property_street": "Street",
 				"property_city": "City", "property_state": "State", "property_zip": "Zip"}
-			id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: owners, Mapping: m}, false)
-			if err != nil {
-				t.Fatal(err)
-			}
+			id := submitted(ctx, t, d, Plan{Kind: jobs.KindTrace, Path: owners, Mapping: m})
 			trace, err := d.Jobs().Wait(ctx, id, 0)
 			if err != nil {
 				t.Fatal(err)

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
-
-	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // tagged finds a submission's tag ("[sd-7f3k2]", "sd_7f3k2") in a name.
@@ -46,15 +44,7 @@ func TestNoNameAPersonReadsCarriesATag(t *testing.T) {
 		events <- ev
 	})
 	defer stop()
-	sample, err := d.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := waitDownloaded(ctx, t, events, id, "the trace")
+	done := traceSample(ctx, t, d, events)
 	// The scrub's phone list is named as the person named the trace.
 	phones, err := d.Submissions().TracePhones(ctx, done.ResultPath, done.ID)
 	if err != nil {

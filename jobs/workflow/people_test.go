@@ -69,14 +69,7 @@ func TestExportPeopleInWords(t *testing.T) {
 // traceSample traces the sample list and waits for its result.
 func traceSample(ctx context.Context, t *testing.T, d *Service, events <-chan Event) Job {
 	t.Helper()
-	sample, err := d.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, d, samplePlan(ctx, t, d))
 	return waitDownloaded(ctx, t, events, id, "the trace")
 }
 

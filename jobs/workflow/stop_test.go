@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
-	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
-	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
 // Stop sharing keeps on this computer what it needs to go on safely: a
@@ -25,20 +23,15 @@ import (
 // "no jobs yet" and the file was charged again without the question.)
 func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
+	tm := newTestTeam(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	a := sharingComputer(ctx, t, sb.url, dbURL, "front-desk")
-	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	a := sharingComputer(ctx, t, tm.sb.url, tm.dbURL, "front-desk")
+	b := tm.computer("back-office", nil)
 
 	// The front desk traces and scrubs a list; the back office hears one of
 	// its numbers is not to be called.
-	sample, err := a.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
+	plan := samplePlan(ctx, t, a)
 	job, dncID := traceAndScrub(ctx, t, a, plan)
 	callable := callableNumbers(ctx, t, a, job)
 	if len(callable) == 0 {
@@ -47,14 +40,10 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	if _, err := b.Compliance().AddInternal(ctx, []string{callable[0]}, "asked not to be called", "phone"); err != nil {
 		t.Fatal(err)
 	}
-	sentAnHourAgo(ctx, t, dbURL)
+	sentAnHourAgo(ctx, t, tm.dbURL)
 	// The next job stays in flight until the test finishes it.
-	sb.srv.SetProcessing(sandbox.Processing{MinSeconds: 3600})
-	flying, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "late", 3), Mapping: ownerMapping,
-		Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tm.sb.srv.SetProcessing(sandbox.Processing{MinSeconds: 3600})
+	flying := submitted(ctx, t, a, ownerPlan(t, t.TempDir(), "late", 3))
 
 	if preview, err := a.Team().StopSharingPreview(ctx); err != nil || preview.Numbers != 1 || preview.Jobs != 3 || preview.InFlight < 1 {
 		t.Fatalf("what stopping would keep: %+v, %v", preview, err)
@@ -79,7 +68,7 @@ func TestStopSharingKeepsWhatThisComputerNeeds(t *testing.T) {
 	if _, err := submitFile(ctx, a, plan, false); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("the file sent an hour ago, sent again after stopping: %v", err)
 	}
-	sb.srv.Finish(flying)
+	tm.sb.srv.Finish(flying)
 	if _, err := a.Jobs().Wait(ctx, flying, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +98,9 @@ func checkJobsListed(ctx context.Context, t *testing.T, d *Service, ids ...strin
 // the keyring, as the window does it).
 func sharingComputer(ctx context.Context, t *testing.T, api, dbURL, name string) *Service {
 	t.Helper()
-	d, err := Open(Config{Secrets: secrets.Memory(), Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, Computer: name, Track: true,
-		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 200 * time.Millisecond }}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openResumed(ctx, t, Config{Secrets: secrets.Memory(), Home: t.TempDir(), BaseURL: api, APIKey: sandbox.DemoKey, Computer: name, Track: true,
+		Tracker: pollEvery(200 * time.Millisecond)})
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Sessions().Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := d.Team().ShareWithTeam(ctx, dbURL, name, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -128,27 +111,28 @@ func sharingComputer(ctx context.Context, t *testing.T, api, dbURL, name string)
 // the trace's job (its result downloaded) and the scrub's id.
 func traceAndScrub(ctx context.Context, t *testing.T, d *Service, plan Plan) (Job, string) {
 	t.Helper()
-	id, err := submitFile(ctx, d, plan, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, d, plan)
 	if _, err := d.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	job := waitResult(ctx, t, d, id)
+	return job, scrubResult(ctx, t, d, job)
+}
+
+// scrubResult scrubs the phones of job's downloaded result on d and
+// returns the scrub's id once its result is downloaded too.
+func scrubResult(ctx context.Context, t *testing.T, d *Service, job Job) string {
+	t.Helper()
 	phones, err := d.Submissions().TracePhones(ctx, job.ResultPath, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dncID, err := submitFile(ctx, d, phones, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dncID := submitted(ctx, t, d, phones)
 	if _, err := d.Jobs().Wait(ctx, dncID, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	waitResult(ctx, t, d, dncID)
-	return job, dncID
+	return dncID
 }
 
 // sentAnHourAgo moves every submission in the team's database, and its

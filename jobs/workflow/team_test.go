@@ -79,6 +79,24 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// testTeam is a team's database and a fast sandbox, one for each test,
+// on which the test opens its computers.
+type testTeam struct {
+	t     *testing.T
+	dbURL string
+	sb    *teamSandbox
+}
+
+func newTestTeam(t *testing.T) *testTeam {
+	return &testTeam{t: t, dbURL: pgtest.URL(t), sb: newTeamSandbox(t, *fastSandbox())}
+}
+
+// computer opens a SkipDesk named name on the team (see computerOn).
+func (tm *testTeam) computer(name string, tune func(*Config)) *Service {
+	tm.t.Helper()
+	return computerOn(tm.t, tm.sb.url, tm.dbURL, name, tune)
+}
+
 // computerOn opens a SkipDesk named name with its own data folder on the
 // team database at dbURL and the sandbox at api, its session open.
 func computerOn(t *testing.T, api, dbURL, name string, tune func(*Config)) *Service {
@@ -114,6 +132,23 @@ func ownerList(t *testing.T, dir, tag string, rows int) string {
 	return p
 }
 
+// ownerPlan is the trace of a new owner list written by ownerList.
+func ownerPlan(t *testing.T, dir, tag string, rows int) Plan {
+	t.Helper()
+	return Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, tag, rows), Mapping: ownerMapping, Mode: jobs.ModeNormal}
+}
+
+// submitted reads and submits plan p on d, failing the test when it cannot,
+// and returns the job's id.
+func submitted(ctx context.Context, t *testing.T, d *Service, p Plan) string {
+	t.Helper()
+	id, err := submitFile(ctx, d, p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 var ownerMapping = map[string]string{"first_name": "Owner First Name", "last_name": "Owner Last Name",
 	"property_street": "Property Address", "property_city": "Property City", "property_state": "Property State", "property_zip": "Property Zip"}
 
@@ -124,18 +159,13 @@ var ownerMapping = map[string]string{"first_name": "Owner First Name", "last_nam
 // list is left out of the other's next callable export.
 func TestTeamTwoComputers(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
-	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
-	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	tm := newTestTeam(t)
+	a := tm.computer("front-desk", nil)
+	b := tm.computer("back-office", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 
-	sample, err := a.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
+	plan := samplePlan(ctx, t, a)
 	var wg sync.WaitGroup
 	ids, errs := make([]string, 2), make([]error, 2)
 	start := make(chan struct{})
@@ -171,18 +201,7 @@ func TestTeamTwoComputers(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := waitResult(ctx, t, a, done.Job.ID)
-	phones, err := a.Submissions().TracePhones(ctx, job.ResultPath, job.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dncID, err := submitFile(ctx, a, phones, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Jobs().Wait(ctx, dncID, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	waitResult(ctx, t, a, dncID)
+	scrubResult(ctx, t, a, job)
 	callable := callableNumbers(ctx, t, a, job)
 	if len(callable) == 0 {
 		t.Fatal("nothing callable to start with")
@@ -204,7 +223,7 @@ func TestTeamTwoComputers(t *testing.T) {
 	if len(list) != 1 || list[0].By != "back-office" {
 		t.Fatalf("the team's list seen on the front desk: %+v", list)
 	}
-	if n := sb.count(http.StatusTooManyRequests); n != 0 {
+	if n := tm.sb.count(http.StatusTooManyRequests); n != 0 {
 		t.Fatalf("%d × 429", n)
 	}
 }
@@ -303,10 +322,7 @@ func TestTeamLeaseHandover(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Second)
 	defer cancel()
 	list := ownerList(t, t.TempDir(), "lease", 20)
-	id, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: list, Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, a, Plan{Kind: jobs.KindTrace, Path: list, Mapping: ownerMapping, Mode: jobs.ModeNormal})
 	b := computerOn(t, sb.url, dbURL, "desktop", nil)
 	led := teamLedger(t, b)
 	waitFollower(ctx, t, led, id, "laptop")
@@ -509,8 +525,7 @@ func trackJobs(t *testing.T) {
 	dir := t.TempDir()
 	var ids []string
 	for i := range n {
-		id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, fmt.Sprintf("%s-%d", name, i), 5),
-			Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
+		id, err := submitFile(ctx, d, ownerPlan(t, dir, fmt.Sprintf("%s-%d", name, i), 5), false)
 		if err != nil {
 			t.Fatalf("job %d: %v", i, err)
 		}
@@ -550,24 +565,17 @@ func teamLedgerAt(ctx context.Context, t *testing.T, dbURL string) *ledger.Ledge
 // next start works on the team's; sharing again copies nothing twice.
 func TestShareWithTeam(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
+	tm := newTestTeam(t)
 	home := t.TempDir()
-	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: sb.url, APIKey: sandbox.DemoKey, Computer: "front-desk",
-		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
-	d, err := Open(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := Config{Secrets: secrets.Memory(), Home: home, BaseURL: tm.sb.url, APIKey: sandbox.DemoKey, Computer: "front-desk",
+		Tracker: pollEvery(100 * time.Millisecond)}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	if _, err := d.Sessions().Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d := openResumed(ctx, t, cfg)
 	id := keepOwnRecords(ctx, t, d, home)
 
 	var parts []string
-	rep, err := d.Team().ShareWithTeam(ctx, dbURL, "Front desk", func(p ShareProgress) {
+	rep, err := d.Team().ShareWithTeam(ctx, tm.dbURL, "Front desk", func(p ShareProgress) {
 		if p.Done == 0 {
 			parts = append(parts, p.Part)
 		}
@@ -581,14 +589,14 @@ func TestShareWithTeam(t *testing.T) {
 	if len(parts) != len(ledger.MoveParts) {
 		t.Fatalf("progress named %v", parts)
 	}
-	checkShared(ctx, t, d, home, dbURL, id)
+	checkShared(ctx, t, d, home, tm.dbURL, id)
 	// The library's results are in the team's index: another computer
 	// finds their rows.
 	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	teammateHit(ctx, t, computerOn(t, sb.url, dbURL, "back-office", nil), "annown lee3", id, "front-desk")
-	if rep, err := d.Team().ShareWithTeam(ctx, dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
+	teammateHit(ctx, t, tm.computer("back-office", nil), "annown lee3", id, "front-desk")
+	if rep, err := d.Team().ShareWithTeam(ctx, tm.dbURL, "", nil); err != nil || rep.Copied["jobs"] != 0 || rep.Copied["layouts"] != 0 {
 		t.Fatalf("sharing again: %v, %v", rep.Copied, err)
 	}
 	d.Close()
@@ -622,11 +630,7 @@ func TestShareWithTeam(t *testing.T) {
 // and a layout correction; it returns the job's id.
 func keepOwnRecords(ctx context.Context, t *testing.T, d *Service, home string) string {
 	t.Helper()
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "own", 5), Mapping: ownerMapping,
-		Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, d, ownerPlan(t, t.TempDir(), "own", 5))
 	if _, err := d.Jobs().Wait(ctx, id, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -686,7 +690,7 @@ func TestTeamDatabaseAway(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	plan := func(tag string) Plan {
-		return Plan{Kind: jobs.KindTrace, Path: ownerList(t, dir, tag, 5), Mapping: ownerMapping, Mode: jobs.ModeNormal}
+		return ownerPlan(t, dir, tag, 5)
 	}
 	if _, err := submitFile(ctx, d, plan("a"), false); !errors.Is(err, ErrTeamUnreachable) {
 		t.Fatalf("submitting with the database away at start: %v", err)
@@ -748,16 +752,14 @@ func TestTeamDatabaseAway(t *testing.T) {
 // it one time between them, as the job the server made.
 func TestTeamUnknownSubmissionSettledOnce(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
+	tm := newTestTeam(t)
 	quiet := func(c *Config) { c.Track = false }
-	a := computerOn(t, sb.url, dbURL, "laptop", quiet)
-	b := computerOn(t, sb.url, dbURL, "desktop", quiet)
+	a := tm.computer("laptop", quiet)
+	b := tm.computer("desktop", quiet)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	sb.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
-	_, err := submitFile(ctx, a, Plan{Kind: jobs.KindTrace, Path: ownerList(t, t.TempDir(), "lost", 5), Mapping: ownerMapping,
-		Mode: jobs.ModeNormal}, false)
+	tm.sb.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
+	_, err := submitFile(ctx, a, ownerPlan(t, t.TempDir(), "lost", 5), false)
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("a submission whose answer was dropped: %v", err)
 	}
@@ -911,10 +913,7 @@ func TestTeamLeaseHolderKilled(t *testing.T) {
 func holdLease(t *testing.T) {
 	d := computerOn(t, os.Getenv(envHolderAPI), os.Getenv(envHolderDB), "holder", nil)
 	ctx := t.Context()
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: os.Getenv(envHolderFile), Mapping: ownerMapping, Mode: jobs.ModeNormal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, d, Plan{Kind: jobs.KindTrace, Path: os.Getenv(envHolderFile), Mapping: ownerMapping, Mode: jobs.ModeNormal})
 	fmt.Printf("submitted %s\n", id)
 	d.Jobs().Subscribe(func(ev Event) {
 		if ev.Err != nil {
@@ -948,27 +947,19 @@ func holdLease(t *testing.T) {
 // result, downloaded to the back office for it.
 func TestTeamLibrary(t *testing.T) {
 	t.Parallel()
-	dbURL := pgtest.URL(t)
-	sb := newTeamSandbox(t, *fastSandbox())
-	a := computerOn(t, sb.url, dbURL, "front-desk", nil)
-	b := computerOn(t, sb.url, dbURL, "back-office", nil)
+	tm := newTestTeam(t)
+	a := tm.computer("front-desk", nil)
+	b := tm.computer("back-office", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 
-	sample, err := a.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
-	id, err := submitFile(ctx, a, base, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := samplePlan(ctx, t, a)
+	id := submitted(ctx, t, a, base)
 	job := waitResult(ctx, t, a, id)
 	if _, err := a.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	src, list := matchedRows(t, sample, job.ResultPath, 5)
+	src, list := matchedRows(t, base.Path, job.ResultPath, 5)
 	last := list[0][col(t, src[0], "Owner Last Name")]
 
 	hit := teammateHit(ctx, t, b, last, id, "front-desk")
@@ -984,7 +975,7 @@ func TestTeamLibrary(t *testing.T) {
 
 	fetchTeammateResult(ctx, t, b, hit, last, id)
 	mergedOnlyFromTeammate(ctx, t, a, last)
-	if n := sb.count(http.StatusTooManyRequests); n != 0 {
+	if n := tm.sb.count(http.StatusTooManyRequests); n != 0 {
 		t.Fatalf("%d × 429", n)
 	}
 }

@@ -30,8 +30,27 @@ func fastSandbox() *sandbox.Config {
 // testConfig is the window's configuration on a fresh data folder, with a
 // fast sandbox and a quick tracker.
 func testConfig(t *testing.T) Config {
-	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true, Secrets: secrets.Memory(),
-		Tracker: tracker.Options{Interval: func(time.Duration) time.Duration { return 100 * time.Millisecond }}}
+	return Config{Home: t.TempDir(), Sandbox: fastSandbox(), Track: true, Secrets: secrets.Memory(), Tracker: pollEvery(100 * time.Millisecond)}
+}
+
+// pollEvery is a tracker that polls every interval, however long the jobs.
+func pollEvery(interval time.Duration) tracker.Options {
+	return tracker.Options{Interval: func(time.Duration) time.Duration { return interval }}
+}
+
+// openResumed opens cfg and resumes its session, failing the test when
+// either fails; the caller closes it.
+func openResumed(ctx context.Context, t *testing.T, cfg Config) *Service {
+	t.Helper()
+	d, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Sessions().Resume(ctx); err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	return d
 }
 
 func openDesk(t *testing.T) *Service {
@@ -66,6 +85,16 @@ func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, er
 		return "", err
 	}
 	return res.JobID, nil
+}
+
+// samplePlan is the trace of d's sample owner list.
+func samplePlan(ctx context.Context, t *testing.T, d *Service) Plan {
+	t.Helper()
+	sample, err := d.Quotes().SampleList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 }
 
 // sampleMapping maps the sample owner list's headers.
@@ -210,10 +239,7 @@ func TestSandboxTraceToViewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitted(ctx, t, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, IncludeLLCs: true})
 	done := waitDownloaded(ctx, t, events, id, "the trace")
 	if done.Status != "completed" || done.Rows != 200 || done.Breakdown == nil || done.Breakdown.LLCs.Rows == 0 {
 		t.Fatalf("completed job %+v", done)
@@ -340,10 +366,7 @@ func scrubTracePhones(ctx context.Context, t *testing.T, d *Service, events <-ch
 	if len(seen) == 0 {
 		t.Fatal("no phones listed")
 	}
-	dncID, err := submitFile(ctx, d, phones, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dncID := submitted(ctx, t, d, phones)
 	return waitDownloaded(ctx, t, events, dncID, "the scrub").ResultPath
 }
 
@@ -422,8 +445,7 @@ func TestInsufficientCreditsNamesCostAndBalance(t *testing.T) {
 	t.Parallel()
 	d, _ := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_poor", Credits: 50})
 	ctx := t.Context()
-	sample, _ := d.Quotes().SampleList(ctx)
-	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, samplePlan(ctx, t, d), false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 50 || ce.Needed <= 50 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -567,8 +589,7 @@ func TestPaymentRefusedWithEnoughCredits(t *testing.T) {
 	t.Parallel()
 	d, cfg := deskWithAccount(t, sandbox.KeyConfig{Key: "sk_late", Credits: 5000, PastDue: true})
 	ctx := t.Context()
-	sample, _ := d.Quotes().SampleList(ctx)
-	_, err := submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, samplePlan(ctx, t, d), false)
 	var ce *CreditsError
 	if !errors.As(err, &ce) || ce.Balance != 5000 || ce.Needed == 0 || ce.Needed > 5000 {
 		t.Fatalf("got %v (%+v)", err, ce)
@@ -619,12 +640,9 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	events := make(chan Event, 100)
 	stop := d.Jobs().Subscribe(func(ev Event) { events <- ev })
 	defer stop()
-	sample, err := d.Quotes().SampleList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := samplePlan(ctx, t, d)
 	d.sandbox.SetFaults(sandbox.Faults{DropCreateResponses: 1})
-	_, err = submitFile(ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, false)
+	_, err := submitFile(ctx, d, plan, false)
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("submission with its answer dropped: %v", err)
 	}

@@ -162,6 +162,16 @@ func canvasOf(obj fyne.CanvasObject) fyne.Canvas {
 	return nil
 }
 
+// escapeToDialog passes Escape typed in obj to the dialog obj is in: true
+// when the dialog took it, false for any other key or when none did.
+func escapeToDialog(obj fyne.CanvasObject, ev *fyne.KeyEvent) bool {
+	if ev.Name != fyne.KeyEscape {
+		return false
+	}
+	c := canvasOf(obj)
+	return c != nil && Press(c, fyne.KeyEscape)
+}
+
 // Button is a widget.Button that Enter presses as Space does, that passes
 // Escape to its dialog, and that shows a ring while it has the focus.
 type Button struct {
@@ -227,12 +237,9 @@ func (e *Entry) TypedShortcut(sc fyne.Shortcut) {
 
 // TypedKey closes the entry's dialog on Escape.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		if c := canvasOf(e); c != nil && Press(c, fyne.KeyEscape) {
-			return
-		}
+	if !escapeToDialog(e, ev) {
+		e.Entry.TypedKey(ev)
 	}
-	e.Entry.TypedKey(ev)
 }
 
 // A Button draws a ring in the foreground colour while it has the focus:
@@ -301,12 +308,9 @@ func NewSelect(options []string, changed func(string)) *Select {
 
 // TypedKey closes the select's dialog on Escape.
 func (s *Select) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		if c := canvasOf(s); c != nil && Press(c, fyne.KeyEscape) {
-			return
-		}
+	if !escapeToDialog(s, ev) {
+		s.Select.TypedKey(ev)
 	}
-	s.Select.TypedKey(ev)
 }
 
 // Check is a widget.Check that passes Escape to its dialog.
@@ -322,10 +326,7 @@ func NewCheck(label string, changed func(bool)) *Check {
 
 // TypedKey closes the check box's dialog on Escape.
 func (c *Check) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		if cv := canvasOf(c); cv != nil && Press(cv, fyne.KeyEscape) {
-			return
-		}
+	if !escapeToDialog(c, ev) {
+		c.Check.TypedKey(ev)
 	}
-	c.Check.TypedKey(ev)
 }

@@ -19,13 +19,14 @@ import (
 // lets them map a list. The answer is remembered for every file with the
 // same columns.
 
-// worded is a value a drop-down offers, with the words it shows.
+// worded is a value offered to a person (in a drop-down, as a check box),
+// with the words it shows.
 type worded[T comparable] struct {
 	value T
 	words string
 }
 
-// wordList is a drop-down's values in the order offered.
+// wordList is the values offered, in the order offered.
 type wordList[T comparable] []worded[T]
 
 // options are the words offered, in order.

@@ -22,10 +22,7 @@ import (
 )
 
 // quickFilters in display order, with their labels.
-var quickFilters = []struct {
-	f     jobs.QuickFilter
-	label string
-}{
+var quickFilters = wordList[jobs.QuickFilter]{
 	{jobs.QuickMatched, "Matched"},
 	{jobs.QuickMobile, "Mobile"},
 	{jobs.QuickNotDNC, "Not DNC"},
@@ -370,8 +367,8 @@ func (v *viewer) columnWidth(i int) float32 {
 func (v *viewer) content() fyne.CanvasObject {
 	quick := container.NewHBox()
 	for _, qf := range quickFilters {
-		c := widget.NewCheck(qf.label, func(bool) { v.onQuickChanged() })
-		v.quick[qf.f] = c
+		c := widget.NewCheck(qf.words, func(bool) { v.onQuickChanged() })
+		v.quick[qf.value] = c
 		quick.Add(c)
 	}
 	v.showQuickFilters()
@@ -428,8 +425,8 @@ func (v *viewer) showQuickFilters() {
 	var whys []string
 	labels := map[string][]string{}
 	for _, qf := range quickFilters {
-		c := v.quick[qf.f]
-		err := v.res.CannotFilter(qf.f)
+		c := v.quick[qf.value]
+		err := v.res.CannotFilter(qf.value)
 		if err == nil {
 			c.Enable()
 			continue
@@ -444,7 +441,7 @@ func (v *viewer) showQuickFilters() {
 		if labels[why] == nil {
 			whys = append(whys, why)
 		}
-		labels[why] = append(labels[why], qf.label)
+		labels[why] = append(labels[why], qf.words)
 	}
 	lines := make([]string, len(whys))
 	for i, why := range whys {
@@ -566,8 +563,8 @@ func (v *viewer) runQuery() {
 	v.q.Text = strings.TrimSpace(v.filter.Text)
 	v.q.Quick = v.q.Quick[:0:0]
 	for _, qf := range quickFilters {
-		if c, ok := v.quick[qf.f]; ok && c.Checked {
-			v.q.Quick = append(v.q.Quick, qf.f)
+		if c, ok := v.quick[qf.value]; ok && c.Checked {
+			v.q.Quick = append(v.q.Quick, qf.value)
 		}
 	}
 	v.query(v.table.ScrollToTop)

@@ -84,8 +84,7 @@ func (s *firstHour) repairs(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	h.Do(func() { h.D.App().Drop(path) })
-	w, err := traceWizard(h, "the dropped list is read and priced", 60*time.Second, nil)
+	w, err := dropTrace(h, path, "the dropped list is read and priced", nil)
 	if err != nil {
 		return err
 	}

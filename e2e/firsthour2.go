@@ -97,8 +97,7 @@ func (s *firstHour2) parcelsOnCity(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	h.Do(func() { h.D.App().Drop(path) })
-	w, err := traceWizard(h, "the parcel list is read", 60*time.Second, func(w e2e.TraceWizard) bool { return !w.Closed() })
+	w, err := dropTrace(h, path, "the parcel list is read", func(w e2e.TraceWizard) bool { return !w.Closed() })
 	if err != nil {
 		return err
 	}
@@ -134,8 +133,7 @@ func (s *firstHour2) resultBeforeScrub(h *e2e.Harness) error {
 	}); err != nil {
 		return err
 	}
-	h.Do(func() { h.D.App().Drop(path) })
-	w, err := traceWizard(h, "the list is read and priced", 60*time.Second, func(w e2e.TraceWizard) bool { return !w.Closed() })
+	w, err := dropTrace(h, path, "the list is read and priced", func(w e2e.TraceWizard) bool { return !w.Closed() })
 	if err != nil {
 		return err
 	}

@@ -48,8 +48,7 @@ func (s *messy) drop(h *e2e.Harness) error {
 		return err
 	}
 	h.Logf("UI thread latency, jobs list idle (the baseline on this machine): %s", idleLatency(h))
-	h.Do(func() { h.D.App().Drop(path) })
-	if s.w, err = traceWizard(h, "the dropped file is read", 60*time.Second, nil); err != nil {
+	if s.w, err = dropTrace(h, path, "the dropped file is read", nil); err != nil {
 		return err
 	}
 	var cols int

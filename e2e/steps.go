@@ -71,22 +71,30 @@ func payDNC(h *e2e.Harness, d e2e.DNCWizard, shot string) error {
 // traceWizard waits for the trace wizard to be open and ready (what names
 // the wait); more, when not nil, must hold too.
 func traceWizard(h *e2e.Harness, what string, timeout time.Duration, more func(e2e.TraceWizard) bool) (e2e.TraceWizard, error) {
-	var w e2e.TraceWizard
-	err := h.Wait(what, timeout, func() bool {
-		w = h.D.TraceWizard()
-		return w != nil && w.Ready() && (more == nil || more(w))
-	})
-	return w, err
+	return readyWizard(h, what, timeout, h.D.TraceWizard, more)
 }
 
 // dncWizard is traceWizard's for the DNC scrub.
 func dncWizard(h *e2e.Harness, what string, timeout time.Duration, more func(e2e.DNCWizard) bool) (e2e.DNCWizard, error) {
-	var d e2e.DNCWizard
+	return readyWizard(h, what, timeout, h.D.DNCWizard, more)
+}
+
+// readyWizard waits until open returns a wizard that is ready and for which
+// more, when not nil, holds; it returns that wizard.
+func readyWizard[W interface{ Ready() bool }](h *e2e.Harness, what string, timeout time.Duration, open func() W, more func(W) bool) (W, error) {
+	var w W
 	err := h.Wait(what, timeout, func() bool {
-		d = h.D.DNCWizard()
-		return d != nil && d.Ready() && (more == nil || more(d))
+		w = open()
+		return any(w) != nil && w.Ready() && (more == nil || more(w))
 	})
-	return d, err
+	return w, err
+}
+
+// dropTrace drops the list at path on the window and waits for the trace
+// wizard it opens, as traceWizard does.
+func dropTrace(h *e2e.Harness, path, what string, more func(e2e.TraceWizard) bool) (e2e.TraceWizard, error) {
+	h.Do(func() { h.D.App().Drop(path) })
+	return traceWizard(h, what, 60*time.Second, more)
 }
 
 // exportCallable selects the job in the jobs list and presses "Export

@@ -48,13 +48,7 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	r, err := d.Results().OpenResult(ctx, newer, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	r := openIndexed(ctx, t, d, newer)
 	defer r.Close()
 	want := []struct {
 		became layout.Block
@@ -67,13 +61,7 @@ func TestScrubbedAgainShowsWhatChanged(t *testing.T) {
 		}
 	}
 	// The first scrub has nothing before it.
-	r1, err := d.Results().OpenResult(ctx, lib.PathFor(library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", CompletedAt: first}), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r1.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	r1 := openIndexed(ctx, t, d, lib.PathFor(library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", CompletedAt: first}))
 	defer r1.Close()
 	for i := 0; i < r1.Len(); i++ {
 		if p := r1.Person(i).Phones[0]; p.Became != 0 {

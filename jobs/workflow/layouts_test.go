@@ -194,13 +194,7 @@ func TestCorrectionsAddUp(t *testing.T) {
 	d := offline(t)
 	home := d.cfg.Home
 	ctx := context.Background()
-	r, err := d.Results().OpenResult(ctx, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	r := openIndexed(ctx, t, d, filepath.Join("..", "layout", "testdata", "invented_scrub.csv"))
 	defer r.Close()
 	sig := r.Layout().Signature
 	first := &layout.Correction{Signature: sig, Values: map[string]map[string]layout.Flag{"Known Litigator": {"blank": layout.Clean}}}

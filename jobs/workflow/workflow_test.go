@@ -87,6 +87,21 @@ func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, er
 	return res.JobID, nil
 }
 
+// openIndexed opens the result at path on d and indexes it; the caller
+// closes it.
+func openIndexed(ctx context.Context, t *testing.T, d *Service, path string) Result {
+	t.Helper()
+	r, err := d.Results().OpenResult(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Index(ctx, nil); err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	return r
+}
+
 // samplePlan is the trace of d's sample owner list.
 func samplePlan(ctx context.Context, t *testing.T, d *Service) Plan {
 	t.Helper()
@@ -288,13 +303,7 @@ func checkMatchedView(ctx context.Context, t *testing.T, d *Service, done Job) {
 	if kind, _ := d.Results().Classify(ctx, done.ResultPath); kind != FileTraceResult {
 		t.Fatalf("result classified as %v", kind)
 	}
-	r, err := d.Results().OpenResult(ctx, done.ResultPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	r := openIndexed(ctx, t, d, done.ResultPath)
 	defer r.Close()
 	if r.Len() != 200 {
 		t.Fatalf("result rows %d", r.Len())
@@ -377,13 +386,7 @@ func checkDNCResult(ctx context.Context, t *testing.T, d *Service, dncResult str
 	if kind, _ := d.Results().Classify(ctx, dncResult); kind != FileDNCResult {
 		t.Fatalf("DNC result classified as %v", kind)
 	}
-	dr, err := d.Results().OpenResult(ctx, dncResult, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dr.Index(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	dr := openIndexed(ctx, t, d, dncResult)
 	defer dr.Close()
 	// The DNC result's line_type column allows the mobile filter too.
 	if got := fmt.Sprint(dr.QuickFilters()); got != "[mobile not-dnc not-litigator callable callable-now]" {

@@ -33,10 +33,7 @@ func startHeldSandbox(t *testing.T) *heldSandbox {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := startSandbox(t, cfg)
 	hb := &heldSandbox{downloading: make(chan struct{}, 1), polling: make(chan struct{}, 1)}
 	h := srv.Handler()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -64,7 +61,7 @@ func startHeldSandbox(t *testing.T) *heldSandbox {
 		h.ServeHTTP(w, r)
 	}))
 	hb.url = hs.URL + "/v1"
-	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close(); srv.Close() })
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 	return hb
 }
 

@@ -44,11 +44,7 @@ type teamSandbox struct {
 
 func newTeamSandbox(t *testing.T, cfg sandbox.Config) *teamSandbox {
 	t.Helper()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSandbox(t, cfg)
 	ts := &teamSandbox{srv: srv, status: map[int]int{}}
 	h := srv.Handler()
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -433,11 +433,7 @@ func deskWithAccount(t *testing.T, acct sandbox.KeyConfig) (*Service, *sandbox.C
 	cfg := fastSandbox()
 	acct.Email = acct.Key + "@example.com"
 	cfg.Keys = []sandbox.KeyConfig{acct}
-	srv, err := sandbox.Start(*cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSandbox(t, *cfg)
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), acct.Key, true); err != nil {
 		t.Fatal(err)
 	}

@@ -42,11 +42,7 @@ func apiSandboxWith(t *testing.T, p sandbox.Processing) (*sandbox.Server, *clien
 	cfg.Processing = p
 	cfg.Keys[0].WebhookURL = hook.URL
 	cfg.Keys[0].WebhookSecret = "whsec_cli"
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSandbox(t, cfg)
 	// A fresh data folder: the commands that go through the ledger (traces
 	// single) must not write into the user's own.
 	t.Setenv("SKIPDESK_HOME", t.TempDir())

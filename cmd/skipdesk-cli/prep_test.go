@@ -135,11 +135,7 @@ func startPrepSandbox(t *testing.T) {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Rates = sandbox.Rates{Normal: 2, Enhanced: 7, LLC: 3, DNC: 1}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSandbox(t, cfg)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 }

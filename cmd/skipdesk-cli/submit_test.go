@@ -37,10 +37,7 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: minSeconds, RowsPerSecond: 100000}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := startSandbox(t, cfg)
 	sb := &submitSandbox{srv: srv}
 	h := srv.Handler()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +59,7 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 		h.ServeHTTP(w, r)
 	}))
 	sb.url = hs.URL + "/v1"
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	t.Cleanup(hs.Close)
 	return sb
 }
 

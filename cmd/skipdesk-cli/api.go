@@ -108,6 +108,19 @@ func parseCommand(env *Env, name string, args []string, more func(fs *flag.FlagS
 	return parseFlags(fs, args)
 }
 
+// groupOnly is parseCommand for a command that has subcommands (subs
+// names them): a word left after its flags is one it does not have.
+func groupOnly(env *Env, name, subs string, args []string) error {
+	pos, err := parseCommand(env, name, args, nil)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErrorf("%s: unknown subcommand %q (%s)", name, pos[0], subs)
+	}
+	return nil
+}
+
 // flagsOnly is parseCommand for a command that takes no positional
 // arguments.
 func flagsOnly(env *Env, name string, args []string, more func(fs *flag.FlagSet)) error {
@@ -129,6 +142,22 @@ func fetchAndShow[T any](ctx context.Context, env *Env, get func(context.Context
 	if err != nil {
 		return err
 	}
+	return getAndShow(ctx, env, svc, get, text)
+}
+
+// showLocal is fetchAndShow on this computer's records, with no session.
+func showLocal[T any](ctx context.Context, env *Env, get func(context.Context, *workflow.Service) (T, error),
+	text func(io.Writer, T)) error {
+	svc, err := env.service()
+	if err != nil {
+		return err
+	}
+	return getAndShow(ctx, env, svc, get, text)
+}
+
+// getAndShow prints what get answers from svc, as text or JSON.
+func getAndShow[T any](ctx context.Context, env *Env, svc *workflow.Service, get func(context.Context, *workflow.Service) (T, error),
+	text func(io.Writer, T)) error {
 	v, err := get(ctx, svc)
 	if err != nil {
 		return err

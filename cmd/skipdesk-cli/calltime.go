@@ -11,6 +11,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // The calling-time rules, the dialer presets and the opt-outs that come in
@@ -117,15 +118,9 @@ func runOptOuts(ctx context.Context, env *Env, args []string) error {
 			return usageErrorf("dnc-list opt-outs: --zone %q is not a time zone (like America/New_York)", zone)
 		}
 	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	res, err := svc.Compliance().ImportOptOuts(ctx, file, loc)
-	if err != nil {
-		return err
-	}
-	return env.Output(res, func(w io.Writer) { printOptOuts(w, res.Import, res.Added, res.Already) })
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) (*workflow.OptOutImport, error) {
+		return svc.Compliance().ImportOptOuts(ctx, file, loc)
+	}, func(w io.Writer, res *workflow.OptOutImport) { printOptOuts(w, res.Import, res.Added, res.Already) })
 }
 
 func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {

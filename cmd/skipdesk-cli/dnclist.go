@@ -49,38 +49,32 @@ func init() {
 }
 
 func runInternalList(ctx context.Context, env *Env, args []string) error {
-	pos, err := parseCommand(env, "dnc-list", args, nil)
-	if err != nil {
+	if err := groupOnly(env, "dnc-list", "add, import, export, remove, history", args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageErrorf("dnc-list: unknown subcommand %q (add, import, export, remove, history)", pos[0])
-	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	list, err := svc.Compliance().InternalList(ctx)
-	if err != nil {
-		return err
-	}
-	if list == nil {
-		list = []workflow.InternalEntry{}
-	}
-	return env.Output(list, func(w io.Writer) {
-		if len(list) == 0 {
-			fmt.Fprintln(w, "the internal do-not-call list is empty")
-			return
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) ([]workflow.InternalEntry, error) {
+		list, err := svc.Compliance().InternalList(ctx)
+		if list == nil {
+			list = []workflow.InternalEntry{}
 		}
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "PHONE\tADDED\tREASON\tSOURCE\tBY\tKEEP UNTIL")
-		for _, e := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", phone.Format(e.Number), e.AddedAt.Local().Format("2006-01-02 15:04"),
-				cleanText(e.Reason), cleanText(e.Source), cleanText(e.By), workflow.KeepUntilText(e))
-		}
-		tw.Flush()
-		fmt.Fprintf(w, "%d numbers\n", len(list))
-	})
+		return list, err
+	}, printInternalList)
+}
+
+// printInternalList prints the internal do-not-call list as a table.
+func printInternalList(w io.Writer, list []workflow.InternalEntry) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "the internal do-not-call list is empty")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PHONE\tADDED\tREASON\tSOURCE\tBY\tKEEP UNTIL")
+	for _, e := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", phone.Format(e.Number), e.AddedAt.Local().Format("2006-01-02 15:04"),
+			cleanText(e.Reason), cleanText(e.Source), cleanText(e.By), workflow.KeepUntilText(e))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d numbers\n", len(list))
 }
 
 func printAdded(env *Env, res workflow.InternalAdded) error {
@@ -134,18 +128,13 @@ func runInternalImport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: file, Columns: columns.list, Reason: reason}, listProgress(env))
-	if errors.Is(err, workflow.ErrNoListColumn) {
-		return &exitError{code: exitUsage, err: err, plain: true}
-	}
-	if err != nil {
-		return err
-	}
-	return env.Output(res, func(w io.Writer) { printImported(w, res) })
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) (workflow.ListImported, error) {
+		res, err := svc.Compliance().ImportInternal(ctx, workflow.ListImport{Path: file, Columns: columns.list, Reason: reason}, listProgress(env))
+		if errors.Is(err, workflow.ErrNoListColumn) {
+			return res, &exitError{code: exitUsage, err: err, plain: true}
+		}
+		return res, err
+	}, printImported)
 }
 
 // listProgress prints how far an import is on standard error, a line each
@@ -250,24 +239,22 @@ func runInternalHistory(ctx context.Context, env *Env, args []string) error {
 	if len(pos) == 1 {
 		number = pos[0]
 	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	log, err := svc.Compliance().InternalLog(ctx, number)
-	if err != nil {
-		return err
-	}
-	if log == nil {
-		log = []workflow.InternalChange{}
-	}
-	return env.Output(log, func(w io.Writer) {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "WHEN\tPHONE\tWHAT\tREASON\tSOURCE\tBY")
-		for _, c := range log {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.At.Local().Format("2006-01-02 15:04"), phone.Format(c.Number), c.Action,
-				cleanText(c.Reason), cleanText(c.Source), cleanText(c.By))
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) ([]workflow.InternalChange, error) {
+		log, err := svc.Compliance().InternalLog(ctx, number)
+		if log == nil {
+			log = []workflow.InternalChange{}
 		}
-		tw.Flush()
-	})
+		return log, err
+	}, printInternalLog)
+}
+
+// printInternalLog prints the internal list's history as a table.
+func printInternalLog(w io.Writer, log []workflow.InternalChange) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tPHONE\tWHAT\tREASON\tSOURCE\tBY")
+	for _, c := range log {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.At.Local().Format("2006-01-02 15:04"), phone.Format(c.Number), c.Action,
+			cleanText(c.Reason), cleanText(c.Source), cleanText(c.By))
+	}
+	tw.Flush()
 }

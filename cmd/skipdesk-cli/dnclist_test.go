@@ -268,3 +268,20 @@ func TestCLIJSONAfterTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// A command that has subcommands refuses one it does not have, naming
+// those it has.
+func TestGroupCommandsRefuseAnUnknownSubcommand(t *testing.T) {
+	t.Setenv("SKIPDESK_HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"dnc-list", "purge"}, `dnc-list: unknown subcommand "purge" (add, import, export, remove, history)`},
+		{[]string{"team", "leave"}, `team: unknown subcommand "leave" (share, stop)`},
+	} {
+		if code, _, errOut := runCLI(t, c.args...); code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d with %q", c.args, code, errOut, exitUsage, c.want)
+		}
+	}
+}

@@ -343,15 +343,9 @@ func runResultsLayout(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	sum, err := svc.Results().ReadLayout(ctx, file)
-	if err != nil {
-		return err
-	}
-	return env.Output(sum, func(w io.Writer) { fmt.Fprint(w, cleanText(sum.Text())) })
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) (layout.Summary, error) {
+		return svc.Results().ReadLayout(ctx, file)
+	}, func(w io.Writer, sum layout.Summary) { fmt.Fprint(w, cleanText(sum.Text())) })
 }
 
 func runResultsImport(ctx context.Context, env *Env, args []string) error {
@@ -368,18 +362,13 @@ func runResultsImport(ctx context.Context, env *Env, args []string) error {
 			return usageErrorf("results import: --scrubbed %q: want a date such as 2026-11-20", scrubbed)
 		}
 	}
-	svc, err := env.service()
-	if err != nil {
-		return err
-	}
-	it, err := svc.Library().ImportResult(ctx, file, opts)
-	if err != nil {
+	return showLocal(ctx, env, func(ctx context.Context, svc *workflow.Service) (workflow.LibraryItem, error) {
+		it, err := svc.Library().ImportResult(ctx, file, opts)
 		if errors.Is(err, workflow.ErrNotAResult) || errors.Is(err, workflow.ErrFutureDate) {
-			return &exitError{code: exitUsage, err: err, plain: true}
+			return it, &exitError{code: exitUsage, err: err, plain: true}
 		}
-		return err
-	}
-	return env.Output(it, func(w io.Writer) {
+		return it, err
+	}, func(w io.Writer, it workflow.LibraryItem) {
 		fmt.Fprintf(w, "imported %s: %s, as %s\n", cleanText(it.Name), plural(it.Rows, "row", "rows"), it.Path)
 	})
 }

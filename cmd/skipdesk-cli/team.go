@@ -33,12 +33,8 @@ func init() {
 }
 
 func runTeam(ctx context.Context, env *Env, args []string) error {
-	pos, err := parseCommand(env, "team", args, nil)
-	if err != nil {
+	if err := groupOnly(env, "team", "share, stop", args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageErrorf("team: unknown subcommand %q (share, stop)", pos[0])
 	}
 	svc, err := env.service()
 	if err != nil {

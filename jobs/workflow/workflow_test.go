@@ -16,7 +16,9 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
 )
 
@@ -112,14 +114,9 @@ func samplePlan(ctx context.Context, t *testing.T, d *Service) Plan {
 	return Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 }
 
-// sampleMapping maps the sample owner list's headers.
-var sampleMapping = map[string]string{
-	"first_name": "Owner First Name", "last_name": "Owner Last Name",
-	"property_street": "Property Address", "property_city": "Property City",
-	"property_state": "Property State", "property_zip": "Property Zip",
-	"mailing_street": "Mailing Address", "mailing_city": "Mailing City",
-	"mailing_state": "Mailing State", "mailing_zip": "Mailing Zip",
-}
+// sampleMapping maps the sample owner list's headers (testlists' lists
+// have the sample's); a copy of its own, which no other test can change.
+var sampleMapping = mapping.Mapping(testlists.Mapping).Clone()
 
 func TestResumeWithoutKey(t *testing.T) {
 	t.Parallel()

@@ -60,10 +60,7 @@ func apiSandboxWith(t *testing.T, p sandbox.Processing) (*sandbox.Server, *clien
 // ledger with the job the service created.
 func checkSinglesRecorded(t *testing.T, want int) {
 	t.Helper()
-	led, err := ledger.OpenReadOnly(os.Getenv("SKIPDESK_HOME"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	led := readLedger(t, os.Getenv("SKIPDESK_HOME"))
 	subs, err := led.Submissions().List(context.Background())
 	led.Close()
 	var singles int

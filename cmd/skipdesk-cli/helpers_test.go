@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -32,6 +33,17 @@ func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
 	}
 	t.Cleanup(func() { srv.Close() })
 	return srv
+}
+
+// readLedger opens the ledger in home read-only, as a second program
+// would; the caller closes it.
+func readLedger(t *testing.T, home string) *ledger.Ledger {
+	t.Helper()
+	led, err := ledger.OpenReadOnly(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return led
 }
 
 // writeTemp writes body to a file name in a fresh temporary folder and

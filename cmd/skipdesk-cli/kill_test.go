@@ -179,10 +179,7 @@ func TestKillAtEachStep(t *testing.T) {
 // kill.
 func checkKilledAt(t *testing.T, home string, sb *submitSandbox, step string) {
 	t.Helper()
-	led, err := ledger.OpenReadOnly(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	led := readLedger(t, home)
 	defer led.Close()
 	ctx := context.Background()
 	subs, err := led.Submissions().List(ctx)
@@ -250,10 +247,7 @@ func checkDoneOnce(t *testing.T, home string, sb *submitSandbox, step string) {
 		t.Fatalf("kill at %s: %d jobs on the server, want 1", step, n)
 	}
 	srvJob := traces[0]
-	led, err := ledger.OpenReadOnly(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	led := readLedger(t, home)
 	defer led.Close()
 	ctx := context.Background()
 	entries, err := led.Jobs().Entries(ctx)

@@ -311,14 +311,7 @@ func (h *harness) dialogText() string {
 	var b strings.Builder
 	h.do(func() {
 		for _, o := range h.win.Canvas().Overlays().List() {
-			for _, x := range test.LaidOutObjects(o) {
-				if l, ok := x.(*widget.Label); ok {
-					b.WriteString(l.Text + "\n")
-				}
-				if ct, ok := x.(*canvas.Text); ok {
-					b.WriteString(ct.Text + "\n")
-				}
-			}
+			b.WriteString(uitest.Text(o))
 		}
 	})
 	return b.String()

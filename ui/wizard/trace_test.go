@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -456,8 +455,8 @@ func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
 			h.settle(t)
 			top := h.w.Canvas().Overlays().Top()
 			for _, w := range c.want {
-				if findLabel(top, w) == nil && !strings.Contains(overlayText(top), w) {
-					t.Errorf("the dialog %q lacks %q", overlayText(top), w)
+				if findLabel(top, w) == nil && !strings.Contains(uitest.Text(top), w) {
+					t.Errorf("the dialog %q lacks %q", uitest.Text(top), w)
 				}
 			}
 			if h.tr.submitBtn.Disabled() || h.tr.ctx.Err() != nil {
@@ -465,19 +464,6 @@ func TestTraceSubmitRefusedShowsWhatToDo(t *testing.T) {
 			}
 		})
 	}
-}
-
-func overlayText(o fyne.CanvasObject) string {
-	var b strings.Builder
-	for _, x := range test.LaidOutObjects(o) {
-		switch l := x.(type) {
-		case *widget.Label:
-			b.WriteString(l.Text + "\n")
-		case *canvas.Text:
-			b.WriteString(l.Text + "\n")
-		}
-	}
-	return b.String()
 }
 
 func TestTraceUnreadableFileShowsTheError(t *testing.T) {
@@ -592,7 +578,7 @@ func TestTraceUploadProgressAndCancel(t *testing.T) {
 	act(func() {
 		top := h.w.Canvas().Overlays().Top()
 		cancel = findButton(top, "Cancel")
-		label = overlayText(top)
+		label = uitest.Text(top)
 	})
 	if cancel == nil || !strings.Contains(label, "Uploading: 50 bytes of 100 bytes") {
 		t.Fatalf("progress dialog: %q", label)

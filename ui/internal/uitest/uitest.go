@@ -1,5 +1,5 @@
 // Package uitest holds what the tests of the ui packages share: a stand-in
-// for the UI thread, and screenshots on request.
+// for the UI thread, screenshots on request, and the text a screen shows.
 package uitest
 
 import (
@@ -7,8 +7,14 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Thread stands for the UI thread in tests: the Fyne test driver runs
@@ -44,4 +50,21 @@ func SaveShot(t testing.TB, env, name string, capture func() image.Image) {
 	if err := png.Encode(out, capture()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Text is the text of the labels and canvas texts laid out in o, one a
+// line, in the order they are laid out: what a person reads there (a
+// label's text stands twice, as the label and as the text it draws; a
+// button's once).
+func Text(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, x := range test.LaidOutObjects(o) {
+		switch l := x.(type) {
+		case *widget.Label:
+			b.WriteString(l.Text + "\n")
+		case *canvas.Text:
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
 }

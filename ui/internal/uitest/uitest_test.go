@@ -2,11 +2,18 @@ package uitest
 
 import (
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Work handed to one Thread from many goroutines never overlaps.
@@ -49,5 +56,22 @@ func TestSaveShot(t *testing.T) {
 	got, err := png.Decode(f)
 	if err != nil || got.Bounds() != img.Bounds() {
 		t.Fatalf("read back %v, %v", got.Bounds(), err)
+	}
+}
+
+// Text reads the labels, the buttons and the canvas texts, and nothing
+// where nothing is written.
+func TestText(t *testing.T) {
+	test.NewTempApp(t)
+	o := container.NewVBox(widget.NewLabel("Not enough credits"), widget.NewButton("Top up", nil),
+		container.NewHBox(canvas.NewText("needs 2 credits", color.Black)))
+	got := Text(o)
+	for _, want := range []string{"Not enough credits\n", "Top up\n", "needs 2 credits\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Text = %q, lacks %q", got, want)
+		}
+	}
+	if got := Text(container.NewVBox(widget.NewEntry())); strings.TrimSpace(got) != "" {
+		t.Errorf("Text of an empty entry = %q", got)
 	}
 }

@@ -93,6 +93,23 @@ func (e *env) open(t *testing.T) {
 	e.led, e.lib = led, lib
 }
 
+// wantDownloads fails the test unless the client has downloaded want
+// results; when says at which point of the test.
+func (e *env) wantDownloads(t *testing.T, want int64, when string) {
+	t.Helper()
+	if n := e.rt.downloads.Load(); n != want {
+		t.Fatalf("%d downloads %s, want %d", n, when, want)
+	}
+}
+
+// newTraceEnv is an env over a quick sandbox with one owner list submitted
+// for tracing.
+func newTraceEnv(t *testing.T) (*env, *submit.Result) {
+	t.Helper()
+	e := newEnv(t, quickConfig())
+	return e, e.submitTrace(t, "owners.csv")
+}
+
 func quickConfig() sandbox.Config {
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.3, RowsPerSecond: 100000}
@@ -177,6 +194,14 @@ func (r *recorder) await(t *testing.T, ctx context.Context, what string, cond fu
 	}
 }
 
+// idle waits until the tracker has nothing to do.
+func idle(t *testing.T, ctx context.Context, tr *Tracker) {
+	t.Helper()
+	if err := tr.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // quiet waits until tr has done what it was asked (Tracker.Quiet).
 func quiet(t *testing.T, ctx context.Context, tr *Tracker) {
 	t.Helper()
@@ -197,15 +222,20 @@ func (r *recorder) count(typ EventType, jobID string) int {
 	return n
 }
 
-func (r *recorder) first(typ EventType, jobID string) (Event, bool) {
+// firstWhere is the first recorded event that match accepts.
+func (r *recorder) firstWhere(match func(Event) bool) (Event, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range r.events {
-		if e.Type == typ && e.JobID == jobID {
+		if match(e) {
 			return e, true
 		}
 	}
 	return Event{}, false
+}
+
+func (r *recorder) first(typ EventType, jobID string) (Event, bool) {
+	return r.firstWhere(func(e Event) bool { return e.Type == typ && e.JobID == jobID })
 }
 
 // start runs a tracker until the test ends.
@@ -282,25 +312,18 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 			t.Errorf("%s: Completed event %+v", id, ev)
 		}
 	}
-	if n := e.rt.downloads.Load(); n != 2 {
-		t.Fatalf("%d downloads, want 2", n)
-	}
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	e.wantDownloads(t, 2, "for two completed jobs")
+	idle(t, ctx, tr)
 	// Hints about finished jobs download nothing again.
 	tr.Hint(trace.JobID)
 	tr.Refresh()
 	quiet(t, ctx, tr)
-	if n := e.rt.downloads.Load(); n != 2 {
-		t.Fatalf("%d downloads after hints, want 2", n)
-	}
+	e.wantDownloads(t, 2, "after hints")
 }
 
 func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	// The app closes before the job completes…
 	e.led.Close()
 	e.srv.FinishPending()
@@ -315,27 +338,20 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	if err != nil || o.Download == nil {
 		t.Fatalf("%+v, %v", o, err)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "after the restart")
 	// A third run has nothing to do.
 	e.led.Close()
 	e.open(t)
 	tr2, _ := start(t, e, Options{})
-	if err := tr2.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr2)
 	tr2.Refresh()
 	quiet(t, ctx, tr2)
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads after a restart", n)
-	}
+	e.wantDownloads(t, 1, "after a third run")
 }
 
 func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	ctx := waitCtx(t, 10*time.Second)
 	// Complete the job in the ledger as a tracker would have, and put the
 	// result in place as an interrupted run would have (renamed, not
@@ -474,9 +490,7 @@ func TestFiftyJobsInFlight(t *testing.T) {
 		time.Sleep(40 * time.Millisecond) // staggered: completions spread over 2 s
 	}
 	ctx := waitCtx(t, 30*time.Second)
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr)
 	elapsed := time.Since(begin)
 	reads, downloads := e.rt.reads.Load(), e.rt.downloads.Load()
 	var worst time.Duration
@@ -568,9 +582,7 @@ func TestFetchOnDemand(t *testing.T) {
 	if results[0] == "" || results[0] != results[1] || results[1] != results[2] {
 		t.Fatalf("paths %q", results)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads for three concurrent fetches", n)
-	}
+	e.wantDownloads(t, 1, "for three concurrent fetches")
 	if calls.Load() == 0 {
 		t.Fatal("progress never reported")
 	}
@@ -790,8 +802,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 // A subscriber may call back into the tracker from its callback.
 func TestSubscriberMayCallBack(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	ctx := waitCtx(t, 10*time.Second)
 	// A status the first look changes: the StatusChanged callback then
 	// fetches a job in flight, which reads it from the API and records it.
@@ -825,15 +836,12 @@ func TestSubscriberMayCallBack(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the callback's Fetch never succeeded")
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "after the callback fetched")
 }
 
 func TestEventsChannel(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	tr := New(e.api, e.led, Options{Library: e.lib})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -864,8 +872,7 @@ func TestEventsChannel(t *testing.T) {
 // result downloads once the folder is back.
 func TestUnwritableLibraryFolder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	dir := e.lib.Dir()
 	// The folder is gone and a file holds its name: every write in it
 	// fails, whoever runs the test (root ignores permission bits).
@@ -899,9 +906,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if _, err := e.led.Jobs().JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
 		t.Fatalf("a download was recorded: %v", err)
 	}
-	if n := e.rt.downloads.Load(); n != 0 {
-		t.Fatalf("%d downloads into a folder that cannot take them", n)
-	}
+	e.wantDownloads(t, 0, "into a folder that cannot take them")
 
 	// The folder is back: the next try downloads the result, once.
 	os.Remove(dir)
@@ -922,9 +927,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if err != nil || o.Download == nil {
 		t.Fatalf("after the folder came back: %+v, %v", o, err)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "once the folder was back")
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 2 {
 		t.Fatalf("library holds %v", ents)
@@ -995,9 +998,7 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 	defer rcv2.Close()
 	deliver(rcv2.Addr())
 	quiet(t, ctx, tr2)
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads: the replayed delivery was acted on", n)
-	}
+	e.wantDownloads(t, 1, "after a replayed delivery")
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if n := len(rec.events); n != 0 {
@@ -1144,9 +1145,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	posts := serverJobs(t, e)
 
 	tr, rec := start(t, e, Options{})
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr)
 	var adopted string
 	rec.await(t, ctx, "the unknown submission reconciled", func() bool {
 		ev, ok := rec.firstReconciled(ue.SubmissionID)
@@ -1173,14 +1172,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 }
 
 func (r *recorder) firstReconciled(sub int64) (Event, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range r.events {
-		if e.Type == Reconciled && e.Submission == sub {
-			return e, true
-		}
-	}
-	return Event{}, false
+	return r.firstWhere(func(e Event) bool { return e.Type == Reconciled && e.Submission == sub })
 }
 
 func serverJobs(t *testing.T, e *env) int {

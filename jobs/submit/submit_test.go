@@ -79,6 +79,15 @@ func traceReq(f File) Request {
 		Options: Options{}, Estimate: &Estimate{Credits: 2, Rows: 2}}
 }
 
+// wantServerJobs fails the test unless the sandbox holds want bulk traces
+// and DNC jobs; why says what more jobs would mean.
+func wantServerJobs(t *testing.T, api *client.Client, want int, why string) {
+	t.Helper()
+	if n := serverJobs(t, api); n != want {
+		t.Fatalf("%d jobs on the server, want %d %s", n, want, why)
+	}
+}
+
 // serverJobs counts the bulk traces and DNC jobs on the sandbox.
 func serverJobs(t *testing.T, api *client.Client) int {
 	t.Helper()
@@ -137,9 +146,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 	if sp, _ := e.led.Jobs().JobSpend(ctx, res.JobID); sp.Charged != 2 {
 		t.Fatalf("spend %+v", sp)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server", n)
-	}
+	wantServerJobs(t, e.api, 1, "")
 }
 
 func stepNames(s []Step) []string {
@@ -167,9 +174,7 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 	if !strings.Contains(err.Error(), first.JobID) {
 		t.Fatalf("message does not name the earlier job: %v", err)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("a duplicate reached the server: %d jobs", n)
-	}
+	wantServerJobs(t, e.api, 1, "(a duplicate reached it)")
 	// Other options, another mode, or a DNC of the same file are not duplicates.
 	other := traceReq(f)
 	other.IncludeLLCs = true
@@ -181,9 +186,7 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 	if _, err := Submit(ctx, e.api, e.led, again); err != nil {
 		t.Fatalf("--again: %v", err)
 	}
-	if n := serverJobs(t, e.api); n != 3 {
-		t.Fatalf("%d jobs on the server, want 3", n)
-	}
+	wantServerJobs(t, e.api, 3, "")
 }
 
 func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
@@ -222,9 +225,7 @@ func TestOutcomeUnknownIsReconciled(t *testing.T) {
 	if sub.State != ledger.StateUnknown {
 		t.Fatalf("state %s", sub.State)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server (the client must not resend)", n)
-	}
+	wantServerJobs(t, e.api, 1, "(the client must not resend)")
 	// Unknown counts as a possible duplicate.
 	if _, err := Submit(ctx, e.api, e.led, traceReq(f)); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("resubmitting an unknown submission: %v", err)
@@ -316,9 +317,7 @@ func TestReconcileStates(t *testing.T) {
 			t.Errorf("submission %d after the window: %s, want %s", id, s.State, w)
 		}
 	}
-	if n := serverJobs(t, e.api); n != 2 {
-		t.Fatalf("reconcile created jobs: %d", n)
-	}
+	wantServerJobs(t, e.api, 2, "(reconcile created jobs)")
 }
 
 func TestSubmitDNC(t *testing.T) {
@@ -501,9 +500,7 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 	if !strings.Contains(out[0].Reason, "tag") || len(out[0].LookAlikes) != 0 {
 		t.Errorf("reason %q, look-alikes %v", out[0].Reason, out[0].LookAlikes)
 	}
-	if n := serverJobs(t, e.api); n != 2 {
-		t.Fatalf("reconcile created jobs: %d", n)
-	}
+	wantServerJobs(t, e.api, 2, "(reconcile created jobs)")
 }
 
 // Two unknown submissions of the same file and one job: the submission
@@ -552,9 +549,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	if s, _ := e.led.Submissions().Submission(ctx, older); s.State != ledger.StateNotCreated {
 		t.Fatalf("the older submission after its window: %s", s.State)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server", n)
-	}
+	wantServerJobs(t, e.api, 1, "")
 }
 
 // submitLost submits f with the answer lost on the way back and returns

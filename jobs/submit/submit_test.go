@@ -8,8 +8,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 type env struct {
@@ -65,10 +64,7 @@ var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last"
 
 func writeFile(t *testing.T, name, content string) File {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, content)
 	sum := sha256.Sum256([]byte(content))
 	rows := strings.Count(strings.TrimSpace(content), "\n")
 	return File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(content)), Rows: rows}

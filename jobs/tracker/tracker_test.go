@@ -23,6 +23,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // counting counts the requests the client makes.
@@ -126,10 +127,7 @@ var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last"
 
 func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(ownersCSV), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, ownersCSV)
 	sum := sha256.Sum256([]byte(ownersCSV))
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
@@ -143,10 +141,7 @@ func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
 func (e *env) submitDNC(t *testing.T, name string) *submit.Result {
 	t.Helper()
 	content := "Phone\r\n5125550101\r\n(512) 555-0102\r\nnot a phone\r\n"
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, content)
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindDNC,
 		File:    submit.File{Path: p, Name: name, SHA256: "x" + name, Rows: 3},
 		Mapping: map[string]string{"phone": "Phone"}})
@@ -554,8 +549,7 @@ func TestFetchOnDemand(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	// A job submitted elsewhere: not in the ledger.
-	p := filepath.Join(t.TempDir(), "elsewhere.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "elsewhere.csv", ownersCSV)
 	created, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
 	if err != nil {
 		t.Fatal(err)
@@ -632,8 +626,7 @@ func TestPagesThenGetByID(t *testing.T) {
 	e := newEnv(t, cfg)
 	ctx := waitCtx(t, 20*time.Second)
 	old := e.submitTrace(t, "old.csv")
-	p := filepath.Join(t.TempDir(), "newer.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "newer.csv", ownersCSV)
 	for range listLimit + 5 { // newer jobs, not in the ledger, push it to page 2
 		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping}); err != nil {
 			t.Fatal(err)
@@ -748,8 +741,7 @@ func TestBreakdownKept(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, quickConfig())
 	content := ownersCSV + "Acme,LLC,4 Pine Ct,Austin,TX,78704\r\n"
-	p := filepath.Join(t.TempDir(), "llcs.csv")
-	os.WriteFile(p, []byte(content), 0o644)
+	p := testlists.WriteFile(t, "llcs.csv", content)
 	sum := sha256.Sum256([]byte(content))
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "llcs.csv", SHA256: hex.EncodeToString(sum[:]), Rows: 4},
@@ -1020,8 +1012,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 	cfg.RateLimits.WritePerMinute = -1                   // only to create them quickly
 	e := newEnv(t, cfg)
 	ctx := waitCtx(t, 30*time.Second)
-	p := filepath.Join(t.TempDir(), "many.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "many.csv", ownersCSV)
 	var states []ledger.JobState
 	for range 300 {
 		c, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
@@ -1094,11 +1085,8 @@ func TestScheduleFollowsAge(t *testing.T) {
 // result with a quote inside an unquoted value.
 func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
 	t.Parallel()
-	p := filepath.Join(t.TempDir(), "r.csv")
 	body := "first_name,last_name\r\nJOHN \"JACK\",SMITH\r\nANN,O\"BRIEN\r\n,\r\nBOB,RAY\r\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, "r.csv", body)
 	sum, size, rows, err := hashResult(p)
 	want := sha256.Sum256([]byte(body))
 	if err != nil || sum != hex.EncodeToString(want[:]) || size != int64(len(body)) {
@@ -1123,8 +1111,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 20*time.Second)
 	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
-	p := filepath.Join(t.TempDir(), "owners.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "owners.csv", ownersCSV)
 	sum := sha256.Sum256([]byte(ownersCSV))
 	_, err := submit.Submit(ctx, e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "owners.csv", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},

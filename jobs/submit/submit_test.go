@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -30,15 +31,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	api, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, api := clienttest.Sandbox(t, cfg)
 	dir := t.TempDir()
 	return &env{srv: srv, api: api, led: openLedger(t, dir), dir: dir}
 }

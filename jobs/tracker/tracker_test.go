@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/client/webhook"
 	"github.com/skipdesk/skipdesk/jobs"
@@ -63,16 +64,8 @@ type env struct {
 
 func newEnv(t *testing.T, cfg sandbox.Config) *env {
 	t.Helper()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
 	rt := &counting{base: http.DefaultTransport.(*http.Transport).Clone()}
-	api, err := client.New(srv.URL(), sandbox.DemoKey, client.WithHTTPClient(&http.Client{Transport: rt}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, api := clienttest.Sandbox(t, cfg, client.WithHTTPClient(&http.Client{Transport: rt}))
 	home := t.TempDir()
 	e := &env{srv: srv, api: api, rt: rt, home: home}
 	e.open(t)
@@ -1178,11 +1171,7 @@ func serverJobs(t *testing.T, e *env) int {
 // of what the server sent.
 func TestDownloadBrokenAtEachStage(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.Start(quickConfig(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := clienttest.StartSandbox(t, quickConfig())
 	h := srv.Handler()
 	var attempts atomic.Int64
 	stages := []string{"status 503", "closed after the headers", "closed halfway"}

@@ -36,6 +36,26 @@ func newEnv(t *testing.T) *env {
 	return &env{srv: srv, api: api, led: openLedger(t, dir), dir: dir}
 }
 
+// newOwnersEnv is an env with the owner list written to owners.csv.
+func newOwnersEnv(t *testing.T) (*env, File) {
+	t.Helper()
+	return newEnv(t), writeFile(t, "owners.csv", ownersCSV)
+}
+
+// reconcileByID runs Reconcile and returns its outcomes by submission id.
+func (e *env) reconcileByID(t *testing.T, ctx context.Context) map[int64]Outcome {
+	t.Helper()
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]Outcome{}
+	for _, o := range out {
+		got[o.Submission.ID] = o
+	}
+	return got
+}
+
 // openLedger opens the ledger in dir, closed when the test ends.
 func openLedger(t *testing.T, dir string) *ledger.Ledger {
 	t.Helper()
@@ -93,9 +113,8 @@ func serverJobs(t *testing.T, api *client.Client) int {
 
 func TestSubmitCommitsEachStep(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	var steps []Step
 	req := traceReq(f)
 	req.OnStep = func(s Step, sub *ledger.Submission) {
@@ -148,9 +167,8 @@ func stepNames(s []Step) []string {
 
 func TestDuplicateNeedsAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	first, err := Submit(ctx, e.api, e.led, traceReq(f))
 	if err != nil {
 		t.Fatal(err)
@@ -180,9 +198,8 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 
 func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	req := traceReq(f)
 	req.Mapping = map[string]string{"first_name": "First", "last_name": "Last"} // no address group
 	_, err := Submit(ctx, e.api, e.led, req)
@@ -275,14 +292,7 @@ func TestReconcileStates(t *testing.T) {
 	alike := add("other.csv", "sd-ddddd", 3, ledger.StateUnknown, now)                  // an untagged job of its name and rows
 	old := add("owners.csv", "sd-eeeee", 3, ledger.StateUnknown, now.Add(-2*time.Hour)) // window long past
 
-	out, err := Reconcile(ctx, e.api, e.led, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]Outcome{}
-	for _, o := range out {
-		got[o.Submission.ID] = o
-	}
+	got := e.reconcileByID(t, ctx)
 	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt: ledger.StateCreated, otherTag: ledger.StateUnknown,
 		wrongRows: ledger.StateUnknown, alike: ledger.StateUnknown, old: ledger.StateNotCreated}
 	for id, w := range want {
@@ -465,9 +475,8 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 // another computer with the same key is not adopted in its place.
 func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	// Another computer sent the same file 70 s ago.
 	past := time.Now().Add(-70 * time.Second)
 	e.srv.SetClock(func() time.Time { return past })
@@ -497,9 +506,8 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 // other stays unknown while its window is open, then is not created.
 func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	// The older one, 90 s ago, never reached the server (no send time
 	// recorded: the window is counted from when it was recorded).
 	older, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
@@ -516,14 +524,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 		t.Fatal("the lost job is already recorded")
 	}
 
-	out, err := Reconcile(ctx, e.api, e.led, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]Outcome{}
-	for _, o := range out {
-		got[o.Submission.ID] = o
-	}
+	got := e.reconcileByID(t, ctx)
 	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "may still appear") {
 		t.Fatalf("the older submission: %+v", o)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -42,17 +43,13 @@ func apiSandboxWith(t *testing.T, p sandbox.Processing) (*sandbox.Server, *clien
 	cfg.Processing = p
 	cfg.Keys[0].WebhookURL = hook.URL
 	cfg.Keys[0].WebhookSecret = "whsec_cli"
-	srv := startSandbox(t, cfg)
+	srv, c := clienttest.Sandbox(t, cfg)
 	// A fresh data folder: the commands that go through the ledger (traces
 	// single) must not write into the user's own.
 	t.Setenv("SKIPDESK_HOME", t.TempDir())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
 	t.Setenv("SKIPDESK_HOME", t.TempDir()) // single lookups are recorded in its ledger
-	c, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return srv, c
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/xuri/excelize/v2"
 )
@@ -21,18 +20,6 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// startSandbox starts the provider's sandbox with cfg; it stops when the
-// test ends.
-func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
-	t.Helper()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
 }
 
 // readLedger opens the ledger in home read-only, as a second program

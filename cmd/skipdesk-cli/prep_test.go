@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -135,7 +136,7 @@ func startPrepSandbox(t *testing.T) {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Rates = sandbox.Rates{Normal: 2, Enhanced: 7, LLC: 3, DNC: 1}
-	srv := startSandbox(t, cfg)
+	srv := clienttest.StartSandbox(t, cfg)
 	t.Setenv("SKIPDESK_BASE_URL", srv.URL())
 	t.Setenv("SKIPDESK_API_KEY", sandbox.DemoKey)
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -37,7 +38,7 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: minSeconds, RowsPerSecond: 100000}
-	srv := startSandbox(t, cfg)
+	srv := clienttest.StartSandbox(t, cfg)
 	sb := &submitSandbox{srv: srv}
 	h := srv.Handler()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

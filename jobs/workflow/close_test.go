@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/index/indextest"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -33,7 +34,7 @@ func startHeldSandbox(t *testing.T) *heldSandbox {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
-	srv := startSandbox(t, cfg)
+	srv := clienttest.StartSandbox(t, cfg)
 	hb := &heldSandbox{downloading: make(chan struct{}, 1), polling: make(chan struct{}, 1)}
 	h := srv.Handler()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

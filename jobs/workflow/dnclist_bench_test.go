@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/sqldb/pgtest"
@@ -117,12 +118,7 @@ func BenchmarkInternalKeys1M(b *testing.B) {
 // address.
 func benchSandbox(b *testing.B) string {
 	b.Helper()
-	srv, err := sandbox.Start(sandbox.DefaultConfig(), "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close() })
-	return srv.URL()
+	return clienttest.StartSandbox(b, sandbox.DefaultConfig()).URL()
 }
 
 func benchDesk(b *testing.B, cfg Config) *Service {

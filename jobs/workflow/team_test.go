@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
@@ -44,7 +45,7 @@ type teamSandbox struct {
 
 func newTeamSandbox(t *testing.T, cfg sandbox.Config) *teamSandbox {
 	t.Helper()
-	srv := startSandbox(t, cfg)
+	srv := clienttest.StartSandbox(t, cfg)
 	ts := &teamSandbox{srv: srv, status: map[int]int{}}
 	h := srv.Handler()
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -63,17 +64,6 @@ func openDesk(t *testing.T) *Service {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
-}
-
-// startSandbox starts a sandbox server for the test.
-func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
-	t.Helper()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
 }
 
 // submitFile reads path and submits it with m as the plan says.
@@ -130,7 +120,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv := startSandbox(t, *fastSandbox())
+	srv := clienttest.StartSandbox(t, *fastSandbox())
 
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
@@ -193,7 +183,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	srv := startSandbox(t, *fastSandbox())
+	srv := clienttest.StartSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
@@ -430,7 +420,7 @@ func deskWithAccount(t *testing.T, acct sandbox.KeyConfig) (*Service, *sandbox.C
 	cfg := fastSandbox()
 	acct.Email = acct.Key + "@example.com"
 	cfg.Keys = []sandbox.KeyConfig{acct}
-	srv := startSandbox(t, *cfg)
+	srv := clienttest.StartSandbox(t, *cfg)
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), acct.Key, true); err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +459,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv := startSandbox(t, *fastSandbox())
+	srv := clienttest.StartSandbox(t, *fastSandbox())
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}
@@ -534,11 +524,7 @@ func TestJobsPagesBackThroughHistory(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv := startSandbox(t, *fastSandbox())
-	api, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, api := clienttest.Sandbox(t, *fastSandbox())
 	for i := range 101 {
 		_, err := api.Traces.Single(ctx, &client.SingleTraceRequest{FirstName: fmt.Sprintf("Owner%d", i), LastName: "Smith",
 			Address: "1 Main St", City: "Columbus", State: "OH", Zip: "43215"})

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/zalando/go-keyring"
 
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
@@ -27,12 +28,7 @@ func newWindow(t testing.TB, size fyne.Size) fyne.Window {
 func startSandbox(t *testing.T, cfg sandbox.Config) *sandbox.Server {
 	t.Helper()
 	keyring.MockInit()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
+	return clienttest.StartSandbox(t, cfg)
 }
 
 // openOn opens the application layer as cfg says, on srv with the demo

@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
 // runCLI runs the command line in process and returns its exit code,
@@ -31,17 +31,6 @@ func readLedger(t *testing.T, home string) *ledger.Ledger {
 		t.Fatal(err)
 	}
 	return led
-}
-
-// writeTemp writes body to a file name in a fresh temporary folder and
-// returns its path.
-func writeTemp(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // wantLines reports each of wants that got (what is named by what in the

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 const uglyList = "Harris County export\n\n" +
@@ -13,7 +15,7 @@ const uglyList = "Harris County export\n\n" +
 	"JOSE;PENA;2134;2.01555E+09\n"
 
 func TestInspectText(t *testing.T) {
-	p := writeTemp(t, "owners.csv", uglyList)
+	p := testlists.WriteFile(t, "owners.csv", uglyList)
 	out := runOK(t, "inspect", p, "--sample", "2")
 	wantLines(t, "output", out,
 		"owners.csv (",
@@ -33,7 +35,7 @@ func TestInspectText(t *testing.T) {
 }
 
 func TestInspectJSON(t *testing.T) {
-	p := writeTemp(t, "owners.csv", uglyList)
+	p := testlists.WriteFile(t, "owners.csv", uglyList)
 	out := runOK(t, "--json", "inspect", p)
 	var got struct {
 		Rows       int        `json:"rows"`
@@ -62,14 +64,14 @@ func TestInspectBadFiles(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"inspect", writeTemp(t, "empty.csv", "")}, exitFailure, "skipdesk-cli inspect: empty.csv: the file is empty"},
-		{[]string{"inspect", writeTemp(t, "h.csv", "a,b\n")}, exitFailure, "h.csv line 1: no data rows"},
-		{[]string{"inspect", writeTemp(t, "bin.csv", strings.Repeat("\x00\x01\x02\x03", 64))}, exitFailure, "bin.csv: this is not a text file"},
+		{[]string{"inspect", testlists.WriteFile(t, "empty.csv", "")}, exitFailure, "skipdesk-cli inspect: empty.csv: the file is empty"},
+		{[]string{"inspect", testlists.WriteFile(t, "h.csv", "a,b\n")}, exitFailure, "h.csv line 1: no data rows"},
+		{[]string{"inspect", testlists.WriteFile(t, "bin.csv", strings.Repeat("\x00\x01\x02\x03", 64))}, exitFailure, "bin.csv: this is not a text file"},
 		{[]string{"inspect", "/nonexistent/x.csv"}, exitFailure, "x.csv: no such file"},
 		{[]string{"inspect"}, exitUsage, "inspect takes one FILE"},
 		{[]string{"inspect", "a.csv", "b.csv"}, exitUsage, "inspect takes one FILE"},
 		{[]string{"inspect", "a.csv", "--header-line", "x"}, exitUsage, "invalid value"},
-		{[]string{"inspect", writeTemp(t, "s.csv", "a\n1\n"), "--sheet", "X"}, 0, ""},
+		{[]string{"inspect", testlists.WriteFile(t, "s.csv", "a\n1\n"), "--sheet", "X"}, 0, ""},
 	}
 	for _, tt := range tests {
 		code, _, errs := runCLI(t, tt.args...)

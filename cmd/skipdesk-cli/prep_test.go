@@ -10,6 +10,7 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 const prepOwners = "Owner 1 First Name,Owner 1 Last Name,Situs Address,Situs City,Situs State,Situs Zip,Mail Address,Mail City,Mail State,Mail Zip\r\n" +
@@ -19,13 +20,13 @@ const prepOwners = "Owner 1 First Name,Owner 1 Last Name,Situs Address,Situs Cit
 	"Ann,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701\r\n"
 
 func TestValidateAutoMap(t *testing.T) {
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	out := runOK(t, "validate", p)
 	wantLines(t, "output", out, "mapping from auto", `first_name`, `"Owner 1 First Name"`, "confidence 0.94", `"Mail Zip"`, "mapping OK")
 }
 
 func TestValidateEveryProblemOnStderr(t *testing.T) {
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	code, _, errs := runCLI(t, "validate", p, "--map", "first_name=Owner 1 First Name", "--map", "frist=x",
 		"--map", "property_zip=Zip", "--map", "property_city=Situs City")
 	if code != exitUsage {
@@ -43,7 +44,7 @@ func TestValidateEveryProblemOnStderr(t *testing.T) {
 }
 
 func TestValidateJSON(t *testing.T) {
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	code, out, errs := runCLI(t, "validate", p, "--mode", "enhanced", "--map", "first_name=Owner 1 First Name", "--json")
 	if code != exitUsage || !strings.Contains(errs, "one whole address") || !strings.Contains(errs, "warning: Enhanced mode searches by address only") {
 		t.Fatalf("exit %d, stderr %s", code, errs)
@@ -64,7 +65,7 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateSplitsAndDNC(t *testing.T) {
-	p := writeTemp(t, "full.csv", "Owner Name,Property Address\nSMITH JOHN,\"123 Main St, Springfield, IL 62704\"\n")
+	p := testlists.WriteFile(t, "full.csv", "Owner Name,Property Address\nSMITH JOHN,\"123 Main St, Springfield, IL 62704\"\n")
 	code, out, _ := runCLI(t, "validate", p)
 	if code != exitUsage || !strings.Contains(out, `suggestion: split "Owner Name" into first_name, last_name ("SMITH JOHN" → "JOHN" | "SMITH")`) {
 		t.Errorf("exit %d:\n%s", code, out)
@@ -72,7 +73,7 @@ func TestValidateSplitsAndDNC(t *testing.T) {
 	if code, out, errs := runCLI(t, "validate", p, "--accept-splits"); code != 0 || !strings.Contains(out, `split from "Property Address"`) {
 		t.Errorf("accept splits: exit %d:\n%s%s", code, out, errs)
 	}
-	ph := writeTemp(t, "phones.csv", "Name,Phone 2,Cell Phone\nAnn,,2125550147\n")
+	ph := testlists.WriteFile(t, "phones.csv", "Name,Phone 2,Cell Phone\nAnn,,2125550147\n")
 	if code, out, errs := runCLI(t, "validate", ph, "--dnc"); code != 0 || !strings.Contains(out, `"Cell Phone"`) {
 		t.Errorf("dnc: exit %d:\n%s%s", code, out, errs)
 	}
@@ -82,7 +83,7 @@ func TestValidateSplitsAndDNC(t *testing.T) {
 }
 
 func TestValidatePreset(t *testing.T) {
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	store := filepath.Join(t.TempDir(), "presets.json")
 	hs := strings.Split(strings.SplitN(prepOwners, "\r\n", 2)[0], ",")
 	m := mapping.Mapping{mapping.FirstName: "Owner 1 First Name", mapping.LastName: "Owner 1 Last Name",
@@ -115,7 +116,7 @@ func TestValidatePreset(t *testing.T) {
 }
 
 func TestPrepUsageErrors(t *testing.T) {
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	for _, args := range [][]string{
 		{"validate"},
 		{"validate", p, p},
@@ -143,7 +144,7 @@ func startPrepSandbox(t *testing.T) {
 
 func TestEstimateCommand(t *testing.T) {
 	startPrepSandbox(t)
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	tests := []struct {
 		args    []string
 		credits int64
@@ -185,7 +186,7 @@ func TestEstimateCommand(t *testing.T) {
 
 func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	startPrepSandbox(t)
-	ph := writeTemp(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
+	ph := testlists.WriteFile(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")
 	out := runOK(t, "estimate", ph, "--dnc", "--leave-out-invalid=false")
 	wantLines(t, "output", out, "prepared copy", "3 phone rows: 2 valid (1 distinct), 1 invalid, 1 repeated", `"(212) 555-0147" -> 2125550147`,
 		"cost: 3 rows × 1 = 3 credits up front; 1 refunded for the invalid numbers: 2 net",
@@ -211,14 +212,14 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 		t.Errorf("invalid rows listed: %+v", r)
 	}
 	// An invalid mapping stops before the API.
-	p := writeTemp(t, "owners.csv", prepOwners)
+	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	if code, _, errs := runCLI(t, "estimate", p, "--map", "first_name=Nope"); code != exitUsage || !strings.Contains(errs, `Column "Nope"`) {
 		t.Errorf("invalid mapping: exit %d: %s", code, errs)
 	}
 }
 
 func TestValidateWarnsMostlyBlank(t *testing.T) {
-	p := writeTemp(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+	p := testlists.WriteFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,,1 Elm St,Austin,TX,78701\nBo,,2 Oak Ave,Waco,TX,76701\nACME LLC,,3 Pine Rd,Waco,TX,76702\nCy,Ray,4 Elm St,Waco,TX,76702\n")
 	code, out, errs := runCLI(t, "validate", p)
 	if code != 0 || !strings.Contains(out, "mapping OK") || !strings.Contains(errs, `warning: Column "Last", chosen for Owner last name, is blank on 3 of 4 rows (75%): those rows are unlikely to match. (keys: last_name)`) {
@@ -230,7 +231,7 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 	startPrepSandbox(t)
 	// The repeated row is a company: skipped without --include-llcs, so
 	// dropping it saves nothing; with it, the llc rate.
-	p := writeTemp(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
+	p := testlists.WriteFile(t, "owners.csv", "First,Last,Address,City,State,Zip\n"+
 		"Ann,Lee,1 Elm St,Austin,TX,78701\nACME LLC,,2 Oak Ave,Waco,TX,76701\nAcme LLC,,2 Oak Ave.,Waco,TX,76701\n")
 	for _, tt := range []struct {
 		args  []string
@@ -258,7 +259,7 @@ func TestEstimateExactDuplicateSaving(t *testing.T) {
 // out by default, with nothing to refund.
 func TestEstimateRepairs(t *testing.T) {
 	startPrepSandbox(t)
-	p := writeTemp(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
+	p := testlists.WriteFile(t, "owners.csv", "First Name,Last Name,Property Address,Property City,Property State,Property Zip\n"+
 		"Ann,Lee,1 Elm St,Hoboken,NJ,7030\nBo,Wu,,Newark,NJ,7102\nCy,Ng,3 Oak Ave,Austin,TX,78701\n")
 	out := runOK(t, "estimate", p)
 	wantLines(t, "output", out, `On: give 2 ZIP codes back the leading zero Excel dropped. "7030" is sent as "07030"`, "(--pad-zips=false turns it off)",
@@ -266,7 +267,7 @@ func TestEstimateRepairs(t *testing.T) {
 		"Left out: 1 row — no street address: they cannot be searched.", "cost: 4 credits up front")
 	out = runOK(t, "estimate", p, "--pad-zips=false", "--leave-out-no-address=false")
 	wantLines(t, "without the repairs, output", out, "Off: give 2 ZIP codes back", "(--pad-zips turns it on)", "Off: leave out 1 row with no street address", "cost: 6 credits up front")
-	ph := writeTemp(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
+	ph := testlists.WriteFile(t, "phones.csv", "Cell\n(212) 555-0147\n555-1234\n3055550101\n")
 	out = runOK(t, "estimate", ph, "--dnc")
 	wantLines(t, "scrub output", out, "Left out: 1 row — invalid numbers: not sent, not charged.", "On: leave out 1 invalid number — saves 1 credit", "cost: 2 rows × 1 = 2 credits up front\n")
 }

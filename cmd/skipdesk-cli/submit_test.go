@@ -21,6 +21,7 @@ import (
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // submitSandbox is a sandbox behind a handler that counts result downloads.
@@ -92,7 +93,7 @@ var submitMaps = []string{"--map", "first_name=First", "--map", "last_name=Last"
 
 func writeOwners(t *testing.T) string {
 	t.Helper()
-	return writeTemp(t, "owners.csv", submitOwners)
+	return testlists.WriteFile(t, "owners.csv", submitOwners)
 }
 
 // submitEnv points the in-process CLI at the sandbox and a fresh home.

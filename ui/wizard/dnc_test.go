@@ -1,13 +1,14 @@
 package wizard
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 const phoneList = "Name,Cell,Home\r\n" +
@@ -15,15 +16,6 @@ const phoneList = "Name,Cell,Home\r\n" +
 	"Bob,,2125550148\r\n" +
 	"Cy,1-212-555-0147 x12,\r\n" +
 	"Di,1.23E+10,\r\n"
-
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 type dncHarness struct {
 	d    *DNC
@@ -41,7 +33,7 @@ func openDNC(t *testing.T, path string) *dncHarness {
 }
 
 func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
-	h := openDNC(t, writeFile(t, "phones.csv", phoneList))
+	h := openDNC(t, testlists.WriteFile(t, "phones.csv", phoneList))
 	d := h.d
 	if d.colSel.Selected != "Cell" {
 		t.Fatalf("phone column = %q, want Cell", d.colSel.Selected)
@@ -94,7 +86,7 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 	w := newWindow(t, fyne.Size{})
 	f := newFake(nil, nil)
 	f.account.Credits = 3
-	d := dncOn(t, w, f, writeFile(t, "phones.csv", phoneList), nil)
+	d := dncOn(t, w, f, testlists.WriteFile(t, "phones.csv", phoneList), nil)
 	act(func() { d.invCheck.SetChecked(false) }) // 4 phones sent: 4 credits
 	act(func() { test.Tap(d.submitBtn) })        // to the review
 	if !d.submitBtn.Disabled() || !strings.Contains(d.costWarn.Text, "needs 1 more") {
@@ -105,7 +97,7 @@ func TestDNCShortfallDisablesSubmit(t *testing.T) {
 func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
 	w := newWindow(t, fyne.NewSize(1200, 850))
 	f := newFake(nil, nil)
-	f.phones = writeFile(t, "trace-phones.csv", "phone\r\n2125550147\r\n2125550148\r\n")
+	f.phones = testlists.WriteFile(t, "trace-phones.csv", "phone\r\n2125550147\r\n2125550148\r\n")
 	done := make(chan string, 1)
 	var d *DNC
 	act(func() { d = NewDNCFromTrace(w, f, testEnv, "/lib/result.csv", "trc_1", func(id string) { done <- id }) })

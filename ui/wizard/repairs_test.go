@@ -13,6 +13,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // damagedRows: three ZIP codes Excel shortened, one row with no street.
@@ -144,7 +145,7 @@ func TestDNCLeavesOutInvalidBeforePaying(t *testing.T) {
 		fmt.Fprintf(&b, "P%d,555-01%02d\r\n", i, i) // 7 digits: invalid
 	}
 	b.WriteString("Ann,(212) 555-0147\r\nBo,305 555 0101\r\n")
-	h := openDNC(t, writeFile(t, "phones.csv", b.String()))
+	h := openDNC(t, testlists.WriteFile(t, "phones.csv", b.String()))
 	d := h.d
 	if !strings.Contains(d.invalid.Text, "and 20 more") || strings.Count(d.invalid.Text, "line ") != shownInvalid {
 		t.Errorf("invalid list %q", d.invalid.Text)
@@ -259,7 +260,7 @@ func TestDNCCostWhileTheServerIsAway(t *testing.T) {
 	f := newFake(nil, nil)
 	f.ratesErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/pricing",
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
-	d := dncOn(t, w, f, writeFile(t, "phones.csv", phoneList), nil)
+	d := dncOn(t, w, f, testlists.WriteFile(t, "phones.csv", phoneList), nil)
 	var warn, summary string
 	var retry bool
 	act(func() { warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible() })

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 )
@@ -93,7 +94,7 @@ func TestWindowRefusesNothingBillable(t *testing.T) {
 	}
 	w := newWindow(t, fyne.NewSize(1180, 760))
 	sent := make(chan string, 1)
-	d := dncOn(t, w, FromWorkflow(svc), writeFile(t, "phones.csv", b.String()), sent)
+	d := dncOn(t, w, FromWorkflow(svc), testlists.WriteFile(t, "phones.csv", b.String()), sent)
 	act(func() { test.Tap(d.submitBtn) }) // to the review
 	for _, tc := range []struct {
 		leaveOut bool

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
 
@@ -40,6 +41,6 @@ func TestDNCScreen(t *testing.T) {
 	if os.Getenv("WIZARD_SHOTS") == "" {
 		t.Skip("set WIZARD_SHOTS=dir to save screenshots of the DNC scrub")
 	}
-	h := openDNC(t, writeFile(t, "phones.csv", phoneList))
+	h := openDNC(t, testlists.WriteFile(t, "phones.csv", phoneList))
 	saveShot(t, h.w, "dnc")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // fourPhones is a CRM export with four phone columns (one whose header
@@ -27,14 +27,9 @@ const fourPhones = "Name,Phone,Cell,Wireless 2,Contact,Notes\r\n" +
 	"Cy Dunn,,555-01,5125550107,2145550108,wrong number\r\n" +
 	"Di Fox,5125550109,,,5125550101,left a message\r\n"
 
-func writeNumbers(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// writeNumbers writes a list of numbers to a file of its own and returns
+// its path.
+var writeNumbers = testlists.WriteFile[string]
 
 // An import reads every phone-looking column over the whole file — four
 // here — and reports every number added, already there, repeated or not

@@ -81,8 +81,7 @@ func TestCopiedDataFolderTakesItsOwnID(t *testing.T) {
 func TestTeamMessagesNameTheRightComputer(t *testing.T) {
 	t.Parallel()
 	tm := newTestTeam(t)
-	a := tm.computer("front-desk", nil)
-	b := tm.computer("back-office", nil)
+	a, b := tm.frontAndBack()
 	c := tm.computer("upstairs", nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()

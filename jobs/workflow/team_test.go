@@ -94,6 +94,12 @@ func (tm *testTeam) computer(name string, tune func(*Config)) *Service {
 	return computerOn(tm.t, tm.sb.url, tm.dbURL, name, tune)
 }
 
+// frontAndBack opens the team's front desk and back office.
+func (tm *testTeam) frontAndBack() (front, back *Service) {
+	tm.t.Helper()
+	return tm.computer("front-desk", nil), tm.computer("back-office", nil)
+}
+
 // computerOn opens a SkipDesk named name with its own data folder on the
 // team database at dbURL and the sandbox at api, its session open.
 func computerOn(t *testing.T, api, dbURL, name string, tune func(*Config)) *Service {
@@ -157,8 +163,7 @@ var ownerMapping = map[string]string{"first_name": "Owner First Name", "last_nam
 func TestTeamTwoComputers(t *testing.T) {
 	t.Parallel()
 	tm := newTestTeam(t)
-	a := tm.computer("front-desk", nil)
-	b := tm.computer("back-office", nil)
+	a, b := tm.frontAndBack()
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 
@@ -945,8 +950,7 @@ func holdLease(t *testing.T) {
 func TestTeamLibrary(t *testing.T) {
 	t.Parallel()
 	tm := newTestTeam(t)
-	a := tm.computer("front-desk", nil)
-	b := tm.computer("back-office", nil)
+	a, b := tm.frontAndBack()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 

@@ -98,6 +98,10 @@ type CallableOptions struct {
 	// many files as its rows-per-file limit asks. Nil: the result's own
 	// layout with the flags and windows added.
 	Preset *dialer.Preset
+
+	// serialRead reads the rows through the layout on one goroutine, in
+	// order (the tests' reference for the read-ahead).
+	serialRead bool
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
@@ -340,6 +344,7 @@ type mergeSource struct {
 	opts    CallableOptions
 	join    *layout.FlagIndex
 	src     source
+	ahead   *readAhead // src's rows read through the layout on other cores
 	l       *layout.Layout
 	rd      *layout.Reader
 	filters []jobs.QuickFilter
@@ -558,6 +563,7 @@ func (m *mergeSource) openRows(path string) error {
 		return err
 	}
 	m.src = src
+	m.ahead = newReadAhead(src, func() func([]string, *layout.Row) { return m.l.NewReader(m.join).Read }, m.opts.serialRead)
 	m.buildHeaders(src.Headers())
 	m.bySlot = make([]int, len(m.l.Slots))
 	m.keep = make([]bool, len(m.l.Slots))
@@ -688,6 +694,7 @@ func (m *mergeSource) Close() error {
 	if m.src == nil {
 		return nil
 	}
+	m.ahead.close()
 	return m.src.Close()
 }
 
@@ -698,7 +705,7 @@ func (m *mergeSource) Warnings() []string {
 
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {
-		rec, n, err := m.src.Next()
+		rec, n, row, err := m.ahead.next()
 		if err == io.EOF && m.stale != nil && !m.staleRead {
 			// Every row is read: a stale scrub fails the export before
 			// anything is written (the rows went to a temporary file).
@@ -710,16 +717,17 @@ func (m *mergeSource) Next() ([]string, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if out, ok := m.merge(rec); ok {
+		if out, ok := m.merge(rec, row); ok {
 			m.rows++
 			return out, n, nil
 		}
 	}
 }
 
-// merge builds the output row; false when the row is dropped.
-func (m *mergeSource) merge(rec []string) ([]string, bool) {
-	m.rd.Read(rec, &m.row)
+// merge builds the output row from the row read through the layout; false
+// when the row is dropped.
+func (m *mergeSource) merge(rec []string, row *layout.Row) ([]string, bool) {
+	m.row = *row
 	if m.flagged != nil && !m.staleRead {
 		// Each number's answer is the same in every row (NumberDecides):
 		// this row says it.

@@ -21,11 +21,18 @@ const (
 	aheadBatch = 256 // rows per batch
 )
 
+// readRow is a row read through the layout, with its addresses read as
+// the calling rules read them (when the export gives calling windows).
+type readRow struct {
+	row   layout.Row
+	place rowPlace
+}
+
 // rowBatch is a batch of rows read from the source and through the layout.
 type rowBatch struct {
 	recs  [][]string
 	nums  []int // each row's 1-based data row in the file
-	rows  []layout.Row
+	rows  []readRow
 	n     int
 	err   error         // the source's error after the n rows (io.EOF at its end)
 	ready chan struct{} // closed once the rows are read through the layout
@@ -35,15 +42,15 @@ type rowBatch struct {
 // the caller, on other goroutines, in order.
 type readAhead struct {
 	src  source
-	read func() func(rec []string, row *layout.Row) // a reader for one goroutine
+	read func() func(rec []string, row *readRow) // a reader for one goroutine
 
 	started bool
 	stopped bool
 	// serial reads each row on the caller's goroutine when it is asked for:
 	// the reference the tests compare the read-ahead with.
 	serial    bool
-	serialRow layout.Row
-	serialRd  func(rec []string, row *layout.Row)
+	serialRow readRow
+	serialRd  func(rec []string, row *readRow)
 	free      chan *rowBatch
 	order     chan *rowBatch
 	stop      chan struct{}
@@ -55,7 +62,7 @@ type readAhead struct {
 // newReadAhead reads src's rows ahead; read makes the function that reads a
 // row through the layout, one per worker goroutine (a layout.Reader keeps
 // caches: one per goroutine).
-func newReadAhead(src source, read func() func(rec []string, row *layout.Row), serial bool) *readAhead {
+func newReadAhead(src source, read func() func(rec []string, row *readRow), serial bool) *readAhead {
 	return &readAhead{src: src, read: read, serial: serial}
 }
 
@@ -68,7 +75,7 @@ func (a *readAhead) start() {
 	a.stop = make(chan struct{})
 	work := make(chan *rowBatch, pool)
 	for range pool {
-		a.free <- &rowBatch{recs: make([][]string, aheadBatch), nums: make([]int, aheadBatch), rows: make([]layout.Row, aheadBatch)}
+		a.free <- &rowBatch{recs: make([][]string, aheadBatch), nums: make([]int, aheadBatch), rows: make([]readRow, aheadBatch)}
 	}
 	a.wg.Add(1 + workers)
 	go func() {
@@ -125,7 +132,7 @@ func (a *readAhead) produce(work chan<- *rowBatch) {
 
 // next returns the next row, its 1-based data row and the row read through
 // the layout (valid until the next call), or the source's error.
-func (a *readAhead) next() ([]string, int, *layout.Row, error) {
+func (a *readAhead) next() ([]string, int, *readRow, error) {
 	if a.serial {
 		return a.nextSerial()
 	}
@@ -148,7 +155,7 @@ func (a *readAhead) next() ([]string, int, *layout.Row, error) {
 }
 
 // nextSerial reads the next row on the caller's goroutine.
-func (a *readAhead) nextSerial() ([]string, int, *layout.Row, error) {
+func (a *readAhead) nextSerial() ([]string, int, *readRow, error) {
 	if a.serialRd == nil {
 		a.serialRd = a.read()
 	}

@@ -1,13 +1,16 @@
 package export
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,11 +55,12 @@ func sheetsOf(t *testing.T, path string) map[string][][]string {
 	return out
 }
 
-// The rows read through the layout on other cores, in batches, give the
-// very file the serial reading gives: every cell of every sheet of the
-// .xlsx, every byte of the .csv, through a preset too, for the whole file,
+// The rows read through the layout on other cores, in batches, and the
+// added columns' values written as shared strings give the very file the
+// serial reading with every value in its cell gives: every cell of every
+// sheet of the .xlsx, every byte of the .csv, through a preset too, for the whole file,
 // a viewer's chosen rows and with filters, the counts and the proof's.
-func TestReadAheadWritesWhatSerialReadingWrites(t *testing.T) {
+func TestReadAheadAndSharedWordsWriteWhatSerialReadingWrites(t *testing.T) {
 	trace, dnc := generatedCallable(t, 12*aheadBatch+17)
 	presets, err := dialer.Builtin()
 	if err != nil {
@@ -84,7 +88,7 @@ func TestReadAheadWritesWhatSerialReadingWrites(t *testing.T) {
 				var reps [2]*Report
 				for i, dst := range []string{got, want} {
 					o := opts
-					o.serialRead = i == 1
+					o.serialRead, o.inlineWords = i == 1, i == 1
 					if o.Proof != nil {
 						o.Proof = &Proof{}
 					}
@@ -102,6 +106,11 @@ func TestReadAheadWritesWhatSerialReadingWrites(t *testing.T) {
 					t.Fatalf("phones: read ahead %+v, serial %+v", *a, *b)
 				}
 				sameExport(t, got, want, ext)
+				if ext == ".xlsx" && opts.Preset == nil {
+					if n, m := sharedCells(t, got), sharedCells(t, want); n == 0 || m != 0 {
+						t.Fatalf("cells referring to shared strings: %d with them, %d without", n, m)
+					}
+				}
 			})
 		}
 	}
@@ -149,4 +158,31 @@ func TestReadAheadStopsWhenClosedEarly(t *testing.T) {
 	if !ms.ahead.stopped {
 		t.Fatal("the read-ahead was not stopped")
 	}
+}
+
+// sharedCells counts the cells of the results sheet (the largest sheet)
+// that refer to a shared string.
+func sharedCells(t *testing.T, path string) int {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var largest *zip.File
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "xl/worksheets/") && (largest == nil || f.UncompressedSize64 > largest.UncompressedSize64) {
+			largest = f
+		}
+	}
+	rc, err := largest.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(b, []byte(` t="s">`))
 }

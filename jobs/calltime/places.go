@@ -95,17 +95,7 @@ func numberOf(digits uint64) string {
 
 // AddressID is the id of a row's addresses' keys (RowAddresses).
 func (p *Places) AddressID(addrs [2]Address) int32 {
-	return p.AddressIDOf(p.AddressKeys(addrs), addrs)
-}
-
-// AddressKeys are a row's addresses' keys (RowAddresses): reading them
-// depends on the addresses alone, and may be done on any goroutine.
-func (p *Places) AddressKeys(addrs [2]Address) [2]AddressKey {
-	return [2]AddressKey{p.e.AddressKey(addrs[0]), p.e.AddressKey(addrs[1])}
-}
-
-// AddressIDOf is AddressID of addresses whose keys are read (AddressKeys).
-func (p *Places) AddressIDOf(k [2]AddressKey, addrs [2]Address) int32 {
+	k := [2]AddressKey{p.e.AddressKey(addrs[0]), p.e.AddressKey(addrs[1])}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	id, ok := p.addrIDs[k]

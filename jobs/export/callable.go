@@ -98,11 +98,6 @@ type CallableOptions struct {
 	// many files as its rows-per-file limit asks. Nil: the result's own
 	// layout with the flags and windows added.
 	Preset *dialer.Preset
-
-	// serialRead reads the rows through the layout on one goroutine, in
-	// order, and inlineWords writes every value of an .xlsx in its cell
-	// (the tests' reference for the read-ahead and the shared strings).
-	serialRead, inlineWords bool
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
@@ -345,7 +340,6 @@ type mergeSource struct {
 	opts    CallableOptions
 	join    *layout.FlagIndex
 	src     source
-	ahead   *readAhead // src's rows read through the layout on other cores
 	l       *layout.Layout
 	rd      *layout.Reader
 	filters []jobs.QuickFilter
@@ -564,7 +558,6 @@ func (m *mergeSource) openRows(path string) error {
 		return err
 	}
 	m.src = src
-	m.ahead = newReadAhead(src, m.rowReader, m.opts.serialRead)
 	m.buildHeaders(src.Headers())
 	m.bySlot = make([]int, len(m.l.Slots))
 	m.keep = make([]bool, len(m.l.Slots))
@@ -575,18 +568,6 @@ func (m *mergeSource) openRows(path string) error {
 	m.blank = make([]bool, len(src.Headers()))
 	m.kept = make([]bool, len(src.Headers()))
 	return nil
-}
-
-// rowReader reads a row through the layout, and its addresses as the
-// calling rules read them when the phones get windows; one per goroutine.
-func (m *mergeSource) rowReader() func([]string, *readRow) {
-	rd := m.l.NewReader(m.join)
-	return func(rec []string, r *readRow) {
-		rd.Read(rec, &r.row)
-		if m.flags {
-			r.place = m.time.place(&r.row)
-		}
-	}
 }
 
 // safety reports filters that leave phones out for their flags: such a
@@ -702,24 +683,11 @@ func (m *mergeSource) buildHeaders(hs []string) {
 }
 
 func (m *mergeSource) Headers() []string { return m.headers }
-
-// SharedColumns are the added columns: their values repeat over the rows.
-func (m *mergeSource) SharedColumns() []bool {
-	if m.opts.inlineWords {
-		return nil
-	}
-	shared := make([]bool, len(m.out))
-	for j, o := range m.out {
-		shared[j] = o < 0
-	}
-	return shared
-}
-func (m *mergeSource) Total() int { return -1 }
+func (m *mergeSource) Total() int        { return -1 }
 func (m *mergeSource) Close() error {
 	if m.src == nil {
 		return nil
 	}
-	m.ahead.close()
 	return m.src.Close()
 }
 
@@ -730,7 +698,7 @@ func (m *mergeSource) Warnings() []string {
 
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {
-		rec, n, r, err := m.ahead.next()
+		rec, n, err := m.src.Next()
 		if err == io.EOF && m.stale != nil && !m.staleRead {
 			// Every row is read: a stale scrub fails the export before
 			// anything is written (the rows went to a temporary file).
@@ -742,17 +710,16 @@ func (m *mergeSource) Next() ([]string, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if out, ok := m.merge(rec, r); ok {
+		if out, ok := m.merge(rec); ok {
 			m.rows++
 			return out, n, nil
 		}
 	}
 }
 
-// merge builds the output row from the row read through the layout; false
-// when the row is dropped.
-func (m *mergeSource) merge(rec []string, r *readRow) ([]string, bool) {
-	m.row = r.row
+// merge builds the output row; false when the row is dropped.
+func (m *mergeSource) merge(rec []string) ([]string, bool) {
+	m.rd.Read(rec, &m.row)
 	if m.flagged != nil && !m.staleRead {
 		// Each number's answer is the same in every row (NumberDecides):
 		// this row says it.
@@ -771,7 +738,7 @@ func (m *mergeSource) merge(rec []string, r *readRow) ([]string, bool) {
 		m.bySlot[k], m.keep[k] = -1, false
 	}
 	nkept := 0
-	m.time.newRow(&r.place)
+	m.time.newRow()
 	for i := range m.row.Phones {
 		m.bySlot[m.row.Phones[i].Slot] = i
 		if m.sortPhone(&m.row.Phones[i]) {
@@ -805,7 +772,7 @@ func (m *mergeSource) judge(p *layout.Phone) (ok, isBad bool, timeReason string)
 		return false, false, ""
 	}
 	if m.flags {
-		m.win[p.Slot], timeReason = m.time.check(p)
+		m.win[p.Slot], timeReason = m.time.check(p, &m.row)
 	}
 	return timeReason == "", false, timeReason
 }

@@ -86,9 +86,6 @@ type Options struct {
 	TruncateLongCells bool
 	// Proof, when set, adds a Compliance sheet to an .xlsx (see Proof).
 	Proof *Proof
-
-	// words are the shared strings the rows refer to, in order.
-	words []string
 }
 
 // Report says what an export wrote.

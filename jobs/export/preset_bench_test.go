@@ -45,11 +45,8 @@ var benchNow = libtest.ScrubDay.AddDate(0, 0, 1)
 // benchCallable exports the benchmark trace's callable phones with the
 // scrub above, through a preset or not, to a file of the extension.
 func benchCallable(b *testing.B, preset string, ext string) {
-	benchCallableWith(b, preset, ext, CallableOptions{OnlyCallable: true, Now: benchNow})
-}
-
-func benchCallableWith(b *testing.B, preset string, ext string, opts CallableOptions) {
 	src, dnc := benchCSV(b), benchDNC(b)
+	opts := CallableOptions{OnlyCallable: true, Now: benchNow}
 	if preset != "" {
 		ps, err := dialer.Builtin()
 		if err != nil {
@@ -90,10 +87,3 @@ func BenchmarkCallablePresetLong400k(b *testing.B) { benchCallable(b, "calltools
 // written as .xlsx: beside BenchmarkExport400k, what the join, the judging
 // and the proof add to a plain export of the same rows.
 func BenchmarkCallableXLSX400k(b *testing.B) { benchCallable(b, "", ".xlsx") }
-
-// BenchmarkCallableXLSXSerial400k is BenchmarkCallableXLSX400k with the
-// rows read through the layout on the judging goroutine (no read-ahead):
-// what the other cores add.
-func BenchmarkCallableXLSXSerial400k(b *testing.B) {
-	benchCallableWith(b, "", ".xlsx", CallableOptions{OnlyCallable: true, Now: benchNow, serialRead: true})
-}

@@ -217,11 +217,7 @@ func deflated(b []byte, final bool) ([]byte, error) {
 func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts Options, ready func(rows int) error) (*Report, error) {
 	rep := &Report{Path: dst}
 	headers := capHeaders(s.Headers(), rep)
-	rw := newRowWriter(dst, headers, opts.TruncateLongCells, rep)
-	if sc, ok := s.(sharedColumner); ok {
-		rw.shared = sc.SharedColumns()
-	}
-	sp, err := newSheetSpool(dst, rw)
+	sp, err := newSheetSpool(dst, newRowWriter(dst, headers, opts.TruncateLongCells, rep))
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +231,6 @@ func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts 
 		}
 	}
 	widths := columnWidths(headers, sp.sample)
-	opts.words = rw.words.list
 	rep.sum, err = writeAtomicSum(dst, func(w io.Writer) error {
 		return buffered(w, func(bw *bufio.Writer) error {
 			return writeWorkbook(bw, headers, widths, sp.rows, opts, rep, sp.entry)

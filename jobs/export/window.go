@@ -27,10 +27,9 @@ type timeRule struct {
 	day time.Time
 	// left counts the phones left out per reason (the proof's "windows
 	// applied per reason").
-	left     map[string]int
-	addrID   int32     // the row's addresses' id
-	rowRead  bool      // addrID is the row's
-	rowPlace *rowPlace // the row's addresses
+	left    map[string]int
+	addrID  int32 // the row's addresses' id
+	rowRead bool  // addrID is the row's
 	// seen keeps each answer in the export's words, by area id, address
 	// id and vendor id (what a DNC vendor said of its calling time).
 	seen map[uint64]timeAnswer
@@ -81,28 +80,14 @@ func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
 	return t, nil
 }
 
-// rowPlace is a row's addresses as the calling rules read them, with
-// their keys (read with the row, on any goroutine).
-type rowPlace struct {
-	addrs [2]calltime.Address
-	keys  [2]calltime.AddressKey
-}
-
-// place reads a row's addresses and their keys.
-func (t *timeRule) place(row *layout.Row) rowPlace {
-	addrs := calltime.RowAddresses(row)
-	return rowPlace{addrs: addrs, keys: t.places.AddressKeys(addrs)}
-}
-
-// newRow starts a row whose addresses were read (place): their id is
-// taken at its first phone, in the rows' order.
-func (t *timeRule) newRow(pl *rowPlace) { t.rowRead, t.rowPlace = false, pl }
+// newRow starts a row: its addresses are read at its first phone.
+func (t *timeRule) newRow() { t.rowRead = false }
 
 // check places a phone of a row and gives its window; reason is why it
 // may not be called at the instant ("" when it may, or no instant).
-func (t *timeRule) check(p *layout.Phone) (phoneWindow, string) {
+func (t *timeRule) check(p *layout.Phone, row *layout.Row) (phoneWindow, string) {
 	if !t.rowRead {
-		t.addrID, t.rowRead = t.places.AddressIDOf(t.rowPlace.keys, t.rowPlace.addrs), true
+		t.addrID, t.rowRead = t.places.AddressID(calltime.RowAddresses(row)), true
 	}
 	a := t.answerOf(t.places.AreaID(p.Key), t.places.VendorID(p.Vendor))
 	if a.reason != "" {

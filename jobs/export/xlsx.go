@@ -236,9 +236,6 @@ func writeWorkbook(out io.Writer, headers []string, widths []float64, total int,
 	ncols := max(len(headers), 1)
 	f := excelize.NewFile()
 	defer f.Close()
-	if err := addSharedWords(f, opts.words); err != nil {
-		return err
-	}
 	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -465,36 +462,6 @@ type rowWriter struct {
 	text    []bool
 	trunc   bool
 	rep     *Report
-	// shared are the columns whose values may be shared strings (nil:
-	// none), words those values; last is each column's last shared value
-	// and its number (most cells repeat the one above).
-	shared []bool
-	words  sharedWords
-	last   []lastWord
-}
-
-type lastWord struct {
-	v string
-	i int
-}
-
-// sharedOf is the shared string of column i's value v (number: v is
-// written as a number), when it is one.
-func (w *rowWriter) sharedOf(i int, v string, number bool) (int, bool) {
-	if number || i >= len(w.shared) || !w.shared[i] {
-		return 0, false
-	}
-	if len(w.last) != len(w.shared) {
-		w.last = make([]lastWord, len(w.shared))
-	}
-	if l := &w.last[i]; l.v == v && v != "" {
-		return l.i, true
-	}
-	k, ok := w.words.of(v)
-	if ok {
-		w.last[i] = lastWord{v, k}
-	}
-	return k, ok
 }
 
 func newRowWriter(path string, headers []string, trunc bool, rep *Report) *rowWriter {
@@ -568,15 +535,10 @@ func (w *rowWriter) appendRow(buf []byte, sheetRow int, rec []string, srcRow int
 				w.rep.Truncated = append(w.rep.Truncated, CellRef{Row: srcRow, Column: col, Length: l})
 			}
 		}
-		number := (i >= len(w.text) || !w.text[i]) && numeric(v)
-		if k, ok := w.sharedOf(i, v, number); ok {
-			buf = appendShared(buf, w.colName(i), rn, k)
-			continue
-		}
 		buf = append(buf, `<c r="`...)
 		buf = append(buf, w.colName(i)...)
 		buf = append(buf, rn...)
-		if number {
+		if (i >= len(w.text) || !w.text[i]) && numeric(v) {
 			buf = append(buf, `"><v>`...)
 			buf = append(buf, v...)
 			buf = append(buf, `</v></c>`...)

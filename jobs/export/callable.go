@@ -1008,7 +1008,7 @@ func flagWords(p *layout.Phone) string {
 	if !f.Has.AnswersLitigator() {
 		parts = append(parts, "litigator unknown")
 	}
-	if !f.Has.Has(layout.State) && !f.Has.Has(layout.Combined) {
+	if !f.Has.AnswersState() && !f.Has.Has(layout.Combined) {
 		parts = append(parts, "state DNC not checked")
 	}
 	if !p.Scrubbed.IsZero() {

@@ -287,7 +287,7 @@ func (l *Layout) explain(qs *[]Question) {
 			if l.Reports&litigator == 0 {
 				l.Notes = append(l.Notes, "no litigator flag: no phone is callable until its numbers are scrubbed against the litigator list")
 			}
-			if !l.Reports.Has(State) && !l.Reports.Has(Combined) {
+			if !l.Reports.AnswersState() && !l.Reports.Has(Combined) {
 				l.Notes = append(l.Notes, "no state DNC column: state lists were not checked by this file; callable means clean on the DNC registry and the litigator list")
 			}
 		}

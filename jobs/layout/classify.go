@@ -225,8 +225,10 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 		c.Kind = Combined
 	case h.is(cLitigator):
 		c.Kind = Litigator
-	case h.is(cState), h.is(cDNC) && h.namesAState():
-		c.Kind = State // "State DNC", "DNC_FL": a state's own list, never the registry
+	case (h.is(cState) || h.is(cDNC)) && h.namesAState():
+		c.Kind = StateNamed // "NJ State DNC", "DNC_FL": that state's own list, never the registry
+	case h.is(cState):
+		c.Kind = State // "State DNC": the list of each phone's own state
 	case h.is(cInternal):
 		c.Kind = Internal
 	case h.is(cIndustry):

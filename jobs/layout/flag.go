@@ -96,18 +96,25 @@ const (
 	Restriction
 	// Company is the company's own do-not-call list kept in SkipDesk.
 	Company
+	// StateNamed is one state's do-not-call list named by its column ("NJ
+	// State DNC", "DNC_FL"): it answers that state's list and no other, so
+	// that it never stands for the list of a phone's own state that a file
+	// over all states ("State DNC") reports, nor for another named state's:
+	// such answers of several files are merged, never one replacing another.
+	StateNamed
 	numKinds
 )
 
 var kindNames = [numKinds]string{"federal", "state", "litigator", "internal", "combined", "number", "dnc",
-	"industry", "restriction", "company"}
+	"industry", "restriction", "company", "named-state"}
 
 var kindWords = [numKinds]string{"federal DNC", "state DNC", "litigator", "internal DNC (the file's)", "DNC/litigator",
-	"number status", "DNC", "industry list", "the file's notes or status", "company do-not-call list"}
+	"number status", "DNC", "industry list", "the file's notes or status", "company do-not-call list", "state DNC (one state's)"}
 
 // WordsOrder is the order lists are named in for a person: the registry
 // first, the company's list last.
-var WordsOrder = []FlagKind{Federal, DNC, Combined, State, Litigator, Industry, Internal, Restriction, Company, Number}
+var WordsOrder = []FlagKind{Federal, DNC, Combined, State, StateNamed, Litigator, Industry, Internal, Restriction, Company,
+	Number}
 
 func (k FlagKind) String() string {
 	if k < numKinds {
@@ -153,6 +160,13 @@ func (s Kinds) AnswersRegistry() bool { return s&registry != 0 }
 // AnswersLitigator reports whether the set holds an answer for the
 // litigator list (a litigator column, a combined verdict).
 func (s Kinds) AnswersLitigator() bool { return s&litigator != 0 }
+
+// AnswersState reports whether the set holds an answer for a state's list
+// (a state column over all states or one naming a state).
+func (s Kinds) AnswersState() bool { return s&stateLists != 0 }
+
+// IsState reports whether k is a state's list.
+func (k FlagKind) IsState() bool { return k == State || k == StateNamed }
 
 // List names the kinds in the set, in order.
 func (s Kinds) List() []FlagKind {
@@ -248,12 +262,12 @@ func (f Flags) Override(o Flags) Flags {
 
 // fileWide are the lists a file answers for every phone it holds when it
 // answers for one: a state's, the DMA's, the vendor's own.
-var fileWide = Kinds(0).with(State).with(Industry).with(Internal)
+var fileWide = Kinds(0).with(State).with(StateNamed).with(Industry).with(Internal)
 
 // perFile are the lists each file keeps for itself — what it states in
 // words, a vendor's own list — so that one file's answer never stands for
 // another's: the answers of two files are merged, never replaced.
-var perFile = Kinds(0).with(Restriction).with(Internal)
+var perFile = Kinds(0).with(Restriction).with(Internal).with(StateNamed)
 
 // Lists that answer the same question: the DNC registry, the litigator
 // list.
@@ -261,6 +275,8 @@ var (
 	registry  = Kinds(0).with(Federal).with(DNC).with(Combined)
 	litigator = Kinds(0).with(Litigator).with(Combined)
 	families  = []Kinds{registry, litigator}
+	// stateLists answer for a state's list.
+	stateLists = Kinds(0).with(State).with(StateNamed)
 )
 
 // cleanDated reports a clean answer of a list a scrub answers (not the

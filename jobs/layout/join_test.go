@@ -371,3 +371,48 @@ func TestChangeSinceTheScrubBefore(t *testing.T) {
 		t.Errorf("off the registry: became %s", became)
 	}
 }
+
+// A column naming one state answers that state's list only: a newer scrub
+// of New Jersey's list never stands for an older file's answer about the
+// list of every phone's own state, nor for another named state's.
+func TestNamedStateListsStandApart(t *testing.T) {
+	t.Parallel()
+	named := Detect([]string{"phone", "dnc federal", "nj state dnc", "litigator"}, nil, Options{})
+	if k := named.Columns[2].Kind; k != StateNamed {
+		t.Fatalf(`"nj state dnc" read as %s, want %s`, k, StateNamed)
+	}
+	all := Detect([]string{"TELEPHONE", "DNC STATE", "LITIGATOR FLAG"}, nil, Options{})
+	if k := all.Columns[1].Kind; k != State {
+		t.Fatalf(`"DNC STATE" read as %s, want %s`, k, State)
+	}
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	k := phone.Key("4153970631")
+	for _, c := range []struct {
+		name        string
+		newer       Flags
+		older       Flags
+		wantBlock   Block
+		wantOfState Flag
+	}{
+		{"an unknown state list beside a clean named one", flagsOf(Federal, Clean, StateNamed, Clean),
+			flagsOf(Litigator, Clean, State, Unknown), BlockUnknownState, Unknown},
+		{"an older named state flagged beside a newer named one", flagsOf(Federal, Clean, StateNamed, Clean, Litigator, Clean),
+			flagsOf(StateNamed, Flagged), BlockState, Unknown},
+		{"a newer answer over all states stands", flagsOf(Federal, Clean, State, Clean, Litigator, Clean),
+			flagsOf(State, Unknown), 0, Clean},
+	} {
+		x := NewFlagIndex()
+		x.SetDates(time.Time{}, day.AddDate(0, 0, 20))
+		older := x.AddSource(Source{Name: "older", Date: day}, all)
+		newer := x.AddSource(Source{Name: "newer", Date: day.AddDate(0, 0, 12)}, named)
+		x.add(newer, k, c.newer, x.sources[newer].Date)
+		x.add(older, k, c.older, x.sources[older].Date)
+		f, _, _ := x.Lookup(k)
+		if got := Callability(true, f); got != c.wantBlock {
+			t.Errorf("%s: %s, want %s", c.name, got, c.wantBlock)
+		}
+		if f.Has.Has(State) && f.Of(State) != c.wantOfState {
+			t.Errorf("%s: state list %s, want %s", c.name, f.Of(State), c.wantOfState)
+		}
+	}
+}

@@ -109,6 +109,7 @@ var listRules = []listRule{
 	{Federal, BlockFederal, BlockUnknownDNC},
 	{DNC, BlockDNC, BlockUnknownDNC},
 	{State, BlockState, BlockUnknownState},
+	{StateNamed, BlockState, BlockUnknownState},
 	{Litigator, BlockLitigator, BlockUnknownLitigator},
 	{Internal, BlockInternal, BlockUnknownInternal},
 	{Combined, BlockCombined, BlockUnknownDNC | BlockUnknownLitigator},

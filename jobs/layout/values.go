@@ -240,7 +240,7 @@ func readAnyValue(conv Convention, kind FlagKind, inverted bool, f string) (valu
 	switch {
 	case marks[f]:
 		return valueReading{flag: Flagged, known: true}, famMarks
-	case (conv == ConvStates || kind == State) && !truthy[f] && !falsy[f] && stateList(f):
+	case (conv == ConvStates || kind.IsState()) && !truthy[f] && !falsy[f] && stateList(f):
 		return valueReading{flag: Flagged, known: true, meaning: "on the state's list"}, famStates
 	case truthy[f]:
 		if inverted {
@@ -299,7 +299,7 @@ func familyOf(kind FlagKind, f string) family {
 	switch {
 	case marks[f]:
 		return famMarks
-	case kind == State && !truthy[f] && !falsy[f] && stateList(f):
+	case kind.IsState() && !truthy[f] && !falsy[f] && stateList(f):
 		return famStates
 	case truthy[f] || falsy[f]:
 		return famBool

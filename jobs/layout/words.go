@@ -25,7 +25,7 @@ const (
 // "invalid number", "on your do-not-call list", "not scrubbed", or the
 // lists and reasons its Block names.
 func (p *Phone) StateWords() (string, Tone) {
-	scrubbed := p.Flags.Has.AnswersRegistry() || p.Flags.Has.AnswersLitigator() || p.Flags.Has.Has(State)
+	scrubbed := p.Flags.Has.AnswersRegistry() || p.Flags.Has.AnswersLitigator() || p.Flags.Has.AnswersState()
 	switch {
 	case p.Callable():
 		return "OK to call", ToneGood

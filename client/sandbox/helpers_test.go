@@ -23,6 +23,16 @@ func testConfig() Config {
 	return cfg
 }
 
+// limitsConfig is testConfig with a record limit and an upload size limit,
+// and a key "sk_poor" holding credits.
+func limitsConfig(records int, maxBytes, credits int64) Config {
+	cfg := testConfig()
+	cfg.RecordLimit = records
+	cfg.MaxUploadBytes = maxBytes
+	cfg.Keys = append(cfg.Keys, KeyConfig{Key: "sk_poor", Credits: credits})
+	return cfg
+}
+
 // fuzzServer is a sandbox for fuzzing: its jobs stay processing, nothing is
 // rate limited, credits never run out and uploads stop at 64 KiB.
 func fuzzServer(f *testing.F) *Server {

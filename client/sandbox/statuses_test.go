@@ -205,11 +205,7 @@ func TestMappingCasesAloneOverHTTP(t *testing.T) {
 // POST /dnc has the limits of POST /traces: 402, 413, 422, each charging
 // nothing.
 func TestDNCLimits(t *testing.T) {
-	cfg := testConfig()
-	cfg.RecordLimit = 2
-	cfg.MaxUploadBytes = 1000
-	cfg.Keys = append(cfg.Keys, KeyConfig{Key: "sk_poor", Credits: 1})
-	s := startT(t, cfg)
+	s := startT(t, limitsConfig(2, 1000, 1))
 	dnc := func(key, file string) resp {
 		return postForm(t, s, key, "/dnc", part{name: "file", filename: "p.csv", body: file}, part{name: "column_mapping", body: `{"phone":"Phone"}`})
 	}

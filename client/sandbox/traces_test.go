@@ -342,11 +342,7 @@ func TestOwnership(t *testing.T) {
 }
 
 func TestTraceLimits(t *testing.T) {
-	cfg := testConfig()
-	cfg.RecordLimit = 5
-	cfg.MaxUploadBytes = 2000
-	cfg.Keys = append(cfg.Keys, KeyConfig{Key: "sk_poor", Credits: 3})
-	s := startT(t, cfg)
+	s := startT(t, limitsConfig(5, 2000, 3))
 	// 6 data rows > record limit 5.
 	if r := postForm(t, s, DemoKey, "/traces", traceParts(ownersCSV, "o.csv", ownersMapping)...); r.status != 422 || r.json(t)["code"] != "RECORD_LIMIT_EXCEEDED" {
 		t.Errorf("record limit: %d %s", r.status, r.body)

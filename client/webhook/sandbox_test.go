@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 )
 
@@ -22,15 +23,7 @@ func TestSandboxWebhookEndToEnd(t *testing.T) {
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.01}
 	cfg.Keys[0].WebhookURL = hook.URL
 	cfg.Keys[0].WebhookSecret = secret
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c := clienttest.Sandbox(t, cfg)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "owners.csv")
 	os.WriteFile(path, []byte("First,Last,Street,City,State,Zip\nJohn,Smith,1 Main St,Austin,TX,78701\n"), 0o644)

@@ -92,24 +92,25 @@ type Event struct {
 
 // ID returns the job id the event is about ("" when none).
 func (e *Event) ID() string {
-	switch {
-	case e.Trace != nil:
-		return e.Trace.ID
-	case e.DNC != nil:
-		return e.DNC.ID
-	}
-	return ""
+	id, _ := e.job()
+	return id
 }
 
 // Status returns the job status the event carries ("" when none).
 func (e *Event) Status() client.Status {
+	_, status := e.job()
+	return status
+}
+
+// job is the id and status of the trace or DNC job the event carries.
+func (e *Event) job() (string, client.Status) {
 	switch {
 	case e.Trace != nil:
-		return e.Trace.Status
+		return e.Trace.ID, e.Trace.Status
 	case e.DNC != nil:
-		return e.DNC.Status
+		return e.DNC.ID, e.DNC.Status
 	}
-	return ""
+	return "", ""
 }
 
 // Parse decodes an event body. Events other than the four known names keep

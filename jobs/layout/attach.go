@@ -218,14 +218,15 @@ func (l *Layout) unreadValues(i int, vals []ValueN) *Question {
 // badDates asks about a scrub date column's values that are not dates, or
 // dates in the future.
 func badDates(c *Column, vals []ValueN, now time.Time) *Question {
-	var notDates, future []ValueN
+	var notDates, future, maybe []ValueN
 	for _, v := range vals {
-		t, ok := parseDate(v.V, c.DateOrder)
-		switch {
-		case !ok:
+		switch _, problem := scrubDate(v.V, c.DateOrder, now); problem {
+		case dateNone:
 			notDates = append(notDates, v)
-		case t.After(now.Add(clockSkew)):
+		case dateFuture:
 			future = append(future, v)
+		case dateMaybeFuture:
+			maybe = append(maybe, v)
 		}
 	}
 	var parts []string
@@ -234,6 +235,9 @@ func badDates(c *Column, vals []ValueN, now time.Time) *Question {
 	}
 	if len(future) > 0 {
 		parts = append(parts, "in the future: "+valueList(future))
+	}
+	if len(maybe) > 0 {
+		parts = append(parts, "in the future if read month first or day first: "+valueList(maybe))
 	}
 	if len(parts) == 0 {
 		return nil

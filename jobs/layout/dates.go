@@ -20,7 +20,8 @@ const (
 	OrderDMY DateOrder = "day/month" // 03/04/2026 is April 3
 	// OrderEither: no value tells (every day and month is 12 or less):
 	// each date is read as the earlier of its two readings, so that no
-	// answer looks fresher than it may be.
+	// answer looks fresher than it may be, and one whose later reading is
+	// in the future dates no answer (see scrubDate).
 	OrderEither DateOrder = "either"
 )
 
@@ -34,19 +35,27 @@ var dateLayouts = []string{
 // day/month dates in the column's order. ok is false for a value that is no
 // date.
 func parseDate(v string, order DateOrder) (time.Time, bool) {
+	t, _, ok := dateSpan(v, order)
+	return t, ok
+}
+
+// dateSpan reads a date as parseDate does, and gives beside it the later
+// reading of a numeric date whose day and month can be read both ways (the
+// column's order "either"); else late is the date itself.
+func dateSpan(v string, order DateOrder) (early, late time.Time, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return time.Time{}, false
+		return time.Time{}, time.Time{}, false
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, v); err == nil {
-			return t.UTC(), true
+			return t.UTC(), t.UTC(), true
 		}
 	}
-	if a, b, y, rest, ok := numericDate(v); ok {
-		return dayMonth(a, b, y, rest, order)
+	if a, b, y, rest, num := numericDate(v); num {
+		return dayMonthSpan(a, b, y, rest, order)
 	}
-	return time.Time{}, false
+	return time.Time{}, time.Time{}, false
 }
 
 // numericDate splits "03/04/2026", "3-4-26", "03.04.2026 14:05" into its
@@ -75,19 +84,53 @@ func numericDate(v string) (a, b, y int, rest string, ok bool) {
 	return n[0], n[1], y, strings.TrimSpace(rest), true
 }
 
-func dayMonth(a, b, y int, rest string, order DateOrder) (time.Time, bool) {
+// dayMonthSpan reads a numeric date in the column's order; where the order
+// is "either" and both readings are dates, early is the earlier reading and
+// late the later one, else both are the one reading.
+func dayMonthSpan(a, b, y int, rest string, order DateOrder) (early, late time.Time, ok bool) {
 	mdy, okM := civil(y, a, b, rest)
 	dmy, okD := civil(y, b, a, rest)
 	switch {
 	case order == OrderMDY || !okD:
-		return mdy, okM
+		return mdy, mdy, okM
 	case order == OrderDMY || !okM:
-		return dmy, okD
+		return dmy, dmy, okD
+	case dmy.Before(mdy):
+		return dmy, mdy, true
 	}
-	if dmy.Before(mdy) {
-		return dmy, true
+	return mdy, dmy, true
+}
+
+// dateProblem is why a value cannot date a scrub.
+type dateProblem int
+
+const (
+	dateKnown       dateProblem = iota
+	dateNone                    // not a date
+	dateFuture                  // in the future
+	dateMaybeFuture             // in the future read day first or month first
+)
+
+// future says the date may lie in the future.
+func (p dateProblem) future() bool { return p == dateFuture || p == dateMaybeFuture }
+
+// scrubDate reads v as the date of a scrub, as of now: the date (the
+// earlier reading where day and month can be read both ways), or why it
+// cannot date one. A date whose day and month can be read both ways and
+// one of whose readings lies in the future is not known: "12/11/2026" on
+// November 26 is either two weeks old or not yet come, and SkipDesk cannot
+// tell which.
+func scrubDate(v string, order DateOrder, now time.Time) (time.Time, dateProblem) {
+	early, late, ok := dateSpan(v, order)
+	switch {
+	case !ok:
+		return time.Time{}, dateNone
+	case early.After(now.Add(clockSkew)):
+		return early, dateFuture
+	case late.After(now.Add(clockSkew)):
+		return early, dateMaybeFuture
 	}
-	return mdy, true
+	return early, dateKnown
 }
 
 func civil(y, m, d int, rest string) (time.Time, bool) {

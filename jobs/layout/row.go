@@ -387,8 +387,8 @@ func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Tim
 	date = r.join.own
 	for _, c := range r.l.Dates {
 		col := &r.l.Columns[c]
-		t, ok := parseDate(cell(rec, c), col.DateOrder)
-		future := ok && t.After(r.now.Add(clockSkew))
+		t, problem := scrubDate(cell(rec, c), col.DateOrder, r.now)
+		ok, future := problem != dateNone, problem.future()
 		switch {
 		case col.MayDate && future:
 			// No date of a scrub lies in the future: the row's date is

@@ -157,12 +157,14 @@ func (l *Layout) reads(i int, v string) (string, string) {
 		}
 		return "not scrubbed", "its answers are unknown"
 	case RoleScrubDate:
-		t, ok := parseDate(v, col.DateOrder)
-		switch {
-		case !ok:
+		t, problem := scrubDate(v, col.DateOrder, l.now)
+		switch problem {
+		case dateNone:
 			return "unknown", "not a date: no scrub date"
-		case t.After(l.now.Add(clockSkew)):
+		case dateFuture:
 			return "unknown", "in the future: no scrub date"
+		case dateMaybeFuture:
+			return "unknown", "in the future read month first or day first: no scrub date"
 		}
 		return t.Format(time.DateOnly), "scrub date"
 	}

@@ -359,11 +359,7 @@ func (l *CompanyList) InternalLog(ctx context.Context, number string) ([]Interna
 		q += " WHERE number = ?"
 		args = append(args, number)
 	}
-	out, err := queryAll(ctx, l.db, scanInternalChange, q+" ORDER BY at, id", args...)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: internal list log: %w", err)
-	}
-	return out, nil
+	return listAll(ctx, l.db, "internal list log", scanInternalChange, q+" ORDER BY at, id", args...)
 }
 
 func scanInternalChange(r scanner) (InternalChange, error) {

@@ -11,83 +11,81 @@ import (
 
 func TestInternalList(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testInternalList)
-}
+	eachStore(t, func(t *testing.T, st store) {
+		l := st.open(t)
+		ctx := context.Background()
+		clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		l.now = func() time.Time { return clock }
 
-func testInternalList(t *testing.T, st store) {
-	l := st.open(t)
-	ctx := context.Background()
-	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	l.now = func() time.Time { return clock }
-
-	n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{
-		{Number: "5125550101", Reason: "asked on a call", Source: "by hand", By: "laptop-1"},
-		{Number: "5125550102", Source: "file owners.csv"},
-	})
-	if err != nil || n != 2 {
-		t.Fatalf("add: %d %v", n, err)
-	}
-	// A number already on the list keeps its first date and reason.
-	clock = clock.Add(time.Hour)
-	n, err = l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "again"}, {Number: "2145550103", Reason: "complaint"}})
-	if err != nil || n != 1 {
-		t.Fatalf("add again: %d %v", n, err)
-	}
-	if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "512555010"}}); err == nil {
-		t.Fatal("a 9-digit number was accepted")
-	}
-	list, err := l.CompanyList().InternalList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range list {
-		got = append(got, fmt.Sprintf("%s %s %q %q %q", e.Number, e.AddedAt.Format("15:04"), e.Reason, e.Source, e.By))
-	}
-	want := fmt.Sprint([]string{`2145550103 10:00 "complaint" "" ""`, `5125550101 09:00 "asked on a call" "by hand" "laptop-1"`,
-		`5125550102 09:00 "" "file owners.csv" ""`})
-	if fmt.Sprint(got) != want {
-		t.Fatalf("list:\n%s\nwant\n%s", got, want)
-	}
-
-	// A removal needs a reason, and is logged.
-	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "", ""); err == nil {
-		t.Fatal("removed without a reason")
-	}
-	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "added by mistake", "laptop-2"); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "twice", ""); !errors.Is(err, ErrNotOnList) {
-		t.Fatalf("removing a number not on the list: %v", err)
-	}
-	// Added back: a new entry with its own date; the log has the story.
-	clock = clock.Add(time.Hour)
-	if n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked again"}}); err != nil || n != 1 {
-		t.Fatalf("add back: %d %v", n, err)
-	}
-	log, err := l.CompanyList().InternalLog(ctx, "5125550101")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var story []string
-	for _, c := range log {
-		story = append(story, c.At.Format("15:04")+" "+c.Action+" "+c.Reason)
-	}
-	if fmt.Sprint(story) != "[09:00 added asked on a call 10:00 removed added by mistake 11:00 added asked again]" {
-		t.Fatalf("log: %q", story)
-	}
-
-	// Everything survives a reopen, and, on a team's database, another
-	// computer reads it.
-	l = st.reopen(t, l)
-	if list, err := l.CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
-		t.Fatalf("after a reopen: %d %v", len(list), err)
-	}
-	if st.other != nil {
-		if list, err := st.other(t, l, "laptop-2").CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
-			t.Fatalf("another computer: %d %v", len(list), err)
+		n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{
+			{Number: "5125550101", Reason: "asked on a call", Source: "by hand", By: "laptop-1"},
+			{Number: "5125550102", Source: "file owners.csv"},
+		})
+		if err != nil || n != 2 {
+			t.Fatalf("add: %d %v", n, err)
 		}
-	}
+		// A number already on the list keeps its first date and reason.
+		clock = clock.Add(time.Hour)
+		n, err = l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "again"}, {Number: "2145550103", Reason: "complaint"}})
+		if err != nil || n != 1 {
+			t.Fatalf("add again: %d %v", n, err)
+		}
+		if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "512555010"}}); err == nil {
+			t.Fatal("a 9-digit number was accepted")
+		}
+		list, err := l.CompanyList().InternalList(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range list {
+			got = append(got, fmt.Sprintf("%s %s %q %q %q", e.Number, e.AddedAt.Format("15:04"), e.Reason, e.Source, e.By))
+		}
+		want := fmt.Sprint([]string{`2145550103 10:00 "complaint" "" ""`, `5125550101 09:00 "asked on a call" "by hand" "laptop-1"`,
+			`5125550102 09:00 "" "file owners.csv" ""`})
+		if fmt.Sprint(got) != want {
+			t.Fatalf("list:\n%s\nwant\n%s", got, want)
+		}
+
+		// A removal needs a reason, and is logged.
+		if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "", ""); err == nil {
+			t.Fatal("removed without a reason")
+		}
+		if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "added by mistake", "laptop-2"); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "twice", ""); !errors.Is(err, ErrNotOnList) {
+			t.Fatalf("removing a number not on the list: %v", err)
+		}
+		// Added back: a new entry with its own date; the log has the story.
+		clock = clock.Add(time.Hour)
+		if n, err := l.CompanyList().AddInternal(ctx, []InternalEntry{{Number: "5125550101", Reason: "asked again"}}); err != nil || n != 1 {
+			t.Fatalf("add back: %d %v", n, err)
+		}
+		log, err := l.CompanyList().InternalLog(ctx, "5125550101")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var story []string
+		for _, c := range log {
+			story = append(story, c.At.Format("15:04")+" "+c.Action+" "+c.Reason)
+		}
+		if fmt.Sprint(story) != "[09:00 added asked on a call 10:00 removed added by mistake 11:00 added asked again]" {
+			t.Fatalf("log: %q", story)
+		}
+
+		// Everything survives a reopen, and, on a team's database, another
+		// computer reads it.
+		l = st.reopen(t, l)
+		if list, err := l.CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
+			t.Fatalf("after a reopen: %d %v", len(list), err)
+		}
+		if st.other != nil {
+			if list, err := st.other(t, l, "laptop-2").CompanyList().InternalList(ctx); err != nil || len(list) != 3 {
+				t.Fatalf("another computer: %d %v", len(list), err)
+			}
+		}
+	})
 }
 
 // A computer's own ledger is read beside the app holding it.
@@ -112,32 +110,29 @@ func TestInternalListReadOnly(t *testing.T) {
 // export checks. A number taken off is not in it.
 func TestInternalKeys(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testInternalKeys)
-}
-
-func testInternalKeys(t *testing.T, st store) {
-	l := st.open(t)
-	ctx := context.Background()
-	if keys, err := l.CompanyList().InternalKeys(ctx); err != nil || keys.Len() != 0 {
-		t.Fatalf("an empty list: %d %v", keys.Len(), err)
-	}
-	var entries []InternalEntry
-	for _, n := range []string{"9725550100", "2125550147", "5125550101", "2125550147"} {
-		entries = append(entries, InternalEntry{Number: n, Source: "file a.csv"})
-	}
-	if n, err := l.CompanyList().AddInternal(ctx, entries); err != nil || n != 3 {
-		t.Fatalf("add: %d %v", n, err)
-	}
-	if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "by mistake", ""); err != nil {
-		t.Fatal(err)
-	}
-	keys, err := l.CompanyList().InternalKeys(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(keys.Keys()); got != "[2125550147 9725550100]" {
-		t.Fatalf("keys %s", got)
-	}
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		ctx := context.Background()
+		if keys, err := l.CompanyList().InternalKeys(ctx); err != nil || keys.Len() != 0 {
+			t.Fatalf("an empty list: %d %v", keys.Len(), err)
+		}
+		var entries []InternalEntry
+		for _, n := range []string{"9725550100", "2125550147", "5125550101", "2125550147"} {
+			entries = append(entries, InternalEntry{Number: n, Source: "file a.csv"})
+		}
+		if n, err := l.CompanyList().AddInternal(ctx, entries); err != nil || n != 3 {
+			t.Fatalf("add: %d %v", n, err)
+		}
+		if err := l.CompanyList().RemoveInternal(ctx, "5125550101", "by mistake", ""); err != nil {
+			t.Fatal(err)
+		}
+		keys, err := l.CompanyList().InternalKeys(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(keys.Keys()); got != "[2125550147 9725550100]" {
+			t.Fatalf("keys %s", got)
+		}
+	})
 }
 
 // Two computers import overlapping numbers into the team's list at the
@@ -201,92 +196,86 @@ func TestInternalImportsAtOnce(t *testing.T) {
 // many it picks in all; % and _ are plain characters.
 func TestFindInternal(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testFindInternal)
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		ctx := context.Background()
+		clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		for i, e := range []InternalEntry{{Number: "5125550101", Reason: "Complaint"}, {Number: "5125550102", Source: "file 100%_off.csv"},
+			{Number: "2145550103", Reason: "asked"}} {
+			l.now = func() time.Time { return clock.Add(time.Duration(i) * time.Hour) }
+			if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			f    InternalFilter
+			want string
+			n    int
+		}{
+			{InternalFilter{}, "[2145550103 5125550102 5125550101]", 3},
+			{InternalFilter{Limit: 2}, "[2145550103 5125550102]", 3},
+			{InternalFilter{Digits: "555010"}, "[2145550103 5125550102 5125550101]", 3},
+			{InternalFilter{Digits: "512", Limit: 1}, "[5125550102]", 2},
+			{InternalFilter{Text: "COMPLAINT"}, "[5125550101]", 1},
+			{InternalFilter{Text: "0%_"}, "[5125550102]", 1},
+			{InternalFilter{Text: "0_o"}, "[]", 0},
+			{InternalFilter{Digits: "214", Text: "complaint"}, "[2145550103 5125550101]", 2},
+		} {
+			list, n, err := l.CompanyList().FindInternal(ctx, c.f)
+			var got []string
+			for _, e := range list {
+				got = append(got, e.Number)
+			}
+			if err != nil || fmt.Sprint(got) != c.want && !(c.want == "[]" && got == nil) || n != c.n {
+				t.Errorf("%+v: %v (%d), %v; want %s (%d)", c.f, got, n, err, c.want, c.n)
+			}
+		}
+	})
 }
 
-func testFindInternal(t *testing.T, st store) {
-	l := st.open(t)
-	ctx := context.Background()
-	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	for i, e := range []InternalEntry{{Number: "5125550101", Reason: "Complaint"}, {Number: "5125550102", Source: "file 100%_off.csv"},
-		{Number: "2145550103", Reason: "asked"}} {
-		l.now = func() time.Time { return clock.Add(time.Duration(i) * time.Hour) }
-		if _, err := l.CompanyList().AddInternal(ctx, []InternalEntry{e}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, c := range []struct {
-		f    InternalFilter
-		want string
-		n    int
-	}{
-		{InternalFilter{}, "[2145550103 5125550102 5125550101]", 3},
-		{InternalFilter{Limit: 2}, "[2145550103 5125550102]", 3},
-		{InternalFilter{Digits: "555010"}, "[2145550103 5125550102 5125550101]", 3},
-		{InternalFilter{Digits: "512", Limit: 1}, "[5125550102]", 2},
-		{InternalFilter{Text: "COMPLAINT"}, "[5125550101]", 1},
-		{InternalFilter{Text: "0%_"}, "[5125550102]", 1},
-		{InternalFilter{Text: "0_o"}, "[]", 0},
-		{InternalFilter{Digits: "214", Text: "complaint"}, "[2145550103 5125550101]", 2},
-	} {
-		list, n, err := l.CompanyList().FindInternal(ctx, c.f)
-		var got []string
-		for _, e := range list {
-			got = append(got, e.Number)
-		}
-		if err != nil || fmt.Sprint(got) != c.want && !(c.want == "[]" && got == nil) || n != c.n {
-			t.Errorf("%+v: %v (%d), %v; want %s (%d)", c.f, got, n, err, c.want, c.n)
-		}
-	}
-}
-
+// An entry kept until a date (an opt-out the law keeps) keeps the date as
+// data, is not removed before it, and is after.
 func TestInternalKeepUntil(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testInternalKeepUntil)
-}
-
-// testInternalKeepUntil: an entry kept until a date (an opt-out the law
-// keeps) keeps the date as data, is not removed before it, and is after.
-func testInternalKeepUntil(t *testing.T, st store) {
-	led := st.open(t)
-	l := led.CompanyList()
-	ctx := context.Background()
-	clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	led.now = func() time.Time { return clock }
-	until := time.Date(2036, 3, 2, 0, 0, 0, 0, time.UTC)
-	if _, err := l.AddInternal(ctx, []InternalEntry{
-		{Number: "7035550101", Reason: `opt-out: text reply "STOP"`, KeepUntil: until},
-		{Number: "7035550102", Reason: "asked on a call"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	list, err := l.InternalList(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep := map[string]time.Time{}
-	for _, e := range list {
-		keep[e.Number] = e.KeepUntil
-	}
-	if !keep["7035550101"].Equal(until) || !keep["7035550102"].IsZero() {
-		t.Fatalf("keep-until dates read back: %v", keep)
-	}
-	var kept *KeptError
-	if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) || !kept.Until.Equal(until) {
-		t.Fatalf("removal before the keep-until date: %v", err)
-	}
-	if err := l.RemoveInternal(ctx, "7035550102", "added by mistake", "laptop"); err != nil {
-		t.Fatalf("an entry with no keep-until date: %v", err)
-	}
-	clock = until.Add(-time.Millisecond)
-	if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) {
-		t.Fatalf("removal the moment before the date: %v", err)
-	}
-	clock = until
-	if err := l.RemoveInternal(ctx, "7035550101", "ten years passed", "laptop"); err != nil {
-		t.Fatalf("removal on the keep-until date: %v", err)
-	}
-	if list, _ := l.InternalList(ctx); len(list) != 0 {
-		t.Fatalf("left on the list: %v", list)
-	}
+	eachLedger(t, func(t *testing.T, led *Ledger) {
+		l := led.CompanyList()
+		ctx := context.Background()
+		clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		led.now = func() time.Time { return clock }
+		until := time.Date(2036, 3, 2, 0, 0, 0, 0, time.UTC)
+		if _, err := l.AddInternal(ctx, []InternalEntry{
+			{Number: "7035550101", Reason: `opt-out: text reply "STOP"`, KeepUntil: until},
+			{Number: "7035550102", Reason: "asked on a call"},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		list, err := l.InternalList(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep := map[string]time.Time{}
+		for _, e := range list {
+			keep[e.Number] = e.KeepUntil
+		}
+		if !keep["7035550101"].Equal(until) || !keep["7035550102"].IsZero() {
+			t.Fatalf("keep-until dates read back: %v", keep)
+		}
+		var kept *KeptError
+		if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) || !kept.Until.Equal(until) {
+			t.Fatalf("removal before the keep-until date: %v", err)
+		}
+		if err := l.RemoveInternal(ctx, "7035550102", "added by mistake", "laptop"); err != nil {
+			t.Fatalf("an entry with no keep-until date: %v", err)
+		}
+		clock = until.Add(-time.Millisecond)
+		if err := l.RemoveInternal(ctx, "7035550101", "the owner asked", "laptop"); !errors.As(err, &kept) {
+			t.Fatalf("removal the moment before the date: %v", err)
+		}
+		clock = until
+		if err := l.RemoveInternal(ctx, "7035550101", "ten years passed", "laptop"); err != nil {
+			t.Fatalf("removal on the keep-until date: %v", err)
+		}
+		if list, _ := l.InternalList(ctx); len(list) != 0 {
+			t.Fatalf("left on the list: %v", list)
+		}
+	})
 }

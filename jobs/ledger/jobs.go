@@ -100,11 +100,7 @@ func (l *Jobs) Job(ctx context.Context, id string) (*Job, error) {
 }
 
 func (l *book) queryJobs(ctx context.Context, where string, args ...any) ([]*Job, error) {
-	out, err := queryAll(ctx, l.db, scanJob, "SELECT "+jobCols+" FROM jobs "+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: jobs: %w", err)
-	}
-	return out, nil
+	return listAll(ctx, l.db, "jobs", scanJob, "SELECT "+jobCols+" FROM jobs "+where, args...)
 }
 
 // InFlight returns the trace and DNC jobs not yet completed or failed,
@@ -305,17 +301,13 @@ type Entry struct {
 
 // Entries returns every job, newest first, with its spend and download.
 func (l *Jobs) Entries(ctx context.Context) ([]Entry, error) {
-	out, err := queryAll(ctx, l.db, scanEntry, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
+	return listAll(ctx, l.db, "jobs", scanEntry, `SELECT j.job_id, j.kind, j.name, j.status, j.total_rows, j.created_at, j.completed_at,
 			j.last, j.updated_at, j.next_poll_at, j.error_message,
 			COALESCE(s.charged, 0), COALESCE(s.refunded, 0),
 			d.path, d.size, d.sha256, d.rows, d.downloaded_at, COALESCE(b.computer, '')
 		FROM jobs j LEFT JOIN spend s ON s.job_id = j.job_id LEFT JOIN downloads d ON d.job_id = j.job_id AND d.computer_id = ?
 		LEFT JOIN submissions b ON b.job_id = j.job_id
 		ORDER BY j.created_at DESC, j.job_id DESC`, l.me.ComputerID)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: jobs: %w", err)
-	}
-	return out, nil
 }
 
 // scanEntry reads a row of Entries' query.

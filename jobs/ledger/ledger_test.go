@@ -335,55 +335,53 @@ func TestUnwritableLedgerIsRefused(t *testing.T) {
 
 func TestSubmissionLifecycle(t *testing.T) {
 	t.Parallel()
-	eachLedger(t, testSubmissionLifecycle)
-}
-
-func testSubmissionLifecycle(t *testing.T, l *Ledger) {
-	ctx := context.Background()
-	s := &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
-		Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
-		Options: json.RawMessage(`{"drop_duplicates":true}`), Estimate: json.RawMessage(`{"credits":5}`)}
-	id, err := l.Submissions().RecordIntent(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Submissions().MarkSent(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
-		t.Fatal(err)
-	}
-	if j, err := l.Jobs().Job(ctx, "trc_1"); err != nil || j.Kind != jobs.KindTrace {
-		t.Fatalf("job of a created submission: %+v, %v", j, err)
-	}
-	id2, _ := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "b.csv"})
-	if err := l.Submissions().MarkSent(ctx, id2); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Submissions().MarkSent(ctx, id2); err == nil {
-		t.Fatal("MarkSent twice accepted")
-	}
-	err = l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_1", Charged: 5})
-	if err == nil || !strings.Contains(err.Error(), "already belongs") {
-		t.Fatalf("a job adopted twice: %v", err)
-	}
-	resp := json.RawMessage(`{"id":"trc_2","cost":7}`)
-	if err := l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
-		Job: Job{Kind: jobs.KindTrace, Name: "b.csv", Status: jobs.StatusProcessing, TotalRows: 5}}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := l.Submissions().Submission(ctx, id2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.State != StateCreated || got.JobID != "trc_2" || string(got.Response) != string(resp) {
-		t.Fatalf("created submission: %+v", got)
-	}
-	if err := l.Submissions().MarkUnknown(ctx, id2, "x"); err == nil {
-		t.Fatal("a created submission became unknown")
-	}
-	checkJobOfSubmission(ctx, t, l, id2)
-	checkUnknownThenNotCreated(ctx, t, l)
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		ctx := context.Background()
+		s := &Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FilePath: "/tmp/owners.csv", FileHash: "h1", FileSize: 10, Rows: 5,
+			Mapping: map[string]string{"last_name": "Last", "first_name": "First"}, Mode: "normal", IncludeLLCs: true,
+			Options: json.RawMessage(`{"drop_duplicates":true}`), Estimate: json.RawMessage(`{"credits":5}`)}
+		id, err := l.Submissions().RecordIntent(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Submissions().MarkSent(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Submissions().MarkCreated(ctx, id, Created{JobID: "trc_1", Charged: 5}); err != nil {
+			t.Fatal(err)
+		}
+		if j, err := l.Jobs().Job(ctx, "trc_1"); err != nil || j.Kind != jobs.KindTrace {
+			t.Fatalf("job of a created submission: %+v, %v", j, err)
+		}
+		id2, _ := l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "b.csv"})
+		if err := l.Submissions().MarkSent(ctx, id2); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Submissions().MarkSent(ctx, id2); err == nil {
+			t.Fatal("MarkSent twice accepted")
+		}
+		err = l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_1", Charged: 5})
+		if err == nil || !strings.Contains(err.Error(), "already belongs") {
+			t.Fatalf("a job adopted twice: %v", err)
+		}
+		resp := json.RawMessage(`{"id":"trc_2","cost":7}`)
+		if err := l.Submissions().MarkCreated(ctx, id2, Created{JobID: "trc_2", Response: resp, Charged: 7,
+			Job: Job{Kind: jobs.KindTrace, Name: "b.csv", Status: jobs.StatusProcessing, TotalRows: 5}}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.Submissions().Submission(ctx, id2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State != StateCreated || got.JobID != "trc_2" || string(got.Response) != string(resp) {
+			t.Fatalf("created submission: %+v", got)
+		}
+		if err := l.Submissions().MarkUnknown(ctx, id2, "x"); err == nil {
+			t.Fatal("a created submission became unknown")
+		}
+		checkJobOfSubmission(ctx, t, l, id2)
+		checkUnknownThenNotCreated(ctx, t, l)
+	})
 }
 
 // checkJobOfSubmission: the job a submission created is recorded with its
@@ -438,264 +436,254 @@ func checkUnknownThenNotCreated(ctx context.Context, t *testing.T, l *Ledger) {
 // again" lets the next one through.
 func TestFindDuplicate(t *testing.T) {
 	t.Parallel()
-	eachLedger(t, testFindDuplicate)
-}
-
-func testFindDuplicate(t *testing.T, l *Ledger) {
-	ctx := context.Background()
-	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	l.now = func() time.Time { return base }
-	mapping := map[string]string{"first_name": "F", "last_name": "L"}
-	key := DuplicateKey{Kind: jobs.KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
-		Options: json.RawMessage(`{"b":1,"a":2}`)}
-	since := base.Add(-24 * time.Hour)
-	intent := func(created time.Time, opts string, m map[string]string, again bool) (int64, error) {
-		return l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
-			Mapping: m, Options: json.RawMessage(opts), CreatedAt: created, Again: again})
-	}
-	if d, err := l.Submissions().FindDuplicate(ctx, key, since); err != nil || d != nil {
-		t.Fatalf("empty ledger: %v, %v", d, err)
-	}
-	// Created 25 hours ago: outside the window.
-	old, err := intent(base.Add(-25*time.Hour), `{"a":2,"b":1}`, mapping, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Submissions().MarkSent(ctx, old)
-	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
-		t.Fatalf("a submission older than the window counts: %+v", d)
-	}
-	// Created nothing: free again.
-	none, err := intent(base.Add(-time.Hour), `{"a":2,"b":1}`, mapping, false)
-	if err != nil {
-		t.Fatalf("the window's first submission: %v", err)
-	}
-	l.Submissions().MarkSent(ctx, none)
-	if err := l.Submissions().MarkNotCreated(ctx, none, "refused"); err != nil {
-		t.Fatal(err)
-	}
-	// Other options or another mapping are other submissions.
-	for _, c := range []struct {
-		opts string
-		m    map[string]string
-	}{{`{"a":3}`, mapping}, {`{"a":2,"b":1}`, map[string]string{"first_name": "F"}}} {
-		if _, err := intent(base.Add(-time.Hour), c.opts, c.m, false); err != nil {
-			t.Fatalf("a different submission refused: %v", err)
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		ctx := context.Background()
+		base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+		l.now = func() time.Time { return base }
+		mapping := map[string]string{"first_name": "F", "last_name": "L"}
+		key := DuplicateKey{Kind: jobs.KindTrace, FileHash: "h", Mapping: mapping, Mode: "normal",
+			Options: json.RawMessage(`{"b":1,"a":2}`)}
+		since := base.Add(-24 * time.Hour)
+		intent := func(created time.Time, opts string, m map[string]string, again bool) (int64, error) {
+			return l.Submissions().RecordIntent(ctx, &Submission{Kind: jobs.KindTrace, FileName: "f.csv", FileHash: "h", Mode: "normal",
+				Mapping: m, Options: json.RawMessage(opts), CreatedAt: created, Again: again})
 		}
-	}
-	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
-		t.Fatalf("found a duplicate among non-matching submissions: %+v", d)
-	}
-	want, err := intent(base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Submissions().MarkSent(ctx, want)
-	l.Submissions().MarkUnknown(ctx, want, "lost")
-	d, err := l.Submissions().FindDuplicate(ctx, key, since)
-	if err != nil || d == nil || d.ID != want {
-		t.Fatalf("FindDuplicate = %+v, %v; want submission %d", d, err, want)
-	}
-	_, err = intent(base, `{"b":1,"a":2}`, mapping, false)
-	var ce *ClaimedError
-	if !errors.As(err, &ce) || ce.Holder != want {
-		t.Fatalf("the same submission again: %v, want a claim held by %d", err, want)
-	}
-	again, err := intent(base, `{"b":1,"a":2}`, mapping, true)
-	if err != nil {
-		t.Fatalf("submit again: %v", err)
-	}
-	if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d == nil || d.ID != again {
-		t.Fatalf("after submitting again the holder is %+v, want %d", d, again)
-	}
-	other := key
-	other.IncludeLLCs = true
-	if d, _ := l.Submissions().FindDuplicate(ctx, other, since); d != nil {
-		t.Fatal("include_llcs ignored by the duplicate check")
-	}
+		if d, err := l.Submissions().FindDuplicate(ctx, key, since); err != nil || d != nil {
+			t.Fatalf("empty ledger: %v, %v", d, err)
+		}
+		// Created 25 hours ago: outside the window.
+		old, err := intent(base.Add(-25*time.Hour), `{"a":2,"b":1}`, mapping, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Submissions().MarkSent(ctx, old)
+		if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
+			t.Fatalf("a submission older than the window counts: %+v", d)
+		}
+		// Created nothing: free again.
+		none, err := intent(base.Add(-time.Hour), `{"a":2,"b":1}`, mapping, false)
+		if err != nil {
+			t.Fatalf("the window's first submission: %v", err)
+		}
+		l.Submissions().MarkSent(ctx, none)
+		if err := l.Submissions().MarkNotCreated(ctx, none, "refused"); err != nil {
+			t.Fatal(err)
+		}
+		// Other options or another mapping are other submissions.
+		for _, c := range []struct {
+			opts string
+			m    map[string]string
+		}{{`{"a":3}`, mapping}, {`{"a":2,"b":1}`, map[string]string{"first_name": "F"}}} {
+			if _, err := intent(base.Add(-time.Hour), c.opts, c.m, false); err != nil {
+				t.Fatalf("a different submission refused: %v", err)
+			}
+		}
+		if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d != nil {
+			t.Fatalf("found a duplicate among non-matching submissions: %+v", d)
+		}
+		want, err := intent(base.Add(-2*time.Hour), `{"a":2,"b":1}`, map[string]string{"last_name": "L", "first_name": "F"}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Submissions().MarkSent(ctx, want)
+		l.Submissions().MarkUnknown(ctx, want, "lost")
+		d, err := l.Submissions().FindDuplicate(ctx, key, since)
+		if err != nil || d == nil || d.ID != want {
+			t.Fatalf("FindDuplicate = %+v, %v; want submission %d", d, err, want)
+		}
+		_, err = intent(base, `{"b":1,"a":2}`, mapping, false)
+		var ce *ClaimedError
+		if !errors.As(err, &ce) || ce.Holder != want {
+			t.Fatalf("the same submission again: %v, want a claim held by %d", err, want)
+		}
+		again, err := intent(base, `{"b":1,"a":2}`, mapping, true)
+		if err != nil {
+			t.Fatalf("submit again: %v", err)
+		}
+		if d, _ := l.Submissions().FindDuplicate(ctx, key, since); d == nil || d.ID != again {
+			t.Fatalf("after submitting again the holder is %+v, want %d", d, again)
+		}
+		other := key
+		other.IncludeLLCs = true
+		if d, _ := l.Submissions().FindDuplicate(ctx, other, since); d != nil {
+			t.Fatal("include_llcs ignored by the duplicate check")
+		}
+	})
 }
 
 func TestUpsertJobNeverRegresses(t *testing.T) {
 	t.Parallel()
-	eachLedger(t, testUpsertJobNeverRegresses)
-}
-
-func testUpsertJobNeverRegresses(t *testing.T, l *Ledger) {
-	ctx := context.Background()
-	created := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
-	must := func(err error) {
-		t.Helper()
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		ctx := context.Background()
+		created := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
+		must := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Name: "p.csv", Status: jobs.StatusProcessing, CreatedAt: created, TotalRows: 9,
+			Last: json.RawMessage(`{"status":"processing"}`)}))
+		inflight, _ := l.Jobs().InFlight(ctx)
+		if len(inflight) != 1 {
+			t.Fatalf("in flight: %d", len(inflight))
+		}
+		done := created.Add(time.Minute)
+		must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
+		must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
+		j, err := l.Jobs().Job(ctx, "dnc_1")
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Name: "p.csv", Status: jobs.StatusProcessing, CreatedAt: created, TotalRows: 9,
-		Last: json.RawMessage(`{"status":"processing"}`)}))
-	inflight, _ := l.Jobs().InFlight(ctx)
-	if len(inflight) != 1 {
-		t.Fatalf("in flight: %d", len(inflight))
-	}
-	done := created.Add(time.Minute)
-	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusCompleted, CompletedAt: done, Last: json.RawMessage(`{"status":"completed"}`)}))
-	must(l.Jobs().UpsertJob(ctx, Job{ID: "dnc_1", Kind: jobs.KindDNC, Status: jobs.StatusProcessing, Last: json.RawMessage(`{"status":"processing"}`)}))
-	j, err := l.Jobs().Job(ctx, "dnc_1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if j.Status != jobs.StatusCompleted || string(j.Last) != `{"status":"completed"}` || !j.CompletedAt.Equal(done) ||
-		!j.CreatedAt.Equal(created) || j.Name != "p.csv" || j.TotalRows != 9 {
-		t.Fatalf("job after a stale update: %+v", j)
-	}
-	inflight, _ = l.Jobs().InFlight(ctx)
-	if len(inflight) != 0 {
-		t.Fatalf("a completed job is in flight: %+v", inflight)
-	}
-	nd, _ := l.Jobs().NotDownloaded(ctx)
-	if len(nd) != 1 || nd[0].ID != "dnc_1" {
-		t.Fatalf("not downloaded: %+v", nd)
-	}
-	must(l.Jobs().SetSpend(ctx, "dnc_1", Spend{Charged: 9, Refunded: 2}))
-	must(l.Jobs().RecordDownload(ctx, Download{JobID: "dnc_1", Path: "/lib/p.csv", Size: 100, SHA256: "ABC", Rows: 9}))
-	nd, _ = l.Jobs().NotDownloaded(ctx)
-	if len(nd) != 0 {
-		t.Fatalf("downloaded job still listed: %+v", nd)
-	}
-	d, err := l.Jobs().JobDownload(ctx, "dnc_1")
-	if err != nil || d.SHA256 != "abc" || d.Rows != 9 {
-		t.Fatalf("download: %+v, %v", d, err)
-	}
-	must(l.Jobs().UpsertJob(ctx, Job{ID: "s1", Kind: jobs.KindSingle, Status: jobs.StatusCompleted}))
-	entries, err := l.Jobs().Entries(ctx)
-	if err != nil || len(entries) != 2 {
-		t.Fatalf("entries: %+v, %v", entries, err)
-	}
-	var e Entry
-	for _, x := range entries {
-		if x.ID == "dnc_1" {
-			e = x
+		if j.Status != jobs.StatusCompleted || string(j.Last) != `{"status":"completed"}` || !j.CompletedAt.Equal(done) ||
+			!j.CreatedAt.Equal(created) || j.Name != "p.csv" || j.TotalRows != 9 {
+			t.Fatalf("job after a stale update: %+v", j)
 		}
-	}
-	if e.Spend.Net() != 7 || e.Download == nil || e.Download.Path != "/lib/p.csv" {
-		t.Fatalf("entry: %+v", e)
-	}
-	total, _ := l.Jobs().TotalSpend(ctx)
-	if total != (Spend{Charged: 9, Refunded: 2}) {
-		t.Fatalf("total spend %+v", total)
-	}
+		inflight, _ = l.Jobs().InFlight(ctx)
+		if len(inflight) != 0 {
+			t.Fatalf("a completed job is in flight: %+v", inflight)
+		}
+		nd, _ := l.Jobs().NotDownloaded(ctx)
+		if len(nd) != 1 || nd[0].ID != "dnc_1" {
+			t.Fatalf("not downloaded: %+v", nd)
+		}
+		must(l.Jobs().SetSpend(ctx, "dnc_1", Spend{Charged: 9, Refunded: 2}))
+		must(l.Jobs().RecordDownload(ctx, Download{JobID: "dnc_1", Path: "/lib/p.csv", Size: 100, SHA256: "ABC", Rows: 9}))
+		nd, _ = l.Jobs().NotDownloaded(ctx)
+		if len(nd) != 0 {
+			t.Fatalf("downloaded job still listed: %+v", nd)
+		}
+		d, err := l.Jobs().JobDownload(ctx, "dnc_1")
+		if err != nil || d.SHA256 != "abc" || d.Rows != 9 {
+			t.Fatalf("download: %+v, %v", d, err)
+		}
+		must(l.Jobs().UpsertJob(ctx, Job{ID: "s1", Kind: jobs.KindSingle, Status: jobs.StatusCompleted}))
+		entries, err := l.Jobs().Entries(ctx)
+		if err != nil || len(entries) != 2 {
+			t.Fatalf("entries: %+v, %v", entries, err)
+		}
+		var e Entry
+		for _, x := range entries {
+			if x.ID == "dnc_1" {
+				e = x
+			}
+		}
+		if e.Spend.Net() != 7 || e.Download == nil || e.Download.Path != "/lib/p.csv" {
+			t.Fatalf("entry: %+v", e)
+		}
+		total, _ := l.Jobs().TotalSpend(ctx)
+		if total != (Spend{Charged: 9, Refunded: 2}) {
+			t.Fatalf("total spend %+v", total)
+		}
+	})
 }
 
 func TestPresetsAndDeliveriesPersist(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testPresetsAndDeliveriesPersist)
-}
-
-func testPresetsAndDeliveriesPersist(t *testing.T, st store) {
-	l := st.open(t)
-	ctx := context.Background()
-	if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Saved().SaveRawPreset(ctx, "bad", json.RawMessage(`{`)); err == nil {
-		t.Fatal("invalid JSON preset accepted")
-	}
-	first, err := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
-	if err != nil || !first {
-		t.Fatalf("first delivery: %v, %v", first, err)
-	}
-	first, err = l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
-	if err != nil || first {
-		t.Fatalf("repeated delivery: %v, %v", first, err)
-	}
-	l = st.reopen(t, l)
-	ps, err := l.Saved().RawPresets(ctx)
-	if err != nil || len(ps) != 1 || string(ps[0].Data) != `{"first_name":"Owner"}` {
-		t.Fatalf("presets after reopen: %+v, %v", ps, err)
-	}
-	if seen, _ := l.Webhooks().SeenDelivery(ctx, "whd_1"); !seen {
-		t.Fatal("delivery forgotten across a restart")
-	}
-	if first, _ := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok"); first {
-		t.Fatal("delivery handled again after a restart")
-	}
-	if err := l.Saved().DeleteRawPreset(ctx, "county"); err != nil {
-		t.Fatal(err)
-	}
-	if ps, _ := l.Saved().RawPresets(ctx); len(ps) != 0 {
-		t.Fatalf("presets after delete: %+v", ps)
-	}
+	eachStore(t, func(t *testing.T, st store) {
+		l := st.open(t)
+		ctx := context.Background()
+		if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner 1"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Saved().SaveRawPreset(ctx, "county", json.RawMessage(`{"first_name":"Owner"}`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Saved().SaveRawPreset(ctx, "bad", json.RawMessage(`{`)); err == nil {
+			t.Fatal("invalid JSON preset accepted")
+		}
+		first, err := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+		if err != nil || !first {
+			t.Fatalf("first delivery: %v, %v", first, err)
+		}
+		first, err = l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok")
+		if err != nil || first {
+			t.Fatalf("repeated delivery: %v, %v", first, err)
+		}
+		l = st.reopen(t, l)
+		ps, err := l.Saved().RawPresets(ctx)
+		if err != nil || len(ps) != 1 || string(ps[0].Data) != `{"first_name":"Owner"}` {
+			t.Fatalf("presets after reopen: %+v, %v", ps, err)
+		}
+		if seen, _ := l.Webhooks().SeenDelivery(ctx, "whd_1"); !seen {
+			t.Fatal("delivery forgotten across a restart")
+		}
+		if first, _ := l.Webhooks().MarkDelivery(ctx, "whd_1", "trc_1", "trace.completed", "ok"); first {
+			t.Fatal("delivery handled again after a restart")
+		}
+		if err := l.Saved().DeleteRawPreset(ctx, "county"); err != nil {
+			t.Fatal(err)
+		}
+		if ps, _ := l.Saved().RawPresets(ctx); len(ps) != 0 {
+			t.Fatalf("presets after delete: %+v", ps)
+		}
+	})
 }
 
 var _ = sql.ErrNoRows
 
 func TestPresetStoreOrderAndRoundTrip(t *testing.T) {
 	t.Parallel()
-	eachLedger(t, testPresetStoreOrderAndRoundTrip)
-}
-
-func testPresetStoreOrderAndRoundTrip(t *testing.T, l *Ledger) {
-	st := PresetStore{L: l}
-	var _ mapping.PresetStore = st
-	a := mapping.NewPreset("a", []string{"First", "Last"}, jobs.KindTrace, mapping.Mapping{"first_name": "First"}, "normal", true)
-	b := mapping.NewPreset("b", []string{"Phone"}, jobs.KindDNC, mapping.Mapping{"phone": "Phone"}, "", false)
-	for _, p := range []mapping.Preset{a, b, a} {
-		if err := st.SavePreset(p); err != nil {
+	eachLedger(t, func(t *testing.T, l *Ledger) {
+		st := PresetStore{L: l}
+		var _ mapping.PresetStore = st
+		a := mapping.NewPreset("a", []string{"First", "Last"}, jobs.KindTrace, mapping.Mapping{"first_name": "First"}, "normal", true)
+		b := mapping.NewPreset("b", []string{"Phone"}, jobs.KindDNC, mapping.Mapping{"phone": "Phone"}, "", false)
+		for _, p := range []mapping.Preset{a, b, a} {
+			if err := st.SavePreset(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ps, err := st.Presets()
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	ps, err := st.Presets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ps) != 2 || ps[0].Name != "b" || ps[1].Name != "a" {
-		t.Fatalf("presets, oldest saved first: %+v", ps)
-	}
-	if ps[1].Signature != a.Signature || ps[1].Mapping["first_name"] != "First" || !ps[1].IncludeLLCs {
-		t.Fatalf("round trip: %+v", ps[1])
-	}
-	got, err := mapping.MatchPreset(st, []string{"last", "first"}, jobs.KindTrace)
-	if err != nil || got == nil || got.Name != "a" {
-		t.Fatalf("MatchPreset through the ledger: %+v, %v", got, err)
-	}
-	if err := st.DeletePreset("a"); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.DeletePreset("missing"); err != nil {
-		t.Fatal(err)
-	}
-	if ps, _ := st.Presets(); len(ps) != 1 {
-		t.Fatalf("after delete: %+v", ps)
-	}
+		if len(ps) != 2 || ps[0].Name != "b" || ps[1].Name != "a" {
+			t.Fatalf("presets, oldest saved first: %+v", ps)
+		}
+		if ps[1].Signature != a.Signature || ps[1].Mapping["first_name"] != "First" || !ps[1].IncludeLLCs {
+			t.Fatalf("round trip: %+v", ps[1])
+		}
+		got, err := mapping.MatchPreset(st, []string{"last", "first"}, jobs.KindTrace)
+		if err != nil || got == nil || got.Name != "a" {
+			t.Fatalf("MatchPreset through the ledger: %+v, %v", got, err)
+		}
+		if err := st.DeletePreset("a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.DeletePreset("missing"); err != nil {
+			t.Fatal(err)
+		}
+		if ps, _ := st.Presets(); len(ps) != 1 {
+			t.Fatalf("after delete: %+v", ps)
+		}
+	})
 }
 
 func TestDeliveryDedupe(t *testing.T) {
 	t.Parallel()
-	eachStore(t, testDeliveryDedupe)
-}
-
-func testDeliveryDedupe(t *testing.T, st store) {
-	l := st.open(t)
-	var d webhook.Dedupe = DeliveryDedupe{L: l}
-	if seen, err := d.Seen("delivery:whd_9"); err != nil || seen {
-		t.Fatalf("first: %v, %v", seen, err)
-	}
-	if seen, _ := d.Seen("delivery:whd_9"); !seen {
-		t.Fatal("second sighting not reported")
-	}
-	if seen, _ := d.Seen("job:trace.completed:trc_7:completed"); seen {
-		t.Fatal("new job key reported as seen")
-	}
-	var jobID, event, status string
-	l.db.QueryRowContext(context.Background(), "SELECT job_id, event, status FROM webhook_deliveries WHERE delivery_id = ?", "job:trace.completed:trc_7:completed").Scan(&jobID, &event, &status)
-	if jobID != "trc_7" || event != "trace.completed" || status != "completed" {
-		t.Fatalf("recorded %q %q %q", jobID, event, status)
-	}
-	l2 := st.reopen(t, l)
-	if seen, _ := (DeliveryDedupe{L: l2}).Seen("delivery:whd_9"); !seen {
-		t.Fatal("dedupe forgot across a restart")
-	}
+	eachStore(t, func(t *testing.T, st store) {
+		l := st.open(t)
+		var d webhook.Dedupe = DeliveryDedupe{L: l}
+		if seen, err := d.Seen("delivery:whd_9"); err != nil || seen {
+			t.Fatalf("first: %v, %v", seen, err)
+		}
+		if seen, _ := d.Seen("delivery:whd_9"); !seen {
+			t.Fatal("second sighting not reported")
+		}
+		if seen, _ := d.Seen("job:trace.completed:trc_7:completed"); seen {
+			t.Fatal("new job key reported as seen")
+		}
+		var jobID, event, status string
+		l.db.QueryRowContext(context.Background(), "SELECT job_id, event, status FROM webhook_deliveries WHERE delivery_id = ?", "job:trace.completed:trc_7:completed").Scan(&jobID, &event, &status)
+		if jobID != "trc_7" || event != "trace.completed" || status != "completed" {
+			t.Fatalf("recorded %q %q %q", jobID, event, status)
+		}
+		l2 := st.reopen(t, l)
+		if seen, _ := (DeliveryDedupe{L: l2}).Seen("delivery:whd_9"); !seen {
+			t.Fatal("dedupe forgot across a restart")
+		}
+	})
 }
 
 // A damaged ledger file is refused with a message that names it, and is

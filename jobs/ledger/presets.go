@@ -43,11 +43,7 @@ func (l *Saved) SaveRawPreset(ctx context.Context, name string, data json.RawMes
 
 // RawPresets returns every preset, oldest saved first.
 func (l *Saved) RawPresets(ctx context.Context) ([]RawPreset, error) {
-	out, err := queryAll(ctx, l.db, scanRawPreset, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
-	if err != nil {
-		return nil, fmt.Errorf("ledger: presets: %w", err)
-	}
-	return out, nil
+	return listAll(ctx, l.db, "presets", scanRawPreset, "SELECT name, data, updated_at FROM presets ORDER BY saved, name")
 }
 
 func scanRawPreset(r scanner) (RawPreset, error) {

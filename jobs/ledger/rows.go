@@ -37,6 +37,16 @@ func queryAll[T any](ctx context.Context, db queryer, scan func(scanner) (T, err
 	return out, nil
 }
 
+// listAll is queryAll for a list a method returns: an error names what
+// was listed ("ledger: <what>: …").
+func listAll[T any](ctx context.Context, db queryer, what string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	out, err := queryAll(ctx, db, scan, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: %s: %w", what, err)
+	}
+	return out, nil
+}
+
 // rowErr wraps err, met reading the one row that format and args name, as
 // ErrNotFound where there is no such row.
 func rowErr(err error, format string, args ...any) error {

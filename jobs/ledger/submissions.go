@@ -383,11 +383,7 @@ func (l *Submissions) List(ctx context.Context, states ...State) ([]*Submission,
 }
 
 func (l *book) querySubmissions(ctx context.Context, q string, args ...any) ([]*Submission, error) {
-	out, err := queryAll(ctx, l.db, scanSubmission, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: submissions: %w", err)
-	}
-	return out, nil
+	return listAll(ctx, l.db, "submissions", scanSubmission, q, args...)
 }
 
 // DuplicateKey is what makes two submissions the same: the same content

@@ -446,11 +446,7 @@ func (l *Saved) SaveLayout(ctx context.Context, sig string, data json.RawMessage
 
 // Layouts are the remembered corrections.
 func (l *Saved) Layouts(ctx context.Context) ([]RawLayout, error) {
-	out, err := queryAll(ctx, l.db, scanRawLayout, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
-	if err != nil {
-		return nil, fmt.Errorf("ledger: layouts: %w", err)
-	}
-	return out, nil
+	return listAll(ctx, l.db, "layouts", scanRawLayout, "SELECT signature, data, updated_at, updated_by FROM layouts ORDER BY signature")
 }
 
 func scanRawLayout(r scanner) (RawLayout, error) {

@@ -15,14 +15,7 @@ type profile struct {
 func profileColumn(sample [][]string, col int) profile {
 	var p profile
 	var zip, state, street, full, phone, alpha, multi, digits, comma int
-	for _, row := range sample {
-		if col >= len(row) {
-			continue
-		}
-		v := strings.TrimSpace(row[col])
-		if v == "" {
-			continue
-		}
+	for v := range columnValues(sample, col) {
 		p.n++
 		if isZip(v) {
 			zip++

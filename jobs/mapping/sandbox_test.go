@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // TestValidateAgreesWithSandbox sends random mappings to the sandbox (an
@@ -25,17 +25,8 @@ func TestValidateAgreesWithSandbox(t *testing.T) {
 	cfg.RateLimits = sandbox.RateLimits{ReadPerMinute: -1, WritePerMinute: -1}
 	cfg.Keys[0].Credits = 1_000_000
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.01}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "owners.csv")
-	os.WriteFile(p, []byte(strings.Join(fileHeaders, ",")+"\r\nAnn,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701,2125550147\r\n"), 0o600)
+	_, c := clienttest.Sandbox(t, cfg)
+	p := testlists.WriteFile(t, "owners.csv", strings.Join(fileHeaders, ",")+"\r\nAnn,Lee,1 Elm St,Austin,TX,78701,PO Box 1,Waco,TX,76701,2125550147\r\n")
 
 	keys := append(Keys(jobs.KindTrace), "frist_name", "zip", "phone", "mailing_adress")
 	values := append(append([]string{}, fileHeaders...), "Nope", "first name")

@@ -349,12 +349,8 @@ BRITTANY CHARLOTTE MARIE KAYLA ALEXIS LORI JOSE CARLOS LUIS MIGUEL JORGE MARIO P
 
 func guessOrder(sample [][]string, col int) NameOrder {
 	comma, firstAtStart, firstAfter := 0, 0, 0
-	for _, row := range sample {
-		if col >= len(row) {
-			continue
-		}
-		v := strings.TrimSpace(row[col])
-		if v == "" || entity.IsEntity(v) {
+	for v := range columnValues(sample, col) {
+		if entity.IsEntity(v) {
 			continue
 		}
 		if strings.Contains(v, ",") {

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 )
 
@@ -84,14 +85,7 @@ func CheckValues(headers []string, rows [][]string, m Mapping) []ValueCheck {
 			continue
 		}
 		c := ValueCheck{Key: k, Column: m[k]}
-		for _, row := range rows {
-			if col >= len(row) {
-				continue
-			}
-			v := strings.TrimSpace(row[col])
-			if v == "" {
-				continue
-			}
+		for v := range columnValues(rows, col) {
 			c.Looked++
 			if fits(kind, v) {
 				continue
@@ -106,6 +100,21 @@ func CheckValues(headers []string, rows [][]string, m Mapping) []ValueCheck {
 		}
 	}
 	return out
+}
+
+// columnValues yields the values of column col in rows, trimmed, in row
+// order, passing over blanks and rows too short to have the column.
+func columnValues(rows [][]string, col int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, row := range rows {
+			if col >= len(row) {
+				continue
+			}
+			if v := strings.TrimSpace(row[col]); v != "" && !yield(v) {
+				return
+			}
+		}
+	}
 }
 
 func indexOf(headers []string, h string) int {

@@ -3,13 +3,14 @@ package phone
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 func TestNormalize(t *testing.T) {
@@ -147,17 +148,8 @@ func ruleRestated(s string) (string, bool) {
 
 var sciForm = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+$`)
 
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestScanColumn(t *testing.T) {
-	p := writeFile(t, "phones.csv", "Name,Cell\r\n"+
+	p := testlists.WriteFile(t, "phones.csv", "Name,Cell\r\n"+
 		"Ann,(212) 555-0147\r\n"+
 		"Bo,2125550147\r\n"+ // duplicate of line 2
 		",\r\n"+ // blank record: not a row
@@ -200,7 +192,7 @@ func TestScanColumn(t *testing.T) {
 }
 
 func TestScanColumnErrors(t *testing.T) {
-	p := writeFile(t, "phones.csv", "Name,Cell\nAnn,2125550147\n")
+	p := testlists.WriteFile(t, "phones.csv", "Name,Cell\nAnn,2125550147\n")
 	if _, err := ScanColumn(context.Background(), p, "Phone", ScanOptions{}); err == nil || !strings.Contains(err.Error(), "Phone") || !strings.Contains(err.Error(), "phones.csv") {
 		t.Errorf("missing column: %v", err)
 	}

@@ -19,16 +19,8 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
-
-func writeFile(t *testing.T, name string, b []byte) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func inspect(t *testing.T, p string, o input.Options) *input.Inspection {
 	t.Helper()
@@ -70,7 +62,7 @@ var m = mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last",
 const plain = "First,Last,Address,City,State,Zip\r\nAnn,Lee,1 Elm St,Austin,TX,78701\r\nBo,Ray,2 Oak Ave,Waco,TX,76701\r\n"
 
 func TestOriginalUploadedAsIs(t *testing.T) {
-	p := writeFile(t, "owners.csv", []byte(plain))
+	p := testlists.WriteFile(t, "owners.csv", []byte(plain))
 	ins := inspect(t, p, input.Options{})
 	u, err := Prepare(context.Background(), p, ins, Plan{Mapping: with(m, mapping.MailingZip, "")})
 	if err != nil {
@@ -144,13 +136,13 @@ func TestConverted(t *testing.T) {
 		file func(t *testing.T) string
 	}{
 		{"windows-1252 semicolons with a title line", func(t *testing.T) string {
-			return writeFile(t, "owners.txt", cp1252("Owner list export\r\n\r\nFirst;Last;Address;City;State;Zip\r\nJosé;Núñez;1 Elm St;Austin;TX;78701\r\nZoë;Ray;2 Oak Ave;Waco;TX;76701\r\n"))
+			return testlists.WriteFile(t, "owners.txt", cp1252("Owner list export\r\n\r\nFirst;Last;Address;City;State;Zip\r\nJosé;Núñez;1 Elm St;Austin;TX;78701\r\nZoë;Ray;2 Oak Ave;Waco;TX;76701\r\n"))
 		}},
 		{"utf-16 with BOM, tabs", func(t *testing.T) string {
-			return writeFile(t, "owners.txt", utf16le("First\tLast\tAddress\tCity\tState\tZip\r\nJosé\tNúñez\t1 Elm St\tAustin\tTX\t78701\r\nZoë\tRay\t2 Oak Ave\tWaco\tTX\t76701\r\n"))
+			return testlists.WriteFile(t, "owners.txt", utf16le("First\tLast\tAddress\tCity\tState\tZip\r\nJosé\tNúñez\t1 Elm St\tAustin\tTX\t78701\r\nZoë\tRay\t2 Oak Ave\tWaco\tTX\t76701\r\n"))
 		}},
 		{"utf-8 BOM", func(t *testing.T) string {
-			return writeFile(t, "owners.txt", []byte("\xEF\xBB\xBFFirst,Last,Address,City,State,Zip\nJosé,Núñez,1 Elm St,Austin,TX,78701\nZoë,Ray,2 Oak Ave,Waco,TX,76701\n"))
+			return testlists.WriteFile(t, "owners.txt", []byte("\xEF\xBB\xBFFirst,Last,Address,City,State,Zip\nJosé,Núñez,1 Elm St,Austin,TX,78701\nZoë,Ray,2 Oak Ave,Waco,TX,76701\n"))
 		}},
 		{"xlsx", xlsx},
 	}
@@ -193,7 +185,7 @@ func TestSplitsWritten(t *testing.T) {
 		"SMITH JOHN A,\"123 Main St, Springfield, IL 62704\",x\r\n" +
 		"ACME HOLDINGS LLC,\"9 Elm Ave, Peoria, IL 61602\",y\r\n" +
 		"GARCIA MARIA,somewhere,z\r\n"
-	p := writeFile(t, "owners.csv", []byte(body))
+	p := testlists.WriteFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
 	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
 	// The file's own "first_name" column is taken by the auto-map; the user
@@ -241,7 +233,7 @@ func TestDropDuplicates(t *testing.T) {
 		"Bo,Ray,2 Oak Ave,Waco,TX,76701,c\n" +
 		"Ann,Lee,1 Elm St,Austin,TX,78702,d\n" + // other zip: kept
 		"Bo,Ray,2 Oak Ave,Waco,TX,76701,e\n" // dropped (the note is not mapped)
-	p := writeFile(t, "owners.csv", []byte(body))
+	p := testlists.WriteFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{KeyColumns: m.Columns()})
 	if ins.DuplicateRows != 3 {
 		t.Fatalf("inspection found %d duplicates", ins.DuplicateRows)
@@ -295,7 +287,7 @@ func TestDropDuplicatePhones(t *testing.T) {
 		"Di,1.23E+10\n" + // invalid: kept (billed, then refunded)
 		"Ed,305 555 0101 x2\n" +
 		"Fa,3055550101\n" // dropped
-	p := writeFile(t, "phones.csv", []byte(body))
+	p := testlists.WriteFile(t, "phones.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
 	u, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"}, DropDuplicates: true, Dir: t.TempDir()})
 	if err != nil {
@@ -314,7 +306,7 @@ func TestDropDuplicatePhones(t *testing.T) {
 }
 
 func TestPrepareErrors(t *testing.T) {
-	p := writeFile(t, "owners.csv", []byte(plain))
+	p := testlists.WriteFile(t, "owners.csv", []byte(plain))
 	ins := inspect(t, p, input.Options{})
 	if _, err := Prepare(context.Background(), p, nil, Plan{Mapping: m}); err == nil {
 		t.Error("no inspection: no error")
@@ -329,7 +321,7 @@ func TestPrepareErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	p2 := writeFile(t, "o.csv", []byte(plain))
+	p2 := testlists.WriteFile(t, "o.csv", []byte(plain))
 	if _, err := Prepare(ctx, p2, inspect(t, p2, input.Options{}), Plan{Mapping: m, DropDuplicates: true}); err == nil {
 		t.Error("cancelled: no error")
 	}
@@ -349,7 +341,7 @@ func TestRepairs(t *testing.T) {
 		"Cy,Ng,3 Oak Ave,Austin,TX,78701\n" +
 		"Di,Ro,  ,Boston,MA,2108-1234\n" + // blank street: left out
 		"Ed,Ma,5 Pine Rd,Boston,MA,2108-1234\n"
-	p := writeFile(t, "owners.csv", []byte(body))
+	p := testlists.WriteFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
 	m := mapping.Mapping{mapping.FirstName: "First", mapping.LastName: "Last", mapping.PropertyStreet: "Street",
 		mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
@@ -389,7 +381,7 @@ func TestRepairs(t *testing.T) {
 // TestLeaveOutInvalidPhones: a phone list's invalid numbers leave the
 // upload before it is paid for, instead of being charged and refunded.
 func TestLeaveOutInvalidPhones(t *testing.T) {
-	p := writeFile(t, "phones.csv", []byte("Cell\n(212) 555-0147\n555-1234\n\n3055550101\ncall me\n(212) 555-0147\n"))
+	p := testlists.WriteFile(t, "phones.csv", []byte("Cell\n(212) 555-0147\n555-1234\n\n3055550101\ncall me\n(212) 555-0147\n"))
 	ins := inspect(t, p, input.Options{})
 	u, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"},
 		DropDuplicates: true, Dir: t.TempDir(), Repairs: Repairs{LeaveOutInvalid: true}})
@@ -418,7 +410,7 @@ func TestCountBothIsBothUploads(t *testing.T) {
 		"PRINCE,2 Oak Ave.,Waco,TX,7671,e\n" + // a duplicate whose split fails and zip is padded
 		"Bo Ray,,Waco,TX,76701,f\n" + // no street: left out
 		"Ann Lee,1 Elm St,Austin,TX,7030,g\n" // a duplicate
-	p := writeFile(t, "owners.csv", []byte(body))
+	p := testlists.WriteFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
 	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
 	if len(sug.Splits) != 1 {

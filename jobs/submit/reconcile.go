@@ -445,43 +445,9 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 		return f.list, nil
 	}
 	for page := 1; page <= maxReconcilePages; page++ {
-		var items []candidate
-		var md client.Metadata
-		switch f.kind {
-		case jobs.KindTrace:
-			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeBulk})
-			if err != nil {
-				return nil, err
-			}
-			md = l.Metadata
-			f.unreadable += len(l.Invalid)
-			for i := range l.Traces {
-				items = append(items, traceCandidate(&l.Traces[i]))
-			}
-		case jobs.KindSingle:
-			l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: client.TypeSingle})
-			if err != nil {
-				return nil, err
-			}
-			md = l.Metadata
-			f.unreadable += len(l.Invalid)
-			for i := range l.Traces {
-				c := traceCandidate(&l.Traces[i])
-				c.job.Kind = jobs.KindSingle
-				items = append(items, c)
-			}
-		case jobs.KindDNC:
-			l, err := f.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: 100})
-			if err != nil {
-				return nil, err
-			}
-			md = l.Metadata
-			f.unreadable += len(l.Invalid)
-			for i := range l.Jobs {
-				items = append(items, dncCandidate(&l.Jobs[i]))
-			}
-		default:
-			return nil, fmt.Errorf("reconcile: unknown kind %q", f.kind)
+		items, md, err := f.page(ctx, page)
+		if err != nil {
+			return nil, err
 		}
 		f.list = append(f.list, items...)
 		// Lists are newest first: stop once a page reaches before the
@@ -493,6 +459,50 @@ func (f *finder) candidates(ctx context.Context) ([]candidate, error) {
 	}
 	f.read = true
 	return f.list, nil
+}
+
+// page reads one page of the kind's list as candidates, counting the items
+// the client could not read.
+func (f *finder) page(ctx context.Context, page int) ([]candidate, client.Metadata, error) {
+	switch f.kind {
+	case jobs.KindTrace, jobs.KindSingle:
+		return f.tracePage(ctx, page)
+	case jobs.KindDNC:
+		l, err := f.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: 100})
+		if err != nil {
+			return nil, client.Metadata{}, err
+		}
+		f.unreadable += len(l.Invalid)
+		items := make([]candidate, 0, len(l.Jobs))
+		for i := range l.Jobs {
+			items = append(items, dncCandidate(&l.Jobs[i]))
+		}
+		return items, l.Metadata, nil
+	}
+	return nil, client.Metadata{}, fmt.Errorf("reconcile: unknown kind %q", f.kind)
+}
+
+// tracePage reads a page of bulk traces, or of single ones: those are
+// recorded as singles whatever type the server gives them.
+func (f *finder) tracePage(ctx context.Context, page int) ([]candidate, client.Metadata, error) {
+	typ := client.TypeBulk
+	if f.kind == jobs.KindSingle {
+		typ = client.TypeSingle
+	}
+	l, err := f.api.Traces.List(ctx, &client.TraceListOptions{Page: page, Limit: 100, Type: typ})
+	if err != nil {
+		return nil, client.Metadata{}, err
+	}
+	f.unreadable += len(l.Invalid)
+	items := make([]candidate, 0, len(l.Traces))
+	for i := range l.Traces {
+		c := traceCandidate(&l.Traces[i])
+		if f.kind == jobs.KindSingle {
+			c.job.Kind = jobs.KindSingle
+		}
+		items = append(items, c)
+	}
+	return items, l.Metadata, nil
 }
 
 // TraceJob turns an API trace into the ledger's record of it.

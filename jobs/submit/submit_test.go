@@ -8,16 +8,16 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 type env struct {
@@ -31,17 +31,29 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.2, RowsPerSecond: 100000}
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	api, err := client.New(srv.URL(), sandbox.DemoKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, api := clienttest.Sandbox(t, cfg)
 	dir := t.TempDir()
 	return &env{srv: srv, api: api, led: openLedger(t, dir), dir: dir}
+}
+
+// newOwnersEnv is an env with the owner list written to owners.csv.
+func newOwnersEnv(t *testing.T) (*env, File) {
+	t.Helper()
+	return newEnv(t), writeFile(t, "owners.csv", ownersCSV)
+}
+
+// reconcileByID runs Reconcile and returns its outcomes by submission id.
+func (e *env) reconcileByID(t *testing.T, ctx context.Context) map[int64]Outcome {
+	t.Helper()
+	out, err := Reconcile(ctx, e.api, e.led, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]Outcome{}
+	for _, o := range out {
+		got[o.Submission.ID] = o
+	}
+	return got
 }
 
 // openLedger opens the ledger in dir, closed when the test ends.
@@ -65,10 +77,7 @@ var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last"
 
 func writeFile(t *testing.T, name, content string) File {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, content)
 	sum := sha256.Sum256([]byte(content))
 	rows := strings.Count(strings.TrimSpace(content), "\n")
 	return File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(content)), Rows: rows}
@@ -77,6 +86,15 @@ func writeFile(t *testing.T, name, content string) File {
 func traceReq(f File) Request {
 	return Request{Kind: jobs.KindTrace, File: f, Mapping: ownersMapping, Mode: jobs.ModeNormal,
 		Options: Options{}, Estimate: &Estimate{Credits: 2, Rows: 2}}
+}
+
+// wantServerJobs fails the test unless the sandbox holds want bulk traces
+// and DNC jobs; why says what more jobs would mean.
+func wantServerJobs(t *testing.T, api *client.Client, want int, why string) {
+	t.Helper()
+	if n := serverJobs(t, api); n != want {
+		t.Fatalf("%d jobs on the server, want %d %s", n, want, why)
+	}
 }
 
 // serverJobs counts the bulk traces and DNC jobs on the sandbox.
@@ -95,9 +113,8 @@ func serverJobs(t *testing.T, api *client.Client) int {
 
 func TestSubmitCommitsEachStep(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	var steps []Step
 	req := traceReq(f)
 	req.OnStep = func(s Step, sub *ledger.Submission) {
@@ -137,9 +154,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 	if sp, _ := e.led.Jobs().JobSpend(ctx, res.JobID); sp.Charged != 2 {
 		t.Fatalf("spend %+v", sp)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server", n)
-	}
+	wantServerJobs(t, e.api, 1, "")
 }
 
 func stepNames(s []Step) []string {
@@ -152,9 +167,8 @@ func stepNames(s []Step) []string {
 
 func TestDuplicateNeedsAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	first, err := Submit(ctx, e.api, e.led, traceReq(f))
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +181,7 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 	if !strings.Contains(err.Error(), first.JobID) {
 		t.Fatalf("message does not name the earlier job: %v", err)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("a duplicate reached the server: %d jobs", n)
-	}
+	wantServerJobs(t, e.api, 1, "(a duplicate reached it)")
 	// Other options, another mode, or a DNC of the same file are not duplicates.
 	other := traceReq(f)
 	other.IncludeLLCs = true
@@ -181,16 +193,13 @@ func TestDuplicateNeedsAgain(t *testing.T) {
 	if _, err := Submit(ctx, e.api, e.led, again); err != nil {
 		t.Fatalf("--again: %v", err)
 	}
-	if n := serverJobs(t, e.api); n != 3 {
-		t.Fatalf("%d jobs on the server, want 3", n)
-	}
+	wantServerJobs(t, e.api, 3, "")
 }
 
 func TestRefusedUploadIsFailedNotDuplicate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	req := traceReq(f)
 	req.Mapping = map[string]string{"first_name": "First", "last_name": "Last"} // no address group
 	_, err := Submit(ctx, e.api, e.led, req)
@@ -222,9 +231,7 @@ func TestOutcomeUnknownIsReconciled(t *testing.T) {
 	if sub.State != ledger.StateUnknown {
 		t.Fatalf("state %s", sub.State)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server (the client must not resend)", n)
-	}
+	wantServerJobs(t, e.api, 1, "(the client must not resend)")
 	// Unknown counts as a possible duplicate.
 	if _, err := Submit(ctx, e.api, e.led, traceReq(f)); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("resubmitting an unknown submission: %v", err)
@@ -285,14 +292,7 @@ func TestReconcileStates(t *testing.T) {
 	alike := add("other.csv", "sd-ddddd", 3, ledger.StateUnknown, now)                  // an untagged job of its name and rows
 	old := add("owners.csv", "sd-eeeee", 3, ledger.StateUnknown, now.Add(-2*time.Hour)) // window long past
 
-	out, err := Reconcile(ctx, e.api, e.led, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]Outcome{}
-	for _, o := range out {
-		got[o.Submission.ID] = o
-	}
+	got := e.reconcileByID(t, ctx)
 	want := map[int64]ledger.State{intent: ledger.StateNotCreated, adopt: ledger.StateCreated, otherTag: ledger.StateUnknown,
 		wrongRows: ledger.StateUnknown, alike: ledger.StateUnknown, old: ledger.StateNotCreated}
 	for id, w := range want {
@@ -316,9 +316,7 @@ func TestReconcileStates(t *testing.T) {
 			t.Errorf("submission %d after the window: %s, want %s", id, s.State, w)
 		}
 	}
-	if n := serverJobs(t, e.api); n != 2 {
-		t.Fatalf("reconcile created jobs: %d", n)
-	}
+	wantServerJobs(t, e.api, 2, "(reconcile created jobs)")
 }
 
 func TestSubmitDNC(t *testing.T) {
@@ -477,9 +475,8 @@ func TestReconcileIncompleteWalkStaysUnknown(t *testing.T) {
 // another computer with the same key is not adopted in its place.
 func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	// Another computer sent the same file 70 s ago.
 	past := time.Now().Add(-70 * time.Second)
 	e.srv.SetClock(func() time.Time { return past })
@@ -501,9 +498,7 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 	if !strings.Contains(out[0].Reason, "tag") || len(out[0].LookAlikes) != 0 {
 		t.Errorf("reason %q, look-alikes %v", out[0].Reason, out[0].LookAlikes)
 	}
-	if n := serverJobs(t, e.api); n != 2 {
-		t.Fatalf("reconcile created jobs: %d", n)
-	}
+	wantServerJobs(t, e.api, 2, "(reconcile created jobs)")
 }
 
 // Two unknown submissions of the same file and one job: the submission
@@ -511,9 +506,8 @@ func TestReconcilePicksTheJobClosestToSending(t *testing.T) {
 // other stays unknown while its window is open, then is not created.
 func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e, f := newOwnersEnv(t)
 	ctx := context.Background()
-	f := writeFile(t, "owners.csv", ownersCSV)
 	// The older one, 90 s ago, never reached the server (no send time
 	// recorded: the window is counted from when it was recorded).
 	older, err := e.led.Submissions().RecordIntent(ctx, &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", FileHash: f.SHA256,
@@ -530,14 +524,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 		t.Fatal("the lost job is already recorded")
 	}
 
-	out, err := Reconcile(ctx, e.api, e.led, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]Outcome{}
-	for _, o := range out {
-		got[o.Submission.ID] = o
-	}
+	got := e.reconcileByID(t, ctx)
 	if o := got[older]; o.State != ledger.StateUnknown || !strings.Contains(o.Reason, "may still appear") {
 		t.Fatalf("the older submission: %+v", o)
 	}
@@ -552,9 +539,7 @@ func TestReconcileTwoUnknownOneJob(t *testing.T) {
 	if s, _ := e.led.Submissions().Submission(ctx, older); s.State != ledger.StateNotCreated {
 		t.Fatalf("the older submission after its window: %s", s.State)
 	}
-	if n := serverJobs(t, e.api); n != 1 {
-		t.Fatalf("%d jobs on the server", n)
-	}
+	wantServerJobs(t, e.api, 1, "")
 }
 
 // submitLost submits f with the answer lost on the way back and returns

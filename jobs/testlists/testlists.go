@@ -1,6 +1,7 @@
 // Package testlists makes owner lists for tests that check a price against
 // what the provider charges: lists of people, of companies, with repeated
-// rows; and it reads a CSV file back whole (ReadCSV). Only tests import it.
+// rows; it writes a test's file (WriteFile) and reads a CSV file back whole
+// (ReadCSV). Only tests import it.
 package testlists
 
 import (

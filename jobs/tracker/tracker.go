@@ -667,23 +667,24 @@ func (t *Tracker) list(ctx context.Context, kind jobs.Kind, page int) ([]item, [
 		if err != nil {
 			return nil, nil, client.Metadata{}, err
 		}
-		out := make([]item, len(l.Traces))
-		for i := range l.Traces {
-			out[i] = item{trace: &l.Traces[i]}
-		}
-		return out, l.Invalid, l.Metadata, nil
+		return itemsOf(l.Traces, func(tr *client.Trace) item { return item{trace: tr} }), l.Invalid, l.Metadata, nil
 	case jobs.KindDNC:
 		l, err := t.api.DNC.List(ctx, &client.ListOptions{Page: page, Limit: listLimit})
 		if err != nil {
 			return nil, nil, client.Metadata{}, err
 		}
-		out := make([]item, len(l.Jobs))
-		for i := range l.Jobs {
-			out[i] = item{dnc: &l.Jobs[i]}
-		}
-		return out, l.Invalid, l.Metadata, nil
+		return itemsOf(l.Jobs, func(d *client.DNCJob) item { return item{dnc: d} }), l.Invalid, l.Metadata, nil
 	}
 	return nil, nil, client.Metadata{}, fmt.Errorf("tracker: unknown kind %q", kind)
+}
+
+// itemsOf wraps each job of a list's page as an item.
+func itemsOf[J any](list []J, wrap func(*J) item) []item {
+	out := make([]item, len(list))
+	for i := range list {
+		out[i] = wrap(&list[i])
+	}
+	return out
 }
 
 // reportUnreadable emits an Error for each list item the client could not

@@ -17,12 +17,14 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/client/webhook"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // counting counts the requests the client makes.
@@ -62,16 +64,8 @@ type env struct {
 
 func newEnv(t *testing.T, cfg sandbox.Config) *env {
 	t.Helper()
-	srv, err := sandbox.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
 	rt := &counting{base: http.DefaultTransport.(*http.Transport).Clone()}
-	api, err := client.New(srv.URL(), sandbox.DemoKey, client.WithHTTPClient(&http.Client{Transport: rt}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, api := clienttest.Sandbox(t, cfg, client.WithHTTPClient(&http.Client{Transport: rt}))
 	home := t.TempDir()
 	e := &env{srv: srv, api: api, rt: rt, home: home}
 	e.open(t)
@@ -93,6 +87,23 @@ func (e *env) open(t *testing.T) {
 	e.led, e.lib = led, lib
 }
 
+// wantDownloads fails the test unless the client has downloaded want
+// results; when says at which point of the test.
+func (e *env) wantDownloads(t *testing.T, want int64, when string) {
+	t.Helper()
+	if n := e.rt.downloads.Load(); n != want {
+		t.Fatalf("%d downloads %s, want %d", n, when, want)
+	}
+}
+
+// newTraceEnv is an env over a quick sandbox with one owner list submitted
+// for tracing.
+func newTraceEnv(t *testing.T) (*env, *submit.Result) {
+	t.Helper()
+	e := newEnv(t, quickConfig())
+	return e, e.submitTrace(t, "owners.csv")
+}
+
 func quickConfig() sandbox.Config {
 	cfg := sandbox.DefaultConfig()
 	cfg.Processing = sandbox.Processing{MinSeconds: 0.3, RowsPerSecond: 100000}
@@ -109,10 +120,7 @@ var ownersMapping = map[string]string{"first_name": "First", "last_name": "Last"
 
 func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(ownersCSV), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, ownersCSV)
 	sum := sha256.Sum256([]byte(ownersCSV))
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
@@ -126,10 +134,7 @@ func (e *env) submitTrace(t *testing.T, name string) *submit.Result {
 func (e *env) submitDNC(t *testing.T, name string) *submit.Result {
 	t.Helper()
 	content := "Phone\r\n5125550101\r\n(512) 555-0102\r\nnot a phone\r\n"
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, name, content)
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindDNC,
 		File:    submit.File{Path: p, Name: name, SHA256: "x" + name, Rows: 3},
 		Mapping: map[string]string{"phone": "Phone"}})
@@ -177,6 +182,14 @@ func (r *recorder) await(t *testing.T, ctx context.Context, what string, cond fu
 	}
 }
 
+// idle waits until the tracker has nothing to do.
+func idle(t *testing.T, ctx context.Context, tr *Tracker) {
+	t.Helper()
+	if err := tr.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // quiet waits until tr has done what it was asked (Tracker.Quiet).
 func quiet(t *testing.T, ctx context.Context, tr *Tracker) {
 	t.Helper()
@@ -197,15 +210,20 @@ func (r *recorder) count(typ EventType, jobID string) int {
 	return n
 }
 
-func (r *recorder) first(typ EventType, jobID string) (Event, bool) {
+// firstWhere is the first recorded event that match accepts.
+func (r *recorder) firstWhere(match func(Event) bool) (Event, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range r.events {
-		if e.Type == typ && e.JobID == jobID {
+		if match(e) {
 			return e, true
 		}
 	}
 	return Event{}, false
+}
+
+func (r *recorder) first(typ EventType, jobID string) (Event, bool) {
+	return r.firstWhere(func(e Event) bool { return e.Type == typ && e.JobID == jobID })
 }
 
 // start runs a tracker until the test ends.
@@ -282,25 +300,18 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 			t.Errorf("%s: Completed event %+v", id, ev)
 		}
 	}
-	if n := e.rt.downloads.Load(); n != 2 {
-		t.Fatalf("%d downloads, want 2", n)
-	}
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	e.wantDownloads(t, 2, "for two completed jobs")
+	idle(t, ctx, tr)
 	// Hints about finished jobs download nothing again.
 	tr.Hint(trace.JobID)
 	tr.Refresh()
 	quiet(t, ctx, tr)
-	if n := e.rt.downloads.Load(); n != 2 {
-		t.Fatalf("%d downloads after hints, want 2", n)
-	}
+	e.wantDownloads(t, 2, "after hints")
 }
 
 func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	// The app closes before the job completes…
 	e.led.Close()
 	e.srv.FinishPending()
@@ -315,27 +326,20 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	if err != nil || o.Download == nil {
 		t.Fatalf("%+v, %v", o, err)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "after the restart")
 	// A third run has nothing to do.
 	e.led.Close()
 	e.open(t)
 	tr2, _ := start(t, e, Options{})
-	if err := tr2.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr2)
 	tr2.Refresh()
 	quiet(t, ctx, tr2)
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads after a restart", n)
-	}
+	e.wantDownloads(t, 1, "after a third run")
 }
 
 func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	ctx := waitCtx(t, 10*time.Second)
 	// Complete the job in the ledger as a tracker would have, and put the
 	// result in place as an interrupted run would have (renamed, not
@@ -474,9 +478,7 @@ func TestFiftyJobsInFlight(t *testing.T) {
 		time.Sleep(40 * time.Millisecond) // staggered: completions spread over 2 s
 	}
 	ctx := waitCtx(t, 30*time.Second)
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr)
 	elapsed := time.Since(begin)
 	reads, downloads := e.rt.reads.Load(), e.rt.downloads.Load()
 	var worst time.Duration
@@ -540,8 +542,7 @@ func TestFetchOnDemand(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 10*time.Second)
 	// A job submitted elsewhere: not in the ledger.
-	p := filepath.Join(t.TempDir(), "elsewhere.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "elsewhere.csv", ownersCSV)
 	created, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
 	if err != nil {
 		t.Fatal(err)
@@ -568,9 +569,7 @@ func TestFetchOnDemand(t *testing.T) {
 	if results[0] == "" || results[0] != results[1] || results[1] != results[2] {
 		t.Fatalf("paths %q", results)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads for three concurrent fetches", n)
-	}
+	e.wantDownloads(t, 1, "for three concurrent fetches")
 	if calls.Load() == 0 {
 		t.Fatal("progress never reported")
 	}
@@ -620,8 +619,7 @@ func TestPagesThenGetByID(t *testing.T) {
 	e := newEnv(t, cfg)
 	ctx := waitCtx(t, 20*time.Second)
 	old := e.submitTrace(t, "old.csv")
-	p := filepath.Join(t.TempDir(), "newer.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "newer.csv", ownersCSV)
 	for range listLimit + 5 { // newer jobs, not in the ledger, push it to page 2
 		if _, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping}); err != nil {
 			t.Fatal(err)
@@ -736,8 +734,7 @@ func TestBreakdownKept(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, quickConfig())
 	content := ownersCSV + "Acme,LLC,4 Pine Ct,Austin,TX,78704\r\n"
-	p := filepath.Join(t.TempDir(), "llcs.csv")
-	os.WriteFile(p, []byte(content), 0o644)
+	p := testlists.WriteFile(t, "llcs.csv", content)
 	sum := sha256.Sum256([]byte(content))
 	res, err := submit.Submit(context.Background(), e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "llcs.csv", SHA256: hex.EncodeToString(sum[:]), Rows: 4},
@@ -790,8 +787,7 @@ func TestWaitIdleReportsStuckJobs(t *testing.T) {
 // A subscriber may call back into the tracker from its callback.
 func TestSubscriberMayCallBack(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	ctx := waitCtx(t, 10*time.Second)
 	// A status the first look changes: the StatusChanged callback then
 	// fetches a job in flight, which reads it from the API and records it.
@@ -825,15 +821,12 @@ func TestSubscriberMayCallBack(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the callback's Fetch never succeeded")
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "after the callback fetched")
 }
 
 func TestEventsChannel(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	tr := New(e.api, e.led, Options{Library: e.lib})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -864,8 +857,7 @@ func TestEventsChannel(t *testing.T) {
 // result downloads once the folder is back.
 func TestUnwritableLibraryFolder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, quickConfig())
-	res := e.submitTrace(t, "owners.csv")
+	e, res := newTraceEnv(t)
 	dir := e.lib.Dir()
 	// The folder is gone and a file holds its name: every write in it
 	// fails, whoever runs the test (root ignores permission bits).
@@ -899,9 +891,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if _, err := e.led.Jobs().JobDownload(ctx, res.JobID); !errors.Is(err, ledger.ErrNotFound) {
 		t.Fatalf("a download was recorded: %v", err)
 	}
-	if n := e.rt.downloads.Load(); n != 0 {
-		t.Fatalf("%d downloads into a folder that cannot take them", n)
-	}
+	e.wantDownloads(t, 0, "into a folder that cannot take them")
 
 	// The folder is back: the next try downloads the result, once.
 	os.Remove(dir)
@@ -922,9 +912,7 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	if err != nil || o.Download == nil {
 		t.Fatalf("after the folder came back: %+v, %v", o, err)
 	}
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads", n)
-	}
+	e.wantDownloads(t, 1, "once the folder was back")
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 2 {
 		t.Fatalf("library holds %v", ents)
@@ -995,9 +983,7 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 	defer rcv2.Close()
 	deliver(rcv2.Addr())
 	quiet(t, ctx, tr2)
-	if n := e.rt.downloads.Load(); n != 1 {
-		t.Fatalf("%d downloads: the replayed delivery was acted on", n)
-	}
+	e.wantDownloads(t, 1, "after a replayed delivery")
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if n := len(rec.events); n != 0 {
@@ -1019,8 +1005,7 @@ func TestReadsBoundedWhateverTheJobs(t *testing.T) {
 	cfg.RateLimits.WritePerMinute = -1                   // only to create them quickly
 	e := newEnv(t, cfg)
 	ctx := waitCtx(t, 30*time.Second)
-	p := filepath.Join(t.TempDir(), "many.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "many.csv", ownersCSV)
 	var states []ledger.JobState
 	for range 300 {
 		c, err := e.api.Traces.Create(ctx, &client.TraceUpload{Path: p, ColumnMapping: ownersMapping})
@@ -1093,11 +1078,8 @@ func TestScheduleFollowsAge(t *testing.T) {
 // result with a quote inside an unquoted value.
 func TestDownloadRowsAsTheViewerCounts(t *testing.T) {
 	t.Parallel()
-	p := filepath.Join(t.TempDir(), "r.csv")
 	body := "first_name,last_name\r\nJOHN \"JACK\",SMITH\r\nANN,O\"BRIEN\r\n,\r\nBOB,RAY\r\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := testlists.WriteFile(t, "r.csv", body)
 	sum, size, rows, err := hashResult(p)
 	want := sha256.Sum256([]byte(body))
 	if err != nil || sum != hex.EncodeToString(want[:]) || size != int64(len(body)) {
@@ -1122,8 +1104,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	e := newEnv(t, quickConfig())
 	ctx := waitCtx(t, 20*time.Second)
 	e.srv.SetFaults(sandbox.Faults{DropCreateResponses: 1})
-	p := filepath.Join(t.TempDir(), "owners.csv")
-	os.WriteFile(p, []byte(ownersCSV), 0o644)
+	p := testlists.WriteFile(t, "owners.csv", ownersCSV)
 	sum := sha256.Sum256([]byte(ownersCSV))
 	_, err := submit.Submit(ctx, e.api, e.led, submit.Request{Kind: jobs.KindTrace,
 		File:    submit.File{Path: p, Name: "owners.csv", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3},
@@ -1144,9 +1125,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	posts := serverJobs(t, e)
 
 	tr, rec := start(t, e, Options{})
-	if err := tr.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
+	idle(t, ctx, tr)
 	var adopted string
 	rec.await(t, ctx, "the unknown submission reconciled", func() bool {
 		ev, ok := rec.firstReconciled(ue.SubmissionID)
@@ -1173,14 +1152,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 }
 
 func (r *recorder) firstReconciled(sub int64) (Event, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range r.events {
-		if e.Type == Reconciled && e.Submission == sub {
-			return e, true
-		}
-	}
-	return Event{}, false
+	return r.firstWhere(func(e Event) bool { return e.Type == Reconciled && e.Submission == sub })
 }
 
 func serverJobs(t *testing.T, e *env) int {
@@ -1199,11 +1171,7 @@ func serverJobs(t *testing.T, e *env) int {
 // of what the server sent.
 func TestDownloadBrokenAtEachStage(t *testing.T) {
 	t.Parallel()
-	srv, err := sandbox.Start(quickConfig(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := clienttest.StartSandbox(t, quickConfig())
 	h := srv.Handler()
 	var attempts atomic.Int64
 	stages := []string{"status 503", "closed after the headers", "closed halfway"}

@@ -1,0 +1,75 @@
+package layout
+
+import (
+	"testing"
+	"time"
+)
+
+func TestScrubDate(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, time.UTC) }
+	cases := []struct {
+		v       string
+		order   DateOrder
+		want    time.Time
+		problem dateProblem
+	}{
+		{"2026-11-12", OrderEither, day(11, 12), dateKnown},
+		{"11/12/2026", OrderMDY, day(11, 12), dateKnown},
+		{"12/11/2026", OrderDMY, day(11, 12), dateKnown},
+		// Read month first it is December 11, not yet come; day first,
+		// two weeks old: which one the vendor meant is not known.
+		{"12/11/2026", OrderEither, day(11, 12), dateMaybeFuture},
+		{"12/11/2026", OrderMDY, day(12, 11), dateFuture},
+		// Both readings past: the earlier one, so that no answer looks
+		// fresher than it may be.
+		{"03/11/2026", OrderEither, day(3, 11), dateKnown},
+		{"11/03/2026", OrderEither, day(3, 11), dateKnown},
+		{"2026-12-11", OrderEither, day(12, 11), dateFuture},
+		{"31/13/2026", OrderEither, time.Time{}, dateNone},
+		{"soon", OrderEither, time.Time{}, dateNone},
+	}
+	for _, c := range cases {
+		got, problem := scrubDate(c.v, c.order, now)
+		if problem != c.problem || (problem != dateNone && !got.Equal(c.want)) {
+			t.Errorf("scrubDate(%q, %s) = %s, %d; want %s, %d", c.v, c.order, got.Format(time.DateOnly), problem,
+				c.want.Format(time.DateOnly), c.problem)
+		}
+	}
+}
+
+// A scrub date whose day and month read both ways, one way in the future,
+// dates no answer: the phone it dates is not callable, and the tally says
+// why.
+func TestAmbiguousFutureDateIsNotCallable(t *testing.T) {
+	t.Parallel()
+	h := []string{"Phone", "scrubbed_at", "ResultCode", "IsWirelessOrVoIP", "Known Litigator"}
+	rows := [][]string{{"+14802150826", "12/11/2026", "C", "N", "0"}}
+	for _, now := range []time.Time{
+		time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC), // December 11 not yet come
+		time.Date(2026, 12, 12, 12, 0, 0, 0, time.UTC), // both readings past
+	} {
+		l := Detect(h, rows, Options{Now: now})
+		x := NewFlagIndex()
+		x.SetDates(time.Time{}, now)
+		var row Row
+		l.NewReader(x).Read(rows[0], &row)
+		if len(row.Phones) != 1 {
+			t.Fatalf("%s: read %d phones, want 1", now.Format(time.DateOnly), len(row.Phones))
+		}
+		p := row.Phones[0]
+		past := now.Month() == time.December
+		if p.Callable() != past {
+			t.Errorf("now %s: callable = %v (block %v, scrubbed %s), want %v", now.Format(time.DateOnly), p.Callable(),
+				p.Block, p.Scrubbed.Format(time.DateOnly), past)
+		}
+		if past && !p.Scrubbed.Equal(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC)) {
+			t.Errorf("dated %s, want the earlier reading 2026-11-12", p.Scrubbed.Format(time.DateOnly))
+		}
+		q := badDates(&l.Columns[1], []ValueN{{V: "12/11/2026", N: 1}}, now)
+		if !past && q == nil {
+			t.Errorf("no question about a date that may lie in the future")
+		}
+	}
+}

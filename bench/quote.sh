@@ -12,6 +12,9 @@
 # machine hits both alike; medians of RUNS and the median of the paired
 # ratios are printed. Wall seconds and peak RSS come from GNU time.
 #   RUNS=5 RESULTS=20 ROWS=400000 (the library: RESULTS × ROWS traced rows)
+#   PROFILE=1: the command line is built with -tags benchprofile and each
+#   A command is run once more writing its CPU profile to
+#   $OUT/quote-{estimate,estimate-library,submit}.prof, whose top is printed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
@@ -21,7 +24,8 @@ export CGO_ENABLED=0
 
 LIST="$OUT/inspect-owners-50mb.csv"
 [ -s "$LIST" ] || go run ./jobs/input/internal/gen -size 50000000 -o "$LIST"
-go build -o "$OUT/skipdesk-cli" ./cmd/skipdesk-cli
+PROFILE=${PROFILE:-}
+go build ${PROFILE:+-tags benchprofile} -o "$OUT/skipdesk-cli" ./cmd/skipdesk-cli
 
 start_sandbox quote-sandbox
 
@@ -72,5 +76,16 @@ MAPS+=" --map 'property_city=Site City' --map 'property_state=Site State' --map 
 pair "traces submit (A) / curl -F (B)" "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again" "$CURL"
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+# profile NAME 'command': one more run of the command, its CPU profile's top.
+profile() {
+  eval "env SKIPDESK_CPUPROFILE=$OUT/quote-$1.prof $2" >/dev/null 2>>"$OUT/quote-commands.log"
+  echo; echo "CPU profile of $1 ($OUT/quote-$1.prof):"
+  go tool pprof -top -nodecount=25 "$OUT/skipdesk-cli" "$OUT/quote-$1.prof" 2>/dev/null | sed -n '4,32p'
+}
+if [ -n "$PROFILE" ]; then
+  profile estimate "SKIPDESK_HOME=$EMPTY $CLI estimate $LIST"
+  profile estimate-library "SKIPDESK_HOME=$LIB/home $CLI estimate $LIST"
+  profile submit "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again"
+fi
 echo "targets: estimate ≤ 1.5× inspect (empty library), ≤ 3× (8M-row library); traces submit ≤ 1.2× curl -F"
 rm -rf "$EMPTY"

@@ -105,10 +105,16 @@ func exitCode(err error) int {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go endAfterStop(ctx, stop)
+	stopProfile := profile()
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
 }
+
+// profile starts what a build for measuring records of the command and
+// returns what ends it: nothing in a release build (see profile.go).
+var profile = func() func() { return func() {} }
 
 // endAfterStop: once the command is asked to stop, a second signal ends
 // the process at once (the system's default comes back), and a command

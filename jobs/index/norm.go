@@ -272,7 +272,46 @@ func appendStreetKey(dst []byte, sc *scratch, street, street2 string) []byte {
 
 // canonBytes is canon of a word given as bytes, "" when it has no short
 // form (no allocation).
-func canonBytes(w []byte) string { return addressWords[string(w)] }
+func canonBytes(w []byte) string {
+	if !addressFilter.mayHold(w) {
+		return ""
+	}
+	return addressWords[string(w)]
+}
+
+// wordFilter tells, without a map look-up, most words that are not keys
+// of a map of words (a list's owner keys look up every word of every row):
+// a bit per (length, first byte, last byte), set for each key. A word
+// whose bit is clear is not a key; one whose bit is set may be.
+type wordFilter [64]uint64
+
+func newWordFilter[V any](m map[string]V) *wordFilter {
+	var f wordFilter
+	for k := range m {
+		b := filterBit([]byte(k))
+		f[b/64] |= 1 << (b % 64)
+	}
+	return &f
+}
+
+func filterBit(w []byte) uint {
+	if len(w) == 0 {
+		return 0
+	}
+	return (uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])) % 4096
+}
+
+func (f *wordFilter) mayHold(w []byte) bool {
+	b := filterBit(w)
+	return f[b/64]&(1<<(b%64)) != 0
+}
+
+// The filters of the maps of words a key looks every word up in.
+var (
+	addressFilter = newWordFilter(addressWords)
+	noiseFilter   = newWordFilter(nameNoise)
+	companyFilter = newWordFilter(companyWords)
+)
 
 // AddressKey is an address in canonical form, for telling whether two
 // rows are the same property: the street line's canonical words with its
@@ -381,21 +420,23 @@ func appendNameKey(dst []byte, sc *scratch, first, last, full string) []byte {
 	if len(sc.spans) == 0 {
 		sc.split(full)
 	}
+	// The words kept, company words in their short form (appended to the
+	// buffer once, not looked up at each comparison of the sort).
 	kept := sc.spans[:0]
 	for _, sp := range sc.spans {
 		w := sc.buf[sp[0]:sp[1]]
-		if nameNoise[string(w)] || (len(w) == 1 && w[0] >= 'a' && w[0] <= 'z') {
+		if (len(w) == 1 && w[0] >= 'a' && w[0] <= 'z') || (noiseFilter.mayHold(w) && nameNoise[string(w)]) {
 			continue
+		}
+		if companyFilter.mayHold(w) {
+			if c, ok := companyWords[string(w)]; ok {
+				sc.buf = append(sc.buf, c...)
+				sp = [2]int{len(sc.buf) - len(c), len(sc.buf)}
+			}
 		}
 		kept = append(kept, sp)
 	}
-	word := func(sp [2]int) []byte {
-		w := sc.buf[sp[0]:sp[1]]
-		if c, ok := companyWords[string(w)]; ok {
-			return []byte(c)
-		}
-		return w
-	}
+	word := func(sp [2]int) []byte { return sc.buf[sp[0]:sp[1]] }
 	slices.SortFunc(kept, func(a, b [2]int) int { return bytes.Compare(word(a), word(b)) })
 	for i, sp := range kept {
 		if i > 0 {

@@ -1,7 +1,5 @@
 package input
 
-import "strings"
-
 // AppendRecord appends a record as RFC 4180 CSV ending in CR LF, keeping
 // every value's bytes: a line break inside a value is written as it is (LF,
 // CR LF or a bare CR), where encoding/csv's writer with UseCRLF turns LF
@@ -39,5 +37,13 @@ func needsQuotes(v string) bool {
 	if v[0] == ' ' || v[0] == '\t' {
 		return true
 	}
-	return strings.ContainsAny(v, ",\"\r\n")
+	// A plain loop: strings.ContainsAny builds its set of bytes at every
+	// call, which cost a prepared copy of a 50 MB list a third of its time.
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	return false
 }

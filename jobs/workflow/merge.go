@@ -35,6 +35,8 @@ import (
 // (fresh: the index is brought up to date first), reads the reused rows'
 // earlier data and writes the submission's reuse folder. The reused count
 // must be the quote's: otherwise a *QuoteChangedError and nothing is kept.
+// Nil, and the list not read, when the library holds no result a row
+// could be found in.
 func (s *core) prepareReuse(ctx context.Context, sess *session, p Plan, ins *input.Inspection, quote *Quote) (*reuse.Folder, error) {
 	if sess.libErr != nil {
 		return nil, sess.libErr
@@ -42,6 +44,14 @@ func (s *core) prepareReuse(ctx context.Context, sess *session, p Plan, ins *inp
 	x, _, err := s.syncedIndex(ctx, sess.lib.Dir(), nil)
 	if err != nil || x == nil {
 		return nil, fmt.Errorf("the library cannot be read to reuse earlier results: %w", err)
+	}
+	now := time.Now()
+	holds, err := holdsReusable(ctx, x, p.Kind, now)
+	if err != nil {
+		return nil, fmt.Errorf("the library cannot be read to reuse earlier results: %w", err)
+	}
+	if !holds {
+		return nil, quoteChanged(quote, 0, p.Kind)
 	}
 	rj, err := reuse.Create(reuse.Root(sess.lib))
 	if err != nil {
@@ -53,7 +63,6 @@ func (s *core) prepareReuse(ctx context.Context, sess *session, p Plan, ins *inp
 			rj.Discard()
 		}
 	}()
-	now := time.Now()
 	rj.State = reuse.State{Kind: p.Kind, Name: p.name(true), Source: p.Path, Mode: p.mode(), IncludeLLCs: p.IncludeLLCs && p.Kind == jobs.KindTrace,
 		Mapping: p.Mapping.Clean(), Parent: p.ParentTraceID, CreatedAt: now.UTC()}
 	rows, err := writeList(ctx, filepath.Join(rj.Dir(), "list.csv"), p, ins)
@@ -68,14 +77,24 @@ func (s *core) prepareReuse(ctx context.Context, sess *session, p Plan, ins *inp
 	if err := rj.Pin(ctx, x, rows, e, cutoff(p, now), p.mode() == jobs.ModeEnhanced); err != nil {
 		return nil, err
 	}
-	if q := quote; q != nil && q.Reuse != nil && q.Reuse.Skipped && q.Reuse.Rows != rj.State.Reused {
-		return nil, &QuoteChangedError{Quoted: q.Reuse.Rows, Now: rj.State.Reused, Kind: p.Kind}
+	if err := quoteChanged(quote, rj.State.Reused, p.Kind); err != nil {
+		return nil, err
 	}
 	if err := rj.Save(); err != nil {
 		return nil, err
 	}
 	ok = true
 	return rj, nil
+}
+
+// quoteChanged is the error of a submission that would reuse reused rows
+// where the quote the person saw skipped another number (nil: the same,
+// or the quote skipped none).
+func quoteChanged(q *Quote, reused int, kind jobs.Kind) error {
+	if q != nil && q.Reuse != nil && q.Reuse.Skipped && q.Reuse.Rows != reused {
+		return &QuoteChangedError{Quoted: q.Reuse.Rows, Now: reused, Kind: kind}
+	}
+	return nil
 }
 
 // writeList writes the plan's upload rows (as they would be sent without
@@ -122,10 +141,11 @@ func (s *core) reuseFor(ctx context.Context, sess *session, p Plan, ins *input.I
 		return nil, nil, nil
 	}
 	rj, err := s.prepareReuse(ctx, sess, p, ins, q)
-	if err != nil {
-		return nil, nil, err
-	}
 	switch {
+	case err != nil:
+		return nil, nil, err
+	case rj == nil:
+		return nil, nil, nil
 	case rj.State.Reused == 0:
 		rj.Discard()
 		return nil, nil, nil

@@ -212,6 +212,17 @@ func (s *core) lookupHere(ctx context.Context, x *index.Index, kind jobs.Kind, r
 	return e.Here(), nil
 }
 
+// holdsReusable reports whether the library holds a result a row of a
+// list of kind could be found in at at (a scrub's within the registry's
+// window): when it holds none, the list need not be read for its keys.
+func holdsReusable(ctx context.Context, x *index.Index, kind jobs.Kind, at time.Time) (bool, error) {
+	var since time.Time
+	if kind == jobs.KindDNC {
+		since = at.Add(-reuse.DNCWindow)
+	}
+	return x.Holds(ctx, kind, since)
+}
+
 // reuseLook is the library look-up of a plan's rows for its quote, set up
 // before they are counted: a trace's keys are gathered while the rows are
 // counted (one reading of the file), and nothing is read for the look-up
@@ -238,11 +249,7 @@ func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
 		l.rc.err = err
 		return l
 	}
-	var since time.Time
-	if p.Kind == jobs.KindDNC {
-		since = l.rc.at.Add(-reuse.DNCWindow)
-	}
-	holds, err := x.Holds(ctx, p.Kind, since)
+	holds, err := holdsReusable(ctx, x, p.Kind, l.rc.at)
 	switch {
 	case err != nil:
 		if ctx.Err() == nil {

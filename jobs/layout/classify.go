@@ -218,28 +218,7 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 		return detailOrOther(c, h)
 	}
 	c.Role = RoleFlag
-	switch {
-	case h.is(cCallable):
-		c.Kind, c.Inverted = Combined, true
-	case h.is(cDNC) && h.is(cLitigator):
-		c.Kind = Combined
-	case h.is(cLitigator):
-		c.Kind = Litigator
-	case (h.is(cState) || h.is(cDNC)) && h.namesAState():
-		c.Kind = StateNamed // "NJ State DNC", "DNC_FL": that state's own list, never the registry
-	case h.is(cState):
-		c.Kind = State // "State DNC": the list of each phone's own state
-	case h.is(cInternal):
-		c.Kind = Internal
-	case h.is(cIndustry):
-		c.Kind = Industry
-	case h.is(cFederal):
-		c.Kind = Federal
-	case h.is(cRestrict) && !h.is(cDNC):
-		c.Kind = Restriction // "Do Not Disturb": Yes
-	default:
-		c.Kind = DNC // a DNC column that names no list is its own list
-	}
+	c.Kind, c.Inverted = listKind(h)
 	if h.is(cNot) {
 		c.Inverted = !c.Inverted
 	}
@@ -249,6 +228,32 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 	}
 	c.Verdict = c.Kind == Combined
 	return c
+}
+
+// listKind is the list a flag column's header names, and whether its "yes"
+// means clean (a "Callable" column).
+func listKind(h *header) (FlagKind, bool) {
+	switch {
+	case h.is(cCallable):
+		return Combined, true
+	case h.is(cDNC) && h.is(cLitigator):
+		return Combined, false
+	case h.is(cLitigator):
+		return Litigator, false
+	case (h.is(cState) || h.is(cDNC)) && h.namesAState():
+		return StateNamed, false // "NJ State DNC", "DNC_FL": that state's own list, never the registry
+	case h.is(cState):
+		return State, false // "State DNC": the list of each phone's own state
+	case h.is(cInternal):
+		return Internal, false
+	case h.is(cIndustry):
+		return Industry, false
+	case h.is(cFederal):
+		return Federal, false
+	case h.is(cRestrict) && !h.is(cDNC):
+		return Restriction, false // "Do Not Disturb": Yes
+	}
+	return DNC, false // a DNC column that names no list is its own list
 }
 
 // numberFlagColumn is a column saying whether the number is valid (or

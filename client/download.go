@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // download streams GET path into destPath and returns the file's size.
@@ -123,9 +125,9 @@ type downloadState struct {
 func (d *downloadState) tooLarge(announced int64) error {
 	if announced >= 0 {
 		return fmt.Errorf("client: %s: the result is larger than %s (the server announced %s); it was not stored",
-			d.op, humanBytes(d.max), humanBytes(announced))
+			d.op, jobs.Bytes(d.max), jobs.Bytes(announced))
 	}
-	return fmt.Errorf("client: %s: the result is larger than %s; it was not stored", d.op, humanBytes(d.max))
+	return fmt.Errorf("client: %s: the result is larger than %s; it was not stored", d.op, jobs.Bytes(d.max))
 }
 
 func (d *downloadState) prepare(req *http.Request) {

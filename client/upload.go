@@ -9,6 +9,8 @@ import (
 	"net/textproto"
 	"os"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // multipartFile is a multipart/form-data body made of a few small fields and
@@ -37,7 +39,7 @@ func newMultipartFile(path, fileName string, fields [][2]string, progress func(s
 	}
 	if st.Size() > MaxUploadBytes {
 		return nil, fmt.Errorf("%w: %s is %s; the service accepts files of at most %s",
-			ErrTooLarge, path, humanBytes(st.Size()), humanBytes(MaxUploadBytes))
+			ErrTooLarge, path, jobs.Bytes(st.Size()), jobs.Bytes(MaxUploadBytes))
 	}
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
@@ -139,14 +141,4 @@ func (r *exactReader) Read(p []byte) (int, error) {
 		err = nil
 	}
 	return n, err
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -186,12 +186,3 @@ func TestUploadFileChangedBetweenAttempts(t *testing.T) {
 		t.Fatalf("read of a shrinking file: %v", err)
 	}
 }
-
-func TestHumanBytes(t *testing.T) {
-	t.Parallel()
-	for n, want := range map[int64]string{12: "12 bytes", 2048: "2.0 KB", 52428801: "50.0 MB"} {
-		if got := humanBytes(n); got != want {
-			t.Errorf("humanBytes(%d) = %q", n, got)
-		}
-	}
-}

@@ -104,6 +104,18 @@ func ParseQuickFilters(s string) ([]QuickFilter, error) {
 	return out, nil
 }
 
+// Bytes writes a size for a person: "12 bytes", "2.0 KB", "50.0 MB". Every
+// size a person reads goes through it.
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // Thousands writes n with thousands separators: 25000 → "25,000". Every
 // figure a person reads goes through it.
 func Thousands(n int64) string {

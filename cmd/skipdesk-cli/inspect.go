@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
@@ -58,7 +59,7 @@ func runInspect(ctx context.Context, env *Env, args []string) error {
 
 func printInspection(w io.Writer, ins *input.Inspection, sample int) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "File\t%s (%s)\n", filepath.Base(ins.Path), size(ins.Size))
+	fmt.Fprintf(tw, "File\t%s (%s)\n", filepath.Base(ins.Path), jobs.Bytes(ins.Size))
 	if ins.Format == "xlsx" {
 		fmt.Fprintf(tw, "Format\tExcel workbook, sheet %q\n", ins.Sheet)
 	} else {
@@ -136,16 +137,6 @@ func delimiterName(d rune) string {
 		return "pipes"
 	}
 	return fmt.Sprintf("%q", d)
-}
-
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func pct(n, of int) string {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // progress is the upload dialog: a bar, the bytes sent, and Cancel.
@@ -52,18 +53,8 @@ func (p *progress) update(sent, total int64) {
 		if total > 0 {
 			p.bar.SetValue(float64(sent) / float64(total))
 		}
-		p.label.SetText(fmt.Sprintf("Uploading: %s of %s", byteSize(sent), byteSize(total)))
+		p.label.SetText(fmt.Sprintf("Uploading: %s of %s", jobs.Bytes(sent), jobs.Bytes(total)))
 	})
 }
 
 func (p *progress) done() { p.dlg.Hide() }
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}

@@ -359,6 +359,9 @@ type Counter struct {
 	nameIdx []int
 	name    []byte
 	each    func(rec []string, header, dup bool) error
+	// later finds the duplicate rows after the rows are read (see
+	// laterSet); nil when each must be told row by row.
+	later *laterSet
 }
 
 // NewCounter starts counting plan's upload; each is as CountBoth's (it
@@ -380,11 +383,75 @@ func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []st
 	if err != nil {
 		return nil, err
 	}
+	if each == nil && len(plan.Splits) <= maxLaterSplits && len(c.rs.sh.fix.zips) <= effPadMax {
+		c.later = newLaterSet(expectRows(ins), c.dropLater)
+	}
 	return c, nil
 }
 
 // Row counts the file's next data row (as wide as its header).
-func (c *Counter) Row(row []string) error { return c.rs.row(row) }
+func (c *Counter) Row(row []string) error {
+	if c.later != nil {
+		c.rowLater(row)
+		return nil
+	}
+	return c.rs.row(row)
+}
+
+// rowLater is rowStream.row for a counter that finds the duplicate rows
+// after the pass: every row is counted as if it repeated none, and what it
+// added goes with its key to the later set, which takes a row found
+// repeated back out of the counts without duplicates (dropLater).
+func (c *Counter) rowLater(row []string) {
+	rs := c.rs
+	sh, u := rs.sh, rs.u
+	if sh.fix.leaveOut(row, &u.Repaired) {
+		return
+	}
+	k, keyed := sh.key(row)
+	padded := u.PaddedZips
+	var failed uint64
+	rs.out, failed = sh.shape(rs.out[:0], row, &u.Repaired, rs.splitFails)
+	eff := rowEffect(u.PaddedZips-padded)<<effPadShift | rowEffect(failed)<<effSplit0
+	if keep := sh.plan.Keep; keep != nil && !keep(rs.out) {
+		u.LeftOut++
+	} else {
+		eff |= effHanded
+		company := c.company(rs.out)
+		if company {
+			eff |= effCompany
+		}
+		c.t.With.add(company)
+		c.t.Without.add(company)
+	}
+	if keyed {
+		c.later.add(k, eff)
+	}
+}
+
+// dropLater takes a row found repeating an earlier one out of the counts
+// without duplicates: what rowStream.row counts for a duplicate row.
+func (c *Counter) dropLater(e rowEffect) {
+	rs := c.rs
+	u := rs.u
+	u.DroppedDuplicates++
+	if e&effHanded != 0 {
+		c.t.Without.Rows--
+		if e&effCompany != 0 {
+			c.t.Without.EntityRows--
+		}
+	}
+	n := e.padded()
+	u.PaddedZips -= n
+	u.dups.PaddedZips += n
+	e.failed(func(i int) {
+		col := rs.sh.plan.Splits[i].Column
+		if rs.splitFails[col]--; rs.splitFails[col] == 0 {
+			delete(rs.splitFails, col)
+		}
+		u.dups.splitFails[col]++
+	})
+}
 
 func (c *Counter) emit(rec []string, header, dup bool) error {
 	if header {
@@ -394,14 +461,7 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 			}
 		}
 	} else {
-		c.name = c.name[:0]
-		for j, i := range c.nameIdx {
-			if j > 0 {
-				c.name = append(c.name, ' ')
-			}
-			c.name = append(c.name, rec[i]...)
-		}
-		company := len(c.nameIdx) > 0 && entity.IsEntityBytes(c.name)
+		company := c.company(rec)
 		c.t.With.add(company)
 		if !dup {
 			c.t.Without.add(company)
@@ -413,8 +473,24 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 	return nil
 }
 
+// company reports whether the upload's row rec is a company row by its
+// name columns.
+func (c *Counter) company(rec []string) bool {
+	c.name = c.name[:0]
+	for j, i := range c.nameIdx {
+		if j > 0 {
+			c.name = append(c.name, ' ')
+		}
+		c.name = append(c.name, rec[i]...)
+	}
+	return len(c.nameIdx) > 0 && entity.IsEntityBytes(c.name)
+}
+
 // Tally is what was counted, once every row is handed.
 func (c *Counter) Tally() *Tally {
+	if c.later != nil {
+		c.later.flush()
+	}
 	c.rs.done()
 	t, u := c.t, c.rs.u
 	t.Without.DroppedDuplicates, t.Without.SplitFailures, t.Without.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
@@ -581,7 +657,7 @@ func (rs *rowStream) row(row []string) error {
 		}
 		repaired, fails = &u.dups.Repaired, u.dups.splitFails // not the upload's
 	}
-	rs.out = rs.sh.shape(rs.out[:0], row, repaired, fails)
+	rs.out, _ = rs.sh.shape(rs.out[:0], row, repaired, fails)
 	if keep := rs.sh.plan.Keep; keep != nil && !keep(rs.out) {
 		u.LeftOut++
 		return nil
@@ -608,7 +684,7 @@ type shaper struct {
 	fix       repairs
 	seen      *keySet // nil: duplicates are not looked for
 	s1, s2    maphash.Seed
-	key       []byte
+	keyBytes  []byte
 }
 
 func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (*shaper, error) {
@@ -641,42 +717,55 @@ func expectRows(ins *input.Inspection) int {
 
 // repeats reports whether row repeats an earlier row handed to it.
 func (sh *shaper) repeats(row []string) bool {
-	switch {
-	case sh.seen == nil:
+	if sh.seen == nil {
 		return false
-	case sh.phoneCol >= 0:
+	}
+	k, ok := sh.key(row)
+	return ok && sh.seen.seenBefore(k)
+}
+
+// key is row's duplicate key; ok is false for a row that repeats no other
+// (a scrub's row whose phone is not a valid number).
+func (sh *shaper) key(row []string) (k [2]uint64, ok bool) {
+	if sh.phoneCol >= 0 {
 		n := phone.Normalize(row[sh.phoneCol])
-		return n.Valid && sh.seen.seenBefore([2]uint64{maphash.String(sh.s1, n.Digits), 0})
+		return [2]uint64{maphash.String(sh.s1, n.Digits), 0}, n.Valid
 	}
-	sh.key = sh.key[:0]
+	sh.keyBytes = sh.keyBytes[:0]
 	for _, i := range sh.keyIdx {
-		sh.key = appendNormalized(sh.key, row[i])
+		sh.keyBytes = appendNormalized(sh.keyBytes, row[i])
 	}
-	return sh.seen.seenBefore([2]uint64{maphash.Bytes(sh.s1, sh.key), maphash.Bytes(sh.s2, sh.key)})
+	return [2]uint64{maphash.Bytes(sh.s1, sh.keyBytes), maphash.Bytes(sh.s2, sh.keyBytes)}, true
 }
 
 // shape appends row as the upload holds it to out: zips padded, split
-// columns appended; what it did is counted into repaired and fails.
-func (sh *shaper) shape(out, row []string, repaired *Repaired, fails map[string]int) []string {
+// columns appended; what it did is counted into repaired and fails, and
+// failed has bit i set when split i failed (the first 64).
+func (sh *shaper) shape(out, row []string, repaired *Repaired, fails map[string]int) (_ []string, failed uint64) {
 	out = append(out, row...)
 	sh.fix.pad(out, repaired)
 	for i, sp := range sh.plan.Splits {
 		vals, ok := sp.Apply(row[sh.splitCols[i]])
 		if !ok {
 			fails[sp.Column]++
+			if i < 64 {
+				failed |= 1 << i
+			}
 		}
 		out = append(out, vals...)
 	}
-	return out
+	return out, failed
 }
 
 // keySet is a set of 128-bit row keys with open addressing, kept at most
 // half full: one probe of a flat array per row where a map's is several
 // (the estimate's duplicate count looks up every row of the list). The
-// zero key marks an empty slot; a key of zero is stored as {1, 0}.
+// zero key marks an empty slot; a key of zero is stored as {1, 0}. Its
+// slots are made at the first key.
 type keySet struct {
 	slots [][2]uint64
 	n     int
+	size  int // the slots made at the first key
 }
 
 // newKeySet is a set sized for about n keys.
@@ -685,7 +774,7 @@ func newKeySet(n int) *keySet {
 	for size < 2*n {
 		size *= 2
 	}
-	return &keySet{slots: make([][2]uint64, size)}
+	return &keySet{size: size}
 }
 
 // seenBefore reports whether k is in the set, and puts it there.
@@ -711,7 +800,7 @@ func (s *keySet) seenBefore(k [2]uint64) bool {
 
 func (s *keySet) grow() {
 	old := s.slots
-	s.slots, s.n = make([][2]uint64, 2*len(old)), 0
+	s.slots, s.n = make([][2]uint64, max(s.size, 2*len(old))), 0
 	for _, k := range old {
 		if k != [2]uint64{} {
 			s.seenBefore(k)

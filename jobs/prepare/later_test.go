@@ -1,0 +1,130 @@
+package prepare
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
+)
+
+// laterList writes an owner list of n rows: owners (some companies, some
+// one-word names a split fails on) repeated at random distances, in
+// another case and spacing, with blank streets and short ZIP codes.
+func laterList(t *testing.T, n int, seed uint64) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("Owner,Address,City,State,Zip,Phone,Note\n")
+	owners := []string{"Ann Lee", "ACME HOLDINGS LLC", "Prince", "Bo Ray", "Lee Family Trust", "Cher", "Dana Cruz", "Smith Properties Inc"}
+	type row struct{ owner, street, city, zip, phone string }
+	var rows []row
+	for i := range n {
+		var x row
+		if len(rows) > 0 && r.IntN(4) == 0 { // a duplicate, near or far
+			x = rows[r.IntN(len(rows))]
+			if r.IntN(2) == 0 {
+				x.owner, x.street = strings.ToUpper(x.owner), "  "+x.street+"."
+			}
+		} else {
+			x = row{owner: owners[r.IntN(len(owners))], street: fmt.Sprintf("%d Elm St", r.IntN(n/3+1)),
+				city: []string{"Austin", "Waco", ""}[r.IntN(3)], zip: fmt.Sprintf("%d", 1000+r.IntN(99000)),
+				phone: fmt.Sprintf("(512) 555-%04d", r.IntN(3000))}
+			if r.IntN(15) == 0 {
+				x.street = "" // a blank mapped value: left out, or a key of its own
+			}
+			if r.IntN(30) == 0 {
+				x.phone = "555"
+			}
+		}
+		rows = append(rows, x)
+		fmt.Fprintf(&b, "%s,%s,%s,TX,%s,%s,%d\n", x.owner, x.street, x.city, x.zip, x.phone, i)
+	}
+	return testlists.WriteFile(t, fmt.Sprintf("owners-%d.csv", seed), b.String())
+}
+
+// TestCountLaterIsRowByRow: the count that finds duplicate rows after the
+// pass (CountBoth without a row function) gives the tally the row-by-row
+// count gives (with one), on generated lists whose duplicates fall in
+// every part of the split set: rows, company rows, duplicates, split
+// failures and repairs, with and without the duplicates, for traces with
+// splits, repairs and a Keep, and for a phone list.
+func TestCountLaterIsRowByRow(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{1, 2, 3} {
+		p := laterList(t, 20000, seed)
+		ins := inspect(t, p, input.Options{})
+		sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
+		if len(sug.Splits) != 1 {
+			t.Fatalf("splits %+v", sug.Splits)
+		}
+		m := mapping.Mapping{mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+		for i, c := range sug.Splits[0].Columns(ins.Headers) {
+			m[sug.Splits[0].Keys[i]] = c
+		}
+		plans := map[string]Plan{
+			"mapped":  {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits},
+			"repairs": {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}},
+			"keep": {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}},
+				Keep: func(rec []string) bool { return rec[2] != "" }},
+			"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, KeyColumns: []string{"Owner", "Zip"}},
+			"phones": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutInvalid: true}},
+		}
+		for name, plan := range plans {
+			later, err := CountBoth(context.Background(), p, ins, plan, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rowByRow, err := CountBoth(context.Background(), p, ins, plan, func([]string, bool, bool) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(later, rowByRow) {
+				t.Errorf("seed %d, %s: counted after the pass %+v, row by row %+v", seed, name, *later, *rowByRow)
+			}
+			if later.Without.DroppedDuplicates < 3000 || later.With.Rows == later.Without.Rows {
+				t.Errorf("seed %d, %s: %d duplicates: the list does not test them", seed, name, later.Without.DroppedDuplicates)
+			}
+		}
+	}
+}
+
+// TestLaterSetIsKeySet: the split set finds the keys a whole set finds,
+// in every part and in file order, whatever the queue's length when the
+// pass ends.
+func TestLaterSetIsKeySet(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 7))
+	var want, got []rowEffect
+	whole := newKeySet(0)
+	later := newLaterSet(1000, func(e rowEffect) { got = append(got, e) })
+	for i := range 300000 {
+		k := [2]uint64{r.Uint64(), r.Uint64()}
+		if i > 0 && r.IntN(3) == 0 {
+			k = [2]uint64{uint64(r.IntN(i)) << 56, 0} // repeated keys in every part, the zero key too
+		}
+		if whole.seenBefore(k) {
+			want = append(want, rowEffect(i))
+		}
+		later.add(k, rowEffect(i))
+	}
+	later.flush()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d repeated keys found after the pass, %d row by row", len(got), len(want))
+	}
+	seen := map[rowEffect]bool{}
+	for _, e := range got {
+		seen[e] = true
+	}
+	for _, e := range want {
+		if !seen[e] {
+			t.Fatalf("row %d repeats an earlier key: not found after the pass", e)
+		}
+	}
+}

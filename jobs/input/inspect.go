@@ -28,7 +28,9 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 }
 
 // Tap is handed data rows of a file as strings of their own (the slice is
-// reused between calls); an error stops the reading.
+// reused between calls), in file order: the rows read before it was
+// returned on the reading goroutine, the rest on the inspection's second
+// one, beside the reading. An error stops the reading.
 type Tap func(row []string) error
 
 // InspectWith is Inspect, calling start once the header and the sample are
@@ -67,7 +69,7 @@ func InspectWith(ctx context.Context, path string, opts Options, start func(ins 
 		delim = r.csv.sc.delim
 	}
 	w := newRowWorker(len(headers), keyIdx, nameIdx, r.estimateRows(), delim)
-	tp := &tapping{strs: make([]string, len(headers))}
+	tp := &tapping{strs: make([]string, len(headers)), w: w}
 	defer w.finish()
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
@@ -96,6 +98,9 @@ func InspectWith(ctx context.Context, path string, opts Options, start func(ins 
 		dm.row(row, r.Line())
 	}
 	w.finish()
+	if w.tapErr != nil {
+		return nil, w.tapErr
+	}
 	if start != nil && !tp.started { // fewer rows than the sample holds
 		if err := tp.begin(ins, start); err != nil {
 			return nil, err
@@ -189,29 +194,39 @@ func (d *damage) row(row [][]byte, line int) {
 	}
 }
 
-// tapping hands an inspection's rows to the Tap its start returns.
+// tapping hands an inspection's rows to the Tap its start returns: the
+// rows read until then itself, the rest through the row worker.
 type tapping struct {
 	started bool
 	tap     Tap
 	strs    []string
+	w       *rowWorker
 }
 
-// row hands row on once the sample is complete (the sample first); row is
-// the sample's last when inSample, and more of the sample is to come when
-// waiting.
+// row starts the tap once the sample is complete (the sample first); row,
+// already handed to the worker, is the sample's last when inSample, and
+// more of the sample is to come when waiting. Once started, it says the
+// tap's error, if any.
 func (t *tapping) row(ins *Inspection, row [][]byte, inSample, waiting bool, start func(*Inspection) (Tap, error)) error {
-	if !t.started {
-		if waiting {
-			return nil
+	if t.started {
+		if t.w.failed.Load() {
+			return t.w.tapErr
 		}
-		if err := t.begin(ins, start); err != nil || inSample {
+		return nil
+	}
+	if waiting {
+		return nil
+	}
+	if err := t.begin(ins, start); err != nil || t.tap == nil {
+		return err
+	}
+	if !inSample {
+		if err := t.tap(rowStrings(row, t.strs)); err != nil {
 			return err
 		}
 	}
-	if t.tap == nil {
-		return nil
-	}
-	return t.tap(rowStrings(row, t.strs))
+	t.w.setTap(t.tap)
+	return nil
 }
 
 // begin asks start for the tap and hands it the rows read so far: the

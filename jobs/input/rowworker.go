@@ -1,6 +1,10 @@
 package input
 
-import "github.com/skipdesk/skipdesk/jobs/entity"
+import (
+	"sync/atomic"
+
+	"github.com/skipdesk/skipdesk/jobs/entity"
+)
 
 // rowWorker does the part of Inspect that looks at whole rows (company
 // names, duplicate keys) on a second goroutine, so that it overlaps with
@@ -11,11 +15,14 @@ import "github.com/skipdesk/skipdesk/jobs/entity"
 // quotes, as wide as the header), the key is made from the line in one
 // pass, the delimiter standing for the field separator; otherwise field by
 // field. Both give the same key.
+//
+// Once a tap is set (setTap), the rows added after are handed to it here
+// too, every column of each, as strings of their own: the tap's work runs
+// beside the reading, and the reading pays no hand-off of its own.
 type rowWorker struct {
-	cols   []int  // the columns copied field by field, ascending
-	inKey  []bool // per copied column: part of the duplicate key
-	inName []bool // per copied column: a name column
-	names  []int  // the name columns
+	// plain is what is copied of a row, tapped what is copied once a
+	// tap is set (every column); lay is the one add uses.
+	plain, tapped, lay *rowLayout
 	// lineKey: the key is every column, so plain lines can be keyed whole,
 	// with lineTab (normTab with the delimiter kept as 0x1f).
 	lineKey bool
@@ -25,6 +32,12 @@ type rowWorker struct {
 	done     chan struct{}
 	cur      *rowBatch
 	closed   bool
+
+	tap    Tap         // set by setTap: handed the rows added after
+	tapErr error       // the tap's first error (final after finish)
+	failed atomic.Bool // tapErr is set: the reading may stop
+	fields [][]byte    // a tapped row's fields
+	strs   []string    // and as strings
 
 	key        *keyBuf
 	hasKey     bool // some column forms the duplicate key
@@ -41,7 +54,19 @@ type rowWorker struct {
 // lower it.
 var maxKeyedRows = 1 << 22
 
+// rowLayout is what a batch holds of a row: cols copied field by field
+// (inKey, inName per copied column), or for a whole line the line and
+// then wholeCols (wholeName per column).
+type rowLayout struct {
+	cols          []int  // the columns copied field by field, ascending
+	inKey, inName []bool // per copied column: part of the key, a name
+	wholeCols     []int  // a whole line's columns copied after it
+	wholeName     []bool // per column of wholeCols: a name
+}
+
 type rowBatch struct {
+	lay   *rowLayout
+	tap   Tap // handed every row (nil: none)
 	data  []byte
 	spans []int32 // start and end in data of each field (or line) copied
 	lines []int   // line of each row
@@ -68,25 +93,33 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 		isName[i] = true
 	}
 	w := &rowWorker{
-		in:   make(chan *rowBatch, 2),
-		free: make(chan *rowBatch, 3),
-		done: make(chan struct{}),
-		key:  newKeyBuf(),
+		in:     make(chan *rowBatch, 2),
+		free:   make(chan *rowBatch, 3),
+		done:   make(chan struct{}),
+		key:    newKeyBuf(),
+		plain:  &rowLayout{},
+		tapped: &rowLayout{},
 	}
+	w.lay = w.plain
 	w.seen.presize(min(expectRows, maxKeyedRows))
 	w.hasKey = len(keyIdx) > 0
 	all := width > 0
 	for i := range width {
 		if isKey[i] || isName[i] {
-			w.cols = append(w.cols, i)
-			w.inKey = append(w.inKey, isKey[i])
-			w.inName = append(w.inName, isName[i])
+			w.plain.cols = append(w.plain.cols, i)
+			w.plain.inKey = append(w.plain.inKey, isKey[i])
+			w.plain.inName = append(w.plain.inName, isName[i])
 		}
 		if isName[i] {
-			w.names = append(w.names, i)
+			w.plain.wholeCols = append(w.plain.wholeCols, i)
+			w.plain.wholeName = append(w.plain.wholeName, true)
 		}
+		w.tapped.cols = append(w.tapped.cols, i)
+		w.tapped.inKey = append(w.tapped.inKey, isKey[i])
+		w.tapped.inName = append(w.tapped.inName, isName[i])
 		all = all && isKey[i]
 	}
+	w.tapped.wholeCols, w.tapped.wholeName = w.tapped.cols, w.tapped.inName
 	if all && delim != 0 {
 		w.lineKey = true
 		w.lineTab = normTab
@@ -104,10 +137,12 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 // the fields point into (nil if unknown); plain says the row is span split
 // at the delimiter, nothing else.
 func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
-	if len(w.cols) == 0 {
-		return // no name and no key column: nothing to do
+	lay := w.lay
+	if len(lay.cols) == 0 {
+		return // no name and no key column, no tap: nothing to do
 	}
 	b := w.cur
+	b.lay, b.tap = lay, w.tap
 	base := int32(len(b.data))
 	whole := plain && w.lineKey && span != nil
 	ok := span != nil
@@ -116,9 +151,9 @@ func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
 		if whole {
 			b.spans = append(b.spans, base, base+int32(len(span)))
 		}
-		cols := w.cols
+		cols := lay.cols
 		if whole {
-			cols = w.names
+			cols = lay.wholeCols
 		}
 		for _, c := range cols {
 			f := row[c]
@@ -141,7 +176,7 @@ func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
 	}
 	if !ok {
 		whole = false
-		for _, c := range w.cols {
+		for _, c := range lay.cols {
 			start := int32(len(b.data))
 			b.data = append(b.data, row[c]...)
 			b.spans = append(b.spans, start, int32(len(b.data)))
@@ -150,9 +185,25 @@ func (w *rowWorker) add(row [][]byte, span []byte, plain bool, line int) {
 	b.lines = append(b.lines, line)
 	b.whole = append(b.whole, whole)
 	if len(b.lines) >= batchRows || len(b.data) >= batchBytes || len(b.spans) >= batchSpans {
-		w.in <- b
-		w.cur = <-w.free
+		w.send()
 	}
+}
+
+// send hands the current batch over.
+func (w *rowWorker) send() {
+	w.in <- w.cur
+	w.cur = <-w.free
+}
+
+// setTap hands tap every row added from now on, on the worker's
+// goroutine, in order.
+func (w *rowWorker) setTap(tap Tap) {
+	if len(w.cur.lines) > 0 {
+		w.send() // the rows before are not the tap's
+	}
+	w.tap, w.lay = tap, w.tapped
+	w.strs = make([]string, len(w.tapped.cols))
+	w.fields = make([][]byte, len(w.tapped.cols))
 }
 
 // finish processes what is queued and stops the goroutine; calling it
@@ -186,33 +237,21 @@ func (w *rowWorker) process(b *rowBatch) {
 	f := 0
 	for r, line := range b.lines {
 		w.key.reset()
-		company := false
 		keyed := w.hasKey && w.keyed < maxKeyedRows
 		if w.hasKey && !keyed && w.capLine == 0 {
 			w.capLine = line
 		}
+		var company bool
 		if b.whole[r] {
 			if keyed {
 				w.key.addWith(b.data[b.spans[f]:b.spans[f+1]], &w.lineTab)
 			}
 			f += 2
-			for range w.names {
-				if !company && entity.IsEntityBytes(b.data[b.spans[f]:b.spans[f+1]]) {
-					company = true
-				}
-				f += 2
-			}
+			company = wholeNames(b, f)
+			f += 2 * len(b.lay.wholeCols)
 		} else {
-			for j := range w.cols {
-				field := b.data[b.spans[f]:b.spans[f+1]]
-				f += 2
-				if w.inKey[j] && keyed {
-					w.key.add(field)
-				}
-				if w.inName[j] && !company && entity.IsEntityBytes(field) {
-					company = true
-				}
-			}
+			company = w.fieldByField(b, f, keyed)
+			f += 2 * len(b.lay.cols)
 		}
 		if company {
 			w.entityRows++
@@ -221,5 +260,47 @@ func (w *rowWorker) process(b *rowBatch) {
 			w.keyed++
 			w.seen.add(w.key.sum(), line)
 		}
+		if b.tap != nil && w.tapErr == nil {
+			w.tapRow(b, f-2*len(w.fields))
+		}
+	}
+}
+
+// wholeNames reports whether the name fields of a whole line, from span f
+// on, name a company.
+func wholeNames(b *rowBatch, f int) bool {
+	for j, name := range b.lay.wholeName {
+		if name && entity.IsEntityBytes(b.data[b.spans[f+2*j]:b.spans[f+2*j+1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldByField keys a row copied field by field, from span f on, and
+// reports whether its names name a company.
+func (w *rowWorker) fieldByField(b *rowBatch, f int, keyed bool) bool {
+	company := false
+	for j := range b.lay.cols {
+		field := b.data[b.spans[f]:b.spans[f+1]]
+		f += 2
+		if b.lay.inKey[j] && keyed {
+			w.key.add(field)
+		}
+		if b.lay.inName[j] && !company && entity.IsEntityBytes(field) {
+			company = true
+		}
+	}
+	return company
+}
+
+// tapRow hands the tap the row whose columns are the spans from f on.
+func (w *rowWorker) tapRow(b *rowBatch, f int) {
+	for i := range w.fields {
+		w.fields[i] = b.data[b.spans[f+2*i]:b.spans[f+2*i+1]]
+	}
+	if err := b.tap(rowStrings(w.fields, w.strs)); err != nil {
+		w.tapErr = err
+		w.failed.Store(true)
 	}
 }

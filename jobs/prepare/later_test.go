@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +127,38 @@ func TestLaterSetIsKeySet(t *testing.T) {
 		if !seen[e] {
 			t.Fatalf("row %d repeats an earlier key: not found after the pass", e)
 		}
+	}
+}
+
+// TestAppendNormalized: the table-driven key form is the rule's, byte by
+// byte (ASCII letters uppercased, digits and non-ASCII bytes kept, the
+// rest dropped, then a separator), appended to what is there.
+func TestAppendNormalized(t *testing.T) {
+	t.Parallel()
+	plain := func(dst []byte, f string) []byte {
+		for _, c := range []byte(f) {
+			switch {
+			case c >= 'a' && c <= 'z':
+				dst = append(dst, c-'a'+'A')
+			case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
+				dst = append(dst, c)
+			}
+		}
+		return append(dst, 0x1f)
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		f := string(b)
+		head := []byte("ANN\x1f")[:r.IntN(5)]
+		if got, want := appendNormalized(slices.Clone(head), f), plain(slices.Clone(head), f); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, want %q", f, got, want)
+		}
+	}
+	if got := string(appendNormalized(nil, "  Peña, St. 12-b ")); got != "PEñAST12B\x1f" {
+		t.Errorf("got %q", got)
 	}
 }

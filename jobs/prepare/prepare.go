@@ -924,15 +924,33 @@ func DefaultKeyColumns(m mapping.Mapping, splits []mapping.Split) []string {
 // appendNormalized appends the duplicate-key form of a field, as the
 // inspection computes it: ASCII letters uppercased, digits and non-ASCII
 // bytes kept, spaces and ASCII punctuation removed, then a separator.
+//
+// Each byte is written and kept or not by a table (keyTab), without a
+// branch on the text: half a million rows are keyed before a quote.
 func appendNormalized(dst []byte, f string) []byte {
-	for i := 0; i < len(f); i++ {
-		c := f[i]
+	n := len(dst)
+	dst = slices.Grow(dst, len(f)+1)[:n+len(f)+1]
+	out := dst[n:]
+	k := 0
+	for i := 0; i < len(f) && k < len(out); i++ {
+		e := keyTab[f[i]]
+		out[k] = byte(e)
+		k += int(e >> 8)
+	}
+	out[k] = 0x1f
+	return dst[:n+k+1]
+}
+
+// keyTab is appendNormalized's table: the low byte is what to write, the
+// high byte 1 to keep it.
+var keyTab = func() (t [256]uint16) {
+	for c := range 256 {
 		switch {
 		case c >= 'a' && c <= 'z':
-			dst = append(dst, c-'a'+'A')
+			t[c] = 1<<8 | uint16(c-'a'+'A')
 		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
-			dst = append(dst, c)
+			t[c] = 1<<8 | uint16(c)
 		}
 	}
-	return append(dst, 0x1f)
-}
+	return t
+}()

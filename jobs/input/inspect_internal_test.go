@@ -3,6 +3,7 @@ package input
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -143,6 +144,49 @@ func TestInspectWithTapsEveryRow(t *testing.T) {
 		}
 		if wantStart := max(min(sample, len(want)), 0); atStart != wantStart {
 			t.Errorf("sample %d: started with %d sample rows, want %d", sample, atStart, wantStart)
+		}
+	}
+}
+
+// A tap's error stops the reading and is InspectWith's, whether the tap
+// fails on a sample row (on the reading goroutine) or on a later one (on
+// the row worker's); the rows are handed in file order across batches.
+func TestInspectWithTapError(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("First,Last,Zip\n")
+	const rows = 3*batchRows + 17
+	for i := range rows {
+		if i%3 == 0 { // a quoted field: read field by field, not as a whole line
+			fmt.Fprintf(&b, "F%d,\"L%d\",%05d\n", i, i, i)
+		} else {
+			fmt.Fprintf(&b, "F%d,L%d,%05d\n", i, i, i)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "list.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop here")
+	for _, at := range []int{3, batchRows + 5, rows - 1, -1} {
+		n := 0
+		_, err := InspectWith(context.Background(), p, Options{}, func(*Inspection) (Tap, error) {
+			return func(row []string) error {
+				if want := fmt.Sprintf("F%d", n); row[0] != want || row[1] != fmt.Sprintf("L%d", n) {
+					return fmt.Errorf("row %d: %v, want %s first", n, row, want)
+				}
+				if n == at {
+					return stop
+				}
+				n++
+				return nil
+			}, nil
+		})
+		switch {
+		case at >= 0 && !errors.Is(err, stop):
+			t.Errorf("failing at row %d: %v", at, err)
+		case at < 0 && (err != nil || n != rows):
+			t.Errorf("%d rows tapped of %d: %v", n, rows, err)
 		}
 	}
 }

@@ -61,20 +61,13 @@ func TestCountLaterIsRowByRow(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		p := laterList(t, 20000, seed)
 		ins := inspect(t, p, input.Options{})
-		sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
-		if len(sug.Splits) != 1 {
-			t.Fatalf("splits %+v", sug.Splits)
-		}
-		m := mapping.Mapping{mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
-		for i, c := range sug.Splits[0].Columns(ins.Headers) {
-			m[sug.Splits[0].Keys[i]] = c
-		}
+		m, splits := ownerSplit(t, ins)
 		plans := map[string]Plan{
-			"mapped":  {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits},
-			"repairs": {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}},
-			"keep": {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}},
+			"mapped":  {Kind: jobs.KindTrace, Mapping: m, Splits: splits},
+			"repairs": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}},
+			"keep": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}},
 				Keep: func(rec []string) bool { return rec[2] != "" }},
-			"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, KeyColumns: []string{"Owner", "Zip"}},
+			"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: splits, KeyColumns: []string{"Owner", "Zip"}},
 			"phones": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutInvalid: true}},
 		}
 		for name, plan := range plans {
@@ -161,4 +154,19 @@ func TestAppendNormalized(t *testing.T) {
 	if got := string(appendNormalized(nil, "  Peña, St. 12-b ")); got != "PEñAST12B\x1f" {
 		t.Errorf("got %q", got)
 	}
+}
+
+// ownerSplit maps an owner list's address columns and splits its Owner
+// column into first and last names, as the automatic mapping suggests.
+func ownerSplit(t *testing.T, ins *input.Inspection) (mapping.Mapping, []mapping.Split) {
+	t.Helper()
+	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
+	if len(sug.Splits) != 1 {
+		t.Fatalf("splits %+v", sug.Splits)
+	}
+	m := mapping.Mapping{mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
+	for i, c := range sug.Splits[0].Columns(ins.Headers) {
+		m[sug.Splits[0].Keys[i]] = c
+	}
+	return m, sug.Splits
 }

@@ -412,15 +412,8 @@ func TestCountBothIsBothUploads(t *testing.T) {
 		"Ann Lee,1 Elm St,Austin,TX,7030,g\n" // a duplicate
 	p := testlists.WriteFile(t, "owners.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
-	sug := mapping.AutoMap(ins.Headers, ins.Sample, jobs.KindTrace)
-	if len(sug.Splits) != 1 {
-		t.Fatalf("splits %+v", sug.Splits)
-	}
-	m := mapping.Mapping{mapping.PropertyStreet: "Address", mapping.PropertyCity: "City", mapping.PropertyState: "State", mapping.PropertyZip: "Zip"}
-	for i, c := range sug.Splits[0].Columns(ins.Headers) {
-		m[sug.Splits[0].Keys[i]] = c
-	}
-	plan := Plan{Kind: jobs.KindTrace, Mapping: m, Splits: sug.Splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}}
+	m, splits := ownerSplit(t, ins)
+	plan := Plan{Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}}
 	var notes []string
 	tally, err := CountBoth(context.Background(), p, ins, plan, func(rec []string, header, dup bool) error {
 		if header {

@@ -36,8 +36,7 @@ type rowWorker struct {
 	tap    Tap         // set by setTap: handed the rows added after
 	tapErr error       // the tap's first error (final after finish)
 	failed atomic.Bool // tapErr is set: the reading may stop
-	fields [][]byte    // a tapped row's fields
-	strs   []string    // and as strings
+	strs   []string    // a tapped row's fields
 
 	key        *keyBuf
 	hasKey     bool // some column forms the duplicate key
@@ -203,7 +202,6 @@ func (w *rowWorker) setTap(tap Tap) {
 	}
 	w.tap, w.lay = tap, w.tapped
 	w.strs = make([]string, len(w.tapped.cols))
-	w.fields = make([][]byte, len(w.tapped.cols))
 }
 
 // finish processes what is queued and stops the goroutine; calling it
@@ -261,7 +259,7 @@ func (w *rowWorker) process(b *rowBatch) {
 			w.seen.add(w.key.sum(), line)
 		}
 		if b.tap != nil && w.tapErr == nil {
-			w.tapRow(b, f-2*len(w.fields))
+			w.tapRow(b, f-2*len(w.strs))
 		}
 	}
 }
@@ -294,12 +292,20 @@ func (w *rowWorker) fieldByField(b *rowBatch, f int, keyed bool) bool {
 	return company
 }
 
-// tapRow hands the tap the row whose columns are the spans from f on.
+// tapRow hands the tap the row whose columns are the spans from f on: the
+// strings are cut from one copy of the row's bytes (its line, delimiters
+// and all, when it was copied whole).
 func (w *rowWorker) tapRow(b *rowBatch, f int) {
-	for i := range w.fields {
-		w.fields[i] = b.data[b.spans[f+2*i]:b.spans[f+2*i+1]]
+	spans := b.spans[f : f+2*len(w.strs)]
+	lo, hi := spans[0], spans[1]
+	for i := 0; i < len(spans); i += 2 {
+		lo, hi = min(lo, spans[i]), max(hi, spans[i+1])
 	}
-	if err := b.tap(rowStrings(w.fields, w.strs)); err != nil {
+	row := string(b.data[lo:hi])
+	for i := range w.strs {
+		w.strs[i] = row[spans[2*i]-lo : spans[2*i+1]-lo]
+	}
+	if err := b.tap(w.strs); err != nil {
 		w.tapErr = err
 		w.failed.Store(true)
 	}

@@ -33,7 +33,15 @@
 // and no other, and a column that names no list is its own ("the file's
 // DNC column"), required like the others. Within one list flagged beats
 // unknown beats clean: a known "no" never covers a "not checked". The
-// company's list in SkipDesk never answers for a list of the file's.
+// company's list in SkipDesk never answers for a list of the file's. A
+// column naming one state ("NJ State DNC", "DNC_FL") answers that state's
+// list only, never the list of each phone's own state that a column over
+// all states reports; the answers of several files about named states are
+// merged, never one replacing another. A verdict ("Safe to Call", "DNC
+// Status") read clean clears the state lists too; read flagged it does not
+// say on which list, so it leaves them unknown. A scrub date whose day and
+// month can be read both ways, and which one way lies in the future, dates
+// nothing.
 //
 // # Detection
 //

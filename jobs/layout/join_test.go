@@ -416,3 +416,41 @@ func TestNamedStateListsStandApart(t *testing.T) {
 		}
 	}
 }
+
+// A flagged verdict ("Safe to Call": DNC) does not say on which list the
+// phone was found: a newer scrub of the registry alone does not clear it,
+// for the phone may be on its state's list, which that scrub never
+// checked. A newer scrub that answers the state lists too does.
+func TestFlaggedVerdictStandsBesideTheRegistryAlone(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	read := func(x *FlagIndex, name string, date time.Time, h []string, rec []string) {
+		l := Detect(h, [][]string{rec}, Options{Now: now})
+		src := x.AddSource(Source{Name: name, Date: date}, l)
+		var row Row
+		l.NewReader(nil).Read(rec, &row)
+		x.AddRow(src, &row)
+	}
+	verdict := []string{"Phone", "Last DNC Check", "Safe to Call", "Litigator"}
+	for _, c := range []struct {
+		name     string
+		h, rec   []string
+		callable bool
+	}{
+		{"the registry alone", []string{"Owner 1 Phone 1", "Owner 1 Phone 1_DNC"}, []string{"404.891.1548", "0"}, false},
+		{"the registry and the state lists", []string{"Phone", "DNC", "State DNC", "Litigator"},
+			[]string{"4048911548", "N", "N", "N"}, true},
+	} {
+		x := NewFlagIndex()
+		x.SetDates(time.Time{}, now)
+		read(x, "older", now.AddDate(0, 0, -26), verdict, []string{"4048911548", "10/31/26", "DNC", "False"})
+		read(x, "newer", now.AddDate(0, 0, -14), c.h, c.rec)
+		f, _, ok := x.Lookup(phone.Key("4048911548"))
+		if !ok {
+			t.Fatalf("%s: the number is not in the index", c.name)
+		}
+		if got := Callability(true, f); (got == 0) != c.callable {
+			t.Errorf("a flagged verdict, then a clean scrub of %s: %s, want callable %v", c.name, got, c.callable)
+		}
+	}
+}

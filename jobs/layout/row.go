@@ -342,10 +342,17 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 			continue
 		}
 		p.Flags.Set(kind, x.flag)
-		if l.Columns[fc].Verdict && x.flag != Flagged {
+		if l.Columns[fc].Verdict {
 			// The verdict speaks of the state lists too: clean on them
-			// when it is clean, not known when it is not known.
-			p.Flags.Set(State, x.flag)
+			// when it is clean, not known when it is not known. Flagged,
+			// it does not say on which list: the state lists are not known
+			// clean, so that a later scrub of the registry alone never
+			// clears a phone the verdict may have found on a state's list.
+			state := x.flag
+			if state == Flagged {
+				state = Unknown
+			}
+			p.Flags.Set(State, state)
 		}
 	}
 	// A list the file reports for some of its phones is asked of all of

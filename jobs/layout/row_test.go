@@ -81,8 +81,8 @@ func TestReadDNCResults(t *testing.T) {
 		}},
 		{"dnc_vendor_codes.csv", []string{
 			// The Reason column states why: every reason stated counts.
-			"(512) 555-0101 mobile callable", "(512) 555-0102 other the file says do not call, DNC or litigator",
-			"(214) 555-0103 voip the file says do not call, DNC or litigator",
+			"(512) 555-0101 mobile callable", "(512) 555-0102 other the file says do not call, DNC or litigator, state DNC unknown",
+			"(214) 555-0103 voip the file says do not call, DNC or litigator, state DNC unknown",
 			"(512) 555-0104 other callable",
 			// L: a state's law on wireless numbers, a restriction the file states.
 			"(512) 555-0105 mobile the file says do not call, DNC unknown, litigator unknown",

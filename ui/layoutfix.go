@@ -86,9 +86,11 @@ var kindWords = wordList[layout.FlagKind]{
 	{layout.Federal, "Federal DNC"},
 	{layout.DNC, "DNC (no list named)"},
 	{layout.State, "State DNC"},
+	{layout.StateNamed, "One state's DNC"},
 	{layout.Litigator, "Litigator"},
 	{layout.Internal, "Internal DNC (the file's)"},
 	{layout.Industry, "DMA or industry list"},
+	{layout.Number, "Number status"},
 	{layout.Restriction, "Notes or status in words"},
 	{layout.Combined, "DNC or litigator (one answer)"},
 }

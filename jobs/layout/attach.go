@@ -237,7 +237,7 @@ func badDates(c *Column, vals []ValueN, now time.Time) *Question {
 		parts = append(parts, "in the future: "+valueList(future))
 	}
 	if len(maybe) > 0 {
-		parts = append(parts, "in the future if read month first or day first: "+valueList(maybe))
+		parts = append(parts, maybeFutureWords+": "+valueList(maybe))
 	}
 	if len(parts) == 0 {
 		return nil

@@ -111,6 +111,9 @@ const (
 	dateMaybeFuture             // in the future read day first or month first
 )
 
+// maybeFutureWords says why a date of dateMaybeFuture dates nothing.
+const maybeFutureWords = "in the future if read month first or day first"
+
 // future says the date may lie in the future.
 func (p dateProblem) future() bool { return p == dateFuture || p == dateMaybeFuture }
 

@@ -166,7 +166,7 @@ func (s Kinds) AnswersLitigator() bool { return s&litigator != 0 }
 func (s Kinds) AnswersState() bool { return s&stateLists != 0 }
 
 // IsState reports whether k is a state's list.
-func (k FlagKind) IsState() bool { return k == State || k == StateNamed }
+func (k FlagKind) IsState() bool { return stateLists.Has(k) }
 
 // List names the kinds in the set, in order.
 func (s Kinds) List() []FlagKind {

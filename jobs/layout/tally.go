@@ -164,7 +164,7 @@ func (l *Layout) reads(i int, v string) (string, string) {
 		case dateFuture:
 			return "unknown", "in the future: no scrub date"
 		case dateMaybeFuture:
-			return "unknown", "in the future read month first or day first: no scrub date"
+			return "unknown", maybeFutureWords + ": no scrub date"
 		}
 		return t.Format(time.DateOnly), "scrub date"
 	}

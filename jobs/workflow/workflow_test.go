@@ -628,18 +628,26 @@ func TestLostAnswerIsSettledAndReplacesItsRow(t *testing.T) {
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("submission with its answer dropped: %v", err)
 	}
+	// The lost answer is a submission of unknown outcome, shown as a row
+	// of its own until the tracker settles it (which may already have
+	// happened: it starts at once).
+	sess, _ := d.current()
+	subs, err := sess.led.Submissions().List(ctx)
+	if err != nil || len(subs) != 1 {
+		t.Fatalf("the ledger holds %d submissions (%v), want the one sent", len(subs), err)
+	}
+	unknown := submissionKey(subs[0].ID)
 	list, _, err := d.Jobs().List(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var unknown string
 	for _, j := range list {
-		if j.Status == jobs.StatusUnknown {
-			unknown = j.Key
+		if j.Key == unknown && j.Status != jobs.StatusUnknown {
+			t.Fatalf("the row of the lost answer: %+v, want its status unknown", j)
 		}
 	}
-	if unknown == "" {
-		t.Fatalf("no unknown row among %+v", list)
+	if st := subs[0].State; st != ledger.StateUnknown && st != ledger.StateCreated {
+		t.Fatalf("the lost answer's submission is %s, want unknown (or settled: created)", st)
 	}
 	for {
 		select {

@@ -371,6 +371,7 @@ type request struct {
 	contentType string
 	body        func() (io.ReadCloser, int64, error) // nil: no body
 	charged     bool                                 // a POST that costs credits
+	held        *HeldFile                            // its file, written while sent: complete only once its tail left
 	stream      bool                                 // a download: its 2xx body has no time limit
 	header      http.Header
 	prepare     func(*http.Request) // per-attempt changes (Range on a resumed download)

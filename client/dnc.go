@@ -47,6 +47,7 @@ type DNCUpload struct {
 	FileName    string                  // name sent to the server; default: base name of Path
 	PhoneColumn string                  // CSV header of the phone column
 	Progress    func(sent, total int64) // as TraceUpload.Progress
+	Held        *HeldFile               // as TraceUpload.Held
 }
 
 // Create is POST /dnc: it streams the file as multipart/form-data. Charged:
@@ -60,7 +61,7 @@ func (s *DNCService) Create(ctx context.Context, u *DNCUpload) (*DNCCreated, err
 	}
 	mapping, _ := json.Marshal(map[string]string{"phone": u.PhoneColumn})
 	fields := [][2]string{{"column_mapping", string(mapping)}}
-	return createJob(ctx, s.c, "dnc", jobFile{u.Path, u.FileName, u.Progress}, fields, func(j *DNCCreated) string { return j.ID })
+	return createJob(ctx, s.c, "dnc", jobFile{u.Path, u.FileName, u.Progress, u.Held}, fields, func(j *DNCCreated) string { return j.ID })
 }
 
 // Download streams the result CSV of a completed DNC job to destPath.

@@ -222,6 +222,12 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 		// reports.
 		wd.sending(req, c.idle)
 	}
+	if r.held != nil {
+		// The transport waits for a body's read to end: a held tail's
+		// wait ends with the attempt.
+		stop := context.AfterFunc(actx, func() { r.held.interrupt(context.Cause(actx)) })
+		defer stop()
+	}
 	var st sendState
 	trace := st.trace()
 	trace.WroteRequest = func(httptrace.WroteRequestInfo) {
@@ -274,6 +280,12 @@ func (c *Client) attempt(ctx context.Context, r *request, handle func(*http.Resp
 func (c *Client) unanswered(ctx context.Context, r *request, err error, sent bool) (retry bool, _ error) {
 	var re *redirectError
 	switch {
+	case r.held != nil && !r.held.TailSent():
+		// The server never had the whole body: nothing was created.
+		if !errors.Is(err, ErrUploadIncomplete) {
+			err = fmt.Errorf("%w: %w", ErrUploadIncomplete, err)
+		}
+		return false, c.transportError(r, err)
 	case r.charged && sent:
 		return false, c.unknownOutcome(r, err)
 	case ctx.Err() != nil:

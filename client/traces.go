@@ -169,6 +169,10 @@ type TraceUpload struct {
 	// body size), from the goroutine that writes it, many times a second:
 	// keep it cheap. A retried attempt starts again from 0.
 	Progress func(sent, total int64)
+	// Held, when set, is the file, written while it is sent (Path is not
+	// read): its tail waits for Held.Release, and Held.Abort ends the
+	// request with the body incomplete (ErrUploadIncomplete).
+	Held *HeldFile
 }
 
 // Create is POST /traces: it streams the file as multipart/form-data. The
@@ -190,7 +194,7 @@ func (s *TracesService) Create(ctx context.Context, u *TraceUpload) (*TraceCreat
 		fields = append(fields, [2]string{"mode", u.Mode})
 	}
 	fields = append(fields, [2]string{"include_llcs", fmt.Sprint(u.IncludeLLCs)})
-	return createJob(ctx, s.c, "traces", jobFile{u.Path, u.FileName, u.Progress}, fields, func(j *TraceCreated) string { return j.ID })
+	return createJob(ctx, s.c, "traces", jobFile{u.Path, u.FileName, u.Progress, u.Held}, fields, func(j *TraceCreated) string { return j.ID })
 }
 
 // jobFile is the file a job-creating POST uploads.
@@ -198,6 +202,7 @@ type jobFile struct {
 	path     string
 	name     string // the name sent; default: the base name of path
 	progress func(sent, total int64)
+	held     *HeldFile // the file written while sent; path is then only its name's source
 }
 
 // createJob is the charged POST /resource that creates a job: it streams f
@@ -208,11 +213,21 @@ func createJob[T any](ctx context.Context, c *Client, resource string, f jobFile
 	if name == "" {
 		name = filepath.Base(f.path)
 	}
-	mp, err := newMultipartFile(f.path, name, fields, f.progress)
+	r := &request{method: http.MethodPost, path: resource, charged: true, held: f.held}
+	var err error
+	if f.held != nil {
+		// Once the call is over, what is written is no longer sent.
+		defer f.held.done()
+		r.contentType, r.body, err = heldRequest(f.held, name, fields, f.progress)
+	} else {
+		var mp *multipartFile
+		if mp, err = newMultipartFile(f.path, name, fields, f.progress); err == nil {
+			r.contentType, r.body = mp.contentType(), mp.open
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("client: POST /%s: %w", resource, err)
 	}
-	r := &request{method: http.MethodPost, path: resource, contentType: mp.contentType(), body: mp.open, charged: true}
 	out, err := decoded[T](ctx, c, r)
 	if err != nil {
 		return nil, err

@@ -41,27 +41,54 @@ func newMultipartFile(path, fileName string, fields [][2]string, progress func(s
 		return nil, fmt.Errorf("%w: %s is %s; the service accepts files of at most %s",
 			ErrTooLarge, path, jobs.Bytes(st.Size()), jobs.Bytes(MaxUploadBytes))
 	}
+	m := &multipartFile{path: path, size: st.Size(), progress: progress}
+	if m.boundary, m.prefix, m.trailer, err = envelope(fileName, fields); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// envelope is what a multipart/form-data body of fields and one file holds
+// around the file's bytes: the fields and the file part's header before,
+// the closing boundary after.
+func envelope(fileName string, fields [][2]string) (boundary string, prefix, trailer []byte, err error) {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, f := range fields {
 		if err := w.WriteField(f[0], f[1]); err != nil {
-			return nil, err
+			return "", nil, nil, err
 		}
 	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, quoteEscaper.Replace(fileName)))
 	h.Set("Content-Type", "text/csv")
 	if _, err := w.CreatePart(h); err != nil {
-		return nil, err
+		return "", nil, nil, err
 	}
-	m := &multipartFile{path: path, size: st.Size(), boundary: w.Boundary(), progress: progress}
-	m.prefix = bytes.Clone(buf.Bytes())
+	prefix = bytes.Clone(buf.Bytes())
 	buf.Reset()
 	if err := w.Close(); err != nil {
-		return nil, err
+		return "", nil, nil, err
 	}
-	m.trailer = bytes.Clone(buf.Bytes())
-	return m, nil
+	return w.Boundary(), prefix, bytes.Clone(buf.Bytes()), nil
+}
+
+// heldRequest is the body of an upload whose file is written while it is
+// sent (HeldFile): no length, sent once.
+func heldRequest(h *HeldFile, fileName string, fields [][2]string, progress func(sent, total int64)) (
+	contentType string, body func() (io.ReadCloser, int64, error), err error) {
+	boundary, prefix, trailer, err := envelope(fileName, fields)
+	if err != nil {
+		return "", nil, err
+	}
+	body = func() (io.ReadCloser, int64, error) {
+		if !h.take() {
+			return nil, 0, errors.New("the upload was written while it was sent and cannot be sent again")
+		}
+		r := io.MultiReader(bytes.NewReader(prefix), heldReader{h}, bytes.NewReader(trailer))
+		return &heldBody{h: h, r: r, envelope: int64(len(prefix) + len(trailer)), progress: progress}, -1, nil
+	}
+	return "multipart/form-data; boundary=" + boundary, body, nil
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", " ", "\n", " ")

@@ -127,7 +127,7 @@ type Upload struct {
 // Remove deletes the written file (and the temporary folder Prepare made);
 // it never touches an original file.
 func (u *Upload) Remove() error {
-	if !u.Written {
+	if !u.Written || u.Path == "" {
 		return nil
 	}
 	if u.tempDir != "" {
@@ -155,21 +155,7 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 
 	written, why := Describe(ins, plan)
 	if !written {
-		if ins.TooLarge || ins.Size > input.MaxUploadBytes {
-			return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
-		}
-		sum, n := ins.SHA256, ins.Size // taken as the file was inspected
-		if st, err := os.Stat(src); err != nil || st.Size() != n {
-			sum = "" // changed since: read it again
-		}
-		if sum == "" {
-			var err error
-			if sum, n, err = input.HashFile(src); err != nil {
-				return nil, err
-			}
-		}
-		u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
-		return u, nil
+		return asIs(src, ins, u)
 	}
 	u.Reasons = why
 	u.FileName = UploadName(src, true)
@@ -198,6 +184,25 @@ func Prepare(ctx context.Context, src string, ins *input.Inspection, plan Plan) 
 		u.Remove()
 		return nil, fmt.Errorf("prepare: the file to upload would be %.1f MB: %w; split the list", mb(u.Size), ErrTooLarge)
 	}
+	return u, nil
+}
+
+// asIs is u uploading the picked file src as it is.
+func asIs(src string, ins *input.Inspection, u *Upload) (*Upload, error) {
+	if ins.TooLarge || ins.Size > input.MaxUploadBytes {
+		return nil, fmt.Errorf("prepare: %s is %.1f MB: %w; split the list", filepath.Base(src), mb(ins.Size), ErrTooLarge)
+	}
+	sum, n := ins.SHA256, ins.Size // taken as the file was inspected
+	if st, err := os.Stat(src); err != nil || st.Size() != n {
+		sum = "" // changed since: read it again
+	}
+	if sum == "" {
+		var err error
+		if sum, n, err = input.HashFile(src); err != nil {
+			return nil, err
+		}
+	}
+	u.Path, u.Rows, u.Size, u.SHA256 = src, ins.Rows, n, sum
 	return u, nil
 }
 
@@ -519,16 +524,31 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 		return fmt.Errorf("prepare: %w", err)
 	}
 	defer f.Close()
+	if err := writeTo(ctx, src, ins, plan, headers, derived, u, f, u.Path); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	if err := f.Close(); err != nil {
+		return writeErr(u.Path, err)
+	}
+	return nil
+}
+
+// writeTo writes the upload's bytes into w (named to in errors), counting
+// its rows, size and SHA-256 into u.
+func writeTo(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, w io.Writer, to string) error {
 	h := sha256.New()
-	cw := &countWriter{w: io.MultiWriter(f, h)}
+	cw := &countWriter{w: io.MultiWriter(w, h)}
 	bw := bufio.NewWriterSize(cw, 256<<10)
 	// input.AppendRecord, not encoding/csv: a line break inside a value
 	// reaches the provider as the list wrote it.
 	var line []byte
-	err = stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
+	err := stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
 		line = input.AppendRecord(line[:0], rec)
 		if _, err := bw.Write(line); err != nil {
-			return writeErr(u.Path, err)
+			return writeErr(to, err)
 		}
 		if !header {
 			u.Rows++
@@ -539,13 +559,7 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return writeErr(u.Path, err)
-	}
-	if err := f.Close(); err != nil {
-		return writeErr(u.Path, err)
+		return writeErr(to, err)
 	}
 	u.Size = cw.n
 	u.SHA256 = hex.EncodeToString(h.Sum(nil))

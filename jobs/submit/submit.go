@@ -271,6 +271,15 @@ func markSent(ctx context.Context, led *ledger.Ledger, id int64, sub *ledger.Sub
 }
 
 func (r *Request) normalise() error {
+	if err := r.normaliseJob(); err != nil {
+		return err
+	}
+	return r.normaliseFile()
+}
+
+// normaliseJob checks and completes what the job is: its kind, mode and
+// mapping.
+func (r *Request) normaliseJob() error {
 	switch r.Kind {
 	case jobs.KindTrace:
 		if r.Mode == "" {
@@ -287,6 +296,11 @@ func (r *Request) normalise() error {
 	default:
 		return fmt.Errorf("submit: unknown kind %q (want trace or dnc)", r.Kind)
 	}
+	return nil
+}
+
+// normaliseFile checks and completes what is known of the file sent.
+func (r *Request) normaliseFile() error {
 	if r.File.Path == "" {
 		return errors.New("submit: no file to upload")
 	}
@@ -320,41 +334,63 @@ func Submit(ctx context.Context, api *client.Client, led *ledger.Ledger, req Req
 	if err := req.normalise(); err != nil {
 		return nil, err
 	}
-	opts, err := json.Marshal(req.Options)
-	if err != nil {
-		return nil, fmt.Errorf("submit: options: %w", err)
-	}
-	est, err := encodeOptional(req.Estimate, "estimate")
+	tag := NewTag()
+	sent := TagName(req.File.Name, tag)
+	sub, err := req.submission(tag, sent)
 	if err != nil {
 		return nil, err
 	}
-	tag := NewTag()
-	sent := TagName(req.File.Name, tag)
-	source := req.File.Source
-	if source == "" {
-		source = req.File.Path
-	}
-	sub := &ledger.Submission{Kind: req.Kind, FilePath: source, FileName: sent, Tag: tag, FileHash: req.File.SHA256,
-		SourceHash: req.File.SourceSHA256, FileSize: req.File.Size, Rows: req.File.Rows, Mapping: req.Mapping, Mode: req.Mode,
-		IncludeLLCs: req.IncludeLLCs, Options: opts, Estimate: est, Again: req.Again}
-	// The duplicate guard is the ledger's claim, taken with the intent:
-	// whichever computer records the same submission first sends it.
-	id, step, done, err := beginSend(ctx, led, sub, req.OnStep)
-	var claimed *ledger.ClaimedError
-	if errors.As(err, &claimed) {
-		dup, derr := led.Submissions().Submission(ctx, claimed.Holder)
-		if derr != nil {
-			return nil, fmt.Errorf("%w (%v)", ErrDuplicate, derr)
-		}
-		return nil, duplicateError(ctx, led, dup)
-	}
+	id, step, done, err := claim(ctx, led, sub, req.OnStep)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-
 	res := &Result{Submission: sub}
-	c, err := post(ctx, api, req, sent, res)
+	c, err := post(ctx, api, req, sent, res, nil)
+	return finish(ctx, led, req, id, step, res, c, err)
+}
+
+// submission is the ledger's record of req, its file sent as sent.
+func (r *Request) submission(tag, sent string) (*ledger.Submission, error) {
+	opts, err := json.Marshal(r.Options)
+	if err != nil {
+		return nil, fmt.Errorf("submit: options: %w", err)
+	}
+	est, err := encodeOptional(r.Estimate, "estimate")
+	if err != nil {
+		return nil, err
+	}
+	source := r.File.Source
+	if source == "" {
+		source = r.File.Path
+	}
+	return &ledger.Submission{Kind: r.Kind, FilePath: source, FileName: sent, Tag: tag, FileHash: r.File.SHA256,
+		SourceHash: r.File.SourceSHA256, FileSize: r.File.Size, Rows: r.File.Rows, Mapping: r.Mapping, Mode: r.Mode,
+		IncludeLLCs: r.IncludeLLCs, Options: opts, Estimate: est, Again: r.Again}, nil
+}
+
+// claim records sub's intent and that it is being sent (beginSend). The
+// duplicate guard is the ledger's claim, taken with the intent: whichever
+// computer records the same submission first sends it; the other gets a
+// *DuplicateError.
+func claim(ctx context.Context, led *ledger.Ledger, sub *ledger.Submission, onStep func(Step, *ledger.Submission)) (
+	id int64, step func(Step), done func(), err error) {
+	id, step, done, err = beginSend(ctx, led, sub, onStep)
+	var claimed *ledger.ClaimedError
+	if errors.As(err, &claimed) {
+		dup, derr := led.Submissions().Submission(ctx, claimed.Holder)
+		if derr != nil {
+			return 0, nil, nil, fmt.Errorf("%w (%v)", ErrDuplicate, derr)
+		}
+		return 0, nil, nil, duplicateError(ctx, led, dup)
+	}
+	return id, step, done, err
+}
+
+// finish records what the POST of submission id came to (c, or err) and
+// returns the result.
+func finish(ctx context.Context, led *ledger.Ledger, req Request, id int64, step func(Step), res *Result, c *created, err error) (*Result, error) {
+	sub := res.Submission
 	// The outcome must be recorded whatever happened to ctx meanwhile.
 	rec := context.WithoutCancel(ctx)
 	if err != nil {
@@ -393,12 +429,12 @@ type created struct {
 // post sends the submission (its file named sent) and reads the job it
 // created; the answer is kept on res too. An answer without a job id is an
 // unknown outcome.
-func post(ctx context.Context, api *client.Client, req Request, sent string, res *Result) (*created, error) {
+func post(ctx context.Context, api *client.Client, req Request, sent string, res *Result, held *client.HeldFile) (*created, error) {
 	var c created
 	switch req.Kind {
 	case jobs.KindTrace:
 		t, err := api.Traces.Create(ctx, &client.TraceUpload{Path: req.File.Path, FileName: sent, Mode: string(req.Mode),
-			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress})
+			ColumnMapping: req.Mapping, IncludeLLCs: req.IncludeLLCs, Progress: req.Progress, Held: held})
 		if err != nil {
 			return nil, err
 		}
@@ -406,7 +442,7 @@ func post(ctx context.Context, api *client.Client, req Request, sent string, res
 		c.jobID, c.status, c.charged, c.rows, c.name = t.ID, t.Status, t.CreditsCharged, t.TotalRows, sent
 	case jobs.KindDNC:
 		d, err := api.DNC.Create(ctx, &client.DNCUpload{Path: req.File.Path, FileName: sent,
-			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress})
+			PhoneColumn: req.Mapping[mapping.Phone], Progress: req.Progress, Held: held})
 		if err != nil {
 			return nil, err
 		}

@@ -241,7 +241,7 @@ func (h *HeldFile) total(envelope, sent int64) int64 {
 	if h.closed {
 		return envelope + h.written
 	}
-	return max(envelope+h.hint, sent)
+	return max(envelope+h.hint, sent+1) // below 100% until the last byte is written
 }
 
 // heldBody is the request body of a held upload: the envelope's fields and

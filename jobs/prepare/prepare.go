@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/maphash"
 	"io"
 	"maps"
@@ -539,32 +540,70 @@ func write(ctx context.Context, src string, ins *input.Inspection, plan Plan, he
 // writeTo writes the upload's bytes into w (named to in errors), counting
 // its rows, size and SHA-256 into u.
 func writeTo(ctx context.Context, src string, ins *input.Inspection, plan Plan, headers, derived []string, u *Upload, w io.Writer, to string) error {
-	h := sha256.New()
-	cw := &countWriter{w: io.MultiWriter(w, h)}
-	bw := bufio.NewWriterSize(cw, 256<<10)
-	// input.AppendRecord, not encoding/csv: a line break inside a value
-	// reaches the provider as the list wrote it.
-	var line []byte
+	cw := NewCopyWriter(w, false)
 	err := stream(ctx, src, ins, plan, headers, derived, u, func(rec []string, header bool) error {
-		line = input.AppendRecord(line[:0], rec)
-		if _, err := bw.Write(line); err != nil {
+		if err := cw.Row(rec, header, false); err != nil {
 			return writeErr(to, err)
-		}
-		if !header {
-			u.Rows++
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
+	if err := cw.Flush(); err != nil {
 		return writeErr(to, err)
 	}
-	u.Size = cw.n
-	u.SHA256 = hex.EncodeToString(h.Sum(nil))
+	u.Rows, u.Size, u.SHA256 = cw.Rows, cw.Size(), cw.SHA256()
 	return nil
 }
+
+// CopyWriter writes the rows of an upload as its prepared copy (the
+// header, then each row), counting them, its size and its SHA-256: the one
+// place the copy's bytes are made, by Prepare and Stream, and by a reading
+// of the file made for the quote (Counter's rows, handed to Row).
+type CopyWriter struct {
+	bw   *bufio.Writer
+	cw   *countWriter
+	h    hash.Hash
+	line []byte
+	drop bool
+	// Rows counts the data rows written.
+	Rows int
+}
+
+// NewCopyWriter writes the copy into w; with dropDuplicates, rows handed
+// to Row as repeating an earlier one are left out.
+func NewCopyWriter(w io.Writer, dropDuplicates bool) *CopyWriter {
+	h := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(w, h)}
+	return &CopyWriter{bw: bufio.NewWriterSize(cw, 256<<10), cw: cw, h: h, drop: dropDuplicates}
+}
+
+// Row writes the upload's header or its next row (dup: it repeats an
+// earlier row). input.AppendRecord, not encoding/csv: a line break inside
+// a value reaches the provider as the list wrote it.
+func (c *CopyWriter) Row(rec []string, header, dup bool) error {
+	if dup && c.drop {
+		return nil
+	}
+	c.line = input.AppendRecord(c.line[:0], rec)
+	if _, err := c.bw.Write(c.line); err != nil {
+		return err
+	}
+	if !header {
+		c.Rows++
+	}
+	return nil
+}
+
+// Flush writes what is buffered; Size and SHA256 are then the copy's.
+func (c *CopyWriter) Flush() error { return c.bw.Flush() }
+
+// Size is the number of bytes written (after Flush, the copy's size).
+func (c *CopyWriter) Size() int64 { return c.cw.n }
+
+// SHA256 is the hex digest of the bytes written (call it after Flush).
+func (c *CopyWriter) SHA256() string { return hex.EncodeToString(c.h.Sum(nil)) }
 
 // stream reads src and hands emit the upload's header, then each row it
 // keeps (duplicates dropped, split columns appended). It counts dropped

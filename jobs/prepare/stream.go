@@ -55,3 +55,24 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	l.left -= int64(len(p))
 	return l.w.Write(p)
 }
+
+// SampleRepairs counts what the plan's repairs do to the first rows of
+// the file (ins.Sample), by the rules the copy is made with: a repair that
+// mends one of them will mend the file, and its upload be a prepared copy
+// (Describe says so once the whole file is inspected).
+func SampleRepairs(src string, ins *input.Inspection, plan Plan) Repaired {
+	var n Repaired
+	fix, err := repairsOf(src, plan, ins.Headers)
+	if err != nil {
+		return n
+	}
+	out := make([]string, len(ins.Headers))
+	for _, row := range ins.Sample {
+		if len(row) != len(ins.Headers) || fix.leaveOut(row, &n) {
+			continue
+		}
+		copy(out, row)
+		fix.pad(out, &n)
+	}
+	return n
+}

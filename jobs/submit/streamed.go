@@ -36,6 +36,35 @@ type posted struct {
 // an incomplete body, or any answer that is not a refusal) is recorded as
 // Submit records it, whatever the duplicate guard says: the job may exist.
 func SubmitStreamed(ctx context.Context, api *client.Client, led *ledger.Ledger, req Request, produce Produce) (*Result, error) {
+	st, err := Start(ctx, api, req)
+	if err != nil {
+		return nil, err
+	}
+	f, err := produce(ctx, st.Writer())
+	if err != nil {
+		return nil, st.Abandon(ctx, led, err)
+	}
+	return st.Finish(ctx, led, f, nil)
+}
+
+// Started is a submission whose POST has started, its file being written
+// (Writer) and its tail held: Finish or Abandon ends it, always one of
+// them.
+type Started struct {
+	api    *client.Client
+	req    Request
+	tag    string
+	sent   string
+	held   *client.HeldFile
+	res    *Result
+	answer chan posted
+	ended  bool
+}
+
+// Start starts the POST of req, whose file is then written into Writer
+// (SubmitStreamed). req.File names the picked file (Path, or Source), its
+// name and its fingerprint (SourceSHA256); Finish gives the rest.
+func Start(ctx context.Context, api *client.Client, req Request) (*Started, error) {
 	if err := req.normaliseJob(); err != nil {
 		return nil, err
 	}
@@ -45,59 +74,75 @@ func SubmitStreamed(ctx context.Context, api *client.Client, led *ledger.Ledger,
 	if req.File.Name == "" || req.File.Path == "" {
 		return nil, fmt.Errorf("submit: a streamed upload needs its file's name")
 	}
-	tag := NewTag()
-	sent := TagName(req.File.Name, tag)
-	held := client.NewHeldFile(req.File.Size)
-	res := &Result{}
-	answer := make(chan posted, 1)
+	st := &Started{api: api, req: req, tag: NewTag(), held: client.NewHeldFile(req.File.Size), res: &Result{}, answer: make(chan posted, 1)}
+	st.sent = TagName(req.File.Name, st.tag)
 	go func() {
-		c, err := post(ctx, api, req, sent, res, held)
-		answer <- posted{c, err}
+		c, err := post(ctx, api, st.req, st.sent, st.res, st.held)
+		st.answer <- posted{c, err}
 	}()
-	f, err := produce(ctx, held)
-	if err == nil {
-		held.Close()
-		req.File.SHA256, req.File.Size, req.File.Rows = f.SHA256, f.Size, f.Rows
-		err = req.normaliseFile()
-	}
-	if err != nil {
-		return nil, abandon(ctx, led, req, tag, sent, held, res, answer, err)
-	}
-	sub, err := req.submission(tag, sent)
-	if err != nil {
-		return nil, abandon(ctx, led, req, tag, sent, held, res, answer, err)
-	}
-	id, step, done, err := claim(ctx, led, sub, req.OnStep)
-	if err != nil {
-		return nil, abandon(ctx, led, req, tag, sent, held, res, answer, err)
-	}
-	defer done()
-	res.Submission = sub
-	held.Release()
-	a := <-answer
-	return finish(ctx, led, req, id, step, res, a.c, a.err)
+	return st, nil
 }
 
-// abandon aborts a streamed submission's request before its tail was
-// sent, for why, and returns why. An answer the server gave all the same
-// (a job, or an answer that is not a refusal) is recorded as Submit
-// records it, the intent taken whatever the duplicate guard says; the
-// error is then that outcome's.
-func abandon(ctx context.Context, led *ledger.Ledger, req Request, tag, sent string, held *client.HeldFile, res *Result,
-	answer chan posted, why error) error {
-	held.Abort(why)
-	a := <-answer
+// Writer takes the file's bytes.
+func (st *Started) Writer() io.Writer { return st.held }
+
+// Finish ends a started submission whose file f is all written: its
+// intent is recorded with f's SHA-256 (the duplicate guard's claim) and
+// marked sent, then the tail goes and the outcome is recorded, as Submit
+// does. amend, when not nil, completes the request first with what is
+// known only now (Again, Estimate, OnStep, File.SourceSHA256); the rest
+// was sent at Start. A claim refused or not recorded abandons it
+// (Abandon).
+func (st *Started) Finish(ctx context.Context, led *ledger.Ledger, f File, amend func(*Request)) (*Result, error) {
+	req := &st.req
+	req.File.SHA256, req.File.Size, req.File.Rows = f.SHA256, f.Size, f.Rows
+	if amend != nil {
+		amend(req)
+	}
+	if err := req.normaliseFile(); err != nil {
+		return nil, st.Abandon(ctx, led, err)
+	}
+	sub, err := req.submission(st.tag, st.sent)
+	if err != nil {
+		return nil, st.Abandon(ctx, led, err)
+	}
+	st.held.Close()
+	id, step, done, err := claim(ctx, led, sub, req.OnStep)
+	if err != nil {
+		return nil, st.Abandon(ctx, led, err)
+	}
+	defer done()
+	st.ended = true
+	st.res.Submission = sub
+	st.held.Release()
+	a := <-st.answer
+	return finish(ctx, led, *req, id, step, st.res, a.c, a.err)
+}
+
+// Abandon aborts a started submission before its tail was sent, for why,
+// and returns why; nothing once it ended. An answer the server gave all
+// the same (a job, or an answer that is not a refusal) is recorded as
+// Submit records it, the intent taken whatever the duplicate guard says;
+// the error is then that outcome's.
+func (st *Started) Abandon(ctx context.Context, led *ledger.Ledger, why error) error {
+	if st.ended {
+		return why
+	}
+	st.ended = true
+	st.held.Abort(why)
+	a := <-st.answer
 	switch client.ChargedOutcome(a.err) {
 	case client.Refused, client.NotSent:
 		return why
 	}
 	// The server answered before the end of the body: record it.
+	req := st.req
 	rec := context.WithoutCancel(ctx)
 	if req.File.SHA256 == "" {
 		req.File.SHA256 = req.File.SourceSHA256 // the upload was not all written
 	}
 	req.Again = true
-	sub, err := req.submission(tag, sent)
+	sub, err := req.submission(st.tag, st.sent)
 	if err != nil {
 		return fmt.Errorf("%w (and the job the server answered with was not recorded: %v)", why, err)
 	}
@@ -106,9 +151,9 @@ func abandon(ctx context.Context, led *ledger.Ledger, req Request, tag, sent str
 		return &UnknownError{Err: fmt.Errorf("the server answered before the upload was complete, and the ledger could not record it: %w", err)}
 	}
 	defer done()
-	res.Submission = sub
-	if _, err := finish(rec, led, req, id, step, res, a.c, a.err); err != nil {
+	st.res.Submission = sub
+	if _, err := finish(rec, led, req, id, step, st.res, a.c, a.err); err != nil {
 		return err
 	}
-	return &UnknownError{SubmissionID: id, Err: fmt.Errorf("the server created job %s before the upload was complete (%v)", res.JobID, why)}
+	return &UnknownError{SubmissionID: id, Err: fmt.Errorf("the server created job %s before the upload was complete (%v)", st.res.JobID, why)}
 }

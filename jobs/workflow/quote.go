@@ -41,6 +41,8 @@ type Counts struct {
 
 	// reuse are the rows the library already holds (Service.Count).
 	reuse *reuseCounts
+	// tally is the count these figures come from (nil for a scrub).
+	tally *prepare.Tally
 }
 
 // countKey is what counts depend on: the same key, the same counts.
@@ -143,6 +145,7 @@ func countsOf(p Plan, ins *input.Inspection, t *prepare.Tally) *Counts {
 	c.mapping, c.nameColumns, c.splitFailures, c.repaired = without.Mapping, without.NameColumns, without.SplitFailures, without.Repaired
 	c.RowsWithout, c.EntityRowsWithout, c.Duplicates = without.Rows, without.EntityRows, without.DroppedDuplicates
 	c.Rows, c.EntityRows = t.With.Rows, t.With.EntityRows
+	c.tally = t
 	return c
 }
 

@@ -19,6 +19,18 @@ import (
 // nil for a scrub, and for a plan whose rows cannot be counted (its mapping
 // does not fit the file: Validate says why): Count counts those.
 func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
+	return s.read(ctx, path, opts, settle, nil)
+}
+
+// rowTap is handed, once the plan is settled from the file's start, the
+// plan and whether the "traced before" look-up takes the upload's rows
+// (reusing); the function it returns, when not nil, is handed every row of
+// the trace's upload as the count makes it (prepare.Counter's rows).
+type rowTap func(head *input.Inspection, p Plan, reusing bool) func(rec []string, header, dup bool) error
+
+// read is Read; tap, when not nil, sees the upload's rows too.
+func (s *QuoteService) read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error),
+	tap rowTap) (*input.Inspection, Plan, *Counts, error) {
 	var p Plan
 	var look *reuseLook
 	var counter *prepare.Counter
@@ -31,7 +43,11 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 			return nil, nil
 		}
 		look = s.lookFor(ctx, p)
-		if counter = newReadCounter(path, head, p, look.gather()); counter == nil {
+		var also func(rec []string, header, dup bool) error
+		if tap != nil {
+			also = tap(head, p, look.gather() != nil)
+		}
+		if counter = newReadCounter(path, head, p, look.gather(), also); counter == nil {
 			return nil, nil
 		}
 		return counter.Row, nil
@@ -48,17 +64,26 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 }
 
 // newReadCounter counts p's upload from an inspection's rows, handing
-// them to rows when it is not nil; nil when its rows cannot be counted
-// (its mapping does not fit the file).
-func newReadCounter(path string, head *input.Inspection, p Plan, rows *reuse.Gather) *prepare.Counter {
+// them to rows when it is not nil, and to also; nil when its rows cannot
+// be counted (its mapping does not fit the file).
+func newReadCounter(path string, head *input.Inspection, p Plan, rows *reuse.Gather, also func(rec []string, header, dup bool) error) *prepare.Counter {
 	plan := p.prepare(head, true)
-	var each func(rec []string, header, dup bool) error
+	each := also
 	if rows != nil {
 		m, err := prepare.UploadMapping(path, head, plan)
 		if err != nil {
 			return nil
 		}
 		each = rows.Reader(m)
+		if also != nil {
+			gather := each
+			each = func(rec []string, header, dup bool) error {
+				if err := gather(rec, header, dup); err != nil {
+					return err
+				}
+				return also(rec, header, dup)
+			}
+		}
 	}
 	c, err := prepare.NewCounter(path, head, plan, each)
 	if err != nil {

@@ -80,7 +80,17 @@ type SubmitOptions struct {
 	Quote *Quote
 	// Progress receives upload progress in bytes.
 	Progress func(sent, total int64)
+	// Early is the upload started while the list was read (ReadToSubmit),
+	// nil when none: Submit sends it when it is the plan's upload, and
+	// aborts it otherwise.
+	Early *EarlyUpload
 }
+
+// Why an early upload is aborted (nothing of it reached the server whole).
+var (
+	errEarlyUnsent = errors.New("the submission did not go ahead")
+	errEarlyUnfit  = errors.New("the upload started as the list was read is not the one to send")
+)
 
 // Submitted is a job created and charged.
 type Submitted struct {
@@ -136,6 +146,8 @@ type UploadInfo struct {
 // be charged: reconcile), a *CreditsError for a 402 (naming the cost and
 // the balance), the client's error for any other refusal (nothing charged).
 func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspection, opts SubmitOptions) (*Submitted, error) {
+	// An early upload not sent by the end is aborted: nothing charged.
+	defer opts.Early.Abandon(ctx, errEarlyUnsent)
 	sess, err := s.books()
 	if err != nil {
 		return nil, err
@@ -154,33 +166,18 @@ func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspectio
 	if rj != nil {
 		pp.Keep, pp.KeepReason = rj.Keep, reuseReason(p.Kind)
 	}
-	up, err := prepare.Prepare(ctx, p.Path, ins, pp)
-	if err != nil {
-		rj.Discard()
-		return nil, err
-	}
-	defer up.Remove()
-	rj.MoveTo("up-" + up.SHA256)
-	out := &Submitted{Upload: UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
-		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures,
-		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid}}
-	settled, rerr := s.reconcile(ctx, sess)
-	if rerr == nil {
+	out := &Submitted{}
+	if settled, rerr := s.reconcile(ctx, sess); rerr == nil {
 		out.Settled = settled
 	}
-	req, err := s.request(p, ins, up, opts)
-	if err != nil {
-		return nil, err
+	send := s.sendPrepared
+	if opts.Early.fits(p, ins, pp, rj) {
+		send = s.sendEarly // the copy was written as the list was read
+	} else if written, _ := prepare.Describe(ins, pp); written {
+		opts.Early.Abandon(ctx, errEarlyUnfit)
+		send = s.sendStreamed // the copy is written while it is sent
 	}
-	s.mu.Lock()
-	s.submitting[up.SHA256] = true
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.submitting, up.SHA256)
-		s.mu.Unlock()
-	}()
-	res, err := submit.Submit(ctx, sess.api, sess.led, req)
+	res, err := send(ctx, sess, p, ins, pp, rj, opts, out)
 	if err != nil {
 		return nil, s.notSubmitted(ctx, sess, p, ins, opts, rj, err)
 	}
@@ -193,6 +190,46 @@ func (s *SubmitService) Submit(ctx context.Context, p Plan, ins *input.Inspectio
 		out.Reused = rj.State.Reused
 	}
 	return out, nil
+}
+
+// sendPrepared submits p's upload prepared (the picked file as it is, or
+// a copy written first) and describes it in out.
+func (s *SubmitService) sendPrepared(ctx context.Context, sess *session, p Plan, ins *input.Inspection, pp prepare.Plan, rj *reuse.Folder,
+	opts SubmitOptions, out *Submitted) (*submit.Result, error) {
+	up, err := prepare.Prepare(ctx, p.Path, ins, pp)
+	if err != nil {
+		return nil, err
+	}
+	defer up.Remove()
+	s.uploaded(p, up, rj, out)
+	req, err := s.request(p, ins, up, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.markSubmitting(up.SHA256)()
+	return submit.Submit(ctx, sess.api, sess.led, req)
+}
+
+// uploaded is what is known once p's upload is prepared: its reused rows'
+// folder is named after it, and out describes it.
+func (s *SubmitService) uploaded(p Plan, up *prepare.Upload, rj *reuse.Folder, out *Submitted) {
+	rj.MoveTo("up-" + up.SHA256)
+	out.Upload = UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
+		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures,
+		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid}
+}
+
+// markSubmitting notes that the upload sum is being sent (the job list
+// does not show it as unknown meanwhile); the returned func ends that.
+func (s *SubmitService) markSubmitting(sum string) func() {
+	s.mu.Lock()
+	s.submitting[sum] = true
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.submitting, sum)
+		s.mu.Unlock()
+	}
 }
 
 // request is the submission of the upload prepared from p. Its source is

@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/hostile"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -128,5 +131,55 @@ func TestStreamedAbortedCreatesNothing(t *testing.T) {
 				t.Fatalf("pending submissions %d (%v)", len(pending), err)
 			}
 		})
+	}
+}
+
+// A server that creates a job from an incomplete body and answers before
+// the upload ends: the job is recorded, whatever the duplicate guard says
+// (it exists and was charged), and the caller is told the outcome is not
+// the one it asked for.
+func TestStreamedEarlyAnswerIsRecorded(t *testing.T) {
+	t.Parallel()
+	s, api, led := hostileEnv(t)
+	f := writeFile(t, "owners.csv", ownersCSV)
+	ctx := context.Background()
+	if _, err := Submit(ctx, api, led, traceReq(f)); err != nil {
+		t.Fatal(err)
+	}
+	made := make(chan string, 1)
+	s.Next(hostile.TraceCreate, func(w http.ResponseWriter, r *http.Request) {
+		io.CopyN(io.Discard, r.Body, 16)
+		j := s.Add(&hostile.Job{Name: "owners.csv", TotalRows: 3, Charged: 3})
+		made <- j.ID
+		// Answered on the connection itself: a Go handler's answer waits
+		// for the body to be read.
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			panic(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		body := fmt.Sprintf(`{"success":true,"id":%q,"status":"processing","total_rows":3,"credits_charged":3}`, j.ID)
+		fmt.Fprintf(buf, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		buf.Flush()
+	})
+	st, err := Start(ctx, api, streamedReq(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(st.Writer(), ownersCSV[:20])
+	id := <-made
+	a := <-st.answer // the answer came before the file was all written
+	st.answer <- a
+	if a.err != nil {
+		t.Fatalf("early answer: %v", a.err)
+	}
+	io.WriteString(st.Writer(), ownersCSV[20:]) // dropped: the request is over
+	sum := sha256.Sum256([]byte(ownersCSV))
+	_, err = st.Finish(ctx, led, File{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(ownersCSV)), Rows: 3}, nil)
+	if !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("err %v", err)
+	}
+	if j, err := led.Jobs().Job(ctx, id); err != nil || j == nil {
+		t.Fatalf("the job made from an incomplete body is not in the ledger: %v", err)
 	}
 }

@@ -87,6 +87,10 @@ type prepOptions struct {
 	// Repairs before paying (--pad-zips, --leave-out-no-address,
 	// --leave-out-invalid), as the window offers them.
 	padZips, leaveOutNoAddress, leaveOutInvalid bool
+	// submit: the list is read to be submitted (its upload may start as it
+	// is read: workflow.SubmitService.ReadToSubmit), under the job's name.
+	submit bool
+	name   string
 }
 
 // repairFlags are the repairs made before paying. Those that lose nothing
@@ -156,6 +160,7 @@ type prepared struct {
 	ins    *input.Inspection
 	plan   workflow.Plan
 	counts *workflow.Counts // made in the reading of the file (Service.Read); nil: none
+	early  *workflow.EarlyUpload
 }
 
 // settle inspects the file, decides the mapping (flags, a preset or the
@@ -178,7 +183,9 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions, svc *wor
 	}
 	var ins *input.Inspection
 	var err error
-	if svc != nil {
+	if svc != nil && o.submit {
+		ins, p.plan, p.counts, p.early, err = svc.Submissions().ReadToSubmit(ctx, file, in, decide)
+	} else if svc != nil {
 		ins, p.plan, p.counts, err = svc.Quotes().Read(ctx, file, in, decide)
 	} else if ins, err = workflow.Inspect(ctx, file, in); err == nil {
 		p.plan, _ = decide(ins)
@@ -202,7 +209,7 @@ func (p *prepared) decide(ctx context.Context, env *Env, ins *input.Inspection, 
 	plan := workflow.Plan{Kind: kind, Path: p.File, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
 		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
 		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid,
-		ValuesConfirmed: o.valuesRight.list}
+		ValuesConfirmed: o.valuesRight.list, Name: o.name}
 	plan.Input.Hash = false // a reading option, not the plan's
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode

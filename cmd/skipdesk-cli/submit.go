@@ -189,11 +189,14 @@ func tracePhones(ctx context.Context, svc *workflow.Service, traceID string) (st
 // submitPlan reads the file, checks the mapping, prices it and submits it.
 func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOptions, f *submitFlags) error {
 	// Read the file and check the mapping before anything costs money.
-	// Read once: inspected, counted and its fingerprint taken.
+	// Read once: inspected, counted and its fingerprint taken; the upload
+	// may start meanwhile, its end held until Submit sends it.
+	o.submit, o.name = true, f.name
 	p, err := settle(ctx, env, f.file, o, svc, true)
 	if err != nil {
 		return err
 	}
+	defer p.early.Abandon(ctx, errors.New("nothing was submitted"))
 	if !p.OK {
 		printMapping(env.Stderr, p)
 		return p.report(env)
@@ -211,7 +214,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	}
 	// The review before paying, as the window shows it.
 	q, review := quoteSubmission(ctx, env, svc, p)
-	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env)}
+	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env), Early: p.early}
 	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
 	if errors.Is(err, workflow.ErrNothingBillable) && env.JSON {
 		env.Output(map[string]any{"submitted": false, "review": review}, nil)

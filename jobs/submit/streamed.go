@@ -77,7 +77,8 @@ func Start(ctx context.Context, api *client.Client, req Request) (*Started, erro
 	st := &Started{api: api, req: req, tag: NewTag(), held: client.NewHeldFile(req.File.Size), res: &Result{}, answer: make(chan posted, 1)}
 	st.sent = TagName(req.File.Name, st.tag)
 	go func() {
-		c, err := post(ctx, api, st.req, st.sent, st.res, st.held)
+		// req, not st.req: Finish completes st.req meanwhile.
+		c, err := post(ctx, api, req, st.sent, st.res, st.held)
 		st.answer <- posted{c, err}
 	}()
 	return st, nil

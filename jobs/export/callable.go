@@ -719,7 +719,7 @@ func (m *mergeSource) Next() ([]string, int, error) {
 
 // merge builds the output row; false when the row is dropped.
 func (m *mergeSource) merge(rec []string) ([]string, bool) {
-	m.rd.Read(rec, &m.row)
+	m.read(rec)
 	if m.flagged != nil && !m.staleRead {
 		// Each number's answer is the same in every row (NumberDecides):
 		// this row says it.
@@ -755,6 +755,18 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		delete(m.erase, k)
 	}
 	return m.output(rec), true
+}
+
+// read reads what the export of a row needs: a preset's owner takes its
+// people and e-mails; the result's own layout only its phones, with the
+// addresses that place them.
+func (m *mergeSource) read(rec []string) {
+	if m.shapeOnly {
+		m.rd.Read(rec, &m.row)
+		return
+	}
+	m.rd.ReadPhones(rec, &m.row)
+	m.rd.ReadPlaces(rec, &m.row)
 }
 
 // judge says whether a phone of the row is kept, and why not: "" for a

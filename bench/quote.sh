@@ -7,7 +7,9 @@
 #     400,000 rows, kept in bench/out/quote-library between runs) against
 #     inspect (target ≤ 3×);
 #   - `skipdesk-cli traces submit` of the file against `curl -F` of it to the
-#     same sandbox (target ≤ 1.2×).
+#     same sandbox (target ≤ 1.2×). The list needs a prepared copy (ZIP
+#     codes Excel shortened): its upload starts while the list is read for
+#     the review, and its end waits for the checks before paying.
 # Runs alternate the two commands of a pair, so that drift on a shared
 # machine hits both alike; medians of RUNS and the median of the paired
 # ratios are printed. Wall seconds and peak RSS come from GNU time.

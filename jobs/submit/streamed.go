@@ -58,6 +58,7 @@ type Started struct {
 	held   *client.HeldFile
 	res    *Result
 	answer chan posted
+	cancel context.CancelFunc // ends the POST (Abandon: a dial or retry does not outlast it)
 	ended  bool
 }
 
@@ -76,9 +77,11 @@ func Start(ctx context.Context, api *client.Client, req Request) (*Started, erro
 	}
 	st := &Started{api: api, req: req, tag: NewTag(), held: client.NewHeldFile(req.File.Size), res: &Result{}, answer: make(chan posted, 1)}
 	st.sent = TagName(req.File.Name, st.tag)
+	pctx, cancel := context.WithCancel(ctx)
+	st.cancel = cancel
 	go func() {
 		// req, not st.req: Finish completes st.req meanwhile.
-		c, err := post(ctx, api, req, st.sent, st.res, st.held)
+		c, err := post(pctx, api, req, st.sent, st.res, st.held)
 		st.answer <- posted{c, err}
 	}()
 	return st, nil
@@ -117,6 +120,7 @@ func (st *Started) Finish(ctx context.Context, led *ledger.Ledger, f File, amend
 	st.res.Submission = sub
 	st.held.Release()
 	a := <-st.answer
+	st.cancel()
 	return finish(ctx, led, *req, id, step, st.res, a.c, a.err)
 }
 
@@ -131,6 +135,9 @@ func (st *Started) Abandon(ctx context.Context, led *ledger.Ledger, why error) e
 	}
 	st.ended = true
 	st.held.Abort(why)
+	// Cancelled too, so that a POST still dialling or waiting to retry
+	// ends now; an answer being read is then cut, and recorded unknown.
+	st.cancel()
 	a := <-st.answer
 	switch client.ChargedOutcome(a.err) {
 	case client.Refused, client.NotSent:

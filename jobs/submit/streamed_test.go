@@ -13,6 +13,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/hostile"
+	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
@@ -182,4 +183,35 @@ func TestStreamedEarlyAnswerIsRecorded(t *testing.T) {
 	if j, err := led.Jobs().Job(ctx, id); err != nil || j == nil {
 		t.Fatalf("the job made from an incomplete body is not in the ledger: %v", err)
 	}
+}
+
+// Abandoning a submission whose POST has not left yet (waiting for the
+// team's shared rate budget, as long as it takes) ends it now, nothing
+// sent.
+func TestStreamedAbandonEndsAWaitingPOST(t *testing.T) {
+	t.Parallel()
+	e, f := newOwnersEnv(t)
+	api, err := client.New(e.srv.URL(), sandbox.DemoKey, client.WithBudget(waitForever{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Start(context.Background(), api, streamedReq(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(st.Writer(), ownersCSV[:10])
+	why := errors.New("the person did not go ahead")
+	if err := st.Abandon(context.Background(), e.led, why); !errors.Is(err, why) {
+		t.Fatalf("err %v", err)
+	}
+	wantServerJobs(t, e.api, 0, "(an abandoned upload created one)")
+}
+
+// waitForever is a rate budget that never has room: Take waits for its
+// context.
+type waitForever struct{}
+
+func (waitForever) Take(ctx context.Context, _ string) error {
+	<-ctx.Done()
+	return ctx.Err()
 }

@@ -16,9 +16,11 @@ import (
 // pass, the delimiter standing for the field separator; otherwise field by
 // field. Both give the same key.
 //
-// Once a tap is set (setTap), the rows added after are handed to it here
-// too, every column of each, as strings of their own: the tap's work runs
-// beside the reading, and the reading pays no hand-off of its own.
+// Once a tap is set (setTap), the rows added after are handed to it too,
+// every column of each, as strings of their own, on a third goroutine that
+// the worker passes each batch on to once it has keyed it: the tap's work
+// runs beside the reading and the keying, and the reading pays no hand-off
+// of its own.
 type rowWorker struct {
 	// plain is what is copied of a row, tapped what is copied once a
 	// tap is set (every column); lay is the one add uses.
@@ -29,7 +31,8 @@ type rowWorker struct {
 	lineTab [256]uint16
 
 	in, free chan *rowBatch
-	done     chan struct{}
+	tapIn    chan *rowBatch // the batches keyed, to the tap's goroutine
+	done     chan struct{}  // closed when both goroutines are done
 	cur      *rowBatch
 	closed   bool
 
@@ -93,7 +96,8 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 	}
 	w := &rowWorker{
 		in:     make(chan *rowBatch, 2),
-		free:   make(chan *rowBatch, 3),
+		free:   make(chan *rowBatch, 6),
+		tapIn:  make(chan *rowBatch, 2),
 		done:   make(chan struct{}),
 		key:    newKeyBuf(),
 		plain:  &rowLayout{},
@@ -124,11 +128,17 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 		w.lineTab = normTab
 		w.lineTab[delim] = 1<<8 | 0x1f
 	}
-	for range 2 {
+	for range 5 {
 		w.free <- &rowBatch{}
 	}
 	w.cur = &rowBatch{}
+	tapped := make(chan struct{})
 	go w.run()
+	go w.runTap(tapped)
+	go func() {
+		<-tapped
+		close(w.done)
+	}()
 	return w
 }
 
@@ -220,14 +230,35 @@ func (w *rowWorker) finish() {
 }
 
 func (w *rowWorker) run() {
-	defer close(w.done)
+	defer close(w.tapIn)
 	for b := range w.in {
 		w.process(b)
-		b.data, b.spans, b.lines, b.whole = b.data[:0], b.spans[:0], b.lines[:0], b.whole[:0]
-		select {
-		case w.free <- b:
-		default:
+		if b.tap != nil {
+			w.tapIn <- b
+			continue
 		}
+		w.recycle(b)
+	}
+}
+
+// runTap hands the tap the rows of each batch the worker has keyed, and
+// closes done when there are no more.
+func (w *rowWorker) runTap(done chan struct{}) {
+	defer close(done)
+	for b := range w.tapIn {
+		if w.tapErr == nil {
+			w.tapBatch(b)
+		}
+		w.recycle(b)
+	}
+}
+
+// recycle empties a batch and gives it back for reuse.
+func (w *rowWorker) recycle(b *rowBatch) {
+	b.data, b.spans, b.lines, b.whole = b.data[:0], b.spans[:0], b.lines[:0], b.whole[:0]
+	select {
+	case w.free <- b:
+	default:
 	}
 }
 
@@ -258,8 +289,21 @@ func (w *rowWorker) process(b *rowBatch) {
 			w.keyed++
 			w.seen.add(w.key.sum(), line)
 		}
-		if b.tap != nil && w.tapErr == nil {
-			w.tapRow(b, f-2*len(w.strs))
+	}
+}
+
+// tapBatch hands the tap each row of a batch whose rows were copied with
+// every column (the tapped layout), until it fails.
+func (w *rowWorker) tapBatch(b *rowBatch) {
+	f := 0
+	for r := range b.lines {
+		if b.whole[r] {
+			f += 2 // the line
+		}
+		w.tapRow(b, f)
+		f += 2 * len(w.strs)
+		if w.tapErr != nil {
+			return
 		}
 	}
 }

@@ -190,7 +190,8 @@ func allOwners(ctx context.Context, db *sqldb.DB, files map[int64]dated, hashes 
 		}
 		// The chunk is sorted: the merge starts at its first hash.
 		j, _ := slices.BinarySearch(hashes, int64(binary.BigEndian.Uint64(data)))
-		err := decodeOwners(data, hashes[j:], func(h int64, row int32, day uint64) { fn(f, h, row, day) })
+		want := hashes[j:]
+		err := decodeOwners(data, want, func(i int, row int32, day uint64) { fn(f, want[i], row, day) })
 		if err != nil {
 			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
 		}
@@ -245,7 +246,8 @@ func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn 
 		if err := st.QueryRowContext(ctx, c.id).Scan(&data); err != nil {
 			return err
 		}
-		if err := decodeOwners(data, hashes[j:], fn); err != nil {
+		want := hashes[j:]
+		if err := decodeOwners(data, want, func(i int, row int32, day uint64) { fn(want[i], row, day) }); err != nil {
 			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
 		}
 	}
@@ -253,8 +255,9 @@ func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn 
 }
 
 // decodeOwners reads a chunk (sorted by hash) and hands fn its entries
-// whose hash is in hashes (sorted), walking both in step.
-func decodeOwners(data []byte, hashes []int64, fn func(h int64, row int32, day uint64)) error {
+// whose hash is in hashes (sorted), walking both in step: the hash's
+// place in hashes, the entry's row and day.
+func decodeOwners(data []byte, hashes []int64, fn func(i int, row int32, day uint64)) error {
 	j := 0
 	for len(data) > 0 && j < len(hashes) {
 		if len(data) < 8 {
@@ -276,7 +279,7 @@ func decodeOwners(data []byte, hashes []int64, fn func(h int64, row int32, day u
 			j++
 		}
 		if j < len(hashes) && hashes[j] == h {
-			fn(h, int32(row), day)
+			fn(j, int32(row), day)
 		}
 	}
 	return nil

@@ -343,6 +343,12 @@ func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan
 	if err != nil {
 		return nil, err
 	}
+	return c.Read(ctx, src, ins, plan)
+}
+
+// Read reads src's data rows (ins and plan the counter's) into the count,
+// and says what was counted.
+func (c *Counter) Read(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Tally, error) {
 	if err := eachRow(ctx, src, ins, plan, c.rs.headers, c.Row); err != nil {
 		return nil, err
 	}

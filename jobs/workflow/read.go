@@ -6,7 +6,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
-	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Read reads a list once before it is paid for (the upload is a second
@@ -21,6 +20,7 @@ import (
 func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
 	var p Plan
 	var look *reuseLook
+	defer func() { look.close() }()
 	var counter *prepare.Counter
 	ins, err := input.InspectWith(ctx, path, opts, func(head *input.Inspection) (input.Tap, error) {
 		var err error
@@ -31,8 +31,8 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 			return nil, nil
 		}
 		look = s.lookFor(ctx, p)
-		if counter = newReadCounter(path, head, p, look.gather()); counter == nil {
-			return nil, nil
+		if counter, err = look.counter(path, head, p.prepare(head, true)); err != nil {
+			return nil, nil // its rows cannot be counted: its mapping does not fit the file
 		}
 		return counter.Row, nil
 	})
@@ -45,24 +45,4 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 	c := countsOf(p, ins, counter.Tally())
 	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()
-}
-
-// newReadCounter counts p's upload from an inspection's rows, handing
-// them to rows when it is not nil; nil when its rows cannot be counted
-// (its mapping does not fit the file).
-func newReadCounter(path string, head *input.Inspection, p Plan, rows *reuse.Gather) *prepare.Counter {
-	plan := p.prepare(head, true)
-	var each func(rec []string, header, dup bool) error
-	if rows != nil {
-		m, err := prepare.UploadMapping(path, head, plan)
-		if err != nil {
-			return nil
-		}
-		each = rows.Reader(m)
-	}
-	c, err := prepare.NewCounter(path, head, plan, each)
-	if err != nil {
-		return nil
-	}
-	return c
 }

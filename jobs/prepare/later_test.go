@@ -105,8 +105,9 @@ type handed struct {
 // TestCounterHandingIsRowByRow: a counter that hands its rows on and
 // finds their duplicates after the pass (NewCounterHanding) hands the
 // rows, and tells the duplicates, that the row-by-row count (CountBoth
-// with a row function) does, and counts the same tally, on generated
-// lists and every plan of TestCountLaterIsRowByRow.
+// with a row function) does, and counts the same tally, its company rows
+// the ones it hands as such, on generated lists and every plan of
+// TestCountLaterIsRowByRow.
 func TestCounterHandingIsRowByRow(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{4} {
@@ -121,8 +122,12 @@ func TestCounterHandingIsRowByRow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := NewCounterHanding(p, ins, plan, func(rec []string, header bool) error {
+			var companies int
+			c, err := NewCounterHanding(p, ins, plan, func(rec []string, header, company bool) error {
 				got.add(rec, header, false)
+				if company {
+					companies++
+				}
 				return nil
 			}, func(row int) { got.dups = append(got.dups, row) })
 			if err != nil {
@@ -141,6 +146,9 @@ func TestCounterHandingIsRowByRow(t *testing.T) {
 			}
 			if !reflect.DeepEqual(tally, rowByRow) {
 				t.Errorf("seed %d, %s: counted %+v, row by row %+v", seed, name, *tally, *rowByRow)
+			}
+			if companies != tally.With.EntityRows || (companies == 0 && plan.Kind == jobs.KindTrace) {
+				t.Errorf("seed %d, %s: %d company rows handed, %d counted", seed, name, companies, tally.With.EntityRows)
 			}
 		}
 	}

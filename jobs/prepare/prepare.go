@@ -366,7 +366,7 @@ type Counter struct {
 	name    []byte
 	each    func(rec []string, header, dup bool) error
 	// hand and dup are NewCounterHanding's; handed counts the rows handed.
-	hand   func(rec []string, header bool) error
+	hand   func(rec []string, header, company bool) error
 	dup    func(row int)
 	handed int
 	// later finds the duplicate rows after the rows are read (see
@@ -382,11 +382,12 @@ func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []st
 
 // NewCounterHanding is NewCounter handing hand the upload's header (header
 // true), then each row of the upload as it counts it (splits applied,
-// repairs made), the rows repeating an earlier one too; dup is told the
+// repairs made; company: a company row by the upload's name columns), the
+// rows repeating an earlier one too; dup is told the
 // place (0 the first) among the rows handed of each row repeating an
 // earlier one: as it is handed, or, when the count finds its duplicate
 // rows after the pass, by Tally, in no order.
-func NewCounterHanding(src string, ins *input.Inspection, plan Plan, hand func(rec []string, header bool) error, dup func(row int)) (*Counter, error) {
+func NewCounterHanding(src string, ins *input.Inspection, plan Plan, hand func(rec []string, header, company bool) error, dup func(row int)) (*Counter, error) {
 	return newCounter(src, ins, plan, &Counter{hand: hand, dup: dup})
 }
 
@@ -453,7 +454,7 @@ func (c *Counter) rowLater(row []string) error {
 		return nil
 	}
 	c.handed++
-	return c.hand(rs.out, false)
+	return c.hand(rs.out, false, eff&effCompany != 0)
 }
 
 // dropLater takes a row found repeating an earlier one out of the counts
@@ -485,6 +486,7 @@ func (c *Counter) dropLater(e rowEffect, row uint32) {
 }
 
 func (c *Counter) emit(rec []string, header, dup bool) error {
+	company := false
 	if header {
 		for _, h := range c.t.With.NameColumns {
 			if i := slices.Index(rec, h); i >= 0 {
@@ -492,7 +494,7 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 			}
 		}
 	} else {
-		company := c.company(rec)
+		company = c.company(rec)
 		c.t.With.add(company)
 		if !dup {
 			c.t.Without.add(company)
@@ -501,11 +503,11 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 	if c.each != nil {
 		return c.each(rec, header, dup)
 	}
-	return c.handRow(rec, header, dup)
+	return c.handRow(rec, header, dup, company)
 }
 
 // handRow hands a row counted row by row to hand, and tells dup of it.
-func (c *Counter) handRow(rec []string, header, dup bool) error {
+func (c *Counter) handRow(rec []string, header, dup, company bool) error {
 	if c.hand == nil {
 		return nil
 	}
@@ -515,7 +517,7 @@ func (c *Counter) handRow(rec []string, header, dup bool) error {
 		}
 		c.handed++
 	}
-	return c.hand(rec, header)
+	return c.hand(rec, header, company)
 }
 
 // company reports whether the upload's row rec is a company row by its

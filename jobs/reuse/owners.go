@@ -16,7 +16,6 @@ type Owners struct {
 	m    mapping.Mapping
 	cols ownerCols
 	k    index.Keyer
-	buf  []byte
 	rows []owner // the rows handed, in order
 }
 
@@ -30,20 +29,20 @@ type owner struct {
 // NewOwners gathers the rows of an upload with mapping m.
 func NewOwners(m mapping.Mapping) *Owners { return &Owners{m: m} }
 
-// Row takes the upload's header (header true), then each of its rows (the
-// hand of prepare.NewCounterHanding).
-func (o *Owners) Row(rec []string, header bool) error {
+// Row takes the upload's header (header true), then each of its rows and
+// whether it is a company row by the upload's name columns, the rule
+// Keys.Row's Entity follows (the hand of prepare.NewCounterHanding).
+func (o *Owners) Row(rec []string, header, company bool) error {
 	if header {
 		o.cols = ownerColumns(rec, o.m)
 		return nil
 	}
-	var r owner
+	r := owner{entity: company}
 	if o.cols.street >= 0 {
 		c := &o.cols
 		r.h, r.keyed = o.k.Hash(at(rec, c.first), at(rec, c.last), "", index.Address{Street: at(rec, c.street),
 			City: at(rec, c.city), State: at(rec, c.state), Zip: at(rec, c.zip)})
 	}
-	o.buf, r.entity = o.cols.isEntity(rec, o.buf)
 	o.rows = append(o.rows, r)
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 // The quote's look-up by owner hash, merged with the index's owner runs
 // read while the list is counted, finds the rows traced before that the
 // look-up by owner key (Traced, the look-up a team's index and the
-// submission use) finds: the same rows, dates and company rows, with the
+// submission use) finds: the same rows and dates, with the
 // duplicates and without, on a generated library and a list of its owners
 // rewritten, repeated, never traced and without an address; Read and
 // Count find the same.

@@ -2,7 +2,7 @@ package index
 
 import (
 	"context"
-	"encoding/binary"
+	"database/sql"
 	"fmt"
 	"slices"
 	"sync"
@@ -12,13 +12,12 @@ import (
 )
 
 // OwnerRuns are the owner runs of the index's dated trace results, read
-// on a goroutine of their own (ReadOwners) while a list is being read, and
-// merged with the list's owner hashes once they are known (Newest): what
-// Traced finds for a long list, without a key or an Earlier made per row.
-// The runs are read ahead at most readAhead chunks; the merge takes them
-// as they come.
+// and decoded on a goroutine of their own (ReadOwners) while a list is
+// being read, and merged with the list's owner hashes once they are known
+// (Newest): what Traced finds for a long list, without a key or an Earlier
+// made per row. The runs are read ahead at most readAhead chunks; the
+// merge takes them as they come.
 type OwnerRuns struct {
-	x      *Index
 	chunks chan runChunk
 	files  map[int64]dated // set before the first chunk is sent
 	err    error           // the reading's, set before chunks is closed
@@ -26,14 +25,17 @@ type OwnerRuns struct {
 	once   sync.Once
 }
 
-// runChunk is a chunk of a dated trace result's owner run.
+// runChunk is a chunk of a dated trace result's owner run, decoded: its
+// hashes (sorted) and the day of each entry (nil when every day is 0: the
+// result's date).
 type runChunk struct {
-	file int64
-	data []byte
+	file   int64
+	hashes []int64
+	days   []uint64
 }
 
-// readAhead bounds the chunks read ahead of the merge (about 3 KB each:
-// 256 entries).
+// readAhead bounds the chunks read ahead of the merge (256 entries each,
+// 2 KB decoded).
 const readAhead = 1 << 15
 
 // ReadOwners starts reading the index's owner runs; Newest merges them
@@ -41,7 +43,7 @@ const readAhead = 1 << 15
 // needed (call it in any case: it waits for the goroutine).
 func (x *Index) ReadOwners(ctx context.Context) *OwnerRuns {
 	ctx, stop := context.WithCancel(ctx)
-	r := &OwnerRuns{x: x, chunks: make(chan runChunk, readAhead), stop: stop}
+	r := &OwnerRuns{chunks: make(chan runChunk, readAhead), stop: stop}
 	go func() {
 		defer close(r.chunks)
 		r.err = r.read(ctx, x)
@@ -63,13 +65,20 @@ func (r *OwnerRuns) read(ctx context.Context, x *Index) (err error) {
 		return fail(err)
 	}
 	defer rows.Close()
+	var data sql.RawBytes
 	for rows.Next() {
 		var c runChunk
-		if err := rows.Scan(&c.file, &c.data); err != nil {
+		if err := rows.Scan(&c.file, &data); err != nil {
 			return fail(err)
 		}
-		if _, ok := r.files[c.file]; !ok || len(c.data) < 8 {
+		if _, ok := r.files[c.file]; !ok {
 			continue // not a dated trace result
+		}
+		if err := c.decode(data); err != nil {
+			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, c.file, err)
+		}
+		if len(c.hashes) == 0 {
+			continue
 		}
 		select {
 		case r.chunks <- c:
@@ -97,31 +106,57 @@ type Newest struct {
 	Date, Enhanced int64
 }
 
+// decode reads a chunk's entries (decodeOwners' form).
+func (c *runChunk) decode(data []byte) error {
+	c.hashes = make([]int64, 0, ownerChunk)
+	var days []uint64
+	err := eachOwner(data, func(h int64, _, day uint64) bool {
+		if day > 0 && days == nil {
+			days = make([]uint64, len(c.hashes), cap(c.hashes))
+		}
+		c.hashes = append(c.hashes, h)
+		if days != nil {
+			days = append(days, day)
+		}
+		return true
+	})
+	c.days = days
+	return err
+}
+
 // Newest merges the runs with hashes (sorted, distinct): for each hash,
 // what the library holds of it. Matches are by hash, as Traced's. The
 // runs are read once: Newest is called once.
 func (r *OwnerRuns) Newest(hashes []int64) ([]Newest, error) {
 	out := make([]Newest, len(hashes))
-	var bad error
 	for c := range r.chunks {
-		if bad != nil {
-			continue // drained, so that the reading ends
-		}
 		f := r.files[c.file]
-		// The chunk is sorted: the merge starts at its first hash.
-		j, _ := slices.BinarySearch(hashes, int64(binary.BigEndian.Uint64(c.data)))
-		want := out[j:]
-		err := decodeOwners(c.data, hashes[j:], func(i int, _ int32, day uint64) { want[i].add(f, day) })
-		if err != nil {
-			bad = fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, c.file, err)
-			r.x.noteDamage(bad)
+		// Both are sorted: the merge starts at the chunk's first hash.
+		j, _ := slices.BinarySearch(hashes, c.hashes[0])
+		for i, h := range c.hashes {
+			for j < len(hashes) && hashes[j] < h {
+				j++
+			}
+			if j == len(hashes) {
+				break
+			}
+			if hashes[j] == h {
+				out[j].add(f, c.day(i))
+			}
 		}
 	}
 	r.once.Do(r.stop)
 	if r.err != nil {
 		return nil, r.err
 	}
-	return out, bad
+	return out, nil
+}
+
+func (c *runChunk) day(i int) uint64 {
+	if c.days == nil {
+		return 0
+	}
+	return c.days[i]
 }
 
 // add counts a row of f (traced on day, 0 the result's date) in.

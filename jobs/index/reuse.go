@@ -259,7 +259,21 @@ func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn 
 // place in hashes, the entry's row and day.
 func decodeOwners(data []byte, hashes []int64, fn func(i int, row int32, day uint64)) error {
 	j := 0
-	for len(data) > 0 && j < len(hashes) {
+	return eachOwner(data, func(h int64, row, day uint64) bool {
+		for j < len(hashes) && hashes[j] < h {
+			j++
+		}
+		if j < len(hashes) && hashes[j] == h {
+			fn(j, int32(row), day)
+		}
+		return j < len(hashes)
+	})
+}
+
+// eachOwner hands fn each entry of a chunk (hash, row, day) until it
+// returns false.
+func eachOwner(data []byte, fn func(h int64, row, day uint64) bool) error {
+	for len(data) > 0 {
 		if len(data) < 8 {
 			return fmt.Errorf("cut short")
 		}
@@ -275,11 +289,8 @@ func decodeOwners(data []byte, hashes []int64, fn func(i int, row int32, day uin
 			return fmt.Errorf("bad day")
 		}
 		data = data[m:]
-		for j < len(hashes) && hashes[j] < h {
-			j++
-		}
-		if j < len(hashes) && hashes[j] == h {
-			fn(j, int32(row), day)
+		if !fn(h, row, day) {
+			break
 		}
 	}
 	return nil

@@ -408,7 +408,7 @@ func newCounter(src string, ins *input.Inspection, plan Plan, c *Counter) (*Coun
 		return nil, err
 	}
 	if c.each == nil && len(plan.Splits) <= maxLaterSplits && len(c.rs.sh.fix.zips) <= effPadMax {
-		c.later = newLaterSet(expectRows(ins), c.dropLater)
+		c.later = newLaterSet(ExpectRows(ins), c.dropLater)
 	}
 	return c, nil
 }
@@ -747,15 +747,15 @@ func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (
 		return nil, err
 	}
 	if plan.DropDuplicates {
-		sh.seen = newKeySet(expectRows(ins))
+		sh.seen = newKeySet(ExpectRows(ins))
 	}
 	return sh, nil
 }
 
-// expectRows is the rows ins counted, or, while it is still reading (a
+// ExpectRows is the rows ins counted, or, while it is still reading (a
 // Counter fed by the inspection), a guess from the file's size: a set
 // sized for them does not grow row after row.
-func expectRows(ins *input.Inspection) int {
+func ExpectRows(ins *input.Inspection) int {
 	if ins.Rows > len(ins.Sample) || ins.Size <= 0 {
 		return ins.Rows
 	}

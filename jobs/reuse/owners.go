@@ -26,8 +26,8 @@ type owner struct {
 	keyed, entity, dup bool
 }
 
-// NewOwners gathers the rows of an upload with mapping m.
-func NewOwners(m mapping.Mapping) *Owners { return &Owners{m: m} }
+// NewOwners gathers the rows of an upload with mapping m, about n rows.
+func NewOwners(m mapping.Mapping, n int) *Owners { return &Owners{m: m, rows: make([]owner, 0, n)} }
 
 // Row takes the upload's header (header true), then each of its rows and
 // whether it is a company row by the upload's name columns, the rule

@@ -286,7 +286,7 @@ func (l *reuseLook) counter(path string, head *input.Inspection, plan prepare.Pl
 	if l.rows != nil {
 		return prepare.NewCounter(path, head, plan, l.rows.Reader(m))
 	}
-	l.owners = reuse.NewOwners(m)
+	l.owners = reuse.NewOwners(m, prepare.ExpectRows(head))
 	return prepare.NewCounterHanding(path, head, plan, l.owners.Row, l.owners.Dup)
 }
 

@@ -110,18 +110,18 @@ type Newest struct {
 func (c *runChunk) decode(data []byte) error {
 	c.hashes = make([]int64, 0, ownerChunk)
 	var days []uint64
-	err := eachOwner(data, func(h int64, _, day uint64) bool {
-		if day > 0 && days == nil {
+	it := ownerEntries{data: data}
+	for it.next() {
+		if it.day > 0 && days == nil {
 			days = make([]uint64, len(c.hashes), cap(c.hashes))
 		}
-		c.hashes = append(c.hashes, h)
+		c.hashes = append(c.hashes, it.h)
 		if days != nil {
-			days = append(days, day)
+			days = append(days, it.day)
 		}
-		return true
-	})
+	}
 	c.days = days
-	return err
+	return it.err
 }
 
 // Newest merges the runs with hashes (sorted, distinct): for each hash,

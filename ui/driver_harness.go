@@ -66,6 +66,10 @@ func (a *App) runE2E(name string, code *int) {
 		a.fyne.Lifecycle().SetOnStarted(func() { fyne.Do(a.fyne.Quit) })
 		return
 	}
+	// The window and the wizard try a server that went away again every
+	// second, not every 10 or 15 seconds: the suites take the sandbox away
+	// and bring it back.
+	a.opts.OfflineRetry, a.opts.Wizard.RetryDelay = time.Second, time.Second
 	a.OnReady(func() { go a.runSuite(name, suite, code) })
 }
 

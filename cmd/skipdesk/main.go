@@ -21,6 +21,7 @@ func main() {
 		os.Exit(ui.Run(a, nil, err))
 	}
 	cfg.Track, cfg.UserAgent = true, "skipdesk/1"
+	forTests(&cfg)
 	svc, err := workflow.Open(cfg)
 	if svc == nil {
 		os.Exit(ui.Run(a, nil, err))

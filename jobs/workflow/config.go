@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/tracker"
@@ -45,6 +46,10 @@ type Config struct {
 	OnStep func(step string)
 	// Tracker tunes the tracker (tests use short intervals).
 	Tracker tracker.Options
+	// Retry is the API client's retry policy; zero fields take the
+	// client's defaults (a build for tests shortens the waits between
+	// tries of a server that is away).
+	Retry client.RetryPolicy
 	// DatabaseURL, when set, is the team database to share instead of the
 	// one whose connection string is in the keyring, and is never stored
 	// ($SKIPDESK_DATABASE_URL).

@@ -30,7 +30,7 @@ import (
 // mobiles", truly not a mobile.
 
 var (
-	genCases = flag.Int("gen.cases", 0, "how many generated cases TestGeneratedResultsNeverLeak runs (0: 2000; 300 under -race, 100 with -short)")
+	genCases = flag.Int("gen.cases", 0, "how many generated cases TestGeneratedResultsNeverLeak runs (0: 2000; 100 under -race or with -short)")
 	genFirst = flag.Int64("gen.seed", 1, "the first seed TestGeneratedResultsNeverLeak runs")
 )
 
@@ -375,17 +375,15 @@ func shrunk(ctx context.Context, tb testing.TB, g *genDesk, o genOutcome, class 
 var genShrink = flag.Bool("gen.shrink", false, "TestGeneratedResultsNeverLeak shrinks and prints the first case of every leak class, known or not")
 
 // casesToRun is -gen.cases, or by how the tests run: the race detector
-// makes a case about ten times slower, so a run under it takes 300 cases
-// (the full 2,000 run without it, and the fuzz target draws more), and
-// -short, the inner loop, 100.
+// makes a case about ten times slower, so a run under it, like -short
+// (the inner loop), takes 100 cases: make test runs the full 2,000
+// without it, and the fuzz target draws more.
 func casesToRun() int {
 	switch {
 	case *genCases > 0:
 		return *genCases
-	case testing.Short():
+	case testing.Short(), raceDetector:
 		return 100
-	case raceDetector:
-		return 300
 	}
 	return 2000
 }

@@ -391,6 +391,9 @@ func (s *core) newClient(baseURL, key string, budget *ledger.Budget) (*client.Cl
 	if budget != nil {
 		opts = append(opts, client.WithBudget(budget))
 	}
+	if s.cfg.Retry != (client.RetryPolicy{}) {
+		opts = append(opts, client.WithRetryPolicy(s.cfg.Retry))
+	}
 	api, err := client.New(baseURL, key, opts...)
 	if err != nil {
 		return nil, &BaseURLError{URL: baseURL, Err: err}

@@ -132,13 +132,8 @@ func newRowWorker(width int, keyIdx, nameIdx []int, expectRows int, delim byte) 
 		w.free <- &rowBatch{}
 	}
 	w.cur = &rowBatch{}
-	tapped := make(chan struct{})
 	go w.run()
-	go w.runTap(tapped)
-	go func() {
-		<-tapped
-		close(w.done)
-	}()
+	go w.runTap()
 	return w
 }
 
@@ -242,9 +237,9 @@ func (w *rowWorker) run() {
 }
 
 // runTap hands the tap the rows of each batch the worker has keyed, and
-// closes done when there are no more.
-func (w *rowWorker) runTap(done chan struct{}) {
-	defer close(done)
+// closes done when there are no more (the worker has ended).
+func (w *rowWorker) runTap() {
+	defer close(w.done)
 	for b := range w.tapIn {
 		if w.tapErr == nil {
 			w.tapBatch(b)

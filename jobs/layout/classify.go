@@ -557,6 +557,44 @@ func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) [
 	return qs
 }
 
+// loneState asks about a column headed as a state and nothing else
+// ("State", "State List") in a file of DNC answers (it has flag columns)
+// with no other part of an address, holding state codes (and perhaps "No", "None" or blanks): it may say
+// where each phone is, or which states'
+// DNC lists have it (a DNC management report's "State": NC). Read as
+// where the phone is, a number on its state's list would be callable; so
+// until the person says, its codes are read as the state lists the phone
+// is on and a blank as unknown, a guess: the phones it belongs to are not
+// callable.
+func (l *Layout) loneState(hs []header, p *Profile, sample [][]string) []Question {
+	state, flags := -1, false
+	for i, c := range l.Columns {
+		switch c.Role {
+		case RoleStreet, RoleStreet2, RoleCity, RoleZip, RoleAddress:
+			return nil
+		case RoleState:
+			if state >= 0 {
+				return nil // two states: an address's parts, or two places
+			}
+			state = i
+		case RoleFlag:
+			flags = true
+		}
+	}
+	if state < 0 || !flags || l.Columns[state].Input || hs[state].has != 1<<cState || hs[state].unknowns != 0 {
+		return nil
+	}
+	vals := columnValues(p, sample, state)
+	listOrNone := func(v string) bool { f := fold(v); return stateList(f) || falsy[f] || unknown[f] }
+	if share(vals, func(v string) bool { return stateList(fold(v)) }) == 0 || share(vals, listOrNone) < 1 {
+		return nil
+	}
+	c := &l.Columns[state]
+	c.Role, c.Kind, c.Convention, c.Place = RoleFlag, State, ConvStates, ""
+	return []Question{{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+		Message: fmt.Sprintf("%q holds a state for each phone and the file has no address: is it the state DNC list the phone is on, or where the phone is? Until you say, the phones it belongs to are not callable", c.Header)}}
+}
+
 // identifierWords name columns of identifiers and references, whose values
 // are codes ("dnc_7f3k2", a file name), not statements.
 var identifierWords = set("id", "ids", "job", "ref", "reference", "key", "uuid", "guid", "file", "filename", "url",

@@ -165,8 +165,9 @@ func (c *Correction) answered(l *Layout, qs []Question) []Question {
 	out := qs[:0]
 	for _, q := range qs {
 		answered := len(q.Columns) > 0
-		switch q.Topic {
-		case "phone", "match_status", "attach", "callable":
+		switch {
+		case q.Guess: // how to read the columns, which the person said
+		case q.Topic == "phone", q.Topic == "match_status", q.Topic == "attach", q.Topic == "callable":
 		default:
 			answered = false
 		}

@@ -41,7 +41,10 @@
 // Status") read clean clears the state lists too; read flagged it does not
 // say on which list, so it leaves them unknown. A scrub date whose day and
 // month can be read both ways, and which one way lies in the future, dates
-// nothing.
+// nothing. A column headed "State" and nothing else, in a file of DNC
+// answers with no other part of an address, may name the state lists a
+// phone is on or where it is: it is read as the lists, a guess the person
+// is asked to confirm.
 //
 // # Detection
 //

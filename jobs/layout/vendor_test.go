@@ -63,3 +63,47 @@ func TestVendorTimeColumns(t *testing.T) {
 		}
 	}
 }
+
+// A DNC management report's "State" (NC, None) may name the state lists a
+// phone is on, or where the phone is: with no address beside it, SkipDesk
+// cannot tell, reads its codes as state lists (a guess) and asks; beside
+// an address, or once the person says it is where the phone is, it is
+// the address's state.
+func TestLoneStateColumnIsAsked(t *testing.T) {
+	t.Parallel()
+	headers := []string{"Telephone", "Scrub Date", "State", "Litigator"}
+	rows := [][]string{{"704 440 1438", "11/24/2026", "NC", "False"}, {"773 539 1679", "11/24/2026", "None", "False"}}
+	l := Detect(headers, rows, Options{})
+	c := l.Columns[2]
+	if c.Role != RoleFlag || c.Kind != State || c.Convention != ConvStates {
+		t.Fatalf(`"State" read as %s %s %s, want a state list flag in codes`, c.Role, c.Kind, c.Convention)
+	}
+	if len(l.Questions) != 1 || !l.Questions[0].Blocks || !l.Questions[0].Guess || l.Questions[0].Columns[0] != "State" {
+		t.Fatalf("questions %+v, want one blocking guess about \"State\"", l.Questions)
+	}
+	for i, want := range []Flag{Flagged, Unknown} {
+		var row Row
+		l.NewReader(nil).Read(rows[i], &row)
+		if len(row.Phones) != 1 || row.Phones[0].Flags.Of(State) != want || row.Phones[0].Block == 0 {
+			t.Errorf("%q read as %+v, want the state list %s and the phone blocked", rows[i][2], row.Phones, want)
+		}
+	}
+
+	where := Detect(headers, rows, Options{Correction: &Correction{Columns: map[string]ColumnFix{"State": {Role: RoleState}}}})
+	if c := where.Columns[2]; c.Role != RoleState || len(where.Questions) != 0 {
+		t.Errorf("answered as where the phone is: %s, questions %+v", c.Role, where.Questions)
+	}
+	for _, hs := range [][]string{
+		{"Phone", "City", "State", "DNC"},               // an address's state
+		{"Phone", "Owner State", "DNC"},                 // named for whose state
+		{"Phone", "State", "Mailing State", "DNC"},      // two places
+		{"Phone", "Scrub Date", "State DNC", "Federal"}, // a state list by name
+	} {
+		l := Detect(hs, [][]string{{"7044401438", "NC", "NC", "No"}}, Options{})
+		for _, q := range l.Questions {
+			if strings.Contains(q.Message, "holds a state for each phone") {
+				t.Errorf("%v: asked %q", hs, q.Message)
+			}
+		}
+	}
+}

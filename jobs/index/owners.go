@@ -86,7 +86,10 @@ func (r *OwnerRuns) read(ctx context.Context, x *Index) (err error) {
 			return ctx.Err()
 		}
 	}
-	return fail(rows.Err())
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	return ctx.Err() // a reading cut short by it may end without an error
 }
 
 // Close stops the reading and waits for its end.

@@ -79,8 +79,8 @@ func newestOf(es []Earlier) Newest {
 	return n
 }
 
-// Close stops a reading the merge does not take, and a closed index's
-// runs say why they cannot be read.
+// Close stops a reading the merge does not take, and a cancelled
+// reading says so rather than merging nothing.
 func TestOwnerRunsClose(t *testing.T) {
 	t.Parallel()
 	l := newLib(t)
@@ -88,8 +88,8 @@ func TestOwnerRunsClose(t *testing.T) {
 	l.sync()
 	l.x.ReadOwners(context.Background()).Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	runs := l.x.ReadOwners(ctx)
 	cancel()
+	runs := l.x.ReadOwners(ctx)
 	if _, err := runs.Newest([]int64{1}); err == nil {
 		t.Error("a cancelled reading merged")
 	}

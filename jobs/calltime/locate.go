@@ -170,9 +170,59 @@ type placed struct {
 // is written), in its ZIP's zones when the ZIP is the state's, else every
 // zone of it; the ZIP's own state too when it is another.
 func (e *Engine) readAddress(a Address) placed {
+	return e.readPlace(e.addressText(a))
+}
+
+// addressText is what an address writes that placing reads: its state's
+// postal code, its ZIP's prefix (its first three digits), and whether it
+// says anything at all.
+type addressText struct {
+	state, zip3      string
+	stateOK, present bool
+}
+
+func (e *Engine) addressText(a Address) addressText {
 	state, stateOK := StateCode(a.State)
-	zip3, zipState := e.zipPrefix(a.ZIP)
-	r := placed{zip3: zip3, present: strings.TrimSpace(a.State) != "" || strings.TrimSpace(a.ZIP) != ""}
+	return addressText{state: state, stateOK: stateOK, zip3: zipPrefix(a.ZIP),
+		present: strings.TrimSpace(a.State) != "" || strings.TrimSpace(a.ZIP) != ""}
+}
+
+// zipSlots are the values of addressText.memo's ZIP part: no ZIP, and a
+// prefix of -999 to 999 (what strconv reads of three characters).
+const zipSlots = 2000
+
+// memo is the text as two numbers, for caching what it reads as (false
+// when it cannot be): its state and whether it says anything, and its ZIP
+// prefix. Two addresses of equal memos read alike.
+func (t addressText) memo() (state uint32, zip int, ok bool) {
+	if t.stateOK {
+		if len(t.state) != 2 {
+			return 0, 0, false
+		}
+		state = uint32(t.state[0])<<8 | uint32(t.state[1])
+	}
+	state <<= 1
+	if t.present {
+		state |= 1
+	}
+	if t.zip3 != "" {
+		n, err := strconv.Atoi(t.zip3)
+		if err != nil || n < -999 || n > 999 {
+			return 0, 0, false
+		}
+		zip = n + 1000 // 1…1999; 0: no ZIP
+	}
+	return state, zip, true
+}
+
+// readPlace reads an address's text.
+func (e *Engine) readPlace(t addressText) placed {
+	state, stateOK, zip3 := t.state, t.stateOK, t.zip3
+	zipState := ""
+	if zip3 != "" {
+		zipState = e.places.zipStates[atoi3(zip3)]
+	}
+	r := placed{zip3: zip3, present: t.present}
 	switch {
 	case !stateOK && zipState == "":
 		return r
@@ -203,7 +253,10 @@ type AddressKey struct {
 
 // AddressKey reads an address as placing goes.
 func (e *Engine) AddressKey(a Address) AddressKey {
-	r := e.readAddress(a)
+	return e.addressKey(e.readAddress(a))
+}
+
+func (e *Engine) addressKey(r placed) AddressKey {
 	k := AddressKey{State: e.timeState(r.state), ZIPState: e.timeState(r.zipState), Unplaced: r.state == "" && r.present}
 	if len(r.zones) > 0 {
 		k.zones = &r.zones[0]
@@ -251,20 +304,20 @@ func atoi3(s string) int {
 }
 
 // zipPrefix reads a ZIP (5 digits, ZIP+4, or one that lost its leading
-// zero) and returns its first three digits and their state.
-func (e *Engine) zipPrefix(zip string) (zip3, state string) {
+// zero) and returns its first three digits ("" when it is none); their
+// state is zipStates[atoi3(zip3)].
+func zipPrefix(zip string) (zip3 string) {
 	z := strings.TrimSpace(zip)
 	if p, ok := input.PadZip(z); ok {
 		z = p
 	}
 	if len(z) < 5 {
-		return "", ""
+		return ""
 	}
-	n, err := strconv.Atoi(z[:5])
-	if err != nil {
-		return "", ""
+	if _, err := strconv.Atoi(z[:5]); err != nil {
+		return ""
 	}
-	return z[:3], e.places.zipStates[n/100]
+	return z[:3]
 }
 
 // stateZip is the zones of a state's ZIP prefix: the prefix's own where the

@@ -25,7 +25,15 @@ type Places struct {
 	areaNums []string // a number of each area id
 	addrIDs  map[[2]AddressKey]int32
 	addrs    [][2]Address // the addresses of each address id
-	answers  map[placesAsk]Answer
+	// keyIDs number the keys of one address met (AddressKey); read gives
+	// the number + 1 of each text's (addressText.memo: by state, a table
+	// by ZIP prefix); pairIDs give two of those numbers their address id.
+	// A row's addresses are placed from their text once per distinct text.
+	keyIDs  map[AddressKey]uint32
+	keys    []AddressKey
+	read    map[uint32][]uint32
+	pairIDs map[uint64]int32
+	answers map[placesAsk]Answer
 	// vendIDs are the DNC vendors' calling-time values met, vends their
 	// narrowings (id 0: none).
 	vendIDs map[layout.VendorTime]int32
@@ -60,6 +68,7 @@ const maxAnswers = 1 << 16
 // NewPlaces returns an empty cache over e's rules.
 func NewPlaces(e *Engine) *Places {
 	return &Places{e: e, areaIDs: map[uint64]int32{}, areaKeys: map[AreaKey]int32{}, addrIDs: map[[2]AddressKey]int32{},
+		keyIDs: map[AddressKey]uint32{}, read: map[uint32][]uint32{}, pairIDs: map[uint64]int32{},
 		answers: map[placesAsk]Answer{}, vendIDs: map[layout.VendorTime]int32{}, vends: []*Narrowing{nil}}
 }
 
@@ -95,9 +104,51 @@ func numberOf(digits uint64) string {
 
 // AddressID is the id of a row's addresses' keys (RowAddresses).
 func (p *Places) AddressID(addrs [2]Address) int32 {
-	k := [2]AddressKey{p.e.AddressKey(addrs[0]), p.e.AddressKey(addrs[1])}
+	t0, t1 := p.e.addressText(addrs[0]), p.e.addressText(addrs[1])
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	k0, ok0 := p.keyID(t0)
+	k1, ok1 := p.keyID(t1)
+	if !ok0 || !ok1 {
+		return p.addressID(addrs, [2]AddressKey{p.e.addressKey(p.e.readPlace(t0)), p.e.addressKey(p.e.readPlace(t1))})
+	}
+	pair := uint64(k0)<<32 | uint64(k1)
+	id, ok := p.pairIDs[pair]
+	if !ok {
+		id = p.addressID(addrs, [2]AddressKey{p.keys[k0], p.keys[k1]})
+		p.pairIDs[pair] = id
+	}
+	return id
+}
+
+// keyID is the number of the key of an address whose text is t (false
+// when its text has no memo).
+func (p *Places) keyID(t addressText) (uint32, bool) {
+	state, zip, ok := t.memo()
+	if !ok {
+		return 0, false
+	}
+	ids := p.read[state]
+	if ids == nil {
+		ids = make([]uint32, zipSlots)
+		p.read[state] = ids
+	}
+	if id := ids[zip]; id != 0 {
+		return id - 1, true
+	}
+	k := p.e.addressKey(p.e.readPlace(t))
+	id, ok := p.keyIDs[k]
+	if !ok {
+		id = uint32(len(p.keys))
+		p.keyIDs[k] = id
+		p.keys = append(p.keys, k)
+	}
+	ids[zip] = id + 1
+	return id, true
+}
+
+// addressID is the id of a row's addresses' keys k.
+func (p *Places) addressID(addrs [2]Address, k [2]AddressKey) int32 {
 	id, ok := p.addrIDs[k]
 	if !ok {
 		id = int32(len(p.addrs))

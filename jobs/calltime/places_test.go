@@ -1,6 +1,7 @@
 package calltime
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,55 @@ func TestAnswerWords(t *testing.T) {
 		if got := a.Words(at, false); strings.Contains(strings.ToLower(got), "callable") {
 			t.Errorf("%s at %s, on a list: %q", c.number, c.at, got)
 		}
+	}
+}
+
+// AddressID, which reads each distinct text of an address once, gives two
+// rows the same id exactly when their addresses' keys (AddressKey, read
+// afresh each time) are the same: every state as a code, in lower case, as
+// a name and not one, every ZIP prefix, ZIPs short, long, signed or not
+// ZIPs at all, paired with nothing and with another.
+func TestAddressIDAsTheKeys(t *testing.T) {
+	t.Parallel()
+	e := engine(t)
+	p := NewPlaces(e)
+	var states []string
+	for name, code := range stateNames {
+		states = append(states, code, strings.ToLower(code), name, " "+code+" ")
+	}
+	states = append(states, "", "?", "XX", "Fla.", "N/A")
+	zips := []string{"", " ", "32501", "0210", "2134-5678", "32501-1234", "+3250", "-3250", "abcde", "325", " 70112 "}
+	var all []Address
+	for _, s := range states {
+		for _, z := range zips {
+			all = append(all, Address{Kind: "property", State: s, ZIP: z})
+		}
+	}
+	for n := 0; n < 1000; n++ {
+		for _, s := range []string{"", "FL", "Texas", "?"} {
+			all = append(all, Address{Kind: "mailing", State: s, ZIP: fmt.Sprintf("%03d%02d", n, n%100)})
+		}
+	}
+	byKey := map[[2]AddressKey]int32{}
+	byID := map[int32][2]AddressKey{}
+	check := func(a [2]Address) {
+		id := p.AddressID(a)
+		want := [2]AddressKey{e.AddressKey(a[0]), e.AddressKey(a[1])}
+		if prev, ok := byKey[want]; ok && prev != id {
+			t.Fatalf("%v: id %d, and %d for the same keys", a, id, prev)
+		}
+		if k, ok := byID[id]; ok && k != want {
+			t.Fatalf("%v: id %d is also that of other keys", a, id)
+		}
+		byKey[want], byID[id] = id, want
+	}
+	for i, a := range all {
+		check([2]Address{a, {}})
+		check([2]Address{{}, a})
+		check([2]Address{a, all[(i*7919)%len(all)]})
+		check([2]Address{all[(i*104729)%len(all)], a})
+	}
+	if len(byKey) < 100 {
+		t.Fatalf("only %d distinct keys: the addresses do not vary", len(byKey))
 	}
 }

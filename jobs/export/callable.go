@@ -121,6 +121,22 @@ const unknownBlocks = layout.UnknownBlocks
 // notes, a phone column the layout did not recognise) is blanked too.
 // Rows left with no phone are dropped.
 func ExportCallable(ctx context.Context, src, dncResult, dst string, opts CallableOptions) (*Report, error) {
+	guessed := false
+	rep, err := exportCallable(ctx, src, dncResult, dst, opts, &guessed)
+	if err != nil && guessed && ctx.Err() == nil {
+		// The rows were read with the layout of the file's first rows, and
+		// the whole file reads in another, or the export stopped before
+		// that was known: nothing read with it stands.
+		return exportCallable(ctx, src, dncResult, dst, opts, nil)
+	}
+	return rep, err
+}
+
+// exportCallable is ExportCallable. With guessed, the result's layout,
+// when it is to be detected, is that of its first rows until its rows are
+// all read (layoutGuess); *guessed says the rows were read with a layout
+// the whole file has not borne out yet.
+func exportCallable(ctx context.Context, src, dncResult, dst string, opts CallableOptions, guessed *bool) (*Report, error) {
 	format, err := formatOf(dst, opts.Format)
 	if err != nil {
 		return nil, err
@@ -129,7 +145,7 @@ func ExportCallable(ctx context.Context, src, dncResult, dst string, opts Callab
 	if dncResult != "" {
 		dncs = append([]string{dncResult}, dncs...)
 	}
-	ms, err := newMergeSource(ctx, src, dncs, opts)
+	ms, err := newMergeSource(ctx, src, dncs, opts, guessed)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +368,13 @@ type mergeSource struct {
 	flagged   *layout.FlaggedNumbers
 	stale     *staleSet
 	staleRead bool
-	headers   []string
+	// guess is the layout of the file's first rows the rows are read
+	// with, until the first reading of every row bears it out (nil: the
+	// layout was given, or detected over the whole file); guessed is set
+	// while it is not borne out.
+	guess   *layoutGuess
+	guessed *bool
+	headers []string
 	// out[j] is the source column of output column j, or -(2+slotCols*k+c)
 	// for slot k's added column c (slotFlags, slotCallable, slotZone,
 	// slotFrom, slotUntil).
@@ -455,18 +477,15 @@ func (m *mergeSource) chosen(p *layout.Phone) bool {
 	return !m.opts.LeaveOutMobiles || !p.Type.Wireless()
 }
 
-func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions) (*mergeSource, error) {
+func newMergeSource(ctx context.Context, path string, dncs []string, opts CallableOptions, guessed *bool) (*mergeSource, error) {
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	lopts := layout.Options{Corrections: opts.Corrections, Now: now}
-	l := opts.Layout
-	if l == nil {
-		var err error
-		if l, err = library.DetectLayoutContext(ctx, path, lopts); err != nil {
-			return nil, fmt.Errorf("export: %w", err)
-		}
+	l, guess, err := resultLayout(ctx, path, lopts, opts, guessed)
+	if err != nil {
+		return nil, err
 	}
 	if len(l.Slots) == 0 {
 		return nil, fmt.Errorf("export: %s: no phone column found: not a result whose phones can be exported", path)
@@ -489,7 +508,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
 		flags: flags, opts: opts, erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{},
 		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{},
-		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel)}
+		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel), guess: guess, guessed: guessed}
 	if safety(filters) {
 		m.strict = true
 		if err := m.readFlagged(ctx, path); err != nil {
@@ -500,6 +519,40 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		return nil, err
 	}
 	return m, nil
+}
+
+// resultLayout is the layout to read the result with: the one given, the
+// one its first rows give while the export may guess (every row is read in
+// file order, into one file: no chosen rows, no preset's parts), else the
+// one detected over the whole file.
+func resultLayout(ctx context.Context, path string, lopts layout.Options, opts CallableOptions, guessed *bool) (*layout.Layout, *layoutGuess, error) {
+	if opts.Layout != nil {
+		return opts.Layout, nil, nil
+	}
+	if guessed != nil && opts.Rows == nil && opts.Preset == nil {
+		if g, err := guessLayout(path, lopts); err == nil {
+			*guessed = true
+			return g.guess, g, nil
+		}
+	}
+	l, err := library.DetectLayoutContext(ctx, path, lopts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("export: %w", err)
+	}
+	return l, nil, nil
+}
+
+// confirmGuess, once every row was read, fails the export when the whole
+// file reads in another layout than the guess.
+func (m *mergeSource) confirmGuess() error {
+	if m.guess == nil {
+		return nil
+	}
+	if err := m.guess.confirm(); err != nil {
+		return err
+	}
+	*m.guessed = false
+	return nil
 }
 
 // loadJoin reads the DNC results to join onto the result's phones, with
@@ -606,10 +659,16 @@ func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 		if err != nil {
 			return err
 		}
+		if m.guess != nil {
+			m.guess.add(rec)
+		}
 		m.rd.ReadPhones(rec, &row)
 		for i := range row.Phones {
 			m.note(&row.Phones[i])
 		}
+	}
+	if err := m.confirmGuess(); err != nil {
+		return err
 	}
 	m.staleRead = true
 	return m.staleErr()
@@ -699,6 +758,14 @@ func (m *mergeSource) Warnings() []string {
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {
 		rec, n, err := m.src.Next()
+		if err == nil && m.guess != nil {
+			m.guess.add(rec)
+		}
+		if err == io.EOF {
+			if gerr := m.confirmGuess(); gerr != nil {
+				return nil, 0, gerr
+			}
+		}
 		if err == io.EOF && m.stale != nil && !m.staleRead {
 			// Every row is read: a stale scrub fails the export before
 			// anything is written (the rows went to a temporary file).
@@ -719,7 +786,7 @@ func (m *mergeSource) Next() ([]string, int, error) {
 
 // merge builds the output row; false when the row is dropped.
 func (m *mergeSource) merge(rec []string) ([]string, bool) {
-	m.rd.Read(rec, &m.row)
+	m.read(rec)
 	if m.flagged != nil && !m.staleRead {
 		// Each number's answer is the same in every row (NumberDecides):
 		// this row says it.
@@ -755,6 +822,18 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 		delete(m.erase, k)
 	}
 	return m.output(rec), true
+}
+
+// read reads what the export of a row needs: a preset's owner takes its
+// people and e-mails; the result's own layout only its phones, with the
+// addresses that place them.
+func (m *mergeSource) read(rec []string) {
+	if m.shapeOnly {
+		m.rd.Read(rec, &m.row)
+		return
+	}
+	m.rd.ReadPhones(rec, &m.row)
+	m.rd.ReadPlaces(rec, &m.row)
 }
 
 // judge says whether a phone of the row is kept, and why not: "" for a

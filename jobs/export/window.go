@@ -30,9 +30,10 @@ type timeRule struct {
 	left    map[string]int
 	addrID  int32 // the row's addresses' id
 	rowRead bool  // addrID is the row's
-	// seen keeps each answer in the export's words, by area id, address
-	// id and vendor id (what a DNC vendor said of its calling time).
-	seen map[uint64]timeAnswer
+	// seen keeps each answer in the export's words, by address id and
+	// area id: seen[addr][area] is its place in answers + 1 (0: not met).
+	seen    [][]int32
+	answers []timeAnswer
 	// seenVendor keeps those of the phones a DNC vendor said something of,
 	// by area id, address id and vendor id.
 	seenVendor map[[3]int32]timeAnswer
@@ -68,7 +69,7 @@ func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
 		day = now
 	}
 	t := &timeRule{e: e, places: calltime.NewPlaces(e), at: opts.CallableAt, day: day, left: map[string]int{},
-		seen: map[uint64]timeAnswer{}, seenVendor: map[[3]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
+		seenVendor: map[[3]int32]timeAnswer{}, autodialed: opts.LeaveOutMobiles}
 	if len(opts.Calls) > 0 {
 		t.calls = make(map[uint64]int, len(opts.Calls))
 		for n, c := range opts.Calls {
@@ -117,12 +118,20 @@ func (t *timeRule) answerOf(area, vend int32) timeAnswer {
 		}
 		return a
 	}
-	k := uint64(uint32(area))<<32 | uint64(uint32(t.addrID))
-	a, ok := t.seen[k]
-	if !ok {
-		a = t.answer([3]int32{area, t.addrID, 0})
-		t.seen[k] = a
+	if int(t.addrID) >= len(t.seen) {
+		t.seen = append(t.seen, make([][]int32, int(t.addrID)+1-len(t.seen))...)
 	}
+	ids := t.seen[t.addrID]
+	if int(area) >= len(ids) {
+		ids = append(ids, make([]int32, int(area)+1-len(ids))...)
+		t.seen[t.addrID] = ids
+	}
+	if i := ids[area]; i > 0 {
+		return t.answers[i-1]
+	}
+	a := t.answer([3]int32{area, t.addrID, 0})
+	t.answers = append(t.answers, a)
+	ids[area] = int32(len(t.answers))
 	return a
 }
 

@@ -168,15 +168,18 @@ func (s Kinds) AnswersState() bool { return s&stateLists != 0 }
 // IsState reports whether k is a state's list.
 func (k FlagKind) IsState() bool { return stateLists.Has(k) }
 
-// List names the kinds in the set, in order.
+// List names the kinds in the set, in order. Its room is an array of the
+// caller's (List is inlined): reading a phone's flags allocates nothing.
 func (s Kinds) List() []FlagKind {
-	var out []FlagKind
+	var out [numKinds]FlagKind
+	n := 0
 	for k := FlagKind(0); k < numKinds; k++ {
 		if s.Has(k) {
-			out = append(out, k)
+			out[n] = k
+			n++
 		}
 	}
-	return out
+	return out[:n]
 }
 
 // MarshalJSON writes the set as a list of names.

@@ -27,9 +27,9 @@ type Source struct {
 // answers and the time calls are judged at (SetDates). An index with no DNC
 // result does only that.
 type FlagIndex struct {
-	// ids gives each number the place of its entry: a small map of
+	// ids gives each number the place of its entry: a small table of
 	// numbers to look up on every phone read, the entries apart.
-	ids     map[uint64]int32
+	ids     numberIDs
 	entries []joinEntry
 	sources []Source
 	reports Kinds
@@ -60,11 +60,11 @@ type joinEntry struct {
 }
 
 // NewFlagIndex returns an empty index.
-func NewFlagIndex() *FlagIndex { return &FlagIndex{ids: map[uint64]int32{}} }
+func NewFlagIndex() *FlagIndex { return &FlagIndex{} }
 
 // find is the entry of a number, nil when no result holds it.
 func (x *FlagIndex) find(key uint64) *joinEntry {
-	if i, ok := x.ids[key]; ok {
+	if i, ok := x.ids.get(key); ok {
 		return &x.entries[i]
 	}
 	return nil
@@ -157,7 +157,7 @@ func (x *FlagIndex) add(src int, key uint64, f Flags, date time.Time) {
 	old := x.find(key)
 	switch {
 	case old == nil:
-		x.ids[key] = int32(len(x.entries))
+		x.ids.put(key, int32(len(x.entries)))
 		x.entries = append(x.entries, joinEntry{flags: f, date: date, src: int32(src), prevSrc: -1})
 	case int(old.src) == src || old.date.IsZero() || date.IsZero():
 		// Rows of one result, or answers that cannot be ordered: every

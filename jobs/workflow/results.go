@@ -136,19 +136,12 @@ func (s *ResultService) Export(ctx context.Context, req ExportRequest) (*export.
 		meta = &m
 	}
 	if len(req.DNC) > 0 || req.OnlyCallable || len(req.Filters) > 0 {
-		l := req.Layout
-		if l == nil {
-			var err error
-			if l, err = s.resultLayout(req.Source); err != nil {
-				return nil, err
-			}
-		}
 		keys, err := s.internalKeys(ctx)
 		if err != nil {
 			return nil, err
 		}
 		opts := export.CallableOptions{OnlyCallable: req.OnlyCallable,
-			Filters: req.Filters, DNC: req.DNC, Layout: l, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress),
+			Filters: req.Filters, DNC: req.DNC, Layout: req.Layout, Rows: req.Rows, Meta: meta, Progress: intProgress(req.Progress),
 			Internal: keys, Now: time.Now(), OwnDate: ownDate(req.Source), LeaveOutMobiles: req.LeaveOutMobiles,
 			KeepLitigators: req.KeepLitigators, KeepUnknown: req.KeepUnknown, LeaveOutStale: req.LeaveOutStale,
 			LeaveOutUnsure: req.LeaveOutUnsure, Corrections: s.layoutOptions().Corrections}

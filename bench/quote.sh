@@ -12,7 +12,9 @@
 #     the review, and its end waits for the checks before paying.
 # Runs alternate the two commands of a pair, so that drift on a shared
 # machine hits both alike; medians of RUNS and the median of the paired
-# ratios are printed. Wall seconds and peak RSS come from GNU time.
+# ratios are printed, of wall seconds and of CPU seconds (user + system:
+# on a loaded machine the steadier one). Wall, CPU and peak RSS come from
+# GNU time.
 #   RUNS=5 RESULTS=20 ROWS=400000 (the library: RESULTS × ROWS traced rows)
 #   PROFILE=1: the command line is built with -tags benchprofile and each
 #   A command is run once more writing its CPU profile to
@@ -46,26 +48,28 @@ cli() { # home, args… (output thrown away)
 cli "$LIB/home" estimate "$LIST"
 cli "$EMPTY" estimate "$LIST"
 
-timed() { # command words… (env assignments first) → "seconds peakMB"
-  /usr/bin/time -f '%e %M' -o "$OUT/quote-time.txt" env "$@" >/dev/null 2>>"$OUT/quote-commands.log" ||
+timed() { # command words… (env assignments first) → "seconds peakMB cpu-seconds"
+  /usr/bin/time -f '%e %M %U %S' -o "$OUT/quote-time.txt" env "$@" >/dev/null 2>>"$OUT/quote-commands.log" ||
     { echo "failed: $* (see $OUT/quote-commands.log)" >&2; exit 1; }
-  awk '{printf "%s %.1f\n", $1, $2/1024}' "$OUT/quote-time.txt"
+  awk '{printf "%s %.1f %.2f\n", $1, $2/1024, $3+$4}' "$OUT/quote-time.txt"
 }
 MAPPING='{"first_name":"Owner 1 First Name","last_name":"Owner 1 Last Name","property_street":"Situs Address","property_city":"Site City","property_state":"Site State","property_zip":"Site Zip"}'
 CLI="env SKIPDESK_BASE_URL=$URL SKIPDESK_API_KEY=sk_sandbox_demo $OUT/skipdesk-cli"
 CURL="curl -sS -o /dev/null -H 'Authorization: Bearer sk_sandbox_demo' -F 'file=@$LIST;type=text/csv' -F 'column_mapping=$MAPPING' $URL/traces"
 # pair NAME 'A command' 'B command': RUNS runs of each in turn.
 pair() {
-  local name=$1 a=$2 b=$3 ra="" rb="" rr=""
+  local name=$1 a=$2 b=$3 ra="" rb="" rr="" rc=""
   for _ in $(seq "$RUNS"); do
     x=$(eval "timed $a"); y=$(eval "timed $b")
     ra+="$x"$'\n' rb+="$y"$'\n'
-    rr+="$(awk -v p="${x%% *}" -v q="${y%% *}" 'BEGIN {printf "%.3f", p/q}')"$'\n'
+    rr+="$(echo "$x $y" | awk '{printf "%.3f", $1/$4}')"$'\n'
+    rc+="$(echo "$x $y" | awk '$6 > 0 {printf "%.3f", $3/$6}')"$'\n'
   done
+  col() { echo "$1" | awk -v c="$2" 'NF {print $c}' | median 4; }
   printf '%-46s %8.3f s %7.1f MB   %8.3f s %7.1f MB   paired ratio %s (runs %s)\n' "$name" \
-    "$(echo "$ra" | awk 'NF {print $1}' | median 4)" "$(echo "$ra" | awk 'NF {print $2}' | median 4)" \
-    "$(echo "$rb" | awk 'NF {print $1}' | median 4)" "$(echo "$rb" | awk 'NF {print $2}' | median 4)" \
-    "$(echo "$rr" | awk 'NF' | median 4)" "$(echo "$rr" | awk 'NF' | tr '\n' ' ')"
+    "$(col "$ra" 1)" "$(col "$ra" 2)" "$(col "$rb" 1)" "$(col "$rb" 2)" \
+    "$(col "$rr" 1)" "$(echo "$rr" | awk 'NF' | tr '\n' ' ')"
+  printf '%-46s %8.3f s CPU        %8.3f s CPU        paired ratio %s\n' "" "$(col "$ra" 3)" "$(col "$rb" 3)" "$(col "$rc" 1)"
 }
 
 echo "list: $LIST ($(( $(stat -c %s "$LIST") / 1000000 )) MB, $(( $(wc -l < "$LIST") - 1 )) rows); library: $(wc -l < "$LIB/results.txt") results × $ROWS rows"

@@ -374,12 +374,18 @@ func (x *Index) readFailed(ctx context.Context, db *sqldb.DB, err error) error {
 		}
 		err = fmt.Errorf("%w: %s", ErrDamaged, why)
 	}
+	x.noteDamage(err)
+	return err
+}
+
+// noteDamage remembers a damaged index (err matches ErrDamaged) for the
+// next Sync to rebuild.
+func (x *Index) noteDamage(err error) {
 	x.cacheMu.Lock()
 	if x.damage == "" {
 		x.damage = strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": ")
 	}
 	x.cacheMu.Unlock()
-	return err
 }
 
 // fileError: err is about a result file (gone, unreadable), not the index.

@@ -458,7 +458,9 @@ func OwnerKey(name, address string) string {
 
 // OwnerHash is the 64-bit hash (FNV-1a) of an owner key that the index
 // keeps (a match is confirmed against the row itself before it is reused).
-func OwnerHash(key string) int64 {
+func OwnerHash(key string) int64 { return ownerHash(key) }
+
+func ownerHash[T string | []byte](key T) int64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(key); i++ {
 		h ^= uint64(key[i])
@@ -477,12 +479,26 @@ type Keyer struct {
 // Key is the owner key of a name and a property address; "" without an
 // address. It is valid until the next call.
 func (k *Keyer) Key(first, last, full string, a Address) string {
+	if !k.build(first, last, full, a) {
+		return ""
+	}
+	return string(k.buf)
+}
+
+// Hash is OwnerHash of Key's key, made without a string of its own; ok is
+// false without an address (no key).
+func (k *Keyer) Hash(first, last, full string, a Address) (h int64, ok bool) {
+	if !k.build(first, last, full, a) {
+		return 0, false
+	}
+	return ownerHash(k.buf), true
+}
+
+// build makes the owner key in k.buf; false without an address.
+func (k *Keyer) build(first, last, full string, a Address) bool {
 	k.buf = appendNameKey(k.buf[:0], &k.sc, first, last, full)
 	k.buf = append(k.buf, '\x1f')
 	n := len(k.buf)
 	k.buf = appendAddressKey(k.buf, &k.sc, a)
-	if len(k.buf) == n {
-		return ""
-	}
-	return string(k.buf)
+	return len(k.buf) > n
 }

@@ -190,7 +190,8 @@ func allOwners(ctx context.Context, db *sqldb.DB, files map[int64]dated, hashes 
 		}
 		// The chunk is sorted: the merge starts at its first hash.
 		j, _ := slices.BinarySearch(hashes, int64(binary.BigEndian.Uint64(data)))
-		err := decodeOwners(data, hashes[j:], func(h int64, row int32, day uint64) { fn(f, h, row, day) })
+		want := hashes[j:]
+		err := decodeOwners(data, want, func(i int, row int32, day uint64) { fn(f, want[i], row, day) })
 		if err != nil {
 			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
 		}
@@ -245,7 +246,8 @@ func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn 
 		if err := st.QueryRowContext(ctx, c.id).Scan(&data); err != nil {
 			return err
 		}
-		if err := decodeOwners(data, hashes[j:], fn); err != nil {
+		want := hashes[j:]
+		if err := decodeOwners(data, want, func(i int, row int32, day uint64) { fn(want[i], row, day) }); err != nil {
 			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, file, err)
 		}
 	}
@@ -253,33 +255,53 @@ func ownersOf(ctx context.Context, db *sqldb.DB, file int64, hashes []int64, fn 
 }
 
 // decodeOwners reads a chunk (sorted by hash) and hands fn its entries
-// whose hash is in hashes (sorted), walking both in step.
-func decodeOwners(data []byte, hashes []int64, fn func(h int64, row int32, day uint64)) error {
+// whose hash is in hashes (sorted), walking both in step: the hash's
+// place in hashes, the entry's row and day.
+func decodeOwners(data []byte, hashes []int64, fn func(i int, row int32, day uint64)) error {
+	it := ownerEntries{data: data}
 	j := 0
-	for len(data) > 0 && j < len(hashes) {
-		if len(data) < 8 {
-			return fmt.Errorf("cut short")
-		}
-		h := int64(binary.BigEndian.Uint64(data))
-		data = data[8:]
-		row, n := binary.Uvarint(data)
-		if n <= 0 {
-			return fmt.Errorf("bad row")
-		}
-		data = data[n:]
-		day, m := binary.Uvarint(data)
-		if m <= 0 {
-			return fmt.Errorf("bad day")
-		}
-		data = data[m:]
-		for j < len(hashes) && hashes[j] < h {
+	for j < len(hashes) && it.next() {
+		for j < len(hashes) && hashes[j] < it.h {
 			j++
 		}
-		if j < len(hashes) && hashes[j] == h {
-			fn(h, int32(row), day)
+		if j < len(hashes) && hashes[j] == it.h {
+			fn(j, int32(it.row), it.day)
 		}
 	}
-	return nil
+	return it.err
+}
+
+// ownerEntries walks the entries of an owner chunk: each is its hash (8
+// bytes, big-endian), its row and its day (varints).
+type ownerEntries struct {
+	data     []byte
+	h        int64
+	row, day uint64
+	err      error // why the walk stopped early
+}
+
+// next reads the next entry; false at the end or on a damaged one.
+func (it *ownerEntries) next() bool {
+	if len(it.data) == 0 {
+		return false
+	}
+	if len(it.data) < 8 {
+		it.err = fmt.Errorf("cut short")
+		return false
+	}
+	it.h = int64(binary.BigEndian.Uint64(it.data))
+	row, n := binary.Uvarint(it.data[8:])
+	if n <= 0 {
+		it.err = fmt.Errorf("bad row")
+		return false
+	}
+	day, m := binary.Uvarint(it.data[8+n:])
+	if m <= 0 {
+		it.err = fmt.Errorf("bad day")
+		return false
+	}
+	it.row, it.day, it.data = row, day, it.data[8+n+m:]
+	return true
 }
 
 // dated is an indexed result with a job record.

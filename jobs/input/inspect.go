@@ -28,7 +28,8 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 }
 
 // Tap is handed data rows of a file as strings of their own (the slice is
-// reused between calls), in file order: the rows read before it was
+// reused between calls; the strings may be cut from a string of many rows:
+// copy one to keep it long), in file order: the rows read before it was
 // returned on the reading goroutine, the rest on the inspection's second
 // one, beside the reading. An error stops the reading.
 type Tap func(row []string) error

@@ -11,21 +11,24 @@ import "math/bits"
 // order, so the rows found repeated are the ones a row-by-row look-up
 // finds. Each key carries what its row added to the counts (rowEffect), so
 // that a row found repeated is taken back out of the counts that leave
-// duplicates out. It holds 24 bytes a row, where a whole-list set held 32.
+// duplicates out, and its place among the rows handed on (for a counter
+// that hands them: NewCounterHanding). It holds 24 bytes a row, where a
+// whole-list set held 32.
 type laterSet struct {
 	parts [256][]laterKey
-	found func(rowEffect)
+	found func(rowEffect, uint32)
 }
 
 type laterKey struct {
 	k   [2]uint64
 	eff rowEffect
+	row uint32 // the row's place among the rows handed on (when handed)
 }
 
 // rowEffect is what a counted row added beyond its row: bit 0 it was
 // handed on (Keep did not leave it out), bit 1 it is a company row, bits
 // 2–9 the ZIP codes it padded, bit 10+i the split i that failed on it.
-type rowEffect uint64
+type rowEffect uint32
 
 const (
 	effHanded   rowEffect = 1
@@ -34,21 +37,22 @@ const (
 	effPadMax             = 255
 	effSplit0             = 10
 	// maxLaterSplits is the most splits a rowEffect holds.
-	maxLaterSplits = 64 - effSplit0
+	maxLaterSplits = 32 - effSplit0
 )
 
 func (e rowEffect) padded() int { return int(e>>effPadShift) & effPadMax }
 
 // failed calls fn with each split that failed on the row.
 func (e rowEffect) failed(fn func(split int)) {
-	for f := uint64(e >> effSplit0); f != 0; f &= f - 1 {
-		fn(bits.TrailingZeros64(f))
+	for f := uint32(e >> effSplit0); f != 0; f &= f - 1 {
+		fn(bits.TrailingZeros32(f))
 	}
 }
 
 // newLaterSet is a set sized for about n rows; found is called with the
-// effect of each row found repeating an earlier one (by flush).
-func newLaterSet(n int, found func(rowEffect)) *laterSet {
+// effect and the place of each row found repeating an earlier one (by
+// flush).
+func newLaterSet(n int, found func(rowEffect, uint32)) *laterSet {
 	s := &laterSet{found: found}
 	for i := range s.parts {
 		s.parts[i] = make([]laterKey, 0, n/len(s.parts)+n/len(s.parts)/8)
@@ -56,9 +60,9 @@ func newLaterSet(n int, found func(rowEffect)) *laterSet {
 	return s
 }
 
-func (s *laterSet) add(k [2]uint64, eff rowEffect) {
+func (s *laterSet) add(k [2]uint64, eff rowEffect, row uint32) {
 	p := k[0] >> 56
-	s.parts[p] = append(s.parts[p], laterKey{k, eff})
+	s.parts[p] = append(s.parts[p], laterKey{k, eff, row})
 }
 
 // flush looks every key up: the rows found repeated are then all known.
@@ -73,7 +77,7 @@ func (s *laterSet) flush() {
 		set.n = 0
 		for _, e := range q {
 			if set.seenBefore(e.k) {
-				s.found(e.eff)
+				s.found(e.eff, e.row)
 			}
 		}
 		s.parts[p] = nil

@@ -61,16 +61,7 @@ func TestCountLaterIsRowByRow(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		p := laterList(t, 20000, seed)
 		ins := inspect(t, p, input.Options{})
-		m, splits := ownerSplit(t, ins)
-		plans := map[string]Plan{
-			"mapped":  {Kind: jobs.KindTrace, Mapping: m, Splits: splits},
-			"repairs": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}},
-			"keep": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}},
-				Keep: func(rec []string) bool { return rec[2] != "" }},
-			"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: splits, KeyColumns: []string{"Owner", "Zip"}},
-			"phones": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutInvalid: true}},
-		}
-		for name, plan := range plans {
+		for name, plan := range laterPlans(t, ins) {
 			later, err := CountBoth(context.Background(), p, ins, plan, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -89,6 +80,91 @@ func TestCountLaterIsRowByRow(t *testing.T) {
 	}
 }
 
+// laterPlans are plans of a laterList's rows: traces with splits,
+// repairs, a Keep, a key of their own, and a phone list.
+func laterPlans(t *testing.T, ins *input.Inspection) map[string]Plan {
+	m, splits := ownerSplit(t, ins)
+	return map[string]Plan{
+		"mapped":  {Kind: jobs.KindTrace, Mapping: m, Splits: splits},
+		"repairs": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}, LeaveOutBlank: []string{"Address"}}},
+		"keep": {Kind: jobs.KindTrace, Mapping: m, Splits: splits, Repairs: Repairs{PadZips: []string{"Zip"}},
+			Keep: func(rec []string) bool { return rec[2] != "" }},
+		"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: splits, KeyColumns: []string{"Owner", "Zip"}},
+		"phones": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutInvalid: true}},
+	}
+}
+
+// handed is what a count handed on: the header, the rows, and the places
+// of the rows told repeating an earlier one (sorted).
+type handed struct {
+	header []string
+	rows   []string
+	dups   []int
+}
+
+// TestCounterHandingIsRowByRow: a counter that hands its rows on and
+// finds their duplicates after the pass (NewCounterHanding) hands the
+// rows, and tells the duplicates, that the row-by-row count (CountBoth
+// with a row function) does, and counts the same tally, its company rows
+// the ones it hands as such, on generated lists and every plan of
+// TestCountLaterIsRowByRow.
+func TestCounterHandingIsRowByRow(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{4} {
+		p := laterList(t, 8000, seed)
+		ins := inspect(t, p, input.Options{})
+		for name, plan := range laterPlans(t, ins) {
+			var want, got handed
+			rowByRow, err := CountBoth(context.Background(), p, ins, plan, func(rec []string, header, dup bool) error {
+				want.add(rec, header, dup)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var companies int
+			c, err := NewCounterHanding(p, ins, plan, func(rec []string, header, company bool) error {
+				got.add(rec, header, false)
+				if company {
+					companies++
+				}
+				return nil
+			}, func(row int) { got.dups = append(got.dups, row) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.later == nil {
+				t.Fatalf("%s: the rows are counted row by row", name)
+			}
+			if err := eachRow(context.Background(), p, ins, plan, c.rs.headers, c.Row); err != nil {
+				t.Fatal(err)
+			}
+			tally := c.Tally()
+			slices.Sort(got.dups)
+			if !reflect.DeepEqual(got, want) || len(want.dups) == 0 {
+				t.Errorf("seed %d, %s: handed %d rows, %d repeated; row by row %d, %d", seed, name, len(got.rows), len(got.dups), len(want.rows), len(want.dups))
+			}
+			if !reflect.DeepEqual(tally, rowByRow) {
+				t.Errorf("seed %d, %s: counted %+v, row by row %+v", seed, name, *tally, *rowByRow)
+			}
+			if companies != tally.With.EntityRows || (companies == 0 && plan.Kind == jobs.KindTrace) {
+				t.Errorf("seed %d, %s: %d company rows handed, %d counted", seed, name, companies, tally.With.EntityRows)
+			}
+		}
+	}
+}
+
+func (h *handed) add(rec []string, header, dup bool) {
+	if header {
+		h.header = slices.Clone(rec)
+		return
+	}
+	if dup {
+		h.dups = append(h.dups, len(h.rows))
+	}
+	h.rows = append(h.rows, strings.Join(rec, "\x00"))
+}
+
 // TestLaterSetIsKeySet: the split set finds the keys a whole set finds,
 // in every part and in file order, whatever the queue's length when the
 // pass ends.
@@ -97,7 +173,12 @@ func TestLaterSetIsKeySet(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	var want, got []rowEffect
 	whole := newKeySet(0)
-	later := newLaterSet(1000, func(e rowEffect) { got = append(got, e) })
+	later := newLaterSet(1000, func(e rowEffect, row uint32) {
+		if e != rowEffect(row) {
+			t.Errorf("row %d found with the effect of row %d", row, e)
+		}
+		got = append(got, e)
+	})
 	for i := range 300000 {
 		k := [2]uint64{r.Uint64(), r.Uint64()}
 		if i > 0 && r.IntN(3) == 0 {
@@ -106,7 +187,7 @@ func TestLaterSetIsKeySet(t *testing.T) {
 		if whole.seenBefore(k) {
 			want = append(want, rowEffect(i))
 		}
-		later.add(k, rowEffect(i))
+		later.add(k, rowEffect(i), uint32(i))
 	}
 	later.flush()
 	if len(got) != len(want) || len(want) == 0 {

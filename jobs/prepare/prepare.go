@@ -349,6 +349,12 @@ func CountBoth(ctx context.Context, src string, ins *input.Inspection, plan Plan
 	if err != nil {
 		return nil, err
 	}
+	return c.Read(ctx, src, ins, plan)
+}
+
+// Read reads src's data rows (ins and plan the counter's) into the count,
+// and says what was counted.
+func (c *Counter) Read(ctx context.Context, src string, ins *input.Inspection, plan Plan) (*Tally, error) {
 	if err := eachRow(ctx, src, ins, plan, c.rs.headers, c.Row); err != nil {
 		return nil, err
 	}
@@ -365,6 +371,10 @@ type Counter struct {
 	nameIdx []int
 	name    []byte
 	each    func(rec []string, header, dup bool) error
+	// hand and dup are NewCounterHanding's; handed counts the rows handed.
+	hand   func(rec []string, header, company bool) error
+	dup    func(row int)
+	handed int
 	// later finds the duplicate rows after the rows are read (see
 	// laterSet); nil when each must be told row by row.
 	later *laterSet
@@ -373,6 +383,21 @@ type Counter struct {
 // NewCounter starts counting plan's upload; each is as CountBoth's (it
 // is handed the header now).
 func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []string, header, dup bool) error) (*Counter, error) {
+	return newCounter(src, ins, plan, &Counter{each: each})
+}
+
+// NewCounterHanding is NewCounter handing hand the upload's header (header
+// true), then each row of the upload as it counts it (splits applied,
+// repairs made; company: a company row by the upload's name columns), the
+// rows repeating an earlier one too; dup is told the
+// place (0 the first) among the rows handed of each row repeating an
+// earlier one: as it is handed, or, when the count finds its duplicate
+// rows after the pass, by Tally, in no order.
+func NewCounterHanding(src string, ins *input.Inspection, plan Plan, hand func(rec []string, header, company bool) error, dup func(row int)) (*Counter, error) {
+	return newCounter(src, ins, plan, &Counter{hand: hand, dup: dup})
+}
+
+func newCounter(src string, ins *input.Inspection, plan Plan, c *Counter) (*Counter, error) {
 	if ins == nil {
 		return nil, errors.New("prepare: no inspection")
 	}
@@ -380,7 +405,6 @@ func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []st
 	if err != nil {
 		return nil, err
 	}
-	c := &Counter{each: each}
 	for _, cs := range []*Counts{&c.t.With, &c.t.Without} {
 		cs.NameColumns, cs.Mapping = m.NameColumns(), m
 	}
@@ -389,8 +413,8 @@ func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []st
 	if err != nil {
 		return nil, err
 	}
-	if each == nil && len(plan.Splits) <= maxLaterSplits && len(c.rs.sh.fix.zips) <= effPadMax {
-		c.later = newLaterSet(expectRows(ins), c.dropLater)
+	if c.each == nil && len(plan.Splits) <= maxLaterSplits && len(c.rs.sh.fix.zips) <= effPadMax {
+		c.later = newLaterSet(ExpectRows(ins), c.dropLater)
 	}
 	return c, nil
 }
@@ -398,8 +422,7 @@ func NewCounter(src string, ins *input.Inspection, plan Plan, each func(rec []st
 // Row counts the file's next data row (as wide as its header).
 func (c *Counter) Row(row []string) error {
 	if c.later != nil {
-		c.rowLater(row)
-		return nil
+		return c.rowLater(row)
 	}
 	return c.rs.row(row)
 }
@@ -408,11 +431,11 @@ func (c *Counter) Row(row []string) error {
 // after the pass: every row is counted as if it repeated none, and what it
 // added goes with its key to the later set, which takes a row found
 // repeated back out of the counts without duplicates (dropLater).
-func (c *Counter) rowLater(row []string) {
+func (c *Counter) rowLater(row []string) error {
 	rs := c.rs
 	sh, u := rs.sh, rs.u
 	if sh.fix.leaveOut(row, &u.Repaired) {
-		return
+		return nil
 	}
 	k, keyed := sh.key(row)
 	padded := u.PaddedZips
@@ -431,13 +454,19 @@ func (c *Counter) rowLater(row []string) {
 		c.t.Without.add(company)
 	}
 	if keyed {
-		c.later.add(k, eff)
+		c.later.add(k, eff, uint32(c.handed))
 	}
+	if eff&effHanded == 0 || c.hand == nil {
+		return nil
+	}
+	c.handed++
+	return c.hand(rs.out, false, eff&effCompany != 0)
 }
 
 // dropLater takes a row found repeating an earlier one out of the counts
-// without duplicates: what rowStream.row counts for a duplicate row.
-func (c *Counter) dropLater(e rowEffect) {
+// without duplicates (what rowStream.row counts for a duplicate row), and
+// tells dup its place among the rows handed.
+func (c *Counter) dropLater(e rowEffect, row uint32) {
 	rs := c.rs
 	u := rs.u
 	u.DroppedDuplicates++
@@ -445,6 +474,9 @@ func (c *Counter) dropLater(e rowEffect) {
 		c.t.Without.Rows--
 		if e&effCompany != 0 {
 			c.t.Without.EntityRows--
+		}
+		if c.dup != nil {
+			c.dup(int(row))
 		}
 	}
 	n := e.padded()
@@ -460,6 +492,7 @@ func (c *Counter) dropLater(e rowEffect) {
 }
 
 func (c *Counter) emit(rec []string, header, dup bool) error {
+	company := false
 	if header {
 		for _, h := range c.t.With.NameColumns {
 			if i := slices.Index(rec, h); i >= 0 {
@@ -467,7 +500,7 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 			}
 		}
 	} else {
-		company := c.company(rec)
+		company = c.company(rec)
 		c.t.With.add(company)
 		if !dup {
 			c.t.Without.add(company)
@@ -476,7 +509,21 @@ func (c *Counter) emit(rec []string, header, dup bool) error {
 	if c.each != nil {
 		return c.each(rec, header, dup)
 	}
-	return nil
+	return c.handRow(rec, header, dup, company)
+}
+
+// handRow hands a row counted row by row to hand, and tells dup of it.
+func (c *Counter) handRow(rec []string, header, dup, company bool) error {
+	if c.hand == nil {
+		return nil
+	}
+	if !header {
+		if dup && c.dup != nil {
+			c.dup(c.handed)
+		}
+		c.handed++
+	}
+	return c.hand(rec, header, company)
 }
 
 // company reports whether the upload's row rec is a company row by its
@@ -753,15 +800,15 @@ func newShaper(src string, ins *input.Inspection, plan Plan, headers []string) (
 		return nil, err
 	}
 	if plan.DropDuplicates {
-		sh.seen = newKeySet(expectRows(ins))
+		sh.seen = newKeySet(ExpectRows(ins))
 	}
 	return sh, nil
 }
 
-// expectRows is the rows ins counted, or, while it is still reading (a
+// ExpectRows is the rows ins counted, or, while it is still reading (a
 // Counter fed by the inspection), a guess from the file's size: a set
 // sized for them does not grow row after row.
-func expectRows(ins *input.Inspection) int {
+func ExpectRows(ins *input.Inspection) int {
 	if ins.Rows > len(ins.Sample) || ins.Size <= 0 {
 		return ins.Rows
 	}

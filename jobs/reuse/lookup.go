@@ -66,8 +66,8 @@ func (c *ownerCols) key(k *index.Keyer, rec []string) string {
 }
 
 // isEntity: the row's mapped names are a company's (as the provider
-// decides it).
-func (c *ownerCols) isEntity(rec []string, buf []byte) bool {
+// decides it). The names are joined in buf, returned for the next row.
+func (c *ownerCols) isEntity(rec []string, buf []byte) ([]byte, bool) {
 	buf = buf[:0]
 	for j, i := range c.names {
 		if j > 0 {
@@ -75,7 +75,7 @@ func (c *ownerCols) isEntity(rec []string, buf []byte) bool {
 		}
 		buf = append(buf, at(rec, i)...)
 	}
-	return len(c.names) > 0 && entity.IsEntityBytes(buf)
+	return buf, len(c.names) > 0 && entity.IsEntityBytes(buf)
 }
 
 // Row is a row of a plan's upload as reuse reads it.
@@ -99,7 +99,9 @@ func NewKeys(header []string, m mapping.Mapping) *Keys {
 
 // Row is a trace row's owner key and whether its owner is a company.
 func (k *Keys) Row(rec []string) Row {
-	return Row{Key: k.cols.key(&k.k, rec), Entity: k.cols.isEntity(rec, k.buf)}
+	r := Row{Key: k.cols.key(&k.k, rec)}
+	k.buf, r.Entity = k.cols.isEntity(rec, k.buf)
+	return r
 }
 
 // PhoneRow is a scrub row: the phone in column col.

@@ -12,7 +12,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
-	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Counts are what a plan's upload will hold, read from the file the way
@@ -92,7 +91,8 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // read in the same pass), unless the library holds nothing they could be.
 func (s *QuoteService) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
 	look := s.lookFor(ctx, p)
-	c, err := count(ctx, p, ins, look.gather())
+	defer look.close()
+	c, err := count(ctx, p, ins, look)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +107,8 @@ func Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) 
 }
 
 // count counts the plan's upload in one reading of the file; a trace's
-// rows are handed to rows (when not nil) as they are read.
-func count(ctx context.Context, p Plan, ins *input.Inspection, rows *reuse.Gather) (*Counts, error) {
+// rows are handed to look (when not nil) as they are read.
+func count(ctx context.Context, p Plan, ins *input.Inspection, look *reuseLook) (*Counts, error) {
 	if ins == nil {
 		return nil, fmt.Errorf("%s: the file was not read", p.Path)
 	}
@@ -123,15 +123,11 @@ func count(ctx context.Context, p Plan, ins *input.Inspection, rows *reuse.Gathe
 		return c, nil
 	}
 	plan := p.prepare(ins, true)
-	var each func(rec []string, header, dup bool) error
-	if rows != nil {
-		m, err := prepare.UploadMapping(p.Path, ins, plan)
-		if err != nil {
-			return nil, err
-		}
-		each = rows.Reader(m)
+	counter, err := look.counter(p.Path, ins, plan)
+	if err != nil {
+		return nil, err
 	}
-	t, err := prepare.CountBoth(ctx, p.Path, ins, plan, each)
+	t, err := counter.Read(ctx, p.Path, ins, plan)
 	if err != nil {
 		return nil, err
 	}

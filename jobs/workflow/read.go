@@ -6,7 +6,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
-	"github.com/skipdesk/skipdesk/jobs/reuse"
 )
 
 // Read reads a list once before it is paid for (the upload is a second
@@ -33,6 +32,7 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 	tap rowTap) (*input.Inspection, Plan, *Counts, error) {
 	var p Plan
 	var look *reuseLook
+	defer func() { look.close() }()
 	var counter *prepare.Counter
 	ins, err := input.InspectWith(ctx, path, opts, func(head *input.Inspection) (input.Tap, error) {
 		var err error
@@ -43,12 +43,18 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 			return nil, nil
 		}
 		look = s.lookFor(ctx, p)
+		plan := p.prepare(head, true)
 		var also func(rec []string, header, dup bool) error
 		if tap != nil {
-			also = tap(head, p, look.gather() != nil)
+			also = tap(head, p, look.takesRows())
 		}
-		if counter = newReadCounter(path, head, p, look.gather(), also); counter == nil {
-			return nil, nil
+		if also != nil { // the library takes no row (tap is told)
+			counter, err = prepare.NewCounter(path, head, plan, also)
+		} else {
+			counter, err = look.counter(path, head, plan)
+		}
+		if err != nil {
+			return nil, nil // its rows cannot be counted: its mapping does not fit the file
 		}
 		return counter.Row, nil
 	})
@@ -61,33 +67,4 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 	c := countsOf(p, ins, counter.Tally())
 	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()
-}
-
-// newReadCounter counts p's upload from an inspection's rows, handing
-// them to rows when it is not nil, and to also; nil when its rows cannot
-// be counted (its mapping does not fit the file).
-func newReadCounter(path string, head *input.Inspection, p Plan, rows *reuse.Gather, also func(rec []string, header, dup bool) error) *prepare.Counter {
-	plan := p.prepare(head, true)
-	each := also
-	if rows != nil {
-		m, err := prepare.UploadMapping(path, head, plan)
-		if err != nil {
-			return nil
-		}
-		each = rows.Reader(m)
-		if also != nil {
-			gather := each
-			each = func(rec []string, header, dup bool) error {
-				if err := gather(rec, header, dup); err != nil {
-					return err
-				}
-				return also(rec, header, dup)
-			}
-		}
-	}
-	c, err := prepare.NewCounter(path, head, plan, each)
-	if err != nil {
-		return nil
-	}
-	return c
 }

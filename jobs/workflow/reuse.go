@@ -228,9 +228,14 @@ func holdsReusable(ctx context.Context, x *index.Index, kind jobs.Kind, at time.
 // counted (one reading of the file), and nothing is read for the look-up
 // when the library holds no result a row could be found in.
 type reuseLook struct {
-	x    *index.Index // nil: nothing to look up (rc says why, or finds nothing)
-	rc   *reuseCounts
-	rows *reuse.Gather // a trace's rows, gathered by count
+	x  *index.Index // nil: nothing to look up (rc says why, or finds nothing)
+	rc *reuseCounts
+	// A trace's rows, gathered by count: in a team's index their owner
+	// keys (rows, for lookupHere), else their owner hashes (owners), merged
+	// with the index's owner runs read while the rows are counted (runs).
+	rows   *reuse.Gather
+	owners *reuse.Owners
+	runs   *index.OwnerRuns
 }
 
 // lookFor sets up the look-up of p's rows; nil when the plan cannot be
@@ -257,19 +262,40 @@ func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
 		}
 	case holds:
 		l.x = x
-		if p.Kind == jobs.KindTrace {
+		switch {
+		case p.Kind != jobs.KindTrace:
+		case x.Shared():
 			l.rows = &reuse.Gather{}
+		default:
+			l.runs = x.ReadOwners(ctx)
 		}
 	}
 	return l
 }
 
-// gather is where count hands a trace's rows (nil: it need not).
-func (l *reuseLook) gather() *reuse.Gather {
-	if l == nil {
-		return nil
+// counter counts plan's upload (head: its file's inspection, or its start)
+// and hands a trace's rows to the look-up when it gathers them.
+func (l *reuseLook) counter(path string, head *input.Inspection, plan prepare.Plan) (*prepare.Counter, error) {
+	if l == nil || (l.rows == nil && l.runs == nil) {
+		return prepare.NewCounter(path, head, plan, nil)
 	}
-	return l.rows
+	m, err := prepare.UploadMapping(path, head, plan)
+	if err != nil {
+		return nil, err
+	}
+	if l.rows != nil {
+		return prepare.NewCounter(path, head, plan, l.rows.Reader(m))
+	}
+	l.owners = reuse.NewOwners(m, prepare.ExpectRows(head))
+	return prepare.NewCounterHanding(path, head, plan, l.owners.Row, l.owners.Dup)
+}
+
+// close stops the reading of the index's owner runs, if it was not
+// merged.
+func (l *reuseLook) close() {
+	if l != nil && l.runs != nil {
+		l.runs.Close()
+	}
 }
 
 // finish looks the rows up and says which the library holds: for the
@@ -279,6 +305,13 @@ func (l *reuseLook) finish(ctx context.Context, s *core, p Plan, ins *input.Insp
 		return l.reuse()
 	}
 	rc := l.rc
+	if l.owners != nil {
+		rc.all, rc.noDup, rc.err = l.ownersHeld(ctx, s)
+		if ctx.Err() != nil {
+			rc.err = nil
+		}
+		return rc
+	}
 	var all, noDup []reuse.Row
 	if l.rows != nil {
 		all, noDup = l.rows.All, l.rows.NoDup
@@ -308,6 +341,27 @@ func (l *reuseLook) finish(ctx context.Context, s *core, p Plan, ins *input.Insp
 	}
 	rc.all, rc.noDup = e.Hits(all), e.Hits(noDup)
 	return rc
+}
+
+// ownersHeld are the trace's rows the library holds (with the rows
+// repeating an earlier one and without), found by merging their owner
+// hashes with the index's owner runs. An index found damaged is rebuilt
+// from the files, and its runs read again.
+func (l *reuseLook) ownersHeld(ctx context.Context, s *core) (all, noDup []reuse.Hit, err error) {
+	hashes := l.owners.Hashes()
+	held, err := l.runs.Newest(hashes)
+	if errors.Is(err, index.ErrDamaged) {
+		if _, _, err = s.syncedIndex(ctx, l.x.Dir(), nil); err == nil {
+			runs := l.x.ReadOwners(ctx)
+			defer runs.Close()
+			held, err = runs.Newest(hashes)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	all, noDup = l.owners.Hits(hashes, held)
+	return all, noDup, nil
 }
 
 // reuse is the counts of a look-up that read nothing (nil without one).

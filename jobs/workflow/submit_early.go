@@ -193,3 +193,7 @@ func (e *EarlyUpload) upload(p Plan, ins *input.Inspection, pp prepare.Plan) *pr
 		Written: true, Reasons: why, DroppedDuplicates: c.DroppedDuplicates, SplitFailures: c.SplitFailures, Repaired: c.Repaired}
 	return up
 }
+
+// takesRows reports whether the "traced before" look-up takes the
+// upload's rows as they are counted (the library holds results to reuse).
+func (l *reuseLook) takesRows() bool { return l != nil && l.x != nil }

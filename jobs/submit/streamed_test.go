@@ -124,7 +124,9 @@ func TestStreamedAbortedCreatesNothing(t *testing.T) {
 				t.Fatalf("err %v, want %v", err, want)
 			}
 			wantServerJobs(t, e.api, before, "(an aborted upload created one)")
-			if after, err := e.api.Account(context.Background()); err != nil || after.Credits != acc.Credits {
+			// An earlier job's refunds may come meanwhile: only a charge
+			// lowers the balance.
+			if after, err := e.api.Account(context.Background()); err != nil || after.Credits < acc.Credits {
 				t.Fatalf("credits %d, then %d (%v)", acc.Credits, after.Credits, err)
 			}
 			pending, err := e.led.Submissions().List(context.Background(), ledger.StateIntent, ledger.StateSent, ledger.StateUnknown)

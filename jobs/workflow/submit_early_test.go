@@ -198,7 +198,9 @@ func TestEarlyUploadNotSentCreatesNothing(t *testing.T) {
 			if n := serverTraces(t, ctx, d); n != jobsBefore {
 				t.Fatalf("%d jobs, %d before: an upload not sent created one", n, jobsBefore)
 			}
-			if after, err := d.Sessions().Account(ctx); err != nil || after.Credits != acc.Credits {
+			// An earlier job's refunds may come meanwhile: only a charge
+			// lowers the balance.
+			if after, err := d.Sessions().Account(ctx); err != nil || after.Credits < acc.Credits {
 				t.Fatalf("credits %d, then %d (%v)", acc.Credits, after.Credits, err)
 			}
 		})

@@ -43,7 +43,9 @@ xflags="-X=$pkg.Build=$BUILD${COMMIT:+ -X=$pkg.Commit=$COMMIT}"
 # stale SkipDesk.exe makes `fyne package` skip its first build, a plain one it
 # would redo at once with the resources.
 t0=$(date +%s)
-cp cmd/skipdesk/main.go "$src/"
+for f in cmd/skipdesk/*.go; do # the app's files; its build tags pick the release's
+  case $f in *_test.go) ;; *) cp "$f" "$src/" ;; esac
+done
 sed "s|^\( *Icon *= *\)\"\(.*\)\"|\1\"$root/\2\"|" FyneApp.toml >"$src/FyneApp.toml"
 touch "$src/SkipDesk.exe"
 (

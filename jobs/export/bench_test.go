@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -20,44 +19,14 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
-// benchRows is the size of the benchmark result: 400k rows × 26 columns
-// (~72 MB). SKIPDESK_BENCH_ROWS overrides it for a quick run.
-func benchRows() int {
-	if n, err := strconv.Atoi(os.Getenv("SKIPDESK_BENCH_ROWS")); err == nil && n > 0 {
-		return n
-	}
-	return 400_000
-}
-
-var (
-	benchOnce sync.Once
-	benchPath string
-	benchErr  error
-)
-
-// benchCSV generates the benchmark result once per machine, in the temp
-// folder (SKIPDESK_BENCH_CSV names an existing file to use instead).
+// benchCSV is the benchmarks' trace result (libtest.BenchTrace).
 func benchCSV(b *testing.B) string {
 	b.Helper()
-	benchOnce.Do(func() {
-		if p := os.Getenv("SKIPDESK_BENCH_CSV"); p != "" {
-			benchPath = p
-			return
-		}
-		n := benchRows()
-		benchPath = filepath.Join(os.TempDir(), "skipdesk-bench-trace-"+strconv.Itoa(n)+".csv")
-		if _, err := os.Stat(benchPath); err == nil {
-			return
-		}
-		tmp := benchPath + ".tmp"
-		if benchErr = libtest.WriteTraceFile(tmp, n, 42); benchErr == nil {
-			benchErr = os.Rename(tmp, benchPath)
-		}
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
+	p, err := libtest.BenchTrace()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return benchPath
+	return p
 }
 
 func reportSize(b *testing.B, path string, rows int) {

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -19,42 +18,14 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
-func benchRows() int {
-	if n, err := strconv.Atoi(os.Getenv("SKIPDESK_BENCH_ROWS")); err == nil && n > 0 {
-		return n
-	}
-	return 400_000
-}
-
-var (
-	benchOnce sync.Once
-	benchPath string
-	benchErr  error
-)
-
-// benchCSV is the 400k-row trace result the export benchmarks use too,
-// generated once in the temp folder.
+// benchCSV is the benchmarks' trace result (libtest.BenchTrace).
 func benchCSV(b *testing.B) string {
 	b.Helper()
-	benchOnce.Do(func() {
-		if p := os.Getenv("SKIPDESK_BENCH_CSV"); p != "" {
-			benchPath = p
-			return
-		}
-		n := benchRows()
-		benchPath = filepath.Join(os.TempDir(), "skipdesk-bench-trace-"+strconv.Itoa(n)+".csv")
-		if _, err := os.Stat(benchPath); err == nil {
-			return
-		}
-		tmp := benchPath + ".tmp"
-		if benchErr = libtest.WriteTraceFile(tmp, n, 42); benchErr == nil {
-			benchErr = os.Rename(tmp, benchPath)
-		}
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
+	p, err := libtest.BenchTrace()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return benchPath
+	return p
 }
 
 func heapMB() float64 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
 // writeFlaggedTrace writes a PropStream-style result of rows rows: five
@@ -50,9 +51,9 @@ func writeFlaggedTrace(path string, rows int) error {
 }
 
 func flaggedCSV(b *testing.B) string {
-	p := filepath.Join(os.TempDir(), "skipdesk-bench-flagged-"+strconv.Itoa(benchRows())+".csv")
+	p := filepath.Join(os.TempDir(), "skipdesk-bench-flagged-"+strconv.Itoa(libtest.BenchRows())+".csv")
 	if _, err := os.Stat(p); err != nil {
-		if err := writeFlaggedTrace(p+".tmp", benchRows()); err != nil {
+		if err := writeFlaggedTrace(p+".tmp", libtest.BenchRows()); err != nil {
 			b.Fatal(err)
 		}
 		os.Rename(p+".tmp", p)

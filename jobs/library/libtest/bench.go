@@ -1,0 +1,46 @@
+package libtest
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// BenchRows is the size of the benchmarks' trace result: 400,000 rows of
+// 26 columns (about 72 MB), or $SKIPDESK_BENCH_ROWS for a quick run.
+func BenchRows() int {
+	if n, err := strconv.Atoi(os.Getenv("SKIPDESK_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 400_000
+}
+
+var (
+	benchOnce sync.Once
+	benchPath string
+	benchErr  error
+)
+
+// BenchTrace is the trace result the library's and the export's
+// benchmarks read (BenchRows rows, seed 42), generated once a machine in
+// the temporary folder and kept there; $SKIPDESK_BENCH_CSV names a file
+// to use instead.
+func BenchTrace() (string, error) {
+	benchOnce.Do(func() {
+		if p := os.Getenv("SKIPDESK_BENCH_CSV"); p != "" {
+			benchPath = p
+			return
+		}
+		n := BenchRows()
+		benchPath = filepath.Join(os.TempDir(), "skipdesk-bench-trace-"+strconv.Itoa(n)+".csv")
+		if _, err := os.Stat(benchPath); err == nil {
+			return
+		}
+		tmp := benchPath + ".tmp"
+		if benchErr = WriteTraceFile(tmp, n, 42); benchErr == nil {
+			benchErr = os.Rename(tmp, benchPath)
+		}
+	})
+	return benchPath, benchErr
+}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -37,26 +35,11 @@ func reportSize(b *testing.B, path string, rows int) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.Sys)/1e6, "MB-sys")
-	if hwm := peakRSS(); hwm > 0 {
+	if hwm := libtest.PeakRSS(); hwm > 0 {
 		// The process's high-water mark: run one benchmark per process
 		// (bench/export.sh does) for it to mean that benchmark's peak.
 		b.ReportMetric(hwm, "MB-peakRSS")
 	}
-}
-
-// peakRSS reads VmHWM from /proc/self/status (Linux), in MB; 0 elsewhere.
-func peakRSS() float64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return float64(kb) / 1e3
-		}
-	}
-	return 0
 }
 
 func BenchmarkExport400k(b *testing.B) {

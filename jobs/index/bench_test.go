@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,21 +22,6 @@ func envInt(name string, def int) int {
 		return n
 	}
 	return def
-}
-
-// peakRSS reads VmHWM from /proc/self/status (Linux), in MB; 0 elsewhere.
-func peakRSS() float64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return float64(kb) / 1e3
-		}
-	}
-	return 0
 }
 
 // BenchmarkIndex400k indexes one generated trace result of
@@ -86,7 +70,7 @@ func BenchmarkIndex400k(b *testing.B) {
 	b.ReportMetric(float64(st.Rows), "rows")
 	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
 	b.ReportMetric(float64(st.IndexBytes)/float64(info.Size()), "index/file")
-	if hwm := peakRSS(); hwm > 0 {
+	if hwm := libtest.PeakRSS(); hwm > 0 {
 		b.ReportMetric(hwm, "MB-peakRSS")
 	}
 }

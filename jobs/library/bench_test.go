@@ -61,24 +61,9 @@ func BenchmarkOpenResult400k(b *testing.B) {
 	}
 	b.ReportMetric(held, "MB-held")
 	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
-	if hwm := peakRSS(); hwm > 0 {
+	if hwm := libtest.PeakRSS(); hwm > 0 {
 		b.ReportMetric(hwm, "MB-peakRSS")
 	}
-}
-
-// peakRSS reads VmHWM from /proc/self/status (Linux), in MB; 0 elsewhere.
-func peakRSS() float64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return float64(kb) / 1e3
-		}
-	}
-	return 0
 }
 
 func openBench(b *testing.B) *Result {

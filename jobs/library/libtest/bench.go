@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -43,4 +44,21 @@ func BenchTrace() (string, error) {
 		}
 	})
 	return benchPath, benchErr
+}
+
+// PeakRSS is the process's peak resident memory (VmHWM in
+// /proc/self/status, Linux) in MB; 0 elsewhere. A benchmark run alone in
+// its process reports it as its own peak.
+func PeakRSS() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return float64(kb) / 1e3
+		}
+	}
+	return 0
 }

@@ -44,7 +44,11 @@
 // nothing. A column headed "State" and nothing else, in a file of DNC
 // answers with no other part of an address, may name the state lists a
 // phone is on or where it is: it is read as the lists, a guess the person
-// is asked to confirm.
+// is asked to confirm. A DNC result from elsewhere than the provider's
+// own jobs whose DNC column names no list ("DNC Status": Flagged) does not
+// say on which list it found the phone: where the row does not answer the
+// state lists, they are not known clean (Flags.Foreign), so a newer scrub
+// of the registry alone never clears it.
 //
 // # Detection
 //

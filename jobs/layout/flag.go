@@ -272,6 +272,19 @@ var fileWide = Kinds(0).with(State).with(StateNamed).with(Industry).with(Interna
 // another's: the answers of two files are merged, never replaced.
 var perFile = Kinds(0).with(Restriction).with(Internal).with(StateNamed)
 
+// Foreign is f as a DNC result from elsewhere than the provider's own
+// jobs answers it: its DNC column that names no list ("DNC", "DNC
+// Status"), flagged, does not say on which list it found the phone, which
+// may be its state's; so where the row does not answer the state lists,
+// they are not known clean, and a newer scrub that does not check them
+// never clears the phone (the provider's own "dnc" is the registry's).
+func (f Flags) Foreign() Flags {
+	if f.Has.Has(DNC) && f.of[DNC] == Flagged && !f.Has.Has(State) {
+		f.Set(State, Unknown)
+	}
+	return f
+}
+
 // Lists that answer the same question: the DNC registry, the litigator
 // list.
 var (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -161,8 +162,10 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout
 	}
 	qs := l.Blocking()
 	src := layout.Source{Name: path}
+	ours := false // a result of the provider's own jobs, not imported
 	if m, err := ReadRecord(RecordPath(path)); err == nil {
 		src.Date = m.ScrubbedAt()
+		ours = !strings.HasPrefix(m.JobID, ImportPrefix)
 	}
 	now := opts.Now
 	if now.IsZero() {
@@ -178,6 +181,11 @@ func addFlags(ctx context.Context, x *layout.FlagIndex, path string, opts layout
 	var row layout.Row
 	warns, err := eachRowWarned(ctx, path, func(rec []string) {
 		rd.Read(rec, &row)
+		if !ours {
+			for i := range row.Phones {
+				row.Phones[i].Flags = row.Phones[i].Flags.Foreign()
+			}
+		}
 		x.AddRow(id, &row)
 	})
 	return qs, warns, err

@@ -180,6 +180,53 @@ func TestLoadFlagsNewestWins(t *testing.T) {
 	}
 }
 
+// Another vendor's DNC column that names no list ("DNC Status": Flagged)
+// does not say on which list it found the phone, which may be its state's:
+// a newer file from elsewhere that answers the registry but not the state
+// lists leaves it blocked. The provider's own results (and a newer scrub
+// that answers the state lists) clear it, as the newest answer does.
+func TestForeignDNCFlaggedLeavesTheStateListsUnknown(t *testing.T) {
+	now := time.Date(2026, 11, 26, 17, 0, 0, 0, time.UTC)
+	older := "TELEPHONE,Last Scrubbed,DNC Status\n617.597.4420,10/31/26,Flagged\n"
+	for _, c := range []struct {
+		name, newer string
+		record      bool // both files are the provider's own jobs
+		callable    bool
+	}{
+		{"a newer file of the registry alone", "Phone 1,Phone 1 Federal DNC,Phone 1 DNC,Phone 1 TCPA Litigator,Last Scrubbed\n" +
+			"617.597.4420,FALSE,NO,Clear,11/20/2026 5:11 PM\n", false, false},
+		{"a newer file of the state lists too", "Phone,Federal DNC,State DNC,DNC,Litigator,Last Scrubbed\n" +
+			"617.597.4420,N,N,N,N,11/20/2026\n", false, true},
+		{"the provider's own results", "Phone 1,Phone 1 Federal DNC,Phone 1 DNC,Phone 1 TCPA Litigator,Last Scrubbed\n" +
+			"617.597.4420,FALSE,NO,Clear,11/20/2026 5:11 PM\n", true, true},
+	} {
+		dir := t.TempDir()
+		var paths []string
+		for i, body := range []string{older, c.newer} {
+			p := filepath.Join(dir, fmt.Sprintf("scrub%d.csv", i+1))
+			if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if c.record {
+				lib, _ := Open(dir)
+				if err := lib.Record(Meta{JobID: fmt.Sprintf("dnc_%d", i+1), Kind: jobs.KindDNC, CompletedAt: now.AddDate(0, 0, -30+20*i)}, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths = append(paths, p)
+		}
+		x, _, err := LoadFlags(context.Background(), layout.Options{Now: now}, paths...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.SetDates(time.Time{}, now)
+		f, _, ok := x.Lookup(6175974420)
+		if got := layout.Callability(true, f); !ok || (got == 0) != c.callable {
+			t.Errorf("%s: %s, want callable %v", c.name, got, c.callable)
+		}
+	}
+}
+
 // Results from elsewhere are listed with their kind read from their layout.
 func TestListKindsOfForeignResults(t *testing.T) {
 	dir := t.TempDir()

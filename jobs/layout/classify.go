@@ -559,9 +559,10 @@ func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) [
 
 // loneState asks about a column headed as a state and nothing else
 // ("State", "State List") in a file of DNC answers (it has flag columns)
-// with no other part of an address, holding state codes (and perhaps "No", "None" or blanks): it may say
-// where each phone is, or which states'
-// DNC lists have it (a DNC management report's "State": NC). Read as
+// with no other part of an address, holding state codes or a list's
+// answers ("No", "None", "Clean", blanks): it may say where each phone
+// is, or which states' DNC lists have it (a DNC management report's
+// "State": NC). Read as
 // where the phone is, a number on its state's list would be callable; so
 // until the person says, its codes are read as the state lists the phone
 // is on and a blank as unknown, a guess: the phones it belongs to are not
@@ -585,8 +586,10 @@ func (l *Layout) loneState(hs []header, p *Profile, sample [][]string) []Questio
 		return nil
 	}
 	vals := columnValues(p, sample, state)
-	listOrNone := func(v string) bool { f := fold(v); return stateList(f) || falsy[f] || unknown[f] }
-	if share(vals, func(v string) bool { return stateList(fold(v)) }) == 0 || share(vals, listOrNone) < 1 {
+	// Every value reads as a list's answer: a state code, a yes or no, a
+	// word ("Clean", "Listed") or an unknown marker, none a place's name.
+	answers := func(v string) bool { f := fold(v); return stateList(f) || familyOf(State, f) != famNone || unknown[f] }
+	if len(vals) == 0 || share(vals, answers) < 1 {
 		return nil
 	}
 	c := &l.Columns[state]

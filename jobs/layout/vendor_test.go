@@ -89,6 +89,12 @@ func TestLoneStateColumnIsAsked(t *testing.T) {
 		}
 	}
 
+	// Camel case, and a word beside the codes.
+	words := Detect([]string{"telephone", "stateList", "litigator"}, [][]string{{"9195392169", "Clean", ""}, {"2062517732", "WA", "no"}}, Options{})
+	if c := words.Columns[1]; c.Role != RoleFlag || c.Kind != State || len(words.Questions) != 1 {
+		t.Errorf(`"stateList" of Clean and WA read as %s %s, questions %+v`, c.Role, c.Kind, words.Questions)
+	}
+
 	where := Detect(headers, rows, Options{Correction: &Correction{Columns: map[string]ColumnFix{"State": {Role: RoleState}}}})
 	if c := where.Columns[2]; c.Role != RoleState || len(where.Questions) != 0 {
 		t.Errorf("answered as where the phone is: %s, questions %+v", c.Role, where.Questions)

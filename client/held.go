@@ -244,32 +244,6 @@ func (h *HeldFile) total(envelope, sent int64) int64 {
 	return max(envelope+h.hint, sent+1) // below 100% until the last byte is written
 }
 
-// heldBody is the request body of a held upload: the envelope's fields and
-// file header, the file as it is written, then the closing boundary.
-type heldBody struct {
-	h        *HeldFile
-	r        io.Reader
-	envelope int64
-	sent     int64
-	progress func(sent, total int64)
-}
-
-func (b *heldBody) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	if n > 0 {
-		b.sent += int64(n)
-		if b.progress != nil {
-			b.progress(b.sent, b.h.total(b.envelope, b.sent))
-		}
-	}
-	return n, err
-}
-
-func (b *heldBody) Close() error {
-	b.h.put()
-	return nil
-}
-
 type heldReader struct{ h *HeldFile }
 
 func (r heldReader) Read(p []byte) (int, error) { return r.h.read(p) }

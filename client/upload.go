@@ -86,7 +86,9 @@ func heldRequest(h *HeldFile, fileName string, fields [][2]string, progress func
 			return nil, 0, errors.New("the upload was written while it was sent and cannot be sent again")
 		}
 		r := io.MultiReader(bytes.NewReader(prefix), heldReader{h}, bytes.NewReader(trailer))
-		return &heldBody{h: h, r: r, envelope: int64(len(prefix) + len(trailer)), progress: progress}, -1, nil
+		envelope := int64(len(prefix) + len(trailer))
+		return &progressBody{r: r, progress: progress, close: func() error { h.put(); return nil },
+			total: func(sent int64) int64 { return h.total(envelope, sent) }}, -1, nil
 	}
 	return "multipart/form-data; boundary=" + boundary, body, nil
 }
@@ -113,36 +115,37 @@ func (m *multipartFile) open() (io.ReadCloser, int64, error) {
 		return nil, 0, fmt.Errorf("%s changed size while being sent (%d bytes, then %d)", m.path, m.size, st.Size())
 	}
 	total := m.length()
-	body := &uploadBody{
+	body := &progressBody{
 		r:        io.MultiReader(bytes.NewReader(m.prefix), &exactReader{f: f, left: m.size, path: m.path}, bytes.NewReader(m.trailer)),
-		f:        f,
-		total:    total,
+		close:    f.Close,
+		total:    func(int64) int64 { return total },
 		progress: m.progress,
 	}
 	return body, total, nil
 }
 
-// uploadBody reports progress as the transport reads.
-type uploadBody struct {
+// progressBody is an upload's request body: it reports progress as the
+// transport reads (total: the size known once sent bytes were read).
+type progressBody struct {
 	r        io.Reader
-	f        *os.File
 	sent     int64
-	total    int64
+	total    func(sent int64) int64
 	progress func(sent, total int64)
+	close    func() error
 }
 
-func (b *uploadBody) Read(p []byte) (int, error) {
+func (b *progressBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if n > 0 {
 		b.sent += int64(n)
 		if b.progress != nil {
-			b.progress(b.sent, b.total)
+			b.progress(b.sent, b.total(b.sent))
 		}
 	}
 	return n, err
 }
 
-func (b *uploadBody) Close() error { return b.f.Close() }
+func (b *progressBody) Close() error { return b.close() }
 
 // exactReader reads exactly left bytes of f and fails if the file is shorter
 // (it shrank after the size was taken).

@@ -41,9 +41,13 @@ type fakeBackend struct {
 
 	account    *client.Account
 	accountErr error
-	pricing    *client.Pricing
-	jobs       []workflow.Job
-	jobsErr    error
+	// accountGate, when set, holds each account answer that succeeds
+	// until it is closed (a slow server), saying so on accountHeld.
+	accountGate chan struct{}
+	accountHeld chan struct{}
+	pricing     *client.Pricing
+	jobs        []workflow.Job
+	jobsErr     error
 
 	subscriber func(workflow.Event)
 
@@ -281,11 +285,17 @@ func (f *fakeBackend) sessions() *mock.Sessions {
 		},
 		AccountFn: func(ctx context.Context) (*client.Account, error) {
 			f.mu.Lock()
-			defer f.mu.Unlock()
 			if f.accountErr != nil {
+				defer f.mu.Unlock()
 				return nil, f.accountErr
 			}
 			a := *f.account
+			gate, held := f.accountGate, f.accountHeld
+			f.mu.Unlock()
+			if gate != nil {
+				held <- struct{}{}
+				<-gate
+			}
 			return &a, nil
 		},
 		PricingFn: func(ctx context.Context) (*client.Pricing, error) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -51,6 +52,12 @@ type header struct {
 	// last loaded values (UI thread only)
 	acct    *client.Account
 	pricing *client.Pricing
+
+	// asked numbers each refresh; shown is the newest one whose answer the
+	// header shows (UI thread), so an older answer arriving late (a slow
+	// reload started before the server went away) never overwrites a newer one.
+	asked atomic.Uint64
+	shown uint64
 }
 
 func newHeader(sh *shell, be AccountReader, refreshNow, reload func()) *header {
@@ -126,6 +133,7 @@ func (h *header) refresh(done func()) {
 		acct *client.Account
 		pr   *client.Pricing
 	}
+	n := h.asked.Add(1)
 	a.spawn(func() {
 		var wg sync.WaitGroup
 		var r both
@@ -135,6 +143,10 @@ func (h *header) refresh(done func()) {
 		go func() { defer wg.Done(); r.pr, errP = h.be.Pricing(a.ctx) }()
 		wg.Wait()
 		a.do(func() {
+			if n < h.shown {
+				return // a newer refresh answered first
+			}
+			h.shown = n
 			switch {
 			case workflow.Unreachable(errA):
 				h.goOffline()

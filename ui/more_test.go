@@ -566,6 +566,34 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 	}
 }
 
+// An answer that set out before the server went away and arrives after
+// the header said so leaves the banner up: the newer answer stands.
+func TestLateAnswerKeepsTheHeaderOffline(t *testing.T) {
+	fb := signedIn()
+	h := start(t, fb)
+	h.settle()
+	gate, held := make(chan struct{}), make(chan struct{}, 1)
+	fb.mu.Lock()
+	fb.accountGate, fb.accountHeld = gate, held
+	fb.mu.Unlock()
+	late := make(chan struct{})
+	h.do(func() { h.app.header.refresh(func() { close(late) }) })
+	<-held // the slow answer is on its way
+	fb.mu.Lock()
+	fb.accountGate = nil
+	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.mu.Unlock()
+	h.do(func() { h.app.header.refresh(nil) })
+	h.wait("offline")
+	close(gate)
+	<-late // the slow answer has been handed to the header
+	var s string
+	if h.do(func() { s = h.app.header.Offline() }); !strings.Contains(s, "Offline: can't reach") {
+		t.Fatalf("after the late answer the header says %q", s)
+	}
+}
+
 // startOnScrub starts the app over a fake holding one completed scrub,
 // selected in the jobs list.
 func startOnScrub(t *testing.T) (*fakeBackend, *harness) {

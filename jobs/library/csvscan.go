@@ -189,8 +189,10 @@ func blankRecord(rec []byte) bool {
 	if !parse {
 		return true
 	}
+	// Read as the rows are: bytes that are not UTF-8 as Windows-1252, where
+	// 0xA0 alone is a no-break space.
 	for _, f := range parseRecord(rec, nil) {
-		if strings.TrimSpace(f) != "" {
+		if strings.TrimSpace(input.FixText(f)) != "" {
 			return false
 		}
 	}

@@ -246,32 +246,120 @@ func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts 
 	return rep, nil
 }
 
-// spoolRows reads every row of s into the spool.
+// spoolRows reads every row of s into the spool: the rows are read (a
+// callable list's judged) on a goroutine of their own while this one
+// writes the XML of those read before and a third deflates it.
 func spoolRows(ctx context.Context, s source, sp *sheetSpool, total int, progress func(done, total int)) error {
+	ra := readAhead(s)
+	defer ra.stop()
 	for {
-		rec, n, err := s.Next()
+		b := ra.next()
+		for i, end := range b.ends {
+			if err := sp.add(b.cells[b.start(i):end], b.src[i]); err != nil {
+				return err
+			}
+			if sp.rows%ctxEvery == 0 {
+				if err := cancelled(ctx); err != nil {
+					return err
+				}
+				if progress != nil && sp.rows%(16*ctxEvery) == 0 {
+					progress(sp.rows, max(total, sp.rows))
+				}
+			}
+		}
+		err := b.err
+		ra.done(b)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return err
 		}
-		if err := sp.add(rec, n); err != nil {
-			return err
-		}
-		if sp.rows%ctxEvery == 0 {
-			if err := cancelled(ctx); err != nil {
-				return err
-			}
-			if progress != nil && sp.rows%(16*ctxEvery) == 0 {
-				progress(sp.rows, max(total, sp.rows))
-			}
-		}
 	}
 	if err := sp.finish(); err != nil {
 		return writeError(sp.f.Name(), err)
 	}
 	return nil
+}
+
+// aheadRows is how many rows one batch of the read-ahead holds.
+const aheadRows = 512
+
+// rowBatch is rows read ahead: their cells one after another (a row's
+// strings are its own: the source reuses only the slice), where each row
+// ends, its row in the source, and the error that ended the reading.
+type rowBatch struct {
+	cells []string
+	ends  []int
+	src   []int
+	err   error
+}
+
+func (b *rowBatch) start(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return b.ends[i-1]
+}
+
+// rowsAhead reads a source's rows on a goroutine of its own, a few batches
+// ahead of the one taking them.
+type rowsAhead struct {
+	full, free chan *rowBatch
+	quit       chan struct{}
+	ended      chan struct{}
+}
+
+func readAhead(s source) *rowsAhead {
+	const batches = 3
+	ra := &rowsAhead{full: make(chan *rowBatch, batches), free: make(chan *rowBatch, batches),
+		quit: make(chan struct{}), ended: make(chan struct{})}
+	for range batches {
+		ra.free <- &rowBatch{}
+	}
+	go func() {
+		defer close(ra.ended)
+		for {
+			var b *rowBatch
+			select {
+			case b = <-ra.free:
+			case <-ra.quit:
+				return
+			}
+			b.cells, b.ends, b.src, b.err = b.cells[:0], b.ends[:0], b.src[:0], nil
+			for len(b.ends) < aheadRows && b.err == nil {
+				rec, n, err := s.Next()
+				if err != nil {
+					b.err = err
+					break
+				}
+				b.cells = append(b.cells, rec...)
+				b.ends = append(b.ends, len(b.cells))
+				b.src = append(b.src, n)
+			}
+			select {
+			case ra.full <- b:
+			case <-ra.quit:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	return ra
+}
+
+// next is the next batch; the last one read has an error (io.EOF at the end).
+func (ra *rowsAhead) next() *rowBatch { return <-ra.full }
+
+// done gives a batch taken back for reuse.
+func (ra *rowsAhead) done(b *rowBatch) { ra.free <- b }
+
+// stop ends the reading and waits for it: the source is the caller's again.
+func (ra *rowsAhead) stop() {
+	close(ra.quit)
+	<-ra.ended
 }
 
 // crc32Combine is the CRC-32 (IEEE) of two byte strings one after the

@@ -11,7 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -228,4 +230,79 @@ func viewRows(r *library.Result) []int {
 		rows[i] = i
 	}
 	return rows
+}
+
+// countedSource yields rows "0", "1", … up to n, then io.EOF, counting the
+// calls of Next.
+type countedSource struct {
+	n, calls int
+	rec      []string
+}
+
+func (s *countedSource) Headers() []string  { return []string{"n", "twice"} }
+func (s *countedSource) Total() int         { return -1 }
+func (s *countedSource) Warnings() []string { return nil }
+func (s *countedSource) Close() error       { return nil }
+func (s *countedSource) Next() ([]string, int, error) {
+	if s.calls == s.n {
+		return nil, 0, io.EOF
+	}
+	s.calls++
+	v := strconv.Itoa(s.calls - 1)
+	s.rec = append(s.rec[:0], v, v+v) // reused, as the sources reuse it
+	return s.rec, s.calls, nil
+}
+
+// The rows read ahead reach the spool whole and in order across batches,
+// and a stopped export leaves the source alone once it returns.
+func TestReadAheadKeepsOrderAndStops(t *testing.T) {
+	for _, n := range []int{0, 1, aheadRows, 3*aheadRows + 7} {
+		s := &countedSource{n: n}
+		ra := readAhead(s)
+		got := 0
+		for {
+			b := ra.next()
+			for i, end := range b.ends {
+				row := b.cells[b.start(i):end]
+				v := strconv.Itoa(got)
+				if !slices.Equal(row, []string{v, v + v}) || b.src[i] != got+1 {
+					t.Fatalf("n=%d: row %d read ahead as %q (source row %d)", n, got, row, b.src[i])
+				}
+				got++
+			}
+			err := b.err
+			ra.done(b)
+			if err != nil {
+				if err != io.EOF {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+		ra.stop()
+		if got != n {
+			t.Fatalf("%d rows read ahead of %d", got, n)
+		}
+	}
+	// Cancelled after the first rows: spoolRows returns, and the source is
+	// not read after that.
+	s := &countedSource{n: 100 * aheadRows}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sp, err := newSheetSpool(filepath.Join(t.TempDir(), "x.xlsx"), newRowWriter("x.xlsx", s.Headers(), false, &Report{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.close()
+	if err := spoolRows(ctx, s, sp, -1, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("spoolRows after cancel: %v", err)
+	}
+	calls := s.calls
+	if calls >= s.n {
+		t.Fatalf("the whole source was read (%d rows) though the export was cancelled", calls)
+	}
+	runtime.Gosched()
+	if s.calls != calls {
+		t.Fatalf("the source was read after spoolRows returned (%d, then %d calls)", calls, s.calls)
+	}
 }

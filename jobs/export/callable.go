@@ -383,10 +383,10 @@ type mergeSource struct {
 	rec    []string
 	bySlot []int // the row's phone index of each slot, -1 none
 	keep   []bool
-	blank  []bool // source columns blanked in this row
-	kept   []bool // source columns of kept phones
-	erase  map[uint64]struct{}
-	keepK  map[uint64]struct{}
+	blank  []bool  // source columns blanked in this row
+	kept   []bool  // source columns of kept phones
+	erase  numbers // the numbers left out of this row
+	keepK  numbers // the numbers kept in this row
 
 	dncWarnings []string // the DNC results', prefixed with their names
 
@@ -506,7 +506,7 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
 	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
-		flags: flags, opts: opts, erase: map[uint64]struct{}{}, keepK: map[uint64]struct{}{},
+		flags: flags, opts: opts,
 		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{},
 		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel), guess: guess, guessed: guessed}
 	if safety(filters) {
@@ -799,8 +799,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	}
 	clear(m.blank)
 	clear(m.kept)
-	clear(m.erase)
-	clear(m.keepK)
+	m.erase, m.keepK = m.erase[:0], m.keepK[:0]
 	for k := range m.bySlot {
 		m.bySlot[k], m.keep[k] = -1, false
 	}
@@ -818,9 +817,7 @@ func (m *mergeSource) merge(rec []string) ([]string, bool) {
 	if m.shapeOnly {
 		return nil, true
 	}
-	for k := range m.keepK {
-		delete(m.erase, k)
-	}
+	m.erase = slices.DeleteFunc(m.erase, m.keepK.has)
 	return m.output(rec), true
 }
 
@@ -868,7 +865,7 @@ func (m *mergeSource) sortPhone(p *layout.Phone) bool {
 		}
 		m.keep[p.Slot] = true
 		if p.Key != 0 {
-			m.keepK[p.Key] = struct{}{}
+			m.keepK = append(m.keepK, p.Key)
 		}
 		for _, c := range cols {
 			m.kept[c] = true
@@ -884,7 +881,7 @@ func (m *mergeSource) sortPhone(p *layout.Phone) bool {
 		m.blank[c] = true
 	}
 	if p.Key != 0 {
-		m.erase[p.Key] = struct{}{}
+		m.erase = append(m.erase, p.Key)
 	}
 	return false
 }
@@ -1012,18 +1009,24 @@ func (m *mergeSource) runLeftOut(d []byte) bool {
 		for _, c := range d[i : i+10] {
 			k = k*10 + uint64(c-'0')
 		}
-		if _, ok := m.erase[k]; ok {
+		if m.erase.has(k) {
 			return true
 		}
 		if !m.strict || d[i] < '2' || d[i+3] < '2' {
 			continue // not a valid number
 		}
-		if _, kept := m.keepK[k]; !kept {
+		if !m.keepK.has(k) {
 			return true
 		}
 	}
 	return false
 }
+
+// numbers are a row's phone numbers (phone.Key): a row has a few, so a
+// list looked through beats a map made and cleared each row.
+type numbers []uint64
+
+func (ns numbers) has(k uint64) bool { return slices.Contains(ns, k) }
 
 // flagWordsCache keeps the words of the flags met: most phones of a
 // result share a few readings.

@@ -48,6 +48,10 @@ type fakeBackend struct {
 	pricing     *client.Pricing
 	jobs        []workflow.Job
 	jobsErr     error
+	// listGate, when set, holds each jobs list (as it stood when asked
+	// for) until it is closed, saying so on listHeld.
+	listGate chan struct{}
+	listHeld chan struct{}
 
 	subscriber func(workflow.Event)
 
@@ -332,8 +336,14 @@ func (f *fakeBackend) jobsService() *mock.Jobs {
 	return &mock.Jobs{
 		ListFn: func(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
 			f.mu.Lock()
-			defer f.mu.Unlock()
-			return append([]workflow.Job(nil), f.jobs...), false, f.jobsErr
+			js, err := append([]workflow.Job(nil), f.jobs...), f.jobsErr
+			gate, held := f.listGate, f.listHeld
+			f.mu.Unlock()
+			if gate != nil {
+				held <- struct{}{}
+				<-gate
+			}
+			return js, false, err
 		},
 		SubscribeFn: func(fn func(workflow.Event)) func() {
 			f.mu.Lock()

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -53,11 +52,9 @@ type header struct {
 	acct    *client.Account
 	pricing *client.Pricing
 
-	// asked numbers each refresh; shown is the newest one whose answer the
-	// header shows (UI thread), so an older answer arriving late (a slow
-	// reload started before the server went away) never overwrites a newer one.
-	asked atomic.Uint64
-	shown uint64
+	// answers keeps a late answer (a slow reload started before the server
+	// went away) from replacing a newer one.
+	answers latest
 }
 
 func newHeader(sh *shell, be AccountReader, refreshNow, reload func()) *header {
@@ -133,7 +130,7 @@ func (h *header) refresh(done func()) {
 		acct *client.Account
 		pr   *client.Pricing
 	}
-	n := h.asked.Add(1)
+	n := h.answers.ask()
 	a.spawn(func() {
 		var wg sync.WaitGroup
 		var r both
@@ -143,10 +140,9 @@ func (h *header) refresh(done func()) {
 		go func() { defer wg.Done(); r.pr, errP = h.be.Pricing(a.ctx) }()
 		wg.Wait()
 		a.do(func() {
-			if n < h.shown {
+			if !h.answers.fresh(n) {
 				return // a newer refresh answered first
 			}
-			h.shown = n
 			switch {
 			case workflow.Unreachable(errA):
 				h.goOffline()

@@ -77,6 +77,9 @@ type jobsView struct {
 	older        *widget.Button
 	selected     string // key of the selected job
 	loadProblem  string // why the last reload failed ("" when it did not)
+	// lists keeps an older list arriving late (a reload started before a
+	// job was submitted) from replacing a newer one.
+	lists latest
 
 	openBtn, folderBtn, xlsxBtn, callableBtn, scrubBtn, webhookBtn, reconcileBtn *widget.Button
 
@@ -172,9 +175,13 @@ func (v *jobsView) stop() {
 func (v *jobsView) reload(done func()) {
 	a := v.sh
 	pages := v.pages
+	n := v.lists.ask()
 	a.spawn(func() {
 		jobs, more, err := v.be.List(a.ctx, pages)
 		a.do(func() {
+			if !v.lists.fresh(n) {
+				return // a newer reload answered first
+			}
 			v.loadProblem = ""
 			if err != nil {
 				p := workflow.Explain(err, workflow.HostOf(a.session.BaseURL))

@@ -594,6 +594,39 @@ func TestLateAnswerKeepsTheHeaderOffline(t *testing.T) {
 	}
 }
 
+// A jobs list asked for before a job was submitted and arriving after the
+// list that holds it does not take the job away.
+func TestLateJobsListKeepsTheNewerOne(t *testing.T) {
+	fb := signedIn()
+	h := start(t, fb)
+	h.settle()
+	gate, held := make(chan struct{}), make(chan struct{}, 1)
+	fb.mu.Lock()
+	fb.listGate, fb.listHeld = gate, held
+	fb.mu.Unlock()
+	late := make(chan struct{})
+	h.do(func() { h.app.jobs.reload(func() { close(late) }) })
+	<-held // the older list (no job yet) is on its way
+	fb.mu.Lock()
+	fb.listGate = nil
+	fb.jobs = []workflow.Job{downloaded("trc_1", jobs.KindTrace, "owners.csv", 3)}
+	fb.mu.Unlock()
+	newer := make(chan struct{})
+	h.do(func() { h.app.jobs.reload(func() { close(newer) }) })
+	<-newer
+	close(gate)
+	<-late // the older list has been handed to the window
+	var ids []string
+	h.do(func() {
+		for _, j := range h.app.jobs.shown {
+			ids = append(ids, j.ID)
+		}
+	})
+	if !slices.Equal(ids, []string{"trc_1"}) {
+		t.Fatalf("after the late list the jobs shown are %q", ids)
+	}
+}
+
 // startOnScrub starts the app over a fake holding one completed scrub,
 // selected in the jobs list.
 func startOnScrub(t *testing.T) (*fakeBackend, *harness) {

@@ -24,6 +24,8 @@ type teamSection struct {
 	share   *widget.Button
 	stop    *widget.Button
 	box     *fyne.Container
+	// answers keeps an older status arriving late from replacing a newer.
+	answers latest
 	// form is the open "Share with my team" dialog's (tests fill it).
 	form *shareForm
 	// relayout lays the settings out again when the status's lines changed
@@ -51,10 +53,13 @@ func newTeamSection(sh *shell, be TeamBackend, changed func()) *teamSection {
 // refresh reads the team's status off the UI thread and shows it.
 func (t *teamSection) refresh() {
 	a := t.sh
+	n := t.answers.ask()
 	background(a, a.ctx, func(ctx context.Context) (workflow.TeamStatus, error) {
 		return t.be.Status(ctx), nil
 	}, func(st workflow.TeamStatus, _ error) {
-		t.show(st)
+		if t.answers.fresh(n) { // else a newer status is shown
+			t.show(st)
+		}
 	})
 }
 

@@ -41,17 +41,13 @@ type fakeBackend struct {
 
 	account    *client.Account
 	accountErr error
-	// accountGate, when set, holds each account answer that succeeds
-	// until it is closed (a slow server), saying so on accountHeld.
-	accountGate chan struct{}
-	accountHeld chan struct{}
+	// accountGate, when set, holds each account answer that succeeds.
+	accountGate *gate
 	pricing     *client.Pricing
 	jobs        []workflow.Job
 	jobsErr     error
-	// listGate, when set, holds each jobs list (as it stood when asked
-	// for) until it is closed, saying so on listHeld.
-	listGate chan struct{}
-	listHeld chan struct{}
+	// listGate, when set, holds each jobs list.
+	listGate *gate
 
 	subscriber func(workflow.Event)
 
@@ -110,6 +106,20 @@ func signedIn(js ...workflow.Job) *fakeBackend {
 func downloaded(id string, kind jobs.Kind, name string, rows int) workflow.Job {
 	return workflow.Job{ID: id, Key: id, Kind: kind, Name: name, Status: "completed", Rows: rows,
 		CreatedAt: time.Now(), ResultPath: "/results/" + name}
+}
+
+// gate holds a fake's answers, as they stood when asked for, until it is
+// opened (a slow server), saying on held that one waits.
+type gate struct{ open, held chan struct{} }
+
+func newGate() *gate { return &gate{open: make(chan struct{}), held: make(chan struct{}, 1)} }
+
+// pass waits at g until it opens; a nil gate holds nothing.
+func (g *gate) pass() {
+	if g != nil {
+		g.held <- struct{}{}
+		<-g.open
+	}
 }
 
 func newFake() *fakeBackend {
@@ -293,13 +303,9 @@ func (f *fakeBackend) sessions() *mock.Sessions {
 				defer f.mu.Unlock()
 				return nil, f.accountErr
 			}
-			a := *f.account
-			gate, held := f.accountGate, f.accountHeld
+			a, g := *f.account, f.accountGate
 			f.mu.Unlock()
-			if gate != nil {
-				held <- struct{}{}
-				<-gate
-			}
+			g.pass()
 			return &a, nil
 		},
 		PricingFn: func(ctx context.Context) (*client.Pricing, error) {
@@ -336,13 +342,9 @@ func (f *fakeBackend) jobsService() *mock.Jobs {
 	return &mock.Jobs{
 		ListFn: func(ctx context.Context, pages int) ([]workflow.Job, bool, error) {
 			f.mu.Lock()
-			js, err := append([]workflow.Job(nil), f.jobs...), f.jobsErr
-			gate, held := f.listGate, f.listHeld
+			js, err, g := append([]workflow.Job(nil), f.jobs...), f.jobsErr, f.listGate
 			f.mu.Unlock()
-			if gate != nil {
-				held <- struct{}{}
-				<-gate
-			}
+			g.pass()
 			return js, false, err
 		},
 		SubscribeFn: func(fn func(workflow.Event)) func() {

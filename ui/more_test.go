@@ -571,23 +571,13 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 func TestLateAnswerKeepsTheHeaderOffline(t *testing.T) {
 	fb := signedIn()
 	h := start(t, fb)
-	h.settle()
-	gate, held := make(chan struct{}), make(chan struct{}, 1)
-	fb.mu.Lock()
-	fb.accountGate, fb.accountHeld = gate, held
-	fb.mu.Unlock()
-	late := make(chan struct{})
-	h.do(func() { h.app.header.refresh(func() { close(late) }) })
-	<-held // the slow answer is on its way
-	fb.mu.Lock()
-	fb.accountGate = nil
-	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
-	fb.mu.Unlock()
-	h.do(func() { h.app.header.refresh(nil) })
-	h.wait("offline")
-	close(gate)
-	<-late // the slow answer has been handed to the header
+	lateAnswer(h, &fb.accountGate, h.app.header.refresh, func() {
+		fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	}, func() {
+		h.do(func() { h.app.header.refresh(nil) })
+		h.wait("offline")
+	})
 	var s string
 	if h.do(func() { s = h.app.header.Offline() }); !strings.Contains(s, "Offline: can't reach") {
 		t.Fatalf("after the late answer the header says %q", s)
@@ -599,23 +589,13 @@ func TestLateAnswerKeepsTheHeaderOffline(t *testing.T) {
 func TestLateJobsListKeepsTheNewerOne(t *testing.T) {
 	fb := signedIn()
 	h := start(t, fb)
-	h.settle()
-	gate, held := make(chan struct{}), make(chan struct{}, 1)
-	fb.mu.Lock()
-	fb.listGate, fb.listHeld = gate, held
-	fb.mu.Unlock()
-	late := make(chan struct{})
-	h.do(func() { h.app.jobs.reload(func() { close(late) }) })
-	<-held // the older list (no job yet) is on its way
-	fb.mu.Lock()
-	fb.listGate = nil
-	fb.jobs = []workflow.Job{downloaded("trc_1", jobs.KindTrace, "owners.csv", 3)}
-	fb.mu.Unlock()
-	newer := make(chan struct{})
-	h.do(func() { h.app.jobs.reload(func() { close(newer) }) })
-	<-newer
-	close(gate)
-	<-late // the older list has been handed to the window
+	lateAnswer(h, &fb.listGate, h.app.jobs.reload, func() {
+		fb.jobs = []workflow.Job{downloaded("trc_1", jobs.KindTrace, "owners.csv", 3)}
+	}, func() {
+		newer := make(chan struct{})
+		h.do(func() { h.app.jobs.reload(func() { close(newer) }) })
+		<-newer
+	})
 	var ids []string
 	h.do(func() {
 		for _, j := range h.app.jobs.shown {
@@ -625,6 +605,28 @@ func TestLateJobsListKeepsTheNewerOne(t *testing.T) {
 	if !slices.Equal(ids, []string{"trc_1"}) {
 		t.Fatalf("after the late list the jobs shown are %q", ids)
 	}
+}
+
+// lateAnswer asks (ask, handed a done) while the fake holds the answer at
+// the gate *at; then changes the fake (change, under its lock), lets
+// newer ask again and see its answer shown, and only then lets the first
+// answer through, returning once the window has been handed it.
+func lateAnswer(h *harness, at **gate, ask func(done func()), change, newer func()) {
+	h.settle()
+	g := newGate()
+	h.fb.mu.Lock()
+	*at = g
+	h.fb.mu.Unlock()
+	late := make(chan struct{})
+	h.do(func() { ask(func() { close(late) }) })
+	<-g.held // the older answer is on its way
+	h.fb.mu.Lock()
+	*at = nil
+	change()
+	h.fb.mu.Unlock()
+	newer()
+	close(g.open)
+	<-late
 }
 
 // startOnScrub starts the app over a fake holding one completed scrub,

@@ -24,7 +24,9 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 // rowTap is handed, once the plan is settled from the file's start, the
 // plan and whether the "traced before" look-up takes the upload's rows
 // (reusing); the function it returns, when not nil, is handed every row of
-// the trace's upload as the count makes it (prepare.Counter's rows).
+// the trace's upload as the count makes it (prepare.Counter's rows): a
+// row repeating an earlier one is told so (dup) where the plan drops
+// duplicates, else every row comes with dup false.
 type rowTap func(head *input.Inspection, p Plan, reusing bool) func(rec []string, header, dup bool) error
 
 // read is Read; tap, when not nil, sees the upload's rows too.
@@ -48,9 +50,16 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		if tap != nil {
 			also = tap(head, p, look.takesRows())
 		}
-		if also != nil { // the library takes no row (tap is told)
+		switch {
+		case also != nil && !p.DropDuplicates:
+			// Every row goes to the tap, its duplicates too: they are
+			// found after the pass, not looked up row by row.
+			counter, err = prepare.NewCounterHanding(path, head, plan, func(rec []string, header, _ bool) error {
+				return also(rec, header, false)
+			}, nil)
+		case also != nil: // the library takes no row (tap is told)
 			counter, err = prepare.NewCounter(path, head, plan, also)
-		} else {
+		default:
 			counter, err = look.counter(path, head, plan)
 		}
 		if err != nil {

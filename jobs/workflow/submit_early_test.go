@@ -64,14 +64,15 @@ func submittedOnce(t *testing.T, plan Plan, path string, early bool) (*Submitted
 	settle := func(*input.Inspection) (Plan, error) { return plan, nil }
 	var ins *input.Inspection
 	var e *EarlyUpload
+	var c *Counts
 	var err error
 	if early {
-		ins, _, _, e, err = d.Submissions().ReadToSubmit(ctx, path, input.Options{Hash: true}, settle)
+		ins, _, c, e, err = d.Submissions().ReadToSubmit(ctx, path, input.Options{Hash: true}, settle)
 		if err == nil && e == nil {
 			t.Fatal("the upload did not start as the list was read")
 		}
 	} else {
-		ins, _, _, err = d.Quotes().Read(ctx, path, input.Options{Hash: true}, settle)
+		ins, _, c, err = d.Quotes().Read(ctx, path, input.Options{Hash: true}, settle)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +90,8 @@ func submittedOnce(t *testing.T, plan Plan, path string, early bool) (*Submitted
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, &Submission{FileHash: sub.FileHash, SourceHash: sub.SourceHash, FileSize: sub.FileSize, Rows: sub.Rows}, tr
+	return res, &Submission{FileHash: sub.FileHash, SourceHash: sub.SourceHash, FileSize: sub.FileSize, Rows: sub.Rows,
+		Counted: [5]int{c.Rows, c.EntityRows, c.RowsWithout, c.EntityRowsWithout, c.Duplicates}}, tr
 }
 
 // Submission is what the ledger keeps of a submission's file, compared
@@ -98,6 +100,9 @@ type Submission struct {
 	FileHash, SourceHash string
 	FileSize             int64
 	Rows                 int
+	// Counted are the read's counts: rows, company rows, both without
+	// duplicates, and the duplicates.
+	Counted [5]int
 }
 
 // An upload made as the list is read is the upload made after it: the
@@ -124,7 +129,7 @@ func TestEarlyUploadIsTheUpload(t *testing.T) {
 				t.Fatalf("job early %+v, after %+v", trEarly, trAfter)
 			}
 			if !early.Upload.Written || early.Upload.PaddedZips == 0 || early.Upload.LeftOutNoAddress != 2 || subEarly.SourceHash == "" ||
-				(plan.DropDuplicates && early.Upload.DroppedDuplicates != 11) {
+				(plan.DropDuplicates && early.Upload.DroppedDuplicates != 11) || subEarly.Counted[4] != 11 {
 				t.Fatalf("upload %+v, submission %+v", early.Upload, subEarly)
 			}
 		})

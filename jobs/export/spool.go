@@ -328,6 +328,13 @@ func readAhead(s source) *rowsAhead {
 			}
 			b.cells, b.ends, b.src, b.err = b.cells[:0], b.ends[:0], b.src[:0], nil
 			for len(b.ends) < aheadRows && b.err == nil {
+				if len(b.ends)%64 == 63 {
+					select {
+					case <-ra.quit: // the export stopped: read no further
+						return
+					default:
+					}
+				}
 				rec, n, err := s.Next()
 				if err != nil {
 					b.err = err

@@ -78,8 +78,12 @@ type jobsView struct {
 	selected     string // key of the selected job
 	loadProblem  string // why the last reload failed ("" when it did not)
 	// lists keeps an older list arriving late (a reload started before a
-	// job was submitted) from replacing a newer one.
-	lists latest
+	// job was submitted) from replacing a newer one; changed are the jobs
+	// an event changed (or took away), with the newest asking of the list
+	// then (lists.last): a list asked for before the change leaves the job
+	// as the event left it.
+	lists   latest
+	changed map[string]uint64
 
 	openBtn, folderBtn, xlsxBtn, callableBtn, scrubBtn, webhookBtn, reconcileBtn *widget.Button
 
@@ -201,7 +205,7 @@ func (v *jobsView) reload(done func()) {
 				}
 			}
 			if jobs != nil || err == nil {
-				v.setJobs(jobs, more)
+				v.setJobs(v.keepChanged(jobs, n), more)
 			}
 			v.showDetail()
 		})
@@ -230,12 +234,46 @@ func (v *jobsView) setJobs(jobs []workflow.Job, more bool) {
 	v.applyFilter()
 }
 
+// keepChanged is list n with the jobs an event changed since it was asked
+// for as they are now: the list may be from before the change (a job
+// shown processing after its completion was told, or one replaced by its
+// reconciled job shown again).
+func (v *jobsView) keepChanged(list []workflow.Job, n uint64) []workflow.Job {
+	for k, at := range v.changed {
+		if at < n {
+			delete(v.changed, k) // list n, and any later, is newer
+		}
+	}
+	if len(v.changed) == 0 {
+		return list
+	}
+	var now []workflow.Job
+	ids := map[string]bool{}
+	for _, j := range v.all {
+		if _, ok := v.changed[j.Key]; ok {
+			now = append(now, j)
+			ids[j.ID] = j.ID != ""
+		}
+	}
+	out := make([]workflow.Job, 0, len(list)+len(now))
+	for _, j := range list {
+		if j.Key == "" {
+			j.Key = j.ID
+		}
+		if _, ok := v.changed[j.Key]; !ok && !ids[j.ID] {
+			out = append(out, j)
+		}
+	}
+	return append(out, now...)
+}
+
 // upsert puts a job's new state in the list (UI thread); the caller
 // refreshes the table once per batch.
 func (v *jobsView) upsert(j workflow.Job) {
 	if j.Key == "" {
 		j.Key = j.ID
 	}
+	v.change(j.Key)
 	for i := range v.all {
 		if v.all[i].Key == j.Key || (j.ID != "" && v.all[i].ID == j.ID) {
 			if j.ResultPath == "" {
@@ -257,6 +295,7 @@ func (v *jobsView) upsert(j workflow.Job) {
 // takes the row away (no job was created). The selection follows. The
 // caller refreshes the table.
 func (v *jobsView) replace(old string, j workflow.Job) {
+	v.change(old)
 	for i := range v.all {
 		if v.all[i].Key == old {
 			v.all = append(v.all[:i], v.all[i+1:]...)
@@ -274,6 +313,15 @@ func (v *jobsView) replace(old string, j workflow.Job) {
 		v.selected = j.Key
 	}
 	v.upsert(j)
+}
+
+// change notes that a job's state in the list is newer than the lists
+// asked for so far (see keepChanged).
+func (v *jobsView) change(key string) {
+	if v.changed == nil {
+		v.changed = map[string]uint64{}
+	}
+	v.changed[key] = v.lists.last()
 }
 
 func (v *jobsView) setProgress(key string, done, total int64) {

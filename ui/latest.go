@@ -14,6 +14,10 @@ type latest struct {
 // ask numbers a new asking (any goroutine).
 func (l *latest) ask() uint64 { return l.asked.Add(1) }
 
+// last is the newest asking so far: what a change made now is newer than
+// the answers to (any goroutine).
+func (l *latest) last() uint64 { return l.asked.Load() }
+
 // fresh reports whether the answer to asking n may be shown: no newer one
 // was; it is then the newest shown (UI thread).
 func (l *latest) fresh(n uint64) bool {

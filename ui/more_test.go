@@ -607,6 +607,35 @@ func TestLateJobsListKeepsTheNewerOne(t *testing.T) {
 	}
 }
 
+// A jobs list asked for before the events of two jobs, arriving after
+// them, leaves each as its event left it: the completed job completed, the
+// upload settled into its job not shown again as unknown.
+func TestLateJobsListKeepsWhatEventsSaid(t *testing.T) {
+	running := workflow.Job{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "owners.csv", Status: "processing", CreatedAt: time.Now()}
+	unknown := workflow.Job{Key: "sub_9", Kind: jobs.KindTrace, Name: "spring.csv", Status: jobs.StatusUnknown, CreatedAt: time.Now()}
+	fb := signedIn(running, unknown)
+	h := start(t, fb)
+	completed, settled := running, workflow.Job{ID: "trc_9", Key: "trc_9", Kind: jobs.KindTrace, Name: "spring.csv",
+		Status: "processing", CreatedAt: time.Now()}
+	completed.Status = "completed"
+	lateAnswer(h, &fb.listGate, h.app.jobs.reload, func() {}, func() {
+		h.do(func() {
+			h.app.applyEvents([]workflow.Event{{Kind: workflow.EventCompleted, Job: completed},
+				{Kind: workflow.EventSettled, Job: settled, Replaces: "sub_9"}})
+		})
+	})
+	var shown []string
+	h.do(func() {
+		for _, j := range h.app.jobs.all {
+			shown = append(shown, j.Key+" "+string(j.Status))
+		}
+	})
+	slices.Sort(shown)
+	if want := []string{"trc_1 completed", "trc_9 processing"}; !slices.Equal(shown, want) {
+		t.Fatalf("after the late list the jobs are %q, want %q", shown, want)
+	}
+}
+
 // lateAnswer asks (ask, handed a done) while the fake holds the answer at
 // the gate *at; then changes the fake (change, under its lock), lets
 // newer ask again and see its answer shown, and only then lets the first

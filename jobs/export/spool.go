@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/skipdesk/skipdesk/jobs/input"
 )
 
 // A source whose rows are only known as they are read (a callable list:
@@ -35,7 +37,7 @@ type spoolSegment struct {
 type sheetSpool struct {
 	f      *os.File
 	bw     *bufio.Writer
-	cw     countWriter
+	cw     input.CountWriter
 	fw     *flate.Writer
 	segs   []spoolSegment
 	aw     *asyncWriter
@@ -43,18 +45,6 @@ type sheetSpool struct {
 	rw     *rowWriter
 	rows   int        // data rows written
 	sample [][]string // the first widthSample rows, for the column widths
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
 }
 
 // segmentWriter takes the XML of the current segment: its CRC and length
@@ -75,7 +65,7 @@ func newSheetSpool(dst string, rw *rowWriter) (*sheetSpool, error) {
 	}
 	s := &sheetSpool{f: f, rw: rw}
 	s.bw = bufio.NewWriterSize(f, 1<<20)
-	s.cw.w = s.bw
+	s.cw.W = s.bw
 	s.fw, _ = flate.NewWriter(&s.cw, flate.BestSpeed)
 	return s, nil
 }
@@ -122,7 +112,7 @@ func (s *sheetSpool) startSegment() error {
 		return err
 	}
 	s.fw.Reset(&s.cw)
-	s.segs = append(s.segs, spoolSegment{off: s.cw.n})
+	s.segs = append(s.segs, spoolSegment{off: s.cw.N})
 	s.aw = newAsyncWriter(segmentWriter{s})
 	s.buf = s.aw.get()
 	return nil
@@ -144,7 +134,7 @@ func (s *sheetSpool) endSegment() error {
 		err = s.fw.Flush()
 	}
 	seg := &s.segs[len(s.segs)-1]
-	seg.size = s.cw.n - seg.off
+	seg.size = s.cw.N - seg.off
 	return err
 }
 

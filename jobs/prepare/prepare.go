@@ -610,7 +610,7 @@ func writeTo(ctx context.Context, src string, ins *input.Inspection, plan Plan, 
 // of the file made for the quote (Counter's rows, handed to Row).
 type CopyWriter struct {
 	bw   *bufio.Writer
-	cw   *countWriter
+	cw   *input.CountWriter
 	h    hash.Hash
 	line []byte
 	drop bool
@@ -622,7 +622,7 @@ type CopyWriter struct {
 // to Row as repeating an earlier one are left out.
 func NewCopyWriter(w io.Writer, dropDuplicates bool) *CopyWriter {
 	h := sha256.New()
-	cw := &countWriter{w: io.MultiWriter(w, h)}
+	cw := &input.CountWriter{W: io.MultiWriter(w, h)}
 	return &CopyWriter{bw: bufio.NewWriterSize(cw, 256<<10), cw: cw, h: h, drop: dropDuplicates}
 }
 
@@ -647,7 +647,7 @@ func (c *CopyWriter) Row(rec []string, header, dup bool) error {
 func (c *CopyWriter) Flush() error { return c.bw.Flush() }
 
 // Size is the number of bytes written (after Flush, the copy's size).
-func (c *CopyWriter) Size() int64 { return c.cw.n }
+func (c *CopyWriter) Size() int64 { return c.cw.N }
 
 // SHA256 is the hex digest of the bytes written (call it after Flush).
 func (c *CopyWriter) SHA256() string { return hex.EncodeToString(c.h.Sum(nil)) }
@@ -994,17 +994,6 @@ func duplicateKey(src string, plan Plan, headers []string) (phoneCol int, keyIdx
 
 func writeErr(path string, err error) error {
 	return &input.FileError{Path: path, Msg: "cannot write: " + err.Error(), Err: err}
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // DefaultKeyColumns is the duplicate key used when Plan.KeyColumns is nil:

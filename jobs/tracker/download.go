@@ -18,6 +18,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -354,7 +355,7 @@ func hashResult(path string) (sum string, size int64, rows int, err error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	cr := &countReader{r: f}
+	cr := &input.CountReader{R: f}
 	tee := io.TeeReader(cr, h)
 	rows, err = library.CountRows(tee)
 	if err != nil {
@@ -363,18 +364,7 @@ func hashResult(path string) (sum string, size int64, rows int, err error) {
 	if _, err := io.Copy(io.Discard, tee); err != nil {
 		return "", 0, 0, err
 	}
-	return hex.EncodeToString(h.Sum(nil)), cr.n, rows, nil
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	return hex.EncodeToString(h.Sum(nil)), cr.N, rows, nil
 }
 
 // MetaFor is the library's job record for a job of the ledger.

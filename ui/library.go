@@ -33,8 +33,12 @@ type libraryView struct {
 	status   *widget.Label
 	indexBar *widget.Label // the library index being brought up to date
 	debounce *busy.Timer
-	gen      int
-	content  fyne.CanvasObject
+	keys     int // keys typed into the search
+	// gen numbers the searches; answered is the one whose answer shows
+	// and shownQuery its query.
+	gen, answered int
+	shownQuery    string
+	content       fyne.CanvasObject
 
 	// onSearched is called on the UI thread after each search is shown.
 	onSearched func()
@@ -48,7 +52,17 @@ func newLibraryView(a *shell, be LibraryBackend, openViewerAt func(path, name st
 		if v.debounce != nil {
 			v.debounce.Stop()
 		}
-		v.debounce = a.after(a.opts.FilterDelay, func() { a.do(v.search) })
+		// A timer that fired while the window was busy still runs: only
+		// the last key's searches.
+		v.keys++
+		key := v.keys
+		v.debounce = a.after(a.opts.FilterDelay, func() {
+			a.do(func() {
+				if key == v.keys {
+					v.search()
+				}
+			})
+		})
 	}
 	v.status = widget.NewLabel("")
 	v.indexBar = widget.NewLabel("")
@@ -223,6 +237,7 @@ func (v *libraryView) search() {
 		if gen != v.gen {
 			return
 		}
+		v.answered, v.shownQuery = gen, q
 		if err != nil {
 			v.status.SetText(workflow.Explain(err, "").String())
 		} else {

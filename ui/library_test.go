@@ -128,9 +128,11 @@ func searchLibrary(h *harness, q string, n int) *libraryView {
 	})
 	for {
 		<-searched
-		var got int
-		h.do(func() { got = len(lib.items) })
-		if got == n {
+		// The answer to q is shown and no other search is on its way (the
+		// tab's own search of the empty box answers too).
+		var done bool
+		h.do(func() { done = lib.answered == lib.gen && lib.shownQuery == q && len(lib.items) == n })
+		if done {
 			return lib
 		}
 	}

@@ -587,8 +587,12 @@ func (l *Layout) loneState(hs []header, p *Profile, sample [][]string) []Questio
 	}
 	vals := columnValues(p, sample, state)
 	// Every value reads as a list's answer: a state code, a yes or no, a
-	// word ("Clean", "Listed") or an unknown marker, none a place's name.
-	answers := func(v string) bool { f := fold(v); return stateList(f) || familyOf(State, f) != famNone || unknown[f] }
+	// word ("Clean", "Listed"), an unknown marker or a one-letter code ("U"),
+	// none a place's name.
+	answers := func(v string) bool {
+		f := fold(v)
+		return stateList(f) || familyOf(State, f) != famNone || unknown[f] || len(f) == 1
+	}
 	if len(vals) == 0 || share(vals, answers) < 1 {
 		return nil
 	}

@@ -95,6 +95,12 @@ func TestLoneStateColumnIsAsked(t *testing.T) {
 		t.Errorf(`"stateList" of Clean and WA read as %s %s, questions %+v`, c.Role, c.Kind, words.Questions)
 	}
 
+	// "State List", a one-letter code ("U") beside the codes.
+	coded := Detect([]string{"Phone", "State List", "Litigator"}, [][]string{{"1-973-823-4867 x528", "U", ""}, {"1-720-459-9870 x291", "CO", "0"}}, Options{})
+	if c := coded.Columns[1]; c.Role != RoleFlag || c.Kind != State || len(coded.Questions) == 0 || !coded.Questions[0].Blocks {
+		t.Errorf(`"State List" of U and CO read as %s %s, questions %+v`, c.Role, c.Kind, coded.Questions)
+	}
+
 	where := Detect(headers, rows, Options{Correction: &Correction{Columns: map[string]ColumnFix{"State": {Role: RoleState}}}})
 	if c := where.Columns[2]; c.Role != RoleState || len(where.Questions) != 0 {
 		t.Errorf("answered as where the phone is: %s, questions %+v", c.Role, where.Questions)

@@ -586,20 +586,21 @@ func (l *Layout) loneState(hs []header, p *Profile, sample [][]string) []Questio
 		return nil
 	}
 	vals := columnValues(p, sample, state)
-	// Every value reads as a list's answer: a state code, a yes or no, a
-	// word ("Clean", "Listed"), an unknown marker or a one-letter code ("U"),
-	// none a place's name.
-	answers := func(v string) bool {
-		f := fold(v)
-		return stateList(f) || familyOf(State, f) != famNone || unknown[f] || len(f) == 1
-	}
-	if len(vals) == 0 || share(vals, answers) < 1 {
+	if len(vals) == 0 || share(vals, statesAnswer) < 1 {
 		return nil
 	}
 	c := &l.Columns[state]
 	c.Role, c.Kind, c.Convention, c.Place = RoleFlag, State, ConvStates, ""
 	return []Question{{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
 		Message: fmt.Sprintf("%q holds a state for each phone and the file has no address: is it the state DNC list the phone is on, or where the phone is? Until you say, the phones it belongs to are not callable", c.Header)}}
+}
+
+// statesAnswer reports whether v reads as a state list's answer: a state
+// code, a yes or no, a word ("Clean", "Listed"), an unknown marker or a
+// one-letter code ("U"), none a place's name (loneState).
+func statesAnswer(v string) bool {
+	f := fold(v)
+	return stateList(f) || familyOf(State, f) != famNone || unknown[f] || len(f) == 1
 }
 
 // identifierWords name columns of identifiers and references, whose values

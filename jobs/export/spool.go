@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"context"
 	"fmt"
 	"hash/crc32"
@@ -12,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 )

@@ -3,7 +3,6 @@ package export
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/xuri/excelize/v2"
 

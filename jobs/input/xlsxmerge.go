@@ -36,7 +36,7 @@ var maxMerges = 1 << 20
 // maxMerges of them (not looked at). A workbook whose parts cannot be found
 // gives none: the cells are then read as stored.
 func sheetMerges(file, sheet string) ([]mergeRange, int) {
-	zr, err := zip.OpenReader(file)
+	zr, err := openZip(file)
 	if err != nil {
 		return nil, 0
 	}

@@ -565,9 +565,34 @@ func (b *builder) flushOwners() error {
 			return err
 		}
 	}
+	if b.tx.Engine() == sqldb.SQLite {
+		hashes, days := runHashes(b.owners)
+		if err := b.exec("INSERT INTO owner_hashes(file, run, hashes, days) VALUES (?, ?, ?, ?)", false, []any{b.file, b.run, hashes, days}); err != nil {
+			return err
+		}
+	}
 	b.owners = b.owners[:0]
 	b.run++
 	return nil
+}
+
+// runHashes is a run's entries (sorted by hash) as owner_hashes keeps
+// them: the hashes, 8 bytes each, and their days, 4 bytes each (nil when
+// every one is 0: the file's date).
+func runHashes(run []ownerEntry) (hashes, days []byte) {
+	hashes = make([]byte, 0, 8*len(run))
+	for _, o := range run {
+		hashes = binary.LittleEndian.AppendUint64(hashes, uint64(o.h))
+	}
+	for i, o := range run {
+		if o.date != 0 {
+			if days == nil {
+				days = make([]byte, 4*len(run))
+			}
+			binary.LittleEndian.PutUint32(days[4*i:], uint32(ownerDay(o.date)))
+		}
+	}
+	return hashes, days
 }
 
 func (b *builder) flushPhones() error {

@@ -47,8 +47,9 @@ import (
 
 // schemaVersion is PRAGMA user_version of an index this code writes. An
 // index of any other version is rebuilt (version 7 reads each file with the
-// person's layout answers and keeps every list apart).
-const schemaVersion = 7
+// person's layout answers and keeps every list apart; 8 keeps each owner
+// run's hashes side by side for the quote's merge).
+const schemaVersion = 8
 
 // The schema's migrations, one folder per engine (schema/sqlite,
 // schema/postgres), applied by jobs/sqldb. A SQLite index starts at
@@ -66,8 +67,9 @@ var (
 // PostgreSQL database.
 const versionTable = "skipdesk_index_version"
 
-// tables are the tables a sound index has.
-var tables = []string{"files", "terms", "owners", "owner_chunks", "phones", "meta"}
+// tables are the tables a sound index has (a computer's: a team's keeps
+// no owner_hashes).
+var tables = []string{"files", "terms", "owners", "owner_chunks", "owner_hashes", "phones", "meta"}
 
 // Index is an open index of one library folder. Its methods are safe for
 // concurrent use; Sync runs one at a time.

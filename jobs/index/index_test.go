@@ -449,11 +449,36 @@ func TestMergedResult(t *testing.T) {
 		if len(got[k]) != 1 || !got[k][0].Date.Equal(time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)) {
 			t.Errorf("a reused row keeps its own date: %+v", got[k])
 		}
+		// The quote's merge of the owner runs reads the row's own day too.
+		newest := func() Newest {
+			runs := l.x.ReadOwners(context.Background())
+			defer runs.Close()
+			n, err := runs.Newest([]int64{OwnerHash(k)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n[0]
+		}
+		if !l.x.Shared() {
+			if n := newest(); n != (Newest{Found: true, Date: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC).Unix()}) {
+				t.Errorf("the merge of the owner runs: %+v", n)
+			}
+		}
 		// The merged result removed: the raw one is indexed again.
 		os.Remove(filepath.Join(l.dir, "owners merged 2026-11-20 abc999.csv"))
 		l.sync()
 		if got := hitRows(l.search("5125550101")); !slices.Equal(got, []string{"owners 2026-11-20 abc999.csv:1"}) {
 			t.Errorf("after the merged result went: %v", got)
+		}
+		if !l.x.Shared() {
+			var left int
+			if err := l.x.db.QueryRowContext(context.Background(),
+				"SELECT count(*) FROM owner_hashes WHERE file NOT IN (SELECT id FROM files WHERE skipped = '')").Scan(&left); err != nil || left != 0 {
+				t.Errorf("owner runs of results no longer indexed: %d (%v)", left, err)
+			}
+			if newest().Found {
+				t.Error("the removed result's owner runs are still merged")
+			}
 		}
 	})
 }

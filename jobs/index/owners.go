@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"slices"
+	"math/bits"
 	"sync"
 	"time"
 
@@ -12,31 +14,31 @@ import (
 )
 
 // OwnerRuns are the owner runs of the index's dated trace results, read
-// and decoded on a goroutine of their own (ReadOwners) while a list is
-// being read, and merged with the list's owner hashes once they are known
-// (Newest): what Traced finds for a long list, without a key or an Earlier
-// made per row. The runs are read ahead at most readAhead chunks; the
-// merge takes them as they come.
+// on a goroutine of their own (ReadOwners) while a list is being read,
+// and merged with the list's owner hashes once they are known (Newest):
+// what Traced finds for a long list, without a key or an Earlier made per
+// row. Each run's hashes are read as owner_hashes keeps them, side by
+// side (a computer's index: a team's is looked up by key). The runs are
+// read ahead at most readAhead; the merge takes them as they come.
 type OwnerRuns struct {
 	chunks chan runChunk
-	files  map[int64]dated // set before the first chunk is sent
+	files  map[int64]dated // set before the first run is sent
 	err    error           // the reading's, set before chunks is closed
 	stop   context.CancelFunc
 	once   sync.Once
 }
 
-// runChunk is a chunk of a dated trace result's owner run, decoded: its
-// hashes (sorted) and the day of each entry (nil when every day is 0: the
-// result's date).
+// runChunk is a dated trace result's owner run: its hashes (sorted) and
+// the day of each entry (nil when every day is 0: the result's date).
 type runChunk struct {
 	file   int64
 	hashes []int64
 	days   []uint64
 }
 
-// readAhead bounds the chunks read ahead of the merge (256 entries each,
-// 2 KB decoded).
-const readAhead = 1 << 15
+// readAhead bounds the runs read ahead of the merge (ownerRun entries
+// each, 1.5 MB read).
+const readAhead = 1 << 10
 
 // ReadOwners starts reading the index's owner runs; Newest merges them
 // with a list's hashes, and Close stops the reading when they are not
@@ -52,6 +54,9 @@ func (x *Index) ReadOwners(ctx context.Context) *OwnerRuns {
 }
 
 func (r *OwnerRuns) read(ctx context.Context, x *Index) (err error) {
+	if x.Shared() {
+		return errors.New("index: a team's index is looked up by key")
+	}
 	db, done, err := x.reading(ctx)
 	if err != nil {
 		return err
@@ -60,22 +65,23 @@ func (r *OwnerRuns) read(ctx context.Context, x *Index) (err error) {
 	if r.files, err = datedFiles(ctx, db, string(jobs.KindTrace), 0); err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, "SELECT o.file, c.data FROM owners o JOIN owner_chunks c ON c.id = o.chunk ORDER BY o.file, o.run, o.first")
+	rows, err := db.QueryContext(ctx, "SELECT file, run, hashes, days FROM owner_hashes")
 	if err != nil {
 		return fail(err)
 	}
 	defer rows.Close()
-	var data sql.RawBytes
+	var hashes, days sql.RawBytes
 	for rows.Next() {
 		var c runChunk
-		if err := rows.Scan(&c.file, &data); err != nil {
+		var run int
+		if err := rows.Scan(&c.file, &run, &hashes, &days); err != nil {
 			return fail(err)
 		}
 		if _, ok := r.files[c.file]; !ok {
 			continue // not a dated trace result
 		}
-		if err := c.decode(data); err != nil {
-			return fmt.Errorf("%w: file %d: owner chunk: %v", ErrDamaged, c.file, err)
+		if err := c.decode(hashes, days); err != nil {
+			return fmt.Errorf("%w: file %d: owner run %d: %v", ErrDamaged, c.file, run, err)
 		}
 		if len(c.hashes) == 0 {
 			continue
@@ -109,22 +115,30 @@ type Newest struct {
 	Date, Enhanced int64
 }
 
-// decode reads a chunk's entries (decodeOwners' form).
-func (c *runChunk) decode(data []byte) error {
-	c.hashes = make([]int64, 0, ownerChunk)
-	var days []uint64
-	it := ownerEntries{data: data}
-	for it.next() {
-		if it.day > 0 && days == nil {
-			days = make([]uint64, len(c.hashes), cap(c.hashes))
-		}
-		c.hashes = append(c.hashes, it.h)
-		if days != nil {
-			days = append(days, it.day)
+// decode reads a run as owner_hashes keeps it (runHashes' form): the
+// hashes ascending, days for each of them or none.
+func (c *runChunk) decode(hashes, days []byte) error {
+	n := len(hashes) / 8
+	if len(hashes)%8 != 0 {
+		return fmt.Errorf("%d bytes of hashes", len(hashes))
+	}
+	if days != nil && len(days) != 4*n {
+		return fmt.Errorf("%d bytes of days for %d hashes", len(days), n)
+	}
+	c.hashes = make([]int64, n)
+	for i := range c.hashes {
+		c.hashes[i] = int64(binary.LittleEndian.Uint64(hashes[8*i:]))
+		if i > 0 && c.hashes[i] < c.hashes[i-1] {
+			return errors.New("hashes out of order")
 		}
 	}
-	c.days = days
-	return it.err
+	if days != nil {
+		c.days = make([]uint64, n)
+		for i := range c.days {
+			c.days[i] = uint64(binary.LittleEndian.Uint32(days[4*i:]))
+		}
+	}
+	return nil
 }
 
 // Newest merges the runs with hashes (sorted, distinct): for each hash,
@@ -132,18 +146,17 @@ func (c *runChunk) decode(data []byte) error {
 // runs are read once: Newest is called once.
 func (r *OwnerRuns) Newest(hashes []int64) ([]Newest, error) {
 	out := make([]Newest, len(hashes))
+	at := newPlaces(hashes)
 	for c := range r.chunks {
 		f := r.files[c.file]
-		// Both are sorted: the merge starts at the chunk's first hash.
-		j, _ := slices.BinarySearch(hashes, c.hashes[0])
 		for i, h := range c.hashes {
+			// The first place in hashes not below h: from its top bits'
+			// first place on (both are sorted, so the places read go up).
+			j := at.from(h)
 			for j < len(hashes) && hashes[j] < h {
 				j++
 			}
-			if j == len(hashes) {
-				break
-			}
-			if hashes[j] == h {
+			if j < len(hashes) && hashes[j] == h {
 				out[j].add(f, c.day(i))
 			}
 		}
@@ -154,6 +167,33 @@ func (r *OwnerRuns) Newest(hashes []int64) ([]Newest, error) {
 	}
 	return out, nil
 }
+
+// places finds where a hash stands among sorted hashes by its top bits:
+// first[b] is the first place whose hash's top bits are b or more, with
+// about one hash a bucket.
+type places struct {
+	shift uint
+	first []int32
+}
+
+func newPlaces(hashes []int64) places {
+	n := min(max(bits.Len(uint(len(hashes))), 1), 24)
+	p := places{shift: uint(64 - n), first: make([]int32, 1<<n+1)}
+	j := 0
+	for b := range p.first {
+		for j < len(hashes) && p.bucket(hashes[j]) < uint64(b) {
+			j++
+		}
+		p.first[b] = int32(j)
+	}
+	return p
+}
+
+// bucket is h's top bits, in the order of the hashes (the sign bit
+// flipped).
+func (p places) bucket(h int64) uint64 { return (uint64(h) ^ 1<<63) >> p.shift }
+
+func (p places) from(h int64) int { return int(p.first[p.bucket(h)]) }
 
 func (c *runChunk) day(i int) uint64 {
 	if c.days == nil {

@@ -287,6 +287,10 @@ func clearRows(ctx context.Context, tx *sqldb.Tx, id int64) error {
 			return err
 		}
 	}
+	if tx.Engine() == sqldb.SQLite {
+		_, err := tx.ExecContext(ctx, "DELETE FROM owner_hashes WHERE file = ?", id)
+		return err
+	}
 	return nil
 }
 

@@ -59,8 +59,47 @@ func (o *Owners) Hashes() []int64 {
 			hs = append(hs, r.h)
 		}
 	}
-	slices.Sort(hs)
+	sortHashes(hs)
 	return slices.Compact(hs)
+}
+
+// sortHashes sorts hashes as slices.Sort does, by their bytes from the
+// lowest (a radix sort: half a million of a list's hashes sort in about a
+// quarter of slices.Sort's time, BenchmarkSortHashes).
+func sortHashes(hs []int64) {
+	if len(hs) < 1<<12 {
+		slices.Sort(hs)
+		return
+	}
+	var counts [8][256]int
+	for _, h := range hs {
+		k := uint64(h) ^ 1<<63 // in int64's order
+		for d := range counts {
+			counts[d][byte(k>>(8*d))]++
+		}
+	}
+	tmp := make([]int64, len(hs))
+	src, dst := hs, tmp
+	for d := range counts {
+		c := &counts[d]
+		if c[byte((uint64(hs[0])^1<<63)>>(8*d))] == len(hs) {
+			continue // every hash has this byte
+		}
+		at := 0
+		for b, n := range c {
+			c[b] = at
+			at += n
+		}
+		for _, h := range src {
+			b := byte((uint64(h) ^ 1<<63) >> (8 * d))
+			dst[c[b]] = h
+			c[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &hs[0] {
+		copy(hs, src)
+	}
 }
 
 // Hits are the rows the library holds (with the rows repeating an earlier

@@ -2,6 +2,7 @@ package reuse
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/skipdesk/skipdesk/jobs/index"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
@@ -12,11 +13,21 @@ import (
 // counts the rows the library holds by hash, as Traced matches them. It
 // is Gather for a look-up in the index's owner runs read ahead
 // (index.OwnerRuns), where Gather's keys serve Lookup.
+//
+// The owner keys are made and hashed on a goroutine of Owners' own, a
+// batch of rows' fields at a time, beside the count that hands the rows:
+// Hashes waits for it, and Close stops it when Hashes is not called.
 type Owners struct {
 	m    mapping.Mapping
 	cols ownerCols
-	k    index.Keyer
 	rows []owner // the rows handed, in order
+
+	batch  *ownerBatch      // the rows handed since the last batch went
+	work   chan *ownerBatch // to the hashing goroutine
+	free   chan *ownerBatch // batches it is done with
+	done   chan struct{}    // closed when it has hashed every batch
+	hashed []hashed         // its answers, a row each in order (once done)
+	once   sync.Once
 }
 
 // owner is a row of the upload: its owner hash (keyed: it has one),
@@ -25,6 +36,19 @@ type owner struct {
 	h                  int64
 	keyed, entity, dup bool
 }
+
+type hashed struct {
+	h     int64
+	keyed bool
+}
+
+// ownerBatch is rows' owner key fields, ownerFields a row.
+type ownerBatch struct{ fields []string }
+
+const (
+	ownerFields = 6 // first, last, street, city, state, zip
+	batchRows   = 1024
+)
 
 // NewOwners gathers the rows of an upload with mapping m, about n rows.
 func NewOwners(m mapping.Mapping, n int) *Owners { return &Owners{m: m, rows: make([]owner, 0, n)} }
@@ -35,24 +59,90 @@ func NewOwners(m mapping.Mapping, n int) *Owners { return &Owners{m: m, rows: ma
 func (o *Owners) Row(rec []string, header, company bool) error {
 	if header {
 		o.cols = ownerColumns(rec, o.m)
+		if o.cols.street >= 0 {
+			o.start()
+		}
 		return nil
 	}
-	r := owner{entity: company}
-	if o.cols.street >= 0 {
-		c := &o.cols
-		r.h, r.keyed = o.k.Hash(at(rec, c.first), at(rec, c.last), "", index.Address{Street: at(rec, c.street),
-			City: at(rec, c.city), State: at(rec, c.state), Zip: at(rec, c.zip)})
+	o.rows = append(o.rows, owner{entity: company})
+	if o.work == nil {
+		return nil // no property address: no row has a key
 	}
-	o.rows = append(o.rows, r)
+	c := &o.cols
+	o.batch.fields = append(o.batch.fields, at(rec, c.first), at(rec, c.last), at(rec, c.street), at(rec, c.city),
+		at(rec, c.state), at(rec, c.zip))
+	if len(o.batch.fields) == batchRows*ownerFields {
+		o.send()
+	}
 	return nil
+}
+
+// start starts the hashing goroutine.
+func (o *Owners) start() {
+	o.work, o.free, o.done = make(chan *ownerBatch, 4), make(chan *ownerBatch, 8), make(chan struct{})
+	o.hashed = make([]hashed, 0, cap(o.rows))
+	o.batch = &ownerBatch{fields: make([]string, 0, batchRows*ownerFields)}
+	go func() {
+		defer close(o.done)
+		var k index.Keyer
+		for b := range o.work {
+			for f := b.fields; len(f) > 0; f = f[ownerFields:] {
+				h, ok := k.Hash(f[0], f[1], "", index.Address{Street: f[2], City: f[3], State: f[4], Zip: f[5]})
+				o.hashed = append(o.hashed, hashed{h, ok})
+			}
+			clear(b.fields) // the strings go
+			b.fields = b.fields[:0]
+			select {
+			case o.free <- b:
+			default:
+			}
+		}
+	}()
+}
+
+// send hands the batch to the hashing goroutine and starts another.
+func (o *Owners) send() {
+	o.work <- o.batch
+	select {
+	case o.batch = <-o.free:
+	default:
+		o.batch = &ownerBatch{fields: make([]string, 0, batchRows*ownerFields)}
+	}
+}
+
+// wait hands the last batch on and waits for every row's hash.
+func (o *Owners) wait() {
+	o.once.Do(func() {
+		if o.work == nil {
+			return
+		}
+		if len(o.batch.fields) > 0 {
+			o.work <- o.batch
+		}
+		close(o.work)
+		<-o.done
+		for i, h := range o.hashed {
+			o.rows[i].h, o.rows[i].keyed = h.h, h.keyed
+		}
+		o.hashed = nil
+	})
+}
+
+// Close stops the hashing goroutine (Hashes has it finish first).
+func (o *Owners) Close() {
+	if o != nil {
+		o.wait()
+	}
 }
 
 // Dup marks the i-th row handed (0 the first) as repeating an earlier
 // row (the dup of prepare.NewCounterHanding).
 func (o *Owners) Dup(i int) { o.rows[i].dup = true }
 
-// Hashes are the rows' owner hashes, sorted, each once.
+// Hashes are the rows' owner hashes, sorted, each once. The rows are all
+// handed: Row is not called again.
 func (o *Owners) Hashes() []int64 {
+	o.wait()
 	hs := make([]int64, 0, len(o.rows))
 	for _, r := range o.rows {
 		if r.keyed {

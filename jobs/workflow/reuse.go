@@ -291,11 +291,15 @@ func (l *reuseLook) counter(path string, head *input.Inspection, plan prepare.Pl
 }
 
 // close stops the reading of the index's owner runs, if it was not
-// merged.
+// merged, and the hashing of the rows' owner keys.
 func (l *reuseLook) close() {
-	if l != nil && l.runs != nil {
+	if l == nil {
+		return
+	}
+	if l.runs != nil {
 		l.runs.Close()
 	}
+	l.owners.Close()
 }
 
 // finish looks the rows up and says which the library holds: for the

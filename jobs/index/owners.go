@@ -6,7 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -143,29 +146,69 @@ func (c *runChunk) decode(hashes, days []byte) error {
 
 // Newest merges the runs with hashes (sorted, distinct): for each hash,
 // what the library holds of it. Matches are by hash, as Traced's. The
-// runs are read once: Newest is called once.
+// runs are read once: Newest is called once. A long list is merged in
+// parts on every core, each part its own range of hashes (and of out).
 func (r *OwnerRuns) Newest(hashes []int64) ([]Newest, error) {
 	out := make([]Newest, len(hashes))
 	at := newPlaces(hashes)
+	parts := 1
+	if len(hashes) >= 1<<16 {
+		parts = min(runtime.GOMAXPROCS(0), 4)
+	}
+	work := make([]chan runChunk, parts)
+	var wg sync.WaitGroup
+	for p := range work {
+		lo, hi := p*len(hashes)/parts, (p+1)*len(hashes)/parts
+		work[p] = make(chan runChunk, 16)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work[p] {
+				r.merge(c, hashes, lo, hi, at, out)
+			}
+		}()
+	}
 	for c := range r.chunks {
-		f := r.files[c.file]
-		for i, h := range c.hashes {
-			// The first place in hashes not below h: from its top bits'
-			// first place on (both are sorted, so the places read go up).
-			j := at.from(h)
-			for j < len(hashes) && hashes[j] < h {
-				j++
-			}
-			if j < len(hashes) && hashes[j] == h {
-				out[j].add(f, c.day(i))
-			}
+		for _, w := range work {
+			w <- c
 		}
 	}
+	for _, w := range work {
+		close(w)
+	}
+	wg.Wait()
 	r.once.Do(r.stop)
 	if r.err != nil {
 		return nil, r.err
 	}
 	return out, nil
+}
+
+// merge adds a run's entries whose hash is among hashes[lo:hi] to out.
+func (r *OwnerRuns) merge(c runChunk, hashes []int64, lo, hi int, at places, out []Newest) {
+	if lo == hi {
+		return
+	}
+	f := r.files[c.file]
+	// The run's entries from the part's first hash to its last.
+	i0, _ := slices.BinarySearch(c.hashes, hashes[lo])
+	i1, _ := slices.BinarySearch(c.hashes, hashes[hi-1]+1)
+	if hashes[hi-1] == math.MaxInt64 {
+		i1 = len(c.hashes)
+	}
+	for i := i0; i < i1; i++ {
+		h := c.hashes[i]
+		// The first place in hashes not below h: from its top bits'
+		// first place on. hashes[lo] <= h <= hashes[hi-1] keeps it in
+		// the part.
+		j := at.from(h)
+		for hashes[j] < h {
+			j++
+		}
+		if hashes[j] == h {
+			out[j].add(f, c.day(i))
+		}
+	}
 }
 
 // places finds where a hash stands among sorted hashes by its top bits:

@@ -138,14 +138,15 @@ func TestRunHashesReadBack(t *testing.T) {
 
 // The merge finds every hash of the list that a run holds, and only
 // those, whatever the hashes (both ends of int64, negative, repeated in a
-// run, a list of one or none), as a plain look-up does.
+// run, a list of one or none, a list long enough to be merged in parts),
+// as a plain look-up does.
 func TestNewestAsALookUp(t *testing.T) {
 	t.Parallel()
 	rnd := rand.New(rand.NewPCG(7, 11))
 	f := dated{id: 1, date: 1_700_000_000}
-	for round := range 200 {
+	for round := range 120 {
 		var list []int64
-		n := []int{0, 1, 2, 50, 3000}[round%5]
+		n := []int{0, 1, 2, 50, 3000, 1 << 17}[round%6] // the last merged in parts
 		for range n {
 			list = append(list, []int64{math.MinInt64, math.MaxInt64, -1, 0, int64(rnd.Uint64())}[rnd.IntN(5)])
 		}

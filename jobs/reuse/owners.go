@@ -144,8 +144,10 @@ func (o *Owners) Dup(i int) { o.rows[i].dup = true }
 func (o *Owners) Hashes() []int64 {
 	o.wait()
 	hs := make([]int64, 0, len(o.rows))
-	for _, r := range o.rows {
-		if r.keyed {
+	for i := range o.rows {
+		// Only h and keyed are read: the count may be marking rows' dup
+		// meanwhile (its duplicates are found after the pass too).
+		if r := &o.rows[i]; r.keyed {
 			hs = append(hs, r.h)
 		}
 	}

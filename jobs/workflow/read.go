@@ -73,6 +73,7 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 	if counter == nil {
 		return ins, p, nil, nil
 	}
+	look.startHeld(ctx, s.core)
 	c := countsOf(p, ins, counter.Tally())
 	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()

@@ -236,6 +236,12 @@ type reuseLook struct {
 	rows   *reuse.Gather
 	owners *reuse.Owners
 	runs   *index.OwnerRuns
+	// The merge of owners with runs (startHeld): its answer once merged
+	// is closed.
+	merged  chan struct{}
+	hashes  []int64
+	held    []index.Newest
+	heldErr error
 }
 
 // lookFor sets up the look-up of p's rows; nil when the plan cannot be
@@ -296,6 +302,9 @@ func (l *reuseLook) close() {
 	if l == nil {
 		return
 	}
+	if l.merged != nil {
+		<-l.merged
+	}
 	if l.runs != nil {
 		l.runs.Close()
 	}
@@ -349,23 +358,41 @@ func (l *reuseLook) finish(ctx context.Context, s *core, p Plan, ins *input.Insp
 
 // ownersHeld are the trace's rows the library holds (with the rows
 // repeating an earlier one and without), found by merging their owner
-// hashes with the index's owner runs. An index found damaged is rebuilt
-// from the files, and its runs read again.
+// hashes with the index's owner runs (begun by startHeld, or here). The
+// count must have found its duplicate rows (Tally) first.
 func (l *reuseLook) ownersHeld(ctx context.Context, s *core) (all, noDup []reuse.Hit, err error) {
-	hashes := l.owners.Hashes()
-	held, err := l.runs.Newest(hashes)
-	if errors.Is(err, index.ErrDamaged) {
-		if _, _, err = s.syncedIndex(ctx, l.x.Dir(), nil); err == nil {
-			runs := l.x.ReadOwners(ctx)
-			defer runs.Close()
-			held, err = runs.Newest(hashes)
-		}
+	l.startHeld(ctx, s)
+	<-l.merged
+	if l.heldErr != nil {
+		return nil, nil, l.heldErr
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	all, noDup = l.owners.Hits(hashes, held)
+	all, noDup = l.owners.Hits(l.hashes, l.held)
 	return all, noDup, nil
+}
+
+// startHeld starts the merge of the rows' owner hashes with the index's
+// owner runs once the list is read, beside the count's own last step
+// (its duplicates, which the merge does not need); ownersHeld takes its
+// answer. An index found damaged is rebuilt from the files, and its runs
+// read again.
+func (l *reuseLook) startHeld(ctx context.Context, s *core) {
+	if l == nil || l.owners == nil || l.x == nil || l.merged != nil {
+		return
+	}
+	l.merged = make(chan struct{})
+	go func() {
+		defer close(l.merged)
+		l.hashes = l.owners.Hashes()
+		held, err := l.runs.Newest(l.hashes)
+		if errors.Is(err, index.ErrDamaged) {
+			if _, _, err = s.syncedIndex(ctx, l.x.Dir(), nil); err == nil {
+				runs := l.x.ReadOwners(ctx)
+				defer runs.Close()
+				held, err = runs.Newest(l.hashes)
+			}
+		}
+		l.held, l.heldErr = held, err
+	}()
 }
 
 // reuse is the counts of a look-up that read nothing (nil without one).

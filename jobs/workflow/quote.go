@@ -168,16 +168,24 @@ type Rates struct {
 	Account *client.Account
 }
 
-// Rates reads GET /pricing and GET /account. The rates can change: read
-// them before each price.
+// Rates reads GET /pricing and GET /account, asked together (a price
+// waits one round trip to the provider, not two). The rates can change:
+// read them before each price.
 func (s *QuoteService) Rates(ctx context.Context) (Rates, error) {
+	var a *client.Account
+	var aerr error
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		a, aerr = s.sessions().Account(ctx)
+	}()
 	p, err := s.sessions().Pricing(ctx)
+	<-asked
 	if err != nil {
 		return Rates{}, err
 	}
-	a, err := s.sessions().Account(ctx)
-	if err != nil {
-		return Rates{Pricing: p}, err
+	if aerr != nil {
+		return Rates{Pricing: p}, aerr
 	}
 	return Rates{Pricing: p, Account: a}, nil
 }
@@ -376,12 +384,33 @@ func (s *QuoteService) Quote(ctx context.Context, p Plan, ins *input.Inspection)
 // QuoteCounted is Quote with the counts made already (by Read); counts
 // that do not fit p (nil, or made for another mapping) are made again.
 func (s *QuoteService) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
-	if !c.Fits(p) {
-		var err error
-		if c, err = s.quotes().Count(ctx, p, ins); err != nil {
-			return nil, err
-		}
+	if c.Fits(p) {
+		return s.price(ctx, p, c)
 	}
+	// The rates are asked for while the list is counted.
+	type asked struct {
+		r   Rates
+		err error
+	}
+	rates := make(chan asked, 1)
+	go func() {
+		r, err := s.quotes().Rates(ctx)
+		rates <- asked{r, err}
+	}()
+	c, err := s.quotes().Count(ctx, p, ins)
+	a := <-rates
+	if err != nil {
+		return nil, err
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	q := Price(c, p, a.r)
+	return &q, nil
+}
+
+// price prices counts made already with the rates read now.
+func (s *QuoteService) price(ctx context.Context, p Plan, c *Counts) (*Quote, error) {
 	r, err := s.quotes().Rates(ctx)
 	if err != nil {
 		return nil, err

@@ -241,6 +241,36 @@ func (e *Env) connect(ctx context.Context) (*workflow.Service, error) {
 	return svc, nil
 }
 
+// ratesAhead opens the session and asks for the rates on a goroutine of
+// their own, while a file is read: the price after the read waits for no
+// round trip to the provider. Why the session could not be opened is said
+// where it is needed (wait), after what the file's reading has to say.
+func (e *Env) ratesAhead(ctx context.Context, svc *workflow.Service) *ratesAhead {
+	a := &ratesAhead{done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		if _, a.err = e.connect(ctx); a.err == nil {
+			a.rates = svc.Quotes().AskRates(ctx)
+		}
+	}()
+	return a
+}
+
+type ratesAhead struct {
+	done  chan struct{}
+	rates *workflow.AskedRates
+	err   error
+}
+
+// wait is the rates asked for, or why the session could not be opened.
+func (a *ratesAhead) wait() (*workflow.AskedRates, error) {
+	<-a.done
+	if a.rates != nil {
+		a.rates.Rates() // done before the caller goes on
+	}
+	return a.rates, a.err
+}
+
 func (e *Env) close() {
 	if e.svc != nil {
 		e.svc.Close()

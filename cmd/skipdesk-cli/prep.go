@@ -454,7 +454,11 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The file is read once: inspected, and its upload counted.
+	// The session is opened and the rates asked for while the file is
+	// read once: inspected, and its upload counted.
+	actx, stop := context.WithCancel(ctx)
+	ahead := env.ratesAhead(actx, svc)
+	defer func() { stop(); ahead.wait() }()
 	p, err := settle(ctx, env, file, &o, svc, false)
 	if err != nil {
 		return err
@@ -467,10 +471,11 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		}
 		return p.report(env)
 	}
-	if _, err := env.connect(ctx); err != nil {
+	rates, err := ahead.wait()
+	if err != nil {
 		return err
 	}
-	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
+	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts, rates)
 	if err != nil {
 		return err
 	}

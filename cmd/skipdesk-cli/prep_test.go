@@ -211,7 +211,8 @@ func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	if r := v.Phones.InvalidRows; len(r) != 1 || r[0].Line != 3 || r[0].Raw != "1.23E+10" || !strings.Contains(r[0].Reason, "scientific") {
 		t.Errorf("invalid rows listed: %+v", r)
 	}
-	// An invalid mapping stops before the API.
+	// An invalid mapping is said, and nothing priced (the session opened
+	// while the file is read changes nothing).
 	p := testlists.WriteFile(t, "owners.csv", prepOwners)
 	if code, _, errs := runCLI(t, "estimate", p, "--map", "first_name=Nope"); code != exitUsage || !strings.Contains(errs, `Column "Nope"`) {
 		t.Errorf("invalid mapping: exit %d: %s", code, errs)

@@ -192,6 +192,10 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	// Read once: inspected, counted and its fingerprint taken; the upload
 	// may start meanwhile, its end held until Submit sends it.
 	o.submit, o.name = true, f.name
+	// The rates for the review are asked for while the file is read.
+	actx, stop := context.WithCancel(ctx)
+	ahead := svc.Quotes().AskRates(actx)
+	defer func() { stop(); ahead.Rates() }()
 	p, err := settle(ctx, env, f.file, o, svc, true)
 	if err != nil {
 		return err
@@ -213,7 +217,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 		}
 	}
 	// The review before paying, as the window shows it.
-	q, review := quoteSubmission(ctx, env, svc, p)
+	q, review := quoteSubmission(ctx, env, svc, p, ahead)
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env), Early: p.early}
 	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
 	if errors.Is(err, workflow.ErrNothingBillable) && env.JSON {
@@ -251,8 +255,8 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 // paying on the standard error, as the window shows it, with the prepared
 // upload. Both nil when the price could not be worked out (a warning says
 // why).
-func quoteSubmission(ctx context.Context, env *Env, svc *workflow.Service, p *prepared) (*workflow.Quote, *workflow.Review) {
-	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts)
+func quoteSubmission(ctx context.Context, env *Env, svc *workflow.Service, p *prepared, ahead *workflow.AskedRates) (*workflow.Quote, *workflow.Review) {
+	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts, ahead)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "warning: the price could not be worked out: %s\n", words(err))
 		return nil, nil

@@ -378,43 +378,52 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 
 // Quote counts the plan's file and prices it at the current rates.
 func (s *QuoteService) Quote(ctx context.Context, p Plan, ins *input.Inspection) (*Quote, error) {
-	return s.quotes().QuoteCounted(ctx, p, ins, nil)
+	return s.quotes().QuoteCounted(ctx, p, ins, nil, nil)
 }
 
 // QuoteCounted is Quote with the counts made already (by Read); counts
 // that do not fit p (nil, or made for another mapping) are made again.
-func (s *QuoteService) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts) (*Quote, error) {
-	if c.Fits(p) {
-		return s.price(ctx, p, c)
+// The rates are those asked for ahead (AskRates, while the list was read),
+// or asked for now, while the list is counted.
+func (s *QuoteService) QuoteCounted(ctx context.Context, p Plan, ins *input.Inspection, c *Counts, ahead *AskedRates) (*Quote, error) {
+	if ahead == nil {
+		ahead = s.AskRates(ctx)
 	}
-	// The rates are asked for while the list is counted.
-	type asked struct {
-		r   Rates
-		err error
+	var err error
+	if !c.Fits(p) {
+		c, err = s.quotes().Count(ctx, p, ins)
 	}
-	rates := make(chan asked, 1)
-	go func() {
-		r, err := s.quotes().Rates(ctx)
-		rates <- asked{r, err}
-	}()
-	c, err := s.quotes().Count(ctx, p, ins)
-	a := <-rates
+	r, rerr := ahead.Rates()
 	if err != nil {
 		return nil, err
 	}
-	if a.err != nil {
-		return nil, a.err
-	}
-	q := Price(c, p, a.r)
-	return &q, nil
-}
-
-// price prices counts made already with the rates read now.
-func (s *QuoteService) price(ctx context.Context, p Plan, c *Counts) (*Quote, error) {
-	r, err := s.quotes().Rates(ctx)
-	if err != nil {
-		return nil, err
+	if rerr != nil {
+		return nil, rerr
 	}
 	q := Price(c, p, r)
 	return &q, nil
+}
+
+// AskedRates are the rates asked for ahead of a price (AskRates).
+type AskedRates struct {
+	done chan struct{}
+	r    Rates
+	err  error
+}
+
+// AskRates asks for the rates (Rates) on a goroutine of its own, so that
+// they come while a list is read or counted; QuoteCounted takes them.
+func (s *QuoteService) AskRates(ctx context.Context) *AskedRates {
+	a := &AskedRates{done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.r, a.err = s.quotes().Rates(ctx)
+	}()
+	return a
+}
+
+// Rates waits for the rates asked for.
+func (a *AskedRates) Rates() (Rates, error) {
+	<-a.done
+	return a.r, a.err
 }

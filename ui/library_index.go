@@ -16,7 +16,9 @@ func (v *libraryView) indexing(p workflow.IndexProgress) {
 			". Searches read the results themselves meanwhile.")
 		v.indexBar.Show()
 	case p.Done && p.Rebuilt != "":
-		v.indexBar.SetText("The library index was damaged (" + p.Rebuilt + ") and was rebuilt from the results.")
+		// An index of another version is rebuilt as a damaged one is:
+		// the reason says which.
+		v.indexBar.SetText("The library index was rebuilt from the results (" + p.Rebuilt + ").")
 		v.indexBar.Show()
 	case p.Done:
 		v.indexBar.Hide()

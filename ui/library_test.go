@@ -137,3 +137,27 @@ func searchLibrary(h *harness, q string, n int) *libraryView {
 		}
 	}
 }
+
+// An index rebuilt says why in the Library tab, without calling one that
+// another version made damaged; the next index event without a rebuild
+// takes the bar down.
+func TestLibrarySaysWhyTheIndexWasRebuilt(t *testing.T) {
+	fb := signedIn()
+	h := start(t, fb)
+	why := "made by another version of SkipDesk: schema version 7, this one writes 8"
+	fb.emit(workflow.Event{Kind: workflow.EventIndex, Index: &workflow.IndexProgress{Done: true, Rebuilt: why}})
+	h.wait("events")
+	h.do(func() {
+		bar := h.app.library.indexBar
+		if !bar.Visible() || !strings.Contains(bar.Text, why) || strings.Contains(bar.Text, "damaged") {
+			t.Errorf("the index bar: shown %v, %q", bar.Visible(), bar.Text)
+		}
+	})
+	fb.emit(workflow.Event{Kind: workflow.EventIndex, Index: &workflow.IndexProgress{Done: true}})
+	h.wait("events")
+	h.do(func() {
+		if h.app.library.indexBar.Visible() {
+			t.Error("the bar stays after an index event without a rebuild")
+		}
+	})
+}

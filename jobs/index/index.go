@@ -256,7 +256,7 @@ func check(db *sql.DB) (string, error) {
 		return "", fmt.Errorf("index: %w", err)
 	}
 	if v != schemaVersion {
-		return fmt.Sprintf("schema version %d, this version of SkipDesk writes %d", v, schemaVersion), nil
+		return fmt.Sprintf("made by another version of SkipDesk: schema version %d, this one writes %d", v, schemaVersion), nil
 	}
 	have := map[string]bool{}
 	rows, err := db.Query("SELECT name FROM sqlite_schema WHERE type = 'table'")

@@ -39,9 +39,10 @@ type runChunk struct {
 	days   []uint64
 }
 
-// readAhead bounds the runs read ahead of the merge (ownerRun entries
-// each, 1.5 MB read).
-const readAhead = 1 << 10
+// readAhead bounds the runs read ahead of the merge: ownerRun entries
+// each, 512 KB of hashes (and as much again of days, when kept), 8M
+// entries in all, as many as the chunks read ahead held before.
+const readAhead = 1 << 7
 
 // ReadOwners starts reading the index's owner runs; Newest merges them
 // with a list's hashes, and Close stops the reading when they are not

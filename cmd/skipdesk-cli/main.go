@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -46,6 +47,9 @@ type Env struct {
 	Config workflow.Config
 
 	svc *workflow.Service
+	// connecting makes connect one at a time: the rates asked for ahead
+	// and a preset's look-up may both open the session during a read.
+	connecting sync.Mutex
 }
 
 type command struct {
@@ -224,6 +228,8 @@ func (e *Env) service() (*workflow.Service, error) {
 // from SKIPDESK_API_KEY or the keyring, the address from --base-url,
 // SKIPDESK_BASE_URL or the one the desktop app saved.
 func (e *Env) connect(ctx context.Context) (*workflow.Service, error) {
+	e.connecting.Lock()
+	defer e.connecting.Unlock()
 	svc, err := e.service()
 	if err != nil {
 		return nil, err

@@ -350,6 +350,12 @@ func isLoopback(host string) bool {
 // BaseURL returns the base address in use (with a trailing slash).
 func (c *Client) BaseURL() string { return c.base.String() }
 
+// CloseIdleConnections closes the connections kept for the next request
+// (the session's end): a connection dialled for a request that another
+// connection served first would otherwise stay open, unused, until the
+// program ends.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
 // RateLimit returns the last X-RateLimit-* values seen on any response.
 func (c *Client) RateLimit() RateLimit { return c.limits.last() }
 

@@ -549,6 +549,7 @@ func (sess *session) close() error {
 	}
 	sess.stopTracking() // no merge starts after it
 	sess.bg.Wait()
+	sess.api.CloseIdleConnections()
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	err := sess.closeBooksLocked()

@@ -26,7 +26,10 @@ func lockFile(path string) (unlock func() error, err error) {
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-		f.Sync()
+		// Not synced: the pid is read back from the page cache by a process
+		// finding the lock taken, and a crash takes the lock with it. A sync
+		// here waited behind every other file's unwritten data (seconds
+		// on a busy disk) at each start.
 	}
 	return func() error {
 		// Leave the pid out of a lock nobody holds any more.

@@ -157,7 +157,11 @@ func (o *Owners) Hashes() []int64 {
 
 // sortHashes sorts hashes as slices.Sort does, by their bytes from the
 // lowest (a radix sort: half a million of a list's hashes sort in about a
-// quarter of slices.Sort's time, BenchmarkSortHashes).
+// quarter of slices.Sort's time, BenchmarkSortHashes). It is the viewer's
+// radixSort (jobs/library/sort.go) over plain hashes: one generic sort
+// taking a key function served both, but made the viewer's sorts a
+// quarter slower (BenchmarkSort400k 24 ms to 31 ms), so each keeps its
+// own loop.
 func sortHashes(hs []int64) {
 	if len(hs) < 1<<12 {
 		slices.Sort(hs)

@@ -29,10 +29,11 @@ func Inspect(ctx context.Context, path string, opts Options) (*Inspection, error
 
 // Tap is handed data rows of a file as strings of their own (the slice is
 // reused between calls; the strings may be cut from a string of many rows:
-// copy one to keep it long), in file order: the rows read before it was
-// returned on the reading goroutine, the rest on the inspection's second
-// one, beside the reading. An error stops the reading.
-type Tap func(row []string) error
+// copy one to keep it long), each with its physical line (sheet row), in
+// file order: the rows read before it was returned on the reading
+// goroutine, the rest on the inspection's second one, beside the reading.
+// An error stops the reading.
+type Tap func(row []string, line int) error
 
 // InspectWith is Inspect, calling start once the header and the sample are
 // read (ins holds what the file's start says: its format, headers and
@@ -89,10 +90,11 @@ func InspectWith(ctx context.Context, path string, opts Options, start func(ins 
 		inSample := len(ins.Sample) < sampleRows
 		if inSample {
 			ins.Sample = append(ins.Sample, toStrings(row))
+			tp.lines = append(tp.lines, r.Line())
 		}
 		w.add(row, r.span, r.plain, r.Line())
 		if start != nil {
-			if err := tp.row(ins, row, inSample, len(ins.Sample) < sampleRows, start); err != nil {
+			if err := tp.row(ins, row, r.Line(), inSample, len(ins.Sample) < sampleRows, start); err != nil {
 				return nil, err
 			}
 		}
@@ -201,14 +203,15 @@ type tapping struct {
 	started bool
 	tap     Tap
 	strs    []string
+	lines   []int // the sample's lines
 	w       *rowWorker
 }
 
 // row starts the tap once the sample is complete (the sample first); row,
-// already handed to the worker, is the sample's last when inSample, and
-// more of the sample is to come when waiting. Once started, it says the
-// tap's error, if any.
-func (t *tapping) row(ins *Inspection, row [][]byte, inSample, waiting bool, start func(*Inspection) (Tap, error)) error {
+// found at line and already handed to the worker, is the sample's last
+// when inSample, and more of the sample is to come when waiting. Once
+// started, it says the tap's error, if any.
+func (t *tapping) row(ins *Inspection, row [][]byte, line int, inSample, waiting bool, start func(*Inspection) (Tap, error)) error {
 	if t.started {
 		if t.w.failed.Load() {
 			return t.w.tapErr
@@ -222,7 +225,7 @@ func (t *tapping) row(ins *Inspection, row [][]byte, inSample, waiting bool, sta
 		return err
 	}
 	if !inSample {
-		if err := t.tap(rowStrings(row, t.strs)); err != nil {
+		if err := t.tap(rowStrings(row, t.strs), line); err != nil {
 			return err
 		}
 	}
@@ -239,8 +242,8 @@ func (t *tapping) begin(ins *Inspection, start func(*Inspection) (Tap, error)) e
 		return err
 	}
 	t.tap = tap
-	for _, rec := range ins.Sample {
-		if err := tap(rec); err != nil {
+	for i, rec := range ins.Sample {
+		if err := tap(rec, t.lines[i]); err != nil {
 			return err
 		}
 	}

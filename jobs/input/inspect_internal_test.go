@@ -108,10 +108,21 @@ func TestInspectWithTapsEveryRow(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("First,Last,Zip\n")
 	var want []string
+	wantLine := map[string]int{}
+	line := 1
 	for i := range 45 {
-		fmt.Fprintf(&b, "F%d,L%d,%05d\n", i, i, i)
+		line++
+		if i == 12 { // a quoted field over two lines: the row's line is its first
+			fmt.Fprintf(&b, "F%d,\"L%d\nsecond line\",%05d\n", i, i, i)
+			wantLine[fmt.Sprintf("F%d", i)] = line
+			line++
+		} else {
+			fmt.Fprintf(&b, "F%d,L%d,%05d\n", i, i, i)
+			wantLine[fmt.Sprintf("F%d", i)] = line
+		}
 		if i == 7 {
 			b.WriteString(",,\n") // blank: not a row
+			line++
 		}
 		want = append(want, fmt.Sprintf("F%d", i))
 	}
@@ -128,7 +139,10 @@ func TestInspectWithTapsEveryRow(t *testing.T) {
 		var atStart int
 		ins, err := InspectWith(context.Background(), p, Options{SampleRows: sample, Hash: true}, func(ins *Inspection) (Tap, error) {
 			atStart = len(ins.Sample)
-			return func(row []string) error {
+			return func(row []string, line int) error {
+				if want := wantLine[row[0]]; line != want {
+					return fmt.Errorf("%s: line %d, want %d", row[0], line, want)
+				}
 				got = append(got, row[0])
 				return nil
 			}, nil
@@ -171,7 +185,7 @@ func TestInspectWithTapError(t *testing.T) {
 	for _, at := range []int{3, batchRows + 5, rows - 1, -1} {
 		n := 0
 		_, err := InspectWith(context.Background(), p, Options{}, func(*Inspection) (Tap, error) {
-			return func(row []string) error {
+			return func(row []string, _ int) error {
 				if want := fmt.Sprintf("F%d", n); row[0] != want || row[1] != fmt.Sprintf("L%d", n) {
 					return fmt.Errorf("row %d: %v, want %s first", n, row, want)
 				}

@@ -296,7 +296,7 @@ func (w *rowWorker) tapBatch(b *rowBatch) {
 		if b.whole[r] {
 			f += 2 // the line
 		}
-		w.tapRow(b.tap, all, b.spans[f:f+2*len(w.strs)])
+		w.tapRow(b.tap, all, b.spans[f:f+2*len(w.strs)], b.lines[r])
 		f += 2 * len(w.strs)
 		if w.tapErr != nil {
 			return
@@ -332,14 +332,14 @@ func (w *rowWorker) fieldByField(b *rowBatch, f int, keyed bool) bool {
 	return company
 }
 
-// tapRow hands tap the row whose columns are spans of data: the strings
-// are cut from one copy of the whole batch's bytes, made once a batch
-// (one allocation a row was a tenth of the tap's work).
-func (w *rowWorker) tapRow(tap Tap, data string, spans []int32) {
+// tapRow hands tap the row found at line whose columns are spans of data:
+// the strings are cut from one copy of the whole batch's bytes, made once
+// a batch (one allocation a row was a tenth of the tap's work).
+func (w *rowWorker) tapRow(tap Tap, data string, spans []int32, line int) {
 	for i := range w.strs {
 		w.strs[i] = data[spans[2*i]:spans[2*i+1]]
 	}
-	if err := tap(w.strs); err != nil {
+	if err := tap(w.strs, line); err != nil {
 		w.tapErr = err
 		w.failed.Store(true)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 )
@@ -78,12 +79,7 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 		return nil, &input.FileError{Path: path, Line: r.HeaderLine(), Column: header,
 			Msg: fmt.Sprintf("no such column; the headers are %q", r.Headers())}
 	}
-	keep := opts.Examples
-	if keep <= 0 {
-		keep = 5
-	}
-	s := &Scan{Path: path, Column: header, Reasons: map[string]int{}}
-	var seen numberSet
+	sc := NewScanner(path, header, opts)
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -97,44 +93,74 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 		if err != nil {
 			return nil, err
 		}
-		s.Rows++
-		raw := row[col]
-		num := Normalize(raw)
-		if !num.Valid {
-			s.Invalid++
-			if num.Reason == ReasonBlank {
-				s.Blank++
-			}
-			s.Reasons[num.Reason]++
-			if len(s.InvalidExamples) < keep {
-				s.InvalidExamples = append(s.InvalidExamples, Example{Line: r.Line(), Raw: raw, Reason: num.Reason})
-			}
-			if len(s.InvalidRows) < opts.ListInvalid {
-				s.InvalidRows = append(s.InvalidRows, Example{Line: r.Line(), Raw: raw, Reason: num.Reason})
-			}
-			continue
+		sc.Add(row[col], r.Line())
+	}
+	return sc.Scan(r.HeaderLine())
+}
+
+// Scanner makes a Scan of a column from its values, handed one by one in
+// file order (ScanColumn, or a reading that does more at the same time).
+type Scanner struct {
+	s       *Scan
+	keep    int // examples kept of each kind
+	listInv int
+	seen    numberSet
+}
+
+// NewScanner starts the scan of the column header of the file at path.
+func NewScanner(path, header string, opts ScanOptions) *Scanner {
+	keep := opts.Examples
+	if keep <= 0 {
+		keep = 5
+	}
+	return &Scanner{s: &Scan{Path: path, Column: header, Reasons: map[string]int{}}, keep: keep, listInv: opts.ListInvalid}
+}
+
+// Add counts the column's value raw of the data row found at line.
+func (sc *Scanner) Add(raw string, line int) {
+	s := sc.s
+	s.Rows++
+	num := Normalize(raw)
+	if !num.Valid {
+		s.Invalid++
+		if num.Reason == ReasonBlank {
+			s.Blank++
 		}
-		s.Valid++
-		if num.Ext != "" {
-			s.Extensions++
+		s.Reasons[num.Reason]++
+		if len(s.InvalidExamples) < sc.keep {
+			s.InvalidExamples = append(s.InvalidExamples, Example{Line: line, Raw: strings.Clone(raw), Reason: num.Reason})
 		}
-		if raw != num.Digits {
-			s.Reformatted++
-			if len(s.Examples) < keep {
-				s.Examples = append(s.Examples, Example{Line: r.Line(), Raw: raw, Normalized: num.Digits})
-			}
+		if len(s.InvalidRows) < sc.listInv {
+			s.InvalidRows = append(s.InvalidRows, Example{Line: line, Raw: strings.Clone(raw), Reason: num.Reason})
 		}
-		var k uint64
-		for i := 0; i < 10; i++ {
-			k = k*10 + uint64(num.Digits[i]-'0')
-		}
-		if !seen.add(k) {
-			s.Duplicates++
+		return
+	}
+	s.Valid++
+	if num.Ext != "" {
+		s.Extensions++
+	}
+	if raw != num.Digits {
+		s.Reformatted++
+		if len(s.Examples) < sc.keep {
+			s.Examples = append(s.Examples, Example{Line: line, Raw: strings.Clone(raw), Normalized: num.Digits})
 		}
 	}
-	s.Unique = seen.len()
+	var k uint64
+	for i := 0; i < 10; i++ {
+		k = k*10 + uint64(num.Digits[i]-'0')
+	}
+	if !sc.seen.add(k) {
+		s.Duplicates++
+	}
+}
+
+// Scan is the scan of every value added; a file with no data rows (its
+// header at headerLine) is an error.
+func (sc *Scanner) Scan(headerLine int) (*Scan, error) {
+	s := sc.s
+	s.Unique = sc.seen.len()
 	if s.Rows == 0 {
-		return nil, &input.FileError{Path: path, Line: r.HeaderLine(), Msg: "no data rows: the file has a header and nothing else"}
+		return nil, &input.FileError{Path: s.Path, Line: headerLine, Msg: "no data rows: the file has a header and nothing else"}
 	}
 	return s, nil
 }

@@ -112,15 +112,12 @@ func count(ctx context.Context, p Plan, ins *input.Inspection, look *reuseLook) 
 	if ins == nil {
 		return nil, fmt.Errorf("%s: the file was not read", p.Path)
 	}
-	c := &Counts{key: keyOf(p), ins: ins}
 	if p.Kind == jobs.KindDNC {
-		scan, err := phone.ScanColumn(ctx, p.Path, p.Mapping[mapping.Phone], phone.ScanOptions{Input: readOptions(p, ins), ListInvalid: MaxListedInvalid})
+		scan, err := phone.ScanColumn(ctx, p.Path, p.Mapping[mapping.Phone], scanOptions(p, ins))
 		if err != nil {
 			return nil, err
 		}
-		c.Phones, c.Duplicates = scan, scan.Duplicates
-		c.Rows, c.RowsWithout = scan.Rows, scan.Rows-scan.Duplicates
-		return c, nil
+		return scrubCounts(p, ins, scan), nil
 	}
 	plan := p.prepare(ins, true)
 	counter, err := look.counter(p.Path, ins, plan)
@@ -132,6 +129,18 @@ func count(ctx context.Context, p Plan, ins *input.Inspection, look *reuseLook) 
 		return nil, err
 	}
 	return countsOf(p, ins, t), nil
+}
+
+// scanOptions is how a scrub's phone column is scanned.
+func scanOptions(p Plan, ins *input.Inspection) phone.ScanOptions {
+	return phone.ScanOptions{Input: readOptions(p, ins), ListInvalid: MaxListedInvalid}
+}
+
+// scrubCounts are a scrub's counts from the scan of its phone column.
+func scrubCounts(p Plan, ins *input.Inspection, scan *phone.Scan) *Counts {
+	c := &Counts{key: keyOf(p), ins: ins, Phones: scan, Duplicates: scan.Duplicates}
+	c.Rows, c.RowsWithout = scan.Rows, scan.Rows-scan.Duplicates
+	return c
 }
 
 // countsOf are a trace's counts from its upload's tally.

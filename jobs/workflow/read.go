@@ -2,9 +2,12 @@ package workflow
 
 import (
 	"context"
+	"slices"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 )
 
@@ -12,11 +15,13 @@ import (
 // reading): its inspection and, with the plan settle makes of the file's
 // start (its headers and first rows: the person's choices, a preset, the
 // automatic mapping), the counts of the trace's upload and the keys of the
-// "traced before" look-up, all in the same pass; the counting runs on the
-// inspection's second goroutine, beside the reading. With opts.Hash the
-// file's fingerprint (Inspection.SHA256) comes from it too. The counts are
-// nil for a scrub, and for a plan whose rows cannot be counted (its mapping
-// does not fit the file: Validate says why): Count counts those.
+// "traced before" look-up, or the scan of a scrub's phone column, all in
+// the same pass; the counting runs on the inspection's second goroutine,
+// beside the reading. With opts.Hash the file's fingerprint
+// (Inspection.SHA256) comes from it too. The counts are nil for a plan
+// whose rows cannot be counted (its mapping does not fit the file:
+// Validate says why) or that reads the file otherwise (another header
+// line or sheet): Count counts those.
 func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
 	return s.read(ctx, path, opts, settle, nil)
 }
@@ -41,10 +46,16 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 	var look *reuseLook
 	defer func() { look.close() }()
 	var counter *prepare.Counter
+	var scan *phone.Scanner
 	ins, err := input.InspectWith(ctx, path, opts, func(head *input.Inspection) (input.Tap, error) {
 		var err error
 		if p, err = settle(head); err != nil {
 			return nil, err
+		}
+		if p.Kind == jobs.KindDNC {
+			var tap input.Tap
+			scan, tap = scanTap(p, head)
+			return tap, nil
 		}
 		if p.Kind != jobs.KindTrace {
 			return nil, nil
@@ -70,16 +81,49 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		if err != nil {
 			return nil, nil // its rows cannot be counted: its mapping does not fit the file
 		}
-		return counter.Row, nil
+		return func(row []string, _ int) error { return counter.Row(row) }, nil
 	})
 	if err != nil {
 		return nil, p, nil, err
+	}
+	if scan != nil {
+		return s.scanned(ctx, p, ins, scan)
 	}
 	if counter == nil {
 		return ins, p, nil, nil
 	}
 	look.startHeld(ctx, s.core)
 	c := countsOf(p, ins, counter.Tally())
+	c.reuse = look.finish(ctx, s.core, p, ins, c)
+	return ins, p, c, ctx.Err()
+}
+
+// scanTap is the tap that scans a scrub's phone column in the inspection's
+// pass; nil when p reads the file otherwise than that pass (another header
+// line or sheet) or names no column of it (Count says why).
+func scanTap(p Plan, head *input.Inspection) (*phone.Scanner, input.Tap) {
+	o := readOptions(p, head)
+	col := slices.Index(head.Headers, p.Mapping[mapping.Phone])
+	if o.HeaderLine != head.HeaderLine || o.Sheet != head.Sheet || col < 0 {
+		return nil, nil
+	}
+	sc := phone.NewScanner(p.Path, head.Headers[col], scanOptions(p, head))
+	return sc, func(row []string, line int) error {
+		sc.Add(row[col], line)
+		return nil
+	}
+}
+
+// scanned are a scrub's counts from the scan of its inspection's pass,
+// with what the library already holds of its numbers.
+func (s *QuoteService) scanned(ctx context.Context, p Plan, ins *input.Inspection, sc *phone.Scanner) (*input.Inspection, Plan, *Counts, error) {
+	scan, err := sc.Scan(ins.HeaderLine)
+	if err != nil {
+		return nil, p, nil, err
+	}
+	c := scrubCounts(p, ins, scan)
+	look := s.lookFor(ctx, p)
+	defer look.close()
 	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()
 }

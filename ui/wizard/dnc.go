@@ -35,8 +35,9 @@ type DNC struct {
 	scanErr         error
 	scanning        bool
 	stopScan        context.CancelFunc
-	fromJob         string // the trace whose phones are scrubbed, if any
-	reuse           bool   // skip the phones scrubbed in the last 31 days (the person's choice)
+	read            *workflow.Counts // the scan made in the list's reading, until a column is chosen
+	fromJob         string           // the trace whose phones are scrubbed, if any
+	reuse           bool             // skip the phones scrubbed in the last 31 days (the person's choice)
 	reuseCtl        *reuseControls
 
 	fileLine      *widget.Label
@@ -123,7 +124,16 @@ func (d *DNC) fromTrace(resultPath, jobID string) {
 }
 
 func (d *DNC) open(path string) {
-	d.inspect(path, nil, func(ins *input.Inspection, _ *workflow.Counts) { d.loaded(ins) }, d.failed)
+	// The reading scans the column found at the file's start, so that its
+	// price needs no second reading; another column is scanned again.
+	first := d.plan()
+	first.Path, first.Input = path, input.Options{}
+	d.inspect(path, func(head *input.Inspection) workflow.Plan {
+		p := first
+		col, _ := phoneColumn(head)
+		p.Mapping = mapping.Mapping{mapping.Phone: col}
+		return p
+	}, d.loaded, d.failed)
 	if d.rates == nil {
 		d.fetchRates()
 	}
@@ -134,8 +144,10 @@ func (d *DNC) fetchRates() { d.readRates(d.update) }
 
 func (d *DNC) failed(err error) { d.showFailure("scrubbed", err, d.open) }
 
-func (d *DNC) loaded(ins *input.Inspection) {
-	d.ins = ins
+// loaded builds the screen for an inspected file; counts, when not nil,
+// are the scan of the column found at its start, made in the same reading.
+func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
+	d.ins, d.read = ins, counts
 	d.fileLine = wrapping(fileLine(d.path, ins), widget.MediumImportance)
 	var ws []string
 	for _, w := range ins.Warnings {
@@ -200,26 +212,31 @@ func (d *DNC) loaded(ins *input.Inspection) {
 		container.NewHBox(widget.NewButton("Cancel", d.close), d.submitBtn), d.summary)
 	d.setRoot(container.NewBorder(nil, footer, nil, nil, d.tabs))
 
-	// The phone column: a list made from a trace has "phone"; otherwise
-	// auto-mapping finds it.
-	col := ""
-	sug := workflow.Suggest(ins, jobs.KindDNC)
-	for _, g := range sug.Guesses {
+	col, note := phoneColumn(ins)
+	d.colNote.SetText(note)
+	if col != "" {
+		d.colSel.SetSelected(col) // starts the scan, unless the reading made it
+	} else {
+		d.update()
+	}
+}
+
+// phoneColumn is the phone column found in the file's headers and first
+// rows, and how it was found: a list made from a trace has "phone";
+// otherwise auto-mapping finds it, or it is the file's only column.
+func phoneColumn(ins *input.Inspection) (col, note string) {
+	for _, g := range workflow.Suggest(ins, jobs.KindDNC).Guesses {
 		if g.Key == mapping.Phone {
-			col = g.Header
-			d.colNote.SetText(fmt.Sprintf("detected (%d%% sure)", pct(g.Confidence)))
+			col, note = g.Header, fmt.Sprintf("detected (%d%% sure)", pct(g.Confidence))
 		}
 	}
 	if col == "" && len(ins.Headers) == 1 {
-		col = ins.Headers[0]
-		d.colNote.SetText("the file's only column")
+		col, note = ins.Headers[0], "the file's only column"
 	}
-	if col != "" {
-		d.colSel.SetSelected(col) // starts the scan
-	} else {
-		d.colNote.SetText("no phone column recognised: choose one")
-		d.update()
+	if col == "" {
+		note = "no phone column recognised: choose one"
 	}
+	return col, note
 }
 
 func (d *DNC) columnChosen(col string) {
@@ -230,6 +247,12 @@ func (d *DNC) columnChosen(col string) {
 	d.counts, d.scanErr = nil, nil
 	if d.stopScan != nil {
 		d.stopScan()
+	}
+	if c := d.read; c.Fits(d.plan()) {
+		d.read, d.counts = nil, c // scanned as the list was read
+		d.preview.Refresh()
+		d.update()
+		return
 	}
 	ctx, cancel := context.WithCancel(d.ctx)
 	d.stopScan = cancel

@@ -32,11 +32,22 @@ func openDNC(t *testing.T, path string) *dncHarness {
 	return h
 }
 
+// calls are the readings, inspections and counts the screen asked for.
+func (h *dncHarness) calls() (reads, inspects, counts int) {
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
+	return h.f.reads, h.f.inspects, h.f.counts
+}
+
 func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 	h := openDNC(t, testlists.WriteFile(t, "phones.csv", phoneList))
 	d := h.d
 	if d.colSel.Selected != "Cell" {
 		t.Fatalf("phone column = %q, want Cell", d.colSel.Selected)
+	}
+	// The column found is scanned in the reading that inspects the list.
+	if r, i, c := h.calls(); r != 1 || i != 0 || c != 0 {
+		t.Fatalf("opening read the list %d times, inspected it %d times and scanned it %d times; want one reading", r, i, c)
 	}
 	for _, want := range []string{"4 rows", "2 valid", "2 invalid (1 blank)", "1 duplicate"} {
 		if !strings.Contains(d.scanLine.Text, want) {
@@ -70,6 +81,9 @@ func TestDNCDetectsThePhoneColumnAndShowsNormalisation(t *testing.T) {
 	idle(t, d.bg)
 	if !strings.Contains(d.scanLine.Text, "1 valid") || !strings.Contains(d.scanLine.Text, "3 invalid (3 blank)") {
 		t.Fatalf("after choosing Home: %q", d.scanLine.Text)
+	}
+	if _, _, c := h.calls(); c != 1 {
+		t.Fatalf("another column scanned %d times, want once", c)
 	}
 
 	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })

@@ -1,0 +1,198 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
+)
+
+// Read scans a scrub's phone column in the reading that inspects the list,
+// as ScanColumn scans it in a reading of its own: the same counts, the same
+// examples with their lines, on generated phone lists as people's lists
+// come (numbers in every format, extensions, blanks, repeats, junk, quoted
+// fields over several lines, blank lines, CRLF, a BOM, .xlsx), with samples
+// shorter and longer than the list and lists longer than a batch of rows.
+func TestReadScansAsScanColumn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := 300
+	if testing.Short() {
+		cases = 60
+	}
+	dir := t.TempDir()
+	for seed := range cases {
+		rng := rand.New(rand.NewPCG(uint64(seed), 17))
+		path, col := phoneList(t, dir, seed, rng)
+		opts := input.Options{SampleRows: []int{0, 1, 7, 100, -1}[rng.IntN(5)]}
+		settle := func(ins *input.Inspection) (Plan, error) {
+			return Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: col}}, nil
+		}
+		ins, p, c, err := Read(ctx, path, opts, settle)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if c == nil || !c.Fits(p) || c.Phones == nil {
+			t.Fatalf("seed %d: Read counted %+v", seed, c)
+		}
+		want, err := phone.ScanColumn(ctx, path, col, scanOptions(p, ins))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(c.Phones, want) {
+			t.Fatalf("seed %d (%s): Read scanned\n%+v\nScanColumn\n%+v", seed, filepath.Base(path), c.Phones, want)
+		}
+		if c.Rows != want.Rows || c.Duplicates != want.Duplicates || c.RowsWithout != want.Rows-want.Duplicates {
+			t.Fatalf("seed %d: counts %+v for scan %+v", seed, c, want)
+		}
+	}
+}
+
+// A plan that reads the list otherwise than the inspection did (another
+// header line) is not scanned in its pass: Count scans it.
+func TestReadLeavesAnotherReadingToCount(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "phones.csv")
+	if err := os.WriteFile(path, []byte("Report of phones\nName,Phone\nA,2125550147\nB,2125550148\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settle := func(ins *input.Inspection) (Plan, error) {
+		return Plan{Kind: jobs.KindDNC, Path: path, Input: input.Options{HeaderLine: 1}, Mapping: mapping.Mapping{mapping.Phone: "Report of phones"}}, nil
+	}
+	_, _, c, err := Read(context.Background(), path, input.Options{HeaderLine: 2}, settle)
+	if err != nil || c != nil {
+		t.Fatalf("a plan read from another header line: counts %+v, %v; want none", c, err)
+	}
+}
+
+// phoneList writes a generated phone list (CSV or .xlsx) and returns it
+// with its phone column's header.
+func phoneList(t *testing.T, dir string, seed int, rng *rand.Rand) (string, string) {
+	t.Helper()
+	headers := []string{"Name", "Phone", "Notes"}
+	if rng.IntN(4) == 0 {
+		headers = []string{"Cell Phone"} // a bare list of numbers
+	}
+	col := headers[min(1, len(headers)-1)]
+	n := 1 + rng.IntN(40)
+	if rng.IntN(6) == 0 {
+		n = 2048 + rng.IntN(3000) // past a batch of rows
+	}
+	var pool []string
+	rows := make([][]string, n)
+	for i := range rows {
+		v := phoneValue(rng, &pool)
+		if len(headers) == 1 {
+			rows[i] = []string{v}
+			continue
+		}
+		notes := []string{"", "call after 5", "said \"no\", twice", "line one\nline two", "a, b"}[rng.IntN(5)]
+		rows[i] = []string{fmt.Sprintf("Owner %d", i), v, notes}
+	}
+	if rng.IntN(5) == 0 {
+		path := filepath.Join(dir, fmt.Sprintf("list%d.xlsx", seed))
+		writeXLSX(t, path, headers, rows)
+		return path, col
+	}
+	var b strings.Builder
+	if rng.IntN(5) == 0 {
+		b.WriteString("\ufeff")
+	}
+	eol := []string{"\n", "\r\n"}[rng.IntN(2)]
+	b.WriteString(strings.Join(headers, ",") + eol)
+	for _, r := range rows {
+		if rng.IntN(15) == 0 {
+			b.WriteString(strings.Repeat(",", len(headers)-1) + eol) // a blank line
+		}
+		for j, f := range r {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if strings.ContainsAny(f, ",\"\n") || rng.IntN(10) == 0 {
+				f = `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
+			}
+			b.WriteString(f)
+		}
+		b.WriteString(eol)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("list%d.csv", seed))
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, col
+}
+
+// phoneValue is one phone cell as lists hold them; a number seen before
+// comes back now and then (pool).
+func phoneValue(rng *rand.Rand, pool *[]string) string {
+	if len(*pool) > 0 && rng.IntN(6) == 0 {
+		return (*pool)[rng.IntN(len(*pool))]
+	}
+	d := fmt.Sprintf("%d%02d%d%06d", 2+rng.IntN(8), rng.IntN(100), 2+rng.IntN(8), rng.IntN(1000000))
+	var v string
+	switch rng.IntN(12) {
+	case 0:
+		v = fmt.Sprintf("(%s) %s-%s", d[:3], d[3:6], d[6:])
+	case 1:
+		v = fmt.Sprintf("%s.%s.%s", d[:3], d[3:6], d[6:])
+	case 2:
+		v = "+1 " + d
+	case 3:
+		v = "1-" + d[:3] + "-" + d[3:6] + "-" + d[6:]
+	case 4:
+		v = d + " x" + fmt.Sprint(rng.IntN(999))
+	case 5:
+		v = ""
+	case 6:
+		v = d[:7] // too short
+	case 7:
+		v = []string{"n/a", "none", "555-CALL-NOW", "  ", "2.12555E+09"}[rng.IntN(5)]
+	case 8:
+		v = " " + d + " "
+	default:
+		v = d
+	}
+	*pool = append(*pool, v)
+	return v
+}
+
+func writeXLSX(t *testing.T, path string, headers []string, rows [][]string) {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(r int, vals []string) {
+		cells := make([]any, len(vals))
+		for i, v := range vals {
+			cells[i] = v
+		}
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		if err := sw.SetRow(cell, cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, headers)
+	for i, r := range rows {
+		put(i+2, r)
+	}
+	if err := sw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 func TestNormalizePhone(t *testing.T) {
@@ -60,15 +61,6 @@ func at(o CallableOptions) CallableOptions {
 	return o
 }
 
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 const callableTrace = "first_name,phone_1,phone_1_type,phone_2,phone_2_type,match_status\r\n" +
 	"A,2125550101,mobile,2125550102,landline,matched\r\n" + // 0101 clean, 0102 on DNC
 	"B,2125550103,voip,,,matched\r\n" + // 0103 litigator only
@@ -88,8 +80,8 @@ const (
 )
 
 func TestExportCallableMerge(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{}))
 	if err != nil {
@@ -129,8 +121,8 @@ func TestExportCallableMerge(t *testing.T) {
 }
 
 func TestExportCallableOnly(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
 	dst := filepath.Join(t.TempDir(), "callable.xlsx")
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
@@ -169,7 +161,7 @@ func TestExportCallableOnly(t *testing.T) {
 }
 
 func TestExportCallableBadInput(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	out := filepath.Join(t.TempDir(), "o.csv")
 	ctx := context.Background()
 	if _, err := ExportCallable(ctx, trace, trace, out, CallableOptions{}); err == nil || !strings.Contains(err.Error(), "not a DNC result") {
@@ -179,7 +171,7 @@ func TestExportCallableBadInput(t *testing.T) {
 		!strings.Contains(err.Error(), "scrub its phones first") {
 		t.Errorf("a trace without flags, no DNC result: %v", err)
 	}
-	names := writeFile(t, "names.csv", "first,last\r\nA,B\r\n")
+	names := testlists.WriteFile(t, "names.csv", "first,last\r\nA,B\r\n")
 	if _, err := ExportCallable(ctx, names, "", out, CallableOptions{OnlyCallable: true}); err == nil ||
 		!strings.Contains(err.Error(), "no phone column") {
 		t.Errorf("a file without phones: %v", err)
@@ -239,7 +231,7 @@ func writeSpelledDNC(t *testing.T, sp int, n int) string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\r\n", num, s.lineClean, yn(tr.fed), state, yn(tr.lit))
 	}
-	return dated(t, writeFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String()))
+	return dated(t, testlists.WriteFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String()))
 }
 
 // writeSpelledTrace writes a trace result in a layout of its own: three
@@ -259,7 +251,7 @@ func writeSpelledTrace(t *testing.T, n int) string {
 		fmt.Fprintf(&b, "Owner %d,%s,Owner %d,%s,%s,%s,\"call %s or %s after 5\",o%d@example.com\r\n",
 			r, number(a), r, f(a), f(c), f(d), f(a), number(d), r)
 	}
-	return writeFile(t, "trace.csv", b.String())
+	return testlists.WriteFile(t, "trace.csv", b.String())
 }
 
 // numbersIn lists every valid number written in some cell: in each run of
@@ -377,7 +369,7 @@ func TestExportCallableOwnFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := writeFile(t, "propstream.csv", string(src))
+	p := testlists.WriteFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
 	rep, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
@@ -409,7 +401,7 @@ func TestExportCallableOwnFlags(t *testing.T) {
 
 func TestExportWithFilters(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join("..", "layout", "testdata", "propstream.csv"))
-	p := writeFile(t, "propstream.csv", string(src))
+	p := testlists.WriteFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
 	fs, _ := jobs.ParseQuickFilters("mobile,not-litigator")
 	if _, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{Filters: fs})); err != nil {
@@ -431,7 +423,7 @@ func TestExportWithFilters(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("phones kept %q, want %q", got, want)
 	}
-	tr := writeFile(t, "trace.csv", callableTrace)
+	tr := testlists.WriteFile(t, "trace.csv", callableTrace)
 	fs, _ = jobs.ParseQuickFilters("matched,mobile")
 	dst2 := filepath.Join(t.TempDir(), "m.csv")
 	if _, err := ExportCallable(context.Background(), tr, "", dst2, CallableOptions{Filters: fs}); err != nil {

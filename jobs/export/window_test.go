@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/dialer"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // A trace of owners across states, each phone clean, for the time rule.
@@ -50,8 +51,8 @@ func windowsOf(t *testing.T, rows [][]string) []string {
 // Wednesday in June), each location's rules at its own time (worked by
 // hand from data/rules.csv of package calltime).
 func TestExportWindows(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
+	trace := testlists.WriteFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", timeDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
@@ -77,8 +78,8 @@ func TestExportWindows(t *testing.T) {
 // and counted per reason; Texas's Sunday window (noon) and Florida's are
 // open. The proof names the rules version, the instant and the reasons.
 func TestExportCallableAt(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
+	trace := testlists.WriteFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", timeDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	sunday := time.Date(2026, 6, 14, 18, 0, 0, 0, time.UTC)
 	proof := &Proof{}
@@ -116,8 +117,8 @@ func TestExportCallableAt(t *testing.T) {
 // rows-per-file limit into whole files each with the header, every part
 // named in the proof.
 func TestExportPreset(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
+	trace := testlists.WriteFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", timeDNC))
 	p, err := dialer.Parse([]byte(`name = "Small"
 format = 1
 phone_format = "e164"
@@ -208,8 +209,8 @@ const consentDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
 // is left out, counted per state's row and named in the proof; dialed by
 // hand, every one is kept.
 func TestExportAutodialedConsent(t *testing.T) {
-	trace := writeFile(t, "trace.csv", consentTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	trace := testlists.WriteFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", consentDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	proof := &Proof{}
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Proof: proof}))
@@ -240,8 +241,8 @@ func TestExportAutodialedConsent(t *testing.T) {
 // in the 24 hours before (FL: 3) is left out; a Texas number called more
 // (no cap) and an Oklahoma number called fewer times are kept.
 func TestExportCallLogCap(t *testing.T) {
-	trace := writeFile(t, "trace.csv", consentTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	trace := testlists.WriteFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", consentDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	proof := &Proof{}
 	calls := map[string]int{"3055550103": 3, "2145550101": 5, "4055550106": 2}
@@ -280,8 +281,8 @@ const vendorDNC = "phone,phone_normalized,dnc,litigator,line_type,status,Calling
 // vendor's UTC−8 (8–20 there: 12:00–24:00 EDT) give 12–20 ET; New York's
 // phone with its Louisiana property, 9–21 ET as without a vendor.
 func TestExportVendorTime(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", vendorDNC))
+	trace := testlists.WriteFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", vendorDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	instant := time.Date(2026, 6, 9, 15, 0, 0, 0, time.FixedZone("CDT", -5*3600))
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, CallableAt: instant}))

@@ -50,6 +50,21 @@ func dated(t *testing.T, dnc string) string {
 	return dnc
 }
 
+// exportScrubbed writes a trace result and a DNC result dated testScrub,
+// exports the callable list to a file called name with at(o), and returns
+// the report and the list's path; the test stops where the export fails.
+func exportScrubbed(t *testing.T, trace, dnc, name string, o CallableOptions) (*Report, string) {
+	t.Helper()
+	src := testlists.WriteFile(t, "trace.csv", trace)
+	scrub := dated(t, testlists.WriteFile(t, "dnc.csv", dnc))
+	dst := filepath.Join(t.TempDir(), name)
+	rep, err := ExportCallable(context.Background(), src, scrub, dst, at(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, dst
+}
+
 // at judges an export at testNow, the result's own answers dated testScrub.
 func at(o CallableOptions) CallableOptions {
 	if o.Now.IsZero() {
@@ -80,13 +95,7 @@ const (
 )
 
 func TestExportCallableMerge(t *testing.T) {
-	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, callableTrace, callableDNC, "callable.csv", CallableOptions{})
 	got := readCSV(t, dst)
 	ny := []string{"ET", "08:00", "21:00"} // New York: the federal window, on the day of the export
 	none := []string{"", "", ""}
@@ -121,13 +130,7 @@ func TestExportCallableMerge(t *testing.T) {
 }
 
 func TestExportCallableOnly(t *testing.T) {
-	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
-	dst := filepath.Join(t.TempDir(), "callable.xlsx")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, callableTrace, callableDNC, "callable.xlsx", CallableOptions{OnlyCallable: true})
 	if rep.Rows != 2 {
 		t.Errorf("rows = %d, want 2 (B has no callable phone, D none at all)", rep.Rows)
 	}

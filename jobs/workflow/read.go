@@ -21,6 +21,11 @@ func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options
 	return s.read(ctx, path, opts, settle, nil)
 }
 
+// Read is QuoteService.Read without the library: it needs no session.
+func Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
+	return (&QuoteService{}).read(ctx, path, opts, settle, nil)
+}
+
 // rowTap is handed, once the plan is settled from the file's start, the
 // plan and whether the "traced before" look-up takes the upload's rows
 // (reusing); the function it returns, when not nil, is handed every row of

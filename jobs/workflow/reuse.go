@@ -247,7 +247,10 @@ type reuseLook struct {
 // lookFor sets up the look-up of p's rows; nil when the plan cannot be
 // looked up (a trace without a property address; no library).
 func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
-	if p.Kind == jobs.KindTrace && p.Mapping[mapping.PropertyStreet] == "" {
+	switch {
+	case s == nil:
+		return nil // no session, no library (Read, Count)
+	case p.Kind == jobs.KindTrace && p.Mapping[mapping.PropertyStreet] == "":
 		return nil // without a property address no row can be matched
 	}
 	lib, err := s.library()

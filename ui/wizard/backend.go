@@ -23,6 +23,11 @@ import (
 type DNCBackend interface {
 	// Inspect reads the picked file (CSV or XLSX) in one streaming pass.
 	Inspect(ctx context.Context, path string, opts input.Options) (*input.Inspection, error)
+	// Read reads the picked file once before it is paid for: its
+	// inspection and, for the plan settle makes of the file's start, the
+	// counts of a trace's upload (nil for a scrub, or where the plan's
+	// rows cannot be counted), as Count would give them.
+	Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (workflow.Plan, error)) (*input.Inspection, workflow.Plan, *workflow.Counts, error)
 	// Rates reads the pricing and the account (rates may change: read each
 	// time a screen opens).
 	Rates(ctx context.Context) (workflow.Rates, error)

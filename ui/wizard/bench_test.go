@@ -3,6 +3,8 @@ package wizard
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,36 @@ func BenchmarkPreviewRefresh(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		n++
 		tbl.Refresh()
+	}
+}
+
+// BenchmarkTraceOpenToPrice: a list dropped on the window until its price
+// is shown (read, mapped, counted; the rates already in), with the app's
+// own delays. The list is $SKIPDESK_BENCH_LIST (bench/quote.sh makes a
+// 50 MB one: bench/out/inspect-owners-50mb.csv).
+func BenchmarkTraceOpenToPrice(b *testing.B) {
+	path := os.Getenv("SKIPDESK_BENCH_LIST")
+	if path == "" {
+		b.Skip("SKIPDESK_BENCH_LIST names no list (bench/quote.sh makes one)")
+	}
+	f := newFake(traceHeaders, traceRows)
+	w := newWindow(b, fyne.NewSize(1280, 900))
+	env := DefaultEnv()
+	env.Do, env.PreviewDelay = testEnv.Do, 0 // the previews' redraw is not the price
+	for i := 0; i < b.N; i++ {
+		tr := newTrace(w, f, env, nil)
+		act(func() {
+			w.SetContent(tr.root)
+			tr.open(path)
+		})
+		if err := tr.bg.Wait(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		var priced bool
+		act(func() { priced = tr.counts.Fits(tr.plan()) && strings.HasPrefix(tr.costTotal.Text, "Total: ") })
+		if !priced {
+			b.Fatalf("not priced: %q", tr.costTotal.Text)
+		}
+		act(tr.cancel)
 	}
 }

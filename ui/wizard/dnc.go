@@ -123,7 +123,7 @@ func (d *DNC) fromTrace(resultPath, jobID string) {
 }
 
 func (d *DNC) open(path string) {
-	d.inspect(path, d.loaded, d.failed)
+	d.inspect(path, nil, func(ins *input.Inspection, _ *workflow.Counts) { d.loaded(ins) }, d.failed)
 	if d.rates == nil {
 		d.fetchRates()
 	}

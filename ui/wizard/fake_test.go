@@ -35,7 +35,8 @@ type fakeBackend struct {
 	presets   map[string]mapping.Mapping
 	match     string // preset MatchPreset returns
 	inspects  int
-	counts    int
+	reads     int // one reading: the inspection and the counts of the plan the screen opens with
+	counts    int // the counts read again
 	submits   []submitCall
 	submitErr func(again bool) error
 	// uploading, when set, makes Submit report half the upload, send on it
@@ -86,6 +87,17 @@ func (f *fakeBackend) Inspect(ctx context.Context, path string, opts input.Optio
 	f.inspects++
 	f.mu.Unlock()
 	return workflow.Inspect(ctx, path, opts)
+}
+
+func (f *fakeBackend) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (workflow.Plan, error)) (*input.Inspection, workflow.Plan, *workflow.Counts, error) {
+	f.mu.Lock()
+	f.reads++
+	svc := f.svc
+	f.mu.Unlock()
+	if svc != nil {
+		return svc.Quotes().Read(ctx, path, opts, settle)
+	}
+	return workflow.Read(ctx, path, opts, settle)
 }
 
 func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Inspection) (*workflow.Counts, error) {

@@ -97,21 +97,36 @@ func (s *session) nextStep() { stepTabs(s.tabs, 1) }
 func (s *session) prevStep() { stepTabs(s.tabs, -1) }
 
 // inspect reads path in the background, then hands the inspection to
-// loaded, or the reason it cannot be read to failed.
-func (s *session) inspect(path string, loaded func(*input.Inspection), failed func(error)) {
+// loaded, or the reason it cannot be read to failed. start, when not nil,
+// makes the plan the screen opens with from the file's start (its headers
+// and first rows): the same reading counts that plan's upload, and loaded
+// gets the counts too (nil where the plan's rows cannot be counted;
+// Counts.Fits tells whether they are still the screen's).
+func (s *session) inspect(path string, start func(head *input.Inspection) workflow.Plan, loaded func(*input.Inspection, *workflow.Counts), failed func(error)) {
 	s.path = path
 	s.opts = input.Options{}
 	s.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), s.close)
 	opts := s.opts
-	background(s, s.ctx, func(ctx context.Context) (*input.Inspection, error) {
-		return s.be.Inspect(ctx, path, opts)
-	}, func(ins *input.Inspection, err error) {
+	background(s, s.ctx, func(ctx context.Context) (readList, error) {
+		if start == nil {
+			ins, err := s.be.Inspect(ctx, path, opts)
+			return readList{ins: ins}, err
+		}
+		ins, _, c, err := s.be.Read(ctx, path, opts, func(head *input.Inspection) (workflow.Plan, error) { return start(head), nil })
+		return readList{ins, c}, err
+	}, func(r readList, err error) {
 		if err != nil {
 			failed(err)
 			return
 		}
-		loaded(ins)
+		loaded(r.ins, r.counts)
 	})
+}
+
+// readList is what one reading of a list gives a screen.
+type readList struct {
+	ins    *input.Inspection
+	counts *workflow.Counts
 }
 
 // readRates reads GET /pricing and GET /account off the UI thread, then

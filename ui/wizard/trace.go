@@ -131,7 +131,16 @@ func pickFile(win fyne.Window, then func(path string)) {
 
 // open reads path in the background and fetches rates at the same time.
 func (t *Trace) open(path string) {
-	t.inspect(path, t.loaded, t.showError)
+	// The reading counts the plan the wizard opens with (the automatic
+	// mapping of the file's start, the options as they stand), so that its
+	// price needs no second reading; a preset or a change counts again.
+	first := t.plan()
+	first.Path, first.Input, first.Splits, first.Mapping = path, input.Options{}, nil, nil
+	t.inspect(path, func(head *input.Inspection) workflow.Plan {
+		p := first
+		p.Mapping = workflow.Suggest(head, jobs.KindTrace).Mapping()
+		return p
+	}, t.loaded, t.showError)
 	if t.rates == nil {
 		t.fetchRates()
 	}
@@ -148,10 +157,11 @@ func (t *Trace) fetchRates() {
 
 func (t *Trace) showError(err error) { t.showFailure("traced", err, t.open) }
 
-// loaded builds the wizard for an inspected file.
-func (t *Trace) loaded(ins *input.Inspection) {
+// loaded builds the wizard for an inspected file; counts, when not nil,
+// were counted in the same reading (kept while they fit the plan).
+func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	t.ins = ins
-	t.counts, t.countErr, t.splits = nil, nil, nil
+	t.counts, t.countErr, t.splits = counts, nil, nil
 	t.sug = workflow.Suggest(ins, jobs.KindTrace)
 	t.confirmed = nil
 	t.board = newBoard(ins.Headers, ins.Sample, t.check)

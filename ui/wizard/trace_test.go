@@ -172,6 +172,37 @@ func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
 	}
 }
 
+// The list is read once before its first price: the reading that
+// inspects it counts the plan the wizard opens with. A preset that
+// changes the mapping counts again.
+func TestTraceReadsTheListOnceBeforeItsPrice(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	h := openTrace(t, f)
+	f.mu.Lock()
+	reads, inspects, counts := f.reads, f.inspects, f.counts
+	f.mu.Unlock()
+	if reads != 1 || inspects != 0 || counts != 0 {
+		t.Fatalf("opening read the list %d times, inspected it %d times and counted it %d times; want one reading", reads, inspects, counts)
+	}
+	if h.tr.costTotal.Text != "Total: 2 credits" || !strings.Contains(h.tr.llcCheck.Text, "2 company rows") {
+		t.Fatalf("price %q, companies %q", h.tr.costTotal.Text, h.tr.llcCheck.Text)
+	}
+
+	f.presets["swapped"] = mapping.Mapping{"first_name": "Last Name", "last_name": "First Name",
+		"property_street": "Property Address", "property_city": "Property City", "property_state": "Property State", "property_zip": "Property Zip"}
+	f.match = "swapped"
+	h = openTrace(t, f)
+	f.mu.Lock()
+	reads, counts = f.reads, f.counts
+	f.mu.Unlock()
+	if reads != 2 || counts != 1 || h.tr.board.m["first_name"] != "Last Name" {
+		t.Fatalf("with a preset: %d readings, %d counts, mapping %v; want the preset's mapping counted again", reads, counts, h.tr.board.m)
+	}
+	if !h.tr.counts.Fits(h.tr.plan()) || h.tr.costTotal.Text != "Total: 2 credits" {
+		t.Fatalf("with a preset the counts do not fit the plan; price %q", h.tr.costTotal.Text)
+	}
+}
+
 func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 	h := openTrace(t, newFake(traceHeaders, traceRows))
 	m := fullMapping()

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"net"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -408,8 +406,7 @@ func TestUnreachableServerDialog(t *testing.T) {
 	fb := newFake()
 	fb.resumeErr = errors.New("keyring locked")
 	fb.connectErr = func(bool) error {
-		return &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+		return accountUnreachable()
 	}
 	h := start(t, fb)
 	f, done := h.typeKey(1)

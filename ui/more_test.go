@@ -411,8 +411,7 @@ func TestMainWindowFitsASmallScreen(t *testing.T) {
 // be reached; the window still opens (the library works offline).
 func TestServerUnreachableInSession(t *testing.T) {
 	fb := signedIn()
-	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	down := accountUnreachable()
 	fb.accountErr = down
 	fb.jobsErr = down
 	fb.jobs = []workflow.Job{{ID: "trc_1", Key: "trc_1", Kind: jobs.KindTrace, Name: "from the ledger.csv", Status: "completed", CreatedAt: time.Now()}}
@@ -438,8 +437,7 @@ func TestServerAwayThenBack(t *testing.T) {
 	h := start(t, fb)
 	var bal string
 	h.do(func() { bal = h.app.header.billing.Text })
-	down := &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	down := accountUnreachable()
 	fb.mu.Lock()
 	fb.accountErr = down
 	fb.mu.Unlock()
@@ -555,15 +553,11 @@ func TestServerGoesAwayWhileIdle(t *testing.T) {
 	o.AccountEvery = 30 * time.Millisecond
 	h := startWith(t, fb, o)
 	fb.mu.Lock()
-	fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	fb.accountErr = accountUnreachable()
 	fb.mu.Unlock()
 	// The header's next reload (a tick of its own clock) finds it away.
 	h.wait("offline")
-	var s string
-	if h.do(func() { s = h.app.header.Offline() }); !strings.Contains(s, "Offline: can't reach") {
-		t.Fatalf("the header says %q", s)
-	}
+	wantOffline(t, h, "the header says")
 }
 
 // An answer that set out before the server went away and arrives after
@@ -572,15 +566,28 @@ func TestLateAnswerKeepsTheHeaderOffline(t *testing.T) {
 	fb := signedIn()
 	h := start(t, fb)
 	lateAnswer(h, &fb.accountGate, h.app.header.refresh, func() {
-		fb.accountErr = &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
-			Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+		fb.accountErr = accountUnreachable()
 	}, func() {
 		h.do(func() { h.app.header.refresh(nil) })
 		h.wait("offline")
 	})
+	wantOffline(t, h, "after the late answer the header says")
+}
+
+// accountUnreachable is the error of an account request that cannot reach
+// the server (the connection refused).
+func accountUnreachable() error {
+	return &url.Error{Op: "Get", URL: "https://api.example.com/v1/account",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+}
+
+// wantOffline checks that the header's banner says the server cannot be
+// reached; when says where the test is.
+func wantOffline(t *testing.T, h *harness, when string) {
+	t.Helper()
 	var s string
 	if h.do(func() { s = h.app.header.Offline() }); !strings.Contains(s, "Offline: can't reach") {
-		t.Fatalf("after the late answer the header says %q", s)
+		t.Fatalf("%s %q", when, s)
 	}
 }
 

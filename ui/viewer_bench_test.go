@@ -3,7 +3,6 @@ package ui
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -40,13 +39,6 @@ func result400k(b *testing.B) string {
 	return benchPath
 }
 
-func heapBytes() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // BenchmarkViewerFirstPage400k opens a 400k-row result the way the window
 // does (workflow.OpenResult, then the viewer tab) and draws the first page of the
 // table (every visible cell's UpdateCell, rendered by the test driver), then
@@ -76,7 +68,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 	var first, indexed time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
-		before := heapBytes()
+		before := libtest.HeapBytes()
 		start := time.Now()
 		res, err := d.Results().OpenResult(b.Context(), path, nil)
 		if err != nil {
@@ -99,7 +91,7 @@ func BenchmarkViewerFirstPage400k(b *testing.B) {
 				b.Fatalf("viewer shows %d rows", v.view.Len())
 			}
 		})
-		held = float64(heapBytes() - before)
+		held = float64(libtest.HeapBytes() - before)
 		onUI(func() {
 			app.tabs.Remove(v.item)
 			delete(app.viewers, v.item)

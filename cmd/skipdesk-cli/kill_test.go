@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,21 @@ func (c cliProc) command(pauseAt string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// start starts a command that pauses at step, with its standard error
+// piped to the test.
+func (c cliProc) start(t *testing.T, pauseAt string, args ...string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := c.command(pauseAt, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stderr
+}
+
 // run runs a command to its end and returns its exit code and output.
 func (c cliProc) run(t *testing.T, args ...string) (int, string) {
 	t.Helper()
@@ -69,14 +85,7 @@ func (c cliProc) run(t *testing.T, args ...string) (int, string) {
 // there, and SIGKILLs it.
 func (c cliProc) killAt(t *testing.T, step string, args ...string) {
 	t.Helper()
-	cmd := c.command(step, args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := c.start(t, step, args...)
 	reached := make(chan bool, 1)
 	var said strings.Builder
 	go func() {

@@ -87,14 +87,7 @@ func TestResultsFolderWithSpecialFiles(t *testing.T) {
 func TestSIGTERMEndsTheCLI(t *testing.T) {
 	sb := startSubmitSandbox(t, 0.2)
 	c := cliProc{bin: buildCLI(t), home: t.TempDir(), url: sb.url}
-	cmd := c.command("intent", append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := c.start(t, "intent", append(append([]string{"traces", "submit", "--file", writeOwners(t)}, submitMaps...), "--wait")...)
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(stderr)

@@ -17,16 +17,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
-// benchCSV is the benchmarks' trace result (libtest.BenchTrace).
-func benchCSV(b *testing.B) string {
-	b.Helper()
-	p, err := libtest.BenchTrace()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
-}
-
 func reportSize(b *testing.B, path string, rows int) {
 	if info, err := os.Stat(path); err == nil {
 		b.ReportMetric(float64(info.Size())/1e6, "MB-out")
@@ -48,7 +38,7 @@ func BenchmarkExportCSV400k(b *testing.B) { benchExport(b, "out.csv") }
 
 // benchExport exports the benchmarks' result to a file of that name.
 func benchExport(b *testing.B, name string) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	dst := filepath.Join(b.TempDir(), name)
 	b.ReportAllocs()
 	rows := 0
@@ -103,7 +93,7 @@ func naiveExport(src, dst string) (int, error) {
 }
 
 func BenchmarkNaiveExcelize400k(b *testing.B) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	dst := filepath.Join(b.TempDir(), "naive.xlsx")
 	b.ReportAllocs()
 	rows := 0
@@ -120,7 +110,7 @@ func BenchmarkNaiveExcelize400k(b *testing.B) {
 // BenchmarkExportSortedView400k exports the viewer's view sorted by last
 // name: rows are read back one by one in that order.
 func BenchmarkExportSortedView400k(b *testing.B) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	r, err := library.OpenResult(src)
 	if err != nil {
 		b.Fatal(err)

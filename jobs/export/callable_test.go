@@ -14,6 +14,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 func TestNormalizePhone(t *testing.T) {
@@ -49,6 +50,21 @@ func dated(t *testing.T, dnc string) string {
 	return dnc
 }
 
+// exportScrubbed writes a trace result and a DNC result dated testScrub,
+// exports the callable list to a file called name with at(o), and returns
+// the report and the list's path; the test stops where the export fails.
+func exportScrubbed(t *testing.T, trace, dnc, name string, o CallableOptions) (*Report, string) {
+	t.Helper()
+	src := testlists.WriteFile(t, "trace.csv", trace)
+	scrub := dated(t, testlists.WriteFile(t, "dnc.csv", dnc))
+	dst := filepath.Join(t.TempDir(), name)
+	rep, err := ExportCallable(context.Background(), src, scrub, dst, at(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, dst
+}
+
 // at judges an export at testNow, the result's own answers dated testScrub.
 func at(o CallableOptions) CallableOptions {
 	if o.Now.IsZero() {
@@ -58,15 +74,6 @@ func at(o CallableOptions) CallableOptions {
 		o.OwnDate = testScrub
 	}
 	return o
-}
-
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 const callableTrace = "first_name,phone_1,phone_1_type,phone_2,phone_2_type,match_status\r\n" +
@@ -88,13 +95,7 @@ const (
 )
 
 func TestExportCallableMerge(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, callableTrace, callableDNC, "callable.csv", CallableOptions{})
 	got := readCSV(t, dst)
 	ny := []string{"ET", "08:00", "21:00"} // New York: the federal window, on the day of the export
 	none := []string{"", "", ""}
@@ -129,13 +130,7 @@ func TestExportCallableMerge(t *testing.T) {
 }
 
 func TestExportCallableOnly(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
-	dst := filepath.Join(t.TempDir(), "callable.xlsx")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, callableTrace, callableDNC, "callable.xlsx", CallableOptions{OnlyCallable: true})
 	if rep.Rows != 2 {
 		t.Errorf("rows = %d, want 2 (B has no callable phone, D none at all)", rep.Rows)
 	}
@@ -169,7 +164,7 @@ func TestExportCallableOnly(t *testing.T) {
 }
 
 func TestExportCallableBadInput(t *testing.T) {
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	out := filepath.Join(t.TempDir(), "o.csv")
 	ctx := context.Background()
 	if _, err := ExportCallable(ctx, trace, trace, out, CallableOptions{}); err == nil || !strings.Contains(err.Error(), "not a DNC result") {
@@ -179,7 +174,7 @@ func TestExportCallableBadInput(t *testing.T) {
 		!strings.Contains(err.Error(), "scrub its phones first") {
 		t.Errorf("a trace without flags, no DNC result: %v", err)
 	}
-	names := writeFile(t, "names.csv", "first,last\r\nA,B\r\n")
+	names := testlists.WriteFile(t, "names.csv", "first,last\r\nA,B\r\n")
 	if _, err := ExportCallable(ctx, names, "", out, CallableOptions{OnlyCallable: true}); err == nil ||
 		!strings.Contains(err.Error(), "no phone column") {
 		t.Errorf("a file without phones: %v", err)
@@ -239,7 +234,7 @@ func writeSpelledDNC(t *testing.T, sp int, n int) string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\r\n", num, s.lineClean, yn(tr.fed), state, yn(tr.lit))
 	}
-	return dated(t, writeFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String()))
+	return dated(t, testlists.WriteFile(t, "dnc-"+strings.ReplaceAll(s.name, "/", "")+".csv", b.String()))
 }
 
 // writeSpelledTrace writes a trace result in a layout of its own: three
@@ -259,7 +254,7 @@ func writeSpelledTrace(t *testing.T, n int) string {
 		fmt.Fprintf(&b, "Owner %d,%s,Owner %d,%s,%s,%s,\"call %s or %s after 5\",o%d@example.com\r\n",
 			r, number(a), r, f(a), f(c), f(d), f(a), number(d), r)
 	}
-	return writeFile(t, "trace.csv", b.String())
+	return testlists.WriteFile(t, "trace.csv", b.String())
 }
 
 // numbersIn lists every valid number written in some cell: in each run of
@@ -377,7 +372,7 @@ func TestExportCallableOwnFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := writeFile(t, "propstream.csv", string(src))
+	p := testlists.WriteFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
 	rep, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{OnlyCallable: true}))
 	if err != nil {
@@ -409,7 +404,7 @@ func TestExportCallableOwnFlags(t *testing.T) {
 
 func TestExportWithFilters(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join("..", "layout", "testdata", "propstream.csv"))
-	p := writeFile(t, "propstream.csv", string(src))
+	p := testlists.WriteFile(t, "propstream.csv", string(src))
 	dst := filepath.Join(t.TempDir(), "out.csv")
 	fs, _ := jobs.ParseQuickFilters("mobile,not-litigator")
 	if _, err := ExportCallable(context.Background(), p, "", dst, at(CallableOptions{Filters: fs})); err != nil {
@@ -431,7 +426,7 @@ func TestExportWithFilters(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("phones kept %q, want %q", got, want)
 	}
-	tr := writeFile(t, "trace.csv", callableTrace)
+	tr := testlists.WriteFile(t, "trace.csv", callableTrace)
 	fs, _ = jobs.ParseQuickFilters("matched,mobile")
 	dst2 := filepath.Join(t.TempDir(), "m.csv")
 	if _, err := ExportCallable(context.Background(), tr, "", dst2, CallableOptions{Filters: fs}); err != nil {

@@ -15,13 +15,14 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // writeDNC writes callableDNC with a job record saying it completed at
 // done; it returns the result's path.
 func writeDNC(t *testing.T, done time.Time) string {
 	t.Helper()
-	dnc := writeFile(t, "dnc_1 scrub.csv", callableDNC)
+	dnc := testlists.WriteFile(t, "dnc_1 scrub.csv", callableDNC)
 	m := library.Meta{JobID: "dnc_1", Kind: jobs.KindDNC, Name: "phones.csv", Status: jobs.StatusCompleted, CompletedAt: done}
 	b, _ := json.Marshal(m)
 	if err := os.WriteFile(library.RecordPath(dnc), b, 0o600); err != nil {
@@ -34,7 +35,7 @@ func writeDNC(t *testing.T, done time.Time) string {
 // appears nowhere in the file, and is counted as left out for it.
 func TestCallableExportHonoursTheInternalList(t *testing.T) {
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	dnc := writeDNC(t, now.AddDate(0, 0, -2))
 	for _, ext := range []string{".csv", ".xlsx"} {
 		dst := filepath.Join(t.TempDir(), "callable"+ext)
@@ -58,7 +59,7 @@ func TestCallableExportHonoursTheInternalList(t *testing.T) {
 // leave them out, it does, and says so.
 func TestCallableExportRefusesAStaleScrub(t *testing.T) {
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	done := now.AddDate(0, 0, -40)
 	dnc := writeDNC(t, done)
 	dir := t.TempDir()
@@ -116,7 +117,7 @@ func writeDNCAt(t *testing.T, dnc string, done time.Time) {
 // of unknown type with them), litigators kept, unknown answers kept.
 func TestCallableExportChoices(t *testing.T) {
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	dnc := writeDNC(t, now.AddDate(0, 0, -1))
 	for _, c := range []struct {
 		name string
@@ -192,7 +193,7 @@ func TestCallableExportProof(t *testing.T) {
 	}
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
 	done := time.Date(2026, 6, 1, 9, 30, 0, 0, time.UTC)
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	dnc := writeDNC(t, done)
 	dst := filepath.Join(t.TempDir(), "owners callable.xlsx")
 	p := &Proof{Account: "demo@example.com", Provider: "https://api.example.test", AppVersion: "1.2.3"}
@@ -258,7 +259,7 @@ func TestProofPrintsNonLatinNames(t *testing.T) {
 		t.Skip("pdftotext (poppler-utils) is not installed: the proof's text cannot be read back; .ci/run installs it")
 	}
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	trace := writeFile(t, "Дмитриев Ωμέγα.csv", callableTrace)
+	trace := testlists.WriteFile(t, "Дмитриев Ωμέγα.csv", callableTrace)
 	dnc := writeDNC(t, time.Date(2026, 6, 1, 9, 30, 0, 0, time.UTC))
 	dst := filepath.Join(t.TempDir(), "Łódź שלום.csv")
 	p := &Proof{Account: "jørgen@пример.рф", Provider: "https://api.example.test", AppVersion: "1.2.3"}
@@ -284,9 +285,9 @@ func TestProofPrintsNonLatinNames(t *testing.T) {
 // scrub found on a list that the one before did not.
 func TestExportShowsWhatChangedSinceTheScrubBefore(t *testing.T) {
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	trace := writeFile(t, "trace.csv", callableTrace)
+	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	before := writeDNC(t, now.AddDate(0, 0, -20))
-	after := writeFile(t, "dnc_2.csv", strings.Replace(callableDNC, "2125550101,2125550101,false,false", "2125550101,2125550101,true,false", 1))
+	after := testlists.WriteFile(t, "dnc_2.csv", strings.Replace(callableDNC, "2125550101,2125550101,false,false", "2125550101,2125550101,true,false", 1))
 	b, _ := json.Marshal(library.Meta{JobID: "dnc_2", Kind: jobs.KindDNC, CompletedAt: now.AddDate(0, 0, -1)})
 	os.WriteFile(library.RecordPath(after), b, 0o600)
 	dst := filepath.Join(t.TempDir(), "flags.csv")

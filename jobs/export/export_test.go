@@ -23,6 +23,7 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // writeResult writes a CSV result (CRLF, RFC 4180) and returns its path.
@@ -499,7 +500,7 @@ func TestTextColumnAndNumeric(t *testing.T) {
 }
 
 func TestHeaderOnlyAndRaggedRows(t *testing.T) {
-	src := writeFile(t, "r.csv", "a,b\r\n")
+	src := testlists.WriteFile(t, "r.csv", "a,b\r\n")
 	dst := filepath.Join(t.TempDir(), "o.xlsx")
 	rep, err := Export(context.Background(), src, dst, Options{})
 	if err != nil || rep.Rows != 0 {
@@ -508,7 +509,7 @@ func TestHeaderOnlyAndRaggedRows(t *testing.T) {
 	if rows, _ := openXLSX(t, dst).GetRows("Results"); len(rows) != 1 || rows[0][1] != "b" {
 		t.Errorf("header only read back %q", rows)
 	}
-	src = writeFile(t, "r2.csv", "a,b\r\n1\r\n2,3,extra\r\n")
+	src = testlists.WriteFile(t, "r2.csv", "a,b\r\n1\r\n2,3,extra\r\n")
 	if _, err := Export(context.Background(), src, dst, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -644,12 +645,12 @@ func TestFailedExportKeepsEarlierFile(t *testing.T) {
 // reported, not exported in silence as one last row holding the rest of
 // the file. An empty file names itself.
 func TestDamagedSource(t *testing.T) {
-	stray := writeFile(t, "stray.csv", "first_name,last_name,phone_1\r\n"+
+	stray := testlists.WriteFile(t, "stray.csv", "first_name,last_name,phone_1\r\n"+
 		"JOHN \"JACK\",SMITH,2125550101\r\nANN,O\"BRIEN,2125550102\r\nBOB,RAY,2125550103\r\n")
 	want := [][]string{{"first_name", "last_name", "phone_1"}, {"JOHN \"JACK\"", "SMITH", "2125550101"},
 		{"ANN", "O\"BRIEN", "2125550102"}, {"BOB", "RAY", "2125550103"}}
-	unclosed := writeFile(t, "unclosed.csv", "first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n")
-	empty := writeFile(t, "empty.csv", "")
+	unclosed := testlists.WriteFile(t, "unclosed.csv", "first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n")
+	empty := testlists.WriteFile(t, "empty.csv", "")
 	for _, format := range []string{"xlsx", "csv"} {
 		dir := t.TempDir()
 		dst := filepath.Join(dir, "out."+format)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // Text that looks like OOXML's _xHHHH_ escape is written so that readers do
@@ -85,8 +86,8 @@ func TestExportFileMode(t *testing.T) {
 	if usual == 0o600 {
 		t.Skip("the umask makes every new file 0600")
 	}
-	src := writeFile(t, "trace.csv", callableTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
+	src := testlists.WriteFile(t, "trace.csv", callableTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
 	ctx := context.Background()
 	for _, name := range []string{"out.csv", "out.xlsx", "callable.csv", "callable.xlsx"} {
 		dst := filepath.Join(dir, name)

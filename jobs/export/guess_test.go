@@ -11,6 +11,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // lateConvention is a result whose first 300 rows say N in every flag
@@ -32,7 +33,7 @@ func lateConvention() string {
 // guess out, and where it does not (the export is made again).
 func TestGuessedLayoutExportsAsTheWholeFiles(t *testing.T) {
 	t.Parallel()
-	dnc := dated(t, writeFile(t, "dnc.csv", callableDNC))
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", callableDNC))
 	cases := []struct {
 		name, body, dnc string
 		changes         bool // the whole file reads in another layout
@@ -43,7 +44,7 @@ func TestGuessedLayoutExportsAsTheWholeFiles(t *testing.T) {
 	choices := []CallableOptions{{OnlyCallable: true}, {OnlyCallable: true, LeaveOutUnsure: true},
 		{OnlyCallable: true, LeaveOutUnsure: true, KeepUnknown: true}}
 	for _, c := range cases {
-		src := writeFile(t, c.name+".csv", c.body)
+		src := testlists.WriteFile(t, c.name+".csv", c.body)
 		lopts := layout.Options{Now: testNow}
 		whole, err := library.DetectLayout(src, lopts)
 		if err != nil {

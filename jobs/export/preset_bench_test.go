@@ -45,7 +45,7 @@ var benchNow = libtest.ScrubDay.AddDate(0, 0, 1)
 // benchCallable exports the benchmark trace's callable phones with the
 // scrub above, through a preset or not, to a file of the extension.
 func benchCallable(b *testing.B, preset string, ext string) {
-	src, dnc := benchCSV(b), benchDNC(b)
+	src, dnc := libtest.BenchTraceFile(b), benchDNC(b)
 	opts := CallableOptions{OnlyCallable: true, Now: benchNow}
 	if preset != "" {
 		ps, err := dialer.Builtin()

@@ -20,6 +20,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // The CRC-32 of two strings one after the other, from each one's.
@@ -51,7 +52,7 @@ func manyCallable(t *testing.T, n int) (trace, dnc string) {
 		fmt.Fprintf(&tb, "Owner %d,%s,%s,matched\r\n", i, clean, flagged)
 		fmt.Fprintf(&db, "%s,false,false\r\n%s,true,false\r\n", clean, flagged)
 	}
-	return writeFile(t, "trace.csv", tb.String()), dated(t, writeFile(t, "scrub.csv", db.String()))
+	return testlists.WriteFile(t, "trace.csv", tb.String()), dated(t, testlists.WriteFile(t, "scrub.csv", db.String()))
 }
 
 // A callable .xlsx is written in one reading of its rows, sheet after sheet
@@ -143,7 +144,7 @@ func TestCallableXLSXStaleRefusedBeforeWriting(t *testing.T) {
 // out of both, by the export and by the viewer's quick filter alike: the
 // filtered export writes exactly the rows the viewer shows.
 func TestFlaggedInOneRowLeftOutEverywhere(t *testing.T) {
-	trace := writeFile(t, "own.csv", "owner,phone_1,phone_1_dnc,phone_1_litigator,phone_2,phone_2_dnc,phone_2_litigator\r\n"+
+	trace := testlists.WriteFile(t, "own.csv", "owner,phone_1,phone_1_dnc,phone_1_litigator,phone_2,phone_2_dnc,phone_2_litigator\r\n"+
 		"A,2125550101,N,N,2125550102,N,N\r\n"+ // 0101 clean here…
 		"B,2125550103,N,N,2125550101,Y,N\r\n"+ // …and on the DNC list here
 		"C,2125550101,N,N,,,\r\n"+ // only 0101: the row goes

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/dialer"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // A trace of owners across states, each phone clean, for the time rule.
@@ -50,13 +51,7 @@ func windowsOf(t *testing.T, rows [][]string) []string {
 // Wednesday in June), each location's rules at its own time (worked by
 // hand from data/rules.csv of package calltime).
 func TestExportWindows(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, timeTrace, timeDNC, "callable.csv", CallableOptions{OnlyCallable: true})
 	want := []string{
 		"2145550101 09:00–21:00 CT", // Texas, Monday to Saturday
 		"5045550102 09:00–20:00 CT", // Louisiana's 8–8 and the Texas owner's 9–9
@@ -77,15 +72,9 @@ func TestExportWindows(t *testing.T) {
 // and counted per reason; Texas's Sunday window (noon) and Florida's are
 // open. The proof names the rules version, the instant and the reasons.
 func TestExportCallableAt(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
 	sunday := time.Date(2026, 6, 14, 18, 0, 0, 0, time.UTC)
 	proof := &Proof{}
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, CallableAt: sunday, Proof: proof}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, timeTrace, timeDNC, "callable.csv", CallableOptions{OnlyCallable: true, CallableAt: sunday, Proof: proof})
 	want := []string{"2145550101 12:00–21:00 CT", "3055550103 08:00–20:00 ET"}
 	if got := windowsOf(t, readCSV(t, dst)); !slices.Equal(got, want) {
 		t.Errorf("kept %q, want %q", got, want)
@@ -116,8 +105,8 @@ func TestExportCallableAt(t *testing.T) {
 // rows-per-file limit into whole files each with the header, every part
 // named in the proof.
 func TestExportPreset(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", timeDNC))
+	trace := testlists.WriteFile(t, "trace.csv", timeTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", timeDNC))
 	p, err := dialer.Parse([]byte(`name = "Small"
 format = 1
 phone_format = "e164"
@@ -208,8 +197,8 @@ const consentDNC = "phone,phone_normalized,dnc,litigator,line_type,status\r\n" +
 // is left out, counted per state's row and named in the proof; dialed by
 // hand, every one is kept.
 func TestExportAutodialedConsent(t *testing.T) {
-	trace := writeFile(t, "trace.csv", consentTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
+	trace := testlists.WriteFile(t, "trace.csv", consentTrace)
+	dnc := dated(t, testlists.WriteFile(t, "dnc.csv", consentDNC))
 	dst := filepath.Join(t.TempDir(), "callable.csv")
 	proof := &Proof{}
 	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Proof: proof}))
@@ -240,15 +229,9 @@ func TestExportAutodialedConsent(t *testing.T) {
 // in the 24 hours before (FL: 3) is left out; a Texas number called more
 // (no cap) and an Oklahoma number called fewer times are kept.
 func TestExportCallLogCap(t *testing.T) {
-	trace := writeFile(t, "trace.csv", consentTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", consentDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
 	proof := &Proof{}
 	calls := map[string]int{"3055550103": 3, "2145550101": 5, "4055550106": 2}
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, Calls: calls, CallLog: "calls.csv", Proof: proof}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, _ := exportScrubbed(t, consentTrace, consentDNC, "callable.csv", CallableOptions{OnlyCallable: true, Calls: calls, CallLog: "calls.csv", Proof: proof})
 	want := map[string]int{"reached the cap of 3 calls in 24 hours in FL (Fla. Stat. § 501.616(6)(b))": 1}
 	if !maps.Equal(rep.Phones.Left, want) || rep.Phones.Kept != 3 {
 		t.Errorf("left out %v, kept %d; want %v and 3", rep.Phones.Left, rep.Phones.Kept, want)
@@ -280,14 +263,8 @@ const vendorDNC = "phone,phone_normalized,dnc,litigator,line_type,status,Calling
 // vendor's UTC−8 (8–20 there: 12:00–24:00 EDT) give 12–20 ET; New York's
 // phone with its Louisiana property, 9–21 ET as without a vendor.
 func TestExportVendorTime(t *testing.T) {
-	trace := writeFile(t, "trace.csv", timeTrace)
-	dnc := dated(t, writeFile(t, "dnc.csv", vendorDNC))
-	dst := filepath.Join(t.TempDir(), "callable.csv")
 	instant := time.Date(2026, 6, 9, 15, 0, 0, 0, time.FixedZone("CDT", -5*3600))
-	rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true, CallableAt: instant}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, dst := exportScrubbed(t, timeTrace, vendorDNC, "callable.csv", CallableOptions{OnlyCallable: true, CallableAt: instant})
 	want := []string{"2145550101 10:00–18:00 CT", "3055550103 12:00–20:00 ET", "2125550105 09:00–21:00 ET"}
 	if got := windowsOf(t, readCSV(t, dst)); !slices.Equal(got, want) {
 		t.Errorf("kept\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

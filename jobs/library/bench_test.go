@@ -18,21 +18,35 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 )
 
-// benchCSV is the benchmarks' trace result (libtest.BenchTrace).
-func benchCSV(b *testing.B) string {
-	b.Helper()
-	p, err := libtest.BenchTrace()
-	if err != nil {
-		b.Fatal(err)
+// benchHeld opens the benchmarks' trace result with open at each turn and
+// reports the heap the open result holds and the file's size, in MB.
+func benchHeld(b *testing.B, open func(src string) (*Result, error)) (held, file float64) {
+	src := libtest.BenchTraceFile(b)
+	info, _ := os.Stat(src)
+	b.ReportAllocs()
+	for b.Loop() {
+		before := libtest.HeapBytes()
+		r, err := open(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		held = (float64(libtest.HeapBytes()) - float64(before)) / 1e6
+		runtime.KeepAlive(r)
+		r.Close()
 	}
-	return p
+	file = float64(info.Size()) / 1e6
+	b.ReportMetric(held, "MB-held")
+	b.ReportMetric(file, "MB-file")
+	return held, file
 }
 
-func heapMB() float64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return float64(ms.HeapAlloc) / 1e6
+// readFirstPage reads every cell of the first page the viewer shows.
+func readFirstPage(r *Result) {
+	for row := 0; row < 40; row++ {
+		for col := 0; col < 26; col++ {
+			_ = r.Cell(row, col)
+		}
+	}
 }
 
 // BenchmarkOpenResult400k: open (index every row) and read the first page,
@@ -40,34 +54,20 @@ func heapMB() float64 {
 // open result holds, the file's size and the process's peak RSS (run it
 // alone in its process, as bench/export.sh does, for that to be its own).
 func BenchmarkOpenResult400k(b *testing.B) {
-	src := benchCSV(b)
-	info, _ := os.Stat(src)
-	b.ReportAllocs()
-	var held float64
-	for b.Loop() {
-		before := heapMB()
+	benchHeld(b, func(src string) (*Result, error) {
 		r, err := OpenResult(src)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil {
+			readFirstPage(r)
 		}
-		for row := 0; row < 40; row++ {
-			for col := 0; col < 26; col++ {
-				_ = r.Cell(row, col)
-			}
-		}
-		held = heapMB() - before
-		runtime.KeepAlive(r)
-		r.Close()
-	}
-	b.ReportMetric(held, "MB-held")
-	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
+		return r, err
+	})
 	if hwm := libtest.PeakRSS(); hwm > 0 {
 		b.ReportMetric(hwm, "MB-peakRSS")
 	}
 }
 
 func openBench(b *testing.B) *Result {
-	r, err := OpenResult(benchCSV(b))
+	r, err := OpenResult(libtest.BenchTraceFile(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,18 +95,14 @@ func (r *Result) forget() {
 // BenchmarkOpenFirstPage400k: open and read the first page, the time until
 // the viewer can show it (StartResult; the rest is read by Index).
 func BenchmarkOpenFirstPage400k(b *testing.B) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		r, err := StartResult(context.Background(), src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for row := 0; row < 40; row++ {
-			for col := 0; col < 26; col++ {
-				_ = r.Cell(row, col)
-			}
-		}
+		readFirstPage(r)
 		r.Close()
 	}
 }
@@ -116,27 +112,15 @@ func BenchmarkOpenFirstPage400k(b *testing.B) {
 // run; reports the heap the indexed result
 // holds against the file's size.
 func BenchmarkOpenIndexed400k(b *testing.B) {
-	src := benchCSV(b)
-	info, _ := os.Stat(src)
-	b.ReportAllocs()
-	var held float64
-	for b.Loop() {
-		before := heapMB()
+	held, file := benchHeld(b, func(src string) (*Result, error) {
 		r, err := StartResult(context.Background(), src)
 		if err != nil {
-			b.Fatal(err)
+			return nil, err
 		}
 		r.SetLayout(r.Layout(), nil)
-		if err := r.Index(context.Background(), nil); err != nil {
-			b.Fatal(err)
-		}
-		held = heapMB() - before
-		runtime.KeepAlive(r)
-		r.Close()
-	}
-	b.ReportMetric(held, "MB-held")
-	b.ReportMetric(float64(info.Size())/1e6, "MB-file")
-	b.ReportMetric(held*1e6/float64(info.Size()), "x-file")
+		return r, r.Index(context.Background(), nil)
+	})
+	b.ReportMetric(held/file, "x-file")
 }
 
 // BenchmarkSort400k: a click on a numeric column's header (every row,
@@ -272,7 +256,7 @@ func BenchmarkScrollCells400k(b *testing.B) {
 }
 
 func BenchmarkSearch400k(b *testing.B) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	lib, _ := Open(b.TempDir())
 	if err := os.Symlink(src, filepath.Join(lib.Dir(), "bench 2026-01-01 000001.csv")); err != nil {
 		b.Skip("no symlink: ", err)
@@ -289,7 +273,7 @@ func BenchmarkSearch400k(b *testing.B) {
 // importing the result into SQLite (one transaction, prepared insert) before
 // the first page can show.
 func BenchmarkSQLiteImport400k(b *testing.B) {
-	src := benchCSV(b)
+	src := libtest.BenchTraceFile(b)
 	for b.Loop() {
 		db, err := sql.Open("sqlite", filepath.Join(b.TempDir(), "r.db"))
 		if err != nil {

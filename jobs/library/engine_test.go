@@ -384,7 +384,7 @@ func TestEngineEqualsPlainScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	defer r.Close() // before searchPart is put back
 	r.SetCalltime(calltime.NewPlaces(testRules))
 	if q := fmt.Sprint(r.QuickFilters()); q != fmt.Sprint(jobs.QuickFilters) {
 		t.Fatalf("the generated result allows quick filters %s, want all of them", q)
@@ -430,11 +430,7 @@ func TestEngineEqualsPlainScan(t *testing.T) {
 // DNC result are joined, "callable" keeps what the joined flags allow.
 func TestEngineQuickFiltersFollowTheLayout(t *testing.T) {
 	p, rows := writeEngineResult(t, chunkRows+100, 5)
-	r, err := StartResult(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := started(t, p)
 	callable := Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}}
 	checkView(t, r, rows, callable, -1, false)
 	before := r.View()
@@ -471,11 +467,7 @@ func TestEngineQuickFiltersFollowTheLayout(t *testing.T) {
 // file order: no sort again, and ties keep file order either way.
 func TestSortReverseKeepsTiesInFileOrder(t *testing.T) {
 	p, rows := writeEngineResult(t, 2000, 9)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := opened(t, p)
 	last := slices.Index(engineHeaders, "Last Name")
 	checkView(t, r, rows, Filter{}, last, false)
 	// A cancelled context shows whether work was done: none for the reverse.
@@ -525,11 +517,7 @@ func TestQuickFiltersFitAByte(t *testing.T) {
 // again once it is.
 func TestIndexWithSinkSeesEveryRow(t *testing.T) {
 	p, rows := writeEngineResult(t, chunkRows+300, 21)
-	r, err := StartResult(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := started(t, p)
 	cols := []int{0, 7, 18}
 	for _, round := range []string{"while building", "built"} {
 		var got [][]string
@@ -558,11 +546,7 @@ func TestIndexWithSinkSeesEveryRow(t *testing.T) {
 // 10 a.m. in the East (7 a.m. in the West), in the evening and on a Sunday.
 func TestCallableNowFollowsTheRules(t *testing.T) {
 	p, rows := writeEngineResult(t, chunkRows+100, 13)
-	r, err := StartResult(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := started(t, p)
 	// A DNC result saying every number the rows can hold is clean,
 	// scrubbed the day before; its vendor narrows some numbers' calling
 	// time (a window, an offset, "do not call today", a window it wrote

@@ -116,14 +116,14 @@ func benchRead(b *testing.B, path string, part int) {
 
 // BenchmarkRowReader400k reads the generated 400k-row trace result with the
 // viewer's row reader: the baseline of the layout benchmarks.
-func BenchmarkRowReader400k(b *testing.B) { benchRead(b, benchCSV(b), readRows) }
+func BenchmarkRowReader400k(b *testing.B) { benchRead(b, libtest.BenchTraceFile(b), readRows) }
 
 // BenchmarkLayoutRead400k reads it through its layout: every row to people,
 // addresses, and phones with types, flags and callability.
-func BenchmarkLayoutRead400k(b *testing.B) { benchRead(b, benchCSV(b), readRead) }
+func BenchmarkLayoutRead400k(b *testing.B) { benchRead(b, libtest.BenchTraceFile(b), readRead) }
 
 // BenchmarkLayoutTally400k counts how its flag, status and type values read.
-func BenchmarkLayoutTally400k(b *testing.B) { benchRead(b, benchCSV(b), readTally) }
+func BenchmarkLayoutTally400k(b *testing.B) { benchRead(b, libtest.BenchTraceFile(b), readTally) }
 
 // The same on a PropStream-style result with five flagged phones a row.
 func BenchmarkRowReaderFlagged400k(b *testing.B)  { benchRead(b, flaggedCSV(b), readRows) }
@@ -135,7 +135,7 @@ func BenchmarkLayoutTallyFlagged400k(b *testing.B) {
 // BenchmarkDetectLayout400k finds the layout of the generated 400k-row trace
 // result as every reader does: roles from the first rows, then the values
 // of the columns that bear on callability over the whole file.
-func BenchmarkDetectLayout400k(b *testing.B) { benchDetect(b, benchCSV(b)) }
+func BenchmarkDetectLayout400k(b *testing.B) { benchDetect(b, libtest.BenchTraceFile(b)) }
 
 // BenchmarkDetectLayoutFlagged400k is the same on the PropStream-style
 // result (sixteen columns profiled).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // fixture copies a file of the layout package's examples into dir.
@@ -38,12 +39,54 @@ func dateOwn(r *Result) {
 
 func openFixture(t *testing.T, name string) *Result {
 	t.Helper()
-	r, err := OpenResult(fixture(t, t.TempDir(), name))
+	return opened(t, fixture(t, t.TempDir(), name))
+}
+
+// opened opens the result at p; it is closed when the test ends.
+func opened(t testing.TB, p string) *Result {
+	t.Helper()
+	r, err := OpenResult(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
 	return r
+}
+
+// started opens the result at p as StartResult does (its store built
+// in the background); it is closed when the test ends.
+func started(t testing.TB, p string) *Result {
+	t.Helper()
+	r, err := StartResult(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// openBody writes body to a file called name in a folder of the test's own
+// and opens it as a result.
+func openBody(t testing.TB, name, body string) *Result {
+	t.Helper()
+	return opened(t, testlists.WriteFile(t, name, body))
+}
+
+// wantRowReader checks that the streaming RowReader reads body's records
+// as want, in order, and returns it for what follows.
+func wantRowReader(t testing.TB, body string, want [][]string) *RowReader {
+	t.Helper()
+	rr, err := NewRowReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		rec, err := rr.Next()
+		if err != nil || !slices.Equal(rec, want[i]) {
+			t.Fatalf("RowReader row %d = %q, %v; want %q", i+1, rec, err, want[i])
+		}
+	}
+	return rr
 }
 
 // Quick filters read a foreign layout's own flags: PropStream's per-phone
@@ -81,12 +124,8 @@ func TestQuickFiltersForeignLayout(t *testing.T) {
 // the flags of a DNC result (in another layout) are joined.
 func TestQuickFiltersWithJoinedFlags(t *testing.T) {
 	dir := t.TempDir()
-	r, err := OpenResult(fixture(t, dir, "tracerfy.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	err = r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}})
+	r := opened(t, fixture(t, dir, "tracerfy.csv"))
+	err := r.Filter(Filter{Quick: []jobs.QuickFilter{jobs.QuickCallable}})
 	if err == nil || !strings.Contains(err.Error(), "scrub its phones first") {
 		t.Fatalf("callable without flags: %v", err)
 	}

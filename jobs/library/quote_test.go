@@ -1,10 +1,7 @@
 package library
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -14,29 +11,14 @@ import (
 func TestSpaceAfterClosingQuoteKeepsRows(t *testing.T) {
 	body := "h1,h2,h3\r\na,b,\"c\" \r\nd,\"e\r\nx\" ,f\r\ng,\"h\ny\"\t,i\r\nj,k,l\r\n"
 	want := [][]string{{"a", "b", "c "}, {"d", "e\r\nx ", "f"}, {"g", "h\ny\t", "i"}, {"j", "k", "l"}}
-	rr, err := NewRowReader(strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		rec, err := rr.Next()
-		if err != nil || !slices.Equal(rec, want[i]) {
-			t.Fatalf("row %d = %q, %v; want %q", i+1, rec, err, want[i])
-		}
-	}
+	rr := wantRowReader(t, body, want)
 	if _, err := rr.Next(); err == nil {
 		t.Error("a spurious row")
 	}
 	if w := rr.Warnings(); w != nil {
 		t.Errorf("warnings %q", w)
 	}
-	p := filepath.Join(t.TempDir(), "r.csv")
-	os.WriteFile(p, []byte(body), 0o600)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBody(t, "r.csv", body)
 	rows, _ := r.page(0, 10)
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Errorf("indexed reader: %q", rows)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // generated writes a generated trace result and returns its path and its
@@ -35,11 +36,7 @@ func generated(t *testing.T, rows int) (string, []string, [][]string) {
 
 func TestResultPaging(t *testing.T) {
 	p, headers, want := generated(t, 3000)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := opened(t, p)
 	if !slices.Equal(r.Headers(), headers) || r.Len() != len(want) || r.View() != len(want) {
 		t.Fatalf("headers %v, len %d, view %d", r.Headers(), r.Len(), r.View())
 	}
@@ -81,13 +78,7 @@ func TestResultTrickyCSV(t *testing.T) {
 		"B,plain,9\n" + // LF only
 		"\"\",\" \",\r\n" + // blank record written with quotes
 		"C,\"\",100" // no final line break
-	p := filepath.Join(t.TempDir(), "r.csv")
-	os.WriteFile(p, []byte(body), 0o644)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBody(t, "r.csv", body)
 	want := [][]string{{"A", "two\r\nlines, and \"quotes\"", "10"}, {"B", "plain", "9"}, {"C", "", "100"}}
 	if r.Headers()[0] != "first_name" || r.Len() != 3 {
 		t.Fatalf("headers %q, %d rows", r.Headers(), r.Len())
@@ -109,11 +100,7 @@ func TestResultTrickyCSV(t *testing.T) {
 
 func TestResultSortFilter(t *testing.T) {
 	p, headers, want := generated(t, 2500)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := opened(t, p)
 	col := func(name string) int { return slices.Index(headers, name) }
 
 	checkNumericSortDescending(t, r, col("assessed_value"))
@@ -231,13 +218,7 @@ func TestResultDNCFilters(t *testing.T) {
 		"2125550102,2125550102,true,false,mobile,ok\r\n" +
 		"2125550103,2125550103,false,true,landline,ok\r\n" +
 		"bad,,false,false,unknown,invalid\r\n"
-	p := filepath.Join(t.TempDir(), "d.csv")
-	os.WriteFile(p, []byte(body), 0o644)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBody(t, "d.csv", body)
 	dateOwn(r)
 	for _, tc := range []struct {
 		f    Filter
@@ -292,11 +273,7 @@ func TestOpenResultErrors(t *testing.T) {
 
 func TestResultRepeatedQueryIsFree(t *testing.T) {
 	p, headers, _ := generated(t, 1000)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := opened(t, p)
 	col := slices.Index(headers, "last_name")
 	if err := r.Sort(col, false); err != nil {
 		t.Fatal(err)
@@ -324,11 +301,7 @@ func TestResultRepeatedQueryIsFree(t *testing.T) {
 // on another: no race, and every cell read is a cell of the file.
 func TestResultConcurrentViewChanges(t *testing.T) {
 	p, headers, want := generated(t, 3000)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := opened(t, p)
 	valid := map[string]bool{"": true}
 	for _, row := range want {
 		valid[row[0]] = true
@@ -372,14 +345,8 @@ func TestStrayQuotesKeepRows(t *testing.T) {
 		{"CAL \"C\"", "POE\r\nJR", "2125550104"},
 		{"DEE", "LEE", "2125550105"},
 	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, "stray.csv")
-	os.WriteFile(p, []byte(body), 0o644)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	p := testlists.WriteFile(t, "stray.csv", body)
+	r := opened(t, p)
 	rows, err := r.page(0, 10)
 	if err != nil || len(rows) != len(want) {
 		t.Fatalf("%d rows (%v), want %d: %q", len(rows), err, len(want), rows)
@@ -392,20 +359,11 @@ func TestStrayQuotesKeepRows(t *testing.T) {
 	if w := r.Warnings(); w != nil {
 		t.Errorf("warnings on a readable file: %q", w)
 	}
-	rr, err := NewRowReader(strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		rec, err := rr.Next()
-		if err != nil || !slices.Equal(rec, want[i]) {
-			t.Fatalf("RowReader row %d = %q, %v", i, rec, err)
-		}
-	}
+	wantRowReader(t, body, want)
 	if n, err := CountRows(strings.NewReader(body)); n != len(want) || err != nil {
 		t.Errorf("CountRows = %d, %v", n, err)
 	}
-	lib, _ := Open(dir)
+	lib, _ := Open(filepath.Dir(p))
 	hits, err := lib.Search(context.Background(), "(212) 555-0103", 10)
 	if err != nil || len(hits) != 1 || hits[0].Row != 3 || hits[0].Line != 4 {
 		t.Errorf("search for the row after the stray quotes: %+v, %v", hits, err)
@@ -421,13 +379,7 @@ func TestStrayQuotesKeepRows(t *testing.T) {
 // fewer rows in silence.
 func TestUnclosedQuoteIsReported(t *testing.T) {
 	body := "first_name,phone_1\r\nANN,2125550101\r\n\"BOB,2125550102\r\nCAL,2125550103\r\n"
-	p := filepath.Join(t.TempDir(), "unclosed.csv")
-	os.WriteFile(p, []byte(body), 0o644)
-	r, err := OpenResult(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBody(t, "unclosed.csv", body)
 	if r.Len() != 2 {
 		t.Fatalf("%d rows, want 2 (the second holding the rest of the file)", r.Len())
 	}

@@ -3,9 +3,11 @@ package libtest
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // BenchRows is the size of the benchmarks' trace result: 400,000 rows of
@@ -44,6 +46,26 @@ func BenchTrace() (string, error) {
 		}
 	})
 	return benchPath, benchErr
+}
+
+// BenchTraceFile is BenchTrace's path for a benchmark, which stops where
+// the file cannot be made.
+func BenchTraceFile(tb testing.TB) string {
+	tb.Helper()
+	p, err := BenchTrace()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// HeapBytes is the heap in use after a garbage collection: taken before
+// and after an open, what the open thing holds.
+func HeapBytes() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 // PeakRSS is the process's peak resident memory (VmHWM in

@@ -6,6 +6,9 @@
 #   - the same estimate with a library of 8M traced rows (20 results ×
 #     400,000 rows, kept in bench/out/quote-library between runs) against
 #     inspect (target ≤ 3×);
+#   - `skipdesk-cli estimate --dnc` of a phone list of 1M rows (bench/phonegen)
+#     against `inspect` of it: the scrub's phone column is scanned in the
+#     inspection's reading (no target of its own; the trace's is ≤ 1.5×);
 #   - `skipdesk-cli traces submit` of the file against `curl -F` of it to the
 #     same sandbox (target ≤ 1.2×). The list needs a prepared copy (ZIP
 #     codes Excel shortened): its upload starts while the list is read for
@@ -28,6 +31,8 @@ export CGO_ENABLED=0
 
 LIST="$OUT/inspect-owners-50mb.csv"
 [ -s "$LIST" ] || go run ./jobs/input/internal/gen -size 50000000 -o "$LIST"
+PHONES="$OUT/phones-1m.csv"
+[ -s "$PHONES" ] || go run ./bench/phonegen -rows 1000000 -o "$PHONES"
 PROFILE=${PROFILE:-}
 go build ${PROFILE:+-tags benchprofile} -o "$OUT/skipdesk-cli" ./cmd/skipdesk-cli
 
@@ -77,6 +82,7 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 printf '\n%-46s %22s   %22s\n' "" "A: median wall, peak" "B: median wall, peak"
 pair "estimate, empty library (A) / inspect (B)" "SKIPDESK_HOME=$EMPTY $CLI estimate $LIST" "SKIPDESK_HOME=$EMPTY $CLI inspect $LIST"
 pair "estimate, 8M-row library (A) / inspect (B)" "SKIPDESK_HOME=$LIB/home $CLI estimate $LIST" "SKIPDESK_HOME=$EMPTY $CLI inspect $LIST"
+pair "scrub estimate (A) / inspect (B), 1M phones" "SKIPDESK_HOME=$EMPTY $CLI estimate --dnc $PHONES" "SKIPDESK_HOME=$EMPTY $CLI inspect $PHONES"
 MAPS="--map 'first_name=Owner 1 First Name' --map 'last_name=Owner 1 Last Name' --map 'property_street=Situs Address'"
 MAPS+=" --map 'property_city=Site City' --map 'property_state=Site State' --map 'property_zip=Site Zip'"
 pair "traces submit (A) / curl -F (B)" "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again" "$CURL"

@@ -219,21 +219,32 @@ func (e Earlier) Hits(rows []Row) []Hit {
 	return out
 }
 
-// Gather gathers the rows of a trace's upload for the look-up.
+// Gather gathers the rows of an upload for the look-up.
 type Gather struct {
 	All, NoDup []Row // with the rows repeating an earlier one; without
 }
 
-// Reader hands the rows of an upload with mapping m (prepare.CountBoth's
-// header, then each row) to l.
+// Reader hands the rows of a trace's upload with mapping m
+// (prepare.CountBoth's header, then each row) to l.
 func (l *Gather) Reader(m mapping.Mapping) func(rec []string, header, dup bool) error {
 	var keys *Keys
-	return func(rec []string, header, dup bool) error {
-		if header {
-			keys = NewKeys(rec, m)
+	return l.reader(func(header []string) { keys = NewKeys(header, m) }, func(rec []string) Row { return keys.Row(rec) })
+}
+
+// PhoneReader hands the rows of a scrub's upload, its phones in the column
+// named column, to l.
+func (l *Gather) PhoneReader(column string) func(rec []string, header, dup bool) error {
+	col := -1
+	return l.reader(func(header []string) { col = slices.Index(header, column) }, func(rec []string) Row { return PhoneRow(rec, col) })
+}
+
+func (l *Gather) reader(header func([]string), row func([]string) Row) func(rec []string, isHeader, dup bool) error {
+	return func(rec []string, isHeader, dup bool) error {
+		if isHeader {
+			header(rec)
 			return nil
 		}
-		r := keys.Row(rec)
+		r := row(rec)
 		l.All = append(l.All, r)
 		if !dup {
 			l.NoDup = append(l.NoDup, r)

@@ -54,7 +54,10 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		}
 		if p.Kind == jobs.KindDNC {
 			var tap input.Tap
-			scan, tap = scanTap(p, head)
+			if scan, tap = scanTap(p, head); tap != nil {
+				look = s.lookFor(ctx, p)
+				tap = look.phoneTap(path, head, p, tap)
+			}
 			return tap, nil
 		}
 		if p.Kind != jobs.KindTrace {
@@ -87,7 +90,7 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		return nil, p, nil, err
 	}
 	if scan != nil {
-		return s.scanned(ctx, p, ins, scan)
+		return s.scanned(ctx, p, ins, scan, look)
 	}
 	if counter == nil {
 		return ins, p, nil, nil
@@ -115,15 +118,13 @@ func scanTap(p Plan, head *input.Inspection) (*phone.Scanner, input.Tap) {
 }
 
 // scanned are a scrub's counts from the scan of its inspection's pass,
-// with what the library already holds of its numbers.
-func (s *QuoteService) scanned(ctx context.Context, p Plan, ins *input.Inspection, sc *phone.Scanner) (*input.Inspection, Plan, *Counts, error) {
+// with what the library already holds of its numbers (look).
+func (s *QuoteService) scanned(ctx context.Context, p Plan, ins *input.Inspection, sc *phone.Scanner, look *reuseLook) (*input.Inspection, Plan, *Counts, error) {
 	scan, err := sc.Scan(ins.HeaderLine)
 	if err != nil {
 		return nil, p, nil, err
 	}
 	c := scrubCounts(p, ins, scan)
-	look := s.lookFor(ctx, p)
-	defer look.close()
 	c.reuse = look.finish(ctx, s.core, p, ins, c)
 	return ins, p, c, ctx.Err()
 }

@@ -196,3 +196,56 @@ func writeXLSX(t *testing.T, path string, headers []string, rows [][]string) {
 		t.Fatal(err)
 	}
 }
+
+// With scrubs in the library, Read finds the numbers it could reuse in the
+// reading that inspects the list, as Count finds them reading it again: the
+// same rows held, with the repeats and without, whatever the plan leaves
+// out, on generated phone lists holding numbers scrubbed before.
+func TestReadFindsReusableScrubsAsCount(t *testing.T) {
+	t.Parallel()
+	d, ctx := sandboxDesk(t)
+	dir := t.TempDir()
+	first := [][]string{{"phone"}}
+	for i := range 40 {
+		first = append(first, []string{fmt.Sprintf("21255501%02d", i)})
+	}
+	p1 := filepath.Join(dir, "first.csv")
+	writeCSV(t, p1, first)
+	traceAndWait(t, ctx, d, Plan{Kind: jobs.KindDNC, Path: p1, Mapping: mapping.Mapping{mapping.Phone: "phone"}}, nil)
+
+	for seed := range 12 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 29))
+		rows := [][]string{{"Name", "Phone"}}
+		var pool []string
+		for i := range 30 + rng.IntN(60) {
+			v := phoneValue(rng, &pool)
+			if rng.IntN(3) == 0 { // a number scrubbed before, written otherwise
+				n := first[1+rng.IntN(40)][0]
+				v = "(" + n[:3] + ") " + n[3:6] + "-" + n[6:]
+			}
+			rows = append(rows, []string{fmt.Sprintf("Owner %d", i), v})
+		}
+		path := filepath.Join(dir, fmt.Sprintf("list%d.csv", seed))
+		writeCSV(t, path, rows)
+		plan := Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: "Phone"},
+			DropDuplicates: seed%2 == 0, LeaveOutInvalid: seed%3 != 0, Reuse: true}
+		ins, p, c, err := d.Quotes().Read(ctx, path, input.Options{}, func(*input.Inspection) (Plan, error) { return plan, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := d.Quotes().Count(ctx, p, ins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.reuse == nil || want.reuse == nil || c.reuse.err != nil || want.reuse.err != nil {
+			t.Fatalf("seed %d: reuse read %+v, counted %+v", seed, c.reuse, want.reuse)
+		}
+		if len(want.reuse.all) == 0 {
+			t.Fatalf("seed %d: the list holds no number scrubbed before", seed)
+		}
+		if !reflect.DeepEqual(c.reuse.all, want.reuse.all) || !reflect.DeepEqual(c.reuse.noDup, want.reuse.noDup) {
+			t.Fatalf("seed %d: read found %d and %d rows held, Count %d and %d", seed,
+				len(c.reuse.all), len(c.reuse.noDup), len(want.reuse.all), len(want.reuse.noDup))
+		}
+	}
+}

@@ -299,6 +299,29 @@ func (l *reuseLook) counter(path string, head *input.Inspection, plan prepare.Pl
 	return prepare.NewCounterHanding(path, head, plan, l.owners.Row, l.owners.Dup)
 }
 
+// phoneTap is tap with, when the library holds scrubs the list's numbers
+// could reuse, the scrub's upload gathered for the look-up in the same
+// reading: counted as the upload will be (prepare.Counter: its invalid
+// numbers left out as the plan says, its repeats marked), so that finish
+// need not read the list again for its rows.
+func (l *reuseLook) phoneTap(path string, head *input.Inspection, p Plan, tap input.Tap) input.Tap {
+	if l == nil || l.x == nil {
+		return tap
+	}
+	g := &reuse.Gather{}
+	counter, err := prepare.NewCounter(path, head, p.prepare(head, true), g.PhoneReader(p.Mapping[mapping.Phone]))
+	if err != nil {
+		return tap // finish reads the rows itself
+	}
+	l.rows = g
+	return func(row []string, line int) error {
+		if err := tap(row, line); err != nil {
+			return err
+		}
+		return counter.Row(row)
+	}
+}
+
 // close stops the reading of the index's owner runs, if it was not
 // merged, and the hashing of the rows' owner keys.
 func (l *reuseLook) close() {

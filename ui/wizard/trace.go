@@ -131,16 +131,23 @@ func pickFile(win fyne.Window, then func(path string)) {
 
 // open reads path in the background and fetches rates at the same time.
 func (t *Trace) open(path string) {
-	// The reading counts the plan the wizard opens with (the automatic
-	// mapping of the file's start, the options as they stand), so that its
-	// price needs no second reading; a preset or a change counts again.
+	// The reading counts the plan the wizard opens with (the preset saved
+	// for the file's headers, or the automatic mapping of its start; the
+	// options as they stand), so that its price needs no second reading; a
+	// change counts again.
 	first := t.plan()
 	first.Path, first.Input, first.Splits, first.Mapping = path, input.Options{}, nil, nil
+	ctx := t.ctx
+	var opening *mapping.Preset // written by the reading, read once it is done
 	t.inspect(path, func(head *input.Inspection) workflow.Plan {
 		p := first
-		p.Mapping = workflow.Suggest(head, jobs.KindTrace).Mapping()
+		if opening, _ = openingPreset(ctx, t.presets, head.Headers); opening != nil {
+			p.Mapping = opening.Mapping.Clone()
+		} else {
+			p.Mapping = workflow.Suggest(head, jobs.KindTrace).Mapping()
+		}
 		return p
-	}, t.loaded, t.showError)
+	}, func(ins *input.Inspection, c *workflow.Counts) { t.loaded(ins, c, opening) }, t.showError)
 	if t.rates == nil {
 		t.fetchRates()
 	}
@@ -158,8 +165,9 @@ func (t *Trace) fetchRates() {
 func (t *Trace) showError(err error) { t.showFailure("traced", err, t.open) }
 
 // loaded builds the wizard for an inspected file; counts, when not nil,
-// were counted in the same reading (kept while they fit the plan).
-func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts) {
+// were counted in the same reading (kept while they fit the plan), for the
+// preset opening (nil: the automatic mapping).
+func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts, opening *mapping.Preset) {
 	t.ins = ins
 	t.counts, t.countErr, t.splits = counts, nil, nil
 	t.sug = workflow.Suggest(ins, jobs.KindTrace)
@@ -243,9 +251,13 @@ func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	footer := container.NewBorder(widget.NewSeparator(), nil, nil, buttons, container.NewVBox(t.summary, t.status))
 	t.setRoot(container.NewBorder(nil, footer, nil, nil, t.tabs))
 
-	// First guess: auto-mapping, then a matching preset replaces it.
+	// The preset saved for these headers, else the automatic mapping.
 	t.modeRadio.SetSelected("Normal") // runs modeChanged → board revalidates
-	t.board.setMapping(t.sug.Mapping(), t.autoOrigins())
+	if opening != nil {
+		t.applyMatched(opening)
+	} else {
+		t.board.setMapping(t.sug.Mapping(), t.autoOrigins())
+	}
 	t.showSplits()
 	t.loadPresets()
 }
@@ -549,13 +561,10 @@ func (t *Trace) schedulePreviews() {
 // once.
 func (t *Trace) scheduleRecount() {
 	p := t.plan()
+	t.stopRecount() // a count of an earlier plan is not wanted now
 	if t.counts.Fits(p) || !t.board.result.OK() {
 		return
 	}
-	if t.reinspect != nil {
-		t.reinspect()
-	}
-	t.reinspectWait.Stop()
 	ctx, cancel := context.WithCancel(t.ctx)
 	t.reinspect = cancel
 	t.counting = true
@@ -571,6 +580,16 @@ func (t *Trace) scheduleRecount() {
 			t.updateCost()
 		})
 	})
+}
+
+// stopRecount stops the count scheduled or running, if any.
+func (t *Trace) stopRecount() {
+	if t.reinspect != nil {
+		t.reinspect()
+		t.reinspect = nil
+	}
+	t.reinspectWait.Stop()
+	t.counting = false
 }
 
 // quote prices the current plan, when its counts and the rates are in.
@@ -741,26 +760,34 @@ func (t *Trace) onReview() bool { return t.tabs != nil && t.tabs.SelectedIndex()
 
 // ---- presets -----------------------------------------------------------
 
+// loadPresets offers the saved presets in the chooser.
 func (t *Trace) loadPresets() {
 	ctx := t.ctx
-	headers := t.ins.Headers
 	t.goBG(func() {
 		names, err := t.presets.PresetNames(ctx)
-		pr, merr := t.presets.MatchPreset(ctx, headers, jobs.KindTrace)
 		t.env.Do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err == nil {
+			if ctx.Err() == nil && err == nil {
 				t.presetSel.SetOptions(names)
-			}
-			if merr == nil && pr != nil && len(pr.Mapping) > 0 {
-				t.preset = pr.Name
-				t.applyPreset1(pr)
-				t.presetNote.SetText(fmt.Sprintf("Preset %q applied: this file has the same columns.", pr.Name))
 			}
 		})
 	})
+}
+
+// applyMatched applies the preset saved for the file's headers.
+func (t *Trace) applyMatched(pr *mapping.Preset) {
+	t.preset = pr.Name
+	t.applyPreset1(pr)
+	t.presetNote.SetText(fmt.Sprintf("Preset %q applied: this file has the same columns.", pr.Name))
+}
+
+// openingPreset is the preset a file with these headers opens with: the
+// one saved for them, when it maps anything; nil when none.
+func openingPreset(ctx context.Context, presets TraceBackend, headers []string) (*mapping.Preset, error) {
+	pr, err := presets.MatchPreset(ctx, headers, jobs.KindTrace)
+	if err != nil || pr == nil || len(pr.Mapping) == 0 {
+		return nil, err
+	}
+	return pr, nil
 }
 
 func (t *Trace) applyPreset(name string) {

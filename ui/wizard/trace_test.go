@@ -173,8 +173,8 @@ func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
 }
 
 // The list is read once before its first price: the reading that
-// inspects it counts the plan the wizard opens with. A preset that
-// changes the mapping counts again.
+// inspects it counts the plan the wizard opens with, a preset saved for
+// its headers too. A change of the mapping counts again.
 func TestTraceReadsTheListOnceBeforeItsPrice(t *testing.T) {
 	f := newFake(traceHeaders, traceRows)
 	h := openTrace(t, f)
@@ -195,11 +195,20 @@ func TestTraceReadsTheListOnceBeforeItsPrice(t *testing.T) {
 	f.mu.Lock()
 	reads, counts = f.reads, f.counts
 	f.mu.Unlock()
-	if reads != 2 || counts != 1 || h.tr.board.m["first_name"] != "Last Name" {
-		t.Fatalf("with a preset: %d readings, %d counts, mapping %v; want the preset's mapping counted again", reads, counts, h.tr.board.m)
+	if reads != 2 || counts != 0 || h.tr.board.m["first_name"] != "Last Name" {
+		t.Fatalf("with a preset: %d readings, %d counts, mapping %v; want the preset's mapping counted in the reading", reads, counts, h.tr.board.m)
 	}
 	if !h.tr.counts.Fits(h.tr.plan()) || h.tr.costTotal.Text != "Total: 2 credits" {
 		t.Fatalf("with a preset the counts do not fit the plan; price %q", h.tr.costTotal.Text)
+	}
+	m := fullMapping()
+	m[mapping.LastName] = "Mailing City"
+	h.set(t, m)
+	f.mu.Lock()
+	counts = f.counts
+	f.mu.Unlock()
+	if counts != 1 || !h.tr.counts.Fits(h.tr.plan()) {
+		t.Fatalf("after a change of the mapping: %d counts; want it counted again", counts)
 	}
 }
 

@@ -300,8 +300,19 @@ func (v *viewer) relayout() {
 	v.showQuestions(l)
 }
 
-// buildTable makes the table for the current mode.
+// buildTable makes the table for the current mode; the row selected in
+// the table it replaces (a search hit's, the person's) is selected and
+// shown in the new one.
 func (v *viewer) buildTable() {
+	sel := -1
+	if v.table != nil {
+		sel = v.selRow
+	}
+	defer func() {
+		if sel >= 0 && sel < v.view.Len() {
+			v.scrollTo(sel + 1)
+		}
+	}()
 	v.table = widget.NewTableWithHeaders(v.length, v.createCell, v.updateCell)
 	v.table.ShowHeaderColumn = true
 	v.table.CreateHeader = func() fyne.CanvasObject { return newHeaderCell() }

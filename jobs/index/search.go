@@ -154,18 +154,33 @@ func filesNewestFirst(ctx context.Context, db *sqldb.DB) ([]hitFile, error) {
 
 // Find returns the rows holding every word of text, newest result first,
 // at most limit of them (all when limit ≤ 0), without reading the files.
-func (x *Index) Find(ctx context.Context, text string, limit int) (_ []Ref, err error) {
+func (x *Index) Find(ctx context.Context, text string, limit int) ([]Ref, error) {
+	var out []Ref
+	err := x.found(ctx, text, limit, func(_ *sqldb.DB, _ []word, _ []hitFile, refs []Ref) error {
+		out = refs
+		return nil
+	})
+	return out, err
+}
+
+// found hands then the rows holding every word of text (lookup: the
+// indexed files, newest first, and at most limit rows found in them),
+// within one reading of the index.
+func (x *Index) found(ctx context.Context, text string, limit int, then func(db *sqldb.DB, ws []word, files []hitFile, refs []Ref) error) (err error) {
 	ws, err := parseQuery(text)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	db, done, err := x.reading(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer done(&err)
-	_, refs, err := x.lookup(ctx, db, ws, limit)
-	return refs, err
+	files, refs, err := x.lookup(ctx, db, ws, limit)
+	if err != nil {
+		return err
+	}
+	return then(db, ws, files, refs)
 }
 
 // lookup finds the rows holding every word: the indexed files, newest
@@ -593,23 +608,21 @@ func intersect(a, b []int32) []int32 {
 // or words of a name or an address — newest result first, at most limit
 // (library.DefaultSearchLimit when ≤ 0), each with the row's key fields
 // read from its file and the first column that matched.
-func (x *Index) Search(ctx context.Context, text string, limit int) (_ []library.Hit, err error) {
+func (x *Index) Search(ctx context.Context, text string, limit int) ([]library.Hit, error) {
 	if limit <= 0 {
 		limit = library.DefaultSearchLimit
 	}
-	ws, err := parseQuery(text)
-	if err != nil {
-		return nil, err
-	}
-	db, done, err := x.reading(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done(&err)
-	files, refs, err := x.lookup(ctx, db, ws, limit)
-	if err != nil {
-		return nil, err
-	}
+	var hits []library.Hit
+	err := x.found(ctx, text, limit, func(db *sqldb.DB, ws []word, files []hitFile, refs []Ref) (err error) {
+		hits, err = x.hits(ctx, db, ws, files, refs)
+		return err
+	})
+	return hits, err
+}
+
+// hits are the rows found, each with its file's job and, for a file on
+// this computer, its place and the row's key fields read from it.
+func (x *Index) hits(ctx context.Context, db *sqldb.DB, ws []word, files []hitFile, refs []Ref) ([]library.Hit, error) {
 	byID := map[int64]hitFile{}
 	for _, f := range files {
 		byID[f.id] = f
@@ -629,7 +642,7 @@ func (x *Index) Search(ctx context.Context, text string, limit int) (_ []library
 			hits[i].Place = f.place
 		}
 	}
-	err = x.readRows(ctx, db, here, func(j int, fc *fileCache, rec []string, line int) error {
+	err := x.readRows(ctx, db, here, func(j int, fc *fileCache, rec []string, line int) error {
 		f := byID[here[j].File]
 		h := &hits[at[j]]
 		h.Path, h.Line = x.pathOf(f.name), line

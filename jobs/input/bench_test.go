@@ -25,9 +25,9 @@ var benchOnce struct {
 	err  error
 }
 
-// benchFile returns the generated 50 MB owner list, written once per
+// benchFile returns the generated 50 MB owner list and its size, written once per
 // machine into the temporary folder (SKIPDESK_BENCH_FILE names another).
-func benchFile(b *testing.B) string {
+func benchFile(b *testing.B) (string, int64) {
 	benchOnce.Do(func() {
 		if p := os.Getenv("SKIPDESK_BENCH_FILE"); p != "" {
 			benchOnce.path = p
@@ -60,10 +60,11 @@ func benchFile(b *testing.B) string {
 	if benchOnce.err != nil {
 		b.Fatal(benchOnce.err)
 	}
-	if _, err := os.Stat(benchOnce.path); err != nil {
+	st, err := os.Stat(benchOnce.path)
+	if err != nil {
 		b.Fatal(err)
 	}
-	return benchOnce.path
+	return benchOnce.path, st.Size()
 }
 
 // measure runs the benchmark loop body and reports MB/s (of the file) and
@@ -91,13 +92,9 @@ func measure(b *testing.B, size int64, body func()) {
 
 // BenchmarkInspect50MB is the whole inspection of the generated list.
 func BenchmarkInspect50MB(b *testing.B) {
-	path := benchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, size := benchFile(b)
 	var rows int
-	measure(b, st.Size(), func() {
+	measure(b, size, func() {
 		ins, err := Inspect(context.Background(), path, Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -110,13 +107,9 @@ func BenchmarkInspect50MB(b *testing.B) {
 // BenchmarkEncodingCSVCount is the baseline: encoding/csv alone counting
 // the rows of the same file (ReuseRecord, FieldsPerRecord -1).
 func BenchmarkEncodingCSVCount(b *testing.B) {
-	path := benchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, size := benchFile(b)
 	var rows int
-	measure(b, st.Size(), func() {
+	measure(b, size, func() {
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -154,12 +147,8 @@ func BenchmarkReaderScan50MB(b *testing.B) {
 
 // readToEnd measures reading the benchmark's list to its end with next.
 func readToEnd(b *testing.B, next func(r *Reader) error) {
-	path := benchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	measure(b, st.Size(), func() {
+	path, size := benchFile(b)
+	measure(b, size, func() {
 		r, err := Open(path, Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -197,13 +186,9 @@ func BenchmarkInspectQuoted10MB(b *testing.B) {
 // BenchmarkInspect50MBNameAddressKey is Inspect as a trace submission uses
 // it: duplicates by owner name and property address only.
 func BenchmarkInspect50MBNameAddressKey(b *testing.B) {
-	path := benchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, size := benchFile(b)
 	opts := Options{KeyColumns: []string{"Owner 1 First Name", "Owner 1 Last Name", "Situs Address", "Site City", "Site State", "Site Zip"}}
-	measure(b, st.Size(), func() {
+	measure(b, size, func() {
 		if _, err := Inspect(context.Background(), path, opts); err != nil {
 			b.Fatal(err)
 		}

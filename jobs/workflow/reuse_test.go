@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
@@ -51,7 +52,15 @@ func traceAndWait(t *testing.T, ctx context.Context, d *Service, p Plan, q *Quot
 	return res, o
 }
 
+// quote inspects p's file and prices p.
 func quote(t *testing.T, ctx context.Context, d *Service, p Plan) *Quote {
+	t.Helper()
+	q, _ := quoted(t, ctx, d, p)
+	return q
+}
+
+// quoted is quote with the file's inspection.
+func quoted(t *testing.T, ctx context.Context, d *Service, p Plan) (*Quote, *input.Inspection) {
 	t.Helper()
 	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
 	if err != nil {
@@ -61,7 +70,7 @@ func quote(t *testing.T, ctx context.Context, d *Service, p Plan) *Quote {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return q
+	return q, ins
 }
 
 // col is the index of a header.

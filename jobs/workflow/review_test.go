@@ -35,14 +35,7 @@ func eventsOf(t *testing.T, d *Service) <-chan Event {
 // reviewed inspects path, prices plan p and returns its review.
 func reviewed(t *testing.T, ctx context.Context, d *Service, p Plan) (Review, *Quote, *input.Inspection) {
 	t.Helper()
-	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := d.Quotes().Quote(ctx, p, ins)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, ins := quoted(t, ctx, d, p)
 	return ReviewOf(p, *q, Validate(ins, p)), q, ins
 }
 

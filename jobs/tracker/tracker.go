@@ -31,6 +31,7 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/busy"
+	"github.com/skipdesk/skipdesk/jobs/fanout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -118,9 +119,7 @@ type Tracker struct {
 	wake                 chan struct{}
 	reconcileWake        chan struct{} // ReconcileSoon
 
-	subMu  sync.Mutex
-	subs   map[int]func(Event)
-	nextID int
+	subs fanout.List[Event]
 
 	mu       sync.Mutex
 	jobs     map[string]*tracked // in flight
@@ -178,7 +177,6 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 		dlBudget:      newBudget(max(1, opts.ReadsPerMinute-opts.ReadsPerMinute/4), api),
 		wake:          make(chan struct{}, 1),
 		reconcileWake: make(chan struct{}, 1),
-		subs:          map[int]func(Event){},
 		jobs:          map[string]*tracked{},
 		hinted:        map[string]bool{},
 		queued:        map[string]bool{},
@@ -195,32 +193,13 @@ func New(api *client.Client, led *ledger.Ledger, opts Options) *Tracker {
 // cancel is called. f must return quickly (hand the event over, not work
 // on it). It may call the tracker (Hint, Fetch), except Fetch of the job a
 // DownloadProgress event is about.
-func (t *Tracker) Subscribe(f func(Event)) (cancel func()) {
-	t.subMu.Lock()
-	defer t.subMu.Unlock()
-	id := t.nextID
-	t.nextID++
-	t.subs[id] = f
-	return func() {
-		t.subMu.Lock()
-		delete(t.subs, id)
-		t.subMu.Unlock()
-	}
-}
+func (t *Tracker) Subscribe(f func(Event)) (cancel func()) { return t.subs.Subscribe(f) }
 
 func (t *Tracker) emit(e Event) {
 	if e.At.IsZero() {
 		e.At = time.Now()
 	}
-	t.subMu.Lock()
-	fs := make([]func(Event), 0, len(t.subs))
-	for _, f := range t.subs {
-		fs = append(fs, f)
-	}
-	t.subMu.Unlock()
-	for _, f := range fs {
-		f(e)
-	}
+	t.subs.Send(e)
 }
 
 func (t *Tracker) emitErr(jobID string, err error) {

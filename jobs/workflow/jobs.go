@@ -324,30 +324,9 @@ func submissionKey(id int64) string { return "submission-" + strconv.FormatInt(i
 
 // Subscribe calls f with every job event (from any goroutine) until stop.
 // Subscriptions outlive sessions: signing in again keeps them.
-func (s *JobService) Subscribe(f func(Event)) (stop func()) {
-	s.mu.Lock()
-	id := s.nextSub
-	s.nextSub++
-	s.subs[id] = f
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.subs, id)
-		s.mu.Unlock()
-	}
-}
+func (s *JobService) Subscribe(f func(Event)) (stop func()) { return s.subs.Subscribe(f) }
 
-func (s *core) emit(ev Event) {
-	s.mu.Lock()
-	fs := make([]func(Event), 0, len(s.subs))
-	for _, f := range s.subs {
-		fs = append(fs, f)
-	}
-	s.mu.Unlock()
-	for _, f := range fs {
-		f(ev)
-	}
-}
+func (s *core) emit(ev Event) { s.subs.Send(ev) }
 
 // onTrackerEvent turns the session's tracker events into Events.
 func (s *core) onTrackerEvent(sess *session) func(tracker.Event) {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/client/sandbox"
+	"github.com/skipdesk/skipdesk/jobs/fanout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
@@ -70,8 +71,7 @@ type core struct {
 	settings settings.Settings
 	sess     *session
 	sandbox  *sandbox.Server
-	subs     map[int]func(Event)
-	nextSub  int
+	subs     fanout.List[Event]
 	// teamCopySum is the hash of the team's jobs last kept in
 	// teamCopyFile (Jobs).
 	teamCopySum [32]byte
@@ -142,7 +142,7 @@ func Open(cfg Config) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{&core{cfg: cfg, now: now, subs: map[int]func(Event){}, submitting: map[string]bool{}}}
+	s := &Service{&core{cfg: cfg, now: now, submitting: map[string]bool{}}}
 	set, err := settings.Load(cfg.Home)
 	s.settings = set
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -38,23 +37,15 @@ func ConvertToCSV(ctx context.Context, path string, opts Options, dst string) (e
 	if _, err := bw.Write(line); err != nil {
 		return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}
 	}
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		row, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	err = r.Each(ctx, func(row []string) error {
 		line = AppendRecord(line[:0], row)
 		if _, err := bw.Write(line); err != nil {
 			return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return &FileError{Path: dst, Msg: "cannot write: " + err.Error(), Err: err}

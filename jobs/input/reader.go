@@ -2,6 +2,7 @@ package input
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -404,6 +405,29 @@ func (r *Reader) Next() ([]string, error) {
 		return nil, err
 	}
 	return rowStrings(row, r.strs), nil
+}
+
+// Each hands fn every remaining data row (as Next returns it; Line tells
+// where it is) until the last, fn's first error or ctx's end, which it
+// checks every 1,024 rows.
+func (r *Reader) Each(ctx context.Context, fn func(row []string) error) error {
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		row, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
 }
 
 // rowStrings turns row into strings in dst (as long as row): one

@@ -3,7 +3,6 @@ package phone
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -80,20 +79,12 @@ func ScanColumn(ctx context.Context, path, header string, opts ScanOptions) (*Sc
 			Msg: fmt.Sprintf("no such column; the headers are %q", r.Headers())}
 	}
 	sc := NewScanner(path, header, opts)
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		row, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = r.Each(ctx, func(row []string) error {
 		sc.Add(row[col], r.Line())
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return sc.Scan(r.HeaderLine())
 }

@@ -695,23 +695,7 @@ func eachRow(ctx context.Context, src string, ins *input.Inspection, plan Plan, 
 	if !slices.Equal(r.Headers(), headers) {
 		return &input.FileError{Path: src, Line: r.HeaderLine(), Msg: "the file changed since it was inspected: inspect it again"}
 	}
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		row, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(row); err != nil {
-			return err
-		}
-	}
+	return r.Each(ctx, fn)
 }
 
 // rowStream makes the file's rows handed to it into the upload's and

@@ -66,6 +66,16 @@ func openDesk(t *testing.T) *Service {
 	return d
 }
 
+// sandboxFor starts a sandbox for d's tests. d is closed before it: its
+// session closes the connections it dialed and never used, which the
+// sandbox's close would otherwise wait for (2 s).
+func sandboxFor(t *testing.T, d *Service, cfg sandbox.Config) *sandbox.Server {
+	t.Helper()
+	srv := clienttest.StartSandbox(t, cfg)
+	t.Cleanup(func() { d.Close() })
+	return srv
+}
+
 // submitFile reads path and submits it with m as the plan says.
 func submitFile(ctx context.Context, d *Service, p Plan, again bool) (string, error) {
 	ins, err := d.Quotes().Inspect(ctx, p.Path, p.Input)
@@ -120,7 +130,7 @@ func TestConnectChecksKeyThenStoresIt(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv := clienttest.StartSandbox(t, *fastSandbox())
+	srv := sandboxFor(t, d, *fastSandbox())
 
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), "sk_wrong", false); !errors.Is(err, client.ErrUnauthorized) {
 		t.Fatalf("wrong key: %v", err)
@@ -183,7 +193,7 @@ func TestConnectKeyringUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	srv := clienttest.StartSandbox(t, *fastSandbox())
+	srv := sandboxFor(t, d, *fastSandbox())
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), sandbox.DemoKey, false); !errors.Is(err, ErrKeyringUnavailable) {
 		t.Fatalf("got %v, want ErrKeyringUnavailable", err)
 	}
@@ -420,7 +430,7 @@ func deskWithAccount(t *testing.T, acct sandbox.KeyConfig) (*Service, *sandbox.C
 	cfg := fastSandbox()
 	acct.Email = acct.Key + "@example.com"
 	cfg.Keys = []sandbox.KeyConfig{acct}
-	srv := clienttest.StartSandbox(t, *cfg)
+	srv := sandboxFor(t, d, *cfg)
 	if _, err := d.Sessions().Connect(t.Context(), srv.URL(), acct.Key, true); err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +469,7 @@ func TestWebhookReceiverFollowsSettings(t *testing.T) {
 	t.Parallel()
 	d := openDesk(t)
 	ctx := t.Context()
-	srv := clienttest.StartSandbox(t, *fastSandbox())
+	srv := sandboxFor(t, d, *fastSandbox())
 	if _, err := d.Sessions().Connect(ctx, srv.URL(), sandbox.DemoKey, false); err != nil {
 		t.Fatal(err)
 	}

@@ -66,11 +66,24 @@ func (l *lib) put(name, body string, meta library.Meta) string {
 	return p
 }
 
+// sync brings the index up to date, and checks that Current said, before,
+// whether that had anything to do, and says, after, that it is current.
 func (l *lib) sync() Report {
 	l.t.Helper()
-	rep, err := l.x.Sync(context.Background(), nil)
+	ctx := context.Background()
+	before, err := l.x.Current(ctx)
 	if err != nil {
 		l.t.Fatal(err)
+	}
+	rep, err := l.x.Sync(ctx, nil)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	if did := rep.Changed() || len(rep.Unreadable) > 0 || rep.Rebuilt != ""; before == did {
+		l.t.Errorf("Current %v before a Sync that did %+v", before, rep)
+	}
+	if after, err := l.x.Current(ctx); err != nil || !after {
+		l.t.Errorf("not Current after a Sync (%v)", err)
 	}
 	return rep
 }

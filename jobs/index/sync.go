@@ -64,6 +64,35 @@ func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, erro
 	return rep, err
 }
 
+// Current reports whether the index holds the library folder as it is
+// now, without bringing it up to date: false when Sync would read or
+// forget a file (or rebuild a damaged index). It takes no lock a Sync
+// holds, so it answers at once while one runs (false, while that one has
+// files left to read).
+func (x *Index) Current(ctx context.Context) (bool, error) {
+	x.cacheMu.Lock()
+	damaged := x.damage != ""
+	x.cacheMu.Unlock()
+	if damaged {
+		return false, nil
+	}
+	files, err := x.scan()
+	if err != nil {
+		return false, err
+	}
+	db, done, err := x.handle()
+	if err != nil {
+		return false, err
+	}
+	defer done()
+	have, err := loadFiles(ctx, db, x.place)
+	if err != nil {
+		return false, fail(err)
+	}
+	w := x.plan(files, have)
+	return len(w.todo) == 0 && len(w.gone) == 0, nil
+}
+
 // indexed is what the index holds of a file.
 type indexed struct {
 	id                  int64

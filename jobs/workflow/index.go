@@ -213,6 +213,20 @@ func (s *core) syncedIndex(ctx context.Context, dir string, progress func(IndexP
 	return x, out, nil
 }
 
+// indexBehind reports whether dir's index has results of the folder to
+// read (or forget, or is to be rebuilt), without reading anything into it
+// (index.Index.Current); false when it cannot tell: syncedIndex then says
+// why.
+func (s *core) indexBehind(ctx context.Context, dir string) bool {
+	x, err := s.openIndex(ctx, dir)
+	if err != nil {
+		return false
+	}
+	x.SetCorrections(s.layoutOptions().Corrections)
+	current, err := x.Current(ctx)
+	return err == nil && !current
+}
+
 // indexProgress is a progress callback that also emits EventIndex events,
 // at most five a second (and always the last).
 func (s *core) indexProgress(also func(IndexProgress)) func(IndexProgress) {

@@ -39,7 +39,7 @@ func TestQuoteOwnersAsTraced(t *testing.T) {
 	m := mapping.Mapping{mapping.FirstName: "first", mapping.LastName: "last", mapping.PropertyStreet: "street",
 		mapping.PropertyCity: "city", mapping.PropertyState: "state", mapping.PropertyZip: "zip"}
 	p := Plan{Kind: jobs.KindTrace, Path: path, Mapping: m, Mode: jobs.ModeNormal, PadZips: true}
-	byHash := d.lookFor(ctx, p)
+	byHash := d.lookFor(ctx, p, true)
 	defer byHash.close()
 	if byHash.runs == nil {
 		t.Fatal("the look-up does not read the owner runs")

@@ -90,7 +90,7 @@ func (c *Counts) Fits(p Plan) bool { return c != nil && c.key == keyOf(p) }
 // The rows the library already holds are looked up too (a trace's keys
 // read in the same pass), unless the library holds nothing they could be.
 func (s *QuoteService) Count(ctx context.Context, p Plan, ins *input.Inspection) (*Counts, error) {
-	look := s.lookFor(ctx, p)
+	look := s.lookFor(ctx, p, true)
 	defer look.close()
 	c, err := count(ctx, p, ins, look)
 	if err != nil {

@@ -21,7 +21,9 @@ import (
 // (Inspection.SHA256) comes from it too. The counts are nil for a plan
 // whose rows cannot be counted (its mapping does not fit the file:
 // Validate says why) or that reads the file otherwise (another header
-// line or sheet): Count counts those.
+// line or sheet), or while the library's index has results to read (the
+// list is shown at once; its look-up waits for the index): Count counts
+// those.
 func (s *QuoteService) Read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error)) (*input.Inspection, Plan, *Counts, error) {
 	return s.read(ctx, path, opts, settle, nil)
 }
@@ -52,18 +54,19 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		if p, err = settle(head); err != nil {
 			return nil, err
 		}
+		if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
+			return nil, nil
+		}
+		if look = s.lookFor(ctx, p, false); look.waits() {
+			return nil, nil // counted once the library's index is current
+		}
 		if p.Kind == jobs.KindDNC {
 			var tap input.Tap
 			if scan, tap = scanTap(p, head); tap != nil {
-				look = s.lookFor(ctx, p)
 				tap = look.phoneTap(path, head, p, tap)
 			}
 			return tap, nil
 		}
-		if p.Kind != jobs.KindTrace {
-			return nil, nil
-		}
-		look = s.lookFor(ctx, p)
 		plan := p.prepare(head, true)
 		var also func(rec []string, header, dup bool) error
 		if tap != nil {

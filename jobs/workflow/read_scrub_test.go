@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
+	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -247,5 +248,71 @@ func TestReadFindsReusableScrubsAsCount(t *testing.T) {
 			t.Fatalf("seed %d: read found %d and %d rows held, Count %d and %d", seed,
 				len(c.reuse.all), len(c.reuse.noDup), len(want.reuse.all), len(want.reuse.noDup))
 		}
+	}
+}
+
+// While the library's index has a result to read, the reading shows the
+// list without waiting for it: the inspection comes with no counts (so no
+// price, and no saving, that the library could change), the index is
+// brought up to date in the background, and Count then finds the numbers
+// the new result holds.
+func TestReadLeavesTheLookUpToCountWhileTheIndexIsBehind(t *testing.T) {
+	t.Parallel()
+	other, ctx := sandboxDesk(t)
+	dir := t.TempDir()
+	first := [][]string{{"phone"}}
+	for i := range 20 {
+		first = append(first, []string{fmt.Sprintf("21255502%02d", i)})
+	}
+	p1 := filepath.Join(dir, "first.csv")
+	writeCSV(t, p1, first)
+	_, o := traceAndWait(t, ctx, other, Plan{Kind: jobs.KindDNC, Path: p1, Mapping: mapping.Mapping{mapping.Phone: "phone"}}, nil)
+	if o == nil || o.ResultPath == "" {
+		t.Fatalf("no result: %+v", o)
+	}
+	// A result the index has not read: a desk whose folder holds the
+	// other's result, with its job record, as a download leaves them (and
+	// no download of its own that would index them in the background).
+	d, _ := sandboxDesk(t)
+	again := filepath.Join(libDir(d), filepath.Base(o.ResultPath))
+	if err := os.MkdirAll(libDir(d), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{o.ResultPath: again, library.RecordPath(o.ResultPath): library.RecordPath(again)} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "list.csv")
+	writeCSV(t, path, [][]string{{"Phone"}, {"(212) 555-0201"}, {"2125550299"}, {"212 555 0203"}})
+	plan := Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Reuse: true}
+	ins, p, c, err := d.Quotes().Read(ctx, path, input.Options{}, func(*input.Inspection) (Plan, error) { return plan, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins == nil || ins.Rows != 3 {
+		t.Fatalf("inspection %+v", ins)
+	}
+	if c != nil {
+		t.Fatalf("counted while the index was behind: %+v", c)
+	}
+	want, err := d.Quotes().Count(ctx, p, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.reuse == nil || want.reuse.err != nil || len(want.reuse.all) != 2 {
+		t.Fatalf("Count's look-up: %+v", want.reuse)
+	}
+	// Once current, the reading counts in its pass again, as Count does.
+	_, _, c, err = d.Quotes().Read(ctx, path, input.Options{}, func(*input.Inspection) (Plan, error) { return plan, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil || c.reuse == nil || !reflect.DeepEqual(c.reuse.all, want.reuse.all) {
+		t.Fatalf("read once the index was current: %+v", c)
 	}
 }

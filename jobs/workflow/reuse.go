@@ -242,11 +242,22 @@ type reuseLook struct {
 	hashes  []int64
 	held    []index.Newest
 	heldErr error
+	// indexing: the library's index had results to read when the list
+	// was read; nothing was looked up (lookFor).
+	indexing bool
 }
 
+// waits reports whether the look-up was left for the library's index to
+// catch up: the reading's counts would lack it, so it counts nothing.
+func (l *reuseLook) waits() bool { return l != nil && l.indexing }
+
 // lookFor sets up the look-up of p's rows; nil when the plan cannot be
-// looked up (a trace without a property address; no library).
-func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
+// looked up (a trace without a property address; no library). It brings
+// the library's index up to date first; a reading that shows the list
+// before its price (wait false) does not wait for that: while the index
+// has results to read, the look-up is left undone (indexing) and the
+// index is brought up to date in the background, for Count.
+func (s *core) lookFor(ctx context.Context, p Plan, wait bool) *reuseLook {
 	switch {
 	case s == nil:
 		return nil // no session, no library (Read, Count)
@@ -258,6 +269,11 @@ func (s *core) lookFor(ctx context.Context, p Plan) *reuseLook {
 		return nil
 	}
 	l := &reuseLook{rc: &reuseCounts{at: time.Now()}}
+	if !wait && s.indexBehind(ctx, lib.Dir()) {
+		s.indexInBackground(lib.Dir())
+		l.indexing = true
+		return l
+	}
 	x, _, err := s.syncedIndex(ctx, lib.Dir(), nil)
 	if x == nil {
 		l.rc.err = err

@@ -49,6 +49,11 @@ func traceAndWait(t *testing.T, ctx context.Context, d *Service, p Plan, q *Quot
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The app indexes the result in the background once downloaded; a
+	// reading that finds the index behind leaves its look-up to Count.
+	if _, err := d.Library().IndexLibrary(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
 	return res, o
 }
 

@@ -41,7 +41,9 @@ type Options struct {
 	// (first/last/owner/full name). An empty non-nil slice means none.
 	NameColumns []string
 	// KeyColumns are the headers forming the duplicate key; nil means all
-	// columns.
+	// columns. An empty non-nil slice means none: no row is keyed and
+	// DuplicateRows stays 0, for a reader that counts the rows repeated by
+	// a key of its own (the upload's count).
 	KeyColumns []string
 	// SampleRows is the number of first data rows kept in
 	// Inspection.Sample; 0 means DefaultSampleRows, a negative value none.

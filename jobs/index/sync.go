@@ -76,21 +76,13 @@ func (x *Index) Current(ctx context.Context) (bool, error) {
 	if damaged {
 		return false, nil
 	}
-	files, err := x.scan()
-	if err != nil {
-		return false, err
-	}
 	db, done, err := x.handle()
 	if err != nil {
 		return false, err
 	}
 	defer done()
-	have, err := loadFiles(ctx, db, x.place)
-	if err != nil {
-		return false, fail(err)
-	}
-	w := x.plan(files, have)
-	return len(w.todo) == 0 && len(w.gone) == 0, nil
+	w, err := x.pending(ctx, db)
+	return err == nil && w.none(), err
 }
 
 // indexed is what the index holds of a file.
@@ -104,22 +96,14 @@ type indexed struct {
 
 func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, error) {
 	var rep Report
-	files, err := x.scan()
-	if err != nil {
-		return rep, err
-	}
 	db, done, err := x.handle()
 	if err != nil {
 		return rep, err
 	}
 	defer done()
-	have, err := loadFiles(ctx, db, x.place)
-	if err != nil {
-		return rep, fail(err)
-	}
-	w := x.plan(files, have)
-	if len(w.todo) == 0 && len(w.gone) == 0 {
-		return rep, nil
+	w, err := x.pending(ctx, db)
+	if err != nil || w.none() {
+		return rep, err
 	}
 	if err := setClean(ctx, db, false); err != nil {
 		return rep, fail(err)
@@ -146,6 +130,23 @@ type work struct {
 	todo       []*fileMeta     // files to (re)index
 	gone       []int64         // files to forget
 	superseded map[string]bool // raw results a merged result holds (not indexed: their rows are in it)
+}
+
+// none reports whether there is nothing to do.
+func (w work) none() bool { return len(w.todo) == 0 && len(w.gone) == 0 }
+
+// pending is what a Sync has to do now: the folder's files against what
+// db holds of them.
+func (x *Index) pending(ctx context.Context, db *sqldb.DB) (work, error) {
+	files, err := x.scan()
+	if err != nil {
+		return work{}, err
+	}
+	have, err := loadFiles(ctx, db, x.place)
+	if err != nil {
+		return work{}, fail(err)
+	}
+	return x.plan(files, have), nil
 }
 
 // plan compares the folder's files with what the index holds.

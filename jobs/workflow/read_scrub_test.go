@@ -206,13 +206,7 @@ func TestReadFindsReusableScrubsAsCount(t *testing.T) {
 	t.Parallel()
 	d, ctx := sandboxDesk(t)
 	dir := t.TempDir()
-	first := [][]string{{"phone"}}
-	for i := range 40 {
-		first = append(first, []string{fmt.Sprintf("21255501%02d", i)})
-	}
-	p1 := filepath.Join(dir, "first.csv")
-	writeCSV(t, p1, first)
-	traceAndWait(t, ctx, d, Plan{Kind: jobs.KindDNC, Path: p1, Mapping: mapping.Mapping{mapping.Phone: "phone"}}, nil)
+	first, _ := scrubbedBefore(t, ctx, d, dir, "21255501", 40)
 
 	for seed := range 12 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 29))
@@ -221,7 +215,7 @@ func TestReadFindsReusableScrubsAsCount(t *testing.T) {
 		for i := range 30 + rng.IntN(60) {
 			v := phoneValue(rng, &pool)
 			if rng.IntN(3) == 0 { // a number scrubbed before, written otherwise
-				n := first[1+rng.IntN(40)][0]
+				n := first[rng.IntN(40)]
 				v = "(" + n[:3] + ") " + n[3:6] + "-" + n[6:]
 			}
 			rows = append(rows, []string{fmt.Sprintf("Owner %d", i), v})
@@ -260,16 +254,7 @@ func TestReadLeavesTheLookUpToCountWhileTheIndexIsBehind(t *testing.T) {
 	t.Parallel()
 	other, ctx := sandboxDesk(t)
 	dir := t.TempDir()
-	first := [][]string{{"phone"}}
-	for i := range 20 {
-		first = append(first, []string{fmt.Sprintf("21255502%02d", i)})
-	}
-	p1 := filepath.Join(dir, "first.csv")
-	writeCSV(t, p1, first)
-	_, o := traceAndWait(t, ctx, other, Plan{Kind: jobs.KindDNC, Path: p1, Mapping: mapping.Mapping{mapping.Phone: "phone"}}, nil)
-	if o == nil || o.ResultPath == "" {
-		t.Fatalf("no result: %+v", o)
-	}
+	_, o := scrubbedBefore(t, ctx, other, dir, "21255502", 20)
 	// A result the index has not read: a desk whose folder holds the
 	// other's result, with its job record, as a download leaves them (and
 	// no download of its own that would index them in the background).
@@ -315,4 +300,23 @@ func TestReadLeavesTheLookUpToCountWhileTheIndexIsBehind(t *testing.T) {
 	if c == nil || c.reuse == nil || !reflect.DeepEqual(c.reuse.all, want.reuse.all) {
 		t.Fatalf("read once the index was current: %+v", c)
 	}
+}
+
+// scrubbedBefore scrubs, in d, a list of n numbers: prefix and two digits
+// from 00 on; it returns them and the job's outcome, its result indexed.
+func scrubbedBefore(t *testing.T, ctx context.Context, d *Service, dir, prefix string, n int) ([]string, *Outcome) {
+	t.Helper()
+	rows := [][]string{{"phone"}}
+	var nums []string
+	for i := range n {
+		nums = append(nums, fmt.Sprintf("%s%02d", prefix, i))
+		rows = append(rows, []string{nums[i]})
+	}
+	path := filepath.Join(dir, "first.csv")
+	writeCSV(t, path, rows)
+	_, o := traceAndWait(t, ctx, d, Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: "phone"}}, nil)
+	if o == nil || o.ResultPath == "" {
+		t.Fatalf("no result: %+v", o)
+	}
+	return nums, o
 }

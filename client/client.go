@@ -497,18 +497,3 @@ func (e *bodyReadError) Unwrap() error { return e.err }
 func (c *Client) text(s string) string { return c.red.redact(CleanText(s)) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

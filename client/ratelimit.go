@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skipdesk/skipdesk/internal/backoff"
 )
 
 // Rate-limit classes of the spec (Limits): 1200 reads and 120 writes per
@@ -98,7 +100,7 @@ func (l *limiter) wait(ctx context.Context, bucket string) error {
 	if d <= 0 {
 		return nil
 	}
-	return sleepCtx(ctx, d)
+	return backoff.Sleep(ctx, d)
 }
 
 func (l *limiter) reserve(bucket string) time.Duration {

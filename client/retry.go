@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/skipdesk/skipdesk/internal/backoff"
 )
 
 // RetryPolicy bounds automatic retries. Zero fields take the defaults of
@@ -65,13 +66,7 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 // backoff returns the jittered delay before retry number n (0-based): a
 // random value in [d/2, d] with d = BaseDelay·2^n capped at MaxDelay.
 func (p RetryPolicy) backoff(n int) time.Duration {
-	d := p.BaseDelay
-	for i := 0; i < n && d < p.MaxDelay; i++ {
-		d *= 2
-	}
-	d = min(d, p.MaxDelay)
-	half := d / 2
-	return half + time.Duration(rand.Int64N(int64(half)+1))
+	return backoff.Delay(p.BaseDelay, p.MaxDelay, n)
 }
 
 // retrier keeps the state of one call's retries.
@@ -109,7 +104,7 @@ func (r *retrier) wait(ctx context.Context, retryAfter time.Duration) (bool, err
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
 		return false, nil // waiting would outlive the caller: report the error now
 	}
-	if err := sleepCtx(ctx, d); err != nil {
+	if err := backoff.Sleep(ctx, d); err != nil {
 		return false, err
 	}
 	r.retries++

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/skipdesk/skipdesk/internal/backoff"
 )
 
 // The provider's limits per key.
@@ -92,10 +94,8 @@ func (b *Budget) Take(ctx context.Context, bucket string) error {
 		}
 		// Computers waiting together do not all ask again at once.
 		wait += time.Duration(rand.Int64N(int64(wait)/2 + 1))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
+		if err := backoff.Sleep(ctx, wait); err != nil {
+			return err
 		}
 	}
 }

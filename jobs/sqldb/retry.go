@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
+
+	"github.com/skipdesk/skipdesk/internal/backoff"
 )
 
 // What the database asks to be tried again. PostgreSQL ends one of two
@@ -53,26 +54,12 @@ var Retry = RetryPolicy{Tries: 6, First: 25 * time.Millisecond, Max: time.Second
 
 // pause waits d or until ctx ends; tests replace it to count the pauses
 // without waiting.
-var pause = func(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+var pause = backoff.Sleep
 
 // backoff is the pause after the try-th refusal: First doubled each time
 // up to Max, then between half and all of it.
 func (p RetryPolicy) backoff(try int) time.Duration {
-	d := p.First
-	for i := 1; i < try && d < p.Max; i++ {
-		d *= 2
-	}
-	d = min(d, p.Max)
-	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+	return backoff.Delay(p.First, p.Max, try-1)
 }
 
 // retryReason is the marker classify puts on the errors the engines ask to

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/internal/backoff"
 )
 
 // budget is a token bucket over the tracker's reads, which also waits out
@@ -35,7 +36,7 @@ func (b *budget) take(ctx context.Context) error {
 	}
 	defer func() { <-b.mu }()
 	if d := b.serverWait(time.Now()); d > 0 {
-		if err := sleep(ctx, d); err != nil {
+		if err := backoff.Sleep(ctx, d); err != nil {
 			return err
 		}
 	}
@@ -48,7 +49,7 @@ func (b *budget) take(ctx context.Context) error {
 			return nil
 		}
 		need := time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
-		if err := sleep(ctx, need); err != nil {
+		if err := backoff.Sleep(ctx, need); err != nil {
 			return err
 		}
 	}
@@ -68,18 +69,4 @@ func (b *budget) serverWait(now time.Time) time.Duration {
 		return 0
 	}
 	return min(rl.Reset.Sub(now)+100*time.Millisecond, 61*time.Second)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

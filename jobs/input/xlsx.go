@@ -42,14 +42,25 @@ func xlsxOptions() excelize.Options {
 	return excelize.Options{UnzipSizeLimit: maxWorkbookUnzip, UnzipXMLSizeLimit: xlsxInMemoryPart}
 }
 
-func openXLSX(path, sheet string) (_ *xlsxSource, err error) {
-	defer recoverAs(path, 0, &err)
+// openWorkbook opens the .xlsx at path once the streaming guard has
+// passed it (checkWorkbook), within what xlsxOptions lets it unpack to.
+// The caller recovers a panic of excelize's (recoverAs).
+func openWorkbook(path string) (*excelize.File, error) {
 	if err := checkWorkbook(path); err != nil {
 		return nil, err
 	}
 	f, err := excelize.OpenFile(path, xlsxOptions())
 	if err != nil {
 		return nil, &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}
+	}
+	return f, nil
+}
+
+func openXLSX(path, sheet string) (_ *xlsxSource, err error) {
+	defer recoverAs(path, 0, &err)
+	f, err := openWorkbook(path)
+	if err != nil {
+		return nil, err
 	}
 	list := f.GetSheetList()
 	if len(list) == 0 {
@@ -172,12 +183,9 @@ func (x *xlsxSource) close() error {
 // Sheets lists the sheet names of an .xlsx workbook, in order.
 func Sheets(path string) (_ []string, err error) {
 	defer recoverAs(path, 0, &err)
-	if err := checkWorkbook(path); err != nil {
-		return nil, err
-	}
-	f, err := excelize.OpenFile(path, xlsxOptions())
+	f, err := openWorkbook(path)
 	if err != nil {
-		return nil, &FileError{Path: path, Msg: "cannot read as an Excel .xlsx workbook: " + err.Error(), Err: err}
+		return nil, err
 	}
 	defer f.Close()
 	return f.GetSheetList(), nil

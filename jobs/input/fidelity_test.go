@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 func readRows(t *testing.T, path string) ([][]string, []Warning) {
@@ -82,26 +81,8 @@ func TestSpaceAfterClosingQuote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, oneByte := range []bool{false, true} {
-			var r io.Reader = strings.NewReader(tt.content)
-			if oneByte {
-				r = iotest.OneByteReader(r)
-			}
-			s := newScanner(r)
-			var got []string
-			for {
-				f, err := s.next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				var parts []string
-				for _, x := range f {
-					parts = append(parts, string(x))
-				}
-				got = append(got, strings.Join(parts, "|"))
-			}
+			s := newScanner(textReader(tt.content, oneByte))
+			got, _ := scanAll(t, s)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("%q (one byte a read %v): %q, want %q", tt.content, oneByte, got, tt.want)
 			}

@@ -35,6 +35,33 @@ func readAll(t *testing.T, name, content string, opts Options) (*Reader, [][]str
 	}
 }
 
+// textReader reads text whole, or one byte a read when oneByte (every
+// boundary the scanner keeps state across then falls between two reads).
+func textReader(text string, oneByte bool) io.Reader {
+	r := io.Reader(strings.NewReader(text))
+	if oneByte {
+		r = iotest.OneByteReader(r)
+	}
+	return r
+}
+
+// scanAll reads every record of s: each as its fields joined with "|",
+// and the line it began on.
+func scanAll(t *testing.T, s *scanner) (records []string, lines []int) {
+	t.Helper()
+	for {
+		f, err := s.next()
+		if err == io.EOF {
+			return records, lines
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		records = append(records, string(bytes.Join(f, []byte("|"))))
+		lines = append(lines, s.recLine)
+	}
+}
+
 func findWarning(ws []Warning, substr string) *Warning {
 	for i := range ws {
 		if strings.Contains(ws[i].Message, substr) {
@@ -650,25 +677,9 @@ func TestHeaderTrailingBlankCells(t *testing.T) {
 func TestBareLFsInCRFile(t *testing.T) {
 	const text = "First,Last\rJohn,Smith\nJane,Doe\r\nAl,Li\r\r\n\"x\r\ny\",z\rlast,\"q\"\n"
 	for _, oneByte := range []bool{false, true} {
-		var r io.Reader = strings.NewReader(text)
-		if oneByte {
-			r = iotest.OneByteReader(r)
-		}
-		s := newScanner(r)
+		s := newScanner(textReader(text, oneByte))
 		s.crOnly = true
-		var got []string
-		var lines []int
-		for {
-			f, err := s.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, string(bytes.Join(f, []byte("|"))))
-			lines = append(lines, s.recLine)
-		}
+		got, lines := scanAll(t, s)
 		want := []string{"First|Last", "John|Smith", "Jane|Doe", "Al|Li", "", "x\r\ny|z", "last|q"}
 		if !slices.Equal(got, want) || !slices.Equal(lines, []int{1, 2, 3, 4, 5, 6, 8}) {
 			t.Errorf("one byte a read %v: records %q on lines %v, want %q", oneByte, got, lines, want)

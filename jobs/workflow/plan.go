@@ -222,13 +222,18 @@ func (s *core) presetStore() (mapping.PresetStore, error) {
 	return ledger.PresetStore{L: sess.led}, nil
 }
 
-// PresetNames lists the saved mapping presets, sorted.
-func (s *PresetService) PresetNames(ctx context.Context) ([]string, error) {
+// savedPresets is every mapping preset of the preset store.
+func (s *core) savedPresets() ([]mapping.Preset, error) {
 	st, err := s.presetStore()
 	if err != nil {
 		return nil, err
 	}
-	ps, err := st.Presets()
+	return st.Presets()
+}
+
+// PresetNames lists the saved mapping presets, sorted.
+func (s *PresetService) PresetNames(ctx context.Context) ([]string, error) {
+	ps, err := s.savedPresets()
 	if err != nil {
 		return nil, err
 	}
@@ -242,11 +247,7 @@ func (s *PresetService) PresetNames(ctx context.Context) ([]string, error) {
 
 // LoadPreset returns a saved preset.
 func (s *PresetService) LoadPreset(ctx context.Context, name string) (*mapping.Preset, error) {
-	st, err := s.presetStore()
-	if err != nil {
-		return nil, err
-	}
-	ps, err := st.Presets()
+	ps, err := s.savedPresets()
 	if err != nil {
 		return nil, err
 	}

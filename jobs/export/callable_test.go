@@ -163,6 +163,23 @@ func TestExportCallableOnly(t *testing.T) {
 	}
 }
 
+// A callable list's .xlsx (written in one reading, spool.go) reports the
+// cells it wrote as escapes as the plain export does.
+func TestExportCallableReportsDamagedCells(t *testing.T) {
+	trace := strings.Replace(callableTrace, "A,2125550101", "A\x01B,2125550101", 1)
+	rep, _ := exportScrubbed(t, trace, callableDNC, "callable.xlsx", CallableOptions{})
+	if len(rep.Escaped) != 1 || rep.Escaped[0].Row != 1 || rep.Escaped[0].Column != "first_name" {
+		t.Fatalf("escaped cells: %+v", rep.Escaped)
+	}
+	var found bool
+	for _, w := range rep.Warnings {
+		found = found || strings.Contains(w, `1 cells hold control characters`) && strings.Contains(w, `row 1, column "first_name"`)
+	}
+	if !found {
+		t.Errorf("no warning of the escaped cell: %q", rep.Warnings)
+	}
+}
+
 func TestExportCallableBadInput(t *testing.T) {
 	trace := testlists.WriteFile(t, "trace.csv", callableTrace)
 	out := filepath.Join(t.TempDir(), "o.csv")

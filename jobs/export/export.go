@@ -184,7 +184,6 @@ func Export(ctx context.Context, src, dst string, opts Options) (*Report, error)
 		if err != nil {
 			return nil, err
 		}
-		rep.cellDamage()
 	}
 	if opts.Progress != nil {
 		opts.Progress(rep.Rows, rep.Rows)

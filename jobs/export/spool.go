@@ -230,7 +230,6 @@ func writeStreamXLSX(ctx context.Context, s source, dst string, total int, opts 
 	if err != nil {
 		return nil, err
 	}
-	rep.cellDamage()
 	if opts.Progress != nil {
 		opts.Progress(rep.Rows, rep.Rows)
 	}

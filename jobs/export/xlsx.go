@@ -232,7 +232,8 @@ type sheetEntry func(zw *zip.Writer, name string, head, tail []byte, rr rowRange
 // data rows, and writes it to out: a zip writer given to excelize
 // (SetZipWriter) hands each results sheet to entry, which puts the rows in
 // just before </sheetData>. No temporary sheet file, no workbook held in
-// memory.
+// memory. The cells written damaged become the report's warnings
+// (cellDamage), for every .xlsx the package writes.
 func writeWorkbook(out io.Writer, headers []string, widths []float64, total int, opts Options, rep *Report, entry sheetEntry) error {
 	ncols := max(len(headers), 1)
 	f := excelize.NewFile()
@@ -273,6 +274,7 @@ func writeWorkbook(out io.Writer, headers []string, widths []float64, total int,
 	if !sz.closed {
 		return fmt.Errorf("export: workbook not completed")
 	}
+	rep.cellDamage()
 	return nil
 }
 

@@ -96,6 +96,15 @@ func (e *env) wantDownloads(t *testing.T, want int64, when string) {
 	}
 }
 
+// refreshAndWant asks tr to look at every job again, waits until it has
+// done all it was asked (quiet), and then wants the downloads at want.
+func (e *env) refreshAndWant(t *testing.T, ctx context.Context, tr *Tracker, want int64, when string) {
+	t.Helper()
+	tr.Refresh()
+	quiet(t, ctx, tr)
+	e.wantDownloads(t, want, when)
+}
+
 // newTraceEnv is an env over a quick sandbox with one owner list submitted
 // for tracing.
 func newTraceEnv(t *testing.T) (*env, *submit.Result) {
@@ -304,9 +313,7 @@ func TestCompletedJobsAreDownloadedOnce(t *testing.T) {
 	idle(t, ctx, tr)
 	// Hints about finished jobs download nothing again.
 	tr.Hint(trace.JobID)
-	tr.Refresh()
-	quiet(t, ctx, tr)
-	e.wantDownloads(t, 2, "after hints")
+	e.refreshAndWant(t, ctx, tr, 2, "after hints")
 }
 
 func TestRestartResumesAndDownloadsOnce(t *testing.T) {
@@ -332,9 +339,7 @@ func TestRestartResumesAndDownloadsOnce(t *testing.T) {
 	e.open(t)
 	tr2, _ := start(t, e, Options{})
 	idle(t, ctx, tr2)
-	tr2.Refresh()
-	quiet(t, ctx, tr2)
-	e.wantDownloads(t, 1, "after a third run")
+	e.refreshAndWant(t, ctx, tr2, 1, "after a third run")
 }
 
 func TestFileAlreadyInPlaceIsNotDownloadedAgain(t *testing.T) {
@@ -436,17 +441,8 @@ func TestWebhookHintsAndDedupe(t *testing.T) {
 	// The same delivery again, and a forged one, change nothing.
 	j, _ := e.api.Traces.Get(ctx, res.JobID)
 	for i, s := range []string{secret, secret, "wrong"} {
-		req, err := webhook.NewTestRequest("http://"+rcv.Addr()+"/", "trace.completed", j, s, "whd_fixed", 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if want := map[bool]int{true: 200, false: 401}[s == secret]; resp.StatusCode != want {
-			t.Errorf("delivery %d: %d, want %d", i, resp.StatusCode, want)
+		if got, want := deliverCompleted(t, rcv.Addr(), j, s, "whd_fixed"), map[bool]int{true: 200, false: 401}[s == secret]; got != want {
+			t.Errorf("delivery %d: %d, want %d", i, got, want)
 		}
 	}
 	quiet(t, ctx, tr)
@@ -919,6 +915,22 @@ func TestUnwritableLibraryFolder(t *testing.T) {
 	}
 }
 
+// deliverCompleted posts a trace.completed delivery of j, signed with
+// secret, to the webhook receiver at addr and returns the answer's status.
+func deliverCompleted(t *testing.T, addr string, j *client.Trace, secret, deliveryID string) int {
+	t.Helper()
+	req, err := webhook.NewTestRequest("http://"+addr+"/", "trace.completed", j, secret, deliveryID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // A delivery handled before a restart is not acted on again after it: the
 // dedupe lives in the ledger. (Acting on it would hint the job, and the
 // tracker would fetch its result again, as the result file is gone.)
@@ -936,17 +948,8 @@ func TestWebhookDedupeAcrossRestart(t *testing.T) {
 	}
 	deliver := func(addr string) {
 		t.Helper()
-		req, err := webhook.NewTestRequest("http://"+addr+"/", "trace.completed", j, secret, "whd_once", 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("delivery answered %d", resp.StatusCode)
+		if status := deliverCompleted(t, addr, j, secret, "whd_once"); status != http.StatusOK {
+			t.Fatalf("delivery answered %d", status)
 		}
 	}
 

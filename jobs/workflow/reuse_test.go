@@ -303,12 +303,7 @@ func TestReuseEveryRow(t *testing.T) { reuseEveryRow(t, nil) }
 // set, then submits five of its matched rows again: every row is reused,
 // no job is made, nothing is charged, the merged result is there at once.
 func reuseEveryRow(t *testing.T, between func(ctx context.Context, d *Service)) {
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	sample, _ := d.Quotes().SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}
 	_, first := traceAndWait(t, ctx, d, base, nil)
@@ -372,12 +367,7 @@ func submitAllReused(ctx context.Context, t *testing.T, d *Service, base Plan, r
 // sent, the price must be looked at again.
 func TestReuseQuoteChanged(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	sample, _ := d.Quotes().SampleList(ctx)
 	base := Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal, Reuse: true}
 	_, first := traceAndWait(t, ctx, d, Plan{Kind: jobs.KindTrace, Path: sample, Mapping: sampleMapping, Mode: jobs.ModeNormal}, nil)

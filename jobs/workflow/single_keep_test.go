@@ -13,11 +13,7 @@ import (
 // trace result with the phones found — and the job points at it.
 func TestSingleLookupKeptInLibrary(t *testing.T) {
 	t.Parallel()
-	d := openDesk(t)
-	ctx := t.Context()
-	if _, err := d.Sessions().StartSandbox(ctx); err != nil {
-		t.Fatal(err)
-	}
+	d, ctx := sandboxDesk(t)
 	res, err := d.Submissions().Single(ctx, client.SingleTraceRequest{FirstName: "Ann", LastName: "Keeper", Address: "1 Main St",
 		City: "Austin", State: "TX", Zip: "78701"})
 	if err != nil {

@@ -68,6 +68,17 @@ func bindingOf(id, home string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
+// folderIdentity is the data folder's identity on disk, which a copy of
+// the folder does not carry (statIdentity, as each system keeps it); ""
+// when it cannot be read.
+func folderIdentity(dir string) string {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	return statIdentity(st)
+}
+
 // machineID names this machine: the system's machine id where it keeps
 // one, else the host name.
 func machineID() string {

@@ -8,13 +8,9 @@ import (
 	"syscall"
 )
 
-// folderIdentity is the data folder's identity on disk (device and inode):
-// a copy of the folder has another.
-func folderIdentity(dir string) string {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return ""
-	}
+// statIdentity is a folder's identity on disk (device and inode): a copy
+// of the folder has another.
+func statIdentity(st os.FileInfo) string {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		return fmt.Sprintf("%d:%d", sys.Dev, sys.Ino)
 	}

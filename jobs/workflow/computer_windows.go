@@ -8,13 +8,9 @@ import (
 	"syscall"
 )
 
-// folderIdentity is the data folder's identity on disk (when it was
-// created): a copy of the folder is created anew.
-func folderIdentity(dir string) string {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return ""
-	}
+// statIdentity is a folder's identity on disk (when it was created): a
+// copy of the folder is created anew.
+func statIdentity(st os.FileInfo) string {
 	if sys, ok := st.Sys().(*syscall.Win32FileAttributeData); ok {
 		return fmt.Sprintf("%d", sys.CreationTime.Nanoseconds())
 	}

@@ -4,6 +4,7 @@
 package clienttest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
@@ -32,4 +33,21 @@ func Sandbox(t testing.TB, cfg sandbox.Config, opts ...client.Option) (*sandbox.
 		t.Fatal(err)
 	}
 	return srv, api
+}
+
+// Jobs counts the jobs submitted to the server api speaks to: its bulk
+// traces and its DNC scrubs (single lookups left out), from the lists'
+// totals.
+func Jobs(t testing.TB, api *client.Client) int {
+	t.Helper()
+	ctx := context.Background()
+	tl, err := api.Traces.List(ctx, &client.TraceListOptions{Limit: 1, Type: client.TypeBulk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := api.DNC.List(ctx, &client.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl.Metadata.TotalCount + dl.Metadata.TotalCount
 }

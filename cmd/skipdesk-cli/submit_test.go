@@ -65,7 +65,8 @@ func startSubmitSandbox(t *testing.T, minSeconds float64) *submitSandbox {
 	return sb
 }
 
-// jobs counts the bulk traces and DNC jobs on the sandbox.
+// jobs counts the bulk traces and DNC jobs on the sandbox
+// (clienttest.Jobs), and lists its bulk traces.
 func (sb *submitSandbox) jobs(t *testing.T) (int, []client.Trace) {
 	t.Helper()
 	api, err := client.New(sb.url, sandbox.DemoKey)
@@ -76,11 +77,7 @@ func (sb *submitSandbox) jobs(t *testing.T) (int, []client.Trace) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl, err := api.DNC.List(context.Background(), &client.ListOptions{Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl.Metadata.TotalCount + dl.Metadata.TotalCount, tl.Traces
+	return clienttest.Jobs(t, api), tl.Traces
 }
 
 const submitOwners = "First,Last,Street,City,State,Zip\r\n" +

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skipdesk/skipdesk/client"
+	"github.com/skipdesk/skipdesk/client/clienttest"
 	"github.com/skipdesk/skipdesk/client/hostile"
 	"github.com/skipdesk/skipdesk/client/sandbox"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
@@ -57,12 +58,12 @@ func TestStreamedCommitsEachStep(t *testing.T) {
 	req := streamedReq(f)
 	req.OnStep = func(s Step, sub *ledger.Submission) {
 		steps = append(steps, s)
-		if (s == StepIntent || s == StepSent) && serverJobs(t, e.api) != 0 {
+		if (s == StepIntent || s == StepSent) && clienttest.Jobs(t, e.api) != 0 {
 			t.Errorf("a job exists at step %s", s)
 		}
 	}
 	res, err := SubmitStreamed(ctx, e.api, e.led, req, produceText(ownersCSV, func() error {
-		if serverJobs(t, e.api) != 0 {
+		if clienttest.Jobs(t, e.api) != 0 {
 			return errors.New("a job exists while the file is being written")
 		}
 		return nil
@@ -114,7 +115,7 @@ func TestStreamedAbortedCreatesNothing(t *testing.T) {
 			t.Parallel()
 			e, f := newOwnersEnv(t)
 			ctx, produce, want := setup(t, e, f)
-			before := serverJobs(t, e.api)
+			before := clienttest.Jobs(t, e.api)
 			acc, err := e.api.Account(context.Background())
 			if err != nil {
 				t.Fatal(err)

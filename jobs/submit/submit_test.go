@@ -92,23 +92,9 @@ func traceReq(f File) Request {
 // and DNC jobs; why says what more jobs would mean.
 func wantServerJobs(t *testing.T, api *client.Client, want int, why string) {
 	t.Helper()
-	if n := serverJobs(t, api); n != want {
+	if n := clienttest.Jobs(t, api); n != want {
 		t.Fatalf("%d jobs on the server, want %d %s", n, want, why)
 	}
-}
-
-// serverJobs counts the bulk traces and DNC jobs on the sandbox.
-func serverJobs(t *testing.T, api *client.Client) int {
-	t.Helper()
-	tl, err := api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 1, Type: client.TypeBulk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dl, err := api.DNC.List(context.Background(), &client.ListOptions{Limit: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl.Metadata.TotalCount + dl.Metadata.TotalCount
 }
 
 func TestSubmitCommitsEachStep(t *testing.T) {
@@ -128,7 +114,7 @@ func TestSubmitCommitsEachStep(t *testing.T) {
 		if got.State != want {
 			t.Errorf("at step %s the ledger says %s, want %s", s, got.State, want)
 		}
-		if s == StepSent && serverJobs(t, e.api) != 0 {
+		if s == StepSent && clienttest.Jobs(t, e.api) != 0 {
 			t.Error("a job exists before the POST")
 		}
 	}

@@ -1125,7 +1125,7 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posts := serverJobs(t, e)
+	posts := clienttest.Jobs(t, e.api)
 
 	tr, rec := start(t, e, Options{})
 	idle(t, ctx, tr)
@@ -1149,22 +1149,13 @@ func TestStartReconcilesUnknownSubmissions(t *testing.T) {
 	if ev, ok := rec.firstReconciled(old); !ok || ev.SubmissionState != string(ledger.StateNotCreated) || ev.Job != nil {
 		t.Fatalf("event of the old submission: %+v", ev)
 	}
-	if n := serverJobs(t, e); n != posts || n != 1 {
+	if n := clienttest.Jobs(t, e.api); n != posts || n != 1 {
 		t.Fatalf("%d jobs on the server (was %d): something was submitted again", n, posts)
 	}
 }
 
 func (r *recorder) firstReconciled(sub int64) (Event, bool) {
 	return r.firstWhere(func(e Event) bool { return e.Type == Reconciled && e.Submission == sub })
-}
-
-func serverJobs(t *testing.T, e *env) int {
-	t.Helper()
-	l, err := e.api.Traces.List(context.Background(), &client.TraceListOptions{Limit: 1, Type: client.TypeBulk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Metadata.TotalCount
 }
 
 // A result download that breaks at any stage (a server error before the

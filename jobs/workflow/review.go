@@ -97,6 +97,14 @@ type LeftOut struct {
 	Why  string `json:"why"`
 }
 
+// leaveOut lists rows of the list left out and why; a part with no rows
+// is not listed.
+func (r *Review) leaveOut(rows int, why string) {
+	if rows > 0 {
+		r.LeftOut = append(r.LeftOut, LeftOut{Rows: rows, Why: why})
+	}
+}
+
 // Choice is a saving or a repair the review offers.
 type Choice struct {
 	Key string `json:"key"`
@@ -201,20 +209,15 @@ func reviewTrace(r *Review, p Plan, q Quote) {
 		r.Billed = e.Individuals.Rows
 		if e.Companies.Billed {
 			r.Billed += e.Companies.Rows
-		} else if e.SkippedRows > 0 {
-			r.LeftOut = append(r.LeftOut, LeftOut{Rows: e.SkippedRows,
-				Why: "company rows (LLCs, trusts, corporations): not traced and not charged, as \"Include LLCs and companies\" is off"})
+		} else {
+			r.leaveOut(e.SkippedRows, "company rows (LLCs, trusts, corporations): not traced and not charged, as \"Include LLCs and companies\" is off")
 		}
 	}
-	if u := q.Reuse; u != nil && u.Skipped && u.Rows > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: u.Rows, Why: "traced before: their earlier results are reused"})
+	if u := q.Reuse; u != nil && u.Skipped {
+		r.leaveOut(u.Rows, "traced before: their earlier results are reused")
 	}
-	if q.DroppedDuplicates > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: q.DroppedDuplicates, Why: "duplicates of an earlier row"})
-	}
-	if n := q.Upload.LeftOutNoAddress; n > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: n, Why: "no street address: they cannot be searched"})
-	}
+	r.leaveOut(q.DroppedDuplicates, "duplicates of an earlier row")
+	r.leaveOut(q.Upload.LeftOutNoAddress, "no street address: they cannot be searched")
 	o := q.Repairs
 	if o == nil {
 		return
@@ -244,15 +247,11 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 				" sent: charged now, refunded when the job completes, and not scrubbed.")
 		}
 	}
-	if u := q.Reuse; u != nil && u.Skipped && u.Rows > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: u.Rows, Why: "scrubbed in the last 31 days: their answers are reused"})
+	if u := q.Reuse; u != nil && u.Skipped {
+		r.leaveOut(u.Rows, "scrubbed in the last 31 days: their answers are reused")
 	}
-	if q.DroppedDuplicates > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: q.DroppedDuplicates, Why: "numbers already in the list"})
-	}
-	if n := q.Upload.LeftOutInvalid; n > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{Rows: n, Why: "invalid numbers: not sent, not charged"})
-	}
+	r.leaveOut(q.DroppedDuplicates, "numbers already in the list")
+	r.leaveOut(q.Upload.LeftOutInvalid, "invalid numbers: not sent, not charged")
 	if ph := q.Phones; ph != nil && ph.Invalid > 0 {
 		c := Choice{Key: ChoiceLeaveOutInvalid, On: p.LeaveOutInvalid, Default: true, Rows: ph.Invalid,
 			Label:   "leave out " + jobs.Plural(int64(ph.Invalid), "invalid number", "invalid numbers"),

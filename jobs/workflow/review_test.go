@@ -3,12 +3,14 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/estimate"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 )
@@ -218,5 +220,37 @@ func TestNothingBillableRefusedBeforeAnyCharge(t *testing.T) {
 	after, err := d.Sessions().Account(ctx)
 	if err != nil || after.Credits != before.Credits {
 		t.Errorf("balance %d → %d (%v)", before.Credits, after.Credits, err)
+	}
+}
+
+// The review lists each part of a list left out with its rows and why,
+// and no part that has no rows.
+func TestReviewListsOnlyWhatIsLeftOut(t *testing.T) {
+	t.Parallel()
+	whys := func(r Review) []string {
+		var out []string
+		for _, l := range r.LeftOut {
+			out = append(out, fmt.Sprintf("%d %s", l.Rows, strings.SplitN(l.Why, " ", 2)[0]))
+		}
+		return out
+	}
+	var trace Review
+	reviewTrace(&trace, Plan{Kind: jobs.KindTrace}, Quote{
+		Trace:             &estimate.Result{Individuals: estimate.Tier{Rows: 5, Billed: true}, SkippedRows: 2},
+		Reuse:             &Reuse{Rows: 0, Skipped: true},
+		DroppedDuplicates: 0,
+		Upload:            UploadInfo{LeftOutNoAddress: 3},
+	})
+	if got, want := whys(trace), []string{"2 company", "3 no"}; !slices.Equal(got, want) {
+		t.Errorf("a trace's parts left out: %q, want %q", got, want)
+	}
+	var scrub Review
+	reviewDNC(&scrub, Plan{Kind: jobs.KindDNC}, Quote{
+		Reuse:             &Reuse{Rows: 4, Skipped: true},
+		DroppedDuplicates: 1,
+		Upload:            UploadInfo{LeftOutInvalid: 0},
+	})
+	if got, want := whys(scrub), []string{"4 scrubbed", "1 numbers"}; !slices.Equal(got, want) {
+		t.Errorf("a scrub's parts left out: %q, want %q", got, want)
 	}
 }

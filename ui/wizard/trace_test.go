@@ -212,6 +212,33 @@ func TestTraceReadsTheListOnceBeforeItsPrice(t *testing.T) {
 	}
 }
 
+// The file's step names one figure for the rows repeated: the one the
+// review's "Drop duplicate rows" leaves out (the mapped columns the
+// provider bills), counted in the reading; nothing is said of them while
+// they cannot be counted.
+func TestTraceFileStepShowsTheRowsRepeatedAsCounted(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.rows = append(f.rows, f.rows[0])
+	h := openTrace(t, f)
+	if h.tr.ins.DuplicateRows != 0 || strings.Contains(h.tr.warnings.Text, "same values") {
+		t.Fatalf("a second figure for the rows repeated: %d, %q", h.tr.ins.DuplicateRows, h.tr.warnings.Text)
+	}
+	if !strings.Contains(h.tr.warnings.Text, "1 row repeats an earlier row in every column mapped") ||
+		!strings.Contains(h.tr.dupCheck.Text, "(1 found)") {
+		t.Fatalf("file step %q, review %q", h.tr.warnings.Text, h.tr.dupCheck.Text)
+	}
+	m := fullMapping()
+	delete(m, mapping.PropertyStreet)
+	delete(m, mapping.MailingStreet)
+	h.set(t, m)
+	if h.tr.board.result.OK() {
+		t.Fatal("the mapping without an address is accepted")
+	}
+	if w := h.tr.warnings.Text; strings.Contains(w, "repeats") || !strings.Contains(w, "counted once the columns are mapped") {
+		t.Fatalf("file step with a mapping that cannot be counted: %q", w)
+	}
+}
+
 func TestTraceDragChipOntoSlotChangesMappingAndMessages(t *testing.T) {
 	h := openTrace(t, newFake(traceHeaders, traceRows))
 	m := fullMapping()

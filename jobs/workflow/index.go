@@ -222,8 +222,7 @@ func (s *core) indexBehind(ctx context.Context, dir string) bool {
 	if err != nil {
 		return false
 	}
-	x.SetCorrections(s.layoutOptions().Corrections)
-	current, err := x.Current(ctx)
+	current, err := x.Current(ctx, s.layoutOptions().Corrections)
 	return err == nil && !current
 }
 

@@ -260,6 +260,7 @@ func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts, opening *
 	}
 	t.showSplits()
 	t.loadPresets()
+	t.watchIndex(t.updateCost)
 }
 
 // autoOrigins says which keys the automatic mapping chose, and how sure.
@@ -638,6 +639,9 @@ func (t *Trace) updateCost() {
 	case !priced && t.countErr != nil && !t.counting:
 		t.setCostUnavailable("The file could not be counted: " + workflow.Explain(t.countErr, "").What)
 		t.summary.SetText("Cost unknown")
+	case !priced && t.counting && t.indexNote() != "":
+		t.setCostUnavailable(t.indexNote())
+		t.summary.SetText("Cost: checking the library…")
 	case !priced:
 		t.setCostUnavailable("Counting the rows…")
 		t.summary.SetText("Cost: counting…")

@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/skipdesk/skipdesk/jobs/busy"
+	"github.com/skipdesk/skipdesk/jobs/fanout"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/keys"
 	"github.com/skipdesk/skipdesk/ui/lookup"
@@ -177,6 +178,10 @@ func New(a fyne.App, w fyne.Window, svc Services, opts Options) *App {
 	app.opts.Wizard.Do, app.opts.Lookup.Do = app.gated(opts.Wizard.Do), app.gated(opts.Lookup.Do)
 	// One tracker counts the window's work, the wizard's and the lookup's.
 	app.opts.Wizard.Busy, app.opts.Lookup.Busy = app.busy, app.busy
+	// An open wizard hears of the library index's rounds as the window does.
+	if app.opts.Wizard.Indexing == nil {
+		app.opts.Wizard.Indexing = &fanout.List[workflow.IndexProgress]{}
+	}
 	app.Flows = &screenFlows{win: w, svc: svc, opts: &app.opts, submitted: app.JobSubmitted}
 	app.exports = &exports{sh: app.shell, presets: svc.Presets, stale: svc.Compliance,
 		newDNC: func(path string) { app.Flows.NewDNC(path) }}

@@ -109,6 +109,7 @@ func (a *App) applyEvents(batch []workflow.Event) {
 			if a.library != nil {
 				a.library.indexing(*ev.Index)
 			}
+			a.opts.Wizard.Indexing.Send(*ev.Index)
 			continue
 		case workflow.EventCompleted, workflow.EventFailed:
 			account = true

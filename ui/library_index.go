@@ -25,12 +25,8 @@ func (v *libraryView) indexing(p workflow.IndexProgress) {
 		if v.search_.Text != "" {
 			v.search()
 		}
-	case p.Files > 0:
-		pct := int64(100)
-		if p.Bytes > 0 {
-			pct = p.BytesDone * 100 / p.Bytes
-		}
-		v.indexBar.SetText(fmt.Sprintf("Indexing the library: %d of %s (%d%%)…", p.FilesDone+1, plural(p.Files, "result", "results"), pct))
+	case p.Running():
+		v.indexBar.SetText("Indexing the library: " + p.Step() + "…")
 		v.indexBar.Show()
 	}
 }

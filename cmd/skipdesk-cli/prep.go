@@ -177,13 +177,6 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions, svc *wor
 		return nil, usageErrorf("--mode must be normal or enhanced, not %q", o.mode)
 	}
 	in := input.Options{HeaderLine: o.headerLine, Sheet: o.sheet, Hash: hash}
-	if svc != nil {
-		// The upload's count finds the rows repeating an earlier one by
-		// the key the provider bills (the mapped names and address): the
-		// inspection's own count of whole rows repeated is not shown, so
-		// not made.
-		in.KeyColumns = []string{}
-	}
 	p := &prepared{File: file, Kind: kind}
 	decide := func(ins *input.Inspection) (workflow.Plan, error) {
 		return p.decide(ctx, env, ins, in, o), nil
@@ -217,7 +210,7 @@ func (p *prepared) decide(ctx context.Context, env *Env, ins *input.Inspection, 
 		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
 		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid,
 		ValuesConfirmed: o.valuesRight.list, Name: o.name}
-	plan.Input.Hash, plan.Input.KeyColumns = false, nil // reading options, not the plan's
+	plan.Input.Hash = false // a reading option, not the plan's
 	if kind == jobs.KindTrace {
 		plan.Mode = o.mode
 	}

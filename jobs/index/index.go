@@ -84,7 +84,7 @@ var tables = []string{"files", "terms", "owners", "owner_chunks", "owner_hashes"
 type Index struct {
 	// corrections gives the person's layout answers by header signature
 	// (SetCorrections); a file is indexed again when its answers change.
-	corrections func(sig string) *layout.Correction
+	corrections Corrections
 	dir         string // the library folder
 	path        string // the database file ("" for a team's database)
 	place       string // the folder's place among a team's ("" in a SQLite file)
@@ -149,7 +149,7 @@ func OpenShared(ctx context.Context, db *sqldb.DB, place, dir string) (*Index, e
 // SetCorrections gives the person's layout answers by header signature:
 // every file is read with the answers for its header, and indexed again
 // when they change (call before Sync).
-func (x *Index) SetCorrections(f func(sig string) *layout.Correction) {
+func (x *Index) SetCorrections(f Corrections) {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
 	x.corrections = f
@@ -157,11 +157,15 @@ func (x *Index) SetCorrections(f func(sig string) *layout.Correction) {
 
 // layoutPrint is what files.layout keeps of how a file of header signature
 // sig is read: the signature and a hash of the person's answers for it.
-func (x *Index) layoutPrint(sig string) string {
-	if x.corrections == nil {
+func (x *Index) layoutPrint(sig string) string { return layoutPrint(x.corrections, sig) }
+
+// layoutPrint is the layout print of sig with the answers corrections
+// gives.
+func layoutPrint(corrections Corrections, sig string) string {
+	if corrections == nil {
 		return sig + ":"
 	}
-	c := x.corrections(sig)
+	c := corrections(sig)
 	if c == nil {
 		return sig + ":"
 	}
@@ -170,11 +174,15 @@ func (x *Index) layoutPrint(sig string) string {
 	return sig + ":" + hex.EncodeToString(h[:8])
 }
 
+// Corrections gives the person's layout answers by header signature
+// (workflow's layout options; nil: none).
+type Corrections = func(sig string) *layout.Correction
+
 // readAsBefore reports whether a file indexed with layout print p would be
-// read the same way now.
-func (x *Index) readAsBefore(p string) bool {
+// read the same way now, with the answers corrections gives.
+func readAsBefore(corrections Corrections, p string) bool {
 	sig, _, ok := strings.Cut(p, ":")
-	return ok && x.layoutPrint(sig) == p
+	return ok && layoutPrint(corrections, sig) == p
 }
 
 // Rebuilt says why the index was found damaged and made anew when it was

@@ -71,7 +71,7 @@ func (l *lib) put(name, body string, meta library.Meta) string {
 func (l *lib) sync() Report {
 	l.t.Helper()
 	ctx := context.Background()
-	before, err := l.x.Current(ctx)
+	before, err := l.x.Current(ctx, l.x.corrections)
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func (l *lib) sync() Report {
 	if did := rep.Changed() || len(rep.Unreadable) > 0 || rep.Rebuilt != ""; before == did {
 		l.t.Errorf("Current %v before a Sync that did %+v", before, rep)
 	}
-	if after, err := l.x.Current(ctx); err != nil || !after {
+	if after, err := l.x.Current(ctx, l.x.corrections); err != nil || !after {
 		l.t.Errorf("not Current after a Sync (%v)", err)
 	}
 	return rep
@@ -234,6 +234,41 @@ func TestSyncFollowsTheFolder(t *testing.T) {
 		l.put("empty.csv", "", library.Meta{})
 		if rep := l.sync(); !slices.Equal(rep.Unreadable, []string{"empty.csv"}) {
 			t.Errorf("empty file: %+v", rep)
+		}
+	})
+}
+
+// Current answers while a Sync runs, without waiting for it, and judges
+// the files as the answers it is given would have them read.
+func TestCurrentAnswersBesideASync(t *testing.T) {
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		l.put("owners 2026-11-02 abc123.csv", traceCSV, traceMeta("trc_abc123", day))
+		answers := func(sig string) *layout.Correction { return &layout.Correction{Signature: sig} }
+		l.x.SetCorrections(answers)
+		l.sync()
+		ctx := context.Background()
+		if cur, err := l.x.Current(ctx, answers); err != nil || !cur {
+			t.Fatalf("not current with the answers it was read with (%v)", err)
+		}
+		if cur, err := l.x.Current(ctx, nil); err != nil || cur {
+			t.Errorf("current for a reading without those answers (%v)", err)
+		}
+		l.put("copied.csv", dncCSV, library.Meta{})
+		l.x.syncMu.Lock() // a Sync under way
+		defer l.x.syncMu.Unlock()
+		got := make(chan bool, 1)
+		go func() {
+			cur, _ := l.x.Current(ctx, answers)
+			got <- cur
+		}()
+		select {
+		case cur := <-got:
+			if cur {
+				t.Error("current with a file to read")
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("Current waited for the Sync")
 		}
 	})
 }

@@ -65,11 +65,12 @@ func (x *Index) Sync(ctx context.Context, progress func(Progress)) (Report, erro
 }
 
 // Current reports whether the index holds the library folder as it is
-// now, without bringing it up to date: false when Sync would read or
-// forget a file (or rebuild a damaged index). It takes no lock a Sync
-// holds, so it answers at once while one runs (false, while that one has
-// files left to read).
-func (x *Index) Current(ctx context.Context) (bool, error) {
+// now, the files read with the answers corrections gives (as
+// SetCorrections would set them), without bringing it up to date: false
+// when Sync would read or forget a file (or rebuild a damaged index). It
+// takes no lock a Sync holds, so it answers at once while one runs
+// (false, while that one has files left to read).
+func (x *Index) Current(ctx context.Context, corrections Corrections) (bool, error) {
 	x.cacheMu.Lock()
 	damaged := x.damage != ""
 	x.cacheMu.Unlock()
@@ -81,7 +82,7 @@ func (x *Index) Current(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer done()
-	w, err := x.pending(ctx, db)
+	w, err := x.pending(ctx, db, corrections)
 	return err == nil && w.none(), err
 }
 
@@ -101,7 +102,7 @@ func (x *Index) sync(ctx context.Context, progress func(Progress)) (Report, erro
 		return rep, err
 	}
 	defer done()
-	w, err := x.pending(ctx, db)
+	w, err := x.pending(ctx, db, x.corrections)
 	if err != nil || w.none() {
 		return rep, err
 	}
@@ -136,8 +137,8 @@ type work struct {
 func (w work) none() bool { return len(w.todo) == 0 && len(w.gone) == 0 }
 
 // pending is what a Sync has to do now: the folder's files against what
-// db holds of them.
-func (x *Index) pending(ctx context.Context, db *sqldb.DB) (work, error) {
+// db holds of them, read with the answers corrections gives.
+func (x *Index) pending(ctx context.Context, db *sqldb.DB, corrections Corrections) (work, error) {
 	files, err := x.scan()
 	if err != nil {
 		return work{}, err
@@ -146,11 +147,11 @@ func (x *Index) pending(ctx context.Context, db *sqldb.DB) (work, error) {
 	if err != nil {
 		return work{}, fail(err)
 	}
-	return x.plan(files, have), nil
+	return x.plan(files, have, corrections), nil
 }
 
 // plan compares the folder's files with what the index holds.
-func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
+func (x *Index) plan(files []*fileMeta, have map[string]*indexed, corrections Corrections) work {
 	w := work{superseded: map[string]bool{}}
 	queued := map[string]bool{}
 	for _, f := range files {
@@ -159,7 +160,7 @@ func (x *Index) plan(files []*fileMeta, have map[string]*indexed) work {
 			h.stillThere = true
 		}
 		if ok && h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime &&
-			(h.skipped != "" || x.readAsBefore(h.layout)) {
+			(h.skipped != "" || readAsBefore(corrections, h.layout)) {
 			if h.mergedFrom != "" {
 				w.superseded[h.mergedFrom] = true
 			}
@@ -338,7 +339,7 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	switch {
 	case err == nil:
 		if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded &&
-			(h.skipped != "" || x.readAsBefore(h.layout)) {
+			(h.skipped != "" || readAsBefore(x.corrections, h.layout)) {
 			return tx.Commit()
 		}
 		if err := deleteRows(ctx, tx, h.id); err != nil {

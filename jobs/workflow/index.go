@@ -34,6 +34,19 @@ type IndexProgress struct {
 	Err     error
 }
 
+// Step says how far a round of indexing is, for a person: "3 of 20
+// results (40%)" (the result being read, counted from one).
+func (p IndexProgress) Step() string {
+	pct := int64(100)
+	if p.Bytes > 0 {
+		pct = p.BytesDone * 100 / p.Bytes
+	}
+	return fmt.Sprintf("%d of %s (%d%%)", min(p.FilesDone+1, p.Files), jobs.Plural(int64(p.Files), "result", "results"), pct)
+}
+
+// Running reports whether p is of a round still reading results.
+func (p IndexProgress) Running() bool { return !p.Done && p.Err == nil && p.Files > 0 }
+
 // IndexReport says what bringing the index up to date changed.
 type IndexReport struct {
 	Indexed, Removed int
@@ -222,8 +235,7 @@ func (s *core) indexBehind(ctx context.Context, dir string) bool {
 	if err != nil {
 		return false
 	}
-	x.SetCorrections(s.layoutOptions().Corrections)
-	current, err := x.Current(ctx)
+	current, err := x.Current(ctx, s.layoutOptions().Corrections)
 	return err == nil && !current
 }
 

@@ -18,7 +18,9 @@ import (
 // "traced before" look-up, or the scan of a scrub's phone column, all in
 // the same pass; the counting runs on the inspection's second goroutine,
 // beside the reading. With opts.Hash the file's fingerprint
-// (Inspection.SHA256) comes from it too. The counts are nil for a plan
+// (Inspection.SHA256) comes from it too. Rows repeated are counted by the
+// upload's key (Counts.Duplicates), not by the inspection's (its
+// DuplicateRows is 0). The counts are nil for a plan
 // whose rows cannot be counted (its mapping does not fit the file:
 // Validate says why) or that reads the file otherwise (another header
 // line or sheet), or while the library's index has results to read (the
@@ -44,6 +46,12 @@ type rowTap func(head *input.Inspection, p Plan, reusing bool) func(rec []string
 // read is Read; tap, when not nil, sees the upload's rows too.
 func (s *QuoteService) read(ctx context.Context, path string, opts input.Options, settle func(head *input.Inspection) (Plan, error),
 	tap rowTap) (*input.Inspection, Plan, *Counts, error) {
+	// The counts find the rows repeating an earlier one by the upload's
+	// key (the mapped columns: what the provider bills again, and what
+	// leaving out duplicates leaves out); the inspection's own count of
+	// whole rows repeated would be a second figure for the same question:
+	// not made (its DuplicateRows stays 0).
+	opts.KeyColumns = []string{}
 	var p Plan
 	var look *reuseLook
 	defer func() { look.close() }()

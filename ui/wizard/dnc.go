@@ -148,6 +148,7 @@ func (d *DNC) failed(err error) { d.showFailure("scrubbed", err, d.open) }
 // are the scan of the column found at its start, made in the same reading.
 func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	d.ins, d.read = ins, counts
+	d.watchIndex(d.update)
 	d.fileLine = wrapping(fileLine(d.path, ins), widget.MediumImportance)
 	var ws []string
 	for _, w := range ins.Warnings {
@@ -287,6 +288,8 @@ func (d *DNC) showScan() {
 		d.scanLine.SetText("Choose the column that holds the phone numbers.")
 		d.examples.SetText("")
 		d.invalid.SetText("")
+	case d.scanning && d.indexNote() != "":
+		d.scanLine.SetText("Reading the phone numbers… " + d.indexNote())
 	case d.scanning:
 		d.scanLine.SetText("Reading the phone numbers…")
 	case d.scanErr != nil:

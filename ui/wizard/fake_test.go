@@ -47,6 +47,9 @@ type fakeBackend struct {
 	ratesErr error
 	// svc, when set, counts (the library's earlier results included).
 	svc *workflow.Service
+	// countGate, when set, holds each Count until it is closed (or the
+	// count's context ends), as a count waiting for the library does.
+	countGate chan struct{}
 }
 
 type submitCall struct {
@@ -103,8 +106,15 @@ func (f *fakeBackend) Read(ctx context.Context, path string, opts input.Options,
 func (f *fakeBackend) Count(ctx context.Context, p workflow.Plan, ins *input.Inspection) (*workflow.Counts, error) {
 	f.mu.Lock()
 	f.counts++
-	svc := f.svc
+	svc, gate := f.svc, f.countGate
 	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if svc != nil {
 		return svc.Quotes().Count(ctx, p, ins)
 	}

@@ -45,6 +45,11 @@ type session struct {
 	review    *reviewPanel // the review step's words
 	submitBtn *widget.Button
 	payBtn    *keys.Button // the last confirmation's Pay button
+
+	// indexing is the library index's round under way (nil: none), which
+	// a count waits for before it looks up what the library holds.
+	indexing  *workflow.IndexProgress
+	stopIndex func()
 }
 
 func newSession(win fyne.Window, b DNCBackend, env Env, onDone func(string)) session {
@@ -121,6 +126,35 @@ func (s *session) inspect(path string, start func(head *input.Inspection) workfl
 		}
 		loaded(r.ins, r.counts)
 	})
+}
+
+// watchIndex follows the library index's rounds (Env.Indexing) until the
+// screen closes, running refresh at each step.
+func (s *session) watchIndex(refresh func()) {
+	if s.stopIndex != nil || s.env.Indexing == nil {
+		return
+	}
+	stop := s.env.Indexing.Subscribe(func(p workflow.IndexProgress) {
+		if s.ctx.Err() != nil {
+			return
+		}
+		s.indexing = nil
+		if p.Running() {
+			s.indexing = &p
+		}
+		refresh()
+	})
+	s.stopIndex = stop
+	context.AfterFunc(s.ctx, stop)
+}
+
+// indexNote says, while a count waits for the library's index, how far
+// it is; "" otherwise.
+func (s *session) indexNote() string {
+	if s.indexing == nil {
+		return ""
+	}
+	return "Checking the library for what was done before: indexing " + s.indexing.Step() + "…"
 }
 
 // readList is what one reading of a list gives a screen.

@@ -260,6 +260,7 @@ func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts, opening *
 	}
 	t.showSplits()
 	t.loadPresets()
+	t.watchIndex(t.updateCost)
 }
 
 // autoOrigins says which keys the automatic mapping chose, and how sure.
@@ -361,15 +362,30 @@ func (t *Trace) rebuildBoard(m mapping.Mapping, origins map[string]origin) {
 	t.showSplits()
 }
 
+// describeFile says what the reading found, and the rows repeated as the
+// counts of the current mapping find them (nothing said of them until
+// they are counted).
 func (t *Trace) describeFile() {
 	t.fileLine.SetText(fileLine(t.path, t.ins))
 	ws := warningLines(t.ins)
-	if len(ws) == 0 {
-		t.warnings.SetText("No problems found in the file.")
-		t.warnings.Importance = widget.SuccessImportance
-	} else {
+	counted := t.counts.Fits(t.plan())
+	if counted && t.counts.Duplicates > 0 {
+		ws = append(ws, "• "+plural(t.counts.Duplicates, "row repeats", "rows repeat")+
+			" an earlier row in every column mapped: billed again if sent (the review can leave them out)")
+	}
+	switch {
+	case len(ws) > 0:
 		t.warnings.SetText(strings.Join(ws, "\n"))
 		t.warnings.Importance = widget.WarningImportance
+	case !counted && !t.board.result.OK():
+		t.warnings.SetText("No problems found in the file. Repeated rows are counted once the columns are mapped.")
+		t.warnings.Importance = widget.MediumImportance
+	case !counted:
+		t.warnings.SetText("No problems found in the file. Counting repeated rows…")
+		t.warnings.Importance = widget.MediumImportance
+	default:
+		t.warnings.SetText("No problems found in the file.")
+		t.warnings.Importance = widget.SuccessImportance
 	}
 	t.warnings.Refresh()
 }
@@ -400,19 +416,7 @@ func warningLines(ins *input.Inspection) []string {
 	for _, w := range ins.Warnings {
 		ws = append(ws, "• "+w.String())
 	}
-	if ins.DuplicateRows > 0 && !hasWarningAbout(ins.Warnings, "duplicate") {
-		ws = append(ws, "• "+plural(ins.DuplicateRows, "duplicate row", "duplicate rows")+" (same name and address)")
-	}
 	return ws
-}
-
-func hasWarningAbout(ws []input.Warning, word string) bool {
-	for _, w := range ws {
-		if strings.Contains(strings.ToLower(w.Message), word) {
-			return true
-		}
-	}
-	return false
 }
 
 func delimiterName(r rune) string {
@@ -600,6 +604,7 @@ func (t *Trace) updateCost() {
 	if t.board == nil {
 		return
 	}
+	t.describeFile()
 	fits := t.counts.Fits(t.plan())
 	llc, dup := "Include LLCs and companies (counting company rows…)", "Drop duplicate rows (counting…)"
 	if fits {
@@ -634,6 +639,9 @@ func (t *Trace) updateCost() {
 	case !priced && t.countErr != nil && !t.counting:
 		t.setCostUnavailable("The file could not be counted: " + workflow.Explain(t.countErr, "").What)
 		t.summary.SetText("Cost unknown")
+	case !priced && t.counting && t.indexNote() != "":
+		t.setCostUnavailable(t.indexNote())
+		t.summary.SetText("Cost: checking the library…")
 	case !priced:
 		t.setCostUnavailable("Counting the rows…")
 		t.summary.SetText("Cost: counting…")

@@ -21,6 +21,7 @@ import (
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/busy"
+	"github.com/skipdesk/skipdesk/jobs/fanout"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -209,6 +210,72 @@ func TestTraceReadsTheListOnceBeforeItsPrice(t *testing.T) {
 	f.mu.Unlock()
 	if counts != 1 || !h.tr.counts.Fits(h.tr.plan()) {
 		t.Fatalf("after a change of the mapping: %d counts; want it counted again", counts)
+	}
+}
+
+// The file's step names one figure for the rows repeated: the one the
+// review's "Drop duplicate rows" leaves out (the mapped columns the
+// provider bills), counted in the reading; nothing is said of them while
+// they cannot be counted.
+func TestTraceFileStepShowsTheRowsRepeatedAsCounted(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	f.rows = append(f.rows, f.rows[0])
+	h := openTrace(t, f)
+	if h.tr.ins.DuplicateRows != 0 || strings.Contains(h.tr.warnings.Text, "same values") {
+		t.Fatalf("a second figure for the rows repeated: %d, %q", h.tr.ins.DuplicateRows, h.tr.warnings.Text)
+	}
+	if !strings.Contains(h.tr.warnings.Text, "1 row repeats an earlier row in every column mapped") ||
+		!strings.Contains(h.tr.dupCheck.Text, "(1 found)") {
+		t.Fatalf("file step %q, review %q", h.tr.warnings.Text, h.tr.dupCheck.Text)
+	}
+	m := fullMapping()
+	delete(m, mapping.PropertyStreet)
+	delete(m, mapping.MailingStreet)
+	h.set(t, m)
+	if h.tr.board.result.OK() {
+		t.Fatal("the mapping without an address is accepted")
+	}
+	if w := h.tr.warnings.Text; strings.Contains(w, "repeats") || !strings.Contains(w, "counted once the columns are mapped") {
+		t.Fatalf("file step with a mapping that cannot be counted: %q", w)
+	}
+}
+
+// While a count waits for the library's index, the price says so and how
+// far the index is; once the round is over it says "counting" again, and
+// the price comes with the count.
+func TestTracePriceSaysItWaitsForTheLibrarysIndex(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	env := testEnv
+	env.Indexing = &fanout.List[workflow.IndexProgress]{}
+	w := newWindow(t, fyne.NewSize(1280, 900))
+	tr := newTrace(w, f, env, nil)
+	showOn(t, w, &tr.session, tr.open, fakeFile(t, f, "owners.csv"))
+	gate := make(chan struct{})
+	f.mu.Lock()
+	f.countGate = gate
+	f.mu.Unlock()
+	m := fullMapping()
+	m[mapping.LastName] = "Mailing City"
+	act(func() { tr.board.setMapping(m, nil) }) // counted again: held at the gate
+	var warn, summary string
+	act(func() {
+		env.Indexing.Send(workflow.IndexProgress{Files: 20, FilesDone: 2, Bytes: 1000, BytesDone: 400})
+		warn, summary = tr.costWarn.Text, tr.summary.Text
+	})
+	if warn != "Checking the library for what was done before: indexing 3 of 20 results (40%)…" || summary != "Cost: checking the library…" {
+		t.Fatalf("while the index is brought up to date: %q, %q", warn, summary)
+	}
+	act(func() {
+		env.Indexing.Send(workflow.IndexProgress{Files: 20, FilesDone: 20, Done: true})
+		warn = tr.costWarn.Text
+	})
+	if warn != "Counting the rows…" {
+		t.Fatalf("once the index is current: %q", warn)
+	}
+	close(gate)
+	idle(t, tr.bg)
+	if !strings.HasPrefix(tr.costTotal.Text, "Total: ") || !tr.counts.Fits(tr.plan()) {
+		t.Fatalf("price %q after the count", tr.costTotal.Text)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/skipdesk/skipdesk/jobs/busy"
+	"github.com/skipdesk/skipdesk/jobs/fanout"
+	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
 // Env is how the screens run, given by the window (tests give their own:
@@ -29,6 +31,10 @@ type Env struct {
 	// nil: a tracker of its own. The app passes its own, so that waiting
 	// for the app to be idle waits for the wizard too.
 	Busy *busy.Tracker
+	// Indexing carries the library index's progress while it is brought
+	// up to date, sent on the UI thread (the app sends what its event
+	// bridge gets): a price that waits for the library says so. nil: none.
+	Indexing *fanout.List[workflow.IndexProgress]
 }
 
 // tracker is the env's busy tracker, or a new one.
@@ -49,5 +55,6 @@ func (e Env) after(d time.Duration, f func()) (stop func() bool) {
 
 // DefaultEnv is the app's.
 func DefaultEnv() Env {
-	return Env{Do: fyne.Do, RecountDelay: 300 * time.Millisecond, PreviewDelay: 250 * time.Millisecond, RetryDelay: 10 * time.Second}
+	return Env{Do: fyne.Do, RecountDelay: 300 * time.Millisecond, PreviewDelay: 250 * time.Millisecond, RetryDelay: 10 * time.Second,
+		Indexing: &fanout.List[workflow.IndexProgress]{}}
 }

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -40,29 +41,26 @@ type phoneIndex struct {
 	nowAt   time.Time
 }
 
-// filterBits are the bits of fs in the masks (by their place in
-// jobs.QuickFilters, which holds at most 8: TestQuickFiltersFitAByte).
-func filterBits(fs []jobs.QuickFilter) uint8 {
+// quickBits is the mask of the quick filters that pass says yes to, each
+// by its place in jobs.QuickFilters (which holds at most 8:
+// TestQuickFiltersFitAByte). Inlined with its callers on the hot paths.
+func quickBits(pass func(f jobs.QuickFilter) bool) uint8 {
 	var m uint8
 	for i, f := range jobs.QuickFilters {
-		for _, g := range fs {
-			if g == f {
-				m |= 1 << i
-			}
+		if pass(f) {
+			m |= 1 << i
 		}
 	}
 	return m
 }
 
+// filterBits are the bits of fs in the masks.
+func filterBits(fs []jobs.QuickFilter) uint8 {
+	return quickBits(func(f jobs.QuickFilter) bool { return slices.Contains(fs, f) })
+}
+
 // rowLevel are the bits of the row filters (the others keep phones).
-var rowLevel = func() (m uint8) {
-	for i, f := range jobs.QuickFilters {
-		if !layout.PhoneLevel(f) {
-			m |= 1 << i
-		}
-	}
-	return m
-}()
+var rowLevel = quickBits(func(f jobs.QuickFilter) bool { return !layout.PhoneLevel(f) })
 
 // phoneDigits packs the digits of a phone for the phone search: the 10
 // digits of a valid number (marked validKey), else the digits as written
@@ -94,24 +92,12 @@ const (
 
 // phoneMask are the phone filters p passes.
 func phoneMask(p *layout.Phone) uint8 {
-	var m uint8
-	for i, f := range jobs.QuickFilters {
-		if layout.PhoneLevel(f) && layout.Passes(f, p) {
-			m |= 1 << i
-		}
-	}
-	return m
+	return quickBits(func(f jobs.QuickFilter) bool { return layout.PhoneLevel(f) && layout.Passes(f, p) })
 }
 
 // rowMask are the row filters row passes.
 func rowMask(row *layout.Row) uint8 {
-	var m uint8
-	for i, f := range jobs.QuickFilters {
-		if !layout.PhoneLevel(f) && layout.Keep(row, []jobs.QuickFilter{f}) {
-			m |= 1 << i
-		}
-	}
-	return m
+	return quickBits(func(f jobs.QuickFilter) bool { return !layout.PhoneLevel(f) && layout.Keep(row, []jobs.QuickFilter{f}) })
 }
 
 // phoneChunk is the phone index of a chunk of rows.

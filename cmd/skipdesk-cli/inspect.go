@@ -63,7 +63,7 @@ func printInspection(w io.Writer, ins *input.Inspection, sample int) {
 	if ins.Format == "xlsx" {
 		fmt.Fprintf(tw, "Format\tExcel workbook, sheet %q\n", ins.Sheet)
 	} else {
-		fmt.Fprintf(tw, "Format\tCSV, %s, fields separated by %s\n", ins.Encoding, delimiterName(ins.Delimiter))
+		fmt.Fprintf(tw, "Format\tCSV, %s, fields separated by %s\n", ins.Encoding, input.DelimiterName(ins.Delimiter))
 	}
 	fmt.Fprintf(tw, "Header\tline %d, %d columns\n", ins.HeaderLine, len(ins.Headers))
 	rows := num(int64(ins.Rows))
@@ -123,20 +123,6 @@ func printInspection(w io.Writer, ins *input.Inspection, sample int) {
 			fmt.Fprintf(w, "  %s\n", wn)
 		}
 	}
-}
-
-func delimiterName(d rune) string {
-	switch d {
-	case ',':
-		return "commas"
-	case ';':
-		return "semicolons"
-	case '\t':
-		return "tabs"
-	case '|':
-		return "pipes"
-	}
-	return fmt.Sprintf("%q", d)
 }
 
 func pct(n, of int) string {

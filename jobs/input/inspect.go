@@ -341,7 +341,7 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 		why = append(why, "the text is "+ins.Encoding+", not plain UTF-8")
 	}
 	if ins.Delimiter != ',' {
-		why = append(why, fmt.Sprintf("fields are separated by %s, not commas", delimName(ins.Delimiter)))
+		why = append(why, fmt.Sprintf("fields are separated by %s, not commas", DelimiterName(ins.Delimiter)))
 	}
 	if ins.HeaderLine != 1 {
 		why = append(why, fmt.Sprintf("the header is on line %d, not line 1", ins.HeaderLine))
@@ -370,12 +370,16 @@ func conversionReasons(ins *Inspection, r *Reader) []string {
 	return why
 }
 
-func delimName(d rune) string {
+// DelimiterName is a delimiter as the words "fields separated by …" end
+// with: "commas", "semicolons", "tabs", "pipes", else the character quoted.
+func DelimiterName(d rune) string {
 	switch d {
-	case '\t':
-		return "tabs"
+	case ',':
+		return "commas"
 	case ';':
 		return "semicolons"
+	case '\t':
+		return "tabs"
 	case '|':
 		return "pipes"
 	}

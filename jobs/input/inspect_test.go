@@ -29,3 +29,13 @@ func TestInspectCountsShortZipsPerColumn(t *testing.T) {
 		t.Errorf("short zips %d, per column %v", ins.ShortZips, ins.ShortZipsIn)
 	}
 }
+
+// A delimiter reads as the words after "fields separated by"; an unusual
+// one is shown quoted.
+func TestDelimiterName(t *testing.T) {
+	for d, want := range map[rune]string{',': "commas", ';': "semicolons", '\t': "tabs", '|': "pipes", ':': "':'"} {
+		if got := DelimiterName(d); got != want {
+			t.Errorf("DelimiterName(%q) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -439,6 +440,15 @@ type estimateOut struct {
 	Review workflow.Review `json:"review"`
 }
 
+// waitsForTheLibrary says, while a price waits for the library's index to
+// be brought up to date, how far it is; the function it returns stops
+// (once, however often it is called).
+func waitsForTheLibrary(env *Env, svc *workflow.Service) (stop func()) {
+	line := newIndexLine(env.Stderr, "checking the library for what was done before: indexing", time.Now)
+	cancel := svc.Jobs().Subscribe(line.event)
+	return sync.OnceFunc(func() { cancel(); line.end() })
+}
+
 func runEstimate(ctx context.Context, env *Env, args []string) error {
 	var o prepOptions
 	fs := prepFlagSet(env, "estimate", &o)
@@ -459,6 +469,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	actx, stop := context.WithCancel(ctx)
 	ahead := env.ratesAhead(actx, svc)
 	defer func() { stop(); ahead.wait() }()
+	defer waitsForTheLibrary(env, svc)()
 	p, err := settle(ctx, env, file, &o, svc, false)
 	if err != nil {
 		return err

@@ -196,6 +196,8 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	actx, stop := context.WithCancel(ctx)
 	ahead := svc.Quotes().AskRates(actx)
 	defer func() { stop(); ahead.Rates() }()
+	stopWaits := waitsForTheLibrary(env, svc)
+	defer stopWaits()
 	p, err := settle(ctx, env, f.file, o, svc, true)
 	if err != nil {
 		return err
@@ -218,6 +220,7 @@ func submitPlan(ctx context.Context, env *Env, svc *workflow.Service, o *prepOpt
 	}
 	// The review before paying, as the window shows it.
 	q, review := quoteSubmission(ctx, env, svc, p, ahead)
+	stopWaits()
 	opts := workflow.SubmitOptions{Again: f.again, Quote: q, Progress: uploadProgress(env), Early: p.early}
 	res, err := svc.Submissions().Submit(ctx, p.plan, p.ins, opts)
 	if errors.Is(err, workflow.ErrNothingBillable) && env.JSON {

@@ -631,19 +631,19 @@ func (t *Trace) updateCost() {
 		t.summary.SetText(ratesSummary(t.rateErr))
 		t.costRetry.Show()
 	case t.rates == nil:
-		t.setCostUnavailable("Reading the current rates…")
+		t.setCostPending("Reading the current rates…")
 		t.summary.SetText("Cost: reading rates…")
 	case problems > 0:
-		t.setCostUnavailable("The cost is worked out once the mapping is complete.")
+		t.setCostPending("The cost is worked out once the mapping is complete.")
 		t.summary.SetText("Cost: complete the mapping first")
 	case !priced && t.countErr != nil && !t.counting:
 		t.setCostUnavailable("The file could not be counted: " + workflow.Explain(t.countErr, "").What)
 		t.summary.SetText("Cost unknown")
 	case !priced && t.counting && t.indexNote() != "":
-		t.setCostUnavailable(t.indexNote())
+		t.setCostPending(t.indexNote())
 		t.summary.SetText("Cost: checking the library…")
 	case !priced:
-		t.setCostUnavailable("Counting the rows…")
+		t.setCostPending("Counting the rows…")
 		t.summary.SetText("Cost: counting…")
 	default:
 		t.showCost(q)
@@ -689,11 +689,20 @@ func setCheckText(c *keys.Check, s string) {
 
 func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
-func (t *Trace) setCostUnavailable(msg string) {
+// setCostUnavailable says why there is no price: msg, in red (a problem
+// to solve).
+func (t *Trace) setCostUnavailable(msg string) { t.noCost(msg, widget.DangerImportance) }
+
+// setCostPending says what the price waits for (the rates, a count), in
+// the ordinary colour: nothing is wrong.
+func (t *Trace) setCostPending(msg string) { t.noCost(msg, widget.MediumImportance) }
+
+func (t *Trace) noCost(msg string, imp widget.Importance) {
 	t.costGrid.Objects, t.costLines = nil, nil
 	t.costGrid.Refresh()
 	t.costTotal.SetText("")
 	t.costAfter.SetText("")
+	t.costWarn.Importance = imp
 	t.costWarn.SetText(msg)
 }
 
@@ -740,6 +749,10 @@ func (t *Trace) showCost(q workflow.Quote) {
 	warn := p.Warnings
 	if !p.CanPay {
 		warn = p.Reason
+	}
+	if t.costWarn.Importance != widget.DangerImportance {
+		t.costWarn.Importance = widget.DangerImportance
+		t.costWarn.Refresh()
 	}
 	setText(t.costWarn, warn)
 	setText(t.summary, summaryLine(q, p))

@@ -256,12 +256,13 @@ func TestTracePriceSaysItWaitsForTheLibrarysIndex(t *testing.T) {
 	f.mu.Unlock()
 	m := fullMapping()
 	m[mapping.LastName] = "Mailing City"
-	act(func() { tr.board.setMapping(m, nil) }) // counted again: held at the gate
+	act(func() { tr.board.setMapping(m, nil); tr.tabs.SelectIndex(3) }) // counted again: held at the gate
 	var warn, summary string
 	act(func() {
 		env.Indexing.Send(workflow.IndexProgress{Files: 20, FilesDone: 2, Bytes: 1000, BytesDone: 400})
 		warn, summary = tr.costWarn.Text, tr.summary.Text
 	})
+	saveShot(t, w, "trace-4-waits-for-the-library")
 	if warn != "Checking the library for what was done before: indexing 3 of 20 results (40%)…" || summary != "Cost: checking the library…" {
 		t.Fatalf("while the index is brought up to date: %q, %q", warn, summary)
 	}

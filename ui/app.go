@@ -207,6 +207,7 @@ func (a *App) Session() workflow.Session { return a.session }
 // Close stops the background work of the window and waits (briefly) for it.
 func (a *App) Close() {
 	a.closed.Store(true)
+	a.fire("closing") // from here on no result reaches the window
 	a.opts.Sync(func() {
 		if a.stopEvents != nil {
 			a.stopEvents()

@@ -954,8 +954,15 @@ func TestLateResultAfterClose(t *testing.T) {
 	if v := <-shown; v != "before" {
 		t.Fatalf("first result %q", v)
 	}
+	// The second result comes while the window closes: once it is closed,
+	// before Close has waited for the work in flight.
+	releaseOnce := sync.OnceFunc(func() { close(release) })
+	h.app.hook = func(p string) {
+		if p == "closing" {
+			releaseOnce()
+		}
+	}
 	h.app.Close()
-	close(release)
 	h.app.waitInflight(5 * time.Second)
 	select {
 	case v := <-shown:

@@ -68,9 +68,11 @@ test: deps
 
 ## test-fast: the inner loop: every package's tests with -short (no GUI
 ## run, no kill test, no real-time waits, fewer generated cases), no race
-## detector, no lint or fuzzing.
+## detector, no lint or fuzzing. The tests' heaps are small: with the
+## collector run a quarter as often (GOGC=400) the run takes about a sixth
+## less CPU (the window's tests spent a third of theirs collecting).
 test-fast:
-	$(GO) test -tags $(TEST_TAGS) -short -count=1 -p 4 ./...
+	GOGC=400 $(GO) test -tags $(TEST_TAGS) -short -count=1 -p 4 ./...
 
 ## test-e2e: the end-to-end test alone: the real app under Xvfb in the
 ## sandbox, every script, screenshots in testout/e2e.

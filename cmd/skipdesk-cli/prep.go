@@ -469,7 +469,8 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 	actx, stop := context.WithCancel(ctx)
 	ahead := env.ratesAhead(actx, svc)
 	defer func() { stop(); ahead.wait() }()
-	defer waitsForTheLibrary(env, svc)()
+	stopWaits := waitsForTheLibrary(env, svc)
+	defer stopWaits()
 	p, err := settle(ctx, env, file, &o, svc, false)
 	if err != nil {
 		return err
@@ -487,6 +488,7 @@ func runEstimate(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	q, err := svc.Quotes().QuoteCounted(ctx, p.plan, p.ins, p.counts, rates)
+	stopWaits() // priced: what follows is the estimate
 	if err != nil {
 		return err
 	}

@@ -62,18 +62,22 @@ func (s *QuoteService) read(ctx context.Context, path string, opts input.Options
 		if p, err = settle(head); err != nil {
 			return nil, err
 		}
-		if p.Kind != jobs.KindTrace && p.Kind != jobs.KindDNC {
+		if p.Kind == jobs.KindDNC {
+			sc, tap := scanTap(p, head)
+			if tap == nil {
+				return nil, nil // read otherwise: Count scans it
+			}
+			if look = s.lookFor(ctx, p, false); look.waits() {
+				return nil, nil // counted once the library's index is current
+			}
+			scan = sc
+			return look.phoneTap(path, head, p, tap), nil
+		}
+		if p.Kind != jobs.KindTrace {
 			return nil, nil
 		}
 		if look = s.lookFor(ctx, p, false); look.waits() {
 			return nil, nil // counted once the library's index is current
-		}
-		if p.Kind == jobs.KindDNC {
-			var tap input.Tap
-			if scan, tap = scanTap(p, head); tap != nil {
-				tap = look.phoneTap(path, head, p, tap)
-			}
-			return tap, nil
 		}
 		plan := p.prepare(head, true)
 		var also func(rec []string, header, dup bool) error

@@ -366,28 +366,29 @@ func (t *Trace) rebuildBoard(m mapping.Mapping, origins map[string]origin) {
 // counts of the current mapping find them (nothing said of them until
 // they are counted).
 func (t *Trace) describeFile() {
-	t.fileLine.SetText(fileLine(t.path, t.ins))
+	setText(t.fileLine, fileLine(t.path, t.ins))
 	ws := warningLines(t.ins)
 	counted := t.counts.Fits(t.plan())
 	if counted && t.counts.Duplicates > 0 {
 		ws = append(ws, "• "+plural(t.counts.Duplicates, "row repeats", "rows repeat")+
 			" an earlier row in every column mapped: billed again if sent (the review can leave them out)")
 	}
+	text, imp := strings.Join(ws, "\n"), widget.WarningImportance
 	switch {
 	case len(ws) > 0:
-		t.warnings.SetText(strings.Join(ws, "\n"))
-		t.warnings.Importance = widget.WarningImportance
 	case !counted && !t.board.result.OK():
-		t.warnings.SetText("No problems found in the file. Repeated rows are counted once the columns are mapped.")
-		t.warnings.Importance = widget.MediumImportance
+		text, imp = "No problems found in the file. Repeated rows are counted once the columns are mapped.", widget.MediumImportance
 	case !counted:
-		t.warnings.SetText("No problems found in the file. Counting repeated rows…")
-		t.warnings.Importance = widget.MediumImportance
+		text, imp = "No problems found in the file. Counting repeated rows…", widget.MediumImportance
 	default:
-		t.warnings.SetText("No problems found in the file.")
-		t.warnings.Importance = widget.SuccessImportance
+		text, imp = "No problems found in the file.", widget.SuccessImportance
 	}
-	t.warnings.Refresh()
+	// Called at every change of the price: the label is laid out again
+	// only when what it says changes.
+	if t.warnings.Text != text || t.warnings.Importance != imp {
+		t.warnings.Importance = imp
+		t.warnings.SetText(text)
+	}
 }
 
 // fileLine says what was found in a file: name, format, encoding, delimiter,

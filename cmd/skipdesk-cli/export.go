@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -316,60 +315,6 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// indexLine follows the library index's rounds on w: once a round has
-// run a second, how far it is ("lead 3 of 20 results (40%)"), on one
-// line written over as it goes; the line ends with the round (or end).
-type indexLine struct {
-	w     io.Writer
-	lead  string
-	now   func() time.Time
-	mu    sync.Mutex
-	start time.Time // when the round under way was first heard of
-	shown bool
-}
-
-func newIndexLine(w io.Writer, lead string, now func() time.Time) *indexLine {
-	return &indexLine{w: w, lead: lead, now: now}
-}
-
-// step takes a round's progress.
-func (l *indexLine) step(p workflow.IndexProgress) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !p.Running() {
-		l.endLocked()
-		return
-	}
-	if l.start.IsZero() {
-		l.start = l.now()
-	}
-	if l.now().Sub(l.start) >= time.Second {
-		fmt.Fprintf(l.w, "\r%s %s", l.lead, p.Step())
-		l.shown = true
-	}
-}
-
-// event is step for the layer's events (Jobs().Subscribe).
-func (l *indexLine) event(e workflow.Event) {
-	if e.Kind == workflow.EventIndex && e.Index != nil {
-		l.step(*e.Index)
-	}
-}
-
-// end ends the line, when one was written.
-func (l *indexLine) end() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.endLocked()
-}
-
-func (l *indexLine) endLocked() {
-	if l.shown {
-		fmt.Fprintln(l.w)
-	}
-	l.shown, l.start = false, time.Time{}
-}
-
 // listFlag collects a repeated flag.
 type listFlag struct{ list []string }
 
@@ -379,7 +324,7 @@ func (f *listFlag) Set(v string) error { f.list = append(f.list, v); return nil 
 // indexForSearch brings the index of dir up to date before a search,
 // saying so when that takes a while, and names the files it cannot read.
 func indexForSearch(ctx context.Context, env *Env, svc *workflow.Service, dir string) {
-	line := newIndexLine(env.Stderr, "indexing the library:", time.Now)
+	line := newIndexLine(env.Stderr, func(p workflow.IndexProgress) string { return "indexing the library: " + p.Step() }, time.Now)
 	rep, _ := svc.Library().IndexLibrary(ctx, dir, line.step)
 	line.end()
 	for _, name := range rep.Unreadable {

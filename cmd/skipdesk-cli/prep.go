@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -438,15 +437,6 @@ type estimateOut struct {
 	*prepared
 	*workflow.Quote
 	Review workflow.Review `json:"review"`
-}
-
-// waitsForTheLibrary says, while a price waits for the library's index to
-// be brought up to date, how far it is; the function it returns stops
-// (once, however often it is called).
-func waitsForTheLibrary(env *Env, svc *workflow.Service) (stop func()) {
-	line := newIndexLine(env.Stderr, "checking the library for what was done before: indexing", time.Now)
-	cancel := svc.Jobs().Subscribe(line.event)
-	return sync.OnceFunc(func() { cancel(); line.end() })
 }
 
 func runEstimate(ctx context.Context, env *Env, args []string) error {

@@ -44,6 +44,13 @@ func (p IndexProgress) Step() string {
 	return fmt.Sprintf("%d of %s (%d%%)", min(p.FilesDone+1, p.Files), jobs.Plural(int64(p.Files), "result", "results"), pct)
 }
 
+// Checking says that a price waits for this round: "checking the library
+// for what was done before: indexing 3 of 20 results (40%)" (the window
+// and the command line).
+func (p IndexProgress) Checking() string {
+	return "checking the library for what was done before: indexing " + p.Step()
+}
+
 // Running reports whether p is of a round still reading results.
 func (p IndexProgress) Running() bool { return !p.Done && p.Err == nil && p.Files > 0 }
 

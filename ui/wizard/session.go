@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -154,7 +155,8 @@ func (s *session) indexNote() string {
 	if s.indexing == nil {
 		return ""
 	}
-	return "Checking the library for what was done before: indexing " + s.indexing.Step() + "…"
+	c := s.indexing.Checking()
+	return strings.ToUpper(c[:1]) + c[1:] + "…"
 }
 
 // readList is what one reading of a list gives a screen.

@@ -156,11 +156,8 @@ func (x *Index) SetCorrections(f Corrections) {
 }
 
 // layoutPrint is what files.layout keeps of how a file of header signature
-// sig is read: the signature and a hash of the person's answers for it.
-func (x *Index) layoutPrint(sig string) string { return layoutPrint(x.corrections, sig) }
-
-// layoutPrint is the layout print of sig with the answers corrections
-// gives.
+// sig is read: the signature and a hash of the person's answers for it
+// (corrections gives them).
 func layoutPrint(corrections Corrections, sig string) string {
 	if corrections == nil {
 		return sig + ":"

@@ -377,7 +377,7 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 	}
 	header, _ := json.Marshal(l.Headers)
 	cols, _ := json.Marshal(b.cols.saved(library.KeyColumns(l)))
-	if _, err := tx.ExecContext(ctx, "UPDATE files SET layout = ? WHERE id = ?", x.layoutPrint(l.Signature), id); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE files SET layout = ? WHERE id = ?", layoutPrint(x.corrections, l.Signature), id); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE files SET kind = ?, rows = ?, header = ?, cols = ?, marks = ? WHERE id = ?",

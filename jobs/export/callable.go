@@ -258,15 +258,15 @@ func startProof(src string, ms *mergeSource, opts *CallableOptions) {
 		p.Internal = opts.Internal.Len()
 	}
 	p.Choices = opts.choices()
-	p.RulesVersion = ms.time.e.Table().Version
+	p.RulesVersion = ms.j.time.e.Table().Version
 	p.CallableAt = opts.CallableAt
-	p.TimeLeft = ms.time.left
+	p.TimeLeft = ms.timeLeft
 	p.DialingMode = "manual"
 	if opts.LeaveOutMobiles {
 		p.DialingMode = "autodialed (mobiles and phones of unknown type left out, and phones in the states where any autodialed call needs written consent)"
 	}
 	p.CallLog = opts.CallLog
-	p.Keep = keepText(ms.time.e.Table())
+	p.Keep = keepText(ms.j.time.e.Table())
 	if opts.Preset != nil {
 		p.Preset = opts.Preset.Name
 	}
@@ -357,7 +357,6 @@ type mergeSource struct {
 	join    *layout.FlagIndex
 	src     source
 	l       *layout.Layout
-	rd      *layout.Reader
 	filters []jobs.QuickFilter
 	phoneF  bool // a phone filter is given
 	flags   bool // the phones have flags: write them in words
@@ -378,31 +377,30 @@ type mergeSource struct {
 	// out[j] is the source column of output column j, or -(2+slotCols*k+c)
 	// for slot k's added column c (slotFlags, slotCallable, slotZone,
 	// slotFrom, slotUntil).
-	out    []int
-	row    layout.Row
-	rec    []string
-	bySlot []int // the row's phone index of each slot, -1 none
-	keep   []bool
-	blank  []bool  // source columns blanked in this row
-	kept   []bool  // source columns of kept phones
-	erase  numbers // the numbers left out of this row
-	keepK  numbers // the numbers kept in this row
+	out []int
 
 	dncWarnings []string // the DNC results', prefixed with their names
 
-	words flagWordsCache
-	time  *timeRule
-	win   []phoneWindow // the window of each slot's kept phone in this row
-	// shapeOnly: a preset reads the row (m.row, keep, win) and writes its
+	// j judges the rows one after another: a preset's, each row read
+	// (j.row, keep, win) as it is handed over. The export's other rows
+	// are judged on every core (par, by judges), started at the first row.
+	j      *rowJudge
+	par    *judging
+	judges []*rowJudge
+	ended  bool // every row was read and what the judges counted added up
+	// shapeOnly: a preset reads the row (j.row, keep, win) and writes its
 	// own columns; the row in the result's layout is not built.
 	shapeOnly bool
 
-	counts PhoneCounts
-	rows   int // rows yielded
-	now    time.Time
-	// dated counts the kept phones by the scrub their answer rests on:
-	// the source (-1 the result's own answers) and the day.
-	dated map[scrubDay]int
+	// counts, dated and timeLeft are the judges' counts added up, once
+	// every row is read: the phones kept and left out, the kept phones
+	// by the scrub their answer rests on (the source, -1 the result's own
+	// answers, and the day), those the time rule left out by reason.
+	counts   PhoneCounts
+	dated    map[scrubDay]int
+	timeLeft map[string]int
+	rows     int // rows yielded
+	now      time.Time
 }
 
 // scrubDay is a DNC source and when its answers were scrubbed.
@@ -505,9 +503,9 @@ func newMergeSource(ctx context.Context, path string, dncs []string, opts Callab
 	if !flags && len(filters) == 0 {
 		return nil, fmt.Errorf("export: %s has no DNC or litigator flags and no DNC result was given: scrub its phones first", filepath.Base(path))
 	}
-	m := &mergeSource{l: l, join: join, rd: l.NewReader(join), filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
+	m := &mergeSource{l: l, join: join, filters: filters, dncWarnings: dncWarnings(dncs, dncWarns),
 		flags: flags, opts: opts,
-		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{},
+		counts: PhoneCounts{Left: map[string]int{}}, now: now, dated: map[scrubDay]int{}, timeLeft: map[string]int{},
 		phoneF: opts.LeaveOutMobiles || slices.ContainsFunc(filters, layout.PhoneLevel), guess: guess, guessed: guessed}
 	if safety(filters) {
 		m.strict = true
@@ -612,14 +610,11 @@ func (m *mergeSource) openRows(path string) error {
 	}
 	m.src = src
 	m.buildHeaders(src.Headers())
-	m.bySlot = make([]int, len(m.l.Slots))
-	m.keep = make([]bool, len(m.l.Slots))
-	m.win = make([]phoneWindow, len(m.l.Slots))
-	if m.time, err = newTimeRule(&m.opts, m.now); err != nil {
+	t, err := newTimeRule(&m.opts, m.now)
+	if err != nil {
 		return fmt.Errorf("export: calling rules: %w", err)
 	}
-	m.blank = make([]bool, len(src.Headers()))
-	m.kept = make([]bool, len(src.Headers()))
+	m.j = m.newRowJudge(t, false)
 	return nil
 }
 
@@ -645,6 +640,7 @@ func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 		return err
 	}
 	defer src.Close()
+	rd := m.l.NewReader(m.join)
 	var row layout.Row
 	for n := 0; ; n++ {
 		if n%ctxEvery == 0 {
@@ -662,9 +658,9 @@ func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 		if m.guess != nil {
 			m.guess.add(rec)
 		}
-		m.rd.ReadPhones(rec, &row)
+		rd.ReadPhones(rec, &row)
 		for i := range row.Phones {
-			m.note(&row.Phones[i])
+			m.note(&row.Phones[i], m.flagged, m.stale)
 		}
 	}
 	if err := m.confirmGuess(); err != nil {
@@ -674,15 +670,15 @@ func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 	return m.staleErr()
 }
 
-// note records a phone's number when a flag filter leaves it out, and the
-// phone when only a stale scrub clears it.
-func (m *mergeSource) note(p *layout.Phone) {
+// note records a phone's number in flagged when a flag filter leaves it
+// out, and the phone in stale when only a stale scrub clears it.
+func (m *mergeSource) note(p *layout.Phone, flagged *layout.FlaggedNumbers, stale *staleSet) {
 	if p.Key == 0 {
 		return
 	}
-	m.flagged.Note(p, m.filters, m.passes)
+	flagged.Note(p, m.filters, m.passes)
 	if b := m.block(p); b != 0 && b&^layout.DateBlocks == 0 {
-		m.stale.add(p, m.join)
+		stale.add(p, m.join)
 	}
 }
 
@@ -744,6 +740,9 @@ func (m *mergeSource) buildHeaders(hs []string) {
 func (m *mergeSource) Headers() []string { return m.headers }
 func (m *mergeSource) Total() int        { return -1 }
 func (m *mergeSource) Close() error {
+	if m.par != nil {
+		m.par.stop()
+	}
 	if m.src == nil {
 		return nil
 	}
@@ -757,177 +756,59 @@ func (m *mergeSource) Warnings() []string {
 
 func (m *mergeSource) Next() ([]string, int, error) {
 	for {
-		rec, n, err := m.src.Next()
-		if err == nil && m.guess != nil {
-			m.guess.add(rec)
+		var rec, out []string
+		var n int
+		var err error
+		if m.shapeOnly {
+			if rec, n, err = m.src.Next(); err == nil && m.guess != nil {
+				m.guess.add(rec)
+			}
+		} else {
+			if m.par == nil {
+				m.startJudging()
+			}
+			out, n, err = m.par.next()
 		}
 		if err == io.EOF {
-			if gerr := m.confirmGuess(); gerr != nil {
-				return nil, 0, gerr
-			}
-		}
-		if err == io.EOF && m.stale != nil && !m.staleRead {
-			// Every row is read: a stale scrub fails the export before
-			// anything is written (the rows went to a temporary file).
-			m.staleRead = true
-			if serr := m.staleErr(); serr != nil {
-				return nil, 0, serr
+			if eerr := m.end(); eerr != nil {
+				return nil, 0, eerr
 			}
 		}
 		if err != nil {
 			return nil, 0, err
 		}
-		if out, ok := m.merge(rec); ok {
-			m.rows++
-			return out, n, nil
-		}
-	}
-}
-
-// merge builds the output row; false when the row is dropped.
-func (m *mergeSource) merge(rec []string) ([]string, bool) {
-	m.read(rec)
-	if m.flagged != nil && !m.staleRead {
-		// Each number's answer is the same in every row (NumberDecides):
-		// this row says it.
-		for i := range m.row.Phones {
-			m.note(&m.row.Phones[i])
-		}
-	}
-	if slices.Contains(m.filters, jobs.QuickMatched) && m.row.Match != layout.Matched {
-		return nil, false
-	}
-	clear(m.blank)
-	clear(m.kept)
-	m.erase, m.keepK = m.erase[:0], m.keepK[:0]
-	for k := range m.bySlot {
-		m.bySlot[k], m.keep[k] = -1, false
-	}
-	nkept := 0
-	m.time.newRow()
-	for i := range m.row.Phones {
-		m.bySlot[m.row.Phones[i].Slot] = i
-		if m.sortPhone(&m.row.Phones[i]) {
-			nkept++
-		}
-	}
-	if m.phoneF && nkept == 0 {
-		return nil, false
-	}
-	if m.shapeOnly {
-		return nil, true
-	}
-	m.erase = slices.DeleteFunc(m.erase, m.keepK.has)
-	return m.output(rec), true
-}
-
-// read reads what the export of a row needs: a preset's owner takes its
-// people and e-mails; the result's own layout only its phones, with the
-// addresses that place them.
-func (m *mergeSource) read(rec []string) {
-	if m.shapeOnly {
-		m.rd.Read(rec, &m.row)
-		return
-	}
-	m.rd.ReadPhones(rec, &m.row)
-	m.rd.ReadPlaces(rec, &m.row)
-}
-
-// judge says whether a phone of the row is kept, and why not: "" for a
-// reason leftFor gives, else the time rule's.
-func (m *mergeSource) judge(p *layout.Phone) (ok, isBad bool, timeReason string) {
-	if m.flagged != nil && m.flagged.FailsAny(p.Key, m.filters) {
-		return false, true, ""
-	}
-	for _, f := range m.filters {
-		if layout.PhoneLevel(f) && !m.passes(f, p) {
-			return false, false, ""
-		}
-	}
-	if !m.chosen(p) {
-		return false, false, ""
-	}
-	if m.flags {
-		m.win[p.Slot], timeReason = m.time.check(p, &m.row)
-	}
-	return timeReason == "", false, timeReason
-}
-
-// sortPhone keeps a phone of the row or leaves it out (its columns blanked,
-// its number erased from the row), counting it; true when kept.
-func (m *mergeSource) sortPhone(p *layout.Phone) bool {
-	ok, isBad, timeReason := m.judge(p)
-	cols := m.l.Slots[p.Slot].Columns
-	if ok {
-		m.counts.Kept++
-		if m.flags && !p.Scrubbed.IsZero() {
-			m.dated[scrubDay{p.Source, p.Scrubbed.UTC()}]++
-		}
-		m.keep[p.Slot] = true
-		if p.Key != 0 {
-			m.keepK = append(m.keepK, p.Key)
-		}
-		for _, c := range cols {
-			m.kept[c] = true
-		}
-		return true
-	}
-	if timeReason != "" {
-		m.counts.Left[timeReason]++
-	} else {
-		m.counts.Left[m.leftFor(p, isBad)]++
-	}
-	for _, c := range cols {
-		m.blank[c] = true
-	}
-	if p.Key != 0 {
-		m.erase = append(m.erase, p.Key)
-	}
-	return false
-}
-
-// output builds the written row: the source's cells (those of phones left
-// out, and any other writing a number that must not appear, blanked) and
-// the kept phones' added columns.
-func (m *mergeSource) output(rec []string) []string {
-	m.rec = m.rec[:0]
-	for _, o := range m.out {
-		if o >= 0 {
-			v := cell(rec, o)
-			// Every cell is looked at, a kept phone's own columns too (its
-			// raw twin may hold another number): a number is written only
-			// where it was read as a phone and judged.
-			if m.blank[o] || m.holdsLeftOut(v) {
-				v = ""
+		if m.shapeOnly {
+			var ok bool
+			if out, ok = m.j.merge(rec); !ok {
+				continue
 			}
-			m.rec = append(m.rec, v)
-			continue
 		}
-		k, which := (-o-2)/slotCols, (-o-2)%slotCols
-		i := m.bySlot[k]
-		if i < 0 || !m.keep[k] {
-			m.rec = append(m.rec, "")
-			continue
-		}
-		m.rec = append(m.rec, m.added(&m.row.Phones[i], which))
+		m.rows++
+		return out, n, nil
 	}
-	return m.rec
 }
 
-// added is the value of a kept phone's added column.
-func (m *mergeSource) added(p *layout.Phone, which int) string {
-	w := m.win[p.Slot]
-	switch which {
-	case slotFlags:
-		return m.words.of(p)
-	case slotCallable:
-		return verdict(p)
-	case slotZone:
-		return w.zone
-	case slotFrom:
-		return w.from
+// end is called once every row is read: it fails the export when the
+// whole file reads in another layout than the one the rows were read
+// with, adds up what the judges counted, and fails it when a stale scrub
+// clears a phone (before anything is written: the rows went to a
+// temporary file).
+func (m *mergeSource) end() error {
+	if err := m.confirmGuess(); err != nil {
+		return err
 	}
-	return w.until
+	if m.ended {
+		return nil
+	}
+	m.ended = true
+	for _, j := range append([]*rowJudge{m.j}, m.judges...) {
+		m.gather(j)
+	}
+	if m.stale != nil && !m.staleRead {
+		m.staleRead = true
+		return m.staleErr()
+	}
+	return nil
 }
 
 // NothingCallableError: a callable list would hold no phone. Nothing is
@@ -965,61 +846,6 @@ func cell(rec []string, i int) string {
 		return rec[i]
 	}
 	return ""
-}
-
-// holdsLeftOut reports a value that writes a number that must not appear in
-// this row: such a cell is blanked, wherever it is (an echo of the person's
-// own phone column, notes, a list of all phones, a phone column the layout
-// did not recognise). Under a flag filter (callable, not-dnc,
-// not-litigator) that is any valid number but the row's kept phones: a
-// number is only written when the layout read it as a phone and it passed;
-// under the other filters, the numbers left out of the row. Numbers are
-// looked for in each run of digits and phone punctuation, at every 10-digit
-// window of its digits.
-func (m *mergeSource) holdsLeftOut(v string) bool {
-	if len(v) < 10 || !m.strict && len(m.erase) == 0 {
-		return false
-	}
-	var d [64]byte
-	n := 0
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= '0' && c <= '9':
-			if n < len(d) {
-				d[n] = c
-				n++
-			}
-		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/':
-		default:
-			if m.runLeftOut(d[:n]) {
-				return true
-			}
-			n = 0
-		}
-	}
-	return m.runLeftOut(d[:n])
-}
-
-// runLeftOut reports whether a run of digits holds, at any offset, ten
-// that are a number left out: one erased, or (strict) a valid number not
-// kept.
-func (m *mergeSource) runLeftOut(d []byte) bool {
-	for i := 0; i+10 <= len(d); i++ {
-		var k uint64
-		for _, c := range d[i : i+10] {
-			k = k*10 + uint64(c-'0')
-		}
-		if m.erase.has(k) {
-			return true
-		}
-		if !m.strict || d[i] < '2' || d[i+3] < '2' {
-			continue // not a valid number
-		}
-		if !m.keepK.has(k) {
-			return true
-		}
-	}
-	return false
 }
 
 // numbers are a row's phone numbers (phone.Key): a row has a few, so a

@@ -52,7 +52,8 @@ func (s *presetSource) Next() ([]string, int, error) {
 // owner is the row just merged as a preset takes it: its first person,
 // addresses and kept phones in slot order.
 func (m *mergeSource) owner() dialer.Owner {
-	r := &m.row
+	j := m.j
+	r := &j.row
 	var o dialer.Owner
 	if len(r.People) > 0 {
 		n := r.People[0]
@@ -64,12 +65,12 @@ func (m *mergeSource) owner() dialer.Owner {
 	o.Mailing = dialerAddress(r.Mailing)
 	o.PropertyLine, o.MailingLine = r.Property.String(), r.Mailing.String()
 	var oldest time.Time
-	for k, i := range m.bySlot {
-		if i < 0 || !m.keep[k] || r.Phones[i].Key == 0 {
+	for k, i := range j.bySlot {
+		if i < 0 || !j.keep[k] || r.Phones[i].Key == 0 {
 			continue
 		}
 		p := &r.Phones[i]
-		w := m.win[k]
+		w := j.win[k]
 		status, _ := p.StateWords()
 		o.Phones = append(o.Phones, dialer.Phone{Number: p.Digits(), Type: string(p.Type), Flags: presetFlags(p),
 			TimeZone: w.zone, CallFrom: w.from, CallUntil: w.until, Display: p.Display(), TypeWords: layout.TypeWords(p.Type), Status: status})

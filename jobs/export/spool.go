@@ -244,8 +244,8 @@ func spoolRows(ctx context.Context, s source, sp *sheetSpool, total int, progres
 	defer ra.stop()
 	for {
 		b := ra.next()
-		for i, end := range b.ends {
-			if err := sp.add(b.cells[b.start(i):end], b.src[i]); err != nil {
+		for i := range b.ends {
+			if err := sp.add(b.row(i), b.src[i]); err != nil {
 				return err
 			}
 			if sp.rows%ctxEvery == 0 {
@@ -292,6 +292,45 @@ func (b *rowBatch) start(i int) int {
 	return b.ends[i-1]
 }
 
+// row is the batch's row i.
+func (b *rowBatch) row(i int) []string { return b.cells[b.start(i):b.ends[i]:b.ends[i]] }
+
+// reset empties the batch.
+func (b *rowBatch) reset() { b.cells, b.ends, b.src, b.err = b.cells[:0], b.ends[:0], b.src[:0], nil }
+
+// add appends a row read as row n of the source.
+func (b *rowBatch) add(rec []string, n int) {
+	b.cells = append(b.cells, rec...)
+	b.ends = append(b.ends, len(b.cells))
+	b.src = append(b.src, n)
+}
+
+// fill empties the batch and reads into it up to limit rows of s, each
+// given to each (when not nil) as it is read, or the error that ends the
+// reading; false when quit is closed first.
+func (b *rowBatch) fill(s source, limit int, quit <-chan struct{}, each func(rec []string)) bool {
+	b.reset()
+	for len(b.ends) < limit {
+		if len(b.ends)%64 == 63 {
+			select {
+			case <-quit:
+				return false
+			default:
+			}
+		}
+		rec, n, err := s.Next()
+		if err != nil {
+			b.err = err
+			break
+		}
+		if each != nil {
+			each(rec)
+		}
+		b.add(rec, n)
+	}
+	return true
+}
+
 // rowsAhead reads a source's rows on a goroutine of its own, a few batches
 // ahead of the one taking them.
 type rowsAhead struct {
@@ -316,23 +355,8 @@ func readAhead(s source) *rowsAhead {
 			case <-ra.quit:
 				return
 			}
-			b.cells, b.ends, b.src, b.err = b.cells[:0], b.ends[:0], b.src[:0], nil
-			for len(b.ends) < aheadRows && b.err == nil {
-				if len(b.ends)%64 == 63 {
-					select {
-					case <-ra.quit: // the export stopped: read no further
-						return
-					default:
-					}
-				}
-				rec, n, err := s.Next()
-				if err != nil {
-					b.err = err
-					break
-				}
-				b.cells = append(b.cells, rec...)
-				b.ends = append(b.ends, len(b.cells))
-				b.src = append(b.src, n)
+			if !b.fill(s, aheadRows, ra.quit, nil) {
+				return // the export stopped: read no further
 			}
 			select {
 			case ra.full <- b:

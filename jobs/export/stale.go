@@ -47,14 +47,15 @@ func (e *StaleError) Error() string {
 	return msg + "; nothing was written. Scrub those numbers again, or leave them out of the list"
 }
 
-// staleSet gathers the phones only a stale scrub clears.
+// staleSet gathers the phones only a stale scrub clears: each number with
+// the scrub its answer rests on (a key of scrubs).
 type staleSet struct {
-	numbers map[uint64]struct{}
+	numbers map[uint64]string
 	scrubs  map[string]*StaleScrub
 }
 
 func newStaleSet() *staleSet {
-	return &staleSet{numbers: map[uint64]struct{}{}, scrubs: map[string]*StaleScrub{}}
+	return &staleSet{numbers: map[uint64]string{}, scrubs: map[string]*StaleScrub{}}
 }
 
 func (s *staleSet) len() int { return len(s.numbers) }
@@ -63,18 +64,33 @@ func (s *staleSet) add(p *layout.Phone, join *layout.FlagIndex) {
 	if _, seen := s.numbers[p.Key]; seen {
 		return
 	}
-	s.numbers[p.Key] = struct{}{}
 	name := "this result's own flags"
 	if join != nil && p.Source >= 0 {
 		name = filepath.Base(join.Sources()[p.Source].Name)
 	}
-	key := name + "\x00" + p.Scrubbed.String()
-	sc := s.scrubs[key]
-	if sc == nil {
-		sc = &StaleScrub{Name: name, Date: p.Scrubbed}
-		s.scrubs[key] = sc
+	s.put(p.Key, StaleScrub{Name: name, Date: p.Scrubbed})
+}
+
+// put adds number key, whose answer rests on scrub sc (its Phones not
+// read), counting it once.
+func (s *staleSet) put(key uint64, sc StaleScrub) {
+	k := sc.Name + "\x00" + sc.Date.String()
+	s.numbers[key] = k
+	have := s.scrubs[k]
+	if have == nil {
+		have = &StaleScrub{Name: sc.Name, Date: sc.Date}
+		s.scrubs[k] = have
 	}
-	sc.Phones++
+	have.Phones++
+}
+
+// merge adds the phones of o that s does not hold.
+func (s *staleSet) merge(o *staleSet) {
+	for key, k := range o.numbers {
+		if _, seen := s.numbers[key]; !seen {
+			s.put(key, *o.scrubs[k])
+		}
+	}
 }
 
 func (s *staleSet) err() *StaleError {

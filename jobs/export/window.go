@@ -81,6 +81,13 @@ func newTimeRule(opts *CallableOptions, now time.Time) (*timeRule, error) {
 	return t, nil
 }
 
+// clone is a time rule of the same settings with answers of its own, for
+// another goroutine.
+func (t *timeRule) clone() *timeRule {
+	return &timeRule{e: t.e, places: calltime.NewPlaces(t.e), at: t.at, day: t.day, left: map[string]int{},
+		seenVendor: map[[3]int32]timeAnswer{}, autodialed: t.autodialed, calls: t.calls}
+}
+
 // newRow starts a row: its addresses are read at its first phone.
 func (t *timeRule) newRow() { t.rowRead = false }
 

@@ -63,7 +63,11 @@ func TestEndToEnd(t *testing.T) {
 	list.Env = env("list")
 	names, err := list.Output()
 	if err != nil {
-		t.Fatalf("listing the suites: %v", err)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("listing the suites: %v\n%s", err, stderr)
 	}
 	suites := strings.Fields(string(names))
 	if len(suites) == 0 {

@@ -227,6 +227,13 @@ func finishCallable(src, dst string, rep *Report, ms *mergeSource, p *Proof) (*R
 func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource, opts CallableOptions) (*Report, error) {
 	s := &presetSource{m: ms, p: opts.Preset}
 	ms.shapeOnly = true
+	ms.shape = func(j *rowJudge, n int) ([][]string, error) {
+		rows, err := opts.Preset.Shape(j.owner())
+		if err != nil {
+			return nil, fmt.Errorf("export: %s row %d: %w", opts.Preset.Name, n, err)
+		}
+		return rows, nil
+	}
 	eopts := Options{Progress: opts.Progress, Format: format}
 	rep, err := writePresetParts(dst, s, opts.Preset, func(part string, ls *limitSource) (*Report, error) {
 		if format == FormatCSV {
@@ -381,16 +388,18 @@ type mergeSource struct {
 
 	dncWarnings []string // the DNC results', prefixed with their names
 
-	// j judges the rows one after another: a preset's, each row read
-	// (j.row, keep, win) as it is handed over. The export's other rows
-	// are judged on every core (par, by judges), started at the first row.
+	// The rows are judged on every core (par, by judges), started at the
+	// first row; j is the first judge's settings (its time rule), and
+	// judges none itself.
 	j      *rowJudge
 	par    *judging
 	judges []*rowJudge
 	ended  bool // every row was read and what the judges counted added up
-	// shapeOnly: a preset reads the row (j.row, keep, win) and writes its
-	// own columns; the row in the result's layout is not built.
+	// shapeOnly: a preset reads the row (a judge's row, keep, win) and
+	// shape writes its own rows from it (n: the row in the source); the
+	// row in the result's layout is not built.
 	shapeOnly bool
+	shape     func(j *rowJudge, n int) ([][]string, error)
 
 	// counts, dated and timeLeft are the judges' counts added up, once
 	// every row is read: the phones kept and left out, the kept phones
@@ -755,37 +764,20 @@ func (m *mergeSource) Warnings() []string {
 }
 
 func (m *mergeSource) Next() ([]string, int, error) {
-	for {
-		var rec, out []string
-		var n int
-		var err error
-		if m.shapeOnly {
-			if rec, n, err = m.src.Next(); err == nil && m.guess != nil {
-				m.guess.add(rec)
-			}
-		} else {
-			if m.par == nil {
-				m.startJudging()
-			}
-			out, n, err = m.par.next()
-		}
-		if err == io.EOF {
-			if eerr := m.end(); eerr != nil {
-				return nil, 0, eerr
-			}
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		if m.shapeOnly {
-			var ok bool
-			if out, ok = m.j.merge(rec); !ok {
-				continue
-			}
-		}
-		m.rows++
-		return out, n, nil
+	if m.par == nil {
+		m.startJudging()
 	}
+	out, n, err := m.par.next()
+	if err == io.EOF {
+		if eerr := m.end(); eerr != nil {
+			return nil, 0, eerr
+		}
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	m.rows++
+	return out, n, nil
 }
 
 // end is called once every row is read: it fails the export when the

@@ -17,7 +17,8 @@ import (
 // row says it itself.
 
 // judgedBatch is rows read (in, with the error that ended the reading:
-// io.EOF at the end), then judged (out: the written rows).
+// io.EOF at the end), then judged (out: the written rows, with the error
+// that refused a row: a preset's).
 type judgedBatch struct {
 	in, out rowBatch
 	done    chan struct{} // closed once judged
@@ -99,8 +100,25 @@ func (p *judging) judge(j *rowJudge) {
 	defer p.wg.Done()
 	for b := range p.work {
 		for i := range b.in.ends {
-			if out, ok := j.merge(b.in.row(i)); ok {
-				b.out.add(out, b.in.src[i])
+			out, ok := j.merge(b.in.row(i))
+			if !ok {
+				continue
+			}
+			n := b.in.src[i]
+			if j.m.shape == nil {
+				b.out.add(out, n)
+				continue
+			}
+			rows, err := j.m.shape(j, n)
+			if err != nil {
+				b.out.err = err // the rows before it stand; none after
+				break
+			}
+			for k, r := range rows {
+				if k > 0 {
+					n = 0 // a source row's second row and after
+				}
+				b.out.add(r, n)
 			}
 		}
 		close(b.done)
@@ -121,6 +139,9 @@ func (p *judging) next() ([]string, int, error) {
 			i := b.taken
 			b.taken++
 			return b.out.row(i), b.out.src[i], nil
+		}
+		if b.out.err != nil {
+			return nil, 0, b.out.err
 		}
 		if b.in.err != nil {
 			return nil, 0, b.in.err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs"
+	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
@@ -58,7 +59,8 @@ func exportJudged(t *testing.T, src, dnc string, opts CallableOptions) judgedExp
 // in its place, the phones counted alike, the same refusals — over
 // generated traces joined with a scrub (each number's answer its own), a
 // result whose own answers differ between rows (the number left out of
-// every row), stale scrubs spread over the rows, and nothing callable.
+// every row), stale scrubs spread over the rows, nothing callable, and
+// dialer presets (one row per owner; one per phone).
 func TestJudgesAgreeWithOneJudge(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.csv")
@@ -88,13 +90,22 @@ func TestJudgesAgreeWithOneJudge(t *testing.T) {
 		fmt.Fprintf(&own, "Owner %d,212555%04d,%s,N,%s\n", i, i%1000, dnc, day)
 	}
 	ownFile := testlists.WriteFile(t, "own.csv", own.String())
+	presets, err := dialer.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reisift, _ := dialer.Find(presets, "reisift")
+	calltools, _ := dialer.Find(presets, "calltools")
+	day := libtest.ScrubDay.AddDate(0, 0, 1)
 	cases := []struct {
 		name, src, dnc string
 		opts           CallableOptions
 	}{
-		{"joined", trace, scrub, CallableOptions{OnlyCallable: true, Now: libtest.ScrubDay.AddDate(0, 0, 1)}},
-		{"joined, mobiles left out", trace, scrub, CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Now: libtest.ScrubDay.AddDate(0, 0, 1)}},
-		{"not DNC, unknown kept", trace, scrub, CallableOptions{Filters: []jobs.QuickFilter{jobs.QuickNotDNC}, KeepUnknown: true, Now: libtest.ScrubDay.AddDate(0, 0, 1)}},
+		{"joined", trace, scrub, CallableOptions{OnlyCallable: true, Now: day}},
+		{"joined, mobiles left out", trace, scrub, CallableOptions{OnlyCallable: true, LeaveOutMobiles: true, Now: day}},
+		{"not DNC, unknown kept", trace, scrub, CallableOptions{Filters: []jobs.QuickFilter{jobs.QuickNotDNC}, KeepUnknown: true, Now: day}},
+		{"a preset, one row per owner", trace, scrub, CallableOptions{OnlyCallable: true, Preset: reisift, Now: day}},
+		{"a preset, one row per phone", trace, scrub, CallableOptions{OnlyCallable: true, Preset: calltools, Now: day}},
 		{"stale, refused", ownFile, "", CallableOptions{OnlyCallable: true, Now: testNow}},
 		{"stale, left out", ownFile, "", CallableOptions{OnlyCallable: true, LeaveOutStale: true, Now: testNow}},
 		{"stale scrub joined, refused", trace, scrub, CallableOptions{OnlyCallable: true, Now: libtest.ScrubDay.AddDate(0, 2, 0)}},

@@ -16,10 +16,9 @@ import (
 // kept phones with their flags, scrub dates and windows, as the preset's
 // columns.
 type presetSource struct {
-	m       *mergeSource
-	p       *dialer.Preset
-	pending [][]string
-	rows    int // rows yielded
+	m    *mergeSource // shaping each row (mergeSource.shape)
+	p    *dialer.Preset
+	rows int // rows yielded
 }
 
 func (s *presetSource) Headers() []string  { return s.p.Header() }
@@ -27,32 +26,19 @@ func (s *presetSource) Total() int         { return -1 }
 func (s *presetSource) Close() error       { return s.m.Close() }
 func (s *presetSource) Warnings() []string { return s.m.Warnings() }
 
+// Next is the next row the preset writes, and its row in the source (0
+// for a source row's second row and after).
 func (s *presetSource) Next() ([]string, int, error) {
-	for len(s.pending) == 0 {
-		_, n, err := s.m.Next()
-		if err != nil {
-			return nil, 0, err
-		}
-		if s.pending, err = s.p.Shape(s.m.owner()); err != nil {
-			return nil, 0, fmt.Errorf("export: %s row %d: %w", s.p.Name, n, err)
-		}
-		if len(s.pending) > 0 {
-			rec := s.pending[0]
-			s.pending = s.pending[1:]
-			s.rows++
-			return rec, n, nil
-		}
+	rec, n, err := s.m.Next()
+	if err == nil {
+		s.rows++
 	}
-	rec := s.pending[0]
-	s.pending = s.pending[1:]
-	s.rows++
-	return rec, 0, nil
+	return rec, n, err
 }
 
-// owner is the row just merged as a preset takes it: its first person,
+// owner is the row just judged as a preset takes it: its first person,
 // addresses and kept phones in slot order.
-func (m *mergeSource) owner() dialer.Owner {
-	j := m.j
+func (j *rowJudge) owner() dialer.Owner {
 	r := &j.row
 	var o dialer.Owner
 	if len(r.People) > 0 {

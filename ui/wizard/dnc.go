@@ -328,17 +328,22 @@ func (d *DNC) update() {
 	}
 	switch {
 	case d.rates == nil && d.rateErr != nil:
-		d.costLine.SetText("")
-		d.costWarn.SetText(ratesProblem(d.rateErr))
+		// A label with no text still takes a line: each is hidden
+		// while it has nothing to say.
+		setShown(d.costLine, "")
+		setShown(d.costAfter, "")
+		setShown(d.costWarn, ratesProblem(d.rateErr))
 		d.summary.SetText(ratesSummary(d.rateErr))
 		d.costRetry.Show()
 	case d.rates == nil:
-		d.costLine.SetText("Reading the current rates…")
+		setShown(d.costLine, "Reading the current rates…")
+		setShown(d.costAfter, "")
+		setShown(d.costWarn, "")
 		d.summary.SetText("Cost: reading rates…")
 	case !priced:
-		d.costLine.SetText(fmt.Sprintf("%s per phone (dnc rate)", jobs.Credits(d.rates.Pricing.Rates.DNC)))
-		d.costAfter.SetText("")
-		d.costWarn.SetText("")
+		setShown(d.costLine, fmt.Sprintf("%s per phone (dnc rate)", jobs.Credits(d.rates.Pricing.Rates.DNC)))
+		setShown(d.costAfter, "")
+		setShown(d.costWarn, "")
 		d.summary.SetText("")
 	default:
 		e := q.DNC
@@ -349,18 +354,18 @@ func (d *DNC) update() {
 		if ls := repairedLines(q.Upload); len(ls) > 0 {
 			cost += "\n" + strings.Join(ls, "\n")
 		}
-		d.costLine.SetText(cost)
+		setShown(d.costLine, cost)
 		pay := paymentOf(q, "scrub")
 		after := pay.afterLine()
 		if e.Refund > 0 {
 			after += fmt.Sprintf("\n%s refunded for invalid numbers when the job completes (net %s)", jobs.Credits(e.Refund), jobs.Thousands(e.NetCredits))
 		}
-		d.costAfter.SetText(after)
+		setShown(d.costAfter, after)
 		warn := pay.Warnings
 		if !pay.CanPay {
 			warn = pay.Reason
 		}
-		d.costWarn.SetText(warn)
+		setShown(d.costWarn, warn)
 		d.summary.SetText(summaryLine(q, pay))
 		ok = pay.CanPay && (e.Rows > 0 || (q.Reuse != nil && q.Reuse.Skipped && q.Reuse.Rows > 0))
 	}

@@ -184,9 +184,16 @@ func TestTraceCostWhileTheServerIsAway(t *testing.T) {
 	h.settle(t)
 	var warn string
 	var retry bool
-	act(func() { warn, retry = tr.costWarn.Text, tr.costRetry.Visible() })
+	var blank bool // a line of the price shown with nothing in it
+	act(func() {
+		warn, retry = tr.costWarn.Text, tr.costRetry.Visible()
+		blank = tr.costGrid.Visible() || tr.costTotal.Visible() || tr.costAfter.Visible()
+	})
 	if !strings.Contains(warn, "can't be reached") || strings.Contains(warn, "dial") || !retry {
 		t.Fatalf("cost %q, retry shown %v", warn, retry)
+	}
+	if blank {
+		t.Error("the price's lines, total and balance stand empty above the reason it has none")
 	}
 	f.mu.Lock()
 	f.ratesErr = nil
@@ -197,9 +204,12 @@ func TestTraceCostWhileTheServerIsAway(t *testing.T) {
 	}
 	h.settle(t)
 	var total string
-	act(func() { total, retry = tr.costTotal.Text, tr.costRetry.Visible() })
-	if !strings.HasPrefix(total, "Total:") || retry {
-		t.Fatalf("not priced after the server came back: %q", total)
+	act(func() {
+		total, retry = tr.costTotal.Text, tr.costRetry.Visible()
+		blank = !tr.costGrid.Visible() || !tr.costTotal.Visible() || !tr.costAfter.Visible()
+	})
+	if !strings.HasPrefix(total, "Total:") || retry || blank {
+		t.Fatalf("not priced after the server came back: %q (a line hidden: %v)", total, blank)
 	}
 }
 
@@ -263,9 +273,16 @@ func TestDNCCostWhileTheServerIsAway(t *testing.T) {
 	d := dncOn(t, w, f, testlists.WriteFile(t, "phones.csv", phoneList), nil)
 	var warn, summary string
 	var retry bool
-	act(func() { warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible() })
+	var blank bool // a line of the price shown with nothing in it
+	act(func() {
+		warn, summary, retry = d.costWarn.Text, d.summary.Text, d.costRetry.Visible()
+		blank = d.costLine.Visible() || d.costAfter.Visible()
+	})
 	if !strings.Contains(warn, "can't be reached") || strings.Contains(warn, "dial") || !retry || !strings.Contains(summary, "waiting for the server") {
 		t.Fatalf("cost %q, summary %q, retry shown %v", warn, summary, retry)
+	}
+	if blank {
+		t.Error("the price's line and balance stand empty above the reason it has none")
 	}
 	f.mu.Lock()
 	f.ratesErr = nil
@@ -276,8 +293,11 @@ func TestDNCCostWhileTheServerIsAway(t *testing.T) {
 	}
 	idle(t, d.bg)
 	var cost string
-	act(func() { cost, retry = d.costLine.Text, d.costRetry.Visible() })
-	if !strings.Contains(cost, "credits") || retry || strings.Contains(cost, "per phone") {
-		t.Fatalf("not priced after the server came back: %q", cost)
+	act(func() {
+		cost, retry = d.costLine.Text, d.costRetry.Visible()
+		blank = !d.costLine.Visible() || !d.costAfter.Visible()
+	})
+	if !strings.Contains(cost, "credits") || retry || strings.Contains(cost, "per phone") || blank {
+		t.Fatalf("not priced after the server came back: %q (a line hidden: %v)", cost, blank)
 	}
 }

@@ -698,13 +698,18 @@ func (t *Trace) setCostUnavailable(msg string) { t.noCost(msg, widget.DangerImpo
 // the ordinary colour: nothing is wrong.
 func (t *Trace) setCostPending(msg string) { t.noCost(msg, widget.MediumImportance) }
 
+// noCost says why there is no price yet: the lines, total and balance
+// are hidden (an empty label still takes a line: the reason would stand
+// below a blank block).
 func (t *Trace) noCost(msg string, imp widget.Importance) {
 	t.costGrid.Objects, t.costLines = nil, nil
 	t.costGrid.Refresh()
-	t.costTotal.SetText("")
-	t.costAfter.SetText("")
+	showIf(t.costGrid, false)
+	setShown(t.costTotal, "")
+	setShown(t.costAfter, "")
 	t.costWarn.Importance = imp
-	t.costWarn.SetText(msg)
+	t.costWarn.Refresh()
+	setShown(t.costWarn, msg)
 }
 
 func (t *Trace) showCost(q workflow.Quote) {
@@ -744,9 +749,10 @@ func (t *Trace) showCost(q workflow.Quote) {
 	for i, l := range extra {
 		setText(t.costLines[len(q.Lines)+1+i], l)
 	}
-	setText(t.costTotal, "Total: "+jobs.Credits(q.Credits))
+	showIf(t.costGrid, true)
+	setShown(t.costTotal, "Total: "+jobs.Credits(q.Credits))
 	p := paymentOf(q, "job")
-	setText(t.costAfter, p.afterLine())
+	setShown(t.costAfter, p.afterLine())
 	warn := p.Warnings
 	if !p.CanPay {
 		warn = p.Reason
@@ -755,7 +761,7 @@ func (t *Trace) showCost(q workflow.Quote) {
 		t.costWarn.Importance = widget.DangerImportance
 		t.costWarn.Refresh()
 	}
-	setText(t.costWarn, warn)
+	setShown(t.costWarn, warn)
 	setText(t.summary, summaryLine(q, p))
 }
 

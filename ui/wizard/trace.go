@@ -399,7 +399,7 @@ func fileLine(path string, ins *input.Inspection) string {
 		parts = append(parts, ins.Encoding)
 	}
 	if ins.Format == "csv" {
-		parts = append(parts, "delimiter "+delimiterName(ins.Delimiter))
+		parts = append(parts, "fields separated by "+input.DelimiterName(ins.Delimiter))
 	}
 	if ins.Sheet != "" {
 		parts = append(parts, "sheet "+ins.Sheet)
@@ -418,22 +418,6 @@ func warningLines(ins *input.Inspection) []string {
 		ws = append(ws, "• "+w.String())
 	}
 	return ws
-}
-
-func delimiterName(r rune) string {
-	switch r {
-	case ',':
-		return "comma"
-	case ';':
-		return "semicolon"
-	case '\t':
-		return "tab"
-	case '|':
-		return "pipe"
-	case 0:
-		return "none"
-	}
-	return strconv.QuoteRune(r)
 }
 
 // thousands formats 12345 as "12,345".

@@ -162,7 +162,7 @@ func TestTraceOpensWithAutoMappingAndConfidence(t *testing.T) {
 	if s := b.slotByK[mapping.FirstName].samples.Text; !strings.Contains(s, "JOHN") {
 		t.Fatalf("samples = %q", s)
 	}
-	if !strings.Contains(h.tr.fileLine.Text, "UTF-8") || !strings.Contains(h.tr.fileLine.Text, "comma") || !strings.Contains(h.tr.fileLine.Text, "4 rows") {
+	if !strings.Contains(h.tr.fileLine.Text, "UTF-8") || !strings.Contains(h.tr.fileLine.Text, "fields separated by commas") || !strings.Contains(h.tr.fileLine.Text, "4 rows") {
 		t.Fatalf("file line = %q", h.tr.fileLine.Text)
 	}
 	if h.tr.submitBtn.Disabled() {

@@ -62,8 +62,9 @@ test: deps
 	# Four packages at a time: the end-to-end run and the sandboxes' tests wait on
 	# processes and servers, which leaves cores idle at two or three.
 	$(GO) test -tags $(TEST_TAGS) -race -count=1 -p 4 ./...
-	# The generated results' invariant at its full 2,000 cases (100 under -race).
-	$(GO) test -tags $(TEST_TAGS) -count=1 -run '^TestGeneratedResultsNeverLeak$$' ./jobs/workflow
+	# The generated results' invariant at its full 2,000 cases (100 under -race),
+	# and the single reading's scan at its 300 lists (60 under -race).
+	$(GO) test -tags $(TEST_TAGS) -count=1 -run '^(TestGeneratedResultsNeverLeak|TestReadScansAsScanColumn)$$' ./jobs/workflow
 	@scripts/fuzz.sh 3s
 
 ## test-fast: the inner loop: every package's tests with -short (no GUI

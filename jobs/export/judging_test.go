@@ -64,13 +64,15 @@ func exportJudged(t *testing.T, src, dnc string, opts CallableOptions) judgedExp
 func TestJudgesAgreeWithOneJudge(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.csv")
-	if err := libtest.WriteTraceFile(trace, 3000, 7); err != nil {
+	if err := libtest.WriteTraceFile(trace, 700, 7); err != nil {
 		t.Fatal(err)
 	}
 	scrub := filepath.Join(dir, "scrub.csv")
 	if err := libtest.WriteScrubFile(scrub); err != nil {
 		t.Fatal(err)
 	}
+	keepScrubOf(t, scrub, trace) // a few exports a case: the join read each time
+
 	meta, _ := json.Marshal(library.Meta{JobID: "dnc_j", Kind: jobs.KindDNC, CompletedAt: libtest.ScrubDay})
 	if err := os.WriteFile(library.RecordPath(scrub), meta, 0o600); err != nil {
 		t.Fatal(err)
@@ -118,7 +120,7 @@ func TestJudgesAgreeWithOneJudge(t *testing.T) {
 			if want.err == "" && want.phones.Kept == 0 || strings.Contains(want.err, "cannot apply") {
 				t.Fatalf("the case kept no phone: %+v", want.phones)
 			}
-			for _, j := range [][2]int{{2, 1}, {3, 7}, {4, 64}} {
+			for _, j := range [][2]int{{2, 1}, {3, 7}} {
 				var got judgedExport
 				withJudges(j[0], j[1], func() { got = exportJudged(t, c.src, c.dnc, c.opts) })
 				if got.err != want.err {
@@ -134,5 +136,33 @@ func TestJudgesAgreeWithOneJudge(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// keepScrubOf keeps, of the DNC result at scrub, the lines of the numbers
+// the trace holds.
+func keepScrubOf(t *testing.T, scrub, trace string) {
+	t.Helper()
+	tb, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := os.ReadFile(scrub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(tb)
+	lines := strings.SplitAfter(string(sb), "\n")
+	kept := lines[:1]
+	for _, l := range lines[1:] {
+		if number, _, ok := strings.Cut(l, ","); ok && strings.Contains(text, number) {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) < 100 {
+		t.Fatalf("the trace holds %d numbers of the scrub", len(kept)-1)
+	}
+	if err := os.WriteFile(scrub, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -28,8 +28,10 @@ import (
 func TestReadScansAsScanColumn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
+	// 300 generated lists; 60 with -short, and under the race detector
+	// (make test runs the 300 again without it).
 	cases := 300
-	if testing.Short() {
+	if testing.Short() || raceDetector {
 		cases = 60
 	}
 	dir := t.TempDir()

@@ -7,6 +7,9 @@ TAGS      := migrated_fynedo
 # only into test builds.
 TEST_TAGS := $(TAGS),harness
 BIN       := bin
+# The packages whose tests take longest under the race detector, longest
+# first: make test starts them before the others.
+SLOW_PKGS := ./cmd/skipdesk ./jobs/workflow ./ui ./ui/wizard ./cmd/skipdesk-cli ./jobs/library ./jobs/export ./jobs/ledger
 FYNE_VER  := $(shell $(GO) list -m -f '{{.Version}}' fyne.io/fyne/v2 2>/dev/null)
 FYNE      := $(shell $(GO) env GOPATH)/bin/fyne
 export LANG ?= en_US.UTF-8
@@ -60,8 +63,10 @@ test: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	@scripts/lint.sh
 	# Four packages at a time: the end-to-end run and the sandboxes' tests wait on
-	# processes and servers, which leaves cores idle at two or three.
-	$(GO) test -tags $(TEST_TAGS) -race -count=1 -p 4 ./...
+	# processes and servers, which leaves cores idle at two or three. The
+	# longest first (go test starts them in the order given), so that none
+	# is left running alone at the end.
+	$(GO) test -tags $(TEST_TAGS) -race -count=1 -p 4 $(SLOW_PKGS) ./...
 	# The generated results' invariant at its full 2,000 cases (100 under -race),
 	# and the single reading's scan at its 300 lists (60 under -race).
 	$(GO) test -tags $(TEST_TAGS) -count=1 -run '^(TestGeneratedResultsNeverLeak|TestReadScansAsScanColumn)$$' ./jobs/workflow

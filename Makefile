@@ -78,7 +78,7 @@ test: deps
 ## collector run a quarter as often (GOGC=400) the run takes about a sixth
 ## less CPU (the window's tests spent a third of theirs collecting).
 test-fast:
-	GOGC=400 $(GO) test -tags $(TEST_TAGS) -short -count=1 -p 4 ./...
+	GOGC=400 $(GO) test -tags $(TEST_TAGS) -short -count=1 -p 4 $(SLOW_PKGS) ./...
 
 ## test-e2e: the end-to-end test alone: the real app under Xvfb in the
 ## sandbox, every script, screenshots in testout/e2e.

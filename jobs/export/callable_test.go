@@ -41,9 +41,13 @@ var (
 // dated writes a job record beside a DNC result saying it completed at
 // testScrub, and returns its path: a scrub of no known date makes no phone
 // callable.
-func dated(t *testing.T, dnc string) string {
+func dated(t *testing.T, dnc string) string { return datedAt(t, dnc, testScrub) }
+
+// datedAt writes a job record beside a DNC result saying it completed at
+// day, and returns its path.
+func datedAt(t *testing.T, dnc string, day time.Time) string {
 	t.Helper()
-	b, _ := json.Marshal(library.Meta{JobID: "dnc_t", Kind: jobs.KindDNC, CompletedAt: testScrub})
+	b, _ := json.Marshal(library.Meta{JobID: "dnc_t", Kind: jobs.KindDNC, CompletedAt: day})
 	if err := os.WriteFile(library.RecordPath(dnc), b, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -68,10 +68,8 @@ func (p *judging) read(m *mergeSource) {
 	defer p.wg.Done()
 	defer close(p.work)
 	for {
-		var b *judgedBatch
-		select {
-		case b = <-p.free:
-		case <-p.quit:
+		b, ok := take(p.free, p.quit)
+		if !ok {
 			return
 		}
 		b.out.reset()
@@ -84,12 +82,7 @@ func (p *judging) read(m *mergeSource) {
 			return
 		}
 		p.order <- b // never blocks: it holds every batch
-		select {
-		case p.work <- b:
-		case <-p.quit:
-			return
-		}
-		if b.in.err != nil {
+		if !give(p.work, b, p.quit) || b.in.err != nil {
 			return
 		}
 	}

@@ -2,7 +2,6 @@ package export
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
-	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/library/libtest"
 	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
@@ -72,11 +70,7 @@ func TestJudgesAgreeWithOneJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	keepScrubOf(t, scrub, trace) // a few exports a case: the join read each time
-
-	meta, _ := json.Marshal(library.Meta{JobID: "dnc_j", Kind: jobs.KindDNC, CompletedAt: libtest.ScrubDay})
-	if err := os.WriteFile(library.RecordPath(scrub), meta, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	datedAt(t, scrub, libtest.ScrubDay)
 	// Its own answers: a number clean in one row, on the registry in a
 	// row far after; half the rows scrubbed 40 days before the export.
 	var own strings.Builder

@@ -349,26 +349,37 @@ func readAhead(s source) *rowsAhead {
 	go func() {
 		defer close(ra.ended)
 		for {
-			var b *rowBatch
-			select {
-			case b = <-ra.free:
-			case <-ra.quit:
-				return
-			}
-			if !b.fill(s, aheadRows, ra.quit, nil) {
+			b, ok := take(ra.free, ra.quit)
+			if !ok || !b.fill(s, aheadRows, ra.quit, nil) || !give(ra.full, b, ra.quit) {
 				return // the export stopped: read no further
 			}
-			select {
-			case ra.full <- b:
-			case <-ra.quit:
-				return
-			}
 			if b.err != nil {
-				return
+				return // the last batch
 			}
 		}
 	}()
 	return ra
+}
+
+// take is the next batch free, or false once quit is closed.
+func take[B any](free <-chan B, quit <-chan struct{}) (B, bool) {
+	select {
+	case b := <-free:
+		return b, true
+	case <-quit:
+		var none B
+		return none, false
+	}
+}
+
+// give hands batch b on to to, or reports false once quit is closed.
+func give[B any](to chan<- B, b B, quit <-chan struct{}) bool {
+	select {
+	case to <- b:
+		return true
+	case <-quit:
+		return false
+	}
 }
 
 // next is the next batch; the last one read has an error (io.EOF at the end).

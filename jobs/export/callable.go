@@ -265,7 +265,7 @@ func startProof(src string, ms *mergeSource, opts *CallableOptions) {
 		p.Internal = opts.Internal.Len()
 	}
 	p.Choices = opts.choices()
-	p.RulesVersion = ms.j.time.e.Table().Version
+	p.RulesVersion = ms.time.e.Table().Version
 	p.CallableAt = opts.CallableAt
 	p.TimeLeft = ms.timeLeft
 	p.DialingMode = "manual"
@@ -273,7 +273,7 @@ func startProof(src string, ms *mergeSource, opts *CallableOptions) {
 		p.DialingMode = "autodialed (mobiles and phones of unknown type left out, and phones in the states where any autodialed call needs written consent)"
 	}
 	p.CallLog = opts.CallLog
-	p.Keep = keepText(ms.j.time.e.Table())
+	p.Keep = keepText(ms.time.e.Table())
 	if opts.Preset != nil {
 		p.Preset = opts.Preset.Name
 	}
@@ -389,9 +389,8 @@ type mergeSource struct {
 	dncWarnings []string // the DNC results', prefixed with their names
 
 	// The rows are judged on every core (par, by judges), started at the
-	// first row; j is the first judge's settings (its time rule), and
-	// judges none itself.
-	j      *rowJudge
+	// first row, each judge with a time rule of its own like time.
+	time   *timeRule
 	par    *judging
 	judges []*rowJudge
 	ended  bool // every row was read and what the judges counted added up
@@ -619,11 +618,9 @@ func (m *mergeSource) openRows(path string) error {
 	}
 	m.src = src
 	m.buildHeaders(src.Headers())
-	t, err := newTimeRule(&m.opts, m.now)
-	if err != nil {
+	if m.time, err = newTimeRule(&m.opts, m.now); err != nil {
 		return fmt.Errorf("export: calling rules: %w", err)
 	}
-	m.j = m.newRowJudge(t, false)
 	return nil
 }
 
@@ -793,7 +790,7 @@ func (m *mergeSource) end() error {
 		return nil
 	}
 	m.ended = true
-	for _, j := range append([]*rowJudge{m.j}, m.judges...) {
+	for _, j := range m.judges {
 		m.gather(j)
 	}
 	if m.stale != nil && !m.staleRead {

@@ -40,17 +40,17 @@ type rowJudge struct {
 	dated  map[scrubDay]int
 }
 
-// newRowJudge is a judge of the export's rows with time rule t. With own,
-// the numbers it notes (NumberDecides) go into sets of its own, gathered
-// with the others' at the end; else into the export's.
-func (m *mergeSource) newRowJudge(t *timeRule, own bool) *rowJudge {
+// newRowJudge is a judge of the export's rows with time rule t. The
+// numbers it notes (NumberDecides) go into sets of its own, gathered with
+// the others' at the end.
+func (m *mergeSource) newRowJudge(t *timeRule) *rowJudge {
 	ncols := len(m.src.Headers())
 	j := &rowJudge{m: m, rd: m.l.NewReader(m.join), time: t,
 		notes: m.flagged != nil && !m.staleRead, flagged: m.flagged, stale: m.stale,
 		bySlot: make([]int, len(m.l.Slots)), keep: make([]bool, len(m.l.Slots)), win: make([]phoneWindow, len(m.l.Slots)),
 		blank: make([]bool, ncols), kept: make([]bool, ncols),
 		counts: PhoneCounts{Left: map[string]int{}}, dated: map[scrubDay]int{}}
-	if own && j.notes {
+	if j.notes {
 		j.flagged, j.stale = layout.NewFlaggedNumbers(), newStaleSet()
 	}
 	return j

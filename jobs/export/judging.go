@@ -52,7 +52,7 @@ func (m *mergeSource) startJudging() {
 		p.free <- &judgedBatch{}
 	}
 	for range n {
-		j := m.newRowJudge(m.j.time.clone(), true)
+		j := m.newRowJudge(m.time.clone())
 		m.judges = append(m.judges, j)
 		p.wg.Add(1)
 		go p.judge(j)

@@ -226,7 +226,6 @@ func finishCallable(src, dst string, rep *Report, ms *mergeSource, p *Proof) (*R
 // PDF beside it).
 func exportPreset(ctx context.Context, src, dst, format string, ms *mergeSource, opts CallableOptions) (*Report, error) {
 	s := &presetSource{m: ms, p: opts.Preset}
-	ms.shapeOnly = true
 	ms.shape = func(j *rowJudge, n int) ([][]string, error) {
 		rows, err := opts.Preset.Shape(j.owner())
 		if err != nil {
@@ -394,11 +393,10 @@ type mergeSource struct {
 	par    *judging
 	judges []*rowJudge
 	ended  bool // every row was read and what the judges counted added up
-	// shapeOnly: a preset reads the row (a judge's row, keep, win) and
-	// shape writes its own rows from it (n: the row in the source); the
-	// row in the result's layout is not built.
-	shapeOnly bool
-	shape     func(j *rowJudge, n int) ([][]string, error)
+	// shape, for a preset, writes its own rows from the row a judge read
+	// (its row, keep, win; n: the row in the source); the row in the
+	// result's layout is not built.
+	shape func(j *rowJudge, n int) ([][]string, error)
 
 	// counts, dated and timeLeft are the judges' counts added up, once
 	// every row is read: the phones kept and left out, the kept phones
@@ -407,7 +405,6 @@ type mergeSource struct {
 	counts   PhoneCounts
 	dated    map[scrubDay]int
 	timeLeft map[string]int
-	rows     int // rows yielded
 	now      time.Time
 }
 
@@ -773,7 +770,6 @@ func (m *mergeSource) Next() ([]string, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	m.rows++
 	return out, n, nil
 }
 

@@ -91,7 +91,7 @@ func (j *rowJudge) merge(rec []string) ([]string, bool) {
 	if m.phoneF && nkept == 0 {
 		return nil, false
 	}
-	if m.shapeOnly {
+	if m.shape != nil {
 		return nil, true
 	}
 	j.erase = slices.DeleteFunc(j.erase, j.keepK.has)
@@ -102,7 +102,7 @@ func (j *rowJudge) merge(rec []string) ([]string, bool) {
 // people and e-mails; the result's own layout only its phones, with the
 // addresses that place them.
 func (j *rowJudge) read(rec []string) {
-	if j.m.shapeOnly {
+	if j.m.shape != nil {
 		j.rd.Read(rec, &j.row)
 		return
 	}

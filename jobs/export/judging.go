@@ -67,6 +67,10 @@ func (m *mergeSource) startJudging() {
 func (p *judging) read(m *mergeSource) {
 	defer p.wg.Done()
 	defer close(p.work)
+	var profile func([]string)
+	if m.guess != nil {
+		profile = m.guess.add
+	}
 	for {
 		b, ok := take(p.free, p.quit)
 		if !ok {
@@ -74,10 +78,6 @@ func (p *judging) read(m *mergeSource) {
 		}
 		b.out.reset()
 		b.taken, b.done = 0, make(chan struct{})
-		var profile func([]string)
-		if m.guess != nil {
-			profile = m.guess.add
-		}
 		if !b.in.fill(m.src, judgedRows, p.quit, profile) {
 			return
 		}

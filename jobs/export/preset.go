@@ -16,9 +16,8 @@ import (
 // kept phones with their flags, scrub dates and windows, as the preset's
 // columns.
 type presetSource struct {
-	m    *mergeSource // shaping each row (mergeSource.shape)
-	p    *dialer.Preset
-	rows int // rows yielded
+	m *mergeSource // shaping each row (mergeSource.shape)
+	p *dialer.Preset
 }
 
 func (s *presetSource) Headers() []string  { return s.p.Header() }
@@ -28,13 +27,7 @@ func (s *presetSource) Warnings() []string { return s.m.Warnings() }
 
 // Next is the next row the preset writes, and its row in the source (0
 // for a source row's second row and after).
-func (s *presetSource) Next() ([]string, int, error) {
-	rec, n, err := s.m.Next()
-	if err == nil {
-		s.rows++
-	}
-	return rec, n, err
-}
+func (s *presetSource) Next() ([]string, int, error) { return s.m.Next() }
 
 // owner is the row just judged as a preset takes it: its first person,
 // addresses and kept phones in slot order.

@@ -80,6 +80,10 @@ type App struct {
 	// notice is shown once the window is up: a problem that let SkipDesk
 	// start with defaults (a damaged settings file).
 	notice error
+
+	// end is the program's end once the window is to close (see Run; nil
+	// in an App built by New alone).
+	end *ending
 }
 
 // Options are how the window runs. DefaultOptions are the app's; tests
@@ -137,21 +141,92 @@ func Run(a fyne.App, svc *Services, startErr error) int {
 			"\n\nCheck that the SkipDesk folder is writable, then start the app again.")
 		msg.Wrapping = fyne.TextWrapWord
 		w.SetContent(container.NewPadded(msg))
+		code := 1
+		end := newEnding(&code, func() {})
+		w.SetOnClosed(end.arm)
 		w.ShowAndRun()
-		return 1
+		close(end.loopEnded)
+		return code
 	}
 	app := New(a, w, *svc, DefaultOptions())
 	app.notice = startErr
 	code := 0
+	app.end = newEnding(&code, app.Close)
 	app.harness(&code)
+	w.SetOnClosed(app.end.arm)
 	app.Start()
 	w.ShowAndRun()
+	close(app.end.loopEnded)
 	// The window is closed: the person expects the program to end, and a
 	// program left running would keep the ledger and the index open.
 	go exitIfStuck(shutdownLimit)
-	app.Close()
+	app.end.closeOnce()
 	return code
 }
+
+// loopLimit is how long Fyne's event loop may take to end once the
+// window has closed or the app has quit.
+const loopLimit = 5 * time.Second
+
+// ending ends the program once the window is to close, also when Fyne's
+// event loop does not return: its shutdown can lose a call queued in its
+// last moment (a lifecycle event waiting for the main thread that has
+// stopped taking calls) and wait for it for ever, which would leave the
+// program running without a window and holding the ledger open. Armed when
+// the window closes or the app quits; should the loop not have ended within
+// loopLimit, the window's work is stopped (Close) and the program exits
+// with its code.
+type ending struct {
+	code      *int
+	loopEnded chan struct{}
+	close     func()
+	// limit is loopLimit, exit os.Exit and stuck exitIfStuck (tests give
+	// their own).
+	limit  time.Duration
+	exit   func(code int)
+	stuck  func(time.Duration)
+	armed  sync.Once
+	closed sync.Once
+	// watched is closed when the wait armed has ended without exiting.
+	watched chan struct{}
+}
+
+// newEnding is the end of a program whose exit code is *code and whose
+// window's work stops with close.
+func newEnding(code *int, close func()) *ending {
+	return &ending{code: code, loopEnded: make(chan struct{}), close: close, limit: loopLimit, exit: os.Exit, stuck: exitIfStuck,
+		watched: make(chan struct{})}
+}
+
+// arm starts the wait for the event loop's end (once).
+func (e *ending) arm() {
+	if e == nil {
+		return // not run by Run (tests build the App with New)
+	}
+	e.armed.Do(func() {
+		go func() {
+			select {
+			case <-e.loopEnded:
+				close(e.watched)
+				return
+			case <-time.After(e.limit):
+			}
+			select {
+			case <-e.loopEnded: // ended at the last moment
+				close(e.watched)
+				return
+			default:
+			}
+			fmt.Fprintf(os.Stderr, "SkipDesk: the window's event loop did not end within %s after closing; closing without it\n", e.limit)
+			go e.stuck(shutdownLimit)
+			e.closeOnce()
+			e.exit(*e.code)
+		}()
+	})
+}
+
+// closeOnce stops the window's work, once whoever comes first.
+func (e *ending) closeOnce() { e.closed.Do(e.close) }
 
 // shutdownLimit is how long closing (stopping the background work and
 // the session, see Close and the Service's Close) may take after the

@@ -48,6 +48,7 @@ func (a *App) runE2E(name string, code *int) {
 				fyne.DoAndWait(func() {})
 				fyne.DoAndWait(func() { a.win.Canvas().Content() })
 				fmt.Printf("first-frame %d\n", time.Now().UnixNano())
+				a.end.arm()
 				fyne.Do(a.fyne.Quit)
 			}()
 		})
@@ -57,7 +58,7 @@ func (a *App) runE2E(name string, code *int) {
 	if !ok {
 		fmt.Fprintf(os.Stderr, "e2e: no suite %q (have %v)\n", name, e2e.Names())
 		*code = 2
-		a.fyne.Lifecycle().SetOnStarted(func() { fyne.Do(a.fyne.Quit) })
+		a.fyne.Lifecycle().SetOnStarted(func() { a.end.arm(); fyne.Do(a.fyne.Quit) })
 		return
 	}
 	// The window and the wizard try a server that went away again every
@@ -84,6 +85,7 @@ func (a *App) runSuite(name string, suite e2e.Script, code *int) {
 	// Quit ends the event loop; should it not, say where it hangs. The
 	// test measures closing from the time said here to the process's end.
 	go exitIfStuck(time.Minute)
+	a.end.arm()
 	fmt.Fprintf(os.Stderr, "e2e: quit at %d\n", time.Now().UnixNano())
 	fyne.Do(a.fyne.Quit)
 }

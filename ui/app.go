@@ -169,10 +169,12 @@ func Run(a fyne.App, svc *Services, startErr error) int {
 const loopLimit = 5 * time.Second
 
 // ending ends the program once the window is to close, also when Fyne's
-// event loop does not return: its shutdown can lose a call queued in its
-// last moment (a lifecycle event waiting for the main thread that has
-// stopped taking calls) and wait for it for ever, which would leave the
-// program running without a window and holding the ledger open. Armed when
+// event loop does not return. As the loop ends, Fyne (2.7) queues its
+// "stopped" hook (it saves the app's preferences), which asks the main
+// thread to run it and waits; the main thread empties its queue of calls
+// once and stops taking them, and a call still on its way then is never
+// run: Run waits for that hook for ever, which would leave the program
+// running without a window and holding the ledger open. Armed when
 // the window closes or the app quits; should the loop not have ended within
 // loopLimit, the window's work is stopped (Close) and the program exits
 // with its code.

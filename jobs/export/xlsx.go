@@ -589,6 +589,17 @@ func (w *rowWriter) appendHeader(buf []byte, style int) []byte {
 	return append(buf, `</row>`...)
 }
 
+// unplain are the bytes that make appendEscaped look at a value byte by
+// byte: control bytes, the XML's &, < and >, an _ (which may look like an
+// escape) and the bytes of characters beyond ASCII. A table: every byte of
+// an export is looked at here.
+var unplain = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c == '&' || c == '<' || c == '>' || c == '_' || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
 // appendEscaped appends v as the text of an OOXML string: & < > escaped,
 // carriage returns kept as &#13;, and the characters XML cannot hold
 // (control characters, U+FFFE, U+FFFF) written as OOXML's escapes _xHHHH_,
@@ -600,8 +611,7 @@ func (w *rowWriter) appendHeader(buf []byte, style int) []byte {
 func appendEscaped(buf []byte, v string) (_ []byte, escaped, replaced int) {
 	plain := true
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c < 0x20 || c == '&' || c == '<' || c == '>' || c == '_' || c >= utf8.RuneSelf {
+		if unplain[v[i]] {
 			plain = false
 			break
 		}

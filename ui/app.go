@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"sync"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -154,6 +156,7 @@ func Run(a fyne.App, svc *Services, startErr error) int {
 	app.end = newEnding(&code, app.Close)
 	app.harness(&code)
 	w.SetOnClosed(app.end.arm)
+	app.end.armOnSignal()
 	app.Start()
 	w.ShowAndRun()
 	close(app.end.loopEnded)
@@ -225,6 +228,18 @@ func (e *ending) arm() {
 			e.exit(*e.code)
 		}()
 	})
+}
+
+// armOnSignal arms the wait when the program is asked to stop (Ctrl+C in
+// a terminal, the system shutting down): Fyne quits on these without
+// closing the window.
+func (e *ending) armOnSignal() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		e.arm()
+	}()
 }
 
 // closeOnce stops the window's work, once whoever comes first.

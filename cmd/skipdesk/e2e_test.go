@@ -94,6 +94,11 @@ func TestEndToEnd(t *testing.T) {
 				// (the window asked to close) to the process's end.
 				t.Logf("%s: closing took %s", name, end.Sub(quit).Round(time.Millisecond))
 			}
+			// Fyne's event loop can fail to end (ui.ending): the program
+			// ended without it, and the run says so.
+			if i := strings.Index(stderr.String(), "event loop did not end"); i >= 0 {
+				t.Logf("%s: %s", name, firstLine(stderr.String()[i:]))
+			}
 			if err != nil {
 				t.Fatalf("suite %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
 			}
@@ -226,4 +231,12 @@ func limitFor(ctx context.Context, out string) int {
 		return 200000
 	}
 	return 4000
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -40,7 +40,9 @@ rm -rf "$out"
 mkdir -p "$out"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skipdesk-smoke.XXXXXX")
 export WINEPREFIX=$tmp/prefix WINEARCH=win64 WINEDEBUG=-all
-export WINEDLLOVERRIDES="mscoree,mshtml=" # no Mono or Gecko install prompts
+# No Mono or Gecko install prompts; and no debugger: a program that
+# crashes ends (Wine's debugger would wait for ever, and the run with it).
+export WINEDLLOVERRIDES="mscoree,mshtml=;winedbg.exe=d"
 unset SKIPDESK_HOME SKIPDESK_API_KEY SKIPDESK_BASE_URL SKIPDESK_SANDBOX_CONFIG
 export LANG=${LANG:-en_US.UTF-8}
 started=$(date +%s)
@@ -103,8 +105,10 @@ for f in SkipDesk.exe skipdesk-cli.exe LICENSE.txt THIRD_PARTY_NOTICES.txt "Unin
   [ -f "$instdir/$f" ] || fail "$f was not installed in $instdir"
 done
 [ -f "$appdata/Microsoft/Windows/Start Menu/Programs/SkipDesk.lnk" ] || fail "no Start-menu shortcut"
-wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\SkipDesk' /v DisplayVersion \
-  >"$tmp/reg.log" 2>&1 || fail "no uninstall entry in HKCU"
+# Asked again for a while: a Wine server starting while the last one still
+# writes the registry out can answer nothing.
+entry() { wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\SkipDesk' /v DisplayVersion >"$tmp/reg.log" 2>&1; }
+until_ok 30 "no uninstall entry in HKCU" entry
 step "installed: $(tr -d '\r' <"$tmp/reg.log" | grep -o 'DisplayVersion.*' | tr -s ' \t' ' ')"
 [ ! -e "$datadir" ] || fail "a data folder exists before the first start"
 
@@ -174,11 +178,22 @@ rows=$(($(wc -l <"$result") - 1))
 step "trace done: $(basename "$result"), $rows rows ($(echo "$t" | tail -n1))"
 
 # 5. Close the app, uninstall silently: the program goes, the data stays.
+kill -0 "$app_pid" 2>/dev/null || fail "SkipDesk.exe ended before it was closed: $(grep -m1 . "$tmp/app.log")"
+closing=$(date +%s%N)
 wine taskkill /im SkipDesk.exe >/dev/null 2>&1 || true
-for _ in $(seq 1 20); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.5; done
-if kill -0 "$app_pid" 2>/dev/null; then wine taskkill /f /im SkipDesk.exe >/dev/null 2>&1 || true; fi
+for _ in $(seq 1 40); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.25; done
+closed="ended $(( ($(date +%s%N) - closing) / 1000000 )) ms after taskkill was run (Wine's start of it included)"
+if kill -0 "$app_pid" 2>/dev/null; then
+  closed="still running after $(( ($(date +%s%N) - closing) / 1000000 )) ms: ended by force"
+  wine taskkill /f /im SkipDesk.exe >/dev/null 2>&1 || true
+fi
 wait "$app_pid" 2>/dev/null || true
 app_pid=""
+cp "$tmp/app.log" "$out/app.log"
+if grep -q "Unhandled" "$tmp/app.log"; then
+  fail "SkipDesk.exe crashed ($closed): $(grep -m1 Unhandled "$tmp/app.log")"
+fi
+step "SkipDesk.exe $closed; its output: $out/app.log"
 wine "$instdir/Uninstall SkipDesk.exe" /S >"$tmp/uninstall.log" 2>&1 || fail "the uninstaller exited with $?"
 until_ok 60 "the uninstaller left SkipDesk.exe in place" test ! -e "$instdir/SkipDesk.exe"
 wineserver -w

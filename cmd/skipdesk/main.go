@@ -13,6 +13,7 @@ import (
 )
 
 func main() {
+	pinXInput()
 	a := app.NewWithID("com.skipdesk.app")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	// The environment is read here, once; everything below gets it.

@@ -82,8 +82,9 @@ func (a *App) runSuite(name string, suite e2e.Script, code *int) {
 	} else {
 		fmt.Fprintf(os.Stderr, "e2e: %s: ok\n", name)
 	}
-	// Quit ends the event loop; should it not, say where it hangs. The
-	// test measures closing from the time said here to the process's end.
+	// Quit ends the event loop; should it not, the program ends without
+	// it (ending), and should closing itself hang, say where. The test
+	// measures closing from the time said here to the process's end.
 	go exitIfStuck(time.Minute)
 	a.end.arm()
 	fmt.Fprintf(os.Stderr, "e2e: quit at %d\n", time.Now().UnixNano())

@@ -248,10 +248,13 @@ const drawnFrames = 6
 // drawn waits for the driver's next few frames, on a ticker of its
 // frame's period: the GL driver draws on its own tick, and gives nothing
 // outside it a signal to wait on, so the frames are counted here.
-func drawn() {
+func drawn() { frames(drawnFrames) }
+
+// frames waits for n of the driver's frames, on a ticker of its period.
+func frames(n int) {
 	frame := time.NewTicker(frameTime)
 	defer frame.Stop()
-	for range drawnFrames {
+	for range n {
 		<-frame.C
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // Click clicks the middle of obj with the left button.
 func (h *Harness) Click(obj fyne.CanvasObject) error {
-	at, err := h.screenCenter(obj)
+	at, err := h.settledCenter(obj)
 	if err != nil {
 		h.Logf("click without X (%v): calling Tapped", err)
 		t, ok := obj.(fyne.Tappable)
@@ -36,8 +36,8 @@ func (h *Harness) Click(obj fyne.CanvasObject) error {
 // Drag presses the left button on the middle of from, moves in steps to the
 // middle of to and releases there.
 func (h *Harness) Drag(from, to fyne.CanvasObject) error {
-	a, errA := h.screenCenter(from)
-	b, errB := h.screenCenter(to)
+	a, errA := h.settledCenter(from)
+	b, errB := h.settledCenter(to)
 	if errA != nil || errB != nil {
 		h.Logf("drag without X (%v): calling Dragged and DragEnd", errors(errA, errB))
 		return h.syntheticDrag(from, to)
@@ -111,6 +111,26 @@ func pointerAt() (point, bool) {
 		n++
 	}
 	return p, n == 2
+}
+
+// settledCenter is screenCenter once obj has its place: a dialog just
+// shown is laid out at a later frame, and until then its buttons stand at
+// the window's top left (a click there pressed nothing). The middle is
+// taken frame after frame until two agree (a second at the most).
+func (h *Harness) settledCenter(obj fyne.CanvasObject) (point, error) {
+	at, err := h.screenCenter(obj)
+	for range 60 {
+		if err != nil {
+			return at, err
+		}
+		frames(2) // one may be drawing as the wait starts
+		var again point
+		if again, err = h.screenCenter(obj); err == nil && again == at {
+			return at, nil
+		}
+		at = again
+	}
+	return at, err
 }
 
 // screenCenter is the middle of obj on the X screen: the window's origin

@@ -89,14 +89,7 @@ func (r *reviewPanel) show(rv workflow.Review, priced bool, waiting string) {
 // setShown sets a label's text and shows it, or hides it when s is "".
 func setShown(l *widget.Label, s string) {
 	setText(l, s)
-	if (s == "") == l.Hidden {
-		return
-	}
-	if s == "" {
-		l.Hide()
-	} else {
-		l.Show()
-	}
+	showIf(l, s != "")
 }
 
 func bullets(prefix string, lines []string) string {

@@ -96,8 +96,8 @@ func TestEndToEnd(t *testing.T) {
 			}
 			// Fyne's event loop can fail to end (ui.ending): the program
 			// ended without it, and the run says so.
-			if i := strings.Index(stderr.String(), "event loop did not end"); i >= 0 {
-				t.Logf("%s: %s", name, firstLine(stderr.String()[i:]))
+			for _, l := range marked(stderr.String(), "SkipDesk: the window's event loop ") {
+				t.Logf("%s: the window's event loop %s", name, l)
 			}
 			if err != nil {
 				t.Fatalf("suite %s: %v\n%s", name, err, tail(stderr.String(), limitFor(ctx, stderr.String())))
@@ -231,12 +231,4 @@ func limitFor(ctx context.Context, out string) int {
 		return 200000
 	}
 	return 4000
-}
-
-// firstLine is s up to its first line break.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

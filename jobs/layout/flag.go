@@ -3,6 +3,7 @@ package layout
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -173,14 +174,18 @@ func (k FlagKind) IsState() bool { return stateLists.Has(k) }
 func (s Kinds) List() []FlagKind {
 	var out [numKinds]FlagKind
 	n := 0
-	for k := FlagKind(0); k < numKinds; k++ {
-		if s.Has(k) {
-			out[n] = k
-			n++
-		}
+	for m := s & allKinds; m != 0; m &= m - 1 {
+		out[n] = m.lowest()
+		n++
 	}
 	return out[:n]
 }
+
+// allKinds is every kind.
+const allKinds = Kinds(1<<numKinds - 1)
+
+// lowest is the first kind in a set that is not empty.
+func (s Kinds) lowest() FlagKind { return FlagKind(bits.TrailingZeros16(uint16(s))) }
 
 // MarshalJSON writes the set as a list of names.
 func (s Kinds) MarshalJSON() ([]byte, error) {
@@ -239,17 +244,15 @@ func (f Flags) Override(o Flags) Flags {
 		if o.Has&fam == 0 {
 			continue
 		}
-		for _, k := range fam.List() {
-			if f.Has.Has(k) && f.of[k] != Flagged {
+		for m := f.Has & fam; m != 0; m &= m - 1 {
+			if k := m.lowest(); f.of[k] != Flagged {
 				f.Has &^= 1 << k
 				f.of[k] = Unknown
 			}
 		}
 	}
-	for k := FlagKind(0); k < numKinds; k++ {
-		if !o.Has.Has(k) {
-			continue
-		}
+	for m := o.Has & allKinds; m != 0; m &= m - 1 {
+		k := m.lowest()
 		if perFile.Has(k) {
 			f.Set(k, o.of[k]) // another file's list: both stand
 			continue
@@ -290,7 +293,7 @@ func (f Flags) Foreign() Flags {
 var (
 	registry  = Kinds(0).with(Federal).with(DNC).with(Combined)
 	litigator = Kinds(0).with(Litigator).with(Combined)
-	families  = []Kinds{registry, litigator}
+	families  = [...]Kinds{registry, litigator}
 	// stateLists answer for a state's list.
 	stateLists = Kinds(0).with(State).with(StateNamed)
 )

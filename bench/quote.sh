@@ -12,7 +12,11 @@
 #   - `skipdesk-cli traces submit` of the file against `curl -F` of it to the
 #     same sandbox (target ≤ 1.2×). The list needs a prepared copy (ZIP
 #     codes Excel shortened): its upload starts while the list is read for
-#     the review, and its end waits for the checks before paying.
+#     the review, and its end waits for the checks before paying. Then the
+#     same pair through a link whose uploads go at LINK_MBIT (default 100;
+#     0 leaves it out; bench/slowlink), as from a laptop to the provider:
+#     on the loopback the sandbox's own reading of the upload takes CPU of
+#     the same two cores the command reads the list on.
 # Runs alternate the two commands of a pair, so that drift on a shared
 # machine hits both alike; medians of RUNS and the median of the paired
 # ratios are printed, of wall seconds and of CPU seconds (user + system:
@@ -86,6 +90,18 @@ pair "scrub estimate (A) / inspect (B), 1M phones" "SKIPDESK_HOME=$EMPTY $CLI es
 MAPS="--map 'first_name=Owner 1 First Name' --map 'last_name=Owner 1 Last Name' --map 'property_street=Situs Address'"
 MAPS+=" --map 'property_city=Site City' --map 'property_state=Site State' --map 'property_zip=Site Zip'"
 pair "traces submit (A) / curl -F (B)" "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again" "$CURL"
+LINK_MBIT=${LINK_MBIT:-100}
+if [ "$LINK_MBIT" != 0 ]; then
+  go build -o "$OUT/slowlink" ./bench/slowlink
+  HP=${URL#http://} && HP=${HP%%/*} # the sandbox's host:port, then its path
+  "$OUT/slowlink" -to "$HP" -mbit "$LINK_MBIT" > "$OUT/slowlink.out" 2>> "$OUT/quote-commands.log" &
+  LINK=$!
+  trap 'kill $LINK $SB 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do grep -q listening "$OUT/slowlink.out" 2>/dev/null && break; sleep 0.1; done
+  SLOW=$(awk '/listening on/ {print $3}' "$OUT/slowlink.out")${URL#http://$HP}
+  pair "same, uploads at $LINK_MBIT Mbit/s (A) / (B)" \
+    "SKIPDESK_HOME=$EMPTY ${CLI/SKIPDESK_BASE_URL=$URL/SKIPDESK_BASE_URL=$SLOW} traces submit --file $LIST $MAPS --again" "${CURL/$URL/$SLOW}"
+fi
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 # profile NAME 'command': one more run of the command, its CPU profile's top.
@@ -99,5 +115,5 @@ if [ -n "$PROFILE" ]; then
   profile estimate-library "SKIPDESK_HOME=$LIB/home $CLI estimate $LIST"
   profile submit "SKIPDESK_HOME=$EMPTY $CLI traces submit --file $LIST $MAPS --again"
 fi
-echo "targets: estimate ≤ 1.5× inspect (empty library), ≤ 3× (8M-row library); traces submit ≤ 1.2× curl -F"
+echo "targets: estimate ≤ 1.5× inspect (empty library), ≤ 3× (8M-row library); traces submit ≤ 1.2× curl -F (on the loopback)"
 rm -rf "$EMPTY"

@@ -224,22 +224,39 @@ func (j *rowJudge) holdsLeftOut(v string) bool {
 	var d [64]byte
 	n := 0
 	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= '0' && c <= '9':
+		switch c := v[i]; runByte[c] {
+		case runDigit:
 			if n < len(d) {
 				d[n] = c
 				n++
 			}
-		case c == ' ' || c == '(' || c == ')' || c == '-' || c == '.' || c == '+' || c == '/':
-		default:
-			if j.runLeftOut(d[:n]) {
+		case runOther:
+			if n >= 10 && j.runLeftOut(d[:n]) {
 				return true
 			}
 			n = 0
 		}
 	}
-	return j.runLeftOut(d[:n])
+	return n >= 10 && j.runLeftOut(d[:n])
 }
+
+// What a byte is to a run of a number's digits: a digit, punctuation a
+// number is written with (skipped), or anything else (the run ends).
+const (
+	runOther = iota
+	runDigit
+	runPunct
+)
+
+var runByte = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = runDigit
+	}
+	for _, c := range " ()-.+/" {
+		t[c] = runPunct
+	}
+	return t
+}()
 
 // runLeftOut reports whether a run of digits holds, at any offset, ten
 // that are a number left out: one erased, or (strict) a valid number not

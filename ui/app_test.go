@@ -1036,3 +1036,22 @@ func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
 		t.Fatal("a goroutine of the window still waits on the UI thread after Close")
 	}
 }
+
+// The jobs table's "Ind. / LLC" cell says what each kind of job has: a
+// trace's tiers, its company rows, that it left them out; a scrub nothing.
+func TestTiersText(t *testing.T) {
+	tier := func(rows int) client.Tier { return client.Tier{Rows: rows} }
+	for _, c := range []struct {
+		j    workflow.Job
+		want string
+	}{
+		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, Breakdown: &client.Breakdown{Individuals: tier(1200), LLCs: tier(35)}}, "1,200 ind. · 35 LLC"},
+		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, EntityRows: 35}, "35 LLC rows"},
+		{workflow.Job{Kind: jobs.KindTrace}, "ind. only"},
+		{workflow.Job{Kind: jobs.KindDNC}, ""},
+	} {
+		if got := tiersText(c.j); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.j, got, c.want)
+		}
+	}
+}

@@ -493,13 +493,16 @@ func settledFigure(final bool, n int64) string {
 	return jobs.Thousands(n)
 }
 
-// tiersText is a trace's rows by tier: individuals and LLCs.
+// tiersText is a trace's rows by tier: individuals and LLCs; a trace that
+// left its company rows out says so (a scrub has no tiers: blank).
 func tiersText(j workflow.Job) string {
-	if b := j.Breakdown; b != nil {
+	switch b := j.Breakdown; {
+	case b != nil:
 		return fmt.Sprintf("%s ind. · %s LLC", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
-	}
-	if j.IncludeLLCs {
+	case j.IncludeLLCs:
 		return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
+	case j.Kind == jobs.KindTrace:
+		return "ind. only"
 	}
 	return ""
 }

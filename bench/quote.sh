@@ -94,7 +94,7 @@ LINK_MBIT=${LINK_MBIT:-100}
 if [ "$LINK_MBIT" != 0 ]; then
   go build -o "$OUT/slowlink" ./bench/slowlink
   HP=${URL#http://} && HP=${HP%%/*} # the sandbox's host:port, then its path
-  "$OUT/slowlink" -to "$HP" -mbit "$LINK_MBIT" > "$OUT/slowlink.out" 2>> "$OUT/quote-commands.log" &
+  "$OUT/slowlink" "$HP" "$LINK_MBIT" > "$OUT/slowlink.out" 2>> "$OUT/quote-commands.log" &
   LINK=$!
   trap 'kill $LINK $SB 2>/dev/null || true' EXIT
   for _ in $(seq 100); do grep -q listening "$OUT/slowlink.out" 2>/dev/null && break; sleep 0.1; done

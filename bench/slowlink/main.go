@@ -1,44 +1,51 @@
 // Command slowlink is a TCP relay whose uploads go at a set rate: the link
 // between a person's laptop and the provider, for bench/quote.sh to send
 // the same list through with `skipdesk-cli traces submit` and with
-// `curl -F`. What the client sends is paced (-mbit, megabits a second);
-// what the server answers is relayed as it comes. It prints
+// `curl -F`.
+//
+//	slowlink HOST:PORT MBIT
+//
+// What the client sends is paced at MBIT megabits a second; what the
+// server (HOST:PORT) answers is relayed as it comes. It prints
 // "listening on http://ADDR" once it takes connections.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"time"
 )
 
 func main() {
-	to := flag.String("to", "", "the server's host:port")
-	mbit := flag.Float64("mbit", 100, "upload rate, megabits a second")
-	flag.Parse()
-	if *to == "" || *mbit <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: slowlink -to HOST:PORT [-mbit 100]")
-		os.Exit(2)
+	var mbit float64
+	if len(os.Args) == 3 {
+		mbit, _ = strconv.ParseFloat(os.Args[2], 64)
+	}
+	if mbit <= 0 {
+		fail(2, "usage: slowlink HOST:PORT MBIT")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "slowlink:", err)
-		os.Exit(1)
+		fail(1, err)
 	}
 	fmt.Printf("listening on http://%s\n", ln.Addr())
-	rate := *mbit * 1e6 / 8 // bytes a second
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "slowlink:", err)
-			os.Exit(1)
+			fail(1, err)
 		}
-		go relay(c, *to, rate)
+		go relay(c, os.Args[1], mbit*1e6/8)
 	}
+}
+
+// fail says why on standard error and ends with code.
+func fail(code int, why any) {
+	fmt.Fprintln(os.Stderr, "slowlink:", why)
+	os.Exit(code)
 }
 
 // relay joins a client's connection to a new one to the server.

@@ -34,8 +34,25 @@ const pageSize = 100
 // the error (matching ErrTeamUnreachable): who submitted what and the
 // unsettled submissions come back with the database.
 func (s *JobService) List(ctx context.Context, pages int) ([]Job, bool, error) {
-	sess, err := s.books()
-	var local []Job
+	sess, local, teamErr, err := s.localJobs(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	m := newJobMerge(local)
+	more, apiErr := m.addPages(ctx, sess.api, max(pages, 1))
+	list := m.list()
+	sortJobs(list)
+	if teamErr != nil {
+		return list, more, teamErr
+	}
+	return list, more, apiErr
+}
+
+// localJobs are the ledger's jobs and unsettled submissions, the merges
+// left unfinished finished first; while the team's database is away, the
+// copy kept of them, with a *TeamAwayError (teamErr).
+func (s *JobService) localJobs(ctx context.Context) (sess *session, local []Job, teamErr, err error) {
+	sess, err = s.books()
 	if err == nil {
 		if merr := s.finishMerges(ctx, sess); merr != nil && ctx.Err() == nil {
 			s.emit(Event{Kind: EventWarning, Err: merr})
@@ -45,66 +62,74 @@ func (s *JobService) List(ctx context.Context, pages int) ([]Job, bool, error) {
 			s.keepTeamCopy(local)
 		}
 	}
-	var teamErr error
 	if errors.Is(err, ErrTeamUnreachable) {
 		away := &TeamAwayError{Err: err}
 		local, away.CopyAt = s.teamCopy()
 		teamErr = away
-		if sess, err = s.current(); err != nil {
-			return nil, false, err
-		}
+		sess, err = s.current()
 	}
-	if err != nil {
-		return nil, false, err
-	}
-	pages = max(pages, 1)
-	byID := map[string]*Job{}
-	var out []*Job
+	return sess, local, teamErr, err
+}
+
+// jobMerge is the jobs list being built: the ledger's jobs, then the
+// API's merged into those of the same id or added after them.
+type jobMerge struct {
+	out  []*Job
+	byID map[string]*Job
+}
+
+func newJobMerge(local []Job) *jobMerge {
+	m := &jobMerge{byID: map[string]*Job{}}
 	for i := range local {
 		j := &local[i]
-		out = append(out, j)
+		m.out = append(m.out, j)
 		if j.ID != "" {
-			byID[j.ID] = j
+			m.byID[j.ID] = j
 		}
 	}
-	more := false
-	var apiErr error
-	add := func(j Job) {
-		if have, ok := byID[j.ID]; ok {
-			mergeAPI(have, j)
-			return
-		}
-		out = append(out, &j)
-		byID[j.ID] = &j
+	return m
+}
+
+func (m *jobMerge) add(j Job) {
+	if have, ok := m.byID[j.ID]; ok {
+		mergeAPI(have, j)
+		return
 	}
+	m.out = append(m.out, &j)
+	m.byID[j.ID] = &j
+}
+
+// addPages adds the first pages of GET /traces and GET /dnc; more reports
+// older pages; err is the first request's that failed (the pages read
+// before it stand).
+func (m *jobMerge) addPages(ctx context.Context, api *client.Client, pages int) (more bool, err error) {
 	for p := 1; p <= pages; p++ {
-		tl, err := sess.api.Traces.List(ctx, &client.TraceListOptions{Page: p, Limit: pageSize})
+		tl, err := api.Traces.List(ctx, &client.TraceListOptions{Page: p, Limit: pageSize})
 		if err != nil {
-			apiErr = err
-			break
+			return more, err
 		}
 		for i := range tl.Traces {
-			add(fromTrace(&tl.Traces[i]))
+			m.add(fromTrace(&tl.Traces[i]))
 		}
-		dl, err := sess.api.DNC.List(ctx, &client.ListOptions{Page: p, Limit: pageSize})
+		dl, err := api.DNC.List(ctx, &client.ListOptions{Page: p, Limit: pageSize})
 		if err != nil {
-			apiErr = err
-			break
+			return more, err
 		}
 		for i := range dl.Jobs {
-			add(fromDNC(&dl.Jobs[i]))
+			m.add(fromDNC(&dl.Jobs[i]))
 		}
 		more = tl.Metadata.PageCount > p || dl.Metadata.PageCount > p
 	}
-	list := make([]Job, len(out))
-	for i, j := range out {
+	return more, nil
+}
+
+// list is the jobs in the order met.
+func (m *jobMerge) list() []Job {
+	list := make([]Job, len(m.out))
+	for i, j := range m.out {
 		list[i] = *j
 	}
-	sortJobs(list)
-	if teamErr != nil {
-		return list, more, teamErr
-	}
-	return list, more, apiErr
+	return list
 }
 
 // TeamAwayError is Jobs' error while the team's database cannot be

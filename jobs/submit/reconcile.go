@@ -568,14 +568,7 @@ func sortCandidates(ctx context.Context, api *client.Client, led *ledger.Ledger,
 			mine = append(mine, c)
 			continue
 		}
-		cbase, ctag := Untag(c.name)
-		if ctag != "" || nameKey(cbase) != name || c.created.Before(from) || c.created.After(to) {
-			continue // another submission's tag, another name, another time
-		}
-		if s.Rows > 0 && c.rows != s.Rows {
-			continue
-		}
-		if s.Kind == jobs.KindTrace && ((c.mode != "" && s.Mode != "" && c.mode != s.Mode) || c.includeLLCs != s.IncludeLLCs) {
+		if !c.alike(s, name, from, to) {
 			continue
 		}
 		if s.Kind == jobs.KindSingle {
@@ -591,6 +584,20 @@ func sortCandidates(ctx context.Context, api *client.Client, led *ledger.Ledger,
 		alike = append(alike, c)
 	}
 	return mine, alike, nil
+}
+
+// alike reports a job without a tag of its own that may be submission s's:
+// the same name (nameKey), created within [from, to], the same row count
+// and, for a trace, the same mode and include_llcs.
+func (c *candidate) alike(s *ledger.Submission, name string, from, to time.Time) bool {
+	cbase, ctag := Untag(c.name)
+	if ctag != "" || nameKey(cbase) != name || c.created.Before(from) || c.created.After(to) {
+		return false // another submission's tag, another name, another time
+	}
+	if s.Rows > 0 && c.rows != s.Rows {
+		return false
+	}
+	return s.Kind != jobs.KindTrace || ((c.mode == "" || s.Mode == "" || c.mode == s.Mode) && c.includeLLCs == s.IncludeLLCs)
 }
 
 // nameKey is a name reduced to its lower-case letters and digits.

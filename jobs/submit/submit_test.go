@@ -652,3 +652,38 @@ func TestReconcileReadsTheServersClock(t *testing.T) {
 		})
 	}
 }
+
+// A job without a tag is alike a submission by its name, its time, its
+// rows and, for a trace, its mode and include_llcs; each differing alone
+// makes it another's.
+func TestCandidateAlike(t *testing.T) {
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	from, to := at.Add(-time.Minute), at.Add(time.Minute)
+	trace := &ledger.Submission{Kind: jobs.KindTrace, FileName: "owners.csv", Rows: 3, Mode: jobs.ModeNormal}
+	base := candidate{name: "Owners.csv", rows: 3, mode: jobs.ModeNormal, created: at}
+	for _, c := range []struct {
+		name string
+		edit func(*candidate, *ledger.Submission)
+		want bool
+	}{
+		{"the same", func(*candidate, *ledger.Submission) {}, true},
+		{"another tag", func(c *candidate, _ *ledger.Submission) { c.name = "owners [sd-7f3k2].csv" }, false},
+		{"another name", func(c *candidate, _ *ledger.Submission) { c.name = "tenants.csv" }, false},
+		{"before", func(c *candidate, _ *ledger.Submission) { c.created = from.Add(-time.Second) }, false},
+		{"after", func(c *candidate, _ *ledger.Submission) { c.created = to.Add(time.Second) }, false},
+		{"other rows", func(c *candidate, _ *ledger.Submission) { c.rows = 4 }, false},
+		{"rows not recorded", func(c *candidate, s *ledger.Submission) { c.rows, s.Rows = 4, 0 }, true},
+		{"another mode", func(c *candidate, _ *ledger.Submission) { c.mode = jobs.ModeEnhanced }, false},
+		{"mode not said", func(c *candidate, _ *ledger.Submission) { c.mode = "" }, true},
+		{"LLCs included", func(c *candidate, _ *ledger.Submission) { c.includeLLCs = true }, false},
+		{"a scrub ignores mode and LLCs", func(c *candidate, s *ledger.Submission) {
+			s.Kind, c.mode, c.includeLLCs = jobs.KindDNC, jobs.ModeEnhanced, true
+		}, true},
+	} {
+		cand, sub := base, *trace
+		c.edit(&cand, &sub)
+		if got := cand.alike(&sub, nameKey("owners.csv"), from, to); got != c.want {
+			t.Errorf("%s: alike %v, want %v", c.name, got, c.want)
+		}
+	}
+}

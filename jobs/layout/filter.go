@@ -54,34 +54,35 @@ func (l *Layout) Check(join *FlagIndex, fs ...jobs.QuickFilter) error {
 	if join != nil {
 		reports |= join.Reports()
 	}
-	typed := false
-	for _, s := range l.Slots {
-		if s.Type >= 0 || s.Implied != "" {
-			typed = true
-		}
-	}
+	typed := slices.ContainsFunc(l.Slots, func(s Slot) bool { return s.Type >= 0 || s.Implied != "" })
 	var errs []error
 	for _, f := range fs {
-		why := ""
-		switch {
-		case !slices.Contains(jobs.QuickFilters, f):
-			why = "no such filter"
-		case f == jobs.QuickMatched && l.Match < 0:
-			why = "the result has no match status column"
-		case PhoneLevel(f) && len(l.Slots) == 0:
-			why = "the result has no phone column"
-		case f == jobs.QuickMobile && !typed:
-			why = "the result says nothing of phone types (no type column, no column named mobile, cell...)"
-		case (f == jobs.QuickNotDNC || f.Callable()) && reports&registry == 0:
-			why = "the result has no DNC flags: scrub its phones first"
-		case (f == jobs.QuickNotLitigator || f.Callable()) && reports&litigator == 0:
-			why = "the result has no litigator flag: scrub its phones first"
-		}
-		if why != "" {
+		if why := l.cannotFilter(f, reports, typed); why != "" {
 			errs = append(errs, &CannotFilterError{Filter: f, Why: why})
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// cannotFilter is why filter f cannot apply to rows of this layout whose
+// lists answered are reports and whose phones' types are known (typed);
+// "" when it can.
+func (l *Layout) cannotFilter(f jobs.QuickFilter, reports Kinds, typed bool) string {
+	switch {
+	case !slices.Contains(jobs.QuickFilters, f):
+		return "no such filter"
+	case f == jobs.QuickMatched && l.Match < 0:
+		return "the result has no match status column"
+	case PhoneLevel(f) && len(l.Slots) == 0:
+		return "the result has no phone column"
+	case f == jobs.QuickMobile && !typed:
+		return "the result says nothing of phone types (no type column, no column named mobile, cell...)"
+	case (f == jobs.QuickNotDNC || f.Callable()) && reports&registry == 0:
+		return "the result has no DNC flags: scrub its phones first"
+	case (f == jobs.QuickNotLitigator || f.Callable()) && reports&litigator == 0:
+		return "the result has no litigator flag: scrub its phones first"
+	}
+	return ""
 }
 
 const (

@@ -333,35 +333,14 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 		return err
 	}
 	defer tx.Rollback()
-	var h indexed
-	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped, layout FROM files WHERE place = ? AND name = ?", x.place, f.name).
-		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.layout)
-	switch {
-	case err == nil:
-		if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded &&
-			(h.skipped != "" || readAsBefore(x.corrections, h.layout)) {
-			return tx.Commit()
-		}
-		if err := deleteRows(ctx, tx, h.id); err != nil {
-			return err
-		}
-	case !errors.Is(err, sql.ErrNoRows):
+	same, err := x.indexedAsIs(ctx, tx, f, superseded)
+	if err != nil {
 		return err
 	}
-	date, dated := f.date()
-	mergedFrom := ""
-	if f.meta.Merged != nil {
-		mergedFrom = f.meta.Merged.Raw
+	if same {
+		return tx.Commit()
 	}
-	skipped := ""
-	if superseded {
-		skipped = skipSuperseded
-	}
-	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO files(place, name, size, mtime, rec_size, rec_mtime, kind, job_id, job_name, mode, date, dated,
-		rows, header, cols, marks, skipped, merged_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', '{}', ?, ?, ?) RETURNING id`,
-		x.place, f.name, f.size, f.mtime, f.recSize, f.recTime, string(f.meta.Kind), f.meta.JobID, f.meta.Name, string(f.meta.Mode),
-		date, boolInt(dated), []byte{}, skipped, mergedFrom).Scan(&id)
+	id, err := x.insertFile(ctx, tx, f, superseded)
 	if err != nil {
 		return err
 	}
@@ -385,6 +364,46 @@ func (x *Index) indexOne(ctx context.Context, db *sqldb.DB, f *fileMeta, superse
 		return err
 	}
 	return tx.Commit()
+}
+
+// indexedAsIs reports whether f is in the index as it is now (its size,
+// times, record, whether superseded, and its rows read in the layout the
+// corrections give); a file indexed otherwise has its rows taken out.
+func (x *Index) indexedAsIs(ctx context.Context, tx *sqldb.Tx, f *fileMeta, superseded bool) (bool, error) {
+	var h indexed
+	err := tx.QueryRowContext(ctx, "SELECT id, size, mtime, rec_size, rec_mtime, skipped, layout FROM files WHERE place = ? AND name = ?", x.place, f.name).
+		Scan(&h.id, &h.size, &h.mtime, &h.rs, &h.rm, &h.skipped, &h.layout)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	if h.size == f.size && h.mtime == f.mtime && h.rs == f.recSize && h.rm == f.recTime && (h.skipped == skipSuperseded) == superseded &&
+		(h.skipped != "" || readAsBefore(x.corrections, h.layout)) {
+		return true, nil
+	}
+	return false, deleteRows(ctx, tx, h.id)
+}
+
+// insertFile records f (no rows yet; superseded: none to read) and gives
+// its id.
+func (x *Index) insertFile(ctx context.Context, tx *sqldb.Tx, f *fileMeta, superseded bool) (int64, error) {
+	date, dated := f.date()
+	mergedFrom := ""
+	if f.meta.Merged != nil {
+		mergedFrom = f.meta.Merged.Raw
+	}
+	skipped := ""
+	if superseded {
+		skipped = skipSuperseded
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO files(place, name, size, mtime, rec_size, rec_mtime, kind, job_id, job_name, mode, date, dated,
+		rows, header, cols, marks, skipped, merged_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '[]', '{}', ?, ?, ?) RETURNING id`,
+		x.place, f.name, f.size, f.mtime, f.recSize, f.recTime, string(f.meta.Kind), f.meta.JobID, f.meta.Name, string(f.meta.Mode),
+		date, boolInt(dated), []byte{}, skipped, mergedFrom).Scan(&id)
+	return id, err
 }
 
 // noteUnreadable records why the file id is not read (err, an

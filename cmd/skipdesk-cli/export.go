@@ -288,6 +288,12 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return printRowHits(env, hits, text, *limit)
+}
+
+// printRowHits prints a search's hits (JSON: the list), saying when there
+// are none and when the limit cut them.
+func printRowHits(env *Env, hits []workflow.RowHit, text string, limit int) error {
 	if env.JSON {
 		if hits == nil {
 			hits = []workflow.RowHit{}
@@ -309,8 +315,8 @@ func runResultsSearch(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s  row %d  job %s  (%s)\n    %s\n", h.Path, h.Row, h.JobID, h.Column, strings.Join(fields, "  "))
 	}
-	if len(hits) == *limit {
-		fmt.Fprintf(env.Stdout, "(first %d hits; --limit for more)\n", *limit)
+	if len(hits) == limit {
+		fmt.Fprintf(env.Stdout, "(first %d hits; --limit for more)\n", limit)
 	}
 	return nil
 }

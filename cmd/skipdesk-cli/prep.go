@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -282,6 +283,22 @@ func keysOf(pr mapping.Problem) string {
 // plural is "1 row" or "2,000 rows".
 func plural(n int, one, many string) string { return jobs.Plural(int64(n), one, many) }
 
+// mappingNote says where a field's column came from: the split it was
+// taken out of, or the automatic mapping's confidence and reason when it
+// chose that column (conf, by key); "" otherwise.
+func mappingNote(p *prepared, conf map[string]mapping.Guess, key, header string) string {
+	note := ""
+	if g, ok := conf[key]; ok && g.Header == header {
+		note = fmt.Sprintf("confidence %.2f (%s)", g.Confidence, g.Reason)
+	}
+	for _, sp := range p.Splits {
+		if slices.Contains(sp.Keys, key) {
+			note = fmt.Sprintf("split from %q", sp.Column)
+		}
+	}
+	return note
+}
+
 func printMapping(w io.Writer, p *prepared) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	conf := map[string]mapping.Guess{}
@@ -292,17 +309,7 @@ func printMapping(w io.Writer, p *prepared) {
 	}
 	for _, f := range mapping.Fields(p.Kind) {
 		h := p.Mapping[f.Key]
-		note := ""
-		if g, ok := conf[f.Key]; ok && g.Header == h {
-			note = fmt.Sprintf("confidence %.2f (%s)", g.Confidence, g.Reason)
-		}
-		for _, sp := range p.Splits {
-			for _, k := range sp.Keys {
-				if k == f.Key {
-					note = fmt.Sprintf("split from %q", sp.Column)
-				}
-			}
-		}
+		note := mappingNote(p, conf, f.Key, h)
 		if h == "" {
 			h = "-"
 		} else {

@@ -58,6 +58,41 @@ func runInspect(ctx context.Context, env *Env, args []string) error {
 }
 
 func printInspection(w io.Writer, ins *input.Inspection, sample int) {
+	printFileFacts(w, ins)
+
+	fmt.Fprintln(w, "\nColumns (blank values):")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	for i, h := range ins.Headers {
+		fmt.Fprintf(tw, "%d\t  %s\t%s\t%s\t\n", i+1, h, num(int64(ins.Blanks[i])), strings.TrimSpace(pct(ins.Blanks[i], ins.Rows)))
+	}
+	tw.Flush()
+
+	if sample > 0 && len(ins.Sample) > 0 {
+		fmt.Fprintln(w, "\nFirst rows:")
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(ins.Headers, "\t"))
+		for _, row := range ins.Sample {
+			cells := make([]string, len(row))
+			for i, c := range row {
+				cells[i] = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(c)
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+	}
+
+	if len(ins.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, wn := range ins.Warnings {
+			fmt.Fprintf(w, "  %s\n", wn)
+		}
+	}
+}
+
+// printFileFacts prints the inspection's table of the file: its format,
+// header, rows, company and duplicate rows, Excel's damage, how it is
+// uploaded.
+func printFileFacts(w io.Writer, ins *input.Inspection) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "File\t%s (%s)\n", filepath.Base(ins.Path), jobs.Bytes(ins.Size))
 	if ins.Format == "xlsx" {
@@ -95,34 +130,6 @@ func printInspection(w io.Writer, ins *input.Inspection, sample int) {
 		fmt.Fprintf(tw, "Upload\tas it is\n")
 	}
 	tw.Flush()
-
-	fmt.Fprintln(w, "\nColumns (blank values):")
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	for i, h := range ins.Headers {
-		fmt.Fprintf(tw, "%d\t  %s\t%s\t%s\t\n", i+1, h, num(int64(ins.Blanks[i])), strings.TrimSpace(pct(ins.Blanks[i], ins.Rows)))
-	}
-	tw.Flush()
-
-	if sample > 0 && len(ins.Sample) > 0 {
-		fmt.Fprintln(w, "\nFirst rows:")
-		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(ins.Headers, "\t"))
-		for _, row := range ins.Sample {
-			cells := make([]string, len(row))
-			for i, c := range row {
-				cells[i] = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(c)
-			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
-		}
-		tw.Flush()
-	}
-
-	if len(ins.Warnings) > 0 {
-		fmt.Fprintln(w, "\nWarnings:")
-		for _, wn := range ins.Warnings {
-			fmt.Fprintf(w, "  %s\n", wn)
-		}
-	}
 }
 
 func pct(n, of int) string {

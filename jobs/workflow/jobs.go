@@ -303,8 +303,10 @@ func fromDNC(x *client.DNCJob) Job {
 	return j
 }
 
-// fromLedger is the job the ledger knows, from its last API object.
-func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
+// lastAnswer is what the API last said of a ledger's job (its record's
+// last answer, read in the shape of its kind): a zero Job when nothing
+// readable was recorded.
+func lastAnswer(l *ledger.Job) Job {
 	var j Job
 	switch l.Kind {
 	case jobs.KindSingle:
@@ -323,6 +325,12 @@ func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
 			j = fromTrace(&t)
 		}
 	}
+	return j
+}
+
+// fromLedger is the job the ledger knows, from its last API object.
+func fromLedger(l *ledger.Job, sp ledger.Spend) Job {
+	j := lastAnswer(l)
 	j.ID, j.Key, j.Name, j.Status, j.Rows = l.ID, l.ID, submit.PlainName(l.Name), l.Status, l.TotalRows
 	if j.Kind == "" || l.Kind == jobs.KindSingle {
 		j.Kind = l.Kind

@@ -83,6 +83,14 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	out := jobsOutOf(list)
+	return env.Output(out, out.print)
+}
+
+// jobsOutOf is the jobs list as `jobs` prints it: the jobs, the
+// submissions whose outcome is unknown apart, and the spend of the jobs
+// whose figures can be right.
+func jobsOutOf(list []workflow.Job) jobsOut {
 	out := jobsOut{Jobs: []jobLine{}, Pending: []pendingLine{}}
 	for _, j := range list {
 		if j.Status == jobs.StatusUnknown {
@@ -100,41 +108,44 @@ func runJobs(ctx context.Context, env *Env, args []string) error {
 		out.Refunded += j.Refunded
 	}
 	out.Spend = map[string]int64{"charged": out.Charged, "refunded": out.Refunded, "net": out.Charged - out.Refunded}
-	return env.Output(out, func(w io.Writer) {
-		if len(out.Jobs) == 0 && len(out.Pending) == 0 {
-			fmt.Fprintln(w, "no jobs yet")
-			return
+	return out
+}
+
+// print writes the jobs list as text.
+func (out jobsOut) print(w io.Writer) {
+	if len(out.Jobs) == 0 && len(out.Pending) == 0 {
+		fmt.Fprintln(w, "no jobs yet")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tROWS\tCHARGED\tREFUNDED\tNET\tCREATED\tNAME\tRESULT")
+	for _, l := range out.Jobs {
+		created := ""
+		if !l.CreatedAt.IsZero() {
+			created = l.CreatedAt.Local().Format("2006-01-02 15:04")
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tROWS\tCHARGED\tREFUNDED\tNET\tCREATED\tNAME\tRESULT")
-		for _, l := range out.Jobs {
-			created := ""
-			if !l.CreatedAt.IsZero() {
-				created = l.CreatedAt.Local().Format("2006-01-02 15:04")
-			}
-			result := l.Result
-			if l.MergePending {
-				result = "(earlier results not merged in yet: `skipdesk-cli jobs wait` merges them)"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", l.ID, l.Kind, l.Status, l.Rows, l.Charged, l.Refunded, l.Net,
-				created, cleanText(l.Name), result)
+		result := l.Result
+		if l.MergePending {
+			result = "(earlier results not merged in yet: `skipdesk-cli jobs wait` merges them)"
 		}
-		tw.Flush()
-		fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
-		for _, l := range out.Jobs {
-			if l.Problem != "" {
-				fmt.Fprintf(w, "not counted: job %s reported %s\n", l.ID, l.Problem)
-			}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", l.ID, l.Kind, l.Status, l.Rows, l.Charged, l.Refunded, l.Net,
+			created, cleanText(l.Name), result)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "total: charged %d, refunded %d, net %d credits\n", out.Charged, out.Refunded, out.Charged-out.Refunded)
+	for _, l := range out.Jobs {
+		if l.Problem != "" {
+			fmt.Fprintf(w, "not counted: job %s reported %s\n", l.ID, l.Problem)
 		}
-		if len(out.Pending) > 0 {
-			fmt.Fprintf(w, "\n%d %s with an unknown outcome (run `skipdesk-cli jobs reconcile`):\n", len(out.Pending),
-				plural(len(out.Pending), "submission", "submissions"))
-			for _, p := range out.Pending {
-				fmt.Fprintf(w, "  #%d %s %s (%d rows) at %s: %s\n", p.Submission, p.Kind, p.File, p.Rows,
-					p.CreatedAt.Local().Format("2006-01-02 15:04:05"), p.State)
-			}
+	}
+	if len(out.Pending) > 0 {
+		fmt.Fprintf(w, "\n%d %s with an unknown outcome (run `skipdesk-cli jobs reconcile`):\n", len(out.Pending),
+			plural(len(out.Pending), "submission", "submissions"))
+		for _, p := range out.Pending {
+			fmt.Fprintf(w, "  #%d %s %s (%d rows) at %s: %s\n", p.Submission, p.Kind, p.File, p.Rows,
+				p.CreatedAt.Local().Format("2006-01-02 15:04:05"), p.State)
 		}
-	})
+	}
 }
 
 func runJobsReconcile(ctx context.Context, env *Env, args []string) error {

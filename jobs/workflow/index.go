@@ -370,24 +370,28 @@ func (s *core) searchLibrary(ctx context.Context, lib *library.Library, q string
 			}
 			continue
 		}
-		e := byPath[h.Path]
-		it := itemOf(e)
-		if it.Path == "" {
-			it.Path = h.Path
-		}
-		if it.Name == "" || it.Name == filepath.Base(h.Path) {
-			if h.JobName != "" {
-				it.Name = submit.PlainName(h.JobName)
-			}
-		}
-		if it.JobID == "" {
-			it.JobID = h.JobID
-		}
-		it.Row, it.Column = h.Row, h.Column
-		it.Hits = []string{hitText(h)}
-		out = append(out, it)
+		out = append(out, hitItem(byPath[h.Path], h))
 	}
 	return out, true, nil
+}
+
+// hitItem is a hit in a result of this library (e, its entry; zero when
+// the library does not list it): the result, named by its job where the
+// entry names it by its file, at the hit's row and column.
+func hitItem(e library.Entry, h library.Hit) LibraryItem {
+	it := itemOf(e)
+	if it.Path == "" {
+		it.Path = h.Path
+	}
+	if (it.Name == "" || it.Name == filepath.Base(h.Path)) && h.JobName != "" {
+		it.Name = submit.PlainName(h.JobName)
+	}
+	if it.JobID == "" {
+		it.JobID = h.JobID
+	}
+	it.Row, it.Column = h.Row, h.Column
+	it.Hits = []string{hitText(h)}
+	return it
 }
 
 // teammates describes the hits of one search that are in teammates'

@@ -416,44 +416,11 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if len(l.Slots) == 0 {
 		return Plan{}, fmt.Errorf("%s has no phone column to scrub", filepath.Base(traceResultPath))
 	}
-	in, err := os.Open(traceResultPath)
+	list, err := distinctPhones(ctx, traceResultPath, l)
 	if err != nil {
 		return Plan{}, err
 	}
-	defer in.Close()
-	rr, err := library.NewRowReader(in)
-	if err != nil {
-		return Plan{}, fmt.Errorf("%s: %w", traceResultPath, err)
-	}
-	rd := l.NewReader(nil)
-	var row layout.Row
-	var b strings.Builder
-	b.WriteString("phone\r\n")
-	seen := map[uint64]struct{}{}
-	for n := 0; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
-			return Plan{}, ctx.Err()
-		}
-		rec, err := rr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", traceResultPath, err)
-		}
-		rd.ReadPhones(rec, &row)
-		for _, p := range row.Phones {
-			// Each number once: the scrub is billed per row, and the
-			// callable list matches flags to phones by number. Invalid
-			// numbers are not sent: they are never callable anyway.
-			if _, dup := seen[p.Key]; dup || p.Key == 0 {
-				continue
-			}
-			seen[p.Key] = struct{}{}
-			b.WriteString(p.Digits() + "\r\n")
-		}
-	}
-	if len(seen) == 0 {
+	if list == "" {
 		return Plan{}, fmt.Errorf("the trace %s found no phone numbers to scrub", traceJobID)
 	}
 	dir := filepath.Join(s.cfg.Home, "phone-lists")
@@ -461,8 +428,49 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 		return Plan{}, err
 	}
 	out := filepath.Join(dir, library.SanitizeName(tracePhonesName(traceResultPath))+".csv")
-	if err := library.WriteFileAtomic(out, []byte(b.String())); err != nil {
+	if err := library.WriteFileAtomic(out, []byte("phone\r\n"+list)); err != nil {
 		return Plan{}, err
 	}
 	return Plan{Kind: jobs.KindDNC, Path: out, Mapping: mapping.Mapping{mapping.Phone: "phone"}, ParentTraceID: traceJobID}, nil
+}
+
+// distinctPhones is the valid numbers of a trace's result read in layout
+// l, each once, one a line (CRLF), in the order met; "" when it holds none.
+// Each number once: the scrub is billed per row, and the callable list
+// matches flags to phones by number. Invalid numbers are not sent: they
+// are never callable anyway.
+func distinctPhones(ctx context.Context, path string, l *layout.Layout) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	rr, err := library.NewRowReader(in)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	rd := l.NewReader(nil)
+	var row layout.Row
+	var b strings.Builder
+	seen := map[uint64]struct{}{}
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		rec, err := rr.Next()
+		if errors.Is(err, io.EOF) {
+			return b.String(), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		rd.ReadPhones(rec, &row)
+		for _, p := range row.Phones {
+			if _, dup := seen[p.Key]; dup || p.Key == 0 {
+				continue
+			}
+			seen[p.Key] = struct{}{}
+			b.WriteString(p.Digits() + "\r\n")
+		}
+	}
 }

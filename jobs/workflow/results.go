@@ -471,6 +471,12 @@ func (s *ResultService) Classify(ctx context.Context, path string) (FileKind, er
 	case layout.KindDNC:
 		return FileDNCResult, nil
 	}
+	return listKind(headers), nil
+}
+
+// listKind tells a list to submit by its header: a phone list (phone
+// columns and little else), else an owner list.
+func listKind(headers []string) FileKind {
 	phoneCols, nameOrAddr := 0, 0
 	for _, h := range headers {
 		h = strings.ToLower(strings.TrimSpace(h))
@@ -482,9 +488,9 @@ func (s *ResultService) Classify(ctx context.Context, path string) (FileKind, er
 		}
 	}
 	if phoneCols > 0 && (nameOrAddr == 0 || len(headers) <= 2) {
-		return FilePhones, nil
+		return FilePhones
 	}
-	return FileOwners, nil
+	return FileOwners
 }
 
 // readHead reads a list or a result (CSV in any encoding, or XLSX): its

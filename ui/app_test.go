@@ -635,7 +635,7 @@ func TestJobsListUpdatesFromEvents(t *testing.T) {
 		t.Fatalf("%d UI updates for one burst of 30 events", batches)
 	}
 	row := v.shown[0]
-	if jobCell(row, 5, now, nil) != "80" || jobCell(row, 8, now, nil) != "80" || jobCell(row, 9, now, nil) != "90 ind. · 10 LLC" {
+	if jobCell(row, 5, now, nil) != "80" || jobCell(row, 8, now, nil) != "80" || jobCell(row, 9, now, nil) != "90 / 10" {
 		t.Fatalf("completed row: matches %q net %q llc %q", jobCell(row, 5, now, nil), jobCell(row, 8, now, nil), jobCell(row, 9, now, nil))
 	}
 	if v.openBtn.Disabled() || v.webhookBtn.Disabled() {
@@ -1045,8 +1045,8 @@ func TestTiersText(t *testing.T) {
 		j    workflow.Job
 		want string
 	}{
-		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, Breakdown: &client.Breakdown{Individuals: tier(1200), LLCs: tier(35)}}, "1,200 ind. · 35 LLC"},
-		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, EntityRows: 35}, "35 LLC rows"},
+		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, Breakdown: &client.Breakdown{Individuals: tier(1200), LLCs: tier(35)}}, "1,200 / 35"},
+		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, EntityRows: 35}, "— / 35"},
 		{workflow.Job{Kind: jobs.KindTrace}, "ind. only"},
 		{workflow.Job{Kind: jobs.KindDNC}, ""},
 	} {

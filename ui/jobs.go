@@ -493,14 +493,16 @@ func settledFigure(final bool, n int64) string {
 	return jobs.Thousands(n)
 }
 
-// tiersText is a trace's rows by tier: individuals and LLCs; a trace that
-// left its company rows out says so (a scrub has no tiers: blank).
+// tiersText is a trace's rows by tier, as the column's title reads:
+// individuals / LLCs ("—" for individuals not known yet); a trace that
+// left its company rows out says so (a scrub has no tiers: blank). Short
+// enough for the column's width.
 func tiersText(j workflow.Job) string {
 	switch b := j.Breakdown; {
 	case b != nil:
-		return fmt.Sprintf("%s ind. · %s LLC", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
+		return fmt.Sprintf("%s / %s", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
 	case j.IncludeLLCs:
-		return fmt.Sprintf("%s LLC rows", jobs.Thousands(int64(j.EntityRows)))
+		return "— / " + jobs.Thousands(int64(j.EntityRows))
 	case j.Kind == jobs.KindTrace:
 		return "ind. only"
 	}

@@ -90,6 +90,7 @@ func newJobMerge(local []Job) *jobMerge {
 	return m
 }
 
+// add merges j into the job of its id, or adds it after the others.
 func (m *jobMerge) add(j Job) {
 	if have, ok := m.byID[j.ID]; ok {
 		mergeAPI(have, j)

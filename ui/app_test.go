@@ -1038,7 +1038,8 @@ func TestCloseDoesNotWaitOnTheGoneWindow(t *testing.T) {
 }
 
 // The jobs table's "Ind. / LLC" cell says what each kind of job has: a
-// trace's tiers, its company rows, that it left them out; a scrub nothing.
+// trace's tiers, its company rows, that it left them out (once that is
+// known); a scrub nothing.
 func TestTiersText(t *testing.T) {
 	tier := func(rows int) client.Tier { return client.Tier{Rows: rows} }
 	for _, c := range []struct {
@@ -1047,7 +1048,8 @@ func TestTiersText(t *testing.T) {
 	}{
 		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, Breakdown: &client.Breakdown{Individuals: tier(1200), LLCs: tier(35)}}, "1,200 / 35"},
 		{workflow.Job{Kind: jobs.KindTrace, IncludeLLCs: true, EntityRows: 35}, "— / 35"},
-		{workflow.Job{Kind: jobs.KindTrace}, "ind. only"},
+		{workflow.Job{Kind: jobs.KindTrace, Mode: jobs.ModeNormal}, "ind. only"},
+		{workflow.Job{Kind: jobs.KindTrace}, ""}, // its settings not read yet: not said
 		{workflow.Job{Kind: jobs.KindDNC}, ""},
 	} {
 		if got := tiersText(c.j); got != c.want {

@@ -495,15 +495,17 @@ func settledFigure(final bool, n int64) string {
 
 // tiersText is a trace's rows by tier, as the column's title reads:
 // individuals / LLCs ("—" for individuals not known yet); a trace that
-// left its company rows out says so (a scrub has no tiers: blank). Short
-// enough for the column's width.
+// left its company rows out says so, once its settings were read (its
+// mode known: a job recorded as it was submitted has not had the API's
+// answer yet); blank otherwise, and for a scrub, which has no tiers.
+// Short enough for the column's width.
 func tiersText(j workflow.Job) string {
 	switch b := j.Breakdown; {
 	case b != nil:
 		return fmt.Sprintf("%s / %s", jobs.Thousands(int64(b.Individuals.Rows)), jobs.Thousands(int64(b.LLCs.Rows)))
 	case j.IncludeLLCs:
 		return "— / " + jobs.Thousands(int64(j.EntityRows))
-	case j.Kind == jobs.KindTrace:
+	case j.Kind == jobs.KindTrace && j.Mode != "":
 		return "ind. only"
 	}
 	return ""

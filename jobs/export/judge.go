@@ -248,6 +248,7 @@ const (
 	runPunct
 )
 
+// runByte is each byte's class.
 var runByte = func() (t [256]uint8) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = runDigit

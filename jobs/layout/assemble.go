@@ -10,6 +10,9 @@ import (
 type slotKey struct {
 	group, qual string
 	idx         int
+	// listed: a slot of a listed column (ConvListed), which only the
+	// columns naming its qualifier, and the row's, are about.
+	listed bool
 }
 
 func (k slotKey) String() string {
@@ -40,7 +43,7 @@ func (k slotKey) label() string {
 	case k.qual == string(VoIP):
 		s += "VoIP"
 	case k.qual != "":
-		s += k.qual
+		s += shoutListWords(k.qual)
 	default:
 		s += "phone"
 	}
@@ -59,6 +62,9 @@ func (k slotKey) label() string {
 func (c slotKey) matches(k slotKey) bool {
 	if c.rowLevel() {
 		return true
+	}
+	if k.listed && c.qual != k.qual {
+		return false // "Phone 1 Type" is about "Phone 1", not "DNC Phone 1"
 	}
 	return c.group == k.group && (c.qual == "" || c.qual == k.qual) && (c.idx < 0 || c.idx == k.idx)
 }
@@ -137,6 +143,9 @@ func (l *Layout) buildSlots() {
 		s := Slot{Key: g.key.String(), Label: g.key.label(), Group: g.key.group, Qualifier: g.key.qual,
 			Index: g.key.idx, Number: num, Raw: raw, Type: -1, Implied: l.Columns[num].Implied}
 		s.Columns = append(s.Columns, num)
+		if c := &l.Columns[num]; c.Convention == ConvListed {
+			s.Flags = append(s.Flags, num) // its numbers are on the list it names
+		}
 		if raw >= 0 {
 			s.Columns = append(s.Columns, raw)
 		}
@@ -370,4 +379,16 @@ func (l *Layout) typedSlot() bool {
 		}
 	}
 	return false
+}
+
+// shoutListWords writes the words of a qualifier that are initials in
+// capitals: "dnc mobile" is "DNC mobile", "nj dnc phone" "NJ DNC phone".
+func shoutListWords(q string) string {
+	ws := strings.Fields(q)
+	for i, w := range ws {
+		if w == "dnc" || w == "tcpa" || w == "dma" || w == "idnc" || w == "dnd" || len(w) == 2 && usStates[w] {
+			ws[i] = strings.ToUpper(w)
+		}
+	}
+	return strings.Join(ws, " ")
 }

@@ -18,7 +18,7 @@ import (
 func (l *Layout) attach(qs *[]Question) {
 	keys := make([]slotKey, len(l.Slots))
 	for j, s := range l.Slots {
-		keys[j] = slotKey{group: s.Group, qual: s.Qualifier, idx: s.Index}
+		keys[j] = slotKey{group: s.Group, qual: s.Qualifier, idx: s.Index, listed: l.Columns[s.Number].Convention == ConvListed}
 	}
 	for i := range l.Columns {
 		c := &l.Columns[i]
@@ -39,8 +39,37 @@ func (l *Layout) attach(qs *[]Question) {
 		}
 	}
 	for j := range l.Slots {
+		l.settleListed(j)
 		l.finishSlot(j)
 	}
+}
+
+// settleListed: the file reports a listed column's list. Where another
+// column answers for the same phone on that list ("DNC Phone" beside "DNC
+// Status"), the column may only name the number that list was checked
+// for: its numbers are still read as on the list (a header is not
+// overruled by a guess), and a note says how to read them otherwise.
+func (l *Layout) settleListed(j int) {
+	s := &l.Slots[j]
+	c := &l.Columns[s.Number]
+	if c.Convention != ConvListed {
+		return
+	}
+	l.Reports = l.Reports.with(c.Kind)
+	for _, fc := range s.Flags {
+		if o := &l.Columns[fc]; fc != s.Number && (sameList(o.Kind, c.Kind) || o.Verdict) {
+			l.Notes = append(l.Notes, fmt.Sprintf("%q holds phone numbers and is named for the %s list: every number in it is read as on that list, "+
+				"though %q answers for them too; if it only holds the numbers that were checked, correct its role to a phone", c.Header, c.Kind.Words(), o.Header))
+			return
+		}
+	}
+}
+
+// sameList reports whether an answer on list a also answers list b: the
+// same list, the registry named either way, or a verdict over them all.
+func sameList(a, b FlagKind) bool {
+	registry := func(k FlagKind) bool { return k == DNC || k == Federal }
+	return a == b || registry(a) && registry(b) || a == Combined && (registry(b) || b == Litigator)
 }
 
 // attachDetail gives a column of more about one phone (carrier, score,

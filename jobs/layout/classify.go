@@ -74,7 +74,92 @@ func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 	if !h.any(cDNC, cLitigator, cCallable, cIndustry, cRestrict) || nameish(h) || h.is(cType) {
 		return c, nil, false
 	}
+	if !h.is(cNotFlag) && len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
+		return listedPhones(c, h), nil, true
+	}
 	return listFlagColumn(c, h, vals), nil, true
+}
+
+// listedPhones is a column named for a list whose values are phone
+// numbers ("DNC Mobile 1", "Litigator Phones"): a vendor that sorts a
+// row's phones by what it found writes the numbers on that list there. It
+// is a phone slot of its own (its qualifier names the list, so that it
+// never pairs with "Mobile 1"), flagged on that list (ConvListed). A
+// header that calls its numbers clean ("Callable Phones", "Non-DNC
+// Mobile 1") cannot make them so: they are numbers like any other.
+func listedPhones(c Column, h *header) Column {
+	kind, inverted := listKind(h)
+	if h.is(cNot) {
+		inverted = !inverted
+	}
+	c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
+	c.Qualifier = listedQualifier(h)
+	if !inverted {
+		c.Kind, c.Convention = kind, ConvListed
+	}
+	return c
+}
+
+// listedSiblings reads an empty column named as a listed column of
+// another phone is ("DNC Listed Phone 3" beside a "DNC Listed Phone 1" of
+// numbers) as listed too: a vendor names every slot's alike, and the empty
+// one lists no number. Read as a flag, its blanks would leave its phone's
+// answer unknown.
+func (l *Layout) listedSiblings(hs []header, p *Profile, sample [][]string) {
+	shapes := map[string]bool{}
+	for i := range l.Columns {
+		if l.Columns[i].Convention == ConvListed {
+			shapes[digitShape(l.Headers[i])] = true
+		}
+	}
+	if len(shapes) == 0 {
+		return
+	}
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role == RoleFlag && shapes[digitShape(l.Headers[i])] && len(columnValues(p, sample, i)) == 0 {
+			*c = listedPhones(Column{Index: i, Header: c.Header, Group: hs[i].group, SlotIndex: hs[i].idx, Input: c.Input}, &hs[i])
+		}
+	}
+}
+
+// digitShape is a header lower-cased with each run of digits as "#":
+// "DNC Listed Owner 2 Phone 1" is "dnc listed owner # phone #".
+func digitShape(h string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range strings.ToLower(h) {
+		if r >= '0' && r <= '9' {
+			if !digits {
+				b.WriteByte('#')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// listedQualifier is the qualifier of a listed column's slot: the header's
+// words that name the list, then its kind of phone ("dnc mobile",
+// "nj dnc phone", "litigator phone").
+func listedQualifier(h *header) string {
+	var ws []string
+	for _, t := range h.toks {
+		switch {
+		case t.num >= 0 || t.cls == cGroup || t.cls == cPhone || t.cls == cTypeWord:
+		case t.cls == cNone && !usStates[t.word]:
+		default:
+			ws = append(ws, t.word)
+		}
+	}
+	kind := h.qual
+	if kind == "" || kind == "primary" || kind == "other" {
+		kind = "phone"
+	}
+	return strings.Join(append(ws, kind), " ")
 }
 
 func validRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {

@@ -87,6 +87,11 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
 			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place, DateOrder: col.DateOrder}
 		f.place(col)
+		if col.Convention == ConvListed && (f.Role != RolePhone || col.Qualifier != listedQualifier(h)) {
+			// Said to be a phone of another slot, or no phone: its
+			// numbers are not read as on the list.
+			col.Kind, col.Convention = 0, ""
+		}
 		if f.DateOrder != "" {
 			col.DateOrder = f.DateOrder
 		} else if f.Role == RoleScrubDate && col.DateOrder == "" {

@@ -80,6 +80,17 @@
 //     means (an index that slots of several kinds share) it is attached to
 //     each and the layout asks (a Guess): those phones are unsure until the
 //     person answers.
+//   - A column named for a list whose values are phone numbers ("DNC
+//     Mobile 1", "Litigator Phones", "Phone 2 (DNC)") is how a vendor that
+//     sorts a row's phones by what it found writes the numbers on that
+//     list: each is a phone slot of its own (its qualifier names the list,
+//     so it never pairs with "Mobile 1"), flagged on that list
+//     (ConvListed), and the file then reports the list for every phone.
+//     An empty column named as such a column of another phone is one too.
+//     A header calling its numbers clean ("Callable Phones", "Non-DNC
+//     Phone 1") makes none so; where another column answers for the same
+//     phone on that list ("DNC Phone" beside "DNC Status"), the numbers
+//     stay flagged and a note says how to read them otherwise.
 //   - A "status", "result" or "code" column is read by its values: match
 //     words make it the match status, ok/invalid the number's status, the
 //     letters of a DNC scrub service's result codes (Codes) or list words

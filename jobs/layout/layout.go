@@ -112,7 +112,7 @@ func (c Column) MarshalJSON() ([]byte, error) {
 		plain
 		Kind string `json:"kind,omitempty"`
 	}{plain: plain(c)}
-	if c.Role == RoleFlag {
+	if c.Role == RoleFlag || c.Convention == ConvListed {
 		out.Kind = c.Kind.String()
 	}
 	return json.Marshal(out)
@@ -334,6 +334,7 @@ func Detect(headers []string, sample [][]string, opts Options) *Layout {
 			qs = append(qs, *q)
 		}
 	}
+	l.listedSiblings(hs, prof, sample)
 	l.findRestrictions(hs, prof, sample)
 	l.narrowVerdicts(hs, prof, sample)
 	qs = append(qs, l.unknownPhoneFlags(hs, prof, sample)...)

@@ -40,7 +40,9 @@ func (l *Layout) NewTally() *Tally {
 	}
 	for _, s := range l.Slots {
 		for _, f := range s.Flags {
-			add(f)
+			if f != s.Number { // a listed column's values are its numbers
+				add(f)
+			}
 		}
 		for _, f := range s.Scope {
 			add(f)

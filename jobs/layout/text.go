@@ -84,7 +84,10 @@ func (s Summary) writePhones(b *strings.Builder) {
 		for _, f := range sl.Flags {
 			c := &l.Columns[f]
 			w := q(c.Header) + " " + c.Kind.Words()
-			if c.Inverted {
+			switch {
+			case f == sl.Number:
+				w += " (the column lists numbers on that list: never callable)"
+			case c.Inverted:
 				w += " (yes = clean)"
 			}
 			fl = append(fl, w)

@@ -39,6 +39,12 @@ const (
 	// (USA)"): any reason stated in words is a reason not to call; a blank
 	// or a bare code letter states none.
 	ConvReason Convention = "reasons"
+	// ConvListed: a column of phone numbers named for a list ("DNC Mobile
+	// 1", "Litigator Phones"): a vendor that sorts a row's phones by what
+	// it found puts the numbers on that list there. The column is the
+	// number of a phone slot of its own and that phone's flag: a number
+	// in it is on the list.
+	ConvListed Convention = "listed"
 )
 
 // family is the convention a value's reading belongs to.
@@ -208,6 +214,11 @@ func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valu
 		return readText(v)
 	case ConvReason:
 		return readReason(v)
+	case ConvListed:
+		if strings.TrimSpace(v) == "" {
+			return valueReading{known: true}
+		}
+		return valueReading{flag: Flagged, known: true, meaning: "a number the column lists"}
 	}
 	f := fold(v)
 	if unknown[f] {

@@ -41,6 +41,23 @@ type builder struct {
 	code *codeCol
 	// memo holds the file's choices for each field (see once).
 	memo map[memoKey]any
+	// sorted are the lists whose numbers the vendor writes in columns of
+	// their own ("DNC Mobile 1" beside "Mobile 1"): a phone on one of them
+	// is in the first such column, not in its slot's.
+	sorted []sortedList
+}
+
+// sortedList is a list a vendor sorts a row's phones by, and the header
+// template of its columns ("DNC %s" with a slot's name).
+type sortedList struct {
+	list   string // "federal", "litigator"
+	header string
+}
+
+// sortedHeaders are how vendors name the columns of numbers found on a list.
+var sortedHeaders = map[string][]string{
+	"federal":   {"DNC %s", "Do Not Call %s", "%s (DNC)", "DNC Listed %s", "Federal DNC %s"},
+	"litigator": {"Litigator %s", "TCPA %s", "%s (Litigator)", "Litigator Listed %s"},
 }
 
 type slot struct {
@@ -92,8 +109,25 @@ func (g *gen) newBuilder(fam *family, name string, kind Kind) *builder {
 	}
 	if !b.long {
 		b.slots = g.slotsOf(fam)
+		if !fam.crm && !fam.spanish && r.chance(0.12) {
+			b.sorted = append(b.sorted, sortedList{"federal", pick(r, sortedHeaders["federal"])})
+			if r.chance(0.5) {
+				b.sorted = append(b.sorted, sortedList{"litigator", pick(r, sortedHeaders["litigator"])})
+			}
+			g.c.describe("numbers on %d list(s) in columns of their own (%q)", len(b.sorted), b.sorted[0].header)
+		}
 	}
 	return b
+}
+
+// sortedInto is the place in b.sorted of the first list p is on, -1 none.
+func (b *builder) sortedInto(p *phoneFact) int {
+	for i, sl := range b.sorted {
+		if sl.list == "federal" && p.federal || sl.list == "litigator" && p.litigator {
+			return i
+		}
+	}
+	return -1
 }
 
 // slotsOf are a wide row's phone slots for each owner.
@@ -180,13 +214,31 @@ func (b *builder) wideColumns(owners int, fields []field) {
 		for _, s := range b.slots {
 			name := b.ownerPrefix(o) + fmt.Sprintf(s.name, s.k)
 			key := fmt.Sprintf("o%dp%d", o+1, len(b.specs))
-			get := func(rc *rowCtx) *phoneFact { return slotPhone(rc, o, s) }
+			all := func(rc *rowCtx) *phoneFact { return slotPhone(rc, o, s) }
+			get := all
+			if len(b.sorted) > 0 {
+				get = func(rc *rowCtx) *phoneFact {
+					if p := all(rc); p != nil && b.sortedInto(p) < 0 {
+						return p
+					}
+					return nil
+				}
+			}
 			b.phoneColumn(name, key, s.kind, get)
 			for _, f := range fields {
 				if o > 0 && b.plainOwners && f != fType {
 					continue
 				}
 				b.fieldColumn(f, name+b.sep, key, get)
+			}
+			for i, sl := range b.sorted {
+				b.sortedColumn(fmt.Sprintf(sl.header, name), fmt.Sprintf("%sL%d", key, i), s.kind, sl.list,
+					func(rc *rowCtx) *phoneFact {
+						if p := all(rc); p != nil && b.sortedInto(p) == i {
+							return p
+						}
+						return nil
+					})
 			}
 		}
 	}
@@ -208,21 +260,37 @@ func (b *builder) longColumns(fields []field) {
 // phoneColumn is a phone number column. A typed slot's header states the
 // line type of the phones in it.
 func (b *builder) phoneColumn(header, key, kind string, get func(*rowCtx) *phoneFact) {
-	stated := map[string]LineType{"m": TypeMobile, "l": TypeLandline}[kind]
-	b.add(Column{Header: header, Role: RolePhone, Slot: key}, func(rc *rowCtx) Cell {
-		p := get(rc)
-		if p == nil {
-			return Cell{}
+	b.add(Column{Header: header, Role: RolePhone, Slot: key}, func(rc *rowCtx) Cell { return b.phoneCell(kind, get(rc)) })
+}
+
+// sortedColumn is a column of the numbers on list, in a slot of its own:
+// each number's cell is its answer there.
+func (b *builder) sortedColumn(header, key, kind, list string, get func(*rowCtx) *phoneFact) {
+	b.add(Column{Header: header, Role: RolePhone, Slot: key, Reports: []string{list}}, func(rc *rowCtx) Cell {
+		c := b.phoneCell(kind, get(rc))
+		if c.M != nil && c.M.Phone != "" {
+			c.M.Answers = []Answer{{List: list, Value: Flagged}}
+			c.M.How = "a number in a column of the numbers on the " + list + " list"
 		}
-		if b.damage > 0 && b.g.r.chance(b.damage) {
-			return Cell{Text: damaged(b.g.r, p.digits), M: &Meaning{Damaged: true}}
-		}
-		format := b.phoneFmt
-		if b.g.r.chance(0.1) {
-			format = pick(b.g.r, otherFormats)
-		}
-		return Cell{Text: format(b.g.r, p.digits), M: &Meaning{Phone: p.digits, Type: stated}}
+		return c
 	})
+}
+
+// phoneCell writes phone p (nil: none) in the file's format, now and then
+// in another, or damaged.
+func (b *builder) phoneCell(kind string, p *phoneFact) Cell {
+	stated := map[string]LineType{"m": TypeMobile, "l": TypeLandline}[kind]
+	if p == nil {
+		return Cell{}
+	}
+	if b.damage > 0 && b.g.r.chance(b.damage) {
+		return Cell{Text: damaged(b.g.r, p.digits), M: &Meaning{Damaged: true}}
+	}
+	format := b.phoneFmt
+	if b.g.r.chance(0.1) {
+		format = pick(b.g.r, otherFormats)
+	}
+	return Cell{Text: format(b.g.r, p.digits), M: &Meaning{Phone: p.digits, Type: stated}}
 }
 
 // noiseColumns are the columns with nothing about calling: the row's

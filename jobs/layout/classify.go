@@ -470,10 +470,27 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		return col, nil
 	}
 	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
-		return c, &Question{Topic: "phone", Columns: []string{h.raw},
-			Message: fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)}
+		msg := fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)
+		if share(vals, severalPhones) >= 0.6 {
+			msg = fmt.Sprintf("%q holds several phone numbers in a cell: SkipDesk reads one number a cell, so none of them is callable "+
+				"(give each number a column of its own to call it)", h.raw)
+		}
+		return c, &Question{Topic: "phone", Columns: []string{h.raw}, Message: msg}
 	}
 	return detailOrOther(c, h), nil
+}
+
+// severalPhones reports a value of two or more phone numbers, or of one
+// and what may be one ("5125550101, 5125550102", "512-555-0101 | 512…").
+func severalPhones(v string) bool {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' })
+	n := 0
+	for _, p := range parts {
+		if phoneLike(strings.TrimSpace(p)) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // aboutAPhone reads a column named after a phone whose values are not

@@ -436,6 +436,9 @@ func (b *builder) rowColumns() {
 		}
 		b.rowColumn(f)
 	}
+	if r.chance(0.1) {
+		b.otherPhonesColumn()
+	}
 	if !b.long {
 		return
 	}
@@ -449,6 +452,29 @@ func (b *builder) rowColumns() {
 		b.fieldColumn(f, "", "", func(rc *rowCtx) *phoneFact { return rc.phone })
 	}
 }
+
+// otherPhonesColumn is a column of more numbers of the row, several to a
+// cell ("Other Phones": "512-555-0101, 512-555-0102"), as CRMs and some
+// skip exports write them: numbers no list answers for.
+func (b *builder) otherPhonesColumn() {
+	r := b.g.r
+	sep := pick(r, []string{", ", "; ", " | ", " / ", "\n", ","})
+	format := pick(r, phoneFormats)
+	b.add(Column{Header: pick(r, otherPhonesWords), Role: RoleNotes}, func(rc *rowCtx) Cell {
+		if !r.chance(0.5) {
+			return Cell{}
+		}
+		var texts, nums []string
+		for range r.between(2, 3) {
+			d := b.g.nums.next(pick(r, plainStates))
+			nums = append(nums, d)
+			texts = append(texts, format(r, d))
+		}
+		return Cell{Text: strings.Join(texts, sep), M: &Meaning{Mentions: nums, How: "several numbers in one cell"}}
+	})
+}
+
+var otherPhonesWords = []string{"Other Phones", "Additional Phones", "All Phones", "Phone Numbers", "Alternate Phones"}
 
 // rowColumn adds one column about the whole row.
 func (b *builder) rowColumn(f field) {

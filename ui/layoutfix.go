@@ -102,9 +102,27 @@ type columnFix struct {
 	kind *widget.Select
 }
 
-func roleOf(words string) layout.Role { return roleWords.valueOf(words, layout.RoleOther) }
+func roleOf(words string) layout.Role {
+	if words == listedWords {
+		return layout.RolePhone
+	}
+	return roleWords.valueOf(words, layout.RoleOther)
+}
 
 func wordsOfRole(role layout.Role) string { return roleWords.wordsOf(role, "Not used") }
+
+// listedWords name the role of a listed column (layout.ConvListed): phone
+// numbers its header says are on a list. It is offered for such a column
+// only, as what it is read as; "Phone number" reads them as plain numbers.
+const listedWords = "Numbers on the list"
+
+// columnWords is a column's role in words.
+func columnWords(c layout.Column) string {
+	if c.Role == layout.RolePhone && c.Convention == layout.ConvListed {
+		return listedWords
+	}
+	return wordsOfRole(c.Role)
+}
 
 func kindOf(words string) layout.FlagKind { return kindWords.valueOf(words, layout.Combined) }
 
@@ -265,7 +283,6 @@ func readingTitle(r layout.Reading) string {
 // columnsGrid is every column with its first value, what SkipDesk reads in
 // it and, for a flag, which list.
 func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
-	options, kinds := roleWords.options(), kindWords.options()
 	grid := container.NewGridWithColumns(4,
 		widget.NewLabelWithStyle("Column", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("First value", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -273,17 +290,7 @@ func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 		widget.NewLabelWithStyle("List", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	var fixes []*columnFix
 	for _, c := range l.Columns {
-		f := &columnFix{col: c}
-		f.kind = widget.NewSelect(kinds, nil)
-		f.kind.SetSelected(wordsOfKind(c.Kind))
-		f.role = widget.NewSelect(options, func(w string) {
-			if roleOf(w) == layout.RoleFlag {
-				f.kind.Enable()
-			} else {
-				f.kind.Disable()
-			}
-		})
-		f.role.SetSelected(wordsOfRole(c.Role))
+		f := newColumnFix(c)
 		head := widget.NewLabel(c.Header)
 		head.Truncation = fyne.TextTruncateEllipsis
 		first := widget.NewLabel("")
@@ -300,22 +307,51 @@ func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 	return grid, fixes
 }
 
-// saveCorrection keeps the columns and values the person changed and reads
-// the result again through the corrected layout.
-func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*valueFix) {
-	c := &layout.Correction{Signature: l.Signature, Columns: map[string]layout.ColumnFix{}, Values: map[string]map[string]layout.Flag{}}
+// newColumnFix is a column's choices of role and list, set to how it is
+// read; the list is offered for a flag only. A listed column is offered
+// what it is read as beside the roles.
+func newColumnFix(c layout.Column) *columnFix {
+	f := &columnFix{col: c}
+	roles := roleWords.options()
+	if columnWords(c) == listedWords {
+		roles = append(roles, listedWords)
+	}
+	f.kind = widget.NewSelect(kindWords.options(), nil)
+	f.kind.SetSelected(wordsOfKind(c.Kind))
+	f.role = widget.NewSelect(roles, func(w string) {
+		if roleOf(w) == layout.RoleFlag {
+			f.kind.Enable()
+		} else {
+			f.kind.Disable()
+		}
+	})
+	f.role.SetSelected(columnWords(c))
+	return f
+}
+
+// changedColumns are the columns whose role or list the person changed,
+// as the correction saves them.
+func changedColumns(fixes []*columnFix) map[string]layout.ColumnFix {
+	out := map[string]layout.ColumnFix{}
 	for _, f := range fixes {
 		role := roleOf(f.role.Selected)
 		kind := kindOf(f.kind.Selected)
-		if role == f.col.Role && (role != layout.RoleFlag || kind == f.col.Kind) {
+		if f.role.Selected == columnWords(f.col) && (role != layout.RoleFlag || kind == f.col.Kind) {
 			continue
 		}
 		fix := layout.ColumnFix{Role: role}
 		if role == layout.RoleFlag {
 			fix.Kind = &kind
 		}
-		c.Columns[f.col.Header] = fix
+		out[f.col.Header] = fix
 	}
+	return out
+}
+
+// saveCorrection keeps the columns and values the person changed and reads
+// the result again through the corrected layout.
+func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*valueFix) {
+	c := &layout.Correction{Signature: l.Signature, Columns: changedColumns(fixes), Values: map[string]map[string]layout.Flag{}}
 	for _, f := range values {
 		flag := flagOfWords(f.choice.Selected)
 		if flag.String() == f.was {

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"slices"
 	"testing"
+
+	"fyne.io/fyne/v2/test"
 
 	"github.com/skipdesk/skipdesk/jobs/layout"
 )
@@ -18,5 +21,34 @@ func TestEveryColumnKindHasItsWords(t *testing.T) {
 		if got := kindOf(wordsOfKind(k)); got != k {
 			t.Errorf("a %s column is shown as %q, saved as %s", k, wordsOfKind(k), got)
 		}
+	}
+}
+
+// A column of numbers its header puts on a list is offered as what it is
+// read as; choosing "Phone number" saves it as a plain phone, and the
+// layout then reads its numbers by the other columns.
+func TestListedColumnCorrection(t *testing.T) {
+	test.NewTempApp(t)
+	h := []string{"DNC Phone", "DNC Status", "Litigator"}
+	rows := [][]string{{"5125550101", "Clean", "No"}}
+	l := layout.Detect(h, rows, layout.Options{})
+	f := newColumnFix(l.Columns[0])
+	if f.role.Selected != listedWords || !slices.Contains(f.role.Options, listedWords) || !f.kind.Disabled() {
+		t.Fatalf("listed column shown as %q (options %q, list enabled %v)", f.role.Selected, f.role.Options, !f.kind.Disabled())
+	}
+	if got := changedColumns([]*columnFix{f}); len(got) != 0 {
+		t.Errorf("unchanged, it saves %+v", got)
+	}
+	if plain := newColumnFix(l.Columns[1]); slices.Contains(plain.role.Options, listedWords) {
+		t.Errorf("%q is offered as listed", l.Columns[1].Header)
+	}
+	f.role.SetSelected(wordsOfRole(layout.RolePhone))
+	got := changedColumns([]*columnFix{f})
+	if fix, ok := got["DNC Phone"]; !ok || fix.Role != layout.RolePhone || len(got) != 1 {
+		t.Fatalf("choosing a phone number saves %+v", got)
+	}
+	fixed := layout.Detect(h, rows, layout.Options{Correction: &layout.Correction{Signature: l.Signature, Columns: got}})
+	if c := fixed.Columns[0]; c.Role != layout.RolePhone || c.Convention == layout.ConvListed {
+		t.Errorf("corrected, %q reads as %s %q", c.Header, c.Role, c.Convention)
 	}
 }

@@ -59,7 +59,7 @@ func (l *Layout) settleListed(j int) {
 	for _, fc := range s.Flags {
 		if o := &l.Columns[fc]; fc != s.Number && (sameList(o.Kind, c.Kind) || o.Verdict) {
 			l.Notes = append(l.Notes, fmt.Sprintf("%q holds phone numbers and is named for the %s list: every number in it is read as on that list, "+
-				"though %q answers for them too; if it only holds the numbers that were checked, correct its role to a phone", c.Header, c.Kind.Words(), o.Header))
+				"though %q answers for them too; if it only holds the numbers that were checked, say it holds a phone number in Check the columns", c.Header, c.Kind.Words(), o.Header))
 			return
 		}
 	}

@@ -242,7 +242,7 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 			grid.Add(widget.NewLabel(shown))
 			grid.Add(widget.NewLabel(jobs.Plural(int64(vc.Count), "row", "rows")))
 			was := wordsOfReads(vc.Reads)
-			if was == "" || r.Role != layout.RoleFlag {
+			if was == "" || r.Role != layout.RoleFlag || vc.Value == layout.NumbersValue {
 				// An invalid number, or another reading no choice here gives.
 				grid.Add(widget.NewLabel(vc.Reads))
 				continue

@@ -74,10 +74,38 @@ func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 	if !h.any(cDNC, cLitigator, cCallable, cIndustry, cRestrict) || nameish(h) || h.is(cType) {
 		return c, nil, false
 	}
-	if !h.is(cNotFlag) && len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
-		return listedPhones(c, h), nil, true
+	if !h.is(cNotFlag) && len(vals) > 0 {
+		numbers := share(vals, func(v string) bool { _, ok := numbersIn(v); return ok }) >= 0.6
+		switch {
+		case numbers && (share(vals, severalPhones) > 0 || !h.any(cPhone, cTypeWord) && h.idx < 0):
+			// Several numbers in a cell anywhere: never one phone a cell,
+			// or the numbers after the first would go unread. Nor is a
+			// row's "DNC Numbers", named for no phone: it is about the
+			// row's phones.
+			return listedNumbers(c, h), nil, true
+		case share(vals, phoneLike) >= 0.6:
+			return listedPhones(c, h), nil, true
+		}
 	}
 	return listFlagColumn(c, h, vals), nil, true
+}
+
+// listedNumbers is a column named for a list whose cells hold numbers,
+// several to a cell ("DNC Numbers": "5125550102; 5125550103"): a flag of
+// the phones it is about (ConvNumbers), flagged where their number is in
+// it. A header calling its numbers clean makes none so: it is read as
+// nothing, and its numbers are never callable.
+func listedNumbers(c Column, h *header) Column {
+	kind, inverted := listKind(h)
+	if h.is(cNot) {
+		inverted = !inverted
+	}
+	if inverted {
+		c.Role = RoleOther
+		return c
+	}
+	c.Role, c.Kind, c.Convention = RoleFlag, kind, ConvNumbers
+	return c
 }
 
 // listedPhones is a column named for a list whose values are phone

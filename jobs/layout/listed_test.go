@@ -32,13 +32,8 @@ func TestListedPhoneColumns(t *testing.T) {
 		}
 	}
 	// A newer scrub calls every number clean: the listed ones stay out.
-	join := NewFlagIndex()
-	join.SetDates(testDay, testDay.AddDate(0, 0, 1))
-	src := join.AddSource(Source{Name: "scrub", Date: testDay}, Detect([]string{"PHONE", "DNC", "LITIGATOR"}, nil, Options{}))
-	for _, n := range []string{"5125550101", "5125550102", "5125550103", "5125550104", "5125550105", "5125550106",
-		"2145550107", "2145550108", "2145550109"} {
-		join.add(src, phone.Key(n), flagsOf(DNC, Clean, Litigator, Clean), testDay)
-	}
+	join := cleanScrub("5125550101", "5125550102", "5125550103", "5125550104", "5125550105", "5125550106",
+		"2145550107", "2145550108", "2145550109")
 	got := readAll(t, l, rows, join)
 	wantRows := [][]string{
 		{"(512) 555-0101 mobile callable", "(512) 555-0102 mobile callable", "(512) 555-0103 landline callable",
@@ -142,4 +137,71 @@ func wantSlots(t *testing.T, l *Layout, want ...string) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("slots:\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
 	}
+}
+
+// A column of the row's numbers on a list, several to a cell ("DNC
+// Numbers"), flags the phones it lists and answers nothing of the others;
+// one cell of several numbers among single ones makes it such a column,
+// never a phone slot whose cell of two numbers would go unread.
+func TestListedNumbersColumn(t *testing.T) {
+	h := []string{"Phone 1", "Phone 2", "Phone 3", "DNC Numbers", "Litigator", "Scrubbed On"}
+	rows := [][]string{
+		{"5125550101", "5125550102", "5125550103", "5125550102; (512) 555-0103", "No", "2025-05-01"},
+		{"2145550107", "2145550108", "", "", "No", "2025-05-01"},
+		{"2545550111", "", "", "254-555-0111", "No", "2025-05-01"},
+		{"2545550112", "", "", "254.555.0112", "No", "2025-05-01"},
+	}
+	l := Detect(h, rows, Options{})
+	wantSlots(t, l,
+		"Phone 1=Phone 1||DNC Numbers:dnc,Litigator:litigator", "Phone 2=Phone 2||DNC Numbers:dnc,Litigator:litigator",
+		"Phone 3=Phone 3||DNC Numbers:dnc,Litigator:litigator",
+	)
+	for _, q := range l.Questions {
+		if q.Blocks {
+			t.Errorf("a question blocks the file: %s", q.Message)
+		}
+	}
+	join := cleanScrub("5125550101", "5125550102", "5125550103", "2145550107", "2145550108", "2545550111", "2545550112")
+	got := readAll(t, l, rows, join)
+	want := [][]string{
+		{"(512) 555-0101 ? callable", "(512) 555-0102 ? DNC", "(512) 555-0103 ? DNC"},
+		{"(214) 555-0107 ? callable", "(214) 555-0108 ? callable"},
+		{"(254) 555-0111 ? DNC"},
+		{"(254) 555-0112 ? DNC"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d: %q, want %q", i+1, got[i], want[i])
+		}
+	}
+	// Alone, the file answers none of them clean.
+	for _, row := range readAll(t, l, rows, nil) {
+		for _, p := range row {
+			if strings.HasSuffix(p, "callable") {
+				t.Errorf("%s: callable on the file's silence", p)
+			}
+		}
+	}
+	// A value that is not numbers is asked about; one that says the row
+	// has numbers on the list flags every phone of the row.
+	rows[1][3] = "Yes"
+	l = Detect(h, rows, Options{})
+	if !slices.ContainsFunc(l.Questions, func(q Question) bool { return q.Blocks && strings.Contains(q.Message, `"Yes"`) }) {
+		t.Errorf("no question on \"Yes\": %+v", l.Questions)
+	}
+	if got := readAll(t, l, rows[1:2], join)[0]; got[0] != "(214) 555-0107 ? DNC" || got[1] != "(214) 555-0108 ? DNC" {
+		t.Errorf("row of \"Yes\": %q", got)
+	}
+}
+
+// cleanScrub is an index of one DNC result, dated testDay, that calls
+// every one of numbers clean on the DNC and litigator lists.
+func cleanScrub(numbers ...string) *FlagIndex {
+	join := NewFlagIndex()
+	join.SetDates(testDay, testDay.AddDate(0, 0, 1))
+	src := join.AddSource(Source{Name: "scrub", Date: testDay}, Detect([]string{"PHONE", "DNC", "LITIGATOR"}, nil, Options{}))
+	for _, n := range numbers {
+		join.add(src, phone.Key(n), flagsOf(DNC, Clean, Litigator, Clean), testDay)
+	}
+	return join
 }

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -325,35 +326,7 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	unsure := false
 	for _, fc := range s.Flags {
 		unsure = unsure || l.guess[fc]
-		x := r.flagValue(fc, cell(rec, fc))
-		kind := l.Columns[fc].Kind
-		if x.invalid {
-			// The service did not check the lists of a number it
-			// calls invalid ("I", "malformed").
-			p.Flags.Set(Number, Flagged)
-			p.Flags.Set(kind, Unknown)
-			continue
-		}
-		if x.list != nil {
-			// A code that speaks of another list: flagged there, and the
-			// column's own verdict is not clean for it either.
-			p.Flags.Set(*x.list, x.flag)
-			p.Flags.Set(kind, Unknown)
-			continue
-		}
-		p.Flags.Set(kind, x.flag)
-		if l.Columns[fc].Verdict {
-			// The verdict speaks of the state lists too: clean on them
-			// when it is clean, not known when it is not known. Flagged,
-			// it does not say on which list: the state lists are not known
-			// clean, so that a later scrub of the registry alone never
-			// clears a phone the verdict may have found on a state's list.
-			state := x.flag
-			if state == Flagged {
-				state = Unknown
-			}
-			p.Flags.Set(State, state)
-		}
+		r.applyFlag(&p, fc, cell(rec, fc))
 	}
 	// A list the file reports for some of its phones is asked of all of
 	// them: where the file says nothing, the answer is unknown.
@@ -372,6 +345,64 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 		p.Block |= BlockUnsure
 	}
 	return p, true
+}
+
+// applyFlag sets what value v of flag column fc says of phone p.
+func (r *Reader) applyFlag(p *Phone, fc int, v string) {
+	col := &r.l.Columns[fc]
+	kind := col.Kind
+	if col.Convention == ConvNumbers {
+		p.Flags.Set(kind, r.l.listsNumber(fc, v, p.Key))
+		return
+	}
+	x := r.flagValue(fc, v)
+	switch {
+	case x.invalid:
+		// The service did not check the lists of a number it calls
+		// invalid ("I", "malformed").
+		p.Flags.Set(Number, Flagged)
+		p.Flags.Set(kind, Unknown)
+	case x.list != nil:
+		// A code that speaks of another list: flagged there, and the
+		// column's own verdict is not clean for it either.
+		p.Flags.Set(*x.list, x.flag)
+		p.Flags.Set(kind, Unknown)
+	default:
+		p.Flags.Set(kind, x.flag)
+		if col.Verdict {
+			// The verdict speaks of the state lists too: clean on them
+			// when it is clean, not known when it is not known. Flagged,
+			// it does not say on which list: the state lists are not
+			// known clean, so that a later scrub of the registry alone
+			// never clears a phone the verdict may have found on a
+			// state's list.
+			state := x.flag
+			if state == Flagged {
+				state = Unknown
+			}
+			p.Flags.Set(State, state)
+		}
+	}
+}
+
+// listsNumber is what a cell of column i (ConvNumbers) says of the number
+// key: flagged when it lists it, or says in other words that the row has
+// numbers on the list ("Yes"); unknown otherwise (its silence is no clean
+// answer); or as the person read the cell's value.
+func (l *Layout) listsNumber(i int, v string, key uint64) Flag {
+	if fix, ok := l.values[i]; ok {
+		if f, ok := fix[fold(v)]; ok {
+			return f
+		}
+	}
+	keys, ok := numbersIn(v)
+	switch {
+	case ok && key != 0 && slices.Contains(keys, key):
+		return Flagged
+	case !ok && strings.TrimSpace(v) != "" && readFlagValue(ConvFlag, l.Columns[i].Kind, false, v).flag == Flagged:
+		return Flagged // "Yes": the row has numbers on the list, which is not said
+	}
+	return Unknown
 }
 
 // scrubbed reports whether the scope columns say the row (or the phone) was

@@ -64,17 +64,10 @@ func (l *Layout) NewTally() *Tally {
 func (t *Tally) Add(rec []string) {
 	t.rows++
 	for k, c := range t.cols {
-		v := cell(rec, c)
-		if blank(v) {
-			v = ""
-		} else if v[0] == ' ' || v[len(v)-1] == ' ' {
-			v = strings.TrimSpace(v)
-		}
-		if t.l.Columns[c].Convention == ConvText && t.l.Columns[c].Role == RoleFlag {
-			if x := t.l.readValue(c, v); x.known && x.flag == Clean {
-				t.quiet[k]++
-				continue
-			}
+		v, quiet := t.valueOf(c, cell(rec, c))
+		if quiet {
+			t.quiet[k]++
+			continue
 		}
 		c := &t.counts[k]
 		switch i := c.find(v); {
@@ -97,6 +90,29 @@ func (t *Tally) Add(rec []string) {
 			t.phones.Invalid++
 		}
 	}
+}
+
+// valueOf is cell v of column c as the tally counts it: trimmed, a cell of
+// phone numbers of a column of numbers (ConvNumbers) as NumbersValue;
+// quiet for a text column's value that states no restriction.
+func (t *Tally) valueOf(c int, v string) (_ string, quiet bool) {
+	if blank(v) {
+		v = ""
+	} else if v[0] == ' ' || v[len(v)-1] == ' ' {
+		v = strings.TrimSpace(v)
+	}
+	col := &t.l.Columns[c]
+	switch {
+	case col.Convention == ConvNumbers:
+		if _, ok := numbersIn(v); ok {
+			v = NumbersValue // one line for all, not one a number
+		}
+	case col.Convention == ConvText && col.Role == RoleFlag:
+		if x := t.l.readValue(c, v); x.known && x.flag == Clean {
+			return v, true
+		}
+	}
+	return v, false
 }
 
 // Rows is the number of rows counted.
@@ -133,19 +149,16 @@ type ValueCount struct {
 var readsOrder = map[string]int{"flagged": 0, "matched": 0, "invalid": 1, "clean": 2, "not matched": 2,
 	"scrubbed": 2, "not scrubbed": 3, "unknown": 9}
 
+// NumbersValue stands in a Tally for every cell of phone numbers of a
+// column of numbers on a list (ConvNumbers).
+const NumbersValue = "(phone numbers)"
+
 // reads says how value v of column i reads, in a word, and what it means.
 func (l *Layout) reads(i int, v string) (string, string) {
 	col := &l.Columns[i]
 	switch col.Role {
 	case RoleFlag:
-		x := l.readValue(i, v)
-		switch {
-		case x.invalid:
-			return "invalid", x.meaning
-		case !x.known && x.meaning == "":
-			return "unknown", "not understood"
-		}
-		return x.flag.String(), x.meaning
+		return l.flagReads(i, v)
 	case RoleMatch:
 		return matchOf(v).String(), ""
 	case RolePhoneType:
@@ -171,6 +184,21 @@ func (l *Layout) reads(i int, v string) (string, string) {
 		return t.Format(time.DateOnly), "scrub date"
 	}
 	return "", ""
+}
+
+// flagReads says how value v of flag column i reads, and what it means.
+func (l *Layout) flagReads(i int, v string) (string, string) {
+	if l.Columns[i].Convention == ConvNumbers && v == NumbersValue {
+		return Flagged.String(), "each number in it is on the list; the row's other phones are not answered"
+	}
+	x := l.readValue(i, v)
+	switch {
+	case x.invalid:
+		return "invalid", x.meaning
+	case !x.known && x.meaning == "":
+		return "unknown", "not understood"
+	}
+	return x.flag.String(), x.meaning
 }
 
 // answersFor names the phones column i answers for: "every phone of the

@@ -87,6 +87,8 @@ func (s Summary) writePhones(b *strings.Builder) {
 			switch {
 			case f == sl.Number:
 				w += " (the column lists numbers on that list: never callable)"
+			case c.Convention == ConvNumbers:
+				w += " (the numbers it lists are on that list)"
 			case c.Inverted:
 				w += " (yes = clean)"
 			}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Convention is how a flag column writes its values, established over the
@@ -45,6 +47,12 @@ const (
 	// number of a phone slot of its own and that phone's flag: a number
 	// in it is on the list.
 	ConvListed Convention = "listed"
+	// ConvNumbers: a column of the row's numbers on the list it names, one
+	// or several a cell ("DNC Numbers": "5125550102; 5125550103"): a phone
+	// of the row whose number is in it is on the list; the others are not
+	// answered by it (unknown), nor is any phone of a row whose cell holds
+	// something else.
+	ConvNumbers Convention = "numbers"
 )
 
 // family is the convention a value's reading belongs to.
@@ -219,6 +227,14 @@ func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valu
 			return valueReading{known: true}
 		}
 		return valueReading{flag: Flagged, known: true, meaning: "a number the column lists"}
+	case ConvNumbers:
+		if strings.TrimSpace(v) == "" {
+			return valueReading{known: true}
+		}
+		if _, ok := numbersIn(v); ok {
+			return valueReading{flag: Flagged, known: true, meaning: "numbers on the list"}
+		}
+		return valueReading{}
 	}
 	f := fold(v)
 	if unknown[f] {
@@ -455,6 +471,26 @@ func matchOf(v string) Match {
 	m, _ := readMatch(v)
 	return m
 }
+
+// numbersIn reads a cell of phone numbers, one or several ("5125550101",
+// "512-555-0102; (512) 555-0103", "a | b", "a / b", one a line): their
+// keys, and ok false when a part is not a valid number.
+func numbersIn(v string) (keys []uint64, ok bool) {
+	for _, part := range strings.FieldsFunc(v, numberSep) {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		k := phone.Key(part)
+		if k == 0 {
+			return nil, false
+		}
+		keys = append(keys, k)
+	}
+	return keys, len(keys) > 0
+}
+
+// numberSep is what separates numbers written in one cell.
+func numberSep(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' }
 
 // phoneLike reports whether a value looks like a phone number: a valid one,
 // or 7 to 15 digits among phone punctuation.

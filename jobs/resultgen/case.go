@@ -145,8 +145,11 @@ type Meaning struct {
 	// cell is blank or cannot be read with certainty (Damaged).
 	Phone   string
 	Damaged bool
-	// Answers are the list answers the cell gives.
+	// Answers are the list answers the cell gives; For, when set, the
+	// numbers they are about (a row's "DNC Numbers"), else the phone whose
+	// cell or row it is.
 	Answers []Answer
+	For     []string
 	// Restrict is the restriction the cell states ("" none).
 	Restrict string
 	// Invalid: the cell says the number does not work.

@@ -439,6 +439,9 @@ func (b *builder) rowColumns() {
 	if r.chance(0.1) {
 		b.otherPhonesColumn()
 	}
+	if !b.long && !b.fam.spanish && r.chance(0.08) {
+		b.listedNumbersColumn()
+	}
 	if !b.long {
 		return
 	}
@@ -472,6 +475,42 @@ func (b *builder) otherPhonesColumn() {
 		}
 		return Cell{Text: strings.Join(texts, sep), M: &Meaning{Mentions: nums, How: "several numbers in one cell"}}
 	})
+}
+
+// listedNumbersColumn is a column of the row's numbers on a list, several
+// to a cell ("DNC Numbers": "512-555-0102; 512-555-0103"): its answer is
+// flagged for those numbers and says nothing of the row's others.
+func (b *builder) listedNumbersColumn() {
+	r := b.g.r
+	list := pick(r, []string{"federal", "federal", "litigator"})
+	header := pick(r, listedNumbersWords[list])
+	sep := pick(r, []string{"; ", ", ", " | ", "\n", ","})
+	format := pick(r, phoneFormats)
+	b.add(Column{Header: header, Role: RoleList, Reports: []string{list}}, func(rc *rowCtx) Cell {
+		var texts, nums []string
+		if rc.prop != nil {
+			for _, o := range rc.prop.owners {
+				for _, p := range o.phones {
+					if list == "federal" && p.federal || list == "litigator" && p.litigator {
+						nums = append(nums, p.digits)
+						texts = append(texts, format(r, p.digits))
+					}
+				}
+			}
+		}
+		if len(nums) == 0 {
+			return Cell{}
+		}
+		// The numbers are written here whether or not a phone column of
+		// the row has them: mentions, never callable.
+		return Cell{Text: strings.Join(texts, sep), M: &Meaning{Answers: []Answer{{List: list, Value: Flagged}}, For: nums,
+			Mentions: nums, How: "a number in the row's column of numbers on the " + list + " list"}}
+	})
+}
+
+var listedNumbersWords = map[string][]string{
+	"federal":   {"DNC Numbers", "DNC Phones", "Do Not Call Numbers", "Numbers on DNC", "DNC Listed Phones"},
+	"litigator": {"Litigator Numbers", "Litigator Phones", "TCPA Numbers"},
 }
 
 var otherPhonesWords = []string{"Other Phones", "Additional Phones", "All Phones", "Phone Numbers", "Alternate Phones"}

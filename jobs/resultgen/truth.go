@@ -109,6 +109,7 @@ func generalHow(how string) string {
 // obs is what one row of one file says about one number.
 type obs struct {
 	file     *File
+	number   string
 	row      int
 	answers  []sourced
 	reasons  []Reason // restrictions, invalid
@@ -189,7 +190,7 @@ func (f *File) rowObs(ri int) []numberObs {
 		if col.Role != RolePhone || row[j].M == nil || row[j].M.Phone == "" {
 			continue
 		}
-		o := &obs{file: f, row: ri, typ: row[j].M.Type}
+		o := &obs{file: f, number: row[j].M.Phone, row: ri, typ: row[j].M.Type}
 		for k, c := range f.Cols {
 			// Its own columns (its slot's; in a long layout, the row's),
 			// and the row's.
@@ -211,6 +212,9 @@ func (o *obs) read(f *File, ri int, c Column, cell Cell) {
 	}
 	where := Reason{File: f.Name, Row: ri + 1, Column: c.Header, Text: cell.Text, How: m.How}
 	for _, a := range m.Answers {
+		if m.For != nil && !slices.Contains(m.For, o.number) {
+			break // about other numbers of the row
+		}
 		o.answers = append(o.answers, sourced{a, c.Header, cell.Text, m.How})
 	}
 	if m.Restrict != "" {

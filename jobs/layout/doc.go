@@ -91,6 +91,12 @@
 //     Phone 1") makes none so; where another column answers for the same
 //     phone on that list ("DNC Phone" beside "DNC Status"), the numbers
 //     stay flagged and a note says how to read them otherwise.
+//   - A column named for a list whose cells hold numbers, several to a
+//     cell anywhere, or that names no phone ("DNC Numbers": "5125550102;
+//     5125550103"), is a flag of the phones it is about (ConvNumbers): a
+//     phone whose number it lists is on the list, the others are not
+//     answered by it. A column named for a phone whose cells hold several
+//     numbers is not read (one number a cell), and the layout says so.
 //   - A "status", "result" or "code" column is read by its values: match
 //     words make it the match status, ok/invalid the number's status, the
 //     letters of a DNC scrub service's result codes (Codes) or list words

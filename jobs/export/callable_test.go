@@ -457,3 +457,36 @@ func TestExportWithFilters(t *testing.T) {
 		t.Errorf("matched,mobile without flags: %q", rows)
 	}
 }
+
+// A cell of several numbers is written in a callable list with its kept
+// numbers alone, never blanked whole for one left out nor kept with one
+// that may not be called.
+func TestExportCallableSeveralNumbersACell(t *testing.T) {
+	trace := "first_name,phone_1,phone_1_type,other_phones,match_status\r\n" +
+		"A,2125550101,mobile,\"2125550104, 2125550102; (212) 555-0103\",matched\r\n" + // 0104 clean, 0102 DNC, 0103 litigator
+		"B,2125550104,mobile,2125550199 | 2125550101,matched\r\n" + // 0199 not scrubbed
+		"C,,,555-0110 / 2125550104,matched\r\n" // not a number, then 0104
+	_, dst := exportScrubbed(t, trace, callableDNC, "callable.csv", CallableOptions{OnlyCallable: true})
+	got := readCSV(t, dst)
+	col := slices.Index(got[0], "other_phones")
+	if col < 0 {
+		t.Fatalf("no other_phones column: %q", got[0])
+	}
+	var cells []string
+	for _, r := range got[1:] {
+		cells = append(cells, r[col])
+	}
+	want := []string{"2125550104", "2125550101", "2125550104"}
+	if !slices.Equal(cells, want) {
+		t.Errorf("other_phones written %q, want %q", cells, want)
+	}
+	for _, r := range got[1:] {
+		for _, c := range r {
+			for _, n := range []string{"2125550102", "555-0103", "2125550199", "555-0110"} {
+				if strings.Contains(c, n) {
+					t.Errorf("%s written in %q", n, r)
+				}
+			}
+		}
+	}
+}

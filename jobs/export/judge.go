@@ -35,6 +35,7 @@ type rowJudge struct {
 	keepK  numbers // the numbers kept in this row
 	win    []phoneWindow
 	words  flagWordsCache
+	parts  []byte // keptParts's cell
 
 	counts PhoneCounts
 	dated  map[scrubDay]int
@@ -155,8 +156,12 @@ func (j *rowJudge) sortPhone(p *layout.Phone) bool {
 	} else {
 		j.counts.Left[j.m.leftFor(p, isBad)]++
 	}
-	for _, c := range cols {
-		j.blank[c] = true
+	if j.m.l.Slots[p.Slot].Part == 0 {
+		// A cell of several numbers is written again with the kept ones
+		// (keptParts), not blanked for one left out.
+		for _, c := range cols {
+			j.blank[c] = true
+		}
 	}
 	if p.Key != 0 {
 		j.erase = append(j.erase, p.Key)
@@ -172,6 +177,9 @@ func (j *rowJudge) output(rec []string) []string {
 	for _, o := range j.m.out {
 		if o >= 0 {
 			v := cell(rec, o)
+			if o < len(j.m.l.Columns) && j.m.l.Columns[o].Parts > 0 {
+				v = j.keptParts(o)
+			}
 			// Every cell is looked at, a kept phone's own columns too (its
 			// raw twin may hold another number): a number is written only
 			// where it was read as a phone and judged.
@@ -190,6 +198,24 @@ func (j *rowJudge) output(rec []string) []string {
 		j.rec = append(j.rec, j.added(&j.row.Phones[i], which))
 	}
 	return j.rec
+}
+
+// keptParts is a cell of several numbers (layout.Column.Parts) as
+// written: its kept phones' numbers as the cell writes them, "; " between
+// them; "" when none is kept. What else it held (a number left out, one
+// not read) is not written.
+func (j *rowJudge) keptParts(col int) string {
+	j.parts = j.parts[:0]
+	for k, s := range j.m.l.Slots {
+		if s.Number != col || s.Part == 0 || !j.keep[k] || j.bySlot[k] < 0 {
+			continue
+		}
+		if len(j.parts) > 0 {
+			j.parts = append(j.parts, "; "...)
+		}
+		j.parts = append(j.parts, j.row.Phones[j.bySlot[k]].Raw...)
+	}
+	return string(j.parts)
 }
 
 // added is the value of a kept phone's added column.

@@ -149,8 +149,28 @@ func (l *Layout) buildSlots() {
 		if raw >= 0 {
 			s.Columns = append(s.Columns, raw)
 		}
+		if parts := l.Columns[num].Parts; parts > 0 {
+			l.Slots = append(l.Slots, partSlots(s, l.Headers[num], parts)...)
+			continue
+		}
 		l.Slots = append(l.Slots, s)
 	}
+}
+
+// partSlots are the slots of a column of several numbers a cell, one a
+// number, named by the column ("Other Phones 2"): a cell's own raw twin it
+// has not.
+func partSlots(s Slot, header string, parts int) []Slot {
+	out := make([]Slot, parts)
+	for k := range parts {
+		p := s
+		p.Part, p.Raw = k+1, -1
+		p.Columns = []int{s.Number}
+		p.Key = strings.ToLower(header) + " " + strconv.Itoa(k+1)
+		p.Label = header + " " + strconv.Itoa(k+1)
+		out[k] = p
+	}
+	return out
 }
 
 // phoneGroup is the phone columns of one slot key.

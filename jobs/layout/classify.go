@@ -490,6 +490,10 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		return detailOrOther(c, h), nil
 	}
 	explicit := h.is(cPhone) || h.idx >= 0
+	if parts := partsOf(vals); parts > 0 {
+		c.Role, c.Implied, c.Parts = RolePhone, h.implied, parts
+		return c, nil
+	}
 	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
@@ -500,12 +504,30 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
 		msg := fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)
 		if share(vals, severalPhones) >= 0.6 {
-			msg = fmt.Sprintf("%q holds several phone numbers in a cell: SkipDesk reads one number a cell, so none of them is callable "+
-				"(give each number a column of its own to call it)", h.raw)
+			msg = fmt.Sprintf("%q holds several phone numbers in a cell that SkipDesk cannot tell apart, so none of them is callable "+
+				"(separate them with commas or semicolons, or give each a column of its own)", h.raw)
 		}
 		return c, &Question{Topic: "phone", Columns: []string{h.raw}, Message: msg}
 	}
 	return detailOrOther(c, h), nil
+}
+
+// maxParts is the most numbers of a cell read as phones: a cell of more
+// keeps the others unread (a callable list blanks it).
+const maxParts = 10
+
+// partsOf is, for the values of a column of several phone numbers a cell
+// (most values numbers, some of several), the most numbers a cell holds
+// (at most maxParts); 0 for any other column.
+func partsOf(vals []ValueN) int {
+	if len(vals) == 0 || share(vals, severalPhones) == 0 || share(vals, func(v string) bool { _, ok := numbersIn(v); return ok }) < 0.6 {
+		return 0
+	}
+	most := 0
+	for _, v := range vals {
+		most = max(most, len(strings.FieldsFunc(v.V, func(r rune) bool { return numberSep(r) })))
+	}
+	return min(most, maxParts)
 }
 
 // severalPhones reports a value of two or more phone numbers, or of one

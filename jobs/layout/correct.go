@@ -87,11 +87,7 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 			Input: col.Input, Corrected: true, Implied: h.implied, Kind: col.Kind, Convention: col.Convention,
 			Inverted: col.Inverted, Normalized: h.is(cNormalized), Place: col.Place, DateOrder: col.DateOrder}
 		f.place(col)
-		if col.Convention == ConvListed && (f.Role != RolePhone || col.Qualifier != listedQualifier(h)) {
-			// Said to be a phone of another slot, or no phone: its
-			// numbers are not read as on the list.
-			col.Kind, col.Convention = 0, ""
-		}
+		settlePhone(col, h, func() []ValueN { return columnValues(p, sample, i) })
 		if f.DateOrder != "" {
 			col.DateOrder = f.DateOrder
 		} else if f.Role == RoleScrubDate && col.DateOrder == "" {
@@ -117,6 +113,19 @@ func (c *Correction) apply(l *Layout, hs []header, p *Profile, sample [][]string
 			m[fold(v)] = f
 		}
 		l.values[i] = m
+	}
+}
+
+// settlePhone keeps what a corrected column's role makes of its reading: a
+// phone's cells of several numbers read as such; a listed column's list
+// only while it stays a phone of its own slot (said to be a phone of
+// another slot, or no phone, its numbers are not read as on the list).
+func settlePhone(col *Column, h *header, vals func() []ValueN) {
+	if col.Role == RolePhone {
+		col.Parts = partsOf(vals())
+	}
+	if col.Convention == ConvListed && (col.Role != RolePhone || col.Qualifier != listedQualifier(h)) {
+		col.Kind, col.Convention = 0, ""
 	}
 }
 

@@ -95,8 +95,14 @@
 //     cell anywhere, or that names no phone ("DNC Numbers": "5125550102;
 //     5125550103"), is a flag of the phones it is about (ConvNumbers): a
 //     phone whose number it lists is on the list, the others are not
-//     answered by it. A column named for a phone whose cells hold several
-//     numbers is not read (one number a cell), and the layout says so.
+//     answered by it.
+//   - A column named for a phone whose cells hold several numbers ("Other
+//     Phones": "5125550101; 5125550102") is one slot a number (Slot.Part),
+//     named by the column. A row's answers were asked of the phone the row
+//     is about: such a number takes only what flags from them (and the
+//     restrictions the row states), never a clean answer on a list, so a
+//     scrub of its own answers it. A callable list writes the cell with its
+//     kept numbers alone.
 //   - A "status", "result" or "code" column is read by its values: match
 //     words make it the match status, ok/invalid the number's status, the
 //     letters of a DNC scrub service's result codes (Codes) or list words

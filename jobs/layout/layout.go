@@ -97,6 +97,10 @@ type Column struct {
 	// Normalized marks a phone column holding the number as the service
 	// normalised it (phone_normalized).
 	Normalized bool `json:"normalized,omitempty"`
+	// Parts marks a phone column whose cells hold several numbers
+	// ("Other Phones": "5125550101; 5125550102"): the most a cell holds
+	// (at most maxParts), one slot each.
+	Parts int `json:"parts,omitempty"`
 	// Place is "property" or "mailing" for address columns.
 	Place string `json:"place,omitempty"`
 	// Input marks the person's own data echoed in the result.
@@ -136,6 +140,9 @@ type Slot struct {
 	// raw twin, type, its own flags and details. A phone left out of an
 	// export is blanked in all of them.
 	Columns []int `json:"columns"`
+	// Part is, in a column of several numbers a cell (Column.Parts), which
+	// of them the slot is (1 the first); 0 the cell's one number.
+	Part int `json:"part,omitempty"`
 }
 
 // Person is where a person's names are: -1 for a name not in the file.

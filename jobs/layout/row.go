@@ -291,6 +291,9 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 // is that phone: a phone a row speaks of is never lost to one column.
 func slotNumber(rec []string, s *Slot) (key uint64, raw string, ok bool) {
 	num := cell(rec, s.Number)
+	if s.Part > 0 {
+		return partNumber(num, s.Part)
+	}
 	if s.Raw >= 0 {
 		raw = cell(rec, s.Raw)
 	}
@@ -305,6 +308,22 @@ func slotNumber(rec []string, s *Slot) (key uint64, raw string, ok bool) {
 		key = phone.Key(raw)
 	}
 	return key, raw, true
+}
+
+// partNumber is the part-th number (1 the first) of a cell of several:
+// its key (0 when it is not a valid number), the number as written, and
+// false when the cell holds fewer.
+func partNumber(v string, part int) (key uint64, raw string, ok bool) {
+	n := 0
+	for _, f := range strings.FieldsFunc(v, numberSep) {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if n++; n == part {
+			return phone.Key(f), f, true
+		}
+	}
+	return 0, "", false
 }
 
 // readPhone reads slot j of rec, whose own answers are dated date.
@@ -326,6 +345,10 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	unsure := false
 	for _, fc := range s.Flags {
 		unsure = unsure || l.guess[fc]
+		if s.Part > 0 {
+			r.applyFlagged(&p, fc, cell(rec, fc))
+			continue
+		}
 		r.applyFlag(&p, fc, cell(rec, fc))
 	}
 	// A list the file reports for some of its phones is asked of all of
@@ -381,6 +404,29 @@ func (r *Reader) applyFlag(p *Phone, fc int, v string) {
 				state = Unknown
 			}
 			p.Flags.Set(State, state)
+		}
+	}
+}
+
+// applyFlagged is applyFlag for one of the several numbers of a cell
+// (Slot.Part): a row's answer, or one column's over all of them, was
+// asked of the phone the row is about, not of every number a cell lists:
+// only what flags is taken, and a clean answer on a list is unknown for it
+// (a restriction the row states, or its stating none, stands).
+func (r *Reader) applyFlagged(p *Phone, fc int, v string) {
+	q := Phone{Key: p.Key}
+	r.applyFlag(&q, fc, v)
+	for k := FlagKind(0); k < numKinds; k++ {
+		if !q.Flags.Has.Has(k) {
+			continue
+		}
+		switch f := q.Flags.Of(k); {
+		case f == Flagged, k == Restriction:
+			// A restriction stated, or none: the row's words are about
+			// every number it holds.
+			p.Flags.Set(k, f)
+		default:
+			p.Flags.Set(k, Unknown)
 		}
 	}
 }

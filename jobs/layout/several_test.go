@@ -1,33 +1,74 @@
 package layout
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// A column of several numbers a cell is not read (one number a cell), and
-// says so in words a person can act on; a phone column of other text keeps
-// the general question.
+// A column of several numbers a cell ("Other Phones": "a, b; c") is one
+// slot a number, named by the column, each read as the number it is; a
+// column named for a phone holding other text is asked about.
 func TestSeveralPhonesInACell(t *testing.T) {
-	for _, tc := range []struct {
-		vals []string
-		want string
-	}{
-		{[]string{"5125550101, 5125550102; (512) 555-0103", "2145550107 | 2145550108", "214-555-0109 / 214-555-0110"},
-			`"Other Phones" holds several phone numbers in a cell: SkipDesk reads one number a cell`},
-		{[]string{"call after 5", "ask for Bob", "none"}, `"Other Phones" is named like a phone column but its values do not look like phone numbers`},
-	} {
-		rows := make([][]string, len(tc.vals))
-		for i, v := range tc.vals {
-			rows[i] = []string{"5125550199", "N", "N", v}
+	h := []string{"Phone 1", "Phone 1 DNC", "Phone 1 Litigator", "Other Phones"}
+	// Phone 1, answered clean, beside the other phones of the row.
+	var rows [][]string
+	for _, other := range []string{"5125550101, 5125550102; (512) 555-0103", "2145550107 | 2145550108",
+		"214-555-0109\n555-0110", "2145550111", ""} {
+		rows = append(rows, []string{fmt.Sprintf("%d", 5125550199-len(rows)), "N", "N", other})
+	}
+	l := Detect(h, rows, Options{})
+	wantSlots(t, l,
+		"Phone 1=Phone 1||Phone 1 DNC:dnc,Phone 1 Litigator:litigator",
+		"Other Phones 1=Other Phones||", "Other Phones 2=Other Phones||", "Other Phones 3=Other Phones||",
+	)
+	got := readAll(t, l, rows, nil)
+	want := [][]string{
+		{"(512) 555-0199 ? callable", "(512) 555-0101 ? DNC unknown, litigator unknown",
+			"(512) 555-0102 ? DNC unknown, litigator unknown", "(512) 555-0103 ? DNC unknown, litigator unknown"},
+		{"(512) 555-0198 ? callable", "(214) 555-0107 ? DNC unknown, litigator unknown",
+			"(214) 555-0108 ? DNC unknown, litigator unknown"},
+		{"(512) 555-0197 ? callable", "(214) 555-0109 ? DNC unknown, litigator unknown", "555-0110 ? invalid number"},
+		{"(512) 555-0196 ? callable", "(214) 555-0111 ? DNC unknown, litigator unknown"},
+		{"(512) 555-0195 ? callable"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d:\n %s\nwant\n %s", i+1, strings.Join(got[i], "\n "), strings.Join(want[i], "\n "))
 		}
-		l := Detect([]string{"Phone 1", "Phone 1 DNC", "Phone 1 Litigator", "Other Phones"}, rows, Options{})
-		found := false
-		for _, q := range l.Questions {
-			found = found || len(q.Columns) == 1 && q.Columns[0] == "Other Phones" && strings.HasPrefix(q.Message, tc.want) && !q.Blocks
-		}
-		if !found || len(l.Slots) != 1 {
-			t.Errorf("%q: %d slots, questions %+v; want one slot and a question starting %q", tc.vals, len(l.Slots), l.Questions, tc.want)
+	}
+
+	rows = [][]string{{"5125550199", "N", "N", "call after 5"}, {"2145550199", "N", "N", "ask for Bob"}}
+	l = Detect(h, rows, Options{})
+	found := slices.ContainsFunc(l.Questions, func(q Question) bool {
+		return len(q.Columns) == 1 && q.Columns[0] == "Other Phones" && !q.Blocks &&
+			strings.HasPrefix(q.Message, `"Other Phones" is named like a phone column but its values do not look like phone numbers`)
+	})
+	if !found || len(l.Slots) != 1 {
+		t.Errorf("text: %d slots, questions %+v; want one slot and the question", len(l.Slots), l.Questions)
+	}
+}
+
+// A row's answers were asked of the phone the row is about: the several
+// numbers of a cell take what flags from them ("do not call" in the notes),
+// never a clean answer on a list; notes that say nothing hold none back.
+func TestSeveralPhonesTakeOnlyFlags(t *testing.T) {
+	h := []string{"Phone", "DNC", "Litigator", "Notes", "Other Phones"}
+	rows := [][]string{
+		{"5125550199", "No", "No", "", "5125550101; 5125550102"},
+		{"2145550199", "No", "No", "do not call", "2145550107; 2145550108"},
+	}
+	l := Detect(h, rows, Options{})
+	got := readAll(t, l, rows, nil)
+	want := [][]string{
+		{"(512) 555-0199 ? callable", "(512) 555-0101 ? DNC unknown, litigator unknown", "(512) 555-0102 ? DNC unknown, litigator unknown"},
+		{"(214) 555-0199 ? the file says do not call", "(214) 555-0107 ? the file says do not call, DNC unknown, litigator unknown",
+			"(214) 555-0108 ? the file says do not call, DNC unknown, litigator unknown"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d:\n %s\nwant\n %s", i+1, strings.Join(got[i], "\n "), strings.Join(want[i], "\n "))
 		}
 	}
 }

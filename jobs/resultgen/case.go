@@ -143,7 +143,10 @@ type Cell struct {
 type Meaning struct {
 	// Phone is the number a phone cell holds (10 digits); "" when the
 	// cell is blank or cannot be read with certainty (Damaged).
-	Phone   string
+	Phone string
+	// Phones are the numbers a cell of several holds ("Other Phones":
+	// "a, b"), each a phone of the row as Phone is.
+	Phones  []string
 	Damaged bool
 	// Answers are the list answers the cell gives; For, when set, the
 	// numbers they are about (a row's "DNC Numbers"), else the phone whose

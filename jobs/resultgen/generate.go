@@ -101,8 +101,10 @@ func (g *gen) traceCase(rows, dnc int) {
 	var all []*phoneFact
 	for _, row := range f.Rows {
 		for _, cell := range row {
-			if cell.M != nil && cell.M.Phone != "" {
-				all = append(all, g.facts[cell.M.Phone])
+			if cell.M != nil {
+				for _, n := range cell.M.numbers() {
+					all = append(all, g.facts[n])
+				}
 			}
 		}
 	}
@@ -178,9 +180,14 @@ func (g *gen) finish() {
 	for _, f := range g.c.Files {
 		for _, row := range f.Rows {
 			for _, cell := range row {
-				if cell.M != nil && cell.M.Phone != "" && g.facts[cell.M.Phone] != nil && g.facts[cell.M.Phone].company && !seen[cell.M.Phone] {
-					seen[cell.M.Phone] = true
-					g.c.Company = append(g.c.Company, cell.M.Phone)
+				if cell.M == nil {
+					continue
+				}
+				for _, n := range cell.M.numbers() {
+					if g.facts[n] != nil && g.facts[n].company && !seen[n] {
+						seen[n] = true
+						g.c.Company = append(g.c.Company, n)
+					}
 				}
 			}
 		}

@@ -458,20 +458,33 @@ func (b *builder) rowColumns() {
 
 // otherPhonesColumn is a column of more numbers of the row, several to a
 // cell ("Other Phones": "512-555-0101, 512-555-0102"), as CRMs and some
-// skip exports write them: numbers no list answers for.
+// skip exports write them: phones of the row, which the case's DNC results
+// answer for like the others, or (one file in three) numbers no list
+// answers for.
 func (b *builder) otherPhonesColumn() {
 	r := b.g.r
 	sep := pick(r, []string{", ", "; ", " | ", " / ", "\n", ","})
 	format := pick(r, phoneFormats)
-	b.add(Column{Header: pick(r, otherPhonesWords), Role: RoleNotes}, func(rc *rowCtx) Cell {
+	phones := r.chance(0.67)
+	c := Column{Header: pick(r, otherPhonesWords), Role: RoleNotes}
+	if phones {
+		c.Role, c.Slot = RolePhone, "other"
+	}
+	b.add(c, func(rc *rowCtx) Cell {
 		if !r.chance(0.5) {
 			return Cell{}
 		}
 		var texts, nums []string
-		for range r.between(2, 3) {
+		for range r.between(1, 3) {
 			d := b.g.nums.next(pick(r, plainStates))
+			if phones {
+				d = b.g.newPhone(false).digits
+			}
 			nums = append(nums, d)
 			texts = append(texts, format(r, d))
+		}
+		if phones {
+			return Cell{Text: strings.Join(texts, sep), M: &Meaning{Phones: nums, How: "a phone in a cell of several"}}
 		}
 		return Cell{Text: strings.Join(texts, sep), M: &Meaning{Mentions: nums, How: "several numbers in one cell"}}
 	})

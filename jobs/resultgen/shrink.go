@@ -100,7 +100,7 @@ func (s *shrinker) columns(best *Case, fi int) *Case {
 
 // holds reports whether a row has number in a phone cell.
 func holds(row []Cell, number string) bool {
-	return slices.ContainsFunc(row, func(c Cell) bool { return c.M != nil && c.M.Phone == number })
+	return slices.ContainsFunc(row, func(c Cell) bool { return c.M != nil && slices.Contains(c.M.numbers(), number) })
 }
 
 func (f *File) keepRows(keep func([]Cell) bool) {

@@ -187,21 +187,31 @@ func (f *File) rowObs(ri int) []numberObs {
 	row := f.Rows[ri]
 	var out []numberObs
 	for j, col := range f.Cols {
-		if col.Role != RolePhone || row[j].M == nil || row[j].M.Phone == "" {
+		if col.Role != RolePhone || row[j].M == nil {
 			continue
 		}
-		o := &obs{file: f, number: row[j].M.Phone, row: ri, typ: row[j].M.Type}
-		for k, c := range f.Cols {
-			// Its own columns (its slot's; in a long layout, the row's),
-			// and the row's.
-			if c.Slot == col.Slot || c.Slot == "" {
-				o.read(f, ri, c, row[k])
+		for _, n := range row[j].M.numbers() {
+			o := &obs{file: f, number: n, row: ri, typ: row[j].M.Type}
+			for k, c := range f.Cols {
+				// Its own columns (its slot's; in a long layout, the
+				// row's), and the row's.
+				if c.Slot == col.Slot || c.Slot == "" {
+					o.read(f, ri, c, row[k])
+				}
 			}
+			o.dateFromFile(f)
+			out = append(out, numberObs{n, o})
 		}
-		o.dateFromFile(f)
-		out = append(out, numberObs{row[j].M.Phone, o})
 	}
 	return out
+}
+
+// numbers are the phones a phone cell holds: its one, or its several.
+func (m *Meaning) numbers() []string {
+	if m.Phone != "" {
+		return []string{m.Phone}
+	}
+	return m.Phones
 }
 
 // read takes in what cell says.

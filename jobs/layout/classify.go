@@ -525,17 +525,16 @@ func partsOf(vals []ValueN) int {
 	}
 	most := 0
 	for _, v := range vals {
-		most = max(most, len(strings.FieldsFunc(v.V, func(r rune) bool { return numberSep(r) })))
+		most = max(most, len(strings.FieldsFunc(v.V, numberSep)))
 	}
 	return min(most, maxParts)
 }
 
-// severalPhones reports a value of two or more phone numbers, or of one
-// and what may be one ("5125550101, 5125550102", "512-555-0101 | 512…").
+// severalPhones reports a value of two or more parts that look like phone
+// numbers ("5125550101, 5125550102", "512-555-0101 | 512-555-0102").
 func severalPhones(v string) bool {
-	parts := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' })
 	n := 0
-	for _, p := range parts {
+	for _, p := range strings.FieldsFunc(v, numberSep) {
 		if phoneLike(strings.TrimSpace(p)) {
 			n++
 		}

@@ -50,8 +50,9 @@ const (
 	// ConvNumbers: a column of the row's numbers on the list it names, one
 	// or several a cell ("DNC Numbers": "5125550102; 5125550103"): a phone
 	// of the row whose number is in it is on the list; the others are not
-	// answered by it (unknown), nor is any phone of a row whose cell holds
-	// something else.
+	// answered by it (unknown). A cell in other words that reads as a
+	// listing ("Yes") puts every phone of the row on it; any other is
+	// asked about.
 	ConvNumbers Convention = "numbers"
 )
 

@@ -30,6 +30,7 @@ func init() {
 		e2e.T("the callable list offers a dialer's columns and right now", s.callableChoices),
 		e2e.T("at 9:30 p.m. no phone is callable now", s.notCallableLate),
 		e2e.T("a DealMachine result imported shows its people and phones", s.dealmachine),
+		e2e.T("a vendor's phones sorted into columns by list: the listed numbers are never callable", s.sortedVendor),
 		e2e.T("a scrub read unsure is corrected by the person", s.correctUnsure),
 		e2e.T("Help shows the calling rules", helpRules),
 	)
@@ -135,6 +136,29 @@ func (s *foreign) dealmachine(h *e2e.Harness) error {
 		return err
 	}
 	return h.Shot("layouts-03-dealmachine")
+}
+
+// sortedVendor imports a result whose vendor wrote the numbers on the DNC
+// and litigator lists in columns of their own and more numbers two to a
+// cell: two of its three rows have a callable phone, from the plain
+// columns only.
+func (s *foreign) sortedVendor(h *e2e.Harness) error {
+	if err := importShown(h, filepath.Join(s.dir, "sorted_vendor.csv"), 3); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03b-sorted-vendor"); err != nil {
+		return err
+	}
+	v := h.D.Viewer()
+	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, "the sorted vendor's callable rows", "2 of 3 rows"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03c-sorted-vendor-callable"); err != nil {
+		return err
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
+	return nil
 }
 
 // correctUnsure imports a scrub SkipDesk is not sure how to read, and the

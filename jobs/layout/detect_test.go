@@ -149,6 +149,21 @@ func TestDetectExamples(t *testing.T) {
 			match: "MatchFound", people: []string{":OwnerFirst/OwnerLast/-"}, emails: 1, street: "SiteAddress",
 			reports: []FlagKind{Litigator, DNC},
 		},
+		// A vendor that sorts a row's phones by list: the numbers on the
+		// DNC and litigator lists in columns of their own, more numbers
+		// two to a cell.
+		{
+			file: "sorted_vendor.csv", kind: KindTrace,
+			slots: []string{
+				"Mobile 1=Mobile 1|~mobile|Mobile 1 DNC:dnc,Mobile 1 Litigator:litigator",
+				"Landline 1=Landline 1|~landline|Landline 1 DNC:dnc,Landline 1 Litigator:litigator",
+				"DNC mobile 1=DNC Mobile 1|~mobile|DNC Mobile 1:dnc",
+				"Litigator phone 1=Litigator Phone 1||Litigator Phone 1:litigator",
+				"Other Phones 1=Other Phones||", "Other Phones 2=Other Phones||",
+			},
+			match: "-", people: []string{":First Name/Last Name/-"}, street: "Property Address",
+			reports: []FlagKind{Litigator, DNC},
+		},
 		{
 			file: "invented_scrub.csv", kind: KindDNC,
 			slots: []string{"Phone=Telephone #|Carrier Type|National DNC (Y/N):federal,State DNC List:state,Known Litigator:litigator"},

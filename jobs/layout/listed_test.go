@@ -205,3 +205,22 @@ func cleanScrub(numbers ...string) *FlagIndex {
 	}
 	return join
 }
+
+// The sorted vendor's file (testdata/sorted_vendor.csv, also the window's
+// end-to-end test): its own answers make the plain phones callable, never
+// the numbers its list columns name, nor the other numbers no list answers.
+func TestReadSortedVendor(t *testing.T) {
+	l, rows, _ := detectFixture(t, "sorted_vendor.csv", Options{})
+	got := readAll(t, l, rows, nil)
+	want := [][]string{
+		{"(512) 555-0101 mobile callable", "(512) 555-0102 landline callable", "(512) 555-0103 mobile DNC, litigator unknown"},
+		{"(214) 555-0107 mobile DNC", "(214) 555-0109 ? litigator, DNC unknown",
+			"(214) 555-0120 ? DNC unknown, litigator unknown", "(214) 555-0121 ? DNC unknown, litigator unknown"},
+		{"(254) 555-0111 landline callable"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d:\n %s\nwant\n %s", i+1, strings.Join(got[i], "\n "), strings.Join(want[i], "\n "))
+		}
+	}
+}

@@ -91,6 +91,29 @@ func TestSpaceAfterClosingQuote(t *testing.T) {
 			}
 		}
 	}
+	// Between tab-separated fields the tab after a closing quote is the
+	// delimiter (Excel's "Text (Tab delimited)" quotes a cell of several
+	// lines): the quoted field spanning lines is one field, read whole.
+	for _, tt := range []struct {
+		content string
+		want    []string
+	}{
+		{"h1\th2\th3\na\t\"+12124136423\n+13123402704\"\tD\nd\te\tf\n", []string{"h1|h2|h3", "a|+12124136423\n+13123402704|D", "d|e|f"}},
+		{"h1\th2\th3\na\t\"b\"\tc\n", []string{"h1|h2|h3", "a|b|c"}},
+		{"h1\th2\na\t\"b\r\nc\" \td\r\n", []string{"h1|h2", "a|b\r\nc |d"}},
+	} {
+		for _, oneByte := range []bool{false, true} {
+			s := newScanner(textReader(tt.content, oneByte))
+			s.delim = '\t'
+			got, _ := scanAll(t, s)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%q (one byte a read %v): %q, want %q", tt.content, oneByte, got, tt.want)
+			}
+			if s.unclosed != 0 || s.strayQuotes != 0 {
+				t.Errorf("%q: %d unclosed, %d stray quote warnings", tt.content, s.unclosed, s.strayQuotes)
+			}
+		}
+	}
 	// Other text after a closing quote is still a stray quote, and a quote
 	// spanning lines followed by text is still read as never closed.
 	_, warns := readRows(t, writeFile(t, "x.csv", []byte("h1,h2\na,\"b\"x\nc,d\n")))

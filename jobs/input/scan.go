@@ -334,9 +334,10 @@ func (s *scanner) parse(literal bool) (consumed, lines int, ok bool, err error) 
 				}
 				// The closing quote. Spaces or tabs may follow it before
 				// the delimiter or the line end (`"c" ` from a hand-edited
-				// file): kept as text, and no sign of a stray quote.
+				// file): kept as text, and no sign of a stray quote. In a
+				// file of tab-separated fields a tab is the delimiter.
 				k := s.pos + j
-				for k < s.end && (s.buf[k] == ' ' || s.buf[k] == '\t') {
+				for k < s.end && (s.buf[k] == ' ' || s.buf[k] == '\t' && s.delim != '\t') {
 					k++
 				}
 				if k == s.end && !s.eof {

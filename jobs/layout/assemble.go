@@ -190,6 +190,11 @@ func (l *Layout) phoneGroups() []*phoneGroup {
 			continue
 		}
 		k := colKey(c)
+		if c.Parts > 0 {
+			// "Phone Numbers" of several a cell is never the raw twin, nor
+			// has one, of a "Phone" of one.
+			k.qual = "several " + strings.ToLower(c.Header)
+		}
 		g := byKey[k]
 		if g == nil {
 			g = &phoneGroup{key: k}
@@ -368,14 +373,35 @@ func (l *Layout) decideKind() {
 	hasNames, typed := l.resultNames(), l.typedSlot()
 	// A list's answer; what the file states in words is no scrub.
 	flags := l.Reports&^Kinds(0).with(Restriction) != 0
+	slots := l.rowPhones()
 	switch {
-	case len(l.Slots) == 1 && flags && l.Match < 0 && len(l.Emails) == 0:
+	case slots == 1 && flags && l.Match < 0 && len(l.Emails) == 0:
 		l.Kind = KindDNC
-	case l.Match >= 0 || len(l.Slots) > 1 || len(l.Emails) > 0 || flags || len(l.Slots) == 1 && (typed || hasNames):
+	case l.Match >= 0 || slots > 1 || len(l.Emails) > 0 || flags || slots == 1 && (typed || hasNames):
 		l.Kind = KindTrace
-	case len(l.People) > 0 || !l.Property.empty() || !l.Mailing.empty() || len(l.Slots) == 1:
+	case len(l.People) > 0 || !l.Property.empty() || !l.Mailing.empty() || slots == 1:
 		l.Kind = KindInput
 	}
+}
+
+// rowPhones counts the phones a row holds for deciding the file's kind:
+// the numbers of a cell of several (Slot.Part) are more of the row's,
+// beside the one a DNC result's row answers for, and count only in a file
+// of no other phone, as one.
+func (l *Layout) rowPhones() int {
+	slots, cells := 0, 0
+	for _, s := range l.Slots {
+		switch s.Part {
+		case 0:
+			slots++
+		case 1:
+			cells++
+		}
+	}
+	if slots == 0 {
+		return cells
+	}
+	return slots
 }
 
 // resultNames reports whether the file names people in columns of its

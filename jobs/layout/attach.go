@@ -107,8 +107,8 @@ func (l *Layout) finishSlot(j int) {
 func (l *Layout) attachType(i int, keys []slotKey) {
 	k := colKey(&l.Columns[i])
 	for j := range l.Slots {
-		if !k.matches(keys[j]) || k.qual == "" && l.Slots[j].Implied != "" {
-			continue
+		if !k.matches(keys[j]) || k.qual == "" && l.Slots[j].Implied != "" || l.Slots[j].Part > 0 {
+			continue // a type column says nothing of the other numbers of a cell
 		}
 		if cur := l.Slots[j].Type; cur < 0 || colKey(&l.Columns[cur]).rowLevel() || !k.rowLevel() {
 			l.Slots[j].Type = i

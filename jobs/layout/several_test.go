@@ -72,3 +72,21 @@ func TestSeveralPhonesTakeOnlyFlags(t *testing.T) {
 		}
 	}
 }
+
+// A column of several numbers a cell named as another phone column is
+// ("Phone Numbers" beside "Phone") is slots of its own: the one phone a
+// DNC result's row answers for stays its phone, and the file a DNC result.
+func TestSeveralPhonesBesideThePhone(t *testing.T) {
+	h := []string{"Phone", "Phone Numbers", "ResultCode"}
+	rows := [][]string{{"+18165489386", "", "C"}, {"+18168471131", "9735425002 | 4805153678", "P"}}
+	l := Detect(h, rows, Options{})
+	wantSlots(t, l, "Phone=Phone||ResultCode:dnc", "Phone Numbers 1=Phone Numbers||ResultCode:dnc",
+		"Phone Numbers 2=Phone Numbers||ResultCode:dnc")
+	if l.Kind != KindDNC {
+		t.Errorf("kind %s, want a DNC result", l.Kind)
+	}
+	got := readAll(t, l, rows, nil)
+	if got[1][0] != "(816) 847-1131 ? internal DNC (the file's), DNC unknown, litigator unknown" {
+		t.Errorf("row 2: %q", got[1])
+	}
+}

@@ -100,9 +100,11 @@
 //     Phones": "5125550101; 5125550102") is one slot a number (Slot.Part),
 //     named by the column. A row's answers were asked of the phone the row
 //     is about: such a number takes only what flags from them (and the
-//     restrictions the row states), never a clean answer on a list, so a
-//     scrub of its own answers it. A callable list writes the cell with its
-//     kept numbers alone.
+//     restrictions the row states), never a clean answer on a list nor the
+//     row's type, so a scrub of its own answers it. Its slots key apart
+//     from a "Phone" of one number, and count as one phone of the row only
+//     in a file of no other (a DNC result stays one). A callable list
+//     writes the cell with its kept numbers alone.
 //   - A "status", "result" or "code" column is read by its values: match
 //     words make it the match status, ok/invalid the number's status, the
 //     letters of a DNC scrub service's result codes (Codes) or list words

@@ -169,6 +169,8 @@ var phrases = []struct {
 	{[]string{"full", "name"}, "name"},
 	{[]string{"phone", "number"}, "phone"},
 	{[]string{"no", "llamar"}, "dnc"},
+	{[]string{"registro", "nacional"}, "national dnc"},
+	{[]string{"registro", "federal"}, "federal dnc"},
 	{[]string{"as", "of"}, "asof"},
 	{[]string{"e", "164"}, "e164"},
 	{[]string{"in", "house"}, "internal"},

@@ -159,9 +159,9 @@ type valueReading struct {
 }
 
 var (
-	truthy  = set("true", "t", "yes", "y", "1", "on")
+	truthy  = set("true", "t", "yes", "y", "1", "on", "si", "sí")
 	falsy   = set("false", "f", "no", "n", "0", "off")
-	unknown = set("", "?", "??", "unknown", "unk", "n/a", "na", "null", "none", "-", "--", "error", "err",
+	unknown = set("", "?", "??", "unknown", "unk", "n/a", "na", "null", "none", "-", "--", "error", "err", "desconocido", "pendiente",
 		"pending", "not checked", "not scrubbed", "unscrubbed", "tbd", "#n/a", "timeout", "timed out", "time out",
 		"not covered", "no coverage", "skipped", "no data", "not available", "unavailable", "not processed",
 		"failed", "fail", "retry", "queued", "in progress", "processing", "undetermined", "inconclusive")

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -9,11 +10,9 @@ import (
 // No) answers the registry in its own words; "Desconocido" is unknown.
 func TestSpanishRegistry(t *testing.T) {
 	h := []string{"Teléfono", "Registro Nacional", "Litigante", "Fecha"}
-	rows := [][]string{
-		{"5125550101", "SI", "No", "2025-05-01"},
-		{"5125550102", "No", "No", "2025-05-01"},
-		{"5125550103", "Desconocido", "No", "2025-05-01"},
-		{"5125550104", "sí", "No", "2025-05-01"},
+	var rows [][]string
+	for i, registry := range []string{"SI", "No", "Desconocido", "sí"} {
+		rows = append(rows, []string{fmt.Sprintf("51255501%02d", i+1), registry, "No", "2025-05-01"})
 	}
 	l := Detect(h, rows, Options{})
 	wantSlots(t, l, "Phone=Teléfono||Registro Nacional:federal,Litigante:litigator")

@@ -137,7 +137,7 @@ func (l *Layout) listedSiblings(hs []header, p *Profile, sample [][]string) {
 	shapes := map[string]bool{}
 	for i := range l.Columns {
 		if l.Columns[i].Convention == ConvListed {
-			shapes[digitShape(l.Headers[i])] = true
+			shapes[hs[i].shape()] = true
 		}
 	}
 	if len(shapes) == 0 {
@@ -145,29 +145,24 @@ func (l *Layout) listedSiblings(hs []header, p *Profile, sample [][]string) {
 	}
 	for i := range l.Columns {
 		c := &l.Columns[i]
-		if c.Role == RoleFlag && shapes[digitShape(l.Headers[i])] && len(columnValues(p, sample, i)) == 0 {
+		if c.Role == RoleFlag && shapes[hs[i].shape()] && len(columnValues(p, sample, i)) == 0 {
 			*c = listedPhones(Column{Index: i, Header: c.Header, Group: hs[i].group, SlotIndex: hs[i].idx, Input: c.Input}, &hs[i])
 		}
 	}
 }
 
-// digitShape is a header lower-cased with each run of digits as "#":
-// "DNC Listed Owner 2 Phone 1" is "dnc listed owner # phone #".
-func digitShape(h string) string {
-	var b strings.Builder
-	digits := false
-	for _, r := range strings.ToLower(h) {
-		if r >= '0' && r <= '9' {
-			if !digits {
-				b.WriteByte('#')
-			}
-			digits = true
-			continue
+// shape is a header's words with its numbers as "#", as the header reader
+// splits them: "DNC Listed Owner 2 Phone 1" and "dnc_listed_owner_1_phone_3"
+// are both "dnc listed owner # phone #".
+func (h *header) shape() string {
+	ws := make([]string, len(h.toks))
+	for i, t := range h.toks {
+		ws[i] = t.word
+		if t.num >= 0 {
+			ws[i] = "#"
 		}
-		digits = false
-		b.WriteRune(r)
 	}
-	return b.String()
+	return strings.Join(ws, " ")
 }
 
 // listedQualifier is the qualifier of a listed column's slot: the header's

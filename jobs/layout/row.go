@@ -130,6 +130,14 @@ type Reader struct {
 	flags []valueCache[valueReading] // by column
 	types []valueCache[PhoneType]
 	match valueCache[Match]
+	// nums is the last cell of numbers read (ConvNumbers): a row's cell is
+	// split once, whatever the phones it is about.
+	nums struct {
+		cell string
+		keys []uint64
+		ok   bool
+		set  bool
+	}
 }
 
 // NewReader returns a reader of rows in this layout. With join, the DNC
@@ -375,7 +383,7 @@ func (r *Reader) applyFlag(p *Phone, fc int, v string) {
 	col := &r.l.Columns[fc]
 	kind := col.Kind
 	if col.Convention == ConvNumbers {
-		p.Flags.Set(kind, r.l.listsNumber(fc, v, p.Key))
+		p.Flags.Set(kind, r.listsNumber(fc, v, p.Key))
 		return
 	}
 	x := r.flagValue(fc, v)
@@ -435,17 +443,21 @@ func (r *Reader) applyFlagged(p *Phone, fc int, v string) {
 // key: flagged when it lists it, or says in other words that the row has
 // numbers on the list ("Yes"); unknown otherwise (its silence is no clean
 // answer); or as the person read the cell's value.
-func (l *Layout) listsNumber(i int, v string, key uint64) Flag {
-	if fix, ok := l.values[i]; ok {
+func (r *Reader) listsNumber(i int, v string, key uint64) Flag {
+	if fix, ok := r.l.values[i]; ok {
 		if f, ok := fix[fold(v)]; ok {
 			return f
 		}
 	}
-	keys, ok := numbersIn(v)
+	if n := &r.nums; !n.set || n.cell != v {
+		n.keys, n.ok = numbersIn(v)
+		n.cell, n.set = v, true
+	}
+	keys, ok := r.nums.keys, r.nums.ok
 	switch {
 	case ok && key != 0 && slices.Contains(keys, key):
 		return Flagged
-	case !ok && strings.TrimSpace(v) != "" && readFlagValue(ConvFlag, l.Columns[i].Kind, false, v).flag == Flagged:
+	case !ok && strings.TrimSpace(v) != "" && readFlagValue(ConvFlag, r.l.Columns[i].Kind, false, v).flag == Flagged:
 		return Flagged // "Yes": the row has numbers on the list, which is not said
 	}
 	return Unknown

@@ -48,7 +48,9 @@ type Reader struct {
 	headers     []string
 	rawHeaders  []string
 	headerLine  int
-	skipped     int // non-blank records above the header
+	skipped     int  // non-blank records above the header
+	grouped     bool // the header is of two rows (groupHeader)
+	groupLine   int  // the line of its first row
 	pending     []record
 	line        int
 	width       int
@@ -174,16 +176,28 @@ func (r *Reader) readHeader(headerLine int) error {
 	if err != nil {
 		return err
 	}
-	h, err := r.headerAt(recs, headerLine)
+	h, names, err := r.headerAt(recs, headerLine)
 	if err != nil {
 		return err
+	}
+	hdr := recs[h]
+	if names != nil {
+		// A header of two rows: its first row is part of it, not a line
+		// skipped above it.
+		hdr.fields = names
+		r.grouped = true
+		r.skipped-- // counted below
+		for g := h - 1; g >= 0 && r.groupLine == 0; g-- {
+			if !isBlank(recs[g].fields) {
+				r.groupLine = recs[g].line
+			}
+		}
 	}
 	for _, rec := range recs[:h] {
 		if !isBlank(rec.fields) {
 			r.skipped++
 		}
 	}
-	hdr := recs[h]
 	hdr.fields = trimHeader(hdr.fields, recs[h+1:])
 	r.rawHeaders = make([]string, len(hdr.fields))
 	for i, f := range hdr.fields {
@@ -242,34 +256,34 @@ func (r *Reader) readHead(headerLine int) ([]record, error) {
 
 // headerAt is the index of the header record: the one on the chosen line,
 // else the one pickHeader finds.
-func (r *Reader) headerAt(recs []record, headerLine int) (int, error) {
+func (r *Reader) headerAt(recs []record, headerLine int) (int, []string, error) {
 	if headerLine <= 0 {
-		h := pickHeader(recs)
+		h, names := pickHeader(recs)
 		if h >= 0 {
-			return h, nil
+			return h, names, nil
 		}
 		if r.xs != nil {
-			return -1, &FileError{Path: r.path, Msg: fmt.Sprintf("sheet %q is empty", r.sheet), Err: errNoRecords}
+			return -1, nil, &FileError{Path: r.path, Msg: fmt.Sprintf("sheet %q is empty", r.sheet), Err: errNoRecords}
 		}
-		return -1, &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines or empty fields)", Err: errNoRecords}
+		return -1, nil, &FileError{Path: r.path, Msg: "the file has no header and no rows (only blank lines or empty fields)", Err: errNoRecords}
 	}
 	for i, rec := range recs {
 		if rec.line != headerLine {
 			continue
 		}
 		if isBlank(rec.fields) {
-			return -1, &FileError{Path: r.path, Line: headerLine, Msg: "the chosen header line is blank"}
+			return -1, nil, &FileError{Path: r.path, Line: headerLine, Msg: "the chosen header line is blank"}
 		}
-		return i, nil
+		return i, nil, nil
 	}
 	last := 0
 	if len(recs) > 0 {
 		last = recs[len(recs)-1].line
 	}
 	if last < headerLine {
-		return -1, &FileError{Path: r.path, Line: headerLine, Msg: fmt.Sprintf("no such line: the file ends at line %d", last)}
+		return -1, nil, &FileError{Path: r.path, Line: headerLine, Msg: fmt.Sprintf("no such line: the file ends at line %d", last)}
 	}
-	return -1, &FileError{Path: r.path, Line: headerLine, Msg: "no record starts on this line (it is inside a quoted field of the line above)"}
+	return -1, nil, &FileError{Path: r.path, Line: headerLine, Msg: "no record starts on this line (it is inside a quoted field of the line above)"}
 }
 
 // trimHeader drops blank cells at the end of the header that the rows
@@ -555,6 +569,11 @@ func blankField(f []byte) bool {
 // complete once Next has returned io.EOF.
 func (r *Reader) Warnings() []Warning {
 	var ws []Warning
+	if r.grouped {
+		ws = append(ws, Warning{Line: r.headerLine,
+			Message: fmt.Sprintf("the header is of two rows, lines %d and %d: each column's name joins the label over its group to its own (\"Phone 1 DNC\")",
+				r.groupLine, r.headerLine)})
+	}
 	if r.skipped > 0 {
 		ws = append(ws, Warning{Line: r.headerLine, Count: r.skipped,
 			Message: fmt.Sprintf("the header is on line %d; %s above it skipped", r.headerLine, plural(r.skipped, "line", "lines"))})

@@ -107,9 +107,38 @@ func isBlank(fields []string) bool {
 // and is as wide as most records (or, when data rows carry extra trailing
 // delimiters, at least has cells for half of them). Title lines ("Harris
 // County export", "Owner list,,,,,") fail one test or the other. It falls
-// back to the first record of the dominant width, then to the first
-// non-blank record, and returns -1 when every record is blank.
-func pickHeader(recs []record) int {
+// back to the first record that would look like a header but for names
+// repeating in it, then to the first record of the dominant width, then
+// to the first non-blank record, and returns -1 when every record is
+// blank.
+//
+// A header of two rows (groupHeader) is looked for first at each record:
+// the names it makes are returned with the index of its second row; for a
+// header of one row, names is nil.
+func pickHeader(recs []record) (at int, names []string) {
+	dominant := dominantWidth(recs)
+	fb := fallbacks{-1, -1, -1}
+	for i, r := range recs {
+		if isBlank(r.fields) {
+			continue
+		}
+		fb.see(i, r.fields, dominant)
+		if at, names := groupHeader(recs, i); at >= 0 {
+			return at, names
+		}
+		if !looksLikeHeader(r.fields) {
+			continue
+		}
+		if len(r.fields) == dominant || nonEmpty(r.fields) >= max(2, (dominant+1)/2) {
+			return i, nil
+		}
+	}
+	return fb.best(), nil
+}
+
+// dominantWidth is the most frequent number of fields of the non-blank
+// records (the widest of those as frequent).
+func dominantWidth(recs []record) int {
 	counts := map[int]int{}
 	for _, r := range recs {
 		if !isBlank(r.fields) {
@@ -122,28 +151,161 @@ func pickHeader(recs []record) int {
 			dominant, freq = n, f
 		}
 	}
-	first, firstDominant := -1, -1
-	for i, r := range recs {
-		if isBlank(r.fields) {
-			continue
+	return dominant
+}
+
+// fallbacks are the records pickHeader falls back on when none looks like
+// a header: the first that would but for names repeating in it ("Phone,
+// Type, Phone, Type"), the first of the dominant width, the first (-1:
+// none).
+type fallbacks struct{ repeating, dominant, first int }
+
+func (f *fallbacks) see(i int, fields []string, dominant int) {
+	if f.first < 0 {
+		f.first = i
+	}
+	if f.dominant < 0 && len(fields) == dominant {
+		f.dominant = i
+	}
+	if f.repeating < 0 && repeatsNames(fields) {
+		f.repeating = i
+	}
+}
+
+func (f *fallbacks) best() int {
+	switch {
+	case f.repeating >= 0:
+		return f.repeating
+	case f.dominant >= 0:
+		return f.dominant
+	}
+	return f.first
+}
+
+// groupHeader reads recs[i] and the next non-blank record as a header of
+// two rows, as spreadsheets export one whose first row groups the columns
+// of the second: a label over the first column of its group (a merged
+// cell, written once, or in each of its columns), the names below
+// repeating in every group:
+//
+//	,,Phone 1,,,Phone 2,,
+//	Owner,Address,Number,Type,DNC,Number,Type,DNC
+//
+// Read as one row either way, the names would lose which phone each column
+// is about (or the second row would be a row of data, its "DNC" a value).
+// The names made join each label to the names of its group: "Phone 1
+// Number", "Phone 1 DNC"; a name no label is over, and that does not
+// repeat, stays as it is ("Owner"). It returns the index of the second
+// row and the names, or -1 when the two rows are not such a header: the
+// second must look like a header but for its names repeating, the first
+// name fewer columns (or repeat its labels) and hold no number, two names or more must stand in
+// several groups, and the names made must all differ.
+func groupHeader(recs []record, i int) (int, []string) {
+	j := i + 1
+	for j < len(recs) && isBlank(recs[j].fields) {
+		j++
+	}
+	if j >= len(recs) || !mayGroup(recs[i].fields, recs[j].fields) {
+		return -1, nil
+	}
+	group, names := recs[i].fields, recs[j].fields
+	g := grouping{count: map[string]int{}, inGroups: map[string]int{}}
+	for _, n := range names {
+		g.count[strings.ToLower(strings.TrimSpace(n))]++
+	}
+	out := make([]string, len(names))
+	seen := map[string]bool{}
+	for c, n := range names {
+		over := ""
+		if c < len(group) {
+			over = strings.TrimSpace(group[c])
 		}
-		if first < 0 {
-			first = i
+		name, ok := g.name(over, strings.TrimSpace(n))
+		k := strings.ToLower(name)
+		if !ok || k != "" && seen[k] {
+			return -1, nil
 		}
-		if len(r.fields) == dominant && firstDominant < 0 {
-			firstDominant = i
+		out[c], seen[k] = name, true
+	}
+	if g.shared() < 2 {
+		return -1, nil
+	}
+	return j, out
+}
+
+// mayGroup: names looks like a header but for names repeating, group names
+// fewer columns (or repeats its labels) and no column beyond names.
+func mayGroup(group, names []string) bool {
+	switch {
+	case !repeatsNames(names) || nonEmpty(group) == 0:
+		return false
+	case nonEmpty(group) >= nonEmpty(names) && !repeatsNames(group):
+		return false
+	}
+	return nonEmpty(group[min(len(group), len(names)):]) == 0
+}
+
+// grouping follows groupHeader's groups from left to right.
+type grouping struct {
+	count    map[string]int  // a name (lower case) → how often the names' row holds it
+	label    string          // the current group's label
+	members  map[string]bool // the current group's names
+	inGroups map[string]int  // a name → how many groups hold it
+}
+
+// name is the column's name made of the cell over it and its own name;
+// false when the cell over it is no label (a number).
+func (g *grouping) name(over, n string) (string, bool) {
+	if over != "" && over != g.label {
+		if isNumberLike(strings.ToLower(over)) {
+			return "", false
 		}
-		if !looksLikeHeader(r.fields) {
-			continue
-		}
-		if len(r.fields) == dominant || nonEmpty(r.fields) >= max(2, (dominant+1)/2) {
-			return i
+		g.label, g.members = over, map[string]bool{}
+	}
+	k := strings.ToLower(n)
+	if g.members != nil && k != "" && !g.members[k] {
+		g.members[k] = true
+		g.inGroups[k]++
+	}
+	switch {
+	case n == "":
+		return "", true
+	case g.label != "" && (over != "" || g.count[k] > 1):
+		return g.label + " " + n, true
+	}
+	return n, true
+}
+
+// shared is how many names stand in several groups: two or more when the
+// groups are alike (not a row of data that happens to repeat a value).
+func (g *grouping) shared() int {
+	n := 0
+	for _, k := range g.inGroups {
+		if k > 1 {
+			n++
 		}
 	}
-	if firstDominant >= 0 {
-		return firstDominant
+	return n
+}
+
+// repeatsNames: a record that looks like a header (looksLikeHeader) but
+// for some of its names repeating.
+func repeatsNames(fields []string) bool {
+	n, repeated := 0, false
+	seen := map[string]bool{}
+	for _, f := range fields {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if f == "" {
+			continue
+		}
+		n++
+		if isNumberLike(f) {
+			return false
+		}
+		repeated = repeated || seen[f]
+		seen[f] = true
 	}
-	return first
+	return repeated && n*2 >= len(fields)
 }
 
 func nonEmpty(fields []string) int {
@@ -241,3 +403,20 @@ func nonEmptyWidth(fields []string) int {
 	}
 	return n
 }
+
+// PickHeader is the rule Open reads a file's header by, for a reader of its
+// own (the library's): among a file's first records (at most HeaderScan
+// non-blank ones, blank ones left out or not), the index of the header's
+// record (its second row for a header of two rows) and, for a header of
+// two rows, the names it makes (nil for a header of one: its record's
+// fields are its names); -1 when every record is blank.
+func PickHeader(recs [][]string) (at int, names []string) {
+	rs := make([]record, len(recs))
+	for i, f := range recs {
+		rs[i] = record{line: i + 1, fields: f}
+	}
+	return pickHeader(rs)
+}
+
+// HeaderScan is how many non-blank records the header is looked for in.
+const HeaderScan = headerScan

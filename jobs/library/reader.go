@@ -140,6 +140,9 @@ func (r *Result) readHead(ctx context.Context, progress Progress, limit int) err
 		// regrowing a large slice (trimmed below when far too big).
 		r.starts = make([]int64, 0, min(r.size/100+16, 1<<22))
 	}
+	if err := r.readHeader(sc); err != nil {
+		return err
+	}
 	for n := 0; limit < 0 || len(r.starts) < limit; n++ {
 		if n%8192 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -160,14 +163,7 @@ func (r *Result) readHead(ctx context.Context, progress Progress, limit int) err
 		if blankRecord(rec) {
 			continue
 		}
-		if r.headers == nil {
-			r.headers = headerRow(rec)
-			continue
-		}
 		r.starts = append(r.starts, start)
-	}
-	if r.headers == nil {
-		return fmt.Errorf("library: %s: %w", r.path, errNoHeader)
 	}
 	r.tailOff, r.tailLine = sc.off, sc.line
 	if r.complete {
@@ -178,6 +174,23 @@ func (r *Result) readHead(ctx context.Context, progress Progress, limit int) err
 	}
 	if progress != nil {
 		progress(sc.off, r.size)
+	}
+	return nil
+}
+
+// readHeader reads the header (findHeader); the rows read past it are
+// the first rows.
+func (r *Result) readHeader(sc *scanner) error {
+	headers, ahead, err := findHeader(sc)
+	if errors.Is(err, errNoHeader) {
+		return fmt.Errorf("library: %s: %w", r.path, errNoHeader)
+	}
+	if err != nil {
+		return fmt.Errorf("library: read %s: line %d: %w", r.path, sc.line+1, err)
+	}
+	r.headers = headers
+	for _, h := range ahead {
+		r.starts = append(r.starts, h.start)
 	}
 	return nil
 }

@@ -3,8 +3,6 @@ package library
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs/input"
@@ -17,6 +15,7 @@ import (
 type RowReader struct {
 	sc      *scanner
 	headers []string
+	ahead   []headRecord // rows read while the header was looked for
 	rec     []string
 	row     int
 	line    int
@@ -26,24 +25,11 @@ type RowReader struct {
 // NewRowReader reads the header row of r; it fails when r holds no header.
 func NewRowReader(r io.Reader) (*RowReader, error) {
 	rr := &RowReader{sc: newScanner(r, 0)}
-	for {
-		line := rr.sc.line + 1
-		_, b, err := rr.sc.next()
-		if err == io.EOF {
-			return nil, errNoHeader
-		}
-		if err != nil {
-			return nil, err
-		}
-		if blankRecord(b) {
-			continue
-		}
-		rr.headers = headerRow(b)
-		if err := wide(rr.headers, line); err != nil {
-			return nil, err
-		}
-		return rr, nil
+	var err error
+	if rr.headers, rr.ahead, err = findHeader(rr.sc); err != nil {
+		return nil, err
 	}
+	return rr, nil
 }
 
 // wide refuses a record with more fields than input.MaxFields, as the
@@ -53,17 +39,6 @@ func wide(rec []string, line int) error {
 		return &TooLongError{Line: line, Fields: len(rec)}
 	}
 	return nil
-}
-
-// headerRow parses a result's header record: its own copy of the names,
-// the first without a byte-order mark.
-func headerRow(rec []byte) []string {
-	h := slices.Clone(parseRecord(rec, nil))
-	if len(h) > 0 {
-		h[0] = strings.TrimPrefix(h[0], "\ufeff")
-	}
-	fixText(h)
-	return h
 }
 
 // fixText reads the bytes of fields that are not UTF-8 as Windows-1252 (a
@@ -93,8 +68,14 @@ func (rr *RowReader) Headers() []string { return rr.headers }
 func (rr *RowReader) Next() ([]string, error) {
 	for {
 		line := rr.sc.line + 1
-		off, b, err := rr.sc.next()
-		if err != nil {
+		var off int64
+		var b []byte
+		var err error
+		if len(rr.ahead) > 0 {
+			h := rr.ahead[0]
+			rr.ahead = rr.ahead[1:]
+			off, b, line = h.start, h.rec, h.line
+		} else if off, b, err = rr.sc.next(); err != nil {
 			return nil, err
 		}
 		if blankRecord(b) {

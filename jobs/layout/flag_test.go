@@ -260,3 +260,23 @@ func TestSpanishRegistry(t *testing.T) {
 		}
 	}
 }
+
+// "Yes" in a column read for restrictions (its other values state some)
+// says one holds without naming it: never clean. "No" states none.
+func TestYesInAColumnOfRestrictions(t *testing.T) {
+	h := []string{"Phone", "DNC", "Litigator", "Scrub Date", "Status"}
+	var rows [][]string
+	for i, status := range []string{"Yes", "No", "DNC", "", "Y", "X"} {
+		rows = append(rows, []string{fmt.Sprintf("51255501%02d", i+1), "No", "No", "2025-05-01", status})
+	}
+	l := Detect(h, rows, Options{})
+	got := readAll(t, l, rows, nil)
+	const unclear = " ? the file's notes unclear"
+	want := []string{"(512) 555-0101" + unclear, "(512) 555-0102 ? callable", "(512) 555-0103 ? the file says do not call",
+		"(512) 555-0104 ? callable", "(512) 555-0105" + unclear, "(512) 555-0106" + unclear}
+	for i := range want {
+		if !slices.Equal(got[i], want[i:i+1]) {
+			t.Errorf("row %d (Status %q): %q, want %q", i+1, rows[i][4], got[i], want[i])
+		}
+	}
+}

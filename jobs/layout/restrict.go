@@ -133,8 +133,13 @@ func readText(v string) valueReading {
 	if blank(v) {
 		return valueReading{flag: Clean, known: true, meaning: "no restriction stated"}
 	}
-	if unknown[fold(v)] {
+	if f := fold(v); unknown[f] {
 		return valueReading{known: true}
+	} else if truthy[f] || f == "x" {
+		// "Yes" in a column that elsewhere states restrictions says one
+		// holds without naming it (a DNC column whose header was lost, a
+		// "Status: Yes"): never clean.
+		return valueReading{known: true, meaning: "says yes without naming what: not clear"}
 	}
 	ws, terms := textWords(nil, v)
 	if !terms {

@@ -97,6 +97,15 @@ type File struct {
 	// NumericPhones: an .xlsx holds phones written as bare digits as
 	// numbers.
 	NumericPhones bool
+	// Title are lines written above the header ("" a blank line), as
+	// reports exported from a portal start.
+	Title []string
+	// Group, when set, writes the header in two rows: each phone's name
+	// over its columns (in the first of them, or in each when Fill), the
+	// columns' own names below ("Number", "Type", "DNC"), the phone's
+	// own column named Group.
+	Group string
+	Fill  bool
 }
 
 // Column is a column of a file: its header and what its cells say.

@@ -67,7 +67,7 @@ func TestWriteAndReadBack(t *testing.T) {
 		for i, f := range c.Files {
 			seen[f.Format] = true
 			got := readBack(t, paths[i], f)
-			want := f.Table()
+			want := f.lines()
 			if len(got) != len(want) {
 				t.Fatalf("seed %d %s: %d rows read back, want %d", seed, f.Name, len(got), len(want))
 			}

@@ -272,4 +272,45 @@ func (g *gen) packaging(f *File) {
 		age := g.age()
 		f.Stated = &age
 	}
+	g.preamble(f)
+}
+
+// titleLines are the lines reports exported from portals start with.
+var titleLines = []string{"Skip Trace Results", "DNC Scrub Report", "Export", "Results for list: Absentee Owners TX",
+	"Prepared by Vendor Portal", "Confidential - for internal use only", "Page 1"}
+
+// groupNames name a phone's own column under its name, in a header of two
+// rows.
+var groupNames = []string{"Number", "Phone", "Phone Number", "#"}
+
+// preamble decides whether a vendor's file (not one of ours: those come
+// from the provider) starts with title lines, and whether its header is of
+// two rows, the phones' names over their columns (a file of several
+// phones a row).
+func (g *gen) preamble(f *File) {
+	if f.Record != nil {
+		return
+	}
+	if g.r.chance(0.06) {
+		for range g.r.between(1, 3) {
+			f.Title = append(f.Title, pick(g.r, titleLines))
+		}
+		if g.r.chance(0.3) {
+			f.Title = append(f.Title, "Exported "+dateText(g.c.Now, g.r.between(0, 3), pick(g.r, dateFormats)))
+		}
+		if g.r.chance(0.5) {
+			f.Title = append(f.Title, "")
+		}
+		g.c.describe("%s: %d title lines above its header", f.Name, len(f.Title))
+	}
+	phones := map[string]bool{}
+	for _, c := range f.Cols {
+		if c.Role == RolePhone && c.Slot != "" {
+			phones[c.Slot] = true
+		}
+	}
+	if len(phones) >= 2 && g.r.chance(0.1) {
+		f.Group, f.Fill = pick(g.r, groupNames), g.r.chance(0.3)
+		g.c.describe("%s: a header of two rows, the phones' names over their columns", f.Name)
+	}
 }

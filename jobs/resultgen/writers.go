@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/xuri/excelize/v2"
@@ -97,8 +98,62 @@ func (f *File) Table() [][]string {
 func (f *File) CSV() string {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.WriteAll(f.Table())
+	w.WriteAll(f.lines())
 	return b.String()
+}
+
+// lines is the file as written: its title lines, its header (in two rows
+// when grouped), its rows.
+func (f *File) lines() [][]string {
+	t := f.Table()
+	var out [][]string
+	for _, l := range f.Title {
+		out = append(out, []string{l})
+	}
+	if f.Group == "" {
+		return append(out, t...)
+	}
+	return append(append(out, f.groupedHeader()...), t[1:]...)
+}
+
+// head is how many lines of lines() come before the first row.
+func (f *File) head() int {
+	n := len(f.Title) + 1
+	if f.Group != "" {
+		n++
+	}
+	return n
+}
+
+// groupedHeader is the header in two rows: over each phone's columns its
+// name, below the columns' own names (its header less the phone's name;
+// the phone's own column f.Group); a column of no phone keeps its name,
+// with nothing over it.
+func (f *File) groupedHeader() [][]string {
+	over, names := make([]string, len(f.Cols)), make([]string, len(f.Cols))
+	label := map[string]string{} // a slot → its phone's header
+	for _, c := range f.Cols {
+		if c.Role == RolePhone && c.Slot != "" && label[c.Slot] == "" {
+			label[c.Slot] = c.Header
+		}
+	}
+	for i, c := range f.Cols {
+		names[i] = c.Header
+		l := label[c.Slot]
+		if c.Slot == "" || l == "" {
+			continue
+		}
+		if i == 0 || f.Fill || f.Cols[i-1].Slot != c.Slot {
+			over[i] = l
+		}
+		switch rest := strings.Trim(strings.TrimPrefix(c.Header, l), " _-:."); {
+		case c.Header == l:
+			names[i] = f.Group
+		case rest != "" && strings.HasPrefix(c.Header, l):
+			names[i] = rest
+		}
+	}
+	return [][]string{over, names}
 }
 
 // Bytes is the file in its format.
@@ -110,7 +165,7 @@ func (f *File) Bytes(now time.Time) ([]byte, error) {
 	w := csv.NewWriter(&b)
 	w.Comma = map[Format]rune{CSVComma: ',', CSVSemicolon: ';', TSV: '\t'}[f.Format]
 	w.UseCRLF = f.CRLF
-	if err := w.WriteAll(f.Table()); err != nil {
+	if err := w.WriteAll(f.lines()); err != nil {
 		return nil, err
 	}
 	switch f.Encoding {
@@ -134,14 +189,15 @@ func (f *File) xlsx(now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, row := range f.Table() {
+	head := f.head()
+	for i, row := range f.lines() {
 		vals := make([]any, len(row))
 		for j, s := range row {
 			vals[j] = s
-			if i == 0 {
+			if i < head {
 				continue
 			}
-			v := f.xlsxValue(now, f.Rows[i-1][j], s)
+			v := f.xlsxValue(now, f.Rows[i-head][j], s)
 			if _, ok := v.(time.Time); ok {
 				v = excelize.Cell{StyleID: dateStyle, Value: v}
 			}

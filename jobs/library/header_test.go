@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -32,23 +31,9 @@ func TestHeaderAsTheImportReadsIt(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			rr, err := NewRowReader(strings.NewReader(tc.text))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rows [][]string
-			for {
-				rec, err := rr.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				rows = append(rows, slices.Clone(rec))
-			}
-			if !slices.Equal(rr.Headers(), tc.headers) || !slices.EqualFunc(rows, tc.rows, slices.Equal) {
-				t.Errorf("RowReader: %q %q, want %q %q", rr.Headers(), rows, tc.headers, tc.rows)
+			rr := wantRowReader(t, tc.text, tc.rows)
+			if _, err := rr.Next(); err != io.EOF || !slices.Equal(rr.Headers(), tc.headers) {
+				t.Errorf("RowReader: headers %q, after the rows %v; want %q, EOF", rr.Headers(), err, tc.headers)
 			}
 			for _, limit := range []int{-1, 1} {
 				r, err := openResult(context.Background(), path, nil, limit)

@@ -241,8 +241,8 @@ func questionsText(e *layout.QuestionError) string {
 	for _, f := range e.Files {
 		for _, q := range f.Questions {
 			cols := ""
-			if len(q.Columns) > 0 {
-				cols = " [" + strings.Join(q.Columns, ", ") + "]"
+			if named := slices.DeleteFunc(slices.Clone(q.Columns), func(c string) bool { return strings.TrimSpace(c) == "" }); len(named) > 0 {
+				cols = " [" + strings.Join(named, ", ") + "]"
 			}
 			fmt.Fprintf(&b, "\n  %s%s: %s", f.File, cols, q.Message)
 		}

@@ -703,6 +703,50 @@ func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) [
 	return qs
 }
 
+// unnamedFlags asks about a column with no name ("", or the import's
+// "Column 4" for a blank header cell) whose values are all yes or no: a
+// flag whose header was lost, about a list SkipDesk cannot know. Until the
+// person says what it is, every phone of its row is not callable (a
+// Guess); left unread, its "Yes" would be nothing.
+func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Question {
+	var qs []Question
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if c.Role != RoleOther || c.Input || !unnamed(hs[i].raw) {
+			continue
+		}
+		vals := columnValues(p, sample, i)
+		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) < 1 ||
+			share(vals, func(v string) bool { return truthy[fold(v)] }) == 0 {
+			continue
+		}
+		// About the row: its place's number ("Column 4") names no phone.
+		c.Role, c.Kind, c.Convention = RoleFlag, Industry, ConvFlag
+		c.Group, c.Qualifier, c.SlotIndex = "", "", -1
+		qs = append(qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+			Message: fmt.Sprintf("%s has no name and says yes or no: is it a do-not-call list? Until you say, the phones of its rows are not callable", columnName(c.Header, i))})
+	}
+	return qs
+}
+
+// unnamed: a header cell left blank, or named for its place alone.
+func unnamed(h string) bool {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return true
+	}
+	n, ok := strings.CutPrefix(h, "Column ")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
+}
+
+// columnName names column i for a person: its header, or its place.
+func columnName(h string, i int) string {
+	if strings.TrimSpace(h) == "" {
+		return fmt.Sprintf("Column %d", i+1)
+	}
+	return fmt.Sprintf("%q", h)
+}
+
 // loneState asks about a column headed as a state and nothing else
 // ("State", "State List") in a file of DNC answers (it has flag columns)
 // with no other part of an address, holding state codes or a list's

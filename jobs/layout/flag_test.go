@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -277,6 +278,29 @@ func TestYesInAColumnOfRestrictions(t *testing.T) {
 	for i := range want {
 		if !slices.Equal(got[i], want[i:i+1]) {
 			t.Errorf("row %d (Status %q): %q, want %q", i+1, rows[i][4], got[i], want[i])
+		}
+	}
+}
+
+// A column with no name whose values are yes or no is a flag whose header
+// was lost: asked about, its rows' phones not callable until answered; a
+// column with no name holding anything else is not.
+func TestUnnamedYesNoColumn(t *testing.T) {
+	for _, blank := range []string{"", "Column 4"} {
+		h := []string{"Phone", "DNC", "Litigator", blank, "Scrub Date"}
+		rows := [][]string{{"5125550101", "No", "No", "Yes", "2025-05-01"}, {"5125550102", "No", "No", "No", "2025-05-01"}}
+		l := Detect(h, rows, Options{})
+		if len(l.Questions) != 1 || !l.Questions[0].Guess || !strings.Contains(l.Questions[0].Message, "has no name and says yes or no") {
+			t.Fatalf("header %q: questions %+v", blank, l.Questions)
+		}
+		for i, got := range readAll(t, l, rows, nil) {
+			if len(got) != 1 || strings.Contains(got[0], "callable") {
+				t.Errorf("header %q row %d: %q, want not callable", blank, i+1, got)
+			}
+		}
+		rows[0][3], rows[1][3] = "spoke to owner", ""
+		if l := Detect(h, rows, Options{}); len(l.Questions) != 0 {
+			t.Errorf("header %q over notes: questions %+v", blank, l.Questions)
 		}
 	}
 }

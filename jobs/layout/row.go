@@ -359,6 +359,9 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 		}
 		r.applyFlag(&p, fc, cell(rec, fc))
 	}
+	if n := phoneNote(rec, s, raw); n != Clean {
+		p.Flags.Set(Restriction, n) // "5125550101 (DNC)"
+	}
 	// A list the file reports for some of its phones is asked of all of
 	// them: where the file says nothing, the answer is unknown.
 	for _, k := range (l.Reports & fileWide &^ p.Flags.Has).List() {

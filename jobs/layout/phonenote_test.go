@@ -1,0 +1,47 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// A note beside the number in a phone's cell is the file's word about that
+// phone: a restriction flags it, anything SkipDesk cannot read leaves it
+// unknown; its punctuation, extension and a word of what it is say nothing.
+func TestNotesInPhoneCells(t *testing.T) {
+	const (
+		callable = "callable"
+		says     = "the file says do not call"
+		unclear  = "the file's notes unclear"
+	)
+	cells := []struct{ cell, want string }{
+		{"%s", callable}, {"(%s) %s-%s", callable}, {"+1 %s", callable}, {"%s x445", callable}, {"%s ext. 12", callable},
+		{"Mobile: %s", callable}, {"%s (cell)", callable}, {"Tel: %s", callable}, {"%s\u00a0", callable},
+		{"%s (DNC)", says}, {"DNC: %s", says}, {"%s - Do Not Call", says}, {"[Litigator] %s", says}, {"%s *DNC*", says},
+		{"%s wrong number", says},
+		{"%s*", unclear}, {"%s (verified)", unclear}, {"%s fax", unclear}, {"%s not DNC", unclear}, {"%s ✓", unclear},
+	}
+	h := []string{"Phone", "DNC", "Litigator", "Scrub Date"}
+	var rows [][]string
+	for i, c := range cells {
+		d := fmt.Sprintf("51255501%02d", i+1)
+		v := fmt.Sprintf(c.cell, d)
+		if c.cell == "(%s) %s-%s" {
+			v = fmt.Sprintf(c.cell, d[:3], d[3:6], d[6:])
+		}
+		rows = append(rows, []string{v, "No", "No", "2025-05-01"})
+	}
+	// Most numbers of a file are written plainly.
+	for i := range 60 {
+		rows = append(rows, []string{fmt.Sprintf("51255502%02d", i), "No", "No", "2025-05-01"})
+	}
+	l := Detect(h, rows, Options{})
+	wantSlots(t, l, "Phone=Phone||DNC:dnc,Litigator:litigator")
+	for i, got := range readAll(t, l, rows, nil)[:len(cells)] {
+		want := fmt.Sprintf("(512) 555-01%02d ? %s", i+1, cells[i].want)
+		if !slices.Equal(got, []string{want}) {
+			t.Errorf("cell %q: %q, want %q", rows[i][0], got, want)
+		}
+	}
+}

@@ -153,14 +153,16 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 		}
 		// Whichever phone it means, its answer may be about one of the
 		// row's: it applies to every phone of the row until the person
-		// says which phone it is about.
+		// says which phone it is about, a flag flagging them all and a
+		// clean answer (about another phone, maybe) making none clean (a
+		// Guess: they are unsure).
 		l.RowFlags = append(l.RowFlags, i)
 		l.Reports = l.Reports.with(c.Kind)
 		for j := range l.Slots {
 			add(j, false)
 		}
-		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true,
-			Message: fmt.Sprintf("%q is about a phone SkipDesk did not find in the file: until you say which phone it is about, it applies to every phone of its row", c.Header)})
+		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+			Message: fmt.Sprintf("%q is about a phone SkipDesk did not find in the file: until you say which phone it is about, it applies to every phone of its row and none of them is callable", c.Header)})
 		return
 	}
 	for _, j := range hit {

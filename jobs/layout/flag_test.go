@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFlagSpellings(t *testing.T) {
@@ -302,5 +303,22 @@ func TestUnnamedYesNoColumn(t *testing.T) {
 		if l := Detect(h, rows, Options{}); len(l.Questions) != 0 {
 			t.Errorf("header %q over notes: questions %+v", blank, l.Questions)
 		}
+	}
+}
+
+// Answers about a phone the file does not hold ("Phone 2 DNC" with no
+// "Phone 2") apply to every phone of the row until the person says which
+// phone they are about: a flag flags them, a clean answer (perhaps about
+// another phone) makes none callable.
+func TestAnswerAboutAPhoneNotInTheFile(t *testing.T) {
+	h := []string{"phone 2 dnc", "phone 2 tcpa litigator", "owner 2 phone 1", "scrubbed_at"}
+	rows := [][]string{{"FALSE", "0", "(213) 263-8316", "10/31/2025"}, {"TRUE", "0", "(213) 263-8317", "10/31/2025"}}
+	l := Detect(h, rows, Options{Now: time.Date(2025, 11, 5, 0, 0, 0, 0, time.UTC)})
+	if len(l.Questions) == 0 || !l.Questions[0].Guess {
+		t.Fatalf("questions %+v, want a guess", l.Questions)
+	}
+	got := readAll(t, l, rows, nil)
+	if len(got[0]) != 1 || strings.Contains(got[0][0], "callable") || !strings.Contains(got[1][0], "DNC") {
+		t.Errorf("read %q: want the first phone not callable, the second on the DNC list", got)
 	}
 }

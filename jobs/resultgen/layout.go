@@ -29,6 +29,7 @@ type builder struct {
 	// list columns (a vendor that scrubs the first owner's phones).
 	plainOwners bool
 	phoneFmt    phoneFormat
+	notes       float64 // how often a phone's cell holds a note beside its number
 	damage      float64
 	// internal is the vendor's own do-not-call list, by number.
 	internal map[string]bool
@@ -106,6 +107,10 @@ func (g *gen) newBuilder(fam *family, name string, kind Kind) *builder {
 	b.phoneFmt = pick(r, phoneFormats)
 	if r.chance(0.25) {
 		b.damage = 0.02 + 0.05*r.Float64()
+	}
+	if r.chance(0.06) {
+		b.notes = 0.1 + 0.3*r.Float64()
+		g.c.describe("%s: notes in phones' cells (\"5125550101 (DNC)\")", name)
 	}
 	if !b.long {
 		b.slots = g.slotsOf(fam)
@@ -290,7 +295,30 @@ func (b *builder) phoneCell(kind string, p *phoneFact) Cell {
 	if b.g.r.chance(0.1) {
 		format = pick(b.g.r, otherFormats)
 	}
-	return Cell{Text: format(b.g.r, p.digits), M: &Meaning{Phone: p.digits, Type: stated}}
+	c := Cell{Text: format(b.g.r, p.digits), M: &Meaning{Phone: p.digits, Type: stated}}
+	if b.notes > 0 && b.g.r.chance(b.notes) {
+		b.numberNote(&c)
+	}
+	return c
+}
+
+// Notes some vendors and CRMs write in a phone's cell beside the number:
+// some say nothing of calling, the others state a restriction.
+var (
+	plainNotes    = []string{"Primary: %s", "%s (main)", "Tel: %s", "%s (alt)", "Phone: %s"}
+	restrictNotes = []string{"%s (DNC)", "%s - Do Not Call", "DNC: %s", "%s [DNC]", "%s (Litigator)", "%s - wrong number",
+		"%s *DNC*", "DO NOT CALL %s", "%s (opted out)", "%s - disconnected"}
+)
+
+// numberNote writes a note beside the number in cell c.
+func (b *builder) numberNote(c *Cell) {
+	r := b.g.r
+	if r.chance(0.5) {
+		c.Text = fmt.Sprintf(pick(r, plainNotes), c.Text)
+		return
+	}
+	c.Text = fmt.Sprintf(pick(r, restrictNotes), c.Text)
+	c.M.Restrict, c.M.How = "a note in the phone's cell", "a note beside the number in its cell"
 }
 
 // noiseColumns are the columns with nothing about calling: the row's

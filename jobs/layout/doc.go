@@ -79,7 +79,10 @@
 //     every phone of the row; where the header leaves it open which phone it
 //     means (an index that slots of several kinds share) it is attached to
 //     each and the layout asks (a Guess): those phones are unsure until the
-//     person answers.
+//     person answers. A column about a phone the file does not hold
+//     ("Phone 2 DNC" with no "Phone 2") is attached to every phone of the
+//     row the same way, a Guess: its flag flags them, its clean answer
+//     (perhaps about another phone) makes none callable.
 //   - A column named for a list whose values are phone numbers ("DNC
 //     Mobile 1", "Litigator Phones", "Phone 2 (DNC)") is how a vendor that
 //     sorts a row's phones by what it found writes the numbers on that
@@ -113,7 +116,15 @@
 //     file ("DNC", "dead", "wrong number", "opted out", "attorney") is a
 //     restriction source for its phone or its row (restrict.go): a value
 //     that mentions one is flagged, or unknown with a negation ("not DNC");
-//     a value that mentions none states no restriction.
+//     a value that mentions none states no restriction; a bare "Yes" in
+//     it says one holds without naming it (not clear). A column with no
+//     name whose values are all yes or no is a list SkipDesk cannot know,
+//     about every phone of its row, and asked about (a Guess).
+//   - A note beside the number in a phone's own cell ("5125550101 (DNC)",
+//     "DNC: …") is the file's word about that phone (phonenote.go): a
+//     restriction stated flags it, words other than the number's
+//     extension and what it is ("Mobile:", "(cell)") and marks ("*")
+//     leave it unknown.
 //   - A scope column ("Scrubbed Y/N", "DNC check status": complete/timeout)
 //     says which rows were scrubbed at all: where it says not, or is blank,
 //     the file's answers for the row are unknown.

@@ -68,6 +68,10 @@ func TestWriteAndReadBack(t *testing.T) {
 			seen[f.Format] = true
 			got := readBack(t, paths[i], f)
 			want := f.lines()
+			if f.Format != XLSX {
+				// A blank title line is no record to a CSV reader.
+				want = slices.DeleteFunc(want, func(r []string) bool { return len(r) == 1 && r[0] == "" })
+			}
 			if len(got) != len(want) {
 				t.Fatalf("seed %d %s: %d rows read back, want %d", seed, f.Name, len(got), len(want))
 			}

@@ -303,6 +303,21 @@ func (g *gen) preamble(f *File) {
 		}
 		g.c.describe("%s: %d title lines above its header", f.Name, len(f.Title))
 	}
+	if g.r.chance(0.03) {
+		// A header cell left blank by a hand that tidied the file: its
+		// column still holds a list's answers.
+		var lists []int
+		for i, c := range f.Cols {
+			if c.Role == RoleList {
+				lists = append(lists, i)
+			}
+		}
+		if len(lists) > 0 {
+			i := pick(g.r, lists)
+			g.c.describe("%s: the header of %q left blank", f.Name, f.Cols[i].Header)
+			f.Cols[i].Header = ""
+		}
+	}
 	phones := map[string]bool{}
 	for _, c := range f.Cols {
 		if c.Role == RolePhone && c.Slot != "" {

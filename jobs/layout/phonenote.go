@@ -36,7 +36,9 @@ var noteWords = set("x", "ext", "extn", "extension", "mobile", "mob", "cell", "c
 
 // notePunct is punctuation a phone's cell may hold around its words
 // ("Mobile: …", "#12", "[cell]").
-var notePunct = [256]bool{':': true, ',': true, '#': true, '[': true, ']': true, ';': true, '=': true}
+// An Excel text marker ('5125550101, ="5125550101") is no note either.
+var notePunct = [256]bool{':': true, ',': true, '#': true, '[': true, ']': true, ';': true, '=': true, '\'': true,
+	'"': true}
 
 // cellNote reads what v, a phone's cell, says besides its number: Clean
 // when nothing, Flagged when it states a restriction, Unknown when it
@@ -61,6 +63,7 @@ func cellNote(v string) Flag {
 		switch {
 		case c < utf8.RuneSelf && (phoneByte[c] || notePunct[c]), unicode.IsLetter(c), unicode.IsDigit(c):
 		case unicode.IsSpace(c) || unicode.Is(unicode.Cf, c): // no-break spaces, direction marks
+		case unicode.In(c, unicode.Pd, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf): // dashes, brackets, quotes
 		default:
 			return Unknown // "*", "!", "✓": a mark SkipDesk cannot read
 		}

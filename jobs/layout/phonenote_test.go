@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,7 @@ func TestNotesInPhoneCells(t *testing.T) {
 	cells := []struct{ cell, want string }{
 		{"%s", callable}, {"(%s) %s-%s", callable}, {"+1 %s", callable}, {"%s x445", callable}, {"%s ext. 12", callable},
 		{"Mobile: %s", callable}, {"%s (cell)", callable}, {"Tel: %s", callable}, {"%s\u00a0", callable},
+		{"%s–%s–%s", callable}, {"'%s", callable}, {"=\"%s\"", callable}, {"“%s”", callable},
 		{"%s (DNC)", says}, {"DNC: %s", says}, {"%s - Do Not Call", says}, {"[Litigator] %s", says}, {"%s *DNC*", says},
 		{"%s wrong number", says},
 		{"%s*", unclear}, {"%s (verified)", unclear}, {"%s fax", unclear}, {"%s not DNC", unclear}, {"%s ✓", unclear},
@@ -27,7 +29,7 @@ func TestNotesInPhoneCells(t *testing.T) {
 	for i, c := range cells {
 		d := fmt.Sprintf("51255501%02d", i+1)
 		v := fmt.Sprintf(c.cell, d)
-		if c.cell == "(%s) %s-%s" {
+		if strings.Count(c.cell, "%s") == 3 {
 			v = fmt.Sprintf(c.cell, d[:3], d[3:6], d[6:])
 		}
 		rows = append(rows, []string{v, "No", "No", "2025-05-01"})

@@ -54,19 +54,8 @@ func cellNote(v string) Flag {
 	if r := readText(v); r.flag != Clean {
 		return r.flag // a restriction stated (Flagged), or not clear (Unknown)
 	}
-	for j := 0; j < len(v); {
-		c, size := rune(v[j]), 1
-		if c >= utf8.RuneSelf {
-			c, size = utf8.DecodeRuneInString(v[j:])
-		}
-		j += size
-		switch {
-		case c < utf8.RuneSelf && (phoneByte[c] || notePunct[c]), unicode.IsLetter(c), unicode.IsDigit(c):
-		case unicode.IsSpace(c) || unicode.Is(unicode.Cf, c): // no-break spaces, direction marks
-		case unicode.In(c, unicode.Pd, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf): // dashes, brackets, quotes
-		default:
-			return Unknown // "*", "!", "✓": a mark SkipDesk cannot read
-		}
+	if hasMark(v) {
+		return Unknown
 	}
 	ws, _ := textWords(nil, v)
 	for _, w := range ws {
@@ -75,6 +64,22 @@ func cellNote(v string) Flag {
 		}
 	}
 	return Clean
+}
+
+// hasMark reports a character in v that is neither a letter, a digit, a
+// space nor punctuation a number or a word of it is written with: "*",
+// "!", "✓", a mark SkipDesk cannot read.
+func hasMark(v string) bool {
+	for _, c := range v {
+		switch {
+		case c < utf8.RuneSelf && (phoneByte[c] || notePunct[c]), unicode.IsLetter(c), unicode.IsDigit(c):
+		case unicode.IsSpace(c) || unicode.Is(unicode.Cf, c): // no-break spaces, direction marks
+		case unicode.In(c, unicode.Pd, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf): // dashes, brackets, quotes
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // extension: an extension written as one word ("x445", "ext12").

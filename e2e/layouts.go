@@ -31,6 +31,7 @@ func init() {
 		e2e.T("at 9:30 p.m. no phone is callable now", s.notCallableLate),
 		e2e.T("a DealMachine result imported shows its people and phones", s.dealmachine),
 		e2e.T("a vendor's phones sorted into columns by list: the listed numbers are never callable", s.sortedVendor),
+		e2e.T("a vendor's report with a title, a header of two rows and notes beside numbers", s.groupedReport),
 		e2e.T("a scrub read unsure is corrected by the person", s.correctUnsure),
 		e2e.T("Help shows the calling rules", helpRules),
 	)
@@ -155,6 +156,30 @@ func (s *foreign) sortedVendor(h *e2e.Harness) error {
 		return err
 	}
 	if err := h.Shot("layouts-03c-sorted-vendor-callable"); err != nil {
+		return err
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
+	return nil
+}
+
+// groupedReport imports a vendor's report that starts with a title line
+// and writes its header in two rows, each phone's name over its Number,
+// Type, DNC and Litigator columns, with notes beside some numbers ("(DNC)",
+// "*", "DNC: …"): three of its six rows have a callable phone (John
+// Smith's first, both of Tom Reed's, Sue Park's second).
+func (s *foreign) groupedReport(h *e2e.Harness) error {
+	if err := importShown(h, filepath.Join(s.dir, "grouped_report.csv"), 6); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03d-grouped-report"); err != nil {
+		return err
+	}
+	v := h.D.Viewer()
+	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, "the grouped report's callable rows", "3 of 6 rows"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03e-grouped-report-callable"); err != nil {
 		return err
 	}
 	h.Do(func() { v.Quick(jobs.QuickCallable, false) })

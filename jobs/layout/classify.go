@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,11 +30,28 @@ type columnRule func(c Column, h *header, vals []ValueN) (Column, *Question, boo
 // ("Do Not Call Today" is no DNC flag), a date or a scope word before a
 // flag word, a flag word before a phone word, a name word before an
 // address word.
-var columnRules = []columnRule{vendorTimeRule, scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
+var columnRules = []columnRule{vendorTimeRule, registeredRule, scrubDateRule, scopeRule, listColumnRule, validRule, typeRule, matchRule, codeRule, emailRule,
 	phoneRule, nameRule, addressRule, entityRule}
 
 func nameish(h *header) bool {
 	return h.any(cFirst, cLast, cName, cMiddle, cEmail, cStreet, cCity, cZip, cAddress, cFull)
+}
+
+// registeredRule reads a column of the dates numbers were put on a list
+// ("DNC Registered Date", "Date Added to DNC", "DNC Registration": dates
+// and blanks): a date says the number is on it, a blank says nothing
+// (ConvSince). Read as a scrub date, it would date the other answers, and
+// a number the file puts on the registry would be callable on another
+// scrub's clean answer.
+func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return strings.TrimSpace(v.V) == "" })
+	if !h.since || !h.any(cDNC, cLitigator, cIndustry) || h.is(cNot) || len(vals) == 0 ||
+		datesShare(vals, dateOrderOf(vals)) < 0.8 {
+		return c, nil, false
+	}
+	c.Role, c.Convention, c.DateOrder = RoleFlag, ConvSince, dateOrderOf(vals)
+	c.Kind, _ = listKind(h)
+	return c, nil, true
 }
 
 func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
@@ -701,6 +719,51 @@ func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) [
 			Message: fmt.Sprintf("%q says yes or no of a phone, and SkipDesk does not know what: is it a do-not-call list? Until you say, the phones it belongs to are not callable", c.Header)})
 	}
 	return qs
+}
+
+// registryDates asks about a "DNC Date" read as maybe the rows' scrub
+// date (MayDate) in a file with no other answer on the registry, when
+// some rows have no date in it: such a column may as well be when each
+// number was put on the DNC list (ConvSince). Read as a scrub date, a
+// number the file puts on the list would be callable on another scrub's
+// clean answer; so until the person says, it is read as the dates numbers
+// were listed, a guess: its phones are not callable.
+func (l *Layout) registryDates(hs []header, p *Profile, sample [][]string) []Question {
+	for _, c := range l.Columns {
+		if c.Role == RoleFlag && (c.Kind == Federal || c.Kind == DNC || c.Kind == Combined) {
+			return nil
+		}
+	}
+	var qs []Question
+	for i := range l.Columns {
+		c := &l.Columns[i]
+		if !c.MayDate || c.Input || !hs[i].any(cDNC) || !someBlank(p, sample, i) {
+			continue
+		}
+		c.Role, c.Convention, c.MayDate = RoleFlag, ConvSince, false
+		c.Kind, _ = listKind(&hs[i])
+		qs = append(qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+			Message: fmt.Sprintf("%q has a date for some numbers only, and the file has no other DNC answer: is it when each was scrubbed, or when it was put on the DNC list? Until you say, its phones are not callable", c.Header)})
+	}
+	return qs
+}
+
+// someBlank reports a column left blank in some rows.
+func someBlank(p *Profile, sample [][]string, i int) bool {
+	if p != nil && i < len(p.Cols) && !p.Cols[i].Skipped {
+		for _, v := range p.Cols[i].Values {
+			if strings.TrimSpace(v.V) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, rec := range sample {
+		if i >= len(rec) || strings.TrimSpace(rec[i]) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // unnamedFlags asks about a column with no name ("", or the import's

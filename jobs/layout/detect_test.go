@@ -243,11 +243,14 @@ func TestSplitWords(t *testing.T) {
 
 // Headers that look like phones or flags but are not.
 func TestDetectDoesNotMistake(t *testing.T) {
+	// A "DNC Date" dated in every row is the rows' scrub date; one blank in
+	// some rows of a file with no other registry answer may be when the
+	// numbers were listed, and is asked about (TestRegistrationDates).
 	headers := []string{"Home Value", "House Number", "Business Name", "contact_1_flags", "DNC Date", "Litigator Score",
 		"Lender Name", "Phone 1", "Phone 1 Carrier", "Phone Count", "DNC Scrubbed", "State", "Property Type"}
 	sample := [][]string{
 		{"350000", "123", "Acme LLC", "Likely Owner, Wireless", "2003-06-01", "0", "Big Bank", "5125550101", "Verizon", "1", "Yes", "TX", "Single Family"},
-		{"410000", "7", "", "Resident", "", "1", "", "5125550102", "AT&T", "2", "No", "FL", "Condo"},
+		{"410000", "7", "", "Resident", "2003-06-02", "1", "", "5125550102", "AT&T", "2", "No", "FL", "Condo"},
 	}
 	l := Detect(headers, sample, Options{})
 	want := map[string]Role{"Home Value": RoleOther, "House Number": RoleOther, "contact_1_flags": RoleOther,

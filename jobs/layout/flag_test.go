@@ -322,3 +322,44 @@ func TestAnswerAboutAPhoneNotInTheFile(t *testing.T) {
 		t.Errorf("read %q: want the first phone not callable, the second on the DNC list", got)
 	}
 }
+
+// A column of the dates numbers were put on a list flags the dated ones;
+// a "DNC Date" that may be that or the scrub date is asked about where
+// nothing else in the file answers the registry.
+func TestRegistrationDates(t *testing.T) {
+	rows := func(dnc string) [][]string {
+		return [][]string{{"5125550101", "2015-04-03", "No", "2025-05-01", dnc}, {"5125550102", "", "No", "2025-05-01", dnc}}
+	}
+	for _, tc := range []struct {
+		header, dnc string // the date column's header; the value of a "DNC" column ("" none)
+		want        []string
+		question    bool
+	}{
+		{"DNC Registered Date", "", []string{"DNC", "DNC unknown"}, false},
+		{"Date Added to DNC", "No", []string{"DNC", "callable"}, false},
+		{"Litigator Since", "No", []string{"litigator", "callable"}, false},
+		{"DNC Date", "", []string{"DNC, open question", "open question about a column, DNC unknown"}, true},
+		// Another column answering, the rows' scrub date: of the two, the
+		// older dates the answers.
+		{"DNC Date", "No", []string{"scrub over 31 days old", "callable"}, false},
+	} {
+		h := []string{"Phone", tc.header, "Litigator", "Scrub Date"}
+		rs := rows(tc.dnc)
+		if tc.dnc != "" {
+			h = append(h, "DNC")
+		} else {
+			for i := range rs {
+				rs[i] = rs[i][:4]
+			}
+		}
+		l := Detect(h, rs, Options{})
+		if got := len(l.Questions) > 0 && l.Questions[0].Guess; got != tc.question {
+			t.Errorf("%q (DNC %q): questions %+v", tc.header, tc.dnc, l.Questions)
+		}
+		for i, got := range readAll(t, l, rs, nil) {
+			if len(got) != 1 || !strings.Contains(got[0], "? "+tc.want[i]) {
+				t.Errorf("%q (DNC %q) row %d: %q, want %q", tc.header, tc.dnc, i+1, got, tc.want[i])
+			}
+		}
+	}
+}

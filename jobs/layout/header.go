@@ -210,6 +210,7 @@ type header struct {
 	dated  bool // a word of a date: date, dated, on, as of, timestamp
 	scope  bool // a word of a scrub's coverage: scrubbed, checked, processed, covered, scrub
 	source bool // "source" (a merged result's source_date)
+	since  bool // a word of a number's entry on a list: registered, added, listed, since
 	// aboutNumber: the header speaks of the number itself ("Number
 	// Status", "Line Status").
 	aboutNumber bool
@@ -217,6 +218,7 @@ type header struct {
 
 var (
 	dateWords  = set("date", "dated", "timestamp", "asof", "fecha", "time", "when", "day", "on")
+	sinceWords = set("registered", "registration", "added", "listed", "enrolled", "entered", "since", "registrado")
 	scopeWords = set("scrubbed", "checked", "processed", "covered", "coverage", "scrub", "verified", "check", "lookup",
 		"verificacion", "verificación", "verificado", "comprobacion", "comprobación", "revisado", "revision", "revisión")
 )
@@ -312,6 +314,7 @@ func (r *headerReader) number(w string, n int) {
 func (r *headerReader) word(w string) {
 	h := &r.h
 	h.dated = h.dated || dateWords[w]
+	h.since = h.since || sinceWords[w]
 	h.scope = h.scope || scopeWords[w]
 	h.source = h.source || w == "source"
 	h.aboutNumber = h.aboutNumber || w == "number" || w == "num" || w == "nbr" || w == "line"

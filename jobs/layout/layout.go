@@ -347,6 +347,7 @@ func Detect(headers []string, sample [][]string, opts Options) *Layout {
 	qs = append(qs, l.unknownPhoneFlags(hs, prof, sample)...)
 	qs = append(qs, l.loneState(hs, prof, sample)...)
 	qs = append(qs, l.unnamedFlags(hs, prof, sample)...)
+	qs = append(qs, l.registryDates(hs, prof, sample)...)
 	qs = slices.DeleteFunc(qs, func(q Question) bool {
 		// A column named for a phone that holds statements is read as one.
 		return q.Topic == "phone" && len(q.Columns) == 1 && l.Columns[l.column(q.Columns[0])].Role == RoleFlag

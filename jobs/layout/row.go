@@ -391,6 +391,7 @@ func (r *Reader) applyFlag(p *Phone, fc int, v string) {
 	}
 	x := r.flagValue(fc, v)
 	switch {
+	case x.silent:
 	case x.invalid:
 		// The service did not check the lists of a number it calls
 		// invalid ("I", "malformed").

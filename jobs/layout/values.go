@@ -25,6 +25,10 @@ const (
 	// ConvCodes: the one-letter result codes of a DNC scrub service (C, D,
 	// W, ...; see Codes).
 	ConvCodes Convention = "codes"
+	// ConvSince: the date the number was put on the list ("DNC Registered
+	// Date"): a date is flagged, no/false clean, a blank says nothing
+	// (the phone's answer on the list is another column's, or unknown).
+	ConvSince Convention = "since"
 	// ConvMarks: a mark (X) for flagged numbers and nothing for the
 	// others. A blank is still read as unknown until the person confirms
 	// that it means clean (Correction.Values).
@@ -151,6 +155,7 @@ type valueReading struct {
 	flag    Flag
 	invalid bool
 	known   bool // the value was recognised (a blank or "?" is recognised as unknown)
+	silent  bool // the value says nothing of the phone on the column's list (ConvSince's blank)
 	meaning string
 	// list, when set, is the list the value speaks of rather than the
 	// column's (a scrub service's code for a state's wireless rule, or for
@@ -218,24 +223,8 @@ func fold(v string) string {
 // is false for a value that is not recognised or that reads clean only in
 // another convention than the column's: it is unknown.
 func readFlagValue(conv Convention, kind FlagKind, inverted bool, v string) valueReading {
-	switch conv {
-	case ConvText:
-		return readText(v)
-	case ConvReason:
-		return readReason(v)
-	case ConvListed:
-		if strings.TrimSpace(v) == "" {
-			return valueReading{known: true}
-		}
-		return valueReading{flag: Flagged, known: true, meaning: "a number the column lists"}
-	case ConvNumbers:
-		if strings.TrimSpace(v) == "" {
-			return valueReading{known: true}
-		}
-		if _, ok := numbersIn(v); ok {
-			return valueReading{flag: Flagged, known: true, meaning: "numbers on the list"}
-		}
-		return valueReading{}
+	if r, ok := readOwnConvention(conv, v); ok {
+		return r
 	}
 	f := fold(v)
 	if unknown[f] {
@@ -510,4 +499,50 @@ func phoneLike(v string) bool {
 		}
 	}
 	return digits >= 7 && digits <= 15 && other <= 4
+}
+
+// readOwnConvention reads v by a convention of its own, not of yes/no,
+// words and codes: ConvText, ConvReason, ConvSince, ConvListed and
+// ConvNumbers; false for the others.
+func readOwnConvention(conv Convention, v string) (valueReading, bool) {
+	switch conv {
+	case ConvText:
+		return readText(v), true
+	case ConvReason:
+		return readReason(v), true
+	case ConvSince:
+		return readSince(v), true
+	case ConvListed:
+		if strings.TrimSpace(v) == "" {
+			return valueReading{known: true}, true
+		}
+		return valueReading{flag: Flagged, known: true, meaning: "a number the column lists"}, true
+	case ConvNumbers:
+		if strings.TrimSpace(v) == "" {
+			return valueReading{known: true}, true
+		}
+		if _, ok := numbersIn(v); ok {
+			return valueReading{flag: Flagged, known: true, meaning: "numbers on the list"}, true
+		}
+		return valueReading{}, true
+	}
+	return valueReading{}, false
+}
+
+// readSince reads a value of a column of the dates numbers were put on a
+// list (ConvSince): a date is flagged, no/false clean, a blank silent.
+func readSince(v string) valueReading {
+	f := fold(v)
+	switch {
+	case strings.TrimSpace(v) == "":
+		return valueReading{silent: true, known: true, meaning: "no date: says nothing"}
+	case falsy[f]:
+		return valueReading{flag: Clean, known: true, meaning: "not on the list"}
+	case unknown[f]:
+		return valueReading{known: true}
+	}
+	if _, ok := parseDate(v, OrderEither); ok {
+		return valueReading{flag: Flagged, known: true, meaning: "the date it was put on the list"}
+	}
+	return valueReading{}
 }

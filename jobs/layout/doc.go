@@ -128,6 +128,12 @@
 //   - A scope column ("Scrubbed Y/N", "DNC check status": complete/timeout)
 //     says which rows were scrubbed at all: where it says not, or is blank,
 //     the file's answers for the row are unknown.
+//   - A column of the dates numbers were put on a list ("DNC Registered
+//     Date", "Date Added to DNC", "Litigator Since") is a flag
+//     (ConvSince): a date flags the number, a blank says nothing. A "DNC
+//     Date", maybe that and maybe the scrub date, is read so too where
+//     some rows have none and nothing else in the file answers the
+//     registry, and asked about (a Guess); elsewhere it may date the row.
 //   - A scrub date column ("Date Scrubbed", a merged result's source_date)
 //     dates each row's answers; numeric dates whose day and month cannot be
 //     told apart are read as the earlier of the two. A file without one is

@@ -93,6 +93,12 @@ const UnknownBlocks = BlockUnknownDNC | BlockUnknownLitigator | BlockUnknownStat
 // call.
 const DateBlocks = BlockStale | BlockUndated
 
+// ListedBlocks are the reasons no newer scrub lifts: a list the number is
+// on (a flagged answer stays flagged, whatever answers after it), a
+// restriction the file states, the company's own list.
+const ListedBlocks = BlockFederal | BlockState | BlockLitigator | BlockInternal | BlockCombined | BlockDNC |
+	BlockIndustry | BlockRestriction | BlockCompany
+
 // Unknown reports whether some list the call depends on is not known.
 func (b Block) Unknown() bool { return b&UnknownBlocks != 0 }
 

@@ -35,6 +35,10 @@ type Plan struct {
 	// ParentTraceID: a scrub of a trace's phones (TracePhones) names the
 	// trace, so that its callable list finds the scrub.
 	ParentTraceID string
+	// Flagged, in such a scrub, is how many of the trace's numbers its
+	// result already puts on a list or says not to call (layout's
+	// ListedBlocks): left out of the list, no scrub making them callable.
+	Flagged int
 	// Name is the job's name; "" is the picked file's name.
 	Name string
 	// Reuse leaves out of the upload the rows the library already holds —

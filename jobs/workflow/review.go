@@ -250,6 +250,7 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 	if u := q.Reuse; u != nil && u.Skipped {
 		r.leaveOut(u.Rows, "scrubbed in the last 31 days: their answers are reused")
 	}
+	r.leaveOut(p.Flagged, "numbers the trace's result already puts on a do-not-call or litigator list, or says not to call: no scrub makes them callable")
 	r.leaveOut(q.DroppedDuplicates, "numbers already in the list")
 	r.leaveOut(q.Upload.LeftOutInvalid, "invalid numbers: not sent, not charged")
 	if ph := q.Phones; ph != nil && ph.Invalid > 0 {

@@ -416,9 +416,12 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if len(l.Slots) == 0 {
 		return Plan{}, fmt.Errorf("%s has no phone column to scrub", filepath.Base(traceResultPath))
 	}
-	list, err := distinctPhones(ctx, traceResultPath, l)
+	list, flagged, err := distinctPhones(ctx, traceResultPath, l)
 	if err != nil {
 		return Plan{}, err
+	}
+	if list == "" && flagged > 0 {
+		return Plan{}, fmt.Errorf("every phone number of the trace %s is one its result already puts on a list or says not to call: a scrub would make none of them callable", traceJobID)
 	}
 	if list == "" {
 		return Plan{}, fmt.Errorf("the trace %s found no phone numbers to scrub", traceJobID)
@@ -431,46 +434,63 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if err := library.WriteFileAtomic(out, []byte("phone\r\n"+list)); err != nil {
 		return Plan{}, err
 	}
-	return Plan{Kind: jobs.KindDNC, Path: out, Mapping: mapping.Mapping{mapping.Phone: "phone"}, ParentTraceID: traceJobID}, nil
+	return Plan{Kind: jobs.KindDNC, Path: out, Mapping: mapping.Mapping{mapping.Phone: "phone"}, ParentTraceID: traceJobID,
+		Flagged: flagged}, nil
 }
 
 // distinctPhones is the valid numbers of a trace's result read in layout
 // l, each once, one a line (CRLF), in the order met; "" when it holds none.
 // Each number once: the scrub is billed per row, and the callable list
 // matches flags to phones by number. Invalid numbers are not sent: they
-// are never callable anyway.
-func distinctPhones(ctx context.Context, path string, l *layout.Layout) (string, error) {
+// are never callable anyway; nor are those the result itself puts on a
+// list or says not to call (a vendor's file with its own flags): a
+// flagged answer stays flagged whatever a scrub says. flagged counts
+// those, each number once.
+func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list string, flagged int, err error) {
 	in, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer in.Close()
 	rr, err := library.NewRowReader(in)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+		return "", 0, fmt.Errorf("%s: %w", path, err)
 	}
 	rd := l.NewReader(nil)
 	var row layout.Row
 	var b strings.Builder
-	seen := map[uint64]struct{}{}
+	listed := map[uint64]bool{} // a number met → the result lists it
+	var order []uint64
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
-			return "", ctx.Err()
+			return "", 0, ctx.Err()
 		}
 		rec, err := rr.Next()
 		if errors.Is(err, io.EOF) {
-			return b.String(), nil
+			break
 		}
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
+			return "", 0, fmt.Errorf("%s: %w", path, err)
 		}
 		rd.ReadPhones(rec, &row)
 		for _, p := range row.Phones {
-			if _, dup := seen[p.Key]; dup || p.Key == 0 {
+			if p.Key == 0 {
 				continue
 			}
-			seen[p.Key] = struct{}{}
-			b.WriteString(p.Digits() + "\r\n")
+			was, met := listed[p.Key]
+			if !met {
+				order = append(order, p.Key)
+			}
+			// Listed in any of its rows: no scrub lifts it.
+			listed[p.Key] = was || p.Block&layout.ListedBlocks != 0
 		}
 	}
+	for _, k := range order {
+		if listed[k] {
+			flagged++
+			continue
+		}
+		b.WriteString(layout.Phone{Key: k}.Digits() + "\r\n")
+	}
+	return b.String(), flagged, nil
 }

@@ -198,8 +198,9 @@ func (f *fallbacks) best() int {
 // repeat, stays as it is ("Owner"). It returns the index of the second
 // row and the names, or -1 when the two rows are not such a header: the
 // second must look like a header but for its names repeating, the first
-// name fewer columns (or repeat its labels) and hold no number, two names or more must stand in
-// several groups, and the names made must all differ.
+// name fewer columns (or repeat its labels) and hold no number, two names
+// or more must stand in several groups, and the names made must all
+// differ.
 func groupHeader(recs []record, i int) (int, []string) {
 	j := i + 1
 	for j < len(recs) && isBlank(recs[j].fields) {

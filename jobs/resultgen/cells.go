@@ -21,6 +21,17 @@ type listCol struct {
 	// value outside the convention.
 	late float64
 	fact func(p *phoneFact) bool
+	// since, when set, is the header of a column of the dates numbers were
+	// put on the list ("DNC Registered Date"): a date where the number is
+	// on it, a blank where it is not.
+	since string
+}
+
+// sinceHeaders name a column of the dates numbers were put on a list, as
+// data vendors' appends and scrub portals' reports write them.
+var sinceHeaders = map[string][]string{
+	"federal":   {"DNC Registered Date", "Date Added to DNC", "National DNC Registration Date", "DNC Since", "Registered on DNC"},
+	"litigator": {"Litigator Since", "Date Added to Litigator List", "Litigator Registered Date"},
 }
 
 // listCol configures the column of a list field.
@@ -49,6 +60,10 @@ func (b *builder) listColFor(list string, f field) *listCol {
 	lc.spell = r.IntN(len(lc.conv.flagged))
 	lc.coverage, lc.late = b.checking(0.4, 0.5)
 	lc.fact = b.factOf(list)
+	if hs := sinceHeaders[list]; len(hs) > 0 && !b.fam.spanish && f != fUnnamed && r.chance(0.04) {
+		lc.since = pick(r, hs)
+		b.g.c.describe("%s: %q, the dates numbers were put on the list", b.f.Name, lc.since)
+	}
 	return lc
 }
 
@@ -124,7 +139,27 @@ func (lc *listCol) render(b *builder, rc *rowCtx, p *phoneFact) Cell {
 	if text, v, ok := b.lateValue(rc, lc.late, listed); ok {
 		return Cell{Text: text, M: &Meaning{Answers: []Answer{{lc.list, v}}, How: b.howLate()}}
 	}
+	if lc.since != "" {
+		return lc.sinceCell(b, rc, listed)
+	}
 	return lc.conv.write(b.g.r, lc.list, lc.spell, listed, rc.notChecked, lc.coverage)
+}
+
+// sinceCell writes an answer in a column of the dates numbers were put on
+// the list: the date, years back, where listed; a blank where not (the
+// vendor means not listed); "?" where not checked.
+func (lc *listCol) sinceCell(b *builder, rc *rowCtx, listed bool) Cell {
+	r := b.g.r
+	switch {
+	case rc.notChecked:
+		return Cell{M: &Meaning{Answers: []Answer{{lc.list, Clean}}}}
+	case !r.chance(lc.coverage):
+		return Cell{Text: "?", M: &Meaning{Answers: []Answer{{lc.list, Unknown}}, How: "not checked, written \"?\""}}
+	case listed:
+		text := dateText(b.g.c.Now, r.between(400, 8000), pick(r, dateFormats))
+		return Cell{Text: text, M: &Meaning{Answers: []Answer{{lc.list, Flagged}}, How: "the date the number was put on the list"}}
+	}
+	return Cell{M: &Meaning{Answers: []Answer{{lc.list, Clean}}}}
 }
 
 // write writes an answer on list in convention c: listed or not, in a row

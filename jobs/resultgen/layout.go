@@ -348,6 +348,9 @@ func (b *builder) fieldColumn(f field, prefix, key string, get func(*rowCtx) *ph
 	case fFederal, fUnnamed, fLitigator, fDMA, fInternal:
 		lc := once(b, f, "config", func() *listCol { return b.listCol(f) })
 		c.Role, c.Reports, c.Conv = RoleList, []string{lc.list}, lc.conv.name
+		if lc.since != "" {
+			c.Header, c.Conv = prefix+lc.since, "registration date"
+		}
 		b.add(c, func(rc *rowCtx) Cell { return lc.render(b, rc, get(rc)) })
 	case fPerState:
 		b.perStateColumns(prefix, key, get)

@@ -182,6 +182,27 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 	}
 }
 
+// blankQuestion asks whether a blank is clean in column i, which marks
+// the numbers on its list (X) or dates them (ConvSince) and leaves the
+// others blank; nil once the person said, or while a guess about the
+// column is asked.
+func (l *Layout) blankQuestion(i int, qs []Question) *Question {
+	c := &l.Columns[i]
+	if l.corrected(i, "") || guessed(qs, c.Header) {
+		return nil
+	}
+	msg := fmt.Sprintf("%q marks numbers and leaves the others blank: is a blank clean? Until you say, a blank is unknown", c.Header)
+	if c.Convention == ConvSince {
+		msg = fmt.Sprintf("%q dates the numbers on the list and leaves the others blank: is a blank not on the list? Until you say, a blank answers nothing", c.Header)
+	}
+	return &Question{Topic: "marks", Columns: []string{c.Header}, Blocks: true, Message: msg}
+}
+
+// guessed reports a column a guess is asked about already.
+func guessed(qs []Question, header string) bool {
+	return slices.ContainsFunc(qs, func(q Question) bool { return q.Guess && slices.Contains(q.Columns, header) })
+}
+
 // valueQuestions ask about the values of the flag and date columns that the
 // layout cannot read with certainty, over the whole file: values outside a
 // column's convention, marks whose blanks may or may not mean clean, a
@@ -191,9 +212,10 @@ func (l *Layout) valueQuestions(p *Profile, sample [][]string, qs *[]Question) {
 		c := &l.Columns[i]
 		switch {
 		case c.Role == RoleFlag && c.Kind != Restriction && !l.inUse(i):
-		case c.Role == RoleFlag && c.Convention == ConvMarks && !l.corrected(i, ""):
-			*qs = append(*qs, Question{Topic: "marks", Columns: []string{c.Header}, Blocks: true,
-				Message: fmt.Sprintf("%q marks numbers and leaves the others blank: is a blank clean? Until you say, a blank is unknown", c.Header)})
+		case c.Role == RoleFlag && (c.Convention == ConvMarks || c.Convention == ConvSince):
+			if q := l.blankQuestion(i, *qs); q != nil {
+				*qs = append(*qs, *q)
+			}
 		case c.Role == RoleFlag:
 			if q := l.unreadValues(i, columnValues(p, sample, i)); q != nil {
 				*qs = append(*qs, *q)

@@ -44,7 +44,8 @@ func nameish(h *header) bool {
 // a number the file puts on the registry would be callable on another
 // scrub's clean answer.
 func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
-	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return strings.TrimSpace(v.V) == "" })
+	// Blanks and "not checked" marks ("?", "N/A") stand beside the dates.
+	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
 	if !h.since || !h.any(cDNC, cLitigator, cIndustry) || h.is(cNot) || len(vals) == 0 ||
 		datesShare(vals, dateOrderOf(vals)) < 0.8 {
 		return c, nil, false

@@ -363,3 +363,29 @@ func TestRegistrationDates(t *testing.T) {
 		}
 	}
 }
+
+// A "not checked" mark beside the dates is no reason to read the column
+// as anything else: an "OK to call" verdict beside it clears no number
+// the dates put on the litigator list, nor one it did not check.
+func TestRegistrationDatesNotChecked(t *testing.T) {
+	h := []string{"Telephone", "Can Call", "Litigator Since"}
+	rows := [][]string{{"9738043978", "OK", "2/1/2012 4:11 PM"}, {"2015974526", "OK", "?"}, {"4049610568", "OK", ""}}
+	l := Detect(h, rows, Options{})
+	got := readAll(t, l, rows, nil)
+	for i, want := range []string{"litigator", "litigator unknown", "litigator unknown"} {
+		if len(got[i]) != 1 || !strings.Contains(got[i][0], want) {
+			t.Errorf("row %d: %q, want %q", i+1, got[i], want)
+		}
+	}
+	// Asked whether a blank is clean, as of a column of marks; once the
+	// person says so, the verdict's clean answer stands for a blank.
+	if len(l.Questions) != 1 || l.Questions[0].Topic != "marks" {
+		t.Fatalf("questions %+v", l.Questions)
+	}
+	fixed := Detect(h, rows, Options{Correction: &Correction{Signature: l.Signature,
+		Values: map[string]map[string]Flag{"Litigator Since": {"": Clean}}}})
+	if got := readAll(t, fixed, rows, nil); len(fixed.Questions) != 0 || !strings.Contains(got[2][0], "callable") ||
+		!strings.Contains(got[0][0], "litigator") {
+		t.Errorf("answered: %q, questions %+v", got, fixed.Questions)
+	}
+}

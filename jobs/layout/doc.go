@@ -130,7 +130,9 @@
 //     the file's answers for the row are unknown.
 //   - A column of the dates numbers were put on a list ("DNC Registered
 //     Date", "Date Added to DNC", "Litigator Since") is a flag
-//     (ConvSince): a date flags the number, a blank says nothing. A "DNC
+//     (ConvSince): a date flags the number, a blank says nothing until
+//     the person says it means not on the list (asked, as of a column of
+//     marks); "not checked" marks beside the dates are unknown. A "DNC
 //     Date", maybe that and maybe the scrub date, is read so too where
 //     some rows have none and nothing else in the file answers the
 //     registry, and asked about (a Guess); elsewhere it may date the row.

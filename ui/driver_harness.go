@@ -62,9 +62,13 @@ func (a *App) runE2E(name string, code *int) {
 		return
 	}
 	// The window and the wizard try a server that went away again every
-	// second, not every 10 or 15 seconds: the suites take the sandbox away
-	// and bring it back.
-	a.opts.OfflineRetry, a.opts.Wizard.RetryDelay = time.Second, time.Second
+	// 3 seconds, not every 10 or 15: the suites take the sandbox away and
+	// bring it back. Each try is busy while the client's retries last
+	// (cmd/skipdesk/harness.go: 100 ms doubling to 1 s, about 1–2.5 s in
+	// all); with a pause of one second, the header's tries and the
+	// wizard's left the app idle at once too seldom for a step that waits
+	// for it (Settle) while the server is away.
+	a.opts.OfflineRetry, a.opts.Wizard.RetryDelay = 3*time.Second, 3*time.Second
 	a.OnReady(func() { go a.runSuite(name, suite, code) })
 }
 

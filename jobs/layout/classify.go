@@ -454,11 +454,13 @@ func codeColumn(c Column, vals []ValueN, aboutNumber bool) Column {
 // checks the litigator list (a value anywhere that names litigators, as
 // DNC.com's Reason "Litigator" does): the litigator list is then answered
 // by another column, or not at all. A column named for both ("DNC/
-// Litigator") answers both.
+// Litigator") answers both. A note beside a number in a phone's cell
+// ("5125550101 (Litigator)") is that phone's, no sign of what the
+// service checks for every number.
 func (l *Layout) narrowVerdicts(hs []header, p *Profile, sample [][]string) {
 	evidence := false
 	for i := range l.Columns {
-		if mentionsLitigator(columnValues(p, sample, i)) {
+		if l.Columns[i].Role != RolePhone && mentionsLitigator(columnValues(p, sample, i)) {
 			evidence = true
 			break
 		}

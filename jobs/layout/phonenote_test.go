@@ -47,3 +47,27 @@ func TestNotesInPhoneCells(t *testing.T) {
 		}
 	}
 }
+
+// A note in a phone's cell naming the litigator list is that phone's: it
+// is no sign that an "OK to call" verdict beside it checked the litigator
+// list for every number.
+func TestPhoneNoteIsNoLitigatorEvidence(t *testing.T) {
+	h := []string{"Telephone", "scrubbed_at", "Dialable"}
+	rows := [][]string{{"1-480-278-4836 (Litigator)", "2025-05-01", "0"}, {"Primary: 1-602-931-2923", "2025-05-01", "1"},
+		{"7182734836", "2025-05-01", "1"}, {"9016406616", "2025-05-01", "0"}}
+	for i := range 20 {
+		rows = append(rows, []string{fmt.Sprintf("51255502%02d", i), "2025-05-01", "1"})
+	}
+	l := Detect(h, rows, Options{})
+	if l.Columns[0].Role != RolePhone {
+		t.Fatalf("%q read as %v", h[0], l.Columns[0].Role)
+	}
+	if k := l.Columns[2].Kind; k != DNC {
+		t.Fatalf("the verdict answers %v, want the registry alone", k)
+	}
+	for i, got := range readAll(t, l, rows, nil) {
+		if len(got) != 1 || strings.Contains(got[0], "callable") && !strings.Contains(got[0], "litigator unknown") {
+			t.Errorf("row %d: %q: callable with no litigator answer", i+1, got)
+		}
+	}
+}

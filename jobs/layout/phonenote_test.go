@@ -71,3 +71,20 @@ func TestPhoneNoteIsNoLitigatorEvidence(t *testing.T) {
 		}
 	}
 }
+
+// Two columns read as one phone's (its number and its number as written:
+// "Phone" beside "Phone") that hold two numbers leave the phone unknown:
+// the row's answers may be about either. The same number written two
+// ways is one phone.
+func TestTwinColumnsOfTwoNumbers(t *testing.T) {
+	h := []string{"Phone", "Phone", "DNC", "Litigator"}
+	rows := [][]string{{"5125550101", "5125550199", "No", "No"}, {"5125550102", "(512) 555-0102", "No", "No"}}
+	l := Detect(h, rows, Options{})
+	got := readAll(t, l, rows, nil)
+	if len(got[0]) != 1 || !strings.Contains(got[0][0], "number status unknown") {
+		t.Errorf("two numbers: %q", got[0])
+	}
+	if len(got[1]) != 1 || !strings.HasSuffix(got[1][0], "? callable") {
+		t.Errorf("one number written two ways: %q", got[1])
+	}
+}

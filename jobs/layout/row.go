@@ -318,6 +318,16 @@ func slotNumber(rec []string, s *Slot) (key uint64, raw string, ok bool) {
 	return key, raw, true
 }
 
+// twinsDiffer reports a slot whose raw twin holds a valid number other
+// than key, its number ("Phone" beside another "Phone").
+func twinsDiffer(rec []string, s *Slot, key uint64) bool {
+	if s.Raw < 0 || s.Part > 0 || key == 0 {
+		return false
+	}
+	k := phone.Key(cell(rec, s.Raw))
+	return k != 0 && k != key
+}
+
 // partNumber is the part-th number (1 the first) of a cell of several:
 // its key (0 when it is not a valid number), the number as written, and
 // false when the cell holds fewer.
@@ -361,6 +371,12 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	}
 	if n := phoneNote(rec, s, raw); n != Clean {
 		p.Flags.Set(Restriction, n) // "5125550101 (DNC)"
+	}
+	if twinsDiffer(rec, s, key) {
+		// Columns read as one phone's, its number and its number as
+		// written, hold two numbers: which one the row's answers are
+		// about is not known.
+		p.Flags.Set(Number, Unknown)
 	}
 	// A list the file reports for some of its phones is asked of all of
 	// them: where the file says nothing, the answer is unknown.

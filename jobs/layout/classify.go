@@ -770,7 +770,8 @@ func someBlank(p *Profile, sample [][]string, i int) bool {
 }
 
 // unnamedFlags asks about a column with no name ("", or the import's
-// "Column 4" for a blank header cell) whose values are all yes or no: a
+// "Column 4" for a blank header cell) whose values are all yes or no, or
+// marks ("x") and blanks: a
 // flag whose header was lost, about a list SkipDesk cannot know. Until the
 // person says what it is, every phone of its row is not callable (a
 // Guess); left unread, its "Yes" would be nothing.
@@ -782,8 +783,9 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 			continue
 		}
 		vals := columnValues(p, sample, i)
-		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || unknown[f] }) < 1 ||
-			share(vals, func(v string) bool { return truthy[fold(v)] }) == 0 {
+		says := func(v string) bool { f := fold(v); return truthy[f] || marks[f] }
+		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return says(v) || falsy[f] || unknown[f] }) < 1 ||
+			share(vals, says) == 0 {
 			continue
 		}
 		// About the row: its place's number ("Column 4") names no phone.

@@ -31,6 +31,9 @@ func TestGroupHeader(t *testing.T) {
 		// not a header of two rows.
 		{"data repeating a value", "Owner,,Phone\nSMITH,JOHN,SMITH\nDOE,JANE,5125550103\n",
 			[]string{"Owner", "Column 2", "Phone"}, 1, 2, false, ""},
+		// Groups of other shapes sharing one name, numbers under it.
+		{"a listed phone's group", ",,Phone 1,Phone 1,Phone 1,DNC Phone 1\nOwner,Zip,Number,DNC,TCPA,Number\nLuis,62853,1-512-705-3392 x844,Clear,No,1-201-599-3107 x793\n",
+			[]string{"Owner", "Zip", "Phone 1 Number", "Phone 1 DNC", "Phone 1 TCPA", "DNC Phone 1 Number"}, 2, 1, true, ""},
 		{"one group only", ",Phone 1,,\nOwner,Number,Type,DNC\nJOHN,5125550101,Mobile,Yes\n",
 			[]string{"Owner", "Number", "Type", "DNC"}, 2, 1, false, "1 line above it skipped"},
 	} {

@@ -199,8 +199,8 @@ func (f *fallbacks) best() int {
 // row and the names, or -1 when the two rows are not such a header: the
 // second must look like a header but for its names repeating, the first
 // name fewer columns (or repeat its labels) and hold no number, two names
-// or more must stand in several groups, and the names made must all
-// differ.
+// or more must stand in several groups (or one, with numbers under it in
+// the row below), and the names made must all differ.
 func groupHeader(recs []record, i int) (int, []string) {
 	j := i + 1
 	for j < len(recs) && isBlank(recs[j].fields) {
@@ -228,10 +228,52 @@ func groupHeader(recs []record, i int) (int, []string) {
 		}
 		out[c], seen[k] = name, true
 	}
-	if g.shared() < 2 {
+	switch shared := g.sharedNames(); {
+	case len(shared) >= 2:
+	case len(shared) == 1 && numbersUnder(recs, j, names, shared[0]):
+		// Groups of other shapes sharing one name ("Phone 1": Number,
+		// DNC; "DNC Phone 1": Number) where the row below holds numbers
+		// under it: the names' row is no row of data repeating a value.
+	default:
 		return -1, nil
 	}
 	return j, out
+}
+
+// numbersUnder reports whether the first non-blank record after recs[j]
+// holds numbers (seven digits or more) under the columns of names named
+// name (lower case): one at least, and nothing else but blanks.
+func numbersUnder(recs []record, j int, names []string, name string) bool {
+	k := j + 1
+	for k < len(recs) && isBlank(recs[k].fields) {
+		k++
+	}
+	if k >= len(recs) {
+		return false
+	}
+	found := false
+	for c, n := range names {
+		if strings.ToLower(strings.TrimSpace(n)) != name || c >= len(recs[k].fields) {
+			continue
+		}
+		switch v := recs[k].fields[c]; {
+		case digitCount(v) >= 7:
+			found = true
+		case strings.TrimSpace(v) != "":
+			return false
+		}
+	}
+	return found
+}
+
+func digitCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
 }
 
 // mayGroup: names looks like a header but for names repeating, group names
@@ -277,16 +319,17 @@ func (g *grouping) name(over, n string) (string, bool) {
 	return n, true
 }
 
-// shared is how many names stand in several groups: two or more when the
-// groups are alike (not a row of data that happens to repeat a value).
-func (g *grouping) shared() int {
-	n := 0
-	for _, k := range g.inGroups {
+// sharedNames are the names that stand in several groups: two or more
+// when the groups are alike (not a row of data that happens to repeat a
+// value).
+func (g *grouping) sharedNames() []string {
+	var out []string
+	for name, k := range g.inGroups {
 		if k > 1 {
-			n++
+			out = append(out, name)
 		}
 	}
-	return n
+	return out
 }
 
 // repeatsNames: a record that looks like a header (looksLikeHeader) but

@@ -72,7 +72,9 @@
 //     numbers; "Mobile 2" is a phone whose kind is implied. Phone columns
 //     with the same person, kind and index are one slot: the column the
 //     service normalised (phone_normalized) is its number and the other its
-//     raw twin.
+//     raw twin. Where the two hold two numbers in a row ("Phone" beside
+//     "Phone"), which one the row's answers are about is not known: the
+//     phone's number status is unknown.
 //   - Type, flag, scope and detail columns belong to the phone they name:
 //     owners match exactly (owner 1's "Phone 1 DNC" never answers for owner
 //     2's phone 1); a column that names no phone and no owner applies to

@@ -144,22 +144,7 @@ func (s *foreign) dealmachine(h *e2e.Harness) error {
 // cell: two of its three rows have a callable phone, from the plain
 // columns only.
 func (s *foreign) sortedVendor(h *e2e.Harness) error {
-	if err := importShown(h, filepath.Join(s.dir, "sorted_vendor.csv"), 3); err != nil {
-		return err
-	}
-	if err := h.Shot("layouts-03b-sorted-vendor"); err != nil {
-		return err
-	}
-	v := h.D.Viewer()
-	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
-	if err := countIs(h, "the sorted vendor's callable rows", "2 of 3 rows"); err != nil {
-		return err
-	}
-	if err := h.Shot("layouts-03c-sorted-vendor-callable"); err != nil {
-		return err
-	}
-	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
-	return nil
+	return importCallable(h, filepath.Join(s.dir, "sorted_vendor.csv"), 3, "2 of 3 rows", "layouts-03b-sorted-vendor")
 }
 
 // groupedReport imports a vendor's report that starts with a title line
@@ -168,18 +153,25 @@ func (s *foreign) sortedVendor(h *e2e.Harness) error {
 // "*", "DNC: …"): three of its six rows have a callable phone (John
 // Smith's first, both of Tom Reed's, Sue Park's second).
 func (s *foreign) groupedReport(h *e2e.Harness) error {
-	if err := importShown(h, filepath.Join(s.dir, "grouped_report.csv"), 6); err != nil {
+	return importCallable(h, filepath.Join(s.dir, "grouped_report.csv"), 6, "3 of 6 rows", "layouts-03d-grouped-report")
+}
+
+// importCallable imports the result at path (rows rows), shows it (shot)
+// and its callable rows (shot+"-callable"), whose count line must read
+// want, and takes the quick filter off again.
+func importCallable(h *e2e.Harness, path string, rows int, want, shot string) error {
+	if err := importShown(h, path, rows); err != nil {
 		return err
 	}
-	if err := h.Shot("layouts-03d-grouped-report"); err != nil {
+	if err := h.Shot(shot); err != nil {
 		return err
 	}
 	v := h.D.Viewer()
 	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
-	if err := countIs(h, "the grouped report's callable rows", "3 of 6 rows"); err != nil {
+	if err := countIs(h, filepath.Base(path)+"'s callable rows", want); err != nil {
 		return err
 	}
-	if err := h.Shot("layouts-03e-grouped-report-callable"); err != nil {
+	if err := h.Shot(shot + "-callable"); err != nil {
 		return err
 	}
 	h.Do(func() { v.Quick(jobs.QuickCallable, false) })

@@ -335,7 +335,14 @@ func (g *grouping) sharedNames() []string {
 // repeatsNames: a record that looks like a header (looksLikeHeader) but
 // for some of its names repeating.
 func repeatsNames(fields []string) bool {
-	n, repeated := 0, false
+	n, repeated, number := headerCells(fields)
+	return repeated && !number && n*2 >= len(fields)
+}
+
+// headerCells looks at a record's cells as a header's: how many are not
+// blank, whether a name repeats (case and spaces aside), whether one is a
+// number (or a date, or a phone).
+func headerCells(fields []string) (n int, repeated, number bool) {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		f = strings.ToLower(strings.TrimSpace(f))
@@ -343,13 +350,11 @@ func repeatsNames(fields []string) bool {
 			continue
 		}
 		n++
-		if isNumberLike(f) {
-			return false
-		}
+		number = number || isNumberLike(f)
 		repeated = repeated || seen[f]
 		seen[f] = true
 	}
-	return repeated && n*2 >= len(fields)
+	return n, repeated, number
 }
 
 func nonEmpty(fields []string) int {
@@ -365,20 +370,8 @@ func nonEmpty(fields []string) int {
 // looksLikeHeader: at least half the cells non-empty, none of them a number
 // (or a date, or a phone), no duplicate non-empty cells.
 func looksLikeHeader(fields []string) bool {
-	nonEmpty := 0
-	seen := map[string]bool{}
-	for _, f := range fields {
-		f = strings.ToLower(strings.TrimSpace(f))
-		if f == "" {
-			continue
-		}
-		nonEmpty++
-		if seen[f] || isNumberLike(f) {
-			return false
-		}
-		seen[f] = true
-	}
-	return nonEmpty*2 >= len(fields) && nonEmpty > 0
+	n, repeated, number := headerCells(fields)
+	return !repeated && !number && n*2 >= len(fields) && n > 0
 }
 
 // isNumberLike: only digits, spaces and number punctuation, with at least

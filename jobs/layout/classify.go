@@ -783,8 +783,9 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 			continue
 		}
 		vals := columnValues(p, sample, i)
+		// Mostly: a vendor's own "not checked" letter ("U") among them.
 		says := func(v string) bool { f := fold(v); return truthy[f] || marks[f] }
-		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return says(v) || falsy[f] || unknown[f] }) < 1 ||
+		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return says(v) || falsy[f] || unknown[f] }) < 0.5 ||
 			share(vals, says) == 0 {
 			continue
 		}

@@ -299,9 +299,11 @@ func TestUnnamedYesNoColumn(t *testing.T) {
 				t.Errorf("header %q row %d: %q, want not callable", blank, i+1, got)
 			}
 		}
-		rows[0][3], rows[1][3] = "x", ""
-		if l := Detect(h, rows, Options{}); len(l.Questions) != 1 || !l.Questions[0].Guess {
-			t.Errorf("header %q over marks: questions %+v", blank, l.Questions)
+		for _, vs := range [][2]string{{"x", ""}, {"Y", "U"}} { // marks; the vendor's own "not checked"
+			rows[0][3], rows[1][3] = vs[0], vs[1]
+			if l := Detect(h, rows, Options{}); len(l.Questions) != 1 || !l.Questions[0].Guess {
+				t.Errorf("header %q over %q: questions %+v", blank, vs, l.Questions)
+			}
 		}
 		rows[0][3], rows[1][3] = "spoke to owner", ""
 		if l := Detect(h, rows, Options{}); len(l.Questions) != 0 {

@@ -193,9 +193,9 @@ func (f *fallbacks) best() int {
 //
 // Read as one row either way, the names would lose which phone each column
 // is about (or the second row would be a row of data, its "DNC" a value).
-// The names made join each label to the names of its group, every column
-// from the label to the next: "Phone 1 Number", "Phone 1 DNC"; a name
-// before the first label stays as it is ("Owner"). It returns the index of the second
+// The names made join each label to the names of its group: "Phone 1
+// Number", "Phone 1 DNC"; a name no label is over, and that does not
+// repeat, stays as it is ("Owner"). It returns the index of the second
 // row and the names, or -1 when the two rows are not such a header: the
 // second must look like a header but for its names repeating, the first
 // name fewer columns (or repeat its labels) and hold no number, two names
@@ -210,7 +210,10 @@ func groupHeader(recs []record, i int) (int, []string) {
 		return -1, nil
 	}
 	group, names := recs[i].fields, recs[j].fields
-	g := grouping{inGroups: map[string]int{}}
+	g := grouping{count: map[string]int{}, inGroups: map[string]int{}}
+	for _, n := range names {
+		g.count[strings.ToLower(strings.TrimSpace(n))]++
+	}
 	out := make([]string, len(names))
 	seen := map[string]bool{}
 	for c, n := range names {
@@ -287,6 +290,7 @@ func mayGroup(group, names []string) bool {
 
 // grouping follows groupHeader's groups from left to right.
 type grouping struct {
+	count    map[string]int  // a name (lower case) → how often the names' row holds it
 	label    string          // the current group's label
 	members  map[string]bool // the current group's names
 	inGroups map[string]int  // a name → how many groups hold it
@@ -309,9 +313,7 @@ func (g *grouping) name(over, n string) (string, bool) {
 	switch {
 	case n == "":
 		return "", true
-	case g.label != "":
-		// Every column from a label to the next is its group's: read
-		// as the row's, a "DNC" of phone 1's would answer for phone 2.
+	case g.label != "" && (over != "" || g.count[k] > 1):
 		return g.label + " " + n, true
 	}
 	return n, true

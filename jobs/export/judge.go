@@ -5,6 +5,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // rowJudge judges the phones of a callable export's rows and builds each
@@ -279,7 +280,7 @@ var runByte = func() (t [256]uint8) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = runDigit
 	}
-	for _, c := range " ()-.+/" {
+	for _, c := range phone.Punct {
 		t[c] = runPunct
 	}
 	return t

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/sqldb"
 )
 
@@ -106,7 +107,7 @@ func phoneDigits(text string) (string, bool) {
 		switch c := text[i]; {
 		case c >= '0' && c <= '9':
 			d = append(d, c)
-		case strings.IndexByte(" ()-.+/", c) >= 0:
+		case strings.IndexByte(phone.Punct, c) >= 0:
 		default:
 			return "", false
 		}

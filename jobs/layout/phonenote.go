@@ -3,6 +3,8 @@ package layout
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // What a phone's cell says besides its number. Vendors and CRMs annotate
@@ -21,7 +23,7 @@ var phoneByte = func() (t [256]bool) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = true
 	}
-	for _, c := range " \t()-.+/" {
+	for _, c := range "\t" + phone.Punct {
 		t[c] = true
 	}
 	return t

@@ -13,6 +13,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Field is one named value of a row.
@@ -97,7 +98,7 @@ func newQuery(text string) *query {
 		switch {
 		case r >= '0' && r <= '9':
 			d = append(d, byte(r))
-		case strings.ContainsRune(" ()-.+/", r):
+		case strings.ContainsRune(phone.Punct, r):
 		default:
 			phoneChars = false
 		}

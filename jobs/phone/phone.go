@@ -15,6 +15,12 @@ type Number struct {
 	Reason string `json:"reason,omitempty"` // why not valid, in words
 }
 
+// Punct is the punctuation a number is written with, between its digits:
+// "(512) 555-0101", "512.555.0101", "+1 512/555 0101". The readers that
+// look at a cell byte by byte for a number (the library's search, the
+// callable export's left-out numbers, a phone cell's notes) share it.
+const Punct = " ()-.+/"
+
 // Reasons a number is invalid.
 const (
 	ReasonBlank     = "blank"

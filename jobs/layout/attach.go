@@ -136,6 +136,9 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 			l.RowFlags = append(l.RowFlags, i)
 			l.Reports = l.Reports.with(c.Kind)
 		}
+		if q := l.amidQuestion(i); q != nil {
+			*qs = append(*qs, *q)
+		}
 		for j := range l.Slots {
 			add(j, len(l.Slots) == 1)
 		}
@@ -180,6 +183,35 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 			Message: fmt.Sprintf("%q could be about %s: which phone does it answer for? Until you say, none of them is callable",
 				c.Header, strings.Join(labels, " or "))})
 	}
+}
+
+// amidQuestion asks about flag column i, which names no phone but stands
+// among the phones' columns: after one phone's number, before another's.
+// It may be the row's or the phone's before it alone ("Phone, No Llamar,
+// Litigante, Phone": a header of two rows whose second phone has fewer
+// columns, read as one; a vendor's column of the row placed between its
+// phones). Read as the row's, its clean answer about one phone would clear
+// the others: until the person says, it is a Guess, flagging every phone
+// of its row and making none clean. Words that state restrictions (notes,
+// a status) only ever flag, and are read as the row's without asking.
+func (l *Layout) amidQuestion(i int) *Question {
+	c := &l.Columns[i]
+	if c.Role != RoleFlag || c.Kind == Restriction || c.Corrected || len(l.Slots) < 2 {
+		return nil
+	}
+	before, after := false, false
+	for _, s := range l.Slots {
+		if s.Part > 0 || l.Columns[s.Number].Convention == ConvListed {
+			continue // a row's clean answers are never theirs (doc.go)
+		}
+		before = before || s.Number < i
+		after = after || s.Number > i
+	}
+	if !before || !after {
+		return nil
+	}
+	return &Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
+		Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it about the phone before it or every phone of the row? Until you say, it flags every phone of its row and none of them is callable on its answer", c.Header)}
 }
 
 // blankQuestion asks whether a blank is clean in column i, which marks

@@ -84,7 +84,11 @@
 //     person answers. A column about a phone the file does not hold
 //     ("Phone 2 DNC" with no "Phone 2") is attached to every phone of the
 //     row the same way, a Guess: its flag flags them, its clean answer
-//     (perhaps about another phone) makes none callable.
+//     (perhaps about another phone) makes none callable. So is a flag that
+//     names no phone but stands between two phones' columns ("Phone, No
+//     Llamar, Litigante, Phone": the phone's before it, or the row's?); a
+//     column of restrictions in words, which only ever flags, is the
+//     row's there without asking.
 //   - A column named for a list whose values are phone numbers ("DNC
 //     Mobile 1", "Litigator Phones", "Phone 2 (DNC)") is how a vendor that
 //     sorts a row's phones by what it found writes the numbers on that

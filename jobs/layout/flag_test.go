@@ -396,3 +396,58 @@ func TestRegistrationDatesNotChecked(t *testing.T) {
 		t.Errorf("answered: %q, questions %+v", got, fixed.Questions)
 	}
 }
+
+// A flag that names no phone but stands between two phones' columns may be
+// the row's or the phone's before it: it is asked about, flags every phone
+// of its row meanwhile and makes none clean; the person's answer reads it
+// as they say. Notes between the phones are the row's without asking.
+func TestFlagBetweenPhones(t *testing.T) {
+	h := []string{"Tel 1 Phone", "No Llamar", "Litigante", "Notas", "Propietario 2 Tel 1 Phone", "Date Scrubbed"}
+	rows := [][]string{
+		{"5125550101", "No", "No", "", "5125550102", "2025-05-01"},
+		{"5125550103", "Sí", "No", "", "5125550104", "2025-05-01"},
+		{"5125550105", "No", "No", "no llamar", "5125550106", "2025-05-01"},
+	}
+	now := Options{Now: time.Date(2025, 5, 10, 0, 0, 0, 0, time.UTC)}
+	l := Detect(h, rows, now)
+	var asked []string
+	for _, q := range l.Questions {
+		if q.Guess {
+			asked = append(asked, q.Columns...)
+		}
+	}
+	if !slices.Equal(asked, []string{"No Llamar", "Litigante"}) {
+		t.Fatalf("guesses asked about %q (questions %+v), want the two flags between the phones", asked, l.Questions)
+	}
+	got := readAll(t, l, rows, nil)
+	for i, row := range got {
+		for _, p := range row {
+			if strings.Contains(p, "callable") {
+				t.Errorf("row %d: %q is callable on an answer that may be another phone's", i+1, p)
+			}
+		}
+	}
+	for _, p := range append(got[1], got[2]...) {
+		if !strings.Contains(p, "DNC") && !strings.Contains(p, "the file says do not call") {
+			t.Errorf("%q: want it flagged by its row's restriction", p)
+		}
+	}
+
+	slot := 1 // the person: they are the first phone's ("Tel 1 Phone", slot 1 of the first owner)
+	first := now
+	first.Correction = &Correction{Signature: l.Signature, Columns: map[string]ColumnFix{
+		"No Llamar": {Role: RoleFlag, SlotIndex: &slot}, "Litigante": {Role: RoleFlag, SlotIndex: &slot}}}
+	l = Detect(h, rows, first)
+	got = readAll(t, l, rows, nil)
+	if !strings.HasSuffix(got[0][0], "callable") || strings.HasSuffix(got[0][1], "callable") {
+		t.Errorf("said to be the first phone's: read %q, want the first callable and the second not", got[0])
+	}
+	row := now // the person: they are the row's
+	row.Correction = &Correction{Signature: l.Signature, Columns: map[string]ColumnFix{
+		"No Llamar": {Role: RoleFlag}, "Litigante": {Role: RoleFlag}}}
+	l = Detect(h, rows, row)
+	got = readAll(t, l, rows, nil)
+	if !strings.HasSuffix(got[0][0], "callable") || !strings.HasSuffix(got[0][1], "callable") {
+		t.Errorf("said to be the row's: read %q, want both callable", got[0])
+	}
+}

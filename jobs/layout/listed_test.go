@@ -80,7 +80,11 @@ func TestListedPhoneColumnsAnsweredElsewhere(t *testing.T) {
 		t.Errorf("read %q", got[0])
 	}
 	fixed := Detect(h, rows, Options{Correction: &Correction{Signature: l.Signature,
-		Columns: map[string]ColumnFix{"DNC Phone": {Role: RolePhone}}}})
+		Columns: map[string]ColumnFix{"DNC Phone": {Role: RolePhone},
+			// Between two phones now, the status and the litigator flag
+			// are asked about (amidQuestion): the person says they are the
+			// row's.
+			"DNC Status": {Role: RoleFlag}, "Litigator": {Role: RoleFlag}}}})
 	got = readAll(t, fixed, rows, nil)
 	if got[0][0] != "(512) 555-0101 ? callable" || got[1][0] != "(512) 555-0105 ? DNC" {
 		t.Errorf("corrected to a phone, \"DNC Phone\" read as %q, %q: want its status's answers", got[0][0], got[1][0])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -100,7 +101,21 @@ type columnFix struct {
 	col  layout.Column
 	role *widget.Select
 	kind *widget.Select
+	// phone is which phone a flag column answers for, where the file has
+	// several: every phone of the row or one; nil otherwise.
+	phone  *widget.Select
+	phones []phoneChoice
+	was    string // the phone chosen when the dialog opened ("" asked)
 }
+
+// phoneChoice is a phone a flag column may answer for, as offered.
+type phoneChoice struct {
+	words string
+	slot  *layout.Slot // nil: every phone of the row
+}
+
+// everyPhone is the choice of a flag column about the whole row.
+const everyPhone = "Every phone of the row"
 
 func roleOf(words string) layout.Role {
 	if words == listedWords {
@@ -197,6 +212,9 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 				intro += " (No callable list until you answer.)"
 			}
 		}
+		if slices.ContainsFunc(fixes, func(f *columnFix) bool { return f.phone != nil && f.phone.Selected == "" }) {
+			intro += " Say which phone a column is about under About."
+		}
 	}
 	top := widget.NewLabel(intro)
 	top.Wrapping = fyne.TextWrapWord
@@ -283,14 +301,16 @@ func readingTitle(r layout.Reading) string {
 // columnsGrid is every column with its first value, what SkipDesk reads in
 // it and, for a flag, which list.
 func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
-	grid := container.NewGridWithColumns(4,
+	grid := container.NewGridWithColumns(5,
 		widget.NewLabelWithStyle("Column", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("First value", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		widget.NewLabelWithStyle("Holds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		widget.NewLabelWithStyle("List", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		widget.NewLabelWithStyle("List", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("About", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	var fixes []*columnFix
 	for _, c := range l.Columns {
 		f := newColumnFix(c)
+		f.offerPhones(l)
 		head := widget.NewLabel(c.Header)
 		head.Truncation = fyne.TextTruncateEllipsis
 		first := widget.NewLabel("")
@@ -302,9 +322,72 @@ func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 		grid.Add(first)
 		grid.Add(f.role)
 		grid.Add(f.kind)
+		if f.phone != nil {
+			grid.Add(f.phone)
+		} else {
+			grid.Add(widget.NewLabel(""))
+		}
 		fixes = append(fixes, f)
 	}
 	return grid, fixes
+}
+
+// offerPhones gives flag column f the choice of the phone it answers for,
+// where the file has several: set to the one it is read as, or to none
+// where SkipDesk asks (a Guess about the column), so that saving the
+// dialog answers only what the person chose.
+func (f *columnFix) offerPhones(l *layout.Layout) {
+	f.phones = []phoneChoice{{words: everyPhone}}
+	for i := range l.Slots {
+		if s := &l.Slots[i]; s.Part == 0 {
+			f.phones = append(f.phones, phoneChoice{words: s.Label, slot: s})
+		}
+	}
+	if f.col.Role != layout.RoleFlag || len(f.phones) < 3 {
+		f.phones = nil
+		return
+	}
+	words := make([]string, len(f.phones))
+	for i, p := range f.phones {
+		words[i] = p.words
+		if !asked(l, f.col.Header) && p.answers(f.col) {
+			f.was = p.words
+		}
+	}
+	f.phone = widget.NewSelect(words, nil)
+	f.phone.PlaceHolder = "Which phone?"
+	if f.was != "" {
+		f.phone.SetSelected(f.was)
+	}
+}
+
+// answers reports whether column c is read as answering for this choice.
+func (p phoneChoice) answers(c layout.Column) bool {
+	if p.slot == nil {
+		return c.Group == "" && c.Qualifier == "" && c.SlotIndex < 0
+	}
+	return c.Group == p.slot.Group && c.Qualifier == p.slot.Qualifier && c.SlotIndex == p.slot.Index
+}
+
+// asked reports a guess the layout asks about the column.
+func asked(l *layout.Layout, header string) bool {
+	return slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
+		return q.Guess && slices.Contains(q.Columns, header)
+	})
+}
+
+// place sets on fix the phone the person chose.
+func (f *columnFix) place(fix *layout.ColumnFix) {
+	for _, p := range f.phones {
+		if p.words != f.phone.Selected {
+			continue
+		}
+		group, qual, idx := "", "", -1
+		if p.slot != nil {
+			group, qual, idx = p.slot.Group, p.slot.Qualifier, p.slot.Index
+		}
+		fix.Group, fix.Qualifier, fix.SlotIndex = &group, &qual, &idx
+	}
 }
 
 // newColumnFix is a column's choices of role and list, set to how it is
@@ -336,12 +419,16 @@ func changedColumns(fixes []*columnFix) map[string]layout.ColumnFix {
 	for _, f := range fixes {
 		role := roleOf(f.role.Selected)
 		kind := kindOf(f.kind.Selected)
-		if f.role.Selected == columnWords(f.col) && (role != layout.RoleFlag || kind == f.col.Kind) {
+		moved := f.phone != nil && role == layout.RoleFlag && f.phone.Selected != f.was
+		if f.role.Selected == columnWords(f.col) && (role != layout.RoleFlag || kind == f.col.Kind) && !moved {
 			continue
 		}
 		fix := layout.ColumnFix{Role: role}
 		if role == layout.RoleFlag {
 			fix.Kind = &kind
+		}
+		if moved {
+			f.place(&fix)
 		}
 		out[f.col.Header] = fix
 	}

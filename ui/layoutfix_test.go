@@ -52,3 +52,40 @@ func TestListedColumnCorrection(t *testing.T) {
 		t.Errorf("corrected, %q reads as %s %q", c.Header, c.Role, c.Convention)
 	}
 }
+
+// A flag column of a file of several phones offers the phone it answers
+// for: set to how it reads, or to none where SkipDesk asks whose it is,
+// so that the question is answered only by the person's choice.
+func TestFlagColumnPhoneChoice(t *testing.T) {
+	test.NewTempApp(t)
+	h := []string{"Tel 1 Phone", "No Llamar", "Propietario 2 Tel 1 Phone", "Litigator"}
+	rows := [][]string{{"5125550101", "No", "5125550102", "No"}}
+	l := layout.Detect(h, rows, layout.Options{})
+	between, after := newColumnFix(l.Columns[1]), newColumnFix(l.Columns[3])
+	between.offerPhones(l)
+	after.offerPhones(l)
+	if between.phone == nil || between.phone.Selected != "" || after.phone == nil || after.phone.Selected != everyPhone {
+		t.Fatalf("offered %+v and %+v: want no phone chosen for the asked column, every phone for the row's", between.phone, after.phone)
+	}
+	if got := changedColumns([]*columnFix{between, after}); len(got) != 0 {
+		t.Errorf("unchanged, it saves %+v", got)
+	}
+	phone := newColumnFix(l.Columns[0])
+	if phone.offerPhones(l); phone.phone != nil {
+		t.Errorf("a phone column is offered a phone")
+	}
+	first := between.phone.Options[1]
+	between.phone.SetSelected(first)
+	got := changedColumns([]*columnFix{between, after})
+	fix, ok := got["No Llamar"]
+	if !ok || len(got) != 1 || fix.SlotIndex == nil || *fix.SlotIndex != l.Slots[0].Index {
+		t.Fatalf("choosing %q saves %+v", first, got)
+	}
+	fixed := layout.Detect(h, rows, layout.Options{Correction: &layout.Correction{Signature: l.Signature, Columns: got}})
+	if len(fixed.Questions) != 0 {
+		t.Errorf("answered, the layout still asks %+v", fixed.Questions)
+	}
+	if !slices.Contains(fixed.Slots[0].Flags, 1) || slices.Contains(fixed.Slots[1].Flags, 1) {
+		t.Errorf("said to be %q's, \"No Llamar\" answers for %v and %v", first, fixed.Slots[0].Flags, fixed.Slots[1].Flags)
+	}
+}

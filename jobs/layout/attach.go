@@ -199,19 +199,22 @@ func (l *Layout) amidQuestion(i int) *Question {
 	if c.Role != RoleFlag || c.Kind == Restriction || c.Corrected || len(l.Slots) < 2 {
 		return nil
 	}
-	before, after := false, false
-	for _, s := range l.Slots {
+	before, after := -1, false // the nearest phone before it; one after it
+	for j, s := range l.Slots {
 		if s.Part > 0 || l.Columns[s.Number].Convention == ConvListed {
 			continue // a row's clean answers are never theirs (doc.go)
 		}
-		before = before || s.Number < i
+		if s.Number < i && (before < 0 || s.Number > l.Slots[before].Number) {
+			before = j
+		}
 		after = after || s.Number > i
 	}
-	if !before || !after {
+	if before < 0 || !after {
 		return nil
 	}
 	return &Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
-		Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it about the phone before it or every phone of the row? Until you say, it flags every phone of its row and none of them is callable on its answer", c.Header)}
+		Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it about %s alone, or every phone of the row? Until you say, it flags every phone of its row and none of them is callable on its answer",
+			c.Header, l.Slots[before].Label)}
 }
 
 // blankQuestion asks whether a blank is clean in column i, which marks

@@ -32,6 +32,7 @@ func init() {
 		e2e.T("a DealMachine result imported shows its people and phones", s.dealmachine),
 		e2e.T("a vendor's phones sorted into columns by list: the listed numbers are never callable", s.sortedVendor),
 		e2e.T("a vendor's report with a title, a header of two rows and notes beside numbers", s.groupedReport),
+		e2e.T("a flag between two phones is asked about; the person says whose it is", s.unevenGroups),
 		e2e.T("a scrub read unsure is corrected by the person", s.correctUnsure),
 		e2e.T("Help shows the calling rules", helpRules),
 	)
@@ -154,6 +155,59 @@ func (s *foreign) sortedVendor(h *e2e.Harness) error {
 // Smith's first, both of Tom Reed's, Sue Park's second).
 func (s *foreign) groupedReport(h *e2e.Harness) error {
 	return importCallable(h, filepath.Join(s.dir, "grouped_report.csv"), 6, "3 of 6 rows", "layouts-03d-grouped-report")
+}
+
+// unevenGroups imports a result whose header of two rows gives Phone 1
+// its DNC and Litigator columns and Phone 2 none: whose the two flags are
+// is asked, and no phone is callable on them; the person says they are
+// Phone 1's, and two of the three rows have a callable phone (John
+// Smith's and Ann Lee's first; every second phone not scrubbed).
+func (s *foreign) unevenGroups(h *e2e.Harness) error {
+	v := h.D.Viewer()
+	if err := importShown(h, filepath.Join(s.dir, "uneven_groups.csv"), 3); err != nil {
+		return err
+	}
+	if st, _ := v.Selected(); st.Sure {
+		return errors.New("uneven_groups.csv read as sure: want its flags between the phones asked about")
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, "uneven_groups.csv's callable rows before the answer", "0 of 3 rows"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03e-uneven-groups"); err != nil {
+		return err
+	}
+	h.Do(v.CheckColumns)
+	if err := h.Wait("the correction dialog", 20*time.Second, func() bool { st, _ := v.Selected(); return st.Correcting }); err != nil {
+		return err
+	}
+	var err error
+	h.Do(func() {
+		if err = v.About("DNC", "Phone 1"); err == nil {
+			err = v.About("Litigator", "Phone 1")
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03f-uneven-groups-about"); err != nil {
+		return err
+	}
+	h.Do(v.ConfirmCorrections)
+	if err := h.Wait("read again", 20*time.Second, func() bool {
+		st, _ := v.Selected()
+		return !st.Correcting && st.Sure
+	}); err != nil {
+		return err
+	}
+	if err := countIs(h, "uneven_groups.csv's callable rows", "2 of 3 rows"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03g-uneven-groups-callable"); err != nil {
+		return err
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
+	return nil
 }
 
 // importCallable imports the result at path (rows rows), shows it (shot)

@@ -527,6 +527,20 @@ func (x viewerDriver) Correct(column, value, reading string) error {
 	return fmt.Errorf("the dialog offers no reading of %q in %q", value, column)
 }
 
+func (x viewerDriver) About(column, phone string) error {
+	v := x.selected()
+	if v == nil || v.fixing == nil {
+		return errors.New("the correction dialog is not open")
+	}
+	for _, f := range v.fixing.columns {
+		if f.col.Header == column && f.phone != nil && slices.Contains(f.phone.Options, phone) {
+			f.phone.SetSelected(phone)
+			return nil
+		}
+	}
+	return fmt.Errorf("the dialog offers no phone %q for %q", phone, column)
+}
+
 func (x viewerDriver) ConfirmCorrections() {
 	if v := x.selected(); v != nil && v.fixing != nil {
 		v.fixing.dialog.Confirm()

@@ -174,9 +174,12 @@ type ViewerDriver interface {
 	// Export exports the view (".csv", ".xlsx").
 	Export(ext string)
 	// CheckColumns opens the correction dialog; Correct chooses how a
-	// column's value reads ("" the blank); ConfirmCorrections applies.
+	// column's value reads ("" the blank); About chooses the phone a flag
+	// column is about (as offered: "Phone 1", "Every phone of the row");
+	// ConfirmCorrections applies.
 	CheckColumns()
 	Correct(column, value, reading string) error
+	About(column, phone string) error
 	ConfirmCorrections()
 	// ShowLastColumn scrolls the table to its last column.
 	ShowLastColumn()

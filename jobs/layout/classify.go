@@ -46,7 +46,7 @@ func nameish(h *header) bool {
 func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 	// Blanks and "not checked" marks ("?", "N/A") stand beside the dates.
 	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
-	if !h.since || !h.any(cDNC, cLitigator, cIndustry) || h.is(cNot) || len(vals) == 0 ||
+	if !h.since || !h.any(cDNC, cLitigator, cIndustry) || h.any(cNot, cPass) || len(vals) == 0 ||
 		datesShare(vals, dateOrderOf(vals)) < 0.8 {
 		return c, nil, false
 	}
@@ -106,7 +106,22 @@ func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 			return listedPhones(c, h), nil, true
 		}
 	}
-	return listFlagColumn(c, h, vals), nil, true
+	c = listFlagColumn(c, h, vals)
+	return c, unclearList(c, h), true
+}
+
+// unclearList asks about a list's column whose header holds words
+// SkipDesk has no meaning for ("DNC Waived": N): read as "yes, on the
+// list", a word that turns it would make its numbers callable. Until the
+// person says how its values read, its phones are not callable (a Guess).
+func unclearList(c Column, h *header) *Question {
+	ws := h.unclearWords()
+	if c.Role != RoleFlag || c.Kind == Restriction || len(ws) == 0 {
+		return nil
+	}
+	return &Question{Topic: "words", Columns: []string{c.Header}, Blocks: true, Guess: true,
+		Message: fmt.Sprintf("SkipDesk does not know %s in %q, which may turn what its values mean: say what they mean; until you do, its phones are not callable",
+			quoteJoin(ws), c.Header)}
 }
 
 // listedNumbers is a column named for a list whose cells hold numbers,
@@ -116,7 +131,7 @@ func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 // nothing, and its numbers are never callable.
 func listedNumbers(c Column, h *header) Column {
 	kind, inverted := listKind(h)
-	if h.is(cNot) {
+	if h.inverts() {
 		inverted = !inverted
 	}
 	if inverted {
@@ -136,7 +151,7 @@ func listedNumbers(c Column, h *header) Column {
 // Mobile 1") cannot make them so: they are numbers like any other.
 func listedPhones(c Column, h *header) Column {
 	kind, inverted := listKind(h)
-	if h.is(cNot) {
+	if h.inverts() {
 		inverted = !inverted
 	}
 	c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
@@ -346,7 +361,7 @@ func listFlagColumn(c Column, h *header, vals []ValueN) Column {
 	}
 	c.Role = RoleFlag
 	c.Kind, c.Inverted = listKind(h)
-	if h.is(cNot) {
+	if h.inverts() {
 		c.Inverted = !c.Inverted
 	}
 	c.Convention = conventionOf(c.Kind, vals, h.is(cCode))

@@ -170,10 +170,15 @@ func setGiven[T any](dst *T, given *T) {
 // questions of values (not read, marks, dates) are asked after the
 // correction and stand as they are.
 func (c *Correction) answered(l *Layout, qs []Question) []Question {
-	fixed := map[string]bool{}
+	fixed, valued := map[string]bool{}, map[string]bool{}
 	for name := range c.Columns {
 		if i := l.column(name); i >= 0 {
 			fixed[normHeader(l.Headers[i])] = true
+		}
+	}
+	for name := range c.Values {
+		if i := l.column(name); i >= 0 {
+			valued[normHeader(l.Headers[i])] = true
 		}
 	}
 	out := qs[:0]
@@ -186,7 +191,9 @@ func (c *Correction) answered(l *Layout, qs []Question) []Question {
 			answered = false
 		}
 		for _, h := range q.Columns {
-			if !fixed[normHeader(h)] {
+			// Words of a header SkipDesk does not know: the person said
+			// what the column is, or what its values mean.
+			if !fixed[normHeader(h)] && !(q.Topic == "words" && valued[normHeader(h)]) {
 				answered = false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -449,5 +450,55 @@ func TestFlagBetweenPhones(t *testing.T) {
 	got = readAll(t, l, rows, nil)
 	if !strings.HasSuffix(got[0][0], "callable") || !strings.HasSuffix(got[0][1], "callable") {
 		t.Errorf("said to be the row's: read %q, want both callable", got[0])
+	}
+}
+
+// A list's column whose header says its "yes" means passing ("DNC Clear",
+// "Passed DNC") reads yes as clean and no as on the list; a negation
+// turns it back ("DNC Not Clear"). A word SkipDesk does not know in such a
+// header ("DNC Waived") may turn it too: it is asked about, and none of
+// its phones is callable until the person says what its values mean.
+// Words of passing make no column a list's ("Free And Clear": a paid-off
+// property).
+func TestListWordsThatTurnIt(t *testing.T) {
+	rows := [][]string{{"5125550101", "Y", "N", "2025-05-01"}, {"5125550102", "N", "N", "2025-05-01"}}
+	now := Options{Now: time.Date(2025, 5, 10, 0, 0, 0, 0, time.UTC)}
+	for _, tc := range []struct {
+		header string
+		want   []string // each row's phone as read
+		asked  bool
+	}{
+		{"DNC Clear", []string{"callable", "DNC"}, false},
+		{"Passed DNC", []string{"callable", "DNC"}, false},
+		{"DNC Safe", []string{"callable", "DNC"}, false},
+		{"DNC Exempt", []string{"callable", "DNC"}, false},
+		{"DNC Not Clear", []string{"DNC", "callable"}, false},
+		{"DNC", []string{"DNC", "callable"}, false},
+		{"DNC Waived", []string{"DNC, open question about a column", "open question about a column"}, true},
+		{"DNC Valid", []string{"DNC, open question about a column", "open question about a column"}, true},
+		{"Free And Clear", []string{"DNC unknown", "DNC unknown"}, false},
+	} {
+		h := []string{"Phone", tc.header, "Litigator", "Date Scrubbed"}
+		l := Detect(h, rows, now)
+		got := readAll(t, l, rows, nil)
+		for i, want := range tc.want {
+			if p := got[i][0]; p != "(512) 555-010"+strconv.Itoa(i+1)+" ? "+want {
+				t.Errorf("%q: row %d read %q, want %q", tc.header, i+1, p, want)
+			}
+		}
+		if asked := slices.ContainsFunc(l.Questions, func(q Question) bool { return q.Topic == "words" && q.Guess }); asked != tc.asked {
+			t.Errorf("%q: asked %v (questions %+v), want %v", tc.header, asked, l.Questions, tc.asked)
+		}
+		if !tc.asked {
+			continue
+		}
+		// The person says what its values mean: yes is clean, no is on it.
+		c := &Correction{Signature: l.Signature, Values: map[string]map[string]Flag{tc.header: {"Y": Clean, "N": Flagged}}}
+		opts := now
+		opts.Correction = c
+		l = Detect(h, rows, opts)
+		if got := readAll(t, l, rows, nil); len(l.Questions) != 0 || !strings.HasSuffix(got[0][0], "callable") || !strings.HasSuffix(got[1][0], "DNC") {
+			t.Errorf("%q answered: read %q, questions %+v", tc.header, got, l.Questions)
+		}
 	}
 }

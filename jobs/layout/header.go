@@ -49,6 +49,7 @@ const (
 	cAlt                     // alternate, other, additional, secondary
 	cIndustry                // dma, industry: a list that is not a registry
 	cRestrict                // do not disturb, opted out, unsubscribed: a restriction the CRM keeps
+	cPass                    // clean, clear, safe, passed: with a list, its "yes" means not on it
 )
 
 // words gives the class of a lower-case header word. Words not listed are
@@ -109,6 +110,9 @@ var words = map[string]class{
 	"fecha": cNotFlag,
 	"input": cInput, "original": cInput, "orig": cInput, "uploaded": cInput,
 	"not": cNot, "non": cNot,
+	"clean": cPass, "clear": cPass, "cleared": cPass, "safe": cPass, "pass": cPass, "passed": cPass,
+	"passes": cPass, "free": cPass, "approved": cPass, "eligible": cPass, "allowed": cPass, "permitted": cPass,
+	"compliant": cPass, "contactable": cPass, "ok": cPass, "okay": cPass, "good": cPass, "exempt": cPass,
 	"primary": cPrimary, "main": cPrimary, "best": cPrimary,
 	"alternate": cAlt, "alt": cAlt, "other": cAlt, "additional": cAlt, "secondary": cAlt,
 }
@@ -234,6 +238,24 @@ func (h *header) namesAState() bool {
 		}
 	}
 	return false
+}
+
+// inverts reports a header whose words turn a list's "yes" into "not on
+// it": a negation ("Non-DNC") or a word of passing ("DNC Clear", "Passed
+// DNC"), but not both ("DNC Not Clear").
+func (h *header) inverts() bool { return h.is(cNot) != h.is(cPass) }
+
+// unclearWords are the words of a header SkipDesk has no meaning for (a
+// state's name aside), and "valid"/"invalid" beside a list: in a list's
+// column any of them may turn what its "yes" means ("DNC Waived").
+func (h *header) unclearWords() []string {
+	var ws []string
+	for _, t := range h.toks {
+		if t.num < 0 && (t.cls == cNone && !usStates[t.word] || t.cls == cValid || t.cls == cInvalid) {
+			ws = append(ws, t.word)
+		}
+	}
+	return ws
 }
 
 func (h *header) any(cs ...class) bool {

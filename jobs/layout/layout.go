@@ -178,7 +178,7 @@ func (a AddressColumns) empty() bool {
 // Question is something the layout is not sure of, for the person to answer
 // with a Correction.
 type Question struct {
-	Topic   string   `json:"topic"` // "phone", "match_status", "flag", "marks", "callable", "attach", "date"
+	Topic   string   `json:"topic"` // "phone", "match_status", "flag", "marks", "callable", "attach", "date", "words"
 	Columns []string `json:"columns,omitempty"`
 	Message string   `json:"message"`
 	// Blocks says the question bears on whether phones may be called: a

@@ -64,6 +64,13 @@
 //     blacklist; internal/project/company; dma/industry; callable/ok to
 //     call; code/result/status; match/found; first/last/name; owner/contact/
 //     person; email; address parts; property/site vs mailing.
+//   - With a list, a word of passing (clean, clear, safe, passed, free,
+//     approved, eligible, allowed, exempt, ok…) turns what its yes means,
+//     as a negation does ("DNC Clear": Y is not on the list; "DNC Not
+//     Clear" turns it back); alone it names no list ("Free And Clear").
+//     A list's column whose header holds a word of no class ("DNC
+//     Waived"), which might turn it too, is asked about (a Guess) until
+//     the person says what its values mean.
 //   - A number after owner/contact/person names a person ("Owner 2",
 //     "contact_1"); a number after a phone word, a kind of phone, a flag or an
 //     e-mail word is the phone's (or e-mail's) index ("Phone 1 DNC",

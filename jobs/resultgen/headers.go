@@ -107,7 +107,7 @@ var (
 	dmaWords       = []string{"DMA", "DMA DNC", "DMAchoice", "Industry DNC"}
 	internalWords  = []string{"Internal DNC", "Vendor DNC", "In-House DNC", "House DNC", "Client DNC"}
 	verdictWords   = []string{"DNC Status", "Scrub Result", "Compliance", "DNC Result"}
-	callableWords  = []string{"OK to Call", "Callable", "Can Call", "Safe to Call", "Dialable"}
+	callableWords  = []string{"OK to Call", "Callable", "Can Call", "Safe to Call", "Dialable", "DNC Clear", "Passed DNC", "DNC Safe", "Clean DNC"}
 	statusWords    = []string{"Status", "Phone Status"}
 	tagWordsHdr    = []string{"Tags", "Phone Tags", "Labels"}
 	validityWords  = []string{"Valid", "Is Valid", "Connected", "Number Status"}

@@ -284,7 +284,7 @@ func (m *mergeSource) proofScrubs(src string, p *Proof) error {
 		if k >= 0 {
 			path = m.join.Sources()[k].Name
 		}
-		s, err := scrubOf(path, len(m.l.Dates) > 0 && k < 0)
+		s, err := scrubOf(path, m.l.HasDates() && k < 0)
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func (l *Layout) attach(qs *[]Question) {
 		case RolePhoneDetail:
 			l.attachDetail(i, keys)
 		case RoleScrubDate:
-			l.Dates = append(l.Dates, i)
+			l.attachDate(i, keys)
 		case RoleCallWindow, RoleUTCOffset, RoleNoCallToday:
 			l.VendorTime = append(l.VendorTime, i)
 		}
@@ -80,6 +80,25 @@ func (l *Layout) attachDetail(i int, keys []slotKey) {
 		if !k.rowLevel() && k.matches(keys[j]) {
 			l.Slots[j].Columns = append(l.Slots[j].Columns, i)
 		}
+	}
+}
+
+// attachDate gives a scrub date column to the phone it names ("Phone 2
+// Scrub Date"): it dates that phone's answers alone, and a phone with
+// none of its own is not dated by another's. A column that names no phone
+// (or none the file holds) dates every phone of the row.
+func (l *Layout) attachDate(i int, keys []slotKey) {
+	k := colKey(&l.Columns[i])
+	hit := false
+	for j := range l.Slots {
+		if !k.rowLevel() && k.matches(keys[j]) {
+			l.Slots[j].Dates = append(l.Slots[j].Dates, i)
+			l.Slots[j].Columns = append(l.Slots[j].Columns, i)
+			hit = true
+		}
+	}
+	if !hit {
+		l.Dates = append(l.Dates, i)
 	}
 }
 
@@ -256,7 +275,7 @@ func (l *Layout) valueQuestions(p *Profile, sample [][]string, qs *[]Question) {
 				*qs = append(*qs, *q)
 			}
 
-		case c.Role == RoleScrubDate && !c.MayDate && slices.Contains(l.Dates, i):
+		case c.Role == RoleScrubDate && !c.MayDate && l.dated(i):
 			if q := badDates(c, columnValues(p, sample, i), l.now); q != nil {
 				*qs = append(*qs, *q)
 			}

@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,5 +73,48 @@ func TestAmbiguousFutureDateIsNotCallable(t *testing.T) {
 		if !past && q == nil {
 			t.Errorf("no question about a date that may lie in the future")
 		}
+	}
+}
+
+// A scrub date named for a phone dates that phone's answers alone: a phone
+// with none of its own is not dated by another's, and a date naming no
+// phone dates every phone of the row (the oldest wins).
+func TestPhoneScrubDates(t *testing.T) {
+	now := Options{Now: time.Date(2025, 5, 10, 0, 0, 0, 0, time.UTC)}
+	undated := NewFlagIndex() // the file itself is not dated (no record, no date given)
+	undated.SetDates(time.Time{}, now.Now)
+	callable := func(l *Layout, rows [][]string) [][]bool {
+		var out [][]bool
+		for _, r := range readAll(t, l, rows, undated) {
+			var row []bool
+			for _, p := range r {
+				row = append(row, strings.HasSuffix(p, "callable"))
+			}
+			out = append(out, row)
+		}
+		return out
+	}
+	h := []string{"Phone 1", "Phone 1 DNC", "Phone 1 Scrub Date", "Phone 2", "Phone 2 DNC", "Litigator"}
+	rows := [][]string{{"5125550101", "N", "2025-05-01", "5125550102", "N", "N"}}
+	l := Detect(h, rows, now)
+	if !slices.Equal(l.Slots[0].Dates, []int{2}) || len(l.Slots[1].Dates) != 0 || len(l.Dates) != 0 || !l.HasDates() {
+		t.Fatalf("dates: row %v, slots %v and %v", l.Dates, l.Slots[0].Dates, l.Slots[1].Dates)
+	}
+	if got := callable(l, rows)[0]; !slices.Equal(got, []bool{true, false}) {
+		t.Errorf("callable %v: want the first, the second not dated", got)
+	}
+	// With a date of the row too, the older of the two dates a phone; a
+	// row's date not known leaves its phones undated.
+	h = append(h, "Date Scrubbed")
+	rows = [][]string{
+		{"5125550101", "N", "2025-05-01", "5125550102", "N", "N", "2025-05-02"},
+		{"5125550103", "N", "2025-05-01", "5125550104", "N", "N", "2025-03-01"}, // the row's date is stale
+		{"5125550105", "N", "2025-05-01", "5125550106", "N", "N", ""},
+		{"5125550107", "N", "2025-03-01", "5125550108", "N", "N", "2025-05-02"}, // the first phone's is
+	}
+	l = Detect(h, rows, now)
+	want := [][]bool{{true, true}, {false, false}, {false, false}, {false, true}}
+	if got := callable(l, rows); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("callable %v, want %v", got, want)
 	}
 }

@@ -151,7 +151,9 @@
 //     registry, and asked about (a Guess); elsewhere it may date the row.
 //   - A scrub date column ("Date Scrubbed", a merged result's source_date)
 //     dates each row's answers; numeric dates whose day and month cannot be
-//     told apart are read as the earlier of the two. A file without one is
+//     told apart are read as the earlier of the two. One named for a phone
+//     ("Phone 1 Scrub Date") dates that phone's answers alone (with the
+//     row's, the older): a phone without one is not dated by another's. A file without one is
 //     dated by its job record or the date the person gave on import, never
 //     by the file system.
 //   - The person's own columns: those named "Input …"/"Input Data: …"/

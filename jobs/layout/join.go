@@ -91,9 +91,13 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 		if p.Key == 0 {
 			continue
 		}
-		x.add(src, p.Key, p.Flags, date)
+		d := date
+		if p.ownSet {
+			d = p.own // dated by its own columns
+		}
+		x.add(src, p.Key, p.Flags, d)
 		if p.Vendor != nil {
-			x.addVendor(p.Key, *p.Vendor, date)
+			x.addVendor(p.Key, *p.Vendor, d)
 		}
 	}
 }

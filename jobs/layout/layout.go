@@ -143,6 +143,9 @@ type Slot struct {
 	// Part is, in a column of several numbers a cell (Column.Parts), which
 	// of them the slot is (1 the first); 0 the cell's one number.
 	Part int `json:"part,omitempty"`
+	// Dates are the scrub date columns named for this phone ("Phone 2
+	// Scrub Date"): they date its answers alone, beside the row's.
+	Dates []int `json:"scrub_dates,omitempty"`
 }
 
 // Person is where a person's names are: -1 for a name not in the file.
@@ -202,7 +205,8 @@ type Layout struct {
 	// phone of the row (PropStream's "Litigator", a DNC result's "dnc").
 	RowFlags []int `json:"row_flags"`
 	// Dates are the columns saying when a row was scrubbed (the oldest
-	// wins); none: the file's own date (its job record) dates every row.
+	// wins); none: the file's own date (its job record) dates every row
+	// (but a phone's own, Slot.Dates).
 	Dates []int `json:"scrub_dates"`
 	// VendorTime are a DNC vendor's calling-time columns (RoleCallWindow,
 	// RoleUTCOffset, RoleNoCallToday): they apply to every phone of the row.
@@ -459,4 +463,19 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// dated reports whether column i is a scrub date column: the row's or a
+// phone's.
+func (l *Layout) dated(i int) bool {
+	if slices.Contains(l.Dates, i) {
+		return true
+	}
+	return slices.ContainsFunc(l.Slots, func(s Slot) bool { return slices.Contains(s.Dates, i) })
+}
+
+// HasDates reports a file whose rows (or phones) say when they were
+// scrubbed.
+func (l *Layout) HasDates() bool {
+	return len(l.Dates) > 0 || slices.ContainsFunc(l.Slots, func(s Slot) bool { return len(s.Dates) > 0 })
 }

@@ -84,6 +84,10 @@ type Phone struct {
 	// result's, else the file's own; nil nothing): it narrows its calling
 	// window.
 	Vendor *VendorTime
+	// own is the date of the file's own answers for this phone, set where
+	// it has scrub date columns of its own (Slot.Dates; ownSet).
+	own    time.Time
+	ownSet bool
 }
 
 // Valid reports a valid 10-digit number.
@@ -283,7 +287,12 @@ func (r *Reader) ReadPhones(rec []string, row *Row) {
 		vt = r.readVendor(rec, own)
 	}
 	for j := range l.Slots {
-		if p, ok := r.readPhone(rec, j, own); ok {
+		date := own
+		if len(l.Slots[j].Dates) > 0 {
+			date = r.phoneDate(rec, &l.Slots[j], row)
+		}
+		if p, ok := r.readPhone(rec, j, date); ok {
+			p.own, p.ownSet = date, len(l.Slots[j].Dates) > 0
 			if p.Vendor == nil {
 				p.Vendor = vt // the joined result's values come first
 			}
@@ -500,8 +509,28 @@ func (r *Reader) scrubbed(rec []string, scope []int) bool {
 // A column that only may date the row ("DNC Date") makes the date older
 // where it is older, and is otherwise passed over.
 func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Time) {
-	date = r.join.own
-	for _, c := range r.l.Dates {
+	return r.datesOf(rec, r.l.Dates, r.join.own)
+}
+
+// phoneDate is when slot s's answers in rec were scrubbed: the oldest of
+// its own date columns and the row's (zero when one is not known).
+func (r *Reader) phoneDate(rec []string, s *Slot, row *Row) time.Time {
+	date, _, may := r.datesOf(rec, s.Dates, time.Time{})
+	if row.dated {
+		if row.Date.IsZero() || row.Date.Before(date) {
+			date = row.Date
+		}
+		if may.IsZero() || !row.may.IsZero() && row.may.Before(may) {
+			may = row.may
+		}
+	}
+	return capDate(date, may)
+}
+
+// datesOf is the oldest date of the scrub date columns cols in rec, as
+// rowDate reads them; date when there are none.
+func (r *Reader) datesOf(rec []string, cols []int, date time.Time) (_ time.Time, dated bool, may time.Time) {
+	for _, c := range cols {
 		col := &r.l.Columns[c]
 		t, problem := scrubDate(cell(rec, c), col.DateOrder, r.now)
 		ok, future := problem != dateNone, problem.future()

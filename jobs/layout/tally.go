@@ -52,6 +52,11 @@ func (l *Layout) NewTally() *Tally {
 	for _, d := range l.Dates {
 		add(d)
 	}
+	for _, s := range l.Slots {
+		for _, d := range s.Dates {
+			add(d)
+		}
+	}
 	add(l.Match)
 	slices.Sort(t.cols)
 	t.counts = make([]valueCache[int], len(t.cols))
@@ -205,12 +210,12 @@ func (l *Layout) flagReads(i int, v string) (string, string) {
 // row" or the slots' labels.
 func (l *Layout) answersFor(i int) string {
 	col := &l.Columns[i]
-	if col.Role == RoleScrubDate {
+	if col.Role == RoleScrubDate && slices.Contains(l.Dates, i) {
 		return "every phone of the row"
 	}
 	var labels []string
 	for _, s := range l.Slots {
-		if slices.Contains(s.Flags, i) || slices.Contains(s.Scope, i) || s.Type == i {
+		if slices.Contains(s.Flags, i) || slices.Contains(s.Scope, i) || s.Type == i || slices.Contains(s.Dates, i) {
 			labels = append(labels, s.Label)
 		}
 	}

@@ -48,7 +48,7 @@ func (s Summary) Text() string {
 		fmt.Fprintf(&b, "Your own columns (echoed): %s\n", quoteJoin(l.headersOf(input)))
 	}
 	writeDoubts(&b, l)
-	if len(l.Dates) == 0 && l.Kind != KindInput {
+	if !l.HasDates() && l.Kind != KindInput {
 		b.WriteString("Scrub dates: none in the file: its answers are dated by its job record, or the date given when it was imported\n")
 	}
 	if len(s.Readings) > 0 {
@@ -96,6 +96,9 @@ func (s Summary) writePhones(b *strings.Builder) {
 		}
 		if len(fl) > 0 {
 			fmt.Fprintf(b, "; flags %s", strings.Join(fl, ", "))
+		}
+		if len(sl.Dates) > 0 {
+			fmt.Fprintf(b, "; scrubbed on %s", quoteJoin(l.headersOf(sl.Dates)))
 		}
 		b.WriteString("\n")
 	}

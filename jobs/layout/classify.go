@@ -72,9 +72,10 @@ func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool)
 }
 
 // bareDate is a header that is a date and nothing else ("Date", "Fecha",
-// "Timestamp"): in a result, maybe when it was scrubbed.
+// "Timestamp"), or a phone's ("Phone 2 Date", "Tel 1 Fecha"): in a
+// result, maybe when the row (or that phone) was scrubbed.
 func bareDate(h *header) bool {
-	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag) == 0
+	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag|1<<cPhone|1<<cTypeWord|1<<cGroup) == 0
 }
 
 // scopeRule reads a column of a scrub's coverage ("Scrubbed", "DNC

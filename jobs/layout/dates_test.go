@@ -117,4 +117,25 @@ func TestPhoneScrubDates(t *testing.T) {
 	if got := callable(l, rows); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("callable %v, want %v", got, want)
 	}
+	// A phone's bare date ("Tel 2 Fecha") may be when it was scrubbed: it
+	// makes that phone's date older, never fresher.
+	h = []string{"Tel 1", "Tel 1 DNC", "Tel 2", "Tel 2 DNC", "Tel 2 Fecha", "Litigator", "Date Scrubbed"}
+	rows = [][]string{
+		{"5125550101", "N", "5125550102", "N", "2025-03-01", "N", "2025-05-02"},
+		{"5125550103", "N", "5125550104", "N", "2025-05-08", "N", "2025-05-02"},
+	}
+	l = Detect(h, rows, now)
+	want = [][]bool{{true, false}, {true, true}}
+	if got := callable(l, rows); !slices.EqualFunc(got, want, slices.Equal) || !slices.Equal(l.Slots[1].Dates, []int{4}) {
+		t.Errorf("a phone's bare date: callable %v (want %v), its slot's dates %v", got, want, l.Slots[1].Dates)
+	}
+	// The row's "DNC Date", which may be its scrub's, older than the
+	// phone's own date: the phone's answers may be that old.
+	h = []string{"Phone 1", "Phone 1 DNC", "Phone 1 Scrub Date", "Litigator", "DNC Date"}
+	rows = [][]string{{"5125550101", "N", "2025-05-01", "N", "2025-03-01"}, {"5125550102", "N", "2025-05-01", "N", "2025-05-05"}}
+	l = Detect(h, rows, now)
+	want = [][]bool{{false}, {true}}
+	if got := callable(l, rows); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("a row's older DNC Date: callable %v, want %v", got, want)
+	}
 }

@@ -153,7 +153,9 @@
 //     dates each row's answers; numeric dates whose day and month cannot be
 //     told apart are read as the earlier of the two. One named for a phone
 //     ("Phone 1 Scrub Date") dates that phone's answers alone (with the
-//     row's, the older): a phone without one is not dated by another's. A file without one is
+//     row's, the older): a phone without one is not dated by another's.
+//     A phone's bare date ("Tel 2 Fecha"), like a row's ("Date", "DNC
+//     Date"), may be its scrub's: it makes the date older, never fresher. A file without one is
 //     dated by its job record or the date the person gave on import, never
 //     by the file system.
 //   - The person's own columns: those named "Input …"/"Input Data: …"/

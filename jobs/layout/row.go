@@ -513,16 +513,18 @@ func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Tim
 }
 
 // phoneDate is when slot s's answers in rec were scrubbed: the oldest of
-// its own date columns and the row's (zero when one is not known).
+// its own date columns and the row's (zero when one is not known); where
+// its own only may date it ("Phone 2 Date"), the row's made no later.
 func (r *Reader) phoneDate(rec []string, s *Slot, row *Row) time.Time {
-	date, _, may := r.datesOf(rec, s.Dates, time.Time{})
-	if row.dated {
-		if row.Date.IsZero() || row.Date.Before(date) {
-			date = row.Date
-		}
-		if may.IsZero() || !row.may.IsZero() && row.may.Before(may) {
-			may = row.may
-		}
+	date, dated, may := r.datesOf(rec, s.Dates, time.Time{})
+	switch {
+	case !dated:
+		date = row.Date // its own columns may only make it older ("Phone 2 Date")
+	case row.dated && (row.Date.IsZero() || row.Date.Before(date)):
+		date = row.Date
+	}
+	if !row.may.IsZero() && (may.IsZero() || row.may.Before(may)) {
+		may = row.may
 	}
 	return capDate(date, may)
 }

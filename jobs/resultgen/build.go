@@ -162,17 +162,20 @@ func (d *dateCol) rowAge(g *gen) int {
 	return d.base
 }
 
-func (d *dateCol) cell(rc *rowCtx) Cell {
+func (d *dateCol) cell(rc *rowCtx) Cell { return d.cellAt(rc.age) }
+
+// cellAt is a date cell of a scrub age days old (now and then blank).
+func (d *dateCol) cellAt(age int) Cell {
 	if d.g.r.chance(0.04) {
 		return Cell{M: &Meaning{Date: &DateFact{}}}
 	}
-	m := &Meaning{Date: &DateFact{Age: rc.age, Known: true}}
+	m := &Meaning{Date: &DateFact{Age: age, Known: true}}
 	for _, f := range dayFirstFormats {
 		if f == d.format {
 			m.How = "a day-first date"
 		}
 	}
-	return Cell{Text: dateText(d.g.c.Now, rc.age, d.format), M: m}
+	return Cell{Text: dateText(d.g.c.Now, age, d.format), M: m}
 }
 
 // properties are the rows of a trace: each a property with its owners and

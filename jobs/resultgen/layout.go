@@ -2,6 +2,7 @@ package resultgen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,6 +39,10 @@ type builder struct {
 	// scope and date are the row columns others depend on (nil: none).
 	scope *scopeCol
 	date  *dateCol
+	// phoneDate, when set, dates each phone in a column of its own
+	// ("Phone 1 Scrub Date"); the last phone has none when lastUndated.
+	phoneDate   *dateCol
+	lastUndated bool
 	// code is the file's result code column (nil: none).
 	code *codeCol
 	// memo holds the file's choices for each field (see once).
@@ -214,6 +219,14 @@ func slotPhone(rc *rowCtx, o int, s slot) *phoneFact {
 // owner's with their phones, then the row's.
 func (b *builder) wideColumns(owners int, fields []field) {
 	b.noiseColumns(false, 0)
+	if slices.Contains(b.fam.rows, fDate) && owners*len(b.slots) >= 2 && b.g.r.chance(0.12) {
+		b.phoneDate, b.lastUndated = b.dateCol(), b.g.r.chance(0.5)
+		last := ""
+		if b.lastUndated {
+			last = ", but the last"
+		}
+		b.g.c.describe("%s: each phone dated in a column of its own%s", b.f.Name, last)
+	}
 	for o := range owners {
 		b.noiseColumns(true, o)
 		for _, s := range b.slots {
@@ -235,6 +248,14 @@ func (b *builder) wideColumns(owners int, fields []field) {
 					continue
 				}
 				b.fieldColumn(f, name+b.sep, key, get)
+			}
+			if d := b.phoneDate; d != nil && !(b.lastUndated && o == owners-1 && s == b.slots[len(b.slots)-1]) {
+				b.add(Column{Header: name + b.sep + d.header, Role: RoleDate, Slot: key}, func(rc *rowCtx) Cell {
+					if get(rc) == nil {
+						return Cell{}
+					}
+					return d.cellAt(d.rowAge(b.g))
+				})
 			}
 			for i, sl := range b.sorted {
 				b.sortedColumn(fmt.Sprintf(sl.header, name), fmt.Sprintf("%sL%d", key, i), s.kind, sl.list,

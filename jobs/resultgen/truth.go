@@ -243,8 +243,8 @@ func (o *obs) read(f *File, ri int, c Column, cell Cell) {
 	if m.NotChecked {
 		o.notCheck = true
 	}
-	if m.Date != nil && m.Date.Known {
-		o.dated, o.age = true, m.Date.Age
+	if m.Date != nil && m.Date.Known && (!o.dated || m.Date.Age > o.age) {
+		o.dated, o.age = true, m.Date.Age // the row's and the phone's own: the older
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // classify decides a column's role from its header and its values (over
@@ -526,7 +528,8 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		c.Role, c.Implied, c.Parts = RolePhone, h.implied, parts
 		return c, nil
 	}
-	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 {
+	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 ||
+		explicit && len(vals) > 0 && share(vals, notedPhone) >= 0.6 {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
 	}
@@ -542,6 +545,14 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		return c, &Question{Topic: "phone", Columns: []string{h.raw}, Message: msg}
 	}
 	return detailOrOther(c, h), nil
+}
+
+// notedPhone is a phone's cell: a number, or a number with a note beside
+// it ("+1 (816) 282-2555 (opted out)", "DNC: 512-555-0106"). A column
+// named for a phone whose numbers carry notes is still its phone: read
+// as anything else, its numbers and what their notes say would be lost.
+func notedPhone(v string) bool {
+	return phoneLike(v) || phone.Key(v) != 0 && cellNote(v) != Clean
 }
 
 // maxParts is the most numbers of a cell read as phones: a cell of more

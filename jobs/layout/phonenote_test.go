@@ -88,3 +88,25 @@ func TestTwinColumnsOfTwoNumbers(t *testing.T) {
 		t.Errorf("one number written two ways: %q", got[1])
 	}
 }
+
+// A column named for a phone whose numbers all carry notes is still that
+// phone ("Phone 3": "+1 (816) 282-2555 (opted out)"): read as anything
+// else, its numbers and their notes would be lost, and a clean answer
+// elsewhere would make them callable. A column not named for a phone is
+// not read so ("Notes": "call 5125550101 after 5").
+func TestPhoneColumnOfNotedNumbers(t *testing.T) {
+	h := []string{"Phone 1", "Phone 1 DNC", "Phone 3", "Notes"}
+	rows := [][]string{
+		{"5095550101", "N", "+1 (816) 555-2555 (opted out)", "call 5125550101 after 5"},
+		{"5095550102", "N", "DNC: 816-555-2556", ""},
+	}
+	l := Detect(h, rows, Options{})
+	if len(l.Slots) != 2 || l.Columns[2].Role != RolePhone || l.Columns[3].Role == RolePhone {
+		t.Fatalf("slots %d, roles %s and %s: want \"Phone 3\" a phone, \"Notes\" not", len(l.Slots), l.Columns[2].Role, l.Columns[3].Role)
+	}
+	for i, row := range readAll(t, l, rows, nil) {
+		if len(row) != 2 || !strings.Contains(row[1], "the file says do not call") {
+			t.Errorf("row %d read %q: want its third phone flagged by its note", i+1, row)
+		}
+	}
+}

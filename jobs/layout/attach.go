@@ -155,9 +155,7 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 			l.RowFlags = append(l.RowFlags, i)
 			l.Reports = l.Reports.with(c.Kind)
 		}
-		if q := l.amidQuestion(i); q != nil {
-			*qs = append(*qs, *q)
-		}
+		l.askAmid(i, qs)
 		for j := range l.Slots {
 			add(j, len(l.Slots) == 1)
 		}
@@ -201,6 +199,13 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 		*qs = append(*qs, Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
 			Message: fmt.Sprintf("%q could be about %s: which phone does it answer for? Until you say, none of them is callable",
 				c.Header, strings.Join(labels, " or "))})
+	}
+}
+
+// askAmid adds to qs the question amidQuestion asks of column i, if any.
+func (l *Layout) askAmid(i int, qs *[]Question) {
+	if q := l.amidQuestion(i); q != nil {
+		*qs = append(*qs, *q)
 	}
 }
 

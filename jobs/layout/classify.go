@@ -528,8 +528,7 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		c.Role, c.Implied, c.Parts = RolePhone, h.implied, parts
 		return c, nil
 	}
-	if len(vals) == 0 && explicit || len(vals) > 0 && share(vals, phoneLike) >= 0.6 ||
-		explicit && len(vals) > 0 && share(vals, notedPhone) >= 0.6 {
+	if numbersColumn(vals, explicit) {
 		c.Role, c.Implied, c.Normalized = RolePhone, h.implied, h.is(cNormalized)
 		return c, nil
 	}
@@ -545,6 +544,19 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 		return c, &Question{Topic: "phone", Columns: []string{h.raw}, Message: msg}
 	}
 	return detailOrOther(c, h), nil
+}
+
+// numbersColumn reports a column of phone numbers by its values: most
+// look like numbers, or (named for a phone: explicit) are numbers with
+// notes; empty, it is one only when named for a phone.
+func numbersColumn(vals []ValueN, explicit bool) bool {
+	switch {
+	case len(vals) == 0:
+		return explicit
+	case share(vals, phoneLike) >= 0.6:
+		return true
+	}
+	return explicit && share(vals, notedPhone) >= 0.6
 }
 
 // notedPhone is a phone's cell: a number, or a number with a note beside

@@ -219,14 +219,7 @@ func slotPhone(rc *rowCtx, o int, s slot) *phoneFact {
 // owner's with their phones, then the row's.
 func (b *builder) wideColumns(owners int, fields []field) {
 	b.noiseColumns(false, 0)
-	if slices.Contains(b.fam.rows, fDate) && owners*len(b.slots) >= 2 && b.g.r.chance(0.12) {
-		b.phoneDate, b.lastUndated = b.dateCol(), b.g.r.chance(0.5)
-		last := ""
-		if b.lastUndated {
-			last = ", but the last"
-		}
-		b.g.c.describe("%s: each phone dated in a column of its own%s", b.f.Name, last)
-	}
+	b.choosePhoneDates(owners)
 	for o := range owners {
 		b.noiseColumns(true, o)
 		for _, s := range b.slots {
@@ -249,14 +242,7 @@ func (b *builder) wideColumns(owners int, fields []field) {
 				}
 				b.fieldColumn(f, name+b.sep, key, get)
 			}
-			if d := b.phoneDate; d != nil && !(b.lastUndated && o == owners-1 && s == b.slots[len(b.slots)-1]) {
-				b.add(Column{Header: name + b.sep + d.header, Role: RoleDate, Slot: key}, func(rc *rowCtx) Cell {
-					if get(rc) == nil {
-						return Cell{}
-					}
-					return d.cellAt(d.rowAge(b.g))
-				})
-			}
+			b.phoneDateColumn(name, key, o == owners-1 && s == b.slots[len(b.slots)-1], get)
 			for i, sl := range b.sorted {
 				b.sortedColumn(fmt.Sprintf(sl.header, name), fmt.Sprintf("%sL%d", key, i), s.kind, sl.list,
 					func(rc *rowCtx) *phoneFact {
@@ -269,6 +255,37 @@ func (b *builder) wideColumns(owners int, fields []field) {
 		}
 	}
 	b.rowColumns()
+}
+
+// choosePhoneDates decides, for a wide file of several phones whose family
+// dates its rows, whether each phone is dated in a column of its own
+// (b.phoneDate) and whether the last is left without one.
+func (b *builder) choosePhoneDates(owners int) {
+	if !slices.Contains(b.fam.rows, fDate) || owners*len(b.slots) < 2 || !b.g.r.chance(0.12) {
+		return
+	}
+	b.phoneDate, b.lastUndated = b.dateCol(), b.g.r.chance(0.5)
+	last := ""
+	if b.lastUndated {
+		last = ", but the last"
+	}
+	b.g.c.describe("%s: each phone dated in a column of its own%s", b.f.Name, last)
+}
+
+// phoneDateColumn adds the scrub date column of the phone named name
+// (key its slot; last: the file's last phone), when the file dates its
+// phones so: each phone's own age.
+func (b *builder) phoneDateColumn(name, key string, last bool, get func(*rowCtx) *phoneFact) {
+	d := b.phoneDate
+	if d == nil || last && b.lastUndated {
+		return
+	}
+	b.add(Column{Header: name + b.sep + d.header, Role: RoleDate, Slot: key}, func(rc *rowCtx) Cell {
+		if get(rc) == nil {
+			return Cell{}
+		}
+		return d.cellAt(d.rowAge(b.g))
+	})
 }
 
 // longColumns lays out a long file: the person's columns, the phone, its

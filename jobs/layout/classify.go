@@ -535,7 +535,7 @@ func phoneColumn(c Column, h *header, vals []ValueN) (Column, *Question) {
 	if col, ok := aboutAPhone(c, h, vals); ok {
 		return col, nil
 	}
-	if h.is(cPhone) && h.unknowns == 0 && h.idx < 0 {
+	if h.is(cPhone) && h.unknowns == 0 && !h.is(cPass) && h.idx < 0 {
 		msg := fmt.Sprintf("%q is named like a phone column but its values do not look like phone numbers", h.raw)
 		if share(vals, severalPhones) >= 0.6 {
 			msg = fmt.Sprintf("%q holds several phone numbers in a cell that SkipDesk cannot tell apart, so none of them is callable "+
@@ -742,14 +742,14 @@ func boolOnly(vals []ValueN) bool {
 }
 
 // unknownPhoneFlags asks about the yes/no columns of a phone whose header
-// SkipDesk does not understand ("Phone 2 XYZ": Y): such a column may be a
-// list it has no name for. Until the person says what it is, the phones it
-// belongs to are not callable (a Guess).
+// SkipDesk does not understand ("Phone 2 XYZ": Y, "Phone Clean": N): such
+// a column may be a list it has no name for. Until the person says what it
+// is, the phones it belongs to are not callable (a Guess).
 func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) []Question {
 	var qs []Question
 	for i := range l.Columns {
 		c := &l.Columns[i]
-		if c.Role != RolePhoneDetail || c.Input || hs[i].unknowns == 0 || hs[i].is(cNotFlag) {
+		if !aboutAPhoneUnread(c, &hs[i]) {
 			continue
 		}
 		vals := columnValues(p, sample, i)
@@ -761,6 +761,19 @@ func (l *Layout) unknownPhoneFlags(hs []header, p *Profile, sample [][]string) [
 			Message: fmt.Sprintf("%q says yes or no of a phone, and SkipDesk does not know what: is it a do-not-call list? Until you say, the phones it belongs to are not callable", c.Header)})
 	}
 	return qs
+}
+
+// aboutAPhoneUnread reports a column of the result named for a phone (a
+// detail of one, or naming a kind of phone) with words SkipDesk has no
+// meaning for, or a word of passing that names no list.
+func aboutAPhoneUnread(c *Column, h *header) bool {
+	switch {
+	case c.Input || h.is(cNotFlag) || h.unknowns == 0 && !h.is(cPass):
+		return false
+	case c.Role == RolePhoneDetail:
+		return true
+	}
+	return c.Role == RoleOther && h.any(cPhone, cTypeWord)
 }
 
 // registryDates asks about a "DNC Date" read as maybe the rows' scrub

@@ -477,6 +477,9 @@ func TestListWordsThatTurnIt(t *testing.T) {
 		{"DNC Waived", []string{"DNC, open question about a column", "open question about a column"}, true},
 		{"DNC Valid", []string{"DNC, open question about a column", "open question about a column"}, true},
 		{"Free And Clear", []string{"DNC unknown", "DNC unknown"}, false},
+		// A phone's yes or no of passing, with no list named: which
+		// list is not known (unknownPhoneFlags asks).
+		{"Phone Clean", []string{"industry list, open question about a column, DNC unknown", "open question about a column, DNC unknown"}, false},
 	} {
 		h := []string{"Phone", tc.header, "Litigator", "Date Scrubbed"}
 		l := Detect(h, rows, now)

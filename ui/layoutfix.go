@@ -266,7 +266,14 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 				continue
 			}
 			f := &valueFix{column: r.Column, value: vc.Value, was: vc.Reads, choice: widget.NewSelect(choices, nil)}
-			f.choice.SetSelected(was)
+			if wordsAsked(v.res.Layout(), r.Column) {
+				// SkipDesk does not know what the column's header says of
+				// its values: the person chooses each, and only their
+				// choice answers.
+				f.was, f.choice.PlaceHolder = "", "What does it mean?"
+			} else {
+				f.choice.SetSelected(was)
+			}
 			grid.Add(f.choice)
 			fixes = append(fixes, f)
 		}
@@ -369,6 +376,14 @@ func (p phoneChoice) answers(c layout.Column) bool {
 	return c.Group == p.slot.Group && c.Qualifier == p.slot.Qualifier && c.SlotIndex == p.slot.Index
 }
 
+// wordsAsked reports a question about the words of the column's header
+// (what its values mean), which the person answers value by value.
+func wordsAsked(l *layout.Layout, header string) bool {
+	return l != nil && slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
+		return q.Topic == "words" && slices.Contains(q.Columns, header)
+	})
+}
+
 // asked reports a guess the layout asks about the column.
 func asked(l *layout.Layout, header string) bool {
 	return slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
@@ -441,8 +456,8 @@ func (v *viewer) saveCorrection(l *layout.Layout, fixes []*columnFix, values []*
 	c := &layout.Correction{Signature: l.Signature, Columns: changedColumns(fixes), Values: map[string]map[string]layout.Flag{}}
 	for _, f := range values {
 		flag := flagOfWords(f.choice.Selected)
-		if flag.String() == f.was {
-			continue
+		if f.choice.Selected == "" || flag.String() == f.was {
+			continue // not chosen, or as it reads
 		}
 		if c.Values[f.column] == nil {
 			c.Values[f.column] = map[string]layout.Flag{}

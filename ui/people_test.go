@@ -305,6 +305,57 @@ func TestLayoutCorrection(t *testing.T) {
 	}
 }
 
+// A scrub whose DNC column's name holds a word SkipDesk does not know
+// ("DNC Waived"): its values are offered with no reading chosen, saving
+// without a choice answers nothing, and the person's readings answer it.
+func TestUnknownWordCorrection(t *testing.T) {
+	fb := signedIn()
+	h := start(t, fb)
+	v := openFixture(t, h, "waived_scrub.csv")
+	h.do(func() {})
+	if !h.hasText(`SkipDesk does not know "waived" in "DNC Waived"`) {
+		t.Fatal("no question about the word")
+	}
+	check := func() map[string]*valueFix {
+		h.tap(h.button("Check the columns…"))
+		h.waitFor("the correction dialog", func() (open bool) { h.do(func() { open = v.fixing != nil }); return })
+		got := map[string]*valueFix{}
+		h.do(func() {
+			for _, f := range v.fixing.values {
+				if f.column == "DNC Waived" {
+					got[f.value] = f
+				}
+			}
+		})
+		return got
+	}
+	fixes := check()
+	if len(fixes) != 2 || fixes["Y"] == nil || fixes["N"] == nil || fixes["Y"].choice.Selected != "" || fixes["N"].choice.Selected != "" {
+		t.Fatalf("the values of DNC Waived offered as %+v: want Y and N, neither chosen", fixes)
+	}
+	save := h.button("Save")
+	h.do(func() { test.Tap(save) }) // nothing to save: the view is not read again
+	if !h.hasText(`SkipDesk does not know "waived" in "DNC Waived"`) {
+		t.Fatal("saved with no reading chosen, the question is gone")
+	}
+	fixes = check()
+	h.do(func() {
+		fixes["Y"].choice.SetSelected("Not on the list")
+		fixes["N"].choice.SetSelected("On the list: never call")
+	})
+	save = h.button("Save")
+	h.query(v, func() { test.Tap(save) })
+	if h.hasText("SkipDesk is not sure") || !v.res.Layout().Sure() {
+		t.Error("answered, the question is still asked")
+	}
+	if got := v.shown(1, 0); !strings.Contains(got, "OK to call") {
+		t.Errorf("the waived number after: %q", got)
+	}
+	if got := v.shown(0, 0); !strings.Contains(got, "DNC") {
+		t.Errorf("the number not waived after: %q", got)
+	}
+}
+
 // Export from the people view writes the view in words (ExportPeople);
 // from "Columns as in the file", the file's own columns (ExportView).
 func TestExportFollowsTheView(t *testing.T) {

@@ -135,3 +135,22 @@ func TestAddressIDAsTheKeys(t *testing.T) {
 		t.Fatalf("only %d distinct keys: the addresses do not vary", len(byKey))
 	}
 }
+
+// The numbers a callable list never holds for being abroad
+// (phone.Abroad) are the area codes this table places outside the United
+// States and its territories, and no others: one table's knowledge in two
+// packages, held alike.
+func TestAbroadAsTheAreaCodes(t *testing.T) {
+	e := engine(t)
+	for npa := 200; npa <= 999; npa++ {
+		key := uint64(npa)*10_000_000 + 5550100
+		ac := e.places.codes[npa]
+		want := ""
+		if ac != nil && ac.State == "" && ac.Region != Federal {
+			want = ac.Region
+		}
+		if got := phone.Abroad(key); got != want {
+			t.Errorf("area code %d: phone.Abroad says %q, the area code table %q", npa, got, want)
+		}
+	}
+}

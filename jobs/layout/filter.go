@@ -88,7 +88,7 @@ func (l *Layout) cannotFilter(f jobs.QuickFilter, reports Kinds, typed bool) str
 const (
 	dncBlocks = BlockFederal | BlockDNC | BlockState | BlockInternal | BlockIndustry | BlockCombined | BlockCompany |
 		BlockRestriction | BlockUnknownDNC | BlockUnknownState | BlockUnknownInternal | BlockUnknownIndustry |
-		BlockUnknownRestriction | BlockStale | BlockUndated | BlockUnsure
+		BlockUnknownRestriction | BlockStale | BlockUndated | BlockUnsure | BlockAbroad
 	litigatorBlocks = BlockLitigator | BlockCombined | BlockUnknownLitigator | BlockUnsure
 )
 

@@ -399,7 +399,7 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	p.Flags, p.Scrubbed, p.Source = r.join.apply(e, p.Key, p.Flags, own, date)
 	p.Vendor = r.join.vendorOf(e)
 	p.Became, p.Since = r.join.changeOf(e, p.Key, p.Flags, own)
-	p.Block = Judge(p.Key != 0, p.Flags, p.Scrubbed, r.now)
+	p.Block = Judge(p.Key, p.Flags, p.Scrubbed, r.now)
 	if unsure {
 		p.Block |= BlockUnsure
 	}

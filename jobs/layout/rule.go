@@ -3,6 +3,8 @@ package layout
 import (
 	"strings"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Block is why a phone may not be called; zero means it may. Several reasons
@@ -30,6 +32,7 @@ const (
 	BlockUndated                              // when the answering scrub was made is not known (or is in the future)
 	BlockUnsure                               // an open question about a column its answer depends on
 	BlockUnknownNumber                        // the file says something of the number's status it cannot read
+	BlockAbroad                               // outside the US (Canada, the Caribbean): its own country's lists are not checked
 )
 
 var blockWords = []struct {
@@ -38,6 +41,7 @@ var blockWords = []struct {
 }{
 	{BlockInvalid, "invalid number"},
 	{BlockCompany, "company do-not-call list"},
+	{BlockAbroad, "outside the US: its country's do-not-call list not checked"},
 	{BlockFederal, "federal DNC"},
 	{BlockDNC, "DNC"},
 	{BlockState, "state DNC"},
@@ -181,11 +185,18 @@ const clockSkew = 24 * time.Hour
 // the lists (Callability), then the date of the scrub that answered for it
 // (scrubbed, the oldest date among the answers the decision rests on): it
 // must be known, not in the future, and at most MaxScrubAge before now. A
-// number that is not valid needs no date. Every feature that decides
-// callability reads the Block a Reader gives each phone, which comes from
-// here.
-func Judge(valid bool, f Flags, scrubbed, now time.Time) Block {
-	b := Callability(valid, f)
+// number that is not valid needs no date. A number outside the United
+// States (phone.Abroad: Canada, the Caribbean) is never callable: its own
+// country's lists are not checked. Every feature that decides callability
+// reads the Block a Reader gives each phone (key its number, 0 when not
+// valid), which comes from here.
+func Judge(key uint64, f Flags, scrubbed, now time.Time) Block {
+	b := Callability(key != 0, f)
+	if phone.Abroad(key) != "" {
+		// A US scrub says nothing of a Canadian or Caribbean number's
+		// own country's lists.
+		b |= BlockAbroad
+	}
 	if b&^UnknownBlocks != 0 {
 		return b // flagged or invalid: the date changes nothing
 	}

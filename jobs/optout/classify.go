@@ -36,6 +36,31 @@ var stopPhrases = []string{
 	"stop texting", "stop calling", "stop messaging", "dnc", "no mas", "no más",
 }
 
+// refusalRE finds a refusal said in words of one's own (a revocation "by
+// any reasonable means", 47 CFR § 64.1200(a)(10)): a negation, at most two
+// words, a way of reaching the person ("please don't contact me again",
+// "never message this number", "asked not to call"); or a demand to be
+// taken off ("remove my number", "delete this number from your list").
+// Read too widely ("don't call before 5"), it keeps a number from being
+// called: the safe side.
+var refusalRE = regexp.MustCompile(`(^| )(don't|dont|do not|never|no more|not to|stop|quit|cease)( [a-z']+){0,2} ` +
+	`(call|calls|called|calling|ring|text|texts|texted|texting|contact|contacted|contacting|message|messages|messaged|` +
+	`messaging|msg|sms|reach|reached|bother|bothering|email|emails|emailed|emailing|mail|send|sending)( |$)|` +
+	`(^| )(remove|delete|erase)( [a-z']+){0,2} (number|numbers|me|info|information|details|data|contact)( |$)|` +
+	`(^| )off (your|the|ur) (list|lists|database)( |$)`)
+
+// saysStop reports a stop phrase or a refusal in t (normalised), with the
+// words that decided.
+func saysStop(t string, phrases []string) (string, bool) {
+	if p, ok := findPhrase(t, phrases); ok {
+		return p, true
+	}
+	if m := refusalRE.FindString(t); m != "" {
+		return strings.TrimSpace(m), true
+	}
+	return "", false
+}
+
 // stopKeywords are the words the FCC names (47 CFR § 64.1200(a)(12)) and
 // their kin: a reply of a few words, or one opening with them, is a stop;
 // inside a longer message ("stop by on Friday") they may be one.
@@ -74,7 +99,7 @@ func ClassifyReply(text string) (Class, string) {
 		if len(words) <= shortReply || words[0] == w {
 			return Stop, w
 		}
-		if p, ok := findPhrase(t, stopPhrases); ok {
+		if p, ok := saysStop(t, stopPhrases); ok {
 			return Stop, p
 		}
 		return Maybe, w
@@ -92,7 +117,7 @@ func classify(text string, stop, maybe []string) (Class, string) {
 		return Stop, strings.TrimSpace(text)
 	}
 	t := normalise(text)
-	if w, ok := findPhrase(t, stop); ok {
+	if w, ok := saysStop(t, stop); ok {
 		return Stop, w
 	}
 	if w, ok := findPhrase(t, maybe); ok {

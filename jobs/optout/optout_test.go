@@ -41,6 +41,11 @@ func TestClassifyReply(t *testing.T) {
 		"Stop by on Friday": Stop, "I can stop by on Friday to talk": Maybe, "not interested": Maybe, "Wrong number": Maybe,
 		"I'll call my lawyer": Maybe, "yes": None, "How much?": None, "who is this": None, "": None,
 		"The end of the month works": Maybe, "Tomorrow at 5 is fine": None,
+		// Refusals in words of one's own.
+		"please don't contact me again": Stop, "Never message this number": Stop, "no more emails": Stop,
+		"Remove my number from your list": Stop, "delete this number": Stop, "get me off your list": Stop,
+		"I asked you not to text": Stop, "do not ever reach out": Stop, "Please call me back": None,
+		"Can you send the offer?": None, "I don't know": None,
 	}
 	for in, want := range cases {
 		if got, w := ClassifyReply(in); got != want {
@@ -53,7 +58,7 @@ func TestClassifyDisposition(t *testing.T) {
 	cases := map[string]Class{
 		"DNC": Stop, "Do Not Call": Stop, "DNC Request": Stop, "Internal DNC": Stop, "Opted Out": Stop, "Litigator": Stop,
 		"Not Interested": Maybe, "Wrong Number": Maybe, "Hostile": Maybe, "No Answer": None, "Voicemail": None,
-		"Appointment Set": None,
+		"Appointment Set": None, "Asked not to be called": Stop, "Customer said never call again": Stop,
 	}
 	for in, want := range cases {
 		if got, _ := ClassifyDisposition(in); got != want {

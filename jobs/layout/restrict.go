@@ -33,6 +33,7 @@ var restrictTerms = [][]string{
 	{"disconnected"}, {"disconnect"}, {"dead"}, {"deceased"}, {"blocked"}, {"block"}, {"invalid"},
 	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
 	{"registry"}, {"listed"}, {"registered"}, {"flagged"}, {"on", "dnc"},
+	{"cease"}, {"desist"}, {"sue"}, {"suing"}, {"no", "solicitation"}, {"no", "soliciting"}, {"no", "solicit"},
 }
 
 // negations turn a mention into an unclear statement.
@@ -156,6 +157,16 @@ func readText(v string) valueReading {
 		i++
 	}
 	return valueReading{flag: Flagged, known: true, meaning: "states a restriction"}
+}
+
+// StatesRestriction reads v as a status, tag, disposition or note of a
+// result is read (readText): stated when it mentions a restriction ("DNC",
+// "Litigious", "Opted Out"), unclear when it does so with a negation ("not
+// DNC") or says yes without naming what. A dialer's dispositions exported
+// on their own are read by the same words (package optout).
+func StatesRestriction(v string) (stated, unclear bool) {
+	r := readText(v)
+	return r.flag == Flagged, r.known && r.flag == Unknown && !blank(v)
 }
 
 // readReason reads a value of a column of reasons: flagged when it states

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/skipdesk/skipdesk/jobs/layout"
 )
 
 // Class is how a reply or disposition reads.
@@ -82,8 +84,8 @@ var maybeWords = []string{
 // stopDispositions are the dispositions that mean do not call again.
 var stopDispositions = []string{
 	"dnc", "do not call", "do-not-call", "donotcall", "internal dnc", "dnc request", "remove", "removed",
-	"opt out", "opted out", "optout", "stop", "revoked", "litigator", "attorney", "lawyer", "legal threat",
-	"never call", "take off list",
+	"opt out", "opted out", "optout", "opt-out", "opted-out", "stop", "revoked", "litigator", "attorney", "lawyer",
+	"legal threat", "never call", "take off list", "unsubscribed", "cease and desist", "requested no contact",
 }
 
 var maybeDispositions = []string{
@@ -107,9 +109,23 @@ func ClassifyReply(text string) (Class, string) {
 	return classify(text, stopPhrases, maybeWords)
 }
 
-// ClassifyDisposition reads a dialer's disposition.
+// ClassifyDisposition reads a dialer's disposition: its own words (a stop,
+// or one a person should read), then the words that make a result's
+// disposition column state a restriction
+// (layout.StatesRestriction: "Litigious", "TCPA", "Blocked"), so that the
+// two never disagree.
 func ClassifyDisposition(text string) (Class, string) {
-	return classify(text, stopDispositions, maybeDispositions)
+	c, w := classify(text, stopDispositions, maybeDispositions)
+	if c != None {
+		return c, w
+	}
+	switch stated, unclear := layout.StatesRestriction(text); {
+	case stated:
+		return Stop, strings.TrimSpace(text)
+	case unclear:
+		return Maybe, strings.TrimSpace(text)
+	}
+	return c, w
 }
 
 func classify(text string, stop, maybe []string) (Class, string) {

@@ -59,6 +59,8 @@ func TestClassifyDisposition(t *testing.T) {
 		"DNC": Stop, "Do Not Call": Stop, "DNC Request": Stop, "Internal DNC": Stop, "Opted Out": Stop, "Litigator": Stop,
 		"Not Interested": Maybe, "Wrong Number": Maybe, "Hostile": Maybe, "No Answer": None, "Voicemail": None,
 		"Appointment Set": None, "Asked not to be called": Stop, "Customer said never call again": Stop,
+		"Opt-Out": Stop, "Unsubscribed": Stop, "Cease and Desist": Stop, "Threatened to sue": Stop, "Litigious": Stop,
+		"TCPA": Stop, "No Solicitation": Stop, "Blocked": Stop, "Requested No Contact": Stop, "No Contact": None, "Left Voicemail": None, "Callback": None,
 	}
 	for in, want := range cases {
 		if got, _ := ClassifyDisposition(in); got != want {

@@ -33,7 +33,7 @@ var restrictTerms = [][]string{
 	{"disconnected"}, {"disconnect"}, {"dead"}, {"deceased"}, {"blocked"}, {"block"}, {"invalid"},
 	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
 	{"registry"}, {"listed"}, {"registered"}, {"flagged"}, {"on", "dnc"},
-	{"cease"}, {"desist"}, {"sue"}, {"suing"}, {"no", "solicitation"}, {"no", "soliciting"}, {"no", "solicit"},
+	{"cease"}, {"desist"}, {"suing"}, {"no", "solicitation"}, {"no", "soliciting"}, {"no", "solicit"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -85,7 +85,7 @@ var maybeWords = []string{
 var stopDispositions = []string{
 	"dnc", "do not call", "do-not-call", "donotcall", "internal dnc", "dnc request", "remove", "removed",
 	"opt out", "opted out", "optout", "opt-out", "opted-out", "stop", "revoked", "litigator", "attorney", "lawyer",
-	"legal threat", "never call", "take off list", "unsubscribed", "cease and desist", "requested no contact",
+	"legal threat", "never call", "take off list", "unsubscribed", "cease and desist", "requested no contact", "threatened to sue",
 }
 
 var maybeDispositions = []string{

@@ -462,25 +462,11 @@ func matchOf(v string) Match {
 	return m
 }
 
-// numbersIn reads a cell of phone numbers, one or several ("5125550101",
-// "512-555-0102; (512) 555-0103", "a | b", "a / b", one a line): their
-// keys, and ok false when a part is not a valid number.
-func numbersIn(v string) (keys []uint64, ok bool) {
-	for _, part := range strings.FieldsFunc(v, numberSep) {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
-		}
-		k := phone.Key(part)
-		if k == 0 {
-			return nil, false
-		}
-		keys = append(keys, k)
-	}
-	return keys, len(keys) > 0
-}
+// numbersIn reads a cell of phone numbers, one or several (phone.KeysIn).
+func numbersIn(v string) ([]uint64, bool) { return phone.KeysIn(v) }
 
 // numberSep is what separates numbers written in one cell.
-func numberSep(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' }
+func numberSep(r rune) bool { return phone.NumberSep(r) }
 
 // phoneLike reports whether a value looks like a phone number: a valid one,
 // or 7 to 15 digits among phone punctuation.

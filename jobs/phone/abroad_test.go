@@ -14,3 +14,20 @@ func TestAbroad(t *testing.T) {
 		}
 	}
 }
+
+// A cell of several numbers gives each; one part that is no number makes
+// it no cell of numbers.
+func TestKeysIn(t *testing.T) {
+	for _, tc := range []struct {
+		cell string
+		want int // numbers; -1 not a cell of numbers
+	}{
+		{"5125550101", 1}, {"5125550101 / 5125550102", 2}, {"(512) 555-0103, (512) 555-0104; 512.555.0105", 3},
+		{"5125550101\n5125550102", 2}, {"5125550101 / call after 5", -1}, {"", -1},
+	} {
+		keys, ok := KeysIn(tc.cell)
+		if got := len(keys); !ok && tc.want != -1 || ok && got != tc.want {
+			t.Errorf("KeysIn(%q) = %v, %v; want %d numbers", tc.cell, keys, ok, tc.want)
+		}
+	}
+}

@@ -274,3 +274,23 @@ func FormatKey(k uint64) string {
 	d := KeyDigits(k)
 	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
 }
+
+// KeysIn reads a cell of phone numbers, one or several ("5125550101",
+// "512-555-0102; (512) 555-0103", "a | b", "a / b", one a line): their
+// keys, and ok false when a part is not a valid number.
+func KeysIn(v string) (keys []uint64, ok bool) {
+	for _, part := range strings.FieldsFunc(v, NumberSep) {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		k := Key(part)
+		if k == 0 {
+			return nil, false
+		}
+		keys = append(keys, k)
+	}
+	return keys, len(keys) > 0
+}
+
+// NumberSep is what separates numbers written in one cell.
+func NumberSep(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' }

@@ -243,17 +243,28 @@ func (lr *listRead) count(rec []string, line int, want []bool, header bool) {
 		if i >= len(lr.cols) || strings.TrimSpace(v) == "" {
 			continue
 		}
-		k := phone.Key(v)
-		if header && k == 0 {
+		var one [1]uint64
+		one[0] = phone.Key(v)
+		keys := one[:]
+		if keys[0] == 0 {
+			// Several numbers in a cell ("5125550101 / 5125550102"):
+			// each of them is on the list.
+			if several, ok := phone.KeysIn(v); ok {
+				keys = several
+			}
+		}
+		if header && keys[0] == 0 {
 			continue
 		}
 		c := &lr.cols[i]
 		c.Values++
 		wanted := i < len(want) && want[i]
-		if k != 0 {
-			c.Numbers++
-			if wanted {
-				lr.found = append(lr.found, listNumber{key: k, line: int32(line), col: int32(i)})
+		if keys[0] != 0 {
+			c.Numbers += len(keys)
+			for _, k := range keys {
+				if wanted {
+					lr.found = append(lr.found, listNumber{key: k, line: int32(line), col: int32(i)})
+				}
 			}
 			continue
 		}

@@ -77,6 +77,25 @@ func TestImportInternalFourPhoneColumns(t *testing.T) {
 	checkListSource(t, d, "5125550101", "file crm.csv, line 2, column Phone", "CRM export")
 }
 
+// A cell of several numbers ("5125550101 / 5125550102", a CRM's "Phones"
+// joined with commas) puts each of them on the list; before, the cell was
+// reported as one number too long and its numbers stayed callable.
+func TestImportInternalSeveralNumbersInACell(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	ctx := context.Background()
+	path := writeNumbers(t, "phones.csv", "Name,Phones\nAnn,5125550101 / 5125550102\nBob,\"(512) 555-0103, (512) 555-0104\"\nCy,5125550105 / call after 5\n")
+	rep, err := d.Compliance().ImportInternal(ctx, ListImport{Path: path, Reason: "CRM export"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added != 4 || len(rep.Invalid) != 1 || rep.Invalid[0].Line != 4 {
+		t.Fatalf("added %d, invalid %+v: want the four numbers of two cells, the third cell reported", rep.Added, rep.Invalid)
+	}
+	checkOnList(t, d, "5125550101", "5125550102", "5125550103", "5125550104")
+	checkListSource(t, d, "5125550102", "file phones.csv, line 2, column Phones", "CRM export")
+}
+
 // checkColumnsReported: the four phone columns were read, the name and
 // notes columns not, each with why.
 func checkColumnsReported(t *testing.T, rep ListImported) {

@@ -108,7 +108,11 @@ func runInternalAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.Compliance().AddInternal(ctx, pos, *reason, "by hand (command line)")
+	var numbers []string // as the window reads a paste: several an argument, by line, comma, semicolon or tab
+	for _, p := range pos {
+		numbers = append(numbers, workflow.SplitNumbers(p)...)
+	}
+	res, err := svc.Compliance().AddInternal(ctx, numbers, *reason, "by hand (command line)")
 	if err != nil {
 		return err
 	}

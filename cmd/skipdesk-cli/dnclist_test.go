@@ -46,6 +46,11 @@ func TestCLIInternalList(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "(212) 555-0147") || !strings.Contains(out, "asked on a call") || !strings.Contains(out, "by hand") {
 		t.Fatalf("list: %d %q", code, out)
 	}
+	// An argument of several numbers is read as a paste is.
+	code, out, errOut = runCLI(t, "dnc-list", "add", "212-555-0148; 212-555-0149", "--reason", "asked")
+	if code != 0 || !strings.Contains(out, "added 2") {
+		t.Fatalf("add two in one argument: %d %q %q", code, out, errOut)
+	}
 
 	trace, dnc := writeScrubbedTrace(t, time.Now().Add(-48*time.Hour))
 	for _, ext := range []string{".csv", ".xlsx"} {
@@ -70,7 +75,7 @@ func TestCLIInternalList(t *testing.T) {
 		t.Fatalf("import: %d %q %q", code, out, errOut)
 	}
 	csvOut := filepath.Join(t.TempDir(), "list.csv")
-	if code, out, _ := runCLI(t, "dnc-list", "export", csvOut); code != 0 || !strings.Contains(out, "2 numbers") {
+	if code, out, _ := runCLI(t, "dnc-list", "export", csvOut); code != 0 || !strings.Contains(out, "4 numbers") {
 		t.Fatalf("export the list: %d %q", code, out)
 	}
 	b, _ := os.ReadFile(csvOut)

@@ -39,6 +39,9 @@ type Plan struct {
 	// result already puts on a list or says not to call (layout's
 	// ListedBlocks): left out of the list, no scrub making them callable.
 	Flagged int
+	// Abroad, in such a scrub, is how many of its numbers are outside the
+	// US (phone.Abroad): left out too, a US scrub not making them callable.
+	Abroad int
 	// Name is the job's name; "" is the picked file's name.
 	Name string
 	// Reuse leaves out of the upload the rows the library already holds —

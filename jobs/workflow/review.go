@@ -251,6 +251,7 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 		r.leaveOut(u.Rows, "scrubbed in the last 31 days: their answers are reused")
 	}
 	r.leaveOut(p.Flagged, "numbers the trace's result already puts on a do-not-call or litigator list, or says not to call: no scrub makes them callable")
+	r.leaveOut(p.Abroad, "numbers outside the US (Canada, the Caribbean): a US scrub does not make them callable")
 	r.leaveOut(q.DroppedDuplicates, "numbers already in the list")
 	r.leaveOut(q.Upload.LeftOutInvalid, "invalid numbers: not sent, not charged")
 	if ph := q.Phones; ph != nil && ph.Invalid > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 	"github.com/skipdesk/skipdesk/jobs/reuse"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -416,12 +417,12 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 	if len(l.Slots) == 0 {
 		return Plan{}, fmt.Errorf("%s has no phone column to scrub", filepath.Base(traceResultPath))
 	}
-	list, flagged, err := distinctPhones(ctx, traceResultPath, l)
+	list, flagged, abroad, err := distinctPhones(ctx, traceResultPath, l)
 	if err != nil {
 		return Plan{}, err
 	}
-	if list == "" && flagged > 0 {
-		return Plan{}, fmt.Errorf("every phone number of the trace %s is one its result already puts on a list or says not to call: a scrub would make none of them callable", traceJobID)
+	if list == "" && flagged+abroad > 0 {
+		return Plan{}, fmt.Errorf("every phone number of the trace %s is one its result already puts on a list or says not to call, or one outside the US: a scrub would make none of them callable", traceJobID)
 	}
 	if list == "" {
 		return Plan{}, fmt.Errorf("the trace %s found no phone numbers to scrub", traceJobID)
@@ -435,7 +436,7 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 		return Plan{}, err
 	}
 	return Plan{Kind: jobs.KindDNC, Path: out, Mapping: mapping.Mapping{mapping.Phone: "phone"}, ParentTraceID: traceJobID,
-		Flagged: flagged}, nil
+		Flagged: flagged, Abroad: abroad}, nil
 }
 
 // distinctPhones is the valid numbers of a trace's result read in layout
@@ -446,15 +447,15 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 // list or says not to call (a vendor's file with its own flags): a
 // flagged answer stays flagged whatever a scrub says. flagged counts
 // those, each number once.
-func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list string, flagged int, err error) {
+func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list string, flagged, abroad int, err error) {
 	in, err := os.Open(path)
 	if err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
 	defer in.Close()
 	rr, err := library.NewRowReader(in)
 	if err != nil {
-		return "", 0, fmt.Errorf("%s: %w", path, err)
+		return "", 0, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	rd := l.NewReader(nil)
 	var row layout.Row
@@ -463,14 +464,14 @@ func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list st
 	var order []uint64
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
-			return "", 0, ctx.Err()
+			return "", 0, 0, ctx.Err()
 		}
 		rec, err := rr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return "", 0, fmt.Errorf("%s: %w", path, err)
+			return "", 0, 0, fmt.Errorf("%s: %w", path, err)
 		}
 		rd.ReadPhones(rec, &row)
 		for _, p := range row.Phones {
@@ -486,11 +487,15 @@ func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list st
 		}
 	}
 	for _, k := range order {
-		if listed[k] {
+		switch {
+		case listed[k]:
 			flagged++
+			continue
+		case phone.Abroad(k) != "":
+			abroad++ // a US scrub does not make it callable
 			continue
 		}
 		b.WriteString(layout.Phone{Key: k}.Digits() + "\r\n")
 	}
-	return b.String(), flagged, nil
+	return b.String(), flagged, abroad, nil
 }

@@ -177,27 +177,13 @@ func (s *foreign) unevenGroups(h *e2e.Harness) error {
 	if err := h.Shot("layouts-03e-uneven-groups"); err != nil {
 		return err
 	}
-	h.Do(v.CheckColumns)
-	if err := h.Wait("the correction dialog", 20*time.Second, func() bool { st, _ := v.Selected(); return st.Correcting }); err != nil {
-		return err
-	}
-	var err error
-	h.Do(func() {
-		if err = v.About("DNC", "Phone 1"); err == nil {
-			err = v.About("Litigator", "Phone 1")
+	err := correctColumns(h, "layouts-03f-uneven-groups-about", func(v e2e.ViewerDriver) error {
+		if err := v.About("DNC", "Phone 1"); err != nil {
+			return err
 		}
+		return v.About("Litigator", "Phone 1")
 	})
 	if err != nil {
-		return err
-	}
-	if err := h.Shot("layouts-03f-uneven-groups-about"); err != nil {
-		return err
-	}
-	h.Do(v.ConfirmCorrections)
-	if err := h.Wait("read again", 20*time.Second, func() bool {
-		st, _ := v.Selected()
-		return !st.Correcting && st.Sure
-	}); err != nil {
 		return err
 	}
 	if err := countIs(h, "uneven_groups.csv's callable rows", "2 of 3 rows"); err != nil {
@@ -235,33 +221,43 @@ func importCallable(h *e2e.Harness, path string, rows int, want, shot string) er
 // correctUnsure imports a scrub SkipDesk is not sure how to read, and the
 // person says how: a blank "Known Litigator" is not on the list.
 func (s *foreign) correctUnsure(h *e2e.Harness) error {
-	v := h.D.Viewer()
 	if err := importShown(h, filepath.Join(s.dir, "invented_scrub.csv"), 5); err != nil {
 		return err
 	}
 	if err := h.Shot("layouts-04-unsure"); err != nil {
 		return err
 	}
+	err := correctColumns(h, "layouts-05-correction", func(v e2e.ViewerDriver) error {
+		return v.Correct("Known Litigator", "", "Not on the list")
+	})
+	if err != nil {
+		return err
+	}
+	return h.Shot("layouts-06-corrected")
+}
+
+// correctColumns opens the viewer's correction dialog, gives the person's
+// answers (answer), shows them (shot) and saves them, then waits until the
+// result is read again, sure of every column.
+func correctColumns(h *e2e.Harness, shot string, answer func(e2e.ViewerDriver) error) error {
+	v := h.D.Viewer()
 	h.Do(v.CheckColumns)
 	if err := h.Wait("the correction dialog", 20*time.Second, func() bool { st, _ := v.Selected(); return st.Correcting }); err != nil {
 		return err
 	}
 	var err error
-	h.Do(func() { err = v.Correct("Known Litigator", "", "Not on the list") })
+	h.Do(func() { err = answer(v) })
 	if err != nil {
 		return err
 	}
-	if err := h.Shot("layouts-05-correction"); err != nil {
+	if err := h.Shot(shot); err != nil {
 		return err
 	}
 	h.Do(v.ConfirmCorrections)
-	if err := h.Wait("read again", 20*time.Second, func() bool {
+	return h.Wait("read again", 20*time.Second, func() bool {
 		st, _ := v.Selected()
 		return !st.Correcting && st.Sure && strings.HasSuffix(st.Count, "rows")
-	}); err != nil {
-		return err
-	}
-	return h.Shot("layouts-06-corrected")
+	})
 }
 
 // importShown imports path into the library and waits for its viewer with

@@ -322,6 +322,18 @@ func (f Flags) unchecked() Flags {
 	return f
 }
 
+// unsureOn is f with its answers on the lists of ks that are not flagged
+// made unknown: the answers of columns read by a guess (Question.Guess),
+// which may flag but clear nothing.
+func (f Flags) unsureOn(ks Kinds) Flags {
+	for _, k := range ks.List() {
+		if f.Has.Has(k) && f.of[k] != Flagged {
+			f.of[k] = Unknown
+		}
+	}
+	return f
+}
+
 // Without is f with the lists of ks taken out.
 func (f Flags) Without(ks Kinds) Flags {
 	for _, k := range ks.List() {

@@ -95,7 +95,9 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 		if p.ownSet {
 			d = p.own // dated by its own columns
 		}
-		x.add(src, p.Key, p.Flags, d)
+		// A guessed column's answer flags; it clears nothing until the
+		// person says how to read it.
+		x.add(src, p.Key, p.Flags.unsureOn(p.guessed), d)
 		if p.Vendor != nil {
 			x.addVendor(p.Key, *p.Vendor, d)
 		}

@@ -454,3 +454,34 @@ func TestFlaggedVerdictStandsBesideTheRegistryAlone(t *testing.T) {
 		}
 	}
 }
+
+// A DNC result's column read by a guess (a yes/no column whose header was
+// lost, read as an industry list and asked about) may flag a number in the
+// file it is joined to, but clears nothing there: the trace's unknown DMA
+// answer stays unknown (generated seed 1,744,898).
+func TestJoinedGuessClearsNothing(t *testing.T) {
+	scrubH := []string{"phone", "result_code", "reason", ""}
+	scrub := [][]string{{"5086594626", "D", "Litigator", "y"}, {"5128055120", "C", "", "n"}, {"5128055121", "C", "", "y"}}
+	sl := Detect(scrubH, scrub, Options{})
+	if !slices.ContainsFunc(sl.Questions, func(q Question) bool { return q.Guess }) {
+		t.Fatalf("the nameless column is not asked about: %+v", sl.Questions)
+	}
+	x := NewFlagIndex()
+	x.SetDates(time.Time{}, testDay.AddDate(0, 0, 1))
+	src := x.AddSource(Source{Name: "scrub.csv", Date: testDay}, sl)
+	rd := sl.NewReader(nil)
+	var row Row
+	for _, rec := range scrub {
+		rd.Read(rec, &row)
+		x.AddRow(src, &row)
+	}
+	traceH := []string{"Phone 1", "Phone 1 DMAchoice", "Phone 2", "Phone 2 DMAchoice"}
+	trace := [][]string{{"5128055120", "", "5128055121", ""}}
+	got := readAll(t, Detect(traceH, trace, Options{}), trace, x)[0]
+	if strings.HasSuffix(got[0], "callable") || !strings.Contains(got[0], "industry list unknown") {
+		t.Errorf("the guessed column's clean answer cleared the trace's DMA: %q", got[0])
+	}
+	if !strings.Contains(got[1], "industry list") || strings.Contains(got[1], "industry list unknown") {
+		t.Errorf("the guessed column's yes did not flag: %q", got[1])
+	}
+}

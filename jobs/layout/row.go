@@ -88,6 +88,9 @@ type Phone struct {
 	// it has scrub date columns of its own (Slot.Dates; ownSet).
 	own    time.Time
 	ownSet bool
+	// guessed are the lists its answers of columns read by a guess are
+	// about: in a DNC result joined to another file, they clear nothing.
+	guessed Kinds
 }
 
 // Valid reports a valid 10-digit number.
@@ -371,7 +374,9 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	}
 	unsure := false
 	for _, fc := range s.Flags {
-		unsure = unsure || l.guess[fc]
+		if l.guess[fc] {
+			unsure, p.guessed = true, p.guessed.with(l.Columns[fc].Kind)
+		}
 		if s.Part > 0 {
 			r.applyFlagged(&p, fc, cell(rec, fc))
 			continue

@@ -212,7 +212,7 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 				intro += " (No callable list until you answer.)"
 			}
 		}
-		if slices.ContainsFunc(fixes, func(f *columnFix) bool { return f.phone != nil && f.phone.Selected == "" }) {
+		if slices.ContainsFunc(fixes, func(f *columnFix) bool { return f.phone != nil && asked(l, f.col.Header) }) {
 			intro += " Say which phone a column is about under About."
 		}
 	}
@@ -384,10 +384,11 @@ func wordsAsked(l *layout.Layout, header string) bool {
 	})
 }
 
-// asked reports a guess the layout asks about the column.
+// asked reports a question the layout asks of which phone the column is
+// about.
 func asked(l *layout.Layout, header string) bool {
 	return slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
-		return q.Guess && slices.Contains(q.Columns, header)
+		return q.Topic == "attach" && slices.Contains(q.Columns, header)
 	})
 }
 

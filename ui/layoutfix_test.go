@@ -70,6 +70,14 @@ func TestFlagColumnPhoneChoice(t *testing.T) {
 	if got := changedColumns([]*columnFix{between, after}); len(got) != 0 {
 		t.Errorf("unchanged, it saves %+v", got)
 	}
+	// A question of another kind (a word SkipDesk does not know) leaves
+	// the column's phone as it is read.
+	wh := []string{"Phone 1", "Phone 2", "DNC Waived"}
+	wl := layout.Detect(wh, [][]string{{"5125550101", "5125550102", "N"}}, layout.Options{})
+	waived := newColumnFix(wl.Columns[2])
+	if waived.offerPhones(wl); waived.phone == nil || waived.phone.Selected != everyPhone {
+		t.Errorf("\"DNC Waived\" offered %+v: want every phone of the row chosen", waived.phone)
+	}
 	phone := newColumnFix(l.Columns[0])
 	if phone.offerPhones(l); phone.phone != nil {
 		t.Errorf("a phone column is offered a phone")

@@ -181,7 +181,7 @@ func (l *Layout) attachAnswer(i int, keys []slotKey, qs *[]Question) {
 		for j := range l.Slots {
 			add(j, false)
 		}
-		*qs = append(*qs, Question{Topic: "flag", Columns: []string{c.Header}, Blocks: true, Guess: true,
+		*qs = append(*qs, Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
 			Message: fmt.Sprintf("%q is about a phone SkipDesk did not find in the file: until you say which phone it is about, it applies to every phone of its row and none of them is callable", c.Header)})
 		return
 	}

@@ -355,6 +355,10 @@ func explainAPI(err error, host string) (Problem, bool) {
 		return Problem{Title: "Not allowed",
 			What: "The key is not allowed to do this" + apiSuffix(err) + ".",
 			Do:   "Check the account's status in the provider's dashboard."}, true
+	case errors.Is(err, client.ErrNotFound) && !aboutAJob(err):
+		return Problem{Title: "Not found",
+			What: fmt.Sprintf("%s does not answer %s: the provider's address may be wrong.", theServer(host), apiOp(err)),
+			Do:   "Check the API address in Settings (or SKIPDESK_BASE_URL, --base-url): it ends in /v1."}, true
 	case errors.Is(err, client.ErrNotFound):
 		return Problem{Title: "Not found",
 			What: "The server does not know this job (it may belong to another key).",
@@ -577,6 +581,35 @@ func apiSuffix(err error) string {
 		return " (" + apiErr.Message + ")"
 	}
 	return ""
+}
+
+// theServer names the server at the start of a sentence: "The server at
+// api.example.com", or "The server" when its host is not known.
+func theServer(host string) string {
+	if host == "" || host == "the server" {
+		return "The server"
+	}
+	return "The server at " + host
+}
+
+// apiOp is the request err answers ("GET /account"), or "the request".
+func apiOp(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Op != "" {
+		return apiErr.Op
+	}
+	return "the request"
+}
+
+// aboutAJob reports a request of one job ("GET /traces/trc_1"): its 404
+// is the job's, not the address's. A request not known counts as one.
+func aboutAJob(err error) bool {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.Op == "" {
+		return true
+	}
+	_, path, _ := strings.Cut(apiErr.Op, " ")
+	return strings.Count(strings.Trim(path, "/"), "/") >= 1
 }
 
 // apiMessage is the server's own message in err, if any.

@@ -94,3 +94,19 @@ func TestExplainDiskFaults(t *testing.T) {
 		t.Fatalf("a file that may not be read: %+v", p)
 	}
 }
+
+// A 404 to a request of one job says the job is not known; to any other
+// request (the account, the prices) the address is the likely fault, and
+// the message says where to change it.
+func TestExplainNotFound(t *testing.T) {
+	job := &client.APIError{StatusCode: 404, Message: "not found", Op: "GET /traces/trc_1"}
+	if p := Explain(job, "api.example.com"); !strings.Contains(p.What, "does not know this job") {
+		t.Errorf("a job's 404: %q", p.What)
+	}
+	addr := &client.APIError{StatusCode: 404, Message: "not found", Op: "GET /pricing"}
+	p := Explain(addr, "api.example.com")
+	if p.What != "The server at api.example.com does not answer GET /pricing: the provider's address may be wrong." ||
+		!strings.Contains(p.Do, "ends in /v1") {
+		t.Errorf("the address's 404: %q / %q", p.What, p.Do)
+	}
+}

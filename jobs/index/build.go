@@ -317,9 +317,9 @@ func (b *builder) add(rec []string, offset int64, line int) error {
 		}
 	case layout.KindDNC:
 		b.rd.ReadPhones(rec, &b.row)
-		for _, p := range b.row.Phones {
-			if p.Key != 0 && p.Flags.Has != 0 {
-				b.phones = append(b.phones, phoneEntry{key: int64(p.Key), row: r, flags: encodeFlags(p.Flags), date: b.rowDate(rec)})
+		for i := range b.row.Phones {
+			if p := &b.row.Phones[i]; p.Key != 0 && p.Flags.Has != 0 {
+				b.phones = append(b.phones, phoneEntry{key: int64(p.Key), row: r, flags: encodeFlags(p.Answers()), date: b.rowDate(rec)})
 			}
 		}
 	}

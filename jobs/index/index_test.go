@@ -475,6 +475,27 @@ func TestScrubbed(t *testing.T) {
 	})
 }
 
+// A result's column read by a guess (a yes/no column whose header was
+// lost, asked about) answers nothing the index reuses: the number is
+// scrubbed again rather than reused on a clean answer nobody confirmed.
+func TestScrubbedLeavesGuessesOut(t *testing.T) {
+	eachEngine(t, func(t *testing.T) {
+		l := newLib(t)
+		now := time.Now().UTC()
+		l.put("guessed.csv", "phone,phone_normalized,dnc,litigator,status,\r\n5125550109,5125550109,false,false,ok,n\r\n"+
+			"5125550108,5125550108,false,false,ok,y\r\n", dncMeta("dnc_guess", now.Add(-time.Hour)))
+		l.sync()
+		keys := []uint64{phone.Key("5125550109")}
+		got, err := l.x.Scrubbed(context.Background(), keys, now.Add(-31*24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := got[keys[0]]; ok {
+			t.Errorf("reused on a guessed column's clean answer: %+v", s)
+		}
+	})
+}
+
 // A merged result's rows carry their own dates; the raw result it holds is
 // not indexed (its rows are in the merged one).
 func TestMergedResult(t *testing.T) {

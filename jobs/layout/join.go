@@ -95,9 +95,7 @@ func (x *FlagIndex) AddRow(src int, row *Row) {
 		if p.ownSet {
 			d = p.own // dated by its own columns
 		}
-		// A guessed column's answer flags; it clears nothing until the
-		// person says how to read it.
-		x.add(src, p.Key, p.Flags.unsureOn(p.guessed), d)
+		x.add(src, p.Key, p.Answers(), d)
 		if p.Vendor != nil {
 			x.addVendor(p.Key, *p.Vendor, d)
 		}

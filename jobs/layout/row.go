@@ -93,6 +93,11 @@ type Phone struct {
 	guessed Kinds
 }
 
+// Answers are the phone's flags as another file may take them (a DNC
+// result joined to a trace, the library's index of scrub answers): its
+// answers from columns read by a guess flag, but are otherwise unknown.
+func (p *Phone) Answers() Flags { return p.Flags.unsureOn(p.guessed) }
+
 // Valid reports a valid 10-digit number.
 func (p Phone) Valid() bool { return p.Key != 0 }
 

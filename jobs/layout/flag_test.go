@@ -475,6 +475,9 @@ func TestListWordsThatTurnIt(t *testing.T) {
 		{"DNC Not Clear", []string{"DNC", "callable"}, false},
 		{"DNC", []string{"DNC", "callable"}, false},
 		{"DNC Waived", []string{"DNC, open question about a column", "open question about a column"}, true},
+		// Words of how sure or how often turn nothing.
+		{"Possible DNC", []string{"DNC", "callable"}, false},
+		{"Any DNC", []string{"DNC", "callable"}, false},
 		{"DNC Valid", []string{"DNC, open question about a column", "open question about a column"}, true},
 		{"Free And Clear", []string{"DNC unknown", "DNC unknown"}, false},
 		// A phone's yes or no of passing, with no list named: which

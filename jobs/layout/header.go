@@ -123,6 +123,10 @@ var filler = map[string]bool{
 	"flag": true, "flagged": true, "indicator": true, "ind": true, "list": true, "registry": true,
 	"registered": true, "number": true, "num": true, "no": true, "nbr": true, "data": true, "y": true,
 	"n": true, "yn": true, "or": true, "and": true, "info": true, "value": true, "field": true,
+	// How sure or how often, never which way: "Known Litigator", "Serial
+	// Litigator", "Possible DNC", "Any DNC" (a list's yes still means on it).
+	"known": true, "possible": true, "potential": true, "suspected": true, "serial": true, "confirmed": true,
+	"any": true, "all": true,
 }
 
 // phrases are runs of words read as one.

@@ -148,6 +148,19 @@ func Plural(n int64, one, many string) string {
 // Credits is "1 credit" or "25,000 credits".
 func Credits(n int64) string { return Plural(n, "credit", "credits") }
 
+// CountDigits is how many ASCII digits s holds: the measure of "a number
+// is in this cell" that the reading of headers and the mapping of values
+// share.
+func CountDigits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
 // HeaderWords splits a column header into lower-case words and numbers: at
 // anything that is not a letter or a digit, where lower case turns to upper
 // ("OwnerFirstName"), where a run of capitals gives way to a capitalised

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // delimiters are the candidates, in order of preference on a tie.
@@ -257,23 +259,13 @@ func numbersUnder(recs []record, j int, names []string, name string) bool {
 			continue
 		}
 		switch v := recs[k].fields[c]; {
-		case digitCount(v) >= 7:
+		case jobs.CountDigits(v) >= 7:
 			found = true
 		case strings.TrimSpace(v) != "":
 			return false
 		}
 	}
 	return found
-}
-
-func digitCount(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-		}
-	}
-	return n
 }
 
 // mayGroup: names looks like a header but for names repeating, group names

@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // profile summarises a column's sample values: the share of non-blank values
@@ -29,10 +31,10 @@ func profileColumn(sample [][]string, col int) profile {
 		if _, ok := parseAddress(v); ok {
 			full++
 		}
-		if d := countDigits(v); d >= 7 && d <= 15 && d*2 >= len(v) {
+		if d := jobs.CountDigits(v); d >= 7 && d <= 15 && d*2 >= len(v) {
 			phone++
 		}
-		if d := countDigits(v); d == 0 {
+		if d := jobs.CountDigits(v); d == 0 {
 			alpha++
 		} else if d*2 >= len(v) {
 			digits++
@@ -91,25 +93,15 @@ func adjustBySample(key string, s float64, why string, p profile) (float64, stri
 	return s, why
 }
 
-func countDigits(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-		}
-	}
-	return n
-}
-
 // isZip: 5 digits, ZIP+4, or the 4 digits Excel leaves of a zip with a leading 0.
 func isZip(v string) bool {
 	switch len(v) {
 	case 4, 5:
-		return countDigits(v) == len(v)
+		return jobs.CountDigits(v) == len(v)
 	case 9:
-		return countDigits(v) == 9
+		return jobs.CountDigits(v) == 9
 	case 10:
-		return v[5] == '-' && countDigits(v) == 9
+		return v[5] == '-' && jobs.CountDigits(v) == 9
 	}
 	return false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+
+	"github.com/skipdesk/skipdesk/jobs"
 )
 
 // Values that fit their fields. Validate checks that the fields are mapped;
@@ -142,7 +144,7 @@ func contains(list []string, v string) bool {
 // accept what real lists hold (initials, "PO BOX 12", ZIP+4, "Tex.", the
 // four digits Excel leaves of a ZIP) and refuse what belongs elsewhere.
 func fits(kind fieldKind, v string) bool {
-	d := countDigits(v)
+	d := jobs.CountDigits(v)
 	switch kind {
 	case kindName:
 		// A phone, a number or a code is no one's name.

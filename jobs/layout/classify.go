@@ -97,7 +97,7 @@ func listColumnRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 		return c, nil, false
 	}
 	if !h.is(cNotFlag) && len(vals) > 0 {
-		numbers := share(vals, func(v string) bool { _, ok := numbersIn(v); return ok }) >= 0.6
+		numbers := share(vals, func(v string) bool { _, ok := phone.KeysIn(v); return ok }) >= 0.6
 		switch {
 		case numbers && (share(vals, severalPhones) > 0 || !h.any(cPhone, cTypeWord) && h.idx < 0):
 			// Several numbers in a cell anywhere: never one phone a cell,
@@ -575,12 +575,12 @@ const maxParts = 10
 // (most values numbers, some of several), the most numbers a cell holds
 // (at most maxParts); 0 for any other column.
 func partsOf(vals []ValueN) int {
-	if len(vals) == 0 || share(vals, severalPhones) == 0 || share(vals, func(v string) bool { _, ok := numbersIn(v); return ok }) < 0.6 {
+	if len(vals) == 0 || share(vals, severalPhones) == 0 || share(vals, func(v string) bool { _, ok := phone.KeysIn(v); return ok }) < 0.6 {
 		return 0
 	}
 	most := 0
 	for _, v := range vals {
-		most = max(most, len(strings.FieldsFunc(v.V, numberSep)))
+		most = max(most, len(strings.FieldsFunc(v.V, phone.NumberSep)))
 	}
 	return min(most, maxParts)
 }
@@ -589,7 +589,7 @@ func partsOf(vals []ValueN) int {
 // numbers ("5125550101, 5125550102", "512-555-0101 | 512-555-0102").
 func severalPhones(v string) bool {
 	n := 0
-	for _, p := range strings.FieldsFunc(v, numberSep) {
+	for _, p := range strings.FieldsFunc(v, phone.NumberSep) {
 		if phoneLike(strings.TrimSpace(p)) {
 			n++
 		}

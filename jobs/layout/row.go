@@ -350,7 +350,7 @@ func twinsDiffer(rec []string, s *Slot, key uint64) bool {
 // false when the cell holds fewer.
 func partNumber(v string, part int) (key uint64, raw string, ok bool) {
 	n := 0
-	for _, f := range strings.FieldsFunc(v, numberSep) {
+	for _, f := range strings.FieldsFunc(v, phone.NumberSep) {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
@@ -489,7 +489,7 @@ func (r *Reader) listsNumber(i int, v string, key uint64) Flag {
 		}
 	}
 	if n := &r.nums; !n.set || n.cell != v {
-		n.keys, n.ok = numbersIn(v)
+		n.keys, n.ok = phone.KeysIn(v)
 		n.cell, n.set = v, true
 	}
 	keys, ok := r.nums.keys, r.nums.ok

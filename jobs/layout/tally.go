@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // Tally counts, over a whole file, how each value of the layout's flag,
@@ -109,7 +111,7 @@ func (t *Tally) valueOf(c int, v string) (_ string, quiet bool) {
 	col := &t.l.Columns[c]
 	switch {
 	case col.Convention == ConvNumbers:
-		if _, ok := numbersIn(v); ok {
+		if _, ok := phone.KeysIn(v); ok {
 			v = NumbersValue // one line for all, not one a number
 		}
 	case col.Convention == ConvText && col.Role == RoleFlag:

@@ -462,12 +462,6 @@ func matchOf(v string) Match {
 	return m
 }
 
-// numbersIn reads a cell of phone numbers, one or several (phone.KeysIn).
-func numbersIn(v string) ([]uint64, bool) { return phone.KeysIn(v) }
-
-// numberSep is what separates numbers written in one cell.
-func numberSep(r rune) bool { return phone.NumberSep(r) }
-
 // phoneLike reports whether a value looks like a phone number: a valid one,
 // or 7 to 15 digits among phone punctuation.
 func phoneLike(v string) bool {
@@ -507,7 +501,7 @@ func readOwnConvention(conv Convention, v string) (valueReading, bool) {
 		if strings.TrimSpace(v) == "" {
 			return valueReading{known: true}, true
 		}
-		if _, ok := numbersIn(v); ok {
+		if _, ok := phone.KeysIn(v); ok {
 			return valueReading{flag: Flagged, known: true, meaning: "numbers on the list"}, true
 		}
 		return valueReading{}, true

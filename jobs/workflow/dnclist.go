@@ -261,8 +261,8 @@ func (lr *listRead) count(rec []string, line int, want []bool, header bool) {
 		wanted := i < len(want) && want[i]
 		if keys[0] != 0 {
 			c.Numbers += len(keys)
-			for _, k := range keys {
-				if wanted {
+			if wanted {
+				for _, k := range keys {
 					lr.found = append(lr.found, listNumber{key: k, line: int32(line), col: int32(i)})
 				}
 			}

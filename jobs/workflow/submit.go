@@ -18,7 +18,6 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
-	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/prepare"
 	"github.com/skipdesk/skipdesk/jobs/reuse"
 	"github.com/skipdesk/skipdesk/jobs/submit"
@@ -446,7 +445,8 @@ func (s *SubmitService) TracePhones(ctx context.Context, traceResultPath, traceJ
 // are never callable anyway; nor are those the result itself puts on a
 // list or says not to call (a vendor's file with its own flags): a
 // flagged answer stays flagged whatever a scrub says. flagged counts
-// those, each number once.
+// those, each number once; abroad the numbers outside the US it leaves
+// out too (a US scrub does not make them callable).
 func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list string, flagged, abroad int, err error) {
 	in, err := os.Open(path)
 	if err != nil {
@@ -460,7 +460,9 @@ func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list st
 	rd := l.NewReader(nil)
 	var row layout.Row
 	var b strings.Builder
-	listed := map[uint64]bool{} // a number met → the result lists it
+	// A number met → the reasons no scrub lifts that its rows give: a list
+	// the result puts it on, or its being abroad (layout.Judge's rules).
+	kept := map[uint64]layout.Block{}
 	var order []uint64
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
@@ -478,20 +480,20 @@ func distinctPhones(ctx context.Context, path string, l *layout.Layout) (list st
 			if p.Key == 0 {
 				continue
 			}
-			was, met := listed[p.Key]
+			was, met := kept[p.Key]
 			if !met {
 				order = append(order, p.Key)
 			}
 			// Listed in any of its rows: no scrub lifts it.
-			listed[p.Key] = was || p.Block&layout.ListedBlocks != 0
+			kept[p.Key] = was | p.Block&(layout.ListedBlocks|layout.BlockAbroad)
 		}
 	}
 	for _, k := range order {
 		switch {
-		case listed[k]:
+		case kept[k]&layout.ListedBlocks != 0:
 			flagged++
 			continue
-		case phone.Abroad(k) != "":
+		case kept[k]&layout.BlockAbroad != 0:
 			abroad++ // a US scrub does not make it callable
 			continue
 		}

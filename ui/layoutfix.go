@@ -212,7 +212,7 @@ func (v *viewer) showColumns(readings []layout.Reading) {
 				intro += " (No callable list until you answer.)"
 			}
 		}
-		if slices.ContainsFunc(fixes, func(f *columnFix) bool { return f.phone != nil && asked(l, f.col.Header) }) {
+		if slices.ContainsFunc(fixes, func(f *columnFix) bool { return f.phone != nil && askedOf(l, "attach", f.col.Header) }) {
 			intro += " Say which phone a column is about under About."
 		}
 	}
@@ -266,7 +266,7 @@ func (v *viewer) valuesSection(readings []layout.Reading) (fyne.CanvasObject, []
 				continue
 			}
 			f := &valueFix{column: r.Column, value: vc.Value, was: vc.Reads, choice: widget.NewSelect(choices, nil)}
-			if wordsAsked(v.res.Layout(), r.Column) {
+			if askedOf(v.res.Layout(), "words", r.Column) {
 				// SkipDesk does not know what the column's header says of
 				// its values: the person chooses each, and only their
 				// choice answers.
@@ -344,20 +344,24 @@ func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 // where SkipDesk asks (a Guess about the column), so that saving the
 // dialog answers only what the person chose.
 func (f *columnFix) offerPhones(l *layout.Layout) {
-	f.phones = []phoneChoice{{words: everyPhone}}
-	for i := range l.Slots {
-		if s := &l.Slots[i]; s.Part == 0 {
-			f.phones = append(f.phones, phoneChoice{words: s.Label, slot: s})
-		}
-	}
-	if f.col.Role != layout.RoleFlag || len(f.phones) < 3 {
-		f.phones = nil
+	if f.col.Role != layout.RoleFlag {
 		return
 	}
-	words := make([]string, len(f.phones))
-	for i, p := range f.phones {
+	phones := []phoneChoice{{words: everyPhone}}
+	for i := range l.Slots {
+		if s := &l.Slots[i]; s.Part == 0 {
+			phones = append(phones, phoneChoice{words: s.Label, slot: s})
+		}
+	}
+	if len(phones) < 3 {
+		return // one phone: nothing to choose
+	}
+	f.phones = phones
+	open := askedOf(l, "attach", f.col.Header)
+	words := make([]string, len(phones))
+	for i, p := range phones {
 		words[i] = p.words
-		if !asked(l, f.col.Header) && p.answers(f.col) {
+		if !open && p.answers(f.col) {
 			f.was = p.words
 		}
 	}
@@ -376,19 +380,12 @@ func (p phoneChoice) answers(c layout.Column) bool {
 	return c.Group == p.slot.Group && c.Qualifier == p.slot.Qualifier && c.SlotIndex == p.slot.Index
 }
 
-// wordsAsked reports a question about the words of the column's header
-// (what its values mean), which the person answers value by value.
-func wordsAsked(l *layout.Layout, header string) bool {
+// askedOf reports a question of the topic the layout asks about the column:
+// "attach" (which phone it is about, answered under About), "words" (what a
+// word of its header makes its values mean, answered value by value).
+func askedOf(l *layout.Layout, topic, header string) bool {
 	return l != nil && slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
-		return q.Topic == "words" && slices.Contains(q.Columns, header)
-	})
-}
-
-// asked reports a question the layout asks of which phone the column is
-// about.
-func asked(l *layout.Layout, header string) bool {
-	return slices.ContainsFunc(l.Questions, func(q layout.Question) bool {
-		return q.Topic == "attach" && slices.Contains(q.Columns, header)
+		return q.Topic == topic && slices.Contains(q.Columns, header)
 	})
 }
 

@@ -33,6 +33,21 @@ var areaCodes = map[string][]string{
 	"AL": {"205", "334"}, "MA": {"617", "508"}, "PA": {"215", "412"},
 }
 
+// abroadList are area codes of the North American plan outside the US:
+// Toronto, Vancouver, Montreal, Jamaica, the Dominican Republic. Owners of
+// US property who live there reach real lists with such numbers (one in
+// fifty of the generator's).
+var abroadList = []string{"416", "647", "604", "514", "876", "809"}
+
+// abroadCodes is abroadList as a set, for the truth.
+var abroadCodes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range abroadList {
+		m[c] = true
+	}
+	return m
+}()
+
 // plainStates are states whose codes read as nothing but states; wordStates
 // are those whose codes are English words too.
 var (
@@ -49,8 +64,12 @@ type numbers struct {
 // next is a new number in state: a real area code, an exchange 2-9xx that
 // is not N11 nor 555, any line number.
 func (n *numbers) next(state string) string {
+	codes := areaCodes[state]
+	if n.r.chance(0.02) {
+		codes = abroadList // a number abroad, the owner's
+	}
 	for {
-		ac := pick(n.r, areaCodes[state])
+		ac := pick(n.r, codes)
 		ex := n.r.between(200, 999)
 		if ex%100 == 11 || ex == 555 {
 			continue

@@ -51,11 +51,12 @@ const (
 	Stale
 	NoDate
 	OnlyInText
+	Abroad
 )
 
 var kindNames = [...]string{"on the company's list", "a restriction stated in the file", "invalid number",
 	"flagged", "row not checked (scope column)", "answer unknown", "scrub date in the future", "stale scrub (over 31 days)",
-	"scrub date unknown", "number only in free text"}
+	"scrub date unknown", "number only in free text", "outside the US (its country's lists not checked)"}
 
 func (k Kind2) String() string { return kindNames[k] }
 
@@ -290,6 +291,11 @@ func judge(n string, list []*obs, required map[string]bool, onCompany bool) *Tru
 	t := &Truth{Number: n}
 	if onCompany {
 		t.Reasons = append(t.Reasons, Reason{Kind: OnCompanyList})
+	}
+	if abroadCodes[n[:min(3, len(n))]] {
+		// A US scrub answers for US numbers only: Canada's and the
+		// Caribbean's own lists are checked by nothing here.
+		t.Reasons = append(t.Reasons, Reason{Kind: Abroad})
 	}
 	for _, o := range list {
 		t.Reasons = append(t.Reasons, o.reasons...)

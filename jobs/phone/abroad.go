@@ -42,3 +42,21 @@ func Abroad(key uint64) string {
 	}
 	return abroadByCode[npa]
 }
+
+// countryNames are the countries of foreignAreaCodes by their ISO code.
+var countryNames = map[string]string{
+	"AG": "Antigua and Barbuda", "AI": "Anguilla", "BB": "Barbados", "BM": "Bermuda", "BS": "the Bahamas",
+	"CA": "Canada", "DM": "Dominica", "DO": "the Dominican Republic", "GD": "Grenada", "JM": "Jamaica",
+	"KN": "Saint Kitts and Nevis", "KY": "the Cayman Islands", "LC": "Saint Lucia", "MS": "Montserrat",
+	"SX": "Sint Maarten", "TC": "the Turks and Caicos Islands", "TT": "Trinidad and Tobago",
+	"VC": "Saint Vincent and the Grenadines", "VG": "the British Virgin Islands",
+}
+
+// CountryName is the name of a country Abroad returns ("CA": Canada); the
+// code itself for one it does not know.
+func CountryName(code string) string {
+	if n, ok := countryNames[code]; ok {
+		return n
+	}
+	return code
+}

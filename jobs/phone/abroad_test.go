@@ -15,6 +15,30 @@ func TestAbroad(t *testing.T) {
 	}
 }
 
+// Every country Abroad returns has a name; a scan counts the numbers
+// abroad, those repeated among them, and shows the first with their country.
+func TestScanAbroad(t *testing.T) {
+	for _, c := range foreignAreaCodes {
+		if CountryName(c) == c {
+			t.Errorf("country %s has no name", c)
+		}
+	}
+	sc := NewScanner("list.csv", "Phone", ScanOptions{})
+	for i, v := range []string{"(416) 555-0101", "512-555-0101", "416.555.0101", "876 555 0102", "not a number", "512-555-0101"} {
+		sc.Add(v, i+2)
+	}
+	s, err := sc.Scan(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Abroad != 3 || s.AbroadRepeats != 1 || s.Duplicates != 2 || s.Valid != 5 {
+		t.Errorf("abroad %d (repeats %d), duplicates %d, valid %d; want 3 (1), 2, 5", s.Abroad, s.AbroadRepeats, s.Duplicates, s.Valid)
+	}
+	if len(s.AbroadExamples) != 3 || s.AbroadExamples[0].Reason != "Canada" || s.AbroadExamples[2].Reason != "Jamaica" || s.AbroadExamples[2].Line != 5 {
+		t.Errorf("examples %+v", s.AbroadExamples)
+	}
+}
+
 // A cell of several numbers gives each; one part that is no number makes
 // it no cell of numbers.
 func TestKeysIn(t *testing.T) {

@@ -24,7 +24,7 @@ type Example struct {
 	Line       int    `json:"line"`
 	Raw        string `json:"raw"`
 	Normalized string `json:"normalized,omitempty"` // 10 digits; blank when invalid
-	Reason     string `json:"reason,omitempty"`     // why invalid
+	Reason     string `json:"reason,omitempty"`     // why invalid; a number abroad: its country
 }
 
 func (e Example) String() string {
@@ -54,6 +54,13 @@ type Scan struct {
 	// digits (punctuation, a leading 1 or an extension removed).
 	Reformatted int `json:"reformatted"`
 	Extensions  int `json:"extensions"`
+	// Abroad counts the valid rows whose number is outside the US (Abroad:
+	// Canada, the Caribbean), AbroadRepeats those of them repeating an
+	// earlier row's number (counted in Duplicates too), AbroadExamples
+	// the first few, with their country as Reason.
+	Abroad         int       `json:"abroad,omitempty"`
+	AbroadRepeats  int       `json:"abroad_repeats,omitempty"`
+	AbroadExamples []Example `json:"abroad_examples,omitempty"`
 	// Reasons counts invalid rows by reason.
 	Reasons map[string]int `json:"reasons,omitempty"`
 	// Examples show reformatted values ("(212) 555-0147 x12" → 2125550147);
@@ -140,8 +147,18 @@ func (sc *Scanner) Add(raw string, line int) {
 	for i := 0; i < 10; i++ {
 		k = k*10 + uint64(num.Digits[i]-'0')
 	}
+	country := Abroad(k)
+	if country != "" {
+		s.Abroad++
+		if len(s.AbroadExamples) < sc.keep {
+			s.AbroadExamples = append(s.AbroadExamples, Example{Line: line, Raw: strings.Clone(raw), Normalized: num.Digits, Reason: CountryName(country)})
+		}
+	}
 	if !sc.seen.add(k) {
 		s.Duplicates++
+		if country != "" {
+			s.AbroadRepeats++
+		}
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 
 // laterList writes an owner list of n rows: owners (some companies, some
 // one-word names a split fails on) repeated at random distances, in
-// another case and spacing, with blank streets and short ZIP codes.
+// another case and spacing, with blank streets, short ZIP codes and
+// phones invalid or outside the US.
 func laterList(t *testing.T, n int, seed uint64) string {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
@@ -42,6 +43,9 @@ func laterList(t *testing.T, n int, seed uint64) string {
 			}
 			if r.IntN(30) == 0 {
 				x.phone = "555"
+			}
+			if r.IntN(20) == 0 {
+				x.phone = fmt.Sprintf("(416) 555-%04d", r.IntN(300)) // Toronto: outside the US
 			}
 		}
 		rows = append(rows, x)
@@ -91,6 +95,7 @@ func laterPlans(t *testing.T, ins *input.Inspection) map[string]Plan {
 			Keep: func(rec []string) bool { return rec[2] != "" }},
 		"key":    {Kind: jobs.KindTrace, Mapping: m, Splits: splits, KeyColumns: []string{"Owner", "Zip"}},
 		"phones": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutInvalid: true}},
+		"abroad": {Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Phone"}, Repairs: Repairs{LeaveOutAbroad: true}},
 	}
 }
 

@@ -71,7 +71,8 @@ type Plan struct {
 
 // Repairs mend a list before it is paid for: ZIP codes that lost their
 // leading zero in Excel get it back, and rows that cannot be searched
-// (no address, an invalid phone) are left out, so they are not charged.
+// (no address, an invalid phone) or whose answer would mean nothing (a
+// number outside the US) are left out, so they are not charged.
 type Repairs struct {
 	// PadZips are columns whose 4-digit ZIP codes (and 4-digit ZIP+4,
 	// "2134-5678") get back the zero Excel dropped.
@@ -81,11 +82,15 @@ type Repairs struct {
 	// LeaveOutInvalid: a phone list's rows whose phone is not a valid
 	// number (what a scrub would refund) are left out.
 	LeaveOutInvalid bool `json:"leave_out_invalid,omitempty"`
+	// LeaveOutAbroad: a phone list's rows whose phone is a valid number
+	// outside the US (phone.Abroad), which a US scrub charges for and
+	// cannot answer, are left out.
+	LeaveOutAbroad bool `json:"leave_out_abroad,omitempty"`
 }
 
 // Any reports whether any repair is chosen.
 func (r Repairs) Any() bool {
-	return len(r.PadZips) > 0 || len(r.LeaveOutBlank) > 0 || r.LeaveOutInvalid
+	return len(r.PadZips) > 0 || len(r.LeaveOutBlank) > 0 || r.LeaveOutInvalid || r.LeaveOutAbroad
 }
 
 // Repaired counts what the repairs did to an upload.
@@ -93,6 +98,7 @@ type Repaired struct {
 	PaddedZips     int `json:"padded_zips,omitempty"`      // values given their zero back
 	LeftOutBlank   int `json:"left_out_blank,omitempty"`   // rows left out for a blank column
 	LeftOutInvalid int `json:"left_out_invalid,omitempty"` // rows left out for an invalid phone
+	LeftOutAbroad  int `json:"left_out_abroad,omitempty"`  // rows left out for a number outside the US
 }
 
 // Upload is the file to send.
@@ -242,6 +248,9 @@ func Describe(ins *input.Inspection, plan Plan) (written bool, reasons []string)
 	}
 	if plan.LeaveOutInvalid {
 		reasons = append(reasons, "invalid phone numbers are left out")
+	}
+	if plan.LeaveOutAbroad {
+		reasons = append(reasons, "phone numbers outside the US are left out")
 	}
 	if len(reasons) == 0 && ins.Format == "csv" {
 		return false, nil
@@ -548,7 +557,8 @@ func (c *Counter) Tally() *Tally {
 	t, u := c.t, c.rs.u
 	t.Without.DroppedDuplicates, t.Without.SplitFailures, t.Without.Repaired = u.DroppedDuplicates, u.SplitFailures, u.Repaired
 	// With them: their repairs and split failures too.
-	t.With.Repaired = Repaired{PaddedZips: u.PaddedZips + u.dups.PaddedZips, LeftOutBlank: u.LeftOutBlank, LeftOutInvalid: u.LeftOutInvalid}
+	t.With.Repaired = Repaired{PaddedZips: u.PaddedZips + u.dups.PaddedZips, LeftOutBlank: u.LeftOutBlank, LeftOutInvalid: u.LeftOutInvalid,
+		LeftOutAbroad: u.LeftOutAbroad}
 	fails := maps.Clone(u.dups.splitFails)
 	for col, n := range u.SplitFailures {
 		fails[col] += n
@@ -895,7 +905,9 @@ func (s *keySet) grow() {
 // repairs are a plan's Repairs as column indexes of the file.
 type repairs struct {
 	zips, blank []int
-	phone       int // the phone column whose invalid numbers leave, -1 none
+	phone       int // the phone column of invalidOut and abroadOut, -1 none
+	invalidOut  bool
+	abroadOut   bool
 }
 
 // repairsOf sets up the plan's repairs for stream, once.
@@ -913,7 +925,8 @@ func repairsOf(src string, plan Plan, headers []string) (repairs, error) {
 			*list.idx = append(*list.idx, i)
 		}
 	}
-	if plan.LeaveOutInvalid {
+	r.invalidOut, r.abroadOut = plan.LeaveOutInvalid, plan.LeaveOutAbroad
+	if r.invalidOut || r.abroadOut {
 		if r.phone = slices.Index(headers, plan.Mapping[mapping.Phone]); r.phone < 0 {
 			return r, &input.FileError{Path: src, Column: plan.Mapping[mapping.Phone], Msg: "the phone column is not in the file"}
 		}
@@ -929,8 +942,18 @@ func (r repairs) leaveOut(row []string, n *Repaired) bool {
 			return true
 		}
 	}
-	if r.phone >= 0 && !phone.Normalize(row[r.phone]).Valid {
-		n.LeftOutInvalid++
+	if r.phone < 0 {
+		return false
+	}
+	num := phone.Normalize(row[r.phone])
+	switch {
+	case !num.Valid:
+		if r.invalidOut {
+			n.LeftOutInvalid++
+			return true
+		}
+	case r.abroadOut && phone.Abroad(phone.Key(num.Digits)) != "":
+		n.LeftOutAbroad++
 		return true
 	}
 	return false

@@ -378,13 +378,15 @@ func TestRepairs(t *testing.T) {
 	}
 }
 
-// TestLeaveOutInvalidPhones: a phone list's invalid numbers leave the
-// upload before it is paid for, instead of being charged and refunded.
-func TestLeaveOutInvalidPhones(t *testing.T) {
-	p := testlists.WriteFile(t, "phones.csv", []byte("Cell\n(212) 555-0147\n555-1234\n\n3055550101\ncall me\n(212) 555-0147\n"))
+// preparedPhones prepares the scrub of a phone list (column Cell), its
+// duplicates dropped, with repairs r: the numbers kept, the upload, the
+// list's inspection.
+func preparedPhones(t *testing.T, body string, r Repairs) ([]string, *Upload, *input.Inspection) {
+	t.Helper()
+	p := testlists.WriteFile(t, "phones.csv", []byte(body))
 	ins := inspect(t, p, input.Options{})
 	u, err := Prepare(context.Background(), p, ins, Plan{Kind: jobs.KindDNC, Mapping: mapping.Mapping{mapping.Phone: "Cell"},
-		DropDuplicates: true, Dir: t.TempDir(), Repairs: Repairs{LeaveOutInvalid: true}})
+		DropDuplicates: true, Dir: t.TempDir(), Repairs: r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,8 +394,28 @@ func TestLeaveOutInvalidPhones(t *testing.T) {
 	for _, r := range readCSV(t, u.Path)[1:] {
 		kept = append(kept, r[0])
 	}
+	return kept, u, ins
+}
+
+// TestLeaveOutInvalidPhones: a phone list's invalid numbers leave the
+// upload before it is paid for, instead of being charged and refunded.
+func TestLeaveOutInvalidPhones(t *testing.T) {
+	kept, u, _ := preparedPhones(t, "Cell\n(212) 555-0147\n555-1234\n\n3055550101\ncall me\n(212) 555-0147\n", Repairs{LeaveOutInvalid: true})
 	if !slices.Equal(kept, []string{"(212) 555-0147", "3055550101"}) || u.LeftOutInvalid != 2 || u.DroppedDuplicates != 1 {
 		t.Errorf("kept %v, invalid left out %d, duplicates %d", kept, u.LeftOutInvalid, u.DroppedDuplicates)
+	}
+}
+
+// TestLeaveOutAbroadPhones: a phone list's numbers outside the US leave
+// the upload (a US scrub charges for them and cannot answer them), before
+// its duplicates are looked for; invalid ones stay unless asked.
+func TestLeaveOutAbroadPhones(t *testing.T) {
+	kept, u, ins := preparedPhones(t, "Cell\n(416) 555-0147\n512-555-0101\ncall me\n1-876-555-0102\n416.555.0147\n5125550101\n", Repairs{LeaveOutAbroad: true})
+	if !slices.Equal(kept, []string{"512-555-0101", "call me"}) || u.LeftOutAbroad != 3 || u.LeftOutInvalid != 0 || u.DroppedDuplicates != 1 {
+		t.Errorf("kept %v, abroad left out %d, invalid %d, duplicates %d", kept, u.LeftOutAbroad, u.LeftOutInvalid, u.DroppedDuplicates)
+	}
+	if _, why := Describe(ins, Plan{Kind: jobs.KindDNC, Repairs: Repairs{LeaveOutAbroad: true}}); !slices.Contains(why, "phone numbers outside the US are left out") {
+		t.Errorf("reasons %q", why)
 	}
 }
 

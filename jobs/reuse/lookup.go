@@ -104,8 +104,16 @@ func (k *Keys) Row(rec []string) Row {
 	return r
 }
 
-// PhoneRow is a scrub row: the phone in column col.
-func PhoneRow(rec []string, col int) Row { return Row{Phone: phone.Key(at(rec, col))} }
+// PhoneRow is a scrub row: the phone in column col. A number outside the
+// US (phone.Abroad) is none: a US scrub's answer about it means nothing,
+// and is never reused.
+func PhoneRow(rec []string, col int) Row {
+	k := phone.Key(at(rec, col))
+	if phone.Abroad(k) != "" {
+		k = 0
+	}
+	return Row{Phone: k}
+}
 
 // Earlier are the earlier rows the library holds for a list's rows.
 type Earlier struct {

@@ -170,10 +170,12 @@ type Options struct {
 	// ParentTraceID links a scrub of a trace's phones to that trace.
 	ParentTraceID string `json:"parent_trace_id,omitempty"`
 	// Repairs made before paying: ZIP codes given back their leading
-	// zero, rows without an address or with an invalid phone left out.
+	// zero, rows without an address, with an invalid phone or with a
+	// number outside the US left out.
 	PadZips           bool `json:"pad_zips,omitempty"`
 	LeaveOutNoAddress bool `json:"leave_out_no_address,omitempty"`
 	LeaveOutInvalid   bool `json:"leave_out_invalid,omitempty"`
+	LeaveOutAbroad    bool `json:"leave_out_abroad,omitempty"`
 }
 
 // Estimate is what the person was shown before paying.

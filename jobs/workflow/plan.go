@@ -56,8 +56,9 @@ type Plan struct {
 	// Repairs chosen before paying (see Repairs): a trace's ZIP codes
 	// given back the zero Excel dropped, its rows without a street address
 	// left out; a scrub's invalid numbers left out (not charged, rather
-	// than charged and refunded).
-	PadZips, LeaveOutNoAddress, LeaveOutInvalid bool
+	// than charged and refunded), and its numbers outside the US (which a
+	// US scrub charges for and cannot answer).
+	PadZips, LeaveOutNoAddress, LeaveOutInvalid, LeaveOutAbroad bool
 
 	// ValuesConfirmed are the fields the person said are mapped right
 	// although most of their values do not look like the field's (a city
@@ -79,7 +80,7 @@ func (p Plan) prepare(ins *input.Inspection, dropDups bool) prepare.Plan {
 func (p Plan) repairs(ins *input.Inspection) prepare.Repairs {
 	var r prepare.Repairs
 	if p.Kind == jobs.KindDNC {
-		r.LeaveOutInvalid = p.LeaveOutInvalid
+		r.LeaveOutInvalid, r.LeaveOutAbroad = p.LeaveOutInvalid, p.LeaveOutAbroad
 		return r
 	}
 	if p.PadZips {
@@ -143,7 +144,7 @@ func (p Plan) options() submit.Options {
 	o := submit.Options{DropDuplicates: p.DropDuplicates, HeaderLine: p.Input.HeaderLine, Sheet: p.Input.Sheet,
 		ParentTraceID: p.ParentTraceID}
 	if p.Kind == jobs.KindDNC {
-		o.LeaveOutInvalid = p.LeaveOutInvalid
+		o.LeaveOutInvalid, o.LeaveOutAbroad = p.LeaveOutInvalid, p.LeaveOutAbroad
 	} else {
 		o.PadZips, o.LeaveOutNoAddress = p.PadZips, p.LeaveOutNoAddress
 	}

@@ -265,6 +265,9 @@ func Price(c *Counts, p Plan, r Rates) Quote {
 	if p.Kind == jobs.KindDNC && p.LeaveOutInvalid && c.Phones != nil {
 		q.Upload.LeftOutInvalid = c.Phones.Invalid
 	}
+	if p.Kind == jobs.KindDNC && p.LeaveOutAbroad && c.Phones != nil {
+		q.Upload.LeftOutAbroad = c.Phones.Abroad
+	}
 	if o := Repairable(c.ins, p); o != (RepairOffer{}) {
 		q.Repairs = &o
 	}
@@ -349,6 +352,15 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 		scan.Rows -= scan.Invalid
 		scan.Invalid, scan.Blank = 0, 0
 	}
+	dups := c.Duplicates
+	if p.LeaveOutAbroad {
+		// Left out before paying, before the duplicates are looked for:
+		// their repeats are no duplicates of the upload.
+		scan.Rows -= scan.Abroad
+		scan.Valid -= scan.Abroad
+		scan.Duplicates -= scan.AbroadRepeats
+		dups -= scan.AbroadRepeats
+	}
 	if p.DropDuplicates {
 		scan.Rows -= scan.Duplicates
 		scan.Duplicates = 0
@@ -356,7 +368,7 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 	// Phones scrubbed within the window leave the upload with the
 	// person's choice.
 	reuse := c.reuse.reuseFor(p)
-	dupSavings := int64(c.Duplicates)
+	dupSavings := int64(dups)
 	if reuse != nil && reuse.Skipped {
 		scan.Rows -= reuse.Rows
 		scan.Valid -= reuse.Rows
@@ -367,10 +379,10 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 		if p.DropDuplicates {
 			with, without = other.Rows, reuse.Rows
 		}
-		dupSavings = int64(c.Duplicates - (with - without))
+		dupSavings = int64(dups - (with - without))
 	}
 	e := estimate.EstimateDNC(&scan, r.Pricing, r.Account)
-	q := Quote{Kind: jobs.KindDNC, Rows: e.Rows, Credits: e.Credits, Duplicates: c.Duplicates, DNC: &e, Phones: c.Phones,
+	q := Quote{Kind: jobs.KindDNC, Rows: e.Rows, Credits: e.Credits, Duplicates: dups, DNC: &e, Phones: c.Phones,
 		Payment: e.Payment, DuplicateSavings: dupSavings * e.Rate}
 	if reuse != nil {
 		reuse.Savings = int64(reuse.Rows) * e.Rate
@@ -379,7 +391,7 @@ func priceDNC(c *Counts, p Plan, r Rates) Quote {
 		q.ReusablePhones = &n
 	}
 	if p.DropDuplicates {
-		q.DroppedDuplicates = c.Duplicates
+		q.DroppedDuplicates = dups
 	}
 	q.Lines = []CostLine{{Label: "Phones (dnc rate)", Rows: e.Rows, Rate: e.Rate, Credits: e.Credits}}
 	return q

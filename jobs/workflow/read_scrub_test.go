@@ -1,7 +1,9 @@
 package workflow
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,11 +14,13 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/library"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/phone"
+	"github.com/skipdesk/skipdesk/jobs/prepare"
 )
 
 // Read scans a scrub's phone column in the reading that inspects the list,
@@ -200,6 +204,71 @@ func writeXLSX(t *testing.T, path string, headers []string, rows [][]string) {
 	}
 }
 
+// A scrub's price counts what its upload holds: on generated phone lists
+// (invalid, repeated and foreign numbers among them), for every choice of
+// leaving out invalid numbers, numbers outside the US and repeats, the rows
+// priced, the repeats and the numbers abroad left out are those of the
+// prepared copy, and none of its numbers is abroad once they are left out.
+func TestScrubPriceIsItsUpload(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rates := Rates{Pricing: &client.Pricing{Rates: client.Rates{DNC: 2}}}
+	for seed := range 10 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 31))
+		rows := [][]string{{"Phone"}}
+		var pool []string
+		for range 40 + rng.IntN(80) {
+			v := phoneValue(rng, &pool)
+			if rng.IntN(5) == 0 {
+				v = fmt.Sprintf("(%d) 555-01%02d", []int{416, 604, 876, 809}[rng.IntN(4)], rng.IntN(8))
+				pool = append(pool, v)
+			}
+			rows = append(rows, []string{v})
+		}
+		path := filepath.Join(dir, fmt.Sprintf("list%d.csv", seed))
+		writeCSV(t, path, rows)
+		ins, err := input.Inspect(t.Context(), path, input.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for choice := range 8 {
+			p := Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: "Phone"},
+				LeaveOutInvalid: choice&1 != 0, LeaveOutAbroad: choice&2 != 0, DropDuplicates: choice&4 != 0}
+			c, err := Count(t.Context(), p, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := Price(c, p, rates)
+			pp := p.prepare(ins, p.DropDuplicates)
+			pp.Dir = t.TempDir()
+			up, err := prepare.Prepare(t.Context(), path, ins, pp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Rows != up.Rows || q.Credits != int64(2*up.Rows) || q.DroppedDuplicates != up.DroppedDuplicates || q.Upload.LeftOutAbroad != up.LeftOutAbroad {
+				t.Errorf("seed %d, choice %03b: priced %d rows (%d credits), %d repeats and %d abroad left out; the upload holds %d, left out %d and %d",
+					seed, choice, q.Rows, q.Credits, q.DroppedDuplicates, q.Upload.LeftOutAbroad, up.Rows, up.DroppedDuplicates, up.LeftOutAbroad)
+			}
+			if p.LeaveOutAbroad && c.Phones.Abroad == 0 {
+				t.Errorf("seed %d: no number abroad in the list", seed)
+			}
+			b, err := os.ReadFile(up.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range sent[1:] {
+				if p.LeaveOutAbroad && phone.Abroad(phone.Key(r[0])) != "" {
+					t.Errorf("seed %d, choice %03b: %q sent", seed, choice, r[0])
+				}
+			}
+		}
+	}
+}
+
 // With scrubs in the library, Read finds the numbers it could reuse in the
 // reading that inspects the list, as Count finds them reading it again: the
 // same rows held, with the repeats and without, whatever the plan leaves
@@ -225,7 +294,7 @@ func TestReadFindsReusableScrubsAsCount(t *testing.T) {
 		path := filepath.Join(dir, fmt.Sprintf("list%d.csv", seed))
 		writeCSV(t, path, rows)
 		plan := Plan{Kind: jobs.KindDNC, Path: path, Mapping: mapping.Mapping{mapping.Phone: "Phone"},
-			DropDuplicates: seed%2 == 0, LeaveOutInvalid: seed%3 != 0, Reuse: true}
+			DropDuplicates: seed%2 == 0, LeaveOutInvalid: seed%3 != 0, LeaveOutAbroad: seed%4 < 2, Reuse: true}
 		ins, p, c, err := d.Quotes().Read(ctx, path, input.Options{}, func(*input.Inspection) (Plan, error) { return plan, nil })
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
 // The review before paying: what a submission will send, what it leaves
@@ -29,13 +30,14 @@ const DefaultReuseWithin = 90 * 24 * time.Hour
 // and lose nothing turned on: the rows the library already holds reused (a
 // trace's results of the last 90 days, a scrub's answers of the last 31),
 // ZIP codes given back the zero Excel dropped, rows with no street address
-// (which cannot be searched) and invalid phones (which a scrub charges,
-// then refunds) left out before paying. Duplicates stay: dropping them
+// (which cannot be searched), invalid phones (which a scrub charges, then
+// refunds) and numbers outside the US (which a US scrub charges for and
+// cannot answer) left out before paying. Duplicates stay: dropping them
 // changes the rows the result holds.
 func (p Plan) WithDefaults() Plan {
 	p.Reuse = true
 	if p.Kind == jobs.KindDNC {
-		p.LeaveOutInvalid = true
+		p.LeaveOutInvalid, p.LeaveOutAbroad = true, true
 		return p
 	}
 	if p.ReuseWithin == 0 {
@@ -53,6 +55,7 @@ const (
 	ChoicePadZips           = "pad_zips"
 	ChoiceLeaveOutNoAddress = "leave_out_no_address"
 	ChoiceLeaveOutInvalid   = "leave_out_invalid"
+	ChoiceLeaveOutAbroad    = "leave_out_abroad"
 )
 
 // Review is what a submission will do, set out before paying.
@@ -251,9 +254,10 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 		r.leaveOut(u.Rows, "scrubbed in the last 31 days: their answers are reused")
 	}
 	r.leaveOut(p.Flagged, "numbers the trace's result already puts on a do-not-call or litigator list, or says not to call: no scrub makes them callable")
-	r.leaveOut(p.Abroad, "numbers outside the US (Canada, the Caribbean): a US scrub does not make them callable")
+	r.leaveOut(p.Abroad, abroadLeftOut)
 	r.leaveOut(q.DroppedDuplicates, "numbers already in the list")
 	r.leaveOut(q.Upload.LeftOutInvalid, "invalid numbers: not sent, not charged")
+	r.leaveOut(q.Upload.LeftOutAbroad, abroadLeftOut)
 	if ph := q.Phones; ph != nil && ph.Invalid > 0 {
 		c := Choice{Key: ChoiceLeaveOutInvalid, On: p.LeaveOutInvalid, Default: true, Rows: ph.Invalid,
 			Label:   "leave out " + jobs.Plural(int64(ph.Invalid), "invalid number", "invalid numbers"),
@@ -263,6 +267,30 @@ func reviewDNC(r *Review, p Plan, q Quote) {
 		}
 		r.Repairs = append(r.Repairs, c)
 	}
+	if ph := q.Phones; ph != nil && ph.Abroad > 0 {
+		c := Choice{Key: ChoiceLeaveOutAbroad, On: p.LeaveOutAbroad, Default: true, Rows: ph.Abroad,
+			Label: "leave out " + jobs.Plural(int64(ph.Abroad), "number", "numbers") + " outside the US",
+			Changes: "They are not sent, so not charged: the US registry and litigator list do not answer for Canada or the Caribbean, " +
+				"whose own lists nothing here checks, and SkipDesk never counts such a number callable; the result does not hold them."}
+		if e := q.DNC; e != nil {
+			c.Saves = int64(ph.Abroad-abroadDropped(p, ph)) * e.Rate
+		}
+		r.Repairs = append(r.Repairs, c)
+	}
+}
+
+// abroadLeftOut is what the review says of the numbers outside the US left
+// out of a scrub: those of a trace's phones, and those of a list.
+const abroadLeftOut = "numbers outside the US (Canada, the Caribbean): a US scrub does not make them callable"
+
+// abroadDropped are the rows of numbers outside the US that the plan
+// leaves out as repeats already (dropping duplicates): leaving them out
+// again saves nothing.
+func abroadDropped(p Plan, ph *phone.Scan) int {
+	if p.DropDuplicates {
+		return ph.AbroadRepeats
+	}
+	return 0
 }
 
 // nothingBillable says why the plan priced as q would charge for nothing

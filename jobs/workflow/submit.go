@@ -127,10 +127,12 @@ type UploadInfo struct {
 	// split (kept whole).
 	SplitFailures map[string]int `json:"split_failures,omitempty"`
 	// The repairs chosen before paying: ZIP codes given their zero back,
-	// rows left out for a blank address or an invalid phone (not charged).
+	// rows left out for a blank address, an invalid phone or a number
+	// outside the US (not charged).
 	PaddedZips       int `json:"padded_zips,omitempty"`
 	LeftOutNoAddress int `json:"left_out_no_address,omitempty"`
 	LeftOutInvalid   int `json:"left_out_invalid,omitempty"`
+	LeftOutAbroad    int `json:"left_out_abroad,omitempty"`
 }
 
 // Submit prepares the plan's file (an .xlsx or another encoding to plain
@@ -216,7 +218,7 @@ func (s *SubmitService) uploaded(p Plan, up *prepare.Upload, rj *reuse.Folder, o
 	rj.MoveTo("up-" + up.SHA256)
 	out.Upload = UploadInfo{FileName: p.name(up.Written), Rows: up.Rows, Written: up.Written, Reasons: up.Reasons,
 		DroppedDuplicates: up.DroppedDuplicates, SplitFailures: up.SplitFailures,
-		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid}
+		PaddedZips: up.PaddedZips, LeftOutNoAddress: up.LeftOutBlank, LeftOutInvalid: up.LeftOutInvalid, LeftOutAbroad: up.LeftOutAbroad}
 }
 
 // markSubmitting notes that the upload sum is being sent (the job list

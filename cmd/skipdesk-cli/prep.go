@@ -16,6 +16,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
+	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
 
@@ -86,8 +87,8 @@ type prepOptions struct {
 	// although most do not look like the field's (--values-right KEY).
 	valuesRight listFlag
 	// Repairs before paying (--pad-zips, --leave-out-no-address,
-	// --leave-out-invalid), as the window offers them.
-	padZips, leaveOutNoAddress, leaveOutInvalid bool
+	// --leave-out-invalid, --leave-out-abroad), as the window offers them.
+	padZips, leaveOutNoAddress, leaveOutInvalid, leaveOutAbroad bool
 	// submit: the list is read to be submitted (its upload may start as it
 	// is read: workflow.SubmitService.ReadToSubmit), under the job's name.
 	submit bool
@@ -105,6 +106,8 @@ func repairFlags(fs *flag.FlagSet, o *prepOptions, kind jobs.Kind) {
 	}
 	if kind != jobs.KindTrace {
 		fs.BoolVar(&o.leaveOutInvalid, "leave-out-invalid", dnc.LeaveOutInvalid, "leave out the invalid phone numbers (not charged, so not refunded; =false: send them)")
+		fs.BoolVar(&o.leaveOutAbroad, "leave-out-abroad", dnc.LeaveOutAbroad,
+			"leave out the numbers outside the US (Canada, the Caribbean): a US scrub charges for them and cannot answer them (=false: send them)")
 	}
 }
 
@@ -124,6 +127,8 @@ func choiceFlag(kind jobs.Kind, key string) string {
 		return "--leave-out-no-address"
 	case workflow.ChoiceLeaveOutInvalid:
 		return "--leave-out-invalid"
+	case workflow.ChoiceLeaveOutAbroad:
+		return "--leave-out-abroad"
 	}
 	return ""
 }
@@ -202,6 +207,18 @@ func settle(ctx context.Context, env *Env, file string, o *prepOptions, svc *wor
 	return p, nil
 }
 
+// printAbroad says how many of a scrub's numbers are outside the US, with
+// the first of them.
+func printAbroad(w io.Writer, s *phone.Scan) {
+	if s.Abroad == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s outside the US (Canada, the Caribbean), which a US scrub does not answer:\n", plural(s.Abroad, "number is", "numbers are"))
+	for _, e := range s.AbroadExamples {
+		fmt.Fprintf(w, "    line %d: %s (%s)\n", e.Line, e.Raw, e.Reason)
+	}
+}
+
 // decide makes the plan of the file whose start ins holds: the mapping
 // from the flags, a preset saved for its headers, or the automatic one
 // (from its headers and first rows).
@@ -210,6 +227,7 @@ func (p *prepared) decide(ctx context.Context, env *Env, ins *input.Inspection, 
 	plan := workflow.Plan{Kind: kind, Path: p.File, Input: in, IncludeLLCs: o.includeLLCs, DropDuplicates: o.dropDuplicates,
 		ParentTraceID: o.fromTrace, Reuse: o.reuse, ReuseWithin: time.Duration(o.reuseWithin),
 		PadZips: o.padZips, LeaveOutNoAddress: o.leaveOutNoAddress, LeaveOutInvalid: o.leaveOutInvalid,
+		LeaveOutAbroad:  o.leaveOutAbroad,
 		ValuesConfirmed: o.valuesRight.list, Name: o.name}
 	plan.Input.Hash = false // a reading option, not the plan's
 	if kind == jobs.KindTrace {
@@ -525,7 +543,8 @@ func printQuote(w io.Writer, file string, q *workflow.Quote) {
 		if more := s.Invalid - len(s.InvalidExamples); more > 0 {
 			fmt.Fprintf(w, "  … and %d more invalid (--json lists the first %d with their lines)\n", more, workflow.MaxListedInvalid)
 		}
-		fmt.Fprintf(w, "cost: %d rows × %d = %d credits up front", r.Rows, r.Rate, r.Credits)
+		printAbroad(w, s)
+		fmt.Fprintf(w, "cost: %s × %d = %s up front", plural(r.Rows, "row", "rows"), r.Rate, jobs.Plural(r.Credits, "credit", "credits"))
 		if r.Refund > 0 {
 			fmt.Fprintf(w, "; %d refunded for the invalid numbers: %d net", r.Refund, r.NetCredits)
 		}

@@ -184,6 +184,20 @@ func TestEstimateCommand(t *testing.T) {
 		"balance: 25000 → 24991 credits (prepaid)", "the account can pay")
 }
 
+// A phone list's numbers outside the US are listed with their country and
+// left out before paying unless --leave-out-abroad=false sends them.
+func TestEstimateCommandLeavesOutNumbersAbroad(t *testing.T) {
+	startPrepSandbox(t)
+	ph := testlists.WriteFile(t, "phones.csv", "Name,Cell\nAnn,(416) 555-0147\nBo,(212) 555-0147\nCy,1-876-555-0102\n")
+	out := runOK(t, "estimate", ph, "--dnc")
+	wantLines(t, "output", out, "phone numbers outside the US are left out", "2 numbers are outside the US",
+		"line 2: (416) 555-0147 (Canada)", "line 4: 1-876-555-0102 (Jamaica)", "cost: 1 row × 1 = 1 credit up front",
+		"On: leave out 2 numbers outside the US — saves 2 credits", "(--leave-out-abroad=false turns it off)")
+	out = runOK(t, "estimate", ph, "--dnc", "--leave-out-abroad=false")
+	wantLines(t, "output", out, "cost: 3 rows × 1 = 3 credits up front", "Off: leave out 2 numbers outside the US — would save 2 credits",
+		"(--leave-out-abroad turns it on)")
+}
+
 func TestEstimateCommandDNCAndRefusals(t *testing.T) {
 	startPrepSandbox(t)
 	ph := testlists.WriteFile(t, "phones.csv", "Name;Cell\nAnn;(212) 555-0147\nBo;1.23E+10\nCy;2125550147\n")

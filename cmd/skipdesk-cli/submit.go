@@ -30,7 +30,7 @@ func init() {
 		run:     runSubmit(jobs.KindTrace),
 	})
 	register("dnc submit", &command{
-		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--leave-out-invalid=false] [--skip-scrubbed=false] [--header-line N] [--sheet NAME] " +
+		usage: "(--file FILE --phone-column HEADER | --from-trace JOB_ID) [--drop-duplicates] [--leave-out-invalid=false] [--leave-out-abroad=false] [--skip-scrubbed=false] [--header-line N] [--sheet NAME] " +
 			"[--name NAME] [--again] [--wait [--wait-limit D]] [--out DIR]",
 		summary: "submit a DNC + litigator scrub (charged) of a phone list or of a traced job's phones, after printing the review; with --wait, track it and download the result",
 		run:     runSubmit(jobs.KindDNC),

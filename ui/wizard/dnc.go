@@ -32,13 +32,15 @@ type DNC struct {
 	dropDups bool
 	// leaveOutInvalid: the invalid numbers leave the upload before paying.
 	leaveOutInvalid bool
-	scanErr         error
-	scanning        bool
-	stopScan        context.CancelFunc
-	read            *workflow.Counts // the scan made in the list's reading, until a column is chosen
-	fromJob         string           // the trace whose phones are scrubbed, if any
-	reuse           bool             // skip the phones scrubbed in the last 31 days (the person's choice)
-	reuseCtl        *reuseControls
+	// leaveOutAbroad: the numbers outside the US leave it too.
+	leaveOutAbroad bool
+	scanErr        error
+	scanning       bool
+	stopScan       context.CancelFunc
+	read           *workflow.Counts // the scan made in the list's reading, until a column is chosen
+	fromJob        string           // the trace whose phones are scrubbed, if any
+	reuse          bool             // skip the phones scrubbed in the last 31 days (the person's choice)
+	reuseCtl       *reuseControls
 
 	fileLine      *widget.Label
 	warnings      *widget.Label
@@ -49,6 +51,8 @@ type DNC struct {
 	invalid       *widget.Label
 	dupCheck      *keys.Check
 	invCheck      *keys.Check
+	abroad        *widget.Label // the numbers outside the US
+	abCheck       *keys.Check
 	costRetry     *widget.Button // reads the rates again when they could not be read
 	detailsScroll *container.Scroll
 	costLine      *widget.Label
@@ -103,7 +107,7 @@ func newDNC(win fyne.Window, b DNCBackend, env Env, onDone func(string)) *DNC {
 	// The savings and repairs that lose nothing start on (the command
 	// line's defaults too).
 	def := workflow.Plan{Kind: jobs.KindDNC}.WithDefaults()
-	d.reuse, d.leaveOutInvalid = def.Reuse, def.LeaveOutInvalid
+	d.reuse, d.leaveOutInvalid, d.leaveOutAbroad = def.Reuse, def.LeaveOutInvalid, def.LeaveOutAbroad
 	opened(d)
 	return d
 }
@@ -168,6 +172,9 @@ func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	d.dupCheck = keys.NewCheck("Leave out repeated numbers", func(on bool) { d.dropDups = on; d.update() })
 	d.invCheck = toggle("", &d.leaveOutInvalid, d.update)
 	d.invCheck.Hide()
+	d.abroad = wrapping("", widget.WarningImportance)
+	d.abCheck = toggle("", &d.leaveOutAbroad, d.update)
+	d.abCheck.Hide()
 	d.reuseCtl = newReuseControls(jobs.KindDNC, d.reuse, 0, func(on bool, _ time.Duration) { d.reuse = on; d.update() })
 	d.review = newReviewPanel()
 	d.costLine = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -188,7 +195,7 @@ func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	d.details = container.NewVBox(
 		bold("What the numbers look like"), d.scanLine,
 		bold("How numbers will be normalised"), d.examples,
-		d.invalid,
+		d.invalid, d.abroad,
 	)
 	d.preview = previewTable(ins, func(h string) string {
 		if h == d.column {
@@ -201,7 +208,7 @@ func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	split.Offset = 0.66
 	listTab := container.NewBorder(d.topBox, container.NewHBox(layout.NewSpacer(), keys.NewButton("Next: review before paying", d.nextStep)),
 		nil, nil, split)
-	repairs := container.NewVBox(bold("Before paying"), d.invCheck)
+	repairs := container.NewVBox(bold("Before paying"), d.invCheck, d.abCheck)
 	cost := container.NewVBox(d.costLine, d.costAfter, d.costWarn, container.NewHBox(d.costRetry))
 	d.reviewBox = d.review.box(container.NewVBox(d.dupCheck, d.reuseCtl.box), repairs, cost)
 	d.tabs = container.NewAppTabs(
@@ -274,7 +281,8 @@ func (d *DNC) columnChosen(col string) {
 // submit` builds from its flags.
 func (d *DNC) plan() workflow.Plan {
 	return workflow.Plan{Kind: jobs.KindDNC, Path: d.path, Input: d.opts, Mapping: mapping.Mapping{mapping.Phone: d.column},
-		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse, LeaveOutInvalid: d.leaveOutInvalid}
+		DropDuplicates: d.dropDups, ParentTraceID: d.fromJob, Reuse: d.reuse, LeaveOutInvalid: d.leaveOutInvalid,
+		LeaveOutAbroad: d.leaveOutAbroad}
 }
 
 // quote prices the scrub once the column is scanned and the rates are in.
@@ -288,6 +296,7 @@ func (d *DNC) showScan() {
 		d.scanLine.SetText("Choose the column that holds the phone numbers.")
 		d.examples.SetText("")
 		d.invalid.SetText("")
+		d.abroad.SetText("")
 	case d.scanning && d.indexNote() != "":
 		d.scanLine.SetText("Reading the phone numbers… " + d.indexNote())
 	case d.scanning:
@@ -296,10 +305,14 @@ func (d *DNC) showScan() {
 		d.scanLine.SetText("The column could not be read: " + workflow.Explain(d.scanErr, "").What)
 	case d.counts != nil:
 		s := d.counts.Phones
-		d.scanLine.SetText(fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
+		line := fmt.Sprintf("%s · %s valid (%s unique) · %s invalid (%s blank) · %s · %s reformatted",
 			plural(s.Rows, "row", "rows"), thousands(int64(s.Valid)), thousands(int64(s.Unique)),
 			thousands(int64(s.Invalid)), thousands(int64(s.Blank)),
-			plural(s.Duplicates, "duplicate", "duplicates"), thousands(int64(s.Reformatted))))
+			plural(s.Duplicates, "duplicate", "duplicates"), thousands(int64(s.Reformatted)))
+		if s.Abroad > 0 {
+			line += " · " + thousands(int64(s.Abroad)) + " outside the US"
+		}
+		d.scanLine.SetText(line)
 		var ex []string
 		for _, e := range s.Examples {
 			ex = append(ex, fmt.Sprintf("%s  ->  %s", e.Raw, e.Normalized))
@@ -309,7 +322,26 @@ func (d *DNC) showScan() {
 		}
 		d.examples.SetText(strings.Join(ex, "\n"))
 		d.showInvalid(s)
+		d.showAbroad(s)
 	}
+}
+
+// showAbroad lists the numbers outside the US (the first, and how many
+// more) and offers to leave them out before paying.
+func (d *DNC) showAbroad(s *phone.Scan) {
+	if s.Abroad == 0 {
+		d.abroad.SetText("")
+		d.abCheck.Hide() // the choice stays for another column
+		return
+	}
+	head := "Numbers outside the US (Canada, the Caribbean) are charged, and a US scrub cannot answer them:"
+	if d.leaveOutAbroad {
+		head = "Numbers outside the US (Canada, the Caribbean), left out of the upload (not charged: a US scrub cannot answer them):"
+	}
+	d.abroad.SetText(head + "\n" + exampleLines(s.AbroadExamples, s.Abroad))
+	setCheckText(d.abCheck, fmt.Sprintf("Leave out the %s outside the US before paying (otherwise charged, and a US scrub cannot answer them)",
+		plural(s.Abroad, "number", "numbers")))
+	d.abCheck.Show()
 }
 
 // update shows the scan, the cost and the submit state.
@@ -430,6 +462,23 @@ func (d *DNC) send(again bool) {
 // more".
 const shownInvalid = 10
 
+// exampleLines lists the first rows (shownInvalid at most) of the total
+// of a kind, one a line with its reason, and how many more there are.
+func exampleLines(rows []phone.Example, total int) string {
+	var out []string
+	for _, e := range rows[:min(len(rows), shownInvalid)] {
+		raw := e.Raw
+		if strings.TrimSpace(raw) == "" {
+			raw = "(blank)"
+		}
+		out = append(out, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
+	}
+	if more := total - len(out); more > 0 {
+		out = append(out, fmt.Sprintf("and %s more", thousands(int64(more))))
+	}
+	return strings.Join(out, "\n")
+}
+
 // showInvalid lists the invalid numbers (all of them, or the first and
 // how many more) and offers to leave them out before paying.
 func (d *DNC) showInvalid(s *phone.Scan) {
@@ -442,22 +491,11 @@ func (d *DNC) showInvalid(s *phone.Scan) {
 	if len(rows) == 0 {
 		rows = s.InvalidExamples
 	}
-	var inv []string
-	for _, e := range rows[:min(len(rows), shownInvalid)] {
-		raw := e.Raw
-		if strings.TrimSpace(raw) == "" {
-			raw = "(blank)"
-		}
-		inv = append(inv, fmt.Sprintf("line %d: %s — %s", e.Line, raw, e.Reason))
-	}
-	if more := s.Invalid - len(inv); more > 0 {
-		inv = append(inv, fmt.Sprintf("and %s more", thousands(int64(more))))
-	}
 	head := "Invalid numbers are charged, then refunded when the job completes:"
 	if d.leaveOutInvalid {
 		head = "Invalid numbers, left out of the upload (not charged):"
 	}
-	d.invalid.SetText(head + "\n" + strings.Join(inv, "\n"))
+	d.invalid.SetText(head + "\n" + exampleLines(rows, s.Invalid))
 	setCheckText(d.invCheck, fmt.Sprintf("Leave out the %s before paying (otherwise charged, then refunded)",
 		plural(s.Invalid, "invalid number", "invalid numbers")))
 	d.invCheck.Show()

@@ -201,6 +201,18 @@ func (p *DNCProbe) LeaveOutInvalid() *keys.Check {
 	return nil
 }
 
+// LeaveOutAbroad is the offer to leave the numbers outside the US out; nil
+// when not offered.
+func (p *DNCProbe) LeaveOutAbroad() *keys.Check {
+	if c := p.d.abCheck; c != nil && !c.Hidden {
+		return c
+	}
+	return nil
+}
+
+// AbroadText is what the scrub says of its numbers outside the US.
+func (p *DNCProbe) AbroadText() string { return p.d.abroad.Text }
+
 // ShowInvalid scrolls the scrub's details to its list of invalid numbers.
 func (p *DNCProbe) ShowInvalid() {
 	d := p.d

@@ -121,6 +121,9 @@ func repairedLines(u workflow.UploadInfo) []string {
 	if u.LeftOutInvalid > 0 {
 		out = append(out, fmt.Sprintf("Left out: %s (not charged)", plural(u.LeftOutInvalid, "invalid number", "invalid numbers")))
 	}
+	if u.LeftOutAbroad > 0 {
+		out = append(out, fmt.Sprintf("Left out: %s outside the US (not charged)", plural(u.LeftOutAbroad, "number", "numbers")))
+	}
 	if u.PaddedZips > 0 {
 		// Of the rows sent: those left out are not counted again.
 		out = append(out, fmt.Sprintf("ZIP codes repaired in the rows sent: %s", jobs.Thousands(int64(u.PaddedZips))))

@@ -171,6 +171,39 @@ func TestDNCLeavesOutInvalidBeforePaying(t *testing.T) {
 	}
 }
 
+// TestDNCLeavesOutAbroadBeforePaying: numbers outside the US are listed
+// with their country and left out by default (a US scrub charges for them
+// and cannot answer them); turned off they are priced and sent, and the
+// plan sent carries the choice.
+func TestDNCLeavesOutAbroadBeforePaying(t *testing.T) {
+	h := openDNC(t, testlists.WriteFile(t, "phones.csv",
+		"Name,Cell\r\nAnn,(416) 555-0147\r\nBo,305 555 0101\r\nCy,1-876-555-0102\r\nDi,(212) 555-0147\r\nEd,604.555.0199\r\n"))
+	d := h.d
+	if d.abCheck.Hidden || !d.abCheck.Checked || !strings.Contains(d.abCheck.Text, "Leave out the 3 numbers outside the US") {
+		t.Fatalf("offer %q (hidden %v, on %v)", d.abCheck.Text, d.abCheck.Hidden, d.abCheck.Checked)
+	}
+	if !strings.Contains(d.abroad.Text, "line 2: (416) 555-0147 — Canada") || !strings.Contains(d.abroad.Text, "line 4: 1-876-555-0102 — Jamaica") ||
+		!strings.Contains(d.abroad.Text, "left out of the upload") {
+		t.Errorf("numbers abroad %q", d.abroad.Text)
+	}
+	if !strings.HasPrefix(d.costLine.Text, "2 phones × 1 = 2 credits") || !strings.Contains(d.costLine.Text, "Left out: 3 numbers outside the US (not charged)") {
+		t.Fatalf("cost with them left out %q", d.costLine.Text)
+	}
+	act(func() { d.abCheck.SetChecked(false) })
+	if !strings.HasPrefix(d.costLine.Text, "5 phones × 1 = 5 credits") || strings.Contains(d.costLine.Text, "outside the US") ||
+		!strings.Contains(d.abroad.Text, "are charged") {
+		t.Fatalf("cost with them sent %q; %q", d.costLine.Text, d.abroad.Text)
+	}
+	act(func() { d.abCheck.SetChecked(true) })
+	act(func() { pressSubmit(d.submitBtn, &d.payBtn) })
+	act(func() { test.Tap(d.payBtn) })
+	idle(t, d.bg)
+	recv(t, h.done, "onDone")
+	if s := h.f.submits; len(s) != 1 || !s[0].plan.LeaveOutAbroad {
+		t.Fatalf("submitted %+v", s)
+	}
+}
+
 // TestTraceCostWhileTheServerIsAway: the cost section says the server
 // can't be reached in plain words (no transport text), offers Retry, and
 // prices by itself once the server is back.

@@ -43,4 +43,9 @@ func TestDNCScreen(t *testing.T) {
 	}
 	h := openDNC(t, testlists.WriteFile(t, "phones.csv", phoneList))
 	saveShot(t, h.w, "dnc")
+	h = openDNC(t, testlists.WriteFile(t, "abroad.csv", phoneList+"Ed,(416) 555-0199,\r\nFi,876-555-0102,\r\n"))
+	h.w.Resize(fyne.NewSize(1280, 800))
+	saveShot(t, h.w, "dnc-abroad")
+	act(func() { h.d.tabs.SelectIndex(dncReviewStep) })
+	saveShot(t, h.w, "dnc-abroad-review")
 }

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -94,6 +95,27 @@ func TestStatusWordsStateARestriction(t *testing.T) {
 	}
 	if qs := l.Questions; len(qs) != 0 {
 		t.Errorf("a value that states a restriction asks nothing: %v", qs)
+	}
+}
+
+// A litigator service's categories and a person who complained or went to
+// the regulators are restrictions in a disposition or notes column; a
+// benign disposition beside them is none.
+func TestComplainersAndTrollsStateARestriction(t *testing.T) {
+	h := []string{"Phone", "DNC", "Litigator", "Disposition"}
+	vals := []string{"Complainer", "TCPA Troll", "complained about the calls", "said he'd report us to the FCC", "Litigant", "No Answer"}
+	var rows [][]string
+	for i, v := range vals {
+		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})
+	}
+	l := Detect(h, rows, Options{})
+	rd := l.NewReader(fresh())
+	for i, v := range vals {
+		var row Row
+		rd.Read(rows[i], &row)
+		if p := row.Phones[0]; p.Callable() != (v == "No Answer") {
+			t.Errorf("%q: callable %v (%s)", v, p.Callable(), p.Block)
+		}
 	}
 }
 

@@ -16,7 +16,9 @@ import (
 // restrictTerms are the words and phrases that state a restriction, as
 // written in CRM statuses and tags (GoHighLevel, Podio, REsimpli), dialer
 // dispositions (Mojo, CallTools, ReadyMode), SMS replies (the FCC's opt-out
-// words) and scrub services' reasons. Each is a run of words as textWords
+// words), scrub services' reasons and litigator services' categories
+// (complainers, trolls), and a person who complained or threatened to go
+// to the regulators. Each is a run of words as textWords
 // splits them ("don't" is "don t").
 var restrictTerms = [][]string{
 	{"dnc"}, {"do", "not", "call"}, {"don", "t", "call"}, {"dont", "call"}, {"no", "call"}, {"no", "calls"},
@@ -34,6 +36,8 @@ var restrictTerms = [][]string{
 	{"bad", "number"}, {"not", "in", "service"}, {"out", "of", "service"}, {"complaint"}, {"harassment"},
 	{"registry"}, {"listed"}, {"registered"}, {"flagged"}, {"on", "dnc"},
 	{"cease"}, {"desist"}, {"suing"}, {"no", "solicitation"}, {"no", "soliciting"}, {"no", "solicit"},
+	{"complainer"}, {"complainers"}, {"complainant"}, {"complained"}, {"complaints"}, {"troll"}, {"trolls"},
+	{"litigant"}, {"litigants"}, {"fcc"}, {"ftc"}, {"harassed"}, {"harassing"}, {"threatened"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -12,8 +12,9 @@ type wordList struct {
 // phoneStatuses are a phone's own status in a CRM (REsimpli's and
 // REISift's "Phone 1 Status", Podio's phone fields).
 var phoneStatuses = wordList{
-	benign:   []string{"Correct", "Verified", "Primary", "Good", "Unverified", "No Answer", "Left VM", "Not Interested", ""},
-	restrict: []string{"Wrong Number", "Wrong #", "DNC", "Do Not Call", "Do Not Contact", "Disconnected", "Dead", "Litigator", "Opted Out", "Stop"},
+	benign: []string{"Correct", "Verified", "Primary", "Good", "Unverified", "No Answer", "Left VM", "Not Interested", ""},
+	restrict: []string{"Wrong Number", "Wrong #", "DNC", "Do Not Call", "Do Not Contact", "Disconnected", "Dead", "Litigator", "Opted Out", "Stop",
+		"Complainer"},
 }
 
 // leadStatuses are a row's status or pipeline stage (Podio, REsimpli,
@@ -29,7 +30,7 @@ var leadStatuses = wordList{
 var dispositions = wordList{
 	benign: []string{"No Answer", "Answering Machine", "Left Message", "Busy", "Callback", "Appointment", "Not Interested", "Contacted", ""},
 	restrict: []string{"DNC", "Do Not Call", "Wrong Number", "Disconnected", "Litigator", "Hung Up - DNC", "Remove From List",
-		"Requested DNC", "Attorney"},
+		"Requested DNC", "Attorney", "Complainer", "Troll"},
 }
 
 // tagWords are CRM tags (GoHighLevel, REISift lists and tags), written
@@ -45,7 +46,8 @@ var notes = wordList{
 		"Motivated seller", "Tenant occupied", "Owner lives out of state", "No answer, try again", "Call back after 5pm", ""},
 	restrict: []string{"Do not call", "DNC - requested by owner", "said STOP", "Litigator!! do not contact", "wrong number",
 		"Wrong # - not the owner", "opted out by text", "has an attorney, do not contact", "Represented by attorney",
-		"threatened TCPA lawsuit", "Asked to be removed from list", "no llamar", "número equivocado"},
+		"threatened TCPA lawsuit", "Asked to be removed from list", "no llamar", "número equivocado",
+		"complained about the calls", "known troll, skip", "said he'd report us to the FCC"},
 }
 
 // mentionNote writes another number into a note, as people do ("alt #").

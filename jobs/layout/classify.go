@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -270,13 +271,35 @@ func phoneRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 	return col, q, true
 }
 
-func nameRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {
+func nameRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	if h.has == 1<<cGroup && h.unknowns == 0 && len(vals) > 0 && share(vals, personName) >= 0.6 {
+		// A header naming only whose columns follow ("Owner", "Contact
+		// 2") over names: that person's name.
+		c.Role = RoleFullName
+		return c, nil, true
+	}
 	// "Last Disposition", "Last Called On": last is not a name there.
 	if !h.any(cFirst, cLast, cName) || h.any(cMiddle, cStreet, cCity, cZip, cAddress, cCode, cNotFlag, cMatch) || h.unknowns != 0 {
 		return c, nil, false
 	}
 	c.Role = nameRole(h)
 	return c, nil, true
+}
+
+// personName is a value that may be a person's or a company's name: words
+// with two letters or more, no digits, and no word of a list's convention
+// ("Yes", "DNC").
+func personName(v string) bool {
+	letters := 0
+	for _, r := range v {
+		switch {
+		case unicode.IsDigit(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters >= 2 && !listWord(v) && len(strings.Fields(v)) <= 8
 }
 
 func addressRule(c Column, h *header, _ []ValueN) (Column, *Question, bool) {

@@ -114,7 +114,7 @@ func TestDetectExamples(t *testing.T) {
 				"Phone 2=Phone 2|Phone 2 Type|Phone 2 DNC:dnc,Phone 2 TCPA:litigator",
 				"Phone 3=Phone 3|Phone 3 Type|Phone 3 DNC:dnc,Phone 3 TCPA:litigator",
 			},
-			match: "-", people: []string{":First Name/Last Name/-"}, emails: 2,
+			match: "-", people: []string{":First Name/Last Name/Owner"}, emails: 2,
 			input: []string{"Internal_Ref_ID", "Owner", "Address", "City", "State", "Zip", "Phone", "Notes",
 				"Input Data: Property Address", "Input Data: Property City", "Input Data: Property State",
 				"Input Data: Property Zip", "Input Data: First Name", "Input Data: Last Name"},
@@ -336,5 +336,20 @@ func TestVoIPColumn(t *testing.T) {
 	l := Detect([]string{"Mobile 1", "VoIP 1", "Landline 1"}, [][]string{{"5125550101", "5125550102", "5125550103"}}, Options{})
 	if len(l.Slots) != 3 || l.Slots[1].Implied != VoIP || l.Slots[1].Label != "VoIP 1" {
 		t.Errorf("slots %+v", l.Slots)
+	}
+}
+
+// A header naming only whose columns follow ("Owner", "Contact 2") holds
+// that person's name where its values read as names, and nothing of the
+// kind where they do not ("Y", "N": an owner-occupied mark).
+func TestOwnerAloneIsAName(t *testing.T) {
+	h := []string{"Owner", "Contact 2", "Phone"}
+	l := Detect(h, [][]string{{"JOHN SMITH", "Mary Lee", "5125550101"}, {"Acme Holdings LLC", "", "5125550102"}}, Options{})
+	if l.Columns[0].Role != RoleFullName || l.Columns[1].Role != RoleFullName || l.Columns[1].Group != "contact 2" {
+		t.Errorf("roles %q (%q), %q (%q)", l.Columns[0].Role, l.Columns[0].Group, l.Columns[1].Role, l.Columns[1].Group)
+	}
+	l = Detect(h, [][]string{{"Y", "", "5125550101"}, {"N", "", "5125550102"}}, Options{})
+	if l.Columns[0].Role == RoleFullName {
+		t.Error("a column of Y and N read as a name")
 	}
 }

@@ -353,3 +353,22 @@ func TestOwnerAloneIsAName(t *testing.T) {
 		t.Error("a column of Y and N read as a name")
 	}
 }
+
+// pandas writes a yes/no column with blanks as numbers: 1.0, 0.0 and nan
+// read as yes, no and unknown, and ask nothing.
+func TestPandasFlags(t *testing.T) {
+	h := []string{"phone", "dnc", "litigator"}
+	rows := [][]string{{"5125550101", "0.0", "0.0"}, {"5125550102", "1.0", "0.0"}, {"5125550103", "nan", "0.0"}}
+	l := Detect(h, rows, Options{})
+	if len(l.Questions) != 0 {
+		t.Errorf("questions %v", l.Questions)
+	}
+	rd := l.NewReader(nil)
+	for i, want := range []Flag{Clean, Flagged, Unknown} {
+		var row Row
+		rd.Read(rows[i], &row)
+		if got := row.Phones[0].Flags.Of(DNC); got != want {
+			t.Errorf("%q: %v, want %v", rows[i][1], got, want)
+		}
+	}
+}

@@ -52,10 +52,34 @@ func dateSpan(v string, order DateOrder) (early, late time.Time, ok bool) {
 			return t.UTC(), t.UTC(), true
 		}
 	}
+	if t, ok := excelSerial(v); ok {
+		return t, t, true
+	}
 	if a, b, y, rest, num := numericDate(v); num {
 		return dayMonthSpan(a, b, y, rest, order)
 	}
 	return time.Time{}, time.Time{}, false
+}
+
+// excelSerial reads a date Excel wrote as its serial number ("46345",
+// "46345.63": days since 1899-12-30, a cell formatted as a number), from
+// 2000 to 2099. A workbook of the 1904 date system (old Mac Excel) counts
+// from 1904: read so, its dates come out four years older, never fresher.
+func excelSerial(v string) (time.Time, bool) {
+	whole, frac, _ := strings.Cut(v, ".")
+	if len(whole) != 5 || !allDigits(whole) || frac != "" && !allDigits(frac) {
+		return time.Time{}, false
+	}
+	n, _ := strconv.Atoi(whole)
+	if n < 36526 || n >= 73051 {
+		return time.Time{}, false
+	}
+	t := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).AddDate(0, 0, n)
+	if frac != "" {
+		f, _ := strconv.ParseFloat("0."+frac, 64)
+		t = t.Add(time.Duration(f * float64(24*time.Hour)).Truncate(time.Second))
+	}
+	return t, true
 }
 
 // numericDate splits "03/04/2026", "3-4-26", "03.04.2026 14:05" into its

@@ -31,6 +31,13 @@ func TestScrubDate(t *testing.T) {
 		{"2026-12-11", OrderEither, day(12, 11), dateFuture},
 		{"31/13/2026", OrderEither, time.Time{}, dateNone},
 		{"soon", OrderEither, time.Time{}, dateNone},
+		// Excel's serial numbers: days since 1899-12-30, 2000 to 2099.
+		{"46345", OrderEither, day(11, 19), dateKnown},
+		{"46345.75", OrderEither, day(11, 19).Add(18 * time.Hour), dateKnown},
+		{"46360", OrderEither, day(12, 4), dateFuture},
+		{"12345", OrderEither, time.Time{}, dateNone},
+		{"4634", OrderEither, time.Time{}, dateNone},
+		{"46345.x", OrderEither, time.Time{}, dateNone},
 	}
 	for _, c := range cases {
 		got, problem := scrubDate(c.v, c.order, now)

@@ -1,6 +1,9 @@
 package resultgen
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Scrub dates: their columns, their formats, and how old they are.
 
@@ -11,9 +14,14 @@ var dateHeaders = []string{"Scrub Date", "DNC Scrub Date", "Last Scrubbed", "Dat
 // spanishDateHeaders are the same in Spanish exports.
 var spanishDateHeaders = []string{"Fecha de Verificación", "Fecha Verificación", "Fecha"}
 
-// dateFormats are the ways US exports write a date (Go layouts).
+// dateFormats are the ways US exports write a date (Go layouts, and
+// excelSerial).
 var dateFormats = []string{"2006-01-02", "01/02/2006", "1/2/2006", "1/2/06", "Jan 2, 2006", "2006-01-02T15:04:05Z",
-	"2006-01-02 15:04:05", "02-Jan-2006", "20060102", "January 2, 2006", "1/2/2006 3:04 PM"}
+	"2006-01-02 15:04:05", "02-Jan-2006", "20060102", "January 2, 2006", "1/2/2006 3:04 PM", excelSerial}
+
+// excelSerial is the "format" of a date Excel writes as a number, in a
+// CSV saved from a cell formatted as a number: the days since 1899-12-30.
+const excelSerial = "excel serial"
 
 // dayFirstFormats are the day-first formats of Spanish and European
 // exports: 05/03/2025 is the 5th of March there.
@@ -41,7 +49,12 @@ func (g *gen) age() int {
 
 // dateText writes the date age days before now in format.
 func dateText(now time.Time, age int, format string) string {
-	return now.AddDate(0, 0, -age).Format(format)
+	t := now.AddDate(0, 0, -age)
+	if format == excelSerial {
+		day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+		return strconv.Itoa(int(day.Sub(time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)).Hours() / 24))
+	}
+	return t.Format(format)
 }
 
 // completedAt is when a job of ours that completed age days ago finished.

@@ -34,7 +34,7 @@ func (e *StaleError) Error() string {
 	s := e.Scrubs[0]
 	var msg string
 	if s.Date.IsZero() {
-		msg = fmt.Sprintf("the DNC answers of %s have no scrub date SkipDesk can trust (no job record, no scrub date column, or a date in the future): %s would be called on them",
+		msg = fmt.Sprintf("the DNC answers of %s have no scrub date SkipDesk can trust (no job record, no scrub date column, a date it cannot read, or one in the future): %s would be called on them",
 			s.Name, jobs.Plural(int64(len(e.Numbers)), "phone", "phones"))
 	} else {
 		msg = fmt.Sprintf("the DNC scrub %s of %s is more than 31 days old (usable until %s): %s would be called on it",

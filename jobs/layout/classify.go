@@ -59,20 +59,38 @@ func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 }
 
 func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
+	may := (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot) && len(vals) > 0
 	switch {
 	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
 		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
 		return c, nil, true
-	case (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot) && len(vals) > 0 &&
-		datesShare(vals, dateOrderOf(vals)) >= 0.8:
+	case may && datesShare(vals, dateOrderOf(vals)) >= 0.8:
 		// "DNC Date": maybe when the number was registered, maybe when it
 		// was scrubbed. Read as the latter where it is older than the
 		// row's scrub date: never a fresher date, never a missing one.
 		c.Role, c.DateOrder, c.MayDate = RoleScrubDate, dateOrderOf(vals), true
 		return c, nil, true
+	case (may || scrubNamed(h) && !h.is(cNot)) && unreadDates(vals):
+		// Dates written in a way SkipDesk does not read: passed over,
+		// the rows would be dated otherwise (by the date given at
+		// import), however old the file says they are. Read as dates
+		// SkipDesk cannot read, they date no answer (and are asked
+		// about).
+		c.Role, c.DateOrder, c.MayDate = RoleScrubDate, dateOrderOf(vals), may && !scrubNamed(h)
+		return c, nil, true
 	}
 	return c, nil, false
 }
+
+// unreadDates: the values that say something (not blank, "n/a") are
+// dates, read or not (dateLike).
+func unreadDates(vals []ValueN) bool {
+	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
+	return len(vals) > 0 && share(vals, dateLike) >= 0.8
+}
+
+// scrubNamed is a header naming when rows were scrubbed (scrubDates).
+func scrubNamed(h *header) bool { return h.scope || h.source || h.dated && hasWord(h, "asof") }
 
 // bareDate is a header that is a date and nothing else ("Date", "Fecha",
 // "Timestamp"), or a phone's ("Phone 2 Date", "Tel 1 Fecha"): in a
@@ -324,8 +342,7 @@ func entityRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 // ("source_date", "As Of"), holding dates. A date named for a list alone
 // ("DNC Date") may be when the number was registered: it is not one.
 func scrubDates(h *header, vals []ValueN) bool {
-	named := h.scope || h.source || h.dated && hasWord(h, "asof")
-	if !named || len(vals) == 0 || h.is(cNot) {
+	if !scrubNamed(h) || len(vals) == 0 || h.is(cNot) {
 		return false
 	}
 	return datesShare(vals, dateOrderOf(vals)) >= 0.8

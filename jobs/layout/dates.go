@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Scrub dates written in a file: when each row's answers were scrubbed (a
@@ -31,6 +32,28 @@ var dateLayouts = []string{
 	"2-Jan-06", "Jan 2 2006", "Mon Jan 2 2006", "Mon, 02 Jan 2006 15:04:05 MST",
 }
 
+// wordLayouts are dates written in words that dateLayouts does not read
+// (a weekday, the month's full name, a month abbreviated with a dot), tried
+// only on values with letters.
+var wordLayouts = []string{
+	"Monday, January 2, 2006", "Monday, Jan 2, 2006", "Mon, January 2, 2006", "Mon, Jan 2, 2006", "Monday January 2, 2006",
+	"Monday, 2 January 2006", "Mon, 2 Jan 2006", "2 January 2006", "January 2 2006", "Jan. 2, 2006", "Jan 2, 2006 3:04 PM",
+	"January 2, 2006 3:04 PM", "Jan 2, 2006 15:04", "Mon Jan _2 15:04:05 2006", "Mon Jan _2 15:04:05 MST 2006", "02 Jan 2006 15:04",
+	"2-January-2006", "January 2006",
+}
+
+// hasLetter reports a value with a letter other than the T and Z of an
+// ISO 8601 date.
+func hasLetter(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i] | 0x20
+		if c >= 'a' && c <= 'z' && c != 't' && c != 'z' || v[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
 // parseDate reads a date in any of the common ways files write them; numeric
 // day/month dates in the column's order. ok is false for a value that is no
 // date.
@@ -50,6 +73,13 @@ func dateSpan(v string, order DateOrder) (early, late time.Time, ok bool) {
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, v); err == nil {
 			return t.UTC(), t.UTC(), true
+		}
+	}
+	if hasLetter(v) {
+		for _, l := range wordLayouts {
+			if t, err := time.Parse(l, v); err == nil {
+				return t.UTC(), t.UTC(), true
+			}
 		}
 	}
 	if t, ok := excelSerial(v); ok {
@@ -81,6 +111,29 @@ func excelSerial(v string) (time.Time, bool) {
 	}
 	return t, true
 }
+
+// dateLike is a value written as a date, read or not: a year (1990 to
+// 2099), a month's name, or numbers joined by slashes, dashes or dots.
+func dateLike(v string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range ws {
+		if n, err := strconv.Atoi(w); err == nil && len(w) == 4 && n >= 1990 && n < 2100 || monthNames[w] {
+			return true
+		}
+	}
+	_, _, _, _, num := numericDate(strings.TrimSpace(v))
+	return num
+}
+
+// monthNames are the months' names and abbreviations, lower case.
+var monthNames = func() map[string]bool {
+	m := map[string]bool{"sept": true}
+	for mo := time.January; mo <= time.December; mo++ {
+		n := strings.ToLower(mo.String())
+		m[n], m[n[:3]] = true, true
+	}
+	return m
+}()
 
 // numericDate splits "03/04/2026", "3-4-26", "03.04.2026 14:05" into its
 // numbers and the time after them.

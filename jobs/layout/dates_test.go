@@ -146,3 +146,32 @@ func TestPhoneScrubDates(t *testing.T) {
 		t.Errorf("a row's older DNC Date: callable %v, want %v", got, want)
 	}
 }
+
+// Dates written in a way SkipDesk does not read date no answer: a column
+// named for the scrub's date is asked about, its rows not callable; a bare
+// "Date" that may be the scrub's leaves its row undated, not dated by the
+// file's own date, unless it holds no date at all ("n/a", blank).
+func TestUnreadDatesDateNothing(t *testing.T) {
+	now := Options{Now: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)}
+	given := NewFlagIndex() // the date given when the file was imported
+	given.SetDates(time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC), now.Now)
+	for _, h := range []string{"Last Scrubbed", "Date"} {
+		hs := []string{"Phone", "DNC", "Litigator", h}
+		rows := [][]string{{"5125550101", "N", "N", "13th June 2026"}, {"5125550102", "N", "N", "13th June 2026"},
+			{"5125550103", "N", "N", "n/a"}, {"5125550104", "N", "N", ""}}
+		l := Detect(hs, rows, now)
+		if l.Columns[3].Role != RoleScrubDate {
+			t.Fatalf("%s: role %q", h, l.Columns[3].Role)
+		}
+		asked := slices.ContainsFunc(l.Questions, func(q Question) bool { return q.Topic == "date" })
+		if asked != (h == "Last Scrubbed") {
+			t.Errorf("%s: asked %v: %v", h, asked, l.Questions)
+		}
+		got := readAll(t, l, rows, given)
+		for i, want := range []bool{false, false, h == "Date", h == "Date"} {
+			if c := strings.HasSuffix(got[i][0], "callable"); c != want {
+				t.Errorf("%s: %q: %s, want callable %v", h, rows[i][3], got[i][0], want)
+			}
+		}
+	}
+}

@@ -547,9 +547,9 @@ func (r *Reader) datesOf(rec []string, cols []int, date time.Time) (_ time.Time,
 		t, problem := scrubDate(cell(rec, c), col.DateOrder, r.now)
 		ok, future := problem != dateNone, problem.future()
 		switch {
-		case col.MayDate && future:
-			// No date of a scrub lies in the future: the row's date is
-			// not known.
+		case col.MayDate && (future || problem == dateNone && !blankDate(cell(rec, c))):
+			// No date of a scrub lies in the future, nor is one that
+			// cannot be read passed over: the row's date is not known.
 			return time.Time{}, true, time.Time{}
 		case col.MayDate:
 			if ok && (may.IsZero() || t.Before(may)) {
@@ -569,6 +569,10 @@ func (r *Reader) datesOf(rec []string, cols []int, date time.Time) (_ time.Time,
 	}
 	return date, dated, may
 }
+
+// blankDate is a date cell that holds no date: blank, or a word for none
+// ("n/a", "pending").
+func blankDate(v string) bool { return unknown[fold(v)] }
 
 // capDate is date made no later than may (a date that may be the scrub's);
 // a date not known stays unknown.

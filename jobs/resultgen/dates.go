@@ -17,11 +17,15 @@ var spanishDateHeaders = []string{"Fecha de Verificación", "Fecha Verificación
 // dateFormats are the ways US exports write a date (Go layouts, and
 // excelSerial).
 var dateFormats = []string{"2006-01-02", "01/02/2006", "1/2/2006", "1/2/06", "Jan 2, 2006", "2006-01-02T15:04:05Z",
-	"2006-01-02 15:04:05", "02-Jan-2006", "20060102", "January 2, 2006", "1/2/2006 3:04 PM", excelSerial}
+	"2006-01-02 15:04:05", "02-Jan-2006", "20060102", "January 2, 2006", "1/2/2006 3:04 PM", excelSerial, ordinalDate}
 
-// excelSerial is the "format" of a date Excel writes as a number, in a
-// CSV saved from a cell formatted as a number: the days since 1899-12-30.
-const excelSerial = "excel serial"
+// Dates no Go layout writes: excelSerial, as Excel writes a date in a CSV
+// saved from a cell formatted as a number (the days since 1899-12-30);
+// ordinalDate, a day's ordinal as people type it ("5th June 2026").
+const (
+	excelSerial = "excel serial"
+	ordinalDate = "ordinal"
+)
 
 // dayFirstFormats are the day-first formats of Spanish and European
 // exports: 05/03/2025 is the 5th of March there.
@@ -50,9 +54,16 @@ func (g *gen) age() int {
 // dateText writes the date age days before now in format.
 func dateText(now time.Time, age int, format string) string {
 	t := now.AddDate(0, 0, -age)
-	if format == excelSerial {
+	switch format {
+	case excelSerial:
 		day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 		return strconv.Itoa(int(day.Sub(time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)).Hours() / 24))
+	case ordinalDate:
+		suffix := "th"
+		if d := t.Day(); d < 4 || d > 20 && d < 24 || d > 30 {
+			suffix = []string{"st", "nd", "rd"}[d%10-1]
+		}
+		return strconv.Itoa(t.Day()) + suffix + " " + t.Format("January 2006")
 	}
 	return t.Format(format)
 }

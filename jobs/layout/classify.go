@@ -59,7 +59,7 @@ func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool
 }
 
 func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
-	may := (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot) && len(vals) > 0
+	may := mayDate(h) && len(vals) > 0
 	switch {
 	case (h.scope || h.source || h.dated) && scrubDates(h, vals):
 		c.Role, c.DateOrder = RoleScrubDate, dateOrderOf(vals)
@@ -80,6 +80,12 @@ func scrubDateRule(c Column, h *header, vals []ValueN) (Column, *Question, bool)
 		return c, nil, true
 	}
 	return c, nil, false
+}
+
+// mayDate is a header of a date that may be a scrub's: a list's ("DNC
+// Date"), or a bare date ("Date", "Phone 2 Date").
+func mayDate(h *header) bool {
+	return (h.dated && h.any(cDNC, cFederal, cLitigator, cInternal, cIndustry) || bareDate(h)) && !h.is(cNot)
 }
 
 // unreadDates: the values that say something (not blank, "n/a") are

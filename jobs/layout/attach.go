@@ -33,7 +33,7 @@ func (l *Layout) attach(qs *[]Question) {
 		case RolePhoneDetail:
 			l.attachDetail(i, keys)
 		case RoleScrubDate:
-			l.attachDate(i, keys)
+			l.attachDate(i, keys, qs)
 		case RoleCallWindow, RoleUTCOffset, RoleNoCallToday:
 			l.VendorTime = append(l.VendorTime, i)
 		}
@@ -86,8 +86,16 @@ func (l *Layout) attachDetail(i int, keys []slotKey) {
 // attachDate gives a scrub date column to the phone it names ("Phone 2
 // Scrub Date"): it dates that phone's answers alone, and a phone with
 // none of its own is not dated by another's. A column that names no phone
-// (or none the file holds) dates every phone of the row.
-func (l *Layout) attachDate(i int, keys []slotKey) {
+// (or none the file holds) dates every phone of the row, but for one that
+// stands among the phones' columns, after one phone's number and before
+// another's ("Phone, DNC, Checked On, Phone, DNC": a header of two rows
+// whose second phone has no date, read as one): it may be that phone's
+// alone, and read as the row's it would date the others with another
+// phone's scrub; read as that phone's, the row's older date would not
+// date the others. It dates the phone before it, and makes the others'
+// dates no later (Layout.Caps), until the person says whose it is (an
+// unsure reading, asked).
+func (l *Layout) attachDate(i int, keys []slotKey, qs *[]Question) {
 	k := colKey(&l.Columns[i])
 	hit := false
 	for j := range l.Slots {
@@ -97,7 +105,16 @@ func (l *Layout) attachDate(i int, keys []slotKey) {
 			hit = true
 		}
 	}
-	if !hit {
+	switch j := l.amid(i); {
+	case hit:
+	case k.rowLevel() && j >= 0 && !l.Columns[i].Corrected:
+		l.Slots[j].Dates = append(l.Slots[j].Dates, i)
+		l.Slots[j].Columns = append(l.Slots[j].Columns, i)
+		l.Caps = append(l.Caps, i)
+		*qs = append(*qs, Question{Topic: "attach", Columns: []string{l.Columns[i].Header}, Guess: true,
+			Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it the date of %s alone, or of every phone of the row? Until you say, it dates %s, and no other phone is taken to be scrubbed later",
+				l.Columns[i].Header, l.Slots[j].Label, l.Slots[j].Label)})
+	default:
 		l.Dates = append(l.Dates, i)
 	}
 }
@@ -220,25 +237,37 @@ func (l *Layout) askAmid(i int, qs *[]Question) {
 // a status) only ever flag, and are read as the row's without asking.
 func (l *Layout) amidQuestion(i int) *Question {
 	c := &l.Columns[i]
-	if c.Role != RoleFlag || c.Kind == Restriction || c.Corrected || len(l.Slots) < 2 {
+	if c.Role != RoleFlag || c.Kind == Restriction || c.Corrected {
 		return nil
 	}
-	before, after := -1, false // the nearest phone before it; one after it
+	before := l.amid(i)
+	if before < 0 {
+		return nil
+	}
+	return &Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
+		Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it about %s alone, or every phone of the row? Until you say, it flags every phone of its row and none of them is callable on its answer",
+			c.Header, l.Slots[before].Label)}
+}
+
+// amid is the slot of the phone whose number is the nearest before column
+// i, when another phone's number stands after it (-1: i is not among the
+// phones' columns). The numbers a listed column or a cell's other parts
+// hold are left out: a row's clean answers are never theirs (doc.go).
+func (l *Layout) amid(i int) int {
+	before, after := -1, false
 	for j, s := range l.Slots {
 		if s.Part > 0 || l.Columns[s.Number].Convention == ConvListed {
-			continue // a row's clean answers are never theirs (doc.go)
+			continue
 		}
 		if s.Number < i && (before < 0 || s.Number > l.Slots[before].Number) {
 			before = j
 		}
 		after = after || s.Number > i
 	}
-	if before < 0 || !after {
-		return nil
+	if !after {
+		return -1
 	}
-	return &Question{Topic: "attach", Columns: []string{c.Header}, Blocks: true, Guess: true,
-		Message: fmt.Sprintf("%q names no phone but stands between the phones' columns: is it about %s alone, or every phone of the row? Until you say, it flags every phone of its row and none of them is callable on its answer",
-			c.Header, l.Slots[before].Label)}
+	return before
 }
 
 // blankQuestion asks whether a blank is clean in column i, which marks

@@ -208,6 +208,10 @@ type Layout struct {
 	// wins); none: the file's own date (its job record) dates every row
 	// (but a phone's own, Slot.Dates).
 	Dates []int `json:"scrub_dates"`
+	// Caps are date columns that may be the row's or one phone's (a date
+	// among the phones' columns naming none, dating the phone before it):
+	// they make every phone's date no later, and date none.
+	Caps []int `json:"scrub_caps,omitempty"`
 	// VendorTime are a DNC vendor's calling-time columns (RoleCallWindow,
 	// RoleUTCOffset, RoleNoCallToday): they apply to every phone of the row.
 	VendorTime []int          `json:"vendor_time,omitempty"`

@@ -519,7 +519,18 @@ func (r *Reader) scrubbed(rec []string, scope []int) bool {
 // A column that only may date the row ("DNC Date") makes the date older
 // where it is older, and is otherwise passed over.
 func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Time) {
-	return r.datesOf(rec, r.l.Dates, r.join.own)
+	date, dated, may = r.datesOf(rec, r.l.Dates, r.join.own)
+	for _, c := range r.l.Caps {
+		v := cell(rec, c)
+		switch t, problem := scrubDate(v, r.l.Columns[c].DateOrder, r.now); {
+		case problem == dateNone && blankDate(v):
+		case problem != dateKnown:
+			return time.Time{}, true, time.Time{} // no phone's date is known
+		case may.IsZero() || t.Before(may):
+			may = t
+		}
+	}
+	return date, dated, may
 }
 
 // phoneDate is when slot s's answers in rec were scrubbed: the oldest of

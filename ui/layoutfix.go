@@ -339,12 +339,12 @@ func (v *viewer) columnsGrid(l *layout.Layout) (*fyne.Container, []*columnFix) {
 	return grid, fixes
 }
 
-// offerPhones gives flag column f the choice of the phone it answers for,
-// where the file has several: set to the one it is read as, or to none
-// where SkipDesk asks (a Guess about the column), so that saving the
-// dialog answers only what the person chose.
+// offerPhones gives flag or scrub date column f the choice of the phone
+// it answers for or dates, where the file has several: set to the one it
+// is read as, or to none where SkipDesk asks (a Guess about the column),
+// so that saving the dialog answers only what the person chose.
 func (f *columnFix) offerPhones(l *layout.Layout) {
-	if f.col.Role != layout.RoleFlag {
+	if f.col.Role != layout.RoleFlag && f.col.Role != layout.RoleScrubDate {
 		return
 	}
 	phones := []phoneChoice{{words: everyPhone}}
@@ -432,7 +432,7 @@ func changedColumns(fixes []*columnFix) map[string]layout.ColumnFix {
 	for _, f := range fixes {
 		role := roleOf(f.role.Selected)
 		kind := kindOf(f.kind.Selected)
-		moved := f.phone != nil && role == layout.RoleFlag && f.phone.Selected != f.was
+		moved := f.phone != nil && (role == layout.RoleFlag || role == layout.RoleScrubDate) && f.phone.Selected != f.was
 		if f.role.Selected == columnWords(f.col) && (role != layout.RoleFlag || kind == f.col.Kind) && !moved {
 			continue
 		}

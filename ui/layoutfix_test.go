@@ -97,3 +97,26 @@ func TestFlagColumnPhoneChoice(t *testing.T) {
 		t.Errorf("said to be %q's, \"No Llamar\" answers for %v and %v", first, fixed.Slots[0].Flags, fixed.Slots[1].Flags)
 	}
 }
+
+// A scrub date among the phones' columns, naming none, is offered the
+// phone it dates with none chosen (SkipDesk asks); said to be every
+// phone's, it dates the row.
+func TestDateColumnPhoneChoice(t *testing.T) {
+	test.NewTempApp(t)
+	h := []string{"Phone 1", "Phone 1 DNC", "Checked On", "Phone 2", "Phone 2 DNC", "Litigator"}
+	rows := [][]string{{"5125550101", "N", "2026-11-20", "5125550102", "N", "N"}}
+	l := layout.Detect(h, rows, layout.Options{})
+	if !slices.Contains(l.Slots[0].Dates, 2) || len(l.Dates) != 0 || len(l.Questions) != 1 || l.Questions[0].Blocks {
+		t.Fatalf("read: slot dates %v, row dates %v, questions %+v", l.Slots[0].Dates, l.Dates, l.Questions)
+	}
+	date := newColumnFix(l.Columns[2])
+	if date.offerPhones(l); date.phone == nil || date.phone.Selected != "" {
+		t.Fatalf("offered %+v: want no phone chosen", date.phone)
+	}
+	date.phone.SetSelected(everyPhone)
+	got := changedColumns([]*columnFix{date})
+	fixed := layout.Detect(h, rows, layout.Options{Correction: &layout.Correction{Signature: l.Signature, Columns: got}})
+	if len(fixed.Questions) != 0 || !slices.Equal(fixed.Dates, []int{2}) || len(fixed.Slots[0].Dates) != 0 {
+		t.Errorf("said to be every phone's (%+v): row dates %v, slot dates %v, questions %+v", got, fixed.Dates, fixed.Slots[0].Dates, fixed.Questions)
+	}
+}

@@ -157,7 +157,14 @@
 //     A phone's bare date ("Tel 2 Fecha"), like a row's ("Date", "DNC
 //     Date"), may be its scrub's: it makes the date older, never fresher. A file without one is
 //     dated by its job record or the date the person gave on import, never
-//     by the file system.
+//     by the file system. A date naming no phone among the phones' columns
+//     (after one phone's number, before another's) dates the phone before
+//     it and makes the others' no later (Layout.Caps), and is asked about.
+//     Dates are read in figures, in words ("Friday, June 5, 2026"; a month
+//     alone is its first day) and as Excel's serial numbers (46345); a
+//     column named for a scrub's date whose values are dates SkipDesk
+//     cannot read ("13th June") still dates its rows: with no date, so no
+//     phone of theirs is callable, rather than passed over.
 //   - The person's own columns: those named "Input …"/"Input Data: …"/
 //     "Original …", every column before the last such one, the upload's
 //     header when the app knows it (Options.InputHeaders), and a column whose

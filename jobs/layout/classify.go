@@ -100,9 +100,11 @@ func scrubNamed(h *header) bool { return h.scope || h.source || h.dated && hasWo
 
 // bareDate is a header that is a date and nothing else ("Date", "Fecha",
 // "Timestamp"), or a phone's ("Phone 2 Date", "Tel 1 Fecha"): in a
-// result, maybe when the row (or that phone) was scrubbed.
+// result, maybe when the row (or that phone) was scrubbed. When a phone
+// was last seen in the vendor's sources ("Phone 1 Last Seen Date") is no
+// scrub's.
 func bareDate(h *header) bool {
-	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag|1<<cPhone|1<<cTypeWord|1<<cGroup) == 0
+	return h.dated && h.unknowns == 0 && h.has&^(1<<cNotFlag|1<<cPhone|1<<cTypeWord|1<<cGroup) == 0 && !hasWord(h, "seen")
 }
 
 // scopeRule reads a column of a scrub's coverage ("Scrubbed", "DNC

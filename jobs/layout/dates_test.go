@@ -175,3 +175,13 @@ func TestUnreadDatesDateNothing(t *testing.T) {
 		}
 	}
 }
+
+// When a phone was last seen in the vendor's sources is no scrub's date:
+// an old one does not make the phone's scrub stale.
+func TestLastSeenIsNoScrubDate(t *testing.T) {
+	h := []string{"Phone 1", "Phone 1 DNC", "Litigator", "Phone 1 Last Seen Date", "Scrub Date"}
+	l := Detect(h, [][]string{{"5125550101", "N", "N", "2019-03-04", "2026-11-20"}}, Options{})
+	if l.Columns[3].Role == RoleScrubDate || len(l.Slots[0].Dates) != 0 {
+		t.Errorf("%q read as %q, the phone's dates %v", h[3], l.Columns[3].Role, l.Slots[0].Dates)
+	}
+}

@@ -156,7 +156,7 @@ func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {
 
 func columnsText(cols map[string]string) string {
 	var parts []string
-	for _, role := range []string{"number", "said", "date", "direction"} {
+	for _, role := range []string{"number", "said", "notes", "date", "direction"} {
 		if h, ok := cols[role]; ok {
 			parts = append(parts, role+" = "+cleanText(h))
 		}

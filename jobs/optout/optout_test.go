@@ -160,6 +160,38 @@ func TestReadDialerDispositions(t *testing.T) {
 	}
 }
 
+// A request written in the agent's notes is an opt-out whatever the
+// disposition says; a note that says nothing of the kind changes nothing.
+func TestReadNotesBesideDispositions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.xlsx")
+	writeXLSX(t, path, [][]string{
+		{"Phone", "Disposition", "Call Notes", "Date"},
+		{"404-555-0100", "Callback", "asked not to be called again", "2026-11-23"},
+		{"212-555-0100", "No Answer", "left vm, try after 5", "2026-11-23"},
+		{"312-555-0100", "Contacted", "Complainer - threatened to report us to the FTC", "2026-11-24"},
+		{"214-555-0100", "XFER-7", "wrong number", "2026-11-24"},
+	})
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Columns["notes"] != "Call Notes" {
+		t.Errorf("columns %v", imp.Columns)
+	}
+	var got []string
+	for _, e := range imp.Entries {
+		got = append(got, e.Number+" "+e.Class.String()+" "+e.Said)
+	}
+	want := []string{
+		"4045550100 opt-out asked not to be called again",
+		"3125550100 opt-out Complainer - threatened to report us to the FTC",
+		"2145550100 may be an opt-out wrong number",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func writeXLSX(t *testing.T, path string, rows [][]string) {
 	t.Helper()
 	f := excelize.NewFile()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +59,7 @@ type Import struct {
 	// Unrecognised counts the dispositions SkipDesk cannot read either way:
 	// shown to the person, never taken as "callable".
 	Unrecognised map[string]int
+	notes        []int // the note columns (noteHeaders) read beside the reply or disposition
 }
 
 // Role header names, in order of preference (normalised: lower case, words).
@@ -71,6 +74,10 @@ var (
 	dateHeaders = []string{"date", "date time", "datetime", "timestamp", "created", "created at", "received",
 		"received at", "sent", "sent at", "call date", "call time", "call start", "start time", "time", "date created"}
 	directionHeaders = []string{"direction", "message direction", "message type", "type"}
+	// noteHeaders are the columns where an agent writes what was said:
+	// a request not to be called written there is one all the same.
+	noteHeaders = []string{"notes", "note", "call notes", "agent notes", "comments", "comment", "memo", "remarks",
+		"disposition notes", "call note", "tags", "tag", "summary", "call summary"}
 )
 
 // harmless are the dispositions that are plainly not opt-outs.
@@ -96,6 +103,10 @@ func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*I
 	imp := &Import{File: path, Layout: layout, Columns: map[string]string{}, Unrecognised: map[string]int{}}
 	for role, i := range cols {
 		imp.Columns[role] = r.Headers()[i]
+	}
+	imp.notes = notesOf(r.Headers(), cols)
+	if len(imp.notes) > 0 {
+		imp.Columns["notes"] = strings.Join(pick(r.Headers(), imp.notes), ", ")
 	}
 	err = eachRow(ctx, r, func(rec []string, line int) {
 		imp.Rows++
@@ -140,6 +151,11 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 	if imp.Layout == Dispositions {
 		class, match = ClassifyDisposition(said)
 	}
+	if class != Stop {
+		if c, m, note := imp.noted(rec); c > class {
+			class, match, said = c, m, note
+		}
+	}
 	if class == None {
 		imp.NotOptOut++
 		if imp.Layout == Dispositions && said != "" && !known(said) {
@@ -162,6 +178,44 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 	}
 	ent.Terms = e.OptOutTerms(e.Locate(ent.Number, nil), ent.Text, ent.Made)
 	imp.Entries = append(imp.Entries, ent)
+}
+
+// noted is what the row's notes say: the strongest class any of them
+// reads as (a disposition's words, a restriction stated), its words and
+// the note.
+func (imp *Import) noted(rec []string) (Class, string, string) {
+	best, match, note := None, "", ""
+	for _, i := range imp.notes {
+		if i >= len(rec) {
+			continue
+		}
+		t := strings.TrimSpace(rec[i])
+		if c, m := ClassifyDisposition(t); c > best {
+			best, match, note = c, m, t
+		}
+	}
+	return best, match, note
+}
+
+// notesOf are the note columns among headers, other than those cols
+// reads already.
+func notesOf(headers []string, cols map[string]int) []int {
+	var out []int
+	for i, h := range headers {
+		if slices.Contains(noteHeaders, normalise(strings.NewReplacer("_", " ", "/", " ").Replace(h))) && !slices.Contains(slices.Collect(maps.Values(cols)), i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// pick are the headers at idx.
+func pick(headers []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for n, i := range idx {
+		out[n] = headers[i]
+	}
+	return out
 }
 
 func known(disposition string) bool {

@@ -146,16 +146,7 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		imp.Outbound++
 		return
 	}
-	said := get("said")
-	class, match := ClassifyReply(said)
-	if imp.Layout == Dispositions {
-		class, match = ClassifyDisposition(said)
-	}
-	if class != Stop {
-		if c, m, note := imp.noted(rec); c > class {
-			class, match, said = c, m, note
-		}
-	}
+	class, match, said := imp.classify(get("said"), rec)
 	if class == None {
 		imp.NotOptOut++
 		if imp.Layout == Dispositions && said != "" && !known(said) {
@@ -178,6 +169,22 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 	}
 	ent.Terms = e.OptOutTerms(e.Locate(ent.Number, nil), ent.Text, ent.Made)
 	imp.Entries = append(imp.Entries, ent)
+}
+
+// classify reads the row's reply or disposition, said, and its notes:
+// the class, the words that decided and what was said (the note, where
+// one decided).
+func (imp *Import) classify(said string, rec []string) (Class, string, string) {
+	class, match := ClassifyReply(said)
+	if imp.Layout == Dispositions {
+		class, match = ClassifyDisposition(said)
+	}
+	if class != Stop {
+		if c, m, note := imp.noted(rec); c > class {
+			return c, m, note
+		}
+	}
+	return class, match, said
 }
 
 // noted is what the row's notes say: the strongest class any of them

@@ -123,8 +123,7 @@ func TestReadSMSReplies(t *testing.T) {
 // workbook; the dispositions SkipDesk cannot read are counted for the
 // person, never taken as callable.
 func TestReadDialerDispositions(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "dispositions.xlsx")
-	writeXLSX(t, path, [][]string{
+	imp := readDispositions(t, [][]string{
 		{"Lead Phone", "Agent", "Disposition", "Call Date"},
 		{"404-555-0100", "Kim", "DNC Request", "2026-11-23"},
 		{"212-555-0100", "Kim", "No Answer", "2026-11-23"},
@@ -132,28 +131,13 @@ func TestReadDialerDispositions(t *testing.T) {
 		{"214-555-0100", "Lee", "Do Not Call", "11/24/2026 4:15 PM"},
 		{"713-555-0100", "Lee", "Callback Scheduled", "2026-11-24"},
 		{"512-555-0100", "Kim", "XFER-7", "2026-11-24"},
-	})
-	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if imp.Layout != Dispositions || imp.Columns["said"] != "Disposition" || imp.Columns["number"] != "Lead Phone" {
-		t.Fatalf("read as %s with %v", imp.Layout, imp.Columns)
-	}
-	var got []string
-	for _, e := range imp.Entries {
-		got = append(got, e.Number+" "+e.Class.String()+" "+date(e.Terms.HonourBy)+" "+date(e.Terms.NotBefore))
-		if e.Text {
-			t.Errorf("%s: a disposition read as a text opt-out", e.Number)
-		}
-	}
-	want := []string{
-		"4045550100 opt-out 2026-12-08 2031-11-23",
+	}, func(e Entry) string {
+		return e.Number + " " + e.Class.String() + " " + date(e.Terms.HonourBy) + " " + date(e.Terms.NotBefore)
+	}, "4045550100 opt-out 2026-12-08 2031-11-23",
 		"3125550100 may be an opt-out 2026-12-09 2031-11-24",
-		"2145550100 opt-out 2026-12-09 2031-11-24",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("entries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		"2145550100 opt-out 2026-12-09 2031-11-24")
+	if imp.Columns["said"] != "Disposition" || imp.Columns["number"] != "Lead Phone" {
+		t.Fatalf("read with %v", imp.Columns)
 	}
 	if !maps.Equal(imp.Unrecognised, map[string]int{"XFER-7": 1}) {
 		t.Errorf("unrecognised %v", imp.Unrecognised)
@@ -163,33 +147,45 @@ func TestReadDialerDispositions(t *testing.T) {
 // A request written in the agent's notes is an opt-out whatever the
 // disposition says; a note that says nothing of the kind changes nothing.
 func TestReadNotesBesideDispositions(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "calls.xlsx")
-	writeXLSX(t, path, [][]string{
+	imp := readDispositions(t, [][]string{
 		{"Phone", "Disposition", "Call Notes", "Date"},
 		{"404-555-0100", "Callback", "asked not to be called again", "2026-11-23"},
 		{"212-555-0100", "No Answer", "left vm, try after 5", "2026-11-23"},
 		{"312-555-0100", "Contacted", "Complainer - threatened to report us to the FTC", "2026-11-24"},
 		{"214-555-0100", "XFER-7", "wrong number", "2026-11-24"},
-	})
+	}, func(e Entry) string { return e.Number + " " + e.Class.String() + " " + e.Said },
+		"4045550100 opt-out asked not to be called again",
+		"3125550100 opt-out Complainer - threatened to report us to the FTC",
+		"2145550100 may be an opt-out wrong number")
+	if imp.Columns["notes"] != "Call Notes" {
+		t.Errorf("columns %v", imp.Columns)
+	}
+}
+
+// readDispositions reads a dialer's export of rows (as a workbook) and
+// holds its entries, each written by line, to want.
+func readDispositions(t *testing.T, rows [][]string, line func(Entry) string, want ...string) *Import {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "calls.xlsx")
+	writeXLSX(t, path, rows)
 	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if imp.Columns["notes"] != "Call Notes" {
-		t.Errorf("columns %v", imp.Columns)
+	if imp.Layout != Dispositions {
+		t.Fatalf("read as %s", imp.Layout)
 	}
 	var got []string
 	for _, e := range imp.Entries {
-		got = append(got, e.Number+" "+e.Class.String()+" "+e.Said)
-	}
-	want := []string{
-		"4045550100 opt-out asked not to be called again",
-		"3125550100 opt-out Complainer - threatened to report us to the FTC",
-		"2145550100 may be an opt-out wrong number",
+		got = append(got, line(e))
+		if e.Text {
+			t.Errorf("%s: a disposition read as a text opt-out", e.Number)
+		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	return imp
 }
 
 func writeXLSX(t *testing.T, path string, rows [][]string) {

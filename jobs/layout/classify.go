@@ -407,6 +407,12 @@ func readScope(inverted bool, v string) bool {
 // whole file. A column about the flag rather than the flag itself ("DNC
 // date", "litigator score") is a phone's detail or nothing.
 func listFlagColumn(c Column, h *header, vals []ValueN) Column {
+	if h.is(cNotFlag) && hasWord(h, "risk") {
+		// "TCPA Risk": a level, not the list's answer. (A score, of no
+		// stated scale, stays a detail: TestDetectDoesNotMistake.)
+		c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvRisk
+		return c
+	}
 	if h.is(cNotFlag) {
 		return detailOrOther(c, h)
 	}

@@ -119,6 +119,35 @@ func TestComplainersAndTrollsStateARestriction(t *testing.T) {
 	}
 }
 
+// A list's risk column ("TCPA Risk") states a risk above low: the phone is
+// not callable whatever the list's own column says; low states none, and a
+// word of no known level is asked about.
+func TestRiskColumns(t *testing.T) {
+	h := []string{"Phone", "DNC", "Litigator", "TCPA Risk"}
+	vals := []string{"High", "Medium", "Low", "", "Very High", "2", "0"}
+	var rows [][]string
+	for i, v := range vals {
+		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})
+	}
+	l := Detect(h, rows, Options{})
+	if c := l.Columns[3]; c.Role != RoleFlag || c.Kind != Restriction || c.Convention != ConvRisk || len(l.Questions) != 0 {
+		t.Fatalf("%q read as %s %s %s; questions %v", c.Header, c.Role, c.Kind, c.Convention, l.Questions)
+	}
+	rd := l.NewReader(fresh())
+	for i, v := range vals {
+		var row Row
+		rd.Read(rows[i], &row)
+		want := v == "Low" || v == "" || v == "0"
+		if p := row.Phones[0]; p.Callable() != want {
+			t.Errorf("%q: callable %v (%s)", v, p.Callable(), p.Block)
+		}
+	}
+	l = Detect(h, [][]string{{"5125550101", "N", "N", "Amber"}}, Options{})
+	if len(l.Questions) == 0 {
+		t.Error("a risk level of no known word is not asked about")
+	}
+}
+
 // A reason column's reason ("State (WA)") is a reason not to call though
 // it names no restriction word; a scrub code for a blocked area code (B)
 // is the service's restriction, which a newer clean answer does not lift.

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -41,6 +42,12 @@ const (
 	// notes): a value that mentions a restriction is flagged (unknown with
 	// a negation), any other states no restriction.
 	ConvText Convention = "text"
+	// ConvRisk: a list's risk column ("TCPA Risk": High, Low; 2), of the
+	// kind Restriction: a risk above low, or a level above 0, is a reason
+	// not to call (what level is too high the file does not say); low,
+	// none or 0 states none. It never makes a phone clean on the list: the
+	// list's own column answers for that.
+	ConvRisk Convention = "risk"
 	// ConvReason: a column of reasons ("Reason": "State (HI)", "National
 	// (USA)"): any reason stated in words is a reason not to call; a blank
 	// or a bare code letter states none.
@@ -492,6 +499,8 @@ func readOwnConvention(conv Convention, v string) (valueReading, bool) {
 		return readText(v), true
 	case ConvReason:
 		return readReason(v), true
+	case ConvRisk:
+		return readRisk(v), true
 	case ConvSince:
 		return readSince(v), true
 	case ConvListed:
@@ -509,6 +518,34 @@ func readOwnConvention(conv Convention, v string) (valueReading, bool) {
 		return valueReading{}, true
 	}
 	return valueReading{}, false
+}
+
+// riskLevels read a risk column's words: true a risk stated, false none.
+var riskLevels = map[string]bool{
+	"high": true, "very high": true, "elevated": true, "severe": true, "critical": true, "medium": true, "moderate": true,
+	"med": true, "medium high": true, "h": true, "m": true,
+	"low": false, "very low": false, "minimal": false, "no risk": false, "l": false,
+}
+
+// readRisk reads a value of a list's risk or score column (ConvRisk).
+func readRisk(v string) valueReading {
+	f := fold(v)
+	none := valueReading{flag: Clean, known: true, meaning: "no risk stated"}
+	if high, ok := riskLevels[f]; ok {
+		if high {
+			return valueReading{flag: Flagged, known: true, meaning: "a risk stated"}
+		}
+		return none
+	}
+	switch n, err := strconv.ParseFloat(f, 64); {
+	case blank(v) || falsy[f] || f == "none" || cleanWords[f]:
+		return none
+	case err == nil && n > 0:
+		return valueReading{flag: Flagged, known: true, meaning: "a risk score stated"}
+	case err == nil:
+		return none
+	}
+	return valueReading{} // a word of no known level: asked about
 }
 
 // readSince reads a value of a column of the dates numbers were put on a

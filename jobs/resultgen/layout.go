@@ -508,6 +508,9 @@ func (b *builder) rowColumns() {
 	if r.chance(0.1) {
 		b.otherPhonesColumn()
 	}
+	if r.chance(0.05) {
+		b.riskColumn()
+	}
 	if !b.long && !b.fam.spanish && r.chance(0.08) {
 		b.listedNumbersColumn()
 	}
@@ -524,6 +527,22 @@ func (b *builder) rowColumns() {
 		b.fieldColumn(f, "", "", func(rc *rowCtx) *phoneFact { return rc.phone })
 	}
 }
+
+// riskColumn is a litigator service's risk level for the row ("TCPA
+// Risk": High, Low): a risk above low is a reason not to call.
+func (b *builder) riskColumn() {
+	r := b.g.r
+	b.add(Column{Header: pick(r, riskHeaders), Role: RoleStatus}, func(rc *rowCtx) Cell {
+		if r.chance(0.08) {
+			s := pick(r, []string{"High", "Medium", "Very High", "Elevated"})
+			return Cell{Text: s, M: &Meaning{Restrict: "TCPA risk " + s}}
+		}
+		return Cell{Text: pick(r, []string{"Low", "Low", ""})}
+	})
+}
+
+// riskHeaders name a litigator service's risk column.
+var riskHeaders = []string{"TCPA Risk", "Litigation Risk", "TCPA Risk Level", "Litigator Risk"}
 
 // otherPhonesColumn is a column of more numbers of the row, several to a
 // cell ("Other Phones": "512-555-0101, 512-555-0102"), as CRMs and some

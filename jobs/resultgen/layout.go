@@ -505,15 +505,7 @@ func (b *builder) rowColumns() {
 		}
 		b.rowColumn(f)
 	}
-	if r.chance(0.1) {
-		b.otherPhonesColumn()
-	}
-	if r.chance(0.05) {
-		b.riskColumn()
-	}
-	if !b.long && !b.fam.spanish && r.chance(0.08) {
-		b.listedNumbersColumn()
-	}
+	b.extraColumns()
 	if !b.long {
 		return
 	}
@@ -525,6 +517,21 @@ func (b *builder) rowColumns() {
 	}
 	for _, f := range b.choose(fields, 0.75) {
 		b.fieldColumn(f, "", "", func(rc *rowCtx) *phoneFact { return rc.phone })
+	}
+}
+
+// extraColumns are the row's columns any family may have now and then:
+// more numbers of the row, a risk level, the numbers on a list.
+func (b *builder) extraColumns() {
+	r := b.g.r
+	if r.chance(0.1) {
+		b.otherPhonesColumn()
+	}
+	if r.chance(0.05) {
+		b.riskColumn()
+	}
+	if !b.long && !b.fam.spanish && r.chance(0.08) {
+		b.listedNumbersColumn()
 	}
 }
 

@@ -33,6 +33,7 @@ func init() {
 		e2e.T("a vendor's phones sorted into columns by list: the listed numbers are never callable", s.sortedVendor),
 		e2e.T("a vendor's report with a title, a header of two rows and notes beside numbers", s.groupedReport),
 		e2e.T("a flag between two phones is asked about; the person says whose it is", s.unevenGroups),
+		e2e.T("a date between two phones dates the first; the person says it is every phone's", s.amidDate),
 		e2e.T("a scrub read unsure is corrected by the person", s.correctUnsure),
 		e2e.T("Help shows the calling rules", helpRules),
 	)
@@ -196,6 +197,54 @@ func (s *foreign) unevenGroups(h *e2e.Harness) error {
 	return nil
 }
 
+// amidDate imports a result whose "Checked On" stands between its two
+// phones' columns, with no scrub date given at the import: it dates Phone
+// 1 alone and is asked about, so only first phones are callable (John
+// Smith's and Tom Reed's); the person says it is every phone's, and Ann
+// Lee's second phone is callable too (Dana Cruz's two phones are listed).
+func (s *foreign) amidDate(h *e2e.Harness) error {
+	dir, err := os.MkdirTemp("", "amid")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	day := time.Now().AddDate(0, 0, -2).Format(time.DateOnly)
+	path := filepath.Join(dir, "amid_date.csv")
+	body := "Owner,Phone 1,Phone 1 DNC,Phone 1 Litigator,Checked On,Phone 2,Phone 2 DNC,Phone 2 Litigator\n" +
+		"John Smith,5125550101,N,N," + day + ",5125550102,N,N\n" +
+		"Ann Lee,5125550103,Y,N," + day + ",5125550104,N,N\n" +
+		"Tom Reed,5125550105,N,N," + day + ",5125550106,Y,N\n" +
+		"Dana Cruz,5125550107,Y,N," + day + ",5125550108,N,Y\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		return err
+	}
+	if err := importScrubbed(h, path, 4, ""); err != nil {
+		return err
+	}
+	v := h.D.Viewer()
+	if st, _ := v.Selected(); st.Sure {
+		return errors.New("amid_date.csv read as sure: want its date between the phones asked about")
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, "amid_date.csv's callable rows before the answer", "2 of 4 rows"); err != nil {
+		return err
+	}
+	err = correctColumns(h, "layouts-03h-amid-date-about", func(v e2e.ViewerDriver) error {
+		return v.About("Checked On", "Every phone of the row")
+	})
+	if err != nil {
+		return err
+	}
+	if err := countIs(h, "amid_date.csv's callable rows", "3 of 4 rows"); err != nil {
+		return err
+	}
+	if err := h.Shot("layouts-03i-amid-date-callable"); err != nil {
+		return err
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
+	return nil
+}
+
 // importCallable imports the result at path (rows rows), shows it (shot)
 // and its callable rows (shot+"-callable"), whose count line must read
 // want, and takes the quick filter off again.
@@ -260,17 +309,22 @@ func correctColumns(h *e2e.Harness, shot string, answer func(e2e.ViewerDriver) e
 	})
 }
 
-// importShown imports path into the library and waits for its viewer with
-// rows rows.
+// importShown imports path into the library, its answers scrubbed
+// yesterday as the person says, and waits for its viewer with rows rows.
 func importShown(h *e2e.Harness, path string, rows int) error {
+	return importScrubbed(h, path, rows, time.Now().AddDate(0, 0, -1).Format(time.DateOnly))
+}
+
+// importScrubbed is importShown with the scrub date the person gives
+// ("": not known).
+func importScrubbed(h *e2e.Harness, path string, rows int, scrubbed string) error {
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	lib := h.D.Library()
 	h.Do(func() { lib.Import(path) })
-	// The file's answers were scrubbed yesterday, as the person says.
 	if err := h.Wait("the scrub date question", 20*time.Second, lib.ScrubDateAsked); err != nil {
 		return err
 	}
-	h.Do(func() { lib.AnswerScrubDate(time.Now().AddDate(0, 0, -1).Format(time.DateOnly)) })
+	h.Do(func() { lib.AnswerScrubDate(scrubbed) })
 	if err := h.Wait("the viewer of "+name, 20*time.Second, func() bool {
 		st, ok := h.D.Viewer().Selected()
 		return ok && strings.Contains(st.Name, name) && st.Indexed && st.Rows == rows

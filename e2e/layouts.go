@@ -164,33 +164,43 @@ func (s *foreign) groupedReport(h *e2e.Harness) error {
 // Phone 1's, and two of the three rows have a callable phone (John
 // Smith's and Ann Lee's first; every second phone not scrubbed).
 func (s *foreign) unevenGroups(h *e2e.Harness) error {
-	v := h.D.Viewer()
 	if err := importShown(h, filepath.Join(s.dir, "uneven_groups.csv"), 3); err != nil {
 		return err
 	}
-	if st, _ := v.Selected(); st.Sure {
-		return errors.New("uneven_groups.csv read as sure: want its flags between the phones asked about")
-	}
-	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
-	if err := countIs(h, "uneven_groups.csv's callable rows before the answer", "0 of 3 rows"); err != nil {
-		return err
-	}
-	if err := h.Shot("layouts-03e-uneven-groups"); err != nil {
-		return err
-	}
-	err := correctColumns(h, "layouts-03f-uneven-groups-about", func(v e2e.ViewerDriver) error {
+	shots := [3]string{"layouts-03e-uneven-groups", "layouts-03f-uneven-groups-about", "layouts-03g-uneven-groups-callable"}
+	return answered(h, "uneven_groups.csv", "0 of 3 rows", "2 of 3 rows", shots, func(v e2e.ViewerDriver) error {
 		if err := v.About("DNC", "Phone 1"); err != nil {
 			return err
 		}
 		return v.About("Litigator", "Phone 1")
 	})
-	if err != nil {
+}
+
+// answered checks that the result shown (file) is read unsure and shows
+// before callable rows, shows it (shots[0], "" none), gives the person's
+// answer in the correction dialog (shots[1]), and checks that it then shows
+// after callable rows (shots[2]).
+func answered(h *e2e.Harness, file, before, after string, shots [3]string, answer func(e2e.ViewerDriver) error) error {
+	v := h.D.Viewer()
+	if st, _ := v.Selected(); st.Sure {
+		return fmt.Errorf("%s read as sure: want a column asked about", file)
+	}
+	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
+	if err := countIs(h, file+"'s callable rows before the answer", before); err != nil {
 		return err
 	}
-	if err := countIs(h, "uneven_groups.csv's callable rows", "2 of 3 rows"); err != nil {
+	if shots[0] != "" {
+		if err := h.Shot(shots[0]); err != nil {
+			return err
+		}
+	}
+	if err := correctColumns(h, shots[1], answer); err != nil {
 		return err
 	}
-	if err := h.Shot("layouts-03g-uneven-groups-callable"); err != nil {
+	if err := countIs(h, file+"'s callable rows", after); err != nil {
+		return err
+	}
+	if err := h.Shot(shots[2]); err != nil {
 		return err
 	}
 	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
@@ -221,28 +231,10 @@ func (s *foreign) amidDate(h *e2e.Harness) error {
 	if err := importScrubbed(h, path, 4, ""); err != nil {
 		return err
 	}
-	v := h.D.Viewer()
-	if st, _ := v.Selected(); st.Sure {
-		return errors.New("amid_date.csv read as sure: want its date between the phones asked about")
-	}
-	h.Do(func() { v.Quick(jobs.QuickCallable, true) })
-	if err := countIs(h, "amid_date.csv's callable rows before the answer", "2 of 4 rows"); err != nil {
-		return err
-	}
-	err = correctColumns(h, "layouts-03h-amid-date-about", func(v e2e.ViewerDriver) error {
+	shots := [3]string{"", "layouts-03h-amid-date-about", "layouts-03i-amid-date-callable"}
+	return answered(h, "amid_date.csv", "2 of 4 rows", "3 of 4 rows", shots, func(v e2e.ViewerDriver) error {
 		return v.About("Checked On", "Every phone of the row")
 	})
-	if err != nil {
-		return err
-	}
-	if err := countIs(h, "amid_date.csv's callable rows", "3 of 4 rows"); err != nil {
-		return err
-	}
-	if err := h.Shot("layouts-03i-amid-date-callable"); err != nil {
-		return err
-	}
-	h.Do(func() { v.Quick(jobs.QuickCallable, false) })
-	return nil
 }
 
 // importCallable imports the result at path (rows rows), shows it (shot)

@@ -141,6 +141,7 @@ type Reader struct {
 	now   time.Time
 	flags []valueCache[valueReading] // by column
 	types []valueCache[PhoneType]
+	dates []valueCache[scrubbedOn] // by column: a column's dates repeat, and a date's reading is dear
 	match valueCache[Match]
 	// nums is the last cell of numbers read (ConvNumbers): a row's cell is
 	// split once, whatever the phones it is about.
@@ -163,7 +164,22 @@ func (l *Layout) NewReader(join *FlagIndex) *Reader {
 		join = NewFlagIndex()
 	}
 	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
-		types: make([]valueCache[PhoneType], len(l.Columns)), now: join.Now()}
+		types: make([]valueCache[PhoneType], len(l.Columns)), dates: make([]valueCache[scrubbedOn], len(l.Columns)), now: join.Now()}
+}
+
+// scrubbedOn is a scrub date cell read (scrubDate).
+type scrubbedOn struct {
+	t       time.Time
+	problem dateProblem
+}
+
+// scrubDate reads date column c's cell v as of the reader's now.
+func (r *Reader) scrubDate(c int, v string) (time.Time, dateProblem) {
+	d := r.dates[c].get(v, func(v string) scrubbedOn {
+		t, p := scrubDate(v, r.l.Columns[c].DateOrder, r.now)
+		return scrubbedOn{t, p}
+	})
+	return d.t, d.problem
 }
 
 // Layout is the reader's layout.
@@ -522,7 +538,7 @@ func (r *Reader) rowDate(rec []string) (date time.Time, dated bool, may time.Tim
 	date, dated, may = r.datesOf(rec, r.l.Dates, r.join.own)
 	for _, c := range r.l.Caps {
 		v := cell(rec, c)
-		switch t, problem := scrubDate(v, r.l.Columns[c].DateOrder, r.now); {
+		switch t, problem := r.scrubDate(c, v); {
 		case problem == dateNone && blankDate(v):
 		case problem != dateKnown:
 			return time.Time{}, true, time.Time{} // no phone's date is known
@@ -555,7 +571,7 @@ func (r *Reader) phoneDate(rec []string, s *Slot, row *Row) time.Time {
 func (r *Reader) datesOf(rec []string, cols []int, date time.Time) (_ time.Time, dated bool, may time.Time) {
 	for _, c := range cols {
 		col := &r.l.Columns[c]
-		t, problem := scrubDate(cell(rec, c), col.DateOrder, r.now)
+		t, problem := r.scrubDate(c, cell(rec, c))
 		ok, future := problem != dateNone, problem.future()
 		switch {
 		case col.MayDate && (future || problem == dateNone && !blankDate(cell(rec, c))):

@@ -371,4 +371,17 @@ func TestPandasFlags(t *testing.T) {
 			t.Errorf("%q: %v, want %v", rows[i][1], got, want)
 		}
 	}
+	// Excel's TRUE and FALSE, as a Spanish, French or German Excel
+	// writes them.
+	for _, w := range [][2]string{{"VERDADERO", "FALSO"}, {"VRAI", "FAUX"}, {"WAHR", "FALSCH"}} {
+		rows := [][]string{{"5125550101", w[1], w[1]}, {"5125550102", w[0], w[1]}}
+		l := Detect(h, rows, Options{})
+		var yes, no Row
+		rd := l.NewReader(nil)
+		rd.Read(rows[1], &yes)
+		rd.Read(rows[0], &no)
+		if len(l.Questions) != 0 || yes.Phones[0].Flags.Of(DNC) != Flagged || no.Phones[0].Flags.Of(DNC) != Clean {
+			t.Errorf("%v: questions %v, read %v and %v", w, l.Questions, yes.Phones[0].Flags.Of(DNC), no.Phones[0].Flags.Of(DNC))
+		}
+	}
 }

@@ -172,9 +172,11 @@ type valueReading struct {
 
 var (
 	// A flag written as a number of a column with blanks, as pandas
-	// writes one (1.0, 0.0, nan), reads as its whole number.
-	truthy  = set("true", "t", "yes", "y", "1", "1.0", "on", "si", "sí")
-	falsy   = set("false", "f", "no", "n", "0", "0.0", "off")
+	// writes one (1.0, 0.0, nan), reads as its whole number; Excel's TRUE
+	// and FALSE as a Spanish, Portuguese, French or German Excel writes
+	// them read as theirs.
+	truthy  = set("true", "t", "yes", "y", "1", "1.0", "on", "si", "sí", "verdadero", "verdadeiro", "vrai", "wahr")
+	falsy   = set("false", "f", "no", "n", "0", "0.0", "off", "falso", "faux", "falsch")
 	unknown = set("", "?", "??", "unknown", "unk", "n/a", "na", "nan", "null", "none", "-", "--", "error", "err", "desconocido", "pendiente",
 		"pending", "not checked", "not scrubbed", "unscrubbed", "tbd", "#n/a", "timeout", "timed out", "time out",
 		"not covered", "no coverage", "skipped", "no data", "not available", "unavailable", "not processed",

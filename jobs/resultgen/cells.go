@@ -52,8 +52,10 @@ func (b *builder) listColFor(list string, f field) *listCol {
 	r := b.g.r
 	lc := &listCol{list: list, conv: pick(r, listConventions), coverage: 1}
 	switch x := r.Float64(); {
-	case b.fam.spanish && x < 0.6:
+	case b.fam.spanish && x < 0.45:
 		lc.conv = spanishYesNo
+	case b.fam.spanish && x < 0.6:
+		lc.conv = spanishExcel
 	case x < 0.2 || f == fUnnamed && x < 0.35:
 		lc.conv = xBlank
 	}

@@ -25,6 +25,8 @@ var listConventions = []convention{
 	{"1/0", []string{"1"}, []string{"0"}, []string{""}},
 	// TRUE/FALSE: Excel booleans, JSON APIs flattened to CSV.
 	{"TRUE/FALSE", []string{"TRUE", "true", "True"}, []string{"FALSE", "false", "False"}, []string{""}},
+	// 1.0/0.0: a yes/no column with blanks written by pandas.
+	{"1.0/0.0", []string{"1.0"}, []string{"0.0"}, []string{"", "nan", "NaN"}},
 	// Words: DNC scrub portals (RealValidito-, Gryphon-style reports).
 	{"words", []string{"DNC", "Listed", "On List", "Registered", "Match", "Found", "Hit"},
 		[]string{"Clean", "Not Listed", "Not On List", "Not Registered", "No Match", "Not Found", "Clear"},
@@ -38,6 +40,9 @@ var xBlank = convention{"X/blank", []string{"X", "x", "*"}, []string{"", "", ""}
 
 // spanishYesNo is Sí/No, with Spanish words for "not checked".
 var spanishYesNo = convention{"sí/no", []string{"Sí", "SI", "si"}, []string{"No", "NO", "no"}, []string{"", "Desconocido", "Pendiente"}}
+
+// spanishExcel is TRUE and FALSE as a Spanish Excel writes them.
+var spanishExcel = convention{"VERDADERO/FALSO", []string{"VERDADERO"}, []string{"FALSO"}, []string{""}}
 
 // lateUnknown are values met late in a file that its column's convention
 // does not cover and that say nothing certain: the vendor's error and

@@ -297,7 +297,7 @@ func readingTitle(r layout.Reading) string {
 	case layout.RoleScope:
 		what = "whether the row was scrubbed"
 	case layout.RoleScrubDate:
-		what = "when the row was scrubbed"
+		what = "when scrubbed"
 	}
 	if r.For != "" {
 		return fmt.Sprintf("%s: %s, for %s", r.Column, what, r.For)

@@ -91,6 +91,10 @@ func TestFaultResetDownload(t *testing.T) {
 func TestFaultDropCreateResponse(t *testing.T) {
 	cfg := testConfig()
 	cfg.Faults.DropCreateResponses = 1
+	// The job stays processing: done, it would refund its unmatched rows
+	// before the balance is read (20 ms on a loaded machine), and the
+	// charge under test would not show.
+	cfg.Processing.MinSeconds = 3600
 	s := startT(t, cfg)
 	body, ct := multipartBody(t, traceParts(ownersCSV, "o.csv", ownersMapping)...)
 	req, _ := http.NewRequest("POST", s.URL()+"/traces", body)

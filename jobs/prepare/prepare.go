@@ -945,14 +945,16 @@ func (r repairs) leaveOut(row []string, n *Repaired) bool {
 	if r.phone < 0 {
 		return false
 	}
-	num := phone.Normalize(row[r.phone])
+	// Key: the number's 10 digits read once, 0 where Normalize finds it
+	// invalid (the two agree: phone's TestKeyMatchesNormalize).
+	k := phone.Key(row[r.phone])
 	switch {
-	case !num.Valid:
+	case k == 0:
 		if r.invalidOut {
 			n.LeftOutInvalid++
 			return true
 		}
-	case r.abroadOut && phone.Abroad(phone.Key(num.Digits)) != "":
+	case r.abroadOut && phone.Abroad(k) != "":
 		n.LeftOutAbroad++
 		return true
 	}

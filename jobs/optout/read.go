@@ -207,9 +207,10 @@ func (imp *Import) noted(rec []string) (Class, string, string) {
 // notesOf are the note columns among headers, other than those cols
 // reads already.
 func notesOf(headers []string, cols map[string]int) []int {
+	taken := slices.Collect(maps.Values(cols))
 	var out []int
 	for i, h := range headers {
-		if slices.Contains(noteHeaders, normalise(strings.NewReplacer("_", " ", "/", " ").Replace(h))) && !slices.Contains(slices.Collect(maps.Values(cols)), i) {
+		if !slices.Contains(taken, i) && headerIndex([]string{h}, noteHeaders) == 0 {
 			out = append(out, i)
 		}
 	}

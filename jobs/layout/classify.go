@@ -48,7 +48,7 @@ func nameish(h *header) bool {
 // scrub's clean answer.
 func registeredRule(c Column, h *header, vals []ValueN) (Column, *Question, bool) {
 	// Blanks and "not checked" marks ("?", "N/A") stand beside the dates.
-	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
+	vals = saying(vals)
 	if !h.since || !h.any(cDNC, cLitigator, cIndustry) || h.any(cNot, cPass) || len(vals) == 0 ||
 		datesShare(vals, dateOrderOf(vals)) < 0.8 {
 		return c, nil, false
@@ -91,8 +91,14 @@ func mayDate(h *header) bool {
 // unreadDates: the values that say something (not blank, "n/a") are
 // dates, read or not (dateLike).
 func unreadDates(vals []ValueN) bool {
-	vals = slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
+	vals = saying(vals)
 	return len(vals) > 0 && share(vals, dateLike) >= 0.8
+}
+
+// saying are the values that say something: not blank, nor a mark of
+// "not checked" ("?", "N/A", "Pending").
+func saying(vals []ValueN) []ValueN {
+	return slices.DeleteFunc(slices.Clone(vals), func(v ValueN) bool { return unknown[fold(v.V)] })
 }
 
 // scrubNamed is a header naming when rows were scrubbed (scrubDates).

@@ -275,7 +275,7 @@ func (v *internalView) askColumns(f workflow.ListFile) {
 		var cols []string
 		for i, c := range checks {
 			if c.Checked {
-				cols = append(cols, f.Columns[i].Name)
+				cols = append(cols, f.Columns[i].Label())
 			}
 		}
 		if len(cols) == 0 {
@@ -292,9 +292,9 @@ func (v *internalView) askColumns(f workflow.ListFile) {
 // columnLabel says what a column of a file holds for the list.
 func columnLabel(c workflow.ListColumn) string {
 	if !c.Phone {
-		return c.Name + ": " + c.Why
+		return c.Label() + ": " + c.Why
 	}
-	s := c.Name + ": " + jobs.Plural(int64(c.Numbers), "phone number", "phone numbers")
+	s := c.Label() + ": " + jobs.Plural(int64(c.Numbers), "phone number", "phone numbers")
 	if c.Invalid > 0 {
 		s += ", " + jobs.Plural(int64(c.Invalid), "value", "values") + " not a number"
 	}
@@ -353,12 +353,12 @@ func (a *shell) showImported(res workflow.ListImported) {
 	}
 	b.WriteString("\n\nRead:")
 	for _, c := range res.Read {
-		fmt.Fprintf(&b, "\n  %s (%s)", c.Name, jobs.Plural(int64(c.Numbers), "number", "numbers"))
+		fmt.Fprintf(&b, "\n  %s (%s)", c.Label(), jobs.Plural(int64(c.Numbers), "number", "numbers"))
 	}
 	if len(res.NotRead) > 0 {
 		b.WriteString("\n\nNot read:")
 		for _, c := range res.NotRead {
-			fmt.Fprintf(&b, "\n  %s: %s", c.Name, c.Why)
+			fmt.Fprintf(&b, "\n  %s: %s", c.Label(), c.Why)
 		}
 	}
 	if n := len(res.Invalid); n > 0 {

@@ -171,6 +171,9 @@ func (v *libraryView) importDated(path string, scrubbed time.Time) {
 		a.do(func() {
 			v.search()
 			v.openViewerAt(it.Path, it.Name, 0)
+			if len(it.Warnings) > 0 {
+				a.showMessage("Imported "+filepath.Base(path)+" in part", strings.Join(it.Warnings, "\n\n"))
+			}
 		})
 		return nil
 	}, func(err error) {

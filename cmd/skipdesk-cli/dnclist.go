@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
@@ -127,7 +128,7 @@ func runInternalImport(ctx context.Context, env *Env, args []string) error {
 	var columns listFlag
 	file, err := oneArg(env, "dnc-list import", "FILE", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&reason, "reason", "", "why these numbers go on the list")
-		fs.Var(&columns, "column", "read this column (by header; repeatable); default: every phone-looking column")
+		fs.Var(&columns, "column", "read this column (by header, in every sheet of a workbook holding it, or SHEET!HEADER; repeatable); default: every phone-looking column")
 	})
 	if err != nil {
 		return err
@@ -166,17 +167,17 @@ func listProgress(env *Env) func(workflow.ListProgress) {
 // the list, repeated, every value not valid with its line and column, the
 // columns read and every column not read, with why.
 func printImported(w io.Writer, res workflow.ListImported) {
-	fmt.Fprintf(w, "%s: %s rows\n", cleanText(res.File), num(int64(res.Rows)))
+	fmt.Fprintf(w, "%s: %s\n", cleanText(res.File), jobs.Plural(int64(res.Rows), "row", "rows"))
 	fmt.Fprintf(w, "added %s to the internal do-not-call list; %s already on it", num(int64(res.Added)), num(int64(res.Already)))
 	if res.Repeated > 0 {
 		fmt.Fprintf(w, "; %s repeated in the file", num(int64(res.Repeated)))
 	}
 	fmt.Fprintf(w, "; %s not valid\n", num(int64(len(res.Invalid))))
 	for _, c := range res.Read {
-		fmt.Fprintf(w, "read column %q: %s numbers, %s not valid\n", cleanText(c.Name), num(int64(c.Numbers)), num(int64(c.Invalid)))
+		fmt.Fprintf(w, "read column %q: %s, %s not valid\n", cleanText(c.Label()), jobs.Plural(int64(c.Numbers), "number", "numbers"), num(int64(c.Invalid)))
 	}
 	for _, c := range res.NotRead {
-		fmt.Fprintf(w, "not read: column %q %s\n", cleanText(c.Name), c.Why)
+		fmt.Fprintf(w, "not read: column %q %s\n", cleanText(c.Label()), c.Why)
 	}
 	for _, inv := range res.Invalid {
 		fmt.Fprintf(w, "not a valid number, left out: line %d, column %q: %q (%s)\n", inv.Line, cleanText(inv.Column), cleanText(inv.Value), inv.Reason)

@@ -63,6 +63,9 @@ type Inspection struct {
 	Encoding  string `json:"encoding"` // "UTF-8", "UTF-8 BOM", "UTF-16LE", "UTF-16BE", "Windows-1252"; "" for xlsx
 	Delimiter rune   `json:"delimiter"`
 	Sheet     string `json:"sheet,omitempty"` // xlsx: the sheet read
+	// OtherSheets are the workbook's other sheets holding cells, not read
+	// (only looked for when no sheet was asked for).
+	OtherSheets []string `json:"other_sheets,omitempty"`
 	// HeaderLine is the 1-based physical line (sheet row) of the header.
 	HeaderLine int `json:"header_line"`
 	// Headers are the header names, made distinct ("Phone", "Phone (2)";

@@ -48,16 +48,17 @@ func InspectWith(ctx context.Context, path string, opts Options, start func(ins 
 	}
 	defer r.Close()
 	ins := &Inspection{
-		Path:       path,
-		Size:       r.Size(),
-		Format:     r.Format(),
-		Sheet:      r.Sheet(),
-		Delimiter:  r.Delimiter(),
-		HeaderLine: r.HeaderLine(),
-		Headers:    r.Headers(),
-		RawHeaders: r.RawHeaders(),
-		Blanks:     make([]int, len(r.Headers())),
-		Sample:     [][]string{},
+		Path:        path,
+		Size:        r.Size(),
+		Format:      r.Format(),
+		Sheet:       r.Sheet(),
+		OtherSheets: r.OtherSheets(),
+		Delimiter:   r.Delimiter(),
+		HeaderLine:  r.HeaderLine(),
+		Headers:     r.Headers(),
+		RawHeaders:  r.RawHeaders(),
+		Blanks:      make([]int, len(r.Headers())),
+		Sample:      [][]string{},
 	}
 	sampleRows := sampleRowLimit(opts.SampleRows, len(r.Headers()))
 	headers := r.Headers()

@@ -45,6 +45,9 @@ type Reader struct {
 	xs     *xlsxSource // nil for csv
 	// emptySheets are the sheets passed over, empty, to reach the one read.
 	emptySheets []string
+	// otherSheets are the workbook's other sheets holding cells, not read
+	// (looked for only when no sheet was asked for).
+	otherSheets []string
 	headers     []string
 	rawHeaders  []string
 	headerLine  int
@@ -132,12 +135,24 @@ func Open(path string, opts Options) (*Reader, error) {
 
 // readSheetHeader reads the header of the sheet opened; when no sheet was
 // asked for and the first is empty, the first sheet holding cells is read
-// instead.
+// instead, and the sheets after it holding cells are listed (OtherSheets).
 func (r *Reader) readSheetHeader(opts Options) error {
 	err := r.readHeader(opts.HeaderLine)
-	if !errors.Is(err, errNoRecords) || opts.Sheet != "" {
+	if opts.Sheet != "" {
 		return err
 	}
+	if errors.Is(err, errNoRecords) {
+		err = r.firstSheetHeader(opts, err)
+	}
+	if err != nil {
+		return err
+	}
+	return r.findOtherSheets()
+}
+
+// firstSheetHeader reads the header of the first sheet after the one
+// opened that holds cells; empty is the error the one opened gave.
+func (r *Reader) firstSheetHeader(opts Options, empty error) error {
 	i := slices.Index(r.xs.sheets, r.xs.sheet)
 	for _, sheet := range r.xs.sheets[i+1:] {
 		r.emptySheets = append(r.emptySheets, r.xs.sheet)
@@ -145,15 +160,37 @@ func (r *Reader) readSheetHeader(opts Options) error {
 			return err
 		}
 		r.sheet = sheet
-		if err = r.readHeader(opts.HeaderLine); !errors.Is(err, errNoRecords) {
+		if err := r.readHeader(opts.HeaderLine); !errors.Is(err, errNoRecords) {
 			return err
 		}
 	}
 	if len(r.xs.sheets) > 1 {
 		return &FileError{Path: r.path, Msg: fmt.Sprintf("every sheet of the workbook is empty (%s)", strings.Join(r.xs.sheets, ", ")), Err: errNoRecords}
 	}
-	return err
+	return empty
 }
+
+// findOtherSheets lists the workbook's sheets after the one read that hold
+// cells: a workbook with rows on several sheets is never read as its first
+// alone without a word.
+func (r *Reader) findOtherSheets() error {
+	i := slices.Index(r.xs.sheets, r.sheet)
+	for _, sheet := range r.xs.sheets[i+1:] {
+		held, err := r.xs.holdsCells(sheet)
+		if err != nil {
+			return err
+		}
+		if held {
+			r.otherSheets = append(r.otherSheets, sheet)
+		}
+	}
+	return nil
+}
+
+// OtherSheets are the workbook's sheets that hold cells besides the one
+// read, when no sheet was asked for (nil for a CSV): each is read by
+// opening the file again with Options.Sheet.
+func (r *Reader) OtherSheets() []string { return r.otherSheets }
 
 // errNoRecords is wrapped in the FileError for files (or sheets) holding
 // nothing but blank lines.
@@ -353,6 +390,9 @@ func (r *Reader) Format() string { return r.format }
 
 // Sheet returns the sheet read (xlsx only).
 func (r *Reader) Sheet() string { return r.sheet }
+
+// Path is the file read.
+func (r *Reader) Path() string { return r.path }
 
 // Encoding returns the text encoding ("" for xlsx). A UTF-8 file turns into
 // Windows-1252 when a byte that is not UTF-8 appears, so the final answer is
@@ -585,6 +625,9 @@ func (r *Reader) Warnings() []Warning {
 	if len(r.emptySheets) > 0 {
 		ws = append(ws, Warning{Message: fmt.Sprintf("%s empty: read sheet %q", sheetsWord(r.emptySheets), r.sheet)})
 	}
+	if len(r.otherSheets) > 0 {
+		ws = append(ws, Warning{Message: fmt.Sprintf("%s rows too, not read: only sheet %q is", sheetsHold(r.otherSheets), r.sheet)})
+	}
 	if r.xs != nil {
 		ws = append(ws, r.xs.warnings()...)
 	}
@@ -596,6 +639,15 @@ func (r *Reader) Warnings() []Warning {
 		ws = append(ws, r.csv.warnings()...)
 	}
 	return ws
+}
+
+// sheetsHold names sheets: `sheet "A" holds`, `sheets "A", "B" hold`.
+func sheetsHold(sheets []string) string {
+	w := sheetsWord(sheets)
+	if len(sheets) == 1 {
+		return strings.TrimSuffix(w, " is") + " holds"
+	}
+	return strings.TrimSuffix(w, " are") + " hold"
 }
 
 // sheetsWord names sheets: `sheet "A" is`, `sheets "A", "B" are`.

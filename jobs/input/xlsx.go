@@ -173,6 +173,27 @@ func (x *xlsxSource) warnings() []Warning {
 	return ws
 }
 
+// holdsCells reports whether sheet has a cell that is not blank; it reads
+// the sheet only up to its first such cell.
+func (x *xlsxSource) holdsCells(sheet string) (_ bool, err error) {
+	defer recoverAs(x.path, 0, &err)
+	rows, err := x.f.Rows(sheet)
+	if err != nil {
+		return false, &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
+	}
+	defer rows.Close()
+	for rows.Next() {
+		cols, err := rows.Columns()
+		if err != nil {
+			return false, &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
+		}
+		if slices.ContainsFunc(cols, func(c string) bool { return strings.TrimSpace(c) != "" }) {
+			return true, nil
+		}
+	}
+	return false, rows.Error()
+}
+
 func (x *xlsxSource) close() error {
 	if x.rows != nil {
 		x.rows.Close()

@@ -95,6 +95,16 @@ func TestXLSX(t *testing.T) {
 	if w := findWarning(ins.Warnings, "leading zero"); w == nil || w.Line != 4 {
 		t.Errorf("short zip warning %v", w)
 	}
+	// The rows of the other sheet are not read without a word.
+	if findWarning(ins.Warnings, `sheet "Other" holds rows too, not read: only sheet "Owners" is`) == nil ||
+		!slices.Equal(ins.OtherSheets, []string{"Other"}) {
+		t.Errorf("other sheets %q, warnings %v", ins.OtherSheets, ins.Warnings)
+	}
+	// A sheet asked for by name is read alone, as asked.
+	picked, err := Inspect(context.Background(), path, Options{Sheet: "Owners"})
+	if err != nil || picked.OtherSheets != nil || findWarning(picked.Warnings, "not read") != nil {
+		t.Errorf("sheet asked for: other sheets %q, warnings %v, %v", picked.OtherSheets, picked.Warnings, err)
+	}
 
 	// A chosen sheet.
 	ins, err = Inspect(context.Background(), path, Options{Sheet: "Other"})

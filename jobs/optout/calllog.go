@@ -46,17 +46,20 @@ func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error
 		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
 	}
 	log := &CallLog{File: path}
-	err = eachRow(ctx, r, func(rec []string, line int) { log.add(rec, line, num, date, clock, opt.Location) })
+	problems, err := eachRow(ctx, r, func(rec []string, line int, sheet string) {
+		log.add(rec, line, sheet, num, date, clock, opt.Location)
+	})
 	if err != nil {
 		return nil, err
 	}
+	log.Problems = append(log.Problems, problems...)
 	return log, nil
 }
 
-func (log *CallLog) add(rec []string, line, num, date, clock int, loc *time.Location) {
+func (log *CallLog) add(rec []string, line int, sheet string, num, date, clock int, loc *time.Location) {
 	n := phone.Normalize(rec[num])
 	if !n.Valid {
-		log.Problems = append(log.Problems, fmt.Sprintf("line %d: %q is not a valid US number (%s): the call is not counted", line, rec[num], n.Reason))
+		log.Problems = append(log.Problems, fmt.Sprintf("%s: %q is not a valid US number (%s): the call is not counted", At(sheet, line), rec[num], n.Reason))
 		return
 	}
 	when := strings.TrimSpace(rec[date])
@@ -65,7 +68,7 @@ func (log *CallLog) add(rec []string, line, num, date, clock int, loc *time.Loca
 	}
 	c := Call{Line: line, Number: n.Digits, At: ParseWhen(when, loc)}
 	if c.At.IsZero() {
-		log.Problems = append(log.Problems, fmt.Sprintf("line %d: the time %q could not be read: the call counts as made in the last 24 hours", line, when))
+		log.Problems = append(log.Problems, fmt.Sprintf("%s: the time %q could not be read: the call counts as made in the last 24 hours", At(sheet, line), when))
 	}
 	log.Calls = append(log.Calls, c)
 }

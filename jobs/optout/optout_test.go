@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/skipdesk/skipdesk/jobs/calltime"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 func engine(t *testing.T) *calltime.Engine {
@@ -115,6 +116,35 @@ func TestReadSMSReplies(t *testing.T) {
 		t.Errorf("outbound %d, not opt-outs %d, rows %d", imp.Outbound, imp.NotOptOut, imp.Rows)
 	}
 	if len(imp.Problems) != 1 || !strings.Contains(imp.Problems[0], "line 9") || !strings.Contains(imp.Problems[0], "555-01") {
+		t.Errorf("problems %q", imp.Problems)
+	}
+}
+
+// TestReadEverySheet: an export split over a workbook's sheets is read
+// on every sheet under the same header, each entry and problem naming its
+// sheet; a sheet under other columns is named as not read. (Before, the
+// first sheet alone was read, and the opt-outs of the others were lost
+// without a word.)
+func TestReadEverySheet(t *testing.T) {
+	path := testlists.WriteWorkbook(t, "replies.xlsx",
+		testlists.Sheet{Name: "Sheet1", Rows: [][]any{{"Phone", "Message", "Date"}, {"3055550100", "STOP", "2026-11-20"}}},
+		testlists.Sheet{Name: "Dec", Rows: [][]any{{"Phone", "Message", "Date"}, {"8045550100", "ok", "2026-12-01"},
+			{"555-01", "stop", "2026-12-01"}, {"2065550100", "remove me", "2026-12-02"}}},
+		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Month", "Replies"}, {"Nov", 1}}})
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range imp.Entries {
+		got = append(got, e.Number+" "+At(e.Sheet, e.Line))
+	}
+	want := []string{`3055550100 sheet "Sheet1", line 2`, `2065550100 sheet "Dec", line 4`}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") || imp.Rows != 4 {
+		t.Errorf("entries %q (rows %d), want %q", got, imp.Rows, want)
+	}
+	if len(imp.Problems) != 2 || !strings.HasPrefix(imp.Problems[0], `sheet "Dec", line 3: "555-01"`) ||
+		!strings.HasPrefix(imp.Problems[1], `sheet "Summary" holds rows under other columns (Month, Replies) and is not read`) {
 		t.Errorf("problems %q", imp.Problems)
 	}
 }

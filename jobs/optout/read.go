@@ -34,6 +34,7 @@ type Options struct {
 // Entry is one opt-out (or possible one) found in an export.
 type Entry struct {
 	Line     int
+	Sheet    string // the sheet of a workbook read on several ("" otherwise)
 	Number   string // the 10 digits
 	Said     string // the reply or disposition as written
 	Class    Class  // Stop or Maybe
@@ -108,18 +109,55 @@ func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*I
 	if len(imp.notes) > 0 {
 		imp.Columns["notes"] = strings.Join(pick(r.Headers(), imp.notes), ", ")
 	}
-	err = eachRow(ctx, r, func(rec []string, line int) {
+	problems, err := eachRow(ctx, r, func(rec []string, line int, sheet string) {
 		imp.Rows++
-		imp.read(e, opt, cols, rec, line)
+		imp.read(e, opt, cols, rec, line, sheet)
 	})
 	if err != nil {
 		return nil, err
 	}
+	imp.Problems = append(imp.Problems, problems...)
 	return imp, nil
 }
 
-// eachRow calls do with every data row of a file and its line.
-func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line int)) error {
+// eachRow calls do with every data row of the file r reads, its line and
+// its sheet's name. A workbook holding rows on several sheets is read on
+// each of them under the same header as r's (an export split over sheets);
+// a sheet under another header is not read, and named in the problems
+// returned, never left out without a word. sheet is "" when the file is
+// read on one sheet alone.
+func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line int, sheet string)) ([]string, error) {
+	others := r.OtherSheets()
+	sheet := ""
+	if len(others) > 0 {
+		sheet = r.Sheet()
+	}
+	if err := sheetRows(ctx, r, sheet, do); err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, other := range others {
+		o, err := input.Open(r.Path(), input.Options{Sheet: other})
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(o.Headers(), r.Headers()) {
+			problems = append(problems, fmt.Sprintf("sheet %q holds rows under other columns (%s) and is not read: save it as a file of its own and import that too",
+				other, strings.Join(o.Headers(), ", ")))
+			o.Close()
+			continue
+		}
+		err = sheetRows(ctx, o, other, do)
+		o.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return problems, nil
+}
+
+// sheetRows calls do with every data row r reads.
+func sheetRows(ctx context.Context, r *input.Reader, sheet string, do func(rec []string, line int, sheet string)) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -131,11 +169,19 @@ func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line in
 		if err != nil {
 			return err
 		}
-		do(rec, r.Line())
+		do(rec, r.Line(), sheet)
 	}
 }
 
-func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, rec []string, line int) {
+// At names a line of a file: "line 12", or `sheet "2025", line 12`.
+func At(sheet string, line int) string {
+	if sheet == "" {
+		return fmt.Sprintf("line %d", line)
+	}
+	return fmt.Sprintf("sheet %q, line %d", sheet, line)
+}
+
+func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, rec []string, line int, sheet string) {
 	get := func(role string) string {
 		if i, ok := cols[role]; ok && i < len(rec) {
 			return strings.TrimSpace(rec[i])
@@ -156,10 +202,10 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 	}
 	n := phone.Normalize(get("number"))
 	if !n.Valid {
-		imp.Problems = append(imp.Problems, fmt.Sprintf("line %d: %q (%s) is not a valid US number: %s; this opt-out is not imported", line, get("number"), said, n.Reason))
+		imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported", At(sheet, line), get("number"), said, n.Reason))
 		return
 	}
-	ent := Entry{Line: line, Number: n.Digits, Said: said, Class: class, Match: match, Text: imp.Layout == Replies}
+	ent := Entry{Line: line, Sheet: sheet, Number: n.Digits, Said: said, Class: class, Match: match, Text: imp.Layout == Replies}
 	if ent.Made = ParseWhen(get("date"), opt.Location); ent.Made.IsZero() {
 		ent.Made = opt.Now
 		ent.DateNote = fmt.Sprintf("date %q could not be read: taken as made on the day of the import", get("date"))

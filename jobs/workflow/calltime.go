@@ -146,7 +146,7 @@ func optOutEntries(imp *optout.Import, by string) []ledger.InternalEntry {
 			continue
 		}
 		entry := ledger.InternalEntry{Number: e.Number, AddedAt: e.Made, Reason: OptOutReason(e), By: by,
-			Source: fmt.Sprintf("%s %s, line %d", imp.Layout, filepath.Base(imp.File), e.Line)}
+			Source: fmt.Sprintf("%s %s, %s", imp.Layout, filepath.Base(imp.File), optout.At(e.Sheet, e.Line))}
 		if e.Terms.Keep != nil {
 			entry.KeepUntil = e.Terms.NotBefore // removal refused before it
 		}

@@ -29,7 +29,9 @@ import (
 
 // ListColumn is one column of a file of numbers, counted over every row.
 type ListColumn struct {
-	Name    string `json:"name"`
+	Name string `json:"name"`
+	// Sheet names the column's sheet in a workbook read on several sheets.
+	Sheet   string `json:"sheet,omitempty"`
 	Values  int    `json:"values"`  // values that are not blank
 	Numbers int    `json:"numbers"` // valid phone numbers among them (a number met twice counts twice)
 	Invalid int    `json:"invalid"` // values that are not a valid number
@@ -38,6 +40,18 @@ type ListColumn struct {
 	Phone bool   `json:"phone"`
 	Why   string `json:"why,omitempty"`
 }
+
+// Label names a column for a person: its header, after its sheet's name
+// in a workbook read on several sheets ("2025 opt-outs › Phone").
+func (c ListColumn) Label() string {
+	if c.Sheet == "" {
+		return c.Name
+	}
+	return c.Sheet + sheetMark + c.Name
+}
+
+// sheetMark joins a sheet's name to a column's in a label.
+const sheetMark = " › "
 
 // ListFile is what a file holds for the list: its data rows and columns.
 type ListFile struct {
@@ -141,20 +155,25 @@ func (s *ComplianceService) ImportInternal(ctx context.Context, req ListImport, 
 	return rep, err
 }
 
-// pickListColumns says which columns to read: those named, or the
-// phone-looking ones.
+// pickListColumns says which columns to read: those named (by label, or
+// by header in every sheet holding it; "SHEET!HEADER" names one sheet's),
+// or the phone-looking ones.
 func pickListColumns(f ListFile, names []string) ([]bool, error) {
 	want := make([]bool, len(f.Columns))
-	var headers []string
+	var labels []string
 	for _, c := range f.Columns {
-		headers = append(headers, c.Name)
+		labels = append(labels, c.Label())
 	}
 	for _, n := range names {
-		i := slices.IndexFunc(headers, func(h string) bool { return strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(n)) })
-		if i < 0 {
-			return nil, &input.FileError{Path: f.Path, Column: n, Msg: fmt.Sprintf("no such column; its columns are %q", headers)}
+		met := false
+		for i, c := range f.Columns {
+			if namesColumn(n, c) {
+				want[i], met = true, true
+			}
 		}
-		want[i] = true
+		if !met {
+			return nil, &input.FileError{Path: f.Path, Column: n, Msg: fmt.Sprintf("no such column; its columns are %q", labels)}
+		}
 	}
 	if len(names) == 0 {
 		for i, c := range f.Columns {
@@ -167,22 +186,34 @@ func pickListColumns(f ListFile, names []string) ([]bool, error) {
 	return want, nil
 }
 
+// namesColumn reports whether name, as a person gives it, names column c:
+// its label, its header, or "SHEET!HEADER".
+func namesColumn(name string, c ListColumn) bool {
+	same := func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+	if same(name, c.Label()) || same(name, c.Name) {
+		return true
+	}
+	sheet, header, ok := strings.Cut(name, "!")
+	return ok && c.Sheet != "" && same(sheet, c.Sheet) && same(header, c.Name)
+}
+
 // describeColumns says, column by column, why none was read.
 func describeColumns(cols []ListColumn) string {
 	var parts []string
 	for _, c := range cols {
-		parts = append(parts, fmt.Sprintf("%q %s", c.Name, c.Why))
+		parts = append(parts, fmt.Sprintf("%q %s", c.Label(), c.Why))
 	}
 	return strings.Join(parts, "; ") + ". Pick a column to read it all the same"
 }
 
 // listRead is one pass over a file of numbers.
 type listRead struct {
-	headers []string
-	rows    int
-	cols    []ListColumn
-	found   []listNumber  // the valid numbers of the columns wanted, in file order
-	invalid []ListInvalid // their values that are not numbers
+	rows     int // the rows read, once read; before, the total the progress counts to
+	read     int // the rows read so far
+	progress func(ListProgress)
+	cols     []ListColumn
+	found    []listNumber  // the valid numbers of the columns wanted, in file order
+	invalid  []ListInvalid // their values that are not numbers
 }
 
 // listNumber is a valid number found, and where.
@@ -194,52 +225,80 @@ type listNumber struct {
 
 // readListFile reads every row of the file at path, counting every
 // column; the numbers of the columns in want (nil: none) are kept. rows,
-// when known, is the total the progress counts to.
+// when known, is the total the progress counts to. A workbook is read on
+// every sheet holding cells, its columns named with their sheet's.
 func readListFile(ctx context.Context, path string, want []bool, rows int, progress func(ListProgress)) (*listRead, error) {
 	r, err := input.Open(path, input.Options{SampleRows: -1})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	lr := &listRead{headers: r.Headers(), cols: make([]ListColumn, len(r.Headers()))}
-	for i, h := range lr.headers {
-		lr.cols[i].Name = h
-	}
-	// A file without a header: its first line is numbers too.
-	lr.count(r.RawHeaders(), r.HeaderLine(), want, true)
-	for {
-		if lr.rows%8192 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if progress != nil {
-				progress(ListProgress{Step: "reading", Done: int64(lr.rows), Total: int64(rows)})
-			}
-		}
-		rec, err := r.Next()
-		if err == io.EOF {
+	lr := &listRead{rows: rows, progress: progress}
+	sheets := r.OtherSheets()
+	err = lr.readSheet(ctx, r, len(sheets) > 0, want)
+	r.Close()
+	for _, sheet := range sheets {
+		if err != nil {
 			break
 		}
-		if err != nil {
-			return nil, err
+		if r, err = input.Open(path, input.Options{SampleRows: -1, Sheet: sheet}); err == nil {
+			err = lr.readSheet(ctx, r, true, want)
+			r.Close()
 		}
-		lr.rows++
-		lr.count(rec, r.Line(), want, false)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if progress != nil {
-		progress(ListProgress{Step: "reading", Done: int64(lr.rows), Total: int64(max(rows, lr.rows))})
+		progress(ListProgress{Step: "reading", Done: int64(lr.read), Total: int64(max(rows, lr.read))})
 	}
 	for i := range lr.cols {
 		lr.cols[i].Phone, lr.cols[i].Why = phoneLooking(lr.cols[i])
 	}
+	lr.rows = lr.read
 	return lr, nil
 }
 
-// count adds a record's values to the columns' counts and keeps the
-// numbers of the columns wanted. header: the record is the header line,
-// counted only for the cells that are valid numbers.
-func (lr *listRead) count(rec []string, line int, want []bool, header bool) {
-	for i, v := range rec {
+// readSheet reads the rows of r (a file, or one sheet of a workbook; named
+// says its columns are named with the sheet's name) into lr.
+func (lr *listRead) readSheet(ctx context.Context, r *input.Reader, named bool, want []bool) error {
+	base := len(lr.cols)
+	for _, h := range r.Headers() {
+		c := ListColumn{Name: h}
+		if named {
+			c.Sheet = r.Sheet()
+		}
+		lr.cols = append(lr.cols, c)
+	}
+	// A file without a header: its first line is numbers too.
+	lr.count(r.RawHeaders(), r.HeaderLine(), base, want, true)
+	for {
+		if lr.read%8192 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if lr.progress != nil {
+				lr.progress(ListProgress{Step: "reading", Done: int64(lr.read), Total: int64(lr.rows)})
+			}
+		}
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		lr.read++
+		lr.count(rec, r.Line(), base, want, false)
+	}
+}
+
+// count adds a record's values to the columns' counts (the record's first
+// being column base) and keeps the numbers of the columns wanted. header:
+// the record is the header line, counted only for the cells that are
+// valid numbers.
+func (lr *listRead) count(rec []string, line, base int, want []bool, header bool) {
+	for j, v := range rec {
+		i := base + j
 		if i >= len(lr.cols) || strings.TrimSpace(v) == "" {
 			continue
 		}
@@ -270,7 +329,7 @@ func (lr *listRead) count(rec []string, line int, want []bool, header bool) {
 		}
 		c.Invalid++
 		if wanted {
-			lr.invalid = append(lr.invalid, ListInvalid{Line: line, Column: c.Name, Value: clip(strings.TrimSpace(v), maxInvalidValue),
+			lr.invalid = append(lr.invalid, ListInvalid{Line: line, Column: c.Label(), Value: clip(strings.TrimSpace(v), maxInvalidValue),
 				Reason: phone.Normalize(v).Reason})
 		}
 	}
@@ -310,6 +369,15 @@ func namesPhone(h string) bool {
 		}
 	}
 	return false
+}
+
+// listSource says where a number of a file came from: "file F, line N,
+// column C", with the sheet before the line in a workbook read on several.
+func listSource(file string, c ListColumn, line int32) string {
+	if c.Sheet != "" {
+		return fmt.Sprintf("file %s, sheet %s, line %d, column %s", file, c.Sheet, line, c.Name)
+	}
+	return fmt.Sprintf("file %s, line %d, column %s", file, line, c.Name)
 }
 
 // distinctNumbers are the numbers found, each once (where it was first
@@ -355,7 +423,7 @@ func (s *core) addFound(ctx context.Context, found []listNumber, r *listRead, fi
 		batch = batch[:0]
 		for _, n := range found[start:min(len(found), start+listBatch)] {
 			batch = append(batch, ledger.InternalEntry{Number: phone.KeyDigits(n.key), Reason: reason, By: by,
-				Source: fmt.Sprintf("file %s, line %d, column %s", file, n.line, r.headers[n.col])})
+				Source: listSource(file, r.cols[n.col], n.line)})
 		}
 		n, err := led.CompanyList().AddInternal(ctx, batch)
 		if err != nil {

@@ -201,6 +201,47 @@ func TestImportInternalWorkbook(t *testing.T) {
 	checkListSource(t, d, "2145550103", "file owners.xlsx, line 3, column Phone 2", "")
 }
 
+// A workbook holding numbers on several sheets ("2024", "2025 opt-outs")
+// is read on every one of them, its columns named with their sheet's; a
+// name picks a header in every sheet holding it, "SHEET!HEADER" one
+// sheet's. (Before, the first sheet alone was read and the others' numbers
+// were left off the list without a word.)
+func TestImportInternalEverySheet(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	path := testlists.WriteWorkbook(t, "optouts.xlsx",
+		testlists.Sheet{Name: "Sheet1", Rows: [][]any{{"Name", "Phone"}, {"Ann", "(512) 555-0101"}}},
+		testlists.Sheet{Name: "2025 opt-outs", Rows: [][]any{{"Name", "Phone", "Cell"}, {"Bob", "512-555-0102", "nope"}, {"Cy", 5125550103, "2145550104"}}},
+		testlists.Sheet{Name: "Blank"})
+	ctx := context.Background()
+	scan, err := d.Compliance().ScanListFile(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, c := range scan.Columns {
+		labels = append(labels, c.Label())
+	}
+	want := []string{"Sheet1 › Name", "Sheet1 › Phone", "2025 opt-outs › Name", "2025 opt-outs › Phone", "2025 opt-outs › Cell"}
+	if scan.Rows != 3 || !slices.Equal(labels, want) {
+		t.Fatalf("scanned %d rows, columns %q", scan.Rows, labels)
+	}
+	rep, err := d.Compliance().ImportInternal(ctx, ListImport{Path: path, Columns: []string{"phone"}}, nil)
+	if err != nil || rep.Added != 3 || len(rep.Read) != 2 {
+		t.Fatalf("by header: %+v, %v", rep, err)
+	}
+	checkListSource(t, d, "5125550103", "file optouts.xlsx, sheet 2025 opt-outs, line 3, column Phone", "")
+	rep, err = d.Compliance().ImportInternal(ctx, ListImport{Path: path, Columns: []string{"2025 OPT-OUTS!cell"}}, nil)
+	if err != nil || rep.Added != 1 || len(rep.Read) != 1 || len(rep.Invalid) != 1 ||
+		rep.Invalid[0] != (ListInvalid{Line: 2, Column: "2025 opt-outs › Cell", Value: "nope", Reason: rep.Invalid[0].Reason}) {
+		t.Fatalf("one sheet's column: %+v, %v", rep, err)
+	}
+	rep, err = d.Compliance().ImportInternal(ctx, ListImport{Path: path}, nil)
+	if err != nil || rep.Added != 0 || rep.Already != 4 || len(rep.Read) != 3 {
+		t.Fatalf("every phone column of every sheet: %+v, %v", rep, err)
+	}
+}
+
 // A change the database kept refusing is worded, never the engine's text.
 func TestExplainDatabaseBusy(t *testing.T) {
 	t.Parallel()

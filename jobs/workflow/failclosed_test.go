@@ -425,3 +425,25 @@ func TestCallableNowViewExportsItsRows(t *testing.T) {
 		t.Errorf("the export wrote %v (proof %q), the view shows %v", written, rep.Proof, shown)
 	}
 }
+
+// A result workbook split over sheets ("Clean", "DNC": one header) is
+// imported from every sheet; a sheet under other columns ("Summary") is
+// named in a warning, never left out without a word, and nothing of it is
+// read as a result. (Before, the first sheet alone was imported.)
+func TestImportResultEverySheet(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	path := testlists.WriteWorkbook(t, "scrubbed.xlsx",
+		testlists.Sheet{Name: "Clean", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550101", "N", "N"}}},
+		testlists.Sheet{Name: "DNC", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550102", "Y", "N"}, {"2125550103", "N", "Y"}}},
+		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Total", "Clean"}, {3, 1}}})
+	it, err := d.Library().ImportResult(context.Background(), path, ImportOptions{Scrubbed: yesterday})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Rows != 3 || len(it.Warnings) != 1 || !strings.HasPrefix(it.Warnings[0], `sheet "Summary" holds rows under other columns and is not imported`) {
+		t.Fatalf("imported %d rows, warnings %q", it.Rows, it.Warnings)
+	}
+	got, err := listNumbers(t, d, it.Path)
+	wantNumbers(t, got, err, "2125550101")
+}

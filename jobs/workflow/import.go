@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,7 +75,7 @@ func (s *LibraryService) ImportResult(ctx context.Context, path string, opts Imp
 		meta.Scrubbed = &library.GivenDate{Date: opts.Scrubbed.UTC(), By: s.team().Computer(), At: time.Now().UTC()}
 	}
 	dest := lib.PathFor(meta)
-	rows, err := copyAsCSV(ctx, path, dest)
+	rows, warnings, err := copyAsCSV(ctx, path, dest)
 	if err != nil {
 		return LibraryItem{}, err
 	}
@@ -83,41 +84,51 @@ func (s *LibraryService) ImportResult(ctx context.Context, path string, opts Imp
 		return LibraryItem{}, err
 	}
 	s.indexInBackground(lib.Dir())
-	return LibraryItem{Path: dest, JobID: meta.JobID, Kind: meta.Kind, Name: meta.Name, Rows: rows, CreatedAt: meta.CreatedAt}, nil
+	return LibraryItem{Path: dest, JobID: meta.JobID, Kind: meta.Kind, Name: meta.Name, Rows: rows, CreatedAt: meta.CreatedAt,
+		Warnings: warnings}, nil
 }
 
 // copyAsCSV writes the rows of src (CSV in any encoding, or XLSX) to dest
 // as a plain UTF-8 CSV, through a temporary file synced and renamed; it
-// returns the data rows written.
-func copyAsCSV(ctx context.Context, src, dest string) (int, error) {
+// returns the data rows written. A workbook holding rows on several sheets
+// is copied from each of them under the same header as the first's (an
+// export split over sheets); every other sheet is named in the warnings
+// returned, never left out without a word.
+func copyAsCSV(ctx context.Context, src, dest string) (int, []string, error) {
 	r, err := input.Open(src, input.Options{SampleRows: -1})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer r.Close()
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.part")
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer os.Remove(tmp.Name())
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	line := input.AppendRecord(nil, r.Headers())
-	_, err = w.Write(line)
-	n := 0
-	for err == nil {
-		if n%4096 == 0 && ctx.Err() != nil {
-			err = ctx.Err()
+	c := &csvCopy{w: bufio.NewWriterSize(tmp, 1<<20)}
+	c.line = input.AppendRecord(nil, r.Headers())
+	_, err = c.w.Write(c.line)
+	if err == nil {
+		err = c.rows(ctx, r)
+	}
+	var warnings []string
+	for _, sheet := range r.OtherSheets() {
+		if err != nil {
 			break
 		}
-		var rec []string
-		if rec, err = r.Next(); err == nil {
-			line = input.AppendRecord(line[:0], rec)
-			_, err = w.Write(line)
-			n++
+		var o *input.Reader
+		if o, err = input.Open(src, input.Options{SampleRows: -1, Sheet: sheet}); err != nil {
+			break
 		}
+		if slices.Equal(o.Headers(), r.Headers()) {
+			err = c.rows(ctx, o)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("sheet %q holds rows under other columns and is not imported: save it as a file of its own and import that too", sheet))
+		}
+		o.Close()
 	}
-	if errors.Is(err, io.EOF) {
-		err = w.Flush()
+	if err == nil {
+		err = c.w.Flush()
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -126,13 +137,41 @@ func copyAsCSV(ctx context.Context, src, dest string) (int, error) {
 		err = cerr
 	}
 	if err != nil {
-		return 0, fmt.Errorf("importing %s: %w", filepath.Base(src), err)
+		return 0, nil, fmt.Errorf("importing %s: %w", filepath.Base(src), err)
 	}
 	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	library.SyncDir(filepath.Dir(dest))
-	return n, nil
+	return c.n, warnings, nil
+}
+
+// csvCopy is a CSV being written from the rows of one or more readers.
+type csvCopy struct {
+	w    *bufio.Writer
+	line []byte
+	n    int // data rows written
+}
+
+// rows writes every data row of r.
+func (c *csvCopy) rows(ctx context.Context, r *input.Reader) error {
+	for {
+		if c.n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		c.line = input.AppendRecord(c.line[:0], rec)
+		if _, err := c.w.Write(c.line); err != nil {
+			return err
+		}
+		c.n++
+	}
 }
 
 // fileSum is the SHA-256 of a file, in hex.

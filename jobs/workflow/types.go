@@ -123,6 +123,9 @@ type LibraryItem struct {
 	// merged: the teammate's result is a merged one (FetchResult brings its
 	// job's own rows, so the row found is not where it opens).
 	merged bool
+	// Warnings say what an import left out (a workbook's sheet under other
+	// columns).
+	Warnings []string
 }
 
 // Query is a view of a result: filter text (any cell contains it, case

@@ -57,7 +57,7 @@ func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error
 }
 
 func (log *CallLog) add(rec []string, line int, sheet string, num, date, clock int, loc *time.Location) {
-	n := phone.Normalize(rec[num])
+	n := phone.Normalize(phone.ForList(rec[num]))
 	if !n.Valid {
 		log.Problems = append(log.Problems, fmt.Sprintf("%s: %q is not a valid US number (%s): the call is not counted", At(sheet, line), rec[num], n.Reason))
 		return

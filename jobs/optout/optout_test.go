@@ -122,14 +122,15 @@ func TestReadSMSReplies(t *testing.T) {
 
 // TestReadEverySheet: an export split over a workbook's sheets is read
 // on every sheet under the same header, each entry and problem naming its
-// sheet; a sheet under other columns is named as not read. (Before, the
+// sheet (a number saved as a float read as its number); a sheet under
+// other columns is named as not read. (Before, the
 // first sheet alone was read, and the opt-outs of the others were lost
 // without a word.)
 func TestReadEverySheet(t *testing.T) {
 	path := testlists.WriteWorkbook(t, "replies.xlsx",
 		testlists.Sheet{Name: "Sheet1", Rows: [][]any{{"Phone", "Message", "Date"}, {"3055550100", "STOP", "2026-11-20"}}},
 		testlists.Sheet{Name: "Dec", Rows: [][]any{{"Phone", "Message", "Date"}, {"8045550100", "ok", "2026-12-01"},
-			{"555-01", "stop", "2026-12-01"}, {"2065550100", "remove me", "2026-12-02"}}},
+			{"555-01", "stop", "2026-12-01"}, {"2065550100.0", "remove me", "2026-12-02"}}},
 		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Month", "Replies"}, {"Nov", 1}}})
 	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
 	if err != nil {

@@ -200,7 +200,7 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		return
 	}
-	n := phone.Normalize(get("number"))
+	n := phone.Normalize(phone.ForList(get("number")))
 	if !n.Valid {
 		imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported", At(sheet, line), get("number"), said, n.Reason))
 		return

@@ -294,3 +294,19 @@ func KeysIn(v string) (keys []uint64, ok bool) {
 
 // NumberSep is what separates numbers written in one cell.
 func NumberSep(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '/' }
+
+// ForList is s as a number meant for a do-not-call list (or an opt-out, or
+// a call counted against a cap), where reading a number is the safe side:
+// a whole number a spreadsheet tool wrote as a float ("5125550101.0",
+// "15125550101.00": a column with blanks read as decimals and saved again)
+// loses its point and zeros; any other s is returned as it is, for
+// Normalize or Key to read by the provider's rule (which reads the zeros
+// as digits: 11 digits, not a number).
+func ForList(s string) string {
+	t := strings.TrimSpace(s)
+	dot := strings.IndexByte(t, '.')
+	if dot < 10 || dot > 11 || digitsFrom(t, 0) != dot || len(t) == dot+1 || strings.Trim(t[dot+1:], "0") != "" {
+		return s
+	}
+	return t[:dot]
+}

@@ -264,3 +264,20 @@ func BenchmarkKey(b *testing.B) {
 		Key(in[i%len(in)])
 	}
 }
+
+// A whole number written as a float is read for a list; anything else is
+// left to the provider's rule.
+func TestForList(t *testing.T) {
+	for in, want := range map[string]string{
+		"5125550101.0": "5125550101", " 15125550101.00 ": "15125550101", "5125550101": "5125550101",
+		"5125550101.5": "5125550101.5", "512.555.0101": "512.555.0101", "5125550101.": "5125550101.",
+		"512555010.0": "512555010.0", "(512) 555-0101.0": "(512) 555-0101.0", "512555010100.0": "512555010100.0",
+	} {
+		if got := ForList(in); got != want {
+			t.Errorf("ForList(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if Key(ForList("5125550101.0")) != 5125550101 || Key("5125550101.0") != 0 {
+		t.Error("a float's number is read for a list alone")
+	}
+}

@@ -169,7 +169,7 @@ func (s *ComplianceService) AddInternal(ctx context.Context, numbers []string, r
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
-		n := phone.Normalize(raw)
+		n := phone.Normalize(phone.ForList(raw))
 		if !n.Valid {
 			res.Invalid = append(res.Invalid, strings.TrimSpace(raw))
 			continue

@@ -303,7 +303,7 @@ func (lr *listRead) count(rec []string, line, base int, want []bool, header bool
 			continue
 		}
 		var one [1]uint64
-		one[0] = phone.Key(v)
+		one[0] = phone.Key(phone.ForList(v))
 		keys := one[:]
 		if keys[0] == 0 {
 			// Several numbers in a cell ("5125550101 / 5125550102"):

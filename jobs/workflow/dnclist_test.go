@@ -242,6 +242,21 @@ func TestImportInternalEverySheet(t *testing.T) {
 	}
 }
 
+// A number a spreadsheet tool saved as a float ("5125550101.0": a column
+// with blanks read as decimals) goes on the list; one in scientific
+// notation, its digits lost, is reported with its line. (Before, the
+// float was "not valid": 11 digits.)
+func TestImportInternalFloatNumbers(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	path := writeNumbers(t, "pandas.csv", "Phone\r\n5125550101.0\r\n\r\n2145550102.00\r\n5.12555E+09\r\n")
+	rep, err := d.Compliance().ImportInternal(context.Background(), ListImport{Path: path}, nil)
+	if err != nil || rep.Added != 2 || len(rep.Invalid) != 1 || rep.Invalid[0].Line != 5 || !strings.Contains(rep.Invalid[0].Reason, "scientific") {
+		t.Fatalf("floats: %+v, %v", rep, err)
+	}
+	checkListSource(t, d, "2145550102", "file pandas.csv, line 4, column Phone", "")
+}
+
 // A change the database kept refusing is worded, never the engine's text.
 func TestExplainDatabaseBusy(t *testing.T) {
 	t.Parallel()

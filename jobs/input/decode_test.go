@@ -179,6 +179,10 @@ func TestSniffDelimiter(t *testing.T) {
 		{"Phone\n2125550147\n", ','},
 		{"title line\n\na,b,c\n1,2,3\n4,5,6\n", ','},
 		{"a,b\r1,2\r", ','},
+		// A one-column list, now and then two numbers in a cell: not split
+		// at the ';' of a few lines.
+		{"Mobile\n5125550101\n5125550102; 5125550103\n5125550104\n", ','},
+		{"Phone;Name\n5125550101;Ann\n5125550102;\n", ';'},
 	}
 	for _, tt := range tests {
 		if got := sniffDelimiter([]byte(tt.text), true); got != tt.want {

@@ -53,6 +53,11 @@ type Options struct {
 	// Hash: Inspect also computes the file's SHA-256 (Inspection.SHA256)
 	// as it reads it, for the duplicate guard and the upload's record.
 	Hash bool
+	// Wide: a row keeps its values beyond the header's columns (Next
+	// returns it wider than the header), and a record holding values only
+	// there is a row, for a reader that must lose no value (the numbers
+	// of a company's do-not-call list). Uploads cut rows to the header.
+	Wide bool
 }
 
 // Inspection is what one pass over a file found.

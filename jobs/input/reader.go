@@ -45,6 +45,9 @@ type Reader struct {
 	xs     *xlsxSource // nil for csv
 	// emptySheets are the sheets passed over, empty, to reach the one read.
 	emptySheets []string
+	// above are the non-blank records above the header, but a header's
+	// first row (looked for only when no header line was asked for).
+	above []record
 	// otherSheets are the workbook's other sheets holding cells, not read
 	// (looked for only when no sheet was asked for).
 	otherSheets []string
@@ -67,6 +70,7 @@ type Reader struct {
 	beyond, beyondLine int // records with values only beyond the header's columns
 
 	hash *countedHash // Options.Hash: the bytes of a CSV as read; nil otherwise
+	wide bool         // Options.Wide
 }
 
 // Open opens path (CSV in any supported encoding, or .xlsx) and reads up to
@@ -102,7 +106,7 @@ func Open(path string, opts Options) (*Reader, error) {
 		}
 		return nil, &FileError{Path: path, Msg: bad, Err: e}
 	}
-	r := &Reader{path: path, size: st.Size()}
+	r := &Reader{path: path, size: st.Size(), wide: opts.Wide}
 	// The content decides, not the name: a workbook saved as .csv is read
 	// as a workbook, a CSV named .xlsx as text.
 	if d.kind == "zip" {
@@ -233,6 +237,9 @@ func (r *Reader) readHeader(headerLine int) error {
 	for _, rec := range recs[:h] {
 		if !isBlank(rec.fields) {
 			r.skipped++
+			if headerLine <= 0 && (!r.grouped || rec.line != r.groupLine) {
+				r.above = append(r.above, rec)
+			}
 		}
 	}
 	hdr.fields = trimHeader(hdr.fields, recs[h+1:])
@@ -391,6 +398,18 @@ func (r *Reader) Format() string { return r.format }
 // Sheet returns the sheet read (xlsx only).
 func (r *Reader) Sheet() string { return r.sheet }
 
+// Above are the records above the header that are not blank (a title; the
+// first rows of a file without a header, when a later row was taken for
+// it), each with its line; a header of two rows keeps its first row out.
+// With Options.HeaderLine they are not kept.
+func (r *Reader) Above() (recs [][]string, lines []int) {
+	for _, rec := range r.above {
+		recs = append(recs, rec.fields)
+		lines = append(lines, rec.line)
+	}
+	return recs, lines
+}
+
 // Path is the file read.
 func (r *Reader) Path() string { return r.path }
 
@@ -457,6 +476,9 @@ func (r *Reader) Next() ([]string, error) {
 	row, err := r.nextBytes()
 	if err != nil {
 		return nil, err
+	}
+	if len(row) > len(r.strs) {
+		r.strs = make([]string, len(row)) // a row of Options.Wide
 	}
 	return rowStrings(row, r.strs), nil
 }
@@ -541,26 +563,39 @@ func (r *Reader) nextBytes() ([][]byte, error) {
 			}
 			return fields, nil
 		}
-		// A record is judged within the header's columns: one that holds
-		// values only beyond them is blank once cut to the header's width
-		// (as the upload writes it), so it is not a row.
-		if blankBytes(fields[:min(len(fields), r.width)]) {
-			r.blankRows++
-			if len(fields) > r.width && !blankBytes(fields[r.width:]) {
-				r.beyond++
-				if r.beyondLine == 0 {
-					r.beyondLine = r.line
-				}
-			}
-			continue
+		if row := r.fit(fields); row != nil {
+			return row, nil
 		}
-		r.noteRagged(fields)
-		n := copy(r.row, fields)
-		for i := n; i < r.width; i++ {
-			r.row[i] = nil
-		}
-		return r.row, nil
 	}
+}
+
+// fit makes a record of another width than the header's a row: padded
+// with blanks or cut (kept whole with Options.Wide when it holds values
+// beyond the header), or nil when it is not a row.
+func (r *Reader) fit(fields [][]byte) [][]byte {
+	if r.wide && len(fields) > r.width && !blankBytes(fields[r.width:]) {
+		r.noteRagged(fields)
+		return fields
+	}
+	// A record is judged within the header's columns: one that holds
+	// values only beyond them is blank once cut to the header's width (as
+	// the upload writes it), so it is not a row.
+	if blankBytes(fields[:min(len(fields), r.width)]) {
+		r.blankRows++
+		if len(fields) > r.width && !blankBytes(fields[r.width:]) {
+			r.beyond++
+			if r.beyondLine == 0 {
+				r.beyondLine = r.line
+			}
+		}
+		return nil
+	}
+	r.noteRagged(fields)
+	n := copy(r.row, fields)
+	for i := n; i < r.width; i++ {
+		r.row[i] = nil
+	}
+	return r.row
 }
 
 func (r *Reader) noteRagged(fields [][]byte) {

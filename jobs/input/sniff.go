@@ -21,7 +21,10 @@ func sniffLineEnds(text []byte) (crOnly bool) {
 
 // sniffDelimiter picks the delimiter whose count per line (outside quotes)
 // is the most consistent over the first lines of text, preferring more
-// columns on a tie. A file with none of them is a one-column list: ','.
+// columns on a tie, among those on at least half the lines. A file with
+// none of them is a one-column list: ','. (A one-column list whose cells
+// now and then hold "5125550101; 5125550102" is not split at ';': its
+// second numbers would be cut as beyond the header.)
 func sniffDelimiter(text []byte, complete bool) byte {
 	const maxLines = 200
 	var counts [4][]int
@@ -62,7 +65,7 @@ func sniffDelimiter(text []byte, complete bool) byte {
 	best, bestFreq, bestMode := byte(','), 0, 0
 	for k, d := range delimiters {
 		mode, freq := modeOf(counts[k])
-		if mode == 0 {
+		if mode == 0 || 2*present(counts[k]) < len(counts[k]) {
 			continue
 		}
 		if freq > bestFreq || freq == bestFreq && mode > bestMode {
@@ -70,6 +73,17 @@ func sniffDelimiter(text []byte, complete bool) byte {
 		}
 	}
 	return best
+}
+
+// present counts the positive values of xs.
+func present(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // modeOf returns the most frequent positive value of xs (the larger on a

@@ -39,6 +39,9 @@ type ListColumn struct {
 	// other columns. Why says why a column is not.
 	Phone bool   `json:"phone"`
 	Why   string `json:"why,omitempty"`
+	// damaged counts the values not valid that are numbers all the same,
+	// their digits lost or cut ("5.12555E+09", "512-555-010").
+	damaged int
 }
 
 // Label names a column for a person: its header, after its sheet's name
@@ -211,6 +214,7 @@ type listRead struct {
 	rows     int // the rows read, once read; before, the total the progress counts to
 	read     int // the rows read so far
 	progress func(ListProgress)
+	sheet    string // the sheet being read, in a workbook read on several
 	cols     []ListColumn
 	found    []listNumber  // the valid numbers of the columns wanted, in file order
 	invalid  []ListInvalid // their values that are not numbers
@@ -228,7 +232,7 @@ type listNumber struct {
 // when known, is the total the progress counts to. A workbook is read on
 // every sheet holding cells, its columns named with their sheet's.
 func readListFile(ctx context.Context, path string, want []bool, rows int, progress func(ListProgress)) (*listRead, error) {
-	r, err := input.Open(path, input.Options{SampleRows: -1})
+	r, err := input.Open(path, input.Options{SampleRows: -1, Wide: true})
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +244,7 @@ func readListFile(ctx context.Context, path string, want []bool, rows int, progr
 		if err != nil {
 			break
 		}
-		if r, err = input.Open(path, input.Options{SampleRows: -1, Sheet: sheet}); err == nil {
+		if r, err = input.Open(path, input.Options{SampleRows: -1, Sheet: sheet, Wide: true}); err == nil {
 			err = lr.readSheet(ctx, r, true, want)
 			r.Close()
 		}
@@ -262,14 +266,20 @@ func readListFile(ctx context.Context, path string, want []bool, rows int, progr
 // says its columns are named with the sheet's name) into lr.
 func (lr *listRead) readSheet(ctx context.Context, r *input.Reader, named bool, want []bool) error {
 	base := len(lr.cols)
-	for _, h := range r.Headers() {
-		c := ListColumn{Name: h}
-		if named {
-			c.Sheet = r.Sheet()
-		}
-		lr.cols = append(lr.cols, c)
+	lr.sheet = ""
+	if named {
+		lr.sheet = r.Sheet()
 	}
-	// A file without a header: its first line is numbers too.
+	for _, h := range r.Headers() {
+		lr.cols = append(lr.cols, ListColumn{Name: h, Sheet: lr.sheet})
+	}
+	// A file without a header: its first lines are numbers too, the line
+	// taken for a header and those above it (read when a later line looked
+	// more like a header than the first).
+	recs, lines := r.Above()
+	for i, rec := range recs {
+		lr.count(rec, lines[i], base, want, true)
+	}
 	lr.count(r.RawHeaders(), r.HeaderLine(), base, want, true)
 	for {
 		if lr.read%8192 == 0 {
@@ -294,29 +304,26 @@ func (lr *listRead) readSheet(ctx context.Context, r *input.Reader, named bool, 
 
 // count adds a record's values to the columns' counts (the record's first
 // being column base) and keeps the numbers of the columns wanted. header:
-// the record is the header line, counted only for the cells that are
-// valid numbers.
+// the record is the header line or above it, counted only for the cells
+// that are numbers, readable or not (a title's or a header's words are
+// not values).
 func (lr *listRead) count(rec []string, line, base int, want []bool, header bool) {
 	for j, v := range rec {
-		i := base + j
-		if i >= len(lr.cols) || strings.TrimSpace(v) == "" {
+		if noNumber(v) {
 			continue
 		}
+		i := lr.column(base, j)
 		var one [1]uint64
-		one[0] = phone.Key(phone.ForList(v))
-		keys := one[:]
-		if keys[0] == 0 {
-			// Several numbers in a cell ("5125550101 / 5125550102"):
-			// each of them is on the list.
-			if several, ok := phone.KeysIn(v); ok {
-				keys = several
-			}
-		}
-		if header && keys[0] == 0 {
+		keys := listKeys(v, &one)
+		damaged := keys[0] == 0 && numberLike(v)
+		if header && keys[0] == 0 && !damaged {
 			continue
 		}
 		c := &lr.cols[i]
 		c.Values++
+		if damaged {
+			c.damaged++
+		}
 		wanted := i < len(want) && want[i]
 		if keys[0] != 0 {
 			c.Numbers += len(keys)
@@ -335,6 +342,61 @@ func (lr *listRead) count(rec []string, line, base int, want []bool, header bool
 	}
 }
 
+// column is the column of a record's value j, the record's first being
+// column base: beyond the header's columns, a column of its own (a row
+// wider than its header loses no value).
+func (lr *listRead) column(base, j int) int {
+	for base+j >= len(lr.cols) {
+		lr.cols = append(lr.cols, ListColumn{Name: fmt.Sprintf("column %d (no header)", len(lr.cols)-base+1), Sheet: lr.sheet})
+	}
+	return base + j
+}
+
+// listKeys reads a cell of a file of numbers: each of several numbers
+// ("5125550101 / 5125550102", "512-555-0101 x12; 512-555-0102": read as
+// one, the first's extension would swallow the others), else its one
+// number (0: none).
+func listKeys(v string, one *[1]uint64) []uint64 {
+	if strings.ContainsFunc(v, phone.NumberSep) {
+		if several, ok := phone.KeysIn(v); ok && len(several) > 1 {
+			return several
+		}
+	}
+	one[0] = phone.Key(phone.ForList(v))
+	return one[:]
+}
+
+// numberLike reports whether a value that is not a valid number is one all
+// the same, its digits lost or cut: Excel's scientific form, or seven
+// digits or more among nothing but a phone's punctuation and an extension.
+func numberLike(v string) bool {
+	if phone.Normalize(v).Reason == phone.ReasonSci {
+		return true
+	}
+	digits := 0
+	for _, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case strings.ContainsRune(phone.Punct+"xX#:", r):
+		default:
+			return false
+		}
+	}
+	return digits >= 7
+}
+
+// noNumber reports whether a value says there is no number: blank, or what
+// exports write in its place ("N/A", "-", "none", "0"). It is neither a
+// value of its column nor one not valid.
+func noNumber(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "n/a", "na", "none", "null", "nil", "nan", "-", "--", "unknown", "no phone", "no number", "0", "#n/a":
+		return true
+	}
+	return false
+}
+
 // clip cuts s to at most n bytes, on a character's boundary.
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -346,18 +408,21 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// phoneLooking says whether a column is read by default, and why not.
+// phoneLooking says whether a column is read by default, and why not: a
+// column holding numbers (readable, or their digits lost) whose header
+// names a phone, or half of whose values are numbers.
 func phoneLooking(c ListColumn) (bool, string) {
+	numbers := c.Numbers + c.damaged
 	switch {
-	case c.Numbers == 0 && c.Values == 0:
+	case numbers == 0 && c.Values == 0:
 		return false, "is empty"
-	case c.Numbers == 0:
+	case numbers == 0:
 		return false, fmt.Sprintf("holds no phone number (%s)", jobs.Plural(int64(c.Values), "value", "values"))
-	case namesPhone(c.Name) || c.Numbers*2 >= c.Values:
+	case namesPhone(c.Name) || numbers*2 >= c.Values:
 		return true, ""
 	}
 	return false, fmt.Sprintf("holds phone numbers in %s of %s, fewer than half, and its header does not name a phone",
-		jobs.Thousands(int64(c.Numbers)), jobs.Plural(int64(c.Values), "value", "values"))
+		jobs.Thousands(int64(numbers)), jobs.Plural(int64(c.Values), "value", "values"))
 }
 
 // namesPhone reports whether a header names a phone.

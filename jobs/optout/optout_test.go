@@ -122,7 +122,8 @@ func TestReadSMSReplies(t *testing.T) {
 
 // TestReadEverySheet: an export split over a workbook's sheets is read
 // on every sheet under the same header, each entry and problem naming its
-// sheet (a number saved as a float read as its number); a sheet under
+// sheet (a number saved as a float read as its number, each of several
+// numbers of a cell opted out); a sheet under
 // other columns is named as not read. (Before, the
 // first sheet alone was read, and the opt-outs of the others were lost
 // without a word.)
@@ -130,7 +131,8 @@ func TestReadEverySheet(t *testing.T) {
 	path := testlists.WriteWorkbook(t, "replies.xlsx",
 		testlists.Sheet{Name: "Sheet1", Rows: [][]any{{"Phone", "Message", "Date"}, {"3055550100", "STOP", "2026-11-20"}}},
 		testlists.Sheet{Name: "Dec", Rows: [][]any{{"Phone", "Message", "Date"}, {"8045550100", "ok", "2026-12-01"},
-			{"555-01", "stop", "2026-12-01"}, {"2065550100.0", "remove me", "2026-12-02"}}},
+			{"555-01", "stop", "2026-12-01"}, {"2065550100.0", "remove me", "2026-12-02"},
+			{"312-555-0101 x2; 312-555-0102", "stop", "2026-12-03"}}},
 		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Month", "Replies"}, {"Nov", 1}}})
 	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
 	if err != nil {
@@ -140,8 +142,9 @@ func TestReadEverySheet(t *testing.T) {
 	for _, e := range imp.Entries {
 		got = append(got, e.Number+" "+At(e.Sheet, e.Line))
 	}
-	want := []string{`3055550100 sheet "Sheet1", line 2`, `2065550100 sheet "Dec", line 4`}
-	if strings.Join(got, "; ") != strings.Join(want, "; ") || imp.Rows != 4 {
+	want := []string{`3055550100 sheet "Sheet1", line 2`, `2065550100 sheet "Dec", line 4`,
+		`3125550101 sheet "Dec", line 5`, `3125550102 sheet "Dec", line 5`}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") || imp.Rows != 5 {
 		t.Errorf("entries %q (rows %d), want %q", got, imp.Rows, want)
 	}
 	if len(imp.Problems) != 2 || !strings.HasPrefix(imp.Problems[0], `sheet "Dec", line 3: "555-01"`) ||

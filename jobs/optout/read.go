@@ -200,16 +200,26 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		return
 	}
-	n := phone.Normalize(phone.ForList(get("number")))
-	if !n.Valid {
-		imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported", At(sheet, line), get("number"), said, n.Reason))
+	// Every number of the cell opted out ("512-555-0101; 512-555-0102").
+	keys := phone.ListKeys(get("number"))
+	if keys[0] == 0 {
+		imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported",
+			At(sheet, line), get("number"), said, phone.Normalize(get("number")).Reason))
 		return
 	}
-	ent := Entry{Line: line, Sheet: sheet, Number: n.Digits, Said: said, Class: class, Match: match, Text: imp.Layout == Replies}
-	if ent.Made = ParseWhen(get("date"), opt.Location); ent.Made.IsZero() {
+	for _, k := range keys {
+		imp.add(e, opt, Entry{Line: line, Sheet: sheet, Number: phone.KeyDigits(k), Said: said, Class: class, Match: match,
+			Text: imp.Layout == Replies}, get("date"))
+	}
+}
+
+// add dates an opt-out by when, as written (the import's day when it
+// cannot be read), with its terms.
+func (imp *Import) add(e *calltime.Engine, opt Options, ent Entry, when string) {
+	if ent.Made = ParseWhen(when, opt.Location); ent.Made.IsZero() {
 		ent.Made = opt.Now
-		ent.DateNote = fmt.Sprintf("date %q could not be read: taken as made on the day of the import", get("date"))
-		if get("date") == "" {
+		ent.DateNote = fmt.Sprintf("date %q could not be read: taken as made on the day of the import", when)
+		if when == "" {
 			ent.DateNote = "no date: taken as made on the day of the import"
 		}
 	}

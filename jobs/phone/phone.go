@@ -310,3 +310,16 @@ func ForList(s string) string {
 	}
 	return t[:dot]
 }
+
+// ListKeys reads a cell of a list of numbers (see ForList): each of
+// several numbers ("5125550101 / 5125550102", "512-555-0101 x12;
+// 512-555-0102": read as one number, the first's extension would swallow
+// the others), else its one number; [0] when it holds none.
+func ListKeys(v string) []uint64 {
+	if strings.ContainsFunc(v, NumberSep) {
+		if several, ok := KeysIn(v); ok && len(several) > 1 {
+			return several
+		}
+	}
+	return []uint64{Key(ForList(v))}
+}

@@ -106,31 +106,18 @@ func List(seed int64) *ListCase {
 	return c
 }
 
+// listFileCol is a column of a generated list: a phone, notes, or one of
+// listOtherColumns.
+type listFileCol struct {
+	phone, notes bool
+	other        int
+}
+
 // sheet makes one sheet: its columns, then its rows.
 func (c *ListCase) sheet(r rng, nums *numbers, name string, first bool) ListSheet {
 	s := ListSheet{Name: name}
 	headerless := first && !c.XLSX && r.chance(0.1)
-	phones := r.between(1, 3)
-	if headerless {
-		phones = 1
-	}
-	others := r.Perm(len(listOtherColumns))[:r.between(0, 3)]
-	notes := r.chance(0.3)
-	type col struct {
-		phone, notes bool
-		other        int
-	}
-	var cols []col
-	for range phones {
-		cols = append(cols, col{phone: true})
-	}
-	for _, o := range others {
-		cols = append(cols, col{other: o})
-	}
-	if notes {
-		cols = append(cols, col{notes: true})
-	}
-	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	cols := listColumns(r, headerless)
 	used := map[string]bool{}
 	for _, cl := range cols {
 		h := ""
@@ -167,6 +154,27 @@ func (c *ListCase) sheet(r rng, nums *numbers, name string, first bool) ListShee
 		s.Rows = append(s.Rows, cells)
 	}
 	return s
+}
+
+// listColumns are a sheet's columns, in their order: one to three phones
+// (one in a file without a header), up to three others, notes now and then.
+func listColumns(r rng, headerless bool) []listFileCol {
+	phones := r.between(1, 3)
+	if headerless {
+		phones = 1
+	}
+	var cols []listFileCol
+	for range phones {
+		cols = append(cols, listFileCol{phone: true})
+	}
+	for _, o := range r.Perm(len(listOtherColumns))[:r.between(0, 3)] {
+		cols = append(cols, listFileCol{other: o})
+	}
+	if r.chance(0.3) {
+		cols = append(cols, listFileCol{notes: true})
+	}
+	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	return cols
 }
 
 // phoneCell is a phone column's value: blank, a placeholder, one number

@@ -313,8 +313,7 @@ func (lr *listRead) count(rec []string, line, base int, want []bool, header bool
 			continue
 		}
 		i := lr.column(base, j)
-		var one [1]uint64
-		keys := listKeys(v, &one)
+		keys := phone.ListKeys(v)
 		damaged := keys[0] == 0 && numberLike(v)
 		if header && keys[0] == 0 && !damaged {
 			continue
@@ -350,20 +349,6 @@ func (lr *listRead) column(base, j int) int {
 		lr.cols = append(lr.cols, ListColumn{Name: fmt.Sprintf("column %d (no header)", len(lr.cols)-base+1), Sheet: lr.sheet})
 	}
 	return base + j
-}
-
-// listKeys reads a cell of a file of numbers: each of several numbers
-// ("5125550101 / 5125550102", "512-555-0101 x12; 512-555-0102": read as
-// one, the first's extension would swallow the others), else its one
-// number (0: none).
-func listKeys(v string, one *[1]uint64) []uint64 {
-	if strings.ContainsFunc(v, phone.NumberSep) {
-		if several, ok := phone.KeysIn(v); ok && len(several) > 1 {
-			return several
-		}
-	}
-	one[0] = phone.Key(phone.ForList(v))
-	return one[:]
 }
 
 // numberLike reports whether a value that is not a valid number is one all

@@ -131,7 +131,7 @@ func (d *DNC) open(path string) {
 	// The reading scans the column found at the file's start, so that its
 	// price needs no second reading; another column is scanned again.
 	first := d.plan()
-	first.Path, first.Input = path, input.Options{}
+	first.Path, first.Input = path, d.inputFor(path)
 	d.inspect(path, func(head *input.Inspection) workflow.Plan {
 		p := first
 		col, _ := phoneColumn(head)
@@ -190,8 +190,11 @@ func (d *DNC) loaded(ins *input.Inspection, counts *workflow.Counts) {
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	d.topBox = container.NewVBox(d.fileLine, d.warnings,
-		container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
+	d.topBox = container.NewVBox(d.fileLine, d.warnings)
+	if row := d.sheetRow(d.open); row != nil {
+		d.topBox.Add(row)
+	}
+	d.topBox.Add(container.NewHBox(bold("Phone column"), container.NewGridWrap(fyne.NewSize(280, d.colSel.MinSize().Height), d.colSel), d.colNote))
 	d.details = container.NewVBox(
 		bold("What the numbers look like"), d.scanLine,
 		bold("How numbers will be normalised"), d.examples,

@@ -129,3 +129,30 @@ func TestDNCFromTraceScrubsTheTracePhones(t *testing.T) {
 		t.Fatalf("submitted %+v", s)
 	}
 }
+
+// A workbook holding phones on two sheets: the first is read and the
+// other named; choosing it reads the list again from it, and the scrub
+// sends that sheet.
+func TestDNCChoosesTheSheetOfAWorkbook(t *testing.T) {
+	path := testlists.WriteWorkbook(t, "phones.xlsx",
+		testlists.Sheet{Name: "Sheet1", Rows: [][]any{{"Name", "Cell"}, {"Ann", "(212) 555-0147"}, {"Bob", "2125550148"}}},
+		testlists.Sheet{Name: "Texts", Rows: [][]any{{"Mobile"}, {"3055550101"}, {"3055550102"}, {"3055550103"}}})
+	h := openDNC(t, path)
+	d := h.d
+	if d.ins.Sheet != "Sheet1" || d.sheetSel == nil || strings.Join(d.sheetSel.Options, ",") != "Sheet1,Texts" ||
+		!strings.Contains(d.warnings.Text, `sheet "Texts" holds rows too, not read`) {
+		t.Fatalf("sheet %q, choice %v, warnings %q", d.ins.Sheet, d.sheetSel, d.warnings.Text)
+	}
+	saveShot(t, h.w, "dnc-sheets")
+	act(func() { d.sheetSel.SetSelected("Texts") })
+	idle(t, d.bg)
+	if d.ins.Sheet != "Texts" || d.ins.Rows != 3 || d.colSel.Selected != "Mobile" || d.sheetSel.Selected != "Texts" {
+		t.Fatalf("after choosing Texts: sheet %q, %d rows, column %q", d.ins.Sheet, d.ins.Rows, d.colSel.Selected)
+	}
+	act(func() { tapSubmit(d.submitBtn, &d.payBtn) })
+	idle(t, d.bg)
+	recv(t, h.done, "onDone")
+	if s := h.f.submits; len(s) != 1 || s[0].plan.Input.Sheet != "Texts" || s[0].plan.Mapping["phone"] != "Mobile" {
+		t.Fatalf("submitted %+v", s)
+	}
+}

@@ -34,8 +34,14 @@ type session struct {
 	stage
 	bg *busy.Tracker // background work in flight (tests wait for it to end)
 
-	path       string
-	opts       input.Options
+	path string
+	opts input.Options
+	// sheet is the sheet of path's workbook chosen ("": the first holding
+	// cells); sheets are the workbook's sheets holding cells, when more
+	// than one.
+	sheet      string
+	sheets     []string
+	sheetSel   *keys.Select // the choice of sheet (nil: none offered)
 	ins        *input.Inspection
 	counts     *workflow.Counts // what the upload holds (nil until counted)
 	rates      *workflow.Rates
@@ -109,8 +115,11 @@ func (s *session) prevStep() { stepTabs(s.tabs, -1) }
 // gets the counts too (nil where the plan's rows cannot be counted;
 // Counts.Fits tells whether they are still the screen's).
 func (s *session) inspect(path string, start func(head *input.Inspection) workflow.Plan, loaded func(*input.Inspection, *workflow.Counts), failed func(error)) {
+	s.opts = s.inputFor(path)
+	if path != s.path {
+		s.sheet, s.sheets = "", nil
+	}
 	s.path = path
-	s.opts = input.Options{}
 	s.showLoading(fmt.Sprintf("Reading %s…", filepath.Base(path)), s.close)
 	opts := s.opts
 	background(s, s.ctx, func(ctx context.Context) (readList, error) {
@@ -125,8 +134,42 @@ func (s *session) inspect(path string, start func(head *input.Inspection) workfl
 			failed(err)
 			return
 		}
+		if len(r.ins.OtherSheets) > 0 {
+			s.sheets = append([]string{r.ins.Sheet}, r.ins.OtherSheets...)
+		}
 		loaded(r.ins, r.counts)
 	})
+}
+
+// inputFor is how the file at path is read: from the sheet chosen, when
+// it is the workbook open.
+func (s *session) inputFor(path string) input.Options {
+	if path != s.path {
+		return input.Options{}
+	}
+	return input.Options{Sheet: s.sheet}
+}
+
+// sheetRow offers the sheets of a workbook holding rows on several (nil
+// for any other file): choosing one reads the list again from it (reopen
+// is the screen's open).
+func (s *session) sheetRow(reopen func(path string)) fyne.CanvasObject {
+	if s.sheetSel = nil; len(s.sheets) < 2 {
+		return nil
+	}
+	sel := keys.NewSelect(s.sheets, nil)
+	sel.SetSelected(s.ins.Sheet)
+	s.sheetSel = sel
+	sel.OnChanged = func(sheet string) {
+		if sheet != s.ins.Sheet {
+			s.sheet = sheet
+			reopen(s.path)
+		}
+	}
+	note := widget.NewLabel(fmt.Sprintf("%d sheets of this workbook hold rows: each is a list of its own.", len(s.sheets)))
+	note.Importance = widget.LowImportance
+	return container.NewHBox(widget.NewLabelWithStyle("Sheet", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewGridWrap(fyne.NewSize(240, sel.MinSize().Height), sel), note)
 }
 
 // watchIndex follows the library index's rounds (Env.Indexing) until the

@@ -136,7 +136,7 @@ func (t *Trace) open(path string) {
 	// options as they stand), so that its price needs no second reading; a
 	// change counts again.
 	first := t.plan()
-	first.Path, first.Input, first.Splits, first.Mapping = path, input.Options{}, nil, nil
+	first.Path, first.Input, first.Splits, first.Mapping = path, t.inputFor(path), nil, nil
 	ctx := t.ctx
 	var opening *mapping.Preset // written by the reading, read once it is done
 	t.inspect(path, func(head *input.Inspection) workflow.Plan {
@@ -214,8 +214,12 @@ func (t *Trace) loaded(ins *input.Inspection, counts *workflow.Counts, opening *
 	t.presetNote = wrapping("", widget.LowImportance)
 	savePreset := widget.NewButton("Save as preset", t.savePreset)
 
+	top := container.NewVBox(t.fileLine, t.warnings)
+	if row := t.sheetRow(t.open); row != nil {
+		top.Add(row)
+	}
 	fileTab := container.NewBorder(
-		container.NewVBox(t.fileLine, t.warnings),
+		top,
 		container.NewHBox(keys.NewButton("Choose another file…", func() { t.pickFile(t.open) }), keys.NewButton("Next: map the columns", func() { t.tabs.SelectIndex(1) })),
 		nil, nil, t.newPreview())
 	presetBar := container.NewBorder(nil, nil, t.presetSel, container.NewHBox(widget.NewLabel("Name:"), container.NewGridWrap(fyne.NewSize(200, t.presetName.MinSize().Height), t.presetName), savePreset), t.presetNote)

@@ -35,7 +35,13 @@ var stopPhrases = []string{
 	"opt out", "optout", "opt-out", "unsubscribe", "unsub", "revoke", "stopall", "stop all", "remove me",
 	"take me off", "delete my number", "lose my number", "do not text", "dont text", "don't text",
 	"do not call", "dont call", "don't call", "no more texts", "no more calls", "leave me alone",
-	"stop texting", "stop calling", "stop messaging", "dnc", "no mas", "no más",
+	"stop texting", "stop calling", "stop messaging", "dnc", "no mas", "no más", "s t o p",
+	// Spanish: don't call, write or send me; leave me alone; take me off.
+	"no me llames", "no me llame", "no me llamen", "no me escribas", "no me escriba", "no me escriban",
+	"no me mandes", "no me mande", "no me contactes", "no me contacte", "no me molestes", "no me moleste",
+	"dejame en paz", "déjame en paz", "no molestar", "borra mi numero", "borra mi número", "borren mi numero",
+	"borren mi número", "quitame de la lista", "quítame de la lista", "sacame de la lista", "sácame de la lista",
+	"darme de baja", "dar de baja",
 }
 
 // refusalRE finds a refusal said in words of one's own (a revocation "by
@@ -68,6 +74,7 @@ func saysStop(t string, phrases []string) (string, bool) {
 // inside a longer message ("stop by on Friday") they may be one.
 var stopKeywords = []string{
 	"stop", "quit", "end", "cancel", "remove", "alto", "parar", "para", "basta", "detener", "cancelar",
+	"stp", "stopp", "stahp", "rmv", "baja", "unsubscribed",
 }
 
 // shortReply is the most words a reply may have for a keyword anywhere in
@@ -78,7 +85,8 @@ const shortReply = 3
 var maybeWords = []string{
 	"not interested", "no thanks", "no thank you", "wrong number", "wrong person", "not me",
 	"not selling", "never", "go away", "harassment", "harassing", "lawyer", "attorney", "sue", "report you",
-	"scam", "f off", "fuck off", "fuck", "stfu",
+	"scam", "f off", "fuck off", "fuck", "stfu", "not for sale", "no solicitors", "no solicitation",
+	"reported you", "reporting you", "ftc", "fcc", "attorney general", "cease and desist", "spam", "spammer",
 }
 
 // stopDispositions are the dispositions that mean do not call again.
@@ -144,9 +152,11 @@ func classify(text string, stop, maybe []string) (Class, string) {
 
 var spaceRE = regexp.MustCompile(`\s+`)
 
-// normalise lower-cases, turns punctuation other than apostrophes and
-// hyphens into spaces and collapses spaces: " STOP!!! " is "stop".
+// normalise lower-cases, reads "#" as "number" ("wrong #"), turns
+// punctuation other than apostrophes and hyphens into spaces and collapses
+// spaces: " STOP!!! " is "stop".
 func normalise(s string) string {
+	s = strings.ReplaceAll(s, "#", " number ")
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-' || r == '’':

@@ -47,6 +47,10 @@ func TestClassifyReply(t *testing.T) {
 		"Remove my number from your list": Stop, "delete this number": Stop, "get me off your list": Stop,
 		"I asked you not to text": Stop, "do not ever reach out": Stop, "Please call me back": None,
 		"Can you send the offer?": None, "I don't know": None,
+		// Misspelt, spelt out, in Spanish; a threat or a complaint.
+		"stp": Stop, "Rmv": Stop, "S T O P": Stop, "BAJA": Stop, "No me llames más": Stop, "no me escriba por favor": Stop,
+		"Déjame en paz": Stop, "Wrong #": Maybe, "Reported you to the FTC": Maybe, "no solicitors": Maybe, "Not for sale": Maybe,
+		"Stop spamming me": Stop, "spam": Maybe,
 	}
 	for in, want := range cases {
 		if got, w := ClassifyReply(in); got != want {

@@ -262,8 +262,11 @@ func (v *internalView) askColumns(f workflow.ListFile) {
 	}
 	reason := widget.NewEntry()
 	reason.SetText("imported from " + name)
-	intro := widget.NewLabel(fmt.Sprintf("%s has %s. The columns ticked go on your do-not-call list, every row of them.",
-		name, jobs.Plural(int64(f.Rows), "row", "rows")))
+	rows := jobs.Plural(int64(f.Rows), "row", "rows")
+	if len(f.Sheets) > 1 {
+		rows += fmt.Sprintf(" on %d sheets (%s)", len(f.Sheets), strings.Join(f.Sheets, ", "))
+	}
+	intro := widget.NewLabel(fmt.Sprintf("%s has %s. The columns ticked go on your do-not-call list, every row of them.", name, rows))
 	intro.Wrapping = fyne.TextWrapWord
 	scroll := container.NewVScroll(box)
 	scroll.SetMinSize(fyne.NewSize(0, min(float32(len(f.Columns))*40, 320)))

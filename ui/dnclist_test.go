@@ -14,6 +14,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/export"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // waitFor waits until the window is idle, then asserts cond; cond takes
@@ -335,4 +336,39 @@ func TestInternalListTabShowsTheNewestOfABigList(t *testing.T) {
 	h.waitFor("the search", func() bool { return h.textOf(in.count) == "1 of 1,500 numbers" })
 	h.do(func() { in.search.SetText("file big") })
 	h.waitFor("the search by source", func() bool { return h.textOf(in.count) == "the newest 1,000 of 1,200 found, of 1,500 numbers" })
+}
+
+// A workbook of numbers on two sheets: the columns of both are offered,
+// each named with its sheet, and both sheets' numbers go on the list.
+func TestImportAWorkbookOfTwoSheets(t *testing.T) {
+	fb := signedIn()
+	fb.real(t)
+	h := start(t, fb)
+	path := testlists.WriteWorkbook(t, "optouts.xlsx",
+		testlists.Sheet{Name: "2024", Rows: [][]any{{"Name", "Phone"}, {"Ann", "(512) 555-0101"}, {"Bob", "512-555-0102"}}},
+		testlists.Sheet{Name: "2025 texts", Rows: [][]any{{"Mobile", "Reply"}, {"3055550103", "STOP"}, {"305-555-0104; 305-555-0105", "stop"}}})
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	h.do(func() { in.importFile(path) })
+	h.wait("list-columns")
+	var ticked []string
+	h.do(func() {
+		for _, c := range shown[*widget.Check](h) {
+			if c.Checked {
+				ticked = append(ticked, c.Text)
+			}
+		}
+	})
+	want := []string{"2024 › Phone: 2 phone numbers", "2025 texts › Mobile: 3 phone numbers"}
+	if !slices.Equal(ticked, want) || !h.hasText("optouts.xlsx has 4 rows on 2 sheets (2024, 2025 texts).") {
+		t.Fatalf("columns offered: %q; %q", ticked, h.dialogText())
+	}
+	screenshot(t, h, "dnc-list-import-sheets.png")
+	h.tap(h.button("Import"))
+	h.wait("list-imported")
+	if txt := h.dialogText(); !strings.Contains(txt, "5 numbers added to your do-not-call list from optouts.xlsx.") ||
+		!strings.Contains(txt, "2025 texts › Mobile (3 numbers)") {
+		t.Errorf("the report:\n%s", txt)
+	}
 }

@@ -61,6 +61,8 @@ type ListFile struct {
 	Path    string       `json:"path"`
 	Rows    int          `json:"rows"`
 	Columns []ListColumn `json:"columns"`
+	// Sheets are the sheets read of a workbook holding rows on several.
+	Sheets []string `json:"sheets,omitempty"`
 }
 
 // ListProgress is how far reading a file for the list, or adding its
@@ -116,7 +118,7 @@ func (s *ComplianceService) ScanListFile(ctx context.Context, path string, progr
 	if err != nil {
 		return ListFile{}, err
 	}
-	return ListFile{Path: path, Rows: r.rows, Columns: r.cols}, nil
+	return ListFile{Path: path, Rows: r.rows, Columns: r.cols, Sheets: r.sheets}, nil
 }
 
 // ImportInternal puts the numbers of a file on the company's list: the
@@ -214,7 +216,8 @@ type listRead struct {
 	rows     int // the rows read, once read; before, the total the progress counts to
 	read     int // the rows read so far
 	progress func(ListProgress)
-	sheet    string // the sheet being read, in a workbook read on several
+	sheet    string   // the sheet being read, in a workbook read on several
+	sheets   []string // the sheets read, in a workbook read on several
 	cols     []ListColumn
 	found    []listNumber  // the valid numbers of the columns wanted, in file order
 	invalid  []ListInvalid // their values that are not numbers
@@ -269,6 +272,7 @@ func (lr *listRead) readSheet(ctx context.Context, r *input.Reader, named bool, 
 	lr.sheet = ""
 	if named {
 		lr.sheet = r.Sheet()
+		lr.sheets = append(lr.sheets, lr.sheet)
 	}
 	for _, h := range r.Headers() {
 		lr.cols = append(lr.cols, ListColumn{Name: h, Sheet: lr.sheet})

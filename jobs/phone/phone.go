@@ -315,11 +315,14 @@ func ForList(s string) string {
 // several numbers ("5125550101 / 5125550102", "512-555-0101 x12;
 // 512-555-0102": read as one number, the first's extension would swallow
 // the others), else its one number; [0] when it holds none.
-func ListKeys(v string) []uint64 {
+func ListKeys(v string) []uint64 { return AppendListKeys(nil, v) }
+
+// AppendListKeys appends ListKeys(v) to dst.
+func AppendListKeys(dst []uint64, v string) []uint64 {
 	if strings.ContainsFunc(v, NumberSep) {
 		if several, ok := KeysIn(v); ok && len(several) > 1 {
-			return several
+			return append(dst, several...)
 		}
 	}
-	return []uint64{Key(ForList(v))}
+	return append(dst, Key(ForList(v)))
 }

@@ -218,6 +218,7 @@ type listRead struct {
 	progress func(ListProgress)
 	sheet    string   // the sheet being read, in a workbook read on several
 	sheets   []string // the sheets read, in a workbook read on several
+	keys     []uint64 // the numbers of the cell being read
 	cols     []ListColumn
 	found    []listNumber  // the valid numbers of the columns wanted, in file order
 	invalid  []ListInvalid // their values that are not numbers
@@ -317,7 +318,8 @@ func (lr *listRead) count(rec []string, line, base int, want []bool, header bool
 			continue
 		}
 		i := lr.column(base, j)
-		keys := phone.ListKeys(v)
+		lr.keys = phone.AppendListKeys(lr.keys[:0], v)
+		keys := lr.keys
 		damaged := keys[0] == 0 && numberLike(v)
 		if header && keys[0] == 0 && !damaged {
 			continue

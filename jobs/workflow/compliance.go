@@ -169,14 +169,17 @@ func (s *ComplianceService) AddInternal(ctx context.Context, numbers []string, r
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
-		n := phone.Normalize(phone.ForList(raw))
-		if !n.Valid {
+		// "512-555-0101 / 512-555-0102", "512-555-0101 x12 | …": each.
+		keys := phone.ListKeys(raw)
+		if keys[0] == 0 {
 			res.Invalid = append(res.Invalid, strings.TrimSpace(raw))
 			continue
 		}
-		if !seen[n.Digits] {
-			seen[n.Digits] = true
-			entries = append(entries, ledger.InternalEntry{Number: n.Digits, Reason: reason, Source: source, By: by})
+		for _, k := range keys {
+			if d := phone.KeyDigits(k); !seen[d] {
+				seen[d] = true
+				entries = append(entries, ledger.InternalEntry{Number: d, Reason: reason, Source: source, By: by})
+			}
 		}
 	}
 	if len(entries) == 0 {

@@ -257,6 +257,20 @@ func TestImportInternalFloatNumbers(t *testing.T) {
 	checkListSource(t, d, "2145550102", "file pandas.csv, line 4, column Phone", "")
 }
 
+// Numbers pasted by hand are read as a file's cells are: two in a piece
+// ("512-555-0111 x2 / 512-555-0112"), a float; what is not a number is
+// returned, never dropped.
+func TestAddInternalReadsEveryNumberOfAPiece(t *testing.T) {
+	t.Parallel()
+	d := offline(t)
+	res, err := d.Compliance().AddInternal(context.Background(),
+		SplitNumbers("512-555-0111 x2 / 512-555-0112\n5125550113.0, 555-01"), "asked", "pasted")
+	if err != nil || res.Added != 3 || !slices.Equal(res.Invalid, []string{"555-01"}) {
+		t.Fatalf("pasted: %+v, %v", res, err)
+	}
+	checkListSource(t, d, "5125550112", "pasted", "asked")
+}
+
 // A change the database kept refusing is worded, never the engine's text.
 func TestExplainDatabaseBusy(t *testing.T) {
 	t.Parallel()

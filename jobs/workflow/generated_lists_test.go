@@ -19,7 +19,7 @@ import (
 // nothing else is added.
 
 var (
-	listCases = flag.Int("list.cases", 0, "how many generated files TestGeneratedListsLoseNoNumber imports (0: 300; 40 with -short)")
+	listCases = flag.Int("list.cases", 0, "how many generated files TestGeneratedListsLoseNoNumber imports (0: 300; 40 under -race or with -short)")
 	listFirst = flag.Int64("list.seed", 1, "the first seed TestGeneratedListsLoseNoNumber imports")
 )
 
@@ -28,8 +28,8 @@ func TestGeneratedListsLoseNoNumber(t *testing.T) {
 	n := *listCases
 	if n == 0 {
 		n = 300
-		if testing.Short() {
-			n = 40
+		if testing.Short() || raceDetector {
+			n = 40 // make test runs the 300 without the race detector too
 		}
 	}
 	failed := 0

@@ -3,7 +3,9 @@ package input
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -27,6 +29,13 @@ type xlsxSource struct {
 
 	filled, filledLine int // cells filled from a merged range
 	mergesBeyond       int // merged ranges beyond maxMerges, not looked at
+
+	// raw reads the sheet a second time, for the stored values of the
+	// numbers whose display hides their digits (exact); opened at the
+	// first, it is at row rawRow.
+	raw     *excelize.Rows
+	rawRow  int
+	exactly int // numbers read as stored, not as displayed
 }
 
 // activeMerge is a merged range being filled: its value, down to bottom.
@@ -93,6 +102,10 @@ func (x *xlsxSource) open(sheet string) (err error) {
 	if err != nil {
 		return &FileError{Path: x.path, Msg: fmt.Sprintf("cannot read sheet %q: %v", sheet, err), Err: err}
 	}
+	if x.raw != nil {
+		x.raw.Close()
+		x.raw = nil
+	}
 	x.sheet, x.rows, x.row = sheet, rows, 0
 	x.merges, x.nextMerge, x.active, x.mergesBeyond = merges, 0, nil, beyond
 	x.filled, x.filledLine = 0, 0
@@ -120,6 +133,9 @@ func (x *xlsxSource) next() (fields [][]byte, line int, err error) {
 	if err != nil {
 		return nil, x.row, &FileError{Path: x.path, Line: x.row, Msg: "cannot read: " + err.Error(), Err: err}
 	}
+	if err := x.exact(cols); err != nil {
+		return nil, x.row, err
+	}
 	x.fields = x.fields[:0]
 	for _, c := range cols {
 		x.fields = append(x.fields, []byte(c))
@@ -131,6 +147,80 @@ func (x *xlsxSource) next() (fields [][]byte, line int, err error) {
 		x.fields = append(x.fields, nil)
 	}
 	return x.fields, x.row, nil
+}
+
+// exact puts back the digits of the whole numbers of ten digits or more
+// that the sheet displays in a way that hides them: in scientific
+// notation ("5.13E+09") or with decimals ("5125550101.00"), as a column of
+// phone numbers stored as numbers and given a number format shows them.
+// The stored value is exact: it is read, from a second reading of the
+// sheet opened at the first such cell. A text that looks so is left as
+// it is (its digits are lost).
+func (x *xlsxSource) exact(cols []string) error {
+	var raw []string
+	for i, c := range cols {
+		if !hidesDigits(c) {
+			continue
+		}
+		if raw == nil {
+			var err error
+			if raw, err = x.rawRowCells(); err != nil {
+				return err
+			}
+		}
+		// A text's stored value is its text: only a number's differs.
+		if i < len(raw) && raw[i] != c {
+			if v, ok := wholeNumber(raw[i]); ok {
+				cols[i] = v
+				x.exactly++
+			}
+		}
+	}
+	return nil
+}
+
+// rawRowCells are the stored values of the current row's cells.
+func (x *xlsxSource) rawRowCells() ([]string, error) {
+	if x.raw == nil {
+		rows, err := x.f.Rows(x.sheet)
+		if err != nil {
+			return nil, &FileError{Path: x.path, Line: x.row, Msg: "cannot read: " + err.Error(), Err: err}
+		}
+		x.raw, x.rawRow = rows, 0
+	}
+	for x.rawRow < x.row {
+		if !x.raw.Next() {
+			return nil, nil
+		}
+		x.rawRow++
+	}
+	cells, err := x.raw.Columns(excelize.Options{RawCellValue: true})
+	if err != nil {
+		return nil, &FileError{Path: x.path, Line: x.row, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	return cells, nil
+}
+
+// hidesDigits reports whether a cell's display may hide a whole number's
+// digits: scientific notation, or ten digits or more followed by a point
+// and zeros.
+func hidesDigits(s string) bool {
+	if isSci([]byte(s)) {
+		return true
+	}
+	dot := strings.IndexByte(s, '.')
+	return dot >= 10 && strings.Trim(s[dot+1:], "0") == "" && len(s) > dot+1 &&
+		strings.Trim(s[:dot], "0123456789,") == ""
+}
+
+// wholeNumber is a stored value that is a whole number of ten to fifteen
+// digits, as its digits.
+func wholeNumber(v string) (string, bool) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f != math.Trunc(f) || f < 1e9 || f >= 1e15 {
+		return "", false
+	}
+	return strconv.FormatInt(int64(f), 10), true
 }
 
 // fillMerges gives the blank cells of the current row that lie in a range
@@ -166,6 +256,10 @@ func (x *xlsxSource) warnings() []Warning {
 		ws = append(ws, Warning{Line: x.filledLine, Count: x.filled,
 			Message: fmt.Sprintf("%s of ranges merged over several rows filled with the range's value, as Excel shows it", plural(x.filled, "cell", "cells"))})
 	}
+	if x.exactly > 0 {
+		ws = append(ws, Warning{Count: x.exactly,
+			Message: fmt.Sprintf("%s shown in scientific notation or with decimals read as stored, whole (\"5.13E+09\" is 5125550101)", plural(x.exactly, "number", "numbers"))})
+	}
 	if x.mergesBeyond > 0 {
 		ws = append(ws, Warning{Count: x.mergesBeyond,
 			Message: fmt.Sprintf("the sheet has %s more merged ranges than the %s looked at: their cells are read as stored (blank but the first)", thousands(x.mergesBeyond), thousands(maxMerges))})
@@ -197,6 +291,9 @@ func (x *xlsxSource) holdsCells(sheet string) (_ bool, err error) {
 func (x *xlsxSource) close() error {
 	if x.rows != nil {
 		x.rows.Close()
+	}
+	if x.raw != nil {
+		x.raw.Close()
 	}
 	return x.f.Close()
 }

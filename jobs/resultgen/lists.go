@@ -46,6 +46,10 @@ type ListCell struct {
 	Numbers []uint64 // the numbers it holds, as a careful reader reads them
 	Bad     bool     // it holds a number whose digits cannot be read
 	Number  bool     // an .xlsx stores it as a number, not text
+	// NumFmt is the number format an .xlsx shows a Number with: General
+	// (0), or one that hides its digits: "0.00" (2), "#,##0.00" (4),
+	// scientific (11), as a column given a number format shows phones.
+	NumFmt int
 }
 
 // listPhoneHeaders are the headers under which exports put a number to
@@ -195,7 +199,7 @@ func (c *ListCase) phoneCell(r rng, nums *numbers, blank float64, headerless boo
 	k, _ := strconv.ParseUint(d, 10, 64)
 	c.Written = append(c.Written, k)
 	if c.XLSX && r.chance(0.3) {
-		return ListCell{Text: d, Numbers: []uint64{k}, Number: true}
+		return ListCell{Text: d, Numbers: []uint64{k}, Number: true, NumFmt: pick(r, []int{0, 0, 2, 4, 11})}
 	}
 	return ListCell{Text: c.format(r, d), Numbers: []uint64{k}}
 }
@@ -332,8 +336,14 @@ func (c *ListCase) writeXLSX(path string) error {
 					values[k], _ = strconv.ParseInt(cell.Text, 10, 64)
 				}
 			}
+			line := c.FirstLine(&c.Sheets[i]) + j
 			if err == nil {
-				err = f.SetSheetRow(s.Name, fmt.Sprintf("A%d", c.FirstLine(&c.Sheets[i])+j), &values)
+				err = f.SetSheetRow(s.Name, fmt.Sprintf("A%d", line), &values)
+			}
+			for k, cell := range row {
+				if err == nil && cell.NumFmt != 0 {
+					err = numFmt(f, s.Name, k, line, cell.NumFmt)
+				}
 			}
 		}
 		if err != nil {
@@ -341,6 +351,20 @@ func (c *ListCase) writeXLSX(path string) error {
 		}
 	}
 	return f.SaveAs(path)
+}
+
+// numFmt gives the cell of column col (0-based) and row line the number
+// format id.
+func numFmt(f *excelize.File, sheet string, col, line, id int) error {
+	cell, err := excelize.CoordinatesToCellName(col+1, line)
+	if err != nil {
+		return err
+	}
+	style, err := f.NewStyle(&excelize.Style{NumFmt: id})
+	if err != nil {
+		return err
+	}
+	return f.SetCellStyle(sheet, cell, cell, style)
 }
 
 // Readable counts the numbers the file's phone columns hold.

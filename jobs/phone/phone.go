@@ -31,6 +31,7 @@ const (
 	ReasonExchange  = "the exchange (digits 4-6) cannot start with 0 or 1"
 	ReasonNoNumber  = "no digits"
 	ReasonNotNANP11 = "11 digits not starting with 1 (not a US/Canada number)"
+	ReasonSeveral   = "several numbers in one cell: each needs a row of its own"
 )
 
 // Normalize applies the provider's rule (CONTRACT §5): keep the digits; an
@@ -66,6 +67,9 @@ func Normalize(s string) Number {
 		n.Reason = ReasonTooShort
 	case len(d) > 11:
 		n.Reason = ReasonTooLong
+		if keys, ok := KeysIn(s); ok && len(keys) > 1 {
+			n.Reason = ReasonSeveral
+		}
 	}
 	if n.Reason != "" {
 		return n

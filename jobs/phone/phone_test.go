@@ -281,3 +281,15 @@ func TestForList(t *testing.T) {
 		t.Error("a float's number is read for a list alone")
 	}
 }
+
+// A cell of several numbers is not one number, and says why.
+func TestNormalizeSeveral(t *testing.T) {
+	for _, v := range []string{"512-555-0101; 512-555-0102", "5125550101 / 5125550102"} {
+		if n := Normalize(v); n.Valid || n.Reason != ReasonSeveral {
+			t.Errorf("Normalize(%q) = %+v", v, n)
+		}
+	}
+	if n := Normalize("51255501015125550102"); n.Reason != ReasonTooLong {
+		t.Errorf("twenty digits: %+v", n)
+	}
+}

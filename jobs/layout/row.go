@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
@@ -143,6 +144,9 @@ type Reader struct {
 	types []valueCache[PhoneType]
 	dates []valueCache[scrubbedOn] // by column: a column's dates repeat, and a date's reading is dear
 	match valueCache[Match]
+	// sole is the one column every phone of the layout is read from (a
+	// column of cells of several numbers), -1 when there are others.
+	sole int
 	// nums is the last cell of numbers read (ConvNumbers): a row's cell is
 	// split once, whatever the phones it is about.
 	nums struct {
@@ -164,7 +168,23 @@ func (l *Layout) NewReader(join *FlagIndex) *Reader {
 		join = NewFlagIndex()
 	}
 	return &Reader{l: l, join: join, flags: make([]valueCache[valueReading], len(l.Columns)),
-		types: make([]valueCache[PhoneType], len(l.Columns)), dates: make([]valueCache[scrubbedOn], len(l.Columns)), now: join.Now()}
+		types: make([]valueCache[PhoneType], len(l.Columns)), dates: make([]valueCache[scrubbedOn], len(l.Columns)), now: join.Now(),
+		sole: l.soleColumn()}
+}
+
+// soleColumn is the one column every phone slot is read from, when there
+// is one (-1 otherwise, or with no slot).
+func (l *Layout) soleColumn() int {
+	if len(l.Slots) == 0 {
+		return -1
+	}
+	c := l.Slots[0].Number
+	for _, s := range l.Slots {
+		if s.Number != c || s.Raw >= 0 && s.Raw != c {
+			return -1
+		}
+	}
+	return c
 }
 
 // scrubbedOn is a scrub date cell read (scrubDate).
@@ -377,6 +397,24 @@ func partNumber(v string, part int) (key uint64, raw string, ok bool) {
 	return 0, "", false
 }
 
+// severalParts reports whether v holds two parts or more that are not
+// blank, split as partNumber splits a cell of several numbers.
+func severalParts(v string) bool {
+	parts, inPart := 0, false
+	for _, c := range v {
+		switch {
+		case phone.NumberSep(c):
+			inPart = false
+		case !inPart && !unicode.IsSpace(c):
+			inPart = true
+			if parts++; parts > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readPhone reads slot j of rec, whose own answers are dated date.
 func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	l := r.l
@@ -393,17 +431,7 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	if p.Type == "" && (s.Type < 0 || l.Columns[s.Type].Convention != ConvFlag) {
 		p.Type = s.Implied
 	}
-	unsure := false
-	for _, fc := range s.Flags {
-		if l.guess[fc] {
-			unsure, p.guessed = true, p.guessed.with(l.Columns[fc].Kind)
-		}
-		if s.Part > 0 {
-			r.applyFlagged(&p, fc, cell(rec, fc))
-			continue
-		}
-		r.applyFlag(&p, fc, cell(rec, fc))
-	}
+	unsure := r.applyFlags(&p, s, rec)
 	if n := phoneNote(rec, s, raw); n != Clean {
 		p.Flags.Set(Restriction, n) // "5125550101 (DNC)"
 	}
@@ -430,6 +458,27 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 		p.Block |= BlockUnsure
 	}
 	return p, true
+}
+
+// applyFlags sets what the flag columns of slot s say of phone p in rec;
+// it reports whether one of them is read by a guess.
+func (r *Reader) applyFlags(p *Phone, s *Slot, rec []string) (unsure bool) {
+	// A number of a cell of several: the row's answers were asked of the
+	// phone the row is about, not of each number listed. A cell holding
+	// one number, where the layout has no phone but that column's, is the
+	// row's phone.
+	shared := s.Part > 0 && (r.sole != s.Number || severalParts(cell(rec, s.Number)))
+	for _, fc := range s.Flags {
+		if r.l.guess[fc] {
+			unsure, p.guessed = true, p.guessed.with(r.l.Columns[fc].Kind)
+		}
+		if shared {
+			r.applyFlagged(p, fc, cell(rec, fc))
+			continue
+		}
+		r.applyFlag(p, fc, cell(rec, fc))
+	}
+	return unsure
 }
 
 // applyFlag sets what value v of flag column fc says of phone p.

@@ -90,3 +90,33 @@ func TestSeveralPhonesBesideThePhone(t *testing.T) {
 		t.Errorf("row 2: %q", got[1])
 	}
 }
+
+// A file whose one phone column holds several numbers in some cells: a
+// cell of one number is the row's phone, and the row's answers are its
+// own; a cell of several takes only what flags. A number alone in a column
+// of other phones ("Other Phones" beside "Phone") stays another phone: the
+// row's answers are the phone's. (Before, every phone of such a file was
+// unknown, the one number of a cell too.)
+func TestOneNumberOfAColumnOfSeveral(t *testing.T) {
+	h := []string{"Phone", "DNC", "Litigator"}
+	rows := [][]string{
+		{"5125550101; 5125550102", "No", "No"},
+		{"2145550103", "No", "No"},
+	}
+	got := readAll(t, Detect(h, rows, Options{}), rows, nil)
+	want := [][]string{
+		{"(512) 555-0101 ? DNC unknown, litigator unknown", "(512) 555-0102 ? DNC unknown, litigator unknown"},
+		{"(214) 555-0103 ? callable"},
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d:\n %s\nwant\n %s", i+1, strings.Join(got[i], "\n "), strings.Join(want[i], "\n "))
+		}
+	}
+	h = []string{"Phone", "DNC", "Litigator", "Other Phones"}
+	rows = [][]string{{"5125550199", "No", "No", "5125550101; 5125550102"}, {"2145550199", "No", "No", "2145550103"}}
+	got = readAll(t, Detect(h, rows, Options{}), rows, nil)
+	if len(got[1]) != 2 || got[1][0] != "(214) 555-0199 ? callable" || got[1][1] != "(214) 555-0103 ? DNC unknown, litigator unknown" {
+		t.Errorf("beside a phone: %q", got[1])
+	}
+}

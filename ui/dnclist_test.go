@@ -372,3 +372,28 @@ func TestImportAWorkbookOfTwoSheets(t *testing.T) {
 		t.Errorf("the report:\n%s", txt)
 	}
 }
+
+// A result workbook split over sheets ("Clean", "DNC") is imported whole
+// through the window; a sheet under other columns ("Summary") is named in
+// a message, never left out without a word.
+func TestImportAResultWorkbookOfSheets(t *testing.T) {
+	fb := signedIn()
+	fb.real(t)
+	h := start(t, fb)
+	path := testlists.WriteWorkbook(t, "scrubbed.xlsx",
+		testlists.Sheet{Name: "Clean", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550101", "N", "N"}}},
+		testlists.Sheet{Name: "DNC", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550102", "Y", "N"}}},
+		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Total", "Clean"}, {2, 1}}})
+	v := h.app.library
+	h.do(func() { v.importResult(path) })
+	h.wait("scrub-date")
+	h.do(func() {
+		v.scrubAsk.entry.SetText(time.Now().AddDate(0, 0, -1).Format("2006-01-02"))
+		v.scrubAsk.dialog.Confirm()
+	})
+	h.settle()
+	if txt := h.dialogText(); !strings.Contains(txt, `sheet "Summary" holds rows under other columns and is not imported`) {
+		t.Fatalf("no message names the sheet left out: %q", txt)
+	}
+	screenshot(t, h, "library-import-sheets.png")
+}

@@ -436,8 +436,11 @@ func (f *fakeBackend) resultsService() *mock.Results {
 			r, ok := f.results[path]
 			svc := f.svc
 			f.mu.Unlock()
-			if !ok || svc == nil {
+			switch {
+			case svc == nil:
 				return nil, errors.New("no such result: " + path)
+			case !ok:
+				return svc.Results().OpenResult(ctx, path, progress) // one the real layer wrote (an import)
 			}
 			return svc.Results().OpenResult(ctx, r.file, progress)
 		},
@@ -477,7 +480,13 @@ func (f *fakeBackend) resultsService() *mock.Results {
 
 func (f *fakeBackend) library() *mock.Library {
 	return &mock.Library{
-		ImportResultFn: func(ctx context.Context, path string, _ workflow.ImportOptions) (workflow.LibraryItem, error) {
+		ImportResultFn: func(ctx context.Context, path string, opts workflow.ImportOptions) (workflow.LibraryItem, error) {
+			f.mu.Lock()
+			svc := f.svc
+			f.mu.Unlock()
+			if svc != nil { // a test with the real application layer (real)
+				return svc.Library().ImportResult(ctx, path, opts)
+			}
 			return workflow.LibraryItem{}, errors.New("not in these tests")
 		},
 		FetchResultFn: func(ctx context.Context, it workflow.LibraryItem, progress func(done, total int64)) (workflow.LibraryItem, error) {

@@ -163,22 +163,24 @@ func (v *libraryView) askScrubDate(name string, then func(time.Time)) {
 // not known), into the library and opens it.
 func (v *libraryView) importDated(path string, scrubbed time.Time) {
 	a := v.sh
+	var warnings []string // what the import left out, said once its progress is gone
 	a.withProgress("Importing "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
 		it, err := v.be.ImportResult(ctx, path, workflow.ImportOptions{Scrubbed: scrubbed})
 		if err != nil {
 			return err
 		}
+		warnings = it.Warnings
 		a.do(func() {
 			v.search()
 			v.openViewerAt(it.Path, it.Name, 0)
-			if len(it.Warnings) > 0 {
-				a.showMessage("Imported "+filepath.Base(path)+" in part", strings.Join(it.Warnings, "\n\n"))
-			}
 		})
 		return nil
 	}, func(err error) {
-		if err != nil {
+		switch {
+		case err != nil:
 			a.showError(err)
+		case len(warnings) > 0:
+			a.showMessage("Imported "+filepath.Base(path)+" in part", strings.Join(warnings, "\n\n"))
 		}
 	})
 }

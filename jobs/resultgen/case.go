@@ -97,6 +97,15 @@ type File struct {
 	// NumericPhones: an .xlsx holds phones written as bare digits as
 	// numbers.
 	NumericPhones bool
+	// PhoneNumFmt is the number format an .xlsx shows its numeric phones
+	// with: General (0), or one that hides their digits, "0.00" (2),
+	// "#,##0.00" (4) or scientific (11), as a column given a number
+	// format shows them (the stored value is exact).
+	PhoneNumFmt int
+	// Sheets is how many sheets an .xlsx's rows are split over, each with
+	// the header (0 or 1: one), as services split a result by status or
+	// by Excel's size.
+	Sheets int
 	// Title are lines written above the header ("" a blank line), as
 	// reports exported from a portal start.
 	Title []string

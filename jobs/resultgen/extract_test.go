@@ -104,11 +104,20 @@ func readBack(t *testing.T, path string, f *File) [][]string {
 			t.Fatal(err)
 		}
 		defer x.Close()
-		rows, err := x.GetRows("Sheet1", excelize.Options{RawCellValue: true})
-		if err != nil {
-			t.Fatal(err)
+		// Every sheet, the lines above the rows once (each sheet repeats
+		// them).
+		var all [][]string
+		for i, sheet := range x.GetSheetList() {
+			rows, err := x.GetRows(sheet, excelize.Options{RawCellValue: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 {
+				rows = rows[min(f.head(), len(rows)):]
+			}
+			all = append(all, rows...)
 		}
-		return rows
+		return all
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

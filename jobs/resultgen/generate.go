@@ -2,6 +2,7 @@ package resultgen
 
 import (
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"time"
 )
@@ -264,6 +265,7 @@ func (g *gen) packaging(f *File) {
 	default:
 		f.Import = true
 	}
+	g.workbook(f)
 	dated := g.complete && !hasDates(f)
 	if f.Format == CSVComma && !f.Import && (dated || g.r.chance(0.45)) {
 		f.Record = g.recordAge(f)
@@ -328,4 +330,28 @@ func (g *gen) preamble(f *File) {
 		f.Group, f.Fill = pick(g.r, groupNames), g.r.chance(0.3)
 		g.c.describe("%s: a header of two rows, the phones' names over their columns", f.Name)
 	}
+}
+
+// workbook chooses how an .xlsx shows its numeric phones and over how
+// many sheets it splits its rows: drawn from the file's name and the
+// case's seed, not the case's draws, so that the cases' files stay as they
+// were otherwise.
+func (g *gen) workbook(f *File) {
+	if f.Format != XLSX {
+		return
+	}
+	side := newRNG(int64(nameHash(f.Name)) ^ g.c.Seed*0x9e3779b9)
+	if f.NumericPhones {
+		f.PhoneNumFmt = pick(side, []int{0, 0, 2, 4, 11})
+	}
+	if f.Import && side.chance(0.25) {
+		f.Sheets = side.between(2, 3)
+	}
+}
+
+// nameHash is a file name's FNV-1a hash.
+func nameHash(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -177,7 +178,8 @@ func (f *File) Bytes(now time.Time) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// xlsx writes the file as a workbook of one sheet.
+// xlsx writes the file as a workbook: one sheet, or its rows split over
+// Sheets sheets, each with the lines above its rows (title, header).
 func (f *File) xlsx(now time.Time) ([]byte, error) {
 	x := excelize.NewFile()
 	defer x.Close()
@@ -185,31 +187,51 @@ func (f *File) xlsx(now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw, err := x.NewStreamWriter("Sheet1")
+	phoneStyle, err := x.NewStyle(&excelize.Style{NumFmt: f.PhoneNumFmt})
 	if err != nil {
 		return nil, err
 	}
-	head := f.head()
-	for i, row := range f.lines() {
-		vals := make([]any, len(row))
-		for j, s := range row {
-			vals[j] = s
-			if i < head {
-				continue
+	lines, head := f.lines(), f.head()
+	sheets := max(f.Sheets, 1)
+	per := (len(lines) - head + sheets - 1) / sheets
+	for n := range sheets {
+		name := "Sheet1"
+		if n > 0 {
+			name = fmt.Sprintf("Part %d", n+1)
+			if _, err := x.NewSheet(name); err != nil {
+				return nil, err
 			}
-			v := f.xlsxValue(now, f.Rows[i-head][j], s)
-			if _, ok := v.(time.Time); ok {
-				v = excelize.Cell{StyleID: dateStyle, Value: v}
-			}
-			vals[j] = v
 		}
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := sw.SetRow(cell, vals); err != nil {
+		sw, err := x.NewStreamWriter(name)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if err := sw.Flush(); err != nil {
-		return nil, err
+		from, to := min(len(lines), head+n*per), min(len(lines), head+(n+1)*per)
+		out := append(slices.Clone(lines[:head]), lines[from:to]...)
+		for i, row := range out {
+			vals := make([]any, len(row))
+			for j, s := range row {
+				vals[j] = s
+				if i < head {
+					continue
+				}
+				v := f.xlsxValue(now, f.Rows[from+i-2*head][j], s)
+				switch v.(type) {
+				case time.Time:
+					v = excelize.Cell{StyleID: dateStyle, Value: v}
+				case int64:
+					v = excelize.Cell{StyleID: phoneStyle, Value: v}
+				}
+				vals[j] = v
+			}
+			cell, _ := excelize.CoordinatesToCellName(1, i+1)
+			if err := sw.SetRow(cell, vals); err != nil {
+				return nil, err
+			}
+		}
+		if err := sw.Flush(); err != nil {
+			return nil, err
+		}
 	}
 	var b bytes.Buffer
 	if err := x.Write(&b); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/ledger"
 	"github.com/skipdesk/skipdesk/jobs/mapping"
 	"github.com/skipdesk/skipdesk/jobs/submit"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/internal/uitest"
 )
@@ -718,5 +719,41 @@ func TestTraceLoadingBarStops(t *testing.T) {
 	idle(t, tr.bg)
 	if bar == nil || bar.Running() {
 		t.Fatalf("loading bar %v still running after the file was read", bar)
+	}
+}
+
+// A workbook of owners on two sheets: the trace reads the first and names
+// the other; choosing it reads the list again from it (its own columns
+// mapped), and the trace sends that sheet.
+func TestTraceChoosesTheSheetOfAWorkbook(t *testing.T) {
+	f := newFake(traceHeaders, traceRows)
+	w := newWindow(t, fyne.NewSize(1280, 900))
+	first := append([][]any{}, []any{"Owner", "Street"}, []any{"JOHN SMITH", "1 MAIN ST"})
+	var second [][]any
+	for _, r := range append([][]string{traceHeaders}, traceRows...) {
+		row := make([]any, len(r))
+		for i, v := range r {
+			row[i] = v
+		}
+		second = append(second, row)
+	}
+	path := testlists.WriteWorkbook(t, "owners.xlsx", testlists.Sheet{Name: "Notes", Rows: first}, testlists.Sheet{Name: "Owners", Rows: second})
+	done := make(chan string, 1)
+	tr := traceOn(t, w, f, path, done)
+	if tr.ins.Sheet != "Notes" || tr.sheetSel == nil || strings.Join(tr.sheetSel.Options, ",") != "Notes,Owners" {
+		t.Fatalf("sheet %q, choice %v", tr.ins.Sheet, tr.sheetSel)
+	}
+	act(func() { tr.sheetSel.SetSelected("Owners") })
+	idle(t, tr.bg)
+	if tr.ins.Sheet != "Owners" || tr.ins.Rows != len(traceRows) || tr.plan().Input.Sheet != "Owners" {
+		t.Fatalf("after choosing Owners: sheet %q, %d rows, plan's sheet %q", tr.ins.Sheet, tr.ins.Rows, tr.plan().Input.Sheet)
+	}
+	saveShot(t, w, "trace-sheets")
+	act(func() { tapSubmit(tr.submitBtn, &tr.payBtn) })
+	recv(t, done, "onDone")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.submits) != 1 || f.submits[0].plan.Input.Sheet != "Owners" {
+		t.Fatalf("submitted %+v", f.submits)
 	}
 }

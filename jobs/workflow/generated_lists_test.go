@@ -118,3 +118,17 @@ func importList(t *testing.T, c *resultgen.ListCase) []string {
 	}
 	return problems
 }
+
+// FuzzGeneratedLists holds the invariant over random seeds: `make fuzz`
+// runs it with the other fuzz targets (scripts/fuzz.sh).
+func FuzzGeneratedLists(f *testing.F) {
+	for seed := int64(1); seed <= 4; seed++ {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) {
+		c := resultgen.List(seed)
+		if problems := importList(t, c); len(problems) > 0 {
+			t.Errorf("seed %d (%s, %d sheets): %s", seed, c.Name(), len(c.Sheets), strings.Join(problems, "; "))
+		}
+	})
+}

@@ -183,6 +183,9 @@ func TestSniffDelimiter(t *testing.T) {
 		// at the ';' of a few lines.
 		{"Mobile\n5125550101\n5125550102; 5125550103\n5125550104\n", ','},
 		{"Phone;Name\n5125550101;Ann\n5125550102;\n", ';'},
+		// A title of more lines than its rows: from the header on, ';'.
+		{"Report\nExported today\nBy the portal\nFor the owner\n\nPhone;Name\n5125550101;Ann\n5125550102;Bob\n", ';'},
+		{"a;b;c\n", ';'},
 	}
 	for _, tt := range tests {
 		if got := sniffDelimiter([]byte(tt.text), true); got != tt.want {

@@ -3,6 +3,7 @@ package input
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -21,7 +22,8 @@ func sniffLineEnds(text []byte) (crOnly bool) {
 
 // sniffDelimiter picks the delimiter whose count per line (outside quotes)
 // is the most consistent over the first lines of text, preferring more
-// columns on a tie, among those on at least half the lines. A file with
+// columns on a tie, among those on at least half the lines from the
+// first holding one (holds). A file with
 // none of them is a one-column list: ','. (A one-column list whose cells
 // now and then hold "5125550101; 5125550102" is not split at ';': its
 // second numbers would be cut as beyond the header.)
@@ -65,7 +67,7 @@ func sniffDelimiter(text []byte, complete bool) byte {
 	best, bestFreq, bestMode := byte(','), 0, 0
 	for k, d := range delimiters {
 		mode, freq := modeOf(counts[k])
-		if mode == 0 || 2*present(counts[k]) < len(counts[k]) {
+		if mode == 0 || !holds(counts[k]) {
 			continue
 		}
 		if freq > bestFreq || freq == bestFreq && mode > bestMode {
@@ -73,6 +75,20 @@ func sniffDelimiter(text []byte, complete bool) byte {
 		}
 	}
 	return best
+}
+
+// holds reports whether a delimiter whose counts per line are xs may be
+// the file's: from the first line holding it (a title above the header
+// holds none), it is on at least half the lines, and on two of them unless
+// the file is of one line.
+func holds(xs []int) bool {
+	first := slices.IndexFunc(xs, func(x int) bool { return x > 0 })
+	if first < 0 {
+		return false
+	}
+	tail := xs[first:]
+	n := present(tail)
+	return 2*n >= len(tail) && (n >= 2 || len(xs) == 1)
 }
 
 // present counts the positive values of xs.

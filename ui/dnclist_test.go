@@ -374,8 +374,9 @@ func TestImportAWorkbookOfTwoSheets(t *testing.T) {
 }
 
 // A result workbook split over sheets ("Clean", "DNC") is imported whole
-// through the window; a sheet under other columns ("Summary") is named in
-// a message, never left out without a word.
+// through the window; a sheet of results under other columns
+// ("Landlines") is imported as a result of its own and a sheet of none
+// ("Summary") named, each in a message.
 func TestImportAResultWorkbookOfSheets(t *testing.T) {
 	fb := signedIn()
 	fb.real(t)
@@ -383,6 +384,7 @@ func TestImportAResultWorkbookOfSheets(t *testing.T) {
 	path := testlists.WriteWorkbook(t, "scrubbed.xlsx",
 		testlists.Sheet{Name: "Clean", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550101", "N", "N"}}},
 		testlists.Sheet{Name: "DNC", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550102", "Y", "N"}}},
+		testlists.Sheet{Name: "Landlines", Rows: [][]any{{"Landline", "Federal DNC", "TCPA Litigator"}, {"2125550104", "No", "No"}}},
 		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Total", "Clean"}, {2, 1}}})
 	v := h.app.library
 	h.do(func() { v.importResult(path) })
@@ -392,8 +394,12 @@ func TestImportAResultWorkbookOfSheets(t *testing.T) {
 		v.scrubAsk.dialog.Confirm()
 	})
 	h.settle()
-	if txt := h.dialogText(); !strings.Contains(txt, `sheet "Summary" holds rows under other columns and is not imported`) {
-		t.Fatalf("no message names the sheet left out: %q", txt)
+	txt := h.dialogText()
+	for _, want := range []string{"Also imported, as a result of its own (a sheet under other columns): scrubbed - Landlines (imported), 1 row.",
+		`Sheet "Summary" holds no phone results: not imported.`} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("the message does not say %q: %q", want, txt)
+		}
 	}
 	screenshot(t, h, "library-import-sheets.png")
 }

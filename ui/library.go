@@ -163,13 +163,19 @@ func (v *libraryView) askScrubDate(name string, then func(time.Time)) {
 // not known), into the library and opens it.
 func (v *libraryView) importDated(path string, scrubbed time.Time) {
 	a := v.sh
-	var warnings []string // what the import left out, said once its progress is gone
+	var said []string // what the import did beside the result opened, said once its progress is gone
 	a.withProgress("Importing "+filepath.Base(path), func(ctx context.Context, _ func(int64, int64)) error {
 		it, err := v.be.ImportResult(ctx, path, workflow.ImportOptions{Scrubbed: scrubbed})
 		if err != nil {
 			return err
 		}
-		warnings = it.Warnings
+		for _, o := range it.Others {
+			said = append(said, fmt.Sprintf("Also imported, as a result of its own (a sheet under other columns): %s, %s. Find it in the Library.",
+				o.Name, jobs.Plural(int64(o.Rows), "row", "rows")))
+		}
+		for _, w := range it.Warnings {
+			said = append(said, capitalise(w)+".")
+		}
 		a.do(func() {
 			v.search()
 			v.openViewerAt(it.Path, it.Name, 0)
@@ -179,8 +185,8 @@ func (v *libraryView) importDated(path string, scrubbed time.Time) {
 		switch {
 		case err != nil:
 			a.showError(err)
-		case len(warnings) > 0:
-			a.showMessage("Imported "+filepath.Base(path)+" in part", strings.Join(warnings, "\n\n"))
+		case len(said) > 0:
+			a.showMessage("Imported "+filepath.Base(path), strings.Join(said, "\n\n"))
 		}
 	})
 }

@@ -370,6 +370,9 @@ func runResultsImport(ctx context.Context, env *Env, args []string) error {
 		return it, err
 	}, func(w io.Writer, it workflow.LibraryItem) {
 		fmt.Fprintf(w, "imported %s: %s, as %s\n", cleanText(it.Name), plural(it.Rows, "row", "rows"), it.Path)
+		for _, o := range it.Others {
+			fmt.Fprintf(w, "imported %s: %s, as %s (a sheet under other columns, a result of its own)\n", cleanText(o.Name), plural(o.Rows, "row", "rows"), o.Path)
+		}
 		for _, warn := range it.Warnings {
 			fmt.Fprintf(w, "warning: %s\n", cleanText(warn))
 		}

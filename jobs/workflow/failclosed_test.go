@@ -427,23 +427,35 @@ func TestCallableNowViewExportsItsRows(t *testing.T) {
 }
 
 // A result workbook split over sheets ("Clean", "DNC": one header) is
-// imported from every sheet; a sheet under other columns ("Summary") is
-// named in a warning, never left out without a word, and nothing of it is
-// read as a result. (Before, the first sheet alone was imported.)
+// imported from every sheet as one result; a sheet of results under other
+// columns ("Landlines") is a result of its own; a sheet of no results
+// ("Summary") is named in a warning, never left out without a word.
+// (Before, the first sheet alone was imported.)
 func TestImportResultEverySheet(t *testing.T) {
 	t.Parallel()
 	d := offline(t)
 	path := testlists.WriteWorkbook(t, "scrubbed.xlsx",
 		testlists.Sheet{Name: "Clean", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550101", "N", "N"}}},
 		testlists.Sheet{Name: "DNC", Rows: [][]any{{"Phone", "DNC", "Litigator"}, {"2125550102", "Y", "N"}, {"2125550103", "N", "Y"}}},
+		testlists.Sheet{Name: "Landlines", Rows: [][]any{{"Landline", "Federal DNC", "TCPA Litigator", "Carrier"},
+			{"2125550104", "No", "No", "Verizon"}, {"2125550105", "Yes", "No", "AT&T"}}},
 		testlists.Sheet{Name: "Summary", Rows: [][]any{{"Total", "Clean"}, {3, 1}}})
 	it, err := d.Library().ImportResult(context.Background(), path, ImportOptions{Scrubbed: yesterday})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it.Rows != 3 || len(it.Warnings) != 1 || !strings.HasPrefix(it.Warnings[0], `sheet "Summary" holds rows under other columns and is not imported`) {
+	if it.Rows != 3 || len(it.Warnings) != 1 || it.Warnings[0] != `sheet "Summary" holds no phone results: not imported` {
 		t.Fatalf("imported %d rows, warnings %q", it.Rows, it.Warnings)
 	}
 	got, err := listNumbers(t, d, it.Path)
 	wantNumbers(t, got, err, "2125550101")
+	if len(it.Others) != 1 || it.Others[0].Rows != 2 || it.Others[0].Name != "scrubbed - Landlines (imported)" {
+		t.Fatalf("the other sheets: %+v", it.Others)
+	}
+	got, err = listNumbers(t, d, it.Others[0].Path)
+	wantNumbers(t, got, err, "2125550104")
+	again, err := d.Library().ImportResult(context.Background(), path, ImportOptions{Scrubbed: yesterday})
+	if err != nil || again.Path != it.Path || len(again.Others) != 1 || again.Others[0].Path != it.Others[0].Path {
+		t.Fatalf("imported again: %+v, %v", again, err)
+	}
 }

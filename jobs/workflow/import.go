@@ -3,6 +3,7 @@ package workflow
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -47,15 +48,6 @@ func (s *LibraryService) ImportResult(ctx context.Context, path string, opts Imp
 	if !opts.Scrubbed.IsZero() && opts.Scrubbed.After(time.Now().Add(24*time.Hour)) {
 		return LibraryItem{}, fmt.Errorf("%s: %w: %s", filepath.Base(path), ErrFutureDate, opts.Scrubbed.Format(time.DateOnly))
 	}
-	headers, sample, err := readHead(path, library.LayoutSample)
-	if err != nil {
-		return LibraryItem{}, err
-	}
-	l := layout.Detect(headers, sample, s.layoutOptions())
-	if l.Kind != layout.KindTrace && l.Kind != layout.KindDNC {
-		return LibraryItem{}, fmt.Errorf("%s: %w: SkipDesk found no phone results in it; to trace its owners, start a new trace with it",
-			filepath.Base(path), ErrNotAResult)
-	}
 	lib, err := s.library()
 	if err != nil {
 		return LibraryItem{}, err
@@ -64,38 +56,81 @@ func (s *LibraryService) ImportResult(ctx context.Context, path string, opts Imp
 	if err != nil {
 		return LibraryItem{}, err
 	}
-	info, err := os.Stat(path)
+	it, others, err := s.importSheet(ctx, lib, path, "", sum, opts)
 	if err != nil {
 		return LibraryItem{}, err
 	}
+	// A workbook's sheets under other columns than the first's (phones by
+	// type, say) are results of their own: each is imported as one.
+	for _, sheet := range others {
+		o, _, err := s.importSheet(ctx, lib, path, sheet, sum, opts)
+		switch {
+		case errors.Is(err, ErrNotAResult):
+			it.Warnings = append(it.Warnings, fmt.Sprintf("sheet %q holds no phone results: not imported", sheet))
+		case err != nil:
+			it.Warnings = append(it.Warnings, fmt.Sprintf("sheet %q was not imported: %v", sheet, err))
+		default:
+			it.Others = append(it.Others, o)
+		}
+	}
+	s.indexInBackground(lib.Dir())
+	return it, nil
+}
+
+// importSheet copies the result at path into lib: its first sheet holding
+// rows with the sheets under the same header (sheet ""), or the sheet
+// named alone, as an entry of its own. It returns the entry and, for
+// sheet "", the workbook's sheets under other columns.
+func (s *LibraryService) importSheet(ctx context.Context, lib *library.Library, path, sheet, sum string, opts ImportOptions) (LibraryItem, []string, error) {
+	what := filepath.Base(path)
+	if sheet != "" {
+		what += fmt.Sprintf(", sheet %q", sheet)
+	}
+	headers, sample, err := readHead(path, sheet, library.LayoutSample)
+	if err != nil {
+		return LibraryItem{}, nil, err
+	}
+	l := layout.Detect(headers, sample, s.layoutOptions())
+	if l.Kind != layout.KindTrace && l.Kind != layout.KindDNC {
+		return LibraryItem{}, nil, fmt.Errorf("%s: %w: SkipDesk found no phone results in it; to trace its owners, start a new trace with it",
+			what, ErrNotAResult)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return LibraryItem{}, nil, err
+	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	meta := library.Meta{JobID: library.ImportPrefix + sum[:12], Kind: jobs.Kind(l.Kind), Name: name + " (imported)",
+	id := library.ImportPrefix + sum[:12]
+	if sheet != "" {
+		name += " - " + sheet
+		id += "-" + fmt.Sprintf("%x", sha256.Sum256([]byte(sheet)))[:6]
+	}
+	meta := library.Meta{JobID: id, Kind: jobs.Kind(l.Kind), Name: name + " (imported)",
 		Status: jobs.StatusCompleted, SourceFile: path, CreatedAt: info.ModTime().UTC(), CompletedAt: info.ModTime().UTC()}
 	if !opts.Scrubbed.IsZero() {
 		meta.Scrubbed = &library.GivenDate{Date: opts.Scrubbed.UTC(), By: s.team().Computer(), At: time.Now().UTC()}
 	}
 	dest := lib.PathFor(meta)
-	rows, warnings, err := copyAsCSV(ctx, path, dest)
+	rows, others, err := copyAsCSV(ctx, path, sheet, dest)
 	if err != nil {
-		return LibraryItem{}, err
+		return LibraryItem{}, nil, err
 	}
 	meta.TotalRows = rows
 	if err := lib.Record(meta, dest); err != nil {
-		return LibraryItem{}, err
+		return LibraryItem{}, nil, err
 	}
-	s.indexInBackground(lib.Dir())
-	return LibraryItem{Path: dest, JobID: meta.JobID, Kind: meta.Kind, Name: meta.Name, Rows: rows, CreatedAt: meta.CreatedAt,
-		Warnings: warnings}, nil
+	return LibraryItem{Path: dest, JobID: meta.JobID, Kind: meta.Kind, Name: meta.Name, Rows: rows, CreatedAt: meta.CreatedAt}, others, nil
 }
 
 // copyAsCSV writes the rows of src (CSV in any encoding, or XLSX) to dest
 // as a plain UTF-8 CSV, through a temporary file synced and renamed; it
-// returns the data rows written. A workbook holding rows on several sheets
-// is copied from each of them under the same header as the first's (an
-// export split over sheets); every other sheet is named in the warnings
-// returned, never left out without a word.
-func copyAsCSV(ctx context.Context, src, dest string) (int, []string, error) {
-	r, err := input.Open(src, input.Options{SampleRows: -1})
+// returns the data rows written. The sheet named is copied alone; with
+// none, a workbook holding rows on several sheets is copied from each of
+// them under the same header as the first's (an export split over
+// sheets), and the sheets under other columns are returned, never left out
+// without a word.
+func copyAsCSV(ctx context.Context, src, sheet, dest string) (int, []string, error) {
+	r, err := input.Open(src, input.Options{SampleRows: -1, Sheet: sheet})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -111,19 +146,19 @@ func copyAsCSV(ctx context.Context, src, dest string) (int, []string, error) {
 	if err == nil {
 		err = c.rows(ctx, r)
 	}
-	var warnings []string
-	for _, sheet := range r.OtherSheets() {
+	var others []string
+	for _, other := range r.OtherSheets() {
 		if err != nil {
 			break
 		}
 		var o *input.Reader
-		if o, err = input.Open(src, input.Options{SampleRows: -1, Sheet: sheet}); err != nil {
+		if o, err = input.Open(src, input.Options{SampleRows: -1, Sheet: other}); err != nil {
 			break
 		}
 		if slices.Equal(o.Headers(), r.Headers()) {
 			err = c.rows(ctx, o)
 		} else {
-			warnings = append(warnings, fmt.Sprintf("sheet %q holds rows under other columns and is not imported: save it as a file of its own and import that too", sheet))
+			others = append(others, other)
 		}
 		o.Close()
 	}
@@ -143,7 +178,7 @@ func copyAsCSV(ctx context.Context, src, dest string) (int, []string, error) {
 		return 0, nil, err
 	}
 	library.SyncDir(filepath.Dir(dest))
-	return c.n, warnings, nil
+	return c.n, others, nil
 }
 
 // csvCopy is a CSV being written from the rows of one or more readers.

@@ -461,7 +461,7 @@ func (s *core) library() (*library.Library, error) {
 // through the layout rules, whatever service wrote it), a phone list (the
 // DNC scrub) or an owner list (the trace wizard).
 func (s *ResultService) Classify(ctx context.Context, path string) (FileKind, error) {
-	headers, sample, err := readHead(path, library.LayoutSample)
+	headers, sample, err := readHead(path, "", library.LayoutSample)
 	if err != nil {
 		return FileOwners, err
 	}
@@ -495,8 +495,8 @@ func listKind(headers []string) FileKind {
 
 // readHead reads a list or a result (CSV in any encoding, or XLSX): its
 // header and first n rows.
-func readHead(path string, n int) ([]string, [][]string, error) {
-	r, err := input.Open(path, input.Options{SampleRows: -1})
+func readHead(path, sheet string, n int) ([]string, [][]string, error) {
+	r, err := input.Open(path, input.Options{SampleRows: -1, Sheet: sheet})
 	if err != nil {
 		return nil, nil, err
 	}

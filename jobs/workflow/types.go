@@ -123,9 +123,11 @@ type LibraryItem struct {
 	// merged: the teammate's result is a merged one (FetchResult brings its
 	// job's own rows, so the row found is not where it opens).
 	merged bool
-	// Warnings say what an import left out (a workbook's sheet under other
-	// columns).
+	// Warnings say what an import left out (a workbook's sheet holding no
+	// results); Others are the sheets under other columns than the first's,
+	// each imported as a result of its own.
 	Warnings []string
+	Others   []LibraryItem
 }
 
 // Query is a view of a result: filter text (any cell contains it, case

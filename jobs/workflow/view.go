@@ -437,7 +437,7 @@ func (s *ResultService) ReadLayout(ctx context.Context, path string) (layout.Sum
 		}
 		defer os.RemoveAll(dir)
 		tmp := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".csv")
-		if _, _, err := copyAsCSV(ctx, path, tmp); err != nil {
+		if _, _, err := copyAsCSV(ctx, path, "", tmp); err != nil {
 			return layout.Summary{}, err
 		}
 		path = tmp

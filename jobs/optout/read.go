@@ -92,14 +92,42 @@ var harmless = []string{"no answer", "busy", "voicemail", "voice mail", "left me
 // date. Outbound messages are passed over; every reply or disposition that
 // is or may be an opt-out becomes an Entry with its deadlines.
 func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*Import, error) {
-	r, err := input.Open(path, input.Options{})
+	imp, others, err := readSheet(ctx, path, "", e, opt)
 	if err != nil {
 		return nil, err
 	}
+	// A workbook's other sheets holding rows are read too, each by its
+	// own columns: an opt-out is never left on a sheet without a word.
+	for _, sheet := range others {
+		o, _, err := readSheet(ctx, path, sheet, e, opt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			imp.Problems = append(imp.Problems, fmt.Sprintf("sheet %q is not read: %v", sheet, err))
+			continue
+		}
+		imp.merge(o)
+	}
+	return imp, nil
+}
+
+// readSheet reads one sheet of the file at path ("": the first holding
+// rows, or the file), by its own columns; it returns the workbook's other
+// sheets holding rows when it read the first.
+func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt Options) (*Import, []string, error) {
+	r, err := input.Open(path, input.Options{Sheet: sheet})
+	if err != nil {
+		return nil, nil, err
+	}
 	defer r.Close()
+	others := r.OtherSheets()
+	if len(others) > 0 {
+		sheet = r.Sheet() // named, as the other sheets' entries are
+	}
 	cols, layout, err := findColumns(path, r.Headers())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	imp := &Import{File: path, Layout: layout, Columns: map[string]string{}, Unrecognised: map[string]int{}}
 	for role, i := range cols {
@@ -109,15 +137,26 @@ func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*I
 	if len(imp.notes) > 0 {
 		imp.Columns["notes"] = strings.Join(pick(r.Headers(), imp.notes), ", ")
 	}
-	problems, err := eachRow(ctx, r, func(rec []string, line int, sheet string) {
+	err = sheetRows(ctx, r, sheet, func(rec []string, line int, sheet string) {
 		imp.Rows++
 		imp.read(e, opt, cols, rec, line, sheet)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	imp.Problems = append(imp.Problems, problems...)
-	return imp, nil
+	return imp, others, nil
+}
+
+// merge adds what another sheet of the file held.
+func (imp *Import) merge(o *Import) {
+	imp.Entries = append(imp.Entries, o.Entries...)
+	imp.Problems = append(imp.Problems, o.Problems...)
+	imp.Rows += o.Rows
+	imp.Outbound += o.Outbound
+	imp.NotOptOut += o.NotOptOut
+	for said, n := range o.Unrecognised {
+		imp.Unrecognised[said] += n
+	}
 }
 
 // eachRow calls do with every data row of the file r reads, its line and

@@ -28,11 +28,37 @@ type CallLog struct {
 // time (one column, or a date column and a time column). A call whose time
 // cannot be read is kept with a zero time: it counts as recent.
 func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error) {
-	r, err := input.Open(path, input.Options{})
+	log := &CallLog{File: path}
+	others, err := log.readSheet(ctx, path, "", opt)
+	if err != nil {
+		return nil, err
+	}
+	// A workbook's other sheets are read too, each by its own columns: a
+	// call left uncounted could let a number be called past its cap.
+	for _, sheet := range others {
+		if _, err := log.readSheet(ctx, path, sheet, opt); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			log.Problems = append(log.Problems, fmt.Sprintf("sheet %q is not read: %v", sheet, err))
+		}
+	}
+	return log, nil
+}
+
+// readSheet adds the calls of one sheet of the file at path ("": the first
+// holding rows, or the file), read by its own columns; it returns the
+// workbook's other sheets holding rows when it read the first.
+func (log *CallLog) readSheet(ctx context.Context, path, sheet string, opt Options) ([]string, error) {
+	r, err := input.Open(path, input.Options{Sheet: sheet})
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	others := r.OtherSheets()
+	if len(others) > 0 {
+		sheet = r.Sheet()
+	}
 	h := r.Headers()
 	num := headerIndex(h, numberHeaders)
 	if num < 0 {
@@ -45,15 +71,10 @@ func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error
 	if date < 0 {
 		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
 	}
-	log := &CallLog{File: path}
-	problems, err := eachRow(ctx, r, func(rec []string, line int, sheet string) {
+	err = sheetRows(ctx, r, sheet, func(rec []string, line int, sheet string) {
 		log.add(rec, line, sheet, num, date, clock, opt.Location)
 	})
-	if err != nil {
-		return nil, err
-	}
-	log.Problems = append(log.Problems, problems...)
-	return log, nil
+	return others, err
 }
 
 func (log *CallLog) add(rec []string, line int, sheet string, num, date, clock int, loc *time.Location) {

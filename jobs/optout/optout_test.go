@@ -276,3 +276,22 @@ func TestCallLogCap(t *testing.T) {
 		}
 	}
 }
+
+// A call log split over a workbook's sheets under their own columns is
+// counted whole: a call left out could let a number past its cap.
+func TestCallLogEverySheet(t *testing.T) {
+	path := testlists.WriteWorkbook(t, "calls.xlsx",
+		testlists.Sheet{Name: "Outbound", Rows: [][]any{{"To", "Date", "Time"}, {"3055550100", "2026-11-25", "09:00"}}},
+		testlists.Sheet{Name: "Callbacks", Rows: [][]any{{"Phone", "Timestamp"}, {"3055550100", "2026-11-25 11:00"}}},
+		testlists.Sheet{Name: "Notes", Rows: [][]any{{"Agent", "Note"}, {"Ann", "busy day"}}})
+	log, err := ReadCallLog(context.Background(), path, Options{Location: eastern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := log.Recent(time.Date(2026, 11, 25, 12, 0, 0, 0, eastern))["3055550100"]; n != 2 || len(log.Calls) != 2 {
+		t.Errorf("%d calls of 3055550100 counted (%d in all), want 2", n, len(log.Calls))
+	}
+	if len(log.Problems) != 1 || !strings.HasPrefix(log.Problems[0], `sheet "Notes" is not read: `) {
+		t.Errorf("problems %q", log.Problems)
+	}
+}

@@ -159,42 +159,6 @@ func (imp *Import) merge(o *Import) {
 	}
 }
 
-// eachRow calls do with every data row of the file r reads, its line and
-// its sheet's name. A workbook holding rows on several sheets is read on
-// each of them under the same header as r's (an export split over sheets);
-// a sheet under another header is not read, and named in the problems
-// returned, never left out without a word. sheet is "" when the file is
-// read on one sheet alone.
-func eachRow(ctx context.Context, r *input.Reader, do func(rec []string, line int, sheet string)) ([]string, error) {
-	others := r.OtherSheets()
-	sheet := ""
-	if len(others) > 0 {
-		sheet = r.Sheet()
-	}
-	if err := sheetRows(ctx, r, sheet, do); err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, other := range others {
-		o, err := input.Open(r.Path(), input.Options{Sheet: other})
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Equal(o.Headers(), r.Headers()) {
-			problems = append(problems, fmt.Sprintf("sheet %q holds rows under other columns (%s) and is not read: save it as a file of its own and import that too",
-				other, strings.Join(o.Headers(), ", ")))
-			o.Close()
-			continue
-		}
-		err = sheetRows(ctx, o, other, do)
-		o.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return problems, nil
-}
-
 // sheetRows calls do with every data row r reads.
 func sheetRows(ctx context.Context, r *input.Reader, sheet string, do func(rec []string, line int, sheet string)) error {
 	for {

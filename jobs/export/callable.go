@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,6 +99,11 @@ type CallableOptions struct {
 	// many files as its rows-per-file limit asks. Nil: the result's own
 	// layout with the flags and windows added.
 	Preset *dialer.Preset
+	// readFirst: the result is read once before its rows are written, even
+	// where each number's answer is the same in every row
+	// (NumberDecides): an export whose rows said more of a phone than its
+	// number's answers is made again so (errRowStated).
+	readFirst bool
 }
 
 // unknownBlocks are the reasons that say an answer is not known.
@@ -123,14 +129,31 @@ const unknownBlocks = layout.UnknownBlocks
 func ExportCallable(ctx context.Context, src, dncResult, dst string, opts CallableOptions) (*Report, error) {
 	guessed := false
 	rep, err := exportCallable(ctx, src, dncResult, dst, opts, &guessed)
-	if err != nil && guessed && ctx.Err() == nil {
-		// The rows were read with the layout of the file's first rows, and
-		// the whole file reads in another, or the export stopped before
-		// that was known: nothing read with it stands.
-		return exportCallable(ctx, src, dncResult, dst, opts, nil)
+	for tries := 0; err != nil && ctx.Err() == nil && tries < 2; tries++ {
+		switch {
+		case errors.Is(err, errRowStated) && !opts.readFirst:
+			// A row said more of a phone than its number's answers: a
+			// number left out in one row may have been written from an
+			// earlier one. Made again, the result read first.
+			opts.readFirst = true
+		case guessed:
+			// The rows were read with the layout of the file's first
+			// rows, and the whole file reads in another, or the export
+			// stopped before that was known: nothing read with it stands.
+			guessed = false
+		default:
+			return rep, err
+		}
+		rep, err = exportCallable(ctx, src, dncResult, dst, opts, nil)
 	}
 	return rep, err
 }
+
+// errRowStated: the rows were judged as they were written, each number's
+// answer being the same in every row, and a row said more of a phone than
+// its number's answers (a note in its cell): the export is made again with
+// the result read first (CallableOptions.readFirst).
+var errRowStated = errors.New("a row states more of a phone than its number's answers")
 
 // exportCallable is ExportCallable. With guessed, the result's layout,
 // when it is to be detected, is that of its first rows until its rows are
@@ -635,7 +658,7 @@ func safety(fs []jobs.QuickFilter) bool { return slices.ContainsFunc(fs, layout.
 func (m *mergeSource) readFlagged(ctx context.Context, path string) error {
 	m.flagged = layout.NewFlaggedNumbers()
 	m.stale = newStaleSet()
-	if m.l.NumberDecides() {
+	if m.l.NumberDecides() && !m.opts.readFirst {
 		return nil
 	}
 	src, err := openCSVSource(path)
@@ -786,8 +809,13 @@ func (m *mergeSource) end() error {
 		return nil
 	}
 	m.ended = true
+	stated := false
 	for _, j := range m.judges {
 		m.gather(j)
+		stated = stated || j.stated
+	}
+	if stated && !m.staleRead {
+		return errRowStated
 	}
 	if m.stale != nil && !m.staleRead {
 		m.staleRead = true

@@ -25,6 +25,9 @@ type rowJudge struct {
 	notes   bool
 	flagged *layout.FlaggedNumbers
 	stale   *staleSet
+	// stated: a row noted said more of a phone than its number's answers
+	// (layout.Phone.RowStated): the export is made again (errRowStated).
+	stated bool
 
 	row    layout.Row
 	rec    []string
@@ -68,9 +71,10 @@ func (j *rowJudge) merge(rec []string) ([]string, bool) {
 	j.read(rec)
 	if j.notes {
 		// Each number's answer is the same in every row (NumberDecides):
-		// this row says it.
+		// this row says it, unless it says more of a phone (stated).
 		for i := range j.row.Phones {
 			j.note(&j.row.Phones[i])
+			j.stated = j.stated || j.row.Phones[i].RowStated()
 		}
 	}
 	if slices.Contains(m.filters, jobs.QuickMatched) && j.row.Match != layout.Matched {

@@ -307,3 +307,31 @@ func TestReadAheadKeepsOrderAndStops(t *testing.T) {
 		t.Fatalf("the source was read after spoolRows returned (%d, then %d calls)", calls, s.calls)
 	}
 }
+
+// A note in a later row's phone cell ("614 841 9508 (Litigator)")
+// restricts that number in every row, though every other answer is the
+// number's own (a DNC result's): an export whose rows say more of a phone
+// than its number's answers is made again with the result read first.
+// (Before, the number was written from the earlier row.)
+func TestNoteInALaterRowLeavesTheNumberOutEverywhere(t *testing.T) {
+	trace := testlists.WriteFile(t, "trace.csv", "Owner,Phone Number 1,Owner2 Phone Number 1\r\n"+
+		"A,704 725 6680,614 841 9508\r\n"+
+		"B,614 841 9508 (Litigator),\r\n")
+	dnc := testlists.WriteFile(t, "scrub.csv", "Phone,ScrubDate,ResultCode,Litigator\r\n"+
+		"6148419508,2026-06-09,W,0\r\n7047256680,2026-06-09,W,0\r\n")
+	for _, name := range []string{"out.csv", "out.xlsx"} {
+		dst := filepath.Join(t.TempDir(), name)
+		rep, err := ExportCallable(context.Background(), trace, dnc, dst, at(CallableOptions{OnlyCallable: true}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Phones.Kept != 1 || rep.Phones.Left["flagged in another row"] != 1 {
+			t.Errorf("%s: kept %d, left out %v", name, rep.Phones.Kept, rep.Phones.Left)
+		}
+		if name == "out.csv" {
+			if body, _ := os.ReadFile(dst); strings.Contains(string(body), "614 841 9508") || !strings.Contains(string(body), "704 725 6680") {
+				t.Errorf("written:\n%s", body)
+			}
+		}
+	}
+}

@@ -92,7 +92,17 @@ type Phone struct {
 	// guessed are the lists its answers of columns read by a guess are
 	// about: in a DNC result joined to another file, they clear nothing.
 	guessed Kinds
+	// stated: its row says something of it beyond its number's answers
+	// (a note in its cell, its twin column holding another number).
+	stated bool
 }
+
+// RowStated reports whether the phone's row says something of it beyond
+// its number's answers (a note in its cell, "5125550101 (DNC)"; its twin
+// column holding another number): then the same number may read otherwise
+// in another row even where the layout's answers are all the number's
+// (NumberDecides).
+func (p *Phone) RowStated() bool { return p.stated }
 
 // Answers are the phone's flags as another file may take them (a DNC
 // result joined to a trace, the library's index of scrub answers): its
@@ -434,12 +444,14 @@ func (r *Reader) readPhone(rec []string, j int, date time.Time) (Phone, bool) {
 	unsure := r.applyFlags(&p, s, rec)
 	if n := phoneNote(rec, s, raw); n != Clean {
 		p.Flags.Set(Restriction, n) // "5125550101 (DNC)"
+		p.stated = true
 	}
 	if twinsDiffer(rec, s, key) {
 		// Columns read as one phone's, its number and its number as
 		// written, hold two numbers: which one the row's answers are
 		// about is not known.
 		p.Flags.Set(Number, Unknown)
+		p.stated = true
 	}
 	// A list the file reports for some of its phones is asked of all of
 	// them: where the file says nothing, the answer is unknown.

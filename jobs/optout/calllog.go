@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -29,20 +28,12 @@ type CallLog struct {
 // cannot be read is kept with a zero time: it counts as recent.
 func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error) {
 	log := &CallLog{File: path}
-	others, err := log.readSheet(ctx, path, "", opt)
+	// A call left uncounted could let a number be called past its cap.
+	problems, err := everySheet(ctx, func(sheet string) ([]string, error) { return log.readSheet(ctx, path, sheet, opt) })
 	if err != nil {
 		return nil, err
 	}
-	// A workbook's other sheets are read too, each by its own columns: a
-	// call left uncounted could let a number be called past its cap.
-	for _, sheet := range others {
-		if _, err := log.readSheet(ctx, path, sheet, opt); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			log.Problems = append(log.Problems, fmt.Sprintf("sheet %q is not read: %v", sheet, err))
-		}
-	}
+	log.Problems = append(log.Problems, problems...)
 	return log, nil
 }
 
@@ -50,15 +41,11 @@ func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error
 // holding rows, or the file), read by its own columns; it returns the
 // workbook's other sheets holding rows when it read the first.
 func (log *CallLog) readSheet(ctx context.Context, path, sheet string, opt Options) ([]string, error) {
-	r, err := input.Open(path, input.Options{Sheet: sheet})
+	r, sheet, others, err := openSheet(path, sheet)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	others := r.OtherSheets()
-	if len(others) > 0 {
-		sheet = r.Sheet()
-	}
 	h := r.Headers()
 	num := headerIndex(h, numberHeaders)
 	if num < 0 {

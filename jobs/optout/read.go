@@ -92,39 +92,70 @@ var harmless = []string{"no answer", "busy", "voicemail", "voice mail", "left me
 // date. Outbound messages are passed over; every reply or disposition that
 // is or may be an opt-out becomes an Entry with its deadlines.
 func Read(ctx context.Context, path string, e *calltime.Engine, opt Options) (*Import, error) {
-	imp, others, err := readSheet(ctx, path, "", e, opt)
+	var imp *Import
+	problems, err := everySheet(ctx, func(sheet string) ([]string, error) {
+		o, others, err := readSheet(ctx, path, sheet, e, opt)
+		switch {
+		case err != nil:
+		case imp == nil:
+			imp = o
+		default:
+			imp.merge(o)
+		}
+		return others, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	// A workbook's other sheets holding rows are read too, each by its
-	// own columns: an opt-out is never left on a sheet without a word.
+	imp.Problems = append(imp.Problems, problems...)
+	return imp, nil
+}
+
+// everySheet reads a file with read: its first sheet holding rows (or the
+// file: sheet ""), whose failure is the file's, then each other sheet of
+// a workbook holding rows that read returned, by its own columns; a sheet
+// read cannot read is named in the problems returned, never left out
+// without a word (an opt-out, a call counted against a cap).
+func everySheet(ctx context.Context, read func(sheet string) (others []string, err error)) ([]string, error) {
+	others, err := read("")
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
 	for _, sheet := range others {
-		o, _, err := readSheet(ctx, path, sheet, e, opt)
-		if err != nil {
+		if _, err := read(sheet); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			imp.Problems = append(imp.Problems, fmt.Sprintf("sheet %q is not read: %v", sheet, err))
-			continue
+			problems = append(problems, fmt.Sprintf("sheet %q is not read: %v", sheet, err))
 		}
-		imp.merge(o)
 	}
-	return imp, nil
+	return problems, nil
+}
+
+// openSheet opens sheet of the file at path ("": the first holding rows,
+// or the file). name is the sheet's name where the workbook holds rows on
+// several ("" otherwise); others are its other sheets holding rows, when
+// sheet is "".
+func openSheet(path, sheet string) (r *input.Reader, name string, others []string, err error) {
+	if r, err = input.Open(path, input.Options{Sheet: sheet}); err != nil {
+		return nil, "", nil, err
+	}
+	if others = r.OtherSheets(); len(others) > 0 {
+		sheet = r.Sheet()
+	}
+	return r, sheet, others, nil
 }
 
 // readSheet reads one sheet of the file at path ("": the first holding
 // rows, or the file), by its own columns; it returns the workbook's other
 // sheets holding rows when it read the first.
 func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt Options) (*Import, []string, error) {
-	r, err := input.Open(path, input.Options{Sheet: sheet})
+	r, sheet, others, err := openSheet(path, sheet)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
-	others := r.OtherSheets()
-	if len(others) > 0 {
-		sheet = r.Sheet() // named, as the other sheets' entries are
-	}
 	cols, layout, err := findColumns(path, r.Headers())
 	if err != nil {
 		return nil, nil, err

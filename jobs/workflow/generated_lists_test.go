@@ -25,13 +25,7 @@ var (
 
 func TestGeneratedListsLoseNoNumber(t *testing.T) {
 	t.Parallel()
-	n := *listCases
-	if n == 0 {
-		n = 300
-		if testing.Short() || raceDetector {
-			n = 40 // make test runs the 300 without the race detector too
-		}
-	}
+	n := casesOr(*listCases, 300, 40)
 	failed := 0
 	for seed := *listFirst; seed < *listFirst+int64(n) && failed < 5; seed++ {
 		c := resultgen.List(seed)

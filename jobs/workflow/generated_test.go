@@ -378,14 +378,19 @@ var genShrink = flag.Bool("gen.shrink", false, "TestGeneratedResultsNeverLeak sh
 // makes a case about ten times slower, so a run under it, like -short
 // (the inner loop), takes 100 cases: make test runs the full 2,000
 // without it, and the fuzz target draws more.
-func casesToRun() int {
+func casesToRun() int { return casesOr(*genCases, 2000, 100) }
+
+// casesOr is the cases a generated test runs: asked (a flag, 0 none), or
+// full, or light under -short or the race detector (make test runs the
+// full count without it too).
+func casesOr(asked, full, light int) int {
 	switch {
-	case *genCases > 0:
-		return *genCases
+	case asked > 0:
+		return asked
 	case testing.Short(), raceDetector:
-		return 100
+		return light
 	}
-	return 2000
+	return full
 }
 
 // TestGeneratedResultsNeverLeak: thousands of generated result files,

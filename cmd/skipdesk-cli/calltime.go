@@ -152,11 +152,14 @@ func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {
 	for _, p := range imp.Problems {
 		fmt.Fprintf(w, "not imported: %s\n", cleanText(p))
 	}
+	for _, n := range imp.Notes {
+		fmt.Fprintf(w, "note: %s\n", cleanText(n))
+	}
 }
 
 func columnsText(cols map[string]string) string {
 	var parts []string
-	for _, role := range []string{"number", "said", "notes", "date", "direction"} {
+	for _, role := range []string{"number", "from", "to", "said", "notes", "date", "direction"} {
 		if h, ok := cols[role]; ok {
 			parts = append(parts, role+" = "+cleanText(h))
 		}

@@ -47,9 +47,12 @@ func (log *CallLog) readSheet(ctx context.Context, path, sheet string, opt Optio
 	}
 	defer r.Close()
 	h := r.Headers()
-	num := headerIndex(h, numberHeaders)
-	if num < 0 {
-		return nil, fileErr(path, "no phone number column (phone, number, to…) among %q", h)
+	cols := map[string]int{}
+	if !numberColumns(h, cols) {
+		return nil, fileErr(path, "no phone number column (phone, number, from and to…) among %q", h)
+	}
+	if i := headerIndex(h, directionHeaders); i >= 0 {
+		cols["direction"] = i
 	}
 	date, clock := headerIndex(h, []string{"date", "call date"}), headerIndex(h, []string{"time", "call time", "start time"})
 	if date < 0 || clock < 0 {
@@ -59,26 +62,47 @@ func (log *CallLog) readSheet(ctx context.Context, path, sheet string, opt Optio
 		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
 	}
 	err = sheetRows(ctx, r, sheet, func(rec []string, line int, sheet string) {
-		log.add(rec, line, sheet, num, date, clock, opt.Location)
+		log.add(rec, line, sheet, h, cols, date, clock, opt.Location)
 	})
 	return others, err
 }
 
-func (log *CallLog) add(rec []string, line int, sheet string, num, date, clock int, loc *time.Location) {
-	n := phone.Normalize(phone.ForList(rec[num]))
-	if !n.Valid {
-		log.Problems = append(log.Problems, fmt.Sprintf("%s: %q is not a valid US number (%s): the call is not counted", At(sheet, line), rec[num], n.Reason))
-		return
+func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols map[string]int, date, clock int, loc *time.Location) {
+	get := func(role string) string {
+		if i, ok := cols[role]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
 	}
-	when := strings.TrimSpace(rec[date])
-	if clock >= 0 {
+	names := map[string]string{}
+	for role, i := range cols {
+		names[role] = h[i]
+	}
+	// A call whose way is not said counts for both ends: a call left
+	// uncounted could let a number be called past its cap.
+	roles, doubt := person(cols, names, directionOf(get("direction")), get, "call was made or taken")
+	if doubt != "" {
+		log.Problems = append(log.Problems, At(sheet, line)+": "+doubt+" (the call counts for both)")
+	}
+	when := ""
+	if date < len(rec) {
+		when = strings.TrimSpace(rec[date])
+	}
+	if clock >= 0 && clock < len(rec) {
 		when += " " + strings.TrimSpace(rec[clock])
 	}
-	c := Call{Line: line, Number: n.Digits, At: ParseWhen(when, loc)}
-	if c.At.IsZero() {
+	at := ParseWhen(when, loc)
+	if at.IsZero() {
 		log.Problems = append(log.Problems, fmt.Sprintf("%s: the time %q could not be read: the call counts as made in the last 24 hours", At(sheet, line), when))
 	}
-	log.Calls = append(log.Calls, c)
+	for _, role := range roles {
+		n := phone.Normalize(phone.ForList(get(role)))
+		if !n.Valid {
+			log.Problems = append(log.Problems, fmt.Sprintf("%s: %q is not a valid US number (%s): the call is not counted", At(sheet, line), get(role), n.Reason))
+			continue
+		}
+		log.Calls = append(log.Calls, Call{Line: line, Number: n.Digits, At: at})
+	}
 }
 
 // Recent counts each number's calls in the 24 hours up to at (calls whose

@@ -3,6 +3,7 @@ package optout
 import (
 	"context"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -293,5 +294,88 @@ func TestCallLogEverySheet(t *testing.T) {
 	}
 	if len(log.Problems) != 1 || !strings.HasPrefix(log.Problems[0], `sheet "Notes" is not read: `) {
 		t.Errorf("problems %q", log.Problems)
+	}
+}
+
+// A dialer's calls are made outbound: a "Do Not Call" disposition on an
+// outbound call is an opt-out all the same. (Before, a dispositions
+// export with a Direction column passed every outbound call over as a
+// "message sent", and the number stayed callable.)
+func TestReadDispositionsOfOutboundCalls(t *testing.T) {
+	imp := readDispositions(t, [][]string{
+		{"Phone", "Direction", "Disposition", "Call Date"},
+		{"404-555-0100", "Outbound", "Do Not Call", "2026-11-23"},
+		{"212-555-0100", "Outbound", "No Answer", "2026-11-23"},
+		{"312-555-0100", "Inbound", "DNC", "2026-11-24"},
+	}, func(e Entry) string { return e.Number + " " + e.Said }, "4045550100 Do Not Call", "3125550100 DNC")
+	if imp.Outbound != 0 || imp.NotOptOut != 1 {
+		t.Errorf("outbound %d, not opt-outs %d", imp.Outbound, imp.NotOptOut)
+	}
+}
+
+// Where a file has a From and a To, the person is who wrote or called
+// (an inbound row's From) or who was written to or called (an outbound
+// row's To); a row that does not say which way it went puts both on the
+// list, said in a note. (Before, the From was read on every row: a
+// dialer's caller ID went on the list in place of the person called.)
+func TestReadFromAndTo(t *testing.T) {
+	imp := readDispositions(t, [][]string{
+		{"ANI", "DNIS", "Call Type", "Disposition", "Timestamp"},
+		{"5125550199", "4045550100", "Outbound", "DNC Request", "2026-11-23 10:00"},
+		{"2125550100", "5125550199", "Inbound", "Opted Out", "2026-11-23 11:00"},
+		{"5125550199", "3125550100", "Manual", "Do Not Call", "2026-11-24 09:30"},
+		{"5125550199", "7135550100", "Outbound", "No Answer", "2026-11-24 09:31"},
+	}, func(e Entry) string { return e.Number + " " + e.Said },
+		"4045550100 DNC Request", "2125550100 Opted Out", "5125550199 Do Not Call", "3125550100 Do Not Call")
+	if len(imp.Notes) != 1 || !strings.HasPrefix(imp.Notes[0], "line 4: the row does not say whether the call was made or taken: both ANI (5125550199) and DNIS (3125550100)") {
+		t.Errorf("notes %q", imp.Notes)
+	}
+	if imp.Columns["from"] != "ANI" || imp.Columns["to"] != "DNIS" || imp.Columns["direction"] != "Call Type" || imp.Columns["number"] != "" {
+		t.Errorf("columns %v", imp.Columns)
+	}
+
+	// An SMS tool's message log (Twilio's columns): our own messages are
+	// passed over, a reply's person is its From.
+	path := filepath.Join(t.TempDir(), "messages.csv")
+	writeCSV(t, path, "From,To,Body,Status,SentDate,Direction\n"+
+		"+15125550199,+14045550101,\"Hi Ann, about 1 Main St. Reply STOP to opt out\",delivered,2026-11-20 10:00:00,outbound-api\n"+
+		"+14045550101,+15125550199,Stop,received,2026-11-20 10:05:00,inbound\n"+
+		"+15125550199,+14045550101,You have been unsubscribed,delivered,2026-11-20 10:05:01,outbound-reply\n"+
+		"+14045550102,+15125550199,who is this,received,2026-11-20 10:06:00,inbound\n")
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Entries) != 1 || imp.Entries[0].Number != "4045550101" || date(imp.Entries[0].Made) != "2026-11-20" ||
+		imp.Outbound != 2 || len(imp.Notes) != 0 || imp.Columns["date"] != "SentDate" {
+		t.Errorf("entries %+v, outbound %d, notes %q, columns %v", imp.Entries, imp.Outbound, imp.Notes, imp.Columns)
+	}
+}
+
+// A call log with a From and a To counts each call against the person
+// called or calling, and a call whose way is not said against both.
+func TestCallLogFromAndTo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.csv")
+	writeCSV(t, path, "From,To,Direction,Start Time,Date\n"+
+		"3055550199,4055550100,outbound,09:00,2026-11-25\n"+
+		"4055550101,3055550199,inbound,09:30,2026-11-25\n"+
+		"3055550199,4055550100,,10:00,2026-11-25\n")
+	log, err := ReadCallLog(context.Background(), path, Options{Location: eastern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := log.Recent(time.Date(2026, 11, 25, 12, 0, 0, 0, eastern))
+	if !maps.Equal(got, map[string]int{"4055550100": 2, "4055550101": 1, "3055550199": 1}) {
+		t.Errorf("recent %v", got)
+	}
+	if len(log.Problems) != 1 || !strings.HasPrefix(log.Problems[0], "line 4: the row does not say whether the call was made or taken") {
+		t.Errorf("problems %q", log.Problems)
+	}
+}
+
+func writeCSV(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

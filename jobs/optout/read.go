@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/calltime"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/phone"
@@ -53,7 +54,9 @@ type Import struct {
 	Entries []Entry           // Stop and Maybe, in the file's order
 	// Problems name the lines passed over ("line 12: number ... is not a
 	// valid US number").
-	Problems  []string
+	Problems []string
+	// Notes name the lines read with a doubt, on the safe side.
+	Notes     []string
 	Rows      int // data rows read
 	Outbound  int // messages the tool sent (not replies)
 	NotOptOut int // replies or dispositions that are not opt-outs
@@ -73,8 +76,16 @@ var (
 	dispositionHeaders = []string{"disposition", "call disposition", "disposition name", "call result", "result",
 		"outcome", "call outcome", "status", "call status", "wrap up", "wrapup"}
 	dateHeaders = []string{"date", "date time", "datetime", "timestamp", "created", "created at", "received",
-		"received at", "sent", "sent at", "call date", "call time", "call start", "start time", "time", "date created"}
-	directionHeaders = []string{"direction", "message direction", "message type", "type"}
+		"received at", "sent", "sent at", "call date", "call time", "call start", "start time", "time", "date created",
+		"sent date", "date sent", "received date", "date received", "message date", "reply date", "last reply date",
+		"created date", "created on", "sent on", "received on", "call date time", "call start time", "start date",
+		"disposition date", "dispositioned at", "last call date", "last called"}
+	directionHeaders = []string{"direction", "message direction", "message type", "call direction", "call type", "type"}
+	// fromHeaders and toHeaders are a message's or a call's two ends: the
+	// person is who wrote or called (an inbound row's From) or who was
+	// written to or called (an outbound row's To).
+	fromHeaders = []string{"from", "from number", "sender", "caller", "caller id", "ani"}
+	toHeaders   = []string{"to", "to number", "recipient", "dialed number", "called number", "dnis"}
 	// noteHeaders are the columns where an agent writes what was said:
 	// a request not to be called written there is one all the same.
 	noteHeaders = []string{"notes", "note", "call notes", "agent notes", "comments", "comment", "memo", "remarks",
@@ -182,6 +193,7 @@ func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt 
 func (imp *Import) merge(o *Import) {
 	imp.Entries = append(imp.Entries, o.Entries...)
 	imp.Problems = append(imp.Problems, o.Problems...)
+	imp.Notes = append(imp.Notes, o.Notes...)
 	imp.Rows += o.Rows
 	imp.Outbound += o.Outbound
 	imp.NotOptOut += o.NotOptOut
@@ -222,7 +234,11 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		return ""
 	}
-	if dir := strings.ToLower(get("direction")); strings.HasPrefix(dir, "out") || dir == "sent" || dir == "outgoing" {
+	dir := directionOf(get("direction"))
+	// A message the tool sent is not the person's reply ("Reply STOP to
+	// opt out"); a call's disposition is what was said on it whichever
+	// way the call went.
+	if imp.Layout == Replies && dir == outbound {
 		imp.Outbound++
 		return
 	}
@@ -234,17 +250,89 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		return
 	}
-	// Every number of the cell opted out ("512-555-0101; 512-555-0102").
-	keys := phone.ListKeys(get("number"))
-	if keys[0] == 0 {
-		imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported",
-			At(sheet, line), get("number"), said, phone.Normalize(get("number")).Reason))
-		return
+	what := "message was sent or received"
+	if imp.Layout == Dispositions {
+		what = "call was made or taken"
 	}
-	for _, k := range keys {
-		imp.add(e, opt, Entry{Line: line, Sheet: sheet, Number: phone.KeyDigits(k), Said: said, Class: class, Match: match,
-			Text: imp.Layout == Replies}, get("date"))
+	roles, doubt := person(cols, imp.Columns, dir, get, what)
+	if doubt != "" {
+		imp.Notes = append(imp.Notes, At(sheet, line)+": "+doubt+" (both go on the list)")
 	}
+	for _, role := range roles {
+		// Every number of the cell opted out ("512-555-0101; 512-555-0102").
+		keys := phone.ListKeys(get(role))
+		if keys[0] == 0 {
+			imp.Problems = append(imp.Problems, fmt.Sprintf("%s: %q (%s) is not a valid US number: %s; this opt-out is not imported",
+				At(sheet, line), get(role), said, phone.Normalize(get(role)).Reason))
+			continue
+		}
+		for _, k := range keys {
+			imp.add(e, opt, Entry{Line: line, Sheet: sheet, Number: phone.KeyDigits(k), Said: said, Class: class, Match: match,
+				Text: imp.Layout == Replies}, get("date"))
+		}
+	}
+}
+
+// Directions of a row.
+const (
+	unknownDirection = iota
+	inbound
+	outbound
+)
+
+// directionOf reads a direction column's value ("outbound-api",
+// "Incoming", "Sent"…); unknownDirection when it says neither.
+func directionOf(v string) int {
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch {
+	case strings.HasPrefix(v, "out"), slices.Contains([]string{"sent", "send", "ob", "mt", "o"}, v):
+		return outbound
+	case v == "in", strings.HasPrefix(v, "inbound"), strings.HasPrefix(v, "incoming"),
+		slices.Contains([]string{"received", "receive", "ib", "mo", "i", "reply", "response"}, v):
+		return inbound
+	}
+	return unknownDirection
+}
+
+// person are the roles of the columns holding the number of the person
+// of a row going dir: the number column; where the file has a From and a
+// To, the inbound row's From or the outbound row's To, and both where the
+// row does not say which way it went (the person's number is never left
+// off for the want of it), said in the note returned.
+func person(cols map[string]int, names map[string]string, dir int, get func(role string) string, what string) ([]string, string) {
+	if _, ok := cols["to"]; !ok {
+		return []string{"number"}, ""
+	}
+	switch dir {
+	case inbound:
+		return []string{"from"}, ""
+	case outbound:
+		return []string{"to"}, ""
+	}
+	return []string{"from", "to"}, fmt.Sprintf("the row does not say whether the %s: both %s (%s) and %s (%s) are taken as the person's",
+		what, names["from"], get("from"), names["to"], get("to"))
+}
+
+// numberColumns finds the columns of the person's number among headers
+// into cols: "number", or, where that is a From or a To and the other is
+// there too, "from" and "to"; false when there are none.
+func numberColumns(headers []string, cols map[string]int) bool {
+	pair := func() bool {
+		if from, to := headerIndex(headers, fromHeaders), headerIndex(headers, toHeaders); from >= 0 && to >= 0 {
+			cols["from"], cols["to"] = from, to
+			return true
+		}
+		return false
+	}
+	n := headerIndex(headers, numberHeaders)
+	switch {
+	case n < 0:
+		return pair()
+	case oneOf(headers[n], fromHeaders, toHeaders) && pair():
+	default:
+		cols["number"] = n
+	}
+	return true
 }
 
 // add dates an opt-out by when, as written (the import's day when it
@@ -300,7 +388,7 @@ func notesOf(headers []string, cols map[string]int) []int {
 	taken := slices.Collect(maps.Values(cols))
 	var out []int
 	for i, h := range headers {
-		if !slices.Contains(taken, i) && headerIndex([]string{h}, noteHeaders) == 0 {
+		if !slices.Contains(taken, i) && oneOf(h, noteHeaders) {
 			out = append(out, i)
 		}
 	}
@@ -340,8 +428,8 @@ func findColumns(path string, headers []string) (map[string]int, string, error) 
 			return nil, "", fileErr(path, "no reply (message, body, reply…) or disposition (disposition, call result, status…) column among %q", headers)
 		}
 	}
-	if !pick("number", numberHeaders) {
-		return nil, "", fileErr(path, "no phone number column (phone, number, from, to…) among %q", headers)
+	if !numberColumns(headers, cols) {
+		return nil, "", fileErr(path, "no phone number column (phone, number, from and to…) among %q", headers)
 	}
 	pick("date", dateHeaders)
 	pick("direction", directionHeaders)
@@ -352,16 +440,28 @@ func fileErr(path, format string, args ...any) error {
 	return &input.FileError{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-// headerIndex is the first header matching the names, in the names' order.
+// headerIndex is the first header matching the names, in the names' order
+// (a header read as its words: "SentDate", "sent_date" and "Sent Date"
+// are "sent date").
 func headerIndex(headers, names []string) int {
 	for _, name := range names {
 		for i, h := range headers {
-			if normalise(strings.NewReplacer("_", " ", "/", " ").Replace(h)) == name {
+			if strings.Join(jobs.HeaderWords(h), " ") == name {
 				return i
 			}
 		}
 	}
 	return -1
+}
+
+// oneOf reports whether header is one of the names of any list.
+func oneOf(header string, lists ...[]string) bool {
+	for _, names := range lists {
+		if headerIndex([]string{header}, names) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // dateLayouts are the ways exports write a date and time.

@@ -159,7 +159,7 @@ func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {
 
 func columnsText(cols map[string]string) string {
 	var parts []string
-	for _, role := range []string{"number", "from", "to", "said", "notes", "date", "direction"} {
+	for _, role := range []string{"number", "from", "to", "said", "notes", "marks", "date", "marked", "direction"} {
 		if h, ok := cols[role]; ok {
 			parts = append(parts, role+" = "+cleanText(h))
 		}

@@ -379,3 +379,64 @@ func writeCSV(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// A CRM's contacts export marks its opt-outs in columns of their own
+// (Salesforce's DoNotCall, "SMS Opt Out": TRUE): a mark is an opt-out
+// beside any status; a value that is neither yes nor no may be one; a
+// mark is dated by its own column or, without one, by the import's day,
+// never by the contact's creation. (Before, such a file was refused, and
+// one with a Status column was read by the status alone: the marked
+// numbers stayed callable.)
+func TestReadOptOutMarks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.csv")
+	writeCSV(t, path, "First Name,Phone,Status,DoNotCall,SMS Opt Out,Created,Opt Out Date\n"+
+		"Ann,512-555-0101,Active,false,FALSE,2025-01-01,\n"+
+		"Bob,512-555-0102,Lead,true,FALSE,2025-01-02,2026-11-20\n"+
+		"Cy,512-555-0103,Lead,0,TRUE,2025-01-03,\n"+
+		"Di,512-555-0104,Active,,Y - per owner,2025-01-04,\n")
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range imp.Entries {
+		got = append(got, strings.Join([]string{e.Number, e.Class.String(), e.Said, date(e.Made), date(e.Terms.NotBefore)}, " "))
+		if !e.Flag || !e.Text {
+			t.Errorf("%s: a mark not read as one (kept as a text's)", e.Number)
+		}
+	}
+	want := []string{"5125550102 opt-out DoNotCall: true 2026-11-20 2031-11-20",
+		"5125550103 opt-out SMS Opt Out: TRUE 2026-11-25 2031-11-25",
+		"5125550104 may be an opt-out SMS Opt Out: Y - per owner 2026-11-25 2031-11-25"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || imp.Columns["marks"] != "DoNotCall, SMS Opt Out" {
+		t.Errorf("entries\n%s\nwant\n%s\n(columns %v)", strings.Join(got, "\n"), strings.Join(want, "\n"), imp.Columns)
+	}
+
+	// Marks alone: read as a layout of their own.
+	writeCSV(t, path, "Phone,DNC\n5125550101,Yes\n5125550102,No\n")
+	if imp, err = Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay}); err != nil {
+		t.Fatal(err)
+	}
+	if imp.Layout != Flags || len(imp.Entries) != 1 || imp.Entries[0].Number != "5125550101" || imp.NotOptOut != 1 {
+		t.Errorf("read as %s: entries %+v, not opt-outs %d", imp.Layout, imp.Entries, imp.NotOptOut)
+	}
+}
+
+// A row's dates beside its own (the contact's creation) never date an
+// opt-out earlier than it was made: the latest of them is taken, which
+// keeps it on the list the longest, and the import's day where one of
+// them cannot be read (it may be the reply's own).
+func TestReadDatesAnOptOutByItsLatest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "replies.csv")
+	writeCSV(t, path, "Phone,Last Reply,Created,Last Reply Date\n"+
+		"3055550100,STOP,2024-03-01,2026-11-20 14:03\n"+
+		"3055550101,remove me,2024-03-02,not sent\n")
+	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Entries) != 2 || date(imp.Entries[0].Made) != "2026-11-20" || date(imp.Entries[1].Made) != "2026-11-25" ||
+		!strings.Contains(imp.Entries[1].DateNote, `"not sent" could not be read`) {
+		t.Errorf("entries %+v", imp.Entries)
+	}
+}

@@ -20,6 +20,7 @@ import (
 const (
 	Replies      = "SMS replies"         // a number, the person's reply, its date
 	Dispositions = "dialer dispositions" // a number, the call's disposition, its date
+	Flags        = "opt-out marks"       // a contacts export: a number, a column marking it (DNC: Yes)
 )
 
 // Options tune reading an export.
@@ -41,6 +42,7 @@ type Entry struct {
 	Class    Class  // Stop or Maybe
 	Match    string // the words that decided
 	Text     bool   // made by text (a reply); false for a call's disposition
+	Flag     bool   // marked in a column of the export (DNC: Yes), made by text or call
 	Made     time.Time
 	DateNote string // why Made is the import's time: the date could not be read
 	Terms    calltime.Terms
@@ -49,7 +51,7 @@ type Entry struct {
 // Import is what an export held.
 type Import struct {
 	File    string
-	Layout  string            // Replies or Dispositions
+	Layout  string            // Replies, Dispositions or Flags
 	Columns map[string]string // role (number, said, date, direction) → header
 	Entries []Entry           // Stop and Maybe, in the file's order
 	// Problems name the lines passed over ("line 12: number ... is not a
@@ -64,6 +66,9 @@ type Import struct {
 	// shown to the person, never taken as "callable".
 	Unrecognised map[string]int
 	notes        []int // the note columns (noteHeaders) read beside the reply or disposition
+	flags        []int // the opt-out columns (flagHeaders) read beside them
+	dates        []int // the date columns (dateHeaders), the first of them cols' "date"
+	headers      []string
 }
 
 // Role header names, in order of preference (normalised: lower case, words).
@@ -80,6 +85,11 @@ var (
 		"sent date", "date sent", "received date", "date received", "message date", "reply date", "last reply date",
 		"created date", "created on", "sent on", "received on", "call date time", "call start time", "start date",
 		"disposition date", "dispositioned at", "last call date", "last called"}
+	// markDateHeaders date an opt-out mark; a row's other dates (the
+	// contact's creation, its last call) do not.
+	markDateHeaders = []string{"opt out date", "opted out at", "opted out date", "date opted out", "opted out on",
+		"unsubscribed at", "unsubscribe date", "unsubscribed date", "dnc date", "date added to dnc", "dnc added",
+		"opt out at", "opt out time", "stopped at"}
 	directionHeaders = []string{"direction", "message direction", "message type", "call direction", "call type", "type"}
 	// fromHeaders and toHeaders are a message's or a call's two ends: the
 	// person is who wrote or called (an inbound row's From) or who was
@@ -90,6 +100,12 @@ var (
 	// a request not to be called written there is one all the same.
 	noteHeaders = []string{"notes", "note", "call notes", "agent notes", "comments", "comment", "memo", "remarks",
 		"disposition notes", "call note", "tags", "tag", "summary", "call summary"}
+	// flagHeaders are the columns where a CRM or an SMS tool marks a
+	// contact who opted out (Salesforce's DoNotCall, "SMS Opt Out": TRUE).
+	flagHeaders = []string{"dnc", "do not call", "opted out", "opt out", "optout", "opted out of sms", "unsubscribed",
+		"sms opt out", "text opt out", "call opt out", "phone opt out", "do not text", "do not contact", "dnd",
+		"do not disturb", "is opted out", "has opted out", "internal dnc", "dnc flag", "blocked", "is dnc", "on dnc",
+		"no call", "no text", "stop", "stopped"}
 )
 
 // harmless are the dispositions that are plainly not opt-outs.
@@ -175,9 +191,16 @@ func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt 
 	for role, i := range cols {
 		imp.Columns[role] = r.Headers()[i]
 	}
-	imp.notes = notesOf(r.Headers(), cols)
+	imp.headers = r.Headers()
+	if i, ok := cols["date"]; ok {
+		imp.dates = append([]int{i}, columnsOf(r.Headers(), cols, dateHeaders)...)
+	}
+	imp.notes, imp.flags = columnsOf(r.Headers(), cols, noteHeaders), columnsOf(r.Headers(), cols, flagHeaders)
 	if len(imp.notes) > 0 {
 		imp.Columns["notes"] = strings.Join(pick(r.Headers(), imp.notes), ", ")
+	}
+	if len(imp.flags) > 0 {
+		imp.Columns["marks"] = strings.Join(pick(r.Headers(), imp.flags), ", ")
 	}
 	err = sheetRows(ctx, r, sheet, func(rec []string, line int, sheet string) {
 		imp.Rows++
@@ -242,7 +265,7 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		imp.Outbound++
 		return
 	}
-	class, match, said := imp.classify(get("said"), rec)
+	class, match, said, flag := imp.classify(get("said"), rec)
 	if class == None {
 		imp.NotOptOut++
 		if imp.Layout == Dispositions && said != "" && !known(said) {
@@ -250,15 +273,15 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		return
 	}
-	what := "message was sent or received"
-	if imp.Layout == Dispositions {
-		what = "call was made or taken"
+	// A mark is dated by its own column alone (a contact's creation or
+	// last call is not when it opted out; the import's day keeps it the
+	// longest); it does not say how the person asked: kept as a text's
+	// opt-out is, the longer.
+	when := imp.latest(rec, opt.Location)
+	if flag {
+		when = get("marked")
 	}
-	roles, doubt := person(cols, imp.Columns, dir, get, what)
-	if doubt != "" {
-		imp.Notes = append(imp.Notes, At(sheet, line)+": "+doubt+" (both go on the list)")
-	}
-	for _, role := range roles {
+	for _, role := range imp.roles(cols, dir, get, At(sheet, line)) {
 		// Every number of the cell opted out ("512-555-0101; 512-555-0102").
 		keys := phone.ListKeys(get(role))
 		if keys[0] == 0 {
@@ -268,9 +291,46 @@ func (imp *Import) read(e *calltime.Engine, opt Options, cols map[string]int, re
 		}
 		for _, k := range keys {
 			imp.add(e, opt, Entry{Line: line, Sheet: sheet, Number: phone.KeyDigits(k), Said: said, Class: class, Match: match,
-				Text: imp.Layout == Replies}, get("date"))
+				Text: imp.Layout == Replies || flag, Flag: flag}, when)
 		}
 	}
+}
+
+// roles are the columns of the person's number of the row at where,
+// going dir (person), a doubt noted.
+func (imp *Import) roles(cols map[string]int, dir int, get func(string) string, where string) []string {
+	what := "message was sent or received"
+	if imp.Layout != Replies {
+		what = "call was made or taken"
+	}
+	roles, doubt := person(cols, imp.Columns, dir, get, what)
+	if doubt != "" {
+		imp.Notes = append(imp.Notes, where+": "+doubt+" (both go on the list)")
+	}
+	return roles
+}
+
+// latest is the latest date of the row's date columns (a reply's own date
+// beside the contact's creation: the later keeps the opt-out the longer),
+// as written; where one of them is blank or cannot be read, that one's
+// text: the row's own date may be the one not known (the import's day is
+// taken, said so).
+func (imp *Import) latest(rec []string, loc *time.Location) string {
+	best, bestAt := "", time.Time{}
+	for _, i := range imp.dates {
+		v := ""
+		if i < len(rec) {
+			v = strings.TrimSpace(rec[i])
+		}
+		at := ParseWhen(v, loc)
+		if at.IsZero() {
+			return v
+		}
+		if at.After(bestAt) {
+			best, bestAt = v, at
+		}
+	}
+	return best
 }
 
 // Directions of a row.
@@ -349,20 +409,26 @@ func (imp *Import) add(e *calltime.Engine, opt Options, ent Entry, when string) 
 	imp.Entries = append(imp.Entries, ent)
 }
 
-// classify reads the row's reply or disposition, said, and its notes:
-// the class, the words that decided and what was said (the note, where
-// one decided).
-func (imp *Import) classify(said string, rec []string) (Class, string, string) {
+// classify reads the row's reply or disposition, said, its notes and its
+// opt-out marks: the class, the words that decided, what was said (the
+// note or the mark, where one decided) and whether a mark decided.
+func (imp *Import) classify(said string, rec []string) (Class, string, string, bool) {
 	class, match := ClassifyReply(said)
-	if imp.Layout == Dispositions {
+	if imp.Layout != Replies {
 		class, match = ClassifyDisposition(said)
 	}
+	flag := false
 	if class != Stop {
 		if c, m, note := imp.noted(rec); c > class {
-			return c, m, note
+			class, match, said = c, m, note
 		}
 	}
-	return class, match, said
+	if class != Stop {
+		if c, m, mark := imp.marked(rec); c > class {
+			class, match, said, flag = c, m, mark, true
+		}
+	}
+	return class, match, said, flag
 }
 
 // noted is what the row's notes say: the strongest class any of them
@@ -382,13 +448,48 @@ func (imp *Import) noted(rec []string) (Class, string, string) {
 	return best, match, note
 }
 
-// notesOf are the note columns among headers, other than those cols
-// reads already.
-func notesOf(headers []string, cols map[string]int) []int {
+// marked is what the row's opt-out columns say: the strongest class any
+// of them reads as, its words and the mark ("DNC: Yes").
+func (imp *Import) marked(rec []string) (Class, string, string) {
+	best, match, mark := None, "", ""
+	for _, i := range imp.flags {
+		if i >= len(rec) {
+			continue
+		}
+		v := strings.TrimSpace(rec[i])
+		if c, m := MarkClass(v); c > best {
+			best, match, mark = c, m, imp.headers[i]+": "+v
+		}
+	}
+	return best, match, mark
+}
+
+// MarkClass reads a value of a column marking opt-outs: yes, true, 1, x
+// are one; no, false, 0, blank are not; words are read as a disposition's
+// ("Opted Out"); anything else may be one, for a person to read (the
+// column is there to say it).
+func MarkClass(v string) (Class, string) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	switch {
+	case slices.Contains([]string{"yes", "y", "true", "t", "1", "x", "✓", "✔", "☑", "checked", "on"}, t):
+		return Stop, t
+	case slices.Contains([]string{"", "no", "n", "false", "f", "0", "off", "unchecked", "none", "n/a", "na", "null",
+		"-", "--", "clean", "ok", "active", "callable", "valid", "not dnc", "subscribed", "opted in"}, t):
+		return None, ""
+	}
+	if c, m := ClassifyDisposition(v); c != None || known(v) {
+		return c, m
+	}
+	return Maybe, t
+}
+
+// columnsOf are the columns among headers of the names (notes, opt-out
+// marks), other than those cols reads already.
+func columnsOf(headers []string, cols map[string]int, names []string) []int {
 	taken := slices.Collect(maps.Values(cols))
 	var out []int
 	for i, h := range headers {
-		if !slices.Contains(taken, i) && oneOf(h, noteHeaders) {
+		if !slices.Contains(taken, i) && oneOf(h, names) {
 			out = append(out, i)
 		}
 	}
@@ -425,13 +526,17 @@ func findColumns(path string, headers []string) (map[string]int, string, error) 
 	if !pick("said", replyHeaders) {
 		layout = Dispositions
 		if !pick("said", dispositionHeaders) {
-			return nil, "", fileErr(path, "no reply (message, body, reply…) or disposition (disposition, call result, status…) column among %q", headers)
+			if headerIndex(headers, flagHeaders) < 0 {
+				return nil, "", fileErr(path, "no reply (message, body, reply…), disposition (disposition, call result, status…) or opt-out (DNC, opted out, unsubscribed…) column among %q", headers)
+			}
+			layout = Flags
 		}
 	}
 	if !numberColumns(headers, cols) {
 		return nil, "", fileErr(path, "no phone number column (phone, number, from and to…) among %q", headers)
 	}
 	pick("date", dateHeaders)
+	pick("marked", markDateHeaders)
 	pick("direction", directionHeaders)
 	return cols, layout, nil
 }

@@ -1,9 +1,9 @@
 package resultgen
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // OptOutCase is an export of the opt-outs people made where SkipDesk does
@@ -33,6 +33,10 @@ type OptOutRow struct {
 	// of one number column): nothing but the person's number may be added,
 	// and nothing at all for a row that is not an opt-out.
 	Known bool
+	// When is the day the person asked (zero where the file does not say
+	// it readably): an entry is never dated before it, which would let it
+	// be taken off the list before its time.
+	When time.Time
 }
 
 // Vocabularies of what people reply and what agents record.
@@ -62,8 +66,13 @@ var optOutDirections = [][2]string{{"inbound", "outbound"}, {"Inbound", "Outboun
 
 // optOutShape is the columns of a sheet.
 type optOutShape struct {
-	texts     bool   // an SMS tool's (else a dialer's)
-	number    string // the number column's header; "" where there is a From and a To
+	texts     bool // an SMS tool's (else a dialer's or a CRM's)
+	crm       bool // a CRM's contacts, opt-outs marked in columns of their own
+	marks     []string
+	marked    string    // the marks' date column, or ""
+	yesNo     [2]string // how the marks write yes and no
+	created   string    // the contact's creation date beside the row's own, or ""
+	number    string    // the number column's header; "" where there is a From and a To
 	from, to  string
 	said      string // the message or disposition column
 	date      string
@@ -97,7 +106,13 @@ func OptOuts(seed int64) *OptOutCase {
 
 // optOutShapeOf draws a sheet's columns.
 func optOutShapeOf(r rng) optOutShape {
+	if r.chance(0.25) {
+		return crmShape(r)
+	}
 	sh := optOutShape{texts: r.chance(0.5), dir: pick(r, optOutDirections)}
+	if r.chance(0.3) {
+		sh.created = pick(r, []string{"Created", "Date Created", "Created On"})
+	}
 	pair := r.chance(0.4)
 	if sh.texts {
 		sh.said = pick(r, []string{"Message", "Body", "Reply", "Message Body", "Text", "Last Reply"})
@@ -131,6 +146,21 @@ func optOutShapeOf(r rng) optOutShape {
 	return sh
 }
 
+// crmShape is a CRM's or an SMS tool's contacts: a number, one or two
+// columns marking an opt-out (Salesforce's DoNotCall), a status, the
+// contact's creation date, now and then the opt-out's own date.
+func crmShape(r rng) optOutShape {
+	sh := optOutShape{crm: true, number: pick(r, []string{"Phone", "Mobile Phone", "Phone Number", "Cell"}),
+		marks:   pickSome(r, []string{"DNC", "DoNotCall", "Do Not Call", "Opted Out", "SMS Opt Out", "Unsubscribed", "Is DNC"}, r.between(1, 2)),
+		yesNo:   pick(r, [][2]string{{"Yes", "No"}, {"TRUE", "FALSE"}, {"true", "false"}, {"1", "0"}, {"X", ""}, {"Y", "N"}}),
+		created: pick(r, []string{"Created", "Date Created", "Created On"})}
+	if r.chance(0.4) {
+		sh.marked = pick(r, []string{"Opt Out Date", "DNC Date", "Opted Out At", "Unsubscribed At"})
+	}
+	sh.others = pickSome(r, []string{"First Name", "Email", "Status", "Owner"}, r.between(0, 3))
+	return sh
+}
+
 // pickSome is n of list, in the list's order.
 func pickSome(r rng, list []string, n int) []string {
 	var out []string
@@ -149,7 +179,12 @@ func (c *OptOutCase) optOutSheet(r rng, nums *numbers, sh optOutShape, name stri
 	} else {
 		cols = append(cols, sh.from, sh.to)
 	}
-	cols = append(cols, sh.said, sh.date)
+	for _, h := range []string{sh.said, sh.date, sh.created, sh.marked} {
+		if h != "" {
+			cols = append(cols, h)
+		}
+	}
+	cols = append(cols, sh.marks...)
 	if sh.direction != "" {
 		cols = append(cols, sh.direction)
 	}
@@ -180,47 +215,19 @@ func (c *OptOutCase) optOutSheet(r rng, nums *numbers, sh optOutShape, name stri
 func (c *OptOutCase) optOutRow(r rng, nums *numbers, sh optOutShape, ours string) (map[string]ListCell, OptOutRow) {
 	cells := map[string]ListCell{}
 	var t OptOutRow
-	// The row's way: a reply, or a message the tool sent; a call made or
-	// taken. Where the file does not say, a reply or a call made.
-	out := sh.texts && sh.direction != "" && r.chance(0.3) || !sh.texts && r.chance(0.8)
-	if sh.direction != "" {
-		v := sh.dir[0]
-		if out {
-			v = sh.dir[1]
-		}
-		if r.chance(0.05) {
-			v = "" // left blank now and then
-		}
-		cells[sh.direction] = ListCell{Text: v}
-		t.Known = v != ""
-	} else if sh.number != "" {
-		t.Known = true // a file of one number column and no direction
+	if sh.created != "" {
+		cells[sh.created] = ListCell{Text: writeDate(r, time.Date(2025, time.Month(r.between(1, 12)), r.between(1, 28), 0, 0, 0, 0, time.UTC))}
 	}
-	sent := sh.texts && out
-	switch {
-	case sent:
-		cells[sh.said] = ListCell{Text: strings.NewReplacer("{name}", pick(r, []string{"Ann", "Bob", "José"}),
-			"{n}", strconv.Itoa(r.between(1, 9999))).Replace(pick(r, optOutSent))}
-	case sh.texts:
-		t.Stop = r.chance(0.45)
-		cells[sh.said] = ListCell{Text: pick(r, optOutOther)}
-		if t.Stop {
-			cells[sh.said] = ListCell{Text: pick(r, optOutStops)}
-		}
-	default:
-		t.Stop = r.chance(0.4)
-		said, note := pick(r, dispoOther), pick(r, noteOther)
-		if t.Stop && (sh.notes == "" || r.chance(0.7)) {
-			said = pick(r, dispoStops)
-		} else if t.Stop {
-			note = pick(r, noteStops)
-		}
-		cells[sh.said] = ListCell{Text: said}
-		if sh.notes != "" {
-			cells[sh.notes] = ListCell{Text: note}
-		}
+	if sh.crm {
+		return c.crmRow(r, nums, sh, cells)
 	}
-	cells[sh.date] = ListCell{Text: optOutDate(r)}
+	out := direction(r, sh, cells, &t)
+	said(r, sh, out, cells, &t)
+	when := time.Date(2026, 10, r.between(1, 28), r.between(0, 23), r.between(0, 59), 0, 0, time.UTC)
+	cells[sh.date] = ListCell{Text: writeDate(r, when)}
+	if readableDate(cells[sh.date].Text) {
+		t.When = when
+	}
 	person := c.personCell(r, nums, sh.number != "", &t)
 	if sh.number != "" {
 		cells[sh.number] = person
@@ -261,23 +268,100 @@ func (c *OptOutCase) personCell(r rng, nums *numbers, one bool, t *OptOutRow) Li
 	return ListCell{Text: c.format(r, d), Numbers: t.Person}
 }
 
-// optOutDate is when a row was made, as exports write it; now and then
-// one that cannot be read.
-func optOutDate(r rng) string {
-	day, hour, minute := r.between(1, 28), r.between(0, 23), r.between(0, 59)
+// direction draws the row's way (a reply, or a message the tool sent; a
+// call made or taken; where the file does not say, a reply or a call
+// made), and writes it where the file has a column for it: whether the
+// row went out.
+func direction(r rng, sh optOutShape, cells map[string]ListCell, t *OptOutRow) bool {
+	out := sh.texts && sh.direction != "" && r.chance(0.3) || !sh.texts && r.chance(0.8)
+	if sh.direction != "" {
+		v := sh.dir[0]
+		if out {
+			v = sh.dir[1]
+		}
+		if r.chance(0.05) {
+			v = "" // left blank now and then
+		}
+		cells[sh.direction] = ListCell{Text: v}
+		t.Known = v != ""
+	} else if sh.number != "" {
+		t.Known = true // a file of one number column and no direction
+	}
+	return out
+}
+
+// said writes what the row says: a message the tool sent, a reply, or a
+// disposition and its notes, an opt-out or not.
+func said(r rng, sh optOutShape, out bool, cells map[string]ListCell, t *OptOutRow) {
+	switch {
+	case sh.texts && out:
+		cells[sh.said] = ListCell{Text: strings.NewReplacer("{name}", pick(r, []string{"Ann", "Bob", "José"}),
+			"{n}", strconv.Itoa(r.between(1, 9999))).Replace(pick(r, optOutSent))}
+	case sh.texts:
+		t.Stop = r.chance(0.45)
+		cells[sh.said] = ListCell{Text: pick(r, optOutOther)}
+		if t.Stop {
+			cells[sh.said] = ListCell{Text: pick(r, optOutStops)}
+		}
+	default:
+		t.Stop = r.chance(0.4)
+		said, note := pick(r, dispoOther), pick(r, noteOther)
+		if t.Stop && (sh.notes == "" || r.chance(0.7)) {
+			said = pick(r, dispoStops)
+		} else if t.Stop {
+			note = pick(r, noteStops)
+		}
+		cells[sh.said] = ListCell{Text: said}
+		if sh.notes != "" {
+			cells[sh.notes] = ListCell{Text: note}
+		}
+	}
+}
+
+// crmRow is a contact of a CRM's export: marked as opted out (now and
+// then dated) or not.
+func (c *OptOutCase) crmRow(r rng, nums *numbers, sh optOutShape, cells map[string]ListCell) (map[string]ListCell, OptOutRow) {
+	t := OptOutRow{Known: true, Stop: r.chance(0.35)}
+	for _, m := range sh.marks {
+		cells[m] = ListCell{Text: sh.yesNo[1]}
+	}
+	if t.Stop {
+		cells[pick(r, sh.marks)] = ListCell{Text: sh.yesNo[0]}
+	}
+	if sh.marked != "" && t.Stop && r.chance(0.7) {
+		when := time.Date(2026, 10, r.between(1, 28), r.between(0, 23), r.between(0, 59), 0, 0, time.UTC)
+		cells[sh.marked] = ListCell{Text: writeDate(r, when)}
+		if readableDate(cells[sh.marked].Text) {
+			t.When = when
+		}
+	}
+	cells[sh.number] = c.personCell(r, nums, true, &t)
+	for _, o := range sh.others {
+		cells[o] = ListCell{Text: pick(r, []string{"Kim", "Active", "Lead", "Customer", "ann@example.com", ""})}
+	}
+	return cells, t
+}
+
+// writeDate writes when as exports do; now and then a date that cannot be
+// read.
+func writeDate(r rng, when time.Time) string {
 	switch r.IntN(7) {
 	case 0:
-		return fmt.Sprintf("2026-10-%02d %02d:%02d:00", day, hour, minute)
+		return when.Format("2006-01-02 15:04:05")
 	case 1:
-		return fmt.Sprintf("10/%d/2026 %d:%02d %s", day, hour%12+1, minute, pick(r, []string{"AM", "PM"}))
+		return when.Format("1/2/2006 3:04 PM")
 	case 2:
-		return fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", day, hour, minute)
+		return when.Format(time.RFC3339)
 	case 3:
-		return fmt.Sprintf("10/%d/26", day)
+		return when.Format("1/2/06")
 	case 4:
-		return fmt.Sprintf("Oct %d, 2026", day)
+		return when.Format("Jan 2, 2006")
 	case 5:
 		return pick(r, []string{"", "yesterday", "n/a"})
 	}
-	return fmt.Sprintf("2026-10-%02d", day)
+	return when.Format(time.DateOnly)
 }
+
+// readableDate reports whether writeDate wrote a date (not one of its
+// unreadable values).
+func readableDate(s string) bool { return s != "" && s != "yesterday" && s != "n/a" }

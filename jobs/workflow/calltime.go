@@ -160,7 +160,10 @@ func optOutEntries(imp *optout.Import, by string) []ledger.InternalEntry {
 // (the first date it may be removed is the entry's KeepUntil).
 func OptOutReason(e optout.Entry) string {
 	how := "call disposition"
-	if e.Text {
+	switch {
+	case e.Flag:
+		how = "marked in the export"
+	case e.Text:
 		how = "text reply"
 	}
 	what := "opt-out"

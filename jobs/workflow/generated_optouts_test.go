@@ -57,8 +57,10 @@ func importOptOuts(t *testing.T, c *resultgen.OptOutCase) []string {
 		on[phone.Key(e.Number)] = true
 	}
 	at := map[string][]uint64{} // "sheet, line" → numbers entered from it
+	made := map[string]time.Time{}
 	for _, e := range res.Entries {
 		at[optout.At(e.Sheet, e.Line)] = append(at[optout.At(e.Sheet, e.Line)], phone.Key(e.Number))
+		made[optout.At(e.Sheet, e.Line)] = e.Made
 	}
 	named := map[string]bool{}
 	for _, p := range res.Problems {
@@ -78,7 +80,12 @@ func importOptOuts(t *testing.T, c *resultgen.OptOutCase) []string {
 				cells = append(cells, cell.Text)
 			}
 			where += fmt.Sprintf(" %q", cells)
-			problems = append(problems, optOutRowBroken(row, where, at[optout.At(sheet, c.FirstLine(s)+j)], on, named[optout.At(sheet, c.FirstLine(s)+j)])...)
+			line := optout.At(sheet, c.FirstLine(s)+j)
+			problems = append(problems, optOutRowBroken(row, where, at[line], on, named[line])...)
+			if m := made[line]; !m.IsZero() && !row.When.IsZero() && m.UTC().Format(time.DateOnly) < row.When.Format(time.DateOnly) {
+				problems = append(problems, fmt.Sprintf("%s: dated %s, before the day the person asked (%s)", where,
+					m.Format(time.DateOnly), row.When.Format(time.DateOnly)))
+			}
 		}
 	}
 	if len(problems) > 8 {

@@ -435,33 +435,29 @@ func (imp *Import) classify(said string, rec []string) (Class, string, string, b
 // reads as (a disposition's words, a restriction stated), its words and
 // the note.
 func (imp *Import) noted(rec []string) (Class, string, string) {
-	best, match, note := None, "", ""
-	for _, i := range imp.notes {
-		if i >= len(rec) {
-			continue
-		}
-		t := strings.TrimSpace(rec[i])
-		if c, m := ClassifyDisposition(t); c > best {
-			best, match, note = c, m, t
-		}
-	}
-	return best, match, note
+	return strongest(rec, imp.notes, ClassifyDisposition, func(_ int, v string) string { return v })
 }
 
 // marked is what the row's opt-out columns say: the strongest class any
 // of them reads as, its words and the mark ("DNC: Yes").
 func (imp *Import) marked(rec []string) (Class, string, string) {
-	best, match, mark := None, "", ""
-	for _, i := range imp.flags {
+	return strongest(rec, imp.flags, MarkClass, func(i int, v string) string { return imp.headers[i] + ": " + v })
+}
+
+// strongest is the strongest class read of the row's columns idx, its
+// words and what said it.
+func strongest(rec []string, idx []int, read func(string) (Class, string), said func(i int, v string) string) (Class, string, string) {
+	best, match, what := None, "", ""
+	for _, i := range idx {
 		if i >= len(rec) {
 			continue
 		}
 		v := strings.TrimSpace(rec[i])
-		if c, m := MarkClass(v); c > best {
-			best, match, mark = c, m, imp.headers[i]+": "+v
+		if c, m := read(v); c > best {
+			best, match, what = c, m, said(i, v)
 		}
 	}
-	return best, match, mark
+	return best, match, what
 }
 
 // MarkClass reads a value of a column marking opt-outs: yes, true, 1, x

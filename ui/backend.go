@@ -2,10 +2,12 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 	"github.com/skipdesk/skipdesk/ui/lookup"
@@ -137,6 +139,11 @@ type InternalBackend interface {
 	ImportInternal(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error)
 	ExportInternal(ctx context.Context, dest string) (int, error)
 	RemoveInternal(ctx context.Context, number, reason string) error
+	// ReadOptOuts reads an SMS tool's, a dialer's or a CRM's export of
+	// opt-outs and changes nothing; AddOptOuts puts what it read on the
+	// list.
+	ReadOptOuts(ctx context.Context, path string, loc *time.Location) (*optout.Import, error)
+	AddOptOuts(ctx context.Context, imp *optout.Import) (*workflow.OptOutImport, error)
 	StaleScrubs
 }
 

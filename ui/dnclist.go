@@ -90,13 +90,14 @@ func newInternalView(sh *shell, be InternalBackend, ex *exports, changed func())
 	}
 	add := keys.NewPrimary("Add numbers…", theme.ContentAddIcon(), v.onAdd)
 	imp := widget.NewButtonWithIcon("Import a file…", theme.FolderOpenIcon(), v.onImport)
+	opts := widget.NewButtonWithIcon("Import opt-outs…", theme.MailReplyIcon(), v.onImportOptOuts)
 	exp := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), v.onExport)
 	v.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), v.onRemove)
 	v.remove.Disable()
 	intro := widget.NewLabel("Numbers your company must never call, whatever the registries say: they are left out of every callable list " +
 		"and marked wherever they appear.")
 	intro.Wrapping = fyne.TextWrapWord
-	head := container.NewVBox(intro, container.NewBorder(nil, nil, nil, v.count, v.search), flow.New(container.NewHBox(add, imp, exp, v.remove)))
+	head := container.NewVBox(intro, container.NewBorder(nil, nil, nil, v.count, v.search), flow.New(container.NewHBox(add, imp, opts, exp, v.remove)))
 	if sh.session.Sandbox {
 		note := widget.NewLabel("Sandbox: this list lives in the practice session and is forgotten when SkipDesk closes.")
 		note.Importance = widget.WarningImportance

@@ -403,3 +403,47 @@ func TestImportAResultWorkbookOfSheets(t *testing.T) {
 	}
 	screenshot(t, h, "library-import-sheets.png")
 }
+
+// Opt-outs from an SMS tool's export: read and shown first (how the file
+// was read, the numbers that go on, the rows passed over, the doubts),
+// nothing on the list until confirmed; then on it, and a second
+// import of the same file says they were there already.
+func TestImportOptOuts(t *testing.T) {
+	fb := signedIn()
+	fb.real(t)
+	h := start(t, fb)
+	path := filepath.Join(t.TempDir(), "messages.csv")
+	msgs := "From,To,Body,Direction,SentDate\n" +
+		"+15125550199,+14045550101,\"Hi Ann, about 1 Main St. Reply STOP to opt out\",outbound-api,2026-11-20 10:00:00\n" +
+		"+14045550101,+15125550199,Stop,inbound,2026-11-20 10:05:00\n" +
+		"+14045550102,+15125550199,who is this,inbound,2026-11-20 10:06:00\n" +
+		"+14045550103,+15125550199,wrong number,inbound,2026-11-21 09:00:00\n" +
+		"+14045550104,+15125550199,remove me,,2026-11-21 09:30:00\n"
+	if err := os.WriteFile(path, []byte(msgs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	in := h.app.internal
+	h.do(func() { in.readOptOuts(path) })
+	h.wait("optouts-read")
+	txt := h.dialogText()
+	for _, w := range []string{"messages.csv, read as SMS replies (from = From, to = To, said = Body, date = SentDate, direction = Direction): 5 rows.",
+		"4 numbers go on your do-not-call list. 1 reply or disposition only may be an opt-out", `(404) 555-0101  "Stop"  2026-11-20`,
+		`(404) 555-0103  "wrong number"  2026-11-21  (may be an opt-out)`, "1 row is not an opt-out; 1 message the tool sent passed over.",
+		"Read with a doubt, on the safe side (1):\n  line 6: the row does not say whether the message was sent or received"} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("the dialog does not say %q:\n%s", w, txt)
+		}
+	}
+	if got := h.textOf(in.count); got != "0 numbers" {
+		t.Errorf("the list changed before the person confirmed: %q", got)
+	}
+	screenshot(t, h, "dnc-list-optouts.png")
+	h.tap(h.button("Add 4 numbers"))
+	h.wait("optouts-added")
+	if txt := h.dialogText(); !strings.Contains(txt, "4 numbers added to your do-not-call list from messages.csv.") {
+		t.Errorf("after: %q", txt)
+	}
+	h.waitFor("the list shows the four", func() bool { return h.textOf(in.count) == "4 numbers" })
+}

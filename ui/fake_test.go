@@ -16,6 +16,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/secrets"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
@@ -419,6 +420,12 @@ func (f *fakeBackend) compliance() *mock.Compliance {
 		},
 		RemoveInternalFn: func(ctx context.Context, number, reason string) error {
 			return f.service().Compliance().RemoveInternal(ctx, number, reason)
+		},
+		ReadOptOutsFn: func(ctx context.Context, path string, loc *time.Location) (*optout.Import, error) {
+			return f.service().Compliance().ReadOptOuts(ctx, path, loc)
+		},
+		AddOptOutsFn: func(ctx context.Context, imp *optout.Import) (*workflow.OptOutImport, error) {
+			return f.service().Compliance().AddOptOuts(ctx, imp)
 		},
 		StalePhonesFn: func(e *workflow.StaleError) (string, error) {
 			return f.service().Compliance().StalePhones(e)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -124,7 +123,7 @@ func runOptOuts(ctx context.Context, env *Env, args []string) error {
 }
 
 func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {
-	fmt.Fprintf(w, "%s read as %s (%s): %d rows\n", cleanText(imp.File), imp.Layout, columnsText(imp.Columns), imp.Rows)
+	fmt.Fprintf(w, "%s read as %s (%s): %d rows\n", cleanText(imp.File), imp.Layout, cleanText(imp.ColumnsRead()), imp.Rows)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PHONE\tSAID\tMADE\tHONOUR BY\tKEEP UNTIL AT LEAST")
 	for _, e := range imp.Entries {
@@ -155,14 +154,4 @@ func printOptOuts(w io.Writer, imp *optout.Import, added, already int) {
 	for _, n := range imp.Notes {
 		fmt.Fprintf(w, "note: %s\n", cleanText(n))
 	}
-}
-
-func columnsText(cols map[string]string) string {
-	var parts []string
-	for _, role := range []string{"number", "from", "to", "said", "notes", "marks", "date", "marked", "direction"} {
-		if h, ok := cols[role]; ok {
-			parts = append(parts, role+" = "+cleanText(h))
-		}
-	}
-	return strings.Join(parts, ", ")
 }

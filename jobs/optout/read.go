@@ -212,6 +212,18 @@ func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt 
 	return imp, others, nil
 }
 
+// ColumnsRead names the columns read, by role ("number = Phone, said =
+// Message, date = Date").
+func (imp *Import) ColumnsRead() string {
+	var parts []string
+	for _, role := range []string{"number", "from", "to", "said", "notes", "marks", "date", "marked", "direction"} {
+		if h, ok := imp.Columns[role]; ok {
+			parts = append(parts, role+" = "+h)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // merge adds what another sheet of the file held.
 func (imp *Import) merge(o *Import) {
 	imp.Entries = append(imp.Entries, o.Entries...)

@@ -95,14 +95,23 @@ type OptOutImport struct {
 	Already int // numbers that were on it already
 }
 
-// ImportOptOuts reads an SMS tool's replies export or a dialer's
-// dispositions export and puts every opt-out on the company's do-not-call
-// list, dated when it was made, its reason naming the reply, the deadline
-// to honour it and the first date it may be removed. A reply that only
-// may be an opt-out goes on the list too (fail closed), said so in its
-// reason, for a person to read. loc is the zone of dates written without
-// one (nil: this computer's).
+// ImportOptOuts reads an SMS tool's replies export, a dialer's
+// dispositions export or a CRM's contacts export with opt-out marks and
+// puts every opt-out on the company's do-not-call list (ReadOptOuts, then
+// AddOptOuts).
 func (s *ComplianceService) ImportOptOuts(ctx context.Context, path string, loc *time.Location) (*OptOutImport, error) {
+	imp, err := s.ReadOptOuts(ctx, path, loc)
+	if err != nil {
+		return nil, err
+	}
+	return s.AddOptOuts(ctx, imp)
+}
+
+// ReadOptOuts reads an export of opt-outs and changes nothing: what
+// AddOptOuts puts on the list, for a person to look at first (an entry
+// stays on the list years after it is added). loc is the zone of dates
+// written without one (nil: this computer's).
+func (s *ComplianceService) ReadOptOuts(ctx context.Context, path string, loc *time.Location) (*optout.Import, error) {
 	e, err := s.compliance().CallingRules()
 	if err != nil {
 		return nil, err
@@ -110,10 +119,15 @@ func (s *ComplianceService) ImportOptOuts(ctx context.Context, path string, loc 
 	if loc == nil {
 		loc = time.Local
 	}
-	imp, err := optout.Read(ctx, path, e, optout.Options{Location: loc, Now: time.Now().In(loc)})
-	if err != nil {
-		return nil, err
-	}
+	return optout.Read(ctx, path, e, optout.Options{Location: loc, Now: time.Now().In(loc)})
+}
+
+// AddOptOuts puts every opt-out of imp on the company's do-not-call list,
+// dated when it was made, its reason naming the reply, the deadline to
+// honour it and the first date it may be removed. A reply that only may be
+// an opt-out goes on the list too (fail closed), said so in its reason,
+// for a person to read.
+func (s *ComplianceService) AddOptOuts(ctx context.Context, imp *optout.Import) (*OptOutImport, error) {
 	res := &OptOutImport{Import: imp}
 	entries := optOutEntries(imp, s.team().Computer())
 	if len(entries) == 0 {

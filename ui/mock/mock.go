@@ -6,10 +6,12 @@ package mock
 
 import (
 	"context"
+	"time"
 
 	"github.com/skipdesk/skipdesk/client"
 	"github.com/skipdesk/skipdesk/jobs/dialer"
 	"github.com/skipdesk/skipdesk/jobs/layout"
+	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/settings"
 	"github.com/skipdesk/skipdesk/jobs/workflow"
 )
@@ -255,7 +257,21 @@ type Compliance struct {
 	ImportInternalFn func(ctx context.Context, req workflow.ListImport, progress func(workflow.ListProgress)) (workflow.ListImported, error)
 	ExportInternalFn func(ctx context.Context, dest string) (int, error)
 	RemoveInternalFn func(ctx context.Context, number, reason string) error
+	ReadOptOutsFn    func(ctx context.Context, path string, loc *time.Location) (*optout.Import, error)
+	AddOptOutsFn     func(ctx context.Context, imp *optout.Import) (*workflow.OptOutImport, error)
 	StalePhonesFn    func(e *workflow.StaleError) (string, error)
+}
+
+// ReadOptOuts calls ReadOptOutsFn.
+func (m *Compliance) ReadOptOuts(ctx context.Context, path string, loc *time.Location) (*optout.Import, error) {
+	must(m.ReadOptOutsFn != nil, "Compliance.ReadOptOuts")
+	return m.ReadOptOutsFn(ctx, path, loc)
+}
+
+// AddOptOuts calls AddOptOutsFn.
+func (m *Compliance) AddOptOuts(ctx context.Context, imp *optout.Import) (*workflow.OptOutImport, error) {
+	must(m.AddOptOutsFn != nil, "Compliance.AddOptOuts")
+	return m.AddOptOutsFn(ctx, imp)
 }
 
 // FindInternal calls FindInternalFn.

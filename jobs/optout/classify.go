@@ -42,6 +42,9 @@ var stopPhrases = []string{
 	"dejame en paz", "déjame en paz", "no molestar", "borra mi numero", "borra mi número", "borren mi numero",
 	"borren mi número", "quitame de la lista", "quítame de la lista", "sacame de la lista", "sácame de la lista",
 	"darme de baja", "dar de baja",
+	// Losing or blocking the number; a do-not-call list's name.
+	"lose this number", "lose my info", "blocking you", "blocked you", "block you", "block your number",
+	"blocking your number", "i'm blocking", "dncl",
 }
 
 // refusalRE finds a refusal said in words of one's own (a revocation "by
@@ -53,8 +56,8 @@ var stopPhrases = []string{
 // called: the safe side.
 var refusalRE = regexp.MustCompile(`(^| )(don't|dont|do not|never|no more|not to|stop|quit|cease)( [a-z']+){0,2} ` +
 	`(call|calls|called|calling|ring|text|texts|texted|texting|contact|contacted|contacting|message|messages|messaged|` +
-	`messaging|msg|sms|reach|reached|bother|bothering|email|emails|emailed|emailing|mail|send|sending)( |$)|` +
-	`(^| )(remove|delete|erase)( [a-z']+){0,2} (number|numbers|me|info|information|details|data|contact)( |$)|` +
+	`messaging|msg|sms|txt|txts|txting|dial|dialing|reach|reached|bother|bothering|email|emails|emailed|emailing|mail|send|sending)( |$)|` +
+	`(^| )(remove|delete|erase|lose)( [a-z']+){0,2} (number|numbers|me|info|information|details|data|contact)( |$)|` +
 	`(^| )off (your|the|ur) (list|lists|database)( |$)`)
 
 // saysStop reports a stop phrase or a refusal in t (normalised), with the
@@ -74,7 +77,7 @@ func saysStop(t string, phrases []string) (string, bool) {
 // inside a longer message ("stop by on Friday") they may be one.
 var stopKeywords = []string{
 	"stop", "quit", "end", "cancel", "remove", "alto", "parar", "para", "basta", "detener", "cancelar",
-	"stp", "stopp", "stahp", "rmv", "baja", "unsubscribed",
+	"stp", "stopp", "stahp", "rmv", "baja", "unsubscribed", "no more",
 }
 
 // shortReply is the most words a reply may have for a keyword anywhere in
@@ -94,11 +97,13 @@ var stopDispositions = []string{
 	"dnc", "do not call", "do-not-call", "donotcall", "internal dnc", "dnc request", "remove", "removed",
 	"opt out", "opted out", "optout", "opt-out", "opted-out", "stop", "revoked", "litigator", "attorney", "lawyer",
 	"legal threat", "never call", "take off list", "unsubscribed", "cease and desist", "requested no contact", "threatened to sue",
+	"dncl", "nocall", "no call", "no calls", "do not dial", "removal", "no contact requested",
 }
 
 var maybeDispositions = []string{
 	"not interested", "wrong number", "wrong party", "hostile", "angry", "rude", "hung up angry",
-	"disconnected", "bad number", "deceased", "not owner",
+	"disconnected", "bad number", "deceased", "not owner", "sue", "complaint", "complained", "threat",
+	"threatening", "harassment", "legal", "police",
 }
 
 // ClassifyReply reads an SMS reply: the class and the words that decided.
@@ -152,10 +157,14 @@ func classify(text string, stop, maybe []string) (Class, string) {
 
 var spaceRE = regexp.MustCompile(`\s+`)
 
-// normalise lower-cases, reads "#" as "number" ("wrong #"), turns
+// abbrRE finds letters written with dots ("D.N.C."), read as the word.
+var abbrRE = regexp.MustCompile(`\b(?:[A-Za-z]\.)+[A-Za-z]\b\.?`)
+
+// normalise lower-cases, reads "D.N.C." as "dnc" and "#" as "number" ("wrong #"), turns
 // punctuation other than apostrophes and hyphens into spaces and collapses
 // spaces: " STOP!!! " is "stop".
 func normalise(s string) string {
+	s = abbrRE.ReplaceAllStringFunc(s, func(a string) string { return strings.ReplaceAll(a, ".", "") })
 	s = strings.ReplaceAll(s, "#", " number ")
 	s = strings.Map(func(r rune) rune {
 		switch {

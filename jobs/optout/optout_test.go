@@ -52,6 +52,9 @@ func TestClassifyReply(t *testing.T) {
 		"stp": Stop, "Rmv": Stop, "S T O P": Stop, "BAJA": Stop, "No me llames más": Stop, "no me escriba por favor": Stop,
 		"Déjame en paz": Stop, "Wrong #": Maybe, "Reported you to the FTC": Maybe, "no solicitors": Maybe, "Not for sale": Maybe,
 		"Stop spamming me": Stop, "spam": Maybe,
+		// Losing, blocking, "no more", texting spelt short.
+		"lose this number": Stop, "I'm blocking you": Stop, "NO MORE": Stop, "dont txt me": Stop, "D.N.C.": Stop,
+		"No more. Thanks": Stop, "I want no more of this": Maybe,
 	}
 	for in, want := range cases {
 		if got, w := ClassifyReply(in); got != want {
@@ -67,6 +70,8 @@ func TestClassifyDisposition(t *testing.T) {
 		"Appointment Set": None, "Asked not to be called": Stop, "Customer said never call again": Stop,
 		"Opt-Out": Stop, "Unsubscribed": Stop, "Cease and Desist": Stop, "Threatened to sue": Stop, "Litigious": Stop,
 		"TCPA": Stop, "No Solicitation": Stop, "Blocked": Stop, "Requested No Contact": Stop, "No Contact": None, "Left Voicemail": None, "Callback": None,
+		"D.N.C.": Stop, "DNCL": Stop, "NoCall": Stop, "Requested Removal": Stop, "No Contact Requested": Stop, "Do Not Dial": Stop,
+		"Sue": Maybe, "Complaint": Maybe, "Not Home": None, "Sale": None,
 	}
 	for in, want := range cases {
 		if got, _ := ClassifyDisposition(in); got != want {

@@ -103,7 +103,9 @@ func TestStatusWordsStateARestriction(t *testing.T) {
 // benign disposition beside them is none.
 func TestComplainersAndTrollsStateARestriction(t *testing.T) {
 	h := []string{"Phone", "DNC", "Litigator", "Disposition"}
-	vals := []string{"Complainer", "TCPA Troll", "complained about the calls", "said he'd report us to the FCC", "Litigant", "No Answer"}
+	vals := []string{"Complainer", "TCPA Troll", "complained about the calls", "said he'd report us to the FCC", "Litigant", "No Answer",
+		// Written short, with dots or run together; a removal asked for.
+		"D.N.C.", "DNCL", "NoCall", "Requested Removal", "No Contact Requested", "dont txt", "lose this number", "blocking"}
 	var rows [][]string
 	for i, v := range vals {
 		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})

@@ -38,6 +38,10 @@ var restrictTerms = [][]string{
 	{"cease"}, {"desist"}, {"suing"}, {"no", "solicitation"}, {"no", "soliciting"}, {"no", "solicit"},
 	{"complainer"}, {"complainers"}, {"complainant"}, {"complained"}, {"complaints"}, {"troll"}, {"trolls"},
 	{"litigant"}, {"litigants"}, {"fcc"}, {"ftc"}, {"harassed"}, {"harassing"}, {"threatened"},
+	// Written short, with dots or run together; a removal asked for.
+	{"d", "n", "c"}, {"dncl"}, {"nocall"}, {"nocalls"}, {"removal"}, {"no", "contact", "requested"},
+	{"requested", "no", "contact"}, {"do", "not", "txt"}, {"dont", "txt"}, {"don", "t", "txt"}, {"blocking"},
+	{"lose", "this", "number"}, {"lose", "my", "number"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -105,7 +105,11 @@ func TestComplainersAndTrollsStateARestriction(t *testing.T) {
 	h := []string{"Phone", "DNC", "Litigator", "Disposition"}
 	vals := []string{"Complainer", "TCPA Troll", "complained about the calls", "said he'd report us to the FCC", "Litigant", "No Answer",
 		// Written short, with dots or run together; a removal asked for.
-		"D.N.C.", "DNCL", "NoCall", "Requested Removal", "No Contact Requested", "dont txt", "lose this number", "blocking"}
+		"D.N.C.", "DNCL", "NoCall", "Requested Removal", "No Contact Requested", "dont txt", "lose this number", "blocking",
+		// Refusals in a CRM's or an agent's words.
+		"Do Not Solicit", "Never Call", "Never contact again", "Don't contact", "Take off list", "No More Calls", "No Texts",
+		"Unsub", "Leave me alone", "Take me off", "No further contact", "Not to be called", "Requested not to be contacted",
+		"Represented by counsel", "Hostile", "Quit"}
 	var rows [][]string
 	for i, v := range vals {
 		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})

@@ -42,6 +42,12 @@ var restrictTerms = [][]string{
 	{"d", "n", "c"}, {"dncl"}, {"nocall"}, {"nocalls"}, {"removal"}, {"no", "contact", "requested"},
 	{"requested", "no", "contact"}, {"do", "not", "txt"}, {"dont", "txt"}, {"don", "t", "txt"}, {"blocking"},
 	{"lose", "this", "number"}, {"lose", "my", "number"},
+	// Refusals in a CRM's or an agent's words.
+	{"do", "not", "solicit"}, {"never", "call"}, {"never", "contact"}, {"never", "text"}, {"don", "t", "contact"},
+	{"dont", "contact"}, {"don", "t", "text"}, {"dont", "text"}, {"take", "off"}, {"take", "me", "off"},
+	{"no", "more", "calls"}, {"no", "more", "texts"}, {"no", "more", "contact"}, {"no", "texts"}, {"no", "text"},
+	{"unsub"}, {"leave", "me", "alone"}, {"no", "further", "contact"}, {"not", "to", "be", "called"},
+	{"not", "to", "be", "contacted"}, {"represented", "by", "counsel"}, {"hostile"}, {"quit"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -14,7 +14,7 @@ type wordList struct {
 var phoneStatuses = wordList{
 	benign: []string{"Correct", "Verified", "Primary", "Good", "Unverified", "No Answer", "Left VM", "Not Interested", ""},
 	restrict: []string{"Wrong Number", "Wrong #", "DNC", "Do Not Call", "Do Not Contact", "Disconnected", "Dead", "Litigator", "Opted Out", "Stop",
-		"Complainer"},
+		"Complainer", "D.N.C.", "Never Call"},
 }
 
 // leadStatuses are a row's status or pipeline stage (Podio, REsimpli,
@@ -22,7 +22,8 @@ var phoneStatuses = wordList{
 var leadStatuses = wordList{
 	benign: []string{"Active", "Lead", "New", "Hot", "Warm", "Cold", "Follow Up", "Appointment Set", "Under Contract", "Nurture",
 		"Open - Not Contacted", "Working - Contacted"},
-	restrict: []string{"DNC", "Dead", "Do Not Contact", "Do Not Call", "Wrong Number", "Litigator", "Opted Out", "Closed - DNC"},
+	restrict: []string{"DNC", "Dead", "Do Not Contact", "Do Not Call", "Wrong Number", "Litigator", "Opted Out", "Closed - DNC",
+		"DNCL", "Do Not Solicit", "No Further Contact", "Represented by counsel"},
 }
 
 // dispositions are a dialer's last call result (Mojo, CallTools,
@@ -30,14 +31,16 @@ var leadStatuses = wordList{
 var dispositions = wordList{
 	benign: []string{"No Answer", "Answering Machine", "Left Message", "Busy", "Callback", "Appointment", "Not Interested", "Contacted", ""},
 	restrict: []string{"DNC", "Do Not Call", "Wrong Number", "Disconnected", "Litigator", "Hung Up - DNC", "Remove From List",
-		"Requested DNC", "Attorney", "Complainer", "Troll"},
+		"Requested DNC", "Attorney", "Complainer", "Troll", "NoCall", "Requested Removal", "No Contact Requested", "Hostile",
+		"No More Calls"},
 }
 
 // tagWords are CRM tags (GoHighLevel, REISift lists and tags), written
 // together in one cell.
 var tagWords = wordList{
-	benign:   []string{"hot seller", "absentee", "vacant", "probate", "tax delinquent", "follow up", "skip traced", "high equity", "cash buyer"},
-	restrict: []string{"dnc", "DNC", "litigator", "tcpa", "wrong number", "do not call", "opted out", "stop", "attorney"},
+	benign: []string{"hot seller", "absentee", "vacant", "probate", "tax delinquent", "follow up", "skip traced", "high equity", "cash buyer"},
+	restrict: []string{"dnc", "DNC", "litigator", "tcpa", "wrong number", "do not call", "opted out", "stop", "attorney",
+		"unsub", "no texts", "nocall"},
 }
 
 // notes are free text people write in CRMs and dialers.
@@ -47,7 +50,8 @@ var notes = wordList{
 	restrict: []string{"Do not call", "DNC - requested by owner", "said STOP", "Litigator!! do not contact", "wrong number",
 		"Wrong # - not the owner", "opted out by text", "has an attorney, do not contact", "Represented by attorney",
 		"threatened TCPA lawsuit", "Asked to be removed from list", "no llamar", "número equivocado",
-		"complained about the calls", "known troll, skip", "said he'd report us to the FCC"},
+		"complained about the calls", "known troll, skip", "said he'd report us to the FCC", "Never call this number again",
+		"take me off your list, he said", "not to be called", "leave me alone - owner", "dont txt", "requested not to be contacted"},
 }
 
 // mentionNote writes another number into a note, as people do ("alt #").

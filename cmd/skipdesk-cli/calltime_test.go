@@ -188,3 +188,27 @@ func TestCLIOptOuts(t *testing.T) {
 		t.Errorf("rules: %d %q", code, out[:min(len(out), 200)])
 	}
 }
+
+// --call-log-zone names the zone of a call log's times; a zone that is
+// not one, or the option without a log, is refused.
+func TestCLICallLogZone(t *testing.T) {
+	trace, dnc := writeTimeTrace(t)
+	calls := filepath.Join(t.TempDir(), "calls.csv")
+	log := "Phone,Call Time\r\n3055550103,2026-06-15 15:00\r\n3055550103,2026-06-15 16:00\r\n3055550103,2026-06-15 16:30\r\n"
+	if err := os.WriteFile(calls, []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "callable.csv")
+	// Written in UTC: 10:00 to 11:30 in Chicago, before the instant.
+	out := runOK(t, "export", trace, "--dnc", dnc, "--only-callable", "--callable-at", "2026-06-15T12:00:00-05:00",
+		"--call-log", calls, "--call-log-zone", "UTC", "--out", dst)
+	if !strings.Contains(out, "reached the cap of 3 calls in 24 hours in FL") {
+		t.Errorf("output does not say why the Florida number is left out:\n%s", out)
+	}
+	for _, args := range [][]string{{"--call-log", calls, "--call-log-zone", "Mars/Olympus"}, {"--call-log-zone", "UTC"}} {
+		code, _, errOut := runCLI(t, append([]string{"export", trace, "--dnc", dnc, "--only-callable", "--out", filepath.Join(t.TempDir(), "x.csv")}, args...)...)
+		if code == 0 || !strings.Contains(errOut, "--call-log-zone") {
+			t.Errorf("%q: exit %d, %q", args, code, errOut)
+		}
+	}
+}

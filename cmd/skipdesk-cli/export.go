@@ -22,7 +22,7 @@ import (
 func init() {
 	register("export", &command{
 		usage: "RESULT.csv --out FILE.xlsx|FILE.csv [--job-record RESULT.job.json] [--dnc DNC.csv ...] [--only-callable] " +
-			"[--callable-at RFC3339] [--call-log CALLS.csv] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
+			"[--callable-at RFC3339] [--call-log CALLS.csv [--call-log-zone ZONE]] [--preset NAME] [--filter NAME[,NAME...]] [--leave-out-mobiles] [--keep-litigators] [--keep-unknown] " +
 			"[--leave-out-stale] [--leave-out-unsure] [--truncate-long-cells] [--force] | --list-presets",
 		summary: "export a result (any service's layout) to Excel (.xlsx) or CSV, optionally only its callable phones (with a proof of " +
 			"scrub PDF beside it, each phone's time zone and calling window, at an instant, in a dialer's layout) or those passing " +
@@ -67,6 +67,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	at := fs.String("callable-at", "", "leave out every phone that may not be called at this instant (RFC 3339, e.g. 2026-11-24T15:00:00-05:00), per reason")
 	preset := fs.String("preset", "", "write the callable list in a dialer's or CRM's layout (see --list-presets)")
 	callLog := fs.String("call-log", "", "a dialer's call log (CSV or XLSX): leave out the numbers called as many times as their state's cap (FL, OK, MD: 3) in the 24 hours before --callable-at, or now")
+	logZone := fs.String("call-log-zone", "", "the time zone the call log's times without one are written in (IANA name, e.g. America/Chicago); without it they count in any zone from UTC to Hawaii's")
 	list := fs.Bool("list-presets", false, "list the dialer and CRM layouts --preset takes, and stop")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -83,8 +84,9 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		return usageErrorf("export: --filter: %v", err)
 	}
 	callable := *only || slices.ContainsFunc(filters, jobs.QuickFilter.Callable)
-	if *callLog != "" && !callable {
-		return usageErrorf("export: --call-log caps the calls of a callable list: add --only-callable")
+	zone, err := callLogZone(*callLog, *logZone, callable)
+	if err != nil {
+		return err
 	}
 	instant, err := callableAt(*at, *preset, callable)
 	if err != nil {
@@ -106,7 +108,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	rep, err := svc.Results().Export(ctx, workflow.ExportRequest{Source: src, Dest: *out, Record: *record, DNC: dnc.list, OnlyCallable: *only,
 		Filters: filters, TruncateLongCells: *trunc, Progress: progress, LeaveOutMobiles: *noMobiles, KeepLitigators: *keepLit,
-		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, CallLog: *callLog, Replace: *force})
+		KeepUnknown: *keepUnknown, LeaveOutStale: *noStale, LeaveOutUnsure: *noUnsure, CallableAt: instant, Preset: *preset, CallLog: *callLog, CallLogZone: zone, Replace: *force})
 	if !env.JSON {
 		fmt.Fprintln(env.Stderr)
 	}
@@ -377,4 +379,22 @@ func runResultsImport(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(w, "warning: %s\n", cleanText(warn))
 		}
 	})
+}
+
+// callLogZone checks --call-log and --call-log-zone: the zone named, or
+// nil.
+func callLogZone(log, zone string, callable bool) (*time.Location, error) {
+	switch {
+	case log != "" && !callable:
+		return nil, usageErrorf("export: --call-log caps the calls of a callable list: add --only-callable")
+	case zone == "":
+		return nil, nil
+	case log == "":
+		return nil, usageErrorf("export: --call-log-zone names the zone of a --call-log")
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return nil, usageErrorf("export: --call-log-zone %q is not a time zone (like America/New_York)", zone)
+	}
+	return loc, nil
 }

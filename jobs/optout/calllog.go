@@ -14,6 +14,7 @@ type Call struct {
 	Line   int
 	Number string    // the 10 digits
 	At     time.Time // zero when the time could not be read
+	Zoned  bool      // the time was written with its zone ("…Z", "…-05:00")
 }
 
 // CallLog is what a call log held.
@@ -21,13 +22,23 @@ type CallLog struct {
 	File     string
 	Calls    []Call
 	Problems []string // lines passed over or read with doubt, each named
+	// Notes name the calls counted for both ends of a row that does not say
+	// which way it went.
+	Notes []string
+	// loc reads the times written without a zone; guessed: it is this
+	// computer's, not one the person said (Options.Guessed).
+	loc     *time.Location
+	guessed bool
 }
 
 // ReadCallLog reads a dialer's call log: a number and the call's date and
 // time (one column, or a date column and a time column). A call whose time
 // cannot be read is kept with a zero time: it counts as recent.
 func ReadCallLog(ctx context.Context, path string, opt Options) (*CallLog, error) {
-	log := &CallLog{File: path}
+	log := &CallLog{File: path, loc: opt.Location, guessed: opt.Guessed}
+	if log.loc == nil {
+		log.loc = time.UTC
+	}
 	// A call left uncounted could let a number be called past its cap.
 	problems, err := everySheet(ctx, func(sheet string) ([]string, error) { return log.readSheet(ctx, path, sheet, opt) })
 	if err != nil {
@@ -82,7 +93,7 @@ func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols m
 	// uncounted could let a number be called past its cap.
 	roles, doubt := person(cols, names, directionOf(get("direction")), get, "call was made or taken")
 	if doubt != "" {
-		log.Problems = append(log.Problems, At(sheet, line)+": "+doubt+" (the call counts for both)")
+		log.Notes = append(log.Notes, At(sheet, line)+": "+doubt+" (the call counts for both)")
 	}
 	when := ""
 	if date < len(rec) {
@@ -91,7 +102,7 @@ func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols m
 	if clock >= 0 && clock < len(rec) {
 		when += " " + strings.TrimSpace(rec[clock])
 	}
-	at := ParseWhen(when, loc)
+	at, zoned := parseWhen(when, loc)
 	if at.IsZero() {
 		log.Problems = append(log.Problems, fmt.Sprintf("%s: the time %q could not be read: the call counts as made in the last 24 hours", At(sheet, line), when))
 	}
@@ -101,19 +112,40 @@ func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols m
 			log.Problems = append(log.Problems, fmt.Sprintf("%s: %q is not a valid US number (%s): the call is not counted", At(sheet, line), get(role), n.Reason))
 			continue
 		}
-		log.Calls = append(log.Calls, Call{Line: line, Number: n.Digits, At: at})
+		log.Calls = append(log.Calls, Call{Line: line, Number: n.Digits, At: at, Zoned: zoned})
 	}
 }
 
 // Recent counts each number's calls in the 24 hours up to at (calls whose
-// time is unknown count; calls after at do not).
+// time is unknown count; calls after at do not). Where the log's zone was
+// guessed, a call whose time was written without one counts when any zone
+// from UTC to Hawaii's would put it in those 24 hours (Window): a call
+// left uncounted could let a number be called past its cap.
 func (log *CallLog) Recent(at time.Time) map[string]int {
 	out := map[string]int{}
-	from := at.Add(-24 * time.Hour)
+	early, late := log.Window(at)
 	for _, c := range log.Calls {
-		if c.At.IsZero() || c.At.After(from) && !c.At.After(at) {
+		from, to := at.Add(-24*time.Hour), at
+		if !c.Zoned {
+			from, to = at.Add(-early), at.Add(late)
+		}
+		if c.At.IsZero() || c.At.After(from) && !c.At.After(to) {
 			out[c.Number]++
 		}
 	}
 	return out
+}
+
+// Window is how far before at (24 hours and more) and after it a call
+// written without a zone is counted: exactly the 24 hours before where the
+// person said the log's zone; else as far as a log written in any zone from
+// UTC to Hawaii's (UTC-10), read in this computer's, may be off.
+func (log *CallLog) Window(at time.Time) (before, after time.Duration) {
+	if !log.guessed {
+		return 24 * time.Hour, 0
+	}
+	_, off := at.In(log.loc).Zone()
+	local := time.Duration(off) * time.Second
+	early, late := min(-10*time.Hour-local, 0), max(-local, 0)
+	return 24*time.Hour - early, late
 }

@@ -373,8 +373,8 @@ func TestCallLogFromAndTo(t *testing.T) {
 	if !maps.Equal(got, map[string]int{"4055550100": 2, "4055550101": 1, "3055550199": 1}) {
 		t.Errorf("recent %v", got)
 	}
-	if len(log.Problems) != 1 || !strings.HasPrefix(log.Problems[0], "line 4: the row does not say whether the call was made or taken") {
-		t.Errorf("problems %q", log.Problems)
+	if len(log.Notes) != 1 || !strings.HasPrefix(log.Notes[0], "line 4: the row does not say whether the call was made or taken") || len(log.Problems) != 0 {
+		t.Errorf("notes %q, problems %q", log.Notes, log.Problems)
 	}
 }
 
@@ -443,5 +443,42 @@ func TestReadDatesAnOptOutByItsLatest(t *testing.T) {
 	if len(imp.Entries) != 2 || date(imp.Entries[0].Made) != "2026-11-20" || date(imp.Entries[1].Made) != "2026-11-25" ||
 		!strings.Contains(imp.Entries[1].DateNote, `"not sent" could not be read`) {
 		t.Errorf("entries %+v", imp.Entries)
+	}
+}
+
+// A call log's times written without a zone, read in this computer's (a
+// guess): a call counts when any zone from UTC to Hawaii's would put it in
+// the 24 hours. Here the log is written in UTC and the computer is in New
+// York: a call at 14:00 (09:00 in New York) read as 14:00 in New York
+// seemed to come after the instant, and was not counted (a fourth call to
+// a Florida number went into the callable list). A time written with its
+// zone, or a log whose zone the person said, is read exactly.
+func TestCallLogZoneNotWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.csv")
+	writeCSV(t, path, "Phone,Call Time\n"+
+		"3055550100,2026-11-25 14:00:00\n"+ // in UTC 09:00 in New York; in New York after the instant
+		"3055550101,2026-11-24 12:00:00\n"+ // in New York 22 hours before; in UTC 27 hours before
+		"3055550102,2026-11-24 04:00:00\n"+ // 30 hours before in New York, 35 in UTC: in no zone
+		"3055550103,2026-11-25T16:00:00Z\n") // 11:00 in New York: after the instant
+	at := time.Date(2026, 11, 25, 10, 0, 0, 0, eastern)
+	for _, c := range []struct {
+		opt  Options
+		want map[string]int
+	}{
+		{Options{Location: eastern, Guessed: true}, map[string]int{"3055550100": 1, "3055550101": 1}},
+		{Options{Location: time.UTC}, map[string]int{"3055550100": 1}},
+		{Options{Location: eastern}, map[string]int{"3055550101": 1}},
+	} {
+		log, err := ReadCallLog(context.Background(), path, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := log.Recent(at); !maps.Equal(got, c.want) {
+			t.Errorf("zone %s (guessed %v): recent %v, want %v", c.opt.Location, c.opt.Guessed, got, c.want)
+		}
+	}
+	log, _ := ReadCallLog(context.Background(), path, Options{Location: eastern, Guessed: true})
+	if before, after := log.Window(at); before != 29*time.Hour || after != 5*time.Hour {
+		t.Errorf("window %v before, %v after", before, after)
 	}
 }

@@ -31,6 +31,10 @@ type Options struct {
 	// Now is when the import runs: an opt-out whose date cannot be read is
 	// taken as made now (the longest keeping, the nearest deadline).
 	Now time.Time
+	// Guessed: Location is this computer's zone, not one the person said
+	// the export is written in (CallLog.Recent counts a call log's times
+	// without a zone in any zone they may be in).
+	Guessed bool
 }
 
 // Entry is one opt-out (or possible one) found in an export.
@@ -588,14 +592,20 @@ var dateLayouts = []string{
 // ParseWhen reads a date (and time) as exports write it; without a zone it
 // is read in loc (nil: UTC). The zero time when it cannot be read.
 func ParseWhen(s string, loc *time.Location) time.Time {
+	t, _ := parseWhen(s, loc)
+	return t
+}
+
+// parseWhen is ParseWhen, and whether s wrote its zone.
+func parseWhen(s string, loc *time.Location) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if loc == nil {
 		loc = time.UTC
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.ParseInLocation(l, s, loc); err == nil {
-			return t
+			return t, l == time.RFC3339
 		}
 	}
-	return time.Time{}
+	return time.Time{}, false
 }

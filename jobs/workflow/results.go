@@ -104,8 +104,12 @@ type ExportRequest struct {
 	// CallLog is a dialer's call log (CSV or XLSX: a number, the call's
 	// date and time): a number called as many times as its state's cap
 	// (FL, OK, MD: 3) in the 24 hours before CallableAt, or now, is left
-	// out. Its dates without a zone are this computer's time.
+	// out.
 	CallLog string
+	// CallLogZone is the zone the call log's times without one are written
+	// in; nil: not known, read as this computer's and counted in any zone
+	// they may be in (optout.CallLog.Window).
+	CallLogZone *time.Location
 }
 
 // callable reports an export that hands over numbers to call: only
@@ -236,7 +240,11 @@ func callLogOptions(ctx context.Context, req *ExportRequest, opts *export.Callab
 	if !req.callable() {
 		return ErrNoCallLog
 	}
-	log, err := optout.ReadCallLog(ctx, req.CallLog, optout.Options{Location: time.Local, Now: opts.Now})
+	loc := req.CallLogZone
+	if loc == nil {
+		loc = time.Local
+	}
+	log, err := optout.ReadCallLog(ctx, req.CallLog, optout.Options{Location: loc, Now: opts.Now, Guessed: req.CallLogZone == nil})
 	if err != nil {
 		return fmt.Errorf("call log: %w", err)
 	}
@@ -245,13 +253,32 @@ func callLogOptions(ctx context.Context, req *ExportRequest, opts *export.Callab
 		at = opts.Now
 	}
 	opts.Calls = log.Recent(at)
-	opts.CallLog = fmt.Sprintf("%s (%s calls read", filepath.Base(req.CallLog), jobs.Thousands(int64(len(log.Calls))))
-	if n := len(log.Problems); n > 0 {
-		opts.CallLog += fmt.Sprintf("; %s lines passed over or counted as recent, their time not read", jobs.Thousands(int64(n)))
-	}
-	opts.CallLog += ")"
+	opts.CallLog = callLogSaid(log, req, at)
 	return nil
 }
+
+// callLogSaid is what the proof says of a call log: the file, the calls
+// read, the lines passed over or read with a doubt, the zone of its times.
+func callLogSaid(log *optout.CallLog, req *ExportRequest, at time.Time) string {
+	s := fmt.Sprintf("%s (%s calls read", filepath.Base(req.CallLog), jobs.Thousands(int64(len(log.Calls))))
+	if n := len(log.Problems); n > 0 {
+		s += fmt.Sprintf("; %s lines passed over or counted as recent, their time not read", jobs.Thousands(int64(n)))
+	}
+	if n := len(log.Notes); n > 0 {
+		s += fmt.Sprintf("; %s counted for both ends, the way they went not said", jobs.Plural(int64(n), "call", "calls"))
+	}
+	if req.CallLogZone != nil {
+		s += "; times without a zone read in " + req.CallLogZone.String()
+	} else if slices.ContainsFunc(log.Calls, func(c optout.Call) bool { return !c.Zoned && !c.At.IsZero() }) {
+		before, after := log.Window(at)
+		s += fmt.Sprintf("; its times carry no zone: a call counts from %s before to %s after the instant, as far as a log in any zone from UTC to Hawaii's read in this computer's may be off",
+			hours(before), hours(after))
+	}
+	return s + ")"
+}
+
+// hours writes a duration of whole hours ("29 hours").
+func hours(d time.Duration) string { return jobs.Plural(int64(d/time.Hour), "hour", "hours") }
 
 // ErrNoCallLog: an export gave a call log but no callable list to apply it to.
 var ErrNoCallLog = errors.New("a call log caps the calls of a callable list: export with only callable phones")

@@ -95,14 +95,7 @@ func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols m
 	if doubt != "" {
 		log.Notes = append(log.Notes, At(sheet, line)+": "+doubt+" (the call counts for both)")
 	}
-	when := ""
-	if date < len(rec) {
-		when = strings.TrimSpace(rec[date])
-	}
-	if clock >= 0 && clock < len(rec) {
-		when += " " + strings.TrimSpace(rec[clock])
-	}
-	at, zoned := parseWhen(when, loc)
+	when, at, zoned := callTime(rec, date, clock, loc)
 	if at.IsZero() {
 		log.Problems = append(log.Problems, fmt.Sprintf("%s: the time %q could not be read: the call counts as made in the last 24 hours", At(sheet, line), when))
 	}
@@ -114,6 +107,35 @@ func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols m
 		}
 		log.Calls = append(log.Calls, Call{Line: line, Number: n.Digits, At: at, Zoned: zoned})
 	}
+}
+
+// clockLayouts are the ways a call log writes a time of day in a column
+// of its own.
+var clockLayouts = []string{"15:04", "15:04:05", "3:04 PM", "3:04:05 PM", "3:04PM", "15:04:05.000"}
+
+// callTime reads a call's time: the date column (date and time in one),
+// or the date column and the clock column (-1 none); the text read, the
+// instant (zero when it cannot be read) and whether it wrote its zone.
+func callTime(rec []string, date, clock int, loc *time.Location) (string, time.Time, bool) {
+	cell := func(i int) string {
+		if i >= 0 && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	if clock < 0 {
+		at, zoned := parseWhen(cell(date), loc)
+		return cell(date), at, zoned
+	}
+	when := cell(date) + " " + cell(clock)
+	day := ParseWhen(cell(date), loc)
+	for _, l := range clockLayouts {
+		if t, err := time.Parse(l, strings.ToUpper(cell(clock))); err == nil && !day.IsZero() && day.Hour() == 0 && day.Minute() == 0 {
+			return when, time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc), false
+		}
+	}
+	at, zoned := parseWhen(when, loc)
+	return when, at, zoned
 }
 
 // Recent counts each number's calls in the 24 hours up to at (calls whose

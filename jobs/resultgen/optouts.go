@@ -192,23 +192,32 @@ func (c *OptOutCase) optOutSheet(r rng, nums *numbers, sh optOutShape, name stri
 		cols = append(cols, sh.notes)
 	}
 	cols = append(cols, sh.others...)
+	add := shuffled(r, &s, cols)
+	ours := nums.next(pick(r, plainStates))
+	var truth []OptOutRow
+	for range r.between(1, 30) {
+		values, t := c.optOutRow(r, nums, sh, ours)
+		add(values)
+		truth = append(truth, t)
+	}
+	return s, truth
+}
+
+// shuffled gives the sheet the columns in an order of their own, and
+// returns what adds a row of cells by header in that order.
+func shuffled(r rng, s *ListSheet, cols []string) func(cells map[string]ListCell) {
 	order := r.Perm(len(cols))
 	for _, i := range order {
 		s.Header = append(s.Header, cols[i])
 		s.Phone = append(s.Phone, false)
 	}
-	ours := nums.next(pick(r, plainStates))
-	var truth []OptOutRow
-	for range r.between(1, 30) {
-		values, t := c.optOutRow(r, nums, sh, ours)
+	return func(cells map[string]ListCell) {
 		row := make([]ListCell, len(cols))
 		for j, i := range order {
-			row[j] = values[cols[i]]
+			row[j] = cells[cols[i]]
 		}
 		s.Rows = append(s.Rows, row)
-		truth = append(truth, t)
 	}
-	return s, truth
 }
 
 // optOutRow is one row's cells by header, and its truth.

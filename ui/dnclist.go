@@ -272,6 +272,13 @@ func (v *internalView) askColumns(f workflow.ListFile) {
 	scroll := container.NewVScroll(box)
 	scroll.SetMinSize(fyne.NewSize(0, min(float32(len(f.Columns))*40, 320)))
 	body := container.NewVBox(intro, scroll, widget.NewForm(widget.NewFormItem("Reason", reason)))
+	if f.OptOuts != "" {
+		warn := widget.NewLabel(fmt.Sprintf("This file looks like %s: every row's number goes on the list, whatever the row says. "+
+			"To put on only the rows that are opt-outs, cancel and use Import opt-outs…", f.OptOuts))
+		warn.Wrapping = fyne.TextWrapWord
+		warn.Importance = widget.WarningImportance
+		body.Objects = append([]fyne.CanvasObject{warn}, body.Objects...)
+	}
 	d := dialog.NewCustomConfirm("Import numbers from "+name, "Import", "Cancel", body, func(ok bool) {
 		if !ok {
 			return

@@ -447,3 +447,25 @@ func TestImportOptOuts(t *testing.T) {
 	}
 	h.waitFor("the list shows the four", func() bool { return h.textOf(in.count) == "4 numbers" })
 }
+
+// A dialer's dispositions export brought to "Import a file…" is said to
+// be one before anything is imported: every row's number would go on the
+// list, and Import opt-outs… puts on only the rows that are opt-outs.
+func TestImportAFileThatIsAnExportOfOptOuts(t *testing.T) {
+	fb := signedIn()
+	fb.real(t)
+	h := start(t, fb)
+	path := filepath.Join(t.TempDir(), "calls.csv")
+	if err := os.WriteFile(path, []byte("Phone,Disposition,Date\n5125550101,DNC,2026-11-01\n5125550102,No Answer,2026-11-01\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() { h.app.tabs.SelectIndex(2) })
+	h.wait("internal-list")
+	h.do(func() { h.app.internal.importFile(path) })
+	h.wait("list-columns")
+	if !h.hasText(`This file looks like an export of dialer dispositions (column "Disposition"): every row's number goes on the list`) ||
+		!h.hasText("use Import opt-outs…") {
+		t.Errorf("the dialog does not say what the file is:\n%s", h.dialogText())
+	}
+	screenshot(t, h, "dnc-list-import-dispositions.png")
+}

@@ -182,6 +182,10 @@ func printImported(w io.Writer, res workflow.ListImported) {
 	for _, inv := range res.Invalid {
 		fmt.Fprintf(w, "not a valid number, left out: line %d, column %q: %q (%s)\n", inv.Line, cleanText(inv.Column), cleanText(inv.Value), inv.Reason)
 	}
+	if res.OptOuts != "" {
+		fmt.Fprintf(w, "note: the file looks like %s: every number of the columns read went on the list, whatever its row says; "+
+			"`skipdesk-cli dnc-list opt-outs FILE` puts on only the rows that are opt-outs\n", cleanText(res.OptOuts))
+	}
 }
 
 func runInternalExport(ctx context.Context, env *Env, args []string) error {

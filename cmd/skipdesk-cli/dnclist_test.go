@@ -290,3 +290,18 @@ func TestGroupCommandsRefuseAnUnknownSubcommand(t *testing.T) {
 		}
 	}
 }
+
+// dnc-list import of a dialer's dispositions export says what the file
+// is: every number went on, and dnc-list opt-outs reads only the rows
+// that are opt-outs.
+func TestCLIListImportOfAnExportOfOptOuts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.csv")
+	if err := os.WriteFile(path, []byte("Phone,Disposition\n5125550101,DNC\n5125550102,No Answer\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runOK(t, "dnc-list", "import", path)
+	if !strings.Contains(out, `note: the file looks like an export of dialer dispositions (column "Disposition")`) ||
+		!strings.Contains(out, "dnc-list opt-outs FILE") {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -522,6 +522,21 @@ func known(disposition string) bool {
 	return ok
 }
 
+// Kind says how Read reads a file of these headers, where it can: its
+// layout and the columns that decide ("Message", "DoNotCall"); "" where it
+// cannot. A file kept for the company's list that reads so holds rows that
+// are not opt-outs beside those that are.
+func Kind(headers []string) (layout string, decide []string) {
+	cols, layout, err := findColumns("", headers)
+	if err != nil {
+		return "", nil
+	}
+	if i, ok := cols["said"]; ok {
+		decide = append(decide, headers[i])
+	}
+	return layout, append(decide, pick(headers, columnsOf(headers, cols, flagHeaders))...)
+}
+
 // findColumns picks the number, said (reply or disposition), date and
 // direction columns by their headers. A file with a reply column is read as
 // replies, else one with a disposition column as dispositions.

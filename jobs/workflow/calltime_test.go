@@ -42,3 +42,40 @@ func TestCallLogSaysItsZone(t *testing.T) {
 		}
 	}
 }
+
+// A file kept for the company's list that reads as an export of opt-outs
+// (a dialer's dispositions, a CRM's DNC marks) is said to be one: every
+// row's number goes on the list whatever it says, and the opt-outs import
+// reads only the rows that are.
+func TestListFileLooksLikeOptOuts(t *testing.T) {
+	d := offline(t)
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ text, want string }{
+		"calls.csv":    {"Phone,Disposition,Date\n5125550101,DNC,2026-11-01\n5125550102,No Answer,2026-11-01\n", `an export of dialer dispositions (column "Disposition")`},
+		"contacts.csv": {"Phone,Name,DoNotCall\n5125550101,Ann,true\n5125550102,Bob,false\n", `an export of opt-out marks (column "DoNotCall")`},
+		"list.csv":     {"Phone,Name\n5125550101,Ann\n", ""},
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(c.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := d.Compliance().ScanListFile(context.Background(), path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.OptOuts != c.want {
+			t.Errorf("%s: %q, want %q", name, f.OptOuts, c.want)
+		}
+	}
+}
+
+// A date is not a number whose digits are lost: a list's date column is
+// not offered as a phone column; a phone's lost digits still are.
+func TestADateIsNotANumberLost(t *testing.T) {
+	for v, want := range map[string]bool{"2026-11-01": false, "11/01/2026": false, "1/2/26": false, "2026-11-01 14:03": false,
+		"2026-11-01T14:03:00Z": false, "512-555-010": true, "5.12555E+09": true, "(512) 555-01": true, "512-555-0101": true} {
+		if got := numberLike(v); got != want {
+			t.Errorf("numberLike(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/skipdesk/skipdesk/jobs"
 	"github.com/skipdesk/skipdesk/jobs/input"
 	"github.com/skipdesk/skipdesk/jobs/ledger"
+	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 )
 
@@ -63,6 +66,11 @@ type ListFile struct {
 	Columns []ListColumn `json:"columns"`
 	// Sheets are the sheets read of a workbook holding rows on several.
 	Sheets []string `json:"sheets,omitempty"`
+	// OptOuts says what the file looks like where it reads as an export
+	// of opt-outs (an SMS tool's replies, a dialer's dispositions, a
+	// CRM's DNC marks): its rows are not all opt-outs, and the opt-outs
+	// import reads only those that are (optout.Kind).
+	OptOuts string `json:"opt_outs,omitempty"`
 }
 
 // ListProgress is how far reading a file for the list, or adding its
@@ -102,6 +110,8 @@ type ListImported struct {
 	// Read are the columns read; NotRead every other, with why.
 	Read    []ListColumn `json:"read"`
 	NotRead []ListColumn `json:"not_read"`
+	// OptOuts is the file's ListFile.OptOuts.
+	OptOuts string `json:"opt_outs,omitempty"`
 }
 
 // ErrNoListColumn: the file has no column to read numbers from (none is
@@ -118,7 +128,37 @@ func (s *ComplianceService) ScanListFile(ctx context.Context, path string, progr
 	if err != nil {
 		return ListFile{}, err
 	}
-	return ListFile{Path: path, Rows: r.rows, Columns: r.cols, Sheets: r.sheets}, nil
+	return ListFile{Path: path, Rows: r.rows, Columns: r.cols, Sheets: r.sheets, OptOuts: looksLikeOptOuts(r.cols)}, nil
+}
+
+// looksLikeOptOuts says what a file of these columns looks like where it
+// reads as an export of opt-outs ("a dialer's dispositions export (column
+// \"Status\")"); "" otherwise.
+func looksLikeOptOuts(cols []ListColumn) string {
+	var headers []string
+	for _, c := range cols {
+		if c.Sheet == "" || c.Sheet == cols[0].Sheet {
+			headers = append(headers, c.Name)
+		}
+	}
+	layout, decide := optout.Kind(headers)
+	if layout == "" {
+		return ""
+	}
+	word := "column"
+	if len(decide) > 1 {
+		word = "columns"
+	}
+	return fmt.Sprintf("an export of %s (%s %s)", layout, word, quoteAll(decide))
+}
+
+// quoteAll quotes each of words, joined by commas.
+func quoteAll(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
 }
 
 // ImportInternal puts the numbers of a file on the company's list: the
@@ -138,7 +178,7 @@ func (s *ComplianceService) ImportInternal(ctx context.Context, req ListImport, 
 	if err != nil {
 		return ListImported{}, err
 	}
-	rep := ListImported{File: filepath.Base(req.Path), Rows: r.rows, Invalid: r.invalid}
+	rep := ListImported{File: filepath.Base(req.Path), Rows: r.rows, Invalid: r.invalid, OptOuts: f.OptOuts}
 	for i, c := range r.cols {
 		if want[i] {
 			rep.Read = append(rep.Read, c)
@@ -364,6 +404,9 @@ func numberLike(v string) bool {
 	if phone.Normalize(v).Reason == phone.ReasonSci {
 		return true
 	}
+	if dateRE.MatchString(strings.TrimSpace(v)) {
+		return false // "2026-11-01", "11/01/2026": a date column is not one of lost digits
+	}
 	digits := 0
 	for _, r := range v {
 		switch {
@@ -376,6 +419,10 @@ func numberLike(v string) bool {
 	}
 	return digits >= 7
 }
+
+// dateRE matches a date as exports write one (year first or last, with
+// or without a time), never a phone's 3-3-4 groups.
+var dateRE = regexp.MustCompile(`^(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](\d{4}|\d{2}))([ T]\d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?Z?)?$`)
 
 // noNumber reports whether a value says there is no number: blank, or what
 // exports write in its place ("N/A", "-", "none", "0"). It is neither a

@@ -482,3 +482,12 @@ func TestCallLogZoneNotWritten(t *testing.T) {
 		t.Errorf("window %v before, %v after", before, after)
 	}
 }
+
+func TestMarkClass(t *testing.T) {
+	for v, want := range map[string]Class{"Yes": Stop, "TRUE": Stop, "1": Stop, "X": Stop, "No": None, "false": None, "": None,
+		"0": None, "Opted Out": Stop, "Not Interested": Maybe, "✓": Maybe, "Y - per owner": Maybe, "Active": None} {
+		if got, _ := MarkClass(v); got != want {
+			t.Errorf("MarkClass(%q) = %s, want %s", v, got, want)
+		}
+	}
+}

@@ -478,12 +478,12 @@ func strongest(rec []string, idx []int, read func(string) (Class, string), said 
 
 // MarkClass reads a value of a column marking opt-outs: yes, true, 1, x
 // are one; no, false, 0, blank are not; words are read as a disposition's
-// ("Opted Out"); anything else may be one, for a person to read (the
-// column is there to say it).
+// ("Opted Out"); anything else (a check mark among them) may be one, for a
+// person to read (the column is there to say it).
 func MarkClass(v string) (Class, string) {
 	t := strings.ToLower(strings.TrimSpace(v))
 	switch {
-	case slices.Contains([]string{"yes", "y", "true", "t", "1", "x", "✓", "✔", "☑", "checked", "on"}, t):
+	case slices.Contains([]string{"yes", "y", "true", "t", "1", "x", "checked", "on"}, t):
 		return Stop, t
 	case slices.Contains([]string{"", "no", "n", "false", "f", "0", "off", "unchecked", "none", "n/a", "na", "null",
 		"-", "--", "clean", "ok", "active", "callable", "valid", "not dnc", "subscribed", "opted in"}, t):

@@ -429,7 +429,7 @@ func TestImportOptOuts(t *testing.T) {
 	h.wait("optouts-read")
 	txt := h.dialogText()
 	for _, w := range []string{"messages.csv, read as SMS replies (from = From, to = To, said = Body, date = SentDate, direction = Direction): 5 rows.",
-		"4 numbers go on your do-not-call list. 1 reply or disposition only may be an opt-out", `(404) 555-0101  "Stop"  2026-11-20`,
+		"4 numbers go on your do-not-call list. Each opt-out stays on as long as the law asks and cannot be removed before. 1 reply or disposition only may be an opt-out", `(404) 555-0101  "Stop"  2026-11-20`,
 		`(404) 555-0103  "wrong number"  2026-11-21  (may be an opt-out)`, "1 row is not an opt-out; 1 message the tool sent passed over.",
 		"Read with a doubt, on the safe side (1):\n  line 6: the row does not say whether the message was sent or received"} {
 		if !strings.Contains(txt, w) {

@@ -82,12 +82,13 @@ func optOutsText(imp *optout.Import, numbers int) string {
 	if numbers == 0 {
 		b.WriteString("\n\nNo opt-out was found: nothing goes on your do-not-call list.")
 	} else {
-		fmt.Fprintf(&b, "\n\n%s go on your do-not-call list.", jobs.Plural(int64(numbers), "number", "numbers"))
+		fmt.Fprintf(&b, "\n\n%s go on your do-not-call list. Each opt-out stays on as long as the law asks and cannot be removed before.",
+			jobs.Plural(int64(numbers), "number", "numbers"))
 		if maybe > 0 {
-			fmt.Fprintf(&b, " %s only may be an opt-out: it goes on too, marked for a person to read.",
+			fmt.Fprintf(&b, " %s only may be an opt-out: it goes on too, marked for a person to read, who may remove it with a reason.",
 				jobs.Plural(int64(maybe), "reply or disposition", "replies or dispositions"))
 		}
-		b.WriteString(" Each stays on as long as the law asks and cannot be removed before.\n")
+		b.WriteString("\n")
 		for _, e := range imp.Entries[:min(len(imp.Entries), 12)] {
 			fmt.Fprintf(&b, "\n  %s  %q  %s", phone.Format(e.Number), e.Said, e.Made.Format(time.DateOnly))
 			if e.Class == optout.Maybe {

@@ -161,7 +161,9 @@ func optOutEntries(imp *optout.Import, by string) []ledger.InternalEntry {
 		}
 		entry := ledger.InternalEntry{Number: e.Number, AddedAt: e.Made, Reason: OptOutReason(e), By: by,
 			Source: fmt.Sprintf("%s %s, %s", imp.Layout, filepath.Base(imp.File), optout.At(e.Sheet, e.Line))}
-		if e.Terms.Keep != nil {
+		// An opt-out cannot be removed before its time; one that only may be
+		// can, once a person has read it (the removal's reason recorded).
+		if e.Terms.Keep != nil && e.Class == optout.Stop {
 			entry.KeepUntil = e.Terms.NotBefore // removal refused before it
 		}
 		out = append(out, entry)

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/export"
+	"github.com/skipdesk/skipdesk/jobs/ledger"
 )
 
 // The proof says how a call log's times were read: in the zone the person
@@ -77,5 +79,26 @@ func TestADateIsNotANumberLost(t *testing.T) {
 		if got := numberLike(v); got != want {
 			t.Errorf("numberLike(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// An opt-out cannot be taken off the list before its time; a reply that
+// only may be one can, once a person has read it.
+func TestOnlyAMaybeOptOutMayBeRemoved(t *testing.T) {
+	d := offline(t)
+	path := filepath.Join(t.TempDir(), "replies.csv")
+	if err := os.WriteFile(path, []byte("Phone,Message,Date\n3055550100,STOP,2026-11-20\n3055550101,wrong number,2026-11-20\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Compliance().ImportOptOuts(context.Background(), path, time.UTC)
+	if err != nil || res.Added != 2 {
+		t.Fatalf("added %v, %v", res, err)
+	}
+	var kept *ledger.KeptError
+	if err := d.Compliance().RemoveInternal(context.Background(), "3055550100", "tried"); !errors.As(err, &kept) {
+		t.Errorf("an opt-out removed before its time: %v", err)
+	}
+	if err := d.Compliance().RemoveInternal(context.Background(), "3055550101", "read it: the person has the wrong number, not an opt-out"); err != nil {
+		t.Errorf("a possible opt-out could not be removed once read: %v", err)
 	}
 }

@@ -433,14 +433,16 @@ func TestReadOptOutMarks(t *testing.T) {
 // them cannot be read (it may be the reply's own).
 func TestReadDatesAnOptOutByItsLatest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "replies.csv")
-	writeCSV(t, path, "Phone,Last Reply,Created,Last Reply Date\n"+
-		"3055550100,STOP,2024-03-01,2026-11-20 14:03\n"+
-		"3055550101,remove me,2024-03-02,not sent\n")
+	writeCSV(t, path, "Phone,Last Reply,Created,Last Reply Date,Time\n"+
+		"3055550100,STOP,2024-03-01,2026-11-20 14:03,2:03 PM\n"+
+		"3055550101,remove me,2024-03-02,not sent,\n"+
+		"3055550102,stop,2024-03-02,2026-11-21 09:00,\n")
 	imp, err := Read(context.Background(), path, engine(t), Options{Location: eastern, Now: importDay})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(imp.Entries) != 2 || date(imp.Entries[0].Made) != "2026-11-20" || date(imp.Entries[1].Made) != "2026-11-25" ||
+	if len(imp.Entries) != 3 || date(imp.Entries[0].Made) != "2026-11-20" || date(imp.Entries[1].Made) != "2026-11-25" ||
+		date(imp.Entries[2].Made) != "2026-11-21" ||
 		!strings.Contains(imp.Entries[1].DateNote, `"not sent" could not be read`) {
 		t.Errorf("entries %+v", imp.Entries)
 	}

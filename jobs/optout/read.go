@@ -197,6 +197,7 @@ func readSheet(ctx context.Context, path, sheet string, e *calltime.Engine, opt 
 	}
 	imp.headers = r.Headers()
 	if i, ok := cols["date"]; ok {
+		// The date column, then the row's other dates (latest).
 		imp.dates = append([]int{i}, columnsOf(r.Headers(), cols, dateHeaders)...)
 	}
 	imp.notes, imp.flags = columnsOf(r.Headers(), cols, noteHeaders), columnsOf(r.Headers(), cols, flagHeaders)
@@ -339,7 +340,10 @@ func (imp *Import) latest(rec []string, loc *time.Location) string {
 			v = strings.TrimSpace(rec[i])
 		}
 		at := ParseWhen(v, loc)
-		if at.IsZero() {
+		switch {
+		case at.IsZero() && (isClock(v) || v == "" && oneOf(imp.headers[i], clockHeaders)):
+			continue // a time of day beside the date column ("Time": "10:05", or none)
+		case at.IsZero():
 			return v
 		}
 		if at.After(bestAt) {
@@ -347,6 +351,19 @@ func (imp *Import) latest(rec []string, loc *time.Location) string {
 		}
 	}
 	return best
+}
+
+// clockHeaders are the date headers of a time of day.
+var clockHeaders = []string{"time", "call time", "start time"}
+
+// isClock reports whether v is a time of day alone ("10:05", "3:04 PM").
+func isClock(v string) bool {
+	for _, l := range clockLayouts {
+		if _, err := time.Parse(l, strings.ToUpper(v)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Directions of a row.

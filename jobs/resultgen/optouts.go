@@ -72,6 +72,7 @@ type optOutShape struct {
 	marked    string    // the marks' date column, or ""
 	yesNo     [2]string // how the marks write yes and no
 	created   string    // the contact's creation date beside the row's own, or ""
+	clock     string    // a time of day column beside the date, or ""
 	number    string    // the number column's header; "" where there is a From and a To
 	from, to  string
 	said      string // the message or disposition column
@@ -127,6 +128,9 @@ func optOutShapeOf(r rng) optOutShape {
 	} else {
 		sh.said = pick(r, []string{"Disposition", "Call Result", "Call Disposition", "Outcome", "Result"})
 		sh.date = pick(r, []string{"Call Date", "Date", "Timestamp", "Call Start", "Start Time"})
+		if sh.date == "Date" || sh.date == "Call Date" {
+			sh.clock = pick(r, []string{"", "Time", "Call Time"})
+		}
 		if pair {
 			p := pick(r, [][2]string{{"ANI", "DNIS"}, {"From", "To"}, {"Caller ID", "Called Number"}})
 			sh.from, sh.to = p[0], p[1]
@@ -179,7 +183,7 @@ func (c *OptOutCase) optOutSheet(r rng, nums *numbers, sh optOutShape, name stri
 	} else {
 		cols = append(cols, sh.from, sh.to)
 	}
-	for _, h := range []string{sh.said, sh.date, sh.created, sh.marked} {
+	for _, h := range []string{sh.said, sh.date, sh.clock, sh.created, sh.marked} {
 		if h != "" {
 			cols = append(cols, h)
 		}
@@ -234,6 +238,10 @@ func (c *OptOutCase) optOutRow(r rng, nums *numbers, sh optOutShape, ours string
 	said(r, sh, out, cells, &t)
 	when := time.Date(2026, 10, r.between(1, 28), r.between(0, 23), r.between(0, 59), 0, 0, time.UTC)
 	cells[sh.date] = ListCell{Text: writeDate(r, when)}
+	if sh.clock != "" {
+		cells[sh.date] = ListCell{Text: writeDate(r, time.Date(when.Year(), when.Month(), when.Day(), 0, 0, 0, 0, time.UTC))}
+		cells[sh.clock] = ListCell{Text: pick(r, []string{when.Format("15:04"), when.Format("3:04 PM"), ""})}
+	}
 	if readableDate(cells[sh.date].Text) {
 		t.When = when
 	}

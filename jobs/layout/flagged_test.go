@@ -109,7 +109,10 @@ func TestComplainersAndTrollsStateARestriction(t *testing.T) {
 		// Refusals in a CRM's or an agent's words.
 		"Do Not Solicit", "Never Call", "Never contact again", "Don't contact", "Take off list", "No More Calls", "No Texts",
 		"Unsub", "Leave me alone", "Take me off", "No further contact", "Not to be called", "Requested not to be contacted",
-		"Represented by counsel", "Hostile", "Quit"}
+		"Represented by counsel", "Hostile", "Quit",
+		// Marketing and consent withdrawn, suppression, spam reports, bans.
+		"Do Not Market", "DNM", "Suppression", "Excluded", "Do not use", "No consent", "Withdrew consent",
+		"Reported as spam", "Marked as spam", "Legal hold", "Scrubbed out", "Black list", "Blocklist", "Banned", "No callbacks"}
 	var rows [][]string
 	for i, v := range vals {
 		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})

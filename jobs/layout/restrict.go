@@ -48,6 +48,11 @@ var restrictTerms = [][]string{
 	{"no", "more", "calls"}, {"no", "more", "texts"}, {"no", "more", "contact"}, {"no", "texts"}, {"no", "text"},
 	{"unsub"}, {"leave", "me", "alone"}, {"no", "further", "contact"}, {"not", "to", "be", "called"},
 	{"not", "to", "be", "contacted"}, {"represented", "by", "counsel"}, {"hostile"}, {"quit"},
+	// Marketing and consent withdrawn, suppression, spam reports, bans.
+	{"do", "not", "market"}, {"dnm"}, {"no", "marketing"}, {"suppression"}, {"excluded"}, {"do", "not", "use"},
+	{"no", "consent"}, {"withdrew", "consent"}, {"consent", "withdrawn"}, {"withdrawn", "consent"},
+	{"reported", "as", "spam"}, {"marked", "as", "spam"}, {"spam", "complaint"}, {"legal", "hold"},
+	{"scrubbed", "out"}, {"black", "list"}, {"blocklist"}, {"blocklisted"}, {"banned"}, {"no", "callbacks"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -23,7 +23,7 @@ var leadStatuses = wordList{
 	benign: []string{"Active", "Lead", "New", "Hot", "Warm", "Cold", "Follow Up", "Appointment Set", "Under Contract", "Nurture",
 		"Open - Not Contacted", "Working - Contacted"},
 	restrict: []string{"DNC", "Dead", "Do Not Contact", "Do Not Call", "Wrong Number", "Litigator", "Opted Out", "Closed - DNC",
-		"DNCL", "Do Not Solicit", "No Further Contact", "Represented by counsel"},
+		"DNCL", "Do Not Solicit", "No Further Contact", "Represented by counsel", "Do Not Market", "Suppression", "Banned"},
 }
 
 // dispositions are a dialer's last call result (Mojo, CallTools,
@@ -40,7 +40,7 @@ var dispositions = wordList{
 var tagWords = wordList{
 	benign: []string{"hot seller", "absentee", "vacant", "probate", "tax delinquent", "follow up", "skip traced", "high equity", "cash buyer"},
 	restrict: []string{"dnc", "DNC", "litigator", "tcpa", "wrong number", "do not call", "opted out", "stop", "attorney",
-		"unsub", "no texts", "nocall"},
+		"unsub", "no texts", "nocall", "dnm", "blocklist", "no consent"},
 }
 
 // notes are free text people write in CRMs and dialers.
@@ -51,7 +51,8 @@ var notes = wordList{
 		"Wrong # - not the owner", "opted out by text", "has an attorney, do not contact", "Represented by attorney",
 		"threatened TCPA lawsuit", "Asked to be removed from list", "no llamar", "número equivocado",
 		"complained about the calls", "known troll, skip", "said he'd report us to the FCC", "Never call this number again",
-		"take me off your list, he said", "not to be called", "leave me alone - owner", "dont txt", "requested not to be contacted"},
+		"take me off your list, he said", "not to be called", "leave me alone - owner", "dont txt", "requested not to be contacted",
+		"reported us as spam - do not use", "withdrew consent on 3/2"},
 }
 
 // mentionNote writes another number into a note, as people do ("alt #").

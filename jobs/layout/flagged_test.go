@@ -112,7 +112,10 @@ func TestComplainersAndTrollsStateARestriction(t *testing.T) {
 		"Represented by counsel", "Hostile", "Quit",
 		// Marketing and consent withdrawn, suppression, spam reports, bans.
 		"Do Not Market", "DNM", "Suppression", "Excluded", "Do not use", "No consent", "Withdrew consent",
-		"Reported as spam", "Marked as spam", "Legal hold", "Scrubbed out", "Black list", "Blocklist", "Banned", "No callbacks"}
+		"Reported as spam", "Marked as spam", "Legal hold", "Scrubbed out", "Black list", "Blocklist", "Banned", "No callbacks",
+		// Spanish, and a few words of other languages.
+		"No contactar", "No molestar", "No me llame más", "Borrar número", "Quitar de la lista", "Lista negra",
+		"No enviar mensajes", "no quiere llamadas", "pediu para não ligar", "Ne pas appeler", "Nicht anrufen"}
 	var rows [][]string
 	for i, v := range vals {
 		rows = append(rows, []string{fmt.Sprintf("512 555 01%02d", i), "N", "N", v})

@@ -53,6 +53,11 @@ var restrictTerms = [][]string{
 	{"no", "consent"}, {"withdrew", "consent"}, {"consent", "withdrawn"}, {"withdrawn", "consent"},
 	{"reported", "as", "spam"}, {"marked", "as", "spam"}, {"spam", "complaint"}, {"legal", "hold"},
 	{"scrubbed", "out"}, {"black", "list"}, {"blocklist"}, {"blocklisted"}, {"banned"}, {"no", "callbacks"},
+	// Spanish (and a few words of other languages owners write in).
+	{"no", "contactar"}, {"no", "molestar"}, {"no", "llame"}, {"no", "llamen"}, {"no", "me", "llame"},
+	{"no", "me", "llamen"}, {"no", "me", "llames"}, {"no", "quiere", "llamadas"}, {"no", "enviar"}, {"no", "textos"},
+	{"no", "mensajes"}, {"borrar"}, {"quitar", "de", "la", "lista"}, {"lista", "negra"}, {"não", "ligar"},
+	{"nao", "ligar"}, {"ne", "pas", "appeler"}, {"nicht", "anrufen"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -52,7 +52,7 @@ var notes = wordList{
 		"threatened TCPA lawsuit", "Asked to be removed from list", "no llamar", "número equivocado",
 		"complained about the calls", "known troll, skip", "said he'd report us to the FCC", "Never call this number again",
 		"take me off your list, he said", "not to be called", "leave me alone - owner", "dont txt", "requested not to be contacted",
-		"reported us as spam - do not use", "withdrew consent on 3/2"},
+		"reported us as spam - do not use", "withdrew consent on 3/2", "no me llamen más", "lista negra"},
 }
 
 // mentionNote writes another number into a note, as people do ("alt #").

@@ -77,7 +77,7 @@ func saysStop(t string, phrases []string) (string, bool) {
 // inside a longer message ("stop by on Friday") they may be one.
 var stopKeywords = []string{
 	"stop", "quit", "end", "cancel", "remove", "alto", "parar", "para", "basta", "detener", "cancelar",
-	"stp", "stopp", "stahp", "rmv", "baja", "unsubscribed", "no more",
+	"stp", "stopp", "stahp", "rmv", "baja", "unsubscribed", "no more", "block", "blocked",
 }
 
 // shortReply is the most words a reply may have for a keyword anywhere in
@@ -90,6 +90,7 @@ var maybeWords = []string{
 	"not selling", "never", "go away", "harassment", "harassing", "lawyer", "attorney", "sue", "report you",
 	"scam", "f off", "fuck off", "fuck", "stfu", "not for sale", "no solicitors", "no solicitation",
 	"reported you", "reporting you", "ftc", "fcc", "attorney general", "cease and desist", "spam", "spammer",
+	"no gracias", "reported", "deceased", "passed away", "died", "enough",
 }
 
 // stopDispositions are the dispositions that mean do not call again.
@@ -157,6 +158,9 @@ func classify(text string, stop, maybe []string) (Class, string) {
 
 var spaceRE = regexp.MustCompile(`\s+`)
 
+// letterDigitRE finds a word run into a number.
+var letterDigitRE = regexp.MustCompile(`([A-Za-z])([0-9])`)
+
 // abbrRE finds letters written with dots ("D.N.C."), read as the word.
 var abbrRE = regexp.MustCompile(`\b(?:[A-Za-z]\.)+[A-Za-z]\b\.?`)
 
@@ -165,6 +169,7 @@ var abbrRE = regexp.MustCompile(`\b(?:[A-Za-z]\.)+[A-Za-z]\b\.?`)
 // spaces: " STOP!!! " is "stop".
 func normalise(s string) string {
 	s = abbrRE.ReplaceAllStringFunc(s, func(a string) string { return strings.ReplaceAll(a, ".", "") })
+	s = letterDigitRE.ReplaceAllString(s, "$1 $2") // "STOP2" is "STOP 2"
 	s = strings.ReplaceAll(s, "#", " number ")
 	s = strings.Map(func(r rune) rune {
 		switch {

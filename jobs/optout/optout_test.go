@@ -55,6 +55,8 @@ func TestClassifyReply(t *testing.T) {
 		// Losing, blocking, "no more", texting spelt short.
 		"lose this number": Stop, "I'm blocking you": Stop, "NO MORE": Stop, "dont txt me": Stop, "D.N.C.": Stop,
 		"No more. Thanks": Stop, "I want no more of this": Maybe,
+		"Blocked": Stop, "STOP2": Stop, "no gracias": Maybe, "He passed away": Maybe, "Enough": Maybe, "Reported": Maybe,
+		"Nope": None, "Sold already": None,
 	}
 	for in, want := range cases {
 		if got, w := ClassifyReply(in); got != want {

@@ -883,7 +883,7 @@ func someBlank(p *Profile, sample [][]string, i int) bool {
 
 // unnamedFlags asks about a column with no name ("", or the import's
 // "Column 4" for a blank header cell) whose values are all yes or no, or
-// marks ("x") and blanks: a
+// marks ("x"), unknown ("?") and blanks, a yes, mark or unknown among them: a
 // flag whose header was lost, about a list SkipDesk cannot know. Until the
 // person says what it is, every phone of its row is not callable (a
 // Guess); left unread, its "Yes" would be nothing.
@@ -896,9 +896,12 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 		}
 		vals := columnValues(p, sample, i)
 		// Mostly: a vendor's own "not checked" letter ("U") among them.
+		// A column of no and nothing else says nothing against a phone;
+		// one with a "?" among its noes may (its list not checked).
 		says := func(v string) bool { f := fold(v); return truthy[f] || marks[f] }
+		doubts := func(v string) bool { f := fold(v); return says(v) || f != "" && unknown[f] }
 		if len(vals) == 0 || share(vals, func(v string) bool { f := fold(v); return says(v) || falsy[f] || unknown[f] }) < 0.5 ||
-			share(vals, says) == 0 {
+			share(vals, doubts) == 0 {
 			continue
 		}
 		// About the row: its place's number ("Column 4") names no phone.

@@ -300,16 +300,21 @@ func TestUnnamedYesNoColumn(t *testing.T) {
 				t.Errorf("header %q row %d: %q, want not callable", blank, i+1, got)
 			}
 		}
-		for _, vs := range [][2]string{{"x", ""}, {"Y", "U"}} { // marks; the vendor's own "not checked"
+		// Marks; the vendor's own "not checked"; a "?" among noes (before,
+		// a column with no yes was passed over, and the "?" row's phone
+		// was callable).
+		for _, vs := range [][2]string{{"x", ""}, {"Y", "U"}, {"?", "N"}, {"N", "unknown"}} {
 			rows[0][3], rows[1][3] = vs[0], vs[1]
 			// A guess, and for the "U", the value question a flag column asks.
 			if l := Detect(h, rows, Options{}); len(l.Questions) == 0 || !l.Questions[0].Guess {
 				t.Errorf("header %q over %q: questions %+v", blank, vs, l.Questions)
 			}
 		}
-		rows[0][3], rows[1][3] = "spoke to owner", ""
-		if l := Detect(h, rows, Options{}); len(l.Questions) != 0 {
-			t.Errorf("header %q over notes: questions %+v", blank, l.Questions)
+		for _, vs := range [][2]string{{"spoke to owner", ""}, {"N", "No"}} { // notes; noes alone say nothing
+			rows[0][3], rows[1][3] = vs[0], vs[1]
+			if l := Detect(h, rows, Options{}); len(l.Questions) != 0 {
+				t.Errorf("header %q over %q: questions %+v", blank, vs, l.Questions)
+			}
 		}
 	}
 }

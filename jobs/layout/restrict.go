@@ -86,13 +86,15 @@ func textWords(dst []string, v string) ([]string, bool) {
 	return dst, findTerm(dst, 0) >= 0
 }
 
-// termStarts are the first words of the restriction terms.
-var termStarts = func() map[string]bool {
-	m := map[string]bool{}
+// termStarts are the first words of the restriction terms; termsFrom the
+// terms by their first word.
+var termStarts, termsFrom = func() (map[string]bool, map[string][][]string) {
+	m, by := map[string]bool{}, map[string][][]string{}
 	for _, t := range restrictTerms {
 		m[t[0]] = true
+		by[t[0]] = append(by[t[0]], t)
 	}
-	return m
+	return m, by
 }()
 
 // mayMention is a fast look at v: false when no word of it begins a
@@ -143,7 +145,7 @@ func findTerm(ws []string, from int) int {
 // none (the longest wins).
 func termAt(ws []string, i int) int {
 	best := 0
-	for _, t := range restrictTerms {
+	for _, t := range termsFrom[ws[i]] {
 		if len(t) > best && i+len(t) <= len(ws) && equalWords(ws[i:i+len(t)], t) {
 			best = len(t)
 		}

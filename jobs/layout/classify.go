@@ -913,6 +913,31 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 	return qs
 }
 
+// yesOrNo reports a column whose values are yes, no, marks or unknown,
+// one of them not blank.
+func yesOrNo(vals []ValueN) bool {
+	flagLike := func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || marks[f] || unknown[f] }
+	return share(vals, flagLike) >= 0.9 && share(vals, func(v string) bool { return fold(v) != "" }) > 0
+}
+
+// headerStatesRestriction reports a header that names a restriction in
+// words ("Wrong Number", "Deceased", "Reassigned"), without a negation (a
+// header of a date or a scrub's coverage, "DNC Scrubbed", is read apart).
+func headerStatesRestriction(h string) bool {
+	ws, _ := textWords(nil, h)
+	for _, w := range ws {
+		if measureWords[w] {
+			return false // "Litigator Score": a measure, 1 or 0
+		}
+	}
+	stated, _ := StatesRestriction(h)
+	return stated
+}
+
+// measureWords name a measure of something rather than whether it holds.
+var measureWords = set("score", "count", "risk", "level", "rating", "probability", "percent", "pct", "id", "code", "type",
+	"value", "amount", "total", "rank", "grade", "confidence")
+
 // unnamed: a header cell left blank, or named for its place alone.
 func unnamed(h string) bool {
 	h = strings.TrimSpace(h)
@@ -1014,6 +1039,8 @@ func statesAReason(vals []ValueN) bool {
 // ("DNC", "wrong number", "attorney" in a status, tag, disposition or
 // note), a restriction source for the phone or the row it belongs to.
 func (l *Layout) findRestrictions(hs []header, p *Profile, sample [][]string) {
+	// A column of yes and no whose header names a restriction is a flag of
+	// it, whatever list it is not.
 	for i := range l.Columns {
 		c := &l.Columns[i]
 		switch c.Role {
@@ -1025,6 +1052,11 @@ func (l *Layout) findRestrictions(hs []header, p *Profile, sample [][]string) {
 			continue
 		}
 		vals := columnValues(p, sample, i)
+		if h := &hs[i]; yesOrNo(vals) && !h.dated && !h.scope && !h.since && !h.source && headerStatesRestriction(c.Header) {
+			// "Wrong Number", "Deceased", "Reassigned", "Complainer": Y or N.
+			c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvFlag
+			continue
+		}
 		reasons := reasonColumn(&hs[i])
 		if !mentionsRestriction(vals) && !(reasons && statesAReason(vals)) {
 			continue

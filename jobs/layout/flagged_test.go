@@ -184,3 +184,30 @@ func TestReasonsAndBlockedCodes(t *testing.T) {
 		t.Errorf("code B: restriction %v, %s", p.Flags.Of(Restriction), p.Block)
 	}
 }
+
+// A column of yes and no whose header names a restriction in words a
+// list's header does not use ("Wrong Number", "Deceased", "Reassigned",
+// "Complainer") flags its rows' phones where it says yes; a header of a
+// measure ("Litigator Score") or a scrub's coverage is not one. (Before,
+// such a column was read as nothing: its "Y" phones were callable.)
+func TestYesNoColumnNamedForARestriction(t *testing.T) {
+	for _, h := range []string{"Wrong Number", "Deceased", "Reassigned", "RND", "Complainer", "Troll", "Attorney", "Stop",
+		"Blocked", "Dead", "Flagged", "Revoked", "Cease", "No Consent", "Honeypot", "Spam Trap"} {
+		hs := []string{"Phone", "DNC", "Litigator", h}
+		rows := [][]string{{"5125550101", "N", "N", "Y"}, {"5125550102", "N", "N", "N"}, {"5125550103", "N", "N", "?"}}
+		l := Detect(hs, rows, Options{})
+		rd := l.NewReader(fresh())
+		for i, want := range []bool{false, true, false} {
+			var row Row
+			rd.Read(rows[i], &row)
+			if got := row.Phones[0].Callable(); got != want {
+				t.Errorf("%q = %q: callable %v (%s), want %v", h, rows[i][3], got, row.Phones[0].Block, want)
+			}
+		}
+	}
+	hs := []string{"Phone", "DNC", "Litigator", "Litigator Score"}
+	rows := [][]string{{"5125550101", "N", "N", "1"}, {"5125550102", "N", "N", "0"}}
+	if c := Detect(hs, rows, Options{}).Columns[3]; c.Role != RoleOther {
+		t.Errorf("Litigator Score read as %s %s", c.Role, c.Kind)
+	}
+}

@@ -58,6 +58,9 @@ var restrictTerms = [][]string{
 	{"no", "me", "llamen"}, {"no", "me", "llames"}, {"no", "quiere", "llamadas"}, {"no", "enviar"}, {"no", "textos"},
 	{"no", "mensajes"}, {"borrar"}, {"quitar", "de", "la", "lista"}, {"lista", "negra"}, {"não", "ligar"},
 	{"nao", "ligar"}, {"ne", "pas", "appeler"}, {"nicht", "anrufen"},
+	// A number reassigned to someone else (the FCC's database); a trap set
+	// for callers.
+	{"reassigned"}, {"rnd"}, {"honeypot"}, {"spam", "trap"},
 }
 
 // negations turn a mention into an unclear statement.

@@ -913,11 +913,12 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 	return qs
 }
 
-// yesOrNo reports a column whose values are yes, no, marks or unknown,
-// one of them not blank.
+// yesOrNo reports a column whose values are mostly yes, no, marks or
+// unknown (a vendor's own "not checked" letter among them), one of them
+// not blank.
 func yesOrNo(vals []ValueN) bool {
 	flagLike := func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || marks[f] || unknown[f] }
-	return share(vals, flagLike) >= 0.9 && share(vals, func(v string) bool { return fold(v) != "" }) > 0
+	return share(vals, flagLike) >= 0.5 && share(vals, func(v string) bool { return fold(v) != "" }) > 0
 }
 
 // headerStatesRestriction reports a header that names a restriction in
@@ -1053,8 +1054,10 @@ func (l *Layout) findRestrictions(hs []header, p *Profile, sample [][]string) {
 		}
 		vals := columnValues(p, sample, i)
 		if h := &hs[i]; yesOrNo(vals) && !h.dated && !h.scope && !h.since && !h.source && headerStatesRestriction(c.Header) {
-			// "Wrong Number", "Deceased", "Reassigned", "Complainer": Y or N.
-			c.Role, c.Kind, c.Convention = RoleFlag, Restriction, ConvFlag
+			// "Wrong Number", "Deceased", "Reassigned", "Complainer": Y or N,
+			// the vendor's own list by another name, dated and covered as
+			// its other answers are.
+			c.Role, c.Kind, c.Convention = RoleFlag, Internal, conventionOf(Internal, vals, false)
 			continue
 		}
 		reasons := reasonColumn(&hs[i])

@@ -105,18 +105,21 @@ var (
 	stateWords     = []string{"State DNC", "State DNC List", "DNC State", "State Do Not Call"}
 	litigatorWords = []string{"Litigator", "TCPA Litigator", "Known Litigator", "TCPA", "Litigator Flag", "Serial Litigator"}
 	dmaWords       = []string{"DMA", "DMA DNC", "DMAchoice", "Industry DNC"}
-	internalWords  = []string{"Internal DNC", "Vendor DNC", "In-House DNC", "House DNC", "Client DNC"}
-	verdictWords   = []string{"DNC Status", "Scrub Result", "Compliance", "DNC Result"}
-	callableWords  = []string{"OK to Call", "Callable", "Can Call", "Safe to Call", "Dialable", "DNC Clear", "Passed DNC", "DNC Safe", "Clean DNC"}
-	statusWords    = []string{"Status", "Phone Status"}
-	tagWordsHdr    = []string{"Tags", "Phone Tags", "Labels"}
-	validityWords  = []string{"Valid", "Is Valid", "Connected", "Number Status"}
-	carrierWords   = []string{"Carrier", "Carrier Name"}
-	wirelessWords  = []string{"Wireless", "Is Wireless", "Is Mobile", "IsWirelessOrVoIP"}
-	notesWords     = []string{"Notes", "Comments", "Lead Notes", "Note", "Remarks"}
-	leadWords      = []string{"Lead Status", "Status", "Stage", "Pipeline Stage", "Contact Status"}
-	dispWords      = []string{"Disposition", "Last Disposition", "Call Result", "Last Call Result"}
-	rowTagWords    = []string{"Tags", "Labels", "Lists"}
+	internalWords  = []string{"Internal DNC", "Vendor DNC", "In-House DNC", "House DNC", "Client DNC",
+		// A vendor's own list named for why: a number reassigned, an owner
+		// dead, a complainer.
+		"Reassigned", "Deceased", "Complainer", "Wrong Number", "Known Troll"}
+	verdictWords  = []string{"DNC Status", "Scrub Result", "Compliance", "DNC Result"}
+	callableWords = []string{"OK to Call", "Callable", "Can Call", "Safe to Call", "Dialable", "DNC Clear", "Passed DNC", "DNC Safe", "Clean DNC"}
+	statusWords   = []string{"Status", "Phone Status"}
+	tagWordsHdr   = []string{"Tags", "Phone Tags", "Labels"}
+	validityWords = []string{"Valid", "Is Valid", "Connected", "Number Status"}
+	carrierWords  = []string{"Carrier", "Carrier Name"}
+	wirelessWords = []string{"Wireless", "Is Wireless", "Is Mobile", "IsWirelessOrVoIP"}
+	notesWords    = []string{"Notes", "Comments", "Lead Notes", "Note", "Remarks"}
+	leadWords     = []string{"Lead Status", "Status", "Stage", "Pipeline Stage", "Contact Status"}
+	dispWords     = []string{"Disposition", "Last Disposition", "Call Result", "Last Call Result"}
+	rowTagWords   = []string{"Tags", "Labels", "Lists"}
 )
 
 // owner noise of trace exports.

@@ -925,13 +925,13 @@ func yesOrNo(vals []ValueN) bool {
 // words ("Wrong Number", "Deceased", "Reassigned"), without a negation (a
 // header of a date or a scrub's coverage, "DNC Scrubbed", is read apart).
 func headerStatesRestriction(h string) bool {
-	ws, _ := textWords(nil, h)
+	ws := splitWords(h) // a header's words: "Phone 1_Complainer" is "phone 1 complainer"
 	for _, w := range ws {
 		if measureWords[w] {
 			return false // "Litigator Score": a measure, 1 or 0
 		}
 	}
-	stated, _ := StatesRestriction(h)
+	stated, _ := StatesRestriction(strings.Join(ws, " "))
 	return stated
 }
 

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/skipdesk/skipdesk/jobs"
@@ -192,8 +193,11 @@ func TestReasonsAndBlockedCodes(t *testing.T) {
 // such a column was read as nothing: its "Y" phones were callable.)
 func TestYesNoColumnNamedForARestriction(t *testing.T) {
 	for _, h := range []string{"Wrong Number", "Deceased", "Reassigned", "RND", "Complainer", "Troll", "Attorney", "Stop",
-		"Blocked", "Dead", "Flagged", "Revoked", "Cease", "No Consent", "Honeypot", "Spam Trap"} {
+		"Blocked", "Dead", "Flagged", "Revoked", "Cease", "No Consent", "Honeypot", "Spam Trap", "Reassigned_Flag", "Phone 1_Complainer"} {
 		hs := []string{"Phone", "DNC", "Litigator", h}
+		if strings.HasPrefix(h, "Phone 1") {
+			hs[0] = "Phone 1" // a header's words: "1_Complainer" is "1 complainer"
+		}
 		rows := [][]string{{"5125550101", "N", "N", "Y"}, {"5125550102", "N", "N", "N"}, {"5125550103", "N", "N", "?"}}
 		l := Detect(hs, rows, Options{})
 		rd := l.NewReader(fresh())

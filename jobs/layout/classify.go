@@ -913,11 +913,13 @@ func (l *Layout) unnamedFlags(hs []header, p *Profile, sample [][]string) []Ques
 	return qs
 }
 
-// yesOrNo reports a column whose values are mostly yes, no, marks or
-// unknown (a vendor's own "not checked" letter among them), one of them
-// not blank.
+// yesOrNo reports a column whose values are mostly yes, no, marks,
+// unknown or a list's words (a vendor's own "not checked" letter among
+// them), one of them not blank.
 func yesOrNo(vals []ValueN) bool {
-	flagLike := func(v string) bool { f := fold(v); return truthy[f] || falsy[f] || marks[f] || unknown[f] }
+	// Yes, no, marks, unknown, and the words a list's answers are written
+	// in ("Hit", "Clear", "Listed").
+	flagLike := func(v string) bool { f := fold(v); return unknown[f] || familyOf(Internal, f) != famNone }
 	return share(vals, flagLike) >= 0.5 && share(vals, func(v string) bool { return fold(v) != "" }) > 0
 }
 

@@ -199,6 +199,9 @@ func TestYesNoColumnNamedForARestriction(t *testing.T) {
 			hs[0] = "Phone 1" // a header's words: "1_Complainer" is "1 complainer"
 		}
 		rows := [][]string{{"5125550101", "N", "N", "Y"}, {"5125550102", "N", "N", "N"}, {"5125550103", "N", "N", "?"}}
+		if h == "Deceased" { // a list's words
+			rows[0][3], rows[1][3], rows[2][3] = "Hit", "Clear", "Unknown"
+		}
 		l := Detect(hs, rows, Options{})
 		rd := l.NewReader(fresh())
 		for i, want := range []bool{false, true, false} {

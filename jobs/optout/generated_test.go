@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skipdesk/skipdesk/jobs/resultgen"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // The adversary of the call-log reader: dialers' call logs
@@ -35,15 +36,15 @@ func TestGeneratedCallLogsCountEveryCall(t *testing.T) {
 			n = 40
 		}
 	}
-	failed := 0
-	for seed := *callLogFirst; seed < *callLogFirst+int64(n) && failed < 5; seed++ {
-		c := resultgen.CallLogs(seed)
-		if problems := countCalls(t, c, computerZones[seed%int64(len(computerZones))]); len(problems) > 0 {
-			failed++
-			t.Errorf("seed %d (%s, %q, written in %s): %s", seed, c.Name(), c.Sheets[0].Header, c.Zone, strings.Join(problems, "; "))
-		}
-	}
-	t.Logf("generated call logs: %d files from seed %d, %d failed", n, *callLogFirst, failed)
+	testlists.RunSeeds(t, "generated call logs", *callLogFirst, n, checkCallLog)
+}
+
+// checkCallLog reads the call log of seed, in one of the computer zones
+// by the seed: the case and how it broke the promise.
+func checkCallLog(t *testing.T, seed int64) (string, []string) {
+	c := resultgen.CallLogs(seed)
+	return fmt.Sprintf("%s, %q, written in %s", c.Name(), c.Sheets[0].Header, c.Zone),
+		countCalls(t, c, computerZones[uint64(seed)%uint64(len(computerZones))])
 }
 
 // countCalls reads the case's log in the computer's zone (guessed) and in
@@ -100,14 +101,4 @@ func named(problems []string, line int) bool {
 
 // FuzzGeneratedCallLogs holds the promise over random seeds: `make fuzz`
 // runs it with the other fuzz targets (scripts/fuzz.sh).
-func FuzzGeneratedCallLogs(f *testing.F) {
-	for seed := int64(1); seed <= 4; seed++ {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, seed int64) {
-		c := resultgen.CallLogs(seed)
-		if problems := countCalls(t, c, computerZones[uint64(seed)%uint64(len(computerZones))]); len(problems) > 0 {
-			t.Errorf("seed %d (%q, written in %s): %s", seed, c.Sheets[0].Header, c.Zone, strings.Join(problems, "; "))
-		}
-	})
-}
+func FuzzGeneratedCallLogs(f *testing.F) { testlists.FuzzSeeds(f, checkCallLog) }

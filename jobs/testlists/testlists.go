@@ -1,7 +1,8 @@
 // Package testlists makes owner lists for tests that check a price against
 // what the provider charges: lists of people, of companies, with repeated
 // rows; it writes a test's file (WriteFile) and reads a CSV file back whole
-// (ReadCSV). Only tests import it.
+// (ReadCSV); it runs a generated test over its seeds (RunSeeds,
+// FuzzSeeds). Only tests import it.
 package testlists
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/resultgen"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // The adversary of the company-list import: files of numbers written as
@@ -25,38 +26,13 @@ var (
 
 func TestGeneratedListsLoseNoNumber(t *testing.T) {
 	t.Parallel()
-	runGenerated(t, "generated lists", *listFirst, casesOr(*listCases, 300, 40), checkList)
+	testlists.RunSeeds(t, "generated lists", *listFirst, casesOr(*listCases, 300, 40), checkList)
 }
 
 // checkList imports the list of seed: the case and how it broke the promise.
 func checkList(t *testing.T, seed int64) (string, []string) {
 	c := resultgen.List(seed)
 	return fmt.Sprintf("%s, %d sheets", c.Name(), len(c.Sheets)), importList(t, c)
-}
-
-// runGenerated checks n generated cases from seed first, up to five that
-// break the promise, each named with how.
-func runGenerated(t *testing.T, what string, first int64, n int, check func(*testing.T, int64) (string, []string)) {
-	failed := 0
-	for seed := first; seed < first+int64(n) && failed < 5; seed++ {
-		if c, problems := check(t, seed); len(problems) > 0 {
-			failed++
-			t.Errorf("seed %d (%s): %s", seed, c, strings.Join(problems, "; "))
-		}
-	}
-	t.Logf("%s: %d files from seed %d, %d failed", what, n, first, failed)
-}
-
-// fuzzGenerated holds check over random seeds.
-func fuzzGenerated(f *testing.F, check func(*testing.T, int64) (string, []string)) {
-	for seed := int64(1); seed <= 4; seed++ {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, seed int64) {
-		if c, problems := check(t, seed); len(problems) > 0 {
-			t.Errorf("seed %d (%s): %s", seed, c, strings.Join(problems, "; "))
-		}
-	})
 }
 
 // importList imports the case's file into a company list of its own and
@@ -137,4 +113,4 @@ func importList(t *testing.T, c *resultgen.ListCase) []string {
 
 // FuzzGeneratedLists holds the invariant over random seeds: `make fuzz`
 // runs it with the other fuzz targets (scripts/fuzz.sh).
-func FuzzGeneratedLists(f *testing.F) { fuzzGenerated(f, checkList) }
+func FuzzGeneratedLists(f *testing.F) { testlists.FuzzSeeds(f, checkList) }

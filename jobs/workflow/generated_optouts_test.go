@@ -11,6 +11,7 @@ import (
 	"github.com/skipdesk/skipdesk/jobs/optout"
 	"github.com/skipdesk/skipdesk/jobs/phone"
 	"github.com/skipdesk/skipdesk/jobs/resultgen"
+	"github.com/skipdesk/skipdesk/jobs/testlists"
 )
 
 // The adversary of the opt-outs import: SMS tools' and dialers' exports
@@ -26,7 +27,7 @@ var (
 
 func TestGeneratedOptOutsMissNone(t *testing.T) {
 	t.Parallel()
-	runGenerated(t, "generated opt-outs", *optOutFirst, casesOr(*optOutCases, 300, 40), checkOptOuts)
+	testlists.RunSeeds(t, "generated opt-outs", *optOutFirst, casesOr(*optOutCases, 300, 40), checkOptOuts)
 }
 
 // checkOptOuts imports the export of seed: the case and how it broke the
@@ -124,4 +125,4 @@ func optOutRowBroken(row resultgen.OptOutRow, where string, entered []uint64, on
 
 // FuzzGeneratedOptOuts holds the invariant over random seeds: `make fuzz`
 // runs it with the other fuzz targets (scripts/fuzz.sh).
-func FuzzGeneratedOptOuts(f *testing.F) { fuzzGenerated(f, checkOptOuts) }
+func FuzzGeneratedOptOuts(f *testing.F) { testlists.FuzzSeeds(f, checkOptOuts) }

@@ -72,22 +72,22 @@ func (log *CallLog) readSheet(ctx context.Context, path, sheet string, opt Optio
 	if date < 0 {
 		return nil, fileErr(path, "no date or time column (date, call date, timestamp…) among %q", h)
 	}
+	names := map[string]string{} // role → header, for the notes
+	for role, i := range cols {
+		names[role] = h[i]
+	}
 	err = sheetRows(ctx, r, sheet, func(rec []string, line int, sheet string) {
-		log.add(rec, line, sheet, h, cols, date, clock, opt.Location)
+		log.add(rec, line, sheet, names, cols, date, clock, opt.Location)
 	})
 	return others, err
 }
 
-func (log *CallLog) add(rec []string, line int, sheet string, h []string, cols map[string]int, date, clock int, loc *time.Location) {
+func (log *CallLog) add(rec []string, line int, sheet string, names map[string]string, cols map[string]int, date, clock int, loc *time.Location) {
 	get := func(role string) string {
 		if i, ok := cols[role]; ok && i < len(rec) {
 			return strings.TrimSpace(rec[i])
 		}
 		return ""
-	}
-	names := map[string]string{}
-	for role, i := range cols {
-		names[role] = h[i]
 	}
 	// A call whose way is not said counts for both ends: a call left
 	// uncounted could let a number be called past its cap.
